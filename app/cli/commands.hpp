@@ -1,0 +1,14 @@
+// clscope-cli subcommands: each file adds its own to the CLI11 app.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace clscope::cli {
+
+// Every subcommand's action; run after parsing, its exceptions map to exit codes in main.
+using Action = std::function<void()>;
+
+void addDevicesCommands(CLI::App& app, Action& action);
+void addGenerateCommand(CLI::App& app, Action& action);
+
+} // namespace clscope::cli

@@ -1,0 +1,97 @@
+// Thin RAII layer over the HDF5 C API: a reader that names file and dataset in every
+// error, and a writer that writes to a temporary file and renames it when committed.
+#pragma once
+#include "core/array.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clscope {
+
+// What a dataset holds, as the browser and the role readers need it.
+struct DatasetInfo {
+    Shape shape;
+    std::optional<DType> dtype; // empty when clscope cannot hold the stored type
+    std::string typeName;       // e.g. "uint16", "int8", "string", "compound"
+};
+
+// One node of a file's tree.
+struct H5Node {
+    std::string path; // absolute, e.g. /entry/data/data
+    std::string name;
+    enum Kind { Group, Dataset, Other, Broken } kind = Other;
+    DatasetInfo info;                               // datasets only
+    std::map<std::string, std::string> attributes; // values rendered as text
+    std::string note;                               // e.g. "external link to FILE:/path"
+};
+
+// A read-only HDF5 file (opened without file locking, as silx view does).
+class H5Reader {
+  public:
+    explicit H5Reader(const std::string& fileName);
+    ~H5Reader();
+    H5Reader(const H5Reader&) = delete;
+    H5Reader& operator=(const H5Reader&) = delete;
+
+    const std::string& fileName() const { return fileName_; }
+    bool hasDataset(const std::string& path) const;
+    bool hasObject(const std::string& path) const;
+    DatasetInfo info(const std::string& path) const;
+    // Read a whole dataset converted by HDF5 to memType (or its own type when empty).
+    Array read(const std::string& path, std::optional<DType> memType = {}) const;
+    // Read frames [first, first+count) along axis 0 in the stored type.
+    Array readSlab(const std::string& path, std::size_t first, std::size_t count) const;
+    double readScalar(const std::string& path) const;
+    std::optional<std::string> stringAttribute(const std::string& path,
+                                               const std::string& name) const;
+    // The children of a group (datasets with shape and type, attributes).
+    std::vector<H5Node> children(const std::string& group) const;
+    // "FILE:/path" for error messages.
+    std::string where(const std::string& path) const { return fileName_ + ":" + path; }
+
+  private:
+    std::int64_t openDataset(const std::string& path) const;
+    std::string fileName_;
+    std::int64_t file_ = -1;
+};
+
+enum class Compression { None, Gzip, Bitshuffle };
+
+// Writes a new HDF5 file under a temporary name; commit() renames it into place.
+// Destroyed without commit(), it removes the temporary file: never a half-written output.
+class H5Writer {
+  public:
+    explicit H5Writer(const std::string& fileName);
+    ~H5Writer();
+    H5Writer(const H5Writer&) = delete;
+    H5Writer& operator=(const H5Writer&) = delete;
+
+    void write(const std::string& path, const Array& data, Compression c = Compression::None);
+    void writeScalar(const std::string& path, double value);
+    void setAttribute(const std::string& path, const std::string& name, const std::string& v);
+    void setAttribute(const std::string& path, const std::string& name, double value);
+    void createGroup(const std::string& path);
+    // Soft or external link, e.g. EIGER's data_000001 -> data file.
+    void linkExternal(const std::string& path, const std::string& file, const std::string& target);
+    void commit();
+
+  private:
+    std::string fileName_, tempName_;
+    std::int64_t file_ = -1;
+    bool committed_ = false;
+};
+
+// Provenance attributes written on every output group (DESIGN.md §3).
+struct Provenance {
+    std::string device, variant, parametersJson = "{}";
+    double kernelMs = 0.0;
+};
+void writeProvenance(H5Writer& out, const std::string& group, const Provenance& p);
+
+std::string clscopeVersion();
+
+} // namespace clscope

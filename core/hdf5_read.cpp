@@ -1,0 +1,257 @@
+// H5Reader: read-only access with errors that name the file and the dataset.
+#include "core/errors.hpp"
+#include "core/hdf5.hpp"
+#include "core/hdf5_util.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+namespace clscope {
+
+using h5::Handle;
+
+namespace {
+
+using Lock = std::lock_guard<std::recursive_mutex>;
+
+// Open flags: no file locking, so files being written by a detector still open.
+Handle readAccessList() {
+    Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+#if H5_VERSION_GE(1, 10, 7)
+    H5Pset_file_locking(fapl.get(), false, true);
+#endif
+    return fapl;
+}
+
+// Split "/a/b/c" into its prefixes "/a", "/a/b", "/a/b/c".
+std::vector<std::string> prefixes(const std::string& path) {
+    std::vector<std::string> out;
+    for (std::size_t pos = 1; pos <= path.size(); ++pos)
+        if (pos == path.size() || path[pos] == '/') out.push_back(path.substr(0, pos));
+    return out;
+}
+
+DatasetInfo describe(hid_t dset) {
+    DatasetInfo info;
+    Handle space(H5Dget_space(dset), H5Sclose);
+    const int rank = H5Sget_simple_extent_ndims(space.get());
+    std::vector<hsize_t> dims(rank > 0 ? rank : 0);
+    if (rank > 0) H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+    info.shape.assign(dims.begin(), dims.end());
+    Handle type(H5Dget_type(dset), H5Tclose);
+    info.dtype = h5::dtypeOfStored(type.get(), info.typeName);
+    return info;
+}
+
+std::string attributeText(hid_t attr);
+
+} // namespace
+
+H5Reader::H5Reader(const std::string& fileName) : fileName_(fileName) {
+    Lock lock(h5::mutex());
+    h5::silenceErrors();
+    std::error_code ec;
+    if (!std::filesystem::exists(fileName, ec))
+        throw InputError(fileName + ": file not found");
+    if (std::filesystem::is_directory(fileName, ec))
+        throw InputError(fileName + ": is a directory, expected an HDF5 file");
+    if (H5Fis_hdf5(fileName.c_str()) <= 0)
+        throw InputError(fileName + ": not an HDF5 file");
+    Handle fapl = readAccessList();
+    file_ = H5Fopen(fileName.c_str(), H5F_ACC_RDONLY, fapl.get());
+    if (file_ < 0)
+        throw InputError(fileName + ": cannot open as HDF5 (truncated or corrupt file?): " +
+                         h5::lastError());
+}
+
+H5Reader::~H5Reader() {
+    Lock lock(h5::mutex());
+    if (file_ >= 0) H5Fclose(file_);
+}
+
+bool H5Reader::hasObject(const std::string& path) const {
+    Lock lock(h5::mutex());
+    if (path.empty() || path[0] != '/') return false;
+    if (path == "/") return true;
+    for (const std::string& prefix : prefixes(path)) {
+        if (H5Lexists(file_, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+        if (H5Oexists_by_name(file_, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+    }
+    h5::lastError(); // clear what a dangling link left on the stack
+    return true;
+}
+
+bool H5Reader::hasDataset(const std::string& path) const {
+    Lock lock(h5::mutex());
+    if (!hasObject(path)) return false;
+    Handle obj(H5Oopen(file_, path.c_str(), H5P_DEFAULT), H5Oclose);
+    return obj.valid() && H5Iget_type(obj.get()) == H5I_DATASET;
+}
+
+std::int64_t H5Reader::openDataset(const std::string& path) const {
+    if (!hasObject(path)) throw InputError(where(path) + ": dataset not found");
+    if (!hasDataset(path)) throw InputError(where(path) + ": is not a dataset");
+    hid_t dset = H5Dopen2(file_, path.c_str(), H5P_DEFAULT);
+    if (dset < 0) throw InputError(where(path) + ": cannot open dataset: " + h5::lastError());
+    return dset;
+}
+
+DatasetInfo H5Reader::info(const std::string& path) const {
+    Lock lock(h5::mutex());
+    Handle dset(openDataset(path), H5Dclose);
+    return describe(dset.get());
+}
+
+Array H5Reader::read(const std::string& path, std::optional<DType> memType) const {
+    Lock lock(h5::mutex());
+    Handle dset(openDataset(path), H5Dclose);
+    const DatasetInfo di = describe(dset.get());
+    if (!memType && !di.dtype)
+        throw InputError(where(path) + ": unsupported element type " + di.typeName);
+    Array out(memType ? *memType : *di.dtype, di.shape);
+    if (out.size() > 0 && H5Dread(dset.get(), h5::nativeType(out.dtype()), H5S_ALL, H5S_ALL,
+                                  H5P_DEFAULT, out.bytes()) < 0)
+        throw InputError(where(path) + ": cannot read dataset (truncated file, or a missing "
+                         "compression filter?): " + h5::lastError());
+    return out;
+}
+
+Array H5Reader::readSlab(const std::string& path, std::size_t first, std::size_t count) const {
+    Lock lock(h5::mutex());
+    Handle dset(openDataset(path), H5Dclose);
+    const DatasetInfo di = describe(dset.get());
+    if (!di.dtype) throw InputError(where(path) + ": unsupported element type " + di.typeName);
+    if (di.shape.empty() || first + count > di.shape[0])
+        throw InputError(where(path) + ": frames " + std::to_string(first) + ".." +
+                         std::to_string(first + count) + " out of range for shape " +
+                         shapeString(di.shape));
+    Shape shape = di.shape;
+    shape[0] = count;
+    Array out(*di.dtype, shape);
+    std::vector<hsize_t> start(shape.size(), 0), dims(shape.begin(), shape.end());
+    start[0] = first;
+    Handle fileSpace(H5Dget_space(dset.get()), H5Sclose);
+    H5Sselect_hyperslab(fileSpace.get(), H5S_SELECT_SET, start.data(), nullptr, dims.data(),
+                        nullptr);
+    Handle memSpace(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
+                    H5Sclose);
+    if (out.size() > 0 && H5Dread(dset.get(), h5::nativeType(out.dtype()), memSpace.get(),
+                                  fileSpace.get(), H5P_DEFAULT, out.bytes()) < 0)
+        throw InputError(where(path) + ": cannot read frames (truncated file, or a missing "
+                         "compression filter?): " + h5::lastError());
+    return out;
+}
+
+double H5Reader::readScalar(const std::string& path) const {
+    const Array a = read(path, DType::Float64);
+    if (a.size() != 1)
+        throw InputError(where(path) + ": expected a scalar, found shape " +
+                         shapeString(a.shape()));
+    return a.as<double>()[0];
+}
+
+std::optional<std::string> H5Reader::stringAttribute(const std::string& path,
+                                                     const std::string& name) const {
+    Lock lock(h5::mutex());
+    if (!hasObject(path) || H5Aexists_by_name(file_, path.c_str(), name.c_str(), H5P_DEFAULT) <= 0)
+        return std::nullopt;
+    Handle attr(H5Aopen_by_name(file_, path.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+                H5Aclose);
+    return attributeText(attr.get());
+}
+
+namespace {
+
+// Render an attribute as text: strings as they are, numbers comma-separated.
+std::string attributeText(hid_t attr) {
+    Handle type(H5Aget_type(attr), H5Tclose);
+    Handle space(H5Aget_space(attr), H5Sclose);
+    const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+    if (H5Tget_class(type.get()) == H5T_STRING) {
+        if (H5Tis_variable_str(type.get()) > 0) {
+            Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
+            H5Tset_size(mem.get(), H5T_VARIABLE);
+            std::vector<char*> ptrs(n > 0 ? n : 1, nullptr);
+            if (H5Aread(attr, mem.get(), ptrs.data()) < 0) return "?";
+            std::string out = ptrs[0] ? ptrs[0] : "";
+            H5Dvlen_reclaim(mem.get(), space.get(), H5P_DEFAULT, ptrs.data());
+            return out;
+        }
+        std::string out(H5Tget_size(type.get()) * (n > 0 ? n : 1), '\0');
+        H5Aread(attr, type.get(), out.data());
+        return out.substr(0, out.find('\0'));
+    }
+    std::string name;
+    if (!h5::dtypeOfStored(type.get(), name)) return "<" + name + ">";
+    std::vector<double> values(n > 0 ? n : 1);
+    if (H5Aread(attr, H5T_NATIVE_DOUBLE, values.data()) < 0) return "?";
+    std::string out;
+    for (std::size_t i = 0; i < values.size() && i < 16; ++i) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.10g", values[i]);
+        out += (i ? ", " : "") + std::string(buf);
+    }
+    return values.size() > 16 ? out + ", ..." : out;
+}
+
+struct IterState {
+    const H5Reader* reader;
+    hid_t file;
+    std::string group;
+    std::vector<H5Node>* out;
+};
+
+herr_t attrVisit(hid_t loc, const char* name, const H5A_info_t*, void* data) {
+    auto* node = static_cast<H5Node*>(data);
+    Handle attr(H5Aopen(loc, name, H5P_DEFAULT), H5Aclose);
+    node->attributes[name] = attributeText(attr.get());
+    return 0;
+}
+
+void describeLink(H5Node& node, hid_t file, const H5L_info_t* link) {
+    if (link->type != H5L_TYPE_EXTERNAL) return;
+    std::vector<char> buf(link->u.val_size + 1);
+    const char *fileName = nullptr, *objName = nullptr;
+    unsigned flags = 0;
+    if (H5Lget_val(file, node.path.c_str(), buf.data(), buf.size(), H5P_DEFAULT) >= 0 &&
+        H5Lunpack_elink_val(buf.data(), buf.size(), &flags, &fileName, &objName) >= 0)
+        node.note = std::string("external link to ") + fileName + ":" + objName;
+}
+
+herr_t linkVisit(hid_t, const char* name, const H5L_info_t* link, void* data) {
+    auto* st = static_cast<IterState*>(data);
+    H5Node node;
+    node.name = name;
+    node.path = (st->group == "/" ? "/" : st->group + "/") + name;
+    describeLink(node, st->file, link);
+    Handle obj(H5Oopen(st->file, node.path.c_str(), H5P_DEFAULT), H5Oclose);
+    if (!obj.valid()) {
+        node.kind = H5Node::Broken;
+        h5::lastError();
+    } else {
+        const H5I_type_t t = H5Iget_type(obj.get());
+        node.kind = t == H5I_GROUP ? H5Node::Group : t == H5I_DATASET ? H5Node::Dataset
+                                                                      : H5Node::Other;
+        if (node.kind == H5Node::Dataset) node.info = describe(obj.get());
+        hsize_t idx = 0;
+        H5Aiterate2(obj.get(), H5_INDEX_NAME, H5_ITER_INC, &idx, attrVisit, &node);
+    }
+    st->out->push_back(std::move(node));
+    return 0;
+}
+
+} // namespace
+
+std::vector<H5Node> H5Reader::children(const std::string& group) const {
+    Lock lock(h5::mutex());
+    if (!hasObject(group)) throw InputError(where(group) + ": group not found");
+    Handle g(H5Gopen2(file_, group.c_str(), H5P_DEFAULT), H5Gclose);
+    if (!g.valid()) throw InputError(where(group) + ": is not a group");
+    std::vector<H5Node> out;
+    IterState st{this, file_, group, &out};
+    hsize_t idx = 0;
+    H5Literate(g.get(), H5_INDEX_NAME, H5_ITER_INC, &idx, linkVisit, &st);
+    return out;
+}
+
+} // namespace clscope

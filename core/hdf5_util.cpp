@@ -1,0 +1,68 @@
+#include "core/hdf5_util.hpp"
+
+namespace clscope::h5 {
+
+std::recursive_mutex& mutex() {
+    static std::recursive_mutex m;
+    return m;
+}
+
+void silenceErrors() {
+    static std::once_flag once;
+    std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+}
+
+namespace {
+herr_t innermost(unsigned n, const H5E_error2_t* err, void* out) {
+    if (n == 0 && err->desc) *static_cast<std::string*>(out) = err->desc;
+    return 0;
+}
+} // namespace
+
+std::string lastError() {
+    std::string message;
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost, &message);
+    H5Eclear2(H5E_DEFAULT);
+    return message;
+}
+
+hid_t nativeType(DType dtype) {
+    switch (dtype) {
+    case DType::UInt8: return H5T_NATIVE_UINT8;
+    case DType::UInt16: return H5T_NATIVE_UINT16;
+    case DType::UInt32: return H5T_NATIVE_UINT32;
+    case DType::Int32: return H5T_NATIVE_INT32;
+    case DType::Int64: return H5T_NATIVE_INT64;
+    case DType::Float32: return H5T_NATIVE_FLOAT;
+    case DType::Float64: return H5T_NATIVE_DOUBLE;
+    }
+    return H5T_NATIVE_UINT8;
+}
+
+std::optional<DType> dtypeOfStored(hid_t type, std::string& name) {
+    const H5T_class_t cls = H5Tget_class(type);
+    const std::size_t size = H5Tget_size(type);
+    if (cls == H5T_INTEGER) {
+        const bool isSigned = H5Tget_sign(type) == H5T_SGN_2;
+        name = (isSigned ? "int" : "uint") + std::to_string(size * 8);
+        if (!isSigned && size == 1) return DType::UInt8;
+        if (!isSigned && size == 2) return DType::UInt16;
+        if (!isSigned && size == 4) return DType::UInt32;
+        if (isSigned && size == 4) return DType::Int32;
+        if (isSigned && size == 8) return DType::Int64;
+        return std::nullopt;
+    }
+    if (cls == H5T_FLOAT) {
+        name = "float" + std::to_string(size * 8);
+        if (size == 4) return DType::Float32;
+        if (size == 8) return DType::Float64;
+        return std::nullopt;
+    }
+    static const char* names[] = {"time", "string", "bitfield", "opaque", "compound",
+                                  "reference", "enum", "vlen", "array"};
+    const int index = static_cast<int>(cls) - static_cast<int>(H5T_TIME);
+    name = index >= 0 && index < 9 ? names[index] : "unknown";
+    return std::nullopt;
+}
+
+} // namespace clscope::h5

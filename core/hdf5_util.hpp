@@ -1,0 +1,52 @@
+// Internal helpers of the HDF5 layer (not installed, not used outside core/hdf5_*.cpp).
+#pragma once
+#include "core/array.hpp"
+
+#include <hdf5.h>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace clscope::h5 {
+
+// HDF5 (Debian's serial build) is not thread-safe: every call goes through this lock.
+std::recursive_mutex& mutex();
+
+// Silence HDF5's own error printing once per process; we report errors ourselves.
+void silenceErrors();
+
+// The innermost message on HDF5's error stack, or "" when empty.
+std::string lastError();
+
+// Owns one hid_t and closes it with the matching H5*close function.
+class Handle {
+  public:
+    Handle() = default;
+    Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+    ~Handle() { reset(); }
+    Handle(Handle&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = -1; }
+    Handle& operator=(Handle&& o) noexcept {
+        if (this != &o) {
+            reset();
+            id_ = o.id_, close_ = o.close_, o.id_ = -1;
+        }
+        return *this;
+    }
+    hid_t get() const { return id_; }
+    bool valid() const { return id_ >= 0; }
+    void reset() {
+        if (id_ >= 0 && close_) close_(id_);
+        id_ = -1;
+    }
+
+  private:
+    hid_t id_ = -1;
+    herr_t (*close_)(hid_t) = nullptr;
+};
+
+// HDF5 native memory type of a clscope dtype.
+hid_t nativeType(DType dtype);
+// The clscope dtype of a stored type, or empty; name describes it either way.
+std::optional<DType> dtypeOfStored(hid_t type, std::string& name);
+
+} // namespace clscope::h5

@@ -1,0 +1,173 @@
+// H5Writer: outputs are written under a temporary name and renamed when committed.
+#include "core/errors.hpp"
+#include "core/hdf5.hpp"
+#include "core/hdf5_util.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <unistd.h>
+
+namespace clscope {
+
+using h5::Handle;
+
+namespace {
+
+using Lock = std::lock_guard<std::recursive_mutex>;
+constexpr H5Z_filter_t bitshuffleFilter = 32008;
+
+std::string temporaryName(const std::string& fileName) {
+    static std::atomic<int> counter{0};
+    const std::filesystem::path p(fileName);
+    std::string name = ".";
+    name += p.filename().string();
+    name += ".tmp-";
+    name += std::to_string(getpid());
+    name += '-';
+    name += std::to_string(counter++);
+    return (p.parent_path() / name).string();
+}
+
+// Link creation that makes missing parent groups.
+Handle intermediateGroups() {
+    Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
+    H5Pset_create_intermediate_group(lcpl.get(), 1);
+    return lcpl;
+}
+
+// Chunks of one frame (or the whole array when small), compressed as asked.
+Handle creationList(const Array& data, Compression c) {
+    Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+    if (c == Compression::None || data.size() == 0 || data.rank() == 0) return dcpl;
+    std::vector<hsize_t> chunk(data.shape().begin(), data.shape().end());
+    if (data.rank() >= 3) chunk[0] = 1;
+    H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data());
+    if (c == Compression::Gzip) {
+        H5Pset_shuffle(dcpl.get());
+        H5Pset_deflate(dcpl.get(), 4);
+    } else {
+        // bitshuffle plugin: block size auto, LZ4 compression.
+        const unsigned cd[] = {0, 0, static_cast<unsigned>(dtypeSize(data.dtype())), 0, 2};
+        if (H5Zfilter_avail(bitshuffleFilter) <= 0)
+            throw InputError("bitshuffle HDF5 plugin not found (install Debian's bitshuffle "
+                             "package or set HDF5_PLUGIN_PATH)");
+        H5Pset_filter(dcpl.get(), bitshuffleFilter, H5Z_FLAG_MANDATORY, 5, cd);
+    }
+    return dcpl;
+}
+
+} // namespace
+
+H5Writer::H5Writer(const std::string& fileName)
+    : fileName_(fileName), tempName_(temporaryName(fileName)) {
+    Lock lock(h5::mutex());
+    h5::silenceErrors();
+    const auto dir = std::filesystem::path(fileName).parent_path();
+    std::error_code ec;
+    if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
+        throw InputError(fileName + ": output folder " + dir.string() + " does not exist");
+    file_ = H5Fcreate(tempName_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (file_ < 0)
+        throw InputError(fileName + ": cannot create output file: " + h5::lastError());
+}
+
+H5Writer::~H5Writer() {
+    Lock lock(h5::mutex());
+    if (file_ >= 0) H5Fclose(file_);
+    if (!committed_) {
+        std::error_code ec;
+        std::filesystem::remove(tempName_, ec);
+    }
+}
+
+void H5Writer::write(const std::string& path, const Array& data, Compression c) {
+    Lock lock(h5::mutex());
+    std::vector<hsize_t> dims(data.shape().begin(), data.shape().end());
+    Handle space(data.rank() == 0 ? H5Screate(H5S_SCALAR)
+                                  : H5Screate_simple(static_cast<int>(dims.size()), dims.data(),
+                                                     nullptr),
+                 H5Sclose);
+    Handle lcpl = intermediateGroups();
+    Handle dcpl = creationList(data, c);
+    const hid_t type = h5::nativeType(data.dtype());
+    Handle dset(H5Dcreate2(file_, path.c_str(), type, space.get(), lcpl.get(), dcpl.get(),
+                           H5P_DEFAULT),
+                H5Dclose);
+    if (!dset.valid() ||
+        (data.size() > 0 &&
+         H5Dwrite(dset.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.bytes()) < 0))
+        throw InputError(fileName_ + ":" + path + ": cannot write dataset: " + h5::lastError());
+}
+
+void H5Writer::writeScalar(const std::string& path, double value) {
+    Array a(DType::Float64, {});
+    a.as<double>()[0] = value;
+    write(path, a);
+}
+
+void H5Writer::createGroup(const std::string& path) {
+    Lock lock(h5::mutex());
+    if (H5Lexists(file_, path.c_str(), H5P_DEFAULT) > 0) return;
+    Handle lcpl = intermediateGroups();
+    Handle g(H5Gcreate2(file_, path.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    if (!g.valid())
+        throw InputError(fileName_ + ":" + path + ": cannot create group: " + h5::lastError());
+}
+
+void H5Writer::setAttribute(const std::string& path, const std::string& name,
+                            const std::string& value) {
+    Lock lock(h5::mutex());
+    Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(type.get(), std::max<std::size_t>(value.size(), 1));
+    H5Tset_cset(type.get(), H5T_CSET_UTF8);
+    Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+    Handle attr(H5Acreate_by_name(file_, path.c_str(), name.c_str(), type.get(), space.get(),
+                                  H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                H5Aclose);
+    std::string padded = value.empty() ? std::string(1, '\0') : value;
+    if (!attr.valid() || H5Awrite(attr.get(), type.get(), padded.data()) < 0)
+        throw InputError(fileName_ + ":" + path + ": cannot write attribute " + name);
+}
+
+void H5Writer::setAttribute(const std::string& path, const std::string& name, double value) {
+    Lock lock(h5::mutex());
+    Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+    Handle attr(H5Acreate_by_name(file_, path.c_str(), name.c_str(), H5T_NATIVE_DOUBLE,
+                                  space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                H5Aclose);
+    if (!attr.valid() || H5Awrite(attr.get(), H5T_NATIVE_DOUBLE, &value) < 0)
+        throw InputError(fileName_ + ":" + path + ": cannot write attribute " + name);
+}
+
+void H5Writer::linkExternal(const std::string& path, const std::string& file,
+                            const std::string& target) {
+    Lock lock(h5::mutex());
+    Handle lcpl = intermediateGroups();
+    if (H5Lcreate_external(file.c_str(), target.c_str(), file_, path.c_str(), lcpl.get(),
+                           H5P_DEFAULT) < 0)
+        throw InputError(fileName_ + ":" + path + ": cannot create external link");
+}
+
+void H5Writer::commit() {
+    Lock lock(h5::mutex());
+    if (committed_) return;
+    const herr_t closed = H5Fclose(file_);
+    file_ = -1;
+    if (closed < 0) throw InputError(fileName_ + ": cannot finish writing: " + h5::lastError());
+    std::error_code ec;
+    std::filesystem::rename(tempName_, fileName_, ec);
+    if (ec) throw InputError(fileName_ + ": cannot move output into place: " + ec.message());
+    committed_ = true;
+}
+
+void writeProvenance(H5Writer& out, const std::string& group, const Provenance& p) {
+    out.createGroup(group);
+    out.setAttribute(group, "device", p.device);
+    out.setAttribute(group, "variant", p.variant);
+    out.setAttribute(group, "parameters", p.parametersJson);
+    out.setAttribute(group, "kernel_ms", p.kernelMs);
+    out.setAttribute(group, "clscope_version", clscopeVersion());
+}
+
+} // namespace clscope

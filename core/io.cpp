@@ -1,0 +1,208 @@
+#include "core/io.hpp"
+
+#include "core/errors.hpp"
+
+#include <cstdio>
+#include <cstring>
+
+namespace clscope {
+
+DataLocation parseLocation(const std::string& spec, const std::string& defaultPath) {
+    const std::size_t colon = spec.rfind(":/");
+    if (colon == std::string::npos) return {spec, defaultPath};
+    return {spec.substr(0, colon), spec.substr(colon + 1)};
+}
+
+namespace {
+
+const char* const frameTypes = "uint8, uint16, uint32, int32 or float32";
+
+bool isFrameType(DType d) {
+    return d == DType::UInt8 || d == DType::UInt16 || d == DType::UInt32 || d == DType::Int32 ||
+           d == DType::Float32;
+}
+
+// Check that a dataset is a 2-D integer image of the expected size.
+DatasetInfo checkImage(const H5Reader& file, const std::string& path, const char* what,
+                       std::size_t height, std::size_t width) {
+    const DatasetInfo di = file.info(path);
+    if (di.shape.size() != 2)
+        throw InputError(file.where(path) + ": " + what + " must have rank 2 (H,W), found " +
+                         shapeString(di.shape));
+    if (!di.dtype || !dtypeIsInteger(*di.dtype))
+        throw InputError(file.where(path) + ": " + what + " must be integer, found " +
+                         di.typeName);
+    if (height && (di.shape[0] != height || di.shape[1] != width))
+        throw InputError(file.where(path) + ": " + what + " shape " + shapeString(di.shape) +
+                         " does not match the frames' (" + std::to_string(height) + ", " +
+                         std::to_string(width) + ")");
+    return di;
+}
+
+// A 1-D integer dataset whose values fit uint16.
+std::vector<std::uint16_t> readUInt16Column(const H5Reader& file, const std::string& path) {
+    const DatasetInfo di = file.info(path);
+    if (di.shape.size() != 1 || !di.dtype || !dtypeIsInteger(*di.dtype))
+        throw InputError(file.where(path) + ": expected a 1-D uint16 array, found " +
+                         di.typeName + " " + shapeString(di.shape));
+    const Array a = file.read(path, DType::Int64);
+    std::vector<std::uint16_t> out(a.size());
+    const auto v = a.as<std::int64_t>();
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (v[i] < 0 || v[i] > 65535)
+            throw InputError(file.where(path) + ": value " + std::to_string(v[i]) +
+                             " at index " + std::to_string(i) + " does not fit uint16");
+        out[i] = static_cast<std::uint16_t>(v[i]);
+    }
+    return out;
+}
+
+// An (N,3) float array of positions.
+std::vector<double> readPositions(const H5Reader& file, const std::string& path) {
+    const DatasetInfo di = file.info(path);
+    if (di.shape.size() != 2 || di.shape[1] != 3 || !di.dtype || dtypeIsInteger(*di.dtype))
+        throw InputError(file.where(path) + ": expected (N, 3) float32 or float64, found " +
+                         di.typeName + " " + shapeString(di.shape));
+    const Array a = file.read(path, DType::Float64);
+    return {a.as<double>().begin(), a.as<double>().end()};
+}
+
+} // namespace
+
+std::vector<std::string> frameDatasets(const H5Reader& file, const std::string& path) {
+    if (file.hasObject(path) || path != paths::frames) return {path};
+    std::vector<std::string> parts;
+    for (int i = 1;; ++i) {
+        char name[64];
+        std::snprintf(name, sizeof name, "/entry/data/data_%06d", i);
+        if (!file.hasDataset(name)) break;
+        parts.push_back(name);
+    }
+    if (parts.empty()) return {path};
+    return parts;
+}
+
+Array readFrames(const H5Reader& file, const std::string& path) {
+    const std::vector<std::string> parts = frameDatasets(file, path);
+    std::vector<Array> arrays;
+    std::size_t total = 0;
+    for (const std::string& part : parts) {
+        const DatasetInfo di = file.info(part);
+        if (di.shape.size() != 2 && di.shape.size() != 3)
+            throw InputError(file.where(part) + ": frames must have rank 3 (T,H,W) or 2 (H,W), "
+                             "found " + shapeString(di.shape));
+        if (!di.dtype || !isFrameType(*di.dtype))
+            throw InputError(file.where(part) + ": frames must be " + frameTypes + ", found " +
+                             di.typeName);
+        arrays.push_back(file.read(part));
+        const Array& a = arrays.back();
+        if (a.dtype() != arrays[0].dtype() || a.height() != arrays[0].height() ||
+            a.width() != arrays[0].width())
+            throw InputError(file.where(part) + ": " + dtypeName(a.dtype()) + " " +
+                             shapeString(a.shape()) + " does not match " + parts[0]);
+        total += a.frameCount();
+    }
+    if (arrays.size() == 1) return std::move(arrays[0]);
+    Array joined(arrays[0].dtype(), {total, arrays[0].height(), arrays[0].width()});
+    std::size_t offset = 0;
+    for (const Array& a : arrays) {
+        std::memcpy(joined.bytes() + offset, a.bytes(), a.byteSize());
+        offset += a.byteSize();
+    }
+    return joined;
+}
+
+LabelMask readLabels(const H5Reader& file, const std::string& path, std::size_t height,
+                     std::size_t width) {
+    const DatasetInfo di = checkImage(file, path, "q-bin labels", height, width);
+    const Array a = file.read(path, DType::Int64);
+    LabelMask mask{di.shape[0], di.shape[1], std::vector<std::int32_t>(a.size())};
+    const auto v = a.as<std::int64_t>();
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (v[i] > INT32_MAX || v[i] < INT32_MIN)
+            throw InputError(file.where(path) + ": label " + std::to_string(v[i]) +
+                             " at pixel " + std::to_string(i) + " does not fit int32");
+        mask.labels[i] = static_cast<std::int32_t>(v[i]);
+    }
+    return mask;
+}
+
+PixelMask readPixelMask(const H5Reader& file, const std::string& path, std::size_t height,
+                        std::size_t width) {
+    const DatasetInfo di = checkImage(file, path, "pixel mask", height, width);
+    const Array a = file.read(path, DType::Int64);
+    PixelMask mask{di.shape[0], di.shape[1], std::vector<std::uint8_t>(a.size())};
+    const auto v = a.as<std::int64_t>();
+    for (std::size_t i = 0; i < v.size(); ++i) mask.bad[i] = v[i] != 0;
+    return mask;
+}
+
+std::optional<double> readFrameTime(const H5Reader& file, const std::string& path) {
+    if (!file.hasDataset(path)) return std::nullopt;
+    const double t = file.readScalar(path);
+    if (!(t > 0)) throw InputError(file.where(path) + ": frame time must be > 0 s, found " +
+                                   std::to_string(t));
+    return t;
+}
+
+Digis readDigis(const H5Reader& file, const std::string& group) {
+    Digis d;
+    d.module = readUInt16Column(file, group + "/module");
+    d.x = readUInt16Column(file, group + "/x");
+    d.y = readUInt16Column(file, group + "/y");
+    d.adc = readUInt16Column(file, group + "/adc");
+    const std::size_t n = d.module.size();
+    if (d.x.size() != n || d.y.size() != n || d.adc.size() != n)
+        throw InputError(file.where(group) + ": module, x, y and adc must have the same length");
+    for (std::size_t i = 0; i < n; ++i)
+        if (d.module[i] != Digis::invalidModule &&
+            (d.x[i] >= Digis::moduleSizeX || d.y[i] >= Digis::moduleSizeY))
+            throw InputError(file.where(group) + ": digi " + std::to_string(i) + " at (" +
+                             std::to_string(d.x[i]) + ", " + std::to_string(d.y[i]) +
+                             ") lies outside the 160x416 module");
+    return d;
+}
+
+Particles readParticles(const H5Reader& file, const std::string& group) {
+    Particles p;
+    p.sources = readPositions(file, group + "/sources");
+    p.targets = readPositions(file, group + "/targets");
+    const std::string wpath = group + "/weights";
+    const DatasetInfo di = file.info(wpath);
+    const std::size_t n = p.sourceCount();
+    p.complexWeights = di.shape.size() == 2;
+    const bool ok = di.dtype && !dtypeIsInteger(*di.dtype) && !di.shape.empty() &&
+                    di.shape[0] == n && (di.shape.size() == 1 || di.shape == Shape{n, 2});
+    if (!ok)
+        throw InputError(file.where(wpath) + ": expected (" + std::to_string(n) + ",) real or (" +
+                         std::to_string(n) + ", 2) complex float weights, found " + di.typeName +
+                         " " + shapeString(di.shape));
+    const Array w = file.read(wpath, DType::Float64);
+    p.weights.assign(w.as<double>().begin(), w.as<double>().end());
+    return p;
+}
+
+Array labelsArray(const LabelMask& mask) {
+    return makeArray(Shape{mask.height, mask.width}, mask.labels);
+}
+
+Array pixelMaskArray(const PixelMask& mask) {
+    return makeArray(Shape{mask.height, mask.width}, mask.bad);
+}
+
+void writeDigis(H5Writer& out, const Digis& digis, const std::string& group) {
+    const Shape n{digis.size()};
+    out.write(group + "/module", makeArray(n, digis.module));
+    out.write(group + "/x", makeArray(n, digis.x));
+    out.write(group + "/y", makeArray(n, digis.y));
+    out.write(group + "/adc", makeArray(n, digis.adc));
+}
+
+void writeParticles(H5Writer& out, const Particles& p, const std::string& group) {
+    out.write(group + "/sources", makeArray(Shape{p.sourceCount(), 3}, p.sources));
+    out.write(group + "/targets", makeArray(Shape{p.targetCount(), 3}, p.targets));
+    const Shape w = p.complexWeights ? Shape{p.sourceCount(), 2} : Shape{p.sourceCount()};
+    out.write(group + "/weights", makeArray(w, p.weights));
+}
+
+} // namespace clscope

@@ -1,0 +1,52 @@
+// Reading and writing the HDF5 layouts of DESIGN.md §3, by role.
+#pragma once
+#include "core/array.hpp"
+#include "core/data.hpp"
+#include "core/hdf5.hpp"
+
+#include <optional>
+#include <string>
+
+namespace clscope {
+
+namespace paths {
+inline const std::string frames = "/entry/data/data";
+inline const std::string qmask = "/entry/processing/qmask";
+inline const std::string pixelMask = "/entry/instrument/detector/pixel_mask";
+inline const std::string frameTime = "/entry/instrument/detector/frame_time";
+inline const std::string digis = "/digis";
+inline const std::string particles = "/particles";
+} // namespace paths
+
+// "FILE[:PATH]" split into its parts; PATH defaults to defaultPath.
+struct DataLocation {
+    std::string file, path;
+};
+DataLocation parseLocation(const std::string& spec, const std::string& defaultPath);
+
+// Frame stacks (T,H,W) or one image (H,W) of uint8/16/32, int32 or float32. When the
+// default path is absent, EIGER master files' /entry/data/data_NNNNNN links are joined.
+Array readFrames(const H5Reader& file, const std::string& path = paths::frames);
+// The datasets that readFrames would join, in order.
+std::vector<std::string> frameDatasets(const H5Reader& file, const std::string& path);
+
+// (H,W) integer labels; shape checked against (height, width) when given.
+LabelMask readLabels(const H5Reader& file, const std::string& path = paths::qmask,
+                     std::size_t height = 0, std::size_t width = 0);
+// (H,W) integer NXmx pixel mask, non-zero = bad.
+PixelMask readPixelMask(const H5Reader& file, const std::string& path = paths::pixelMask,
+                        std::size_t height = 0, std::size_t width = 0);
+// The frame time in seconds when the file has one.
+std::optional<double> readFrameTime(const H5Reader& file,
+                                    const std::string& path = paths::frameTime);
+Digis readDigis(const H5Reader& file, const std::string& group = paths::digis);
+Particles readParticles(const H5Reader& file, const std::string& group = paths::particles);
+
+// Writers for the same layouts (used by generate and by exports).
+Array labelsArray(const LabelMask& mask);
+Array pixelMaskArray(const PixelMask& mask);
+void writeDigis(H5Writer& out, const Digis& digis, const std::string& group = paths::digis);
+void writeParticles(H5Writer& out, const Particles& particles,
+                    const std::string& group = paths::particles);
+
+} // namespace clscope

@@ -1,0 +1,71 @@
+// Synthetic datasets of the seeds, one generator per algorithm (clscope-cli generate).
+#pragma once
+#include "core/array.hpp"
+#include "core/data.hpp"
+#include "core/hdf5.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace clscope::synthetic {
+
+// xpcs (seed 000): ring labels floor(r / ringWidth) about the centre, frames Poisson with
+// rate 0.5*(sin(L * s_t) + 1) * I0 * (rmax - r) / rmax + 1, s_t = linspace(0, 100, T).
+struct XpcsParams {
+    std::size_t frames = 500, height = 201, width = 241;
+    double ringWidth = 10.0; // pixels per label
+    double intensity = 10.0; // I0
+    DType dtype = DType::UInt8;
+    double frameTime = 0.0; // seconds; 0 = none written
+    std::uint64_t seed = 0;
+};
+struct XpcsDataset {
+    Array frames;
+    LabelMask labels;
+    std::optional<double> frameTime;
+};
+XpcsDataset generateXpcs(const XpcsParams& p);
+void writeXpcs(H5Writer& out, const XpcsDataset& d, Compression c);
+
+// diffraction (seed 002): Poisson background with Gaussian spots, uint16; optional EIGER-like
+// gaps (2-pixel chip gaps every 256 pixels, module gaps of 10 x 37 pixels) set to 65535 and
+// recorded in the pixel mask.
+struct DiffractionParams {
+    std::size_t frames = 1, height = 512, width = 1028;
+    std::size_t spots = 100;      // per frame
+    double background = 1.0;      // mean counts per pixel
+    double spotIntensity = 2000;  // mean total counts per spot
+    bool gaps = false;
+    std::uint64_t seed = 0;
+};
+struct DiffractionDataset {
+    Array frames; // (T,H,W) uint16
+    PixelMask mask;
+};
+DiffractionDataset generateDiffraction(const DiffractionParams& p);
+void writeDiffraction(H5Writer& out, const DiffractionDataset& d, Compression c);
+
+// digis (seed 001): Phase-1 geometry, clusters of 1-10 pixels, higher occupancy on the
+// innermost 96 modules, a few duplicated and invalid digis, digis shuffled within modules.
+struct DigisParams {
+    std::size_t modules = 1856;
+    double clustersPerModule = 9.7; // mean over all modules
+    std::size_t duplicates = 20, invalid = 10;
+    std::uint64_t seed = 0;
+};
+Digis generateDigis(const DigisParams& p);
+
+// particles (seed 003): random sources in the unit cube with random weights; targets on three
+// n x n grids of the planes xy, xz and yz.
+struct ParticlesParams {
+    std::size_t sources = 50;
+    std::size_t gridPoints = 400; // n per plane side
+    bool complexWeights = false;
+    std::uint64_t seed = 0;
+};
+Particles generateParticles(const ParticlesParams& p);
+// The seed's plane targets alone (3*n*n points).
+std::vector<double> planeTargets(std::size_t n);
+
+} // namespace clscope::synthetic

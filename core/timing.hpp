@@ -1,0 +1,34 @@
+// Labelled timing records: count, min, median, max per label (in milliseconds).
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+namespace clscope {
+
+struct TimingRecord {
+    std::string label; // e.g. "copy H->D frames", "xpcs gemm"
+    std::size_t count = 0;
+    double minMs = 0, medianMs = 0, maxMs = 0, totalMs = 0;
+};
+
+// Collects samples per label, in first-seen order.
+class TimingStats {
+  public:
+    void add(const std::string& label, double ms);
+    void merge(const TimingStats& other);
+    void clear() { samples_.clear(), order_.clear(); }
+    bool empty() const { return order_.empty(); }
+    std::vector<TimingRecord> records() const;
+    // Sum over the labels that start with prefix (e.g. all "xpcs " kernels).
+    double totalMs(const std::string& prefix = "") const;
+    std::string table() const;
+
+  private:
+    std::map<std::string, std::vector<double>> samples_;
+    std::vector<std::string> order_;
+};
+
+double median(std::vector<double> values);
+
+} // namespace clscope

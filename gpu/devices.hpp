@@ -1,0 +1,20 @@
+// Device enumeration and the device specs of DESIGN.md §2: cpu, ocl:N, ocl:TEXT.
+#pragma once
+#include "gpu/device_info.hpp"
+
+#include <string>
+#include <vector>
+
+namespace clscope {
+
+// The host reference device ("cpu") followed by every OpenCL device, in ocl:N order.
+std::vector<DeviceInfo> listDevices();
+// OpenCL devices only, in ocl:N order (cached after the first call).
+const std::vector<DeviceInfo>& openclDevices();
+
+// Resolve a spec; an empty spec means CLSCOPE_DEVICE, else the first GPU, else the first
+// OpenCL device, else cpu. Throws DeviceError naming the spec and the devices there are.
+DeviceInfo resolveDevice(const std::string& spec);
+DeviceInfo hostDevice();
+
+} // namespace clscope

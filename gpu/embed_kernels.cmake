@@ -1,0 +1,13 @@
+# cmake -DOUT=file.cpp -DSOURCES="a.cl;b.cl" -P embed_kernels.cmake
+set(body "// Generated from resources/kernels by gpu/embed_kernels.cmake. Do not edit.\n")
+string(APPEND body "#include <map>\n#include <string>\nnamespace clscope {\n")
+string(APPEND body "const std::map<std::string, std::string>& embeddedKernels() {\n")
+string(APPEND body "    static const std::map<std::string, std::string> k{\n")
+foreach(src ${SOURCES})
+  get_filename_component(name ${src} NAME_WE)
+  file(READ ${src} text)
+  string(APPEND body "        {\"${name}\", R\"clscope_cl(${text})clscope_cl\"},\n")
+endforeach()
+string(APPEND body "    };\n    return k;\n}\n} // namespace clscope\n")
+file(WRITE ${OUT}.new "${body}")
+execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different ${OUT}.new ${OUT})

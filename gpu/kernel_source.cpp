@@ -1,0 +1,36 @@
+#include "gpu/kernel_source.hpp"
+
+#include "core/errors.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace clscope {
+
+// Defined in the generated kernels_embedded.cpp.
+const std::map<std::string, std::string>& embeddedKernels();
+
+std::string kernelSource(const std::string& name) {
+    if (const char* dir = std::getenv("CLSCOPE_KERNEL_DIR"); dir && *dir) {
+        const std::string path = std::string(dir) + "/" + name + ".cl";
+        std::ifstream in(path);
+        if (!in) throw DeviceError("kernel source " + path + " not found (CLSCOPE_KERNEL_DIR)");
+        std::ostringstream text;
+        text << in.rdbuf();
+        return text.str();
+    }
+    const auto& all = embeddedKernels();
+    const auto it = all.find(name);
+    if (it == all.end()) throw DeviceError("no embedded kernel source " + name + ".cl");
+    return it->second;
+}
+
+std::vector<std::string> embeddedKernelNames() {
+    std::vector<std::string> names;
+    for (const auto& [name, text] : embeddedKernels()) names.push_back(name);
+    return names;
+}
+
+} // namespace clscope

@@ -1,0 +1,14 @@
+// OpenCL sources of resources/kernels/, embedded at build time; CLSCOPE_KERNEL_DIR loads
+// them from disk instead (for editing kernels without rebuilding).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace clscope {
+
+// Text of resources/kernels/<name>.cl; throws DeviceError when there is none.
+std::string kernelSource(const std::string& name);
+// Names of the embedded kernel files, without .cl.
+std::vector<std::string> embeddedKernelNames();
+
+} // namespace clscope

@@ -1,0 +1,233 @@
+#include "gpu/session.hpp"
+
+#include "core/errors.hpp"
+#include "gpu/kernel_source.hpp"
+
+#include <functional>
+#include <numeric>
+
+namespace clscope {
+
+namespace {
+
+cl::Device findDevice(const DeviceInfo& info) {
+    std::vector<cl::Platform> platforms;
+    cl::Platform::get(&platforms);
+    int index = 0;
+    for (const cl::Platform& p : platforms) {
+        std::vector<cl::Device> devices;
+        try {
+            p.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+        } catch (const cl::Error&) {
+            continue;
+        }
+        for (const cl::Device& d : devices)
+            if (index++ == info.index) return d;
+    }
+    throw DeviceError("OpenCL device " + info.spec + " (" + info.name + ") is gone");
+}
+
+std::string dims(const std::vector<std::size_t>& v) {
+    std::string s;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i) s += 'x';
+        s += std::to_string(v[i]);
+    }
+    return s;
+}
+
+} // namespace
+
+void rethrowDeviceError(const cl::Error& e, const std::string& what, const DeviceInfo& device) {
+    std::string reason = clErrorName(e.err());
+    if (e.err() == CL_MEM_OBJECT_ALLOCATION_FAILURE || e.err() == CL_OUT_OF_RESOURCES ||
+        e.err() == CL_OUT_OF_HOST_MEMORY || e.err() == CL_INVALID_BUFFER_SIZE)
+        reason += ": out of device memory or resources";
+    throw DeviceError(what + " failed on " + device.spec + " (" + device.name + "): " +
+                      e.what() + " " + reason);
+}
+
+std::shared_ptr<ClDevice> ClDevice::get(const DeviceInfo& info) {
+    static std::mutex mutex;
+    static std::map<int, std::shared_ptr<ClDevice>> devices;
+    if (info.isHost()) throw DeviceError("the host reference 'cpu' has no OpenCL context");
+    std::lock_guard lock(mutex);
+    auto& slot = devices[info.index];
+    if (!slot) slot = std::make_shared<ClDevice>(info);
+    return slot;
+}
+
+ClDevice::ClDevice(const DeviceInfo& info) : info_(info) {
+    try {
+        device_ = findDevice(info);
+        context_ = cl::Context(device_);
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "creating an OpenCL context", info);
+    }
+}
+
+cl::Program ClDevice::program(const std::string& source, const std::string& options) {
+    const auto key = std::make_tuple(std::hash<std::string>{}(source), options);
+    std::lock_guard lock(mutex_);
+    if (auto it = programs_.find(key); it != programs_.end()) return it->second;
+    cl::Program program(context_, source);
+    try {
+        program.build({device_}, options.c_str());
+    } catch (const cl::Error& e) {
+        std::string log;
+        try {
+            log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_);
+        } catch (const cl::Error&) {
+            log = "(no build log)";
+        }
+        throw DeviceError("kernel build failed on " + info_.spec + " (" + info_.name +
+                          ") with options '" + options + "': " + clErrorName(e.err()) +
+                          "\nbuild log:\n" + log);
+    }
+    programs_.emplace(key, program);
+    return program;
+}
+
+std::size_t ClDevice::cachedPrograms() const {
+    std::lock_guard lock(mutex_);
+    return programs_.size();
+}
+
+ClSession::ClSession(const DeviceInfo& info) : device_(ClDevice::get(info)) {
+    try {
+        queue_ = cl::CommandQueue(device_->context(), device_->device(), CL_QUEUE_PROFILING_ENABLE);
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "creating a command queue", info);
+    }
+}
+
+cl::Program ClSession::program(const std::string& kernelFile, const std::string& options) {
+    const std::string source = kernelSource("common") + "\n" + kernelSource(kernelFile);
+    return device_->program(source, "-cl-std=CL1.2 " + options);
+}
+
+cl::Kernel ClSession::kernel(const std::string& kernelFile, const std::string& kernelName,
+                             const std::string& options) {
+    cl::Program p = program(kernelFile, options);
+    try {
+        return cl::Kernel(p, kernelName.c_str());
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "creating kernel " + kernelName + " of " + kernelFile + ".cl",
+                           info());
+    }
+}
+
+std::vector<std::size_t> checkLaunch(const DeviceInfo& device, std::size_t kernelMaxGroup,
+                                     std::uint64_t kernelLocalMem, const std::string& label,
+                                     const LaunchShape& shape) {
+    const std::string where = "launch '" + label + "' on " + device.spec + " (" + device.name + "): ";
+    if (shape.global.empty() || shape.global.size() > 3 || shape.local.size() != shape.global.size())
+        throw DeviceError(where + "global and local sizes need the same 1-3 dimensions");
+    std::size_t groupSize = 1;
+    for (std::size_t d = 0; d < shape.local.size(); ++d) {
+        if (shape.local[d] == 0) throw DeviceError(where + "local size 0 in dimension " + std::to_string(d));
+        if (d < device.maxWorkItemSizes.size() && shape.local[d] > device.maxWorkItemSizes[d])
+            throw DeviceError(where + "local size " + dims(shape.local) + " exceeds the device's " +
+                              std::to_string(device.maxWorkItemSizes[d]) + " in dimension " + std::to_string(d));
+        groupSize *= shape.local[d];
+    }
+    const std::size_t limit = std::min(device.maxWorkGroupSize, kernelMaxGroup);
+    if (groupSize > limit)
+        throw DeviceError(where + "work-group of " + std::to_string(groupSize) + " items (" +
+                          dims(shape.local) + ") exceeds the limit of " + std::to_string(limit));
+    if (kernelLocalMem > device.localMemBytes)
+        throw DeviceError(where + "needs " + std::to_string(kernelLocalMem) + " bytes of local memory, device has " +
+                          std::to_string(device.localMemBytes));
+    std::vector<std::size_t> rounded(shape.global.size());
+    for (std::size_t d = 0; d < rounded.size(); ++d)
+        rounded[d] = (shape.global[d] + shape.local[d] - 1) / shape.local[d] * shape.local[d];
+    return rounded;
+}
+
+void ClSession::launch(cl::Kernel& kernel, const std::string& label, const LaunchShape& shape) {
+    try {
+        const cl::Device& dev = device_->device();
+        const std::size_t kernelMax = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev);
+        const std::uint64_t localMem = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev);
+        const auto global = checkLaunch(info(), kernelMax, localMem, label, shape);
+        auto range = [](const std::vector<std::size_t>& v) {
+            return v.size() == 1 ? cl::NDRange(v[0])
+                   : v.size() == 2 ? cl::NDRange(v[0], v[1]) : cl::NDRange(v[0], v[1], v[2]);
+        };
+        cl::Event event;
+        queue_.enqueueNDRangeKernel(kernel, cl::NullRange, range(global), range(shape.local),
+                                    nullptr, &event);
+        record(event, label);
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "launch '" + label + "'", info());
+    }
+}
+
+cl::Buffer ClSession::allocate(std::size_t bytes, const std::string& what, cl_mem_flags flags) {
+    if (bytes > info().maxAllocBytes)
+        throw DeviceError("buffer '" + what + "' of " + std::to_string(bytes >> 20) +
+                          " MiB exceeds the maximum allocation of " + std::to_string(info().maxAllocBytes >> 20) +
+                          " MiB on " + info().spec + " (" + info().name + ")");
+    try {
+        return cl::Buffer(context(), flags, std::max<std::size_t>(bytes, 1));
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "allocating buffer '" + what + "'", info());
+    }
+}
+
+void ClSession::upload(const cl::Buffer& buffer, const void* data, std::size_t bytes,
+                       const std::string& label) {
+    if (bytes == 0) return;
+    try {
+        cl::Event event;
+        queue_.enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes, data, nullptr, &event);
+        record(event, label);
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, label, info());
+    }
+}
+
+void ClSession::download(const cl::Buffer& buffer, void* data, std::size_t bytes,
+                         const std::string& label) {
+    if (bytes == 0) return;
+    try {
+        cl::Event event;
+        queue_.enqueueReadBuffer(buffer, CL_TRUE, 0, bytes, data, nullptr, &event);
+        record(event, label);
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, label, info());
+    }
+}
+
+void ClSession::fill(const cl::Buffer& buffer, std::size_t bytes, const std::string& label) {
+    if (bytes == 0) return;
+    try {
+        cl::Event event;
+        const cl_uchar zero = 0;
+        queue_.enqueueFillBuffer(buffer, zero, 0, bytes, nullptr, &event);
+        record(event, label);
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, label, info());
+    }
+}
+
+void ClSession::record(const cl::Event& event, const std::string& label) {
+    pending_.emplace_back(event, label);
+}
+
+void ClSession::finish() {
+    try {
+        queue_.finish();
+        for (auto& [event, label] : pending_) {
+            const auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+            const auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+            timings_.add(label, static_cast<double>(end - start) * 1e-6);
+        }
+        pending_.clear();
+    } catch (const cl::Error& e) {
+        pending_.clear();
+        rethrowDeviceError(e, "waiting for the queue", info());
+    }
+}
+
+} // namespace clscope

@@ -1,0 +1,93 @@
+// OpenCL context, program cache, checked launches and labelled profiling.
+#pragma once
+#include "core/timing.hpp"
+#include "gpu/device_info.hpp"
+#include "gpu/opencl.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace clscope {
+
+// One OpenCL device with its context and its cache of built programs, shared by every
+// session on that device (cached per device index for the life of the process).
+class ClDevice {
+  public:
+    static std::shared_ptr<ClDevice> get(const DeviceInfo& info);
+    ClDevice(const DeviceInfo& info);
+
+    const DeviceInfo& info() const { return info_; }
+    const cl::Device& device() const { return device_; }
+    const cl::Context& context() const { return context_; }
+    // Build (or fetch) a program from one source text and options; a failed build throws a
+    // DeviceError carrying the device, the options and the build log.
+    cl::Program program(const std::string& source, const std::string& options);
+    std::size_t cachedPrograms() const;
+
+  private:
+    DeviceInfo info_;
+    cl::Device device_;
+    cl::Context context_;
+    mutable std::mutex mutex_;
+    std::map<std::tuple<std::size_t, std::string>, cl::Program> programs_;
+};
+
+// Work-group layout of a launch, before rounding.
+struct LaunchShape {
+    std::vector<std::size_t> global; // work-items wanted per dimension
+    std::vector<std::size_t> local;  // work-group size per dimension
+};
+
+// A profiling queue on one device plus the timings of what ran on it.
+class ClSession {
+  public:
+    explicit ClSession(const DeviceInfo& info);
+
+    const DeviceInfo& info() const { return device_->info(); }
+    ClDevice& device() { return *device_; }
+    const cl::Context& context() const { return device_->context(); }
+    cl::CommandQueue& queue() { return queue_; }
+
+    // Program from resources/kernels/<name>.cl (common.cl prepended), options as -D flags.
+    cl::Program program(const std::string& kernelFile, const std::string& options = "");
+    cl::Kernel kernel(const std::string& kernelFile, const std::string& kernelName,
+                      const std::string& options = "");
+
+    // Check the shape against the device and the kernel, round the global size up to a
+    // multiple of the local size and enqueue; the event is recorded under label.
+    void launch(cl::Kernel& kernel, const std::string& label, const LaunchShape& shape);
+
+    cl::Buffer allocate(std::size_t bytes, const std::string& what,
+                        cl_mem_flags flags = CL_MEM_READ_WRITE);
+    void upload(const cl::Buffer& buffer, const void* data, std::size_t bytes,
+                const std::string& label);
+    void download(const cl::Buffer& buffer, void* data, std::size_t bytes,
+                  const std::string& label);
+    void fill(const cl::Buffer& buffer, std::size_t bytes, const std::string& label);
+
+    // Wait for everything queued and move the events' times into timings().
+    void finish();
+    TimingStats& timings() { return timings_; }
+
+  private:
+    void record(const cl::Event& event, const std::string& label);
+    std::shared_ptr<ClDevice> device_;
+    cl::CommandQueue queue_;
+    std::vector<std::pair<cl::Event, std::string>> pending_;
+    TimingStats timings_;
+};
+
+// Turn a cl::Error into a DeviceError that says what was being done and on which device.
+[[noreturn]] void rethrowDeviceError(const cl::Error& e, const std::string& what,
+                                     const DeviceInfo& device);
+
+// Check a launch against device and kernel limits; returns the rounded global size.
+std::vector<std::size_t> checkLaunch(const DeviceInfo& device, std::size_t kernelMaxGroup,
+                                     std::uint64_t kernelLocalMem, const std::string& label,
+                                     const LaunchShape& shape);
+
+} // namespace clscope

@@ -1,0 +1,53 @@
+// The variant registry: every algorithm lists its variants here (the CPU reference too);
+// the GUI, the CLI, the tests and the benchmarks iterate it.
+#pragma once
+#include "gpu/device_info.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace clscope {
+
+enum class VariantKind { Host, OpenCL };
+
+struct VariantInfo {
+    std::string algorithm; // xpcs, spots, cluster, rbf
+    std::string id;        // e.g. "gemm"
+    std::string label;     // one line for people
+    VariantKind kind = VariantKind::OpenCL;
+    std::string needs;     // what it needs, e.g. "OpenCL 1.2, fp64"
+    std::string defaultsJson = "{}";
+};
+
+struct Support {
+    bool ok = true;
+    std::string reason; // why not, when !ok
+};
+
+struct VariantEntry {
+    VariantInfo info;
+    // Device-specific limits beyond the kind (fp64, local memory, ...); may be empty.
+    std::function<Support(const DeviceInfo&)> extraCheck;
+    // Whether this variant can run on the device, with the reason when it cannot.
+    Support supports(const DeviceInfo& device) const;
+};
+
+class VariantRegistry {
+  public:
+    static VariantRegistry& instance();
+    void add(VariantEntry entry);
+    std::vector<std::string> algorithms() const;
+    bool hasAlgorithm(const std::string& algorithm) const;
+    std::vector<VariantEntry> variants(const std::string& algorithm) const;
+    // Throws UsageError listing the known ids when there is no such variant.
+    const VariantEntry& find(const std::string& algorithm, const std::string& id) const;
+
+  private:
+    std::vector<VariantEntry> entries_;
+};
+
+// The four algorithms clscope knows, whether or not they have variants yet.
+const std::vector<std::string>& knownAlgorithms();
+
+} // namespace clscope
