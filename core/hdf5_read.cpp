@@ -171,6 +171,7 @@ std::string attributeText(hid_t attr) {
         if (H5Tis_variable_str(type.get()) > 0) {
             Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
             H5Tset_size(mem.get(), H5T_VARIABLE);
+            H5Tset_cset(mem.get(), H5Tget_cset(type.get()));
             std::vector<char*> ptrs(n > 0 ? n : 1, nullptr);
             if (H5Aread(attr, mem.get(), ptrs.data()) < 0) return "?";
             std::string out = ptrs[0] ? ptrs[0] : "";

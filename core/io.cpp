@@ -26,12 +26,9 @@ bool isFrameType(DType d) {
 DatasetInfo checkImage(const H5Reader& file, const std::string& path, const char* what,
                        std::size_t height, std::size_t width) {
     const DatasetInfo di = file.info(path);
-    if (di.shape.size() != 2)
-        throw InputError(file.where(path) + ": " + what + " must have rank 2 (H,W), found " +
-                         shapeString(di.shape));
-    if (!di.dtype || !dtypeIsInteger(*di.dtype))
-        throw InputError(file.where(path) + ": " + what + " must be integer, found " +
-                         di.typeName);
+    if (di.shape.size() != 2 || !di.dtype || !dtypeIsInteger(*di.dtype))
+        throw InputError(file.where(path) + ": " + what + " must be an integer array of rank 2 "
+                         "(H,W), found " + di.typeName + " " + shapeString(di.shape));
     if (height && (di.shape[0] != height || di.shape[1] != width))
         throw InputError(file.where(path) + ": " + what + " shape " + shapeString(di.shape) +
                          " does not match the frames' (" + std::to_string(height) + ", " +
@@ -88,12 +85,12 @@ Array readFrames(const H5Reader& file, const std::string& path) {
     std::size_t total = 0;
     for (const std::string& part : parts) {
         const DatasetInfo di = file.info(part);
-        if (di.shape.size() != 2 && di.shape.size() != 3)
-            throw InputError(file.where(part) + ": frames must have rank 3 (T,H,W) or 2 (H,W), "
-                             "found " + shapeString(di.shape));
         if (!di.dtype || !isFrameType(*di.dtype))
             throw InputError(file.where(part) + ": frames must be " + frameTypes + ", found " +
                              di.typeName);
+        if (di.shape.size() != 2 && di.shape.size() != 3)
+            throw InputError(file.where(part) + ": frames must have rank 3 (T,H,W) or 2 (H,W), "
+                             "found " + shapeString(di.shape));
         arrays.push_back(file.read(part));
         const Array& a = arrays.back();
         if (a.dtype() != arrays[0].dtype() || a.height() != arrays[0].height() ||

@@ -57,17 +57,18 @@ void fillModule(Digis& d, std::uint16_t module, double meanClusters, std::mt1993
     for (const auto& [px, adc] : hits) append(d, module, px, adc);
 }
 
-// Insert copies of existing digis and invalid digis at random positions.
+// Insert copies of original digis and invalid digis at random positions.
 void addFaults(Digis& d, const DigisParams& p, std::mt19937_64& rng) {
-    const std::size_t base = d.size();
-    for (std::size_t k = 0; k < p.duplicates + p.invalid && base > 0; ++k) {
-        const std::size_t src = std::uniform_int_distribution<std::size_t>(0, base - 1)(rng);
+    const Digis original = d;
+    if (original.size() == 0) return;
+    for (std::size_t k = 0; k < p.duplicates + p.invalid; ++k) {
+        const std::size_t src = std::uniform_int_distribution<std::size_t>(0, original.size() - 1)(rng);
         const std::size_t at = std::uniform_int_distribution<std::size_t>(0, d.size())(rng);
         const bool invalid = k >= p.duplicates;
-        d.module.insert(d.module.begin() + at, invalid ? Digis::invalidModule : d.module[src]);
-        d.x.insert(d.x.begin() + at, d.x[src]);
-        d.y.insert(d.y.begin() + at, d.y[src]);
-        d.adc.insert(d.adc.begin() + at, d.adc[src]);
+        d.module.insert(d.module.begin() + at, invalid ? Digis::invalidModule : original.module[src]);
+        d.x.insert(d.x.begin() + at, original.x[src]);
+        d.y.insert(d.y.begin() + at, original.y[src]);
+        d.adc.insert(d.adc.begin() + at, original.adc[src]);
     }
 }
 

@@ -1,0 +1,42 @@
+# Shared by scripts/run and scripts/test: install missing Debian packages, configure, build.
+# shellcheck shell=bash
+CLSCOPE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CLSCOPE_BUILD="${CLSCOPE_BUILD:-$CLSCOPE_ROOT/build}"
+
+# Everything clscope needs on Debian 12, as Debian packages.
+CLSCOPE_PACKAGES=(
+  cmake ninja-build g++ pkg-config
+  qt6-base-dev qt6-qpa-plugins libqcustomplot-dev fonts-dejavu-core
+  opencl-clhpp-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo
+  libhdf5-dev bitshuffle libcli11-dev nlohmann-json3-dev libgsl-dev
+  xvfb xauth python3-h5py python3-numpy
+)
+
+clscope_missing_packages() {
+  local p
+  for p in "${CLSCOPE_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
+  done
+}
+
+# Install what is missing (as root), or print the exact command and stop.
+clscope_ensure_packages() {
+  local missing
+  mapfile -t missing < <(clscope_missing_packages)
+  [ "${#missing[@]}" -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "clscope needs these Debian packages. Install them with:" >&2
+    echo "  sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "== installing ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+}
+
+# Configure and build into $CLSCOPE_BUILD (Release, Ninja).
+clscope_build() {
+  echo "== building clscope in $CLSCOPE_BUILD"
+  cmake -S "$CLSCOPE_ROOT" -B "$CLSCOPE_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+  cmake --build "$CLSCOPE_BUILD" -j"$(nproc)"
+}

@@ -1,0 +1,116 @@
+// clscope-cli as scripts use it: exit codes, devices, generate -> read back.
+#include "core/io.hpp"
+#include "test_util.hpp"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+
+using namespace clscope;
+
+namespace {
+
+struct Run {
+    int code;
+    QString out, err;
+};
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    p.start(qEnvironmentVariable("CLSCOPE_CLI", "clscope-cli"), args);
+    if (!p.waitForFinished(120000)) return {-1, {}, "timed out"};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
+            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp;
+
+  private slots:
+    void devicesList() {
+        const Run r = cli({"devices"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith("ocl:0  "));
+        QVERIFY(r.out.contains("\ncpu  "));
+        const Run j = cli({"devices", "--json"});
+        QCOMPARE(j.code, 0);
+        const QJsonArray devices = QJsonDocument::fromJson(j.out.toUtf8()).array();
+        QVERIFY(devices.size() >= 2);
+        QCOMPARE(devices[0].toObject()["spec"].toString(), QString("cpu"));
+        QCOMPARE(devices[1].toObject()["spec"].toString(), QString("ocl:0"));
+        QVERIFY(devices[1].toObject()["max_work_group_size"].toInt() > 0);
+    }
+
+    void usageErrors() {
+        QCOMPARE(cli({}).code, 2);
+        QCOMPARE(cli({"nonsense"}).code, 2);
+        QCOMPARE(cli({"variants", "nonsense"}).code, 2);
+        QCOMPARE(cli({"generate", "xpcs"}).code, 2); // -o is required
+        QCOMPARE(cli({"generate", "xpcs", "-o", "x.h5", "--frames", "many"}).code, 2);
+        const Run r = cli({"generate", "xpcs", "-o", tmp.filePath("z.h5"), "--frames", "0"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("frames"));
+        QVERIFY(!QFile::exists(tmp.filePath("z.h5")));
+        QCOMPARE(cli({"--help"}).code, 0);
+    }
+
+    void badOutputFolder() {
+        const Run r = cli({"generate", "particles", "-o", "/no/such/folder/p.h5"});
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.err.contains("/no/such/folder"));
+        QCOMPARE(r.err.count('\n'), 1); // one clear line
+    }
+
+    void generateEveryKind_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("xpcs") << QStringList{"xpcs", "--frames", "7", "--height", "30", "--width", "40", "--ring-width", "5"};
+        QTest::newRow("xpcs bslz4") << QStringList{"xpcs", "--frames", "3", "--compression", "bslz4", "--dtype", "uint32"};
+        QTest::newRow("diffraction") << QStringList{"diffraction", "--frames", "2", "--gaps"};
+        QTest::newRow("digis") << QStringList{"digis", "--modules", "40"};
+        QTest::newRow("particles") << QStringList{"particles", "--grid-points", "9", "--complex"};
+    }
+    void generateEveryKind() {
+        QFETCH(QStringList, args);
+        const QString file = tmp.filePath(QTest::currentDataTag() + QString(".h5")).replace(' ', '_');
+        const Run r = cli(QStringList{"generate"} + args + QStringList{"-o", file, "--seed", "3"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith("wrote " + file));
+        H5Reader in(file.toStdString());
+        const QString kind = args[0];
+        if (kind == "xpcs") {
+            const Array frames = readFrames(in);
+            QCOMPARE(readLabels(in, paths::qmask, frames.height(), frames.width()).height, frames.height());
+        } else if (kind == "diffraction") {
+            QCOMPARE(readFrames(in).shape(), (Shape{2, 512, 1028}));
+            QCOMPARE(readPixelMask(in).width, std::size_t{1028});
+        } else if (kind == "digis") {
+            const Digis d = readDigis(in);
+            QVERIFY(d.size() > 100);
+        } else {
+            const Particles p = readParticles(in);
+            QCOMPARE(p.targetCount(), std::size_t{243});
+            QVERIFY(p.complexWeights);
+        }
+    }
+
+    void outputOpensInH5py() {
+        const QString python = qEnvironmentVariable("CLSCOPE_PYTHON");
+        if (python.isEmpty() || QProcess::execute(python, {"-c", "import h5py"}) != 0)
+            QSKIP("python3-h5py not available");
+        const QString file = tmp.filePath("py.h5");
+        QCOMPARE(cli({"generate", "xpcs", "--frames", "4", "--frame-time", "0.5", "-o", file}).code, 0);
+        QProcess p;
+        p.start(python, {"-c", "import h5py,sys; f=h5py.File(sys.argv[1]); d=f['/entry/data/data'];"
+                               "print(d.shape, d.dtype, f['/entry/processing/qmask'].dtype,"
+                               " float(f['/entry/instrument/detector/frame_time'][()]))", file});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(QString::fromUtf8(p.readAllStandardOutput()).trimmed(), QString("(4, 201, 241) uint8 int32 0.5"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

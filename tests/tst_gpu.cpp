@@ -1,0 +1,163 @@
+// The OpenCL layer on PoCL: enumeration, device specs, build, launch checks, profiling.
+#include "core/errors.hpp"
+#include "gpu/devices.hpp"
+#include "gpu/kernel_source.hpp"
+#include "gpu/session.hpp"
+#include "gpu/variant.hpp"
+#include "test_util.hpp"
+
+#include <fstream>
+
+using namespace clscope;
+
+namespace {
+
+const char* fillSource = R"(
+kernel void fill_index(global int* out, const int n, const int scale) {
+    const int i = get_global_id(0);
+    if (i < n) out[i] = i * scale;
+}
+kernel void use_local(global int* out, local int* scratch) {
+    scratch[get_local_id(0)] = 1;
+    out[0] = scratch[0];
+}
+)";
+
+DeviceInfo firstOpenCl() {
+    const auto& devices = openclDevices();
+    if (devices.empty()) throw std::runtime_error("no OpenCL device: install pocl-opencl-icd");
+    return devices.front();
+}
+
+} // namespace
+
+class TestGpu : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void enumeration() {
+        const auto all = listDevices();
+        QVERIFY(all.size() >= 2);
+        QCOMPARE(all[0].spec, std::string("cpu"));
+        QVERIFY(all[0].isHost());
+        const bool hasPocl = std::any_of(all.begin(), all.end(), [](const DeviceInfo& d) {
+            return d.platform.find("Portable Computing Language") != std::string::npos;
+        });
+        QVERIFY2(hasPocl, "PoCL is not listed");
+        const DeviceInfo d = firstOpenCl();
+        QCOMPARE(d.spec, std::string("ocl:0"));
+        QVERIFY(d.computeUnits > 0 && d.globalMemBytes > 0 && d.maxAllocBytes > 0);
+        QVERIFY(d.maxWorkGroupSize > 0 && d.maxWorkItemSizes.size() == 3);
+        QVERIFY(!d.version.empty() && !d.name.empty());
+        QVERIFY(d.summary().find("ocl:0") == 0);
+    }
+
+    void deviceSpecs() {
+        const DeviceInfo d = firstOpenCl();
+        QVERIFY(resolveDevice("cpu").isHost());
+        QVERIFY(resolveDevice("CPU").isHost());
+        QCOMPARE(resolveDevice("ocl:0").name, d.name);
+        const std::string part = d.name.substr(0, 4);
+        QCOMPARE(resolveDevice("ocl:" + part).index, 0);
+        EXPECT_ERROR(DeviceError, resolveDevice("ocl:99"), "ocl:99", "no such", "cpu");
+        EXPECT_ERROR(DeviceError, resolveDevice("ocl:no-such-name"), "no-such-name");
+        EXPECT_ERROR(DeviceError, resolveDevice("gpu0"), "gpu0", "cpu, ocl:N or ocl:TEXT");
+        qputenv("CLSCOPE_DEVICE", "cpu");
+        QVERIFY(resolveDevice("").isHost());
+        qunsetenv("CLSCOPE_DEVICE");
+        QVERIFY(!resolveDevice("").isHost()); // default: first GPU, else first OpenCL device
+    }
+
+    void kernelBuiltAndRunWithProfiling() {
+        ClSession s(firstOpenCl());
+        cl::Kernel k(s.device().program(fillSource, ""), "fill_index");
+        const int n = 1000; // not a multiple of the work-group size: global is rounded up
+        cl::Buffer out = s.allocate(n * sizeof(int), "out");
+        k.setArg(0, out), k.setArg(1, n), k.setArg(2, 3);
+        s.launch(k, "fill", {{std::size_t(n)}, {64}});
+        s.launch(k, "fill", {{std::size_t(n)}, {64}});
+        std::vector<int> host(n);
+        s.download(out, host.data(), n * sizeof(int), "copy D->H out");
+        s.finish();
+        for (int i = 0; i < n; ++i) QCOMPARE(host[i], 3 * i);
+        const auto records = s.timings().records();
+        QCOMPARE(records.size(), std::size_t{2});
+        QCOMPARE(records[0].label, std::string("fill"));
+        QCOMPARE(records[0].count, std::size_t{2});
+        QVERIFY(records[0].minMs <= records[0].medianMs && records[0].medianMs <= records[0].maxMs);
+        QVERIFY(records[0].minMs >= 0);
+        QCOMPARE(records[1].label, std::string("copy D->H out"));
+    }
+
+    void programCache() {
+        ClDevice& dev = ClSession(firstOpenCl()).device();
+        const std::size_t before = dev.cachedPrograms();
+        dev.program(fillSource, "-DX=1");
+        dev.program(fillSource, "-DX=1");
+        QCOMPARE(dev.cachedPrograms(), before + 1);
+        dev.program(fillSource, "-DX=2");
+        QCOMPARE(dev.cachedPrograms(), before + 2);
+    }
+
+    void buildFailureCarriesLog() {
+        ClSession s(firstOpenCl());
+        EXPECT_ERROR(DeviceError, s.device().program("kernel void broken(global int* a) { a[0] = undeclared_name; }", "-DTUNE=7"),
+                     "kernel build failed", "ocl:0", "-DTUNE=7", "build log", "undeclared_name");
+    }
+
+    void launchChecksRefuseImpossibleShapes() {
+        const DeviceInfo d = firstOpenCl();
+        ClSession s(d);
+        cl::Kernel k(s.device().program(fillSource, ""), "fill_index");
+        cl::Buffer out = s.allocate(64 * sizeof(int), "out");
+        k.setArg(0, out), k.setArg(1, 64), k.setArg(2, 1);
+        EXPECT_ERROR(DeviceError, s.launch(k, "too wide", {{4096}, {d.maxWorkGroupSize * 2}}), "too wide", "exceeds");
+        EXPECT_ERROR(DeviceError, s.launch(k, "zero", {{64}, {0}}), "local size 0");
+        EXPECT_ERROR(DeviceError, s.launch(k, "dims", {{64, 2}, {8}}), "same 1-3 dimensions");
+        cl::Kernel l(s.device().program(fillSource, ""), "use_local");
+        l.setArg(0, out), l.setArg(1, cl::Local(d.localMemBytes * 2));
+        EXPECT_ERROR(DeviceError, s.launch(l, "big local", {{1}, {1}}), "local memory");
+        EXPECT_ERROR(DeviceError, s.allocate(d.maxAllocBytes + 1, "huge"), "huge", "maximum allocation");
+    }
+
+    void checkLaunchRounding() {
+        DeviceInfo d;
+        d.spec = "ocl:9", d.maxWorkGroupSize = 256, d.maxWorkItemSizes = {256, 256, 64}, d.localMemBytes = 49152;
+        QCOMPARE(checkLaunch(d, 1024, 0, "r", {{1000, 3}, {64, 2}}), (std::vector<std::size_t>{1024, 4}));
+        EXPECT_ERROR(DeviceError, checkLaunch(d, 128, 0, "k", {{256}, {256}}), "limit of 128");
+        EXPECT_ERROR(DeviceError, checkLaunch(d, 1024, 0, "z", {{8, 8, 128}, {1, 1, 128}}), "dimension 2");
+        EXPECT_ERROR(DeviceError, checkLaunch(d, 1024, 65536, "m", {{8}, {8}}), "65536 bytes of local memory");
+    }
+
+    void kernelSources() {
+        const auto names = embeddedKernelNames();
+        QVERIFY(std::find(names.begin(), names.end(), "common") != names.end());
+        QVERIFY(kernelSource("common").find("clscope_div_up") != std::string::npos);
+        EXPECT_ERROR(DeviceError, kernelSource("no_such_kernel"), "no_such_kernel.cl");
+        QTemporaryDir dir;
+        std::ofstream(dir.filePath("common.cl").toStdString()) << "// from disk\n";
+        qputenv("CLSCOPE_KERNEL_DIR", dir.path().toUtf8());
+        QCOMPARE(kernelSource("common"), std::string("// from disk\n"));
+        EXPECT_ERROR(DeviceError, kernelSource("xpcs_missing"), "CLSCOPE_KERNEL_DIR");
+        qunsetenv("CLSCOPE_KERNEL_DIR");
+    }
+
+    void variantSupport() {
+        VariantEntry host{{"demo", "cpu", "host reference", VariantKind::Host, "", "{}"}, {}};
+        VariantEntry ocl{{"demo", "fast", "fast", VariantKind::OpenCL, "fp64", "{}"},
+                         [](const DeviceInfo& d) { return d.fp64 ? Support{} : Support{false, "needs fp64"}; }};
+        DeviceInfo noFp64 = firstOpenCl();
+        noFp64.fp64 = false;
+        QVERIFY(host.supports(hostDevice()).ok);
+        QVERIFY(!host.supports(firstOpenCl()).ok);
+        QVERIFY(!ocl.supports(hostDevice()).ok);
+        QCOMPARE(ocl.supports(noFp64).reason, std::string("needs fp64"));
+        QVERIFY(ocl.supports(firstOpenCl()).ok || !firstOpenCl().fp64);
+        const auto& reg = VariantRegistry::instance();
+        EXPECT_ERROR(UsageError, reg.find("xpcs", "no-such-variant"), "no-such-variant");
+        QCOMPARE(knownAlgorithms().size(), std::size_t{4});
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGpu)
+#include "tst_gpu.moc"
