@@ -109,12 +109,23 @@ Array readFrames(const H5Reader& file, const std::string& path) {
     return joined;
 }
 
+namespace {
+
+// A 2-D integer image as int64 values, checked against the expected size.
+std::vector<std::int64_t> readIntImage(const H5Reader& file, const std::string& path,
+                                       const char* what, std::size_t& height, std::size_t& width) {
+    const DatasetInfo di = checkImage(file, path, what, height, width);
+    height = di.shape[0], width = di.shape[1];
+    const Array a = file.read(path, DType::Int64);
+    return {a.as<std::int64_t>().begin(), a.as<std::int64_t>().end()};
+}
+
+} // namespace
+
 LabelMask readLabels(const H5Reader& file, const std::string& path, std::size_t height,
                      std::size_t width) {
-    const DatasetInfo di = checkImage(file, path, "q-bin labels", height, width);
-    const Array a = file.read(path, DType::Int64);
-    LabelMask mask{di.shape[0], di.shape[1], std::vector<std::int32_t>(a.size())};
-    const auto v = a.as<std::int64_t>();
+    const auto v = readIntImage(file, path, "q-bin labels", height, width);
+    LabelMask mask{height, width, std::vector<std::int32_t>(v.size())};
     for (std::size_t i = 0; i < v.size(); ++i) {
         if (v[i] > INT32_MAX || v[i] < INT32_MIN)
             throw InputError(file.where(path) + ": label " + std::to_string(v[i]) +
@@ -126,10 +137,8 @@ LabelMask readLabels(const H5Reader& file, const std::string& path, std::size_t 
 
 PixelMask readPixelMask(const H5Reader& file, const std::string& path, std::size_t height,
                         std::size_t width) {
-    const DatasetInfo di = checkImage(file, path, "pixel mask", height, width);
-    const Array a = file.read(path, DType::Int64);
-    PixelMask mask{di.shape[0], di.shape[1], std::vector<std::uint8_t>(a.size())};
-    const auto v = a.as<std::int64_t>();
+    const auto v = readIntImage(file, path, "pixel mask", height, width);
+    PixelMask mask{height, width, std::vector<std::uint8_t>(v.size())};
     for (std::size_t i = 0; i < v.size(); ++i) mask.bad[i] = v[i] != 0;
     return mask;
 }

@@ -52,6 +52,21 @@ DeviceInfo describe(const cl::Platform& platform, const cl::Device& d, int index
 
 std::vector<DeviceInfo> enumerate() {
     std::vector<DeviceInfo> out;
+    for (const auto& [platform, device] : clDevicePairs())
+        out.push_back(describe(platform, device, static_cast<int>(out.size())));
+    return out;
+}
+
+std::string available() {
+    std::string s = "cpu";
+    for (const DeviceInfo& d : openclDevices()) s += ", " + d.spec + " (" + d.name + ")";
+    return s;
+}
+
+} // namespace
+
+std::vector<std::pair<cl::Platform, cl::Device>> clDevicePairs() {
+    std::vector<std::pair<cl::Platform, cl::Device>> out;
     std::vector<cl::Platform> platforms;
     try {
         cl::Platform::get(&platforms);
@@ -65,18 +80,10 @@ std::vector<DeviceInfo> enumerate() {
         } catch (const cl::Error&) {
             continue;
         }
-        for (const cl::Device& d : devices) out.push_back(describe(p, d, static_cast<int>(out.size())));
+        for (const cl::Device& d : devices) out.emplace_back(p, d);
     }
     return out;
 }
-
-std::string available() {
-    std::string s = "cpu";
-    for (const DeviceInfo& d : openclDevices()) s += ", " + d.spec + " (" + d.name + ")";
-    return s;
-}
-
-} // namespace
 
 std::string DeviceInfo::summary() const {
     if (isHost()) return spec + "  " + name + "  [" + type + ", " + std::to_string(computeUnits) + " threads]";

@@ -15,8 +15,12 @@
 #pragma GCC diagnostic pop
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace clscope {
+// Every OpenCL device with its platform, in ocl:N order.
+std::vector<std::pair<cl::Platform, cl::Device>> clDevicePairs();
 // Name of an OpenCL error code, e.g. "CL_OUT_OF_RESOURCES".
 std::string clErrorName(int code);
 } // namespace clscope

@@ -11,19 +11,9 @@ namespace clscope {
 namespace {
 
 cl::Device findDevice(const DeviceInfo& info) {
-    std::vector<cl::Platform> platforms;
-    cl::Platform::get(&platforms);
-    int index = 0;
-    for (const cl::Platform& p : platforms) {
-        std::vector<cl::Device> devices;
-        try {
-            p.getDevices(CL_DEVICE_TYPE_ALL, &devices);
-        } catch (const cl::Error&) {
-            continue;
-        }
-        for (const cl::Device& d : devices)
-            if (index++ == info.index) return d;
-    }
+    const auto pairs = clDevicePairs();
+    if (info.index >= 0 && static_cast<std::size_t>(info.index) < pairs.size())
+        return pairs[info.index].second;
     throw DeviceError("OpenCL device " + info.spec + " (" + info.name + ") is gone");
 }
 
@@ -175,40 +165,39 @@ cl::Buffer ClSession::allocate(std::size_t bytes, const std::string& what, cl_me
     }
 }
 
-void ClSession::upload(const cl::Buffer& buffer, const void* data, std::size_t bytes,
-                       const std::string& label) {
-    if (bytes == 0) return;
+template <class Enqueue>
+void ClSession::enqueueRecorded(const std::string& label, Enqueue&& enqueue) {
     try {
         cl::Event event;
-        queue_.enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes, data, nullptr, &event);
+        enqueue(&event);
         record(event, label);
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, label, info());
     }
+}
+
+void ClSession::upload(const cl::Buffer& buffer, const void* data, std::size_t bytes,
+                       const std::string& label) {
+    if (bytes == 0) return;
+    enqueueRecorded(label, [&](cl::Event* e) {
+        queue_.enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes, data, nullptr, e);
+    });
 }
 
 void ClSession::download(const cl::Buffer& buffer, void* data, std::size_t bytes,
                          const std::string& label) {
     if (bytes == 0) return;
-    try {
-        cl::Event event;
-        queue_.enqueueReadBuffer(buffer, CL_TRUE, 0, bytes, data, nullptr, &event);
-        record(event, label);
-    } catch (const cl::Error& e) {
-        rethrowDeviceError(e, label, info());
-    }
+    enqueueRecorded(label, [&](cl::Event* e) {
+        queue_.enqueueReadBuffer(buffer, CL_TRUE, 0, bytes, data, nullptr, e);
+    });
 }
 
 void ClSession::fill(const cl::Buffer& buffer, std::size_t bytes, const std::string& label) {
     if (bytes == 0) return;
-    try {
-        cl::Event event;
-        const cl_uchar zero = 0;
-        queue_.enqueueFillBuffer(buffer, zero, 0, bytes, nullptr, &event);
-        record(event, label);
-    } catch (const cl::Error& e) {
-        rethrowDeviceError(e, label, info());
-    }
+    const cl_uchar zero = 0;
+    enqueueRecorded(label, [&](cl::Event* e) {
+        queue_.enqueueFillBuffer(buffer, zero, 0, bytes, nullptr, e);
+    });
 }
 
 void ClSession::record(const cl::Event& event, const std::string& label) {

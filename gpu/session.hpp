@@ -75,6 +75,7 @@ class ClSession {
 
   private:
     void record(const cl::Event& event, const std::string& label);
+    template <class Enqueue> void enqueueRecorded(const std::string& label, Enqueue&& enqueue);
     std::shared_ptr<ClDevice> device_;
     cl::CommandQueue queue_;
     std::vector<std::pair<cl::Event, std::string>> pending_;
