@@ -184,10 +184,10 @@ PixelAngles anglesAt(const Geometry& g, double x, double y) {
     return Projector(g).at(x, y);
 }
 
-QMap computeQMap(const Geometry& g, std::size_t height, std::size_t width) {
+PixelQMap computeQMap(const Geometry& g, std::size_t height, std::size_t width) {
     validate(g);
     const Projector projector(g);
-    QMap map{height, width, std::vector<double>(height * width),
+    PixelQMap map{height, width, std::vector<double>(height * width),
              std::vector<double>(height * width)};
     for (std::size_t j = 0; j < height; ++j)
         for (std::size_t i = 0; i < width; ++i) {

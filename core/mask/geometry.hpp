@@ -35,12 +35,12 @@ struct PixelAngles {
 PixelAngles anglesAt(const Geometry& g, double x, double y);
 
 // q and phi of every pixel centre of an (height, width) image, row-major.
-struct QMap {
+struct PixelQMap {
     std::size_t height = 0, width = 0;
     std::vector<double> q;   // nm^-1
     std::vector<double> phi; // degrees
 };
-QMap computeQMap(const Geometry& g, std::size_t height, std::size_t width);
+PixelQMap computeQMap(const Geometry& g, std::size_t height, std::size_t width);
 
 // pyFAI PONI files. The detector shape comes from Detector_config's max_shape when present.
 struct PoniFile {

@@ -65,8 +65,9 @@ class HeaderParser {
 
   private:
     void parseDescr(std::string_view d, Header& h) const {
-        if (d.size() != 5 || d.front() != '\'' || d.back() != '\'')
+        if (d.size() < 2 || d.front() != '\'' || d.back() != '\'')
             fail("expected a simple dtype " + std::string(supported) + ", found " + std::string(d));
+        if (d.size() != 5) fail("dtype " + std::string(d) + " is not supported, expected " + supported);
         const char order = d[1], kind = d[2], size = d[3];
         if (order != '<' && order != '>' && order != '|' && order != '=')
             fail("unknown byte order '" + std::string(1, order) + "'");
@@ -182,7 +183,7 @@ Array parseNpy(std::string_view bytes, const std::string& source) {
                          shapeString(h.shape) + " needs more than the " +
                          std::to_string(available) + " bytes after the header");
     Array a(h.dtype, h.shape);
-    std::memcpy(a.bytes(), bytes.data() + dataStart, a.byteSize());
+    if (a.byteSize()) std::memcpy(a.bytes(), bytes.data() + dataStart, a.byteSize());
     if (h.bigEndian) swapElements(a);
     if (h.fortranOrder && h.shape.size() == 2) return transposed(a);
     return a;

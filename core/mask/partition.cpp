@@ -57,7 +57,7 @@ double sectorCenter(const PartitionSpec& spec, int sector) {
 }
 
 // Value on the binned axis for every pixel: q, or the radius in pixels.
-std::vector<double> axisValues(const Geometry& g, const QMap& qmap, BinAxis axis) {
+std::vector<double> axisValues(const Geometry& g, const PixelQMap& qmap, BinAxis axis) {
     if (axis == BinAxis::Q) return qmap.q;
     std::vector<double> r(qmap.height * qmap.width);
     for (std::size_t j = 0; j < qmap.height; ++j)
@@ -128,16 +128,16 @@ std::vector<double> binEdges(const PartitionSpec& spec) {
     return edges;
 }
 
-QPartition makePartition(const Geometry& g, const PartitionSpec& spec, std::size_t height,
+Partition makePartition(const Geometry& g, const PartitionSpec& spec, std::size_t height,
                          std::size_t width) {
     return makePartition(g, computeQMap(g, height, width), spec);
 }
 
-QPartition makePartition(const Geometry& g, const QMap& qmap, const PartitionSpec& spec) {
+Partition makePartition(const Geometry& g, const PixelQMap& qmap, const PartitionSpec& spec) {
     validate(spec);
     const BinLocator locate(spec);
     const std::vector<double> values = axisValues(g, qmap, spec.axis);
-    QPartition p;
+    Partition p;
     p.labels = {qmap.height, qmap.width, std::vector<std::int32_t>(values.size(), 0)};
     for (std::size_t i = 0; i < values.size(); ++i) {
         const int k = locate(values[i]);
@@ -159,7 +159,7 @@ LabelMask applyPixelMask(const LabelMask& labels, const PixelMask& pixelMask) {
     return out;
 }
 
-std::vector<LabelStats> labelStats(const LabelMask& labels, const QMap* qmap) {
+std::vector<LabelStats> labelStats(const LabelMask& labels, const PixelQMap* qmap) {
     if (qmap && (qmap->height != labels.height || qmap->width != labels.width))
         throw InputError("q map shape does not match the labels'");
     const std::vector<std::int32_t> ids = labels.bins();

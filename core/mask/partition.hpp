@@ -43,15 +43,15 @@ struct LabelCenters {
 };
 
 // A partition of one image: labels (H,W) plus its label table.
-struct QPartition {
+struct Partition {
     LabelMask labels;
     LabelCenters centers;
 };
 
-QPartition makePartition(const Geometry& g, const PartitionSpec& spec, std::size_t height,
+Partition makePartition(const Geometry& g, const PartitionSpec& spec, std::size_t height,
                          std::size_t width);
 // The same from a q map that was already computed (radius bins still need g's centre).
-QPartition makePartition(const Geometry& g, const QMap& qmap, const PartitionSpec& spec);
+Partition makePartition(const Geometry& g, const PixelQMap& qmap, const PartitionSpec& spec);
 
 // Combined labels: pixels that the pixel mask marks (non-zero) get label 0.
 // Throws InputError when the shapes differ.
@@ -65,6 +65,6 @@ struct LabelStats {
     double qMin = 0.0, qMax = 0.0;
 };
 // qmap may be null; otherwise its shape must match the labels.
-std::vector<LabelStats> labelStats(const LabelMask& labels, const QMap* qmap);
+std::vector<LabelStats> labelStats(const LabelMask& labels, const PixelQMap* qmap);
 
 } // namespace clscope::mask
