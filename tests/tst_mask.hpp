@@ -11,10 +11,9 @@
 #include <string>
 #include <vector>
 
-// Pixel sets drawn as text: one line per row (row 0 first), '#' = in the set.
-clscope::mask::PixelSet pixelsFromPicture(const std::vector<std::string>& rows);
-std::string pictureOf(const clscope::mask::PixelSet& pixels, std::size_t height,
-                      std::size_t width);
+// Pixel sets drawn as text: rows separated by spaces (row 0 first), '#' = in the set.
+clscope::mask::PixelSet pixelsFromPicture(const std::string& picture);
+std::string pictureOf(const clscope::mask::PixelSet& pixels, std::size_t height, std::size_t width);
 // A fixture under tests/data (CLSCOPE_TEST_DATA).
 std::string testDataFile(const char* name);
 

@@ -40,7 +40,8 @@ bool close(double a, double b, double rel = 1e-12) {
 // Pixels per label, counted directly.
 std::vector<std::int64_t> countLabels(const LabelMask& m, int labelCount) {
     std::vector<std::int64_t> counts(labelCount + 1, 0);
-    for (const std::int32_t l : m.labels) ++counts[l];
+    for (const std::int32_t l : m.labels)
+        ++counts[l];
     return counts;
 }
 
@@ -68,10 +69,12 @@ void TstMask::qMatchesHandFormula() {
     const double dx = (pixelX + 0.5 - g.beamCenterX) * g.pixelSizeX;
     const double dy = (pixelY + 0.5 - g.beamCenterY) * g.pixelSizeY;
     const double expected = handQ(std::hypot(dx, dy), g.distance, g.wavelength);
-    const std::size_t index = static_cast<std::size_t>(pixelY) * width + static_cast<std::size_t>(pixelX);
-    QVERIFY2(close(map.q[index], expected), qPrintable(QString("q %1, expected %2")
-                                                          .arg(map.q[index], 0, 'g', 17)
-                                                          .arg(expected, 0, 'g', 17)));
+    const std::size_t index =
+        static_cast<std::size_t>(pixelY) * width + static_cast<std::size_t>(pixelX);
+    QVERIFY2(
+        close(map.q[index], expected),
+        qPrintable(
+            QString("q %1, expected %2").arg(map.q[index], 0, 'g', 17).arg(expected, 0, 'g', 17)));
     QVERIFY(close(anglesAt(g, pixelX + 0.5, pixelY + 0.5).q, expected));
     QVERIFY(close(map.phi[index], std::atan2(dy, dx) * 180 / pi));
     QCOMPARE(anglesAt(g, g.beamCenterX, g.beamCenterY).q, 0.0);
@@ -81,8 +84,8 @@ void TstMask::phiQuadrants() {
     const Geometry g = saxsGeometry();
     const double x = g.beamCenterX, y = g.beamCenterY;
     QVERIFY(close(anglesAt(g, x + 3, y).phi, 0.0));
-    QVERIFY(close(anglesAt(g, x, y + 3).phi, 90.0));   // +y (rows) is counter-clockwise
-    QVERIFY(close(anglesAt(g, x - 3, y).phi, 180.0));  // (-180, 180]: never -180
+    QVERIFY(close(anglesAt(g, x, y + 3).phi, 90.0));  // +y (rows) is counter-clockwise
+    QVERIFY(close(anglesAt(g, x - 3, y).phi, 180.0)); // (-180, 180]: never -180
     QVERIFY(close(anglesAt(g, x, y - 3).phi, -90.0));
     QVERIFY(close(anglesAt(g, x - 2, y - 2).phi, -135.0));
 }
@@ -171,14 +174,15 @@ void TstMask::poniErrors_data() {
     const QString good = "Detector_config: {\"pixel1\": 1e-4, \"pixel2\": 1e-4}\nDistance: 1\n"
                          "Poni1: 0\nPoni2: 0\nRot1: 0\nRot2: 0\nRot3: 0\n";
     QTest::newRow("no wavelength") << good << "missing entry 'wavelength'";
-    QTest::newRow("bad number") << good + "Wavelength: one\n" << "not a number";
+    QTest::newRow("bad number") << good + "Wavelength: one\n"
+                                << "not a number";
     QTest::newRow("detector database")
         << "Detector: Eiger2_4M\nDetector_config: {\"orientation\": 3}\nDistance: 1\n"
            "Poni1: 0\nPoni2: 0\nRot1: 0\nRot2: 0\nRot3: 0\nWavelength: 1e-10\n"
         << "must give pixel1 and pixel2";
-    QTest::newRow("orientation")
-        << QString(good).replace("1e-4}", "1e-4, \"orientation\": 2}") + "Wavelength: 1e-10\n"
-        << "orientation 2";
+    QTest::newRow("orientation") << QString(good).replace("1e-4}", "1e-4, \"orientation\": 2}") +
+                                        "Wavelength: 1e-10\n"
+                                 << "orientation 2";
     QTest::newRow("negative distance")
         << QString(good).replace("Distance: 1", "Distance: -1") + "Wavelength: 1e-10\n"
         << "distance must be finite and > 0";
@@ -231,11 +235,13 @@ void TstMask::linearQBins() {
             continue;
         }
         // q lies in [min + (L-1) w, min + L w), up to rounding at the edges.
-        QVERIFY(q >= spec.min + (label - 1) * width - 1e-12 && q < spec.min + label * width + 1e-12);
+        QVERIFY(q >= spec.min + (label - 1) * width - 1e-12 &&
+                q < spec.min + label * width + 1e-12);
         ++expectedCounts[label];
     }
     const auto counts = countLabels(part.labels, spec.bins);
-    for (int l = 1; l <= spec.bins; ++l) QCOMPARE(counts[l], expectedCounts[l]);
+    for (int l = 1; l <= spec.bins; ++l)
+        QCOMPARE(counts[l], expectedCounts[l]);
     for (int k = 0; k < spec.bins; ++k) {
         QCOMPARE(part.centers.labelIds[k], k + 1);
         QVERIFY(close(part.centers.q[k], spec.min + (k + 0.5) * width));
@@ -253,17 +259,21 @@ void TstMask::logarithmicBins() {
     spec.bins = 5;
     const std::vector<double> edges = binEdges(spec);
     const double ratio = std::pow(spec.max / spec.min, 1.0 / spec.bins);
-    for (int k = 0; k < spec.bins; ++k) QVERIFY(close(edges[k + 1] / edges[k], ratio));
+    for (int k = 0; k < spec.bins; ++k)
+        QVERIFY(close(edges[k + 1] / edges[k], ratio));
     const Partition part = makePartition(g, map, spec);
     for (std::size_t i = 0; i < map.q.size(); ++i) {
         const std::int32_t label = part.labels.labels[i];
-        if (label == 0) QVERIFY(map.q[i] < spec.min || map.q[i] >= spec.max);
-        else QVERIFY(map.q[i] >= edges[label - 1] && map.q[i] < edges[label]);
+        if (label == 0)
+            QVERIFY(map.q[i] < spec.min || map.q[i] >= spec.max);
+        else
+            QVERIFY(map.q[i] >= edges[label - 1] && map.q[i] < edges[label]);
     }
     for (int k = 0; k < spec.bins; ++k)
         QVERIFY(close(part.centers.q[k], spec.min * std::pow(ratio, k + 0.5)));
     const auto counts = countLabels(part.labels, spec.bins);
-    for (int l = 1; l <= spec.bins; ++l) QVERIFY(counts[l] > 0);
+    for (int l = 1; l <= spec.bins; ++l)
+        QVERIFY(counts[l] > 0);
 }
 
 void TstMask::sectors() {
@@ -280,13 +290,15 @@ void TstMask::sectors() {
     const Partition part = makePartition(g, spec, 20, 20);
     const auto counts = countLabels(part.labels, 8);
     for (int ring = 0; ring < 2; ++ring)
-        for (int s = 1; s < 4; ++s) QCOMPARE(counts[ring * 4 + s + 1], counts[ring * 4 + 1]);
+        for (int s = 1; s < 4; ++s)
+            QCOMPARE(counts[ring * 4 + s + 1], counts[ring * 4 + 1]);
     // Pixel (row 12, col 13): centre (13.5, 12.5) is at r = 4.3, phi = 35.5 deg: ring 0, sector 0.
     QCOMPARE(part.labels.labels[12 * 20 + 13], 1);
     // Pixel (row 4, col 3): r = 8.5, phi = -140 deg: ring 1, sector 2 ([180, 270)).
     QCOMPARE(part.labels.labels[4 * 20 + 3], 1 * 4 + 2 + 1);
     const std::vector<double> phiCenters = {45.0, 135.0, -135.0, -45.0};
-    for (int s = 0; s < 4; ++s) QVERIFY(close(part.centers.phi[s], phiCenters[s]));
+    for (int s = 0; s < 4; ++s)
+        QVERIFY(close(part.centers.phi[s], phiCenters[s]));
     // phi0 = -45: sector 0 is [-45, 45), holding the +x axis.
     spec.phi0 = -45.0;
     const Partition turned = makePartition(g, spec, 20, 20);
@@ -312,7 +324,8 @@ void TstMask::pixelMaskRemovesLabels() {
     const Geometry g = saxsGeometry();
     const Partition part = makePartition(g, seedRings(5.0, 6), 80, 100);
     PixelMask bad{80, 100, std::vector<std::uint8_t>(8000, 0)};
-    for (std::size_t i = 0; i < bad.bad.size(); i += 7) bad.bad[i] = (i % 2) ? 1 : 255;
+    for (std::size_t i = 0; i < bad.bad.size(); i += 7)
+        bad.bad[i] = (i % 2) ? 1 : 255;
     const LabelMask combined = applyPixelMask(part.labels, bad);
     for (std::size_t i = 0; i < bad.bad.size(); ++i)
         QCOMPARE(combined.labels[i], bad.bad[i] ? 0 : part.labels.labels[i]);

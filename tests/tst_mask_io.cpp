@@ -64,7 +64,7 @@ void TstMask::npyRoundTrip_data() {
     QTest::addColumn<int>("dtype");
     QTest::addColumn<std::vector<std::size_t>>("shape");
     const std::pair<const char*, DType> dtypes[] = {
-        {"u1", DType::UInt8},  {"u2", DType::UInt16}, {"u4", DType::UInt32},  {"i4", DType::Int32},
+        {"u1", DType::UInt8}, {"u2", DType::UInt16},  {"u4", DType::UInt32}, {"i4", DType::Int32},
         {"i8", DType::Int64}, {"f4", DType::Float32}, {"f8", DType::Float64}};
     for (const auto& [name, dtype] : dtypes) {
         QTest::newRow((std::string(name) + " 2-D").c_str()) << int(dtype) << Shape{7, 93};
@@ -106,14 +106,18 @@ void TstMask::npyFromNumpy() {
     const Array image = readNpy(testDataFile("npy_image_f4_fortran.npy"));
     QCOMPARE(image.shape(), (Shape{3, 4}));
     for (std::size_t i = 0; i < 12; ++i) {
-        if (i == 5) QVERIFY(std::isnan(image.as<float>()[i]));
-        else QCOMPARE(image.as<float>()[i], 0.25f * static_cast<float>(i));
+        if (i == 5)
+            QVERIFY(std::isnan(image.as<float>()[i]));
+        else
+            QCOMPARE(image.as<float>()[i], 0.25f * static_cast<float>(i));
     }
     const Array vector = readNpy(testDataFile("npy_vector_f8.npy"));
     QCOMPARE(vector.shape(), (Shape{5}));
-    for (std::size_t i = 0; i < 5; ++i) QCOMPARE(vector.as<double>()[i], -1.0 + 0.5 * static_cast<double>(i));
+    for (std::size_t i = 0; i < 5; ++i)
+        QCOMPARE(vector.as<double>()[i], -1.0 + 0.5 * static_cast<double>(i));
     const Array counts = readNpy(testDataFile("npy_vector_u2.npy"));
-    QVERIFY((std::vector<std::uint16_t>(counts.as<std::uint16_t>().begin(), counts.as<std::uint16_t>().end()) ==
+    QVERIFY((std::vector<std::uint16_t>(counts.as<std::uint16_t>().begin(),
+                                        counts.as<std::uint16_t>().end()) ==
              std::vector<std::uint16_t>{0, 1, 65535}));
 }
 
@@ -125,10 +129,12 @@ void TstMask::npyReadByNumpy() {
     const Array labels = patterned(DType::Int32, {3, 5});
     writeNpy(file, labels);
     long sum = 0;
-    for (const std::int32_t v : labels.as<std::int32_t>()) sum += v;
+    for (const std::int32_t v : labels.as<std::int32_t>())
+        sum += v;
     QProcess p;
-    p.start(python, {"-c", "import numpy,sys; a=numpy.load(sys.argv[1]); "
-                           "print(a.dtype.str, a.shape, int(a.sum()), int(a[2,4]))",
+    p.start(python, {"-c",
+                     "import numpy,sys; a=numpy.load(sys.argv[1]); "
+                     "print(a.dtype.str, a.shape, int(a.sum()), int(a[2,4]))",
                      QString::fromStdString(file)});
     QVERIFY(p.waitForFinished(30000));
     QCOMPARE(QString(p.readAllStandardOutput()).trimmed(),
@@ -147,22 +153,28 @@ void TstMask::badNpyHeaders_data() {
     };
     QTest::newRow("not npy") << QByteArray("PK\x03\x04 zip file") << "not a NPY file";
     QTest::newRow("version") << QByteArray("\x93NUMPY\x09\x00\x00\x00", 10) << "version 9";
-    QTest::newRow("complex") << npy("{'descr': '<c16', 'fortran_order': False, 'shape': (2,), }", 32)
+    QTest::newRow("complex") << npy("{'descr': '<c16', 'fortran_order': False, 'shape': (2,), }",
+                                    32)
                              << "dtype '<c16' is not supported, expected |b1, |u1";
-    QTest::newRow("structured") << npy("{'descr': [('a', '<i4')], 'fortran_order': False, 'shape': (2,), }", 8)
-                                << "expected a simple dtype";
+    QTest::newRow("structured")
+        << npy("{'descr': [('a', '<i4')], 'fortran_order': False, 'shape': (2,), }", 8)
+        << "expected a simple dtype";
     QTest::newRow("no shape") << npy("{'descr': '<i4', 'fortran_order': False, }", 8) << "'shape'";
-    QTest::newRow("bad shape") << npy("{'descr': '<i4', 'fortran_order': False, 'shape': (2, x), }", 8)
+    QTest::newRow("bad shape") << npy("{'descr': '<i4', 'fortran_order': False, 'shape': (2, x), }",
+                                      8)
                                << "bad shape";
-    QTest::newRow("truncated data") << npy("{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }", 95)
-                                    << "truncated NPY data";
-    QTest::newRow("huge shape")
-        << npy("{'descr': '<f8', 'fortran_order': False, 'shape': (100000000000, 100000000000), }", 8)
+    QTest::newRow("truncated data")
+        << npy("{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }", 95)
         << "truncated NPY data";
-    QTest::newRow("fortran 3-D") << npy("{'descr': '<f8', 'fortran_order': True, 'shape': (1, 1, 1), }", 8)
-                                 << "Fortran order is supported up to rank 2";
-    QTest::newRow("truncated header") << QByteArray("\x93NUMPY\x01\x00\x50\x00{'descr'", 17)
-                                      << "truncated NPY header";
+    QTest::newRow("huge shape")
+        << npy("{'descr': '<f8', 'fortran_order': False, 'shape': (100000000000, 100000000000), }",
+               8)
+        << "truncated NPY data";
+    QTest::newRow("fortran 3-D")
+        << npy("{'descr': '<f8', 'fortran_order': True, 'shape': (1, 1, 1), }", 8)
+        << "Fortran order is supported up to rank 2";
+    QTest::newRow("truncated header")
+        << QByteArray("\x93NUMPY\x01\x00\x50\x00{'descr'", 17) << "truncated NPY header";
 }
 
 void TstMask::badNpyHeaders() {
@@ -175,7 +187,8 @@ void TstMask::badNpyHeaders() {
         QFAIL("no error");
     } catch (const InputError& e) {
         const QString message = e.what();
-        QVERIFY2(message.startsWith(QString::fromStdString(file) + ": ") && message.contains(expected),
+        QVERIFY2(message.startsWith(QString::fromStdString(file) + ": ") &&
+                     message.contains(expected),
                  qPrintable(message));
     }
 }
@@ -186,7 +199,8 @@ void TstMask::hdf5LabelMapRoundTrip() {
     g.beamCenterY = 7.25;
     g.distance = 2.0;
     g.wavelength = 1.5e-10;
-    const Partition part = makePartition(g, PartitionSpec{BinAxis::Q, BinSpacing::Linear, 0.0, 0.5, 3, 2, 30.0}, 15, 25);
+    const Partition part = makePartition(
+        g, PartitionSpec{BinAxis::Q, BinSpacing::Linear, 0.0, 0.5, 3, 2, 30.0}, 15, 25);
     const QTemporaryDir dir;
     const std::string file = dir.filePath("qmask.h5").toStdString();
     saveLabelMap(file, {part.labels, part.centers, g});
@@ -194,7 +208,8 @@ void TstMask::hdf5LabelMapRoundTrip() {
     QVERIFY(back.labels.labels == part.labels.labels);
     QVERIFY(back.centers && back.centers->labelIds == part.centers.labelIds);
     QVERIFY(back.centers->q == part.centers.q && back.centers->phi == part.centers.phi);
-    QVERIFY(back.geometry && back.geometry->beamCenterY == 7.25 && back.geometry->wavelength == 1.5e-10);
+    QVERIFY(back.geometry && back.geometry->beamCenterY == 7.25 &&
+            back.geometry->wavelength == 1.5e-10);
     // The layout of DESIGN.md §3: qmask int32 (H,W), table columns (B).
     const H5Reader reader(file);
     QCOMPARE(reader.info(clscope::paths::qmask).typeName, std::string("int32"));
@@ -210,7 +225,8 @@ void TstMask::hdf5LabelMapRoundTrip() {
 
 void TstMask::pixelMaskRoundTrips() {
     PixelMask m{4, 6, std::vector<std::uint8_t>(24, 0)};
-    for (std::size_t i = 0; i < 24; i += 5) m.bad[i] = 1;
+    for (std::size_t i = 0; i < 24; i += 5)
+        m.bad[i] = 1;
     const QTemporaryDir dir;
     for (const char* name : {"mask.h5", "mask.npy", "mask.nxs"}) {
         const std::string file = dir.filePath(name).toStdString();
@@ -244,10 +260,13 @@ void TstMask::geometryInHdf5() {
     {
         H5Writer out(attrs);
         out.createGroup(mask::paths::geometry);
-        const std::pair<const char*, double> values[] = {
-            {"beam_center_x", 10.5}, {"beam_center_y", 20.5}, {"distance", 1.25},
-            {"pixel_size_x", 1e-4}, {"pixel_size_y", 2e-4}};
-        for (const auto& [name, value] : values) out.setAttribute(mask::paths::geometry, name, value);
+        const std::pair<const char*, double> values[] = {{"beam_center_x", 10.5},
+                                                         {"beam_center_y", 20.5},
+                                                         {"distance", 1.25},
+                                                         {"pixel_size_x", 1e-4},
+                                                         {"pixel_size_y", 2e-4}};
+        for (const auto& [name, value] : values)
+            out.setAttribute(mask::paths::geometry, name, value);
         out.commit();
     }
     try {
@@ -265,7 +284,8 @@ void TstMask::unsupportedFormats() {
             maskFileFormat(name);
             QFAIL("no error");
         } catch (const UsageError& e) {
-            QVERIFY2(QString(e.what()).contains(name) && QString(e.what()).contains(".npy"), e.what());
+            QVERIFY2(QString(e.what()).contains(name) && QString(e.what()).contains(".npy"),
+                     e.what());
         }
     }
     QVERIFY(maskFileFormat("A.NPY") == MaskFileFormat::Npy);
@@ -275,7 +295,8 @@ void TstMask::unsupportedFormats() {
 void TstMask::outputsAreAtomic() {
     const QTemporaryDir dir;
     const PixelMask m{2, 2, {0, 1, 1, 0}};
-    QVERIFY_THROWS_EXCEPTION(InputError, savePixelMask(dir.filePath("missing/m.npy").toStdString(), m));
+    QVERIFY_THROWS_EXCEPTION(InputError,
+                             savePixelMask(dir.filePath("missing/m.npy").toStdString(), m));
     savePixelMask(dir.filePath("m.npy").toStdString(), m);
     writePoni(dir.filePath("g.poni").toStdString(), PoniFile{});
     // Only the outputs remain: no temporary files beside them.

@@ -22,7 +22,8 @@ PixelMask emptyMask(std::size_t height, std::size_t width) {
 // Pixels where two masks differ in masked state.
 std::size_t differing(const PixelMask& a, const PixelMask& b) {
     std::size_t n = 0;
-    for (std::size_t i = 0; i < a.bad.size(); ++i) n += (a.bad[i] != 0) != (b.bad[i] != 0);
+    for (std::size_t i = 0; i < a.bad.size(); ++i)
+        n += (a.bad[i] != 0) != (b.bad[i] != 0);
     return n;
 }
 
@@ -37,37 +38,37 @@ PixelSet maskedPixels(const PixelMask& m) {
 
 void TstMask::rasterizedShapes_data() {
     QTest::addColumn<MaskShape>("shape");
-    QTest::addColumn<std::vector<std::string>>("picture"); // 5 x 5, row 0 first
+    QTest::addColumn<QString>("picture"); // 5 x 5, rows apart, row 0 first
     QTest::newRow("rectangle") << MaskShape(RectShape{{1, 1}, {4, 3}})
-                               << std::vector<std::string>{".....", ".###.", ".###.", ".....", "....."};
+                               << "..... .###. .###. ..... .....";
     // Corners on pixel centres: half-open, x0 <= x < x1; corners in any order.
-    QTest::newRow("rectangle half-open") << MaskShape(RectShape{{2.5, 2.5}, {0.5, 0.5}})
-                                         << std::vector<std::string>{"##...", "##...", ".....", ".....", "....."};
+    QTest::newRow("rectangle half-open")
+        << MaskShape(RectShape{{2.5, 2.5}, {0.5, 0.5}}) << "##... ##... ..... ..... .....";
     QTest::newRow("polygon like the rectangle")
         << MaskShape(PolygonShape{{{0.5, 0.5}, {2.5, 0.5}, {2.5, 2.5}, {0.5, 2.5}}})
-        << std::vector<std::string>{"##...", "##...", ".....", ".....", "....."};
+        << "##... ##... ..... ..... .....";
     // (i + 0.5) / 5 + (j + 0.5) / 4 < 1.
     QTest::newRow("triangle") << MaskShape(PolygonShape{{{0, 0}, {5, 0}, {0, 4}}})
-                              << std::vector<std::string>{"####.", "###..", "##...", "#....", "....."};
+                              << "####. ###.. ##... #.... .....";
     QTest::newRow("ellipse") << MaskShape(EllipseShape{{2.5, 2.5}, 2.0, 1.0, 0.0})
-                             << std::vector<std::string>{".....", "..#..", "#####", "..#..", "....."};
-    QTest::newRow("ellipse turned 90") << MaskShape(EllipseShape{{2.5, 2.5}, 2.0, 1.0, 90.0})
-                                       << std::vector<std::string>{"..#..", "..#..", ".###.", "..#..", "..#.."};
-    QTest::newRow("brush segment") << MaskShape(BrushStroke{1.0, {{1.5, 1.5}, {3.5, 1.5}}})
-                                   << std::vector<std::string>{".###.", "#####", ".###.", ".....", "....."};
+                             << "..... ..#.. ##### ..#.. .....";
+    QTest::newRow("ellipse turned 90")
+        << MaskShape(EllipseShape{{2.5, 2.5}, 2.0, 1.0, 90.0}) << "..#.. ..#.. .###. ..#.. ..#..";
+    QTest::newRow("brush segment")
+        << MaskShape(BrushStroke{1.0, {{1.5, 1.5}, {3.5, 1.5}}}) << ".###. ##### .###. ..... .....";
     QTest::newRow("brush dab") << MaskShape(BrushStroke{1.5, {{2.5, 2.5}}})
-                               << std::vector<std::string>{".....", ".###.", ".###.", ".###.", "....."};
-    QTest::newRow("clipped at the edge") << MaskShape(RectShape{{-2, -2}, {1, 1}})
-                                         << std::vector<std::string>{"#....", ".....", ".....", ".....", "....."};
-    QTest::newRow("degenerate polygon") << MaskShape(PolygonShape{{{0, 0}, {5, 5}}})
-                                        << std::vector<std::string>{".....", ".....", ".....", ".....", "....."};
+                               << "..... .###. .###. .###. .....";
+    QTest::newRow("clipped at the edge")
+        << MaskShape(RectShape{{-2, -2}, {1, 1}}) << "#.... ..... ..... ..... .....";
+    QTest::newRow("degenerate polygon")
+        << MaskShape(PolygonShape{{{0, 0}, {5, 5}}}) << "..... ..... ..... ..... .....";
 }
 
 void TstMask::rasterizedShapes() {
     QFETCH(MaskShape, shape);
-    QFETCH(std::vector<std::string>, picture);
+    QFETCH(QString, picture);
     const PixelSet got = rasterize(shape, 5, 5);
-    QCOMPARE(pictureOf(got, 5, 5), pictureOf(pixelsFromPicture(picture), 5, 5));
+    QCOMPARE(pictureOf(got, 5, 5), pictureOf(pixelsFromPicture(picture.toStdString()), 5, 5));
 }
 
 void TstMask::rasterizeAgreesWithContains() {
@@ -77,9 +78,9 @@ void TstMask::rasterizeAgreesWithContains() {
     const std::size_t height = 7, width = 9;
     for (int trial = 0; trial < 300; ++trial) {
         const Point a{coord(rng), coord(rng)}, b{coord(rng), coord(rng)}, c{coord(rng), coord(rng)};
-        const MaskShape shapes[] = {RectShape{a, b}, EllipseShape{a, size(rng), size(rng), coord(rng) * 30},
-                                    PolygonShape{{a, b, c, Point{c.x, a.y}}},
-                                    BrushStroke{size(rng) / 2, {a, b, c}}};
+        const MaskShape shapes[] = {
+            RectShape{a, b}, EllipseShape{a, size(rng), size(rng), coord(rng) * 30},
+            PolygonShape{{a, b, c, Point{c.x, a.y}}}, BrushStroke{size(rng) / 2, {a, b, c}}};
         for (const MaskShape& shape : shapes) {
             PixelSet expected;
             for (std::size_t p = 0; p < height * width; ++p)
@@ -150,7 +151,8 @@ void TstMask::strokeIsOneUndoStep() {
     editor.apply(RectShape{{0, 0}, {2, 2}}, EditMode::Mask);
     const PixelMask before = editor.mask();
     editor.beginStroke(1.2, EditMode::Mask);
-    for (const Point& p : dabs) editor.addDab(p);
+    for (const Point& p : dabs)
+        editor.addDab(p);
     QVERIFY(editor.strokeActive());
     const MaskDiff diff = editor.endStroke();
     const PixelMask after = editor.mask();
@@ -179,7 +181,8 @@ void TstMask::toggleStrokeFlipsEachPixelOnce() {
     const PixelMask before = editor.mask();
     const BrushStroke stroke{1.0, {{0.5, 2.5}, {2.5, 2.5}, {4.5, 2.5}, {4.5, 4.5}}};
     editor.beginStroke(stroke.radius, EditMode::Toggle);
-    for (const Point& p : stroke.dabs) editor.addDab(p);
+    for (const Point& p : stroke.dabs)
+        editor.addDab(p);
     editor.endStroke();
     PixelMask expected = before;
     applyPixels(expected, rasterize(stroke, 6, 6), EditMode::Toggle);
@@ -235,7 +238,8 @@ void TstMask::invertClearReplace() {
     loaded.bad[7] = 1;
     editor.replace(loaded);
     QVERIFY(maskedPixels(editor.mask()) == PixelSet{7});
-    for (int k = 0; k < 3; ++k) editor.undo();
+    for (int k = 0; k < 3; ++k)
+        editor.undo();
     QVERIFY(editor.mask().bad == shape.bad);
     QVERIFY_THROWS_EXCEPTION(InputError, editor.replace(emptyMask(5, 4)));
 }
@@ -246,5 +250,5 @@ void TstMask::shapeEditList() {
                                        {EllipseShape{{2.5, 2.5}, 1.0, 1.0, 0}, EditMode::Unmask}};
     const PixelMask m = rasterizeEdits(edits, emptyMask(5, 5));
     QCOMPARE(pictureOf(maskedPixels(m), 5, 5),
-             pictureOf(pixelsFromPicture({"#####", "##.##", "#...#", "##.##", "#####"}), 5, 5));
+             pictureOf(pixelsFromPicture("##### ##.## #...# ##.## #####"), 5, 5));
 }

@@ -48,8 +48,8 @@ void writeFileAtomically(const std::string& fileName, std::string_view bytes) {
     if (ec) {
         std::error_code ignored;
         std::filesystem::remove(temp, ignored);
-        throw InputError(fileName + ": cannot rename the temporary file into place: " +
-                         ec.message());
+        throw InputError(fileName +
+                         ": cannot rename the temporary file into place: " + ec.message());
     }
 }
 

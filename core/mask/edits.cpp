@@ -12,9 +12,12 @@ namespace {
 
 std::uint8_t editedValue(std::uint8_t old, EditMode mode) {
     switch (mode) {
-    case EditMode::Mask: return 1;
-    case EditMode::Unmask: return 0;
-    case EditMode::Toggle: break;
+    case EditMode::Mask:
+        return 1;
+    case EditMode::Unmask:
+        return 0;
+    case EditMode::Toggle:
+        break;
     }
     return old ? 0 : 1;
 }
@@ -42,7 +45,8 @@ MaskDiff applyPixels(PixelMask& mask, const PixelSet& pixels, EditMode mode) {
 
 void undoDiff(PixelMask& mask, const MaskDiff& diff) {
     checkInside(mask, diff);
-    for (std::size_t k = 0; k < diff.size(); ++k) mask.bad[diff.pixels[k]] = diff.oldValues[k];
+    for (std::size_t k = 0; k < diff.size(); ++k)
+        mask.bad[diff.pixels[k]] = diff.oldValues[k];
 }
 
 void redoDiff(PixelMask& mask, const MaskDiff& diff) {
@@ -104,8 +108,7 @@ const MaskDiff& MaskEditor::applyPixels(const PixelSet& pixels, EditMode mode) {
     return record(mask::applyPixels(mask_, pixels, mode));
 }
 
-const MaskDiff& MaskEditor::applyThreshold(const Array& image, const Threshold& t,
-                                           EditMode mode) {
+const MaskDiff& MaskEditor::applyThreshold(const Array& image, const Threshold& t, EditMode mode) {
     if (image.rank() != 2 || image.height() != mask_.height || image.width() != mask_.width)
         throw InputError("threshold: image shape " + shapeString(image.shape()) +
                          " does not match the mask's (" + std::to_string(mask_.height) + ", " +
@@ -146,15 +149,15 @@ void MaskEditor::beginStroke(double radius, EditMode mode) {
 void MaskEditor::addDab(Point p) {
     if (!strokeActive_) throw std::logic_error("addDab outside beginStroke/endStroke");
     // Only the new segment is painted; the diff of the whole stroke grows.
-    const BrushStroke segment{stroke_.radius,
-                              stroke_.dabs.empty() ? std::vector<Point>{p}
-                                                   : std::vector<Point>{stroke_.dabs.back(), p}};
+    const BrushStroke segment{stroke_.radius, stroke_.dabs.empty()
+                                                  ? std::vector<Point>{p}
+                                                  : std::vector<Point>{stroke_.dabs.back(), p}};
     stroke_.dabs.push_back(p);
     // Pixels already under the stroke are left alone, so a toggling stroke flips each once.
     const PixelSet pixels = rasterize(segment, mask_.height, mask_.width);
     PixelSet fresh, covered;
-    std::set_difference(pixels.begin(), pixels.end(), strokeCovered_.begin(),
-                        strokeCovered_.end(), std::back_inserter(fresh));
+    std::set_difference(pixels.begin(), pixels.end(), strokeCovered_.begin(), strokeCovered_.end(),
+                        std::back_inserter(fresh));
     std::set_union(pixels.begin(), pixels.end(), strokeCovered_.begin(), strokeCovered_.end(),
                    std::back_inserter(covered));
     strokeCovered_ = std::move(covered);

@@ -16,7 +16,7 @@ namespace clscope::mask {
 enum class EditMode { Mask, Unmask, Toggle };
 
 struct MaskDiff {
-    std::vector<std::uint32_t> pixels;    // ascending
+    std::vector<std::uint32_t> pixels;   // ascending
     std::vector<std::uint8_t> oldValues; // same length
     bool empty() const { return pixels.empty(); }
     std::size_t size() const { return pixels.size(); }

@@ -59,8 +59,7 @@ void requirePositive(double v, const char* name) {
 }
 
 void requireFinite(double v, const char* name) {
-    if (!std::isfinite(v))
-        throw UsageError(std::string("geometry: ") + name + " must be finite");
+    if (!std::isfinite(v)) throw UsageError(std::string("geometry: ") + name + " must be finite");
 }
 
 std::string lower(std::string s) {
@@ -188,11 +187,11 @@ PixelQMap computeQMap(const Geometry& g, std::size_t height, std::size_t width) 
     validate(g);
     const Projector projector(g);
     PixelQMap map{height, width, std::vector<double>(height * width),
-             std::vector<double>(height * width)};
+                  std::vector<double>(height * width)};
     for (std::size_t j = 0; j < height; ++j)
         for (std::size_t i = 0; i < width; ++i) {
-            const PixelAngles a = projector.at(static_cast<double>(i) + 0.5,
-                                               static_cast<double>(j) + 0.5);
+            const PixelAngles a =
+                projector.at(static_cast<double>(i) + 0.5, static_cast<double>(j) + 0.5);
             map.q[j * width + i] = a.q;
             map.phi[j * width + i] = a.phi;
         }

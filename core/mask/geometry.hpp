@@ -11,11 +11,11 @@ namespace clscope::mask {
 // Coordinates are in pixels with pixel (row j, column i) covering [i, i+1) x [j, j+1):
 // its centre is (i + 0.5, j + 0.5). x runs along columns (fast axis), y along rows.
 struct Geometry {
-    double beamCenterX = 0.0, beamCenterY = 0.0; // pixels; the PONI when rotated
-    double distance = 1.0;                        // sample to PONI, metres
+    double beamCenterX = 0.0, beamCenterY = 0.0;   // pixels; the PONI when rotated
+    double distance = 1.0;                         // sample to PONI, metres
     double pixelSizeX = 75e-6, pixelSizeY = 75e-6; // metres
-    double wavelength = 1e-10;                    // metres
-    double rot1 = 0.0, rot2 = 0.0, rot3 = 0.0;    // pyFAI rotations, radians
+    double wavelength = 1e-10;                     // metres
+    double rot1 = 0.0, rot2 = 0.0, rot3 = 0.0;     // pyFAI rotations, radians
     bool rotated() const { return rot1 != 0.0 || rot2 != 0.0 || rot3 != 0.0; }
 };
 

@@ -44,8 +44,8 @@ std::optional<double> geometryValue(const H5Reader& file, const std::string& gro
     double v = 0;
     const auto res = std::from_chars(text->data(), text->data() + text->size(), v);
     if (res.ec != std::errc() || res.ptr != text->data() + text->size())
-        throw InputError(file.where(group) + ": attribute " + name + " is not a number: '" +
-                         *text + "'");
+        throw InputError(file.where(group) + ": attribute " + name + " is not a number: '" + *text +
+                         "'");
     return v;
 }
 
@@ -58,7 +58,9 @@ std::string shapeText(std::size_t height, std::size_t width) {
 }
 
 // The label table rows as 1-D arrays.
-Array doubles(const std::vector<double>& v) { return makeArray<double>({v.size()}, v); }
+Array doubles(const std::vector<double>& v) {
+    return makeArray<double>({v.size()}, v);
+}
 
 // A 1-D float64 dataset of the label table with n rows.
 std::vector<double> tableColumn(const H5Reader& file, const std::string& path, std::size_t n) {
@@ -79,7 +81,8 @@ void checkImageShape(const Array& a, const std::string& fileName, const char* wh
 PixelMask pixelMaskFromArray(const Array& a, const std::string& fileName) {
     checkImageShape(a, fileName, "pixel mask");
     PixelMask m{a.height(), a.width(), std::vector<std::uint8_t>(a.size())};
-    for (std::size_t i = 0; i < a.size(); ++i) m.bad[i] = a.valueAt(i) != 0.0; // NaN: masked
+    for (std::size_t i = 0; i < a.size(); ++i)
+        m.bad[i] = a.valueAt(i) != 0.0; // NaN: masked
     return m;
 }
 
@@ -130,7 +133,8 @@ std::optional<Geometry> readGeometry(const H5Reader& file, const std::string& gr
     Geometry g;
     for (const GeometryField& f : geometryFields) {
         const std::optional<double> v = geometryValue(file, group, f.name);
-        if (v) g.*f.member = *v;
+        if (v)
+            g.*f.member = *v;
         else if (f.required)
             throw InputError(file.where(group) + ": geometry has no " + f.name +
                              " (expected a scalar dataset or attribute)");
@@ -172,11 +176,10 @@ void writeMaskFile(const std::string& fileName, const MaskFile& content) {
     if (content.labels && content.pixelMask &&
         (content.labels->height != content.pixelMask->height ||
          content.labels->width != content.pixelMask->width))
-        throw InputError(fileName + ": labels " +
-                         shapeText(content.labels->height, content.labels->width) +
-                         " and pixel mask " +
-                         shapeText(content.pixelMask->height, content.pixelMask->width) +
-                         " differ in shape");
+        throw InputError(
+            fileName + ": labels " + shapeText(content.labels->height, content.labels->width) +
+            " and pixel mask " + shapeText(content.pixelMask->height, content.pixelMask->width) +
+            " differ in shape");
     H5Writer out(fileName);
     if (content.labels) out.write(clscope::paths::qmask, labelsArray(*content.labels));
     if (content.centers) writeLabelCenters(out, *content.centers);

@@ -42,12 +42,12 @@ class HeaderParser {
         auto pos = text_.find(':', at + quoted.size());
         if (pos == std::string_view::npos) fail("expected ':' after '" + key + "'");
         ++pos;
-        while (pos < text_.size() && text_[pos] == ' ') ++pos;
+        while (pos < text_.size() && text_[pos] == ' ')
+            ++pos;
         if (pos >= text_.size()) fail("missing value of '" + key + "'");
         const char open = text_[pos];
-        const auto end = open == '(' || open == '\''
-                             ? text_.find(open == '(' ? ')' : '\'', pos + 1)
-                             : text_.find_first_of(",} ", pos);
+        const auto end = open == '(' || open == '\'' ? text_.find(open == '(' ? ')' : '\'', pos + 1)
+                                                     : text_.find_first_of(",} ", pos);
         if (end == std::string_view::npos) fail("unterminated value of '" + key + "'");
         return text_.substr(pos, end - pos + (open == '(' || open == '\'' ? 1 : 0));
     }
@@ -67,16 +67,20 @@ class HeaderParser {
     void parseDescr(std::string_view d, Header& h) const {
         if (d.size() < 2 || d.front() != '\'' || d.back() != '\'')
             fail("expected a simple dtype " + std::string(supported) + ", found " + std::string(d));
-        if (d.size() != 5) fail("dtype " + std::string(d) + " is not supported, expected " + supported);
+        if (d.size() != 5)
+            fail("dtype " + std::string(d) + " is not supported, expected " + supported);
         const char order = d[1], kind = d[2], size = d[3];
         if (order != '<' && order != '>' && order != '|' && order != '=')
             fail("unknown byte order '" + std::string(1, order) + "'");
         h.bigEndian = order == '>';
-        struct Code { char kind, size; DType dtype; };
-        static constexpr Code codes[] = {
-            {'b', '1', DType::UInt8},   {'u', '1', DType::UInt8},   {'u', '2', DType::UInt16},
-            {'u', '4', DType::UInt32},  {'i', '4', DType::Int32},   {'i', '8', DType::Int64},
-            {'f', '4', DType::Float32}, {'f', '8', DType::Float64}};
+        struct Code {
+            char kind, size;
+            DType dtype;
+        };
+        static constexpr Code codes[] = {{'b', '1', DType::UInt8},   {'u', '1', DType::UInt8},
+                                         {'u', '2', DType::UInt16},  {'u', '4', DType::UInt32},
+                                         {'i', '4', DType::Int32},   {'i', '8', DType::Int64},
+                                         {'f', '4', DType::Float32}, {'f', '8', DType::Float64}};
         for (const Code& c : codes)
             if (c.kind == kind && c.size == size) {
                 h.dtype = c.dtype;
@@ -91,7 +95,8 @@ class HeaderParser {
         Shape shape;
         std::string_view rest = s.substr(1, s.size() - 2);
         while (!rest.empty()) {
-            while (!rest.empty() && (rest.front() == ' ' || rest.front() == ',')) rest.remove_prefix(1);
+            while (!rest.empty() && (rest.front() == ' ' || rest.front() == ','))
+                rest.remove_prefix(1);
             if (rest.empty()) break;
             std::size_t n = 0;
             const auto res = std::from_chars(rest.data(), rest.data() + rest.size(), n);
@@ -136,20 +141,28 @@ Array transposed(const Array& fortran) {
 
 std::string descrOf(DType d) {
     switch (d) {
-    case DType::UInt8: return "|u1";
-    case DType::UInt16: return "<u2";
-    case DType::UInt32: return "<u4";
-    case DType::Int32: return "<i4";
-    case DType::Int64: return "<i8";
-    case DType::Float32: return "<f4";
-    case DType::Float64: break;
+    case DType::UInt8:
+        return "|u1";
+    case DType::UInt16:
+        return "<u2";
+    case DType::UInt32:
+        return "<u4";
+    case DType::Int32:
+        return "<i4";
+    case DType::Int64:
+        return "<i8";
+    case DType::Float32:
+        return "<f4";
+    case DType::Float64:
+        break;
     }
     return "<f8";
 }
 
 std::string shapeTuple(const Shape& shape) {
     std::string s = "(";
-    for (std::size_t k = 0; k < shape.size(); ++k) s += (k ? ", " : "") + std::to_string(shape[k]);
+    for (std::size_t k = 0; k < shape.size(); ++k)
+        s += (k ? ", " : "") + std::to_string(shape[k]);
     return s + (shape.size() == 1 ? ",)" : ")");
 }
 
@@ -171,8 +184,10 @@ Array parseNpy(std::string_view bytes, const std::string& source) {
                          std::to_string(headerLength) + " header bytes)");
     const Header h = HeaderParser(bytes.substr(headerStart, headerLength), source).parse();
     if (h.fortranOrder && h.shape.size() > 2)
-        throw InputError(source + ": NPY header: Fortran order is supported up to rank 2, found "
-                         "shape " + shapeString(h.shape));
+        throw InputError(source +
+                         ": NPY header: Fortran order is supported up to rank 2, found "
+                         "shape " +
+                         shapeString(h.shape));
     const std::size_t dataStart = headerStart + headerLength;
     const std::size_t available = bytes.size() - dataStart;
     std::size_t needed = dtypeSize(h.dtype);

@@ -33,8 +33,10 @@ class BinLocator {
                                     : std::log(v / spec_.min) / std::log(spec_.max / spec_.min);
         int k = std::clamp(static_cast<int>(std::floor(fraction * spec_.bins)), 0, spec_.bins - 1);
         // The first guess may be one off by rounding: the edges decide.
-        while (k > 0 && v < edges_[k]) --k;
-        while (k + 1 < spec_.bins && v >= edges_[k + 1]) ++k;
+        while (k > 0 && v < edges_[k])
+            --k;
+        while (k + 1 < spec_.bins && v >= edges_[k + 1])
+            ++k;
         return k;
     }
 
@@ -79,7 +81,9 @@ LabelCenters centersOf(const Geometry& g, const PartitionSpec& spec) {
             if (spec.axis == BinAxis::Radius) {
                 // q where the sector's centre line crosses the middle radius.
                 const double a = std::isnan(phi) ? 0.0 : phi * std::numbers::pi / 180.0;
-                q = anglesAt(g, g.beamCenterX + mid * std::cos(a), g.beamCenterY + mid * std::sin(a)).q;
+                q = anglesAt(g, g.beamCenterX + mid * std::cos(a),
+                             g.beamCenterY + mid * std::sin(a))
+                        .q;
             }
             c.labelIds.push_back(k * spec.sectors + s + 1);
             c.q.push_back(q);
@@ -129,7 +133,7 @@ std::vector<double> binEdges(const PartitionSpec& spec) {
 }
 
 Partition makePartition(const Geometry& g, const PartitionSpec& spec, std::size_t height,
-                         std::size_t width) {
+                        std::size_t width) {
     return makePartition(g, computeQMap(g, height, width), spec);
 }
 
@@ -151,8 +155,7 @@ LabelMask applyPixelMask(const LabelMask& labels, const PixelMask& pixelMask) {
     if (labels.height != pixelMask.height || labels.width != pixelMask.width)
         throw InputError("pixel mask shape (" + std::to_string(pixelMask.height) + ", " +
                          std::to_string(pixelMask.width) + ") does not match the labels' (" +
-                         std::to_string(labels.height) + ", " + std::to_string(labels.width) +
-                         ")");
+                         std::to_string(labels.height) + ", " + std::to_string(labels.width) + ")");
     LabelMask out = labels;
     for (std::size_t i = 0; i < out.labels.size(); ++i)
         if (pixelMask.bad[i]) out.labels[i] = 0;
@@ -179,8 +182,10 @@ std::vector<LabelStats> labelStats(const LabelMask& labels, const PixelQMap* qma
         stats[b].qMax = std::max(stats[b].qMax, qmap->q[i]);
     }
     for (std::size_t b = 0; b < ids.size(); ++b) {
-        if (qmap) stats[b].qMean = qSum[b] / static_cast<double>(stats[b].pixels);
-        else stats[b].qMin = stats[b].qMax = nan;
+        if (qmap)
+            stats[b].qMean = qSum[b] / static_cast<double>(stats[b].pixels);
+        else
+            stats[b].qMin = stats[b].qMax = nan;
     }
     return stats;
 }

@@ -9,7 +9,7 @@
 
 namespace clscope::mask {
 
-enum class BinAxis { Q, Radius };          // q in nm^-1, or radius from the beam centre in pixels
+enum class BinAxis { Q, Radius }; // q in nm^-1, or radius from the beam centre in pixels
 enum class BinSpacing { Linear, Logarithmic };
 
 // Bins are half-open, [edge_k, edge_k+1); values outside [min, max) get label 0.
@@ -49,7 +49,7 @@ struct Partition {
 };
 
 Partition makePartition(const Geometry& g, const PartitionSpec& spec, std::size_t height,
-                         std::size_t width);
+                        std::size_t width);
 // The same from a q map that was already computed (radius bins still need g's centre).
 Partition makePartition(const Geometry& g, const PixelQMap& qmap, const PartitionSpec& spec);
 
@@ -61,7 +61,7 @@ LabelMask applyPixelMask(const LabelMask& labels, const PixelMask& pixelMask);
 struct LabelStats {
     std::int32_t label = 0;
     std::int64_t pixels = 0;
-    double qMean = 0.0;   // mean pixel q (nm^-1), NaN without a q map
+    double qMean = 0.0; // mean pixel q (nm^-1), NaN without a q map
     double qMin = 0.0, qMax = 0.0;
 };
 // qmap may be null; otherwise its shape must match the labels.

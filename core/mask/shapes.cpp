@@ -15,9 +15,7 @@ struct Box {
     double x0, y0, x1, y1; // closed bounds of the shape
 };
 
-template <class... F> struct Overloaded : F... {
-    using F::operator()...;
-};
+template <class... F> struct Overloaded : F... { using F::operator()...; };
 template <class... F> Overloaded(F...) -> Overloaded<F...>;
 
 bool inRect(const RectShape& r, Point p) {
@@ -95,8 +93,7 @@ Box ellipseBox(const EllipseShape& e) {
 
 // Appends the pixels of the box whose centres pass the test, in row-major order.
 template <class Inside>
-void collect(const Box& box, std::size_t height, std::size_t width, PixelSet& out,
-             Inside inside) {
+void collect(const Box& box, std::size_t height, std::size_t width, PixelSet& out, Inside inside) {
     if (!(box.x1 >= box.x0) || !(box.y1 >= box.y0) || height == 0 || width == 0) return;
     // Pixel i has its centre in [x0, x1] when ceil(x0 - 0.5) <= i <= floor(x1 - 0.5).
     const auto first = [](double lo) { return std::max(0.0, std::ceil(lo - 0.5)); };
@@ -149,12 +146,16 @@ PixelSet rasterize(const MaskShape& shape, std::size_t height, std::size_t width
     checkPixelCount(height, width);
     if (const auto* stroke = std::get_if<BrushStroke>(&shape))
         return rasterizeBrush(*stroke, height, width);
-    const Box box = std::visit(
-        Overloaded{[](const RectShape& r) { return pointsBox({r.corner0, r.corner1}, 0.0); },
-                   [](const EllipseShape& e) { return ellipseBox(e); },
-                   [](const PolygonShape& g) { return pointsBox(g.vertices, 0.0); },
-                   [](const BrushStroke&) { return Box{0, 0, -1, -1}; }},
-        shape);
+    const Box box =
+        std::visit(Overloaded{[](const RectShape& r) {
+                                  return pointsBox({r.corner0, r.corner1}, 0.0);
+                              },
+                              [](const EllipseShape& e) { return ellipseBox(e); },
+                              [](const PolygonShape& g) { return pointsBox(g.vertices, 0.0); },
+                              [](const BrushStroke&) {
+                                  return Box{0, 0, -1, -1};
+                              }},
+                   shape);
     PixelSet out;
     collect(box, height, width, out, [&](Point p) { return contains(shape, p); });
     return out;
@@ -167,10 +168,14 @@ PixelSet thresholdPixels(const Array& image, const Threshold& t) {
     checkPixelCount(image.height(), image.width());
     const auto selected = [&t](double v) {
         switch (t.mode) {
-        case Threshold::Below: return v < t.low;
-        case Threshold::Above: return v > t.high;
-        case Threshold::Between: return v >= t.low && v <= t.high;
-        case Threshold::NotANumber: break;
+        case Threshold::Below:
+            return v < t.low;
+        case Threshold::Above:
+            return v > t.high;
+        case Threshold::Between:
+            return v >= t.low && v <= t.high;
+        case Threshold::NotANumber:
+            break;
         }
         return std::isnan(v);
     };
@@ -188,7 +193,8 @@ PixelSet complement(const PixelSet& pixels, std::size_t pixelCount) {
     out.reserve(pixelCount - std::min(pixelCount, pixels.size()));
     std::size_t k = 0;
     for (std::size_t i = 0; i < pixelCount; ++i) {
-        while (k < pixels.size() && pixels[k] < i) ++k;
+        while (k < pixels.size() && pixels[k] < i)
+            ++k;
         if (k == pixels.size() || pixels[k] != i) out.push_back(static_cast<std::uint32_t>(i));
     }
     return out;
@@ -196,7 +202,8 @@ PixelSet complement(const PixelSet& pixels, std::size_t pixelCount) {
 
 PixelSet allPixels(std::size_t pixelCount) {
     PixelSet out(pixelCount);
-    for (std::size_t i = 0; i < pixelCount; ++i) out[i] = static_cast<std::uint32_t>(i);
+    for (std::size_t i = 0; i < pixelCount; ++i)
+        out[i] = static_cast<std::uint32_t>(i);
     return out;
 }
 
