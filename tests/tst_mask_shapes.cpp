@@ -196,8 +196,9 @@ void TstMask::diffsHoldOnlyChanges() {
     const MaskDiff first = applyPixels(mask, {1, 2, 3}, EditMode::Mask);
     QVERIFY((first.pixels == std::vector<std::uint32_t>{1, 2, 3}));
     QVERIFY((first.oldValues == std::vector<std::uint8_t>{0, 0, 0}));
-    const MaskDiff second = applyPixels(mask, {2, 3, 4}, EditMode::Mask);
+    const MaskDiff second = applyPixels(mask, {4, 3, 2, 4}, EditMode::Mask); // any order
     QVERIFY((second.pixels == std::vector<std::uint32_t>{4}));
+    QVERIFY_THROWS_EXCEPTION(UsageError, applyPixels(mask, {16}, EditMode::Mask));
     // Redo is idempotent (QUndoStack::push calls redo() on an already applied edit).
     const PixelMask applied = mask;
     redoDiff(mask, second);

@@ -30,6 +30,13 @@ void checkInside(const PixelMask& mask, const MaskDiff& diff) {
 } // namespace
 
 MaskDiff applyPixels(PixelMask& mask, const PixelSet& pixels, EditMode mode) {
+    if (!std::is_sorted(pixels.begin(), pixels.end()) ||
+        std::adjacent_find(pixels.begin(), pixels.end()) != pixels.end()) {
+        PixelSet sorted = pixels; // diffs must be ascending and distinct
+        std::sort(sorted.begin(), sorted.end());
+        sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+        return applyPixels(mask, sorted, mode);
+    }
     MaskDiff diff;
     for (const std::uint32_t p : pixels) {
         if (p >= mask.bad.size()) throw UsageError("mask edit: pixel index outside the mask");

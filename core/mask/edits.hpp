@@ -22,7 +22,7 @@ struct MaskDiff {
     std::size_t size() const { return pixels.size(); }
 };
 
-// Low-level operations on a mask; pixels must be sorted, distinct and inside the mask.
+// Low-level operations on a mask; pixels must lie inside it (any order, repeats ignored).
 MaskDiff applyPixels(PixelMask& mask, const PixelSet& pixels, EditMode mode);
 void undoDiff(PixelMask& mask, const MaskDiff& diff);
 void redoDiff(PixelMask& mask, const MaskDiff& diff);

@@ -58,9 +58,8 @@ double sectorCenter(const PartitionSpec& spec, int sector) {
     return wrapPhi(spec.phi0 + (sector + 0.5) * 360.0 / spec.sectors);
 }
 
-// Value on the binned axis for every pixel: q, or the radius in pixels.
-std::vector<double> axisValues(const Geometry& g, const PixelQMap& qmap, BinAxis axis) {
-    if (axis == BinAxis::Q) return qmap.q;
+// Radius of every pixel centre from the beam centre, in pixels.
+std::vector<double> pixelRadii(const Geometry& g, const PixelQMap& qmap) {
     std::vector<double> r(qmap.height * qmap.width);
     for (std::size_t j = 0; j < qmap.height; ++j)
         for (std::size_t i = 0; i < qmap.width; ++i)
@@ -140,7 +139,11 @@ Partition makePartition(const Geometry& g, const PartitionSpec& spec, std::size_
 Partition makePartition(const Geometry& g, const PixelQMap& qmap, const PartitionSpec& spec) {
     validate(spec);
     const BinLocator locate(spec);
-    const std::vector<double> values = axisValues(g, qmap, spec.axis);
+    if (qmap.q.size() != qmap.height * qmap.width || qmap.phi.size() != qmap.q.size())
+        throw UsageError("partition: q map size does not match its height x width");
+    std::vector<double> radii;
+    if (spec.axis == BinAxis::Radius) radii = pixelRadii(g, qmap);
+    const std::vector<double>& values = spec.axis == BinAxis::Radius ? radii : qmap.q;
     Partition p;
     p.labels = {qmap.height, qmap.width, std::vector<std::int32_t>(values.size(), 0)};
     for (std::size_t i = 0; i < values.size(); ++i) {
