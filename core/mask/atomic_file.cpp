@@ -1,0 +1,65 @@
+#include "core/mask/atomic_file.hpp"
+
+#include "core/errors.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace clscope::mask {
+
+namespace {
+
+std::string temporaryName(const std::filesystem::path& target) {
+    static std::atomic<int> counter{0};
+    std::string name = ".";
+    name += target.filename().string();
+    name += ".tmp-";
+    name += std::to_string(getpid());
+    name += '-';
+    name += std::to_string(counter++);
+    return (target.parent_path() / name).string();
+}
+
+} // namespace
+
+void writeFileAtomically(const std::string& fileName, std::string_view bytes) {
+    const std::filesystem::path target(fileName);
+    std::error_code ec;
+    if (!target.parent_path().empty() && !std::filesystem::is_directory(target.parent_path(), ec))
+        throw InputError(fileName + ": output folder " + target.parent_path().string() +
+                         " does not exist");
+    const std::string temp = temporaryName(target);
+    {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        out.close();
+        if (!out) {
+            const std::string reason = std::strerror(errno);
+            std::filesystem::remove(temp, ec);
+            throw InputError(fileName + ": cannot write output file: " + reason);
+        }
+    }
+    std::filesystem::rename(temp, target, ec);
+    if (ec) {
+        std::error_code ignored;
+        std::filesystem::remove(temp, ignored);
+        throw InputError(fileName +
+                         ": cannot rename the temporary file into place: " + ec.message());
+    }
+}
+
+std::string readWholeFile(const std::string& fileName) {
+    std::ifstream in(fileName, std::ios::binary);
+    if (!in) throw InputError(fileName + ": cannot open file: " + std::strerror(errno));
+    std::ostringstream content;
+    content << in.rdbuf();
+    if (in.bad()) throw InputError(fileName + ": read error");
+    return std::move(content).str();
+}
+
+} // namespace clscope::mask
