@@ -26,9 +26,9 @@ DataBrowser::DataBrowser(DatasetRoles& roles, QWidget* parent) : QWidget(parent)
     tree_ = new QTreeWidget(this);
     tree_->setHeaderLabels({"Name", "Shape / value", "Type", "Role"});
     tree_->header()->setSectionResizeMode(QHeaderView::Interactive);
-    tree_->setColumnWidth(NameColumn, 170);
+    tree_->setColumnWidth(NameColumn, 140);
     tree_->setColumnWidth(ShapeColumn, 110);
-    tree_->setColumnWidth(TypeColumn, 60);
+    tree_->setColumnWidth(TypeColumn, 55);
     tree_->setContextMenuPolicy(Qt::CustomContextMenu);
     tree_->setToolTip("Double-click a dataset to use it; right-click to choose its role");
     layout->addWidget(fileLabel_);
@@ -87,7 +87,7 @@ void DataBrowser::updateRoleColumn() {
         const QString path = (*it)->data(NameColumn, pathRole).toString();
         QStringList names;
         for (const auto& [role, assigned] : roles_.assignments())
-            if (q(assigned) == path) names << q(roleName(role));
+            if (q(assigned) == path) names << q(roleShortName(role));
         (*it)->setText(RoleColumn, names.join(", "));
         QFont font = (*it)->font(NameColumn);
         font.setBold(!names.isEmpty());

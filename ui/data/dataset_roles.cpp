@@ -23,6 +23,17 @@ std::string roleName(DataRole role) {
     return "particles";
 }
 
+std::string roleShortName(DataRole role) {
+    switch (role) {
+    case DataRole::Frames: return "frames";
+    case DataRole::Labels: return "labels";
+    case DataRole::PixelMask: return "mask";
+    case DataRole::Digis: return "digis";
+    case DataRole::Particles: break;
+    }
+    return "particles";
+}
+
 void DatasetRoles::open(const std::string& fileName) {
     auto file = std::make_shared<const H5Reader>(fileName);
     file_ = std::move(file);

@@ -15,7 +15,8 @@ namespace clscope::ui {
 enum class DataRole { Frames, Labels, PixelMask, Digis, Particles };
 
 const std::vector<DataRole>& allDataRoles();
-std::string roleName(DataRole role); // "frames", "q-bin labels", ...
+std::string roleName(DataRole role);      // "frames / image", "q-bin labels", ...
+std::string roleShortName(DataRole role); // "frames", "labels", "mask", "digis", "particles"
 
 class DatasetRoles {
   public:

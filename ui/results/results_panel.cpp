@@ -14,7 +14,17 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(4, 4, 4, 4);
     tabWidget_ = new QTabWidget(this);
     tabWidget_->setDocumentMode(true);
+    emptyHint_ = new QLabel("Results of runs appear here as tabs: choose an algorithm panel and press Run.", this);
+    emptyHint_->setWordWrap(true);
+    emptyHint_->setAlignment(Qt::AlignCenter);
+    emptyHint_->setStyleSheet("color: #707070");
+    layout->addWidget(emptyHint_);
     layout->addWidget(tabWidget_);
+    connect(this, &ResultsPanel::tabsChanged, this, [this] {
+        emptyHint_->setVisible(tabs_.empty());
+        tabWidget_->setVisible(!tabs_.empty());
+    });
+    tabWidget_->hide();
 }
 
 void ResultsPanel::addTab(ResultTab tab) {

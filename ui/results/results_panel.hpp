@@ -8,6 +8,7 @@
 #include <vector>
 
 class QCustomPlot;
+class QLabel;
 class QTabWidget;
 
 namespace clscope {
@@ -47,6 +48,7 @@ class ResultsPanel : public QWidget {
 
   private:
     QTabWidget* tabWidget_ = nullptr;
+    QLabel* emptyHint_ = nullptr;
     std::vector<ResultTab> tabs_;
 };
 
