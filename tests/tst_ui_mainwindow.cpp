@@ -4,11 +4,16 @@
 #include "ui/data/data_browser.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/results/timings_panel.hpp"
+#include "ui/shell/algorithm_panels.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QComboBox>
+#include <QLabel>
+#include <QTableWidget>
+#include <qcustomplot.h>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QImage>
@@ -97,6 +102,57 @@ class TestUiMainWindow : public QObject {
         QVERIFY(error.contains("not implemented yet"));
         QVERIFY(!window.startDemo("fft", &error));
         QVERIFY(error.contains("unknown algorithm"));
+    }
+
+    // The plug-in path an algorithm uses, with a test-only panel: registry -> dock, demo ->
+    // generate + open + submit, job -> overlay, result tab and timings.
+    void registeredPanelPlugsIn() {
+        AlgorithmPanelSpec spec;
+        spec.algorithm = "spots";
+        spec.title = "Spots (test)";
+        spec.createPanel = [](Workbench&, QWidget* parent) { return new QLabel("test panel", parent); };
+        spec.startDemo = [this](Workbench& wb) {
+            SyntheticRequest request = demoRequest("spots");
+            request.diffraction.height = 32;
+            request.diffraction.width = 40;
+            wb.generateAndOpen(request, dir_.filePath("demo.h5"), [&wb] {
+                Job job;
+                job.title = "spots test";
+                job.algorithm = "spots";
+                job.variant = "direct";
+                job.device = wb.device();
+                job.work = [&wb](const Progress& progress) {
+                    progress.checkCancel();
+                    JobOutcome outcome;
+                    outcome.timings = {TimingRecord{"spots direct", 1, 0.2, 0.2, 0.2, 0.2}};
+                    outcome.deliver = [&wb] {
+                        OverlayData signal;
+                        signal.name = "signal";
+                        signal.width = 40;
+                        signal.height = 32;
+                        signal.labels.assign(40 * 32, 0);
+                        signal.labels[5] = 1;
+                        signal.style = OverlayData::Style::Solid;
+                        wb.setOverlay(signal);
+                        auto* plot = new QCustomPlot;
+                        wb.addResultTab({"spots", plot, plot, {}, [] { return std::string("x,y\n"); }});
+                    };
+                    return outcome;
+                };
+                wb.submit(job);
+            });
+        };
+        AlgorithmPanelRegistry::instance().add(spec);
+        MainWindow window;
+        QVERIFY(window.dock("AlgorithmPanel_spots"));
+        QString error;
+        QVERIFY(window.startDemo("spots", &error));
+        QSignalSpy succeeded(&window.workbench().jobs(), &JobRunner::succeeded);
+        QTRY_COMPARE_WITH_TIMEOUT(succeeded.count(), 2, 20000); // generate, then the run
+        QVERIFY(window.workbench().image().overlayNames().contains("signal"));
+        QCOMPARE(window.workbench().results().count(), 1);
+        QCOMPARE(window.workbench().timings().tableWidget()->rowCount(), 1);
+        QVERIFY(window.exportablePlots().count("Result: spots"));
     }
 
     void binaryScreenshotAndDemoExitCodes() {

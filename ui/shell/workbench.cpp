@@ -108,8 +108,9 @@ void Workbench::generateAndOpen(const SyntheticRequest& request, const QString& 
         progress.checkCancel();
         JobOutcome outcome;
         outcome.summary = writeSynthetic(request, path.toStdString());
+        // `then` is queued so that it runs once this job has finished and may submit the next.
         outcome.deliver = [this, path, then] {
-            if (openFile(path) && then) then();
+            if (openFile(path) && then) QMetaObject::invokeMethod(this, then, Qt::QueuedConnection);
         };
         return outcome;
     };
