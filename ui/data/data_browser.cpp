@@ -26,7 +26,8 @@ DataBrowser::DataBrowser(DatasetRoles& roles, QWidget* parent) : QWidget(parent)
     tree_ = new QTreeWidget(this);
     tree_->setHeaderLabels({"Name", "Shape / value", "Type", "Role"});
     tree_->header()->setSectionResizeMode(QHeaderView::Interactive);
-    tree_->setColumnWidth(NameColumn, 140);
+    tree_->header()->setSectionResizeMode(NameColumn, QHeaderView::ResizeToContents);
+    tree_->setIndentation(12);
     tree_->setColumnWidth(ShapeColumn, 110);
     tree_->setColumnWidth(TypeColumn, 55);
     tree_->setContextMenuPolicy(Qt::CustomContextMenu);

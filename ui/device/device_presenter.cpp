@@ -2,6 +2,7 @@
 
 #include "gpu/devices.hpp"
 
+#include <cstdlib>
 #include <sstream>
 
 namespace clscope::ui {
@@ -12,6 +13,16 @@ DevicePresenter::DevicePresenter(std::vector<DeviceInfo> devices) : devices_(std
 }
 
 std::size_t DevicePresenter::defaultIndex() const {
+    // CLSCOPE_DEVICE (cpu, ocl:N, ocl:TEXT) overrides the default, as in the CLI.
+    if (const char* spec = std::getenv("CLSCOPE_DEVICE"); spec && *spec) {
+        try {
+            const std::string key = resolveDevice(spec).key();
+            for (std::size_t i = 0; i < devices_.size(); ++i)
+                if (devices_[i].key() == key) return i;
+        } catch (const std::exception&) {
+            // an unknown spec falls back to the usual default
+        }
+    }
     for (std::size_t i = 0; i < devices_.size(); ++i)
         if (devices_[i].type == "GPU") return i;
     for (std::size_t i = 0; i < devices_.size(); ++i)
