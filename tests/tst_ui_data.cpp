@@ -4,6 +4,7 @@
 #include "core/io.hpp"
 #include "ui/data/data_browser.hpp"
 #include "ui/data/synthetic_request.hpp"
+#include "ui/shell/generate_dialog.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QSignalSpy>
@@ -93,6 +94,22 @@ class TestUiData : public QObject {
             QCOMPARE(roles.guessRole(*roles.path(role)), std::optional<DataRole>(role));
             QVERIFY(!roles.path(DataRole::Frames));
         }
+    }
+
+    void generateDialogMirrorsTheCli() {
+        GenerateDialog dialog;
+        SyntheticRequest r = dialog.request();
+        QCOMPARE(r.kind, SyntheticRequest::Kind::Xpcs);
+        QCOMPARE(r.xpcs.frames, synthetic::XpcsParams{}.frames);
+        QCOMPARE(r.xpcs.dtype, DType::UInt8);
+        QCOMPARE(r.compression, Compression::Gzip);
+        dialog.setKind(SyntheticRequest::Kind::Particles);
+        QVERIFY(dialog.outputPath().endsWith("clscope-particles.h5"));
+        r = dialog.request();
+        QCOMPARE(r.particles.gridPoints, synthetic::ParticlesParams{}.gridPoints);
+        r.particles.gridPoints = 2;
+        const std::string path = dir_.filePath("dialog.h5").toStdString();
+        QVERIFY(QString::fromStdString(writeSynthetic(r, path)).contains("12 targets"));
     }
 
     void badFileIsAnInputError() {

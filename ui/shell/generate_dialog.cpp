@@ -34,6 +34,9 @@ QDoubleSpinBox* realBox(double value, double low, double high, int decimals, QWi
     return box;
 }
 
+// The xpcs dtypes in the order of the dtype combo box.
+constexpr std::array xpcsDtypes{DType::UInt8, DType::UInt16, DType::UInt32, DType::Int32, DType::Float32};
+
 QWidget* formPage(QWidget* parent, QFormLayout*& form) {
     auto* page = new QWidget(parent);
     form = new QFormLayout(page);
@@ -145,8 +148,7 @@ SyntheticRequest GenerateDialog::request() const {
     r.compression = c == "none" ? Compression::None : c == "bslz4" ? Compression::Bitshuffle : Compression::Gzip;
     const auto size = [](const QSpinBox* box) { return static_cast<std::size_t>(box->value()); };
     r.xpcs = {size(xFrames_), size(xHeight_), size(xWidth_), xRingWidth_->value(), xIntensity_->value(),
-              static_cast<DType>(std::array{DType::UInt8, DType::UInt16, DType::UInt32, DType::Int32,
-                                            DType::Float32}[static_cast<std::size_t>(xDtype_->currentIndex())]),
+              xpcsDtypes[static_cast<std::size_t>(xDtype_->currentIndex())],
               xFrameTime_->value(), r.seed};
     r.diffraction = {size(dFrames_), size(dHeight_), size(dWidth_), size(dSpots_), dBackground_->value(),
                      dSpotIntensity_->value(), dGaps_->isChecked(), r.seed};
