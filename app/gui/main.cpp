@@ -1,0 +1,56 @@
+// clscope: the GUI workbench. clscope [FILE.h5] [--demo xpcs|spots|cluster|rbf] [--screenshot OUT.png]
+// (DESIGN.md §4). Exit codes: 0 done, 2 usage error (including a demo of an algorithm that does
+// not exist yet), 3 a FILE that cannot be opened with --screenshot.
+#include "core/errors.hpp"
+#include "ui/shell/main_window.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+#include <iostream>
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName("clscope");
+    QCoreApplication::setApplicationName("clscope");
+    QCommandLineParser parser;
+    parser.setApplicationDescription("clscope: a workbench for GPU algorithms on detector data");
+    parser.addHelpOption();
+    parser.addPositionalArgument("FILE", "HDF5 file to open", "[FILE.h5]");
+    const QCommandLineOption demo("demo", "Generate ALGO's synthetic dataset, run it and show the results.", "ALGO");
+    const QCommandLineOption screenshot("screenshot", "Save the settled window as PNG, then quit.", "OUT.png");
+    parser.addOption(demo);
+    parser.addOption(screenshot);
+    if (!parser.parse(app.arguments())) {
+        std::cerr << "clscope: " << parser.errorText().toStdString() << " (see clscope --help)\n";
+        return clscope::ExitUsage;
+    }
+    if (parser.isSet("help")) parser.showHelp(0);
+    if (parser.positionalArguments().size() > 1) {
+        std::cerr << "clscope: at most one FILE\n";
+        return clscope::ExitUsage;
+    }
+    clscope::ui::MainWindow window;
+    window.show();
+    if (!parser.positionalArguments().isEmpty() && !window.openFile(parser.positionalArguments().front()) &&
+        parser.isSet(screenshot)) {
+        std::cerr << "clscope: cannot open " << parser.positionalArguments().front().toStdString() << "\n";
+        return clscope::ExitInput;
+    }
+    if (parser.isSet(demo)) {
+        QString error;
+        if (!window.startDemo(parser.value(demo), &error)) {
+            std::cerr << "clscope: --demo " << parser.value(demo).toStdString() << ": " << error.toStdString() << "\n";
+            return clscope::ExitUsage;
+        }
+    }
+    if (parser.isSet(screenshot)) {
+        const QString out = parser.value(screenshot);
+        window.screenshotWhenSettled(out, [out](bool ok) {
+            if (!ok) std::cerr << "clscope: could not write " << out.toStdString() << "\n";
+            else std::cout << "wrote " << out.toStdString() << "\n";
+            QCoreApplication::exit(ok ? 0 : 1);
+        });
+    }
+    return app.exec();
+}

@@ -1,0 +1,123 @@
+// Data panel: opening a file fills the tree; roles are assigned by default, by double-click
+// and by choice, and refused with a reason where the dataset does not fit.
+#include "core/errors.hpp"
+#include "core/io.hpp"
+#include "ui/data/data_browser.hpp"
+#include "ui/data/synthetic_request.hpp"
+#include "ui/shell/generate_dialog.hpp"
+#include "ui_test_helpers.hpp"
+
+#include <QSignalSpy>
+#include <QTreeWidget>
+#include <QtTest>
+
+using namespace clscope;
+using namespace clscope::ui;
+
+class TestUiData : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::string xpcsFile_;
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        xpcsFile_ = test::writeSmallXpcs(dir_);
+    }
+
+    void openingFillsTheTree() {
+        DatasetRoles roles;
+        DataBrowser browser(roles);
+        roles.open(xpcsFile_);
+        browser.refresh();
+        QTreeWidgetItem* data = browser.itemForPath("/entry/data/data");
+        QVERIFY(data);
+        QCOMPARE(data->text(1), QString("(8, 20, 24)"));
+        QCOMPARE(data->text(2), QString("uint8"));
+        QCOMPARE(data->text(3), QString("frames"));
+        QTreeWidgetItem* qmask = browser.itemForPath("/entry/processing/qmask");
+        QVERIFY(qmask);
+        QCOMPARE(qmask->text(2), QString("int32"));
+        QCOMPARE(qmask->text(3), QString("labels"));
+        QVERIFY(browser.itemForPath("/entry"));
+        QCOMPARE(browser.itemForPath("/entry")->child(0)->text(0), QString("data"));
+    }
+
+    void defaultRolesAndChecks() {
+        DatasetRoles roles; // presenter alone, no widgets
+        roles.open(xpcsFile_);
+        QCOMPARE(roles.path(DataRole::Frames).value(), std::string("/entry/data/data"));
+        QCOMPARE(roles.path(DataRole::Labels).value(), std::string("/entry/processing/qmask"));
+        QVERIFY(!roles.path(DataRole::PixelMask));
+        const Support framesAsLabels = roles.check(DataRole::Labels, "/entry/data/data");
+        QVERIFY(!framesAsLabels.ok);
+        QVERIFY(QString::fromStdString(framesAsLabels.reason).contains("2-d integer"));
+        QVERIFY(!roles.check(DataRole::Digis, "/entry/data/data").ok);
+        QVERIFY(!roles.check(DataRole::Frames, "/nope").ok);
+        QVERIFY(roles.assign(DataRole::PixelMask, "/entry/processing/qmask").ok);
+        QCOMPARE(roles.guessRole("/entry/processing/qmask"), std::optional<DataRole>(DataRole::Labels));
+        QCOMPARE(roles.guessRole("/entry/data/data"), std::optional<DataRole>(DataRole::Frames));
+        QCOMPARE(roles.guessRole("/entry"), std::optional<DataRole>());
+    }
+
+    void doubleClickAndMenuAssign() {
+        DatasetRoles roles;
+        DataBrowser browser(roles);
+        roles.open(xpcsFile_);
+        roles.unassign(DataRole::Labels);
+        browser.refresh();
+        QSignalSpy assigned(&browser, &DataBrowser::roleAssigned);
+        QSignalSpy messages(&browser, &DataBrowser::message);
+        QTreeWidgetItem* qmask = browser.itemForPath("/entry/processing/qmask");
+        emit browser.tree()->itemDoubleClicked(qmask, 0);
+        QCOMPARE(assigned.count(), 1);
+        QCOMPARE(assigned.at(0).at(0).value<DataRole>(), DataRole::Labels);
+        QCOMPARE(qmask->text(3), QString("labels"));
+        QVERIFY(browser.assignRole(DataRole::PixelMask, "/entry/processing/qmask"));
+        QCOMPARE(qmask->text(3), QString("labels, mask"));
+        QVERIFY(!browser.assignRole(DataRole::Particles, "/entry/data/data"));
+        QCOMPARE(messages.count(), 1);
+        QVERIFY(messages.at(0).at(0).toString().contains("particles"));
+    }
+
+    void groupsForDigisAndParticles() {
+        for (const char* algorithm : {"cluster", "rbf"}) {
+            SyntheticRequest request = demoRequest(algorithm);
+            request.digis.modules = 4;
+            request.particles.gridPoints = 3;
+            const std::string path = dir_.filePath(QString(algorithm) + ".h5").toStdString();
+            writeSynthetic(request, path);
+            DatasetRoles roles;
+            roles.open(path);
+            const DataRole role = std::string(algorithm) == "cluster" ? DataRole::Digis : DataRole::Particles;
+            QCOMPARE(roles.path(role).value(), std::string(role == DataRole::Digis ? "/digis" : "/particles"));
+            QCOMPARE(roles.guessRole(*roles.path(role)), std::optional<DataRole>(role));
+            QVERIFY(!roles.path(DataRole::Frames));
+        }
+    }
+
+    void generateDialogMirrorsTheCli() {
+        GenerateDialog dialog;
+        SyntheticRequest r = dialog.request();
+        QCOMPARE(r.kind, SyntheticRequest::Kind::Xpcs);
+        QCOMPARE(r.xpcs.frames, synthetic::XpcsParams{}.frames);
+        QCOMPARE(r.xpcs.dtype, DType::UInt8);
+        QCOMPARE(r.compression, Compression::Gzip);
+        dialog.setKind(SyntheticRequest::Kind::Particles);
+        QVERIFY(dialog.outputPath().endsWith("clscope-particles.h5"));
+        r = dialog.request();
+        QCOMPARE(r.particles.gridPoints, synthetic::ParticlesParams{}.gridPoints);
+        r.particles.gridPoints = 2;
+        const std::string path = dir_.filePath("dialog.h5").toStdString();
+        QVERIFY(QString::fromStdString(writeSynthetic(r, path)).contains("12 targets"));
+    }
+
+    void badFileIsAnInputError() {
+        DatasetRoles roles;
+        QVERIFY_THROWS_EXCEPTION(InputError, roles.open(dir_.filePath("missing.h5").toStdString()));
+        QVERIFY(!roles.isOpen());
+    }
+};
+
+QTEST_MAIN(TestUiData)
+#include "tst_ui_data.moc"

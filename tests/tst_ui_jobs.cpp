@@ -1,0 +1,106 @@
+// Job runner: work runs off the GUI thread, results come back on it, Cancel acts within a
+// second, errors arrive as text with their kind, and only one job runs at a time.
+#include "core/errors.hpp"
+#include "ui/jobs/job_runner.hpp"
+#include "ui_test_helpers.hpp"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QtTest>
+#include <thread>
+
+using namespace clscope;
+using namespace clscope::ui;
+
+namespace {
+
+// A job of many short steps that checks for Cancel between them (up to 30 s).
+Job longJob() {
+    Job job;
+    job.title = "long";
+    job.work = [](const Progress& progress) {
+        for (int step = 0; step < 3000; ++step) {
+            progress.checkCancel();
+            progress.report(step / 3000.0);
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return JobOutcome{};
+    };
+    return job;
+}
+
+} // namespace
+
+class TestUiJobs : public QObject {
+    Q_OBJECT
+  private slots:
+    void resultsComeBackOnTheGuiThread() {
+        JobRunner runner;
+        QSignalSpy succeeded(&runner, &JobRunner::succeeded);
+        QSignalSpy timings(&runner, &JobRunner::timingsReady);
+        QThread* workThread = nullptr;
+        QThread* deliverThread = nullptr;
+        Job job;
+        job.title = "square";
+        job.algorithm = "xpcs";
+        job.variant = "naive";
+        job.device.spec = "ocl:0";
+        job.work = [&](const Progress& progress) {
+            workThread = QThread::currentThread();
+            progress.report(0.5);
+            JobOutcome outcome;
+            outcome.timings = {TimingRecord{"xpcs naive", 3, 1.0, 2.0, 3.0, 6.0}};
+            outcome.summary = "done";
+            outcome.deliver = [&] { deliverThread = QThread::currentThread(); };
+            return outcome;
+        };
+        QVERIFY(runner.submit(job));
+        QVERIFY(runner.isBusy());
+        QVERIFY(succeeded.wait(5000));
+        QVERIFY(workThread && workThread != QThread::currentThread());
+        QCOMPARE(deliverThread, QThread::currentThread());
+        QCOMPARE(succeeded.at(0).at(1).toString(), QString("done"));
+        QCOMPARE(timings.count(), 1);
+        const auto run = timings.at(0).at(0).value<RunTimings>();
+        QCOMPARE(run.variant, std::string("naive"));
+        QCOMPARE(run.records.at(0).medianMs, 2.0);
+        QVERIFY(!runner.isBusy());
+    }
+
+    void cancelWithinASecond() {
+        JobRunner runner;
+        QSignalSpy cancelled(&runner, &JobRunner::cancelled);
+        QSignalSpy progressed(&runner, &JobRunner::progressed);
+        QVERIFY(runner.submit(longJob()));
+        QVERIFY(!runner.submit(longJob())); // one at a time
+        QTRY_VERIFY_WITH_TIMEOUT(progressed.count() > 2, 5000);
+        QElapsedTimer clock;
+        clock.start();
+        runner.cancel();
+        QVERIFY(cancelled.wait(1000));
+        QVERIFY(clock.elapsed() < 1000);
+        QVERIFY(!runner.isBusy());
+        QVERIFY(runner.submit(longJob())); // usable again; the destructor cancels it
+    }
+
+    void errorsArriveWithTheirKind() {
+        JobRunner runner;
+        QSignalSpy failed(&runner, &JobRunner::failed);
+        Job job;
+        job.title = "build";
+        job.work = [](const Progress&) -> JobOutcome {
+            throw DeviceError("ocl:0: kernel build failed\nbuild log:\nerror: use of undeclared identifier 'x'");
+        };
+        QVERIFY(runner.submit(job));
+        QVERIFY(failed.wait(5000));
+        QCOMPARE(failed.at(0).at(1).toString(), QString("device error"));
+        QVERIFY(failed.at(0).at(2).toString().contains("undeclared identifier"));
+        job.work = [](const Progress&) -> JobOutcome { throw InputError("x.h5:/entry/data/data: not found"); };
+        QVERIFY(runner.submit(job));
+        QVERIFY(failed.wait(5000));
+        QCOMPARE(failed.at(1).at(1).toString(), QString("bad input"));
+    }
+};
+
+QTEST_MAIN(TestUiJobs)
+#include "tst_ui_jobs.moc"

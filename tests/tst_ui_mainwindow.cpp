@@ -1,0 +1,176 @@
+// Main window: panels exist, opening a file shows it, settings round-trip, generating a
+// dataset opens it, --demo of an algorithm without a panel says so, and the clscope binary
+// writes a screenshot.
+#include "ui/data/data_browser.hpp"
+#include "ui/device/device_picker.hpp"
+#include "ui/image/image_view.hpp"
+#include "ui/results/timings_panel.hpp"
+#include "ui/shell/algorithm_panels.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/shell/workbench.hpp"
+#include "ui_test_helpers.hpp"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QTableWidget>
+#include <qcustomplot.h>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QImage>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTreeWidget>
+#include <QtTest>
+
+using namespace clscope;
+using namespace clscope::ui;
+
+class TestUiMainWindow : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString xpcsFile_;
+
+    // The clscope binary sits beside clscope-cli (CLSCOPE_CLI is set by the test helper).
+    QString guiBinary() const {
+        return QFileInfo(qEnvironmentVariable("CLSCOPE_CLI")).absoluteDir().filePath("clscope");
+    }
+
+  private slots:
+    void initTestCase() {
+        test::useTemporarySettings(dir_);
+        xpcsFile_ = QString::fromStdString(test::writeSmallXpcs(dir_));
+    }
+
+    void panelsAndOpenFile() {
+        MainWindow window;
+        for (const char* name : {"DataPanel", "ImagePanel", "DevicePanel", "ResultsPanel", "TimingsPanel", "LogPanel"})
+            QVERIFY2(window.dock(name), name);
+        QVERIFY(window.openFile(xpcsFile_));
+        auto* browser = window.findChild<DataBrowser*>();
+        QVERIFY(browser->itemForPath("/entry/data/data"));
+        ImageView& image = window.workbench().image();
+        QCOMPARE(image.presenter().frameCount(), std::size_t(8));
+        QCOMPARE(image.overlayNames(), QStringList{"q bins"});
+        QCOMPARE(window.recentFiles().front(), QFileInfo(xpcsFile_).absoluteFilePath());
+        QVERIFY(!window.openFile(dir_.filePath("missing.h5")));
+        QVERIFY(!window.grab().isNull());
+    }
+
+    void settingsRoundTrip() {
+        int deviceIndex = 0;
+        {
+            MainWindow window;
+            window.openFile(xpcsFile_);
+            window.workbench().image().controls()->setColormap("magma");
+            window.workbench().image().controls()->setNormalisation(Normalisation::Log);
+            auto* picker = window.findChild<DevicePicker*>();
+            deviceIndex = picker->deviceBox()->count() - 1;
+            picker->selectDevice(static_cast<std::size_t>(deviceIndex));
+            window.dock("LogPanel")->hide();
+            window.saveSettings();
+        }
+        MainWindow again;
+        QCOMPARE(again.workbench().image().controls()->colormap(), QString("magma"));
+        QCOMPARE(again.workbench().image().controls()->normalisation(), Normalisation::Log);
+        QCOMPARE(again.findChild<DevicePicker*>()->deviceBox()->currentIndex(), deviceIndex);
+        QCOMPARE(again.recentFiles().front(), QFileInfo(xpcsFile_).absoluteFilePath());
+        QVERIFY(again.dock("LogPanel")->isHidden());
+        again.resetLayout();
+        QVERIFY(!again.dock("LogPanel")->isHidden());
+        QSettings().clear();
+    }
+
+    void generateOpensTheDataset() {
+        MainWindow window;
+        QSignalSpy opened(&window.workbench(), &Workbench::fileOpened);
+        SyntheticRequest request;
+        request.kind = SyntheticRequest::Kind::Diffraction;
+        request.diffraction.height = 64;
+        request.diffraction.width = 80;
+        request.diffraction.spots = 5;
+        request.diffraction.gaps = true;
+        window.workbench().generateAndOpen(request, dir_.filePath("gen.h5"));
+        QVERIFY(opened.wait(20000));
+        QCOMPARE(window.workbench().image().presenter().image().width, std::size_t(80));
+        QVERIFY(window.workbench().dataset().path(DataRole::PixelMask));
+    }
+
+    void demoOfMissingAlgorithmSaysSo() {
+        MainWindow window;
+        QString error;
+        QVERIFY(!window.startDemo("xpcs", &error));
+        QVERIFY(error.contains("not implemented yet"));
+        QVERIFY(!window.startDemo("fft", &error));
+        QVERIFY(error.contains("unknown algorithm"));
+    }
+
+    // The plug-in path an algorithm uses, with a test-only panel: registry -> dock, demo ->
+    // generate + open + submit, job -> overlay, result tab and timings.
+    void registeredPanelPlugsIn() {
+        AlgorithmPanelSpec spec;
+        spec.algorithm = "spots";
+        spec.title = "Spots (test)";
+        spec.createPanel = [](Workbench&, QWidget* parent) { return new QLabel("test panel", parent); };
+        spec.startDemo = [this](Workbench& wb) {
+            SyntheticRequest request = demoRequest("spots");
+            request.diffraction.height = 32;
+            request.diffraction.width = 40;
+            wb.generateAndOpen(request, dir_.filePath("demo.h5"), [&wb] {
+                Job job;
+                job.title = "spots test";
+                job.algorithm = "spots";
+                job.variant = "direct";
+                job.device = wb.device();
+                job.work = [&wb](const Progress& progress) {
+                    progress.checkCancel();
+                    JobOutcome outcome;
+                    outcome.timings = {TimingRecord{"spots direct", 1, 0.2, 0.2, 0.2, 0.2}};
+                    outcome.deliver = [&wb] {
+                        OverlayData signal;
+                        signal.name = "signal";
+                        signal.width = 40;
+                        signal.height = 32;
+                        signal.labels.assign(40 * 32, 0);
+                        signal.labels[5] = 1;
+                        signal.style = OverlayData::Style::Solid;
+                        wb.setOverlay(signal);
+                        auto* plot = new QCustomPlot;
+                        wb.addResultTab({"spots", plot, plot, {}, [] { return std::string("x,y\n"); }});
+                    };
+                    return outcome;
+                };
+                wb.submit(job);
+            });
+        };
+        AlgorithmPanelRegistry::instance().add(spec);
+        MainWindow window;
+        QVERIFY(window.dock("AlgorithmPanel_spots"));
+        QString error;
+        QVERIFY(window.startDemo("spots", &error));
+        QSignalSpy succeeded(&window.workbench().jobs(), &JobRunner::succeeded);
+        QTRY_COMPARE_WITH_TIMEOUT(succeeded.count(), 2, 20000); // generate, then the run
+        QVERIFY(window.workbench().image().overlayNames().contains("signal"));
+        QCOMPARE(window.workbench().results().count(), 1);
+        QCOMPARE(window.workbench().timings().tableWidget()->rowCount(), 1);
+        QVERIFY(window.exportablePlots().count("Result: spots"));
+    }
+
+    void binaryScreenshotAndDemoExitCodes() {
+        const QString png = dir_.filePath("shot.png");
+        QProcess gui;
+        gui.start(guiBinary(), {xpcsFile_, "--screenshot", png});
+        QVERIFY(gui.waitForFinished(60000));
+        QCOMPARE(gui.exitCode(), 0);
+        const QImage shot(png);
+        QVERIFY(!shot.isNull());
+        QVERIFY(shot.width() >= 800);
+        QProcess demo;
+        demo.start(guiBinary(), {"--demo", "xpcs", "--screenshot", png});
+        QVERIFY(demo.waitForFinished(60000));
+        QCOMPARE(demo.exitCode(), 2);
+        QVERIFY(demo.readAllStandardError().contains("not implemented yet"));
+    }
+};
+
+QTEST_MAIN(TestUiMainWindow)
+#include "tst_ui_mainwindow.moc"

@@ -1,0 +1,107 @@
+// Results and Timings: timings table and CSV, plot export as valid PNG / PDF / JPG at the
+// chosen size, results exported as HDF5 (read back) and CSV.
+#include "core/errors.hpp"
+#include "core/hdf5.hpp"
+#include "ui/results/export.hpp"
+#include "ui/results/results_panel.hpp"
+#include "ui/results/timings_panel.hpp"
+#include "ui_test_helpers.hpp"
+
+#include <QFile>
+#include <QImage>
+#include <QTableWidget>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace clscope;
+using namespace clscope::ui;
+
+namespace {
+
+QByteArray head(const QString& path, int bytes) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.read(bytes) : QByteArray();
+}
+
+RunTimings run(const std::string& variant, double median) {
+    return {"xpcs", variant, "ocl:0 pthread", {{"copy H->D frames", 5, 0.5, 0.6, 0.9, 3.0}, {"xpcs " + variant, 5, median, median, median, 5 * median}}};
+}
+
+} // namespace
+
+class TestUiResults : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+  private slots:
+    void timingsTableAndCsv() {
+        TimingsTable table;
+        QCOMPARE(table.add(run("naive", 20.0)), 1);
+        QCOMPARE(table.add(run("gemm", 1.5)), 2);
+        QCOMPARE(table.rows().size(), std::size_t(4));
+        const auto grouped = table.groupedRows();
+        QCOMPARE(grouped.front().variant, std::string("gemm")); // grouped by algorithm, variant, device
+        const QStringList lines = QString::fromStdString(table.csv()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 5);
+        QCOMPARE(lines[0], QString("run,algorithm,variant,device,label,count,min_ms,median_ms,max_ms"));
+        QCOMPARE(lines[2], QString("2,xpcs,gemm,ocl:0 pthread,xpcs gemm,5,1.5,1.5,1.5"));
+        QCOMPARE(csvField("a,b \"c\""), std::string("\"a,b \"\"c\"\"\""));
+    }
+
+    void timingsPanelShowsRuns() {
+        TimingsPanel panel;
+        panel.addRun(run("naive", 20.0));
+        QCOMPARE(panel.tableWidget()->rowCount(), 2);
+        QCOMPARE(panel.tableWidget()->item(1, 7)->text(), QString("20"));
+        QCOMPARE(panel.chart()->plottableCount(), 1); // one group -> one bar series
+        panel.addRun(run("gemm", 1.5));
+        QCOMPARE(panel.chart()->plottableCount(), 2);
+        const QString csv = dir_.filePath("timings.csv");
+        panel.exportCsv(csv);
+        QVERIFY(head(csv, 64).startsWith("run,algorithm"));
+    }
+
+    void plotExportFormats() {
+        QCustomPlot plot;
+        plot.addGraph()->setData({0, 1, 2}, {1, 3, 2});
+        plot.rescaleAxes();
+        const QString png = dir_.filePath("plot.png"), pdf = dir_.filePath("plot.pdf"), jpg = dir_.filePath("plot.jpg");
+        exportPlot(plot, png, 640, 480);
+        exportPlot(plot, pdf, 640, 480);
+        exportPlot(plot, jpg, 320, 200);
+        QCOMPARE(head(png, 4), QByteArray("\x89PNG"));
+        QCOMPARE(QImage(png).size(), QSize(640, 480));
+        QCOMPARE(head(pdf, 5), QByteArray("%PDF-"));
+        QCOMPARE(QImage(jpg).size(), QSize(320, 200));
+        QVERIFY_THROWS_EXCEPTION(UsageError, exportPlot(plot, dir_.filePath("plot.bmpx"), 10, 10));
+    }
+
+    void resultsExportHdf5AndCsv() {
+        ResultsPanel panel;
+        QVERIFY_THROWS_EXCEPTION(UsageError, panel.exportHdf5(dir_.filePath("none.h5")));
+        auto* plot = new QCustomPlot;
+        ResultTab tab{"g2", plot, plot, [](H5Writer& out) {
+                          out.write("/xpcs/g2", makeArray<double>({1, 3}, {1.5, 1.2, 1.0}));
+                          writeProvenance(out, "/xpcs", Provenance{"ocl:0", "gemm", "{}", 0.5});
+                      },
+                      [] { return std::string("tau,g2\n0,1.5\n"); }};
+        panel.addTab(tab);
+        QCOMPARE(panel.count(), 1);
+        QCOMPARE(panel.currentTab()->title, QString("g2"));
+        const QString h5 = dir_.filePath("results.h5");
+        panel.exportHdf5(h5);
+        H5Reader reader(h5.toStdString());
+        const Array g2 = reader.read("/xpcs/g2");
+        QCOMPARE(g2.shape(), (Shape{1, 3}));
+        QCOMPARE(g2.valueAt(1), 1.2);
+        QCOMPARE(reader.stringAttribute("/xpcs", "variant").value(), std::string("gemm"));
+        const QString csv = dir_.filePath("g2.csv");
+        panel.exportCsv(csv);
+        QCOMPARE(head(csv, 100), QByteArray("tau,g2\n0,1.5\n"));
+        panel.removeTab("g2");
+        QCOMPARE(panel.count(), 0);
+    }
+};
+
+QTEST_MAIN(TestUiResults)
+#include "tst_ui_results.moc"

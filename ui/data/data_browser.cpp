@@ -1,0 +1,137 @@
+#include "ui/data/data_browser.hpp"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace clscope::ui {
+
+namespace {
+
+enum Column { NameColumn, ShapeColumn, TypeColumn, RoleColumn };
+constexpr int pathRole = Qt::UserRole + 1;
+constexpr int maxDepth = 32; // guards against link cycles
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+} // namespace
+
+DataBrowser::DataBrowser(DatasetRoles& roles, QWidget* parent) : QWidget(parent), roles_(roles) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    fileLabel_ = new QLabel("No file open (File ▸ Open, Ctrl+O)", this);
+    fileLabel_->setWordWrap(true);
+    tree_ = new QTreeWidget(this);
+    tree_->setHeaderLabels({"Name", "Shape / value", "Type", "Role"});
+    tree_->header()->setSectionResizeMode(QHeaderView::Interactive);
+    tree_->header()->setSectionResizeMode(NameColumn, QHeaderView::ResizeToContents);
+    tree_->setIndentation(12);
+    tree_->setColumnWidth(ShapeColumn, 110);
+    tree_->setColumnWidth(TypeColumn, 55);
+    tree_->setContextMenuPolicy(Qt::CustomContextMenu);
+    tree_->setToolTip("Double-click a dataset to use it; right-click to choose its role");
+    layout->addWidget(fileLabel_);
+    layout->addWidget(tree_, 1);
+    connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+        const QString path = item->data(NameColumn, pathRole).toString();
+        if (!path.isEmpty()) activatePath(path);
+    });
+    connect(tree_, &QTreeWidget::customContextMenuRequested, this, &DataBrowser::showContextMenu);
+}
+
+void DataBrowser::refresh() {
+    tree_->clear();
+    if (!roles_.isOpen()) {
+        fileLabel_->setText("No file open (File ▸ Open, Ctrl+O)");
+        return;
+    }
+    fileLabel_->setText(q(roles_.fileName()));
+    auto* root = new QTreeWidgetItem(tree_, {"/"});
+    root->setData(NameColumn, pathRole, "/");
+    addChildren(root, "/", 0);
+    tree_->expandAll();
+    updateRoleColumn();
+}
+
+void DataBrowser::addChildren(QTreeWidgetItem* parent, const std::string& group, int depth) {
+    if (depth > maxDepth) return;
+    for (const H5Node& node : roles_.file()->children(group)) {
+        auto* item = new QTreeWidgetItem(parent, {q(node.name)});
+        item->setData(NameColumn, pathRole, q(node.path));
+        item->setToolTip(NameColumn, q(node.path + (node.note.empty() ? "" : "\n" + node.note)));
+        if (node.kind == H5Node::Dataset) {
+            item->setText(ShapeColumn, q(shapeString(node.info.shape)));
+            item->setText(TypeColumn, q(node.info.typeName));
+        } else if (node.kind == H5Node::Broken || node.kind == H5Node::Other) {
+            item->setText(ShapeColumn, q(node.note));
+            item->setForeground(NameColumn, QColor(150, 150, 150));
+        }
+        for (const auto& [name, value] : node.attributes) {
+            auto* attribute = new QTreeWidgetItem(item, {"@" + q(name), q(value), "attr"});
+            attribute->setForeground(NameColumn, QColor(110, 110, 160));
+            attribute->setToolTip(ShapeColumn, q(value));
+        }
+        if (node.kind == H5Node::Group) addChildren(item, node.path, depth + 1);
+    }
+}
+
+QTreeWidgetItem* DataBrowser::itemForPath(const QString& path) const {
+    for (QTreeWidgetItemIterator it(tree_); *it; ++it)
+        if ((*it)->data(NameColumn, pathRole).toString() == path) return *it;
+    return nullptr;
+}
+
+void DataBrowser::updateRoleColumn() {
+    for (QTreeWidgetItemIterator it(tree_); *it; ++it) {
+        const QString path = (*it)->data(NameColumn, pathRole).toString();
+        QStringList names;
+        for (const auto& [role, assigned] : roles_.assignments())
+            if (q(assigned) == path) names << q(roleShortName(role));
+        (*it)->setText(RoleColumn, names.join(", "));
+        QFont font = (*it)->font(NameColumn);
+        font.setBold(!names.isEmpty());
+        (*it)->setFont(NameColumn, font);
+    }
+}
+
+bool DataBrowser::assignRole(DataRole role, const QString& path) {
+    const Support s = roles_.assign(role, path.toStdString());
+    if (!s.ok) {
+        emit message(QString("Cannot use %1 as %2: %3").arg(path, q(roleName(role)), q(s.reason)));
+        return false;
+    }
+    updateRoleColumn();
+    emit roleAssigned(role, path);
+    return true;
+}
+
+bool DataBrowser::activatePath(const QString& path) {
+    const auto role = roles_.guessRole(path.toStdString());
+    if (!role) {
+        emit message(QString("%1 fits no role (frames, q-bin labels, pixel mask, digis, particles)").arg(path));
+        return false;
+    }
+    return assignRole(*role, path);
+}
+
+// One entry per role; those the item cannot play are greyed out with the reason.
+void DataBrowser::showContextMenu(const QPoint& pos) {
+    QTreeWidgetItem* item = tree_->itemAt(pos);
+    if (!item) return;
+    const QString path = item->data(NameColumn, pathRole).toString();
+    if (path.isEmpty()) return;
+    QMenu menu(this);
+    menu.setToolTipsVisible(true);
+    for (DataRole role : allDataRoles()) {
+        QAction* action = menu.addAction("Use as " + q(roleName(role)));
+        const Support s = roles_.check(role, path.toStdString());
+        action->setEnabled(s.ok);
+        if (!s.ok) action->setToolTip(q(s.reason));
+        connect(action, &QAction::triggered, this, [this, role, path] { assignRole(role, path); });
+    }
+    menu.exec(tree_->viewport()->mapToGlobal(pos));
+}
+
+} // namespace clscope::ui

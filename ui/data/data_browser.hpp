@@ -1,0 +1,43 @@
+// The Data panel: the open file's HDF5 tree (groups, datasets with shape and dtype,
+// attributes). Double-click or the context menu assigns a dataset to a role.
+#pragma once
+#include "ui/data/dataset_roles.hpp"
+
+#include <QWidget>
+
+class QLabel;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace clscope::ui {
+
+class DataBrowser : public QWidget {
+    Q_OBJECT
+  public:
+    // roles is shared with the workbench; the browser shows it and edits it.
+    explicit DataBrowser(DatasetRoles& roles, QWidget* parent = nullptr);
+
+    // Rebuild the tree from roles' file (after open or close).
+    void refresh();
+    // Assign path to role; on failure emits message() with the reason.
+    bool assignRole(DataRole role, const QString& path);
+    // What a double-click does: assign the guessed role.
+    bool activatePath(const QString& path);
+
+    QTreeWidget* tree() const { return tree_; }
+    QTreeWidgetItem* itemForPath(const QString& path) const;
+
+  signals:
+    void roleAssigned(clscope::ui::DataRole role, const QString& path);
+    void message(const QString& text);
+
+  private:
+    void addChildren(QTreeWidgetItem* parent, const std::string& group, int depth);
+    void showContextMenu(const QPoint& pos);
+    void updateRoleColumn();
+    DatasetRoles& roles_;
+    QTreeWidget* tree_ = nullptr;
+    QLabel* fileLabel_ = nullptr;
+};
+
+} // namespace clscope::ui

@@ -1,0 +1,56 @@
+// The image view's state and the image it shows, kept apart from the widgets (Mantid-style
+// presenter): which frame or frame range, which reduction, normalisation and colour range.
+#pragma once
+#include "ui/image/frame_source.hpp"
+#include "ui/image/image_math.hpp"
+
+#include <memory>
+#include <optional>
+
+namespace clscope::ui {
+
+struct ImageSelection {
+    Reduction reduction = Reduction::Single;
+    std::size_t frame = 0;                 // the frame shown when reduction == Single
+    std::size_t firstFrame = 0, lastFrame = 0; // inclusive range for sum / mean / max
+};
+
+class ImagePresenter {
+  public:
+    void setSource(std::shared_ptr<const FrameSource> source);
+    void clearSource();
+    bool hasImage() const { return source_ != nullptr; }
+    const FrameSource* source() const { return source_.get(); }
+    std::size_t frameCount() const { return source_ ? source_->frameCount() : 0; }
+
+    // Pixel mask (non-zero = bad), empty for none; masked pixels show as NaN.
+    void setPixelMask(std::vector<std::uint8_t> bad);
+    void setSelection(ImageSelection selection);
+    const ImageSelection& selection() const { return selection_; }
+    void setFrame(std::size_t frame);
+    void setNormalisation(Normalisation n) { normalisation_ = n; }
+    Normalisation normalisation() const { return normalisation_; }
+    void setContrast(const ContrastSettings& c) { contrast_ = c; }
+    const ContrastSettings& contrast() const { return contrast_; }
+
+    // The image in data values (NaN where masked), recomputed after a change.
+    const Image& image();
+    // The automatic colour range in data values, and as drawn (after normalisation).
+    ValueRange dataRange();
+    ValueRange drawnRange() { return normalisedRange(dataRange(), normalisation_); }
+    // The values to draw, one per pixel (normalisation applied).
+    std::vector<double> drawnValues();
+    // One line saying what is shown, e.g. "frame 3 / 500" or "mean of frames 0–99".
+    std::string caption() const;
+
+  private:
+    void invalidate() { image_.reset(); }
+    std::shared_ptr<const FrameSource> source_;
+    std::vector<std::uint8_t> bad_;
+    ImageSelection selection_;
+    Normalisation normalisation_ = Normalisation::Linear;
+    ContrastSettings contrast_;
+    std::optional<Image> image_;
+};
+
+} // namespace clscope::ui

@@ -1,0 +1,210 @@
+#include "ui/image/image_view.hpp"
+
+#include "ui/image/colormaps.hpp"
+
+#include <QLabel>
+#include <QMenu>
+#include <QVBoxLayout>
+#include <cmath>
+#include <qcustomplot.h>
+
+namespace clscope::ui {
+
+ImageView::ImageView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    controls_ = new ImageControls(this);
+    caption_ = new QLabel("no image", this);
+    plot_ = new QCustomPlot(this);
+    readout_ = new QLabel(" ", this);
+    readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(controls_);
+    layout->addWidget(caption_);
+    layout->addWidget(plot_, 1);
+    layout->addWidget(readout_);
+    buildPlot();
+    connect(controls_, &ImageControls::selectionChanged, this, &ImageView::applySelection);
+    connect(controls_, &ImageControls::appearanceChanged, this, &ImageView::applyAppearance);
+    connect(controls_, &ImageControls::orientationChanged, this, [this](bool yDown) {
+        plot_->yAxis->setRangeReversed(yDown);
+        plot_->replot();
+    });
+    connect(controls_, &ImageControls::resetZoomRequested, this, &ImageView::fitImage);
+    applyAppearance();
+}
+
+ImageView::~ImageView() { overlays_.clear(); }
+
+void ImageView::buildPlot() {
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot_->xAxis->setLabel("x (pixel)");
+    plot_->yAxis->setLabel("y (pixel)");
+    plot_->yAxis->setRangeReversed(true);
+    plot_->axisRect()->setupFullAxesBox(true);
+    map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
+    map_->setInterpolate(false);
+    map_->setTightBoundary(false);
+    scale_ = new QCPColorScale(plot_);
+    plot_->plotLayout()->addElement(0, 1, scale_);
+    scale_->setType(QCPAxis::atRight);
+    scale_->setBarWidth(14);
+    map_->setColorScale(scale_);
+    // Keep the colour bar as tall as the image's axis rect.
+    auto* margins = new QCPMarginGroup(plot_);
+    plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    scale_->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    plot_->setMouseTracking(true);
+    plot_->installEventFilter(this);
+    connect(plot_, &QCustomPlot::mouseMove, this, &ImageView::onMouseMove);
+    connect(plot_, &QCustomPlot::mouseWheel, this, [this] { userZoomed_ = true; });
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { fitImage(); });
+    connect(plot_, &QCustomPlot::mouseRelease, this, [this] { userZoomed_ = true; });
+}
+
+bool ImageView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::Resize && !userZoomed_ && presenter_.hasImage())
+        QMetaObject::invokeMethod(this, [this] { if (!userZoomed_) fitImage(); }, Qt::QueuedConnection);
+    return QWidget::eventFilter(watched, event);
+}
+
+void ImageView::setFrameSource(std::shared_ptr<const FrameSource> source) {
+    overlays_.clear();
+    rebuildOverlayMenu();
+    if (!source) presenter_.clearSource();
+    else presenter_.setSource(std::move(source));
+    controls_->setFrameCount(presenter_.frameCount());
+    userZoomed_ = false;
+    redraw();
+    fitImage();
+}
+
+void ImageView::setPixelMask(std::vector<std::uint8_t> bad) {
+    presenter_.setPixelMask(std::move(bad));
+    redraw();
+}
+
+void ImageView::applySelection() {
+    ImageSelection s{controls_->reduction(), controls_->frame(), controls_->firstFrame(), controls_->lastFrame()};
+    presenter_.setSelection(s);
+    redraw();
+}
+
+void ImageView::applyAppearance() {
+    presenter_.setNormalisation(controls_->normalisation());
+    presenter_.setContrast(controls_->contrast());
+    map_->setGradient(colormapGradient(controls_->colormap(), controls_->maskedColor()));
+    redraw();
+}
+
+// Push the presenter's image, colour range and scale type into the colour map.
+void ImageView::redraw() {
+    const Normalisation n = presenter_.normalisation();
+    const bool log = n == Normalisation::Log;
+    scale_->setDataScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (log) scale_->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    else scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    scale_->axis()->setLabel(n == Normalisation::Sqrt ? "√ value" : "value");
+    caption_->setText(QString::fromStdString(presenter_.caption()));
+    if (!presenter_.hasImage()) {
+        map_->data()->clear();
+        plot_->replot();
+        return;
+    }
+    const Image& image = presenter_.image();
+    const std::vector<double> drawn = presenter_.drawnValues();
+    const int w = static_cast<int>(image.width), h = static_cast<int>(image.height);
+    map_->data()->setSize(w, h);
+    map_->data()->setRange(QCPRange(0.5, w - 0.5), QCPRange(0.5, h - 0.5));
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) map_->data()->setCell(x, y, drawn[static_cast<std::size_t>(y) * w + x]);
+    const ValueRange range = presenter_.drawnRange();
+    map_->setDataRange(QCPRange(range.low, range.high));
+    plot_->replot();
+}
+
+void ImageView::fitImage() {
+    userZoomed_ = false;
+    if (!presenter_.hasImage()) return;
+    const double w = static_cast<double>(presenter_.source()->width());
+    const double h = static_cast<double>(presenter_.source()->height());
+    const QRect rect = plot_->axisRect()->rect();
+    if (rect.width() < 10 || rect.height() < 10) {
+        plot_->xAxis->setRange(0, w);
+        plot_->yAxis->setRange(0, h);
+    } else {
+        // Square pixels: the axis that has room to spare is widened about the image centre.
+        const double pixelsPerUnit = std::min(rect.width() / w, rect.height() / h);
+        const double spanX = rect.width() / pixelsPerUnit, spanY = rect.height() / pixelsPerUnit;
+        plot_->xAxis->setRange(w / 2 - spanX / 2, w / 2 + spanX / 2);
+        plot_->yAxis->setRange(h / 2 - spanY / 2, h / 2 + spanY / 2);
+    }
+    plot_->replot();
+}
+
+OverlayLayer* ImageView::setOverlay(OverlayData data) {
+    removeOverlay(data.name);
+    overlays_.push_back(std::make_unique<OverlayLayer>(plot_, std::move(data), "main"));
+    rebuildOverlayMenu();
+    plot_->replot();
+    return overlays_.back().get();
+}
+
+void ImageView::removeOverlay(const QString& name) {
+    std::erase_if(overlays_, [&](const auto& o) { return o->name() == name; });
+    rebuildOverlayMenu();
+    plot_->replot();
+}
+
+OverlayLayer* ImageView::overlay(const QString& name) const {
+    for (const auto& o : overlays_)
+        if (o->name() == name) return o.get();
+    return nullptr;
+}
+
+QStringList ImageView::overlayNames() const {
+    QStringList names;
+    for (const auto& o : overlays_) names << o->name();
+    return names;
+}
+
+// One checkable entry per overlay to show or hide it.
+void ImageView::rebuildOverlayMenu() {
+    QMenu* menu = controls_->overlayMenu();
+    menu->clear();
+    if (overlays_.empty()) menu->addAction("(no overlays)")->setEnabled(false);
+    for (const auto& o : overlays_) {
+        QAction* action = menu->addAction(o->name());
+        action->setCheckable(true);
+        action->setChecked(o->isVisible());
+        OverlayLayer* layer = o.get();
+        connect(action, &QAction::toggled, this, [this, layer](bool on) {
+            layer->setVisible(on);
+            plot_->replot();
+        });
+    }
+}
+
+QString ImageView::readoutAt(double x, double y) {
+    if (!presenter_.hasImage()) return {};
+    const Image& image = presenter_.image();
+    if (x < 0 || y < 0 || x >= static_cast<double>(image.width) || y >= static_cast<double>(image.height)) return {};
+    const auto ix = static_cast<std::size_t>(x), iy = static_cast<std::size_t>(y);
+    const double value = image.at(ix, iy);
+    QString text = QString("x %1  y %2  value %3").arg(ix).arg(iy).arg(std::isnan(value) ? QString("masked")
+                                                                                           : QString::number(value, 'g', 6));
+    for (const auto& o : overlays_) {
+        const QString label = o->describeAt(ix, iy);
+        if (!label.isEmpty()) text += "  |  " + label;
+    }
+    return text;
+}
+
+void ImageView::onMouseMove(QMouseEvent* event) {
+    const double x = plot_->xAxis->pixelToCoord(event->position().x());
+    const double y = plot_->yAxis->pixelToCoord(event->position().y());
+    const QString text = readoutAt(x, y);
+    readout_->setText(text.isEmpty() ? " " : text);
+    emit readoutChanged(text);
+}
+
+} // namespace clscope::ui

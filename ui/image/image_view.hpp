@@ -1,0 +1,76 @@
+// The Image panel: a QCPColorMap with its QCPColorScale, the controls above it, overlay
+// layers and a cursor readout (x, y, value, overlay labels under the cursor).
+#pragma once
+#include "ui/image/image_controls.hpp"
+#include "ui/image/image_presenter.hpp"
+#include "ui/image/overlay_layer.hpp"
+
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+class QCustomPlot;
+class QCPColorMap;
+class QCPColorScale;
+class QLabel;
+class QSettings;
+
+namespace clscope::ui {
+
+class ImageView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ImageView(QWidget* parent = nullptr);
+    ~ImageView() override;
+
+    // Show frames from a source (an HDF5 dataset or an array); nullptr clears the view.
+    void setFrameSource(std::shared_ptr<const FrameSource> source);
+    // Pixel mask (non-zero = bad, H*W); masked pixels draw in the masked colour and are left
+    // out of the auto-contrast. An empty vector removes it.
+    void setPixelMask(std::vector<std::uint8_t> bad);
+
+    // Add an overlay layer, replacing one of the same name; returns it (owned by the view).
+    OverlayLayer* setOverlay(OverlayData data);
+    void removeOverlay(const QString& name);
+    OverlayLayer* overlay(const QString& name) const;
+    QStringList overlayNames() const;
+
+    // Text of the cursor readout for pixel (x, y), e.g. "x 12  y 40  value 3 | q bins 3".
+    QString readoutAt(double x, double y);
+    void fitImage();
+
+    ImagePresenter& presenter() { return presenter_; }
+    ImageControls* controls() const { return controls_; }
+    QCustomPlot* plot() const { return plot_; }
+    QCPColorMap* colorMap() const { return map_; }
+    QCPColorScale* colorScale() const { return scale_; }
+
+    void saveSettings(QSettings& s) const { controls_->saveSettings(s); }
+    void restoreSettings(QSettings& s) { controls_->restoreSettings(s); }
+
+  signals:
+    void readoutChanged(const QString& text);
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+  private:
+    void buildPlot();
+    void applySelection();
+    void redraw();
+    void applyAppearance();
+    void rebuildOverlayMenu();
+    void onMouseMove(QMouseEvent* event);
+
+    ImagePresenter presenter_;
+    ImageControls* controls_ = nullptr;
+    QCustomPlot* plot_ = nullptr;
+    QCPColorMap* map_ = nullptr;
+    QCPColorScale* scale_ = nullptr;
+    QLabel* readout_ = nullptr;
+    QLabel* caption_ = nullptr;
+    std::vector<std::unique_ptr<OverlayLayer>> overlays_;
+    bool userZoomed_ = false;
+};
+
+} // namespace clscope::ui

@@ -1,0 +1,51 @@
+// The one overlay type of the image view: a label image drawn as a second QCPColorMap on its
+// own buffered layer above the frame (masks, q bins, signal pixels, cluster maps).
+#pragma once
+#include <QColor>
+#include <QString>
+#include <qcustomplot.h>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace clscope::ui {
+
+// What an algorithm hands the image view. Label 0 draws nothing.
+struct OverlayData {
+    QString name; // shown in the overlay menu and the cursor readout, e.g. "q bins"
+    std::size_t width = 0, height = 0;
+    std::vector<std::int32_t> labels; // (H,W) row-major
+    // Categorical: label L takes palette colour (L-1) mod 10; Solid: every non-zero label in color.
+    enum class Style { Categorical, Solid } style = Style::Categorical;
+    QColor color = QColor(255, 64, 64);
+    double opacity = 0.45;
+    // Text for a label under the cursor; default "<name> L".
+    std::function<QString(std::int32_t)> labelText;
+};
+
+class OverlayLayer {
+  public:
+    // Adds a colour map on a new layer above `below` (a layer name of the plot).
+    OverlayLayer(QCustomPlot* plot, OverlayData data, const QString& below);
+    ~OverlayLayer();
+    OverlayLayer(const OverlayLayer&) = delete;
+    OverlayLayer& operator=(const OverlayLayer&) = delete;
+
+    const QString& name() const { return data_.name; }
+    void setVisible(bool visible);
+    bool isVisible() const;
+    // The label at pixel (x, y), 0 outside or where there is none.
+    std::int32_t labelAt(std::size_t x, std::size_t y) const;
+    // "<name> 3" or the overlay's own text; empty when no label is there.
+    QString describeAt(std::size_t x, std::size_t y) const;
+    QCPColorMap* colorMap() const { return map_; }
+
+  private:
+    QCustomPlot* plot_;
+    OverlayData data_;
+    QCPLayer* layer_ = nullptr;
+    QCPColorMap* map_ = nullptr;
+};
+
+} // namespace clscope::ui

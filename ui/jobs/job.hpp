@@ -1,0 +1,37 @@
+// A unit of background work: what the GUI hands the job runner. The work runs on the
+// runner's worker thread (where the algorithm builds its own ClSession on the device);
+// its outcome's `deliver` then runs on the GUI thread to show the results.
+#pragma once
+#include "core/progress.hpp"
+#include "core/timing.hpp"
+#include "gpu/device_info.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace clscope::ui {
+
+// Timings of one run, labelled by what ran where.
+struct RunTimings {
+    std::string algorithm, variant, device;
+    std::vector<TimingRecord> records;
+};
+
+struct JobOutcome {
+    std::vector<TimingRecord> timings;  // kernel and transfer timings (ClSession::timings().records())
+    std::function<void()> deliver;      // runs on the GUI thread; may be empty
+    std::string summary;                // one line for the log, e.g. "15 bins, 500 lags"
+};
+
+struct Job {
+    std::string title;            // e.g. "xpcs gemm on ocl:0"
+    std::string algorithm;        // xpcs, spots, cluster, rbf, or "generate"
+    std::string variant;          // variant id, empty when not a variant run
+    DeviceInfo device;            // where it runs (the host reference for plain work)
+    // The work. Call progress.report(fraction) and progress.checkCancel() between steps
+    // (at least every few hundred milliseconds so Cancel acts within a second).
+    std::function<JobOutcome(const Progress& progress)> work;
+};
+
+} // namespace clscope::ui

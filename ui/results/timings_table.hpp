@@ -1,0 +1,39 @@
+// Every run's labelled kernel and transfer timings, grouped by algorithm, variant and device
+// (Qt-free model of the Timings panel; exports CSV).
+#pragma once
+#include "ui/jobs/job.hpp"
+
+#include <string>
+#include <vector>
+
+namespace clscope::ui {
+
+struct TimingRow {
+    int run = 0;
+    std::string algorithm, variant, device, label;
+    std::size_t count = 0;
+    double minMs = 0, medianMs = 0, maxMs = 0;
+    // "algorithm variant @ device": the group a row belongs to.
+    std::string group() const { return algorithm + " " + variant + " @ " + device; }
+};
+
+class TimingsTable {
+  public:
+    // Add one run's records; returns its run number (1, 2, ...).
+    int add(const RunTimings& timings);
+    void clear() { rows_.clear(), runs_ = 0; }
+    const std::vector<TimingRow>& rows() const { return rows_; }
+    // Rows ordered by group, then run, then label's first appearance.
+    std::vector<TimingRow> groupedRows() const;
+    // Header plus one line per row: run,algorithm,variant,device,label,count,min_ms,median_ms,max_ms
+    std::string csv() const;
+
+  private:
+    std::vector<TimingRow> rows_;
+    int runs_ = 0;
+};
+
+// A CSV field, quoted when it holds a comma, quote or newline.
+std::string csvField(const std::string& text);
+
+} // namespace clscope::ui

@@ -1,0 +1,213 @@
+#include "ui/shell/main_window.hpp"
+
+#include "ui/data/data_browser.hpp"
+#include "ui/device/device_picker.hpp"
+#include "ui/image/image_view.hpp"
+#include "ui/results/results_panel.hpp"
+#include "ui/results/timings_panel.hpp"
+#include "ui/shell/algorithm_panels.hpp"
+#include "ui/shell/log_panel.hpp"
+#include "ui/shell/workbench.hpp"
+
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolButton>
+#include <qcustomplot.h>
+
+namespace clscope::ui {
+
+namespace {
+// Bump when the panels change so an old saved layout is not applied to new docks.
+constexpr int layoutVersion = 1;
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setWindowTitle("clscope");
+    setObjectName("clscopeMainWindow");
+    setDockNestingEnabled(true);
+    resize(1600, 1000);
+    buildPanels();
+    buildStatusBar();
+    buildMenus();
+    arrangeDefaultLayout();
+    defaultState_ = saveState(layoutVersion);
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+QDockWidget* MainWindow::addPanel(const QString& objectName, const QString& title, QWidget* widget) {
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName);
+    dock->setWidget(widget);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                      QDockWidget::DockWidgetClosable);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    return dock;
+}
+
+void MainWindow::buildPanels() {
+    log_ = new LogPanel(this);
+    image_ = new ImageView(this);
+    devices_ = new DevicePicker({}, this);
+    results_ = new ResultsPanel(this);
+    timings_ = new TimingsPanel(this);
+    // The browser shows the workbench's dataset roles, so it is attached after.
+    workbench_ = new Workbench(WorkbenchViews{image_, devices_, results_, timings_, log_}, this);
+    data_ = new DataBrowser(workbench_->dataset(), this);
+    workbench_->attachDataBrowser(data_);
+    addPanel("DataPanel", "Data", data_);
+    addPanel("ImagePanel", "Image", image_);
+    addPanel("DevicePanel", "Device", devices_);
+    for (const AlgorithmPanelSpec& spec : AlgorithmPanelRegistry::instance().panels())
+        algorithmDocks_.push_back(addPanel(QString::fromStdString("AlgorithmPanel_" + spec.algorithm), spec.title,
+                                           spec.createPanel(*workbench_, this)));
+    addPanel("ResultsPanel", "Results", results_);
+    addPanel("TimingsPanel", "Timings", timings_);
+    addPanel("LogPanel", "Log", log_);
+    connect(workbench_, &Workbench::statusMessage, this,
+            [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
+    connect(workbench_, &Workbench::fileOpened, this, [this](const QString& path) {
+        addRecentFile(path);
+        setWindowTitle("clscope — " + path);
+    });
+}
+
+// Data over Device on the left, the Image in the middle with Log and Timings tabbed under it,
+// algorithm panels over Results on the right.
+void MainWindow::arrangeDefaultLayout() {
+    QDockWidget *data = dock("DataPanel"), *image = dock("ImagePanel"), *device = dock("DevicePanel");
+    QDockWidget *results = dock("ResultsPanel"), *timings = dock("TimingsPanel"), *log = dock("LogPanel");
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        d->setFloating(false);
+        d->show();
+    }
+    addDockWidget(Qt::LeftDockWidgetArea, data);
+    addDockWidget(Qt::RightDockWidgetArea, results);
+    splitDockWidget(data, image, Qt::Horizontal);
+    splitDockWidget(data, device, Qt::Vertical);
+    splitDockWidget(image, log, Qt::Vertical);
+    tabifyDockWidget(log, timings);
+    log->raise();
+    if (!algorithmDocks_.empty()) {
+        addDockWidget(Qt::RightDockWidgetArea, algorithmDocks_.front());
+        splitDockWidget(algorithmDocks_.front(), results, Qt::Vertical);
+        for (std::size_t i = 1; i < algorithmDocks_.size(); ++i)
+            tabifyDockWidget(algorithmDocks_.front(), algorithmDocks_[i]);
+        algorithmDocks_.front()->raise();
+    }
+    resizeDocks({data, image, results}, {360, 860, 380}, Qt::Horizontal);
+    resizeDocks({data, device}, {430, 470}, Qt::Vertical);
+    resizeDocks({image, log}, {720, 190}, Qt::Vertical);
+}
+
+void MainWindow::resetLayout() {
+    restoreState(defaultState_, layoutVersion);
+    arrangeDefaultLayout();
+}
+
+void MainWindow::buildStatusBar() {
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->setMaximumWidth(240);
+    progress_->setTextVisible(true);
+    progress_->hide();
+    cancelButton_ = new QToolButton(this);
+    cancelButton_->setText("Cancel");
+    cancelButton_->setToolTip("Cancel the running job (Esc)");
+    cancelButton_->hide();
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancelButton_);
+    JobRunner& runner = workbench_->jobs();
+    connect(cancelButton_, &QToolButton::clicked, &runner, &JobRunner::cancel);
+    connect(&runner, &JobRunner::started, this, [this](const QString& title) {
+        progress_->setValue(0);
+        progress_->setFormat(title.left(40) + "  %p%");
+        progress_->show();
+        cancelButton_->show();
+    });
+    connect(&runner, &JobRunner::progressed, this,
+            [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 1000.0)); });
+    connect(&runner, &JobRunner::finished, this, [this] {
+        progress_->hide();
+        cancelButton_->hide();
+    });
+    statusBar()->showMessage("Ready — File ▸ Open (Ctrl+O) or Generate synthetic dataset (Ctrl+G)");
+}
+
+QDockWidget* MainWindow::dock(const QString& objectName) const {
+    return findChild<QDockWidget*>(objectName, Qt::FindDirectChildrenOnly);
+}
+
+bool MainWindow::openFile(const QString& path) { return workbench_->openFile(path); }
+
+bool MainWindow::startDemo(const QString& algorithm, QString* error) {
+    const std::string name = algorithm.toStdString();
+    const auto& known = knownAlgorithms();
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+        *error = "unknown algorithm '" + algorithm + "'; expected xpcs, spots, cluster or rbf";
+        return false;
+    }
+    const AlgorithmPanelSpec* spec = AlgorithmPanelRegistry::instance().find(name);
+    if (!spec || !spec->startDemo) {
+        *error = "the " + algorithm + " algorithm is not implemented yet, so there is no demo to run";
+        return false;
+    }
+    spec->startDemo(*workbench_);
+    return true;
+}
+
+void MainWindow::screenshotWhenSettled(const QString& path, std::function<void(bool)> done) {
+    // Settled: no job for a few consecutive ticks (a demo may queue a run after generating).
+    auto* timer = new QTimer(this);
+    auto idleTicks = std::make_shared<int>(0);
+    auto clock = std::make_shared<QElapsedTimer>();
+    clock->start();
+    connect(timer, &QTimer::timeout, this, [this, timer, idleTicks, clock, path, done] {
+        *idleTicks = workbench_->jobs().isBusy() ? 0 : *idleTicks + 1;
+        if (*idleTicks < 4 && clock->elapsed() < 600000) return;
+        timer->stop();
+        timer->deleteLater();
+        done(grab().save(path, "PNG"));
+    });
+    timer->start(250);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    workbench_->jobs().cancel();
+    saveSettings();
+    event->accept();
+}
+
+void MainWindow::saveSettings() const {
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState(layoutVersion));
+    s.setValue("files/recent", recentFiles_);
+    image_->saveSettings(s);
+    devices_->saveSettings(s);
+}
+
+void MainWindow::restoreSettings() {
+    QSettings s;
+    restoreGeometry(s.value("window/geometry").toByteArray());
+    restoreState(s.value("window/state").toByteArray(), layoutVersion);
+    recentFiles_ = s.value("files/recent").toStringList();
+    buildRecentMenu();
+    image_->restoreSettings(s);
+    devices_->restoreSettings(s);
+}
+
+std::map<QString, QCustomPlot*> MainWindow::exportablePlots() const {
+    std::map<QString, QCustomPlot*> plots{{"Image", image_->plot()}, {"Timings", timings_->chart()}};
+    for (const ResultTab& tab : results_->tabs())
+        if (tab.plot) plots["Result: " + tab.title] = tab.plot;
+    return plots;
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,82 @@
+// The clscope main window: named dockable panels (Data, Image, Device, one per algorithm,
+// Results, Timings, Log) whose layout persists in QSettings, the File menu, a status bar with
+// progress and Cancel, and the hooks behind `clscope [FILE] [--demo ALGO] [--screenshot OUT]`.
+#pragma once
+#include <QMainWindow>
+#include <QStringList>
+#include <functional>
+#include <map>
+
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QToolButton;
+class QCustomPlot;
+
+namespace clscope::ui {
+
+class DataBrowser;
+class DevicePicker;
+class ImageView;
+class LogPanel;
+class ResultsPanel;
+class TimingsPanel;
+class Workbench;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    Workbench& workbench() { return *workbench_; }
+    bool openFile(const QString& path);
+    // Start ALGO's demo; false with the reason when the algorithm has no panel yet.
+    bool startDemo(const QString& algorithm, QString* error);
+    // Once no job runs and the window has settled, save grab() as PNG and call done(ok).
+    void screenshotWhenSettled(const QString& path, std::function<void(bool ok)> done);
+
+    QStringList recentFiles() const { return recentFiles_; }
+    QDockWidget* dock(const QString& objectName) const;
+    // Plots Export plot offers, by name ("Image", "Timings", "Result: <tab>").
+    std::map<QString, QCustomPlot*> exportablePlots() const;
+
+    void saveSettings() const;
+    void restoreSettings();
+    void resetLayout();
+
+  protected:
+    void closeEvent(QCloseEvent* event) override;
+
+  private:
+    void buildPanels();
+    QDockWidget* addPanel(const QString& objectName, const QString& title, QWidget* widget);
+    void arrangeDefaultLayout();
+    void buildStatusBar();
+    void buildMenus();
+    void buildRecentMenu();
+    void addRecentFile(const QString& path);
+    void openFileDialog();
+    void generateDialog();
+    void exportPlotDialog();
+    void exportResultsDialog();
+    void exportTimingsDialog();
+
+    DataBrowser* data_ = nullptr;
+    ImageView* image_ = nullptr;
+    DevicePicker* devices_ = nullptr;
+    ResultsPanel* results_ = nullptr;
+    TimingsPanel* timings_ = nullptr;
+    LogPanel* log_ = nullptr;
+    Workbench* workbench_ = nullptr;
+    std::vector<QDockWidget*> algorithmDocks_;
+    QMenu* recentMenu_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QToolButton* cancelButton_ = nullptr;
+    QStringList recentFiles_;
+    QByteArray defaultState_;
+};
+
+} // namespace clscope::ui

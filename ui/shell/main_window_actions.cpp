@@ -1,0 +1,138 @@
+// The main window's menus and the actions behind them (open, recent files, generate,
+// export plot / results / timings, quit, cancel, panels).
+#include "ui/shell/main_window.hpp"
+
+#include "ui/device/device_picker.hpp"
+#include "ui/image/image_view.hpp"
+#include "ui/results/export.hpp"
+#include "ui/results/results_panel.hpp"
+#include "ui/results/timings_panel.hpp"
+#include "ui/shell/export_plot_dialog.hpp"
+#include "ui/shell/generate_dialog.hpp"
+#include "ui/shell/workbench.hpp"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSlider>
+#include <QStatusBar>
+#include <qcustomplot.h>
+
+namespace clscope::ui {
+
+namespace {
+constexpr int maxRecentFiles = 10;
+} // namespace
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu("&File");
+    file->addAction("&Open HDF5…", QKeySequence::Open, this, &MainWindow::openFileDialog);
+    recentMenu_ = file->addMenu("Open &recent");
+    file->addAction("&Generate synthetic dataset…", QKeySequence(Qt::CTRL | Qt::Key_G), this,
+                    &MainWindow::generateDialog);
+    file->addSeparator();
+    file->addAction("Export &plot…", QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPlotDialog);
+    file->addAction("Export &results…", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
+                    &MainWindow::exportResultsDialog);
+    file->addAction("Export &timings (CSV)…", this, &MainWindow::exportTimingsDialog);
+    file->addSeparator();
+    file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* run = menuBar()->addMenu("&Run");
+    run->addAction("&Cancel running job", QKeySequence(Qt::Key_Escape), &workbench_->jobs(), &JobRunner::cancel);
+
+    QMenu* image = menuBar()->addMenu("&Image");
+    QSlider* slider = image_->controls()->frameSlider();
+    image->addAction("&Next frame", QKeySequence(Qt::Key_PageDown), this,
+                     [slider] { slider->setValue(slider->value() + 1); });
+    image->addAction("&Previous frame", QKeySequence(Qt::Key_PageUp), this,
+                     [slider] { slider->setValue(slider->value() - 1); });
+    image->addAction("&Fit image", QKeySequence(Qt::CTRL | Qt::Key_0), image_, &ImageView::fitImage);
+
+    viewMenu_ = menuBar()->addMenu("&View");
+    for (QDockWidget* d : findChildren<QDockWidget*>()) viewMenu_->addAction(d->toggleViewAction());
+    viewMenu_->addSeparator();
+    viewMenu_->addAction("&Reset layout", this, &MainWindow::resetLayout);
+
+    QMenu* help = menuBar()->addMenu("&Help");
+    help->addAction("&About clscope", this, [this] {
+        QMessageBox::about(this, "About clscope",
+                           "clscope — a workbench for GPU algorithms on detector data\n"
+                           "(XPCS correlator, spot finder, pixel clustering, RBF sums).");
+    });
+}
+
+void MainWindow::buildRecentMenu() {
+    recentMenu_->clear();
+    for (const QString& path : recentFiles_)
+        recentMenu_->addAction(path, this, [this, path] { openFile(path); });
+    recentMenu_->setEnabled(!recentFiles_.isEmpty());
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recentFiles_.removeAll(absolute);
+    recentFiles_.prepend(absolute);
+    while (recentFiles_.size() > maxRecentFiles) recentFiles_.removeLast();
+    buildRecentMenu();
+}
+
+void MainWindow::openFileDialog() {
+    const QString start = recentFiles_.isEmpty() ? QString() : QFileInfo(recentFiles_.front()).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(this, "Open HDF5 file", start,
+                                                      "HDF5 files (*.h5 *.hdf5 *.nxs *.hdf);;All files (*)");
+    if (!path.isEmpty()) openFile(path);
+}
+
+void MainWindow::generateDialog() {
+    GenerateDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    workbench_->generateAndOpen(dialog.request(), dialog.outputPath());
+}
+
+// Run an export; its error goes to the Log and a message box, success to the status bar.
+static void tryExport(MainWindow* window, Workbench& workbench, const QString& what, const std::function<void()>& f) {
+    try {
+        f();
+        workbench.log(LogLevel::Info, "exported " + what);
+        window->statusBar()->showMessage("Exported " + what, 6000);
+    } catch (const std::exception& e) {
+        workbench.log(LogLevel::Error, QString("export of %1 failed: %2").arg(what, e.what()));
+        QMessageBox::warning(window, "Export failed", e.what());
+    }
+}
+
+void MainWindow::exportPlotDialog() {
+    const auto plots = exportablePlots();
+    QStringList names;
+    for (const auto& [name, plot] : plots) names << name;
+    const ResultTab* current = results_->currentTab();
+    ExportPlotDialog dialog(names, current && current->plot ? "Result: " + current->title : "Image", this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    QCustomPlot* plot = plots.at(dialog.plotName());
+    tryExport(this, *workbench_, dialog.path(),
+              [&] { exportPlot(*plot, dialog.path(), dialog.plotWidth(), dialog.plotHeight()); });
+}
+
+void MainWindow::exportResultsDialog() {
+    if (results_->count() == 0) {
+        statusBar()->showMessage("There are no results to export yet: run an algorithm first", 6000);
+        return;
+    }
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(this, "Export results", "results.h5",
+                                                      "HDF5 (*.h5);;CSV of the shown result (*.csv)", &filter);
+    if (path.isEmpty()) return;
+    const bool csv = QFileInfo(path).suffix().toLower() == "csv";
+    tryExport(this, *workbench_, path, [&] { csv ? results_->exportCsv(path) : results_->exportHdf5(path); });
+}
+
+void MainWindow::exportTimingsDialog() {
+    const QString path = QFileDialog::getSaveFileName(this, "Export timings", "timings.csv", "CSV (*.csv)");
+    if (!path.isEmpty()) tryExport(this, *workbench_, path, [&] { timings_->exportCsv(path); });
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,11 @@
+// Where every algorithm's panel is registered: add one line per algorithm, e.g.
+//   registry.add(xpcsPanelSpec());   // ui/xpcs/xpcs_panel.hpp
+#include "ui/shell/algorithm_panels.hpp"
+
+namespace clscope::ui {
+
+void registerAllPanels(AlgorithmPanelRegistry& registry) {
+    (void)registry;
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,138 @@
+#include "ui/shell/workbench.hpp"
+
+#include "core/io.hpp"
+#include "gpu/devices.hpp"
+#include "ui/data/data_browser.hpp"
+#include "ui/device/device_picker.hpp"
+#include "ui/image/image_view.hpp"
+#include "ui/results/timings_panel.hpp"
+
+namespace clscope::ui {
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+} // namespace
+
+Workbench::Workbench(WorkbenchViews views, QObject* parent) : QObject(parent), views_(views) {
+    connectRunner();
+}
+
+void Workbench::attachDataBrowser(DataBrowser* browser) {
+    browser_ = browser;
+    connect(browser_, &DataBrowser::roleAssigned, this, [this](DataRole role, const QString& path) {
+        log(LogLevel::Info, QString("%1 ← %2").arg(q(roleName(role)), path));
+        showRole(role);
+    });
+    connect(browser_, &DataBrowser::message, this, [this](const QString& text) {
+        log(LogLevel::Warning, text);
+        emit statusMessage(text, 6000);
+    });
+}
+
+void Workbench::connectRunner() {
+    connect(&runner_, &JobRunner::started, this, [this](const QString& title) { log(LogLevel::Info, "started: " + title); });
+    connect(&runner_, &JobRunner::succeeded, this, [this](const QString& title, const QString& summary, double s) {
+        const QString text = QString("finished: %1 in %2 s%3").arg(title).arg(s, 0, 'f', 2).arg(summary.isEmpty() ? "" : " — " + summary);
+        log(LogLevel::Info, text);
+        emit statusMessage(text, 8000);
+    });
+    connect(&runner_, &JobRunner::failed, this, [this](const QString& title, const QString& kind, const QString& message) {
+        log(LogLevel::Error, QString("%1 failed (%2): %3").arg(title, kind, message));
+        emit statusMessage(QString("%1 failed: %2").arg(title, message.section('\n', 0, 0)), 0);
+    });
+    connect(&runner_, &JobRunner::cancelled, this, [this](const QString& title) {
+        log(LogLevel::Warning, "cancelled: " + title);
+        emit statusMessage("Cancelled: " + title, 6000);
+    });
+    connect(&runner_, &JobRunner::timingsReady, this, [this](const RunTimings& t) { views_.timings->addRun(t); });
+}
+
+bool Workbench::openFile(const QString& path) {
+    try {
+        roles_.open(path.toStdString());
+    } catch (const std::exception& e) {
+        log(LogLevel::Error, QString("cannot open %1: %2").arg(path, e.what()));
+        emit statusMessage(QString("Cannot open %1").arg(path), 0);
+        return false;
+    }
+    if (browser_) browser_->refresh();
+    views_.image->setFrameSource(nullptr);
+    for (const auto& [role, rolePath] : roles_.assignments()) {
+        log(LogLevel::Info, QString("%1 ← %2").arg(q(roleName(role)), q(rolePath)));
+        showRole(role);
+    }
+    log(LogLevel::Info, "opened " + path);
+    emit statusMessage("Opened " + path, 5000);
+    emit fileOpened(path);
+    return true;
+}
+
+// Show what a role now points at: frames in the image view, labels as the "q bins" overlay,
+// the pixel mask as masked pixels. Errors go to the log; the role stays assigned.
+void Workbench::showRole(DataRole role) {
+    try {
+        const auto path = roles_.path(role);
+        if (role == DataRole::Frames && path) {
+            views_.image->setFrameSource(std::make_shared<Hdf5FrameSource>(roles_.file(), *path));
+            if (roles_.path(DataRole::Labels)) showLabels();
+            if (roles_.path(DataRole::PixelMask)) showRole(DataRole::PixelMask);
+        } else if (role == DataRole::Labels && path) {
+            showLabels();
+        } else if (role == DataRole::PixelMask && path) {
+            views_.image->setPixelMask(readPixelMask(*roles_.file(), *path).bad);
+        }
+    } catch (const std::exception& e) {
+        log(LogLevel::Error, QString("cannot show %1: %2").arg(q(roleName(role)), e.what()));
+    }
+    emit roleChanged(role);
+}
+
+void Workbench::showLabels() {
+    const LabelMask labels = readLabels(*roles_.file(), *roles_.path(DataRole::Labels));
+    OverlayData overlay;
+    overlay.name = "q bins";
+    overlay.width = labels.width;
+    overlay.height = labels.height;
+    overlay.labels = labels.labels;
+    overlay.opacity = 0.25;
+    overlay.labelText = [](std::int32_t label) { return QString("q bin %1").arg(label); };
+    if (views_.image->presenter().hasImage()) setOverlay(std::move(overlay));
+}
+
+void Workbench::generateAndOpen(const SyntheticRequest& request, const QString& path, std::function<void()> then) {
+    Job job;
+    job.title = "generate " + kindName(request.kind) + " → " + path.toStdString();
+    job.algorithm = "generate";
+    job.device = hostDevice();
+    job.work = [this, request, path, then](const Progress& progress) {
+        progress.checkCancel();
+        JobOutcome outcome;
+        outcome.summary = writeSynthetic(request, path.toStdString());
+        // `then` is queued so that it runs once this job has finished and may submit the next.
+        outcome.deliver = [this, path, then] {
+            if (openFile(path) && then) QMetaObject::invokeMethod(this, then, Qt::QueuedConnection);
+        };
+        return outcome;
+    };
+    submit(std::move(job));
+}
+
+const DeviceInfo& Workbench::device() const { return views_.devices->currentDevice(); }
+
+std::string Workbench::variant(const std::string& algorithm) const { return views_.devices->currentVariant(algorithm); }
+
+bool Workbench::submit(Job job) {
+    if (runner_.submit(std::move(job))) return true;
+    const QString text = "A run is in progress (" + runner_.currentTitle() + "); cancel it or wait";
+    log(LogLevel::Warning, text);
+    emit statusMessage(text, 6000);
+    return false;
+}
+
+OverlayLayer* Workbench::setOverlay(OverlayData overlay) { return views_.image->setOverlay(std::move(overlay)); }
+
+void Workbench::addResultTab(ResultTab tab) { views_.results->addTab(std::move(tab)); }
+
+void Workbench::log(LogLevel level, const QString& text) { views_.log->append(level, text); }
+
+} // namespace clscope::ui

@@ -1,0 +1,73 @@
+// What an algorithm panel works with: the open dataset and its roles, the chosen device
+// and variant, the one job runner, the image view (overlays), the Results and Timings
+// panels and the Log. The main window builds the views and hands them over.
+#pragma once
+#include "ui/data/dataset_roles.hpp"
+#include "ui/data/synthetic_request.hpp"
+#include "ui/image/overlay_layer.hpp"
+#include "ui/jobs/job_runner.hpp"
+#include "ui/results/results_panel.hpp"
+#include "ui/shell/log_panel.hpp"
+
+#include <QObject>
+#include <functional>
+
+namespace clscope::ui {
+
+class DataBrowser;
+class DevicePicker;
+class ImageView;
+class TimingsPanel;
+
+struct WorkbenchViews {
+    ImageView* image = nullptr;
+    DevicePicker* devices = nullptr;
+    ResultsPanel* results = nullptr;
+    TimingsPanel* timings = nullptr;
+    LogPanel* log = nullptr;
+};
+
+class Workbench : public QObject {
+    Q_OBJECT
+  public:
+    explicit Workbench(WorkbenchViews views, QObject* parent = nullptr);
+    // The Data panel edits dataset(); attach it once it exists.
+    void attachDataBrowser(DataBrowser* browser);
+
+    // Data: open a file (roles get their default paths), or generate one and open it.
+    bool openFile(const QString& path);
+    DatasetRoles& dataset() { return roles_; }
+    void generateAndOpen(const SyntheticRequest& request, const QString& path, std::function<void()> then = {});
+
+    // Device and variant chosen in the Device panel.
+    const DeviceInfo& device() const;
+    std::string variant(const std::string& algorithm) const;
+
+    // Runs: the job's timings go to the Timings panel, its errors to the Log and status bar.
+    JobRunner& jobs() { return runner_; }
+    bool submit(Job job);
+
+    // Views an algorithm draws into.
+    ImageView& image() { return *views_.image; }
+    OverlayLayer* setOverlay(OverlayData overlay);
+    void addResultTab(ResultTab tab);
+    ResultsPanel& results() { return *views_.results; }
+    TimingsPanel& timings() { return *views_.timings; }
+    void log(LogLevel level, const QString& text);
+
+  signals:
+    void fileOpened(const QString& path);
+    void roleChanged(clscope::ui::DataRole role);
+    void statusMessage(const QString& text, int timeoutMs);
+
+  private:
+    void connectRunner();
+    void showRole(DataRole role);
+    void showLabels();
+    WorkbenchViews views_;
+    DataBrowser* browser_ = nullptr;
+    DatasetRoles roles_;
+    JobRunner runner_;
+};
+
+} // namespace clscope::ui
