@@ -1,0 +1,350 @@
+// xpcs: dense intensity autocorrelation per q bin (DESIGN.md §5).
+//
+// Every variant fills the lower triangle of one Gram matrix per bin,
+//   gram[slot][bin][t1][t2] = sum_p I_t1(p) I_t2(p)   (t1 >= t2, summed over slots),
+// and the frame sums S[bin][t] = sum_p I_t(p); xpcs_lag_sums then reduces the diagonals to
+// g2 and g2_err. The sums over pixels are additive, so frames larger than the device are
+// processed in pixel chunks: `accumulate` = 0 stores the first chunk, 1 adds the next ones.
+//
+// Set by the host (-D):
+//   DATA_T   element type of the frames: uchar, ushort, uint, int, float
+//   SUM_T    exact sum type of gram and S: ulong (unsigned data), long (int), double (float)
+//   LAYOUT   how a chunk is stored: 0 raw frames (pixel index list), 1 frame-major
+//            (pixels of a bin contiguous inside each frame), 2 pixel-major (frames contiguous)
+//   DATA_UCHAR 1 for uint8 data (allows gemm's fp32 fast path, GEMM_FAST_U8)
+// Values of DATA_T are converted, never reinterpreted: uchar stays 0..255 (the seed's
+// `char` read made values above 127 negative).
+
+#ifndef DATA_T
+#define DATA_T uchar
+#endif
+#ifndef SUM_T
+#define SUM_T ulong
+#endif
+#ifndef LAYOUT
+#define LAYOUT 0
+#endif
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+#define XPCS_CAT_(a, b) a##b
+#define XPCS_CAT(a, b) XPCS_CAT_(a, b)
+
+// Element (frame t, chunk pixel q) of a chunk in the layout of this build; `stride` is the
+// raw frame size (layout 0), the padded pixel count (1) or the padded frame count (2).
+inline SUM_T xpcs_pixel(global const DATA_T* data, global const int* pixels, int stride, int t,
+                        int q) {
+#if LAYOUT == 0
+    return (SUM_T)data[(size_t)t * stride + pixels[q]];
+#elif LAYOUT == 1
+    return (SUM_T)data[(size_t)t * stride + q];
+#else
+    return (SUM_T)data[(size_t)q * stride + t];
+#endif
+}
+
+// Index of gram[slot][bin][t1][t2] with frames padded to framePad.
+inline size_t xpcs_gram_index(int slot, int bin, int binCount, int framePad, int t1, int t2) {
+    return (((size_t)slot * binCount + bin) * framePad + t1) * (size_t)framePad + t2;
+}
+
+// Store or add one sum into a global accumulator.
+inline void xpcs_store(global SUM_T* where, SUM_T value, int accumulate) {
+    *where = accumulate ? *where + value : value;
+}
+
+// ---- shared: raw frames -> frame-major or pixel-major chunk ----------------------------
+
+// Frame-major copy: out[t][q] = raw[t][source[q]] (0 for padding, source < 0).
+kernel void xpcs_reorder_frame_major(global const DATA_T* raw, global const int* source,
+                                     global DATA_T* out, int frames, int rawFrameSize,
+                                     int paddedPixels) {
+    const int q = get_global_id(0), t = get_global_id(1);
+    if (q >= paddedPixels || t >= frames) return;
+    const int src = source[q];
+    out[(size_t)t * paddedPixels + q] = src < 0 ? (DATA_T)0 : raw[(size_t)t * rawFrameSize + src];
+}
+
+#define XPCS_TRANSPOSE 32
+// Pixel-major copy through a 32x32 local tile: out[q][t] = raw[t][source[q]], zero for padded
+// pixels and frames t >= frames. Work-group (32, 8); global (framePad, paddedPixels / 4).
+kernel void xpcs_reorder_pixel_major(global const DATA_T* raw, global const int* source,
+                                     global DATA_T* out, int frames, int rawFrameSize,
+                                     int paddedPixels, int framePad) {
+    local DATA_T tile[XPCS_TRANSPOSE][XPCS_TRANSPOSE + 1];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int t0 = get_group_id(0) * XPCS_TRANSPOSE, q0 = get_group_id(1) * XPCS_TRANSPOSE;
+    // Read along pixels (gathered but near-contiguous inside a bin).
+    for (int j = ly; j < XPCS_TRANSPOSE; j += 8) {
+        const int t = t0 + j, q = q0 + lx;
+        const int src = (q < paddedPixels && t < frames) ? source[q] : -1;
+        tile[j][lx] = src < 0 ? (DATA_T)0 : raw[(size_t)t * rawFrameSize + src];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Write along frames (contiguous).
+    for (int j = ly; j < XPCS_TRANSPOSE; j += 8) {
+        const int q = q0 + j, t = t0 + lx;
+        if (q < paddedPixels && t < framePad) out[(size_t)q * framePad + t] = tile[lx][j];
+    }
+}
+
+// ---- shared: frame sums S[bin][t] ------------------------------------------------------
+
+// One work-item per (frame, bin). offsets: B+1 chunk offsets of the bins' pixels.
+kernel void xpcs_frame_sums(global const DATA_T* data, global const int* pixels,
+                            global const int* offsets, global SUM_T* sums, int frames,
+                            int binCount, int stride, int accumulate) {
+    const int t = get_global_id(0), bin = get_global_id(1);
+    if (t >= frames || bin >= binCount) return;
+    SUM_T s = 0;
+    for (int q = offsets[bin]; q < offsets[bin + 1]; ++q) s += xpcs_pixel(data, pixels, stride, t, q);
+    xpcs_store(&sums[(size_t)bin * frames + t], s, accumulate);
+}
+
+// ---- shared: lag sums -> g2, g2_err ----------------------------------------------------
+
+// One work-item per (lag, bin): over t = lag..T-1 and the slots, N_t = gram[t][t-lag],
+// g2 = sum N_t * n / sum S_t S_t-lag, g2_err = population std of r_t = n N_t / (S_t S_t-lag)
+// over the pairs with a non-zero product, divided by sqrt(count). Two passes, like the CPU.
+kernel void xpcs_lag_sums(global const SUM_T* gram, global const SUM_T* sums,
+                          global const double* pixelCounts, global double* g2,
+                          global double* g2Err, int frames, int framePad, int binCount,
+                          int slots) {
+    const int lag = get_global_id(0), bin = get_global_id(1);
+    if (lag >= frames || bin >= binCount) return;
+    const double n = pixelCounts[bin];
+    global const SUM_T* s = sums + (size_t)bin * frames;
+    SUM_T numerator = 0;
+    double denominator = 0.0, ratioSum = 0.0;
+    int count = 0;
+    for (int t = lag; t < frames; ++t) {
+        SUM_T gramValue = 0;
+        for (int slot = 0; slot < slots; ++slot)
+            gramValue += gram[xpcs_gram_index(slot, bin, binCount, framePad, t, t - lag)];
+        const double product = convert_double(s[t]) * convert_double(s[t - lag]);
+        numerator += gramValue;
+        denominator += product;
+        if (product != 0.0) {
+            ratioSum += n * convert_double(gramValue) / product;
+            ++count;
+        }
+    }
+    const size_t out = (size_t)bin * frames + lag;
+    g2[out] = denominator == 0.0 ? NAN : convert_double(numerator) * n / denominator;
+    if (denominator == 0.0 || count == 0) {
+        g2Err[out] = NAN;
+        return;
+    }
+    const double mean = ratioSum / count;
+    double squares = 0.0;
+    for (int t = lag; t < frames; ++t) {
+        const double product = convert_double(s[t]) * convert_double(s[t - lag]);
+        if (product == 0.0) continue;
+        SUM_T gramValue = 0;
+        for (int slot = 0; slot < slots; ++slot)
+            gramValue += gram[xpcs_gram_index(slot, bin, binCount, framePad, t, t - lag)];
+        const double d = n * convert_double(gramValue) / product - mean;
+        squares += d * d;
+    }
+    g2Err[out] = sqrt(squares / count) / sqrt((double)count);
+}
+
+// ---- variant naive: one work-item per (lag, bin), the seed's first kernel --------------
+
+kernel void xpcs_naive(global const DATA_T* data, global const int* pixels,
+                       global const int* offsets, global SUM_T* gram, int frames, int framePad,
+                       int binCount, int stride, int accumulate) {
+    const int lag = get_global_id(0), bin = get_global_id(1);
+    if (lag >= frames || bin >= binCount) return;
+    for (int t = lag; t < frames; ++t) {
+        SUM_T n = 0;
+        for (int q = offsets[bin]; q < offsets[bin + 1]; ++q)
+            n += xpcs_pixel(data, pixels, stride, t, q) * xpcs_pixel(data, pixels, stride, t - lag, q);
+        xpcs_store(&gram[xpcs_gram_index(0, bin, binCount, framePad, t, t - lag)], n, accumulate);
+    }
+}
+
+// ---- variant ordered: one work-group per (lag, bin), the seed's second kernel ----------
+
+#ifndef ORDERED_WG
+#define ORDERED_WG 128
+#endif
+
+// Sum of one value per work-item (ORDERED_WG, a power of two) through local memory.
+inline SUM_T xpcs_group_sum(local SUM_T* scratch, SUM_T value) {
+    const int tid = get_local_id(0);
+    scratch[tid] = value;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int width = ORDERED_WG / 2; width > 0; width /= 2) {
+        if (tid < width) scratch[tid] += scratch[tid + width];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const SUM_T total = scratch[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return total;
+}
+
+// Work-group (ORDERED_WG, 1); global (ORDERED_WG * frames, binCount).
+kernel void xpcs_ordered(global const DATA_T* data, global const int* pixels,
+                         global const int* offsets, global SUM_T* gram, int frames, int framePad,
+                         int binCount, int stride, int accumulate) {
+    local SUM_T scratch[ORDERED_WG];
+    const int lag = get_group_id(0), bin = get_global_id(1), tid = get_local_id(0);
+    if (lag >= frames || bin >= binCount) return; // whole work-groups leave together
+    for (int t = lag; t < frames; ++t) {
+        SUM_T n = 0;
+        for (int q = offsets[bin] + tid; q < offsets[bin + 1]; q += ORDERED_WG)
+            n += xpcs_pixel(data, pixels, stride, t, q) * xpcs_pixel(data, pixels, stride, t - lag, q);
+        n = xpcs_group_sum(scratch, n);
+        if (tid == 0)
+            xpcs_store(&gram[xpcs_gram_index(0, bin, binCount, framePad, t, t - lag)], n, accumulate);
+    }
+}
+
+// ---- variant gemm: register-tiled Gram matrix per bin, lower-triangle tiles only --------
+//
+// Work-group (GEMM_TILE/GEMM_WPT)^2 computes one GEMM_TILE x GEMM_TILE tile (t1 block >= t2
+// block) of one bin's Gram matrix over a range of its pixels (one work-list entry); each
+// work-item holds GEMM_WPT x GEMM_WPT sums in registers. The chunk is pixel-major with frames
+// padded to framePad and each bin's pixels padded to GEMM_K, so tile loads need no bounds
+// checks. uint8 fast path: fp32 FMA sums of 256 products <= 255^2 stay below 2^24 (exact),
+// are then added into uint registers (exact for 65536 rows) and those into the 64-bit gram.
+
+#ifndef GEMM_TILE
+#define GEMM_TILE 128
+#endif
+#ifndef GEMM_WPT
+#define GEMM_WPT 8
+#endif
+#ifndef GEMM_K
+#define GEMM_K 16
+#endif
+#ifndef GEMM_FAST_U8
+#define GEMM_FAST_U8 0
+#endif
+#ifndef DATA_UCHAR
+#define DATA_UCHAR 0
+#endif
+#define GEMM_FAST (GEMM_FAST_U8 && DATA_UCHAR) // only ever for uint8 data
+#ifndef GEMM_MAC_DOUBLE
+#define GEMM_MAC_DOUBLE 0
+#endif
+#if GEMM_FAST
+#define MAC_T float
+#elif GEMM_MAC_DOUBLE
+#define MAC_T double // uint16: 65536 products of 65535^2 stay below 2^53, exact
+#else
+#define MAC_T SUM_T
+#endif
+
+#define GEMM_THREADS (GEMM_TILE / GEMM_WPT)          // work-items per dimension
+#define GEMM_GROUPS (GEMM_WPT / 4)                   // 4-vectors per work-item and dimension
+#define GEMM_SPAN (GEMM_TILE / GEMM_GROUPS)          // distance between a work-item's vectors
+#define GEMM_STRIDE (GEMM_THREADS * GEMM_THREADS * 4) // elements loaded per group and pass
+#ifndef GEMM_GLOBAL_ROWS
+#define GEMM_GLOBAL_ROWS 65536 // rows between flushes to gram (uint8: 65536 * 255^2 < 2^32)
+#endif
+#if GEMM_FAST
+#define GEMM_FLUSH_ROWS 256                          // rows between fp32 -> uint flushes
+#else
+#define GEMM_FLUSH_ROWS GEMM_GLOBAL_ROWS
+#endif
+#if (GEMM_WPT % 4) || ((GEMM_TILE * GEMM_K) % GEMM_STRIDE) || (GEMM_FLUSH_ROWS % GEMM_K) || (GEMM_GLOBAL_ROWS % GEMM_FLUSH_ROWS)
+#error "GEMM_WPT must be a multiple of 4 and GEMM_TILE*GEMM_K of 4*(GEMM_TILE/GEMM_WPT)^2"
+#endif
+
+#define MAC_T4 XPCS_CAT(MAC_T, 4)
+#define CONVERT_MAC_T4 XPCS_CAT(convert_, MAC_T4)
+
+// Tile index -> (row tile, column tile) of the lower triangle, row >= column.
+inline int2 xpcs_lower_tile(int index) {
+    int row = (int)((sqrt(8.0f * index + 1.0f) - 1.0f) * 0.5f);
+    while (row * (row + 1) / 2 > index) --row;
+    while ((row + 1) * (row + 2) / 2 <= index) ++row;
+    return (int2)(row, index - row * (row + 1) / 2);
+}
+
+// Copy GEMM_K pixel rows of GEMM_TILE frames from the chunk into local memory.
+inline void xpcs_gemm_load(global const DATA_T* from, int framePad, local MAC_T* to, int lid) {
+    for (int e = lid * 4; e < GEMM_TILE * GEMM_K; e += GEMM_STRIDE) {
+        const int k = e / GEMM_TILE, t = e % GEMM_TILE;
+        vstore4(CONVERT_MAC_T4(vload4(0, from + (size_t)k * framePad + t)), 0, to + e);
+    }
+}
+
+// Read a work-item's GEMM_WPT values of one local row (4-vectors GEMM_SPAN apart).
+inline void xpcs_gemm_fragment(local const MAC_T* row, int lane, MAC_T* out) {
+#pragma unroll
+    for (int g = 0; g < GEMM_GROUPS; ++g) {
+        const MAC_T4 v = vload4(0, row + g * GEMM_SPAN + lane * 4);
+        out[4 * g] = v.s0, out[4 * g + 1] = v.s1, out[4 * g + 2] = v.s2, out[4 * g + 3] = v.s3;
+    }
+}
+
+// Frame of a work-item's i-th output along one dimension of the tile.
+#define GEMM_FRAME(tileStart, lane, i) ((tileStart) + ((i) / 4) * GEMM_SPAN + (lane) * 4 + (i) % 4)
+
+// Work-group (GEMM_THREADS, GEMM_THREADS); global (tiles * GEMM_THREADS, entries * GEMM_THREADS).
+// work[e] = (bin, first row, end row, slot), rows counted in the padded chunk.
+kernel void xpcs_gemm(global const DATA_T* data, global const int4* work, global SUM_T* gram,
+                      int framePad, int binCount, int accumulate) {
+    local MAC_T tileA[GEMM_K * GEMM_TILE], tileB[GEMM_K * GEMM_TILE];
+    const int2 tile = xpcs_lower_tile(get_group_id(0)) * GEMM_TILE;
+    const int4 item = work[get_group_id(1)];
+    const int lx = get_local_id(0), ly = get_local_id(1), lid = ly * GEMM_THREADS + lx;
+    MAC_T acc[GEMM_WPT][GEMM_WPT], a[GEMM_WPT], b[GEMM_WPT];
+#if GEMM_FAST
+    uint exact[GEMM_WPT][GEMM_WPT];
+#define GEMM_RESULT exact
+#else
+#define GEMM_RESULT acc
+#endif
+    int row = item.y, add = accumulate;
+    do {
+        const int globalEnd = min(row + GEMM_GLOBAL_ROWS, item.z);
+#pragma unroll
+        for (int i = 0; i < GEMM_WPT; ++i)
+#pragma unroll
+            for (int j = 0; j < GEMM_WPT; ++j) GEMM_RESULT[i][j] = 0;
+        while (row < globalEnd) {
+            const int flushEnd = min(row + GEMM_FLUSH_ROWS, globalEnd);
+#if GEMM_FAST
+#pragma unroll
+            for (int i = 0; i < GEMM_WPT; ++i)
+#pragma unroll
+                for (int j = 0; j < GEMM_WPT; ++j) acc[i][j] = 0;
+#endif
+            for (; row < flushEnd; row += GEMM_K) {
+                barrier(CLK_LOCAL_MEM_FENCE);
+                xpcs_gemm_load(data + (size_t)row * framePad + tile.x, framePad, tileA, lid);
+                xpcs_gemm_load(data + (size_t)row * framePad + tile.y, framePad, tileB, lid);
+                barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+                for (int k = 0; k < GEMM_K; ++k) {
+                    xpcs_gemm_fragment(tileA + k * GEMM_TILE, ly, a);
+                    xpcs_gemm_fragment(tileB + k * GEMM_TILE, lx, b);
+#pragma unroll
+                    for (int i = 0; i < GEMM_WPT; ++i)
+#pragma unroll
+                        for (int j = 0; j < GEMM_WPT; ++j) acc[i][j] += a[i] * b[j];
+                }
+            }
+#if GEMM_FAST
+#pragma unroll
+            for (int i = 0; i < GEMM_WPT; ++i)
+#pragma unroll
+                for (int j = 0; j < GEMM_WPT; ++j) exact[i][j] += convert_uint(acc[i][j]);
+#endif
+        }
+        // Flush into gram[slot][bin][t1][t2] (padded frames included, never read back).
+#pragma unroll
+        for (int i = 0; i < GEMM_WPT; ++i)
+#pragma unroll
+            for (int j = 0; j < GEMM_WPT; ++j)
+                xpcs_store(&gram[xpcs_gram_index(item.w, item.x, binCount, framePad,
+                                                 GEMM_FRAME(tile.x, ly, i), GEMM_FRAME(tile.y, lx, j))],
+                           (SUM_T)GEMM_RESULT[i][j], add);
+        add = 1;
+    } while (row < item.z);
+}
