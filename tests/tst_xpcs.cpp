@@ -291,7 +291,7 @@ static int cli(const QStringList& args) {
 void TestXpcs::commandLineRoundTrip() {
     QTemporaryDir dir;
     const QString in = dir.filePath("in.h5"), out = dir.filePath("out.h5"), other = dir.filePath("other.h5");
-    QCOMPARE(cli({"generate", "xpcs", "--frames", "12", "--height", "21", "--width", "25",
+    QCOMPARE(cli({"generate", "xpcs", "--frames", "12", "--height", "41", "--width", "49",
                   "--frame-time", "0.01", "-o", in}), 0);
     QCOMPARE(cli({"correlate", in, "--device", "cpu", "--twotime", "1,2", "-o", out}), 0);
     const H5Reader file(out.toStdString());
@@ -312,7 +312,7 @@ void TestXpcs::commandLineRoundTrip() {
         compareValues("g2", xpcs::readResult(H5Reader(other.toStdString())).g2, r.g2, 1e-9);
     }
     // Mask of another shape: exit 3, and no output left behind.
-    QCOMPARE(cli({"generate", "xpcs", "--frames", "2", "--height", "20", "--width", "25", "-o", other}), 0);
+    QCOMPARE(cli({"generate", "xpcs", "--frames", "2", "--height", "40", "--width", "49", "-o", other}), 0);
     const QString failed = dir.filePath("failed.h5");
     QCOMPARE(cli({"correlate", in, "--mask", other, "--device", "cpu", "-o", failed}), 3);
     QVERIFY(!QFile::exists(failed));
