@@ -16,6 +16,7 @@ struct BenchOptions {
     int repeat = 5;                     // timed runs after one warm-up
     bool check = true;                  // compare with the cpu reference
     std::vector<std::string> variants;  // only these (all when empty)
+    std::map<std::string, int> tuning;  // -D NAME=VALUE overrides for the kernels
 };
 
 // One (variant, device) line of the table.

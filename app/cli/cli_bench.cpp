@@ -1,5 +1,5 @@
 // clscope-cli bench [ALGO...] [--device D]... [--size seed|large] [--repeat N] [--json OUT]
-//                   [--variant V]... [--no-check]
+//                   [--variant V]... [--tune NAME=VALUE]... [--no-check]
 // Generic: runs the bench case every algorithm registered (gpu/bench.hpp) and prints a table.
 #include "app/cli/commands.hpp"
 #include "core/errors.hpp"
@@ -22,8 +22,24 @@ struct BenchArgs {
     std::vector<std::string> algorithms, devices, variants;
     std::string size = "seed", json;
     int repeat = 5;
+    std::vector<std::string> tuning;
     bool noCheck = false;
 };
+
+// NAME=VALUE pairs of --tune.
+std::map<std::string, int> parseTuning(const std::vector<std::string>& pairs) {
+    std::map<std::string, int> out;
+    for (const std::string& p : pairs) {
+        const std::size_t eq = p.find('=');
+        if (eq == std::string::npos || eq == 0) throw UsageError("--tune takes NAME=VALUE, not '" + p + "'");
+        try {
+            out[p.substr(0, eq)] = std::stoi(p.substr(eq + 1));
+        } catch (const std::exception&) {
+            throw UsageError("--tune " + p + ": the value must be an integer");
+        }
+    }
+    return out;
+}
 
 void printTable(const std::vector<BenchRow>& rows) {
     std::printf("%-8s %-9s %-34s %-6s %10s %10s %12s %10s  %s\n", "algo", "variant", "device", "size",
@@ -64,7 +80,7 @@ void runBench(const BenchArgs& a) {
     std::vector<DeviceInfo> devices;
     for (const std::string& spec : a.devices.empty() ? std::vector<std::string>{""} : a.devices)
         devices.push_back(resolveDevice(spec));
-    const BenchOptions options{a.size, a.repeat, !a.noCheck, a.variants};
+    const BenchOptions options{a.size, a.repeat, !a.noCheck, a.variants, parseTuning(a.tuning)};
     std::vector<BenchRow> rows;
     for (const std::string& algo : a.algorithms.empty() ? BenchRegistry::instance().algorithms() : a.algorithms) {
         const auto part = BenchRegistry::instance().find(algo)(devices, options);
@@ -87,6 +103,7 @@ void addBenchCommand(CLI::App& app, Action& action) {
     sub->add_option("--size", a->size, "seed or large")->capture_default_str();
     sub->add_option("--repeat", a->repeat, "Timed runs after one warm-up")->capture_default_str();
     sub->add_option("--variant", a->variants, "Only these variants, repeatable");
+    sub->add_option("--tune", a->tuning, "Kernel tuning NAME=VALUE (-D), repeatable, e.g. GEMM_K=32");
     sub->add_flag("--no-check", a->noCheck, "Skip the comparison with the cpu reference");
     sub->add_option("--json", a->json, "Write every figure as JSON");
     sub->callback([&action, a] { action = [a] { runBench(*a); }; });

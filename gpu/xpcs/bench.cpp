@@ -61,8 +61,10 @@ BenchRow benchVariant(const DeviceInfo& device, const std::string& variant,
     std::vector<double> ms;
     TimingStats labels;
     Result last;
+    Params params;
+    params.tuning = o.tuning;
     for (int run = 0; run <= o.repeat; ++run) {
-        last = correlate(device, variant, d.frames, d.labels, {});
+        last = correlate(device, variant, d.frames, d.labels, params);
         if (run == 0) continue; // warm-up: program builds, first touches
         ms.push_back(last.kernelMs);
         labels.merge(last.timings);

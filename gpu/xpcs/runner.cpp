@@ -9,6 +9,8 @@ namespace clscope::xpcs {
 
 namespace {
 
+constexpr std::size_t lanes = 8; // XPCS_LANES of xpcs.cl
+
 // DATA_T and SUM_T of a frame dtype: exact 64-bit integer sums for integer data.
 std::string typeOptions(DType d) {
     switch (d) {
@@ -83,7 +85,7 @@ void frameSums(DeviceRun& run, int accumulate) {
     setArgs(k, run.data, run.pixels, run.offsets, run.sums, run.frames, run.binCount, run.stride,
             accumulate);
     run.session.launch(k, "xpcs frame sums",
-                       {{std::size_t(run.frames), std::size_t(run.binCount)}, {32, 1}});
+                       {{std::size_t(run.frames), lanes * run.binCount}, {32, lanes}});
 }
 
 // g2 and g2_err from the Gram diagonals, on the device.
@@ -97,7 +99,7 @@ void lagSums(DeviceRun& run, const Bins& bins, Result& result) {
     cl::Kernel k = s.kernel("xpcs", "xpcs_lag_sums", run.options);
     setArgs(k, run.gram, run.sums, pixelCounts, g2, err, run.frames, run.framePad, run.binCount,
             run.slots);
-    s.launch(k, "xpcs lag sums", {{std::size_t(run.frames), std::size_t(run.binCount)}, {32, 1}});
+    s.launch(k, "xpcs lag sums", {{std::size_t(run.frames), lanes * run.binCount}, {32, lanes}});
     s.download(g2, result.g2.data(), cells * 8, "copy D->H g2");
     s.download(err, result.g2Err.data(), cells * 8, "copy D->H g2_err");
 }

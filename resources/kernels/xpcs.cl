@@ -91,37 +91,64 @@ kernel void xpcs_reorder_pixel_major(global const DATA_T* raw, global const int*
 
 // ---- shared: frame sums S[bin][t] ------------------------------------------------------
 
-// One work-item per (frame, bin). offsets: B+1 chunk offsets of the bins' pixels.
+#define XPCS_LANES 8 // work-items sharing one frame (or one lag) in the reductions below
+
+// Work-group (32 frames, XPCS_LANES pixel lanes), one group row per bin; global
+// (frames rounded up to 32, XPCS_LANES * binCount). offsets: B+1 offsets of the bins' pixels.
 kernel void xpcs_frame_sums(global const DATA_T* data, global const int* pixels,
                             global const int* offsets, global SUM_T* sums, int frames,
                             int binCount, int stride, int accumulate) {
-    const int t = get_global_id(0), bin = get_global_id(1);
-    if (t >= frames || bin >= binCount) return;
+    local SUM_T partial[XPCS_LANES][32];
+    const int t = get_global_id(0), lx = get_local_id(0), lane = get_local_id(1);
+    const int bin = get_group_id(1);
     SUM_T s = 0;
-    for (int q = offsets[bin]; q < offsets[bin + 1]; ++q) s += xpcs_pixel(data, pixels, stride, t, q);
+    if (t < frames)
+        for (int q = offsets[bin] + lane; q < offsets[bin + 1]; q += XPCS_LANES)
+            s += xpcs_pixel(data, pixels, stride, t, q);
+    partial[lane][lx] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lane != 0 || t >= frames) return;
+    for (int l = 1; l < XPCS_LANES; ++l) s += partial[l][lx];
     xpcs_store(&sums[(size_t)bin * frames + t], s, accumulate);
 }
 
 // ---- shared: lag sums -> g2, g2_err ----------------------------------------------------
 
-// One work-item per (lag, bin): over t = lag..T-1 and the slots, N_t = gram[t][t-lag],
-// g2 = sum N_t * n / sum S_t S_t-lag, g2_err = population std of r_t = n N_t / (S_t S_t-lag)
-// over the pairs with a non-zero product, divided by sqrt(count). Two passes, like the CPU.
+// N(t1, t2) summed over the gram slots.
+inline SUM_T xpcs_gram_at(global const SUM_T* gram, int bin, int binCount, int framePad,
+                          int slots, int t1, int t2) {
+    SUM_T value = 0;
+    for (int slot = 0; slot < slots; ++slot)
+        value += gram[xpcs_gram_index(slot, bin, binCount, framePad, t1, t2)];
+    return value;
+}
+
+// Sum of the XPCS_LANES partial values of column lx (every work-item gets it).
+#define XPCS_LANE_SUM(T, name, value)                                                          \
+    local T name[XPCS_LANES][32];                                                              \
+    name[lane][lx] = (value);                                                                  \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+    T name##Total = 0;                                                                         \
+    for (int l = 0; l < XPCS_LANES; ++l) name##Total += name[l][lx];
+
+// Work-group (32 lags, XPCS_LANES); global (frames rounded up to 32, XPCS_LANES * binCount).
+// Over t = lag..T-1 and the slots, N_t = gram[t][t-lag]: g2 = sum N_t * n / sum S_t S_t-lag,
+// g2_err = population std of r_t = n N_t / (S_t S_t-lag) over the pairs with a non-zero
+// product, divided by sqrt(count); two passes, like the CPU. Lane l takes t = T-1-l, T-1-l-8,
+// ... so the 32 lags of a warp read neighbouring gram entries.
 kernel void xpcs_lag_sums(global const SUM_T* gram, global const SUM_T* sums,
                           global const double* pixelCounts, global double* g2,
                           global double* g2Err, int frames, int framePad, int binCount,
                           int slots) {
-    const int lag = get_global_id(0), bin = get_global_id(1);
-    if (lag >= frames || bin >= binCount) return;
+    const int lag = get_global_id(0), lx = get_local_id(0), lane = get_local_id(1);
+    const int bin = get_group_id(1);
     const double n = pixelCounts[bin];
     global const SUM_T* s = sums + (size_t)bin * frames;
     SUM_T numerator = 0;
     double denominator = 0.0, ratioSum = 0.0;
     int count = 0;
-    for (int t = lag; t < frames; ++t) {
-        SUM_T gramValue = 0;
-        for (int slot = 0; slot < slots; ++slot)
-            gramValue += gram[xpcs_gram_index(slot, bin, binCount, framePad, t, t - lag)];
+    for (int t = frames - 1 - lane; t >= lag; t -= XPCS_LANES) {
+        const SUM_T gramValue = xpcs_gram_at(gram, bin, binCount, framePad, slots, t, t - lag);
         const double product = convert_double(s[t]) * convert_double(s[t - lag]);
         numerator += gramValue;
         denominator += product;
@@ -130,24 +157,24 @@ kernel void xpcs_lag_sums(global const SUM_T* gram, global const SUM_T* sums,
             ++count;
         }
     }
-    const size_t out = (size_t)bin * frames + lag;
-    g2[out] = denominator == 0.0 ? NAN : convert_double(numerator) * n / denominator;
-    if (denominator == 0.0 || count == 0) {
-        g2Err[out] = NAN;
-        return;
-    }
-    const double mean = ratioSum / count;
+    XPCS_LANE_SUM(SUM_T, numerators, numerator)
+    XPCS_LANE_SUM(double, denominators, denominator)
+    XPCS_LANE_SUM(double, ratioSums, ratioSum)
+    XPCS_LANE_SUM(int, counts, count)
+    const double mean = ratioSumsTotal / countsTotal;
     double squares = 0.0;
-    for (int t = lag; t < frames; ++t) {
+    for (int t = frames - 1 - lane; t >= lag && countsTotal > 0; t -= XPCS_LANES) {
         const double product = convert_double(s[t]) * convert_double(s[t - lag]);
         if (product == 0.0) continue;
-        SUM_T gramValue = 0;
-        for (int slot = 0; slot < slots; ++slot)
-            gramValue += gram[xpcs_gram_index(slot, bin, binCount, framePad, t, t - lag)];
-        const double d = n * convert_double(gramValue) / product - mean;
+        const double d = n * convert_double(xpcs_gram_at(gram, bin, binCount, framePad, slots, t, t - lag)) / product - mean;
         squares += d * d;
     }
-    g2Err[out] = sqrt(squares / count) / sqrt((double)count);
+    XPCS_LANE_SUM(double, squareSums, squares)
+    if (lane != 0 || lag >= frames) return;
+    const size_t out = (size_t)bin * frames + lag;
+    g2[out] = denominatorsTotal == 0.0 ? NAN : convert_double(numeratorsTotal) * n / denominatorsTotal;
+    g2Err[out] = (denominatorsTotal == 0.0 || countsTotal == 0)
+                     ? NAN : sqrt(squareSumsTotal / countsTotal) / sqrt((double)countsTotal);
 }
 
 // ---- variant naive: one work-item per (lag, bin), the seed's first kernel --------------
@@ -265,12 +292,22 @@ inline int2 xpcs_lower_tile(int index) {
     return (int2)(row, index - row * (row + 1) / 2);
 }
 
-// Copy GEMM_K pixel rows of GEMM_TILE frames from the chunk into local memory.
-inline void xpcs_gemm_load(global const DATA_T* from, int framePad, local MAC_T* to, int lid) {
-    for (int e = lid * 4; e < GEMM_TILE * GEMM_K; e += GEMM_STRIDE) {
-        const int k = e / GEMM_TILE, t = e % GEMM_TILE;
-        vstore4(CONVERT_MAC_T4(vload4(0, from + (size_t)k * framePad + t)), 0, to + e);
+#define GEMM_PASSES (GEMM_TILE * GEMM_K / GEMM_STRIDE) // 4-vector loads per item and operand
+#define DATA_T4 XPCS_CAT(DATA_T, 4)
+
+// Start loading GEMM_K pixel rows of GEMM_TILE frames into registers (used one step later).
+inline void xpcs_gemm_fetch(global const DATA_T* from, int framePad, int lid, DATA_T4* regs) {
+#pragma unroll
+    for (int p = 0; p < GEMM_PASSES; ++p) {
+        const int e = lid * 4 + p * GEMM_STRIDE;
+        regs[p] = vload4(0, from + (size_t)(e / GEMM_TILE) * framePad + e % GEMM_TILE);
     }
+}
+
+// Store fetched rows into a local tile [GEMM_K][GEMM_TILE], converted to MAC_T.
+inline void xpcs_gemm_stash(local MAC_T* to, int lid, const DATA_T4* regs) {
+#pragma unroll
+    for (int p = 0; p < GEMM_PASSES; ++p) vstore4(CONVERT_MAC_T4(regs[p]), 0, to + lid * 4 + p * GEMM_STRIDE);
 }
 
 // Read a work-item's GEMM_WPT values of one local row (4-vectors GEMM_SPAN apart).
@@ -285,66 +322,77 @@ inline void xpcs_gemm_fragment(local const MAC_T* row, int lane, MAC_T* out) {
 // Frame of a work-item's i-th output along one dimension of the tile.
 #define GEMM_FRAME(tileStart, lane, i) ((tileStart) + ((i) / 4) * GEMM_SPAN + (lane) * 4 + (i) % 4)
 
+#define GEMM_FOR_OUTPUTS                                                                        \
+    _Pragma("unroll") for (int i = 0; i < GEMM_WPT; ++i) _Pragma("unroll") for (int j = 0; j < GEMM_WPT; ++j)
+
+#if GEMM_FAST
+#define GEMM_RESULT exact
+#else
+#define GEMM_RESULT acc
+#endif
+
+// Store or add the work-item's sums into gram[slot][bin][t1][t2] and clear them.
+#define GEMM_FLUSH_TO_GRAM()                                                                    \
+    GEMM_FOR_OUTPUTS {                                                                          \
+        xpcs_store(&gram[xpcs_gram_index(item.w, item.x, binCount, framePad,                    \
+                                         GEMM_FRAME(tile.x, ly, i), GEMM_FRAME(tile.y, lx, j))], \
+                   (SUM_T)GEMM_RESULT[i][j], add);                                              \
+        GEMM_RESULT[i][j] = 0;                                                                  \
+    }                                                                                           \
+    add = 1
+
 // Work-group (GEMM_THREADS, GEMM_THREADS); global (tiles * GEMM_THREADS, entries * GEMM_THREADS).
-// work[e] = (bin, first row, end row, slot), rows counted in the padded chunk.
+// work[e] = (bin, first row, end row, slot), rows counted in the padded chunk. Pipelined: the
+// next rows load into registers while the current local tiles (double-buffered) are used.
 kernel void xpcs_gemm(global const DATA_T* data, global const int4* work, global SUM_T* gram,
                       int framePad, int binCount, int accumulate) {
-    local MAC_T tileA[GEMM_K * GEMM_TILE], tileB[GEMM_K * GEMM_TILE];
+    local MAC_T tiles[2][2][GEMM_K * GEMM_TILE]; // [buffer][A, B]
     const int2 tile = xpcs_lower_tile(get_group_id(0)) * GEMM_TILE;
     const int4 item = work[get_group_id(1)];
     const int lx = get_local_id(0), ly = get_local_id(1), lid = ly * GEMM_THREADS + lx;
     MAC_T acc[GEMM_WPT][GEMM_WPT], a[GEMM_WPT], b[GEMM_WPT];
 #if GEMM_FAST
     uint exact[GEMM_WPT][GEMM_WPT];
-#define GEMM_RESULT exact
-#else
-#define GEMM_RESULT acc
+    GEMM_FOR_OUTPUTS exact[i][j] = 0;
 #endif
-    int row = item.y, add = accumulate;
-    do {
-        const int globalEnd = min(row + GEMM_GLOBAL_ROWS, item.z);
-#pragma unroll
-        for (int i = 0; i < GEMM_WPT; ++i)
-#pragma unroll
-            for (int j = 0; j < GEMM_WPT; ++j) GEMM_RESULT[i][j] = 0;
-        while (row < globalEnd) {
-            const int flushEnd = min(row + GEMM_FLUSH_ROWS, globalEnd);
-#if GEMM_FAST
-#pragma unroll
-            for (int i = 0; i < GEMM_WPT; ++i)
-#pragma unroll
-                for (int j = 0; j < GEMM_WPT; ++j) acc[i][j] = 0;
-#endif
-            for (; row < flushEnd; row += GEMM_K) {
-                barrier(CLK_LOCAL_MEM_FENCE);
-                xpcs_gemm_load(data + (size_t)row * framePad + tile.x, framePad, tileA, lid);
-                xpcs_gemm_load(data + (size_t)row * framePad + tile.y, framePad, tileB, lid);
-                barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-                for (int k = 0; k < GEMM_K; ++k) {
-                    xpcs_gemm_fragment(tileA + k * GEMM_TILE, ly, a);
-                    xpcs_gemm_fragment(tileB + k * GEMM_TILE, lx, b);
-#pragma unroll
-                    for (int i = 0; i < GEMM_WPT; ++i)
-#pragma unroll
-                        for (int j = 0; j < GEMM_WPT; ++j) acc[i][j] += a[i] * b[j];
-                }
-            }
-#if GEMM_FAST
-#pragma unroll
-            for (int i = 0; i < GEMM_WPT; ++i)
-#pragma unroll
-                for (int j = 0; j < GEMM_WPT; ++j) exact[i][j] += convert_uint(acc[i][j]);
-#endif
+    GEMM_FOR_OUTPUTS acc[i][j] = 0;
+    DATA_T4 nextA[GEMM_PASSES], nextB[GEMM_PASSES];
+    int add = accumulate, buffer = 0;
+    if (item.y < item.z) {
+        xpcs_gemm_fetch(data + (size_t)item.y * framePad + tile.x, framePad, lid, nextA);
+        xpcs_gemm_fetch(data + (size_t)item.y * framePad + tile.y, framePad, lid, nextB);
+        xpcs_gemm_stash(tiles[0][0], lid, nextA);
+        xpcs_gemm_stash(tiles[0][1], lid, nextB);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int row = item.y; row < item.z; row += GEMM_K) {
+        const int next = row + GEMM_K;
+        if (next < item.z) {
+            xpcs_gemm_fetch(data + (size_t)next * framePad + tile.x, framePad, lid, nextA);
+            xpcs_gemm_fetch(data + (size_t)next * framePad + tile.y, framePad, lid, nextB);
         }
-        // Flush into gram[slot][bin][t1][t2] (padded frames included, never read back).
 #pragma unroll
-        for (int i = 0; i < GEMM_WPT; ++i)
-#pragma unroll
-            for (int j = 0; j < GEMM_WPT; ++j)
-                xpcs_store(&gram[xpcs_gram_index(item.w, item.x, binCount, framePad,
-                                                 GEMM_FRAME(tile.x, ly, i), GEMM_FRAME(tile.y, lx, j))],
-                           (SUM_T)GEMM_RESULT[i][j], add);
-        add = 1;
-    } while (row < item.z);
+        for (int k = 0; k < GEMM_K; ++k) {
+            xpcs_gemm_fragment(tiles[buffer][0] + k * GEMM_TILE, ly, a);
+            xpcs_gemm_fragment(tiles[buffer][1] + k * GEMM_TILE, lx, b);
+            GEMM_FOR_OUTPUTS acc[i][j] += a[i] * b[j];
+        }
+        if (next < item.z) {
+            xpcs_gemm_stash(tiles[buffer ^ 1][0], lid, nextA);
+            xpcs_gemm_stash(tiles[buffer ^ 1][1], lid, nextB);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        buffer ^= 1;
+        const int done = next - item.y;
+#if GEMM_FAST
+        if (done % GEMM_FLUSH_ROWS == 0 || next >= item.z) GEMM_FOR_OUTPUTS {
+                exact[i][j] += convert_uint(acc[i][j]);
+                acc[i][j] = 0;
+            }
+#endif
+        if (done % GEMM_GLOBAL_ROWS == 0 && next < item.z) {
+            GEMM_FLUSH_TO_GRAM();
+        }
+    }
+    GEMM_FLUSH_TO_GRAM(); // also stores the zeros of an empty piece
 }
