@@ -144,7 +144,13 @@ void TestXpcs::addCases() {
     // The same in pixel chunks of at most 150 pixels, gemm split in 3 slots, flushes every 512.
     big.params.chunkPixels = 150;
     big.params.tuning = {{"GEMM_SLOTS", 3}, {"GEMM_GLOBAL_ROWS", 512}};
-    add("chunked", std::move(big));
+    add("chunked", big);
+    // The packed uint8 path (dp4a; plain C off NVIDIA) on the same chunks, 2 slots.
+    big.params.tuning = {{"GEMM_SLOTS", 2}, {"GEMM_GLOBAL_ROWS", 512}, {"GEMM_DP4A", 1}};
+    add("chunked packed", std::move(big));
+    Case packed{randomFrames<std::uint8_t>(37, 13, 11, 0, 256, 1), randomLabels(13, 11, sparse, 2)};
+    packed.params.tuning = {{"GEMM_DP4A", 1}};
+    add("uint8 above 127 packed", std::move(packed));
 }
 
 void TestXpcs::initTestCase() {

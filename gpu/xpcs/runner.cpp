@@ -146,7 +146,7 @@ Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Ar
     const Bins bins = makeBins(mask);
     Result result = makeResult(bins, frames.frameCount(), params);
     for (std::int32_t label : params.twotimeLabels) result.twotime[label];
-    std::map<std::string, int> tuning = variant.tuning(frames.dtype());
+    std::map<std::string, int> tuning = variant.tuning(device, frames.dtype());
     for (const auto& [name, value] : params.tuning) tuning[name] = value;
     const LayoutSpec spec = variant.layout(tuning);
     ClSession session(device);

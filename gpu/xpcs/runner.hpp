@@ -27,8 +27,8 @@ struct DeviceRun {
 // What distinguishes one OpenCL variant from another.
 struct GpuVariant {
     std::string id;
-    // Default -D tuning values for a frame dtype (merged under Params::tuning).
-    std::function<std::map<std::string, int>(DType)> tuning;
+    // Default -D tuning values for a device and frame dtype (merged under Params::tuning).
+    std::function<std::map<std::string, int>(const DeviceInfo&, DType)> tuning;
     std::function<LayoutSpec(const std::map<std::string, int>&)> layout;
     // Gram slots (split-K pieces summed by xpcs_lag_sums); 1 for most variants.
     std::function<int(const DeviceInfo&, const Bins&, int framePad,

@@ -18,7 +18,7 @@ int one(const DeviceInfo&, const Bins&, int, const Tuning&) { return 1; }
 GpuVariant naiveVariant() {
     GpuVariant v;
     v.id = "naive";
-    v.tuning = [](DType) { return Tuning{}; };
+    v.tuning = [](const DeviceInfo&, DType) { return Tuning{}; };
     v.layout = [](const Tuning&) { return LayoutSpec{Layout::Raw, 1, 1}; };
     v.slots = one;
     v.gramStep = [](DeviceRun& run, const Chunk&, int accumulate) {
@@ -35,7 +35,7 @@ GpuVariant naiveVariant() {
 GpuVariant orderedVariant() {
     GpuVariant v;
     v.id = "ordered";
-    v.tuning = [](DType) { return Tuning{{"ORDERED_WG", 128}}; };
+    v.tuning = [](const DeviceInfo&, DType) { return Tuning{{"ORDERED_WG", 128}}; };
     v.layout = [](const Tuning&) { return LayoutSpec{Layout::FrameMajor, 1, 1}; };
     v.slots = one;
     v.gramStep = [](DeviceRun& run, const Chunk&, int accumulate) {
@@ -67,8 +67,12 @@ int gemmSlots(const DeviceInfo& dev, const Bins& bins, int framePad, const Tunin
 GpuVariant gemmVariant() {
     GpuVariant v;
     v.id = "gemm";
-    v.tuning = [](DType d) {
-        if (d == DType::UInt8) return Tuning{{"GEMM_TILE", 128}, {"GEMM_WPT", 8}, {"GEMM_K", 16}, {"GEMM_FAST_U8", 1}};
+    v.tuning = [](const DeviceInfo& dev, DType d) {
+        // uint8: dp4a through PTX on NVIDIA, fp32 FMA elsewhere (both exact).
+        const bool nvidia = dev.platform.find("NVIDIA") != std::string::npos;
+        if (d == DType::UInt8)
+            return Tuning{{"GEMM_TILE", 128}, {"GEMM_WPT", 8}, {"GEMM_K", 16}, {"GEMM_FAST_U8", 1},
+                          {"GEMM_DP4A", nvidia}, {"GEMM_PTX_DP4A", nvidia}};
         return Tuning{{"GEMM_TILE", 64}, {"GEMM_WPT", 4}, {"GEMM_K", 16}, {"GEMM_MAC_DOUBLE", d == DType::UInt16}};
     };
     v.layout = [](const Tuning& t) {
@@ -125,9 +129,9 @@ void registerXpcsVariants(VariantRegistry& registry) {
     add("naive", "one work-item per bin and lag (seed kernel 1)", VariantKind::OpenCL,
         "OpenCL 1.2, fp64", {});
     add("ordered", "pixels regrouped by bin, work-group reductions (seed kernel 2)",
-        VariantKind::OpenCL, "OpenCL 1.2, fp64", gpuVariant("ordered").tuning(DType::UInt8));
+        VariantKind::OpenCL, "OpenCL 1.2, fp64", gpuVariant("ordered").tuning({}, DType::UInt8));
     add("gemm", "register-tiled Gram matrix per bin, then lag sums (fast)", VariantKind::OpenCL,
-        "OpenCL 1.2, fp64, 16 KiB local memory", gpuVariant("gemm").tuning(DType::UInt8));
+        "OpenCL 1.2, fp64, 16 KiB local memory", gpuVariant("gemm").tuning({}, DType::UInt8));
     add("cpu", "host reference: exact blocked Gram matrices, std::thread", VariantKind::Host,
         "host CPU", {});
 }

@@ -235,8 +235,10 @@ kernel void xpcs_ordered(global const DATA_T* data, global const int* pixels,
 // block) of one bin's Gram matrix over a range of its pixels (one work-list entry); each
 // work-item holds GEMM_WPT x GEMM_WPT sums in registers. The chunk is pixel-major with frames
 // padded to framePad and each bin's pixels padded to GEMM_K, so tile loads need no bounds
-// checks. uint8 fast path: fp32 FMA sums of 256 products <= 255^2 stay below 2^24 (exact),
-// are then added into uint registers (exact for 65536 rows) and those into the 64-bit gram.
+// checks. uint8 fast paths, both exact: GEMM_DP4A packs 4 pixels per uint and sums their
+// products with dp4a (PTX on NVIDIA, GEMM_PTX_DP4A; plain C elsewhere) into uint registers;
+// GEMM_FAST_U8 sums in fp32 FMA (256 products <= 255^2 stay below 2^24), then in uint.
+// uint sums of 65536 rows of products <= 255^2 stay below 2^32, then go into the 64-bit gram.
 
 #ifndef GEMM_TILE
 #define GEMM_TILE 128
@@ -253,11 +255,17 @@ kernel void xpcs_ordered(global const DATA_T* data, global const int* pixels,
 #ifndef DATA_UCHAR
 #define DATA_UCHAR 0
 #endif
-#define GEMM_FAST (GEMM_FAST_U8 && DATA_UCHAR) // only ever for uint8 data
+#ifndef GEMM_DP4A
+#define GEMM_DP4A 0
+#endif
+#define GEMM_PACKED (GEMM_DP4A && DATA_UCHAR)                // only ever for uint8 data
+#define GEMM_FAST (GEMM_FAST_U8 && DATA_UCHAR && !GEMM_PACKED) // likewise
 #ifndef GEMM_MAC_DOUBLE
 #define GEMM_MAC_DOUBLE 0
 #endif
-#if GEMM_FAST
+#if GEMM_PACKED
+#define MAC_T uint
+#elif GEMM_FAST
 #define MAC_T float
 #elif GEMM_MAC_DOUBLE
 #define MAC_T double // uint16: 65536 products of 65535^2 stay below 2^53, exact
@@ -292,29 +300,88 @@ inline int2 xpcs_lower_tile(int index) {
     return (int2)(row, index - row * (row + 1) / 2);
 }
 
-#define GEMM_PASSES (GEMM_TILE * GEMM_K / GEMM_STRIDE) // 4-vector loads per item and operand
-#define DATA_T4 XPCS_CAT(DATA_T, 4)
+#if GEMM_PACKED
+// Local tiles hold uints of 4 pixels (rows 4k..4k+3) of one frame: [GEMM_K / 4][GEMM_TILE].
+#define GEMM_KSTEPS (GEMM_K / 4)
+#define GEMM_QUADS (GEMM_KSTEPS * GEMM_TILE / 4)              // 4x4 byte blocks per operand
+#define GEMM_PASSES (2 * GEMM_QUADS / (GEMM_THREADS * GEMM_THREADS)) // blocks per work-item
+#define GEMM_REGS (4 * GEMM_PASSES)
+#define LOCAL_T uint
+#define LOCAL_T4 uint4
+typedef uchar4 gemm_reg_t;
+#if (GEMM_K % 4) || ((2 * GEMM_QUADS) % (GEMM_THREADS * GEMM_THREADS))
+#error "GEMM_DP4A needs GEMM_K a multiple of 4 and 2*GEMM_K*GEMM_TILE/16 a multiple of the group size"
+#endif
 
-// Start loading GEMM_K pixel rows of GEMM_TILE frames into registers (used one step later).
-inline void xpcs_gemm_fetch(global const DATA_T* from, int framePad, int lid, DATA_T4* regs) {
+// sum of the 4 byte products of a and b, plus c.
+inline uint xpcs_dot4(uint a, uint b, uint c) {
+#if defined(GEMM_PTX_DP4A) && GEMM_PTX_DP4A
+    uint r;
+    asm("dp4a.u32.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+#else
+    const uint4 x = convert_uint4(as_uchar4(a)), y = convert_uint4(as_uchar4(b));
+    return c + x.s0 * y.s0 + x.s1 * y.s1 + x.s2 * y.s2 + x.s3 * y.s3;
+#endif
+}
+#define GEMM_MAC(sum, x, y) sum = xpcs_dot4(x, y, sum)
+
+// Block e < GEMM_QUADS is of A, the rest of B: 4 rows x 4 frames of bytes.
+inline void xpcs_gemm_fetch(global const DATA_T* rows, int2 tile, int framePad, int lid, gemm_reg_t* regs) {
 #pragma unroll
     for (int p = 0; p < GEMM_PASSES; ++p) {
-        const int e = lid * 4 + p * GEMM_STRIDE;
-        regs[p] = vload4(0, from + (size_t)(e / GEMM_TILE) * framePad + e % GEMM_TILE);
+        const int e = lid + p * GEMM_THREADS * GEMM_THREADS, operand = e / GEMM_QUADS, quad = e % GEMM_QUADS;
+        const int k4 = quad / (GEMM_TILE / 4), t4 = quad % (GEMM_TILE / 4);
+        global const DATA_T* from = rows + (size_t)(4 * k4) * framePad + (operand ? tile.y : tile.x) + 4 * t4;
+#pragma unroll
+        for (int r = 0; r < 4; ++r) regs[4 * p + r] = vload4(0, from + (size_t)r * framePad);
     }
 }
 
-// Store fetched rows into a local tile [GEMM_K][GEMM_TILE], converted to MAC_T.
-inline void xpcs_gemm_stash(local MAC_T* to, int lid, const DATA_T4* regs) {
+// Transpose each 4x4 byte block into 4 uints (one per frame) in the local tiles.
+inline void xpcs_gemm_stash(local LOCAL_T* tileA, local LOCAL_T* tileB, int lid, const gemm_reg_t* regs) {
 #pragma unroll
-    for (int p = 0; p < GEMM_PASSES; ++p) vstore4(CONVERT_MAC_T4(regs[p]), 0, to + lid * 4 + p * GEMM_STRIDE);
+    for (int p = 0; p < GEMM_PASSES; ++p) {
+        const int e = lid + p * GEMM_THREADS * GEMM_THREADS, quad = e % GEMM_QUADS;
+        local LOCAL_T* to = (e / GEMM_QUADS ? tileB : tileA) + quad * 4;
+        const uchar4 r0 = regs[4 * p], r1 = regs[4 * p + 1], r2 = regs[4 * p + 2], r3 = regs[4 * p + 3];
+        vstore4((uint4)(as_uint((uchar4)(r0.s0, r1.s0, r2.s0, r3.s0)), as_uint((uchar4)(r0.s1, r1.s1, r2.s1, r3.s1)),
+                        as_uint((uchar4)(r0.s2, r1.s2, r2.s2, r3.s2)), as_uint((uchar4)(r0.s3, r1.s3, r2.s3, r3.s3))),
+                0, to);
+    }
 }
 
+#else
+#define GEMM_KSTEPS GEMM_K
+#define GEMM_PASSES (GEMM_TILE * GEMM_K / GEMM_STRIDE) // 4-vector loads per item and operand
+#define GEMM_REGS (2 * GEMM_PASSES)
+#define LOCAL_T MAC_T
+#define LOCAL_T4 MAC_T4
+typedef XPCS_CAT(DATA_T, 4) gemm_reg_t;
+#define GEMM_MAC(sum, x, y) sum += (x) * (y)
+
+// Start loading GEMM_K pixel rows of both operands' GEMM_TILE frames into registers.
+inline void xpcs_gemm_fetch(global const DATA_T* rows, int2 tile, int framePad, int lid, gemm_reg_t* regs) {
+#pragma unroll
+    for (int p = 0; p < GEMM_REGS; ++p) {
+        const int e = lid * 4 + (p % GEMM_PASSES) * GEMM_STRIDE;
+        regs[p] = vload4(0, rows + (size_t)(e / GEMM_TILE) * framePad + (p < GEMM_PASSES ? tile.x : tile.y) + e % GEMM_TILE);
+    }
+}
+
+// Store fetched rows into the local tiles [GEMM_K][GEMM_TILE], converted to MAC_T.
+inline void xpcs_gemm_stash(local LOCAL_T* tileA, local LOCAL_T* tileB, int lid, const gemm_reg_t* regs) {
+#pragma unroll
+    for (int p = 0; p < GEMM_REGS; ++p)
+        vstore4(CONVERT_MAC_T4(regs[p]), 0, (p < GEMM_PASSES ? tileA : tileB) + lid * 4 + (p % GEMM_PASSES) * GEMM_STRIDE);
+}
+#endif
+
 // Read a work-item's GEMM_WPT values of one local row (4-vectors GEMM_SPAN apart).
-inline void xpcs_gemm_fragment(local const MAC_T* row, int lane, MAC_T* out) {
+inline void xpcs_gemm_fragment(local const LOCAL_T* row, int lane, LOCAL_T* out) {
 #pragma unroll
     for (int g = 0; g < GEMM_GROUPS; ++g) {
-        const MAC_T4 v = vload4(0, row + g * GEMM_SPAN + lane * 4);
+        const LOCAL_T4 v = vload4(0, row + g * GEMM_SPAN + lane * 4);
         out[4 * g] = v.s0, out[4 * g + 1] = v.s1, out[4 * g + 2] = v.s2, out[4 * g + 3] = v.s3;
     }
 }
@@ -346,51 +413,44 @@ inline void xpcs_gemm_fragment(local const MAC_T* row, int lane, MAC_T* out) {
 // next rows load into registers while the current local tiles (double-buffered) are used.
 kernel void xpcs_gemm(global const DATA_T* data, global const int4* work, global SUM_T* gram,
                       int framePad, int binCount, int accumulate) {
-    local MAC_T tiles[2][2][GEMM_K * GEMM_TILE]; // [buffer][A, B]
+    local LOCAL_T tiles[2][2][GEMM_KSTEPS * GEMM_TILE]; // [buffer][A, B]
     const int2 tile = xpcs_lower_tile(get_group_id(0)) * GEMM_TILE;
     const int4 item = work[get_group_id(1)];
     const int lx = get_local_id(0), ly = get_local_id(1), lid = ly * GEMM_THREADS + lx;
-    MAC_T acc[GEMM_WPT][GEMM_WPT], a[GEMM_WPT], b[GEMM_WPT];
+    MAC_T acc[GEMM_WPT][GEMM_WPT];
+    LOCAL_T a[GEMM_WPT], b[GEMM_WPT];
 #if GEMM_FAST
     uint exact[GEMM_WPT][GEMM_WPT];
     GEMM_FOR_OUTPUTS exact[i][j] = 0;
 #endif
     GEMM_FOR_OUTPUTS acc[i][j] = 0;
-    DATA_T4 nextA[GEMM_PASSES], nextB[GEMM_PASSES];
+    gemm_reg_t next[GEMM_REGS];
     int add = accumulate, buffer = 0;
     if (item.y < item.z) {
-        xpcs_gemm_fetch(data + (size_t)item.y * framePad + tile.x, framePad, lid, nextA);
-        xpcs_gemm_fetch(data + (size_t)item.y * framePad + tile.y, framePad, lid, nextB);
-        xpcs_gemm_stash(tiles[0][0], lid, nextA);
-        xpcs_gemm_stash(tiles[0][1], lid, nextB);
+        xpcs_gemm_fetch(data + (size_t)item.y * framePad, tile, framePad, lid, next);
+        xpcs_gemm_stash(tiles[0][0], tiles[0][1], lid, next);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int row = item.y; row < item.z; row += GEMM_K) {
-        const int next = row + GEMM_K;
-        if (next < item.z) {
-            xpcs_gemm_fetch(data + (size_t)next * framePad + tile.x, framePad, lid, nextA);
-            xpcs_gemm_fetch(data + (size_t)next * framePad + tile.y, framePad, lid, nextB);
-        }
+        const int following = row + GEMM_K;
+        if (following < item.z) xpcs_gemm_fetch(data + (size_t)following * framePad, tile, framePad, lid, next);
 #pragma unroll
-        for (int k = 0; k < GEMM_K; ++k) {
+        for (int k = 0; k < GEMM_KSTEPS; ++k) {
             xpcs_gemm_fragment(tiles[buffer][0] + k * GEMM_TILE, ly, a);
             xpcs_gemm_fragment(tiles[buffer][1] + k * GEMM_TILE, lx, b);
-            GEMM_FOR_OUTPUTS acc[i][j] += a[i] * b[j];
+            GEMM_FOR_OUTPUTS GEMM_MAC(acc[i][j], a[i], b[j]);
         }
-        if (next < item.z) {
-            xpcs_gemm_stash(tiles[buffer ^ 1][0], lid, nextA);
-            xpcs_gemm_stash(tiles[buffer ^ 1][1], lid, nextB);
-        }
+        if (following < item.z) xpcs_gemm_stash(tiles[buffer ^ 1][0], tiles[buffer ^ 1][1], lid, next);
         barrier(CLK_LOCAL_MEM_FENCE);
         buffer ^= 1;
-        const int done = next - item.y;
+        const int done = following - item.y;
 #if GEMM_FAST
-        if (done % GEMM_FLUSH_ROWS == 0 || next >= item.z) GEMM_FOR_OUTPUTS {
+        if (done % GEMM_FLUSH_ROWS == 0 || following >= item.z) GEMM_FOR_OUTPUTS {
                 exact[i][j] += convert_uint(acc[i][j]);
                 acc[i][j] = 0;
             }
 #endif
-        if (done % GEMM_GLOBAL_ROWS == 0 && next < item.z) {
+        if (done % GEMM_GLOBAL_ROWS == 0 && following < item.z) {
             GEMM_FLUSH_TO_GRAM();
         }
     }
