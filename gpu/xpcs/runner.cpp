@@ -138,6 +138,45 @@ void twotimeMaps(DeviceRun& run, const Bins& bins, DType d, Result& result) {
     }
 }
 
+// Plan the chunks and allocate every buffer of the run; returns the raw-frames buffer.
+cl::Buffer prepare(DeviceRun& run, const DeviceInfo& device, const Array& frames, const Bins& bins,
+                   const LayoutSpec& spec, const Params& params, std::vector<Chunk>& chunks) {
+    ClSession& session = run.session;
+    const std::size_t pad = run.framePad, frameCount = frames.frameCount();
+    const std::size_t gramBytes = std::size_t(run.slots) * bins.count() * pad * pad * sumBytes;
+    const std::size_t sumsBytes = bins.count() * frameCount * sumBytes;
+    const auto [maxPixels, maxRows] = chunkLimits(device, frames, bins, gramBytes + sumsBytes, pad, params);
+    chunks = planChunks(bins, frames.height(), frames.width(), spec, maxPixels, maxRows);
+    std::size_t mostRows = 0, mostPixels = 1;
+    for (const Chunk& c : chunks)
+        mostRows = std::max(mostRows, c.rowEnd - c.rowBegin), mostPixels = std::max(mostPixels, c.paddedPixels());
+    const std::size_t element = dtypeSize(frames.dtype());
+    cl::Buffer raw = session.allocate(mostRows * frames.width() * frameCount * element, "xpcs raw frames");
+    run.data = spec.layout == Layout::Raw
+                   ? raw : session.allocate(mostPixels * std::max(pad, frameCount) * element, "xpcs chunk");
+    run.pixels = session.allocate(mostPixels * 4, "xpcs chunk pixels");
+    run.offsets = session.allocate((bins.count() + 1) * 4, "xpcs chunk offsets");
+    run.gram = session.allocate(gramBytes, "xpcs gram");
+    run.sums = session.allocate(sumsBytes, "xpcs frame sums");
+    return raw;
+}
+
+// Upload, reorder and correlate one chunk; chunk 0 stores, the next ones add.
+void processChunk(DeviceRun& run, const GpuVariant& variant, const LayoutSpec& spec, const Array& frames,
+                  const cl::Buffer& raw, const Chunk& c, int accumulate, std::vector<std::byte>& staging) {
+    const int rawFrameSize = static_cast<int>((c.rowEnd - c.rowBegin) * frames.width());
+    run.stride = spec.layout == Layout::Raw          ? rawFrameSize
+                 : spec.layout == Layout::FrameMajor ? static_cast<int>(c.paddedPixels())
+                                                     : run.framePad;
+    uploadRaw(run.session, raw, frames, c, staging);
+    run.session.upload(run.pixels, c.source.data(), c.source.size() * 4, "copy H->D pixels");
+    run.session.upload(run.offsets, c.offsets.data(), c.offsets.size() * 4, "copy H->D pixels");
+    reorder(run, raw, c, spec, rawFrameSize);
+    variant.gramStep(run, c, accumulate);
+    frameSums(run, accumulate);
+    run.session.finish(); // chunk buffers are reused by the next chunk
+}
+
 } // namespace
 
 Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
@@ -158,35 +197,11 @@ Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Ar
     run.binCount = static_cast<int>(bins.count());
     run.slots = variant.slots(device, bins, run.framePad, tuning);
     try {
-        const std::size_t gramBytes = std::size_t(run.slots) * bins.count() * run.framePad * run.framePad * sumBytes;
-        const std::size_t sumsBytes = bins.count() * frames.frameCount() * sumBytes;
-        const auto [maxPixels, maxRows] = chunkLimits(device, frames, bins, gramBytes + sumsBytes,
-                                                      run.framePad, params);
-        const std::vector<Chunk> chunks = planChunks(bins, frames.height(), frames.width(), spec, maxPixels, maxRows);
-        std::size_t mostRows = 0, mostPixels = 1;
-        for (const Chunk& c : chunks)
-            mostRows = std::max(mostRows, c.rowEnd - c.rowBegin), mostPixels = std::max(mostPixels, c.paddedPixels());
-        const std::size_t element = dtypeSize(frames.dtype());
-        cl::Buffer raw = session.allocate(mostRows * frames.width() * frames.frameCount() * element, "xpcs raw frames");
-        run.data = spec.layout == Layout::Raw ? raw
-                 : session.allocate(mostPixels * std::max<std::size_t>(run.framePad, run.frames) * element, "xpcs chunk");
-        run.pixels = session.allocate(mostPixels * 4, "xpcs chunk pixels");
-        run.offsets = session.allocate((bins.count() + 1) * 4, "xpcs chunk offsets");
-        run.gram = session.allocate(gramBytes, "xpcs gram");
-        run.sums = session.allocate(sumsBytes, "xpcs frame sums");
+        std::vector<Chunk> chunks;
+        const cl::Buffer raw = prepare(run, device, frames, bins, spec, params, chunks);
         std::vector<std::byte> staging;
         for (std::size_t i = 0; i < chunks.size(); ++i) {
-            const Chunk& c = chunks[i];
-            const int rawFrameSize = static_cast<int>((c.rowEnd - c.rowBegin) * frames.width());
-            run.stride = spec.layout == Layout::Raw ? rawFrameSize
-                       : spec.layout == Layout::FrameMajor ? static_cast<int>(c.paddedPixels()) : run.framePad;
-            uploadRaw(session, raw, frames, c, staging);
-            session.upload(run.pixels, c.source.data(), c.source.size() * 4, "copy H->D pixels");
-            session.upload(run.offsets, c.offsets.data(), c.offsets.size() * 4, "copy H->D pixels");
-            reorder(run, raw, c, spec, rawFrameSize);
-            variant.gramStep(run, c, i > 0);
-            frameSums(run, i > 0);
-            session.finish(); // chunk buffers are reused by the next chunk
+            processChunk(run, variant, spec, frames, raw, chunks[i], i > 0, staging);
             progress.report(0.9 * static_cast<double>(i + 1) / static_cast<double>(chunks.size()));
             progress.checkCancel();
         }
