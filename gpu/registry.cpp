@@ -1,10 +1,16 @@
-// Where every algorithm's variants are registered (one line per algorithm).
+// Where every algorithm's variants and bench cases are registered (one line per algorithm).
+#include "gpu/bench.hpp"
 #include "gpu/variant.hpp"
+#include "gpu/xpcs/xpcs_gpu.hpp"
 
 namespace clscope {
 
 void registerAllVariants(VariantRegistry& registry) {
-    (void)registry;
+    xpcs::registerXpcsVariants(registry);
+}
+
+void registerAllBenchCases(BenchRegistry& registry) {
+    xpcs::registerXpcsBench(registry);
 }
 
 } // namespace clscope

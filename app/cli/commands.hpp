@@ -10,5 +10,7 @@ using Action = std::function<void()>;
 
 void addDevicesCommands(CLI::App& app, Action& action);
 void addGenerateCommand(CLI::App& app, Action& action);
+void addCorrelateCommand(CLI::App& app, Action& action);
+void addBenchCommand(CLI::App& app, Action& action);
 
 } // namespace clscope::cli

@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
     cli::Action action;
     cli::addDevicesCommands(app, action);
     cli::addGenerateCommand(app, action);
+    cli::addCorrelateCommand(app, action);
+    cli::addBenchCommand(app, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

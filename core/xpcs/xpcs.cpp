@@ -1,0 +1,85 @@
+// xpcs bins, input checks, result skeleton and parameter JSON.
+#include "core/xpcs/xpcs.hpp"
+
+#include "core/errors.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace clscope::xpcs {
+
+std::string Params::toJson() const {
+    nlohmann::json j;
+    j["twotime"] = twotimeLabels;
+    if (frameTime) j["frame_time"] = *frameTime;
+    j["chunk_pixels"] = chunkPixels;
+    j["tuning"] = tuning;
+    return j.dump();
+}
+
+int Bins::find(std::int32_t label) const {
+    const auto it = std::lower_bound(labels.begin(), labels.end(), label);
+    return it != labels.end() && *it == label ? static_cast<int>(it - labels.begin()) : -1;
+}
+
+Bins makeBins(const LabelMask& mask) {
+    Bins bins;
+    bins.labels = mask.bins();
+    bins.pixelCounts.assign(bins.count(), 0);
+    // Counting sort of the labelled pixels by bin, raster order inside each bin.
+    std::vector<int> binOf(mask.labels.size(), -1);
+    for (std::size_t i = 0; i < mask.labels.size(); ++i) {
+        if (mask.labels[i] <= 0) continue;
+        binOf[i] = bins.find(mask.labels[i]);
+        ++bins.pixelCounts[binOf[i]];
+    }
+    bins.offsets.assign(bins.count() + 1, 0);
+    for (std::size_t b = 0; b < bins.count(); ++b)
+        bins.offsets[b + 1] = bins.offsets[b] + bins.pixelCounts[b];
+    bins.pixelIndex.resize(bins.offsets.back());
+    std::vector<std::int64_t> next(bins.offsets.begin(), bins.offsets.end() - 1);
+    for (std::size_t i = 0; i < binOf.size(); ++i)
+        if (binOf[i] >= 0) bins.pixelIndex[next[binOf[i]]++] = static_cast<std::int32_t>(i);
+    return bins;
+}
+
+void checkInputs(const Array& frames, const LabelMask& mask, const Params& params) {
+    const DType d = frames.dtype();
+    if (d != DType::UInt8 && d != DType::UInt16 && d != DType::UInt32 && d != DType::Int32 &&
+        d != DType::Float32)
+        throw InputError("xpcs: frames must be uint8, uint16, uint32, int32 or float32, not " +
+                         dtypeName(d));
+    if (frames.rank() != 3)
+        throw InputError("xpcs: frames must be a (T,H,W) stack, found shape " +
+                         shapeString(frames.shape()));
+    if (mask.height != frames.height() || mask.width != frames.width())
+        throw InputError("xpcs: q-bin labels of shape (" + std::to_string(mask.height) + ", " +
+                         std::to_string(mask.width) + ") do not match the frames " +
+                         shapeString(frames.shape()));
+    if (frames.frameSize() > static_cast<std::size_t>(INT32_MAX))
+        throw InputError("xpcs: frames of more than 2^31 pixels are not supported");
+    const std::vector<std::int32_t> labels = mask.bins();
+    if (labels.empty()) throw InputError("xpcs: the q-bin labels have no bin (no label > 0)");
+    for (std::int32_t l : params.twotimeLabels)
+        if (!std::binary_search(labels.begin(), labels.end(), l))
+            throw UsageError("xpcs: two-time label " + std::to_string(l) + " is not a q bin");
+    if (params.frameTime && !(*params.frameTime > 0))
+        throw UsageError("xpcs: the frame time must be > 0 seconds");
+}
+
+Result makeResult(const Bins& bins, std::size_t frames, const Params& params) {
+    Result r;
+    r.labels = bins.labels;
+    r.pixels = bins.pixelCounts;
+    r.frames = frames;
+    r.tauInSeconds = params.frameTime.has_value();
+    r.tau.resize(frames);
+    for (std::size_t t = 0; t < frames; ++t)
+        r.tau[t] = static_cast<double>(t) * params.frameTime.value_or(1.0);
+    r.g2.assign(bins.count() * frames, 0.0);
+    r.g2Err.assign(bins.count() * frames, 0.0);
+    r.parametersJson = params.toJson();
+    return r;
+}
+
+} // namespace clscope::xpcs

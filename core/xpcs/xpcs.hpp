@@ -1,0 +1,84 @@
+// xpcs: dense multi-tau-free intensity autocorrelation g2(q, tau) of a frame stack, per q bin
+// (DESIGN.md §5). Parameters, results and the CPU reference (variant `cpu`).
+#pragma once
+#include "core/array.hpp"
+#include "core/data.hpp"
+#include "core/progress.hpp"
+#include "core/timing.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clscope::xpcs {
+
+// What a run computes beyond g2 and how it is split up.
+struct Params {
+    std::vector<std::int32_t> twotimeLabels; // bins whose two-time map C(t1,t2) is wanted
+    std::optional<double> frameTime;         // seconds per frame: tau in seconds when known
+    // At most this many labelled pixels per device pass (0: as many as device memory allows).
+    // The per-(bin, t1, t2) sums are additive, so any split gives the same result.
+    std::size_t chunkPixels = 0;
+    // Kernel tuning values passed as -D NAME=VALUE (e.g. GEMM_TILE, ORDERED_WG).
+    std::map<std::string, int> tuning;
+    unsigned threads = 0; // cpu variant: worker threads (0: all cores)
+    std::string toJson() const;
+};
+
+// The q bins of a label mask: labels > 0 ascending, with the pixels of each.
+struct Bins {
+    std::vector<std::int32_t> labels;      // B bin labels, ascending
+    std::vector<std::int64_t> pixelCounts; // B pixel counts n_b
+    std::vector<std::int64_t> offsets;     // B+1 CSR offsets into pixelIndex
+    std::vector<std::int32_t> pixelIndex;  // y*W+x of every labelled pixel, grouped by bin
+    std::size_t count() const { return labels.size(); }
+    // Index of a label among the bins, or -1.
+    int find(std::int32_t label) const;
+};
+Bins makeBins(const LabelMask& mask);
+
+// Result of one run, in the layout of /xpcs (DESIGN.md §3).
+struct Result {
+    std::vector<std::int32_t> labels;             // B
+    std::vector<std::int64_t> pixels;             // B
+    std::vector<double> tau;                      // T: seconds when frame time known, else frames
+    bool tauInSeconds = false;
+    std::size_t frames = 0;                       // T
+    std::vector<double> g2, g2Err;                // B*T, row-major (bin, tau)
+    std::map<std::int32_t, std::vector<float>> twotime; // label -> T*T row-major (t1, t2)
+    std::string device, variant, parametersJson = "{}";
+    double kernelMs = 0.0; // summed kernel time of the run (0 for cpu: wall time there)
+    TimingStats timings;
+    std::size_t binCount() const { return labels.size(); }
+    double g2At(std::size_t bin, std::size_t lag) const { return g2[bin * frames + lag]; }
+    double g2ErrAt(std::size_t bin, std::size_t lag) const { return g2Err[bin * frames + lag]; }
+};
+
+// Throws InputError when frames and mask do not fit together (rank, dtype, shape, no bins),
+// UsageError when a two-time label is not a bin.
+void checkInputs(const Array& frames, const LabelMask& mask, const Params& params);
+
+// The CPU reference: exact 64-bit integer (or exactly representable double) sums for integer
+// data, double for float32; multithreaded, blocked Gram matrix per bin.
+Result correlateCpu(const Array& frames, const LabelMask& mask, const Params& params,
+                    const Progress& progress = {});
+
+// Lag statistics of one bin from its frame sums S_t and an accessor N(t1, t2), t1 >= t2.
+// Writes g2 and g2_err for tau = 0..T-1 into the row pointers (DESIGN.md §5).
+template <class GramAt>
+void lagStatistics(std::size_t frames, std::int64_t pixels, const std::vector<double>& sums,
+                   GramAt&& gramAt, double* g2Row, double* errRow);
+
+// Two-time map C(t1,t2) = n N(t1,t2) / (S_t1 S_t2), NaN where the denominator is 0.
+template <class GramAt>
+std::vector<float> twotimeMap(std::size_t frames, std::int64_t pixels,
+                              const std::vector<double>& sums, GramAt&& gramAt);
+
+// The empty result skeleton (labels, pixels, tau, NaN-free zero arrays) for a run.
+Result makeResult(const Bins& bins, std::size_t frames, const Params& params);
+
+} // namespace clscope::xpcs
+
+#include "core/xpcs/xpcs_stats.inl"

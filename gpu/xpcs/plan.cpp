@@ -1,0 +1,69 @@
+#include "gpu/xpcs/plan.hpp"
+
+#include <algorithm>
+
+namespace clscope::xpcs {
+
+std::size_t roundUp(std::size_t value, std::size_t multiple) {
+    return (value + multiple - 1) / multiple * multiple;
+}
+
+namespace {
+
+// The chunk of rows [rowBegin, rowEnd): pixels per bin in raster order, then padding.
+Chunk makeChunk(const Bins& bins, std::size_t width, std::size_t rowBegin, std::size_t rowEnd,
+                const LayoutSpec& spec) {
+    Chunk c{rowBegin, rowEnd, {}, {0}};
+    const std::int64_t first = static_cast<std::int64_t>(rowBegin * width);
+    const std::int64_t last = static_cast<std::int64_t>(rowEnd * width);
+    for (std::size_t b = 0; b < bins.count(); ++b) {
+        // Bins keep raster order, so the chunk's pixels of bin b are one contiguous run.
+        const auto begin = bins.pixelIndex.begin() + bins.offsets[b];
+        const auto end = bins.pixelIndex.begin() + bins.offsets[b + 1];
+        const auto lo = std::lower_bound(begin, end, first);
+        const auto hi = std::lower_bound(lo, end, last);
+        for (auto it = lo; it != hi; ++it) c.source.push_back(static_cast<std::int32_t>(*it - first));
+        c.source.resize(roundUp(c.source.size(), spec.pixelAlign), -1);
+        c.offsets.push_back(static_cast<std::int32_t>(c.source.size()));
+    }
+    return c;
+}
+
+} // namespace
+
+std::vector<Chunk> planChunks(const Bins& bins, std::size_t height, std::size_t width,
+                              const LayoutSpec& spec, std::size_t maxPixels,
+                              std::size_t maxRows) {
+    // Labelled pixels per image row.
+    std::vector<std::size_t> perRow(height, 0);
+    for (std::int32_t p : bins.pixelIndex) ++perRow[static_cast<std::size_t>(p) / width];
+    std::vector<Chunk> chunks;
+    std::size_t begin = 0, pixels = 0;
+    for (std::size_t y = 0; y < height; ++y) {
+        const bool full = y > begin && (pixels + perRow[y] > maxPixels || y - begin >= maxRows);
+        if (full) {
+            chunks.push_back(makeChunk(bins, width, begin, y, spec));
+            begin = y, pixels = 0;
+        }
+        pixels += perRow[y];
+    }
+    chunks.push_back(makeChunk(bins, width, begin, height, spec));
+    return chunks;
+}
+
+std::vector<std::int32_t> gemmWorkList(const Chunk& chunk, std::size_t slots,
+                                       std::size_t rowAlign) {
+    std::vector<std::int32_t> work;
+    for (std::size_t b = 0; b + 1 < chunk.offsets.size(); ++b) {
+        const std::size_t begin = chunk.offsets[b], end = chunk.offsets[b + 1];
+        const std::size_t piece = roundUp((end - begin + slots - 1) / slots, rowAlign);
+        for (std::size_t s = 0; s < slots; ++s) {
+            const std::size_t lo = std::min(end, begin + s * piece);
+            const std::size_t hi = std::min(end, lo + piece);
+            for (std::size_t v : {b, lo, hi, s}) work.push_back(static_cast<std::int32_t>(v));
+        }
+    }
+    return work;
+}
+
+} // namespace clscope::xpcs

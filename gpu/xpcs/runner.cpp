@@ -1,0 +1,222 @@
+#include "gpu/xpcs/runner.hpp"
+
+#include "core/errors.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace clscope::xpcs {
+
+namespace {
+
+constexpr std::size_t lanes = 8; // XPCS_LANES of xpcs.cl
+
+// DATA_T and SUM_T of a frame dtype: exact 64-bit integer sums for integer data.
+std::string typeOptions(DType d) {
+    switch (d) {
+    case DType::UInt8: return "-DDATA_T=uchar -DSUM_T=ulong -DDATA_UCHAR=1";
+    case DType::UInt16: return "-DDATA_T=ushort -DSUM_T=ulong";
+    case DType::UInt32: return "-DDATA_T=uint -DSUM_T=ulong";
+    case DType::Int32: return "-DDATA_T=int -DSUM_T=long";
+    default: return "-DDATA_T=float -DSUM_T=double";
+    }
+}
+
+std::string options(DType d, Layout layout, const std::map<std::string, int>& tuning) {
+    std::string s = typeOptions(d) + " -DLAYOUT=" + std::to_string(static_cast<int>(layout));
+    for (const auto& [name, value] : tuning) s += " -D" + name + "=" + std::to_string(value);
+    return s;
+}
+
+std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; }
+
+// Largest chunk (labelled pixels, image rows) the device holds next to the Gram matrices.
+std::pair<std::size_t, std::size_t> chunkLimits(const DeviceInfo& dev, const Array& frames,
+                                                const Bins& bins, std::size_t fixedBytes,
+                                                std::size_t framePad, const Params& params) {
+    const std::uint64_t usable = dev.globalMemBytes / 10 * 8;
+    if (fixedBytes + (16 << 20) > usable || fixedBytes / 2 > dev.maxAllocBytes)
+        throw DeviceError("xpcs: the Gram matrices need " + mib(fixedBytes) + " but " + dev.spec +
+                          " (" + dev.name + ") has " + mib(usable) + " usable (max allocation " +
+                          mib(dev.maxAllocBytes) + "); use fewer frames or bins");
+    // Raw chunk and reordered chunk share what is left; each is one allocation.
+    const std::uint64_t each = std::min<std::uint64_t>(dev.maxAllocBytes, (usable - fixedBytes) / 2);
+    const std::size_t element = dtypeSize(frames.dtype());
+    const std::size_t rowBytes = frames.frameCount() * frames.width() * element;
+    const std::size_t pixelBytes = std::max(framePad, frames.frameCount()) * element;
+    const std::size_t margin = bins.count() * 64; // padding of the bins in a chunk
+    std::size_t maxPixels = each / pixelBytes > margin ? each / pixelBytes - margin : 1;
+    if (params.chunkPixels) maxPixels = std::min(maxPixels, params.chunkPixels);
+    return {maxPixels, std::max<std::size_t>(1, each / rowBytes)};
+}
+
+// Raw frames of rows [rowBegin, rowEnd) of every frame, uploaded as one (T, rows*W) block.
+void uploadRaw(ClSession& s, const cl::Buffer& raw, const Array& frames, const Chunk& c,
+               std::vector<std::byte>& staging) {
+    const std::size_t element = dtypeSize(frames.dtype());
+    const std::size_t rowBytes = frames.width() * element, frameBytes = frames.frameSize() * element;
+    const std::size_t block = (c.rowEnd - c.rowBegin) * rowBytes;
+    if (block == frameBytes) return s.upload(raw, frames.bytes(), frames.byteSize(), "copy H->D frames");
+    staging.resize(block * frames.frameCount());
+    for (std::size_t t = 0; t < frames.frameCount(); ++t)
+        std::memcpy(staging.data() + t * block, frames.bytes() + t * frameBytes + c.rowBegin * rowBytes, block);
+    s.upload(raw, staging.data(), staging.size(), "copy H->D frames");
+    s.finish(); // staging is reused by the next chunk
+}
+
+// Raw chunk -> the variant's layout (no copy for layout 0).
+void reorder(DeviceRun& run, const cl::Buffer& raw, const Chunk& c, const LayoutSpec& spec,
+             int rawFrameSize) {
+    const int padded = static_cast<int>(c.paddedPixels());
+    if (spec.layout == Layout::Raw) return;
+    if (spec.layout == Layout::FrameMajor) {
+        cl::Kernel k = run.session.kernel("xpcs", "xpcs_reorder_frame_major", run.options);
+        setArgs(k, raw, run.pixels, run.data, run.frames, rawFrameSize, padded);
+        return run.session.launch(k, "xpcs reorder", {{c.paddedPixels(), std::size_t(run.frames)}, {64, 1}});
+    }
+    cl::Kernel k = run.session.kernel("xpcs", "xpcs_reorder_pixel_major", run.options);
+    setArgs(k, raw, run.pixels, run.data, run.frames, rawFrameSize, padded, run.framePad);
+    run.session.launch(k, "xpcs reorder",
+                       {{roundUp(run.framePad, 32), roundUp(c.paddedPixels(), 32) / 4}, {32, 8}});
+}
+
+void frameSums(DeviceRun& run, int accumulate) {
+    cl::Kernel k = run.session.kernel("xpcs", "xpcs_frame_sums", run.options);
+    setArgs(k, run.data, run.pixels, run.offsets, run.sums, run.frames, run.binCount, run.stride,
+            accumulate);
+    run.session.launch(k, "xpcs frame sums",
+                       {{std::size_t(run.frames), lanes * run.binCount}, {32, lanes}});
+}
+
+// g2 and g2_err from the Gram diagonals, on the device.
+void lagSums(DeviceRun& run, const Bins& bins, Result& result) {
+    ClSession& s = run.session;
+    const std::size_t cells = result.g2.size();
+    const std::vector<double> counts(bins.pixelCounts.begin(), bins.pixelCounts.end());
+    cl::Buffer pixelCounts = s.allocate(counts.size() * 8, "xpcs pixel counts");
+    cl::Buffer g2 = s.allocate(cells * 8, "xpcs g2"), err = s.allocate(cells * 8, "xpcs g2_err");
+    s.upload(pixelCounts, counts.data(), counts.size() * 8, "copy H->D pixel counts");
+    cl::Kernel k = s.kernel("xpcs", "xpcs_lag_sums", run.options);
+    setArgs(k, run.gram, run.sums, pixelCounts, g2, err, run.frames, run.framePad, run.binCount,
+            run.slots);
+    s.launch(k, "xpcs lag sums", {{std::size_t(run.frames), lanes * run.binCount}, {32, lanes}});
+    s.download(g2, result.g2.data(), cells * 8, "copy D->H g2");
+    s.download(err, result.g2Err.data(), cells * 8, "copy D->H g2_err");
+}
+
+// 64-bit sums (ulong, long or double as the dtype says) as doubles.
+std::vector<double> sumsAsDouble(const std::vector<std::uint64_t>& raw, DType d) {
+    std::vector<double> out(raw.size());
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+        if (d == DType::Float32) std::memcpy(&out[i], &raw[i], 8);
+        else if (d == DType::Int32) out[i] = static_cast<double>(static_cast<std::int64_t>(raw[i]));
+        else out[i] = static_cast<double>(raw[i]);
+    }
+    return out;
+}
+
+// Two-time maps of the asked bins from their downloaded Gram matrices (slots summed).
+void twotimeMaps(DeviceRun& run, const Bins& bins, DType d, Result& result) {
+    if (result.twotime.empty()) return;
+    const std::size_t frames = run.frames, pad = run.framePad, plane = pad * pad;
+    std::vector<std::uint64_t> raw(bins.count() * frames);
+    run.session.download(run.sums, raw.data(), raw.size() * 8, "copy D->H frame sums");
+    const std::vector<double> allSums = sumsAsDouble(raw, d);
+    for (auto& [label, map] : result.twotime) {
+        const std::size_t b = static_cast<std::size_t>(bins.find(label));
+        std::vector<double> gram(plane, 0.0);
+        for (int slot = 0; slot < run.slots; ++slot) {
+            raw.resize(plane);
+            const std::size_t offset = (slot * bins.count() + b) * plane * 8;
+            run.session.queue().enqueueReadBuffer(run.gram, CL_TRUE, offset, plane * 8, raw.data());
+            const std::vector<double> part = sumsAsDouble(raw, d);
+            for (std::size_t i = 0; i < plane; ++i) gram[i] += part[i];
+        }
+        const std::vector<double> sums(allSums.begin() + b * frames, allSums.begin() + (b + 1) * frames);
+        map = twotimeMap(frames, bins.pixelCounts[b], sums,
+                         [&](std::size_t t1, std::size_t t2) { return gram[t1 * pad + t2]; });
+    }
+}
+
+// Plan the chunks and allocate every buffer of the run; returns the raw-frames buffer.
+cl::Buffer prepare(DeviceRun& run, const DeviceInfo& device, const Array& frames, const Bins& bins,
+                   const LayoutSpec& spec, const Params& params, std::vector<Chunk>& chunks) {
+    ClSession& session = run.session;
+    const std::size_t pad = run.framePad, frameCount = frames.frameCount();
+    const std::size_t gramBytes = std::size_t(run.slots) * bins.count() * pad * pad * sumBytes;
+    const std::size_t sumsBytes = bins.count() * frameCount * sumBytes;
+    const auto [maxPixels, maxRows] = chunkLimits(device, frames, bins, gramBytes + sumsBytes, pad, params);
+    chunks = planChunks(bins, frames.height(), frames.width(), spec, maxPixels, maxRows);
+    std::size_t mostRows = 0, mostPixels = 1;
+    for (const Chunk& c : chunks)
+        mostRows = std::max(mostRows, c.rowEnd - c.rowBegin), mostPixels = std::max(mostPixels, c.paddedPixels());
+    const std::size_t element = dtypeSize(frames.dtype());
+    cl::Buffer raw = session.allocate(mostRows * frames.width() * frameCount * element, "xpcs raw frames");
+    run.data = spec.layout == Layout::Raw
+                   ? raw : session.allocate(mostPixels * std::max(pad, frameCount) * element, "xpcs chunk");
+    run.pixels = session.allocate(mostPixels * 4, "xpcs chunk pixels");
+    run.offsets = session.allocate((bins.count() + 1) * 4, "xpcs chunk offsets");
+    run.gram = session.allocate(gramBytes, "xpcs gram");
+    run.sums = session.allocate(sumsBytes, "xpcs frame sums");
+    return raw;
+}
+
+// Upload, reorder and correlate one chunk; chunk 0 stores, the next ones add.
+void processChunk(DeviceRun& run, const GpuVariant& variant, const LayoutSpec& spec, const Array& frames,
+                  const cl::Buffer& raw, const Chunk& c, int accumulate, std::vector<std::byte>& staging) {
+    const int rawFrameSize = static_cast<int>((c.rowEnd - c.rowBegin) * frames.width());
+    run.stride = spec.layout == Layout::Raw          ? rawFrameSize
+                 : spec.layout == Layout::FrameMajor ? static_cast<int>(c.paddedPixels())
+                                                     : run.framePad;
+    uploadRaw(run.session, raw, frames, c, staging);
+    run.session.upload(run.pixels, c.source.data(), c.source.size() * 4, "copy H->D pixels");
+    run.session.upload(run.offsets, c.offsets.data(), c.offsets.size() * 4, "copy H->D pixels");
+    reorder(run, raw, c, spec, rawFrameSize);
+    variant.gramStep(run, c, accumulate);
+    frameSums(run, accumulate);
+    run.session.finish(); // chunk buffers are reused by the next chunk
+}
+
+} // namespace
+
+Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
+                   const LabelMask& mask, const Params& params, const Progress& progress) {
+    checkInputs(frames, mask, params);
+    const Bins bins = makeBins(mask);
+    Result result = makeResult(bins, frames.frameCount(), params);
+    for (std::int32_t label : params.twotimeLabels) result.twotime[label];
+    std::map<std::string, int> tuning = variant.tuning(device, frames.dtype());
+    for (const auto& [name, value] : params.tuning) tuning[name] = value;
+    const LayoutSpec spec = variant.layout(tuning);
+    ClSession session(device);
+    DeviceRun run{session};
+    run.options = options(frames.dtype(), spec.layout, tuning);
+    run.tuning = tuning;
+    run.frames = static_cast<int>(frames.frameCount());
+    run.framePad = static_cast<int>(roundUp(frames.frameCount(), spec.frameAlign));
+    run.binCount = static_cast<int>(bins.count());
+    run.slots = variant.slots(device, bins, run.framePad, tuning);
+    try {
+        std::vector<Chunk> chunks;
+        const cl::Buffer raw = prepare(run, device, frames, bins, spec, params, chunks);
+        std::vector<std::byte> staging;
+        for (std::size_t i = 0; i < chunks.size(); ++i) {
+            processChunk(run, variant, spec, frames, raw, chunks[i], i > 0, staging);
+            progress.report(0.9 * static_cast<double>(i + 1) / static_cast<double>(chunks.size()));
+            progress.checkCancel();
+        }
+        lagSums(run, bins, result);
+        twotimeMaps(run, bins, frames.dtype(), result);
+        session.finish();
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "xpcs " + variant.id, device);
+    }
+    result.device = device.spec + " (" + device.name + ")";
+    result.variant = variant.id;
+    result.timings = session.timings();
+    result.kernelMs = result.timings.totalMs("xpcs ");
+    progress.report(1.0);
+    return result;
+}
+
+} // namespace clscope::xpcs

@@ -1,0 +1,52 @@
+// The device side of an xpcs run shared by the OpenCL variants: buffers, chunk loop, frame
+// sums, lag sums and two-time maps. A variant only says how it lays out a chunk and how it
+// fills the Gram matrices (internal to gpu/xpcs).
+#pragma once
+#include "gpu/session.hpp"
+#include "gpu/xpcs/plan.hpp"
+#include "gpu/xpcs/xpcs_gpu.hpp"
+
+#include <functional>
+#include <map>
+
+namespace clscope::xpcs {
+
+// Device state of one run, handed to the variant's Gram step for each chunk.
+struct DeviceRun {
+    explicit DeviceRun(ClSession& s) : session(s) {}
+    ClSession& session;
+    std::string options; // -D flags of every kernel of the run
+    std::map<std::string, int> tuning;
+    int frames = 0, framePad = 0, binCount = 0, slots = 1;
+    int stride = 0;    // xpcs_pixel stride of the chunk layout
+    cl::Buffer data;   // the chunk in the variant's layout
+    cl::Buffer pixels; // chunk source indices (layout 0 reads pixels through them)
+    cl::Buffer offsets, gram, sums, work;
+};
+
+// What distinguishes one OpenCL variant from another.
+struct GpuVariant {
+    std::string id;
+    // Default -D tuning values for a device and frame dtype (merged under Params::tuning).
+    std::function<std::map<std::string, int>(const DeviceInfo&, DType)> tuning;
+    std::function<LayoutSpec(const std::map<std::string, int>&)> layout;
+    // Gram slots (split-K pieces summed by xpcs_lag_sums); 1 for most variants.
+    std::function<int(const DeviceInfo&, const Bins&, int framePad,
+                      const std::map<std::string, int>&)> slots;
+    // Fill gram for one chunk: store (accumulate = 0) or add (1).
+    std::function<void(DeviceRun&, const Chunk&, int accumulate)> gramStep;
+};
+
+Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
+                   const LabelMask& mask, const Params& params, const Progress& progress);
+
+// Set the arguments of a kernel in order.
+template <class... Args> void setArgs(cl::Kernel& kernel, const Args&... args) {
+    cl_uint index = 0;
+    (kernel.setArg(index++, args), ...);
+}
+
+// Bytes of one gram / sums element (SUM_T) for a frame dtype.
+constexpr std::size_t sumBytes = 8;
+
+} // namespace clscope::xpcs

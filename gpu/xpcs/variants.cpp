@@ -1,0 +1,139 @@
+// The xpcs variants: how each lays out a chunk and fills the Gram matrices, their registry
+// entries, and correlate(), the dispatcher over them.
+#include "core/errors.hpp"
+#include "gpu/xpcs/runner.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace clscope::xpcs {
+
+namespace {
+
+using Tuning = std::map<std::string, int>;
+
+int one(const DeviceInfo&, const Bins&, int, const Tuning&) { return 1; }
+
+// naive: one work-item per (lag, bin) reading the raw frames through the pixel list.
+GpuVariant naiveVariant() {
+    GpuVariant v;
+    v.id = "naive";
+    v.tuning = [](const DeviceInfo&, DType) { return Tuning{}; };
+    v.layout = [](const Tuning&) { return LayoutSpec{Layout::Raw, 1, 1}; };
+    v.slots = one;
+    v.gramStep = [](DeviceRun& run, const Chunk&, int accumulate) {
+        cl::Kernel k = run.session.kernel("xpcs", "xpcs_naive", run.options);
+        setArgs(k, run.data, run.pixels, run.offsets, run.gram, run.frames, run.framePad,
+                run.binCount, run.stride, accumulate);
+        run.session.launch(k, "xpcs naive",
+                           {{std::size_t(run.frames), std::size_t(run.binCount)}, {32, 1}});
+    };
+    return v;
+}
+
+// ordered: pixels regrouped by bin (frame-major), one work-group per (lag, bin).
+GpuVariant orderedVariant() {
+    GpuVariant v;
+    v.id = "ordered";
+    v.tuning = [](const DeviceInfo&, DType) { return Tuning{{"ORDERED_WG", 128}}; };
+    v.layout = [](const Tuning&) { return LayoutSpec{Layout::FrameMajor, 1, 1}; };
+    v.slots = one;
+    v.gramStep = [](DeviceRun& run, const Chunk&, int accumulate) {
+        const std::size_t wg = static_cast<std::size_t>(run.tuning.at("ORDERED_WG"));
+        cl::Kernel k = run.session.kernel("xpcs", "xpcs_ordered", run.options);
+        setArgs(k, run.data, run.pixels, run.offsets, run.gram, run.frames, run.framePad,
+                run.binCount, run.stride, accumulate);
+        run.session.launch(k, "xpcs ordered",
+                           {{wg * run.frames, std::size_t(run.binCount)}, {wg, 1}});
+    };
+    return v;
+}
+
+// gemm split-K slots: enough work-groups to fill the device, pieces of >= 1024 pixels, and
+// the Gram matrices of all slots within a quarter of the device memory.
+int gemmSlots(const DeviceInfo& dev, const Bins& bins, int framePad, const Tuning& t) {
+    if (auto it = t.find("GEMM_SLOTS"); it != t.end()) return std::max(1, it->second);
+    const std::size_t tiles = framePad / t.at("GEMM_TILE");
+    const std::size_t groups = tiles * (tiles + 1) / 2 * bins.count();
+    const std::size_t wanted = (8 * std::size_t(dev.computeUnits) + groups - 1) / groups;
+    const std::int64_t most = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
+    const std::size_t plane = bins.count() * std::size_t(framePad) * framePad * sumBytes;
+    const std::size_t byMemory = std::max<std::size_t>(1, dev.globalMemBytes / 4 / plane);
+    return static_cast<int>(std::max<std::size_t>(1, std::min({wanted, std::size_t(16), byMemory,
+                                                               std::size_t(most / 1024 + 1)})));
+}
+
+// gemm: pixel-major chunk, register-tiled Gram tiles (lower triangle) in local memory.
+GpuVariant gemmVariant() {
+    GpuVariant v;
+    v.id = "gemm";
+    v.tuning = [](const DeviceInfo& dev, DType d) {
+        // uint8: dp4a through PTX on NVIDIA, fp32 FMA elsewhere (both exact).
+        const bool nvidia = dev.platform.find("NVIDIA") != std::string::npos;
+        if (d == DType::UInt8)
+            return Tuning{{"GEMM_TILE", 128}, {"GEMM_WPT", 8}, {"GEMM_K", 16}, {"GEMM_FAST_U8", 1},
+                          {"GEMM_DP4A", nvidia}, {"GEMM_PTX_DP4A", nvidia}};
+        return Tuning{{"GEMM_TILE", 64}, {"GEMM_WPT", 4}, {"GEMM_K", 16}, {"GEMM_MAC_DOUBLE", d == DType::UInt16}};
+    };
+    v.layout = [](const Tuning& t) {
+        return LayoutSpec{Layout::PixelMajor, std::size_t(t.at("GEMM_K")), std::size_t(t.at("GEMM_TILE"))};
+    };
+    v.slots = gemmSlots;
+    v.gramStep = [](DeviceRun& run, const Chunk& chunk, int accumulate) {
+        const std::size_t tile = run.tuning.at("GEMM_TILE"), threads = tile / run.tuning.at("GEMM_WPT");
+        const std::vector<std::int32_t> work = gemmWorkList(chunk, run.slots, run.tuning.at("GEMM_K"));
+        if (!run.work.get()) run.work = run.session.allocate(work.size() * 4, "xpcs gemm work");
+        run.session.upload(run.work, work.data(), work.size() * 4, "copy H->D work list");
+        const std::size_t tiles = run.framePad / tile, entries = work.size() / 4;
+        cl::Kernel k = run.session.kernel("xpcs", "xpcs_gemm", run.options);
+        setArgs(k, run.data, run.work, run.gram, run.framePad, run.binCount, accumulate);
+        run.session.launch(k, "xpcs gemm",
+                           {{tiles * (tiles + 1) / 2 * threads, entries * threads}, {threads, threads}});
+        run.session.finish(); // the work list lives on this stack frame
+    };
+    return v;
+}
+
+const GpuVariant& gpuVariant(const std::string& id) {
+    static const std::vector<GpuVariant> all{naiveVariant(), orderedVariant(), gemmVariant()};
+    for (const GpuVariant& v : all)
+        if (v.id == id) return v;
+    throw UsageError("xpcs: no OpenCL variant '" + id + "'");
+}
+
+Support needsFp64(const DeviceInfo& d) {
+    if (!d.fp64) return {false, "needs fp64 (cl_khr_fp64) for g2 and float32 sums"};
+    return {};
+}
+
+} // namespace
+
+std::string defaultVariant(const DeviceInfo& device) { return device.isHost() ? "cpu" : "gemm"; }
+
+Result correlate(const DeviceInfo& device, const std::string& variant, const Array& frames,
+                 const LabelMask& mask, const Params& params, const Progress& progress) {
+    const std::string id = variant.empty() ? defaultVariant(device) : variant;
+    const VariantEntry& entry = VariantRegistry::instance().find("xpcs", id);
+    if (const Support s = entry.supports(device); !s.ok)
+        throw UsageError("xpcs variant '" + id + "' cannot run on " + device.spec + ": " + s.reason);
+    if (id == "cpu") return correlateCpu(frames, mask, params, progress);
+    return runOnDevice(device, gpuVariant(id), frames, mask, params, progress);
+}
+
+void registerXpcsVariants(VariantRegistry& registry) {
+    const auto add = [&](std::string id, std::string label, VariantKind kind, std::string needs, Tuning defaults) {
+        VariantEntry e{{"xpcs", id, label, kind, needs, nlohmann::json(defaults).dump()}, {}};
+        if (kind == VariantKind::OpenCL) e.extraCheck = needsFp64;
+        registry.add(std::move(e));
+    };
+    add("naive", "one work-item per bin and lag (seed kernel 1)", VariantKind::OpenCL,
+        "OpenCL 1.2, fp64", {});
+    add("ordered", "pixels regrouped by bin, work-group reductions (seed kernel 2)",
+        VariantKind::OpenCL, "OpenCL 1.2, fp64", gpuVariant("ordered").tuning({}, DType::UInt8));
+    add("gemm", "register-tiled Gram matrix per bin, then lag sums (fast)", VariantKind::OpenCL,
+        "OpenCL 1.2, fp64, 16 KiB local memory", gpuVariant("gemm").tuning({}, DType::UInt8));
+    add("cpu", "host reference: exact blocked Gram matrices, std::thread", VariantKind::Host,
+        "host CPU", {});
+}
+
+} // namespace clscope::xpcs
