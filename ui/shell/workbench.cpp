@@ -1,6 +1,7 @@
 #include "ui/shell/workbench.hpp"
 
 #include "core/io.hpp"
+#include "core/mask/mask_io.hpp"
 #include "gpu/devices.hpp"
 #include "ui/data/data_browser.hpp"
 #include "ui/device/device_picker.hpp"
@@ -78,6 +79,7 @@ void Workbench::showRole(DataRole role) {
             if (roles_.path(DataRole::PixelMask)) showRole(DataRole::PixelMask);
         } else if (role == DataRole::Labels && path) {
             showLabels();
+            if (!editedLabels_.mask) emit currentLabelsChanged();
         } else if (role == DataRole::PixelMask && path) {
             views_.image->setPixelMask(readPixelMask(*roles_.file(), *path).bad);
         }
@@ -115,6 +117,22 @@ void Workbench::generateAndOpen(const SyntheticRequest& request, const QString& 
         return outcome;
     };
     submit(std::move(job));
+}
+
+void Workbench::setEditedLabels(CurrentLabels labels) {
+    editedLabels_ = std::move(labels);
+    emit currentLabelsChanged();
+}
+
+CurrentLabels Workbench::currentLabels() const {
+    if (editedLabels_.mask) return editedLabels_;
+    const auto path = roles_.path(DataRole::Labels);
+    if (!path || !roles_.file()) return {};
+    const H5Reader& file = *roles_.file();
+    CurrentLabels labels{std::make_shared<const LabelMask>(readLabels(file, *path)), std::nullopt,
+                         q(file.where(*path))};
+    if (*path == paths::qmask) labels.centres = mask::readLabelCenters(file);
+    return labels;
 }
 
 const DeviceInfo& Workbench::device() const { return views_.devices->currentDevice(); }

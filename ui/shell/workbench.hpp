@@ -9,8 +9,12 @@
 #include "ui/results/results_panel.hpp"
 #include "ui/shell/log_panel.hpp"
 
+#include "core/mask/partition.hpp"
+
 #include <QObject>
 #include <functional>
+#include <memory>
+#include <optional>
 
 namespace clscope::ui {
 
@@ -27,6 +31,13 @@ struct WorkbenchViews {
     LogPanel* log = nullptr;
 };
 
+// The q-bin labels in force: the mask editor's when it has set some, else the file's.
+struct CurrentLabels {
+    std::shared_ptr<const LabelMask> mask;       // null when there are none
+    std::optional<mask::LabelCenters> centres;   // q (and phi) of each label when known
+    QString origin;                              // "mask editor" or "FILE:/path"
+};
+
 class Workbench : public QObject {
     Q_OBJECT
   public:
@@ -38,6 +49,11 @@ class Workbench : public QObject {
     bool openFile(const QString& path);
     DatasetRoles& dataset() { return roles_; }
     void generateAndOpen(const SyntheticRequest& request, const QString& path, std::function<void()> then = {});
+
+    // q-bin labels: the mask editor sets its own (a null mask hands back to the file's);
+    // algorithms read currentLabels() when they start a run.
+    void setEditedLabels(CurrentLabels labels);
+    CurrentLabels currentLabels() const;
 
     // Device and variant chosen in the Device panel.
     const DeviceInfo& device() const;
@@ -58,6 +74,7 @@ class Workbench : public QObject {
   signals:
     void fileOpened(const QString& path);
     void roleChanged(clscope::ui::DataRole role);
+    void currentLabelsChanged();
     void statusMessage(const QString& text, int timeoutMs);
 
   private:
@@ -68,6 +85,7 @@ class Workbench : public QObject {
     DataBrowser* browser_ = nullptr;
     DatasetRoles roles_;
     JobRunner runner_;
+    CurrentLabels editedLabels_;
 };
 
 } // namespace clscope::ui
