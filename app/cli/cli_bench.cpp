@@ -42,19 +42,19 @@ std::map<std::string, int> parseTuning(const std::vector<std::string>& pairs) {
 }
 
 void printTable(const std::vector<BenchRow>& rows) {
-    std::printf("%-8s %-9s %-34s %-6s %10s %10s %12s %10s  %s\n", "algo", "variant", "device", "size",
+    std::printf("%-8s %-9s %-34s %-6s %10s %10s %16s %10s  %s\n", "algo", "variant", "device", "size",
                 "min ms", "median ms", "throughput", "max dev", "note");
     for (const BenchRow& r : rows) {
         if (!r.ran) {
-            std::printf("%-8s %-9s %-34.34s %-6s %10s %10s %12s %10s  %s\n", r.algorithm.c_str(),
+            std::printf("%-8s %-9s %-34.34s %-6s %10s %10s %16s %10s  %s\n", r.algorithm.c_str(),
                         r.variant.c_str(), r.device.c_str(), r.size.c_str(), "-", "-", "-", "-", r.note.c_str());
             continue;
         }
         char dev[32] = "-";
         if (r.maxDeviation >= 0) std::snprintf(dev, sizeof dev, "%.2e", r.maxDeviation);
-        std::printf("%-8s %-9s %-34.34s %-6s %10.3f %10.3f %8.0f %-3s %10s  %s\n", r.algorithm.c_str(),
+        std::printf("%-8s %-9s %-34.34s %-6s %10.3f %10.3f %8.0f %-7s %10s  %s\n", r.algorithm.c_str(),
                     r.variant.c_str(), r.device.c_str(), r.size.c_str(), r.minMs, r.medianMs,
-                    r.throughput, r.unit.substr(0, 3).c_str(), dev, r.note.c_str());
+                    r.throughput, r.unit.c_str(), dev, r.note.c_str());
     }
 }
 
