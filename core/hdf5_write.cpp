@@ -2,11 +2,10 @@
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/hdf5_util.hpp"
+#include "core/temp_file.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
-#include <unistd.h>
 
 namespace clscope {
 
@@ -16,18 +15,6 @@ namespace {
 
 using Lock = std::lock_guard<std::recursive_mutex>;
 constexpr H5Z_filter_t bitshuffleFilter = 32008;
-
-std::string temporaryName(const std::string& fileName) {
-    static std::atomic<int> counter{0};
-    const std::filesystem::path p(fileName);
-    std::string name = ".";
-    name += p.filename().string();
-    name += ".tmp-";
-    name += std::to_string(getpid());
-    name += '-';
-    name += std::to_string(counter++);
-    return (p.parent_path() / name).string();
-}
 
 // Link creation that makes missing parent groups.
 Handle intermediateGroups() {
@@ -60,7 +47,7 @@ Handle creationList(const Array& data, Compression c) {
 } // namespace
 
 H5Writer::H5Writer(const std::string& fileName)
-    : fileName_(fileName), tempName_(temporaryName(fileName)) {
+    : fileName_(fileName), tempName_(temporaryNameFor(fileName)) {
     Lock lock(h5::mutex());
     h5::silenceErrors();
     const auto dir = std::filesystem::path(fileName).parent_path();

@@ -1,31 +1,15 @@
 #include "core/mask/atomic_file.hpp"
 
 #include "core/errors.hpp"
+#include "core/temp_file.hpp"
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 namespace clscope::mask {
-
-namespace {
-
-std::string temporaryName(const std::filesystem::path& target) {
-    static std::atomic<int> counter{0};
-    std::string name = ".";
-    name += target.filename().string();
-    name += ".tmp-";
-    name += std::to_string(getpid());
-    name += '-';
-    name += std::to_string(counter++);
-    return (target.parent_path() / name).string();
-}
-
-} // namespace
 
 void writeFileAtomically(const std::string& fileName, std::string_view bytes) {
     const std::filesystem::path target(fileName);
@@ -33,7 +17,7 @@ void writeFileAtomically(const std::string& fileName, std::string_view bytes) {
     if (!target.parent_path().empty() && !std::filesystem::is_directory(target.parent_path(), ec))
         throw InputError(fileName + ": output folder " + target.parent_path().string() +
                          " does not exist");
-    const std::string temp = temporaryName(target);
+    const std::string temp = temporaryNameFor(fileName);
     {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
         out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
