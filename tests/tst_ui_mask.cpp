@@ -25,13 +25,15 @@ namespace {
 constexpr std::size_t H = 20, W = 24;
 
 std::size_t maskedCount(const PixelMask& m) {
-    return static_cast<std::size_t>(std::count_if(m.bad.begin(), m.bad.end(), [](auto v) { return v != 0; }));
+    return static_cast<std::size_t>(
+        std::count_if(m.bad.begin(), m.bad.end(), [](auto v) { return v != 0; }));
 }
 
 // A (H,W) float image where pixel i holds i, with one NaN at pixel 5.
 Array rampImage() {
     std::vector<double> values(H * W);
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(i);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = static_cast<double>(i);
     values[5] = std::nan("");
     return makeArray<double>({H, W}, values);
 }
@@ -123,7 +125,8 @@ class TestUiMask : public QObject {
         QCOMPARE(maskedCount(editor.mask()), std::size_t(10 + 5 + 9)); // 471..479
         const std::vector<std::uint8_t> before = editor.mask().bad;
         editor.invert();
-        for (std::size_t i = 0; i < H * W; ++i) QCOMPARE(editor.mask().bad[i] != 0, before[i] == 0);
+        for (std::size_t i = 0; i < H * W; ++i)
+            QCOMPARE(editor.mask().bad[i] != 0, before[i] == 0);
         // Unmask mode takes pixels out again.
         editor.setEditMode(mask::EditMode::Unmask);
         editor.threshold(rampImage(), {mask::Threshold::Between, 0, 479});
@@ -138,9 +141,11 @@ class TestUiMask : public QObject {
         editor.addShape(mask::PolygonShape{{{10, 10}, {16, 10}, {13, 16}}});
         QCOMPARE(editor.shapes().size(), std::size_t(2));
         QCOMPARE(maskedCount(editor.paintedMask()), std::size_t(0)); // only vectors so far
-        QCOMPARE(maskedCount(editor.mask()), std::size_t(8) + mask::rasterize(editor.shapes()[1].shape, H, W).size());
+        QCOMPARE(maskedCount(editor.mask()),
+                 std::size_t(8) + mask::rasterize(editor.shapes()[1].shape, H, W).size());
         editor.setShapeMode(0, mask::EditMode::Unmask);
-        QCOMPARE(maskedCount(editor.mask()), mask::rasterize(editor.shapes()[1].shape, H, W).size());
+        QCOMPARE(maskedCount(editor.mask()),
+                 mask::rasterize(editor.shapes()[1].shape, H, W).size());
         editor.removeShape(1);
         QCOMPARE(maskedCount(editor.mask()), std::size_t(0));
         editor.undoStack()->undo();
@@ -165,7 +170,8 @@ class TestUiMask : public QObject {
         editor.applyPartition({mask::BinAxis::Radius, mask::BinSpacing::Linear, 0, 10, 5, 2, 0});
         editor.addShape(mask::EllipseShape{{6, 6}, 3, 2, 30});
         editor.threshold(rampImage(), {mask::Threshold::Above, 0, 400});
-        const QString maskFile = dir_.filePath("mask." + suffix), labelFile = dir_.filePath("labels." + suffix);
+        const QString maskFile = dir_.filePath("mask." + suffix),
+                      labelFile = dir_.filePath("labels." + suffix);
         editor.saveMask(maskFile);
         editor.saveLabels(labelFile);
         const PixelMask saved = editor.mask();
@@ -182,11 +188,13 @@ class TestUiMask : public QObject {
         if (suffix == "h5") {
             // HDF5 keeps the label table and the geometry beside the labels.
             QCOMPARE(loaded.labelRows().size(), rows.size());
-            for (std::size_t k = 0; k < rows.size(); ++k) QCOMPARE(loaded.labelRows()[k].q, rows[k].q);
+            for (std::size_t k = 0; k < rows.size(); ++k)
+                QCOMPARE(loaded.labelRows()[k].q, rows[k].q);
             QCOMPARE(loaded.geometry().distance, 0.5);
             QCOMPARE(mask::readMaskFile(labelFile.toStdString()).pixelMask->bad, saved.bad);
         }
-        QVERIFY_THROWS_EXCEPTION(std::exception, loaded.loadMask(dir_.filePath("missing." + suffix)));
+        QVERIFY_THROWS_EXCEPTION(std::exception,
+                                 loaded.loadMask(dir_.filePath("missing." + suffix)));
     }
 
     void partitionLabelTable() {
@@ -200,7 +208,8 @@ class TestUiMask : public QObject {
         QCOMPARE(rows.size(), std::size_t(4));
         for (int k = 0; k < 4; ++k) {
             std::int64_t count = 0;
-            for (double q : qmap.q) count += (q >= qmax * k / 4 && q < qmax * (k + 1) / 4) ? 1 : 0;
+            for (double q : qmap.q)
+                count += (q >= qmax * k / 4 && q < qmax * (k + 1) / 4) ? 1 : 0;
             QCOMPARE(rows[k].label, k + 1);
             QCOMPARE(rows[k].pixels, count);
             QVERIFY(std::abs(rows[k].q - qmax * (k + 0.5) / 4) < 1e-12);
@@ -208,7 +217,8 @@ class TestUiMask : public QObject {
         }
         // Masking pixels takes them out of the counts, not out of the table.
         editor.addShape(mask::RectShape{{0, 0}, {24, 20}});
-        for (const LabelRow& row : editor.labelRows()) QCOMPARE(row.pixels, std::int64_t(0));
+        for (const LabelRow& row : editor.labelRows())
+            QCOMPARE(row.pixels, std::int64_t(0));
         // Sectors: 2 rings x 4 sectors, phi centres 45, 135, -135, -45 (in (-180, 180]).
         editor.applyPartition({mask::BinAxis::Radius, mask::BinSpacing::Linear, 0, 8, 2, 4, 0});
         QCOMPARE(editor.labelRows().size(), std::size_t(8));
@@ -269,7 +279,8 @@ class TestUiMask : public QObject {
         bad.bad[17 * W + 20] = 1;
         {
             H5Writer out(path);
-            out.write(paths::frames, makeArray<std::uint16_t>({2, H, W}, std::vector<std::uint16_t>(2 * H * W, 3)));
+            out.write(paths::frames, makeArray<std::uint16_t>(
+                                         {2, H, W}, std::vector<std::uint16_t>(2 * H * W, 3)));
             out.write(paths::pixelMask, pixelMaskArray(bad));
             mask::writeGeometry(out, smallGeometry());
             out.commit();
@@ -300,7 +311,8 @@ class TestUiMask : public QObject {
         QVERIFY(image.drawingActive());
         const QCPRange xBefore = plot->xAxis->range();
         auto at = [plot](double x, double y) {
-            return QPoint(qRound(plot->xAxis->coordToPixel(x)), qRound(plot->yAxis->coordToPixel(y)));
+            return QPoint(qRound(plot->xAxis->coordToPixel(x)),
+                          qRound(plot->yAxis->coordToPixel(y)));
         };
         QTest::mousePress(plot, Qt::LeftButton, {}, at(4, 3));
         QTest::mouseMove(plot, at(8, 6));
@@ -310,8 +322,10 @@ class TestUiMask : public QObject {
         QCOMPARE(editor.shapes().size(), std::size_t(1));
         const auto& rect = std::get<mask::RectShape>(editor.shapes()[0].shape);
         const double tolerance = 0.5; // one screen pixel is well under a detector pixel here
-        QVERIFY(std::abs(rect.corner0.x - 4) < tolerance && std::abs(rect.corner0.y - 3) < tolerance);
-        QVERIFY(std::abs(rect.corner1.x - 14) < tolerance && std::abs(rect.corner1.y - 11) < tolerance);
+        QVERIFY(std::abs(rect.corner0.x - 4) < tolerance &&
+                std::abs(rect.corner0.y - 3) < tolerance);
+        QVERIFY(std::abs(rect.corner1.x - 14) < tolerance &&
+                std::abs(rect.corner1.y - 11) < tolerance);
         QCOMPARE(maskedCount(editor.mask()), std::size_t(10 * 8));
         QCOMPARE(plot->xAxis->range().lower, xBefore.lower); // the drag did not pan
         editor.undoStack()->undo();
@@ -323,7 +337,8 @@ class TestUiMask : public QObject {
     void screenshot() {
         const QString out = qEnvironmentVariable("CLSCOPE_MASK_SCREENSHOT");
         const QString file = qEnvironmentVariable("CLSCOPE_MASK_FILE");
-        if (out.isEmpty() || file.isEmpty()) QSKIP("set CLSCOPE_MASK_SCREENSHOT and CLSCOPE_MASK_FILE");
+        if (out.isEmpty() || file.isEmpty())
+            QSKIP("set CLSCOPE_MASK_SCREENSHOT and CLSCOPE_MASK_FILE");
         MainWindow window;
         window.resize(1600, 1000);
         window.show();
@@ -334,17 +349,20 @@ class TestUiMask : public QObject {
         MaskPanel& panel = *window.maskPanel();
         MaskEditorPresenter& editor = panel.editor();
         editor.applyPartition({mask::BinAxis::Q, mask::BinSpacing::Linear, 0.04, 0.46, 10, 4, 45});
-        editor.addShape(mask::RectShape{{114, 0}, {127, 100}}); // a beamstop arm
-        editor.threshold(shownImage(image), {mask::Threshold::Below, 2.5, 0}); // the dim corners
-        editor.addShape(mask::PolygonShape{{{30, 150}, {70, 140}, {75, 185}, {40, 190}}}); // still a vector
+        editor.addShape(mask::RectShape{{114, 0}, {127, 100}});                // a beamstop arm
+        editor.threshold(shownImage(image), {mask::Threshold::Below, 1.6, 0}); // dim pixels
+        editor.addShape(
+            mask::PolygonShape{{{30, 150}, {70, 140}, {75, 185}, {40, 190}}}); // still a vector
         window.focusMaskPanel();
         panel.showTab("Tools");
         QTest::qWait(300);
         image.fitImage();
         QCustomPlot* plot = image.plot();
-        const QPoint cursor(qRound(plot->xAxis->coordToPixel(170.5)), qRound(plot->yAxis->coordToPixel(60.5)));
+        const QPoint cursor(qRound(plot->xAxis->coordToPixel(170.5)),
+                            qRound(plot->yAxis->coordToPixel(60.5)));
         QTest::mouseMove(plot, cursor);
         QTest::qWait(300);
+        QVERIFY2(window.width() <= 1600, "the mask panel made the window wider than the screen");
         QVERIFY(window.grab().save(out, "PNG"));
     }
 };

@@ -14,7 +14,8 @@ namespace {
 const QString outlineLayer = "overlay";
 
 QPen outlinePen(mask::EditMode mode, bool selected) {
-    QPen pen(mode == mask::EditMode::Unmask ? QColor(60, 220, 110) : QColor(255, 70, 70));
+    // Orange (mask) and green (unmask) stand out on the magenta of masked pixels.
+    QPen pen(mode == mask::EditMode::Unmask ? QColor(60, 220, 110) : QColor(255, 170, 0));
     pen.setWidthF(selected ? 3.0 : 1.5);
     pen.setStyle(selected ? Qt::SolidLine : Qt::DashLine);
     return pen;
@@ -32,8 +33,10 @@ std::vector<mask::Point> outlinePoints(const mask::MaskShape& shape) {
         std::vector<mask::Point> points;
         const double a = e->angle * M_PI / 180;
         for (int k = 0; k <= 72; ++k) {
-            const double t = 2 * M_PI * k / 72, u = e->radiusX * std::cos(t), v = e->radiusY * std::sin(t);
-            points.push_back({e->center.x + u * std::cos(a) - v * std::sin(a), e->center.y + u * std::sin(a) + v * std::cos(a)});
+            const double t = 2 * M_PI * k / 72, u = e->radiusX * std::cos(t),
+                         v = e->radiusY * std::sin(t);
+            points.push_back({e->center.x + u * std::cos(a) - v * std::sin(a),
+                              e->center.y + u * std::sin(a) + v * std::cos(a)});
         }
         return points;
     }
@@ -97,7 +100,8 @@ void MaskDrawTool::cancel() {
 
 bool MaskDrawTool::eventFilter(QObject* watched, QEvent* event) {
     if (watched == plot_ && event->type() == QEvent::KeyPress &&
-        static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape && (dragging_ || !polygon_.empty())) {
+        static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape &&
+        (dragging_ || !polygon_.empty())) {
         cancel();
         return true;
     }
@@ -135,10 +139,15 @@ void MaskDrawTool::onRelease(QMouseEvent* event) {
     const mask::Point a = dragStart_, b = toImage(event->position());
     clearPreview();
     const bool tiny = std::abs(b.x - a.x) < 0.5 || std::abs(b.y - a.y) < 0.5;
-    if (tool_ == MaskTool::Brush) editor_.endStroke();
-    else if (tool_ == MaskTool::Rectangle && !tiny) editor_.addShape(mask::RectShape{a, b});
+    if (tool_ == MaskTool::Brush)
+        editor_.endStroke();
+    else if (tool_ == MaskTool::Rectangle && !tiny)
+        editor_.addShape(mask::RectShape{a, b});
     else if (tool_ == MaskTool::Ellipse && !tiny)
-        editor_.addShape(mask::EllipseShape{{(a.x + b.x) / 2, (a.y + b.y) / 2}, std::abs(b.x - a.x) / 2, std::abs(b.y - a.y) / 2, 0.0});
+        editor_.addShape(mask::EllipseShape{{(a.x + b.x) / 2, (a.y + b.y) / 2},
+                                            std::abs(b.x - a.x) / 2,
+                                            std::abs(b.y - a.y) / 2,
+                                            0.0});
     replotOverlay();
 }
 
@@ -168,8 +177,10 @@ void MaskDrawTool::updatePreview(mask::Point cursor) {
         points.push_back(cursor);
         setCurve(previewCurve_, points);
     } else if ((tool_ == MaskTool::Rectangle || tool_ == MaskTool::Ellipse) && dragging_) {
-        if (tool_ == MaskTool::Rectangle) previewItem_ = new QCPItemRect(plot_);
-        else previewItem_ = new QCPItemEllipse(plot_);
+        if (tool_ == MaskTool::Rectangle)
+            previewItem_ = new QCPItemRect(plot_);
+        else
+            previewItem_ = new QCPItemEllipse(plot_);
         previewItem_->setLayer(outlineLayer);
         setBox(previewItem_, dragStart_, cursor);
         if (auto* r = qobject_cast<QCPItemRect*>(previewItem_)) r->setPen(pen);
@@ -178,7 +189,8 @@ void MaskDrawTool::updatePreview(mask::Point cursor) {
         auto* disc = new QCPItemEllipse(plot_);
         disc->setLayer(outlineLayer);
         disc->setPen(pen);
-        setBox(disc, {cursor.x - brushRadius_, cursor.y - brushRadius_}, {cursor.x + brushRadius_, cursor.y + brushRadius_});
+        setBox(disc, {cursor.x - brushRadius_, cursor.y - brushRadius_},
+               {cursor.x + brushRadius_, cursor.y + brushRadius_});
         previewItem_ = disc;
     }
     replotOverlay();
@@ -215,15 +227,19 @@ void MaskDrawTool::drawShapes() {
 }
 
 void MaskDrawTool::clearShapeItems() {
-    for (QCPAbstractItem* item : shapeItems_) plot_->removeItem(item);
-    for (QCPCurve* curve : shapeCurves_) plot_->removePlottable(curve);
+    for (QCPAbstractItem* item : shapeItems_)
+        plot_->removeItem(item);
+    for (QCPCurve* curve : shapeCurves_)
+        plot_->removePlottable(curve);
     shapeItems_.clear();
     shapeCurves_.clear();
 }
 
 void MaskDrawTool::replotOverlay() {
-    if (QCPLayer* layer = plot_->layer(outlineLayer)) layer->replot();
-    else plot_->replot(QCustomPlot::rpQueuedReplot);
+    if (QCPLayer* layer = plot_->layer(outlineLayer))
+        layer->replot();
+    else
+        plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 } // namespace clscope::ui

@@ -65,7 +65,8 @@ class MaskPanel : public QWidget {
     MaskWorkbenchLink* link_ = nullptr;
     MaskDrawTool* draw_ = nullptr;
     QTabWidget* tabs_ = nullptr;
-    QDoubleSpinBox *beamX_ = nullptr, *beamY_ = nullptr, *distance_ = nullptr, *pixelSize_ = nullptr;
+    QDoubleSpinBox *beamX_ = nullptr, *beamY_ = nullptr, *distance_ = nullptr,
+                   *pixelSize_ = nullptr;
     QDoubleSpinBox *wavelength_ = nullptr, *energy_ = nullptr;
     QLabel* geometrySource_ = nullptr;
     QPushButton* fromFile_ = nullptr;

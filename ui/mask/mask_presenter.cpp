@@ -44,7 +44,8 @@ void MaskEditorPresenter::setImageSize(std::size_t height, std::size_t width) {
 }
 
 std::size_t MaskEditorPresenter::maskedCount() const {
-    return static_cast<std::size_t>(std::count_if(effective_.bad.begin(), effective_.bad.end(), [](auto v) { return v != 0; }));
+    return static_cast<std::size_t>(
+        std::count_if(effective_.bad.begin(), effective_.bad.end(), [](auto v) { return v != 0; }));
 }
 
 void MaskEditorPresenter::setBaseMask(const PixelMask& mask) {
@@ -68,9 +69,12 @@ void MaskEditorPresenter::refreshLabels() {
     emit labelsChanged();
 }
 
-void MaskEditorPresenter::applyDiff(const MaskDiff& diff, bool undo, const std::vector<ShapeEdit>* shapes) {
-    if (undo) mask::undoDiff(painted_, diff);
-    else mask::redoDiff(painted_, diff);
+void MaskEditorPresenter::applyDiff(const MaskDiff& diff, bool undo,
+                                    const std::vector<ShapeEdit>* shapes) {
+    if (undo)
+        mask::undoDiff(painted_, diff);
+    else
+        mask::redoDiff(painted_, diff);
     if (shapes) {
         shapes_ = *shapes;
         emit shapesChanged();
@@ -80,7 +84,8 @@ void MaskEditorPresenter::applyDiff(const MaskDiff& diff, bool undo, const std::
 }
 
 // One undo step for an edit already made to painted_ (and to come for the shapes).
-void MaskEditorPresenter::pushEdit(const QString& text, MaskDiff diff, const std::vector<ShapeEdit>* shapesAfter) {
+void MaskEditorPresenter::pushEdit(const QString& text, MaskDiff diff,
+                                   const std::vector<ShapeEdit>* shapesAfter) {
     if (diff.empty() && !shapesAfter) return;
     std::optional<MaskEditCommand::ShapeChange> change;
     if (shapesAfter) change = MaskEditCommand::ShapeChange{shapes_, *shapesAfter};
@@ -113,7 +118,9 @@ void MaskEditorPresenter::setShapeMode(std::size_t index, EditMode mode) {
 MaskDiff MaskEditorPresenter::burnShapes() {
     MaskDiff total;
     for (const ShapeEdit& edit : shapes_)
-        mask::mergeDiff(total, mask::applyPixels(painted_, mask::rasterize(edit.shape, height_, width_), edit.mode));
+        mask::mergeDiff(
+            total,
+            mask::applyPixels(painted_, mask::rasterize(edit.shape, height_, width_), edit.mode));
     return total;
 }
 
@@ -138,7 +145,8 @@ void MaskEditorPresenter::addDab(mask::Point point) {
     if (lastDab_) segment.dabs.push_back(*lastDab_);
     segment.dabs.push_back(point);
     lastDab_ = point;
-    mask::mergeDiff(strokeDiff_, mask::applyPixels(painted_, mask::rasterize(segment, height_, width_), mode_));
+    mask::mergeDiff(strokeDiff_,
+                    mask::applyPixels(painted_, mask::rasterize(segment, height_, width_), mode_));
     refreshMask();
 }
 
@@ -152,7 +160,8 @@ void MaskEditorPresenter::endStroke() {
 
 void MaskEditorPresenter::brushStroke(double radius, const std::vector<mask::Point>& dabs) {
     beginStroke(radius);
-    for (const mask::Point& p : dabs) addDab(p);
+    for (const mask::Point& p : dabs)
+        addDab(p);
     endStroke();
 }
 
@@ -160,22 +169,24 @@ void MaskEditorPresenter::threshold(const Array& image, const mask::Threshold& t
     if (!hasImage()) return;
     checkShape(image.height(), image.width(), "threshold image");
     static const char* names[] = {"below", "between", "above", "NaN"};
-    pushEdit(QString("threshold %1").arg(names[t.mode]), mask::applyPixels(painted_, mask::thresholdPixels(image, t), mode_),
-             nullptr);
+    pushEdit(QString("threshold %1").arg(names[t.mode]),
+             mask::applyPixels(painted_, mask::thresholdPixels(image, t), mode_), nullptr);
 }
 
 // Invert and clear act on the mask in force, so the pending shapes are rasterised first.
 void MaskEditorPresenter::invert() {
     if (!hasImage()) return;
     MaskDiff diff = burnShapes();
-    mask::mergeDiff(diff, mask::applyPixels(painted_, mask::allPixels(height_ * width_), EditMode::Toggle));
+    mask::mergeDiff(
+        diff, mask::applyPixels(painted_, mask::allPixels(height_ * width_), EditMode::Toggle));
     const std::vector<ShapeEdit> none;
     pushEdit("invert", std::move(diff), shapes_.empty() ? nullptr : &none);
 }
 
 void MaskEditorPresenter::clear() {
     if (!hasImage()) return;
-    MaskDiff diff = mask::applyPixels(painted_, mask::allPixels(height_ * width_), EditMode::Unmask);
+    MaskDiff diff =
+        mask::applyPixels(painted_, mask::allPixels(height_ * width_), EditMode::Unmask);
     const std::vector<ShapeEdit> none;
     pushEdit("clear", std::move(diff), shapes_.empty() ? nullptr : &none);
 }
@@ -185,13 +196,15 @@ void MaskEditorPresenter::replaceMask(const PixelMask& mask, const QString& what
     checkShape(mask.height, mask.width, "pixel mask");
     mask::PixelSet changed;
     for (std::size_t i = 0; i < mask.bad.size(); ++i)
-        if ((mask.bad[i] != 0) != (painted_.bad[i] != 0)) changed.push_back(static_cast<std::uint32_t>(i));
+        if ((mask.bad[i] != 0) != (painted_.bad[i] != 0))
+            changed.push_back(static_cast<std::uint32_t>(i));
     MaskDiff diff = mask::applyPixels(painted_, changed, EditMode::Toggle);
     const std::vector<ShapeEdit> none;
     pushEdit(what, std::move(diff), shapes_.empty() ? nullptr : &none);
 }
 
-void MaskEditorPresenter::checkShape(std::size_t height, std::size_t width, const QString& what) const {
+void MaskEditorPresenter::checkShape(std::size_t height, std::size_t width,
+                                     const QString& what) const {
     if (height == height_ && width == width_) return;
     throw InputError(QString("the %1 is %2 x %3 pixels but the image is %4 x %5")
                          .arg(what)

@@ -94,7 +94,8 @@ class MaskEditorPresenter : public QObject {
     QString labelText(std::int32_t label) const;
 
     // Called by the undo commands: apply (redo) or take back (undo) a diff and set the shapes.
-    void applyDiff(const mask::MaskDiff& diff, bool undo, const std::vector<mask::ShapeEdit>* shapes);
+    void applyDiff(const mask::MaskDiff& diff, bool undo,
+                   const std::vector<mask::ShapeEdit>* shapes);
 
   signals:
     void geometryChanged();
@@ -104,7 +105,8 @@ class MaskEditorPresenter : public QObject {
     void labelsChanged(); // the combined labels (after a stroke, not during it)
 
   private:
-    void pushEdit(const QString& text, mask::MaskDiff diff, const std::vector<mask::ShapeEdit>* shapesAfter);
+    void pushEdit(const QString& text, mask::MaskDiff diff,
+                  const std::vector<mask::ShapeEdit>* shapesAfter);
     mask::MaskDiff burnShapes();
     void refreshMask();
     void refreshLabels();

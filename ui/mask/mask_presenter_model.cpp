@@ -43,7 +43,8 @@ void MaskEditorPresenter::applyPartition(const mask::PartitionSpec& spec) {
 }
 
 // Labels from a file; without a label table, q centres are the mean pixel q of each label.
-void MaskEditorPresenter::setLabels(const LabelMask& labels, std::optional<mask::LabelCenters> centres) {
+void MaskEditorPresenter::setLabels(const LabelMask& labels,
+                                    std::optional<mask::LabelCenters> centres) {
     checkShape(labels.height, labels.width, "label map");
     mask::Partition partition{labels, {}};
     if (centres) {
@@ -65,11 +66,13 @@ std::vector<LabelRow> MaskEditorPresenter::labelRows() const {
     std::vector<LabelRow> rows;
     if (!partition_) return rows;
     std::map<std::int32_t, std::int64_t> counts;
-    for (const mask::LabelStats& s : mask::labelStats(combined_, nullptr)) counts[s.label] = s.pixels;
+    for (const mask::LabelStats& s : mask::labelStats(combined_, nullptr))
+        counts[s.label] = s.pixels;
     const mask::LabelCenters& c = partition_->centers;
     for (std::size_t k = 0; k < c.labelIds.size(); ++k) {
         const auto found = counts.find(c.labelIds[k]);
-        rows.push_back({c.labelIds[k], found == counts.end() ? 0 : found->second, c.q[k], c.phi[k]});
+        rows.push_back(
+            {c.labelIds[k], found == counts.end() ? 0 : found->second, c.q[k], c.phi[k]});
     }
     return rows;
 }

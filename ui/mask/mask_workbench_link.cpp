@@ -8,13 +8,15 @@
 
 namespace clscope::ui {
 
-MaskWorkbenchLink::MaskWorkbenchLink(Workbench& workbench, MaskEditorPresenter& editor, QObject* parent)
+MaskWorkbenchLink::MaskWorkbenchLink(Workbench& workbench, MaskEditorPresenter& editor,
+                                     QObject* parent)
     : QObject(parent), wb_(workbench), editor_(editor) {
     connect(&wb_, &Workbench::fileOpened, this, &MaskWorkbenchLink::onFileOpened);
     connect(&wb_, &Workbench::roleChanged, this, &MaskWorkbenchLink::onRoleChanged);
     connect(&editor_, &MaskEditorPresenter::maskChanged, this, &MaskWorkbenchLink::showMask);
     connect(&editor_, &MaskEditorPresenter::labelsChanged, this, &MaskWorkbenchLink::publishLabels);
-    wb_.image().setReadoutExtra([this](std::size_t x, std::size_t y) { return editor_.pixelReadout(x, y); });
+    wb_.image().setReadoutExtra(
+        [this](std::size_t x, std::size_t y) { return editor_.pixelReadout(x, y); });
 }
 
 // The editor follows the size of the image shown.
@@ -53,7 +55,9 @@ void MaskWorkbenchLink::onRoleChanged(DataRole role) {
             const PixelMask fileMask = readPixelMask(*wb_.dataset().file(), *path);
             if (fileMask.height == editor_.height() && fileMask.width == editor_.width()) {
                 editor_.setBaseMask(fileMask);
-                wb_.log(LogLevel::Info, QString("mask editor: pixel mask from %1").arg(QString::fromStdString(*path)));
+                wb_.log(
+                    LogLevel::Info,
+                    QString("mask editor: pixel mask from %1").arg(QString::fromStdString(*path)));
             }
         }
         if (role == DataRole::Frames || role == DataRole::Labels) {
@@ -93,8 +97,8 @@ void MaskWorkbenchLink::publishLabels() {
         return;
     }
     showOverlay();
-    CurrentLabels labels{std::make_shared<const LabelMask>(editor_.combinedLabels()), editor_.partition()->centers,
-                         "mask editor"};
+    CurrentLabels labels{std::make_shared<const LabelMask>(editor_.combinedLabels()),
+                         editor_.partition()->centers, "mask editor"};
     wb_.setEditedLabels(std::move(labels));
     published_ = true;
 }
