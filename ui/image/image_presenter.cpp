@@ -24,7 +24,7 @@ void ImagePresenter::clearSource() {
 
 void ImagePresenter::setPixelMask(std::vector<std::uint8_t> bad) {
     bad_ = std::move(bad);
-    invalidate();
+    image_.reset(); // the reduced frames stay valid
 }
 
 void ImagePresenter::setSelection(ImageSelection selection) {
@@ -44,10 +44,17 @@ void ImagePresenter::setFrame(std::size_t frame) {
 
 const Image& ImagePresenter::image() {
     if (image_) return *image_;
-    if (!source_) return *(image_ = Image{});
+    image_ = reducedImage();
+    applyMask(*image_, bad_);
+    return *image_;
+}
+
+const Image& ImagePresenter::reducedImage() {
+    if (reduced_) return *reduced_;
+    if (!source_) return *(reduced_ = Image{});
     const ImageSelection& s = selection_;
     if (s.reduction == Reduction::Single) {
-        image_ = reduceFrames(source_->readFrames(s.frame, 1), Reduction::Single);
+        reduced_ = reduceFrames(source_->readFrames(s.frame, 1), Reduction::Single);
     } else {
         // Combine chunk results: sums add, maxima take the max; the mean divides at the end.
         const Reduction chunkReduction = s.reduction == Reduction::Max ? Reduction::Max : Reduction::Sum;
@@ -62,10 +69,9 @@ const Image& ImagePresenter::image() {
         }
         if (s.reduction == Reduction::Mean)
             for (double& v : total.values) v /= static_cast<double>(s.lastFrame + 1 - s.firstFrame);
-        image_ = std::move(total);
+        reduced_ = std::move(total);
     }
-    applyMask(*image_, bad_);
-    return *image_;
+    return *reduced_;
 }
 
 ValueRange ImagePresenter::dataRange() { return autoContrast(image(), contrast_, normalisation_); }

@@ -35,6 +35,8 @@ class ImagePresenter {
 
     // The image in data values (NaN where masked), recomputed after a change.
     const Image& image();
+    // The same before the pixel mask is applied (what a threshold tool looks at).
+    const Image& reducedImage();
     // The automatic colour range in data values, and as drawn (after normalisation).
     ValueRange dataRange();
     ValueRange drawnRange() { return normalisedRange(dataRange(), normalisation_); }
@@ -44,13 +46,17 @@ class ImagePresenter {
     std::string caption() const;
 
   private:
-    void invalidate() { image_.reset(); }
+    void invalidate() {
+        image_.reset();
+        reduced_.reset();
+    }
     std::shared_ptr<const FrameSource> source_;
     std::vector<std::uint8_t> bad_;
     ImageSelection selection_;
     Normalisation normalisation_ = Normalisation::Linear;
     ContrastSettings contrast_;
-    std::optional<Image> image_;
+    std::optional<Image> image_;   // reduced_ with the pixel mask applied
+    std::optional<Image> reduced_; // the selected frames reduced
 };
 
 } // namespace clscope::ui

@@ -57,8 +57,12 @@ void ImageView::buildPlot() {
     plot_->installEventFilter(this);
     connect(plot_, &QCustomPlot::mouseMove, this, &ImageView::onMouseMove);
     connect(plot_, &QCustomPlot::mouseWheel, this, [this] { userZoomed_ = true; });
-    connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { fitImage(); });
-    connect(plot_, &QCustomPlot::mouseRelease, this, [this] { userZoomed_ = true; });
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] {
+        if (!drawingActive_) fitImage();
+    });
+    connect(plot_, &QCustomPlot::mouseRelease, this, [this] {
+        if (!drawingActive_) userZoomed_ = true;
+    });
 }
 
 bool ImageView::eventFilter(QObject* watched, QEvent* event) {
@@ -192,11 +196,24 @@ QString ImageView::readoutAt(double x, double y) {
     const double value = image.at(ix, iy);
     QString text = QString("x %1  y %2  value %3").arg(ix).arg(iy).arg(std::isnan(value) ? QString("masked")
                                                                                            : QString::number(value, 'g', 6));
+    if (readoutExtra_) {
+        const QString extra = readoutExtra_(ix, iy);
+        if (!extra.isEmpty()) text += "  " + extra;
+    }
     for (const auto& o : overlays_) {
         const QString label = o->describeAt(ix, iy);
         if (!label.isEmpty()) text += "  |  " + label;
     }
     return text;
+}
+
+void ImageView::setReadoutExtra(std::function<QString(std::size_t, std::size_t)> extra) {
+    readoutExtra_ = std::move(extra);
+}
+
+void ImageView::setDrawingActive(bool active) {
+    drawingActive_ = active;
+    plot_->setInteraction(QCP::iRangeDrag, !active);
 }
 
 void ImageView::onMouseMove(QMouseEvent* event) {

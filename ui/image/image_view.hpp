@@ -6,6 +6,7 @@
 #include "ui/image/overlay_layer.hpp"
 
 #include <QWidget>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -37,6 +38,12 @@ class ImageView : public QWidget {
 
     // Text of the cursor readout for pixel (x, y), e.g. "x 12  y 40  value 3 | q bins 3".
     QString readoutAt(double x, double y);
+    // Extra readout text for pixel (x, y) (e.g. q and phi from the mask editor's geometry),
+    // appended after the value; an empty function removes it.
+    void setReadoutExtra(std::function<QString(std::size_t x, std::size_t y)> extra);
+    // While a drawing tool owns the mouse: no panning by drag, no fit on double-click.
+    void setDrawingActive(bool active);
+    bool drawingActive() const { return drawingActive_; }
     void fitImage();
 
     ImagePresenter& presenter() { return presenter_; }
@@ -71,6 +78,8 @@ class ImageView : public QWidget {
     QLabel* caption_ = nullptr;
     std::vector<std::unique_ptr<OverlayLayer>> overlays_;
     bool userZoomed_ = false;
+    bool drawingActive_ = false;
+    std::function<QString(std::size_t, std::size_t)> readoutExtra_;
 };
 
 } // namespace clscope::ui

@@ -37,13 +37,8 @@ OverlayLayer::OverlayLayer(QCustomPlot* plot, OverlayData data, const QString& b
     plot_->addLayer(layerName, plot_->layer(below), QCustomPlot::limAbove);
     layer_ = plot_->layer(layerName);
     layer_->setMode(QCPLayer::lmBuffered);
-    map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
-    map_->setLayer(layer_);
-    map_->setInterpolate(false);
-    map_->setTightBoundary(false);
+    map_ = addMap();
     const int w = static_cast<int>(data_.width), h = static_cast<int>(data_.height);
-    map_->data()->setSize(w, h);
-    map_->data()->setRange(QCPRange(0.5, w - 0.5), QCPRange(0.5, h - 0.5));
     const int slotCount = data_.style == OverlayData::Style::Solid ? 1 : static_cast<int>(labelPalette().size());
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
@@ -54,9 +49,48 @@ OverlayLayer::OverlayLayer(QCustomPlot* plot, OverlayData data, const QString& b
         }
     map_->setGradient(overlayGradient(data_));
     map_->setDataRange(QCPRange(0, std::max(1, slotCount - 1)));
+    if (data_.contours) addContours();
+}
+
+// A colour map over the image's pixels on this overlay's layer.
+QCPColorMap* OverlayLayer::addMap() {
+    auto* map = new QCPColorMap(plot_->xAxis, plot_->yAxis);
+    map->setLayer(layer_);
+    map->setInterpolate(false);
+    map->setTightBoundary(false);
+    const int w = static_cast<int>(data_.width), h = static_cast<int>(data_.height);
+    map->data()->setSize(w, h);
+    map->data()->setRange(QCPRange(0.5, w - 0.5), QCPRange(0.5, h - 0.5));
+    return map;
+}
+
+void OverlayLayer::addContours() {
+    contourMap_ = addMap();
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t y = 0; y < data_.height; ++y)
+        for (std::size_t x = 0; x < data_.width; ++x) {
+            const bool edge = isContourPixel(data_.labels, data_.width, data_.height, y * data_.width + x);
+            contourMap_->data()->setCell(static_cast<int>(x), static_cast<int>(y), edge ? 0.0 : none);
+        }
+    QCPColorGradient gradient;
+    gradient.setColorStops({{0.0, data_.contourColor}, {1.0, data_.contourColor}});
+    gradient.setNanHandling(QCPColorGradient::nhTransparent);
+    contourMap_->setGradient(gradient);
+    contourMap_->setDataRange(QCPRange(0, 1));
+}
+
+bool isContourPixel(const std::vector<std::int32_t>& labels, std::size_t width, std::size_t height,
+                    std::size_t i) {
+    const std::int32_t label = labels[i];
+    if (label == 0) return false;
+    const std::size_t x = i % width, y = i / width;
+    auto differs = [&](std::size_t j) { return labels[j] != 0 && labels[j] < label; };
+    return (x > 0 && differs(i - 1)) || (x + 1 < width && differs(i + 1)) || (y > 0 && differs(i - width)) ||
+           (y + 1 < height && differs(i + width));
 }
 
 OverlayLayer::~OverlayLayer() {
+    if (contourMap_) plot_->removePlottable(contourMap_);
     plot_->removePlottable(map_);
     plot_->removeLayer(layer_);
 }
@@ -64,6 +98,7 @@ OverlayLayer::~OverlayLayer() {
 void OverlayLayer::setVisible(bool visible) {
     layer_->setVisible(visible);
     map_->setVisible(visible);
+    if (contourMap_) contourMap_->setVisible(visible);
 }
 
 bool OverlayLayer::isVisible() const { return layer_->visible(); }

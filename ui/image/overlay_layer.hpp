@@ -20,6 +20,10 @@ struct OverlayData {
     enum class Style { Categorical, Solid } style = Style::Categorical;
     QColor color = QColor(255, 64, 64);
     double opacity = 0.45;
+    // Contours: boundary pixels between two non-zero labels drawn again, in contourColor, on
+    // the same layer (one pixel wide: the pixel with the larger label of each pair).
+    bool contours = false;
+    QColor contourColor = QColor(255, 255, 255, 220);
     // Text for a label under the cursor; default "<name> L".
     std::function<QString(std::int32_t)> labelText;
 };
@@ -40,12 +44,22 @@ class OverlayLayer {
     // "<name> 3" or the overlay's own text; empty when no label is there.
     QString describeAt(std::size_t x, std::size_t y) const;
     QCPColorMap* colorMap() const { return map_; }
+    // The contour map (nullptr unless data.contours).
+    QCPColorMap* contourMap() const { return contourMap_; }
 
   private:
+    QCPColorMap* addMap();
+    void addContours();
     QCustomPlot* plot_;
     OverlayData data_;
     QCPLayer* layer_ = nullptr;
     QCPColorMap* map_ = nullptr;
+    QCPColorMap* contourMap_ = nullptr;
 };
+
+// Whether pixel i of a (height, width) label image lies on a bin boundary: a 4-neighbour has
+// another non-zero label smaller than its own.
+bool isContourPixel(const std::vector<std::int32_t>& labels, std::size_t width, std::size_t height,
+                    std::size_t i);
 
 } // namespace clscope::ui

@@ -3,6 +3,7 @@
 #include "ui/data/data_browser.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/mask/mask_panel.hpp"
 #include "ui/results/results_panel.hpp"
 #include "ui/results/timings_panel.hpp"
 #include "ui/shell/algorithm_panels.hpp"
@@ -23,7 +24,7 @@ namespace clscope::ui {
 
 namespace {
 // Bump when the panels change so an old saved layout is not applied to new docks.
-constexpr int layoutVersion = 1;
+constexpr int layoutVersion = 2;
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -64,6 +65,8 @@ void MainWindow::buildPanels() {
     addPanel("DataPanel", "Data", data_);
     addPanel("ImagePanel", "Image", image_);
     addPanel("DevicePanel", "Device", devices_);
+    mask_ = new MaskPanel(*workbench_, this);
+    addPanel("MaskPanel", "Mask", mask_);
     for (const AlgorithmPanelSpec& spec : AlgorithmPanelRegistry::instance().panels())
         algorithmDocks_.push_back(addPanel(QString::fromStdString("AlgorithmPanel_" + spec.algorithm), spec.title,
                                            spec.createPanel(*workbench_, this)));
@@ -79,9 +82,10 @@ void MainWindow::buildPanels() {
 }
 
 // Data over Device on the left, the Image in the middle with Log and Timings tabbed under it,
-// algorithm panels over Results on the right.
+// algorithm panels (tabbed with the Mask editor) over Results on the right.
 void MainWindow::arrangeDefaultLayout() {
     QDockWidget *data = dock("DataPanel"), *image = dock("ImagePanel"), *device = dock("DevicePanel");
+    QDockWidget* mask = dock("MaskPanel");
     QDockWidget *results = dock("ResultsPanel"), *timings = dock("TimingsPanel"), *log = dock("LogPanel");
     for (QDockWidget* d : findChildren<QDockWidget*>()) {
         d->setFloating(false);
@@ -94,14 +98,12 @@ void MainWindow::arrangeDefaultLayout() {
     splitDockWidget(image, log, Qt::Vertical);
     tabifyDockWidget(log, timings);
     log->raise();
-    if (!algorithmDocks_.empty()) {
-        addDockWidget(Qt::RightDockWidgetArea, algorithmDocks_.front());
-        splitDockWidget(algorithmDocks_.front(), results, Qt::Vertical);
-        for (std::size_t i = 1; i < algorithmDocks_.size(); ++i)
-            tabifyDockWidget(algorithmDocks_.front(), algorithmDocks_[i]);
-        algorithmDocks_.front()->raise();
-    }
+    addDockWidget(Qt::RightDockWidgetArea, mask);
+    splitDockWidget(mask, results, Qt::Vertical);
+    for (QDockWidget* algorithm : algorithmDocks_) tabifyDockWidget(mask, algorithm);
+    (algorithmDocks_.empty() ? mask : algorithmDocks_.front())->raise();
     resizeDocks({data, image, results}, {360, 860, 380}, Qt::Horizontal);
+    resizeDocks({mask, results}, {620, 280}, Qt::Vertical);
     resizeDocks({data, device}, {430, 470}, Qt::Vertical);
     resizeDocks({image, log}, {720, 190}, Qt::Vertical);
 }
@@ -145,6 +147,13 @@ QDockWidget* MainWindow::dock(const QString& objectName) const {
 }
 
 bool MainWindow::openFile(const QString& path) { return workbench_->openFile(path); }
+
+void MainWindow::focusMaskPanel() {
+    QDockWidget* mask = dock("MaskPanel");
+    mask->show();
+    mask->raise();
+    mask_->setFocus(Qt::ShortcutFocusReason);
+}
 
 bool MainWindow::startDemo(const QString& algorithm, QString* error) {
     const std::string name = algorithm.toStdString();

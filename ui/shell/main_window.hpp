@@ -20,6 +20,7 @@ class DataBrowser;
 class DevicePicker;
 class ImageView;
 class LogPanel;
+class MaskPanel;
 class ResultsPanel;
 class TimingsPanel;
 class Workbench;
@@ -39,6 +40,9 @@ class MainWindow : public QMainWindow {
 
     QStringList recentFiles() const { return recentFiles_; }
     QDockWidget* dock(const QString& objectName) const;
+    MaskPanel* maskPanel() const { return mask_; }
+    // Show, raise and focus the Mask dock (View ▸ Mask editor, Ctrl+M).
+    void focusMaskPanel();
     // Plots Export plot offers, by name ("Image", "Timings", "Result: <tab>").
     std::map<QString, QCustomPlot*> exportablePlots() const;
 
@@ -69,6 +73,7 @@ class MainWindow : public QMainWindow {
     ResultsPanel* results_ = nullptr;
     TimingsPanel* timings_ = nullptr;
     LogPanel* log_ = nullptr;
+    MaskPanel* mask_ = nullptr;
     Workbench* workbench_ = nullptr;
     std::vector<QDockWidget*> algorithmDocks_;
     QMenu* recentMenu_ = nullptr;

@@ -55,6 +55,7 @@ void MainWindow::buildMenus() {
     viewMenu_ = menuBar()->addMenu("&View");
     for (QDockWidget* d : findChildren<QDockWidget*>()) viewMenu_->addAction(d->toggleViewAction());
     viewMenu_->addSeparator();
+    viewMenu_->addAction("&Mask editor", QKeySequence(Qt::CTRL | Qt::Key_M), this, &MainWindow::focusMaskPanel);
     viewMenu_->addAction("&Reset layout", this, &MainWindow::resetLayout);
 
     QMenu* help = menuBar()->addMenu("&Help");

@@ -1,0 +1,135 @@
+// MaskEditorPresenter: geometry and q map, partitions, the label table, the cursor readout and
+// the mask and label files.
+#include "ui/mask/mask_presenter.hpp"
+
+#include "core/errors.hpp"
+#include "core/mask/mask_io.hpp"
+
+#include <QFileInfo>
+#include <cmath>
+#include <map>
+
+namespace clscope::ui {
+
+void MaskEditorPresenter::setGeometry(const mask::Geometry& geometry, const QString& source) {
+    mask::validate(geometry);
+    geometry_ = geometry;
+    geometrySource_ = source;
+    if (hasImage()) qmap_ = mask::computeQMap(geometry_, height_, width_);
+    emit geometryChanged();
+    if (spec_ && hasImage()) applyPartition(*spec_);
+}
+
+void MaskEditorPresenter::importPoni(const QString& fileName) {
+    const mask::PoniFile poni = mask::readPoni(fileName.toStdString());
+    setGeometry(poni.geometry, "PONI " + QFileInfo(fileName).fileName());
+}
+
+void MaskEditorPresenter::exportPoni(const QString& fileName) const {
+    mask::PoniFile poni;
+    poni.geometry = geometry_;
+    poni.height = height_;
+    poni.width = width_;
+    mask::writePoni(fileName.toStdString(), poni);
+}
+
+void MaskEditorPresenter::applyPartition(const mask::PartitionSpec& spec) {
+    mask::validate(spec);
+    if (!hasImage()) throw UsageError("open an image before making a partition");
+    partition_ = mask::makePartition(geometry_, qmap_, spec);
+    spec_ = spec;
+    emit partitionChanged();
+    refreshLabels();
+}
+
+// Labels from a file; without a label table, q centres are the mean pixel q of each label.
+void MaskEditorPresenter::setLabels(const LabelMask& labels,
+                                    std::optional<mask::LabelCenters> centres) {
+    checkShape(labels.height, labels.width, "label map");
+    mask::Partition partition{labels, {}};
+    if (centres) {
+        partition.centers = std::move(*centres);
+    } else {
+        for (const mask::LabelStats& s : mask::labelStats(labels, &qmap_)) {
+            partition.centers.labelIds.push_back(s.label);
+            partition.centers.q.push_back(s.qMean);
+            partition.centers.phi.push_back(std::nan(""));
+        }
+    }
+    partition_ = std::move(partition);
+    spec_.reset();
+    emit partitionChanged();
+    refreshLabels();
+}
+
+std::vector<LabelRow> MaskEditorPresenter::labelRows() const {
+    std::vector<LabelRow> rows;
+    if (!partition_) return rows;
+    std::map<std::int32_t, std::int64_t> counts;
+    for (const mask::LabelStats& s : mask::labelStats(combined_, nullptr))
+        counts[s.label] = s.pixels;
+    const mask::LabelCenters& c = partition_->centers;
+    for (std::size_t k = 0; k < c.labelIds.size(); ++k) {
+        const auto found = counts.find(c.labelIds[k]);
+        rows.push_back(
+            {c.labelIds[k], found == counts.end() ? 0 : found->second, c.q[k], c.phi[k]});
+    }
+    return rows;
+}
+
+QString MaskEditorPresenter::pixelReadout(std::size_t x, std::size_t y) const {
+    if (x >= width_ || y >= height_ || qmap_.q.empty()) return {};
+    const std::size_t i = y * width_ + x;
+    return QString("q %1 nm⁻¹  φ %2°").arg(qmap_.q[i], 0, 'f', 4).arg(qmap_.phi[i], 0, 'f', 1);
+}
+
+QString MaskEditorPresenter::labelText(std::int32_t label) const {
+    QString text = QString("q bin %1").arg(label);
+    if (!partition_) return text;
+    const mask::LabelCenters& c = partition_->centers;
+    for (std::size_t k = 0; k < c.labelIds.size(); ++k) {
+        if (c.labelIds[k] != label) continue;
+        text += QString(": q̄ %1 nm⁻¹").arg(c.q[k], 0, 'f', 4);
+        if (!std::isnan(c.phi[k])) text += QString(", φ̄ %1°").arg(c.phi[k], 0, 'f', 1);
+        break;
+    }
+    return text;
+}
+
+void MaskEditorPresenter::saveMask(const QString& fileName) const {
+    if (!hasImage()) throw UsageError("there is no mask to save: open an image first");
+    mask::savePixelMask(fileName.toStdString(), effective_);
+}
+
+void MaskEditorPresenter::loadMask(const QString& spec) {
+    const PixelMask loaded = mask::loadPixelMask(spec.toStdString());
+    replaceMask(loaded, "load mask " + QFileInfo(spec.section(':', 0, 0)).fileName());
+}
+
+// HDF5 keeps everything (labels, label table, pixel mask, geometry); NPY only the labels.
+void MaskEditorPresenter::saveLabels(const QString& fileName) const {
+    if (!partition_) throw UsageError("there are no labels to save: apply a partition first");
+    const std::string name = fileName.toStdString();
+    if (mask::maskFileFormat(name) == mask::MaskFileFormat::Npy) {
+        mask::saveLabelMap(name, {combined_, partition_->centers, geometry_});
+        return;
+    }
+    mask::MaskFile file;
+    file.labels = combined_;
+    file.centers = partition_->centers;
+    file.pixelMask = effective_;
+    file.geometry = geometry_;
+    mask::writeMaskFile(name, file);
+}
+
+void MaskEditorPresenter::loadLabels(const QString& spec) {
+    mask::LabelMap map = mask::loadLabelMap(spec.toStdString());
+    checkShape(map.labels.height, map.labels.width, "label map");
+    if (map.geometry) {
+        spec_.reset(); // the loaded labels stay as they are
+        setGeometry(*map.geometry, "file " + QFileInfo(spec.section(':', 0, 0)).fileName());
+    }
+    setLabels(map.labels, std::move(map.centers));
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,112 @@
+#include "ui/mask/mask_workbench_link.hpp"
+
+#include "core/io.hpp"
+#include "core/mask/mask_io.hpp"
+#include "ui/image/image_view.hpp"
+#include "ui/mask/mask_presenter.hpp"
+#include "ui/shell/workbench.hpp"
+
+namespace clscope::ui {
+
+MaskWorkbenchLink::MaskWorkbenchLink(Workbench& workbench, MaskEditorPresenter& editor,
+                                     QObject* parent)
+    : QObject(parent), wb_(workbench), editor_(editor) {
+    connect(&wb_, &Workbench::fileOpened, this, &MaskWorkbenchLink::onFileOpened);
+    connect(&wb_, &Workbench::roleChanged, this, &MaskWorkbenchLink::onRoleChanged);
+    connect(&editor_, &MaskEditorPresenter::maskChanged, this, &MaskWorkbenchLink::showMask);
+    connect(&editor_, &MaskEditorPresenter::labelsChanged, this, &MaskWorkbenchLink::publishLabels);
+    wb_.image().setReadoutExtra(
+        [this](std::size_t x, std::size_t y) { return editor_.pixelReadout(x, y); });
+}
+
+// The editor follows the size of the image shown.
+void MaskWorkbenchLink::syncImageSize() {
+    const FrameSource* source = wb_.image().presenter().source();
+    if (source) editor_.setImageSize(source->height(), source->width());
+}
+
+void MaskWorkbenchLink::onFileOpened() {
+    syncImageSize();
+    fileHasGeometry_ = false;
+    try {
+        if (wb_.dataset().file()) fileHasGeometry_ = useFileGeometry();
+    } catch (const std::exception& e) {
+        wb_.log(LogLevel::Warning, QString("geometry of the file not used: %1").arg(e.what()));
+    }
+    emit fileGeometryAvailable(fileHasGeometry_);
+}
+
+bool MaskWorkbenchLink::useFileGeometry() {
+    const auto file = wb_.dataset().file();
+    if (!file) return false;
+    const std::optional<mask::Geometry> geometry = mask::readGeometry(*file);
+    if (!geometry) return false;
+    editor_.setGeometry(*geometry, "file");
+    return true;
+}
+
+// Frames: new size, the overlay again (a new frame source drops overlays); pixel mask: the
+// editor starts from it; labels: the file's overlay is replaced by the editor's.
+void MaskWorkbenchLink::onRoleChanged(DataRole role) {
+    try {
+        syncImageSize();
+        const auto path = wb_.dataset().path(role);
+        if (role == DataRole::PixelMask && path && editor_.hasImage()) {
+            const PixelMask fileMask = readPixelMask(*wb_.dataset().file(), *path);
+            if (fileMask.height == editor_.height() && fileMask.width == editor_.width()) {
+                editor_.setBaseMask(fileMask);
+                wb_.log(
+                    LogLevel::Info,
+                    QString("mask editor: pixel mask from %1").arg(QString::fromStdString(*path)));
+            }
+        }
+        if (role == DataRole::Frames || role == DataRole::Labels) {
+            showMask();
+            showOverlay();
+        }
+    } catch (const std::exception& e) {
+        wb_.log(LogLevel::Error, QString("mask editor: %1").arg(e.what()));
+    }
+}
+
+void MaskWorkbenchLink::showMask() {
+    if (!editor_.hasImage() || !wb_.image().presenter().hasImage()) return;
+    wb_.image().setPixelMask(editor_.mask().bad);
+}
+
+void MaskWorkbenchLink::showOverlay() {
+    if (!editor_.hasPartition() || !wb_.image().presenter().hasImage()) return;
+    const LabelMask& labels = editor_.combinedLabels();
+    OverlayData overlay;
+    overlay.name = "q bins";
+    overlay.width = labels.width;
+    overlay.height = labels.height;
+    overlay.labels = labels.labels;
+    overlay.opacity = 0.30;
+    overlay.contours = true;
+    MaskEditorPresenter* editor = &editor_;
+    overlay.labelText = [editor](std::int32_t label) { return editor->labelText(label); };
+    wb_.setOverlay(std::move(overlay));
+}
+
+// The combined labels become the current labels (a null mask hands back to the file's).
+void MaskWorkbenchLink::publishLabels() {
+    if (!editor_.hasPartition()) {
+        if (published_) wb_.setEditedLabels({});
+        published_ = false;
+        return;
+    }
+    showOverlay();
+    CurrentLabels labels{std::make_shared<const LabelMask>(editor_.combinedLabels()),
+                         editor_.partition()->centers, "mask editor"};
+    wb_.setEditedLabels(std::move(labels));
+    published_ = true;
+}
+
+Array shownImage(ImageView& view) {
+    if (!view.presenter().hasImage()) return {};
+    const Image& image = view.presenter().reducedImage();
+    return makeArray<double>({image.height, image.width}, image.values);
+}
+
+} // namespace clscope::ui
