@@ -18,6 +18,7 @@ struct VariantInfo {
     VariantKind kind = VariantKind::OpenCL;
     std::string needs;     // what it needs, e.g. "OpenCL 1.2, fp64"
     std::string defaultsJson = "{}";
+    bool preferred = false; // the one to pick by default among those a device supports
 };
 
 struct Support {

@@ -32,7 +32,7 @@ std::vector<DeviceInfo> fakeDevices() {
 
 VariantEntry variant(const std::string& id, VariantKind kind, bool needsFp64 = false) {
     VariantEntry e;
-    e.info = {"xpcs", id, id + " label", kind, needsFp64 ? "fp64" : "", "{}"};
+    e.info = {"xpcs", id, id + " label", kind, needsFp64 ? "fp64" : "", "{}", false};
     if (needsFp64)
         e.extraCheck = [](const DeviceInfo& d) { return d.fp64 ? Support{} : Support{false, "needs fp64"}; };
     return e;
@@ -88,6 +88,19 @@ class TestUiDevices : public QObject {
         QCOMPARE(presenter.chooseVariant("xpcs", variants), std::string("naive")); // fp64 not runnable here
         presenter.select(1);
         QCOMPARE(presenter.chooseVariant("xpcs", variants), std::string("fp64"));
+        presenter.select(0);
+        QCOMPARE(presenter.chooseVariant("xpcs", variants), std::string("cpu"));
+    }
+
+    void preferredVariantByDefault() {
+        DevicePresenter presenter(fakeDevices());
+        std::vector<VariantEntry> variants{variant("naive", VariantKind::OpenCL), variant("gemm", VariantKind::OpenCL),
+                                           variant("cpu", VariantKind::Host)};
+        variants[1].info.preferred = true;
+        presenter.select(1);
+        QCOMPARE(presenter.chooseVariant("xpcs", variants), std::string("gemm"));
+        presenter.rememberVariant("xpcs", "naive"); // the user's own choice wins
+        QCOMPARE(presenter.chooseVariant("xpcs", variants), std::string("naive"));
         presenter.select(0);
         QCOMPARE(presenter.chooseVariant("xpcs", variants), std::string("cpu"));
     }

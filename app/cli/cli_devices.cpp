@@ -53,7 +53,8 @@ void printVariants(const std::string& algorithm) {
     for (const VariantEntry& v : variants)
         std::cout << v.info.id << "\t" << v.info.label << "\t"
                   << (v.info.kind == VariantKind::Host ? "device cpu" : "OpenCL device")
-                  << (v.info.needs.empty() ? "" : ", " + v.info.needs) << "\n";
+                  << (v.info.needs.empty() ? "" : ", " + v.info.needs)
+                  << (v.info.preferred ? " (default)" : "") << "\n";
 }
 
 } // namespace

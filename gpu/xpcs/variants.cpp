@@ -122,7 +122,8 @@ Result correlate(const DeviceInfo& device, const std::string& variant, const Arr
 
 void registerXpcsVariants(VariantRegistry& registry) {
     const auto add = [&](std::string id, std::string label, VariantKind kind, std::string needs, Tuning defaults) {
-        VariantEntry e{{"xpcs", id, label, kind, needs, nlohmann::json(defaults).dump()}, {}};
+        const bool preferred = id == "gemm" || id == "cpu";
+        VariantEntry e{{"xpcs", id, label, kind, needs, nlohmann::json(defaults).dump(), preferred}, {}};
         if (kind == VariantKind::OpenCL) e.extraCheck = needsFp64;
         registry.add(std::move(e));
     };

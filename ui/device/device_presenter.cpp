@@ -57,6 +57,8 @@ std::string DevicePresenter::chooseVariant(const std::string& algorithm,
     if (remembered != variants_.end())
         for (const VariantChoice& c : choices)
             if (c.id == remembered->second && c.enabled) return c.id;
+    for (std::size_t i = 0; i < choices.size(); ++i)
+        if (choices[i].enabled && variants[i].info.preferred) return choices[i].id;
     for (const VariantChoice& c : choices)
         if (c.enabled) return c.id;
     return {};
