@@ -19,6 +19,7 @@
 #include <QShortcut>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace clscope::ui {
 
@@ -168,7 +169,7 @@ void XpcsPanel::refreshVariants() {
     if (checked.empty()) checked.push_back(wb_.variant("xpcs"));
     variants_->clear();
     for (const XpcsVariantOption& v : xpcsVariantOptions(device)) {
-        auto* item = new QListWidgetItem(q(v.id + " — " + v.label), variants_);
+        auto* item = new QListWidgetItem(q(v.id + (v.onHost ? " (on the host)" : "") + " — " + v.label), variants_);
         item->setData(Qt::UserRole, q(v.id));
         item->setFlags(v.enabled ? Qt::ItemIsEnabled | Qt::ItemIsUserCheckable : Qt::ItemIsUserCheckable);
         item->setToolTip(v.enabled ? q(v.label) : q("not on this device: " + v.reason));
@@ -184,6 +185,8 @@ std::vector<std::string> XpcsPanel::checkedVariants() const {
         if (item->checkState() == Qt::Checked && (item->flags() & Qt::ItemIsEnabled))
             out.push_back(item->data(Qt::UserRole).toString().toStdString());
     }
+    // The CPU reference, when checked, runs first: the others are compared against it.
+    std::stable_partition(out.begin(), out.end(), [](const std::string& id) { return id == "cpu"; });
     return out;
 }
 

@@ -5,8 +5,10 @@
 // "g2(τ)", "Fits", "Γ vs q", "Two-time" and "Compare"; the bins are drawn over the image.
 #pragma once
 #include "ui/shell/algorithm_panels.hpp"
+#include "ui/xpcs/xpcs_g2_view.hpp"
 #include "ui/xpcs/xpcs_presenter.hpp"
 #include "ui/xpcs/xpcs_run.hpp"
+#include "ui/xpcs/xpcs_views.hpp"
 
 #include <QPointer>
 #include <QWidget>
@@ -23,9 +25,6 @@ namespace clscope::ui {
 
 class Workbench;
 class XpcsFitForm;
-class XpcsFitsView;
-class XpcsG2View;
-class XpcsRateView;
 
 class XpcsPanel : public QWidget {
     Q_OBJECT

@@ -78,15 +78,15 @@ void XpcsPanel::submitNext() {
     const std::string variant = batch->request.variants.at(batch->next++);
     const bool last = batch->next == batch->request.variants.size();
     Job job;
-    job.title = "xpcs " + variant + " on " + batch->request.device.spec;
+    job.device = deviceFor(batch->request, variant);
+    job.title = "xpcs " + variant + " on " + job.device.spec;
     job.algorithm = "xpcs";
     job.variant = variant;
-    job.device = batch->request.device;
-    job.work = [this, batch, variant, last](const Progress& progress) {
+    job.work = [this, batch, variant, last, device = job.device](const Progress& progress) {
         if (!batch->frames) batch->frames = std::make_shared<const Array>(loadFrames(batch->request));
         progress.checkCancel();
         XpcsRun run{runVariant(batch->request, variant, *batch->frames, progress),
-                    batch->request.device.spec + " " + batch->request.device.name};
+                    device.spec + " " + device.name};
         run.result.parametersJson = provenanceJson(run.result, batch->request, batch->labelsOrigin);
         JobOutcome outcome;
         outcome.timings = run.result.timings.records();

@@ -1,6 +1,7 @@
 #include "ui/xpcs/xpcs_presenter.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -21,6 +22,30 @@ template <class F> xpcs::FitResult tryFit(F&& fit) {
         failed.message = e.what();
         return failed;
     }
+}
+
+// The shortest text that reads back as the same double ("nan", "inf" as such).
+std::string shortest(double value) {
+    char text[64];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+    return std::string(text, end);
+}
+
+// Start values of the power law from a straight line through log Γ against log q.
+xpcs::PowerLawModel powerLawStart(const std::vector<double>& q, const std::vector<double>& rate) {
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    const double n = static_cast<double>(q.size());
+    for (std::size_t i = 0; i < q.size(); ++i) {
+        const double x = std::log(q[i]), y = std::log(rate[i]);
+        sx += x, sy += y, sxx += x * x, sxy += x * y;
+    }
+    xpcs::PowerLawModel model;
+    const double det = n * sxx - sx * sx;
+    if (det > 0) {
+        model.exponent.value = (n * sxy - sx * sy) / det;
+        model.prefactor.value = std::exp((sy - model.exponent.value * sx) / n);
+    }
+    return model;
 }
 
 std::string number(double value, int digits) {
@@ -175,7 +200,8 @@ XpcsRatePoints XpcsPresenter::rateVsQ() const {
         return p;
     }
     if (p.q.size() >= 3) {
-        auto fit = tryFit([&] { return xpcs::fitRateVsQ(p.q, p.rate, p.rateErr); });
+        const xpcs::PowerLawModel start = powerLawStart(p.q, p.rate);
+        auto fit = tryFit([&] { return xpcs::fitRateVsQ(p.q, p.rate, p.rateErr, start); });
         if (fit.converged) {
             const auto [lo, hi] = std::minmax_element(p.q.begin(), p.q.end());
             p.fitQ = logSpaced(*lo, *hi, 100);
@@ -201,10 +227,10 @@ std::string XpcsPresenter::csv() const {
     out << (r.tauInSeconds ? "tau_s" : "tau_frames");
     for (std::int32_t label : r.labels) out << ",g2_L" << label << ",g2_err_L" << label;
     out << '\n';
-    out.precision(17);
     for (std::size_t t = 0; t < r.frames; ++t) {
-        out << r.tau[t];
-        for (std::size_t b = 0; b < r.binCount(); ++b) out << ',' << r.g2At(b, t) << ',' << r.g2ErrAt(b, t);
+        out << shortest(r.tau[t]);
+        for (std::size_t b = 0; b < r.binCount(); ++b)
+            out << ',' << shortest(r.g2At(b, t)) << ',' << shortest(r.g2ErrAt(b, t));
         out << '\n';
     }
     return out.str();

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/io.hpp"
+#include "gpu/devices.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 
 #include <cstring>
@@ -82,14 +83,20 @@ Array loadFrames(const XpcsRunRequest& request) {
 
 xpcs::Result runVariant(const XpcsRunRequest& request, const std::string& variant, const Array& frames,
                         const Progress& progress) {
-    return xpcs::correlate(request.device, variant, frames, *request.labels, request.params(), progress);
+    return xpcs::correlate(deviceFor(request, variant), variant, frames, *request.labels, request.params(), progress);
+}
+
+DeviceInfo deviceFor(const XpcsRunRequest& request, const std::string& variant) {
+    const VariantEntry& entry = VariantRegistry::instance().find("xpcs", variant);
+    return entry.info.kind == VariantKind::Host && !request.device.isHost() ? hostDevice() : request.device;
 }
 
 std::vector<XpcsVariantOption> xpcsVariantOptions(const DeviceInfo& device) {
     std::vector<XpcsVariantOption> out;
     for (const VariantEntry& v : VariantRegistry::instance().variants("xpcs")) {
-        const Support s = v.supports(device);
-        out.push_back({v.info.id, v.info.label, s.ok, s.reason});
+        const bool onHost = v.info.kind == VariantKind::Host && !device.isHost();
+        const Support s = v.supports(onHost ? hostDevice() : device);
+        out.push_back({v.info.id, v.info.label, s.ok, s.reason, onHost});
     }
     return out;
 }

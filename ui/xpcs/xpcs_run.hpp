@@ -43,12 +43,16 @@ Array loadFrames(const XpcsRunRequest& request);
 xpcs::Result runVariant(const XpcsRunRequest& request, const std::string& variant, const Array& frames,
                         const Progress& progress);
 
-// A variant the checklist offers: enabled with the device's verdict.
+// A variant the checklist offers: enabled with the device's verdict. Host variants (the CPU
+// reference) are always offered: they run on the host, next to the OpenCL device's variants.
 struct XpcsVariantOption {
     std::string id, label;
     bool enabled = true;
     std::string reason;
+    bool onHost = false; // runs on the host rather than the chosen device
 };
 std::vector<XpcsVariantOption> xpcsVariantOptions(const DeviceInfo& device);
+// The device a variant of the request runs on: the host for host variants, else the request's.
+DeviceInfo deviceFor(const XpcsRunRequest& request, const std::string& variant);
 
 } // namespace clscope::ui
