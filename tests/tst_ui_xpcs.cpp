@@ -16,6 +16,7 @@
 #include "ui_test_helpers.hpp"
 
 #include <QFile>
+#include <QCheckBox>
 #include <QFileInfo>
 #include <QImage>
 #include <QListWidget>
@@ -99,6 +100,19 @@ class TestUiXpcs : public QObject {
         p.setBinQ(std::nullopt);
         QCOMPARE(p.legendText(0), std::string("label 1"));
         QVERIFY(!p.rateVsQ().note.empty()); // no q: an explanation instead of a plot
+    }
+
+    void logBinningAveragesPerDecadeSlot() {
+        XpcsSeries s;
+        s.tau = {1.0, 2.0, 5.0, 10.0};
+        s.g2 = {1.0, 2.0, 4.0, 7.0};
+        s.err = {1.0, 1.0, 0.5, 0.1};
+        const XpcsSeries binned = logBinned(s, 1); // slots [1,10) and [10,100)
+        QCOMPARE(binned.tau.size(), std::size_t(2));
+        QVERIFY(std::abs(binned.g2[0] - (1.0 + 2.0 + 4.0 * 4.0) / 6.0) < 1e-12); // weights 1, 1, 4
+        QVERIFY(std::abs(binned.err[0] - 1.0 / std::sqrt(6.0)) < 1e-12);
+        QCOMPARE(binned.g2[1], 7.0);
+        QCOMPARE(binned.err[1], 0.1);
     }
 
     void defaultSelectionSpreadsOverBins() {
@@ -226,6 +240,10 @@ class TestUiXpcs : public QObject {
         for (int i = 0; i < plot->plottableCount(); ++i)
             hasErrorBars = hasErrorBars || qobject_cast<QCPErrorBars*>(plot->plottable(i));
         QVERIFY(hasErrorBars);
+        QVERIFY(view.logBinBox()->isChecked());
+        const int binnedPoints = first->data()->size();
+        view.logBinBox()->setChecked(false);
+        QVERIFY(plot->graph(0)->data()->size() > binnedPoints); // every lag
         view.setSelectedBins({0});
         QVERIFY(plot->graph(0)->name().startsWith("label 1"));
     }

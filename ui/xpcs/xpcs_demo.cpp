@@ -6,6 +6,8 @@
 #include "ui/xpcs/xpcs_panel.hpp"
 
 #include <QDir>
+#include <QDockWidget>
+#include <QMainWindow>
 #include <QStandardPaths>
 
 namespace clscope::ui {
@@ -14,6 +16,19 @@ namespace {
 
 constexpr double demoFrameTime = 0.001; // seconds
 constexpr std::int32_t demoTwoTimeLabel = 2;
+
+// Show the results where the image was (the image stays one tab away), so that g2(τ) has
+// the middle of the window; the XPCS panel keeps the right-hand column.
+void showResultsInTheMiddle(Workbench& wb) {
+    auto* window = qobject_cast<QMainWindow*>(wb.parent());
+    if (!window) return;
+    auto* image = window->findChild<QDockWidget*>("ImagePanel");
+    auto* results = window->findChild<QDockWidget*>("ResultsPanel");
+    if (!image || !results) return;
+    window->tabifyDockWidget(image, results);
+    results->show();
+    results->raise();
+}
 
 void startXpcsDemo(Workbench& wb) {
     SyntheticRequest request = demoRequest("xpcs");
@@ -30,6 +45,9 @@ void startXpcsDemo(Workbench& wb) {
         panel->setFrameRange(0, 0);
         panel->setFrameTimeOverride(std::nullopt);
         panel->setTwoTimeLabel(demoTwoTimeLabel);
+        QObject::connect(panel, &XpcsPanel::runFinished, panel, [&wb](bool ok) {
+            if (ok) showResultsInTheMiddle(wb);
+        }, Qt::SingleShotConnection);
         panel->run();
     });
 }

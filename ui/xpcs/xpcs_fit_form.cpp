@@ -38,7 +38,8 @@ QDoubleSpinBox* spin(QWidget* parent, double lo, double hi, bool bound = false) 
     box->setRange(lo, hi);
     box->setDecimals(3);
     box->setSingleStep(0.05);
-    box->setMinimumWidth(64);
+    box->setButtonSymbols(QAbstractSpinBox::NoButtons); // narrow: the dock is narrow
+    box->setMinimumWidth(48);
     return box;
 }
 } // namespace

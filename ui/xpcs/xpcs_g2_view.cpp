@@ -2,6 +2,7 @@
 
 #include "ui/image/colormaps.hpp"
 
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -18,10 +19,9 @@ namespace {
 QVector<double> qvec(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
 } // namespace
 
-QColor binColor(std::int32_t label) {
+QColor seriesColor(std::size_t rank) {
     const auto& palette = labelPalette();
-    const int n = static_cast<int>(palette.size());
-    return palette[((label - 1) % n + n) % n];
+    return palette[static_cast<int>(rank % static_cast<std::size_t>(palette.size()))];
 }
 
 XpcsG2View::XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString title, QWidget* parent)
@@ -30,6 +30,7 @@ XpcsG2View::XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString t
     layout->setContentsMargins(0, 0, 0, 0);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     plot_ = new QCustomPlot(splitter);
+    plot_->setMinimumSize(220, 180); // not the title's width: the dock may be narrow
     plot_->plotLayout()->insertRow(0);
     title_ = new QCPTextElement(plot_, title, QFont(font().family(), 9));
     plot_->plotLayout()->addElement(0, 0, title_);
@@ -50,6 +51,11 @@ XpcsG2View::XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString t
     bins_ = new QListWidget(side);
     bins_->setToolTip("Check the q bins to plot");
     sideLayout->addWidget(bins_, 1);
+    logBin_ = new QCheckBox("log-bin τ", side);
+    logBin_->setChecked(true);
+    logBin_->setToolTip("Show g2 averaged in 12 log-spaced τ bins per decade (weighted by 1/err²);\n"
+                        "unchecked: every lag. Fits always use every lag.");
+    sideLayout->addWidget(logBin_);
     auto* defaults = new QPushButton("Default", side);
     defaults->setToolTip("About five bins spread over the range");
     sideLayout->addWidget(defaults);
@@ -63,6 +69,7 @@ XpcsG2View::XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString t
         refresh();
         emit selectionChanged();
     });
+    connect(logBin_, &QCheckBox::toggled, this, [this] { refresh(); });
     connect(defaults, &QPushButton::clicked, this, [this] { setSelectedBins(presenter_->defaultSelection()); });
     setSelectedBins(presenter_->defaultSelection());
 }
@@ -74,9 +81,6 @@ void XpcsG2View::fillBinList() {
         auto* item = new QListWidgetItem(QString::fromStdString(presenter_->legendText(b)), bins_);
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
         item->setCheckState(Qt::Unchecked);
-        QPixmap swatch(10, 10);
-        swatch.fill(binColor(presenter_->reference().labels[b]));
-        item->setIcon(QIcon(swatch));
     }
 }
 
@@ -102,10 +106,22 @@ void XpcsG2View::setSelectedBins(const std::vector<std::size_t>& bins) {
 void XpcsG2View::refresh() {
     plot_->clearPlottables();
     bool anyFit = false;
-    for (std::size_t bin : selectedBins()) {
-        const XpcsSeries series = presenter_->series(bin);
-        drawSeries(series);
+    std::size_t rank = 0;
+    const QSignalBlocker block(bins_);
+    for (int i = 0; i < bins_->count(); ++i) {
+        QListWidgetItem* item = bins_->item(i);
+        if (item->checkState() != Qt::Checked) {
+            item->setIcon(QIcon());
+            continue;
+        }
+        const QColor color = seriesColor(rank++);
+        XpcsSeries series = presenter_->series(static_cast<std::size_t>(i));
+        if (logBin_->isChecked()) series = logBinned(series);
+        drawSeries(series, color);
         anyFit = anyFit || !series.fitTau.empty();
+        QPixmap swatch(10, 10);
+        swatch.fill(color);
+        item->setIcon(QIcon(swatch));
     }
     if (anyFit) {
         // One legend entry that explains the dashed curves.
@@ -118,19 +134,20 @@ void XpcsG2View::refresh() {
 }
 
 // Data as markers with error bars; the fit dashed in the same colour, not in the legend.
-void XpcsG2View::drawSeries(const XpcsSeries& series) {
-    const QColor color = binColor(series.label);
+void XpcsG2View::drawSeries(const XpcsSeries& series, const QColor& color) {
     auto* data = plot_->addGraph();
     data->setName(QString::fromStdString(series.legend));
     data->setLineStyle(QCPGraph::lsNone);
-    data->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, 4));
+    data->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, logBin_->isChecked() ? 6 : 4));
     data->setPen(QPen(color));
     data->setData(qvec(series.tau), qvec(series.g2), true);
     auto* errors = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
     errors->removeFromLegend();
     errors->setDataPlottable(data);
     errors->setData(qvec(series.err));
-    errors->setPen(QPen(color.lighter(130), 1));
+    QColor bar = color;
+    bar.setAlpha(110);
+    errors->setPen(QPen(bar, 1));
     errors->setWhiskerWidth(3);
     if (series.fitTau.empty()) return;
     auto* fit = plot_->addGraph();
@@ -139,18 +156,28 @@ void XpcsG2View::drawSeries(const XpcsSeries& series) {
     fit->setData(qvec(series.fitTau), qvec(series.fitG2), true);
 }
 
-// τ over the positive lags; g2 over the plotted values with a little room.
+// τ over the positive lags; g2 over the 1st to 99th percentile of the plotted values (the
+// last lags average few frame pairs and scatter widely), with room for the legend.
 void XpcsG2View::rescaleAxes() {
-    double lo = INFINITY, hi = -INFINITY, tauLo = INFINITY, tauHi = -INFINITY;
+    std::vector<double> values;
+    double tauLo = INFINITY, tauHi = -INFINITY;
     for (std::size_t bin : selectedBins()) {
-        const XpcsSeries s = presenter_->series(bin);
-        for (std::size_t i = 0; i < s.tau.size(); ++i) {
-            lo = std::min(lo, s.g2[i]), hi = std::max(hi, s.g2[i]);
-            tauLo = std::min(tauLo, s.tau[i]), tauHi = std::max(tauHi, s.tau[i]);
-        }
+        XpcsSeries s = presenter_->series(bin);
+        if (logBin_->isChecked()) s = logBinned(s);
+        values.insert(values.end(), s.g2.begin(), s.g2.end());
+        values.insert(values.end(), s.fitG2.begin(), s.fitG2.end());
+        for (double tau : s.tau) tauLo = std::min(tauLo, tau), tauHi = std::max(tauHi, tau);
     }
-    if (!(hi >= lo)) lo = 0.9, hi = 1.1, tauLo = 1, tauHi = 10;
-    const double pad = std::max(0.05 * (hi - lo), 1e-3);
+    double lo = 0.9, hi = 1.1;
+    if (!values.empty()) {
+        std::sort(values.begin(), values.end());
+        lo = values[values.size() / 100];
+        hi = values[values.size() - 1 - values.size() / 100];
+    } else {
+        tauLo = 1, tauHi = 10;
+    }
+    const double pad = std::max(0.08 * (hi - lo), 1e-3);
+    hi += 2.5 * pad; // the legend sits at the top
     plot_->yAxis->setRange(lo - pad, hi + pad);
     plot_->xAxis->setRange(tauLo / 1.3, tauHi * 1.3);
 }

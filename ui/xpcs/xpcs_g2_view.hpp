@@ -7,14 +7,15 @@
 #include <memory>
 #include <vector>
 
+class QCheckBox;
 class QCustomPlot;
 class QListWidget;
 class QCPTextElement;
 
 namespace clscope::ui {
 
-// The colour of a bin: the overlay palette's colour of its label, so plot and image agree.
-QColor binColor(std::int32_t label);
+// The colour of the n-th plotted bin (distinct for up to ten bins).
+QColor seriesColor(std::size_t rank);
 
 class XpcsG2View : public QWidget {
     Q_OBJECT
@@ -23,6 +24,8 @@ class XpcsG2View : public QWidget {
 
     QCustomPlot* plot() const { return plot_; }
     QListWidget* binList() const { return bins_; }
+    // Display: every lag, or lags averaged in log-spaced τ bins (the default).
+    QCheckBox* logBinBox() const { return logBin_; }
     // Bin indices checked in the list.
     std::vector<std::size_t> selectedBins() const;
     void setSelectedBins(const std::vector<std::size_t>& bins);
@@ -34,11 +37,12 @@ class XpcsG2View : public QWidget {
 
   private:
     void fillBinList();
-    void drawSeries(const XpcsSeries& series);
+    void drawSeries(const XpcsSeries& series, const QColor& color);
     void rescaleAxes();
     std::shared_ptr<const XpcsPresenter> presenter_;
     QCustomPlot* plot_ = nullptr;
     QListWidget* bins_ = nullptr;
+    QCheckBox* logBin_ = nullptr;
     QCPTextElement* title_ = nullptr;
 };
 

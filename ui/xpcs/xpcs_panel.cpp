@@ -9,6 +9,7 @@
 
 #include <QComboBox>
 #include <QDoubleValidator>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
@@ -33,6 +34,7 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(240); // narrow docks scroll rather than widen the window
     auto* content = new QWidget(scroll);
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -83,6 +85,7 @@ QWidget* XpcsPanel::buildInputs() {
     count_->setRange(0, 1 << 30);
     count_->setSpecialValueText("all");
     count_->setToolTip("Number of frames (all: to the last frame)");
+    for (QSpinBox* box : {first_, count_}) box->setMinimumWidth(60); // not the width of 2^30
     auto* range = new QHBoxLayout;
     range->addWidget(first_, 1);
     range->addWidget(new QLabel("count", box));
@@ -122,7 +125,9 @@ void XpcsPanel::refreshInputs() {
     QString timeHint = "none: τ in frames";
     if (framesPath && roles.file()) {
         const std::size_t count = storedFrameCount(*roles.file(), *framesPath);
-        frames = q(roles.file()->where(*framesPath)) + (count ? QString(" (%1 frames)").arg(count) : QString());
+        frames = QString("%1:%2").arg(QFileInfo(q(roles.file()->fileName())).fileName(), q(*framesPath)) +
+                 (count ? QString(" (%1 frames)").arg(count) : QString());
+        framesInfo_->setToolTip(q(roles.file()->where(*framesPath)));
         try {
             if (const auto t = readFrameTime(*roles.file())) timeHint = QString("file: %1 s").arg(*t);
         } catch (const std::exception&) {
@@ -137,8 +142,13 @@ void XpcsPanel::refreshInputs() {
         wb_.log(LogLevel::Error, QString("cannot read the q-bin labels: %1").arg(e.what()));
     }
     labelsOrigin_ = labels.origin;
+    labelsInfo_->setToolTip(labels.origin);
+    const QString shortOrigin = labels.origin.contains(':') && labels.origin.contains('/')
+                                    ? QFileInfo(labels.origin.section(':', 0, -2)).fileName() + ":" +
+                                          labels.origin.section(':', -1)
+                                    : labels.origin;
     labelsInfo_->setText(labels.mask ? QString("%1 (%2 bins%3)")
-                                           .arg(labels.origin)
+                                           .arg(shortOrigin)
                                            .arg(labels.mask->bins().size())
                                            .arg(labels.centres ? ", with q" : "")
                                      : QString("none — assign q-bin labels or draw them in the mask editor"));
@@ -169,10 +179,10 @@ void XpcsPanel::refreshVariants() {
     if (checked.empty()) checked.push_back(wb_.variant("xpcs"));
     variants_->clear();
     for (const XpcsVariantOption& v : xpcsVariantOptions(device)) {
-        auto* item = new QListWidgetItem(q(v.id + (v.onHost ? " (on the host)" : "") + " — " + v.label), variants_);
+        auto* item = new QListWidgetItem(q(v.id + (v.onHost ? " (on the host)" : "")), variants_);
         item->setData(Qt::UserRole, q(v.id));
         item->setFlags(v.enabled ? Qt::ItemIsEnabled | Qt::ItemIsUserCheckable : Qt::ItemIsUserCheckable);
-        item->setToolTip(v.enabled ? q(v.label) : q("not on this device: " + v.reason));
+        item->setToolTip(v.enabled ? q(v.label) : q(v.label + " — not on this device: " + v.reason));
         const bool on = v.enabled && std::find(checked.begin(), checked.end(), v.id) != checked.end();
         item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
     }

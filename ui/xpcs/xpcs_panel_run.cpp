@@ -90,8 +90,11 @@ void XpcsPanel::submitNext() {
         run.result.parametersJson = provenanceJson(run.result, batch->request, batch->labelsOrigin);
         JobOutcome outcome;
         outcome.timings = run.result.timings.records();
-        outcome.summary = std::to_string(run.result.binCount()) + " bins, " + std::to_string(run.result.frames) +
-                          " frames, kernel " + std::to_string(run.result.kernelMs) + " ms";
+        outcome.summary = QString("%1 bins, %2 frames, kernel %3 ms")
+                              .arg(run.result.binCount())
+                              .arg(run.result.frames)
+                              .arg(run.result.kernelMs, 0, 'f', 1)
+                              .toStdString();
         auto shared = std::make_shared<XpcsRun>(std::move(run));
         outcome.deliver = [this, shared, last] {
             deliver(std::move(*shared));
@@ -178,7 +181,7 @@ void XpcsPanel::showLabelsOverlay() {
 
 void XpcsPanel::showTabs() {
     const xpcs::Result& r = presenter_->reference();
-    const QString title = QString("g₂(τ) — %1 on %2, frames %3–%4")
+    const QString title = QString("%1 on %2, frames %3–%4")
                               .arg(q(r.variant), q(presenter_->runs().front().deviceLabel))
                               .arg(batch_->request.firstFrame)
                               .arg(batch_->request.firstFrame + r.frames - 1);

@@ -65,6 +65,41 @@ std::vector<double> logSpaced(double lo, double hi, std::size_t n) {
     return out;
 }
 
+namespace {
+
+// Mean of g2 (and its error) over points [begin, end) of a series, appended to out.
+void appendBinMean(const XpcsSeries& in, std::size_t begin, std::size_t end, XpcsSeries& out) {
+    bool weighted = true;
+    for (std::size_t i = begin; i < end; ++i) weighted = weighted && in.err[i] > 0;
+    double sumW = 0, sumWY = 0, sumWT = 0, sumY2 = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+        const double w = weighted ? 1.0 / (in.err[i] * in.err[i]) : 1.0;
+        sumW += w, sumWY += w * in.g2[i], sumWT += w * in.tau[i], sumY2 += in.g2[i] * in.g2[i];
+    }
+    const double n = static_cast<double>(end - begin), mean = sumWY / sumW;
+    out.tau.push_back(sumWT / sumW);
+    out.g2.push_back(mean);
+    if (weighted) out.err.push_back(1.0 / std::sqrt(sumW));
+    else out.err.push_back(n > 1 ? std::sqrt(std::max(0.0, sumY2 / n - mean * mean) / n) : 0.0);
+}
+
+} // namespace
+
+XpcsSeries logBinned(const XpcsSeries& series, int perDecade) {
+    XpcsSeries out = series;
+    out.tau.clear(), out.g2.clear(), out.err.clear();
+    std::size_t begin = 0;
+    while (begin < series.tau.size()) {
+        // Points whose log10 τ falls in the same 1/perDecade slot as the first one.
+        const double slot = std::floor(std::log10(series.tau[begin]) * perDecade);
+        std::size_t end = begin + 1;
+        while (end < series.tau.size() && std::floor(std::log10(series.tau[end]) * perDecade) == slot) ++end;
+        appendBinMean(series, begin, end, out);
+        begin = end;
+    }
+    return out;
+}
+
 double maxAbsDifference(const std::vector<double>& a, const std::vector<double>& b) {
     if (a.size() != b.size()) return nan;
     double most = 0.0;

@@ -97,6 +97,10 @@ class XpcsPresenter {
     std::vector<XpcsBinFit> fits_;
 };
 
+// The series averaged in log-spaced τ bins (perDecade per decade) for display: weighted by
+// 1/err² when every error in a bin is > 0 (error 1/√Σw), else the plain mean (error σ/√n).
+// Fit curves are kept as they are.
+XpcsSeries logBinned(const XpcsSeries& series, int perDecade = 12);
 // max |a − b| over the entries finite in both (0 when shapes differ: not comparable → NaN).
 double maxAbsDifference(const std::vector<double>& a, const std::vector<double>& b);
 // n points evenly spaced in log between lo and hi (both > 0).

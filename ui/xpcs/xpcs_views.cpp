@@ -64,6 +64,7 @@ XpcsFitsView::XpcsFitsView(std::shared_ptr<const XpcsPresenter> presenter, QWidg
     const QString rateUnit = presenter_->tauUnit() == "s" ? "1/s" : "1/frame";
     table_ = makeTable({"label", "q (nm⁻¹)", "baseline", "β", "Γ (" + rateUnit + ")", "α", "χ²_red", "status"}, this);
     note_ = new QLabel("g₂(τ) = baseline + β·exp(−2(Γτ)^α), weighted by 1/g2_err²", this);
+    note_->setWordWrap(true);
     layout->addWidget(table_, 1);
     layout->addWidget(note_);
     refresh();
@@ -88,6 +89,7 @@ XpcsRateView::XpcsRateView(std::shared_ptr<const XpcsPresenter> presenter, QWidg
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     plot_ = new QCustomPlot(this);
+    plot_->setMinimumSize(220, 180);
     note_ = new QLabel(this);
     note_->setWordWrap(true);
     note_->setAlignment(Qt::AlignCenter);
@@ -138,6 +140,7 @@ void XpcsRateView::refresh() {
 
 QCustomPlot* makeTwoTimePlot(const xpcs::Result& result, std::int32_t label, QWidget* parent) {
     auto* plot = new QCustomPlot(parent);
+    plot->setMinimumSize(220, 180);
     const std::vector<float>& map = result.twotime.at(label);
     const std::size_t frames = result.frames;
     const double step = frames > 1 ? result.tau[1] - result.tau[0] : 1.0;
