@@ -98,7 +98,7 @@ class TestUiMainWindow : public QObject {
     void demoOfMissingAlgorithmSaysSo() {
         MainWindow window;
         QString error;
-        QVERIFY(!window.startDemo("xpcs", &error));
+        QVERIFY(!window.startDemo("cluster", &error));
         QVERIFY(error.contains("not implemented yet"));
         QVERIFY(!window.startDemo("fft", &error));
         QVERIFY(error.contains("unknown algorithm"));
@@ -165,7 +165,7 @@ class TestUiMainWindow : public QObject {
         QVERIFY(!shot.isNull());
         QVERIFY(shot.width() >= 800);
         QProcess demo;
-        demo.start(guiBinary(), {"--demo", "xpcs", "--screenshot", png});
+        demo.start(guiBinary(), {"--demo", "cluster", "--screenshot", png});
         QVERIFY(demo.waitForFinished(60000));
         QCOMPARE(demo.exitCode(), 2);
         QVERIFY(demo.readAllStandardError().contains("not implemented yet"));

@@ -16,6 +16,7 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 
 Workbench::Workbench(WorkbenchViews views, QObject* parent) : QObject(parent), views_(views) {
     connectRunner();
+    if (views_.devices) connect(views_.devices, &DevicePicker::deviceChanged, this, &Workbench::deviceChanged);
 }
 
 void Workbench::attachDataBrowser(DataBrowser* browser) {

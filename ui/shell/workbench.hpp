@@ -75,6 +75,8 @@ class Workbench : public QObject {
     void fileOpened(const QString& path);
     void roleChanged(clscope::ui::DataRole role);
     void currentLabelsChanged();
+    // The Device panel's device changed (variants that can run change with it).
+    void deviceChanged();
     void statusMessage(const QString& text, int timeoutMs);
 
   private:

@@ -1,0 +1,273 @@
+// XPCS panel: the presenter maps a known Result to plot series (τ axis without 0, error bars,
+// legend with q), fits a synthetic g2 of known Γ, Γ vs q and the comparison; a full run on an
+// OpenCL device through the panel (offscreen) makes the tabs and a timings row; the exports
+// write the library's g2 to HDF5 and the g2 table to CSV; `clscope --demo xpcs` screenshots.
+#include "core/io.hpp"
+#include "core/xpcs/xpcs_io.hpp"
+#include "gpu/devices.hpp"
+#include "gpu/xpcs/xpcs_gpu.hpp"
+#include "ui/device/device_picker.hpp"
+#include "ui/results/timings_panel.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/shell/workbench.hpp"
+#include "ui/xpcs/xpcs_fit_form.hpp"
+#include "ui/xpcs/xpcs_g2_view.hpp"
+#include "ui/xpcs/xpcs_panel.hpp"
+#include "ui_test_helpers.hpp"
+
+#include <QFile>
+#include <QCheckBox>
+#include <QFileInfo>
+#include <QImage>
+#include <QListWidget>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QtTest>
+#include <cmath>
+#include <qcustomplot.h>
+
+using namespace clscope;
+using namespace clscope::ui;
+
+namespace {
+
+// Two bins, four lags of 1 ms; bin 2's error at lag 2 is NaN.
+xpcs::Result knownResult() {
+    xpcs::Result r;
+    r.labels = {1, 2};
+    r.pixels = {10, 20};
+    r.frames = 4;
+    r.tau = {0.0, 0.001, 0.002, 0.003};
+    r.tauInSeconds = true;
+    r.g2 = {1.5, 1.3, 1.2, 1.1, 1.6, 1.4, 1.25, 1.05};
+    r.g2Err = {0.1, 0.01, 0.02, 0.03, 0.1, 0.04, NAN, 0.06};
+    r.variant = "cpu";
+    r.device = "cpu";
+    return r;
+}
+
+// g2 = 1 + 0.3 exp(-2 rate tau) on 200 lags of 1 ms, error 1e-3.
+xpcs::Result exponentialResult(const std::vector<double>& rates) {
+    xpcs::Result r;
+    r.frames = 200;
+    r.tauInSeconds = true;
+    for (std::size_t t = 0; t < r.frames; ++t) r.tau.push_back(0.001 * double(t));
+    for (std::size_t b = 0; b < rates.size(); ++b) {
+        r.labels.push_back(std::int32_t(b + 1));
+        r.pixels.push_back(100);
+        for (double tau : r.tau) {
+            r.g2.push_back(1.0 + 0.3 * std::exp(-2.0 * rates[b] * tau));
+            r.g2Err.push_back(1e-3);
+        }
+    }
+    return r;
+}
+
+// The first OpenCL device, or none (the run test is skipped then).
+std::optional<std::size_t> openclIndex(const DevicePicker& picker) {
+    const auto& devices = const_cast<DevicePicker&>(picker).presenter().devices();
+    for (std::size_t i = 0; i < devices.size(); ++i)
+        if (!devices[i].isHost()) return i;
+    return std::nullopt;
+}
+
+} // namespace
+
+class TestUiXpcs : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString file_;
+
+  private slots:
+    void initTestCase() {
+        test::useTemporarySettings(dir_);
+        file_ = QString::fromStdString(test::writeSmallXpcs(dir_, 40, 20, 24));
+    }
+
+    void presenterSeriesSkipTauZeroAndCarryErrors() {
+        XpcsPresenter p;
+        p.setRuns({{knownResult(), "cpu host"}});
+        p.setBinQ(std::vector<double>{0.0123, 0.0456});
+        const XpcsSeries s = p.series(1);
+        QCOMPARE(s.label, 2);
+        QCOMPARE(s.tau, (std::vector<double>{0.001, 0.002, 0.003}));
+        QCOMPARE(s.g2, (std::vector<double>{1.4, 1.25, 1.05}));
+        QCOMPARE(s.err, (std::vector<double>{0.04, 0.0, 0.06})); // NaN error: no bar
+        QCOMPARE(QString::fromStdString(s.legend), QString("label 2, q = 0.0456 nm⁻¹"));
+        QCOMPARE(p.tauUnit(), std::string("s"));
+        p.setBinQ(std::nullopt);
+        QCOMPARE(p.legendText(0), std::string("label 1"));
+        QVERIFY(!p.rateVsQ().note.empty()); // no q: an explanation instead of a plot
+    }
+
+    void logBinningAveragesPerDecadeSlot() {
+        XpcsSeries s;
+        s.tau = {1.0, 2.0, 5.0, 10.0};
+        s.g2 = {1.0, 2.0, 4.0, 7.0};
+        s.err = {1.0, 1.0, 0.5, 0.1};
+        const XpcsSeries binned = logBinned(s, 1); // slots [1,10) and [10,100)
+        QCOMPARE(binned.tau.size(), std::size_t(2));
+        QVERIFY(std::abs(binned.g2[0] - (1.0 + 2.0 + 4.0 * 4.0) / 6.0) < 1e-12); // weights 1, 1, 4
+        QVERIFY(std::abs(binned.err[0] - 1.0 / std::sqrt(6.0)) < 1e-12);
+        QCOMPARE(binned.g2[1], 7.0);
+        QCOMPARE(binned.err[1], 0.1);
+    }
+
+    void defaultSelectionSpreadsOverBins() {
+        XpcsPresenter p;
+        p.setRuns({{exponentialResult(std::vector<double>(15, 10.0)), "cpu"}});
+        QCOMPARE(p.defaultSelection(), (std::vector<std::size_t>{0, 4, 7, 11, 14}));
+        p.setRuns({{knownResult(), "cpu"}});
+        QCOMPARE(p.defaultSelection(), (std::vector<std::size_t>{0, 1}));
+    }
+
+    void fitsRecoverKnownRatesAndPowerLaw() {
+        if (!xpcs::fitAvailable()) QSKIP("built without GSL");
+        const std::vector<double> q{0.01, 0.02, 0.03, 0.04};
+        std::vector<double> rates;
+        for (double value : q) rates.push_back(2e5 * value * value); // Γ = D q², 20 .. 320 /s
+        XpcsPresenter p;
+        p.setRuns({{exponentialResult(rates), "cpu"}});
+        p.setBinQ(q);
+        QCOMPARE(p.fits().size(), std::size_t(4));
+        for (std::size_t b = 0; b < 4; ++b) {
+            const XpcsBinFit& f = p.fits()[b];
+            QVERIFY2(f.ok(), f.fit.message.c_str());
+            QVERIFY(std::abs(f.fit.values[2] / rates[b] - 1.0) < 1e-4);
+            QVERIFY(std::abs(f.fit.values[1] - 0.3) < 1e-4);
+            QVERIFY(std::abs(f.fit.values[0] - 1.0) < 1e-4);
+            QCOMPARE(f.fit.values[3], 1.0); // single exponential: α fixed
+        }
+        const XpcsSeries s = p.series(0);
+        QCOMPARE(s.fitTau.size(), std::size_t(200));
+        QVERIFY(std::abs(s.fitG2.front() - (1.0 + 0.3 * std::exp(-2.0 * rates[0] * 0.001))) < 1e-5);
+        const XpcsRatePoints points = p.rateVsQ();
+        QVERIFY(points.note.empty());
+        QVERIFY(points.powerLaw && points.powerLaw->converged);
+        QVERIFY2(std::abs(points.powerLaw->values[1] - 2.0) < 1e-3,
+                 (std::to_string(points.powerLaw->values[0]) + " " + std::to_string(points.powerLaw->values[1]) +
+                  " " + points.powerLaw->message).c_str());
+        const std::string csv = p.fitsCsv();
+        QVERIFY(csv.rfind("label,q_nm-1,baseline", 0) == 0);
+        QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 5);
+    }
+
+    void csvAndComparison() {
+        XpcsPresenter p;
+        xpcs::Result other = knownResult();
+        other.variant = "gemm";
+        other.g2[5] += 0.01;
+        p.setRuns({{knownResult(), "cpu"}});
+        p.addRun({other, "ocl:0 dev"});
+        const std::string csv = p.csv();
+        QVERIFY2(csv.rfind("tau_s,g2_L1,g2_err_L1,g2_L2,g2_err_L2\n0,1.5,0.1,1.6,0.1\n0.001,1.3,0.01,1.4,0.04\n0.002,1.2,0.02,1.25,nan\n", 0) == 0,
+                 csv.c_str());
+        QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 5);
+        const auto rows = p.comparison();
+        QCOMPARE(rows.size(), std::size_t(2));
+        QCOMPARE(rows[0].maxAbsDiff, 0.0);
+        QVERIFY(std::abs(rows[1].maxAbsDiff - 0.01) < 1e-12);
+        QCOMPARE(rows[1].variant, std::string("gemm"));
+    }
+
+    // A full run through the panel: gemm then cpu on the first OpenCL device, a two-time map.
+    void panelRunsVariantsAndExports() {
+        MainWindow window;
+        auto* picker = window.findChild<DevicePicker*>();
+        const auto ocl = openclIndex(*picker);
+        if (!ocl) QSKIP("no OpenCL device");
+        picker->selectDevice(*ocl);
+        QVERIFY(window.openFile(file_));
+        auto* panel = window.findChild<XpcsPanel*>();
+        QVERIFY(panel);
+        QVERIFY(window.dock("AlgorithmPanel_xpcs"));
+        panel->setCheckedVariants({"gemm", "cpu"});
+        // cpu, when checked, runs first: the reference of Compare.
+        QCOMPARE(panel->checkedVariants(), (std::vector<std::string>{"cpu", "gemm"}));
+        panel->setTwoTimeLabel(2);
+        panel->setFrameTimeOverride(0.002);
+        QSignalSpy finished(panel, &XpcsPanel::runFinished);
+        QVERIFY(panel->run());
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.front().front().toBool(), true);
+        ResultsPanel& results = window.workbench().results();
+        QStringList titles;
+        for (const ResultTab& tab : results.tabs()) titles << tab.title;
+        for (const char* title : {"g2(τ)", "Fits", "Γ vs q", "Two-time", "Compare"})
+            QVERIFY2(titles.contains(title), title);
+        QCOMPARE(results.currentTab()->title, QString("g2(τ)"));
+        QTRY_VERIFY(window.workbench().timings().tableWidget()->rowCount() > 0);
+        // The panel's result is the library's, and gemm equals cpu exactly (integer sums).
+        const XpcsPresenter& p = panel->presenter();
+        QCOMPARE(p.runs().size(), std::size_t(2));
+        QCOMPARE(p.comparison()[1].maxAbsDiff, 0.0);
+        QCOMPARE(p.reference().tau[1], 0.002);
+        const H5Reader in(file_.toStdString());
+        xpcs::Params params;
+        params.frameTime = 0.002;
+        const xpcs::Result expected = xpcs::correlateCpu(readFrames(in), readLabels(in), params);
+        QCOMPARE(p.reference().g2.size(), expected.g2.size());
+        QVERIFY(maxAbsDifference(p.reference().g2, expected.g2) == 0.0);
+        QVERIFY(p.reference().twotime.count(2));
+        checkG2Plot(*panel->g2View(), p);
+        checkExports(results, expected);
+    }
+
+    void demoBinaryWritesScreenshot() {
+        const QString gui = QFileInfo(qEnvironmentVariable("CLSCOPE_CLI")).absoluteDir().filePath("clscope");
+        const QString png = dir_.filePath("demo-xpcs.png");
+        QProcess demo;
+        demo.start(gui, {"--demo", "xpcs", "--screenshot", png});
+        QVERIFY(demo.waitForFinished(300000));
+        QCOMPARE(demo.exitCode(), 0);
+        QVERIFY(!QImage(png).isNull());
+    }
+
+  private:
+    void checkG2Plot(XpcsG2View& view, const XpcsPresenter& p) {
+        QCustomPlot* plot = view.plot();
+        QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLogarithmic);
+        QVERIFY(plot->xAxis->label().contains("(s)"));
+        const auto selected = view.selectedBins();
+        QCOMPARE(selected, p.defaultSelection());
+        auto* first = plot->graph(0);
+        QCOMPARE(first->name(), QString::fromStdString(p.legendText(selected.front())));
+        QVERIFY(first->data()->size() > 0);
+        QVERIFY(first->data()->begin()->key > 0); // τ = 0 left out of the log axis
+        bool hasErrorBars = false;
+        for (int i = 0; i < plot->plottableCount(); ++i)
+            hasErrorBars = hasErrorBars || qobject_cast<QCPErrorBars*>(plot->plottable(i));
+        QVERIFY(hasErrorBars);
+        QVERIFY(view.logBinBox()->isChecked());
+        const int binnedPoints = first->data()->size();
+        view.logBinBox()->setChecked(false);
+        QVERIFY(plot->graph(0)->data()->size() > binnedPoints); // every lag
+        view.setSelectedBins({0});
+        QVERIFY(plot->graph(0)->name().startsWith("label 1"));
+    }
+
+    void checkExports(ResultsPanel& results, const xpcs::Result& expected) {
+        const QString h5 = dir_.filePath("xpcs-out.h5");
+        results.exportHdf5(h5);
+        const H5Reader out(h5.toStdString());
+        const xpcs::Result back = xpcs::readResult(out);
+        QCOMPARE(back.g2, expected.g2);
+        QCOMPARE(back.labels, expected.labels);
+        QCOMPARE(back.tau, expected.tau);
+        QCOMPARE(out.stringAttribute("/xpcs", "variant").value_or(""), std::string("cpu"));
+        QVERIFY(out.stringAttribute("/xpcs", "parameters").value_or("").find("first_frame") != std::string::npos);
+        const QString csvPath = dir_.filePath("g2.csv");
+        results.exportCsv(csvPath);
+        QFile csv(csvPath);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().split('\n');
+        QVERIFY(lines.front().startsWith("tau_s,g2_L1,g2_err_L1,g2_L2,g2_err_L2"));
+        QCOMPARE(lines.size(), int(expected.frames) + 2); // header, rows, final newline
+        QCOMPARE(lines[1].split(',')[1].toDouble(), expected.g2At(0, 0));
+    }
+};
+
+QTEST_MAIN(TestUiXpcs)
+#include "tst_ui_xpcs.moc"

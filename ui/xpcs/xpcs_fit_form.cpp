@@ -1,0 +1,135 @@
+#include "ui/xpcs/xpcs_fit_form.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGridLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <cmath>
+#include <limits>
+
+namespace clscope::ui {
+
+namespace {
+constexpr double unbounded = 1000; // a bound box at ±this end means "no bound"
+
+// Shows its ends as −∞ and +∞.
+class BoundSpinBox : public QDoubleSpinBox {
+  public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+    QString textFromValue(double value) const override {
+        if (value >= maximum()) return "+∞";
+        if (value <= minimum()) return "−∞";
+        return QDoubleSpinBox::textFromValue(value);
+    }
+    double valueFromText(const QString& text) const override {
+        if (text.contains("+∞")) return maximum();
+        if (text.contains("∞")) return minimum();
+        return QDoubleSpinBox::valueFromText(text);
+    }
+    QValidator::State validate(QString& text, int& pos) const override {
+        return text.contains("∞") ? QValidator::Acceptable : QDoubleSpinBox::validate(text, pos);
+    }
+};
+
+QDoubleSpinBox* spin(QWidget* parent, double lo, double hi, bool bound = false) {
+    QDoubleSpinBox* box = bound ? new BoundSpinBox(parent) : new QDoubleSpinBox(parent);
+    box->setRange(lo, hi);
+    box->setDecimals(3);
+    box->setSingleStep(0.05);
+    box->setButtonSymbols(QAbstractSpinBox::NoButtons); // narrow: the dock is narrow
+    box->setMinimumWidth(48);
+    return box;
+}
+} // namespace
+
+XpcsFitForm::XpcsFitForm(QWidget* parent) : QGroupBox("Fit", parent) {
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(6, 6, 6, 6);
+    grid->setHorizontalSpacing(4);
+    model_ = new QComboBox(this);
+    model_->addItem("single exponential", false);
+    model_->addItem("stretched exponential (α free)", true);
+    model_->setToolTip("g₂ = baseline + β·exp(−2(Γτ)^α)");
+    grid->addWidget(model_, 0, 0, 1, 5);
+    int column = 0;
+    for (const char* head : {"", "start", "fix", "min", "max"})
+        grid->addWidget(new QLabel(head, this), 1, column++);
+    baseline_ = addRow(2, "baseline", "g₂ at long τ");
+    beta_ = addRow(3, "β", "contrast (speckle visibility)");
+    alpha_ = addRow(4, "α", "stretching exponent (1: simple exponential)");
+    auto* refit = new QPushButton("Refit", this);
+    refit->setToolTip("Fit the shown result again with these options");
+    grid->addWidget(refit, 5, 0, 1, 5);
+    setOptions({});
+    connect(model_, &QComboBox::currentIndexChanged, this, [this] { updateEnabled(); });
+    connect(refit, &QPushButton::clicked, this, &XpcsFitForm::refitRequested);
+}
+
+XpcsFitForm::Row XpcsFitForm::addRow(int row, const QString& name, const QString& tip) {
+    auto* grid = static_cast<QGridLayout*>(layout());
+    Row r;
+    auto* label = new QLabel(name, this);
+    label->setToolTip(tip);
+    r.value = spin(this, -100, 100);
+    r.fixed = new QCheckBox(this);
+    r.fixed->setToolTip("Keep " + name + " at the start value");
+    r.lower = spin(this, -unbounded, unbounded, true);
+    r.upper = spin(this, -unbounded, unbounded, true);
+    grid->addWidget(label, row, 0);
+    grid->addWidget(r.value, row, 1);
+    grid->addWidget(r.fixed, row, 2);
+    grid->addWidget(r.lower, row, 3);
+    grid->addWidget(r.upper, row, 4);
+    connect(r.fixed, &QCheckBox::toggled, this, [this] { updateEnabled(); });
+    return r;
+}
+
+xpcs::FitParameter XpcsFitForm::read(const Row& row) {
+    xpcs::FitParameter p;
+    p.value = row.value->value();
+    p.fixed = row.fixed->isChecked();
+    const double inf = std::numeric_limits<double>::infinity();
+    p.lower = row.lower->value() <= -unbounded ? -inf : row.lower->value();
+    p.upper = row.upper->value() >= unbounded ? inf : row.upper->value();
+    return p;
+}
+
+void XpcsFitForm::write(const Row& row, const xpcs::FitParameter& p) {
+    row.value->setValue(p.value);
+    row.fixed->setChecked(p.fixed);
+    row.lower->setValue(std::isfinite(p.lower) ? p.lower : -unbounded);
+    row.upper->setValue(std::isfinite(p.upper) ? p.upper : unbounded);
+}
+
+XpcsFitOptions XpcsFitForm::options() const {
+    XpcsFitOptions o;
+    o.stretched = model_->currentData().toBool();
+    o.baseline = read(baseline_);
+    o.beta = read(beta_);
+    o.alpha = read(alpha_);
+    return o;
+}
+
+void XpcsFitForm::setOptions(const XpcsFitOptions& options) {
+    model_->setCurrentIndex(options.stretched ? 1 : 0);
+    write(baseline_, options.baseline);
+    write(beta_, options.beta);
+    write(alpha_, options.alpha);
+    updateEnabled();
+}
+
+// α only matters for the stretched model; bounds only for free parameters.
+void XpcsFitForm::updateEnabled() {
+    const bool stretched = model_->currentData().toBool();
+    for (const Row* row : {&baseline_, &beta_, &alpha_}) {
+        const bool active = row != &alpha_ || stretched;
+        row->value->setEnabled(active);
+        row->fixed->setEnabled(active);
+        row->lower->setEnabled(active && !row->fixed->isChecked());
+        row->upper->setEnabled(active && !row->fixed->isChecked());
+    }
+}
+
+} // namespace clscope::ui

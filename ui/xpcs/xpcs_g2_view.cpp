@@ -1,0 +1,185 @@
+#include "ui/xpcs/xpcs_g2_view.hpp"
+
+#include "ui/image/colormaps.hpp"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <qcustomplot.h>
+
+namespace clscope::ui {
+
+namespace {
+QVector<double> qvec(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
+} // namespace
+
+QColor seriesColor(std::size_t rank) {
+    const auto& palette = labelPalette();
+    return palette[static_cast<int>(rank % static_cast<std::size_t>(palette.size()))];
+}
+
+XpcsG2View::XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString title, QWidget* parent)
+    : QWidget(parent), presenter_(std::move(presenter)) {
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    plot_ = new QCustomPlot(splitter);
+    plot_->setMinimumSize(220, 180); // not the title's width: the dock may be narrow
+    plot_->plotLayout()->insertRow(0);
+    title_ = new QCPTextElement(plot_, title, QFont(font().family(), 9));
+    plot_->plotLayout()->addElement(0, 0, title_);
+    plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    plot_->xAxis->setNumberFormat("eb");
+    plot_->xAxis->setNumberPrecision(0);
+    plot_->xAxis->setLabel(QString("lag time τ (%1)").arg(QString::fromStdString(presenter_->tauUnit())));
+    plot_->yAxis->setLabel("g₂(τ)");
+    plot_->legend->setVisible(true);
+    plot_->legend->setBrush(QColor(255, 255, 255, 220));
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    auto* side = new QWidget(splitter);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(2, 2, 2, 2);
+    sideLayout->addWidget(new QLabel("Bins", side));
+    bins_ = new QListWidget(side);
+    bins_->setToolTip("Check the q bins to plot");
+    sideLayout->addWidget(bins_, 1);
+    logBin_ = new QCheckBox("log-bin τ", side);
+    logBin_->setChecked(true);
+    logBin_->setToolTip("Show g2 averaged in 12 log-spaced τ bins per decade (weighted by 1/err²);\n"
+                        "unchecked: every lag. Fits always use every lag.");
+    sideLayout->addWidget(logBin_);
+    auto* defaults = new QPushButton("Default", side);
+    defaults->setToolTip("About five bins spread over the range");
+    sideLayout->addWidget(defaults);
+    splitter->addWidget(plot_);
+    splitter->addWidget(side);
+    splitter->setStretchFactor(0, 1);
+    splitter->setSizes({600, 110});
+    layout->addWidget(splitter);
+    fillBinList();
+    connect(bins_, &QListWidget::itemChanged, this, [this] {
+        refresh();
+        emit selectionChanged();
+    });
+    connect(logBin_, &QCheckBox::toggled, this, [this] { refresh(); });
+    connect(defaults, &QPushButton::clicked, this, [this] { setSelectedBins(presenter_->defaultSelection()); });
+    setSelectedBins(presenter_->defaultSelection());
+}
+
+void XpcsG2View::fillBinList() {
+    const QSignalBlocker block(bins_);
+    bins_->clear();
+    for (std::size_t b = 0; b < presenter_->binCount(); ++b) {
+        auto* item = new QListWidgetItem(QString::fromStdString(presenter_->legendText(b)), bins_);
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Unchecked);
+    }
+}
+
+std::vector<std::size_t> XpcsG2View::selectedBins() const {
+    std::vector<std::size_t> out;
+    for (int i = 0; i < bins_->count(); ++i)
+        if (bins_->item(i)->checkState() == Qt::Checked) out.push_back(static_cast<std::size_t>(i));
+    return out;
+}
+
+void XpcsG2View::setSelectedBins(const std::vector<std::size_t>& bins) {
+    {
+        const QSignalBlocker block(bins_);
+        for (int i = 0; i < bins_->count(); ++i) {
+            const bool on = std::find(bins.begin(), bins.end(), static_cast<std::size_t>(i)) != bins.end();
+            bins_->item(i)->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+        }
+    }
+    refresh();
+    emit selectionChanged();
+}
+
+void XpcsG2View::refresh() {
+    plot_->clearPlottables();
+    bool anyFit = false;
+    std::size_t rank = 0;
+    const QSignalBlocker block(bins_);
+    for (int i = 0; i < bins_->count(); ++i) {
+        QListWidgetItem* item = bins_->item(i);
+        if (item->checkState() != Qt::Checked) {
+            item->setIcon(QIcon());
+            continue;
+        }
+        const QColor color = seriesColor(rank++);
+        XpcsSeries series = presenter_->series(static_cast<std::size_t>(i));
+        if (logBin_->isChecked()) series = logBinned(series);
+        drawSeries(series, color);
+        anyFit = anyFit || !series.fitTau.empty();
+        QPixmap swatch(10, 10);
+        swatch.fill(color);
+        item->setIcon(QIcon(swatch));
+    }
+    if (anyFit) {
+        // One legend entry that explains the dashed curves.
+        auto* key = plot_->addGraph();
+        key->setPen(QPen(Qt::darkGray, 1.5, Qt::DashLine));
+        key->setName(presenter_->fitOptions().stretched ? "fits: stretched exponential" : "fits: single exponential");
+    }
+    rescaleAxes();
+    plot_->replot();
+}
+
+// Data as markers with error bars; the fit dashed in the same colour, not in the legend.
+void XpcsG2View::drawSeries(const XpcsSeries& series, const QColor& color) {
+    auto* data = plot_->addGraph();
+    data->setName(QString::fromStdString(series.legend));
+    data->setLineStyle(QCPGraph::lsNone);
+    data->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, logBin_->isChecked() ? 6 : 4));
+    data->setPen(QPen(color));
+    data->setData(qvec(series.tau), qvec(series.g2), true);
+    auto* errors = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
+    errors->removeFromLegend();
+    errors->setDataPlottable(data);
+    errors->setData(qvec(series.err));
+    QColor bar = color;
+    bar.setAlpha(110);
+    errors->setPen(QPen(bar, 1));
+    errors->setWhiskerWidth(3);
+    if (series.fitTau.empty()) return;
+    auto* fit = plot_->addGraph();
+    fit->removeFromLegend();
+    fit->setPen(QPen(color.darker(115), 2, Qt::DashLine));
+    fit->setData(qvec(series.fitTau), qvec(series.fitG2), true);
+}
+
+// τ over the positive lags; g2 over the 1st to 99th percentile of the plotted values (the
+// last lags average few frame pairs and scatter widely), with room for the legend.
+void XpcsG2View::rescaleAxes() {
+    std::vector<double> values;
+    double tauLo = INFINITY, tauHi = -INFINITY;
+    for (std::size_t bin : selectedBins()) {
+        XpcsSeries s = presenter_->series(bin);
+        if (logBin_->isChecked()) s = logBinned(s);
+        values.insert(values.end(), s.g2.begin(), s.g2.end());
+        values.insert(values.end(), s.fitG2.begin(), s.fitG2.end());
+        for (double tau : s.tau) tauLo = std::min(tauLo, tau), tauHi = std::max(tauHi, tau);
+    }
+    double lo = 0.9, hi = 1.1;
+    if (!values.empty()) {
+        std::sort(values.begin(), values.end());
+        lo = values[values.size() / 100];
+        hi = values[values.size() - 1 - values.size() / 100];
+    } else {
+        tauLo = 1, tauHi = 10;
+    }
+    const double pad = std::max(0.08 * (hi - lo), 1e-3);
+    hi += 2.5 * pad; // the legend sits at the top
+    plot_->yAxis->setRange(lo - pad, hi + pad);
+    plot_->xAxis->setRange(tauLo / 1.3, tauHi * 1.3);
+}
+
+} // namespace clscope::ui

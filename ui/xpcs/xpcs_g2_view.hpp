@@ -1,0 +1,49 @@
+// The "g2(τ)" result tab: g2 of the checked bins on a log τ axis with error bars, the fit
+// curves dashed in the bin's colour, a legend "label L, q = … nm⁻¹", and the bin checklist.
+#pragma once
+#include "ui/xpcs/xpcs_presenter.hpp"
+
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+class QCheckBox;
+class QCustomPlot;
+class QListWidget;
+class QCPTextElement;
+
+namespace clscope::ui {
+
+// The colour of the n-th plotted bin (distinct for up to ten bins).
+QColor seriesColor(std::size_t rank);
+
+class XpcsG2View : public QWidget {
+    Q_OBJECT
+  public:
+    XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString title, QWidget* parent = nullptr);
+
+    QCustomPlot* plot() const { return plot_; }
+    QListWidget* binList() const { return bins_; }
+    // Display: every lag, or lags averaged in log-spaced τ bins (the default).
+    QCheckBox* logBinBox() const { return logBin_; }
+    // Bin indices checked in the list.
+    std::vector<std::size_t> selectedBins() const;
+    void setSelectedBins(const std::vector<std::size_t>& bins);
+    // Redraw from the presenter (after a refit).
+    void refresh();
+
+  signals:
+    void selectionChanged();
+
+  private:
+    void fillBinList();
+    void drawSeries(const XpcsSeries& series, const QColor& color);
+    void rescaleAxes();
+    std::shared_ptr<const XpcsPresenter> presenter_;
+    QCustomPlot* plot_ = nullptr;
+    QListWidget* bins_ = nullptr;
+    QCheckBox* logBin_ = nullptr;
+    QCPTextElement* title_ = nullptr;
+};
+
+} // namespace clscope::ui

@@ -1,0 +1,244 @@
+// XpcsPanel: the form (inputs, frame range, variants, two-time bin, fit options, Run) and how
+// it follows the open file, the current labels and the device. Runs: xpcs_panel_run.cpp.
+#include "ui/xpcs/xpcs_panel.hpp"
+
+#include "core/io.hpp"
+#include "ui/image/image_view.hpp"
+#include "ui/shell/workbench.hpp"
+#include "ui/xpcs/xpcs_fit_form.hpp"
+
+#include <QComboBox>
+#include <QDoubleValidator>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace clscope::ui {
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+} // namespace
+
+XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), wb_(workbench) {
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(240); // narrow docks scroll rather than widen the window
+    auto* content = new QWidget(scroll);
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(buildInputs());
+    layout->addWidget(buildRunOptions());
+    fitForm_ = new XpcsFitForm(content);
+    layout->addWidget(fitForm_);
+    layout->addStretch(1);
+    scroll->setWidget(content);
+    outer->addWidget(scroll, 1);
+    runButton_ = new QPushButton("Run (Ctrl+R)", this);
+    runButton_->setToolTip("Correlate with every checked variant, one after another");
+    outer->addWidget(runButton_);
+    auto* shortcut = new QShortcut(QKeySequence("Ctrl+R"), this);
+    shortcut->setContext(Qt::WindowShortcut);
+    connect(shortcut, &QShortcut::activated, this, [this] { run(); });
+    connect(runButton_, &QPushButton::clicked, this, [this] { run(); });
+    connect(fitForm_, &XpcsFitForm::refitRequested, this, [this] { refit(); });
+    connect(&wb_, &Workbench::fileOpened, this, [this] { refreshInputs(); });
+    connect(&wb_, &Workbench::roleChanged, this, [this] { refreshInputs(); });
+    connect(&wb_, &Workbench::currentLabelsChanged, this, [this] {
+        refreshInputs();
+        if (labelsOrigin_ == "mask editor") showLabelsOverlay();
+    });
+    connect(&wb_, &Workbench::deviceChanged, this, [this] { refreshVariants(); });
+    connect(&wb_.jobs(), &JobRunner::failed, this, [this] { if (batch_) finishBatch(false); });
+    connect(&wb_.jobs(), &JobRunner::cancelled, this, [this] { if (batch_) finishBatch(false); });
+    refreshInputs();
+    refreshVariants();
+}
+
+QWidget* XpcsPanel::buildInputs() {
+    auto* box = new QGroupBox("Input", this);
+    auto* form = new QFormLayout(box);
+    form->setContentsMargins(6, 6, 6, 6);
+    framesInfo_ = new QLabel(box);
+    labelsInfo_ = new QLabel(box);
+    for (QLabel* label : {framesInfo_, labelsInfo_}) {
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    form->addRow("Frames", framesInfo_);
+    form->addRow("Labels", labelsInfo_);
+    first_ = new QSpinBox(box);
+    first_->setRange(0, 1 << 30);
+    first_->setToolTip("First frame of the range (0-based)");
+    count_ = new QSpinBox(box);
+    count_->setRange(0, 1 << 30);
+    count_->setSpecialValueText("all");
+    count_->setToolTip("Number of frames (all: to the last frame)");
+    for (QSpinBox* box : {first_, count_}) box->setMinimumWidth(60); // not the width of 2^30
+    auto* range = new QHBoxLayout;
+    range->addWidget(first_, 1);
+    range->addWidget(new QLabel("count", box));
+    range->addWidget(count_, 1);
+    form->addRow("First frame", range);
+    frameTime_ = new QLineEdit(box);
+    auto* validator = new QDoubleValidator(0.0, 1e6, 12, frameTime_);
+    validator->setNotation(QDoubleValidator::ScientificNotation);
+    frameTime_->setValidator(validator);
+    frameTime_->setToolTip("Seconds per frame; empty: the file's frame_time (τ in frames without one)");
+    form->addRow("Frame time (s)", frameTime_);
+    return box;
+}
+
+QWidget* XpcsPanel::buildRunOptions() {
+    auto* box = new QGroupBox("Run", this);
+    auto* form = new QFormLayout(box);
+    form->setContentsMargins(6, 6, 6, 6);
+    deviceInfo_ = new QLabel(box);
+    deviceInfo_->setWordWrap(true);
+    form->addRow("Device", deviceInfo_);
+    variants_ = new QListWidget(box);
+    variants_->setToolTip("Checked variants run one after another; the first is the reference of Compare");
+    variants_->setMaximumHeight(90);
+    form->addRow("Variants", variants_);
+    twotime_ = new QComboBox(box);
+    twotime_->setToolTip("Bin whose two-time map C(t1,t2) is computed");
+    form->addRow("Two-time bin", twotime_);
+    return box;
+}
+
+// Frames and labels as the workbench has them now; the two-time bins follow the labels.
+void XpcsPanel::refreshInputs() {
+    const DatasetRoles& roles = wb_.dataset();
+    const auto framesPath = roles.path(DataRole::Frames);
+    QString frames = "none — assign a frame stack in the Data panel";
+    QString timeHint = "none: τ in frames";
+    if (framesPath && roles.file()) {
+        const std::size_t count = storedFrameCount(*roles.file(), *framesPath);
+        frames = QString("%1:%2").arg(QFileInfo(q(roles.file()->fileName())).fileName(), q(*framesPath)) +
+                 (count ? QString(" (%1 frames)").arg(count) : QString());
+        framesInfo_->setToolTip(q(roles.file()->where(*framesPath)));
+        try {
+            if (const auto t = readFrameTime(*roles.file())) timeHint = QString("file: %1 s").arg(*t);
+        } catch (const std::exception&) {
+        }
+    }
+    framesInfo_->setText(frames);
+    frameTime_->setPlaceholderText(timeHint);
+    CurrentLabels labels;
+    try {
+        labels = wb_.currentLabels();
+    } catch (const std::exception& e) {
+        wb_.log(LogLevel::Error, QString("cannot read the q-bin labels: %1").arg(e.what()));
+    }
+    labelsOrigin_ = labels.origin;
+    labelsInfo_->setToolTip(labels.origin);
+    const QString shortOrigin = labels.origin.contains(':') && labels.origin.contains('/')
+                                    ? QFileInfo(labels.origin.section(':', 0, -2)).fileName() + ":" +
+                                          labels.origin.section(':', -1)
+                                    : labels.origin;
+    labelsInfo_->setText(labels.mask ? QString("%1 (%2 bins%3)")
+                                           .arg(shortOrigin)
+                                           .arg(labels.mask->bins().size())
+                                           .arg(labels.centres ? ", with q" : "")
+                                     : QString("none — assign q-bin labels or draw them in the mask editor"));
+    refreshTwoTimeBins();
+}
+
+void XpcsPanel::refreshTwoTimeBins() {
+    const int previous = twotime_->currentData().toInt();
+    const QSignalBlocker block(twotime_);
+    twotime_->clear();
+    twotime_->addItem("none", 0);
+    std::shared_ptr<const LabelMask> mask;
+    try {
+        mask = wb_.currentLabels().mask;
+    } catch (const std::exception&) {
+    }
+    if (mask)
+        for (std::int32_t label : mask->bins()) twotime_->addItem(QString("label %1").arg(label), label);
+    const int index = twotime_->findData(previous);
+    twotime_->setCurrentIndex(index >= 0 ? index : 0);
+}
+
+// The registry's variants on the current device; unsupported ones greyed with the reason.
+void XpcsPanel::refreshVariants() {
+    const DeviceInfo& device = wb_.device();
+    deviceInfo_->setText(q(device.spec + "  " + device.name));
+    std::vector<std::string> checked = checkedVariants();
+    if (checked.empty()) checked.push_back(wb_.variant("xpcs"));
+    variants_->clear();
+    for (const XpcsVariantOption& v : xpcsVariantOptions(device)) {
+        auto* item = new QListWidgetItem(q(v.id + (v.onHost ? " (on the host)" : "")), variants_);
+        item->setData(Qt::UserRole, q(v.id));
+        item->setFlags(v.enabled ? Qt::ItemIsEnabled | Qt::ItemIsUserCheckable : Qt::ItemIsUserCheckable);
+        item->setToolTip(v.enabled ? q(v.label) : q(v.label + " — not on this device: " + v.reason));
+        const bool on = v.enabled && std::find(checked.begin(), checked.end(), v.id) != checked.end();
+        item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+    }
+}
+
+std::vector<std::string> XpcsPanel::checkedVariants() const {
+    std::vector<std::string> out;
+    for (int i = 0; i < variants_->count(); ++i) {
+        const QListWidgetItem* item = variants_->item(i);
+        if (item->checkState() == Qt::Checked && (item->flags() & Qt::ItemIsEnabled))
+            out.push_back(item->data(Qt::UserRole).toString().toStdString());
+    }
+    // The CPU reference, when checked, runs first: the others are compared against it.
+    std::stable_partition(out.begin(), out.end(), [](const std::string& id) { return id == "cpu"; });
+    return out;
+}
+
+void XpcsPanel::setCheckedVariants(const std::vector<std::string>& ids) {
+    for (int i = 0; i < variants_->count(); ++i) {
+        QListWidgetItem* item = variants_->item(i);
+        const std::string id = item->data(Qt::UserRole).toString().toStdString();
+        const bool on = (item->flags() & Qt::ItemIsEnabled) && std::find(ids.begin(), ids.end(), id) != ids.end();
+        item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+    }
+}
+
+void XpcsPanel::setFrameRange(std::size_t first, std::size_t count) {
+    first_->setValue(static_cast<int>(first));
+    count_->setValue(static_cast<int>(count));
+}
+
+void XpcsPanel::setFrameTimeOverride(std::optional<double> seconds) {
+    frameTime_->setText(seconds ? QString::number(*seconds, 'g', 12) : QString());
+}
+
+void XpcsPanel::setTwoTimeLabel(std::int32_t label) {
+    const int index = twotime_->findData(label);
+    twotime_->setCurrentIndex(index >= 0 ? index : 0);
+}
+
+XpcsRunRequest XpcsPanel::request() const {
+    XpcsRunRequest r;
+    const DatasetRoles& roles = wb_.dataset();
+    r.file = roles.file();
+    r.framesPath = roles.path(DataRole::Frames).value_or("");
+    r.labels = wb_.currentLabels().mask;
+    r.firstFrame = static_cast<std::size_t>(first_->value());
+    r.frameCount = static_cast<std::size_t>(count_->value());
+    bool ok = false;
+    const double seconds = frameTime_->text().trimmed().toDouble(&ok);
+    if (ok && seconds > 0) r.frameTime = seconds;
+    else if (r.file) r.frameTime = readFrameTime(*r.file);
+    r.variants = checkedVariants();
+    r.device = wb_.device();
+    if (const int label = twotime_->currentData().toInt(); label > 0) r.twotimeLabels = {label};
+    return r;
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,288 @@
+#include "ui/xpcs/xpcs_presenter.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+namespace clscope::ui {
+
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+// Fits that throw (no GSL, too few points) come back as not converged with the reason.
+template <class F> xpcs::FitResult tryFit(F&& fit) {
+    try {
+        return fit();
+    } catch (const std::exception& e) {
+        xpcs::FitResult failed;
+        failed.message = e.what();
+        return failed;
+    }
+}
+
+// The shortest text that reads back as the same double ("nan", "inf" as such).
+std::string shortest(double value) {
+    char text[64];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+    return std::string(text, end);
+}
+
+// Start values of the power law from a straight line through log Γ against log q.
+xpcs::PowerLawModel powerLawStart(const std::vector<double>& q, const std::vector<double>& rate) {
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    const double n = static_cast<double>(q.size());
+    for (std::size_t i = 0; i < q.size(); ++i) {
+        const double x = std::log(q[i]), y = std::log(rate[i]);
+        sx += x, sy += y, sxx += x * x, sxy += x * y;
+    }
+    xpcs::PowerLawModel model;
+    const double det = n * sxx - sx * sx;
+    if (det > 0) {
+        model.exponent.value = (n * sxy - sx * sy) / det;
+        model.prefactor.value = std::exp((sy - model.exponent.value * sx) / n);
+    }
+    return model;
+}
+
+std::string number(double value, int digits) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    return text;
+}
+
+} // namespace
+
+std::vector<double> logSpaced(double lo, double hi, std::size_t n) {
+    std::vector<double> out;
+    if (!(lo > 0) || !(hi >= lo) || n == 0) return out;
+    const double a = std::log(lo), b = std::log(hi);
+    for (std::size_t i = 0; i < n; ++i)
+        out.push_back(std::exp(n == 1 ? a : a + (b - a) * static_cast<double>(i) / static_cast<double>(n - 1)));
+    return out;
+}
+
+namespace {
+
+// Mean of g2 (and its error) over points [begin, end) of a series, appended to out.
+void appendBinMean(const XpcsSeries& in, std::size_t begin, std::size_t end, XpcsSeries& out) {
+    bool weighted = true;
+    for (std::size_t i = begin; i < end; ++i) weighted = weighted && in.err[i] > 0;
+    double sumW = 0, sumWY = 0, sumWT = 0, sumY2 = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+        const double w = weighted ? 1.0 / (in.err[i] * in.err[i]) : 1.0;
+        sumW += w, sumWY += w * in.g2[i], sumWT += w * in.tau[i], sumY2 += in.g2[i] * in.g2[i];
+    }
+    const double n = static_cast<double>(end - begin), mean = sumWY / sumW;
+    out.tau.push_back(sumWT / sumW);
+    out.g2.push_back(mean);
+    if (weighted) out.err.push_back(1.0 / std::sqrt(sumW));
+    else out.err.push_back(n > 1 ? std::sqrt(std::max(0.0, sumY2 / n - mean * mean) / n) : 0.0);
+}
+
+} // namespace
+
+XpcsSeries logBinned(const XpcsSeries& series, int perDecade) {
+    XpcsSeries out = series;
+    out.tau.clear(), out.g2.clear(), out.err.clear();
+    std::size_t begin = 0;
+    while (begin < series.tau.size()) {
+        // Points whose log10 τ falls in the same 1/perDecade slot as the first one.
+        const double slot = std::floor(std::log10(series.tau[begin]) * perDecade);
+        std::size_t end = begin + 1;
+        while (end < series.tau.size() && std::floor(std::log10(series.tau[end]) * perDecade) == slot) ++end;
+        appendBinMean(series, begin, end, out);
+        begin = end;
+    }
+    return out;
+}
+
+double maxAbsDifference(const std::vector<double>& a, const std::vector<double>& b) {
+    if (a.size() != b.size()) return nan;
+    double most = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::isfinite(a[i]) && std::isfinite(b[i])) most = std::max(most, std::abs(a[i] - b[i]));
+    return most;
+}
+
+// Baseline from the last fifth of the curve, β from the first lag, Γ from the half-decay lag.
+xpcs::G2Model XpcsFitOptions::model(const std::vector<double>& tau, const double* g2) const {
+    xpcs::G2Model m;
+    m.baseline = baseline;
+    m.beta = beta;
+    m.alpha = alpha;
+    if (!stretched) m.alpha = {1.0, true, 0.0, 2.0};
+    const std::size_t n = tau.size();
+    double tail = 0.0;
+    std::size_t tailCount = 0;
+    for (std::size_t t = n - n / 5; t < n; ++t)
+        if (std::isfinite(g2[t])) tail += g2[t], ++tailCount;
+    const double base = tailCount ? tail / static_cast<double>(tailCount) : 1.0;
+    if (!baseline.fixed) m.baseline.value = std::clamp(base, baseline.lower, baseline.upper);
+    const double first = n > 1 && std::isfinite(g2[1]) ? g2[1] - m.baseline.value : 0.1;
+    if (!beta.fixed) m.beta.value = std::clamp(std::max(first, 1e-3), beta.lower, beta.upper);
+    double halfTau = n > 1 ? tau.back() : 1.0;
+    for (std::size_t t = 1; t < n; ++t)
+        if (std::isfinite(g2[t]) && g2[t] - m.baseline.value < 0.5 * first) {
+            halfTau = tau[t];
+            break;
+        }
+    m.rate.value = halfTau > 0 ? std::log(2.0) / (2.0 * halfTau) : 1.0;
+    return m;
+}
+
+void XpcsPresenter::setRuns(std::vector<XpcsRun> runs) {
+    runs_ = std::move(runs);
+    if (q_ && (runs_.empty() || q_->size() != binCount())) q_.reset();
+    refit();
+}
+
+void XpcsPresenter::addRun(XpcsRun run) {
+    const bool first = runs_.empty();
+    runs_.push_back(std::move(run));
+    if (first) refit();
+}
+
+void XpcsPresenter::setBinQ(std::optional<std::vector<double>> q) {
+    q_ = std::move(q);
+    if (q_ && !empty() && q_->size() != binCount()) q_.reset();
+    for (std::size_t b = 0; b < fits_.size(); ++b) fits_[b].q = binQ(b);
+}
+
+void XpcsPresenter::setFitOptions(const XpcsFitOptions& options) {
+    options_ = options;
+    refit();
+}
+
+void XpcsPresenter::refit() {
+    fits_.clear();
+    if (empty()) return;
+    const xpcs::Result& r = reference();
+    for (std::size_t b = 0; b < r.binCount(); ++b) {
+        const double* g2 = r.g2.data() + b * r.frames;
+        const double* err = r.g2Err.data() + b * r.frames;
+        const std::vector<double> g2Row(g2, g2 + r.frames), errRow(err, err + r.frames);
+        const xpcs::G2Model model = options_.model(r.tau, g2);
+        fits_.push_back({r.labels[b], binQ(b), tryFit([&] { return xpcs::fitG2(r.tau, g2Row, errRow, model); })});
+    }
+}
+
+std::optional<double> XpcsPresenter::binQ(std::size_t bin) const {
+    if (!q_ || bin >= q_->size()) return std::nullopt;
+    return (*q_)[bin];
+}
+
+std::string XpcsPresenter::tauUnit() const { return !empty() && reference().tauInSeconds ? "s" : "frames"; }
+
+std::vector<std::size_t> XpcsPresenter::defaultSelection(std::size_t count) const {
+    const std::size_t bins = binCount();
+    std::vector<std::size_t> out;
+    if (bins == 0 || count == 0) return out;
+    if (bins <= count || count == 1) {
+        for (std::size_t b = 0; b < std::min(bins, count); ++b) out.push_back(b);
+        return out;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto b = static_cast<std::size_t>(std::lround(static_cast<double>(i * (bins - 1)) / (count - 1)));
+        if (out.empty() || out.back() != b) out.push_back(b);
+    }
+    return out;
+}
+
+std::string XpcsPresenter::legendText(std::size_t bin) const {
+    std::string text = "label " + std::to_string(reference().labels.at(bin));
+    if (const auto q = binQ(bin)) text += ", q = " + number(*q, 3) + " nm⁻¹";
+    return text;
+}
+
+XpcsSeries XpcsPresenter::series(std::size_t bin) const {
+    const xpcs::Result& r = reference();
+    XpcsSeries s;
+    s.label = r.labels.at(bin);
+    s.legend = legendText(bin);
+    for (std::size_t t = 0; t < r.frames; ++t) {
+        const double g2 = r.g2At(bin, t), err = r.g2ErrAt(bin, t);
+        if (!(r.tau[t] > 0) || !std::isfinite(g2)) continue;
+        s.tau.push_back(r.tau[t]);
+        s.g2.push_back(g2);
+        s.err.push_back(std::isfinite(err) ? err : 0.0);
+    }
+    if (bin < fits_.size() && fits_[bin].ok() && !s.tau.empty()) {
+        s.fitTau = logSpaced(s.tau.front(), s.tau.back(), 200);
+        for (double tau : s.fitTau) s.fitG2.push_back(xpcs::g2Model(tau, fits_[bin].fit.values));
+    }
+    return s;
+}
+
+XpcsRatePoints XpcsPresenter::rateVsQ() const {
+    XpcsRatePoints p;
+    if (!q_) {
+        p.note = "Γ vs q needs the q of each bin: the labels have no q centres (set them in the mask editor, "
+                 "or give the file /entry/processing/qmask_q).";
+        return p;
+    }
+    for (const XpcsBinFit& f : fits_)
+        if (f.ok() && f.q && *f.q > 0 && f.fit.values[2] > 0) {
+            p.q.push_back(*f.q);
+            p.rate.push_back(f.fit.values[2]);
+            p.rateErr.push_back(f.fit.errors[2]);
+        }
+    if (p.q.empty()) {
+        p.note = "No bin has a converged fit with a positive rate Γ, so there is nothing to plot.";
+        return p;
+    }
+    if (p.q.size() >= 3) {
+        const xpcs::PowerLawModel start = powerLawStart(p.q, p.rate);
+        auto fit = tryFit([&] { return xpcs::fitRateVsQ(p.q, p.rate, p.rateErr, start); });
+        if (fit.converged) {
+            const auto [lo, hi] = std::minmax_element(p.q.begin(), p.q.end());
+            p.fitQ = logSpaced(*lo, *hi, 100);
+            for (double q : p.fitQ) p.fitRate.push_back(fit.values[0] * std::pow(q, fit.values[1]));
+        }
+        p.powerLaw = fit;
+    }
+    return p;
+}
+
+std::vector<XpcsCompareRow> XpcsPresenter::comparison() const {
+    std::vector<XpcsCompareRow> rows;
+    for (const XpcsRun& run : runs_)
+        rows.push_back({run.result.variant, run.deviceLabel, run.result.kernelMs,
+                        maxAbsDifference(run.result.g2, reference().g2)});
+    return rows;
+}
+
+std::string XpcsPresenter::csv() const {
+    std::ostringstream out;
+    if (empty()) return {};
+    const xpcs::Result& r = reference();
+    out << (r.tauInSeconds ? "tau_s" : "tau_frames");
+    for (std::int32_t label : r.labels) out << ",g2_L" << label << ",g2_err_L" << label;
+    out << '\n';
+    for (std::size_t t = 0; t < r.frames; ++t) {
+        out << shortest(r.tau[t]);
+        for (std::size_t b = 0; b < r.binCount(); ++b)
+            out << ',' << shortest(r.g2At(b, t)) << ',' << shortest(r.g2ErrAt(b, t));
+        out << '\n';
+    }
+    return out.str();
+}
+
+std::string XpcsPresenter::fitsCsv() const {
+    std::ostringstream out;
+    out << "label,q_nm-1,baseline,baseline_err,beta,beta_err,rate,rate_err,alpha,alpha_err,chi2_red,converged\n";
+    out.precision(10);
+    for (const XpcsBinFit& f : fits_) {
+        out << f.label << ',';
+        if (f.q) out << *f.q;
+        for (std::size_t i = 0; i < 4; ++i)
+            out << ',' << (f.ok() ? f.fit.values[i] : nan) << ',' << (f.ok() ? f.fit.errors[i] : nan);
+        out << ',' << f.fit.chiSquaredReduced << ',' << (f.fit.converged ? 1 : 0) << '\n';
+    }
+    return out.str();
+}
+
+} // namespace clscope::ui

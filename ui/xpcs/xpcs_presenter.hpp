@@ -1,0 +1,109 @@
+// The XPCS results presenter (Qt-free, tested without widgets): turns the Result(s) of one Run
+// into what the result tabs draw — g2(τ) series with error bars and legend text, fit curves and
+// the fit table, Γ against q with its power-law fit, the variant comparison and the CSV table.
+#pragma once
+#include "core/xpcs/fit.hpp"
+#include "core/xpcs/xpcs.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clscope::ui {
+
+// One variant's result of a Run, with the device it ran on ("ocl:0 pthread-...").
+struct XpcsRun {
+    xpcs::Result result;
+    std::string deviceLabel;
+};
+
+// g2 fit choices: single exponential (α fixed at 1) or stretched (α free within its bounds);
+// β and baseline fixed or bounded. Start values of β and baseline come from the data.
+struct XpcsFitOptions {
+    bool stretched = false;
+    xpcs::FitParameter baseline{1.0};
+    xpcs::FitParameter beta{0.2, false, 0.0, 2.0};
+    xpcs::FitParameter alpha{1.0, false, 0.2, 2.0};
+    // The fit model for one bin; starts guessed from its g2 where not fixed.
+    xpcs::G2Model model(const std::vector<double>& tau, const double* g2) const;
+};
+
+struct XpcsBinFit {
+    std::int32_t label = 0;
+    std::optional<double> q; // nm^-1
+    xpcs::FitResult fit;     // values: baseline, beta, rate, alpha
+    bool ok() const { return fit.converged && fit.values.size() == 4; }
+};
+
+// One bin's curve on the log τ axis: τ > 0 and finite g2 only.
+struct XpcsSeries {
+    std::int32_t label = 0;
+    std::string legend; // "label 3, q = 0.0123 nm⁻¹"
+    std::vector<double> tau, g2, err;
+    std::vector<double> fitTau, fitG2; // empty without a converged fit
+};
+
+// Γ against q (bins with a converged fit and a known q), with the power-law fit.
+struct XpcsRatePoints {
+    std::vector<double> q, rate, rateErr;
+    std::optional<xpcs::FitResult> powerLaw; // prefactor, exponent
+    std::vector<double> fitQ, fitRate;
+    std::string note; // why there is nothing to plot, when there is not
+};
+
+struct XpcsCompareRow {
+    std::string variant, device;
+    double kernelMs = 0.0;
+    double maxAbsDiff = 0.0; // max |Δg2| against the first run (0 for the first itself)
+};
+
+class XpcsPresenter {
+  public:
+    // The runs of one Run, the first being the reference that is plotted and exported.
+    void setRuns(std::vector<XpcsRun> runs);
+    void addRun(XpcsRun run);
+    // q of each bin of the first run (ascending labels); absent when unknown.
+    void setBinQ(std::optional<std::vector<double>> q);
+    // Changing the options refits every bin.
+    void setFitOptions(const XpcsFitOptions& options);
+    const XpcsFitOptions& fitOptions() const { return options_; }
+
+    bool empty() const { return runs_.empty(); }
+    const std::vector<XpcsRun>& runs() const { return runs_; }
+    const xpcs::Result& reference() const { return runs_.front().result; }
+    std::size_t binCount() const { return empty() ? 0 : reference().binCount(); }
+    std::optional<double> binQ(std::size_t bin) const;
+    bool hasQ() const { return q_.has_value(); }
+    std::string tauUnit() const; // "s" or "frames"
+
+    // About `count` bin indices spread evenly over the bins (first and last included).
+    std::vector<std::size_t> defaultSelection(std::size_t count = 5) const;
+    std::string legendText(std::size_t bin) const;
+    XpcsSeries series(std::size_t bin) const;
+    const std::vector<XpcsBinFit>& fits() const { return fits_; }
+    XpcsRatePoints rateVsQ() const;
+    std::vector<XpcsCompareRow> comparison() const;
+    // tau, then g2_L<label> and g2_err_L<label> per bin; one header row.
+    std::string csv() const;
+    // label, q, baseline, baseline_err, beta, beta_err, rate, rate_err, alpha, alpha_err, chi2_red
+    std::string fitsCsv() const;
+
+  private:
+    void refit();
+    std::vector<XpcsRun> runs_;
+    std::optional<std::vector<double>> q_;
+    XpcsFitOptions options_;
+    std::vector<XpcsBinFit> fits_;
+};
+
+// The series averaged in log-spaced τ bins (perDecade per decade) for display: weighted by
+// 1/err² when every error in a bin is > 0 (error 1/√Σw), else the plain mean (error σ/√n).
+// Fit curves are kept as they are.
+XpcsSeries logBinned(const XpcsSeries& series, int perDecade = 12);
+// max |a − b| over the entries finite in both (0 when shapes differ: not comparable → NaN).
+double maxAbsDifference(const std::vector<double>& a, const std::vector<double>& b);
+// n points evenly spaced in log between lo and hi (both > 0).
+std::vector<double> logSpaced(double lo, double hi, std::size_t n);
+
+} // namespace clscope::ui

@@ -1,0 +1,49 @@
+// The other XPCS result tabs: "Fits" (per-bin parameters ± errors, χ²_red), "Γ vs q" (log-log
+// with the power-law fit, or a label saying why there is nothing to plot), "Two-time" (the
+// chosen bin's C(t1,t2) as a colour map) and "Compare" (variants side by side).
+#pragma once
+#include "ui/xpcs/xpcs_presenter.hpp"
+
+#include <QWidget>
+#include <memory>
+
+class QCustomPlot;
+class QLabel;
+class QTableWidget;
+
+namespace clscope::ui {
+
+class XpcsFitsView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit XpcsFitsView(std::shared_ptr<const XpcsPresenter> presenter, QWidget* parent = nullptr);
+    QTableWidget* table() const { return table_; }
+    void refresh();
+
+  private:
+    std::shared_ptr<const XpcsPresenter> presenter_;
+    QTableWidget* table_ = nullptr;
+    QLabel* note_ = nullptr;
+};
+
+class XpcsRateView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit XpcsRateView(std::shared_ptr<const XpcsPresenter> presenter, QWidget* parent = nullptr);
+    QCustomPlot* plot() const { return plot_; }
+    QLabel* note() const { return note_; }
+    void refresh();
+
+  private:
+    std::shared_ptr<const XpcsPresenter> presenter_;
+    QCustomPlot* plot_ = nullptr;
+    QLabel* note_ = nullptr;
+};
+
+// C(t1,t2) of one bin; t in seconds when the frame time is known, else frames.
+QCustomPlot* makeTwoTimePlot(const xpcs::Result& result, std::int32_t label, QWidget* parent = nullptr);
+// variant, device, kernel ms, max |Δg2| against the first run.
+QTableWidget* makeCompareTable(const std::vector<XpcsCompareRow>& rows, QWidget* parent = nullptr);
+std::string compareCsv(const std::vector<XpcsCompareRow>& rows);
+
+} // namespace clscope::ui
