@@ -1,6 +1,7 @@
 // MaskEditorPresenter: geometry and q map, partitions, the label table, the cursor readout and
 // the mask and label files.
 #include "ui/mask/mask_presenter.hpp"
+#include "ui/shell/workbench.hpp"
 
 #include "core/errors.hpp"
 #include "core/mask/mask_io.hpp"
@@ -84,16 +85,7 @@ QString MaskEditorPresenter::pixelReadout(std::size_t x, std::size_t y) const {
 }
 
 QString MaskEditorPresenter::labelText(std::int32_t label) const {
-    QString text = QString("q bin %1").arg(label);
-    if (!partition_) return text;
-    const mask::LabelCenters& c = partition_->centers;
-    for (std::size_t k = 0; k < c.labelIds.size(); ++k) {
-        if (c.labelIds[k] != label) continue;
-        text += QString(": q̄ %1 nm⁻¹").arg(c.q[k], 0, 'f', 4);
-        if (!std::isnan(c.phi[k])) text += QString(", φ̄ %1°").arg(c.phi[k], 0, 'f', 1);
-        break;
-    }
-    return text;
+    return labelCentreText(label, partition_ ? &partition_->centers : nullptr);
 }
 
 void MaskEditorPresenter::saveMask(const QString& fileName) const {

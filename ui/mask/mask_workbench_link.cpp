@@ -62,7 +62,6 @@ void MaskWorkbenchLink::onRoleChanged(DataRole role) {
         }
         if (role == DataRole::Frames || role == DataRole::Labels) {
             showMask();
-            showOverlay();
         }
     } catch (const std::exception& e) {
         wb_.log(LogLevel::Error, QString("mask editor: %1").arg(e.what()));
@@ -74,21 +73,6 @@ void MaskWorkbenchLink::showMask() {
     wb_.image().setPixelMask(editor_.mask().bad);
 }
 
-void MaskWorkbenchLink::showOverlay() {
-    if (!editor_.hasPartition() || !wb_.image().presenter().hasImage()) return;
-    const LabelMask& labels = editor_.combinedLabels();
-    OverlayData overlay;
-    overlay.name = "q bins";
-    overlay.width = labels.width;
-    overlay.height = labels.height;
-    overlay.labels = labels.labels;
-    overlay.opacity = 0.30;
-    overlay.contours = true;
-    MaskEditorPresenter* editor = &editor_;
-    overlay.labelText = [editor](std::int32_t label) { return editor->labelText(label); };
-    wb_.setOverlay(std::move(overlay));
-}
-
 // The combined labels become the current labels (a null mask hands back to the file's).
 void MaskWorkbenchLink::publishLabels() {
     if (!editor_.hasPartition()) {
@@ -96,7 +80,6 @@ void MaskWorkbenchLink::publishLabels() {
         published_ = false;
         return;
     }
-    showOverlay();
     CurrentLabels labels{std::make_shared<const LabelMask>(editor_.combinedLabels()),
                          editor_.partition()->centers, "mask editor"};
     wb_.setEditedLabels(std::move(labels));

@@ -32,7 +32,6 @@ class MaskWorkbenchLink : public QObject {
     void onRoleChanged(DataRole role);
     void showMask();
     void publishLabels();
-    void showOverlay();
     Workbench& wb_;
     MaskEditorPresenter& editor_;
     bool fileHasGeometry_ = false;

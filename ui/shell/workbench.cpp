@@ -1,5 +1,7 @@
 #include "ui/shell/workbench.hpp"
 
+#include <cmath>
+
 #include "core/io.hpp"
 #include "core/mask/mask_io.hpp"
 #include "gpu/devices.hpp"
@@ -76,10 +78,9 @@ void Workbench::showRole(DataRole role) {
         const auto path = roles_.path(role);
         if (role == DataRole::Frames && path) {
             views_.image->setFrameSource(std::make_shared<Hdf5FrameSource>(roles_.file(), *path));
-            if (roles_.path(DataRole::Labels)) showLabels();
+            showCurrentLabels();
             if (roles_.path(DataRole::PixelMask)) showRole(DataRole::PixelMask);
         } else if (role == DataRole::Labels && path) {
-            showLabels();
             if (!editedLabels_.mask) emit currentLabelsChanged();
         } else if (role == DataRole::PixelMask && path) {
             views_.image->setPixelMask(readPixelMask(*roles_.file(), *path).bad);
@@ -90,16 +91,37 @@ void Workbench::showRole(DataRole role) {
     emit roleChanged(role);
 }
 
-void Workbench::showLabels() {
-    const LabelMask labels = readLabels(*roles_.file(), *roles_.path(DataRole::Labels));
+QString labelCentreText(std::int32_t label, const mask::LabelCenters* centres) {
+    QString text = QString("q bin %1").arg(label);
+    if (!centres) return text;
+    for (std::size_t k = 0; k < centres->labelIds.size(); ++k) {
+        if (centres->labelIds[k] != label) continue;
+        if (k < centres->q.size()) text += QString(": q̄ %1 nm⁻¹").arg(centres->q[k], 0, 'f', 4);
+        if (k < centres->phi.size() && !std::isnan(centres->phi[k]))
+            text += QString(", φ̄ %1°").arg(centres->phi[k], 0, 'f', 1);
+        break;
+    }
+    return text;
+}
+
+// The current labels as the "q bins" overlay with contours, when they fit the image.
+void Workbench::showCurrentLabels() {
+    const CurrentLabels current = currentLabels();
+    ImagePresenter& shown = views_.image->presenter();
+    if (!current.mask || !shown.hasImage() || shown.image().width != current.mask->width ||
+        shown.image().height != current.mask->height)
+        return;
     OverlayData overlay;
     overlay.name = "q bins";
-    overlay.width = labels.width;
-    overlay.height = labels.height;
-    overlay.labels = labels.labels;
-    overlay.opacity = 0.25;
-    overlay.labelText = [](std::int32_t label) { return QString("q bin %1").arg(label); };
-    if (views_.image->presenter().hasImage()) setOverlay(std::move(overlay));
+    overlay.width = current.mask->width;
+    overlay.height = current.mask->height;
+    overlay.labels = current.mask->labels;
+    overlay.opacity = 0.3;
+    overlay.contours = true;
+    overlay.labelText = [centres = current.centres](std::int32_t label) {
+        return labelCentreText(label, centres ? &*centres : nullptr);
+    };
+    setOverlay(std::move(overlay));
 }
 
 void Workbench::generateAndOpen(const SyntheticRequest& request, const QString& path, std::function<void()> then) {

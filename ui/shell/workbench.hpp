@@ -38,6 +38,9 @@ struct CurrentLabels {
     QString origin;                              // "mask editor" or "FILE:/path"
 };
 
+// "q bin L: q̄ 0.1234 nm⁻¹, φ̄ 45.0°" (just "q bin L" when centres are unknown).
+QString labelCentreText(std::int32_t label, const mask::LabelCenters* centres);
+
 class Workbench : public QObject {
     Q_OBJECT
   public:
@@ -82,7 +85,7 @@ class Workbench : public QObject {
   private:
     void connectRunner();
     void showRole(DataRole role);
-    void showLabels();
+    void showCurrentLabels();
     WorkbenchViews views_;
     DataBrowser* browser_ = nullptr;
     DatasetRoles roles_;

@@ -55,10 +55,7 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     connect(fitForm_, &XpcsFitForm::refitRequested, this, [this] { refit(); });
     connect(&wb_, &Workbench::fileOpened, this, [this] { refreshInputs(); });
     connect(&wb_, &Workbench::roleChanged, this, [this] { refreshInputs(); });
-    connect(&wb_, &Workbench::currentLabelsChanged, this, [this] {
-        refreshInputs();
-        if (labelsOrigin_ == "mask editor") showLabelsOverlay();
-    });
+    connect(&wb_, &Workbench::currentLabelsChanged, this, [this] { refreshInputs(); });
     connect(&wb_, &Workbench::deviceChanged, this, [this] { refreshVariants(); });
     connect(&wb_.jobs(), &JobRunner::failed, this, [this] { if (batch_) finishBatch(false); });
     connect(&wb_.jobs(), &JobRunner::cancelled, this, [this] { if (batch_) finishBatch(false); });

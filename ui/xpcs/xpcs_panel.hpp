@@ -57,7 +57,6 @@ class XpcsPanel : public QWidget {
     void refreshInputs();
     void refreshVariants();
     void refreshTwoTimeBins();
-    void showLabelsOverlay();
     void submitNext();
     void deliver(XpcsRun run);
     void finishBatch(bool ok);

@@ -67,7 +67,6 @@ bool XpcsPanel::run() {
     runButton_->setEnabled(false);
     wb_.results().removeTab("Compare");
     wb_.results().removeTab("Two-time");
-    showLabelsOverlay();
     submitNext();
     return batch_ != nullptr;
 }
@@ -153,30 +152,6 @@ std::optional<std::vector<double>> XpcsPanel::binQ(const std::vector<std::int32_
         wb_.log(LogLevel::Warning, QString("XPCS: q of the bins not used: %1").arg(e.what()));
     }
     return std::nullopt;
-}
-
-// The labels of the run drawn over the image as "q bins", with q in the cursor readout.
-void XpcsPanel::showLabelsOverlay() {
-    const CurrentLabels current = wb_.currentLabels();
-    ImagePresenter& shown = wb_.image().presenter();
-    if (!current.mask || !shown.hasImage() || shown.image().width != current.mask->width ||
-        shown.image().height != current.mask->height)
-        return;
-    OverlayData overlay;
-    overlay.name = "q bins";
-    overlay.width = current.mask->width;
-    overlay.height = current.mask->height;
-    overlay.labels = current.mask->labels;
-    overlay.opacity = 0.3;
-    const auto centres = current.centres;
-    overlay.labelText = [centres](std::int32_t label) {
-        QString text = QString("q bin %1").arg(label);
-        if (centres)
-            for (std::size_t i = 0; i < centres->labelIds.size(); ++i)
-                if (centres->labelIds[i] == label) text += QString(", q = %1 nm⁻¹").arg(centres->q[i], 0, 'g', 3);
-        return text;
-    };
-    wb_.setOverlay(std::move(overlay));
 }
 
 void XpcsPanel::showTabs() {
