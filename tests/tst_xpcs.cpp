@@ -145,11 +145,12 @@ void TestXpcs::addCases() {
     big.params.chunkPixels = 150;
     big.params.tuning = {{"GEMM_SLOTS", 3}, {"GEMM_GLOBAL_ROWS", 512}};
     add("chunked", big);
-    // The packed uint8 path (dp4a; plain C off NVIDIA) on the same chunks, 2 slots.
-    big.params.tuning = {{"GEMM_SLOTS", 2}, {"GEMM_GLOBAL_ROWS", 512}, {"GEMM_DP4A", 1}};
-    add("chunked packed", std::move(big));
+    // The GPU kernels (XPCS_CPU = 0, also on CPU devices) on the same chunks, 2 slots.
+    big.params.tuning = {{"GEMM_SLOTS", 2}, {"GEMM_GLOBAL_ROWS", 512}, {"XPCS_CPU", 0}};
+    add("chunked gpu kernels", std::move(big));
+    // The GPU kernels' packed uint8 path (dp4a; plain C off NVIDIA).
     Case packed{randomFrames<std::uint8_t>(37, 13, 11, 0, 256, 1), randomLabels(13, 11, sparse, 2)};
-    packed.params.tuning = {{"GEMM_DP4A", 1}};
+    packed.params.tuning = {{"GEMM_DP4A", 1}, {"XPCS_CPU", 0}};
     add("uint8 above 127 packed", std::move(packed));
 }
 

@@ -76,14 +76,22 @@ void reorder(DeviceRun& run, const cl::Buffer& raw, const Chunk& c, const Layout
     }
     cl::Kernel k = run.session.kernel("xpcs", "xpcs_reorder_pixel_major", run.options);
     setArgs(k, raw, run.pixels, run.data, run.frames, rawFrameSize, padded, run.framePad);
+    if (run.onCpu()) // a work-item per 64 frames of 16 pixels
+        return run.session.launch(k, "xpcs reorder", {{roundUp(run.framePad, 64) / 64,
+                                                       roundUp(roundUp(c.paddedPixels(), 16) / 16, 16)}, {1, 16}});
     run.session.launch(k, "xpcs reorder",
                        {{roundUp(run.framePad, 32), roundUp(c.paddedPixels(), 32) / 4}, {32, 8}});
 }
 
-void frameSums(DeviceRun& run, int accumulate) {
+void frameSums(DeviceRun& run, Layout layout, int accumulate) {
     cl::Kernel k = run.session.kernel("xpcs", "xpcs_frame_sums", run.options);
     setArgs(k, run.data, run.pixels, run.offsets, run.sums, run.frames, run.binCount, run.stride,
             accumulate);
+    const std::size_t bins = run.binCount;
+    if (run.onCpu() && layout == Layout::PixelMajor) // a work-item per (16 frames, bin)
+        return run.session.launch(k, "xpcs frame sums", {{roundUp(run.framePad, 16) / 16, bins}, {1, 1}});
+    if (run.onCpu()) // a work-item per (frame, bin)
+        return run.session.launch(k, "xpcs frame sums", {{roundUp(run.frames, 16), bins}, {16, 1}});
     run.session.launch(k, "xpcs frame sums",
                        {{std::size_t(run.frames), lanes * run.binCount}, {32, lanes}});
 }
@@ -173,7 +181,7 @@ void processChunk(DeviceRun& run, const GpuVariant& variant, const LayoutSpec& s
     run.session.upload(run.offsets, c.offsets.data(), c.offsets.size() * 4, "copy H->D pixels");
     reorder(run, raw, c, spec, rawFrameSize);
     variant.gramStep(run, c, accumulate);
-    frameSums(run, accumulate);
+    frameSums(run, spec.layout, accumulate);
     run.session.finish(); // chunk buffers are reused by the next chunk
 }
 
@@ -186,6 +194,7 @@ Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Ar
     Result result = makeResult(bins, frames.frameCount(), params);
     for (std::int32_t label : params.twotimeLabels) result.twotime[label];
     std::map<std::string, int> tuning = variant.tuning(device, frames.dtype());
+    if (device.type == "CPU") tuning.insert({"XPCS_CPU", 1});
     for (const auto& [name, value] : params.tuning) tuning[name] = value;
     const LayoutSpec spec = variant.layout(tuning);
     ClSession session(device);

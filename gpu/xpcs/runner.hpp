@@ -22,6 +22,11 @@ struct DeviceRun {
     cl::Buffer data;   // the chunk in the variant's layout
     cl::Buffer pixels; // chunk source indices (layout 0 reads pixels through them)
     cl::Buffer offsets, gram, sums, work;
+    // XPCS_CPU: the kernels' CPU-device code paths (set for CPU devices, see xpcs.cl).
+    bool onCpu() const {
+        const auto it = tuning.find("XPCS_CPU");
+        return it != tuning.end() && it->second != 0;
+    }
 };
 
 // What distinguishes one OpenCL variant from another.

@@ -49,11 +49,22 @@ GpuVariant orderedVariant() {
     return v;
 }
 
+// A tuning value, or `fallback` where it is not set.
+int valueOr(const Tuning& t, const std::string& name, int fallback) {
+    const auto it = t.find(name);
+    return it == t.end() ? fallback : it->second;
+}
+
+// gemm's kernel for CPU devices (XPCS_CPU): one work-item per tile, vectors instead of local
+// memory; GEMM_CPU_TILE (default 64, as in xpcs.cl) then takes the place of GEMM_TILE.
+bool gemmOnCpu(const Tuning& t) { return valueOr(t, "XPCS_CPU", 0) != 0; }
+int gemmTile(const Tuning& t) { return gemmOnCpu(t) ? valueOr(t, "GEMM_CPU_TILE", 64) : t.at("GEMM_TILE"); }
+
 // gemm split-K slots: enough work-groups to fill the device, pieces of >= 1024 pixels, and
 // the Gram matrices of all slots within a quarter of the device memory.
 int gemmSlots(const DeviceInfo& dev, const Bins& bins, int framePad, const Tuning& t) {
     if (auto it = t.find("GEMM_SLOTS"); it != t.end()) return std::max(1, it->second);
-    const std::size_t tiles = framePad / t.at("GEMM_TILE");
+    const std::size_t tiles = framePad / gemmTile(t);
     const std::size_t groups = tiles * (tiles + 1) / 2 * bins.count();
     const std::size_t wanted = (8 * std::size_t(dev.computeUnits) + groups - 1) / groups;
     const std::int64_t most = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
@@ -70,17 +81,21 @@ GpuVariant gemmVariant() {
     v.tuning = [](const DeviceInfo& dev, DType d) {
         // uint8: dp4a through PTX on NVIDIA, fp32 FMA elsewhere (both exact).
         const bool nvidia = dev.platform.find("NVIDIA") != std::string::npos;
+        Tuning t{{"GEMM_TILE", 64}, {"GEMM_WPT", 4}, {"GEMM_K", 16}, {"GEMM_MAC_DOUBLE", d == DType::UInt16}};
         if (d == DType::UInt8)
-            return Tuning{{"GEMM_TILE", 128}, {"GEMM_WPT", 8}, {"GEMM_K", 16}, {"GEMM_FAST_U8", 1},
-                          {"GEMM_DP4A", nvidia}, {"GEMM_PTX_DP4A", nvidia}};
-        return Tuning{{"GEMM_TILE", 64}, {"GEMM_WPT", 4}, {"GEMM_K", 16}, {"GEMM_MAC_DOUBLE", d == DType::UInt16}};
+            t = Tuning{{"GEMM_TILE", 128}, {"GEMM_WPT", 8}, {"GEMM_K", 16}, {"GEMM_FAST_U8", 1},
+                       {"GEMM_DP4A", nvidia}, {"GEMM_PTX_DP4A", nvidia}};
+        // CPU devices (XPCS_CPU): 64-frame tiles of one work-item, 128-pixel chunks.
+        if (dev.type == "CPU") t.insert({{"GEMM_CPU_TILE", 64}, {"GEMM_CPU_CHUNK", 128}});
+        return t;
     };
     v.layout = [](const Tuning& t) {
-        return LayoutSpec{Layout::PixelMajor, std::size_t(t.at("GEMM_K")), std::size_t(t.at("GEMM_TILE"))};
+        return LayoutSpec{Layout::PixelMajor, std::size_t(t.at("GEMM_K")), std::size_t(gemmTile(t))};
     };
     v.slots = gemmSlots;
     v.gramStep = [](DeviceRun& run, const Chunk& chunk, int accumulate) {
-        const std::size_t tile = run.tuning.at("GEMM_TILE"), threads = tile / run.tuning.at("GEMM_WPT");
+        const std::size_t tile = gemmTile(run.tuning);
+        const std::size_t threads = gemmOnCpu(run.tuning) ? 1 : tile / run.tuning.at("GEMM_WPT");
         const std::vector<std::int32_t> work = gemmWorkList(chunk, run.slots, run.tuning.at("GEMM_K"));
         if (!run.work.get()) run.work = run.session.allocate(work.size() * 4, "xpcs gemm work");
         run.session.upload(run.work, work.data(), work.size() * 4, "copy H->D work list");

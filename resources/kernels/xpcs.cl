@@ -12,6 +12,8 @@
 //   LAYOUT   how a chunk is stored: 0 raw frames (pixel index list), 1 frame-major
 //            (pixels of a bin contiguous inside each frame), 2 pixel-major (frames contiguous)
 //   DATA_UCHAR 1 for uint8 data (allows gemm's fp32 fast path, GEMM_FAST_U8)
+//   XPCS_CPU 1 on CPU devices (PoCL): kernels without local-memory tiles and barriers where
+//            those cost more than they save (a work-group there is a loop over its items)
 // Values of DATA_T are converted, never reinterpreted: uchar stays 0..255 (the seed's
 // `char` read made values above 127 negative).
 
@@ -23,6 +25,9 @@
 #endif
 #ifndef LAYOUT
 #define LAYOUT 0
+#endif
+#ifndef XPCS_CPU
+#define XPCS_CPU 0
 #endif
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -66,6 +71,25 @@ kernel void xpcs_reorder_frame_major(global const DATA_T* raw, global const int*
     out[(size_t)t * paddedPixels + q] = src < 0 ? (DATA_T)0 : raw[(size_t)t * rawFrameSize + src];
 }
 
+#if XPCS_CPU
+// Pixel-major copy out[q][t] = raw[t][source[q]] (0 for padding), one work-item per 64 frames
+// of XPCS_REORDER_PIXELS pixels, frame by frame: one cache line and page of raw per frame, and
+// the pixels' output lines stay cached. Work-group (1, 16); global (framePad / 64 rounded up,
+// pixel blocks rounded up to 16).
+#define XPCS_REORDER_PIXELS 16
+kernel void xpcs_reorder_pixel_major(global const DATA_T* raw, global const int* source,
+                                     global DATA_T* out, int frames, int rawFrameSize,
+                                     int paddedPixels, int framePad) {
+    const int t0 = get_global_id(0) * 64, q0 = get_global_id(1) * XPCS_REORDER_PIXELS;
+    const int tEnd = min(t0 + 64, framePad), count = min(XPCS_REORDER_PIXELS, paddedPixels - q0);
+    for (int i = 0; i < count; ++i) {
+        const int src = source[q0 + i];
+        global DATA_T* to = out + (size_t)(q0 + i) * framePad;
+        for (int t = t0; t < tEnd; ++t)
+            to[t] = (src < 0 || t >= frames) ? (DATA_T)0 : raw[(size_t)t * rawFrameSize + src];
+    }
+}
+#else
 #define XPCS_TRANSPOSE 32
 // Pixel-major copy through a 32x32 local tile: out[q][t] = raw[t][source[q]], zero for padded
 // pixels and frames t >= frames. Work-group (32, 8); global (framePad, paddedPixels / 4).
@@ -88,11 +112,39 @@ kernel void xpcs_reorder_pixel_major(global const DATA_T* raw, global const int*
         if (q < paddedPixels && t < framePad) out[(size_t)q * framePad + t] = tile[lx][j];
     }
 }
+#endif
 
 // ---- shared: frame sums S[bin][t] ------------------------------------------------------
 
 #define XPCS_LANES 8 // work-items sharing one frame (or one lag) in the reductions below
 
+#if XPCS_CPU && LAYOUT == 2
+// Pixel-major chunk (frames padded to a multiple of 16): one work-item per (16 frames, bin),
+// summing vectors of frames. Work-group (1, 1); global (framePad / 16, binCount).
+kernel void xpcs_frame_sums(global const DATA_T* data, global const int* pixels,
+                            global const int* offsets, global SUM_T* sums, int frames,
+                            int binCount, int stride, int accumulate) {
+    const int t0 = get_global_id(0) * 16, bin = get_global_id(1);
+    XPCS_CAT(SUM_T, 16) s = 0;
+    for (int q = offsets[bin]; q < offsets[bin + 1]; ++q)
+        s += XPCS_CAT(convert_, XPCS_CAT(SUM_T, 16))(vload16(0, data + (size_t)q * stride + t0));
+    SUM_T values[16];
+    vstore16(s, 0, values);
+    for (int i = 0; i < 16 && t0 + i < frames; ++i)
+        xpcs_store(&sums[(size_t)bin * frames + t0 + i], values[i], accumulate);
+}
+#elif XPCS_CPU
+// One work-item per (frame, bin); work-group (16, 1); global (frames rounded up to 16, binCount).
+kernel void xpcs_frame_sums(global const DATA_T* data, global const int* pixels,
+                            global const int* offsets, global SUM_T* sums, int frames,
+                            int binCount, int stride, int accumulate) {
+    const int t = get_global_id(0), bin = get_global_id(1);
+    if (t >= frames) return;
+    SUM_T s = 0;
+    for (int q = offsets[bin]; q < offsets[bin + 1]; ++q) s += xpcs_pixel(data, pixels, stride, t, q);
+    xpcs_store(&sums[(size_t)bin * frames + t], s, accumulate);
+}
+#else
 // Work-group (32 frames, XPCS_LANES pixel lanes), one group row per bin; global
 // (frames rounded up to 32, XPCS_LANES * binCount). offsets: B+1 offsets of the bins' pixels.
 kernel void xpcs_frame_sums(global const DATA_T* data, global const int* pixels,
@@ -111,6 +163,7 @@ kernel void xpcs_frame_sums(global const DATA_T* data, global const int* pixels,
     for (int l = 1; l < XPCS_LANES; ++l) s += partial[l][lx];
     xpcs_store(&sums[(size_t)bin * frames + t], s, accumulate);
 }
+#endif
 
 // ---- shared: lag sums -> g2, g2_err ----------------------------------------------------
 
@@ -273,6 +326,87 @@ kernel void xpcs_ordered(global const DATA_T* data, global const int* pixels,
 #define MAC_T SUM_T
 #endif
 
+#define MAC_T4 XPCS_CAT(MAC_T, 4)
+#define CONVERT_MAC_T4 XPCS_CAT(convert_, MAC_T4)
+
+// Tile index -> (row tile, column tile) of the lower triangle, row >= column.
+inline int2 xpcs_lower_tile(int index) {
+    int row = (int)((sqrt(8.0f * index + 1.0f) - 1.0f) * 0.5f);
+    while (row * (row + 1) / 2 > index) --row;
+    while ((row + 1) * (row + 2) / 2 <= index) ++row;
+    return (int2)(row, index - row * (row + 1) / 2);
+}
+
+#if XPCS_CPU
+// CPU devices: barriers and per-item sum arrays cost more than they save. xpcs_gemm is a one-work-item
+// kernel per (GEMM_CPU_TILE x GEMM_CPU_TILE tile, work-list entry) that walks its pixels in
+// chunks of GEMM_CPU_CHUNK: it converts the chunk's rows of both frame ranges to MAC_T in local
+// memory (cache-resident), sums blocks of 4 x 16 outputs over them in vector registers and
+// adds those into gram. GEMM_FAST (fp32) stays exact as a chunk has at most 256 pixels; the
+// other MAC_T are exact for any chunk.
+#ifndef GEMM_CPU_TILE
+#define GEMM_CPU_TILE 64
+#endif
+#ifndef GEMM_CPU_CHUNK
+#define GEMM_CPU_CHUNK 64
+#endif
+#if (GEMM_CPU_TILE % 16) || (GEMM_CPU_CHUNK < 1) || ((GEMM_FAST || GEMM_PACKED) && GEMM_CPU_CHUNK > 256)
+#error "XPCS_CPU gemm needs GEMM_CPU_TILE a multiple of 16 and 1 <= GEMM_CPU_CHUNK <= 256"
+#endif
+#define MAC_T16 XPCS_CAT(MAC_T, 16)
+#define SUM_T16 XPCS_CAT(SUM_T, 16)
+
+// to[q][i] = rows[q][first + i] as MAC_T, for the chunk's `count` pixel rows.
+inline void xpcs_gemm_cpu_stage(global const DATA_T* rows, int count, int framePad, int first,
+                                local MAC_T* to) {
+    for (int q = 0; q < count; ++q)
+        for (int i = 0; i < GEMM_CPU_TILE; i += 16)
+            vstore16(XPCS_CAT(convert_, MAC_T16)(vload16(0, rows + (size_t)q * framePad + first + i)), 0,
+                     to + q * GEMM_CPU_TILE + i);
+}
+
+// gram rows t1..t1+3, columns t2..t2+15: store (add = 0) or add the sums over `count` staged
+// pixels of rows a[q][r..r+3] and columns b[q][c..c+15].
+inline void xpcs_gemm_cpu_block(local const MAC_T* a, local const MAC_T* b, int count, int r,
+                                int c, global SUM_T* out, int framePad, int t1, int t2, int add) {
+    MAC_T16 acc0 = 0, acc1 = 0, acc2 = 0, acc3 = 0;
+    for (int q = 0; q < count; ++q) {
+        const MAC_T16 column = vload16(0, b + q * GEMM_CPU_TILE + c);
+        const MAC_T4 row = vload4(0, a + q * GEMM_CPU_TILE + r);
+        acc0 += row.s0 * column, acc1 += row.s1 * column, acc2 += row.s2 * column, acc3 += row.s3 * column;
+    }
+    const MAC_T16 acc[4] = {acc0, acc1, acc2, acc3};
+    for (int i = 0; i < 4; ++i) {
+        global SUM_T* to = out + (size_t)(t1 + i) * framePad + t2;
+        const SUM_T16 sum = XPCS_CAT(convert_, SUM_T16)(acc[i]);
+        vstore16(add ? vload16(0, to) + sum : sum, 0, to);
+    }
+}
+
+// Work-group (1, 1); global (tiles, entries). work[e] = (bin, first row, end row, slot).
+// 4 x 16 blocks wholly above the diagonal are skipped (never read).
+kernel void xpcs_gemm(global const DATA_T* data, global const int4* work, global SUM_T* gram,
+                      int framePad, int binCount, int accumulate) {
+    local MAC_T staged[2][GEMM_CPU_CHUNK * GEMM_CPU_TILE]; // [rows, columns][pixel][frame]
+    const int2 tile = xpcs_lower_tile(get_group_id(0)) * GEMM_CPU_TILE;
+    const int4 item = work[get_group_id(1)];
+    global SUM_T* out = gram + xpcs_gram_index(item.w, item.x, binCount, framePad, 0, 0);
+    int row = item.y;
+    do { // at least once: an empty piece stores zeros
+        const int count = min(GEMM_CPU_CHUNK, item.z - row), add = accumulate || row > item.y;
+        xpcs_gemm_cpu_stage(data + (size_t)row * framePad, count, framePad, tile.x, staged[0]);
+        xpcs_gemm_cpu_stage(data + (size_t)row * framePad, count, framePad, tile.y, staged[1]);
+        for (int c = 0; c < GEMM_CPU_TILE; c += 16)
+            for (int r = 0; r < GEMM_CPU_TILE; r += 4)
+                if (tile.x + r + 3 >= tile.y + c)
+                    xpcs_gemm_cpu_block(staged[0], staged[1], count, r, c, out, framePad,
+                                        tile.x + r, tile.y + c, add);
+        row += count;
+    } while (row < item.z);
+}
+
+#else // GPU devices: work-groups of (GEMM_TILE/GEMM_WPT)^2 work-items
+
 #define GEMM_THREADS (GEMM_TILE / GEMM_WPT)          // work-items per dimension
 #define GEMM_GROUPS (GEMM_WPT / 4)                   // 4-vectors per work-item and dimension
 #define GEMM_SPAN (GEMM_TILE / GEMM_GROUPS)          // distance between a work-item's vectors
@@ -289,16 +423,6 @@ kernel void xpcs_ordered(global const DATA_T* data, global const int* pixels,
 #error "GEMM_WPT must be a multiple of 4 and GEMM_TILE*GEMM_K of 4*(GEMM_TILE/GEMM_WPT)^2"
 #endif
 
-#define MAC_T4 XPCS_CAT(MAC_T, 4)
-#define CONVERT_MAC_T4 XPCS_CAT(convert_, MAC_T4)
-
-// Tile index -> (row tile, column tile) of the lower triangle, row >= column.
-inline int2 xpcs_lower_tile(int index) {
-    int row = (int)((sqrt(8.0f * index + 1.0f) - 1.0f) * 0.5f);
-    while (row * (row + 1) / 2 > index) --row;
-    while ((row + 1) * (row + 2) / 2 <= index) ++row;
-    return (int2)(row, index - row * (row + 1) / 2);
-}
 
 #if GEMM_PACKED
 // Local tiles hold uints of 4 pixels (rows 4k..4k+3) of one frame: [GEMM_K / 4][GEMM_TILE].
@@ -456,3 +580,4 @@ kernel void xpcs_gemm(global const DATA_T* data, global const int4* work, global
     }
     GEMM_FLUSH_TO_GRAM(); // also stores the zeros of an empty piece
 }
+#endif // XPCS_CPU
