@@ -326,6 +326,9 @@ void TestXpcs::commandLineRoundTrip() {
     QCOMPARE(cli({"correlate", dir.filePath("missing.h5"), "--device", "cpu", "-o", failed}), 3);
     QCOMPARE(cli({"correlate", in, "--device", "ocl:nosuchdevice", "-o", failed}), 4);
     QCOMPARE(cli({"correlate", in, "--device", "cpu", "--variant", "nope", "-o", failed}), 2);
+    QCOMPARE(cli({"correlate", in, "--device", "cpu", "--frame-time", "-1", "-o", failed}), 2);
+    QCOMPARE(cli({"correlate", in, "--device", "cpu", "--twotime", "99", "-o", failed}), 2);
+    QVERIFY(!QFile::exists(failed));
 }
 
 QTEST_GUILESS_MAIN(TestXpcs)

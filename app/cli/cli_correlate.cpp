@@ -50,7 +50,8 @@ void addCorrelateCommand(CLI::App& app, Action& action) {
     sub->add_option("input", o->input, "Input HDF5 file with frames")->required();
     sub->add_option("--data", o->data, "Frames dataset")->capture_default_str();
     sub->add_option("--mask", o->mask, "q-bin labels FILE[:PATH] (default: the input's " + paths::qmask + ")");
-    sub->add_option("--frame-time", o->frameTime, "Seconds per frame (default: the file's frame_time)");
+    sub->add_option("--frame-time", o->frameTime, "Seconds per frame (default: the file's frame_time)")
+        ->check(CLI::PositiveNumber);
     sub->add_option("--twotime", o->twotime, "Labels whose two-time maps are written")->delimiter(',');
     sub->add_option("--device", o->device, "cpu, ocl:N or ocl:TEXT (default: first GPU)");
     sub->add_option("--variant", o->variant, "naive, ordered, gemm or cpu (default: gemm, cpu on cpu)");
