@@ -18,9 +18,10 @@ namespace {
 
 QVector<double> qvec(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
 
-QString withError(double value, double error) {
+// "value ± error"; "± —" when the fit gives no error (a bound, or an undetermined parameter).
+QString withError(double value, double error, bool fixed = false) {
     if (!std::isfinite(value)) return "—";
-    if (!(error > 0)) return QString::number(value, 'g', 4) + " (fixed)";
+    if (!(error > 0)) return QString::number(value, 'g', 4) + (fixed ? " (fixed)" : " ± —");
     return QString("%1 ± %2").arg(value, 0, 'g', 4).arg(error, 0, 'g', 2);
 }
 
@@ -76,8 +77,10 @@ void XpcsFitsView::refresh() {
     for (int row = 0; row < static_cast<int>(fits.size()); ++row) {
         const XpcsBinFit& f = fits[static_cast<std::size_t>(row)];
         QStringList cells{QString::number(f.label), f.q ? QString::number(*f.q, 'g', 4) : "—"};
+        const XpcsFitOptions& o = presenter_->fitOptions();
+        const bool fixed[4] = {o.baseline.fixed, o.beta.fixed, false, !o.stretched || o.alpha.fixed};
         for (std::size_t p = 0; p < 4; ++p)
-            cells << (f.ok() ? withError(f.fit.values[p], f.fit.errors[p]) : QString("—"));
+            cells << (f.ok() ? withError(f.fit.values[p], f.fit.errors[p], fixed[p]) : QString("—"));
         cells << (std::isfinite(f.fit.chiSquaredReduced) ? QString::number(f.fit.chiSquaredReduced, 'g', 3) : "—");
         cells << (f.fit.converged ? QString("ok") : QString::fromStdString(f.fit.message.empty() ? "not converged" : f.fit.message));
         setRow(table_, row, cells);
