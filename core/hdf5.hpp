@@ -17,6 +17,7 @@ struct DatasetInfo {
     Shape shape;
     std::optional<DType> dtype; // empty when clscope cannot hold the stored type
     std::string typeName;       // e.g. "uint16", "int8", "string", "compound"
+    bool integer = false;       // any stored integer type (readable converted, e.g. as int64)
 };
 
 // One node of a file's tree.

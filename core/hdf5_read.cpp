@@ -40,6 +40,7 @@ DatasetInfo describe(hid_t dset) {
     info.shape.assign(dims.begin(), dims.end());
     Handle type(H5Dget_type(dset), H5Tclose);
     info.dtype = h5::dtypeOfStored(type.get(), info.typeName);
+    info.integer = H5Tget_class(type.get()) == H5T_INTEGER;
     return info;
 }
 

@@ -26,7 +26,7 @@ bool isFrameType(DType d) {
 DatasetInfo checkImage(const H5Reader& file, const std::string& path, const char* what,
                        std::size_t height, std::size_t width) {
     const DatasetInfo di = file.info(path);
-    if (di.shape.size() != 2 || !di.dtype || !dtypeIsInteger(*di.dtype))
+    if (di.shape.size() != 2 || !di.integer)
         throw InputError(file.where(path) + ": " + what + " must be an integer array of rank 2 "
                          "(H,W), found " + di.typeName + " " + shapeString(di.shape));
     if (height && (di.shape[0] != height || di.shape[1] != width))
@@ -39,7 +39,7 @@ DatasetInfo checkImage(const H5Reader& file, const std::string& path, const char
 // A 1-D integer dataset whose values fit uint16.
 std::vector<std::uint16_t> readUInt16Column(const H5Reader& file, const std::string& path) {
     const DatasetInfo di = file.info(path);
-    if (di.shape.size() != 1 || !di.dtype || !dtypeIsInteger(*di.dtype))
+    if (di.shape.size() != 1 || !di.integer)
         throw InputError(file.where(path) + ": expected a 1-D uint16 array, found " +
                          di.typeName + " " + shapeString(di.shape));
     const Array a = file.read(path, DType::Int64);

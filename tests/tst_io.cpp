@@ -109,6 +109,10 @@ class TestIo : public QObject {
         for (std::size_t y = 0; y < H; ++y)
             for (std::size_t x = 0; x < W; ++x) QCOMPARE(labels.labels[y * W + x], std::int32_t((x + y) / 3));
         QCOMPARE(labels.bins(), (std::vector<std::int32_t>{1, 2, 3}));
+        // Any stored integer type loads, e.g. int16 with negative (excluded) labels.
+        const LabelMask narrow = readLabels(in, "/qmask_int16", H, W);
+        for (std::size_t i = 0; i < H * W; ++i) QCOMPARE(narrow.labels[i], labels.labels[i] - 1);
+        QCOMPARE(narrow.bins(), (std::vector<std::int32_t>{1, 2}));
         const PixelMask mask = readPixelMask(in, paths::pixelMask, H, W);
         for (std::size_t i = 0; i < H * W; ++i) QCOMPARE(mask.bad[i], std::uint8_t(i % W == 0));
         QCOMPARE(*readFrameTime(in), 0.002);

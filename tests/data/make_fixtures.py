@@ -32,6 +32,7 @@ with h5py.File("h5py_frames.h5", "w") as f:
     f["entry/instrument/detector/frame_time"] = 0.002
     f["bad_qmask_shape"] = np.zeros((H + 1, W), dtype=np.int32)
     f["float_qmask"] = np.zeros((H, W), dtype=np.float32)
+    f["qmask_int16"] = np.broadcast_to((x + y) // 3 - 1, (H, W)).astype(np.int16)  # -1 = excluded
 
 with h5py.File("h5py_bslz4.h5", "w") as f:
     f.create_dataset("entry/data/data", data=pattern("uint16", 257), chunks=(1, H, W),
