@@ -1,26 +1,19 @@
-// A synthetic dataset to generate: the four kinds of `clscope-cli generate` with their
-// options (Qt-free; the Generate dialog fills it, the job runner writes it).
+// A synthetic dataset to generate (core/synthetic/request.hpp, shared with clscope-cli
+// generate): the Generate dialog fills it, the job runner writes it.
 #pragma once
-#include "core/hdf5.hpp"
-#include "core/synthetic/synthetic.hpp"
+#include "core/synthetic/request.hpp"
 
 #include <string>
 
 namespace clscope::ui {
 
-struct SyntheticRequest {
-    enum class Kind { Xpcs, Diffraction, Digis, Particles } kind = Kind::Xpcs;
-    synthetic::XpcsParams xpcs;
-    synthetic::DiffractionParams diffraction;
-    synthetic::DigisParams digis;
-    synthetic::ParticlesParams particles;
-    std::uint64_t seed = 0;
-    Compression compression = Compression::Gzip;
-};
+using SyntheticRequest = synthetic::Request;
+using synthetic::kindName;
 
-std::string kindName(SyntheticRequest::Kind kind); // "xpcs", "diffraction", ...
 // Generate and write the dataset to path (temporary name, then renamed); returns a summary.
-std::string writeSynthetic(const SyntheticRequest& request, const std::string& path);
+inline std::string writeSynthetic(const SyntheticRequest& request, const std::string& path) {
+    return synthetic::writeDataset(request, path);
+}
 // The dataset each algorithm's demo uses (xpcs: xpcs, spots: diffraction, cluster: digis,
 // rbf: particles), small enough to run in seconds on PoCL.
 SyntheticRequest demoRequest(const std::string& algorithm);
