@@ -1,13 +1,17 @@
 // Image view: reductions, normalisation and auto-contrast values (presenter, no widgets),
-// then the widget's frame slider, colour scale, mask, overlays and readout.
+// then the widget's frame slider, colour scale, mask, overlays and readout, and long
+// reductions on the worker thread (values, superseding, cancel, a GUI that keeps running).
 #include "ui/image/image_view.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QSlider>
 #include <QtTest>
+#include <chrono>
 #include <cmath>
+#include <thread>
 #include <qcustomplot.h>
 
 using namespace clscope;
@@ -24,6 +28,22 @@ Array rampStack(std::size_t frames, std::size_t height, std::size_t width) {
 }
 
 Image imageOf(std::vector<double> values) { return Image{1, values.size(), std::move(values)}; }
+
+// A frame source that takes its time over every read, so a reduction is still running when
+// the test looks at it.
+class SlowFrameSource : public ArrayFrameSource {
+  public:
+    SlowFrameSource(Array frames, int msPerRead) : ArrayFrameSource(std::move(frames)), msPerRead_(msPerRead) {}
+    Array readFrames(std::size_t first, std::size_t count) const override {
+        std::this_thread::sleep_for(std::chrono::milliseconds(msPerRead_));
+        return ArrayFrameSource::readFrames(first, count);
+    }
+
+  private:
+    int msPerRead_;
+};
+
+QString captionOf(const ImageView& view) { return view.findChild<QLabel*>("imageCaption")->text(); }
 
 } // namespace
 
@@ -71,7 +91,7 @@ class TestUiImage : public QObject {
 
     void presenterChunkedRangeMatchesDirectSum() {
         ImagePresenter presenter;
-        const Array stack = rampStack(70, 2, 3); // more than one 64-frame chunk
+        const Array stack = rampStack(70, 2, 3); // more than two 32-frame chunks
         presenter.setSource(std::make_shared<ArrayFrameSource>(stack));
         presenter.setSelection({Reduction::Sum, 0, 5, 69});
         // pixel i: sum over t=5..69 of (100 t + i) = 100 * 2405 + 65 i
@@ -80,6 +100,74 @@ class TestUiImage : public QObject {
         presenter.setSelection({Reduction::Mean, 0, 0, 1});
         QCOMPARE(presenter.image().values[1], 51.0);
         QCOMPARE(QString::fromStdString(presenter.caption()), QString("mean of frames 0–1"));
+    }
+
+    void longReductionRunsOnAWorker() {
+        ImageView view;
+        const Array stack = rampStack(100, 4, 6);
+        view.setFrameSource(std::make_shared<SlowFrameSource>(stack, 40)); // 4 chunks, ~160 ms
+        QSignalSpy finished(view.reducer(), &FrameReducer::finished);
+        int ticks = 0;
+        QTimer timer;
+        connect(&timer, &QTimer::timeout, [&ticks] { ++ticks; });
+        timer.start(5);
+        view.controls()->setReduction(Reduction::Sum, 0, 99);
+        QVERIFY(view.isReducing());
+        QCOMPARE(view.presenter().selection().reduction, Reduction::Single); // the previous image stays
+        QTRY_VERIFY(captionOf(view).startsWith("reducing frames 0–99… "));
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY(ticks >= 3); // the GUI thread's event loop ran during the reduction
+        QVERIFY(!view.isReducing());
+        QCOMPARE(view.presenter().image().values, reduceFrames(stack, Reduction::Sum).values);
+        QCOMPARE(view.colorMap()->data()->cell(5, 3), view.presenter().image().at(5, 3));
+        QCOMPARE(captionOf(view), QString("sum of frames 0–99"));
+        // Short selections stay synchronous: one frame shows at once.
+        view.controls()->setReduction(Reduction::Single, 0, 99);
+        view.controls()->frameSlider()->setValue(7);
+        QVERIFY(!view.isReducing());
+        QCOMPARE(view.colorMap()->data()->cell(0, 0), 700.0);
+    }
+
+    void newerReductionSupersedesOlder() {
+        FrameReducer reducer;
+        const Array stack = rampStack(200, 3, 5);
+        const auto source = std::make_shared<SlowFrameSource>(stack, 20);
+        QSignalSpy finished(&reducer, &FrameReducer::finished);
+        QSignalSpy cancelled(&reducer, &FrameReducer::cancelled);
+        reducer.start(source, {Reduction::Sum, 0, 0, 199});
+        reducer.start(source, {Reduction::Max, 0, 10, 99});
+        QTRY_COMPARE(finished.count(), 1);
+        QTest::qWait(200); // the superseded sum never arrives
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(cancelled.count(), 0);
+        const auto selection = finished.at(0).at(0).value<ImageSelection>();
+        QCOMPARE(selection.reduction, Reduction::Max);
+        const auto image = finished.at(0).at(1).value<Image>();
+        QCOMPARE(image.values, reduceFrames(source->readFrames(10, 90), Reduction::Max).values);
+    }
+
+    void cancelKeepsThePreviousImage() {
+        ImageView view;
+        view.setFrameSource(std::make_shared<SlowFrameSource>(rampStack(200, 2, 3), 30));
+        view.controls()->frameSlider()->setValue(2);
+        QSignalSpy finished(view.reducer(), &FrameReducer::finished);
+        QSignalSpy cancelled(view.reducer(), &FrameReducer::cancelled);
+        view.controls()->setReduction(Reduction::Mean, 0, 199);
+        QVERIFY(view.isReducing());
+        view.cancelReduction();
+        QVERIFY(!view.isReducing());
+        QCOMPARE(cancelled.count(), 1);
+        QTest::qWait(300);
+        QCOMPARE(finished.count(), 0);
+        QCOMPARE(view.presenter().selection().frame, std::size_t(2));
+        QCOMPARE(view.colorMap()->data()->cell(1, 0), 201.0);
+        QVERIFY(captionOf(view).endsWith("(reduction cancelled)"));
+        // A view closed while it reduces waits for its worker and does not crash.
+        auto other = std::make_unique<ImageView>();
+        other->setFrameSource(std::make_shared<SlowFrameSource>(rampStack(200, 2, 3), 30));
+        other->controls()->setReduction(Reduction::Max, 0, 199);
+        QVERIFY(other->isReducing());
+        other.reset();
     }
 
     void sliderShowsTheFrame() {

@@ -346,6 +346,7 @@ class TestUiMask : public QObject {
         QVERIFY(window.openFile(file));
         ImageView& image = window.workbench().image();
         image.controls()->setReduction(Reduction::Mean, 0, 99);
+        QTRY_VERIFY_WITH_TIMEOUT(!image.isReducing(), 60000); // 100 frames reduce on a worker
         MaskPanel& panel = *window.maskPanel();
         MaskEditorPresenter& editor = panel.editor();
         editor.applyPartition({mask::BinAxis::Q, mask::BinSpacing::Linear, 0.04, 0.46, 10, 4, 45});

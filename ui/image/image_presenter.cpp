@@ -5,11 +5,6 @@
 
 namespace clscope::ui {
 
-namespace {
-// Frames are read in chunks of this many so a long sum never holds the whole stack.
-constexpr std::size_t chunkFrames = 64;
-} // namespace
-
 void ImagePresenter::setSource(std::shared_ptr<const FrameSource> source) {
     source_ = std::move(source);
     const std::size_t last = source_ && source_->frameCount() ? source_->frameCount() - 1 : 0;
@@ -27,13 +22,23 @@ void ImagePresenter::setPixelMask(std::vector<std::uint8_t> bad) {
     image_.reset(); // the reduced frames stay valid
 }
 
-void ImagePresenter::setSelection(ImageSelection selection) {
+ImageSelection ImagePresenter::clampedSelection(ImageSelection selection) const {
     const std::size_t last = frameCount() ? frameCount() - 1 : 0;
     selection.frame = std::min(selection.frame, last);
     selection.lastFrame = std::min(selection.lastFrame, last);
     selection.firstFrame = std::min(selection.firstFrame, selection.lastFrame);
-    selection_ = selection;
+    return selection;
+}
+
+void ImagePresenter::setSelection(ImageSelection selection) {
+    selection_ = clampedSelection(selection);
     invalidate();
+}
+
+void ImagePresenter::setReducedImage(const ImageSelection& selection, Image reduced) {
+    selection_ = clampedSelection(selection);
+    invalidate();
+    reduced_ = std::move(reduced);
 }
 
 void ImagePresenter::setFrame(std::size_t frame) {
@@ -52,25 +57,7 @@ const Image& ImagePresenter::image() {
 const Image& ImagePresenter::reducedImage() {
     if (reduced_) return *reduced_;
     if (!source_) return *(reduced_ = Image{});
-    const ImageSelection& s = selection_;
-    if (s.reduction == Reduction::Single) {
-        reduced_ = reduceFrames(source_->readFrames(s.frame, 1), Reduction::Single);
-    } else {
-        // Combine chunk results: sums add, maxima take the max; the mean divides at the end.
-        const Reduction chunkReduction = s.reduction == Reduction::Max ? Reduction::Max : Reduction::Sum;
-        Image total;
-        for (std::size_t first = s.firstFrame; first <= s.lastFrame; first += chunkFrames) {
-            const std::size_t count = std::min(chunkFrames, s.lastFrame + 1 - first);
-            Image part = reduceFrames(source_->readFrames(first, count), chunkReduction);
-            if (total.values.empty()) { total = std::move(part); continue; }
-            for (std::size_t i = 0; i < part.values.size(); ++i)
-                total.values[i] = chunkReduction == Reduction::Max ? std::max(total.values[i], part.values[i])
-                                                                   : total.values[i] + part.values[i];
-        }
-        if (s.reduction == Reduction::Mean)
-            for (double& v : total.values) v /= static_cast<double>(s.lastFrame + 1 - s.firstFrame);
-        reduced_ = std::move(total);
-    }
+    reduced_ = reduceSelection(*source_, selection_);
     return *reduced_;
 }
 

@@ -1,19 +1,12 @@
 // The image view's state and the image it shows, kept apart from the widgets (Mantid-style
 // presenter): which frame or frame range, which reduction, normalisation and colour range.
 #pragma once
-#include "ui/image/frame_source.hpp"
-#include "ui/image/image_math.hpp"
+#include "ui/image/frame_reduction.hpp"
 
 #include <memory>
 #include <optional>
 
 namespace clscope::ui {
-
-struct ImageSelection {
-    Reduction reduction = Reduction::Single;
-    std::size_t frame = 0;                 // the frame shown when reduction == Single
-    std::size_t firstFrame = 0, lastFrame = 0; // inclusive range for sum / mean / max
-};
 
 class ImagePresenter {
   public:
@@ -21,11 +14,17 @@ class ImagePresenter {
     void clearSource();
     bool hasImage() const { return source_ != nullptr; }
     const FrameSource* source() const { return source_.get(); }
+    const std::shared_ptr<const FrameSource>& sharedSource() const { return source_; }
     std::size_t frameCount() const { return source_ ? source_->frameCount() : 0; }
 
     // Pixel mask (non-zero = bad), empty for none; masked pixels show as NaN.
     void setPixelMask(std::vector<std::uint8_t> bad);
+    // The selection with its frames clamped into the source's range.
+    ImageSelection clampedSelection(ImageSelection selection) const;
+    // Select frames; the image is reduced (synchronously) when next asked for.
     void setSelection(ImageSelection selection);
+    // Select frames whose reduction was computed elsewhere (e.g. by a FrameReducer).
+    void setReducedImage(const ImageSelection& selection, Image reduced);
     const ImageSelection& selection() const { return selection_; }
     void setFrame(std::size_t frame);
     void setNormalisation(Normalisation n) { normalisation_ = n; }

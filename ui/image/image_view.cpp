@@ -4,6 +4,7 @@
 
 #include <QLabel>
 #include <QMenu>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
 #include <qcustomplot.h>
@@ -15,14 +16,24 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(4, 4, 4, 4);
     controls_ = new ImageControls(this);
     caption_ = new QLabel("no image", this);
+    caption_->setObjectName("imageCaption");
     plot_ = new QCustomPlot(this);
+    cancelButton_ = new QToolButton(this);
+    cancelButton_->setText("Cancel");
+    cancelButton_->setToolTip("Cancel the frame reduction (Esc)");
+    cancelButton_->hide();
+    reducer_ = new FrameReducer(this);
     readout_ = new QLabel(" ", this);
     readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* captionRow = new QHBoxLayout;
+    captionRow->addWidget(caption_, 1);
+    captionRow->addWidget(cancelButton_);
     layout->addWidget(controls_);
-    layout->addWidget(caption_);
+    layout->addLayout(captionRow);
     layout->addWidget(plot_, 1);
     layout->addWidget(readout_);
     buildPlot();
+    connectReducer();
     connect(controls_, &ImageControls::selectionChanged, this, &ImageView::applySelection);
     connect(controls_, &ImageControls::appearanceChanged, this, &ImageView::applyAppearance);
     connect(controls_, &ImageControls::orientationChanged, this, [this](bool yDown) {
@@ -71,7 +82,37 @@ bool ImageView::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
+void ImageView::connectReducer() {
+    connect(cancelButton_, &QToolButton::clicked, reducer_, &FrameReducer::cancel);
+    connect(reducer_, &FrameReducer::progressed, this, &ImageView::showReductionProgress);
+    connect(reducer_, &FrameReducer::finished, this, [this](const ImageSelection& s, const Image& image) {
+        presenter_.setReducedImage(s, image);
+        showReductionEnded({});
+    });
+    connect(reducer_, &FrameReducer::cancelled, this, [this] { showReductionEnded("reduction cancelled"); });
+    connect(reducer_, &FrameReducer::failed, this,
+            [this](const QString& message) { showReductionEnded("reduction failed: " + message); });
+}
+
+void ImageView::showReductionProgress(double fraction) {
+    const ImageSelection& s = reducer_->pending();
+    caption_->setText(QString("reducing frames %1–%2… %3 %")
+                          .arg(s.firstFrame)
+                          .arg(s.lastFrame)
+                          .arg(static_cast<int>(fraction * 100.0)));
+    cancelButton_->show();
+}
+
+// Redraw what the presenter holds (the new image, or the previous one) with a note after it.
+void ImageView::showReductionEnded(const QString& note) {
+    cancelButton_->hide();
+    redraw();
+    if (!note.isEmpty()) caption_->setText(caption_->text() + "  (" + note + ")");
+}
+
 void ImageView::setFrameSource(std::shared_ptr<const FrameSource> source) {
+    reducer_->discard();
+    cancelButton_->hide();
     overlays_.clear();
     rebuildOverlayMenu();
     if (!source) presenter_.clearSource();
@@ -87,8 +128,17 @@ void ImageView::setPixelMask(std::vector<std::uint8_t> bad) {
     redraw();
 }
 
+// Short selections (one frame, a few frames) are read here; long ones go to the reducer,
+// which supersedes any reduction still under way.
 void ImageView::applySelection() {
-    ImageSelection s{controls_->reduction(), controls_->frame(), controls_->firstFrame(), controls_->lastFrame()};
+    const ImageSelection s = presenter_.clampedSelection(
+        {controls_->reduction(), controls_->frame(), controls_->firstFrame(), controls_->lastFrame()});
+    if (presenter_.hasImage() && isLongReduction(s)) {
+        reducer_->start(presenter_.sharedSource(), s);
+        return;
+    }
+    reducer_->discard();
+    cancelButton_->hide();
     presenter_.setSelection(s);
     redraw();
 }

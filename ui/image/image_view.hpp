@@ -1,6 +1,8 @@
 // The Image panel: a QCPColorMap with its QCPColorScale, the controls above it, overlay
-// layers and a cursor readout (x, y, value, overlay labels under the cursor).
+// layers and a cursor readout (x, y, value, overlay labels under the cursor). Reductions over
+// many frames run on a FrameReducer: the caption shows their progress next to a Cancel button.
 #pragma once
+#include "ui/image/frame_reducer.hpp"
 #include "ui/image/image_controls.hpp"
 #include "ui/image/image_presenter.hpp"
 #include "ui/image/overlay_layer.hpp"
@@ -15,6 +17,7 @@ class QCPColorMap;
 class QCPColorScale;
 class QLabel;
 class QSettings;
+class QToolButton;
 
 namespace clscope::ui {
 
@@ -46,6 +49,11 @@ class ImageView : public QWidget {
     bool drawingActive() const { return drawingActive_; }
     void fitImage();
 
+    // A long reduction under way: the presenter still holds the previous image.
+    bool isReducing() const { return reducer_->isBusy(); }
+    void cancelReduction() { reducer_->cancel(); }
+    FrameReducer* reducer() const { return reducer_; }
+
     ImagePresenter& presenter() { return presenter_; }
     ImageControls* controls() const { return controls_; }
     QCustomPlot* plot() const { return plot_; }
@@ -64,6 +72,9 @@ class ImageView : public QWidget {
   private:
     void buildPlot();
     void applySelection();
+    void connectReducer();
+    void showReductionProgress(double fraction);
+    void showReductionEnded(const QString& note);
     void redraw();
     void applyAppearance();
     void rebuildOverlayMenu();
@@ -76,6 +87,8 @@ class ImageView : public QWidget {
     QCPColorScale* scale_ = nullptr;
     QLabel* readout_ = nullptr;
     QLabel* caption_ = nullptr;
+    QToolButton* cancelButton_ = nullptr;
+    FrameReducer* reducer_ = nullptr;
     std::vector<std::unique_ptr<OverlayLayer>> overlays_;
     bool userZoomed_ = false;
     bool drawingActive_ = false;

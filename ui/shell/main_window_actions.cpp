@@ -42,7 +42,11 @@ void MainWindow::buildMenus() {
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* run = menuBar()->addMenu("&Run");
-    run->addAction("&Cancel running job", QKeySequence(Qt::Key_Escape), &workbench_->jobs(), &JobRunner::cancel);
+    // Esc stops both kinds of long work: the algorithm run and the image view's frame reduction.
+    run->addAction("&Cancel running job", QKeySequence(Qt::Key_Escape), this, [this] {
+        workbench_->jobs().cancel();
+        workbench_->image().cancelReduction();
+    });
 
     QMenu* image = menuBar()->addMenu("&Image");
     QSlider* slider = image_->controls()->frameSlider();
