@@ -54,6 +54,7 @@ void Workbench::connectRunner() {
 bool Workbench::openFile(const QString& path) {
     try {
         roles_.open(path.toStdString());
+        fileLabels_.reset();
     } catch (const std::exception& e) {
         log(LogLevel::Error, QString("cannot open %1: %2").arg(path, e.what()));
         emit statusMessage(QString("Cannot open %1").arg(path), 0);
@@ -152,9 +153,11 @@ CurrentLabels Workbench::currentLabels() const {
     const auto path = roles_.path(DataRole::Labels);
     if (!path || !roles_.file()) return {};
     const H5Reader& file = *roles_.file();
-    CurrentLabels labels{std::make_shared<const LabelMask>(readLabels(file, *path)), std::nullopt,
-                         q(file.where(*path))};
+    const std::string key = file.where(*path);
+    if (fileLabels_ && fileLabels_->first == key) return fileLabels_->second;
+    CurrentLabels labels{std::make_shared<const LabelMask>(readLabels(file, *path)), std::nullopt, q(key)};
     if (*path == paths::qmask) labels.centres = mask::readLabelCenters(file);
+    fileLabels_.emplace(key, labels);
     return labels;
 }
 

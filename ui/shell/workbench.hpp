@@ -91,6 +91,8 @@ class Workbench : public QObject {
     DatasetRoles roles_;
     JobRunner runner_;
     CurrentLabels editedLabels_;
+    // The file's labels as last read, keyed by "FILE:/path" (read once per file and dataset).
+    mutable std::optional<std::pair<std::string, CurrentLabels>> fileLabels_;
 };
 
 } // namespace clscope::ui
