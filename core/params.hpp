@@ -1,0 +1,64 @@
+// An algorithm's parameter set: typed specs with defaults, ranges and units, and the values
+// as one JSON object. The same JSON is what `--params FILE.json` loads, what outputs carry in
+// their `parameters` attribute and what the GUI builds its form from.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clscope {
+
+struct ParamSpec {
+    enum class Type { Int, Double, Bool, Choice, Text, IntList };
+    std::string name;            // JSON key, e.g. "sigma_b"
+    Type type = Type::Double;
+    nlohmann::json defaultValue; // null: unset (optional parameter)
+    std::string label;           // for people, e.g. "σ background"
+    std::string unit;            // e.g. "s", "px", "" for none
+    std::string help;            // one line
+    std::optional<double> min, max;   // inclusive range of Int and Double (and IntList items)
+    std::vector<std::string> choices; // Choice: the allowed texts
+    std::string flag;            // CLI option, e.g. "--sigma-b"; empty: only through --params
+    bool advanced = false;       // the GUI folds it away
+};
+
+// Values of one algorithm's parameters, always valid against the specs.
+class ParamSet {
+  public:
+    ParamSet() = default;
+    explicit ParamSet(std::vector<ParamSpec> specs); // every value at its default
+
+    const std::vector<ParamSpec>& specs() const { return specs_; }
+    const ParamSpec& spec(const std::string& name) const; // UsageError when unknown
+    bool known(const std::string& name) const;
+
+    // Set one value; UsageError naming the parameter, the value and what was expected.
+    void set(const std::string& name, const nlohmann::json& value);
+    // Set every key of a JSON object (unknown keys are an error naming `origin`).
+    void merge(const nlohmann::json& values, const std::string& origin);
+    // The file of --params: a JSON object, or an output's `parameters` attribute (whose
+    // provenance keys "input", "device", ... are skipped).
+    void mergeFile(const std::string& path);
+
+    const nlohmann::json& get(const std::string& name) const;
+    bool has(const std::string& name) const { return !get(name).is_null(); }
+    double number(const std::string& name) const;
+    long long integer(const std::string& name) const;
+    bool boolean(const std::string& name) const;
+    std::string text(const std::string& name) const;
+    std::vector<long long> intList(const std::string& name) const;
+
+    const nlohmann::json& values() const { return values_; }
+    std::string dump() const { return values_.dump(); }
+
+  private:
+    std::vector<ParamSpec> specs_;
+    nlohmann::json values_ = nlohmann::json::object();
+};
+
+// Keys of a `parameters` attribute that describe the run rather than set a parameter.
+bool isProvenanceKey(const std::string& key);
+
+} // namespace clscope

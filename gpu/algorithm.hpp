@@ -1,0 +1,175 @@
+// The one algorithm interface. Each algorithm (xpcs, spots, cluster, rbf, ...) describes
+// itself through an Algorithm object: its input roles and how they are read, its parameters,
+// its variants (the CPU reference among them), how a run goes, how two results compare, how a
+// result is written and which synthetic inputs the benchmark uses. The CLI plumbing, the bench
+// loop, the GUI batch runner and the comparison view are written once and iterate these.
+// Adding an algorithm: its own folders plus one line in gpu/registry.cpp (docs/DESIGN.md).
+#pragma once
+#include "core/hdf5.hpp"
+#include "core/io.hpp"
+#include "core/params.hpp"
+#include "core/progress.hpp"
+#include "core/timing.hpp"
+#include "gpu/device_info.hpp"
+#include "gpu/variant.hpp"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace clscope {
+
+// One input an algorithm reads, e.g. frames at /entry/data/data.
+struct InputRole {
+    std::string id;          // "frames", "labels", "pixel_mask", "digis", "particles", ...
+    std::string flag;        // CLI option that overrides the path, e.g. "--data"
+    std::string defaultPath; // inside the input file
+    std::string help;
+    bool optional = false;     // may be absent (then the algorithm runs without it)
+    bool otherFile = false;    // the option takes FILE[:PATH], not only PATH
+    std::string disableFlag;   // e.g. "--no-pixel-mask": do not read it even when present
+};
+
+// Where each role is read from: the input file plus per-role overrides.
+struct InputSources {
+    std::string file;
+    std::map<std::string, std::string> overrides; // role id -> PATH, or FILE[:PATH] if otherFile
+    std::set<std::string> disabled;               // roles switched off
+    // File and path of a role (the override, else the input file at the default path).
+    DataLocation locate(const InputRole& role) const;
+};
+
+// An algorithm's input in memory. Concrete types are each algorithm's own (xpcs::Input, ...);
+// the GUI builds them from what is on screen, the CLI through Algorithm::read.
+class AlgorithmInput {
+  public:
+    virtual ~AlgorithmInput() = default;
+    // One line for people, e.g. "500 frames of 201x241 uint8, 15 bins".
+    virtual std::string describe() const = 0;
+    // Where the input came from: {"file": ..., "datasets": {role: "FILE:PATH"}, "labels": ...}.
+    // Written into every output's `parameters` attribute next to the parameters.
+    nlohmann::json provenance = nlohmann::json::object();
+};
+
+// One comparison of a result with the reference, in the algorithm's own metric.
+// NaN against a number is a difference; NaN against NaN agrees.
+struct Deviation {
+    std::string metric;        // e.g. "|Δg2| / max(|g2|, 1e-300)"
+    double maxDeviation = 0;   // over every compared element
+    double tolerance = 0;      // the algorithm's written tolerance for this metric
+    std::size_t compared = 0;  // elements compared
+    std::size_t beyond = 0;    // elements beyond the tolerance
+    long long firstIndex = -1; // flat index of the first one beyond, -1 when none
+    std::string firstWhere;    // the same for people, e.g. "bin 3, lag 17"
+    std::string note;          // e.g. "checked on 3 of 45 bins", or why nothing was compared
+    bool pass = true;
+};
+
+// Elementwise deviation of two arrays of the same length: |a − b| / max(|b|, floor) when
+// relative, else |a − b|; NaN rules as above. The building block of most compare()s.
+Deviation compareValues(const std::string& metric, const double* got, const double* ref,
+                        std::size_t n, double tolerance, bool relative, double floor = 1e-300);
+
+// What every result carries, whatever the algorithm.
+struct RunInfo {
+    std::string algorithm, variant;
+    std::string device;         // device spec, e.g. "ocl:0" or "cpu"
+    std::string deviceName;     // e.g. "NVIDIA H200"
+    std::string parametersJson; // parameters + input provenance (DESIGN.md §3)
+    double kernelMs = 0;        // summed device kernel time (the cpu variant: its compute time)
+    double wallMs = 0;          // wall time of run(), transfers and setup included
+    std::vector<TimingRecord> timings;
+};
+
+class AlgorithmResult {
+  public:
+    virtual ~AlgorithmResult() = default;
+    RunInfo info;
+    // The DESIGN.md §3 datasets of this algorithm under `group` plus the provenance attributes.
+    virtual void write(H5Writer& out, const std::string& group) const = 0;
+    // One line for people, e.g. "15 bins x 500 lags".
+    virtual std::string summary() const = 0;
+};
+
+// One run: where, which variant, on what, with which parameters.
+struct RunRequest {
+    DeviceInfo device;
+    std::string variant; // "" = the algorithm's default for the device
+    std::shared_ptr<const AlgorithmInput> input;
+    ParamSet params;
+    std::map<std::string, int> tuning; // -D NAME=VALUE kernel overrides (bench --tune)
+};
+
+// A synthetic input for `clscope-cli bench` and what one run of it is worth.
+struct BenchCase {
+    std::shared_ptr<const AlgorithmInput> input;
+    ParamSet params;
+    // The reference runs on this input (e.g. a subset of xpcs bins for the large case); null: input.
+    std::shared_ptr<const AlgorithmInput> referenceInput;
+    double work = 0;        // throughput = work / median seconds
+    std::string unit;       // unit of work/s, e.g. "GFLOP/s", "interactions/s"
+    double unitScale = 1;   // work/s is divided by it (1e9 for GFLOP/s)
+    std::string description; // e.g. "500 x 201x241 uint8, 15 bins"
+};
+
+class Algorithm {
+  public:
+    virtual ~Algorithm() = default;
+    virtual std::string id() const = 0;      // xpcs, spots, cluster, rbf
+    virtual std::string label() const = 0;   // one line for people
+    virtual std::string command() const { return id(); } // clscope-cli subcommand
+    virtual std::string outputGroup() const { return "/" + id(); }
+    virtual std::vector<InputRole> inputRoles() const = 0;
+    virtual std::vector<ParamSpec> parameterSpecs() const = 0;
+    ParamSet defaultParams() const { return ParamSet(parameterSpecs()); }
+    virtual std::vector<VariantEntry> variants() const = 0;
+    virtual std::string referenceVariant() const { return "cpu"; }
+
+    // Read every role; InputError naming file, dataset and what was expected.
+    virtual std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
+                                                       const ParamSet& params) const = 0;
+    // Whether the variant can run on this device (and, when given, this input with these
+    // parameters), with the reason when it cannot. Default: the variant entry's own check.
+    virtual Support supports(const VariantEntry& variant, const DeviceInfo& device,
+                             const AlgorithmInput* input, const ParamSet* params) const;
+    // Run one variant. Reports progress in [0, 1] and checks cancel at least every second.
+    // Throws UsageError, InputError, DeviceError or Cancelled. Callers use runAlgorithm().
+    virtual std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
+                                                 const Progress& progress) const = 0;
+    // How far result is from reference, in the algorithm's metric and written tolerance.
+    virtual Deviation compare(const AlgorithmResult& result,
+                              const AlgorithmResult& reference) const = 0;
+    // "seed" and "large" at least; UsageError for another size.
+    virtual std::vector<std::string> benchSizes() const { return {"seed", "large"}; }
+    virtual BenchCase benchCase(const std::string& size) const = 0;
+
+    // The entry of a variant id; UsageError listing the ids when unknown.
+    VariantEntry variant(const std::string& id) const;
+    // The preferred variant among those the device supports (the reference on the host).
+    std::string defaultVariant(const DeviceInfo& device) const;
+};
+
+// The one way to run: resolves the variant, checks support (UsageError with the reason),
+// times the run, fills RunInfo (provenance included) and the kernel time.
+std::shared_ptr<AlgorithmResult> runAlgorithm(const Algorithm& algorithm, RunRequest request,
+                                              const Progress& progress = {});
+
+// The `parameters` attribute: the parameter values plus the input's provenance.
+std::string provenanceJson(const AlgorithmInput& input, const ParamSet& params);
+
+class AlgorithmRegistry {
+  public:
+    static AlgorithmRegistry& instance();
+    void add(std::shared_ptr<const Algorithm> algorithm); // replaces one of the same id
+    std::vector<std::shared_ptr<const Algorithm>> all() const { return algorithms_; }
+    std::vector<std::string> ids() const;
+    const Algorithm* get(const std::string& id) const;   // nullptr when absent
+    const Algorithm& find(const std::string& id) const;  // UsageError listing the ids
+
+  private:
+    std::vector<std::shared_ptr<const Algorithm>> algorithms_;
+};
+
+} // namespace clscope
