@@ -1,16 +1,11 @@
-// Where every algorithm's variants and bench cases are registered (one line per algorithm).
-#include "gpu/bench.hpp"
-#include "gpu/variant.hpp"
-#include "gpu/xpcs/xpcs_gpu.hpp"
+// Where every algorithm is registered: one line per algorithm.
+#include "gpu/algorithm.hpp"
+#include "gpu/xpcs/algorithm.hpp"
 
 namespace clscope {
 
-void registerAllVariants(VariantRegistry& registry) {
-    xpcs::registerXpcsVariants(registry);
-}
-
-void registerAllBenchCases(BenchRegistry& registry) {
-    xpcs::registerXpcsBench(registry);
+void registerAllAlgorithms(AlgorithmRegistry& registry) {
+    registry.add(std::make_shared<xpcs::Algorithm>());
 }
 
 } // namespace clscope
