@@ -124,9 +124,12 @@ long long positionOf(const Result& r, std::size_t target) {
 
 } // namespace
 
-Comparison compareResults(const Result& result, const Result& reference) {
+// Error and reference modulus at reference position k (error NaN-safe: NaN counts as inf).
+Comparison compareResults(const Result& result, const Result& reference, double tolerance) {
     Comparison c;
     const std::size_t n = reference.count();
+    std::vector<std::pair<double, std::size_t>> errors; // (error, target)
+    errors.reserve(n);
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t target = reference.targetIndex.empty() ? k : reference.targetIndex[k];
         const long long at = positionOf(result, target);
@@ -134,19 +137,25 @@ Comparison compareResults(const Result& result, const Result& reference) {
             c.valid = false;
             break;
         }
-        const double ref = std::abs(valueAt(reference, k));
-        const double err = std::abs(valueAt(result, at) - valueAt(reference, k));
-        c.maxReference = std::max(c.maxReference, ref);
-        if (!(err <= c.maxAbsError)) { // NaN counts as the worst
-            c.maxAbsError = std::isnan(err) ? std::numeric_limits<double>::infinity() : err;
-            c.worstIndex = static_cast<long long>(target);
-        }
-        ++c.compared;
+        double err = std::abs(valueAt(result, at) - valueAt(reference, k));
+        if (std::isnan(err)) err = std::numeric_limits<double>::infinity();
+        c.maxReference = std::max(c.maxReference, std::abs(valueAt(reference, k)));
+        if (err > c.maxAbsError || c.worstIndex < 0) c.maxAbsError = err, c.worstIndex = target;
+        errors.emplace_back(err, target);
     }
-    if (!c.valid) c.relative = std::numeric_limits<double>::infinity();
-    else if (c.maxAbsError == 0) c.relative = 0;
+    c.compared = errors.size();
+    if (!c.valid) {
+        c.relative = std::numeric_limits<double>::infinity();
+        return c;
+    }
+    if (c.maxAbsError == 0) c.relative = 0;
     else c.relative = c.maxReference > 0 ? c.maxAbsError / c.maxReference
                                          : std::numeric_limits<double>::infinity();
+    const double limit = tolerance * c.maxReference;
+    for (const auto& [err, target] : errors)
+        if (err > limit) {
+            if (c.beyond++ == 0) c.firstBeyond = static_cast<long long>(target);
+        }
     return c;
 }
 

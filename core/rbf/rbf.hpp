@@ -82,14 +82,16 @@ struct Result {
 Result evaluateCpu(const Problem& problem, const Params& params, const Progress& progress = {});
 
 // max_i |f_i - f_ref,i| / max_i |f_ref,i| (complex: moduli), over the targets the reference
-// covers (its targetIndex) or all of them.
+// covers (its targetIndex) or all of them. `beyond` counts the targets whose error exceeds
+// tolerance * max|f_ref| (the first of them in firstBeyond).
 struct Comparison {
     double maxAbsError = 0, maxReference = 0, relative = 0;
-    std::size_t compared = 0;
-    long long worstIndex = -1; // target index of the largest error
+    std::size_t compared = 0, beyond = 0;
+    long long worstIndex = -1;  // target index of the largest error
+    long long firstBeyond = -1; // target index of the first error beyond the tolerance
     bool valid = true;          // false when the shapes do not fit (then relative = inf)
 };
-Comparison compareResults(const Result& result, const Result& reference);
+Comparison compareResults(const Result& result, const Result& reference, double tolerance = 0);
 
 // Written tolerances on relative (above): fp32 variants, tiled-fast, fp64.
 constexpr double toleranceFp32 = 1e-5;

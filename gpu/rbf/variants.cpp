@@ -57,8 +57,10 @@ std::string defaultVariant(const DeviceInfo& device) { return device.isHost() ? 
 
 std::map<std::string, int> defaultTuning(const std::string& variant, const DeviceInfo& device) {
     const bool gpu = device.type == "GPU";
-    if (variant == "seed") return {{"SEED_SX", 16}};
-    if (variant == "separable") return {{"SEP_TS", 16}, {"SEP_WPT", 4}, {"SEP_KT", 16}};
+    if (variant == "seed") return {{"SEED_SX", 16}}; // the seed's SX
+    if (variant == "separable") // CPU devices: fewer, larger work-items (PoCL ~5x faster)
+        return gpu ? Tuning{{"SEP_TS", 16}, {"SEP_WPT", 4}, {"SEP_KT", 16}}
+                   : Tuning{{"SEP_TS", 8}, {"SEP_WPT", 8}, {"SEP_KT", 8}};
     if (variant == "fp64") return {{"RBF_WG", gpu ? 128 : 64}, {"RBF_TPW", 2}, {"RBF_UNROLL", 4}};
     if (isDirect(variant)) return {{"RBF_WG", gpu ? 128 : 64}, {"RBF_TPW", 4}, {"RBF_UNROLL", gpu ? 8 : 4}};
     return {};
