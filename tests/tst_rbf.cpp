@@ -30,7 +30,8 @@ std::vector<double> uniform(std::size_t count, double lo, double hi, unsigned se
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> dist(lo, hi);
     std::vector<double> v(count);
-    for (double& x : v) x = dist(rng);
+    for (double& x : v)
+        x = dist(rng);
     return v;
 }
 
@@ -45,7 +46,8 @@ rbf::Problem makeProblem(std::size_t targets, std::size_t sources, bool complexW
     p.targets.planes = planes;
     if (!planes) p.targets.points = uniform(3 * targets, -0.1, 1.1, seed + 2);
     for (std::size_t i = 0; coincide && !planes && i < targets; i += coincide)
-        for (int a = 0; a < 3; ++a) p.targets.points[3 * i + a] = p.sources[3 * (i % sources) + a];
+        for (int a = 0; a < 3; ++a)
+            p.targets.points[3 * i + a] = p.sources[3 * (i % sources) + a];
     return p;
 }
 
@@ -73,7 +75,8 @@ const rbf::Result& reference(const std::string& name, const rbf::Params& params)
     const std::string key = name + "|" + rbf::kernelName(params.kernel) + "|" +
                             std::to_string(params.sigma) + "|" + std::to_string(params.wavenumber);
     auto it = cache.find(key);
-    if (it == cache.end()) it = cache.emplace(key, rbf::evaluateCpu(namedProblem(name), params)).first;
+    if (it == cache.end())
+        it = cache.emplace(key, rbf::evaluateCpu(namedProblem(name), params)).first;
     return it->second;
 }
 
@@ -85,7 +88,10 @@ void expectClose(const rbf::Result& got, const rbf::Result& want, double toleran
     if (c.relative > tolerance)
         QFAIL(qPrintable(QString("max|f - f_ref| / max|f_ref| = %1 > %2 over %3 targets, worst at "
                                  "target %4 (max|f_ref| = %5)")
-                             .arg(c.relative).arg(tolerance).arg(c.compared).arg(c.worstIndex)
+                             .arg(c.relative)
+                             .arg(tolerance)
+                             .arg(c.compared)
+                             .arg(c.worstIndex)
                              .arg(c.maxReference)));
 }
 
@@ -120,39 +126,47 @@ void TestRbf::variantsMatchReference_data() {
     QTest::addColumn<double>("sigma");
     QTest::addColumn<double>("wavenumber");
     QTest::addColumn<QString>("tuning"); // NAME=VALUE,...
-    const std::vector<std::string> problems{"1x1 coincident", "4097x1000", "7x4097", "1000x7 complex",
-                                            "planes 7 x13", "planes 33 x50 complex", "no sources"};
+    const std::vector<std::string> problems{
+        "1x1 coincident",        "4097x1000", "7x4097", "1000x7 complex", "planes 7 x13",
+        "planes 33 x50 complex", "no sources"};
     const char* kernels[] = {"gaussian", "laplace", "helmholtz"};
     for (const char* variant : {"seed", "tiled", "tiled-fast", "fp64"})
         for (const std::string& problem : problems)
             for (int k = 0; k < 3; ++k) {
-                if (std::string(variant) == "seed" && (problem == "4097x1000" || problem == "7x4097"))
+                if (std::string(variant) == "seed" &&
+                    (problem == "4097x1000" || problem == "7x4097"))
                     continue; // beyond the seed kernel's source limit (supportReasons)
                 QTest::addRow("%s %s %s", variant, problem.c_str(), kernels[k])
                     << variant << QString::fromStdString(problem) << k << 0.1 << 10.0 << "";
             }
     // The tunings a GPU takes (and others), forced on the test device.
-    for (const char* tuning : {"RBF_WG=128,RBF_TPW=4,RBF_UNROLL=8", "RBF_WG=256,RBF_TPW=8,RBF_UNROLL=1",
-                               "RBF_WG=32,RBF_TPW=1,RBF_UNROLL=3"})
+    for (const char* tuning :
+         {"RBF_WG=128,RBF_TPW=4,RBF_UNROLL=8", "RBF_WG=256,RBF_TPW=8,RBF_UNROLL=1",
+          "RBF_WG=32,RBF_TPW=1,RBF_UNROLL=3"})
         for (int k = 0; k < 3; ++k)
             QTest::addRow("tiled %s %s", tuning, kernels[k])
-                << "tiled" << "4097x1000" << k << 0.1 << 10.0 << tuning;
-    QTest::addRow("fp64 gpu tuning") << "fp64" << "1000x7 complex" << 2 << 0.1 << 10.0
-                                     << "RBF_WG=128,RBF_TPW=2,RBF_UNROLL=4";
+                << "tiled"
+                << "4097x1000" << k << 0.1 << 10.0 << tuning;
+    QTest::addRow("fp64 gpu tuning")
+        << "fp64"
+        << "1000x7 complex" << 2 << 0.1 << 10.0 << "RBF_WG=128,RBF_TPW=2,RBF_UNROLL=4";
     // sigma small and large, k = 0 and large.
     for (const char* variant : {"tiled", "tiled-fast", "fp64"}) {
         QTest::addRow("%s sigma 0.02", variant) << variant << "4097x1000" << 0 << 0.02 << 0.0 << "";
         QTest::addRow("%s sigma 10", variant) << variant << "4097x1000" << 0 << 10.0 << 0.0 << "";
         QTest::addRow("%s k 0", variant) << variant << "1000x7 complex" << 2 << 0.1 << 0.0 << "";
-        QTest::addRow("%s k 200", variant) << variant << "1000x7 complex" << 2 << 0.1 << 200.0 << "";
+        QTest::addRow("%s k 200", variant)
+            << variant << "1000x7 complex" << 2 << 0.1 << 200.0 << "";
     }
     // separable: Gaussian on planes, GPU tiles and odd ones.
     for (const char* problem : {"planes 7 x13", "planes 33 x50 complex"})
-        for (const char* tuning : {"", "SEP_TS=8,SEP_WPT=2,SEP_KT=8", "SEP_TS=4,SEP_WPT=1,SEP_KT=32"})
+        for (const char* tuning :
+             {"", "SEP_TS=8,SEP_WPT=2,SEP_KT=8", "SEP_TS=4,SEP_WPT=1,SEP_KT=32"})
             for (double sigma : {0.1, 0.03, 3.0})
                 QTest::addRow("separable %s [%s] sigma %g", problem, tuning, sigma)
                     << "separable" << problem << 0 << sigma << 0.0 << tuning;
-    QTest::addRow("seed sigma 0.03") << "seed" << "planes 33 x50 complex" << 0 << 0.03 << 0.0 << "";
+    QTest::addRow("seed sigma 0.03") << "seed"
+                                     << "planes 33 x50 complex" << 0 << 0.03 << 0.0 << "";
 }
 
 void TestRbf::variantsMatchReference() {
@@ -172,7 +186,8 @@ void TestRbf::variantsMatchReference() {
     const rbf::Result got = rbf::evaluate(device, variant.toStdString(), p, params);
     QCOMPARE(got.variant, variant.toStdString());
     QCOMPARE(got.count(), p.targetCount());
-    expectClose(got, reference(problem.toStdString(), params), rbf::tolerance(variant.toStdString()));
+    expectClose(got, reference(problem.toStdString(), params),
+                rbf::tolerance(variant.toStdString()));
 }
 
 void TestRbf::referenceMatchesScipy() {
@@ -183,8 +198,10 @@ void TestRbf::referenceMatchesScipy() {
     for (const char* kernel : {"gaussian", "laplace", "helmholtz"}) {
         rbf::Params params = kernelParams(rbf::parseKernel(kernel), file.readScalar("/sigma"),
                                           file.readScalar("/wavenumber"));
-        for (const auto& [group, problem] : {std::pair{"real", &real}, std::pair{"complex", &cplx}}) {
-            const rbf::Result want = rbf::readPotential(file, "/expected/" + std::string(group) + "/" + kernel);
+        for (const auto& [group, problem] :
+             {std::pair{"real", &real}, std::pair{"complex", &cplx}}) {
+            const rbf::Result want =
+                rbf::readPotential(file, "/expected/" + std::string(group) + "/" + kernel);
             const rbf::Result got = rbf::evaluateCpu(*problem, params);
             expectClose(got, want, 1e-13);
             if (QTest::currentTestFailed()) qWarning("kernel %s, %s weights", kernel, group);
@@ -220,8 +237,10 @@ void TestRbf::referenceSemantics() {
     const rbf::Problem& b = namedProblem("planes 7 x13");
     const rbf::Result wide = rbf::evaluateCpu(b, kernelParams(rbf::Kernel::Gaussian, 1e4));
     double total = 0;
-    for (double w : b.weights) total += w;
-    for (double f : wide.potential) QVERIFY(std::abs(f - total) < 1e-6);
+    for (double w : b.weights)
+        total += w;
+    for (double f : wide.potential)
+        QVERIFY(std::abs(f - total) < 1e-6);
 }
 
 void TestRbf::planeTargetsFollowTheSeed() {
@@ -232,7 +251,8 @@ void TestRbf::planeTargetsFollowTheSeed() {
     QCOMPARE(t.count(), 3 * n * n);
     const std::vector<double> seed = synthetic::planeTargets(n);
     for (std::size_t i = 0; i < t.count(); ++i)
-        for (int a = 0; a < 3; ++a) QCOMPARE(t.at(i)[a], seed[3 * i + a]);
+        for (int a = 0; a < 3; ++a)
+            QCOMPARE(t.at(i)[a], seed[3 * i + a]);
     QCOMPARE(t.at(1)[1], 0.25); // xy: second index runs fastest along y
     QCOMPARE(t.at(n * n + n)[0], 0.25);
     QCOMPARE(t.at(2 * n * n + 1)[2], 0.25);
@@ -328,7 +348,8 @@ void TestRbf::rejectsBadInputs() {
         out.commit();
     }
     const H5Reader in(path);
-    EXPECT_ERROR(InputError, rbf::readProblem(in, rbf::particlesGroup, 3), "/particles/weights", "(4,)");
+    EXPECT_ERROR(InputError, rbf::readProblem(in, rbf::particlesGroup, 3), "/particles/weights",
+                 "(4,)");
     EXPECT_ERROR(InputError, rbf::readProblem(in, "/nothing", 3), "/nothing/sources");
     rbf::Params bad;
     bad.sigma = 0;

@@ -12,9 +12,12 @@ namespace clscope::rbf {
 
 std::string kernelName(Kernel kernel) {
     switch (kernel) {
-    case Kernel::Laplace: return "laplace";
-    case Kernel::Helmholtz: return "helmholtz";
-    default: return "gaussian";
+    case Kernel::Laplace:
+        return "laplace";
+    case Kernel::Helmholtz:
+        return "helmholtz";
+    default:
+        return "gaussian";
     }
 }
 
@@ -27,10 +30,10 @@ Kernel parseKernel(const std::string& name) {
 void Params::check() const {
     if (!(sigma > 0) || !std::isfinite(sigma))
         throw UsageError("rbf: sigma must be positive and finite, got " + std::to_string(sigma));
-    if (!std::isfinite(wavenumber))
-        throw UsageError("rbf: the wavenumber must be finite");
+    if (!std::isfinite(wavenumber)) throw UsageError("rbf: the wavenumber must be finite");
     if (planes > 20000) // 1.2e9 targets: beyond any device's memory for the output
-        throw UsageError("rbf: --planes " + std::to_string(planes) + " is too large (at most 20000)");
+        throw UsageError("rbf: --planes " + std::to_string(planes) +
+                         " is too large (at most 20000)");
 }
 
 double planeCoordinate(std::size_t a, std::size_t n) {
@@ -93,7 +96,8 @@ Problem subsetTargets(const Problem& problem, const std::vector<std::size_t>& in
 std::vector<std::size_t> sampleIndices(std::size_t targetCount, std::size_t count) {
     std::vector<std::size_t> out;
     if (targetCount <= count) {
-        for (std::size_t i = 0; i < targetCount; ++i) out.push_back(i);
+        for (std::size_t i = 0; i < targetCount; ++i)
+            out.push_back(i);
         return out;
     }
     for (std::size_t k = 0; k < count; ++k) // evenly spread, the last target included
@@ -148,9 +152,11 @@ Comparison compareResults(const Result& result, const Result& reference, double 
         c.relative = std::numeric_limits<double>::infinity();
         return c;
     }
-    if (c.maxAbsError == 0) c.relative = 0;
-    else c.relative = c.maxReference > 0 ? c.maxAbsError / c.maxReference
-                                         : std::numeric_limits<double>::infinity();
+    if (c.maxAbsError == 0)
+        c.relative = 0;
+    else
+        c.relative = c.maxReference > 0 ? c.maxAbsError / c.maxReference
+                                        : std::numeric_limits<double>::infinity();
     const double limit = tolerance * c.maxReference;
     for (const auto& [err, target] : errors)
         if (err > limit) {

@@ -17,8 +17,8 @@
 namespace clscope::rbf {
 
 enum class Kernel { Gaussian = 0, Laplace = 1, Helmholtz = 2 };
-std::string kernelName(Kernel kernel);          // "gaussian", "laplace", "helmholtz"
-Kernel parseKernel(const std::string& name);    // UsageError naming the choices
+std::string kernelName(Kernel kernel);       // "gaussian", "laplace", "helmholtz"
+Kernel parseKernel(const std::string& name); // UsageError naming the choices
 
 struct Params {
     Kernel kernel = Kernel::Gaussian;

@@ -35,8 +35,9 @@ Problem readProblem(const H5Reader& file, const std::string& group, std::size_t 
         if (!di.dtype || dtypeIsInteger(*di.dtype) || di.shape.empty() || di.shape[0] != n ||
             (di.shape.size() != 1 && di.shape != Shape{n, 2}))
             throw InputError(file.where(wpath) + ": expected (" + std::to_string(n) +
-                             ",) real or (" + std::to_string(n) + ", 2) complex float weights, found " +
-                             di.typeName + " " + shapeString(di.shape));
+                             ",) real or (" + std::to_string(n) +
+                             ", 2) complex float weights, found " + di.typeName + " " +
+                             shapeString(di.shape));
         const Array w = file.read(wpath, DType::Float64);
         particles.weights.assign(w.as<double>().begin(), w.as<double>().end());
     }
@@ -60,7 +61,8 @@ Result readPotential(const H5Reader& file, const std::string& group) {
     Result r;
     r.complex = a.rank() == 2;
     if (a.rank() > 2 || (r.complex && a.shape()[1] != 2))
-        throw InputError(file.where(path) + ": expected (M) or (M, 2), found " + shapeString(a.shape()));
+        throw InputError(file.where(path) + ": expected (M) or (M, 2), found " +
+                         shapeString(a.shape()));
     r.potential.assign(a.as<double>().begin(), a.as<double>().end());
     r.device = file.stringAttribute(group, "device").value_or("");
     r.variant = file.stringAttribute(group, "variant").value_or("");

@@ -86,7 +86,8 @@ void parallelBlocks(std::size_t blocks, unsigned threads, const Progress& progre
     for (unsigned w = 1; w < std::min<std::size_t>(threads, blocks); ++w)
         pool.emplace_back(worker, false);
     worker(true);
-    for (auto& th : pool) th.join();
+    for (auto& th : pool)
+        th.join();
     progress.checkCancel();
 }
 
@@ -113,8 +114,8 @@ Result evaluateCpu(const Problem& problem, const Params& params, const Progress&
             if (per == 2) result.potential[2 * i + 1] = f[1];
         }
     });
-    result.kernelMs = std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - start).count();
+    result.kernelMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return result;
 }
 

@@ -25,8 +25,10 @@ struct PairScales {
 PairScales pairScales(const Params& params, bool fast) {
     PairScales s;
     if (params.kernel == Kernel::Gaussian) {
-        if (fast) s.coord = std::sqrt(std::log2(std::exp(1.0)) * gaussianScale(params));
-        else s.scale = gaussianScale(params);
+        if (fast)
+            s.coord = std::sqrt(std::log2(std::exp(1.0)) * gaussianScale(params));
+        else
+            s.scale = gaussianScale(params);
     }
     s.k = fast ? params.wavenumber / twoPi : params.wavenumber;
     return s;
@@ -37,8 +39,8 @@ PairScales pairScales(const Params& params, bool fast) {
 void runTiled(DeviceRun& run, bool fast, std::size_t sourcePad, const Progress& progress) {
     const std::size_t wg = run.tuning.at("RBF_WG"), perGroup = wg * run.tuning.at("RBF_TPW");
     const std::size_t m = run.problem.targetCount(), groups = (m + perGroup - 1) / perGroup;
-    const std::size_t step = std::max<std::size_t>(
-        1, interactionsPerLaunch(run.session.info()) / (perGroup * sourcePad));
+    const std::size_t step = std::max<std::size_t>(1, interactionsPerLaunch(run.session.info()) /
+                                                          (perGroup * sourcePad));
     const PairScales s = pairScales(run.params, fast);
     cl::Kernel k = directKernel(run, "rbf_tiled", "rbf_tiled");
     k.setArg(0, run.sources), k.setArg(1, run.sourcesIm);

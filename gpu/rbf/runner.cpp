@@ -20,7 +20,8 @@ void packSources(const Problem& p, std::size_t padded, std::vector<double>& xyzw
     xyzw.assign(4 * padded, 0.0);
     im.assign(p.complexWeights ? padded : 1, 0.0);
     for (std::size_t j = 0; j < p.sourceCount(); ++j) {
-        for (int a = 0; a < 3; ++a) xyzw[4 * j + a] = p.sources[3 * j + a];
+        for (int a = 0; a < 3; ++a)
+            xyzw[4 * j + a] = p.sources[3 * j + a];
         xyzw[4 * j + 3] = p.complexWeights ? p.weights[2 * j] : p.weights[j];
         if (p.complexWeights) im[j] = p.weights[2 * j + 1];
     }
@@ -45,7 +46,8 @@ std::string pairOptions(const Problem& problem, const Params& params, bool useDo
                     " -DRBF_COMPLEX_W=" + std::to_string(problem.complexWeights ? 1 : 0) +
                     " -DRBF_DOUBLE=" + std::to_string(useDouble ? 1 : 0) +
                     " -DRBF_FAST=" + std::to_string(fast ? 1 : 0);
-    for (const auto& [name, value] : tuning) s += " -D" + name + "=" + std::to_string(value);
+    for (const auto& [name, value] : tuning)
+        s += " -D" + name + "=" + std::to_string(value);
     return s;
 }
 
@@ -67,7 +69,8 @@ std::size_t prepareBuffers(DeviceRun& run, std::size_t multiple) {
     run.targets = uploadReals(run, p.targets.planes ? dummy : p.targets.points, "targets");
     run.complexOut = complexOutput(p, run.params);
     const std::size_t values = p.targetCount() * (run.complexOut ? 2 : 1);
-    run.out = run.session.allocate(std::max<std::size_t>(1, values) * run.realBytes(), "rbf potential");
+    run.out =
+        run.session.allocate(std::max<std::size_t>(1, values) * run.realBytes(), "rbf potential");
     return padded;
 }
 
@@ -87,11 +90,15 @@ void downloadResult(DeviceRun& run, Result& result) {
 }
 
 void setReal(cl::Kernel& kernel, cl_uint index, double value, bool useDouble) {
-    if (useDouble) kernel.setArg(index, value);
-    else kernel.setArg(index, static_cast<float>(value));
+    if (useDouble)
+        kernel.setArg(index, value);
+    else
+        kernel.setArg(index, static_cast<float>(value));
 }
 
-double gaussianScale(const Params& params) { return 1.0 / (2.0 * params.sigma * params.sigma); }
+double gaussianScale(const Params& params) {
+    return 1.0 / (2.0 * params.sigma * params.sigma);
+}
 
 double planeStep(const Problem& problem) {
     const std::size_t n = problem.targets.planes;

@@ -22,7 +22,7 @@ struct DeviceRun {
     bool useDouble = false; // real = double (fp64), else float
     bool complexOut = false;
     Tuning tuning;
-    std::string options; // -D flags of the run's kernels
+    std::string options;  // -D flags of the run's kernels
     cl::Buffer sources;   // (x, y, z, re c) per source, padded with zero weights
     cl::Buffer sourcesIm; // im c per source (a one-element dummy for real weights)
     cl::Buffer targets;   // (M,3) for explicit targets (a dummy for planes)

@@ -12,7 +12,9 @@ namespace clscope::rbf {
 
 namespace {
 
-bool isDirect(const std::string& id) { return id == "tiled" || id == "tiled-fast" || id == "fp64"; }
+bool isDirect(const std::string& id) {
+    return id == "tiled" || id == "tiled-fast" || id == "fp64";
+}
 
 Support needsFp64(const DeviceInfo& d) {
     if (!d.fp64) return {false, "needs fp64 (cl_khr_fp64) on the device"};
@@ -28,13 +30,15 @@ Support seedLimit(const DeviceInfo& d, std::size_t sources) {
     most = std::min<std::size_t>(most, d.localMemBytes / (sx * 8 + 20));
     if (sources <= most) return {};
     return {false, "the seed kernel runs one work-item per (target, source) pair in a 16 x N "
-                   "work-group: " + std::to_string(sources) + " sources exceed the " +
-                       std::to_string(most) + " that " + d.spec + " allows (use tiled)"};
+                   "work-group: " +
+                       std::to_string(sources) + " sources exceed the " + std::to_string(most) +
+                       " that " + d.spec + " allows (use tiled)"};
 }
 
 Support separableLimit(const Problem& p, const Params& params) {
     if (params.kernel != Kernel::Gaussian)
-        return {false, "separable factorises the Gaussian only (kernel is " + kernelName(params.kernel) + ")"};
+        return {false, "separable factorises the Gaussian only (kernel is " +
+                           kernelName(params.kernel) + ")"};
     if (!p.targets.planes)
         return {false, "separable needs the plane grid targets (--planes N), not a target list"};
     return {};
@@ -43,7 +47,8 @@ Support separableLimit(const Problem& p, const Params& params) {
 } // namespace
 
 const std::vector<std::string>& variantIds() {
-    static const std::vector<std::string> ids{"seed", "tiled", "tiled-fast", "fp64", "separable", "cpu"};
+    static const std::vector<std::string> ids{"seed", "tiled",     "tiled-fast",
+                                              "fp64", "separable", "cpu"};
     return ids;
 }
 
@@ -53,7 +58,9 @@ double tolerance(const std::string& variant) {
     return toleranceFp32;
 }
 
-std::string defaultVariant(const DeviceInfo& device) { return device.isHost() ? "cpu" : "tiled"; }
+std::string defaultVariant(const DeviceInfo& device) {
+    return device.isHost() ? "cpu" : "tiled";
+}
 
 std::map<std::string, int> defaultTuning(const std::string& variant, const DeviceInfo& device) {
     const bool gpu = device.type == "GPU";
@@ -62,7 +69,8 @@ std::map<std::string, int> defaultTuning(const std::string& variant, const Devic
         return gpu ? Tuning{{"SEP_TS", 16}, {"SEP_WPT", 4}, {"SEP_KT", 16}}
                    : Tuning{{"SEP_TS", 8}, {"SEP_WPT", 8}, {"SEP_KT", 8}};
     if (variant == "fp64") return {{"RBF_WG", gpu ? 128 : 64}, {"RBF_TPW", 2}, {"RBF_UNROLL", 4}};
-    if (isDirect(variant)) return {{"RBF_WG", gpu ? 128 : 64}, {"RBF_TPW", 4}, {"RBF_UNROLL", gpu ? 8 : 4}};
+    if (isDirect(variant))
+        return {{"RBF_WG", gpu ? 128 : 64}, {"RBF_TPW", 4}, {"RBF_UNROLL", gpu ? 8 : 4}};
     return {};
 }
 
@@ -71,27 +79,31 @@ std::vector<VariantEntry> variantEntries() {
                           bool preferred) {
         DeviceInfo gpu;
         gpu.type = "GPU";
-        VariantEntry e{{"rbf", id, label, kind, needs, nlohmann::json(defaultTuning(id, gpu)).dump(),
-                        preferred}, {}};
+        VariantEntry e{{"rbf", id, label, kind, needs,
+                        nlohmann::json(defaultTuning(id, gpu)).dump(), preferred},
+                       {}};
         if (id == "fp64") e.extraCheck = needsFp64;
         return e;
     };
     return {
         entry("seed", "one work-item per target-source pair in local tiles (the seed's kernel)",
               VariantKind::OpenCL, "OpenCL 1.2, N <= max work-group size / 16", false),
-        entry("tiled", "work-item per 4 targets, sources staged through local memory, accurate maths",
+        entry("tiled",
+              "work-item per 4 targets, sources staged through local memory, accurate maths",
               VariantKind::OpenCL, "OpenCL 1.2", true),
         entry("tiled-fast", "tiled with native exp2/rsqrt/sin/cos and a pre-scaled exponent",
               VariantKind::OpenCL, "OpenCL 1.2", false),
         entry("fp64", "tiled in double precision", VariantKind::OpenCL, "OpenCL 1.2, fp64", false),
-        entry("separable", "Gaussian on plane grids as F = A diag(c) B^T per plane (matrix product)",
+        entry("separable",
+              "Gaussian on plane grids as F = A diag(c) B^T per plane (matrix product)",
               VariantKind::OpenCL, "OpenCL 1.2, Gaussian kernel, --planes targets", false),
         entry("cpu", "host reference in double, std::thread", VariantKind::Host, "host CPU", true),
     };
 }
 
 void registerRbfVariants(VariantRegistry& registry) {
-    for (VariantEntry& e : variantEntries()) registry.add(std::move(e));
+    for (VariantEntry& e : variantEntries())
+        registry.add(std::move(e));
 }
 
 Support supports(const std::string& variant, const DeviceInfo& device, const Problem* problem,
@@ -114,17 +126,24 @@ Result runOnDevice(const DeviceInfo& device, const std::string& id, const Proble
     DeviceRun run(session, problem, params, id == "fp64");
     run.tuning = defaultTuning(id, device);
     if (id == "seed") run.tuning["SEED_N"] = static_cast<int>(problem.sourceCount());
-    for (const auto& [name, value] : params.tuning) run.tuning[name] = value;
+    for (const auto& [name, value] : params.tuning)
+        run.tuning[name] = value;
     run.options = pairOptions(problem, params, run.useDouble, id == "tiled-fast", run.tuning);
     Result result;
     try {
-        const std::size_t sourcePad = prepareBuffers(run, isDirect(id) ? run.tuning.at("RBF_WG") : 1);
+        const std::size_t sourcePad =
+            prepareBuffers(run, isDirect(id) ? run.tuning.at("RBF_WG") : 1);
         if (problem.targetCount() && problem.sourceCount()) {
-            if (isDirect(id)) runTiled(run, id == "tiled-fast", sourcePad, progress);
-            else if (id == "seed") runSeed(run);
-            else runSeparable(run, progress);
+            if (isDirect(id))
+                runTiled(run, id == "tiled-fast", sourcePad, progress);
+            else if (id == "seed")
+                runSeed(run);
+            else
+                runSeparable(run, progress);
         } else if (problem.targetCount()) { // no sources: f = 0
-            session.fill(run.out, problem.targetCount() * (run.complexOut ? 2 : 1) * run.realBytes(), "rbf zero");
+            session.fill(run.out,
+                         problem.targetCount() * (run.complexOut ? 2 : 1) * run.realBytes(),
+                         "rbf zero");
         }
         downloadResult(run, result);
         session.finish();
@@ -142,7 +161,8 @@ Result evaluate(const DeviceInfo& device, const std::string& variant, const Prob
                 const Params& params, const Progress& progress) {
     const std::string id = variant.empty() ? defaultVariant(device) : variant;
     if (std::find(variantIds().begin(), variantIds().end(), id) == variantIds().end())
-        throw UsageError("rbf: no variant '" + id + "' (seed, tiled, tiled-fast, fp64, separable, cpu)");
+        throw UsageError("rbf: no variant '" + id +
+                         "' (seed, tiled, tiled-fast, fp64, separable, cpu)");
     params.check();
     problem.check();
     if (const Support s = supports(id, device, &problem, &params); !s.ok)
