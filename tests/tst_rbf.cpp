@@ -188,6 +188,9 @@ void TestRbf::variantsMatchReference() {
     QCOMPARE(got.count(), p.targetCount());
     expectClose(got, reference(problem.toStdString(), params),
                 rbf::tolerance(variant.toStdString()));
+    // The run's own check against double on a sample of targets.
+    QCOMPARE(got.sampleCount, std::min<std::size_t>(p.targetCount(), 64));
+    if (got.sampleCount) QVERIFY(got.sampleDeviation <= rbf::tolerance(variant.toStdString()));
 }
 
 void TestRbf::referenceMatchesScipy() {

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ struct Params {
     // Kernel tuning values passed as -D NAME=VALUE (RBF_WG, RBF_TPW, ...).
     std::map<std::string, int> tuning;
     unsigned threads = 0; // cpu variant: worker threads (0: all cores)
+    // OpenCL variants: targets re-evaluated in double on the host after the run, whose
+    // deviation the result reports (sampleDeviation); 0: none.
+    std::size_t sampleTargets = 64;
     // UsageError when sigma <= 0, k is not finite or planes is too large.
     void check() const;
 };
@@ -74,6 +78,10 @@ struct Result {
     std::string device, variant;
     double kernelMs = 0.0; // summed kernel time (cpu: compute wall time)
     TimingStats timings;
+    // max|f - f_ref| / max|f_ref| on `sampleCount` targets against the double reference
+    // (OpenCL variants, Params::sampleTargets); NaN when not checked.
+    double sampleDeviation = std::numeric_limits<double>::quiet_NaN();
+    std::size_t sampleCount = 0;
     std::size_t count() const { return potential.size() / (complex ? 2 : 1); }
 };
 

@@ -7,6 +7,7 @@
 #include "core/synthetic/synthetic.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
 
+#include <cstdio>
 #include <random>
 
 namespace clscope::rbf {
@@ -34,10 +35,21 @@ class RbfResult : public AlgorithmResult {
         writePotential(out, result, group);
         writeProvenance(out, group,
                         {info.device, info.variant, info.parametersJson, info.kernelMs});
+        if (result.sampleCount) { // the run's own check against double on a few targets
+            out.setAttribute(group, "sample_deviation", result.sampleDeviation);
+            out.setAttribute(group, "sample_targets", static_cast<double>(result.sampleCount));
+        }
     }
     std::string summary() const override {
-        return std::to_string(result.count()) + (result.complex ? " complex" : " real") +
-               " potentials";
+        std::string s = std::to_string(result.count()) + (result.complex ? " complex" : " real") +
+                        " potentials";
+        if (result.sampleCount) {
+            char deviation[96];
+            std::snprintf(deviation, sizeof deviation, ", %.2g from float64 on %zu targets",
+                          result.sampleDeviation, result.sampleCount);
+            s += deviation;
+        }
+        return s;
     }
 };
 

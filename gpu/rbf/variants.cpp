@@ -155,6 +155,18 @@ Result runOnDevice(const DeviceInfo& device, const std::string& id, const Proble
     return result;
 }
 
+// The result's deviation from the double reference on a few targets spread over all.
+void checkSample(const Problem& problem, const Params& params, Result& result) {
+    if (!params.sampleTargets || !problem.targetCount()) return;
+    const std::vector<std::size_t> sample =
+        sampleIndices(problem.targetCount(), params.sampleTargets);
+    Result reference = evaluateCpu(subsetTargets(problem, sample), params);
+    reference.targetIndex = sample;
+    const Comparison c = compareResults(result, reference);
+    result.sampleDeviation = c.relative;
+    result.sampleCount = c.compared;
+}
+
 } // namespace
 
 Result evaluate(const DeviceInfo& device, const std::string& variant, const Problem& problem,
@@ -171,6 +183,7 @@ Result evaluate(const DeviceInfo& device, const std::string& variant, const Prob
     Result result = runOnDevice(device, id, problem, params, progress);
     result.device = device.spec + " (" + device.name + ")";
     result.variant = id;
+    checkSample(problem, params, result);
     progress.report(1.0);
     return result;
 }
