@@ -12,59 +12,58 @@
 
 namespace clscope::rbf {
 
-namespace {
+std::string Input::describe() const {
+    std::string s = std::to_string(problem.targetCount()) + " targets";
+    if (problem.targets.planes)
+        s += " on 3 planes of " + std::to_string(problem.targets.planes) + "^2";
+    return s + " x " + std::to_string(problem.sourceCount()) + " sources, " +
+           (problem.complexWeights ? "complex" : "real") + " weights";
+}
 
-// A problem plus, when it is a sample of a larger one, the original target indices.
-class RbfInput : public AlgorithmInput {
-  public:
-    Problem problem;
-    std::vector<std::size_t> targetIndex;
-    std::string describe() const override {
-        std::string s = std::to_string(problem.targetCount()) + " targets";
-        if (problem.targets.planes)
-            s += " on 3 planes of " + std::to_string(problem.targets.planes) + "^2";
-        return s + " x " + std::to_string(problem.sourceCount()) + " sources, " +
-               (problem.complexWeights ? "complex" : "real") + " weights";
+void RunResult::write(H5Writer& out, const std::string& group) const {
+    writePotential(out, result, group);
+    writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
+    if (result.sampleCount) { // the run's own check against double on a few targets
+        out.setAttribute(group, "sample_deviation", result.sampleDeviation);
+        out.setAttribute(group, "sample_targets", static_cast<double>(result.sampleCount));
     }
-};
+}
 
-class RbfResult : public AlgorithmResult {
-  public:
-    Result result;
-    void write(H5Writer& out, const std::string& group) const override {
-        writePotential(out, result, group);
-        writeProvenance(out, group,
-                        {info.device, info.variant, info.parametersJson, info.kernelMs});
-        if (result.sampleCount) { // the run's own check against double on a few targets
-            out.setAttribute(group, "sample_deviation", result.sampleDeviation);
-            out.setAttribute(group, "sample_targets", static_cast<double>(result.sampleCount));
-        }
+std::string RunResult::summary() const {
+    std::string s =
+        std::to_string(result.count()) + (result.complex ? " complex" : " real") + " potentials";
+    if (result.sampleCount) {
+        char deviation[96];
+        std::snprintf(deviation, sizeof deviation, ", %.2g from float64 on %zu targets",
+                      result.sampleDeviation, result.sampleCount);
+        s += deviation;
     }
-    std::string summary() const override {
-        std::string s = std::to_string(result.count()) + (result.complex ? " complex" : " real") +
-                        " potentials";
-        if (result.sampleCount) {
-            char deviation[96];
-            std::snprintf(deviation, sizeof deviation, ", %.2g from float64 on %zu targets",
-                          result.sampleDeviation, result.sampleCount);
-            s += deviation;
-        }
-        return s;
-    }
-};
+    return s;
+}
 
-Params paramsOf(const ParamSet& set, const std::map<std::string, int>& tuning) {
+Params paramsFrom(const ParamSet& set, const std::map<std::string, int>& tuning) {
     Params p;
     p.kernel = parseKernel(set.text("kernel"));
     p.sigma = set.number("sigma");
     p.wavenumber = set.number("wavenumber");
     p.planes = static_cast<std::size_t>(set.integer("planes"));
+    p.threads = static_cast<unsigned>(set.integer("threads"));
+    p.sampleTargets = static_cast<std::size_t>(set.integer("sample_targets"));
     p.tuning = tuning;
     return p;
 }
 
-const RbfInput& inputOf(const AlgorithmInput* input) {
-    const auto* in = dynamic_cast<const RbfInput*>(input);
+std::shared_ptr<Input> makeInput(Problem problem, nlohmann::json provenance) {
+    auto input = std::make_shared<Input>();
+    input->problem = std::move(problem);
+    input->provenance = provenance.is_object() ? provenance : nlohmann::json::object();
+    return input;
+}
+
+namespace {
+
+const Input& inputOf(const AlgorithmInput* input) {
+    const auto* in = dynamic_cast<const Input*>(input);
     if (!in) throw UsageError("rbf: the input is not a particles input");
     return *in;
 }
@@ -78,9 +77,9 @@ Problem withPlanes(const Problem& problem, std::size_t planes) {
     return p;
 }
 
-std::shared_ptr<RbfInput> randomInput(std::size_t targets, std::size_t sources, bool complexWeights,
-                                      std::uint64_t seed) {
-    auto in = std::make_shared<RbfInput>();
+std::shared_ptr<Input> randomInput(std::size_t targets, std::size_t sources, bool complexWeights,
+                                   std::uint64_t seed) {
+    auto in = makeInput({});
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     in->problem.sources.resize(3 * sources);
@@ -98,7 +97,7 @@ std::shared_ptr<RbfInput> randomInput(std::size_t targets, std::size_t sources, 
 
 } // namespace
 
-std::vector<InputRole> RbfAlgorithm::inputRoles() const {
+std::vector<InputRole> Algorithm::inputRoles() const {
     InputRole role;
     role.id = "particles";
     role.flag = "--particles";
@@ -120,7 +119,7 @@ ParamSpec spec(std::string name, ParamSpec::Type type, nlohmann::json value, std
 
 } // namespace
 
-std::vector<ParamSpec> RbfAlgorithm::parameterSpecs() const {
+std::vector<ParamSpec> Algorithm::parameterSpecs() const {
     using T = ParamSpec::Type;
     ParamSpec kernel =
         spec("kernel", T::Choice, "gaussian", "kernel", "",
@@ -130,44 +129,48 @@ std::vector<ParamSpec> RbfAlgorithm::parameterSpecs() const {
     sigma.min = 1e-12;
     ParamSpec k = spec("wavenumber", T::Double, 10.0, "k", "1/length", "Helmholtz wavenumber",
                        "--wavenumber");
-    k.min = 0;
     ParamSpec planes =
         spec("planes", T::Int, 0, "plane grid n", "",
              "n > 0: targets on the seed's three n x n planes xy, xz, yz of the unit "
              "cube instead of the file's",
              "--planes");
     planes.min = 0, planes.max = 20000;
-    return {kernel, sigma, k, planes};
+    ParamSpec threads = spec("threads", T::Int, 0, "CPU threads", "",
+                             "cpu variant: worker threads (0: all cores)", "");
+    threads.min = 0, threads.max = 4096, threads.advanced = true;
+    ParamSpec sample = spec("sample_targets", T::Int, 64, "sample check", "targets",
+                            "OpenCL variants: targets re-evaluated in double after the run", "");
+    sample.min = 0, sample.max = 100000, sample.advanced = true;
+    return {kernel, sigma, k, planes, threads, sample};
 }
 
-std::vector<VariantEntry> RbfAlgorithm::variants() const {
+std::vector<VariantEntry> Algorithm::variants() const {
     return variantEntries();
 }
 
-std::shared_ptr<const AlgorithmInput> RbfAlgorithm::read(const InputSources& sources,
-                                                         const ParamSet& params) const {
+std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& sources,
+                                                      const ParamSet& params) const {
     const DataLocation where = sources.locate(inputRoles().front());
     const H5Reader file(where.file);
-    auto in = std::make_shared<RbfInput>();
-    in->problem = readProblem(file, where.path, static_cast<std::size_t>(params.integer("planes")));
-    in->provenance = {{"file", where.file},
-                      {"datasets", {{"particles", where.file + ":" + where.path}}}};
-    return in;
+    const std::size_t planes = static_cast<std::size_t>(params.integer("planes"));
+    return makeInput(
+        readProblem(file, where.path, planes),
+        {{"file", where.file}, {"datasets", {{"particles", where.file + ":" + where.path}}}});
 }
 
-Support RbfAlgorithm::supports(const VariantEntry& variant, const DeviceInfo& device,
-                               const AlgorithmInput* input, const ParamSet* params) const {
+Support Algorithm::supports(const VariantEntry& variant, const DeviceInfo& device,
+                            const AlgorithmInput* input, const ParamSet* params) const {
     if (!input || !params) return rbf::supports(variant.info.id, device);
-    const Params p = paramsOf(*params, {});
+    const Params p = paramsFrom(*params, {});
     const Problem problem = withPlanes(inputOf(input).problem, p.planes);
     return rbf::supports(variant.info.id, device, &problem, &p);
 }
 
-std::shared_ptr<AlgorithmResult> RbfAlgorithm::run(const RunRequest& request,
-                                                   const Progress& progress) const {
-    const RbfInput& in = inputOf(request.input.get());
-    const Params params = paramsOf(request.params, request.tuning);
-    auto out = std::make_shared<RbfResult>();
+std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
+                                                const Progress& progress) const {
+    const Input& in = inputOf(request.input.get());
+    const Params params = paramsFrom(request.params, request.tuning);
+    auto out = std::make_shared<RunResult>();
     out->result = evaluate(request.device, request.variant, withPlanes(in.problem, params.planes),
                            params, progress);
     out->result.targetIndex = in.targetIndex;
@@ -176,10 +179,10 @@ std::shared_ptr<AlgorithmResult> RbfAlgorithm::run(const RunRequest& request,
     return out;
 }
 
-Deviation RbfAlgorithm::compare(const AlgorithmResult& result,
-                                const AlgorithmResult& reference) const {
-    const auto* got = dynamic_cast<const RbfResult*>(&result);
-    const auto* want = dynamic_cast<const RbfResult*>(&reference);
+Deviation Algorithm::compare(const AlgorithmResult& result,
+                             const AlgorithmResult& reference) const {
+    const auto* got = dynamic_cast<const RunResult*>(&result);
+    const auto* want = dynamic_cast<const RunResult*>(&reference);
     if (!got || !want) throw UsageError("rbf: compare needs two rbf results");
     Deviation d;
     d.metric = "max|f - f_ref| / max|f_ref|";
@@ -199,18 +202,17 @@ Deviation RbfAlgorithm::compare(const AlgorithmResult& result,
     return d;
 }
 
-std::vector<std::string> RbfAlgorithm::benchSizes() const {
+std::vector<std::string> Algorithm::benchSizes() const {
     return {"seed", "large", "large-laplace", "large-helmholtz"};
 }
 
-BenchCase RbfAlgorithm::benchCase(const std::string& size) const {
+BenchCase Algorithm::benchCase(const std::string& size) const {
     BenchCase b;
     b.params = defaultParams();
     b.unit = "interactions/s";
     if (size == "seed") { // 3 planes of 400^2 targets x 50 sources, Gaussian sigma 0.1
         synthetic::ParticlesParams gp;
-        auto in = std::make_shared<RbfInput>();
-        in->problem = makeProblem(synthetic::generateParticles(gp), gp.gridPoints);
+        auto in = makeInput(makeProblem(synthetic::generateParticles(gp), gp.gridPoints));
         b.params.set("planes", static_cast<long long>(gp.gridPoints));
         b.description = "480,000 plane targets (n = 400) x 50 sources, Gaussian";
         b.work = static_cast<double>(in->problem.targetCount()) * in->problem.sourceCount();
@@ -227,7 +229,7 @@ BenchCase RbfAlgorithm::benchCase(const std::string& size) const {
     b.params.set("kernel", kernel);
     auto in = randomInput(1000000, 100000, kernel == "helmholtz", 7);
     // The float64 reference on 1000 targets spread over the 10^6.
-    auto sample = std::make_shared<RbfInput>();
+    auto sample = makeInput({});
     sample->targetIndex = sampleIndices(in->problem.targetCount(), 1000);
     sample->problem = subsetTargets(in->problem, sample->targetIndex);
     b.description =

@@ -1,10 +1,29 @@
-// rbf as a clscope::Algorithm (command "rbf", output /rbf/potential).
+// rbf through the algorithm interface (gpu/algorithm.hpp): the input, result and Algorithm
+// object that the CLI (`clscope-cli rbf`), the bench, the GUI and the tests use.
 #pragma once
+#include "core/rbf/rbf.hpp"
 #include "gpu/algorithm.hpp"
+
+#include <memory>
 
 namespace clscope::rbf {
 
-class RbfAlgorithm : public Algorithm {
+// Sources, weights and targets; when the input is a sample of a larger one (the large bench
+// case's reference), the original index of each target.
+struct Input : AlgorithmInput {
+    Problem problem;
+    std::vector<std::size_t> targetIndex;
+    std::string describe() const override;
+};
+
+struct RunResult : AlgorithmResult {
+    Result result;
+    // /rbf/potential, the provenance attributes and the run's own sample check.
+    void write(H5Writer& out, const std::string& group) const override;
+    std::string summary() const override;
+};
+
+class Algorithm : public clscope::Algorithm {
   public:
     std::string id() const override { return "rbf"; }
     std::string label() const override {
@@ -21,8 +40,14 @@ class RbfAlgorithm : public Algorithm {
                                          const Progress& progress) const override;
     Deviation compare(const AlgorithmResult& result,
                       const AlgorithmResult& reference) const override;
+    // seed and large (Gaussian), plus large-laplace and large-helmholtz.
     std::vector<std::string> benchSizes() const override;
     BenchCase benchCase(const std::string& size) const override;
 };
+
+// The library's Params from the parameter set (and kernel tuning).
+Params paramsFrom(const ParamSet& params, const std::map<std::string, int>& tuning);
+// The rbf input of a problem made in memory (GUI, tests, bench).
+std::shared_ptr<Input> makeInput(Problem problem, nlohmann::json provenance = {});
 
 } // namespace clscope::rbf
