@@ -46,6 +46,7 @@ std::string pairOptions(const Problem& problem, const Params& params, bool useDo
                     " -DRBF_COMPLEX_W=" + std::to_string(problem.complexWeights ? 1 : 0) +
                     " -DRBF_DOUBLE=" + std::to_string(useDouble ? 1 : 0) +
                     " -DRBF_FAST=" + std::to_string(fast ? 1 : 0);
+    if (fast) s += " -cl-denorms-are-zero"; // flush-to-zero native functions (no denormal fixup)
     for (const auto& [name, value] : tuning)
         s += " -D" + name + "=" + std::to_string(value);
     return s;
