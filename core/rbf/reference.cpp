@@ -45,6 +45,7 @@ std::array<double, 2> sumAt(const std::array<double, 3>& t, const SourceArrays& 
     double re = 0, im = 0;
     if (params.kernel == Kernel::Gaussian) {
         const double scale = 1.0 / (2.0 * params.sigma * params.sigma);
+#pragma omp simd reduction(+ : re, im)
         for (std::size_t j = 0; j < n; ++j) {
             const double g = std::exp(-distance2(t, s, j) * scale);
             re += g * s.wr[j], im += g * s.wi[j];
@@ -52,6 +53,7 @@ std::array<double, 2> sumAt(const std::array<double, 3>& t, const SourceArrays& 
         return {re, im};
     }
     if (params.kernel == Kernel::Laplace) {
+#pragma omp simd reduction(+ : re, im)
         for (std::size_t j = 0; j < n; ++j) {
             const double r2 = distance2(t, s, j);
             const double g = r2 > 0 ? 1.0 / std::sqrt(r2) : 0.0; // r = 0: nothing
@@ -60,6 +62,7 @@ std::array<double, 2> sumAt(const std::array<double, 3>& t, const SourceArrays& 
         return {re / fourPi, im / fourPi};
     }
     const double k = params.wavenumber;
+#pragma omp simd reduction(+ : re, im)
     for (std::size_t j = 0; j < n; ++j) {
         const double r = std::sqrt(distance2(t, s, j));
         const double g = r > 0 ? 1.0 / r : 0.0;
