@@ -12,17 +12,21 @@ namespace clscope {
 
 struct ParamSpec {
     enum class Type { Int, Double, Bool, Choice, Text, IntList };
-    std::string name;            // JSON key, e.g. "sigma_b"
+    std::string name; // JSON key, e.g. "sigma_b"
     Type type = Type::Double;
-    nlohmann::json defaultValue; // null: unset (optional parameter)
-    std::string label;           // for people, e.g. "σ background"
-    std::string unit;            // e.g. "s", "px", "" for none
-    std::string help;            // one line
+    nlohmann::json defaultValue;      // null: unset (optional parameter)
+    std::string label;                // for people, e.g. "σ background"
+    std::string unit;                 // e.g. "s", "px", "" for none
+    std::string help;                 // one line
     std::optional<double> min, max;   // inclusive range of Int and Double (and IntList items)
     std::vector<std::string> choices; // Choice: the allowed texts
-    std::string flag;            // CLI option, e.g. "--sigma-b"; empty: only through --params
-    bool advanced = false;       // the GUI folds it away
+    std::string flag;                 // CLI option, e.g. "--sigma-b"; empty: only through --params
+    bool advanced = false;            // the GUI folds it away
 };
+
+// A spec with its name, type, default and help; set the other fields after.
+ParamSpec makeParam(std::string name, ParamSpec::Type type, nlohmann::json defaultValue,
+                    std::string help, std::string unit = "");
 
 // Values of one algorithm's parameters, always valid against the specs.
 class ParamSet {
@@ -57,6 +61,11 @@ class ParamSet {
     std::vector<ParamSpec> specs_;
     nlohmann::json values_ = nlohmann::json::object();
 };
+
+// A value as typed on the command line, converted for the spec (IntList: "1,2,3"; Double and
+// Int: numbers; Choice and Text: as is; a Double that also takes a word, e.g. "auto", is Text).
+// UsageError naming the option and what was expected.
+nlohmann::json parseParamText(const ParamSpec& spec, const std::string& text);
 
 // Keys of a `parameters` attribute that describe the run rather than set a parameter.
 bool isProvenanceKey(const std::string& key);

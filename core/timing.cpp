@@ -12,34 +12,52 @@ double median(std::vector<double> values) {
     return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-void TimingStats::add(const std::string& label, double ms) {
+void TimingStats::add(const std::string& label, double ms, bool kernel) {
     auto [it, inserted] = samples_.try_emplace(label);
-    if (inserted) order_.push_back(label);
+    if (inserted) order_.push_back(label), kernel_[label] = kernel;
     it->second.push_back(ms);
 }
 
 void TimingStats::merge(const TimingStats& other) {
     for (const std::string& label : other.order_)
-        for (double ms : other.samples_.at(label)) add(label, ms);
+        for (double ms : other.samples_.at(label))
+            add(label, ms, other.kernel_.at(label));
 }
 
 std::vector<TimingRecord> TimingStats::records() const {
     std::vector<TimingRecord> out;
     for (const std::string& label : order_) {
         const std::vector<double>& s = samples_.at(label);
-        TimingRecord r{label, s.size(), *std::min_element(s.begin(), s.end()), median(s),
-                       *std::max_element(s.begin(), s.end()), 0.0};
-        for (double v : s) r.totalMs += v;
+        TimingRecord r{label,
+                       s.size(),
+                       *std::min_element(s.begin(), s.end()),
+                       median(s),
+                       *std::max_element(s.begin(), s.end()),
+                       0.0,
+                       kernel_.at(label)};
+        for (double v : s)
+            r.totalMs += v;
         out.push_back(r);
     }
     return out;
 }
 
-double TimingStats::totalMs(const std::string& prefix) const {
+double TimingStats::totalMs() const {
     double total = 0;
     for (const auto& [label, s] : samples_)
-        if (label.rfind(prefix, 0) == 0)
-            for (double v : s) total += v;
+        for (double v : s)
+            total += v;
+    return total;
+}
+
+double TimingStats::kernelMs() const {
+    return kernelTotalMs(records());
+}
+
+double kernelTotalMs(const std::vector<TimingRecord>& records) {
+    double total = 0;
+    for (const TimingRecord& r : records)
+        if (r.kernel) total += r.totalMs;
     return total;
 }
 

@@ -10,24 +10,30 @@ struct TimingRecord {
     std::string label; // e.g. "copy H->D frames", "xpcs gemm"
     std::size_t count = 0;
     double minMs = 0, medianMs = 0, maxMs = 0, totalMs = 0;
+    bool kernel = false; // device kernel time (else a transfer, fill or host step)
 };
 
 // Collects samples per label, in first-seen order.
 class TimingStats {
   public:
-    void add(const std::string& label, double ms);
+    void add(const std::string& label, double ms, bool kernel = false);
     void merge(const TimingStats& other);
-    void clear() { samples_.clear(), order_.clear(); }
+    void clear() { samples_.clear(), order_.clear(), kernel_.clear(); }
     bool empty() const { return order_.empty(); }
     std::vector<TimingRecord> records() const;
-    // Sum over the labels that start with prefix (e.g. all "xpcs " kernels).
-    double totalMs(const std::string& prefix = "") const;
+    // Sum over every label, or over the kernel labels only.
+    double totalMs() const;
+    double kernelMs() const;
     std::string table() const;
 
   private:
     std::map<std::string, std::vector<double>> samples_;
     std::vector<std::string> order_;
+    std::map<std::string, bool> kernel_;
 };
+
+// Sum of the kernel records' totals.
+double kernelTotalMs(const std::vector<TimingRecord>& records);
 
 double median(std::vector<double> values);
 

@@ -27,10 +27,13 @@ struct InputRole {
     std::string flag;        // CLI option that overrides the path, e.g. "--data"
     std::string defaultPath; // inside the input file
     std::string help;
-    bool optional = false;     // may be absent (then the algorithm runs without it)
-    bool otherFile = false;    // the option takes FILE[:PATH], not only PATH
-    std::string disableFlag;   // e.g. "--no-pixel-mask": do not read it even when present
+    bool optional = false;   // may be absent (then the algorithm runs without it)
+    bool otherFile = false;  // the option takes FILE[:PATH], not only PATH
+    std::string disableFlag; // e.g. "--no-pixel-mask": do not read it even when present
 };
+
+// A role with its id, option, default path and help; set the other fields after.
+InputRole makeRole(std::string id, std::string flag, std::string defaultPath, std::string help);
 
 // Where each role is read from: the input file plus per-role overrides.
 struct InputSources {
@@ -106,19 +109,20 @@ struct RunRequest {
 struct BenchCase {
     std::shared_ptr<const AlgorithmInput> input;
     ParamSet params;
-    // The reference runs on this input (e.g. a subset of xpcs bins for the large case); null: input.
+    // The reference runs on this input (e.g. a subset of xpcs bins for the large case); null:
+    // input.
     std::shared_ptr<const AlgorithmInput> referenceInput;
-    double work = 0;        // throughput = work / median seconds
-    std::string unit;       // unit of work/s, e.g. "GFLOP/s", "interactions/s"
-    double unitScale = 1;   // work/s is divided by it (1e9 for GFLOP/s)
+    double work = 0;         // throughput = work / median seconds
+    std::string unit;        // unit of work/s, e.g. "GFLOP/s", "interactions/s"
+    double unitScale = 1;    // work/s is divided by it (1e9 for GFLOP/s)
     std::string description; // e.g. "500 x 201x241 uint8, 15 bins"
 };
 
 class Algorithm {
   public:
     virtual ~Algorithm() = default;
-    virtual std::string id() const = 0;      // xpcs, spots, cluster, rbf
-    virtual std::string label() const = 0;   // one line for people
+    virtual std::string id() const = 0;                  // xpcs, spots, cluster, rbf
+    virtual std::string label() const = 0;               // one line for people
     virtual std::string command() const { return id(); } // clscope-cli subcommand
     virtual std::string outputGroup() const { return "/" + id(); }
     virtual std::vector<InputRole> inputRoles() const = 0;
@@ -147,8 +151,14 @@ class Algorithm {
 
     // The entry of a variant id; UsageError listing the ids when unknown.
     VariantEntry variant(const std::string& id) const;
-    // The preferred variant among those the device supports (the reference on the host).
-    std::string defaultVariant(const DeviceInfo& device) const;
+    // The preferred variant among those that can run on the device (and, when given, this
+    // input with these parameters); the reference variant when none can.
+    std::string defaultVariant(const DeviceInfo& device, const AlgorithmInput* input = nullptr,
+                               const ParamSet* params = nullptr) const;
+    // Files besides the HDF5 output that the parameters ask for (e.g. spots --phil OUT.phil):
+    // written by the CLI after the output, each atomically. Default: none.
+    virtual std::vector<std::pair<std::string, std::string>>
+    sideOutputs(const AlgorithmResult& result, const ParamSet& params) const;
 };
 
 // The one way to run: resolves the variant, checks support (UsageError with the reason),
@@ -165,8 +175,8 @@ class AlgorithmRegistry {
     void add(std::shared_ptr<const Algorithm> algorithm); // replaces one of the same id
     std::vector<std::shared_ptr<const Algorithm>> all() const { return algorithms_; }
     std::vector<std::string> ids() const;
-    const Algorithm* get(const std::string& id) const;   // nullptr when absent
-    const Algorithm& find(const std::string& id) const;  // UsageError listing the ids
+    const Algorithm* get(const std::string& id) const;  // nullptr when absent
+    const Algorithm& find(const std::string& id) const; // UsageError listing the ids
 
   private:
     std::vector<std::shared_ptr<const Algorithm>> algorithms_;

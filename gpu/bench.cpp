@@ -1,35 +1,101 @@
 #include "gpu/bench.hpp"
 
 #include "core/errors.hpp"
+#include "gpu/devices.hpp"
+
+#include <algorithm>
 
 namespace clscope {
 
-// Each algorithm's bench registration (gpu/<algo>/bench.cpp); listed in registry.cpp.
-void registerAllBenchCases(BenchRegistry& registry);
+namespace {
 
-BenchRegistry& BenchRegistry::instance() {
-    static BenchRegistry registry = [] {
-        BenchRegistry r;
-        registerAllBenchCases(r);
-        return r;
-    }();
-    return registry;
-}
-
-void BenchRegistry::add(const std::string& algorithm, BenchCase run) {
-    cases_[algorithm] = std::move(run);
-}
-
-std::vector<std::string> BenchRegistry::algorithms() const {
+// The chosen variant ids, in registry order; UsageError for an id the algorithm lacks.
+std::vector<std::string> chosenVariants(const Algorithm& algorithm,
+                                        const std::vector<std::string>& wanted) {
+    for (const std::string& id : wanted)
+        algorithm.variant(id); // throws for unknown ids
     std::vector<std::string> out;
-    for (const auto& [name, run] : cases_) out.push_back(name);
+    for (const VariantEntry& v : algorithm.variants())
+        if (wanted.empty() || std::find(wanted.begin(), wanted.end(), v.info.id) != wanted.end())
+            out.push_back(v.info.id);
     return out;
 }
 
-const BenchCase& BenchRegistry::find(const std::string& algorithm) const {
-    const auto it = cases_.find(algorithm);
-    if (it == cases_.end()) throw UsageError("bench: no bench case for '" + algorithm + "'");
-    return it->second;
+RunRequest requestFor(const BenchCase& c, const DeviceInfo& device, const std::string& variant,
+                      const BenchOptions& o, bool reference) {
+    RunRequest r;
+    r.device = device;
+    r.variant = variant;
+    r.input = reference && c.referenceInput ? c.referenceInput : c.input;
+    r.params = c.params;
+    r.tuning = o.tuning;
+    return r;
+}
+
+// Warm-up plus `repeat` timed runs of one variant on one device.
+BenchRow benchVariant(const Algorithm& algorithm, const BenchCase& c, const DeviceInfo& device,
+                      const std::string& variant, const BenchOptions& o,
+                      const AlgorithmResult* reference) {
+    BenchRow row;
+    row.algorithm = algorithm.id(), row.variant = variant, row.size = o.size;
+    row.description = c.description;
+    row.device = device.spec + " (" + device.name + ")";
+    const Support s =
+        algorithm.supports(algorithm.variant(variant), device, c.input.get(), &c.params);
+    if (!s.ok) {
+        row.note = s.reason;
+        return row;
+    }
+    std::vector<double> kernelMs, wallMs;
+    TimingStats labels;
+    std::shared_ptr<AlgorithmResult> last;
+    for (int run = 0; run <= o.repeat; ++run) {
+        last = runAlgorithm(algorithm, requestFor(c, device, variant, o, false));
+        if (run == 0) continue; // warm-up: program builds, first touches
+        kernelMs.push_back(last->info.kernelMs);
+        wallMs.push_back(last->info.wallMs);
+        for (const TimingRecord& r : last->info.timings)
+            labels.add(r.label, r.totalMs, r.kernel);
+    }
+    row.ran = true;
+    row.minMs = *std::min_element(kernelMs.begin(), kernelMs.end());
+    row.medianMs = median(kernelMs);
+    row.wallMedianMs = median(wallMs);
+    row.unit = c.unit;
+    if (row.medianMs > 0) row.throughput = c.work / (row.medianMs * 1e-3) / c.unitScale;
+    for (const TimingRecord& r : labels.records())
+        row.labelsMedianMs[r.label] = r.medianMs;
+    if (reference) {
+        row.deviation = algorithm.compare(*last, *reference);
+        row.checked = true;
+        row.note = row.deviation.note;
+    }
+    return row;
+}
+
+} // namespace
+
+std::vector<BenchRow> benchAlgorithm(const Algorithm& algorithm,
+                                     const std::vector<DeviceInfo>& devices, const BenchOptions& o,
+                                     const Progress& progress) {
+    const std::vector<std::string> ids = chosenVariants(algorithm, o.variants);
+    const auto sizes = algorithm.benchSizes();
+    if (std::find(sizes.begin(), sizes.end(), o.size) == sizes.end())
+        throw UsageError("bench " + algorithm.id() + ": no size '" + o.size + "'");
+    const BenchCase c = algorithm.benchCase(o.size);
+    std::shared_ptr<AlgorithmResult> reference;
+    if (o.check)
+        reference = runAlgorithm(
+            algorithm, requestFor(c, hostDevice(), algorithm.referenceVariant(), o, true));
+    std::vector<BenchRow> rows;
+    const double total = static_cast<double>(devices.size() * ids.size());
+    for (const DeviceInfo& device : devices)
+        for (const std::string& id : ids) {
+            progress.checkCancel();
+            rows.push_back(benchVariant(algorithm, c, device, id, o, reference.get()));
+            progress.report(static_cast<double>(rows.size()) / total);
+        }
+    return rows;
 }
 
 } // namespace clscope

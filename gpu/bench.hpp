@@ -1,10 +1,11 @@
-// The generic benchmark of clscope-cli bench: each algorithm registers one bench case that
-// builds its synthetic dataset for a size, runs every variant (one warm-up, then N runs) and
-// reports kernel times from the profiling labels with throughput and deviation from cpu.
+// The one benchmark loop of clscope-cli bench, for every registered algorithm: builds the
+// algorithm's bench case for a size, runs each chosen variant on each device (one warm-up,
+// then N timed runs), reports kernel time from the timing records' kernel labels, wall time,
+// throughput and the deviation from the reference variant.
 #pragma once
-#include "gpu/device_info.hpp"
+#include "core/progress.hpp"
+#include "gpu/algorithm.hpp"
 
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -12,38 +13,30 @@
 namespace clscope {
 
 struct BenchOptions {
-    std::string size = "seed";          // seed | large
-    int repeat = 5;                     // timed runs after one warm-up
-    bool check = true;                  // compare with the cpu reference
-    std::vector<std::string> variants;  // only these (all when empty)
-    std::map<std::string, int> tuning;  // -D NAME=VALUE overrides for the kernels
+    std::string size = "seed";         // one of the algorithm's benchSizes()
+    int repeat = 5;                    // timed runs after one warm-up
+    bool check = true;                 // compare with the reference variant
+    std::vector<std::string> variants; // only these (all when empty); unknown ids: UsageError
+    std::map<std::string, int> tuning; // -D NAME=VALUE overrides for the kernels
 };
 
 // One (variant, device) line of the table.
 struct BenchRow {
-    std::string algorithm, variant, device, size;
+    std::string algorithm, variant, device, size, description;
     bool ran = false;
-    std::string note;                    // why it did not run, or what was checked
-    double minMs = 0, medianMs = 0;      // kernel time per run
-    double throughput = 0;               // in unit, from the median
-    std::string unit;                    // e.g. "GFLOP/s"
-    double maxDeviation = -1;            // max relative deviation from cpu; < 0: not checked
+    std::string note;               // why it did not run, or what was checked
+    double minMs = 0, medianMs = 0; // kernel time per run
+    double wallMedianMs = 0;        // wall time of run(), setup and transfers included
+    double throughput = 0;          // in unit, from the median kernel time
+    std::string unit;               // e.g. "GFLOP/s"
+    bool checked = false;
+    Deviation deviation;                          // against the reference, when checked
     std::map<std::string, double> labelsMedianMs; // median per profiling label
 };
 
-using BenchCase = std::function<std::vector<BenchRow>(const std::vector<DeviceInfo>& devices,
-                                                      const BenchOptions& options)>;
-
-class BenchRegistry {
-  public:
-    static BenchRegistry& instance();
-    void add(const std::string& algorithm, BenchCase run);
-    bool has(const std::string& algorithm) const { return cases_.count(algorithm) > 0; }
-    std::vector<std::string> algorithms() const;
-    const BenchCase& find(const std::string& algorithm) const; // UsageError when absent
-
-  private:
-    std::map<std::string, BenchCase> cases_;
-};
+// Rows of one algorithm over the devices; the reference runs once on the host first.
+std::vector<BenchRow> benchAlgorithm(const Algorithm& algorithm,
+                                     const std::vector<DeviceInfo>& devices,
+                                     const BenchOptions& options, const Progress& progress = {});
 
 } // namespace clscope

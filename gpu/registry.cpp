@@ -1,18 +1,13 @@
-// Where every algorithm's variants and bench cases are registered (one line per algorithm).
-#include "gpu/bench.hpp"
-#include "gpu/rbf/rbf_gpu.hpp"
-#include "gpu/variant.hpp"
-#include "gpu/xpcs/xpcs_gpu.hpp"
+// Where every algorithm is registered: one line per algorithm.
+#include "gpu/algorithm.hpp"
+#include "gpu/rbf/algorithm.hpp"
+#include "gpu/xpcs/algorithm.hpp"
 
 namespace clscope {
 
-void registerAllVariants(VariantRegistry& registry) {
-    xpcs::registerXpcsVariants(registry);
-    rbf::registerRbfVariants(registry);
-}
-
-void registerAllBenchCases(BenchRegistry& registry) {
-    xpcs::registerXpcsBench(registry);
+void registerAllAlgorithms(AlgorithmRegistry& registry) {
+    registry.add(std::make_shared<xpcs::Algorithm>());
+    registry.add(std::make_shared<rbf::Algorithm>());
 }
 
 } // namespace clscope

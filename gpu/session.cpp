@@ -33,8 +33,8 @@ void rethrowDeviceError(const cl::Error& e, const std::string& what, const Devic
     if (e.err() == CL_MEM_OBJECT_ALLOCATION_FAILURE || e.err() == CL_OUT_OF_RESOURCES ||
         e.err() == CL_OUT_OF_HOST_MEMORY || e.err() == CL_INVALID_BUFFER_SIZE)
         reason += ": out of device memory or resources";
-    throw DeviceError(what + " failed on " + device.spec + " (" + device.name + "): " +
-                      e.what() + " " + reason);
+    throw DeviceError(what + " failed on " + device.spec + " (" + device.name + "): " + e.what() +
+                      " " + reason);
 }
 
 std::shared_ptr<ClDevice> ClDevice::get(const DeviceInfo& info) {
@@ -110,15 +110,19 @@ cl::Kernel ClSession::kernel(const std::string& kernelFile, const std::string& k
 std::vector<std::size_t> checkLaunch(const DeviceInfo& device, std::size_t kernelMaxGroup,
                                      std::uint64_t kernelLocalMem, const std::string& label,
                                      const LaunchShape& shape) {
-    const std::string where = "launch '" + label + "' on " + device.spec + " (" + device.name + "): ";
-    if (shape.global.empty() || shape.global.size() > 3 || shape.local.size() != shape.global.size())
+    const std::string where =
+        "launch '" + label + "' on " + device.spec + " (" + device.name + "): ";
+    if (shape.global.empty() || shape.global.size() > 3 ||
+        shape.local.size() != shape.global.size())
         throw DeviceError(where + "global and local sizes need the same 1-3 dimensions");
     std::size_t groupSize = 1;
     for (std::size_t d = 0; d < shape.local.size(); ++d) {
-        if (shape.local[d] == 0) throw DeviceError(where + "local size 0 in dimension " + std::to_string(d));
+        if (shape.local[d] == 0)
+            throw DeviceError(where + "local size 0 in dimension " + std::to_string(d));
         if (d < device.maxWorkItemSizes.size() && shape.local[d] > device.maxWorkItemSizes[d])
             throw DeviceError(where + "local size " + dims(shape.local) + " exceeds the device's " +
-                              std::to_string(device.maxWorkItemSizes[d]) + " in dimension " + std::to_string(d));
+                              std::to_string(device.maxWorkItemSizes[d]) + " in dimension " +
+                              std::to_string(d));
         groupSize *= shape.local[d];
     }
     const std::size_t limit = std::min(device.maxWorkGroupSize, kernelMaxGroup);
@@ -126,7 +130,8 @@ std::vector<std::size_t> checkLaunch(const DeviceInfo& device, std::size_t kerne
         throw DeviceError(where + "work-group of " + std::to_string(groupSize) + " items (" +
                           dims(shape.local) + ") exceeds the limit of " + std::to_string(limit));
     if (kernelLocalMem > device.localMemBytes)
-        throw DeviceError(where + "needs " + std::to_string(kernelLocalMem) + " bytes of local memory, device has " +
+        throw DeviceError(where + "needs " + std::to_string(kernelLocalMem) +
+                          " bytes of local memory, device has " +
                           std::to_string(device.localMemBytes));
     std::vector<std::size_t> rounded(shape.global.size());
     for (std::size_t d = 0; d < rounded.size(); ++d)
@@ -141,13 +146,14 @@ void ClSession::launch(cl::Kernel& kernel, const std::string& label, const Launc
         const std::uint64_t localMem = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev);
         const auto global = checkLaunch(info(), kernelMax, localMem, label, shape);
         auto range = [](const std::vector<std::size_t>& v) {
-            return v.size() == 1 ? cl::NDRange(v[0])
-                   : v.size() == 2 ? cl::NDRange(v[0], v[1]) : cl::NDRange(v[0], v[1], v[2]);
+            return v.size() == 1   ? cl::NDRange(v[0])
+                   : v.size() == 2 ? cl::NDRange(v[0], v[1])
+                                   : cl::NDRange(v[0], v[1], v[2]);
         };
         cl::Event event;
         queue_.enqueueNDRangeKernel(kernel, cl::NullRange, range(global), range(shape.local),
                                     nullptr, &event);
-        record(event, label);
+        record(event, label, true);
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "launch '" + label + "'", info());
     }
@@ -156,8 +162,9 @@ void ClSession::launch(cl::Kernel& kernel, const std::string& label, const Launc
 cl::Buffer ClSession::allocate(std::size_t bytes, const std::string& what, cl_mem_flags flags) {
     if (bytes > info().maxAllocBytes)
         throw DeviceError("buffer '" + what + "' of " + std::to_string(bytes >> 20) +
-                          " MiB exceeds the maximum allocation of " + std::to_string(info().maxAllocBytes >> 20) +
-                          " MiB on " + info().spec + " (" + info().name + ")");
+                          " MiB exceeds the maximum allocation of " +
+                          std::to_string(info().maxAllocBytes >> 20) + " MiB on " + info().spec +
+                          " (" + info().name + ")");
     try {
         return cl::Buffer(context(), flags, std::max<std::size_t>(bytes, 1));
     } catch (const cl::Error& e) {
@@ -195,22 +202,21 @@ void ClSession::download(const cl::Buffer& buffer, void* data, std::size_t bytes
 void ClSession::fill(const cl::Buffer& buffer, std::size_t bytes, const std::string& label) {
     if (bytes == 0) return;
     const cl_uchar zero = 0;
-    enqueueRecorded(label, [&](cl::Event* e) {
-        queue_.enqueueFillBuffer(buffer, zero, 0, bytes, nullptr, e);
-    });
+    enqueueRecorded(
+        label, [&](cl::Event* e) { queue_.enqueueFillBuffer(buffer, zero, 0, bytes, nullptr, e); });
 }
 
-void ClSession::record(const cl::Event& event, const std::string& label) {
-    pending_.emplace_back(event, label);
+void ClSession::record(const cl::Event& event, const std::string& label, bool kernel) {
+    pending_.push_back({event, label, kernel});
 }
 
 void ClSession::finish() {
     try {
         queue_.finish();
-        for (auto& [event, label] : pending_) {
+        for (auto& [event, label, kernel] : pending_) {
             const auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
             const auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
-            timings_.add(label, static_cast<double>(end - start) * 1e-6);
+            timings_.add(label, static_cast<double>(end - start) * 1e-6, kernel);
         }
         pending_.clear();
     } catch (const cl::Error& e) {

@@ -74,11 +74,16 @@ class ClSession {
     TimingStats& timings() { return timings_; }
 
   private:
-    void record(const cl::Event& event, const std::string& label);
+    void record(const cl::Event& event, const std::string& label, bool kernel = false);
     template <class Enqueue> void enqueueRecorded(const std::string& label, Enqueue&& enqueue);
     std::shared_ptr<ClDevice> device_;
     cl::CommandQueue queue_;
-    std::vector<std::pair<cl::Event, std::string>> pending_;
+    struct PendingEvent {
+        cl::Event event;
+        std::string label;
+        bool kernel;
+    };
+    std::vector<PendingEvent> pending_;
     TimingStats timings_;
 };
 

@@ -1,5 +1,6 @@
-// The variant registry: every algorithm lists its variants here (the CPU reference too);
-// the GUI, the CLI, the tests and the benchmarks iterate it.
+// Variant metadata: every algorithm lists its variants (the CPU reference too) through its
+// Algorithm object (gpu/algorithm.hpp); the GUI, the CLI, the tests and the benchmarks iterate
+// them.
 #pragma once
 #include "gpu/device_info.hpp"
 
@@ -16,7 +17,7 @@ struct VariantInfo {
     std::string id;        // e.g. "gemm"
     std::string label;     // one line for people
     VariantKind kind = VariantKind::OpenCL;
-    std::string needs;     // what it needs, e.g. "OpenCL 1.2, fp64"
+    std::string needs; // what it needs, e.g. "OpenCL 1.2, fp64"
     std::string defaultsJson = "{}";
     bool preferred = false; // the one to pick by default among those a device supports
 };
@@ -34,18 +35,15 @@ struct VariantEntry {
     Support supports(const DeviceInfo& device) const;
 };
 
+// The variants of the registered algorithms (gpu/algorithm.hpp), as the pickers list them.
 class VariantRegistry {
   public:
     static VariantRegistry& instance();
-    void add(VariantEntry entry);
     std::vector<std::string> algorithms() const;
     bool hasAlgorithm(const std::string& algorithm) const;
     std::vector<VariantEntry> variants(const std::string& algorithm) const;
     // Throws UsageError listing the known ids when there is no such variant.
-    const VariantEntry& find(const std::string& algorithm, const std::string& id) const;
-
-  private:
-    std::vector<VariantEntry> entries_;
+    VariantEntry find(const std::string& algorithm, const std::string& id) const;
 };
 
 // The four algorithms clscope knows, whether or not they have variants yet.

@@ -21,7 +21,8 @@ Run cli(const QStringList& args) {
     p.start(qEnvironmentVariable("CLSCOPE_CLI", "clscope-cli"), args);
     if (!p.waitForFinished(120000)) return {-1, {}, "timed out"};
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
-            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+            QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
 }
 
 } // namespace
@@ -67,15 +68,18 @@ class TestCli : public QObject {
 
     void generateEveryKind_data() {
         QTest::addColumn<QStringList>("args");
-        QTest::newRow("xpcs") << QStringList{"xpcs", "--frames", "7", "--height", "30", "--width", "40", "--ring-width", "5"};
-        QTest::newRow("xpcs bslz4") << QStringList{"xpcs", "--frames", "3", "--compression", "bslz4", "--dtype", "uint32"};
+        QTest::newRow("xpcs") << QStringList{
+            "xpcs", "--frames", "7", "--height", "30", "--width", "40", "--ring-width", "5"};
+        QTest::newRow("xpcs bslz4")
+            << QStringList{"xpcs", "--frames", "3", "--compression", "bslz4", "--dtype", "uint32"};
         QTest::newRow("diffraction") << QStringList{"diffraction", "--frames", "2", "--gaps"};
         QTest::newRow("digis") << QStringList{"digis", "--modules", "40"};
         QTest::newRow("particles") << QStringList{"particles", "--grid-points", "9", "--complex"};
     }
     void generateEveryKind() {
         QFETCH(QStringList, args);
-        const QString file = tmp.filePath(QTest::currentDataTag() + QString(".h5")).replace(' ', '_');
+        const QString file =
+            tmp.filePath(QTest::currentDataTag() + QString(".h5")).replace(' ', '_');
         const Run r = cli(QStringList{"generate"} + args + QStringList{"-o", file, "--seed", "3"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.startsWith("wrote " + file));
@@ -83,7 +87,8 @@ class TestCli : public QObject {
         const QString kind = args[0];
         if (kind == "xpcs") {
             const Array frames = readFrames(in);
-            QCOMPARE(readLabels(in, paths::qmask, frames.height(), frames.width()).height, frames.height());
+            QCOMPARE(readLabels(in, paths::qmask, frames.height(), frames.width()).height,
+                     frames.height());
         } else if (kind == "diffraction") {
             QCOMPARE(readFrames(in).shape(), (Shape{2, 512, 1028}));
             QCOMPARE(readPixelMask(in).width, std::size_t{1028});
@@ -102,13 +107,51 @@ class TestCli : public QObject {
         if (python.isEmpty() || QProcess::execute(python, {"-c", "import h5py"}) != 0)
             QSKIP("python3-h5py not available");
         const QString file = tmp.filePath("py.h5");
-        QCOMPARE(cli({"generate", "xpcs", "--frames", "4", "--frame-time", "0.5", "-o", file}).code, 0);
+        QCOMPARE(cli({"generate", "xpcs", "--frames", "4", "--frame-time", "0.5", "-o", file}).code,
+                 0);
         QProcess p;
-        p.start(python, {"-c", "import h5py,sys; f=h5py.File(sys.argv[1]); d=f['/entry/data/data'];"
-                               "print(d.shape, d.dtype, f['/entry/processing/qmask'].dtype,"
-                               " float(f['/entry/instrument/detector/frame_time'][()]))", file});
+        p.start(python, {"-c",
+                         "import h5py,sys; f=h5py.File(sys.argv[1]); d=f['/entry/data/data'];"
+                         "print(d.shape, d.dtype, f['/entry/processing/qmask'].dtype,"
+                         " float(f['/entry/instrument/detector/frame_time'][()]))",
+                         file});
         QVERIFY(p.waitForFinished(60000));
-        QCOMPARE(QString::fromUtf8(p.readAllStandardOutput()).trimmed(), QString("(4, 201, 241) uint8 int32 0.5"));
+        QCOMPARE(QString::fromUtf8(p.readAllStandardOutput()).trimmed(),
+                 QString("(4, 201, 241) uint8 int32 0.5"));
+    }
+
+    void variantsList() {
+        const Run r = cli({"variants", "xpcs"});
+        QCOMPARE(r.code, 0);
+        const QStringList lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 4);
+        QVERIFY(lines[2].startsWith("gemm\t") && lines[2].endsWith("(default)"));
+        QVERIFY(lines[3].startsWith("cpu\t"));
+        QCOMPARE(cli({"variants", "nope"}).code, 2);
+    }
+
+    void benchTableAndJson() {
+        const QString json = tmp.filePath("bench.json");
+        const Run r = cli({"bench", "xpcs", "--device", "cpu", "--variant", "cpu", "--repeat", "1",
+                           "--json", json});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("GFLOP/s"));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
+        const QJsonArray rows = doc["rows"].toArray();
+        QCOMPARE(rows.size(), 1);
+        const QJsonObject row = rows[0].toObject();
+        QVERIFY(row["ran"].toBool());
+        QVERIFY(row["median_ms"].toDouble() > 0);
+        QVERIFY(row["deviation"].toObject()["pass"].toBool());
+        QCOMPARE(row["deviation"].toObject()["beyond"].toInt(), 0);
+        // Unknown names are usage errors, not empty tables.
+        const Run bad = cli({"bench", "xpcs", "--variant", "zzz"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.contains("zzz"));
+        QCOMPARE(cli({"bench", "nope"}).code, 2);
+        QCOMPARE(cli({"bench", "xpcs", "--size", "huge", "--device", "cpu"}).code, 2);
     }
 };
 

@@ -10,6 +10,9 @@
 #include "gpu/rbf/rbf_gpu.hpp"
 #include "test_util.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <QProcess>
 #include <QtTest>
 #include <cmath>
 #include <cstdlib>
@@ -117,6 +120,7 @@ class TestRbf : public QObject {
     void compareOnTargetSubset();
     void fileRoundTrip();
     void rejectsBadInputs();
+    void commandLine();
 };
 
 void TestRbf::variantsMatchReference_data() {
@@ -371,6 +375,67 @@ void TestRbf::rejectsBadInputs() {
     rbf::Problem nan = namedProblem("1x1 coincident");
     nan.weights[0] = NAN;
     EXPECT_ERROR(InputError, rbf::evaluateCpu(nan, {}), "finite");
+}
+
+// Run clscope-cli; returns its exit code (its stderr in `err` when given).
+static int cli(const QStringList& args, QString* err = nullptr) {
+    QProcess p;
+    p.start(qEnvironmentVariable("CLSCOPE_CLI"), args);
+    if (!p.waitForFinished(120000)) return -1;
+    const QString text = QString::fromUtf8(p.readAllStandardError());
+    if (err)
+        *err = text;
+    else if (p.exitCode() != 0)
+        qInfo().noquote() << text;
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+void TestRbf::commandLine() {
+    QTemporaryDir dir;
+    const QString in = dir.filePath("in.h5"), cplx = dir.filePath("complex.h5");
+    const QString out = dir.filePath("out.h5"), other = dir.filePath("other.h5");
+    QCOMPARE(cli({"generate", "particles", "--sources", "13", "--grid-points", "6", "-o", in}), 0);
+    QCOMPARE(cli({"rbf", in, "--device", "cpu", "--sigma", "0.2", "-o", out}), 0);
+    const H5Reader file(out.toStdString());
+    QCOMPARE(file.info("/rbf/potential").shape, (Shape{108}));
+    QCOMPARE(*file.info("/rbf/potential").dtype, DType::Float64);
+    QCOMPARE(file.stringAttribute("/rbf", "variant").value_or(""), std::string("cpu"));
+    QVERIFY(file.stringAttribute("/rbf", "kernel_ms").has_value());
+    const auto parameters =
+        nlohmann::json::parse(file.stringAttribute("/rbf", "parameters").value());
+    QCOMPARE(parameters.at("kernel").get<std::string>(), std::string("gaussian"));
+    QCOMPARE(parameters.at("sigma").get<double>(), 0.2);
+    const rbf::Result want = rbf::readPotential(file);
+    // The file's targets are the seed's planes: separable on --planes 6 gives the same sums.
+    if (!openclDevices().empty()) {
+        QCOMPARE(cli({"rbf", in, "--device", "ocl:0", "--variant", "separable", "--planes", "6",
+                      "--sigma", "0.2", "-o", other}),
+                 0);
+        expectClose(rbf::readPotential(H5Reader(other.toStdString())), want, rbf::toleranceFp32);
+        QVERIFY(H5Reader(other.toStdString()).stringAttribute("/rbf", "sample_deviation"));
+    }
+    // Helmholtz (and complex weights): (M, 2) as [re, im].
+    QCOMPARE(cli({"generate", "particles", "--sources", "7", "--grid-points", "4", "--complex",
+                  "-o", cplx}),
+             0);
+    const QString helmholtz = dir.filePath("helmholtz.h5");
+    QCOMPARE(cli({"rbf", cplx, "--device", "cpu", "--kernel", "helmholtz", "--wavenumber", "3",
+                  "-o", helmholtz}),
+             0);
+    QCOMPARE(H5Reader(helmholtz.toStdString()).info("/rbf/potential").shape, (Shape{48, 2}));
+    // Usage errors (exit 2) and bad input (exit 3) leave no output behind.
+    const QString failed = dir.filePath("failed.h5");
+    QString err;
+    QCOMPARE(cli({"rbf", in, "--device", "cpu", "--kernel", "coulomb", "-o", failed}), 2);
+    QCOMPARE(cli({"rbf", in, "--device", "cpu", "--sigma", "0", "-o", failed}), 2);
+    if (!openclDevices().empty()) {
+        QCOMPARE(
+            cli({"rbf", in, "--device", "ocl:0", "--variant", "separable", "-o", failed}, &err), 2);
+        QVERIFY2(err.contains("plane grid"), qPrintable(err));
+    }
+    QCOMPARE(cli({"rbf", in, "--particles", "/nothing", "--device", "cpu", "-o", failed}, &err), 3);
+    QVERIFY2(err.contains("/nothing/sources"), qPrintable(err));
+    QVERIFY(!QFile::exists(failed));
 }
 
 QTEST_GUILESS_MAIN(TestRbf)

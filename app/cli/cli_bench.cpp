@@ -1,7 +1,9 @@
 // clscope-cli bench [ALGO...] [--device D]... [--size seed|large] [--repeat N] [--json OUT]
 //                   [--variant V]... [--tune NAME=VALUE]... [--no-check]
 // Generic: runs the bench case every algorithm registered (gpu/bench.hpp) and prints a table.
+#include "app/cli/cli_options.hpp"
 #include "app/cli/commands.hpp"
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "gpu/bench.hpp"
@@ -9,7 +11,6 @@
 
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -26,36 +27,37 @@ struct BenchArgs {
     bool noCheck = false;
 };
 
-// NAME=VALUE pairs of --tune.
-std::map<std::string, int> parseTuning(const std::vector<std::string>& pairs) {
-    std::map<std::string, int> out;
-    for (const std::string& p : pairs) {
-        const std::size_t eq = p.find('=');
-        if (eq == std::string::npos || eq == 0) throw UsageError("--tune takes NAME=VALUE, not '" + p + "'");
-        try {
-            out[p.substr(0, eq)] = std::stoi(p.substr(eq + 1));
-        } catch (const std::exception&) {
-            throw UsageError("--tune " + p + ": the value must be an integer");
-        }
-    }
-    return out;
+std::string deviationText(const BenchRow& r) {
+    if (!r.checked) return "-";
+    char text[48];
+    std::snprintf(text, sizeof text, "%.2e %s", r.deviation.maxDeviation,
+                  r.deviation.pass ? "ok" : "FAIL");
+    return text;
 }
 
 void printTable(const std::vector<BenchRow>& rows) {
-    std::printf("%-8s %-9s %-34s %-6s %10s %10s %16s %10s  %s\n", "algo", "variant", "device", "size",
-                "min ms", "median ms", "throughput", "max dev", "note");
+    std::printf("%-8s %-10s %-34s %-6s %10s %10s %10s %22s %14s  %s\n", "algo", "variant", "device",
+                "size", "min ms", "median ms", "wall ms", "throughput", "max dev", "note");
     for (const BenchRow& r : rows) {
         if (!r.ran) {
-            std::printf("%-8s %-9s %-34.34s %-6s %10s %10s %16s %10s  %s\n", r.algorithm.c_str(),
-                        r.variant.c_str(), r.device.c_str(), r.size.c_str(), "-", "-", "-", "-", r.note.c_str());
+            std::printf("%-8s %-10s %-34.34s %-6s %10s %10s %10s %22s %14s  %s\n",
+                        r.algorithm.c_str(), r.variant.c_str(), r.device.c_str(), r.size.c_str(),
+                        "-", "-", "-", "-", "-", r.note.c_str());
             continue;
         }
-        char dev[32] = "-";
-        if (r.maxDeviation >= 0) std::snprintf(dev, sizeof dev, "%.2e", r.maxDeviation);
-        std::printf("%-8s %-9s %-34.34s %-6s %10.3f %10.3f %8.0f %-7s %10s  %s\n", r.algorithm.c_str(),
-                    r.variant.c_str(), r.device.c_str(), r.size.c_str(), r.minMs, r.medianMs,
-                    r.throughput, r.unit.c_str(), dev, r.note.c_str());
+        std::printf("%-8s %-10s %-34.34s %-6s %10.3f %10.3f %10.1f %10.4g %-11s %14s  %s\n",
+                    r.algorithm.c_str(), r.variant.c_str(), r.device.c_str(), r.size.c_str(),
+                    r.minMs, r.medianMs, r.wallMedianMs, r.throughput, r.unit.c_str(),
+                    deviationText(r).c_str(), r.note.c_str());
     }
+}
+
+nlohmann::json deviationJson(const BenchRow& r) {
+    if (!r.checked) return nullptr;
+    const Deviation& d = r.deviation;
+    return {{"metric", d.metric},          {"max", d.maxDeviation}, {"tolerance", d.tolerance},
+            {"compared", d.compared},      {"beyond", d.beyond},    {"first_index", d.firstIndex},
+            {"first_where", d.firstWhere}, {"pass", d.pass}};
 }
 
 nlohmann::json toJson(const std::vector<BenchRow>& rows, const BenchArgs& a) {
@@ -68,10 +70,38 @@ nlohmann::json toJson(const std::vector<BenchRow>& rows, const BenchArgs& a) {
     out["size"] = a.size;
     out["repeat"] = a.repeat;
     for (const BenchRow& r : rows)
-        out["rows"].push_back({{"algorithm", r.algorithm}, {"variant", r.variant}, {"device", r.device},
-                               {"size", r.size}, {"ran", r.ran}, {"note", r.note}, {"min_ms", r.minMs},
-                               {"median_ms", r.medianMs}, {"throughput", r.throughput}, {"unit", r.unit},
-                               {"max_deviation", r.maxDeviation}, {"labels_median_ms", r.labelsMedianMs}});
+        out["rows"].push_back({{"algorithm", r.algorithm},
+                               {"variant", r.variant},
+                               {"device", r.device},
+                               {"size", r.size},
+                               {"ran", r.ran},
+                               {"note", r.note},
+                               {"min_ms", r.minMs},
+                               {"median_ms", r.medianMs},
+                               {"throughput", r.throughput},
+                               {"unit", r.unit},
+                               {"wall_median_ms", r.wallMedianMs},
+                               {"description", r.description},
+                               {"max_deviation", r.checked ? r.deviation.maxDeviation : -1.0},
+                               {"deviation", deviationJson(r)},
+                               {"labels_median_ms", r.labelsMedianMs}});
+    return out;
+}
+
+// With several algorithms, --variant V applies to those that have V; an id no algorithm has
+// is a usage error.
+std::vector<std::string> knownIds(const Algorithm& algorithm,
+                                  const std::vector<std::string>& wanted) {
+    std::vector<std::string> out;
+    for (const std::string& id : wanted) {
+        bool anywhere = false;
+        for (const auto& other : AlgorithmRegistry::instance().all())
+            for (const VariantEntry& v : other->variants())
+                anywhere |= v.info.id == id;
+        if (!anywhere) throw UsageError("bench: no algorithm has a variant '" + id + "'");
+        for (const VariantEntry& v : algorithm.variants())
+            if (v.info.id == id) out.push_back(id);
+    }
     return out;
 }
 
@@ -81,29 +111,37 @@ void runBench(const BenchArgs& a) {
     for (const std::string& spec : a.devices.empty() ? std::vector<std::string>{""} : a.devices)
         devices.push_back(resolveDevice(spec));
     const BenchOptions options{a.size, a.repeat, !a.noCheck, a.variants, parseTuning(a.tuning)};
+    const AlgorithmRegistry& registry = AlgorithmRegistry::instance();
+    std::vector<const Algorithm*> algorithms;
+    for (const std::string& id : a.algorithms.empty() ? registry.ids() : a.algorithms)
+        algorithms.push_back(&registry.find(id)); // unknown names: usage error before any run
+    if (!a.variants.empty() && algorithms.size() == 1)
+        algorithms.front()->variant(a.variants.front());
     std::vector<BenchRow> rows;
-    for (const std::string& algo : a.algorithms.empty() ? BenchRegistry::instance().algorithms() : a.algorithms) {
-        const auto part = BenchRegistry::instance().find(algo)(devices, options);
+    for (const Algorithm* algorithm : algorithms) {
+        BenchOptions o = options;
+        if (algorithms.size() > 1) o.variants = knownIds(*algorithm, a.variants);
+        if (!a.variants.empty() && o.variants.empty()) continue; // none of its variants asked for
+        const auto part = benchAlgorithm(*algorithm, devices, o);
         rows.insert(rows.end(), part.begin(), part.end());
     }
     printTable(rows);
-    if (!a.json.empty()) {
-        std::ofstream out(a.json);
-        if (!(out << toJson(rows, a).dump(2) << "\n")) throw InputError("bench: cannot write " + a.json);
-    }
+    if (!a.json.empty()) writeFileAtomically(a.json, toJson(rows, a).dump(2) + "\n");
 }
 
 } // namespace
 
 void addBenchCommand(CLI::App& app, Action& action) {
     auto a = std::make_shared<BenchArgs>();
-    auto* sub = app.add_subcommand("bench", "Time every variant (kernel time from profiling events)");
+    auto* sub =
+        app.add_subcommand("bench", "Time every variant (kernel time from profiling events)");
     sub->add_option("ALGO", a->algorithms, "Algorithms (default: all with a bench case)");
     sub->add_option("--device", a->devices, "Devices, repeatable (default: the default device)");
     sub->add_option("--size", a->size, "seed or large")->capture_default_str();
     sub->add_option("--repeat", a->repeat, "Timed runs after one warm-up")->capture_default_str();
     sub->add_option("--variant", a->variants, "Only these variants, repeatable");
-    sub->add_option("--tune", a->tuning, "Kernel tuning NAME=VALUE (-D), repeatable, e.g. GEMM_K=32");
+    sub->add_option("--tune", a->tuning,
+                    "Kernel tuning NAME=VALUE (-D), repeatable, e.g. GEMM_K=32");
     sub->add_flag("--no-check", a->noCheck, "Skip the comparison with the cpu reference");
     sub->add_option("--json", a->json, "Write every figure as JSON");
     sub->callback([&action, a] { action = [a] { runBench(*a); }; });

@@ -1,6 +1,7 @@
 // clscope-cli devices [--json] and clscope-cli variants ALGO.
 #include "app/cli/commands.hpp"
 #include "core/errors.hpp"
+#include "gpu/algorithm.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/variant.hpp"
 
@@ -34,22 +35,19 @@ void printDevices(bool json) {
     const std::vector<DeviceInfo> devices = listDevices();
     if (json) {
         nlohmann::json out = nlohmann::json::array();
-        for (const DeviceInfo& d : devices) out.push_back(toJson(d));
+        for (const DeviceInfo& d : devices)
+            out.push_back(toJson(d));
         std::cout << out.dump(2) << "\n";
         return;
     }
     // OpenCL devices in ocl:N order, then the host reference.
-    for (std::size_t i = 1; i < devices.size(); ++i) std::cout << devices[i].summary() << "\n";
+    for (std::size_t i = 1; i < devices.size(); ++i)
+        std::cout << devices[i].summary() << "\n";
     std::cout << devices[0].summary() << "\n";
 }
 
 void printVariants(const std::string& algorithm) {
-    const auto& known = knownAlgorithms();
-    if (std::find(known.begin(), known.end(), algorithm) == known.end())
-        throw UsageError("unknown algorithm '" + algorithm + "'; expected xpcs, spots, cluster or rbf");
-    const auto variants = VariantRegistry::instance().variants(algorithm);
-    if (variants.empty())
-        throw UsageError(algorithm + ": no variants are implemented yet");
+    const auto variants = AlgorithmRegistry::instance().find(algorithm).variants();
     for (const VariantEntry& v : variants)
         std::cout << v.info.id << "\t" << v.info.label << "\t"
                   << (v.info.kind == VariantKind::Host ? "device cpu" : "OpenCL device")
@@ -60,7 +58,8 @@ void printVariants(const std::string& algorithm) {
 } // namespace
 
 void addDevicesCommands(CLI::App& app, Action& action) {
-    auto* devices = app.add_subcommand("devices", "List the compute devices in ocl:N order, then cpu");
+    auto* devices =
+        app.add_subcommand("devices", "List the compute devices in ocl:N order, then cpu");
     auto json = std::make_shared<bool>(false);
     devices->add_flag("--json", *json, "Full information as JSON");
     devices->callback([&action, json] { action = [json] { printDevices(*json); }; });
@@ -68,7 +67,8 @@ void addDevicesCommands(CLI::App& app, Action& action) {
     auto* variants = app.add_subcommand("variants", "List an algorithm's variants");
     auto algorithm = std::make_shared<std::string>();
     variants->add_option("ALGO", *algorithm, "xpcs, spots, cluster or rbf")->required();
-    variants->callback([&action, algorithm] { action = [algorithm] { printVariants(*algorithm); }; });
+    variants->callback(
+        [&action, algorithm] { action = [algorithm] { printVariants(*algorithm); }; });
 }
 
 } // namespace clscope::cli

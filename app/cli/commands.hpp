@@ -5,12 +5,16 @@
 
 namespace clscope::cli {
 
+// Parse and run one clscope-cli command line; returns the exit code (DESIGN.md §4).
+int run(int argc, const char* const* argv);
+
 // Every subcommand's action; run after parsing, its exceptions map to exit codes in main.
 using Action = std::function<void()>;
 
 void addDevicesCommands(CLI::App& app, Action& action);
 void addGenerateCommand(CLI::App& app, Action& action);
-void addCorrelateCommand(CLI::App& app, Action& action);
+// One command per registered algorithm (correlate for xpcs, spots, cluster, rbf).
+void addAlgorithmCommands(CLI::App& app, Action& action);
 void addBenchCommand(CLI::App& app, Action& action);
 
 } // namespace clscope::cli

@@ -1,7 +1,7 @@
 #include "core/mask/npy.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
-#include "core/mask/atomic_file.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -30,10 +30,14 @@ template <class E> struct Simd {
 // AVX2 code for the micro-kernel where the CPU has it (GCC/Clang on x86-64), else baseline.
 #if defined(__GNUC__) && defined(__x86_64__)
 #define CLSCOPE_TARGET_AVX2 __attribute__((target("avx2")))
-bool hasAvx2() { return __builtin_cpu_supports("avx2"); }
+bool hasAvx2() {
+    return __builtin_cpu_supports("avx2");
+}
 #else
 #define CLSCOPE_TARGET_AVX2
-bool hasAvx2() { return false; }
+bool hasAvx2() {
+    return false;
+}
 #endif
 
 // fn(i) for i in [0, count) over a pool of threads.
@@ -47,9 +51,11 @@ void parallelFor(std::size_t count, unsigned threads, const Progress& progress, 
         }
     };
     std::vector<std::thread> pool;
-    for (std::size_t w = 1; w < std::min<std::size_t>(threads, count); ++w) pool.emplace_back(worker);
+    for (std::size_t w = 1; w < std::min<std::size_t>(threads, count); ++w)
+        pool.emplace_back(worker);
     worker();
-    for (auto& th : pool) th.join();
+    for (auto& th : pool)
+        th.join();
     progress.checkCancel();
 }
 
@@ -94,7 +100,8 @@ template <class E>
         const Vec* col = reinterpret_cast<const Vec*>(cols + p * W);
         const E* row = rows + p * W + r0;
 #pragma GCC unroll 4
-        for (std::size_t r = 0; r < microRows; ++r) s[r][0] += row[r] * col[0], s[r][1] += row[r] * col[1];
+        for (std::size_t r = 0; r < microRows; ++r)
+            s[r][0] += row[r] * col[0], s[r][1] += row[r] * col[1];
     }
 #pragma GCC unroll 4
     for (std::size_t r = 0; r < microRows; ++r) {
@@ -121,8 +128,10 @@ template <class E, class Acc>
                                                   std::size_t frameCount, Acc* gram) {
     constexpr std::size_t W = panelWidth<E>;
     std::size_t r = static_cast<std::size_t>((std::sqrt(8.0 * i + 1) - 1) / 2);
-    while (r * (r + 1) / 2 > i) --r;
-    while ((r + 1) * (r + 2) / 2 <= i) ++r;
+    while (r * (r + 1) / 2 > i)
+        --r;
+    while ((r + 1) * (r + 2) / 2 <= i)
+        ++r;
     const std::size_t c = i - r * (r + 1) / 2;
     const E* rows = &block.x[r * block.count * W];
     const E* cols = &block.x[c * block.count * W];
@@ -159,7 +168,8 @@ void correlateBin(std::span<const T> frames, const Array& stack, const Bins& bin
     PackedBlock<E> block;
     const std::int64_t n = bins.pixelCounts[b];
     for (std::int64_t p0 = 0; p0 < n; p0 += blockPixels) {
-        const std::size_t count = static_cast<std::size_t>(std::min<std::int64_t>(blockPixels, n - p0));
+        const std::size_t count =
+            static_cast<std::size_t>(std::min<std::int64_t>(blockPixels, n - p0));
         packBlock(frames, frameSize, frameCount, &bins.pixelIndex[bins.offsets[b] + p0], count,
                   threads, progress, block, exactSums);
         parallelFor(block.panels * (block.panels + 1) / 2, threads, progress,
@@ -176,9 +186,10 @@ void correlateBin(std::span<const T> frames, const Array& stack, const Bins& bin
 // Whether sums of products of integer data stay below 2^53 (then double sums are exact).
 template <class T> bool doubleIsExact(std::span<const T> frames, const Bins& bins) {
     double largest = 0;
-    for (T v : frames) largest = std::max(largest, std::abs(static_cast<double>(v)));
-    const double most = static_cast<double>(
-        *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end()));
+    for (T v : frames)
+        largest = std::max(largest, std::abs(static_cast<double>(v)));
+    const double most =
+        static_cast<double>(*std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end()));
     return largest * largest * most * static_cast<double>(frames.size() + 1) < 9007199254740992.0;
 }
 
@@ -190,7 +201,8 @@ Result correlateCpu(const Array& frames, const LabelMask& mask, const Params& pa
     const auto start = std::chrono::steady_clock::now();
     const Bins bins = makeBins(mask);
     Result result = makeResult(bins, frames.frameCount(), params);
-    for (std::int32_t label : params.twotimeLabels) result.twotime[label];
+    for (std::int32_t label : params.twotimeLabels)
+        result.twotime[label];
     const unsigned threads =
         params.threads ? params.threads : std::max(1u, std::thread::hardware_concurrency());
     visitArray(frames, [&](auto values) {
@@ -203,17 +215,20 @@ Result correlateCpu(const Array& frames, const LabelMask& mask, const Params& pa
         using ExactInt = std::conditional_t<small, float, std::int64_t>;
         for (std::size_t b = 0; b < bins.count(); ++b) {
             if (useDouble)
-                correlateBin<ExactDouble, double>(values, frames, bins, b, threads, progress, result);
+                correlateBin<ExactDouble, double>(values, frames, bins, b, threads, progress,
+                                                  result);
             else
-                correlateBin<ExactInt, std::int64_t>(values, frames, bins, b, threads, progress, result);
+                correlateBin<ExactInt, std::int64_t>(values, frames, bins, b, threads, progress,
+                                                     result);
             progress.report(static_cast<double>(b + 1) / static_cast<double>(bins.count()));
         }
     });
-    const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
+    const std::chrono::duration<double, std::milli> elapsed =
+        std::chrono::steady_clock::now() - start;
     result.device = "cpu";
     result.variant = "cpu";
     result.kernelMs = elapsed.count();
-    result.timings.add("xpcs cpu", elapsed.count());
+    result.timings.add("xpcs cpu", elapsed.count(), true);
     return result;
 }
 

@@ -5,6 +5,11 @@
 namespace clscope::xpcs {
 
 void writeResult(H5Writer& out, const Result& r, const std::string& group) {
+    writeResultData(out, r, group);
+    writeProvenance(out, group, {r.device, r.variant, r.parametersJson, r.kernelMs});
+}
+
+void writeResultData(H5Writer& out, const Result& r, const std::string& group) {
     const std::size_t bins = r.binCount(), frames = r.frames;
     out.write(group + "/g2", makeArray<double>({bins, frames}, r.g2));
     out.write(group + "/g2_err", makeArray<double>({bins, frames}, r.g2Err));
@@ -15,7 +20,6 @@ void writeResult(H5Writer& out, const Result& r, const std::string& group) {
     for (const auto& [label, map] : r.twotime)
         out.write(group + "/twotime/" + std::to_string(label),
                   makeArray<float>({frames, frames}, map), Compression::Gzip);
-    writeProvenance(out, group, {r.device, r.variant, r.parametersJson, r.kernelMs});
 }
 
 Result readResult(const H5Reader& file, const std::string& group) {

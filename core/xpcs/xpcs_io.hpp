@@ -13,6 +13,8 @@ inline const std::string qValuesPath = "/entry/processing/qmask_q";
 
 // /xpcs/g2, g2_err, labels, pixels, tau, twotime/<label> and the provenance attributes.
 void writeResult(H5Writer& out, const Result& result, const std::string& group = outputGroup);
+// The datasets alone (the caller writes the provenance).
+void writeResultData(H5Writer& out, const Result& result, const std::string& group = outputGroup);
 // Read back what writeResult wrote (g2, g2_err, labels, pixels, tau, two-time maps).
 Result readResult(const H5Reader& file, const std::string& group = outputGroup);
 

@@ -174,7 +174,6 @@ std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
     out->result = evaluate(request.device, request.variant, withPlanes(in.problem, params.planes),
                            params, progress);
     out->result.targetIndex = in.targetIndex;
-    out->info.kernelMs = out->result.kernelMs;
     out->info.timings = out->result.timings.records();
     return out;
 }

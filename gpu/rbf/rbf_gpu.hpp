@@ -36,7 +36,4 @@ std::map<std::string, int> defaultTuning(const std::string& variant, const Devic
 // The registry entries of every variant (device checks only; supports() adds the problem's).
 std::vector<VariantEntry> variantEntries();
 
-// Adds the rbf variants to the registry (called from registerAllVariants).
-void registerRbfVariants(VariantRegistry& registry);
-
 } // namespace clscope::rbf

@@ -12,7 +12,9 @@ namespace {
 
 using Tuning = std::map<std::string, int>;
 
-int one(const DeviceInfo&, const Bins&, int, const Tuning&) { return 1; }
+int one(const DeviceInfo&, const Bins&, int, const Tuning&) {
+    return 1;
+}
 
 // naive: one work-item per (lag, bin) reading the raw frames through the pixel list.
 GpuVariant naiveVariant() {
@@ -57,8 +59,12 @@ int valueOr(const Tuning& t, const std::string& name, int fallback) {
 
 // gemm's kernel for CPU devices (XPCS_CPU): one work-item per tile, vectors instead of local
 // memory; GEMM_CPU_TILE (default 64, as in xpcs.cl) then takes the place of GEMM_TILE.
-bool gemmOnCpu(const Tuning& t) { return valueOr(t, "XPCS_CPU", 0) != 0; }
-int gemmTile(const Tuning& t) { return gemmOnCpu(t) ? valueOr(t, "GEMM_CPU_TILE", 64) : t.at("GEMM_TILE"); }
+bool gemmOnCpu(const Tuning& t) {
+    return valueOr(t, "XPCS_CPU", 0) != 0;
+}
+int gemmTile(const Tuning& t) {
+    return gemmOnCpu(t) ? valueOr(t, "GEMM_CPU_TILE", 64) : t.at("GEMM_TILE");
+}
 
 // gemm split-K slots: enough work-groups to fill the device, pieces of >= 1024 pixels, and
 // the Gram matrices of all slots within a quarter of the device memory.
@@ -70,8 +76,8 @@ int gemmSlots(const DeviceInfo& dev, const Bins& bins, int framePad, const Tunin
     const std::int64_t most = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
     const std::size_t plane = bins.count() * std::size_t(framePad) * framePad * sumBytes;
     const std::size_t byMemory = std::max<std::size_t>(1, dev.globalMemBytes / 4 / plane);
-    return static_cast<int>(std::max<std::size_t>(1, std::min({wanted, std::size_t(16), byMemory,
-                                                               std::size_t(most / 1024 + 1)})));
+    return static_cast<int>(std::max<std::size_t>(
+        1, std::min({wanted, std::size_t(16), byMemory, std::size_t(most / 1024 + 1)})));
 }
 
 // gemm: pixel-major chunk, register-tiled Gram tiles (lower triangle) in local memory.
@@ -81,29 +87,35 @@ GpuVariant gemmVariant() {
     v.tuning = [](const DeviceInfo& dev, DType d) {
         // uint8: dp4a through PTX on NVIDIA, fp32 FMA elsewhere (both exact).
         const bool nvidia = dev.platform.find("NVIDIA") != std::string::npos;
-        Tuning t{{"GEMM_TILE", 64}, {"GEMM_WPT", 4}, {"GEMM_K", 16}, {"GEMM_MAC_DOUBLE", d == DType::UInt16}};
+        Tuning t{{"GEMM_TILE", 64},
+                 {"GEMM_WPT", 4},
+                 {"GEMM_K", 16},
+                 {"GEMM_MAC_DOUBLE", d == DType::UInt16}};
         if (d == DType::UInt8)
-            t = Tuning{{"GEMM_TILE", 128}, {"GEMM_WPT", 8}, {"GEMM_K", 16}, {"GEMM_FAST_U8", 1},
-                       {"GEMM_DP4A", nvidia}, {"GEMM_PTX_DP4A", nvidia}};
+            t = Tuning{{"GEMM_TILE", 128},  {"GEMM_WPT", 8},       {"GEMM_K", 16},
+                       {"GEMM_FAST_U8", 1}, {"GEMM_DP4A", nvidia}, {"GEMM_PTX_DP4A", nvidia}};
         // CPU devices (XPCS_CPU): 64-frame tiles of one work-item, 128-pixel chunks.
         if (dev.type == "CPU") t.insert({{"GEMM_CPU_TILE", 64}, {"GEMM_CPU_CHUNK", 128}});
         return t;
     };
     v.layout = [](const Tuning& t) {
-        return LayoutSpec{Layout::PixelMajor, std::size_t(t.at("GEMM_K")), std::size_t(gemmTile(t))};
+        return LayoutSpec{Layout::PixelMajor, std::size_t(t.at("GEMM_K")),
+                          std::size_t(gemmTile(t))};
     };
     v.slots = gemmSlots;
     v.gramStep = [](DeviceRun& run, const Chunk& chunk, int accumulate) {
         const std::size_t tile = gemmTile(run.tuning);
         const std::size_t threads = gemmOnCpu(run.tuning) ? 1 : tile / run.tuning.at("GEMM_WPT");
-        const std::vector<std::int32_t> work = gemmWorkList(chunk, run.slots, run.tuning.at("GEMM_K"));
+        const std::vector<std::int32_t> work =
+            gemmWorkList(chunk, run.slots, run.tuning.at("GEMM_K"));
         if (!run.work.get()) run.work = run.session.allocate(work.size() * 4, "xpcs gemm work");
         run.session.upload(run.work, work.data(), work.size() * 4, "copy H->D work list");
         const std::size_t tiles = run.framePad / tile, entries = work.size() / 4;
         cl::Kernel k = run.session.kernel("xpcs", "xpcs_gemm", run.options);
         setArgs(k, run.data, run.work, run.gram, run.framePad, run.binCount, accumulate);
-        run.session.launch(k, "xpcs gemm",
-                           {{tiles * (tiles + 1) / 2 * threads, entries * threads}, {threads, threads}});
+        run.session.launch(
+            k, "xpcs gemm",
+            {{tiles * (tiles + 1) / 2 * threads, entries * threads}, {threads, threads}});
         run.session.finish(); // the work list lives on this stack frame
     };
     return v;
@@ -123,24 +135,30 @@ Support needsFp64(const DeviceInfo& d) {
 
 } // namespace
 
-std::string defaultVariant(const DeviceInfo& device) { return device.isHost() ? "cpu" : "gemm"; }
+std::string defaultVariant(const DeviceInfo& device) {
+    return device.isHost() ? "cpu" : "gemm";
+}
 
 Result correlate(const DeviceInfo& device, const std::string& variant, const Array& frames,
                  const LabelMask& mask, const Params& params, const Progress& progress) {
     const std::string id = variant.empty() ? defaultVariant(device) : variant;
     const VariantEntry& entry = VariantRegistry::instance().find("xpcs", id);
     if (const Support s = entry.supports(device); !s.ok)
-        throw UsageError("xpcs variant '" + id + "' cannot run on " + device.spec + ": " + s.reason);
+        throw UsageError("xpcs variant '" + id + "' cannot run on " + device.spec + ": " +
+                         s.reason);
     if (id == "cpu") return correlateCpu(frames, mask, params, progress);
     return runOnDevice(device, gpuVariant(id), frames, mask, params, progress);
 }
 
-void registerXpcsVariants(VariantRegistry& registry) {
-    const auto add = [&](std::string id, std::string label, VariantKind kind, std::string needs, Tuning defaults) {
+std::vector<VariantEntry> xpcsVariants() {
+    std::vector<VariantEntry> out;
+    const auto add = [&](std::string id, std::string label, VariantKind kind, std::string needs,
+                         Tuning defaults) {
         const bool preferred = id == "gemm" || id == "cpu";
-        VariantEntry e{{"xpcs", id, label, kind, needs, nlohmann::json(defaults).dump(), preferred}, {}};
+        VariantEntry e{{"xpcs", id, label, kind, needs, nlohmann::json(defaults).dump(), preferred},
+                       {}};
         if (kind == VariantKind::OpenCL) e.extraCheck = needsFp64;
-        registry.add(std::move(e));
+        out.push_back(std::move(e));
     };
     add("naive", "one work-item per bin and lag (seed kernel 1)", VariantKind::OpenCL,
         "OpenCL 1.2, fp64", {});
@@ -150,6 +168,7 @@ void registerXpcsVariants(VariantRegistry& registry) {
         "OpenCL 1.2, fp64, 16 KiB local memory", gpuVariant("gemm").tuning({}, DType::UInt8));
     add("cpu", "host reference: exact blocked Gram matrices, std::thread", VariantKind::Host,
         "host CPU", {});
+    return out;
 }
 
 } // namespace clscope::xpcs

@@ -2,7 +2,6 @@
 // The one entry point for the GUI, the CLI, the tests and bench is correlate().
 #pragma once
 #include "core/xpcs/xpcs.hpp"
-#include "gpu/bench.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/variant.hpp"
 
@@ -14,16 +13,12 @@ namespace clscope::xpcs {
 // InputError for bad inputs, UsageError for an unknown variant or one that cannot run on the
 // device (with the reason), DeviceError for device trouble, Cancelled when cancelled.
 Result correlate(const DeviceInfo& device, const std::string& variant, const Array& frames,
-                 const LabelMask& mask, const Params& params = {},
-                 const Progress& progress = {});
+                 const LabelMask& mask, const Params& params = {}, const Progress& progress = {});
 
 // gemm on OpenCL devices, cpu on the host reference.
 std::string defaultVariant(const DeviceInfo& device);
 
-// Adds naive, ordered, gemm and cpu to the registry (called from registerAllVariants).
-void registerXpcsVariants(VariantRegistry& registry);
-
-// The bench case of xpcs (see gpu/bench.hpp), called from registerAllBenchCases.
-void registerXpcsBench(BenchRegistry& registry);
+// naive, ordered, gemm and cpu (listed by xpcs::Algorithm, gpu/xpcs/algorithm.hpp).
+std::vector<VariantEntry> xpcsVariants();
 
 } // namespace clscope::xpcs

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace clscope::mask {
+namespace clscope {
 
 // Throws InputError naming fileName when the folder is missing or the write fails.
 void writeFileAtomically(const std::string& fileName, std::string_view bytes);
@@ -12,4 +12,4 @@ void writeFileAtomically(const std::string& fileName, std::string_view bytes);
 // The whole content of a file; throws InputError naming fileName when it cannot be read.
 std::string readWholeFile(const std::string& fileName);
 
-} // namespace clscope::mask
+} // namespace clscope

@@ -1,4 +1,4 @@
-#include "core/mask/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 
 #include "core/errors.hpp"
 #include "core/temp_file.hpp"
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace clscope::mask {
+namespace clscope {
 
 void writeFileAtomically(const std::string& fileName, std::string_view bytes) {
     const std::filesystem::path target(fileName);
@@ -46,4 +46,4 @@ std::string readWholeFile(const std::string& fileName) {
     return std::move(content).str();
 }
 
-} // namespace clscope::mask
+} // namespace clscope

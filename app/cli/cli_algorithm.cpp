@@ -1,0 +1,130 @@
+// The one CLI flow of every algorithm command (correlate, spots, cluster, rbf, ...): options
+// built from the algorithm's input roles and parameter specs, then device → read → run →
+// write, with one summary line. Options given on the command line win over --params.
+#include "app/cli/cli_options.hpp"
+#include "app/cli/commands.hpp"
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "gpu/algorithm.hpp"
+#include "gpu/devices.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+namespace clscope::cli {
+
+namespace {
+
+// What one algorithm command was given.
+struct AlgorithmArgs {
+    std::string input, device, variant, paramsFile, output;
+    std::map<std::string, std::string> roles;  // role id -> given path
+    std::map<std::string, bool> disabled;      // role id -> --no-... given
+    std::map<std::string, std::string> values; // parameter -> text given
+    std::map<std::string, bool> flags;         // Bool parameter -> given
+    std::vector<std::string> tuning;
+};
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+InputSources sourcesFrom(const AlgorithmArgs& a) {
+    InputSources s{a.input, {}, {}};
+    for (const auto& [role, path] : a.roles)
+        if (!path.empty()) s.overrides[role] = path;
+    for (const auto& [role, off] : a.disabled)
+        if (off) s.disabled.insert(role);
+    return s;
+}
+
+ParamSet paramsFrom(const Algorithm& algorithm, const AlgorithmArgs& a) {
+    ParamSet params = algorithm.defaultParams();
+    if (!a.paramsFile.empty()) params.mergeFile(a.paramsFile);
+    for (const auto& [name, text] : a.values)
+        if (!text.empty()) params.set(name, parseParamText(params.spec(name), text));
+    for (const auto& [name, given] : a.flags)
+        if (given) params.set(name, true);
+    return params;
+}
+
+void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
+    const DeviceInfo device = resolveDevice(a.device); // bad device: exit 4 before reading
+    ParamSet params = paramsFrom(algorithm, a);
+    const InputSources sources = sourcesFrom(a);
+    checkOutputPath(a.output, inputFiles(algorithm, sources));
+    RunRequest request{device, a.variant, nullptr, params, parseTuning(a.tuning)};
+    if (!request.variant.empty()) algorithm.variant(request.variant); // unknown: usage error first
+    const auto readStart = Clock::now();
+    request.input = algorithm.read(sources, params);
+    const double readMs = msSince(readStart);
+    const auto result = runAlgorithm(algorithm, request);
+    const auto writeStart = Clock::now();
+    H5Writer out(a.output);
+    result->write(out, algorithm.outputGroup());
+    out.commit();
+    for (const auto& [file, text] : algorithm.sideOutputs(*result, params))
+        writeFileAtomically(file, text);
+    const RunInfo& info = result->info;
+    std::printf(
+        "wrote %s: %s, %s on %s; read %.1f ms, compute %.1f ms (kernels %.3f ms), write %.1f ms\n",
+        a.output.c_str(), result->summary().c_str(), info.variant.c_str(), info.device.c_str(),
+        readMs, info.wallMs, info.kernelMs, msSince(writeStart));
+}
+
+void addRoleOptions(CLI::App* sub, const Algorithm& algorithm, AlgorithmArgs& a) {
+    for (const InputRole& role : algorithm.inputRoles()) {
+        if (!role.flag.empty())
+            sub->add_option(role.flag, a.roles[role.id],
+                            role.help + " (default " + role.defaultPath + ")");
+        if (!role.disableFlag.empty())
+            sub->add_flag(role.disableFlag, a.disabled[role.id],
+                          "Do not read the " + role.id + " role");
+    }
+}
+
+void addParamOptions(CLI::App* sub, const Algorithm& algorithm, AlgorithmArgs& a) {
+    for (const ParamSpec& spec : algorithm.parameterSpecs()) {
+        if (spec.flag.empty()) continue;
+        const std::string help =
+            spec.help + (spec.unit.empty() ? "" : " [" + spec.unit + "]") +
+            (spec.defaultValue.is_null() ? "" : " (default " + spec.defaultValue.dump() + ")");
+        if (spec.type == ParamSpec::Type::Bool)
+            sub->add_flag(spec.flag, a.flags[spec.name], help);
+        else
+            sub->add_option(spec.flag, a.values[spec.name], help);
+    }
+}
+
+void addCommand(CLI::App& app, Action& action, std::shared_ptr<const Algorithm> algorithm) {
+    auto a = std::make_shared<AlgorithmArgs>();
+    auto* sub =
+        app.add_subcommand(algorithm->command(), algorithm->id() + ": " + algorithm->label());
+    sub->add_option("input", a->input, "Input HDF5 file")->required();
+    addRoleOptions(sub, *algorithm, *a);
+    addParamOptions(sub, *algorithm, *a);
+    sub->add_option("--device", a->device, "cpu, ocl:N or ocl:TEXT (default: first GPU)");
+    std::string ids;
+    for (const VariantEntry& v : algorithm->variants())
+        ids += (ids.empty() ? "" : ", ") + v.info.id;
+    sub->add_option("--variant", a->variant,
+                    "One of " + ids + " (default: the device's preferred)");
+    sub->add_option("--params", a->paramsFile,
+                    "Parameters as JSON (an output's 'parameters' attribute works)");
+    sub->add_option("--tune", a->tuning, "Kernel tuning NAME=VALUE (-D), repeatable");
+    sub->add_option("-o,--output", a->output, "Output HDF5 file")->required();
+    sub->callback(
+        [&action, a, algorithm] { action = [a, algorithm] { runCommand(*algorithm, *a); }; });
+}
+
+} // namespace
+
+void addAlgorithmCommands(CLI::App& app, Action& action) {
+    for (const auto& algorithm : AlgorithmRegistry::instance().all())
+        addCommand(app, action, algorithm);
+}
+
+} // namespace clscope::cli

@@ -1,0 +1,45 @@
+#include "app/cli/cli_options.hpp"
+
+#include "core/errors.hpp"
+
+#include <filesystem>
+
+namespace clscope::cli {
+
+std::map<std::string, int> parseTuning(const std::vector<std::string>& pairs) {
+    std::map<std::string, int> out;
+    for (const std::string& p : pairs) {
+        const std::size_t eq = p.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageError("--tune takes NAME=VALUE, not '" + p + "'");
+        try {
+            std::size_t used = 0;
+            out[p.substr(0, eq)] = std::stoi(p.substr(eq + 1), &used);
+            if (used != p.size() - eq - 1) throw std::invalid_argument("trailing text");
+        } catch (const std::exception&) {
+            throw UsageError("--tune " + p + ": the value must be an integer");
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> inputFiles(const Algorithm& algorithm, const InputSources& sources) {
+    std::vector<std::string> files{sources.file};
+    for (const InputRole& role : algorithm.inputRoles())
+        if (!sources.disabled.count(role.id)) files.push_back(sources.locate(role).file);
+    return files;
+}
+
+void checkOutputPath(const std::string& output, const std::vector<std::string>& inputs) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    for (const std::string& input : inputs) {
+        if (input.empty() || !fs::exists(output, ec) || !fs::exists(input, ec)) continue;
+        if (fs::equivalent(output, input, ec))
+            throw UsageError(
+                "-o " + output +
+                " is an input file of this run: it would be replaced; choose another output");
+    }
+}
+
+} // namespace clscope::cli

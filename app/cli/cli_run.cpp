@@ -1,0 +1,50 @@
+// clscope-cli's whole flow as a function (the executable and the tests call it). Exit codes:
+// 0 done, 2 usage, 3 bad input, 4 device error.
+#include "app/cli/commands.hpp"
+#include "core/errors.hpp"
+
+#include <iostream>
+#include <new>
+
+namespace clscope::cli {
+
+int run(int argc, const char* const* argv) {
+    CLI::App app{"clscope-cli: GPU algorithms on detector data (xpcs, spots, cluster, rbf)"};
+    app.require_subcommand(1);
+    cli::Action action;
+    cli::addDevicesCommands(app, action);
+    cli::addGenerateCommand(app, action);
+    cli::addAlgorithmCommands(app, action);
+    cli::addBenchCommand(app, action);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "clscope-cli: " << e.what() << " (see clscope-cli --help)\n";
+        return ExitUsage;
+    }
+    try {
+        if (action) action();
+        return ExitOk;
+    } catch (const UsageError& e) {
+        std::cerr << "clscope-cli: usage error: " << e.what() << "\n";
+        return ExitUsage;
+    } catch (const InputError& e) {
+        std::cerr << "clscope-cli: bad input: " << e.what() << "\n";
+        return ExitInput;
+    } catch (const DeviceError& e) {
+        std::cerr << "clscope-cli: device error: " << e.what() << "\n";
+        return ExitDevice;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "clscope-cli: out of host memory\n";
+        return ExitInput;
+    } catch (const std::exception& e) {
+        std::cerr << "clscope-cli: error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+} // namespace clscope::cli

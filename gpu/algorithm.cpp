@@ -1,0 +1,156 @@
+#include "gpu/algorithm.hpp"
+
+#include "core/errors.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace clscope {
+
+// Every algorithm's registration (one line each), in gpu/registry.cpp.
+void registerAllAlgorithms(AlgorithmRegistry& registry);
+
+InputRole makeRole(std::string id, std::string flag, std::string defaultPath, std::string help) {
+    InputRole r;
+    r.id = std::move(id), r.flag = std::move(flag), r.defaultPath = std::move(defaultPath),
+    r.help = std::move(help);
+    return r;
+}
+
+DataLocation InputSources::locate(const InputRole& role) const {
+    const auto it = overrides.find(role.id);
+    if (it == overrides.end() || it->second.empty()) return {file, role.defaultPath};
+    if (role.otherFile) return parseLocation(it->second, role.defaultPath);
+    return {file, it->second};
+}
+
+Deviation compareValues(const std::string& metric, const double* got, const double* ref,
+                        std::size_t n, double tolerance, bool relative, double floor) {
+    Deviation d;
+    d.metric = metric;
+    d.tolerance = tolerance;
+    d.compared = n;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double a = got[i], b = ref[i];
+        double dev = 0;
+        if (std::isnan(a) || std::isnan(b))
+            dev = std::isnan(a) && std::isnan(b) ? 0.0 : INFINITY;
+        else if (a != b)
+            dev = std::abs(a - b) / (relative ? std::max(std::abs(b), floor) : 1.0);
+        if (std::isnan(dev)) dev = INFINITY; // inf - inf
+        d.maxDeviation = std::max(d.maxDeviation, dev);
+        if (dev > tolerance) {
+            if (d.beyond++ == 0) d.firstIndex = static_cast<long long>(i);
+        }
+    }
+    d.pass = d.beyond == 0;
+    return d;
+}
+
+Support Algorithm::supports(const VariantEntry& variant, const DeviceInfo& device,
+                            const AlgorithmInput*, const ParamSet*) const {
+    return variant.supports(device);
+}
+
+VariantEntry Algorithm::variant(const std::string& id) const {
+    std::string ids;
+    for (const VariantEntry& v : variants()) {
+        if (v.info.id == id) return v;
+        ids += (ids.empty() ? "" : ", ") + v.info.id;
+    }
+    throw UsageError(this->id() + ": no variant '" + id + "'; variants: " + ids);
+}
+
+std::vector<std::pair<std::string, std::string>> Algorithm::sideOutputs(const AlgorithmResult&,
+                                                                        const ParamSet&) const {
+    return {};
+}
+
+std::string Algorithm::defaultVariant(const DeviceInfo& device, const AlgorithmInput* input,
+                                      const ParamSet* params) const {
+    std::string first;
+    for (const VariantEntry& v : variants()) {
+        if (!supports(v, device, input, params).ok) continue;
+        if (v.info.preferred) return v.info.id;
+        if (first.empty()) first = v.info.id;
+    }
+    return first.empty() ? referenceVariant() : first;
+}
+
+std::string provenanceJson(const AlgorithmInput& input, const ParamSet& params) {
+    nlohmann::json j = params.values();
+    j["input"] = input.provenance;
+    return j.dump();
+}
+
+std::shared_ptr<AlgorithmResult> runAlgorithm(const Algorithm& algorithm, RunRequest request,
+                                              const Progress& progress) {
+    if (!request.input) throw UsageError(algorithm.id() + ": no input to run on");
+    if (request.variant.empty())
+        request.variant =
+            algorithm.defaultVariant(request.device, request.input.get(), &request.params);
+    const VariantEntry entry = algorithm.variant(request.variant);
+    const Support s =
+        algorithm.supports(entry, request.device, request.input.get(), &request.params);
+    if (!s.ok)
+        throw UsageError(algorithm.id() + " variant '" + request.variant + "' cannot run on " +
+                         request.device.spec + ": " + s.reason);
+    const auto start = std::chrono::steady_clock::now();
+    std::shared_ptr<AlgorithmResult> result = algorithm.run(request, progress);
+    const std::chrono::duration<double, std::milli> wall = std::chrono::steady_clock::now() - start;
+    RunInfo& info = result->info;
+    info.algorithm = algorithm.id();
+    info.variant = request.variant;
+    info.device = request.device.spec;
+    info.deviceName = request.device.name;
+    info.wallMs = wall.count();
+    info.kernelMs = kernelTotalMs(info.timings);
+    nlohmann::json provenance =
+        nlohmann::json::parse(provenanceJson(*request.input, request.params));
+    if (!request.tuning.empty()) provenance["tuning"] = request.tuning;
+    info.parametersJson = provenance.dump();
+    progress.report(1.0);
+    return result;
+}
+
+AlgorithmRegistry& AlgorithmRegistry::instance() {
+    static AlgorithmRegistry registry = [] {
+        AlgorithmRegistry r;
+        registerAllAlgorithms(r);
+        return r;
+    }();
+    return registry;
+}
+
+void AlgorithmRegistry::add(std::shared_ptr<const Algorithm> algorithm) {
+    for (auto& a : algorithms_)
+        if (a->id() == algorithm->id()) {
+            a = std::move(algorithm);
+            return;
+        }
+    algorithms_.push_back(std::move(algorithm));
+}
+
+std::vector<std::string> AlgorithmRegistry::ids() const {
+    std::vector<std::string> out;
+    for (const auto& a : algorithms_)
+        out.push_back(a->id());
+    return out;
+}
+
+const Algorithm* AlgorithmRegistry::get(const std::string& id) const {
+    for (const auto& a : algorithms_)
+        if (a->id() == id) return a.get();
+    return nullptr;
+}
+
+const Algorithm& AlgorithmRegistry::find(const std::string& id) const {
+    if (const Algorithm* a = get(id)) return *a;
+    std::string names;
+    for (const auto& a : algorithms_)
+        names += (names.empty() ? "" : ", ") + a->id();
+    throw UsageError("no algorithm '" + id + "'; algorithms: " + names);
+}
+
+} // namespace clscope

@@ -1,0 +1,136 @@
+// xpcs as an Algorithm: roles, parameters, reading, run, compare and write.
+#include "gpu/xpcs/algorithm.hpp"
+
+#include "core/errors.hpp"
+#include "core/xpcs/xpcs_io.hpp"
+#include "gpu/xpcs/xpcs_gpu.hpp"
+
+#include <cmath>
+
+namespace clscope::xpcs {
+
+std::string Input::describe() const {
+    return std::to_string(frames->frameCount()) + " frames of " + std::to_string(frames->height()) +
+           "x" + std::to_string(frames->width()) + " " + dtypeName(frames->dtype()) + ", " +
+           std::to_string(labels.bins().size()) + " bins";
+}
+
+void RunResult::write(H5Writer& out, const std::string& group) const {
+    writeResultData(out, result, group);
+    writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
+}
+
+std::string RunResult::summary() const {
+    return "g2 of " + std::to_string(result.binCount()) + " bins x " +
+           std::to_string(result.frames) + " lags";
+}
+
+std::vector<InputRole> Algorithm::inputRoles() const {
+    InputRole labels = makeRole("labels", "--mask", paths::qmask,
+                                "q-bin labels FILE[:PATH] (default: the input's)");
+    labels.otherFile = true;
+    InputRole mask = makeRole(
+        "pixel_mask", "--pixel-mask", paths::pixelMask,
+        "Bad-pixel mask FILE[:PATH], non-zero = excluded (default: the input's, when present)");
+    mask.optional = true, mask.otherFile = true, mask.disableFlag = "--no-pixel-mask";
+    InputRole frameTime = makeRole("frame_time", "", paths::frameTime, "Seconds per frame");
+    frameTime.optional = true;
+    return {makeRole("frames", "--data", paths::frames, "Frames dataset (T,H,W)"), labels, mask,
+            frameTime};
+}
+
+std::vector<ParamSpec> Algorithm::parameterSpecs() const {
+    using T = ParamSpec::Type;
+    ParamSpec frameTime = makeParam(
+        "frame_time", T::Double, nullptr,
+        "Seconds per frame (default: the file's frame_time; τ in frames without one)", "s");
+    frameTime.label = "Frame time", frameTime.min = 1e-12, frameTime.flag = "--frame-time";
+    ParamSpec twotime = makeParam("twotime", T::IntList, nlohmann::json::array(),
+                                  "Labels whose two-time maps C(t1,t2) are written");
+    twotime.label = "Two-time bins", twotime.min = 1, twotime.flag = "--twotime";
+    ParamSpec chunk =
+        makeParam("chunk_pixels", T::Int, 0,
+                  "At most this many labelled pixels per device pass (0: as memory allows)", "px");
+    chunk.label = "Pixels per pass", chunk.min = 0, chunk.flag = "--chunk-pixels",
+    chunk.advanced = true;
+    ParamSpec threads =
+        makeParam("threads", T::Int, 0, "cpu variant: worker threads (0: all cores)");
+    threads.label = "CPU threads", threads.min = 0, threads.max = 4096, threads.advanced = true;
+    return {frameTime, twotime, chunk, threads};
+}
+
+std::vector<VariantEntry> Algorithm::variants() const {
+    return xpcsVariants();
+}
+
+std::size_t applyPixelMask(LabelMask& labels, const PixelMask& pixelMask) {
+    std::size_t removed = 0;
+    for (std::size_t i = 0; i < labels.labels.size(); ++i)
+        if (pixelMask.bad[i] && labels.labels[i] > 0) labels.labels[i] = 0, ++removed;
+    return removed;
+}
+
+std::shared_ptr<Input> makeInput(Array frames, LabelMask labels, nlohmann::json provenance) {
+    auto input = std::make_shared<Input>();
+    input->frames = std::make_shared<const Array>(std::move(frames));
+    input->labels = std::move(labels);
+    input->provenance = provenance.is_object() ? provenance : nlohmann::json::object();
+    return input;
+}
+
+std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
+                                                      const ParamSet&) const {
+    const std::vector<InputRole> roles = inputRoles();
+    const DataLocation framesAt = s.locate(roles[0]), labelsAt = s.locate(roles[1]);
+    const H5Reader input(framesAt.file);
+    Array frames = readFrames(input, framesAt.path);
+    if (frames.rank() != 3)
+        throw InputError(input.where(framesAt.path) + ": xpcs needs a (T,H,W) frame stack");
+    const H5Reader labelFile(labelsAt.file);
+    LabelMask labels = readLabels(labelFile, labelsAt.path, frames.height(), frames.width());
+    nlohmann::json provenance{{"file", framesAt.file},
+                              {"datasets",
+                               {{"frames", framesAt.file + ":" + framesAt.path},
+                                {"labels", labelsAt.file + ":" + labelsAt.path}}}};
+    std::size_t excluded = 0;
+    const DataLocation maskAt = s.locate(roles[2]);
+    const bool chosen = s.overrides.count("pixel_mask") > 0;
+    if (!s.disabled.count("pixel_mask")) {
+        const H5Reader maskFile(maskAt.file);
+        if (chosen || maskFile.hasDataset(maskAt.path)) {
+            excluded = applyPixelMask(
+                labels, readPixelMask(maskFile, maskAt.path, frames.height(), frames.width()));
+            provenance["datasets"]["pixel_mask"] = maskAt.file + ":" + maskAt.path;
+        }
+    }
+    provenance["excluded_pixels"] = excluded;
+    auto in = makeInput(std::move(frames), std::move(labels), provenance);
+    in->excludedPixels = excluded;
+    in->frameTime = readFrameTime(input, s.locate(roles[3]).path);
+    return in;
+}
+
+Params paramsFrom(const ParamSet& p, const std::map<std::string, int>& tuning) {
+    Params out;
+    for (long long l : p.intList("twotime"))
+        out.twotimeLabels.push_back(static_cast<std::int32_t>(l));
+    if (p.has("frame_time")) out.frameTime = p.number("frame_time");
+    out.chunkPixels = static_cast<std::size_t>(p.integer("chunk_pixels"));
+    out.threads = static_cast<unsigned>(p.integer("threads"));
+    out.tuning = tuning;
+    return out;
+}
+
+std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
+                                                const Progress& progress) const {
+    const auto& in = dynamic_cast<const Input&>(*request.input);
+    Params params = paramsFrom(request.params, request.tuning);
+    if (!params.frameTime) params.frameTime = in.frameTime;
+    auto out = std::make_shared<RunResult>();
+    out->result =
+        correlate(request.device, request.variant, *in.frames, in.labels, params, progress);
+    out->info.timings = out->result.timings.records();
+    return out;
+}
+
+} // namespace clscope::xpcs

@@ -1,0 +1,51 @@
+// xpcs through the algorithm interface (gpu/algorithm.hpp): the input, result and Algorithm
+// object that the CLI (`clscope-cli correlate`), the bench, the GUI and the tests use.
+#pragma once
+#include "core/xpcs/xpcs.hpp"
+#include "gpu/algorithm.hpp"
+
+#include <memory>
+
+namespace clscope::xpcs {
+
+// Frames and q-bin labels (pixels flagged by the pixel mask already set to 0).
+struct Input : AlgorithmInput {
+    std::shared_ptr<const Array> frames;
+    LabelMask labels;
+    std::optional<double> frameTime; // the file's, when it has one
+    std::size_t excludedPixels = 0;  // labelled pixels the pixel mask removed
+    std::string describe() const override;
+};
+
+struct RunResult : AlgorithmResult {
+    Result result;
+    void write(H5Writer& out, const std::string& group) const override;
+    std::string summary() const override;
+};
+
+class Algorithm : public clscope::Algorithm {
+  public:
+    std::string id() const override { return "xpcs"; }
+    std::string label() const override { return "XPCS correlator g2(q, τ)"; }
+    std::string command() const override { return "correlate"; }
+    std::vector<InputRole> inputRoles() const override;
+    std::vector<ParamSpec> parameterSpecs() const override;
+    std::vector<VariantEntry> variants() const override;
+    std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
+                                               const ParamSet& params) const override;
+    std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
+                                         const Progress& progress) const override;
+    Deviation compare(const AlgorithmResult& result,
+                      const AlgorithmResult& reference) const override;
+    BenchCase benchCase(const std::string& size) const override;
+};
+
+// Labels with the pixel mask applied: label of a flagged pixel set to 0; returns how many
+// labelled pixels that removed.
+std::size_t applyPixelMask(LabelMask& labels, const PixelMask& pixelMask);
+// The library's Params from the parameter set (and kernel tuning).
+Params paramsFrom(const ParamSet& params, const std::map<std::string, int>& tuning);
+// The xpcs input of a frame stack and labels made in memory (GUI, tests, bench).
+std::shared_ptr<Input> makeInput(Array frames, LabelMask labels, nlohmann::json provenance = {});
+
+} // namespace clscope::xpcs

@@ -1,0 +1,100 @@
+// xpcs: how two results compare and the synthetic inputs of clscope-cli bench xpcs.
+#include "core/errors.hpp"
+#include "core/synthetic/synthetic.hpp"
+#include "gpu/xpcs/algorithm.hpp"
+
+#include <algorithm>
+
+namespace clscope::xpcs {
+
+namespace {
+
+// Integer inputs are summed exactly; what is left is the rounding of the final divisions.
+constexpr double tolerance = 1e-9;
+
+// g2 and g2_err of the reference's bins, side by side with the result's.
+struct Paired {
+    std::vector<double> got, ref;
+    std::vector<std::string> where;
+    std::size_t missing = 0;
+};
+
+Paired pairByLabel(const Result& got, const Result& ref) {
+    Paired p;
+    for (std::size_t rb = 0; rb < ref.binCount(); ++rb) {
+        const auto it = std::find(got.labels.begin(), got.labels.end(), ref.labels[rb]);
+        if (it == got.labels.end() || got.frames != ref.frames) {
+            ++p.missing;
+            continue;
+        }
+        const std::size_t gb = static_cast<std::size_t>(it - got.labels.begin());
+        for (std::size_t t = 0; t < ref.frames; ++t) {
+            const std::string at =
+                "bin " + std::to_string(ref.labels[rb]) + ", lag " + std::to_string(t);
+            p.got.push_back(got.g2At(gb, t)), p.ref.push_back(ref.g2At(rb, t)),
+                p.where.push_back(at + " (g2)");
+            p.got.push_back(got.g2ErrAt(gb, t)), p.ref.push_back(ref.g2ErrAt(rb, t));
+            p.where.push_back(at + " (g2_err)");
+        }
+    }
+    return p;
+}
+
+synthetic::XpcsParams benchDataset(const std::string& size) {
+    synthetic::XpcsParams p; // seed: 500 x 201 x 241, rings of 10 pixels
+    if (size == "large") p.frames = 2000, p.height = 511, p.width = 511, p.ringWidth = 8;
+    return p;
+}
+
+// Three spread-out bins of the labels (the cpu reference of the large case checks these).
+LabelMask threeBins(const LabelMask& labels) {
+    LabelMask subset = labels;
+    const std::vector<std::int32_t> all = labels.bins();
+    const std::vector<std::int32_t> keep{all.front(), all[all.size() / 2], all.back()};
+    for (std::int32_t& l : subset.labels)
+        if (std::find(keep.begin(), keep.end(), l) == keep.end()) l = 0;
+    return subset;
+}
+
+} // namespace
+
+Deviation Algorithm::compare(const AlgorithmResult& result,
+                             const AlgorithmResult& reference) const {
+    const Result& got = dynamic_cast<const RunResult&>(result).result;
+    const Result& ref = dynamic_cast<const RunResult&>(reference).result;
+    const Paired p = pairByLabel(got, ref);
+    Deviation d = compareValues("|Δ| / |ref| of g2 and g2_err", p.got.data(), p.ref.data(),
+                                p.got.size(), tolerance, true);
+    if (d.firstIndex >= 0) d.firstWhere = p.where[static_cast<std::size_t>(d.firstIndex)];
+    d.note = "checked on " + std::to_string(ref.binCount() - p.missing) + " of " +
+             std::to_string(got.binCount()) + " bins";
+    if (p.missing) {
+        d.pass = false;
+        d.note += "; " + std::to_string(p.missing) + " reference bins missing or of another length";
+    }
+    return d;
+}
+
+BenchCase Algorithm::benchCase(const std::string& size) const {
+    if (size != "seed" && size != "large")
+        throw UsageError("bench xpcs: --size must be seed or large, not '" + size + "'");
+    synthetic::XpcsDataset d = synthetic::generateXpcs(benchDataset(size));
+    const Bins bins = makeBins(d.labels);
+    const double frames = static_cast<double>(d.frames.frameCount());
+    double macs = 0; // multiply-adds of the lower-triangle Gram matrices
+    for (std::int64_t n : bins.pixelCounts)
+        macs += static_cast<double>(n) * frames * (frames + 1) / 2;
+    BenchCase c;
+    c.description = std::to_string(d.frames.frameCount()) + " x " +
+                    std::to_string(d.frames.height()) + "x" + std::to_string(d.frames.width()) +
+                    " " + dtypeName(d.frames.dtype()) + ", " + std::to_string(bins.count()) +
+                    " bins";
+    c.params = defaultParams();
+    c.work = 2.0 * macs, c.unit = "GFLOP/s", c.unitScale = 1e9;
+    const nlohmann::json provenance{{"file", "synthetic xpcs " + size}};
+    if (size == "large") c.referenceInput = makeInput(d.frames, threeBins(d.labels), provenance);
+    c.input = makeInput(std::move(d.frames), std::move(d.labels), provenance);
+    return c;
+}
+
+} // namespace clscope::xpcs

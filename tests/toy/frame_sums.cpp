@@ -1,0 +1,161 @@
+#include "frame_sums.hpp"
+
+#include "core/errors.hpp"
+#include "gpu/session.hpp"
+
+#include <random>
+
+namespace clscope::toy {
+
+namespace {
+
+const char* kernelSource = R"CL(
+__kernel void frame_sums(__global const uint* frames, __global double* sums, uint frameSize,
+                         double scale, int fault) {
+    const size_t t = get_global_id(0);
+    ulong total = 0;
+    for (uint i = 0; i < frameSize; ++i) total += frames[t * frameSize + i];
+    sums[t] = fault == 1 ? NAN : scale * (double)total + (fault == 2 && t == 3 ? 1.0 : 0.0);
+}
+)CL";
+
+std::vector<std::uint32_t> asUint32(const Array& frames) {
+    std::vector<std::uint32_t> out(frames.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = static_cast<std::uint32_t>(frames.valueAt(i));
+    return out;
+}
+
+std::vector<double> sumsOnHost(const Array& frames, double scale, const Progress& progress) {
+    std::vector<double> sums(frames.frameCount());
+    for (std::size_t t = 0; t < sums.size(); ++t) {
+        progress.checkCancel();
+        double total = 0;
+        for (std::size_t i = 0; i < frames.frameSize(); ++i)
+            total += frames.valueAt(t * frames.frameSize() + i);
+        sums[t] = scale * total;
+        progress.report(double(t + 1) / double(sums.size()));
+    }
+    return sums;
+}
+
+std::vector<double> sumsOnDevice(const DeviceInfo& device, const Array& frames, double scale,
+                                 int fault, TimingStats& timings) {
+    ClSession session(device);
+    const std::vector<std::uint32_t> values = asUint32(frames);
+    const std::size_t count = frames.frameCount();
+    cl::Buffer in = session.allocate(values.size() * 4, "frames");
+    cl::Buffer out = session.allocate(count * 8, "sums");
+    session.upload(in, values.data(), values.size() * 4, "copy H->D frames");
+    cl::Kernel k(session.device().program(kernelSource, ""), "frame_sums");
+    k.setArg(0, in), k.setArg(1, out), k.setArg(2, cl_uint(frames.frameSize())), k.setArg(3, scale);
+    k.setArg(4, cl_int(fault));
+    session.launch(k, "framesums kernel", {{count}, {1}});
+    std::vector<double> sums(count);
+    session.download(out, sums.data(), count * 8, "copy D->H sums");
+    session.finish();
+    timings.merge(session.timings());
+    return sums;
+}
+
+} // namespace
+
+std::string FrameSumsInput::describe() const {
+    return std::to_string(frames.frameCount()) + " frames";
+}
+
+void FrameSumsResult::write(H5Writer& out, const std::string& group) const {
+    out.write(group + "/sums", makeArray<double>({sums.size()}, sums));
+    writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
+}
+
+std::string FrameSumsResult::summary() const {
+    return std::to_string(sums.size()) + " frame sums";
+}
+
+std::vector<InputRole> FrameSums::inputRoles() const {
+    InputRole frames;
+    frames.id = "frames", frames.flag = "--data", frames.defaultPath = paths::frames;
+    frames.help = "Frames dataset (T,H,W)";
+    return {frames};
+}
+
+std::vector<ParamSpec> FrameSums::parameterSpecs() const {
+    ParamSpec scale = makeParam("scale", ParamSpec::Type::Double, 1.0, "Multiplies every sum");
+    scale.min = 0, scale.flag = "--scale";
+    ParamSpec fault =
+        makeParam("fault", ParamSpec::Type::Choice, "none", "Make the ocl variant wrong");
+    fault.choices = {"none", "nan", "off"}, fault.advanced = true, fault.flag = "--fault";
+    return {scale, fault};
+}
+
+std::vector<VariantEntry> FrameSums::variants() const {
+    return {
+        {{"framesums", "ocl", "one work-item per frame", VariantKind::OpenCL, "OpenCL 1.2, fp64",
+          "{}", true},
+         {}},
+        {{"framesums", "cpu", "host reference", VariantKind::Host, "host CPU", "{}", true}, {}}};
+}
+
+std::shared_ptr<FrameSumsInput> makeFrameSumsInput(Array frames) {
+    auto in = std::make_shared<FrameSumsInput>();
+    in->frames = std::move(frames);
+    return in;
+}
+
+std::shared_ptr<const AlgorithmInput> FrameSums::read(const InputSources& sources,
+                                                      const ParamSet&) const {
+    const DataLocation at = sources.locate(inputRoles()[0]);
+    const H5Reader file(at.file);
+    auto in = makeFrameSumsInput(readFrames(file, at.path));
+    in->provenance = {{"file", at.file}, {"datasets", {{"frames", at.file + ":" + at.path}}}};
+    return in;
+}
+
+std::shared_ptr<AlgorithmResult> FrameSums::run(const RunRequest& r,
+                                                const Progress& progress) const {
+    const Array& frames = dynamic_cast<const FrameSumsInput&>(*r.input).frames;
+    auto out = std::make_shared<FrameSumsResult>();
+    const double scale = r.params.number("scale");
+    TimingStats timings;
+    if (r.variant == "cpu") {
+        out->sums = sumsOnHost(frames, scale, progress);
+        timings.add("framesums cpu", 0.0, true);
+    } else {
+        const std::string fault = r.params.text("fault");
+        out->sums = sumsOnDevice(r.device, frames, scale,
+                                 fault == "nan"   ? 1
+                                 : fault == "off" ? 2
+                                                  : 0,
+                                 timings);
+    }
+    out->info.timings = timings.records();
+    return out;
+}
+
+Deviation FrameSums::compare(const AlgorithmResult& result,
+                             const AlgorithmResult& reference) const {
+    const auto& got = dynamic_cast<const FrameSumsResult&>(result).sums;
+    const auto& ref = dynamic_cast<const FrameSumsResult&>(reference).sums;
+    if (got.size() != ref.size())
+        return {"frame count", 1, 0, 0, 1, 0, "", "different frame counts", false};
+    Deviation d = compareValues("|Δ| / |ref|", got.data(), ref.data(), ref.size(), 1e-12, true);
+    if (d.firstIndex >= 0) d.firstWhere = "frame " + std::to_string(d.firstIndex);
+    return d;
+}
+
+BenchCase FrameSums::benchCase(const std::string& size) const {
+    const std::size_t frames = size == "large" ? 256 : 16;
+    Array a(DType::UInt16, {frames, 32, 32});
+    std::mt19937 rng(7);
+    for (auto& v : a.as<std::uint16_t>())
+        v = static_cast<std::uint16_t>(rng() % 65536);
+    BenchCase c;
+    c.input = makeFrameSumsInput(std::move(a));
+    c.params = defaultParams();
+    c.work = double(frames) * 32 * 32, c.unit = "pixels/s";
+    c.description = std::to_string(frames) + " x 32x32 uint16";
+    return c;
+}
+
+} // namespace clscope::toy

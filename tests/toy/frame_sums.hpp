@@ -1,0 +1,40 @@
+// A toy algorithm for the interface tests: the sum of each frame, with a host `cpu` variant
+// and an OpenCL `ocl` variant. It lives in its own files and is registered with one line,
+// which is how every real algorithm plugs in (docs/DESIGN.md, "Adding an algorithm").
+// Its `fault` parameter makes the OpenCL variant wrong on purpose (NaN or off by one), so the
+// tests can see that comparisons fail.
+#pragma once
+#include "gpu/algorithm.hpp"
+
+namespace clscope::toy {
+
+struct FrameSumsInput : AlgorithmInput {
+    Array frames;
+    std::string describe() const override;
+};
+
+struct FrameSumsResult : AlgorithmResult {
+    std::vector<double> sums;
+    void write(H5Writer& out, const std::string& group) const override;
+    std::string summary() const override;
+};
+
+class FrameSums : public Algorithm {
+  public:
+    std::string id() const override { return "framesums"; }
+    std::string label() const override { return "sum of each frame (toy)"; }
+    std::vector<InputRole> inputRoles() const override;
+    std::vector<ParamSpec> parameterSpecs() const override;
+    std::vector<VariantEntry> variants() const override;
+    std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
+                                               const ParamSet& params) const override;
+    std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
+                                         const Progress& progress) const override;
+    Deviation compare(const AlgorithmResult& result,
+                      const AlgorithmResult& reference) const override;
+    BenchCase benchCase(const std::string& size) const override;
+};
+
+std::shared_ptr<FrameSumsInput> makeFrameSumsInput(Array frames);
+
+} // namespace clscope::toy

@@ -1,0 +1,209 @@
+// The algorithm interface: parameters, comparisons, and a toy algorithm registered from its
+// own files with one line, run through the CLI plumbing and the bench loop with no other edit.
+#include "app/cli/commands.hpp"
+#include "core/errors.hpp"
+#include "gpu/bench.hpp"
+#include "gpu/devices.hpp"
+#include "test_util.hpp"
+#include "toy/frame_sums.hpp"
+
+#include <fstream>
+#include <random>
+
+using namespace clscope;
+
+namespace {
+
+int cliRun(std::vector<std::string> args) {
+    args.insert(args.begin(), "clscope-cli");
+    std::vector<const char*> argv;
+    for (const std::string& a : args)
+        argv.push_back(a.c_str());
+    return cli::run(static_cast<int>(argv.size()), argv.data());
+}
+
+// A (5,4,3) uint16 stack with known frame sums.
+void writeFrames(const std::string& file) {
+    Array a(DType::UInt16, {5, 4, 3});
+    auto v = a.as<std::uint16_t>();
+    for (std::size_t i = 0; i < v.size(); ++i)
+        v[i] = static_cast<std::uint16_t>(i * 1000 % 65521);
+    H5Writer out(file);
+    out.write("/entry/data/data", a);
+    out.commit();
+}
+
+double frameSum(std::size_t t) {
+    double total = 0;
+    for (std::size_t i = t * 12; i < t * 12 + 12; ++i)
+        total += static_cast<double>(i * 1000 % 65521);
+    return total;
+}
+
+} // namespace
+
+class TestAlgorithm : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp;
+    std::string path(const char* name) { return tmp.filePath(name).toStdString(); }
+
+  private slots:
+    void initTestCase() {
+        // The one registration line a new algorithm needs.
+        AlgorithmRegistry::instance().add(std::make_shared<toy::FrameSums>());
+    }
+
+    void paramsDefaultsRangesAndJson() {
+        ParamSet p = toy::FrameSums().defaultParams();
+        QCOMPARE(p.number("scale"), 1.0);
+        EXPECT_ERROR(UsageError, p.set("scale", -1), "scale", ">= 0");
+        EXPECT_ERROR(UsageError, p.set("fault", "boom"), "fault", "none, nan, off");
+        EXPECT_ERROR(UsageError, p.set("nope", 1), "unknown parameter 'nope'", "scale");
+        p.set("scale", 2.5);
+        ParamSet back = toy::FrameSums().defaultParams();
+        back.merge(nlohmann::json::parse(p.dump()), "test");
+        QCOMPARE(back.values(), p.values());
+        // An output's parameters attribute (with its provenance) loads as --params.
+        back.merge({{"scale", 3}, {"input", {{"file", "x.h5"}}}}, "attr");
+        QCOMPARE(back.number("scale"), 3.0);
+    }
+
+    void paramText() {
+        const ParamSpec list = makeParam("twotime", ParamSpec::Type::IntList, nullptr, "");
+        QCOMPARE(parseParamText(list, "1,5,7"), nlohmann::json({1, 5, 7}));
+        EXPECT_ERROR(UsageError, parseParamText(list, "1,x"), "twotime");
+        ParamSpec d = makeParam("sigma", ParamSpec::Type::Double, nullptr, "");
+        d.flag = "--sigma";
+        EXPECT_ERROR(UsageError, parseParamText(d, "2s"), "--sigma 2s");
+    }
+
+    void compareNanRules() {
+        const double nan = std::nan("");
+        const std::vector<double> ref{1, nan, 3, 4}, same{1, nan, 3, 4}, allNan{nan, nan, nan, nan},
+            off{1, nan, 3.5, 4};
+        QVERIFY(compareValues("m", same.data(), ref.data(), 4, 0, true).pass);
+        const Deviation n = compareValues("m", allNan.data(), ref.data(), 4, 1e-9, true);
+        QVERIFY(!n.pass);
+        QCOMPARE(n.beyond, std::size_t{3});
+        QCOMPARE(n.firstIndex, 0LL);
+        QVERIFY(std::isinf(n.maxDeviation));
+        const Deviation o = compareValues("m", off.data(), ref.data(), 4, 1e-9, true);
+        QCOMPARE(o.firstIndex, 2LL);
+        QCOMPARE(o.maxDeviation, 0.5 / 3);
+        const std::vector<double> numberVsNan{1, 2, 3, 4};
+        QVERIFY(!compareValues("m", numberVsNan.data(), ref.data(), 4, 1e-9, true).pass);
+    }
+
+    void toyThroughTheCli() {
+        writeFrames(path("in.h5"));
+        for (const char* device : {"cpu", "ocl:0"}) {
+            QCOMPARE(cliRun({"framesums", path("in.h5"), "--device", device, "--scale", "2", "-o",
+                             path("out.h5")}),
+                     0);
+            const H5Reader out(path("out.h5"));
+            const Array sums = out.read("/framesums/sums", DType::Float64);
+            QCOMPARE(sums.size(), std::size_t{5});
+            for (std::size_t t = 0; t < 5; ++t)
+                QCOMPARE(sums.as<double>()[t], 2 * frameSum(t));
+            const auto params =
+                nlohmann::json::parse(*out.stringAttribute("/framesums", "parameters"));
+            QCOMPARE(params["scale"].get<double>(), 2.0);
+            QCOMPARE(params["input"]["datasets"]["frames"].get<std::string>(),
+                     path("in.h5") + ":/entry/data/data");
+            QCOMPARE(*out.stringAttribute("/framesums", "device"), std::string(device));
+        }
+    }
+
+    void toyCliParamsFileAndCommandLineWins() {
+        writeFrames(path("in.h5"));
+        std::ofstream(path("p.json")) << R"({"scale": 3})";
+        QCOMPARE(cliRun({"framesums", path("in.h5"), "--device", "cpu", "--params", path("p.json"),
+                         "-o", path("a.h5")}),
+                 0);
+        QCOMPARE(H5Reader(path("a.h5")).read("/framesums/sums", DType::Float64).as<double>()[1],
+                 3 * frameSum(1));
+        QCOMPARE(cliRun({"framesums", path("in.h5"), "--device", "cpu", "--params", path("p.json"),
+                         "--scale", "4", "-o", path("b.h5")}),
+                 0);
+        QCOMPARE(H5Reader(path("b.h5")).read("/framesums/sums", DType::Float64).as<double>()[1],
+                 4 * frameSum(1));
+    }
+
+    void toyCliErrors() {
+        writeFrames(path("in.h5"));
+        const std::string out = path("never.h5");
+        QCOMPARE(cliRun({"framesums", path("in.h5"), "--variant", "nope", "-o", out}),
+                 int(ExitUsage));
+        QCOMPARE(cliRun({"framesums", path("in.h5"), "--scale", "-1", "-o", out}), int(ExitUsage));
+        QCOMPARE(cliRun({"framesums", path("in.h5"), "--scale", "two", "-o", out}), int(ExitUsage));
+        QCOMPARE(cliRun({"framesums", path("missing.h5"), "--device", "cpu", "-o", out}),
+                 int(ExitInput));
+        QCOMPARE(
+            cliRun({"framesums", path("in.h5"), "--data", "/nope", "--device", "cpu", "-o", out}),
+            int(ExitInput));
+        QCOMPARE(cliRun({"framesums", path("in.h5"), "--device", "ocl:99", "-o", out}),
+                 int(ExitDevice));
+        QCOMPARE(
+            cliRun({"framesums", path("in.h5"), "--device", "cpu", "--variant", "ocl", "-o", out}),
+            int(ExitUsage));
+        QVERIFY(!QFile::exists(QString::fromStdString(out)));
+        // The output may not replace the input.
+        QCOMPARE(cliRun({"framesums", path("in.h5"), "--device", "cpu", "-o", path("in.h5")}),
+                 int(ExitUsage));
+        QVERIFY(H5Reader(path("in.h5")).hasDataset("/entry/data/data"));
+    }
+
+    void toyThroughTheBenchLoop() {
+        const Algorithm& toy = AlgorithmRegistry::instance().find("framesums");
+        BenchOptions o;
+        o.repeat = 2;
+        const auto rows = benchAlgorithm(toy, {hostDevice(), resolveDevice("ocl:0")}, o);
+        QCOMPARE(rows.size(), std::size_t{4}); // 2 variants x 2 devices, two of them not runnable
+        int ran = 0;
+        for (const BenchRow& r : rows) {
+            if (!r.ran) {
+                QVERIFY(!r.note.empty());
+                continue;
+            }
+            ++ran;
+            QVERIFY(r.checked);
+            QVERIFY2(r.deviation.pass, r.deviation.metric.c_str());
+            QVERIFY(r.throughput > 0 || r.variant == "cpu");
+        }
+        QCOMPARE(ran, 2);
+        o.variants = {"nope"};
+        EXPECT_ERROR(UsageError, benchAlgorithm(toy, {hostDevice()}, o), "nope", "ocl, cpu");
+    }
+
+    void toyFaultsFailTheComparison() {
+        const Algorithm& toy = AlgorithmRegistry::instance().find("framesums");
+        BenchCase c = toy.benchCase("seed");
+        const auto reference = runAlgorithm(toy, {hostDevice(), "cpu", c.input, c.params, {}});
+        for (const char* fault : {"nan", "off"}) {
+            ParamSet p = c.params;
+            p.set("fault", fault);
+            const auto got = runAlgorithm(toy, {resolveDevice("ocl:0"), "ocl", c.input, p, {}});
+            const Deviation d = toy.compare(*got, *reference);
+            QVERIFY(!d.pass);
+            QCOMPARE(d.firstIndex, std::string(fault) == "nan" ? 0LL : 3LL);
+            QVERIFY(!d.firstWhere.empty());
+        }
+    }
+
+    void kernelTimeIsAField() {
+        const Algorithm& toy = AlgorithmRegistry::instance().find("framesums");
+        BenchCase c = toy.benchCase("seed");
+        const auto r = runAlgorithm(toy, {resolveDevice("ocl:0"), "", c.input, c.params, {}});
+        QCOMPARE(r->info.variant, std::string("ocl")); // the device's preferred
+        bool kernel = false, copy = false;
+        for (const TimingRecord& t : r->info.timings) {
+            if (t.label == "framesums kernel") kernel = t.kernel;
+            if (t.label == "copy H->D frames") copy = !t.kernel;
+        }
+        QVERIFY(kernel && copy);
+        QVERIFY(r->info.wallMs >= r->info.kernelMs);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAlgorithm)
+#include "tst_algorithm.moc"
