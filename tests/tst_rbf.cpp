@@ -7,6 +7,7 @@
 #include "core/rbf/rbf_io.hpp"
 #include "core/synthetic/synthetic.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/rbf/algorithm.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
 #include "test_util.hpp"
 
@@ -120,6 +121,7 @@ class TestRbf : public QObject {
     void compareOnTargetSubset();
     void fileRoundTrip();
     void rejectsBadInputs();
+    void algorithmOnSample();
     void commandLine();
 };
 
@@ -375,6 +377,41 @@ void TestRbf::rejectsBadInputs() {
     rbf::Problem nan = namedProblem("1x1 coincident");
     nan.weights[0] = NAN;
     EXPECT_ERROR(InputError, rbf::evaluateCpu(nan, {}), "finite");
+}
+
+void TestRbf::algorithmOnSample() {
+    // The bench cases' shapes; the large one's reference covers 1000 of its 10^6 targets.
+    const rbf::Algorithm algorithm;
+    const BenchCase seed = algorithm.benchCase("seed");
+    QCOMPARE(seed.work, 480000.0 * 50);
+    QCOMPARE(seed.params.integer("planes"), 400LL);
+    const BenchCase large = algorithm.benchCase("large-helmholtz");
+    const auto& sample = dynamic_cast<const rbf::Input&>(*large.referenceInput);
+    QCOMPARE(dynamic_cast<const rbf::Input&>(*large.input).problem.targetCount(),
+             std::size_t(1000000));
+    QCOMPARE(sample.problem.targetCount(), std::size_t(1000));
+    QVERIFY(sample.problem.complexWeights);
+    EXPECT_ERROR(UsageError, algorithm.benchCase("huge"), "huge");
+    // A reference on a sample of the targets against a full run, through the interface.
+    const rbf::Problem& full = namedProblem("4097x1000");
+    auto input = rbf::makeInput(full);
+    auto part = rbf::makeInput({});
+    part->targetIndex = rbf::sampleIndices(full.targetCount(), 300);
+    part->problem = rbf::subsetTargets(full, part->targetIndex);
+    ParamSet params = algorithm.defaultParams();
+    params.set("kernel", "laplace");
+    const DeviceInfo device = testDevice();
+    const bool host = device.isHost();
+    const auto got = runAlgorithm(algorithm, {device, host ? "cpu" : "tiled", input, params, {}});
+    const auto want = runAlgorithm(algorithm, {hostDevice(), "cpu", part, params, {}});
+    const Deviation d = algorithm.compare(*got, *want);
+    QVERIFY2(d.pass, d.note.c_str());
+    QCOMPARE(d.compared, std::size_t(300));
+    QVERIFY(d.note.find("300 of 4097") != std::string::npos);
+    QCOMPARE(d.tolerance, host ? rbf::toleranceFp64 : rbf::toleranceFp32);
+    QVERIFY(got->info.kernelMs > 0);
+    // The variant's support depends on the input: separable needs plane targets.
+    QVERIFY(!algorithm.supports(algorithm.variant("separable"), device, input.get(), &params).ok);
 }
 
 // Run clscope-cli; returns its exit code (its stderr in `err` when given).
