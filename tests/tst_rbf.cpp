@@ -55,6 +55,15 @@ rbf::Problem makeProblem(std::size_t targets, std::size_t sources, bool complexW
     return p;
 }
 
+// The same problem moved by `by` along every axis (large coordinates, small separations).
+rbf::Problem offset(rbf::Problem p, double by) {
+    for (double& v : p.sources)
+        v += by;
+    for (double& v : p.targets.points)
+        v += by;
+    return p;
+}
+
 struct Case {
     rbf::Problem problem;
     rbf::Params params;
@@ -70,6 +79,7 @@ const rbf::Problem& namedProblem(const std::string& name) {
         {"planes 7 x13", makeProblem(0, 13, false, 7, 0, 5)},
         {"planes 33 x50 complex", makeProblem(0, 50, true, 33, 0, 6)},
         {"no sources", makeProblem(9, 0, false, 0, 0, 7)},
+        {"offset 1000x300", offset(makeProblem(1000, 300, false, 0, 7, 8), 100.0)},
     };
     return problems.at(name);
 }
@@ -163,6 +173,12 @@ void TestRbf::variantsMatchReference_data() {
     QTest::addRow("fp64 gpu tuning")
         << "fp64"
         << "1000x7 complex" << 2 << 0.1 << 10.0 << "RBF_WG=128,RBF_TPW=2,RBF_UNROLL=4";
+    // Coordinates around 100 with unit-cube separations: fp32 needs positions relative to the
+    // data's centre.
+    for (const char* variant : {"tiled", "tiled-fast", "fp64"})
+        for (int k = 0; k < 3; ++k)
+            QTest::addRow("%s offset 100 %s", variant, kernels[k])
+                << variant << "offset 1000x300" << k << 0.1 << 10.0 << "";
     // sigma small and large, k = 0 and large.
     for (const char* variant : {"tiled", "tiled-fast", "fp64"}) {
         QTest::addRow("%s sigma 0.02", variant) << variant << "4097x1000" << 0 << 0.02 << 0.0 << "";

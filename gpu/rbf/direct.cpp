@@ -51,6 +51,7 @@ void runTiled(DeviceRun& run, bool fast, std::size_t sourcePad, const Progress& 
     setReal(k, 7, s.coord, run.useDouble), setReal(k, 8, s.scale, run.useDouble);
     setReal(k, 9, s.k, run.useDouble);
     k.setArg(10, run.out);
+    setReal4(k, 12, run.origin, run.useDouble);
     for (std::size_t first = 0; first < groups; first += step) {
         const std::size_t count = std::min(step, groups - first);
         k.setArg(11, static_cast<cl_uint>(first));
@@ -73,6 +74,7 @@ void runSeed(DeviceRun& run) {
     setReal(k, 5, planeStep(run.problem), run.useDouble);
     setReal(k, 6, s.scale, run.useDouble), setReal(k, 7, s.k, run.useDouble);
     k.setArg(8, run.out);
+    setReal4(k, 9, run.origin, run.useDouble);
     run.session.launch(k, "rbf seed", {{run.problem.targetCount(), n}, {sx, n}});
 }
 

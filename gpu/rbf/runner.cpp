@@ -3,6 +3,7 @@
 
 #include "gpu/kernel_source.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace clscope::rbf {
@@ -14,14 +15,37 @@ template <class Real> std::vector<Real> asReal(const std::vector<double>& values
     return std::vector<Real>(values.begin(), values.end());
 }
 
-// (x, y, z, re c) per source, zero past the last, and im c; as doubles.
-void packSources(const Problem& p, std::size_t padded, std::vector<double>& xyzw,
-                 std::vector<double>& im) {
+// The centre of the bounding box of sources and targets (plane targets: the unit cube).
+std::array<double, 3> centreOf(const Problem& p) {
+    std::array<double, 3> lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
+    const auto extend = [&](const std::vector<double>& xyz) {
+        for (std::size_t i = 0; i + 2 < xyz.size(); i += 3)
+            for (int a = 0; a < 3; ++a)
+                lo[a] = std::min(lo[a], xyz[i + a]), hi[a] = std::max(hi[a], xyz[i + a]);
+    };
+    extend(p.sources);
+    extend(p.targets.planes ? std::vector<double>{0, 0, 0, 1, 1, 1} : p.targets.points);
+    std::array<double, 3> c{0, 0, 0};
+    for (int a = 0; a < 3; ++a)
+        if (lo[a] <= hi[a]) c[a] = 0.5 * (lo[a] + hi[a]);
+    return c;
+}
+
+// Positions (N,3) minus origin.
+std::vector<double> shifted(std::vector<double> xyz, const std::array<double, 3>& origin) {
+    for (std::size_t i = 0; i < xyz.size(); ++i)
+        xyz[i] -= origin[i % 3];
+    return xyz;
+}
+
+// (x, y, z, re c) per source (relative to origin), zero past the last, and im c; as doubles.
+void packSources(const Problem& p, const std::array<double, 3>& origin, std::size_t padded,
+                 std::vector<double>& xyzw, std::vector<double>& im) {
     xyzw.assign(4 * padded, 0.0);
     im.assign(p.complexWeights ? padded : 1, 0.0);
     for (std::size_t j = 0; j < p.sourceCount(); ++j) {
         for (int a = 0; a < 3; ++a)
-            xyzw[4 * j + a] = p.sources[3 * j + a];
+            xyzw[4 * j + a] = p.sources[3 * j + a] - origin[a];
         xyzw[4 * j + 3] = p.complexWeights ? p.weights[2 * j] : p.weights[j];
         if (p.complexWeights) im[j] = p.weights[2 * j + 1];
     }
@@ -62,12 +86,14 @@ std::size_t prepareBuffers(DeviceRun& run, std::size_t multiple) {
     const Problem& p = run.problem;
     const std::size_t n = p.sourceCount();
     const std::size_t padded = (n + multiple - 1) / multiple * multiple;
+    if (run.centred) run.origin = centreOf(p);
     std::vector<double> xyzw, im;
-    packSources(p, padded, xyzw, im);
+    packSources(p, run.origin, padded, xyzw, im);
     run.sources = uploadReals(run, xyzw, "sources");
     run.sourcesIm = uploadReals(run, im, "source weights im");
     const std::vector<double> dummy(3, 0.0);
-    run.targets = uploadReals(run, p.targets.planes ? dummy : p.targets.points, "targets");
+    run.targets = uploadReals(run, p.targets.planes ? dummy : shifted(p.targets.points, run.origin),
+                              "targets");
     run.complexOut = complexOutput(p, run.params);
     const std::size_t values = p.targetCount() * (run.complexOut ? 2 : 1);
     run.out =
@@ -95,6 +121,13 @@ void setReal(cl::Kernel& kernel, cl_uint index, double value, bool useDouble) {
         kernel.setArg(index, value);
     else
         kernel.setArg(index, static_cast<float>(value));
+}
+
+void setReal4(cl::Kernel& kernel, cl_uint index, const std::array<double, 3>& v, bool useDouble) {
+    if (useDouble)
+        kernel.setArg(index, cl_double4{{v[0], v[1], v[2], 0.0}});
+    else
+        kernel.setArg(index, cl_float4{{float(v[0]), float(v[1]), float(v[2]), 0.0f}});
 }
 
 double gaussianScale(const Params& params) {

@@ -5,6 +5,7 @@
 #include "core/rbf/rbf.hpp"
 #include "gpu/session.hpp"
 
+#include <array>
 #include <map>
 #include <string>
 
@@ -27,6 +28,9 @@ struct DeviceRun {
     cl::Buffer sourcesIm; // im c per source (a one-element dummy for real weights)
     cl::Buffer targets;   // (M,3) for explicit targets (a dummy for planes)
     cl::Buffer out;       // M or 2M reals
+    // Direct variants: positions on the device are relative to this centre of the data.
+    bool centred = false;
+    std::array<double, 3> origin{0, 0, 0};
     std::size_t realBytes() const { return useDouble ? 8 : 4; }
 };
 
@@ -42,8 +46,9 @@ std::size_t prepareBuffers(DeviceRun& run, std::size_t multiple);
 // Download the output as doubles.
 void downloadResult(DeviceRun& run, Result& result);
 
-// Set a real scalar argument as float or double.
+// Set a real scalar argument as float or double; a real4 (x, y, z, 0) likewise.
 void setReal(cl::Kernel& kernel, cl_uint index, double value, bool useDouble);
+void setReal4(cl::Kernel& kernel, cl_uint index, const std::array<double, 3>& v, bool useDouble);
 
 // The launches of each variant (after prepareBuffers).
 void runTiled(DeviceRun& run, bool fast, std::size_t sourcePad, const Progress& progress);

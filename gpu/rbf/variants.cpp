@@ -123,6 +123,7 @@ Result runOnDevice(const DeviceInfo& device, const std::string& id, const Proble
     if (id == "seed") run.tuning["SEED_N"] = static_cast<int>(problem.sourceCount());
     for (const auto& [name, value] : params.tuning)
         run.tuning[name] = value;
+    run.centred = id != "separable";
     run.options = pairOptions(problem, params, run.useDouble, id == "tiled-fast", run.tuning);
     Result result;
     try {

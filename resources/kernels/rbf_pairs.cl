@@ -40,17 +40,19 @@ typedef real2 rbf_val;
 typedef real rbf_val;
 #endif
 
-// Target i as (x, y, z, 0) scaled by coordScale: from the (M,3) list, or on the seed's planes
-// (index p*n*n + a*n + b at (a, b) * step on plane p: xy, xz, yz).
+// Target i as (x, y, z, 0) scaled by coordScale: from the (M,3) list (already relative to
+// the run's origin), or on the seed's planes (index p*n*n + a*n + b at (a, b) * step on plane
+// p: xy, xz, yz), minus origin. Positions relative to the centre of the data keep fp32
+// differences accurate when the coordinates are large.
 inline real4 rbf_target(__global const real* targets, uint i, uint planes, real step,
-                        real coordScale) {
+                        real4 origin, real coordScale) {
     if (planes == 0)
         return (real4)(targets[3 * i], targets[3 * i + 1], targets[3 * i + 2], 0) * coordScale;
     const uint area = planes * planes, plane = i / area, rest = i - plane * area;
     const real a = (real)(rest / planes) * step, b = (real)(rest % planes) * step;
     const real4 t = plane == 0 ? (real4)(a, b, 0, 0) : plane == 1 ? (real4)(a, 0, b, 0)
                                                                   : (real4)(0, a, b, 0);
-    return t * coordScale;
+    return (t - origin) * coordScale;
 }
 
 // g(t, s) c for source s = (x, y, z, re c) and im c (RBF_COMPLEX_W); the 1/(4 pi) of

@@ -13,14 +13,14 @@
 __kernel __attribute__((reqd_work_group_size(SEED_SX, SEED_N, 1))) void
 rbf_seed(__global const real4* sources, __global const real* sourcesIm,
          __global const real* targets, uint targetCount, uint planes, real step, real scale,
-         real k, __global real* out) {
+         real k, __global real* out, real4 origin) {
     __local rbf_val terms[SEED_SX][SEED_N];
     __local real4 localTargets[SEED_SX];
     __local real4 localSources[SEED_N];
     __local real localIm[SEED_N];
     const uint tx = get_local_id(0), ty = get_local_id(1), px = get_global_id(0);
     // Unlike the seed, work-items past the last target stay for the barriers.
-    if (ty == 0) localTargets[tx] = rbf_target(targets, min(px, targetCount - 1), planes, step, 1);
+    if (ty == 0) localTargets[tx] = rbf_target(targets, min(px, targetCount - 1), planes, step, origin, 1);
     if (tx == 0) {
         localSources[ty] = sources[ty];
 #if RBF_COMPLEX_W

@@ -31,10 +31,12 @@ inline void rbf_tile_step(const real4* t, rbf_val* part, __local const real4* ti
 // buffer padded to a multiple of RBF_WG; sourcesIm: im c (RBF_COMPLEX_W).
 // Work-group g covers targets (firstGroup + g)*RBF_WG*RBF_TPW + u*RBF_WG + local id, u < RBF_TPW.
 // coordScale multiplies every position (RBF_FAST Gaussian: sqrt(log2(e) / (2 sigma^2))).
+// Positions are relative to `origin` (the host shifts sources and listed targets).
 __kernel __attribute__((reqd_work_group_size(RBF_WG, 1, 1))) void
 rbf_tiled(__global const real4* sources, __global const real* sourcesIm, uint sourceCount,
           __global const real* targets, uint targetCount, uint planes, real step,
-          real coordScale, real scale, real k, __global real* out, uint firstGroup) {
+          real coordScale, real scale, real k, __global real* out, uint firstGroup,
+          real4 origin) {
     __local real4 tile[RBF_WG];
 #if RBF_COMPLEX_W
     __local real tileIm[RBF_WG];
@@ -45,7 +47,7 @@ rbf_tiled(__global const real4* sources, __global const real* sourcesIm, uint so
     rbf_val sum[RBF_TPW], comp[RBF_TPW];
     for (uint u = 0; u < RBF_TPW; ++u) {
         const uint i = min(first + u * RBF_WG, targetCount - 1); // past the end: a copy
-        t[u] = rbf_target(targets, i, planes, step, coordScale);
+        t[u] = rbf_target(targets, i, planes, step, origin, coordScale);
         sum[u] = 0;
         comp[u] = 0;
     }
