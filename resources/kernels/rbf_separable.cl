@@ -36,6 +36,7 @@ __kernel void rbf_sep_factors(__global const float4* sources, __global const flo
     const uint i = get_global_id(0), s = get_global_id(1), p = get_global_id(2);
     if (i >= nPad || s >= kPad) return;
     float fa[SEP_COMPONENTS], fb = 0;
+#pragma unroll
     for (uint c = 0; c < SEP_COMPONENTS; ++c) fa[c] = 0;
     if (i < n && s < count) {
         const float4 src = sources[first + s];
@@ -48,6 +49,7 @@ __kernel void rbf_sep_factors(__global const float4* sources, __global const flo
 #endif
         fb = exp(-dv * dv * scale);
     }
+#pragma unroll
     for (uint c = 0; c < SEP_COMPONENTS; ++c)
         a[((p * SEP_COMPONENTS + c) * kPad + s) * nPad + i] = fa[c];
     b[(p * kPad + s) * nPad + i] = fb;
@@ -65,7 +67,9 @@ rbf_sep_gemm(__global const float* a, __global const float* b, uint n, uint nPad
     __global const float* ap = a + (size_t)pc * kPad * nPad;
     __global const float* bp = b + (size_t)p * kPad * nPad;
     float sum[SEP_WPT][SEP_WPT], comp[SEP_WPT][SEP_WPT];
+#pragma unroll
     for (uint u = 0; u < SEP_WPT; ++u)
+#pragma unroll
         for (uint v = 0; v < SEP_WPT; ++v) sum[u][v] = comp[u][v] = 0;
     const uint flat = ty * SEP_TS + tx;
     for (uint k0 = 0; k0 < kPad; k0 += SEP_KT) {
@@ -77,23 +81,34 @@ rbf_sep_gemm(__global const float* a, __global const float* b, uint n, uint nPad
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         float part[SEP_WPT][SEP_WPT];
+#pragma unroll
         for (uint u = 0; u < SEP_WPT; ++u)
+#pragma unroll
             for (uint v = 0; v < SEP_WPT; ++v) part[u][v] = 0;
+#pragma unroll
         for (uint kk = 0; kk < SEP_KT; ++kk) {
             float ra[SEP_WPT], rb[SEP_WPT];
+#pragma unroll
             for (uint u = 0; u < SEP_WPT; ++u) ra[u] = tileA[kk][ty + u * SEP_TS];
+#pragma unroll
             for (uint v = 0; v < SEP_WPT; ++v) rb[v] = tileB[kk][tx + v * SEP_TS];
+#pragma unroll
             for (uint u = 0; u < SEP_WPT; ++u)
+#pragma unroll
                 for (uint v = 0; v < SEP_WPT; ++v) part[u][v] = fma(ra[u], rb[v], part[u][v]);
         }
+#pragma unroll
         for (uint u = 0; u < SEP_WPT; ++u) // compensated add of the tile's partial sums
+#pragma unroll
             for (uint v = 0; v < SEP_WPT; ++v) {
                 const float y = part[u][v] - comp[u][v], t = sum[u][v] + y;
                 comp[u][v] = (t - sum[u][v]) - y;
                 sum[u][v] = t;
             }
     }
+#pragma unroll
     for (uint u = 0; u < SEP_WPT; ++u)
+#pragma unroll
         for (uint v = 0; v < SEP_WPT; ++v) {
             const uint i = i0 + ty + u * SEP_TS, j = j0 + tx + v * SEP_TS;
             if (i >= n || j >= n) continue;

@@ -45,6 +45,7 @@ rbf_tiled(__global const real4* sources, __global const real* sourcesIm, uint so
     const uint first = (firstGroup + get_group_id(0)) * (RBF_WG * RBF_TPW) + lid;
     real4 t[RBF_TPW];
     rbf_val sum[RBF_TPW], comp[RBF_TPW];
+#pragma unroll
     for (uint u = 0; u < RBF_TPW; ++u) {
         const uint i = min(first + u * RBF_WG, targetCount - 1); // past the end: a copy
         t[u] = rbf_target(targets, i, planes, step, origin, coordScale);
@@ -59,6 +60,7 @@ rbf_tiled(__global const real4* sources, __global const real* sourcesIm, uint so
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
         rbf_val part[RBF_TPW];
+#pragma unroll
         for (uint u = 0; u < RBF_TPW; ++u) part[u] = 0;
         const uint count = min((uint)RBF_WG, sourceCount - base); // the last tile: fewer
         uint j = 0;
@@ -66,8 +68,10 @@ rbf_tiled(__global const real4* sources, __global const real* sourcesIm, uint so
 #pragma unroll
             for (uint q = 0; q < RBF_UNROLL; ++q) rbf_tile_step(t, part, tile, TILE_IM, j + q, scale, k);
         for (; j < count; ++j) rbf_tile_step(t, part, tile, TILE_IM, j, scale, k);
+#pragma unroll
         for (uint u = 0; u < RBF_TPW; ++u) rbf_add(&sum[u], &comp[u], part[u]);
     }
+#pragma unroll
     for (uint u = 0; u < RBF_TPW; ++u)
         if (first + u * RBF_WG < targetCount) rbf_store(out, first + u * RBF_WG, sum[u]);
 }
