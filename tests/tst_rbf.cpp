@@ -215,6 +215,20 @@ void TestRbf::referenceMatchesScipy() {
     }
 }
 
+// The seed notebook's plane targets and Gaussian sums (its numpy code, run once).
+void TestRbf::planesMatchTheSeedNotebook() {
+    const H5Reader file(test::dataFile("rbf_fixture.h5"));
+    const std::size_t n = static_cast<std::size_t>(file.readScalar("/planes/n"));
+    const rbf::Problem planes = rbf::readProblem(file, "/planes", n);
+    const rbf::Result want = rbf::readPotential(file, "/planes/expected");
+    const rbf::Params params = kernelParams(rbf::Kernel::Gaussian, 0.1);
+    expectClose(rbf::evaluateCpu(planes, params), want, 1e-13);
+    const DeviceInfo device = testDevice();
+    if (device.isHost()) return;
+    for (const char* variant : {"seed", "separable", "tiled"})
+        expectClose(rbf::evaluate(device, variant, planes, params), want, rbf::toleranceFp32);
+}
+
 void TestRbf::referenceSemantics() {
     // One pair: the kernels' closed forms; r = 0 contributes nothing to Laplace/Helmholtz.
     rbf::Problem p;

@@ -29,6 +29,7 @@ class TestRbf : public QObject {
     void variantsMatchReference_data();
     void variantsMatchReference();
     void referenceMatchesScipy();
+    void planesMatchTheSeedNotebook();
     void referenceSemantics();
     void planeTargetsFollowTheSeed();
     void supportReasons();

@@ -5,7 +5,9 @@ Run once (Debian python3-numpy, python3-scipy, python3-h5py):
     /usr/bin/python3 tests/data/make_rbf_fixture.py tests/data/rbf_fixture.h5
 Writes /real and /complex particle groups (sources (N,3), targets (M,3), weights (N) or
 (N,2) [re, im]), /sigma, /wavenumber and /expected/{real,complex}/{gaussian,laplace,
-helmholtz}/potential ((M) real or (M,2) [re, im]). Semantics (DESIGN.md §5): Gaussian
+helmholtz}/potential ((M) real or (M,2) [re, im]); /planes: the seed notebook's own code
+(np.mgrid plane targets xy, xz, yz, RandomState(0) sources and weights) with n = 9 and its
+Gaussian sums in /planes/expected (sigma 0.1). Semantics (DESIGN.md §5): Gaussian
 exp(-r^2/(2 sigma^2)), Laplace 1/(4 pi r), Helmholtz exp(i k r)/(4 pi r); r = 0 pairs add
 nothing for Laplace and Helmholtz. Several targets coincide with sources.
 """
@@ -51,6 +53,26 @@ def main(out):
                 if np.iscomplexobj(potential) or name == "helmholtz":
                     potential = np.stack([potential.real, potential.imag], axis=1)
                 f[f"expected/{group}/{name}/potential"] = potential
+        seed_planes(f)
+
+
+def seed_planes(f, npoints=9, nsources=50, sigma=0.1):
+    """The seed notebook's targets and CPU evaluation, verbatim in substance."""
+    plot_grid = np.mgrid[0:1:npoints * 1j, 0:1:npoints * 1j]
+    zeros = np.zeros(plot_grid[0].size)
+    targets = np.vstack((
+        np.vstack((plot_grid[0].ravel(), plot_grid[1].ravel(), zeros)).T,
+        np.vstack((plot_grid[0].ravel(), zeros, plot_grid[1].ravel())).T,
+        np.vstack((zeros, plot_grid[0].ravel(), plot_grid[1].ravel())).T))
+    rand = np.random.RandomState(0)
+    sources = rand.rand(nsources, 3)
+    weights = rand.rand(len(sources))
+    result = np.array([np.sum(np.exp(-np.sum(np.abs(t - sources)**2, axis=1) / (2 * sigma**2)) * weights)
+                       for t in targets])
+    f["planes/sources"] = sources
+    f["planes/weights"] = weights
+    f["planes/n"] = npoints
+    f["planes/expected/potential"] = result
 
 
 if __name__ == "__main__":
