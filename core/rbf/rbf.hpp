@@ -73,6 +73,7 @@ bool complexOutput(const Problem& problem, const Params& params);
 struct Result {
     std::vector<double> potential; // M, or M*2 as [re, im] when complex
     bool complex = false;
+    Kernel kernel = Kernel::Gaussian; // the kernel it was computed with
     // Original target index of each value when the run covered a subset; empty: all targets.
     std::vector<std::size_t> targetIndex;
     std::string device, variant;
@@ -101,7 +102,7 @@ struct Comparison {
 };
 Comparison compareResults(const Result& result, const Result& reference, double tolerance = 0);
 
-// Written tolerances on relative (above): fp32 variants, tiled-fast, fp64.
+// Written tolerances on relative (above): fp32 variants, tiled-fast on Helmholtz, fp64.
 constexpr double toleranceFp32 = 1e-5;
 constexpr double toleranceFast = 1e-3;
 constexpr double toleranceFp64 = 1e-12;

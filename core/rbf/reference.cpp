@@ -102,6 +102,7 @@ Result evaluateCpu(const Problem& problem, const Params& params, const Progress&
     const auto start = std::chrono::steady_clock::now();
     Result result;
     result.complex = complexOutput(problem, params);
+    result.kernel = params.kernel;
     result.device = "cpu";
     result.variant = "cpu";
     const std::size_t m = problem.targetCount(), per = result.complex ? 2 : 1;

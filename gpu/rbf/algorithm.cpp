@@ -185,7 +185,7 @@ Deviation Algorithm::compare(const AlgorithmResult& result,
     if (!got || !want) throw UsageError("rbf: compare needs two rbf results");
     Deviation d;
     d.metric = "max|f - f_ref| / max|f_ref|";
-    d.tolerance = tolerance(result.info.variant);
+    d.tolerance = tolerance(result.info.variant, got->result.kernel);
     const Comparison c = compareResults(got->result, want->result, d.tolerance);
     d.maxDeviation = c.relative;
     d.compared = c.compared;

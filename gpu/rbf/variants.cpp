@@ -5,7 +5,6 @@
 #include "gpu/rbf/runner.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <nlohmann/json.hpp>
 
 namespace clscope::rbf {
@@ -52,9 +51,9 @@ const std::vector<std::string>& variantIds() {
     return ids;
 }
 
-double tolerance(const std::string& variant) {
+double tolerance(const std::string& variant, Kernel kernel) {
     if (variant == "cpu" || variant == "fp64") return toleranceFp64;
-    if (variant == "tiled-fast") return toleranceFast;
+    if (variant == "tiled-fast" && kernel == Kernel::Helmholtz) return toleranceFast;
     return toleranceFp32;
 }
 
@@ -179,6 +178,7 @@ Result evaluate(const DeviceInfo& device, const std::string& variant, const Prob
     Result result = runOnDevice(device, id, problem, params, progress);
     result.device = device.spec + " (" + device.name + ")";
     result.variant = id;
+    result.kernel = params.kernel;
     checkSample(problem, params, result);
     progress.report(1.0);
     return result;
