@@ -37,5 +37,6 @@ class TestRbf : public QObject {
     void fileRoundTrip();
     void rejectsBadInputs();
     void algorithmOnSample();
+    void splitOverDevices();
     void commandLine();
 };

@@ -108,6 +108,29 @@ void TestRbf::algorithmOnSample() {
     QVERIFY(!algorithm.supports(algorithm.variant("separable"), device, input.get(), &params).ok);
 }
 
+void TestRbf::splitOverDevices() {
+    // Three host "devices" give the same result as one; so do two PoCL queues (planes too).
+    const rbf::Algorithm algorithm;
+    ParamSet params = algorithm.defaultParams();
+    params.set("kernel", "helmholtz");
+    params.set("planes", 33);
+    const auto input = rbf::makeInput(namedProblem("planes 33 x50 complex"));
+    const RunRequest one{hostDevice(), "cpu", input, params, {}};
+    const auto whole = runAlgorithm(algorithm, one);
+    const auto split = runOnDevices(algorithm, one, {hostDevice(), hostDevice(), hostDevice()});
+    const auto& a = dynamic_cast<const rbf::RunResult&>(*whole).result;
+    const auto& b = dynamic_cast<const rbf::RunResult&>(*split).result;
+    QCOMPARE(b.potential, a.potential);
+    QVERIFY(algorithm.compare(*split, *whole).pass);
+    const DeviceInfo device = testDevice();
+    if (device.isHost()) return;
+    const auto gpu =
+        runOnDevices(algorithm, {device, "tiled", input, params, {}}, {device, device});
+    const Deviation d = algorithm.compare(*gpu, *whole);
+    QVERIFY2(d.pass, qPrintable(QString::number(d.maxDeviation)));
+    QCOMPARE(d.compared, a.count());
+}
+
 // Run clscope-cli; returns its exit code (its stderr in `err` when given).
 static int cli(const QStringList& args, QString* err = nullptr) {
     QProcess p;

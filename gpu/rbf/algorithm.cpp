@@ -60,21 +60,20 @@ std::shared_ptr<Input> makeInput(Problem problem, nlohmann::json provenance) {
     return input;
 }
 
-namespace {
-
-const Input& inputOf(const AlgorithmInput* input) {
-    const auto* in = dynamic_cast<const Input*>(input);
-    if (!in) throw UsageError("rbf: the input is not a particles input");
-    return *in;
-}
-
-// --planes N given at run time replaces the targets by the planes.
 Problem withPlanes(const Problem& problem, std::size_t planes) {
     if (!planes || planes == problem.targets.planes) return problem;
     Problem p = problem;
     p.targets.points.clear();
     p.targets.planes = planes;
     return p;
+}
+
+namespace {
+
+const Input& inputOf(const AlgorithmInput* input) {
+    const auto* in = dynamic_cast<const Input*>(input);
+    if (!in) throw UsageError("rbf: the input is not a particles input");
+    return *in;
 }
 
 std::shared_ptr<Input> randomInput(std::size_t targets, std::size_t sources, bool complexWeights,

@@ -43,11 +43,18 @@ class Algorithm : public clscope::Algorithm {
     // seed and large (Gaussian), plus large-laplace and large-helmholtz.
     std::vector<std::string> benchSizes() const override;
     BenchCase benchCase(const std::string& size) const override;
+    // Several devices: contiguous target ranges (gpu/rbf/split.cpp).
+    std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
+                            std::size_t parts) const override;
+    std::shared_ptr<clscope::AlgorithmResult>
+    join(const std::vector<std::shared_ptr<clscope::AlgorithmResult>>& parts) const override;
 };
 
 // The library's Params from the parameter set (and kernel tuning).
 Params paramsFrom(const ParamSet& params, const std::map<std::string, int>& tuning);
 // The rbf input of a problem made in memory (GUI, tests, bench).
 std::shared_ptr<Input> makeInput(Problem problem, nlohmann::json provenance = {});
+// The problem with the seed's n x n plane targets when n > 0 (and not already so).
+Problem withPlanes(const Problem& problem, std::size_t planes);
 
 } // namespace clscope::rbf
