@@ -67,6 +67,35 @@ void checkInputs(const Array& frames, const LabelMask& mask, const Params& param
         throw UsageError("xpcs: the frame time must be > 0 seconds");
 }
 
+std::uint64_t largestMagnitude(const Array& frames) {
+    std::uint64_t largest = 0;
+    visitArray(frames, [&](auto values) {
+        using T = typename decltype(values)::value_type;
+        if constexpr (std::is_integral_v<T>) {
+            T lo = 0, hi = 0;
+            for (T v : values)
+                lo = std::min(lo, v), hi = std::max(hi, v);
+            largest = std::max<std::uint64_t>(static_cast<std::uint64_t>(hi),
+                                              static_cast<std::uint64_t>(-static_cast<Int128>(lo)));
+        }
+    });
+    return largest;
+}
+
+std::string sums64Overflow(DType dtype, std::uint64_t largest, std::int64_t mostPixels,
+                           std::size_t frames) {
+    if (dtype == DType::Float32 || dtype == DType::Float64) return {};
+    // Lag 0 sums T Gram diagonals of at most n M^2 each; UInt128 holds it (M^2 < 2^64,
+    // n < 2^31, T < 2^32).
+    const UInt128 bound = static_cast<UInt128>(largest) * largest *
+                          static_cast<UInt128>(mostPixels) * static_cast<UInt128>(frames);
+    if (bound < (static_cast<UInt128>(1) << 63)) return {};
+    return "values up to " + std::to_string(largest) + " in a bin of " +
+           std::to_string(mostPixels) + " pixels over " + std::to_string(frames) +
+           " frames could exceed the 64-bit sums of the OpenCL variants (the cpu variant is "
+           "exact for any value; a pixel mask removes sentinel pixels)";
+}
+
 Result makeResult(const Bins& bins, std::size_t frames, const Params& params) {
     Result r;
     r.labels = bins.labels;

@@ -5,6 +5,7 @@
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace clscope::xpcs {
@@ -18,11 +19,13 @@ std::string Input::describe() const {
 void RunResult::write(H5Writer& out, const std::string& group) const {
     writeResultData(out, result, group);
     writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
+    out.setAttribute(group, "excluded_pixels", static_cast<double>(excludedPixels));
 }
 
 std::string RunResult::summary() const {
     return "g2 of " + std::to_string(result.binCount()) + " bins x " +
-           std::to_string(result.frames) + " lags";
+           std::to_string(result.frames) + " lags, " + std::to_string(excludedPixels) +
+           " labelled pixels excluded by the pixel mask";
 }
 
 std::vector<InputRole> Algorithm::inputRoles() const {
@@ -75,7 +78,20 @@ std::shared_ptr<Input> makeInput(Array frames, LabelMask labels, nlohmann::json 
     input->frames = std::make_shared<const Array>(std::move(frames));
     input->labels = std::move(labels);
     input->provenance = provenance.is_object() ? provenance : nlohmann::json::object();
+    input->largest = largestMagnitude(*input->frames);
+    for (std::int64_t n : makeBins(input->labels).pixelCounts)
+        input->mostPixels = std::max(input->mostPixels, n);
     return input;
+}
+
+Support Algorithm::supports(const VariantEntry& variant, const DeviceInfo& device,
+                            const AlgorithmInput* input, const ParamSet* params) const {
+    const Support s = clscope::Algorithm::supports(variant, device, input, params);
+    const auto* in = dynamic_cast<const Input*>(input);
+    if (!s.ok || variant.info.kind != VariantKind::OpenCL || !in) return s;
+    const std::string overflow =
+        sums64Overflow(in->frames->dtype(), in->largest, in->mostPixels, in->frames->frameCount());
+    return overflow.empty() ? s : Support{false, overflow};
 }
 
 std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
@@ -127,6 +143,7 @@ std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
     Params params = paramsFrom(request.params, request.tuning);
     if (!params.frameTime) params.frameTime = in.frameTime;
     auto out = std::make_shared<RunResult>();
+    out->excludedPixels = in.excludedPixels;
     out->result =
         correlate(request.device, request.variant, *in.frames, in.labels, params, progress);
     out->info.timings = out->result.timings.records();

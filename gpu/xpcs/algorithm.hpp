@@ -14,11 +14,14 @@ struct Input : AlgorithmInput {
     LabelMask labels;
     std::optional<double> frameTime; // the file's, when it has one
     std::size_t excludedPixels = 0;  // labelled pixels the pixel mask removed
+    std::uint64_t largest = 0;       // largest |value| of integer frames (makeInput)
+    std::int64_t mostPixels = 0;     // pixels of the largest bin (makeInput)
     std::string describe() const override;
 };
 
 struct RunResult : AlgorithmResult {
     Result result;
+    std::size_t excludedPixels = 0; // labelled pixels the pixel mask removed (input's)
     void write(H5Writer& out, const std::string& group) const override;
     std::string summary() const override;
 };
@@ -31,6 +34,10 @@ class Algorithm : public clscope::Algorithm {
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
+    // The variant entry's check, and OpenCL variants refuse data whose 64-bit sums could
+    // overflow (xpcs::sums64Overflow): they never wrap.
+    Support supports(const VariantEntry& variant, const DeviceInfo& device,
+                     const AlgorithmInput* input, const ParamSet* params) const override;
     std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                const ParamSet& params) const override;
     std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
