@@ -1,6 +1,6 @@
-// xpcs fits (GSL nonlinear least squares): per bin g2(tau) = baseline + beta exp(-2 (rate tau)^alpha),
-// then rate vs q as a power law rate = prefactor q^exponent. Parameters can be fixed or
-// bounded (bounds through a smooth transform). Without GSL at build time every fit throws.
+// xpcs fits (GSL nonlinear least squares): per bin g2(tau) = baseline + beta exp(-2 (rate
+// tau)^alpha), then rate vs q as a power law rate = prefactor q^exponent. Parameters can be fixed
+// or bounded (bounds through a smooth transform). Without GSL at build time every fit throws.
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -20,9 +20,9 @@ struct FitParameter {
 struct FitResult {
     std::vector<double> values, errors; // all parameters in model order; errors 0 when fixed
     double chiSquaredReduced = std::numeric_limits<double>::quiet_NaN();
-    std::size_t points = 0;     // data points used
+    std::size_t points = 0; // data points used
     bool converged = false;
-    std::string message;        // GSL's reason when not converged
+    std::string message; // GSL's reason when not converged
 };
 
 // g2 model; parameters in this order: baseline, beta, rate (Γ, 1/tau units), alpha.

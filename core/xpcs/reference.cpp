@@ -236,18 +236,15 @@ void correlateBinWide(std::span<const T> frames, const Array& stack, const Bins&
 // How integer data is summed exactly: products in double below 2^53, in int64 below 2^62,
 // else in 128 bits (any 32-bit value).
 enum class Sums { Double, Int64, Wide };
-template <class T> Sums exactSums(std::span<const T> frames, const Bins& bins) {
+template <class T> Sums exactSums(std::size_t frameCount, const Bins& bins, std::uint64_t largest) {
     if constexpr (!std::is_integral_v<T>) {
         return Sums::Double;
     } else {
-        std::uint64_t largest = 0;
-        for (T v : frames)
-            largest = std::max(largest, static_cast<std::uint64_t>(v < 0 ? -Int128(v) : Int128(v)));
         const std::int64_t most =
             *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
         const UInt128 bound = UInt128(largest) * largest *
                               static_cast<UInt128>(std::max<std::int64_t>(most, chunkPixels)) *
-                              (frames.size() + 1);
+                              (frameCount + 1);
         if (bound < (UInt128(1) << 53)) return Sums::Double;
         return bound < (UInt128(1) << 62) ? Sums::Int64 : Sums::Wide;
     }
@@ -269,7 +266,7 @@ Result correlateCpu(const Array& frames, const LabelMask& mask, const Params& pa
         using T = typename decltype(values)::value_type;
         // Float data, and integer data whose sums stay below 2^53, in double; else int64
         // or 128 bits.
-        const Sums how = exactSums(values, bins);
+        const Sums how = exactSums<T>(frames.frameCount(), bins, largestMagnitude(frames, mask));
         // uint8 products in fp32 chunks of <= 256 pixels stay below 2^24: exact.
         constexpr bool small = std::is_same_v<T, std::uint8_t>;
         using ExactDouble = std::conditional_t<small, float, double>;

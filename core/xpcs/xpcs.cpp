@@ -67,14 +67,20 @@ void checkInputs(const Array& frames, const LabelMask& mask, const Params& param
         throw UsageError("xpcs: the frame time must be > 0 seconds");
 }
 
-std::uint64_t largestMagnitude(const Array& frames) {
+std::uint64_t largestMagnitude(const Array& frames, const LabelMask& mask) {
+    std::vector<std::size_t> labelled;
+    for (std::size_t i = 0; i < mask.labels.size() && i < frames.frameSize(); ++i)
+        if (mask.labels[i] > 0) labelled.push_back(i);
     std::uint64_t largest = 0;
     visitArray(frames, [&](auto values) {
         using T = typename decltype(values)::value_type;
         if constexpr (std::is_integral_v<T>) {
             T lo = 0, hi = 0;
-            for (T v : values)
-                lo = std::min(lo, v), hi = std::max(hi, v);
+            for (std::size_t t = 0; t < frames.frameCount(); ++t) {
+                const T* frame = values.data() + t * frames.frameSize();
+                for (std::size_t i : labelled)
+                    lo = std::min(lo, frame[i]), hi = std::max(hi, frame[i]);
+            }
             largest = std::max<std::uint64_t>(static_cast<std::uint64_t>(hi),
                                               static_cast<std::uint64_t>(-static_cast<Int128>(lo)));
         }

@@ -88,8 +88,8 @@ template <class Sum, class GramAt>
 void lagStatistics(std::size_t frames, std::int64_t pixels, const std::vector<Sum>& sums,
                    bool integerData, GramAt&& gramAt, double* g2Row, double* errRow);
 
-// Largest |value| of integer frames (0 for float data).
-std::uint64_t largestMagnitude(const Array& frames);
+// Largest |value| of integer frames in the labelled pixels (0 for float data).
+std::uint64_t largestMagnitude(const Array& frames, const LabelMask& mask);
 // Whether Σ_t Σ_p I_t I_t' of a bin (the largest 64-bit sum a device variant forms) could
 // leave signed 64 bits: the reason when it could, empty when every sum is exact.
 std::string sums64Overflow(DType dtype, std::uint64_t largest, std::int64_t mostPixels,

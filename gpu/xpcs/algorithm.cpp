@@ -78,7 +78,7 @@ std::shared_ptr<Input> makeInput(Array frames, LabelMask labels, nlohmann::json 
     input->frames = std::make_shared<const Array>(std::move(frames));
     input->labels = std::move(labels);
     input->provenance = provenance.is_object() ? provenance : nlohmann::json::object();
-    input->largest = largestMagnitude(*input->frames);
+    input->largest = largestMagnitude(*input->frames, input->labels);
     for (std::int64_t n : makeBins(input->labels).pixelCounts)
         input->mostPixels = std::max(input->mostPixels, n);
     return input;

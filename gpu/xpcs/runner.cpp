@@ -228,7 +228,7 @@ Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Ar
     checkInputs(frames, mask, params);
     const Bins bins = makeBins(mask);
     const std::string overflow = sums64Overflow(
-        frames.dtype(), largestMagnitude(frames),
+        frames.dtype(), largestMagnitude(frames, mask),
         *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end()), frames.frameCount());
     if (!overflow.empty())
         throw UsageError("xpcs variant '" + variant.id + "' cannot run: " + overflow);
