@@ -137,10 +137,12 @@ FitResult collect(const Problem& pr, gsl_multifit_nlinear_workspace* w, int stat
 
 } // namespace
 
-FitResult fitLeastSquares(const ModelFunction& model, const std::vector<FitParameter>& params,
-                          const std::vector<double>& x, const std::vector<double>& y,
-                          const std::vector<double>& sigma) {
-    Problem pr{&model, params, {}, {}, &x, &y, std::vector<double>(x.size(), 1.0)};
+namespace {
+
+FitResult fitWeighted(const ModelFunction& model, const std::vector<FitParameter>& params,
+                      const std::vector<double>& x, const std::vector<double>& y,
+                      const std::vector<double>& weights) {
+    Problem pr{&model, params, {}, {}, &x, &y, weights};
     for (std::size_t i = 0; i < params.size(); ++i) {
         if (params[i].fixed) continue;
         if (!(params[i].lower < params[i].upper))
@@ -148,10 +150,6 @@ FitResult fitLeastSquares(const ModelFunction& model, const std::vector<FitParam
         pr.free.push_back({params[i]});
         pr.freeIndex.push_back(i);
     }
-    const bool weighted =
-        std::all_of(sigma.begin(), sigma.end(), [](double s) { return std::isfinite(s) && s > 0; });
-    for (std::size_t i = 0; weighted && i < x.size(); ++i)
-        pr.weight[i] = 1.0 / sigma[i];
     const std::size_t k = pr.free.size();
     if (x.size() <= k) {
         FitResult r;
@@ -176,6 +174,25 @@ FitResult fitLeastSquares(const ModelFunction& model, const std::vector<FitParam
     gsl_vector_free(u0);
     gsl_multifit_nlinear_free(w);
     return r;
+}
+
+} // namespace
+
+FitResult fitLeastSquares(const ModelFunction& model, const std::vector<FitParameter>& params,
+                          const std::vector<double>& x, const std::vector<double>& y,
+                          const std::vector<double>& sigma) {
+    // Points whose sigma is zero or not finite carry no weight information (g2_err of the
+    // last lag, from one pair, is 0): they are left out, the others keep their weights.
+    // Without any usable sigma the fit is unweighted over every point.
+    const auto usable = [](double s) { return std::isfinite(s) && s > 0; };
+    const bool weighted = std::any_of(sigma.begin(), sigma.end(), usable);
+    std::vector<double> xs, ys, ws;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double s = i < sigma.size() ? sigma[i] : NAN;
+        if (weighted && !usable(s)) continue;
+        xs.push_back(x[i]), ys.push_back(y[i]), ws.push_back(weighted ? 1.0 / s : 1.0);
+    }
+    return fitWeighted(model, params, xs, ys, ws);
 }
 
 #endif

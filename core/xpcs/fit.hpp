@@ -41,7 +41,8 @@ struct PowerLawModel {
 // Whether this build has GSL (fits available).
 bool fitAvailable();
 
-// Weighted by 1/sigma^2 when every sigma is finite and > 0, unweighted otherwise.
+// Weighted by 1/sigma^2; points whose sigma is zero or not finite are left out (g2_err of the
+// last lag is 0: one pair). Unweighted over every point when no sigma is usable.
 using ModelFunction = std::function<double(double x, const std::vector<double>& p)>;
 FitResult fitLeastSquares(const ModelFunction& model, const std::vector<FitParameter>& params,
                           const std::vector<double>& x, const std::vector<double>& y,

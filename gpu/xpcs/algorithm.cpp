@@ -2,11 +2,13 @@
 #include "gpu/xpcs/algorithm.hpp"
 
 #include "core/errors.hpp"
+#include "core/mask/mask_io.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace clscope::xpcs {
 
@@ -20,6 +22,7 @@ void RunResult::write(H5Writer& out, const std::string& group) const {
     writeResultData(out, result, group);
     writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
     out.setAttribute(group, "excluded_pixels", static_cast<double>(excludedPixels));
+    if (fits) writeFits(out, *fits, group, result.tauInSeconds);
 }
 
 std::string RunResult::summary() const {
@@ -59,7 +62,20 @@ std::vector<ParamSpec> Algorithm::parameterSpecs() const {
     ParamSpec threads =
         makeParam("threads", T::Int, 0, "cpu variant: worker threads (0: all cores)");
     threads.label = "CPU threads", threads.min = 0, threads.max = 4096, threads.advanced = true;
-    return {frameTime, twotime, chunk, threads};
+    ParamSpec fit = makeParam("fit", T::Choice, "none",
+                              "Fit g2 per bin: single exponential or stretched (alpha free)");
+    fit.label = "Fit", fit.choices = {"none", "single", "stretched"}, fit.flag = "--fit";
+    ParamSpec diffusion = makeParam(
+        "diffusion", T::Bool, false,
+        "With --fit and q known: fit Γ = D q² (exponent fixed at 2), write /xpcs/fit/diffusion");
+    diffusion.label = "Diffusion", diffusion.flag = "--diffusion";
+    ParamSpec tauMin = makeParam("fit_tau_min", T::Double, 0.0,
+                                 "Fits use the points with fit_tau_min < τ <= fit_tau_max", "τ");
+    tauMin.label = "Fit τ min", tauMin.min = 0.0, tauMin.advanced = true;
+    ParamSpec tauMax = makeParam("fit_tau_max", T::Double, nullptr,
+                                 "Fits use the points with τ <= this (default: all)", "τ");
+    tauMax.label = "Fit τ max", tauMax.min = 0.0, tauMax.advanced = true;
+    return {frameTime, twotime, chunk, threads, fit, diffusion, tauMin, tauMax};
 }
 
 std::vector<VariantEntry> Algorithm::variants() const {
@@ -123,7 +139,23 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
     auto in = makeInput(std::move(frames), std::move(labels), provenance);
     in->excludedPixels = excluded;
     in->frameTime = readFrameTime(input, s.locate(roles[3]).path);
+    // q of the labels (mask editor's table, nm^-1) in 1/Å.
+    if (const auto centers = mask::readLabelCenters(labelFile))
+        for (std::size_t i = 0; i < centers->labelIds.size(); ++i)
+            in->qByLabel[centers->labelIds[i]] = centers->q[i] / 10.0;
     return in;
+}
+
+// q (1/Å) of each result bin from the input's label table; empty when it has none.
+static std::vector<double> binQ(const Input& in, const std::vector<std::int32_t>& labels) {
+    if (in.qByLabel.empty()) return {};
+    std::vector<double> q;
+    for (std::int32_t l : labels) {
+        const auto it = in.qByLabel.find(l);
+        q.push_back(it == in.qByLabel.end() ? std::numeric_limits<double>::quiet_NaN()
+                                            : it->second);
+    }
+    return q;
 }
 
 Params paramsFrom(const ParamSet& p, const std::map<std::string, int>& tuning) {
@@ -146,6 +178,16 @@ std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
     out->excludedPixels = in.excludedPixels;
     out->result =
         correlate(request.device, request.variant, *in.frames, in.labels, params, progress);
+    const std::string fit = request.params.text("fit");
+    if (fit != "none") {
+        FitOptions options;
+        options.stretched = fit == "stretched";
+        options.diffusion = request.params.boolean("diffusion");
+        options.tauMin = request.params.number("fit_tau_min");
+        if (request.params.has("fit_tau_max"))
+            options.tauMax = request.params.number("fit_tau_max");
+        out->fits = fitBins(out->result, options, binQ(in, out->result.labels));
+    }
     out->info.timings = out->result.timings.records();
     return out;
 }

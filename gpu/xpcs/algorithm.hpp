@@ -1,6 +1,7 @@
 // xpcs through the algorithm interface (gpu/algorithm.hpp): the input, result and Algorithm
 // object that the CLI (`clscope-cli correlate`), the bench, the GUI and the tests use.
 #pragma once
+#include "core/xpcs/fit_bins.hpp"
 #include "core/xpcs/xpcs.hpp"
 #include "gpu/algorithm.hpp"
 
@@ -12,16 +13,18 @@ namespace clscope::xpcs {
 struct Input : AlgorithmInput {
     std::shared_ptr<const Array> frames;
     LabelMask labels;
-    std::optional<double> frameTime; // the file's, when it has one
-    std::size_t excludedPixels = 0;  // labelled pixels the pixel mask removed
-    std::uint64_t largest = 0;       // largest |value| of integer frames (makeInput)
-    std::int64_t mostPixels = 0;     // pixels of the largest bin (makeInput)
+    std::optional<double> frameTime;         // the file's, when it has one
+    std::size_t excludedPixels = 0;          // labelled pixels the pixel mask removed
+    std::uint64_t largest = 0;               // largest |value| of integer frames (makeInput)
+    std::int64_t mostPixels = 0;             // pixels of the largest bin (makeInput)
+    std::map<std::int32_t, double> qByLabel; // 1/Å, from qmask_q + qmask_label_ids
     std::string describe() const override;
 };
 
 struct RunResult : AlgorithmResult {
     Result result;
     std::size_t excludedPixels = 0; // labelled pixels the pixel mask removed (input's)
+    std::optional<BinFits> fits;    // with --fit
     void write(H5Writer& out, const std::string& group) const override;
     std::string summary() const override;
 };
