@@ -81,6 +81,7 @@ class TestXpcsFit : public QObject {
   private slots:
     void weightedFitMatchesScipy();
     void correlateWritesFits();
+    void brownianDiffusionRecovered();
 };
 
 void TestXpcsFit::weightedFitMatchesScipy() {
@@ -143,6 +144,49 @@ void TestXpcsFit::correlateWritesFits() {
         QCOMPARE(file.info(std::string("/xpcs/fit/") + name).shape, (Shape{1}));
     QCOMPARE(file.stringAttribute("/xpcs/fit/gamma", "units").value_or(""), std::string("1/s"));
     QCOMPARE(file.read("/xpcs/fit/alpha", DType::Float64).as<double>()[0], 1.0);
+}
+
+// generate xpcs --model brownian (D known) -> correlate --fit single [--diffusion]: D within
+// 5 %, the free exponent within 0.1 of 2 (points with tau <= 0.1 s, a third of the window).
+void TestXpcsFit::brownianDiffusionRecovered() {
+    if (!xpcs::fitAvailable()) QSKIP("built without GSL");
+    QTemporaryDir dir;
+    const QString in = dir.filePath("in.h5"), params = dir.filePath("p.json");
+    const QString withD = dir.filePath("d.h5"), free = dir.filePath("n.h5");
+    auto cli = [](const QStringList& args) {
+        QProcess p;
+        p.start(qEnvironmentVariable("CLSCOPE_CLI"), args);
+        return p.waitForFinished(120000) && p.exitStatus() == QProcess::NormalExit ? p.exitCode()
+                                                                                   : -1;
+    };
+    QCOMPARE(cli({"generate",     "xpcs",        "--model",     "brownian", "--frames",
+                  "300",          "--height",    "96",          "--width",  "96",
+                  "--ring-width", "6",           "--intensity", "50",       "--dtype",
+                  "uint16",       "--diffusion", "1e6",         "-o",       in}),
+             0);
+    QFile f(params);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"fit_tau_max": 0.1})");
+    f.close();
+    QCOMPARE(cli({"correlate", in, "--device", "cpu", "--params", params, "--fit", "single",
+                  "--diffusion", "-o", withD}),
+             0);
+    QCOMPARE(cli({"correlate", in, "--device", "cpu", "--params", params, "--fit", "single", "-o",
+                  free}),
+             0);
+    const H5Reader d(withD.toStdString()), n(free.toStdString());
+    const double diffusion = d.readScalar("/xpcs/fit/diffusion");
+    QVERIFY2(std::abs(diffusion - 1e6) < 0.05e6, qPrintable(QString::number(diffusion)));
+    QCOMPARE(d.stringAttribute("/xpcs/fit/diffusion", "units").value_or(""),
+             std::string("angstrom^2/s"));
+    const double exponent = n.readScalar("/xpcs/fit/gamma_exponent");
+    QVERIFY2(std::abs(exponent - 2.0) < 0.1, qPrintable(QString::number(exponent)));
+    QVERIFY(!n.hasDataset("/xpcs/fit/diffusion"));
+    // q per bin from qmask_q (nm^-1) in 1/Å, increasing with the ring.
+    const Array q = n.read("/xpcs/q", DType::Float64);
+    QCOMPARE(q.size(), n.info("/xpcs/labels").shape[0]);
+    QVERIFY(q.as<double>()[1] > q.as<double>()[0] && q.as<double>()[0] > 0 &&
+            q.as<double>()[0] < 0.01);
 }
 
 QTEST_GUILESS_MAIN(TestXpcsFit)
