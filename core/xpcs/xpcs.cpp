@@ -68,6 +68,7 @@ void checkInputs(const Array& frames, const LabelMask& mask, const Params& param
 }
 
 std::uint64_t largestMagnitude(const Array& frames, const LabelMask& mask) {
+    if (frames.dtype() == DType::UInt8) return 255; // no scan: every uint8 bound is met
     std::vector<std::size_t> labelled;
     for (std::size_t i = 0; i < mask.labels.size() && i < frames.frameSize(); ++i)
         if (mask.labels[i] > 0) labelled.push_back(i);

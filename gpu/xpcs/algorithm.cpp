@@ -3,6 +3,7 @@
 
 #include "core/errors.hpp"
 #include "core/mask/mask_io.hpp"
+#include "core/xpcs/frames_read.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 
@@ -115,7 +116,7 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
     const std::vector<InputRole> roles = inputRoles();
     const DataLocation framesAt = s.locate(roles[0]), labelsAt = s.locate(roles[1]);
     const H5Reader input(framesAt.file);
-    Array frames = readFrames(input, framesAt.path);
+    Array frames = readFramesParallel(input, framesAt.file, framesAt.path);
     if (frames.rank() != 3)
         throw InputError(input.where(framesAt.path) + ": xpcs needs a (T,H,W) frame stack");
     const H5Reader labelFile(labelsAt.file);
