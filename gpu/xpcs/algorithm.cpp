@@ -148,13 +148,13 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
 }
 
 // q (1/Å) of each result bin from the input's label table; empty when it has none.
-static std::vector<double> binQ(const Input& in, const std::vector<std::int32_t>& labels) {
-    if (in.qByLabel.empty()) return {};
+std::vector<double> binQ(const std::map<std::int32_t, double>& qByLabel,
+                         const std::vector<std::int32_t>& labels) {
+    if (qByLabel.empty()) return {};
     std::vector<double> q;
     for (std::int32_t l : labels) {
-        const auto it = in.qByLabel.find(l);
-        q.push_back(it == in.qByLabel.end() ? std::numeric_limits<double>::quiet_NaN()
-                                            : it->second);
+        const auto it = qByLabel.find(l);
+        q.push_back(it == qByLabel.end() ? std::numeric_limits<double>::quiet_NaN() : it->second);
     }
     return q;
 }
@@ -187,7 +187,8 @@ std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
         options.tauMin = request.params.number("fit_tau_min");
         if (request.params.has("fit_tau_max"))
             options.tauMax = request.params.number("fit_tau_max");
-        out->fits = fitBins(out->result, options, binQ(in, out->result.labels));
+        out->fitOptions = options, out->qByLabel = in.qByLabel;
+        out->fits = fitBins(out->result, options, binQ(in.qByLabel, out->result.labels));
     }
     out->info.timings = out->result.timings.records();
     return out;

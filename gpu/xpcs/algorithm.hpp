@@ -23,8 +23,10 @@ struct Input : AlgorithmInput {
 
 struct RunResult : AlgorithmResult {
     Result result;
-    std::size_t excludedPixels = 0; // labelled pixels the pixel mask removed (input's)
-    std::optional<BinFits> fits;    // with --fit
+    std::size_t excludedPixels = 0;          // labelled pixels the pixel mask removed (input's)
+    std::optional<BinFits> fits;             // with --fit
+    std::optional<FitOptions> fitOptions;    // with --fit (join() refits the joined bins)
+    std::map<std::int32_t, double> qByLabel; // the input's, for the refit
     void write(H5Writer& out, const std::string& group) const override;
     std::string summary() const override;
 };
@@ -58,6 +60,9 @@ class Algorithm : public clscope::Algorithm {
 // Labels with the pixel mask applied: label of a flagged pixel set to 0; returns how many
 // labelled pixels that removed.
 std::size_t applyPixelMask(LabelMask& labels, const PixelMask& pixelMask);
+// q (1/Å) of each label, NaN where unknown; empty without a label table.
+std::vector<double> binQ(const std::map<std::int32_t, double>& qByLabel,
+                         const std::vector<std::int32_t>& labels);
 // The library's Params from the parameter set (and kernel tuning).
 Params paramsFrom(const ParamSet& params, const std::map<std::string, int>& tuning);
 // The xpcs input of a frame stack and labels made in memory (GUI, tests, bench).
