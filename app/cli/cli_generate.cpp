@@ -67,7 +67,13 @@ void addXpcs(CLI::App* generate, Action& action) {
     sub->add_option("--ring-width", p.ringWidth, "Ring width in pixels (label = r // width)")->capture_default_str();
     sub->add_option("--intensity", p.intensity, "Peak mean counts I0")->capture_default_str();
     sub->add_option("--dtype", opts->dtype, "uint8, uint16, uint32, int32 or float32")->capture_default_str();
-    sub->add_option("--frame-time", p.frameTime, "Frame time in seconds (0: none written)");
+    sub->add_option("--frame-time", p.frameTime, "Frame time in seconds (0: none written; brownian: 1 ms)");
+    sub->add_option("--model", p.model, "seed (flat g2, the bench case) or brownian (diffusing particles, known D)")
+        ->capture_default_str();
+    sub->add_option("--diffusion", p.diffusion, "brownian: diffusion coefficient D in Å²/s")->capture_default_str();
+    sub->add_option("--distance", p.distance, "brownian: sample-detector distance in m")->capture_default_str();
+    sub->add_option("--pixel-size", p.pixelSize, "brownian: pixel size in m")->capture_default_str();
+    sub->add_option("--wavelength", p.wavelength, "brownian: wavelength in m")->capture_default_str();
 }
 
 void addDiffraction(CLI::App* generate, Action& action) {

@@ -1,5 +1,6 @@
 #include "core/errors.hpp"
 #include "core/io.hpp"
+#include "core/mask/mask_io.hpp"
 #include "core/synthetic/synthetic.hpp"
 
 #include <algorithm>
@@ -15,7 +16,8 @@ namespace {
 // Radius of each pixel from the image centre, as numpy.ogrid[-c:c+1] in the seed.
 std::vector<double> radii(std::size_t height, std::size_t width) {
     std::vector<double> r(height * width);
-    const double cy = (static_cast<double>(height) - 1) / 2, cx = (static_cast<double>(width) - 1) / 2;
+    const double cy = (static_cast<double>(height) - 1) / 2,
+                 cx = (static_cast<double>(width) - 1) / 2;
     for (std::size_t y = 0; y < height; ++y)
         for (std::size_t x = 0; x < width; ++x)
             r[y * width + x] = std::hypot(static_cast<double>(y) - cy, static_cast<double>(x) - cx);
@@ -43,9 +45,11 @@ void fillFrames(std::span<T> out, const XpcsParams& p, const std::vector<double>
     std::vector<std::thread> pool;
     for (unsigned w = 0; w < nthreads; ++w)
         pool.emplace_back([&, w] {
-            for (std::size_t t = w; t < p.frames; t += nthreads) fillFrame(t);
+            for (std::size_t t = w; t < p.frames; t += nthreads)
+                fillFrame(t);
         });
-    for (auto& th : pool) th.join();
+    for (auto& th : pool)
+        th.join();
 }
 
 } // namespace
@@ -54,6 +58,9 @@ XpcsDataset generateXpcs(const XpcsParams& p) {
     if (p.frames < 1 || p.height < 1 || p.width < 1)
         throw UsageError("xpcs: frames, height and width must be at least 1");
     if (!(p.ringWidth > 0)) throw UsageError("xpcs: ring width must be > 0 pixels");
+    if (p.model == "brownian") return generateBrownianXpcs(p);
+    if (p.model != "seed")
+        throw UsageError("xpcs: model must be seed or brownian, not '" + p.model + "'");
     const std::vector<double> r = radii(p.height, p.width);
     XpcsDataset d;
     d.labels = {p.height, p.width, std::vector<std::int32_t>(r.size())};
@@ -61,12 +68,23 @@ XpcsDataset generateXpcs(const XpcsParams& p) {
         d.labels.labels[i] = static_cast<std::int32_t>(std::floor(r[i] / p.ringWidth));
     d.frames = Array(p.dtype, {p.frames, p.height, p.width});
     switch (p.dtype) {
-    case DType::UInt8: fillFrames(d.frames.as<std::uint8_t>(), p, r, d.labels.labels); break;
-    case DType::UInt16: fillFrames(d.frames.as<std::uint16_t>(), p, r, d.labels.labels); break;
-    case DType::UInt32: fillFrames(d.frames.as<std::uint32_t>(), p, r, d.labels.labels); break;
-    case DType::Int32: fillFrames(d.frames.as<std::int32_t>(), p, r, d.labels.labels); break;
-    case DType::Float32: fillFrames(d.frames.as<float>(), p, r, d.labels.labels); break;
-    default: throw UsageError("xpcs: dtype must be uint8, uint16, uint32, int32 or float32");
+    case DType::UInt8:
+        fillFrames(d.frames.as<std::uint8_t>(), p, r, d.labels.labels);
+        break;
+    case DType::UInt16:
+        fillFrames(d.frames.as<std::uint16_t>(), p, r, d.labels.labels);
+        break;
+    case DType::UInt32:
+        fillFrames(d.frames.as<std::uint32_t>(), p, r, d.labels.labels);
+        break;
+    case DType::Int32:
+        fillFrames(d.frames.as<std::int32_t>(), p, r, d.labels.labels);
+        break;
+    case DType::Float32:
+        fillFrames(d.frames.as<float>(), p, r, d.labels.labels);
+        break;
+    default:
+        throw UsageError("xpcs: dtype must be uint8, uint16, uint32, int32 or float32");
     }
     if (p.frameTime > 0) d.frameTime = p.frameTime;
     return d;
@@ -76,6 +94,8 @@ void writeXpcs(H5Writer& out, const XpcsDataset& d, Compression c) {
     out.write(paths::frames, d.frames, c);
     out.write(paths::qmask, labelsArray(d.labels), c);
     if (d.frameTime) out.writeScalar(paths::frameTime, *d.frameTime);
+    if (d.geometry) mask::writeGeometry(out, *d.geometry);
+    if (d.centers) mask::writeLabelCenters(out, *d.centers);
 }
 
 } // namespace clscope::synthetic

@@ -43,7 +43,9 @@ FitResult fitRateVsQ(const std::vector<double>& q, const std::vector<double>& ra
 
 #ifndef CLSCOPE_HAVE_GSL
 
-bool fitAvailable() { return false; }
+bool fitAvailable() {
+    return false;
+}
 
 FitResult fitLeastSquares(const ModelFunction&, const std::vector<FitParameter>&,
                           const std::vector<double>&, const std::vector<double>&,
@@ -53,7 +55,9 @@ FitResult fitLeastSquares(const ModelFunction&, const std::vector<FitParameter>&
 
 #else
 
-bool fitAvailable() { return true; }
+bool fitAvailable() {
+    return true;
+}
 
 namespace {
 
@@ -94,8 +98,10 @@ struct Problem {
     std::vector<double> weight; // 1/sigma
     std::vector<double> values(const gsl_vector* u) const {
         std::vector<double> p;
-        for (const FitParameter& fp : params) p.push_back(fp.value);
-        for (std::size_t k = 0; k < free.size(); ++k) p[freeIndex[k]] = free[k].toValue(gsl_vector_get(u, k));
+        for (const FitParameter& fp : params)
+            p.push_back(fp.value);
+        for (std::size_t k = 0; k < free.size(); ++k)
+            p[freeIndex[k]] = free[k].toValue(gsl_vector_get(u, k));
         return p;
     }
 };
@@ -131,38 +137,62 @@ FitResult collect(const Problem& pr, gsl_multifit_nlinear_workspace* w, int stat
 
 } // namespace
 
-FitResult fitLeastSquares(const ModelFunction& model, const std::vector<FitParameter>& params,
-                          const std::vector<double>& x, const std::vector<double>& y,
-                          const std::vector<double>& sigma) {
-    Problem pr{&model, params, {}, {}, &x, &y, std::vector<double>(x.size(), 1.0)};
+namespace {
+
+FitResult fitWeighted(const ModelFunction& model, const std::vector<FitParameter>& params,
+                      const std::vector<double>& x, const std::vector<double>& y,
+                      const std::vector<double>& weights) {
+    Problem pr{&model, params, {}, {}, &x, &y, weights};
     for (std::size_t i = 0; i < params.size(); ++i) {
         if (params[i].fixed) continue;
-        if (!(params[i].lower < params[i].upper)) throw UsageError("fit: a lower bound is not below its upper bound");
+        if (!(params[i].lower < params[i].upper))
+            throw UsageError("fit: a lower bound is not below its upper bound");
         pr.free.push_back({params[i]});
         pr.freeIndex.push_back(i);
     }
-    const bool weighted = std::all_of(sigma.begin(), sigma.end(), [](double s) { return std::isfinite(s) && s > 0; });
-    for (std::size_t i = 0; weighted && i < x.size(); ++i) pr.weight[i] = 1.0 / sigma[i];
     const std::size_t k = pr.free.size();
     if (x.size() <= k) {
         FitResult r;
         r.points = x.size();
-        r.message = "too few points (" + std::to_string(x.size()) + ") for " + std::to_string(k) + " free parameters";
+        r.message = "too few points (" + std::to_string(x.size()) + ") for " + std::to_string(k) +
+                    " free parameters";
         return r;
     }
     gsl_set_error_handler_off();
     gsl_multifit_nlinear_fdf fdf{residuals, nullptr, nullptr, x.size(), k, &pr, 0, 0, 0};
     gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
-    gsl_multifit_nlinear_workspace* w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, x.size(), k);
+    gsl_multifit_nlinear_workspace* w =
+        gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, x.size(), k);
     gsl_vector* u0 = gsl_vector_alloc(k);
-    for (std::size_t j = 0; j < k; ++j) gsl_vector_set(u0, j, pr.free[j].toFree(params[pr.freeIndex[j]].value));
+    for (std::size_t j = 0; j < k; ++j)
+        gsl_vector_set(u0, j, pr.free[j].toFree(params[pr.freeIndex[j]].value));
     gsl_multifit_nlinear_init(u0, &fdf, w);
     int info = 0;
-    const int status = gsl_multifit_nlinear_driver(500, 1e-12, 1e-12, 1e-12, nullptr, nullptr, &info, w);
+    const int status =
+        gsl_multifit_nlinear_driver(500, 1e-12, 1e-12, 1e-12, nullptr, nullptr, &info, w);
     FitResult r = collect(pr, w, status);
     gsl_vector_free(u0);
     gsl_multifit_nlinear_free(w);
     return r;
+}
+
+} // namespace
+
+FitResult fitLeastSquares(const ModelFunction& model, const std::vector<FitParameter>& params,
+                          const std::vector<double>& x, const std::vector<double>& y,
+                          const std::vector<double>& sigma) {
+    // Points whose sigma is zero or not finite carry no weight information (g2_err of the
+    // last lag, from one pair, is 0): they are left out, the others keep their weights.
+    // Without any usable sigma the fit is unweighted over every point.
+    const auto usable = [](double s) { return std::isfinite(s) && s > 0; };
+    const bool weighted = std::any_of(sigma.begin(), sigma.end(), usable);
+    std::vector<double> xs, ys, ws;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double s = i < sigma.size() ? sigma[i] : NAN;
+        if (weighted && !usable(s)) continue;
+        xs.push_back(x[i]), ys.push_back(y[i]), ws.push_back(weighted ? 1.0 / s : 1.0);
+    }
+    return fitWeighted(model, params, xs, ys, ws);
 }
 
 #endif

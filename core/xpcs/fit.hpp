@@ -1,6 +1,6 @@
-// xpcs fits (GSL nonlinear least squares): per bin g2(tau) = baseline + beta exp(-2 (rate tau)^alpha),
-// then rate vs q as a power law rate = prefactor q^exponent. Parameters can be fixed or
-// bounded (bounds through a smooth transform). Without GSL at build time every fit throws.
+// xpcs fits (GSL nonlinear least squares): per bin g2(tau) = baseline + beta exp(-2 (rate
+// tau)^alpha), then rate vs q as a power law rate = prefactor q^exponent. Parameters can be fixed
+// or bounded (bounds through a smooth transform). Without GSL at build time every fit throws.
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -20,9 +20,9 @@ struct FitParameter {
 struct FitResult {
     std::vector<double> values, errors; // all parameters in model order; errors 0 when fixed
     double chiSquaredReduced = std::numeric_limits<double>::quiet_NaN();
-    std::size_t points = 0;     // data points used
+    std::size_t points = 0; // data points used
     bool converged = false;
-    std::string message;        // GSL's reason when not converged
+    std::string message; // GSL's reason when not converged
 };
 
 // g2 model; parameters in this order: baseline, beta, rate (Γ, 1/tau units), alpha.
@@ -41,7 +41,8 @@ struct PowerLawModel {
 // Whether this build has GSL (fits available).
 bool fitAvailable();
 
-// Weighted by 1/sigma^2 when every sigma is finite and > 0, unweighted otherwise.
+// Weighted by 1/sigma^2; points whose sigma is zero or not finite are left out (g2_err of the
+// last lag is 0: one pair). Unweighted over every point when no sigma is usable.
 using ModelFunction = std::function<double(double x, const std::vector<double>& p)>;
 FitResult fitLeastSquares(const ModelFunction& model, const std::vector<FitParameter>& params,
                           const std::vector<double>& x, const std::vector<double>& y,

@@ -157,6 +157,10 @@ void accumulateUnitBaseline(const PackedBlock<E>& block, std::size_t i, std::siz
     accumulateUnit(block, i, frameCount, gram);
 }
 
+template <class Acc, class GramAt>
+void finishBin(const Bins& bins, std::size_t b, std::size_t frameCount, bool integerData,
+               const std::vector<Acc>& exactSums, GramAt&& gramAt, Result& result);
+
 // Gram matrix, frame sums, g2 and two-time map of one bin. E: element type of the packed
 // pixels and the micro-kernel sums (exact over a chunk), Acc: exact type of the Gram matrix.
 template <class E, class Acc, class T>
@@ -175,22 +179,75 @@ void correlateBin(std::span<const T> frames, const Array& stack, const Bins& bin
         parallelFor(block.panels * (block.panels + 1) / 2, threads, progress,
                     [&](std::size_t i) { unit(block, i, frameCount, gram.data()); });
     }
-    const std::vector<double> sums(exactSums.begin(), exactSums.end());
-    auto gramAt = [&](std::size_t t1, std::size_t t2) { return gram[t1 * frameCount + t2]; };
-    lagStatistics(frameCount, n, sums, gramAt, &result.g2[b * frameCount],
-                  &result.g2Err[b * frameCount]);
-    if (result.twotime.count(bins.labels[b]))
-        result.twotime[bins.labels[b]] = twotimeMap(frameCount, n, sums, gramAt);
+    finishBin(
+        bins, b, frameCount, std::is_integral_v<T>, exactSums,
+        [&](std::size_t t1, std::size_t t2) { return gram[t1 * frameCount + t2]; }, result);
 }
 
-// Whether sums of products of integer data stay below 2^53 (then double sums are exact).
-template <class T> bool doubleIsExact(std::span<const T> frames, const Bins& bins) {
-    double largest = 0;
-    for (T v : frames)
-        largest = std::max(largest, std::abs(static_cast<double>(v)));
-    const double most =
-        static_cast<double>(*std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end()));
-    return largest * largest * most * static_cast<double>(frames.size() + 1) < 9007199254740992.0;
+// g2, g2_err and the two-time map of bin b from its exact frame sums and Gram accessor.
+template <class Acc, class GramAt>
+void finishBin(const Bins& bins, std::size_t b, std::size_t frameCount, bool integerData,
+               const std::vector<Acc>& exactSums, GramAt&& gramAt, Result& result) {
+    const std::int64_t n = bins.pixelCounts[b];
+    lagStatistics(frameCount, n, exactSums, integerData, gramAt, &result.g2[b * frameCount],
+                  &result.g2Err[b * frameCount]);
+    if (result.twotime.count(bins.labels[b])) {
+        const std::vector<double> sums(exactSums.begin(), exactSums.end());
+        result.twotime[bins.labels[b]] = twotimeMap(frameCount, n, sums, gramAt);
+    }
+}
+
+// 32-bit data whose sums need more than 64 bits: frame-major blocks of the bin's pixels, each
+// Gram entry a dot product of two frames with 64-bit products summed in 128 bits.
+template <class T>
+void correlateBinWide(std::span<const T> frames, const Array& stack, const Bins& bins,
+                      std::size_t b, unsigned threads, const Progress& progress, Result& result) {
+    using Product = std::conditional_t<std::is_unsigned_v<T>, std::uint64_t, std::int64_t>;
+    const std::size_t frameCount = stack.frameCount(), frameSize = stack.frameSize();
+    std::vector<Int128> gram(frameCount * frameCount, 0), sums(frameCount, 0);
+    const std::int64_t n = bins.pixelCounts[b];
+    std::vector<Product> block;
+    for (std::int64_t p0 = 0; p0 < n; p0 += blockPixels) {
+        const std::size_t count =
+            static_cast<std::size_t>(std::min<std::int64_t>(blockPixels, n - p0));
+        const std::int32_t* pixels = &bins.pixelIndex[bins.offsets[b] + p0];
+        block.resize(frameCount * count);
+        for (std::size_t t = 0; t < frameCount; ++t)
+            for (std::size_t p = 0; p < count; ++p) {
+                block[t * count + p] = static_cast<Product>(frames[t * frameSize + pixels[p]]);
+                sums[t] += static_cast<Int128>(block[t * count + p]);
+            }
+        parallelFor(frameCount, threads, progress, [&](std::size_t t1) {
+            const Product* row = &block[t1 * count];
+            for (std::size_t t2 = 0; t2 <= t1; ++t2) {
+                const Product* column = &block[t2 * count];
+                Int128 acc = 0;
+                for (std::size_t p = 0; p < count; ++p)
+                    acc += static_cast<Int128>(row[p] * column[p]); // |product| < 2^64
+                gram[t1 * frameCount + t2] += acc;
+            }
+        });
+    }
+    finishBin(
+        bins, b, frameCount, true, sums,
+        [&](std::size_t t1, std::size_t t2) { return gram[t1 * frameCount + t2]; }, result);
+}
+
+// How integer data is summed exactly: products in double below 2^53, in int64 below 2^62,
+// else in 128 bits (any 32-bit value).
+enum class Sums { Double, Int64, Wide };
+template <class T> Sums exactSums(std::size_t frameCount, const Bins& bins, std::uint64_t largest) {
+    if constexpr (!std::is_integral_v<T>) {
+        return Sums::Double;
+    } else {
+        const std::int64_t most =
+            *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
+        const UInt128 bound = UInt128(largest) * largest *
+                              static_cast<UInt128>(std::max<std::int64_t>(most, chunkPixels)) *
+                              (frameCount + 1);
+        if (bound < (UInt128(1) << 53)) return Sums::Double;
+        return bound < (UInt128(1) << 62) ? Sums::Int64 : Sums::Wide;
+    }
 }
 
 } // namespace
@@ -207,19 +264,22 @@ Result correlateCpu(const Array& frames, const LabelMask& mask, const Params& pa
         params.threads ? params.threads : std::max(1u, std::thread::hardware_concurrency());
     visitArray(frames, [&](auto values) {
         using T = typename decltype(values)::value_type;
-        // Float data, and integer data whose sums stay below 2^53, in double; else int64.
-        const bool useDouble = !std::is_integral_v<T> || doubleIsExact(values, bins);
+        // Float data, and integer data whose sums stay below 2^53, in double; else int64
+        // or 128 bits.
+        const Sums how = exactSums<T>(frames.frameCount(), bins, largestMagnitude(frames, mask));
         // uint8 products in fp32 chunks of <= 256 pixels stay below 2^24: exact.
         constexpr bool small = std::is_same_v<T, std::uint8_t>;
         using ExactDouble = std::conditional_t<small, float, double>;
         using ExactInt = std::conditional_t<small, float, std::int64_t>;
         for (std::size_t b = 0; b < bins.count(); ++b) {
-            if (useDouble)
+            if (how == Sums::Double)
                 correlateBin<ExactDouble, double>(values, frames, bins, b, threads, progress,
                                                   result);
-            else
+            else if (how == Sums::Int64)
                 correlateBin<ExactInt, std::int64_t>(values, frames, bins, b, threads, progress,
                                                      result);
+            else if constexpr (std::is_integral_v<T> && sizeof(T) == 4)
+                correlateBinWide(values, frames, bins, b, threads, progress, result);
             progress.report(static_cast<double>(b + 1) / static_cast<double>(bins.count()));
         }
     });

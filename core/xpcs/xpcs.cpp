@@ -67,6 +67,42 @@ void checkInputs(const Array& frames, const LabelMask& mask, const Params& param
         throw UsageError("xpcs: the frame time must be > 0 seconds");
 }
 
+std::uint64_t largestMagnitude(const Array& frames, const LabelMask& mask) {
+    if (frames.dtype() == DType::UInt8) return 255; // no scan: every uint8 bound is met
+    std::vector<std::size_t> labelled;
+    for (std::size_t i = 0; i < mask.labels.size() && i < frames.frameSize(); ++i)
+        if (mask.labels[i] > 0) labelled.push_back(i);
+    std::uint64_t largest = 0;
+    visitArray(frames, [&](auto values) {
+        using T = typename decltype(values)::value_type;
+        if constexpr (std::is_integral_v<T>) {
+            T lo = 0, hi = 0;
+            for (std::size_t t = 0; t < frames.frameCount(); ++t) {
+                const T* frame = values.data() + t * frames.frameSize();
+                for (std::size_t i : labelled)
+                    lo = std::min(lo, frame[i]), hi = std::max(hi, frame[i]);
+            }
+            largest = std::max<std::uint64_t>(static_cast<std::uint64_t>(hi),
+                                              static_cast<std::uint64_t>(-static_cast<Int128>(lo)));
+        }
+    });
+    return largest;
+}
+
+std::string sums64Overflow(DType dtype, std::uint64_t largest, std::int64_t mostPixels,
+                           std::size_t frames) {
+    if (dtype == DType::Float32 || dtype == DType::Float64) return {};
+    // Lag 0 sums T Gram diagonals of at most n M^2 each; UInt128 holds it (M^2 < 2^64,
+    // n < 2^31, T < 2^32).
+    const UInt128 bound = static_cast<UInt128>(largest) * largest *
+                          static_cast<UInt128>(mostPixels) * static_cast<UInt128>(frames);
+    if (bound < (static_cast<UInt128>(1) << 63)) return {};
+    return "values up to " + std::to_string(largest) + " in a bin of " +
+           std::to_string(mostPixels) + " pixels over " + std::to_string(frames) +
+           " frames could exceed the 64-bit sums of the OpenCL variants (the cpu variant is "
+           "exact for any value; a pixel mask removes sentinel pixels)";
+}
+
 Result makeResult(const Bins& bins, std::size_t frames, const Params& params) {
     Result r;
     r.labels = bins.labels;

@@ -41,12 +41,12 @@ Bins makeBins(const LabelMask& mask);
 
 // Result of one run, in the layout of /xpcs (DESIGN.md §3).
 struct Result {
-    std::vector<std::int32_t> labels;             // B
-    std::vector<std::int64_t> pixels;             // B
-    std::vector<double> tau;                      // T: seconds when frame time known, else frames
+    std::vector<std::int32_t> labels; // B
+    std::vector<std::int64_t> pixels; // B
+    std::vector<double> tau;          // T: seconds when frame time known, else frames
     bool tauInSeconds = false;
-    std::size_t frames = 0;                       // T
-    std::vector<double> g2, g2Err;                // B*T, row-major (bin, tau)
+    std::size_t frames = 0;                             // T
+    std::vector<double> g2, g2Err;                      // B*T, row-major (bin, tau)
     std::map<std::int32_t, std::vector<float>> twotime; // label -> T*T row-major (t1, t2)
     std::string device, variant, parametersJson = "{}";
     double kernelMs = 0.0; // summed kernel time of the run (0 for cpu: wall time there)
@@ -65,11 +65,35 @@ void checkInputs(const Array& frames, const LabelMask& mask, const Params& param
 Result correlateCpu(const Array& frames, const LabelMask& mask, const Params& params,
                     const Progress& progress = {});
 
+// 128-bit integers (GCC/Clang): exact Gram entries of 32-bit data on the host.
+__extension__ typedef __int128 Int128;
+__extension__ typedef unsigned __int128 UInt128;
+
+// Exact signed sum of 128-bit terms in 192 bits: the g2 numerator n Σ N_t and denominator
+// Σ S_t S'_t of integer data. Equal sums give equal doubles, so constant frames give g2 = 1.
+struct WideSum {
+    UInt128 low = 0;
+    std::int64_t high = 0;
+    void add(Int128 v);
+    bool zero() const { return low == 0 && high == 0; }
+    double toDouble() const;
+};
+// hi * 2^64 + lo in double, the same operations as xpcs_lags.cl (bit-identical g2).
+inline double wideToDouble(Int128 v);
+
 // Lag statistics of one bin from its frame sums S_t and an accessor N(t1, t2), t1 >= t2.
-// Writes g2 and g2_err for tau = 0..T-1 into the row pointers (DESIGN.md §5).
-template <class GramAt>
-void lagStatistics(std::size_t frames, std::int64_t pixels, const std::vector<double>& sums,
-                   GramAt&& gramAt, double* g2Row, double* errRow);
+// Writes g2 and g2_err for tau = 0..T-1 into the row pointers (DESIGN.md §5). integerData:
+// sums and N hold exact integers (then g2 is computed from exact integer sums).
+template <class Sum, class GramAt>
+void lagStatistics(std::size_t frames, std::int64_t pixels, const std::vector<Sum>& sums,
+                   bool integerData, GramAt&& gramAt, double* g2Row, double* errRow);
+
+// Largest |value| of integer frames in the labelled pixels (0 for float data).
+std::uint64_t largestMagnitude(const Array& frames, const LabelMask& mask);
+// Whether Σ_t Σ_p I_t I_t' of a bin (the largest 64-bit sum a device variant forms) could
+// leave signed 64 bits: the reason when it could, empty when every sum is exact.
+std::string sums64Overflow(DType dtype, std::uint64_t largest, std::int64_t mostPixels,
+                           std::size_t frames);
 
 // Two-time map C(t1,t2) = n N(t1,t2) / (S_t1 S_t2), NaN where the denominator is 0.
 template <class GramAt>

@@ -2,10 +2,14 @@
 #include "gpu/xpcs/algorithm.hpp"
 
 #include "core/errors.hpp"
+#include "core/mask/mask_io.hpp"
+#include "core/xpcs/frames_read.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace clscope::xpcs {
 
@@ -18,11 +22,14 @@ std::string Input::describe() const {
 void RunResult::write(H5Writer& out, const std::string& group) const {
     writeResultData(out, result, group);
     writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
+    out.setAttribute(group, "excluded_pixels", static_cast<double>(excludedPixels));
+    if (fits) writeFits(out, *fits, group, result.tauInSeconds);
 }
 
 std::string RunResult::summary() const {
     return "g2 of " + std::to_string(result.binCount()) + " bins x " +
-           std::to_string(result.frames) + " lags";
+           std::to_string(result.frames) + " lags, " + std::to_string(excludedPixels) +
+           " labelled pixels excluded by the pixel mask";
 }
 
 std::vector<InputRole> Algorithm::inputRoles() const {
@@ -56,7 +63,20 @@ std::vector<ParamSpec> Algorithm::parameterSpecs() const {
     ParamSpec threads =
         makeParam("threads", T::Int, 0, "cpu variant: worker threads (0: all cores)");
     threads.label = "CPU threads", threads.min = 0, threads.max = 4096, threads.advanced = true;
-    return {frameTime, twotime, chunk, threads};
+    ParamSpec fit = makeParam("fit", T::Choice, "none",
+                              "Fit g2 per bin: single exponential or stretched (alpha free)");
+    fit.label = "Fit", fit.choices = {"none", "single", "stretched"}, fit.flag = "--fit";
+    ParamSpec diffusion = makeParam(
+        "diffusion", T::Bool, false,
+        "With --fit and q known: fit Γ = D q² (exponent fixed at 2), write /xpcs/fit/diffusion");
+    diffusion.label = "Diffusion", diffusion.flag = "--diffusion";
+    ParamSpec tauMin = makeParam("fit_tau_min", T::Double, 0.0,
+                                 "Fits use the points with fit_tau_min < τ <= fit_tau_max", "τ");
+    tauMin.label = "Fit τ min", tauMin.min = 0.0, tauMin.advanced = true;
+    ParamSpec tauMax = makeParam("fit_tau_max", T::Double, nullptr,
+                                 "Fits use the points with τ <= this (default: all)", "τ");
+    tauMax.label = "Fit τ max", tauMax.min = 0.0, tauMax.advanced = true;
+    return {frameTime, twotime, chunk, threads, fit, diffusion, tauMin, tauMax};
 }
 
 std::vector<VariantEntry> Algorithm::variants() const {
@@ -75,7 +95,20 @@ std::shared_ptr<Input> makeInput(Array frames, LabelMask labels, nlohmann::json 
     input->frames = std::make_shared<const Array>(std::move(frames));
     input->labels = std::move(labels);
     input->provenance = provenance.is_object() ? provenance : nlohmann::json::object();
+    input->largest = largestMagnitude(*input->frames, input->labels);
+    for (std::int64_t n : makeBins(input->labels).pixelCounts)
+        input->mostPixels = std::max(input->mostPixels, n);
     return input;
+}
+
+Support Algorithm::supports(const VariantEntry& variant, const DeviceInfo& device,
+                            const AlgorithmInput* input, const ParamSet* params) const {
+    const Support s = clscope::Algorithm::supports(variant, device, input, params);
+    const auto* in = dynamic_cast<const Input*>(input);
+    if (!s.ok || variant.info.kind != VariantKind::OpenCL || !in) return s;
+    const std::string overflow =
+        sums64Overflow(in->frames->dtype(), in->largest, in->mostPixels, in->frames->frameCount());
+    return overflow.empty() ? s : Support{false, overflow};
 }
 
 std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
@@ -83,7 +116,7 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
     const std::vector<InputRole> roles = inputRoles();
     const DataLocation framesAt = s.locate(roles[0]), labelsAt = s.locate(roles[1]);
     const H5Reader input(framesAt.file);
-    Array frames = readFrames(input, framesAt.path);
+    Array frames = readFramesParallel(input, framesAt.file, framesAt.path);
     if (frames.rank() != 3)
         throw InputError(input.where(framesAt.path) + ": xpcs needs a (T,H,W) frame stack");
     const H5Reader labelFile(labelsAt.file);
@@ -107,7 +140,23 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
     auto in = makeInput(std::move(frames), std::move(labels), provenance);
     in->excludedPixels = excluded;
     in->frameTime = readFrameTime(input, s.locate(roles[3]).path);
+    // q of the labels (mask editor's table, nm^-1) in 1/Å.
+    if (const auto centers = mask::readLabelCenters(labelFile))
+        for (std::size_t i = 0; i < centers->labelIds.size(); ++i)
+            in->qByLabel[centers->labelIds[i]] = centers->q[i] / 10.0;
     return in;
+}
+
+// q (1/Å) of each result bin from the input's label table; empty when it has none.
+std::vector<double> binQ(const std::map<std::int32_t, double>& qByLabel,
+                         const std::vector<std::int32_t>& labels) {
+    if (qByLabel.empty()) return {};
+    std::vector<double> q;
+    for (std::int32_t l : labels) {
+        const auto it = qByLabel.find(l);
+        q.push_back(it == qByLabel.end() ? std::numeric_limits<double>::quiet_NaN() : it->second);
+    }
+    return q;
 }
 
 Params paramsFrom(const ParamSet& p, const std::map<std::string, int>& tuning) {
@@ -127,8 +176,20 @@ std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
     Params params = paramsFrom(request.params, request.tuning);
     if (!params.frameTime) params.frameTime = in.frameTime;
     auto out = std::make_shared<RunResult>();
+    out->excludedPixels = in.excludedPixels;
     out->result =
         correlate(request.device, request.variant, *in.frames, in.labels, params, progress);
+    const std::string fit = request.params.text("fit");
+    if (fit != "none") {
+        FitOptions options;
+        options.stretched = fit == "stretched";
+        options.diffusion = request.params.boolean("diffusion");
+        options.tauMin = request.params.number("fit_tau_min");
+        if (request.params.has("fit_tau_max"))
+            options.tauMax = request.params.number("fit_tau_max");
+        out->fitOptions = options, out->qByLabel = in.qByLabel;
+        out->fits = fitBins(out->result, options, binQ(in.qByLabel, out->result.labels));
+    }
     out->info.timings = out->result.timings.records();
     return out;
 }

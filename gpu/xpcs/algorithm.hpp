@@ -1,6 +1,7 @@
 // xpcs through the algorithm interface (gpu/algorithm.hpp): the input, result and Algorithm
 // object that the CLI (`clscope-cli correlate`), the bench, the GUI and the tests use.
 #pragma once
+#include "core/xpcs/fit_bins.hpp"
 #include "core/xpcs/xpcs.hpp"
 #include "gpu/algorithm.hpp"
 
@@ -12,13 +13,20 @@ namespace clscope::xpcs {
 struct Input : AlgorithmInput {
     std::shared_ptr<const Array> frames;
     LabelMask labels;
-    std::optional<double> frameTime; // the file's, when it has one
-    std::size_t excludedPixels = 0;  // labelled pixels the pixel mask removed
+    std::optional<double> frameTime;         // the file's, when it has one
+    std::size_t excludedPixels = 0;          // labelled pixels the pixel mask removed
+    std::uint64_t largest = 0;               // largest |value| of integer frames (makeInput)
+    std::int64_t mostPixels = 0;             // pixels of the largest bin (makeInput)
+    std::map<std::int32_t, double> qByLabel; // 1/Å, from qmask_q + qmask_label_ids
     std::string describe() const override;
 };
 
 struct RunResult : AlgorithmResult {
     Result result;
+    std::size_t excludedPixels = 0;          // labelled pixels the pixel mask removed (input's)
+    std::optional<BinFits> fits;             // with --fit
+    std::optional<FitOptions> fitOptions;    // with --fit (join() refits the joined bins)
+    std::map<std::int32_t, double> qByLabel; // the input's, for the refit
     void write(H5Writer& out, const std::string& group) const override;
     std::string summary() const override;
 };
@@ -31,6 +39,10 @@ class Algorithm : public clscope::Algorithm {
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
+    // The variant entry's check, and OpenCL variants refuse data whose 64-bit sums could
+    // overflow (xpcs::sums64Overflow): they never wrap.
+    Support supports(const VariantEntry& variant, const DeviceInfo& device,
+                     const AlgorithmInput* input, const ParamSet* params) const override;
     std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                const ParamSet& params) const override;
     std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
@@ -48,6 +60,9 @@ class Algorithm : public clscope::Algorithm {
 // Labels with the pixel mask applied: label of a flagged pixel set to 0; returns how many
 // labelled pixels that removed.
 std::size_t applyPixelMask(LabelMask& labels, const PixelMask& pixelMask);
+// q (1/Å) of each label, NaN where unknown; empty without a label table.
+std::vector<double> binQ(const std::map<std::int32_t, double>& qByLabel,
+                         const std::vector<std::int32_t>& labels);
 // The library's Params from the parameter set (and kernel tuning).
 Params paramsFrom(const ParamSet& params, const std::map<std::string, int>& tuning);
 // The xpcs input of a frame stack and labels made in memory (GUI, tests, bench).

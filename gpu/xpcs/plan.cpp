@@ -22,7 +22,8 @@ Chunk makeChunk(const Bins& bins, std::size_t width, std::size_t rowBegin, std::
         const auto end = bins.pixelIndex.begin() + bins.offsets[b + 1];
         const auto lo = std::lower_bound(begin, end, first);
         const auto hi = std::lower_bound(lo, end, last);
-        for (auto it = lo; it != hi; ++it) c.source.push_back(static_cast<std::int32_t>(*it - first));
+        for (auto it = lo; it != hi; ++it)
+            c.source.push_back(static_cast<std::int32_t>(*it - first));
         c.source.resize(roundUp(c.source.size(), spec.pixelAlign), -1);
         c.offsets.push_back(static_cast<std::int32_t>(c.source.size()));
     }
@@ -32,11 +33,11 @@ Chunk makeChunk(const Bins& bins, std::size_t width, std::size_t rowBegin, std::
 } // namespace
 
 std::vector<Chunk> planChunks(const Bins& bins, std::size_t height, std::size_t width,
-                              const LayoutSpec& spec, std::size_t maxPixels,
-                              std::size_t maxRows) {
+                              const LayoutSpec& spec, std::size_t maxPixels, std::size_t maxRows) {
     // Labelled pixels per image row.
     std::vector<std::size_t> perRow(height, 0);
-    for (std::int32_t p : bins.pixelIndex) ++perRow[static_cast<std::size_t>(p) / width];
+    for (std::int32_t p : bins.pixelIndex)
+        ++perRow[static_cast<std::size_t>(p) / width];
     std::vector<Chunk> chunks;
     std::size_t begin = 0, pixels = 0;
     for (std::size_t y = 0; y < height; ++y) {
@@ -60,7 +61,8 @@ std::vector<std::int32_t> gemmWorkList(const Chunk& chunk, std::size_t slots,
         for (std::size_t s = 0; s < slots; ++s) {
             const std::size_t lo = std::min(end, begin + s * piece);
             const std::size_t hi = std::min(end, lo + piece);
-            for (std::size_t v : {b, lo, hi, s}) work.push_back(static_cast<std::int32_t>(v));
+            for (std::size_t v : {b, lo, hi, s})
+                work.push_back(static_cast<std::int32_t>(v));
         }
     }
     return work;

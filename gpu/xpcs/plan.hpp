@@ -28,14 +28,12 @@ struct Chunk {
 // Split the image into row ranges holding at most maxPixels labelled pixels and maxRows rows
 // (at least one row each); every chunk lists all B bins, possibly empty.
 std::vector<Chunk> planChunks(const Bins& bins, std::size_t height, std::size_t width,
-                              const LayoutSpec& spec, std::size_t maxPixels,
-                              std::size_t maxRows);
+                              const LayoutSpec& spec, std::size_t maxPixels, std::size_t maxRows);
 
 // gemm work list: for each bin, `slots` entries (bin, first row, end row, slot) splitting its
 // padded rows in the chunk into pieces of multiples of `rowAlign` (empty pieces included,
 // so that every gram slot is written by the first chunk).
-std::vector<std::int32_t> gemmWorkList(const Chunk& chunk, std::size_t slots,
-                                       std::size_t rowAlign);
+std::vector<std::int32_t> gemmWorkList(const Chunk& chunk, std::size_t slots, std::size_t rowAlign);
 
 std::size_t roundUp(std::size_t value, std::size_t multiple);
 

@@ -1,11 +1,20 @@
 #include "gpu/xpcs/runner.hpp"
 
 #include "core/errors.hpp"
+#include "gpu/kernel_source.hpp"
 
 #include <algorithm>
 #include <cstring>
 
 namespace clscope::xpcs {
+
+cl::Kernel xpcsKernel(ClSession& session, const std::string& name, const std::string& options) {
+    std::string source = kernelSource("common");
+    for (const char* part : {"xpcs_common", "xpcs_lags", "xpcs_seed", "xpcs_gemm", "xpcs_gemm_gpu"})
+        source.append("\n").append(kernelSource(part));
+    const cl::Program program = session.device().program(source, "-cl-std=CL1.2 " + options);
+    return cl::Kernel(program, name.c_str());
+}
 
 namespace {
 
@@ -23,7 +32,7 @@ std::string typeOptions(DType d) {
     case DType::Int32:
         return "-DDATA_T=int -DSUM_T=long";
     default:
-        return "-DDATA_T=float -DSUM_T=double";
+        return "-DDATA_T=float -DSUM_T=double -DSUM_FLOAT=1";
     }
 }
 
@@ -82,12 +91,12 @@ void reorder(DeviceRun& run, const cl::Buffer& raw, const Chunk& c, const Layout
     const int padded = static_cast<int>(c.paddedPixels());
     if (spec.layout == Layout::Raw) return;
     if (spec.layout == Layout::FrameMajor) {
-        cl::Kernel k = run.session.kernel("xpcs", "xpcs_reorder_frame_major", run.options);
+        cl::Kernel k = xpcsKernel(run.session, "xpcs_reorder_frame_major", run.options);
         setArgs(k, raw, run.pixels, run.data, run.frames, rawFrameSize, padded);
         return run.session.launch(k, "xpcs reorder",
                                   {{c.paddedPixels(), std::size_t(run.frames)}, {64, 1}});
     }
-    cl::Kernel k = run.session.kernel("xpcs", "xpcs_reorder_pixel_major", run.options);
+    cl::Kernel k = xpcsKernel(run.session, "xpcs_reorder_pixel_major", run.options);
     setArgs(k, raw, run.pixels, run.data, run.frames, rawFrameSize, padded, run.framePad);
     if (run.onCpu()) // a work-item per 64 frames of 16 pixels
         return run.session.launch(
@@ -99,7 +108,7 @@ void reorder(DeviceRun& run, const cl::Buffer& raw, const Chunk& c, const Layout
 }
 
 void frameSums(DeviceRun& run, Layout layout, int accumulate) {
-    cl::Kernel k = run.session.kernel("xpcs", "xpcs_frame_sums", run.options);
+    cl::Kernel k = xpcsKernel(run.session, "xpcs_frame_sums", run.options);
     setArgs(k, run.data, run.pixels, run.offsets, run.sums, run.frames, run.binCount, run.stride,
             accumulate);
     const std::size_t bins = run.binCount;
@@ -116,11 +125,11 @@ void frameSums(DeviceRun& run, Layout layout, int accumulate) {
 void lagSums(DeviceRun& run, const Bins& bins, Result& result) {
     ClSession& s = run.session;
     const std::size_t cells = result.g2.size();
-    const std::vector<double> counts(bins.pixelCounts.begin(), bins.pixelCounts.end());
+    const std::vector<std::int64_t>& counts = bins.pixelCounts;
     cl::Buffer pixelCounts = s.allocate(counts.size() * 8, "xpcs pixel counts");
     cl::Buffer g2 = s.allocate(cells * 8, "xpcs g2"), err = s.allocate(cells * 8, "xpcs g2_err");
     s.upload(pixelCounts, counts.data(), counts.size() * 8, "copy H->D pixel counts");
-    cl::Kernel k = s.kernel("xpcs", "xpcs_lag_sums", run.options);
+    cl::Kernel k = xpcsKernel(s, "xpcs_lag_sums", run.options);
     setArgs(k, run.gram, run.sums, pixelCounts, g2, err, run.frames, run.framePad, run.binCount,
             run.slots);
     s.launch(k, "xpcs lag sums", {{std::size_t(run.frames), lanes * run.binCount}, {32, lanes}});
@@ -218,6 +227,11 @@ Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Ar
                    const LabelMask& mask, const Params& params, const Progress& progress) {
     checkInputs(frames, mask, params);
     const Bins bins = makeBins(mask);
+    const std::string overflow = sums64Overflow(
+        frames.dtype(), largestMagnitude(frames, mask),
+        *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end()), frames.frameCount());
+    if (!overflow.empty())
+        throw UsageError("xpcs variant '" + variant.id + "' cannot run: " + overflow);
     Result result = makeResult(bins, frames.frameCount(), params);
     for (std::int32_t label : params.twotimeLabels)
         result.twotime[label];

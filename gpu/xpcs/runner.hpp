@@ -37,10 +37,14 @@ struct GpuVariant {
     std::function<LayoutSpec(const std::map<std::string, int>&)> layout;
     // Gram slots (split-K pieces summed by xpcs_lag_sums); 1 for most variants.
     std::function<int(const DeviceInfo&, const Bins&, int framePad,
-                      const std::map<std::string, int>&)> slots;
+                      const std::map<std::string, int>&)>
+        slots;
     // Fill gram for one chunk: store (accumulate = 0) or add (1).
     std::function<void(DeviceRun&, const Chunk&, int accumulate)> gramStep;
 };
+
+// A kernel of the xpcs program (common.cl and the xpcs_*.cl parts), built with options.
+cl::Kernel xpcsKernel(ClSession& session, const std::string& name, const std::string& options);
 
 Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
                    const LabelMask& mask, const Params& params, const Progress& progress);

@@ -66,7 +66,9 @@ Algorithm::join(const std::vector<std::shared_ptr<clscope::AlgorithmResult>>& pa
               [](const auto& a, const auto& b) { return a.first < b.first; });
     auto out = std::make_shared<RunResult>();
     Result& j = out->result;
-    const Result& first = dynamic_cast<const RunResult&>(*parts.front()).result;
+    const RunResult& firstPart = dynamic_cast<const RunResult&>(*parts.front());
+    const Result& first = firstPart.result;
+    out->excludedPixels = firstPart.excludedPixels;
     j.frames = first.frames, j.tau = first.tau, j.tauInSeconds = first.tauInSeconds;
     for (const auto& [label, at] : rows) {
         const auto [r, b] = at;
@@ -77,6 +79,11 @@ Algorithm::join(const std::vector<std::shared_ptr<clscope::AlgorithmResult>>& pa
                        r->g2Err.begin() + (b + 1) * r->frames);
         if (const auto it = r->twotime.find(label); it != r->twotime.end())
             j.twotime[label] = it->second;
+    }
+    // Fits again over all bins: Γ(q) needs every bin.
+    if (firstPart.fitOptions) {
+        out->fitOptions = firstPart.fitOptions, out->qByLabel = firstPart.qByLabel;
+        out->fits = fitBins(j, *out->fitOptions, binQ(out->qByLabel, j.labels));
     }
     return out;
 }

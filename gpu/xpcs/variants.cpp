@@ -24,7 +24,7 @@ GpuVariant naiveVariant() {
     v.layout = [](const Tuning&) { return LayoutSpec{Layout::Raw, 1, 1}; };
     v.slots = one;
     v.gramStep = [](DeviceRun& run, const Chunk&, int accumulate) {
-        cl::Kernel k = run.session.kernel("xpcs", "xpcs_naive", run.options);
+        cl::Kernel k = xpcsKernel(run.session, "xpcs_naive", run.options);
         setArgs(k, run.data, run.pixels, run.offsets, run.gram, run.frames, run.framePad,
                 run.binCount, run.stride, accumulate);
         run.session.launch(k, "xpcs naive",
@@ -42,7 +42,7 @@ GpuVariant orderedVariant() {
     v.slots = one;
     v.gramStep = [](DeviceRun& run, const Chunk&, int accumulate) {
         const std::size_t wg = static_cast<std::size_t>(run.tuning.at("ORDERED_WG"));
-        cl::Kernel k = run.session.kernel("xpcs", "xpcs_ordered", run.options);
+        cl::Kernel k = xpcsKernel(run.session, "xpcs_ordered", run.options);
         setArgs(k, run.data, run.pixels, run.offsets, run.gram, run.frames, run.framePad,
                 run.binCount, run.stride, accumulate);
         run.session.launch(k, "xpcs ordered",
@@ -111,7 +111,7 @@ GpuVariant gemmVariant() {
         if (!run.work.get()) run.work = run.session.allocate(work.size() * 4, "xpcs gemm work");
         run.session.upload(run.work, work.data(), work.size() * 4, "copy H->D work list");
         const std::size_t tiles = run.framePad / tile, entries = work.size() / 4;
-        cl::Kernel k = run.session.kernel("xpcs", "xpcs_gemm", run.options);
+        cl::Kernel k = xpcsKernel(run.session, "xpcs_gemm", run.options);
         setArgs(k, run.data, run.work, run.gram, run.framePad, run.binCount, accumulate);
         run.session.launch(
             k, "xpcs gemm",

@@ -1,0 +1,106 @@
+#include "core/xpcs/fit_bins.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace clscope::xpcs {
+
+G2Model startingModel(const std::vector<double>& tau, const double* g2, bool stretched) {
+    G2Model m;
+    if (!stretched)
+        m.alpha = {1.0, true, 0.0, 2.0};
+    else
+        m.alpha = {1.0, false, 0.05, 2.0};
+    const std::size_t n = tau.size();
+    double tail = 0.0;
+    std::size_t tailCount = 0;
+    for (std::size_t t = n - n / 5; t < n; ++t)
+        if (std::isfinite(g2[t])) tail += g2[t], ++tailCount;
+    m.baseline.value = tailCount ? tail / static_cast<double>(tailCount) : 1.0;
+    const double first = n > 1 && std::isfinite(g2[1]) ? g2[1] - m.baseline.value : 0.1;
+    m.beta.value = std::max(first, 1e-3);
+    double halfTau = n > 1 ? tau.back() : 1.0;
+    for (std::size_t t = 1; t < n; ++t)
+        if (std::isfinite(g2[t]) && g2[t] - m.baseline.value < 0.5 * first) {
+            halfTau = tau[t];
+            break;
+        }
+    m.rate.value = halfTau > 0 ? std::log(2.0) / (2.0 * halfTau) : 1.0;
+    return m;
+}
+
+BinFits fitBins(const Result& r, const FitOptions& options, const std::vector<double>& q) {
+    BinFits f;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::vector<double>* values[] = {&f.baseline, &f.beta, &f.gamma, &f.alpha};
+    std::vector<double>* errors[] = {&f.baselineErr, &f.betaErr, &f.gammaErr, &f.alphaErr};
+    for (std::size_t b = 0; b < r.binCount(); ++b) {
+        const double* g2 = &r.g2[b * r.frames];
+        const std::vector<double> g2Row(g2, g2 + r.frames),
+            errRow(&r.g2Err[b * r.frames], &r.g2Err[b * r.frames] + r.frames);
+        G2Model model = startingModel(r.tau, g2, options.stretched);
+        model.tauMin = options.tauMin, model.tauMax = options.tauMax;
+        const FitResult fit = fitG2(r.tau, g2Row, errRow, model);
+        for (std::size_t i = 0; i < 4; ++i) {
+            values[i]->push_back(fit.converged ? fit.values[i] : nan);
+            errors[i]->push_back(fit.converged ? fit.errors[i] : nan);
+        }
+        f.chiSquaredReduced.push_back(fit.converged ? fit.chiSquaredReduced : nan);
+    }
+    f.diffusion = options.diffusion;
+    if (q.size() != r.binCount()) return f;
+    f.q = q;
+    PowerLawModel law;
+    law.exponent = {2.0, options.diffusion};
+    // Start the prefactor from the bin with the largest q.
+    for (std::size_t b = 0; b < q.size(); ++b)
+        if (q[b] > 0 && f.gamma[b] > 0) law.prefactor.value = f.gamma[b] / (q[b] * q[b]);
+    f.powerLaw = fitRateVsQ(q, f.gamma, f.gammaErr, law);
+    return f;
+}
+
+namespace {
+
+void writeColumn(H5Writer& out, const std::string& path, const std::vector<double>& v) {
+    out.write(path, makeArray<double>({v.size()}, v));
+}
+
+void writeScalar(H5Writer& out, const std::string& path, double value, const std::string& unit) {
+    out.writeScalar(path, value);
+    if (!unit.empty()) out.setAttribute(path, "units", unit);
+}
+
+} // namespace
+
+void writeFits(H5Writer& out, const BinFits& f, const std::string& group, bool tauInSeconds) {
+    const std::string fit = group + "/fit", rate = tauInSeconds ? "1/s" : "1/frame";
+    const std::pair<const char*, const std::vector<double>*> columns[] = {
+        {"baseline", &f.baseline},
+        {"baseline_err", &f.baselineErr},
+        {"beta", &f.beta},
+        {"beta_err", &f.betaErr},
+        {"gamma", &f.gamma},
+        {"gamma_err", &f.gammaErr},
+        {"alpha", &f.alpha},
+        {"alpha_err", &f.alphaErr},
+        {"chi2_red", &f.chiSquaredReduced}};
+    for (const auto& [name, values] : columns)
+        writeColumn(out, fit + "/" + name, *values);
+    out.setAttribute(fit + "/gamma", "units", rate);
+    out.setAttribute(fit + "/gamma_err", "units", rate);
+    if (f.q.empty()) return;
+    writeColumn(out, group + "/q", f.q);
+    out.setAttribute(group + "/q", "units", "1/angstrom");
+    if (!f.powerLaw || !f.powerLaw->converged) return;
+    const FitResult& law = *f.powerLaw;
+    writeScalar(out, fit + "/gamma_prefactor", law.values[0], "");
+    writeScalar(out, fit + "/gamma_prefactor_err", law.errors[0], "");
+    writeScalar(out, fit + "/gamma_exponent", law.values[1], "");
+    writeScalar(out, fit + "/gamma_exponent_err", law.errors[1], "");
+    if (!f.diffusion) return;
+    const std::string d = tauInSeconds ? "angstrom^2/s" : "angstrom^2/frame";
+    writeScalar(out, fit + "/diffusion", law.values[0], d);
+    writeScalar(out, fit + "/diffusion_err", law.errors[0], d);
+}
+
+} // namespace clscope::xpcs

@@ -1,0 +1,155 @@
+#include "core/xpcs/frames_read.hpp"
+
+#include "core/errors.hpp"
+#include "core/hdf5_util.hpp"
+#include "core/io.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <optional>
+#include <thread>
+#include <vector>
+#include <zlib.h>
+
+namespace clscope::xpcs {
+
+namespace {
+
+using h5::Handle;
+
+// Raw (still compressed) chunks of whole frames, read under the HDF5 lock.
+struct RawChunks {
+    std::size_t chunkFrames = 0;
+    std::vector<std::vector<unsigned char>> data;
+    std::vector<std::uint32_t> filterMasks; // bit i set: filter i skipped for that chunk
+    bool shuffled = false;                  // filter 0 is the byte shuffle
+};
+
+// Undo HDF5's byte shuffle: byte j of element i was stored at j * count + i.
+void unshuffle(const unsigned char* in, std::size_t bytes, std::size_t element, std::byte* out) {
+    const std::size_t count = bytes / element;
+    for (std::size_t j = 0; j < element; ++j)
+        for (std::size_t i = 0; i < count; ++i)
+            out[i * element + j] = static_cast<std::byte>(in[j * count + i]);
+}
+
+// The chunks of a deflate-only dataset of whole-frame chunks, or nothing (then fall back).
+std::optional<RawChunks> readRawChunks(const std::string& fileName, const std::string& path,
+                                       const DatasetInfo& info) {
+    std::lock_guard lock(h5::mutex());
+    // The same access list as H5Reader (no file locking), so the open file is shared.
+    Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+#if H5_VERSION_GE(1, 10, 7)
+    H5Pset_file_locking(fapl.get(), false, true);
+#endif
+    Handle file(H5Fopen(fileName.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
+    if (!file.valid()) return std::nullopt;
+    Handle dset(H5Dopen2(file.get(), path.c_str(), H5P_DEFAULT), H5Dclose);
+    if (!dset.valid()) return std::nullopt;
+    Handle dcpl(H5Dget_create_plist(dset.get()), H5Pclose);
+    Handle type(H5Dget_type(dset.get()), H5Tclose);
+    hsize_t chunk[3] = {0, 0, 0};
+    // Filters: deflate, or byte shuffle then deflate (what H5Writer and h5py write).
+    const int filters = H5Pget_nfilters(dcpl.get());
+    std::vector<H5Z_filter_t> ids;
+    for (int i = 0; i < filters; ++i) {
+        unsigned flags = 0, config = 0, values[8];
+        std::size_t count = 8;
+        char name[64];
+        ids.push_back(H5Pget_filter2(dcpl.get(), static_cast<unsigned>(i), &flags, &count, values,
+                                     sizeof name, name, &config));
+    }
+    const bool deflateOnly = ids == std::vector<H5Z_filter_t>{H5Z_FILTER_DEFLATE};
+    const bool shuffled = ids == std::vector<H5Z_filter_t>{H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE};
+    if (H5Pget_layout(dcpl.get()) != H5D_CHUNKED || !(deflateOnly || shuffled) ||
+        H5Tequal(type.get(), h5::nativeType(*info.dtype)) <= 0 ||
+        H5Pget_chunk(dcpl.get(), 3, chunk) != 3 || chunk[1] != info.shape[1] ||
+        chunk[2] != info.shape[2])
+        return std::nullopt;
+    RawChunks raw;
+    raw.chunkFrames = chunk[0];
+    raw.shuffled = shuffled;
+    for (hsize_t first = 0; first < info.shape[0]; first += chunk[0]) {
+        hsize_t offset[3] = {first, 0, 0}, bytes = 0;
+        std::uint32_t mask = 0;
+        if (H5Dget_chunk_storage_size(dset.get(), offset, &bytes) < 0 || bytes == 0)
+            return std::nullopt; // unwritten chunk: its fill value is HDF5's business
+        raw.data.emplace_back(bytes);
+        if (H5Dread_chunk(dset.get(), H5P_DEFAULT, offset, &mask, raw.data.back().data()) < 0)
+            return std::nullopt;
+        raw.filterMasks.push_back(mask);
+    }
+    return raw;
+}
+
+// Inflate (and unshuffle) chunk c into its frames of out; false when the chunk is corrupt.
+// scratch: the worker's buffer, reused from chunk to chunk.
+bool inflateChunk(const RawChunks& raw, std::size_t c, std::size_t frameBytes, Array& out,
+                  std::vector<unsigned char>& scratch) {
+    const std::size_t frames = out.frameCount(), first = c * raw.chunkFrames;
+    const std::size_t full = raw.chunkFrames * frameBytes;
+    const std::size_t have = (std::min(first + raw.chunkFrames, frames) - first) * frameBytes;
+    const std::size_t element = dtypeSize(out.dtype());
+    const unsigned deflateBit = raw.shuffled ? 2u : 1u;
+    const bool unshuffleIt = raw.shuffled && !(raw.filterMasks[c] & 1u) && element > 1;
+    std::byte* to = out.bytes() + first * frameBytes;
+    const std::vector<unsigned char>& in = raw.data[c];
+    const unsigned char* data = in.data();
+    if (!(raw.filterMasks[c] & deflateBit)) {
+        // Straight into the frames when nothing is left to do, else through scratch.
+        const bool direct = !unshuffleIt && have == full;
+        if (!direct && scratch.size() < full) scratch.resize(full);
+        auto* dest = direct ? reinterpret_cast<Bytef*>(to) : scratch.data();
+        uLongf length = static_cast<uLongf>(full);
+        if (uncompress(dest, &length, in.data(), static_cast<uLong>(in.size())) != Z_OK ||
+            length != full)
+            return false;
+        if (direct) return true;
+        data = scratch.data();
+    } else if (in.size() < full) {
+        return false;
+    }
+    if (!unshuffleIt) {
+        std::memcpy(to, data, have);
+    } else if (have == full) {
+        unshuffle(data, full, element, to);
+    } else {
+        std::vector<std::byte> whole(full);
+        unshuffle(data, full, element, whole.data());
+        std::memcpy(to, whole.data(), have);
+    }
+    return true;
+}
+
+} // namespace
+
+Array readFramesParallel(const H5Reader& file, const std::string& fileName, const std::string& path,
+                         unsigned threads) {
+    const std::vector<std::string> parts = frameDatasets(file, path);
+    if (parts.size() != 1 || !file.hasDataset(parts[0])) return readFrames(file, path);
+    const DatasetInfo info = file.info(parts[0]);
+    if (!info.dtype || info.shape.size() != 3 || info.shape[0] == 0) return readFrames(file, path);
+    const std::optional<RawChunks> raw = readRawChunks(fileName, parts[0], info);
+    if (!raw) return readFrames(file, path);
+    Array out(*info.dtype, info.shape);
+    const std::size_t frameBytes = out.frameSize() * dtypeSize(out.dtype());
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    auto worker = [&] {
+        std::vector<unsigned char> scratch;
+        for (std::size_t c; (c = next++) < raw->data.size();)
+            if (!inflateChunk(*raw, c, frameBytes, out, scratch)) failed = true;
+    };
+    if (!threads) threads = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::thread> pool;
+    for (unsigned w = 1; w < std::min<std::size_t>(threads, raw->data.size()); ++w)
+        pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool)
+        t.join();
+    if (failed) return readFrames(file, path); // let HDF5 report what is wrong
+    return out;
+}
+
+} // namespace clscope::xpcs

@@ -1,0 +1,171 @@
+// xpcs lag sums: g2 and g2_err of every (bin, lag) from the Gram diagonals (after
+// xpcs_common.cl). Over t = lag..T-1 and the gram slots, N_t = gram[t][t-lag]:
+//   g2 = n Σ N_t / Σ S_t S_t-lag,
+//   g2_err = population std of r_t = n N_t / (S_t S_t-lag) over the pairs with a non-zero
+//            product, divided by sqrt(count); two passes, like the CPU.
+// Integer data (SUM_FLOAT 0): n N_t and S_t S_t-lag are formed and summed exactly in 128 bits
+// and turned into doubles as hi * 2^64 + lo, the same operations as the CPU reference
+// (core/xpcs/xpcs_stats.inl), so g2 is bit-identical to it and constant frames give exactly 1.
+// The host refuses data whose 64-bit sums could overflow (xpcs::sums64Overflow), so every
+// SUM_T value here is below 2^63 and every 128-bit sum below 2^94.
+// Work-group (32 lags, XPCS_LANES); global (frames rounded up to 32, XPCS_LANES * binCount).
+// Lane l takes t = T-1-l, T-1-l-8, ... so the 32 lags of a warp read neighbouring entries.
+
+#ifndef SUM_FLOAT
+#define SUM_FLOAT 0
+#endif
+
+// N(t1, t2) summed over the gram slots.
+inline SUM_T xpcs_gram_at(global const SUM_T* gram, int bin, int binCount, int framePad,
+                          int slots, int t1, int t2) {
+    SUM_T value = 0;
+    for (int slot = 0; slot < slots; ++slot)
+        value += gram[xpcs_gram_index(slot, bin, binCount, framePad, t1, t2)];
+    return value;
+}
+
+// Sum of the XPCS_LANES partial values of column lx (every work-item gets it).
+#define XPCS_LANE_SUM(T, name, value)                                                          \
+    local T name[XPCS_LANES][32];                                                              \
+    name[lane][lx] = (value);                                                                  \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+    T name##Total = 0;                                                                         \
+    for (int l = 0; l < XPCS_LANES; ++l) name##Total += name[l][lx];
+
+#if SUM_FLOAT
+kernel void xpcs_lag_sums(global const SUM_T* gram, global const SUM_T* sums,
+                          global const long* pixelCounts, global double* g2,
+                          global double* g2Err, int frames, int framePad, int binCount,
+                          int slots) {
+    const int lag = get_global_id(0), lx = get_local_id(0), lane = get_local_id(1);
+    const int bin = get_group_id(1);
+    const double n = convert_double(pixelCounts[bin]);
+    global const SUM_T* s = sums + (size_t)bin * frames;
+    double numerator = 0.0, denominator = 0.0, ratioSum = 0.0;
+    int count = 0;
+    for (int t = frames - 1 - lane; t >= lag; t -= XPCS_LANES) {
+        const double gramValue = xpcs_gram_at(gram, bin, binCount, framePad, slots, t, t - lag);
+        const double product = s[t] * s[t - lag];
+        numerator += gramValue;
+        denominator += product;
+        if (product != 0.0) {
+            ratioSum += n * gramValue / product;
+            ++count;
+        }
+    }
+    XPCS_LANE_SUM(double, numerators, numerator)
+    XPCS_LANE_SUM(double, denominators, denominator)
+    XPCS_LANE_SUM(double, ratioSums, ratioSum)
+    XPCS_LANE_SUM(int, counts, count)
+    const double mean = ratioSumsTotal / countsTotal;
+    double squares = 0.0;
+    for (int t = frames - 1 - lane; t >= lag && countsTotal > 0; t -= XPCS_LANES) {
+        const double product = s[t] * s[t - lag];
+        if (product == 0.0) continue;
+        const double d =
+            n * xpcs_gram_at(gram, bin, binCount, framePad, slots, t, t - lag) / product - mean;
+        squares += d * d;
+    }
+    XPCS_LANE_SUM(double, squareSums, squares)
+    if (lane != 0 || lag >= frames) return;
+    const size_t out = (size_t)bin * frames + lag;
+    g2[out] = denominatorsTotal == 0.0 ? NAN : numeratorsTotal * n / denominatorsTotal;
+    g2Err[out] = (denominatorsTotal == 0.0 || countsTotal == 0)
+                     ? NAN
+                     : sqrt(squareSumsTotal / countsTotal) / sqrt((double)countsTotal);
+}
+
+#else // integer data: exact 128-bit sums
+
+// A signed 128-bit integer, two's complement: hi * 2^64 + lo.
+typedef struct {
+    ulong lo;
+    long hi;
+} xpcs_wide;
+
+inline xpcs_wide xpcs_wide_make(ulong lo, long hi) {
+    xpcs_wide w;
+    w.lo = lo, w.hi = hi;
+    return w;
+}
+
+inline xpcs_wide xpcs_wide_add(xpcs_wide a, xpcs_wide b) {
+    const ulong lo = a.lo + b.lo;
+    return xpcs_wide_make(lo, a.hi + b.hi + (lo < a.lo ? 1 : 0));
+}
+
+// a * b exactly, |a|, |b| < 2^63.
+inline xpcs_wide xpcs_wide_mul(long a, long b) {
+    const ulong ua = a < 0 ? (ulong)(-a) : (ulong)a, ub = b < 0 ? (ulong)(-b) : (ulong)b;
+    xpcs_wide r = xpcs_wide_make(ua * ub, (long)mul_hi(ua, ub));
+    if ((a < 0) != (b < 0)) r = xpcs_wide_make(~r.lo + 1, ~r.hi + (r.lo == 0 ? 1 : 0));
+    return r;
+}
+
+inline double xpcs_wide_double(xpcs_wide v) {
+    return convert_double(v.hi) * 0x1p64 + convert_double(v.lo);
+}
+
+inline int xpcs_wide_zero(xpcs_wide v) {
+    return v.lo == 0 && v.hi == 0;
+}
+
+// The exact pair terms m = n N_t and d = S_t S_t-lag of lag `lag` at frame t.
+#define XPCS_PAIR(m, d)                                                                        \
+    const xpcs_wide m = xpcs_wide_mul(                                                         \
+        n, (long)xpcs_gram_at(gram, bin, binCount, framePad, slots, t, t - lag));              \
+    const xpcs_wide d = xpcs_wide_mul((long)s[t], (long)s[t - lag]);
+
+// Sum of the XPCS_LANES partial 128-bit values of column lx.
+#define XPCS_LANE_SUM_WIDE(name, value)                                                        \
+    local ulong name##Lo[XPCS_LANES][32];                                                      \
+    local long name##Hi[XPCS_LANES][32];                                                       \
+    name##Lo[lane][lx] = (value).lo;                                                           \
+    name##Hi[lane][lx] = (value).hi;                                                           \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+    xpcs_wide name##Total = xpcs_wide_make(0, 0);                                              \
+    for (int l = 0; l < XPCS_LANES; ++l)                                                       \
+        name##Total = xpcs_wide_add(name##Total, xpcs_wide_make(name##Lo[l][lx], name##Hi[l][lx]));
+
+kernel void xpcs_lag_sums(global const SUM_T* gram, global const SUM_T* sums,
+                          global const long* pixelCounts, global double* g2,
+                          global double* g2Err, int frames, int framePad, int binCount,
+                          int slots) {
+    const int lag = get_global_id(0), lx = get_local_id(0), lane = get_local_id(1);
+    const int bin = get_group_id(1);
+    const long n = pixelCounts[bin];
+    global const SUM_T* s = sums + (size_t)bin * frames;
+    xpcs_wide numerator = xpcs_wide_make(0, 0), denominator = xpcs_wide_make(0, 0);
+    double ratioSum = 0.0;
+    int count = 0;
+    for (int t = frames - 1 - lane; t >= lag; t -= XPCS_LANES) {
+        XPCS_PAIR(m, d)
+        numerator = xpcs_wide_add(numerator, m);
+        denominator = xpcs_wide_add(denominator, d);
+        if (!xpcs_wide_zero(d)) {
+            ratioSum += xpcs_wide_double(m) / xpcs_wide_double(d);
+            ++count;
+        }
+    }
+    XPCS_LANE_SUM_WIDE(numerators, numerator)
+    XPCS_LANE_SUM_WIDE(denominators, denominator)
+    XPCS_LANE_SUM(double, ratioSums, ratioSum)
+    XPCS_LANE_SUM(int, counts, count)
+    const double mean = ratioSumsTotal / countsTotal;
+    double squares = 0.0;
+    for (int t = frames - 1 - lane; t >= lag && countsTotal > 0; t -= XPCS_LANES) {
+        XPCS_PAIR(m, d)
+        if (xpcs_wide_zero(d)) continue;
+        const double r = xpcs_wide_double(m) / xpcs_wide_double(d) - mean;
+        squares += r * r;
+    }
+    XPCS_LANE_SUM(double, squareSums, squares)
+    if (lane != 0 || lag >= frames) return;
+    const size_t out = (size_t)bin * frames + lag;
+    const int empty = xpcs_wide_zero(denominatorsTotal);
+    g2[out] = empty ? NAN : xpcs_wide_double(numeratorsTotal) / xpcs_wide_double(denominatorsTotal);
+    g2Err[out] = (empty || countsTotal == 0)
+                     ? NAN
+                     : sqrt(squareSumsTotal / countsTotal) / sqrt((double)countsTotal);
+}
+#endif

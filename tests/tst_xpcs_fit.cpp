@@ -1,0 +1,193 @@
+// xpcs fits on the pipeline's own g2 and g2_err (the last lag has g2_err = 0): the weighted
+// fit leaves that point out and keeps the weights of the others, and agrees with
+// scipy.optimize.curve_fit (tests/data/xpcs_fit_scipy.py wrote tests/data/xpcs_fit_fixture.txt);
+// correlate --fit writes /xpcs/fit.
+#include "core/io.hpp"
+#include "core/xpcs/fit_bins.hpp"
+#include "core/xpcs/xpcs_io.hpp"
+#include "test_util.hpp"
+
+#include <QProcess>
+#include <QtTest>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+using namespace clscope;
+
+namespace {
+
+// Frames whose pixels follow an AR(1) process x_t = rho x_{t-1} + sqrt(1 - rho^2) u_t (u
+// uniform, own xorshift generator so the data are the same everywhere): g2 - 1 decays as
+// rho^tau = exp(-2 Γ tau) with Γ = -ln(rho) / 2.
+Array ar1Frames(std::size_t frames, std::size_t pixels, double rho) {
+    std::uint64_t state = 88172645463325252ull;
+    auto uniform = [&] {
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        return (static_cast<double>(state >> 11) / 9007199254740992.0 * 2 - 1) * std::sqrt(3.0);
+    };
+    std::vector<double> x(pixels);
+    for (double& v : x)
+        v = uniform();
+    std::vector<std::uint16_t> out(frames * pixels);
+    for (std::size_t t = 0; t < frames; ++t)
+        for (std::size_t p = 0; p < pixels; ++p) {
+            if (t > 0) x[p] = rho * x[p] + std::sqrt(1 - rho * rho) * uniform();
+            out[t * pixels + p] =
+                static_cast<std::uint16_t>(std::lround(1000.0 * (1.0 + 0.12 * x[p])));
+        }
+    return makeArray<std::uint16_t>({frames, 1, pixels}, out);
+}
+
+// The fixture: lines "tau g2 g2_err" then "fit baseline beta gamma" and "err ..." from scipy.
+struct Fixture {
+    std::vector<double> tau, g2, err, fit, fitErr;
+};
+Fixture readFixture() {
+    std::ifstream in(test::dataFile("xpcs_fit_fixture.txt"));
+    Fixture f;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream s(line);
+        std::string head;
+        s >> head;
+        std::vector<double>* to = head == "fit" ? &f.fit : head == "err" ? &f.fitErr : nullptr;
+        if (to) {
+            for (double v; s >> v;)
+                to->push_back(v);
+            continue;
+        }
+        f.tau.push_back(std::stod(head));
+        double g, e;
+        s >> g >> e;
+        f.g2.push_back(g), f.err.push_back(e);
+    }
+    return f;
+}
+
+xpcs::Result pipelineResult() {
+    const Array frames = ar1Frames(60, 400, 0.9);
+    const LabelMask mask{1, 400, std::vector<std::int32_t>(400, 1)};
+    xpcs::Params params;
+    params.frameTime = 0.01;
+    return xpcs::correlateCpu(frames, mask, params);
+}
+
+} // namespace
+
+class TestXpcsFit : public QObject {
+    Q_OBJECT
+  private slots:
+    void weightedFitMatchesScipy();
+    void correlateWritesFits();
+    void brownianDiffusionRecovered();
+};
+
+void TestXpcsFit::weightedFitMatchesScipy() {
+    if (!xpcs::fitAvailable()) QSKIP("built without GSL");
+    const xpcs::Result r = pipelineResult();
+    if (qEnvironmentVariableIsSet("CLSCOPE_WRITE_FIT_FIXTURE")) { // regenerate the input part
+        std::ofstream out(qEnvironmentVariable("CLSCOPE_WRITE_FIT_FIXTURE").toStdString());
+        out.precision(17);
+        for (std::size_t t = 0; t < r.frames; ++t)
+            out << r.tau[t] << " " << r.g2[t] << " " << r.g2Err[t] << "\n";
+    }
+    const Fixture f = readFixture();
+    QCOMPARE(f.tau.size(), r.frames);
+    for (std::size_t t = 0; t < r.frames; ++t)
+        QVERIFY(std::abs(f.g2[t] - r.g2[t]) <= 1e-12 * r.g2[t]);
+    QCOMPARE(r.g2Err.back(), 0.0); // one pair at the last lag
+    xpcs::G2Model model = xpcs::startingModel(r.tau, r.g2.data(), false);
+    const xpcs::FitResult fit = xpcs::fitG2(r.tau, r.g2, r.g2Err, model);
+    QVERIFY2(fit.converged, fit.message.c_str());
+    QCOMPARE(fit.points, r.frames - 2); // tau = 0 and the zero-sigma last lag left out
+    QCOMPARE(f.fit.size(), std::size_t(3));
+    for (std::size_t i = 0; i < 3; ++i) {
+        QVERIFY2(std::abs(fit.values[i] - f.fit[i]) <= 1e-6 * std::abs(f.fit[i]),
+                 qPrintable(QString("parameter %1: %2 vs scipy %3")
+                                .arg(i)
+                                .arg(fit.values[i], 0, 'g', 12)
+                                .arg(f.fit[i], 0, 'g', 12)));
+        QVERIFY2(std::abs(fit.errors[i] - f.fitErr[i]) <= 1e-4 * f.fitErr[i],
+                 qPrintable(QString("error %1: %2 vs scipy %3")
+                                .arg(i)
+                                .arg(fit.errors[i], 0, 'g', 12)
+                                .arg(f.fitErr[i], 0, 'g', 12)));
+    }
+    // Γ = -ln(0.9) / 2 per frame, 0.01 s per frame.
+    QVERIFY(std::abs(fit.values[2] - (-std::log(0.9) / 2 / 0.01)) < 0.2 * fit.values[2]);
+}
+
+void TestXpcsFit::correlateWritesFits() {
+    if (!xpcs::fitAvailable()) QSKIP("built without GSL");
+    QTemporaryDir dir;
+    const QString in = dir.filePath("in.h5"), out = dir.filePath("out.h5");
+    {
+        H5Writer w(in.toStdString());
+        w.write(paths::frames, ar1Frames(60, 400, 0.9));
+        w.write(paths::qmask, labelsArray(LabelMask{1, 400, std::vector<std::int32_t>(400, 1)}));
+        w.writeScalar(paths::frameTime, 0.01);
+        w.commit();
+    }
+    QProcess p;
+    p.start(qEnvironmentVariable("CLSCOPE_CLI"),
+            {"correlate", in, "--device", "cpu", "--fit", "single", "-o", out});
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitCode(), 0);
+    const H5Reader file(out.toStdString());
+    const Fixture f = readFixture();
+    const Array gamma = file.read("/xpcs/fit/gamma", DType::Float64);
+    QVERIFY(std::abs(gamma.as<double>()[0] - f.fit[2]) <= 1e-6 * f.fit[2]);
+    for (const char* name :
+         {"baseline", "beta", "alpha", "baseline_err", "beta_err", "gamma_err", "alpha_err"})
+        QCOMPARE(file.info(std::string("/xpcs/fit/") + name).shape, (Shape{1}));
+    QCOMPARE(file.stringAttribute("/xpcs/fit/gamma", "units").value_or(""), std::string("1/s"));
+    QCOMPARE(file.read("/xpcs/fit/alpha", DType::Float64).as<double>()[0], 1.0);
+}
+
+// generate xpcs --model brownian (D known) -> correlate --fit single [--diffusion]: D within
+// 5 %, the free exponent within 0.1 of 2 (points with tau <= 0.1 s, a third of the window).
+void TestXpcsFit::brownianDiffusionRecovered() {
+    if (!xpcs::fitAvailable()) QSKIP("built without GSL");
+    QTemporaryDir dir;
+    const QString in = dir.filePath("in.h5"), params = dir.filePath("p.json");
+    const QString withD = dir.filePath("d.h5"), free = dir.filePath("n.h5");
+    auto cli = [](const QStringList& args) {
+        QProcess p;
+        p.start(qEnvironmentVariable("CLSCOPE_CLI"), args);
+        return p.waitForFinished(120000) && p.exitStatus() == QProcess::NormalExit ? p.exitCode()
+                                                                                   : -1;
+    };
+    QCOMPARE(cli({"generate",     "xpcs",        "--model",     "brownian", "--frames",
+                  "300",          "--height",    "96",          "--width",  "96",
+                  "--ring-width", "6",           "--intensity", "50",       "--dtype",
+                  "uint16",       "--diffusion", "1e6",         "-o",       in}),
+             0);
+    QFile f(params);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"fit_tau_max": 0.1})");
+    f.close();
+    QCOMPARE(cli({"correlate", in, "--device", "cpu", "--params", params, "--fit", "single",
+                  "--diffusion", "-o", withD}),
+             0);
+    QCOMPARE(cli({"correlate", in, "--device", "cpu", "--params", params, "--fit", "single", "-o",
+                  free}),
+             0);
+    const H5Reader d(withD.toStdString()), n(free.toStdString());
+    const double diffusion = d.readScalar("/xpcs/fit/diffusion");
+    QVERIFY2(std::abs(diffusion - 1e6) < 0.05e6, qPrintable(QString::number(diffusion)));
+    QCOMPARE(d.stringAttribute("/xpcs/fit/diffusion", "units").value_or(""),
+             std::string("angstrom^2/s"));
+    const double exponent = n.readScalar("/xpcs/fit/gamma_exponent");
+    QVERIFY2(std::abs(exponent - 2.0) < 0.1, qPrintable(QString::number(exponent)));
+    QVERIFY(!n.hasDataset("/xpcs/fit/diffusion"));
+    // q per bin from qmask_q (nm^-1) in 1/Å, increasing with the ring.
+    const Array q = n.read("/xpcs/q", DType::Float64);
+    QCOMPARE(q.size(), n.info("/xpcs/labels").shape[0]);
+    QVERIFY(q.as<double>()[1] > q.as<double>()[0] && q.as<double>()[0] > 0 &&
+            q.as<double>()[0] < 0.01);
+}
+
+QTEST_GUILESS_MAIN(TestXpcsFit)
+#include "tst_xpcs_fit.moc"
