@@ -1,0 +1,38 @@
+// cluster: helpers shared by the cluster_*.cl kernels (prepended to each of them by
+// gpu/cluster/runner.cpp, after common.cl).
+#ifndef CLUSTER_INVALID
+#define CLUSTER_INVALID 65534 // module id of an invalid digi
+#endif
+#ifndef CLUSTER_WG
+#define CLUSTER_WG 256 // work-group size of the one-group-per-module kernels
+#endif
+#define CLUSTER_SIZE_X 160
+#define CLUSTER_SIZE_Y 416
+
+// Packed pixel of a digi: x in bits 0-7, y from bit 8.
+inline uint pix_x(uint pix) { return pix & 0xffu; }
+inline uint pix_y(uint pix) { return pix >> 8; }
+
+// 64-bit sum kept as two 32-bit words: the adder whose add wraps the low word carries.
+inline void add64_global(volatile global uint* lo, volatile global uint* hi, uint value) {
+    const uint old = atomic_add(lo, value);
+    if (old + value < old) atomic_inc(hi);
+}
+
+// Exclusive prefix sum of one value per work-item over the work-group (Hillis-Steele in
+// tmp[CLUSTER_WG]); *total gets the sum. Every work-item of the group must call it.
+uint group_exclusive_scan(uint value, local uint* tmp, uint* total) {
+    const uint lid = get_local_id(0);
+    tmp[lid] = value;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint offset = 1; offset < CLUSTER_WG; offset <<= 1) {
+        const uint add = lid >= offset ? tmp[lid - offset] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tmp[lid] += add;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    *total = tmp[CLUSTER_WG - 1];
+    const uint inclusive = tmp[lid];
+    barrier(CLK_LOCAL_MEM_FENCE); // tmp is reused by the next call
+    return inclusive - value;
+}

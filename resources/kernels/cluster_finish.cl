@@ -1,0 +1,77 @@
+// cluster: the steps after the variants' roots, shared by cmssw and unionfind. Charge cut and
+// deterministic numbering per module (a cluster's number is the rank of its root, its lowest
+// digi, among the module's surviving roots), then the per-cluster integer sums.
+// Sums of one cluster, 14 words (read back by gpu/cluster/runner.cpp): module, size,
+// maxX, 159-minX, maxY, 415-minY, then lo/hi pairs of sum adc, sum adc(2x+1), sum adc(2y+1), then
+// sum (2x+1), sum (2y+1). Zero-filled before; the max of 159-x gives the min of x.
+#define SUMS_STRIDE 14
+#define SUM_PLAIN_X 12
+#define SUM_PLAIN_Y 13
+
+inline ulong charge_of(global const uint* lo, global const uint* hi, uint p) {
+    return ((ulong)hi[p] << 32) | lo[p];
+}
+
+// One work-group per module: root charges, the cut (threshold inner below module
+// innerModules, else outer), ranks of the surviving roots and every digi's number (-1 when
+// dropped); moduleClusters[k] = the module's cluster count.
+kernel void cluster_renumber(global const uint* moduleStart, global const ushort* active,
+                             global const uint* totals, global const int* root,
+                             global const ushort* sortedAdc, global uint* chargeLo,
+                             global uint* chargeHi, global uint* rank, global int* localId,
+                             global uint* moduleClusters, ulong inner, ulong outer,
+                             uint innerModules) {
+    local uint tmp[CLUSTER_WG];
+    const uint lid = get_local_id(0);
+    for (uint k = get_group_id(0); k < totals[1]; k += get_num_groups(0)) {
+        const uint m = active[k], start = moduleStart[m], end = moduleStart[m + 1];
+        const ulong threshold = m < innerModules ? inner : outer;
+        for (uint p = start + lid; p < end; p += CLUSTER_WG) chargeLo[p] = 0, chargeHi[p] = 0;
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        for (uint p = start + lid; p < end; p += CLUSTER_WG)
+            if (root[p] >= 0) add64_global(&chargeLo[root[p]], &chargeHi[root[p]], sortedAdc[p]);
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        uint clusters = 0;
+        for (uint base = start; base < end; base += CLUSTER_WG) {
+            const uint p = base + lid;
+            const bool survivor = p < end && root[p] == (int)p &&
+                                  charge_of(chargeLo, chargeHi, p) >= threshold;
+            uint total;
+            const uint before = group_exclusive_scan(survivor, tmp, &total);
+            if (survivor) rank[p] = clusters + before;
+            clusters += total;
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        for (uint p = start + lid; p < end; p += CLUSTER_WG) {
+            const int r = root[p];
+            const bool kept = r >= 0 && charge_of(chargeLo, chargeHi, r) >= threshold;
+            localId[p] = kept ? (int)rank[r] : -1;
+        }
+        if (lid == 0) moduleClusters[k] = clusters;
+        barrier(CLK_GLOBAL_MEM_FENCE);
+    }
+}
+
+// One work-item per position: the digi's id, and its pixel added to its cluster's sums.
+kernel void cluster_sums(global const uint* totals, global const uint* sortedIndex,
+                         global const int* localId, global const uint* sortedPix,
+                         global const ushort* sortedAdc, global const ushort* sortedModule,
+                         global const uint* activeIndex, global const uint* clusterStart,
+                         global int* id, global uint* sums) {
+    const uint p = get_global_id(0);
+    if (p >= totals[0]) return;
+    const int number = localId[p];
+    id[sortedIndex[p]] = number;
+    if (number < 0) return;
+    const uint m = sortedModule[p], x = pix_x(sortedPix[p]), y = pix_y(sortedPix[p]);
+    const uint adc = sortedAdc[p];
+    global uint* s = sums + (size_t)(clusterStart[activeIndex[m]] + number) * SUMS_STRIDE;
+    s[0] = m;
+    atomic_inc(&s[1]);
+    atomic_max(&s[2], x), atomic_max(&s[3], CLUSTER_SIZE_X - 1 - x);
+    atomic_max(&s[4], y), atomic_max(&s[5], CLUSTER_SIZE_Y - 1 - y);
+    add64_global(&s[6], &s[7], adc);
+    add64_global(&s[8], &s[9], adc * (2 * x + 1));
+    add64_global(&s[10], &s[11], adc * (2 * y + 1));
+    atomic_add(&s[SUM_PLAIN_X], 2 * x + 1), atomic_add(&s[SUM_PLAIN_Y], 2 * y + 1);
+}
