@@ -4,6 +4,7 @@
 #pragma once
 #include "core/data.hpp"
 #include "core/progress.hpp"
+#include "core/timing.hpp"
 
 #include <cstdint>
 #include <map>
@@ -60,6 +61,7 @@ struct Result {
     // Filled by the runners.
     std::string device, variant;
     double kernelMs = 0;
+    std::vector<TimingRecord> timings; // per label (OpenCL variants)
 };
 
 // The per-cluster quantities from the sums (the same arithmetic for every variant).

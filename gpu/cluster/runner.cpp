@@ -265,6 +265,7 @@ Result runOnDevice(const DeviceInfo& device, const std::string& variant, const D
             rethrowDeviceError(e, "cluster " + variant, device);
         }
         result.kernelMs = session.timings().totalMs("cluster ");
+        result.timings = session.timings().records();
     }
     result.device = device.spec + " (" + device.name + ")";
     result.variant = variant;
