@@ -1,0 +1,173 @@
+// cluster through the one algorithm interface: input role digis, parameter --charge-cut,
+// variants cmssw, unionfind and cpu, the /clusters output, the exact partition comparison
+// and the seed / large bench events.
+#include "gpu/cluster/algorithm.hpp"
+
+#include "core/errors.hpp"
+#include "core/synthetic/synthetic.hpp"
+#include "gpu/cluster/cluster_gpu.hpp"
+
+namespace clscope::cluster {
+
+namespace {
+
+class ClusterInput : public AlgorithmInput {
+  public:
+    explicit ClusterInput(Digis d) : digis(std::move(d)) {}
+    std::string describe() const override {
+        std::size_t invalid = 0;
+        for (std::uint16_t m : digis.module)
+            invalid += m == invalidModule;
+        return std::to_string(digis.size()) + " digis (" + std::to_string(invalid) + " invalid)";
+    }
+    Digis digis;
+};
+
+class ClusterResult : public AlgorithmResult {
+  public:
+    explicit ClusterResult(Result r) : clusters(std::move(r)) {}
+    void write(H5Writer& out, const std::string& group) const override {
+        const Result& r = clusters;
+        const Shape n{r.count()};
+        out.write(group + "/id", makeArray(Shape{r.id.size()}, r.id));
+        out.write(group + "/module", makeArray(n, r.module));
+        out.write(group + "/size", makeArray(n, r.size));
+        out.write(group + "/size_x", makeArray(n, r.sizeX));
+        out.write(group + "/size_y", makeArray(n, r.sizeY));
+        out.write(group + "/charge", makeArray(n, r.charge));
+        out.write(group + "/x", makeArray(n, r.x));
+        out.write(group + "/y", makeArray(n, r.y));
+        writeProvenance(
+            out, group,
+            {info.deviceName.empty() ? info.device : info.device + " (" + info.deviceName + ")",
+             info.variant, info.parametersJson, info.kernelMs});
+    }
+    std::string summary() const override {
+        return std::to_string(clusters.count()) + " clusters from " +
+               std::to_string(clusters.id.size()) + " digis";
+    }
+    Result clusters;
+};
+
+const Digis& digisOf(const AlgorithmInput* input) {
+    const auto* in = dynamic_cast<const ClusterInput*>(input);
+    if (!in) throw UsageError("cluster: the input is not a set of digis");
+    return in->digis;
+}
+
+const Result& resultOf(const AlgorithmResult& result) {
+    const auto* r = dynamic_cast<const ClusterResult*>(&result);
+    if (!r) throw UsageError("cluster: the result is not a cluster result");
+    return r->clusters;
+}
+
+// Clusters of the two results that differ in any quantity (ids equal assumed).
+std::size_t clusterMismatches(const Result& a, const Result& b) {
+    if (a.count() != b.count()) return std::max(a.count(), b.count());
+    std::size_t bad = 0;
+    for (std::size_t c = 0; c < a.count(); ++c)
+        bad += a.module[c] != b.module[c] || a.size[c] != b.size[c] || a.sizeX[c] != b.sizeX[c] ||
+               a.sizeY[c] != b.sizeY[c] || a.charge[c] != b.charge[c] || a.x[c] != b.x[c] ||
+               a.y[c] != b.y[c];
+    return bad;
+}
+
+} // namespace
+
+std::string ClusterAlgorithm::label() const {
+    return "Pixel clusters: CMSSW-style 8-connected clustering of digis per module";
+}
+
+std::vector<InputRole> ClusterAlgorithm::inputRoles() const {
+    InputRole digis;
+    digis.id = "digis";
+    digis.flag = "--digis";
+    digis.defaultPath = "/digis";
+    digis.help = "pixel digis: module, x, y, adc (uint16 each) under this group";
+    return {digis};
+}
+
+std::vector<ParamSpec> ClusterAlgorithm::parameterSpecs() const {
+    ParamSpec cut;
+    cut.name = "charge_cut";
+    cut.type = ParamSpec::Type::Text;
+    cut.defaultValue = "none";
+    cut.label = "Charge cut";
+    cut.unit = "adc";
+    cut.help = "drop clusters below a total charge: none, phase1 (2000 below module 96, else 4000) "
+               "or a value";
+    cut.flag = "--charge-cut";
+    return {cut};
+}
+
+std::vector<VariantEntry> ClusterAlgorithm::variants() const {
+    return variantEntries();
+}
+
+std::shared_ptr<const AlgorithmInput> ClusterAlgorithm::read(const InputSources& sources,
+                                                             const ParamSet& params) const {
+    ChargeCut::parse(params.text("charge_cut")); // a bad cut is a usage error before reading
+    const DataLocation where = sources.locate(inputRoles().front());
+    const H5Reader file(where.file);
+    auto input = std::make_shared<ClusterInput>(readDigis(file, where.path));
+    input->provenance = {{"file", where.file},
+                         {"datasets", {{"digis", where.file + ":" + where.path}}}};
+    return input;
+}
+
+std::shared_ptr<AlgorithmResult> ClusterAlgorithm::run(const RunRequest& request,
+                                                       const Progress& progress) const {
+    Params params;
+    params.chargeCut = ChargeCut::parse(request.params.text("charge_cut"));
+    params.tuning = request.tuning;
+    Result r = clusterDigis(request.device, request.variant, digisOf(request.input.get()), params,
+                            progress);
+    auto result = std::make_shared<ClusterResult>(std::move(r));
+    result->info.kernelMs = result->clusters.kernelMs;
+    result->info.timings = result->clusters.timings;
+    return result;
+}
+
+Deviation ClusterAlgorithm::compare(const AlgorithmResult& result,
+                                    const AlgorithmResult& reference) const {
+    const Result& got = resultOf(result);
+    const Result& want = resultOf(reference);
+    Deviation d;
+    d.metric = "digis whose cluster differs (exact)";
+    d.tolerance = 0;
+    d.compared = want.id.size();
+    d.beyond = idMismatches(got, want, &d.firstIndex);
+    d.maxDeviation = static_cast<double>(d.beyond);
+    if (d.firstIndex >= 0) {
+        const std::size_t i = static_cast<std::size_t>(d.firstIndex);
+        d.firstWhere = "digi " + std::to_string(i) + ": cluster " +
+                       (i < got.id.size() ? std::to_string(got.id[i]) : "none") + " vs " +
+                       (i < want.id.size() ? std::to_string(want.id[i]) : "none");
+    }
+    const std::size_t clusters = d.beyond ? 0 : clusterMismatches(got, want);
+    if (clusters)
+        d.note = std::to_string(clusters) + " clusters differ in size, charge or centroid";
+    d.pass = d.beyond == 0 && clusters == 0 && got.id.size() == want.id.size();
+    return d;
+}
+
+BenchCase ClusterAlgorithm::benchCase(const std::string& size) const {
+    synthetic::DigisParams p;
+    if (size == "large")
+        p.clustersPerModule *= 10;
+    else if (size != "seed")
+        throw UsageError("cluster: no bench size '" + size + "' (seed, large)");
+    auto input = std::make_shared<ClusterInput>(synthetic::generateDigis(p));
+    BenchCase c;
+    c.work = static_cast<double>(input->digis.size());
+    c.description = "Phase-1 event" +
+                    std::string(size == "large" ? " at 10x occupancy" : " (PU ~50)") + ": " +
+                    input->describe() + " in 1856 modules";
+    c.input = input;
+    c.params = defaultParams();
+    c.unit = "Mdigis/s";
+    c.unitScale = 1e6;
+    return c;
+}
+
+} // namespace clscope::cluster
