@@ -171,6 +171,10 @@ void TestCluster::handMadeCases() {
     QCOMPARE(single.y[0], 415.5);
     expectVariantsMatch(one, {}, "single");
     QCOMPARE(cluster::clusterReference(Digis{}).count(), std::size_t(0));
+    Digis invalidOnly;
+    addInvalid(invalidOnly), addInvalid(invalidOnly);
+    QCOMPARE(cluster::clusterDigis(pocl(), "unionfind", invalidOnly).id, (std::vector<std::int32_t>{-1, -1}));
+    expectVariantsMatch(invalidOnly, {}, "invalid only");
     QCOMPARE(cluster::clusterDigis(pocl(), "cmssw", Digis{}).count(), std::size_t(0));
 }
 

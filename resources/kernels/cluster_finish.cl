@@ -8,7 +8,8 @@
 #define SUM_PLAIN_X 12
 #define SUM_PLAIN_Y 13
 
-inline ulong charge_of(global const uint* lo, global const uint* hi, uint p) {
+// Read through volatile: the words were summed by atomics of other work-items.
+inline ulong charge_of(volatile global const uint* lo, volatile global const uint* hi, uint p) {
     return ((ulong)hi[p] << 32) | lo[p];
 }
 
