@@ -4,10 +4,13 @@
 #include "cluster_cases.hpp"
 #include "core/cluster/cluster.hpp"
 #include "core/errors.hpp"
+#include "core/hdf5.hpp"
+#include "core/io.hpp"
 #include "gpu/cluster/cluster_gpu.hpp"
 #include "gpu/devices.hpp"
 #include "test_util.hpp"
 
+#include <QProcess>
 #include <QtTest>
 #include <map>
 #include <numeric>
@@ -110,6 +113,33 @@ const std::vector<std::map<std::string, int>> allPaths{
     {{"CMSSW_LOCAL_CAP", 1}, {"SORT_LOCAL_CAP", 1}}, // every module through global memory
     {{"CLUSTER_WG", 48}, {"SCAN_WG", 100}, {"CLUSTER_GROUPS", 3}}}; // odd sizes, few groups
 
+struct CliRun {
+    int code;
+    QString out, err;
+};
+
+CliRun cli(const QStringList& args) {
+    QProcess p;
+    p.start(qEnvironmentVariable("CLSCOPE_CLI", "clscope-cli"), args);
+    if (!p.waitForFinished(120000)) return {-1, {}, "timed out"};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
+            QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+std::string writeDigisFile(const QTemporaryDir& dir, const QString& name, const Digis& d) {
+    const std::string file = dir.filePath(name).toStdString();
+    H5Writer out(file);
+    writeDigis(out, d);
+    out.commit();
+    return file;
+}
+
+template <class T> std::vector<T> readColumn(const H5Reader& in, const std::string& path) {
+    const Array a = in.read(path, dtypeOf<T>());
+    return {a.as<T>().begin(), a.as<T>().end()};
+}
+
 } // namespace
 
 class TestCluster : public QObject {
@@ -127,6 +157,12 @@ class TestCluster : public QObject {
     void randomEvents_data();
     void randomEvents();
     void shuffledInputSamePartition();
+    void commandLine_data();
+    void commandLine();
+    void commandLineErrors();
+
+  private:
+    QTemporaryDir tmp;
 };
 
 void TestCluster::chargeCutParsing() {
@@ -173,7 +209,8 @@ void TestCluster::handMadeCases() {
     QCOMPARE(cluster::clusterReference(Digis{}).count(), std::size_t(0));
     Digis invalidOnly;
     addInvalid(invalidOnly), addInvalid(invalidOnly);
-    QCOMPARE(cluster::clusterDigis(pocl(), "unionfind", invalidOnly).id, (std::vector<std::int32_t>{-1, -1}));
+    QCOMPARE(cluster::clusterDigis(pocl(), "unionfind", invalidOnly).id,
+             (std::vector<std::int32_t>{-1, -1}));
     expectVariantsMatch(invalidOnly, {}, "invalid only");
     QCOMPARE(cluster::clusterDigis(pocl(), "cmssw", Digis{}).count(), std::size_t(0));
 }
@@ -349,6 +386,66 @@ void TestCluster::shuffledInputSamePartition() {
     for (std::size_t c = 0; c < b.count(); ++c)
         sb.insert({b.module[c], b.size[c], b.charge[c], b.x[c], b.y[c]});
     QVERIFY(sa == sb);
+}
+
+void TestCluster::commandLine_data() {
+    QTest::addColumn<QString>("device");
+    QTest::addColumn<QString>("chargeCut");
+    QTest::newRow("ocl:0 default variant") << "ocl:0"
+                                           << "none";
+    QTest::newRow("ocl:0 phase1") << "ocl:0"
+                                  << "phase1";
+    QTest::newRow("cpu 3000") << "cpu"
+                              << "3000";
+}
+
+// `clscope-cli cluster` writes the DESIGN.md layout, equal to the reference, with provenance.
+void TestCluster::commandLine() {
+    QFETCH(QString, device);
+    QFETCH(QString, chargeCut);
+    Digis d = randomEvent(30, 0.003, 5);
+    addSnake(d, 3, 3, 1);
+    const std::string in = writeDigisFile(tmp, "in.h5", d);
+    const QString out = tmp.filePath("out.h5");
+    const CliRun r = cli({"cluster", QString::fromStdString(in), "--device", device, "--charge-cut",
+                          chargeCut, "-o", out});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const H5Reader file(out.toStdString());
+    const cluster::Result want = cluster::clusterReference(d, cut(chargeCut.toStdString()));
+    QCOMPARE(readColumn<std::int32_t>(file, "/clusters/id"), want.id);
+    QCOMPARE(readColumn<std::int32_t>(file, "/clusters/module"), want.module);
+    QCOMPARE(readColumn<std::int32_t>(file, "/clusters/size"), want.size);
+    QCOMPARE(readColumn<double>(file, "/clusters/charge"), want.charge);
+    QCOMPARE(readColumn<double>(file, "/clusters/x"), want.x);
+    QCOMPARE(readColumn<double>(file, "/clusters/y"), want.y);
+    QCOMPARE(file.info("/clusters/id").dtype, std::optional<DType>(DType::Int32));
+    const auto parameters = file.stringAttribute("/clusters", "parameters");
+    QVERIFY(parameters && parameters->find(chargeCut.toStdString()) != std::string::npos);
+    QCOMPARE(file.stringAttribute("/clusters", "variant").value_or(""),
+             std::string(device == "cpu" ? "cpu" : "cmssw"));
+}
+
+void TestCluster::commandLineErrors() {
+    Digis d;
+    addDigi(d, 1, 3, 4, 100);
+    addDigi(d, 1, 3, 5, 100);
+    addDigi(d, 2, 160, 0, 100);
+    const QString bad = QString::fromStdString(writeDigisFile(tmp, "bad.h5", d));
+    const QString out = tmp.filePath("never.h5");
+    CliRun r = cli({"cluster", bad, "-o", out});
+    QCOMPARE(r.code, 3);
+    QVERIFY2(r.err.contains("digi 2"), qPrintable(r.err));
+    d.x.back() = 0;
+    const QString good = QString::fromStdString(writeDigisFile(tmp, "good.h5", d));
+    QCOMPARE(cli({"cluster", good, "--charge-cut", "phase2", "-o", out}).code, 2);
+    QCOMPARE(cli({"cluster", good, "--variant", "nope", "-o", out}).code, 2);
+    QCOMPARE(cli({"cluster", tmp.filePath("missing.h5"), "-o", out}).code, 3);
+    QCOMPARE(cli({"cluster", good, "--digis", "/nowhere", "-o", out}).code, 3);
+    QVERIFY(!QFile::exists(out));
+    r = cli({"cluster", good, "--variant", "unionfind", "--device", "ocl:0", "-o", out});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QCOMPARE(readColumn<std::int32_t>(H5Reader(out.toStdString()), "/clusters/id"),
+             (std::vector<std::int32_t>{0, 0, 0}));
 }
 
 QTEST_GUILESS_MAIN(TestCluster)
