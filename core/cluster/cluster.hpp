@@ -60,8 +60,7 @@ struct Result {
     std::size_t count() const { return module.size(); }
     // Filled by the runners.
     std::string device, variant;
-    double kernelMs = 0;
-    std::vector<TimingRecord> timings; // per label (OpenCL variants)
+    std::vector<TimingRecord> timings; // per label; kernel time = the records flagged kernel
 };
 
 // The per-cluster quantities from the sums (the same arithmetic for every variant).

@@ -79,25 +79,24 @@ std::string ClusterAlgorithm::label() const {
 }
 
 std::vector<InputRole> ClusterAlgorithm::inputRoles() const {
-    InputRole digis;
-    digis.id = "digis";
-    digis.flag = "--digis";
-    digis.defaultPath = "/digis";
-    digis.help = "pixel digis: module, x, y, adc (uint16 each) under this group";
-    return {digis};
+    return {makeRole("digis", "--digis", "/digis",
+                     "Group of the digis: module, x, y, adc (N,) uint16 each")};
 }
 
 std::vector<ParamSpec> ClusterAlgorithm::parameterSpecs() const {
-    ParamSpec cut;
-    cut.name = "charge_cut";
-    cut.type = ParamSpec::Type::Text;
-    cut.defaultValue = "none";
-    cut.label = "Charge cut";
-    cut.unit = "adc";
-    cut.help = "drop clusters below a total charge: none, phase1 (2000 below module 96, else 4000) "
-               "or a value";
-    cut.flag = "--charge-cut";
+    ParamSpec cut = makeParam("charge_cut", ParamSpec::Type::Text, "none",
+                              "Drop clusters whose total adc is below: none, phase1 (2000 for "
+                              "modules < 96, else 4000) or a value",
+                              "adc");
+    cut.label = "Charge cut", cut.flag = "--charge-cut";
     return {cut};
+}
+
+ChargeCut chargeCutOf(const ParamSet& params) {
+    const nlohmann::json& v = params.get("charge_cut");
+    if (v.is_number_unsigned() || (v.is_number_integer() && v.get<long long>() >= 0))
+        return ChargeCut{ChargeCut::Kind::Value, v.get<std::uint64_t>()};
+    return ChargeCut::parse(v.is_string() ? v.get<std::string>() : v.dump());
 }
 
 std::vector<VariantEntry> ClusterAlgorithm::variants() const {
@@ -106,10 +105,15 @@ std::vector<VariantEntry> ClusterAlgorithm::variants() const {
 
 std::shared_ptr<const AlgorithmInput> ClusterAlgorithm::read(const InputSources& sources,
                                                              const ParamSet& params) const {
-    ChargeCut::parse(params.text("charge_cut")); // a bad cut is a usage error before reading
+    chargeCutOf(params); // a bad cut is a usage error before reading
     const DataLocation where = sources.locate(inputRoles().front());
     const H5Reader file(where.file);
     auto input = std::make_shared<ClusterInput>(readDigis(file, where.path));
+    try { // a digi outside its module: bad input, before any run
+        checkDigis(input->digis);
+    } catch (const InputError& e) {
+        throw InputError(file.where(where.path) + ": " + e.what());
+    }
     input->provenance = {{"file", where.file},
                          {"datasets", {{"digis", where.file + ":" + where.path}}}};
     return input;
@@ -118,12 +122,11 @@ std::shared_ptr<const AlgorithmInput> ClusterAlgorithm::read(const InputSources&
 std::shared_ptr<AlgorithmResult> ClusterAlgorithm::run(const RunRequest& request,
                                                        const Progress& progress) const {
     Params params;
-    params.chargeCut = ChargeCut::parse(request.params.text("charge_cut"));
+    params.chargeCut = chargeCutOf(request.params);
     params.tuning = request.tuning;
     Result r = clusterDigis(request.device, request.variant, digisOf(request.input.get()), params,
                             progress);
     auto result = std::make_shared<ClusterResult>(std::move(r));
-    result->info.kernelMs = result->clusters.kernelMs;
     result->info.timings = result->clusters.timings;
     return result;
 }

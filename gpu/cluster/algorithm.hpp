@@ -1,5 +1,6 @@
 // cluster as an Algorithm (gpu/algorithm.hpp): registered in gpu/registry.cpp.
 #pragma once
+#include "core/cluster/cluster.hpp"
 #include "gpu/algorithm.hpp"
 
 namespace clscope::cluster {
@@ -20,5 +21,9 @@ class ClusterAlgorithm : public Algorithm {
                       const AlgorithmResult& reference) const override;
     BenchCase benchCase(const std::string& size) const override;
 };
+
+// The charge cut of a parameter set: "none", "phase1", a value as text or as a JSON number.
+// UsageError naming --charge-cut otherwise.
+ChargeCut chargeCutOf(const ParamSet& params);
 
 } // namespace clscope::cluster

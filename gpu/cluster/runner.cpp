@@ -264,7 +264,6 @@ Result runOnDevice(const DeviceInfo& device, const std::string& variant, const D
         } catch (const cl::Error& e) {
             rethrowDeviceError(e, "cluster " + variant, device);
         }
-        result.kernelMs = session.timings().totalMs("cluster ");
         result.timings = session.timings().records();
     }
     result.device = device.spec + " (" + device.name + ")";
