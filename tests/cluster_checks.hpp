@@ -77,7 +77,9 @@ struct CliRun {
 
 inline CliRun cli(const QStringList& args) {
     QProcess p;
-    p.start(qEnvironmentVariable("CLSCOPE_CLI", "clscope-cli"), args);
+    const QString program = qEnvironmentVariable("CLSCOPE_CLI", "clscope-cli");
+    p.start(program, args);
+    if (!p.waitForStarted()) return {-1, {}, "cannot start " + program + " (set CLSCOPE_CLI)"};
     if (!p.waitForFinished(120000)) return {-1, {}, "timed out"};
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
             QString::fromUtf8(p.readAllStandardOutput()),

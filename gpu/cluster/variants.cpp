@@ -61,11 +61,11 @@ Result clusterDigis(const DeviceInfo& device, const std::string& variant, const 
         const auto start = std::chrono::steady_clock::now();
         Result r = clusterReference(digis, params, progress);
         TimingStats timings;
-        timings.add("cluster cpu",
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                              start)
-                        .count(),
-                    true); // the host's compute time counts as its kernel time
+        timings.add(
+            "cluster cpu",
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count(),
+            true); // the host's compute time counts as its kernel time
         r.timings = timings.records();
         r.device = "cpu";
         return r;
