@@ -17,7 +17,6 @@ constexpr std::size_t moduleIds = 65536;
 constexpr std::size_t sumsStride = 14;   // SUMS_STRIDE of cluster_finish.cl
 constexpr std::size_t maxNeighbours = 5; // CMSSW_MAX_NEIGHBOURS of cluster_cmssw.cl
 constexpr std::size_t cmsswFixedLocal = 2 * 2080 * 4 + (416 + 417) * 4 + 64; // bitmaps, columns
-const std::string groupOptions = " -DSORT_GLOBAL=0"; // one build of cluster_group.cl for all
 constexpr std::size_t cmsswPerDigiLocal = 4 + 4 + 2 + 2 * maxNeighbours + 1;
 
 template <class... Args> void setArgs(cl::Kernel& kernel, const Args&... args) {
@@ -41,12 +40,20 @@ struct Run {
     cl::Buffer sortedIndex, sortedPix, sortedAdc, sortedModule, root;
     cl::Buffer chargeLo, chargeHi, rank, localId, moduleClusters, clusterStart, sums;
 
-    // Kernel `name` of resources/kernels/<file>.cl after common.cl and cluster_common.cl.
-    cl::Kernel kernel(const std::string& file, const std::string& name,
-                      const std::string& extra = "") {
-        const std::string source = kernelSource("common") + "\n" + kernelSource("cluster_common") +
-                                   "\n" + kernelSource(file);
-        cl::Program program = s.device().program(source, "-cl-std=CL1.2 " + options + extra);
+    // Kernel `name` of resources/kernels/<file>.cl after common.cl, cluster_common.cl and, for
+    // the per-module kernels of cluster_sort.cl and cluster_cmssw.cl, cluster_steps.cl twice
+    // (its local and its global copy).
+    cl::Kernel kernel(const std::string& file, const std::string& name) {
+        std::string source = kernelSource("common") + "\n" + kernelSource("cluster_common") + "\n";
+        if (file == "cluster_sort" || file == "cluster_cmssw") {
+            const std::string steps = kernelSource("cluster_steps");
+            for (const char* space : {"local", "global"})
+                source += std::string("#define SPACE ") + space + "\n#define IDX " +
+                          (space[0] == 'l' ? "ushort" : "uint") + "\n#define STEP(f) f##_" + space +
+                          "\n" + steps + "\n#undef SPACE\n#undef IDX\n#undef STEP\n";
+        }
+        source += kernelSource(file);
+        cl::Program program = s.device().program(source, "-cl-std=CL1.2 " + options);
         return cl::Kernel(program, name.c_str());
     }
     void perDigi(cl::Kernel& k, const std::string& label) {
@@ -86,8 +93,9 @@ void checkTuning(const DeviceInfo& d, std::map<std::string, int>& t) {
     t["SORT_LOCAL_CAP"] = std::min<int>(t.at("SORT_LOCAL_CAP"), int((local - 64) / 4));
 }
 
-// Upload, count, scan and scatter by module, then sort each module by input index.
-void groupByModule(Run& r, const Digis& d) {
+// Upload, count, scan and scatter by module; with `sort`, then sort each module by input index
+// (cmssw sorts inside its own kernel).
+void groupByModule(Run& r, const Digis& d, bool sort) {
     ClSession& s = r.s;
     const std::size_t n = r.n;
     s.upload(r.module, d.module.data(), n * 2, "copy H->D digis");
@@ -96,40 +104,36 @@ void groupByModule(Run& r, const Digis& d) {
     s.upload(r.adc, d.adc.data(), n * 2, "copy H->D digis");
     s.fill(r.moduleCount, moduleIds * 4, "cluster fill");
     s.fill(r.totals, 16, "cluster fill");
-    cl::Kernel count = r.kernel("cluster_group", "cluster_count", groupOptions);
+    cl::Kernel count = r.kernel("cluster_group", "cluster_count");
     setArgs(count, r.module, r.n, r.moduleCount, r.totals, r.id);
     r.perDigi(count, "cluster count");
     const std::size_t scanWg = std::size_t(r.tuning.at("SCAN_WG"));
-    cl::Kernel scan = r.kernel("cluster_group", "cluster_scan", groupOptions);
+    cl::Kernel scan = r.kernel("cluster_group", "cluster_scan");
     // Modules 0..totals[3]; totals[0] = valid digis, totals[1] = active modules.
     setArgs(scan, r.moduleCount, r.totals, cl_uint(3), cl_uint(1), r.moduleStart, cl_uint(1),
             r.active, r.activeIndex, cl_uint(0));
     s.launch(scan, "cluster scan modules", {{scanWg}, {scanWg}});
-    cl::Kernel scatter = r.kernel("cluster_group", "cluster_scatter", groupOptions);
+    cl::Kernel scatter = r.kernel("cluster_group", "cluster_scatter");
     setArgs(scatter, r.module, r.n, r.moduleStart, r.moduleCount, r.sortedIndex);
     r.perDigi(scatter, "cluster scatter");
-    for (int global = 0; global < 2; ++global) {
-        cl::Kernel sort =
-            r.kernel("cluster_group", "cluster_sort", " -DSORT_GLOBAL=" + std::to_string(global));
-        setArgs(sort, r.moduleStart, r.active, r.totals, r.sortedIndex, r.module, r.x, r.y, r.adc,
-                r.sortedPix, r.sortedAdc, r.sortedModule);
-        r.perModule(sort, global ? "cluster sort (global)" : "cluster sort");
-    }
+    if (!sort) return;
+    cl::Kernel sortKernel = r.kernel("cluster_sort", "cluster_sort");
+    setArgs(sortKernel, r.moduleStart, r.active, r.totals, r.sortedIndex, r.module, r.x, r.y, r.adc,
+            r.sortedPix, r.sortedAdc, r.sortedModule);
+    r.perModule(sortKernel, "cluster sort");
 }
 
-// cmssw: one work-group per module, modules beyond CMSSW_LOCAL_CAP digis in global scratch.
+// cmssw: one work-group per module sorts it and clusters it, modules beyond CMSSW_LOCAL_CAP
+// digis in global scratch.
 void cmsswRoots(Run& r) {
     const std::size_t n = r.n;
     cl::Buffer order = r.s.allocate(n * 4, "cluster column order");
     cl::Buffer neighbours = r.s.allocate(n * 4 * maxNeighbours, "cluster neighbours");
     cl::Buffer counts = r.s.allocate(n, "cluster neighbour counts");
-    for (int global = 0; global < 2; ++global) {
-        cl::Kernel k =
-            r.kernel("cluster_cmssw", "cluster_cmssw", " -DCMSSW_GLOBAL=" + std::to_string(global));
-        setArgs(k, r.moduleStart, r.active, r.totals, r.sortedPix, r.root, order, neighbours,
-                counts);
-        r.perModule(k, global ? "cluster cmssw (global)" : "cluster cmssw");
-    }
+    cl::Kernel k = r.kernel("cluster_cmssw", "cluster_cmssw");
+    setArgs(k, r.moduleStart, r.active, r.totals, r.sortedIndex, r.module, r.x, r.y, r.adc,
+            r.sortedPix, r.sortedAdc, r.sortedModule, r.root, order, neighbours, counts);
+    r.perModule(k, "cluster cmssw");
 }
 
 // unionfind: hash table of the digis, lock-free union-find over neighbour pairs.
@@ -164,7 +168,7 @@ void finish(Run& r, const ChargeCut& cut) {
             cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules));
     r.perModule(renumber, "cluster renumber");
     const std::size_t scanWg = std::size_t(r.tuning.at("SCAN_WG"));
-    cl::Kernel scan = r.kernel("cluster_group", "cluster_scan", groupOptions);
+    cl::Kernel scan = r.kernel("cluster_group", "cluster_scan");
     setArgs(scan, r.moduleClusters, r.totals, cl_uint(1), cl_uint(0), r.clusterStart, cl_uint(0),
             r.active, r.activeIndex, cl_uint(2));
     s.launch(scan, "cluster scan clusters", {{scanWg}, {scanWg}});
@@ -253,7 +257,7 @@ Result runOnDevice(const DeviceInfo& device, const std::string& variant, const D
         run.groups = std::size_t(tuning.at("CLUSTER_GROUPS"));
         try {
             allocate(run);
-            groupByModule(run, digis);
+            groupByModule(run, digis, variant != "cmssw");
             progress.checkCancel();
             if (variant == "cmssw")
                 cmsswRoots(run);
