@@ -1,7 +1,34 @@
-// cluster on an OpenCL device: grouping by module (cluster_group.cl), the variant's roots
-// (cluster_cmssw.cl or cluster_unionfind.cl), then the shared charge cut, numbering and
-// per-cluster sums (cluster_finish.cl). Every step is a labelled kernel; kernel time is
-// their sum, from the digis on the device to the ids and sums on the device.
+// cluster on an OpenCL device. Every step is a labelled launch (ClSession::launch); kernel
+// time is the sum of the kernel records, from the digis on the device to the ids and sums on
+// the device (fills are recorded, not counted as kernels).
+//
+// The pipeline, one line per launch (n digis, G work-groups of CLUSTER_WG, grid-stride over
+// the active modules where it says "per module"):
+//   fill    moduleCount[65536] = 0, totals = 0
+//   1 cluster_count     per digi     digis per module, largest module id; invalid: id -1
+//   2 cluster_scan      1 group      moduleStart (exclusive scan), active module list
+//   3 cluster_scatter   per digi     input index into its module's range (any order)
+//   cmssw:
+//   4 cluster_cmssw     per module   sort the module by input index (sorted pixel, adc,
+//                                    module written out), duplicates (bitmap), column
+//                                    histogram, forward neighbours, min-label propagation
+//                                    with pointer jumping, then charge cut and numbering
+//                                    (renumber_module); local memory up to CMSSW_LOCAL_CAP
+//                                    digis, global scratch above, chosen per module
+//   unionfind:
+//   4 cluster_sort      per module   the same sort (local up to SORT_LOCAL_CAP, else global)
+//     fill              hash table, duplicate flags
+//   5 cluster_uf_insert per digi     hash table of (module, x, y), duplicates flagged
+//   6 cluster_uf_union  per digi     lock-free union-find over neighbour pairs
+//   7 cluster_uf_roots  per digi     each digi's root (its cluster's lowest position)
+//   8 cluster_renumber  per module   charge cut and numbering (renumber_module)
+//   both:
+//   - cluster_scan      1 group      clusterStart: the modules' first cluster
+//     fill              sums = 0
+//   - cluster_sums      per digi     id per input digi; per-cluster integer sums (atomics)
+// So cmssw takes 6 kernels (and 3 fills), unionfind 10. Because positions within a module
+// follow the input order, a cluster's root is its lowest digi and the numbering is the same
+// on every device and variant; the doubles are made on the host from the integer sums.
 #include "core/errors.hpp"
 #include "gpu/cluster/cluster_gpu.hpp"
 #include "gpu/kernel_source.hpp"
@@ -123,16 +150,18 @@ void groupByModule(Run& r, const Digis& d, bool sort) {
     r.perModule(sortKernel, "cluster sort");
 }
 
-// cmssw: one work-group per module sorts it and clusters it, modules beyond CMSSW_LOCAL_CAP
-// digis in global scratch.
-void cmsswRoots(Run& r) {
+// cmssw: one work-group per module sorts it, clusters it and numbers its clusters after the
+// charge cut; modules beyond CMSSW_LOCAL_CAP digis in global scratch.
+void cmsswRoots(Run& r, const ChargeCut& cut) {
     const std::size_t n = r.n;
     cl::Buffer order = r.s.allocate(n * 4, "cluster column order");
     cl::Buffer neighbours = r.s.allocate(n * 4 * maxNeighbours, "cluster neighbours");
     cl::Buffer counts = r.s.allocate(n, "cluster neighbour counts");
     cl::Kernel k = r.kernel("cluster_cmssw", "cluster_cmssw");
     setArgs(k, r.moduleStart, r.active, r.totals, r.sortedIndex, r.module, r.x, r.y, r.adc,
-            r.sortedPix, r.sortedAdc, r.sortedModule, r.root, order, neighbours, counts);
+            r.sortedPix, r.sortedAdc, r.sortedModule, r.root, order, neighbours, counts, r.chargeLo,
+            r.chargeHi, r.rank, r.localId, r.moduleClusters, cl_ulong(cut.threshold(0)),
+            cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules));
     r.perModule(k, "cluster cmssw");
 }
 
@@ -159,14 +188,18 @@ void unionfindRoots(Run& r) {
     r.perDigi(roots, "cluster uf roots");
 }
 
-// Charge cut and numbering, cluster offsets, per-cluster sums.
-void finish(Run& r, const ChargeCut& cut) {
-    ClSession& s = r.s;
-    cl::Kernel renumber = r.kernel("cluster_finish", "cluster_renumber");
-    setArgs(renumber, r.moduleStart, r.active, r.totals, r.root, r.sortedAdc, r.chargeLo,
-            r.chargeHi, r.rank, r.localId, r.moduleClusters, cl_ulong(cut.threshold(0)),
+// Charge cut and numbering per module (unionfind; cmssw does it in its own kernel).
+void renumber(Run& r, const ChargeCut& cut) {
+    cl::Kernel k = r.kernel("cluster_finish", "cluster_renumber");
+    setArgs(k, r.moduleStart, r.active, r.totals, r.root, r.sortedAdc, r.chargeLo, r.chargeHi,
+            r.rank, r.localId, r.moduleClusters, cl_ulong(cut.threshold(0)),
             cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules));
-    r.perModule(renumber, "cluster renumber");
+    r.perModule(k, "cluster renumber");
+}
+
+// Cluster offsets over the modules, then each digi's id and the per-cluster sums.
+void finish(Run& r) {
+    ClSession& s = r.s;
     const std::size_t scanWg = std::size_t(r.tuning.at("SCAN_WG"));
     cl::Kernel scan = r.kernel("cluster_group", "cluster_scan");
     setArgs(scan, r.moduleClusters, r.totals, cl_uint(1), cl_uint(0), r.clusterStart, cl_uint(0),
@@ -259,11 +292,13 @@ Result runOnDevice(const DeviceInfo& device, const std::string& variant, const D
             allocate(run);
             groupByModule(run, digis, variant != "cmssw");
             progress.checkCancel();
-            if (variant == "cmssw")
-                cmsswRoots(run);
-            else
+            if (variant == "cmssw") {
+                cmsswRoots(run, params.chargeCut);
+            } else {
                 unionfindRoots(run);
-            finish(run, params.chargeCut);
+                renumber(run, params.chargeCut);
+            }
+            finish(run);
             result = download(run);
         } catch (const cl::Error& e) {
             rethrowDeviceError(e, "cluster " + variant, device);

@@ -2,8 +2,9 @@
 // (grid-stride over the active modules): the module's digis sorted by input index (so a
 // cluster's lowest position is its lowest digi), duplicate bitmap in local memory, column
 // histogram, forward neighbour lists, atomic-min hooking of roots with pointer jumping
-// (cluster_steps.cl). Writes the sorted digis and each digi's root (its cluster's lowest
-// position) or -1 for a duplicate. A module of up to CMSSW_LOCAL_CAP digis is worked on in
+// (cluster_steps.cl), then the charge cut and numbering (renumber_module, cluster_common.cl).
+// Writes the sorted digis, each digi's root (its cluster's lowest position, -1 for a
+// duplicate) and its number in the module, and the module's cluster count. A module of up to CMSSW_LOCAL_CAP digis is worked on in
 // local memory, a larger one in global scratch: the same launch takes both paths.
 #ifndef CMSSW_LOCAL_CAP
 #define CMSSW_LOCAL_CAP 1024
@@ -17,7 +18,10 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
                           global uint* sortedPix, global ushort* sortedAdc,
                           global ushort* sortedModule, global int* rootOut,
                           global uint* orderScratch, global uint* neighbourScratch,
-                          global uchar* countScratch) {
+                          global uchar* countScratch, global uint* chargeLo,
+                          global uint* chargeHi, global uint* rank, global int* localId,
+                          global uint* moduleClusters, ulong inner, ulong outer,
+                          uint innerModules) {
     local uint seen[BITMAP_WORDS], twice[BITMAP_WORDS];
     local uint columnCount[CLUSTER_SIZE_Y], columnStart[CLUSTER_SIZE_Y + 1], tmp[CLUSTER_WG];
     local int changed;
@@ -45,5 +49,7 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
                                   countScratch + start, seen, twice, columnCount, columnStart, tmp,
                                   &changed, rootOut);
         }
+        renumber_module(k, start, start + n, m < innerModules ? inner : outer, rootOut, sortedAdc,
+                        chargeLo, chargeHi, rank, localId, moduleClusters, tmp);
     }
 }

@@ -36,3 +36,42 @@ uint group_exclusive_scan(uint value, local uint* tmp, uint* total) {
     barrier(CLK_LOCAL_MEM_FENCE); // tmp is reused by the next call
     return inclusive - value;
 }
+
+// Read through volatile: the words were summed by atomics of other work-items.
+inline ulong charge_of(volatile global const uint* lo, volatile global const uint* hi, uint p) {
+    return ((ulong)hi[p] << 32) | lo[p];
+}
+
+// Charge cut and deterministic numbering of the k-th active module, positions [start, end),
+// by its work-group: root charges, ranks of the surviving roots (a cluster's number is the
+// rank of its root, its lowest digi, among the module's surviving roots), every digi's number
+// (-1 when dropped) and moduleClusters[k] = the module's cluster count.
+void renumber_module(uint k, uint start, uint end, ulong threshold, global const int* root,
+                     global const ushort* sortedAdc, global uint* chargeLo, global uint* chargeHi,
+                     global uint* rank, global int* localId, global uint* moduleClusters,
+                     local uint* tmp) {
+    const uint lid = get_local_id(0);
+    for (uint p = start + lid; p < end; p += CLUSTER_WG) chargeLo[p] = 0, chargeHi[p] = 0;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (uint p = start + lid; p < end; p += CLUSTER_WG)
+        if (root[p] >= 0) add64_global(&chargeLo[root[p]], &chargeHi[root[p]], sortedAdc[p]);
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    uint clusters = 0;
+    for (uint base = start; base < end; base += CLUSTER_WG) {
+        const uint p = base + lid;
+        const bool survivor =
+            p < end && root[p] == (int)p && charge_of(chargeLo, chargeHi, p) >= threshold;
+        uint total;
+        const uint before = group_exclusive_scan(survivor, tmp, &total);
+        if (survivor) rank[p] = clusters + before;
+        clusters += total;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (uint p = start + lid; p < end; p += CLUSTER_WG) {
+        const int r = root[p];
+        const bool kept = r >= 0 && charge_of(chargeLo, chargeHi, r) >= threshold;
+        localId[p] = kept ? (int)rank[r] : -1;
+    }
+    if (lid == 0) moduleClusters[k] = clusters;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+}

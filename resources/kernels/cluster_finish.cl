@@ -8,14 +8,8 @@
 #define SUM_PLAIN_X 12
 #define SUM_PLAIN_Y 13
 
-// Read through volatile: the words were summed by atomics of other work-items.
-inline ulong charge_of(volatile global const uint* lo, volatile global const uint* hi, uint p) {
-    return ((ulong)hi[p] << 32) | lo[p];
-}
-
-// One work-group per module: root charges, the cut (threshold inner below module
-// innerModules, else outer), ranks of the surviving roots and every digi's number (-1 when
-// dropped); moduleClusters[k] = the module's cluster count.
+// One work-group per module (grid-stride over the active modules): charge cut and numbering
+// (renumber_module, cluster_common.cl). The cmssw variant does it inside its own kernel.
 kernel void cluster_renumber(global const uint* moduleStart, global const ushort* active,
                              global const uint* totals, global const int* root,
                              global const ushort* sortedAdc, global uint* chargeLo,
@@ -23,33 +17,10 @@ kernel void cluster_renumber(global const uint* moduleStart, global const ushort
                              global uint* moduleClusters, ulong inner, ulong outer,
                              uint innerModules) {
     local uint tmp[CLUSTER_WG];
-    const uint lid = get_local_id(0);
     for (uint k = get_group_id(0); k < totals[1]; k += get_num_groups(0)) {
-        const uint m = active[k], start = moduleStart[m], end = moduleStart[m + 1];
-        const ulong threshold = m < innerModules ? inner : outer;
-        for (uint p = start + lid; p < end; p += CLUSTER_WG) chargeLo[p] = 0, chargeHi[p] = 0;
-        barrier(CLK_GLOBAL_MEM_FENCE);
-        for (uint p = start + lid; p < end; p += CLUSTER_WG)
-            if (root[p] >= 0) add64_global(&chargeLo[root[p]], &chargeHi[root[p]], sortedAdc[p]);
-        barrier(CLK_GLOBAL_MEM_FENCE);
-        uint clusters = 0;
-        for (uint base = start; base < end; base += CLUSTER_WG) {
-            const uint p = base + lid;
-            const bool survivor = p < end && root[p] == (int)p &&
-                                  charge_of(chargeLo, chargeHi, p) >= threshold;
-            uint total;
-            const uint before = group_exclusive_scan(survivor, tmp, &total);
-            if (survivor) rank[p] = clusters + before;
-            clusters += total;
-        }
-        barrier(CLK_GLOBAL_MEM_FENCE);
-        for (uint p = start + lid; p < end; p += CLUSTER_WG) {
-            const int r = root[p];
-            const bool kept = r >= 0 && charge_of(chargeLo, chargeHi, r) >= threshold;
-            localId[p] = kept ? (int)rank[r] : -1;
-        }
-        if (lid == 0) moduleClusters[k] = clusters;
-        barrier(CLK_GLOBAL_MEM_FENCE);
+        const uint m = active[k];
+        renumber_module(k, moduleStart[m], moduleStart[m + 1], m < innerModules ? inner : outer,
+                        root, sortedAdc, chargeLo, chargeHi, rank, localId, moduleClusters, tmp);
     }
 }
 
