@@ -4,7 +4,7 @@
 //
 // The pipeline, one line per launch (n digis, G work-groups of CLUSTER_WG, grid-stride over
 // the active modules where it says "per module"):
-//   fill    moduleCount[65536] = 0, totals = 0
+//   fill                         moduleCount[65536] and totals (one buffer) = 0
 //   1 cluster_count     per digi     digis per module, largest module id; invalid: id -1
 //   2 cluster_scan      1 group      moduleStart (exclusive scan), active module list
 //   3 cluster_scatter   per digi     input index into its module's range (any order)
@@ -13,7 +13,8 @@
 //                                    module written out), duplicates (bitmap), column
 //                                    histogram, forward neighbours, min-label propagation
 //                                    with pointer jumping, then charge cut and numbering
-//                                    (renumber_module); local memory up to CMSSW_LOCAL_CAP
+//                                    (renumber_module, which also zeroes the module's rows of
+//                                    the sums); local memory up to CMSSW_LOCAL_CAP
 //                                    digis, global scratch above, chosen per module
 //   unionfind:
 //   4 cluster_sort      per module   the same sort (local up to SORT_LOCAL_CAP, else global)
@@ -24,10 +25,9 @@
 //   8 cluster_renumber  per module   charge cut and numbering (renumber_module)
 //   both:
 //   - cluster_scan      1 group      clusterStart: the modules' first cluster
-//     fill              sums = 0
 //   - cluster_sums      per digi     id per input digi; per-cluster integer sums (atomics)
-// So cmssw takes 6 kernels (and 3 fills), unionfind 10. Because positions within a module
-// follow the input order, a cluster's root is its lowest digi and the numbering is the same
+// So cmssw takes 6 kernels and 1 fill, unionfind 10 kernels and 3 fills. Because positions within a
+// module follow the input order, a cluster's root is its lowest digi and the numbering is the same
 // on every device and variant; the doubles are made on the host from the integer sums.
 #include "core/errors.hpp"
 #include "gpu/cluster/cluster_gpu.hpp"
@@ -64,6 +64,7 @@ struct Run {
     cl_uint n = 0;
     std::size_t wg = 0, groups = 0;
     cl::Buffer module, x, y, adc, id, moduleCount, moduleStart, active, activeIndex, totals;
+    cl::Buffer countsAndTotals; // moduleCount and totals are two regions of it
     cl::Buffer sortedIndex, sortedPix, sortedAdc, sortedModule, root;
     cl::Buffer chargeLo, chargeHi, rank, localId, moduleClusters, clusterStart, sums;
 
@@ -129,8 +130,7 @@ void groupByModule(Run& r, const Digis& d, bool sort) {
     s.upload(r.x, d.x.data(), n * 2, "copy H->D digis");
     s.upload(r.y, d.y.data(), n * 2, "copy H->D digis");
     s.upload(r.adc, d.adc.data(), n * 2, "copy H->D digis");
-    s.fill(r.moduleCount, moduleIds * 4, "cluster fill");
-    s.fill(r.totals, 16, "cluster fill");
+    s.fill(r.countsAndTotals, moduleIds * 4 + 16, "cluster fill"); // one fill for both
     cl::Kernel count = r.kernel("cluster_group", "cluster_count");
     setArgs(count, r.module, r.n, r.moduleCount, r.totals, r.id);
     r.perDigi(count, "cluster count");
@@ -160,7 +160,7 @@ void cmsswRoots(Run& r, const ChargeCut& cut) {
     cl::Kernel k = r.kernel("cluster_cmssw", "cluster_cmssw");
     setArgs(k, r.moduleStart, r.active, r.totals, r.sortedIndex, r.module, r.x, r.y, r.adc,
             r.sortedPix, r.sortedAdc, r.sortedModule, r.root, order, neighbours, counts, r.chargeLo,
-            r.chargeHi, r.rank, r.localId, r.moduleClusters, cl_ulong(cut.threshold(0)),
+            r.chargeHi, r.rank, r.localId, r.moduleClusters, r.sums, cl_ulong(cut.threshold(0)),
             cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules));
     r.perModule(k, "cluster cmssw");
 }
@@ -192,7 +192,7 @@ void unionfindRoots(Run& r) {
 void renumber(Run& r, const ChargeCut& cut) {
     cl::Kernel k = r.kernel("cluster_finish", "cluster_renumber");
     setArgs(k, r.moduleStart, r.active, r.totals, r.root, r.sortedAdc, r.chargeLo, r.chargeHi,
-            r.rank, r.localId, r.moduleClusters, cl_ulong(cut.threshold(0)),
+            r.rank, r.localId, r.moduleClusters, r.sums, cl_ulong(cut.threshold(0)),
             cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules));
     r.perModule(k, "cluster renumber");
 }
@@ -205,7 +205,6 @@ void finish(Run& r) {
     setArgs(scan, r.moduleClusters, r.totals, cl_uint(1), cl_uint(0), r.clusterStart, cl_uint(0),
             r.active, r.activeIndex, cl_uint(2));
     s.launch(scan, "cluster scan clusters", {{scanWg}, {scanWg}});
-    s.fill(r.sums, std::size_t(r.n) * sumsStride * 4, "cluster fill");
     cl::Kernel sums = r.kernel("cluster_finish", "cluster_sums");
     setArgs(sums, r.totals, r.sortedIndex, r.localId, r.sortedPix, r.sortedAdc, r.sortedModule,
             r.activeIndex, r.clusterStart, r.id, r.sums);
@@ -236,6 +235,12 @@ Result download(Run& r) {
     return makeResult(std::move(ids), sums);
 }
 
+// A sub-buffer of bytes at offset (a multiple of every device's base address alignment).
+cl::Buffer region(cl::Buffer& parent, std::size_t offset, std::size_t bytes) {
+    cl_buffer_region where{offset, bytes};
+    return parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &where);
+}
+
 void allocate(Run& r) {
     ClSession& s = r.s;
     const std::size_t n = r.n;
@@ -244,13 +249,14 @@ void allocate(Run& r) {
     for (cl::Buffer* b : {&r.id, &r.sortedIndex, &r.sortedPix, &r.root, &r.chargeLo, &r.chargeHi,
                           &r.rank, &r.localId})
         *b = s.allocate(n * 4, "cluster per digi");
-    r.moduleCount = s.allocate(moduleIds * 4, "cluster module counts");
+    r.countsAndTotals = s.allocate(moduleIds * 4 + 16, "cluster module counts and totals");
+    r.moduleCount = region(r.countsAndTotals, 0, moduleIds * 4);
+    r.totals = region(r.countsAndTotals, moduleIds * 4, 16);
     r.moduleStart = s.allocate((moduleIds + 1) * 4, "cluster module starts");
     r.active = s.allocate(moduleIds * 2, "cluster active modules");
     r.activeIndex = s.allocate(moduleIds * 4, "cluster active index");
     r.moduleClusters = s.allocate(moduleIds * 4, "cluster counts");
     r.clusterStart = s.allocate((moduleIds + 1) * 4, "cluster starts");
-    r.totals = s.allocate(16, "cluster totals");
     r.sums = s.allocate(n * sumsStride * 4, "cluster sums");
 }
 

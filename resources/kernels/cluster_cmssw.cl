@@ -20,8 +20,8 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
                           global uint* orderScratch, global uint* neighbourScratch,
                           global uchar* countScratch, global uint* chargeLo,
                           global uint* chargeHi, global uint* rank, global int* localId,
-                          global uint* moduleClusters, ulong inner, ulong outer,
-                          uint innerModules) {
+                          global uint* moduleClusters, global uint* sums, ulong inner,
+                          ulong outer, uint innerModules) {
     local uint seen[BITMAP_WORDS], twice[BITMAP_WORDS];
     local uint columnCount[CLUSTER_SIZE_Y], columnStart[CLUSTER_SIZE_Y + 1], tmp[CLUSTER_WG];
     local int changed;
@@ -50,6 +50,6 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
                                   &changed, rootOut);
         }
         renumber_module(k, start, start + n, m < innerModules ? inner : outer, rootOut, sortedAdc,
-                        chargeLo, chargeHi, rank, localId, moduleClusters, tmp);
+                        chargeLo, chargeHi, rank, localId, moduleClusters, sums, tmp);
     }
 }

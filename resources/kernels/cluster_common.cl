@@ -37,6 +37,13 @@ uint group_exclusive_scan(uint value, local uint* tmp, uint* total) {
     return inclusive - value;
 }
 
+// Sums of one cluster, 14 words (read back by gpu/cluster/runner.cpp): module, size,
+// maxX, 159-minX, maxY, 415-minY, then lo/hi pairs of sum adc, sum adc(2x+1), sum adc(2y+1), then
+// sum (2x+1), sum (2y+1). Zeroed by renumber_module; the max of 159-x gives the min of x.
+#define SUMS_STRIDE 14
+#define SUM_PLAIN_X 12
+#define SUM_PLAIN_Y 13
+
 // Read through volatile: the words were summed by atomics of other work-items.
 inline ulong charge_of(volatile global const uint* lo, volatile global const uint* hi, uint p) {
     return ((ulong)hi[p] << 32) | lo[p];
@@ -45,12 +52,16 @@ inline ulong charge_of(volatile global const uint* lo, volatile global const uin
 // Charge cut and deterministic numbering of the k-th active module, positions [start, end),
 // by its work-group: root charges, ranks of the surviving roots (a cluster's number is the
 // rank of its root, its lowest digi, among the module's surviving roots), every digi's number
-// (-1 when dropped) and moduleClusters[k] = the module's cluster count.
+// (-1 when dropped) and moduleClusters[k] = the module's cluster count. Also zeroes the rows
+// [start, end) of the per-cluster sums of cluster_finish.cl: every module's rows together are
+// rows 0 .. valid digis - 1, which hold every cluster's (there are no more clusters than digis).
 void renumber_module(uint k, uint start, uint end, ulong threshold, global const int* root,
                      global const ushort* sortedAdc, global uint* chargeLo, global uint* chargeHi,
                      global uint* rank, global int* localId, global uint* moduleClusters,
-                     local uint* tmp) {
+                     global uint* sums, local uint* tmp) {
     const uint lid = get_local_id(0);
+    for (size_t w = (size_t)start * SUMS_STRIDE + lid; w < (size_t)end * SUMS_STRIDE; w += CLUSTER_WG)
+        sums[w] = 0;
     for (uint p = start + lid; p < end; p += CLUSTER_WG) chargeLo[p] = 0, chargeHi[p] = 0;
     barrier(CLK_GLOBAL_MEM_FENCE);
     for (uint p = start + lid; p < end; p += CLUSTER_WG)

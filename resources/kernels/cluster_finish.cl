@@ -1,12 +1,7 @@
 // cluster: the steps after the variants' roots, shared by cmssw and unionfind. Charge cut and
 // deterministic numbering per module (a cluster's number is the rank of its root, its lowest
 // digi, among the module's surviving roots), then the per-cluster integer sums.
-// Sums of one cluster, 14 words (read back by gpu/cluster/runner.cpp): module, size,
-// maxX, 159-minX, maxY, 415-minY, then lo/hi pairs of sum adc, sum adc(2x+1), sum adc(2y+1), then
-// sum (2x+1), sum (2y+1). Zero-filled before; the max of 159-x gives the min of x.
-#define SUMS_STRIDE 14
-#define SUM_PLAIN_X 12
-#define SUM_PLAIN_Y 13
+// The layout of the sums: SUMS_STRIDE in cluster_common.cl.
 
 // One work-group per module (grid-stride over the active modules): charge cut and numbering
 // (renumber_module, cluster_common.cl). The cmssw variant does it inside its own kernel.
@@ -14,13 +9,13 @@ kernel void cluster_renumber(global const uint* moduleStart, global const ushort
                              global const uint* totals, global const int* root,
                              global const ushort* sortedAdc, global uint* chargeLo,
                              global uint* chargeHi, global uint* rank, global int* localId,
-                             global uint* moduleClusters, ulong inner, ulong outer,
-                             uint innerModules) {
+                             global uint* moduleClusters, global uint* sums, ulong inner,
+                             ulong outer, uint innerModules) {
     local uint tmp[CLUSTER_WG];
     for (uint k = get_group_id(0); k < totals[1]; k += get_num_groups(0)) {
         const uint m = active[k];
         renumber_module(k, moduleStart[m], moduleStart[m + 1], m < innerModules ? inner : outer,
-                        root, sortedAdc, chargeLo, chargeHi, rank, localId, moduleClusters, tmp);
+                        root, sortedAdc, chargeLo, chargeHi, rank, localId, moduleClusters, sums, tmp);
     }
 }
 
