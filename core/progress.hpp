@@ -18,6 +18,7 @@ class Progress {
         if (onProgress_) onProgress_(fraction);
     }
     bool cancelled() const { return cancel_ && cancel_->load(); }
+    const std::atomic<bool>* cancelFlag() const { return cancel_; }
     // Throws Cancelled when the user asked to stop.
     void checkCancel() const {
         if (cancelled()) throw Cancelled();

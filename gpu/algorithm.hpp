@@ -155,6 +155,18 @@ class Algorithm {
     // input with these parameters); the reference variant when none can.
     std::string defaultVariant(const DeviceInfo& device, const AlgorithmInput* input = nullptr,
                                const ParamSet* params = nullptr) const;
+    // One run over several devices: the input cut into at most `parts` pieces (each with the
+    // parameters it needs) whose results join() puts back together, identical to one run.
+    // Default: the algorithm cannot split (empty).
+    struct Part {
+        std::shared_ptr<const AlgorithmInput> input;
+        ParamSet params;
+    };
+    virtual std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
+                                    std::size_t parts) const;
+    virtual std::shared_ptr<AlgorithmResult>
+    join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const;
+
     // Files besides the HDF5 output that the parameters ask for (e.g. spots --phil OUT.phil):
     // written by the CLI after the output, each atomically. Default: none.
     virtual std::vector<std::pair<std::string, std::string>>
@@ -164,6 +176,14 @@ class Algorithm {
 // The one way to run: resolves the variant, checks support (UsageError with the reason),
 // times the run, fills RunInfo (provenance included) and the kernel time.
 std::shared_ptr<AlgorithmResult> runAlgorithm(const Algorithm& algorithm, RunRequest request,
+                                              const Progress& progress = {});
+
+// The same over several devices at once (the request's device is ignored): the input split,
+// the parts run in parallel, one per device, and joined. One device: runAlgorithm. The
+// result's device is "ocl:0,ocl:1", its kernel time the longest device's, its timing labels
+// prefixed with the device. UsageError when the algorithm cannot split.
+std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunRequest request,
+                                              const std::vector<DeviceInfo>& devices,
                                               const Progress& progress = {});
 
 // The `parameters` attribute: the parameter values plus the input's provenance.

@@ -21,6 +21,27 @@ std::vector<std::string> chosenVariants(const Algorithm& algorithm,
     return out;
 }
 
+std::string describe(const std::vector<DeviceInfo>& devices) {
+    std::string specs, names;
+    for (const DeviceInfo& d : devices) {
+        specs += (specs.empty() ? "" : ",") + d.spec;
+        if (names.find(d.name) == std::string::npos) names += (names.empty() ? "" : ", ") + d.name;
+    }
+    return specs + " (" + (devices.size() > 1 ? std::to_string(devices.size()) + "x " : "") +
+           names + ")";
+}
+
+// Whether the variant runs on every device of the set, with the first reason it does not.
+Support supportsAll(const Algorithm& algorithm, const BenchCase& c,
+                    const std::vector<DeviceInfo>& devices, const std::string& variant) {
+    for (const DeviceInfo& d : devices)
+        if (const Support s =
+                algorithm.supports(algorithm.variant(variant), d, c.input.get(), &c.params);
+            !s.ok)
+            return s;
+    return {};
+}
+
 RunRequest requestFor(const BenchCase& c, const DeviceInfo& device, const std::string& variant,
                       const BenchOptions& o, bool reference) {
     RunRequest r;
@@ -33,15 +54,14 @@ RunRequest requestFor(const BenchCase& c, const DeviceInfo& device, const std::s
 }
 
 // Warm-up plus `repeat` timed runs of one variant on one device.
-BenchRow benchVariant(const Algorithm& algorithm, const BenchCase& c, const DeviceInfo& device,
-                      const std::string& variant, const BenchOptions& o,
-                      const AlgorithmResult* reference) {
+BenchRow benchVariant(const Algorithm& algorithm, const BenchCase& c,
+                      const std::vector<DeviceInfo>& devices, const std::string& variant,
+                      const BenchOptions& o, const AlgorithmResult* reference) {
     BenchRow row;
     row.algorithm = algorithm.id(), row.variant = variant, row.size = o.size;
     row.description = c.description;
-    row.device = device.spec + " (" + device.name + ")";
-    const Support s =
-        algorithm.supports(algorithm.variant(variant), device, c.input.get(), &c.params);
+    row.device = describe(devices);
+    const Support s = supportsAll(algorithm, c, devices, variant);
     if (!s.ok) {
         row.note = s.reason;
         return row;
@@ -50,7 +70,7 @@ BenchRow benchVariant(const Algorithm& algorithm, const BenchCase& c, const Devi
     TimingStats labels;
     std::shared_ptr<AlgorithmResult> last;
     for (int run = 0; run <= o.repeat; ++run) {
-        last = runAlgorithm(algorithm, requestFor(c, device, variant, o, false));
+        last = runOnDevices(algorithm, requestFor(c, devices.front(), variant, o, false), devices);
         if (run == 0) continue; // warm-up: program builds, first touches
         kernelMs.push_back(last->info.kernelMs);
         wallMs.push_back(last->info.wallMs);
@@ -78,6 +98,15 @@ BenchRow benchVariant(const Algorithm& algorithm, const BenchCase& c, const Devi
 std::vector<BenchRow> benchAlgorithm(const Algorithm& algorithm,
                                      const std::vector<DeviceInfo>& devices, const BenchOptions& o,
                                      const Progress& progress) {
+    std::vector<std::vector<DeviceInfo>> sets;
+    for (const DeviceInfo& d : devices)
+        sets.push_back({d});
+    return benchAlgorithm(algorithm, sets, o, progress);
+}
+
+std::vector<BenchRow> benchAlgorithm(const Algorithm& algorithm,
+                                     const std::vector<std::vector<DeviceInfo>>& devices,
+                                     const BenchOptions& o, const Progress& progress) {
     const std::vector<std::string> ids = chosenVariants(algorithm, o.variants);
     const auto sizes = algorithm.benchSizes();
     if (std::find(sizes.begin(), sizes.end(), o.size) == sizes.end())
@@ -89,7 +118,7 @@ std::vector<BenchRow> benchAlgorithm(const Algorithm& algorithm,
             algorithm, requestFor(c, hostDevice(), algorithm.referenceVariant(), o, true));
     std::vector<BenchRow> rows;
     const double total = static_cast<double>(devices.size() * ids.size());
-    for (const DeviceInfo& device : devices)
+    for (const std::vector<DeviceInfo>& device : devices)
         for (const std::string& id : ids) {
             progress.checkCancel();
             rows.push_back(benchVariant(algorithm, c, device, id, o, reference.get()));

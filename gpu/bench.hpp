@@ -38,5 +38,9 @@ struct BenchRow {
 std::vector<BenchRow> benchAlgorithm(const Algorithm& algorithm,
                                      const std::vector<DeviceInfo>& devices,
                                      const BenchOptions& options, const Progress& progress = {});
+// The same where an entry may be several devices sharing one run (runOnDevices).
+std::vector<BenchRow> benchAlgorithm(const Algorithm& algorithm,
+                                     const std::vector<std::vector<DeviceInfo>>& deviceSets,
+                                     const BenchOptions& options, const Progress& progress = {});
 
 } // namespace clscope

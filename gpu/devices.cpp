@@ -19,7 +19,8 @@ std::string lower(std::string s) {
 }
 
 std::string trim(std::string s) {
-    while (!s.empty() && (s.back() == '\0' || s.back() == ' ')) s.pop_back();
+    while (!s.empty() && (s.back() == '\0' || s.back() == ' '))
+        s.pop_back();
     return s;
 }
 
@@ -59,7 +60,8 @@ std::vector<DeviceInfo> enumerate() {
 
 std::string available() {
     std::string s = "cpu";
-    for (const DeviceInfo& d : openclDevices()) s += ", " + d.spec + " (" + d.name + ")";
+    for (const DeviceInfo& d : openclDevices())
+        s += ", " + d.spec + " (" + d.name + ")";
     return s;
 }
 
@@ -80,13 +82,16 @@ std::vector<std::pair<cl::Platform, cl::Device>> clDevicePairs() {
         } catch (const cl::Error&) {
             continue;
         }
-        for (const cl::Device& d : devices) out.emplace_back(p, d);
+        for (const cl::Device& d : devices)
+            out.emplace_back(p, d);
     }
     return out;
 }
 
 std::string DeviceInfo::summary() const {
-    if (isHost()) return spec + "  " + name + "  [" + type + ", " + std::to_string(computeUnits) + " threads]";
+    if (isHost())
+        return spec + "  " + name + "  [" + type + ", " + std::to_string(computeUnits) +
+               " threads]";
     const auto mib = [](std::uint64_t b) { return std::to_string(b >> 20) + " MiB"; };
     return spec + "  " + name + "  [" + type + ", " + platform + ", " + version + ", " +
            std::to_string(computeUnits) + " CUs, " + mib(globalMemBytes) + " global, " +
@@ -117,7 +122,8 @@ DeviceInfo hostDevice() {
 
 std::vector<DeviceInfo> listDevices() {
     std::vector<DeviceInfo> out{hostDevice()};
-    for (const DeviceInfo& d : openclDevices()) out.push_back(d);
+    for (const DeviceInfo& d : openclDevices())
+        out.push_back(d);
     return out;
 }
 
@@ -135,17 +141,37 @@ DeviceInfo resolveDevice(const std::string& requested) {
     }
     if (lower(spec) == "cpu") return hostDevice();
     if (spec.rfind("ocl:", 0) != 0)
-        throw DeviceError("device '" + spec + "': expected cpu, ocl:N or ocl:TEXT; available: " + available());
+        throw DeviceError("device '" + spec +
+                          "': expected cpu, ocl:N or ocl:TEXT; available: " + available());
     const std::string rest = spec.substr(4);
     if (!rest.empty() && std::all_of(rest.begin(), rest.end(), ::isdigit)) {
         const std::size_t n = std::stoul(rest);
         if (n < devices.size()) return devices[n];
-        throw DeviceError("device '" + spec + "': no such OpenCL device; available: " + available());
+        throw DeviceError("device '" + spec +
+                          "': no such OpenCL device; available: " + available());
     }
     for (const DeviceInfo& d : devices)
         if (lower(d.name).find(lower(rest)) != std::string::npos) return d;
     throw DeviceError("device '" + spec + "': no OpenCL device name contains '" + rest +
                       "'; available: " + available());
+}
+
+std::vector<DeviceInfo> resolveDevices(const std::string& spec) {
+    std::vector<DeviceInfo> out;
+    if (lower(spec) == "gpus") {
+        for (const DeviceInfo& d : openclDevices())
+            if (d.type == "GPU") out.push_back(d);
+        if (out.empty())
+            throw DeviceError("device 'gpus': no OpenCL GPU found; available: " + available());
+        return out;
+    }
+    std::size_t start = 0;
+    while (start <= spec.size()) {
+        const std::size_t comma = std::min(spec.find(',', start), spec.size());
+        out.push_back(resolveDevice(spec.substr(start, comma - start)));
+        start = comma + 1;
+    }
+    return out;
 }
 
 } // namespace clscope

@@ -16,5 +16,8 @@ const std::vector<DeviceInfo>& openclDevices();
 // OpenCL device, else cpu. Throws DeviceError naming the spec and the devices there are.
 DeviceInfo resolveDevice(const std::string& spec);
 DeviceInfo hostDevice();
+// A --device value that may name several devices: "ocl:0,ocl:1", or "gpus" for every GPU.
+// One device for anything else (as resolveDevice). DeviceError when a name matches nothing.
+std::vector<DeviceInfo> resolveDevices(const std::string& spec);
 
 } // namespace clscope

@@ -2,8 +2,10 @@
 // own files with one line, run through the CLI plumbing and the bench loop with no other edit.
 #include "app/cli/commands.hpp"
 #include "core/errors.hpp"
+#include "core/synthetic/synthetic.hpp"
 #include "gpu/bench.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/xpcs/algorithm.hpp"
 #include "test_util.hpp"
 #include "toy/frame_sums.hpp"
 
@@ -202,6 +204,37 @@ class TestAlgorithm : public QObject {
         }
         QVERIFY(kernel && copy);
         QVERIFY(r->info.wallMs >= r->info.kernelMs);
+    }
+
+    void xpcsSplitOverDevicesEqualsOneDevice() {
+        synthetic::XpcsParams sp;
+        sp.frames = 40, sp.height = 40, sp.width = 44, sp.ringWidth = 4;
+        const synthetic::XpcsDataset d = synthetic::generateXpcs(sp);
+        const Algorithm& xpcs = AlgorithmRegistry::instance().find("xpcs");
+        ParamSet p = xpcs.defaultParams();
+        p.set("twotime", {2, 5});
+        RunRequest r{hostDevice(), "", xpcs::makeInput(d.frames, d.labels), p, {}};
+        const auto one = runAlgorithm(xpcs, r);
+        for (const char* spec : {"cpu,cpu,cpu", "ocl:0,ocl:0"}) {
+            const auto devices = resolveDevices(spec);
+            r.variant = devices.front().isHost() ? "cpu" : "gemm";
+            const auto several = runOnDevices(xpcs, r, devices);
+            const auto& a = dynamic_cast<const xpcs::RunResult&>(*several).result;
+            const auto& b = dynamic_cast<const xpcs::RunResult&>(*one).result;
+            QCOMPARE(a.labels, b.labels);
+            QCOMPARE(a.pixels, b.pixels);
+            QVERIFY(xpcs.compare(*several, *one).pass);
+            QCOMPARE(a.twotime.size(), std::size_t{2});
+            QCOMPARE(a.twotime.at(5), b.twotime.at(5));
+            QCOMPARE(several->info.device, std::string(spec));
+        }
+        // The toy cannot split: a usage error, not a wrong answer.
+        const Algorithm& toy = AlgorithmRegistry::instance().find("framesums");
+        BenchCase c = toy.benchCase("seed");
+        EXPECT_ERROR(UsageError,
+                     runOnDevices(toy, {hostDevice(), "cpu", c.input, c.params, {}},
+                                  resolveDevices("cpu,cpu")),
+                     "cannot split");
     }
 };
 

@@ -52,16 +52,17 @@ ParamSet paramsFrom(const Algorithm& algorithm, const AlgorithmArgs& a) {
 }
 
 void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
-    const DeviceInfo device = resolveDevice(a.device); // bad device: exit 4 before reading
+    const std::vector<DeviceInfo> devices =
+        resolveDevices(a.device); // bad device: exit 4 before reading
     ParamSet params = paramsFrom(algorithm, a);
     const InputSources sources = sourcesFrom(a);
     checkOutputPath(a.output, inputFiles(algorithm, sources));
-    RunRequest request{device, a.variant, nullptr, params, parseTuning(a.tuning)};
+    RunRequest request{devices.front(), a.variant, nullptr, params, parseTuning(a.tuning)};
     if (!request.variant.empty()) algorithm.variant(request.variant); // unknown: usage error first
     const auto readStart = Clock::now();
     request.input = algorithm.read(sources, params);
     const double readMs = msSince(readStart);
-    const auto result = runAlgorithm(algorithm, request);
+    const auto result = runOnDevices(algorithm, request, devices);
     const auto writeStart = Clock::now();
     H5Writer out(a.output);
     result->write(out, algorithm.outputGroup());
@@ -106,7 +107,9 @@ void addCommand(CLI::App& app, Action& action, std::shared_ptr<const Algorithm> 
     sub->add_option("input", a->input, "Input HDF5 file")->required();
     addRoleOptions(sub, *algorithm, *a);
     addParamOptions(sub, *algorithm, *a);
-    sub->add_option("--device", a->device, "cpu, ocl:N or ocl:TEXT (default: first GPU)");
+    sub->add_option("--device", a->device,
+                    "cpu, ocl:N or ocl:TEXT (default: first GPU); several: ocl:0,ocl:1 or gpus "
+                    "(one run split over them)");
     std::string ids;
     for (const VariantEntry& v : algorithm->variants())
         ids += (ids.empty() ? "" : ", ") + v.info.id;

@@ -107,9 +107,9 @@ std::vector<std::string> knownIds(const Algorithm& algorithm,
 
 void runBench(const BenchArgs& a) {
     if (a.repeat < 1) throw UsageError("bench: --repeat must be at least 1");
-    std::vector<DeviceInfo> devices;
+    std::vector<std::vector<DeviceInfo>> devices; // an entry of several devices shares each run
     for (const std::string& spec : a.devices.empty() ? std::vector<std::string>{""} : a.devices)
-        devices.push_back(resolveDevice(spec));
+        devices.push_back(resolveDevices(spec));
     const BenchOptions options{a.size, a.repeat, !a.noCheck, a.variants, parseTuning(a.tuning)};
     const AlgorithmRegistry& registry = AlgorithmRegistry::instance();
     std::vector<const Algorithm*> algorithms;
@@ -136,7 +136,9 @@ void addBenchCommand(CLI::App& app, Action& action) {
     auto* sub =
         app.add_subcommand("bench", "Time every variant (kernel time from profiling events)");
     sub->add_option("ALGO", a->algorithms, "Algorithms (default: all with a bench case)");
-    sub->add_option("--device", a->devices, "Devices, repeatable (default: the default device)");
+    sub->add_option("--device", a->devices,
+                    "Devices, repeatable (default: the default device); ocl:0,ocl:1 or gpus: one "
+                    "run split over them");
     sub->add_option("--size", a->size, "seed or large")->capture_default_str();
     sub->add_option("--repeat", a->repeat, "Timed runs after one warm-up")->capture_default_str();
     sub->add_option("--variant", a->variants, "Only these variants, repeatable");

@@ -16,6 +16,7 @@ int run(int argc, const char* const* argv) {
     cli::addGenerateCommand(app, action);
     cli::addAlgorithmCommands(app, action);
     cli::addBenchCommand(app, action);
+    cli::addBatchCommand(app, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

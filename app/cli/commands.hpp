@@ -16,5 +16,6 @@ void addGenerateCommand(CLI::App& app, Action& action);
 // One command per registered algorithm (correlate for xpcs, spots, cluster, rbf).
 void addAlgorithmCommands(CLI::App& app, Action& action);
 void addBenchCommand(CLI::App& app, Action& action);
+void addBatchCommand(CLI::App& app, Action& action);
 
 } // namespace clscope::cli

@@ -38,6 +38,11 @@ class Algorithm : public clscope::Algorithm {
     Deviation compare(const AlgorithmResult& result,
                       const AlgorithmResult& reference) const override;
     BenchCase benchCase(const std::string& size) const override;
+    // Several devices: groups of bins of about equal work (pixels), joined in label order.
+    std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
+                            std::size_t parts) const override;
+    std::shared_ptr<clscope::AlgorithmResult>
+    join(const std::vector<std::shared_ptr<clscope::AlgorithmResult>>& parts) const override;
 };
 
 // Labels with the pixel mask applied: label of a flagged pixel set to 0; returns how many

@@ -1,0 +1,183 @@
+#include "app/cli/batch.hpp"
+
+#include "core/errors.hpp"
+#include "core/hdf5.hpp"
+#include "gpu/devices.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace clscope::cli {
+
+namespace {
+
+std::optional<long> envNumber(const char* name) {
+    const char* v = std::getenv(name);
+    if (!v || !*v) return std::nullopt;
+    char* end = nullptr;
+    const long n = std::strtol(v, &end, 10);
+    if (*end) throw UsageError(std::string(name) + "=" + v + ": expected an integer");
+    return n;
+}
+
+std::string hostName() {
+    char name[256] = "";
+    gethostname(name, sizeof name - 1);
+    return name;
+}
+
+// Exit code of `self args...` run as a child process (signals as 128 + signal).
+int runChild(const std::string& self, const std::vector<std::string>& args) {
+    std::vector<char*> argv{const_cast<char*>(self.c_str())};
+    for (const std::string& a : args)
+        argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    if (posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), environ) != 0) return 127;
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return 127;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::string deviceOf(const std::vector<std::string>& args) {
+    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+        if (args[i] == "--device") return args[i + 1];
+    const char* env = std::getenv("CLSCOPE_DEVICE");
+    return env ? env : "default";
+}
+
+// One manifest line: run it (or skip it) and say what happened.
+nlohmann::json runLine(std::size_t index, const std::string& text, const BatchOptions& o,
+                       const std::string& self) {
+    nlohmann::json entry{{"line", index}, {"host", hostName()}};
+    const nlohmann::json args = nlohmann::json::parse(text, nullptr, false);
+    if (args.is_discarded() || !args.is_array() || args.empty() ||
+        !std::all_of(args.begin(), args.end(), [](const auto& a) { return a.is_string(); })) {
+        entry["status"] = "failed", entry["exit_code"] = int(ExitUsage);
+        entry["error"] = "not a JSON array of argument strings";
+        return entry;
+    }
+    const auto list = args.get<std::vector<std::string>>();
+    entry["args"] = list, entry["device"] = deviceOf(list);
+    const auto output = outputOf(list);
+    if (o.resume && output && outputComplete(*output)) {
+        entry["status"] = "skipped", entry["exit_code"] = 0, entry["seconds"] = 0.0;
+        return entry;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const int code = runChild(self, list);
+    entry["seconds"] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    entry["exit_code"] = code, entry["status"] = code == 0 ? "ok" : "failed";
+    return entry;
+}
+
+// Several ranks or tasks on one node each take their own GPU: with no CLSCOPE_DEVICE and no
+// CUDA_VISIBLE_DEVICES (which the scheduler may set instead), local rank K gets GPU K mod count.
+void assignLocalGpu() {
+    if (std::getenv("CLSCOPE_DEVICE") || std::getenv("CUDA_VISIBLE_DEVICES")) return;
+    std::optional<long> local = envNumber("SLURM_LOCALID");
+    if (!local) local = envNumber("OMPI_COMM_WORLD_LOCAL_RANK");
+    if (!local) return;
+    std::vector<std::string> gpus;
+    for (const DeviceInfo& d : openclDevices())
+        if (d.type == "GPU") gpus.push_back(d.spec);
+    if (gpus.empty()) return;
+    const std::string spec = gpus[static_cast<std::size_t>(*local) % gpus.size()];
+    setenv("CLSCOPE_DEVICE", spec.c_str(), 1);
+    std::cerr << "batch: local rank " << *local << " uses " << spec << "\n";
+}
+
+} // namespace
+
+Shard parseShard(const std::string& text) {
+    const std::size_t slash = text.find('/');
+    try {
+        if (slash != std::string::npos) {
+            std::size_t a = 0, b = 0;
+            const Shard s{std::stol(text.substr(0, slash), &a),
+                          std::stol(text.substr(slash + 1), &b)};
+            if (a == slash && b == text.size() - slash - 1 && s.count > 0 && s.index >= 0 &&
+                s.index < s.count)
+                return s;
+        }
+    } catch (const std::exception&) {
+    }
+    throw UsageError("--shard " + text + ": expected I/N with 0 <= I < N");
+}
+
+Shard currentShard(const BatchOptions& o) {
+    if (!o.shard.empty()) return parseShard(o.shard);
+    if (o.mpi) {
+        for (auto [rank, size] : {std::pair{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+                                  std::pair{"PMI_RANK", "PMI_SIZE"}})
+            if (envNumber(rank) && envNumber(size))
+                return parseShard(std::to_string(*envNumber(rank)) + "/" +
+                                  std::to_string(*envNumber(size)));
+        throw UsageError(
+            "--mpi: no MPI rank found (run under mpirun: OMPI_COMM_WORLD_RANK or PMI_RANK unset)");
+    }
+    const auto task = envNumber("SLURM_ARRAY_TASK_ID"), count = envNumber("SLURM_ARRAY_TASK_COUNT");
+    if (task && count) {
+        const long min = envNumber("SLURM_ARRAY_TASK_MIN").value_or(0);
+        return parseShard(std::to_string(*task - min) + "/" + std::to_string(*count));
+    }
+    return {};
+}
+
+std::optional<std::string> outputOf(const std::vector<std::string>& args) {
+    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+        if (args[i] == "-o" || args[i] == "--output") return args[i + 1];
+    return std::nullopt;
+}
+
+bool outputComplete(const std::string& file) {
+    if (access(file.c_str(), R_OK) != 0) return false;
+    try {
+        const H5Reader reader(file);
+        for (const H5Node& node : reader.children("/"))
+            if (node.kind == H5Node::Group && node.attributes.count("clscope_version")) return true;
+        // generate writes inputs (no provenance group): complete once it opens with data.
+        return reader.hasObject("/entry") || reader.hasObject("/digis") ||
+               reader.hasObject("/particles");
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+std::size_t runBatch(const BatchOptions& o, const std::string& self) {
+    std::ifstream in(o.manifest);
+    if (!in) throw InputError(o.manifest + ": cannot open the manifest");
+    const Shard shard = currentShard(o);
+    assignLocalGpu();
+    std::ofstream report;
+    if (!o.report.empty()) {
+        report.open(o.report, std::ios::app);
+        if (!report) throw InputError(o.report + ": cannot write the report");
+    }
+    std::size_t index = 0, ran = 0, failed = 0, skipped = 0;
+    for (std::string line; std::getline(in, line); ++index) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        if (static_cast<long>(index % static_cast<std::size_t>(shard.count)) != shard.index)
+            continue;
+        const nlohmann::json entry = runLine(index, line, o, self);
+        ++ran, failed += entry["status"] == "failed", skipped += entry["status"] == "skipped";
+        if (report.is_open()) report << entry.dump() << "\n" << std::flush;
+        std::cerr << "batch line " << index << ": " << entry["status"].get<std::string>()
+                  << " (exit " << entry["exit_code"] << ")\n";
+    }
+    std::cout << "batch " << o.manifest << " shard " << shard.index << "/" << shard.count << ": "
+              << ran << " lines, " << ran - failed - skipped << " ok, " << skipped << " skipped, "
+              << failed << " failed\n";
+    return failed;
+}
+
+} // namespace clscope::cli

@@ -1,0 +1,101 @@
+// One run split over several devices (gpu/algorithm.hpp: runOnDevices).
+#include "core/errors.hpp"
+#include "gpu/algorithm.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+namespace clscope {
+
+std::vector<Algorithm::Part> Algorithm::split(const AlgorithmInput&, const ParamSet&,
+                                              std::size_t) const {
+    return {};
+}
+
+std::shared_ptr<AlgorithmResult>
+Algorithm::join(const std::vector<std::shared_ptr<AlgorithmResult>>&) const {
+    throw UsageError(id() + " cannot join results of several devices");
+}
+
+namespace {
+
+// Progress of part i as a share of the whole.
+struct SharedProgress {
+    std::mutex mutex;
+    std::vector<double> fractions;
+    const Progress& outer;
+    void report(std::size_t part, double f) {
+        std::lock_guard lock(mutex);
+        fractions[part] = f;
+        double total = 0;
+        for (double x : fractions)
+            total += x;
+        outer.report(total / static_cast<double>(fractions.size()));
+    }
+};
+
+std::string joinedSpecs(const std::vector<DeviceInfo>& devices) {
+    std::string out;
+    for (const DeviceInfo& d : devices)
+        out += (out.empty() ? "" : ",") + d.spec;
+    return out;
+}
+
+} // namespace
+
+std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunRequest request,
+                                              const std::vector<DeviceInfo>& devices,
+                                              const Progress& progress) {
+    if (devices.size() == 1)
+        return request.device = devices.front(), runAlgorithm(algorithm, request, progress);
+    if (devices.empty()) throw UsageError("no device to run on");
+    const auto parts = algorithm.split(*request.input, request.params, devices.size());
+    if (parts.empty())
+        throw UsageError(algorithm.id() + " cannot split one run over several devices");
+    std::vector<std::shared_ptr<AlgorithmResult>> results(parts.size());
+    std::vector<std::exception_ptr> errors(parts.size());
+    SharedProgress shared{{}, std::vector<double>(parts.size(), 0.0), progress};
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        threads.emplace_back([&, i] {
+            try {
+                RunRequest r = request;
+                r.device = devices[i], r.input = parts[i].input, r.params = parts[i].params;
+                const Progress part([&shared, i](double f) { shared.report(i, f); },
+                                    progress.cancelFlag());
+                results[i] = runAlgorithm(algorithm, r, part);
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        });
+    for (std::thread& t : threads)
+        t.join();
+    for (const auto& e : errors)
+        if (e) std::rethrow_exception(e);
+    auto joined = algorithm.join(results);
+    RunInfo& info = joined->info;
+    info = results.front()->info;
+    info.device = joinedSpecs(devices);
+    info.deviceName = std::to_string(devices.size()) + " devices";
+    info.wallMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    info.kernelMs = 0, info.timings.clear();
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        info.kernelMs = std::max(info.kernelMs, results[i]->info.kernelMs);
+        for (TimingRecord t : results[i]->info.timings) {
+            t.label = devices[i].spec + " " + t.label;
+            info.timings.push_back(t);
+        }
+    }
+    nlohmann::json provenance =
+        nlohmann::json::parse(provenanceJson(*request.input, request.params));
+    if (!request.tuning.empty()) provenance["tuning"] = request.tuning;
+    info.parametersJson = provenance.dump();
+    return joined;
+}
+
+} // namespace clscope

@@ -1,0 +1,84 @@
+// xpcs over several devices: bins are independent, so a run splits into groups of bins.
+#include "core/errors.hpp"
+#include "gpu/xpcs/algorithm.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace clscope::xpcs {
+
+namespace {
+
+// Bins dealt to `parts` groups, largest first onto the group with the least pixels so far.
+std::vector<std::vector<std::int32_t>> groupBins(const LabelMask& labels, std::size_t parts) {
+    const Bins bins = makeBins(labels);
+    std::vector<std::size_t> order(bins.count());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return bins.pixelCounts[a] > bins.pixelCounts[b];
+    });
+    std::vector<std::vector<std::int32_t>> groups(std::min(parts, bins.count()));
+    std::vector<std::int64_t> load(groups.size(), 0);
+    for (std::size_t b : order) {
+        const std::size_t g =
+            static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+        groups[g].push_back(bins.labels[b]);
+        load[g] += bins.pixelCounts[b];
+    }
+    return groups;
+}
+
+bool contains(const std::vector<std::int32_t>& sorted, std::int32_t label) {
+    return std::binary_search(sorted.begin(), sorted.end(), label);
+}
+
+} // namespace
+
+std::vector<Algorithm::Part> Algorithm::split(const AlgorithmInput& whole, const ParamSet& params,
+                                              std::size_t parts) const {
+    const auto& in = dynamic_cast<const Input&>(whole);
+    std::vector<Part> out;
+    for (std::vector<std::int32_t> group : groupBins(in.labels, parts)) {
+        std::sort(group.begin(), group.end());
+        auto part = std::make_shared<Input>(in); // frames shared, not copied
+        for (std::int32_t& l : part->labels.labels)
+            if (l > 0 && !contains(group, l)) l = 0;
+        ParamSet p = params;
+        nlohmann::json twotime = nlohmann::json::array();
+        for (long long l : params.intList("twotime"))
+            if (contains(group, static_cast<std::int32_t>(l))) twotime.push_back(l);
+        p.set("twotime", twotime);
+        out.push_back({part, p});
+    }
+    return out;
+}
+
+std::shared_ptr<clscope::AlgorithmResult>
+Algorithm::join(const std::vector<std::shared_ptr<clscope::AlgorithmResult>>& parts) const {
+    std::vector<std::pair<std::int32_t, std::pair<const Result*, std::size_t>>>
+        rows; // label -> (part, bin)
+    for (const auto& p : parts) {
+        const Result& r = dynamic_cast<const RunResult&>(*p).result;
+        for (std::size_t b = 0; b < r.binCount(); ++b)
+            rows.push_back({r.labels[b], {&r, b}});
+    }
+    std::sort(rows.begin(), rows.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    auto out = std::make_shared<RunResult>();
+    Result& j = out->result;
+    const Result& first = dynamic_cast<const RunResult&>(*parts.front()).result;
+    j.frames = first.frames, j.tau = first.tau, j.tauInSeconds = first.tauInSeconds;
+    for (const auto& [label, at] : rows) {
+        const auto [r, b] = at;
+        j.labels.push_back(label);
+        j.pixels.push_back(r->pixels[b]);
+        j.g2.insert(j.g2.end(), r->g2.begin() + b * r->frames, r->g2.begin() + (b + 1) * r->frames);
+        j.g2Err.insert(j.g2Err.end(), r->g2Err.begin() + b * r->frames,
+                       r->g2Err.begin() + (b + 1) * r->frames);
+        if (const auto it = r->twotime.find(label); it != r->twotime.end())
+            j.twotime[label] = it->second;
+    }
+    return out;
+}
+
+} // namespace clscope::xpcs
