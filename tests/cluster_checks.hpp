@@ -11,6 +11,13 @@
 
 namespace clscope::test {
 
+// Parameters with a charge cut given as on the command line.
+inline cluster::Params cut(const std::string& text) {
+    cluster::Params p;
+    p.chargeCut = cluster::ChargeCut::parse(text);
+    return p;
+}
+
 // Results equal: ids per digi and every per-cluster quantity; on failure the count, the first
 // difference and its values.
 inline void expectSame(const cluster::Result& got, const cluster::Result& want,
