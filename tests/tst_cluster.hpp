@@ -25,6 +25,7 @@ class TestCluster : public QObject {
     void commandLineParamsReproduce();
     void commandLineErrors();
     void commandLineGenerated();
+    void commandLineSeveralDevices();
 
   private:
     QTemporaryDir tmp;

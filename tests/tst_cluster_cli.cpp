@@ -171,3 +171,29 @@ void TestCluster::commandLineGenerated() {
     QCOMPARE(readColumn<std::int32_t>(file, "/clusters/id"), want.id);
     QCOMPARE(readColumn<double>(file, "/clusters/y"), want.y);
 }
+
+// One run over several devices (module ranges per device) writes what one device writes.
+void TestCluster::commandLineSeveralDevices() {
+    Digis d = randomEvent(40, 0.004, 21);
+    addSnake(d, 7, 3, 1);
+    addDigi(d, Digis::invalidModule, 0, 0, 0);
+    addDigi(d, 3, 5, 5, 700), addDigi(d, 3, 5, 5, 700); // a duplicate
+    const QString in = QString::fromStdString(writeDigisFile(tmp, "several_in.h5", d));
+    const auto want = cluster::clusterReference(d, cut("phase1"));
+    for (const QString devices : {"cpu,cpu,cpu", "ocl:0,cpu", "ocl:0,ocl:0"}) {
+        const QString out = tmp.filePath("several.h5");
+        const CliRun r =
+            cli({"cluster", in, "--device", devices, "--charge-cut", "phase1", "-o", out});
+        QVERIFY2(r.code == 0, qPrintable(devices + ": " + r.err));
+        const H5Reader file(out.toStdString());
+        QCOMPARE(readColumn<std::int32_t>(file, "/clusters/id"), want.id);
+        QCOMPARE(readColumn<std::int32_t>(file, "/clusters/module"), want.module);
+        QCOMPARE(readColumn<std::int32_t>(file, "/clusters/size_y"), want.sizeY);
+        QCOMPARE(readColumn<double>(file, "/clusters/charge"), want.charge);
+        QCOMPARE(readColumn<double>(file, "/clusters/x"), want.x);
+        QCOMPARE(file.stringAttribute("/clusters", "device")
+                     .value_or("")
+                     .rfind(devices.toStdString(), 0),
+                 std::size_t(0));
+    }
+}

@@ -9,45 +9,36 @@
 
 namespace clscope::cluster {
 
+std::string ClusterInput::describe() const {
+    std::size_t invalid = 0;
+    for (std::uint16_t m : digis.module)
+        invalid += m == invalidModule;
+    return std::to_string(digis.size()) + " digis (" + std::to_string(invalid) + " invalid)";
+}
+
+void ClusterResult::write(H5Writer& out, const std::string& group) const {
+    const Result& r = clusters;
+    const Shape n{r.count()};
+    out.write(group + "/id", makeArray(Shape{r.id.size()}, r.id));
+    out.write(group + "/module", makeArray(n, r.module));
+    out.write(group + "/size", makeArray(n, r.size));
+    out.write(group + "/size_x", makeArray(n, r.sizeX));
+    out.write(group + "/size_y", makeArray(n, r.sizeY));
+    out.write(group + "/charge", makeArray(n, r.charge));
+    out.write(group + "/x", makeArray(n, r.x));
+    out.write(group + "/y", makeArray(n, r.y));
+    writeProvenance(
+        out, group,
+        {info.deviceName.empty() ? info.device : info.device + " (" + info.deviceName + ")",
+         info.variant, info.parametersJson, info.kernelMs});
+}
+
+std::string ClusterResult::summary() const {
+    return std::to_string(clusters.count()) + " clusters from " +
+           std::to_string(clusters.id.size()) + " digis";
+}
+
 namespace {
-
-class ClusterInput : public AlgorithmInput {
-  public:
-    explicit ClusterInput(Digis d) : digis(std::move(d)) {}
-    std::string describe() const override {
-        std::size_t invalid = 0;
-        for (std::uint16_t m : digis.module)
-            invalid += m == invalidModule;
-        return std::to_string(digis.size()) + " digis (" + std::to_string(invalid) + " invalid)";
-    }
-    Digis digis;
-};
-
-class ClusterResult : public AlgorithmResult {
-  public:
-    explicit ClusterResult(Result r) : clusters(std::move(r)) {}
-    void write(H5Writer& out, const std::string& group) const override {
-        const Result& r = clusters;
-        const Shape n{r.count()};
-        out.write(group + "/id", makeArray(Shape{r.id.size()}, r.id));
-        out.write(group + "/module", makeArray(n, r.module));
-        out.write(group + "/size", makeArray(n, r.size));
-        out.write(group + "/size_x", makeArray(n, r.sizeX));
-        out.write(group + "/size_y", makeArray(n, r.sizeY));
-        out.write(group + "/charge", makeArray(n, r.charge));
-        out.write(group + "/x", makeArray(n, r.x));
-        out.write(group + "/y", makeArray(n, r.y));
-        writeProvenance(
-            out, group,
-            {info.deviceName.empty() ? info.device : info.device + " (" + info.deviceName + ")",
-             info.variant, info.parametersJson, info.kernelMs});
-    }
-    std::string summary() const override {
-        return std::to_string(clusters.count()) + " clusters from " +
-               std::to_string(clusters.id.size()) + " digis";
-    }
-    Result clusters;
-};
 
 const Digis& digisOf(const AlgorithmInput* input) {
     const auto* in = dynamic_cast<const ClusterInput*>(input);
@@ -124,6 +115,8 @@ std::shared_ptr<AlgorithmResult> ClusterAlgorithm::run(const RunRequest& request
                             progress);
     auto result = std::make_shared<ClusterResult>(std::move(r));
     result->info.timings = result->clusters.timings;
+    const auto& in = dynamic_cast<const ClusterInput&>(*request.input);
+    result->origin = in.origin, result->totalDigis = in.totalDigis;
     return result;
 }
 
