@@ -1,6 +1,7 @@
 // Where every algorithm is registered: one line per algorithm.
 #include "gpu/algorithm.hpp"
 #include "gpu/cluster/algorithm.hpp"
+#include "gpu/rbf/algorithm.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 
 namespace clscope {
@@ -8,6 +9,7 @@ namespace clscope {
 void registerAllAlgorithms(AlgorithmRegistry& registry) {
     registry.add(std::make_shared<xpcs::Algorithm>());
     registry.add(std::make_shared<cluster::ClusterAlgorithm>());
+    registry.add(std::make_shared<rbf::Algorithm>());
 }
 
 } // namespace clscope
