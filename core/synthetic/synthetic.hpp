@@ -63,8 +63,10 @@ struct DiffractionDataset {
 DiffractionDataset generateDiffraction(const DiffractionParams& p);
 void writeDiffraction(H5Writer& out, const DiffractionDataset& d, Compression c);
 
-// digis (seed 001): Phase-1 geometry, clusters of 1-10 pixels, higher occupancy on the
-// innermost 96 modules, a few duplicated and invalid digis, digis shuffled within modules.
+// digis (seed 001): a CMS Phase-1 event (barrel layers 1-4, 6 forward half-disks; defaults ~ PU 50):
+// per-layer occupancy, cluster length growing with |eta| in the barrel, Landau charges in e-,
+// pixel noise and threshold, isolated noise hits, a few duplicated and invalid digis; modules
+// in shuffled order, digis shuffled within each module (see core/synthetic/digis.cpp).
 struct DigisParams {
     std::size_t modules = 1856;
     double clustersPerModule = 9.7; // mean over all modules

@@ -1,0 +1,56 @@
+// cluster as an Algorithm (gpu/algorithm.hpp): registered in gpu/registry.cpp.
+#pragma once
+#include "core/cluster/cluster.hpp"
+#include "gpu/algorithm.hpp"
+
+namespace clscope::cluster {
+
+// The digis of one event (or, for a run over several devices, of a range of its modules).
+class ClusterInput : public AlgorithmInput {
+  public:
+    explicit ClusterInput(Digis d) : digis(std::move(d)) {}
+    std::string describe() const override;
+    Digis digis;
+    // A part of a split input: the index in the whole input of each digi, and its size.
+    std::vector<std::uint32_t> origin;
+    std::size_t totalDigis = 0;
+};
+
+class ClusterResult : public AlgorithmResult {
+  public:
+    explicit ClusterResult(Result r) : clusters(std::move(r)) {}
+    void write(H5Writer& out, const std::string& group) const override;
+    std::string summary() const override;
+    Result clusters;
+    std::vector<std::uint32_t> origin; // of the part it ran on (empty: the whole input)
+    std::size_t totalDigis = 0;
+};
+
+class ClusterAlgorithm : public Algorithm {
+  public:
+    std::string id() const override { return "cluster"; }
+    std::string label() const override;
+    std::string outputGroup() const override { return "/clusters"; }
+    std::vector<InputRole> inputRoles() const override;
+    std::vector<ParamSpec> parameterSpecs() const override;
+    std::vector<VariantEntry> variants() const override;
+    std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
+                                               const ParamSet& params) const override;
+    std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
+                                         const Progress& progress) const override;
+    Deviation compare(const AlgorithmResult& result,
+                      const AlgorithmResult& reference) const override;
+    BenchCase benchCase(const std::string& size) const override;
+    // Several devices: contiguous module ranges of about equal digi counts (gpu/cluster/split.cpp);
+    // clusters never cross modules, so the joined result equals one run's.
+    std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
+                            std::size_t parts) const override;
+    std::shared_ptr<AlgorithmResult>
+    join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const override;
+};
+
+// The charge cut of a parameter set: "none", "phase1", a value as text or as a JSON number.
+// UsageError naming --charge-cut otherwise.
+ChargeCut chargeCutOf(const ParamSet& params);
+
+} // namespace clscope::cluster

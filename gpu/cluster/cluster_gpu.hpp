@@ -1,0 +1,30 @@
+// cluster on OpenCL devices: variants cmssw and unionfind next to the CPU reference `cpu`.
+// The one entry point for the GUI, the CLI, the tests and bench is clusterDigis().
+#pragma once
+#include "core/cluster/cluster.hpp"
+#include "gpu/device_info.hpp"
+#include "gpu/variant.hpp"
+
+#include <map>
+#include <string>
+
+namespace clscope::cluster {
+
+// Run variant (cmssw, unionfind or cpu; "" = defaultVariant) on a device. Throws InputError
+// for bad digis, UsageError for an unknown variant, one the device cannot run or bad tuning,
+// DeviceError for device trouble, Cancelled when cancelled.
+Result clusterDigis(const DeviceInfo& device, const std::string& variant, const Digis& digis,
+                    const Params& params = {}, const Progress& progress = {});
+
+// cmssw on OpenCL devices, cpu on the host.
+std::string defaultVariant(const DeviceInfo& device);
+
+// The variant entries (cpu, cmssw, unionfind) with their device checks.
+std::vector<VariantEntry> variantEntries();
+
+// The OpenCL runs (gpu/cluster/runner.cpp): the -D tuning a device gets by default, and one run.
+std::map<std::string, int> defaultTuning(const DeviceInfo& device);
+Result runOnDevice(const DeviceInfo& device, const std::string& variant, const Digis& digis,
+                   const Params& params, const Progress& progress);
+
+} // namespace clscope::cluster

@@ -1,0 +1,320 @@
+// cluster on an OpenCL device. Every step is a labelled launch (ClSession::launch); kernel
+// time is the sum of the kernel records, from the digis on the device to the ids and sums on
+// the device (fills are recorded, not counted as kernels).
+//
+// The pipeline, one line per launch (n digis, G work-groups of CLUSTER_WG, grid-stride over
+// the active modules where it says "per module"):
+//   fill                         moduleCount[65536] and totals (one buffer) = 0
+//   1 cluster_count     per digi     digis per module, largest module id; invalid: id -1
+//   2 cluster_scan      1 group      moduleStart (exclusive scan), active module list
+//   3 cluster_scatter   per digi     input index into its module's range (any order)
+//   cmssw:
+//   4 cluster_cmssw     per module   sort the module by input index (sorted pixel, adc,
+//                                    module written out), duplicates (bitmap), column
+//                                    histogram, forward neighbours, min-label propagation
+//                                    with pointer jumping, then charge cut and numbering
+//                                    (renumber_module, which also zeroes the module's rows of
+//                                    the sums); local memory up to CMSSW_LOCAL_CAP
+//                                    digis, global scratch above, chosen per module
+//   unionfind:
+//   4 cluster_sort      per module   the same sort (local up to SORT_LOCAL_CAP, else global)
+//     fill              hash table, duplicate flags
+//   5 cluster_uf_insert per digi     hash table of (module, x, y), duplicates flagged
+//   6 cluster_uf_union  per digi     lock-free union-find over neighbour pairs
+//   7 cluster_uf_roots  per digi     each digi's root (its cluster's lowest position)
+//   8 cluster_renumber  per module   charge cut and numbering (renumber_module)
+//   both:
+//   - cluster_scan      1 group      clusterStart: the modules' first cluster
+//   - cluster_sums      per digi     id per input digi; per-cluster integer sums (atomics)
+// So cmssw takes 6 kernels and 1 fill, unionfind 10 kernels and 3 fills. Because positions within a
+// module follow the input order, a cluster's root is its lowest digi and the numbering is the same
+// on every device and variant; the doubles are made on the host from the integer sums.
+#include "core/errors.hpp"
+#include "gpu/cluster/cluster_gpu.hpp"
+#include "gpu/kernel_source.hpp"
+#include "gpu/session.hpp"
+
+#include <algorithm>
+
+namespace clscope::cluster {
+
+namespace {
+
+constexpr std::size_t moduleIds = 65536;
+constexpr std::size_t sumsStride = 14;   // SUMS_STRIDE of cluster_finish.cl
+constexpr std::size_t maxNeighbours = 5; // CMSSW_MAX_NEIGHBOURS of cluster_cmssw.cl
+constexpr std::size_t cmsswFixedLocal = 2 * 2080 * 4 + (416 + 417) * 4 + 64; // bitmaps, columns
+constexpr std::size_t cmsswPerDigiLocal = 4 + 4 + 2 + 2 * maxNeighbours + 1;
+
+template <class... Args> void setArgs(cl::Kernel& kernel, const Args&... args) {
+    cl_uint index = 0;
+    (kernel.setArg(index++, args), ...);
+}
+
+std::size_t roundUp(std::size_t v, std::size_t m) {
+    return (v + m - 1) / m * m;
+}
+
+// Every buffer of one run.
+struct Run {
+    explicit Run(ClSession& session) : s(session) {}
+    ClSession& s;
+    std::map<std::string, int> tuning;
+    std::string options;
+    cl_uint n = 0;
+    std::size_t wg = 0, groups = 0;
+    cl::Buffer module, x, y, adc, id, moduleCount, moduleStart, active, activeIndex, totals;
+    cl::Buffer countsAndTotals; // moduleCount and totals are two regions of it
+    cl::Buffer sortedIndex, sortedPix, sortedAdc, sortedModule, root;
+    cl::Buffer chargeLo, chargeHi, rank, localId, moduleClusters, clusterStart, sums;
+
+    // Kernel `name` of resources/kernels/<file>.cl after common.cl, cluster_common.cl and, for
+    // the per-module kernels of cluster_sort.cl and cluster_cmssw.cl, cluster_steps.cl twice
+    // (its local and its global copy).
+    cl::Kernel kernel(const std::string& file, const std::string& name) {
+        std::string source = kernelSource("common") + "\n" + kernelSource("cluster_common") + "\n";
+        if (file == "cluster_sort" || file == "cluster_cmssw") {
+            const std::string steps = kernelSource("cluster_steps");
+            for (const char* space : {"local", "global"})
+                source += std::string("#define SPACE ") + space + "\n#define IDX " +
+                          (space[0] == 'l' ? "ushort" : "uint") + "\n#define STEP(f) f##_" + space +
+                          "\n" + steps + "\n#undef SPACE\n#undef IDX\n#undef STEP\n";
+        }
+        source += kernelSource(file);
+        cl::Program program = s.device().program(source, "-cl-std=CL1.2 " + options);
+        return cl::Kernel(program, name.c_str());
+    }
+    void perDigi(cl::Kernel& k, const std::string& label) {
+        s.launch(k, label, {{roundUp(n, wg)}, {wg}});
+    }
+    void perModule(cl::Kernel& k, const std::string& label) {
+        s.launch(k, label, {{groups * wg}, {wg}});
+    }
+};
+
+std::string optionsOf(const std::map<std::string, int>& tuning) {
+    std::string text;
+    for (const auto& [name, value] : tuning)
+        if (name != "CLUSTER_GROUPS") text += " -D" + name + "=" + std::to_string(value);
+    return text;
+}
+
+// The tuning checked against the device: work-group sizes, local memory, caps >= 1.
+void checkTuning(const DeviceInfo& d, std::map<std::string, int>& t) {
+    for (const char* name :
+         {"CLUSTER_WG", "SCAN_WG", "CLUSTER_GROUPS", "SORT_LOCAL_CAP", "CMSSW_LOCAL_CAP"})
+        if (t.at(name) < 1)
+            throw UsageError(std::string("cluster: tuning ") + name + " must be >= 1");
+    for (const char* name : {"CLUSTER_WG", "SCAN_WG"})
+        if (std::size_t(t.at(name)) > d.maxWorkGroupSize)
+            throw UsageError(std::string("cluster: tuning ") + name + "=" +
+                             std::to_string(t.at(name)) + " exceeds the work-group limit " +
+                             std::to_string(d.maxWorkGroupSize) + " of " + d.spec);
+    // Local caps shrink to what the device's local memory holds.
+    const std::size_t local = d.localMemBytes, wgBytes = 4 * std::size_t(t.at("CLUSTER_WG"));
+    if (local < cmsswFixedLocal + wgBytes + cmsswPerDigiLocal + 64)
+        throw UsageError("cluster: " + d.spec + " has " + std::to_string(local) +
+                         " bytes of local memory, the cmssw and sort kernels need about " +
+                         std::to_string(cmsswFixedLocal + wgBytes + 1024));
+    const int cmsswFits = int((local - cmsswFixedLocal - wgBytes - 64) / cmsswPerDigiLocal);
+    t["CMSSW_LOCAL_CAP"] = std::min(t.at("CMSSW_LOCAL_CAP"), cmsswFits);
+    t["SORT_LOCAL_CAP"] = std::min<int>(t.at("SORT_LOCAL_CAP"), int((local - 64) / 4));
+}
+
+// Upload, count, scan and scatter by module; with `sort`, then sort each module by input index
+// (cmssw sorts inside its own kernel).
+void groupByModule(Run& r, const Digis& d, bool sort) {
+    ClSession& s = r.s;
+    const std::size_t n = r.n;
+    s.upload(r.module, d.module.data(), n * 2, "copy H->D digis");
+    s.upload(r.x, d.x.data(), n * 2, "copy H->D digis");
+    s.upload(r.y, d.y.data(), n * 2, "copy H->D digis");
+    s.upload(r.adc, d.adc.data(), n * 2, "copy H->D digis");
+    s.fill(r.countsAndTotals, moduleIds * 4 + 16, "cluster fill"); // one fill for both
+    cl::Kernel count = r.kernel("cluster_group", "cluster_count");
+    setArgs(count, r.module, r.n, r.moduleCount, r.totals, r.id);
+    r.perDigi(count, "cluster count");
+    const std::size_t scanWg = std::size_t(r.tuning.at("SCAN_WG"));
+    cl::Kernel scan = r.kernel("cluster_group", "cluster_scan");
+    // Modules 0..totals[3]; totals[0] = valid digis, totals[1] = active modules.
+    setArgs(scan, r.moduleCount, r.totals, cl_uint(3), cl_uint(1), r.moduleStart, cl_uint(1),
+            r.active, r.activeIndex, cl_uint(0));
+    s.launch(scan, "cluster scan modules", {{scanWg}, {scanWg}});
+    cl::Kernel scatter = r.kernel("cluster_group", "cluster_scatter");
+    setArgs(scatter, r.module, r.n, r.moduleStart, r.moduleCount, r.sortedIndex);
+    r.perDigi(scatter, "cluster scatter");
+    if (!sort) return;
+    cl::Kernel sortKernel = r.kernel("cluster_sort", "cluster_sort");
+    setArgs(sortKernel, r.moduleStart, r.active, r.totals, r.sortedIndex, r.module, r.x, r.y, r.adc,
+            r.sortedPix, r.sortedAdc, r.sortedModule);
+    r.perModule(sortKernel, "cluster sort");
+}
+
+// cmssw: one work-group per module sorts it, clusters it and numbers its clusters after the
+// charge cut; modules beyond CMSSW_LOCAL_CAP digis in global scratch.
+void cmsswRoots(Run& r, const ChargeCut& cut) {
+    const std::size_t n = r.n;
+    cl::Buffer order = r.s.allocate(n * 4, "cluster column order");
+    cl::Buffer neighbours = r.s.allocate(n * 4 * maxNeighbours, "cluster neighbours");
+    cl::Buffer counts = r.s.allocate(n, "cluster neighbour counts");
+    cl::Kernel k = r.kernel("cluster_cmssw", "cluster_cmssw");
+    setArgs(k, r.moduleStart, r.active, r.totals, r.sortedIndex, r.module, r.x, r.y, r.adc,
+            r.sortedPix, r.sortedAdc, r.sortedModule, r.root, order, neighbours, counts, r.chargeLo,
+            r.chargeHi, r.rank, r.localId, r.moduleClusters, r.sums, cl_ulong(cut.threshold(0)),
+            cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules));
+    r.perModule(k, "cluster cmssw");
+}
+
+// unionfind: hash table of the digis, lock-free union-find over neighbour pairs.
+void unionfindRoots(Run& r) {
+    const std::size_t n = r.n;
+    std::size_t tableSize = 1024;
+    while (tableSize < 2 * n)
+        tableSize <<= 1;
+    const cl_uint mask = cl_uint(tableSize - 1);
+    cl::Buffer table = r.s.allocate(tableSize * 4, "cluster hash table");
+    cl::Buffer duplicate = r.s.allocate(n, "cluster duplicates");
+    cl::Buffer parent = r.s.allocate(n * 4, "cluster parents");
+    r.s.fill(table, tableSize * 4, "cluster fill");
+    r.s.fill(duplicate, n, "cluster fill");
+    cl::Kernel insert = r.kernel("cluster_unionfind", "cluster_uf_insert");
+    setArgs(insert, r.totals, r.sortedPix, r.sortedModule, table, mask, duplicate, parent);
+    r.perDigi(insert, "cluster uf insert");
+    cl::Kernel unite = r.kernel("cluster_unionfind", "cluster_uf_union");
+    setArgs(unite, r.totals, r.sortedPix, r.sortedModule, table, mask, duplicate, parent);
+    r.perDigi(unite, "cluster uf union");
+    cl::Kernel roots = r.kernel("cluster_unionfind", "cluster_uf_roots");
+    setArgs(roots, r.totals, duplicate, parent, r.root);
+    r.perDigi(roots, "cluster uf roots");
+}
+
+// Charge cut and numbering per module (unionfind; cmssw does it in its own kernel).
+void renumber(Run& r, const ChargeCut& cut) {
+    cl::Kernel k = r.kernel("cluster_finish", "cluster_renumber");
+    setArgs(k, r.moduleStart, r.active, r.totals, r.root, r.sortedAdc, r.chargeLo, r.chargeHi,
+            r.rank, r.localId, r.moduleClusters, r.sums, cl_ulong(cut.threshold(0)),
+            cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules));
+    r.perModule(k, "cluster renumber");
+}
+
+// Cluster offsets over the modules, then each digi's id and the per-cluster sums.
+void finish(Run& r) {
+    ClSession& s = r.s;
+    const std::size_t scanWg = std::size_t(r.tuning.at("SCAN_WG"));
+    cl::Kernel scan = r.kernel("cluster_group", "cluster_scan");
+    setArgs(scan, r.moduleClusters, r.totals, cl_uint(1), cl_uint(0), r.clusterStart, cl_uint(0),
+            r.active, r.activeIndex, cl_uint(2));
+    s.launch(scan, "cluster scan clusters", {{scanWg}, {scanWg}});
+    cl::Kernel sums = r.kernel("cluster_finish", "cluster_sums");
+    setArgs(sums, r.totals, r.sortedIndex, r.localId, r.sortedPix, r.sortedAdc, r.sortedModule,
+            r.activeIndex, r.clusterStart, r.id, r.sums);
+    r.perDigi(sums, "cluster sums");
+}
+
+// Ids and the sums of every cluster back to the host.
+Result download(Run& r) {
+    cl_uint totals[4];
+    r.s.download(r.totals, totals, sizeof totals, "copy D->H totals");
+    std::vector<std::int32_t> ids(r.n);
+    r.s.download(r.id, ids.data(), ids.size() * 4, "copy D->H ids");
+    std::vector<cl_uint> raw(std::size_t(totals[2]) * sumsStride);
+    if (!raw.empty()) r.s.download(r.sums, raw.data(), raw.size() * 4, "copy D->H sums");
+    r.s.finish();
+    std::vector<ClusterSums> sums(totals[2]);
+    auto wide = [](cl_uint lo, cl_uint hi) { return std::uint64_t(hi) << 32 | lo; };
+    for (std::size_t c = 0; c < sums.size(); ++c) {
+        const cl_uint* w = raw.data() + c * sumsStride;
+        ClusterSums& s = sums[c];
+        s.module = w[0], s.size = w[1];
+        s.maxX = w[2], s.minX = moduleSizeX - 1 - w[3], s.maxY = w[4],
+        s.minY = moduleSizeY - 1 - w[5];
+        s.charge = wide(w[6], w[7]), s.weightedX2 = wide(w[8], w[9]),
+        s.weightedY2 = wide(w[10], w[11]);
+        s.plainX2 = w[12], s.plainY2 = w[13];
+    }
+    return makeResult(std::move(ids), sums);
+}
+
+// A sub-buffer of bytes at offset (a multiple of every device's base address alignment).
+cl::Buffer region(cl::Buffer& parent, std::size_t offset, std::size_t bytes) {
+    cl_buffer_region where{offset, bytes};
+    return parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &where);
+}
+
+void allocate(Run& r) {
+    ClSession& s = r.s;
+    const std::size_t n = r.n;
+    for (cl::Buffer* b : {&r.module, &r.x, &r.y, &r.adc, &r.sortedAdc, &r.sortedModule})
+        *b = s.allocate(n * 2, "cluster digis");
+    for (cl::Buffer* b : {&r.id, &r.sortedIndex, &r.sortedPix, &r.root, &r.chargeLo, &r.chargeHi,
+                          &r.rank, &r.localId})
+        *b = s.allocate(n * 4, "cluster per digi");
+    r.countsAndTotals = s.allocate(moduleIds * 4 + 16, "cluster module counts and totals");
+    r.moduleCount = region(r.countsAndTotals, 0, moduleIds * 4);
+    r.totals = region(r.countsAndTotals, moduleIds * 4, 16);
+    r.moduleStart = s.allocate((moduleIds + 1) * 4, "cluster module starts");
+    r.active = s.allocate(moduleIds * 2, "cluster active modules");
+    r.activeIndex = s.allocate(moduleIds * 4, "cluster active index");
+    r.moduleClusters = s.allocate(moduleIds * 4, "cluster counts");
+    r.clusterStart = s.allocate((moduleIds + 1) * 4, "cluster starts");
+    r.sums = s.allocate(n * sumsStride * 4, "cluster sums");
+}
+
+} // namespace
+
+std::map<std::string, int> defaultTuning(const DeviceInfo& d) {
+    if (d.type == "CPU") // PoCL: few cores, narrow groups
+        return {{"CLUSTER_WG", 64},
+                {"SCAN_WG", 256},
+                {"CLUSTER_GROUPS", int(4 * std::max(1u, d.computeUnits))},
+                {"SORT_LOCAL_CAP", 2048},
+                {"CMSSW_LOCAL_CAP", 1024}};
+    return {{"CLUSTER_WG", 256},
+            {"SCAN_WG", 1024},
+            {"CLUSTER_GROUPS", 2048},
+            {"SORT_LOCAL_CAP", 2048},
+            {"CMSSW_LOCAL_CAP", 1024}};
+}
+
+Result runOnDevice(const DeviceInfo& device, const std::string& variant, const Digis& digis,
+                   const Params& params, const Progress& progress) {
+    checkDigis(digis);
+    if (variant != "cmssw" && variant != "unionfind")
+        throw UsageError("cluster: no OpenCL variant '" + variant + "'");
+    std::map<std::string, int> tuning = defaultTuning(device);
+    for (const auto& [name, value] : params.tuning)
+        tuning[name] = value;
+    checkTuning(device, tuning);
+    Result result;
+    if (digis.size() > 0) {
+        ClSession session(device);
+        Run run(session);
+        run.tuning = tuning;
+        run.options = optionsOf(tuning);
+        run.n = cl_uint(digis.size());
+        run.wg = std::size_t(tuning.at("CLUSTER_WG"));
+        run.groups = std::size_t(tuning.at("CLUSTER_GROUPS"));
+        try {
+            allocate(run);
+            groupByModule(run, digis, variant != "cmssw");
+            progress.checkCancel();
+            if (variant == "cmssw") {
+                cmsswRoots(run, params.chargeCut);
+            } else {
+                unionfindRoots(run);
+                renumber(run, params.chargeCut);
+            }
+            finish(run);
+            result = download(run);
+        } catch (const cl::Error& e) {
+            rethrowDeviceError(e, "cluster " + variant, device);
+        }
+        result.timings = session.timings().records();
+    }
+    result.device = device.spec + " (" + device.name + ")";
+    result.variant = variant;
+    progress.report(1.0);
+    return result;
+}
+
+} // namespace clscope::cluster

@@ -1,0 +1,55 @@
+// cluster, variant cmssw: CMSSW findClus re-done in one launch. One work-group per module
+// (grid-stride over the active modules): the module's digis sorted by input index (so a
+// cluster's lowest position is its lowest digi), duplicate bitmap in local memory, column
+// histogram, forward neighbour lists, atomic-min hooking of roots with pointer jumping
+// (cluster_steps.cl), then the charge cut and numbering (renumber_module, cluster_common.cl).
+// Writes the sorted digis, each digi's root (its cluster's lowest position, -1 for a
+// duplicate) and its number in the module, and the module's cluster count. A module of up to CMSSW_LOCAL_CAP digis is worked on in
+// local memory, a larger one in global scratch: the same launch takes both paths.
+#ifndef CMSSW_LOCAL_CAP
+#define CMSSW_LOCAL_CAP 1024
+#endif
+#define BITMAP_WORDS (CLUSTER_SIZE_X * CLUSTER_SIZE_Y / 32)
+
+kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* active,
+                          global const uint* totals, global uint* sortedIndex,
+                          global const ushort* module, global const ushort* x,
+                          global const ushort* y, global const ushort* adc,
+                          global uint* sortedPix, global ushort* sortedAdc,
+                          global ushort* sortedModule, global int* rootOut,
+                          global uint* orderScratch, global uint* neighbourScratch,
+                          global uchar* countScratch, global uint* chargeLo,
+                          global uint* chargeHi, global uint* rank, global int* localId,
+                          global uint* moduleClusters, global uint* sums, ulong inner,
+                          ulong outer, uint innerModules) {
+    local uint seen[BITMAP_WORDS], twice[BITMAP_WORDS];
+    local uint columnCount[CLUSTER_SIZE_Y], columnStart[CLUSTER_SIZE_Y + 1], tmp[CLUSTER_WG];
+    local int changed;
+    local uint pixL[CMSSW_LOCAL_CAP];
+    local int labelL[CMSSW_LOCAL_CAP]; // the sort keys first, then the labels
+    local ushort orderL[CMSSW_LOCAL_CAP], neighboursL[CMSSW_LOCAL_CAP * CMSSW_MAX_NEIGHBOURS];
+    local uchar countL[CMSSW_LOCAL_CAP];
+    const uint lid = get_local_id(0);
+    for (uint w = lid; w < BITMAP_WORDS; w += CLUSTER_WG) seen[w] = 0, twice[w] = 0;
+    for (uint k = get_group_id(0); k < totals[1]; k += get_num_groups(0)) {
+        const uint m = active[k], start = moduleStart[m], n = moduleStart[m + 1] - start;
+        if (n <= CMSSW_LOCAL_CAP) {
+            local uint* keys = (local uint*)labelL;
+            for (uint p = lid; p < n; p += CLUSTER_WG) keys[p] = sortedIndex[start + p];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            sort_module_local(keys, n, start, sortedIndex, module, x, y, adc, sortedPix,
+                              sortedAdc, sortedModule, pixL);
+            cluster_module_local(pixL, n, start, labelL, orderL, neighboursL, countL, seen, twice,
+                                 columnCount, columnStart, tmp, &changed, rootOut);
+        } else {
+            sort_module_global(sortedIndex + start, n, start, sortedIndex, module, x, y, adc,
+                               sortedPix, sortedAdc, sortedModule, 0);
+            cluster_module_global(sortedPix + start, n, start, rootOut + start, orderScratch + start,
+                                  neighbourScratch + (size_t)start * CMSSW_MAX_NEIGHBOURS,
+                                  countScratch + start, seen, twice, columnCount, columnStart, tmp,
+                                  &changed, rootOut);
+        }
+        renumber_module(k, start, start + n, m < innerModules ? inner : outer, rootOut, sortedAdc,
+                        chargeLo, chargeHi, rank, localId, moduleClusters, sums, tmp);
+    }
+}

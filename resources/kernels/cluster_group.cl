@@ -1,0 +1,68 @@
+// cluster: grouping the digis by module on the device (a counting sort), then each module's
+// digis sorted by input index, so that a module's positions follow the input order and the
+// lowest position of a cluster is its lowest digi.
+#ifndef SCAN_WG
+#define SCAN_WG 256
+#endif
+
+// Valid digis per module and the largest module id; invalid digis get id -1 here.
+kernel void cluster_count(global const ushort* module, uint n, global uint* moduleCount,
+                          global uint* totals, global int* id) {
+    local uint groupMax;
+    const uint i = get_global_id(0);
+    if (get_local_id(0) == 0) groupMax = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (i < n) {
+        const uint m = module[i];
+        if (m == CLUSTER_INVALID) id[i] = -1;
+        else atomic_inc(&moduleCount[m]), atomic_max(&groupMax, m);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) atomic_max(&totals[3], groupMax);
+}
+
+// Exclusive scan of count[0..len) into start[0..len] by one work-group of SCAN_WG, each
+// work-item a contiguous run; with `compact`, also the list of entries with count > 0 into
+// active (activeIndex[entry] = its place, totals[1] = their number).
+// len = totals[lenAt] + lenAdd; totals[totalAt] = the sum.
+kernel void cluster_scan(global const uint* count, global uint* totals, uint lenAt, uint lenAdd,
+                         global uint* start, uint compact, global ushort* active,
+                         global uint* activeIndex, uint totalAt) {
+    local uint sums[SCAN_WG], nonzero[SCAN_WG];
+    const uint lid = get_local_id(0), len = totals[lenAt] + lenAdd;
+    const uint per = (len + SCAN_WG - 1) / SCAN_WG;
+    const uint begin = min(lid * per, len), end = min(begin + per, len);
+    uint sum = 0, used = 0;
+    for (uint i = begin; i < end; ++i) sum += count[i], used += count[i] != 0;
+    sums[lid] = sum, nonzero[lid] = used;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint offset = 1; offset < SCAN_WG; offset <<= 1) {
+        const uint s = lid >= offset ? sums[lid - offset] : 0u;
+        const uint u = lid >= offset ? nonzero[lid - offset] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        sums[lid] += s, nonzero[lid] += u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    uint run = sums[lid] - sum, place = nonzero[lid] - used;
+    for (uint i = begin; i < end; ++i) {
+        const uint c = count[i];
+        start[i] = run;
+        run += c;
+        if (compact && c != 0) active[place] = (ushort)i, activeIndex[i] = place++;
+    }
+    if (lid == SCAN_WG - 1) {
+        start[len] = run;
+        totals[totalAt] = run;
+        if (compact) totals[1] = place;
+    }
+}
+
+// Each valid digi to a free slot of its module's range (order within the module arbitrary;
+// the counts return to zero).
+kernel void cluster_scatter(global const ushort* module, uint n, global const uint* moduleStart,
+                            global uint* moduleCount, global uint* sortedIndex) {
+    const uint i = get_global_id(0);
+    if (i >= n || module[i] == CLUSTER_INVALID) return;
+    const uint m = module[i];
+    sortedIndex[moduleStart[m] + atomic_dec(&moduleCount[m]) - 1] = i;
+}
