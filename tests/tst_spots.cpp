@@ -81,6 +81,26 @@ void compareMasks(const std::vector<std::uint8_t>& got, const std::vector<std::u
                   .c_str());
 }
 
+// Our spots of a mask against DIALS' (rows x, y, intensity, npix, x0, y0, x1, y1), matched by box.
+void compareSpots(const Array& dials, const std::vector<spots::Spot>& ours,
+                  const std::string& where) {
+    const std::size_t n = dials.shape()[0];
+    QCOMPARE(ours.size(), n);
+    const auto v = dials.as<double>();
+    for (std::size_t r = 0; r < n; ++r) {
+        const double* row = v.data() + 8 * r;
+        const auto it = std::find_if(ours.begin(), ours.end(), [&](const spots::Spot& s) {
+            return s.x0 == row[4] && s.y0 == row[5] && s.x1 == row[6] && s.y1 == row[7];
+        });
+        QVERIFY2(it != ours.end(),
+                 (where + ": DIALS spot " + std::to_string(r) + " has no match").c_str());
+        QCOMPARE(double(it->npix), row[3]);
+        QCOMPARE(it->intensity, row[2]);
+        QVERIFY2(std::abs(it->x - row[0]) < 1e-9 && std::abs(it->y - row[1]) < 1e-9,
+                 (where + ": centroid of spot " + std::to_string(r) + " differs").c_str());
+    }
+}
+
 spots::Params params(Method method, int kx = 3, int ky = 3) {
     spots::Params p;
     p.method = method;
@@ -236,6 +256,8 @@ void TestSpots::dialsFixture() {
                         (g + ": extended differs away from masks at " + std::to_string(k)).c_str());
             }
         signal += count(dispersion) + count(legacy);
+        compareSpots(r.read(g + "/dials_spots", DType::Float64),
+                     spots::findSpots(in.frames, dispersion, params(Method::Dispersion)), g);
         if (const DeviceInfo* d = firstOpenCl()) {
             compareMasks(spots::thresholdOnDevice(*d, "extended", in, p).signal, now,
                          g + " extended on " + d->spec);

@@ -10,6 +10,8 @@ min_local, global_threshold], and DIALS' masks (1 = signal):
   dispersion        DispersionThreshold (threshold / threshold_w_gain when gain != 1)
   extended_legacy   DispersionExtendedThreshold of this DIALS build (older than the 2025 rule
                     that counts masked pixels as dispersive)
+  dials_spots       DIALS' spots of the dispersion mask: rows of x, y (centroid), intensity,
+                    npix, x0, y0, x1, y1
   far_from_invalid  pixels the 2025 rule cannot change (Chebyshev distance to any invalid
                     pixel > erosion + max(kx, ky) + 2)
 DIALS' valid-pixel mask is pixel mask 0 and value < 2^16 - 2. DIALS kernel_size is (ky, kx):
@@ -19,11 +21,12 @@ import sys
 
 import h5py
 import numpy as np
+from dials.model.data import PixelList, PixelListLabeller
 from dials.algorithms.image.threshold import (
     DispersionExtendedThreshold,
     DispersionThreshold,
 )
-from scitbx.array_family import flex
+from dials.array_family import flex
 
 
 def make_image(rng, h, w, background, blobs):
@@ -57,6 +60,25 @@ def dials_masks(img, bad, kx, ky, gain, sigma_b, sigma_s, min_local, threshold):
             algo(image, mask, dst)
         out[name] = np.array(dst.as_numpy_array(), dtype=np.uint8).reshape(h, w)
     return valid, out
+
+
+def dials_spots(img, signal):
+    """DIALS' 2D spots (min 3, max 1000 pixels) of a signal mask, as dials.find_spots makes them."""
+    h, w = img.shape
+    mask = flex.bool(flex.grid(h, w), False)
+    mask.as_1d().set_selected(flex.size_t(np.flatnonzero(signal).tolist()), True)
+    labeller = PixelListLabeller()
+    labeller.add(PixelList(0, flex.double(img.astype(np.float64)), mask))
+    boxes = flex.PixelListShoeboxCreator(labeller, 0, 0, True, 3, 1000, False).result()
+    boxes = boxes.select(boxes.is_allocated())
+    centroid, intensity = boxes.centroid_valid(), boxes.summed_intensity()
+    rows = []
+    for k in range(len(boxes)):
+        x0, x1, y0, y1, _, _ = boxes[k].bbox
+        x, y, _ = centroid[k].px.position
+        npix = boxes[k].mask.count(5)  # valid | foreground
+        rows.append((x, y, intensity[k].observed.value, npix, x0, y0, x1, y1))
+    return np.array(rows, np.float64).reshape(-1, 8)
 
 
 def far_from(valid, radius):
@@ -94,6 +116,7 @@ def main(path):
                 g.create_dataset(name, data=m, compression="gzip")
             far = far_from(valid, min(kx, ky) + max(kx, ky) + 2)
             g.create_dataset("far_from_invalid", data=far, compression="gzip")
+            g.create_dataset("dials_spots", data=dials_spots(img, masks["dispersion"]))
             print(f"case{n}: {h}x{w}, dispersion {masks['dispersion'].sum()} px,"
                   f" extended {masks['extended_legacy'].sum()} px")
 

@@ -1,0 +1,274 @@
+// spots through the algorithm interface: input roles, DIALS-named parameters with the
+// DESIGN.md §4 flags, variants, the /spots output layout and the bench cases.
+#include "gpu/spots/algorithm.hpp"
+
+#include "core/errors.hpp"
+#include "core/synthetic/synthetic.hpp"
+#include "gpu/spots/spots_gpu.hpp"
+
+#include <cmath>
+
+namespace clscope::spots {
+
+namespace {
+
+class SpotsInput : public AlgorithmInput {
+  public:
+    Input data;
+    std::string describe() const override {
+        const Array& a = data.frames;
+        return std::to_string(a.frameCount()) + " frame(s) of " + std::to_string(a.height()) + "x" +
+               std::to_string(a.width()) + " " + dtypeName(a.dtype()) +
+               (data.mask.bad.empty() ? ", no pixel mask" : ", pixel mask");
+    }
+};
+
+class SpotsResult : public AlgorithmResult {
+  public:
+    Result result;
+    void write(H5Writer& out, const std::string& group) const override;
+    std::string summary() const override {
+        std::size_t strong = 0;
+        for (auto n : result.strongPerFrame)
+            strong += static_cast<std::size_t>(n);
+        return std::to_string(strong) + " signal pixels, " + std::to_string(result.spots.size()) +
+               " spots";
+    }
+};
+
+void SpotsResult::write(H5Writer& out, const std::string& group) const {
+    Array signal(DType::UInt8, result.shape);
+    std::copy(result.signal.begin(), result.signal.end(), signal.as<std::uint8_t>().begin());
+    out.write(group + "/signal", signal, Compression::Gzip);
+    const std::size_t n = result.spots.size();
+    Array frame(DType::Int32, {n}), npix(DType::Int32, {n}), bbox(DType::Int32, {n, 4});
+    Array x(DType::Float64, {n}), y(DType::Float64, {n}), intensity(DType::Float64, {n});
+    for (std::size_t i = 0; i < n; ++i) {
+        const Spot& s = result.spots[i];
+        frame.as<std::int32_t>()[i] = s.frame, npix.as<std::int32_t>()[i] = s.npix;
+        x.as<double>()[i] = s.x, y.as<double>()[i] = s.y, intensity.as<double>()[i] = s.intensity;
+        const std::int32_t box[4] = {s.x0, s.y0, s.x1, s.y1};
+        std::copy(box, box + 4, bbox.as<std::int32_t>().begin() + 4 * i);
+    }
+    out.write(group + "/frame", frame);
+    out.write(group + "/x", x);
+    out.write(group + "/y", y);
+    out.write(group + "/npix", npix);
+    out.write(group + "/intensity", intensity);
+    out.write(group + "/bbox", bbox);
+    writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
+}
+
+ParamSpec spec(std::string name, ParamSpec::Type type, nlohmann::json value, std::string label,
+               std::string flag, std::string help) {
+    ParamSpec s;
+    s.name = std::move(name), s.type = type, s.defaultValue = std::move(value);
+    s.label = std::move(label), s.flag = std::move(flag), s.help = std::move(help);
+    return s;
+}
+
+// global_threshold: a number >= 0 or "auto".
+void parseGlobalThreshold(const nlohmann::json& value, Params& p) {
+    if (value.is_number()) {
+        p.globalThreshold = value.get<double>();
+        return;
+    }
+    const std::string text = value.get<std::string>();
+    if (text == "auto") {
+        p.globalAuto = true;
+        return;
+    }
+    try {
+        std::size_t used = 0;
+        p.globalThreshold = std::stod(text, &used);
+        if (used == text.size()) return;
+    } catch (const std::exception&) {
+    }
+    throw UsageError("spots: global_threshold must be a number >= 0 or 'auto', got '" + text + "'");
+}
+
+const Input& inputOf(const RunRequest& r) {
+    const auto* in = dynamic_cast<const SpotsInput*>(r.input.get());
+    if (!in) throw UsageError("spots: the run's input is not a spots input");
+    return in->data;
+}
+
+} // namespace
+
+Params paramsFrom(const ParamSet& set) {
+    Params p;
+    p.method = methodFromName(set.text("algorithm"));
+    p.gain = set.number("gain");
+    const auto kernel = set.intList("kernel_size");
+    if (kernel.size() != 2) throw UsageError("spots: kernel_size takes two values KX,KY");
+    p.kernelX = static_cast<int>(kernel[0]), p.kernelY = static_cast<int>(kernel[1]);
+    p.sigmaBackground = set.number("sigma_background");
+    p.sigmaStrong = set.number("sigma_strong");
+    p.minLocal = static_cast<int>(set.integer("min_local"));
+    parseGlobalThreshold(set.get("global_threshold"), p);
+    p.minSpotSize = static_cast<int>(set.integer("min_spot_size"));
+    p.maxSpotSize = static_cast<int>(set.integer("max_spot_size"));
+    p.threeD = set.boolean("three_d");
+    checkParams(p);
+    return p;
+}
+
+std::vector<InputRole> SpotsAlgorithm::inputRoles() const {
+    return {
+        {"frames", "--data", paths::frames, "frames (T,H,W) or one image (H,W)", false, false, ""},
+        {"pixel_mask", "--mask", paths::pixelMask, "NXmx pixel mask, non-zero = bad", true, true,
+         ""}};
+}
+
+std::vector<ParamSpec> SpotsAlgorithm::parameterSpecs() const {
+    using T = ParamSpec::Type;
+    std::vector<ParamSpec> s;
+    s.push_back(spec("algorithm", T::Choice, "dispersion", "algorithm", "--algorithm",
+                     "DIALS threshold algorithm"));
+    s.back().choices = {"dispersion", "dispersion_extended"};
+    s.push_back(spec("gain", T::Double, 1.0, "gain", "--gain",
+                     "detector gain (1: DIALS without a gain map)"));
+    s.back().min = 1e-6;
+    s.push_back(spec("kernel_size", T::IntList, nlohmann::json::array({3, 3}), "kernel size",
+                     "--kernel-size", "window half-widths KX,KY: window (2KX+1) x (2KY+1)"));
+    s.back().min = 1, s.back().max = 64;
+    s.push_back(spec("sigma_background", T::Double, 6.0, "σ background", "--sigma-b",
+                     "dispersion threshold"));
+    s.back().min = 0;
+    s.push_back(
+        spec("sigma_strong", T::Double, 3.0, "σ strong", "--sigma-s", "strong pixel threshold"));
+    s.back().min = 0;
+    s.push_back(spec("min_local", T::Int, 2, "min local", "--min-local",
+                     "valid pixels needed in the window (<= 0: all)"));
+    s.push_back(spec("global_threshold", T::Text, "0", "global threshold", "--global-threshold",
+                     "pixels must exceed it: a number >= 0 or 'auto' (DIALS' elbow estimate)"));
+    s.push_back(spec("min_spot_size", T::Int, 3, "min spot size", "--min-spot-size",
+                     "smallest spot (pixels)"));
+    s.back().min = 0;
+    s.push_back(spec("max_spot_size", T::Int, 1000, "max spot size", "--max-spot-size",
+                     "largest spot (pixels)"));
+    s.back().min = 0;
+    s.push_back(spec("three_d", T::Bool, false, "3D spots", "--3d", "6-connected across frames"));
+    s.push_back(
+        spec("debug", T::Bool, false, "debug images", "--debug", "also write the debug images"));
+    s.back().advanced = true;
+    for (auto& p : s)
+        p.unit =
+            (p.name == "kernel_size" || p.name.find("spot_size") != std::string::npos) ? "px" : "";
+    return s;
+}
+
+std::vector<VariantEntry> SpotsAlgorithm::variants() const {
+    std::vector<VariantEntry> out;
+    for (const std::string& id : variantIds()) {
+        VariantEntry e;
+        e.info.algorithm = "spots", e.info.id = id, e.info.label = variantLabel(id);
+        e.info.kind = id == "cpu" ? VariantKind::Host : VariantKind::OpenCL;
+        e.info.needs = id == "cpu" ? "host" : "OpenCL 1.2 (fp64 for exact tests)";
+        e.info.preferred = id == "local" || id == "cpu";
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+std::shared_ptr<const AlgorithmInput> SpotsAlgorithm::read(const InputSources& sources,
+                                                           const ParamSet&) const {
+    const auto roles = inputRoles();
+    auto in = std::make_shared<SpotsInput>();
+    const DataLocation frames = sources.locate(roles[0]);
+    in->data.frames = readFrames(H5Reader(frames.file), frames.path);
+    in->provenance["datasets"]["frames"] = frames.file + ":" + frames.path;
+    if (!sources.disabled.count("pixel_mask")) {
+        const DataLocation mask = sources.locate(roles[1]);
+        H5Reader file(mask.file);
+        const bool given = sources.overrides.count("pixel_mask") > 0;
+        if (given || file.hasDataset(mask.path)) {
+            in->data.mask =
+                readPixelMask(file, mask.path, in->data.frames.height(), in->data.frames.width());
+            in->provenance["datasets"]["pixel_mask"] = mask.file + ":" + mask.path;
+        }
+    }
+    in->provenance["file"] = sources.file;
+    checkInput(in->data);
+    return in;
+}
+
+Support SpotsAlgorithm::supports(const VariantEntry& variant, const DeviceInfo& device,
+                                 const AlgorithmInput*, const ParamSet* params) const {
+    if (!params) return supportsVariant(variant.info.id, device, nullptr);
+    const Params p = paramsFrom(*params);
+    return supportsVariant(variant.info.id, device, &p);
+}
+
+std::shared_ptr<AlgorithmResult> SpotsAlgorithm::run(const RunRequest& request,
+                                                     const Progress& progress) const {
+    Params p = paramsFrom(request.params);
+    p.tuning = request.tuning;
+    const std::string variant =
+        request.variant.empty() ? preferredVariant(request.device, p.method) : request.variant;
+    MaskRun details;
+    auto r = std::make_shared<SpotsResult>();
+    r->result = findSpotsWith(request.device, variant, inputOf(request), p, progress, &details);
+    r->info.variant = variant;
+    r->info.kernelMs = details.kernelMs;
+    r->info.timings = details.timings.records();
+    return r;
+}
+
+Deviation SpotsAlgorithm::compare(const AlgorithmResult& result,
+                                  const AlgorithmResult& reference) const {
+    const auto& got = dynamic_cast<const SpotsResult&>(result).result;
+    const auto& want = dynamic_cast<const SpotsResult&>(reference).result;
+    Deviation d;
+    d.metric = "signal pixels that differ (masks must be identical)";
+    d.tolerance = 0;
+    d.compared = want.signal.size();
+    if (got.signal.size() != want.signal.size()) {
+        d.pass = false, d.note = "signal masks of different sizes";
+        return d;
+    }
+    for (std::size_t i = 0; i < got.signal.size(); ++i)
+        if (got.signal[i] != want.signal[i] && d.beyond++ == 0)
+            d.firstIndex = static_cast<long long>(i);
+    d.maxDeviation = d.beyond ? 1 : 0;
+    d.pass = d.beyond == 0;
+    if (d.firstIndex >= 0) {
+        const std::size_t plane = want.shape.size() >= 2 ? want.shape[want.shape.size() - 1] *
+                                                               want.shape[want.shape.size() - 2]
+                                                         : 1;
+        const std::size_t w = want.shape.back(), k = static_cast<std::size_t>(d.firstIndex);
+        d.firstWhere = "frame " + std::to_string(k / plane) + ", row " +
+                       std::to_string(k % plane / w) + ", column " + std::to_string(k % w);
+    }
+    d.note = std::to_string(got.spots.size()) + " spots vs " + std::to_string(want.spots.size()) +
+             " in the reference";
+    return d;
+}
+
+BenchCase SpotsAlgorithm::benchCase(const std::string& size) const {
+    synthetic::DiffractionParams g;
+    ParamSet params = defaultParams();
+    if (size == "seed") {
+        g.frames = 32, g.height = 512, g.width = 1028, g.spots = 100;
+    } else if (size == "large") {
+        g.frames = 1, g.height = 4148, g.width = 4362, g.spots = 2000, g.gaps = true;
+        params.set("algorithm", "dispersion_extended");
+    } else {
+        throw UsageError("spots: no bench size '" + size + "' (seed, large)");
+    }
+    g.seed = 2;
+    synthetic::DiffractionDataset d = synthetic::generateDiffraction(g);
+    auto in = std::make_shared<SpotsInput>();
+    in->data.frames = std::move(d.frames);
+    in->data.mask = std::move(d.mask);
+    BenchCase b;
+    b.input = in;
+    b.params = params;
+    b.work = static_cast<double>(g.frames * g.height * g.width);
+    b.unit = "Gpixel/s", b.unitScale = 1e9;
+    b.description = std::to_string(g.frames) + " x " + std::to_string(g.height) + "x" +
+                    std::to_string(g.width) + " uint16, " + params.text("algorithm");
+    return b;
+}
+
+} // namespace clscope::spots
