@@ -124,6 +124,7 @@ class TestSpots : public QObject {
     void gainInvariants();
     void spotGrouping();
     void spotGrouping3d();
+    void philSnippet();
     void badInputs();
 };
 
@@ -256,6 +257,7 @@ void TestSpots::dialsFixture() {
                         (g + ": extended differs away from masks at " + std::to_string(k)).c_str());
             }
         signal += count(dispersion) + count(legacy);
+        QCOMPARE(spots::autoGlobalThreshold(in), r.readScalar(g + "/auto_threshold"));
         compareSpots(r.read(g + "/dials_spots", DType::Float64),
                      spots::findSpots(in.frames, dispersion, params(Method::Dispersion)), g);
         if (const DeviceInfo* d = firstOpenCl()) {
@@ -368,6 +370,16 @@ void TestSpots::spotGrouping3d() {
     QCOMPARE(found[1].npix, 1);
     p.threeD = false;
     QCOMPARE(spots::findSpots(frames, s, p).size(), std::size_t(6));
+}
+
+void TestSpots::philSnippet() {
+    spots::Params p = params(Method::DispersionExtended, 2, 4);
+    p.gain = 1.5, p.globalAuto = true;
+    const std::string phil = spots::philSnippet(p);
+    for (const char* part :
+         {"algorithm = dispersion_extended", "kernel_size = 4 2", "gain = 1.5",
+          "global_threshold = Auto", "min_spot_size = 3", "sigma_background = 6"})
+        QVERIFY2(phil.find(part) != std::string::npos, (phil + " lacks " + part).c_str());
 }
 
 void TestSpots::badInputs() {

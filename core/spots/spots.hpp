@@ -88,6 +88,10 @@ Result runCpu(const Input& in, const Params& p, const Progress& progress = {});
 // Spots and counts of a signal mask made elsewhere (GPU variants).
 Result finishResult(const Input& in, std::vector<std::uint8_t> signal, const Params& p);
 
+// The parameters as a DIALS find_spots.phil snippet (kernel_size written as DIALS orders it:
+// rows first, "KY KX").
+std::string philSnippet(const Params& p);
+
 // DIALS' elbow estimate of global_threshold = auto over the frames' valid pixels.
 double autoGlobalThreshold(const Input& in);
 

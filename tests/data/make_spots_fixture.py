@@ -12,6 +12,7 @@ min_local, global_threshold], and DIALS' masks (1 = signal):
                     that counts masked pixels as dispersive)
   dials_spots       DIALS' spots of the dispersion mask: rows of x, y (centroid), intensity,
                     npix, x0, y0, x1, y1
+  auto_threshold    DIALS' global_threshold = auto estimate of the image (as int)
   far_from_invalid  pixels the 2025 rule cannot change (Chebyshev distance to any invalid
                     pixel > erosion + max(kx, ky) + 2)
 DIALS' valid-pixel mask is pixel mask 0 and value < 2^16 - 2. DIALS kernel_size is (ky, kx):
@@ -21,6 +22,7 @@ import sys
 
 import h5py
 import numpy as np
+from dials.extensions.dispersion_spotfinder_threshold_ext import estimate_global_threshold
 from dials.model.data import PixelList, PixelListLabeller
 from dials.algorithms.image.threshold import (
     DispersionExtendedThreshold,
@@ -116,6 +118,7 @@ def main(path):
                 g.create_dataset(name, data=m, compression="gzip")
             far = far_from(valid, min(kx, ky) + max(kx, ky) + 2)
             g.create_dataset("far_from_invalid", data=far, compression="gzip")
+            g["auto_threshold"] = float(int(estimate_global_threshold(flex.double(img.astype(np.float64)))))
             g.create_dataset("dials_spots", data=dials_spots(img, masks["dispersion"]))
             print(f"case{n}: {h}x{w}, dispersion {masks['dispersion'].sum()} px,"
                   f" extended {masks['extended_legacy'].sum()} px")
