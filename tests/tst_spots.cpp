@@ -124,6 +124,7 @@ class TestSpots : public QObject {
     void gainInvariants();
     void spotGrouping();
     void spotGrouping3d();
+    void debugImages();
     void philSnippet();
     void badInputs();
 };
@@ -370,6 +371,28 @@ void TestSpots::spotGrouping3d() {
     QCOMPARE(found[1].npix, 1);
     p.threeD = false;
     QCOMPARE(spots::findSpots(frames, s, p).size(), std::size_t(6));
+}
+
+// Debug images: final == the signal mask, final = sigma_b & sigma_s & global for dispersion,
+// and the mean is the window mean.
+void TestSpots::debugImages() {
+    const spots::Input in = makeImages<std::uint16_t>(2, 30, 41, 3);
+    for (Method m : {Method::Dispersion, Method::DispersionExtended}) {
+        spots::DebugImages d;
+        const auto signal = spots::thresholdCpu(in, params(m), {}, &d);
+        compareMasks(d.final, signal, "debug final");
+        QCOMPARE(d.mean.size(), signal.size());
+        if (m == Method::Dispersion)
+            for (std::size_t k = 0; k < signal.size(); ++k)
+                QCOMPARE(bool(signal[k]), d.sigmaB[k] && d.sigmaS[k] && d.global[k]);
+    }
+    spots::DebugImages d;
+    spots::Input flat = makeImages<std::uint16_t>(1, 9, 9, 1, false);
+    std::fill(flat.frames.as<std::uint16_t>().begin(), flat.frames.as<std::uint16_t>().end(), 7);
+    spots::thresholdCpu(flat, params(Method::Dispersion, 1, 1), {}, &d);
+    QCOMPARE(d.mean[40], 7.0);
+    QCOMPARE(d.variance[40], 0.0);
+    QCOMPARE(count(d.final), std::size_t(0));
 }
 
 void TestSpots::philSnippet() {

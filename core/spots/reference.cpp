@@ -110,9 +110,25 @@ FrameData<S> frameData(const T* data, const std::uint8_t* bad, std::size_t n, st
     return f;
 }
 
+// Where one frame's debug values go (null: none asked).
+struct FrameDebug {
+    DebugImages* images = nullptr;
+    std::size_t offset = 0;
+    void stats(std::size_t k, double m, double x, double y) const {
+        const double mean = m > 0 ? x / m : 0,
+                     variance = m > 1 ? (m * y - x * x) / (m * (m - 1)) : 0;
+        images->mean[offset + k] = mean, images->variance[offset + k] = variance;
+        images->dispersion[offset + k] = mean > 0 ? variance / mean : 0;
+    }
+    void tests(std::size_t k, bool valid, bool sigmaB, bool sigmaS, bool global, bool final) const {
+        images->sigmaB[offset + k] = valid && sigmaB, images->sigmaS[offset + k] = valid && sigmaS;
+        images->global[offset + k] = valid && global, images->final[offset + k] = final;
+    }
+};
+
 template <class S>
 void dispersionFrame(const FrameData<S>& f, int h, int w, const Params& p, double threshold,
-                     std::uint8_t* out) {
+                     std::uint8_t* out, const FrameDebug& debug) {
     const WindowSums<S> s = boxSums(f.v, f.inSum, h, w, p.kernelX, p.kernelY);
     const bool useGain = p.gain != 1.0;
     const int minM = minCount(p);
@@ -122,12 +138,18 @@ void dispersionFrame(const FrameData<S>& f, int h, int w, const Params& p, doubl
         out[k] = f.valid[k] && m >= minM && x >= 0 && v > threshold &&
                  backgroundTest(m, x, y, p.gain, p.sigmaBackground, useGain) &&
                  strongTest(m, x, v, p.gain, p.sigmaStrong, useGain);
+        if (!debug.images) continue;
+        const bool counted = m >= minM && x >= 0;
+        debug.stats(k, m, x, y);
+        debug.tests(
+            k, f.valid[k], counted && backgroundTest(m, x, y, p.gain, p.sigmaBackground, useGain),
+            counted && strongTest(m, x, v, p.gain, p.sigmaStrong, useGain), v > threshold, out[k]);
     }
 }
 
 template <class S>
 void extendedFrame(const FrameData<S>& f, int h, int w, const Params& p, double threshold,
-                   std::uint8_t* out) {
+                   std::uint8_t* out, const FrameDebug& debug) {
     const std::size_t n = f.v.size();
     const bool useGain = p.gain != 1.0;
     const int minM = minCount(p);
@@ -140,6 +162,7 @@ void extendedFrame(const FrameData<S>& f, int h, int w, const Params& p, double 
                             ? !p.legacyMaskedBackground
                             : m >= minM && x >= 0 &&
                                   backgroundTest(m, x, y, p.gain, p.sigmaBackground, useGain);
+        if (debug.images) debug.stats(k, m, x, y);
     }
     const std::vector<int> distance = chebyshevDistance(dispersive, h, w);
     std::vector<std::uint8_t> core(n), background(n);
@@ -153,12 +176,18 @@ void extendedFrame(const FrameData<S>& f, int h, int w, const Params& p, double 
         const double m = s.m[k], x = static_cast<double>(s.x[k]), v = static_cast<double>(f.v[k]);
         out[k] = f.valid[k] && x >= 0 && core[k] && v > threshold &&
                  extendedStrongTest(m, x, v, p.gain, p.sigmaStrong, useGain);
+        if (!debug.images) continue;
+        debug.images->mean[debug.offset + k] = m >= 2 ? x / m : 0;
+        debug.tests(k, f.valid[k], dispersive[k],
+                    extendedStrongTest(m, x, v, p.gain, p.sigmaStrong, useGain), v > threshold,
+                    out[k]);
     }
 }
 
 } // namespace
 
-std::vector<std::uint8_t> thresholdCpu(const Input& in, const Params& p, const Progress& progress) {
+std::vector<std::uint8_t> thresholdCpu(const Input& in, const Params& p, const Progress& progress,
+                                       DebugImages* debug) {
     checkInput(in);
     checkParams(p);
     const Array& a = in.frames;
@@ -167,16 +196,23 @@ std::vector<std::uint8_t> thresholdCpu(const Input& in, const Params& p, const P
     const double threshold = p.globalAuto ? autoGlobalThreshold(in) : p.globalThreshold;
     const std::uint8_t* bad = in.mask.bad.empty() ? nullptr : in.mask.bad.data();
     std::vector<std::uint8_t> signal(a.size(), 0);
+    if (debug) {
+        for (auto* image : {&debug->mean, &debug->variance, &debug->dispersion})
+            image->assign(a.size(), 0.0);
+        for (auto* image : {&debug->sigmaB, &debug->sigmaS, &debug->global, &debug->final})
+            image->assign(a.size(), 0);
+    }
     visitArray(a, [&](auto values) {
         using T = typename decltype(values)::element_type;
         using S = std::conditional_t<std::is_floating_point_v<T>, double, std::int64_t>;
         for (std::size_t t = 0; t < a.frameCount(); ++t) {
             const auto f =
                 frameData<T, S>(values.data() + t * plane, bad, plane, validLimit(a.dtype()));
+            const FrameDebug frameDebug{debug, t * plane};
             if (p.method == Method::Dispersion)
-                dispersionFrame(f, h, w, p, threshold, signal.data() + t * plane);
+                dispersionFrame(f, h, w, p, threshold, signal.data() + t * plane, frameDebug);
             else
-                extendedFrame(f, h, w, p, threshold, signal.data() + t * plane);
+                extendedFrame(f, h, w, p, threshold, signal.data() + t * plane, frameDebug);
             progress.report(double(t + 1) / double(a.frameCount()));
             progress.checkCancel();
         }

@@ -76,9 +76,20 @@ struct Result {
     double thresholdUsed = 0; // the global threshold (after auto)
 };
 
-// The signal mask on the host (the `cpu` variant), multithreaded over frames and rows.
+// DIALS' debug images (the threshold steps dials.image_viewer shows), one value per pixel of
+// every frame. dispersion: mean, variance (sample) and index of dispersion of the window;
+// dispersion_extended: mean is the background mean of the widened window. sigmaB: the
+// dispersion test (extended: dispersive pixels before erosion), sigmaS: the strong test,
+// global: value > global_threshold, final: the signal mask. All 0 on invalid pixels.
+struct DebugImages {
+    std::vector<double> mean, variance, dispersion;
+    std::vector<std::uint8_t> sigmaB, sigmaS, global, final;
+};
+
+// The signal mask on the host (the `cpu` variant), multithreaded over rows; with debug, the
+// debug images too.
 std::vector<std::uint8_t> thresholdCpu(const Input& in, const Params& p,
-                                       const Progress& progress = {});
+                                       const Progress& progress = {}, DebugImages* debug = nullptr);
 // Spots of a signal mask: 4-connected per frame, or 6-connected across frames (threeD),
 // streaming frame by frame; filtered by size; ordered by first frame, then first pixel.
 std::vector<Spot> findSpots(const Array& frames, const std::vector<std::uint8_t>& signal,

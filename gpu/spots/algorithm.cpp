@@ -7,6 +7,7 @@
 #include "gpu/spots/spots_gpu.hpp"
 
 #include <cmath>
+#include <optional>
 
 namespace clscope::spots {
 
@@ -26,6 +27,7 @@ class SpotsInput : public AlgorithmInput {
 class SpotsResult : public AlgorithmResult {
   public:
     Result result;
+    std::optional<DebugImages> debug; // --debug: DIALS' threshold steps, from the host reference
     void write(H5Writer& out, const std::string& group) const override;
     std::string summary() const override {
         std::size_t strong = 0;
@@ -36,10 +38,26 @@ class SpotsResult : public AlgorithmResult {
     }
 };
 
+template <class T>
+void writeImage(H5Writer& out, const std::string& path, const std::vector<T>& values,
+                const Shape& shape) {
+    Array a(dtypeOf<T>(), shape);
+    std::copy(values.begin(), values.end(), a.as<T>().begin());
+    out.write(path, a, Compression::Gzip);
+}
+
+void writeDebug(H5Writer& out, const std::string& group, const DebugImages& d, const Shape& shape) {
+    writeImage(out, group + "/mean", d.mean, shape);
+    writeImage(out, group + "/variance", d.variance, shape);
+    writeImage(out, group + "/dispersion", d.dispersion, shape);
+    writeImage(out, group + "/sigma_b", d.sigmaB, shape);
+    writeImage(out, group + "/sigma_s", d.sigmaS, shape);
+    writeImage(out, group + "/global", d.global, shape);
+    writeImage(out, group + "/final", d.final, shape);
+}
+
 void SpotsResult::write(H5Writer& out, const std::string& group) const {
-    Array signal(DType::UInt8, result.shape);
-    std::copy(result.signal.begin(), result.signal.end(), signal.as<std::uint8_t>().begin());
-    out.write(group + "/signal", signal, Compression::Gzip);
+    writeImage(out, group + "/signal", result.signal, result.shape);
     const std::size_t n = result.spots.size();
     Array frame(DType::Int32, {n}), npix(DType::Int32, {n}), bbox(DType::Int32, {n, 4});
     Array x(DType::Float64, {n}), y(DType::Float64, {n}), intensity(DType::Float64, {n});
@@ -56,6 +74,7 @@ void SpotsResult::write(H5Writer& out, const std::string& group) const {
     out.write(group + "/npix", npix);
     out.write(group + "/intensity", intensity);
     out.write(group + "/bbox", bbox);
+    if (debug) writeDebug(out, group + "/debug", *debug, result.shape);
     writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
 }
 
@@ -212,6 +231,10 @@ std::shared_ptr<AlgorithmResult> SpotsAlgorithm::run(const RunRequest& request,
     r->info.variant = variant;
     r->info.kernelMs = details.kernelMs;
     r->info.timings = details.timings.records();
+    if (request.params.boolean("debug")) {
+        r->debug.emplace();
+        thresholdCpu(inputOf(request), p, {}, &*r->debug);
+    }
     return r;
 }
 
