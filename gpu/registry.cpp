@@ -1,11 +1,13 @@
 // Where every algorithm is registered: one line per algorithm.
 #include "gpu/algorithm.hpp"
+#include "gpu/spots/algorithm.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 
 namespace clscope {
 
 void registerAllAlgorithms(AlgorithmRegistry& registry) {
     registry.add(std::make_shared<xpcs::Algorithm>());
+    registry.add(std::make_shared<spots::SpotsAlgorithm>());
 }
 
 } // namespace clscope

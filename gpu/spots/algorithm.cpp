@@ -79,10 +79,10 @@ void SpotsResult::write(H5Writer& out, const std::string& group) const {
 }
 
 ParamSpec spec(std::string name, ParamSpec::Type type, nlohmann::json value, std::string label,
-               std::string flag, std::string help) {
-    ParamSpec s;
-    s.name = std::move(name), s.type = type, s.defaultValue = std::move(value);
-    s.label = std::move(label), s.flag = std::move(flag), s.help = std::move(help);
+               std::string flag, std::string help, std::string unit = "") {
+    ParamSpec s =
+        makeParam(std::move(name), type, std::move(value), std::move(help), std::move(unit));
+    s.label = std::move(label), s.flag = std::move(flag);
     return s;
 }
 
@@ -116,7 +116,7 @@ const Input& inputOf(const RunRequest& r) {
 
 Params paramsFrom(const ParamSet& set) {
     Params p;
-    p.method = methodFromName(set.text("algorithm"));
+    p.method = methodFromName(set.text("threshold_algorithm"));
     p.gain = set.number("gain");
     const auto kernel = set.intList("kernel_size");
     if (kernel.size() != 2) throw UsageError("spots: kernel_size takes two values KX,KY");
@@ -133,23 +133,26 @@ Params paramsFrom(const ParamSet& set) {
 }
 
 std::vector<InputRole> SpotsAlgorithm::inputRoles() const {
-    return {
-        {"frames", "--data", paths::frames, "frames (T,H,W) or one image (H,W)", false, false, ""},
-        {"pixel_mask", "--mask", paths::pixelMask, "NXmx pixel mask, non-zero = bad", true, true,
-         ""}};
+    InputRole mask = makeRole("pixel_mask", "--mask", paths::pixelMask,
+                              "NXmx pixel mask FILE[:PATH], non-zero = bad (default: the input's, "
+                              "when present)");
+    mask.optional = true, mask.otherFile = true;
+    return {makeRole("frames", "--data", paths::frames, "frames (T,H,W) or one image (H,W)"), mask};
 }
 
+// DIALS' names (spotfinder.threshold.dispersion.*, spotfinder.filter.*); the threshold
+// algorithm is "threshold_algorithm" because "algorithm" is a provenance key of --params.
 std::vector<ParamSpec> SpotsAlgorithm::parameterSpecs() const {
     using T = ParamSpec::Type;
     std::vector<ParamSpec> s;
-    s.push_back(spec("algorithm", T::Choice, "dispersion", "algorithm", "--algorithm",
+    s.push_back(spec("threshold_algorithm", T::Choice, "dispersion", "algorithm", "--algorithm",
                      "DIALS threshold algorithm"));
     s.back().choices = {"dispersion", "dispersion_extended"};
     s.push_back(spec("gain", T::Double, 1.0, "gain", "--gain",
                      "detector gain (1: DIALS without a gain map)"));
     s.back().min = 1e-6;
     s.push_back(spec("kernel_size", T::IntList, nlohmann::json::array({3, 3}), "kernel size",
-                     "--kernel-size", "window half-widths KX,KY: window (2KX+1) x (2KY+1)"));
+                     "--kernel-size", "window half-widths KX,KY: window (2KX+1) x (2KY+1)", "px"));
     s.back().min = 1, s.back().max = 64;
     s.push_back(spec("sigma_background", T::Double, 6.0, "σ background", "--sigma-b",
                      "dispersion threshold"));
@@ -159,21 +162,21 @@ std::vector<ParamSpec> SpotsAlgorithm::parameterSpecs() const {
     s.back().min = 0;
     s.push_back(spec("min_local", T::Int, 2, "min local", "--min-local",
                      "valid pixels needed in the window (<= 0: all)"));
-    s.push_back(spec("global_threshold", T::Text, "0", "global threshold", "--global-threshold",
+    s.push_back(spec("global_threshold", T::Text, 0, "global threshold", "--global-threshold",
                      "pixels must exceed it: a number >= 0 or 'auto' (DIALS' elbow estimate)"));
     s.push_back(spec("min_spot_size", T::Int, 3, "min spot size", "--min-spot-size",
-                     "smallest spot (pixels)"));
+                     "smallest spot", "px"));
     s.back().min = 0;
     s.push_back(spec("max_spot_size", T::Int, 1000, "max spot size", "--max-spot-size",
-                     "largest spot (pixels)"));
+                     "largest spot", "px"));
     s.back().min = 0;
     s.push_back(spec("three_d", T::Bool, false, "3D spots", "--3d", "6-connected across frames"));
     s.push_back(
         spec("debug", T::Bool, false, "debug images", "--debug", "also write the debug images"));
     s.back().advanced = true;
-    for (auto& p : s)
-        p.unit =
-            (p.name == "kernel_size" || p.name.find("spot_size") != std::string::npos) ? "px" : "";
+    s.push_back(spec("phil", T::Text, nullptr, "DIALS phil file", "--phil",
+                     "also write the parameters as a DIALS find_spots.phil snippet to this file"));
+    s.back().advanced = true;
     return s;
 }
 
@@ -184,14 +187,15 @@ std::vector<VariantEntry> SpotsAlgorithm::variants() const {
         e.info.algorithm = "spots", e.info.id = id, e.info.label = variantLabel(id);
         e.info.kind = id == "cpu" ? VariantKind::Host : VariantKind::OpenCL;
         e.info.needs = id == "cpu" ? "host" : "OpenCL 1.2 (fp64 for exact tests)";
-        e.info.preferred = id == "local" || id == "cpu";
+        e.info.preferred = id == "local" || id == "extended" || id == "cpu";
         out.push_back(std::move(e));
     }
     return out;
 }
 
 std::shared_ptr<const AlgorithmInput> SpotsAlgorithm::read(const InputSources& sources,
-                                                           const ParamSet&) const {
+                                                           const ParamSet& params) const {
+    (void)paramsFrom(params); // bad parameters: a usage error before reading anything
     const auto roles = inputRoles();
     auto in = std::make_shared<SpotsInput>();
     const DataLocation frames = sources.locate(roles[0]);
@@ -224,12 +228,13 @@ std::shared_ptr<AlgorithmResult> SpotsAlgorithm::run(const RunRequest& request,
     Params p = paramsFrom(request.params);
     p.tuning = request.tuning;
     const std::string variant =
-        request.variant.empty() ? preferredVariant(request.device, p.method) : request.variant;
+        request.variant.empty()
+            ? defaultVariant(request.device, request.input.get(), &request.params)
+            : request.variant;
     MaskRun details;
     auto r = std::make_shared<SpotsResult>();
     r->result = findSpotsWith(request.device, variant, inputOf(request), p, progress, &details);
     r->info.variant = variant;
-    r->info.kernelMs = details.kernelMs;
     r->info.timings = details.timings.records();
     if (request.params.boolean("debug")) {
         r->debug.emplace();
@@ -268,6 +273,13 @@ Deviation SpotsAlgorithm::compare(const AlgorithmResult& result,
     return d;
 }
 
+std::vector<std::pair<std::string, std::string>>
+SpotsAlgorithm::sideOutputs(const AlgorithmResult& result, const ParamSet& params) const {
+    if (!params.has("phil") || params.text("phil").empty()) return {};
+    (void)result; // the snippet is the parameters ("Auto" stays Auto: DIALS estimates it)
+    return {{params.text("phil"), philSnippet(paramsFrom(params))}};
+}
+
 BenchCase SpotsAlgorithm::benchCase(const std::string& size) const {
     synthetic::DiffractionParams g;
     ParamSet params = defaultParams();
@@ -275,7 +287,7 @@ BenchCase SpotsAlgorithm::benchCase(const std::string& size) const {
         g.frames = 32, g.height = 512, g.width = 1028, g.spots = 100;
     } else if (size == "large") {
         g.frames = 1, g.height = 4148, g.width = 4362, g.spots = 2000, g.gaps = true;
-        params.set("algorithm", "dispersion_extended");
+        params.set("threshold_algorithm", "dispersion_extended");
     } else {
         throw UsageError("spots: no bench size '" + size + "' (seed, large)");
     }
@@ -290,7 +302,7 @@ BenchCase SpotsAlgorithm::benchCase(const std::string& size) const {
     b.work = static_cast<double>(g.frames * g.height * g.width);
     b.unit = "Gpixel/s", b.unitScale = 1e9;
     b.description = std::to_string(g.frames) + " x " + std::to_string(g.height) + "x" +
-                    std::to_string(g.width) + " uint16, " + params.text("algorithm");
+                    std::to_string(g.width) + " uint16, " + params.text("threshold_algorithm");
     return b;
 }
 

@@ -26,6 +26,8 @@ class SpotsAlgorithm : public Algorithm {
     Deviation compare(const AlgorithmResult& result,
                       const AlgorithmResult& reference) const override;
     BenchCase benchCase(const std::string& size) const override;
+    std::vector<std::pair<std::string, std::string>>
+    sideOutputs(const AlgorithmResult& result, const ParamSet& params) const override;
 };
 
 } // namespace clscope::spots

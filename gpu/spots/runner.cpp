@@ -209,7 +209,7 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
         rethrowDeviceError(e, "spots " + variant, device);
     }
     out.timings = session.timings();
-    out.kernelMs = out.timings.totalMs("spots ");
+    out.kernelMs = out.timings.kernelMs();
     return out;
 }
 
@@ -222,6 +222,7 @@ Result findSpotsWith(const DeviceInfo& device, const std::string& variant, const
         mask.kernelMs =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                 .count();
+        mask.timings.add("spots cpu threshold", mask.kernelMs, true);
     } else {
         mask = thresholdOnDevice(device, variant, in, params, progress);
     }
