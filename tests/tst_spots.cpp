@@ -148,6 +148,9 @@ void TestSpots::variantsMatchCpu_data() {
     extGain.gain = 0.6, extGain.globalThreshold = 2;
     spots::Params tiles = params(Method::Dispersion, 3, 3);
     tiles.tuning = {{"TILE_X", 8}, {"TILE_Y", 4}};
+    spots::Params overflow = params(Method::Dispersion), smallGroups = params(Method::Dispersion);
+    overflow.tuning = {{"LIST_CAPACITY", 3}}; // the list overflows: the mask is fetched instead
+    smallGroups.tuning = {{"COMPACT_WG", 64}};
     spots::Params legacy = params(Method::DispersionExtended);
     legacy.legacyMaskedBackground = true;
     const std::vector<Row> rows = {
@@ -158,6 +161,8 @@ void TestSpots::variantsMatchCpu_data() {
         {"45x70 k5,4", DType::UInt16, 1, 45, 70, params(Method::Dispersion, 5, 4)},
         {"50x33 gain", DType::UInt16, 1, 50, 33, gain},
         {"50x33 tiles 8x4", DType::UInt16, 1, 50, 33, tiles},
+        {"3x41x29 list overflow", DType::UInt16, 3, 41, 29, overflow},
+        {"2x41x29 compact wg 64", DType::UInt16, 2, 41, 29, smallGroups},
         {"40x41 uint8", DType::UInt8, 1, 40, 41, params(Method::Dispersion)},
         {"40x41 uint32", DType::UInt32, 1, 40, 41, params(Method::Dispersion, 2, 2)},
         {"40x41 int32", DType::Int32, 1, 40, 41, params(Method::Dispersion)},
@@ -210,6 +215,7 @@ void TestSpots::variantsMatchCpu() {
     const auto want = spots::thresholdCpu(in, params);
     const auto got = spots::thresholdOnDevice(*device, variant.toStdString(), in, params);
     compareMasks(got.signal, want, variant.toStdString());
+    QCOMPARE(got.maskFetches > 0, params.tuning.count("LIST_CAPACITY") > 0 && count(want) > 3);
     if (h * w > 100) QVERIFY2(count(want) > 0, "the case finds no signal at all");
 }
 

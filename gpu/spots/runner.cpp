@@ -50,10 +50,14 @@ std::string buildOptions(DType dtype, const Params& p) {
 
 // Device buffers of one chunk of frames.
 struct DeviceRun {
+    DeviceRun(ClSession& session, const Params& params, std::string buildOptions)
+        : s(session), p(params), options(std::move(buildOptions)) {}
     ClSession& s;
     const Params& p;
     std::string options;
     cl::Buffer frames, bad, signal, scratchA, scratchB, tableM, tableX, tableY;
+    cl::Buffer list, count;   // the compacted signal pixels and their number
+    std::size_t capacity = 0; // entries the list holds
     int w = 0, h = 0;
     std::vector<std::uint8_t> params; // spots_params bytes
     bool fp64 = true;
@@ -113,9 +117,12 @@ void launchExtended(DeviceRun& r, std::size_t frames) {
     r.s.launch(fin, "spots extended final", pixelShape(r, frames));
 }
 
+// The list holds 1/listFraction of the chunk's pixels (plus a margin) unless tuned.
+constexpr std::size_t listFraction = 16;
+
 // Bytes per frame on the device for a variant (frames, signal and scratch).
 std::size_t bytesPerFrame(const std::string& variant, std::size_t plane, DType d) {
-    std::size_t b = plane * (dtypeSize(d) + 1);
+    std::size_t b = plane * (dtypeSize(d) + 1) + plane / listFraction * 4;
     if (variant == "sat") b += plane * (4 + 8 + 8);
     if (variant == "extended") b += plane * 2;
     return b;
@@ -137,6 +144,10 @@ void allocate(DeviceRun& r, const std::string& variant, std::size_t chunk, std::
               DType d) {
     r.frames = r.s.allocate(chunk * plane * dtypeSize(d), "spots frames");
     r.signal = r.s.allocate(chunk * plane, "spots signal");
+    const int tuned = tuningValue(r.p, "LIST_CAPACITY", 0);
+    r.capacity = tuned > 0 ? std::size_t(tuned) : chunk * plane / listFraction + 4096;
+    r.list = r.s.allocate(r.capacity * 4, "spots signal list");
+    r.count = r.s.allocate(4, "spots signal count");
     if (variant == "extended") {
         r.scratchA = r.s.allocate(chunk * plane, "spots dispersive");
         r.scratchB = r.s.allocate(chunk * plane, "spots classes");
@@ -146,6 +157,27 @@ void allocate(DeviceRun& r, const std::string& variant, std::size_t chunk, std::
         r.tableX = r.s.allocate(chunk * plane * 8, "spots sat sum");
         r.tableY = r.s.allocate(chunk * plane * 8, "spots sat squares");
     }
+}
+
+// The chunk's signal pixels into `signal` (zeroed by the caller): the compacted list when it
+// fits, else the whole mask. Returns whether the mask had to be fetched.
+bool fetchSignal(DeviceRun& r, std::size_t pixels, std::uint8_t* signal) {
+    r.s.fill(r.count, 4, "fill signal count");
+    cl::Kernel k = r.s.kernel("spots_compact", "spots_compact", r.options);
+    const std::size_t wg = static_cast<std::size_t>(tuningValue(r.p, "COMPACT_WG", 256));
+    setArgs(k, r.signal, cl_uint(pixels), r.list, cl_uint(r.capacity), r.count);
+    r.s.launch(k, "spots compact", {{pixels}, {wg}});
+    cl_uint count = 0;
+    r.s.download(r.count, &count, 4, "copy D->H signal count");
+    if (count > r.capacity) {
+        r.s.download(r.signal, signal, pixels, "copy D->H signal mask (list overflow)");
+        return true;
+    }
+    std::vector<cl_uint> list(count);
+    r.s.download(r.list, list.data(), count * sizeof(cl_uint), "copy D->H signal list");
+    for (const cl_uint index : list)
+        signal[index] = 1;
+    return false;
 }
 
 } // namespace
@@ -169,9 +201,7 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
         return out;
     }
     ClSession session(device);
-    DeviceRun r{
-        session, params, buildOptions(a.dtype(), params), {}, {}, {}, {}, {}, {}, {}, {}, 0, 0,
-        {},      true};
+    DeviceRun r(session, params, buildOptions(a.dtype(), params));
     r.w = static_cast<int>(a.width()), r.h = static_cast<int>(a.height());
     r.fp64 = device.fp64;
     if (!device.fp64) out.note = "no fp64 on the device: tests in float, approximate";
@@ -180,6 +210,7 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
     const std::uint64_t usable = device.globalMemBytes / 10 * 6;
     const std::size_t perFrame = bytesPerFrame(variant, plane, a.dtype());
     std::size_t chunk = std::clamp<std::size_t>(usable / perFrame, 1, count);
+    chunk = std::max<std::size_t>(1, std::min(chunk, (std::size_t(UINT32_MAX) - 65536) / plane));
     chunk = std::max<std::size_t>(
         1, std::min(chunk, device.maxAllocBytes /
                                (plane * (variant == "sat" ? 8 : dtypeSize(a.dtype())))));
@@ -199,8 +230,7 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
                 launchExtended(r, n);
             else
                 launchDispersion(r, variant, n);
-            session.download(r.signal, out.signal.data() + t0 * plane, n * plane,
-                             "copy D->H signal");
+            out.maskFetches += fetchSignal(r, n * plane, out.signal.data() + t0 * plane);
             session.finish();
             progress.report(double(t0 + n) / double(count));
             progress.checkCancel();

@@ -25,11 +25,15 @@ struct MaskRun {
     std::vector<std::uint8_t> signal;
     TimingStats timings;
     double kernelMs = 0;
-    std::string note; // e.g. why the tests are approximate, or a fallback taken
+    std::string note;    // e.g. why the tests are approximate, or a fallback taken
+    int maskFetches = 0; // chunks whose list overflowed, so the whole mask was fetched
 };
 
-// Signal mask of one OpenCL variant. UsageError when the variant cannot run here (with the
-// reason), DeviceError for device trouble, Cancelled when cancelled.
+// Signal mask of one OpenCL variant. The device compacts the signal pixels into a list (one
+// atomic per work-group) and only the list crosses the bus; when it overflows its capacity
+// (tuning LIST_CAPACITY, default 1/16 of the pixels) the chunk's mask is fetched instead.
+// UsageError when the variant cannot run here (with the reason), DeviceError for device trouble,
+// Cancelled when cancelled.
 MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, const Input& in,
                           const Params& params, const Progress& progress = {});
 

@@ -78,7 +78,7 @@ inline bool spots_valid(DATA_T v, uchar bad) {
 }
 
 inline bool spots_in_sum(DATA_T v, uchar bad) {
-    return spots_valid(v, bad) && v < SUM_LIMIT;
+    return spots_valid(v, bad) && (real_t)v < SUM_LIMIT; // exact: integers < 2^24 are exact
 }
 
 // Index of dispersion above its Poisson bound (DIALS' a > c).
