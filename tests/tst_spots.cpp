@@ -124,6 +124,7 @@ class TestSpots : public QObject {
     void gainInvariants();
     void spotGrouping();
     void spotGrouping3d();
+    void peakCentroidFilter();
     void debugImages();
     void philSnippet();
     void badInputs();
@@ -366,7 +367,7 @@ void TestSpots::spotGrouping3d() {
     set(0, 2, 3);     // a lone pixel elsewhere
     const Array frames = makeArray<std::uint16_t>({t, h, w}, v);
     spots::Params p;
-    p.minSpotSize = 1, p.threeD = true;
+    p.minSpotSize = 1, p.threeD = true, p.maxSeparation = 100; // connectivity only here
     const auto found = spots::findSpots(frames, s, p);
     QCOMPARE(found.size(), std::size_t(2));
     QCOMPARE(found[0].npix, 9);
@@ -377,6 +378,45 @@ void TestSpots::spotGrouping3d() {
     QCOMPARE(found[1].npix, 1);
     p.threeD = false;
     QCOMPARE(spots::findSpots(frames, s, p).size(), std::size_t(6));
+}
+
+// DIALS' PeakCentroidDistanceFilter on hand-made spots; the numbers are DIALS' own
+// (tests/data/check_spots_peak_filter.py): a long tail 2.154 px from its peak, and peaks among
+// equal maxima (the first in scan order, also across a merge of two labelled halves).
+void TestSpots::peakCentroidFilter() {
+    std::vector<std::uint16_t> v(3 * 9, 0);
+    std::vector<std::uint8_t> s(3 * 9, 0);
+    auto set = [&](std::vector<std::uint16_t>& values, std::vector<std::uint8_t>& signal,
+                   std::size_t w, int i, int j, int value) {
+        values[j * w + i] = static_cast<std::uint16_t>(value), signal[j * w + i] = 1;
+    };
+    const int tail[] = {60, 10, 10, 10, 10, 10, 10, 10}, ties[] = {10, 40, 10, 10, 40};
+    for (int i = 0; i < 8; ++i)
+        set(v, s, 9, i, 0, tail[i]);
+    for (int i = 0; i < 5; ++i)
+        set(v, s, 9, i, 2, ties[i]);
+    spots::Params p;
+    p.minSpotSize = 1;
+    const Array frames = makeArray<std::uint16_t>({3, 9}, v);
+    auto found = spots::findSpots(frames, s, p);
+    QCOMPARE(found.size(), std::size_t(1)); // the tail is dropped
+    QCOMPARE(found[0].peakX, 1);
+    QCOMPARE(found[0].peakY, 2);
+    QCOMPARE(spots::peakSeparation(found[0]), 1.272727272727273);
+    p.maxSeparation = 2.2;
+    found = spots::findSpots(frames, s, p);
+    QCOMPARE(found.size(), std::size_t(2));
+    QCOMPARE(found[0].peakX, 0);
+    QCOMPARE(spots::peakSeparation(found[0]), 2.1538461538461537);
+    std::vector<std::uint16_t> u(3 * 4, 0);
+    std::vector<std::uint8_t> t(3 * 4, 0);
+    set(u, t, 4, 0, 0, 10), set(u, t, 4, 2, 0, 40), set(u, t, 4, 0, 1, 40);
+    set(u, t, 4, 1, 1, 10), set(u, t, 4, 2, 1, 10);
+    found = spots::findSpots(makeArray<std::uint16_t>({3, 4}, u), t, p);
+    QCOMPARE(found.size(), std::size_t(1));
+    QCOMPARE(found[0].peakX, 2);
+    QCOMPARE(found[0].peakY, 0);
+    QVERIFY(std::abs(spots::peakSeparation(found[0]) - 1.139087644194697) < 1e-14);
 }
 
 // Debug images: final == the signal mask, final = sigma_b & sigma_s & global for dispersion,

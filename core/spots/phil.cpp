@@ -27,6 +27,7 @@ std::string philSnippet(const Params& p) {
       << "  filter {\n"
       << "    min_spot_size = " << p.minSpotSize << "\n"
       << "    max_spot_size = " << p.maxSpotSize << "\n"
+      << "    max_separation = " << p.maxSeparation << "\n"
       << "  }\n"
       << "}\n";
     return s.str();

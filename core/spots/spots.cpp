@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace clscope::spots {
@@ -36,6 +37,7 @@ void checkParams(const Params& p) {
         fail("min_local must be 2.." + std::to_string(window) +
              " for this kernel_size (or <= 0: the window)");
     if (p.minSpotSize < 0 || p.maxSpotSize < 0) fail("min/max_spot_size must be >= 0");
+    if (!(p.maxSeparation >= 0)) fail("max_separation must be >= 0");
 }
 
 std::uint64_t validLimit(DType dtype) {
@@ -73,8 +75,13 @@ struct Accumulator {
     double sv = 0, svx = 0, svy = 0, svz = 0, sx = 0, sy = 0, sz = 0;
     int n = 0, x0 = 0, y0 = 0, x1 = 0, y1 = 0, z0 = 0, z1 = 0;
     std::int64_t key = 0;
+    float peak = 0; // brightest value (as float, like DIALS' shoeboxes), first in scan order
+    int px = 0, py = 0, pz = 0;
+    std::int64_t peakKey = 0;
     void add(int i, int j, int t, double v, std::int64_t k) {
         if (n == 0) x0 = i, y0 = j, z0 = t, x1 = i + 1, y1 = j + 1, z1 = t + 1, key = k;
+        // Pixels arrive in scan order, so a strictly brighter one is the only new peak.
+        if (n == 0 || float(v) > peak) peak = float(v), px = i, py = j, pz = t, peakKey = k;
         x0 = std::min(x0, i), x1 = std::max(x1, i + 1), y0 = std::min(y0, j),
         y1 = std::max(y1, j + 1);
         z0 = std::min(z0, t), z1 = std::max(z1, t + 1);
@@ -82,6 +89,8 @@ struct Accumulator {
         sx += i + 0.5, sy += j + 0.5, sz += t + 0.5;
     }
     void merge(const Accumulator& o) {
+        if (o.peak > peak || (o.peak == peak && o.peakKey < peakKey))
+            peak = o.peak, px = o.px, py = o.py, pz = o.pz, peakKey = o.peakKey;
         x0 = std::min(x0, o.x0), x1 = std::max(x1, o.x1), y0 = std::min(y0, o.y0),
         y1 = std::max(y1, o.y1);
         z0 = std::min(z0, o.z0), z1 = std::max(z1, o.z1), key = std::min(key, o.key);
@@ -95,6 +104,7 @@ struct Accumulator {
         s.x = weighted ? svx / sv : sx / n, s.y = weighted ? svy / sv : sy / n;
         s.z = weighted ? svz / sv : sz / n;
         s.x0 = x0, s.y0 = y0, s.x1 = x1, s.y1 = y1, s.firstPixel = key;
+        s.peakX = px, s.peakY = py, s.peakFrame = pz;
         return s;
     }
 };
@@ -125,6 +135,11 @@ struct Components {
 
 } // namespace
 
+double peakSeparation(const Spot& s) {
+    const double dx = s.peakX + 0.5 - s.x, dy = s.peakY + 0.5 - s.y, dz = s.peakFrame + 0.5 - s.z;
+    return std::sqrt(dx * dx + dy * dy + dz * dz);
+}
+
 std::vector<Spot> findSpots(const Array& frames, const std::vector<std::uint8_t>& signal,
                             const Params& p) {
     const int h = static_cast<int>(frames.height()), w = static_cast<int>(frames.width());
@@ -133,7 +148,9 @@ std::vector<Spot> findSpots(const Array& frames, const std::vector<std::uint8_t>
     std::vector<int> previous(plane, -1), current(plane, -1), active, still;
     std::vector<Spot> spots;
     auto emit = [&](const Accumulator& a) {
-        if (a.n >= p.minSpotSize && a.n <= p.maxSpotSize) spots.push_back(a.spot());
+        if (a.n < p.minSpotSize || a.n > p.maxSpotSize) return;
+        const Spot s = a.spot();
+        if (peakSeparation(s) <= p.maxSeparation) spots.push_back(s);
     };
     for (int t = 0; t < static_cast<int>(frames.frameCount()); ++t) {
         std::fill(current.begin(), current.end(), -1);

@@ -29,6 +29,8 @@ struct Params {
     double globalThreshold = 0.0; // global_threshold (>= 0)
     bool globalAuto = false;      // global_threshold = auto (DIALS' elbow estimate)
     int minSpotSize = 3, maxSpotSize = 1000;
+    // filter.max_separation: largest distance (px) from the peak pixel's centre to the centroid.
+    double maxSeparation = 2.0;
     bool threeD = false; // 6-connected across frames
     // Pre-2025 DIALS dispersion_extended (masked pixels not dispersive): only for comparing
     // with older DIALS builds such as Debian's; not a user parameter.
@@ -66,6 +68,7 @@ struct Spot {
     double intensity = 0;               // sum of values
     int x0 = 0, y0 = 0, x1 = 0, y1 = 0; // bbox, half-open
     std::int64_t firstPixel = 0; // flat index (frame, row, column) of its first pixel: the order
+    int peakX = 0, peakY = 0, peakFrame = 0; // its brightest pixel (the first in scan order)
 };
 
 struct Result {
@@ -91,11 +94,16 @@ struct DebugImages {
 std::vector<std::uint8_t> thresholdCpu(const Input& in, const Params& p,
                                        const Progress& progress = {}, DebugImages* debug = nullptr);
 // Spots of a signal mask: 4-connected per frame, or 6-connected across frames (threeD),
-// streaming frame by frame; filtered by size; ordered by first frame, then first pixel.
+// streaming frame by frame; filtered by size and by the peak–centroid distance (DIALS'
+// PeakCentroidDistanceFilter: |peak pixel centre − centroid| in (x, y, frame) <= max_separation,
+// the peak being the first brightest pixel in scan order, values compared as float like
+// DIALS' shoeboxes); ordered by first frame, then first pixel.
 std::vector<Spot> findSpots(const Array& frames, const std::vector<std::uint8_t>& signal,
                             const Params& p);
 // Signal mask + spots + counts: the whole `cpu` run.
 Result runCpu(const Input& in, const Params& p, const Progress& progress = {});
+// Distance from the spot's peak pixel centre to its centroid, in pixels (x, y and frame).
+double peakSeparation(const Spot& s);
 // Spots and counts of a signal mask made elsewhere (GPU variants).
 Result finishResult(const Input& in, std::vector<std::uint8_t> signal, const Params& p);
 

@@ -127,6 +127,7 @@ Params paramsFrom(const ParamSet& set) {
     parseGlobalThreshold(set.get("global_threshold"), p);
     p.minSpotSize = static_cast<int>(set.integer("min_spot_size"));
     p.maxSpotSize = static_cast<int>(set.integer("max_spot_size"));
+    p.maxSeparation = set.number("max_separation");
     p.threeD = set.boolean("three_d");
     checkParams(p);
     return p;
@@ -170,6 +171,11 @@ std::vector<ParamSpec> SpotsAlgorithm::parameterSpecs() const {
     s.push_back(spec("max_spot_size", T::Int, 1000, "max spot size", "--max-spot-size",
                      "largest spot", "px"));
     s.back().min = 0;
+    s.push_back(spec("max_separation", T::Double, 2.0, "max peak–centroid distance", "",
+                     "spots whose peak pixel centre is farther from the centroid are dropped "
+                     "(DIALS filter.max_separation; --params only)",
+                     "px"));
+    s.back().min = 0, s.back().advanced = true;
     s.push_back(spec("three_d", T::Bool, false, "3D spots", "--3d", "6-connected across frames"));
     s.push_back(
         spec("debug", T::Bool, false, "debug images", "--debug", "also write the debug images"));
