@@ -25,6 +25,7 @@ class SpotsAlgorithm : public Algorithm {
                                          const Progress& progress) const override;
     Deviation compare(const AlgorithmResult& result,
                       const AlgorithmResult& reference) const override;
+    std::vector<std::string> benchSizes() const override; // seed, large, stream
     BenchCase benchCase(const std::string& size) const override;
     std::vector<std::pair<std::string, std::string>>
     sideOutputs(const AlgorithmResult& result, const ParamSet& params) const override;
