@@ -29,13 +29,14 @@ class SpotsResult : public AlgorithmResult {
   public:
     Result result;
     std::optional<DebugImages> debug; // --debug: DIALS' threshold steps, from the host reference
+    std::string note;                 // e.g. tests in float on a device without fp64
     void write(H5Writer& out, const std::string& group) const override;
     std::string summary() const override {
         std::size_t strong = 0;
         for (auto n : result.strongPerFrame)
             strong += static_cast<std::size_t>(n);
         return std::to_string(strong) + " signal pixels, " + std::to_string(result.spots.size()) +
-               " spots";
+               " spots" + (note.empty() ? "" : " (" + note + ")");
     }
 };
 
@@ -243,6 +244,7 @@ std::shared_ptr<AlgorithmResult> SpotsAlgorithm::run(const RunRequest& request,
     r->result = findSpotsWith(request.device, variant, inputOf(request), p, progress, &details);
     r->info.variant = variant;
     r->info.timings = details.timings.records();
+    r->note = details.note;
     if (request.params.boolean("debug")) {
         r->debug.emplace();
         thresholdCpu(inputOf(request), p, {}, &*r->debug);
