@@ -5,6 +5,8 @@
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
 #include "core/spots/spots.hpp"
+#include "gpu/algorithm.hpp"
+#include "gpu/devices.hpp"
 #include "test_util.hpp"
 
 #include <QProcess>
@@ -231,6 +233,32 @@ class TestSpotsCli : public QObject {
         other.commit();
         expectFailure({in, "--mask", path("other.h5") + ":/mask"}, 3, "/mask");
         expectFailure({path("other.h5"), "--data", "/line"}, 3, "/line");
+    }
+
+    // Through the interface: the default variant follows the threshold algorithm, and a
+    // reference on the leading frames (bench stream) is compared as a prefix.
+    void interfaceDefaultsAndPrefix() {
+        const Algorithm& spots = AlgorithmRegistry::instance().find("spots");
+        const auto& devices = openclDevices();
+        if (devices.empty()) QSKIP("no OpenCL device");
+        ParamSet params = spots.defaultParams();
+        const auto whole = spots.read(InputSources{in.toStdString(), {}, {}}, params);
+        QCOMPARE(spots.defaultVariant(devices.front(), whole.get(), &params), std::string("local"));
+        params.set("threshold_algorithm", "dispersion_extended");
+        QCOMPARE(spots.defaultVariant(devices.front(), whole.get(), &params),
+                 std::string("extended"));
+        QCOMPARE(spots.defaultVariant(hostDevice(), whole.get(), &params), std::string("cpu"));
+        spots::Input first = input;
+        first.frames = H5Reader(in.toStdString()).readSlab(paths::frames, 0, 1);
+        writeInput(spath("first.h5"), first);
+        const auto leading = spots.read(InputSources{spath("first.h5"), {}, {}}, params);
+        const auto got = runAlgorithm(spots, RunRequest{devices.front(), "", whole, params, {}});
+        QCOMPARE(got->info.variant, std::string("extended"));
+        const auto ref = runAlgorithm(spots, RunRequest{hostDevice(), "cpu", leading, params, {}});
+        const Deviation d = spots.compare(*got, *ref);
+        QVERIFY2(d.pass, d.note.c_str());
+        QCOMPARE(d.compared, H * W);
+        QCOMPARE(d.note, std::string("checked on the first 1 of 2 frames"));
     }
 
     void deviceError() { expectFailure({in, "--device", "ocl:99"}, 4, "ocl:99"); }
