@@ -10,6 +10,7 @@
 #include "test_util.hpp"
 
 #include <QProcess>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -259,6 +260,28 @@ class TestSpotsCli : public QObject {
         QVERIFY2(d.pass, d.note.c_str());
         QCOMPARE(d.compared, H * W);
         QCOMPARE(d.note, std::string("checked on the first 1 of 2 frames"));
+    }
+
+    // Several devices: frame ranges joined identical to one device (auto threshold and debug
+    // images included); --3d cannot split (exit 2).
+    void severalDevices() {
+        const QStringList common{"spots", in, "--global-threshold", "auto", "--debug"};
+        const Run one = cli(common + QStringList{"--device", "cpu", "-o", path("one.h5")});
+        QVERIFY2(one.code == 0, qPrintable(one.err));
+        const Run three =
+            cli(common + QStringList{"--device", "cpu,cpu,cpu", "-o", path("three.h5")});
+        QVERIFY2(three.code == 0, qPrintable(three.err));
+        const H5Reader a(spath("one.h5")), b(spath("three.h5"));
+        for (const char* name : {"signal", "frame", "x", "y", "npix", "intensity", "bbox",
+                                 "debug/mean", "debug/final"}) {
+            const std::string ds = std::string("/spots/") + name;
+            const Array x = a.read(ds), y = b.read(ds);
+            QVERIFY2(x.shape() == y.shape() &&
+                         std::memcmp(x.bytes(), y.bytes(), x.size() * dtypeSize(x.dtype())) == 0,
+                     name);
+        }
+        QCOMPARE(groupAttributes(spath("three.h5")).at("device"), std::string("cpu,cpu,cpu"));
+        expectFailure({in, "--device", "cpu,cpu", "--3d"}, 2, "cannot split");
     }
 
     void deviceError() { expectFailure({in, "--device", "ocl:99"}, 4, "ocl:99"); }

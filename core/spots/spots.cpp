@@ -136,7 +136,10 @@ struct Components {
 } // namespace
 
 double peakSeparation(const Spot& s) {
-    const double dx = s.peakX + 0.5 - s.x, dy = s.peakY + 0.5 - s.y, dz = s.peakFrame + 0.5 - s.z;
+    // A spot within one frame has its centroid on that frame: dz = 0 exactly (so a run split
+    // into frame ranges gives the same spots).
+    const double dz = s.frameEnd - s.frame > 1 ? s.peakFrame + 0.5 - s.z : 0.0;
+    const double dx = s.peakX + 0.5 - s.x, dy = s.peakY + 0.5 - s.y;
     return std::sqrt(dx * dx + dy * dy + dz * dz);
 }
 

@@ -1,6 +1,7 @@
 // spots through the algorithm interface: input roles, DIALS-named parameters with the
 // DESIGN.md §4 flags, variants, the /spots output layout and the bench cases.
 #include "gpu/spots/algorithm.hpp"
+#include "gpu/spots/run_types.hpp"
 
 #include "core/errors.hpp"
 #include "core/synthetic/synthetic.hpp"
@@ -13,32 +14,6 @@
 namespace clscope::spots {
 
 namespace {
-
-class SpotsInput : public AlgorithmInput {
-  public:
-    Input data;
-    std::string describe() const override {
-        const Array& a = data.frames;
-        return std::to_string(a.frameCount()) + " frame(s) of " + std::to_string(a.height()) + "x" +
-               std::to_string(a.width()) + " " + dtypeName(a.dtype()) +
-               (data.mask.bad.empty() ? ", no pixel mask" : ", pixel mask");
-    }
-};
-
-class SpotsResult : public AlgorithmResult {
-  public:
-    Result result;
-    std::optional<DebugImages> debug; // --debug: DIALS' threshold steps, from the host reference
-    std::string note;                 // e.g. tests in float on a device without fp64
-    void write(H5Writer& out, const std::string& group) const override;
-    std::string summary() const override {
-        std::size_t strong = 0;
-        for (auto n : result.strongPerFrame)
-            strong += static_cast<std::size_t>(n);
-        return std::to_string(strong) + " signal pixels, " + std::to_string(result.spots.size()) +
-               " spots" + (note.empty() ? "" : " (" + note + ")");
-    }
-};
 
 template <class T>
 void writeImage(H5Writer& out, const std::string& path, const std::vector<T>& values,
@@ -56,28 +31,6 @@ void writeDebug(H5Writer& out, const std::string& group, const DebugImages& d, c
     writeImage(out, group + "/sigma_s", d.sigmaS, shape);
     writeImage(out, group + "/global", d.global, shape);
     writeImage(out, group + "/final", d.final, shape);
-}
-
-void SpotsResult::write(H5Writer& out, const std::string& group) const {
-    writeImage(out, group + "/signal", result.signal, result.shape);
-    const std::size_t n = result.spots.size();
-    Array frame(DType::Int32, {n}), npix(DType::Int32, {n}), bbox(DType::Int32, {n, 4});
-    Array x(DType::Float64, {n}), y(DType::Float64, {n}), intensity(DType::Float64, {n});
-    for (std::size_t i = 0; i < n; ++i) {
-        const Spot& s = result.spots[i];
-        frame.as<std::int32_t>()[i] = s.frame, npix.as<std::int32_t>()[i] = s.npix;
-        x.as<double>()[i] = s.x, y.as<double>()[i] = s.y, intensity.as<double>()[i] = s.intensity;
-        const std::int32_t box[4] = {s.x0, s.y0, s.x1, s.y1};
-        std::copy(box, box + 4, bbox.as<std::int32_t>().begin() + 4 * i);
-    }
-    out.write(group + "/frame", frame);
-    out.write(group + "/x", x);
-    out.write(group + "/y", y);
-    out.write(group + "/npix", npix);
-    out.write(group + "/intensity", intensity);
-    out.write(group + "/bbox", bbox);
-    if (debug) writeDebug(out, group + "/debug", *debug, result.shape);
-    writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
 }
 
 ParamSpec spec(std::string name, ParamSpec::Type type, nlohmann::json value, std::string label,
@@ -115,6 +68,28 @@ const Input& inputOf(const RunRequest& r) {
 }
 
 } // namespace
+
+void SpotsResult::write(H5Writer& out, const std::string& group) const {
+    writeImage(out, group + "/signal", result.signal, result.shape);
+    const std::size_t n = result.spots.size();
+    Array frame(DType::Int32, {n}), npix(DType::Int32, {n}), bbox(DType::Int32, {n, 4});
+    Array x(DType::Float64, {n}), y(DType::Float64, {n}), intensity(DType::Float64, {n});
+    for (std::size_t i = 0; i < n; ++i) {
+        const Spot& s = result.spots[i];
+        frame.as<std::int32_t>()[i] = s.frame, npix.as<std::int32_t>()[i] = s.npix;
+        x.as<double>()[i] = s.x, y.as<double>()[i] = s.y, intensity.as<double>()[i] = s.intensity;
+        const std::int32_t box[4] = {s.x0, s.y0, s.x1, s.y1};
+        std::copy(box, box + 4, bbox.as<std::int32_t>().begin() + 4 * i);
+    }
+    out.write(group + "/frame", frame);
+    out.write(group + "/x", x);
+    out.write(group + "/y", y);
+    out.write(group + "/npix", npix);
+    out.write(group + "/intensity", intensity);
+    out.write(group + "/bbox", bbox);
+    if (debug) writeDebug(out, group + "/debug", *debug, result.shape);
+    writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
+}
 
 Params paramsFrom(const ParamSet& set) {
     Params p;

@@ -27,6 +27,12 @@ class SpotsAlgorithm : public Algorithm {
                       const AlgorithmResult& reference) const override;
     std::vector<std::string> benchSizes() const override; // seed, large, stream
     BenchCase benchCase(const std::string& size) const override;
+    // Several devices: contiguous frame ranges (2D spots only; global_threshold = auto is
+    // estimated on the whole input first), joined identical to one run.
+    std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
+                            std::size_t parts) const override;
+    std::shared_ptr<AlgorithmResult>
+    join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const override;
     std::vector<std::pair<std::string, std::string>>
     sideOutputs(const AlgorithmResult& result, const ParamSet& params) const override;
 };
