@@ -124,7 +124,7 @@ class Algorithm {
     virtual std::string id() const = 0;                  // xpcs, spots, cluster, rbf
     virtual std::string label() const = 0;               // one line for people
     virtual std::string command() const { return id(); } // clscope-cli subcommand
-    virtual std::string outputGroup() const { return "/" + id(); }
+    virtual std::string outputGroup() const { return std::string(1, '/').append(id()); }
     virtual std::vector<InputRole> inputRoles() const = 0;
     virtual std::vector<ParamSpec> parameterSpecs() const = 0;
     ParamSet defaultParams() const { return ParamSet(parameterSpecs()); }

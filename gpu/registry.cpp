@@ -1,5 +1,6 @@
 // Where every algorithm is registered: one line per algorithm.
 #include "gpu/algorithm.hpp"
+#include "gpu/rbf/algorithm.hpp"
 #include "gpu/spots/algorithm.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 
@@ -7,6 +8,7 @@ namespace clscope {
 
 void registerAllAlgorithms(AlgorithmRegistry& registry) {
     registry.add(std::make_shared<xpcs::Algorithm>());
+    registry.add(std::make_shared<rbf::Algorithm>());
     registry.add(std::make_shared<spots::SpotsAlgorithm>());
 }
 

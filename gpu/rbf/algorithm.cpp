@@ -1,0 +1,241 @@
+// rbf through the algorithm interface: the particles role, --kernel/--sigma/--wavenumber/
+// --planes, the variants of gpu/rbf, /rbf/potential and the bench cases of DESIGN.md §7.
+#include "gpu/rbf/algorithm.hpp"
+
+#include "core/errors.hpp"
+#include "core/rbf/rbf_io.hpp"
+#include "core/synthetic/synthetic.hpp"
+#include "gpu/rbf/rbf_gpu.hpp"
+
+#include <cstdio>
+#include <random>
+
+namespace clscope::rbf {
+
+std::string Input::describe() const {
+    std::string s = std::to_string(problem.targetCount()) + " targets";
+    if (problem.targets.planes)
+        s += " on 3 planes of " + std::to_string(problem.targets.planes) + "^2";
+    return s + " x " + std::to_string(problem.sourceCount()) + " sources, " +
+           (problem.complexWeights ? "complex" : "real") + " weights";
+}
+
+void RunResult::write(H5Writer& out, const std::string& group) const {
+    writePotential(out, result, group);
+    writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
+    if (result.sampleCount) { // the run's own check against double on a few targets
+        out.setAttribute(group, "sample_deviation", result.sampleDeviation);
+        out.setAttribute(group, "sample_targets", static_cast<double>(result.sampleCount));
+    }
+}
+
+std::string RunResult::summary() const {
+    std::string s =
+        std::to_string(result.count()) + (result.complex ? " complex" : " real") + " potentials";
+    if (result.sampleCount) {
+        char deviation[96];
+        std::snprintf(deviation, sizeof deviation, ", %.2g from float64 on %zu targets",
+                      result.sampleDeviation, result.sampleCount);
+        s += deviation;
+    }
+    return s;
+}
+
+Params paramsFrom(const ParamSet& set, const std::map<std::string, int>& tuning) {
+    Params p;
+    p.kernel = parseKernel(set.text("kernel"));
+    p.sigma = set.number("sigma");
+    p.wavenumber = set.number("wavenumber");
+    p.planes = static_cast<std::size_t>(set.integer("planes"));
+    p.threads = static_cast<unsigned>(set.integer("threads"));
+    p.sampleTargets = static_cast<std::size_t>(set.integer("sample_targets"));
+    p.tuning = tuning;
+    return p;
+}
+
+std::shared_ptr<Input> makeInput(Problem problem, nlohmann::json provenance) {
+    auto input = std::make_shared<Input>();
+    input->problem = std::move(problem);
+    input->provenance = provenance.is_object() ? provenance : nlohmann::json::object();
+    return input;
+}
+
+Problem withPlanes(const Problem& problem, std::size_t planes) {
+    if (!planes || planes == problem.targets.planes) return problem;
+    Problem p = problem;
+    p.targets.points.clear();
+    p.targets.planes = planes;
+    return p;
+}
+
+namespace {
+
+const Input& inputOf(const AlgorithmInput* input) {
+    const auto* in = dynamic_cast<const Input*>(input);
+    if (!in) throw UsageError("rbf: the input is not a particles input");
+    return *in;
+}
+
+std::shared_ptr<Input> randomInput(std::size_t targets, std::size_t sources, bool complexWeights,
+                                   std::uint64_t seed) {
+    auto in = makeInput({});
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    in->problem.sources.resize(3 * sources);
+    for (double& v : in->problem.sources)
+        v = unit(rng);
+    in->problem.weights.resize(sources * (complexWeights ? 2 : 1));
+    for (double& v : in->problem.weights)
+        v = unit(rng);
+    in->problem.complexWeights = complexWeights;
+    in->problem.targets.points.resize(3 * targets);
+    for (double& v : in->problem.targets.points)
+        v = unit(rng);
+    return in;
+}
+
+} // namespace
+
+std::vector<InputRole> Algorithm::inputRoles() const {
+    InputRole role;
+    role.id = "particles";
+    role.flag = "--particles";
+    role.defaultPath = particlesGroup;
+    role.help = "group with sources (N,3), targets (M,3), weights (N) or (N,2) as [re, im]";
+    return {role};
+}
+
+namespace {
+
+ParamSpec spec(std::string name, ParamSpec::Type type, nlohmann::json value, std::string label,
+               std::string unit, std::string help, std::string flag) {
+    ParamSpec s;
+    s.name = std::move(name), s.type = type, s.defaultValue = std::move(value);
+    s.label = std::move(label), s.unit = std::move(unit), s.help = std::move(help);
+    s.flag = std::move(flag);
+    return s;
+}
+
+} // namespace
+
+std::vector<ParamSpec> Algorithm::parameterSpecs() const {
+    using T = ParamSpec::Type;
+    ParamSpec kernel =
+        spec("kernel", T::Choice, "gaussian", "kernel", "",
+             "gaussian exp(-r²/2σ²), laplace 1/(4πr), helmholtz e^{ikr}/(4πr)", "--kernel");
+    kernel.choices = {"gaussian", "laplace", "helmholtz"};
+    ParamSpec sigma = spec("sigma", T::Double, 0.1, "σ", "", "Gaussian width", "--sigma");
+    sigma.min = 1e-12;
+    ParamSpec k = spec("wavenumber", T::Double, 10.0, "k", "1/length", "Helmholtz wavenumber",
+                       "--wavenumber");
+    ParamSpec planes =
+        spec("planes", T::Int, 0, "plane grid n", "",
+             "n > 0: targets on the seed's three n x n planes xy, xz, yz of the unit "
+             "cube instead of the file's",
+             "--planes");
+    planes.min = 0, planes.max = 20000;
+    ParamSpec threads = spec("threads", T::Int, 0, "CPU threads", "",
+                             "cpu variant: worker threads (0: all cores)", "");
+    threads.min = 0, threads.max = 4096, threads.advanced = true;
+    ParamSpec sample = spec("sample_targets", T::Int, 64, "sample check", "targets",
+                            "OpenCL variants: targets re-evaluated in double after the run", "");
+    sample.min = 0, sample.max = 100000, sample.advanced = true;
+    return {kernel, sigma, k, planes, threads, sample};
+}
+
+std::vector<VariantEntry> Algorithm::variants() const {
+    return variantEntries();
+}
+
+std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& sources,
+                                                      const ParamSet& params) const {
+    const DataLocation where = sources.locate(inputRoles().front());
+    const H5Reader file(where.file);
+    const std::size_t planes = static_cast<std::size_t>(params.integer("planes"));
+    return makeInput(
+        readProblem(file, where.path, planes),
+        {{"file", where.file}, {"datasets", {{"particles", where.file + ":" + where.path}}}});
+}
+
+Support Algorithm::supports(const VariantEntry& variant, const DeviceInfo& device,
+                            const AlgorithmInput* input, const ParamSet* params) const {
+    if (!input || !params) return rbf::supports(variant.info.id, device);
+    const Params p = paramsFrom(*params, {});
+    const Problem problem = withPlanes(inputOf(input).problem, p.planes);
+    return rbf::supports(variant.info.id, device, &problem, &p);
+}
+
+std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
+                                                const Progress& progress) const {
+    const Input& in = inputOf(request.input.get());
+    const Params params = paramsFrom(request.params, request.tuning);
+    auto out = std::make_shared<RunResult>();
+    out->result = evaluate(request.device, request.variant, withPlanes(in.problem, params.planes),
+                           params, progress);
+    out->result.targetIndex = in.targetIndex;
+    out->info.timings = out->result.timings.records();
+    return out;
+}
+
+Deviation Algorithm::compare(const AlgorithmResult& result,
+                             const AlgorithmResult& reference) const {
+    const auto* got = dynamic_cast<const RunResult*>(&result);
+    const auto* want = dynamic_cast<const RunResult*>(&reference);
+    if (!got || !want) throw UsageError("rbf: compare needs two rbf results");
+    Deviation d;
+    d.metric = "max|f - f_ref| / max|f_ref|";
+    d.tolerance = tolerance(result.info.variant, got->result.kernel);
+    const Comparison c = compareResults(got->result, want->result, d.tolerance);
+    d.maxDeviation = c.relative;
+    d.compared = c.compared;
+    d.beyond = c.valid ? c.beyond : c.compared;
+    d.firstIndex = c.firstBeyond;
+    if (c.firstBeyond >= 0) d.firstWhere = "target " + std::to_string(c.firstBeyond);
+    if (!c.valid)
+        d.note = "the result does not cover the reference's targets";
+    else if (c.compared < got->result.count())
+        d.note = "checked on " + std::to_string(c.compared) + " of " +
+                 std::to_string(got->result.count()) + " targets";
+    d.pass = c.valid && c.relative <= d.tolerance;
+    return d;
+}
+
+std::vector<std::string> Algorithm::benchSizes() const {
+    return {"seed", "large", "large-laplace", "large-helmholtz"};
+}
+
+BenchCase Algorithm::benchCase(const std::string& size) const {
+    BenchCase b;
+    b.params = defaultParams();
+    b.unit = "interactions/s";
+    if (size == "seed") { // 3 planes of 400^2 targets x 50 sources, Gaussian sigma 0.1
+        synthetic::ParticlesParams gp;
+        auto in = makeInput(makeProblem(synthetic::generateParticles(gp), gp.gridPoints));
+        b.params.set("planes", static_cast<long long>(gp.gridPoints));
+        b.description = "480,000 plane targets (n = 400) x 50 sources, Gaussian";
+        b.work = static_cast<double>(in->problem.targetCount()) * in->problem.sourceCount();
+        b.input = in;
+        return b;
+    }
+    const std::string kernel = size == "large"             ? "gaussian"
+                               : size == "large-laplace"   ? "laplace"
+                               : size == "large-helmholtz" ? "helmholtz"
+                                                           : "";
+    if (kernel.empty())
+        throw UsageError("rbf: no bench size '" + size +
+                         "' (seed, large, large-laplace, large-helmholtz)");
+    b.params.set("kernel", kernel);
+    auto in = randomInput(1000000, 100000, kernel == "helmholtz", 7);
+    // The float64 reference on 1000 targets spread over the 10^6.
+    auto sample = makeInput({});
+    sample->targetIndex = sampleIndices(in->problem.targetCount(), 1000);
+    sample->problem = subsetTargets(in->problem, sample->targetIndex);
+    b.description =
+        "10^6 random targets x 10^5 sources, " + kernel + " (reference on 1000 targets)";
+    b.work = 1e11;
+    b.input = in;
+    b.referenceInput = sample;
+    return b;
+}
+
+} // namespace clscope::rbf

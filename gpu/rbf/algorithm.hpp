@@ -1,0 +1,60 @@
+// rbf through the algorithm interface (gpu/algorithm.hpp): the input, result and Algorithm
+// object that the CLI (`clscope-cli rbf`), the bench, the GUI and the tests use.
+#pragma once
+#include "core/rbf/rbf.hpp"
+#include "gpu/algorithm.hpp"
+
+#include <memory>
+
+namespace clscope::rbf {
+
+// Sources, weights and targets; when the input is a sample of a larger one (the large bench
+// case's reference), the original index of each target.
+struct Input : AlgorithmInput {
+    Problem problem;
+    std::vector<std::size_t> targetIndex;
+    std::string describe() const override;
+};
+
+struct RunResult : AlgorithmResult {
+    Result result;
+    // /rbf/potential, the provenance attributes and the run's own sample check.
+    void write(H5Writer& out, const std::string& group) const override;
+    std::string summary() const override;
+};
+
+class Algorithm : public clscope::Algorithm {
+  public:
+    std::string id() const override { return "rbf"; }
+    std::string label() const override {
+        return "Particle sums f(x) = Σ g(x, y) c: Gaussian, Laplace, Helmholtz";
+    }
+    std::vector<InputRole> inputRoles() const override;
+    std::vector<ParamSpec> parameterSpecs() const override;
+    std::vector<VariantEntry> variants() const override;
+    std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
+                                               const ParamSet& params) const override;
+    Support supports(const VariantEntry& variant, const DeviceInfo& device,
+                     const AlgorithmInput* input, const ParamSet* params) const override;
+    std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
+                                         const Progress& progress) const override;
+    Deviation compare(const AlgorithmResult& result,
+                      const AlgorithmResult& reference) const override;
+    // seed and large (Gaussian), plus large-laplace and large-helmholtz.
+    std::vector<std::string> benchSizes() const override;
+    BenchCase benchCase(const std::string& size) const override;
+    // Several devices: contiguous target ranges (gpu/rbf/split.cpp).
+    std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
+                            std::size_t parts) const override;
+    std::shared_ptr<clscope::AlgorithmResult>
+    join(const std::vector<std::shared_ptr<clscope::AlgorithmResult>>& parts) const override;
+};
+
+// The library's Params from the parameter set (and kernel tuning).
+Params paramsFrom(const ParamSet& params, const std::map<std::string, int>& tuning);
+// The rbf input of a problem made in memory (GUI, tests, bench).
+std::shared_ptr<Input> makeInput(Problem problem, nlohmann::json provenance = {});
+// The problem with the seed's n x n plane targets when n > 0 (and not already so).
+Problem withPlanes(const Problem& problem, std::size_t planes);
+
+} // namespace clscope::rbf

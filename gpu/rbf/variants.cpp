@@ -1,0 +1,187 @@
+// The rbf variants: registry entries, support checks with reasons, tolerances, default tuning
+// and evaluate(), the dispatcher over them.
+#include "core/errors.hpp"
+#include "gpu/rbf/rbf_gpu.hpp"
+#include "gpu/rbf/runner.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace clscope::rbf {
+
+namespace {
+
+bool isDirect(const std::string& id) {
+    return id == "tiled" || id == "tiled-fast" || id == "fp64";
+}
+
+Support needsFp64(const DeviceInfo& d) {
+    if (!d.fp64) return {false, "needs fp64 (cl_khr_fp64) on the device"};
+    return {};
+}
+
+// seed: one work-item per (target, source) pair in a SEED_SX x N work-group.
+Support seedLimit(const DeviceInfo& d, std::size_t sources) {
+    const std::size_t sx = 16;
+    std::size_t most = d.maxWorkGroupSize / sx;
+    if (d.maxWorkItemSizes.size() > 1) most = std::min(most, d.maxWorkItemSizes[1]);
+    // terms table (complex: 8 bytes), sources and targets in local memory
+    most = std::min<std::size_t>(most, d.localMemBytes / (sx * 8 + 20));
+    if (sources <= most) return {};
+    return {false, "the seed kernel runs one work-item per (target, source) pair in a 16 x N "
+                   "work-group: " +
+                       std::to_string(sources) + " sources exceed the " + std::to_string(most) +
+                       " that " + d.spec + " allows (use tiled)"};
+}
+
+Support separableLimit(const Problem& p, const Params& params) {
+    if (params.kernel != Kernel::Gaussian)
+        return {false, "separable factorises the Gaussian only (kernel is " +
+                           kernelName(params.kernel) + ")"};
+    if (!p.targets.planes)
+        return {false, "separable needs the plane grid targets (--planes N), not a target list"};
+    return {};
+}
+
+} // namespace
+
+const std::vector<std::string>& variantIds() {
+    static const std::vector<std::string> ids{"seed", "tiled",     "tiled-fast",
+                                              "fp64", "separable", "cpu"};
+    return ids;
+}
+
+double tolerance(const std::string& variant, Kernel kernel) {
+    if (variant == "cpu" || variant == "fp64") return toleranceFp64;
+    if (variant == "tiled-fast" && kernel == Kernel::Helmholtz) return toleranceFast;
+    return toleranceFp32;
+}
+
+std::string defaultVariant(const DeviceInfo& device) {
+    return device.isHost() ? "cpu" : "tiled";
+}
+
+std::map<std::string, int> defaultTuning(const std::string& variant, const DeviceInfo& device) {
+    const bool gpu = device.type == "GPU";
+    if (variant == "seed") return {{"SEED_SX", 16}}; // the seed's SX
+    if (variant == "separable") // CPU devices: fewer, larger work-items (PoCL ~5x faster)
+        return gpu ? Tuning{{"SEP_TS", 16}, {"SEP_WPT", 4}, {"SEP_KT", 16}}
+                   : Tuning{{"SEP_TS", 8}, {"SEP_WPT", 8}, {"SEP_KT", 8}};
+    if (variant == "fp64") return {{"RBF_WG", gpu ? 128 : 64}, {"RBF_TPW", 2}, {"RBF_UNROLL", 4}};
+    if (isDirect(variant))
+        return {{"RBF_WG", gpu ? 128 : 64}, {"RBF_TPW", 4}, {"RBF_UNROLL", gpu ? 8 : 4}};
+    return {};
+}
+
+std::vector<VariantEntry> variantEntries() {
+    const auto entry = [](std::string id, std::string label, VariantKind kind, std::string needs,
+                          bool preferred) {
+        DeviceInfo gpu;
+        gpu.type = "GPU";
+        VariantEntry e{{"rbf", id, label, kind, needs,
+                        nlohmann::json(defaultTuning(id, gpu)).dump(), preferred},
+                       {}};
+        if (id == "fp64") e.extraCheck = needsFp64;
+        return e;
+    };
+    return {
+        entry("seed", "one work-item per target-source pair in local tiles (the seed's kernel)",
+              VariantKind::OpenCL, "OpenCL 1.2, N <= max work-group size / 16", false),
+        entry("tiled",
+              "work-item per 4 targets, sources staged through local memory, accurate maths",
+              VariantKind::OpenCL, "OpenCL 1.2", true),
+        entry("tiled-fast", "tiled with native exp2/rsqrt/sin/cos and a pre-scaled exponent",
+              VariantKind::OpenCL, "OpenCL 1.2", false),
+        entry("fp64", "tiled in double precision", VariantKind::OpenCL, "OpenCL 1.2, fp64", false),
+        entry("separable",
+              "Gaussian on plane grids as F = A diag(c) B^T per plane (matrix product)",
+              VariantKind::OpenCL, "OpenCL 1.2, Gaussian kernel, --planes targets", false),
+        entry("cpu", "host reference in double, std::thread", VariantKind::Host, "host CPU", true),
+    };
+}
+
+Support supports(const std::string& variant, const DeviceInfo& device, const Problem* problem,
+                 const Params* params) {
+    const auto entries = variantEntries();
+    const auto it = std::find_if(entries.begin(), entries.end(),
+                                 [&](const VariantEntry& e) { return e.info.id == variant; });
+    if (it == entries.end()) return {false, "no rbf variant '" + variant + "'"};
+    if (const Support s = it->supports(device); !s.ok) return s;
+    if (variant == "seed" && problem) return seedLimit(device, problem->sourceCount());
+    if (variant == "separable" && problem && params) return separableLimit(*problem, *params);
+    return {};
+}
+
+namespace {
+
+Result runOnDevice(const DeviceInfo& device, const std::string& id, const Problem& problem,
+                   const Params& params, const Progress& progress) {
+    ClSession session(device);
+    DeviceRun run(session, problem, params, id == "fp64");
+    run.tuning = defaultTuning(id, device);
+    if (id == "seed") run.tuning["SEED_N"] = static_cast<int>(problem.sourceCount());
+    for (const auto& [name, value] : params.tuning)
+        run.tuning[name] = value;
+    run.centred = id != "separable";
+    run.options = pairOptions(problem, params, run.useDouble, id == "tiled-fast", run.tuning);
+    Result result;
+    try {
+        const std::size_t sourcePad =
+            prepareBuffers(run, isDirect(id) ? run.tuning.at("RBF_WG") : 1);
+        if (problem.targetCount() && problem.sourceCount()) {
+            if (isDirect(id))
+                runTiled(run, id == "tiled-fast", sourcePad, progress);
+            else if (id == "seed")
+                runSeed(run);
+            else
+                runSeparable(run, progress);
+        } else if (problem.targetCount()) { // no sources: f = 0
+            session.fill(run.out,
+                         problem.targetCount() * (run.complexOut ? 2 : 1) * run.realBytes(),
+                         "rbf zero");
+        }
+        downloadResult(run, result);
+        session.finish();
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "rbf " + id, device);
+    }
+    result.timings = session.timings();
+    result.kernelMs = result.timings.kernelMs();
+    return result;
+}
+
+// The result's deviation from the double reference on a few targets spread over all.
+void checkSample(const Problem& problem, const Params& params, Result& result) {
+    if (!params.sampleTargets || !problem.targetCount()) return;
+    const std::vector<std::size_t> sample =
+        sampleIndices(problem.targetCount(), params.sampleTargets);
+    Result reference = evaluateCpu(subsetTargets(problem, sample), params);
+    reference.targetIndex = sample;
+    const Comparison c = compareResults(result, reference);
+    result.sampleDeviation = c.relative;
+    result.sampleCount = c.compared;
+}
+
+} // namespace
+
+Result evaluate(const DeviceInfo& device, const std::string& variant, const Problem& problem,
+                const Params& params, const Progress& progress) {
+    const std::string id = variant.empty() ? defaultVariant(device) : variant;
+    if (std::find(variantIds().begin(), variantIds().end(), id) == variantIds().end())
+        throw UsageError("rbf: no variant '" + id +
+                         "' (seed, tiled, tiled-fast, fp64, separable, cpu)");
+    params.check();
+    problem.check();
+    if (const Support s = supports(id, device, &problem, &params); !s.ok)
+        throw UsageError("rbf variant '" + id + "' cannot run on " + device.spec + ": " + s.reason);
+    if (id == "cpu") return evaluateCpu(problem, params, progress);
+    Result result = runOnDevice(device, id, problem, params, progress);
+    result.device = device.spec + " (" + device.name + ")";
+    result.variant = id;
+    result.kernel = params.kernel;
+    checkSample(problem, params, result);
+    progress.report(1.0);
+    return result;
+}
+
+} // namespace clscope::rbf
