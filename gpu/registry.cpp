@@ -2,6 +2,7 @@
 #include "gpu/algorithm.hpp"
 #include "gpu/cluster/algorithm.hpp"
 #include "gpu/rbf/algorithm.hpp"
+#include "gpu/spots/algorithm.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 
 namespace clscope {
@@ -10,6 +11,7 @@ void registerAllAlgorithms(AlgorithmRegistry& registry) {
     registry.add(std::make_shared<xpcs::Algorithm>());
     registry.add(std::make_shared<cluster::ClusterAlgorithm>());
     registry.add(std::make_shared<rbf::Algorithm>());
+    registry.add(std::make_shared<spots::SpotsAlgorithm>());
 }
 
 } // namespace clscope

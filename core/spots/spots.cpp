@@ -1,0 +1,211 @@
+// spots: parameters, input checks, spots from a signal mask.
+#include "core/spots/spots.hpp"
+
+#include "core/errors.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace clscope::spots {
+
+std::string methodName(Method method) {
+    return method == Method::Dispersion ? "dispersion" : "dispersion_extended";
+}
+
+Method methodFromName(const std::string& name) {
+    if (name == "dispersion") return Method::Dispersion;
+    if (name == "dispersion_extended") return Method::DispersionExtended;
+    throw UsageError("spots: unknown algorithm '" + name + "' (dispersion, dispersion_extended)");
+}
+
+int minCount(const Params& p) {
+    const int window = (2 * p.kernelX + 1) * (2 * p.kernelY + 1);
+    return p.minLocal <= 0 ? window : p.minLocal;
+}
+
+void checkParams(const Params& p) {
+    auto fail = [](const std::string& what) { throw UsageError("spots: " + what); };
+    if (p.kernelX < 1 || p.kernelY < 1 || p.kernelX > 64 || p.kernelY > 64)
+        fail("kernel_size must be 1..64 in each direction");
+    if (!(p.gain > 0)) fail("gain must be > 0");
+    if (!(p.sigmaBackground >= 0) || !(p.sigmaStrong >= 0))
+        fail("sigma_background and sigma_strong must be >= 0");
+    if (!p.globalAuto && !(p.globalThreshold >= 0)) fail("global_threshold must be >= 0");
+    const int window = (2 * p.kernelX + 1) * (2 * p.kernelY + 1);
+    if (p.minLocal > 0 && (p.minLocal > window || p.minLocal < 2))
+        fail("min_local must be 2.." + std::to_string(window) +
+             " for this kernel_size (or <= 0: the window)");
+    if (p.minSpotSize < 0 || p.maxSpotSize < 0) fail("min/max_spot_size must be >= 0");
+    if (!(p.maxSeparation >= 0)) fail("max_separation must be >= 0");
+}
+
+std::uint64_t validLimit(DType dtype) {
+    switch (dtype) {
+    case DType::UInt8:
+        return (1u << 8) - 2;
+    case DType::UInt16:
+        return (1u << 16) - 2;
+    case DType::UInt32:
+        return (std::uint64_t(1) << 32) - 2;
+    default:
+        return 0;
+    }
+}
+
+void checkInput(const Input& in) {
+    const Array& a = in.frames;
+    if (a.rank() != 2 && a.rank() != 3)
+        throw InputError("spots: frames must be (T,H,W) or (H,W), got " + shapeString(a.shape()));
+    if (a.dtype() == DType::Int64 || a.dtype() == DType::Float64)
+        throw InputError("spots: frames of " + dtypeName(a.dtype()) +
+                         " are not supported (uint8, uint16, uint32, int32, float32)");
+    if (a.height() == 0 || a.width() == 0)
+        throw InputError("spots: frames are empty (" + shapeString(a.shape()) + ")");
+    if (!in.mask.bad.empty() && (in.mask.height != a.height() || in.mask.width != a.width()))
+        throw InputError("spots: pixel mask is " + std::to_string(in.mask.height) + "x" +
+                         std::to_string(in.mask.width) + " but frames are " +
+                         std::to_string(a.height()) + "x" + std::to_string(a.width()));
+}
+
+namespace {
+
+// One growing spot: value-weighted sums and extents; key = first pixel in scan order.
+struct Accumulator {
+    double sv = 0, svx = 0, svy = 0, svz = 0, sx = 0, sy = 0, sz = 0;
+    int n = 0, x0 = 0, y0 = 0, x1 = 0, y1 = 0, z0 = 0, z1 = 0;
+    std::int64_t key = 0;
+    float peak = 0; // brightest value (as float, like DIALS' shoeboxes), first in scan order
+    int px = 0, py = 0, pz = 0;
+    std::int64_t peakKey = 0;
+    void add(int i, int j, int t, double v, std::int64_t k) {
+        if (n == 0) x0 = i, y0 = j, z0 = t, x1 = i + 1, y1 = j + 1, z1 = t + 1, key = k;
+        // Pixels arrive in scan order, so a strictly brighter one is the only new peak.
+        if (n == 0 || float(v) > peak) peak = float(v), px = i, py = j, pz = t, peakKey = k;
+        x0 = std::min(x0, i), x1 = std::max(x1, i + 1), y0 = std::min(y0, j),
+        y1 = std::max(y1, j + 1);
+        z0 = std::min(z0, t), z1 = std::max(z1, t + 1);
+        ++n, sv += v, svx += v * (i + 0.5), svy += v * (j + 0.5), svz += v * (t + 0.5);
+        sx += i + 0.5, sy += j + 0.5, sz += t + 0.5;
+    }
+    void merge(const Accumulator& o) {
+        if (o.peak > peak || (o.peak == peak && o.peakKey < peakKey))
+            peak = o.peak, px = o.px, py = o.py, pz = o.pz, peakKey = o.peakKey;
+        x0 = std::min(x0, o.x0), x1 = std::max(x1, o.x1), y0 = std::min(y0, o.y0),
+        y1 = std::max(y1, o.y1);
+        z0 = std::min(z0, o.z0), z1 = std::max(z1, o.z1), key = std::min(key, o.key);
+        n += o.n, sv += o.sv, svx += o.svx, svy += o.svy, svz += o.svz, sx += o.sx, sy += o.sy,
+            sz += o.sz;
+    }
+    Spot spot() const {
+        const bool weighted = sv > 0; // signal values exceed a threshold >= 0, so this holds
+        Spot s;
+        s.frame = z0, s.frameEnd = z1, s.npix = n, s.intensity = sv;
+        s.x = weighted ? svx / sv : sx / n, s.y = weighted ? svy / sv : sy / n;
+        s.z = weighted ? svz / sv : sz / n;
+        s.x0 = x0, s.y0 = y0, s.x1 = x1, s.y1 = y1, s.firstPixel = key;
+        s.peakX = px, s.peakY = py, s.peakFrame = pz;
+        return s;
+    }
+};
+
+// Union-find over component ids with an accumulator per root.
+struct Components {
+    std::vector<int> parent;
+    std::vector<Accumulator> acc;
+    int make() {
+        parent.push_back(static_cast<int>(parent.size()));
+        acc.emplace_back();
+        return parent.back();
+    }
+    int find(int a) {
+        while (parent[a] != a)
+            a = parent[a] = parent[parent[a]];
+        return a;
+    }
+    int unite(int a, int b) {
+        a = find(a), b = find(b);
+        if (a == b) return a;
+        if (acc[a].key > acc[b].key) std::swap(a, b);
+        parent[b] = a;
+        acc[a].merge(acc[b]);
+        return a;
+    }
+};
+
+} // namespace
+
+double peakSeparation(const Spot& s) {
+    // A spot within one frame has its centroid on that frame: dz = 0 exactly (so a run split
+    // into frame ranges gives the same spots).
+    const double dz = s.frameEnd - s.frame > 1 ? s.peakFrame + 0.5 - s.z : 0.0;
+    const double dx = s.peakX + 0.5 - s.x, dy = s.peakY + 0.5 - s.y;
+    return std::sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+std::vector<Spot> findSpots(const Array& frames, const std::vector<std::uint8_t>& signal,
+                            const Params& p) {
+    const int h = static_cast<int>(frames.height()), w = static_cast<int>(frames.width());
+    const std::size_t plane = frames.frameSize();
+    Components c;
+    std::vector<int> previous(plane, -1), current(plane, -1), active, still;
+    std::vector<Spot> spots;
+    auto emit = [&](const Accumulator& a) {
+        if (a.n < p.minSpotSize || a.n > p.maxSpotSize) return;
+        const Spot s = a.spot();
+        if (peakSeparation(s) <= p.maxSeparation) spots.push_back(s);
+    };
+    for (int t = 0; t < static_cast<int>(frames.frameCount()); ++t) {
+        std::fill(current.begin(), current.end(), -1);
+        for (int j = 0; j < h; ++j)
+            for (int i = 0; i < w; ++i) {
+                const std::size_t k = std::size_t(j) * w + i, g = t * plane + k;
+                if (!signal[g]) continue;
+                int id = -1;
+                if (i > 0 && current[k - 1] >= 0) id = c.find(current[k - 1]);
+                if (j > 0 && current[k - w] >= 0)
+                    id = id < 0 ? c.find(current[k - w]) : c.unite(id, current[k - w]);
+                if (p.threeD && previous[k] >= 0)
+                    id = id < 0 ? c.find(previous[k]) : c.unite(id, previous[k]);
+                if (id < 0) active.push_back(id = c.make());
+                c.acc[c.find(id)].add(i, j, t, frames.valueAt(g), static_cast<std::int64_t>(g));
+                current[k] = id;
+            }
+        // Roots without a pixel in this frame are complete (in 2D: every root).
+        still.clear();
+        for (int id : active) {
+            if (c.find(id) != id) continue;
+            if (p.threeD && c.acc[id].z1 == t + 1)
+                still.push_back(id);
+            else
+                emit(c.acc[id]);
+        }
+        active.swap(still);
+        std::swap(previous, current);
+        if (!p.threeD && active.empty()) c.parent.clear(), c.acc.clear();
+    }
+    for (int id : active)
+        emit(c.acc[id]);
+    std::sort(spots.begin(), spots.end(),
+              [](const Spot& a, const Spot& b) { return a.firstPixel < b.firstPixel; });
+    return spots;
+}
+
+Result finishResult(const Input& in, std::vector<std::uint8_t> signal, const Params& p) {
+    Result r;
+    r.shape = in.frames.shape();
+    r.thresholdUsed = p.globalAuto ? autoGlobalThreshold(in) : p.globalThreshold;
+    const std::size_t plane = in.frames.frameSize();
+    for (std::size_t t = 0; t < in.frames.frameCount(); ++t)
+        r.strongPerFrame.push_back(std::accumulate(
+            signal.begin() + t * plane, signal.begin() + (t + 1) * plane, std::int64_t(0)));
+    r.spots = findSpots(in.frames, signal, p);
+    r.signal = std::move(signal);
+    return r;
+}
+
+Result runCpu(const Input& in, const Params& p, const Progress& progress) {
+    return finishResult(in, thresholdCpu(in, p, progress), p);
+}
+
+} // namespace clscope::spots

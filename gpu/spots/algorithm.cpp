@@ -1,0 +1,333 @@
+// spots through the algorithm interface: input roles, DIALS-named parameters with the
+// DESIGN.md §4 flags, variants, the /spots output layout and the bench cases.
+#include "gpu/spots/algorithm.hpp"
+#include "gpu/spots/run_types.hpp"
+
+#include "core/errors.hpp"
+#include "core/synthetic/synthetic.hpp"
+#include "gpu/spots/spots_gpu.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <optional>
+
+namespace clscope::spots {
+
+namespace {
+
+template <class T>
+void writeImage(H5Writer& out, const std::string& path, const std::vector<T>& values,
+                const Shape& shape) {
+    Array a(dtypeOf<T>(), shape);
+    std::copy(values.begin(), values.end(), a.as<T>().begin());
+    out.write(path, a, Compression::Gzip);
+}
+
+void writeDebug(H5Writer& out, const std::string& group, const DebugImages& d, const Shape& shape) {
+    writeImage(out, group + "/mean", d.mean, shape);
+    writeImage(out, group + "/variance", d.variance, shape);
+    writeImage(out, group + "/dispersion", d.dispersion, shape);
+    writeImage(out, group + "/sigma_b", d.sigmaB, shape);
+    writeImage(out, group + "/sigma_s", d.sigmaS, shape);
+    writeImage(out, group + "/global", d.global, shape);
+    writeImage(out, group + "/final", d.final, shape);
+}
+
+ParamSpec spec(std::string name, ParamSpec::Type type, nlohmann::json value, std::string label,
+               std::string flag, std::string help, std::string unit = "") {
+    ParamSpec s =
+        makeParam(std::move(name), type, std::move(value), std::move(help), std::move(unit));
+    s.label = std::move(label), s.flag = std::move(flag);
+    return s;
+}
+
+// global_threshold: a number >= 0 or "auto".
+void parseGlobalThreshold(const nlohmann::json& value, Params& p) {
+    if (value.is_number()) {
+        p.globalThreshold = value.get<double>();
+        return;
+    }
+    const std::string text = value.get<std::string>();
+    if (text == "auto") {
+        p.globalAuto = true;
+        return;
+    }
+    try {
+        std::size_t used = 0;
+        p.globalThreshold = std::stod(text, &used);
+        if (used == text.size()) return;
+    } catch (const std::exception&) {
+    }
+    throw UsageError("spots: global_threshold must be a number >= 0 or 'auto', got '" + text + "'");
+}
+
+const Input& inputOf(const RunRequest& r) {
+    const auto* in = dynamic_cast<const SpotsInput*>(r.input.get());
+    if (!in) throw UsageError("spots: the run's input is not a spots input");
+    return in->data;
+}
+
+} // namespace
+
+void SpotsResult::write(H5Writer& out, const std::string& group) const {
+    writeImage(out, group + "/signal", result.signal, result.shape);
+    const std::size_t n = result.spots.size();
+    Array frame(DType::Int32, {n}), npix(DType::Int32, {n}), bbox(DType::Int32, {n, 4});
+    Array x(DType::Float64, {n}), y(DType::Float64, {n}), intensity(DType::Float64, {n});
+    for (std::size_t i = 0; i < n; ++i) {
+        const Spot& s = result.spots[i];
+        frame.as<std::int32_t>()[i] = s.frame, npix.as<std::int32_t>()[i] = s.npix;
+        x.as<double>()[i] = s.x, y.as<double>()[i] = s.y, intensity.as<double>()[i] = s.intensity;
+        const std::int32_t box[4] = {s.x0, s.y0, s.x1, s.y1};
+        std::copy(box, box + 4, bbox.as<std::int32_t>().begin() + 4 * i);
+    }
+    out.write(group + "/frame", frame);
+    out.write(group + "/x", x);
+    out.write(group + "/y", y);
+    out.write(group + "/npix", npix);
+    out.write(group + "/intensity", intensity);
+    out.write(group + "/bbox", bbox);
+    if (debug) writeDebug(out, group + "/debug", *debug, result.shape);
+    writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
+}
+
+Params paramsFrom(const ParamSet& set) {
+    Params p;
+    p.method = methodFromName(set.text("threshold_algorithm"));
+    p.gain = set.number("gain");
+    const auto kernel = set.intList("kernel_size");
+    if (kernel.size() != 2) throw UsageError("spots: kernel_size takes two values KX,KY");
+    p.kernelX = static_cast<int>(kernel[0]), p.kernelY = static_cast<int>(kernel[1]);
+    p.sigmaBackground = set.number("sigma_background");
+    p.sigmaStrong = set.number("sigma_strong");
+    p.minLocal = static_cast<int>(set.integer("min_local"));
+    parseGlobalThreshold(set.get("global_threshold"), p);
+    p.minSpotSize = static_cast<int>(set.integer("min_spot_size"));
+    p.maxSpotSize = static_cast<int>(set.integer("max_spot_size"));
+    p.maxSeparation = set.number("max_separation");
+    p.threeD = set.boolean("three_d");
+    checkParams(p);
+    return p;
+}
+
+std::vector<InputRole> SpotsAlgorithm::inputRoles() const {
+    InputRole mask = makeRole("pixel_mask", "--mask", paths::pixelMask,
+                              "NXmx pixel mask FILE[:PATH], non-zero = bad (default: the input's, "
+                              "when present)");
+    mask.optional = true, mask.otherFile = true;
+    return {makeRole("frames", "--data", paths::frames, "frames (T,H,W) or one image (H,W)"), mask};
+}
+
+// DIALS' names (spotfinder.threshold.dispersion.*, spotfinder.filter.*); the threshold
+// algorithm is "threshold_algorithm" because "algorithm" is a provenance key of --params.
+std::vector<ParamSpec> SpotsAlgorithm::parameterSpecs() const {
+    using T = ParamSpec::Type;
+    std::vector<ParamSpec> s;
+    s.push_back(spec("threshold_algorithm", T::Choice, "dispersion", "algorithm", "--algorithm",
+                     "DIALS threshold algorithm"));
+    s.back().choices = {"dispersion", "dispersion_extended"};
+    s.push_back(spec("gain", T::Double, 1.0, "gain", "--gain",
+                     "detector gain (1: DIALS without a gain map)"));
+    s.back().min = 1e-6;
+    s.push_back(spec("kernel_size", T::IntList, nlohmann::json::array({3, 3}), "kernel size",
+                     "--kernel-size", "window half-widths KX,KY: window (2KX+1) x (2KY+1)", "px"));
+    s.back().min = 1, s.back().max = 64;
+    s.push_back(spec("sigma_background", T::Double, 6.0, "σ background", "--sigma-b",
+                     "dispersion threshold"));
+    s.back().min = 0;
+    s.push_back(
+        spec("sigma_strong", T::Double, 3.0, "σ strong", "--sigma-s", "strong pixel threshold"));
+    s.back().min = 0;
+    s.push_back(spec("min_local", T::Int, 2, "min local", "--min-local",
+                     "valid pixels needed in the window (<= 0: all)"));
+    s.push_back(spec("global_threshold", T::Text, 0, "global threshold", "--global-threshold",
+                     "pixels must exceed it: a number >= 0 or 'auto' (DIALS' elbow estimate)"));
+    s.push_back(spec("min_spot_size", T::Int, 3, "min spot size", "--min-spot-size",
+                     "smallest spot", "px"));
+    s.back().min = 0;
+    s.push_back(spec("max_spot_size", T::Int, 1000, "max spot size", "--max-spot-size",
+                     "largest spot", "px"));
+    s.back().min = 0;
+    s.push_back(spec("max_separation", T::Double, 2.0, "max peak–centroid distance", "",
+                     "spots whose peak pixel centre is farther from the centroid are dropped "
+                     "(DIALS filter.max_separation; --params only)",
+                     "px"));
+    s.back().min = 0, s.back().advanced = true;
+    s.push_back(spec("three_d", T::Bool, false, "3D spots", "--3d", "6-connected across frames"));
+    s.push_back(
+        spec("debug", T::Bool, false, "debug images", "--debug", "also write the debug images"));
+    s.back().advanced = true;
+    s.push_back(spec("phil", T::Text, nullptr, "DIALS phil file", "--phil",
+                     "also write the parameters as a DIALS find_spots.phil snippet to this file"));
+    s.back().advanced = true;
+    return s;
+}
+
+std::vector<VariantEntry> SpotsAlgorithm::variants() const {
+    std::vector<VariantEntry> out;
+    for (const std::string& id : variantIds()) {
+        VariantEntry e;
+        e.info.algorithm = "spots", e.info.id = id, e.info.label = variantLabel(id);
+        e.info.kind = id == "cpu" ? VariantKind::Host : VariantKind::OpenCL;
+        e.info.needs = id == "cpu" ? "host" : "OpenCL 1.2 (fp64 for exact tests)";
+        e.info.preferred = id == "local" || id == "extended" || id == "cpu";
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+std::shared_ptr<const AlgorithmInput> SpotsAlgorithm::read(const InputSources& sources,
+                                                           const ParamSet& params) const {
+    (void)paramsFrom(params); // bad parameters: a usage error before reading anything
+    const auto roles = inputRoles();
+    auto in = std::make_shared<SpotsInput>();
+    const DataLocation frames = sources.locate(roles[0]);
+    in->data.frames = readFrames(H5Reader(frames.file), frames.path);
+    in->provenance["datasets"]["frames"] = frames.file + ":" + frames.path;
+    if (!sources.disabled.count("pixel_mask")) {
+        const DataLocation mask = sources.locate(roles[1]);
+        H5Reader file(mask.file);
+        const bool given = sources.overrides.count("pixel_mask") > 0;
+        if (given || file.hasDataset(mask.path)) {
+            in->data.mask =
+                readPixelMask(file, mask.path, in->data.frames.height(), in->data.frames.width());
+            in->provenance["datasets"]["pixel_mask"] = mask.file + ":" + mask.path;
+        }
+    }
+    in->provenance["file"] = sources.file;
+    checkInput(in->data);
+    return in;
+}
+
+Support SpotsAlgorithm::supports(const VariantEntry& variant, const DeviceInfo& device,
+                                 const AlgorithmInput*, const ParamSet* params) const {
+    if (!params) return supportsVariant(variant.info.id, device, nullptr);
+    const Params p = paramsFrom(*params);
+    return supportsVariant(variant.info.id, device, &p);
+}
+
+std::shared_ptr<AlgorithmResult> SpotsAlgorithm::run(const RunRequest& request,
+                                                     const Progress& progress) const {
+    Params p = paramsFrom(request.params);
+    p.tuning = request.tuning;
+    const std::string variant =
+        request.variant.empty()
+            ? defaultVariant(request.device, request.input.get(), &request.params)
+            : request.variant;
+    MaskRun details;
+    auto r = std::make_shared<SpotsResult>();
+    r->result = findSpotsWith(request.device, variant, inputOf(request), p, progress, &details);
+    r->info.variant = variant;
+    r->info.timings = details.timings.records();
+    r->note = details.note;
+    if (request.params.boolean("debug")) {
+        r->debug.emplace();
+        thresholdCpu(inputOf(request), p, {}, &*r->debug);
+    }
+    return r;
+}
+
+Deviation SpotsAlgorithm::compare(const AlgorithmResult& result,
+                                  const AlgorithmResult& reference) const {
+    const auto& got = dynamic_cast<const SpotsResult&>(result).result;
+    const auto& want = dynamic_cast<const SpotsResult&>(reference).result;
+    Deviation d;
+    d.metric = "signal pixels that differ (masks must be identical)";
+    d.tolerance = 0;
+    d.compared = want.signal.size();
+    // A reference on the leading frames only (bench stream) checks that prefix.
+    const std::size_t plane = want.shape.size() >= 2 ? want.shape[want.shape.size() - 1] *
+                                                           want.shape[want.shape.size() - 2]
+                                                     : 1;
+    const bool prefix = got.signal.size() > want.signal.size() && got.shape.size() == 3 &&
+                        got.shape[1] * got.shape[2] == plane;
+    if (got.signal.size() != want.signal.size() && !prefix) {
+        d.pass = false, d.note = "signal masks of different sizes";
+        return d;
+    }
+    for (std::size_t i = 0; i < want.signal.size(); ++i)
+        if (got.signal[i] != want.signal[i] && d.beyond++ == 0)
+            d.firstIndex = static_cast<long long>(i);
+    d.maxDeviation = d.beyond ? 1 : 0;
+    d.pass = d.beyond == 0;
+    if (d.firstIndex >= 0) {
+        const std::size_t w = want.shape.back(), k = static_cast<std::size_t>(d.firstIndex);
+        d.firstWhere = "frame " + std::to_string(k / plane) + ", row " +
+                       std::to_string(k % plane / w) + ", column " + std::to_string(k % w);
+    }
+    d.note = prefix ? "checked on the first " + std::to_string(want.signal.size() / plane) +
+                          " of " + std::to_string(got.signal.size() / plane) + " frames"
+                    : std::to_string(got.spots.size()) + " spots vs " +
+                          std::to_string(want.spots.size()) + " in the reference";
+    return d;
+}
+
+std::vector<std::pair<std::string, std::string>>
+SpotsAlgorithm::sideOutputs(const AlgorithmResult& result, const ParamSet& params) const {
+    if (!params.has("phil") || params.text("phil").empty()) return {};
+    (void)result; // the snippet is the parameters ("Auto" stays Auto: DIALS estimates it)
+    return {{params.text("phil"), philSnippet(paramsFrom(params))}};
+}
+
+namespace {
+
+// stream: `frames` EIGER2 16M frames (4148x4362 uint16, module gaps) from host memory, end to
+// end (copy in, threshold, compacted list out, spots grouped): `distinct` generated frames
+// repeated. The reference runs on the distinct frames only (compare() checks that prefix).
+BenchCase streamCase(std::size_t frames, std::size_t distinct) {
+    synthetic::DiffractionParams g;
+    g.frames = distinct, g.height = 4148, g.width = 4362, g.spots = 2000, g.gaps = true, g.seed = 2;
+    synthetic::DiffractionDataset d = synthetic::generateDiffraction(g);
+    auto reference = std::make_shared<SpotsInput>(), in = std::make_shared<SpotsInput>();
+    const std::size_t bytes = d.frames.size() * dtypeSize(d.frames.dtype());
+    in->data.frames = Array(DType::UInt16, {frames, g.height, g.width});
+    for (std::size_t t = 0; t < frames; t += distinct)
+        std::memcpy(in->data.frames.bytes() + t * (bytes / distinct), d.frames.bytes(),
+                    std::min(distinct, frames - t) * (bytes / distinct));
+    in->data.mask = d.mask;
+    reference->data.frames = std::move(d.frames), reference->data.mask = std::move(d.mask);
+    BenchCase b;
+    b.input = in, b.referenceInput = reference;
+    b.params = ParamSet(SpotsAlgorithm().parameterSpecs());
+    b.work = static_cast<double>(frames);
+    b.unit = "frames/s";
+    b.description = std::to_string(frames) + " x 4148x4362 uint16 from host memory, dispersion, "
+                                             "end to end (frames/s from kernel time; wall ms: "
+                                             "copies and grouping included)";
+    return b;
+}
+
+} // namespace
+
+std::vector<std::string> SpotsAlgorithm::benchSizes() const {
+    return {"seed", "large", "stream"};
+}
+
+BenchCase SpotsAlgorithm::benchCase(const std::string& size) const {
+    if (size == "stream") return streamCase(100, 2);
+    synthetic::DiffractionParams g;
+    ParamSet params = defaultParams();
+    if (size == "seed") {
+        g.frames = 32, g.height = 512, g.width = 1028, g.spots = 100;
+    } else if (size == "large") {
+        g.frames = 1, g.height = 4148, g.width = 4362, g.spots = 2000, g.gaps = true;
+        params.set("threshold_algorithm", "dispersion_extended");
+    } else {
+        throw UsageError("spots: no bench size '" + size + "' (seed, large, stream)");
+    }
+    g.seed = 2;
+    synthetic::DiffractionDataset d = synthetic::generateDiffraction(g);
+    auto in = std::make_shared<SpotsInput>();
+    in->data.frames = std::move(d.frames);
+    in->data.mask = std::move(d.mask);
+    BenchCase b;
+    b.input = in;
+    b.params = params;
+    b.work = static_cast<double>(g.frames * g.height * g.width);
+    b.unit = "Gpixel/s", b.unitScale = 1e9;
+    b.description = std::to_string(g.frames) + " x " + std::to_string(g.height) + "x" +
+                    std::to_string(g.width) + " uint16, " + params.text("threshold_algorithm");
+    return b;
+}
+
+} // namespace clscope::spots

@@ -1,0 +1,40 @@
+// spots as a clscope::Algorithm (the generic CLI, bench, GUI runner and comparison use it).
+#pragma once
+#include "core/spots/spots.hpp"
+#include "gpu/algorithm.hpp"
+
+namespace clscope::spots {
+
+// Params from the parameter set (UsageError naming what is wrong).
+Params paramsFrom(const ParamSet& set);
+
+class SpotsAlgorithm : public Algorithm {
+  public:
+    std::string id() const override { return "spots"; }
+    std::string label() const override {
+        return "DIALS dispersion spot finding: signal pixels, then spots";
+    }
+    std::vector<InputRole> inputRoles() const override;
+    std::vector<ParamSpec> parameterSpecs() const override;
+    std::vector<VariantEntry> variants() const override;
+    std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
+                                               const ParamSet& params) const override;
+    Support supports(const VariantEntry& variant, const DeviceInfo& device,
+                     const AlgorithmInput* input, const ParamSet* params) const override;
+    std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
+                                         const Progress& progress) const override;
+    Deviation compare(const AlgorithmResult& result,
+                      const AlgorithmResult& reference) const override;
+    std::vector<std::string> benchSizes() const override; // seed, large, stream
+    BenchCase benchCase(const std::string& size) const override;
+    // Several devices: contiguous frame ranges (2D spots only; global_threshold = auto is
+    // estimated on the whole input first), joined identical to one run.
+    std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
+                            std::size_t parts) const override;
+    std::shared_ptr<AlgorithmResult>
+    join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const override;
+    std::vector<std::pair<std::string, std::string>>
+    sideOutputs(const AlgorithmResult& result, const ParamSet& params) const override;
+};
+
+} // namespace clscope::spots

@@ -1,0 +1,264 @@
+#include "core/errors.hpp"
+#include "gpu/session.hpp"
+#include "gpu/spots/spots_gpu.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+namespace clscope::spots {
+
+namespace {
+
+// The tests' parameters as spots.cl's spots_params (double, or float without fp64).
+template <class Real> struct KernelParams {
+    Real gain, sigmaB, sigmaS, threshold;
+    cl_int minCount;
+};
+
+std::string dataType(DType d) {
+    switch (d) {
+    case DType::UInt8:
+        return "uchar";
+    case DType::UInt16:
+        return "ushort";
+    case DType::UInt32:
+        return "uint";
+    case DType::Int32:
+        return "int";
+    default:
+        return "float";
+    }
+}
+
+int tuningValue(const Params& p, const std::string& name, int fallback) {
+    const auto it = p.tuning.find(name);
+    return it == p.tuning.end() ? fallback : it->second;
+}
+
+std::string buildOptions(DType dtype, const Params& p) {
+    std::string s = "-DDATA_T=" + dataType(dtype) +
+                    " -DDATA_FLOAT=" + (dtype == DType::Float32 ? "1" : "0") +
+                    " -DVALID_LIMIT=" + std::to_string(validLimit(dtype)) + "UL" +
+                    " -DKX=" + std::to_string(p.kernelX) + " -DKY=" + std::to_string(p.kernelY) +
+                    " -DUSE_GAIN=" + (p.gain != 1.0 ? "1" : "0") +
+                    " -DMASKED_DISPERSIVE=" + (p.legacyMaskedBackground ? "0" : "1");
+    for (const auto& [name, value] : p.tuning)
+        s += " -D" + name + "=" + std::to_string(value);
+    return s;
+}
+
+// Device buffers of one chunk of frames.
+struct DeviceRun {
+    DeviceRun(ClSession& session, const Params& params, std::string buildOptions)
+        : s(session), p(params), options(std::move(buildOptions)) {}
+    ClSession& s;
+    const Params& p;
+    std::string options;
+    cl::Buffer frames, bad, signal, scratchA, scratchB, tableM, tableX, tableY;
+    cl::Buffer list, count;   // the compacted signal pixels and their number
+    std::size_t capacity = 0; // entries the list holds
+    int w = 0, h = 0;
+    std::vector<std::uint8_t> params; // spots_params bytes
+    bool fp64 = true;
+};
+
+// A kernel argument passed as bytes (the spots_params struct).
+struct RawArg {
+    const std::vector<std::uint8_t>& bytes;
+};
+void setOne(cl::Kernel& k, cl_uint index, const RawArg& a) {
+    k.setArg(index, a.bytes.size(), a.bytes.data());
+}
+template <class T> void setOne(cl::Kernel& k, cl_uint index, const T& a) {
+    k.setArg(index, a);
+}
+
+template <class... Args> void setArgs(cl::Kernel& k, const Args&... args) {
+    cl_uint index = 0;
+    (setOne(k, index++, args), ...);
+}
+
+LaunchShape pixelShape(const DeviceRun& r, std::size_t frames) {
+    return {{std::size_t(r.w), std::size_t(r.h), frames},
+            {std::size_t(tuningValue(r.p, "TILE_X", 16)),
+             std::size_t(tuningValue(r.p, "TILE_Y", 16)), 1}};
+}
+
+// The dispersion variants: one launch (local, direct) or three (sat).
+void launchDispersion(DeviceRun& r, const std::string& variant, std::size_t frames) {
+    if (variant == "sat") {
+        cl::Kernel rows = r.s.kernel("spots", "spots_sat_rows", r.options);
+        setArgs(rows, r.frames, r.bad, r.w, r.h, r.tableM, r.tableX, r.tableY);
+        r.s.launch(rows, "spots sat rows", {{std::size_t(r.h), frames}, {64, 1}});
+        cl::Kernel cols = r.s.kernel("spots", "spots_sat_cols", r.options);
+        setArgs(cols, r.w, r.h, r.tableM, r.tableX, r.tableY);
+        r.s.launch(cols, "spots sat cols", {{std::size_t(r.w), frames}, {64, 1}});
+        cl::Kernel k = r.s.kernel("spots", "spots_sat_threshold", r.options);
+        setArgs(k, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.tableM, r.tableX, r.tableY,
+                r.signal);
+        return r.s.launch(k, "spots sat threshold", pixelShape(r, frames));
+    }
+    cl::Kernel k = r.s.kernel("spots", "spots_" + variant, r.options);
+    setArgs(k, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.signal);
+    r.s.launch(k, "spots " + variant, pixelShape(r, frames));
+}
+
+// dispersion_extended: dispersive pixels, erosion, background mean and the strong test.
+void launchExtended(DeviceRun& r, std::size_t frames) {
+    cl::Kernel disp = r.s.kernel("spots", "spots_ext_dispersive", r.options);
+    setArgs(disp, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.scratchA);
+    r.s.launch(disp, "spots extended dispersive", pixelShape(r, frames));
+    cl::Kernel erode = r.s.kernel("spots", "spots_ext_erode", r.options);
+    setArgs(erode, r.frames, r.bad, r.w, r.h, r.scratchA, r.scratchB);
+    r.s.launch(erode, "spots extended erode", pixelShape(r, frames));
+    cl::Kernel fin = r.s.kernel("spots", "spots_ext_final", r.options);
+    setArgs(fin, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.scratchB, r.signal);
+    r.s.launch(fin, "spots extended final", pixelShape(r, frames));
+}
+
+// The list holds 1/listFraction of the chunk's pixels (plus a margin) unless tuned.
+constexpr std::size_t listFraction = 16;
+
+// Bytes per frame on the device for a variant (frames, signal and scratch).
+std::size_t bytesPerFrame(const std::string& variant, std::size_t plane, DType d) {
+    std::size_t b = plane * (dtypeSize(d) + 1) + plane / listFraction * 4;
+    if (variant == "sat") b += plane * (4 + 8 + 8);
+    if (variant == "extended") b += plane * 2;
+    return b;
+}
+
+std::vector<std::uint8_t> paramBytes(const Params& p, double threshold, bool fp64) {
+    auto pack = [&](auto real) {
+        using Real = decltype(real);
+        KernelParams<Real> k{Real(p.gain), Real(p.sigmaBackground), Real(p.sigmaStrong),
+                             Real(threshold), minCount(p)};
+        std::vector<std::uint8_t> bytes(sizeof k);
+        std::memcpy(bytes.data(), &k, sizeof k);
+        return bytes;
+    };
+    return fp64 ? pack(double(0)) : pack(float(0));
+}
+
+void allocate(DeviceRun& r, const std::string& variant, std::size_t chunk, std::size_t plane,
+              DType d) {
+    r.frames = r.s.allocate(chunk * plane * dtypeSize(d), "spots frames");
+    r.signal = r.s.allocate(chunk * plane, "spots signal");
+    const int tuned = tuningValue(r.p, "LIST_CAPACITY", 0);
+    r.capacity = tuned > 0 ? std::size_t(tuned) : chunk * plane / listFraction + 4096;
+    r.list = r.s.allocate(r.capacity * 4, "spots signal list");
+    r.count = r.s.allocate(4, "spots signal count");
+    if (variant == "extended") {
+        r.scratchA = r.s.allocate(chunk * plane, "spots dispersive");
+        r.scratchB = r.s.allocate(chunk * plane, "spots classes");
+    }
+    if (variant == "sat") {
+        r.tableM = r.s.allocate(chunk * plane * 4, "spots sat count");
+        r.tableX = r.s.allocate(chunk * plane * 8, "spots sat sum");
+        r.tableY = r.s.allocate(chunk * plane * 8, "spots sat squares");
+    }
+}
+
+// The chunk's signal pixels into `signal` (zeroed by the caller): the compacted list when it
+// fits, else the whole mask. Returns whether the mask had to be fetched.
+bool fetchSignal(DeviceRun& r, std::size_t pixels, std::uint8_t* signal) {
+    r.s.fill(r.count, 4, "fill signal count");
+    cl::Kernel k = r.s.kernel("spots_compact", "spots_compact", r.options);
+    const std::size_t wg = static_cast<std::size_t>(tuningValue(r.p, "COMPACT_WG", 256));
+    setArgs(k, r.signal, cl_uint(pixels), r.list, cl_uint(r.capacity), r.count);
+    r.s.launch(k, "spots compact", {{pixels}, {wg}});
+    cl_uint count = 0;
+    r.s.download(r.count, &count, 4, "copy D->H signal count");
+    if (count > r.capacity) {
+        r.s.download(r.signal, signal, pixels, "copy D->H signal mask (list overflow)");
+        return true;
+    }
+    std::vector<cl_uint> list(count);
+    r.s.download(r.list, list.data(), count * sizeof(cl_uint), "copy D->H signal list");
+    for (const cl_uint index : list)
+        signal[index] = 1;
+    return false;
+}
+
+} // namespace
+
+MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, const Input& in,
+                          const Params& params, const Progress& progress) {
+    checkInput(in);
+    checkParams(params);
+    const Support support = supportsVariant(variant, device, &params);
+    if (!support.ok)
+        throw UsageError("spots: variant " + variant + " cannot run on " + device.spec + ": " +
+                         support.reason);
+    const Array& a = in.frames;
+    const std::size_t plane = a.frameSize(), count = a.frameCount();
+    MaskRun out;
+    // DIALS' distance transform gives frames with no non-dispersive pixel a distance of at
+    // least H + W + 1; only frames that small differ from the windowed erosion: use the host.
+    if (variant == "extended" && int(a.height() + a.width() + 1) < erosionDistance(params)) {
+        out.signal = thresholdCpu(in, params, progress);
+        out.note = "frame smaller than the erosion distance: computed on the host";
+        return out;
+    }
+    ClSession session(device);
+    DeviceRun r(session, params, buildOptions(a.dtype(), params));
+    r.w = static_cast<int>(a.width()), r.h = static_cast<int>(a.height());
+    r.fp64 = device.fp64;
+    if (!device.fp64) out.note = "no fp64 on the device: tests in float, approximate";
+    const double threshold = params.globalAuto ? autoGlobalThreshold(in) : params.globalThreshold;
+    r.params = paramBytes(params, threshold, device.fp64);
+    const std::uint64_t usable = device.globalMemBytes / 10 * 6;
+    const std::size_t perFrame = bytesPerFrame(variant, plane, a.dtype());
+    std::size_t chunk = std::clamp<std::size_t>(usable / perFrame, 1, count);
+    chunk = std::max<std::size_t>(1, std::min(chunk, (std::size_t(UINT32_MAX) - 65536) / plane));
+    chunk = std::max<std::size_t>(
+        1, std::min(chunk, device.maxAllocBytes /
+                               (plane * (variant == "sat" ? 8 : dtypeSize(a.dtype())))));
+    out.signal.assign(a.size(), 0);
+    try {
+        allocate(r, variant, chunk, plane, a.dtype());
+        std::vector<std::uint8_t> bad =
+            in.mask.bad.empty() ? std::vector<std::uint8_t>(plane, 0) : in.mask.bad;
+        r.bad = session.allocate(plane, "spots pixel mask");
+        session.upload(r.bad, bad.data(), plane, "copy H->D pixel mask");
+        const std::size_t element = dtypeSize(a.dtype());
+        for (std::size_t t0 = 0; t0 < count; t0 += chunk) {
+            const std::size_t n = std::min(chunk, count - t0);
+            session.upload(r.frames, a.bytes() + t0 * plane * element, n * plane * element,
+                           "copy H->D frames");
+            if (variant == "extended")
+                launchExtended(r, n);
+            else
+                launchDispersion(r, variant, n);
+            out.maskFetches += fetchSignal(r, n * plane, out.signal.data() + t0 * plane);
+            session.finish();
+            progress.report(double(t0 + n) / double(count));
+            progress.checkCancel();
+        }
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "spots " + variant, device);
+    }
+    out.timings = session.timings();
+    out.kernelMs = out.timings.kernelMs();
+    return out;
+}
+
+Result findSpotsWith(const DeviceInfo& device, const std::string& variant, const Input& in,
+                     const Params& params, const Progress& progress, MaskRun* details) {
+    MaskRun mask;
+    if (variant == "cpu") {
+        const auto start = std::chrono::steady_clock::now();
+        mask.signal = thresholdCpu(in, params, progress);
+        mask.kernelMs =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
+        mask.timings.add("spots cpu threshold", mask.kernelMs, true);
+    } else {
+        mask = thresholdOnDevice(device, variant, in, params, progress);
+    }
+    Result r = finishResult(in, std::move(mask.signal), params);
+    if (details) *details = std::move(mask);
+    return r;
+}
+
+} // namespace clscope::spots

@@ -1,0 +1,89 @@
+// spots over several devices: contiguous frame ranges, joined frame by frame. 2D spots never
+// cross frames, so the joined result is the one-device result; --3d runs do not split.
+#include "core/errors.hpp"
+#include "gpu/spots/algorithm.hpp"
+#include "gpu/spots/run_types.hpp"
+
+#include <cstring>
+
+namespace clscope::spots {
+
+namespace {
+
+// Frames [first, first + count) of a (T,H,W) stack.
+Array frameRange(const Array& frames, std::size_t first, std::size_t count) {
+    Array out(frames.dtype(), {count, frames.height(), frames.width()});
+    const std::size_t bytes = frames.frameSize() * dtypeSize(frames.dtype());
+    std::memcpy(out.bytes(), frames.bytes() + first * bytes, count * bytes);
+    return out;
+}
+
+template <class T> void append(std::vector<T>& to, const std::vector<T>& from) {
+    to.insert(to.end(), from.begin(), from.end());
+}
+
+void appendDebug(DebugImages& to, const DebugImages& from) {
+    append(to.mean, from.mean), append(to.variance, from.variance);
+    append(to.dispersion, from.dispersion), append(to.sigmaB, from.sigmaB);
+    append(to.sigmaS, from.sigmaS), append(to.global, from.global), append(to.final, from.final);
+}
+
+} // namespace
+
+std::vector<Algorithm::Part> SpotsAlgorithm::split(const AlgorithmInput& input,
+                                                   const ParamSet& params,
+                                                   std::size_t parts) const {
+    const auto& in = dynamic_cast<const SpotsInput&>(input);
+    const Params p = paramsFrom(params);
+    if (p.threeD) return {}; // spots may cross any frame boundary
+    const Array& frames = in.data.frames;
+    const std::size_t count = frames.rank() == 3 ? frames.frameCount() : 1;
+    const std::size_t n = std::max<std::size_t>(1, std::min(parts, count));
+    ParamSet partParams = params;
+    if (p.globalAuto) partParams.set("global_threshold", autoGlobalThreshold(in.data));
+    // One part: the input itself, not owned (runOnDevices keeps it alive while parts run).
+    if (n == 1) return {{std::shared_ptr<const AlgorithmInput>(&input, [](auto*) {}), partParams}};
+    std::vector<Part> out;
+    for (std::size_t i = 0, first = 0; i < n; ++i) {
+        const std::size_t size = count / n + (i < count % n ? 1 : 0);
+        auto part = std::make_shared<SpotsInput>();
+        part->data.frames = frameRange(frames, first, size);
+        part->data.mask = in.data.mask;
+        part->provenance = in.provenance;
+        out.push_back({part, partParams});
+        first += size;
+    }
+    return out;
+}
+
+std::shared_ptr<AlgorithmResult>
+SpotsAlgorithm::join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const {
+    if (parts.empty()) throw UsageError("spots: nothing to join");
+    auto out = std::make_shared<SpotsResult>();
+    Result& r = out->result;
+    const auto& first = dynamic_cast<const SpotsResult&>(*parts.front());
+    if (parts.size() == 1) return std::make_shared<SpotsResult>(first);
+    r.thresholdUsed = first.result.thresholdUsed;
+    const Shape& shape = first.result.shape;
+    const std::size_t h = shape[shape.size() - 2], w = shape.back();
+    std::size_t frames = 0;
+    if (first.debug) out->debug.emplace();
+    for (const auto& base : parts) {
+        const auto& part = dynamic_cast<const SpotsResult&>(*base);
+        const int offset = static_cast<int>(frames);
+        for (Spot s : part.result.spots) {
+            s.frame += offset, s.frameEnd += offset, s.peakFrame += offset, s.z += offset;
+            s.firstPixel += static_cast<std::int64_t>(frames * h * w);
+            r.spots.push_back(s);
+        }
+        append(r.signal, part.result.signal);
+        append(r.strongPerFrame, part.result.strongPerFrame);
+        if (out->debug && part.debug) appendDebug(*out->debug, *part.debug);
+        if (out->note.empty()) out->note = part.note;
+        frames += part.result.strongPerFrame.size();
+    }
+    r.shape = {frames, h, w};
+    return out;
+}
+
+} // namespace clscope::spots

@@ -1,0 +1,358 @@
+// spots: every OpenCL variant against the CPU reference (bit-identical signal masks) on awkward
+// inputs, the reference against DIALS itself (a fixture made by Debian's python3-dials), DIALS'
+// own invariants (spot grouping: tst_spots_grouping.cpp).
+#include "tst_spots.hpp"
+#include "core/errors.hpp"
+#include "core/hdf5.hpp"
+#include "core/spots/spots.hpp"
+#include "gpu/devices.hpp"
+#include "gpu/spots/spots_gpu.hpp"
+#include "test_util.hpp"
+
+#include <QtTest>
+#include <cmath>
+#include <random>
+
+using namespace clscope;
+using spots::Method;
+
+namespace {
+
+// Poisson-like background with bright blobs (some on the edges and beside the masked block),
+// a masked block and EIGER sentinels; values of type T.
+template <class T>
+spots::Input makeImages(std::size_t t, std::size_t h, std::size_t w, unsigned seed,
+                        bool mask = true, double scale = 1.0) {
+    std::mt19937 rng(seed);
+    std::poisson_distribution<int> background(3.0);
+    std::vector<T> v(t * h * w);
+    for (std::size_t f = 0; f < t; ++f) {
+        std::vector<double> img(h * w);
+        for (double& x : img)
+            x = background(rng);
+        const std::size_t blobs = 2 + h * w / 150;
+        for (std::size_t b = 0; b < blobs; ++b) {
+            const double cx = b == 0 ? 0.0 : b == 1 ? double(w - 1) : double(rng() % w);
+            const double cy = b == 0   ? double(rng() % h)
+                              : b == 1 ? double(h - 1)
+                                       : double(rng() % h);
+            const double peak = 20 + rng() % 300, sigma = 0.6 + (rng() % 10) / 10.0;
+            for (std::size_t j = 0; j < h; ++j)
+                for (std::size_t i = 0; i < w; ++i) {
+                    const double r2 = (i - cx) * (i - cx) + (j - cy) * (j - cy);
+                    if (r2 < 25)
+                        img[j * w + i] += std::floor(peak * std::exp(-r2 / (2 * sigma * sigma)));
+                }
+        }
+        for (std::size_t k = 0; k < h * w; ++k)
+            v[f * h * w + k] = static_cast<T>(img[k] * scale);
+        if constexpr (std::is_same_v<T, std::uint16_t>)
+            if (h * w > 20)
+                v[f * h * w + 7] = 65535, v[f * h * w + h * w / 2] = 65534,
+                              v[f * h * w + 11] = 65533;
+    }
+    spots::Input in;
+    in.frames = t == 1 ? makeArray<T>({h, w}, v) : makeArray<T>({t, h, w}, v);
+    if (mask) {
+        in.mask = PixelMask{h, w, std::vector<std::uint8_t>(h * w, 0)};
+        for (std::size_t j = h / 3; j < std::min(h, h / 3 + 3); ++j)
+            for (std::size_t i = w / 4; i < std::min(w, w / 4 + 5); ++i)
+                in.mask.bad[j * w + i] = 1;
+    }
+    return in;
+}
+
+const DeviceInfo* firstOpenCl() {
+    const auto& devices = openclDevices();
+    return devices.empty() ? nullptr : &devices.front();
+}
+
+// Masks must agree exactly; on failure: how many differ and the first flat index.
+void compareMasks(const std::vector<std::uint8_t>& got, const std::vector<std::uint8_t>& want,
+                  const std::string& what) {
+    QCOMPARE(got.size(), want.size());
+    std::size_t differ = 0, first = 0;
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (got[i] != want[i] && differ++ == 0) first = i;
+    if (differ)
+        QFAIL((what + ": " + std::to_string(differ) + " of " + std::to_string(got.size()) +
+               " pixels differ, first at flat index " + std::to_string(first))
+                  .c_str());
+}
+
+// Our spots of a mask against DIALS' (rows x, y, intensity, npix, x0, y0, x1, y1), matched by box.
+void compareSpots(const Array& dials, const std::vector<spots::Spot>& ours,
+                  const std::string& where) {
+    const std::size_t n = dials.shape()[0];
+    QCOMPARE(ours.size(), n);
+    const auto v = dials.as<double>();
+    for (std::size_t r = 0; r < n; ++r) {
+        const double* row = v.data() + 8 * r;
+        const auto it = std::find_if(ours.begin(), ours.end(), [&](const spots::Spot& s) {
+            return s.x0 == row[4] && s.y0 == row[5] && s.x1 == row[6] && s.y1 == row[7];
+        });
+        QVERIFY2(it != ours.end(),
+                 (where + ": DIALS spot " + std::to_string(r) + " has no match").c_str());
+        QCOMPARE(double(it->npix), row[3]);
+        QCOMPARE(it->intensity, row[2]);
+        QVERIFY2(std::abs(it->x - row[0]) < 1e-9 && std::abs(it->y - row[1]) < 1e-9,
+                 (where + ": centroid of spot " + std::to_string(r) + " differs").c_str());
+    }
+}
+
+spots::Params params(Method method, int kx = 3, int ky = 3) {
+    spots::Params p;
+    p.method = method;
+    p.kernelX = kx, p.kernelY = ky;
+    return p;
+}
+
+std::size_t count(const std::vector<std::uint8_t>& mask) {
+    return static_cast<std::size_t>(std::count(mask.begin(), mask.end(), 1));
+}
+
+} // namespace
+
+void TestSpots::variantsMatchCpu_data() {
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<int>("dtype");
+    QTest::addColumn<int>("frames");
+    QTest::addColumn<int>("height");
+    QTest::addColumn<int>("width");
+    QTest::addColumn<clscope::spots::Params>("params");
+    struct Row {
+        const char* name;
+        DType dtype;
+        int t, h, w;
+        spots::Params p;
+    };
+    spots::Params gain = params(Method::Dispersion, 2, 3);
+    gain.gain = 1.7, gain.globalThreshold = 4, gain.minLocal = 0;
+    spots::Params extGain = params(Method::DispersionExtended, 3, 2);
+    extGain.gain = 0.6, extGain.globalThreshold = 2;
+    spots::Params tiles = params(Method::Dispersion, 3, 3);
+    tiles.tuning = {{"TILE_X", 8}, {"TILE_Y", 4}};
+    spots::Params overflow = params(Method::Dispersion), smallGroups = params(Method::Dispersion);
+    overflow.tuning = {{"LIST_CAPACITY", 3}}; // the list overflows: the mask is fetched instead
+    smallGroups.tuning = {{"COMPACT_WG", 64}};
+    spots::Params legacy = params(Method::DispersionExtended);
+    legacy.legacyMaskedBackground = true;
+    const std::vector<Row> rows = {
+        {"1x1", DType::UInt16, 1, 1, 1, params(Method::Dispersion)},
+        {"3x5 k1", DType::UInt16, 1, 3, 5, params(Method::Dispersion, 1, 1)},
+        {"2x37x53 k3", DType::UInt16, 2, 37, 53, params(Method::Dispersion)},
+        {"61x47 k1,2", DType::UInt16, 1, 61, 47, params(Method::Dispersion, 1, 2)},
+        {"45x70 k5,4", DType::UInt16, 1, 45, 70, params(Method::Dispersion, 5, 4)},
+        {"50x33 gain", DType::UInt16, 1, 50, 33, gain},
+        {"50x33 tiles 8x4", DType::UInt16, 1, 50, 33, tiles},
+        {"3x41x29 list overflow", DType::UInt16, 3, 41, 29, overflow},
+        {"2x41x29 compact wg 64", DType::UInt16, 2, 41, 29, smallGroups},
+        {"40x41 uint8", DType::UInt8, 1, 40, 41, params(Method::Dispersion)},
+        {"40x41 uint32", DType::UInt32, 1, 40, 41, params(Method::Dispersion, 2, 2)},
+        {"40x41 int32", DType::Int32, 1, 40, 41, params(Method::Dispersion)},
+        {"40x41 float32", DType::Float32, 1, 40, 41, params(Method::Dispersion)},
+        {"ext 1x1", DType::UInt16, 1, 1, 1, params(Method::DispersionExtended)},
+        {"ext 2x2 k5", DType::UInt16, 1, 2, 2, params(Method::DispersionExtended, 5, 5)},
+        {"ext 2x37x53", DType::UInt16, 2, 37, 53, params(Method::DispersionExtended)},
+        {"ext 61x47 k1,2", DType::UInt16, 1, 61, 47, params(Method::DispersionExtended, 1, 2)},
+        {"ext 45x70 k5,4", DType::UInt16, 1, 45, 70, params(Method::DispersionExtended, 5, 4)},
+        {"ext gain", DType::UInt16, 1, 50, 33, extGain},
+        {"ext legacy", DType::UInt16, 1, 50, 33, legacy},
+        {"ext uint32", DType::UInt32, 1, 40, 41, params(Method::DispersionExtended, 2, 2)},
+    };
+    for (const Row& r : rows)
+        for (const std::string v : {"local", "direct", "sat", "extended"}) {
+            if ((v == "extended") != (r.p.method == Method::DispersionExtended)) continue;
+            QTest::newRow((v + " " + r.name).c_str())
+                << QString::fromStdString(v) << int(r.dtype) << r.t << r.h << r.w << r.p;
+        }
+}
+
+void TestSpots::variantsMatchCpu() {
+    QFETCH(QString, variant);
+    QFETCH(int, dtype);
+    QFETCH(int, frames);
+    QFETCH(int, height);
+    QFETCH(int, width);
+    QFETCH(clscope::spots::Params, params);
+    const DeviceInfo* device = firstOpenCl();
+    if (!device) QSKIP("no OpenCL device");
+    const std::size_t t = frames, h = height, w = width;
+    spots::Input in;
+    switch (DType(dtype)) {
+    case DType::UInt8:
+        in = makeImages<std::uint8_t>(t, h, w, 11);
+        break;
+    case DType::UInt32:
+        in = makeImages<std::uint32_t>(t, h, w, 12);
+        break;
+    case DType::Int32:
+        in = makeImages<std::int32_t>(t, h, w, 13);
+        break;
+    case DType::Float32:
+        in = makeImages<float>(t, h, w, 14);
+        break;
+    default:
+        in = makeImages<std::uint16_t>(t, h, w, 15 + h);
+        break;
+    }
+    const auto want = spots::thresholdCpu(in, params);
+    const auto got = spots::thresholdOnDevice(*device, variant.toStdString(), in, params);
+    compareMasks(got.signal, want, variant.toStdString());
+    QCOMPARE(got.maskFetches > 0, params.tuning.count("LIST_CAPACITY") > 0 && count(want) > 3);
+    if (h * w > 100) QVERIFY2(count(want) > 0, "the case finds no signal at all");
+}
+
+// DIALS' own masks (Debian python3-dials, tests/data/make_spots_fixture.py): dispersion exactly,
+// dispersion_extended exactly against the pre-2025 rule (legacy flag) and, with the 2025 rule,
+// on pixels away from masked ones (Debian's DIALS predates the rule).
+void TestSpots::dialsFixture() {
+    const std::string file = test::dataFile("spots_dials.h5");
+    H5Reader r(file);
+    const std::size_t cases = static_cast<std::size_t>(r.readScalar("/cases"));
+    QVERIFY(cases >= 3);
+    std::size_t compared = 0, signal = 0;
+    for (std::size_t c = 0; c < cases; ++c) {
+        const std::string g = "/case" + std::to_string(c);
+        spots::Input in;
+        in.frames = r.read(g + "/image", DType::UInt16);
+        const Array bad = r.read(g + "/mask", DType::UInt8);
+        in.mask = PixelMask{in.frames.height(),
+                            in.frames.width(),
+                            {bad.as<std::uint8_t>().begin(), bad.as<std::uint8_t>().end()}};
+        const Array pv = r.read(g + "/params", DType::Float64);
+        const auto v = pv.as<double>();
+        spots::Params p = params(Method::Dispersion, int(v[0]), int(v[1]));
+        p.gain = v[2], p.sigmaBackground = v[3], p.sigmaStrong = v[4], p.minLocal = int(v[5]),
+        p.globalThreshold = v[6];
+        auto expected = [&](const std::string& name) {
+            const Array a = r.read(g + "/" + name, DType::UInt8);
+            return std::vector<std::uint8_t>(a.as<std::uint8_t>().begin(),
+                                             a.as<std::uint8_t>().end());
+        };
+        const auto dispersion = expected("dispersion");
+        compareMasks(spots::thresholdCpu(in, p), dispersion, g + " dispersion");
+        p.method = Method::DispersionExtended, p.legacyMaskedBackground = true;
+        const auto legacy = expected("extended_legacy");
+        compareMasks(spots::thresholdCpu(in, p), legacy,
+                     g + " dispersion_extended (pre-2025 rule)");
+        // The 2025 rule only changes pixels near invalid ones.
+        p.legacyMaskedBackground = false;
+        const auto now = spots::thresholdCpu(in, p);
+        const Array far = r.read(g + "/far_from_invalid", DType::UInt8);
+        for (std::size_t k = 0; k < now.size(); ++k)
+            if (far.as<std::uint8_t>()[k]) {
+                ++compared;
+                if (now[k] != legacy[k])
+                    QFAIL(
+                        (g + ": extended differs away from masks at " + std::to_string(k)).c_str());
+            }
+        signal += count(dispersion) + count(legacy);
+        QCOMPARE(spots::autoGlobalThreshold(in), r.readScalar(g + "/auto_threshold"));
+        compareSpots(r.read(g + "/dials_spots", DType::Float64),
+                     spots::findSpots(in.frames, dispersion, params(Method::Dispersion)), g);
+        if (const DeviceInfo* d = firstOpenCl()) {
+            compareMasks(spots::thresholdOnDevice(*d, "extended", in, p).signal, now,
+                         g + " extended on " + d->spec);
+            p.method = Method::Dispersion;
+            compareMasks(spots::thresholdOnDevice(*d, "sat", in, p).signal, dispersion,
+                         g + " sat on " + d->spec);
+        }
+    }
+    QVERIFY(compared > 1000);
+    QVERIFY(signal > 50);
+}
+
+// Transposing image and mask and swapping kx, ky transposes the signal mask.
+void TestSpots::transposeSymmetry() {
+    const spots::Input in = makeImages<std::uint16_t>(1, 43, 58, 5);
+    spots::Input tr;
+    const std::size_t h = 43, w = 58;
+    std::vector<std::uint16_t> v(h * w);
+    tr.mask = PixelMask{w, h, std::vector<std::uint8_t>(h * w)};
+    for (std::size_t j = 0; j < h; ++j)
+        for (std::size_t i = 0; i < w; ++i)
+            v[i * h + j] = in.frames.as<std::uint16_t>()[j * w + i],
+                      tr.mask.bad[i * h + j] = in.mask.bad[j * w + i];
+    tr.frames = makeArray<std::uint16_t>({w, h}, v);
+    for (Method m : {Method::Dispersion, Method::DispersionExtended}) {
+        const auto a = spots::thresholdCpu(in, params(m, 2, 4));
+        const auto b = spots::thresholdCpu(tr, params(m, 4, 2));
+        std::vector<std::uint8_t> back(h * w);
+        for (std::size_t j = 0; j < h; ++j)
+            for (std::size_t i = 0; i < w; ++i)
+                back[j * w + i] = b[i * h + j];
+        compareMasks(back, a, "transposed " + spots::methodName(m));
+        QVERIFY(count(a) > 0);
+    }
+}
+
+// gain 1 given == default; image and gain scaled together (by powers of two) change nothing.
+void TestSpots::gainInvariants() {
+    const spots::Input base = makeImages<std::uint16_t>(1, 50, 61, 8, true, 1.0);
+    const spots::Input twice = makeImages<std::uint16_t>(1, 50, 61, 8, true, 2.0);
+    const spots::Input four = makeImages<std::uint16_t>(1, 50, 61, 8, true, 4.0);
+    for (Method m : {Method::Dispersion, Method::DispersionExtended}) {
+        spots::Params one = params(m);
+        one.gain = 1.0;
+        compareMasks(spots::thresholdCpu(base, one), spots::thresholdCpu(base, params(m)),
+                     "gain 1");
+        spots::Params g2 = params(m), g4 = params(m);
+        g2.gain = 1.5 * 2, g2.globalThreshold = 2 * 3;
+        g4.gain = 1.5 * 4, g4.globalThreshold = 4 * 3;
+        const auto a = spots::thresholdCpu(twice, g2), b = spots::thresholdCpu(four, g4);
+        compareMasks(b, a, "scaled " + spots::methodName(m));
+        QVERIFY(count(a) > 0);
+    }
+}
+
+// Debug images: final == the signal mask, final = sigma_b & sigma_s & global for dispersion,
+// and the mean is the window mean.
+void TestSpots::debugImages() {
+    const spots::Input in = makeImages<std::uint16_t>(2, 30, 41, 3);
+    for (Method m : {Method::Dispersion, Method::DispersionExtended}) {
+        spots::DebugImages d;
+        const auto signal = spots::thresholdCpu(in, params(m), {}, &d);
+        compareMasks(d.final, signal, "debug final");
+        QCOMPARE(d.mean.size(), signal.size());
+        if (m == Method::Dispersion)
+            for (std::size_t k = 0; k < signal.size(); ++k)
+                QCOMPARE(bool(signal[k]), d.sigmaB[k] && d.sigmaS[k] && d.global[k]);
+    }
+    spots::DebugImages d;
+    spots::Input flat = makeImages<std::uint16_t>(1, 9, 9, 1, false);
+    std::fill(flat.frames.as<std::uint16_t>().begin(), flat.frames.as<std::uint16_t>().end(), 7);
+    spots::thresholdCpu(flat, params(Method::Dispersion, 1, 1), {}, &d);
+    QCOMPARE(d.mean[40], 7.0);
+    QCOMPARE(d.variance[40], 0.0);
+    QCOMPARE(count(d.final), std::size_t(0));
+}
+
+void TestSpots::philSnippet() {
+    spots::Params p = params(Method::DispersionExtended, 2, 4);
+    p.gain = 1.5, p.globalAuto = true;
+    const std::string phil = spots::philSnippet(p);
+    for (const char* part :
+         {"algorithm = dispersion_extended", "kernel_size = 4 2", "gain = 1.5",
+          "global_threshold = Auto", "min_spot_size = 3", "sigma_background = 6"})
+        QVERIFY2(phil.find(part) != std::string::npos, (phil + " lacks " + part).c_str());
+}
+
+void TestSpots::badInputs() {
+    spots::Input in = makeImages<std::uint16_t>(1, 10, 12, 1);
+    in.mask.width = 11;
+    EXPECT_ERROR(InputError, spots::thresholdCpu(in, params(Method::Dispersion)), "pixel mask",
+                 "10x12");
+    in = makeImages<std::uint16_t>(1, 10, 12, 1);
+    spots::Params p = params(Method::Dispersion);
+    p.minLocal = 1;
+    EXPECT_ERROR(UsageError, spots::thresholdCpu(in, p), "min_local");
+    p = params(Method::Dispersion, 0, 3);
+    EXPECT_ERROR(UsageError, spots::thresholdCpu(in, p), "kernel_size");
+    if (const DeviceInfo* d = firstOpenCl())
+        EXPECT_ERROR(UsageError,
+                     spots::thresholdOnDevice(*d, "extended", in, params(Method::Dispersion)),
+                     "extended");
+}
+
+QTEST_GUILESS_MAIN(TestSpots)
