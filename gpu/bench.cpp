@@ -82,7 +82,8 @@ BenchRow benchVariant(const Algorithm& algorithm, const BenchCase& c,
     row.medianMs = median(kernelMs);
     row.wallMedianMs = median(wallMs);
     row.unit = c.unit;
-    if (row.medianMs > 0) row.throughput = c.work / (row.medianMs * 1e-3) / c.unitScale;
+    const double ms = c.endToEnd ? row.wallMedianMs : row.medianMs;
+    if (ms > 0) row.throughput = c.work / (ms * 1e-3) / c.unitScale;
     for (const TimingRecord& r : labels.records())
         row.labelsMedianMs[r.label] = r.medianMs;
     if (reference) {
