@@ -270,7 +270,7 @@ std::map<std::string, int> defaultTuning(const DeviceInfo& d) {
                 {"SORT_LOCAL_CAP", 2048},
                 {"CMSSW_LOCAL_CAP", 1024}};
     return {{"CLUSTER_WG", 256},
-            {"SCAN_WG", 1024},
+            {"SCAN_WG", 256}, // NVIDIA allows 256 work-items for the scan kernel
             {"CLUSTER_GROUPS", 2048},
             {"SORT_LOCAL_CAP", 2048},
             {"CMSSW_LOCAL_CAP", 1024}};

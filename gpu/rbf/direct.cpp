@@ -64,10 +64,28 @@ void runTiled(DeviceRun& run, bool fast, std::size_t sourcePad, const Progress& 
     }
 }
 
+// The seed kernel's group is SEED_SX x N; when the compiled kernel allows fewer work-items than
+// that (registers: NVIDIA reports 256 for it), fewer targets per group: SEED_SX halves until
+// SEED_SX x N fits. Same sums, one pair per work-item still.
+cl::Kernel seedKernel(DeviceRun& run, std::size_t& sx, std::size_t n) {
+    for (;;) {
+        cl::Kernel k = directKernel(run, "rbf_seed", "rbf_seed");
+        const std::size_t limit =
+            k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(run.session.device().device());
+        if (sx * n <= limit || sx == 1) return k;
+        const std::string from = "-DSEED_SX=" + std::to_string(sx);
+        sx /= 2;
+        const std::size_t at = run.options.find(from);
+        if (at == std::string::npos) return k; // options do not carry it: let the launch check say why
+        run.options.replace(at, from.size(), "-DSEED_SX=" + std::to_string(sx));
+    }
+}
+
 void runSeed(DeviceRun& run) {
-    const std::size_t sx = run.tuning.at("SEED_SX"), n = run.problem.sourceCount();
+    std::size_t sx = run.tuning.at("SEED_SX");
+    const std::size_t n = run.problem.sourceCount();
     const PairScales s = pairScales(run.params, false);
-    cl::Kernel k = directKernel(run, "rbf_seed", "rbf_seed");
+    cl::Kernel k = seedKernel(run, sx, n);
     k.setArg(0, run.sources), k.setArg(1, run.sourcesIm), k.setArg(2, run.targets);
     k.setArg(3, static_cast<cl_uint>(run.problem.targetCount()));
     k.setArg(4, static_cast<cl_uint>(run.problem.targets.planes));
