@@ -76,7 +76,7 @@ void checkFilters(hid_t dcpl, const std::string& where) {
 // Chunks of a chunked dataset: all of them stored, inside the file and, without filters,
 // exactly one raw chunk each (a compressed chunk taken as raw would overflow the reader).
 void checkChunks(hid_t dset, hid_t dcpl, const std::string& where, const Shape& shape,
-                 std::size_t storedElement, std::uint64_t fileBytes) {
+                 std::size_t storedElement, std::uint64_t fileBytes, bool whole) {
     checkFilters(dcpl, where);
     const bool filtered = H5Pget_nfilters(dcpl) > 0;
     std::vector<hsize_t> chunk(shape.size());
@@ -94,7 +94,7 @@ void checkChunks(hid_t dset, hid_t dcpl, const std::string& where, const Shape& 
     Handle space(H5Dget_space(dset), H5Sclose);
     if (H5Dget_num_chunks(dset, space.get(), &stored) < 0)
         throw InputError(where + ": cannot read the chunk index: " + h5::lastError());
-    if (stored != expected)
+    if (whole ? stored != expected : stored > expected)
         throw InputError(where + ": the file stores " + std::to_string(stored) + " of the " +
                          std::to_string(expected) + " chunks of shape " + shapeString(shape) +
                          " (partly written or corrupt file)");
@@ -137,9 +137,11 @@ void checkVirtualSources(hid_t dcpl, const std::string& where, const std::string
     }
 }
 
-// Refuse what HDF5 would read wrongly: storage that does not hold the declared data.
+// Refuse what HDF5 would read wrongly: storage that does not hold the declared data. A
+// whole read needs every chunk stored; a slab read (frames of a file still being written)
+// only consistent chunks.
 void checkStorage(hid_t dset, const std::string& where, const std::string& fileName,
-                  const Shape& shape) {
+                  const Shape& shape, bool whole) {
     Handle type(H5Dget_type(dset), H5Tclose);
     const std::size_t element = H5Tget_size(type.get());
     const auto declared = checkedBytes(shape, element);
@@ -150,7 +152,7 @@ void checkStorage(hid_t dset, const std::string& where, const std::string& fileN
     const std::uint64_t fileBytes = fileSize(fileName);
     switch (H5Pget_layout(dcpl.get())) {
     case H5D_CHUNKED:
-        return checkChunks(dset, dcpl.get(), where, shape, element, fileBytes);
+        return checkChunks(dset, dcpl.get(), where, shape, element, fileBytes, whole);
     case H5D_VIRTUAL: return checkVirtualSources(dcpl.get(), where, fileName);
     case H5D_CONTIGUOUS: {
         const std::uint64_t stored = H5Dget_storage_size(dset);
@@ -172,11 +174,13 @@ void checkStorage(hid_t dset, const std::string& where, const std::string& fileN
 
 void H5Reader::checkReadable(std::int64_t dset, const std::string& path, const Shape& stored,
                              const Shape& shape, DType memType) const {
-    if (checked_.insert(path).second) {
+    const bool whole = stored == shape;
+    const std::string key = (whole ? "whole:" : "slab:") + path;
+    if (checked_.insert(key).second) {
         try {
-            checkStorage(dset, where(path), fileName_, stored);
+            checkStorage(dset, where(path), fileName_, stored, whole);
         } catch (...) {
-            checked_.erase(path);
+            checked_.erase(key);
             throw;
         }
     }

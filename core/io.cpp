@@ -1,6 +1,7 @@
 #include "core/io.hpp"
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -105,6 +106,11 @@ Array readFrames(const H5Reader& file, const std::string& path) {
         total += a.frameCount();
     }
     if (arrays.size() == 1) return std::move(arrays[0]);
+    const auto joinedBytes =
+        checkedBytes({total, arrays[0].height(), arrays[0].width()}, dtypeSize(arrays[0].dtype()));
+    if (!joinedBytes) throw InputError(file.where(path) + ": the frames' total size overflows");
+    checkHostMemory(*joinedBytes, file.where(path) + ": joining " + std::to_string(parts.size()) +
+                                      " frame datasets");
     Array joined(arrays[0].dtype(), {total, arrays[0].height(), arrays[0].width()});
     std::size_t offset = 0;
     for (const Array& a : arrays) {

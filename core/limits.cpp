@@ -45,7 +45,8 @@ std::string byteText(std::uint64_t bytes) {
     const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     double v = static_cast<double>(bytes);
     int u = 0;
-    while (v >= 1024 && u < 6) v /= 1024, ++u;
+    while (v >= 1024 && u < 6)
+        v /= 1024, ++u;
     char buf[48];
     if (u == 0)
         std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
@@ -58,8 +59,7 @@ void checkHostMemory(std::uint64_t bytes, const std::string& what) {
     const std::uint64_t available = availableHostMemory();
     if (available > 0 && bytes > available)
         throw InputError(what + ": needs " + byteText(bytes) + " (" + std::to_string(bytes) +
-                         " bytes) in host memory, only " + byteText(available) +
-                         " available");
+                         " bytes) in host memory, only " + byteText(available) + " available");
 }
 
 } // namespace clscope

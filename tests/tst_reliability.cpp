@@ -24,7 +24,8 @@ struct Run {
 Run cli(const QStringList& args, const QStringList& env = {}, int timeoutMs = 60000) {
     QProcess p;
     QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-    for (const QString& kv : env) e.insert(kv.section('=', 0, 0), kv.section('=', 1));
+    for (const QString& kv : env)
+        e.insert(kv.section('=', 0, 0), kv.section('=', 1));
     p.setProcessEnvironment(e);
     p.start(qEnvironmentVariable("CLSCOPE_CLI", "clscope-cli"), args);
     if (!p.waitForFinished(timeoutMs)) {
@@ -40,7 +41,7 @@ Run cli(const QStringList& args, const QStringList& env = {}, int timeoutMs = 60
 #define EXPECT_EXIT(run, expected, text)                                                           \
     do {                                                                                           \
         const Run r_ = (run);                                                                      \
-        if (r_.code != (expected) || !r_.err.contains(text))                                      \
+        if (r_.code != (expected) || !r_.err.contains(text))                                       \
             QFAIL(qPrintable(QString("exit %1 (expected %2), stderr: %3 (expected '%4')")          \
                                  .arg(r_.code)                                                     \
                                  .arg(expected)                                                    \
@@ -67,18 +68,19 @@ void writeCrafted(const std::string& file, const std::vector<hsize_t>& dims, boo
     const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
     const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_LATE);
-    const hid_t d = H5Dcreate2(f, paths::frames.c_str(), H5T_NATIVE_UINT8, space, lcpl, dcpl,
-                               H5P_DEFAULT);
+    const hid_t d =
+        H5Dcreate2(f, paths::frames.c_str(), H5T_NATIVE_UINT8, space, lcpl, dcpl, H5P_DEFAULT);
     QVERIFY(d >= 0);
     if (writeData) {
         std::size_t n = 1;
-        for (hsize_t v : dims) n *= v;
+        for (hsize_t v : dims)
+            n *= v;
         std::vector<std::uint8_t> zeros(n, 1);
         if (n) H5Dwrite(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, zeros.data());
     }
     const hid_t lspace = H5Screate_simple(2, labelDims.data(), nullptr);
-    const hid_t l = H5Dcreate2(f, paths::qmask.c_str(), H5T_NATIVE_INT32, lspace, lcpl,
-                               H5P_DEFAULT, H5P_DEFAULT);
+    const hid_t l = H5Dcreate2(f, paths::qmask.c_str(), H5T_NATIVE_INT32, lspace, lcpl, H5P_DEFAULT,
+                               H5P_DEFAULT);
     if (labelDims[0] * labelDims[1] < (1u << 24)) {
         std::vector<std::int32_t> ones(labelDims[0] * labelDims[1], 1);
         H5Dwrite(l, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, ones.data());
@@ -172,8 +174,8 @@ class TestReliability : public QObject {
             QElapsedTimer clock;
             clock.start();
             const Run r = cli(QStringList{"generate"} + c + QStringList{"-o", out}, {}, 20000);
-            QVERIFY2(r.code == 2, qPrintable(c.join(' ') + ": exit " + QString::number(r.code) +
-                                             " " + r.err));
+            QVERIFY2(r.code == 2,
+                     qPrintable(c.join(' ') + ": exit " + QString::number(r.code) + " " + r.err));
             QVERIFY2(clock.elapsed() < 10000, qPrintable(c.join(' ')));
             QVERIFY2(!QFile::exists(out), qPrintable(c.join(' ')));
         }
@@ -205,10 +207,10 @@ class TestReliability : public QObject {
         QVERIFY(::mkfifo(fifo.toUtf8().constData(), 0600) == 0);
         EXPECT_EXIT(cli({"correlate", fifo, "--device", "cpu", "-o", path("f.h5")}, {}, 20000), 3,
                     "regular file");
-        EXPECT_EXIT(cli({"correlate", small, "--device", "cpu", "--params", fifo, "-o",
-                         path("f.h5")},
-                        {}, 20000),
-                    3, "regular file");
+        EXPECT_EXIT(
+            cli({"correlate", small, "--device", "cpu", "--params", fifo, "-o", path("f.h5")}, {},
+                20000),
+            3, "regular file");
     }
 
     // Undefined behaviour: frames of shape (0,16,16), and shapes whose H*W wraps.
@@ -223,9 +225,9 @@ class TestReliability : public QObject {
                     3, "hold no pixels");
         const std::string wrap = path("wrap.h5").toStdString();
         writeCrafted(wrap, {2, 274177, 67280421310721ULL}, false, {4, 4});
-        EXPECT_EXIT(cli({"correlate", QString::fromStdString(wrap), "--device", "cpu", "-o",
-                         path("w.h5")}),
-                    3, "overflows");
+        EXPECT_EXIT(
+            cli({"correlate", QString::fromStdString(wrap), "--device", "cpu", "-o", path("w.h5")}),
+            3, "overflows");
     }
 
     // Silent garbage: a virtual dataset whose source file is missing read as fill values.
@@ -239,8 +241,8 @@ class TestReliability : public QObject {
         const hid_t space = H5Screate_simple(3, dims, nullptr);
         const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
         H5Pset_virtual(dcpl, space, src.c_str(), paths::frames.c_str(), space);
-        const hid_t d = H5Dcreate2(f, paths::frames.c_str(), H5T_NATIVE_UINT8, space, lcpl, dcpl,
-                                   H5P_DEFAULT);
+        const hid_t d =
+            H5Dcreate2(f, paths::frames.c_str(), H5T_NATIVE_UINT8, space, lcpl, dcpl, H5P_DEFAULT);
         QVERIFY(d >= 0);
         const hid_t lspace = H5Screate_simple(2, labelDims, nullptr);
         const hid_t l = H5Dcreate2(f, paths::qmask.c_str(), H5T_NATIVE_INT32, lspace, lcpl,
@@ -253,9 +255,9 @@ class TestReliability : public QObject {
         QCOMPARE(cli({"correlate", QString::fromStdString(vds), "--device", "cpu", "-o", out}).code,
                  0);
         QVERIFY(QFile::remove(QString::fromStdString(src)));
-        EXPECT_EXIT(cli({"correlate", QString::fromStdString(vds), "--device", "cpu", "-o",
-                         path("v2.h5")}),
-                    3, "of the virtual dataset is missing");
+        EXPECT_EXIT(
+            cli({"correlate", QString::fromStdString(vds), "--device", "cpu", "-o", path("v2.h5")}),
+            3, "of the virtual dataset is missing");
     }
 
     // Memory: a tiny file declaring (4,16384,16384) that it never stored is refused before
@@ -290,13 +292,13 @@ class TestReliability : public QObject {
             {"--variant", "gemm", "--tune", "ANY_MACRO=-1"},
         };
         for (const QStringList& c : cases) {
-            const Run r = cli(QStringList{"correlate", small, "--device", "ocl:0", "-o",
-                                          path("t.h5")} + c);
+            const Run r =
+                cli(QStringList{"correlate", small, "--device", "ocl:0", "-o", path("t.h5")} + c);
             QVERIFY2(r.code == 2 && r.err.contains("accepted"),
                      qPrintable(c.join(' ') + ": " + QString::number(r.code) + " " + r.err));
         }
-        const Run b = cli({"bench", "xpcs", "--device", "ocl:0", "--variant", "ordered",
-                           "--repeat", "1", "--no-check", "--tune", "ORDERED_WG=0"});
+        const Run b = cli({"bench", "xpcs", "--device", "ocl:0", "--variant", "ordered", "--repeat",
+                           "1", "--no-check", "--tune", "ORDERED_WG=0"});
         QVERIFY2(b.code == 2, qPrintable(QString::number(b.code) + " " + b.err));
         // A kernel build that fails after the frames were queued for upload: exit 4 with the
         // build log, no crash (the upload no longer outlives the frames).
@@ -315,11 +317,11 @@ class TestReliability : public QObject {
                                        {"--chunk-pixels", "-1"}};
         for (const QStringList& c : usage) {
             const Run r = cli(QStringList{"correlate", small, "--device", "cpu", "-o", out} + c);
-            QVERIFY2(r.code == 2, qPrintable(c.join(' ') + ": " + QString::number(r.code) + " " +
-                                             r.err));
+            QVERIFY2(r.code == 2,
+                     qPrintable(c.join(' ') + ": " + QString::number(r.code) + " " + r.err));
         }
-        const Run d = cli({"correlate", small, "--device", "ocl:99999999999999999999999", "-o",
-                           out});
+        const Run d =
+            cli({"correlate", small, "--device", "ocl:99999999999999999999999", "-o", out});
         QVERIFY2(d.code == 4 && d.err.contains("no such OpenCL device"), qPrintable(d.err));
         // A file whose frame_time is infinite.
         const std::string inf = path("inf.h5").toStdString();
