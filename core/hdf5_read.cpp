@@ -63,12 +63,11 @@ void checkFilters(hid_t dcpl, const std::string& where) {
         unsigned flags = 0, config = 0;
         std::size_t cdCount = 0;
         char name[256] = "";
-        const H5Z_filter_t id =
-            H5Pget_filter2(dcpl, static_cast<unsigned>(i), &flags, &cdCount, nullptr,
-                           sizeof name, name, &config);
+        const H5Z_filter_t id = H5Pget_filter2(dcpl, static_cast<unsigned>(i), &flags, &cdCount,
+                                               nullptr, sizeof name, name, &config);
         if (id < 0 || H5Zfilter_avail(id) <= 0)
-            throw InputError(where + ": compression filter " + std::to_string(id) + " (" +
-                             name + ") is not available (missing HDF5 plugin, or a corrupt "
+            throw InputError(where + ": compression filter " + std::to_string(id) + " (" + name +
+                             ") is not available (missing HDF5 plugin, or a corrupt "
                              "filter pipeline)");
     }
 }
@@ -145,15 +144,15 @@ void checkStorage(hid_t dset, const std::string& where, const std::string& fileN
     Handle type(H5Dget_type(dset), H5Tclose);
     const std::size_t element = H5Tget_size(type.get());
     const auto declared = checkedBytes(shape, element);
-    if (!declared)
-        throw InputError(where + ": shape " + shapeString(shape) + " overflows 64 bits");
+    if (!declared) throw InputError(where + ": shape " + shapeString(shape) + " overflows 64 bits");
     if (*declared == 0) return;
     Handle dcpl(H5Dget_create_plist(dset), H5Pclose);
     const std::uint64_t fileBytes = fileSize(fileName);
     switch (H5Pget_layout(dcpl.get())) {
     case H5D_CHUNKED:
         return checkChunks(dset, dcpl.get(), where, shape, element, fileBytes, whole);
-    case H5D_VIRTUAL: return checkVirtualSources(dcpl.get(), where, fileName);
+    case H5D_VIRTUAL:
+        return checkVirtualSources(dcpl.get(), where, fileName);
     case H5D_CONTIGUOUS: {
         const std::uint64_t stored = H5Dget_storage_size(dset);
         if (stored < *declared)
@@ -163,10 +162,11 @@ void checkStorage(hid_t dset, const std::string& where, const std::string& fileN
         const haddr_t offset = H5Dget_offset(dset);
         if (offset == HADDR_UNDEF || offset + stored > fileBytes)
             throw InputError(where + ": the data lies past the end of the file (truncated "
-                             "file?)");
+                                     "file?)");
         return;
     }
-    default: return;
+    default:
+        return;
     }
 }
 
@@ -200,7 +200,7 @@ H5Reader::H5Reader(const std::string& fileName) : fileName_(fileName) {
         throw InputError(fileName + ": is a directory, expected an HDF5 file");
     if (!std::filesystem::is_regular_file(fileName, ec))
         throw InputError(fileName + ": not a regular file (a FIFO, socket or device), expected "
-                         "an HDF5 file");
+                                    "an HDF5 file");
     if (::access(fileName.c_str(), R_OK) != 0)
         throw InputError(fileName + ": cannot read: " + std::strerror(errno));
     if (H5Fis_hdf5(fileName.c_str()) <= 0)

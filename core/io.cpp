@@ -159,7 +159,7 @@ std::optional<double> readFrameTime(const H5Reader& file, const std::string& pat
     const double t = file.readScalar(path);
     if (!(t > 0) || !std::isfinite(t))
         throw InputError(file.where(path) + ": frame time must be finite and > 0 s, found " +
-                                   std::to_string(t));
+                         std::to_string(t));
     return t;
 }
 

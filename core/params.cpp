@@ -146,7 +146,8 @@ void ParamSet::mergeFile(const std::string& path) {
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
     if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-        throw InputError("--params " + path + ": not a regular file (a folder, FIFO, socket or "
+        throw InputError("--params " + path +
+                         ": not a regular file (a folder, FIFO, socket or "
                          "device)");
     std::ifstream in(path);
     if (!in) throw UsageError("--params " + path + ": cannot open the file");

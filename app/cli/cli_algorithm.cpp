@@ -65,12 +65,14 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     const double readMs = msSince(readStart);
     const auto result = runOnDevices(algorithm, request, devices);
     const auto sideOutputs = algorithm.sideOutputs(*result, params);
-    for (const auto& side : sideOutputs) checkOutputPath(side.first, inputs);
+    for (const auto& side : sideOutputs)
+        checkOutputPath(side.first, inputs);
     const auto writeStart = Clock::now();
     H5Writer out(a.output);
     result->write(out, algorithm.outputGroup());
     out.commit();
-    for (const auto& [file, text] : sideOutputs) writeFileAtomically(file, text);
+    for (const auto& [file, text] : sideOutputs)
+        writeFileAtomically(file, text);
     const RunInfo& info = result->info;
     std::printf(
         "wrote %s: %s, %s on %s; read %.1f ms, compute %.1f ms (kernels %.3f ms), write %.1f ms\n",

@@ -34,8 +34,8 @@ CLI::Validator numberIn(double lo, double hi) {
             char* end = nullptr;
             errno = 0;
             const double v = text.empty() ? NAN : std::strtod(text.c_str(), &end);
-            if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) ||
-                v < lo || v > hi)
+            if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) || v < lo ||
+                v > hi)
                 return "'" + text + "' is not a finite number in " + range;
             return {};
         },

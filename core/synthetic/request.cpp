@@ -144,20 +144,28 @@ std::string writeParticlesKind(const Request& r, const std::string& path) {
 
 void checkRequest(const Request& r) {
     switch (r.kind) {
-    case Request::Kind::Xpcs: return checkXpcs(r.xpcs);
-    case Request::Kind::Diffraction: return checkDiffraction(r.diffraction);
-    case Request::Kind::Digis: return checkDigis(r.digis);
-    case Request::Kind::Particles: return checkParticles(r.particles);
+    case Request::Kind::Xpcs:
+        return checkXpcs(r.xpcs);
+    case Request::Kind::Diffraction:
+        return checkDiffraction(r.diffraction);
+    case Request::Kind::Digis:
+        return checkDigis(r.digis);
+    case Request::Kind::Particles:
+        return checkParticles(r.particles);
     }
 }
 
 std::string writeDataset(const Request& request, const std::string& path) {
     checkRequest(request);
     switch (request.kind) {
-    case Request::Kind::Xpcs: return writeXpcsKind(request, path);
-    case Request::Kind::Diffraction: return writeDiffractionKind(request, path);
-    case Request::Kind::Digis: return writeDigisKind(request, path);
-    case Request::Kind::Particles: break;
+    case Request::Kind::Xpcs:
+        return writeXpcsKind(request, path);
+    case Request::Kind::Diffraction:
+        return writeDiffractionKind(request, path);
+    case Request::Kind::Digis:
+        return writeDigisKind(request, path);
+    case Request::Kind::Particles:
+        break;
     }
     return writeParticlesKind(request, path);
 }

@@ -140,12 +140,12 @@ struct TuneLimit {
 
 const std::vector<TuneLimit>& tuneLimits() {
     static const std::vector<TuneLimit> limits{
-        {"ORDERED_WG", 1, 1024, 1, true},   {"GEMM_TILE", 16, 256, 16, false},
-        {"GEMM_WPT", 4, 32, 4, false},      {"GEMM_K", 4, 256, 4, false},
+        {"ORDERED_WG", 1, 1024, 1, true},      {"GEMM_TILE", 16, 256, 16, false},
+        {"GEMM_WPT", 4, 32, 4, false},         {"GEMM_K", 4, 256, 4, false},
         {"GEMM_CPU_TILE", 16, 512, 16, false}, {"GEMM_CPU_CHUNK", 1, 256, 1, false},
-        {"GEMM_SLOTS", 1, 64, 1, false},    {"GEMM_MAC_DOUBLE", 0, 1, 1, false},
-        {"GEMM_FAST_U8", 0, 1, 1, false},   {"GEMM_DP4A", 0, 1, 1, false},
-        {"GEMM_PTX_DP4A", 0, 1, 1, false},  {"XPCS_CPU", 0, 1, 1, false}};
+        {"GEMM_SLOTS", 1, 64, 1, false},       {"GEMM_MAC_DOUBLE", 0, 1, 1, false},
+        {"GEMM_FAST_U8", 0, 1, 1, false},      {"GEMM_DP4A", 0, 1, 1, false},
+        {"GEMM_PTX_DP4A", 0, 1, 1, false},     {"XPCS_CPU", 0, 1, 1, false}};
     return limits;
 }
 
@@ -166,9 +166,8 @@ void checkTuning(const std::string& variant, const Tuning& given) {
         const bool ok = value >= l.min && value <= l.max && value % l.multiple == 0 &&
                         (!l.powerOfTwo || (value & (value - 1)) == 0);
         if (!ok)
-            throw UsageError("xpcs " + variant + ": --tune " + name + "=" +
-                             std::to_string(value) + " is out of range; accepted: " +
-                             rangeText(l));
+            throw UsageError("xpcs " + variant + ": --tune " + name + "=" + std::to_string(value) +
+                             " is out of range; accepted: " + rangeText(l));
     }
     const auto tile = given.find("GEMM_TILE"), wpt = given.find("GEMM_WPT");
     if (tile != given.end() && wpt != given.end() && tile->second % wpt->second != 0)
