@@ -45,8 +45,14 @@ std::string shapeString(const Shape& shape) {
 }
 
 Array::Array(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape)) {
-    size_ = std::accumulate(shape_.begin(), shape_.end(), std::size_t{1}, std::multiplies<>());
-    bytes_.resize(size_ * dtypeSize(dtype_));
+    size_ = 1;
+    std::size_t bytes = 0;
+    for (std::size_t d : shape_)
+        if (__builtin_mul_overflow(size_, d, &size_))
+            throw std::length_error("array shape " + shapeString(shape_) + " overflows");
+    if (__builtin_mul_overflow(size_, dtypeSize(dtype_), &bytes))
+        throw std::length_error("array shape " + shapeString(shape_) + " overflows");
+    bytes_.resize(bytes);
 }
 
 double Array::valueAt(std::size_t i) const {

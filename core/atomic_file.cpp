@@ -18,6 +18,11 @@ void writeFileAtomically(const std::string& fileName, std::string_view bytes) {
         throw InputError(fileName + ": output folder " + target.parent_path().string() +
                          " does not exist");
     const std::string temp = temporaryNameFor(fileName);
+    registerTemporary(temp);
+    struct Forget {
+        const std::string& path;
+        ~Forget() { unregisterTemporary(path); }
+    } forget{temp};
     {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
         out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
@@ -38,6 +43,10 @@ void writeFileAtomically(const std::string& fileName, std::string_view bytes) {
 }
 
 std::string readWholeFile(const std::string& fileName) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(fileName, ec);
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        throw InputError(fileName + ": not a regular file (a folder, FIFO, socket or device)");
     std::ifstream in(fileName, std::ios::binary);
     if (!in) throw InputError(fileName + ": cannot open file: " + std::strerror(errno));
     std::ostringstream content;

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,11 @@ class H5Reader {
 
   private:
     std::int64_t openDataset(const std::string& path) const;
+    // Storage consistent with the declared shape, and the memory to hold it free (InputError).
+    // stored: the dataset's shape; shape: what is read of it.
+    void checkReadable(std::int64_t dset, const std::string& path, const Shape& stored,
+                       const Shape& shape, DType memType) const;
+    mutable std::set<std::string> checked_; // datasets whose storage was found consistent
     std::string fileName_;
     std::int64_t file_ = -1;
 };

@@ -54,9 +54,12 @@ H5Writer::H5Writer(const std::string& fileName)
     std::error_code ec;
     if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
         throw InputError(fileName + ": output folder " + dir.string() + " does not exist");
+    registerTemporary(tempName_);
     file_ = H5Fcreate(tempName_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (file_ < 0)
+    if (file_ < 0) {
+        unregisterTemporary(tempName_);
         throw InputError(fileName + ": cannot create output file: " + h5::lastError());
+    }
 }
 
 H5Writer::~H5Writer() {
@@ -65,6 +68,7 @@ H5Writer::~H5Writer() {
     if (!committed_) {
         std::error_code ec;
         std::filesystem::remove(tempName_, ec);
+        unregisterTemporary(tempName_);
     }
 }
 
@@ -146,6 +150,7 @@ void H5Writer::commit() {
     std::filesystem::rename(tempName_, fileName_, ec);
     if (ec) throw InputError(fileName_ + ": cannot move output into place: " + ec.message());
     committed_ = true;
+    unregisterTemporary(tempName_);
 }
 
 void writeProvenance(H5Writer& out, const std::string& group, const Provenance& p) {

@@ -1,7 +1,10 @@
 #include "core/io.hpp"
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -91,6 +94,9 @@ Array readFrames(const H5Reader& file, const std::string& path) {
         if (di.shape.size() != 2 && di.shape.size() != 3)
             throw InputError(file.where(part) + ": frames must have rank 3 (T,H,W) or 2 (H,W), "
                              "found " + shapeString(di.shape));
+        if (std::find(di.shape.begin(), di.shape.end(), 0) != di.shape.end())
+            throw InputError(file.where(part) + ": frames of shape " + shapeString(di.shape) +
+                             " hold no pixels");
         arrays.push_back(file.read(part));
         const Array& a = arrays.back();
         if (a.dtype() != arrays[0].dtype() || a.height() != arrays[0].height() ||
@@ -100,6 +106,11 @@ Array readFrames(const H5Reader& file, const std::string& path) {
         total += a.frameCount();
     }
     if (arrays.size() == 1) return std::move(arrays[0]);
+    const auto joinedBytes =
+        checkedBytes({total, arrays[0].height(), arrays[0].width()}, dtypeSize(arrays[0].dtype()));
+    if (!joinedBytes) throw InputError(file.where(path) + ": the frames' total size overflows");
+    checkHostMemory(*joinedBytes, file.where(path) + ": joining " + std::to_string(parts.size()) +
+                                      " frame datasets");
     Array joined(arrays[0].dtype(), {total, arrays[0].height(), arrays[0].width()});
     std::size_t offset = 0;
     for (const Array& a : arrays) {
@@ -146,8 +157,9 @@ PixelMask readPixelMask(const H5Reader& file, const std::string& path, std::size
 std::optional<double> readFrameTime(const H5Reader& file, const std::string& path) {
     if (!file.hasDataset(path)) return std::nullopt;
     const double t = file.readScalar(path);
-    if (!(t > 0)) throw InputError(file.where(path) + ": frame time must be > 0 s, found " +
-                                   std::to_string(t));
+    if (!(t > 0) || !std::isfinite(t))
+        throw InputError(file.where(path) + ": frame time must be finite and > 0 s, found " +
+                         std::to_string(t));
     return t;
 }
 

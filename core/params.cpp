@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 namespace clscope {
@@ -142,6 +143,12 @@ void ParamSet::merge(const nlohmann::json& values, const std::string& origin) {
 }
 
 void ParamSet::mergeFile(const std::string& path) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        throw InputError("--params " + path +
+                         ": not a regular file (a folder, FIFO, socket or "
+                         "device)");
     std::ifstream in(path);
     if (!in) throw UsageError("--params " + path + ": cannot open the file");
     const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);

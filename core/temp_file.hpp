@@ -1,4 +1,6 @@
 // Temporary names beside an output file: outputs are written there, then renamed into place.
+// Registered temporaries are removed when the process is stopped by SIGINT, SIGTERM or
+// SIGHUP (once removeTemporariesOnSignals() is installed), so a killed run leaves no file.
 #pragma once
 #include <string>
 
@@ -6,5 +8,14 @@ namespace clscope {
 
 // ".<name>.tmp-<pid>-<n>" in the target's folder; unique within the process.
 std::string temporaryNameFor(const std::string& target);
+
+// Track a temporary file until it is renamed or removed (at most 64 at a time; more are
+// simply not tracked).
+void registerTemporary(const std::string& path);
+void unregisterTemporary(const std::string& path);
+
+// Install handlers for SIGINT, SIGTERM and SIGHUP that unlink the registered temporaries,
+// then die of the same signal. Idempotent.
+void removeTemporariesOnSignals();
 
 } // namespace clscope

@@ -145,7 +145,7 @@ DeviceInfo resolveDevice(const std::string& requested) {
                           "': expected cpu, ocl:N or ocl:TEXT; available: " + available());
     const std::string rest = spec.substr(4);
     if (!rest.empty() && std::all_of(rest.begin(), rest.end(), ::isdigit)) {
-        const std::size_t n = std::stoul(rest);
+        const std::size_t n = rest.size() <= 6 ? std::stoul(rest) : SIZE_MAX; // no overflow
         if (n < devices.size()) return devices[n];
         throw DeviceError("device '" + spec +
                           "': no such OpenCL device; available: " + available());

@@ -91,6 +91,14 @@ ClSession::ClSession(const DeviceInfo& info) : device_(ClDevice::get(info)) {
     }
 }
 
+ClSession::~ClSession() {
+    try {
+        queue_.finish();
+    } catch (...) {
+        // Nothing to report from a destructor; the queue is done with the host memory.
+    }
+}
+
 cl::Program ClSession::program(const std::string& kernelFile, const std::string& options) {
     const std::string source = kernelSource("common") + "\n" + kernelSource(kernelFile);
     return device_->program(source, "-cl-std=CL1.2 " + options);
@@ -187,7 +195,8 @@ void ClSession::upload(const cl::Buffer& buffer, const void* data, std::size_t b
                        const std::string& label) {
     if (bytes == 0) return;
     enqueueRecorded(label, [&](cl::Event* e) {
-        queue_.enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes, data, nullptr, e);
+        // Blocking, so that no error path can free `data` while the queue still reads it.
+        queue_.enqueueWriteBuffer(buffer, CL_TRUE, 0, bytes, data, nullptr, e);
     });
 }
 

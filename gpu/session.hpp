@@ -46,6 +46,11 @@ struct LaunchShape {
 class ClSession {
   public:
     explicit ClSession(const DeviceInfo& info);
+    // Waits for everything queued (errors ignored): no command can outlive the host memory
+    // or buffers it uses, also when an exception unwinds the run.
+    ~ClSession();
+    ClSession(const ClSession&) = delete;
+    ClSession& operator=(const ClSession&) = delete;
 
     const DeviceInfo& info() const { return device_->info(); }
     ClDevice& device() { return *device_; }
@@ -63,6 +68,7 @@ class ClSession {
 
     cl::Buffer allocate(std::size_t bytes, const std::string& what,
                         cl_mem_flags flags = CL_MEM_READ_WRITE);
+    // Blocking: the host data may be freed or reused as soon as upload() returns.
     void upload(const cl::Buffer& buffer, const void* data, std::size_t bytes,
                 const std::string& label);
     void download(const cl::Buffer& buffer, void* data, std::size_t bytes,

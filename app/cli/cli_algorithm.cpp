@@ -56,18 +56,22 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
         resolveDevices(a.device); // bad device: exit 4 before reading
     ParamSet params = paramsFrom(algorithm, a);
     const InputSources sources = sourcesFrom(a);
-    checkOutputPath(a.output, inputFiles(algorithm, sources));
+    const std::vector<std::string> inputs = inputFiles(algorithm, sources);
+    checkOutputPath(a.output, inputs);
     RunRequest request{devices.front(), a.variant, nullptr, params, parseTuning(a.tuning)};
     if (!request.variant.empty()) algorithm.variant(request.variant); // unknown: usage error first
     const auto readStart = Clock::now();
     request.input = algorithm.read(sources, params);
     const double readMs = msSince(readStart);
     const auto result = runOnDevices(algorithm, request, devices);
+    const auto sideOutputs = algorithm.sideOutputs(*result, params);
+    for (const auto& side : sideOutputs)
+        checkOutputPath(side.first, inputs);
     const auto writeStart = Clock::now();
     H5Writer out(a.output);
     result->write(out, algorithm.outputGroup());
     out.commit();
-    for (const auto& [file, text] : algorithm.sideOutputs(*result, params))
+    for (const auto& [file, text] : sideOutputs)
         writeFileAtomically(file, text);
     const RunInfo& info = result->info;
     std::printf(

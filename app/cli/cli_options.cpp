@@ -2,9 +2,45 @@
 
 #include "core/errors.hpp"
 
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 namespace clscope::cli {
+
+CLI::Validator integerIn(std::uint64_t lo, std::uint64_t hi) {
+    const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    return CLI::Validator(
+        [lo, hi, range](std::string& text) -> std::string {
+            const bool digits = !text.empty() && text.size() <= 20 &&
+                                text.find_first_not_of("0123456789") == std::string::npos;
+            errno = 0;
+            const unsigned long long v = digits ? std::strtoull(text.c_str(), nullptr, 10) : 0;
+            if (!digits || errno == ERANGE || v < lo || v > hi)
+                return "'" + text + "' is not an integer in " + range;
+            return {};
+        },
+        "INT in " + range);
+}
+
+CLI::Validator numberIn(double lo, double hi) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "[%g, %g]", lo, hi);
+    const std::string range = buf;
+    return CLI::Validator(
+        [lo, hi, range](std::string& text) -> std::string {
+            char* end = nullptr;
+            errno = 0;
+            const double v = text.empty() ? NAN : std::strtod(text.c_str(), &end);
+            if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) || v < lo ||
+                v > hi)
+                return "'" + text + "' is not a finite number in " + range;
+            return {};
+        },
+        "NUMBER in " + range);
+}
 
 std::map<std::string, int> parseTuning(const std::vector<std::string>& pairs) {
     std::map<std::string, int> out;

@@ -3,11 +3,18 @@
 #include "core/params.hpp"
 #include "gpu/algorithm.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <map>
 #include <string>
 #include <vector>
 
 namespace clscope::cli {
+
+// Validators of numeric options, checked on the text before CLI11 converts it (CLI11 takes
+// "-1" for an unsigned option as 2^64-1): failures name the accepted range (exit 2).
+CLI::Validator integerIn(std::uint64_t lo, std::uint64_t hi); // decimal digits only
+CLI::Validator numberIn(double lo, double hi);                // finite, no NaN
 
 // NAME=VALUE pairs of --tune; UsageError for anything else.
 std::map<std::string, int> parseTuning(const std::vector<std::string>& pairs);

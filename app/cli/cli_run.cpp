@@ -2,6 +2,7 @@
 // 0 done, 2 usage, 3 bad input, 4 device error.
 #include "app/cli/commands.hpp"
 #include "core/errors.hpp"
+#include "core/temp_file.hpp"
 
 #include <iostream>
 #include <new>
@@ -9,6 +10,7 @@
 namespace clscope::cli {
 
 int run(int argc, const char* const* argv) {
+    removeTemporariesOnSignals(); // a killed run leaves no temporary output behind
     CLI::App app{"clscope-cli: GPU algorithms on detector data (xpcs, spots, cluster, rbf)"};
     app.require_subcommand(1);
     cli::Action action;
@@ -41,6 +43,9 @@ int run(int argc, const char* const* argv) {
         return ExitDevice;
     } catch (const std::bad_alloc&) {
         std::cerr << "clscope-cli: out of host memory\n";
+        return ExitInput;
+    } catch (const std::length_error& e) {
+        std::cerr << "clscope-cli: bad input: size too large: " << e.what() << "\n";
         return ExitInput;
     } catch (const std::exception& e) {
         std::cerr << "clscope-cli: error: " << e.what() << "\n";

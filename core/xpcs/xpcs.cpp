@@ -52,6 +52,9 @@ void checkInputs(const Array& frames, const LabelMask& mask, const Params& param
     if (frames.rank() != 3)
         throw InputError("xpcs: frames must be a (T,H,W) stack, found shape " +
                          shapeString(frames.shape()));
+    if (frames.size() == 0)
+        throw InputError("xpcs: frames of shape " + shapeString(frames.shape()) +
+                         " hold no pixels");
     if (mask.height != frames.height() || mask.width != frames.width())
         throw InputError("xpcs: q-bin labels of shape (" + std::to_string(mask.height) + ", " +
                          std::to_string(mask.width) + ") do not match the frames " +

@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "gpu/xpcs/runner.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -72,6 +73,7 @@ int gemmSlots(const DeviceInfo& dev, const Bins& bins, int framePad, const Tunin
     if (auto it = t.find("GEMM_SLOTS"); it != t.end()) return std::max(1, it->second);
     const std::size_t tiles = framePad / gemmTile(t);
     const std::size_t groups = tiles * (tiles + 1) / 2 * bins.count();
+    if (groups == 0 || bins.pixelCounts.empty()) return 1;
     const std::size_t wanted = (8 * std::size_t(dev.computeUnits) + groups - 1) / groups;
     const std::int64_t most = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
     const std::size_t plane = bins.count() * std::size_t(framePad) * framePad * sumBytes;
@@ -128,6 +130,50 @@ const GpuVariant& gpuVariant(const std::string& id) {
     throw UsageError("xpcs: no OpenCL variant '" + id + "'");
 }
 
+// Accepted --tune values of the xpcs kernels (UsageError, exit 2, naming the range): the
+// host plans with them too (divisions, work-group shapes), so they are checked before use.
+struct TuneLimit {
+    const char* name;
+    int min, max, multiple;
+    bool powerOfTwo;
+};
+
+const std::vector<TuneLimit>& tuneLimits() {
+    static const std::vector<TuneLimit> limits{
+        {"ORDERED_WG", 1, 1024, 1, true},      {"GEMM_TILE", 16, 256, 16, false},
+        {"GEMM_WPT", 4, 32, 4, false},         {"GEMM_K", 4, 256, 4, false},
+        {"GEMM_CPU_TILE", 16, 512, 16, false}, {"GEMM_CPU_CHUNK", 1, 256, 1, false},
+        {"GEMM_SLOTS", 1, 64, 1, false},       {"GEMM_MAC_DOUBLE", 0, 1, 1, false},
+        {"GEMM_FAST_U8", 0, 1, 1, false},      {"GEMM_DP4A", 0, 1, 1, false},
+        {"GEMM_PTX_DP4A", 0, 1, 1, false},     {"XPCS_CPU", 0, 1, 1, false}};
+    return limits;
+}
+
+std::string rangeText(const TuneLimit& l) {
+    std::string s = "[" + std::to_string(l.min) + ", " + std::to_string(l.max) + "]";
+    if (l.powerOfTwo) s += ", a power of two";
+    if (l.multiple > 1) s += ", a multiple of " + std::to_string(l.multiple);
+    return s;
+}
+
+void checkTuning(const std::string& variant, const Tuning& given) {
+    constexpr int anyMax = 1 << 20; // -D values the table does not name
+    for (const auto& [name, value] : given) {
+        const auto& limits = tuneLimits();
+        const auto it = std::find_if(limits.begin(), limits.end(),
+                                     [&](const TuneLimit& l) { return name == l.name; });
+        const TuneLimit l = it != limits.end() ? *it : TuneLimit{"", 0, anyMax, 1, false};
+        const bool ok = value >= l.min && value <= l.max && value % l.multiple == 0 &&
+                        (!l.powerOfTwo || (value & (value - 1)) == 0);
+        if (!ok)
+            throw UsageError("xpcs " + variant + ": --tune " + name + "=" + std::to_string(value) +
+                             " is out of range; accepted: " + rangeText(l));
+    }
+    const auto tile = given.find("GEMM_TILE"), wpt = given.find("GEMM_WPT");
+    if (tile != given.end() && wpt != given.end() && tile->second % wpt->second != 0)
+        throw UsageError("xpcs " + variant + ": --tune GEMM_TILE must be a multiple of GEMM_WPT");
+}
+
 Support needsFp64(const DeviceInfo& d) {
     if (!d.fp64) return {false, "needs fp64 (cl_khr_fp64) for g2 and float32 sums"};
     return {};
@@ -146,6 +192,7 @@ Result correlate(const DeviceInfo& device, const std::string& variant, const Arr
     if (const Support s = entry.supports(device); !s.ok)
         throw UsageError("xpcs variant '" + id + "' cannot run on " + device.spec + ": " +
                          s.reason);
+    checkTuning(id, params.tuning);
     if (id == "cpu") return correlateCpu(frames, mask, params, progress);
     return runOnDevice(device, gpuVariant(id), frames, mask, params, progress);
 }
