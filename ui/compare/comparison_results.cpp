@@ -76,7 +76,7 @@ QWidget* ComparisonView::buildResultsSide() {
     connect(csv, &QPushButton::clicked, this, [this] { exportAs(false); });
     connect(hdf5, &QPushButton::clicked, this, [this] { exportAs(true); });
     chart_ = new QCustomPlot(side);
-    chart_->setMinimumHeight(160);
+    chart_->setMinimumHeight(220);
     auto* diff = new QWidget(side);
     differenceLayout_ = new QVBoxLayout(diff);
     differenceLayout_->setContentsMargins(0, 0, 0, 0);
@@ -94,9 +94,10 @@ QWidget* ComparisonView::buildResultsSide() {
     side->addWidget(top);
     side->addWidget(chart_);
     side->addWidget(diff);
-    side->setStretchFactor(0, 2);
+    side->setStretchFactor(0, 1);
     side->setStretchFactor(1, 2);
-    side->setStretchFactor(2, 3);
+    side->setStretchFactor(2, 2);
+    side->setSizes({180, 300, 320});
     return side;
 }
 
@@ -117,8 +118,10 @@ void ComparisonView::refreshResults() {
             auto* item = new QTableWidgetItem(cells[c]);
             if (!row.pass()) item->setBackground(QColor(255, 215, 215));
             if (c == cells.size() - 1)
-                item->setToolTip(q(row.deviation.metric) + ", tolerance " +
-                                 QString::number(row.deviation.tolerance, 'g', 3));
+                item->setToolTip(
+                    q(row.deviation.metric) + ", tolerance " +
+                    QString::number(row.deviation.tolerance, 'g', 3) +
+                    (row.deviation.note.empty() ? QString() : "; " + q(row.deviation.note)));
             results_->setItem(r, c, item);
         }
     }

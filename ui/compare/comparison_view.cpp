@@ -40,8 +40,9 @@ ComparisonView::ComparisonView(Workbench& workbench, QWidget* parent)
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(buildGridSide());
     splitter->addWidget(buildResultsSide());
-    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 3);
+    splitter->setSizes({300, 900});
     layout->addWidget(stale_);
     layout->addWidget(splitter, 1);
     auto* runKey = new QShortcut(QKeySequence("Ctrl+R"), this, [this] { run(); });

@@ -20,7 +20,7 @@ void legendBelow(QCustomPlot& plot) {
     plot.plotLayout()->addElement(plot.plotLayout()->rowCount(), 0, plot.legend);
     plot.plotLayout()->setRowStretchFactor(plot.plotLayout()->rowCount() - 1, 0.001);
     plot.legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot.legend->setWrap(3);
+    plot.legend->setWrap(4);
     plot.legend->setBorderPen(Qt::NoPen);
     plot.legend->setMargins(QMargins(4, 2, 4, 2));
 }

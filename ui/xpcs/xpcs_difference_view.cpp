@@ -45,7 +45,10 @@ XpcsDifferenceView::XpcsDifferenceView(xpcs::Result a, std::string labelA, xpcs:
     curves_->yAxis->setLabel("g2");
     curves_->legend->setVisible(true);
     curves_->legend->setFont(QFont(font().family(), 8));
-    curves_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend beside the plot, not over the curves.
+    curves_->axisRect()->insetLayout()->take(curves_->legend);
+    curves_->plotLayout()->addElement(0, 1, curves_->legend);
+    curves_->plotLayout()->setColumnStretchFactor(1, 0.001);
     errorUnits_ = new QCheckBox("difference in units of g2_err", this);
     caption_ = new QLabel(this);
     caption_->setWordWrap(true);
