@@ -39,8 +39,6 @@ QStringList rowCells(const ComparisonRow& r) {
     else if (!r.pass() && d.firstIndex >= 0)
         verdict += QString(" — first at %1")
                        .arg(d.firstWhere.empty() ? QString::number(d.firstIndex) : q(d.firstWhere));
-    else if (!d.note.empty())
-        verdict += " — " + q(d.note);
     return {q(r.variant),
             q(r.device),
             ms(r.kernelMs),

@@ -92,13 +92,11 @@ void XpcsDifferenceView::refresh() {
         auto* la = curves_->addGraph();
         la->setData(tau, ga, true);
         la->setPen(QPen(color, 1.5));
-        la->setName(
-            QString("label %1, %2").arg(a_.labels[bin]).arg(QString::fromStdString(labelA_)));
+        la->setName(QString("label %1").arg(a_.labels[bin]));
         auto* lb = curves_->addGraph();
         lb->setData(tau, gb, true);
         lb->setPen(QPen(color, 1.5, Qt::DashLine));
-        lb->setName(
-            QString("label %1, %2").arg(a_.labels[bin]).arg(QString::fromStdString(labelB_)));
+        lb->removeFromLegend();
         auto* d = difference_->addGraph();
         d->setData(tau, diff, true);
         d->setPen(QPen(color, 1.2));
@@ -108,7 +106,8 @@ void XpcsDifferenceView::refresh() {
     difference_->rescaleAxes();
     if (most == 0) difference_->yAxis->setRange(-1, 1);
     caption_->setText(
-        QString("max |Δ| over the bins shown: %1%2")
+        QString("solid: %1, dashed: %2; max |Δ| over the bins shown: %3%4")
+            .arg(QString::fromStdString(labelA_), QString::fromStdString(labelB_))
             .arg(most, 0, 'g', 3)
             .arg(skipped ? QString("; %1 lags NaN in one run only (left out)").arg(skipped) : ""));
     curves_->replot();
