@@ -135,7 +135,7 @@ class TestUiMainWindow : public QObject {
                         signal.style = OverlayData::Style::Solid;
                         wb.setOverlay(signal);
                         auto* plot = new QCustomPlot;
-                        wb.addResultTab({"spots", plot, plot, {}, [] { return std::string("x,y\n"); }});
+                        wb.addResultTab({"spots", "spots", plot, plot, {}, [] { return std::string("x,y\n"); }});
                     };
                     return outcome;
                 };

@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QImage>
 #include <QTableWidget>
+#include <QTabWidget>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -53,9 +54,16 @@ class TestUiResults : public QObject {
         panel.addRun(run("naive", 20.0));
         QCOMPARE(panel.tableWidget()->rowCount(), 2);
         QCOMPARE(panel.tableWidget()->item(1, 7)->text(), QString("20"));
-        QCOMPARE(panel.chart()->plottableCount(), 1); // one group -> one bar series
+        QCOMPARE(panel.chart()->plottableCount(), 2); // one bar series per label
         panel.addRun(run("gemm", 1.5));
-        QCOMPARE(panel.chart()->plottableCount(), 2);
+        QCOMPARE(panel.chart()->plottableCount(), 3);
+        // Horizontal bars, one row per run, the legend outside the axis rect.
+        auto* bars = qobject_cast<QCPBars*>(panel.chart()->plottable(0));
+        QCOMPARE(bars->keyAxis(), panel.chart()->yAxis);
+        auto ticker = panel.chart()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker && ticker->ticks().size() == 2);
+        QVERIFY(ticker->ticks().first().startsWith("#1 naive @ ocl:0"));
+        QVERIFY(panel.chart()->legend->layout() != panel.chart()->axisRect()->insetLayout());
         const QString csv = dir_.filePath("timings.csv");
         panel.exportCsv(csv);
         QVERIFY(head(csv, 64).startsWith("run,algorithm"));
@@ -80,7 +88,7 @@ class TestUiResults : public QObject {
         ResultsPanel panel;
         QVERIFY_THROWS_EXCEPTION(UsageError, panel.exportHdf5(dir_.filePath("none.h5")));
         auto* plot = new QCustomPlot;
-        ResultTab tab{"g2", plot, plot, [](H5Writer& out) {
+        ResultTab tab{"xpcs", "g2", plot, plot, [](H5Writer& out) {
                           out.write("/xpcs/g2", makeArray<double>({1, 3}, {1.5, 1.2, 1.0}));
                           writeProvenance(out, "/xpcs", Provenance{"ocl:0", "gemm", "{}", 0.5});
                       },
@@ -98,7 +106,21 @@ class TestUiResults : public QObject {
         const QString csv = dir_.filePath("g2.csv");
         panel.exportCsv(csv);
         QCOMPARE(head(csv, 100), QByteArray("tau,g2\n0,1.5\n"));
-        panel.removeTab("g2");
+        // Namespaced: another algorithm's tab of the same title is its own.
+        auto* other = new QCustomPlot;
+        panel.addTab({"spots", "g2", other, other, {}, {}});
+        QCOMPARE(panel.count(), 2);
+        panel.removeTab("spots", "g2");
+        QCOMPARE(panel.count(), 1);
+        // Stale: the title says so and Export refuses.
+        panel.markStale("spots");
+        QVERIFY(!panel.hasStale());
+        panel.markStale("xpcs");
+        QVERIFY(panel.hasStale());
+        QCOMPARE(panel.tabWidget()->tabText(0), QString("g2 (stale)"));
+        QVERIFY_THROWS_EXCEPTION(UsageError, panel.exportHdf5(h5));
+        QVERIFY_THROWS_EXCEPTION(UsageError, panel.exportCsv(csv));
+        panel.removeTab("xpcs", "g2");
         QCOMPARE(panel.count(), 0);
     }
 };

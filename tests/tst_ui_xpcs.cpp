@@ -1,7 +1,10 @@
 // XPCS panel: the presenter maps a known Result to plot series (τ axis without 0, error bars,
-// legend with q), fits a synthetic g2 of known Γ, Γ vs q and the comparison; a full run on an
-// OpenCL device through the panel (offscreen) makes the tabs and a timings row; the exports
-// write the library's g2 to HDF5 and the g2 table to CSV; `clscope --demo xpcs` screenshots.
+// legend with q), fits a synthetic g2 of known Γ and Γ vs q; a full run on an OpenCL device
+// through the panel (offscreen) makes the xpcs tabs and a timings row, moves progress during
+// the run, and its tabs go stale when a parameter changes; the exports write the library's g2,
+// the labels used and the fits to HDF5 and the g2 table to CSV; `clscope --demo xpcs` and
+// `--demo compare` screenshots, and a demo whose run fails exits non-zero.
+#include "core/errors.hpp"
 #include "core/io.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/devices.hpp"
@@ -154,26 +157,17 @@ class TestUiXpcs : public QObject {
         QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 5);
     }
 
-    void csvAndComparison() {
+    void csvTable() {
         XpcsPresenter p;
-        xpcs::Result other = knownResult();
-        other.variant = "gemm";
-        other.g2[5] += 0.01;
         p.setRuns({{knownResult(), "cpu"}});
-        p.addRun({other, "ocl:0 dev"});
         const std::string csv = p.csv();
         QVERIFY2(csv.rfind("tau_s,g2_L1,g2_err_L1,g2_L2,g2_err_L2\n0,1.5,0.1,1.6,0.1\n0.001,1.3,0.01,1.4,0.04\n0.002,1.2,0.02,1.25,nan\n", 0) == 0,
                  csv.c_str());
         QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 5);
-        const auto rows = p.comparison();
-        QCOMPARE(rows.size(), std::size_t(2));
-        QCOMPARE(rows[0].maxAbsDiff, 0.0);
-        QVERIFY(std::abs(rows[1].maxAbsDiff - 0.01) < 1e-12);
-        QCOMPARE(rows[1].variant, std::string("gemm"));
     }
 
-    // A full run through the panel: gemm then cpu on the first OpenCL device, a two-time map.
-    void panelRunsVariantsAndExports() {
+    // A full run through the panel: gemm on the first OpenCL device, a two-time map.
+    void panelRunsAndExports() {
         MainWindow window;
         auto* picker = window.findChild<DevicePicker*>();
         const auto ocl = openclIndex(*picker);
@@ -183,26 +177,30 @@ class TestUiXpcs : public QObject {
         auto* panel = window.findChild<XpcsPanel*>();
         QVERIFY(panel);
         QVERIFY(window.dock("AlgorithmPanel_xpcs"));
-        panel->setCheckedVariants({"gemm", "cpu"});
-        // cpu, when checked, runs first: the reference of Compare.
-        QCOMPARE(panel->checkedVariants(), (std::vector<std::string>{"cpu", "gemm"}));
+        panel->setVariant("gemm");
+        QCOMPARE(panel->variant(), std::string("gemm"));
         panel->setTwoTimeLabel(2);
         panel->setFrameTimeOverride(0.002);
         QSignalSpy finished(panel, &XpcsPanel::runFinished);
+        QSignalSpy progressed(&window.workbench().jobs(), &JobRunner::progressed);
         QVERIFY(panel->run());
         QVERIFY(finished.wait(120000));
         QCOMPARE(finished.front().front().toBool(), true);
         ResultsPanel& results = window.workbench().results();
         QStringList titles;
         for (const ResultTab& tab : results.tabs()) titles << tab.title;
-        for (const char* title : {"g2(τ)", "Fits", "Γ vs q", "Two-time", "Compare"})
+        for (const char* title : {"g2(τ)", "Fits", "Γ vs q", "Two-time"})
             QVERIFY2(titles.contains(title), title);
+        for (const ResultTab& tab : results.tabs()) QCOMPARE(tab.algorithm, QString("xpcs"));
+        int between = 0; // progress reported strictly inside the run
+        for (const auto& args : progressed) between += args.front().toDouble() > 0 && args.front().toDouble() < 1;
+        QVERIFY(between >= 2);
         QCOMPARE(results.currentTab()->title, QString("g2(τ)"));
         QTRY_VERIFY(window.workbench().timings().tableWidget()->rowCount() > 0);
         // The panel's result is the library's, and gemm equals cpu exactly (integer sums).
         const XpcsPresenter& p = panel->presenter();
-        QCOMPARE(p.runs().size(), std::size_t(2));
-        QCOMPARE(p.comparison()[1].maxAbsDiff, 0.0);
+        QCOMPARE(p.runs().size(), std::size_t(1));
+        QCOMPARE(p.reference().variant, std::string("gemm"));
         QCOMPARE(p.reference().tau[1], 0.002);
         const H5Reader in(file_.toStdString());
         xpcs::Params params;
@@ -213,19 +211,47 @@ class TestUiXpcs : public QObject {
         QVERIFY(p.reference().twotime.count(2));
         checkG2Plot(*panel->g2View(), p);
         checkExports(results, expected);
+        // A changed parameter makes the results stale: visible, and not exportable.
+        panel->setFrameRange(1, 0);
+        QVERIFY(results.hasStale());
+        QVERIFY(results.tabWidget()->tabText(0).endsWith("(stale)"));
+        QVERIFY_THROWS_EXCEPTION(UsageError, results.exportHdf5(dir_.filePath("stale.h5")));
+    }
+
+    void demoBinaryWritesScreenshot_data() {
+        QTest::addColumn<QString>("demo");
+        QTest::newRow("xpcs") << "xpcs";
+        QTest::newRow("compare") << "compare";
     }
 
     void demoBinaryWritesScreenshot() {
-        const QString gui = QFileInfo(qEnvironmentVariable("CLSCOPE_CLI")).absoluteDir().filePath("clscope");
-        const QString png = dir_.filePath("demo-xpcs.png");
-        QProcess demo;
-        demo.start(gui, {"--demo", "xpcs", "--screenshot", png});
-        QVERIFY(demo.waitForFinished(300000));
-        QCOMPARE(demo.exitCode(), 0);
+        QFETCH(QString, demo);
+        const QString png = dir_.filePath("demo-" + demo + ".png");
+        QProcess process;
+        process.start(guiBinary(), {"--demo", demo, "--screenshot", png});
+        QVERIFY(process.waitForFinished(300000));
+        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
         QVERIFY(!QImage(png).isNull());
     }
 
+    // The screenshot is still written, but the exit code says the run failed.
+    void demoWhoseRunFailsExitsNonZero() {
+        const QString png = dir_.filePath("demo-failed.png");
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("CLSCOPE_DEMO_VARIANT", "nosuch");
+        process.setProcessEnvironment(env);
+        process.start(guiBinary(), {"--demo", "xpcs", "--screenshot", png});
+        QVERIFY(process.waitForFinished(300000));
+        QCOMPARE(process.exitCode(), 4);
+        QVERIFY(process.readAllStandardError().contains("the demo's run failed"));
+    }
+
   private:
+    static QString guiBinary() {
+        return QFileInfo(qEnvironmentVariable("CLSCOPE_CLI")).absoluteDir().filePath("clscope");
+    }
+
     void checkG2Plot(XpcsG2View& view, const XpcsPresenter& p) {
         QCustomPlot* plot = view.plot();
         QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLogarithmic);
@@ -256,8 +282,12 @@ class TestUiXpcs : public QObject {
         QCOMPARE(back.g2, expected.g2);
         QCOMPARE(back.labels, expected.labels);
         QCOMPARE(back.tau, expected.tau);
-        QCOMPARE(out.stringAttribute("/xpcs", "variant").value_or(""), std::string("cpu"));
-        QVERIFY(out.stringAttribute("/xpcs", "parameters").value_or("").find("first_frame") != std::string::npos);
+        QCOMPARE(out.stringAttribute("/xpcs", "variant").value_or(""), std::string("gemm"));
+        const std::string parameters = out.stringAttribute("/xpcs", "parameters").value_or("");
+        for (const char* key : {"first_frame", "frame_time", "twotime", "labels", "frames"})
+            QVERIFY2(parameters.find(key) != std::string::npos, key);
+        QCOMPARE(out.read("/xpcs/input/labels_used").shape(), (Shape{20, 24}));
+        QCOMPARE(out.read("/xpcs/fits/table").shape()[1], std::size_t(12));
         const QString csvPath = dir_.filePath("g2.csv");
         results.exportCsv(csvPath);
         QFile csv(csvPath);

@@ -1,6 +1,7 @@
-// clscope: the GUI workbench. clscope [FILE.h5] [--demo xpcs|spots|cluster|rbf] [--screenshot OUT.png]
-// (DESIGN.md §4). Exit codes: 0 done, 2 usage error (including a demo of an algorithm that does
-// not exist yet), 3 a FILE that cannot be opened with --screenshot.
+// clscope: the GUI workbench. clscope [FILE.h5] [--demo xpcs|spots|cluster|rbf|compare]
+// [--screenshot OUT.png] (DESIGN.md §4). Exit codes: 0 done, 1 the screenshot could not be
+// written, 2 usage error (including a demo of an algorithm that does not exist yet), 3 a FILE
+// that cannot be opened with --screenshot, 4 the demo's run failed (with --screenshot).
 #include "core/errors.hpp"
 #include "ui/shell/main_window.hpp"
 
@@ -46,10 +47,13 @@ int main(int argc, char** argv) {
     }
     if (parser.isSet(screenshot)) {
         const QString out = parser.value(screenshot);
-        window.screenshotWhenSettled(out, [out](bool ok) {
+        const bool demoRun = parser.isSet(demo);
+        window.screenshotWhenSettled(out, [out, demoRun, &window](bool ok) {
             if (!ok) std::cerr << "clscope: could not write " << out.toStdString() << "\n";
             else std::cout << "wrote " << out.toStdString() << "\n";
-            QCoreApplication::exit(ok ? 0 : 1);
+            const bool demoFailed = demoRun && !window.demoSucceeded();
+            if (demoFailed) std::cerr << "clscope: the demo's run failed (see the Log panel)\n";
+            QCoreApplication::exit(!ok ? 1 : demoFailed ? 4 : 0);
         });
     }
     return app.exec();

@@ -204,10 +204,12 @@ cl::Buffer prepare(DeviceRun& run, const DeviceInfo& device, const Array& frames
     return raw;
 }
 
-// Upload, reorder and correlate one chunk; chunk 0 stores, the next ones add.
+// Upload, reorder and correlate one chunk; chunk 0 stores, the next ones add. Progress moves
+// from `from` to `to` over the chunk's steps.
 void processChunk(DeviceRun& run, const GpuVariant& variant, const LayoutSpec& spec,
                   const Array& frames, const cl::Buffer& raw, const Chunk& c, int accumulate,
-                  std::vector<std::byte>& staging) {
+                  std::vector<std::byte>& staging, const Progress& progress, double from,
+                  double to) {
     const int rawFrameSize = static_cast<int>((c.rowEnd - c.rowBegin) * frames.width());
     run.stride = spec.layout == Layout::Raw          ? rawFrameSize
                  : spec.layout == Layout::FrameMajor ? static_cast<int>(c.paddedPixels())
@@ -216,7 +218,12 @@ void processChunk(DeviceRun& run, const GpuVariant& variant, const LayoutSpec& s
     run.session.upload(run.pixels, c.source.data(), c.source.size() * 4, "copy H->D pixels");
     run.session.upload(run.offsets, c.offsets.data(), c.offsets.size() * 4, "copy H->D pixels");
     reorder(run, raw, c, spec, rawFrameSize);
+    run.session.finish();
+    progress.report(from + 0.2 * (to - from));
+    progress.checkCancel();
     variant.gramStep(run, c, accumulate);
+    progress.report(from + 0.9 * (to - from));
+    progress.checkCancel();
     frameSums(run, spec.layout, accumulate);
     run.session.finish(); // chunk buffers are reused by the next chunk
 }
@@ -253,11 +260,14 @@ Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Ar
         const cl::Buffer raw = prepare(run, device, frames, bins, spec, params, chunks);
         std::vector<std::byte> staging;
         for (std::size_t i = 0; i < chunks.size(); ++i) {
-            processChunk(run, variant, spec, frames, raw, chunks[i], i > 0, staging);
-            progress.report(0.9 * static_cast<double>(i + 1) / static_cast<double>(chunks.size()));
+            const double n = static_cast<double>(chunks.size());
+            processChunk(run, variant, spec, frames, raw, chunks[i], i > 0, staging, progress,
+                         0.9 * static_cast<double>(i) / n, 0.9 * static_cast<double>(i + 1) / n);
+            progress.report(0.9 * static_cast<double>(i + 1) / n);
             progress.checkCancel();
         }
         lagSums(run, bins, result);
+        progress.report(0.95);
         twotimeMaps(run, bins, frames.dtype(), result);
         session.finish();
     } catch (const cl::Error& e) {

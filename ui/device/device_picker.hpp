@@ -1,15 +1,13 @@
-// The Device panel: every OpenCL device plus `cpu` with what `clscope-cli devices` prints,
-// and one variant picker per algorithm from the variant registry (greyed out, with the
-// reason as tooltip, where the device cannot run a variant). Choices persist in QSettings.
+// The Device panel: every OpenCL device plus `cpu` with what `clscope-cli devices` prints.
+// The device persists in QSettings. Variants are chosen in the algorithm panels (one run) and
+// the Compare dock (variants × devices), not here; currentVariant() is the default those start
+// from (the remembered one if this device can run it, else the registry's first).
 #pragma once
 #include "ui/device/device_presenter.hpp"
 
 #include <QWidget>
-#include <map>
 
 class QComboBox;
-class QFormLayout;
-class QLabel;
 class QSettings;
 class QTreeWidget;
 
@@ -28,24 +26,18 @@ class DevicePicker : public QWidget {
     void selectDevice(std::size_t index);
     void selectVariant(const std::string& algorithm, const std::string& id);
     QComboBox* deviceBox() const { return deviceBox_; }
-    QComboBox* variantBox(const std::string& algorithm) const;
 
     void saveSettings(QSettings& s) const;
     void restoreSettings(QSettings& s);
 
   signals:
     void deviceChanged(const QString& spec);
-    void variantChanged(const QString& algorithm, const QString& id);
 
   private:
     void showDetails();
-    void rebuildVariants();
     DevicePresenter presenter_;
     QComboBox* deviceBox_ = nullptr;
     QTreeWidget* details_ = nullptr;
-    QFormLayout* variantForm_ = nullptr;
-    QLabel* noVariants_ = nullptr;
-    std::map<std::string, QComboBox*> variantBoxes_;
 };
 
 } // namespace clscope::ui

@@ -35,7 +35,9 @@ bool JobRunner::submit(Job job) {
 }
 
 void JobRunner::cancel() {
-    if (busy_) cancelFlag_ = true;
+    if (!busy_) return;
+    cancelFlag_ = true;
+    emit cancelRequested();
 }
 
 // Runs on the worker thread: progress is throttled to whole percents and queued to the GUI.

@@ -28,6 +28,7 @@ class JobRunner : public QObject {
   signals:
     void started(const QString& title);
     void progressed(double fraction);
+    void cancelRequested(); // cancel() was called while a job runs
     // The outcome's deliver() has already run when these are emitted.
     void succeeded(const QString& title, const QString& summary, double seconds);
     void timingsReady(const clscope::ui::RunTimings& timings);

@@ -4,6 +4,7 @@
 #include "ui/results/export.hpp"
 
 #include <QLabel>
+#include <algorithm>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -18,26 +19,34 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
     emptyHint_->setWordWrap(true);
     emptyHint_->setAlignment(Qt::AlignCenter);
     emptyHint_->setStyleSheet("color: #707070");
+    staleBanner_ = new QLabel("Results marked (stale) were computed from an input or parameters that have changed "
+                              "since; run again to refresh them. Export refuses them.",
+                              this);
+    staleBanner_->setWordWrap(true);
+    staleBanner_->setStyleSheet("background: #fff3c4; color: #5c4400; padding: 4px; border: 1px solid #e0c060");
+    staleBanner_->hide();
+    layout->addWidget(staleBanner_);
     layout->addWidget(emptyHint_);
     layout->addWidget(tabWidget_);
     connect(this, &ResultsPanel::tabsChanged, this, [this] {
         emptyHint_->setVisible(tabs_.empty());
         tabWidget_->setVisible(!tabs_.empty());
+        staleBanner_->setVisible(hasStale());
     });
     tabWidget_->hide();
 }
 
 void ResultsPanel::addTab(ResultTab tab) {
-    removeTab(tab.title);
+    removeTab(tab.algorithm, tab.title);
     const int index = tabWidget_->addTab(tab.widget, tab.title);
     tabs_.push_back(std::move(tab));
     tabWidget_->setCurrentIndex(index);
     emit tabsChanged();
 }
 
-void ResultsPanel::removeTab(const QString& title) {
+void ResultsPanel::removeTab(const QString& algorithm, const QString& title) {
     for (std::size_t i = 0; i < tabs_.size(); ++i) {
-        if (tabs_[i].title != title) continue;
+        if (tabs_[i].algorithm != algorithm || tabs_[i].title != title) continue;
         const int index = tabWidget_->indexOf(tabs_[i].widget);
         tabWidget_->removeTab(index);
         delete tabs_[i].widget;
@@ -47,9 +56,36 @@ void ResultsPanel::removeTab(const QString& title) {
     }
 }
 
-void ResultsPanel::clear() {
-    while (!tabs_.empty()) removeTab(tabs_.front().title);
+void ResultsPanel::removeTabs(const QString& algorithm) {
+    for (std::size_t i = tabs_.size(); i-- > 0;)
+        if (tabs_[i].algorithm == algorithm) removeTab(algorithm, tabs_[i].title);
 }
+
+void ResultsPanel::clear() {
+    while (!tabs_.empty()) removeTab(tabs_.front().algorithm, tabs_.front().title);
+}
+
+void ResultsPanel::markStale(const QString& algorithm) {
+    bool changed = false;
+    for (ResultTab& tab : tabs_) {
+        if (tab.stale || (!algorithm.isEmpty() && tab.algorithm != algorithm)) continue;
+        tab.stale = changed = true;
+        tabWidget_->setTabText(tabWidget_->indexOf(tab.widget), tab.title + " (stale)");
+    }
+    if (changed) emit tabsChanged();
+}
+
+bool ResultsPanel::hasStale() const {
+    return std::any_of(tabs_.begin(), tabs_.end(), [](const ResultTab& t) { return t.stale; });
+}
+
+namespace {
+void refuseStale(const ResultTab& tab) {
+    if (tab.stale)
+        throw UsageError("the result '" + tab.title.toStdString() +
+                         "' is stale: its input or parameters changed since it was computed; run again before exporting");
+}
+} // namespace
 
 const ResultTab* ResultsPanel::currentTab() const {
     QWidget* shown = tabWidget_->currentWidget();
@@ -61,13 +97,14 @@ const ResultTab* ResultsPanel::currentTab() const {
 void ResultsPanel::exportHdf5(const QString& path) const {
     std::vector<std::function<void(H5Writer&)>> writers;
     for (const ResultTab& tab : tabs_)
-        if (tab.writeHdf5) writers.push_back(tab.writeHdf5);
+        if (tab.writeHdf5) refuseStale(tab), writers.push_back(tab.writeHdf5);
     ui::exportHdf5(path, writers);
 }
 
 void ResultsPanel::exportCsv(const QString& path) const {
     const ResultTab* tab = currentTab();
     if (!tab || !tab->csv) throw UsageError("the result shown has no table or curve to export as CSV");
+    refuseStale(*tab);
     writeTextFile(path, tab->csv());
 }
 

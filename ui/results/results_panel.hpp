@@ -1,5 +1,8 @@
 // The Results panel: one tab per result view (plots, tables). An algorithm adds a ResultTab
-// with what Export plot and Export results need.
+// with what Export plot and Export results need. Tabs are namespaced by algorithm: a tab is
+// replaced or removed by (algorithm, title), so no algorithm touches another's tabs. Tabs are
+// bound to their input: markStale() suffixes their titles with "(stale)", shows a banner, and
+// Export refuses them.
 #pragma once
 #include <QString>
 #include <QWidget>
@@ -18,11 +21,13 @@ class H5Writer;
 namespace clscope::ui {
 
 struct ResultTab {
-    QString title;                                    // tab text; a tab of the same title is replaced
+    QString algorithm;                                // owner, e.g. "xpcs"
+    QString title;                                    // tab text; the owner's tab of the same title is replaced
     QWidget* widget = nullptr;                        // the content (the panel takes ownership)
     QCustomPlot* plot = nullptr;                      // what Export plot saves (may be the widget itself)
     std::function<void(H5Writer&)> writeHdf5;         // the DESIGN.md §3 layout of this result
     std::function<std::string()> csv;                 // curves or table as CSV
+    bool stale = false;                               // its input changed since it was computed
 };
 
 class ResultsPanel : public QWidget {
@@ -31,15 +36,20 @@ class ResultsPanel : public QWidget {
     explicit ResultsPanel(QWidget* parent = nullptr);
 
     void addTab(ResultTab tab);
-    void removeTab(const QString& title);
+    void removeTab(const QString& algorithm, const QString& title);
+    void removeTabs(const QString& algorithm); // every tab of one algorithm
     void clear();
+    // Mark one algorithm's tabs (every tab when empty) as computed from an input that changed.
+    void markStale(const QString& algorithm = {});
+    bool hasStale() const;
     int count() const { return static_cast<int>(tabs_.size()); }
     const std::vector<ResultTab>& tabs() const { return tabs_; }
     // The tab shown, or nullptr when there is none.
     const ResultTab* currentTab() const;
     QTabWidget* tabWidget() const { return tabWidget_; }
 
-    // All tabs' HDF5 writers into one file; the current tab's CSV.
+    // All tabs' HDF5 writers into one file; the current tab's CSV. UsageError when a tab that
+    // would be exported is stale.
     void exportHdf5(const QString& path) const;
     void exportCsv(const QString& path) const;
 
@@ -49,6 +59,7 @@ class ResultsPanel : public QWidget {
   private:
     QTabWidget* tabWidget_ = nullptr;
     QLabel* emptyHint_ = nullptr;
+    QLabel* staleBanner_ = nullptr;
     std::vector<ResultTab> tabs_;
 };
 

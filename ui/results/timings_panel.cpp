@@ -1,6 +1,7 @@
 #include "ui/results/timings_panel.hpp"
 
 #include "ui/image/colormaps.hpp"
+#include "ui/results/bar_chart.hpp"
 #include "ui/results/export.hpp"
 
 #include <QFileDialog>
@@ -10,14 +11,14 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <map>
+#include <algorithm>
 #include <qcustomplot.h>
 
 namespace clscope::ui {
 
 namespace {
-// The chart shows the latest rows only, so bars stay readable.
-constexpr std::size_t maxBars = 24;
+// The chart shows the latest runs only, so bars stay readable.
+constexpr std::size_t maxRuns = 8;
 QString q(const std::string& s) { return QString::fromStdString(s); }
 } // namespace
 
@@ -38,7 +39,6 @@ TimingsPanel::TimingsPanel(QWidget* parent) : QWidget(parent) {
     tableWidget_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     tableWidget_->horizontalHeader()->setStretchLastSection(true);
     chart_ = new QCustomPlot(splitter);
-    chart_->yAxis->setLabel("median (ms)");
     splitter->addWidget(tableWidget_);
     splitter->addWidget(chart_);
     layout->addWidget(splitter, 1);
@@ -76,37 +76,26 @@ void TimingsPanel::refresh() {
     refreshChart(rows);
 }
 
-// One QCPBars per group (one colour each); the x tick labels name run and label.
+// One row of bars per run (the latest maxRuns), one colour per label: grouped horizontal bars.
 void TimingsPanel::refreshChart(const std::vector<TimingRow>& rows) {
-    chart_->clearPlottables();
-    chart_->legend->setVisible(false);
-    const std::size_t first = rows.size() > maxBars ? rows.size() - maxBars : 0;
-    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
-    std::map<std::string, QCPBars*> groups;
-    for (std::size_t i = first; i < rows.size(); ++i) {
-        const TimingRow& r = rows[i];
-        QCPBars*& bars = groups[r.group()];
-        if (!bars) {
-            bars = new QCPBars(chart_->xAxis, chart_->yAxis);
-            const QColor color = labelPalette()[static_cast<int>(groups.size() - 1) % labelPalette().size()];
-            bars->setBrush(color);
-            bars->setPen(color.darker(130));
-            bars->setName(q(r.group()));
-            bars->setWidth(0.7);
+    std::vector<int> runs;
+    for (const TimingRow& r : rows)
+        if (std::find(runs.begin(), runs.end(), r.run) == runs.end()) runs.push_back(r.run);
+    std::sort(runs.begin(), runs.end());
+    if (runs.size() > maxRuns) runs.erase(runs.begin(), runs.end() - static_cast<std::ptrdiff_t>(maxRuns));
+    QStringList categories;
+    std::vector<BarSeries> series;
+    for (std::size_t c = 0; c < runs.size(); ++c)
+        for (const TimingRow& r : rows) {
+            if (r.run != runs[c]) continue;
+            if (static_cast<int>(c) == categories.size())
+                categories << QString("#%1 %2 @ %3").arg(r.run).arg(q(r.variant), q(r.device).section(' ', 0, 0));
+            auto it = std::find_if(series.begin(), series.end(), [&](const BarSeries& s) { return s.name == q(r.label); });
+            if (it == series.end()) it = series.insert(series.end(), BarSeries{q(r.label), {}});
+            it->values.resize(runs.size(), 0.0);
+            it->values[c] += r.medianMs;
         }
-        const double x = static_cast<double>(i - first + 1);
-        bars->addData(x, r.medianMs);
-        ticker->addTick(x, QString("#%1 %2").arg(r.run).arg(q(r.label)));
-    }
-    chart_->xAxis->setTicker(ticker);
-    chart_->xAxis->setTickLabelRotation(rows.empty() ? 0 : 40);
-    chart_->xAxis->setRange(0.3, static_cast<double>(rows.size() - first) + 0.7);
-    chart_->yAxis->rescale();
-    chart_->yAxis->setRangeLower(0);
-    if (chart_->yAxis->range().upper <= 0) chart_->yAxis->setRangeUpper(1);
-    chart_->legend->setVisible(!groups.empty());
-    chart_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    chart_->replot();
+    drawGroupedBars(*chart_, categories, series, "median (ms)");
 }
 
 } // namespace clscope::ui

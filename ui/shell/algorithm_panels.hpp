@@ -2,16 +2,31 @@
 // AlgorithmPanelSpec in registerAllPanels() (ui/shell/panel_list.cpp); the main window makes
 // a dock per spec, and `clscope --demo ALGO` calls the spec's startDemo.
 #pragma once
+#include "core/params.hpp"
+
 #include <QString>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 class QWidget;
 
+namespace clscope {
+class AlgorithmInput;
+class AlgorithmResult;
+} // namespace clscope
+
 namespace clscope::ui {
 
 class Workbench;
+
+// What the comparison view runs on: the input the panel's widgets describe now and its
+// parameters.
+struct ComparisonInput {
+    std::shared_ptr<const AlgorithmInput> input;
+    ParamSet params;
+};
 
 struct AlgorithmPanelSpec {
     std::string algorithm; // xpcs, spots, cluster, rbf: the variant registry's name
@@ -22,6 +37,15 @@ struct AlgorithmPanelSpec {
     // --demo: generate the synthetic dataset (Workbench::generateAndOpen), then run on the
     // current device. The screenshot is taken once the job runner is idle again.
     std::function<void(Workbench& workbench)> startDemo;
+    // `clscope --demo compare`: the demo data set, then every variant on every device in the
+    // Compare dock (the first algorithm that has one).
+    std::function<void(Workbench& workbench)> startCompareDemo;
+    // The comparison view (ui/compare): the input to compare variants on, built from what is
+    // on screen (throws InputError saying what is missing). Empty: no comparison.
+    std::function<ComparisonInput(Workbench& workbench)> comparisonInput;
+    // The algorithm's own picture of how two runs differ (a = the chosen run, b = the one it
+    // is compared with); the comparison view owns the widget. Empty: the table only.
+    std::function<QWidget*(const AlgorithmResult& a, const AlgorithmResult& b)> differenceView;
 };
 
 class AlgorithmPanelRegistry {

@@ -1,5 +1,6 @@
 #include "ui/shell/main_window.hpp"
 
+#include "ui/compare/comparison_view.hpp"
 #include "ui/data/data_browser.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/image/image_view.hpp"
@@ -24,7 +25,7 @@ namespace clscope::ui {
 
 namespace {
 // Bump when the panels change so an old saved layout is not applied to new docks.
-constexpr int layoutVersion = 2;
+constexpr int layoutVersion = 3;
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -70,9 +71,12 @@ void MainWindow::buildPanels() {
     for (const AlgorithmPanelSpec& spec : AlgorithmPanelRegistry::instance().panels())
         algorithmDocks_.push_back(addPanel(QString::fromStdString("AlgorithmPanel_" + spec.algorithm), spec.title,
                                            spec.createPanel(*workbench_, this)));
+    compare_ = new ComparisonView(*workbench_, this);
+    addPanel("ComparePanel", "Compare", compare_);
     addPanel("ResultsPanel", "Results", results_);
     addPanel("TimingsPanel", "Timings", timings_);
     addPanel("LogPanel", "Log", log_);
+    connect(workbench_, &Workbench::demoFinished, this, [this](bool ok) { demoOk_ = ok; });
     connect(workbench_, &Workbench::statusMessage, this,
             [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
     connect(workbench_, &Workbench::fileOpened, this, [this](const QString& path) {
@@ -87,6 +91,7 @@ void MainWindow::arrangeDefaultLayout() {
     QDockWidget *data = dock("DataPanel"), *image = dock("ImagePanel"), *device = dock("DevicePanel");
     QDockWidget* mask = dock("MaskPanel");
     QDockWidget *results = dock("ResultsPanel"), *timings = dock("TimingsPanel"), *log = dock("LogPanel");
+    QDockWidget* compare = dock("ComparePanel");
     for (QDockWidget* d : findChildren<QDockWidget*>()) {
         d->setFloating(false);
         d->show();
@@ -96,6 +101,8 @@ void MainWindow::arrangeDefaultLayout() {
     splitDockWidget(data, image, Qt::Horizontal);
     splitDockWidget(data, device, Qt::Vertical);
     splitDockWidget(image, log, Qt::Vertical);
+    tabifyDockWidget(image, compare);
+    image->raise();
     tabifyDockWidget(log, timings);
     log->raise();
     addDockWidget(Qt::RightDockWidgetArea, mask);
@@ -157,9 +164,18 @@ void MainWindow::focusMaskPanel() {
 
 bool MainWindow::startDemo(const QString& algorithm, QString* error) {
     const std::string name = algorithm.toStdString();
+    if (name == "compare") {
+        for (const AlgorithmPanelSpec& spec : AlgorithmPanelRegistry::instance().panels())
+            if (spec.startCompareDemo) {
+                spec.startCompareDemo(*workbench_);
+                return true;
+            }
+        *error = "no algorithm has a comparison demo";
+        return false;
+    }
     const auto& known = knownAlgorithms();
     if (std::find(known.begin(), known.end(), name) == known.end()) {
-        *error = "unknown algorithm '" + algorithm + "'; expected xpcs, spots, cluster or rbf";
+        *error = "unknown algorithm '" + algorithm + "'; expected xpcs, spots, cluster, rbf or compare";
         return false;
     }
     const AlgorithmPanelSpec* spec = AlgorithmPanelRegistry::instance().find(name);

@@ -1,5 +1,5 @@
 // The clscope main window: named dockable panels (Data, Image, Device, one per algorithm,
-// Results, Timings, Log) whose layout persists in QSettings, the File menu, a status bar with
+// Compare, Results, Timings, Log) whose layout persists in QSettings, the File menu, a status bar with
 // progress and Cancel, and the hooks behind `clscope [FILE] [--demo ALGO] [--screenshot OUT]`.
 #pragma once
 #include <QMainWindow>
@@ -21,6 +21,7 @@ class DevicePicker;
 class ImageView;
 class LogPanel;
 class MaskPanel;
+class ComparisonView;
 class ResultsPanel;
 class TimingsPanel;
 class Workbench;
@@ -33,8 +34,11 @@ class MainWindow : public QMainWindow {
 
     Workbench& workbench() { return *workbench_; }
     bool openFile(const QString& path);
-    // Start ALGO's demo; false with the reason when the algorithm has no panel yet.
+    // Start ALGO's demo ("compare": the comparison demo); false with the reason when the
+    // algorithm has no panel yet.
     bool startDemo(const QString& algorithm, QString* error);
+    // Whether the demo's run succeeded (false until it has finished).
+    bool demoSucceeded() const { return demoOk_; }
     // Once no job runs and the window has settled, save grab() as PNG and call done(ok).
     void screenshotWhenSettled(const QString& path, std::function<void(bool ok)> done);
 
@@ -74,6 +78,7 @@ class MainWindow : public QMainWindow {
     TimingsPanel* timings_ = nullptr;
     LogPanel* log_ = nullptr;
     MaskPanel* mask_ = nullptr;
+    ComparisonView* compare_ = nullptr;
     Workbench* workbench_ = nullptr;
     std::vector<QDockWidget*> algorithmDocks_;
     QMenu* recentMenu_ = nullptr;
@@ -82,6 +87,7 @@ class MainWindow : public QMainWindow {
     QToolButton* cancelButton_ = nullptr;
     QStringList recentFiles_;
     QByteArray defaultState_;
+    bool demoOk_ = false;
 };
 
 } // namespace clscope::ui

@@ -18,6 +18,12 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 
 Workbench::Workbench(WorkbenchViews views, QObject* parent) : QObject(parent), views_(views) {
     connectRunner();
+    // Results are bound to their input: a new file, role, labels or parameters make them stale.
+    connect(this, &Workbench::fileOpened, this, [this] { views_.results->markStale(); });
+    connect(this, &Workbench::roleChanged, this, [this] { views_.results->markStale(); });
+    connect(this, &Workbench::currentLabelsChanged, this, [this] { views_.results->markStale(); });
+    connect(this, &Workbench::parametersChanged, this,
+            [this](const QString& algorithm) { views_.results->markStale(algorithm); });
     if (views_.devices) connect(views_.devices, &DevicePicker::deviceChanged, this, &Workbench::deviceChanged);
 }
 

@@ -80,6 +80,11 @@ class Workbench : public QObject {
     void currentLabelsChanged();
     // The Device panel's device changed (variants that can run change with it).
     void deviceChanged();
+    // `clscope --demo`: the demo's run finished (ok false: it failed, was cancelled or could
+    // not start). The main window exits non-zero after the screenshot when it was not ok.
+    void demoFinished(bool ok);
+    // An algorithm panel's parameters changed: its results no longer match them.
+    void parametersChanged(const QString& algorithm);
     void statusMessage(const QString& text, int timeoutMs);
 
   private:

@@ -1,8 +1,14 @@
-// The XPCS panel's registry entry and `clscope --demo xpcs`: generate the seed's synthetic
-// dataset (500 frames 201×241 uint8, frame time 1 ms), open it, run the default variant on the
-// current device with a two-time map, and show g2(τ) with its fits.
+// The XPCS panel's registry entry, `clscope --demo xpcs` and `clscope --demo compare`: generate
+// the seed's synthetic dataset (500 frames 201×241 uint8, frame time 1 ms), open it, then either
+// run the default variant on the current device with a two-time map and show g2(τ) with its
+// fits, or compare every xpcs variant on every device in the Compare dock. The demo reports
+// whether its run succeeded (Workbench::demoFinished). CLSCOPE_DEMO_VARIANT picks another
+// variant for `--demo xpcs`.
+#include "core/errors.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
+#include "ui/compare/comparison_view.hpp"
 #include "ui/shell/workbench.hpp"
+#include "ui/xpcs/xpcs_difference_view.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
 
 #include <QDir>
@@ -17,39 +23,87 @@ namespace {
 constexpr double demoFrameTime = 0.001; // seconds
 constexpr std::int32_t demoTwoTimeLabel = 2;
 
-// Show the results where the image was (the image stays one tab away), so that g2(τ) has
-// the middle of the window; the XPCS panel keeps the right-hand column.
-void showResultsInTheMiddle(Workbench& wb) {
+QDockWidget* dockOf(Workbench& wb, const char* name) {
     auto* window = qobject_cast<QMainWindow*>(wb.parent());
-    if (!window) return;
-    auto* image = window->findChild<QDockWidget*>("ImagePanel");
-    auto* results = window->findChild<QDockWidget*>("ResultsPanel");
-    if (!image || !results) return;
-    window->tabifyDockWidget(image, results);
-    results->show();
-    results->raise();
+    return window ? window->findChild<QDockWidget*>(name) : nullptr;
 }
 
-void startXpcsDemo(Workbench& wb) {
+// Show a dock where the image was (the image stays one tab away), so that it has the middle
+// of the window; the XPCS panel keeps the right-hand column.
+void showInTheMiddle(Workbench& wb, const char* name) {
+    auto* window = qobject_cast<QMainWindow*>(wb.parent());
+    QDockWidget *image = dockOf(wb, "ImagePanel"), *dock = dockOf(wb, name);
+    if (!window || !image || !dock) return;
+    window->tabifyDockWidget(image, dock);
+    dock->show();
+    dock->raise();
+}
+
+// Generate and open the demo dataset, then call then(panel) with the XPCS panel set up.
+void withDemoData(Workbench& wb, std::function<void(XpcsPanel&)> then) {
     SyntheticRequest request = demoRequest("xpcs");
     request.xpcs.frameTime = demoFrameTime;
-    const QString path =
-        QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation)).filePath("clscope-demo-xpcs.h5");
-    wb.generateAndOpen(request, path, [&wb] {
+    const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
+                             .filePath("clscope-demo-xpcs.h5");
+    wb.generateAndOpen(request, path, [&wb, then] {
         auto* panel = wb.parent() ? wb.parent()->findChild<XpcsPanel*>() : nullptr;
         if (!panel) {
             wb.log(LogLevel::Error, "XPCS demo: the XPCS panel is not there");
+            emit wb.demoFinished(false);
             return;
         }
-        panel->setCheckedVariants({xpcs::defaultVariant(wb.device())});
         panel->setFrameRange(0, 0);
         panel->setFrameTimeOverride(std::nullopt);
         panel->setTwoTimeLabel(demoTwoTimeLabel);
-        QObject::connect(panel, &XpcsPanel::runFinished, panel, [&wb](bool ok) {
-            if (ok) showResultsInTheMiddle(wb);
-        }, Qt::SingleShotConnection);
-        panel->run();
+        then(*panel);
     });
+}
+
+void startXpcsDemo(Workbench& wb) {
+    withDemoData(wb, [&wb](XpcsPanel& panel) {
+        const QString chosen = qEnvironmentVariable("CLSCOPE_DEMO_VARIANT");
+        panel.setVariant(chosen.isEmpty() ? xpcs::defaultVariant(wb.device())
+                                          : chosen.toStdString());
+        QObject::connect(
+            &panel, &XpcsPanel::runFinished, &panel,
+            [&wb](bool ok) {
+                if (ok) showInTheMiddle(wb, "ResultsPanel");
+                emit wb.demoFinished(ok);
+            },
+            Qt::SingleShotConnection);
+        if (!panel.run()) emit wb.demoFinished(false);
+    });
+}
+
+void startCompareDemo(Workbench& wb) {
+    withDemoData(wb, [&wb](XpcsPanel&) {
+        auto* view = wb.parent() ? wb.parent()->findChild<ComparisonView*>() : nullptr;
+        if (!view) {
+            emit wb.demoFinished(false);
+            return;
+        }
+        showInTheMiddle(wb, "ComparePanel");
+        view->setAlgorithm("xpcs");
+        if (!view->refreshInput()) return emit wb.demoFinished(false);
+        view->presenter()->checkAllSupported();
+        QObject::connect(
+            view, &ComparisonView::runFinished, view,
+            [&wb, view](bool completed) {
+                bool ok = completed;
+                for (const ComparisonRow& row : view->presenter()->rows())
+                    ok = ok && row.error.empty();
+                emit wb.demoFinished(ok);
+            },
+            Qt::SingleShotConnection);
+        if (!view->run()) emit wb.demoFinished(false);
+    });
+}
+
+QWidget* xpcsDifference(const AlgorithmResult& a, const AlgorithmResult& b) {
+    const auto& ra = dynamic_cast<const xpcs::RunResult&>(a);
+    const auto& rb = dynamic_cast<const xpcs::RunResult&>(b);
+    return new XpcsDifferenceView(ra.result, ra.info.variant + " @ " + ra.info.device, rb.result,
+                                  rb.info.variant + " @ " + rb.info.device);
 }
 
 } // namespace
@@ -60,6 +114,13 @@ AlgorithmPanelSpec xpcsPanelSpec() {
     spec.title = "XPCS";
     spec.createPanel = [](Workbench& wb, QWidget* parent) { return new XpcsPanel(wb, parent); };
     spec.startDemo = startXpcsDemo;
+    spec.comparisonInput = [](Workbench& wb) {
+        auto* panel = wb.parent() ? wb.parent()->findChild<XpcsPanel*>() : nullptr;
+        if (!panel) throw InputError("the XPCS panel is not there");
+        return panel->comparisonInput();
+    };
+    spec.differenceView = xpcsDifference;
+    spec.startCompareDemo = startCompareDemo;
     return spec;
 }
 

@@ -14,13 +14,12 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
+#include <QStandardItemModel>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QSpinBox>
 #include <QVBoxLayout>
-#include <algorithm>
 
 namespace clscope::ui {
 
@@ -46,10 +45,10 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     scroll->setWidget(content);
     outer->addWidget(scroll, 1);
     runButton_ = new QPushButton("Run (Ctrl+R)", this);
-    runButton_->setToolTip("Correlate with every checked variant, one after another");
+    runButton_->setToolTip("Correlate with the chosen variant (compare variants in the Compare dock)");
     outer->addWidget(runButton_);
     auto* shortcut = new QShortcut(QKeySequence("Ctrl+R"), this);
-    shortcut->setContext(Qt::WindowShortcut);
+    shortcut->setContext(Qt::WidgetWithChildrenShortcut); // the Compare dock has its own Ctrl+R
     connect(shortcut, &QShortcut::activated, this, [this] { run(); });
     connect(runButton_, &QPushButton::clicked, this, [this] { run(); });
     connect(fitForm_, &XpcsFitForm::refitRequested, this, [this] { refit(); });
@@ -57,8 +56,14 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     connect(&wb_, &Workbench::roleChanged, this, [this] { refreshInputs(); });
     connect(&wb_, &Workbench::currentLabelsChanged, this, [this] { refreshInputs(); });
     connect(&wb_, &Workbench::deviceChanged, this, [this] { refreshVariants(); });
-    connect(&wb_.jobs(), &JobRunner::failed, this, [this] { if (batch_) finishBatch(false); });
-    connect(&wb_.jobs(), &JobRunner::cancelled, this, [this] { if (batch_) finishBatch(false); });
+    connect(&wb_.jobs(), &JobRunner::failed, this, [this] { if (running_) finishRun(false); });
+    connect(&wb_.jobs(), &JobRunner::cancelled, this, [this] { if (running_) finishRun(false); });
+    // Results are bound to the parameters they ran with.
+    const auto changed = [this] { emit wb_.parametersChanged("xpcs"); };
+    connect(first_, &QSpinBox::valueChanged, this, changed);
+    connect(count_, &QSpinBox::valueChanged, this, changed);
+    connect(frameTime_, &QLineEdit::textChanged, this, changed);
+    connect(twotime_, &QComboBox::currentIndexChanged, this, changed);
     refreshInputs();
     refreshVariants();
 }
@@ -104,10 +109,9 @@ QWidget* XpcsPanel::buildRunOptions() {
     deviceInfo_ = new QLabel(box);
     deviceInfo_->setWordWrap(true);
     form->addRow("Device", deviceInfo_);
-    variants_ = new QListWidget(box);
-    variants_->setToolTip("Checked variants run one after another; the first is the reference of Compare");
-    variants_->setMaximumHeight(90);
-    form->addRow("Variants", variants_);
+    variant_ = new QComboBox(box);
+    variant_->setToolTip("Variant Run uses; greyed ones cannot run on this device (tooltip says why)");
+    form->addRow("Variant", variant_);
     twotime_ = new QComboBox(box);
     twotime_->setToolTip("Bin whose two-time map C(t1,t2) is computed");
     form->addRow("Two-time bin", twotime_);
@@ -172,38 +176,26 @@ void XpcsPanel::refreshTwoTimeBins() {
 void XpcsPanel::refreshVariants() {
     const DeviceInfo& device = wb_.device();
     deviceInfo_->setText(q(device.spec + "  " + device.name));
-    std::vector<std::string> checked = checkedVariants();
-    if (checked.empty()) checked.push_back(wb_.variant("xpcs"));
-    variants_->clear();
+    const std::string previous = variant_->count() ? variant() : wb_.variant("xpcs");
+    const QSignalBlocker block(variant_);
+    variant_->clear();
+    auto* model = qobject_cast<QStandardItemModel*>(variant_->model());
     for (const XpcsVariantOption& v : xpcsVariantOptions(device)) {
-        auto* item = new QListWidgetItem(q(v.id + (v.onHost ? " (on the host)" : "")), variants_);
-        item->setData(Qt::UserRole, q(v.id));
-        item->setFlags(v.enabled ? Qt::ItemIsEnabled | Qt::ItemIsUserCheckable : Qt::ItemIsUserCheckable);
+        variant_->addItem(q(v.id + (v.onHost ? " (on the host)" : "")), q(v.id));
+        QStandardItem* item = model->item(variant_->count() - 1);
+        item->setEnabled(v.enabled);
         item->setToolTip(v.enabled ? q(v.label) : q(v.label + " — not on this device: " + v.reason));
-        const bool on = v.enabled && std::find(checked.begin(), checked.end(), v.id) != checked.end();
-        item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
     }
+    const int index = variant_->findData(q(previous));
+    const bool usable = index >= 0 && model->item(index)->isEnabled();
+    variant_->setCurrentIndex(usable ? index : variant_->findData(q(wb_.variant("xpcs"))));
 }
 
-std::vector<std::string> XpcsPanel::checkedVariants() const {
-    std::vector<std::string> out;
-    for (int i = 0; i < variants_->count(); ++i) {
-        const QListWidgetItem* item = variants_->item(i);
-        if (item->checkState() == Qt::Checked && (item->flags() & Qt::ItemIsEnabled))
-            out.push_back(item->data(Qt::UserRole).toString().toStdString());
-    }
-    // The CPU reference, when checked, runs first: the others are compared against it.
-    std::stable_partition(out.begin(), out.end(), [](const std::string& id) { return id == "cpu"; });
-    return out;
-}
+std::string XpcsPanel::variant() const { return variant_->currentData().toString().toStdString(); }
 
-void XpcsPanel::setCheckedVariants(const std::vector<std::string>& ids) {
-    for (int i = 0; i < variants_->count(); ++i) {
-        QListWidgetItem* item = variants_->item(i);
-        const std::string id = item->data(Qt::UserRole).toString().toStdString();
-        const bool on = (item->flags() & Qt::ItemIsEnabled) && std::find(ids.begin(), ids.end(), id) != ids.end();
-        item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
-    }
+void XpcsPanel::setVariant(const std::string& id) {
+    if (variant_->findData(q(id)) < 0) variant_->addItem(q(id + " (unknown)"), q(id));
+    variant_->setCurrentIndex(variant_->findData(q(id)));
 }
 
 void XpcsPanel::setFrameRange(std::size_t first, std::size_t count) {
@@ -225,15 +217,19 @@ XpcsRunRequest XpcsPanel::request() const {
     const DatasetRoles& roles = wb_.dataset();
     r.file = roles.file();
     r.framesPath = roles.path(DataRole::Frames).value_or("");
-    r.labels = wb_.currentLabels().mask;
+    const CurrentLabels labels = wb_.currentLabels();
+    r.labels = labels.mask;
+    r.labelsOrigin = labels.origin.toStdString();
+    r.pixelMaskPath = roles.path(DataRole::PixelMask).value_or("");
     r.firstFrame = static_cast<std::size_t>(first_->value());
     r.frameCount = static_cast<std::size_t>(count_->value());
     bool ok = false;
     const double seconds = frameTime_->text().trimmed().toDouble(&ok);
     if (ok && seconds > 0) r.frameTime = seconds;
     else if (r.file) r.frameTime = readFrameTime(*r.file);
-    r.variants = checkedVariants();
+    r.variant = variant();
     r.device = wb_.device();
+    r.device = deviceFor(r, r.variant);
     if (const int label = twotime_->currentData().toInt(); label > 0) r.twotimeLabels = {label};
     return r;
 }

@@ -1,8 +1,9 @@
 // The XPCS dock: where frames and q-bin labels come from (the Data panel's roles, the mask
 // editor's labels through Workbench::currentLabels()), the frame range and frame time, the
-// variants to run one after another (greyed with the reason where the device cannot run
-// them), the two-time bin, the fit options and Run (Ctrl+R). Results go to the Results tabs
-// "g2(τ)", "Fits", "Γ vs q", "Two-time" and "Compare"; the bins are drawn over the image.
+// variant to run (greyed with the reason where the device cannot run it), the two-time bin,
+// the fit options and Run (Ctrl+R). One run goes through runAlgorithm(); its results go to the
+// xpcs Results tabs "g2(τ)", "Fits", "Γ vs q" and "Two-time". Comparing variants is the
+// Compare dock's (ui/compare), which takes its input from this panel.
 #pragma once
 #include "ui/shell/algorithm_panels.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
@@ -17,7 +18,6 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QListWidget;
 class QPushButton;
 class QSpinBox;
 
@@ -33,48 +33,49 @@ class XpcsPanel : public QWidget {
 
     // Start a Run with the panel's choices; false (with the reason in the Log) when it cannot.
     bool run();
-    bool isRunning() const { return batch_ != nullptr; }
+    bool isRunning() const { return running_; }
     // The request the panel's widgets describe now.
     XpcsRunRequest request() const;
-    std::vector<std::string> checkedVariants() const;
-    void setCheckedVariants(const std::vector<std::string>& ids);
+    // The variant Run uses; setVariant takes any id (an unknown one fails when run).
+    std::string variant() const;
+    void setVariant(const std::string& id);
     void setFrameRange(std::size_t first, std::size_t count);
     void setFrameTimeOverride(std::optional<double> seconds);
     void setTwoTimeLabel(std::int32_t label); // 0: none
     XpcsFitForm* fitForm() const { return fitForm_; }
     const XpcsPresenter& presenter() const { return *presenter_; }
     XpcsG2View* g2View() const { return g2View_; }
-    QListWidget* variantList() const { return variants_; }
+    QComboBox* variantBox() const { return variant_; }
+    // What the Compare dock runs on: this panel's input and parameters now.
+    ComparisonInput comparisonInput() const;
 
   signals:
-    // Every variant of a Run has delivered its result (or the Run stopped on an error).
+    // The run has delivered its result (or stopped on an error or Cancel).
     void runFinished(bool ok);
 
   private:
-    struct Batch;
     QWidget* buildInputs();
     QWidget* buildRunOptions();
     void refreshInputs();
     void refreshVariants();
     void refreshTwoTimeBins();
-    void submitNext();
-    void deliver(XpcsRun run);
-    void finishBatch(bool ok);
+    void deliver(std::shared_ptr<const xpcs::RunResult> run, std::shared_ptr<const xpcs::Input> input,
+                  std::optional<std::vector<double>> binQ);
+    void finishRun(bool ok);
     std::optional<std::vector<double>> binQ(const std::vector<std::int32_t>& labels) const;
-    void showTabs();
-    void showCompareTab();
+    void showTabs(const xpcs::RunResult& run, const xpcs::Input& input);
     void refit();
 
     Workbench& wb_;
     QLabel *framesInfo_ = nullptr, *labelsInfo_ = nullptr, *deviceInfo_ = nullptr;
     QSpinBox *first_ = nullptr, *count_ = nullptr;
     QLineEdit* frameTime_ = nullptr;
-    QListWidget* variants_ = nullptr;
+    QComboBox* variant_ = nullptr;
     QComboBox* twotime_ = nullptr;
     XpcsFitForm* fitForm_ = nullptr;
     QPushButton* runButton_ = nullptr;
     std::shared_ptr<XpcsPresenter> presenter_ = std::make_shared<XpcsPresenter>();
-    std::shared_ptr<Batch> batch_;
+    bool running_ = false;
     QString labelsOrigin_;
     QPointer<XpcsG2View> g2View_;
     QPointer<XpcsFitsView> fitsView_;

@@ -1,5 +1,5 @@
-// XpcsPanel runs: one job per checked variant, submitted one after another through the job
-// runner; each delivers its result to the presenter, the first builds the result tabs.
+// XpcsPanel runs: one job that reads the input (frame range, labels with the pixel mask) and
+// runs the chosen variant through runAlgorithm(); its result builds the xpcs result tabs.
 #include "core/mask/partition.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "ui/image/image_view.hpp"
@@ -18,114 +18,86 @@
 
 namespace clscope::ui {
 
-struct XpcsPanel::Batch {
-    XpcsRunRequest request;
-    std::size_t next = 0;                     // index of the next variant to submit
-    std::shared_ptr<const Array> frames;      // read by the first job, shared by the rest
-    std::optional<std::vector<double>> binQ;  // q of each bin, when known
-    QString labelsOrigin;
-};
-
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
-// The library's parameters plus where the inputs came from (DESIGN.md §3 provenance).
-std::string provenanceJson(const xpcs::Result& result, const XpcsRunRequest& request, const QString& labelsOrigin) {
-    nlohmann::json json = nlohmann::json::parse(result.parametersJson, nullptr, false);
-    if (!json.is_object()) json = nlohmann::json::object();
-    json["frames_file"] = request.file ? request.file->fileName() : "";
-    json["frames_path"] = request.framesPath;
-    json["first_frame"] = request.firstFrame;
-    json["frame_count"] = result.frames;
-    json["labels"] = labelsOrigin.toStdString();
-    return json.dump();
+const Algorithm& xpcsAlgorithm() {
+    return AlgorithmRegistry::instance().find("xpcs");
+}
+
+// The input of a run, written next to its result: the labels and pixel mask used.
+void writeInput(H5Writer& out, const xpcs::Input& input, const std::string& group) {
+    const LabelMask& l = input.labels;
+    out.write(group + "/labels_used", makeArray<std::int32_t>({l.height, l.width}, l.labels));
+    out.setAttribute(group, "provenance", input.provenance.dump());
 }
 
 } // namespace
 
 bool XpcsPanel::run() {
-    if (batch_) {
+    if (running_) {
         wb_.log(LogLevel::Warning, "XPCS: a run is in progress; wait for it or cancel it (Esc)");
         return false;
     }
-    auto batch = std::make_shared<Batch>();
+    XpcsRunRequest request;
     try {
-        batch->request = request();
-        checkRequest(batch->request);
-    } catch (const InputError& e) {
+        request = this->request();
+        checkRequest(request);
+    } catch (const std::exception& e) {
         wb_.log(LogLevel::Error, QString("XPCS: %1").arg(e.what()));
         emit wb_.statusMessage(QString("XPCS: %1").arg(e.what()), 8000);
         return false;
-    } catch (const std::exception& e) {
-        wb_.log(LogLevel::Error, QString("XPCS: %1").arg(e.what()));
-        return false;
     }
-    batch->labelsOrigin = labelsOrigin_;
-    batch->binQ = binQ(batch->request.labels->bins());
-    batch_ = batch;
-    runButton_->setEnabled(false);
-    wb_.results().removeTab("Compare");
-    wb_.results().removeTab("Two-time");
-    submitNext();
-    return batch_ != nullptr;
-}
-
-void XpcsPanel::submitNext() {
-    if (!batch_) return;
-    auto batch = batch_;
-    const std::string variant = batch->request.variants.at(batch->next++);
-    const bool last = batch->next == batch->request.variants.size();
+    auto q = binQ(request.labels->bins());
     Job job;
-    job.device = deviceFor(batch->request, variant);
-    job.title = "xpcs " + variant + " on " + job.device.spec;
+    job.device = request.device;
+    job.title = "xpcs " + request.variant + " on " + job.device.spec;
     job.algorithm = "xpcs";
-    job.variant = variant;
-    job.work = [this, batch, variant, last, device = job.device](const Progress& progress) {
-        if (!batch->frames) batch->frames = std::make_shared<const Array>(loadFrames(batch->request));
+    job.variant = request.variant;
+    job.work = [this, request, q](const Progress& progress) {
+        std::shared_ptr<const xpcs::Input> input = loadInput(request);
         progress.checkCancel();
-        XpcsRun run{runVariant(batch->request, variant, *batch->frames, progress),
-                    device.spec + " " + device.name};
-        run.result.parametersJson = provenanceJson(run.result, batch->request, batch->labelsOrigin);
+        auto result =
+            runAlgorithm(xpcsAlgorithm(),
+                         {request.device, request.variant, input, request.params(), {}}, progress);
+        auto run = std::dynamic_pointer_cast<const xpcs::RunResult>(result);
         JobOutcome outcome;
-        outcome.timings = run.result.timings.records();
+        outcome.timings = run->info.timings;
         outcome.summary = QString("%1 bins, %2 frames, kernel %3 ms")
-                              .arg(run.result.binCount())
-                              .arg(run.result.frames)
-                              .arg(run.result.kernelMs, 0, 'f', 1)
+                              .arg(run->result.binCount())
+                              .arg(run->result.frames)
+                              .arg(run->info.kernelMs, 0, 'f', 1)
                               .toStdString();
-        auto shared = std::make_shared<XpcsRun>(std::move(run));
-        outcome.deliver = [this, shared, last] {
-            deliver(std::move(*shared));
-            // Queued: the runner is free again when the next variant is submitted.
-            QMetaObject::invokeMethod(this, last ? std::function<void()>([this] { finishBatch(true); })
-                                                 : std::function<void()>([this] { submitNext(); }),
-                                      Qt::QueuedConnection);
-        };
+        outcome.deliver = [this, run, input, q] { deliver(run, input, q); };
         return outcome;
     };
-    if (!wb_.submit(std::move(job))) finishBatch(false);
+    if (!wb_.submit(std::move(job))) return false;
+    running_ = true;
+    runButton_->setEnabled(false);
+    return true;
 }
 
-void XpcsPanel::deliver(XpcsRun run) {
-    if (!batch_) return;
-    if (batch_->next == 1) {
-        presenter_ = std::make_shared<XpcsPresenter>();
-        presenter_->setFitOptions(fitForm_->options());
-        presenter_->setRuns({std::move(run)});
-        presenter_->setBinQ(batch_->binQ);
-        showTabs();
-    } else {
-        presenter_->addRun(std::move(run));
-        showCompareTab();
-    }
+void XpcsPanel::deliver(std::shared_ptr<const xpcs::RunResult> run,
+                        std::shared_ptr<const xpcs::Input> input,
+                        std::optional<std::vector<double>> binQ) {
+    presenter_ = std::make_shared<XpcsPresenter>();
+    presenter_->setFitOptions(fitForm_->options());
+    presenter_->setRuns({{run->result, run->info.device + " " + run->info.deviceName}});
+    presenter_->setBinQ(std::move(binQ));
+    wb_.results().removeTabs("xpcs");
+    showTabs(*run, *input);
+    QMetaObject::invokeMethod(
+        this, [this] { finishRun(true); }, Qt::QueuedConnection);
 }
 
-void XpcsPanel::finishBatch(bool ok) {
-    batch_.reset();
+void XpcsPanel::finishRun(bool ok) {
+    running_ = false;
     runButton_->setEnabled(true);
     if (ok && g2View_) {
-        // Bring the g2 plot to the front once every variant is in.
+        // Bring the g2 plot to the front.
         wb_.results().tabWidget()->setCurrentWidget(g2View_);
         if (auto* dock = qobject_cast<QDockWidget*>(wb_.results().parentWidget())) dock->raise();
     }
@@ -154,30 +126,38 @@ std::optional<std::vector<double>> XpcsPanel::binQ(const std::vector<std::int32_
     return std::nullopt;
 }
 
-void XpcsPanel::showTabs() {
-    const xpcs::Result& r = presenter_->reference();
-    const QString title = QString("%1 on %2, frames %3–%4")
-                              .arg(q(r.variant), q(presenter_->runs().front().deviceLabel))
-                              .arg(batch_->request.firstFrame)
-                              .arg(batch_->request.firstFrame + r.frames - 1);
+// g2(τ) exports what reproduces the run: the result with its provenance (parameters, input
+// file, datasets, labels origin, pixel mask, frame range), the labels used and the fits.
+void XpcsPanel::showTabs(const xpcs::RunResult& run, const xpcs::Input& input) {
+    const xpcs::Result& r = run.result;
+    const nlohmann::json& prov = input.provenance;
+    const std::size_t first = prov.value("first_frame", std::size_t(0));
+    const QString title =
+        QString("%1 on %2, frames %3–%4")
+            .arg(q(run.info.variant), q(run.info.device + " " + run.info.deviceName))
+            .arg(first)
+            .arg(first + r.frames - 1);
     auto presenter = presenter_;
+    auto runShared = std::make_shared<xpcs::RunResult>(run);
+    auto inputShared = std::make_shared<xpcs::Input>(input);
     g2View_ = new XpcsG2View(presenter, title);
-    wb_.addResultTab({"g2(τ)", g2View_, g2View_->plot(),
-                      [presenter](H5Writer& out) { xpcs::writeResult(out, presenter->reference()); },
+    const auto writeAll = [presenter, runShared, inputShared](H5Writer& out) {
+        runShared->write(out, "/xpcs");
+        writeInput(out, *inputShared, "/xpcs/input");
+        writeFits(out, *presenter, "/xpcs/fits");
+    };
+    wb_.addResultTab({"xpcs", "g2(τ)", g2View_, g2View_->plot(), writeAll,
                       [presenter] { return presenter->csv(); }});
     fitsView_ = new XpcsFitsView(presenter);
-    wb_.addResultTab({"Fits", fitsView_, nullptr, {}, [presenter] { return presenter->fitsCsv(); }});
+    wb_.addResultTab(
+        {"xpcs", "Fits", fitsView_, nullptr, {}, [presenter] { return presenter->fitsCsv(); }});
     rateView_ = new XpcsRateView(presenter);
-    wb_.addResultTab({"Γ vs q", rateView_, presenter->hasQ() ? rateView_->plot() : nullptr, {}, {}});
+    wb_.addResultTab(
+        {"xpcs", "Γ vs q", rateView_, presenter->hasQ() ? rateView_->plot() : nullptr, {}, {}});
     if (!r.twotime.empty()) {
         QCustomPlot* twotime = makeTwoTimePlot(r, r.twotime.begin()->first);
-        wb_.addResultTab({"Two-time", twotime, twotime, {}, {}});
+        wb_.addResultTab({"xpcs", "Two-time", twotime, twotime, {}, {}});
     }
-}
-
-void XpcsPanel::showCompareTab() {
-    const auto rows = presenter_->comparison();
-    wb_.addResultTab({"Compare", makeCompareTable(rows), nullptr, {}, [rows] { return compareCsv(rows); }});
 }
 
 void XpcsPanel::refit() {
@@ -186,6 +166,11 @@ void XpcsPanel::refit() {
     if (g2View_) g2View_->refresh();
     if (fitsView_) fitsView_->refresh();
     if (rateView_) rateView_->refresh();
+}
+
+ComparisonInput XpcsPanel::comparisonInput() const {
+    const XpcsRunRequest request = this->request();
+    return {loadInput(request), request.params()};
 }
 
 } // namespace clscope::ui

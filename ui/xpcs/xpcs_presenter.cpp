@@ -247,12 +247,26 @@ XpcsRatePoints XpcsPresenter::rateVsQ() const {
     return p;
 }
 
-std::vector<XpcsCompareRow> XpcsPresenter::comparison() const {
-    std::vector<XpcsCompareRow> rows;
-    for (const XpcsRun& run : runs_)
-        rows.push_back({run.result.variant, run.deviceLabel, run.result.kernelMs,
-                        maxAbsDifference(run.result.g2, reference().g2)});
-    return rows;
+void writeFits(H5Writer& out, const XpcsPresenter& presenter, const std::string& group) {
+    const auto& fits = presenter.fits();
+    constexpr std::size_t columns = 12;
+    std::vector<double> table;
+    for (const XpcsBinFit& f : fits) {
+        table.push_back(f.label);
+        table.push_back(f.q.value_or(nan));
+        for (std::size_t i = 0; i < 4; ++i) {
+            table.push_back(f.ok() ? f.fit.values[i] : nan);
+            table.push_back(f.ok() ? f.fit.errors[i] : nan);
+        }
+        table.push_back(f.fit.chiSquaredReduced);
+        table.push_back(f.fit.converged ? 1.0 : 0.0);
+    }
+    if (fits.empty()) return;
+    out.write(group + "/table", makeArray<double>({fits.size(), columns}, table));
+    out.setAttribute(group + "/table", "columns",
+                     "label,q_nm-1,baseline,baseline_err,beta,beta_err,rate,rate_err,alpha,alpha_err,chi2_red,converged");
+    out.setAttribute(group, "model", "g2 = baseline + beta*exp(-2*(rate*tau)^alpha), weighted by 1/g2_err^2");
+    out.setAttribute(group, "stretched", presenter.fitOptions().stretched ? "yes" : "no");
 }
 
 std::string XpcsPresenter::csv() const {

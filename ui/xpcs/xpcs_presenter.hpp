@@ -1,8 +1,9 @@
 // The XPCS results presenter (Qt-free, tested without widgets): turns the Result(s) of one Run
 // into what the result tabs draw — g2(τ) series with error bars and legend text, fit curves and
-// the fit table, Γ against q with its power-law fit, the variant comparison and the CSV table.
+// the fit table, Γ against q with its power-law fit and the CSV tables.
 #pragma once
 #include "core/xpcs/fit.hpp"
+#include "core/hdf5.hpp"
 #include "core/xpcs/xpcs.hpp"
 
 #include <cstdint>
@@ -52,12 +53,6 @@ struct XpcsRatePoints {
     std::string note; // why there is nothing to plot, when there is not
 };
 
-struct XpcsCompareRow {
-    std::string variant, device;
-    double kernelMs = 0.0;
-    double maxAbsDiff = 0.0; // max |Δg2| against the first run (0 for the first itself)
-};
-
 class XpcsPresenter {
   public:
     // The runs of one Run, the first being the reference that is plotted and exported.
@@ -83,7 +78,6 @@ class XpcsPresenter {
     XpcsSeries series(std::size_t bin) const;
     const std::vector<XpcsBinFit>& fits() const { return fits_; }
     XpcsRatePoints rateVsQ() const;
-    std::vector<XpcsCompareRow> comparison() const;
     // tau, then g2_L<label> and g2_err_L<label> per bin; one header row.
     std::string csv() const;
     // label, q, baseline, baseline_err, beta, beta_err, rate, rate_err, alpha, alpha_err, chi2_red
@@ -96,6 +90,10 @@ class XpcsPresenter {
     XpcsFitOptions options_;
     std::vector<XpcsBinFit> fits_;
 };
+
+// The fit table as /group/table (one row per bin: label, q, then each parameter and its
+// error, χ²_red, converged) with its column names as the attribute "columns".
+void writeFits(H5Writer& out, const XpcsPresenter& presenter, const std::string& group);
 
 // The series averaged in log-spaced τ bins (perDecade per decade) for display: weighted by
 // 1/err² when every error in a bin is > 0 (error 1/√Σw), else the plain mean (error σ/√n).

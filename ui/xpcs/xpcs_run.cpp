@@ -5,14 +5,17 @@
 #include "gpu/devices.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <cstring>
 
 namespace clscope::ui {
 
-xpcs::Params XpcsRunRequest::params() const {
-    xpcs::Params p;
-    p.twotimeLabels = twotimeLabels;
-    p.frameTime = frameTime;
+ParamSet XpcsRunRequest::params() const {
+    ParamSet p = AlgorithmRegistry::instance().find("xpcs").defaultParams();
+    if (frameTime) p.set("frame_time", *frameTime);
+    p.set("twotime", nlohmann::json(twotimeLabels));
     return p;
 }
 
@@ -62,7 +65,6 @@ void checkRequest(const XpcsRunRequest& request) {
     if (!request.file) throw InputError("no file is open: open one with File ▸ Open");
     if (request.framesPath.empty()) throw InputError("no frames: assign a frame stack in the Data panel");
     if (!request.labels) throw InputError("no q-bin labels: assign them in the Data panel or the mask editor");
-    if (request.variants.empty()) throw InputError("check at least one variant that this device can run");
     const std::size_t total = storedFrameCount(*request.file, request.framesPath);
     if (total && request.firstFrame >= total)
         throw InputError("first frame " + std::to_string(request.firstFrame) + " is past the last frame " +
@@ -76,18 +78,34 @@ void checkRequest(const XpcsRunRequest& request) {
                          std::to_string(shape[shape.size() - 2]) + "×" + std::to_string(shape.back()));
 }
 
-Array loadFrames(const XpcsRunRequest& request) {
+std::shared_ptr<xpcs::Input> loadInput(const XpcsRunRequest& request) {
     checkRequest(request);
-    return readFrameRange(*request.file, request.framesPath, request.firstFrame, request.frameCount);
-}
-
-xpcs::Result runVariant(const XpcsRunRequest& request, const std::string& variant, const Array& frames,
-                        const Progress& progress) {
-    return xpcs::correlate(deviceFor(request, variant), variant, frames, *request.labels, request.params(), progress);
+    Array frames = readFrameRange(*request.file, request.framesPath, request.firstFrame, request.frameCount);
+    const std::string file = request.file->fileName();
+    nlohmann::json provenance{{"file", file},
+                              {"datasets", {{"frames", file + ":" + request.framesPath}, {"labels", request.labelsOrigin}}},
+                              {"first_frame", request.firstFrame},
+                              {"frame_count", frames.frameCount()}};
+    LabelMask labels = *request.labels;
+    std::size_t excluded = 0;
+    if (!request.pixelMaskPath.empty()) {
+        excluded = xpcs::applyPixelMask(labels, readPixelMask(*request.file, request.pixelMaskPath, labels.height,
+                                                              labels.width));
+        provenance["datasets"]["pixel_mask"] = file + ":" + request.pixelMaskPath;
+    }
+    provenance["excluded_pixels"] = excluded;
+    auto input = xpcs::makeInput(std::move(frames), std::move(labels), provenance);
+    input->excludedPixels = excluded;
+    input->frameTime = request.frameTime;
+    return input;
 }
 
 DeviceInfo deviceFor(const XpcsRunRequest& request, const std::string& variant) {
-    const VariantEntry& entry = VariantRegistry::instance().find("xpcs", variant);
+    const Algorithm* xpcs = AlgorithmRegistry::instance().get("xpcs");
+    const auto variants = xpcs ? xpcs->variants() : std::vector<VariantEntry>{};
+    const auto it = std::find_if(variants.begin(), variants.end(), [&](const VariantEntry& v) { return v.info.id == variant; });
+    if (it == variants.end()) return request.device; // unknown: runAlgorithm says so
+    const VariantEntry& entry = *it;
     return entry.info.kind == VariantKind::Host && !request.device.isHost() ? hostDevice() : request.device;
 }
 

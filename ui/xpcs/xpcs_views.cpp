@@ -1,7 +1,6 @@
 #include "ui/xpcs/xpcs_views.hpp"
 
 #include "ui/image/colormaps.hpp"
-#include "ui/results/timings_table.hpp"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -10,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <qcustomplot.h>
-#include <sstream>
 
 namespace clscope::ui {
 
@@ -171,28 +169,6 @@ QCustomPlot* makeTwoTimePlot(const xpcs::Result& result, std::int32_t label, QWi
     plot->rescaleAxes();
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     return plot;
-}
-
-QTableWidget* makeCompareTable(const std::vector<XpcsCompareRow>& rows, QWidget* parent) {
-    auto* table = makeTable({"variant", "device", "kernel ms", "max |Δg2| vs " +
-                             QString::fromStdString(rows.empty() ? "first" : rows.front().variant)}, parent);
-    table->setRowCount(static_cast<int>(rows.size()));
-    for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
-        const XpcsCompareRow& row = rows[static_cast<std::size_t>(r)];
-        setRow(table, r, {QString::fromStdString(row.variant), QString::fromStdString(row.device),
-                          QString::number(row.kernelMs, 'f', 3),
-                          r == 0 ? QString("(reference)") : QString::number(row.maxAbsDiff, 'g', 3)});
-    }
-    return table;
-}
-
-std::string compareCsv(const std::vector<XpcsCompareRow>& rows) {
-    std::ostringstream out;
-    out.precision(10);
-    out << "variant,device,kernel_ms,max_abs_dg2\n";
-    for (const XpcsCompareRow& r : rows)
-        out << csvField(r.variant) << ',' << csvField(r.device) << ',' << r.kernelMs << ',' << r.maxAbsDiff << '\n';
-    return out.str();
 }
 
 } // namespace clscope::ui

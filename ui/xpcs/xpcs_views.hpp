@@ -1,6 +1,6 @@
 // The other XPCS result tabs: "Fits" (per-bin parameters ± errors, χ²_red), "Γ vs q" (log-log
 // with the power-law fit, or a label saying why there is nothing to plot), "Two-time" (the
-// chosen bin's C(t1,t2) as a colour map) and "Compare" (variants side by side).
+// chosen bin's C(t1,t2) as a colour map).
 #pragma once
 #include "ui/xpcs/xpcs_presenter.hpp"
 
@@ -42,8 +42,5 @@ class XpcsRateView : public QWidget {
 
 // C(t1,t2) of one bin; t in seconds when the frame time is known, else frames.
 QCustomPlot* makeTwoTimePlot(const xpcs::Result& result, std::int32_t label, QWidget* parent = nullptr);
-// variant, device, kernel ms, max |Δg2| against the first run.
-QTableWidget* makeCompareTable(const std::vector<XpcsCompareRow>& rows, QWidget* parent = nullptr);
-std::string compareCsv(const std::vector<XpcsCompareRow>& rows);
 
 } // namespace clscope::ui

@@ -1,0 +1,227 @@
+// The comparison presenter without widgets, on the toy algorithm (tests/toy/frame_sums): the
+// reference runs first on the host, an all-NaN and a wrong variant are shown failed with their
+// first index, Cancel in the middle of a batch keeps the finished rows, unsupported cells cannot
+// be checked, exports (CSV, HDF5 one group per run) refuse stale rows; xpcs on PoCL and cpu.
+#include "core/errors.hpp"
+#include "core/hdf5.hpp"
+#include "toy/frame_sums.hpp"
+#include "ui/compare/comparison_presenter.hpp"
+#include "ui/jobs/job_runner.hpp"
+#include "ui_test_helpers.hpp"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QtTest>
+#include <chrono>
+#include <random>
+#include <thread>
+
+using namespace clscope;
+using namespace clscope::ui;
+
+namespace {
+
+Array toyFrames(std::size_t frames = 12) {
+    Array a(DType::UInt16, {frames, 8, 8});
+    std::mt19937 rng(3);
+    for (auto& v : a.as<std::uint16_t>())
+        v = static_cast<std::uint16_t>(rng() % 1000);
+    return a;
+}
+
+// The toy whose `ocl` variant waits (checking Cancel) for up to 20 s before it runs.
+class SlowFrameSums : public toy::FrameSums {
+  public:
+    std::string id() const override { return "slowsums"; }
+    std::shared_ptr<AlgorithmResult> run(const RunRequest& r,
+                                         const Progress& progress) const override {
+        if (r.variant == "ocl")
+            for (int i = 0; i < 200; ++i) {
+                progress.report(i / 200.0);
+                progress.checkCancel();
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            }
+        return toy::FrameSums::run(r, progress);
+    }
+};
+
+std::size_t indexOf(const std::vector<VariantEntry>& variants, const std::string& id) {
+    for (std::size_t i = 0; i < variants.size(); ++i)
+        if (variants[i].info.id == id) return i;
+    return variants.size();
+}
+
+std::optional<std::size_t> openclDevice(const ComparisonPresenter& p) {
+    for (std::size_t d = 0; d < p.devices().size(); ++d)
+        if (!p.devices()[d].isHost()) return d;
+    return std::nullopt;
+}
+
+// Run and wait for the presenter's finished(); returns whether every cell ran.
+bool runAndWait(ComparisonPresenter& p, JobRunner& runner) {
+    QSignalSpy finished(&p, &ComparisonPresenter::finished);
+    if (!p.run(runner)) return false;
+    if (!finished.wait(60000)) return false;
+    return finished.front().front().toBool();
+}
+
+} // namespace
+
+class TestUiCompare : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+  private slots:
+    void initTestCase() {
+        AlgorithmRegistry::instance().add(std::make_shared<toy::FrameSums>());
+        AlgorithmRegistry::instance().add(std::make_shared<SlowFrameSums>());
+    }
+
+    void unsupportedCellCannotBeChecked() {
+        ComparisonPresenter p("framesums");
+        const std::size_t cpu = indexOf(p.variants(), "cpu"), ocl = indexOf(p.variants(), "ocl");
+        const std::size_t host = p.hostDevice();
+        QVERIFY(p.support(cpu, host).ok);
+        QVERIFY(!p.support(ocl, host).ok);
+        QVERIFY(!p.support(ocl, host).reason.empty());
+        QVERIFY(!p.setChecked(ocl, host, true));
+        QVERIFY(!p.isChecked(ocl, host));
+        p.checkAllSupported();
+        QVERIFY(p.isChecked(cpu, host));
+        QVERIFY(!p.isChecked(ocl, host));
+        QVERIFY_THROWS_EXCEPTION(UsageError, p.makeJob()); // no input yet
+    }
+
+    void referenceRunsFirst() {
+        ComparisonPresenter p("framesums");
+        const auto device = openclDevice(p);
+        if (!device) QSKIP("no OpenCL device");
+        p.setInput(toy::makeFrameSumsInput(toyFrames()), p.algorithm().defaultParams());
+        QVERIFY(p.setChecked(indexOf(p.variants(), "ocl"), *device, true));
+        JobRunner runner;
+        QSignalSpy rowsAdded(&p, &ComparisonPresenter::rowAdded);
+        QSignalSpy timings(&p, &ComparisonPresenter::runTimings);
+        QVERIFY(runAndWait(p, runner));
+        QCOMPARE(p.rows().size(), std::size_t(2));
+        QCOMPARE(rowsAdded.size(), 2);
+        QCOMPARE(timings.size(), 2);
+        const ComparisonRow& ref = p.rows()[0];
+        QVERIFY(ref.reference);
+        QCOMPARE(ref.variant, std::string("cpu"));
+        QCOMPARE(ref.device, std::string("cpu"));
+        QCOMPARE(ref.speedup, 1.0);
+        const ComparisonRow& ocl = p.rows()[1];
+        QVERIFY(!ocl.reference);
+        QCOMPARE(ocl.variant, std::string("ocl"));
+        QVERIFY2(ocl.pass(), ocl.error.c_str());
+        QCOMPARE(ocl.deviation.beyond, std::size_t(0));
+        QCOMPARE(ocl.deviation.firstIndex, -1LL);
+        QVERIFY(ocl.kernelMs > 0);
+        QVERIFY(ocl.wallMs >= ocl.kernelMs);
+        checkExports(p);
+    }
+
+    void faultsShowFailedWithFirstIndex_data() {
+        QTest::addColumn<QString>("fault");
+        QTest::addColumn<long long>("first");
+        QTest::newRow("nan") << "nan" << 0LL;
+        QTest::newRow("off") << "off" << 3LL;
+    }
+
+    void faultsShowFailedWithFirstIndex() {
+        QFETCH(QString, fault);
+        QFETCH(long long, first);
+        ComparisonPresenter p("framesums");
+        const auto device = openclDevice(p);
+        if (!device) QSKIP("no OpenCL device");
+        ParamSet params = p.algorithm().defaultParams();
+        params.set("fault", fault.toStdString());
+        p.setInput(toy::makeFrameSumsInput(toyFrames()), params);
+        p.setChecked(indexOf(p.variants(), "ocl"), *device, true);
+        JobRunner runner;
+        QVERIFY(runAndWait(p, runner));
+        QCOMPARE(p.rows().size(), std::size_t(2));
+        QVERIFY(p.rows()[0].pass());
+        const ComparisonRow& bad = p.rows()[1];
+        QVERIFY(!bad.pass());
+        QVERIFY(bad.error.empty()); // it ran, and it is wrong
+        QCOMPARE(bad.deviation.firstIndex, first);
+        QCOMPARE(bad.deviation.firstWhere, "frame " + std::to_string(first));
+        QVERIFY(bad.deviation.beyond > 0);
+        QVERIFY(p.csv().find(",0,") != std::string::npos); // pass = 0 in the CSV
+    }
+
+    void cancelKeepsFinishedRows() {
+        ComparisonPresenter p("slowsums");
+        const auto device = openclDevice(p);
+        if (!device) QSKIP("no OpenCL device");
+        p.setInput(toy::makeFrameSumsInput(toyFrames()), p.algorithm().defaultParams());
+        p.setChecked(indexOf(p.variants(), "ocl"), *device, true);
+        JobRunner runner;
+        QSignalSpy finished(&p, &ComparisonPresenter::finished);
+        QSignalSpy cancelling(&p, &ComparisonPresenter::cancelling);
+        // Cancel as soon as the reference row is in: the slow cell is running then.
+        connect(&p, &ComparisonPresenter::rowAdded, &p, [&p] { p.cancel(); });
+        QVERIFY(p.run(runner));
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(clock.elapsed() < 5000,
+                 "Cancel acts inside the running cell"); // the cell waits 20 s
+        QCOMPARE(finished.front().front().toBool(), false);
+        QCOMPARE(cancelling.size(), 1);
+        QCOMPARE(p.rows().size(), std::size_t(1));
+        QVERIFY(p.rows()[0].reference);
+        QVERIFY(!p.isRunning());
+    }
+
+    void xpcsOnPoclAndCpu() {
+        const std::string file = test::writeSmallXpcs(dir_, 40, 20, 24);
+        ComparisonPresenter p("xpcs");
+        if (!openclDevice(p)) QSKIP("no OpenCL device");
+        InputSources sources;
+        sources.file = file;
+        const ParamSet params = p.algorithm().defaultParams();
+        p.setInput(p.algorithm().read(sources, params), params);
+        p.checkAllSupported();
+        const std::size_t cells = p.checkedCells().size();
+        QVERIFY(cells >= 4); // cpu on the host, naive, ordered, gemm on PoCL
+        JobRunner runner;
+        QVERIFY(runAndWait(p, runner));
+        QCOMPARE(p.rows().size(), cells); // the reference's own cell runs once
+        for (const ComparisonRow& row : p.rows())
+            QVERIFY2(row.pass(),
+                     (row.label() + ": " + row.error + " " + row.deviation.firstWhere).c_str());
+        QVERIFY(p.rows()[0].reference);
+        p.setInput(p.algorithm().read(sources, params), params);
+        QVERIFY(p.isStale());
+    }
+
+  private:
+    void checkExports(ComparisonPresenter& p) {
+        const std::string csvPath = dir_.filePath("compare.csv").toStdString();
+        p.exportCsv(csvPath);
+        QFile csv(QString::fromStdString(csvPath));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().split('\n');
+        QVERIFY(lines[0].startsWith("variant,device,kernel_ms,wall_ms,speedup,metric"));
+        QVERIFY(lines[1].startsWith("cpu,cpu,"));
+        QVERIFY(lines[2].startsWith("ocl,ocl:"));
+        const std::string h5 = dir_.filePath("compare.h5").toStdString();
+        p.exportHdf5(h5);
+        const H5Reader in(h5);
+        QVERIFY(in.hasDataset("/compare/00_cpu_cpu/sums"));
+        std::string device = p.rows()[1].device;
+        const std::string second = "/compare/01_ocl_" + device.replace(3, 1, "_");
+        QVERIFY(in.hasDataset(second + "/sums"));
+        QVERIFY(in.stringAttribute(second, "parameters").value_or("").find("scale") !=
+                std::string::npos);
+        QCOMPARE(in.stringAttribute(second, "pass").value_or(""), std::string("yes"));
+        p.markStale();
+        QVERIFY_THROWS_EXCEPTION(UsageError, p.exportCsv(csvPath));
+        QVERIFY_THROWS_EXCEPTION(UsageError, p.exportHdf5(h5));
+    }
+};
+
+QTEST_MAIN(TestUiCompare)
+#include "tst_ui_compare.moc"

@@ -1,0 +1,96 @@
+// ComparisonPresenter exports: the table as CSV (atomically), every run as an HDF5 group.
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "core/hdf5.hpp"
+#include "ui/compare/comparison_presenter.hpp"
+#include "ui/results/timings_table.hpp"
+
+#include <cctype>
+#include <cstdio>
+#include <sstream>
+
+namespace clscope::ui {
+
+namespace {
+
+// Letters, digits, '.', '-' kept; anything else becomes '_' (ocl:0 → ocl_0).
+std::string groupSafe(const std::string& text) {
+    std::string out = text;
+    for (char& c : out)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';
+    return out;
+}
+
+std::string number(double value) {
+    std::ostringstream out;
+    out.precision(10);
+    out << value;
+    return out.str();
+}
+
+} // namespace
+
+std::string ComparisonPresenter::csv() const {
+    std::ostringstream out;
+    out << "variant,device,kernel_ms,wall_ms,speedup,metric,max_deviation,tolerance,beyond,first_"
+           "index,"
+           "first_where,pass,error\n";
+    for (const ComparisonRow& r : rows_) {
+        const Deviation& d = r.deviation;
+        out << csvField(r.variant) << ',' << csvField(r.device) << ',' << number(r.kernelMs) << ','
+            << number(r.wallMs) << ',' << number(r.speedup) << ',' << csvField(d.metric) << ','
+            << number(d.maxDeviation) << ',' << number(d.tolerance) << ',' << d.beyond << ','
+            << d.firstIndex << ',' << csvField(d.firstWhere) << ',' << (r.pass() ? 1 : 0) << ','
+            << csvField(r.error) << '\n';
+    }
+    return out.str();
+}
+
+void ComparisonPresenter::writeHdf5(H5Writer& out) const {
+    out.createGroup("/compare");
+    out.setAttribute("/compare", "algorithm", algorithm_.id());
+    out.setAttribute("/compare", "reference", algorithm_.referenceVariant() + " @ cpu");
+    out.setAttribute("/compare", "table_csv", csv());
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+        const ComparisonRow& r = rows_[i];
+        char index[8];
+        std::snprintf(index, sizeof index, "%02zu", i);
+        const std::string group = "/compare/" + std::string(index) + "_" + groupSafe(r.variant) +
+                                  "_" + groupSafe(r.device);
+        if (r.result)
+            r.result->write(out, group);
+        else
+            out.createGroup(group);
+        out.setAttribute(group, "deviation_metric", r.deviation.metric);
+        out.setAttribute(group, "deviation_max", r.deviation.maxDeviation);
+        out.setAttribute(group, "deviation_beyond", static_cast<double>(r.deviation.beyond));
+        out.setAttribute(group, "deviation_first_index",
+                         static_cast<double>(r.deviation.firstIndex));
+        out.setAttribute(group, "pass", r.pass() ? "yes" : "no");
+        out.setAttribute(group, "wall_ms", r.wallMs);
+        if (!r.error.empty()) out.setAttribute(group, "error", r.error);
+    }
+}
+
+void ComparisonPresenter::checkExportable() const {
+    if (running_) throw UsageError("the comparison is still running: wait for it or cancel it");
+    if (rows_.empty())
+        throw UsageError("there is no comparison to export: check cells and press Run");
+    if (stale_)
+        throw UsageError("the comparison is stale: its input or parameters changed since it ran; "
+                         "run it again before exporting");
+}
+
+void ComparisonPresenter::exportCsv(const std::string& path) const {
+    checkExportable();
+    writeFileAtomically(path, csv());
+}
+
+void ComparisonPresenter::exportHdf5(const std::string& path) const {
+    checkExportable();
+    H5Writer out(path);
+    writeHdf5(out);
+    out.commit();
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,205 @@
+// ComparisonView: the results side — the table of runs, the chart of kernel time per label,
+// the algorithm's difference view of two chosen runs, and Export CSV / HDF5.
+#include "ui/compare/comparison_view.hpp"
+
+#include "ui/results/bar_chart.hpp"
+#include "ui/shell/algorithm_panels.hpp"
+#include "ui/shell/workbench.hpp"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+namespace clscope::ui {
+
+namespace {
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString ms(double value) {
+    return value > 0 ? QString::number(value, 'f', value < 10 ? 3 : 1) : "—";
+}
+
+// The cells of one row of the results table.
+QStringList rowCells(const ComparisonRow& r) {
+    const Deviation& d = r.deviation;
+    QString verdict = r.reference ? "reference" : r.pass() ? "pass" : "FAIL";
+    if (!r.error.empty())
+        verdict = "error: " + q(r.error);
+    else if (!r.pass() && d.firstIndex >= 0)
+        verdict += QString(" — first at %1")
+                       .arg(d.firstWhere.empty() ? QString::number(d.firstIndex) : q(d.firstWhere));
+    return {q(r.variant),
+            q(r.device),
+            ms(r.kernelMs),
+            ms(r.wallMs),
+            r.speedup > 0 ? QString("%1×").arg(r.speedup, 0, 'g', 3) : "—",
+            r.error.empty() ? QString::number(d.maxDeviation, 'g', 3) : "—",
+            r.error.empty() ? QString("%1 of %2").arg(d.beyond).arg(d.compared) : "—",
+            verdict};
+}
+
+} // namespace
+
+QWidget* ComparisonView::buildResultsSide() {
+    auto* side = new QSplitter(Qt::Vertical, this);
+    auto* top = new QWidget(side);
+    auto* layout = new QVBoxLayout(top);
+    layout->setContentsMargins(0, 0, 0, 0);
+    results_ = new QTableWidget(0, 8, top);
+    results_->setHorizontalHeaderLabels({"variant", "device", "kernel ms", "wall ms", "speed-up",
+                                         "max deviation", "beyond tol.", "result"});
+    results_->verticalHeader()->hide();
+    results_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    results_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    results_->horizontalHeader()->setStretchLastSection(true);
+    auto* exports = new QHBoxLayout;
+    auto* csv = new QPushButton("Export CSV…", top);
+    auto* hdf5 = new QPushButton("Export HDF5…", top);
+    exports->addStretch(1);
+    exports->addWidget(csv);
+    exports->addWidget(hdf5);
+    layout->addWidget(results_, 1);
+    layout->addLayout(exports);
+    connect(csv, &QPushButton::clicked, this, [this] { exportAs(false); });
+    connect(hdf5, &QPushButton::clicked, this, [this] { exportAs(true); });
+    chart_ = new QCustomPlot(side);
+    chart_->setMinimumHeight(220);
+    auto* diff = new QWidget(side);
+    differenceLayout_ = new QVBoxLayout(diff);
+    differenceLayout_->setContentsMargins(0, 0, 0, 0);
+    auto* pick = new QHBoxLayout;
+    diffA_ = new QComboBox(diff);
+    diffB_ = new QComboBox(diff);
+    pick->addWidget(new QLabel("Difference of", diff));
+    pick->addWidget(diffA_, 1);
+    pick->addWidget(new QLabel("against", diff));
+    pick->addWidget(diffB_, 1);
+    differenceLayout_->addLayout(pick);
+    for (QComboBox* box : {diffA_, diffB_})
+        connect(box, &QComboBox::activated, this,
+                [this] { showDifference(diffA_->currentIndex(), diffB_->currentIndex()); });
+    side->addWidget(top);
+    side->addWidget(chart_);
+    side->addWidget(diff);
+    side->setStretchFactor(0, 1);
+    side->setStretchFactor(1, 2);
+    side->setStretchFactor(2, 2);
+    side->setSizes({180, 300, 320});
+    return side;
+}
+
+void ComparisonView::onRowAdded(int) {
+    refreshResults();
+    // Show the newest run against the reference as it comes in.
+    const int last = int(presenter_->rows().size()) - 1;
+    if (last >= 1) showDifference(last, 0);
+}
+
+void ComparisonView::refreshResults() {
+    const auto& rows = presenter_ ? presenter_->rows() : std::vector<ComparisonRow>{};
+    results_->setRowCount(int(rows.size()));
+    for (int r = 0; r < int(rows.size()); ++r) {
+        const ComparisonRow& row = rows[std::size_t(r)];
+        const QStringList cells = rowCells(row);
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (!row.pass()) item->setBackground(QColor(255, 215, 215));
+            if (c == cells.size() - 1)
+                item->setToolTip(
+                    q(row.deviation.metric) + ", tolerance " +
+                    QString::number(row.deviation.tolerance, 'g', 3) +
+                    (row.deviation.note.empty() ? QString() : "; " + q(row.deviation.note)));
+            results_->setItem(r, c, item);
+        }
+    }
+    refreshChart();
+    refreshDifferenceChoices();
+}
+
+// Kernel time per timing label: one row of bars per run.
+void ComparisonView::refreshChart() {
+    QStringList categories;
+    std::vector<BarSeries> series;
+    const auto& rows = presenter_ ? presenter_->rows() : std::vector<ComparisonRow>{};
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        categories << q(rows[r].label());
+        if (!rows[r].result) continue;
+        for (const TimingRecord& t : rows[r].result->info.timings) {
+            if (!t.kernel) continue;
+            auto it = std::find_if(series.begin(), series.end(),
+                                   [&](const BarSeries& s) { return s.name == q(t.label); });
+            if (it == series.end()) it = series.insert(series.end(), BarSeries{q(t.label), {}});
+            it->values.resize(rows.size(), 0.0);
+            it->values[r] += t.totalMs;
+        }
+    }
+    for (BarSeries& s : series)
+        s.values.resize(rows.size(), 0.0);
+    drawGroupedBars(*chart_, categories, series, "kernel time (ms)");
+}
+
+void ComparisonView::refreshDifferenceChoices() {
+    const int a = diffA_->currentIndex(), b = diffB_->currentIndex();
+    for (QComboBox* box : {diffA_, diffB_}) {
+        const QSignalBlocker block(box);
+        box->clear();
+        if (presenter_)
+            for (const ComparisonRow& r : presenter_->rows())
+                box->addItem(q(r.label()));
+    }
+    diffA_->setCurrentIndex(a >= 0 && a < diffA_->count() ? a : diffA_->count() - 1);
+    diffB_->setCurrentIndex(b >= 0 && b < diffB_->count() ? b : 0);
+    if (presenter_ && presenter_->rows().empty() && difference_) delete difference_;
+}
+
+void ComparisonView::showDifference(int a, int b) {
+    const auto& rows = presenter_->rows();
+    if (a < 0 || b < 0 || a >= int(rows.size()) || b >= int(rows.size())) return;
+    {
+        const QSignalBlocker blockA(diffA_), blockB(diffB_);
+        diffA_->setCurrentIndex(a);
+        diffB_->setCurrentIndex(b);
+    }
+    delete difference_;
+    const ComparisonRow &ra = rows[std::size_t(a)], &rb = rows[std::size_t(b)];
+    const AlgorithmPanelSpec* s = spec();
+    if (!ra.result || !rb.result)
+        difference_ = new QLabel("One of the two runs failed: nothing to draw.");
+    else if (!s || !s->differenceView)
+        difference_ = new QLabel("This algorithm has no difference view.");
+    else
+        difference_ = s->differenceView(*ra.result, *rb.result);
+    differenceLayout_->addWidget(difference_, 1);
+}
+
+void ComparisonView::exportAs(bool hdf5) {
+    if (!presenter_) return;
+    const QString path =
+        hdf5
+            ? QFileDialog::getSaveFileName(this, "Export comparison", "compare.h5", "HDF5 (*.h5)")
+            : QFileDialog::getSaveFileName(this, "Export comparison", "compare.csv", "CSV (*.csv)");
+    if (path.isEmpty()) return;
+    try {
+        if (hdf5)
+            presenter_->exportHdf5(path.toStdString());
+        else
+            presenter_->exportCsv(path.toStdString());
+        wb_.log(LogLevel::Info, "exported the comparison to " + path);
+    } catch (const std::exception& e) {
+        wb_.log(LogLevel::Error, QString("Export comparison: %1").arg(e.what()));
+        QMessageBox::warning(this, "Export comparison", e.what());
+    }
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,84 @@
+// The Compare dock: the variant × device grid of one algorithm in the style of pyFAI's method
+// picker (a checkbox per cell; cells a device cannot run are greyed with the reason as
+// tooltip), Run (Ctrl+R) and Cancel (Esc) with a progress bar and a "cancelling…" state, the
+// results table (times, speed-up, deviation, pass/fail), a chart of kernel time per label
+// (grouped horizontal bars), the algorithm's difference view of two chosen runs, and Export
+// CSV / HDF5. The presenter (comparison_presenter.hpp) does the work.
+#pragma once
+#include "ui/compare/comparison_presenter.hpp"
+
+#include <QPointer>
+#include <QWidget>
+#include <memory>
+
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+class QVBoxLayout;
+
+namespace clscope::ui {
+
+struct AlgorithmPanelSpec;
+class Workbench;
+
+class ComparisonView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ComparisonView(Workbench& workbench, QWidget* parent = nullptr);
+
+    // The algorithm compared (one with a comparisonInput in its panel spec).
+    void setAlgorithm(const std::string& algorithm);
+    ComparisonPresenter* presenter() const { return presenter_.get(); }
+    // Build the input from the panel's current choices, then run the checked cells.
+    bool run();
+    void cancel();
+    // Take the input now (so that the grid knows what the input allows), without running.
+    bool refreshInput();
+    // The difference view of rows a and b (indices into presenter()->rows()).
+    void showDifference(int a, int b);
+
+    QTableWidget* grid() const { return grid_; }
+    QTableWidget* resultsTable() const { return results_; }
+    QCustomPlot* chart() const { return chart_; }
+    QPushButton* runButton() const { return runButton_; }
+    QPushButton* cancelButton() const { return cancelButton_; }
+    QProgressBar* progressBar() const { return progress_; }
+    QLabel* statusLabel() const { return status_; }
+    QLabel* staleBanner() const { return stale_; }
+    QWidget* differenceWidget() const { return difference_; }
+
+  signals:
+    void runFinished(bool completed);
+
+  private:
+    QWidget* buildGridSide();
+    QWidget* buildResultsSide();
+    void fillGrid();
+    void onRowAdded(int row);
+    void onFinished(bool completed);
+    void refreshResults();
+    void refreshChart();
+    void refreshDifferenceChoices();
+    void exportAs(bool hdf5);
+    const AlgorithmPanelSpec* spec() const;
+
+    Workbench& wb_;
+    std::unique_ptr<ComparisonPresenter> presenter_;
+    QComboBox* algorithmBox_ = nullptr;
+    QLabel* inputInfo_ = nullptr;
+    QTableWidget* grid_ = nullptr;
+    QPushButton *runButton_ = nullptr, *cancelButton_ = nullptr, *checkAll_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QLabel* status_ = nullptr;
+    QLabel* stale_ = nullptr;
+    QTableWidget* results_ = nullptr;
+    QCustomPlot* chart_ = nullptr;
+    QComboBox *diffA_ = nullptr, *diffB_ = nullptr;
+    QVBoxLayout* differenceLayout_ = nullptr;
+    QPointer<QWidget> difference_;
+};
+
+} // namespace clscope::ui
