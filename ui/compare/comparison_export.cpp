@@ -53,9 +53,8 @@ void ComparisonPresenter::writeHdf5(H5Writer& out) const {
     out.setAttribute("/compare", "table_csv", csv());
     for (std::size_t i = 0; i < rows_.size(); ++i) {
         const ComparisonRow& r = rows_[i];
-        char index[8];
-        std::snprintf(index, sizeof index, "%02zu", i);
-        const std::string group = "/compare/" + std::string(index) + "_" + groupSafe(r.variant) +
+        const std::string number = (i < 10 ? "0" : "") + std::to_string(i);
+        const std::string group = "/compare/" + number + "_" + groupSafe(r.variant) +
                                   "_" + groupSafe(r.device);
         if (r.result)
             r.result->write(out, group);

@@ -147,9 +147,10 @@ SyntheticRequest GenerateDialog::request() const {
     const QString c = compression_->currentText();
     r.compression = c == "none" ? Compression::None : c == "bslz4" ? Compression::Bitshuffle : Compression::Gzip;
     const auto size = [](const QSpinBox* box) { return static_cast<std::size_t>(box->value()); };
-    r.xpcs = {size(xFrames_), size(xHeight_), size(xWidth_), xRingWidth_->value(), xIntensity_->value(),
-              xpcsDtypes[static_cast<std::size_t>(xDtype_->currentIndex())],
-              xFrameTime_->value(), r.seed};
+    r.xpcs.frames = size(xFrames_), r.xpcs.height = size(xHeight_), r.xpcs.width = size(xWidth_);
+    r.xpcs.ringWidth = xRingWidth_->value(), r.xpcs.intensity = xIntensity_->value();
+    r.xpcs.dtype = xpcsDtypes[static_cast<std::size_t>(xDtype_->currentIndex())];
+    r.xpcs.frameTime = xFrameTime_->value(), r.xpcs.seed = r.seed;
     r.diffraction = {size(dFrames_), size(dHeight_), size(dWidth_), size(dSpots_), dBackground_->value(),
                      dSpotIntensity_->value(), dGaps_->isChecked(), r.seed};
     r.digis = {size(gModules_), gClusters_->value(), size(gDuplicates_), size(gInvalid_), r.seed};
