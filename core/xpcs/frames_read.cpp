@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/hdf5_util.hpp"
 #include "core/io.hpp"
+#include "core/limits.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -132,6 +133,11 @@ Array readFramesParallel(const H5Reader& file, const std::string& fileName, cons
     if (!info.dtype || info.shape.size() != 3 || info.shape[0] == 0) return readFrames(file, path);
     const std::optional<RawChunks> raw = readRawChunks(fileName, parts[0], info);
     if (!raw) return readFrames(file, path);
+    const std::optional<std::uint64_t> bytes = checkedBytes(info.shape, dtypeSize(*info.dtype));
+    if (!bytes)
+        throw InputError(file.where(path) + ": shape " + shapeString(info.shape) + " overflows");
+    checkHostMemory(*bytes, file.where(path) + " " + shapeString(info.shape) + " " +
+                                dtypeName(*info.dtype));
     Array out(*info.dtype, info.shape);
     const std::size_t frameBytes = out.frameSize() * dtypeSize(out.dtype());
     std::atomic<std::size_t> next{0};

@@ -1,12 +1,18 @@
 // Where every algorithm's panel is registered: add one line per algorithm, e.g.
 //   registry.add(xpcsPanelSpec());   // ui/xpcs/xpcs_panel.hpp
+#include "gpu/algorithm.hpp"
 #include "ui/shell/algorithm_panels.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
 
 namespace clscope::ui {
 
+AlgorithmPanelSpec fileAlgorithmPanelSpec(const std::string& id); // file_algorithm_panel.cpp
+
 void registerAllPanels(AlgorithmPanelRegistry& registry) {
     registry.add(xpcsPanelSpec());
+    // Registered algorithms without their own panel yet: run and compared from the file.
+    for (const std::string& id : AlgorithmRegistry::instance().ids())
+        if (!registry.find(id)) registry.add(fileAlgorithmPanelSpec(id));
 }
 
 } // namespace clscope::ui

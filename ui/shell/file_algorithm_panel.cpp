@@ -1,0 +1,55 @@
+// Algorithms without a panel of their own still plug into the workbench: a small panel that
+// says what the algorithm reads, and the Compare dock's input read from the open file through
+// the algorithm's own Algorithm::read (default dataset paths, default parameters).
+#include "core/errors.hpp"
+#include "gpu/algorithm.hpp"
+#include "ui/shell/algorithm_panels.hpp"
+#include "ui/shell/workbench.hpp"
+
+#include <QLabel>
+
+namespace clscope::ui {
+
+namespace {
+
+QString rolesText(const Algorithm& algorithm) {
+    QString text;
+    for (const InputRole& role : algorithm.inputRoles())
+        text += QString("<li>%1: <tt>%2</tt>%3</li>")
+                    .arg(QString::fromStdString(role.id), QString::fromStdString(role.defaultPath),
+                         role.optional ? " (optional)" : "");
+    return text;
+}
+
+} // namespace
+
+AlgorithmPanelSpec fileAlgorithmPanelSpec(const std::string& id) {
+    const Algorithm& algorithm = AlgorithmRegistry::instance().find(id);
+    AlgorithmPanelSpec spec;
+    spec.algorithm = id;
+    spec.title = QString::fromStdString(id);
+    spec.createPanel = [&algorithm](Workbench&, QWidget* parent) -> QWidget* {
+        auto* label = new QLabel(
+            QString(
+                "<b>%1</b><p>No panel of its own yet: open a file and run or compare its variants "
+                "in the "
+                "<b>Compare</b> dock (Ctrl+R there). It reads, from the open file:</p><ul>%2</ul>"
+                "<p>The command line has every option: <tt>clscope-cli %3 --help</tt>.</p>")
+                .arg(QString::fromStdString(algorithm.label()), rolesText(algorithm),
+                     QString::fromStdString(algorithm.command())),
+            parent);
+        label->setWordWrap(true);
+        label->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+        return label;
+    };
+    spec.comparisonInput = [&algorithm](Workbench& wb) {
+        if (!wb.dataset().file()) throw InputError(algorithm.id() + ": open an HDF5 file first");
+        const ParamSet params = algorithm.defaultParams();
+        InputSources sources;
+        sources.file = wb.dataset().file()->fileName();
+        return ComparisonInput{algorithm.read(sources, params), params};
+    };
+    return spec;
+}
+
+} // namespace clscope::ui
