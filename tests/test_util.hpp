@@ -1,5 +1,8 @@
 // Helpers shared by the test suites.
 #pragma once
+#include <QMap>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cstdlib>
@@ -13,6 +16,30 @@ inline std::string dataFile(const std::string& name) {
     return std::string(dir ? dir : "tests/data") + "/" + name;
 }
 
+// One run of clscope-cli ($CLSCOPE_CLI, set by ctest) as a script would make it.
+struct CliRun {
+    int code; // exit code; -1 timed out, -2 crashed
+    QString out, err;
+};
+
+inline CliRun runCli(const QStringList& args, const QMap<QString, QString>& env = {},
+                     int timeoutMs = 120000) {
+    QProcess p;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    for (auto it = env.begin(); it != env.end(); ++it)
+        e.insert(it.key(), it.value());
+    p.setProcessEnvironment(e);
+    p.start(qEnvironmentVariable("CLSCOPE_CLI", "clscope-cli"), args);
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return {-1, {}, "timed out"};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
+            QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
 // Run f, expect exception E whose message contains every part; fail the test otherwise.
 template <class E, class F>
 void expectError(F&& f, std::initializer_list<std::string> parts, const char* file, int line) {
@@ -22,7 +49,8 @@ void expectError(F&& f, std::initializer_list<std::string> parts, const char* fi
         const std::string message = e.what();
         for (const std::string& part : parts)
             if (message.find(part) == std::string::npos)
-                QTest::qFail(("message '" + message + "' lacks '" + part + "'").c_str(), file, line);
+                QTest::qFail(("message '" + message + "' lacks '" + part + "'").c_str(), file,
+                             line);
         return;
     } catch (const std::exception& e) {
         QTest::qFail((std::string("wrong exception type: ") + e.what()).c_str(), file, line);

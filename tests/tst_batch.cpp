@@ -9,22 +9,9 @@
 
 namespace {
 
-struct Run {
-    int code;
-    QString out, err;
-};
-
+using Run = clscope::test::CliRun;
 Run cli(const QStringList& args, const QMap<QString, QString>& env = {}) {
-    QProcess p;
-    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-    for (auto it = env.begin(); it != env.end(); ++it)
-        e.insert(it.key(), it.value());
-    p.setProcessEnvironment(e);
-    p.start(qEnvironmentVariable("CLSCOPE_CLI", "clscope-cli"), args);
-    if (!p.waitForFinished(120000)) return {-1, {}, "timed out"};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
-            QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    return clscope::test::runCli(args, env);
 }
 
 QList<QJsonObject> reportLines(const QString& path) {

@@ -19,18 +19,9 @@ using namespace clscope;
 
 namespace {
 
-struct Run {
-    int code;
-    QString out, err;
-};
-
+using Run = clscope::test::CliRun;
 Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(qEnvironmentVariable("CLSCOPE_CLI", "clscope-cli"), args);
-    if (!p.waitForFinished(120000)) return {-1, {}, "timed out"};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
-            QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    return clscope::test::runCli(args);
 }
 
 constexpr std::size_t T = 2, H = 45, W = 77; // not multiples of any work-group size
