@@ -3,6 +3,7 @@
 #include "core/cluster/cluster.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
+#include "test_util.hpp"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -77,21 +78,7 @@ inline void expectCanonical(const Digis& d, const cluster::Result& r) {
     QCOMPARE(clusters, r.count());
 }
 
-struct CliRun {
-    int code;
-    QString out, err;
-};
-
-inline CliRun cli(const QStringList& args) {
-    QProcess p;
-    const QString program = qEnvironmentVariable("CLSCOPE_CLI", "clscope-cli");
-    p.start(program, args);
-    if (!p.waitForStarted()) return {-1, {}, "cannot start " + program + " (set CLSCOPE_CLI)"};
-    if (!p.waitForFinished(120000)) return {-1, {}, "timed out"};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
-            QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
+inline CliRun cli(const QStringList& args) { return runCli(args); }
 
 inline std::string writeDigisFile(const QTemporaryDir& dir, const QString& name, const Digis& d) {
     const std::string file = dir.filePath(name).toStdString();
