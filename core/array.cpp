@@ -7,31 +7,44 @@ namespace clscope {
 
 std::string dtypeName(DType dtype) {
     switch (dtype) {
-    case DType::UInt8: return "uint8";
-    case DType::UInt16: return "uint16";
-    case DType::UInt32: return "uint32";
-    case DType::Int32: return "int32";
-    case DType::Int64: return "int64";
-    case DType::Float32: return "float32";
-    case DType::Float64: return "float64";
+    case DType::UInt8:
+        return "uint8";
+    case DType::UInt16:
+        return "uint16";
+    case DType::UInt32:
+        return "uint32";
+    case DType::Int32:
+        return "int32";
+    case DType::Int64:
+        return "int64";
+    case DType::Float32:
+        return "float32";
+    case DType::Float64:
+        return "float64";
     }
     return "unknown";
 }
 
 std::size_t dtypeSize(DType dtype) {
     switch (dtype) {
-    case DType::UInt8: return 1;
-    case DType::UInt16: return 2;
+    case DType::UInt8:
+        return 1;
+    case DType::UInt16:
+        return 2;
     case DType::UInt32:
     case DType::Int32:
-    case DType::Float32: return 4;
+    case DType::Float32:
+        return 4;
     case DType::Int64:
-    case DType::Float64: return 8;
+    case DType::Float64:
+        return 8;
     }
     return 0;
 }
 
-bool dtypeIsInteger(DType dtype) { return dtype != DType::Float32 && dtype != DType::Float64; }
+bool dtypeIsInteger(DType dtype) {
+    return dtype != DType::Float32 && dtype != DType::Float64;
+}
 
 bool dtypeIsUnsigned(DType dtype) {
     return dtype == DType::UInt8 || dtype == DType::UInt16 || dtype == DType::UInt32;

@@ -26,9 +26,9 @@ struct H5Node {
     std::string path; // absolute, e.g. /entry/data/data
     std::string name;
     enum Kind { Group, Dataset, Other, Broken } kind = Other;
-    DatasetInfo info;                               // datasets only
+    DatasetInfo info;                              // datasets only
     std::map<std::string, std::string> attributes; // values rendered as text
-    std::string note;                               // e.g. "external link to FILE:/path"
+    std::string note;                              // e.g. "external link to FILE:/path"
 };
 
 // A read-only HDF5 file (opened without file locking, as silx view does).

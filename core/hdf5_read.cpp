@@ -194,8 +194,7 @@ H5Reader::H5Reader(const std::string& fileName) : fileName_(fileName) {
     Lock lock(h5::mutex());
     h5::silenceErrors();
     std::error_code ec;
-    if (!std::filesystem::exists(fileName, ec))
-        throw InputError(fileName + ": file not found");
+    if (!std::filesystem::exists(fileName, ec)) throw InputError(fileName + ": file not found");
     if (std::filesystem::is_directory(fileName, ec))
         throw InputError(fileName + ": is a directory, expected an HDF5 file");
     if (!std::filesystem::is_regular_file(fileName, ec))
@@ -203,13 +202,12 @@ H5Reader::H5Reader(const std::string& fileName) : fileName_(fileName) {
                                     "an HDF5 file");
     if (::access(fileName.c_str(), R_OK) != 0)
         throw InputError(fileName + ": cannot read: " + std::strerror(errno));
-    if (H5Fis_hdf5(fileName.c_str()) <= 0)
-        throw InputError(fileName + ": not an HDF5 file");
+    if (H5Fis_hdf5(fileName.c_str()) <= 0) throw InputError(fileName + ": not an HDF5 file");
     Handle fapl = readAccessList();
     file_ = H5Fopen(fileName.c_str(), H5F_ACC_RDONLY, fapl.get());
     if (file_ < 0)
-        throw InputError(fileName + ": cannot open as HDF5 (truncated or corrupt file?): " +
-                         h5::lastError());
+        throw InputError(fileName +
+                         ": cannot open as HDF5 (truncated or corrupt file?): " + h5::lastError());
 }
 
 H5Reader::~H5Reader() {
@@ -260,8 +258,10 @@ Array H5Reader::read(const std::string& path, std::optional<DType> memType) cons
     Array out(memType ? *memType : *di.dtype, di.shape);
     if (out.size() > 0 && H5Dread(dset.get(), h5::nativeType(out.dtype()), H5S_ALL, H5S_ALL,
                                   H5P_DEFAULT, out.bytes()) < 0)
-        throw InputError(where(path) + ": cannot read dataset (truncated file, or a missing "
-                         "compression filter?): " + h5::lastError());
+        throw InputError(where(path) +
+                         ": cannot read dataset (truncated file, or a missing "
+                         "compression filter?): " +
+                         h5::lastError());
     return out;
 }
 
@@ -287,8 +287,10 @@ Array H5Reader::readSlab(const std::string& path, std::size_t first, std::size_t
                     H5Sclose);
     if (out.size() > 0 && H5Dread(dset.get(), h5::nativeType(out.dtype()), memSpace.get(),
                                   fileSpace.get(), H5P_DEFAULT, out.bytes()) < 0)
-        throw InputError(where(path) + ": cannot read frames (truncated file, or a missing "
-                         "compression filter?): " + h5::lastError());
+        throw InputError(where(path) +
+                         ": cannot read frames (truncated file, or a missing "
+                         "compression filter?): " +
+                         h5::lastError());
     return out;
 }
 
@@ -381,8 +383,9 @@ herr_t linkVisit(hid_t, const char* name, const H5L_info_t* link, void* data) {
         h5::lastError();
     } else {
         const H5I_type_t t = H5Iget_type(obj.get());
-        node.kind = t == H5I_GROUP ? H5Node::Group : t == H5I_DATASET ? H5Node::Dataset
-                                                                      : H5Node::Other;
+        node.kind = t == H5I_GROUP     ? H5Node::Group
+                    : t == H5I_DATASET ? H5Node::Dataset
+                                       : H5Node::Other;
         if (node.kind == H5Node::Dataset) node.info = describe(obj.get());
         hsize_t idx = 0;
         H5Aiterate2(obj.get(), H5_INDEX_NAME, H5_ITER_INC, &idx, attrVisit, &node);

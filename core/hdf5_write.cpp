@@ -75,19 +75,18 @@ H5Writer::~H5Writer() {
 void H5Writer::write(const std::string& path, const Array& data, Compression c) {
     Lock lock(h5::mutex());
     std::vector<hsize_t> dims(data.shape().begin(), data.shape().end());
-    Handle space(data.rank() == 0 ? H5Screate(H5S_SCALAR)
-                                  : H5Screate_simple(static_cast<int>(dims.size()), dims.data(),
-                                                     nullptr),
+    Handle space(data.rank() == 0
+                     ? H5Screate(H5S_SCALAR)
+                     : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
                  H5Sclose);
     Handle lcpl = intermediateGroups();
     Handle dcpl = creationList(data, c);
     const hid_t type = h5::nativeType(data.dtype());
-    Handle dset(H5Dcreate2(file_, path.c_str(), type, space.get(), lcpl.get(), dcpl.get(),
-                           H5P_DEFAULT),
-                H5Dclose);
-    if (!dset.valid() ||
-        (data.size() > 0 &&
-         H5Dwrite(dset.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.bytes()) < 0))
+    Handle dset(
+        H5Dcreate2(file_, path.c_str(), type, space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
+        H5Dclose);
+    if (!dset.valid() || (data.size() > 0 && H5Dwrite(dset.get(), type, H5S_ALL, H5S_ALL,
+                                                      H5P_DEFAULT, data.bytes()) < 0))
         throw InputError(fileName_ + ":" + path + ": cannot write dataset: " + h5::lastError());
 }
 
@@ -124,8 +123,8 @@ void H5Writer::setAttribute(const std::string& path, const std::string& name,
 void H5Writer::setAttribute(const std::string& path, const std::string& name, double value) {
     Lock lock(h5::mutex());
     Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-    Handle attr(H5Acreate_by_name(file_, path.c_str(), name.c_str(), H5T_NATIVE_DOUBLE,
-                                  space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+    Handle attr(H5Acreate_by_name(file_, path.c_str(), name.c_str(), H5T_NATIVE_DOUBLE, space.get(),
+                                  H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                 H5Aclose);
     if (!attr.valid() || H5Awrite(attr.get(), H5T_NATIVE_DOUBLE, &value) < 0)
         throw InputError(fileName_ + ":" + path + ": cannot write attribute " + name);

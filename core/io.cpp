@@ -30,8 +30,10 @@ DatasetInfo checkImage(const H5Reader& file, const std::string& path, const char
                        std::size_t height, std::size_t width) {
     const DatasetInfo di = file.info(path);
     if (di.shape.size() != 2 || !di.integer)
-        throw InputError(file.where(path) + ": " + what + " must be an integer array of rank 2 "
-                         "(H,W), found " + di.typeName + " " + shapeString(di.shape));
+        throw InputError(file.where(path) + ": " + what +
+                         " must be an integer array of rank 2 "
+                         "(H,W), found " +
+                         di.typeName + " " + shapeString(di.shape));
     if (height && (di.shape[0] != height || di.shape[1] != width))
         throw InputError(file.where(path) + ": " + what + " shape " + shapeString(di.shape) +
                          " does not match the frames' (" + std::to_string(height) + ", " +
@@ -43,15 +45,15 @@ DatasetInfo checkImage(const H5Reader& file, const std::string& path, const char
 std::vector<std::uint16_t> readUInt16Column(const H5Reader& file, const std::string& path) {
     const DatasetInfo di = file.info(path);
     if (di.shape.size() != 1 || !di.integer)
-        throw InputError(file.where(path) + ": expected a 1-D uint16 array, found " +
-                         di.typeName + " " + shapeString(di.shape));
+        throw InputError(file.where(path) + ": expected a 1-D uint16 array, found " + di.typeName +
+                         " " + shapeString(di.shape));
     const Array a = file.read(path, DType::Int64);
     std::vector<std::uint16_t> out(a.size());
     const auto v = a.as<std::int64_t>();
     for (std::size_t i = 0; i < v.size(); ++i) {
         if (v[i] < 0 || v[i] > 65535)
-            throw InputError(file.where(path) + ": value " + std::to_string(v[i]) +
-                             " at index " + std::to_string(i) + " does not fit uint16");
+            throw InputError(file.where(path) + ": value " + std::to_string(v[i]) + " at index " +
+                             std::to_string(i) + " does not fit uint16");
         out[i] = static_cast<std::uint16_t>(v[i]);
     }
     return out;
@@ -92,8 +94,10 @@ Array readFrames(const H5Reader& file, const std::string& path) {
             throw InputError(file.where(part) + ": frames must be " + frameTypes + ", found " +
                              di.typeName);
         if (di.shape.size() != 2 && di.shape.size() != 3)
-            throw InputError(file.where(part) + ": frames must have rank 3 (T,H,W) or 2 (H,W), "
-                             "found " + shapeString(di.shape));
+            throw InputError(file.where(part) +
+                             ": frames must have rank 3 (T,H,W) or 2 (H,W), "
+                             "found " +
+                             shapeString(di.shape));
         if (std::find(di.shape.begin(), di.shape.end(), 0) != di.shape.end())
             throw InputError(file.where(part) + ": frames of shape " + shapeString(di.shape) +
                              " hold no pixels");
@@ -139,8 +143,8 @@ LabelMask readLabels(const H5Reader& file, const std::string& path, std::size_t 
     LabelMask mask{height, width, std::vector<std::int32_t>(v.size())};
     for (std::size_t i = 0; i < v.size(); ++i) {
         if (v[i] > INT32_MAX || v[i] < INT32_MIN)
-            throw InputError(file.where(path) + ": label " + std::to_string(v[i]) +
-                             " at pixel " + std::to_string(i) + " does not fit int32");
+            throw InputError(file.where(path) + ": label " + std::to_string(v[i]) + " at pixel " +
+                             std::to_string(i) + " does not fit int32");
         mask.labels[i] = static_cast<std::int32_t>(v[i]);
     }
     return mask;
@@ -150,7 +154,8 @@ PixelMask readPixelMask(const H5Reader& file, const std::string& path, std::size
                         std::size_t width) {
     const auto v = readIntImage(file, path, "pixel mask", height, width);
     PixelMask mask{height, width, std::vector<std::uint8_t>(v.size())};
-    for (std::size_t i = 0; i < v.size(); ++i) mask.bad[i] = v[i] != 0;
+    for (std::size_t i = 0; i < v.size(); ++i)
+        mask.bad[i] = v[i] != 0;
     return mask;
 }
 

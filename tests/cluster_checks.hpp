@@ -78,7 +78,9 @@ inline void expectCanonical(const Digis& d, const cluster::Result& r) {
     QCOMPARE(clusters, r.count());
 }
 
-inline CliRun cli(const QStringList& args) { return runCli(args); }
+inline CliRun cli(const QStringList& args) {
+    return runCli(args);
+}
 
 inline std::string writeDigisFile(const QTemporaryDir& dir, const QString& name, const Digis& d) {
     const std::string file = dir.filePath(name).toStdString();

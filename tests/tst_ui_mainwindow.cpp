@@ -11,16 +11,16 @@
 #include "ui_test_helpers.hpp"
 
 #include <QComboBox>
-#include <QLabel>
-#include <QTableWidget>
-#include <qcustomplot.h>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QImage>
+#include <QLabel>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTreeWidget>
 #include <QtTest>
+#include <qcustomplot.h>
 
 using namespace clscope;
 using namespace clscope::ui;
@@ -43,7 +43,8 @@ class TestUiMainWindow : public QObject {
 
     void panelsAndOpenFile() {
         MainWindow window;
-        for (const char* name : {"DataPanel", "ImagePanel", "DevicePanel", "ResultsPanel", "TimingsPanel", "LogPanel"})
+        for (const char* name :
+             {"DataPanel", "ImagePanel", "DevicePanel", "ResultsPanel", "TimingsPanel", "LogPanel"})
             QVERIFY2(window.dock(name), name);
         QVERIFY(window.openFile(xpcsFile_));
         auto* browser = window.findChild<DataBrowser*>();
@@ -110,7 +111,9 @@ class TestUiMainWindow : public QObject {
         AlgorithmPanelSpec spec;
         spec.algorithm = "spots";
         spec.title = "Spots (test)";
-        spec.createPanel = [](Workbench&, QWidget* parent) { return new QLabel("test panel", parent); };
+        spec.createPanel = [](Workbench&, QWidget* parent) {
+            return new QLabel("test panel", parent);
+        };
         spec.startDemo = [this](Workbench& wb) {
             SyntheticRequest request = demoRequest("spots");
             request.diffraction.height = 32;
@@ -135,7 +138,9 @@ class TestUiMainWindow : public QObject {
                         signal.style = OverlayData::Style::Solid;
                         wb.setOverlay(signal);
                         auto* plot = new QCustomPlot;
-                        wb.addResultTab({"spots", "spots", plot, plot, {}, [] { return std::string("x,y\n"); }});
+                        wb.addResultTab({"spots", "spots", plot, plot, {}, [] {
+                                             return std::string("x,y\n");
+                                         }});
                     };
                     return outcome;
                 };

@@ -9,8 +9,8 @@
 
 #include <QFile>
 #include <QImage>
-#include <QTableWidget>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -25,7 +25,11 @@ QByteArray head(const QString& path, int bytes) {
 }
 
 RunTimings run(const std::string& variant, double median) {
-    return {"xpcs", variant, "ocl:0 pthread", {{"copy H->D frames", 5, 0.5, 0.6, 0.9, 3.0}, {"xpcs " + variant, 5, median, median, median, 5 * median}}};
+    return {"xpcs",
+            variant,
+            "ocl:0 pthread",
+            {{"copy H->D frames", 5, 0.5, 0.6, 0.9, 3.0},
+             {"xpcs " + variant, 5, median, median, median, 5 * median}}};
 }
 
 } // namespace
@@ -41,10 +45,13 @@ class TestUiResults : public QObject {
         QCOMPARE(table.add(run("gemm", 1.5)), 2);
         QCOMPARE(table.rows().size(), std::size_t(4));
         const auto grouped = table.groupedRows();
-        QCOMPARE(grouped.front().variant, std::string("gemm")); // grouped by algorithm, variant, device
-        const QStringList lines = QString::fromStdString(table.csv()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(grouped.front().variant,
+                 std::string("gemm")); // grouped by algorithm, variant, device
+        const QStringList lines =
+            QString::fromStdString(table.csv()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 5);
-        QCOMPARE(lines[0], QString("run,algorithm,variant,device,label,count,min_ms,median_ms,max_ms"));
+        QCOMPARE(lines[0],
+                 QString("run,algorithm,variant,device,label,count,min_ms,median_ms,max_ms"));
         QCOMPARE(lines[2], QString("2,xpcs,gemm,ocl:0 pthread,xpcs gemm,5,1.5,1.5,1.5"));
         QCOMPARE(csvField("a,b \"c\""), std::string("\"a,b \"\"c\"\"\""));
     }
@@ -73,7 +80,8 @@ class TestUiResults : public QObject {
         QCustomPlot plot;
         plot.addGraph()->setData({0, 1, 2}, {1, 3, 2});
         plot.rescaleAxes();
-        const QString png = dir_.filePath("plot.png"), pdf = dir_.filePath("plot.pdf"), jpg = dir_.filePath("plot.jpg");
+        const QString png = dir_.filePath("plot.png"), pdf = dir_.filePath("plot.pdf"),
+                      jpg = dir_.filePath("plot.jpg");
         exportPlot(plot, png, 640, 480);
         exportPlot(plot, pdf, 640, 480);
         exportPlot(plot, jpg, 320, 200);
@@ -88,7 +96,11 @@ class TestUiResults : public QObject {
         ResultsPanel panel;
         QVERIFY_THROWS_EXCEPTION(UsageError, panel.exportHdf5(dir_.filePath("none.h5")));
         auto* plot = new QCustomPlot;
-        ResultTab tab{"xpcs", "g2", plot, plot, [](H5Writer& out) {
+        ResultTab tab{"xpcs",
+                      "g2",
+                      plot,
+                      plot,
+                      [](H5Writer& out) {
                           out.write("/xpcs/g2", makeArray<double>({1, 3}, {1.5, 1.2, 1.0}));
                           writeProvenance(out, "/xpcs", Provenance{"ocl:0", "gemm", "{}", 0.5});
                       },

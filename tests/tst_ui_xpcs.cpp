@@ -18,8 +18,8 @@
 #include "ui/xpcs/xpcs_panel.hpp"
 #include "ui_test_helpers.hpp"
 
-#include <QFile>
 #include <QCheckBox>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QListWidget>
@@ -56,7 +56,8 @@ xpcs::Result exponentialResult(const std::vector<double>& rates) {
     xpcs::Result r;
     r.frames = 200;
     r.tauInSeconds = true;
-    for (std::size_t t = 0; t < r.frames; ++t) r.tau.push_back(0.001 * double(t));
+    for (std::size_t t = 0; t < r.frames; ++t)
+        r.tau.push_back(0.001 * double(t));
     for (std::size_t b = 0; b < rates.size(); ++b) {
         r.labels.push_back(std::int32_t(b + 1));
         r.pixels.push_back(100);
@@ -130,7 +131,8 @@ class TestUiXpcs : public QObject {
         if (!xpcs::fitAvailable()) QSKIP("built without GSL");
         const std::vector<double> q{0.01, 0.02, 0.03, 0.04};
         std::vector<double> rates;
-        for (double value : q) rates.push_back(2e5 * value * value); // Γ = D q², 20 .. 320 /s
+        for (double value : q)
+            rates.push_back(2e5 * value * value); // Γ = D q², 20 .. 320 /s
         XpcsPresenter p;
         p.setRuns({{exponentialResult(rates), "cpu"}});
         p.setBinQ(q);
@@ -150,8 +152,9 @@ class TestUiXpcs : public QObject {
         QVERIFY(points.note.empty());
         QVERIFY(points.powerLaw && points.powerLaw->converged);
         QVERIFY2(std::abs(points.powerLaw->values[1] - 2.0) < 1e-3,
-                 (std::to_string(points.powerLaw->values[0]) + " " + std::to_string(points.powerLaw->values[1]) +
-                  " " + points.powerLaw->message).c_str());
+                 (std::to_string(points.powerLaw->values[0]) + " " +
+                  std::to_string(points.powerLaw->values[1]) + " " + points.powerLaw->message)
+                     .c_str());
         const std::string csv = p.fitsCsv();
         QVERIFY(csv.rfind("label,q_nm-1,baseline", 0) == 0);
         QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 5);
@@ -161,7 +164,9 @@ class TestUiXpcs : public QObject {
         XpcsPresenter p;
         p.setRuns({{knownResult(), "cpu"}});
         const std::string csv = p.csv();
-        QVERIFY2(csv.rfind("tau_s,g2_L1,g2_err_L1,g2_L2,g2_err_L2\n0,1.5,0.1,1.6,0.1\n0.001,1.3,0.01,1.4,0.04\n0.002,1.2,0.02,1.25,nan\n", 0) == 0,
+        QVERIFY2(csv.rfind("tau_s,g2_L1,g2_err_L1,g2_L2,g2_err_L2\n0,1.5,0.1,1.6,0.1\n0.001,1.3,0."
+                           "01,1.4,0.04\n0.002,1.2,0.02,1.25,nan\n",
+                           0) == 0,
                  csv.c_str());
         QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 5);
     }
@@ -188,12 +193,15 @@ class TestUiXpcs : public QObject {
         QCOMPARE(finished.front().front().toBool(), true);
         ResultsPanel& results = window.workbench().results();
         QStringList titles;
-        for (const ResultTab& tab : results.tabs()) titles << tab.title;
+        for (const ResultTab& tab : results.tabs())
+            titles << tab.title;
         for (const char* title : {"g2(τ)", "Fits", "Γ vs q", "Two-time"})
             QVERIFY2(titles.contains(title), title);
-        for (const ResultTab& tab : results.tabs()) QCOMPARE(tab.algorithm, QString("xpcs"));
+        for (const ResultTab& tab : results.tabs())
+            QCOMPARE(tab.algorithm, QString("xpcs"));
         int between = 0; // progress reported strictly inside the run
-        for (const auto& args : progressed) between += args.front().toDouble() > 0 && args.front().toDouble() < 1;
+        for (const auto& args : progressed)
+            between += args.front().toDouble() > 0 && args.front().toDouble() < 1;
         QVERIFY(between >= 2);
         QCOMPARE(results.currentTab()->title, QString("g2(τ)"));
         QTRY_VERIFY(window.workbench().timings().tableWidget()->rowCount() > 0);

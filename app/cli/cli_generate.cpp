@@ -31,17 +31,20 @@ Compression parseCompression(const std::string& name) {
 }
 
 DType parseDType(const std::string& name) {
-    static const std::map<std::string, DType> types{{"uint8", DType::UInt8}, {"uint16", DType::UInt16},
-                                                    {"uint32", DType::UInt32}, {"int32", DType::Int32},
+    static const std::map<std::string, DType> types{{"uint8", DType::UInt8},
+                                                    {"uint16", DType::UInt16},
+                                                    {"uint32", DType::UInt32},
+                                                    {"int32", DType::Int32},
                                                     {"float32", DType::Float32}};
     const auto it = types.find(name);
-    if (it == types.end()) throw UsageError("--dtype must be uint8, uint16, uint32, int32 or float32");
+    if (it == types.end())
+        throw UsageError("--dtype must be uint8, uint16, uint32, int32 or float32");
     return it->second;
 }
 
 // A generator subcommand with the common options; its action writes the request.
-CLI::App* addGenerator(CLI::App* generate, Request::Kind kind, const std::string& help, Action& action,
-                       const std::shared_ptr<GenerateOptions>& opts) {
+CLI::App* addGenerator(CLI::App* generate, Request::Kind kind, const std::string& help,
+                       Action& action, const std::shared_ptr<GenerateOptions>& opts) {
     opts->request.kind = kind;
     auto* sub = generate->add_subcommand(synthetic::kindName(kind), help);
     sub->add_option("-o,--output", opts->output, "Output HDF5 file")->required();
@@ -63,7 +66,8 @@ CLI::App* addGenerator(CLI::App* generate, Request::Kind kind, const std::string
 
 void addXpcs(CLI::App* generate, Action& action) {
     auto opts = std::make_shared<GenerateOptions>();
-    auto* sub = addGenerator(generate, Request::Kind::Xpcs, "Frames and ring q-bin labels (seed 000)", action, opts);
+    auto* sub = addGenerator(generate, Request::Kind::Xpcs,
+                             "Frames and ring q-bin labels (seed 000)", action, opts);
     synthetic::XpcsParams& p = opts->request.xpcs;
     sub->add_option("--frames", p.frames, "Number of frames T")
         ->capture_default_str()
@@ -80,10 +84,13 @@ void addXpcs(CLI::App* generate, Action& action) {
     sub->add_option("--intensity", p.intensity, "Peak mean counts I0")
         ->capture_default_str()
         ->check(numberIn(0, limits::maxIntensity));
-    sub->add_option("--dtype", opts->dtype, "uint8, uint16, uint32, int32 or float32")->capture_default_str();
-    sub->add_option("--frame-time", p.frameTime, "Frame time in seconds (0: none written; brownian: 1 ms)")
+    sub->add_option("--dtype", opts->dtype, "uint8, uint16, uint32, int32 or float32")
+        ->capture_default_str();
+    sub->add_option("--frame-time", p.frameTime,
+                    "Frame time in seconds (0: none written; brownian: 1 ms)")
         ->check(numberIn(0, limits::maxFrameTime));
-    sub->add_option("--model", p.model, "seed (flat g2, the bench case) or brownian (diffusing particles, known D)")
+    sub->add_option("--model", p.model,
+                    "seed (flat g2, the bench case) or brownian (diffusing particles, known D)")
         ->capture_default_str();
     sub->add_option("--diffusion", p.diffusion, "brownian: diffusion coefficient D in Å²/s")
         ->capture_default_str()
@@ -101,8 +108,8 @@ void addXpcs(CLI::App* generate, Action& action) {
 
 void addDiffraction(CLI::App* generate, Action& action) {
     auto opts = std::make_shared<GenerateOptions>();
-    auto* sub = addGenerator(generate, Request::Kind::Diffraction, "Poisson background with Gaussian spots (seed 002)",
-                             action, opts);
+    auto* sub = addGenerator(generate, Request::Kind::Diffraction,
+                             "Poisson background with Gaussian spots (seed 002)", action, opts);
     synthetic::DiffractionParams& p = opts->request.diffraction;
     sub->add_option("--frames", p.frames, "Number of frames T")->capture_default_str();
     sub->add_option("--height", p.height, "Image height H")->capture_default_str();
@@ -121,7 +128,8 @@ void addDiffraction(CLI::App* generate, Action& action) {
 
 void addDigis(CLI::App* generate, Action& action) {
     auto opts = std::make_shared<GenerateOptions>();
-    auto* sub = addGenerator(generate, Request::Kind::Digis, "Pixel digis of Phase-1 modules (seed 001)", action, opts);
+    auto* sub = addGenerator(generate, Request::Kind::Digis,
+                             "Pixel digis of Phase-1 modules (seed 001)", action, opts);
     synthetic::DigisParams& p = opts->request.digis;
     sub->add_option("--modules", p.modules, "Number of modules")
         ->capture_default_str()
@@ -139,8 +147,8 @@ void addDigis(CLI::App* generate, Action& action) {
 
 void addParticles(CLI::App* generate, Action& action) {
     auto opts = std::make_shared<GenerateOptions>();
-    auto* sub = addGenerator(generate, Request::Kind::Particles, "Random sources, targets on three planes (seed 003)",
-                             action, opts);
+    auto* sub = addGenerator(generate, Request::Kind::Particles,
+                             "Random sources, targets on three planes (seed 003)", action, opts);
     synthetic::ParticlesParams& p = opts->request.particles;
     sub->add_option("--sources", p.sources, "Number of sources N")
         ->capture_default_str()

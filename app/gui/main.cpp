@@ -18,8 +18,10 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription("clscope: a workbench for GPU algorithms on detector data");
     parser.addHelpOption();
     parser.addPositionalArgument("FILE", "HDF5 file to open", "[FILE.h5]");
-    const QCommandLineOption demo("demo", "Generate ALGO's synthetic dataset, run it and show the results.", "ALGO");
-    const QCommandLineOption screenshot("screenshot", "Save the settled window as PNG, then quit.", "OUT.png");
+    const QCommandLineOption demo(
+        "demo", "Generate ALGO's synthetic dataset, run it and show the results.", "ALGO");
+    const QCommandLineOption screenshot("screenshot", "Save the settled window as PNG, then quit.",
+                                        "OUT.png");
     parser.addOption(demo);
     parser.addOption(screenshot);
     if (!parser.parse(app.arguments())) {
@@ -33,15 +35,17 @@ int main(int argc, char** argv) {
     }
     clscope::ui::MainWindow window;
     window.show();
-    if (!parser.positionalArguments().isEmpty() && !window.openFile(parser.positionalArguments().front()) &&
-        parser.isSet(screenshot)) {
-        std::cerr << "clscope: cannot open " << parser.positionalArguments().front().toStdString() << "\n";
+    if (!parser.positionalArguments().isEmpty() &&
+        !window.openFile(parser.positionalArguments().front()) && parser.isSet(screenshot)) {
+        std::cerr << "clscope: cannot open " << parser.positionalArguments().front().toStdString()
+                  << "\n";
         return clscope::ExitInput;
     }
     if (parser.isSet(demo)) {
         QString error;
         if (!window.startDemo(parser.value(demo), &error)) {
-            std::cerr << "clscope: --demo " << parser.value(demo).toStdString() << ": " << error.toStdString() << "\n";
+            std::cerr << "clscope: --demo " << parser.value(demo).toStdString() << ": "
+                      << error.toStdString() << "\n";
             return clscope::ExitUsage;
         }
     }
@@ -49,8 +53,10 @@ int main(int argc, char** argv) {
         const QString out = parser.value(screenshot);
         const bool demoRun = parser.isSet(demo);
         window.screenshotWhenSettled(out, [out, demoRun, &window](bool ok) {
-            if (!ok) std::cerr << "clscope: could not write " << out.toStdString() << "\n";
-            else std::cout << "wrote " << out.toStdString() << "\n";
+            if (!ok)
+                std::cerr << "clscope: could not write " << out.toStdString() << "\n";
+            else
+                std::cout << "wrote " << out.toStdString() << "\n";
             const bool demoFailed = demoRun && !window.demoSucceeded();
             if (demoFailed) std::cerr << "clscope: the demo's run failed (see the Log panel)\n";
             QCoreApplication::exit(!ok ? 1 : demoFailed ? 4 : 0);

@@ -11,10 +11,14 @@ namespace clscope::synthetic {
 
 std::string kindName(Request::Kind kind) {
     switch (kind) {
-    case Request::Kind::Xpcs: return "xpcs";
-    case Request::Kind::Diffraction: return "diffraction";
-    case Request::Kind::Digis: return "digis";
-    case Request::Kind::Particles: break;
+    case Request::Kind::Xpcs:
+        return "xpcs";
+    case Request::Kind::Diffraction:
+        return "diffraction";
+    case Request::Kind::Digis:
+        return "digis";
+    case Request::Kind::Particles:
+        break;
     }
     return "particles";
 }
@@ -102,8 +106,8 @@ std::string writeXpcsKind(const Request& r, const std::string& path) {
     H5Writer out(path);
     writeXpcs(out, d, r.compression);
     out.commit();
-    return paths::frames + " " + shapeString(d.frames.shape()) + " " + dtypeName(d.frames.dtype()) + ", " +
-           paths::qmask + " with " + std::to_string(d.labels.bins().size()) + " bins";
+    return paths::frames + " " + shapeString(d.frames.shape()) + " " + dtypeName(d.frames.dtype()) +
+           ", " + paths::qmask + " with " + std::to_string(d.labels.bins().size()) + " bins";
 }
 
 std::string writeDiffractionKind(const Request& r, const std::string& path) {
@@ -114,9 +118,10 @@ std::string writeDiffractionKind(const Request& r, const std::string& path) {
     writeDiffraction(out, d, r.compression);
     out.commit();
     std::size_t bad = 0;
-    for (auto b : d.mask.bad) bad += b;
-    return paths::frames + " " + shapeString(d.frames.shape()) + " uint16, " + paths::pixelMask + " with " +
-           std::to_string(bad) + " masked pixels";
+    for (auto b : d.mask.bad)
+        bad += b;
+    return paths::frames + " " + shapeString(d.frames.shape()) + " uint16, " + paths::pixelMask +
+           " with " + std::to_string(bad) + " masked pixels";
 }
 
 std::string writeDigisKind(const Request& r, const std::string& path) {
@@ -126,7 +131,8 @@ std::string writeDigisKind(const Request& r, const std::string& path) {
     H5Writer out(path);
     writeDigis(out, d);
     out.commit();
-    return std::to_string(d.size()) + " digis in " + std::to_string(p.modules) + " modules under " + paths::digis;
+    return std::to_string(d.size()) + " digis in " + std::to_string(p.modules) + " modules under " +
+           paths::digis;
 }
 
 std::string writeParticlesKind(const Request& r, const std::string& path) {
@@ -136,8 +142,9 @@ std::string writeParticlesKind(const Request& r, const std::string& path) {
     H5Writer out(path);
     writeParticles(out, d);
     out.commit();
-    return std::to_string(d.sourceCount()) + " sources, " + std::to_string(d.targetCount()) + " targets, " +
-           (d.complexWeights ? "complex" : "real") + " weights under " + paths::particles;
+    return std::to_string(d.sourceCount()) + " sources, " + std::to_string(d.targetCount()) +
+           " targets, " + (d.complexWeights ? "complex" : "real") + " weights under " +
+           paths::particles;
 }
 
 } // namespace

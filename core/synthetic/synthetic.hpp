@@ -63,8 +63,8 @@ struct DiffractionDataset {
 DiffractionDataset generateDiffraction(const DiffractionParams& p);
 void writeDiffraction(H5Writer& out, const DiffractionDataset& d, Compression c);
 
-// digis (seed 001): a CMS Phase-1 event (barrel layers 1-4, 6 forward half-disks; defaults ~ PU 50):
-// per-layer occupancy, cluster length growing with |eta| in the barrel, Landau charges in e-,
+// digis (seed 001): a CMS Phase-1 event (barrel layers 1-4, 6 forward half-disks; defaults ~ PU
+// 50): per-layer occupancy, cluster length growing with |eta| in the barrel, Landau charges in e-,
 // pixel noise and threshold, isolated noise hits, a few duplicated and invalid digis; modules
 // in shuffled order, digis shuffled within each module (see core/synthetic/digis.cpp).
 struct DigisParams {

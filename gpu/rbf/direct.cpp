@@ -76,7 +76,8 @@ cl::Kernel seedKernel(DeviceRun& run, std::size_t& sx, std::size_t n) {
         const std::string from = "-DSEED_SX=" + std::to_string(sx);
         sx /= 2;
         const std::size_t at = run.options.find(from);
-        if (at == std::string::npos) return k; // options do not carry it: let the launch check say why
+        if (at == std::string::npos)
+            return k; // options do not carry it: let the launch check say why
         run.options.replace(at, from.size(), "-DSEED_SX=" + std::to_string(sx));
     }
 }

@@ -54,8 +54,8 @@ void ComparisonPresenter::writeHdf5(H5Writer& out) const {
     for (std::size_t i = 0; i < rows_.size(); ++i) {
         const ComparisonRow& r = rows_[i];
         const std::string number = (i < 10 ? "0" : "") + std::to_string(i);
-        const std::string group = "/compare/" + number + "_" + groupSafe(r.variant) +
-                                  "_" + groupSafe(r.device);
+        const std::string group =
+            "/compare/" + number + "_" + groupSafe(r.variant) + "_" + groupSafe(r.device);
         if (r.result)
             r.result->write(out, group);
         else

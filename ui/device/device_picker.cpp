@@ -12,7 +12,9 @@
 namespace clscope::ui {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 } // namespace
 
 DevicePicker::DevicePicker(std::vector<DeviceInfo> devices, QWidget* parent)
@@ -20,16 +22,18 @@ DevicePicker::DevicePicker(std::vector<DeviceInfo> devices, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     deviceBox_ = new QComboBox(this);
-    deviceBox_->setToolTip("Device the next run uses; remembered by platform, device and driver name");
+    deviceBox_->setToolTip(
+        "Device the next run uses; remembered by platform, device and driver name");
     for (const DeviceInfo& d : presenter_.devices())
         deviceBox_->addItem(q(d.spec + "  " + d.name), q(d.key()));
     details_ = new QTreeWidget(this);
     details_->setHeaderLabels({"Property", "Value"});
     details_->setRootIsDecorated(false);
     details_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    auto* hint = new QLabel("Variants: chosen in each algorithm panel (one run) and in the Compare dock "
-                            "(variants × devices).",
-                            this);
+    auto* hint =
+        new QLabel("Variants: chosen in each algorithm panel (one run) and in the Compare dock "
+                   "(variants × devices).",
+                   this);
     hint->setWordWrap(true);
     hint->setStyleSheet("color: #606060");
     layout->addWidget(deviceBox_);
@@ -54,7 +58,9 @@ std::string DevicePicker::currentVariant(const std::string& algorithm) const {
     return presenter_.chooseVariant(algorithm, VariantRegistry::instance().variants(algorithm));
 }
 
-void DevicePicker::selectDevice(std::size_t index) { deviceBox_->setCurrentIndex(static_cast<int>(index)); }
+void DevicePicker::selectDevice(std::size_t index) {
+    deviceBox_->setCurrentIndex(static_cast<int>(index));
+}
 
 void DevicePicker::selectVariant(const std::string& algorithm, const std::string& id) {
     presenter_.rememberVariant(algorithm, id);
@@ -62,7 +68,8 @@ void DevicePicker::selectVariant(const std::string& algorithm, const std::string
 
 void DevicePicker::saveSettings(QSettings& s) const {
     s.setValue("device/key", q(presenter_.currentKey()));
-    for (const auto& [algorithm, id] : presenter_.rememberedVariants()) s.setValue(q("variant/" + algorithm), q(id));
+    for (const auto& [algorithm, id] : presenter_.rememberedVariants())
+        s.setValue(q("variant/" + algorithm), q(id));
 }
 
 void DevicePicker::restoreSettings(QSettings& s) {
@@ -70,7 +77,8 @@ void DevicePicker::restoreSettings(QSettings& s) {
         const QString id = s.value(q("variant/" + algorithm)).toString();
         if (!id.isEmpty()) presenter_.rememberVariant(algorithm, id.toStdString());
     }
-    const std::size_t index = presenter_.selectByKey(s.value("device/key").toString().toStdString());
+    const std::size_t index =
+        presenter_.selectByKey(s.value("device/key").toString().toStdString());
     deviceBox_->setCurrentIndex(static_cast<int>(index));
 }
 

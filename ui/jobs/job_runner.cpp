@@ -30,7 +30,8 @@ bool JobRunner::submit(Job job) {
     auto shared = std::make_shared<Job>(std::move(job));
     emit started(currentTitle_);
     emit progressed(0.0);
-    QMetaObject::invokeMethod(worker_, [this, shared] { runOnWorker(shared); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        worker_, [this, shared] { runOnWorker(shared); }, Qt::QueuedConnection);
     return true;
 }
 
@@ -50,26 +51,34 @@ void JobRunner::runOnWorker(std::shared_ptr<Job> job) {
             const int percent = static_cast<int>(fraction * 100.0);
             if (percent == *lastPercent) return;
             *lastPercent = percent;
-            QMetaObject::invokeMethod(this, [this, fraction] { emit progressed(fraction); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, fraction] { emit progressed(fraction); }, Qt::QueuedConnection);
         },
         &cancelFlag_);
     const QString title = QString::fromStdString(job->title);
     const auto fail = [this, title](const char* kind, const std::string& message) {
         QMetaObject::invokeMethod(
-            this, [this, title, kind, message] { failOnGui(title, kind, QString::fromStdString(message)); },
+            this,
+            [this, title, kind, message] {
+                failOnGui(title, kind, QString::fromStdString(message));
+            },
             Qt::QueuedConnection);
     };
     try {
         auto outcome = std::make_shared<JobOutcome>(job->work(progress));
         const double seconds = static_cast<double>(clock.nsecsElapsed()) * 1e-9;
-        QMetaObject::invokeMethod(this, [this, job, outcome, seconds] { finishOnGui(job, outcome, seconds); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, job, outcome, seconds] { finishOnGui(job, outcome, seconds); },
+            Qt::QueuedConnection);
     } catch (const Cancelled&) {
-        QMetaObject::invokeMethod(this, [this, title] {
-            busy_ = false;
-            emit cancelled(title);
-            emit finished();
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, title] {
+                busy_ = false;
+                emit cancelled(title);
+                emit finished();
+            },
+            Qt::QueuedConnection);
     } catch (const DeviceError& e) {
         fail("device error", e.what());
     } catch (const InputError& e) {
@@ -83,7 +92,8 @@ void JobRunner::runOnWorker(std::shared_ptr<Job> job) {
     }
 }
 
-void JobRunner::finishOnGui(std::shared_ptr<Job> job, std::shared_ptr<JobOutcome> outcome, double seconds) {
+void JobRunner::finishOnGui(std::shared_ptr<Job> job, std::shared_ptr<JobOutcome> outcome,
+                            double seconds) {
     const QString title = QString::fromStdString(job->title);
     try {
         if (outcome->deliver) outcome->deliver();
@@ -93,8 +103,8 @@ void JobRunner::finishOnGui(std::shared_ptr<Job> job, std::shared_ptr<JobOutcome
     }
     busy_ = false;
     if (!outcome->timings.empty())
-        emit timingsReady(RunTimings{job->algorithm, job->variant, job->device.spec + " " + job->device.name,
-                                     outcome->timings});
+        emit timingsReady(RunTimings{job->algorithm, job->variant,
+                                     job->device.spec + " " + job->device.name, outcome->timings});
     emit succeeded(title, QString::fromStdString(outcome->summary), seconds);
     emit finished();
 }

@@ -4,9 +4,9 @@
 #include "ui/results/export.hpp"
 
 #include <QLabel>
-#include <algorithm>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace clscope::ui {
 
@@ -15,15 +15,18 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(4, 4, 4, 4);
     tabWidget_ = new QTabWidget(this);
     tabWidget_->setDocumentMode(true);
-    emptyHint_ = new QLabel("Results of runs appear here as tabs: choose an algorithm panel and press Run.", this);
+    emptyHint_ = new QLabel(
+        "Results of runs appear here as tabs: choose an algorithm panel and press Run.", this);
     emptyHint_->setWordWrap(true);
     emptyHint_->setAlignment(Qt::AlignCenter);
     emptyHint_->setStyleSheet("color: #707070");
-    staleBanner_ = new QLabel("Results marked (stale) were computed from an input or parameters that have changed "
-                              "since; run again to refresh them. Export refuses them.",
-                              this);
+    staleBanner_ = new QLabel(
+        "Results marked (stale) were computed from an input or parameters that have changed "
+        "since; run again to refresh them. Export refuses them.",
+        this);
     staleBanner_->setWordWrap(true);
-    staleBanner_->setStyleSheet("background: #fff3c4; color: #5c4400; padding: 4px; border: 1px solid #e0c060");
+    staleBanner_->setStyleSheet(
+        "background: #fff3c4; color: #5c4400; padding: 4px; border: 1px solid #e0c060");
     staleBanner_->hide();
     layout->addWidget(staleBanner_);
     layout->addWidget(emptyHint_);
@@ -62,7 +65,8 @@ void ResultsPanel::removeTabs(const QString& algorithm) {
 }
 
 void ResultsPanel::clear() {
-    while (!tabs_.empty()) removeTab(tabs_.front().algorithm, tabs_.front().title);
+    while (!tabs_.empty())
+        removeTab(tabs_.front().algorithm, tabs_.front().title);
 }
 
 void ResultsPanel::markStale(const QString& algorithm) {
@@ -83,7 +87,8 @@ namespace {
 void refuseStale(const ResultTab& tab) {
     if (tab.stale)
         throw UsageError("the result '" + tab.title.toStdString() +
-                         "' is stale: its input or parameters changed since it was computed; run again before exporting");
+                         "' is stale: its input or parameters changed since it was computed; run "
+                         "again before exporting");
 }
 } // namespace
 
@@ -103,7 +108,8 @@ void ResultsPanel::exportHdf5(const QString& path) const {
 
 void ResultsPanel::exportCsv(const QString& path) const {
     const ResultTab* tab = currentTab();
-    if (!tab || !tab->csv) throw UsageError("the result shown has no table or curve to export as CSV");
+    if (!tab || !tab->csv)
+        throw UsageError("the result shown has no table or curve to export as CSV");
     refuseStale(*tab);
     writeTextFile(path, tab->csv());
 }

@@ -21,13 +21,13 @@ class H5Writer;
 namespace clscope::ui {
 
 struct ResultTab {
-    QString algorithm;                                // owner, e.g. "xpcs"
-    QString title;                                    // tab text; the owner's tab of the same title is replaced
-    QWidget* widget = nullptr;                        // the content (the panel takes ownership)
-    QCustomPlot* plot = nullptr;                      // what Export plot saves (may be the widget itself)
-    std::function<void(H5Writer&)> writeHdf5;         // the DESIGN.md §3 layout of this result
-    std::function<std::string()> csv;                 // curves or table as CSV
-    bool stale = false;                               // its input changed since it was computed
+    QString algorithm;           // owner, e.g. "xpcs"
+    QString title;               // tab text; the owner's tab of the same title is replaced
+    QWidget* widget = nullptr;   // the content (the panel takes ownership)
+    QCustomPlot* plot = nullptr; // what Export plot saves (may be the widget itself)
+    std::function<void(H5Writer&)> writeHdf5; // the DESIGN.md §3 layout of this result
+    std::function<std::string()> csv;         // curves or table as CSV
+    bool stale = false;                       // its input changed since it was computed
 };
 
 class ResultsPanel : public QWidget {

@@ -19,7 +19,9 @@ namespace clscope::ui {
 namespace {
 // The chart shows the latest runs only, so bars stay readable.
 constexpr std::size_t maxRuns = 8;
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 } // namespace
 
 TimingsPanel::TimingsPanel(QWidget* parent) : QWidget(parent) {
@@ -33,8 +35,8 @@ TimingsPanel::TimingsPanel(QWidget* parent) : QWidget(parent) {
     buttons->addWidget(clearButton);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     tableWidget_ = new QTableWidget(0, 9, splitter);
-    tableWidget_->setHorizontalHeaderLabels(
-        {"Run", "Algorithm", "Variant", "Device", "Label", "Count", "Min ms", "Median ms", "Max ms"});
+    tableWidget_->setHorizontalHeaderLabels({"Run", "Algorithm", "Variant", "Device", "Label",
+                                             "Count", "Min ms", "Median ms", "Max ms"});
     tableWidget_->verticalHeader()->hide();
     tableWidget_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     tableWidget_->horizontalHeader()->setStretchLastSection(true);
@@ -45,7 +47,8 @@ TimingsPanel::TimingsPanel(QWidget* parent) : QWidget(parent) {
     layout->addLayout(buttons);
     connect(clearButton, &QPushButton::clicked, this, &TimingsPanel::clear);
     connect(exportButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, "Export timings", "timings.csv", "CSV (*.csv)");
+        const QString path =
+            QFileDialog::getSaveFileName(this, "Export timings", "timings.csv", "CSV (*.csv)");
         if (!path.isEmpty()) exportCsv(path);
     });
     refresh();
@@ -61,17 +64,26 @@ void TimingsPanel::clear() {
     refresh();
 }
 
-void TimingsPanel::exportCsv(const QString& path) const { writeTextFile(path, table_.csv()); }
+void TimingsPanel::exportCsv(const QString& path) const {
+    writeTextFile(path, table_.csv());
+}
 
 void TimingsPanel::refresh() {
     const std::vector<TimingRow> rows = table_.groupedRows();
     tableWidget_->setRowCount(static_cast<int>(rows.size()));
     for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
         const TimingRow& r = rows[static_cast<std::size_t>(i)];
-        const QStringList cells{QString::number(r.run), q(r.algorithm), q(r.variant), q(r.device), q(r.label),
-                                QString::number(r.count), QString::number(r.minMs, 'g', 4),
-                                QString::number(r.medianMs, 'g', 4), QString::number(r.maxMs, 'g', 4)};
-        for (int c = 0; c < cells.size(); ++c) tableWidget_->setItem(i, c, new QTableWidgetItem(cells[c]));
+        const QStringList cells{QString::number(r.run),
+                                q(r.algorithm),
+                                q(r.variant),
+                                q(r.device),
+                                q(r.label),
+                                QString::number(r.count),
+                                QString::number(r.minMs, 'g', 4),
+                                QString::number(r.medianMs, 'g', 4),
+                                QString::number(r.maxMs, 'g', 4)};
+        for (int c = 0; c < cells.size(); ++c)
+            tableWidget_->setItem(i, c, new QTableWidgetItem(cells[c]));
     }
     refreshChart(rows);
 }
@@ -82,15 +94,19 @@ void TimingsPanel::refreshChart(const std::vector<TimingRow>& rows) {
     for (const TimingRow& r : rows)
         if (std::find(runs.begin(), runs.end(), r.run) == runs.end()) runs.push_back(r.run);
     std::sort(runs.begin(), runs.end());
-    if (runs.size() > maxRuns) runs.erase(runs.begin(), runs.end() - static_cast<std::ptrdiff_t>(maxRuns));
+    if (runs.size() > maxRuns)
+        runs.erase(runs.begin(), runs.end() - static_cast<std::ptrdiff_t>(maxRuns));
     QStringList categories;
     std::vector<BarSeries> series;
     for (std::size_t c = 0; c < runs.size(); ++c)
         for (const TimingRow& r : rows) {
             if (r.run != runs[c]) continue;
             if (static_cast<int>(c) == categories.size())
-                categories << QString("#%1 %2 @ %3").arg(r.run).arg(q(r.variant), q(r.device).section(' ', 0, 0));
-            auto it = std::find_if(series.begin(), series.end(), [&](const BarSeries& s) { return s.name == q(r.label); });
+                categories << QString("#%1 %2 @ %3")
+                                  .arg(r.run)
+                                  .arg(q(r.variant), q(r.device).section(' ', 0, 0));
+            auto it = std::find_if(series.begin(), series.end(),
+                                   [&](const BarSeries& s) { return s.name == q(r.label); });
             if (it == series.end()) it = series.insert(series.end(), BarSeries{q(r.label), {}});
             it->values.resize(runs.size(), 0.0);
             it->values[c] += r.medianMs;

@@ -1,7 +1,6 @@
 #include "ui/shell/generate_dialog.hpp"
 
 #include <QCheckBox>
-#include <array>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -14,6 +13,7 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QVBoxLayout>
+#include <array>
 
 namespace clscope::ui {
 
@@ -35,7 +35,8 @@ QDoubleSpinBox* realBox(double value, double low, double high, int decimals, QWi
 }
 
 // The xpcs dtypes in the order of the dtype combo box.
-constexpr std::array xpcsDtypes{DType::UInt8, DType::UInt16, DType::UInt32, DType::Int32, DType::Float32};
+constexpr std::array xpcsDtypes{DType::UInt8, DType::UInt16, DType::UInt32, DType::Int32,
+                                DType::Float32};
 
 QWidget* formPage(QWidget* parent, QFormLayout*& form) {
     auto* page = new QWidget(parent);
@@ -50,8 +51,9 @@ GenerateDialog::GenerateDialog(QWidget* parent) : QDialog(parent) {
     auto* layout = new QVBoxLayout(this);
     auto* top = new QFormLayout;
     kindBox_ = new QComboBox(this);
-    kindBox_->addItems({"xpcs — frames and ring q-bin labels", "diffraction — background with Gaussian spots",
-                        "digis — pixel digis of Phase-1 modules", "particles — sources and plane targets"});
+    kindBox_->addItems(
+        {"xpcs — frames and ring q-bin labels", "diffraction — background with Gaussian spots",
+         "digis — pixel digis of Phase-1 modules", "particles — sources and plane targets"});
     seed_ = intBox(0, 0, 1 << 30, this);
     compression_ = new QComboBox(this);
     compression_->addItems({"gzip", "none", "bslz4"});
@@ -77,10 +79,12 @@ GenerateDialog::GenerateDialog(QWidget* parent) : QDialog(parent) {
     connect(kindBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
         pages_->setCurrentIndex(index);
         const QFileInfo old(output_->text());
-        output_->setText(old.dir().filePath("clscope-" + QString::fromStdString(kindName(request().kind)) + ".h5"));
+        output_->setText(old.dir().filePath(
+            "clscope-" + QString::fromStdString(kindName(request().kind)) + ".h5"));
     });
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, "Output file", output_->text(), "HDF5 (*.h5 *.hdf5)");
+        const QString path = QFileDialog::getSaveFileName(this, "Output file", output_->text(),
+                                                          "HDF5 (*.h5 *.hdf5)");
         if (!path.isEmpty()) output_->setText(path);
     });
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -111,8 +115,10 @@ QWidget* GenerateDialog::diffractionPage() {
     form->addRow("Height H", dHeight_ = intBox(d.height, 1, 100000, page));
     form->addRow("Width W", dWidth_ = intBox(d.width, 1, 100000, page));
     form->addRow("Spots per frame", dSpots_ = intBox(d.spots, 0, 1000000, page));
-    form->addRow("Background (counts/pixel)", dBackground_ = realBox(d.background, 0.0, 1e6, 3, page));
-    form->addRow("Spot intensity (counts)", dSpotIntensity_ = realBox(d.spotIntensity, 0.0, 1e9, 1, page));
+    form->addRow("Background (counts/pixel)",
+                 dBackground_ = realBox(d.background, 0.0, 1e6, 3, page));
+    form->addRow("Spot intensity (counts)",
+                 dSpotIntensity_ = realBox(d.spotIntensity, 0.0, 1e9, 1, page));
     dGaps_ = new QCheckBox("EIGER-like chip and module gaps (in pixel_mask)", page);
     form->addRow(dGaps_);
     return page;
@@ -123,7 +129,8 @@ QWidget* GenerateDialog::digisPage() {
     QFormLayout* form = nullptr;
     QWidget* page = formPage(this, form);
     form->addRow("Modules", gModules_ = intBox(d.modules, 1, 100000, page));
-    form->addRow("Clusters per module", gClusters_ = realBox(d.clustersPerModule, 0.0, 10000, 2, page));
+    form->addRow("Clusters per module",
+                 gClusters_ = realBox(d.clustersPerModule, 0.0, 10000, 2, page));
     form->addRow("Duplicated digis", gDuplicates_ = intBox(d.duplicates, 0, 1000000, page));
     form->addRow("Invalid digis", gInvalid_ = intBox(d.invalid, 0, 1000000, page));
     return page;
@@ -145,21 +152,30 @@ SyntheticRequest GenerateDialog::request() const {
     r.kind = static_cast<SyntheticRequest::Kind>(kindBox_->currentIndex());
     r.seed = static_cast<std::uint64_t>(seed_->value());
     const QString c = compression_->currentText();
-    r.compression = c == "none" ? Compression::None : c == "bslz4" ? Compression::Bitshuffle : Compression::Gzip;
+    r.compression = c == "none"    ? Compression::None
+                    : c == "bslz4" ? Compression::Bitshuffle
+                                   : Compression::Gzip;
     const auto size = [](const QSpinBox* box) { return static_cast<std::size_t>(box->value()); };
     r.xpcs.frames = size(xFrames_), r.xpcs.height = size(xHeight_), r.xpcs.width = size(xWidth_);
     r.xpcs.ringWidth = xRingWidth_->value(), r.xpcs.intensity = xIntensity_->value();
     r.xpcs.dtype = xpcsDtypes[static_cast<std::size_t>(xDtype_->currentIndex())];
     r.xpcs.frameTime = xFrameTime_->value(), r.xpcs.seed = r.seed;
-    r.diffraction = {size(dFrames_), size(dHeight_), size(dWidth_), size(dSpots_), dBackground_->value(),
-                     dSpotIntensity_->value(), dGaps_->isChecked(), r.seed};
+    r.diffraction = {
+        size(dFrames_),        size(dHeight_),           size(dWidth_),       size(dSpots_),
+        dBackground_->value(), dSpotIntensity_->value(), dGaps_->isChecked(), r.seed};
     r.digis = {size(gModules_), gClusters_->value(), size(gDuplicates_), size(gInvalid_), r.seed};
     r.particles = {size(pSources_), size(pGrid_), pComplex_->isChecked(), r.seed};
     return r;
 }
 
-QString GenerateDialog::outputPath() const { return output_->text(); }
-void GenerateDialog::setOutputPath(const QString& path) { output_->setText(path); }
-void GenerateDialog::setKind(SyntheticRequest::Kind kind) { kindBox_->setCurrentIndex(static_cast<int>(kind)); }
+QString GenerateDialog::outputPath() const {
+    return output_->text();
+}
+void GenerateDialog::setOutputPath(const QString& path) {
+    output_->setText(path);
+}
+void GenerateDialog::setKind(SyntheticRequest::Kind kind) {
+    kindBox_->setCurrentIndex(static_cast<int>(kind));
+}
 
 } // namespace clscope::ui

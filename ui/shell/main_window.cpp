@@ -43,7 +43,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() = default;
 
-QDockWidget* MainWindow::addPanel(const QString& objectName, const QString& title, QWidget* widget) {
+QDockWidget* MainWindow::addPanel(const QString& objectName, const QString& title,
+                                  QWidget* widget) {
     auto* dock = new QDockWidget(title, this);
     dock->setObjectName(objectName);
     dock->setWidget(widget);
@@ -69,8 +70,9 @@ void MainWindow::buildPanels() {
     mask_ = new MaskPanel(*workbench_, this);
     addPanel("MaskPanel", "Mask", mask_);
     for (const AlgorithmPanelSpec& spec : AlgorithmPanelRegistry::instance().panels())
-        algorithmDocks_.push_back(addPanel(QString::fromStdString("AlgorithmPanel_" + spec.algorithm), spec.title,
-                                           spec.createPanel(*workbench_, this)));
+        algorithmDocks_.push_back(
+            addPanel(QString::fromStdString("AlgorithmPanel_" + spec.algorithm), spec.title,
+                     spec.createPanel(*workbench_, this)));
     compare_ = new ComparisonView(*workbench_, this);
     addPanel("ComparePanel", "Compare", compare_);
     addPanel("ResultsPanel", "Results", results_);
@@ -88,9 +90,11 @@ void MainWindow::buildPanels() {
 // Data over Device on the left, the Image in the middle with Log and Timings tabbed under it,
 // algorithm panels (tabbed with the Mask editor) over Results on the right.
 void MainWindow::arrangeDefaultLayout() {
-    QDockWidget *data = dock("DataPanel"), *image = dock("ImagePanel"), *device = dock("DevicePanel");
+    QDockWidget *data = dock("DataPanel"), *image = dock("ImagePanel"),
+                *device = dock("DevicePanel");
     QDockWidget* mask = dock("MaskPanel");
-    QDockWidget *results = dock("ResultsPanel"), *timings = dock("TimingsPanel"), *log = dock("LogPanel");
+    QDockWidget *results = dock("ResultsPanel"), *timings = dock("TimingsPanel"),
+                *log = dock("LogPanel");
     QDockWidget* compare = dock("ComparePanel");
     for (QDockWidget* d : findChildren<QDockWidget*>()) {
         d->setFloating(false);
@@ -107,7 +111,8 @@ void MainWindow::arrangeDefaultLayout() {
     log->raise();
     addDockWidget(Qt::RightDockWidgetArea, mask);
     splitDockWidget(mask, results, Qt::Vertical);
-    for (QDockWidget* algorithm : algorithmDocks_) tabifyDockWidget(mask, algorithm);
+    for (QDockWidget* algorithm : algorithmDocks_)
+        tabifyDockWidget(mask, algorithm);
     (algorithmDocks_.empty() ? mask : algorithmDocks_.front())->raise();
     resizeDocks({data, image, results}, {360, 860, 380}, Qt::Horizontal);
     resizeDocks({mask, results}, {620, 280}, Qt::Vertical);
@@ -153,7 +158,9 @@ QDockWidget* MainWindow::dock(const QString& objectName) const {
     return findChild<QDockWidget*>(objectName, Qt::FindDirectChildrenOnly);
 }
 
-bool MainWindow::openFile(const QString& path) { return workbench_->openFile(path); }
+bool MainWindow::openFile(const QString& path) {
+    return workbench_->openFile(path);
+}
 
 void MainWindow::focusMaskPanel() {
     QDockWidget* mask = dock("MaskPanel");
@@ -175,12 +182,14 @@ bool MainWindow::startDemo(const QString& algorithm, QString* error) {
     }
     const auto& known = knownAlgorithms();
     if (std::find(known.begin(), known.end(), name) == known.end()) {
-        *error = "unknown algorithm '" + algorithm + "'; expected xpcs, spots, cluster, rbf or compare";
+        *error =
+            "unknown algorithm '" + algorithm + "'; expected xpcs, spots, cluster, rbf or compare";
         return false;
     }
     const AlgorithmPanelSpec* spec = AlgorithmPanelRegistry::instance().find(name);
     if (!spec || !spec->startDemo) {
-        *error = "the " + algorithm + " algorithm is not implemented yet, so there is no demo to run";
+        *error =
+            "the " + algorithm + " algorithm is not implemented yet, so there is no demo to run";
         return false;
     }
     spec->startDemo(*workbench_);
@@ -229,7 +238,8 @@ void MainWindow::restoreSettings() {
 }
 
 std::map<QString, QCustomPlot*> MainWindow::exportablePlots() const {
-    std::map<QString, QCustomPlot*> plots{{"Image", image_->plot()}, {"Timings", timings_->chart()}};
+    std::map<QString, QCustomPlot*> plots{{"Image", image_->plot()},
+                                          {"Timings", timings_->chart()}};
     for (const ResultTab& tab : results_->tabs())
         if (tab.plot) plots["Result: " + tab.title] = tab.plot;
     return plots;

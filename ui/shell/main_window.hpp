@@ -1,6 +1,6 @@
 // The clscope main window: named dockable panels (Data, Image, Device, one per algorithm,
-// Compare, Results, Timings, Log) whose layout persists in QSettings, the File menu, a status bar with
-// progress and Cancel, and the hooks behind `clscope [FILE] [--demo ALGO] [--screenshot OUT]`.
+// Compare, Results, Timings, Log) whose layout persists in QSettings, the File menu, a status bar
+// with progress and Cancel, and the hooks behind `clscope [FILE] [--demo ALGO] [--screenshot OUT]`.
 #pragma once
 #include <QMainWindow>
 #include <QStringList>

@@ -13,7 +13,9 @@
 namespace clscope::ui {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 } // namespace
 
 Workbench::Workbench(WorkbenchViews views, QObject* parent) : QObject(parent), views_(views) {
@@ -24,7 +26,8 @@ Workbench::Workbench(WorkbenchViews views, QObject* parent) : QObject(parent), v
     connect(this, &Workbench::currentLabelsChanged, this, [this] { views_.results->markStale(); });
     connect(this, &Workbench::parametersChanged, this,
             [this](const QString& algorithm) { views_.results->markStale(algorithm); });
-    if (views_.devices) connect(views_.devices, &DevicePicker::deviceChanged, this, &Workbench::deviceChanged);
+    if (views_.devices)
+        connect(views_.devices, &DevicePicker::deviceChanged, this, &Workbench::deviceChanged);
 }
 
 void Workbench::attachDataBrowser(DataBrowser* browser) {
@@ -40,21 +43,29 @@ void Workbench::attachDataBrowser(DataBrowser* browser) {
 }
 
 void Workbench::connectRunner() {
-    connect(&runner_, &JobRunner::started, this, [this](const QString& title) { log(LogLevel::Info, "started: " + title); });
-    connect(&runner_, &JobRunner::succeeded, this, [this](const QString& title, const QString& summary, double s) {
-        const QString text = QString("finished: %1 in %2 s%3").arg(title).arg(s, 0, 'f', 2).arg(summary.isEmpty() ? "" : " — " + summary);
-        log(LogLevel::Info, text);
-        emit statusMessage(text, 8000);
-    });
-    connect(&runner_, &JobRunner::failed, this, [this](const QString& title, const QString& kind, const QString& message) {
-        log(LogLevel::Error, QString("%1 failed (%2): %3").arg(title, kind, message));
-        emit statusMessage(QString("%1 failed: %2").arg(title, message.section('\n', 0, 0)), 0);
-    });
+    connect(&runner_, &JobRunner::started, this,
+            [this](const QString& title) { log(LogLevel::Info, "started: " + title); });
+    connect(&runner_, &JobRunner::succeeded, this,
+            [this](const QString& title, const QString& summary, double s) {
+                const QString text = QString("finished: %1 in %2 s%3")
+                                         .arg(title)
+                                         .arg(s, 0, 'f', 2)
+                                         .arg(summary.isEmpty() ? "" : " — " + summary);
+                log(LogLevel::Info, text);
+                emit statusMessage(text, 8000);
+            });
+    connect(&runner_, &JobRunner::failed, this,
+            [this](const QString& title, const QString& kind, const QString& message) {
+                log(LogLevel::Error, QString("%1 failed (%2): %3").arg(title, kind, message));
+                emit statusMessage(QString("%1 failed: %2").arg(title, message.section('\n', 0, 0)),
+                                   0);
+            });
     connect(&runner_, &JobRunner::cancelled, this, [this](const QString& title) {
         log(LogLevel::Warning, "cancelled: " + title);
         emit statusMessage("Cancelled: " + title, 6000);
     });
-    connect(&runner_, &JobRunner::timingsReady, this, [this](const RunTimings& t) { views_.timings->addRun(t); });
+    connect(&runner_, &JobRunner::timingsReady, this,
+            [this](const RunTimings& t) { views_.timings->addRun(t); });
 }
 
 bool Workbench::openFile(const QString& path) {
@@ -131,7 +142,8 @@ void Workbench::showCurrentLabels() {
     setOverlay(std::move(overlay));
 }
 
-void Workbench::generateAndOpen(const SyntheticRequest& request, const QString& path, std::function<void()> then) {
+void Workbench::generateAndOpen(const SyntheticRequest& request, const QString& path,
+                                std::function<void()> then) {
     Job job;
     job.title = "generate " + kindName(request.kind) + " → " + path.toStdString();
     job.algorithm = "generate";
@@ -161,15 +173,20 @@ CurrentLabels Workbench::currentLabels() const {
     const H5Reader& file = *roles_.file();
     const std::string key = file.where(*path);
     if (fileLabels_ && fileLabels_->first == key) return fileLabels_->second;
-    CurrentLabels labels{std::make_shared<const LabelMask>(readLabels(file, *path)), std::nullopt, q(key)};
+    CurrentLabels labels{std::make_shared<const LabelMask>(readLabels(file, *path)), std::nullopt,
+                         q(key)};
     if (*path == paths::qmask) labels.centres = mask::readLabelCenters(file);
     fileLabels_.emplace(key, labels);
     return labels;
 }
 
-const DeviceInfo& Workbench::device() const { return views_.devices->currentDevice(); }
+const DeviceInfo& Workbench::device() const {
+    return views_.devices->currentDevice();
+}
 
-std::string Workbench::variant(const std::string& algorithm) const { return views_.devices->currentVariant(algorithm); }
+std::string Workbench::variant(const std::string& algorithm) const {
+    return views_.devices->currentVariant(algorithm);
+}
 
 bool Workbench::submit(Job job) {
     if (runner_.submit(std::move(job))) return true;
@@ -179,10 +196,16 @@ bool Workbench::submit(Job job) {
     return false;
 }
 
-OverlayLayer* Workbench::setOverlay(OverlayData overlay) { return views_.image->setOverlay(std::move(overlay)); }
+OverlayLayer* Workbench::setOverlay(OverlayData overlay) {
+    return views_.image->setOverlay(std::move(overlay));
+}
 
-void Workbench::addResultTab(ResultTab tab) { views_.results->addTab(std::move(tab)); }
+void Workbench::addResultTab(ResultTab tab) {
+    views_.results->addTab(std::move(tab));
+}
 
-void Workbench::log(LogLevel level, const QString& text) { views_.log->append(level, text); }
+void Workbench::log(LogLevel level, const QString& text) {
+    views_.log->append(level, text);
+}
 
 } // namespace clscope::ui

@@ -33,9 +33,9 @@ struct WorkbenchViews {
 
 // The q-bin labels in force: the mask editor's when it has set some, else the file's.
 struct CurrentLabels {
-    std::shared_ptr<const LabelMask> mask;       // null when there are none
-    std::optional<mask::LabelCenters> centres;   // q (and phi) of each label when known
-    QString origin;                              // "mask editor" or "FILE:/path"
+    std::shared_ptr<const LabelMask> mask;     // null when there are none
+    std::optional<mask::LabelCenters> centres; // q (and phi) of each label when known
+    QString origin;                            // "mask editor" or "FILE:/path"
 };
 
 // "q bin L: q̄ 0.1234 nm⁻¹, φ̄ 45.0°" (just "q bin L" when centres are unknown).
@@ -51,7 +51,8 @@ class Workbench : public QObject {
     // Data: open a file (roles get their default paths), or generate one and open it.
     bool openFile(const QString& path);
     DatasetRoles& dataset() { return roles_; }
-    void generateAndOpen(const SyntheticRequest& request, const QString& path, std::function<void()> then = {});
+    void generateAndOpen(const SyntheticRequest& request, const QString& path,
+                         std::function<void()> then = {});
 
     // q-bin labels: the mask editor sets its own (a null mask hands back to the file's);
     // algorithms read currentLabels() when they start a run.

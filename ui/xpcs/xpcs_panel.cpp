@@ -14,17 +14,19 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
-#include <QStandardItemModel>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 namespace clscope::ui {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 } // namespace
 
 XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), wb_(workbench) {
@@ -45,7 +47,8 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     scroll->setWidget(content);
     outer->addWidget(scroll, 1);
     runButton_ = new QPushButton("Run (Ctrl+R)", this);
-    runButton_->setToolTip("Correlate with the chosen variant (compare variants in the Compare dock)");
+    runButton_->setToolTip(
+        "Correlate with the chosen variant (compare variants in the Compare dock)");
     outer->addWidget(runButton_);
     auto* shortcut = new QShortcut(QKeySequence("Ctrl+R"), this);
     shortcut->setContext(Qt::WidgetWithChildrenShortcut); // the Compare dock has its own Ctrl+R
@@ -56,8 +59,12 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     connect(&wb_, &Workbench::roleChanged, this, [this] { refreshInputs(); });
     connect(&wb_, &Workbench::currentLabelsChanged, this, [this] { refreshInputs(); });
     connect(&wb_, &Workbench::deviceChanged, this, [this] { refreshVariants(); });
-    connect(&wb_.jobs(), &JobRunner::failed, this, [this] { if (running_) finishRun(false); });
-    connect(&wb_.jobs(), &JobRunner::cancelled, this, [this] { if (running_) finishRun(false); });
+    connect(&wb_.jobs(), &JobRunner::failed, this, [this] {
+        if (running_) finishRun(false);
+    });
+    connect(&wb_.jobs(), &JobRunner::cancelled, this, [this] {
+        if (running_) finishRun(false);
+    });
     // Results are bound to the parameters they ran with.
     const auto changed = [this] { emit wb_.parametersChanged("xpcs"); };
     connect(first_, &QSpinBox::valueChanged, this, changed);
@@ -87,7 +94,8 @@ QWidget* XpcsPanel::buildInputs() {
     count_->setRange(0, 1 << 30);
     count_->setSpecialValueText("all");
     count_->setToolTip("Number of frames (all: to the last frame)");
-    for (QSpinBox* box : {first_, count_}) box->setMinimumWidth(60); // not the width of 2^30
+    for (QSpinBox* box : {first_, count_})
+        box->setMinimumWidth(60); // not the width of 2^30
     auto* range = new QHBoxLayout;
     range->addWidget(first_, 1);
     range->addWidget(new QLabel("count", box));
@@ -97,7 +105,8 @@ QWidget* XpcsPanel::buildInputs() {
     auto* validator = new QDoubleValidator(0.0, 1e6, 12, frameTime_);
     validator->setNotation(QDoubleValidator::ScientificNotation);
     frameTime_->setValidator(validator);
-    frameTime_->setToolTip("Seconds per frame; empty: the file's frame_time (τ in frames without one)");
+    frameTime_->setToolTip(
+        "Seconds per frame; empty: the file's frame_time (τ in frames without one)");
     form->addRow("Frame time (s)", frameTime_);
     return box;
 }
@@ -110,7 +119,8 @@ QWidget* XpcsPanel::buildRunOptions() {
     deviceInfo_->setWordWrap(true);
     form->addRow("Device", deviceInfo_);
     variant_ = new QComboBox(box);
-    variant_->setToolTip("Variant Run uses; greyed ones cannot run on this device (tooltip says why)");
+    variant_->setToolTip(
+        "Variant Run uses; greyed ones cannot run on this device (tooltip says why)");
     form->addRow("Variant", variant_);
     twotime_ = new QComboBox(box);
     twotime_->setToolTip("Bin whose two-time map C(t1,t2) is computed");
@@ -126,11 +136,13 @@ void XpcsPanel::refreshInputs() {
     QString timeHint = "none: τ in frames";
     if (framesPath && roles.file()) {
         const std::size_t count = storedFrameCount(*roles.file(), *framesPath);
-        frames = QString("%1:%2").arg(QFileInfo(q(roles.file()->fileName())).fileName(), q(*framesPath)) +
+        frames = QString("%1:%2").arg(QFileInfo(q(roles.file()->fileName())).fileName(),
+                                      q(*framesPath)) +
                  (count ? QString(" (%1 frames)").arg(count) : QString());
         framesInfo_->setToolTip(q(roles.file()->where(*framesPath)));
         try {
-            if (const auto t = readFrameTime(*roles.file())) timeHint = QString("file: %1 s").arg(*t);
+            if (const auto t = readFrameTime(*roles.file()))
+                timeHint = QString("file: %1 s").arg(*t);
         } catch (const std::exception&) {
         }
     }
@@ -145,14 +157,15 @@ void XpcsPanel::refreshInputs() {
     labelsOrigin_ = labels.origin;
     labelsInfo_->setToolTip(labels.origin);
     const QString shortOrigin = labels.origin.contains(':') && labels.origin.contains('/')
-                                    ? QFileInfo(labels.origin.section(':', 0, -2)).fileName() + ":" +
-                                          labels.origin.section(':', -1)
+                                    ? QFileInfo(labels.origin.section(':', 0, -2)).fileName() +
+                                          ":" + labels.origin.section(':', -1)
                                     : labels.origin;
-    labelsInfo_->setText(labels.mask ? QString("%1 (%2 bins%3)")
-                                           .arg(shortOrigin)
-                                           .arg(labels.mask->bins().size())
-                                           .arg(labels.centres ? ", with q" : "")
-                                     : QString("none — assign q-bin labels or draw them in the mask editor"));
+    labelsInfo_->setText(
+        labels.mask ? QString("%1 (%2 bins%3)")
+                          .arg(shortOrigin)
+                          .arg(labels.mask->bins().size())
+                          .arg(labels.centres ? ", with q" : "")
+                    : QString("none — assign q-bin labels or draw them in the mask editor"));
     refreshTwoTimeBins();
 }
 
@@ -167,7 +180,8 @@ void XpcsPanel::refreshTwoTimeBins() {
     } catch (const std::exception&) {
     }
     if (mask)
-        for (std::int32_t label : mask->bins()) twotime_->addItem(QString("label %1").arg(label), label);
+        for (std::int32_t label : mask->bins())
+            twotime_->addItem(QString("label %1").arg(label), label);
     const int index = twotime_->findData(previous);
     twotime_->setCurrentIndex(index >= 0 ? index : 0);
 }
@@ -184,14 +198,17 @@ void XpcsPanel::refreshVariants() {
         variant_->addItem(q(v.id + (v.onHost ? " (on the host)" : "")), q(v.id));
         QStandardItem* item = model->item(variant_->count() - 1);
         item->setEnabled(v.enabled);
-        item->setToolTip(v.enabled ? q(v.label) : q(v.label + " — not on this device: " + v.reason));
+        item->setToolTip(v.enabled ? q(v.label)
+                                   : q(v.label + " — not on this device: " + v.reason));
     }
     const int index = variant_->findData(q(previous));
     const bool usable = index >= 0 && model->item(index)->isEnabled();
     variant_->setCurrentIndex(usable ? index : variant_->findData(q(wb_.variant("xpcs"))));
 }
 
-std::string XpcsPanel::variant() const { return variant_->currentData().toString().toStdString(); }
+std::string XpcsPanel::variant() const {
+    return variant_->currentData().toString().toStdString();
+}
 
 void XpcsPanel::setVariant(const std::string& id) {
     if (variant_->findData(q(id)) < 0) variant_->addItem(q(id + " (unknown)"), q(id));
@@ -225,8 +242,10 @@ XpcsRunRequest XpcsPanel::request() const {
     r.frameCount = static_cast<std::size_t>(count_->value());
     bool ok = false;
     const double seconds = frameTime_->text().trimmed().toDouble(&ok);
-    if (ok && seconds > 0) r.frameTime = seconds;
-    else if (r.file) r.frameTime = readFrameTime(*r.file);
+    if (ok && seconds > 0)
+        r.frameTime = seconds;
+    else if (r.file)
+        r.frameTime = readFrameTime(*r.file);
     r.variant = variant();
     r.device = wb_.device();
     r.device = deviceFor(r, r.variant);

@@ -59,8 +59,8 @@ class XpcsPanel : public QWidget {
     void refreshInputs();
     void refreshVariants();
     void refreshTwoTimeBins();
-    void deliver(std::shared_ptr<const xpcs::RunResult> run, std::shared_ptr<const xpcs::Input> input,
-                  std::optional<std::vector<double>> binQ);
+    void deliver(std::shared_ptr<const xpcs::RunResult> run,
+                 std::shared_ptr<const xpcs::Input> input, std::optional<std::vector<double>> binQ);
     void finishRun(bool ok);
     std::optional<std::vector<double>> binQ(const std::vector<std::int32_t>& labels) const;
     void showTabs(const xpcs::RunResult& run, const xpcs::Input& input);

@@ -61,7 +61,8 @@ std::vector<double> logSpaced(double lo, double hi, std::size_t n) {
     if (!(lo > 0) || !(hi >= lo) || n == 0) return out;
     const double a = std::log(lo), b = std::log(hi);
     for (std::size_t i = 0; i < n; ++i)
-        out.push_back(std::exp(n == 1 ? a : a + (b - a) * static_cast<double>(i) / static_cast<double>(n - 1)));
+        out.push_back(std::exp(
+            n == 1 ? a : a + (b - a) * static_cast<double>(i) / static_cast<double>(n - 1)));
     return out;
 }
 
@@ -70,7 +71,8 @@ namespace {
 // Mean of g2 (and its error) over points [begin, end) of a series, appended to out.
 void appendBinMean(const XpcsSeries& in, std::size_t begin, std::size_t end, XpcsSeries& out) {
     bool weighted = true;
-    for (std::size_t i = begin; i < end; ++i) weighted = weighted && in.err[i] > 0;
+    for (std::size_t i = begin; i < end; ++i)
+        weighted = weighted && in.err[i] > 0;
     double sumW = 0, sumWY = 0, sumWT = 0, sumY2 = 0;
     for (std::size_t i = begin; i < end; ++i) {
         const double w = weighted ? 1.0 / (in.err[i] * in.err[i]) : 1.0;
@@ -79,8 +81,10 @@ void appendBinMean(const XpcsSeries& in, std::size_t begin, std::size_t end, Xpc
     const double n = static_cast<double>(end - begin), mean = sumWY / sumW;
     out.tau.push_back(sumWT / sumW);
     out.g2.push_back(mean);
-    if (weighted) out.err.push_back(1.0 / std::sqrt(sumW));
-    else out.err.push_back(n > 1 ? std::sqrt(std::max(0.0, sumY2 / n - mean * mean) / n) : 0.0);
+    if (weighted)
+        out.err.push_back(1.0 / std::sqrt(sumW));
+    else
+        out.err.push_back(n > 1 ? std::sqrt(std::max(0.0, sumY2 / n - mean * mean) / n) : 0.0);
 }
 
 } // namespace
@@ -93,7 +97,9 @@ XpcsSeries logBinned(const XpcsSeries& series, int perDecade) {
         // Points whose log10 τ falls in the same 1/perDecade slot as the first one.
         const double slot = std::floor(std::log10(series.tau[begin]) * perDecade);
         std::size_t end = begin + 1;
-        while (end < series.tau.size() && std::floor(std::log10(series.tau[end]) * perDecade) == slot) ++end;
+        while (end < series.tau.size() &&
+               std::floor(std::log10(series.tau[end]) * perDecade) == slot)
+            ++end;
         appendBinMean(series, begin, end, out);
         begin = end;
     }
@@ -104,7 +110,8 @@ double maxAbsDifference(const std::vector<double>& a, const std::vector<double>&
     if (a.size() != b.size()) return nan;
     double most = 0.0;
     for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::isfinite(a[i]) && std::isfinite(b[i])) most = std::max(most, std::abs(a[i] - b[i]));
+        if (std::isfinite(a[i]) && std::isfinite(b[i]))
+            most = std::max(most, std::abs(a[i] - b[i]));
     return most;
 }
 
@@ -149,7 +156,8 @@ void XpcsPresenter::addRun(XpcsRun run) {
 void XpcsPresenter::setBinQ(std::optional<std::vector<double>> q) {
     q_ = std::move(q);
     if (q_ && !empty() && q_->size() != binCount()) q_.reset();
-    for (std::size_t b = 0; b < fits_.size(); ++b) fits_[b].q = binQ(b);
+    for (std::size_t b = 0; b < fits_.size(); ++b)
+        fits_[b].q = binQ(b);
 }
 
 void XpcsPresenter::setFitOptions(const XpcsFitOptions& options) {
@@ -166,7 +174,8 @@ void XpcsPresenter::refit() {
         const double* err = r.g2Err.data() + b * r.frames;
         const std::vector<double> g2Row(g2, g2 + r.frames), errRow(err, err + r.frames);
         const xpcs::G2Model model = options_.model(r.tau, g2);
-        fits_.push_back({r.labels[b], binQ(b), tryFit([&] { return xpcs::fitG2(r.tau, g2Row, errRow, model); })});
+        fits_.push_back({r.labels[b], binQ(b),
+                         tryFit([&] { return xpcs::fitG2(r.tau, g2Row, errRow, model); })});
     }
 }
 
@@ -175,18 +184,22 @@ std::optional<double> XpcsPresenter::binQ(std::size_t bin) const {
     return (*q_)[bin];
 }
 
-std::string XpcsPresenter::tauUnit() const { return !empty() && reference().tauInSeconds ? "s" : "frames"; }
+std::string XpcsPresenter::tauUnit() const {
+    return !empty() && reference().tauInSeconds ? "s" : "frames";
+}
 
 std::vector<std::size_t> XpcsPresenter::defaultSelection(std::size_t count) const {
     const std::size_t bins = binCount();
     std::vector<std::size_t> out;
     if (bins == 0 || count == 0) return out;
     if (bins <= count || count == 1) {
-        for (std::size_t b = 0; b < std::min(bins, count); ++b) out.push_back(b);
+        for (std::size_t b = 0; b < std::min(bins, count); ++b)
+            out.push_back(b);
         return out;
     }
     for (std::size_t i = 0; i < count; ++i) {
-        const auto b = static_cast<std::size_t>(std::lround(static_cast<double>(i * (bins - 1)) / (count - 1)));
+        const auto b = static_cast<std::size_t>(
+            std::lround(static_cast<double>(i * (bins - 1)) / (count - 1)));
         if (out.empty() || out.back() != b) out.push_back(b);
     }
     return out;
@@ -212,7 +225,8 @@ XpcsSeries XpcsPresenter::series(std::size_t bin) const {
     }
     if (bin < fits_.size() && fits_[bin].ok() && !s.tau.empty()) {
         s.fitTau = logSpaced(s.tau.front(), s.tau.back(), 200);
-        for (double tau : s.fitTau) s.fitG2.push_back(xpcs::g2Model(tau, fits_[bin].fit.values));
+        for (double tau : s.fitTau)
+            s.fitG2.push_back(xpcs::g2Model(tau, fits_[bin].fit.values));
     }
     return s;
 }
@@ -220,7 +234,8 @@ XpcsSeries XpcsPresenter::series(std::size_t bin) const {
 XpcsRatePoints XpcsPresenter::rateVsQ() const {
     XpcsRatePoints p;
     if (!q_) {
-        p.note = "Γ vs q needs the q of each bin: the labels have no q centres (set them in the mask editor, "
+        p.note = "Γ vs q needs the q of each bin: the labels have no q centres (set them in the "
+                 "mask editor, "
                  "or give the file /entry/processing/qmask_q).";
         return p;
     }
@@ -240,7 +255,8 @@ XpcsRatePoints XpcsPresenter::rateVsQ() const {
         if (fit.converged) {
             const auto [lo, hi] = std::minmax_element(p.q.begin(), p.q.end());
             p.fitQ = logSpaced(*lo, *hi, 100);
-            for (double q : p.fitQ) p.fitRate.push_back(fit.values[0] * std::pow(q, fit.values[1]));
+            for (double q : p.fitQ)
+                p.fitRate.push_back(fit.values[0] * std::pow(q, fit.values[1]));
         }
         p.powerLaw = fit;
     }
@@ -264,8 +280,10 @@ void writeFits(H5Writer& out, const XpcsPresenter& presenter, const std::string&
     if (fits.empty()) return;
     out.write(group + "/table", makeArray<double>({fits.size(), columns}, table));
     out.setAttribute(group + "/table", "columns",
-                     "label,q_nm-1,baseline,baseline_err,beta,beta_err,rate,rate_err,alpha,alpha_err,chi2_red,converged");
-    out.setAttribute(group, "model", "g2 = baseline + beta*exp(-2*(rate*tau)^alpha), weighted by 1/g2_err^2");
+                     "label,q_nm-1,baseline,baseline_err,beta,beta_err,rate,rate_err,alpha,alpha_"
+                     "err,chi2_red,converged");
+    out.setAttribute(group, "model",
+                     "g2 = baseline + beta*exp(-2*(rate*tau)^alpha), weighted by 1/g2_err^2");
     out.setAttribute(group, "stretched", presenter.fitOptions().stretched ? "yes" : "no");
 }
 
@@ -274,7 +292,8 @@ std::string XpcsPresenter::csv() const {
     if (empty()) return {};
     const xpcs::Result& r = reference();
     out << (r.tauInSeconds ? "tau_s" : "tau_frames");
-    for (std::int32_t label : r.labels) out << ",g2_L" << label << ",g2_err_L" << label;
+    for (std::int32_t label : r.labels)
+        out << ",g2_L" << label << ",g2_err_L" << label;
     out << '\n';
     for (std::size_t t = 0; t < r.frames; ++t) {
         out << shortest(r.tau[t]);
@@ -287,13 +306,15 @@ std::string XpcsPresenter::csv() const {
 
 std::string XpcsPresenter::fitsCsv() const {
     std::ostringstream out;
-    out << "label,q_nm-1,baseline,baseline_err,beta,beta_err,rate,rate_err,alpha,alpha_err,chi2_red,converged\n";
+    out << "label,q_nm-1,baseline,baseline_err,beta,beta_err,rate,rate_err,alpha,alpha_err,chi2_"
+           "red,converged\n";
     out.precision(10);
     for (const XpcsBinFit& f : fits_) {
         out << f.label << ',';
         if (f.q) out << *f.q;
         for (std::size_t i = 0; i < 4; ++i)
-            out << ',' << (f.ok() ? f.fit.values[i] : nan) << ',' << (f.ok() ? f.fit.errors[i] : nan);
+            out << ',' << (f.ok() ? f.fit.values[i] : nan) << ','
+                << (f.ok() ? f.fit.errors[i] : nan);
         out << ',' << f.fit.chiSquaredReduced << ',' << (f.fit.converged ? 1 : 0) << '\n';
     }
     return out.str();

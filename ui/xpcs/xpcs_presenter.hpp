@@ -2,8 +2,8 @@
 // into what the result tabs draw — g2(τ) series with error bars and legend text, fit curves and
 // the fit table, Γ against q with its power-law fit and the CSV tables.
 #pragma once
-#include "core/xpcs/fit.hpp"
 #include "core/hdf5.hpp"
+#include "core/xpcs/fit.hpp"
 #include "core/xpcs/xpcs.hpp"
 
 #include <cstdint>

@@ -41,12 +41,14 @@ Array sliceFrames(const Array& all, std::size_t first, std::size_t count) {
 
 } // namespace
 
-Array readFrameRange(const H5Reader& file, const std::string& path, std::size_t first, std::size_t count) {
+Array readFrameRange(const H5Reader& file, const std::string& path, std::size_t first,
+                     std::size_t count) {
     const bool plainStack = file.hasDataset(path) && file.info(path).shape.size() == 3;
     const std::size_t total = plainStack ? file.info(path).shape[0] : 0;
     if (plainStack) {
-        if (first >= total) throw InputError(file.where(path) + ": first frame " + std::to_string(first) +
-                                             " is past the last frame " + std::to_string(total - 1));
+        if (first >= total)
+            throw InputError(file.where(path) + ": first frame " + std::to_string(first) +
+                             " is past the last frame " + std::to_string(total - 1));
         const std::size_t n = count == 0 ? total - first : std::min(count, total - first);
         if (first == 0 && n == total) return readFrames(file, path);
         return file.readSlab(path, first, n);
@@ -54,8 +56,9 @@ Array readFrameRange(const H5Reader& file, const std::string& path, std::size_t 
     // EIGER master links or one image: read everything, then keep the range.
     Array all = readFrames(file, path);
     const std::size_t frames = all.frameCount();
-    if (first >= frames) throw InputError(file.where(path) + ": first frame " + std::to_string(first) +
-                                          " is past the last frame " + std::to_string(frames - 1));
+    if (first >= frames)
+        throw InputError(file.where(path) + ": first frame " + std::to_string(first) +
+                         " is past the last frame " + std::to_string(frames - 1));
     const std::size_t n = count == 0 ? frames - first : std::min(count, frames - first);
     if (first == 0 && n == frames) return all;
     return sliceFrames(all, first, n);
@@ -63,34 +66,40 @@ Array readFrameRange(const H5Reader& file, const std::string& path, std::size_t 
 
 void checkRequest(const XpcsRunRequest& request) {
     if (!request.file) throw InputError("no file is open: open one with File ▸ Open");
-    if (request.framesPath.empty()) throw InputError("no frames: assign a frame stack in the Data panel");
-    if (!request.labels) throw InputError("no q-bin labels: assign them in the Data panel or the mask editor");
+    if (request.framesPath.empty())
+        throw InputError("no frames: assign a frame stack in the Data panel");
+    if (!request.labels)
+        throw InputError("no q-bin labels: assign them in the Data panel or the mask editor");
     const std::size_t total = storedFrameCount(*request.file, request.framesPath);
     if (total && request.firstFrame >= total)
-        throw InputError("first frame " + std::to_string(request.firstFrame) + " is past the last frame " +
-                         std::to_string(total - 1));
+        throw InputError("first frame " + std::to_string(request.firstFrame) +
+                         " is past the last frame " + std::to_string(total - 1));
     if (!request.file->hasDataset(request.framesPath)) return; // EIGER links: checked when read
     const Shape shape = request.file->info(request.framesPath).shape;
     if (shape.size() >= 2 && (shape[shape.size() - 2] != request.labels->height ||
                               shape[shape.size() - 1] != request.labels->width))
         throw InputError("the q-bin labels are " + std::to_string(request.labels->height) + "×" +
                          std::to_string(request.labels->width) + " but the frames are " +
-                         std::to_string(shape[shape.size() - 2]) + "×" + std::to_string(shape.back()));
+                         std::to_string(shape[shape.size() - 2]) + "×" +
+                         std::to_string(shape.back()));
 }
 
 std::shared_ptr<xpcs::Input> loadInput(const XpcsRunRequest& request) {
     checkRequest(request);
-    Array frames = readFrameRange(*request.file, request.framesPath, request.firstFrame, request.frameCount);
+    Array frames =
+        readFrameRange(*request.file, request.framesPath, request.firstFrame, request.frameCount);
     const std::string file = request.file->fileName();
-    nlohmann::json provenance{{"file", file},
-                              {"datasets", {{"frames", file + ":" + request.framesPath}, {"labels", request.labelsOrigin}}},
-                              {"first_frame", request.firstFrame},
-                              {"frame_count", frames.frameCount()}};
+    nlohmann::json provenance{
+        {"file", file},
+        {"datasets",
+         {{"frames", file + ":" + request.framesPath}, {"labels", request.labelsOrigin}}},
+        {"first_frame", request.firstFrame},
+        {"frame_count", frames.frameCount()}};
     LabelMask labels = *request.labels;
     std::size_t excluded = 0;
     if (!request.pixelMaskPath.empty()) {
-        excluded = xpcs::applyPixelMask(labels, readPixelMask(*request.file, request.pixelMaskPath, labels.height,
-                                                              labels.width));
+        excluded = xpcs::applyPixelMask(labels, readPixelMask(*request.file, request.pixelMaskPath,
+                                                              labels.height, labels.width));
         provenance["datasets"]["pixel_mask"] = file + ":" + request.pixelMaskPath;
     }
     provenance["excluded_pixels"] = excluded;
@@ -103,10 +112,12 @@ std::shared_ptr<xpcs::Input> loadInput(const XpcsRunRequest& request) {
 DeviceInfo deviceFor(const XpcsRunRequest& request, const std::string& variant) {
     const Algorithm* xpcs = AlgorithmRegistry::instance().get("xpcs");
     const auto variants = xpcs ? xpcs->variants() : std::vector<VariantEntry>{};
-    const auto it = std::find_if(variants.begin(), variants.end(), [&](const VariantEntry& v) { return v.info.id == variant; });
+    const auto it = std::find_if(variants.begin(), variants.end(),
+                                 [&](const VariantEntry& v) { return v.info.id == variant; });
     if (it == variants.end()) return request.device; // unknown: runAlgorithm says so
     const VariantEntry& entry = *it;
-    return entry.info.kind == VariantKind::Host && !request.device.isHost() ? hostDevice() : request.device;
+    return entry.info.kind == VariantKind::Host && !request.device.isHost() ? hostDevice()
+                                                                            : request.device;
 }
 
 std::vector<XpcsVariantOption> xpcsVariantOptions(const DeviceInfo& device) {

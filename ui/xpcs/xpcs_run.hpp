@@ -23,11 +23,11 @@ struct XpcsRunRequest {
     std::shared_ptr<const H5Reader> file;
     std::string framesPath;
     std::shared_ptr<const LabelMask> labels;
-    std::string labelsOrigin;                // "mask editor" or "FILE:/path"
-    std::string pixelMaskPath;               // in `file`; empty: none
+    std::string labelsOrigin;  // "mask editor" or "FILE:/path"
+    std::string pixelMaskPath; // in `file`; empty: none
     std::size_t firstFrame = 0;
-    std::size_t frameCount = 0;          // 0: to the last frame
-    std::optional<double> frameTime;     // seconds; the override, else the file's
+    std::size_t frameCount = 0;      // 0: to the last frame
+    std::optional<double> frameTime; // seconds; the override, else the file's
     std::string variant;
     DeviceInfo device;
     std::vector<std::int32_t> twotimeLabels;
@@ -38,7 +38,8 @@ struct XpcsRunRequest {
 // Frames in a dataset (T of (T,H,W), 1 for an image); 0 when it cannot be told.
 std::size_t storedFrameCount(const H5Reader& file, const std::string& path);
 // Frames [first, first+count) (count 0: to the end); InputError when outside the dataset.
-Array readFrameRange(const H5Reader& file, const std::string& path, std::size_t first, std::size_t count);
+Array readFrameRange(const H5Reader& file, const std::string& path, std::size_t first,
+                     std::size_t count);
 // What can be told before reading the frames: a file, frames and labels of the same image
 // size, a frame range inside the stack. Throws InputError.
 void checkRequest(const XpcsRunRequest& request);

@@ -14,7 +14,9 @@ namespace clscope::ui {
 
 namespace {
 
-QVector<double> qvec(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
+QVector<double> qvec(const std::vector<double>& v) {
+    return QVector<double>(v.begin(), v.end());
+}
 
 // "value ± error"; "± —" when the fit gives no error (a bound, or an undetermined parameter).
 QString withError(double value, double error, bool fixed = false) {
@@ -34,7 +36,8 @@ QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
 }
 
 void setRow(QTableWidget* table, int row, const QStringList& cells) {
-    for (int c = 0; c < cells.size(); ++c) table->setItem(row, c, new QTableWidgetItem(cells[c]));
+    for (int c = 0; c < cells.size(); ++c)
+        table->setItem(row, c, new QTableWidgetItem(cells[c]));
 }
 
 // The value range of a two-time map without its diagonal (the τ = 0 Poisson spike):
@@ -46,7 +49,8 @@ QCPRange offDiagonalRange(const std::vector<float>& map, std::size_t frames) {
             if (i != j && std::isfinite(map[i * frames + j])) values.push_back(map[i * frames + j]);
     if (values.empty()) return QCPRange(0, 1);
     const auto at = [&](double f) {
-        auto it = values.begin() + static_cast<std::ptrdiff_t>(f * static_cast<double>(values.size() - 1));
+        auto it = values.begin() +
+                  static_cast<std::ptrdiff_t>(f * static_cast<double>(values.size() - 1));
         std::nth_element(values.begin(), it, values.end());
         return static_cast<double>(*it);
     };
@@ -61,7 +65,9 @@ XpcsFitsView::XpcsFitsView(std::shared_ptr<const XpcsPresenter> presenter, QWidg
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     const QString rateUnit = presenter_->tauUnit() == "s" ? "1/s" : "1/frame";
-    table_ = makeTable({"label", "q (nm⁻¹)", "baseline", "β", "Γ (" + rateUnit + ")", "α", "χ²_red", "status"}, this);
+    table_ = makeTable(
+        {"label", "q (nm⁻¹)", "baseline", "β", "Γ (" + rateUnit + ")", "α", "χ²_red", "status"},
+        this);
     note_ = new QLabel("g₂(τ) = baseline + β·exp(−2(Γτ)^α), weighted by 1/g2_err²", this);
     note_->setWordWrap(true);
     layout->addWidget(table_, 1);
@@ -76,11 +82,17 @@ void XpcsFitsView::refresh() {
         const XpcsBinFit& f = fits[static_cast<std::size_t>(row)];
         QStringList cells{QString::number(f.label), f.q ? QString::number(*f.q, 'g', 4) : "—"};
         const XpcsFitOptions& o = presenter_->fitOptions();
-        const bool fixed[4] = {o.baseline.fixed, o.beta.fixed, false, !o.stretched || o.alpha.fixed};
+        const bool fixed[4] = {o.baseline.fixed, o.beta.fixed, false,
+                               !o.stretched || o.alpha.fixed};
         for (std::size_t p = 0; p < 4; ++p)
-            cells << (f.ok() ? withError(f.fit.values[p], f.fit.errors[p], fixed[p]) : QString("—"));
-        cells << (std::isfinite(f.fit.chiSquaredReduced) ? QString::number(f.fit.chiSquaredReduced, 'g', 3) : "—");
-        cells << (f.fit.converged ? QString("ok") : QString::fromStdString(f.fit.message.empty() ? "not converged" : f.fit.message));
+            cells << (f.ok() ? withError(f.fit.values[p], f.fit.errors[p], fixed[p])
+                             : QString("—"));
+        cells << (std::isfinite(f.fit.chiSquaredReduced)
+                      ? QString::number(f.fit.chiSquaredReduced, 'g', 3)
+                      : "—");
+        cells << (f.fit.converged ? QString("ok")
+                                  : QString::fromStdString(f.fit.message.empty() ? "not converged"
+                                                                                 : f.fit.message));
         setRow(table_, row, cells);
     }
 }
@@ -148,7 +160,8 @@ QCustomPlot* makeTwoTimePlot(const xpcs::Result& result, std::int32_t label, QWi
     const QString unit = result.tauInSeconds ? "s" : "frames";
     auto* colorMap = new QCPColorMap(plot->xAxis, plot->yAxis);
     colorMap->data()->setSize(static_cast<int>(frames), static_cast<int>(frames));
-    colorMap->data()->setRange(QCPRange(0, step * double(frames - 1)), QCPRange(0, step * double(frames - 1)));
+    colorMap->data()->setRange(QCPRange(0, step * double(frames - 1)),
+                               QCPRange(0, step * double(frames - 1)));
     for (std::size_t t1 = 0; t1 < frames; ++t1)
         for (std::size_t t2 = 0; t2 < frames; ++t2)
             colorMap->data()->setCell(int(t1), int(t2), map[t1 * frames + t2]);
@@ -165,7 +178,8 @@ QCustomPlot* makeTwoTimePlot(const xpcs::Result& result, std::int32_t label, QWi
     plot->xAxis->setLabel(QString("t₁ (%1)").arg(unit));
     plot->yAxis->setLabel(QString("t₂ (%1)").arg(unit));
     plot->plotLayout()->insertRow(0);
-    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, QString("two-time correlation, label %1").arg(label)));
+    plot->plotLayout()->addElement(
+        0, 0, new QCPTextElement(plot, QString("two-time correlation, label %1").arg(label)));
     plot->rescaleAxes();
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     return plot;

@@ -16,7 +16,8 @@ namespace clscope::ui {
 class XpcsFitsView : public QWidget {
     Q_OBJECT
   public:
-    explicit XpcsFitsView(std::shared_ptr<const XpcsPresenter> presenter, QWidget* parent = nullptr);
+    explicit XpcsFitsView(std::shared_ptr<const XpcsPresenter> presenter,
+                          QWidget* parent = nullptr);
     QTableWidget* table() const { return table_; }
     void refresh();
 
@@ -29,7 +30,8 @@ class XpcsFitsView : public QWidget {
 class XpcsRateView : public QWidget {
     Q_OBJECT
   public:
-    explicit XpcsRateView(std::shared_ptr<const XpcsPresenter> presenter, QWidget* parent = nullptr);
+    explicit XpcsRateView(std::shared_ptr<const XpcsPresenter> presenter,
+                          QWidget* parent = nullptr);
     QCustomPlot* plot() const { return plot_; }
     QLabel* note() const { return note_; }
     void refresh();
@@ -41,6 +43,7 @@ class XpcsRateView : public QWidget {
 };
 
 // C(t1,t2) of one bin; t in seconds when the frame time is known, else frames.
-QCustomPlot* makeTwoTimePlot(const xpcs::Result& result, std::int32_t label, QWidget* parent = nullptr);
+QCustomPlot* makeTwoTimePlot(const xpcs::Result& result, std::int32_t label,
+                             QWidget* parent = nullptr);
 
 } // namespace clscope::ui
