@@ -49,4 +49,10 @@ hid_t nativeType(DType dtype);
 // The clscope dtype of a stored type, or empty; name describes it either way.
 std::optional<DType> dtypeOfStored(hid_t type, std::string& name);
 
+// Refuse a dataset whose storage cannot be read as declared (core/hdf5_checks.cpp): missing
+// filters, chunk sizes or counts that do not fit, data outside the file, missing virtual
+// sources. InputError naming `where`. `whole`: the whole dataset will be read.
+void checkStorage(hid_t dset, const std::string& where, const std::string& fileName,
+                  const Shape& shape, bool whole);
+
 } // namespace clscope::h5

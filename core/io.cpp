@@ -59,7 +59,8 @@ std::vector<std::uint16_t> readUInt16Column(const H5Reader& file, const std::str
     return out;
 }
 
-// An (N,3) float array of positions.
+} // namespace
+
 std::vector<double> readPositions(const H5Reader& file, const std::string& path) {
     const DatasetInfo di = file.info(path);
     if (di.shape.size() != 2 || di.shape[1] != 3 || !di.dtype || dtypeIsInteger(*di.dtype))
@@ -68,8 +69,6 @@ std::vector<double> readPositions(const H5Reader& file, const std::string& path)
     const Array a = file.read(path, DType::Float64);
     return {a.as<double>().begin(), a.as<double>().end()};
 }
-
-} // namespace
 
 std::vector<std::string> frameDatasets(const H5Reader& file, const std::string& path) {
     if (file.hasObject(path) || path != paths::frames) return {path};

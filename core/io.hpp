@@ -39,6 +39,8 @@ PixelMask readPixelMask(const H5Reader& file, const std::string& path = paths::p
 // The frame time in seconds when the file has one.
 std::optional<double> readFrameTime(const H5Reader& file,
                                     const std::string& path = paths::frameTime);
+// (N,3) float32/float64 positions as doubles; InputError naming the dataset otherwise.
+std::vector<double> readPositions(const H5Reader& file, const std::string& path);
 Digis readDigis(const H5Reader& file, const std::string& group = paths::digis);
 Particles readParticles(const H5Reader& file, const std::string& group = paths::particles);
 

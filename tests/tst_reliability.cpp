@@ -16,26 +16,14 @@ using namespace clscope;
 
 namespace {
 
-struct Run {
-    int code; // -1 timed out, -2 crashed
-    QString out, err;
-};
+using Run = clscope::test::CliRun;
 
+// env as "NAME=VALUE" texts.
 Run cli(const QStringList& args, const QStringList& env = {}, int timeoutMs = 60000) {
-    QProcess p;
-    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    QMap<QString, QString> vars;
     for (const QString& kv : env)
-        e.insert(kv.section('=', 0, 0), kv.section('=', 1));
-    p.setProcessEnvironment(e);
-    p.start(qEnvironmentVariable("CLSCOPE_CLI", "clscope-cli"), args);
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        return {-1, {}, "timed out"};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
-            QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+        vars.insert(kv.section('=', 0, 0), kv.section('=', 1));
+    return clscope::test::runCli(args, vars, timeoutMs);
 }
 
 #define EXPECT_EXIT(run, expected, text)                                                           \

@@ -5,28 +5,15 @@
 
 namespace clscope::rbf {
 
-namespace {
-
-// (N,3) float positions as doubles.
-std::vector<double> readPositions(const H5Reader& file, const std::string& path) {
-    if (!file.hasDataset(path)) throw InputError(file.where(path) + ": no such dataset");
-    const DatasetInfo di = file.info(path);
-    if (di.shape.size() != 2 || di.shape[1] != 3 || !di.dtype || dtypeIsInteger(*di.dtype))
-        throw InputError(file.where(path) + ": expected (N, 3) float32 or float64, found " +
-                         di.typeName + " " + shapeString(di.shape));
-    const Array a = file.read(path, DType::Float64);
-    return {a.as<double>().begin(), a.as<double>().end()};
-}
-
-} // namespace
-
 Problem readProblem(const H5Reader& file, const std::string& group, std::size_t planes) {
     Particles particles;
     if (!planes) {
         particles = readParticles(file, group);
     } else {
         // Only sources and weights: the targets are the planes.
-        particles.sources = readPositions(file, group + "/sources");
+        const std::string spath = group + "/sources";
+        if (!file.hasDataset(spath)) throw InputError(file.where(spath) + ": no such dataset");
+        particles.sources = readPositions(file, spath);
         const std::string wpath = group + "/weights";
         if (!file.hasDataset(wpath)) throw InputError(file.where(wpath) + ": no such dataset");
         const DatasetInfo di = file.info(wpath);

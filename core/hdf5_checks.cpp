@@ -1,0 +1,137 @@
+// Storage checks before an HDF5 read: filters available, chunk sizes and counts plausible,
+// data inside the file, virtual sources present, so that a damaged file is refused with a
+// clear message instead of being read as garbage.
+#include "core/errors.hpp"
+#include "core/hdf5_util.hpp"
+#include "core/limits.hpp"
+
+#include <filesystem>
+
+namespace clscope::h5 {
+
+namespace {
+
+std::uint64_t fileSize(const std::string& fileName) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(fileName, ec);
+    return ec ? UINT64_MAX : size;
+}
+
+// Every filter of a chunked dataset must be available, or HDF5 cannot decode the chunks.
+void checkFilters(hid_t dcpl, const std::string& where) {
+    const int n = H5Pget_nfilters(dcpl);
+    for (int i = 0; i < n; ++i) {
+        unsigned flags = 0, config = 0;
+        std::size_t cdCount = 0;
+        char name[256] = "";
+        const H5Z_filter_t id = H5Pget_filter2(dcpl, static_cast<unsigned>(i), &flags, &cdCount,
+                                               nullptr, sizeof name, name, &config);
+        if (id < 0 || H5Zfilter_avail(id) <= 0)
+            throw InputError(where + ": compression filter " + std::to_string(id) + " (" + name +
+                             ") is not available (missing HDF5 plugin, or a corrupt "
+                             "filter pipeline)");
+    }
+}
+
+// Chunks of a chunked dataset: all of them stored, inside the file and, without filters,
+// exactly one raw chunk each (a compressed chunk taken as raw would overflow the reader).
+void checkChunks(hid_t dset, hid_t dcpl, const std::string& where, const Shape& shape,
+                 std::size_t storedElement, std::uint64_t fileBytes, bool whole) {
+    checkFilters(dcpl, where);
+    const bool filtered = H5Pget_nfilters(dcpl) > 0;
+    std::vector<hsize_t> chunk(shape.size());
+    if (H5Pget_chunk(dcpl, static_cast<int>(chunk.size()), chunk.data()) !=
+        static_cast<int>(shape.size()))
+        throw InputError(where + ": corrupt chunk layout");
+    std::uint64_t expected = 1, chunkBytes = storedElement;
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+        if (chunk[d] == 0) throw InputError(where + ": corrupt chunk layout (size 0)");
+        expected *= (shape[d] + chunk[d] - 1) / chunk[d];
+        if (__builtin_mul_overflow(chunkBytes, chunk[d], &chunkBytes))
+            throw InputError(where + ": corrupt chunk layout (chunk size overflows)");
+    }
+    hsize_t stored = 0;
+    Handle space(H5Dget_space(dset), H5Sclose);
+    if (H5Dget_num_chunks(dset, space.get(), &stored) < 0)
+        throw InputError(where + ": cannot read the chunk index: " + h5::lastError());
+    if (whole ? stored != expected : stored > expected)
+        throw InputError(where + ": the file stores " + std::to_string(stored) + " of the " +
+                         std::to_string(expected) + " chunks of shape " + shapeString(shape) +
+                         " (partly written or corrupt file)");
+    const hsize_t checked = std::min<hsize_t>(stored, 1024);
+    std::vector<hsize_t> offset(shape.size());
+    for (hsize_t i = 0; i < checked; ++i) {
+        unsigned mask = 0;
+        haddr_t address = 0;
+        hsize_t size = 0;
+        if (H5Dget_chunk_info(dset, space.get(), i, offset.data(), &mask, &address, &size) < 0)
+            throw InputError(where + ": cannot read chunk " + std::to_string(i) + ": " +
+                             h5::lastError());
+        if (!filtered && size != chunkBytes)
+            throw InputError(where + ": chunk " + std::to_string(i) + " stores " +
+                             std::to_string(size) + " bytes, expected " +
+                             std::to_string(chunkBytes) +
+                             " for unfiltered data (corrupt filter pipeline?)");
+        if (address == HADDR_UNDEF || address + size > fileBytes)
+            throw InputError(where + ": chunk " + std::to_string(i) +
+                             " lies past the end of the file (truncated file?)");
+    }
+}
+
+// Sources of a virtual dataset must exist (HDF5 reads missing ones as fill values).
+void checkVirtualSources(hid_t dcpl, const std::string& where, const std::string& fileName) {
+    std::size_t count = 0;
+    if (H5Pget_virtual_count(dcpl, &count) < 0) return;
+    const auto dir = std::filesystem::path(fileName).parent_path();
+    for (std::size_t i = 0; i < count; ++i) {
+        const ssize_t length = H5Pget_virtual_filename(dcpl, i, nullptr, 0);
+        if (length <= 0) continue;
+        std::string source(static_cast<std::size_t>(length) + 1, '\0');
+        H5Pget_virtual_filename(dcpl, i, source.data(), source.size());
+        source.resize(static_cast<std::size_t>(length));
+        if (source == ".") continue;
+        std::error_code ec;
+        if (!std::filesystem::exists(source, ec) && !std::filesystem::exists(dir / source, ec))
+            throw InputError(where + ": source file " + source +
+                             " of the virtual dataset is missing");
+    }
+}
+
+// Refuse what HDF5 would read wrongly: storage that does not hold the declared data. A
+// whole read needs every chunk stored; a slab read (frames of a file still being written)
+// only consistent chunks.
+
+} // namespace
+
+void checkStorage(hid_t dset, const std::string& where, const std::string& fileName,
+                  const Shape& shape, bool whole) {
+    Handle type(H5Dget_type(dset), H5Tclose);
+    const std::size_t element = H5Tget_size(type.get());
+    const auto declared = checkedBytes(shape, element);
+    if (!declared) throw InputError(where + ": shape " + shapeString(shape) + " overflows 64 bits");
+    if (*declared == 0) return;
+    Handle dcpl(H5Dget_create_plist(dset), H5Pclose);
+    const std::uint64_t fileBytes = fileSize(fileName);
+    switch (H5Pget_layout(dcpl.get())) {
+    case H5D_CHUNKED:
+        return checkChunks(dset, dcpl.get(), where, shape, element, fileBytes, whole);
+    case H5D_VIRTUAL:
+        return checkVirtualSources(dcpl.get(), where, fileName);
+    case H5D_CONTIGUOUS: {
+        const std::uint64_t stored = H5Dget_storage_size(dset);
+        if (stored < *declared)
+            throw InputError(where + ": shape " + shapeString(shape) + " needs " +
+                             std::to_string(*declared) + " bytes, the file stores " +
+                             std::to_string(stored) + " (truncated or corrupt file)");
+        const haddr_t offset = H5Dget_offset(dset);
+        if (offset == HADDR_UNDEF || offset + stored > fileBytes)
+            throw InputError(where + ": the data lies past the end of the file (truncated "
+                                     "file?)");
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+} // namespace clscope::h5
