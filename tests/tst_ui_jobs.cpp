@@ -2,6 +2,7 @@
 // second, errors arrive as text with their kind, and only one job runs at a time.
 #include "core/errors.hpp"
 #include "ui/jobs/job_runner.hpp"
+#include "ui/jobs/live_rerun.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QElapsedTimer>
@@ -83,19 +84,60 @@ class TestUiJobs : public QObject {
         QVERIFY(runner.submit(longJob())); // usable again; the destructor cancels it
     }
 
+    // Many changes in a burst give one run; changes while a run is busy give exactly one more
+    // run after it, with the latest value.
+    void liveRerunCoalescesChanges() {
+        JobRunner runner;
+        int value = 0;
+        std::vector<int> ran;
+        LiveRerun live(
+            runner,
+            [&]() -> std::optional<Job> {
+                Job job;
+                job.title = "live";
+                const int seen = value;
+                job.work = [seen, &ran](const Progress&) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                    JobOutcome outcome;
+                    outcome.deliver = [seen, &ran] { ran.push_back(seen); };
+                    return outcome;
+                };
+                return job;
+            },
+            50);
+        for (value = 1; value <= 5; ++value)
+            live.request();
+        value = 5;
+        QTRY_COMPARE_WITH_TIMEOUT(ran.size(), std::size_t(1), 5000);
+        QCOMPARE(ran.back(), 5);
+        live.request();
+        QTRY_VERIFY_WITH_TIMEOUT(runner.isBusy(), 2000);
+        for (value = 6; value <= 9; ++value)
+            live.request();
+        value = 9;
+        QTRY_COMPARE_WITH_TIMEOUT(ran.size(), std::size_t(3), 5000);
+        QCOMPARE(ran.back(), 9);
+        QTest::qWait(300);
+        QCOMPARE(ran.size(), std::size_t(3));
+        QVERIFY(!live.isPending());
+    }
+
     void errorsArriveWithTheirKind() {
         JobRunner runner;
         QSignalSpy failed(&runner, &JobRunner::failed);
         Job job;
         job.title = "build";
         job.work = [](const Progress&) -> JobOutcome {
-            throw DeviceError("ocl:0: kernel build failed\nbuild log:\nerror: use of undeclared identifier 'x'");
+            throw DeviceError(
+                "ocl:0: kernel build failed\nbuild log:\nerror: use of undeclared identifier 'x'");
         };
         QVERIFY(runner.submit(job));
         QVERIFY(failed.wait(5000));
         QCOMPARE(failed.at(0).at(1).toString(), QString("device error"));
         QVERIFY(failed.at(0).at(2).toString().contains("undeclared identifier"));
-        job.work = [](const Progress&) -> JobOutcome { throw InputError("x.h5:/entry/data/data: not found"); };
+        job.work = [](const Progress&) -> JobOutcome {
+            throw InputError("x.h5:/entry/data/data: not found");
+        };
         QVERIFY(runner.submit(job));
         QVERIFY(failed.wait(5000));
         QCOMPARE(failed.at(1).at(1).toString(), QString("bad input"));
