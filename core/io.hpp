@@ -14,6 +14,8 @@ inline const std::string frames = "/entry/data/data";
 inline const std::string qmask = "/entry/processing/qmask";
 inline const std::string pixelMask = "/entry/instrument/detector/pixel_mask";
 inline const std::string frameTime = "/entry/instrument/detector/frame_time";
+// Synthetic brownian data: the diffusion coefficient it was made with (Å²/s), for checking fits.
+inline const std::string trueDiffusion = "/entry/sample/diffusion_coefficient";
 inline const std::string digis = "/digis";
 inline const std::string particles = "/particles";
 } // namespace paths

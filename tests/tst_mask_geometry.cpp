@@ -205,6 +205,7 @@ void TstMask::poniErrors() {
 void TstMask::seedRingsMatchSynthetic() {
     // The seed's labels floor(r / 10) about the centre of a 201 x 241 image.
     synthetic::XpcsParams p;
+    p.model = "seed";
     p.frames = 1;
     const synthetic::XpcsDataset seed = synthetic::generateXpcs(p);
     Geometry g;

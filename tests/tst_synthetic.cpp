@@ -15,7 +15,9 @@ class TestSynthetic : public QObject {
 
   private slots:
     void xpcsSeedLayout() {
-        const auto d = synthetic::generateXpcs({});
+        synthetic::XpcsParams seed;
+        seed.model = "seed";
+        const auto d = synthetic::generateXpcs(seed);
         QCOMPARE(d.frames.shape(), (Shape{500, 201, 241}));
         QCOMPARE(d.frames.dtype(), DType::UInt8);
         // Labels r // 10 about the centre (100, 120), as numpy.ogrid[-100:101, -120:121].
@@ -31,6 +33,7 @@ class TestSynthetic : public QObject {
 
     void xpcsFollowsItsRateModel() {
         synthetic::XpcsParams p;
+        p.model = "seed";
         p.frames = 40;
         const auto d = synthetic::generateXpcs(p);
         const auto v = d.frames.as<std::uint8_t>();

@@ -13,7 +13,10 @@
 #include "ui/results/timings_panel.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/shell/workbench.hpp"
+#include "core/synthetic/synthetic.hpp"
+#include "gpu/xpcs/algorithm.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
+#include "ui/xpcs/xpcs_fit_quality.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
 #include "ui_test_helpers.hpp"
@@ -160,6 +163,76 @@ class TestUiXpcs : public QObject {
         QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 5);
     }
 
+    // Values with the digits their errors justify; fits flagged when a parameter sits at a
+    // bound or its error exceeds it; a converged clean fit is not flagged.
+    void fitQualityFlagsAndDigits() {
+        QCOMPARE(valueWithError(1.0004, 4.1e-5), std::string("1.000400 ± 0.000041"));
+        QCOMPARE(valueWithError(1.234e6, 5.6e4), std::string("(1.234 ± 0.056)e6"));
+        QCOMPARE(valueWithError(0.01, 0.5), std::string("0.01 ± 0.50"));
+        QCOMPARE(valueWithError(2.5, 0.0), std::string("2.5 ± —"));
+        xpcs::FitResult fit;
+        fit.converged = true;
+        fit.values = {1.0, 0.0, 50.0, 1.0};
+        fit.errors = {1e-3, 0.0, 80.0, 0.0};
+        const std::vector<xpcs::FitParameter> params{
+            {1.0}, {0.2, false, 0.0, 2.0}, {10.0, false, 0.0}, {1.0, true}};
+        const std::vector<std::string> names{"baseline", "β", "Γ", "α"};
+        QCOMPARE(fitConcerns(fit, params, names),
+                 std::string("β at its bound; Γ error larger than its value"));
+        fit.values[1] = 0.3, fit.errors = {1e-3, 0.01, 2.0, 0.0};
+        QCOMPARE(fitConcerns(fit, params, names), std::string());
+        fit.converged = false, fit.message = "iteration limit";
+        QCOMPARE(fitConcerns(fit, params, names), std::string("not converged: iteration limit"));
+    }
+
+    // The τ range of the options decides which lags are fitted.
+    void tauRangeLimitsFittedLags() {
+        if (!xpcs::fitAvailable()) QSKIP("built without GSL");
+        XpcsPresenter p;
+        p.setRuns({{exponentialResult({20.0}), "cpu"}});
+        QCOMPARE(p.fits()[0].fit.points, std::size_t(66)); // auto: lags up to 199 / 3 = 66 ms
+        XpcsFitOptions all;
+        all.tauMax = INFINITY;
+        p.setFitOptions(all);
+        QCOMPARE(p.fits()[0].fit.points, std::size_t(199));
+        XpcsFitOptions o;
+        o.tauMin = 0.0105, o.tauMax = 0.05; // lags 11..50 ms
+        p.setFitOptions(o);
+        QCOMPARE(p.fits()[0].fit.points, std::size_t(40));
+        QVERIFY(p.fits()[0].trusted());
+    }
+
+    // The demo's brownian data through the cpu reference and the presenter's default fits:
+    // Γ = D·q² gives the D the data were made with within 5 %, and its fits are trusted.
+    void brownianDataGivesItsDiffusion() {
+        if (!xpcs::fitAvailable()) QSKIP("built without GSL");
+        synthetic::XpcsParams sp; // the default model: brownian, D = 1e6 Å²/s, 1 ms frames
+        sp.frames = 300, sp.height = 96, sp.width = 96, sp.ringWidth = 6, sp.intensity = 50;
+        sp.dtype = DType::UInt16;
+        const synthetic::XpcsDataset d = synthetic::generateXpcs(sp);
+        QVERIFY(d.diffusion && d.centers);
+        auto input = xpcs::makeInput(d.frames, d.labels);
+        input->frameTime = d.frameTime;
+        const Algorithm& xpcs = AlgorithmRegistry::instance().find("xpcs");
+        const auto run = runAlgorithm(xpcs, {hostDevice(), "cpu", input, xpcs.defaultParams(), {}});
+        const xpcs::Result& r = dynamic_cast<const xpcs::RunResult&>(*run).result;
+        std::vector<double> q;
+        for (std::int32_t label : r.labels)
+            for (std::size_t i = 0; i < d.centers->labelIds.size(); ++i)
+                if (d.centers->labelIds[i] == label) q.push_back(d.centers->q[i]);
+        XpcsPresenter p;
+        p.setRuns({{r, "cpu"}});
+        p.setBinQ(q);
+        p.setTrueDiffusion(d.diffusion);
+        const XpcsRatePoints points = p.rateVsQ();
+        QVERIFY2(points.diffusion.has_value(), points.fitNote.c_str());
+        const double dAngstrom = points.diffusion->values[0] * 100; // nm²/s → Å²/s
+        QVERIFY2(std::abs(dAngstrom / 1e6 - 1.0) < 0.05, qPrintable(QString::number(dAngstrom)));
+        QVERIFY(points.powerLaw);
+        QVERIFY2(std::abs(points.powerLaw->values[1] - 2.0) < 0.1,
+                 qPrintable(QString::number(points.powerLaw->values[1])));
+    }
+
     void csvTable() {
         XpcsPresenter p;
         p.setRuns({{knownResult(), "cpu"}});
@@ -195,7 +268,7 @@ class TestUiXpcs : public QObject {
         QStringList titles;
         for (const ResultTab& tab : results.tabs())
             titles << tab.title;
-        for (const char* title : {"g2(τ)", "Fits", "Γ vs q", "Two-time"})
+        for (const char* title : {"g2(τ)", "Fits", "Γ vs q²", "Two-time"})
             QVERIFY2(titles.contains(title), title);
         for (const ResultTab& tab : results.tabs())
             QCOMPARE(tab.algorithm, QString("xpcs"));

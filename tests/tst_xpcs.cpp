@@ -136,6 +136,7 @@ void TestXpcs::addCases() {
     add("zero frames and bins", std::move(zeros));
     // Synthetic seed-like data: frame and pixel counts above the gemm tile and flush sizes.
     synthetic::XpcsParams sp;
+    sp.model = "seed";
     sp.frames = 131, sp.height = 41, sp.width = 49, sp.ringWidth = 7;
     auto seed = synthetic::generateXpcs(sp);
     Case big{seed.frames, seed.labels};

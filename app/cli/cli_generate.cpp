@@ -90,7 +90,7 @@ void addXpcs(CLI::App* generate, Action& action) {
                     "Frame time in seconds (0: none written; brownian: 1 ms)")
         ->check(numberIn(0, limits::maxFrameTime));
     sub->add_option("--model", p.model,
-                    "seed (flat g2, the bench case) or brownian (diffusing particles, known D)")
+                    "brownian (diffusing particles, known D; the default) or seed (flat g2, the bench case)")
         ->capture_default_str();
     sub->add_option("--diffusion", p.diffusion, "brownian: diffusion coefficient D in Å²/s")
         ->capture_default_str()

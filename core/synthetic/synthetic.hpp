@@ -22,7 +22,7 @@ namespace clscope::synthetic {
 // construction. Writes the geometry, qmask_q (nm^-1) with qmask_label_ids and the frame time
 // (1 ms when none is given).
 struct XpcsParams {
-    std::string model = "seed"; // "seed" or "brownian"
+    std::string model = "brownian"; // "brownian" (the default) or "seed" (the bench case)
     double diffusion = 1e6;     // brownian: D in Å^2/s
     double distance = 5.0;      // brownian: metres
     double pixelSize = 75e-6;   // brownian: metres
@@ -40,6 +40,7 @@ struct XpcsDataset {
     std::optional<double> frameTime;
     std::optional<mask::Geometry> geometry;    // brownian
     std::optional<mask::LabelCenters> centers; // brownian: mean q of each label
+    std::optional<double> diffusion;           // brownian: D in Å²/s (paths::trueDiffusion)
 };
 XpcsDataset generateXpcs(const XpcsParams& p);
 XpcsDataset generateBrownianXpcs(const XpcsParams& p); // model "brownian"

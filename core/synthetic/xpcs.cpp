@@ -96,6 +96,10 @@ void writeXpcs(H5Writer& out, const XpcsDataset& d, Compression c) {
     if (d.frameTime) out.writeScalar(paths::frameTime, *d.frameTime);
     if (d.geometry) mask::writeGeometry(out, *d.geometry);
     if (d.centers) mask::writeLabelCenters(out, *d.centers);
+    if (d.diffusion) {
+        out.writeScalar(paths::trueDiffusion, *d.diffusion);
+        out.setAttribute(paths::trueDiffusion, "units", "angstrom^2/s");
+    }
 }
 
 } // namespace clscope::synthetic

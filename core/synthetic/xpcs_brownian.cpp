@@ -102,6 +102,7 @@ XpcsDataset generateBrownianXpcs(const XpcsParams& p) {
     d.frameTime = frameTime;
     d.geometry = g;
     d.centers = std::move(centers);
+    d.diffusion = p.diffusion;
     return d;
 }
 

@@ -42,6 +42,7 @@ Paired pairByLabel(const Result& got, const Result& ref) {
 
 synthetic::XpcsParams benchDataset(const std::string& size) {
     synthetic::XpcsParams p; // seed: 500 x 201 x 241, rings of 10 pixels
+    p.model = "seed";
     if (size == "large") p.frames = 2000, p.height = 511, p.width = 511, p.ringWidth = 8;
     return p;
 }

@@ -95,6 +95,13 @@ QWidget* GenerateDialog::xpcsPage() {
     const synthetic::XpcsParams d;
     QFormLayout* form = nullptr;
     QWidget* page = formPage(this, form);
+    xModel_ = new QComboBox(page);
+    xModel_->addItems({"brownian", "seed"});
+    xModel_->setCurrentText(QString::fromStdString(d.model));
+    xModel_->setToolTip("brownian: diffusing particles in a SAXS geometry, g2 = 1 + β·exp(−2Dq²τ); "
+                        "seed: the seed's flat-g2 bench data");
+    form->addRow("Model", xModel_);
+    form->addRow("Diffusion D (Å²/s, brownian)", xDiffusion_ = realBox(d.diffusion, 1e-6, 1e12, 1, page));
     form->addRow("Frames T", xFrames_ = intBox(d.frames, 1, 1000000, page));
     form->addRow("Height H", xHeight_ = intBox(d.height, 1, 100000, page));
     form->addRow("Width W", xWidth_ = intBox(d.width, 1, 100000, page));
@@ -160,6 +167,7 @@ SyntheticRequest GenerateDialog::request() const {
     r.xpcs.ringWidth = xRingWidth_->value(), r.xpcs.intensity = xIntensity_->value();
     r.xpcs.dtype = xpcsDtypes[static_cast<std::size_t>(xDtype_->currentIndex())];
     r.xpcs.frameTime = xFrameTime_->value(), r.xpcs.seed = r.seed;
+    r.xpcs.model = xModel_->currentText().toStdString(), r.xpcs.diffusion = xDiffusion_->value();
     r.diffraction = {
         size(dFrames_),        size(dHeight_),           size(dWidth_),       size(dSpots_),
         dBackground_->value(), dSpotIntensity_->value(), dGaps_->isChecked(), r.seed};

@@ -36,7 +36,8 @@ class GenerateDialog : public QDialog {
     // xpcs
     QSpinBox *xFrames_ = nullptr, *xHeight_ = nullptr, *xWidth_ = nullptr;
     QDoubleSpinBox *xRingWidth_ = nullptr, *xIntensity_ = nullptr, *xFrameTime_ = nullptr;
-    QComboBox* xDtype_ = nullptr;
+    QComboBox *xDtype_ = nullptr, *xModel_ = nullptr;
+    QDoubleSpinBox* xDiffusion_ = nullptr;
     // diffraction
     QSpinBox *dFrames_ = nullptr, *dHeight_ = nullptr, *dWidth_ = nullptr, *dSpots_ = nullptr;
     QDoubleSpinBox *dBackground_ = nullptr, *dSpotIntensity_ = nullptr;

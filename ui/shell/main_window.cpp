@@ -16,6 +16,7 @@
 #include <QElapsedTimer>
 #include <QProgressBar>
 #include <QSettings>
+#include <QScrollArea>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolButton>
@@ -43,6 +44,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() = default;
 
+// Form-like panels (the mask editor, algorithm panels) scroll inside their dock rather than
+// making the window taller than the screen.
+static QWidget* scrollable(QWidget* panel) {
+    auto* area = new QScrollArea;
+    area->setWidget(panel);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    return area;
+}
+
 QDockWidget* MainWindow::addPanel(const QString& objectName, const QString& title,
                                   QWidget* widget) {
     auto* dock = new QDockWidget(title, this);
@@ -68,13 +80,13 @@ void MainWindow::buildPanels() {
     addPanel("ImagePanel", "Image", image_);
     addPanel("DevicePanel", "Device", devices_);
     mask_ = new MaskPanel(*workbench_, this);
-    addPanel("MaskPanel", "Mask", mask_);
+    addPanel("MaskPanel", "Mask", scrollable(mask_));
     for (const AlgorithmPanelSpec& spec : AlgorithmPanelRegistry::instance().panels())
         algorithmDocks_.push_back(
             addPanel(QString::fromStdString("AlgorithmPanel_" + spec.algorithm), spec.title,
-                     spec.createPanel(*workbench_, this)));
+                     scrollable(spec.createPanel(*workbench_, this))));
     compare_ = new ComparisonView(*workbench_, this);
-    addPanel("ComparePanel", "Compare", compare_);
+    addPanel("ComparePanel", "Compare", scrollable(compare_));
     addPanel("ResultsPanel", "Results", results_);
     addPanel("TimingsPanel", "Timings", timings_);
     addPanel("LogPanel", "Log", log_);

@@ -3,7 +3,7 @@
 // run the default variant on the current device with a two-time map and show g2(τ) with its
 // fits, or compare every xpcs variant on every device in the Compare dock. The demo reports
 // whether its run succeeded (Workbench::demoFinished). CLSCOPE_DEMO_VARIANT picks another
-// variant for `--demo xpcs`.
+// variant for `--demo xpcs`, CLSCOPE_DEMO_TAB another result tab to show.
 #include "core/errors.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 #include "ui/compare/comparison_view.hpp"
@@ -15,6 +15,7 @@
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QStandardPaths>
+#include <QTabWidget>
 
 namespace clscope::ui {
 
@@ -37,6 +38,13 @@ void showInTheMiddle(Workbench& wb, const char* name) {
     window->tabifyDockWidget(image, dock);
     dock->show();
     dock->raise();
+}
+
+// CLSCOPE_DEMO_TAB names a result tab to show instead of g2(τ) (e.g. "Γ vs q²").
+void raiseResultTab(Workbench& wb, const QString& title) {
+    QTabWidget* tabs = wb.results().tabWidget();
+    for (int i = 0; !title.isEmpty() && i < tabs->count(); ++i)
+        if (tabs->tabText(i) == title) tabs->setCurrentIndex(i);
 }
 
 // Generate and open the demo dataset, then call then(panel) with the XPCS panel set up.
@@ -68,6 +76,7 @@ void startXpcsDemo(Workbench& wb) {
             &panel, &XpcsPanel::runFinished, &panel,
             [&wb](bool ok) {
                 if (ok) showInTheMiddle(wb, "ResultsPanel");
+                if (ok) raiseResultTab(wb, qEnvironmentVariable("CLSCOPE_DEMO_TAB"));
                 emit wb.demoFinished(ok);
             },
             Qt::SingleShotConnection);

@@ -13,6 +13,7 @@ namespace clscope::ui {
 
 namespace {
 constexpr double unbounded = 1000; // a bound box at ±this end means "no bound"
+constexpr double tauUnbounded = 1e9; // the τ max box at this end means "auto"
 
 // Shows its ends as −∞ and +∞.
 class BoundSpinBox : public QDoubleSpinBox {
@@ -30,6 +31,21 @@ class BoundSpinBox : public QDoubleSpinBox {
     }
     QValidator::State validate(QString& text, int& pos) const override {
         return text.contains("∞") ? QValidator::Acceptable : QDoubleSpinBox::validate(text, pos);
+    }
+};
+
+// τ max: its top end means "auto" (the first third of the lags).
+class AutoSpinBox : public QDoubleSpinBox {
+  public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+    QString textFromValue(double value) const override {
+        return value >= maximum() ? "auto" : QDoubleSpinBox::textFromValue(value);
+    }
+    double valueFromText(const QString& text) const override {
+        return text.contains("auto") ? maximum() : QDoubleSpinBox::valueFromText(text);
+    }
+    QValidator::State validate(QString& text, int& pos) const override {
+        return text.contains("auto") ? QValidator::Acceptable : QDoubleSpinBox::validate(text, pos);
     }
 };
 
@@ -59,12 +75,32 @@ XpcsFitForm::XpcsFitForm(QWidget* parent) : QGroupBox("Fit", parent) {
     baseline_ = addRow(2, "baseline", "g₂ at long τ");
     beta_ = addRow(3, "β", "contrast (speckle visibility)");
     alpha_ = addRow(4, "α", "stretching exponent (1: simple exponential)");
+    addTauRange(grid, 5);
     auto* refit = new QPushButton("Refit", this);
     refit->setToolTip("Fit the shown result again with these options");
-    grid->addWidget(refit, 5, 0, 1, 5);
+    grid->addWidget(refit, 6, 0, 1, 5);
     setOptions({});
     connect(model_, &QComboBox::currentIndexChanged, this, [this] { updateEnabled(); });
     connect(refit, &QPushButton::clicked, this, &XpcsFitForm::refitRequested);
+}
+
+// The lags fitted, tauMin < τ ≤ tauMax, in the result's τ unit (s or frames).
+void XpcsFitForm::addTauRange(QGridLayout* grid, int row) {
+    auto* label = new QLabel("τ range", this);
+    label->setToolTip("Fit only the lags with min < τ ≤ max (in the result's τ unit: s when the "
+                      "frame time is known, else frames); max auto: the first third of the lags");
+    tauMin_ = spin(this, 0, tauUnbounded);
+    tauMax_ = new AutoSpinBox(this);
+    tauMax_->setRange(0, tauUnbounded);
+    tauMax_->setButtonSymbols(QAbstractSpinBox::NoButtons);
+    for (QDoubleSpinBox* box : {tauMin_, tauMax_}) {
+        box->setDecimals(6);
+        box->setSingleStep(0.001);
+    }
+    tauMax_->setValue(tauUnbounded);
+    grid->addWidget(label, row, 0);
+    grid->addWidget(tauMin_, row, 1, 1, 2);
+    grid->addWidget(tauMax_, row, 3, 1, 2);
 }
 
 XpcsFitForm::Row XpcsFitForm::addRow(int row, const QString& name, const QString& tip) {
@@ -109,6 +145,9 @@ XpcsFitOptions XpcsFitForm::options() const {
     o.baseline = read(baseline_);
     o.beta = read(beta_);
     o.alpha = read(alpha_);
+    o.tauMin = tauMin_->value();
+    o.tauMax = tauMax_->value() >= tauUnbounded ? std::numeric_limits<double>::quiet_NaN()
+                                                : tauMax_->value();
     return o;
 }
 
@@ -117,6 +156,8 @@ void XpcsFitForm::setOptions(const XpcsFitOptions& options) {
     write(baseline_, options.baseline);
     write(beta_, options.beta);
     write(alpha_, options.alpha);
+    tauMin_->setValue(options.tauMin);
+    tauMax_->setValue(std::isfinite(options.tauMax) ? options.tauMax : tauUnbounded);
     updateEnabled();
 }
 

@@ -8,6 +8,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGridLayout;
 
 namespace clscope::ui {
 
@@ -30,11 +31,13 @@ class XpcsFitForm : public QGroupBox {
         QDoubleSpinBox *lower = nullptr, *upper = nullptr;
     };
     Row addRow(int row, const QString& name, const QString& tip);
+    void addTauRange(QGridLayout* grid, int row);
     static xpcs::FitParameter read(const Row& row);
     static void write(const Row& row, const xpcs::FitParameter& p);
     void updateEnabled();
     QComboBox* model_ = nullptr;
     Row baseline_, beta_, alpha_;
+    QDoubleSpinBox *tauMin_ = nullptr, *tauMax_ = nullptr;
 };
 
 } // namespace clscope::ui

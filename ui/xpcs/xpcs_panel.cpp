@@ -146,7 +146,16 @@ void XpcsPanel::refreshInputs() {
         } catch (const std::exception&) {
         }
     }
-    framesInfo_->setText(frames);
+    const std::string refusal =
+        framesPath && roles.file() ? framesRefusal(*roles.file(), *framesPath) : std::string();
+    framesInfo_->setText(refusal.empty() ? frames
+                                         : frames + "<br><span style='color:#b00'>" +
+                                               q(refusal).toHtmlEscaped() + "</span>");
+    if (!refusal.empty() && refusal != framesRefusal_)
+        wb_.log(LogLevel::Warning, "XPCS: " + q(refusal));
+    framesRefusal_ = refusal;
+    runButton_->setEnabled(refusal.empty() && !running_);
+    runButton_->setToolTip(refusal.empty() ? QString() : q(refusal));
     frameTime_->setPlaceholderText(timeHint);
     CurrentLabels labels;
     try {

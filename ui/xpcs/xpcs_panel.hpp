@@ -60,7 +60,9 @@ class XpcsPanel : public QWidget {
     void refreshVariants();
     void refreshTwoTimeBins();
     void deliver(std::shared_ptr<const xpcs::RunResult> run,
-                 std::shared_ptr<const xpcs::Input> input, std::optional<std::vector<double>> binQ);
+                 std::shared_ptr<const xpcs::Input> input, std::optional<std::vector<double>> binQ,
+                 std::optional<double> trueDiffusion);
+    std::optional<double> readTrueDiffusion(const H5Reader& file) const;
     void finishRun(bool ok);
     std::optional<std::vector<double>> binQ(const std::vector<std::int32_t>& labels) const;
     void showTabs(const xpcs::RunResult& run, const xpcs::Input& input);
@@ -76,6 +78,7 @@ class XpcsPanel : public QWidget {
     QPushButton* runButton_ = nullptr;
     std::shared_ptr<XpcsPresenter> presenter_ = std::make_shared<XpcsPresenter>();
     bool running_ = false;
+    std::string framesRefusal_; // why the assigned frames cannot be correlated (empty: they can)
     QString labelsOrigin_;
     QPointer<XpcsG2View> g2View_;
     QPointer<XpcsFitsView> fitsView_;

@@ -1,5 +1,6 @@
 // XpcsPanel runs: one job that reads the input (frame range, labels with the pixel mask) and
 // runs the chosen variant through runAlgorithm(); its result builds the xpcs result tabs.
+#include "core/io.hpp"
 #include "core/mask/partition.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "ui/image/image_view.hpp"
@@ -52,12 +53,13 @@ bool XpcsPanel::run() {
         return false;
     }
     auto q = binQ(request.labels->bins());
+    const std::optional<double> trueD = readTrueDiffusion(*request.file);
     Job job;
     job.device = request.device;
     job.title = "xpcs " + request.variant + " on " + job.device.spec;
     job.algorithm = "xpcs";
     job.variant = request.variant;
-    job.work = [this, request, q](const Progress& progress) {
+    job.work = [this, request, q, trueD](const Progress& progress) {
         std::shared_ptr<const xpcs::Input> input = loadInput(request);
         progress.checkCancel();
         auto result =
@@ -71,7 +73,7 @@ bool XpcsPanel::run() {
                               .arg(run->result.frames)
                               .arg(run->info.kernelMs, 0, 'f', 1)
                               .toStdString();
-        outcome.deliver = [this, run, input, q] { deliver(run, input, q); };
+        outcome.deliver = [this, run, input, q, trueD] { deliver(run, input, q, trueD); };
         return outcome;
     };
     if (!wb_.submit(std::move(job))) return false;
@@ -82,8 +84,10 @@ bool XpcsPanel::run() {
 
 void XpcsPanel::deliver(std::shared_ptr<const xpcs::RunResult> run,
                         std::shared_ptr<const xpcs::Input> input,
-                        std::optional<std::vector<double>> binQ) {
+                        std::optional<std::vector<double>> binQ,
+                        std::optional<double> trueDiffusion) {
     presenter_ = std::make_shared<XpcsPresenter>();
+    presenter_->setTrueDiffusion(trueDiffusion);
     presenter_->setFitOptions(fitForm_->options());
     presenter_->setRuns({{run->result, run->info.device + " " + run->info.deviceName}});
     presenter_->setBinQ(std::move(binQ));
@@ -95,7 +99,7 @@ void XpcsPanel::deliver(std::shared_ptr<const xpcs::RunResult> run,
 
 void XpcsPanel::finishRun(bool ok) {
     running_ = false;
-    runButton_->setEnabled(true);
+    runButton_->setEnabled(framesRefusal_.empty());
     if (ok && g2View_) {
         // Bring the g2 plot to the front.
         wb_.results().tabWidget()->setCurrentWidget(g2View_);
@@ -122,6 +126,17 @@ std::optional<std::vector<double>> XpcsPanel::binQ(const std::vector<std::int32_
             return xpcs::readBinQ(*wb_.dataset().file(), labels.size());
     } catch (const std::exception& e) {
         wb_.log(LogLevel::Warning, QString("XPCS: q of the bins not used: %1").arg(e.what()));
+    }
+    return std::nullopt;
+}
+
+// The D a synthetic brownian file was made with (Å²/s), when the file says.
+std::optional<double> XpcsPanel::readTrueDiffusion(const H5Reader& file) const {
+    try {
+        if (file.hasDataset(paths::trueDiffusion)) return file.readScalar(paths::trueDiffusion);
+    } catch (const std::exception& e) {
+        wb_.log(LogLevel::Warning, QString("XPCS: %1 not read: %2")
+                                       .arg(q(paths::trueDiffusion), e.what()));
     }
     return std::nullopt;
 }
@@ -153,7 +168,7 @@ void XpcsPanel::showTabs(const xpcs::RunResult& run, const xpcs::Input& input) {
         {"xpcs", "Fits", fitsView_, nullptr, {}, [presenter] { return presenter->fitsCsv(); }});
     rateView_ = new XpcsRateView(presenter);
     wb_.addResultTab(
-        {"xpcs", "Γ vs q", rateView_, presenter->hasQ() ? rateView_->plot() : nullptr, {}, {}});
+        {"xpcs", "Γ vs q²", rateView_, presenter->hasQ() ? rateView_->plot() : nullptr, {}, {}});
     if (!r.twotime.empty()) {
         QCustomPlot* twotime = makeTwoTimePlot(r, r.twotime.begin()->first);
         wb_.addResultTab({"xpcs", "Two-time", twotime, twotime, {}, {}});

@@ -1,5 +1,8 @@
 #include "ui/xpcs/xpcs_presenter.hpp"
 
+#include "core/xpcs/fit_bins.hpp"
+#include "ui/xpcs/xpcs_fit_quality.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -13,39 +16,11 @@ namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
-// Fits that throw (no GSL, too few points) come back as not converged with the reason.
-template <class F> xpcs::FitResult tryFit(F&& fit) {
-    try {
-        return fit();
-    } catch (const std::exception& e) {
-        xpcs::FitResult failed;
-        failed.message = e.what();
-        return failed;
-    }
-}
-
 // The shortest text that reads back as the same double ("nan", "inf" as such).
 std::string shortest(double value) {
     char text[64];
     const auto end = std::to_chars(text, text + sizeof text, value).ptr;
     return std::string(text, end);
-}
-
-// Start values of the power law from a straight line through log Γ against log q.
-xpcs::PowerLawModel powerLawStart(const std::vector<double>& q, const std::vector<double>& rate) {
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    const double n = static_cast<double>(q.size());
-    for (std::size_t i = 0; i < q.size(); ++i) {
-        const double x = std::log(q[i]), y = std::log(rate[i]);
-        sx += x, sy += y, sxx += x * x, sxy += x * y;
-    }
-    xpcs::PowerLawModel model;
-    const double det = n * sxx - sx * sx;
-    if (det > 0) {
-        model.exponent.value = (n * sxy - sx * sy) / det;
-        model.prefactor.value = std::exp((sy - model.exponent.value * sx) / n);
-    }
-    return model;
 }
 
 std::string number(double value, int digits) {
@@ -115,29 +90,17 @@ double maxAbsDifference(const std::vector<double>& a, const std::vector<double>&
     return most;
 }
 
-// Baseline from the last fifth of the curve, β from the first lag, Γ from the half-decay lag.
 xpcs::G2Model XpcsFitOptions::model(const std::vector<double>& tau, const double* g2) const {
-    xpcs::G2Model m;
-    m.baseline = baseline;
-    m.beta = beta;
-    m.alpha = alpha;
-    if (!stretched) m.alpha = {1.0, true, 0.0, 2.0};
-    const std::size_t n = tau.size();
-    double tail = 0.0;
-    std::size_t tailCount = 0;
-    for (std::size_t t = n - n / 5; t < n; ++t)
-        if (std::isfinite(g2[t])) tail += g2[t], ++tailCount;
-    const double base = tailCount ? tail / static_cast<double>(tailCount) : 1.0;
-    if (!baseline.fixed) m.baseline.value = std::clamp(base, baseline.lower, baseline.upper);
-    const double first = n > 1 && std::isfinite(g2[1]) ? g2[1] - m.baseline.value : 0.1;
-    if (!beta.fixed) m.beta.value = std::clamp(std::max(first, 1e-3), beta.lower, beta.upper);
-    double halfTau = n > 1 ? tau.back() : 1.0;
-    for (std::size_t t = 1; t < n; ++t)
-        if (std::isfinite(g2[t]) && g2[t] - m.baseline.value < 0.5 * first) {
-            halfTau = tau[t];
-            break;
-        }
-    m.rate.value = halfTau > 0 ? std::log(2.0) / (2.0 * halfTau) : 1.0;
+    xpcs::G2Model m = xpcs::startingModel(tau, g2, stretched);
+    const auto user = [](xpcs::FitParameter p, double start) {
+        if (!p.fixed) p.value = p.lower <= p.upper ? std::clamp(start, p.lower, p.upper) : start;
+        return p;
+    };
+    m.baseline = user(baseline, m.baseline.value);
+    m.beta = user(beta, std::max(m.beta.value, 1e-3));
+    if (stretched) m.alpha = user(alpha, m.alpha.value);
+    m.tauMin = tauMin;
+    m.tauMax = !std::isnan(tauMax) ? tauMax : tau.empty() ? 0.0 : tau[(tau.size() - 1) / 3];
     return m;
 }
 
@@ -174,8 +137,11 @@ void XpcsPresenter::refit() {
         const double* err = r.g2Err.data() + b * r.frames;
         const std::vector<double> g2Row(g2, g2 + r.frames), errRow(err, err + r.frames);
         const xpcs::G2Model model = options_.model(r.tau, g2);
-        fits_.push_back({r.labels[b], binQ(b),
-                         tryFit([&] { return xpcs::fitG2(r.tau, g2Row, errRow, model); })});
+        XpcsBinFit f{r.labels[b], binQ(b),
+                     fitOrReason([&] { return xpcs::fitG2(r.tau, g2Row, errRow, model); }), {}};
+        f.concerns = fitConcerns(f.fit, {model.baseline, model.beta, model.rate, model.alpha},
+                                 {"baseline", "β", "Γ", "α"});
+        fits_.push_back(std::move(f));
     }
 }
 
@@ -229,38 +195,6 @@ XpcsSeries XpcsPresenter::series(std::size_t bin) const {
             s.fitG2.push_back(xpcs::g2Model(tau, fits_[bin].fit.values));
     }
     return s;
-}
-
-XpcsRatePoints XpcsPresenter::rateVsQ() const {
-    XpcsRatePoints p;
-    if (!q_) {
-        p.note = "Γ vs q needs the q of each bin: the labels have no q centres (set them in the "
-                 "mask editor, "
-                 "or give the file /entry/processing/qmask_q).";
-        return p;
-    }
-    for (const XpcsBinFit& f : fits_)
-        if (f.ok() && f.q && *f.q > 0 && f.fit.values[2] > 0) {
-            p.q.push_back(*f.q);
-            p.rate.push_back(f.fit.values[2]);
-            p.rateErr.push_back(f.fit.errors[2]);
-        }
-    if (p.q.empty()) {
-        p.note = "No bin has a converged fit with a positive rate Γ, so there is nothing to plot.";
-        return p;
-    }
-    if (p.q.size() >= 3) {
-        const xpcs::PowerLawModel start = powerLawStart(p.q, p.rate);
-        auto fit = tryFit([&] { return xpcs::fitRateVsQ(p.q, p.rate, p.rateErr, start); });
-        if (fit.converged) {
-            const auto [lo, hi] = std::minmax_element(p.q.begin(), p.q.end());
-            p.fitQ = logSpaced(*lo, *hi, 100);
-            for (double q : p.fitQ)
-                p.fitRate.push_back(fit.values[0] * std::pow(q, fit.values[1]));
-        }
-        p.powerLaw = fit;
-    }
-    return p;
 }
 
 void writeFits(H5Writer& out, const XpcsPresenter& presenter, const std::string& group) {

@@ -7,6 +7,7 @@
 #include "core/xpcs/xpcs.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,7 +27,12 @@ struct XpcsFitOptions {
     xpcs::FitParameter baseline{1.0};
     xpcs::FitParameter beta{0.2, false, 0.0, 2.0};
     xpcs::FitParameter alpha{1.0, false, 0.2, 2.0};
-    // The fit model for one bin; starts guessed from its g2 where not fixed.
+    // Lags fitted: tauMin < τ ≤ tauMax (τ units of the result). tauMax NaN ("auto"): the first
+    // third of the measured lags, beyond which few frame pairs and correlated errors make g2
+    // noisy (what the brownian demo data need to give D within 5 % and n within 0.1).
+    double tauMin = 0.0, tauMax = std::numeric_limits<double>::quiet_NaN();
+    // The fit model for one bin: start values from its g2 (xpcs::startingModel) where not
+    // fixed, the user's bounds and the τ range.
     xpcs::G2Model model(const std::vector<double>& tau, const double* g2) const;
 };
 
@@ -34,7 +40,9 @@ struct XpcsBinFit {
     std::int32_t label = 0;
     std::optional<double> q; // nm^-1
     xpcs::FitResult fit;     // values: baseline, beta, rate, alpha
+    std::string concerns;    // why not to trust it (fitConcerns); empty when trustworthy
     bool ok() const { return fit.converged && fit.values.size() == 4; }
+    bool trusted() const { return ok() && concerns.empty(); }
 };
 
 // One bin's curve on the log τ axis: τ > 0 and finite g2 only.
@@ -50,7 +58,10 @@ struct XpcsRatePoints {
     std::vector<double> q, rate, rateErr;
     std::optional<xpcs::FitResult> powerLaw; // prefactor, exponent
     std::vector<double> fitQ, fitRate;
-    std::string note; // why there is nothing to plot, when there is not
+    std::string note;    // why there is nothing to plot, when there is not
+    std::string fitNote; // why there is no power-law fit, when there is not
+    // Γ = D·q² (exponent fixed at 2): D in nm²/(τ unit) from q in nm⁻¹, when converged.
+    std::optional<xpcs::FitResult> diffusion;
 };
 
 class XpcsPresenter {
@@ -60,6 +71,9 @@ class XpcsPresenter {
     void addRun(XpcsRun run);
     // q of each bin of the first run (ascending labels); absent when unknown.
     void setBinQ(std::optional<std::vector<double>> q);
+    // The diffusion coefficient the data was made with (Å²/s; synthetic brownian files).
+    void setTrueDiffusion(std::optional<double> d) { trueDiffusion_ = d; }
+    std::optional<double> trueDiffusion() const { return trueDiffusion_; }
     // Changing the options refits every bin.
     void setFitOptions(const XpcsFitOptions& options);
     const XpcsFitOptions& fitOptions() const { return options_; }
@@ -89,6 +103,7 @@ class XpcsPresenter {
     std::optional<std::vector<double>> q_;
     XpcsFitOptions options_;
     std::vector<XpcsBinFit> fits_;
+    std::optional<double> trueDiffusion_;
 };
 
 // The fit table as /group/table (one row per bin: label, q, then each parameter and its

@@ -29,6 +29,22 @@ std::size_t storedFrameCount(const H5Reader& file, const std::string& path) {
     }
 }
 
+std::string framesRefusal(const H5Reader& file, const std::string& path) {
+    if (!file.hasDataset(path)) return {}; // EIGER links: checked when read
+    Shape shape;
+    try {
+        shape = file.info(path).shape;
+    } catch (const std::exception&) {
+        return {};
+    }
+    if (shape.size() == 2)
+        return path + " is a single 2-D image; XPCS correlates a stack (T,H,W) of at least 2 frames";
+    if (shape.size() == 3 && shape[0] < 2)
+        return path + " has " + std::to_string(shape[0]) +
+               (shape[0] == 1 ? " frame" : " frames") + "; XPCS needs at least 2";
+    return {};
+}
+
 namespace {
 
 // Frames [first, first+count) copied out of a whole stack.
@@ -70,10 +86,17 @@ void checkRequest(const XpcsRunRequest& request) {
         throw InputError("no frames: assign a frame stack in the Data panel");
     if (!request.labels)
         throw InputError("no q-bin labels: assign them in the Data panel or the mask editor");
+    if (const std::string why = framesRefusal(*request.file, request.framesPath); !why.empty())
+        throw InputError(why);
     const std::size_t total = storedFrameCount(*request.file, request.framesPath);
     if (total && request.firstFrame >= total)
         throw InputError("first frame " + std::to_string(request.firstFrame) +
                          " is past the last frame " + std::to_string(total - 1));
+    const std::size_t used = request.frameCount == 0 ? total - request.firstFrame
+                                                     : std::min(request.frameCount, total - request.firstFrame);
+    if (total && used < 2)
+        throw InputError("the frame range gives " + std::to_string(used) +
+                         " frame; XPCS needs at least 2 (set Count to 0 for all frames)");
     if (!request.file->hasDataset(request.framesPath)) return; // EIGER links: checked when read
     const Shape shape = request.file->info(request.framesPath).shape;
     if (shape.size() >= 2 && (shape[shape.size() - 2] != request.labels->height ||

@@ -43,6 +43,9 @@ Array readFrameRange(const H5Reader& file, const std::string& path, std::size_t 
 // What can be told before reading the frames: a file, frames and labels of the same image
 // size, a frame range inside the stack. Throws InputError.
 void checkRequest(const XpcsRunRequest& request);
+// Why the dataset at path cannot be an XPCS frame stack (a 2-D image, fewer than 2 frames);
+// empty when it can (or cannot be told before reading).
+std::string framesRefusal(const H5Reader& file, const std::string& path);
 // The frame range, the labels with the pixel mask applied, and the provenance: file, dataset
 // paths, labels origin, pixel mask, frame range.
 std::shared_ptr<xpcs::Input> loadInput(const XpcsRunRequest& request);

@@ -36,6 +36,9 @@ class XpcsRateView : public QWidget {
     QLabel* note() const { return note_; }
     void refresh();
 
+    // "D = … Å²/s (fit of Γ = D·q²)" and the true D beside it when known; empty without a fit.
+    QString diffusionText(const XpcsRatePoints& points) const;
+
   private:
     std::shared_ptr<const XpcsPresenter> presenter_;
     QCustomPlot* plot_ = nullptr;
