@@ -41,23 +41,40 @@ DatasetInfo checkImage(const H5Reader& file, const std::string& path, const char
     return di;
 }
 
-// A 1-D integer dataset whose values fit uint16.
-std::vector<std::uint16_t> readUInt16Column(const H5Reader& file, const std::string& path) {
-    const DatasetInfo di = file.info(path);
-    if (di.shape.size() != 1 || !di.integer)
-        throw InputError(file.where(path) + ": expected a 1-D uint16 array, found " + di.typeName +
-                         " " + shapeString(di.shape));
-    const Array a = file.read(path, DType::Int64);
-    std::vector<std::uint16_t> out(a.size());
-    const auto v = a.as<std::int64_t>();
+// Values of a 1-D dataset from index `first` on, checked to fit uint16.
+template <class Values>
+std::vector<std::uint16_t> toUInt16(const H5Reader& file, const std::string& path,
+                                    const Values& v, std::size_t first) {
+    std::vector<std::uint16_t> out(v.size());
     for (std::size_t i = 0; i < v.size(); ++i) {
         if (v[i] < 0 || v[i] > 65535)
             throw InputError(file.where(path) + ": value " + std::to_string(v[i]) + " at index " +
-                             std::to_string(i) + " does not fit uint16");
+                             std::to_string(first + i) + " does not fit uint16");
         out[i] = static_cast<std::uint16_t>(v[i]);
     }
     return out;
 }
+
+} // namespace
+
+std::size_t checkUInt16Column(const H5Reader& file, const std::string& path) {
+    const DatasetInfo di = file.info(path);
+    if (di.shape.size() != 1 || !di.integer)
+        throw InputError(file.where(path) + ": expected a 1-D uint16 array, found " + di.typeName +
+                         " " + shapeString(di.shape));
+    return di.shape[0];
+}
+
+std::vector<std::uint16_t> readUInt16Range(const H5Reader& file, const std::string& path,
+                                           std::size_t first, std::size_t count) {
+    const Array a = file.readSlab(path, first, count);
+    std::vector<std::int64_t> values(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+        values[i] = static_cast<std::int64_t>(a.valueAt(i));
+    return toUInt16(file, path, values, first);
+}
+
+namespace {
 
 } // namespace
 
@@ -83,23 +100,28 @@ std::vector<std::string> frameDatasets(const H5Reader& file, const std::string& 
     return parts;
 }
 
+DatasetInfo checkFrameDataset(const H5Reader& file, const std::string& path) {
+    const DatasetInfo di = file.info(path);
+    if (!di.dtype || !isFrameType(*di.dtype))
+        throw InputError(file.where(path) + ": frames must be " + frameTypes + ", found " +
+                         di.typeName);
+    if (di.shape.size() != 2 && di.shape.size() != 3)
+        throw InputError(file.where(path) +
+                         ": frames must have rank 3 (T,H,W) or 2 (H,W), "
+                         "found " +
+                         shapeString(di.shape));
+    if (std::find(di.shape.begin(), di.shape.end(), 0) != di.shape.end())
+        throw InputError(file.where(path) + ": frames of shape " + shapeString(di.shape) +
+                         " hold no pixels");
+    return di;
+}
+
 Array readFrames(const H5Reader& file, const std::string& path) {
     const std::vector<std::string> parts = frameDatasets(file, path);
     std::vector<Array> arrays;
     std::size_t total = 0;
     for (const std::string& part : parts) {
-        const DatasetInfo di = file.info(part);
-        if (!di.dtype || !isFrameType(*di.dtype))
-            throw InputError(file.where(part) + ": frames must be " + frameTypes + ", found " +
-                             di.typeName);
-        if (di.shape.size() != 2 && di.shape.size() != 3)
-            throw InputError(file.where(part) +
-                             ": frames must have rank 3 (T,H,W) or 2 (H,W), "
-                             "found " +
-                             shapeString(di.shape));
-        if (std::find(di.shape.begin(), di.shape.end(), 0) != di.shape.end())
-            throw InputError(file.where(part) + ": frames of shape " + shapeString(di.shape) +
-                             " hold no pixels");
+        checkFrameDataset(file, part);
         arrays.push_back(file.read(part));
         const Array& a = arrays.back();
         if (a.dtype() != arrays[0].dtype() || a.height() != arrays[0].height() ||
@@ -167,22 +189,33 @@ std::optional<double> readFrameTime(const H5Reader& file, const std::string& pat
     return t;
 }
 
-Digis readDigis(const H5Reader& file, const std::string& group) {
+std::size_t digiCount(const H5Reader& file, const std::string& group) {
+    const std::size_t n = checkUInt16Column(file, group + "/module");
+    for (const char* column : {"/x", "/y", "/adc"})
+        if (checkUInt16Column(file, group + column) != n)
+            throw InputError(file.where(group) +
+                             ": module, x, y and adc must have the same length");
+    return n;
+}
+
+Digis readDigiRange(const H5Reader& file, const std::string& group, std::size_t first,
+                    std::size_t count) {
     Digis d;
-    d.module = readUInt16Column(file, group + "/module");
-    d.x = readUInt16Column(file, group + "/x");
-    d.y = readUInt16Column(file, group + "/y");
-    d.adc = readUInt16Column(file, group + "/adc");
-    const std::size_t n = d.module.size();
-    if (d.x.size() != n || d.y.size() != n || d.adc.size() != n)
-        throw InputError(file.where(group) + ": module, x, y and adc must have the same length");
-    for (std::size_t i = 0; i < n; ++i)
+    d.module = readUInt16Range(file, group + "/module", first, count);
+    d.x = readUInt16Range(file, group + "/x", first, count);
+    d.y = readUInt16Range(file, group + "/y", first, count);
+    d.adc = readUInt16Range(file, group + "/adc", first, count);
+    for (std::size_t i = 0; i < count; ++i)
         if (d.module[i] != Digis::invalidModule &&
             (d.x[i] >= Digis::moduleSizeX || d.y[i] >= Digis::moduleSizeY))
-            throw InputError(file.where(group) + ": digi " + std::to_string(i) + " at (" +
+            throw InputError(file.where(group) + ": digi " + std::to_string(first + i) + " at (" +
                              std::to_string(d.x[i]) + ", " + std::to_string(d.y[i]) +
                              ") lies outside the 160x416 module");
     return d;
+}
+
+Digis readDigis(const H5Reader& file, const std::string& group) {
+    return readDigiRange(file, group, 0, digiCount(file, group));
 }
 
 Particles readParticles(const H5Reader& file, const std::string& group) {

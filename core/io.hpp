@@ -29,6 +29,8 @@ DataLocation parseLocation(const std::string& spec, const std::string& defaultPa
 // Frame stacks (T,H,W) or one image (H,W) of uint8/16/32, int32 or float32. When the
 // default path is absent, EIGER master files' /entry/data/data_NNNNNN links are joined.
 Array readFrames(const H5Reader& file, const std::string& path = paths::frames);
+// One frame dataset's type and shape as readFrames accepts them (InputError otherwise).
+DatasetInfo checkFrameDataset(const H5Reader& file, const std::string& path);
 // The datasets that readFrames would join, in order.
 std::vector<std::string> frameDatasets(const H5Reader& file, const std::string& path);
 
@@ -43,6 +45,16 @@ std::optional<double> readFrameTime(const H5Reader& file,
                                     const std::string& path = paths::frameTime);
 // (N,3) float32/float64 positions as doubles; InputError naming the dataset otherwise.
 std::vector<double> readPositions(const H5Reader& file, const std::string& path);
+// A 1-D integer column of uint16 values (digis): its length (InputError for another shape),
+// or `count` values from `first` (InputError naming a value that does not fit).
+std::size_t checkUInt16Column(const H5Reader& file, const std::string& path);
+std::vector<std::uint16_t> readUInt16Range(const H5Reader& file, const std::string& path,
+                                           std::size_t first, std::size_t count);
+// The number of digis (InputError unless module, x, y and adc are 1-D of one length), and
+// digis [first, first + count) checked to lie inside their module (for runs in passes).
+std::size_t digiCount(const H5Reader& file, const std::string& group = paths::digis);
+Digis readDigiRange(const H5Reader& file, const std::string& group, std::size_t first,
+                    std::size_t count);
 Digis readDigis(const H5Reader& file, const std::string& group = paths::digis);
 Particles readParticles(const H5Reader& file, const std::string& group = paths::particles);
 

@@ -6,7 +6,10 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
+#include "core/limits.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/scale/budget.hpp"
+#include "gpu/scale/passes.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -19,7 +22,7 @@ namespace {
 
 // What one algorithm command was given.
 struct AlgorithmArgs {
-    std::string input, device, variant, paramsFile, output;
+    std::string input, device, variant, paramsFile, output, memoryBudget;
     std::map<std::string, std::string> roles;  // role id -> given path
     std::map<std::string, bool> disabled;      // role id -> --no-... given
     std::map<std::string, std::string> values; // parameter -> text given
@@ -52,18 +55,18 @@ ParamSet paramsFrom(const Algorithm& algorithm, const AlgorithmArgs& a) {
 }
 
 void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
+    const std::uint64_t given = a.memoryBudget.empty() ? 0 : parseByteSize(a.memoryBudget);
     const std::vector<DeviceInfo> devices =
         resolveDevices(a.device); // bad device: exit 4 before reading
+    const std::uint64_t budget = given ? given : defaultMemoryBudget(devices);
     ParamSet params = paramsFrom(algorithm, a);
     const InputSources sources = sourcesFrom(a);
     const std::vector<std::string> inputs = inputFiles(algorithm, sources);
     checkOutputPath(a.output, inputs);
     RunRequest request{devices.front(), a.variant, nullptr, params, parseTuning(a.tuning)};
     if (!request.variant.empty()) algorithm.variant(request.variant); // unknown: usage error first
-    const auto readStart = Clock::now();
-    request.input = algorithm.read(sources, params);
-    const double readMs = msSince(readStart);
-    const auto result = runOnDevices(algorithm, request, devices);
+    const BudgetedRun run = runWithinBudget(algorithm, request, sources, devices, budget);
+    const auto& result = run.result;
     const auto sideOutputs = algorithm.sideOutputs(*result, params);
     for (const auto& side : sideOutputs)
         checkOutputPath(side.first, inputs);
@@ -75,9 +78,11 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
         writeFileAtomically(file, text);
     const RunInfo& info = result->info;
     std::printf(
-        "wrote %s: %s, %s on %s; read %.1f ms, compute %.1f ms (kernels %.3f ms), write %.1f ms\n",
+        "wrote %s: %s, %s on %s; read %.1f ms, compute %.1f ms (kernels %.3f ms), write %.1f ms; "
+        "%zu pass%s within a memory budget of %s\n",
         a.output.c_str(), result->summary().c_str(), info.variant.c_str(), info.device.c_str(),
-        readMs, info.wallMs, info.kernelMs, msSince(writeStart));
+        run.readMs, info.wallMs, info.kernelMs, msSince(writeStart), run.passes,
+        run.passes == 1 ? "" : "es", byteText(budget).c_str());
 }
 
 void addRoleOptions(CLI::App* sub, const Algorithm& algorithm, AlgorithmArgs& a) {
@@ -122,6 +127,10 @@ void addCommand(CLI::App& app, Action& action, std::shared_ptr<const Algorithm> 
     sub->add_option("--params", a->paramsFile,
                     "Parameters as JSON (an output's 'parameters' attribute works)");
     sub->add_option("--tune", a->tuning, "Kernel tuning NAME=VALUE (-D), repeatable");
+    sub->add_option("--memory-budget", a->memoryBudget,
+                    "Host memory for the input of one pass, e.g. 800M or 4G; larger inputs run "
+                    "in passes that read their part from disk (default: half the free host "
+                    "memory, at most half the device's)");
     sub->add_option("-o,--output", a->output, "Output HDF5 file")->required();
     sub->callback(
         [&action, a, algorithm] { action = [a, algorithm] { runCommand(*algorithm, *a); }; });

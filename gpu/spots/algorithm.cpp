@@ -176,25 +176,32 @@ std::vector<VariantEntry> SpotsAlgorithm::variants() const {
     return out;
 }
 
-std::shared_ptr<const AlgorithmInput> SpotsAlgorithm::read(const InputSources& sources,
-                                                           const ParamSet& params) const {
-    (void)paramsFrom(params); // bad parameters: a usage error before reading anything
-    const auto roles = inputRoles();
+std::shared_ptr<SpotsInput> readMaskRole(const InputSources& sources, std::size_t height,
+                                         std::size_t width) {
+    const auto roles = SpotsAlgorithm().inputRoles();
     auto in = std::make_shared<SpotsInput>();
     const DataLocation frames = sources.locate(roles[0]);
-    in->data.frames = readFrames(H5Reader(frames.file), frames.path);
     in->provenance["datasets"]["frames"] = frames.file + ":" + frames.path;
     if (!sources.disabled.count("pixel_mask")) {
         const DataLocation mask = sources.locate(roles[1]);
         H5Reader file(mask.file);
         const bool given = sources.overrides.count("pixel_mask") > 0;
         if (given || file.hasDataset(mask.path)) {
-            in->data.mask =
-                readPixelMask(file, mask.path, in->data.frames.height(), in->data.frames.width());
+            in->data.mask = readPixelMask(file, mask.path, height, width);
             in->provenance["datasets"]["pixel_mask"] = mask.file + ":" + mask.path;
         }
     }
     in->provenance["file"] = sources.file;
+    return in;
+}
+
+std::shared_ptr<const AlgorithmInput> SpotsAlgorithm::read(const InputSources& sources,
+                                                           const ParamSet& params) const {
+    (void)paramsFrom(params); // bad parameters: a usage error before reading anything
+    const DataLocation frames = sources.locate(inputRoles()[0]);
+    Array stack = readFrames(H5Reader(frames.file), frames.path);
+    auto in = readMaskRole(sources, stack.height(), stack.width());
+    in->data.frames = std::move(stack);
     checkInput(in->data);
     return in;
 }

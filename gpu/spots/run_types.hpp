@@ -19,6 +19,11 @@ class SpotsInput : public AlgorithmInput {
     }
 };
 
+// An input with the pixel mask role read (checked against height x width) and the provenance
+// of every role; frames left empty (read() and budgeted passes fill them).
+std::shared_ptr<SpotsInput> readMaskRole(const InputSources& sources, std::size_t height,
+                                         std::size_t width);
+
 class SpotsResult : public AlgorithmResult {
   public:
     Result result;

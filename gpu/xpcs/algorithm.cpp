@@ -111,40 +111,53 @@ Support Algorithm::supports(const VariantEntry& variant, const DeviceInfo& devic
     return overflow.empty() ? s : Support{false, overflow};
 }
 
-std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
-                                                      const ParamSet&) const {
-    const std::vector<InputRole> roles = inputRoles();
+std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, std::size_t width) {
+    const std::vector<InputRole> roles = Algorithm().inputRoles();
     const DataLocation framesAt = s.locate(roles[0]), labelsAt = s.locate(roles[1]);
-    const H5Reader input(framesAt.file);
-    Array frames = readFramesParallel(input, framesAt.file, framesAt.path);
-    if (frames.rank() != 3)
-        throw InputError(input.where(framesAt.path) + ": xpcs needs a (T,H,W) frame stack");
+    auto in = std::make_shared<Input>();
     const H5Reader labelFile(labelsAt.file);
-    LabelMask labels = readLabels(labelFile, labelsAt.path, frames.height(), frames.width());
-    nlohmann::json provenance{{"file", framesAt.file},
-                              {"datasets",
-                               {{"frames", framesAt.file + ":" + framesAt.path},
-                                {"labels", labelsAt.file + ":" + labelsAt.path}}}};
-    std::size_t excluded = 0;
+    in->labels = readLabels(labelFile, labelsAt.path, height, width);
+    in->provenance = {{"file", framesAt.file},
+                      {"datasets",
+                       {{"frames", framesAt.file + ":" + framesAt.path},
+                        {"labels", labelsAt.file + ":" + labelsAt.path}}}};
     const DataLocation maskAt = s.locate(roles[2]);
     const bool chosen = s.overrides.count("pixel_mask") > 0;
     if (!s.disabled.count("pixel_mask")) {
         const H5Reader maskFile(maskAt.file);
         if (chosen || maskFile.hasDataset(maskAt.path)) {
-            excluded = applyPixelMask(
-                labels, readPixelMask(maskFile, maskAt.path, frames.height(), frames.width()));
-            provenance["datasets"]["pixel_mask"] = maskAt.file + ":" + maskAt.path;
+            in->excludedPixels = applyPixelMask(
+                in->labels, readPixelMask(maskFile, maskAt.path, height, width));
+            in->provenance["datasets"]["pixel_mask"] = maskAt.file + ":" + maskAt.path;
         }
     }
-    provenance["excluded_pixels"] = excluded;
-    auto in = makeInput(std::move(frames), std::move(labels), provenance);
-    in->excludedPixels = excluded;
-    in->frameTime = readFrameTime(input, s.locate(roles[3]).path);
+    in->provenance["excluded_pixels"] = in->excludedPixels;
+    in->frameTime = readFrameTime(H5Reader(framesAt.file), s.locate(roles[3]).path);
     // q of the labels (mask editor's table, nm^-1) in 1/Å.
     if (const auto centers = mask::readLabelCenters(labelFile))
         for (std::size_t i = 0; i < centers->labelIds.size(); ++i)
             in->qByLabel[centers->labelIds[i]] = centers->q[i] / 10.0;
     return in;
+}
+
+std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask labels) {
+    auto in = makeInput(std::move(frames), std::move(labels), binning.provenance);
+    in->excludedPixels = binning.excludedPixels;
+    in->frameTime = binning.frameTime;
+    in->qByLabel = binning.qByLabel;
+    return in;
+}
+
+std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
+                                                      const ParamSet&) const {
+    const DataLocation framesAt = s.locate(inputRoles()[0]);
+    const H5Reader input(framesAt.file);
+    Array frames = readFramesParallel(input, framesAt.file, framesAt.path);
+    if (frames.rank() != 3)
+        throw InputError(input.where(framesAt.path) + ": xpcs needs a (T,H,W) frame stack");
+    const auto binning = readBinning(s, frames.height(), frames.width());
+    LabelMask labels = std::move(binning->labels);
+    return withFrames(*binning, std::move(frames), std::move(labels));
 }
 
 // q (1/Å) of each result bin from the input's label table; empty when it has none.

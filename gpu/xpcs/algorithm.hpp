@@ -65,6 +65,14 @@ std::vector<double> binQ(const std::map<std::int32_t, double>& qByLabel,
                          const std::vector<std::int32_t>& labels);
 // The library's Params from the parameter set (and kernel tuning).
 Params paramsFrom(const ParamSet& params, const std::map<std::string, int>& tuning);
+// Everything read() reads but the frames, for frames of height x width: labels (pixel mask
+// applied), excluded pixels, frame time, q table and provenance (frames left empty).
+std::shared_ptr<Input> readBinning(const InputSources& sources, std::size_t height,
+                                   std::size_t width);
+// An input of these frames and labels with the rest of `binning` (read() and budgeted passes).
+std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask labels);
+// The parameters of a run on some bins only: two-time maps of the other bins left out.
+ParamSet paramsForBins(const ParamSet& params, const std::vector<std::int32_t>& sortedLabels);
 // The xpcs input of a frame stack and labels made in memory (GUI, tests, bench).
 std::shared_ptr<Input> makeInput(Array frames, LabelMask labels, nlohmann::json provenance = {});
 

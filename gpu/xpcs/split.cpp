@@ -34,6 +34,15 @@ bool contains(const std::vector<std::int32_t>& sorted, std::int32_t label) {
 
 } // namespace
 
+ParamSet paramsForBins(const ParamSet& params, const std::vector<std::int32_t>& sortedLabels) {
+    ParamSet p = params;
+    nlohmann::json twotime = nlohmann::json::array();
+    for (long long l : params.intList("twotime"))
+        if (contains(sortedLabels, static_cast<std::int32_t>(l))) twotime.push_back(l);
+    p.set("twotime", twotime);
+    return p;
+}
+
 std::vector<Algorithm::Part> Algorithm::split(const AlgorithmInput& whole, const ParamSet& params,
                                               std::size_t parts) const {
     const auto& in = dynamic_cast<const Input&>(whole);
@@ -43,12 +52,7 @@ std::vector<Algorithm::Part> Algorithm::split(const AlgorithmInput& whole, const
         auto part = std::make_shared<Input>(in); // frames shared, not copied
         for (std::int32_t& l : part->labels.labels)
             if (l > 0 && !contains(group, l)) l = 0;
-        ParamSet p = params;
-        nlohmann::json twotime = nlohmann::json::array();
-        for (long long l : params.intList("twotime"))
-            if (contains(group, static_cast<std::int32_t>(l))) twotime.push_back(l);
-        p.set("twotime", twotime);
-        out.push_back({part, p});
+        out.push_back({part, paramsForBins(params, group)});
     }
     return out;
 }

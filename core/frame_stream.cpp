@@ -1,0 +1,57 @@
+#include "core/frame_stream.hpp"
+
+#include "core/errors.hpp"
+#include "core/io.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace clscope {
+
+FrameStream::FrameStream(const std::string& fileName, const std::string& path) : file_(fileName) {
+    parts_ = frameDatasets(file_, path);
+    for (const std::string& part : parts_) {
+        const DatasetInfo di = checkFrameDataset(file_, part);
+        const std::size_t rank = di.shape.size(), h = di.shape[rank - 2], w = di.shape[rank - 1];
+        if (starts_.empty()) {
+            dtype_ = *di.dtype, height_ = h, width_ = w, stack_ = rank == 3;
+        } else if (*di.dtype != dtype_ || h != height_ || w != width_ || rank != 3) {
+            throw InputError(file_.where(part) + ": " + di.typeName + " " +
+                             shapeString(di.shape) + " does not match " + parts_[0]);
+        }
+        starts_.push_back(total_);
+        total_ += rank == 3 ? di.shape[0] : 1;
+    }
+}
+
+Array FrameStream::read(std::size_t first, std::size_t count) const {
+    if (count > total_ || first > total_ - count)
+        throw InputError(file_.where(parts_[0]) + ": frames " + std::to_string(first) + ".." +
+                         std::to_string(first + count) + " out of range");
+    if (!stack_) { // one image: read whole, as one frame
+        Array image = file_.read(parts_[0]);
+        Array out(dtype_, {1, height_, width_});
+        std::memcpy(out.bytes(), image.bytes(), image.byteSize());
+        return out;
+    }
+    Array out(dtype_, {count, height_, width_});
+    std::size_t done = 0;
+    while (done < count) {
+        const std::size_t at = first + done;
+        const std::size_t k = static_cast<std::size_t>(
+            std::upper_bound(starts_.begin(), starts_.end(), at) - starts_.begin() - 1);
+        const std::size_t end = k + 1 < starts_.size() ? starts_[k + 1] : total_;
+        const std::size_t n = std::min(count - done, end - at);
+        const Array slab = file_.readSlab(parts_[k], at - starts_[k], n);
+        std::memcpy(out.bytes() + done * frameBytes(), slab.bytes(), slab.byteSize());
+        done += n;
+    }
+    return out;
+}
+
+std::size_t FrameStream::framesWithin(std::uint64_t bytes) const {
+    const std::uint64_t frame = std::max<std::uint64_t>(frameBytes(), 1);
+    return static_cast<std::size_t>(std::clamp<std::uint64_t>(bytes / frame, 1, total_));
+}
+
+} // namespace clscope

@@ -1,0 +1,37 @@
+// A frame stack read a range of frames at a time (for runs within a memory budget): the same
+// datasets, types and checks as readFrames, EIGER's data_NNNNNN files joined, without ever
+// holding the whole stack.
+#pragma once
+#include "core/hdf5.hpp"
+
+#include <string>
+#include <vector>
+
+namespace clscope {
+
+class FrameStream {
+  public:
+    // InputError as readFrames for a missing dataset, a wrong type or rank, or parts that
+    // differ in type or frame size.
+    FrameStream(const std::string& fileName, const std::string& path);
+    std::size_t frameCount() const { return total_; }
+    std::size_t height() const { return height_; }
+    std::size_t width() const { return width_; }
+    DType dtype() const { return dtype_; }
+    bool isStack() const { return stack_; } // (T,H,W) rather than one (H,W) image
+    std::size_t frameBytes() const { return height_ * width_ * dtypeSize(dtype_); }
+    // Frames [first, first + count) as a (count,H,W) array (a (H,W) image reads as one frame).
+    Array read(std::size_t first, std::size_t count) const;
+    // Frames per read that keep one read within `bytes` (at least one).
+    std::size_t framesWithin(std::uint64_t bytes) const;
+
+  private:
+    H5Reader file_;
+    std::vector<std::string> parts_;
+    std::vector<std::size_t> starts_; // first frame of each part
+    std::size_t total_ = 0, height_ = 0, width_ = 0;
+    DType dtype_ = DType::UInt8;
+    bool stack_ = true;
+};
+
+} // namespace clscope

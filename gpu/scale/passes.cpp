@@ -1,0 +1,86 @@
+#include "gpu/scale/passes.hpp"
+
+#include "core/errors.hpp"
+#include "gpu/scale/planners.hpp"
+
+#include <chrono>
+#include <map>
+
+namespace clscope {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// One RunInfo for the joined passes: the first pass's device and variant, times summed.
+void fillInfo(RunInfo& info, const std::vector<std::shared_ptr<AlgorithmResult>>& passes,
+              const RunRequest& request, const nlohmann::json& provenance) {
+    const RunInfo first = passes.front()->info;
+    info = first;
+    info.kernelMs = info.wallMs = 0, info.timings.clear();
+    for (const auto& pass : passes) {
+        info.kernelMs += pass->info.kernelMs, info.wallMs += pass->info.wallMs;
+        info.timings.insert(info.timings.end(), pass->info.timings.begin(),
+                            pass->info.timings.end());
+    }
+    nlohmann::json j = request.params.values();
+    j["input"] = provenance;
+    if (!request.tuning.empty()) j["tuning"] = request.tuning;
+    info.parametersJson = j.dump();
+}
+
+} // namespace
+
+std::uint64_t budgetBytes(std::uint64_t count, std::uint64_t elementBytes,
+                          const std::string& what) {
+    if (elementBytes && count > UINT64_MAX / elementBytes)
+        throw UsageError(what + ": size does not fit 64 bits");
+    return count * elementBytes;
+}
+
+PassPlanner passPlanner(const std::string& algorithmId) {
+    static const std::map<std::string, PassPlanner> planners{{"xpcs", planXpcsPasses},
+                                                             {"spots", planSpotsPasses},
+                                                             {"cluster", planClusterPasses},
+                                                             {"rbf", planRbfPasses}};
+    const auto it = planners.find(algorithmId);
+    return it == planners.end() ? PassPlanner{} : it->second;
+}
+
+BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
+                            const InputSources& sources, const std::vector<DeviceInfo>& devices,
+                            std::uint64_t budget, const Progress& progress) {
+    BudgetedRun out;
+    const PassPlanner planner = passPlanner(algorithm.id());
+    const auto plan = planner ? planner(sources, request.params, budget) : nullptr;
+    if (!plan) { // the whole input fits: the in-memory run
+        const auto start = Clock::now();
+        request.input = algorithm.read(sources, request.params);
+        out.readMs = msSince(start);
+        out.result = runOnDevices(algorithm, request, devices, progress);
+        return out;
+    }
+    out.passes = plan->count();
+    std::vector<std::shared_ptr<AlgorithmResult>> results;
+    for (std::size_t i = 0; i < out.passes; ++i) {
+        progress.checkCancel();
+        const auto start = Clock::now();
+        const Algorithm::Part part = plan->read(i);
+        out.readMs += msSince(start);
+        RunRequest r = request;
+        r.input = part.input, r.params = part.params;
+        const double base = static_cast<double>(i), n = static_cast<double>(out.passes);
+        const Progress passProgress([&](double f) { progress.report((base + f) / n); },
+                                    progress.cancelFlag());
+        results.push_back(runOnDevices(algorithm, r, devices, passProgress));
+        plan->adopt(*results.back(), part);
+    }
+    out.result = algorithm.join(results);
+    fillInfo(out.result->info, results, request, plan->provenance);
+    return out;
+}
+
+} // namespace clscope

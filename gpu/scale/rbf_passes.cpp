@@ -1,0 +1,88 @@
+// rbf within a memory budget: passes over contiguous target ranges (each target's sum does not
+// depend on the others), read from disk a range at a time (plane targets are computed, never
+// held); the sources and weights are held whole in every pass. Streaming the sources too would
+// change the order of each target's sum, so fp32 results would no longer equal the in-memory
+// run's: a source set larger than the budget is refused with what it needs.
+#include "core/errors.hpp"
+#include "core/rbf/rbf_io.hpp"
+#include "gpu/rbf/algorithm.hpp"
+#include "gpu/scale/planners.hpp"
+
+namespace clscope {
+
+namespace {
+
+// Host bytes per target in a pass: position (24), potential (16), the slab as stored (24).
+constexpr std::uint64_t bytesPerTarget = 64;
+// Per source: position (24) and weight (16).
+constexpr std::uint64_t bytesPerSource = 40;
+
+class RbfPlan : public PassPlan {
+  public:
+    std::string file, targetsPath;
+    rbf::Problem sources; // sources and weights; plane targets when planes > 0
+    std::size_t targets = 0, perPass = 1;
+    ParamSet params;
+
+    std::size_t count() const override { return (targets + perPass - 1) / perPass; }
+
+    Algorithm::Part read(std::size_t pass) const override {
+        const std::size_t first = pass * perPass, n = std::min(perPass, targets - first);
+        rbf::Problem part;
+        if (sources.targets.planes) {
+            std::vector<std::size_t> range(n);
+            for (std::size_t i = 0; i < n; ++i)
+                range[i] = first + i;
+            part = rbf::subsetTargets(sources, range);
+        } else {
+            part.sources = sources.sources, part.weights = sources.weights;
+            part.complexWeights = sources.complexWeights;
+            const Array slab = H5Reader(file).readSlab(targetsPath, first, n);
+            part.targets.points.resize(slab.size());
+            for (std::size_t i = 0; i < slab.size(); ++i)
+                part.targets.points[i] = slab.valueAt(i);
+            part.check();
+        }
+        return {rbf::makeInput(std::move(part), provenance), params};
+    }
+};
+
+} // namespace
+
+std::unique_ptr<PassPlan> planRbfPasses(const InputSources& sources, const ParamSet& params,
+                                        std::uint64_t budget) {
+    const DataLocation where = sources.locate(rbf::Algorithm().inputRoles().front());
+    const H5Reader reader(where.file);
+    const std::size_t planes = static_cast<std::size_t>(params.integer("planes"));
+    auto plan = std::make_unique<RbfPlan>();
+    // Sources and weights only: one plane of one point stands in for targets read later.
+    plan->sources = rbf::readProblem(reader, where.path, planes ? planes : 1);
+    plan->targetsPath = where.path + "/targets", plan->file = where.file;
+    if (planes) {
+        plan->targets = plan->sources.targetCount();
+    } else {
+        const DatasetInfo di = reader.info(plan->targetsPath);
+        if (di.shape.size() != 2 || di.shape[1] != 3 || !di.dtype || dtypeIsInteger(*di.dtype))
+            throw InputError(reader.where(plan->targetsPath) +
+                             ": expected (N, 3) float32 or float64, found " + di.typeName + " " +
+                             shapeString(di.shape));
+        plan->targets = di.shape[0];
+    }
+    const std::uint64_t sourceBytes =
+        budgetBytes(plan->sources.sourceCount(), bytesPerSource, "sources");
+    const std::uint64_t whole =
+        sourceBytes + budgetBytes(plan->targets, bytesPerTarget, "targets");
+    if (whole <= budget || plan->targets == 0) return nullptr;
+    if (sourceBytes > budget / 2)
+        overBudget("the " + std::to_string(plan->sources.sourceCount()) +
+                       " sources and weights (held whole in every pass)",
+                   sourceBytes, budget);
+    plan->perPass = std::max<std::size_t>(1, (budget - sourceBytes) / bytesPerTarget);
+    plan->provenance = {{"file", where.file},
+                        {"datasets", {{"particles", where.file + ":" + where.path}}}};
+    plan->params = params;
+    plan->params.set("planes", 0); // each pass's targets are explicit points
+    return plan;
+}
+
+} // namespace clscope

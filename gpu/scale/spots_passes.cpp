@@ -1,0 +1,62 @@
+// spots within a memory budget: passes over contiguous frame ranges (2D spots never cross
+// frames), joined frame by frame by SpotsAlgorithm::join. global_threshold=auto is DIALS'
+// estimate from the first frame, so it is taken once and given to every pass.
+#include "core/errors.hpp"
+#include "core/frame_stream.hpp"
+#include "gpu/scale/planners.hpp"
+#include "gpu/spots/algorithm.hpp"
+#include "gpu/spots/run_types.hpp"
+
+namespace clscope {
+
+namespace {
+
+class SpotsPlan : public PassPlan {
+  public:
+    std::shared_ptr<const FrameStream> stream;
+    std::shared_ptr<const spots::SpotsInput> masked; // mask and provenance, no frames
+    std::size_t framesPerPass = 1;
+    ParamSet params;
+
+    std::size_t count() const override {
+        return (stream->frameCount() + framesPerPass - 1) / framesPerPass;
+    }
+
+    Algorithm::Part read(std::size_t pass) const override {
+        const std::size_t first = pass * framesPerPass;
+        auto part = std::make_shared<spots::SpotsInput>(*masked);
+        part->data.frames =
+            stream->read(first, std::min(framesPerPass, stream->frameCount() - first));
+        spots::checkInput(part->data);
+        return {part, params};
+    }
+};
+
+} // namespace
+
+std::unique_ptr<PassPlan> planSpotsPasses(const InputSources& sources, const ParamSet& params,
+                                          std::uint64_t budget) {
+    const spots::Params p = spots::paramsFrom(params); // bad parameters: usage error first
+    const DataLocation framesAt = sources.locate(spots::SpotsAlgorithm().inputRoles()[0]);
+    auto stream = std::make_shared<const FrameStream>(framesAt.file, framesAt.path);
+    const std::uint64_t whole = budgetBytes(stream->frameCount(), stream->frameBytes(), "frames");
+    if (whole <= budget) return nullptr;
+    if (p.threeD)
+        overBudget("spots --3d (spots may cross any frame, so the whole stack is read)", whole,
+                   budget);
+    // Half the budget for the frames of a pass, the rest for its results and buffers.
+    if (stream->frameBytes() > budget / 2) overBudget("one frame", stream->frameBytes(), budget);
+    auto plan = std::make_unique<SpotsPlan>();
+    plan->masked = spots::readMaskRole(sources, stream->height(), stream->width());
+    plan->framesPerPass = stream->framesWithin(budget / 2);
+    plan->params = params;
+    if (p.globalAuto) {
+        spots::Input first{stream->read(0, 1), {}};
+        plan->params.set("global_threshold", spots::autoGlobalThreshold(first));
+    }
+    plan->provenance = plan->masked->provenance;
+    plan->stream = std::move(stream);
+    return plan;
+}
+
+} // namespace clscope
