@@ -10,6 +10,7 @@ CLSCOPE_PACKAGES=(
   opencl-clhpp-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo
   libhdf5-dev bitshuffle libcli11-dev nlohmann-json3-dev libgsl-dev
   xvfb xauth python3-h5py python3-numpy
+  openmpi-bin slurm-wlm # tst_batch runs a real mpirun, tst_scale_slurm a real sbatch --array
 )
 
 clscope_missing_packages() {

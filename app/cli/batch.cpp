@@ -56,8 +56,10 @@ std::string deviceOf(const std::vector<std::string>& args) {
 
 // One manifest line: run it (or skip it) and say what happened.
 nlohmann::json runLine(std::size_t index, const std::string& text, const BatchOptions& o,
-                       const std::string& self) {
-    nlohmann::json entry{{"line", index}, {"host", hostName()}};
+                       const Shard& shard, const std::string& self) {
+    nlohmann::json entry{{"line", index},
+                         {"host", hostName()},
+                         {"shard", std::to_string(shard.index) + "/" + std::to_string(shard.count)}};
     const nlohmann::json args = nlohmann::json::parse(text, nullptr, false);
     if (args.is_discarded() || !args.is_array() || args.empty() ||
         !std::all_of(args.begin(), args.end(), [](const auto& a) { return a.is_string(); })) {
@@ -168,7 +170,7 @@ std::size_t runBatch(const BatchOptions& o, const std::string& self) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         if (static_cast<long>(index % static_cast<std::size_t>(shard.count)) != shard.index)
             continue;
-        const nlohmann::json entry = runLine(index, line, o, self);
+        const nlohmann::json entry = runLine(index, line, o, shard, self);
         ++ran, failed += entry["status"] == "failed", skipped += entry["status"] == "skipped";
         if (report.is_open()) report << entry.dump() << "\n" << std::flush;
         std::cerr << "batch line " << index << ": " << entry["status"].get<std::string>()

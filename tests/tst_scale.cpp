@@ -1,0 +1,153 @@
+// Runs at scale through clscope-cli: every algorithm within a memory budget far below its
+// input's size (several passes reading from disk) writes exactly what the in-memory run
+// writes; one run over two PoCL devices (the same device listed twice) writes what one device
+// writes, with and without a budget.
+#include "core/hdf5.hpp"
+#include "test_util.hpp"
+
+#include <QRegularExpression>
+#include <cmath>
+#include <cstring>
+
+using clscope::test::CliRun;
+
+namespace {
+
+CliRun cli(const QStringList& args) {
+    return clscope::test::runCli(args);
+}
+
+// The pass count of a run's summary line ("...; 5 passes within a memory budget of ...").
+int passesOf(const CliRun& r) {
+    const auto m = QRegularExpression(R"((\d+) pass(es)? within a memory budget)").match(r.out);
+    return m.hasMatch() ? m.captured(1).toInt() : -1;
+}
+
+// Every dataset under `group` of two files: the same names, shapes, types and bytes.
+void compareGroups(const clscope::H5Reader& a, const clscope::H5Reader& b,
+                   const std::string& group, int& datasets) {
+    const auto left = a.children(group), right = b.children(group);
+    QCOMPARE(left.size(), right.size());
+    for (std::size_t i = 0; i < left.size(); ++i) {
+        QCOMPARE(left[i].path, right[i].path);
+        if (left[i].kind == clscope::H5Node::Group) {
+            compareGroups(a, b, left[i].path, datasets);
+            continue;
+        }
+        if (left[i].kind != clscope::H5Node::Dataset) continue;
+        const clscope::Array x = a.read(left[i].path), y = b.read(right[i].path);
+        QVERIFY2(x.shape() == y.shape() && x.dtype() == y.dtype(), left[i].path.c_str());
+        QVERIFY2(x.byteSize() == y.byteSize() &&
+                     std::memcmp(x.bytes(), y.bytes(), x.byteSize()) == 0,
+                 ("values differ in " + left[i].path).c_str());
+        ++datasets;
+    }
+}
+
+void expectSameOutput(const QString& first, const QString& second, const std::string& group) {
+    const clscope::H5Reader a(first.toStdString()), b(second.toStdString());
+    int datasets = 0;
+    compareGroups(a, b, group, datasets);
+    QVERIFY(datasets > 0);
+    // The same parameters and input provenance, whatever the passes and devices.
+    QCOMPARE(a.stringAttribute(group, "parameters"), b.stringAttribute(group, "parameters"));
+}
+
+} // namespace
+
+class TestScale : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp;
+    QString path(const QString& name) { return tmp.filePath(name); }
+
+    QString generate(const QStringList& args, const QString& name) {
+        const CliRun r = cli(QStringList{"generate"} + args + QStringList{"-o", path(name)});
+        if (r.code != 0) qWarning() << r.err;
+        return r.code == 0 ? path(name) : QString();
+    }
+
+    // The algorithm command on `input`: in memory, then within `budget` (several passes), then
+    // on ocl:0 twice with and without the budget; every output equals the in-memory one.
+    void checkScaled(const QStringList& command, const QString& budget, const std::string& group,
+                     int minPasses) {
+        const QString whole = path("whole.h5"), passes = path("passes.h5");
+        const CliRun one = cli(command + QStringList{"--device", "ocl:0", "-o", whole});
+        QVERIFY2(one.code == 0, qPrintable(one.err));
+        QCOMPARE(passesOf(one), 1);
+        const CliRun bounded = cli(command + QStringList{"--device", "ocl:0", "--memory-budget",
+                                                         budget, "-o", passes});
+        QVERIFY2(bounded.code == 0, qPrintable(bounded.err));
+        QVERIFY2(passesOf(bounded) >= minPasses, qPrintable(bounded.out));
+        expectSameOutput(whole, passes, group);
+        for (const QStringList extra : {QStringList{}, QStringList{"--memory-budget", budget}}) {
+            const QString two = path("two.h5");
+            const CliRun r =
+                cli(command + extra + QStringList{"--device", "ocl:0,ocl:0", "-o", two});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            expectSameOutput(whole, two, group);
+            const clscope::H5Reader file(two.toStdString());
+            QCOMPARE(file.stringAttribute(group, "device").value_or(""),
+                     std::string("ocl:0,ocl:0"));
+        }
+    }
+
+  private slots:
+    void xpcsInPassesEqualsInMemory() {
+        // 48 frames of 40x36 uint16 (138 KB); 24 KB: slabs of 2 frames, 2-3 rings per pass.
+        const QString in = generate({"xpcs", "--frames", "48", "--height", "40", "--width", "36",
+                                     "--ring-width", "2", "--dtype", "uint16"},
+                                    "xpcs.h5");
+        QVERIFY(!in.isEmpty());
+        checkScaled({"correlate", in, "--fit", "single", "--twotime", "3,9"}, "24K", "/xpcs", 4);
+    }
+
+    void spotsInPassesEqualsInMemory() {
+        // 7 frames of 64x80 uint16 (72 KB); 24K: one frame per pass; auto threshold from frame 0.
+        const QString in = generate(
+            {"diffraction", "--frames", "7", "--height", "64", "--width", "80", "--gaps"},
+            "diffraction.h5");
+        QVERIFY(!in.isEmpty());
+        checkScaled({"spots", in}, "24K", "/spots", 7);
+        checkScaled({"spots", in, "--global-threshold", "auto", "--algorithm",
+                     "dispersion_extended"},
+                    "24K", "/spots", 7);
+    }
+
+    void clusterInPassesEqualsInMemory() {
+        const QString in = generate({"digis", "--modules", "24", "--duplicates", "20",
+                                     "--invalid", "15"},
+                                    "digis.h5");
+        QVERIFY(!in.isEmpty());
+        // A budget of a third of the digis' 32 bytes each: a quarter of them per pass.
+        const clscope::H5Reader file(in.toStdString());
+        const auto digis = file.info("/digis/module").shape.at(0);
+        checkScaled({"cluster", in, "--charge-cut", "phase1"},
+                    QString::number(digis * 32 / 3), "/clusters", 3);
+    }
+
+    void rbfInPassesEqualsInMemory() {
+        // 300 sources, 3 x 24^2 = 1728 targets (122 KB as counted); 40K: 5 passes of targets.
+        const QString in =
+            generate({"particles", "--sources", "300", "--grid-points", "24"}, "particles.h5");
+        QVERIFY(!in.isEmpty());
+        checkScaled({"rbf", in, "--kernel", "laplace"}, "40K", "/rbf", 4);
+    }
+
+    void budgetErrorsAreUsageErrors() {
+        const QString in = generate({"xpcs", "--frames", "20", "--height", "16", "--width", "16"},
+                                    "small.h5");
+        for (const QString bad : {"0", "12X", "-5M", "99999999999999999999", "1.5G"}) {
+            const CliRun r = cli({"correlate", in, "--memory-budget", bad, "-o", path("x.h5")});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains("--memory-budget"), qPrintable(r.err));
+        }
+        // One bin's frames cannot be cut: a budget below them names the bin and what it needs.
+        const CliRun r = cli({"correlate", in, "--memory-budget", "64", "-o", path("x.h5")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("raise --memory-budget"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(path("x.h5")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScale)
+#include "tst_scale.moc"
