@@ -1,6 +1,7 @@
 #include "gpu/scale/passes.hpp"
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "gpu/scale/planners.hpp"
 
 #include <chrono>
@@ -39,6 +40,11 @@ std::uint64_t budgetBytes(std::uint64_t count, std::uint64_t elementBytes,
     if (elementBytes && count > UINT64_MAX / elementBytes)
         throw UsageError(what + ": size does not fit 64 bits");
     return count * elementBytes;
+}
+
+void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t budget) {
+    throw UsageError(what + ": needs " + byteText(needed) + ", more than the memory budget " +
+                     byteText(budget) + " allows; raise --memory-budget");
 }
 
 PassPlanner passPlanner(const std::string& algorithmId) {

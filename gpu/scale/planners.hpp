@@ -13,7 +13,7 @@ std::unique_ptr<PassPlan> planClusterPasses(const InputSources& sources, const P
 std::unique_ptr<PassPlan> planRbfPasses(const InputSources& sources, const ParamSet& params,
                                         std::uint64_t budget);
 
-// "NAME: needs N for WHAT, more than the memory budget M allows; raise --memory-budget".
+// UsageError "WHAT: needs N, more than the memory budget M allows; raise --memory-budget".
 [[noreturn]] void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t budget);
 
 } // namespace clscope

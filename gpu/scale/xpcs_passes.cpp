@@ -4,10 +4,10 @@
 // bin do not depend on where its pixels sit, so every bin's g2 is the in-memory run's.
 #include "core/errors.hpp"
 #include "core/frame_stream.hpp"
-#include "core/limits.hpp"
 #include "gpu/scale/planners.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace clscope {
@@ -51,7 +51,7 @@ class XpcsPlan : public PassPlan {
 };
 
 // Consecutive bins packed while their frames fit `room` bytes.
-std::vector<std::vector<std::int32_t>> packBins(const Bins& bins, std::uint64_t bytesPerPixel,
+std::vector<std::vector<std::int32_t>> packBins(const xpcs::Bins& bins, std::uint64_t bytesPerPixel,
                                                 std::uint64_t room, std::uint64_t budget) {
     std::vector<std::vector<std::int32_t>> groups;
     std::uint64_t used = room;
@@ -86,17 +86,12 @@ std::unique_ptr<PassPlan> planXpcsPasses(const InputSources& sources, const Para
     const std::uint64_t slab = plan->slabFrames * frameBytes;
     if (slab > budget) overBudget("one frame", slab, budget);
     const std::uint64_t bytesPerPixel = stream->frameCount() * dtypeSize(stream->dtype());
-    plan->groups = packBins(makeBins(plan->binning->labels), bytesPerPixel, budget - slab, budget);
+    plan->groups = packBins(xpcs::makeBins(plan->binning->labels), bytesPerPixel, budget - slab, budget);
     if (plan->groups.empty()) return nullptr; // no bins: nothing to stream
     plan->provenance = plan->binning->provenance;
     plan->params = params;
     plan->stream = std::move(stream);
     return plan;
-}
-
-void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t budget) {
-    throw UsageError(what + " need " + byteText(needed) + ", more than the memory budget " +
-                     byteText(budget) + " allows; raise --memory-budget");
 }
 
 } // namespace clscope
