@@ -79,26 +79,26 @@ class TestScale : public QObject {
         QVERIFY2(bounded.code == 0, qPrintable(bounded.err));
         QVERIFY2(passesOf(bounded) >= minPasses, qPrintable(bounded.out));
         expectSameOutput(whole, passes, group);
-        for (const QStringList extra : {QStringList{}, QStringList{"--memory-budget", budget}}) {
+        for (const QStringList& extra : {QStringList{}, QStringList{"--memory-budget", budget}}) {
             const QString two = path("two.h5");
             const CliRun r =
                 cli(command + extra + QStringList{"--device", "ocl:0,ocl:0", "-o", two});
             QVERIFY2(r.code == 0, qPrintable(r.err));
             expectSameOutput(whole, two, group);
             const clscope::H5Reader file(two.toStdString());
-            QCOMPARE(file.stringAttribute(group, "device").value_or(""),
-                     std::string("ocl:0,ocl:0"));
+            QCOMPARE(file.stringAttribute(group, "device").value_or("").rfind("ocl:0,ocl:0", 0),
+                     std::size_t(0));
         }
     }
 
   private slots:
     void xpcsInPassesEqualsInMemory() {
-        // 48 frames of 40x36 uint16 (138 KB); 24 KB: slabs of 2 frames, 2-3 rings per pass.
+        // 48 frames of 40x36 uint16 (138 KB); 32 KB: slabs of 4 frames, 2-4 rings per pass.
         const QString in = generate({"xpcs", "--frames", "48", "--height", "40", "--width", "36",
                                      "--ring-width", "2", "--dtype", "uint16"},
                                     "xpcs.h5");
         QVERIFY(!in.isEmpty());
-        checkScaled({"correlate", in, "--fit", "single", "--twotime", "3,9"}, "24K", "/xpcs", 4);
+        checkScaled({"correlate", in, "--fit", "single", "--twotime", "3,9"}, "32K", "/xpcs", 4);
     }
 
     void spotsInPassesEqualsInMemory() {

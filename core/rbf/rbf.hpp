@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,10 @@ struct Params {
     std::size_t planes = 0;   // n > 0: targets are the seed's three n x n planes, else the file's
     // Kernel tuning values passed as -D NAME=VALUE (RBF_WG, RBF_TPW, ...).
     std::map<std::string, int> tuning;
+    // OpenCL variants compute with positions relative to this point (default: the centre of the
+    // problem's bounding box). A run cut into parts gives every part the whole problem's, so
+    // each target's fp32 sum is the one the whole run computes.
+    std::optional<std::array<double, 3>> origin;
     unsigned threads = 0; // cpu variant: worker threads (0: all cores)
     // OpenCL variants: targets re-evaluated in double on the host after the run, whose
     // deviation the result reports (sampleDeviation); 0: none.

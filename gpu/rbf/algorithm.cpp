@@ -168,7 +168,8 @@ Support Algorithm::supports(const VariantEntry& variant, const DeviceInfo& devic
 std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
                                                 const Progress& progress) const {
     const Input& in = inputOf(request.input.get());
-    const Params params = paramsFrom(request.params, request.tuning);
+    Params params = paramsFrom(request.params, request.tuning);
+    if (in.origin) params.origin = in.origin;
     auto out = std::make_shared<RunResult>();
     out->result = evaluate(request.device, request.variant, withPlanes(in.problem, params.planes),
                            params, progress);

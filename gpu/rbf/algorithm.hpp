@@ -13,6 +13,8 @@ namespace clscope::rbf {
 struct Input : AlgorithmInput {
     Problem problem;
     std::vector<std::size_t> targetIndex;
+    // A part of a split run: the whole problem's origin (Params::origin); empty: its own.
+    std::optional<std::array<double, 3>> origin;
     std::string describe() const override;
 };
 

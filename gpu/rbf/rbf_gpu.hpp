@@ -32,6 +32,10 @@ std::string defaultVariant(const DeviceInfo& device);
 Result evaluate(const DeviceInfo& device, const std::string& variant, const Problem& problem,
                 const Params& params = {}, const Progress& progress = {});
 
+// The centre of the bounding box of sources and targets (plane targets: the unit cube): where
+// the OpenCL variants put the origin unless Params::origin says otherwise.
+std::array<double, 3> centreOf(const Problem& problem);
+
 // The default -D tuning of an OpenCL variant on a device (params.tuning overrides it).
 std::map<std::string, int> defaultTuning(const std::string& variant, const DeviceInfo& device);
 

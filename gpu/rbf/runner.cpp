@@ -1,19 +1,14 @@
 // rbf device buffers and programs shared by the OpenCL variants.
 #include "gpu/rbf/runner.hpp"
 
+#include "gpu/rbf/rbf_gpu.hpp"
+
 #include "gpu/kernel_source.hpp"
 
 #include <algorithm>
 #include <cstring>
 
 namespace clscope::rbf {
-
-namespace {
-
-// Host values as the device's real type.
-template <class Real> std::vector<Real> asReal(const std::vector<double>& values) {
-    return std::vector<Real>(values.begin(), values.end());
-}
 
 // The centre of the bounding box of sources and targets (plane targets: the unit cube).
 std::array<double, 3> centreOf(const Problem& p) {
@@ -29,6 +24,13 @@ std::array<double, 3> centreOf(const Problem& p) {
     for (int a = 0; a < 3; ++a)
         if (lo[a] <= hi[a]) c[a] = 0.5 * (lo[a] + hi[a]);
     return c;
+}
+
+namespace {
+
+// Host values as the device's real type.
+template <class Real> std::vector<Real> asReal(const std::vector<double>& values) {
+    return std::vector<Real>(values.begin(), values.end());
 }
 
 // Positions (N,3) minus origin.
@@ -86,7 +88,7 @@ std::size_t prepareBuffers(DeviceRun& run, std::size_t multiple) {
     const Problem& p = run.problem;
     const std::size_t n = p.sourceCount();
     const std::size_t padded = (n + multiple - 1) / multiple * multiple;
-    if (run.centred) run.origin = centreOf(p);
+    if (run.centred) run.origin = run.params.origin ? *run.params.origin : centreOf(p);
     std::vector<double> xyzw, im;
     packSources(p, run.origin, padded, xyzw, im);
     run.sources = uploadReals(run, xyzw, "sources");

@@ -2,6 +2,7 @@
 // ranges (as explicit points: plane targets become their coordinates, so separable, which
 // needs the grid, runs on one device only) and joins by concatenation in target order.
 #include "gpu/rbf/algorithm.hpp"
+#include "gpu/rbf/rbf_gpu.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -21,6 +22,7 @@ std::vector<Algorithm::Part> Algorithm::split(const AlgorithmInput& whole, const
         for (std::size_t i = k * m / count; i < (k + 1) * m / count; ++i)
             range.push_back(i);
         auto part = makeInput(subsetTargets(problem, range), in.provenance);
+        part->origin = in.origin ? *in.origin : centreOf(problem);
         if (!in.targetIndex.empty())
             for (std::size_t i : range)
                 part->targetIndex.push_back(in.targetIndex[i]);

@@ -29,11 +29,11 @@ int unitPower(std::string unit) {
 std::uint64_t parseByteSize(const std::string& text) {
     const std::string bad =
         "--memory-budget " + text + ": expected a positive size such as 800M, 4G or 1048576";
-    const std::size_t digits = text.find_first_not_of("0123456789");
-    if (digits == 0 || text.empty() || digits > 19) throw UsageError(bad);
+    const std::size_t digits = std::min(text.find_first_not_of("0123456789"), text.size());
+    if (digits == 0 || digits > 19) throw UsageError(bad);
     errno = 0;
     const unsigned long long number = std::strtoull(text.substr(0, digits).c_str(), nullptr, 10);
-    const int power = unitPower(digits == std::string::npos ? "" : text.substr(digits));
+    const int power = unitPower(text.substr(digits));
     if (errno == ERANGE || power < 0 || number == 0) throw UsageError(bad);
     std::uint64_t bytes = number;
     for (int i = 0; i < power; ++i) {

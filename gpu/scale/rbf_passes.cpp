@@ -6,6 +6,10 @@
 #include "core/errors.hpp"
 #include "core/rbf/rbf_io.hpp"
 #include "gpu/rbf/algorithm.hpp"
+#include "gpu/rbf/rbf_gpu.hpp"
+
+#include <algorithm>
+#include <cmath>
 #include "gpu/scale/planners.hpp"
 
 namespace clscope {
@@ -22,9 +26,34 @@ class RbfPlan : public PassPlan {
     std::string file, targetsPath;
     rbf::Problem sources; // sources and weights; plane targets when planes > 0
     std::size_t targets = 0, perPass = 1;
+    std::array<double, 3> origin{0, 0, 0};
     ParamSet params;
 
     std::size_t count() const override { return (targets + perPass - 1) / perPass; }
+
+    // Explicit targets [first, first + n) from the file as doubles.
+    std::vector<double> targetRange(std::size_t first, std::size_t n) const {
+        const Array slab = H5Reader(file).readSlab(targetsPath, first, n);
+        std::vector<double> xyz(slab.size());
+        for (std::size_t i = 0; i < slab.size(); ++i)
+            xyz[i] = slab.valueAt(i);
+        return xyz;
+    }
+
+    // The whole problem's origin (rbf::centreOf): the sources and the two corners of the
+    // targets' bounding box, found a pass's worth of targets at a time, have the same box.
+    std::array<double, 3> wholeOrigin() const {
+        if (sources.targets.planes) return rbf::centreOf(sources);
+        rbf::Problem corners = sources;
+        std::vector<double> lo(3, INFINITY), hi(3, -INFINITY);
+        for (std::size_t first = 0; first < targets; first += perPass) {
+            const std::vector<double> xyz = targetRange(first, std::min(perPass, targets - first));
+            for (std::size_t i = 0; i < xyz.size(); ++i)
+                lo[i % 3] = std::min(lo[i % 3], xyz[i]), hi[i % 3] = std::max(hi[i % 3], xyz[i]);
+        }
+        corners.targets.points = {lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]};
+        return rbf::centreOf(corners);
+    }
 
     Algorithm::Part read(std::size_t pass) const override {
         const std::size_t first = pass * perPass, n = std::min(perPass, targets - first);
@@ -37,13 +66,12 @@ class RbfPlan : public PassPlan {
         } else {
             part.sources = sources.sources, part.weights = sources.weights;
             part.complexWeights = sources.complexWeights;
-            const Array slab = H5Reader(file).readSlab(targetsPath, first, n);
-            part.targets.points.resize(slab.size());
-            for (std::size_t i = 0; i < slab.size(); ++i)
-                part.targets.points[i] = slab.valueAt(i);
+            part.targets.points = targetRange(first, n);
             part.check();
         }
-        return {rbf::makeInput(std::move(part), provenance), params};
+        auto input = rbf::makeInput(std::move(part), provenance);
+        input->origin = origin;
+        return {input, params};
     }
 };
 
@@ -61,6 +89,7 @@ std::unique_ptr<PassPlan> planRbfPasses(const InputSources& sources, const Param
     if (planes) {
         plan->targets = plan->sources.targetCount();
     } else {
+        plan->sources.targets = {}; // the stand-in plane goes
         const DatasetInfo di = reader.info(plan->targetsPath);
         if (di.shape.size() != 2 || di.shape[1] != 3 || !di.dtype || dtypeIsInteger(*di.dtype))
             throw InputError(reader.where(plan->targetsPath) +
@@ -82,6 +111,7 @@ std::unique_ptr<PassPlan> planRbfPasses(const InputSources& sources, const Param
                         {"datasets", {{"particles", where.file + ":" + where.path}}}};
     plan->params = params;
     plan->params.set("planes", 0); // each pass's targets are explicit points
+    plan->origin = plan->wholeOrigin();
     return plan;
 }
 
