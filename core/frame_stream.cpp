@@ -16,8 +16,8 @@ FrameStream::FrameStream(const std::string& fileName, const std::string& path) :
         if (starts_.empty()) {
             dtype_ = *di.dtype, height_ = h, width_ = w, stack_ = rank == 3;
         } else if (*di.dtype != dtype_ || h != height_ || w != width_ || rank != 3) {
-            throw InputError(file_.where(part) + ": " + di.typeName + " " +
-                             shapeString(di.shape) + " does not match " + parts_[0]);
+            throw InputError(file_.where(part) + ": " + di.typeName + " " + shapeString(di.shape) +
+                             " does not match " + parts_[0]);
         }
         starts_.push_back(total_);
         total_ += rank == 3 ? di.shape[0] : 1;

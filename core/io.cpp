@@ -43,8 +43,8 @@ DatasetInfo checkImage(const H5Reader& file, const std::string& path, const char
 
 // Values of a 1-D dataset from index `first` on, checked to fit uint16.
 template <class Values>
-std::vector<std::uint16_t> toUInt16(const H5Reader& file, const std::string& path,
-                                    const Values& v, std::size_t first) {
+std::vector<std::uint16_t> toUInt16(const H5Reader& file, const std::string& path, const Values& v,
+                                    std::size_t first) {
     std::vector<std::uint16_t> out(v.size());
     for (std::size_t i = 0; i < v.size(); ++i) {
         if (v[i] < 0 || v[i] > 65535)
@@ -74,9 +74,7 @@ std::vector<std::uint16_t> readUInt16Range(const H5Reader& file, const std::stri
     return toUInt16(file, path, values, first);
 }
 
-namespace {
-
-} // namespace
+namespace {} // namespace
 
 std::vector<double> readPositions(const H5Reader& file, const std::string& path) {
     const DatasetInfo di = file.info(path);

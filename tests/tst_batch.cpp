@@ -123,9 +123,16 @@ class TestBatch : public QObject {
             QFile::remove(path(QString("g%1.h5").arg(i)));
         for (const bool resume : {false, true}) {
             QFile::remove(report);
-            QStringList args{"--allow-run-as-root", "--oversubscribe", "-np", "2",
-                             qEnvironmentVariable("CLSCOPE_CLI"), "batch", m, "--mpi",
-                             "--report", report};
+            QStringList args{"--allow-run-as-root",
+                             "--oversubscribe",
+                             "-np",
+                             "2",
+                             qEnvironmentVariable("CLSCOPE_CLI"),
+                             "batch",
+                             m,
+                             "--mpi",
+                             "--report",
+                             report};
             if (resume) args << "--resume";
             QProcess p;
             p.start(mpirun, args);

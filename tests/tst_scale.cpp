@@ -24,8 +24,8 @@ int passesOf(const CliRun& r) {
 }
 
 // Every dataset under `group` of two files: the same names, shapes, types and bytes.
-void compareGroups(const clscope::H5Reader& a, const clscope::H5Reader& b,
-                   const std::string& group, int& datasets) {
+void compareGroups(const clscope::H5Reader& a, const clscope::H5Reader& b, const std::string& group,
+                   int& datasets) {
     const auto left = a.children(group), right = b.children(group);
     QCOMPARE(left.size(), right.size());
     for (std::size_t i = 0; i < left.size(); ++i) {
@@ -74,8 +74,8 @@ class TestScale : public QObject {
         const CliRun one = cli(command + QStringList{"--device", "ocl:0", "-o", whole});
         QVERIFY2(one.code == 0, qPrintable(one.err));
         QCOMPARE(passesOf(one), 1);
-        const CliRun bounded = cli(command + QStringList{"--device", "ocl:0", "--memory-budget",
-                                                         budget, "-o", passes});
+        const CliRun bounded = cli(
+            command + QStringList{"--device", "ocl:0", "--memory-budget", budget, "-o", passes});
         QVERIFY2(bounded.code == 0, qPrintable(bounded.err));
         QVERIFY2(passesOf(bounded) >= minPasses, qPrintable(bounded.out));
         expectSameOutput(whole, passes, group);
@@ -103,26 +103,25 @@ class TestScale : public QObject {
 
     void spotsInPassesEqualsInMemory() {
         // 7 frames of 64x80 uint16 (72 KB); 24K: one frame per pass; auto threshold from frame 0.
-        const QString in = generate(
-            {"diffraction", "--frames", "7", "--height", "64", "--width", "80", "--gaps"},
-            "diffraction.h5");
+        const QString in =
+            generate({"diffraction", "--frames", "7", "--height", "64", "--width", "80", "--gaps"},
+                     "diffraction.h5");
         QVERIFY(!in.isEmpty());
         checkScaled({"spots", in}, "24K", "/spots", 7);
-        checkScaled({"spots", in, "--global-threshold", "auto", "--algorithm",
-                     "dispersion_extended"},
-                    "24K", "/spots", 7);
+        checkScaled(
+            {"spots", in, "--global-threshold", "auto", "--algorithm", "dispersion_extended"},
+            "24K", "/spots", 7);
     }
 
     void clusterInPassesEqualsInMemory() {
-        const QString in = generate({"digis", "--modules", "24", "--duplicates", "20",
-                                     "--invalid", "15"},
-                                    "digis.h5");
+        const QString in = generate(
+            {"digis", "--modules", "24", "--duplicates", "20", "--invalid", "15"}, "digis.h5");
         QVERIFY(!in.isEmpty());
         // A budget of a third of the digis' 32 bytes each: a quarter of them per pass.
         const clscope::H5Reader file(in.toStdString());
         const auto digis = file.info("/digis/module").shape.at(0);
-        checkScaled({"cluster", in, "--charge-cut", "phase1"},
-                    QString::number(digis * 32 / 3), "/clusters", 3);
+        checkScaled({"cluster", in, "--charge-cut", "phase1"}, QString::number(digis * 32 / 3),
+                    "/clusters", 3);
     }
 
     void rbfInPassesEqualsInMemory() {
@@ -134,8 +133,8 @@ class TestScale : public QObject {
     }
 
     void budgetErrorsAreUsageErrors() {
-        const QString in = generate({"xpcs", "--frames", "20", "--height", "16", "--width", "16"},
-                                    "small.h5");
+        const QString in =
+            generate({"xpcs", "--frames", "20", "--height", "16", "--width", "16"}, "small.h5");
         for (const QString bad : {"0", "12X", "-5M", "99999999999999999999", "1.5G"}) {
             const CliRun r = cli({"correlate", in, "--memory-budget", bad, "-o", path("x.h5")});
             QCOMPARE(r.code, 2);

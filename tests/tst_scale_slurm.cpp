@@ -95,9 +95,9 @@ class TestScaleSlurm : public QObject {
                 QFile::remove(QDir(work).filePath(name));
             // The template asks for a GPU and 4 CPUs; this test node has neither to give.
             const Done job =
-                runTool("sbatch", {"--wait", "--array=0-2", "--gres=none", "--cpus-per-task=1",
-                                   "--chdir", work, scriptsDir() + "/clscope-array.sbatch",
-                                   manifest},
+                runTool("sbatch",
+                        {"--wait", "--array=0-2", "--gres=none", "--cpus-per-task=1", "--chdir",
+                         work, scriptsDir() + "/clscope-array.sbatch", manifest},
                         {env, "CLSCOPE_CLI=" + qEnvironmentVariable("CLSCOPE_CLI")}, 120000);
             QVERIFY2(job.code != 0, qPrintable(job.output)); // the task with the bad line fails
             QVERIFY2(job.output.startsWith("Submitted batch job"), qPrintable(job.output));

@@ -57,9 +57,10 @@ std::string deviceOf(const std::vector<std::string>& args) {
 // One manifest line: run it (or skip it) and say what happened.
 nlohmann::json runLine(std::size_t index, const std::string& text, const BatchOptions& o,
                        const Shard& shard, const std::string& self) {
-    nlohmann::json entry{{"line", index},
-                         {"host", hostName()},
-                         {"shard", std::to_string(shard.index) + "/" + std::to_string(shard.count)}};
+    nlohmann::json entry{
+        {"line", index},
+        {"host", hostName()},
+        {"shard", std::to_string(shard.index) + "/" + std::to_string(shard.count)}};
     const nlohmann::json args = nlohmann::json::parse(text, nullptr, false);
     if (args.is_discarded() || !args.is_array() || args.empty() ||
         !std::all_of(args.begin(), args.end(), [](const auto& a) { return a.is_string(); })) {

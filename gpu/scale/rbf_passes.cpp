@@ -8,9 +8,9 @@
 #include "gpu/rbf/algorithm.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
 
+#include "gpu/scale/planners.hpp"
 #include <algorithm>
 #include <cmath>
-#include "gpu/scale/planners.hpp"
 
 namespace clscope {
 
@@ -99,8 +99,7 @@ std::unique_ptr<PassPlan> planRbfPasses(const InputSources& sources, const Param
     }
     const std::uint64_t sourceBytes =
         budgetBytes(plan->sources.sourceCount(), bytesPerSource, "sources");
-    const std::uint64_t whole =
-        sourceBytes + budgetBytes(plan->targets, bytesPerTarget, "targets");
+    const std::uint64_t whole = sourceBytes + budgetBytes(plan->targets, bytesPerTarget, "targets");
     if (whole <= budget || plan->targets == 0) return nullptr;
     if (sourceBytes > budget / 2)
         overBudget("the " + std::to_string(plan->sources.sourceCount()) +

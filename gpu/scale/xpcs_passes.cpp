@@ -56,8 +56,8 @@ std::vector<std::vector<std::int32_t>> packBins(const xpcs::Bins& bins, std::uin
     std::vector<std::vector<std::int32_t>> groups;
     std::uint64_t used = room;
     for (std::size_t b = 0; b < bins.count(); ++b) {
-        const std::uint64_t need = budgetBytes(static_cast<std::uint64_t>(bins.pixelCounts[b]),
-                                               bytesPerPixel, "xpcs bin");
+        const std::uint64_t need =
+            budgetBytes(static_cast<std::uint64_t>(bins.pixelCounts[b]), bytesPerPixel, "xpcs bin");
         if (need > room)
             overBudget("the frames of bin " + std::to_string(bins.labels[b]) + " (" +
                            std::to_string(bins.pixelCounts[b]) + " pixels)",
@@ -86,7 +86,8 @@ std::unique_ptr<PassPlan> planXpcsPasses(const InputSources& sources, const Para
     const std::uint64_t slab = plan->slabFrames * frameBytes;
     if (slab > budget) overBudget("one frame", slab, budget);
     const std::uint64_t bytesPerPixel = stream->frameCount() * dtypeSize(stream->dtype());
-    plan->groups = packBins(xpcs::makeBins(plan->binning->labels), bytesPerPixel, budget - slab, budget);
+    plan->groups =
+        packBins(xpcs::makeBins(plan->binning->labels), bytesPerPixel, budget - slab, budget);
     if (plan->groups.empty()) return nullptr; // no bins: nothing to stream
     plan->provenance = plan->binning->provenance;
     plan->params = params;

@@ -126,8 +126,8 @@ std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, st
     if (!s.disabled.count("pixel_mask")) {
         const H5Reader maskFile(maskAt.file);
         if (chosen || maskFile.hasDataset(maskAt.path)) {
-            in->excludedPixels = applyPixelMask(
-                in->labels, readPixelMask(maskFile, maskAt.path, height, width));
+            in->excludedPixels =
+                applyPixelMask(in->labels, readPixelMask(maskFile, maskAt.path, height, width));
             in->provenance["datasets"]["pixel_mask"] = maskAt.file + ":" + maskAt.path;
         }
     }
