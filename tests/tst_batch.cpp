@@ -1,5 +1,6 @@
 // clscope-cli batch: every line once over the shards, --resume redoes nothing, a bad line is
 // reported and the rest complete, the exit code says whether all succeeded.
+#include "batch_report.hpp"
 #include "core/hdf5.hpp"
 #include "test_util.hpp"
 
@@ -14,15 +15,6 @@ namespace {
 using Run = clscope::test::CliRun;
 Run cli(const QStringList& args, const QMap<QString, QString>& env = {}) {
     return clscope::test::runCli(args, env);
-}
-
-QList<QJsonObject> reportLines(const QString& path) {
-    QFile f(path);
-    QList<QJsonObject> out;
-    if (!f.open(QIODevice::ReadOnly)) return out;
-    for (const QByteArray& line : f.readAll().split('\n'))
-        if (!line.trimmed().isEmpty()) out.append(QJsonDocument::fromJson(line).object());
-    return out;
 }
 
 } // namespace

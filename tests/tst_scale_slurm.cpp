@@ -3,6 +3,7 @@
 // manifest line runs once over the array tasks, the bad line is reported, and the resubmitted
 // array (the template passes --resume) redoes nothing. Skipped, saying why, when slurmctld and
 // slurmd are not installed or do not come up within a minute.
+#include "batch_report.hpp"
 #include "test_util.hpp"
 
 #include <QDir>
@@ -40,15 +41,11 @@ Done runTool(const QString& program, const QStringList& args, const QStringList&
     return {p.exitCode(), QString::fromUtf8(p.readAll()).trimmed()};
 }
 
-// Every report line the array tasks wrote into dir.
+// Every report line the array tasks wrote into dir (batch's reportLines, file by file).
 QList<QJsonObject> reports(const QString& dir) {
     QList<QJsonObject> out;
-    for (const QString& name : QDir(dir).entryList({"clscope-report-*.jsonl"})) {
-        QFile f(QDir(dir).filePath(name));
-        if (!f.open(QIODevice::ReadOnly)) continue;
-        for (const QByteArray& line : f.readAll().split('\n'))
-            if (!line.trimmed().isEmpty()) out.append(QJsonDocument::fromJson(line).object());
-    }
+    for (const QString& name : QDir(dir).entryList({"clscope-report-*.jsonl"}))
+        out += reportLines(QDir(dir).filePath(name));
     return out;
 }
 
