@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "ui/cluster/cluster_presenter.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace clscope::ui {

@@ -22,10 +22,10 @@ constexpr int listedAtMost = 5000;
 std::shared_ptr<const Digis> digisOfRun(const AlgorithmResult& run) {
     const auto j = nlohmann::json::parse(run.info.parametersJson, nullptr, false);
     const nlohmann::json* where = nullptr;
-    if (j.is_object() && j.contains("input") && j["input"].contains("datasets"))
-        where = &j["input"]["datasets"]["digis"];
-    if (!where || !where->is_string())
-        throw InputError("the run does not say which digis it read");
+    if (j.is_object() && j.contains("input") && j.at("input").contains("datasets") &&
+        j.at("input").at("datasets").contains("digis"))
+        where = &j.at("input").at("datasets").at("digis");
+    if (!where || !where->is_string()) throw InputError("the run does not say which digis it read");
     const std::string text = where->get<std::string>();
     const std::size_t colon = text.rfind(':');
     if (colon == std::string::npos) throw InputError("bad digis location '" + text + "'");
@@ -50,10 +50,11 @@ ClusterDifferenceView::ClusterDifferenceView(std::shared_ptr<const Digis> digis,
             ? QString("%1 and %2 partition all %3 digis alike.")
                   .arg(QString::fromStdString(labelA), QString::fromStdString(labelB))
                   .arg(digis->size())
-            : QString("<b>%1 digis in %2 modules</b> are clustered differently by %3 and %4 "
+            : QString("<b>%1 digis in %2 module%3</b> are clustered differently by %4 and %5 "
                       "(a digi differs when the set of digis in its cluster differs).")
                   .arg(difference_.digis.size())
                   .arg(difference_.modulesWithDifferences)
+                  .arg(difference_.modulesWithDifferences == 1 ? "" : "s")
                   .arg(QString::fromStdString(labelA), QString::fromStdString(labelB)));
     auto* split = new QSplitter(Qt::Vertical, this);
     overview_ = new ClusterOverview(split);
@@ -75,8 +76,13 @@ void ClusterDifferenceView::fillList(const Digis& digis, const cluster::Result& 
     list_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     for (int r = 0; r < rows; ++r) {
         const std::size_t i = difference_.digis[std::size_t(r)];
-        const long long values[] = {static_cast<long long>(i), digis.module[i], digis.x[i],
-                                    digis.y[i], digis.adc[i], a.id[i], b.id[i]};
+        const long long values[] = {static_cast<long long>(i),
+                                    digis.module[i],
+                                    digis.x[i],
+                                    digis.y[i],
+                                    digis.adc[i],
+                                    a.id[i],
+                                    b.id[i]};
         for (int c = 0; c < 7; ++c)
             list_->setItem(r, c, new QTableWidgetItem(QString::number(values[c])));
     }

@@ -1,6 +1,7 @@
 #include "ui/cluster/cluster_histograms.hpp"
 
 #include <QVBoxLayout>
+#include <algorithm>
 #include <qcustomplot.h>
 
 namespace clscope::ui {

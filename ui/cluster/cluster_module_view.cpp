@@ -119,7 +119,8 @@ void ClusterModuleView::setModule(ClusterModuleMap map, const cluster::Result* r
     map_ = std::move(map);
     result_ = result;
     firstCluster_ = firstCluster;
-    addOverlay("below charge cut", map_.belowCut, OverlayData::Style::Solid, QColor(150, 150, 150), 1.0);
+    addOverlay("below charge cut", map_.belowCut, OverlayData::Style::Solid, QColor(150, 150, 150),
+               1.0);
     addOverlay("duplicate digis", map_.duplicate, OverlayData::Style::Solid, Qt::black, 1.0);
     addOverlay("clusters", map_.cluster, OverlayData::Style::Categorical, {}, 1.0);
     addClusterFrames();
@@ -199,7 +200,8 @@ void ClusterModuleView::fitModule() {
     const QRect rect = plot_->axisRect()->rect();
     if (rect.width() < 10 || rect.height() < 10) return;
     // Pixels on screen per 100 µm: the module (416 x 150 µm by 160 x 100 µm) just fits.
-    const double perRow = std::min(rect.width() / (columnsY * pitchRatio), double(rect.height()) / rowsX);
+    const double perRow =
+        std::min(rect.width() / (columnsY * pitchRatio), double(rect.height()) / rowsX);
     const double spanY = rect.width() / (perRow * pitchRatio), spanX = rect.height() / perRow;
     plot_->xAxis->setRange(columnsY / 2.0 - spanY / 2, columnsY / 2.0 + spanY / 2);
     plot_->yAxis->setRange(rowsX / 2.0 - spanX / 2, rowsX / 2.0 + spanX / 2);
@@ -208,7 +210,8 @@ void ClusterModuleView::fitModule() {
 
 void ClusterModuleView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    QMetaObject::invokeMethod(this, [this] { fitModule(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this] { fitModule(); }, Qt::QueuedConnection);
 }
 
 OverlayLayer* ClusterModuleView::overlay(const QString& name) const {

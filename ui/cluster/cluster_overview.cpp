@@ -30,10 +30,10 @@ QSharedPointer<QCPAxisTicker> integerTicker(int count = 6) {
 QSharedPointer<QCPAxisTicker> diskTicker() {
     auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
     for (int slot = 0; slot < layout::disks; ++slot)
-        ticker->addTick(slot * layout::panels + 1.5,
-                        QString::fromStdString(layout::columnText(layout::forwardGrid,
-                                                                  slot * layout::panels))
-                            .section('/', 0, 0));
+        ticker->addTick(
+            slot * layout::panels + 1.5,
+            QString::fromStdString(layout::columnText(layout::forwardGrid, slot * layout::panels))
+                .section('/', 0, 0));
     return ticker;
 }
 
@@ -78,7 +78,9 @@ void ClusterOverview::buildGrids() {
     titleFont.setBold(true);
     for (int g = 0; g < layout::gridCount; ++g) {
         auto* rect = new QCPAxisRect(plot_);
-        grid->addElement(0, g, new QCPTextElement(plot_, QString::fromStdString(layout::gridTitle(g)), titleFont));
+        grid->addElement(
+            0, g,
+            new QCPTextElement(plot_, QString::fromStdString(layout::gridTitle(g)), titleFont));
         grid->addElement(1, g, rect);
         styleAxes(rect, g);
         rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
@@ -148,13 +150,14 @@ void ClusterOverview::redraw() {
     }
     QCPAxis* axis = scale_->axis();
     scale_->setDataScaleType(log_ ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    if (log_) axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    else axis->setTicker(integerTicker());
+    if (log_)
+        axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    else
+        axis->setTicker(integerTicker());
     axis->setNumberFormat("g");
     axis->setLabel(what_ + (log_ ? " (log; grey: none)" : ""));
-    const double top = std::max(high, 1.0);
-    const QCPRange range = log_ ? QCPRange(std::isfinite(low) ? low : 1.0, std::max(top, low * 10))
-                                : QCPRange(0, top);
+    const double top = std::max(high, 1.0), bottom = std::isfinite(low) ? low : 1.0;
+    const QCPRange range = log_ ? QCPRange(bottom, std::max(top, bottom * 2)) : QCPRange(0, top);
     for (QCPColorMap* map : maps_)
         map->setDataRange(range);
     plot_->replot();

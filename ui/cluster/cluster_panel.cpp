@@ -34,7 +34,8 @@ const Algorithm& clusterAlgorithm() {
 
 } // namespace
 
-ClusterPanel::ClusterPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), wb_(workbench) {
+ClusterPanel::ClusterPanel(Workbench& workbench, QWidget* parent)
+    : QWidget(parent), wb_(workbench) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     auto* scroll = new QScrollArea(this);
@@ -61,7 +62,8 @@ ClusterPanel::ClusterPanel(Workbench& workbench, QWidget* parent) : QWidget(pare
     shortcut->setContext(Qt::WidgetWithChildrenShortcut);
     connect(shortcut, &QShortcut::activated, this, [this] { run(); });
     connect(runButton_, &QPushButton::clicked, this, [this] { run(); });
-    live_ = new LiveRerun(wb_.jobs(), [this] { return makeJob(true); }, 150, this);
+    live_ = new LiveRerun(
+        wb_.jobs(), [this] { return makeJob(true); }, 150, this);
     connect(live_, &LiveRerun::submitted, this, [this] { running_ = true; });
     connect(&wb_, &Workbench::fileOpened, this, [this] { refreshInputs(); });
     connect(&wb_, &Workbench::roleChanged, this, [this] { refreshInputs(); });
@@ -108,7 +110,7 @@ QWidget* ClusterPanel::buildInputs() {
     liveBox_->setChecked(true);
     form->addRow(liveBox_);
     connect(cutKind_, &QComboBox::currentIndexChanged, this, [this] {
-        cutValue_->setEnabled(cutKind_->currentData() == "value");
+        cutValue_->setEnabled(cutKind_->currentData().toString() == "value");
         parametersEdited();
     });
     connect(cutValue_, &QSpinBox::valueChanged, this, [this] { parametersEdited(); });

@@ -8,6 +8,7 @@
 #pragma once
 #include "gpu/cluster/algorithm.hpp"
 #include "ui/cluster/cluster_presenter.hpp"
+#include "ui/jobs/job.hpp"
 #include "ui/shell/algorithm_panels.hpp"
 
 #include <QPointer>
@@ -30,7 +31,6 @@ class ClusterOverview;
 class ClusterTableModel;
 class LiveRerun;
 class Workbench;
-struct Job;
 
 class ClusterPanel : public QWidget {
     Q_OBJECT
@@ -92,9 +92,11 @@ class ClusterPanel : public QWidget {
     QPushButton* runButton_ = nullptr;
     LiveRerun* live_ = nullptr;
     ClusterPresenter presenter_;
-    std::shared_ptr<const cluster::ClusterInput> input_; // the digis last read (reused by live re-runs)
+    std::shared_ptr<const cluster::ClusterInput>
+        input_; // the digis last read (reused by live re-runs)
     std::string inputKey_;
-    cluster::ChargeCut shownCut_; // the cut of the result shown                      // FILE:PATH they were read from
+    cluster::ChargeCut shownCut_; // the cut of the result shown                      // FILE:PATH
+                                  // they were read from
     bool running_ = false;
     QPointer<ClusterOverview> overview_;
     QPointer<ClusterHistogramsView> histograms_;

@@ -92,7 +92,8 @@ std::optional<Job> ClusterPanel::makeJob(bool quiet) {
             runAlgorithm(clusterAlgorithm(), {device, variant, input, params, {}}, progress));
         JobOutcome outcome;
         outcome.timings = result->info.timings;
-        outcome.summary = result->summary() + ", kernel " + std::to_string(result->info.kernelMs) + " ms";
+        outcome.summary =
+            result->summary() + ", kernel " + std::to_string(result->info.kernelMs) + " ms";
         outcome.deliver = [this, input, result, key] {
             inputKey_ = key;
             deliver(input, result);
@@ -134,7 +135,8 @@ void ClusterPanel::deliver(std::shared_ptr<const cluster::ClusterInput> input,
                           .arg(q(result->info.variant), q(result->info.device))
                           .arg(result->info.kernelMs, 0, 'f', 3));
     showTabs();
-    QMetaObject::invokeMethod(this, [this] { finishRun(true); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this] { finishRun(true); }, Qt::QueuedConnection);
 }
 
 void ClusterPanel::finishRun(bool ok) {
@@ -152,6 +154,8 @@ void ClusterPanel::showTabs() {
     auto* detector = new QSplitter(Qt::Vertical);
     overview_ = new ClusterOverview(detector);
     histograms_ = new ClusterHistogramsView(detector);
+    detector->addWidget(overview_);
+    detector->addWidget(histograms_);
     detector->setStretchFactor(0, 3);
     detector->setStretchFactor(1, 2);
     connect(overview_, &ClusterOverview::moduleClicked, this, [this](int module) {
@@ -163,6 +167,8 @@ void ClusterPanel::showTabs() {
     auto* module = new QSplitter(Qt::Vertical);
     moduleView_ = new ClusterModuleView(module);
     table_ = new QTableView(module);
+    module->addWidget(moduleView_);
+    module->addWidget(table_);
     tableModel_ = new ClusterTableModel(table_);
     tableModel_->setResult(&presenter_.result());
     table_->setModel(tableModel_);
@@ -176,8 +182,10 @@ void ClusterPanel::showTabs() {
     wb_.addResultTab({"cluster", "Module", module, moduleView_->plot(), write,
                       [snapshot] { return snapshot->tableCsv(); }});
     refreshViews();
-    if (presenter_.selectedModule() < 0) selectModule(presenter_.busiestModule());
-    else showModule();
+    if (presenter_.selectedModule() < 0)
+        selectModule(presenter_.busiestModule());
+    else
+        showModule();
     QTabWidget* tabs = wb_.results().tabWidget();
     for (int i = 0; i < tabs->count(); ++i)
         if (tabs->tabText(i) == shownTitle) tabs->setCurrentIndex(i);
@@ -230,9 +238,9 @@ bool ClusterPanel::exportTo(Export what, const QString& path) {
         if (presenter_.empty()) throw UsageError("nothing to export; run the clustering first");
         const bool csv = path.endsWith(".csv", Qt::CaseInsensitive);
         if (what == Export::Histograms || csv) {
-            writeText(path, what == Export::Ids          ? presenter_.idsCsv()
-                            : what == Export::Table      ? presenter_.tableCsv()
-                                                         : presenter_.histogramsCsv());
+            writeText(path, what == Export::Ids     ? presenter_.idsCsv()
+                            : what == Export::Table ? presenter_.tableCsv()
+                                                    : presenter_.histogramsCsv());
         } else {
             H5Writer out(path.toStdString());
             presenter_.writeHdf5(out);

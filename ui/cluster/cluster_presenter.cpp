@@ -71,8 +71,10 @@ void ClusterPresenter::countModules() {
     invalidDigis_ = duplicateDigis_ = 0;
     for (std::size_t i = 0; i < digis_->size(); ++i) {
         const std::uint16_t m = digis_->module[i];
-        if (m == cluster::invalidModule) ++invalidDigis_;
-        else digisPerModule_[m] += 1;
+        if (m == cluster::invalidModule)
+            ++invalidDigis_;
+        else
+            digisPerModule_[m] += 1;
         duplicateDigis_ += duplicate_[i];
     }
     for (std::int32_t m : result_.module)
@@ -106,7 +108,8 @@ std::pair<std::size_t, std::size_t> ClusterPresenter::clustersOf(int module) con
     const auto& m = result_.module;
     const auto first = std::lower_bound(m.begin(), m.end(), module);
     const auto last = std::upper_bound(first, m.end(), module);
-    return {static_cast<std::size_t>(first - m.begin()), static_cast<std::size_t>(last - m.begin())};
+    return {static_cast<std::size_t>(first - m.begin()),
+            static_cast<std::size_t>(last - m.begin())};
 }
 
 ClusterModuleMap ClusterPresenter::moduleMap(int module) const {
@@ -127,16 +130,20 @@ ClusterModuleMap ClusterPresenter::moduleMap(int module) const {
             continue;
         }
         // Invalid digis count as this module's only when its run goes on after them.
-        if (m == module) map.invalid.insert(map.invalid.end(), pendingInvalid.begin(), pendingInvalid.end());
+        if (m == module)
+            map.invalid.insert(map.invalid.end(), pendingInvalid.begin(), pendingInvalid.end());
         pendingInvalid.clear();
         lastValidModule = m;
         if (m != module) continue;
         const std::size_t p = std::size_t(d.y[i]) * cluster::moduleSizeX + d.x[i];
         ++map.digis;
         map.charge[p] += d.adc[i];
-        if (result_.id[i] >= 0) map.cluster[p] = result_.id[i] + 1;
-        else if (duplicate_[i]) map.duplicate[p] = 1;
-        else map.belowCut[p] = 1;
+        if (result_.id[i] >= 0)
+            map.cluster[p] = result_.id[i] + 1;
+        else if (duplicate_[i])
+            map.duplicate[p] = 1;
+        else
+            map.belowCut[p] = 1;
     }
     const auto [first, last] = clustersOf(module);
     map.clusters = last - first;
@@ -162,8 +169,8 @@ std::string ClusterPresenter::histogramsCsv() const {
     out << "quantity,unit,bin_low,bin_high,count\n";
     for (const ClusterHistogram& h : histograms()) {
         for (std::size_t b = 0; b < h.counts.size(); ++b)
-            out << h.quantity << ',' << h.unit << ',' << h.edges[b] << ',' << h.edges[b + 1]
-                << ',' << h.counts[b] << '\n';
+            out << h.quantity << ',' << h.unit << ',' << h.edges[b] << ',' << h.edges[b + 1] << ','
+                << h.counts[b] << '\n';
         out << h.quantity << ',' << h.unit << ',' << h.edges.back() << ",inf," << h.overflow
             << '\n';
     }

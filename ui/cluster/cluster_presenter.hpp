@@ -96,8 +96,8 @@ class ClusterPresenter {
 // digis in its cluster is not the same in both (dropped in one run only counts; renumbering
 // alone does not).
 struct PartitionDifference {
-    std::vector<std::size_t> digis;   // indices of the differing digis, ascending
-    std::vector<double> perModule;    // differing digis per module (size: max module + 1)
+    std::vector<std::size_t> digis; // indices of the differing digis, ascending
+    std::vector<double> perModule;  // differing digis per module (size: max module + 1)
     std::size_t modulesWithDifferences = 0;
 };
 // InputError when a result does not have one id per digi.
