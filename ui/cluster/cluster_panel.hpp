@@ -7,11 +7,15 @@
 // its map, a click on a table row frames its cluster.
 #pragma once
 #include "gpu/cluster/algorithm.hpp"
+#include "ui/cluster/cluster_histograms.hpp"
+#include "ui/cluster/cluster_module_view.hpp"
+#include "ui/cluster/cluster_overview.hpp"
 #include "ui/cluster/cluster_presenter.hpp"
 #include "ui/jobs/job.hpp"
 #include "ui/shell/algorithm_panels.hpp"
 
 #include <QPointer>
+#include <QTableView>
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -21,13 +25,9 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
-class QTableView;
 
 namespace clscope::ui {
 
-class ClusterHistogramsView;
-class ClusterModuleView;
-class ClusterOverview;
 class ClusterTableModel;
 class LiveRerun;
 class Workbench;
