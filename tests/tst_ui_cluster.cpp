@@ -19,6 +19,7 @@
 #include "ui/shell/workbench.hpp"
 #include "ui_test_helpers.hpp"
 
+#include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -194,6 +195,9 @@ class TestUiCluster : public QObject {
         MainWindow window;
         window.resize(1600, 1000);
         window.show();
+        QDockWidget* results = window.dock("ResultsPanel");
+        results->setFloating(true);
+        results->resize(1200, 900);
         QVERIFY(window.openFile(file_));
         auto* panel = window.findChild<ClusterPanel*>();
         panel->setVariant("cpu");

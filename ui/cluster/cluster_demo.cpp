@@ -1,7 +1,8 @@
 // The Cluster panel's registry entry and `clscope --demo cluster`: generate a Phase-1 event
 // (core's digi generator through the demo request: ~59k digis in 1856 modules, a few duplicated
 // and invalid digis), open it, cluster it with the default variant on the current device and
-// show the detector overview, the histograms and the busiest module's map. demoFinished(ok) is
+// show the detector overview, the histograms and the busiest module's map with its largest
+// cluster framed. demoFinished(ok) is
 // true only when that run delivered clusters. CLSCOPE_DEMO_VARIANT picks another variant,
 // CLSCOPE_DEMO_TAB another result tab ("Module").
 #include "core/errors.hpp"
@@ -42,6 +43,16 @@ void presentResults(Workbench& wb, const QString& tab) {
         if (tabs->tabText(i) == tab) tabs->setCurrentIndex(i);
 }
 
+// The largest cluster of the module shown (the busiest one) framed on its map.
+void selectLargestCluster(ClusterPanel& panel) {
+    const ClusterPresenter& p = panel.presenter();
+    const auto [first, last] = p.clustersOf(p.selectedModule());
+    std::size_t largest = first;
+    for (std::size_t c = first; c < last; ++c)
+        if (p.result().size[c] > p.result().size[largest]) largest = c;
+    if (last > first) panel.selectCluster(largest);
+}
+
 void startClusterDemo(Workbench& wb) {
     const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
                              .filePath("clscope-demo-cluster.h5");
@@ -60,6 +71,7 @@ void startClusterDemo(Workbench& wb) {
             [&wb, panel](bool ok) {
                 ok = ok && !panel->presenter().empty() && panel->presenter().result().count() > 0;
                 const QString tab = qEnvironmentVariable("CLSCOPE_DEMO_TAB");
+                if (ok) selectLargestCluster(*panel);
                 if (ok) presentResults(wb, tab.isEmpty() ? "Detector" : tab);
                 emit wb.demoFinished(ok);
             },
