@@ -28,11 +28,11 @@ QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
 
+} // namespace
+
 const Algorithm& clusterAlgorithm() {
     return AlgorithmRegistry::instance().find("cluster");
 }
-
-} // namespace
 
 ClusterPanel::ClusterPanel(Workbench& workbench, QWidget* parent)
     : QWidget(parent), wb_(workbench) {

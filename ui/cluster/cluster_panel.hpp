@@ -105,6 +105,9 @@ class ClusterPanel : public QWidget {
     ClusterTableModel* tableModel_ = nullptr;
 };
 
+// The cluster entry of the algorithm registry.
+const Algorithm& clusterAlgorithm();
+
 // The panel's registry entry: dock "Cluster", `clscope --demo cluster`, the Compare dock's
 // input and its difference view.
 AlgorithmPanelSpec clusterPanelSpec();

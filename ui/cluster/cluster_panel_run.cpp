@@ -23,14 +23,6 @@ namespace clscope::ui {
 
 namespace {
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
-const Algorithm& clusterAlgorithm() {
-    return AlgorithmRegistry::instance().find("cluster");
-}
-
 // The device a variant runs on: the host for the host reference, else the chosen device.
 DeviceInfo deviceForVariant(const DeviceInfo& chosen, const std::string& variant) {
     for (const VariantEntry& v : clusterAlgorithm().variants())
@@ -132,7 +124,8 @@ void ClusterPanel::deliver(std::shared_ptr<const cluster::ClusterInput> input,
                           .arg(presenter_.invalidDigis())
                           .arg(presenter_.duplicateDigis())
                           .arg(presenter_.result().count())
-                          .arg(q(result->info.variant), q(result->info.device))
+                          .arg(QString::fromStdString(result->info.variant),
+                               QString::fromStdString(result->info.device))
                           .arg(result->info.kernelMs, 0, 'f', 3));
     showTabs();
     QMetaObject::invokeMethod(
