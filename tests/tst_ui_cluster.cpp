@@ -139,6 +139,8 @@ class TestUiCluster : public QObject {
         QCOMPARE(total, 10.0);
         QCOMPARE(p.invalidDigis(), std::size_t(2));
         QCOMPARE(p.duplicateDigis(), std::size_t(2));
+        QCOMPARE(p.duplicatesPerModule()[5], 2.0);
+        QCOMPARE(p.duplicatesPerModule()[0], 0.0);
         // The overview's cells hold those counts (0 elsewhere).
         ClusterOverview overview;
         overview.setValues(p.perModule(M::Digis), "digis per module");

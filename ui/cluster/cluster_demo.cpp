@@ -36,16 +36,31 @@ void presentResults(Workbench& wb, const QString& tab) {
             results->show();
             results->raise();
         }
-        if (auto* panel = window->findChild<QDockWidget*>("AlgorithmPanel_cluster")) panel->raise();
+        if (auto* panel = window->findChild<QDockWidget*>("AlgorithmPanel_cluster")) {
+            panel->raise();
+            // The plots get the width, once the docks have settled.
+            QMetaObject::invokeMethod(
+                window,
+                [window, panel, results] {
+                    if (results) window->resizeDocks({results, panel}, {1200, 330}, Qt::Horizontal);
+                },
+                Qt::QueuedConnection);
+        }
     }
     QTabWidget* tabs = wb.results().tabWidget();
     for (int i = 0; i < tabs->count(); ++i)
         if (tabs->tabText(i) == tab) tabs->setCurrentIndex(i);
 }
 
-// The largest cluster of the module shown (the busiest one) framed on its map.
+// The busiest module that has a duplicated digi (else the busiest), its largest cluster framed.
 void selectLargestCluster(ClusterPanel& panel) {
     const ClusterPresenter& p = panel.presenter();
+    const auto& clusters = p.perModule(ClusterPresenter::Measure::Clusters);
+    int chosen = -1;
+    for (int m = 0; m < int(clusters.size()); ++m)
+        if (p.duplicatesPerModule()[m] > 0 && (chosen < 0 || clusters[m] > clusters[chosen]))
+            chosen = m;
+    if (chosen >= 0) panel.selectModule(chosen);
     const auto [first, last] = p.clustersOf(p.selectedModule());
     std::size_t largest = first;
     for (std::size_t c = first; c < last; ++c)

@@ -2,6 +2,7 @@
 
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <qcustomplot.h>
 
 namespace clscope::ui {
@@ -40,7 +41,7 @@ void addBars(QCPAxisRect* rect, const ClusterHistogram& h) {
         auto ticker = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
         ticker->setTickStep(1.0);
         ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
-        ticker->setTickCount(6);
+        ticker->setTickCount(3);
         x->setTicker(ticker);
     }
 }
@@ -59,8 +60,13 @@ void addThresholds(QCPAxisRect* rect, const std::vector<double>& thresholds) {
 
 QString titleOf(const ClusterHistogram& h) {
     QString title = QString::fromStdString(h.quantity);
+    // Sizes are whole pixels: the last edge (30.5) reads "above 30 pixels".
+    const double last = isCharge(h) ? h.edges.back() * displayScale(h) : std::floor(h.edges.back());
     if (h.overflow > 0)
-        title += QString(" (%1 above %2)").arg(h.overflow).arg(h.edges.back() * displayScale(h));
+        title += QString(" (%1 above %2 %3)")
+                     .arg(h.overflow)
+                     .arg(last)
+                     .arg(isCharge(h) ? "ke⁻" : "pixels");
     return title;
 }
 

@@ -124,11 +124,11 @@ void ClusterModuleView::setModule(ClusterModuleMap map, const cluster::Result* r
     addOverlay("duplicate digis", map_.duplicate, OverlayData::Style::Solid, Qt::black, 1.0);
     addOverlay("clusters", map_.cluster, OverlayData::Style::Categorical, {}, 1.0);
     addClusterFrames();
-    addMarkers("duplicate digi (every copy dropped)", pixelsOf(map_.duplicate),
+    addMarkers("duplicate (dropped)", pixelsOf(map_.duplicate),
                QCPScatterStyle(QCPScatterStyle::ssCross, Qt::black, 9));
-    addMarkers("below charge cut (dropped)", pixelsOf(map_.belowCut),
+    addMarkers("below charge cut", pixelsOf(map_.belowCut),
                QCPScatterStyle(QCPScatterStyle::ssSquare, QColor(120, 120, 120), 7));
-    addMarkers("invalid digi (module 65534) in this module's run", map_.invalid,
+    addMarkers("invalid (65534) in its run", map_.invalid,
                QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(200, 0, 200), 11));
     const std::size_t duplicates = pixelsOf(map_.duplicate).size();
     caption_->setText(QString("<b>%1</b> — %2 digis, %3 clusters, %4 duplicated pixels, %5 invalid "

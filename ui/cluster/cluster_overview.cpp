@@ -42,7 +42,7 @@ void styleAxes(QCPAxisRect* rect, int grid) {
     const bool forward = grid == layout::forwardGrid;
     x->setLabel(forward ? "disk (panels 1, 2)" : "module along z");
     y->setLabel(forward ? "blade (≤ 22: inner ring)" : "ladder");
-    x->setTicker(forward ? diskTicker() : integerTicker(8));
+    x->setTicker(forward ? diskTicker() : integerTicker(4));
     y->setTicker(integerTicker(8));
     x->setRange(0.5, layout::columns(grid) + 0.5);
     y->setRange(0.5, layout::rows(grid) + 0.5);
@@ -112,7 +112,7 @@ void ClusterOverview::buildGrids() {
     }
     grid->setRowStretchFactor(0, 0.01);
     for (int g = 0; g < layout::gridCount; ++g)
-        grid->setColumnStretchFactor(g, g == layout::forwardGrid ? 1.4 : 1.0);
+        grid->setColumnStretchFactor(g, g == layout::forwardGrid ? 1.5 : 1.0);
     grid->setColumnStretchFactor(layout::gridCount, 0.01);
     frame_ = new QCPItemRect(plot_);
     frame_->setPen(QPen(Qt::red, 2.5));

@@ -168,8 +168,8 @@ void ClusterPanel::showTabs() {
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    module->setStretchFactor(0, 3);
-    module->setStretchFactor(1, 2);
+    module->setStretchFactor(0, 1);
+    module->setStretchFactor(1, 1);
     connect(table_, &QTableView::clicked, this,
             [this](const QModelIndex& index) { selectCluster(std::size_t(index.row())); });
     wb_.addResultTab({"cluster", "Module", module, moduleView_->plot(), write,

@@ -68,13 +68,14 @@ void ClusterPresenter::countModules() {
         if (m != cluster::invalidModule) modules = std::max<std::size_t>(modules, m + 1u);
     digisPerModule_.assign(modules, 0.0);
     clustersPerModule_.assign(modules, 0.0);
+    duplicatesPerModule_.assign(modules, 0.0);
     invalidDigis_ = duplicateDigis_ = 0;
     for (std::size_t i = 0; i < digis_->size(); ++i) {
         const std::uint16_t m = digis_->module[i];
         if (m == cluster::invalidModule)
             ++invalidDigis_;
         else
-            digisPerModule_[m] += 1;
+            digisPerModule_[m] += 1, duplicatesPerModule_[m] += duplicate_[i];
         duplicateDigis_ += duplicate_[i];
     }
     for (std::int32_t m : result_.module)

@@ -57,6 +57,8 @@ class ClusterPresenter {
     std::size_t moduleCount() const { return digisPerModule_.size(); }
     std::size_t invalidDigis() const { return invalidDigis_; }
     std::size_t duplicateDigis() const { return duplicateDigis_; }
+    // Duplicated digis (every copy) per module.
+    const std::vector<double>& duplicatesPerModule() const { return duplicatesPerModule_; }
     // The module with the most clusters (-1 without clusters).
     int busiestModule() const;
 
@@ -85,7 +87,7 @@ class ClusterPresenter {
     std::shared_ptr<const Digis> digis_;
     cluster::Result result_;
     RunInfo info_;
-    std::vector<double> digisPerModule_, clustersPerModule_;
+    std::vector<double> digisPerModule_, clustersPerModule_, duplicatesPerModule_;
     std::vector<std::uint8_t> duplicate_; // per digi
     std::size_t invalidDigis_ = 0, duplicateDigis_ = 0;
     int selectedModule_ = -1;
