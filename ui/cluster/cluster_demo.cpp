@@ -42,7 +42,7 @@ void presentResults(Workbench& wb, const QString& tab) {
             QMetaObject::invokeMethod(
                 window,
                 [window, panel, results] {
-                    if (results) window->resizeDocks({results, panel}, {1200, 330}, Qt::Horizontal);
+                    if (results) window->resizeDocks({results, panel}, {1100, 430}, Qt::Horizontal);
                 },
                 Qt::QueuedConnection);
         }

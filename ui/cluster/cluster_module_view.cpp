@@ -30,6 +30,11 @@ std::vector<std::pair<int, int>> pixelsOf(const std::vector<std::int32_t>& label
     return out;
 }
 
+// "1 cluster", "3 clusters".
+QString counted(std::size_t n, const char* what) {
+    return QString("%1 %2%3").arg(n).arg(what).arg(n == 1 ? "" : "s");
+}
+
 struct Box {
     int minX = rowsX, maxX = -1, minY = columnsY, maxY = -1;
 };
@@ -131,13 +136,11 @@ void ClusterModuleView::setModule(ClusterModuleMap map, const cluster::Result* r
     addMarkers("invalid (65534) in its run", map_.invalid,
                QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(200, 0, 200), 11));
     const std::size_t duplicates = pixelsOf(map_.duplicate).size();
-    caption_->setText(QString("<b>%1</b> — %2 digis, %3 clusters, %4 duplicated pixels, %5 invalid "
-                              "digis in its run. Drag to pan, wheel to zoom.")
-                          .arg(QString::fromStdString(clusterlayout::moduleName(map_.module)))
-                          .arg(map_.digis)
-                          .arg(map_.clusters)
-                          .arg(duplicates)
-                          .arg(map_.invalid.size()));
+    caption_->setText(QString("<b>%1</b> — %2, %3, %4, %5 in its run. Drag to pan, wheel to zoom.")
+                          .arg(QString::fromStdString(clusterlayout::moduleName(map_.module)),
+                               counted(map_.digis, "digi"), counted(map_.clusters, "cluster"),
+                               counted(duplicates, "duplicated pixel"),
+                               counted(map_.invalid.size(), "invalid digi")));
     fitModule();
     plot_->replot();
 }
