@@ -8,9 +8,9 @@
 namespace clscope {
 
 void parallelCopy(void* to, const void* from, std::size_t bytes) {
-    constexpr std::size_t perThread = std::size_t(4) << 20;
+    constexpr std::size_t perThread = std::size_t(2) << 20;
     const std::size_t threads = std::clamp<std::size_t>(
-        std::min<std::size_t>(std::thread::hardware_concurrency(), bytes / perThread), 1, 8);
+        std::min<std::size_t>(std::thread::hardware_concurrency(), bytes / perThread), 1, 16);
     if (threads == 1) {
         std::memcpy(to, from, bytes);
         return;

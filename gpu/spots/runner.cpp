@@ -245,18 +245,24 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
         r.bad = session.allocate(plane, "spots pixel mask");
         session.upload(r.bad, bad.data(), plane, "copy H->D pixel mask");
         const std::size_t element = dtypeSize(a.dtype());
-        StagedUpload staged(session, std::min(chunk * plane * element, std::size_t(32) << 20));
-        for (std::size_t t0 = 0; t0 < count; t0 += chunk) {
+        StagedUpload staged(session, std::min(chunk * plane * element, std::size_t(64) << 20));
+        auto send = [&](std::size_t t0) {
             const std::size_t n = std::min(chunk, count - t0);
             staged.upload(r.frames, 0, a.bytes() + t0 * plane * element, n * plane * element,
                           "copy H->D frames");
+        };
+        send(0);
+        for (std::size_t t0 = 0; t0 < count; t0 += chunk) {
+            const std::size_t n = std::min(chunk, count - t0);
             if (variant == "extended")
                 launchExtended(r, n);
             else
                 launchDispersion(r, variant, n);
-            out.maskFetches += fetchSignal(
-                r, n * plane, out.signal.empty() ? nullptr : out.signal.data() + t0 * plane,
-                out.pixels.data() + t0);
+            // The next chunk's host copy overlaps these kernels; the in-order queue runs its
+            // device copy after them (the compaction reads the signal, not the frames).
+            if (t0 + n < count) send(t0 + n);
+            std::uint8_t* signal = out.signal.empty() ? nullptr : out.signal.data() + t0 * plane;
+            out.maskFetches += fetchSignal(r, n * plane, signal, out.pixels.data() + t0);
             session.finish();
             progress.report(double(t0 + n) / double(count));
             progress.checkCancel();
