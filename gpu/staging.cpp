@@ -1,6 +1,7 @@
 #include "gpu/staging.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -31,6 +32,7 @@ void parallelCopy(void* to, const void* from, std::size_t bytes) {
 
 StagedUpload::StagedUpload(ClSession& session, std::size_t pieceBytes)
     : session_(session), piece_(std::max<std::size_t>(pieceBytes, 4096)) {
+    const auto start = std::chrono::steady_clock::now();
     try {
         for (int i = 0; i < 2; ++i) {
             pinned_[i] = session_.allocate(piece_, "pinned staging",
@@ -41,6 +43,10 @@ StagedUpload::StagedUpload(ClSession& session, std::size_t pieceBytes)
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "mapping pinned staging memory", session_.info());
     }
+    session_.timings().add(
+        "pinned staging allocation (host)",
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
 }
 
 StagedUpload::~StagedUpload() {
@@ -65,7 +71,12 @@ void StagedUpload::upload(const cl::Buffer& buffer, std::size_t offset, const vo
             next_ ^= 1;
             if (busy_[slot]()) busy_[slot].wait(); // its previous DMA has read the half
             const std::size_t n = std::min(piece_, bytes - done);
+            const auto start = std::chrono::steady_clock::now();
             parallelCopy(host_[slot], static_cast<const char*>(data) + done, n);
+            session_.timings().add(
+                "copy to pinned staging (host)",
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                    .count());
             cl::Event event;
             session_.queue().enqueueWriteBuffer(buffer, CL_FALSE, offset + done, n, host_[slot],
                                                 nullptr, &event);

@@ -291,7 +291,11 @@ Result findSpotsWith(const DeviceInfo& device, const std::string& variant, const
     if (mask.pixels.size() != in.frames.frameCount())
         mask.pixels = signalPixels(mask.signal, in.frames.frameSize());
     if (!params.signalMask) mask.signal = {};
+    const auto start = std::chrono::steady_clock::now();
     Result r = finishResult(in, std::move(mask.signal), std::move(mask.pixels), params);
+    mask.timings.add("spots grouping (host)", std::chrono::duration<double, std::milli>(
+                                                  std::chrono::steady_clock::now() - start)
+                                                  .count());
     if (details) *details = std::move(mask);
     return r;
 }
