@@ -154,6 +154,8 @@ void TestSpots::variantsMatchCpu_data() {
         {"5x41x29 chunks of 2, overflow", DType::UInt16, 5, 41, 29, chunksOverflow},
         {"40x41 uint8", DType::UInt8, 1, 40, 41, params(Method::Dispersion)},
         {"40x41 uint32", DType::UInt32, 1, 40, 41, params(Method::Dispersion, 2, 2)},
+        {"40x41 uint32 k6,5 (64-bit window)", DType::UInt32, 1, 40, 41,
+         params(Method::Dispersion, 6, 5)},
         {"40x41 int32", DType::Int32, 1, 40, 41, params(Method::Dispersion)},
         {"40x41 float32", DType::Float32, 1, 40, 41, params(Method::Dispersion)},
         {"ext 1x1", DType::UInt16, 1, 1, 1, params(Method::DispersionExtended)},

@@ -36,8 +36,11 @@ Support supportsVariant(const std::string& variant, const DeviceInfo& device,
             const auto it = params->tuning.find(name);
             return it == params->tuning.end() ? 16 : it->second;
         };
-        const std::uint64_t bytes = std::uint64_t(tuned("TILE_X") + 2 * params->kernelX) *
-                                    (tuned("TILE_Y") + 2 * params->kernelY) * 5; // int + flag
+        // The tile (int + flag per pixel) and the column sums of the tile's rows (int count,
+        // up to 8-byte sum, 8-byte sum of squares).
+        const std::uint64_t width = std::uint64_t(tuned("TILE_X") + 2 * params->kernelX);
+        const std::uint64_t bytes =
+            width * (tuned("TILE_Y") + 2 * params->kernelY) * 5 + width * tuned("TILE_Y") * 20;
         if (bytes > device.localMemBytes)
             return {false, "its tile needs " + std::to_string(bytes) +
                                " bytes of local memory, the device has " +

@@ -146,6 +146,12 @@ kernel void spots_direct(global const DATA_T* frames, global const uchar* bad, i
 // local: the seed's tile-in-local-memory kernel, fixed: every work-item copies part of the
 // tile (values of pixels outside the sums stored as 0 with a 0 flag), sums are 64-bit.
 #define TW (TILE_X + 2 * KX)
+// Sums of in-sum values (|v| < 2^24) over a window: 32 bits while the window has < 128 pixels.
+#if (2 * KX + 1) * (2 * KY + 1) < 128
+typedef int win_t;
+#else
+typedef long win_t;
+#endif
 #define TH (TILE_Y + 2 * KY)
 kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1)))
 void spots_local(global const DATA_T* frames, global const uchar* bad, int w, int h,
@@ -168,9 +174,11 @@ void spots_local(global const DATA_T* frames, global const uchar* bad, int w, in
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const int i = get_global_id(0), j = get_global_id(1);
-    if (i >= w || j >= h) return;
     int m = 0;
     sum_t x = 0, y = 0;
+#if DATA_FLOAT
+    // Float data: the 2-D window in the reference's order (sums of floats round by order).
+    if (i >= w || j >= h) return;
     for (int dj = 0; dj <= 2 * KY; ++dj)
         for (int di = 0; di <= 2 * KX; ++di) {
             const int t = (lj + dj) * TW + li + di;
@@ -179,6 +187,36 @@ void spots_local(global const DATA_T* frames, global const uchar* bad, int w, in
             x += v;
             y += v * v;
         }
+#else
+    // Integer data (exact in any order): separable sums, 2KY+1 then 2KX+1 terms instead of
+    // (2KY+1)(2KX+1): column sums of the work-group's rows over the whole tile width first.
+    local int colM[TILE_Y * TW];
+    local win_t colX[TILE_Y * TW];
+    local long colY[TILE_Y * TW];
+    for (int c = li; c < TW; c += TILE_X) {
+        int cm = 0;
+        win_t cx = 0;
+        long cy = 0;
+        for (int dj = 0; dj <= 2 * KY; ++dj) {
+            const int t = (lj + dj) * TW + c;
+            const int v = value[t];
+            cm += counted[t];
+            cx += v;
+            cy += (long)v * (long)v;
+        }
+        colM[lj * TW + c] = cm, colX[lj * TW + c] = cx, colY[lj * TW + c] = cy;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (i >= w || j >= h) return;
+    win_t xs = 0;
+    for (int di = 0; di <= 2 * KX; ++di) {
+        const int t = lj * TW + li + di;
+        m += colM[t];
+        xs += colX[t];
+        y += colY[t];
+    }
+    x = xs;
+#endif
     const int k = j * w + i;
     signal[base + k] = spots_dispersion(m, x, y, frames[base + k], bad[k], p);
 }
