@@ -1,5 +1,6 @@
 // spots: parameters, input checks, spots from a signal mask.
 #include "core/spots/spots.hpp"
+#include "core/spots/parallel.hpp"
 
 #include "core/errors.hpp"
 
@@ -159,7 +160,11 @@ std::vector<Spot> findSpots(const Array& frames, const std::vector<std::uint8_t>
 // Pixels visited in scan order (frame, row, column) as a dense scan would: left and upper
 // neighbours in this frame and the same pixel in the previous frame (threeD) are found by
 // pointers that only move forward through the sorted lists.
-std::vector<Spot> findSpots(const Array& frames, const FramePixels& pixels, const Params& p) {
+namespace {
+
+// Spots of frames [t0, t1) (all frames for threeD).
+std::vector<Spot> groupFrames(const Array& frames, const FramePixels& pixels, const Params& p,
+                              std::size_t t0, std::size_t t1) {
     const std::size_t w = frames.width(), plane = frames.frameSize();
     Components c;
     std::vector<int> previous, current, active, still;
@@ -170,7 +175,7 @@ std::vector<Spot> findSpots(const Array& frames, const FramePixels& pixels, cons
         if (peakSeparation(s) <= p.maxSeparation) spots.push_back(s);
     };
     static const std::vector<std::uint32_t> none;
-    for (int t = 0; t < static_cast<int>(pixels.size()); ++t) {
+    for (int t = static_cast<int>(t0); t < static_cast<int>(t1); ++t) {
         const std::vector<std::uint32_t>& cur = pixels[t];
         const std::vector<std::uint32_t>& prev = t > 0 && p.threeD ? pixels[t - 1] : none;
         current.assign(cur.size(), -1);
@@ -214,6 +219,22 @@ std::vector<Spot> findSpots(const Array& frames, const FramePixels& pixels, cons
     return spots;
 }
 
+} // namespace
+
+std::vector<Spot> findSpots(const Array& frames, const FramePixels& pixels, const Params& p) {
+    if (p.threeD) return groupFrames(frames, pixels, p, 0, pixels.size());
+    // 2-D: frames are independent; ranges of frames on several threads, joined in frame order
+    // (which is first-pixel order).
+    std::vector<std::vector<Spot>> parts(pixels.size());
+    parallelRanges(pixels.size(), 2, [&](std::size_t t0, std::size_t t1) {
+        parts[t0] = groupFrames(frames, pixels, p, t0, t1);
+    });
+    std::vector<Spot> spots;
+    for (const std::vector<Spot>& part : parts)
+        spots.insert(spots.end(), part.begin(), part.end());
+    return spots;
+}
+
 Result finishResult(const Input& in, std::vector<std::uint8_t> signal, const Params& p) {
     FramePixels pixels = signalPixels(signal, in.frames.frameSize());
     return finishResult(in, std::move(signal), std::move(pixels), p);
@@ -224,10 +245,12 @@ Result finishResult(const Input& in, std::vector<std::uint8_t> signal, FramePixe
     Result r;
     r.shape = in.frames.shape();
     r.thresholdUsed = p.globalAuto ? autoGlobalThreshold(in) : p.globalThreshold;
-    for (std::vector<std::uint32_t>& frame : pixels) {
-        std::sort(frame.begin(), frame.end());
+    parallelRanges(pixels.size(), 2, [&](std::size_t t0, std::size_t t1) {
+        for (std::size_t t = t0; t < t1; ++t)
+            std::sort(pixels[t].begin(), pixels[t].end());
+    });
+    for (const std::vector<std::uint32_t>& frame : pixels)
         r.strongPerFrame.push_back(static_cast<std::int64_t>(frame.size()));
-    }
     r.spots = findSpots(in.frames, pixels, p);
     r.signal = std::move(signal);
     r.pixels = std::move(pixels);

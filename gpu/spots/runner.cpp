@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 
 namespace clscope::spots {
 
@@ -245,11 +246,18 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
         r.bad = session.allocate(plane, "spots pixel mask");
         session.upload(r.bad, bad.data(), plane, "copy H->D pixel mask");
         const std::size_t element = dtypeSize(a.dtype());
-        StagedUpload staged(session, std::min(chunk * plane * element, std::size_t(64) << 20));
+        // Several chunks stream through pinned staging; one chunk goes up directly (pinning
+        // the staging memory costs more than it saves then).
+        std::optional<StagedUpload> staged;
+        if (chunk < count)
+            staged.emplace(session, std::min(chunk * plane * element, std::size_t(64) << 20));
         auto send = [&](std::size_t t0) {
             const std::size_t n = std::min(chunk, count - t0);
-            staged.upload(r.frames, 0, a.bytes() + t0 * plane * element, n * plane * element,
-                          "copy H->D frames");
+            const std::byte* from = a.bytes() + t0 * plane * element;
+            if (staged)
+                staged->upload(r.frames, 0, from, n * plane * element, "copy H->D frames");
+            else
+                session.upload(r.frames, from, n * plane * element, "copy H->D frames");
         };
         send(0);
         for (std::size_t t0 = 0; t0 < count; t0 += chunk) {
