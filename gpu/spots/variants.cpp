@@ -31,7 +31,7 @@ Support supportsVariant(const std::string& variant, const DeviceInfo& device,
                 "extended computes dispersion_extended; use local, direct or sat for dispersion"};
     if (variant != "extended" && extended)
         return {false, variant + " computes dispersion; use extended for dispersion_extended"};
-    if (variant == "local") {
+    if (variant == "local" || variant == "extended") { // both read windows from a tile
         auto tuned = [&](const char* name) {
             const auto it = params->tuning.find(name);
             return it == params->tuning.end() ? 16 : it->second;
