@@ -285,6 +285,29 @@ class TestUiCluster : public QObject {
         QVERIFY(view.caption()->text().contains("4 digis in 1 module"));
     }
 
+    // The Compare dock's view of two runs of the file: the digis are read back from run a's
+    // provenance; cpu against a charge-cut run differs in the digis the cut dropped.
+    void compareDifferenceViewReadsTheRunsDigis() {
+        const Algorithm& algorithm = clusterAlgorithm();
+        InputSources sources;
+        sources.file = file_.toStdString();
+        ParamSet params = algorithm.defaultParams();
+        const auto input = algorithm.read(sources, params);
+        const auto plain = runAlgorithm(algorithm, {hostDevice(), "cpu", input, params, {}}, {});
+        params.set("charge_cut", "phase1");
+        const auto cut = runAlgorithm(algorithm, {hostDevice(), "cpu", input, params, {}}, {});
+        std::unique_ptr<QWidget> widget(makeClusterDifferenceView(*plain, *cut));
+        auto* view = dynamic_cast<ClusterDifferenceView*>(widget.get());
+        QVERIFY(view);
+        std::size_t dropped = 0; // digis clustered without the cut, dropped with it
+        const auto& a = dynamic_cast<const cluster::ClusterResult&>(*plain).clusters;
+        const auto& b = dynamic_cast<const cluster::ClusterResult&>(*cut).clusters;
+        for (std::size_t i = 0; i < a.id.size(); ++i)
+            dropped += a.id[i] >= 0 && b.id[i] < 0;
+        QVERIFY(dropped > 0);
+        QCOMPARE(view->difference().digis.size(), dropped);
+    }
+
     void exportsReadBack() {
         MainWindow window;
         QVERIFY(window.openFile(file_));
