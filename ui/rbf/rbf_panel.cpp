@@ -2,6 +2,7 @@
 // open file and the device. Runs, deliveries and exports: rbf_panel_run.cpp.
 #include "ui/rbf/rbf_panel.hpp"
 
+#include "gpu/rbf/rbf_gpu.hpp"
 #include "ui/jobs/live_rerun.hpp"
 #include "ui/shell/workbench.hpp"
 
