@@ -246,6 +246,8 @@ class TestUiRbf : public QObject {
         panel->setGeneratedSources(true, 7, 3);
         panel->setGrid(9);
         panel->setVariant("cpu");
+        QCOMPARE(panel->runsDelivered(), 0); // nothing runs before the first Run
+        QVERIFY(panel->run());
         QTRY_VERIFY_WITH_TIMEOUT(panel->runsDelivered() >= 1 && !panel->live().isPending() &&
                                      !window.workbench().jobs().isBusy(),
                                  20000);

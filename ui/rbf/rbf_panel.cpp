@@ -206,8 +206,9 @@ void RbfPanel::connectControls() {
     });
 }
 
-// A control that changes the sums: the shown planes are stale; re-evaluate when live.
-void RbfPanel::parametersChanged() {
+// A control that changes the sums: the shown planes are stale; re-evaluate when live and the
+// panel has run once (opening the window or another algorithm's file starts nothing).
+void RbfPanel::parametersChanged(bool rerun) {
     const bool gaussian = kernel_->currentData().toString() == "gaussian";
     sigma_->setEnabled(gaussian);
     wavenumber_->setEnabled(kernel_->currentData().toString() == "helmholtz");
@@ -217,7 +218,7 @@ void RbfPanel::parametersChanged() {
     profileIndex_->setMaximum(grid_->value() - 1);
     refreshVariants();
     emit wb_.parametersChanged("rbf");
-    live_->request();
+    if (rerun && (delivered_ > 0 || running_)) live_->request();
 }
 
 // The file's sources, read once per file (small: N x 3 positions and weights).
@@ -243,7 +244,7 @@ void RbfPanel::refreshSources() {
                            .arg(fileSources_->problem.sourceCount())
                            .arg(fileSources_->problem.complexWeights ? "complex" : "real")
                      : QString("file: %1 — using generated sources").arg(q(fileSourcesError_)));
-    parametersChanged();
+    parametersChanged(fileSources_ != nullptr);
 }
 
 // The registry's variants for this device, sources and parameters; unusable ones greyed.

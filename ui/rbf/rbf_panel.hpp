@@ -71,7 +71,7 @@ class RbfPanel : public QWidget {
     QWidget* buildDisplay();
     QWidget* buildExport();
     void connectControls();
-    void parametersChanged();
+    void parametersChanged(bool rerun = true);
     void displayChanged();
     void refreshSources();
     void refreshVariants();
