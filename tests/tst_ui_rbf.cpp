@@ -126,7 +126,8 @@ class TestUiRbf : public QObject {
         }
         QCOMPARE(plot.colourScale()->dataScaleType(), QCPAxis::stLogarithmic);
         QVERIFY(plot.colourScale()->axis()->label().contains("log scale"));
-        QCOMPARE(plot.map(2)->data()->cell(0, 1), 7.0); // (a, b) = (0, 1) of plane 2
+        QCOMPARE(plot.map(2)->data()->cell(1, 0), 7.0); // (a, b) = (1, 0) of plane 2
+        QCOMPARE(plot.map(2)->data()->cell(0, 1), 2.0);
     }
 
     // One source at (0, 0, 0.5), weight 1, k = π: at the xy plane's origin r = 0.5 and
@@ -297,18 +298,26 @@ class TestUiRbf : public QObject {
         return QFileInfo(qEnvironmentVariable("CLSCOPE_CLI")).absoluteDir().filePath("clscope");
     }
 
+    // On the host only the cpu variant; on an OpenCL device separable is greyed for Laplace
+    // with supports()'s reason and offered for the Gaussian.
     void checkVariantsGreyed(RbfPanel& panel) {
         auto* model = qobject_cast<QStandardItemModel*>(panel.variantBox()->model());
-        const auto item = [&](const char* id) {
-            return model->item(panel.variantBox()->findData(QString(id)));
+        const int separable = panel.variantBox()->findData(QString("separable"));
+        QVERIFY(!model->item(separable)->isEnabled());
+        QVERIFY(model->item(separable)->toolTip().contains("needs an OpenCL device"));
+        if (openclDevices().empty()) return;
+        RbfRunRequest r = panel.request();
+        r.device = openclDevices().front();
+        const auto option = [&](rbf::Kernel kernel) {
+            r.kernel = kernel;
+            for (const RbfVariantOption& o : rbfVariantOptions(r))
+                if (o.id == "separable") return o;
+            return RbfVariantOption{};
         };
-        QVERIFY(item("cpu")->isEnabled());
-        panel.setLive(false);
-        panel.setKernel(rbf::Kernel::Laplace);
-        QVERIFY(!item("separable")->isEnabled());
-        QVERIFY(item("separable")->toolTip().contains("Gaussian only"));
-        panel.setKernel(rbf::Kernel::Gaussian);
-        panel.setSigma(0.14); // unchanged: the shown run still matches
+        QVERIFY(option(rbf::Kernel::Gaussian).enabled);
+        const RbfVariantOption laplace = option(rbf::Kernel::Laplace);
+        QVERIFY(!laplace.enabled);
+        QVERIFY2(laplace.reason.find("Gaussian only") != std::string::npos, laplace.reason.c_str());
     }
 
     void checkExports(RbfPanel& panel) {
