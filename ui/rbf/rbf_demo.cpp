@@ -25,16 +25,20 @@ RbfPanel* findPanel(Workbench& wb) {
     return wb.parent() ? wb.parent()->findChild<RbfPanel*>() : nullptr;
 }
 
-// The Results dock where the Image was, so that the planes have the middle of the window.
+// The Results dock where the Image was, widened, so that the three planes have the middle of
+// the window; the RBF panel in front on the right.
 void showInTheMiddle(Workbench& wb) {
     auto* window = qobject_cast<QMainWindow*>(wb.parent());
     if (!window) return;
     auto *image = window->findChild<QDockWidget*>("ImagePanel"),
-         *results = window->findChild<QDockWidget*>("ResultsPanel");
+         *results = window->findChild<QDockWidget*>("ResultsPanel"),
+         *panel = window->findChild<QDockWidget*>("AlgorithmPanel_rbf");
     if (!image || !results) return;
     window->tabifyDockWidget(image, results);
     results->show();
     results->raise();
+    if (panel) panel->raise();
+    window->resizeDocks({results}, {window->width() * 3 / 5}, Qt::Horizontal); // as wide as fits
 }
 
 std::optional<RbfDisplay> displayNamed(const QString& name) {

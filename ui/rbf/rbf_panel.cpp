@@ -52,6 +52,14 @@ RbfPanel::RbfPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), wb_
     for (QWidget* w : {buildSources(), buildKernel(), buildRun(), buildDisplay(), buildExport()})
         layout->addWidget(w);
     layout->addStretch(1);
+    // Narrow docks: controls may shrink below their texts' width (the dock does not scroll
+    // sideways).
+    for (QComboBox* box : findChildren<QComboBox*>()) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(8);
+    }
+    for (QAbstractSpinBox* box : findChildren<QAbstractSpinBox*>())
+        box->setMinimumWidth(60);
     live_ = new LiveRerun(
         wb_.jobs(), [this] { return makeJob(); }, 150, this);
     connect(live_, &LiveRerun::submitted, this, [this] { running_ = true; });
@@ -123,7 +131,8 @@ QWidget* RbfPanel::buildRun() {
     variant_ = new QComboBox(box);
     variant_->setToolTip("Variant; greyed ones cannot run here (the tooltip says why)");
     form->addRow("Variant", variant_);
-    liveBox_ = new QCheckBox("re-evaluate when a control changes", box);
+    liveBox_ = new QCheckBox("re-evaluate on change", box);
+    liveBox_->setToolTip("Kernel, σ, k, grid and sources re-evaluate 150 ms after the last change, off the GUI thread");
     liveBox_->setChecked(true);
     form->addRow("Live", liveBox_);
     runButton_ = new QPushButton("Run (Ctrl+R)", box);

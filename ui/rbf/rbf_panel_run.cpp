@@ -96,11 +96,19 @@ void RbfPanel::deliver(std::shared_ptr<const rbf::RunResult> run,
     presenter_ = presenter;
     shown_ = run;
     refreshDisplays();
-    const QString title = QString("%1 on %2 — %3, kernel %4 ms")
-                              .arg(q(run->info.variant), q(run->info.device + " " +
-                                                           run->info.deviceName),
-                                   q(input->describe()))
-                              .arg(run->info.kernelMs, 0, 'g', 3);
+    const rbf::Problem& problem = input->problem;
+    QString title = QString("<b>%1</b> on %2 — %3; targets on 3 planes of %4 × %4, %5 sources "
+                            "(%6 weights); kernel %7 ms")
+                        .arg(q(run->info.variant), q(run->info.device + " " + run->info.deviceName),
+                             q(kernelText(params)))
+                        .arg(problem.targets.planes)
+                        .arg(problem.sourceCount())
+                        .arg(problem.complexWeights ? "complex" : "real")
+                        .arg(run->info.kernelMs, 0, 'g', 3);
+    if (run->result.sampleCount)
+        title += QString("; max|f − f_float64| / max|f_float64| = %1 on %2 sampled targets")
+                     .arg(run->result.sampleDeviation, 0, 'g', 2)
+                     .arg(run->result.sampleCount);
     view_ = new RbfPlanesView(presenter_, title);
     view_->refresh(profileChoice());
     wb_.addResultTab({"rbf", "rbf planes", view_, view_->planes(),

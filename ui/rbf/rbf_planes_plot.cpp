@@ -2,6 +2,7 @@
 
 #include "ui/image/colormaps.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace clscope::ui {
@@ -34,8 +35,9 @@ void setUnitAxis(QCPAxis* axis, const QString& label, double halfCell) {
     axis->setTicker(ticker);
 }
 
+// Class k holds |c| / max|c| in (k/5, (k+1)/5]: ring area ∝ the class's upper |c|.
 double markerDiameter(int sizeClass) {
-    return 4.0 + 10.0 * sizeClass / (sizeClasses - 1);
+    return 11.0 * std::sqrt(double(sizeClass + 1) / sizeClasses);
 }
 
 } // namespace
@@ -69,7 +71,7 @@ RbfPlanesPlot::RbfPlanesPlot(QWidget* parent) : QCustomPlot(parent) {
     profileLine_ = new QCPItemStraightLine(this);
     profileLine_->setPen(QPen(Qt::white, 1.5, Qt::DashLine));
     profileLine_->setVisible(false);
-    setMinimumSize(480, 200);
+    setMinimumSize(360, 180); // fits the right-hand column (Results) too
 }
 
 void RbfPlanesPlot::setImage(const RbfPlanesImage& image) {
@@ -104,20 +106,23 @@ void RbfPlanesPlot::setMarkers(const std::array<std::vector<RbfMarker>, 3>& mark
         markerGraphs_[p].clear();
         std::array<QVector<double>, sizeClasses> u, v;
         for (const RbfMarker& m : markers[p]) {
-            const double share = largest > 0 ? std::sqrt(m.weight / largest) : 1.0;
-            const int k = static_cast<int>(std::lround(share * (sizeClasses - 1)));
+            const double share = largest > 0 ? m.weight / largest : 1.0;
+            const int k = std::clamp(int(std::ceil(share * sizeClasses)), 1, sizeClasses) - 1;
             u[std::size_t(k)] << m.u, v[std::size_t(k)] << m.v;
         }
         for (int k = 0; k < sizeClasses; ++k) {
             if (u[std::size_t(k)].isEmpty()) continue;
-            auto* g = new QCPGraph(rects_[p]->axis(QCPAxis::atBottom),
-                                   rects_[p]->axis(QCPAxis::atLeft));
-            g->setLineStyle(QCPGraph::lsNone);
-            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 1),
-                                               QBrush(QColor(255, 255, 255, 200)),
-                                               markerDiameter(k)));
-            g->setData(u[std::size_t(k)], v[std::size_t(k)]);
-            markerGraphs_[p].push_back(g);
+            // Open rings, white inside a thin dark edge: visible on dark and bright colours
+            // without hiding the field under them.
+            for (const QPen& pen : {QPen(QColor(0, 0, 0, 160), 2.6), QPen(Qt::white, 1.2)}) {
+                auto* g = new QCPGraph(rects_[p]->axis(QCPAxis::atBottom),
+                                       rects_[p]->axis(QCPAxis::atLeft));
+                g->setLineStyle(QCPGraph::lsNone);
+                g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, pen, Qt::NoBrush,
+                                                   markerDiameter(k)));
+                g->setData(u[std::size_t(k)], v[std::size_t(k)]);
+                markerGraphs_[p].push_back(g);
+            }
         }
     }
 }
@@ -126,7 +131,7 @@ int RbfPlanesPlot::markerCount(std::size_t plane) const {
     int count = 0;
     for (QCPGraph* g : markerGraphs_[plane])
         count += g->dataCount();
-    return count;
+    return count / 2; // each marker is a dark and a white ring
 }
 
 void RbfPlanesPlot::setProfileLine(int plane, bool alongHorizontal, double coordinate) {

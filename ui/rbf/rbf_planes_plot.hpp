@@ -28,7 +28,8 @@ class RbfPlanesPlot : public QCustomPlot {
   public:
     explicit RbfPlanesPlot(QWidget* parent = nullptr);
     void setImage(const RbfPlanesImage& image);
-    // Sources projected onto each plane (markers[p]); diameter 4..14 px, area ∝ |c| / largest.
+    // Sources projected onto each plane (markers[p]) as open rings in five size classes of
+    // |c| / largest, ring area ∝ |c| (diameter 4.9 .. 11 px).
     void setMarkers(const std::array<std::vector<RbfMarker>, 3>& markers, double largest);
     // A dashed line on plane p at `coordinate` of its vertical axis (alongHorizontal) or of its
     // horizontal axis; plane < 0 hides it.

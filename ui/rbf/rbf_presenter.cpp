@@ -19,7 +19,8 @@ std::string number(double v) {
     return text;
 }
 
-// "Gaussian σ = 0.1", "Laplace", "Helmholtz k = 10".
+} // namespace
+
 std::string kernelText(const rbf::Params& p) {
     switch (p.kernel) {
     case rbf::Kernel::Laplace:
@@ -30,8 +31,6 @@ std::string kernelText(const rbf::Params& p) {
         return "Gaussian, σ = " + number(p.sigma);
     }
 }
-
-} // namespace
 
 std::string displayName(RbfDisplay display) {
     switch (display) {

@@ -36,6 +36,8 @@ struct RbfProfile {
     std::vector<double> coordinate, value;
 };
 
+// "Gaussian, σ = 0.1", "Laplace 1/(4πr)", "Helmholtz e^{ikr}/(4πr), k = 10".
+std::string kernelText(const rbf::Params& params);
 // n with 3 n² == count (the seed's plane layout), or nothing.
 std::optional<std::size_t> planeGridSize(std::size_t count);
 // Plane p's horizontal and vertical axis names: xy, xz, yz.

@@ -43,7 +43,7 @@ RbfPlanesView::RbfPlanesView(std::shared_ptr<const RbfPresenter> presenter, cons
     title_->setText(title);
     planes_ = new RbfPlanesPlot(this);
     profile_ = new QCustomPlot(this);
-    profile_->setMinimumSize(300, 150);
+    profile_->setMinimumSize(240, 150);
     profile_->plotLayout()->insertRow(0);
     profile_->plotLayout()->addElement(0, 0, new QCPTextElement(profile_, ""));
     caption_ = wrappedLabel(this);
@@ -59,8 +59,8 @@ void RbfPlanesView::refresh(const RbfProfileChoice& profile) {
     planes_->setImage(planesImage(p));
     planes_->setMarkers({p.markers(0), p.markers(1), p.markers(2)}, p.largestWeight());
     drawProfile(profile);
-    QString caption = QString("○ %1 sources projected onto each plane, marker area ∝ |c| "
-                              "(largest |c| = %2); dashed: the profile below.")
+    QString caption = QString("○ the %1 sources projected onto each plane, ring area ∝ |c| "
+                              "(largest |c| = %2); dashed line: the profile below.")
                           .arg(p.markers(0).size())
                           .arg(p.largestWeight(), 0, 'g', 3);
     if (!p.note().empty()) caption += " " + q(p.note()) + " (grey).";
