@@ -69,8 +69,7 @@ void runDemo(Workbench& wb, rbf::Kernel kernel) {
         [&wb, panel](bool ok) {
             if (const auto d = displayNamed(qEnvironmentVariable("CLSCOPE_DEMO_DISPLAY")))
                 panel->setDisplay(*d);
-            if (qEnvironmentVariable("CLSCOPE_DEMO_SCALE") == "log")
-                panel->setScale(RbfScale::Log);
+            if (qEnvironmentVariable("CLSCOPE_DEMO_SCALE") == "log") panel->setScale(RbfScale::Log);
             if (ok) showInTheMiddle(wb);
             emit wb.demoFinished(ok && panel->runsDelivered() > 0);
         },

@@ -132,7 +132,8 @@ QWidget* RbfPanel::buildRun() {
     variant_->setToolTip("Variant; greyed ones cannot run here (the tooltip says why)");
     form->addRow("Variant", variant_);
     liveBox_ = new QCheckBox("re-evaluate on change", box);
-    liveBox_->setToolTip("Kernel, σ, k, grid and sources re-evaluate 150 ms after the last change, off the GUI thread");
+    liveBox_->setToolTip("Kernel, σ, k, grid and sources re-evaluate 150 ms after the last change, "
+                         "off the GUI thread");
     liveBox_->setChecked(true);
     form->addRow("Live", liveBox_);
     runButton_ = new QPushButton("Run (Ctrl+R)", box);
@@ -282,8 +283,10 @@ void RbfPanel::refreshVariants() {
     if (index < 0 || !model->item(index)->isEnabled()) {
         index = variant_->findData(q(rbf::defaultVariant(device)));
         if (!previous.empty() && index >= 0)
-            wb_.log(LogLevel::Info, q("rbf: " + previous + " cannot run with these settings; "
-                                      "using " + rbf::defaultVariant(device)));
+            wb_.log(LogLevel::Info, q("rbf: " + previous +
+                                      " cannot run with these settings; "
+                                      "using " +
+                                      rbf::defaultVariant(device)));
     }
     variant_->setCurrentIndex(index);
 }

@@ -104,15 +104,19 @@ void RbfPanel::deliver(std::shared_ptr<const rbf::RunResult> run,
                         .arg(problem.targets.planes)
                         .arg(problem.sourceCount())
                         .arg(problem.complexWeights ? "complex" : "real")
-                        .arg(run->info.kernelMs, 0, 'g', 3);
+                        .arg(run->info.kernelMs, 0, 'f', run->info.kernelMs < 10 ? 3 : 1);
     if (run->result.sampleCount)
         title += QString("; max|f − f_float64| / max|f_float64| = %1 on %2 sampled targets")
                      .arg(run->result.sampleDeviation, 0, 'g', 2)
                      .arg(run->result.sampleCount);
     view_ = new RbfPlanesView(presenter_, title);
     view_->refresh(profileChoice());
-    wb_.addResultTab({"rbf", "rbf planes", view_, view_->planes(),
-                      [run](H5Writer& out) { run->write(out, "/rbf"); }, {}});
+    wb_.addResultTab({"rbf",
+                      "rbf planes",
+                      view_,
+                      view_->planes(),
+                      [run](H5Writer& out) { run->write(out, "/rbf"); },
+                      {}});
     ++delivered_;
     finishRun(true);
 }
@@ -146,9 +150,8 @@ void RbfPanel::displayChanged() {
     presenter_->setDisplay(static_cast<RbfDisplay>(display_->currentData().toInt()));
     presenter_->setScale(static_cast<RbfScale>(scale_->currentData().toInt()));
     const std::size_t n = static_cast<std::size_t>(grid_->value());
-    profileAt_->setText(QString("at %1").arg(rbf::planeCoordinate(
-                                                 std::size_t(profileIndex_->value()), n),
-                                             0, 'g', 4));
+    profileAt_->setText(QString("at %1").arg(
+        rbf::planeCoordinate(std::size_t(profileIndex_->value()), n), 0, 'g', 4));
     if (view_ && !presenter_->empty()) view_->refresh(profileChoice());
 }
 
@@ -207,8 +210,7 @@ void RbfPanel::exportPng(const QString& path, int width, int height) const {
 void RbfPanel::exportDialog(bool hdf5) {
     const QString path =
         hdf5 ? QFileDialog::getSaveFileName(this, "Export planes", "rbf-planes.h5", "HDF5 (*.h5)")
-             : QFileDialog::getSaveFileName(this, "Export planes", "rbf-planes.png",
-                                            "PNG (*.png)");
+             : QFileDialog::getSaveFileName(this, "Export planes", "rbf-planes.png", "PNG (*.png)");
     if (path.isEmpty()) return;
     try {
         hdf5 ? exportHdf5(path) : exportPng(path);

@@ -56,8 +56,8 @@ RbfPlanesPlot::RbfPlanesPlot(QWidget* parent) : QCustomPlot(parent) {
         const auto axes = planeAxes(p);
         setUnitAxis(rects_[p]->axis(QCPAxis::atBottom), QString::fromStdString(axes[0]), 0);
         setUnitAxis(rects_[p]->axis(QCPAxis::atLeft), QString::fromStdString(axes[1]), 0);
-        maps_[p] = new QCPColorMap(rects_[p]->axis(QCPAxis::atBottom),
-                                   rects_[p]->axis(QCPAxis::atLeft));
+        maps_[p] =
+            new QCPColorMap(rects_[p]->axis(QCPAxis::atBottom), rects_[p]->axis(QCPAxis::atLeft));
         maps_[p]->setInterpolate(false);
     }
     scale_ = new QCPColorScale(this);
@@ -93,7 +93,8 @@ void RbfPlanesPlot::setImage(const RbfPlanesImage& image) {
         scale_->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     else
         scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    scale_->axis()->setNumberFormat(image.log ? "eb" : "gb");
+    scale_->axis()->setNumberFormat("gb"); // 0.01 … 10, else 1·10⁻⁵
+    scale_->axis()->setNumberPrecision(3);
     scale_->setDataRange(QCPRange(image.range.lower, image.range.upper));
     scale_->axis()->setLabel(QString::fromStdString(image.label));
 }

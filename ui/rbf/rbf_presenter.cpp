@@ -86,8 +86,8 @@ std::vector<RbfDisplay> RbfPresenter::displays() const {
 
 void RbfPresenter::setDisplay(RbfDisplay display) {
     const auto modes = displays();
-    display_ = std::find(modes.begin(), modes.end(), display) != modes.end() ? display
-                                                                              : modes.front();
+    display_ =
+        std::find(modes.begin(), modes.end(), display) != modes.end() ? display : modes.front();
 }
 
 double RbfPresenter::displayed(std::size_t target) const {
@@ -96,11 +96,10 @@ double RbfPresenter::displayed(std::size_t target) const {
         v = result_.potential[target];
     } else {
         const double re = result_.potential[2 * target], im = result_.potential[2 * target + 1];
-        v = display_ == RbfDisplay::Real   ? re
-            : display_ == RbfDisplay::Imag ? im
-            : display_ == RbfDisplay::Phase
-                ? std::atan2(im, re)
-                : std::hypot(re, im);
+        v = display_ == RbfDisplay::Real    ? re
+            : display_ == RbfDisplay::Imag  ? im
+            : display_ == RbfDisplay::Phase ? std::atan2(im, re)
+                                            : std::hypot(re, im);
     }
     const bool logScale = scale_ == RbfScale::Log && display_ != RbfDisplay::Phase;
     return logScale && !(v > 0) ? nan : v;
@@ -133,10 +132,15 @@ RbfRange RbfPresenter::colourRange() const {
 }
 
 std::string RbfPresenter::colourLabel() const {
-    static const std::string names[] = {"f", "|f|", "Re f", "Im f", "arg f (rad)"};
-    std::string label = names[static_cast<int>(display_)] + ", " + kernelText(params_);
-    if (scale_ == RbfScale::Log && display_ != RbfDisplay::Phase) label += " (log scale)";
-    return label;
+    static const std::string names[] = {"f", "|f|", "Re f", "Im f", "arg f [rad]"};
+    const std::string kernel = params_.kernel == rbf::Kernel::Gaussian    ? "Gaussian σ = "
+                               : params_.kernel == rbf::Kernel::Helmholtz ? "Helmholtz k = "
+                                                                          : "Laplace";
+    const std::string value = params_.kernel == rbf::Kernel::Gaussian ? number(params_.sigma)
+                              : params_.kernel == rbf::Kernel::Helmholtz
+                                  ? number(params_.wavenumber)
+                                  : "";
+    return names[static_cast<int>(display_)] + " (" + kernel + value + ")";
 }
 
 std::string RbfPresenter::note() const {
@@ -169,8 +173,7 @@ double RbfPresenter::largestWeight() const {
     return most;
 }
 
-RbfProfile RbfPresenter::profile(std::size_t plane, bool alongHorizontal,
-                                 std::size_t index) const {
+RbfProfile RbfPresenter::profile(std::size_t plane, bool alongHorizontal, std::size_t index) const {
     if (plane > 2 || index >= n_)
         throw InputError("rbf profile: index " + std::to_string(index) + " outside the " +
                          std::to_string(n_) + "-point grid");
@@ -200,7 +203,8 @@ RbfDifference planeDifference(const rbf::Result& a, const rbf::Result& reference
     for (std::size_t t = 0; t < 3 * area; ++t) {
         const double* x = &a.potential[width * t];
         const double* y = &reference.potential[width * t];
-        const double diff = a.complex ? std::hypot(x[0] - y[0], x[1] - y[1]) : std::abs(x[0] - y[0]);
+        const double diff =
+            a.complex ? std::hypot(x[0] - y[0], x[1] - y[1]) : std::abs(x[0] - y[0]);
         const double ref = a.complex ? std::hypot(y[0], y[1]) : std::abs(y[0]);
         d.planes[t / area].push_back(diff);
         d.largest = std::max(d.largest, diff);

@@ -71,7 +71,7 @@ class RbfPresenter {
     std::vector<double> planeValues(std::size_t plane) const;
     // The colour range over all three planes (phase: [−π, π]; log: the positive values).
     RbfRange colourRange() const;
-    // The colour bar's label, e.g. "|f|, Helmholtz k = 10 (log scale)".
+    // The colour bar's label, short enough for the bar: e.g. "|f| (Helmholtz k = 10)".
     std::string colourLabel() const;
     // Why some points are not coloured (log scale and values ≤ 0), or empty.
     std::string note() const;

@@ -21,8 +21,8 @@ RbfSources generatedSources(std::size_t count, std::uint64_t seed, bool complexW
     RbfSources out;
     out.problem = rbf::makeProblem(synthetic::generateParticles(p), 1);
     out.problem.targets.planes = 0;
-    out.origin = "generated: " + std::to_string(count) + " sources, seed " +
-                 std::to_string(seed) + (complexWeights ? ", complex weights" : "");
+    out.origin = "generated: " + std::to_string(count) + " sources, seed " + std::to_string(seed) +
+                 (complexWeights ? ", complex weights" : "");
     return out;
 }
 

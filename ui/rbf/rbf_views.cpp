@@ -86,7 +86,8 @@ void RbfPlanesView::drawProfile(const RbfProfileChoice& choice) {
         profile_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     else
         profile_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    profile_->yAxis->setNumberFormat(log ? "eb" : "gb");
+    profile_->yAxis->setNumberFormat("gb");
+    profile_->yAxis->setNumberPrecision(3);
     profile_->xAxis->setLabel(q(line.axis));
     profile_->yAxis->setLabel(q(p.colourLabel()));
     if (auto* title = qobject_cast<QCPTextElement*>(profile_->plotLayout()->element(0, 0)))
