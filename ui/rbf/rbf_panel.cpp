@@ -193,7 +193,8 @@ void RbfPanel::connectControls() {
     const auto changed = [this] { parametersChanged(); };
     connect(sourceMode_, &QComboBox::currentIndexChanged, this, changed);
     connect(kernel_, &QComboBox::currentIndexChanged, this, changed);
-    connect(variant_, &QComboBox::currentIndexChanged, this, changed);
+    // A new variant only re-runs (rebuilding the list here would drop the choice).
+    connect(variant_, &QComboBox::currentIndexChanged, this, [this] { requestRerun(true); });
     for (QSpinBox* box : {sourceCount_, seed_, grid_})
         connect(box, &QSpinBox::valueChanged, this, changed);
     for (QDoubleSpinBox* box : {sigma_, wavenumber_})
@@ -227,6 +228,10 @@ void RbfPanel::parametersChanged(bool rerun) {
     seed_->setEnabled(generated);
     profileIndex_->setMaximum(grid_->value() - 1);
     refreshVariants();
+    requestRerun(rerun);
+}
+
+void RbfPanel::requestRerun(bool rerun) {
     emit wb_.parametersChanged("rbf");
     if (rerun && (delivered_ > 0 || running_)) live_->request();
 }

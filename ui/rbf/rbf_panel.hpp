@@ -72,6 +72,7 @@ class RbfPanel : public QWidget {
     QWidget* buildExport();
     void connectControls();
     void parametersChanged(bool rerun = true);
+    void requestRerun(bool rerun);
     void displayChanged();
     void refreshSources();
     void refreshVariants();
