@@ -2,6 +2,7 @@
 //   registry.add(xpcsPanelSpec());   // ui/xpcs/xpcs_panel.hpp
 #include "gpu/algorithm.hpp"
 #include "ui/shell/algorithm_panels.hpp"
+#include "ui/spots/spots_panel.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
 
 namespace clscope::ui {
@@ -10,6 +11,7 @@ AlgorithmPanelSpec fileAlgorithmPanelSpec(const std::string& id); // file_algori
 
 void registerAllPanels(AlgorithmPanelRegistry& registry) {
     registry.add(xpcsPanelSpec());
+    registry.add(spotsPanelSpec());
     // Registered algorithms without their own panel yet: run and compared from the file.
     for (const std::string& id : AlgorithmRegistry::instance().ids())
         if (!registry.find(id)) registry.add(fileAlgorithmPanelSpec(id));
