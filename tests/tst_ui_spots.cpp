@@ -232,19 +232,19 @@ class TestUiSpots : public QObject {
         window_->show();
         QVERIFY(window_->openFile(file_));
         window_->dock("AlgorithmPanel_spots")->raise();
-        SpotsPanel* spots = panel();
-        QVERIFY(spots);
-        QSignalSpy live(spots, &SpotsPanel::liveUpdated);
-        QTRY_VERIFY_WITH_TIMEOUT(live.count() >= 1 && !spots->live()->isPending(), 30000);
+        SpotsPanel* sp = panel();
+        QVERIFY(sp);
+        QSignalSpy live(sp, &SpotsPanel::liveUpdated);
+        QTRY_VERIFY_WITH_TIMEOUT(live.count() >= 1 && !sp->live()->isPending(), 30000);
         const auto in = frameOf(data_, 0);
-        spots::Params p = spots->form()->params();
-        QCOMPARE(spots->presenter().frameResult()->signal, spots::thresholdCpu({in->frame, in->mask}, p));
-        const std::size_t before = spots->presenter().frameResult()->strong;
+        spots::Params p = sp->form()->params();
+        QCOMPARE(sp->presenter().frameResult()->signal, spots::thresholdCpu({in->frame, in->mask}, p));
+        const std::size_t before = sp->presenter().frameResult()->strong;
         live.clear();
-        spots->form()->sigmaStrong()->setValue(1.5);
-        QTRY_VERIFY_WITH_TIMEOUT(live.count() >= 1 && !spots->live()->isPending(), 30000);
+        sp->form()->sigmaStrong()->setValue(1.5);
+        QTRY_VERIFY_WITH_TIMEOUT(live.count() >= 1 && !sp->live()->isPending(), 30000);
         p.sigmaStrong = 1.5;
-        const SpotsFrameResult& now = *spots->presenter().frameResult();
+        const SpotsFrameResult& now = *sp->presenter().frameResult();
         QCOMPARE(now.signal, spots::thresholdCpu({in->frame, in->mask}, p));
         QVERIFY(std::size_t(now.strong) > before);
         QVERIFY(now.cachedSums);
@@ -256,75 +256,77 @@ class TestUiSpots : public QObject {
             for (std::size_t x = 0; x < now.width; ++x)
                 marked += overlay->labelAt(x, y) != 0;
         QCOMPARE(marked, std::size_t(now.strong));
-        QCOMPARE(spots->markers()->boxCount(), now.spots.size());
+        QCOMPARE(sp->markers()->boxCount(), now.spots.size());
         // Another frame, and a debug image in the image view.
         live.clear();
-        spots->setImage(SpotsImage::SigmaB);
-        spots->setFrame(2);
-        QTRY_VERIFY_WITH_TIMEOUT(live.count() >= 1 && !spots->live()->isPending() &&
-                                     spots->presenter().frameResult()->frame == 2,
+        sp->setImage(SpotsImage::SigmaB);
+        sp->setFrame(2);
+        QTRY_VERIFY_WITH_TIMEOUT(live.count() >= 1 && !sp->live()->isPending() &&
+                                     sp->presenter().frameResult()->frame == 2,
                                  30000);
         const Image& shown = window_->workbench().image().presenter().reducedImage();
-        const auto& sigmaB = spots->presenter().frameResult()->debug->sigmaB;
+        const auto& sigmaB = sp->presenter().frameResult()->debug->sigmaB;
         for (std::size_t k = 0; k < sigmaB.size(); ++k)
             QCOMPARE(shown.values[k], double(sigmaB[k]));
-        spots->setImage(SpotsImage::Frame);
-        spots->form()->sigmaStrong()->setValue(3.0);
-        QTRY_VERIFY_WITH_TIMEOUT(!spots->live()->isPending() && !window_->workbench().jobs().isBusy(), 30000);
+        sp->setImage(SpotsImage::Frame);
+        sp->form()->sigmaStrong()->setValue(3.0);
+        QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(), 30000);
     }
 
     // Run over every frame: the table; sorting by intensity and clicking the first row centres
     // the image view on the brightest spot, on its frame.
     void runFillsTableAndClickCentres() {
-        SpotsPanel* spots = panel();
-        QVERIFY(spots);
-        spots->setVariant("cpu");
-        QSignalSpy finished(spots, &SpotsPanel::runFinished);
-        QVERIFY(spots->run());
+        SpotsPanel* sp = panel();
+        QVERIFY(sp);
+        sp->setVariant("cpu");
+        QSignalSpy finished(sp, &SpotsPanel::runFinished);
+        QVERIFY(sp->run());
         QVERIFY(finished.wait(120000));
         QCOMPARE(finished.front().front().toBool(), true);
         const spots::Result reference =
-            spots::runCpu({data_.frames, data_.mask}, spots->form()->params());
-        QCOMPARE(spots->presenter().run().signal, reference.signal);
-        compareSpots(spots->presenter().run().spots, reference.spots);
-        QTableView* table = spots->tableView()->table();
+            spots::runCpu({data_.frames, data_.mask}, sp->form()->params());
+        QCOMPARE(sp->presenter().run().signal, reference.signal);
+        compareSpots(sp->presenter().run().spots, reference.spots);
+        QTableView* table = sp->tableView()->table();
         table->sortByColumn(int(SpotColumn::Intensity), Qt::DescendingOrder);
         std::size_t brightest = 0;
         for (std::size_t i = 0; i < reference.spots.size(); ++i)
             if (reference.spots[i].intensity > reference.spots[brightest].intensity) brightest = i;
         const QRect cell = table->visualRect(table->model()->index(0, 2));
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
-        QCOMPARE(*spots->presenter().selectedSpot(), brightest);
+        QCOMPARE(*sp->presenter().selectedSpot(), brightest);
         const spots::Spot& s = reference.spots[brightest];
-        QCOMPARE(spots->frame(), std::size_t(s.frame));
+        QCOMPARE(sp->frame(), std::size_t(s.frame));
         QCustomPlot* plot = window_->workbench().image().plot();
         QVERIFY(std::abs(plot->xAxis->range().center() - s.x) < 1e-9);
         QVERIFY(std::abs(plot->yAxis->range().center() - s.y) < 1e-9);
         QVERIFY(plot->xAxis->range().size() < 200);
-        QTRY_VERIFY_WITH_TIMEOUT(!spots->live()->isPending() && !window_->workbench().jobs().isBusy(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(), 30000);
         QVERIFY(std::abs(plot->xAxis->range().center() - s.x) < 1e-9); // the live result keeps it
     }
 
     // Signal mask, spot table (HDF5 and CSV) and phil read back equal; stale runs refuse.
     void exportsReadBack() {
-        SpotsPanel* spots = panel();
-        QVERIFY(spots && spots->presenter().hasRun());
-        const spots::Result& run = spots->presenter().run();
+        SpotsPanel* sp = panel();
+        QVERIFY(sp && sp->presenter().hasRun());
+        const spots::Result& run = sp->presenter().run();
         const QString mask = dir_.filePath("signal.h5"), table = dir_.filePath("spots.h5"),
                       csv = dir_.filePath("spots.csv"), phil = dir_.filePath("find_spots.phil");
-        QVERIFY(spots->exportSignalMask(mask));
-        QVERIFY(spots->exportSpotTable(table));
-        QVERIFY(spots->exportSpotTable(csv));
-        QVERIFY(spots->exportPhil(phil));
+        QVERIFY(sp->exportSignalMask(mask));
+        QVERIFY(sp->exportSpotTable(table));
+        QVERIFY(sp->exportSpotTable(csv));
+        QVERIFY(sp->exportPhil(phil));
         const H5Reader m(mask.toStdString());
         const Array signal = m.read("/spots/signal");
         QCOMPARE(signal.shape(), (Shape{3, 300, 280}));
         const auto values = signal.as<std::uint8_t>();
         QCOMPARE(std::vector<std::uint8_t>(values.begin(), values.end()), run.signal);
         const H5Reader t(table.toStdString());
-        const auto x = t.read("/spots/x").as<double>();
-        const auto bbox = t.read("/spots/bbox").as<std::int32_t>();
-        const auto frame = t.read("/spots/frame").as<std::int32_t>();
+        const Array xs = t.read("/spots/x"), boxes = t.read("/spots/bbox"),
+                    frames = t.read("/spots/frame");
+        const auto x = xs.as<double>();
+        const auto bbox = boxes.as<std::int32_t>();
+        const auto frame = frames.as<std::int32_t>();
         QCOMPARE(x.size(), run.spots.size());
         for (std::size_t i = 0; i < run.spots.size(); ++i) {
             QCOMPARE(x[i], run.spots[i].x);
@@ -340,11 +342,11 @@ class TestUiSpots : public QObject {
         QCOMPARE(lines[1].split(',')[1].toDouble(), run.spots[0].x);
         QFile snippet(phil);
         QVERIFY(snippet.open(QIODevice::ReadOnly));
-        QCOMPARE(snippet.readAll().toStdString(), spots::philSnippet(spots->form()->params()));
-        spots->form()->sigmaStrong()->setValue(4.0);
-        QVERIFY(!spots->exportSpotTable(dir_.filePath("stale.csv")));
+        QCOMPARE(snippet.readAll().toStdString(), spots::philSnippet(sp->form()->params()));
+        sp->form()->sigmaStrong()->setValue(4.0);
+        QVERIFY(!sp->exportSpotTable(dir_.filePath("stale.csv")));
         QVERIFY(!QFile::exists(dir_.filePath("stale.csv")));
-        QTRY_VERIFY_WITH_TIMEOUT(!spots->live()->isPending() && !window_->workbench().jobs().isBusy(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(), 30000);
         window_.reset();
     }
 

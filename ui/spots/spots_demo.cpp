@@ -19,6 +19,7 @@
 #include <QMainWindow>
 #include <QStandardPaths>
 #include <QTableView>
+#include <cmath>
 
 namespace clscope::ui {
 

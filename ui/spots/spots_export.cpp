@@ -4,6 +4,7 @@
 #include "core/hdf5.hpp"
 #include "ui/spots/spots_presenter.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace clscope::ui {
