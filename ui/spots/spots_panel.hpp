@@ -10,6 +10,7 @@
 #include "ui/jobs/job.hpp"
 #include "ui/shell/algorithm_panels.hpp"
 #include "ui/spots/spots_presenter.hpp"
+#include "ui/spots/spots_views.hpp"
 
 #include <QPointer>
 #include <QWidget>
@@ -29,7 +30,6 @@ class Hdf5FrameSource;
 class LiveRerun;
 class SpotMarkers;
 class SpotsParamsForm;
-class SpotTableView;
 class Workbench;
 
 class SpotsPanel : public QWidget {
