@@ -30,7 +30,7 @@ Array column(const std::vector<spots::Spot>& table, std::size_t width, Get get) 
 
 std::string spotTableCsv(const std::vector<spots::Spot>& table) {
     std::ostringstream s;
-    s.precision(10);
+    s.precision(17); // reads back to the same double
     s << "frame,x,y,npix,intensity,x0,y0,x1,y1\n";
     for (const spots::Spot& p : table)
         s << p.frame << ',' << p.x << ',' << p.y << ',' << p.npix << ',' << p.intensity << ','

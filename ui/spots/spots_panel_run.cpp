@@ -34,7 +34,8 @@ InputSources SpotsPanel::sources() const {
     InputSources s;
     s.file = roles.file()->fileName();
     s.overrides["frames"] = *framesPath;
-    if (const auto mask = roles.path(DataRole::PixelMask)) s.overrides["pixel_mask"] = *mask;
+    if (const auto mask = roles.path(DataRole::PixelMask))
+        s.overrides["pixel_mask"] = s.file + ":" + *mask; // a role of FILE[:PATH]
     else s.disabled.insert("pixel_mask");
     return s;
 }
