@@ -8,7 +8,7 @@ namespace clscope::ui {
 
 namespace {
 const QColor boxColor(0, 230, 255);        // cyan: apart from the red signal overlay
-const QColor selectedColor(255, 215, 0);   // gold
+const QColor selectedColor(255, 255, 255); // white: apart from viridis' yellow
 } // namespace
 
 SpotMarkers::SpotMarkers(QCustomPlot* plot) : plot_(plot) {
@@ -58,7 +58,7 @@ void SpotMarkers::setSpots(const std::vector<spots::Spot>& spots,
         box->topLeft->setCoords(s.x0, s.y0);
         box->bottomRight->setCoords(s.x1, s.y1);
         const bool chosen = selected && *selected == i;
-        box->setPen(QPen(chosen ? selectedColor : boxColor, chosen ? 2.5 : 1.2));
+        box->setPen(QPen(chosen ? selectedColor : boxColor, chosen ? 3.0 : 2.0));
         box->setSelectable(false);
         box->setVisible(visible_);
         boxes_.push_back(box);

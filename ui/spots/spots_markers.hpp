@@ -1,6 +1,6 @@
 // Spot boxes and centroids drawn on the image view's plot, on their own layer above the image
 // and its overlays: one rectangle per spot (the half-open bbox, pixel edges), a cross at each
-// centroid, and the selected spot's box drawn thicker.
+// centroid, and the selected spot's box thicker, in white.
 #pragma once
 #include "core/spots/spots.hpp"
 

@@ -66,11 +66,10 @@ SpotsPanel::SpotsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent),
     connect(&wb_.jobs(), &JobRunner::cancelled, this, [this] {
         if (running_) finishRun(false);
     });
-    // The image view's own frame slider moves the spots frame too (not while a debug image,
-    // a single-image source, is shown).
+    // The image view's own frame slider moves the spots frame too.
     connect(wb_.image().controls(), &ImageControls::selectionChanged, this, [this] {
         const std::size_t shown = wb_.image().controls()->frame();
-        if (!showingDebug_ && frames_ && shown != frame()) setFrame(shown);
+        if (frames_ && shown != frame()) setFrame(shown);
     });
     refreshInput();
     refreshVariants();
@@ -120,7 +119,7 @@ QWidget* SpotsPanel::buildView() {
     liveInfo_->setWordWrap(true);
     form->addRow("Live", liveInfo_);
     connect(frameSpin_, &QSpinBox::valueChanged, this, [this] {
-        if (!showingDebug_ && frames_) wb_.image().controls()->setFrame(frame());
+        if (frames_) wb_.image().controls()->setFrame(frame());
         requestLive();
     });
     connect(back, &QToolButton::clicked, this, [this] { frameSpin_->stepBy(-1); });

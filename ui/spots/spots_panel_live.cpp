@@ -22,9 +22,31 @@ namespace clscope::ui {
 
 namespace {
 
-// The axis ranges of a plot, to put back after its image source was replaced.
-struct ViewRanges {
-    QCPRange x, y;
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// The frames of the file with one frame replaced by a debug image of it, so the image view
+// keeps its frame slider and caption ("frame 2 of 6") while it shows the debug image.
+class DebugFrameSource : public FrameSource {
+  public:
+    DebugFrameSource(std::shared_ptr<const FrameSource> frames, std::size_t index, Array image,
+                     std::string what)
+        : frames_(std::move(frames)), index_(index), image_(std::move(image)),
+          what_(std::move(what)) {}
+    std::size_t frameCount() const override { return frames_->frameCount(); }
+    std::size_t height() const override { return frames_->height(); }
+    std::size_t width() const override { return frames_->width(); }
+    Array readFrames(std::size_t first, std::size_t count) const override {
+        return first == index_ && count == 1 ? image_ : frames_->readFrames(first, count);
+    }
+    std::string description() const override { return what_; }
+
+  private:
+    std::shared_ptr<const FrameSource> frames_;
+    std::size_t index_;
+    Array image_;
+    std::string what_;
 };
 
 } // namespace
@@ -74,12 +96,16 @@ std::optional<Job> SpotsPanel::makeLiveJob() {
 }
 
 void SpotsPanel::deliverLive(SpotsFrameResult result) {
-    liveInfo_->setText(QString("frame %1: %2 signal pixels, %3 spots; global threshold %4%5")
+    const QString shown = image() == SpotsImage::Frame
+                              ? QString()
+                              : QString(" (image: %1)").arg(q(spotsImageName(image())));
+    liveInfo_->setText(QString("frame %1%6: %2 signal pixels, %3 spots; global threshold %4%5")
                            .arg(result.frame)
                            .arg(result.strong)
                            .arg(result.spots.size())
                            .arg(result.threshold)
-                           .arg(result.cachedSums ? " (window sums reused)" : ""));
+                           .arg(result.cachedSums ? "; window sums reused" : "")
+                           .arg(shown));
     presenter_->setFrameResult(std::move(result));
     showImage();
     showOverlay();
@@ -94,24 +120,21 @@ void SpotsPanel::showImage() {
     const auto& result = presenter_->frameResult();
     const SpotsImage kind = image();
     if (!frames_ || !result) return;
-    const ViewRanges kept{view.plot()->xAxis->range(), view.plot()->yAxis->range()};
+    const QCPRange x = view.plot()->xAxis->range(), y = view.plot()->yAxis->range();
     if (kind == SpotsImage::Frame || !result->debug) {
-        if (showingDebug_) {
-            showingDebug_ = false;
-            view.setFrameSource(frames_);
-        }
-        view.controls()->setFrame(result->frame);
+        if (showingDebug_) view.setFrameSource(frames_);
+        showingDebug_ = false;
     } else {
         const std::vector<double> values = debugValues(*result->debug, kind);
         Array image = makeArray<double>({1, result->height, result->width}, values);
         const std::string what = spotsImageName(kind) + " of frame " + std::to_string(result->frame) +
                                  " (" + spots::methodName(form_->params().method) + ")";
         showingDebug_ = true;
-        view.setFrameSource(std::make_shared<ArrayFrameSource>(std::move(image), what));
+        view.setFrameSource(
+            std::make_shared<DebugFrameSource>(frames_, result->frame, std::move(image), what));
     }
-    view.plot()->xAxis->setRange(kept.x);
-    view.plot()->yAxis->setRange(kept.y);
-    view.plot()->replot();
+    view.controls()->setFrame(result->frame);
+    view.showRegion(x.lower, x.upper, y.lower, y.upper);
 }
 
 // The live signal pixels as the one overlay type, solid red over the image.
@@ -177,9 +200,7 @@ void SpotsPanel::centreOn(double x, double y) {
         const double scale = 64.0 / std::min(spanX, spanY);
         spanX *= scale, spanY *= scale;
     }
-    plot->xAxis->setRange(x - spanX / 2, x + spanX / 2);
-    plot->yAxis->setRange(y - spanY / 2, y + spanY / 2);
-    plot->replot();
+    wb_.image().showRegion(x - spanX / 2, x + spanX / 2, y - spanY / 2, y + spanY / 2);
 }
 
 } // namespace clscope::ui

@@ -50,8 +50,8 @@ std::string spotColumnTitle(SpotColumn column) {
     case SpotColumn::Frame: return "frame";
     case SpotColumn::X: return "x (px)";
     case SpotColumn::Y: return "y (px)";
-    case SpotColumn::Intensity: return "I (counts)";
-    case SpotColumn::Pixels: return "pixels";
+    case SpotColumn::Intensity: return "I";
+    case SpotColumn::Pixels: return "npix";
     case SpotColumn::Width: return "w (px)";
     case SpotColumn::Height: return "h (px)";
     }
