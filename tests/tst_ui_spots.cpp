@@ -6,6 +6,7 @@
 // centres the image view on that spot; exports read back equal; the Compare difference image
 // marks exactly the disagreeing pixels; `clscope --demo spots` succeeds and a failing run
 // exits non-zero.
+#include "tst_ui_spots.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
@@ -36,58 +37,9 @@
 
 using namespace clscope;
 using namespace clscope::ui;
+using namespace clscope::test;
 
 namespace {
-
-// 3 frames of 300x280 uint16 with EIGER chip gaps (rows and columns 256-257) at 65535, masked.
-synthetic::DiffractionDataset smallDiffraction() {
-    synthetic::DiffractionParams g;
-    g.frames = 3, g.height = 300, g.width = 280, g.spots = 40, g.gaps = true, g.seed = 3;
-    return synthetic::generateDiffraction(g);
-}
-
-// Frame t of a stack as its own (1,H,W) input.
-std::shared_ptr<SpotsFrameInput> frameOf(const synthetic::DiffractionDataset& d, std::size_t t) {
-    auto in = std::make_shared<SpotsFrameInput>();
-    const std::size_t plane = d.frames.frameSize();
-    in->index = t;
-    in->frame = Array(DType::UInt16, {1, d.frames.height(), d.frames.width()});
-    const auto all = d.frames.as<std::uint16_t>();
-    std::copy(all.begin() + t * plane, all.begin() + (t + 1) * plane,
-              in->frame.as<std::uint16_t>().begin());
-    in->mask = d.mask;
-    return in;
-}
-
-template <class T>
-std::vector<T> slice(const std::vector<T>& all, std::size_t t, std::size_t plane) {
-    return {all.begin() + t * plane, all.begin() + (t + 1) * plane};
-}
-
-std::size_t countOnes(const std::vector<std::uint8_t>& v) {
-    return std::size_t(std::count(v.begin(), v.end(), std::uint8_t(1)));
-}
-
-// The spots of one frame of a core result.
-std::vector<spots::Spot> spotsOfFrame(const spots::Result& r, int frame) {
-    std::vector<spots::Spot> out;
-    for (const spots::Spot& s : r.spots)
-        if (s.frame == frame) out.push_back(s);
-    return out;
-}
-
-void compareSpots(const std::vector<spots::Spot>& got, const std::vector<spots::Spot>& want) {
-    QCOMPARE(got.size(), want.size());
-    for (std::size_t i = 0; i < got.size(); ++i) {
-        QCOMPARE(got[i].frame, want[i].frame);
-        QCOMPARE(got[i].x, want[i].x);
-        QCOMPARE(got[i].y, want[i].y);
-        QCOMPARE(got[i].intensity, want[i].intensity);
-        QCOMPARE(got[i].npix, want[i].npix);
-        QCOMPARE((std::vector<int>{got[i].x0, got[i].y0, got[i].x1, got[i].y1}),
-                 (std::vector<int>{want[i].x0, want[i].y0, want[i].x1, want[i].y1}));
-    }
-}
 
 QString guiBinary() {
     return QFileInfo(qEnvironmentVariable("CLSCOPE_CLI")).absoluteDir().filePath("clscope");
@@ -123,11 +75,15 @@ class TestUiSpots : public QObject {
         QTest::addColumn<double>("global");
         QTest::addColumn<bool>("autoGlobal");
         QTest::newRow("dispersion 3x3") << "dispersion" << 3 << 3 << 1.0 << 3.0 << 0.0 << false;
-        QTest::newRow("dispersion 1x2 gain") << "dispersion" << 1 << 2 << 1.7 << 2.5 << 0.0 << false;
-        QTest::newRow("dispersion 5x4 global") << "dispersion" << 5 << 4 << 1.0 << 2.0 << 3.0 << false;
+        QTest::newRow("dispersion 1x2 gain")
+            << "dispersion" << 1 << 2 << 1.7 << 2.5 << 0.0 << false;
+        QTest::newRow("dispersion 5x4 global")
+            << "dispersion" << 5 << 4 << 1.0 << 2.0 << 3.0 << false;
         QTest::newRow("dispersion auto") << "dispersion" << 3 << 3 << 1.0 << 3.0 << 0.0 << true;
-        QTest::newRow("extended 3x3") << "dispersion_extended" << 3 << 3 << 1.0 << 3.0 << 0.0 << false;
-        QTest::newRow("extended 2x3 gain") << "dispersion_extended" << 2 << 3 << 0.8 << 3.0 << 0.0 << false;
+        QTest::newRow("extended 3x3")
+            << "dispersion_extended" << 3 << 3 << 1.0 << 3.0 << 0.0 << false;
+        QTest::newRow("extended 2x3 gain")
+            << "dispersion_extended" << 2 << 3 << 0.8 << 3.0 << 0.0 << false;
     }
 
     // Every frame through the panel's cache equals the core reference on the whole stack
@@ -239,7 +195,8 @@ class TestUiSpots : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(live.count() >= 1 && !sp->live()->isPending(), 30000);
         const auto in = frameOf(data_, 0);
         spots::Params p = sp->form()->params();
-        QCOMPARE(sp->presenter().frameResult()->signal, spots::thresholdCpu({in->frame, in->mask}, p));
+        QCOMPARE(sp->presenter().frameResult()->signal,
+                 spots::thresholdCpu({in->frame, in->mask}, p));
         const std::size_t before = sp->presenter().frameResult()->strong;
         live.clear();
         sp->form()->sigmaStrong()->setValue(1.5);
@@ -271,7 +228,8 @@ class TestUiSpots : public QObject {
             QCOMPARE(shown.values[k], double(sigmaB[k]));
         sp->setImage(SpotsImage::Frame);
         sp->form()->sigmaStrong()->setValue(3.0);
-        QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),
+                                 30000);
     }
 
     // Run over every frame: the table; sorting by intensity and clicking the first row centres
@@ -303,7 +261,8 @@ class TestUiSpots : public QObject {
         QVERIFY(std::abs(plot->xAxis->range().center() - s.x) < 1e-9);
         QVERIFY(std::abs(plot->yAxis->range().center() - s.y) < 1e-9);
         QVERIFY(plot->xAxis->range().size() < 200);
-        QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),
+                                 30000);
         QVERIFY(std::abs(plot->xAxis->range().center() - s.x) < 1e-9); // the live result keeps it
     }
 
@@ -348,7 +307,8 @@ class TestUiSpots : public QObject {
         sp->form()->sigmaStrong()->setValue(4.0);
         QVERIFY(!sp->exportSpotTable(dir_.filePath("stale.csv")));
         QVERIFY(!QFile::exists(dir_.filePath("stale.csv")));
-        QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),
+                                 30000);
         window_.reset();
     }
 

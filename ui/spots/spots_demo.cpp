@@ -2,10 +2,10 @@
 // with EIGER-like chip and module gaps (core/synthetic, as `clscope-cli generate diffraction`),
 // opened, run over every frame with the preferred variant of the current device, then the spot
 // nearest to where the module gaps cross picked in the table, so the image view shows it, its
-// frame's signal pixels and boxes, and the gaps. CLSCOPE_DEMO_VARIANT picks another variant, CLSCOPE_DEMO_IMAGE a
-// debug image (e.g. "σ_b test", "index of dispersion") for the image view, CLSCOPE_DEMO_TAB
-// another result tab ("Per frame"). demoFinished(ok)
-// says whether the run succeeded.
+// frame's signal pixels and boxes, and the gaps. CLSCOPE_DEMO_VARIANT picks another variant,
+// CLSCOPE_DEMO_IMAGE a debug image (e.g. "σ_b test", "index of dispersion") for the image view,
+// CLSCOPE_DEMO_TAB another result tab ("Per frame"). demoFinished(ok) says whether the run
+// succeeded.
 #include "core/errors.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "gpu/spots/spots_gpu.hpp"

@@ -69,16 +69,15 @@ void SpotsDifferenceView::showFrame(std::size_t frame) {
     };
     layer_ = std::make_unique<OverlayLayer>(plot_, std::move(data), "main");
     const QVector<QColor>& palette = labelPalette();
-    caption_->setText(
-        QString("<span style='color:%1'>■</span> only in %2: %3 px &nbsp; "
-                "<span style='color:%4'>■</span> only in %5: %6 px on this frame; "
-                "%7 px differ over all %8 frames")
-            .arg(palette[0].name(), QString::fromStdString(labelA_).toHtmlEscaped())
-            .arg(d.onlyA)
-            .arg(palette[1].name(), QString::fromStdString(labelB_).toHtmlEscaped())
-            .arg(d.onlyB)
-            .arg(d.totalDiffering)
-            .arg(d.frames));
+    caption_->setText(QString("<span style='color:%1'>■</span> only in %2: %3 px &nbsp; "
+                              "<span style='color:%4'>■</span> only in %5: %6 px on this frame; "
+                              "%7 px differ over all %8 frames")
+                          .arg(palette[0].name(), QString::fromStdString(labelA_).toHtmlEscaped())
+                          .arg(d.onlyA)
+                          .arg(palette[1].name(), QString::fromStdString(labelB_).toHtmlEscaped())
+                          .arg(d.onlyB)
+                          .arg(d.totalDiffering)
+                          .arg(d.frames));
     plot_->xAxis->setRange(0, double(d.width));
     plot_->yAxis->setRange(0, double(d.height));
     plot_->replot();

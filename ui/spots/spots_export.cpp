@@ -51,10 +51,12 @@ void exportSpotTable(const std::string& path, const std::vector<spots::Spot>& ta
     if (endsWith(path, ".csv")) return writeFileAtomically(path, spotTableCsv(table));
     using S = spots::Spot;
     H5Writer out(path);
-    out.write("/spots/frame", column<std::int32_t>(table, 1, [](const S& s, auto* o) { *o = s.frame; }));
+    out.write("/spots/frame",
+              column<std::int32_t>(table, 1, [](const S& s, auto* o) { *o = s.frame; }));
     out.write("/spots/x", column<double>(table, 1, [](const S& s, auto* o) { *o = s.x; }));
     out.write("/spots/y", column<double>(table, 1, [](const S& s, auto* o) { *o = s.y; }));
-    out.write("/spots/npix", column<std::int32_t>(table, 1, [](const S& s, auto* o) { *o = s.npix; }));
+    out.write("/spots/npix",
+              column<std::int32_t>(table, 1, [](const S& s, auto* o) { *o = s.npix; }));
     out.write("/spots/intensity",
               column<double>(table, 1, [](const S& s, auto* o) { *o = s.intensity; }));
     out.write("/spots/bbox", column<std::int32_t>(table, 4, [](const S& s, auto* o) {

@@ -88,7 +88,8 @@ const SpotsFrameCache::Sums&
 SpotsFrameCache::sumsFor(const std::shared_ptr<const SpotsFrameInput>& input, int kx, int ky) {
     if (input == input_ && kx == kx_ && ky == ky_) return sums_;
     const Pixels px = integerPixels(*input);
-    const int h = static_cast<int>(input->frame.height()), w = static_cast<int>(input->frame.width());
+    const int h = static_cast<int>(input->frame.height()),
+              w = static_cast<int>(input->frame.width());
     std::vector<std::int64_t> count(px.value.size()), x(px.value.size()), y(px.value.size());
     for (std::size_t k = 0; k < px.value.size(); ++k)
         if (px.inSum[k]) count[k] = 1, x[k] = px.value[k], y[k] = px.value[k] * px.value[k];

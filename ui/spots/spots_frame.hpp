@@ -22,10 +22,10 @@ struct SpotsFrameInput {
 struct SpotsFrameResult {
     std::size_t frame = 0; // index in the stack
     std::size_t height = 0, width = 0;
-    std::vector<std::uint8_t> signal;  // (H,W), 1 = signal
-    std::vector<spots::Spot> spots;    // with frame = the index in the stack
-    std::int64_t strong = 0;           // signal pixels
-    double threshold = 0;              // global threshold used (after auto, over this frame)
+    std::vector<std::uint8_t> signal; // (H,W), 1 = signal
+    std::vector<spots::Spot> spots;   // with frame = the index in the stack
+    std::int64_t strong = 0;          // signal pixels
+    double threshold = 0;             // global threshold used (after auto, over this frame)
     std::optional<spots::DebugImages> debug;
     bool cachedSums = false; // the window sums were taken from the cache
 };

@@ -51,7 +51,8 @@ SpotsPanel::SpotsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent),
     layout->addWidget(buildExport());
     layout->addStretch(1);
     markers_ = std::make_unique<SpotMarkers>(wb_.image().plot());
-    live_ = new LiveRerun(wb_.jobs(), [this] { return makeLiveJob(); }, 150, this);
+    live_ = new LiveRerun(
+        wb_.jobs(), [this] { return makeLiveJob(); }, 150, this);
     connect(form_, &SpotsParamsForm::changed, this, [this] {
         emit wb_.parametersChanged("spots");
         refreshVariants();
@@ -124,9 +125,8 @@ QWidget* SpotsPanel::buildView() {
     });
     connect(back, &QToolButton::clicked, this, [this] { frameSpin_->stepBy(-1); });
     connect(next, &QToolButton::clicked, this, [this] { frameSpin_->stepBy(1); });
-    connect(playButton_, &QToolButton::toggled, this, [this](bool on) {
-        on ? playTimer_->start() : playTimer_->stop();
-    });
+    connect(playButton_, &QToolButton::toggled, this,
+            [this](bool on) { on ? playTimer_->start() : playTimer_->stop(); });
     connect(playTimer_, &QTimer::timeout, this, [this] { stepPlay(); });
     connect(imageBox_, &QComboBox::currentIndexChanged, this, [this] { requestLive(); });
     connect(overlayBox_, &QCheckBox::toggled, this, [this] { showOverlay(); });
@@ -193,13 +193,15 @@ void SpotsPanel::refreshInput() {
         if (framesPath && roles.file()) {
             frames_ = std::make_shared<Hdf5FrameSource>(roles.file(), *framesPath);
             if (const auto maskPath = roles.path(DataRole::PixelMask))
-                mask_ = readPixelMask(*roles.file(), *maskPath, frames_->height(), frames_->width());
-            text = QString("<b>Frames</b> %1:%2 — %3 × %4×%5<br><b>Pixel mask</b> %6")
-                       .arg(QFileInfo(q(roles.file()->fileName())).fileName(), q(*framesPath))
-                       .arg(frames_->frameCount())
-                       .arg(frames_->height())
-                       .arg(frames_->width())
-                       .arg(mask_.bad.empty() ? QString("none") : q(*roles.path(DataRole::PixelMask)));
+                mask_ =
+                    readPixelMask(*roles.file(), *maskPath, frames_->height(), frames_->width());
+            text =
+                QString("<b>Frames</b> %1:%2 — %3 × %4×%5<br><b>Pixel mask</b> %6")
+                    .arg(QFileInfo(q(roles.file()->fileName())).fileName(), q(*framesPath))
+                    .arg(frames_->frameCount())
+                    .arg(frames_->height())
+                    .arg(frames_->width())
+                    .arg(mask_.bad.empty() ? QString("none") : q(*roles.path(DataRole::PixelMask)));
         }
     } catch (const std::exception& e) {
         frames_.reset();

@@ -22,10 +22,6 @@ namespace clscope::ui {
 
 namespace {
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 // The frames of the file with one frame replaced by a debug image of it, so the image view
 // keeps its frame slider and caption ("frame 2 of 6") while it shows the debug image.
 class DebugFrameSource : public FrameSource {
@@ -71,7 +67,8 @@ std::optional<Job> SpotsPanel::makeLiveJob() {
             in->frame = frames_->readFrames(index, 1);
             in->mask = mask_;
         } catch (const std::exception& e) {
-            wb_.log(LogLevel::Error, QString("Spots: frame %1 not read: %2").arg(index).arg(e.what()));
+            wb_.log(LogLevel::Error,
+                    QString("Spots: frame %1 not read: %2").arg(index).arg(e.what()));
             return std::nullopt;
         }
         frameInput_ = std::move(in);
@@ -96,9 +93,10 @@ std::optional<Job> SpotsPanel::makeLiveJob() {
 }
 
 void SpotsPanel::deliverLive(SpotsFrameResult result) {
-    const QString shown = image() == SpotsImage::Frame
-                              ? QString()
-                              : QString(" (image: %1)").arg(q(spotsImageName(image())));
+    const QString shown =
+        image() == SpotsImage::Frame
+            ? QString()
+            : QString(" (image: %1)").arg(QString::fromStdString(spotsImageName(image())));
     liveInfo_->setText(QString("frame %1%6: %2 signal pixels, %3 spots; global threshold %4%5")
                            .arg(result.frame)
                            .arg(result.strong)
@@ -127,8 +125,9 @@ void SpotsPanel::showImage() {
     } else {
         const std::vector<double> values = debugValues(*result->debug, kind);
         Array image = makeArray<double>({1, result->height, result->width}, values);
-        const std::string what = spotsImageName(kind) + " of frame " + std::to_string(result->frame) +
-                                 " (" + spots::methodName(form_->params().method) + ")";
+        const std::string what = spotsImageName(kind) + " of frame " +
+                                 std::to_string(result->frame) + " (" +
+                                 spots::methodName(form_->params().method) + ")";
         showingDebug_ = true;
         view.setFrameSource(
             std::make_shared<DebugFrameSource>(frames_, result->frame, std::move(image), what));

@@ -36,7 +36,8 @@ InputSources SpotsPanel::sources() const {
     s.overrides["frames"] = *framesPath;
     if (const auto mask = roles.path(DataRole::PixelMask))
         s.overrides["pixel_mask"] = s.file + ":" + *mask; // a role of FILE[:PATH]
-    else s.disabled.insert("pixel_mask");
+    else
+        s.disabled.insert("pixel_mask");
     return s;
 }
 
@@ -86,10 +87,12 @@ bool SpotsPanel::run() {
 void SpotsPanel::deliverRun(std::shared_ptr<const AlgorithmResult> result) {
     const auto& run = dynamic_cast<const spots::SpotsResult&>(*result);
     presenter_->setRun(run.result, run.info.variant + " on " + run.info.device + " " +
-                                       run.info.deviceName + (run.note.empty() ? "" : ", " + run.note));
+                                       run.info.deviceName +
+                                       (run.note.empty() ? "" : ", " + run.note));
     wb_.results().removeTabs("spots");
     showTabs(result);
-    QMetaObject::invokeMethod(this, [this] { finishRun(true); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this] { finishRun(true); }, Qt::QueuedConnection);
 }
 
 void SpotsPanel::showTabs(std::shared_ptr<const AlgorithmResult> result) {

@@ -12,8 +12,8 @@
 
 namespace clscope::ui {
 
-QDoubleSpinBox* SpotsParamsForm::addDouble(const QString& tip, double low, double high,
-                                           double step, int decimals) {
+QDoubleSpinBox* SpotsParamsForm::addDouble(const QString& tip, double low, double high, double step,
+                                           int decimals) {
     auto* box = new QDoubleSpinBox(this);
     box->setRange(low, high);
     box->setSingleStep(step);
@@ -54,11 +54,13 @@ SpotsParamsForm::SpotsParamsForm(QWidget* parent) : QGroupBox("Threshold (DIALS 
     form->addRow("σ_background", sigmaBackground_);
     sigmaStrong_ = addDouble("sigma_strong: pixel above the local mean", 0, 100, 0.5, 2);
     form->addRow("σ_strong", sigmaStrong_);
-    minLocal_ = addInt("min_local: valid pixels needed in the window (0: the whole window)", 0, 20000);
+    minLocal_ =
+        addInt("min_local: valid pixels needed in the window (0: the whole window)", 0, 20000);
     form->addRow("min_local", minLocal_);
     global_ = addDouble("global_threshold (counts): pixels must exceed it", 0, 1e7, 1, 1);
     globalAuto_ = new QCheckBox("auto", this);
-    globalAuto_->setToolTip("global_threshold = Auto: DIALS' elbow estimate (live: over the frame)");
+    globalAuto_->setToolTip(
+        "global_threshold = Auto: DIALS' elbow estimate (live: over the frame)");
     connect(globalAuto_, &QCheckBox::toggled, this, [this](bool on) {
         global_->setEnabled(!on);
         emit changed();
@@ -88,12 +90,13 @@ spots::Params SpotsParamsForm::params() const {
 
 void SpotsParamsForm::setParams(const spots::Params& p) {
     {
-        const QSignalBlocker blocks[] = {QSignalBlocker(algorithm_), QSignalBlocker(gain_),
-                                         QSignalBlocker(kernelX_), QSignalBlocker(kernelY_),
-                                         QSignalBlocker(sigmaBackground_), QSignalBlocker(sigmaStrong_),
-                                         QSignalBlocker(minLocal_), QSignalBlocker(global_),
-                                         QSignalBlocker(globalAuto_), QSignalBlocker(minSize_),
-                                         QSignalBlocker(maxSize_)};
+        const QSignalBlocker blocks[] = {
+            QSignalBlocker(algorithm_),       QSignalBlocker(gain_),
+            QSignalBlocker(kernelX_),         QSignalBlocker(kernelY_),
+            QSignalBlocker(sigmaBackground_), QSignalBlocker(sigmaStrong_),
+            QSignalBlocker(minLocal_),        QSignalBlocker(global_),
+            QSignalBlocker(globalAuto_),      QSignalBlocker(minSize_),
+            QSignalBlocker(maxSize_)};
         algorithm_->setCurrentText(QString::fromStdString(spots::methodName(p.method)));
         gain_->setValue(p.gain);
         kernelX_->setValue(p.kernelX), kernelY_->setValue(p.kernelY);

@@ -33,7 +33,8 @@ class SpotsParamsForm : public QGroupBox {
     void changed();
 
   private:
-    QDoubleSpinBox* addDouble(const QString& tip, double low, double high, double step, int decimals);
+    QDoubleSpinBox* addDouble(const QString& tip, double low, double high, double step,
+                              int decimals);
     QSpinBox* addInt(const QString& tip, int low, int high);
     QComboBox* algorithm_ = nullptr;
     QDoubleSpinBox *gain_ = nullptr, *sigmaBackground_ = nullptr, *sigmaStrong_ = nullptr,

@@ -15,14 +15,22 @@ const std::vector<SpotsImage>& spotsImages() {
 
 std::string spotsImageName(SpotsImage image) {
     switch (image) {
-    case SpotsImage::Frame: return "frame";
-    case SpotsImage::Mean: return "mean";
-    case SpotsImage::Variance: return "variance";
-    case SpotsImage::Dispersion: return "index of dispersion";
-    case SpotsImage::SigmaB: return "σ_b test";
-    case SpotsImage::SigmaS: return "σ_s test";
-    case SpotsImage::Global: return "global test";
-    case SpotsImage::Final: return "final mask";
+    case SpotsImage::Frame:
+        return "frame";
+    case SpotsImage::Mean:
+        return "mean";
+    case SpotsImage::Variance:
+        return "variance";
+    case SpotsImage::Dispersion:
+        return "index of dispersion";
+    case SpotsImage::SigmaB:
+        return "σ_b test";
+    case SpotsImage::SigmaS:
+        return "σ_s test";
+    case SpotsImage::Global:
+        return "global test";
+    case SpotsImage::Final:
+        return "final mask";
     }
     return "?";
 }
@@ -32,42 +40,66 @@ std::vector<double> debugValues(const spots::DebugImages& d, SpotsImage image) {
         return std::vector<double>(v.begin(), v.end());
     };
     switch (image) {
-    case SpotsImage::Frame: return {};
-    case SpotsImage::Mean: return d.mean;
-    case SpotsImage::Variance: return d.variance;
-    case SpotsImage::Dispersion: return d.dispersion;
-    case SpotsImage::SigmaB: return flags(d.sigmaB);
-    case SpotsImage::SigmaS: return flags(d.sigmaS);
-    case SpotsImage::Global: return flags(d.global);
-    case SpotsImage::Final: return flags(d.final);
+    case SpotsImage::Frame:
+        return {};
+    case SpotsImage::Mean:
+        return d.mean;
+    case SpotsImage::Variance:
+        return d.variance;
+    case SpotsImage::Dispersion:
+        return d.dispersion;
+    case SpotsImage::SigmaB:
+        return flags(d.sigmaB);
+    case SpotsImage::SigmaS:
+        return flags(d.sigmaS);
+    case SpotsImage::Global:
+        return flags(d.global);
+    case SpotsImage::Final:
+        return flags(d.final);
     }
     return {};
 }
 
 std::string spotColumnTitle(SpotColumn column) {
     switch (column) {
-    case SpotColumn::Index: return "#";
-    case SpotColumn::Frame: return "frame";
-    case SpotColumn::X: return "x (px)";
-    case SpotColumn::Y: return "y (px)";
-    case SpotColumn::Intensity: return "I";
-    case SpotColumn::Pixels: return "npix";
-    case SpotColumn::Width: return "w (px)";
-    case SpotColumn::Height: return "h (px)";
+    case SpotColumn::Index:
+        return "#";
+    case SpotColumn::Frame:
+        return "frame";
+    case SpotColumn::X:
+        return "x (px)";
+    case SpotColumn::Y:
+        return "y (px)";
+    case SpotColumn::Intensity:
+        return "I";
+    case SpotColumn::Pixels:
+        return "npix";
+    case SpotColumn::Width:
+        return "w (px)";
+    case SpotColumn::Height:
+        return "h (px)";
     }
     return "?";
 }
 
 double spotColumnValue(const spots::Spot& s, std::size_t index, SpotColumn column) {
     switch (column) {
-    case SpotColumn::Index: return double(index);
-    case SpotColumn::Frame: return s.frame;
-    case SpotColumn::X: return s.x;
-    case SpotColumn::Y: return s.y;
-    case SpotColumn::Intensity: return s.intensity;
-    case SpotColumn::Pixels: return s.npix;
-    case SpotColumn::Width: return s.x1 - s.x0;
-    case SpotColumn::Height: return s.y1 - s.y0;
+    case SpotColumn::Index:
+        return double(index);
+    case SpotColumn::Frame:
+        return s.frame;
+    case SpotColumn::X:
+        return s.x;
+    case SpotColumn::Y:
+        return s.y;
+    case SpotColumn::Intensity:
+        return s.intensity;
+    case SpotColumn::Pixels:
+        return s.npix;
+    case SpotColumn::Width:
+        return s.x1 - s.x0;
+    case SpotColumn::Height:
+        return s.y1 - s.y0;
     }
     return 0;
 }
@@ -90,7 +122,8 @@ void SpotsPresenter::sortBy(SpotColumn column, bool ascending) {
     if (!run_) return;
     const auto& all = run_->spots;
     std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
-        const double va = spotColumnValue(all[a], a, column), vb = spotColumnValue(all[b], b, column);
+        const double va = spotColumnValue(all[a], a, column),
+                     vb = spotColumnValue(all[b], b, column);
         return ascending ? va < vb : vb < va;
     });
 }

@@ -45,11 +45,11 @@ SpotTableView::SpotTableView(std::shared_ptr<SpotsPresenter> presenter, QWidget*
     : QWidget(parent), presenter_(std::move(presenter)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto* caption = new QLabel(
-        QString("%1 spots — %2. Click a row to show the spot; click a header to sort.")
-            .arg(presenter_->rowCount())
-            .arg(QString::fromStdString(presenter_->runLabel())),
-        this);
+    auto* caption =
+        new QLabel(QString("%1 spots — %2. Click a row to show the spot; click a header to sort.")
+                       .arg(presenter_->rowCount())
+                       .arg(QString::fromStdString(presenter_->runLabel())),
+                   this);
     caption->setWordWrap(true);
     model_ = new SpotTableModel(presenter_, this);
     table_ = new QTableView(this);
@@ -75,7 +75,9 @@ QCustomPlot* makePerFramePlot(const SpotsPresenter& presenter) {
     const SpotsPresenter::PerFrame p = presenter.perFrame();
     auto* plot = new QCustomPlot;
     plot->setMinimumHeight(160);
-    const auto vec = [](const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); };
+    const auto vec = [](const std::vector<double>& v) {
+        return QVector<double>(v.begin(), v.end());
+    };
     QCPGraph* strong = plot->addGraph(plot->xAxis, plot->yAxis);
     strong->setName("signal pixels (left axis)");
     strong->setData(vec(p.frame), vec(p.strong));
