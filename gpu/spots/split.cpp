@@ -49,6 +49,7 @@ std::vector<Algorithm::Part> SpotsAlgorithm::split(const AlgorithmInput& input,
         auto part = std::make_shared<SpotsInput>();
         part->data.frames = frameRange(frames, first, size);
         part->data.mask = in.data.mask;
+        part->signalMask = in.signalMask; // a stream's parts keep lists only, as the whole run
         part->provenance = in.provenance;
         out.push_back({part, partParams});
         first += size;

@@ -195,6 +195,13 @@ void ImageView::fitImage() {
     plot_->replot();
 }
 
+void ImageView::showRegion(double x0, double x1, double y0, double y1) {
+    userZoomed_ = true;
+    plot_->xAxis->setRange(x0, x1);
+    plot_->yAxis->setRange(y0, y1);
+    plot_->replot();
+}
+
 OverlayLayer* ImageView::setOverlay(OverlayData data) {
     removeOverlay(data.name);
     overlays_.push_back(std::make_unique<OverlayLayer>(plot_, std::move(data), "main"));

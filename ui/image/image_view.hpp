@@ -48,6 +48,8 @@ class ImageView : public QWidget {
     void setDrawingActive(bool active);
     bool drawingActive() const { return drawingActive_; }
     void fitImage();
+    // Show this region (data coordinates) as a user zoom would: a resize no longer refits.
+    void showRegion(double x0, double x1, double y0, double y1);
 
     // A long reduction under way: the presenter still holds the previous image.
     bool isReducing() const { return reducer_->isBusy(); }

@@ -4,6 +4,7 @@
 #include "ui/cluster/cluster_panel.hpp"
 #include "ui/rbf/rbf_panel.hpp"
 #include "ui/shell/algorithm_panels.hpp"
+#include "ui/spots/spots_panel.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
 
 namespace clscope::ui {
@@ -12,6 +13,7 @@ AlgorithmPanelSpec fileAlgorithmPanelSpec(const std::string& id); // file_algori
 
 void registerAllPanels(AlgorithmPanelRegistry& registry) {
     registry.add(xpcsPanelSpec());
+    registry.add(spotsPanelSpec());
     registry.add(clusterPanelSpec());
     registry.add(rbfPanelSpec());
     // Registered algorithms without their own panel yet: run and compared from the file.

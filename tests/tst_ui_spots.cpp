@@ -1,0 +1,380 @@
+// Spots panel: the live frame result equals the core reference (signal mask, spots, debug
+// images) for both algorithms, with and without gain, several kernel sizes and auto threshold;
+// a threshold change re-evaluates without recomputing the window sums, a kernel change does;
+// through the panel (offscreen) a parameter change re-thresholds the frame on screen, the
+// overlay and boxes follow; a run over every frame fills the sortable table, a click on a row
+// centres the image view on that spot; exports read back equal; the Compare difference image
+// marks exactly the disagreeing pixels; `clscope --demo spots` succeeds and a failing run
+// exits non-zero.
+#include "tst_ui_spots.hpp"
+#include "core/errors.hpp"
+#include "core/hdf5.hpp"
+#include "core/io.hpp"
+#include "core/synthetic/synthetic.hpp"
+#include "gpu/spots/run_types.hpp"
+#include "ui/image/image_view.hpp"
+#include "ui/jobs/live_rerun.hpp"
+#include "ui/shell/log_panel.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/shell/workbench.hpp"
+#include "ui/spots/spots_difference_view.hpp"
+#include "ui/spots/spots_markers.hpp"
+#include "ui/spots/spots_panel.hpp"
+#include "ui/spots/spots_params_form.hpp"
+#include "ui/spots/spots_views.hpp"
+#include "ui_test_helpers.hpp"
+
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace clscope;
+using namespace clscope::ui;
+using namespace clscope::test;
+
+namespace {
+
+QString guiBinary() {
+    return QFileInfo(qEnvironmentVariable("CLSCOPE_CLI")).absoluteDir().filePath("clscope");
+}
+
+} // namespace
+
+class TestUiSpots : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString file_;
+    synthetic::DiffractionDataset data_ = smallDiffraction();
+    std::unique_ptr<MainWindow> window_;
+
+    SpotsPanel* panel() const { return window_->findChild<SpotsPanel*>(); }
+
+  private slots:
+    void initTestCase() {
+        test::useTemporarySettings(dir_);
+        file_ = dir_.filePath("small-diffraction.h5");
+        H5Writer out(file_.toStdString());
+        synthetic::writeDiffraction(out, data_, Compression::None);
+        out.commit();
+        QVERIFY(countOnes(data_.mask.bad) > 0);
+    }
+
+    void frameResultEqualsCoreReference_data() {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<int>("kx");
+        QTest::addColumn<int>("ky");
+        QTest::addColumn<double>("gain");
+        QTest::addColumn<double>("sigmaS");
+        QTest::addColumn<double>("global");
+        QTest::addColumn<bool>("autoGlobal");
+        QTest::newRow("dispersion 3x3") << "dispersion" << 3 << 3 << 1.0 << 3.0 << 0.0 << false;
+        QTest::newRow("dispersion 1x2 gain")
+            << "dispersion" << 1 << 2 << 1.7 << 2.5 << 0.0 << false;
+        QTest::newRow("dispersion 5x4 global")
+            << "dispersion" << 5 << 4 << 1.0 << 2.0 << 3.0 << false;
+        QTest::newRow("dispersion auto") << "dispersion" << 3 << 3 << 1.0 << 3.0 << 0.0 << true;
+        QTest::newRow("extended 3x3")
+            << "dispersion_extended" << 3 << 3 << 1.0 << 3.0 << 0.0 << false;
+        QTest::newRow("extended 2x3 gain")
+            << "dispersion_extended" << 2 << 3 << 0.8 << 3.0 << 0.0 << false;
+    }
+
+    // Every frame through the panel's cache equals the core reference on the whole stack
+    // (auto threshold: on that frame alone, as the live view estimates it per frame).
+    void frameResultEqualsCoreReference() {
+        QFETCH(QString, method);
+        QFETCH(int, kx);
+        QFETCH(int, ky);
+        QFETCH(double, gain);
+        QFETCH(double, sigmaS);
+        QFETCH(double, global);
+        QFETCH(bool, autoGlobal);
+        spots::Params p;
+        p.method = spots::methodFromName(method.toStdString());
+        p.kernelX = kx, p.kernelY = ky, p.gain = gain, p.sigmaStrong = sigmaS;
+        p.globalThreshold = global, p.globalAuto = autoGlobal;
+        const spots::Input whole{data_.frames, data_.mask};
+        spots::DebugImages debug;
+        const std::vector<std::uint8_t> signal = spots::thresholdCpu(whole, p, {}, &debug);
+        const spots::Result reference = spots::finishResult(whole, signal, p);
+        const std::size_t plane = data_.frames.frameSize();
+        SpotsFrameCache cache;
+        for (std::size_t t = 0; t < data_.frames.frameCount(); ++t) {
+            const auto in = frameOf(data_, t);
+            const SpotsFrameResult got = cache.threshold(in, p, true);
+            QCOMPARE(got.frame, t);
+            if (autoGlobal) {
+                const spots::Input one{in->frame, in->mask};
+                spots::DebugImages own;
+                QCOMPARE(got.signal, spots::thresholdCpu(one, p, {}, &own));
+                QCOMPARE(got.debug->final, own.final);
+                QCOMPARE(got.threshold, spots::autoGlobalThreshold(one));
+                continue;
+            }
+            QVERIFY(countOnes(got.signal) > 0);
+            QCOMPARE(got.signal, slice(signal, t, plane));
+            QCOMPARE(std::size_t(got.strong), std::size_t(reference.strongPerFrame[t]));
+            compareSpots(got.spots, spotsOfFrame(reference, int(t)));
+            QCOMPARE(got.debug->mean, slice(debug.mean, t, plane));
+            QCOMPARE(got.debug->variance, slice(debug.variance, t, plane));
+            QCOMPARE(got.debug->dispersion, slice(debug.dispersion, t, plane));
+            QCOMPARE(got.debug->sigmaB, slice(debug.sigmaB, t, plane));
+            QCOMPARE(got.debug->sigmaS, slice(debug.sigmaS, t, plane));
+            QCOMPARE(got.debug->global, slice(debug.global, t, plane));
+            QCOMPARE(got.debug->final, slice(debug.final, t, plane));
+        }
+    }
+
+    // σ_s, gain and the global threshold re-evaluate the cached window sums; the kernel size
+    // and another frame compute them again.
+    void thresholdChangeReusesWindowSums() {
+        SpotsFrameCache cache;
+        const auto frame0 = frameOf(data_, 0);
+        spots::Params p;
+        const SpotsFrameResult first = cache.threshold(frame0, p, false);
+        QCOMPARE(cache.sumsComputed(), 1);
+        QVERIFY(!first.cachedSums);
+        p.sigmaStrong = 1.5, p.gain = 1.3, p.globalThreshold = 1;
+        const SpotsFrameResult second = cache.threshold(frame0, p, false);
+        QCOMPARE(cache.sumsComputed(), 1);
+        QVERIFY(second.cachedSums);
+        QVERIFY(second.signal != first.signal);
+        QCOMPARE(second.signal, spots::thresholdCpu({frame0->frame, frame0->mask}, p));
+        p.kernelX = 2;
+        const SpotsFrameResult third = cache.threshold(frame0, p, false);
+        QCOMPARE(cache.sumsComputed(), 2);
+        QCOMPARE(third.signal, spots::thresholdCpu({frame0->frame, frame0->mask}, p));
+        cache.threshold(frameOf(data_, 1), p, false);
+        QCOMPARE(cache.sumsComputed(), 3);
+    }
+
+    // The table's order and selection in the presenter alone.
+    void presenterSortsAndSelects() {
+        const spots::Input whole{data_.frames, data_.mask};
+        const spots::Result r = spots::runCpu(whole, spots::Params{});
+        QVERIFY(r.spots.size() > 10);
+        SpotsPresenter p;
+        p.setRun(r, "cpu");
+        p.sortBy(SpotColumn::Intensity, false);
+        std::size_t brightest = 0;
+        for (std::size_t i = 0; i < r.spots.size(); ++i)
+            if (r.spots[i].intensity > r.spots[brightest].intensity) brightest = i;
+        QCOMPARE(p.spotIndexAtRow(0), brightest);
+        for (std::size_t row = 1; row < p.rowCount(); ++row)
+            QVERIFY(p.cellValue(row - 1, SpotColumn::Intensity) >=
+                    p.cellValue(row, SpotColumn::Intensity));
+        p.sortBy(SpotColumn::X, true);
+        for (std::size_t row = 1; row < p.rowCount(); ++row)
+            QVERIFY(p.spotAtRow(row - 1).x <= p.spotAtRow(row).x);
+        p.selectRow(3);
+        QCOMPARE(*p.selectedSpot(), p.spotIndexAtRow(3));
+        QCOMPARE(p.selectedTarget()->x, p.spotAtRow(3).x);
+        QCOMPARE(p.selectedTarget()->frame, std::size_t(p.spotAtRow(3).frame));
+        const SpotsPresenter::PerFrame per = p.perFrame();
+        QCOMPARE(per.frame.size(), std::size_t(3));
+        QCOMPARE(per.strong[1], double(r.strongPerFrame[1]));
+        QCOMPARE(per.spots[2], double(spotsOfFrame(r, 2).size()));
+    }
+
+    // Offscreen window: the frame on screen is thresholded live; a σ_s change re-thresholds it.
+    void panelRethresholdsLive() {
+        window_ = std::make_unique<MainWindow>();
+        window_->show();
+        QVERIFY(window_->openFile(file_));
+        window_->dock("AlgorithmPanel_spots")->raise();
+        SpotsPanel* sp = panel();
+        QVERIFY(sp);
+        QSignalSpy live(sp, &SpotsPanel::liveUpdated);
+        QTRY_VERIFY_WITH_TIMEOUT(live.count() >= 1 && !sp->live()->isPending(), 30000);
+        const auto in = frameOf(data_, 0);
+        spots::Params p = sp->form()->params();
+        QCOMPARE(sp->presenter().frameResult()->signal,
+                 spots::thresholdCpu({in->frame, in->mask}, p));
+        const std::size_t before = sp->presenter().frameResult()->strong;
+        live.clear();
+        sp->form()->sigmaStrong()->setValue(1.5);
+        QTRY_VERIFY_WITH_TIMEOUT(live.count() >= 1 && !sp->live()->isPending(), 30000);
+        p.sigmaStrong = 1.5;
+        const SpotsFrameResult& now = *sp->presenter().frameResult();
+        QCOMPARE(now.signal, spots::thresholdCpu({in->frame, in->mask}, p));
+        QVERIFY(std::size_t(now.strong) > before);
+        QVERIFY(now.cachedSums);
+        // The overlay carries the signal pixels, the boxes the spots.
+        OverlayLayer* overlay = window_->workbench().image().overlay("signal pixels");
+        QVERIFY(overlay);
+        std::size_t marked = 0;
+        for (std::size_t y = 0; y < now.height; ++y)
+            for (std::size_t x = 0; x < now.width; ++x)
+                marked += overlay->labelAt(x, y) != 0;
+        QCOMPARE(marked, std::size_t(now.strong));
+        QCOMPARE(sp->markers()->boxCount(), now.spots.size());
+        // Another frame, and a debug image in the image view.
+        live.clear();
+        sp->setImage(SpotsImage::SigmaB);
+        sp->setFrame(2);
+        QTRY_VERIFY_WITH_TIMEOUT(live.count() >= 1 && !sp->live()->isPending() &&
+                                     sp->presenter().frameResult()->frame == 2,
+                                 30000);
+        const Image& shown = window_->workbench().image().presenter().reducedImage();
+        const auto& sigmaB = sp->presenter().frameResult()->debug->sigmaB;
+        for (std::size_t k = 0; k < sigmaB.size(); ++k)
+            QCOMPARE(shown.values[k], double(sigmaB[k]));
+        sp->setImage(SpotsImage::Frame);
+        sp->form()->sigmaStrong()->setValue(3.0);
+        QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),
+                                 30000);
+    }
+
+    // Run over every frame: the table; sorting by intensity and clicking the first row centres
+    // the image view on the brightest spot, on its frame.
+    void runFillsTableAndClickCentres() {
+        SpotsPanel* sp = panel();
+        QVERIFY(sp);
+        sp->setVariant("cpu");
+        QSignalSpy finished(sp, &SpotsPanel::runFinished);
+        QVERIFY(sp->run());
+        QVERIFY(finished.wait(120000));
+        QVERIFY2(finished.front().front().toBool(),
+                 qPrintable(window_->findChild<LogPanel*>()->text().right(600)));
+        const spots::Result reference =
+            spots::runCpu({data_.frames, data_.mask}, sp->form()->params());
+        QCOMPARE(sp->presenter().run().signal, reference.signal);
+        compareSpots(sp->presenter().run().spots, reference.spots);
+        QTableView* table = sp->tableView()->table();
+        table->sortByColumn(int(SpotColumn::Intensity), Qt::DescendingOrder);
+        std::size_t brightest = 0;
+        for (std::size_t i = 0; i < reference.spots.size(); ++i)
+            if (reference.spots[i].intensity > reference.spots[brightest].intensity) brightest = i;
+        const QRect cell = table->visualRect(table->model()->index(0, 2));
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+        QCOMPARE(*sp->presenter().selectedSpot(), brightest);
+        const spots::Spot& s = reference.spots[brightest];
+        QCOMPARE(sp->frame(), std::size_t(s.frame));
+        QCustomPlot* plot = window_->workbench().image().plot();
+        QVERIFY(std::abs(plot->xAxis->range().center() - s.x) < 1e-9);
+        QVERIFY(std::abs(plot->yAxis->range().center() - s.y) < 1e-9);
+        QVERIFY(plot->xAxis->range().size() < 200);
+        QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),
+                                 30000);
+        QVERIFY(std::abs(plot->xAxis->range().center() - s.x) < 1e-9); // the live result keeps it
+    }
+
+    // Signal mask, spot table (HDF5 and CSV) and phil read back equal; stale runs refuse.
+    void exportsReadBack() {
+        SpotsPanel* sp = panel();
+        QVERIFY(sp && sp->presenter().hasRun());
+        const spots::Result& run = sp->presenter().run();
+        const QString mask = dir_.filePath("signal.h5"), table = dir_.filePath("spots.h5"),
+                      csv = dir_.filePath("spots.csv"), phil = dir_.filePath("find_spots.phil");
+        QVERIFY(sp->exportSignalMask(mask));
+        QVERIFY(sp->exportSpotTable(table));
+        QVERIFY(sp->exportSpotTable(csv));
+        QVERIFY(sp->exportPhil(phil));
+        const H5Reader m(mask.toStdString());
+        const Array signal = m.read("/spots/signal");
+        QCOMPARE(signal.shape(), (Shape{3, 300, 280}));
+        const auto values = signal.as<std::uint8_t>();
+        QCOMPARE(std::vector<std::uint8_t>(values.begin(), values.end()), run.signal);
+        const H5Reader t(table.toStdString());
+        const Array xs = t.read("/spots/x"), boxes = t.read("/spots/bbox"),
+                    frames = t.read("/spots/frame");
+        const auto x = xs.as<double>();
+        const auto bbox = boxes.as<std::int32_t>();
+        const auto frame = frames.as<std::int32_t>();
+        QCOMPARE(x.size(), run.spots.size());
+        for (std::size_t i = 0; i < run.spots.size(); ++i) {
+            QCOMPARE(x[i], run.spots[i].x);
+            QCOMPARE(frame[i], run.spots[i].frame);
+            QCOMPARE(bbox[4 * i + 2], run.spots[i].x1);
+        }
+        QCOMPARE(t.read("/spots/intensity").as<double>()[0], run.spots[0].intensity);
+        QFile text(csv);
+        QVERIFY(text.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = text.readAll().trimmed().split('\n');
+        QCOMPARE(lines.front(), QByteArray("frame,x,y,npix,intensity,x0,y0,x1,y1"));
+        QCOMPARE(std::size_t(lines.size()), run.spots.size() + 1);
+        QCOMPARE(lines[1].split(',')[1].toDouble(), run.spots[0].x);
+        QFile snippet(phil);
+        QVERIFY(snippet.open(QIODevice::ReadOnly));
+        QCOMPARE(snippet.readAll().toStdString(), spots::philSnippet(sp->form()->params()));
+        sp->form()->sigmaStrong()->setValue(4.0);
+        QVERIFY(!sp->exportSpotTable(dir_.filePath("stale.csv")));
+        QVERIFY(!QFile::exists(dir_.filePath("stale.csv")));
+        QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),
+                                 30000);
+        window_.reset();
+    }
+
+    // Pixels flipped in run b on frame 1 are exactly the marked ones, in the view too.
+    void differenceMarksDisagreeingPixels() {
+        spots::SpotsResult a, b;
+        a.result = spots::runCpu({data_.frames, data_.mask}, spots::Params{});
+        b.result = a.result;
+        const std::size_t plane = data_.frames.frameSize(), width = data_.frames.width();
+        std::size_t on = 0;
+        while (a.result.signal[plane + on] == 0)
+            ++on; // a signal pixel of frame 1, dropped in b
+        const std::vector<std::size_t> flipped{on, 5 * width + 7, 299 * width + 279};
+        for (std::size_t k : flipped)
+            b.result.signal[plane + k] ^= 1;
+        const SignalDifference d = signalDifference(a.result, b.result, 1);
+        QCOMPARE(d.totalDiffering, flipped.size());
+        QCOMPARE(*d.firstDifferingFrame, std::size_t(1));
+        std::size_t wasSignal = 0; // flipped pixels that were signal in a: now only in a
+        for (std::size_t k : flipped)
+            wasSignal += a.result.signal[plane + k];
+        QCOMPARE(d.onlyA, wasSignal);
+        QCOMPARE(d.onlyB, flipped.size() - wasSignal);
+        for (std::size_t k = 0; k < plane; ++k) {
+            const bool marked = d.labels[k] != 0;
+            QCOMPARE(marked, std::find(flipped.begin(), flipped.end(), k) != flipped.end());
+        }
+        QCOMPARE(d.labels[on], 1);
+        QCOMPARE(signalDifference(a.result, b.result, 0).labels,
+                 std::vector<std::int32_t>(plane, 0));
+        const AlgorithmPanelSpec* spec = AlgorithmPanelRegistry::instance().find("spots");
+        QVERIFY(spec && spec->differenceView);
+        std::unique_ptr<QWidget> widget(spec->differenceView(a, b));
+        auto* view = qobject_cast<SpotsDifferenceView*>(widget.get());
+        QVERIFY(view);
+        QCOMPARE(view->frameBox()->value(), 1); // opens on the first frame that differs
+        std::size_t shown = 0;
+        for (std::size_t k = 0; k < plane; ++k)
+            shown += view->layer()->labelAt(k % width, k / width) != 0;
+        QCOMPARE(shown, flipped.size());
+        QCOMPARE(view->layer()->labelAt(7, 5), a.result.signal[plane + 5 * width + 7] ? 1 : 2);
+        spots::SpotsResult small;
+        small.result.shape = {1, 2, 2}, small.result.signal.assign(4, 0);
+        QVERIFY_THROWS_EXCEPTION(InputError, signalDifference(a.result, small.result, 0));
+    }
+
+    void demoRunsOk() {
+        const QString png = dir_.filePath("demo-spots.png");
+        QProcess process;
+        process.start(guiBinary(), {"--demo", "spots", "--screenshot", png});
+        QVERIFY(process.waitForFinished(300000));
+        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+        QVERIFY(!QImage(png).isNull());
+    }
+
+    void demoWhoseRunFailsExitsNonZero() {
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("CLSCOPE_DEMO_VARIANT", "nosuch");
+        process.setProcessEnvironment(env);
+        process.start(guiBinary(),
+                      {"--demo", "spots", "--screenshot", dir_.filePath("demo-failed.png")});
+        QVERIFY(process.waitForFinished(300000));
+        QCOMPARE(process.exitCode(), 4);
+    }
+};
+
+QTEST_MAIN(TestUiSpots)
+#include "tst_ui_spots.moc"

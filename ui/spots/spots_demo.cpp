@@ -1,0 +1,139 @@
+// The Spots panel's registry entry and `clscope --demo spots`: a synthetic diffraction stack
+// with EIGER-like chip and module gaps (core/synthetic, as `clscope-cli generate diffraction`),
+// opened, run over every frame with the preferred variant of the current device, then the spot
+// nearest to where the module gaps cross picked in the table, so the image view shows it, its
+// frame's signal pixels and boxes, and the gaps. CLSCOPE_DEMO_VARIANT picks another variant,
+// CLSCOPE_DEMO_IMAGE a debug image (e.g. "σ_b test", "index of dispersion") for the image view,
+// CLSCOPE_DEMO_TAB another result tab ("Per frame"). demoFinished(ok) says whether the run
+// succeeded.
+#include "core/errors.hpp"
+#include "gpu/spots/run_types.hpp"
+#include "gpu/spots/spots_gpu.hpp"
+#include "ui/image/image_view.hpp"
+#include "ui/shell/workbench.hpp"
+#include "ui/spots/spots_difference_view.hpp"
+#include "ui/spots/spots_panel.hpp"
+#include "ui/spots/spots_params_form.hpp"
+#include "ui/spots/spots_views.hpp"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <cmath>
+#include <qcustomplot.h>
+
+namespace clscope::ui {
+
+namespace {
+
+SpotsPanel* findPanel(Workbench& wb) {
+    return wb.parent() ? wb.parent()->findChild<SpotsPanel*>() : nullptr;
+}
+
+// Where the module gaps of the demo cross (rows 514-550, columns 1030-1039), less 30 px.
+constexpr double demoX = 1000, demoY = 484;
+
+// The row of the spot nearest to (x, y).
+int nearestRow(const SpotsPresenter& p, double x, double y) {
+    int best = 0;
+    double closest = INFINITY;
+    for (std::size_t row = 0; row < p.rowCount(); ++row) {
+        const spots::Spot& s = p.spotAtRow(row);
+        const double d = std::hypot(s.x - x, s.y - y);
+        if (d < closest) closest = d, best = static_cast<int>(row);
+    }
+    return best;
+}
+
+// A view about 220 px wide around (x, y): the spot, its neighbours and the module gaps.
+void widenAround(Workbench& wb, double x, double y) {
+    QCustomPlot* plot = wb.image().plot();
+    const double aspect = plot->yAxis->range().size() / plot->xAxis->range().size();
+    wb.image().showRegion(x - 110, x + 110, y - 110 * aspect, y + 110 * aspect);
+}
+
+// The right-hand column wide enough for every column of the spot table; CLSCOPE_DEMO_TAB
+// names another result tab to show (e.g. "Per frame").
+void arrangeDemo(Workbench& wb) {
+    auto* window = qobject_cast<QMainWindow*>(wb.parent());
+    auto* results = window ? window->findChild<QDockWidget*>("ResultsPanel") : nullptr;
+    if (results) window->resizeDocks({results}, {470}, Qt::Horizontal);
+    const QString title = qEnvironmentVariable("CLSCOPE_DEMO_TAB");
+    QTabWidget* tabs = wb.results().tabWidget();
+    for (int i = 0; !title.isEmpty() && i < tabs->count(); ++i)
+        if (tabs->tabText(i) == title) tabs->setCurrentIndex(i);
+}
+
+void showDemoResult(Workbench& wb, SpotsPanel& panel) {
+    arrangeDemo(wb);
+    const QString image = qEnvironmentVariable("CLSCOPE_DEMO_IMAGE");
+    for (SpotsImage kind : spotsImages())
+        if (QString::fromStdString(spotsImageName(kind)) == image) panel.setImage(kind);
+    SpotTableView* table = panel.tableView();
+    if (!table) return;
+    table->table()->selectRow(nearestRow(panel.presenter(), demoX, demoY));
+    if (const auto target = panel.presenter().selectedTarget())
+        widenAround(wb, target->x, target->y);
+}
+
+void startSpotsDemo(Workbench& wb) {
+    SyntheticRequest request = demoRequest("spots");
+    request.diffraction.frames = 6;
+    request.diffraction.height = 700; // a module, its 37-px gap and part of the next one
+    request.diffraction.width = 1100; // ... and the 10-px gap between modules side by side
+    request.diffraction.spots = 160;
+    request.diffraction.seed = 7;
+    const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
+                             .filePath("clscope-demo-spots.h5");
+    wb.generateAndOpen(request, path, [&wb] {
+        SpotsPanel* panel = findPanel(wb);
+        auto* window = qobject_cast<QMainWindow*>(wb.parent());
+        if (!panel || !window) {
+            wb.log(LogLevel::Error, "Spots demo: the Spots panel is not there");
+            emit wb.demoFinished(false);
+            return;
+        }
+        if (auto* dock = window->findChild<QDockWidget*>("AlgorithmPanel_spots")) dock->raise();
+        const QString chosen = qEnvironmentVariable("CLSCOPE_DEMO_VARIANT");
+        panel->setVariant(chosen.isEmpty()
+                              ? spots::preferredVariant(wb.device(), panel->form()->params().method)
+                              : chosen.toStdString());
+        QObject::connect(
+            panel, &SpotsPanel::runFinished, panel,
+            [&wb, panel](bool ok) {
+                if (ok) showDemoResult(wb, *panel);
+                emit wb.demoFinished(ok && panel->presenter().hasRun());
+            },
+            Qt::SingleShotConnection);
+        if (!panel->run()) emit wb.demoFinished(false);
+    });
+}
+
+QWidget* spotsDifference(const AlgorithmResult& a, const AlgorithmResult& b) {
+    const auto& ra = dynamic_cast<const spots::SpotsResult&>(a);
+    const auto& rb = dynamic_cast<const spots::SpotsResult&>(b);
+    return new SpotsDifferenceView(ra.result, ra.info.variant + " @ " + ra.info.device, rb.result,
+                                   rb.info.variant + " @ " + rb.info.device);
+}
+
+} // namespace
+
+AlgorithmPanelSpec spotsPanelSpec() {
+    AlgorithmPanelSpec spec;
+    spec.algorithm = "spots";
+    spec.title = "Spots";
+    spec.createPanel = [](Workbench& wb, QWidget* parent) { return new SpotsPanel(wb, parent); };
+    spec.startDemo = startSpotsDemo;
+    spec.comparisonInput = [](Workbench& wb) {
+        SpotsPanel* panel = findPanel(wb);
+        if (!panel) throw InputError("the Spots panel is not there");
+        return panel->comparisonInput();
+    };
+    spec.differenceView = spotsDifference;
+    return spec;
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,277 @@
+// SpotsPanel: the form (input, parameters, view, run, export) and how it follows the open
+// file and the device. Live thresholding: spots_panel_live.cpp; runs and exports:
+// spots_panel_run.cpp.
+#include "ui/spots/spots_panel.hpp"
+
+#include "core/io.hpp"
+#include "gpu/devices.hpp"
+#include "gpu/spots/spots_gpu.hpp"
+#include "ui/image/frame_source.hpp"
+#include "ui/image/image_view.hpp"
+#include "ui/jobs/live_rerun.hpp"
+#include "ui/shell/workbench.hpp"
+#include "ui/spots/spots_markers.hpp"
+#include "ui/spots/spots_params_form.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace clscope::ui {
+
+namespace {
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+} // namespace
+
+SpotsPanel::SpotsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), wb_(workbench) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    inputInfo_ = new QLabel(this);
+    inputInfo_->setWordWrap(true);
+    inputInfo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(inputInfo_);
+    form_ = new SpotsParamsForm(this);
+    layout->addWidget(form_);
+    layout->addWidget(buildView());
+    layout->addWidget(buildRun());
+    layout->addWidget(buildExport());
+    layout->addStretch(1);
+    markers_ = std::make_unique<SpotMarkers>(wb_.image().plot());
+    live_ = new LiveRerun(
+        wb_.jobs(), [this] { return makeLiveJob(); }, 150, this);
+    connect(form_, &SpotsParamsForm::changed, this, [this] {
+        emit wb_.parametersChanged("spots");
+        refreshVariants();
+        requestLive();
+    });
+    connect(&wb_, &Workbench::fileOpened, this, [this] { refreshInput(); });
+    connect(&wb_, &Workbench::roleChanged, this, [this] { refreshInput(); });
+    connect(&wb_, &Workbench::deviceChanged, this, [this] { refreshVariants(); });
+    connect(&wb_.jobs(), &JobRunner::failed, this, [this] {
+        if (running_) finishRun(false);
+    });
+    connect(&wb_.jobs(), &JobRunner::cancelled, this, [this] {
+        if (running_) finishRun(false);
+    });
+    // The image view's own frame slider moves the spots frame too.
+    connect(wb_.image().controls(), &ImageControls::selectionChanged, this, [this] {
+        const std::size_t shown = wb_.image().controls()->frame();
+        if (frames_ && shown != frame()) setFrame(shown);
+    });
+    refreshInput();
+    refreshVariants();
+}
+
+SpotsPanel::~SpotsPanel() = default;
+
+QWidget* SpotsPanel::buildView() {
+    auto* box = new QGroupBox("View", this);
+    auto* form = new QFormLayout(box);
+    form->setContentsMargins(6, 6, 6, 6);
+    frameSpin_ = new QSpinBox(box);
+    frameSpin_->setRange(0, 0);
+    frameSpin_->setToolTip("Frame thresholded live (0-based)");
+    auto* back = new QToolButton(box);
+    back->setText("◀");
+    back->setToolTip("Previous frame");
+    auto* next = new QToolButton(box);
+    next->setText("▶");
+    next->setToolTip("Next frame");
+    playButton_ = new QToolButton(box);
+    playButton_->setText("Play");
+    playButton_->setCheckable(true);
+    playButton_->setToolTip("Step through the frames, each thresholded before the next");
+    playTimer_ = new QTimer(this);
+    playTimer_->setInterval(400);
+    auto* row = new QHBoxLayout;
+    row->addWidget(back);
+    row->addWidget(frameSpin_, 1);
+    row->addWidget(next);
+    row->addWidget(playButton_);
+    form->addRow("Frame", row);
+    imageBox_ = new QComboBox(box);
+    for (SpotsImage image : spotsImages())
+        imageBox_->addItem(q(spotsImageName(image)), static_cast<int>(image));
+    imageBox_->setToolTip("What the image view shows: the frame or a step of DIALS' threshold "
+                          "(as dials.image_viewer's threshold debug images)");
+    form->addRow("Image", imageBox_);
+    overlayBox_ = new QCheckBox("signal pixels", box);
+    markersBox_ = new QCheckBox("spot boxes", box);
+    overlayBox_->setChecked(true), markersBox_->setChecked(true);
+    auto* shows = new QHBoxLayout;
+    shows->addWidget(overlayBox_);
+    shows->addWidget(markersBox_);
+    form->addRow("Show", shows);
+    liveInfo_ = new QLabel("—", box);
+    liveInfo_->setWordWrap(true);
+    form->addRow("Live", liveInfo_);
+    connect(frameSpin_, &QSpinBox::valueChanged, this, [this] {
+        if (frames_) wb_.image().controls()->setFrame(frame());
+        requestLive();
+    });
+    connect(back, &QToolButton::clicked, this, [this] { frameSpin_->stepBy(-1); });
+    connect(next, &QToolButton::clicked, this, [this] { frameSpin_->stepBy(1); });
+    connect(playButton_, &QToolButton::toggled, this,
+            [this](bool on) { on ? playTimer_->start() : playTimer_->stop(); });
+    connect(playTimer_, &QTimer::timeout, this, [this] { stepPlay(); });
+    connect(imageBox_, &QComboBox::currentIndexChanged, this, [this] { requestLive(); });
+    connect(overlayBox_, &QCheckBox::toggled, this, [this] { showOverlay(); });
+    connect(markersBox_, &QCheckBox::toggled, this, [this](bool on) {
+        markers_->setVisible(on);
+        wb_.image().plot()->replot();
+    });
+    return box;
+}
+
+QWidget* SpotsPanel::buildRun() {
+    auto* box = new QGroupBox("Run over every frame", this);
+    auto* form = new QFormLayout(box);
+    form->setContentsMargins(6, 6, 6, 6);
+    deviceInfo_ = new QLabel(box);
+    deviceInfo_->setWordWrap(true);
+    form->addRow("Device", deviceInfo_);
+    variant_ = new QComboBox(box);
+    variant_->setToolTip("Variant Run uses; greyed ones cannot run here (tooltip says why)");
+    form->addRow("Variant", variant_);
+    runButton_ = new QPushButton("Run (Ctrl+R)", box);
+    runButton_->setToolTip("Every frame with the chosen variant: the spot table and the counts "
+                           "per frame (Results). Live tuning always uses the host reference.");
+    form->addRow(runButton_);
+    auto* shortcut = new QShortcut(QKeySequence("Ctrl+R"), this);
+    shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(shortcut, &QShortcut::activated, this, [this] { run(); });
+    connect(runButton_, &QPushButton::clicked, this, [this] { run(); });
+    return box;
+}
+
+QWidget* SpotsPanel::buildExport() {
+    auto* box = new QGroupBox("Export", this);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(6, 6, 6, 6);
+    const auto add = [&](const QString& text, const QString& tip, const QString& filter,
+                         bool (SpotsPanel::*write)(const QString&)) {
+        auto* button = new QPushButton(text, box);
+        button->setToolTip(tip);
+        row->addWidget(button);
+        connect(button, &QPushButton::clicked, this, [this, text, filter, write] {
+            const QString path = QFileDialog::getSaveFileName(this, "Export " + text, {}, filter);
+            if (!path.isEmpty()) (this->*write)(path);
+        });
+    };
+    add("Signal mask…", "The last run's /spots/signal (T,H,W) uint8 as HDF5", "HDF5 (*.h5)",
+        &SpotsPanel::exportSignalMask);
+    add("Spot table…", "The last run's spots: HDF5 (/spots/...) or CSV by the file suffix",
+        "HDF5 (*.h5);;CSV (*.csv)", &SpotsPanel::exportSpotTable);
+    add("DIALS phil…", "These parameters as a DIALS find_spots.phil snippet", "phil (*.phil)",
+        &SpotsPanel::exportPhil);
+    return box;
+}
+
+// Frames and pixel mask as the workbench has them now; the live view starts again.
+void SpotsPanel::refreshInput() {
+    const DatasetRoles& roles = wb_.dataset();
+    const auto framesPath = roles.path(DataRole::Frames);
+    frames_.reset(), frameInput_.reset(), mask_ = {};
+    showingDebug_ = false;
+    presenter_->setFrameResult({});
+    QString text = "No frames — open a file and assign a frame stack in the Data panel.";
+    try {
+        if (framesPath && roles.file()) {
+            frames_ = std::make_shared<Hdf5FrameSource>(roles.file(), *framesPath);
+            if (const auto maskPath = roles.path(DataRole::PixelMask))
+                mask_ =
+                    readPixelMask(*roles.file(), *maskPath, frames_->height(), frames_->width());
+            text =
+                QString("<b>Frames</b> %1:%2 — %3 × %4×%5<br><b>Pixel mask</b> %6")
+                    .arg(QFileInfo(q(roles.file()->fileName())).fileName(), q(*framesPath))
+                    .arg(frames_->frameCount())
+                    .arg(frames_->height())
+                    .arg(frames_->width())
+                    .arg(mask_.bad.empty() ? QString("none") : q(*roles.path(DataRole::PixelMask)));
+        }
+    } catch (const std::exception& e) {
+        frames_.reset();
+        text = QString("<span style='color:#b00'>%1</span>").arg(QString(e.what()).toHtmlEscaped());
+        wb_.log(LogLevel::Error, QString("Spots: %1").arg(e.what()));
+    }
+    inputInfo_->setText(text);
+    const QSignalBlocker block(frameSpin_);
+    frameSpin_->setRange(0, frames_ ? static_cast<int>(frames_->frameCount()) - 1 : 0);
+    frameSpin_->setValue(0);
+    runButton_->setEnabled(frames_ && !running_);
+    requestLive();
+}
+
+// The spots variants on the current device; the ones that cannot run greyed with the reason.
+void SpotsPanel::refreshVariants() {
+    const DeviceInfo& device = wb_.device();
+    deviceInfo_->setText(q(device.spec + "  " + device.name));
+    const Algorithm& algorithm = AlgorithmRegistry::instance().find("spots");
+    const std::string previous = variant_->count() ? variant() : wb_.variant("spots");
+    const ParamSet params = form_->paramSet();
+    const QSignalBlocker block(variant_);
+    variant_->clear();
+    auto* model = qobject_cast<QStandardItemModel*>(variant_->model());
+    for (const VariantEntry& v : algorithm.variants()) {
+        const bool onHost = v.info.kind == VariantKind::Host;
+        const Support s = algorithm.supports(v, onHost ? hostDevice() : device, nullptr, &params);
+        variant_->addItem(q(v.info.id + (onHost && !device.isHost() ? " (on the host)" : "")),
+                          q(v.info.id));
+        QStandardItem* item = model->item(variant_->count() - 1);
+        item->setEnabled(s.ok);
+        item->setToolTip(s.ok ? q(v.info.label) : q(v.info.label + " — not here: " + s.reason));
+    }
+    int index = variant_->findData(q(previous));
+    if (index < 0 || !model->item(index)->isEnabled())
+        index = variant_->findData(q(spots::preferredVariant(device, form_->params().method)));
+    variant_->setCurrentIndex(std::max(0, index));
+}
+
+std::string SpotsPanel::variant() const {
+    return variant_->currentData().toString().toStdString();
+}
+
+void SpotsPanel::setVariant(const std::string& id) {
+    if (variant_->findData(q(id)) < 0) variant_->addItem(q(id + " (unknown)"), q(id));
+    variant_->setCurrentIndex(variant_->findData(q(id)));
+}
+
+std::size_t SpotsPanel::frame() const {
+    return static_cast<std::size_t>(frameSpin_->value());
+}
+
+void SpotsPanel::setFrame(std::size_t frame) {
+    frameSpin_->setValue(static_cast<int>(frame));
+}
+
+std::size_t SpotsPanel::frameCount() const {
+    return frames_ ? frames_->frameCount() : 0;
+}
+
+SpotsImage SpotsPanel::image() const {
+    return static_cast<SpotsImage>(imageBox_->currentData().toInt());
+}
+
+void SpotsPanel::setImage(SpotsImage image) {
+    imageBox_->setCurrentIndex(imageBox_->findData(static_cast<int>(image)));
+}
+
+void SpotsPanel::setPlaying(bool playing) {
+    playButton_->setChecked(playing);
+}
+
+} // namespace clscope::ui

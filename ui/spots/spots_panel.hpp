@@ -1,0 +1,126 @@
+// The Spots dock (DIALS dispersion spot finding): the parameters under DIALS' names, whose
+// changes re-threshold the frame on screen live (debounced, on the job runner, window sums
+// cached per frame: ui/spots/spots_frame.hpp); the frame stepper with Play; which image the
+// image view shows (the frame or a DIALS debug image) with the signal pixels as an overlay and
+// spot boxes / centroids as markers; Run (Ctrl+R) over every frame with the chosen variant,
+// which makes the Results tabs "Spots" (sortable table; a click centres the image on the spot)
+// and "Per frame"; and the exports (signal mask, spot table, DIALS phil).
+#pragma once
+#include "gpu/algorithm.hpp"
+#include "ui/jobs/job.hpp"
+#include "ui/shell/algorithm_panels.hpp"
+#include "ui/spots/spots_presenter.hpp"
+#include "ui/spots/spots_views.hpp"
+
+#include <QPointer>
+#include <QWidget>
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+class QToolButton;
+
+namespace clscope::ui {
+
+class Hdf5FrameSource;
+class LiveRerun;
+class SpotMarkers;
+class SpotsParamsForm;
+class Workbench;
+
+class SpotsPanel : public QWidget {
+    Q_OBJECT
+  public:
+    explicit SpotsPanel(Workbench& workbench, QWidget* parent = nullptr);
+    ~SpotsPanel() override;
+
+    SpotsParamsForm* form() const { return form_; }
+    const SpotsPresenter& presenter() const { return *presenter_; }
+    std::shared_ptr<SpotsPresenter> sharedPresenter() const { return presenter_; }
+    const SpotsFrameCache& frameCache() const { return *cache_; }
+    LiveRerun* live() const { return live_; }
+    SpotMarkers* markers() const { return markers_.get(); }
+    SpotTableView* tableView() const { return table_; }
+
+    std::size_t frame() const;
+    void setFrame(std::size_t frame);
+    std::size_t frameCount() const;
+    SpotsImage image() const;
+    void setImage(SpotsImage image);
+    void setPlaying(bool playing);
+
+    // Run over every frame; false (reason in the Log) when it cannot start.
+    bool run();
+    bool isRunning() const { return running_; }
+    std::string variant() const;
+    void setVariant(const std::string& id);
+    // What the Compare dock runs on: the open file's frames and mask, these parameters.
+    ComparisonInput comparisonInput() const;
+    // Centre the image view on the table's selected spot (on its frame).
+    void showSelectedSpot();
+
+    // Exports of the last run / the parameters; false with the reason in the Log.
+    bool exportSignalMask(const QString& path);
+    bool exportSpotTable(const QString& path);
+    bool exportPhil(const QString& path);
+
+  signals:
+    void runFinished(bool ok);
+    // The frame on screen was thresholded again (its result is in the presenter).
+    void liveUpdated();
+
+  protected:
+    void showEvent(QShowEvent* event) override;
+
+  private:
+    QWidget* buildView();
+    QWidget* buildRun();
+    QWidget* buildExport();
+    void refreshInput();
+    void refreshVariants();
+    void requestLive();
+    std::optional<Job> makeLiveJob();
+    void deliverLive(SpotsFrameResult result);
+    void showImage();
+    void showOverlay();
+    void showMarkers();
+    void stepPlay();
+    InputSources sources() const;
+    void deliverRun(std::shared_ptr<const AlgorithmResult> result);
+    void showTabs(std::shared_ptr<const AlgorithmResult> result);
+    void finishRun(bool ok);
+    void centreOn(double x, double y);
+    void checkRunCurrent() const;
+    bool exportWith(const QString& what, const std::function<void()>& write);
+
+    Workbench& wb_;
+    SpotsParamsForm* form_ = nullptr;
+    QLabel *inputInfo_ = nullptr, *liveInfo_ = nullptr, *deviceInfo_ = nullptr;
+    QSpinBox* frameSpin_ = nullptr;
+    QToolButton* playButton_ = nullptr;
+    QTimer* playTimer_ = nullptr;
+    QComboBox *imageBox_ = nullptr, *variant_ = nullptr;
+    QCheckBox *overlayBox_ = nullptr, *markersBox_ = nullptr;
+    QPushButton* runButton_ = nullptr;
+    LiveRerun* live_ = nullptr;
+    std::shared_ptr<SpotsPresenter> presenter_ = std::make_shared<SpotsPresenter>();
+    std::shared_ptr<SpotsFrameCache> cache_ = std::make_shared<SpotsFrameCache>();
+    std::shared_ptr<Hdf5FrameSource> frames_;
+    PixelMask mask_;
+    std::shared_ptr<const SpotsFrameInput> frameInput_;
+    std::unique_ptr<SpotMarkers> markers_;
+    QPointer<SpotTableView> table_;
+    std::string runParams_; // the parameters of the last run (JSON)
+    bool showingDebug_ = false;
+    bool running_ = false;
+};
+
+// The panel's registry entry: dock "Spots", `clscope --demo spots`, the Compare dock's input
+// and difference image (ui/spots/spots_demo.cpp).
+AlgorithmPanelSpec spotsPanelSpec();
+
+} // namespace clscope::ui

@@ -1,0 +1,163 @@
+// SpotsPanel runs: one job reads the frames and pixel mask through the spots algorithm's own
+// reader and runs the chosen variant over every frame (runAlgorithm); its result makes the
+// Results tabs "Spots" and "Per frame". Exports, and the Compare dock's input.
+#include "core/errors.hpp"
+#include "gpu/devices.hpp"
+#include "gpu/spots/run_types.hpp"
+#include "ui/image/image_view.hpp"
+#include "ui/shell/workbench.hpp"
+#include "ui/spots/spots_panel.hpp"
+#include "ui/spots/spots_params_form.hpp"
+#include "ui/spots/spots_views.hpp"
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QPushButton>
+#include <QTabWidget>
+#include <qcustomplot.h>
+
+namespace clscope::ui {
+
+namespace {
+
+const Algorithm& spotsAlgorithm() {
+    return AlgorithmRegistry::instance().find("spots");
+}
+
+} // namespace
+
+InputSources SpotsPanel::sources() const {
+    const DatasetRoles& roles = wb_.dataset();
+    if (!roles.file()) throw InputError("spots: open an HDF5 file first");
+    const auto framesPath = roles.path(DataRole::Frames);
+    if (!framesPath) throw InputError("spots: assign a frame stack in the Data panel first");
+    InputSources s;
+    s.file = roles.file()->fileName();
+    s.overrides["frames"] = *framesPath;
+    if (const auto mask = roles.path(DataRole::PixelMask))
+        s.overrides["pixel_mask"] = s.file + ":" + *mask; // a role of FILE[:PATH]
+    else
+        s.disabled.insert("pixel_mask");
+    return s;
+}
+
+bool SpotsPanel::run() {
+    if (running_) {
+        wb_.log(LogLevel::Warning, "Spots: a run is in progress; wait for it or cancel it (Esc)");
+        return false;
+    }
+    Job job;
+    try {
+        const InputSources from = sources();
+        const ParamSet params = form_->paramSet();
+        const std::string chosen = variant();
+        const auto entries = spotsAlgorithm().variants();
+        const auto it = std::find_if(entries.begin(), entries.end(),
+                                     [&](const VariantEntry& v) { return v.info.id == chosen; });
+        const bool onHost = it != entries.end() && it->info.kind == VariantKind::Host;
+        job.device = onHost ? hostDevice() : wb_.device();
+        job.title = "spots " + chosen + " on " + job.device.spec;
+        job.algorithm = "spots", job.variant = chosen;
+        job.work = [this, from, params, chosen, device = job.device](const Progress& progress) {
+            const Algorithm& algorithm = spotsAlgorithm();
+            auto input = algorithm.read(from, params);
+            progress.checkCancel();
+            std::shared_ptr<const AlgorithmResult> result =
+                runAlgorithm(algorithm, {device, chosen, input, params, {}}, progress);
+            JobOutcome outcome;
+            outcome.timings = result->info.timings;
+            outcome.summary = result->summary();
+            outcome.deliver = [this, result, ran = params.dump()] {
+                runParams_ = ran;
+                deliverRun(result);
+            };
+            return outcome;
+        };
+    } catch (const std::exception& e) {
+        wb_.log(LogLevel::Error, QString("Spots: %1").arg(e.what()));
+        emit wb_.statusMessage(QString("Spots: %1").arg(e.what()), 8000);
+        return false;
+    }
+    if (!wb_.submit(std::move(job))) return false;
+    running_ = true;
+    runButton_->setEnabled(false);
+    return true;
+}
+
+void SpotsPanel::deliverRun(std::shared_ptr<const AlgorithmResult> result) {
+    const auto& run = dynamic_cast<const spots::SpotsResult&>(*result);
+    presenter_->setRun(run.result, run.info.variant + " on " + run.info.device + " " +
+                                       run.info.deviceName +
+                                       (run.note.empty() ? "" : ", " + run.note));
+    wb_.results().removeTabs("spots");
+    showTabs(result);
+    QMetaObject::invokeMethod(
+        this, [this] { finishRun(true); }, Qt::QueuedConnection);
+}
+
+void SpotsPanel::showTabs(std::shared_ptr<const AlgorithmResult> result) {
+    auto presenter = presenter_;
+    table_ = new SpotTableView(presenter);
+    connect(table_, &SpotTableView::spotSelected, this, [this] { showSelectedSpot(); });
+    const auto writeAll = [result](H5Writer& out) { result->write(out, "/spots"); };
+    wb_.addResultTab({"spots", "Spots", table_, nullptr, writeAll,
+                      [presenter] { return spotTableCsv(presenter->run().spots); }});
+    QCustomPlot* perFrame = makePerFramePlot(*presenter);
+    wb_.addResultTab({"spots", "Per frame", perFrame, perFrame, writeAll,
+                      [presenter] { return presenter->perFrameCsv(); }});
+}
+
+void SpotsPanel::finishRun(bool ok) {
+    running_ = false;
+    runButton_->setEnabled(frames_ != nullptr);
+    if (ok && table_) {
+        wb_.results().tabWidget()->setCurrentWidget(table_);
+        if (auto* dock = qobject_cast<QDockWidget*>(wb_.results().parentWidget())) dock->raise();
+    }
+    emit runFinished(ok);
+}
+
+ComparisonInput SpotsPanel::comparisonInput() const {
+    const ParamSet params = form_->paramSet();
+    return {spotsAlgorithm().read(sources(), params), params};
+}
+
+bool SpotsPanel::exportWith(const QString& what, const std::function<void()>& write) {
+    try {
+        write();
+    } catch (const std::exception& e) {
+        wb_.log(LogLevel::Error, QString("Spots: %1 not exported: %2").arg(what, e.what()));
+        emit wb_.statusMessage(QString("Spots: %1 not exported: %2").arg(what, e.what()), 8000);
+        return false;
+    }
+    wb_.log(LogLevel::Info, "Spots: exported " + what);
+    return true;
+}
+
+// The run's results are what the parameters on screen give (else UsageError).
+void SpotsPanel::checkRunCurrent() const {
+    if (!presenter_->hasRun()) throw UsageError("run over every frame first (Ctrl+R)");
+    if (runParams_ != form_->paramSet().dump())
+        throw UsageError("the parameters changed since the last run; run again (Ctrl+R)");
+}
+
+bool SpotsPanel::exportSignalMask(const QString& path) {
+    return exportWith("signal mask → " + path, [&] {
+        checkRunCurrent();
+        ui::exportSignalMask(path.toStdString(), presenter_->run());
+    });
+}
+
+bool SpotsPanel::exportSpotTable(const QString& path) {
+    return exportWith("spot table → " + path, [&] {
+        checkRunCurrent();
+        ui::exportSpotTable(path.toStdString(), presenter_->run().spots);
+    });
+}
+
+bool SpotsPanel::exportPhil(const QString& path) {
+    return exportWith("DIALS phil → " + path,
+                      [&] { ui::exportPhil(path.toStdString(), form_->params()); });
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,116 @@
+#include "ui/spots/spots_views.hpp"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+namespace clscope::ui {
+
+SpotTableModel::SpotTableModel(std::shared_ptr<SpotsPresenter> presenter, QObject* parent)
+    : QAbstractTableModel(parent), presenter_(std::move(presenter)) {}
+
+int SpotTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(presenter_->rowCount());
+}
+
+int SpotTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : spotColumnCount;
+}
+
+QVariant SpotTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid()) return {};
+    const auto column = static_cast<SpotColumn>(index.column());
+    const double value = presenter_->cellValue(std::size_t(index.row()), column);
+    if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::UserRole) return value;
+    if (role != Qt::DisplayRole) return {};
+    const bool decimals = column == SpotColumn::X || column == SpotColumn::Y;
+    return decimals ? QString::number(value, 'f', 2) : QString::number(value, 'f', 0);
+}
+
+QVariant SpotTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role != Qt::DisplayRole || orientation != Qt::Horizontal) return {};
+    return QString::fromStdString(spotColumnTitle(static_cast<SpotColumn>(section)));
+}
+
+void SpotTableModel::sort(int column, Qt::SortOrder order) {
+    emit layoutAboutToBeChanged();
+    presenter_->sortBy(static_cast<SpotColumn>(column), order == Qt::AscendingOrder);
+    emit layoutChanged();
+}
+
+SpotTableView::SpotTableView(std::shared_ptr<SpotsPresenter> presenter, QWidget* parent)
+    : QWidget(parent), presenter_(std::move(presenter)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* caption =
+        new QLabel(QString("%1 spots — %2. Click a row to show the spot; click a header to sort.")
+                       .arg(presenter_->rowCount())
+                       .arg(QString::fromStdString(presenter_->runLabel())),
+                   this);
+    caption->setWordWrap(true);
+    model_ = new SpotTableModel(presenter_, this);
+    table_ = new QTableView(this);
+    table_->setModel(model_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(0, Qt::AscendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->verticalHeader()->hide();
+    table_->verticalHeader()->setDefaultSectionSize(20);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    layout->addWidget(caption);
+    layout->addWidget(table_, 1);
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (!current.isValid()) return;
+                presenter_->selectRow(std::size_t(current.row()));
+                emit spotSelected();
+            });
+}
+
+QCustomPlot* makePerFramePlot(const SpotsPresenter& presenter) {
+    const SpotsPresenter::PerFrame p = presenter.perFrame();
+    auto* plot = new QCustomPlot;
+    plot->setMinimumHeight(160);
+    const auto vec = [](const std::vector<double>& v) {
+        return QVector<double>(v.begin(), v.end());
+    };
+    QCPGraph* strong = plot->addGraph(plot->xAxis, plot->yAxis);
+    strong->setName("signal pixels (left axis)");
+    strong->setData(vec(p.frame), vec(p.strong));
+    strong->setPen(QPen(QColor(31, 119, 180), 1.5));
+    strong->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
+    QCPGraph* found = plot->addGraph(plot->xAxis, plot->yAxis2);
+    found->setName("spots (right axis)");
+    found->setData(vec(p.frame), vec(p.spots));
+    found->setPen(QPen(QColor(214, 39, 40), 1.5, Qt::DashLine));
+    found->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
+    plot->xAxis->setLabel("frame");
+    plot->yAxis->setLabel("signal pixels");
+    plot->yAxis2->setLabel("spots");
+    plot->yAxis2->setVisible(true);
+    QSharedPointer<QCPAxisTickerFixed> frames(new QCPAxisTickerFixed);
+    frames->setTickStep(1.0);
+    frames->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    plot->xAxis->setTicker(frames);
+    const double last = p.frame.empty() ? 1.0 : p.frame.back();
+    plot->xAxis->setRange(-0.5, std::max(0.5, last + 0.5));
+    strong->rescaleValueAxis();
+    found->rescaleValueAxis();
+    for (QCPAxis* axis : {plot->yAxis, plot->yAxis2})
+        axis->setRange(0, std::max(1.0, axis->range().upper * 1.1));
+    // The legend in its own row above the axes, not over the data.
+    plot->legend->setVisible(true);
+    plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot->axisRect()->insetLayout()->take(plot->legend);
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, plot->legend);
+    plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot->legend->setBorderPen(Qt::NoPen);
+    return plot;
+}
+
+} // namespace clscope::ui
