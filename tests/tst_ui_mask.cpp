@@ -326,6 +326,10 @@ class TestUiMask : public QObject {
         QCOMPARE(editor.undoStack()->count(), 0);
         QCOMPARE(editor.geometrySource(), QString("file"));
         QCOMPARE(editor.geometry().distance, 0.5);
+        // The file's own mask is not a drawing: opening the file again warns of nothing kept.
+        QVERIFY(window.openFile(QString::fromStdString(path)));
+        auto* log = window.findChild<LogPanel*>();
+        QVERIFY2(log && !log->text().contains("kept for"), qPrintable(log->text()));
     }
 
     // A real drag on the offscreen view with the rectangle tool.

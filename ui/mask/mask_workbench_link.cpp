@@ -1,5 +1,7 @@
 #include "ui/mask/mask_workbench_link.hpp"
 
+#include <QUndoStack>
+
 #include "core/io.hpp"
 #include "core/mask/mask_io.hpp"
 #include "ui/image/image_view.hpp"
@@ -25,10 +27,11 @@ void MaskWorkbenchLink::syncImageSize() {
     if (source) editor_.setImageSize(source->height(), source->width());
 }
 
-// A new file of the same size keeps what was drawn: said in the Log and status bar, not silent.
+// A new file of the same size keeps what was drawn (a partition, shapes, edits with undo steps;
+// not the pixel mask a file brought): said in the Log and status bar, not silent.
 void MaskWorkbenchLink::onFileOpened() {
     const bool drawn = editor_.hasImage() && (editor_.hasPartition() || !editor_.shapes().empty() ||
-                                              editor_.maskedCount() > 0);
+                                              editor_.undoStack()->count() > 0);
     const std::pair<std::size_t, std::size_t> before{editor_.height(), editor_.width()};
     syncImageSize();
     if (drawn && before == std::pair{editor_.height(), editor_.width()})
@@ -36,8 +39,8 @@ void MaskWorkbenchLink::onFileOpened() {
                 QString("mask editor: the mask and partition drawn before are kept for %1 (same "
                         "%2×%3 size); Clear them in the Mask dock to start afresh")
                     .arg(QString::fromStdString(wb_.dataset().fileName()))
-                    .arg(before.second)
-                    .arg(before.first));
+                    .arg(before.first)
+                    .arg(before.second));
     fileHasGeometry_ = false;
     try {
         if (wb_.dataset().file()) fileHasGeometry_ = useFileGeometry();
