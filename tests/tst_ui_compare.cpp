@@ -197,6 +197,34 @@ class TestUiCompare : public QObject {
         QVERIFY(p.isStale());
     }
 
+    // A split over two devices is a column beside the single ones, with the same result.
+    void deviceGroupColumn() {
+        const std::string file = test::writeSmallXpcs(dir_, 40, 20, 24);
+        ComparisonPresenter p("xpcs");
+        const auto device = openclDevice(p);
+        if (!device) QSKIP("no OpenCL device");
+        const DeviceInfo pocl = p.devices()[*device];
+        const std::size_t columns = p.devices().size();
+        const std::size_t group = p.addDeviceGroup({pocl, pocl});
+        QCOMPARE(group, columns);
+        QCOMPARE(p.devices()[group].spec, pocl.spec + "," + pocl.spec);
+        QVERIFY(p.isDeviceGroup(group) && !p.isDeviceGroup(*device));
+        InputSources sources;
+        sources.file = file;
+        const ParamSet params = p.algorithm().defaultParams();
+        p.setInput(p.algorithm().read(sources, params), params);
+        const std::size_t gemm = indexOf(p.variants(), "gemm");
+        QVERIFY(p.setChecked(gemm, *device, true));
+        QVERIFY(p.setChecked(gemm, group, true));
+        JobRunner runner;
+        QVERIFY(runAndWait(p, runner));
+        QCOMPARE(p.rows().size(), std::size_t(3)); // the cpu reference, then the two cells
+        for (const ComparisonRow& row : p.rows())
+            QVERIFY2(row.pass(), (row.label() + ": " + row.error).c_str());
+        QCOMPARE(p.rows()[2].device, pocl.spec + "," + pocl.spec);
+        QCOMPARE(p.rows()[2].result->info.device, pocl.spec + "," + pocl.spec);
+    }
+
   private:
     void checkExports(ComparisonPresenter& p) {
         const std::string csvPath = dir_.filePath("compare.csv").toStdString();

@@ -18,6 +18,24 @@ ComparisonPresenter::ComparisonPresenter(const std::string& algorithm,
       params_(algorithm_.defaultParams()) {
     qRegisterMetaType<clscope::ui::RunTimings>();
     checked_.assign(variants_.size(), std::vector<char>(devices_.size(), 0));
+    std::vector<DeviceInfo> gpus;
+    for (const DeviceInfo& d : devices_)
+        if (d.type == "GPU") gpus.push_back(d);
+    if (gpus.size() >= 2) addDeviceGroup(gpus);
+}
+
+std::size_t ComparisonPresenter::addDeviceGroup(const std::vector<DeviceInfo>& members) {
+    if (members.size() < 2) throw UsageError("a device group needs two or more devices");
+    DeviceInfo column = members.front();
+    column.spec.clear();
+    for (const DeviceInfo& d : members)
+        column.spec += (column.spec.empty() ? "" : ",") + d.spec;
+    column.name = std::to_string(members.size()) + " devices, split: " + members.front().name;
+    devices_.push_back(column);
+    groups_[devices_.size() - 1] = members;
+    for (std::vector<char>& row : checked_)
+        row.push_back(0);
+    return devices_.size() - 1;
 }
 
 ComparisonPresenter::~ComparisonPresenter() {
@@ -35,8 +53,16 @@ void ComparisonPresenter::setInput(std::shared_ptr<const AlgorithmInput> input, 
 }
 
 Support ComparisonPresenter::support(std::size_t variant, std::size_t device) const {
-    return algorithm_.supports(variants_.at(variant), devices_.at(device), input_.get(),
-                               input_ ? &params_ : nullptr);
+    const auto group = groups_.find(device);
+    if (group == groups_.end())
+        return algorithm_.supports(variants_.at(variant), devices_.at(device), input_.get(),
+                                   input_ ? &params_ : nullptr);
+    for (const DeviceInfo& member : group->second) { // a split runs where every part can
+        const Support s = algorithm_.supports(variants_.at(variant), member, input_.get(),
+                                              input_ ? &params_ : nullptr);
+        if (!s.ok) return s;
+    }
+    return {};
 }
 
 bool ComparisonPresenter::setChecked(std::size_t variant, std::size_t device, bool on) {
@@ -192,7 +218,10 @@ ComparisonRow ComparisonPresenter::runOne(const Batch& batch, const ComparisonCe
     row.reference = reference == nullptr;
     RunRequest request{devices_[cell.device], row.variant, batch.input, batch.params, {}};
     try {
-        row.result = runAlgorithm(algorithm_, request, progress);
+        const auto group = groups_.find(cell.device);
+        row.result = group == groups_.end()
+                         ? runAlgorithm(algorithm_, request, progress)
+                         : runOnDevices(algorithm_, request, group->second, progress);
     } catch (const Cancelled&) {
         throw;
     } catch (const std::exception& e) {

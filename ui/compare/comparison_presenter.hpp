@@ -12,6 +12,7 @@
 
 #include <QObject>
 #include <atomic>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,6 +46,11 @@ class ComparisonPresenter : public QObject {
     const Algorithm& algorithm() const { return algorithm_; }
     const std::vector<VariantEntry>& variants() const { return variants_; }
     const std::vector<DeviceInfo>& devices() const { return devices_; }
+    // A column that runs one split over several devices (runOnDevices: Algorithm::split/join),
+    // beside the single-device columns; its spec is "ocl:0,ocl:1". Every OpenCL GPU makes one
+    // such column by itself when there are two or more. Returns the column.
+    std::size_t addDeviceGroup(const std::vector<DeviceInfo>& members);
+    bool isDeviceGroup(std::size_t device) const { return groups_.count(device) > 0; }
 
     // The input and parameters the next Run uses; support is re-checked against them and
     // rows of an earlier input become stale.
@@ -110,6 +116,7 @@ class ComparisonPresenter : public QObject {
     const Algorithm& algorithm_;
     std::vector<VariantEntry> variants_;
     std::vector<DeviceInfo> devices_;
+    std::map<std::size_t, std::vector<DeviceInfo>> groups_; // column -> its devices
     std::vector<std::vector<char>> checked_;
     std::shared_ptr<const AlgorithmInput> input_;
     ParamSet params_;
