@@ -11,12 +11,6 @@ namespace clscope::h5 {
 
 namespace {
 
-std::uint64_t fileSize(const std::string& fileName) {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(fileName, ec);
-    return ec ? UINT64_MAX : size;
-}
-
 // Every filter of a chunked dataset must be available, or HDF5 cannot decode the chunks.
 void checkFilters(hid_t dcpl, const std::string& where) {
     const int n = H5Pget_nfilters(dcpl);
@@ -104,14 +98,13 @@ void checkVirtualSources(hid_t dcpl, const std::string& where, const std::string
 } // namespace
 
 void checkStorage(hid_t dset, const std::string& where, const std::string& fileName,
-                  const Shape& shape, bool whole) {
+                  std::uint64_t fileBytes, const Shape& shape, bool whole) {
     Handle type(H5Dget_type(dset), H5Tclose);
     const std::size_t element = H5Tget_size(type.get());
     const auto declared = checkedBytes(shape, element);
     if (!declared) throw InputError(where + ": shape " + shapeString(shape) + " overflows 64 bits");
     if (*declared == 0) return;
     Handle dcpl(H5Dget_create_plist(dset), H5Pclose);
-    const std::uint64_t fileBytes = fileSize(fileName);
     switch (H5Pget_layout(dcpl.get())) {
     case H5D_CHUNKED:
         return checkChunks(dset, dcpl.get(), where, shape, element, fileBytes, whole);
