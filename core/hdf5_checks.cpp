@@ -72,6 +72,20 @@ void checkChunks(hid_t dset, hid_t dcpl, const std::string& where, const Shape& 
     }
 }
 
+// Contiguous (or compact) data: all declared bytes stored, and inside the file.
+void checkContiguous(hid_t dset, const std::string& where, const Shape& shape,
+                     std::uint64_t declared, std::uint64_t fileBytes) {
+    const std::uint64_t stored = H5Dget_storage_size(dset);
+    if (stored < declared)
+        throw InputError(where + ": shape " + shapeString(shape) + " needs " +
+                         std::to_string(declared) + " bytes, the file stores " +
+                         std::to_string(stored) + " (truncated or corrupt file)");
+    if (fileBytes == UINT64_MAX) return;
+    const haddr_t offset = H5Dget_offset(dset);
+    if (offset == HADDR_UNDEF || offset + stored > fileBytes)
+        throw InputError(where + ": the data lies past the end of the file (truncated file?)");
+}
+
 // Sources of a virtual dataset must exist (HDF5 reads missing ones as fill values).
 void checkVirtualSources(hid_t dcpl, const std::string& where, const std::string& fileName) {
     std::size_t count = 0;
@@ -110,18 +124,10 @@ void checkStorage(hid_t dset, const std::string& where, const std::string& fileN
         return checkChunks(dset, dcpl.get(), where, shape, element, fileBytes, whole);
     case H5D_VIRTUAL:
         return checkVirtualSources(dcpl.get(), where, fileName);
-    case H5D_CONTIGUOUS: {
-        const std::uint64_t stored = H5Dget_storage_size(dset);
-        if (stored < *declared)
-            throw InputError(where + ": shape " + shapeString(shape) + " needs " +
-                             std::to_string(*declared) + " bytes, the file stores " +
-                             std::to_string(stored) + " (truncated or corrupt file)");
-        const haddr_t offset = H5Dget_offset(dset);
-        if (offset == HADDR_UNDEF || offset + stored > fileBytes)
-            throw InputError(where + ": the data lies past the end of the file (truncated "
-                                     "file?)");
-        return;
-    }
+    case H5D_COMPACT: // in the object header: no address, but as many bytes as declared
+        return checkContiguous(dset, where, shape, *declared, UINT64_MAX);
+    case H5D_CONTIGUOUS:
+        return checkContiguous(dset, where, shape, *declared, fileBytes);
     default:
         return;
     }

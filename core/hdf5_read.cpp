@@ -103,8 +103,8 @@ H5Reader::H5Reader(const std::string& name, const void* image, std::size_t size)
         throw InputError(name + ": cannot hold the file image: " + h5::lastError());
     file_ = H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.get());
     if (file_ < 0)
-        throw InputError(name + ": cannot open as HDF5 (truncated or corrupt file?): " +
-                         h5::lastError());
+        throw InputError(name +
+                         ": cannot open as HDF5 (truncated or corrupt file?): " + h5::lastError());
 }
 
 H5Reader::~H5Reader() {
