@@ -4,6 +4,7 @@
 #include "core/hdf5_util.hpp"
 #include "core/limits.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -216,6 +217,15 @@ std::string attributeText(hid_t attr) {
     Handle type(H5Aget_type(attr), H5Tclose);
     Handle space(H5Aget_space(attr), H5Sclose);
     const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+    // Attributes are small; a damaged one may declare billions of values or a huge string
+    // size, which HDF5 would allocate (and convert) before we could render 16 of them.
+    constexpr std::uint64_t maxBytes = 1 << 20;
+    std::uint64_t bytes = 0;
+    if (n < 0 ||
+        __builtin_mul_overflow(static_cast<std::uint64_t>(n),
+                               std::max<std::size_t>(H5Tget_size(type.get()), 8), &bytes) ||
+        bytes > maxBytes)
+        return "<" + std::to_string(n) + " values, too large to show>";
     if (H5Tget_class(type.get()) == H5T_STRING) {
         if (H5Tis_variable_str(type.get()) > 0) {
             Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
