@@ -225,7 +225,7 @@ std::string attributeText(hid_t attr) {
         __builtin_mul_overflow(static_cast<std::uint64_t>(n),
                                std::max<std::size_t>(H5Tget_size(type.get()), 8), &bytes) ||
         bytes > maxBytes)
-        return "<" + std::to_string(n) + " values, too large to show>";
+        return std::to_string(n) + " values (too large to show)";
     if (H5Tget_class(type.get()) == H5T_STRING) {
         if (H5Tis_variable_str(type.get()) > 0) {
             Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
