@@ -2,7 +2,9 @@
 // opened from memory (H5Reader's file-image constructor, HDF5's core driver), then read the
 // way clscope-cli and the GUI read files: every role reader (frames, q mask, pixel mask,
 // frame time, digis, particles, positions), then the whole tree as the data browser walks it,
-// every dataset read in its own type and converted to float64.
+// every dataset read in its own type and converted to float64. The frames are also read by
+// xpcs's parallel reader (raw chunks inflated by zlib on worker threads), which opens the file
+// by name: the image is given a name in memory too (memfd_create, /proc/self/fd/N).
 //
 // Bad input must end in InputError (exit 3 in the CLI); anything else escaping, a crash, a
 // sanitizer report, a hang or an allocation past the limits is a finding.
@@ -11,10 +13,14 @@
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
+#include "core/xpcs/frames_read.hpp"
 
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <string>
+#include <sys/mman.h>
+#include <unistd.h>
 
 using namespace clscope;
 
@@ -61,6 +67,18 @@ void readRoles(const H5Reader& file) {
     attempt([&] { readPositions(file, "/entry/positions"); });
 }
 
+// The image as a file in memory, read by name: H5Reader's file checks and the parallel reader.
+void readByName(const std::uint8_t* data, std::size_t size) {
+    static const int fd = memfd_create("fuzz_hdf5", 0);
+    if (fd < 0 || ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != static_cast<ssize_t>(size))
+        return;
+    const std::string name = "/proc/self/fd/" + std::to_string(fd);
+    attempt([&] {
+        const H5Reader file(name);
+        xpcs::readFramesParallel(file, name, paths::frames, 2);
+    });
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -76,5 +94,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         readRoles(file);
         walk(file, "/", 0);
     });
+    readByName(data, size);
     return 0;
 }
