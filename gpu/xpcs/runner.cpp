@@ -47,6 +47,13 @@ std::string mib(std::uint64_t bytes) {
     return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
 }
 
+// A CPU device (PoCL) allocates its buffers in host memory, beside the frames: there the raw
+// chunk, its reordered copy, the staging copy and the Gram matrices of a group of bins each stay
+// under an eighth of the frames (at least 32 MiB), so that a run peaks near 1.5x the frames.
+std::uint64_t hostBudget(const Array& frames) {
+    return std::max<std::uint64_t>(frames.byteSize() / 8, 32 << 20);
+}
+
 // Largest chunk (labelled pixels, image rows) the device holds next to the Gram matrices.
 std::pair<std::size_t, std::size_t> chunkLimits(const DeviceInfo& dev, const Array& frames,
                                                 const Bins& bins, std::size_t fixedBytes,
@@ -57,8 +64,8 @@ std::pair<std::size_t, std::size_t> chunkLimits(const DeviceInfo& dev, const Arr
                           " (" + dev.name + ") has " + mib(usable) + " usable (max allocation " +
                           mib(dev.maxAllocBytes) + "); use fewer frames or bins");
     // Raw chunk and reordered chunk share what is left; each is one allocation.
-    const std::uint64_t each =
-        std::min<std::uint64_t>(dev.maxAllocBytes, (usable - fixedBytes) / 2);
+    std::uint64_t each = std::min<std::uint64_t>(dev.maxAllocBytes, (usable - fixedBytes) / 2);
+    if (dev.type == "CPU") each = std::min(each, hostBudget(frames));
     const std::size_t element = dtypeSize(frames.dtype());
     const std::size_t rowBytes = frames.frameCount() * frames.width() * element;
     const std::size_t pixelBytes = std::max(framePad, frames.frameCount()) * element;
@@ -230,8 +237,11 @@ void processChunk(DeviceRun& run, const GpuVariant& variant, const LayoutSpec& s
 
 } // namespace
 
-Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
-                   const LabelMask& mask, const Params& params, const Progress& progress) {
+namespace {
+
+// One run over every bin of mask.
+Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
+               const LabelMask& mask, const Params& params, const Progress& progress) {
     checkInputs(frames, mask, params);
     const Bins bins = makeBins(mask);
     const std::string overflow = sums64Overflow(
@@ -279,6 +289,66 @@ Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Ar
     result.kernelMs = result.timings.kernelMs();
     progress.report(1.0);
     return result;
+}
+
+// Consecutive bins in groups whose Gram matrices (perBin bytes each) fit budget.
+std::vector<std::pair<std::int32_t, std::int32_t>> binGroups(const Bins& bins, std::uint64_t perBin,
+                                                             std::uint64_t budget) {
+    std::vector<std::pair<std::int32_t, std::int32_t>> groups; // first and last label
+    std::uint64_t held = 0;
+    for (std::int32_t label : bins.labels) {
+        if (groups.empty() || held + perBin > budget) groups.push_back({label, label}), held = 0;
+        groups.back().second = label, held += perBin;
+    }
+    return groups;
+}
+
+// Bins [first, last] of mask only (the others unlabelled), with their two-time labels.
+std::pair<LabelMask, Params> onlyBins(const LabelMask& mask, const Params& params,
+                                      std::int32_t first, std::int32_t last) {
+    LabelMask part = mask;
+    for (std::int32_t& l : part.labels)
+        if (l < first || l > last) l = 0;
+    Params p = params;
+    std::erase_if(p.twotimeLabels, [&](std::int32_t l) { return l < first || l > last; });
+    return {std::move(part), std::move(p)};
+}
+
+template <class T> void concat(std::vector<T>& to, const std::vector<T>& from) {
+    to.insert(to.end(), from.begin(), from.end());
+}
+
+// Results of consecutive groups of bins, joined in label order.
+void append(Result& all, Result&& part) {
+    if (all.labels.empty()) return void(all = std::move(part));
+    concat(all.g2, part.g2), concat(all.g2Err, part.g2Err);
+    concat(all.labels, part.labels), concat(all.pixels, part.pixels);
+    all.twotime.merge(part.twotime);
+    all.timings.merge(part.timings);
+    all.kernelMs += part.kernelMs;
+}
+
+} // namespace
+
+Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
+                   const LabelMask& mask, const Params& params, const Progress& progress) {
+    if (device.type != "CPU") return runBins(device, variant, frames, mask, params, progress);
+    checkInputs(frames, mask, params);
+    const Bins bins = makeBins(mask);
+    // Gram bytes of one bin, with the most slots a variant takes (as many as compute units).
+    const std::uint64_t pad = roundUp(frames.frameCount(), 64);
+    const std::uint64_t perBin =
+        std::max<std::uint64_t>(1, device.computeUnits) * pad * pad * sumBytes;
+    const auto groups = binGroups(bins, perBin, hostBudget(frames));
+    if (groups.size() == 1) return runBins(device, variant, frames, mask, params, progress);
+    Result all;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const auto [part, p] = onlyBins(mask, params, groups[g].first, groups[g].second);
+        const double n = static_cast<double>(groups.size()), at = static_cast<double>(g);
+        const Progress sub([&](double f) { progress.report((at + f) / n); }, progress.cancelFlag());
+        append(all, runBins(device, variant, frames, part, p, sub));
+    }
+    return all;
 }
 
 } // namespace clscope::xpcs
