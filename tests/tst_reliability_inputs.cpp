@@ -103,7 +103,7 @@ class TestReliabilityInputs : public QObject {
 
     // Memory: on a CPU OpenCL device (PoCL) the Gram matrices of 1000 frames (16 MiB a bin and
     // slot) no longer all live beside the frames: the bins run in groups, with the same g2 as
-    // the cpu reference (bit for bit) and the same errors (to rounding).
+    // the cpu reference (bit for bit) and the same errors (to rounding), also in chunks of rows.
     void groupedBinsMatchCpu() {
         const QString in = path("long.h5");
         QCOMPARE(test::runCli({"generate", "xpcs", "-o", in, "--frames", "1000", "--height", "32",
@@ -111,22 +111,28 @@ class TestReliabilityInputs : public QObject {
                      .code,
                  0);
         std::vector<Array> g2, err;
-        for (const QString device : {"cpu", "ocl:0"}) {
-            const QString out = path("long_" + QString(device).replace(':', '_') + ".h5");
-            const Run r = test::runCli({"correlate", in, "--device", device, "-o", out});
-            QVERIFY2(r.code == 0, qPrintable(device + ": " + r.err));
+        // cpu, then PoCL whole, then PoCL in chunks of rows (rectangular uploads).
+        const QList<QStringList> runs{{"--device", "cpu"},
+                                      {"--device", "ocl:0"},
+                                      {"--device", "ocl:0", "--chunk-pixels", "200"}};
+        for (const QStringList& run : runs) {
+            const QString out = path(QString("long_%1.h5").arg(g2.size()));
+            const Run r = test::runCli(QStringList{"correlate", in, "-o", out} + run);
+            QVERIFY2(r.code == 0, qPrintable(run.join(' ') + ": " + r.err));
             const H5Reader result(out.toStdString());
             g2.push_back(result.read("/xpcs/g2", DType::Float64));
             err.push_back(result.read("/xpcs/g2_err", DType::Float64));
         }
-        QCOMPARE(g2[1].shape(), g2[0].shape());
-        QVERIFY(g2[0].shape()[0] >= 3); // several bins, so several groups
-        QVERIFY(std::memcmp(g2[0].bytes(), g2[1].bytes(), g2[0].byteSize()) == 0);
-        for (std::size_t i = 0; i < err[0].size(); ++i) {
-            const double a = err[0].as<double>()[i], b = err[1].as<double>()[i];
-            QVERIFY2(std::abs(a - b) <= 1e-12 * std::abs(a) || (std::isnan(a) && std::isnan(b)),
-                     qPrintable(QString("g2_err %1: %2 vs %3").arg(i).arg(a).arg(b)));
+        for (std::size_t k = 1; k < g2.size(); ++k) {
+            QCOMPARE(g2[k].shape(), g2[0].shape());
+            QVERIFY(std::memcmp(g2[0].bytes(), g2[k].bytes(), g2[0].byteSize()) == 0);
+            for (std::size_t i = 0; i < err[0].size(); ++i) {
+                const double a = err[0].as<double>()[i], b = err[k].as<double>()[i];
+                QVERIFY2(std::abs(a - b) <= 1e-12 * std::abs(a) || (std::isnan(a) && std::isnan(b)),
+                         qPrintable(QString("g2_err %1: %2 vs %3").arg(i).arg(a).arg(b)));
+            }
         }
+        QVERIFY(g2[0].shape()[0] >= 3); // several bins, so several groups
     }
 
     // Every input fuzz_hdf5 crashed on, run through the command that reads its roles: exit 3

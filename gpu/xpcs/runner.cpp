@@ -48,10 +48,11 @@ std::string mib(std::uint64_t bytes) {
 }
 
 // A CPU device (PoCL) allocates its buffers in host memory, beside the frames: there the raw
-// chunk, its reordered copy, the staging copy and the Gram matrices of a group of bins each stay
-// under an eighth of the frames (at least 32 MiB), so that a run peaks near 1.5x the frames.
+// chunk and its reordered copy each stay under a sixteenth of the frames (at least 16 MiB) and
+// the Gram matrices of a group of bins under an eighth (one bin at least), so that a run
+// peaks near 1.5x the frames (issue 13).
 std::uint64_t hostBudget(const Array& frames) {
-    return std::max<std::uint64_t>(frames.byteSize() / 8, 32 << 20);
+    return std::max<std::uint64_t>(frames.byteSize() / 16, 16 << 20);
 }
 
 // Largest chunk (labelled pixels, image rows) the device holds next to the Gram matrices.
@@ -75,21 +76,24 @@ std::pair<std::size_t, std::size_t> chunkLimits(const DeviceInfo& dev, const Arr
     return {maxPixels, std::max<std::size_t>(1, each / rowBytes)};
 }
 
-// Raw frames of rows [rowBegin, rowEnd) of every frame, uploaded as one (T, rows*W) block.
-void uploadRaw(ClSession& s, const cl::Buffer& raw, const Array& frames, const Chunk& c,
-               std::vector<std::byte>& staging) {
+// Raw frames of rows [rowBegin, rowEnd) of every frame, uploaded as one (T, rows*W) block
+// straight from the frames (a rectangular write: no host staging copy). Blocking, like every
+// upload, so that no error path frees the frames while the queue reads them.
+void uploadRaw(ClSession& s, const cl::Buffer& raw, const Array& frames, const Chunk& c) {
     const std::size_t element = dtypeSize(frames.dtype());
     const std::size_t rowBytes = frames.width() * element,
                       frameBytes = frames.frameSize() * element;
     const std::size_t block = (c.rowEnd - c.rowBegin) * rowBytes;
     if (block == frameBytes)
         return s.upload(raw, frames.bytes(), frames.byteSize(), "copy H->D frames");
-    staging.resize(block * frames.frameCount());
-    for (std::size_t t = 0; t < frames.frameCount(); ++t)
-        std::memcpy(staging.data() + t * block,
-                    frames.bytes() + t * frameBytes + c.rowBegin * rowBytes, block);
-    s.upload(raw, staging.data(), staging.size(), "copy H->D frames");
-    s.finish(); // staging is reused by the next chunk
+    try {
+        const cl::array<cl::size_type, 3> origin{0, 0, 0}, from{c.rowBegin * rowBytes, 0, 0},
+            region{block, frames.frameCount(), 1};
+        s.queue().enqueueWriteBufferRect(raw, CL_TRUE, origin, from, region, block, 0, frameBytes,
+                                         0, frames.bytes());
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "copy H->D frames", s.info());
+    }
 }
 
 // Raw chunk -> the variant's layout (no copy for layout 0).
@@ -215,13 +219,12 @@ cl::Buffer prepare(DeviceRun& run, const DeviceInfo& device, const Array& frames
 // from `from` to `to` over the chunk's steps.
 void processChunk(DeviceRun& run, const GpuVariant& variant, const LayoutSpec& spec,
                   const Array& frames, const cl::Buffer& raw, const Chunk& c, int accumulate,
-                  std::vector<std::byte>& staging, const Progress& progress, double from,
-                  double to) {
+                  const Progress& progress, double from, double to) {
     const int rawFrameSize = static_cast<int>((c.rowEnd - c.rowBegin) * frames.width());
     run.stride = spec.layout == Layout::Raw          ? rawFrameSize
                  : spec.layout == Layout::FrameMajor ? static_cast<int>(c.paddedPixels())
                                                      : run.framePad;
-    uploadRaw(run.session, raw, frames, c, staging);
+    uploadRaw(run.session, raw, frames, c);
     run.session.upload(run.pixels, c.source.data(), c.source.size() * 4, "copy H->D pixels");
     run.session.upload(run.offsets, c.offsets.data(), c.offsets.size() * 4, "copy H->D pixels");
     reorder(run, raw, c, spec, rawFrameSize);
@@ -268,10 +271,9 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
     try {
         std::vector<Chunk> chunks;
         const cl::Buffer raw = prepare(run, device, frames, bins, spec, params, chunks);
-        std::vector<std::byte> staging;
         for (std::size_t i = 0; i < chunks.size(); ++i) {
             const double n = static_cast<double>(chunks.size());
-            processChunk(run, variant, spec, frames, raw, chunks[i], i > 0, staging, progress,
+            processChunk(run, variant, spec, frames, raw, chunks[i], i > 0, progress,
                          0.9 * static_cast<double>(i) / n, 0.9 * static_cast<double>(i + 1) / n);
             progress.report(0.9 * static_cast<double>(i + 1) / n);
             progress.checkCancel();
@@ -339,7 +341,7 @@ Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Ar
     const std::uint64_t pad = roundUp(frames.frameCount(), 64);
     const std::uint64_t perBin =
         std::max<std::uint64_t>(1, device.computeUnits) * pad * pad * sumBytes;
-    const auto groups = binGroups(bins, perBin, hostBudget(frames));
+    const auto groups = binGroups(bins, perBin, 2 * hostBudget(frames));
     if (groups.size() == 1) return runBins(device, variant, frames, mask, params, progress);
     Result all;
     for (std::size_t g = 0; g < groups.size(); ++g) {
