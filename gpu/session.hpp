@@ -78,9 +78,10 @@ class ClSession {
     // Wait for everything queued and move the events' times into timings().
     void finish();
     TimingStats& timings() { return timings_; }
+    // An event of this queue enqueued elsewhere (e.g. StagedUpload), timed at finish().
+    void record(const cl::Event& event, const std::string& label, bool kernel = false);
 
   private:
-    void record(const cl::Event& event, const std::string& label, bool kernel = false);
     template <class Enqueue> void enqueueRecorded(const std::string& label, Enqueue&& enqueue);
     std::shared_ptr<ClDevice> device_;
     cl::CommandQueue queue_;

@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
 # On the lent GPU machine (see docs/PERFORMANCE.md): register NVIDIA's OpenCL, build the
-# headless tools, list devices and run clscope-cli bench for the algorithms given (default all),
-# writing JSON under $OUT. Usage: scripts/gpu_bench.sh [ALGO...]; BENCH_ARGS adds bench options.
+# headless tools (no GUI, no tests), then run each `clscope-cli bench ...` line of the file
+# given (default scripts/gpu_bench.list), writing one JSON per line and a log under $OUT.
+# Needs the CLI11/nlohmann headers in .deps/include (carry [".deps"]; cmake/ClscopeDeps.cmake finds them).
 set -uo pipefail
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 OUT=${OUT:-/tmp/out}
-cmake -S . -B /tmp/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLSCOPE_BUILD_GUI=OFF -DCLSCOPE_BUILD_TESTS=OFF >/dev/null &&
-  cmake --build /tmp/b -j16 >/dev/null || exit 1
+LIST=${1:-scripts/gpu_bench.list}
+mkdir -p "$OUT"
+cmake -S . -B /tmp/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLSCOPE_BUILD_GUI=OFF \
+  -DCLSCOPE_BUILD_TESTS=OFF >"$OUT/cmake.log" 2>&1 &&
+  cmake --build /tmp/b -j16 >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 CLI=/tmp/b/app/clscope-cli
 $CLI devices | tee "$OUT/devices.txt"
 git rev-parse --short HEAD 2>/dev/null | tee "$OUT/commit.txt"
+n=0
+while read -r line; do
+  case "$line" in ''|'#'*) continue ;; esac
+  n=$((n + 1))
+  echo "== $n: clscope-cli $line" | tee -a "$OUT/bench.log"
+  # shellcheck disable=SC2086
+  timeout 300 $CLI $line --json "$OUT/run$n.json" >>"$OUT/bench.log" 2>&1
+  echo "rc=$?" >>"$OUT/bench.log"
+done <"$LIST"
+tail -c 6000 "$OUT/bench.log"

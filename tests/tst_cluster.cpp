@@ -51,7 +51,7 @@ void expectVariantsMatch(const Digis& d, const cluster::Params& params, const QS
 const std::vector<std::map<std::string, int>> allPaths{
     {},                                              // default
     {{"CMSSW_LOCAL_CAP", 1}, {"SORT_LOCAL_CAP", 1}}, // every module through global memory
-    {{"CLUSTER_WG", 48}, {"SCAN_WG", 100}, {"CLUSTER_GROUPS", 3}}}; // odd sizes, few groups
+    {{"CLUSTER_WG", 48}, {"SCAN_WG", 100}, {"CLUSTER_GROUPS", 3}, {"CLUSTER_RUN", 5}}}; // odd sizes
 
 } // namespace
 

@@ -135,6 +135,9 @@ void TestSpots::variantsMatchCpu_data() {
     spots::Params overflow = params(Method::Dispersion), smallGroups = params(Method::Dispersion);
     overflow.tuning = {{"LIST_CAPACITY", 3}}; // the list overflows: the mask is fetched instead
     smallGroups.tuning = {{"COMPACT_WG", 64}};
+    spots::Params chunks = params(Method::Dispersion), chunksOverflow = params(Method::Dispersion);
+    chunks.tuning = {{"CHUNK_FRAMES", 1}}; // one frame per upload, as long stacks stream
+    chunksOverflow.tuning = {{"CHUNK_FRAMES", 2}, {"LIST_CAPACITY", 3}};
     spots::Params legacy = params(Method::DispersionExtended);
     legacy.legacyMaskedBackground = true;
     const std::vector<Row> rows = {
@@ -147,8 +150,12 @@ void TestSpots::variantsMatchCpu_data() {
         {"50x33 tiles 8x4", DType::UInt16, 1, 50, 33, tiles},
         {"3x41x29 list overflow", DType::UInt16, 3, 41, 29, overflow},
         {"2x41x29 compact wg 64", DType::UInt16, 2, 41, 29, smallGroups},
+        {"4x41x29 chunks of 1", DType::UInt16, 4, 41, 29, chunks},
+        {"5x41x29 chunks of 2, overflow", DType::UInt16, 5, 41, 29, chunksOverflow},
         {"40x41 uint8", DType::UInt8, 1, 40, 41, params(Method::Dispersion)},
         {"40x41 uint32", DType::UInt32, 1, 40, 41, params(Method::Dispersion, 2, 2)},
+        {"40x41 uint32 k6,5 (64-bit window)", DType::UInt32, 1, 40, 41,
+         params(Method::Dispersion, 6, 5)},
         {"40x41 int32", DType::Int32, 1, 40, 41, params(Method::Dispersion)},
         {"40x41 float32", DType::Float32, 1, 40, 41, params(Method::Dispersion)},
         {"ext 1x1", DType::UInt16, 1, 1, 1, params(Method::DispersionExtended)},
@@ -199,8 +206,39 @@ void TestSpots::variantsMatchCpu() {
     const auto want = spots::thresholdCpu(in, params);
     const auto got = spots::thresholdOnDevice(*device, variant.toStdString(), in, params);
     compareMasks(got.signal, want, variant.toStdString());
+    // The per-frame lists (what grouping uses) hold the same pixels, whatever the chunking.
+    const spots::FramePixels wantPixels = spots::signalPixels(want, h * w);
+    QCOMPARE(got.pixels.size(), wantPixels.size());
+    for (std::size_t f = 0; f < t; ++f) {
+        auto list = got.pixels[f];
+        std::sort(list.begin(), list.end());
+        QVERIFY2(list == wantPixels[f], qPrintable(QString("frame %1 list differs").arg(f)));
+    }
     QCOMPARE(got.maskFetches > 0, params.tuning.count("LIST_CAPACITY") > 0 && count(want) > 3);
     if (h * w > 100) QVERIFY2(count(want) > 0, "the case finds no signal at all");
+}
+
+// The stream case's mode: no dense mask kept, the same pixels and spots, the same mask written.
+void TestSpots::listsWithoutMask() {
+    const DeviceInfo* device = firstOpenCl();
+    if (!device) QSKIP("no OpenCL device");
+    const spots::Input in = makeImages<std::uint16_t>(3, 41, 29, 21);
+    spots::Params p = params(Method::Dispersion);
+    p.minSpotSize = 1;
+    const spots::Result want = spots::runCpu(in, p);
+    p.signalMask = false;
+    p.tuning = {{"CHUNK_FRAMES", 1}};
+    for (const std::string variant : {"cpu", "local"}) {
+        const spots::Result got = spots::findSpotsWith(*device, variant, in, p);
+        QVERIFY(got.signal.empty());
+        QCOMPARE(got.pixels, want.pixels);
+        QCOMPARE(got.strongPerFrame, want.strongPerFrame);
+        QCOMPARE(got.spots.size(), want.spots.size());
+        QVERIFY(!want.spots.empty());
+        for (std::size_t i = 0; i < want.spots.size(); ++i)
+            QCOMPARE(got.spots[i].intensity, want.spots[i].intensity);
+        compareMasks(spots::denseSignal(got), want.signal, variant + " dense from lists");
+    }
 }
 
 // DIALS' own masks (Debian python3-dials, tests/data/make_spots_fixture.py): dispersion exactly,

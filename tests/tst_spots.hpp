@@ -13,6 +13,7 @@ class TestSpots : public QObject {
   private slots:
     void variantsMatchCpu_data();
     void variantsMatchCpu();
+    void listsWithoutMask();
     void dialsFixture();
     void transposeSymmetry();
     void gainInvariants();
@@ -20,6 +21,7 @@ class TestSpots : public QObject {
     void spotGrouping();
     void spotGrouping3d();
     void peakCentroidFilter();
+    void groupingMatchesFloodFill();
     // tst_spots.cpp
     void debugImages();
     void philSnippet();

@@ -2,7 +2,9 @@
 #include "core/array.hpp"
 #include "tst_spots.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 
 using namespace clscope;
 
@@ -100,4 +102,67 @@ void TestSpots::peakCentroidFilter() {
     QCOMPARE(found[0].peakX, 2);
     QCOMPARE(found[0].peakY, 0);
     QVERIFY(std::abs(spots::peakSeparation(found[0]) - 1.139087644194697) < 1e-14);
+}
+
+namespace {
+
+// Components of a random mask by breadth-first flood fill (4- or 6-connected): pixel count
+// and value sum of each, sorted — an oracle independent of the streaming grouping.
+std::vector<std::pair<int, double>> floodFill(const std::vector<std::uint8_t>& s,
+                                              const std::vector<std::uint16_t>& v, int t, int h,
+                                              int w, bool threeD) {
+    std::vector<std::uint8_t> seen(s.size(), 0);
+    std::vector<std::pair<int, double>> out;
+    for (std::size_t start = 0; start < s.size(); ++start) {
+        if (!s[start] || seen[start]) continue;
+        std::vector<std::size_t> queue{start};
+        seen[start] = 1;
+        std::pair<int, double> c{0, 0.0};
+        for (std::size_t q = 0; q < queue.size(); ++q) {
+            const std::size_t g = queue[q];
+            ++c.first, c.second += v[g];
+            const int f = int(g / (h * w)), j = int(g / w % h), i = int(g % w);
+            const int steps[6][3] = {{0, 0, 1},  {0, 0, -1}, {0, 1, 0},
+                                     {0, -1, 0}, {1, 0, 0},  {-1, 0, 0}};
+            for (const auto& d : steps) {
+                const int ff = f + d[0], jj = j + d[1], ii = i + d[2];
+                if ((d[0] != 0 && !threeD) || ff < 0 || ff >= t || jj < 0 || jj >= h || ii < 0 ||
+                    ii >= w)
+                    continue;
+                const std::size_t n = (std::size_t(ff) * h + jj) * w + ii;
+                if (s[n] && !seen[n]) seen[n] = 1, queue.push_back(n);
+            }
+        }
+        out.push_back(c);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace
+
+// Random masks (2D and --3d, 10–40 % signal): the list-based grouping finds exactly the flood
+// fill's components (pixels and summed values), filters off.
+void TestSpots::groupingMatchesFloodFill() {
+    std::mt19937 rng(7);
+    for (const bool threeD : {false, true})
+        for (const double fraction : {0.1, 0.25, 0.4}) {
+            const int t = 4, h = 23, w = 31;
+            std::vector<std::uint8_t> s(std::size_t(t) * h * w);
+            std::vector<std::uint16_t> v(s.size());
+            std::bernoulli_distribution on(fraction);
+            std::uniform_int_distribution<int> value(1, 500);
+            for (std::size_t k = 0; k < s.size(); ++k)
+                s[k] = on(rng) ? 1 : 0, v[k] = static_cast<std::uint16_t>(value(rng));
+            spots::Params p;
+            p.minSpotSize = 1, p.maxSpotSize = 1 << 30, p.maxSeparation = 1e9, p.threeD = threeD;
+            const auto found = spots::findSpots(
+                makeArray<std::uint16_t>({std::size_t(t), std::size_t(h), std::size_t(w)}, v), s,
+                p);
+            std::vector<std::pair<int, double>> got;
+            for (const spots::Spot& spot : found)
+                got.emplace_back(spot.npix, spot.intensity);
+            std::sort(got.begin(), got.end());
+            QCOMPARE(got, floodFill(s, v, t, h, w, threeD));
+        }
 }

@@ -8,6 +8,7 @@
 #include "ui/mask/mask_panel.hpp"
 #include "ui/mask/mask_presenter.hpp"
 #include "ui/mask/mask_workbench_link.hpp"
+#include "ui/shell/log_panel.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui_test_helpers.hpp"
@@ -270,6 +271,39 @@ class TestUiMask : public QObject {
         QVERIFY2(readout.contains(editor.pixelReadout(15, 12)), qPrintable(readout));
         QVERIFY2(readout.contains("q bin "), qPrintable(readout));
         QVERIFY(std::isnan(image.presenter().image().at(3, 3))); // masked pixels shown masked
+    }
+
+    // New geometry: a q partition takes the q range of whole rings under it, not the old values.
+    void qRangeFollowsGeometry() {
+        MaskEditorPresenter editor;
+        editor.setImageSize(H, W);
+        editor.setGeometry(smallGeometry());
+        const auto [low, high] = editor.fittingRange(mask::BinAxis::Q, mask::BinSpacing::Linear);
+        QCOMPARE(low, 0.0);
+        QCOMPARE(high, mask::anglesAt(smallGeometry(), 12.0 + 10.0, 10.0).q);
+        editor.applyPartition({mask::BinAxis::Q, mask::BinSpacing::Linear, low, high, 4, 1, 0});
+        const std::vector<std::int32_t> before = editor.partition()->labels.labels;
+        mask::Geometry farther = smallGeometry();
+        farther.distance = 2.0; // four times the distance: q about four times smaller
+        editor.setGeometry(farther);
+        const double expected = mask::anglesAt(farther, 22.0, 10.0).q;
+        QCOMPARE(editor.partitionSpec()->max, expected);
+        QVERIFY(expected < high / 3);
+        // Same rings in pixels, since the range scaled with the geometry.
+        QCOMPARE(editor.partition()->labels.labels, before);
+    }
+
+    // A second file of the same size keeps the drawn mask, and the Log says so.
+    void keptMaskIsSaid() {
+        const QString file = QString::fromStdString(test::writeSmallXpcs(dir_));
+        MainWindow window;
+        QVERIFY(window.openFile(file));
+        window.maskPanel()->editor().addShape(mask::RectShape{{0, 0}, {4, 4}});
+        auto* log = window.findChild<LogPanel*>();
+        QVERIFY(log && !log->text().contains("kept for"));
+        QVERIFY(window.openFile(file));
+        QVERIFY2(log->text().contains("mask editor: the mask and partition drawn before are kept"),
+                 qPrintable(log->text()));
     }
 
     void filePixelMaskIsLoaded() {

@@ -1,5 +1,6 @@
 // The `cpu` variant: DIALS dispersion and dispersion_extended on the host, exact integer window
 // sums (separable box sums, clipped at the image edge) and DIALS' tests in double.
+#include "core/spots/parallel.hpp"
 #include "core/spots/spots.hpp"
 #include "core/spots/tests.hpp"
 
@@ -10,18 +11,6 @@
 namespace clscope::spots {
 
 namespace {
-
-// f(begin, end) over [0, n) split across the hardware threads.
-template <class F> void parallelRows(std::size_t n, F&& f) {
-    const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
-    const std::size_t chunk = (n + threads - 1) / threads;
-    if (n < 64 || threads == 1) return f(std::size_t(0), n);
-    std::vector<std::thread> pool;
-    for (std::size_t b = 0; b < n; b += chunk)
-        pool.emplace_back(f, b, std::min(n, b + chunk));
-    for (auto& t : pool)
-        t.join();
-}
 
 // Window sums of one frame: count, sum and sum of squares of the pixels with use[k] set.
 template <class S> struct WindowSums {
@@ -35,7 +24,7 @@ WindowSums<S> boxSums(const std::vector<S>& v, const std::vector<std::uint8_t>& 
                       int kx, int ky) {
     const std::size_t n = std::size_t(h) * w;
     WindowSums<S> rows{std::vector<std::int32_t>(n), std::vector<S>(n), std::vector<S>(n)};
-    parallelRows(h, [&](std::size_t r0, std::size_t r1) {
+    parallelRanges(h, 64, [&](std::size_t r0, std::size_t r1) {
         for (std::size_t j = r0; j < r1; ++j)
             for (int i = 0; i < w; ++i) {
                 std::int32_t m = 0;
@@ -49,7 +38,7 @@ WindowSums<S> boxSums(const std::vector<S>& v, const std::vector<std::uint8_t>& 
             }
     });
     WindowSums<S> out{std::vector<std::int32_t>(n), std::vector<S>(n), std::vector<S>(n)};
-    parallelRows(h, [&](std::size_t r0, std::size_t r1) {
+    parallelRanges(h, 64, [&](std::size_t r0, std::size_t r1) {
         for (std::size_t j = r0; j < r1; ++j)
             for (int i = 0; i < w; ++i) {
                 std::int32_t m = 0;

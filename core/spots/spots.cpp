@@ -1,5 +1,6 @@
 // spots: parameters, input checks, spots from a signal mask.
 #include "core/spots/spots.hpp"
+#include "core/spots/parallel.hpp"
 
 #include "core/errors.hpp"
 
@@ -143,34 +144,61 @@ double peakSeparation(const Spot& s) {
     return std::sqrt(dx * dx + dy * dy + dz * dz);
 }
 
+FramePixels signalPixels(const std::vector<std::uint8_t>& signal, std::size_t plane) {
+    FramePixels out(plane ? signal.size() / plane : 0);
+    for (std::size_t t = 0; t < out.size(); ++t)
+        for (std::size_t k = 0; k < plane; ++k)
+            if (signal[t * plane + k]) out[t].push_back(static_cast<std::uint32_t>(k));
+    return out;
+}
+
 std::vector<Spot> findSpots(const Array& frames, const std::vector<std::uint8_t>& signal,
                             const Params& p) {
-    const int h = static_cast<int>(frames.height()), w = static_cast<int>(frames.width());
-    const std::size_t plane = frames.frameSize();
+    return findSpots(frames, signalPixels(signal, frames.frameSize()), p);
+}
+
+// Pixels visited in scan order (frame, row, column) as a dense scan would: left and upper
+// neighbours in this frame and the same pixel in the previous frame (threeD) are found by
+// pointers that only move forward through the sorted lists.
+namespace {
+
+// Spots of frames [t0, t1) (all frames for threeD).
+std::vector<Spot> groupFrames(const Array& frames, const FramePixels& pixels, const Params& p,
+                              std::size_t t0, std::size_t t1) {
+    const std::size_t w = frames.width(), plane = frames.frameSize();
     Components c;
-    std::vector<int> previous(plane, -1), current(plane, -1), active, still;
+    std::vector<int> previous, current, active, still;
     std::vector<Spot> spots;
     auto emit = [&](const Accumulator& a) {
         if (a.n < p.minSpotSize || a.n > p.maxSpotSize) return;
         const Spot s = a.spot();
         if (peakSeparation(s) <= p.maxSeparation) spots.push_back(s);
     };
-    for (int t = 0; t < static_cast<int>(frames.frameCount()); ++t) {
-        std::fill(current.begin(), current.end(), -1);
-        for (int j = 0; j < h; ++j)
-            for (int i = 0; i < w; ++i) {
-                const std::size_t k = std::size_t(j) * w + i, g = t * plane + k;
-                if (!signal[g]) continue;
-                int id = -1;
-                if (i > 0 && current[k - 1] >= 0) id = c.find(current[k - 1]);
-                if (j > 0 && current[k - w] >= 0)
-                    id = id < 0 ? c.find(current[k - w]) : c.unite(id, current[k - w]);
-                if (p.threeD && previous[k] >= 0)
-                    id = id < 0 ? c.find(previous[k]) : c.unite(id, previous[k]);
-                if (id < 0) active.push_back(id = c.make());
-                c.acc[c.find(id)].add(i, j, t, frames.valueAt(g), static_cast<std::int64_t>(g));
-                current[k] = id;
+    static const std::vector<std::uint32_t> none;
+    for (int t = static_cast<int>(t0); t < static_cast<int>(t1); ++t) {
+        const std::vector<std::uint32_t>& cur = pixels[t];
+        const std::vector<std::uint32_t>& prev = t > 0 && p.threeD ? pixels[t - 1] : none;
+        current.assign(cur.size(), -1);
+        std::size_t up = 0, back = 0;
+        for (std::size_t n = 0; n < cur.size(); ++n) {
+            const std::size_t k = cur[n], g = t * plane + k;
+            const int i = static_cast<int>(k % w), j = static_cast<int>(k / w);
+            int id = -1;
+            if (i > 0 && n > 0 && cur[n - 1] == k - 1) id = c.find(current[n - 1]);
+            if (j > 0) {
+                while (cur[up] < k - w)
+                    ++up;
+                if (up < n && cur[up] == k - w)
+                    id = id < 0 ? c.find(current[up]) : c.unite(id, current[up]);
             }
+            while (back < prev.size() && prev[back] < k)
+                ++back;
+            if (back < prev.size() && prev[back] == k)
+                id = id < 0 ? c.find(previous[back]) : c.unite(id, previous[back]);
+            if (id < 0) active.push_back(id = c.make());
+            c.acc[c.find(id)].add(i, j, t, frames.valueAt(g), static_cast<std::int64_t>(g));
+            current[n] = id;
+        }
         // Roots without a pixel in this frame are complete (in 2D: every root).
         still.clear();
         for (int id : active) {
@@ -191,17 +219,53 @@ std::vector<Spot> findSpots(const Array& frames, const std::vector<std::uint8_t>
     return spots;
 }
 
+} // namespace
+
+std::vector<Spot> findSpots(const Array& frames, const FramePixels& pixels, const Params& p) {
+    if (p.threeD) return groupFrames(frames, pixels, p, 0, pixels.size());
+    // 2-D: frames are independent; ranges of frames on several threads, joined in frame order
+    // (which is first-pixel order).
+    std::vector<std::vector<Spot>> parts(pixels.size());
+    parallelRanges(pixels.size(), 2, [&](std::size_t t0, std::size_t t1) {
+        parts[t0] = groupFrames(frames, pixels, p, t0, t1);
+    });
+    std::vector<Spot> spots;
+    for (const std::vector<Spot>& part : parts)
+        spots.insert(spots.end(), part.begin(), part.end());
+    return spots;
+}
+
 Result finishResult(const Input& in, std::vector<std::uint8_t> signal, const Params& p) {
+    FramePixels pixels = signalPixels(signal, in.frames.frameSize());
+    return finishResult(in, std::move(signal), std::move(pixels), p);
+}
+
+Result finishResult(const Input& in, std::vector<std::uint8_t> signal, FramePixels pixels,
+                    const Params& p) {
     Result r;
     r.shape = in.frames.shape();
     r.thresholdUsed = p.globalAuto ? autoGlobalThreshold(in) : p.globalThreshold;
-    const std::size_t plane = in.frames.frameSize();
-    for (std::size_t t = 0; t < in.frames.frameCount(); ++t)
-        r.strongPerFrame.push_back(std::accumulate(
-            signal.begin() + t * plane, signal.begin() + (t + 1) * plane, std::int64_t(0)));
-    r.spots = findSpots(in.frames, signal, p);
+    parallelRanges(pixels.size(), 2, [&](std::size_t t0, std::size_t t1) {
+        for (std::size_t t = t0; t < t1; ++t)
+            std::sort(pixels[t].begin(), pixels[t].end());
+    });
+    for (const std::vector<std::uint32_t>& frame : pixels)
+        r.strongPerFrame.push_back(static_cast<std::int64_t>(frame.size()));
+    r.spots = findSpots(in.frames, pixels, p);
     r.signal = std::move(signal);
+    r.pixels = std::move(pixels);
     return r;
+}
+
+std::vector<std::uint8_t> denseSignal(const Result& r) {
+    if (!r.signal.empty()) return r.signal;
+    const std::size_t plane =
+        r.shape.size() >= 2 ? r.shape[r.shape.size() - 1] * r.shape[r.shape.size() - 2] : 1;
+    std::vector<std::uint8_t> dense(plane * r.pixels.size(), 0);
+    for (std::size_t t = 0; t < r.pixels.size(); ++t)
+        for (const std::uint32_t k : r.pixels[t])
+            dense[t * plane + k] = 1;
+    return dense;
 }
 
 Result runCpu(const Input& in, const Params& p, const Progress& progress) {

@@ -35,6 +35,9 @@ struct Params {
     // Pre-2025 DIALS dispersion_extended (masked pixels not dispersive): only for comparing
     // with older DIALS builds such as Debian's; not a user parameter.
     bool legacyMaskedBackground = false;
+    // Keep the dense signal mask in the result (the per-frame pixel lists are always kept); the
+    // bench's stream case turns it off, as a streaming service would. Not a user parameter.
+    bool signalMask = true;
     std::map<std::string, int> tuning; // -D NAME=VALUE kernel overrides
 };
 
@@ -71,9 +74,14 @@ struct Spot {
     int peakX = 0, peakY = 0, peakFrame = 0; // its brightest pixel (the first in scan order)
 };
 
+// The signal pixels of each frame as in-plane indices, ascending (what the GPU variants' compacted
+// lists become once sorted).
+using FramePixels = std::vector<std::vector<std::uint32_t>>;
+
 struct Result {
     Shape shape;                      // of the frames
-    std::vector<std::uint8_t> signal; // 1 = signal, same size as the frames
+    std::vector<std::uint8_t> signal; // 1 = signal, same size as the frames (empty: !signalMask)
+    FramePixels pixels;               // the same signal pixels, per frame
     std::vector<Spot> spots;
     std::vector<std::int64_t> strongPerFrame;
     double thresholdUsed = 0; // the global threshold (after auto)
@@ -100,12 +108,21 @@ std::vector<std::uint8_t> thresholdCpu(const Input& in, const Params& p,
 // DIALS' shoeboxes); ordered by first frame, then first pixel.
 std::vector<Spot> findSpots(const Array& frames, const std::vector<std::uint8_t>& signal,
                             const Params& p);
+// Grouping from the lists: the same spots without touching the rest of the plane.
+FramePixels signalPixels(const std::vector<std::uint8_t>& signal, std::size_t plane);
+std::vector<Spot> findSpots(const Array& frames, const FramePixels& pixels, const Params& p);
 // Signal mask + spots + counts: the whole `cpu` run.
 Result runCpu(const Input& in, const Params& p, const Progress& progress = {});
+// The dense signal mask of a result (built from the lists when the run kept none).
+std::vector<std::uint8_t> denseSignal(const Result& r);
 // Distance from the spot's peak pixel centre to its centroid, in pixels (x, y and frame).
 double peakSeparation(const Spot& s);
 // Spots and counts of a signal mask made elsewhere (GPU variants).
 Result finishResult(const Input& in, std::vector<std::uint8_t> signal, const Params& p);
+// The same when the signal pixels of every frame are known as lists (sorted here); signal may
+// be empty (Params::signalMask off).
+Result finishResult(const Input& in, std::vector<std::uint8_t> signal, FramePixels pixels,
+                    const Params& p);
 
 // The parameters as a DIALS find_spots.phil snippet (kernel_size written as DIALS orders it:
 // rows first, "KY KX").

@@ -5,7 +5,8 @@
 // The pipeline, one line per launch (n digis, G work-groups of CLUSTER_WG, grid-stride over
 // the active modules where it says "per module"):
 //   fill                         moduleCount[65536] and totals (one buffer) = 0
-//   1 cluster_count     per digi     digis per module, largest module id; invalid: id -1
+//   1 cluster_count     per digi     digis per module (one atomic per same-module run within
+//                                    CLUSTER_RUN digis), largest module id; invalid: id -1
 //   2 cluster_scan      1 group      moduleStart (exclusive scan), active module list
 //   3 cluster_scatter   per digi     input index into its module's range (any order)
 //   cmssw:
@@ -101,8 +102,8 @@ std::string optionsOf(const std::map<std::string, int>& tuning) {
 
 // The tuning checked against the device: work-group sizes, local memory, caps >= 1.
 void checkTuning(const DeviceInfo& d, std::map<std::string, int>& t) {
-    for (const char* name :
-         {"CLUSTER_WG", "SCAN_WG", "CLUSTER_GROUPS", "SORT_LOCAL_CAP", "CMSSW_LOCAL_CAP"})
+    for (const char* name : {"CLUSTER_WG", "SCAN_WG", "CLUSTER_GROUPS", "SORT_LOCAL_CAP",
+                             "CMSSW_LOCAL_CAP", "CLUSTER_RUN"})
         if (t.at(name) < 1)
             throw UsageError(std::string("cluster: tuning ") + name + " must be >= 1");
     for (const char* name : {"CLUSTER_WG", "SCAN_WG"})
@@ -268,12 +269,12 @@ std::map<std::string, int> defaultTuning(const DeviceInfo& d) {
                 {"SCAN_WG", 256},
                 {"CLUSTER_GROUPS", int(4 * std::max(1u, d.computeUnits))},
                 {"SORT_LOCAL_CAP", 2048},
-                {"CMSSW_LOCAL_CAP", 1024}};
-    return {{"CLUSTER_WG", 256},
-            {"SCAN_WG", 256}, // NVIDIA allows 256 work-items for the scan kernel
-            {"CLUSTER_GROUPS", 2048},
-            {"SORT_LOCAL_CAP", 2048},
-            {"CMSSW_LOCAL_CAP", 1024}};
+                {"CMSSW_LOCAL_CAP", 1024},
+                {"CLUSTER_RUN", 32}};
+    return {{"CLUSTER_WG", 256},      {"SCAN_WG", 256}, // NVIDIA allows 256 work-items for the scan
+                                                        // kernel
+            {"CLUSTER_GROUPS", 2048}, {"SORT_LOCAL_CAP", 2048}, {"CMSSW_LOCAL_CAP", 1024},
+            {"CLUSTER_RUN", 32}}; // digis per aligned block whose same-module run takes one atomic
 }
 
 Result runOnDevice(const DeviceInfo& device, const std::string& variant, const Digis& digis,

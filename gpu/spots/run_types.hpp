@@ -11,6 +11,7 @@ namespace clscope::spots {
 class SpotsInput : public AlgorithmInput {
   public:
     Input data;
+    bool signalMask = true; // false: the result keeps per-frame signal pixel lists only
     std::string describe() const override {
         const Array& a = data.frames;
         return std::to_string(a.frameCount()) + " frame(s) of " + std::to_string(a.height()) + "x" +

@@ -1,10 +1,12 @@
 #include "core/errors.hpp"
 #include "gpu/session.hpp"
 #include "gpu/spots/spots_gpu.hpp"
+#include "gpu/staging.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 
 namespace clscope::spots {
 
@@ -159,9 +161,12 @@ void allocate(DeviceRun& r, const std::string& variant, std::size_t chunk, std::
     }
 }
 
-// The chunk's signal pixels into `signal` (zeroed by the caller): the compacted list when it
-// fits, else the whole mask. Returns whether the mask had to be fetched.
-bool fetchSignal(DeviceRun& r, std::size_t pixels, std::uint8_t* signal) {
+// The chunk's signal pixels into the lists of its frames (`frames`: the chunk's first frame's
+// list) and, when given, into `signal` (zeroed by the caller): the compacted list when it fits,
+// else the whole mask. Returns whether the mask had to be fetched.
+bool fetchSignal(DeviceRun& r, std::size_t pixels, std::uint8_t* signal,
+                 std::vector<std::uint32_t>* frames) {
+    const std::size_t plane = std::size_t(r.w) * std::size_t(r.h);
     r.s.fill(r.count, 4, "fill signal count");
     cl::Kernel k = r.s.kernel("spots_compact", "spots_compact", r.options);
     const std::size_t wg = static_cast<std::size_t>(tuningValue(r.p, "COMPACT_WG", 256));
@@ -170,14 +175,37 @@ bool fetchSignal(DeviceRun& r, std::size_t pixels, std::uint8_t* signal) {
     cl_uint count = 0;
     r.s.download(r.count, &count, 4, "copy D->H signal count");
     if (count > r.capacity) {
-        r.s.download(r.signal, signal, pixels, "copy D->H signal mask (list overflow)");
+        std::vector<std::uint8_t> whole(signal ? 0 : pixels);
+        std::uint8_t* mask = signal ? signal : whole.data();
+        r.s.download(r.signal, mask, pixels, "copy D->H signal mask (list overflow)");
+        for (std::size_t index = 0; index < pixels; ++index)
+            if (mask[index]) frames[index / plane].push_back(std::uint32_t(index % plane));
         return true;
     }
     std::vector<cl_uint> list(count);
     r.s.download(r.list, list.data(), count * sizeof(cl_uint), "copy D->H signal list");
-    for (const cl_uint index : list)
-        signal[index] = 1;
+    for (const cl_uint index : list) {
+        if (signal) signal[index] = 1;
+        frames[index / plane].push_back(std::uint32_t(index % plane));
+    }
     return false;
+}
+
+// Frames per chunk: what the device holds, within 32-bit indices and the largest allocation,
+// and at most ~64 MiB of frames so that long stacks stream (staged copies overlap); tuning
+// CHUNK_FRAMES caps it further (tests force several chunks with it).
+std::size_t chunkFrames(const DeviceInfo& device, const std::string& variant, const Array& a,
+                        const Params& p) {
+    const std::size_t plane = a.frameSize(), element = dtypeSize(a.dtype());
+    const std::uint64_t usable = device.globalMemBytes / 10 * 6;
+    std::size_t chunk = std::clamp<std::size_t>(usable / bytesPerFrame(variant, plane, a.dtype()),
+                                                1, a.frameCount());
+    chunk = std::min(chunk, (std::size_t(UINT32_MAX) - 65536) / plane);
+    chunk = std::min(chunk, device.maxAllocBytes / (plane * (variant == "sat" ? 8 : element)));
+    chunk = std::min(chunk, (std::size_t(64) << 20) / (plane * element));
+    const int tuned = tuningValue(p, "CHUNK_FRAMES", 0);
+    if (tuned > 0) chunk = std::min(chunk, std::size_t(tuned));
+    return std::max<std::size_t>(chunk, 1);
 }
 
 } // namespace
@@ -197,6 +225,7 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
     // least H + W + 1; only frames that small differ from the windowed erosion: use the host.
     if (variant == "extended" && int(a.height() + a.width() + 1) < erosionDistance(params)) {
         out.signal = thresholdCpu(in, params, progress);
+        out.pixels = signalPixels(out.signal, plane);
         out.note = "frame smaller than the erosion distance: computed on the host";
         return out;
     }
@@ -207,14 +236,9 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
     if (!device.fp64) out.note = "no fp64 on the device: tests in float, approximate";
     const double threshold = params.globalAuto ? autoGlobalThreshold(in) : params.globalThreshold;
     r.params = paramBytes(params, threshold, device.fp64);
-    const std::uint64_t usable = device.globalMemBytes / 10 * 6;
-    const std::size_t perFrame = bytesPerFrame(variant, plane, a.dtype());
-    std::size_t chunk = std::clamp<std::size_t>(usable / perFrame, 1, count);
-    chunk = std::max<std::size_t>(1, std::min(chunk, (std::size_t(UINT32_MAX) - 65536) / plane));
-    chunk = std::max<std::size_t>(
-        1, std::min(chunk, device.maxAllocBytes /
-                               (plane * (variant == "sat" ? 8 : dtypeSize(a.dtype())))));
-    out.signal.assign(a.size(), 0);
+    const std::size_t chunk = chunkFrames(device, variant, a, params);
+    if (params.signalMask) out.signal.assign(a.size(), 0);
+    out.pixels.assign(count, {});
     try {
         allocate(r, variant, chunk, plane, a.dtype());
         std::vector<std::uint8_t> bad =
@@ -222,15 +246,31 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
         r.bad = session.allocate(plane, "spots pixel mask");
         session.upload(r.bad, bad.data(), plane, "copy H->D pixel mask");
         const std::size_t element = dtypeSize(a.dtype());
+        // Several chunks stream through pinned staging; one chunk goes up directly (pinning
+        // the staging memory costs more than it saves then).
+        std::optional<StagedUpload> staged;
+        if (chunk < count)
+            staged.emplace(session, std::min(chunk * plane * element, std::size_t(64) << 20));
+        auto send = [&](std::size_t t0) {
+            const std::size_t n = std::min(chunk, count - t0);
+            const std::byte* from = a.bytes() + t0 * plane * element;
+            if (staged)
+                staged->upload(r.frames, 0, from, n * plane * element, "copy H->D frames");
+            else
+                session.upload(r.frames, from, n * plane * element, "copy H->D frames");
+        };
+        send(0);
         for (std::size_t t0 = 0; t0 < count; t0 += chunk) {
             const std::size_t n = std::min(chunk, count - t0);
-            session.upload(r.frames, a.bytes() + t0 * plane * element, n * plane * element,
-                           "copy H->D frames");
             if (variant == "extended")
                 launchExtended(r, n);
             else
                 launchDispersion(r, variant, n);
-            out.maskFetches += fetchSignal(r, n * plane, out.signal.data() + t0 * plane);
+            // The next chunk's host copy overlaps these kernels; the in-order queue runs its
+            // device copy after them (the compaction reads the signal, not the frames).
+            if (t0 + n < count) send(t0 + n);
+            std::uint8_t* signal = out.signal.empty() ? nullptr : out.signal.data() + t0 * plane;
+            out.maskFetches += fetchSignal(r, n * plane, signal, out.pixels.data() + t0);
             session.finish();
             progress.report(double(t0 + n) / double(count));
             progress.checkCancel();
@@ -256,7 +296,14 @@ Result findSpotsWith(const DeviceInfo& device, const std::string& variant, const
     } else {
         mask = thresholdOnDevice(device, variant, in, params, progress);
     }
-    Result r = finishResult(in, std::move(mask.signal), params);
+    if (mask.pixels.size() != in.frames.frameCount())
+        mask.pixels = signalPixels(mask.signal, in.frames.frameSize());
+    if (!params.signalMask) mask.signal = {};
+    const auto start = std::chrono::steady_clock::now();
+    Result r = finishResult(in, std::move(mask.signal), std::move(mask.pixels), params);
+    mask.timings.add("spots grouping (host)", std::chrono::duration<double, std::milli>(
+                                                  std::chrono::steady_clock::now() - start)
+                                                  .count());
     if (details) *details = std::move(mask);
     return r;
 }

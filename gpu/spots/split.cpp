@@ -77,6 +77,7 @@ SpotsAlgorithm::join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts)
             r.spots.push_back(s);
         }
         append(r.signal, part.result.signal);
+        append(r.pixels, part.result.pixels);
         append(r.strongPerFrame, part.result.strongPerFrame);
         if (out->debug && part.debug) appendDebug(*out->debug, *part.debug);
         if (out->note.empty()) out->note = part.note;

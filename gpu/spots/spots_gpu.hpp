@@ -23,6 +23,7 @@ std::string preferredVariant(const DeviceInfo& device, Method method);
 
 struct MaskRun {
     std::vector<std::uint8_t> signal;
+    FramePixels pixels; // the signal pixels of each frame (unsorted), when known
     TimingStats timings;
     double kernelMs = 0;
     std::string note;    // e.g. why the tests are approximate, or a fallback taken

@@ -31,13 +31,16 @@ Support supportsVariant(const std::string& variant, const DeviceInfo& device,
                 "extended computes dispersion_extended; use local, direct or sat for dispersion"};
     if (variant != "extended" && extended)
         return {false, variant + " computes dispersion; use extended for dispersion_extended"};
-    if (variant == "local") {
+    if (variant == "local" || variant == "extended") { // both read windows from a tile
         auto tuned = [&](const char* name) {
             const auto it = params->tuning.find(name);
             return it == params->tuning.end() ? 16 : it->second;
         };
-        const std::uint64_t bytes = std::uint64_t(tuned("TILE_X") + 2 * params->kernelX) *
-                                    (tuned("TILE_Y") + 2 * params->kernelY) * 5; // int + flag
+        // The tile (int + flag per pixel) and the column sums of the tile's rows (int count,
+        // up to 8-byte sum, 8-byte sum of squares).
+        const std::uint64_t width = std::uint64_t(tuned("TILE_X") + 2 * params->kernelX);
+        const std::uint64_t bytes =
+            width * (tuned("TILE_Y") + 2 * params->kernelY) * 5 + width * tuned("TILE_Y") * 20;
         if (bytes > device.localMemBytes)
             return {false, "its tile needs " + std::to_string(bytes) +
                                " bytes of local memory, the device has " +

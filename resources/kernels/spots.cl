@@ -146,12 +146,21 @@ kernel void spots_direct(global const DATA_T* frames, global const uchar* bad, i
 // local: the seed's tile-in-local-memory kernel, fixed: every work-item copies part of the
 // tile (values of pixels outside the sums stored as 0 with a 0 flag), sums are 64-bit.
 #define TW (TILE_X + 2 * KX)
+// Sums of in-sum values (|v| < 2^24) over a window: 32 bits while the window has < 128 pixels.
+#if (2 * KX + 1) * (2 * KY + 1) < 128
+typedef int win_t;
+#else
+typedef long win_t;
+#endif
 #define TH (TILE_Y + 2 * KY)
-kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1)))
-void spots_local(global const DATA_T* frames, global const uchar* bad, int w, int h,
-                 spots_params p, global uchar* signal) {
-    local tile_t value[TH * TW];
-    local uchar counted[TH * TW];
+// Window sums of this work-item's pixel from the work-group's tile in local memory (every
+// work-item of the group calls it: it holds barriers; those past the image get sums too, unused).
+// Integer data (exact in any order): separable sums, 2KY+1 then 2KX+1 terms instead of
+// (2KY+1)(2KX+1): column sums of the work-group's rows over the whole tile width first. Float
+// data: the 2-D window in the reference's order (sums of floats round by order).
+inline void spots_tile_sums(global const DATA_T* frames, global const uchar* bad, int w, int h,
+                            local tile_t* value, local uchar* counted, local int* colM,
+                            local win_t* colX, local long* colY, int* m, sum_t* x, sum_t* y) {
     const int li = get_local_id(0), lj = get_local_id(1);
     const int i0 = get_group_id(0) * TILE_X - KX, j0 = get_group_id(1) * TILE_Y - KY;
     const size_t base = (size_t)get_global_id(2) * w * h;
@@ -167,37 +176,83 @@ void spots_local(global const DATA_T* frames, global const uchar* bad, int w, in
         counted[t] = in;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    const int i = get_global_id(0), j = get_global_id(1);
-    if (i >= w || j >= h) return;
-    int m = 0;
-    sum_t x = 0, y = 0;
+    int mm = 0;
+    sum_t xx = 0, yy = 0;
+#if DATA_FLOAT
     for (int dj = 0; dj <= 2 * KY; ++dj)
         for (int di = 0; di <= 2 * KX; ++di) {
             const int t = (lj + dj) * TW + li + di;
             const sum_t v = (sum_t)value[t];
-            m += counted[t];
-            x += v;
-            y += v * v;
+            mm += counted[t];
+            xx += v;
+            yy += v * v;
         }
-    const int k = j * w + i;
-    signal[base + k] = spots_dispersion(m, x, y, frames[base + k], bad[k], p);
+#else
+    for (int c = li; c < TW; c += TILE_X) {
+        int cm = 0;
+        win_t cx = 0;
+        long cy = 0;
+        for (int dj = 0; dj <= 2 * KY; ++dj) {
+            const int t = (lj + dj) * TW + c;
+            const int v = value[t];
+            cm += counted[t];
+            cx += v;
+            cy += (long)v * (long)v;
+        }
+        colM[lj * TW + c] = cm, colX[lj * TW + c] = cx, colY[lj * TW + c] = cy;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    win_t xs = 0;
+    for (int di = 0; di <= 2 * KX; ++di) {
+        const int t = lj * TW + li + di;
+        mm += colM[t];
+        xs += colX[t];
+        yy += colY[t];
+    }
+    xx = xs;
+#endif
+    *m = mm, *x = xx, *y = yy;
 }
 
-// extended, step 1: dispersive pixels (masked pixels count as dispersive unless legacy).
-kernel void spots_ext_dispersive(global const DATA_T* frames, global const uchar* bad, int w,
-                                 int h, spots_params p, global uchar* dispersive) {
+// The local memory of spots_tile_sums, declared at kernel scope (OpenCL 1.2).
+#define SPOTS_TILE_LOCALS                                                                        \
+    local tile_t value[TH * TW];                                                                 \
+    local uchar counted[TH * TW];                                                                \
+    local int colM[TILE_Y * TW];                                                                 \
+    local win_t colX[TILE_Y * TW];                                                               \
+    local long colY[TILE_Y * TW]
+
+kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1)))
+void spots_local(global const DATA_T* frames, global const uchar* bad, int w, int h,
+                 spots_params p, global uchar* signal) {
+    SPOTS_TILE_LOCALS;
+    int m;
+    sum_t x, y;
+    spots_tile_sums(frames, bad, w, h, value, counted, colM, colX, colY, &m, &x, &y);
     const int i = get_global_id(0), j = get_global_id(1);
     if (i >= w || j >= h) return;
     const size_t base = (size_t)get_global_id(2) * w * h;
     const int k = j * w + i;
+    signal[base + k] = spots_dispersion(m, x, y, frames[base + k], bad[k], p);
+}
+
+// extended, step 1: dispersive pixels (masked pixels count as dispersive unless legacy), the
+// window sums from the tile in local memory as in spots_local.
+kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1)))
+void spots_ext_dispersive(global const DATA_T* frames, global const uchar* bad, int w, int h,
+                          spots_params p, global uchar* dispersive) {
+    SPOTS_TILE_LOCALS;
     int m;
     sum_t x, y;
+    spots_tile_sums(frames, bad, w, h, value, counted, colM, colX, colY, &m, &x, &y);
+    const int i = get_global_id(0), j = get_global_id(1);
+    if (i >= w || j >= h) return;
+    const size_t base = (size_t)get_global_id(2) * w * h;
+    const int k = j * w + i;
     uchar result = MASKED_DISPERSIVE;
-    if (spots_valid(frames[base + k], bad[k])) {
-        spots_window(frames + base, bad, 0, w, h, i, j, KX, KY, &m, &x, &y);
+    if (spots_valid(frames[base + k], bad[k]))
         result = m >= p.min_count && (real_t)x >= 0 &&
                  spots_background_test((real_t)m, (real_t)x, (real_t)y, p);
-    }
     dispersive[base + k] = result;
 }
 

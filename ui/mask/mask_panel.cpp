@@ -68,6 +68,7 @@ void MaskPanel::connectEditor() {
     // A new image: ranges that fit it.
     connect(editor_, &MaskEditorPresenter::partitionChanged, this, [this] {
         if (!editor_->hasPartition() && editor_->hasImage()) suggestRange();
+        if (editor_->hasPartition()) showPartitionRange();
     });
 }
 
@@ -105,18 +106,19 @@ void MaskPanel::applyGeometry() {
 // Minimum 0 and maximum where full rings still fit inside the image.
 void MaskPanel::suggestRange() {
     if (!editor_->hasImage()) return;
-    const mask::Geometry& g = editor_->geometry();
-    const double w = static_cast<double>(editor_->width()),
-                 h = static_cast<double>(editor_->height());
-    const double r = std::max(
-        1.0, std::min({g.beamCenterX, w - g.beamCenterX, g.beamCenterY, h - g.beamCenterY}));
-    const bool q = axis_->currentIndex() == 0;
-    const double atEdge = q ? mask::anglesAt(g, g.beamCenterX + r, g.beamCenterY).q : r;
-    const double low = spacing_->currentIndex() == 1
-                           ? (q ? mask::anglesAt(g, g.beamCenterX + 2, g.beamCenterY).q : 2.0)
-                           : 0.0;
+    const auto [low, high] = editor_->fittingRange(
+        axis_->currentIndex() == 0 ? mask::BinAxis::Q : mask::BinAxis::Radius,
+        spacing_->currentIndex() == 0 ? mask::BinSpacing::Linear : mask::BinSpacing::Logarithmic);
     binMin_->setValue(low);
-    binMax_->setValue(atEdge);
+    binMax_->setValue(high);
+}
+
+// The range in force (it follows the geometry on the q axis).
+void MaskPanel::showPartitionRange() {
+    const auto& spec = editor_->partitionSpec();
+    if (!spec) return;
+    binMin_->setValue(spec->min);
+    binMax_->setValue(spec->max);
 }
 
 void MaskPanel::applyPartition() {

@@ -49,6 +49,7 @@ class MaskPanel : public QWidget {
     void showGeometry();
     void applyGeometry();
     void suggestRange();
+    void showPartitionRange();
     void applyPartition();
     void applySeedRings();
     void applyThreshold();

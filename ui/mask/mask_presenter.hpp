@@ -39,11 +39,15 @@ class MaskEditorPresenter : public QObject {
     std::size_t width() const { return width_; }
 
     // Geometry (validated) and where it came from ("default", "file", "PONI x.poni", "edited").
-    // A partition made from a spec is made again for the new geometry.
+    // A partition made from a spec is made again for the new geometry; on the q axis its range
+    // follows the geometry (fittingRange), since the old q values mean other pixels now.
     void setGeometry(const mask::Geometry& geometry, const QString& source = "edited");
     const mask::Geometry& geometry() const { return geometry_; }
     const QString& geometrySource() const { return geometrySource_; }
     const mask::PixelQMap& qMap() const { return qmap_; }
+    // Range of whole rings inside the image for this axis and spacing: from 0 (log: 2 px) to
+    // the nearest image edge, in nm^-1 on the q axis, in px on the radius axis.
+    std::pair<double, double> fittingRange(mask::BinAxis axis, mask::BinSpacing spacing) const;
     void importPoni(const QString& fileName);
     void exportPoni(const QString& fileName) const;
 

@@ -7,8 +7,10 @@
 #include "core/mask/mask_io.hpp"
 
 #include <QFileInfo>
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace clscope::ui {
 
@@ -18,7 +20,24 @@ void MaskEditorPresenter::setGeometry(const mask::Geometry& geometry, const QStr
     geometrySource_ = source;
     if (hasImage()) qmap_ = mask::computeQMap(geometry_, height_, width_);
     emit geometryChanged();
-    if (spec_ && hasImage()) applyPartition(*spec_);
+    if (!spec_ || !hasImage()) return;
+    mask::PartitionSpec spec = *spec_;
+    if (spec.axis == mask::BinAxis::Q)
+        std::tie(spec.min, spec.max) = fittingRange(spec.axis, spec.spacing);
+    applyPartition(spec);
+}
+
+std::pair<double, double> MaskEditorPresenter::fittingRange(mask::BinAxis axis,
+                                                            mask::BinSpacing spacing) const {
+    const mask::Geometry& g = geometry_;
+    const double w = static_cast<double>(width_), h = static_cast<double>(height_);
+    const double r = std::max(
+        1.0, std::min({g.beamCenterX, w - g.beamCenterX, g.beamCenterY, h - g.beamCenterY}));
+    const bool q = axis == mask::BinAxis::Q;
+    const auto at = [&](double radius) {
+        return q ? mask::anglesAt(g, g.beamCenterX + radius, g.beamCenterY).q : radius;
+    };
+    return {spacing == mask::BinSpacing::Logarithmic ? at(2.0) : 0.0, at(r)};
 }
 
 void MaskEditorPresenter::importPoni(const QString& fileName) {

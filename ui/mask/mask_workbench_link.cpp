@@ -25,8 +25,19 @@ void MaskWorkbenchLink::syncImageSize() {
     if (source) editor_.setImageSize(source->height(), source->width());
 }
 
+// A new file of the same size keeps what was drawn: said in the Log and status bar, not silent.
 void MaskWorkbenchLink::onFileOpened() {
+    const bool drawn = editor_.hasImage() && (editor_.hasPartition() || !editor_.shapes().empty() ||
+                                              editor_.maskedCount() > 0);
+    const std::pair<std::size_t, std::size_t> before{editor_.height(), editor_.width()};
     syncImageSize();
+    if (drawn && before == std::pair{editor_.height(), editor_.width()})
+        wb_.log(LogLevel::Warning,
+                QString("mask editor: the mask and partition drawn before are kept for %1 (same "
+                        "%2×%3 size); Clear them in the Mask dock to start afresh")
+                    .arg(QString::fromStdString(wb_.dataset().fileName()))
+                    .arg(before.second)
+                    .arg(before.first));
     fileHasGeometry_ = false;
     try {
         if (wb_.dataset().file()) fileHasGeometry_ = useFileGeometry();
