@@ -1,6 +1,8 @@
 // Where every algorithm's panel is registered: add one line per algorithm, e.g.
 //   registry.add(xpcsPanelSpec());   // ui/xpcs/xpcs_panel.hpp
 #include "gpu/algorithm.hpp"
+#include "ui/cluster/cluster_panel.hpp"
+#include "ui/rbf/rbf_panel.hpp"
 #include "ui/shell/algorithm_panels.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
 
@@ -10,6 +12,8 @@ AlgorithmPanelSpec fileAlgorithmPanelSpec(const std::string& id); // file_algori
 
 void registerAllPanels(AlgorithmPanelRegistry& registry) {
     registry.add(xpcsPanelSpec());
+    registry.add(clusterPanelSpec());
+    registry.add(rbfPanelSpec());
     // Registered algorithms without their own panel yet: run and compared from the file.
     for (const std::string& id : AlgorithmRegistry::instance().ids())
         if (!registry.find(id)) registry.add(fileAlgorithmPanelSpec(id));

@@ -1,0 +1,115 @@
+// The Cluster panel's registry entry and `clscope --demo cluster`: generate a Phase-1 event
+// (core's digi generator through the demo request: ~59k digis in 1856 modules, a few duplicated
+// and invalid digis), open it, cluster it with the default variant on the current device and
+// show the detector overview, the histograms and the busiest module's map with its largest
+// cluster framed. demoFinished(ok) is
+// true only when that run delivered clusters. CLSCOPE_DEMO_VARIANT picks another variant,
+// CLSCOPE_DEMO_TAB another result tab ("Module").
+#include "core/errors.hpp"
+#include "gpu/cluster/cluster_gpu.hpp"
+#include "ui/cluster/cluster_difference_view.hpp"
+#include "ui/cluster/cluster_panel.hpp"
+#include "ui/shell/workbench.hpp"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QStandardPaths>
+#include <QTabWidget>
+
+namespace clscope::ui {
+
+namespace {
+
+ClusterPanel* panelOf(Workbench& wb) {
+    return wb.parent() ? wb.parent()->findChild<ClusterPanel*>() : nullptr;
+}
+
+// The results take the image's place in the middle of the window (the image one tab away)
+// and the named result tab is shown.
+void presentResults(Workbench& wb, const QString& tab) {
+    if (auto* window = qobject_cast<QMainWindow*>(wb.parent())) {
+        auto* image = window->findChild<QDockWidget*>("ImagePanel");
+        auto* results = window->findChild<QDockWidget*>("ResultsPanel");
+        if (image && results) {
+            window->tabifyDockWidget(image, results);
+            results->show();
+            results->raise();
+        }
+        if (auto* panel = window->findChild<QDockWidget*>("AlgorithmPanel_cluster")) {
+            panel->raise();
+            // The plots get the width, once the docks have settled.
+            QMetaObject::invokeMethod(
+                window,
+                [window, panel, results] {
+                    if (results) window->resizeDocks({results, panel}, {1100, 430}, Qt::Horizontal);
+                },
+                Qt::QueuedConnection);
+        }
+    }
+    QTabWidget* tabs = wb.results().tabWidget();
+    for (int i = 0; i < tabs->count(); ++i)
+        if (tabs->tabText(i) == tab) tabs->setCurrentIndex(i);
+}
+
+// The busiest module that has a duplicated digi (else the busiest), its largest cluster framed.
+void selectLargestCluster(ClusterPanel& panel) {
+    const ClusterPresenter& p = panel.presenter();
+    const auto& clusters = p.perModule(ClusterPresenter::Measure::Clusters);
+    int chosen = -1;
+    for (int m = 0; m < int(clusters.size()); ++m)
+        if (p.duplicatesPerModule()[m] > 0 && (chosen < 0 || clusters[m] > clusters[chosen]))
+            chosen = m;
+    if (chosen >= 0) panel.selectModule(chosen);
+    const auto [first, last] = p.clustersOf(p.selectedModule());
+    std::size_t largest = first;
+    for (std::size_t c = first; c < last; ++c)
+        if (p.result().size[c] > p.result().size[largest]) largest = c;
+    if (last > first) panel.selectCluster(largest);
+}
+
+void startClusterDemo(Workbench& wb) {
+    const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
+                             .filePath("clscope-demo-cluster.h5");
+    wb.generateAndOpen(demoRequest("cluster"), path, [&wb] {
+        ClusterPanel* panel = panelOf(wb);
+        if (!panel) {
+            wb.log(LogLevel::Error, "Cluster demo: the Cluster panel is not there");
+            emit wb.demoFinished(false);
+            return;
+        }
+        const QString chosen = qEnvironmentVariable("CLSCOPE_DEMO_VARIANT");
+        panel->setVariant(chosen.isEmpty() ? cluster::defaultVariant(wb.device())
+                                           : chosen.toStdString());
+        QObject::connect(
+            panel, &ClusterPanel::runFinished, panel,
+            [&wb, panel](bool ok) {
+                ok = ok && !panel->presenter().empty() && panel->presenter().result().count() > 0;
+                const QString tab = qEnvironmentVariable("CLSCOPE_DEMO_TAB");
+                if (ok) selectLargestCluster(*panel);
+                if (ok) presentResults(wb, tab.isEmpty() ? "Detector" : tab);
+                emit wb.demoFinished(ok);
+            },
+            Qt::SingleShotConnection);
+        if (!panel->run()) emit wb.demoFinished(false);
+    });
+}
+
+} // namespace
+
+AlgorithmPanelSpec clusterPanelSpec() {
+    AlgorithmPanelSpec spec;
+    spec.algorithm = "cluster";
+    spec.title = "Cluster";
+    spec.createPanel = [](Workbench& wb, QWidget* parent) { return new ClusterPanel(wb, parent); };
+    spec.startDemo = startClusterDemo;
+    spec.comparisonInput = [](Workbench& wb) {
+        ClusterPanel* panel = panelOf(wb);
+        if (!panel) throw InputError("the Cluster panel is not there");
+        return panel->comparisonInput();
+    };
+    spec.differenceView = makeClusterDifferenceView;
+    return spec;
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,233 @@
+// ClusterPanel: the form (input, variant, charge cut, view options, exports, Run) and how it
+// follows the open file and the device. Runs, result tabs and exports: cluster_panel_run.cpp.
+#include "ui/cluster/cluster_panel.hpp"
+
+#include "ui/cluster/cluster_overview.hpp"
+#include "ui/jobs/live_rerun.hpp"
+#include "ui/shell/workbench.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+
+namespace clscope::ui {
+
+namespace {
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+} // namespace
+
+const Algorithm& clusterAlgorithm() {
+    return AlgorithmRegistry::instance().find("cluster");
+}
+
+ClusterPanel::ClusterPanel(Workbench& workbench, QWidget* parent)
+    : QWidget(parent), wb_(workbench) {
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(240);
+    auto* content = new QWidget(scroll);
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(buildInputs());
+    layout->addWidget(buildView());
+    summary_ = new QLabel(content);
+    summary_->setWordWrap(true);
+    layout->addWidget(summary_);
+    layout->addStretch(1);
+    scroll->setWidget(content);
+    outer->addWidget(scroll, 1);
+    outer->addWidget(buildExportButton());
+    runButton_ = new QPushButton("Run (Ctrl+R)", this);
+    runButton_->setToolTip("Cluster the digis with the chosen variant (compare variants in the "
+                           "Compare dock)");
+    outer->addWidget(runButton_);
+    auto* shortcut = new QShortcut(QKeySequence("Ctrl+R"), this);
+    shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(shortcut, &QShortcut::activated, this, [this] { run(); });
+    connect(runButton_, &QPushButton::clicked, this, [this] { run(); });
+    live_ = new LiveRerun(
+        wb_.jobs(), [this] { return makeJob(true); }, 150, this);
+    connect(live_, &LiveRerun::submitted, this, [this] { running_ = true; });
+    connect(&wb_, &Workbench::fileOpened, this, [this] { refreshInputs(); });
+    connect(&wb_, &Workbench::roleChanged, this, [this] { refreshInputs(); });
+    connect(&wb_, &Workbench::deviceChanged, this, [this] { refreshVariants(); });
+    connect(&wb_.jobs(), &JobRunner::failed, this, [this] {
+        if (running_) finishRun(false);
+    });
+    connect(&wb_.jobs(), &JobRunner::cancelled, this, [this] {
+        if (running_) finishRun(false);
+    });
+    refreshInputs();
+    refreshVariants();
+}
+
+QWidget* ClusterPanel::buildInputs() {
+    auto* box = new QGroupBox("Input and run", this);
+    auto* form = new QFormLayout(box);
+    form->setContentsMargins(6, 6, 6, 6);
+    digisInfo_ = new QLabel(box);
+    deviceInfo_ = new QLabel(box);
+    for (QLabel* label : {digisInfo_, deviceInfo_}) {
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    form->addRow("Digis", digisInfo_);
+    form->addRow("Device", deviceInfo_);
+    variant_ = new QComboBox(box);
+    form->addRow("Variant", variant_);
+    cutKind_ = new QComboBox(box);
+    cutKind_->addItem("none", "none");
+    cutKind_->addItem("Phase-1: 2000 e⁻ (L1), 4000 e⁻", "phase1");
+    cutKind_->addItem("one value for every module", "value");
+    cutKind_->setToolTip("Drop clusters whose charge is below the threshold (≥ passes); the "
+                         "rest are renumbered");
+    cutValue_ = new QSpinBox(box);
+    cutValue_->setRange(0, 1000000);
+    cutValue_->setSingleStep(500);
+    cutValue_->setValue(4000);
+    cutValue_->setSuffix(" e⁻");
+    cutValue_->setEnabled(false);
+    form->addRow("Charge cut", cutKind_);
+    form->addRow("Threshold", cutValue_);
+    liveBox_ = new QCheckBox("re-cluster live when the cut changes", box);
+    liveBox_->setChecked(true);
+    form->addRow(liveBox_);
+    connect(cutKind_, &QComboBox::currentIndexChanged, this, [this] {
+        cutValue_->setEnabled(cutKind_->currentData().toString() == "value");
+        parametersEdited();
+    });
+    connect(cutValue_, &QSpinBox::valueChanged, this, [this] { parametersEdited(); });
+    connect(liveBox_, &QCheckBox::toggled, this, [this](bool on) { live_->setEnabled(on); });
+    connect(variant_, &QComboBox::currentIndexChanged, this,
+            [this] { emit wb_.parametersChanged("cluster"); });
+    return box;
+}
+
+QWidget* ClusterPanel::buildView() {
+    auto* box = new QGroupBox("Detector overview", this);
+    auto* form = new QFormLayout(box);
+    form->setContentsMargins(6, 6, 6, 6);
+    colourBy_ = new QComboBox(box);
+    colourBy_->addItem("digis per module");
+    colourBy_->addItem("clusters per module");
+    logBox_ = new QCheckBox("logarithmic colour scale", box);
+    form->addRow("Colour by", colourBy_);
+    form->addRow(logBox_);
+    connect(colourBy_, &QComboBox::currentIndexChanged, this, [this] { refreshViews(); });
+    connect(logBox_, &QCheckBox::toggled, this, [this] { refreshViews(); });
+    return box;
+}
+
+QPushButton* ClusterPanel::buildExportButton() {
+    auto* button = new QPushButton("Export…", this);
+    auto* menu = new QMenu(button);
+    const auto add = [this, menu](const QString& text, Export what, const QString& filter) {
+        connect(menu->addAction(text), &QAction::triggered, this, [this, what, filter] {
+            const QString path = QFileDialog::getSaveFileName(this, "Export", {}, filter);
+            if (!path.isEmpty()) exportTo(what, path);
+        });
+    };
+    add("Cluster id of every digi…", Export::Ids, "HDF5 (*.h5);;CSV (*.csv)");
+    add("Cluster table…", Export::Table, "HDF5 (*.h5);;CSV (*.csv)");
+    add("Histograms (CSV)…", Export::Histograms, "CSV (*.csv)");
+    button->setMenu(menu);
+    return button;
+}
+
+void ClusterPanel::refreshInputs() {
+    const auto path = wb_.dataset().path(DataRole::Digis);
+    const auto file = wb_.dataset().file();
+    digisInfo_->setText(file && path ? q(file->fileName() + ":" + *path)
+                                     : "none: open a file with /digis (module, x, y, adc)");
+    runButton_->setEnabled(file && path);
+}
+
+void ClusterPanel::refreshVariants() {
+    const DeviceInfo& device = wb_.device();
+    deviceInfo_->setText(q(device.spec + "  " + device.name));
+    const std::string previous = variant_->count() ? variant() : wb_.variant("cluster");
+    const QSignalBlocker block(variant_);
+    variant_->clear();
+    auto* model = qobject_cast<QStandardItemModel*>(variant_->model());
+    for (const VariantEntry& v : clusterAlgorithm().variants()) {
+        const bool host = v.info.kind == VariantKind::Host;
+        const Support s = host ? Support{} : v.supports(device);
+        variant_->addItem(q(v.info.id + (host && !device.isHost() ? " (on the host)" : "")),
+                          q(v.info.id));
+        QStandardItem* item = model->item(variant_->count() - 1);
+        item->setEnabled(s.ok);
+        item->setToolTip(s.ok ? q(v.info.label) : q(v.info.label + " — not here: " + s.reason));
+    }
+    const int index = variant_->findData(q(previous));
+    const bool usable = index >= 0 && model->item(index)->isEnabled();
+    variant_->setCurrentIndex(usable ? index : variant_->findData(q(wb_.variant("cluster"))));
+}
+
+std::string ClusterPanel::variant() const {
+    return variant_->currentData().toString().toStdString();
+}
+
+void ClusterPanel::setVariant(const std::string& id) {
+    if (variant_->findData(q(id)) < 0) variant_->addItem(q(id + " (unknown)"), q(id));
+    variant_->setCurrentIndex(variant_->findData(q(id)));
+}
+
+cluster::ChargeCut ClusterPanel::chargeCut() const {
+    const QString kind = cutKind_->currentData().toString();
+    if (kind == "phase1") return {cluster::ChargeCut::Kind::Phase1, 0};
+    if (kind == "value")
+        return {cluster::ChargeCut::Kind::Value, static_cast<std::uint64_t>(cutValue_->value())};
+    return {};
+}
+
+void ClusterPanel::setChargeCut(const cluster::ChargeCut& cut) {
+    const char* kind = cut.kind == cluster::ChargeCut::Kind::Phase1  ? "phase1"
+                       : cut.kind == cluster::ChargeCut::Kind::Value ? "value"
+                                                                     : "none";
+    if (cut.kind == cluster::ChargeCut::Kind::Value)
+        cutValue_->setValue(static_cast<int>(cut.value));
+    cutKind_->setCurrentIndex(cutKind_->findData(kind));
+}
+
+void ClusterPanel::setLive(bool live) {
+    liveBox_->setChecked(live);
+}
+
+ParamSet ClusterPanel::params() const {
+    ParamSet p = clusterAlgorithm().defaultParams();
+    p.set("charge_cut", chargeCut().text());
+    return p;
+}
+
+// The shown clusters no longer match the cut: stale, and re-clustered when live.
+void ClusterPanel::parametersEdited() {
+    emit wb_.parametersChanged("cluster");
+    if (input_) live_->request();
+}
+
+void ClusterPanel::setColourBy(ClusterPresenter::Measure measure) {
+    colourBy_->setCurrentIndex(measure == ClusterPresenter::Measure::Digis ? 0 : 1);
+}
+
+void ClusterPanel::setLogScale(bool log) {
+    logBox_->setChecked(log);
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,115 @@
+// The Cluster dock: where the digis come from (the Data panel's digis role), the variant
+// (greyed with the reason where the device cannot run it), the charge cut (none, Phase-1
+// 2000/4000 e-, or one value) re-clustered live off the GUI thread (ui/jobs/live_rerun.hpp),
+// the overview's colouring (digis or clusters per module, log scale), the exports and Run
+// (Ctrl+R). Results go to the cluster tabs "Detector" (overview + size and charge histograms)
+// and "Module" (the chosen module's cluster map + the cluster table); a click on a module opens
+// its map, a click on a table row frames its cluster.
+#pragma once
+#include "gpu/cluster/algorithm.hpp"
+#include "ui/cluster/cluster_histograms.hpp"
+#include "ui/cluster/cluster_module_view.hpp"
+#include "ui/cluster/cluster_overview.hpp"
+#include "ui/cluster/cluster_presenter.hpp"
+#include "ui/jobs/job.hpp"
+#include "ui/shell/algorithm_panels.hpp"
+
+#include <QPointer>
+#include <QTableView>
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace clscope::ui {
+
+class ClusterTableModel;
+class LiveRerun;
+class Workbench;
+
+class ClusterPanel : public QWidget {
+    Q_OBJECT
+  public:
+    enum class Export { Ids, Table, Histograms };
+
+    explicit ClusterPanel(Workbench& workbench, QWidget* parent = nullptr);
+
+    // Start a Run with the panel's choices; false (with the reason in the Log) when it cannot.
+    bool run();
+    bool isRunning() const { return running_; }
+    std::string variant() const;
+    void setVariant(const std::string& id);
+    cluster::ChargeCut chargeCut() const;
+    void setChargeCut(const cluster::ChargeCut& cut); // re-clusters when live
+    void setLive(bool live);
+    LiveRerun* liveRerun() const { return live_; }
+
+    const ClusterPresenter& presenter() const { return presenter_; }
+    void selectModule(int module);
+    void selectCluster(std::size_t cluster); // a row of the cluster table
+    void setColourBy(ClusterPresenter::Measure measure);
+    void setLogScale(bool log);
+    ClusterOverview* overview() const { return overview_; }
+    ClusterModuleView* moduleView() const { return moduleView_; }
+    ClusterHistogramsView* histogramsView() const { return histograms_; }
+    QTableView* table() const { return table_; }
+
+    // Write one export (.h5 or .csv; histograms: .csv); false with the reason in the Log.
+    bool exportTo(Export what, const QString& path);
+    // The Compare dock's input: the digis as the panel reads them and the charge cut.
+    ComparisonInput comparisonInput() const;
+
+  signals:
+    // The run has delivered its result (or stopped on an error or Cancel).
+    void runFinished(bool ok);
+
+  private:
+    QWidget* buildInputs();
+    QWidget* buildView();
+    QPushButton* buildExportButton();
+    void refreshInputs();
+    void refreshVariants();
+    void parametersEdited();
+    std::optional<Job> makeJob(bool quiet);
+    void deliver(std::shared_ptr<const cluster::ClusterInput> input,
+                 std::shared_ptr<const cluster::ClusterResult> result);
+    void showTabs();
+    void refreshViews();
+    void showModule();
+    void finishRun(bool ok);
+    ParamSet params() const;
+
+    Workbench& wb_;
+    QLabel *digisInfo_ = nullptr, *deviceInfo_ = nullptr, *summary_ = nullptr;
+    QComboBox *variant_ = nullptr, *cutKind_ = nullptr, *colourBy_ = nullptr;
+    QSpinBox* cutValue_ = nullptr;
+    QCheckBox *liveBox_ = nullptr, *logBox_ = nullptr;
+    QPushButton* runButton_ = nullptr;
+    LiveRerun* live_ = nullptr;
+    ClusterPresenter presenter_;
+    std::shared_ptr<const cluster::ClusterInput>
+        input_; // the digis last read (reused by live re-runs)
+    std::string inputKey_;
+    cluster::ChargeCut shownCut_; // the cut of the result shown                      // FILE:PATH
+                                  // they were read from
+    bool running_ = false;
+    QPointer<ClusterOverview> overview_;
+    QPointer<ClusterHistogramsView> histograms_;
+    QPointer<ClusterModuleView> moduleView_;
+    QPointer<QTableView> table_;
+    ClusterTableModel* tableModel_ = nullptr;
+};
+
+// The cluster entry of the algorithm registry.
+const Algorithm& clusterAlgorithm();
+
+// The panel's registry entry: dock "Cluster", `clscope --demo cluster`, the Compare dock's
+// input and its difference view.
+AlgorithmPanelSpec clusterPanelSpec();
+
+} // namespace clscope::ui

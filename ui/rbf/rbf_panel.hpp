@@ -1,0 +1,111 @@
+// The rbf dock: where the sources come from (the open file's particles group, or core's
+// generator with the seed's setting), the kernel, σ, k and the plane grid n — which re-evaluate
+// live (ui/jobs/live_rerun.hpp: debounced, off the GUI thread, on the Device panel's device and
+// the chosen variant; greyed variants say why) —, the display (value, or magnitude / real /
+// imaginary / phase for complex results; linear or log), the profile line, and the exports of
+// the planes (HDF5 as `clscope-cli rbf --planes N` writes it, PNG). The result is the Results
+// tab "rbf planes" (RbfPlanesView).
+#pragma once
+#include "ui/rbf/rbf_presenter.hpp"
+#include "ui/rbf/rbf_run.hpp"
+#include "ui/rbf/rbf_views.hpp"
+#include "ui/shell/algorithm_panels.hpp"
+
+#include <QPointer>
+#include <QWidget>
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace clscope::ui {
+
+class LiveRerun;
+class Workbench;
+struct Job;
+
+class RbfPanel : public QWidget {
+    Q_OBJECT
+  public:
+    explicit RbfPanel(Workbench& workbench, QWidget* parent = nullptr);
+
+    // Evaluate now with the panel's choices; false (reason in the Log) when it cannot start.
+    bool run();
+    // The request the widgets describe now; InputError when there are no sources.
+    RbfRunRequest request() const;
+    ComparisonInput comparisonInput() const;
+
+    void setKernel(rbf::Kernel kernel);
+    void setSigma(double sigma);
+    void setWavenumber(double k);
+    void setGrid(std::size_t n);
+    void setGeneratedSources(bool generated, std::size_t count = 50, std::uint64_t seed = 0);
+    void setVariant(const std::string& id);
+    std::string variant() const;
+    QComboBox* variantBox() const { return variant_; }
+    void setDisplay(RbfDisplay display);
+    void setScale(RbfScale scale);
+    void setProfile(const RbfProfileChoice& choice);
+    void setLive(bool live);
+
+    const RbfPresenter& presenter() const { return *presenter_; }
+    RbfPlanesView* planesView() const { return view_; }
+    LiveRerun& live() const { return *live_; }
+    int runsDelivered() const { return delivered_; }
+    // The shown run: HDF5 in the CLI's layout (/rbf/potential + provenance), PNG of the planes.
+    void exportHdf5(const QString& path) const;
+    void exportPng(const QString& path, int width = 1500, int height = 560) const;
+
+  signals:
+    // A run has delivered its planes (ok) or stopped on an error or Cancel.
+    void runFinished(bool ok);
+
+  private:
+    QWidget* buildSources();
+    QWidget* buildKernel();
+    QWidget* buildRun();
+    QWidget* buildDisplay();
+    QWidget* buildExport();
+    void connectControls();
+    void parametersChanged(bool rerun = true);
+    void requestRerun(bool rerun);
+    void displayChanged();
+    void refreshSources();
+    void refreshVariants();
+    void refreshDisplays();
+    std::optional<Job> makeJob();
+    void deliver(std::shared_ptr<const rbf::RunResult> run, std::shared_ptr<const rbf::Input> in,
+                 const rbf::Params& params);
+    void finishRun(bool ok);
+    RbfProfileChoice profileChoice() const;
+    void exportDialog(bool hdf5);
+
+    Workbench& wb_;
+    std::shared_ptr<const RbfSources> fileSources_;
+    std::string fileSourcesError_;
+    QComboBox *sourceMode_ = nullptr, *kernel_ = nullptr, *variant_ = nullptr;
+    QComboBox *display_ = nullptr, *scale_ = nullptr, *profilePlane_ = nullptr,
+              *profileDirection_ = nullptr;
+    QSpinBox *sourceCount_ = nullptr, *seed_ = nullptr, *grid_ = nullptr, *profileIndex_ = nullptr;
+    QDoubleSpinBox *sigma_ = nullptr, *wavenumber_ = nullptr;
+    QLabel *sourcesInfo_ = nullptr, *deviceInfo_ = nullptr, *profileAt_ = nullptr;
+    QCheckBox* liveBox_ = nullptr;
+    QPushButton *runButton_ = nullptr, *exportH5_ = nullptr, *exportPng_ = nullptr;
+    LiveRerun* live_ = nullptr;
+    std::shared_ptr<RbfPresenter> presenter_ = std::make_shared<RbfPresenter>();
+    std::shared_ptr<const rbf::RunResult> shown_;
+    QPointer<RbfPlanesView> view_;
+    bool running_ = false;
+    std::string lastKey_; // what the last submitted run depends on (see makeJob)
+    int delivered_ = 0;
+};
+
+// The panel's registry entry: dock "RBF", `clscope --demo rbf`, the Compare dock's input and
+// its |f − f_ref| difference view.
+AlgorithmPanelSpec rbfPanelSpec();
+
+} // namespace clscope::ui

@@ -1,0 +1,224 @@
+// RbfPanel runs: one job per evaluation (the Run button, or LiveRerun once the controls have
+// settled) through runAlgorithm() on the worker thread; its result becomes the "rbf planes"
+// Results tab. Display changes redraw without running. Exports of the shown run.
+#include "core/errors.hpp"
+#include "ui/jobs/live_rerun.hpp"
+#include "ui/rbf/rbf_panel.hpp"
+#include "ui/results/export.hpp"
+#include "ui/shell/workbench.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPointer>
+#include <QSpinBox>
+
+namespace clscope::ui {
+
+namespace {
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// What a run depends on: equal keys give equal planes.
+std::string runKey(const RbfRunRequest& r) {
+    return r.params().dump() + "|" + r.variant + "|" + r.runDevice().spec + "|" +
+           (r.sources ? r.sources->origin : std::string());
+}
+
+} // namespace
+
+bool RbfPanel::run() {
+    if (wb_.jobs().isBusy()) {
+        wb_.log(LogLevel::Warning, "rbf: a run is in progress; wait for it or cancel it (Esc)");
+        return false;
+    }
+    lastKey_.clear(); // Run always evaluates, even with unchanged parameters
+    std::optional<Job> job = makeJob();
+    if (!job || !wb_.submit(std::move(*job))) return false;
+    running_ = true;
+    return true;
+}
+
+// The job for the controls as they are now; nothing when there is nothing to run or the
+// parameters are those of the run already made (a live request after Run, say).
+std::optional<Job> RbfPanel::makeJob() {
+    RbfRunRequest request;
+    std::shared_ptr<rbf::Input> input;
+    try {
+        request = this->request();
+        input = request.input();
+    } catch (const std::exception& e) {
+        wb_.log(LogLevel::Error, QString("rbf: %1").arg(e.what()));
+        emit wb_.statusMessage(QString("rbf: %1").arg(e.what()), 8000);
+        return std::nullopt;
+    }
+    const std::string key = runKey(request);
+    if (key == lastKey_) return std::nullopt;
+    lastKey_ = key;
+    Job job;
+    job.device = request.runDevice();
+    job.title = "rbf " + request.variant + " on " + job.device.spec;
+    job.algorithm = "rbf";
+    job.variant = request.variant;
+    const ParamSet params = request.params();
+    QPointer<RbfPanel> self(this);
+    job.work = [self, request, input, params, device = job.device](const Progress& progress) {
+        auto result =
+            runAlgorithm(rbfAlgorithm(), {device, request.variant, input, params, {}}, progress);
+        auto run = std::dynamic_pointer_cast<const rbf::RunResult>(result);
+        JobOutcome outcome;
+        outcome.timings = run->info.timings;
+        outcome.summary = run->summary() + ", kernel " + std::to_string(run->info.kernelMs) + " ms";
+        outcome.deliver = [self, run, input, params] {
+            if (self) self->deliver(run, input, rbf::paramsFrom(params, {}));
+        };
+        return outcome;
+    };
+    return job;
+}
+
+void RbfPanel::deliver(std::shared_ptr<const rbf::RunResult> run,
+                       std::shared_ptr<const rbf::Input> input, const rbf::Params& params) {
+    auto presenter = std::make_shared<RbfPresenter>();
+    presenter->setScale(presenter_->scale());
+    presenter->setDisplay(presenter_->display());
+    try {
+        presenter->setRun(input->problem, run->result, params);
+    } catch (const std::exception& e) {
+        wb_.log(LogLevel::Error, QString("rbf: %1").arg(e.what()));
+        return finishRun(false);
+    }
+    presenter_ = presenter;
+    shown_ = run;
+    refreshDisplays();
+    const rbf::Problem& problem = input->problem;
+    QString title = QString("<b>%1</b> on %2 — %3; targets on 3 planes of %4 × %4, %5 sources "
+                            "(%6 weights); kernel %7 ms")
+                        .arg(q(run->info.variant), q(run->info.device + " " + run->info.deviceName),
+                             q(kernelText(params)))
+                        .arg(problem.targets.planes)
+                        .arg(problem.sourceCount())
+                        .arg(problem.complexWeights ? "complex" : "real")
+                        .arg(run->info.kernelMs, 0, 'f', run->info.kernelMs < 10 ? 3 : 1);
+    if (run->result.sampleCount)
+        title += QString("; max|f − f_float64| / max|f_float64| = %1 on %2 sampled targets")
+                     .arg(run->result.sampleDeviation, 0, 'g', 2)
+                     .arg(run->result.sampleCount);
+    view_ = new RbfPlanesView(presenter_, title);
+    view_->refresh(profileChoice());
+    wb_.addResultTab({"rbf",
+                      "rbf planes",
+                      view_,
+                      view_->planes(),
+                      [run](H5Writer& out) { run->write(out, "/rbf"); },
+                      {}});
+    ++delivered_;
+    finishRun(true);
+}
+
+void RbfPanel::finishRun(bool ok) {
+    running_ = false;
+    if (!ok) lastKey_.clear(); // the same parameters may be tried again
+    emit runFinished(ok);
+}
+
+RbfProfileChoice RbfPanel::profileChoice() const {
+    RbfProfileChoice c;
+    c.plane = profilePlane_->currentData().toInt();
+    c.alongHorizontal = profileDirection_->currentData().toBool();
+    c.index = static_cast<std::size_t>(profileIndex_->value());
+    return c;
+}
+
+// The display choices of the shown result (value, or the four complex ones).
+void RbfPanel::refreshDisplays() {
+    const QSignalBlocker block(display_);
+    display_->clear();
+    const std::vector<RbfDisplay> modes =
+        presenter_->empty() ? std::vector<RbfDisplay>{RbfDisplay::Value} : presenter_->displays();
+    for (RbfDisplay mode : modes)
+        display_->addItem(q(displayName(mode)), int(mode));
+    display_->setCurrentIndex(std::max(0, display_->findData(int(presenter_->display()))));
+}
+
+void RbfPanel::displayChanged() {
+    presenter_->setDisplay(static_cast<RbfDisplay>(display_->currentData().toInt()));
+    presenter_->setScale(static_cast<RbfScale>(scale_->currentData().toInt()));
+    const std::size_t n = static_cast<std::size_t>(grid_->value());
+    profileAt_->setText(QString("at %1").arg(
+        rbf::planeCoordinate(std::size_t(profileIndex_->value()), n), 0, 'g', 4));
+    if (view_ && !presenter_->empty()) view_->refresh(profileChoice());
+}
+
+void RbfPanel::setKernel(rbf::Kernel kernel) {
+    kernel_->setCurrentIndex(kernel_->findData(q(rbf::kernelName(kernel))));
+}
+void RbfPanel::setSigma(double sigma) {
+    sigma_->setValue(sigma);
+}
+void RbfPanel::setWavenumber(double k) {
+    wavenumber_->setValue(k);
+}
+void RbfPanel::setGrid(std::size_t n) {
+    grid_->setValue(static_cast<int>(n));
+}
+void RbfPanel::setGeneratedSources(bool generated, std::size_t count, std::uint64_t seed) {
+    sourceCount_->setValue(static_cast<int>(count));
+    seed_->setValue(static_cast<int>(seed));
+    sourceMode_->setCurrentIndex(sourceMode_->findData(generated ? "generated" : "file"));
+}
+void RbfPanel::setVariant(const std::string& id) {
+    if (variant_->findData(q(id)) < 0) variant_->addItem(q(id + " (unknown)"), q(id));
+    variant_->setCurrentIndex(variant_->findData(q(id)));
+}
+void RbfPanel::setDisplay(RbfDisplay display) {
+    display_->setCurrentIndex(std::max(0, display_->findData(int(display))));
+}
+void RbfPanel::setScale(RbfScale scale) {
+    scale_->setCurrentIndex(scale_->findData(int(scale)));
+}
+void RbfPanel::setProfile(const RbfProfileChoice& choice) {
+    profilePlane_->setCurrentIndex(profilePlane_->findData(choice.plane));
+    profileDirection_->setCurrentIndex(profileDirection_->findData(choice.alongHorizontal));
+    profileIndex_->setValue(static_cast<int>(choice.index));
+}
+void RbfPanel::setLive(bool live) {
+    liveBox_->setChecked(live);
+}
+
+ComparisonInput RbfPanel::comparisonInput() const {
+    const RbfRunRequest r = request();
+    return {r.input(), r.params()};
+}
+
+void RbfPanel::exportHdf5(const QString& path) const {
+    if (!shown_) throw UsageError("rbf: no planes to export yet — run first");
+    const auto run = shown_;
+    ui::exportHdf5(path, {[run](H5Writer& out) { run->write(out, "/rbf"); }});
+}
+
+void RbfPanel::exportPng(const QString& path, int width, int height) const {
+    if (!view_) throw UsageError("rbf: no planes to export yet — run first");
+    exportPlot(*view_->planes(), path, width, height);
+}
+
+void RbfPanel::exportDialog(bool hdf5) {
+    const QString path =
+        hdf5 ? QFileDialog::getSaveFileName(this, "Export planes", "rbf-planes.h5", "HDF5 (*.h5)")
+             : QFileDialog::getSaveFileName(this, "Export planes", "rbf-planes.png", "PNG (*.png)");
+    if (path.isEmpty()) return;
+    try {
+        hdf5 ? exportHdf5(path) : exportPng(path);
+        wb_.log(LogLevel::Info, "rbf: exported the planes to " + path);
+    } catch (const std::exception& e) {
+        wb_.log(LogLevel::Error, QString("rbf export: %1").arg(e.what()));
+        QMessageBox::warning(this, "Export planes", e.what());
+    }
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,86 @@
+#include "ui/rbf/rbf_run.hpp"
+
+#include "core/rbf/rbf_io.hpp"
+#include "core/synthetic/synthetic.hpp"
+#include "gpu/devices.hpp"
+
+#include <algorithm>
+
+namespace clscope::ui {
+
+const clscope::Algorithm& rbfAlgorithm() {
+    return AlgorithmRegistry::instance().find("rbf");
+}
+
+RbfSources generatedSources(std::size_t count, std::uint64_t seed, bool complexWeights) {
+    synthetic::ParticlesParams p;
+    p.sources = count;
+    p.seed = seed;
+    p.complexWeights = complexWeights;
+    p.gridPoints = 1; // the targets are the panel's planes
+    RbfSources out;
+    out.problem = rbf::makeProblem(synthetic::generateParticles(p), 1);
+    out.problem.targets.planes = 0;
+    out.origin = "generated: " + std::to_string(count) + " sources, seed " + std::to_string(seed) +
+                 (complexWeights ? ", complex weights" : "");
+    return out;
+}
+
+RbfSources fileSources(const H5Reader& file, const std::string& group) {
+    RbfSources out;
+    out.problem = rbf::readProblem(file, group, 1); // sources and weights only
+    out.problem.targets.planes = 0;
+    out.origin = file.fileName() + ":" + group;
+    return out;
+}
+
+ParamSet RbfRunRequest::params() const {
+    ParamSet p = rbfAlgorithm().defaultParams();
+    p.set("kernel", rbf::kernelName(kernel));
+    p.set("sigma", sigma);
+    p.set("wavenumber", wavenumber);
+    p.set("planes", static_cast<long long>(grid));
+    return p;
+}
+
+std::shared_ptr<rbf::Input> RbfRunRequest::input() const {
+    if (!sources) throw InputError("rbf: no sources — open a file with /particles or generate");
+    rbf::Problem problem = sources->problem;
+    problem.targets.points.clear();
+    problem.targets.planes = grid;
+    return rbf::makeInput(std::move(problem), {{"sources", sources->origin}});
+}
+
+namespace {
+
+std::vector<VariantEntry>::const_iterator findVariant(const std::vector<VariantEntry>& all,
+                                                      const std::string& id) {
+    return std::find_if(all.begin(), all.end(),
+                        [&](const VariantEntry& v) { return v.info.id == id; });
+}
+
+} // namespace
+
+DeviceInfo RbfRunRequest::runDevice() const {
+    const auto all = rbfAlgorithm().variants();
+    const auto it = findVariant(all, variant);
+    const bool host = it != all.end() && it->info.kind == VariantKind::Host;
+    return host && !device.isHost() ? hostDevice() : device;
+}
+
+std::vector<RbfVariantOption> rbfVariantOptions(const RbfRunRequest& request) {
+    const clscope::Algorithm& algorithm = rbfAlgorithm();
+    std::shared_ptr<rbf::Input> input;
+    if (request.sources) input = request.input();
+    const ParamSet params = request.params();
+    std::vector<RbfVariantOption> out;
+    for (const VariantEntry& v : algorithm.variants()) {
+        const bool onHost = v.info.kind == VariantKind::Host && !request.device.isHost();
+        const DeviceInfo device = onHost ? hostDevice() : request.device;
+        const Support s = algorithm.supports(v, device, input.get(), input ? &params : nullptr);
+        out.push_back({v.info.id, v.info.label, s.ok, s.reason, onHost});
+    }
+    return out;
+}
+
+} // namespace clscope::ui

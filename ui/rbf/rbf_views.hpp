@@ -1,0 +1,63 @@
+// The rbf result views: the planes view (the three planes with one colour bar and the sources,
+// a line profile through one plane under them) and the Compare dock's difference view
+// (|f − f_ref| per plane with its colour bar). Both draw what RbfPresenter computes.
+#pragma once
+#include "ui/rbf/rbf_planes_plot.hpp"
+#include "ui/rbf/rbf_presenter.hpp"
+
+#include <QWidget>
+#include <memory>
+
+class QLabel;
+
+namespace clscope::ui {
+
+// Which grid line the profile runs along.
+struct RbfProfileChoice {
+    int plane = 0;
+    bool alongHorizontal = true; // along the plane's horizontal axis at vertical index `index`
+    std::size_t index = 0;
+};
+
+// The planes image the presenter describes now (values, shared range, label, log, cyclic).
+RbfPlanesImage planesImage(const RbfPresenter& presenter);
+
+class RbfPlanesView : public QWidget {
+    Q_OBJECT
+  public:
+    RbfPlanesView(std::shared_ptr<const RbfPresenter> presenter, const QString& title,
+                  QWidget* parent = nullptr);
+    // Redraw from the presenter's display and scale, with the profile along `profile`.
+    void refresh(const RbfProfileChoice& profile);
+    RbfPlanesPlot* planes() const { return planes_; }
+    QCustomPlot* profilePlot() const { return profile_; }
+    QString captionText() const;
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+  private:
+    void drawProfile(const RbfProfileChoice& choice);
+    void keepSquare();
+    std::shared_ptr<const RbfPresenter> presenter_;
+    RbfPlanesPlot* planes_ = nullptr;
+    QCustomPlot* profile_ = nullptr;
+    QLabel *title_ = nullptr, *caption_ = nullptr;
+};
+
+// Compare dock: |a − b| on the three planes, one colour bar, the largest difference absolute
+// and relative to max |b|. Runs that are not on the same planes get a message instead.
+class RbfDifferenceView : public QWidget {
+    Q_OBJECT
+  public:
+    RbfDifferenceView(const rbf::Result& a, const std::string& labelA, const rbf::Result& b,
+                      const std::string& labelB, QWidget* parent = nullptr);
+    RbfPlanesPlot* planes() const { return planes_; }
+    const RbfDifference& difference() const { return difference_; }
+
+  private:
+    RbfPlanesPlot* planes_ = nullptr;
+    RbfDifference difference_;
+};
+
+} // namespace clscope::ui
