@@ -35,6 +35,9 @@ struct H5Node {
 class H5Reader {
   public:
     explicit H5Reader(const std::string& fileName);
+    // A file image in memory (copied), read through HDF5's core driver; name labels the
+    // errors. Used by the fuzz target (tests/fuzz) and for data that is not on disk.
+    H5Reader(const std::string& name, const void* image, std::size_t size);
     ~H5Reader();
     H5Reader(const H5Reader&) = delete;
     H5Reader& operator=(const H5Reader&) = delete;
@@ -63,6 +66,7 @@ class H5Reader {
                        const Shape& shape, DType memType) const;
     mutable std::set<std::string> checked_; // datasets whose storage was found consistent
     std::string fileName_;
+    std::uint64_t fileBytes_ = 0; // the file's (or image's) size: no data may lie past it
     std::int64_t file_ = -1;
 };
 

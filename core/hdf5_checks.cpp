@@ -11,12 +11,6 @@ namespace clscope::h5 {
 
 namespace {
 
-std::uint64_t fileSize(const std::string& fileName) {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(fileName, ec);
-    return ec ? UINT64_MAX : size;
-}
-
 // Every filter of a chunked dataset must be available, or HDF5 cannot decode the chunks.
 void checkFilters(hid_t dcpl, const std::string& where) {
     const int n = H5Pget_nfilters(dcpl);
@@ -78,6 +72,20 @@ void checkChunks(hid_t dset, hid_t dcpl, const std::string& where, const Shape& 
     }
 }
 
+// Contiguous (or compact) data: all declared bytes stored, and inside the file.
+void checkContiguous(hid_t dset, const std::string& where, const Shape& shape,
+                     std::uint64_t declared, std::uint64_t fileBytes) {
+    const std::uint64_t stored = H5Dget_storage_size(dset);
+    if (stored < declared)
+        throw InputError(where + ": shape " + shapeString(shape) + " needs " +
+                         std::to_string(declared) + " bytes, the file stores " +
+                         std::to_string(stored) + " (truncated or corrupt file)");
+    if (fileBytes == UINT64_MAX) return;
+    const haddr_t offset = H5Dget_offset(dset);
+    if (offset == HADDR_UNDEF || offset + stored > fileBytes)
+        throw InputError(where + ": the data lies past the end of the file (truncated file?)");
+}
+
 // Sources of a virtual dataset must exist (HDF5 reads missing ones as fill values).
 void checkVirtualSources(hid_t dcpl, const std::string& where, const std::string& fileName) {
     std::size_t count = 0;
@@ -104,31 +112,22 @@ void checkVirtualSources(hid_t dcpl, const std::string& where, const std::string
 } // namespace
 
 void checkStorage(hid_t dset, const std::string& where, const std::string& fileName,
-                  const Shape& shape, bool whole) {
+                  std::uint64_t fileBytes, const Shape& shape, bool whole) {
     Handle type(H5Dget_type(dset), H5Tclose);
     const std::size_t element = H5Tget_size(type.get());
     const auto declared = checkedBytes(shape, element);
     if (!declared) throw InputError(where + ": shape " + shapeString(shape) + " overflows 64 bits");
     if (*declared == 0) return;
     Handle dcpl(H5Dget_create_plist(dset), H5Pclose);
-    const std::uint64_t fileBytes = fileSize(fileName);
     switch (H5Pget_layout(dcpl.get())) {
     case H5D_CHUNKED:
         return checkChunks(dset, dcpl.get(), where, shape, element, fileBytes, whole);
     case H5D_VIRTUAL:
         return checkVirtualSources(dcpl.get(), where, fileName);
-    case H5D_CONTIGUOUS: {
-        const std::uint64_t stored = H5Dget_storage_size(dset);
-        if (stored < *declared)
-            throw InputError(where + ": shape " + shapeString(shape) + " needs " +
-                             std::to_string(*declared) + " bytes, the file stores " +
-                             std::to_string(stored) + " (truncated or corrupt file)");
-        const haddr_t offset = H5Dget_offset(dset);
-        if (offset == HADDR_UNDEF || offset + stored > fileBytes)
-            throw InputError(where + ": the data lies past the end of the file (truncated "
-                                     "file?)");
-        return;
-    }
+    case H5D_COMPACT: // in the object header: no address, but as many bytes as declared
+        return checkContiguous(dset, where, shape, *declared, UINT64_MAX);
+    case H5D_CONTIGUOUS:
+        return checkContiguous(dset, where, shape, *declared, fileBytes);
     default:
         return;
     }

@@ -4,6 +4,7 @@
 #include "core/hdf5_util.hpp"
 #include "core/limits.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -58,7 +59,7 @@ void H5Reader::checkReadable(std::int64_t dset, const std::string& path, const S
     const std::string key = (whole ? "whole:" : "slab:") + path;
     if (checked_.insert(key).second) {
         try {
-            h5::checkStorage(dset, where(path), fileName_, stored, whole);
+            h5::checkStorage(dset, where(path), fileName_, fileBytes_, stored, whole);
         } catch (...) {
             checked_.erase(key);
             throw;
@@ -83,10 +84,27 @@ H5Reader::H5Reader(const std::string& fileName) : fileName_(fileName) {
     if (::access(fileName.c_str(), R_OK) != 0)
         throw InputError(fileName + ": cannot read: " + std::strerror(errno));
     if (H5Fis_hdf5(fileName.c_str()) <= 0) throw InputError(fileName + ": not an HDF5 file");
+    fileBytes_ = std::filesystem::file_size(fileName, ec);
+    if (ec) fileBytes_ = UINT64_MAX;
     Handle fapl = readAccessList();
     file_ = H5Fopen(fileName.c_str(), H5F_ACC_RDONLY, fapl.get());
     if (file_ < 0)
         throw InputError(fileName +
+                         ": cannot open as HDF5 (truncated or corrupt file?): " + h5::lastError());
+}
+
+H5Reader::H5Reader(const std::string& name, const void* image, std::size_t size)
+    : fileName_(name), fileBytes_(size) {
+    Lock lock(h5::mutex());
+    h5::silenceErrors();
+    Handle fapl = readAccessList();
+    // The core driver reads the image from memory; H5Pset_file_image copies it.
+    if (H5Pset_fapl_core(fapl.get(), 1 << 16, false) < 0 ||
+        H5Pset_file_image(fapl.get(), const_cast<void*>(image), size) < 0)
+        throw InputError(name + ": cannot hold the file image: " + h5::lastError());
+    file_ = H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.get());
+    if (file_ < 0)
+        throw InputError(name +
                          ": cannot open as HDF5 (truncated or corrupt file?): " + h5::lastError());
 }
 
@@ -199,6 +217,15 @@ std::string attributeText(hid_t attr) {
     Handle type(H5Aget_type(attr), H5Tclose);
     Handle space(H5Aget_space(attr), H5Sclose);
     const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+    // Attributes are small; a damaged one may declare billions of values or a huge string
+    // size, which HDF5 would allocate (and convert) before we could render 16 of them.
+    constexpr std::uint64_t maxBytes = 1 << 20;
+    std::uint64_t bytes = 0;
+    if (n < 0 ||
+        __builtin_mul_overflow(static_cast<std::uint64_t>(n),
+                               std::max<std::size_t>(H5Tget_size(type.get()), 8), &bytes) ||
+        bytes > maxBytes)
+        return std::to_string(n) + " values (too large to show)";
     if (H5Tget_class(type.get()) == H5T_STRING) {
         if (H5Tis_variable_str(type.get()) > 0) {
             Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);

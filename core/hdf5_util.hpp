@@ -51,8 +51,9 @@ std::optional<DType> dtypeOfStored(hid_t type, std::string& name);
 
 // Refuse a dataset whose storage cannot be read as declared (core/hdf5_checks.cpp): missing
 // filters, chunk sizes or counts that do not fit, data outside the file, missing virtual
-// sources. InputError naming `where`. `whole`: the whole dataset will be read.
+// sources. InputError naming `where`. `whole`: the whole dataset will be read. fileBytes: the
+// size of the file (or file image) the dataset is in.
 void checkStorage(hid_t dset, const std::string& where, const std::string& fileName,
-                  const Shape& shape, bool whole);
+                  std::uint64_t fileBytes, const Shape& shape, bool whole);
 
 } // namespace clscope::h5

@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QThread>
+#include <csignal>
 #include <hdf5.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -111,8 +112,15 @@ class TestReliability : public QObject {
         QVERIFY(leftovers(tmp.path()).isEmpty());
     }
 
-    // Data loss: a generate stopped by SIGTERM leaves neither a temporary nor a partial file.
-    void sigtermLeavesNothing() {
+    // Data loss: a generate stopped by SIGTERM or SIGINT leaves neither a temporary nor a
+    // partial file.
+    void signalLeavesNothing_data() {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGTERM") << SIGTERM;
+        QTest::newRow("SIGINT") << SIGINT;
+    }
+    void signalLeavesNothing() {
+        QFETCH(int, signal);
         QTemporaryDir dir;
         const QString out = dir.filePath("big.h5");
         for (int delayMs : {100, 400, 900, 1600}) {
@@ -123,7 +131,7 @@ class TestReliability : public QObject {
                      "--width", "160"});
             QVERIFY(p.waitForStarted());
             QThread::msleep(delayMs);
-            p.terminate();
+            ::kill(static_cast<pid_t>(p.processId()), signal);
             QVERIFY(p.waitForFinished(60000));
             QVERIFY2(leftovers(dir.path()).isEmpty(), qPrintable(leftovers(dir.path()).join(",")));
             if (QFile::exists(out)) { // finished before the signal: it must be complete

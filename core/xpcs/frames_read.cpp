@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -22,6 +23,7 @@ using h5::Handle;
 // Raw (still compressed) chunks of whole frames, read under the HDF5 lock.
 struct RawChunks {
     std::size_t chunkFrames = 0;
+    std::size_t firstChunk = 0; // index of data[0] among the dataset's chunks
     std::vector<std::vector<unsigned char>> data;
     std::vector<std::uint32_t> filterMasks; // bit i set: filter i skipped for that chunk
     bool shuffled = false;                  // filter 0 is the byte shuffle
@@ -35,9 +37,17 @@ void unshuffle(const unsigned char* in, std::size_t bytes, std::size_t element, 
             out[i * element + j] = static_cast<std::byte>(in[j * count + i]);
 }
 
-// The chunks of a deflate-only dataset of whole-frame chunks, or nothing (then fall back).
+// Compressed data held at once: the chunks are read and inflated batch by batch, so that the
+// peak stays near the frames' size (issue 13: peak RSS <= 1.5x the frames).
+constexpr std::uint64_t batchBytes = 64 << 20;
+
+// Chunks firstChunk, firstChunk+1, ... of a deflate-only dataset of whole-frame chunks, about
+// batchBytes of them (at least one), or nothing (then fall back).
 std::optional<RawChunks> readRawChunks(const std::string& fileName, const std::string& path,
-                                       const DatasetInfo& info) {
+                                       const DatasetInfo& info, std::size_t firstChunk) {
+    std::error_code ec;
+    const std::uint64_t fileBytes = std::filesystem::file_size(fileName, ec);
+    if (ec) return std::nullopt;
     std::lock_guard lock(h5::mutex());
     // The same access list as H5Reader (no file locking), so the open file is shared.
     Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
@@ -65,17 +75,23 @@ std::optional<RawChunks> readRawChunks(const std::string& fileName, const std::s
     const bool shuffled = ids == std::vector<H5Z_filter_t>{H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE};
     if (H5Pget_layout(dcpl.get()) != H5D_CHUNKED || !(deflateOnly || shuffled) ||
         H5Tequal(type.get(), h5::nativeType(*info.dtype)) <= 0 ||
-        H5Pget_chunk(dcpl.get(), 3, chunk) != 3 || chunk[1] != info.shape[1] ||
+        H5Pget_chunk(dcpl.get(), 3, chunk) != 3 || chunk[0] == 0 || chunk[1] != info.shape[1] ||
         chunk[2] != info.shape[2])
         return std::nullopt;
     RawChunks raw;
     raw.chunkFrames = chunk[0];
+    raw.firstChunk = firstChunk;
     raw.shuffled = shuffled;
-    for (hsize_t first = 0; first < info.shape[0]; first += chunk[0]) {
+    std::uint64_t held = 0;
+    for (hsize_t first = firstChunk * chunk[0]; first < info.shape[0] && held < batchBytes;
+         first += chunk[0]) {
         hsize_t offset[3] = {first, 0, 0}, bytes = 0;
         std::uint32_t mask = 0;
-        if (H5Dget_chunk_storage_size(dset.get(), offset, &bytes) < 0 || bytes == 0)
-            return std::nullopt; // unwritten chunk: its fill value is HDF5's business
+        // Unwritten chunk (its fill value is HDF5's business) or a size the file cannot hold.
+        if (H5Dget_chunk_storage_size(dset.get(), offset, &bytes) < 0 || bytes == 0 ||
+            bytes > fileBytes)
+            return std::nullopt;
+        held += bytes;
         raw.data.emplace_back(bytes);
         if (H5Dread_chunk(dset.get(), H5P_DEFAULT, offset, &mask, raw.data.back().data()) < 0)
             return std::nullopt;
@@ -88,7 +104,7 @@ std::optional<RawChunks> readRawChunks(const std::string& fileName, const std::s
 // scratch: the worker's buffer, reused from chunk to chunk.
 bool inflateChunk(const RawChunks& raw, std::size_t c, std::size_t frameBytes, Array& out,
                   std::vector<unsigned char>& scratch) {
-    const std::size_t frames = out.frameCount(), first = c * raw.chunkFrames;
+    const std::size_t frames = out.frameCount(), first = (raw.firstChunk + c) * raw.chunkFrames;
     const std::size_t full = raw.chunkFrames * frameBytes;
     const std::size_t have = (std::min(first + raw.chunkFrames, frames) - first) * frameBytes;
     const std::size_t element = dtypeSize(out.dtype());
@@ -125,13 +141,35 @@ bool inflateChunk(const RawChunks& raw, std::size_t c, std::size_t frameBytes, A
 
 } // namespace
 
+namespace {
+
+// Inflate one batch of chunks on `threads` workers; false when a chunk is corrupt.
+bool inflateBatch(const RawChunks& raw, std::size_t frameBytes, Array& out, unsigned threads) {
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    auto worker = [&] {
+        std::vector<unsigned char> scratch;
+        for (std::size_t c; (c = next++) < raw.data.size();)
+            if (!inflateChunk(raw, c, frameBytes, out, scratch)) failed = true;
+    };
+    std::vector<std::thread> pool;
+    for (unsigned w = 1; w < std::min<std::size_t>(threads, raw.data.size()); ++w)
+        pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool)
+        t.join();
+    return !failed;
+}
+
+} // namespace
+
 Array readFramesParallel(const H5Reader& file, const std::string& fileName, const std::string& path,
                          unsigned threads) {
     const std::vector<std::string> parts = frameDatasets(file, path);
     if (parts.size() != 1 || !file.hasDataset(parts[0])) return readFrames(file, path);
     const DatasetInfo info = file.info(parts[0]);
     if (!info.dtype || info.shape.size() != 3 || info.shape[0] == 0) return readFrames(file, path);
-    const std::optional<RawChunks> raw = readRawChunks(fileName, parts[0], info);
+    std::optional<RawChunks> raw = readRawChunks(fileName, parts[0], info, 0);
     if (!raw) return readFrames(file, path);
     const std::optional<std::uint64_t> bytes = checkedBytes(info.shape, dtypeSize(*info.dtype));
     if (!bytes)
@@ -140,22 +178,14 @@ Array readFramesParallel(const H5Reader& file, const std::string& fileName, cons
                                 dtypeName(*info.dtype));
     Array out(*info.dtype, info.shape);
     const std::size_t frameBytes = out.frameSize() * dtypeSize(out.dtype());
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> failed{false};
-    auto worker = [&] {
-        std::vector<unsigned char> scratch;
-        for (std::size_t c; (c = next++) < raw->data.size();)
-            if (!inflateChunk(*raw, c, frameBytes, out, scratch)) failed = true;
-    };
     if (!threads) threads = std::max(1u, std::thread::hardware_concurrency());
-    std::vector<std::thread> pool;
-    for (unsigned w = 1; w < std::min<std::size_t>(threads, raw->data.size()); ++w)
-        pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool)
-        t.join();
-    if (failed) return readFrames(file, path); // let HDF5 report what is wrong
-    return out;
+    while (raw && inflateBatch(*raw, frameBytes, out, threads)) {
+        const std::size_t next = raw->firstChunk + raw->data.size();
+        if (next * raw->chunkFrames >= info.shape[0]) return out;
+        raw = readRawChunks(fileName, parts[0], info, next);
+    }
+    out = Array(); // let HDF5 report what is wrong, without holding two stacks
+    return readFrames(file, path);
 }
 
 } // namespace clscope::xpcs

@@ -47,6 +47,14 @@ std::string mib(std::uint64_t bytes) {
     return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
 }
 
+// A CPU device (PoCL) allocates its buffers in host memory, beside the frames: there the raw
+// chunk and its reordered copy each stay under a sixteenth of the frames (at least 16 MiB) and
+// the Gram matrices of a group of bins under an eighth (one bin at least), so that a run
+// peaks near 1.5x the frames (issue 13).
+std::uint64_t hostBudget(const Array& frames) {
+    return std::max<std::uint64_t>(frames.byteSize() / 16, 16 << 20);
+}
+
 // Largest chunk (labelled pixels, image rows) the device holds next to the Gram matrices.
 std::pair<std::size_t, std::size_t> chunkLimits(const DeviceInfo& dev, const Array& frames,
                                                 const Bins& bins, std::size_t fixedBytes,
@@ -57,8 +65,8 @@ std::pair<std::size_t, std::size_t> chunkLimits(const DeviceInfo& dev, const Arr
                           " (" + dev.name + ") has " + mib(usable) + " usable (max allocation " +
                           mib(dev.maxAllocBytes) + "); use fewer frames or bins");
     // Raw chunk and reordered chunk share what is left; each is one allocation.
-    const std::uint64_t each =
-        std::min<std::uint64_t>(dev.maxAllocBytes, (usable - fixedBytes) / 2);
+    std::uint64_t each = std::min<std::uint64_t>(dev.maxAllocBytes, (usable - fixedBytes) / 2);
+    if (dev.type == "CPU") each = std::min(each, hostBudget(frames));
     const std::size_t element = dtypeSize(frames.dtype());
     const std::size_t rowBytes = frames.frameCount() * frames.width() * element;
     const std::size_t pixelBytes = std::max(framePad, frames.frameCount()) * element;
@@ -68,21 +76,24 @@ std::pair<std::size_t, std::size_t> chunkLimits(const DeviceInfo& dev, const Arr
     return {maxPixels, std::max<std::size_t>(1, each / rowBytes)};
 }
 
-// Raw frames of rows [rowBegin, rowEnd) of every frame, uploaded as one (T, rows*W) block.
-void uploadRaw(ClSession& s, const cl::Buffer& raw, const Array& frames, const Chunk& c,
-               std::vector<std::byte>& staging) {
+// Raw frames of rows [rowBegin, rowEnd) of every frame, uploaded as one (T, rows*W) block
+// straight from the frames (a rectangular write: no host staging copy). Blocking, like every
+// upload, so that no error path frees the frames while the queue reads them.
+void uploadRaw(ClSession& s, const cl::Buffer& raw, const Array& frames, const Chunk& c) {
     const std::size_t element = dtypeSize(frames.dtype());
     const std::size_t rowBytes = frames.width() * element,
                       frameBytes = frames.frameSize() * element;
     const std::size_t block = (c.rowEnd - c.rowBegin) * rowBytes;
     if (block == frameBytes)
         return s.upload(raw, frames.bytes(), frames.byteSize(), "copy H->D frames");
-    staging.resize(block * frames.frameCount());
-    for (std::size_t t = 0; t < frames.frameCount(); ++t)
-        std::memcpy(staging.data() + t * block,
-                    frames.bytes() + t * frameBytes + c.rowBegin * rowBytes, block);
-    s.upload(raw, staging.data(), staging.size(), "copy H->D frames");
-    s.finish(); // staging is reused by the next chunk
+    try {
+        const cl::array<cl::size_type, 3> origin{0, 0, 0}, from{c.rowBegin * rowBytes, 0, 0},
+            region{block, frames.frameCount(), 1};
+        s.queue().enqueueWriteBufferRect(raw, CL_TRUE, origin, from, region, block, 0, frameBytes,
+                                         0, frames.bytes());
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "copy H->D frames", s.info());
+    }
 }
 
 // Raw chunk -> the variant's layout (no copy for layout 0).
@@ -208,13 +219,12 @@ cl::Buffer prepare(DeviceRun& run, const DeviceInfo& device, const Array& frames
 // from `from` to `to` over the chunk's steps.
 void processChunk(DeviceRun& run, const GpuVariant& variant, const LayoutSpec& spec,
                   const Array& frames, const cl::Buffer& raw, const Chunk& c, int accumulate,
-                  std::vector<std::byte>& staging, const Progress& progress, double from,
-                  double to) {
+                  const Progress& progress, double from, double to) {
     const int rawFrameSize = static_cast<int>((c.rowEnd - c.rowBegin) * frames.width());
     run.stride = spec.layout == Layout::Raw          ? rawFrameSize
                  : spec.layout == Layout::FrameMajor ? static_cast<int>(c.paddedPixels())
                                                      : run.framePad;
-    uploadRaw(run.session, raw, frames, c, staging);
+    uploadRaw(run.session, raw, frames, c);
     run.session.upload(run.pixels, c.source.data(), c.source.size() * 4, "copy H->D pixels");
     run.session.upload(run.offsets, c.offsets.data(), c.offsets.size() * 4, "copy H->D pixels");
     reorder(run, raw, c, spec, rawFrameSize);
@@ -230,8 +240,11 @@ void processChunk(DeviceRun& run, const GpuVariant& variant, const LayoutSpec& s
 
 } // namespace
 
-Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
-                   const LabelMask& mask, const Params& params, const Progress& progress) {
+namespace {
+
+// One run over every bin of mask.
+Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
+               const LabelMask& mask, const Params& params, const Progress& progress) {
     checkInputs(frames, mask, params);
     const Bins bins = makeBins(mask);
     const std::string overflow = sums64Overflow(
@@ -258,10 +271,9 @@ Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Ar
     try {
         std::vector<Chunk> chunks;
         const cl::Buffer raw = prepare(run, device, frames, bins, spec, params, chunks);
-        std::vector<std::byte> staging;
         for (std::size_t i = 0; i < chunks.size(); ++i) {
             const double n = static_cast<double>(chunks.size());
-            processChunk(run, variant, spec, frames, raw, chunks[i], i > 0, staging, progress,
+            processChunk(run, variant, spec, frames, raw, chunks[i], i > 0, progress,
                          0.9 * static_cast<double>(i) / n, 0.9 * static_cast<double>(i + 1) / n);
             progress.report(0.9 * static_cast<double>(i + 1) / n);
             progress.checkCancel();
@@ -279,6 +291,66 @@ Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Ar
     result.kernelMs = result.timings.kernelMs();
     progress.report(1.0);
     return result;
+}
+
+// Consecutive bins in groups whose Gram matrices (perBin bytes each) fit budget.
+std::vector<std::pair<std::int32_t, std::int32_t>> binGroups(const Bins& bins, std::uint64_t perBin,
+                                                             std::uint64_t budget) {
+    std::vector<std::pair<std::int32_t, std::int32_t>> groups; // first and last label
+    std::uint64_t held = 0;
+    for (std::int32_t label : bins.labels) {
+        if (groups.empty() || held + perBin > budget) groups.push_back({label, label}), held = 0;
+        groups.back().second = label, held += perBin;
+    }
+    return groups;
+}
+
+// Bins [first, last] of mask only (the others unlabelled), with their two-time labels.
+std::pair<LabelMask, Params> onlyBins(const LabelMask& mask, const Params& params,
+                                      std::int32_t first, std::int32_t last) {
+    LabelMask part = mask;
+    for (std::int32_t& l : part.labels)
+        if (l < first || l > last) l = 0;
+    Params p = params;
+    std::erase_if(p.twotimeLabels, [&](std::int32_t l) { return l < first || l > last; });
+    return {std::move(part), std::move(p)};
+}
+
+template <class T> void concat(std::vector<T>& to, const std::vector<T>& from) {
+    to.insert(to.end(), from.begin(), from.end());
+}
+
+// Results of consecutive groups of bins, joined in label order.
+void append(Result& all, Result&& part) {
+    if (all.labels.empty()) return void(all = std::move(part));
+    concat(all.g2, part.g2), concat(all.g2Err, part.g2Err);
+    concat(all.labels, part.labels), concat(all.pixels, part.pixels);
+    all.twotime.merge(part.twotime);
+    all.timings.merge(part.timings);
+    all.kernelMs += part.kernelMs;
+}
+
+} // namespace
+
+Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
+                   const LabelMask& mask, const Params& params, const Progress& progress) {
+    if (device.type != "CPU") return runBins(device, variant, frames, mask, params, progress);
+    checkInputs(frames, mask, params);
+    const Bins bins = makeBins(mask);
+    // Gram bytes of one bin, with the most slots a variant takes (as many as compute units).
+    const std::uint64_t pad = roundUp(frames.frameCount(), 64);
+    const std::uint64_t perBin =
+        std::max<std::uint64_t>(1, device.computeUnits) * pad * pad * sumBytes;
+    const auto groups = binGroups(bins, perBin, 2 * hostBudget(frames));
+    if (groups.size() == 1) return runBins(device, variant, frames, mask, params, progress);
+    Result all;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const auto [part, p] = onlyBins(mask, params, groups[g].first, groups[g].second);
+        const double n = static_cast<double>(groups.size()), at = static_cast<double>(g);
+        const Progress sub([&](double f) { progress.report((at + f) / n); }, progress.cancelFlag());
+        append(all, runBins(device, variant, frames, part, p, sub));
+    }
+    return all;
 }
 
 } // namespace clscope::xpcs

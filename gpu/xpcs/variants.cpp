@@ -161,7 +161,7 @@ void checkTuning(const std::string& variant, const Tuning& given) {
     for (const auto& [name, value] : given) {
         const auto& limits = tuneLimits();
         const auto it = std::find_if(limits.begin(), limits.end(),
-                                     [&](const TuneLimit& l) { return name == l.name; });
+                                     [&n = name](const TuneLimit& l) { return n == l.name; });
         const TuneLimit l = it != limits.end() ? *it : TuneLimit{"", 0, anyMax, 1, false};
         const bool ok = value >= l.min && value <= l.max && value % l.multiple == 0 &&
                         (!l.powerOfTwo || (value & (value - 1)) == 0);
