@@ -119,6 +119,10 @@ Result runOnDevice(const DeviceInfo& device, const std::string& id, const Proble
     ClSession session(device);
     DeviceRun run(session, problem, params, id == "fp64");
     run.tuning = defaultTuning(id, device);
+    // Helmholtz keeps twice the registers per target (complex sums): 2 targets per work-item
+    // on GPUs (H200, 10^6 x 10^5: 122.9 ms against 125.2 ms with 4; docs/PERFORMANCE.md).
+    if (device.type == "GPU" && params.kernel == Kernel::Helmholtz && isDirect(id))
+        run.tuning["RBF_TPW"] = 2;
     if (id == "seed") run.tuning["SEED_N"] = static_cast<int>(problem.sourceCount());
     for (const auto& [name, value] : params.tuning)
         run.tuning[name] = value;

@@ -86,3 +86,59 @@ void renumber_module(uint k, uint start, uint end, ulong threshold, global const
     if (lid == 0) moduleClusters[k] = clusters;
     barrier(CLK_GLOBAL_MEM_FENCE);
 }
+
+// totals[]: 0 valid digis, 1 active modules, 2 clusters, 3 largest module id, then the tickets of
+// the kernels whose last work-group finishes the launch (zeroed with the counts).
+#define CLUSTER_TICKET_COUNT 4
+#define CLUSTER_TICKET_CMSSW 5
+
+// Whether this work-group is the last of its launch to get here, after its global writes
+// (each group's writes fenced before it takes a ticket). Every work-item must call it.
+inline bool cluster_last_group(global uint* ticket, local uint* flag) {
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) {
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        *flag = atomic_inc(ticket) == get_num_groups(0) - 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const bool last = *flag != 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return last;
+}
+
+// Exclusive scan of count[0..len) into start[0..len] by one work-group of wg work-items, each
+// a contiguous run; with `compact`, also the list of entries with count > 0 into active
+// (activeIndex[entry] = its place, totals[1] = their number). len = totals[lenAt] + lenAdd;
+// totals[totalAt] = the sum. count is read through volatile loads and len through an atomic,
+// so that the last work-group of the kernel that wrote them sees every group's values.
+inline void cluster_scan_wg(volatile global const uint* count, global uint* totals, uint lenAt,
+                            uint lenAdd, global uint* start, uint compact, global ushort* active,
+                            global uint* activeIndex, uint totalAt, local uint* sums,
+                            local uint* nonzero, uint wg) {
+    const uint lid = get_local_id(0), len = atomic_add(&totals[lenAt], 0u) + lenAdd;
+    const uint per = (len + wg - 1) / wg;
+    const uint begin = min(lid * per, len), end = min(begin + per, len);
+    uint sum = 0, used = 0;
+    for (uint i = begin; i < end; ++i) sum += count[i], used += count[i] != 0;
+    sums[lid] = sum, nonzero[lid] = used;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint offset = 1; offset < wg; offset <<= 1) {
+        const uint s = lid >= offset ? sums[lid - offset] : 0u;
+        const uint u = lid >= offset ? nonzero[lid - offset] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        sums[lid] += s, nonzero[lid] += u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    uint run = sums[lid] - sum, place = nonzero[lid] - used;
+    for (uint i = begin; i < end; ++i) {
+        const uint c = count[i];
+        start[i] = run;
+        run += c;
+        if (compact && c != 0) active[place] = (ushort)i, activeIndex[i] = place++;
+    }
+    if (lid == wg - 1) {
+        start[len] = run;
+        totals[totalAt] = run;
+        if (compact) totals[1] = place;
+    }
+}
