@@ -6,30 +6,28 @@
 // the active modules where it says "per module"):
 //   fill                         moduleCount[65536] and totals (one buffer) = 0
 //   1 cluster_count     per digi     digis per module (one atomic per same-module run within
-//                                    CLUSTER_RUN digis), largest module id; invalid: id -1;
-//                                    its last work-group: moduleStart (exclusive scan), active
-//                                    module list (cluster_last_group + cluster_scan_wg)
-//   2 cluster_scatter   per digi     input index into its module's range (any order)
+//                                    CLUSTER_RUN digis), largest module id; invalid: id -1
+//   2 cluster_scan      1 group      moduleStart (exclusive scan), active module list
+//   3 cluster_scatter   per digi     input index into its module's range (any order)
 //   cmssw:
-//   3 cluster_cmssw     per module   sort the module by input index (sorted pixel, adc,
+//   4 cluster_cmssw     per module   sort the module by input index (sorted pixel, adc,
 //                                    module written out), duplicates (bitmap), column
 //                                    histogram, forward neighbours, min-label propagation
 //                                    with pointer jumping, then charge cut and numbering
 //                                    (renumber_module, which also zeroes the module's rows of
 //                                    the sums); local memory up to CMSSW_LOCAL_CAP
-//                                    digis, global scratch above, chosen per module; its last
-//                                    work-group: clusterStart (the modules' first cluster)
+//                                    digis, global scratch above, chosen per module
 //   unionfind:
-//   3 cluster_sort      per module   the same sort (local up to SORT_LOCAL_CAP, else global)
+//   4 cluster_sort      per module   the same sort (local up to SORT_LOCAL_CAP, else global)
 //     fill              hash table, duplicate flags
-//   4 cluster_uf_insert per digi     hash table of (module, x, y), duplicates flagged
-//   5 cluster_uf_union  per digi     lock-free union-find over neighbour pairs
-//   6 cluster_uf_roots  per digi     each digi's root (its cluster's lowest position)
-//   7 cluster_renumber  per module   charge cut and numbering (renumber_module)
-//   8 cluster_scan      1 group      clusterStart: the modules' first cluster
+//   5 cluster_uf_insert per digi     hash table of (module, x, y), duplicates flagged
+//   6 cluster_uf_union  per digi     lock-free union-find over neighbour pairs
+//   7 cluster_uf_roots  per digi     each digi's root (its cluster's lowest position)
+//   8 cluster_renumber  per module   charge cut and numbering (renumber_module)
 //   both:
+//   - cluster_scan      1 group      clusterStart: the modules' first cluster
 //   - cluster_sums      per digi     id per input digi; per-cluster integer sums (atomics)
-// So cmssw takes 4 kernels and 1 fill, unionfind 9 kernels and 3 fills. Because positions within a
+// So cmssw takes 6 kernels and 1 fill, unionfind 10 kernels and 3 fills. Because positions within a
 // module follow the input order, a cluster's root is its lowest digi and the numbering is the same
 // on every device and variant; the doubles are made on the host from the integer sums.
 #include "core/errors.hpp"
@@ -47,9 +45,6 @@ constexpr std::size_t moduleIds = 65536;
 constexpr std::size_t sumsStride = 14;   // SUMS_STRIDE of cluster_finish.cl
 constexpr std::size_t maxNeighbours = 5; // CMSSW_MAX_NEIGHBOURS of cluster_cmssw.cl
 constexpr std::size_t cmsswFixedLocal = 2 * 2080 * 4 + (416 + 417) * 4 + 64; // bitmaps, columns
-// totals: valid digis, active modules, clusters, largest module id, two last-group tickets
-// (cluster_common.cl), padded.
-constexpr std::size_t totalsBytes = 32;
 constexpr std::size_t cmsswPerDigiLocal = 4 + 4 + 2 + 2 * maxNeighbours + 1;
 
 template <class... Args> void setArgs(cl::Kernel& kernel, const Args&... args) {
@@ -117,7 +112,7 @@ void checkTuning(const DeviceInfo& d, std::map<std::string, int>& t) {
                              std::to_string(t.at(name)) + " exceeds the work-group limit " +
                              std::to_string(d.maxWorkGroupSize) + " of " + d.spec);
     // Local caps shrink to what the device's local memory holds.
-    const std::size_t local = d.localMemBytes, wgBytes = 8 * std::size_t(t.at("CLUSTER_WG"));
+    const std::size_t local = d.localMemBytes, wgBytes = 4 * std::size_t(t.at("CLUSTER_WG"));
     if (local < cmsswFixedLocal + wgBytes + cmsswPerDigiLocal + 64)
         throw UsageError("cluster: " + d.spec + " has " + std::to_string(local) +
                          " bytes of local memory, the cmssw and sort kernels need about " +
@@ -136,12 +131,16 @@ void groupByModule(Run& r, const Digis& d, bool sort) {
     s.upload(r.x, d.x.data(), n * 2, "copy H->D digis");
     s.upload(r.y, d.y.data(), n * 2, "copy H->D digis");
     s.upload(r.adc, d.adc.data(), n * 2, "copy H->D digis");
-    s.fill(r.countsAndTotals, moduleIds * 4 + totalsBytes, "cluster fill"); // one fill for both
-    // Counts, then (its last work-group) moduleStart and the active modules.
+    s.fill(r.countsAndTotals, moduleIds * 4 + 16, "cluster fill"); // one fill for both
     cl::Kernel count = r.kernel("cluster_group", "cluster_count");
-    setArgs(count, r.module, r.n, r.moduleCount, r.totals, r.id, r.moduleStart, r.active,
-            r.activeIndex);
+    setArgs(count, r.module, r.n, r.moduleCount, r.totals, r.id);
     r.perDigi(count, "cluster count");
+    const std::size_t scanWg = std::size_t(r.tuning.at("SCAN_WG"));
+    cl::Kernel scan = r.kernel("cluster_group", "cluster_scan");
+    // Modules 0..totals[3]; totals[0] = valid digis, totals[1] = active modules.
+    setArgs(scan, r.moduleCount, r.totals, cl_uint(3), cl_uint(1), r.moduleStart, cl_uint(1),
+            r.active, r.activeIndex, cl_uint(0));
+    s.launch(scan, "cluster scan modules", {{scanWg}, {scanWg}});
     cl::Kernel scatter = r.kernel("cluster_group", "cluster_scatter");
     setArgs(scatter, r.module, r.n, r.moduleStart, r.moduleCount, r.sortedIndex);
     r.perDigi(scatter, "cluster scatter");
@@ -163,8 +162,7 @@ void cmsswRoots(Run& r, const ChargeCut& cut) {
     setArgs(k, r.moduleStart, r.active, r.totals, r.sortedIndex, r.module, r.x, r.y, r.adc,
             r.sortedPix, r.sortedAdc, r.sortedModule, r.root, order, neighbours, counts, r.chargeLo,
             r.chargeHi, r.rank, r.localId, r.moduleClusters, r.sums, cl_ulong(cut.threshold(0)),
-            cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules),
-            r.clusterStart);
+            cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules));
     r.perModule(k, "cluster cmssw");
 }
 
@@ -200,17 +198,14 @@ void renumber(Run& r, const ChargeCut& cut) {
     r.perModule(k, "cluster renumber");
 }
 
-// Cluster offsets over the modules (unless the cmssw kernel made them), then each digi's id and
-// the per-cluster sums.
-void finish(Run& r, bool scanned) {
+// Cluster offsets over the modules, then each digi's id and the per-cluster sums.
+void finish(Run& r) {
     ClSession& s = r.s;
     const std::size_t scanWg = std::size_t(r.tuning.at("SCAN_WG"));
-    if (!scanned) {
-        cl::Kernel scan = r.kernel("cluster_group", "cluster_scan");
-        setArgs(scan, r.moduleClusters, r.totals, cl_uint(1), cl_uint(0), r.clusterStart,
-                cl_uint(0), r.active, r.activeIndex, cl_uint(2));
-        s.launch(scan, "cluster scan clusters", {{scanWg}, {scanWg}});
-    }
+    cl::Kernel scan = r.kernel("cluster_group", "cluster_scan");
+    setArgs(scan, r.moduleClusters, r.totals, cl_uint(1), cl_uint(0), r.clusterStart, cl_uint(0),
+            r.active, r.activeIndex, cl_uint(2));
+    s.launch(scan, "cluster scan clusters", {{scanWg}, {scanWg}});
     cl::Kernel sums = r.kernel("cluster_finish", "cluster_sums");
     setArgs(sums, r.totals, r.sortedIndex, r.localId, r.sortedPix, r.sortedAdc, r.sortedModule,
             r.activeIndex, r.clusterStart, r.id, r.sums);
@@ -255,9 +250,9 @@ void allocate(Run& r) {
     for (cl::Buffer* b : {&r.id, &r.sortedIndex, &r.sortedPix, &r.root, &r.chargeLo, &r.chargeHi,
                           &r.rank, &r.localId})
         *b = s.allocate(n * 4, "cluster per digi");
-    r.countsAndTotals = s.allocate(moduleIds * 4 + totalsBytes, "cluster module counts and totals");
+    r.countsAndTotals = s.allocate(moduleIds * 4 + 16, "cluster module counts and totals");
     r.moduleCount = region(r.countsAndTotals, 0, moduleIds * 4);
-    r.totals = region(r.countsAndTotals, moduleIds * 4, totalsBytes);
+    r.totals = region(r.countsAndTotals, moduleIds * 4, 16);
     r.moduleStart = s.allocate((moduleIds + 1) * 4, "cluster module starts");
     r.active = s.allocate(moduleIds * 2, "cluster active modules");
     r.activeIndex = s.allocate(moduleIds * 4, "cluster active index");
@@ -276,12 +271,9 @@ std::map<std::string, int> defaultTuning(const DeviceInfo& d) {
                 {"SORT_LOCAL_CAP", 2048},
                 {"CMSSW_LOCAL_CAP", 1024},
                 {"CLUSTER_RUN", 32}};
-    return {{"CLUSTER_WG", 256},
-            {"SCAN_WG", 256}, // NVIDIA allows 256 work-items for the scan
-                              // kernel
-            {"CLUSTER_GROUPS", 2048},
-            {"SORT_LOCAL_CAP", 2048},
-            {"CMSSW_LOCAL_CAP", 1024},
+    return {{"CLUSTER_WG", 256},      {"SCAN_WG", 256}, // NVIDIA allows 256 work-items for the scan
+                                                        // kernel
+            {"CLUSTER_GROUPS", 2048}, {"SORT_LOCAL_CAP", 2048}, {"CMSSW_LOCAL_CAP", 1024},
             {"CLUSTER_RUN", 32}}; // digis per aligned block whose same-module run takes one atomic
 }
 
@@ -313,7 +305,7 @@ Result runOnDevice(const DeviceInfo& device, const std::string& variant, const D
                 unionfindRoots(run);
                 renumber(run, params.chargeCut);
             }
-            finish(run, variant == "cmssw");
+            finish(run);
             result = download(run);
         } catch (const cl::Error& e) {
             rethrowDeviceError(e, "cluster " + variant, device);

@@ -4,8 +4,7 @@
 // histogram, forward neighbour lists, atomic-min hooking of roots with pointer jumping
 // (cluster_steps.cl), then the charge cut and numbering (renumber_module, cluster_common.cl).
 // Writes the sorted digis, each digi's root (its cluster's lowest position, -1 for a
-// duplicate) and its number in the module, the module's cluster count and, from the last
-// work-group, every module's first cluster. A module of up to CMSSW_LOCAL_CAP digis is worked on in
+// duplicate) and its number in the module, and the module's cluster count. A module of up to CMSSW_LOCAL_CAP digis is worked on in
 // local memory, a larger one in global scratch: the same launch takes both paths.
 #ifndef CMSSW_LOCAL_CAP
 #define CMSSW_LOCAL_CAP 1024
@@ -13,7 +12,7 @@
 #define BITMAP_WORDS (CLUSTER_SIZE_X * CLUSTER_SIZE_Y / 32)
 
 kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* active,
-                          global uint* totals, global uint* sortedIndex,
+                          global const uint* totals, global uint* sortedIndex,
                           global const ushort* module, global const ushort* x,
                           global const ushort* y, global const ushort* adc,
                           global uint* sortedPix, global ushort* sortedAdc,
@@ -22,10 +21,9 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
                           global uchar* countScratch, global uint* chargeLo,
                           global uint* chargeHi, global uint* rank, global int* localId,
                           global uint* moduleClusters, global uint* sums, ulong inner,
-                          ulong outer, uint innerModules, global uint* clusterStart) {
+                          ulong outer, uint innerModules) {
     local uint seen[BITMAP_WORDS], twice[BITMAP_WORDS];
     local uint columnCount[CLUSTER_SIZE_Y], columnStart[CLUSTER_SIZE_Y + 1], tmp[CLUSTER_WG];
-    local uint scanB[CLUSTER_WG], lastGroup;
     local int changed;
     local uint pixL[CMSSW_LOCAL_CAP];
     local int labelL[CMSSW_LOCAL_CAP]; // the sort keys first, then the labels
@@ -54,9 +52,4 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
         renumber_module(k, start, start + n, m < innerModules ? inner : outer, rootOut, sortedAdc,
                         chargeLo, chargeHi, rank, localId, moduleClusters, sums, tmp);
     }
-    // The last work-group to finish: the modules' first cluster (clusterStart) and the total,
-    // what a separate cluster_scan launch did.
-    if (cluster_last_group(&totals[CLUSTER_TICKET_CMSSW], &lastGroup))
-        cluster_scan_wg(moduleClusters, totals, 1, 0, clusterStart, 0, 0, 0, 2, tmp, scanB,
-                        CLUSTER_WG);
 }

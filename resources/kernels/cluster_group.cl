@@ -20,22 +20,10 @@ inline uint cluster_run(global const ushort* module, uint n, uint i) {
     return j - i;
 }
 
-kernel void cluster_scan(global const uint* count, global uint* totals, uint lenAt, uint lenAdd,
-                         global uint* start, uint compact, global ushort* active,
-                         global uint* activeIndex, uint totalAt) {
-    local uint sums[SCAN_WG], nonzero[SCAN_WG];
-    cluster_scan_wg(count, totals, lenAt, lenAdd, start, compact, active, activeIndex, totalAt,
-                    sums, nonzero, SCAN_WG);
-}
-
-// Valid digis per module and the largest module id; invalid digis get id -1 here. The last
-// work-group to finish then scans the counts into moduleStart and the active module list (what
-// a separate cluster_scan launch did): one launch less.
-kernel __attribute__((reqd_work_group_size(CLUSTER_WG, 1, 1)))
-void cluster_count(global const ushort* module, uint n, global uint* moduleCount,
-                   global uint* totals, global int* id, global uint* moduleStart,
-                   global ushort* active, global uint* activeIndex) {
-    local uint groupMax, sums[CLUSTER_WG], nonzero[CLUSTER_WG];
+// Valid digis per module and the largest module id; invalid digis get id -1 here.
+kernel void cluster_count(global const ushort* module, uint n, global uint* moduleCount,
+                          global uint* totals, global int* id) {
+    local uint groupMax;
     const uint i = get_global_id(0);
     if (get_local_id(0) == 0) groupMax = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -50,10 +38,42 @@ void cluster_count(global const ushort* module, uint n, global uint* moduleCount
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (get_local_id(0) == 0) atomic_max(&totals[3], groupMax);
-    // Modules 0..totals[3]; totals[0] = valid digis, totals[1] = active modules.
-    if (cluster_last_group(&totals[CLUSTER_TICKET_COUNT], &groupMax))
-        cluster_scan_wg(moduleCount, totals, 3, 1, moduleStart, 1, active, activeIndex, 0, sums,
-                        nonzero, CLUSTER_WG);
+}
+
+// Exclusive scan of count[0..len) into start[0..len] by one work-group of SCAN_WG, each
+// work-item a contiguous run; with `compact`, also the list of entries with count > 0 into
+// active (activeIndex[entry] = its place, totals[1] = their number).
+// len = totals[lenAt] + lenAdd; totals[totalAt] = the sum.
+kernel void cluster_scan(global const uint* count, global uint* totals, uint lenAt, uint lenAdd,
+                         global uint* start, uint compact, global ushort* active,
+                         global uint* activeIndex, uint totalAt) {
+    local uint sums[SCAN_WG], nonzero[SCAN_WG];
+    const uint lid = get_local_id(0), len = totals[lenAt] + lenAdd;
+    const uint per = (len + SCAN_WG - 1) / SCAN_WG;
+    const uint begin = min(lid * per, len), end = min(begin + per, len);
+    uint sum = 0, used = 0;
+    for (uint i = begin; i < end; ++i) sum += count[i], used += count[i] != 0;
+    sums[lid] = sum, nonzero[lid] = used;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint offset = 1; offset < SCAN_WG; offset <<= 1) {
+        const uint s = lid >= offset ? sums[lid - offset] : 0u;
+        const uint u = lid >= offset ? nonzero[lid - offset] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        sums[lid] += s, nonzero[lid] += u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    uint run = sums[lid] - sum, place = nonzero[lid] - used;
+    for (uint i = begin; i < end; ++i) {
+        const uint c = count[i];
+        start[i] = run;
+        run += c;
+        if (compact && c != 0) active[place] = (ushort)i, activeIndex[i] = place++;
+    }
+    if (lid == SCAN_WG - 1) {
+        start[len] = run;
+        totals[totalAt] = run;
+        if (compact) totals[1] = place;
+    }
 }
 
 // Each valid digi to a free slot of its module's range (order within the module arbitrary;
