@@ -38,11 +38,15 @@ void presentResults(Workbench& wb, const QString& tab) {
         }
         if (auto* panel = window->findChild<QDockWidget*>("AlgorithmPanel_cluster")) {
             panel->raise();
-            // The plots get the width, once the docks have settled.
+            // The plots get the width, once the docks have settled, within the window's width
+            // (fixed sizes made the window wider than a 1600-pixel screen).
             QMetaObject::invokeMethod(
                 window,
                 [window, panel, results] {
-                    if (results) window->resizeDocks({results, panel}, {1100, 430}, Qt::Horizontal);
+                    const int w = window->width();
+                    if (results)
+                        window->resizeDocks({results, panel}, {w * 55 / 100, w * 24 / 100},
+                                            Qt::Horizontal);
                 },
                 Qt::QueuedConnection);
         }

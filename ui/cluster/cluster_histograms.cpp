@@ -81,6 +81,7 @@ ClusterHistogramsView::ClusterHistogramsView(QWidget* parent) : QWidget(parent) 
     box->setContentsMargins(0, 0, 0, 0);
     plot_ = new QCustomPlot(this);
     plot_->setMinimumHeight(200);
+    plot_->setMinimumWidth(400); // not the sum of the four axis rects: the window fits 1600 px
     box->addWidget(plot_);
 }
 

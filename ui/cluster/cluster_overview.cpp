@@ -57,6 +57,7 @@ ClusterOverview::ClusterOverview(QWidget* parent) : QWidget(parent) {
     box->setContentsMargins(0, 0, 0, 0);
     plot_ = new QCustomPlot(this);
     plot_->setMinimumHeight(260);
+    plot_->setMinimumWidth(400); // not the sum of the five grids: the window fits 1600 px
     readout_ = new QLabel("click a module to open its map", this);
     box->addWidget(plot_, 1);
     box->addWidget(readout_);
