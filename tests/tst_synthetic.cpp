@@ -50,7 +50,8 @@ class TestSynthetic : public QObject {
                 sum += v[t * npix + i];
                 ++n;
             }
-            QVERIFY2(std::abs(sum - expected) < 5 * std::sqrt(expected), qPrintable(QString::number(t)));
+            QVERIFY2(std::abs(sum - expected) < 5 * std::sqrt(expected),
+                     qPrintable(QString::number(t)));
             QVERIFY(n > 1000);
         }
     }
@@ -67,7 +68,8 @@ class TestSynthetic : public QObject {
 
     void generateWriteReadBack() {
         synthetic::XpcsParams p;
-        p.frames = 6, p.height = 20, p.width = 30, p.dtype = DType::UInt16, p.intensity = 60000, p.frameTime = 0.01;
+        p.frames = 6, p.height = 20, p.width = 30, p.dtype = DType::UInt16, p.intensity = 60000,
+        p.frameTime = 0.01;
         const auto d = synthetic::generateXpcs(p);
         const std::string file = tmp.filePath("x.h5").toStdString();
         {
@@ -91,13 +93,17 @@ class TestSynthetic : public QObject {
         const auto d = synthetic::generateDiffraction(p);
         QCOMPARE(d.frames.shape(), (Shape{2, 512, 1028}));
         const auto v = d.frames.as<std::uint16_t>();
-        for (std::size_t x : {256, 257, 514, 515}) QVERIFY(d.mask.bad[10 * 1028 + x]);
-        for (std::size_t y : {256, 257}) QVERIFY(d.mask.bad[y * 1028 + 10]);
+        for (std::size_t x : {256, 257, 514, 515})
+            QVERIFY(d.mask.bad[10 * 1028 + x]);
+        for (std::size_t y : {256, 257})
+            QVERIFY(d.mask.bad[y * 1028 + 10]);
         QVERIFY(!d.mask.bad[10 * 1028 + 10]);
         std::size_t bright = 0;
         for (std::size_t i = 0; i < d.mask.bad.size(); ++i) {
-            if (d.mask.bad[i]) QCOMPARE(v[i], std::uint16_t(65535));
-            else QVERIFY(v[i] < 65533);
+            if (d.mask.bad[i])
+                QCOMPARE(v[i], std::uint16_t(65535));
+            else
+                QVERIFY(v[i] < 65533);
             bright += !d.mask.bad[i] && v[i] > 30;
         }
         QVERIFY(bright > 100); // spots stand out of a background of mean 1
@@ -118,7 +124,10 @@ class TestSynthetic : public QObject {
         std::size_t invalid = 0, duplicates = 0;
         std::set<std::tuple<int, int, int>> seen;
         for (std::size_t i = 0; i < d.size(); ++i) {
-            if (d.module[i] == Digis::invalidModule) { ++invalid; continue; }
+            if (d.module[i] == Digis::invalidModule) {
+                ++invalid;
+                continue;
+            }
             QVERIFY(d.module[i] < 1856 && d.x[i] < 160 && d.y[i] < 416);
             duplicates += !seen.insert({d.module[i], d.x[i], d.y[i]}).second;
         }
@@ -145,7 +154,8 @@ class TestSynthetic : public QObject {
         QCOMPARE(d.targets[3 * (25 + 7) + 1], 0.0);
         QCOMPARE(d.targets[3 * (50 + 7) + 0], 0.0);
         QCOMPARE(d.targets[3 * 1 + 1], 0.25);
-        for (double s : d.sources) QVERIFY(s >= 0 && s < 1);
+        for (double s : d.sources)
+            QVERIFY(s >= 0 && s < 1);
     }
 };
 

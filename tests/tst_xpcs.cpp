@@ -30,11 +30,13 @@ struct Case {
 };
 
 template <class T>
-Array randomFrames(std::size_t t, std::size_t h, std::size_t w, double lo, double hi, unsigned seed) {
+Array randomFrames(std::size_t t, std::size_t h, std::size_t w, double lo, double hi,
+                   unsigned seed) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> dist(lo, hi);
     std::vector<T> v(t * h * w);
-    for (T& x : v) x = static_cast<T>(std::is_integral_v<T> ? std::floor(dist(rng)) : dist(rng));
+    for (T& x : v)
+        x = static_cast<T>(std::is_integral_v<T> ? std::floor(dist(rng)) : dist(rng));
     return makeArray<T>({t, h, w}, v);
 }
 
@@ -67,8 +69,12 @@ void compareValues(const char* what, const std::vector<T>& got, const std::vecto
     }
     if (bad)
         QFAIL(qPrintable(QString("%1: %2 of %3 differ, first at %4 (%5 vs %6), largest error %7")
-                             .arg(what).arg(bad).arg(got.size()).arg(first)
-                             .arg(double(got[first]), 0, 'g', 17).arg(double(want[first]), 0, 'g', 17)
+                             .arg(what)
+                             .arg(bad)
+                             .arg(got.size())
+                             .arg(first)
+                             .arg(double(got[first]), 0, 'g', 17)
+                             .arg(double(want[first]), 0, 'g', 17)
                              .arg(worst)));
 }
 
@@ -116,10 +122,14 @@ class TestXpcs : public QObject {
 void TestXpcs::addCases() {
     auto add = [&](const char* name, Case c) { cases_[name] = std::move(c); };
     const std::vector<std::int32_t> sparse{0, 3, 7, 42}; // non-contiguous labels, some excluded
-    add("uint8 above 127", {randomFrames<std::uint8_t>(37, 13, 11, 0, 256, 1), randomLabels(13, 11, sparse, 2)});
-    add("uint16 near 65535", {randomFrames<std::uint16_t>(19, 9, 10, 65000, 65536, 3), randomLabels(9, 10, sparse, 4)});
-    add("uint32", {randomFrames<std::uint32_t>(23, 7, 9, 0, 1 << 24, 5), randomLabels(7, 9, {1, 2}, 6)});
-    add("int32 negative", {randomFrames<std::int32_t>(17, 8, 8, -1000, 1000, 7), randomLabels(8, 8, {1, 5, 0}, 8)});
+    add("uint8 above 127",
+        {randomFrames<std::uint8_t>(37, 13, 11, 0, 256, 1), randomLabels(13, 11, sparse, 2)});
+    add("uint16 near 65535",
+        {randomFrames<std::uint16_t>(19, 9, 10, 65000, 65536, 3), randomLabels(9, 10, sparse, 4)});
+    add("uint32",
+        {randomFrames<std::uint32_t>(23, 7, 9, 0, 1 << 24, 5), randomLabels(7, 9, {1, 2}, 6)});
+    add("int32 negative",
+        {randomFrames<std::int32_t>(17, 8, 8, -1000, 1000, 7), randomLabels(8, 8, {1, 5, 0}, 8)});
     Case f32{randomFrames<float>(21, 6, 13, 0, 100, 9), randomLabels(6, 13, {2, 0, 9}, 10)};
     f32.tolerance = 1e-6;
     add("float32", std::move(f32));
@@ -129,10 +139,12 @@ void TestXpcs::addCases() {
     // All-zero frames, and a bin (label 9) that is zero in every frame: NaN where D = 0.
     Case zeros{randomFrames<std::uint8_t>(15, 6, 7, 0, 4, 12), randomLabels(6, 7, {1, 9, 4}, 13)};
     auto v = zeros.frames.as<std::uint8_t>();
-    for (std::size_t t : {0u, 5u, 6u, 14u}) std::fill_n(&v[t * 42], 42, 0);
+    for (std::size_t t : {0u, 5u, 6u, 14u})
+        std::fill_n(&v[t * 42], 42, 0);
     for (std::size_t i = 0; i < 42; ++i)
         if (zeros.mask.labels[i] == 9)
-            for (std::size_t t = 0; t < 15; ++t) v[t * 42 + i] = 0;
+            for (std::size_t t = 0; t < 15; ++t)
+                v[t * 42 + i] = 0;
     add("zero frames and bins", std::move(zeros));
     // Synthetic seed-like data: frame and pixel counts above the gemm tile and flush sizes.
     synthetic::XpcsParams sp;
@@ -157,7 +169,8 @@ void TestXpcs::addCases() {
 
 void TestXpcs::initTestCase() {
     addCases();
-    for (auto& [name, c] : cases_) references_[name] = xpcs::correlateCpu(c.frames, c.mask, c.params);
+    for (auto& [name, c] : cases_)
+        references_[name] = xpcs::correlateCpu(c.frames, c.mask, c.params);
 }
 
 void TestXpcs::variantsMatchReference_data() {
@@ -165,7 +178,8 @@ void TestXpcs::variantsMatchReference_data() {
     QTest::addColumn<QString>("caseName");
     for (const VariantEntry& v : VariantRegistry::instance().variants("xpcs"))
         for (const auto& [name, c] : cases_)
-            QTest::newRow(qPrintable(QString::fromStdString(v.info.id) + " " + name)) << v.info.id << name;
+            QTest::newRow(qPrintable(QString::fromStdString(v.info.id) + " " + name))
+                << v.info.id << name;
 }
 
 void TestXpcs::variantsMatchReference() {
@@ -192,8 +206,10 @@ void TestXpcs::referenceMatchesNumpy() {
     const xpcs::Result got = xpcs::correlateCpu(frames, mask, {});
     const H5Reader numpy(dir + "/xpcs_small_numpy.h5");
     const Array g2 = numpy.read("/g2", DType::Float64), err = numpy.read("/g2_err", DType::Float64);
-    compareValues("g2", got.g2, std::vector<double>(g2.as<double>().begin(), g2.as<double>().end()), 1e-6);
-    compareValues("g2_err", got.g2Err, std::vector<double>(err.as<double>().begin(), err.as<double>().end()), 1e-6);
+    compareValues("g2", got.g2, std::vector<double>(g2.as<double>().begin(), g2.as<double>().end()),
+                  1e-6);
+    compareValues("g2_err", got.g2Err,
+                  std::vector<double>(err.as<double>().begin(), err.as<double>().end()), 1e-6);
 }
 
 // One bin of two pixels over three frames, worked out by hand from DESIGN.md §5.
@@ -241,19 +257,30 @@ void TestXpcs::chunkPlanCoversEveryPixel() {
             }
         }
         QCOMPARE(nextRow, std::size_t(17));
-        for (std::size_t i = 0; i < seen.size(); ++i) QCOMPARE(seen[i], mask.labels[i] > 0 ? 1 : 0);
+        for (std::size_t i = 0; i < seen.size(); ++i)
+            QCOMPARE(seen[i], mask.labels[i] > 0 ? 1 : 0);
     }
 }
 
 void TestXpcs::rejectsBadInputs() {
     const Array frames = randomFrames<std::uint8_t>(4, 3, 3, 0, 9, 1);
-    QVERIFY_THROWS_EXCEPTION(InputError, xpcs::correlateCpu(frames, LabelMask{3, 4, std::vector<std::int32_t>(12, 1)}, {}));
-    QVERIFY_THROWS_EXCEPTION(InputError, xpcs::correlateCpu(frames, LabelMask{3, 3, std::vector<std::int32_t>(9, 0)}, {}));
+    QVERIFY_THROWS_EXCEPTION(
+        InputError,
+        xpcs::correlateCpu(frames, LabelMask{3, 4, std::vector<std::int32_t>(12, 1)}, {}));
+    QVERIFY_THROWS_EXCEPTION(
+        InputError,
+        xpcs::correlateCpu(frames, LabelMask{3, 3, std::vector<std::int32_t>(9, 0)}, {}));
     xpcs::Params params;
     params.twotimeLabels = {7};
-    QVERIFY_THROWS_EXCEPTION(UsageError, xpcs::correlateCpu(frames, LabelMask{3, 3, std::vector<std::int32_t>(9, 1)}, params));
-    QVERIFY_THROWS_EXCEPTION(UsageError, xpcs::correlate(hostDevice(), "gemm", frames, LabelMask{3, 3, std::vector<std::int32_t>(9, 1)}));
-    QVERIFY_THROWS_EXCEPTION(UsageError, xpcs::correlate(hostDevice(), "nope", frames, LabelMask{3, 3, std::vector<std::int32_t>(9, 1)}));
+    QVERIFY_THROWS_EXCEPTION(
+        UsageError,
+        xpcs::correlateCpu(frames, LabelMask{3, 3, std::vector<std::int32_t>(9, 1)}, params));
+    QVERIFY_THROWS_EXCEPTION(UsageError,
+                             xpcs::correlate(hostDevice(), "gemm", frames,
+                                             LabelMask{3, 3, std::vector<std::int32_t>(9, 1)}));
+    QVERIFY_THROWS_EXCEPTION(UsageError,
+                             xpcs::correlate(hostDevice(), "nope", frames,
+                                             LabelMask{3, 3, std::vector<std::int32_t>(9, 1)}));
 }
 
 void TestXpcs::fitsRecoverParameters() {
@@ -274,7 +301,9 @@ void TestXpcs::fitsRecoverParameters() {
     QVERIFY2(fit.converged, fit.message.c_str());
     QCOMPARE(fit.points, std::size_t(199)); // tau = 0 left out
     const std::vector<double> want{1.02, 0.25, 3.0, 0.8};
-    for (std::size_t i = 0; i < 4; ++i) QVERIFY2(std::abs(fit.values[i] - want[i]) < 20 * fit.errors[i] + 1e-3, qPrintable(QString::number(i)));
+    for (std::size_t i = 0; i < 4; ++i)
+        QVERIFY2(std::abs(fit.values[i] - want[i]) < 20 * fit.errors[i] + 1e-3,
+                 qPrintable(QString::number(i)));
     QVERIFY(fit.chiSquaredReduced > 0.1 && fit.chiSquaredReduced < 2);
     // Bounds hold: beta kept at or below 0.2 even though the data want 0.25.
     model.beta.upper = 0.2;
@@ -282,7 +311,8 @@ void TestXpcs::fitsRecoverParameters() {
     // Rates D q^2 recovered by the power law, exponent fixed to 2.
     xpcs::PowerLawModel law;
     law.exponent.fixed = true;
-    const xpcs::FitResult d = xpcs::fitRateVsQ({0.01, 0.02, 0.03, 0.04}, {0.5, 2.0, 4.5, 8.0}, {}, law);
+    const xpcs::FitResult d =
+        xpcs::fitRateVsQ({0.01, 0.02, 0.03, 0.04}, {0.5, 2.0, 4.5, 8.0}, {}, law);
     QVERIFY(std::abs(d.values[0] - 5000.0) < 1e-6 * 5000.0);
     QCOMPARE(d.errors[1], 0.0);
 }
@@ -298,9 +328,11 @@ static int cli(const QStringList& args) {
 
 void TestXpcs::commandLineRoundTrip() {
     QTemporaryDir dir;
-    const QString in = dir.filePath("in.h5"), out = dir.filePath("out.h5"), other = dir.filePath("other.h5");
+    const QString in = dir.filePath("in.h5"), out = dir.filePath("out.h5"),
+                  other = dir.filePath("other.h5");
     QCOMPARE(cli({"generate", "xpcs", "--frames", "12", "--height", "41", "--width", "49",
-                  "--frame-time", "0.01", "-o", in}), 0);
+                  "--frame-time", "0.01", "-o", in}),
+             0);
     QCOMPARE(cli({"correlate", in, "--device", "cpu", "--twotime", "1,2", "-o", out}), 0);
     const H5Reader file(out.toStdString());
     const xpcs::Result r = xpcs::readResult(file);
@@ -320,7 +352,9 @@ void TestXpcs::commandLineRoundTrip() {
         compareValues("g2", xpcs::readResult(H5Reader(other.toStdString())).g2, r.g2, 1e-9);
     }
     // Mask of another shape: exit 3, and no output left behind.
-    QCOMPARE(cli({"generate", "xpcs", "--frames", "2", "--height", "40", "--width", "49", "-o", other}), 0);
+    QCOMPARE(
+        cli({"generate", "xpcs", "--frames", "2", "--height", "40", "--width", "49", "-o", other}),
+        0);
     const QString failed = dir.filePath("failed.h5");
     QCOMPARE(cli({"correlate", in, "--mask", other, "--device", "cpu", "-o", failed}), 3);
     QVERIFY(!QFile::exists(failed));

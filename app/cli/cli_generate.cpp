@@ -89,8 +89,9 @@ void addXpcs(CLI::App* generate, Action& action) {
     sub->add_option("--frame-time", p.frameTime,
                     "Frame time in seconds (0: none written; brownian: 1 ms)")
         ->check(numberIn(0, limits::maxFrameTime));
-    sub->add_option("--model", p.model,
-                    "brownian (diffusing particles, known D; the default) or seed (flat g2, the bench case)")
+    sub->add_option(
+           "--model", p.model,
+           "brownian (diffusing particles, known D; the default) or seed (flat g2, the bench case)")
         ->capture_default_str();
     sub->add_option("--diffusion", p.diffusion, "brownian: diffusion coefficient D in Å²/s")
         ->capture_default_str()

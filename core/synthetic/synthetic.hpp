@@ -23,10 +23,10 @@ namespace clscope::synthetic {
 // (1 ms when none is given).
 struct XpcsParams {
     std::string model = "brownian"; // "brownian" (the default) or "seed" (the bench case)
-    double diffusion = 1e6;     // brownian: D in Å^2/s
-    double distance = 5.0;      // brownian: metres
-    double pixelSize = 75e-6;   // brownian: metres
-    double wavelength = 1e-10;  // brownian: metres
+    double diffusion = 1e6;         // brownian: D in Å^2/s
+    double distance = 5.0;          // brownian: metres
+    double pixelSize = 75e-6;       // brownian: metres
+    double wavelength = 1e-10;      // brownian: metres
     std::size_t frames = 500, height = 201, width = 241;
     double ringWidth = 10.0; // pixels per label
     double intensity = 10.0; // I0

@@ -271,9 +271,12 @@ std::map<std::string, int> defaultTuning(const DeviceInfo& d) {
                 {"SORT_LOCAL_CAP", 2048},
                 {"CMSSW_LOCAL_CAP", 1024},
                 {"CLUSTER_RUN", 32}};
-    return {{"CLUSTER_WG", 256},      {"SCAN_WG", 256}, // NVIDIA allows 256 work-items for the scan
-                                                        // kernel
-            {"CLUSTER_GROUPS", 2048}, {"SORT_LOCAL_CAP", 2048}, {"CMSSW_LOCAL_CAP", 1024},
+    return {{"CLUSTER_WG", 256},
+            {"SCAN_WG", 256}, // NVIDIA allows 256 work-items for the scan
+                              // kernel
+            {"CLUSTER_GROUPS", 2048},
+            {"SORT_LOCAL_CAP", 2048},
+            {"CMSSW_LOCAL_CAP", 1024},
             {"CLUSTER_RUN", 32}}; // digis per aligned block whose same-module run takes one atomic
 }
 

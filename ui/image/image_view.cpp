@@ -44,7 +44,9 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     applyAppearance();
 }
 
-ImageView::~ImageView() { overlays_.clear(); }
+ImageView::~ImageView() {
+    overlays_.clear();
+}
 
 void ImageView::buildPlot() {
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -77,19 +79,27 @@ void ImageView::buildPlot() {
 }
 
 bool ImageView::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == plot_ && event->type() == QEvent::Resize && !userZoomed_ && presenter_.hasImage())
-        QMetaObject::invokeMethod(this, [this] { if (!userZoomed_) fitImage(); }, Qt::QueuedConnection);
+    if (watched == plot_ && event->type() == QEvent::Resize && !userZoomed_ &&
+        presenter_.hasImage())
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                if (!userZoomed_) fitImage();
+            },
+            Qt::QueuedConnection);
     return QWidget::eventFilter(watched, event);
 }
 
 void ImageView::connectReducer() {
     connect(cancelButton_, &QToolButton::clicked, reducer_, &FrameReducer::cancel);
     connect(reducer_, &FrameReducer::progressed, this, &ImageView::showReductionProgress);
-    connect(reducer_, &FrameReducer::finished, this, [this](const ImageSelection& s, const Image& image) {
-        presenter_.setReducedImage(s, image);
-        showReductionEnded({});
-    });
-    connect(reducer_, &FrameReducer::cancelled, this, [this] { showReductionEnded("reduction cancelled"); });
+    connect(reducer_, &FrameReducer::finished, this,
+            [this](const ImageSelection& s, const Image& image) {
+                presenter_.setReducedImage(s, image);
+                showReductionEnded({});
+            });
+    connect(reducer_, &FrameReducer::cancelled, this,
+            [this] { showReductionEnded("reduction cancelled"); });
     connect(reducer_, &FrameReducer::failed, this,
             [this](const QString& message) { showReductionEnded("reduction failed: " + message); });
 }
@@ -115,8 +125,10 @@ void ImageView::setFrameSource(std::shared_ptr<const FrameSource> source) {
     cancelButton_->hide();
     overlays_.clear();
     rebuildOverlayMenu();
-    if (!source) presenter_.clearSource();
-    else presenter_.setSource(std::move(source));
+    if (!source)
+        presenter_.clearSource();
+    else
+        presenter_.setSource(std::move(source));
     controls_->setFrameCount(presenter_.frameCount());
     userZoomed_ = false;
     redraw();
@@ -131,8 +143,9 @@ void ImageView::setPixelMask(std::vector<std::uint8_t> bad) {
 // Short selections (one frame, a few frames) are read here; long ones go to the reducer,
 // which supersedes any reduction still under way.
 void ImageView::applySelection() {
-    const ImageSelection s = presenter_.clampedSelection(
-        {controls_->reduction(), controls_->frame(), controls_->firstFrame(), controls_->lastFrame()});
+    const ImageSelection s =
+        presenter_.clampedSelection({controls_->reduction(), controls_->frame(),
+                                     controls_->firstFrame(), controls_->lastFrame()});
     if (presenter_.hasImage() && isLongReduction(s)) {
         reducer_->start(presenter_.sharedSource(), s);
         return;
@@ -155,8 +168,10 @@ void ImageView::redraw() {
     const Normalisation n = presenter_.normalisation();
     const bool log = n == Normalisation::Log;
     scale_->setDataScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    if (log) scale_->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    else scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    if (log)
+        scale_->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    else
+        scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     scale_->axis()->setLabel(n == Normalisation::Sqrt ? "√ value" : "value");
     caption_->setText(QString::fromStdString(presenter_.caption()));
     if (!presenter_.hasImage()) {
@@ -170,7 +185,8 @@ void ImageView::redraw() {
     map_->data()->setSize(w, h);
     map_->data()->setRange(QCPRange(0.5, w - 0.5), QCPRange(0.5, h - 0.5));
     for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) map_->data()->setCell(x, y, drawn[static_cast<std::size_t>(y) * w + x]);
+        for (int x = 0; x < w; ++x)
+            map_->data()->setCell(x, y, drawn[static_cast<std::size_t>(y) * w + x]);
     const ValueRange range = presenter_.drawnRange();
     map_->setDataRange(QCPRange(range.low, range.high));
     plot_->replot();
@@ -224,7 +240,8 @@ OverlayLayer* ImageView::overlay(const QString& name) const {
 
 QStringList ImageView::overlayNames() const {
     QStringList names;
-    for (const auto& o : overlays_) names << o->name();
+    for (const auto& o : overlays_)
+        names << o->name();
     return names;
 }
 
@@ -248,11 +265,15 @@ void ImageView::rebuildOverlayMenu() {
 QString ImageView::readoutAt(double x, double y) {
     if (!presenter_.hasImage()) return {};
     const Image& image = presenter_.image();
-    if (x < 0 || y < 0 || x >= static_cast<double>(image.width) || y >= static_cast<double>(image.height)) return {};
+    if (x < 0 || y < 0 || x >= static_cast<double>(image.width) ||
+        y >= static_cast<double>(image.height))
+        return {};
     const auto ix = static_cast<std::size_t>(x), iy = static_cast<std::size_t>(y);
     const double value = image.at(ix, iy);
-    QString text = QString("x %1  y %2  value %3").arg(ix).arg(iy).arg(std::isnan(value) ? QString("masked")
-                                                                                           : QString::number(value, 'g', 6));
+    QString text = QString("x %1  y %2  value %3")
+                       .arg(ix)
+                       .arg(iy)
+                       .arg(std::isnan(value) ? QString("masked") : QString::number(value, 'g', 6));
     if (readoutExtra_) {
         const QString extra = readoutExtra_(ix, iy);
         if (!extra.isEmpty()) text += "  " + extra;

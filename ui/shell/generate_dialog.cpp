@@ -101,7 +101,8 @@ QWidget* GenerateDialog::xpcsPage() {
     xModel_->setToolTip("brownian: diffusing particles in a SAXS geometry, g2 = 1 + β·exp(−2Dq²τ); "
                         "seed: the seed's flat-g2 bench data");
     form->addRow("Model", xModel_);
-    form->addRow("Diffusion D (Å²/s, brownian)", xDiffusion_ = realBox(d.diffusion, 1e-6, 1e12, 1, page));
+    form->addRow("Diffusion D (Å²/s, brownian)",
+                 xDiffusion_ = realBox(d.diffusion, 1e-6, 1e12, 1, page));
     form->addRow("Frames T", xFrames_ = intBox(d.frames, 1, 1000000, page));
     form->addRow("Height H", xHeight_ = intBox(d.height, 1, 100000, page));
     form->addRow("Width W", xWidth_ = intBox(d.width, 1, 100000, page));

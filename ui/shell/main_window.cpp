@@ -15,8 +15,8 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QProgressBar>
-#include <QSettings>
 #include <QScrollArea>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolButton>

@@ -12,7 +12,7 @@
 namespace clscope::ui {
 
 namespace {
-constexpr double unbounded = 1000; // a bound box at ±this end means "no bound"
+constexpr double unbounded = 1000;   // a bound box at ±this end means "no bound"
 constexpr double tauUnbounded = 1e9; // the τ max box at this end means "auto"
 
 // Shows its ends as −∞ and +∞.

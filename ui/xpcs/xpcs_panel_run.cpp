@@ -135,8 +135,8 @@ std::optional<double> XpcsPanel::readTrueDiffusion(const H5Reader& file) const {
     try {
         if (file.hasDataset(paths::trueDiffusion)) return file.readScalar(paths::trueDiffusion);
     } catch (const std::exception& e) {
-        wb_.log(LogLevel::Warning, QString("XPCS: %1 not read: %2")
-                                       .arg(q(paths::trueDiffusion), e.what()));
+        wb_.log(LogLevel::Warning,
+                QString("XPCS: %1 not read: %2").arg(q(paths::trueDiffusion), e.what()));
     }
     return std::nullopt;
 }

@@ -137,8 +137,10 @@ void XpcsPresenter::refit() {
         const double* err = r.g2Err.data() + b * r.frames;
         const std::vector<double> g2Row(g2, g2 + r.frames), errRow(err, err + r.frames);
         const xpcs::G2Model model = options_.model(r.tau, g2);
-        XpcsBinFit f{r.labels[b], binQ(b),
-                     fitOrReason([&] { return xpcs::fitG2(r.tau, g2Row, errRow, model); }), {}};
+        XpcsBinFit f{r.labels[b],
+                     binQ(b),
+                     fitOrReason([&] { return xpcs::fitG2(r.tau, g2Row, errRow, model); }),
+                     {}};
         f.concerns = fitConcerns(f.fit, {model.baseline, model.beta, model.rate, model.alpha},
                                  {"baseline", "β", "Γ", "α"});
         fits_.push_back(std::move(f));

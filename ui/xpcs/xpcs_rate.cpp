@@ -67,8 +67,10 @@ XpcsRatePoints XpcsPresenter::rateVsQ() const {
         p.fitNote = std::to_string(flagged) + (flagged == 1 ? " bin" : " bins") +
                     " left out: fit flagged in the Fits tab.";
     if (p.q.size() < 3) {
-        p.fitNote += (p.fitNote.empty() ? "" : " ") + std::string("No power law: it needs at least 3 bins with a converged fit and Γ > 0 (" +
-                    std::to_string(p.q.size()) + " here).");
+        p.fitNote +=
+            (p.fitNote.empty() ? "" : " ") +
+            std::string("No power law: it needs at least 3 bins with a converged fit and Γ > 0 (" +
+                        std::to_string(p.q.size()) + " here).");
         return p;
     }
     const xpcs::PowerLawModel start = powerLawStart(p.q, p.rate);

@@ -38,10 +38,11 @@ std::string framesRefusal(const H5Reader& file, const std::string& path) {
         return {};
     }
     if (shape.size() == 2)
-        return path + " is a single 2-D image; XPCS correlates a stack (T,H,W) of at least 2 frames";
+        return path +
+               " is a single 2-D image; XPCS correlates a stack (T,H,W) of at least 2 frames";
     if (shape.size() == 3 && shape[0] < 2)
-        return path + " has " + std::to_string(shape[0]) +
-               (shape[0] == 1 ? " frame" : " frames") + "; XPCS needs at least 2";
+        return path + " has " + std::to_string(shape[0]) + (shape[0] == 1 ? " frame" : " frames") +
+               "; XPCS needs at least 2";
     return {};
 }
 
@@ -92,8 +93,9 @@ void checkRequest(const XpcsRunRequest& request) {
     if (total && request.firstFrame >= total)
         throw InputError("first frame " + std::to_string(request.firstFrame) +
                          " is past the last frame " + std::to_string(total - 1));
-    const std::size_t used = request.frameCount == 0 ? total - request.firstFrame
-                                                     : std::min(request.frameCount, total - request.firstFrame);
+    const std::size_t used = request.frameCount == 0
+                                 ? total - request.firstFrame
+                                 : std::min(request.frameCount, total - request.firstFrame);
     if (total && used < 2)
         throw InputError("the frame range gives " + std::to_string(used) +
                          " frame; XPCS needs at least 2 (set Count to 0 for all frames)");

@@ -166,7 +166,8 @@ void XpcsRateView::refresh() {
         auto* line = plot_->addGraph();
         line->setName("Γ = D·q²");
         line->setPen(QPen(QColor(44, 160, 44), 2));
-        line->setData(QVector<double>{0, q2max}, QVector<double>{0, p.diffusion->values[0] * q2max});
+        line->setData(QVector<double>{0, q2max},
+                      QVector<double>{0, p.diffusion->values[0] * q2max});
     }
     if (!p.fitQ.empty()) {
         auto* fit = plot_->addGraph();
