@@ -197,3 +197,25 @@ void TestCluster::commandLineSeveralDevices() {
                  std::size_t(0));
     }
 }
+
+// bench --size events: 35 events batched as module-id ranges, every OpenCL variant identical to
+// the reference (the JSON row's deviation), reported in events/s.
+void TestCluster::commandLineBenchEvents() {
+    const QString json = tmp.filePath("events.json");
+    const CliRun r = cli({"bench", "cluster", "--size", "events", "--device", "ocl:0", "--repeat",
+                          "1", "--json", json});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QFile f(json);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const auto doc = nlohmann::json::parse(f.readAll().toStdString());
+    int ran = 0;
+    for (const auto& row : doc.at("rows")) {
+        if (!row.at("ran").get<bool>()) continue;
+        ++ran;
+        QCOMPARE(row.at("unit").get<std::string>(), std::string("events/s"));
+        QVERIFY2(row.at("deviation").at("pass").get<bool>(),
+                 row.at("variant").get<std::string>().c_str());
+        QCOMPARE(row.at("deviation").at("compared").get<std::size_t>() > 35 * 50000, true);
+    }
+    QCOMPARE(ran, 2); // cmssw and unionfind on ocl:0
+}

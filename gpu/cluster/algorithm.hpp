@@ -40,6 +40,7 @@ class ClusterAlgorithm : public Algorithm {
                                          const Progress& progress) const override;
     Deviation compare(const AlgorithmResult& result,
                       const AlgorithmResult& reference) const override;
+    std::vector<std::string> benchSizes() const override; // seed, large, events
     BenchCase benchCase(const std::string& size) const override;
     // Several devices: contiguous module ranges of about equal digi counts (gpu/cluster/split.cpp);
     // clusters never cross modules, so the joined result equals one run's.
