@@ -1,6 +1,7 @@
 // ClusterPanel: the form (input, variant, charge cut, view options, exports, Run) and how it
 // follows the open file and the device. Runs, result tabs and exports: cluster_panel_run.cpp.
 #include "ui/cluster/cluster_panel.hpp"
+#include "ui/shell/variant_combo.hpp"
 
 #include "ui/cluster/cluster_overview.hpp"
 #include "ui/jobs/live_rerun.hpp"
@@ -163,30 +164,16 @@ void ClusterPanel::refreshVariants() {
     const DeviceInfo& device = wb_.device();
     deviceInfo_->setText(q(device.spec + "  " + device.name));
     const std::string previous = variant_->count() ? variant() : wb_.variant("cluster");
-    const QSignalBlocker block(variant_);
-    variant_->clear();
-    auto* model = qobject_cast<QStandardItemModel*>(variant_->model());
-    for (const VariantEntry& v : clusterAlgorithm().variants()) {
-        const bool host = v.info.kind == VariantKind::Host;
-        const Support s = host ? Support{} : v.supports(device);
-        variant_->addItem(q(v.info.id + (host && !device.isHost() ? " (on the host)" : "")),
-                          q(v.info.id));
-        QStandardItem* item = model->item(variant_->count() - 1);
-        item->setEnabled(s.ok);
-        item->setToolTip(s.ok ? q(v.info.label) : q(v.info.label + " — not here: " + s.reason));
-    }
-    const int index = variant_->findData(q(previous));
-    const bool usable = index >= 0 && model->item(index)->isEnabled();
-    variant_->setCurrentIndex(usable ? index : variant_->findData(q(wb_.variant("cluster"))));
+    fillVariantCombo(*variant_, variantChoices(clusterAlgorithm(), device), previous,
+                     wb_.variant("cluster"));
 }
 
 std::string ClusterPanel::variant() const {
-    return variant_->currentData().toString().toStdString();
+    return comboVariant(*variant_);
 }
 
 void ClusterPanel::setVariant(const std::string& id) {
-    if (variant_->findData(q(id)) < 0) variant_->addItem(q(id + " (unknown)"), q(id));
-    variant_->setCurrentIndex(variant_->findData(q(id)));
+    selectComboVariant(*variant_, id);
 }
 
 cluster::ChargeCut ClusterPanel::chargeCut() const {

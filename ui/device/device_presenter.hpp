@@ -10,10 +10,12 @@
 
 namespace clscope::ui {
 
+// One variant as a chooser shows it (the Device presenter, the panels' variant combos).
 struct VariantChoice {
     std::string id, label;
     bool enabled = true;
-    std::string reason; // why the current device cannot run it
+    std::string reason;  // why the current device cannot run it
+    bool onHost = false; // runs on the host rather than the chosen device
 };
 
 class DevicePresenter {

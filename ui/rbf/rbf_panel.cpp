@@ -1,6 +1,7 @@
 // RbfPanel: the form (sources, kernel and grid, run, display, export) and how it follows the
 // open file and the device. Runs, deliveries and exports: rbf_panel_run.cpp.
 #include "ui/rbf/rbf_panel.hpp"
+#include "ui/shell/variant_combo.hpp"
 
 #include "gpu/rbf/rbf_gpu.hpp"
 #include "ui/jobs/live_rerun.hpp"
@@ -275,29 +276,15 @@ void RbfPanel::refreshVariants() {
         bare.device = device;
         options = rbfVariantOptions(bare);
     }
-    const QSignalBlocker block(variant_);
-    variant_->clear();
-    auto* model = qobject_cast<QStandardItemModel*>(variant_->model());
-    for (const RbfVariantOption& v : options) {
-        variant_->addItem(q(v.id + (v.onHost ? " (on the host)" : "")), q(v.id));
-        QStandardItem* item = model->item(variant_->count() - 1);
-        item->setEnabled(v.enabled);
-        item->setToolTip(v.enabled ? q(v.label) : q(v.label + " — cannot run: " + v.reason));
-    }
-    int index = variant_->findData(q(previous));
-    if (index < 0 || !model->item(index)->isEnabled()) {
-        index = variant_->findData(q(rbf::defaultVariant(device)));
-        if (!previous.empty() && index >= 0)
-            wb_.log(LogLevel::Info, q("rbf: " + previous +
-                                      " cannot run with these settings; "
-                                      "using " +
-                                      rbf::defaultVariant(device)));
-    }
-    variant_->setCurrentIndex(index);
+    const std::string fallback = rbf::defaultVariant(device);
+    if (!fillVariantCombo(*variant_, options, previous, fallback) && !previous.empty() &&
+        variant_->findData(q(fallback)) >= 0)
+        wb_.log(LogLevel::Info,
+                q("rbf: " + previous + " cannot run with these settings; using " + fallback));
 }
 
 std::string RbfPanel::variant() const {
-    return variant_->currentData().toString().toStdString();
+    return comboVariant(*variant_);
 }
 
 RbfRunRequest RbfPanel::request() const {

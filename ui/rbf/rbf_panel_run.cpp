@@ -5,6 +5,7 @@
 #include "ui/jobs/live_rerun.hpp"
 #include "ui/rbf/rbf_panel.hpp"
 #include "ui/results/export.hpp"
+#include "ui/shell/variant_combo.hpp"
 #include "ui/shell/workbench.hpp"
 
 #include <QCheckBox>
@@ -173,8 +174,7 @@ void RbfPanel::setGeneratedSources(bool generated, std::size_t count, std::uint6
     sourceMode_->setCurrentIndex(sourceMode_->findData(generated ? "generated" : "file"));
 }
 void RbfPanel::setVariant(const std::string& id) {
-    if (variant_->findData(q(id)) < 0) variant_->addItem(q(id + " (unknown)"), q(id));
-    variant_->setCurrentIndex(variant_->findData(q(id)));
+    selectComboVariant(*variant_, id);
 }
 void RbfPanel::setDisplay(RbfDisplay display) {
     display_->setCurrentIndex(std::max(0, display_->findData(int(display))));

@@ -68,19 +68,11 @@ DeviceInfo RbfRunRequest::runDevice() const {
     return host && !device.isHost() ? hostDevice() : device;
 }
 
-std::vector<RbfVariantOption> rbfVariantOptions(const RbfRunRequest& request) {
-    const clscope::Algorithm& algorithm = rbfAlgorithm();
+std::vector<VariantChoice> rbfVariantOptions(const RbfRunRequest& request) {
     std::shared_ptr<rbf::Input> input;
     if (request.sources) input = request.input();
     const ParamSet params = request.params();
-    std::vector<RbfVariantOption> out;
-    for (const VariantEntry& v : algorithm.variants()) {
-        const bool onHost = v.info.kind == VariantKind::Host && !request.device.isHost();
-        const DeviceInfo device = onHost ? hostDevice() : request.device;
-        const Support s = algorithm.supports(v, device, input.get(), input ? &params : nullptr);
-        out.push_back({v.info.id, v.info.label, s.ok, s.reason, onHost});
-    }
-    return out;
+    return variantChoices(rbfAlgorithm(), request.device, input.get(), input ? &params : nullptr);
 }
 
 } // namespace clscope::ui

@@ -8,6 +8,7 @@
 #include "core/rbf/rbf.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/rbf/algorithm.hpp"
+#include "ui/shell/variant_combo.hpp"
 
 #include <memory>
 #include <string>
@@ -44,13 +45,8 @@ struct RbfRunRequest {
 
 // A variant the combo offers: greyed with Algorithm::supports()'s reason for this device,
 // these sources and these parameters (seed: source count, separable: Gaussian only).
-struct RbfVariantOption {
-    std::string id, label;
-    bool enabled = true;
-    std::string reason;
-    bool onHost = false;
-};
-std::vector<RbfVariantOption> rbfVariantOptions(const RbfRunRequest& request);
+using RbfVariantOption = VariantChoice;
+std::vector<VariantChoice> rbfVariantOptions(const RbfRunRequest& request);
 
 const clscope::Algorithm& rbfAlgorithm();
 

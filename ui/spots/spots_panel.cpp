@@ -2,6 +2,7 @@
 // file and the device. Live thresholding: spots_panel_live.cpp; runs and exports:
 // spots_panel_run.cpp.
 #include "ui/spots/spots_panel.hpp"
+#include "ui/shell/variant_combo.hpp"
 
 #include "core/io.hpp"
 #include "gpu/devices.hpp"
@@ -223,31 +224,16 @@ void SpotsPanel::refreshVariants() {
     const Algorithm& algorithm = AlgorithmRegistry::instance().find("spots");
     const std::string previous = variant_->count() ? variant() : wb_.variant("spots");
     const ParamSet params = form_->paramSet();
-    const QSignalBlocker block(variant_);
-    variant_->clear();
-    auto* model = qobject_cast<QStandardItemModel*>(variant_->model());
-    for (const VariantEntry& v : algorithm.variants()) {
-        const bool onHost = v.info.kind == VariantKind::Host;
-        const Support s = algorithm.supports(v, onHost ? hostDevice() : device, nullptr, &params);
-        variant_->addItem(q(v.info.id + (onHost && !device.isHost() ? " (on the host)" : "")),
-                          q(v.info.id));
-        QStandardItem* item = model->item(variant_->count() - 1);
-        item->setEnabled(s.ok);
-        item->setToolTip(s.ok ? q(v.info.label) : q(v.info.label + " — not here: " + s.reason));
-    }
-    int index = variant_->findData(q(previous));
-    if (index < 0 || !model->item(index)->isEnabled())
-        index = variant_->findData(q(spots::preferredVariant(device, form_->params().method)));
-    variant_->setCurrentIndex(std::max(0, index));
+    fillVariantCombo(*variant_, variantChoices(algorithm, device, nullptr, &params), previous,
+                     spots::preferredVariant(device, form_->params().method));
 }
 
 std::string SpotsPanel::variant() const {
-    return variant_->currentData().toString().toStdString();
+    return comboVariant(*variant_);
 }
 
 void SpotsPanel::setVariant(const std::string& id) {
-    if (variant_->findData(q(id)) < 0) variant_->addItem(q(id + " (unknown)"), q(id));
-    variant_->setCurrentIndex(variant_->findData(q(id)));
+    selectComboVariant(*variant_, id);
 }
 
 std::size_t SpotsPanel::frame() const {

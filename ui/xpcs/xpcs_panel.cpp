@@ -1,6 +1,7 @@
 // XpcsPanel: the form (inputs, frame range, variants, two-time bin, fit options, Run) and how
 // it follows the open file, the current labels and the device. Runs: xpcs_panel_run.cpp.
 #include "ui/xpcs/xpcs_panel.hpp"
+#include "ui/shell/variant_combo.hpp"
 
 #include "core/io.hpp"
 #include "ui/image/image_view.hpp"
@@ -200,28 +201,15 @@ void XpcsPanel::refreshVariants() {
     const DeviceInfo& device = wb_.device();
     deviceInfo_->setText(q(device.spec + "  " + device.name));
     const std::string previous = variant_->count() ? variant() : wb_.variant("xpcs");
-    const QSignalBlocker block(variant_);
-    variant_->clear();
-    auto* model = qobject_cast<QStandardItemModel*>(variant_->model());
-    for (const XpcsVariantOption& v : xpcsVariantOptions(device)) {
-        variant_->addItem(q(v.id + (v.onHost ? " (on the host)" : "")), q(v.id));
-        QStandardItem* item = model->item(variant_->count() - 1);
-        item->setEnabled(v.enabled);
-        item->setToolTip(v.enabled ? q(v.label)
-                                   : q(v.label + " — not on this device: " + v.reason));
-    }
-    const int index = variant_->findData(q(previous));
-    const bool usable = index >= 0 && model->item(index)->isEnabled();
-    variant_->setCurrentIndex(usable ? index : variant_->findData(q(wb_.variant("xpcs"))));
+    fillVariantCombo(*variant_, xpcsVariantOptions(device), previous, wb_.variant("xpcs"));
 }
 
 std::string XpcsPanel::variant() const {
-    return variant_->currentData().toString().toStdString();
+    return comboVariant(*variant_);
 }
 
 void XpcsPanel::setVariant(const std::string& id) {
-    if (variant_->findData(q(id)) < 0) variant_->addItem(q(id + " (unknown)"), q(id));
-    variant_->setCurrentIndex(variant_->findData(q(id)));
+    selectComboVariant(*variant_, id);
 }
 
 void XpcsPanel::setFrameRange(std::size_t first, std::size_t count) {

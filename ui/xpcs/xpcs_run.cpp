@@ -145,14 +145,8 @@ DeviceInfo deviceFor(const XpcsRunRequest& request, const std::string& variant) 
                                                                             : request.device;
 }
 
-std::vector<XpcsVariantOption> xpcsVariantOptions(const DeviceInfo& device) {
-    std::vector<XpcsVariantOption> out;
-    for (const VariantEntry& v : VariantRegistry::instance().variants("xpcs")) {
-        const bool onHost = v.info.kind == VariantKind::Host && !device.isHost();
-        const Support s = v.supports(onHost ? hostDevice() : device);
-        out.push_back({v.info.id, v.info.label, s.ok, s.reason, onHost});
-    }
-    return out;
+std::vector<VariantChoice> xpcsVariantOptions(const DeviceInfo& device) {
+    return variantChoices(AlgorithmRegistry::instance().find("xpcs"), device);
 }
 
 } // namespace clscope::ui

@@ -11,6 +11,7 @@
 #include "gpu/device_info.hpp"
 #include "gpu/variant.hpp"
 #include "gpu/xpcs/algorithm.hpp"
+#include "ui/shell/variant_combo.hpp"
 
 #include <memory>
 #include <optional>
@@ -52,13 +53,8 @@ std::shared_ptr<xpcs::Input> loadInput(const XpcsRunRequest& request);
 
 // A variant the checklist offers: enabled with the device's verdict. Host variants (the CPU
 // reference) are always offered: they run on the host, next to the OpenCL device's variants.
-struct XpcsVariantOption {
-    std::string id, label;
-    bool enabled = true;
-    std::string reason;
-    bool onHost = false; // runs on the host rather than the chosen device
-};
-std::vector<XpcsVariantOption> xpcsVariantOptions(const DeviceInfo& device);
+using XpcsVariantOption = VariantChoice;
+std::vector<VariantChoice> xpcsVariantOptions(const DeviceInfo& device);
 // The device a variant of the request runs on: the host for host variants, else the request's.
 DeviceInfo deviceFor(const XpcsRunRequest& request, const std::string& variant);
 

@@ -1,0 +1,55 @@
+#include "ui/shell/variant_combo.hpp"
+
+#include "gpu/devices.hpp"
+
+#include <QComboBox>
+#include <QSignalBlocker>
+#include <QStandardItemModel>
+#include <algorithm>
+
+namespace clscope::ui {
+
+namespace {
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+} // namespace
+
+std::vector<VariantChoice> variantChoices(const Algorithm& algorithm, const DeviceInfo& device,
+                                          const AlgorithmInput* input, const ParamSet* params) {
+    std::vector<VariantChoice> out;
+    for (const VariantEntry& v : algorithm.variants()) {
+        const bool onHost = v.info.kind == VariantKind::Host && !device.isHost();
+        const Support s = algorithm.supports(v, onHost ? hostDevice() : device, input, params);
+        out.push_back({v.info.id, v.info.label, s.ok, s.reason, onHost});
+    }
+    return out;
+}
+
+bool fillVariantCombo(QComboBox& combo, const std::vector<VariantChoice>& choices,
+                      const std::string& previous, const std::string& fallback) {
+    const QSignalBlocker block(&combo);
+    combo.clear();
+    auto* model = qobject_cast<QStandardItemModel*>(combo.model());
+    for (const VariantChoice& v : choices) {
+        combo.addItem(q(v.id + (v.onHost ? " (on the host)" : "")), q(v.id));
+        QStandardItem* item = model->item(combo.count() - 1);
+        item->setEnabled(v.enabled);
+        item->setToolTip(v.enabled ? q(v.label) : q(v.label + " — cannot run here: " + v.reason));
+    }
+    const int index = combo.findData(q(previous));
+    const bool kept = index >= 0 && model->item(index)->isEnabled();
+    combo.setCurrentIndex(kept ? index : std::max(0, combo.findData(q(fallback))));
+    return kept;
+}
+
+std::string comboVariant(const QComboBox& combo) {
+    return combo.currentData().toString().toStdString();
+}
+
+void selectComboVariant(QComboBox& combo, const std::string& id) {
+    if (combo.findData(q(id)) < 0) combo.addItem(q(id + " (unknown)"), q(id));
+    combo.setCurrentIndex(combo.findData(q(id)));
+}
+
+} // namespace clscope::ui

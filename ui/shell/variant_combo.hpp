@@ -1,0 +1,30 @@
+// One variant chooser for every algorithm panel: the registry's variants of an algorithm on the
+// chosen device (host variants on the host), each with Algorithm::supports()'s verdict, shown in
+// a QComboBox with the unusable ones greyed and their reason as tooltip.
+#pragma once
+#include "gpu/algorithm.hpp"
+#include "ui/device/device_presenter.hpp" // VariantChoice
+
+#include <string>
+#include <vector>
+
+class QComboBox;
+
+namespace clscope::ui {
+
+// Every variant of the algorithm on `device` (host variants checked on the host), with the
+// input and parameters when given.
+std::vector<VariantChoice> variantChoices(const Algorithm& algorithm, const DeviceInfo& device,
+                                          const AlgorithmInput* input = nullptr,
+                                          const ParamSet* params = nullptr);
+
+// Refill the combo (signals blocked): id as item data, "(on the host)" after host variants,
+// unusable ones greyed with "label — cannot run here: reason". Keeps `previous` when it is
+// still usable, else selects `fallback`; returns whether `previous` was kept.
+bool fillVariantCombo(QComboBox& combo, const std::vector<VariantChoice>& choices,
+                      const std::string& previous, const std::string& fallback);
+// The chosen id; and choosing one by id (an id not listed is added as "ID (unknown)").
+std::string comboVariant(const QComboBox& combo);
+void selectComboVariant(QComboBox& combo, const std::string& id);
+
+} // namespace clscope::ui
