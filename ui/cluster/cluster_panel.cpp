@@ -1,6 +1,7 @@
 // ClusterPanel: the form (input, variant, charge cut, view options, exports, Run) and how it
 // follows the open file and the device. Runs, result tabs and exports: cluster_panel_run.cpp.
 #include "ui/cluster/cluster_panel.hpp"
+#include "ui/shell/run_button.hpp"
 #include "ui/shell/variant_combo.hpp"
 
 #include "ui/cluster/cluster_overview.hpp"
@@ -55,14 +56,11 @@ ClusterPanel::ClusterPanel(Workbench& workbench, QWidget* parent)
     scroll->setWidget(content);
     outer->addWidget(scroll, 1);
     outer->addWidget(buildExportButton());
-    runButton_ = new QPushButton("Run (Ctrl+R)", this);
-    runButton_->setToolTip("Cluster the digis with the chosen variant (compare variants in the "
-                           "Compare dock)");
+    runButton_ = makeRunButton(this, this,
+                               "Cluster the digis with the chosen variant (compare variants in "
+                               "the Compare dock)",
+                               [this] { run(); });
     outer->addWidget(runButton_);
-    auto* shortcut = new QShortcut(QKeySequence("Ctrl+R"), this);
-    shortcut->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(shortcut, &QShortcut::activated, this, [this] { run(); });
-    connect(runButton_, &QPushButton::clicked, this, [this] { run(); });
     live_ = new LiveRerun(
         wb_.jobs(), [this] { return makeJob(true); }, 150, this);
     connect(live_, &LiveRerun::submitted, this, [this] { running_ = true; });

@@ -1,6 +1,7 @@
 // RbfPanel: the form (sources, kernel and grid, run, display, export) and how it follows the
 // open file and the device. Runs, deliveries and exports: rbf_panel_run.cpp.
 #include "ui/rbf/rbf_panel.hpp"
+#include "ui/shell/run_button.hpp"
 #include "ui/shell/variant_combo.hpp"
 
 #include "gpu/rbf/rbf_gpu.hpp"
@@ -137,12 +138,8 @@ QWidget* RbfPanel::buildRun() {
                          "off the GUI thread");
     liveBox_->setChecked(true);
     form->addRow("Live", liveBox_);
-    runButton_ = new QPushButton("Run (Ctrl+R)", box);
+    runButton_ = makeRunButton(this, box, {}, [this] { run(); });
     form->addRow(runButton_);
-    auto* shortcut = new QShortcut(QKeySequence("Ctrl+R"), this);
-    shortcut->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(shortcut, &QShortcut::activated, this, [this] { run(); });
-    connect(runButton_, &QPushButton::clicked, this, [this] { run(); });
     return box;
 }
 

@@ -2,6 +2,7 @@
 // file and the device. Live thresholding: spots_panel_live.cpp; runs and exports:
 // spots_panel_run.cpp.
 #include "ui/spots/spots_panel.hpp"
+#include "ui/shell/run_button.hpp"
 #include "ui/shell/variant_combo.hpp"
 
 #include "core/io.hpp"
@@ -148,14 +149,12 @@ QWidget* SpotsPanel::buildRun() {
     variant_ = new QComboBox(box);
     variant_->setToolTip("Variant Run uses; greyed ones cannot run here (tooltip says why)");
     form->addRow("Variant", variant_);
-    runButton_ = new QPushButton("Run (Ctrl+R)", box);
-    runButton_->setToolTip("Every frame with the chosen variant: the spot table and the counts "
-                           "per frame (Results). Live tuning always uses the host reference.");
+    runButton_ = makeRunButton(this, box,
+                               "Every frame with the chosen variant: the spot table and the "
+                               "counts per frame (Results). Live tuning always uses the host "
+                               "reference.",
+                               [this] { run(); });
     form->addRow(runButton_);
-    auto* shortcut = new QShortcut(QKeySequence("Ctrl+R"), this);
-    shortcut->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(shortcut, &QShortcut::activated, this, [this] { run(); });
-    connect(runButton_, &QPushButton::clicked, this, [this] { run(); });
     return box;
 }
 

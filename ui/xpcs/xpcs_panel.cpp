@@ -1,6 +1,7 @@
 // XpcsPanel: the form (inputs, frame range, variants, two-time bin, fit options, Run) and how
 // it follows the open file, the current labels and the device. Runs: xpcs_panel_run.cpp.
 #include "ui/xpcs/xpcs_panel.hpp"
+#include "ui/shell/run_button.hpp"
 #include "ui/shell/variant_combo.hpp"
 
 #include "core/io.hpp"
@@ -47,14 +48,10 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     layout->addStretch(1);
     scroll->setWidget(content);
     outer->addWidget(scroll, 1);
-    runButton_ = new QPushButton("Run (Ctrl+R)", this);
-    runButton_->setToolTip(
-        "Correlate with the chosen variant (compare variants in the Compare dock)");
+    runButton_ = makeRunButton(
+        this, this, "Correlate with the chosen variant (compare variants in the Compare dock)",
+        [this] { run(); });
     outer->addWidget(runButton_);
-    auto* shortcut = new QShortcut(QKeySequence("Ctrl+R"), this);
-    shortcut->setContext(Qt::WidgetWithChildrenShortcut); // the Compare dock has its own Ctrl+R
-    connect(shortcut, &QShortcut::activated, this, [this] { run(); });
-    connect(runButton_, &QPushButton::clicked, this, [this] { run(); });
     connect(fitForm_, &XpcsFitForm::refitRequested, this, [this] { refit(); });
     connect(&wb_, &Workbench::fileOpened, this, [this] { refreshInputs(); });
     connect(&wb_, &Workbench::roleChanged, this, [this] { refreshInputs(); });
