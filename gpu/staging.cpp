@@ -122,8 +122,21 @@ StreamUpload::StreamUpload(ClSession& session, std::size_t chunkBytes, const std
 StreamUpload::~StreamUpload() {
     try {
         transfer_.finish(); // every DMA has read its staging half
+        timeUpload(0), timeUpload(1);
     } catch (const cl::Error&) {
     }
+}
+
+// Wait for slot's last DMA and add its time to the session's timings (NVIDIA gives an event's
+// profiling only once the host has waited for it, not when another queue did).
+void StreamUpload::timeUpload(std::size_t slot) {
+    cl::Event& event = uploaded_[slot];
+    if (!event()) return;
+    event.wait();
+    const auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+    const auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+    session_.timings().add(label_[slot], static_cast<double>(end - start) * 1e-6);
+    event = cl::Event();
 }
 
 void StreamUpload::send(std::size_t index, const void* data, std::size_t bytes,
@@ -131,7 +144,7 @@ void StreamUpload::send(std::size_t index, const void* data, std::size_t bytes,
     if (bytes > bytes_) throw UsageError("stream upload: chunk larger than its buffers");
     const std::size_t slot = index % 2;
     try {
-        if (uploaded_[slot]()) uploaded_[slot].wait(); // chunk i - 2's DMA has read the half
+        timeUpload(slot); // chunk i - 2's DMA has read the half
         const auto start = std::chrono::steady_clock::now();
         parallelCopy(pinned_[slot]->host, data, bytes);
         session_.timings().add("copy to pinned staging (host)", msSince(start));
@@ -153,7 +166,6 @@ const cl::Buffer& StreamUpload::acquire(std::size_t index) {
     try {
         const std::vector<cl::Event> upload{uploaded_[slot]};
         session_.queue().enqueueBarrierWithWaitList(&upload);
-        session_.record(uploaded_[slot], label_[slot]); // complete before the session's finish
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, label_[slot], session_.info());
     }

@@ -32,6 +32,7 @@ class StreamUpload {
     void release(std::size_t index);
 
   private:
+    void timeUpload(std::size_t slot);
     ClSession& session_;
     cl::CommandQueue transfer_;
     std::size_t bytes_;
