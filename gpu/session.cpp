@@ -243,9 +243,12 @@ void ClSession::record(const cl::Event& event, const std::string& label, bool ke
 }
 
 void ClSession::finish() {
+    std::string what = "waiting for the queue";
     try {
         queue_.finish();
         for (auto& [event, label, kernel] : pending_) {
+            what = "timing " + label;
+            event.wait(); // NVIDIA: status and profiling settle once the host waited on it
             const auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
             const auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
             timings_.add(label, static_cast<double>(end - start) * 1e-6, kernel);
@@ -253,7 +256,7 @@ void ClSession::finish() {
         pending_.clear();
     } catch (const cl::Error& e) {
         pending_.clear();
-        rethrowDeviceError(e, "waiting for the queue", info());
+        rethrowDeviceError(e, what, info());
     }
 }
 
