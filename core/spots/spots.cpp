@@ -235,13 +235,20 @@ std::vector<Spot> findSpots(const Array& frames, const FramePixels& pixels, cons
     return spots;
 }
 
+std::vector<Spot> findSpotsInFrames(const Array& frames, FramePixels& pixels, const Params& p,
+                                    std::size_t t0, std::size_t t1) {
+    for (std::size_t t = t0; t < t1; ++t)
+        std::sort(pixels[t].begin(), pixels[t].end());
+    return groupFrames(frames, pixels, p, t0, t1);
+}
+
 Result finishResult(const Input& in, std::vector<std::uint8_t> signal, const Params& p) {
     FramePixels pixels = signalPixels(signal, in.frames.frameSize());
     return finishResult(in, std::move(signal), std::move(pixels), p);
 }
 
 Result finishResult(const Input& in, std::vector<std::uint8_t> signal, FramePixels pixels,
-                    const Params& p) {
+                    const Params& p, std::optional<std::vector<Spot>> grouped) {
     Result r;
     r.shape = in.frames.shape();
     r.thresholdUsed = p.globalAuto ? autoGlobalThreshold(in) : p.globalThreshold;
@@ -251,7 +258,7 @@ Result finishResult(const Input& in, std::vector<std::uint8_t> signal, FramePixe
     });
     for (const std::vector<std::uint32_t>& frame : pixels)
         r.strongPerFrame.push_back(static_cast<std::int64_t>(frame.size()));
-    r.spots = findSpots(in.frames, pixels, p);
+    r.spots = grouped ? std::move(*grouped) : findSpots(in.frames, pixels, p);
     r.signal = std::move(signal);
     r.pixels = std::move(pixels);
     return r;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <optional>
 #include <vector>
 
 namespace clscope::spots {
@@ -111,6 +112,10 @@ std::vector<Spot> findSpots(const Array& frames, const std::vector<std::uint8_t>
 // Grouping from the lists: the same spots without touching the rest of the plane.
 FramePixels signalPixels(const std::vector<std::uint8_t>& signal, std::size_t plane);
 std::vector<Spot> findSpots(const Array& frames, const FramePixels& pixels, const Params& p);
+// 2-D spots of frames [t0, t1) only (their lists sorted here), in order: what findSpots gives
+// for those frames, so that a stream can group each chunk as soon as its lists are in.
+std::vector<Spot> findSpotsInFrames(const Array& frames, FramePixels& pixels, const Params& p,
+                                    std::size_t t0, std::size_t t1);
 // Signal mask + spots + counts: the whole `cpu` run.
 Result runCpu(const Input& in, const Params& p, const Progress& progress = {});
 // The dense signal mask of a result (built from the lists when the run kept none).
@@ -120,9 +125,9 @@ double peakSeparation(const Spot& s);
 // Spots and counts of a signal mask made elsewhere (GPU variants).
 Result finishResult(const Input& in, std::vector<std::uint8_t> signal, const Params& p);
 // The same when the signal pixels of every frame are known as lists (sorted here); signal may
-// be empty (Params::signalMask off).
+// be empty (Params::signalMask off); `grouped`: the spots when already found (a stream's).
 Result finishResult(const Input& in, std::vector<std::uint8_t> signal, FramePixels pixels,
-                    const Params& p);
+                    const Params& p, std::optional<std::vector<Spot>> grouped = {});
 
 // The parameters as a DIALS find_spots.phil snippet (kernel_size written as DIALS orders it:
 // rows first, "KY KX").

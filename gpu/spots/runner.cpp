@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <future>
 #include <optional>
 
 namespace clscope::spots {
@@ -208,6 +209,25 @@ std::size_t chunkFrames(const DeviceInfo& device, const std::string& variant, co
     return std::max<std::size_t>(chunk, 1);
 }
 
+// The stream's grouping tasks joined in frame order; also waited for when a run unwinds (they
+// read the frames and the lists).
+struct GroupingJoin {
+    std::vector<std::future<std::vector<Spot>>>& tasks;
+    std::vector<Spot> spots() {
+        std::vector<Spot> all;
+        for (auto& task : tasks) {
+            std::vector<Spot> part = task.get();
+            all.insert(all.end(), part.begin(), part.end());
+        }
+        tasks.clear();
+        return all;
+    }
+    ~GroupingJoin() {
+        for (auto& task : tasks)
+            if (task.valid()) task.wait();
+    }
+};
+
 } // namespace
 
 MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, const Input& in,
@@ -251,6 +271,8 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
         std::optional<StreamUpload> stream;
         if (chunk < count) stream.emplace(session, chunkBytes, "spots frames (stream)");
         const cl::Buffer whole = r.frames;
+        std::vector<std::future<std::vector<Spot>>> grouping; // per chunk, in frame order
+        GroupingJoin join{grouping};
         auto bytesOf = [&](std::size_t t0) { return std::min(chunk, count - t0) * plane * element; };
         if (stream)
             stream->send(0, a.bytes(), bytesOf(0), "copy H->D frames");
@@ -270,9 +292,21 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
                              "copy H->D frames");
             std::uint8_t* signal = out.signal.empty() ? nullptr : out.signal.data() + t0 * plane;
             out.maskFetches += fetchSignal(r, n * plane, signal, out.pixels.data() + t0);
+            if (stream && !params.threeD) // group these frames while the next ones come in
+                grouping.push_back(std::async(std::launch::async, findSpotsInFrames,
+                                              std::cref(a), std::ref(out.pixels), std::cref(params),
+                                              t0, t0 + n));
             session.finish();
             progress.report(double(t0 + n) / double(count));
             progress.checkCancel();
+        }
+        if (!grouping.empty()) {
+            const auto start = std::chrono::steady_clock::now();
+            out.spots = join.spots();
+            session.timings().add("spots grouping (host, waited for after the stream)",
+                                  std::chrono::duration<double, std::milli>(
+                                      std::chrono::steady_clock::now() - start)
+                                      .count());
         }
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "spots " + variant, device);
@@ -299,7 +333,8 @@ Result findSpotsWith(const DeviceInfo& device, const std::string& variant, const
         mask.pixels = signalPixels(mask.signal, in.frames.frameSize());
     if (!params.signalMask) mask.signal = {};
     const auto start = std::chrono::steady_clock::now();
-    Result r = finishResult(in, std::move(mask.signal), std::move(mask.pixels), params);
+    Result r =
+        finishResult(in, std::move(mask.signal), std::move(mask.pixels), params, std::move(mask.spots));
     mask.timings.add("spots grouping (host)", std::chrono::duration<double, std::milli>(
                                                   std::chrono::steady_clock::now() - start)
                                                   .count());

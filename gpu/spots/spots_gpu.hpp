@@ -7,6 +7,7 @@
 #include "gpu/device_info.hpp"
 #include "gpu/variant.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct MaskRun {
     double kernelMs = 0;
     std::string note;    // e.g. why the tests are approximate, or a fallback taken
     int maskFetches = 0; // chunks whose list overflowed, so the whole mask was fetched
+    std::optional<std::vector<Spot>> spots; // grouped while streaming (2-D runs of several chunks)
 };
 
 // Signal mask of one OpenCL variant. The device compacts the signal pixels into a list (one
