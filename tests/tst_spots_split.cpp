@@ -143,6 +143,8 @@ class TestSpotsSplit : public QObject {
     void haloOneRowShortDiffers();
     void haloPerVariant();
     void fewerBandsThanParts();
+    void hostFallbackNotSplit();
+    void cpuBandsEqualWhole();
 };
 
 void TestSpotsSplit::bandsEqualOneDevice_data() {
@@ -252,6 +254,45 @@ void TestSpotsSplit::fewerBandsThanParts() {
     const RunRequest request{*dev, "extended", input, params, {}};
     QVERIFY(sameResult(spotsOf(runOnDevices(algorithm, request, {*dev, *dev, *dev})),
                        spotsOf(runAlgorithm(algorithm, request))));
+}
+
+// A frame smaller than the erosion distance (extended's host fallback, H + W + 1 < EROSION) is
+// far smaller than the halo, so it is never cut; a band is always taller than the erosion
+// distance (it keeps at least a halo of rows), so no band takes the fallback.
+void TestSpotsSplit::hostFallbackNotSplit() {
+    const SpotsAlgorithm algorithm;
+    const ParamSet params = makeParams("extended", 10, 10, 1.0);
+    auto tiny = std::make_shared<SpotsInput>();
+    tiny->data.frames = makeArray<std::uint16_t>(
+        {2, 4, 3}, {1, 2, 90, 3, 1, 2, 1, 1, 2, 3, 4, 1, 2, 2, 2, 80, 1, 1, 3, 1, 2, 2, 1, 7});
+    const auto split = algorithm.split(*tiny, params, parts);
+    QCOMPARE(split.size(), std::size_t(1));
+    QVERIFY(!dynamic_cast<const SpotsInput&>(*split.front().input).band);
+    const DeviceInfo* dev = device();
+    if (!dev) return;
+    const RunRequest request{*dev, "extended", tiny, params, {}};
+    const auto whole = runAlgorithm(algorithm, request);
+    QVERIFY(spotsOf(whole).note.find("host") != std::string::npos);
+    QVERIFY(
+        sameResult(spotsOf(runOnDevices(algorithm, request, {*dev, *dev, *dev})), spotsOf(whole)));
+}
+
+// The host reference splits the same way over three host "devices".
+void TestSpotsSplit::cpuBandsEqualWhole() {
+    const SpotsAlgorithm algorithm;
+    for (const char* method : {"local", "extended"})
+        for (auto [kx, ky] : std::vector<std::pair<int, int>>{{3, 3}, {5, 2}, {1, 4}}) {
+            const auto input = makeInput(2, 70, 40, unsigned(kx * 10 + ky));
+            ParamSet params = makeParams(method, kx, ky, 1.3);
+            params.set("debug", true);
+            QCOMPARE(algorithm.split(*input, params, parts).size(), parts);
+            const RunRequest request{hostDevice(), "cpu", input, params, {}};
+            const auto whole = runAlgorithm(algorithm, request);
+            QVERIFY(!spotsOf(whole).result.spots.empty());
+            const auto joined =
+                runOnDevices(algorithm, request, {hostDevice(), hostDevice(), hostDevice()});
+            QVERIFY2(sameResult(spotsOf(joined), spotsOf(whole)), method);
+        }
 }
 
 QTEST_GUILESS_MAIN(TestSpotsSplit)
