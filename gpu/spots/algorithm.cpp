@@ -231,6 +231,7 @@ std::shared_ptr<AlgorithmResult> SpotsAlgorithm::run(const RunRequest& request,
     r->info.variant = variant;
     r->info.timings = details.timings.records();
     r->note = details.note;
+    if (const auto* in = dynamic_cast<const SpotsInput*>(request.input.get())) r->band = in->band;
     if (request.params.boolean("debug")) {
         r->debug.emplace();
         thresholdCpu(inputOf(request), p, {}, &*r->debug);

@@ -3,15 +3,28 @@
 #include "core/spots/spots.hpp"
 #include "gpu/algorithm.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace clscope::spots {
 
+class SpotsInput;
+
+// A part of a run split into bands of rows (split.cpp, bands.cpp): the part's frames are rows
+// [first, first + its height) of every frame of `whole`; rows [keep0, keep1) of the frame are
+// its own, the others a halo. join() groups the spots over `whole` with `params`.
+struct Band {
+    const SpotsInput* whole = nullptr; // runOnDevices keeps it alive until join() returns
+    std::size_t first = 0, keep0 = 0, keep1 = 0;
+    Params params; // global_threshold = auto already estimated on the whole input
+};
+
 class SpotsInput : public AlgorithmInput {
   public:
     Input data;
-    bool signalMask = true; // false: the result keeps per-frame signal pixel lists only
+    bool signalMask = true;           // false: the result keeps per-frame signal pixel lists only
+    std::shared_ptr<const Band> band; // set on the parts of a run split into bands
     std::string describe() const override {
         const Array& a = data.frames;
         return std::to_string(a.frameCount()) + " frame(s) of " + std::to_string(a.height()) + "x" +
@@ -30,6 +43,7 @@ class SpotsResult : public AlgorithmResult {
     Result result;
     std::optional<DebugImages> debug; // --debug: DIALS' threshold steps, from the host reference
     std::string note;                 // e.g. tests in float on a device without fp64
+    std::shared_ptr<const Band> band; // the input's band (a part of a split run), for join()
     void write(H5Writer& out, const std::string& group) const override;
     std::string summary() const override {
         std::size_t strong = 0;

@@ -1,7 +1,9 @@
 // spots over several devices: contiguous frame ranges, joined frame by frame. 2D spots never
-// cross frames, so the joined result is the one-device result; --3d runs do not split.
+// cross frames, so the joined result is the one-device result; --3d runs do not split. Stacks
+// with fewer frames than parts split into bands of rows instead (bands.cpp).
 #include "core/errors.hpp"
 #include "gpu/spots/algorithm.hpp"
+#include "gpu/spots/bands.hpp"
 #include "gpu/spots/run_types.hpp"
 
 #include <cstring>
@@ -41,6 +43,9 @@ std::vector<Algorithm::Part> SpotsAlgorithm::split(const AlgorithmInput& input,
     const std::size_t n = std::max<std::size_t>(1, std::min(parts, count));
     ParamSet partParams = params;
     if (p.globalAuto) partParams.set("global_threshold", autoGlobalThreshold(in.data));
+    // Bands for integer data only: sat's float tables round differently from another first row.
+    if (count < parts && frames.dtype() != DType::Float32)
+        return splitBands(in, partParams, parts, bandHalo(p));
     // One part: the input itself, not owned (runOnDevices keeps it alive while parts run).
     if (n == 1) return {{std::shared_ptr<const AlgorithmInput>(&input, [](auto*) {}), partParams}};
     std::vector<Part> out;
@@ -64,6 +69,7 @@ SpotsAlgorithm::join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts)
     Result& r = out->result;
     const auto& first = dynamic_cast<const SpotsResult&>(*parts.front());
     if (parts.size() == 1) return std::make_shared<SpotsResult>(first);
+    if (first.band) return joinBands(parts);
     r.thresholdUsed = first.result.thresholdUsed;
     const Shape& shape = first.result.shape;
     const std::size_t h = shape[shape.size() - 2], w = shape.back();
