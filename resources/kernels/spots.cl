@@ -93,7 +93,7 @@ inline bool spots_in_sum(DATA_T v, uchar bad) {
 // sqrt(2 (m - 1)) for every window count m <= ROOTS_N, made once per work-group (OpenCL's
 // double sqrt is correctly rounded: the same bits as computing it per pixel, and as the host).
 #define SWIN ((2 * KX + 1) * (2 * KY + 1))
-#define ROOTS_N (SWIN < 1024 ? SWIN : 1024)
+#define ROOTS_N (SWIN < 256 ? SWIN : 256)
 inline void spots_fill_roots(local real_t* roots) {
     const int n = get_local_size(0) * get_local_size(1);
     for (int t = get_local_id(1) * get_local_size(0) + get_local_id(0); t <= ROOTS_N; t += n)
