@@ -322,8 +322,8 @@ void spots_local(global const DATA_T* frames, global const uchar* bad, int w, in
 #ifndef STRIP_ROWS
 #define STRIP_ROWS 4
 #endif
-#if STRIP_ROWS > 32 || SWIN > 64 || DATA_FLOAT
-#error "the strip kernel needs STRIP_ROWS <= 32, a window of <= 64 pixels and 8/16-bit data"
+#if STRIP_ROWS < 1 || STRIP_ROWS > 32 || SWIN > 64 || DATA_FLOAT
+#error "the strip kernel needs 1 <= STRIP_ROWS <= 32, a window of <= 64 pixels and 8/16-bit data"
 #endif
 #define PACK_ONE 4194304u // 2^22: one counted pixel
 #define PACK_MASK (PACK_ONE - 1)
