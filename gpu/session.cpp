@@ -83,6 +83,29 @@ std::size_t ClDevice::cachedPrograms() const {
     return programs_.size();
 }
 
+std::shared_ptr<PinnedBlock> ClDevice::pinned(std::size_t bytes, cl::CommandQueue& queue) {
+    std::unique_ptr<PinnedBlock> block;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto it = pinnedFree_.begin(); it != pinnedFree_.end(); ++it)
+            if ((*it)->bytes >= bytes) {
+                block = std::move(*it);
+                pinnedFree_.erase(it);
+                break;
+            }
+    }
+    if (!block) {
+        block = std::make_unique<PinnedBlock>();
+        block->bytes = bytes;
+        block->buffer = cl::Buffer(context_, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_ONLY, bytes);
+        block->host = queue.enqueueMapBuffer(block->buffer, CL_TRUE, CL_MAP_WRITE, 0, bytes);
+    }
+    return std::shared_ptr<PinnedBlock>(block.release(), [this](PinnedBlock* given) {
+        std::lock_guard lock(mutex_);
+        pinnedFree_.emplace_back(given);
+    });
+}
+
 ClSession::ClSession(const DeviceInfo& info) : device_(ClDevice::get(info)) {
     try {
         queue_ = cl::CommandQueue(device_->context(), device_->device(), CL_QUEUE_PROFILING_ENABLE);
