@@ -132,9 +132,12 @@ void TestSpots::variantsMatchCpu_data() {
     extGain.gain = 0.6, extGain.globalThreshold = 2;
     spots::Params tiles = params(Method::Dispersion, 3, 3);
     tiles.tuning = {{"TILE_X", 8}, {"TILE_Y", 4}};
-    spots::Params overflow = params(Method::Dispersion), smallGroups = params(Method::Dispersion);
+    spots::Params overflow = params(Method::Dispersion), strips = params(Method::Dispersion);
     overflow.tuning = {{"LIST_CAPACITY", 3}}; // the list overflows: the mask is fetched instead
-    smallGroups.tuning = {{"COMPACT_WG", 64}};
+    // local's strip kernel in blocks of 8 x 6 (strips of 3 rows) that cut spots; tall strips.
+    strips.tuning = {{"STRIP_X", 8}, {"STRIP_Y", 2}, {"STRIP_ROWS", 3}, {"LIST_CAPACITY", 40}};
+    spots::Params tall = params(Method::Dispersion, 1, 2);
+    tall.tuning = {{"STRIP_X", 16}, {"STRIP_Y", 1}, {"STRIP_ROWS", 32}};
     spots::Params chunks = params(Method::Dispersion), chunksOverflow = params(Method::Dispersion);
     chunks.tuning = {{"CHUNK_FRAMES", 1}}; // one frame per upload, as long stacks stream
     chunksOverflow.tuning = {{"CHUNK_FRAMES", 2}, {"LIST_CAPACITY", 3}};
@@ -149,7 +152,12 @@ void TestSpots::variantsMatchCpu_data() {
         {"50x33 gain", DType::UInt16, 1, 50, 33, gain},
         {"50x33 tiles 8x4", DType::UInt16, 1, 50, 33, tiles},
         {"3x41x29 list overflow", DType::UInt16, 3, 41, 29, overflow},
-        {"2x41x29 compact wg 64", DType::UInt16, 2, 41, 29, smallGroups},
+        {"2x41x29 strips 8x2x3, list of 40", DType::UInt16, 2, 41, 29, strips},
+        {"2x70x29 strips 16x1x32", DType::UInt16, 2, 70, 29, tall},
+        {"45x70 k4,3 (63 pixels: packed)", DType::UInt16, 1, 45, 70,
+         params(Method::Dispersion, 4, 3)},
+        {"45x70 k4,4 (81 pixels: unpacked)", DType::UInt16, 1, 45, 70,
+         params(Method::Dispersion, 4, 4)},
         {"4x41x29 chunks of 1", DType::UInt16, 4, 41, 29, chunks},
         {"5x41x29 chunks of 2, overflow", DType::UInt16, 5, 41, 29, chunksOverflow},
         {"40x41 uint8", DType::UInt8, 1, 40, 41, params(Method::Dispersion)},
@@ -214,7 +222,19 @@ void TestSpots::variantsMatchCpu() {
         std::sort(list.begin(), list.end());
         QVERIFY2(list == wantPixels[f], qPrintable(QString("frame %1 list differs").arg(f)));
     }
-    QCOMPARE(got.maskFetches > 0, params.tuning.count("LIST_CAPACITY") > 0 && count(want) > 3);
+    // The mask is fetched for exactly the chunks whose signal pixels overflow the list.
+    auto tuned = [&](const char* name) {
+        return params.tuning.count(name) ? std::size_t(params.tuning.at(name)) : std::size_t(0);
+    };
+    const std::size_t capacity = tuned("LIST_CAPACITY"), chunk = tuned("CHUNK_FRAMES");
+    int fetches = 0;
+    for (std::size_t f0 = 0; f0 < t; f0 += chunk ? chunk : t) {
+        const std::size_t n = std::min(chunk ? chunk : t, t - f0);
+        const std::size_t pixels =
+            std::size_t(std::count(want.begin() + f0 * h * w, want.begin() + (f0 + n) * h * w, 1));
+        fetches += capacity > 0 && pixels > capacity;
+    }
+    QCOMPARE(got.maskFetches, fetches);
     if (h * w > 100) QVERIFY2(count(want) > 0, "the case finds no signal at all");
 }
 

@@ -22,6 +22,9 @@ class TestSpots : public QObject {
     void spotGrouping3d();
     void peakCentroidFilter();
     void groupingMatchesFloodFill();
+    // tst_spots_list.cpp
+    void packedLimits();
+    void listCapacityBoundary();
     // tst_spots.cpp
     void debugImages();
     void philSnippet();

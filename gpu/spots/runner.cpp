@@ -39,8 +39,16 @@ int tuningValue(const Params& p, const std::string& name, int fallback) {
     return it == p.tuning.end() ? fallback : it->second;
 }
 
+// spots_local's strip form: 8/16-bit data (count and sum packed in one uint) and windows of at
+// most 64 pixels (their sums stay below 2^22).
+bool stripLocal(DType dtype, const Params& p) {
+    return (dtype == DType::UInt8 || dtype == DType::UInt16) &&
+           (2 * p.kernelX + 1) * (2 * p.kernelY + 1) <= 64;
+}
+
 std::string buildOptions(DType dtype, const Params& p) {
     std::string s = "-DDATA_T=" + dataType(dtype) +
+                    " -DSPOTS_STRIP=" + (stripLocal(dtype, p) ? "1" : "0") +
                     " -DDATA_FLOAT=" + (dtype == DType::Float32 ? "1" : "0") +
                     " -DVALID_LIMIT=" + std::to_string(validLimit(dtype)) + "UL" +
                     " -DKX=" + std::to_string(p.kernelX) + " -DKY=" + std::to_string(p.kernelY) +
@@ -88,8 +96,27 @@ LaunchShape pixelShape(const DeviceRun& r, std::size_t frames) {
              std::size_t(tuningValue(r.p, "TILE_Y", 16)), 1}};
 }
 
+// spots_local's strip form: one work-item per STRIP_ROWS rows of a column (defaults as in
+// spots.cl); the rounding up of the launch makes whole STRIP_Y x STRIP_ROWS blocks.
+bool strip(const DeviceRun& r) {
+    return r.options.find("-DSPOTS_STRIP=1") != std::string::npos;
+}
+LaunchShape stripShape(const DeviceRun& r, std::size_t frames) {
+    const std::size_t rows = std::size_t(std::max(1, tuningValue(r.p, "STRIP_ROWS", 4)));
+    return {{std::size_t(r.w), (std::size_t(r.h) + rows - 1) / rows, frames},
+            {std::size_t(tuningValue(r.p, "STRIP_X", 32)),
+             std::size_t(tuningValue(r.p, "STRIP_Y", 8)), 1}};
+}
+
+// The kernel that makes the final mask also fills the signal list: its count starts at 0.
+void zeroCount(DeviceRun& r) {
+    r.s.fill(r.count, 4, "fill signal count");
+}
+
 // The dispersion variants: one launch (local, direct) or three (sat).
 void launchDispersion(DeviceRun& r, const std::string& variant, std::size_t frames) {
+    zeroCount(r);
+    const cl_uint capacity = cl_uint(r.capacity);
     if (variant == "sat") {
         cl::Kernel rows = r.s.kernel("spots", "spots_sat_rows", r.options);
         setArgs(rows, r.frames, r.bad, r.w, r.h, r.tableM, r.tableX, r.tableY);
@@ -99,16 +126,18 @@ void launchDispersion(DeviceRun& r, const std::string& variant, std::size_t fram
         r.s.launch(cols, "spots sat cols", {{std::size_t(r.w), frames}, {64, 1}});
         cl::Kernel k = r.s.kernel("spots", "spots_sat_threshold", r.options);
         setArgs(k, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.tableM, r.tableX, r.tableY,
-                r.signal);
+                r.signal, r.list, capacity, r.count);
         return r.s.launch(k, "spots sat threshold", pixelShape(r, frames));
     }
     cl::Kernel k = r.s.kernel("spots", "spots_" + variant, r.options);
-    setArgs(k, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.signal);
-    r.s.launch(k, "spots " + variant, pixelShape(r, frames));
+    setArgs(k, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.signal, r.list, capacity, r.count);
+    const bool stripped = variant == "local" && strip(r);
+    r.s.launch(k, "spots " + variant, stripped ? stripShape(r, frames) : pixelShape(r, frames));
 }
 
 // dispersion_extended: dispersive pixels, erosion, background mean and the strong test.
 void launchExtended(DeviceRun& r, std::size_t frames) {
+    zeroCount(r);
     cl::Kernel disp = r.s.kernel("spots", "spots_ext_dispersive", r.options);
     setArgs(disp, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.scratchA);
     r.s.launch(disp, "spots extended dispersive", pixelShape(r, frames));
@@ -116,7 +145,8 @@ void launchExtended(DeviceRun& r, std::size_t frames) {
     setArgs(erode, r.frames, r.bad, r.w, r.h, r.scratchA, r.scratchB);
     r.s.launch(erode, "spots extended erode", pixelShape(r, frames));
     cl::Kernel fin = r.s.kernel("spots", "spots_ext_final", r.options);
-    setArgs(fin, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.scratchB, r.signal);
+    setArgs(fin, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.scratchB, r.signal, r.list,
+            cl_uint(r.capacity), r.count);
     r.s.launch(fin, "spots extended final", pixelShape(r, frames));
 }
 
@@ -163,16 +193,11 @@ void allocate(DeviceRun& r, const std::string& variant, std::size_t chunk, std::
 }
 
 // The chunk's signal pixels into the lists of its frames (`frames`: the chunk's first frame's
-// list) and, when given, into `signal` (zeroed by the caller): the compacted list when it fits,
-// else the whole mask. Returns whether the mask had to be fetched.
+// list) and, when given, into `signal` (zeroed by the caller): the list that the mask's kernel
+// filled when it fits, else the whole mask. Returns whether the mask had to be fetched.
 bool fetchSignal(DeviceRun& r, std::size_t pixels, std::uint8_t* signal,
                  std::vector<std::uint32_t>* frames) {
     const std::size_t plane = std::size_t(r.w) * std::size_t(r.h);
-    r.s.fill(r.count, 4, "fill signal count");
-    cl::Kernel k = r.s.kernel("spots_compact", "spots_compact", r.options);
-    const std::size_t wg = static_cast<std::size_t>(tuningValue(r.p, "COMPACT_WG", 256));
-    setArgs(k, r.signal, cl_uint(pixels), r.list, cl_uint(r.capacity), r.count);
-    r.s.launch(k, "spots compact", {{pixels}, {wg}});
     cl_uint count = 0;
     r.s.download(r.count, &count, 4, "copy D->H signal count");
     if (count > r.capacity) {

@@ -13,7 +13,16 @@
 //   USE_GAIN     0: DIALS' formulas without gain (gain 1), 1: with the gain
 //   EROSION      erosion distance of dispersion_extended, min(KX, KY)
 //   MASKED_DISPERSIVE 1: masked pixels count as dispersive (DIALS >= 2025), 0: older DIALS
-//   TILE_X, TILE_Y work-group size of spots_local (its tile is (TILE_Y+2KY) x (TILE_X+2KX))
+//   TILE_X, TILE_Y work-group size of the per-pixel kernels and of spots_ext_dispersive (its
+//                tile is (TILE_Y+2KY) x (TILE_X+2KX)); also of spots_local without SPOTS_STRIP
+//   SPOTS_STRIP  1: spots_local is the strip kernel (uchar/ushort data, window <= 64 pixels)
+//   STRIP_X, STRIP_Y, STRIP_ROWS  its work-group (STRIP_X x STRIP_Y) and rows per work-item
+//
+// Every kernel that makes the final mask also appends its signal pixels (flat index within
+// the chunk) to `list`: a work-group counts them in local memory and reserves its range with
+// ONE global atomic on `count` (zeroed by the host before the launch). `count` ends as the
+// number of signal pixels even past `capacity` (then only `capacity` entries are written and
+// the host fetches the mask, which every kernel still writes).
 #pragma OPENCL FP_CONTRACT OFF
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -81,14 +90,27 @@ inline bool spots_in_sum(DATA_T v, uchar bad) {
     return spots_valid(v, bad) && (real_t)v < SUM_LIMIT; // exact: integers < 2^24 are exact
 }
 
-// Index of dispersion above its Poisson bound (DIALS' a > c).
-inline bool spots_background_test(real_t m, real_t x, real_t y, spots_params p) {
+// sqrt(2 (m - 1)) for every window count m <= ROOTS_N, made once per work-group (OpenCL's
+// double sqrt is correctly rounded: the same bits as computing it per pixel, and as the host).
+#define SWIN ((2 * KX + 1) * (2 * KY + 1))
+#define ROOTS_N (SWIN < 256 ? SWIN : 256)
+inline void spots_fill_roots(local real_t* roots) {
+    const int n = get_local_size(0) * get_local_size(1);
+    for (int t = get_local_id(1) * get_local_size(0) + get_local_id(0); t <= ROOTS_N; t += n)
+        roots[t] = sqrt(2 * ((real_t)t - 1));
+}
+inline real_t spots_root(int m, local const real_t* roots) {
+    return m <= ROOTS_N ? roots[m] : sqrt(2 * ((real_t)m - 1));
+}
+
+// Index of dispersion above its Poisson bound (DIALS' a > c); root = sqrt(2 * (m - 1)).
+inline bool spots_background_test(real_t m, real_t x, real_t y, real_t root, spots_params p) {
 #if USE_GAIN
     const real_t a = m * y - x * x;
-    const real_t c = p.gain * x * (m - 1 + p.sigma_b * sqrt(2 * (m - 1)));
+    const real_t c = p.gain * x * (m - 1 + p.sigma_b * root);
 #else
     const real_t a = m * y - x * x - x * (m - 1);
-    const real_t c = x * p.sigma_b * sqrt(2 * (m - 1));
+    const real_t c = x * p.sigma_b * root;
 #endif
     return a > c;
 }
@@ -104,12 +126,44 @@ inline bool spots_strong_test(real_t m, real_t x, real_t v, spots_params p) {
     return b > d;
 }
 
-// The whole `dispersion` decision of one pixel from its window sums.
-inline uchar spots_dispersion(int m, sum_t x, sum_t y, DATA_T v, uchar bad, spots_params p) {
-    const real_t rm = (real_t)m, rx = (real_t)x, ry = (real_t)y, rv = (real_t)v;
-    return spots_valid(v, bad) && m >= p.min_count && rx >= 0 && rv > p.threshold &&
-           spots_background_test(rm, rx, ry, p) && spots_strong_test(rm, rx, rv, p);
+// The whole `dispersion` decision of one pixel from its window sums (the double tests only
+// once the cheap ones passed).
+inline uchar spots_decide(int m, real_t rx, real_t ry, real_t rv, bool valid, spots_params p,
+                          local const real_t* roots) {
+    const real_t rm = (real_t)m;
+    return valid && m >= p.min_count && rx >= 0 && rv > p.threshold &&
+           spots_background_test(rm, rx, ry, spots_root(m, roots), p) &&
+           spots_strong_test(rm, rx, rv, p);
 }
+inline uchar spots_dispersion(int m, sum_t x, sum_t y, DATA_T v, uchar bad, spots_params p,
+                              local const real_t* roots) {
+    return spots_decide(m, (real_t)x, (real_t)y, (real_t)v, spots_valid(v, bad), p, roots);
+}
+
+// The list of signal pixels: every work-item of the group calls it (barriers) with its number
+// n of signal pixels; returns the list slot of its first one (meaningless when n is 0).
+inline uint spots_reserve(uint n, local uint* total, local uint* first,
+                          volatile global uint* count) {
+    const bool lead = get_local_id(0) == 0 && get_local_id(1) == 0;
+    if (lead) *total = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint slot = 0;
+    if (n) slot = atomic_add((volatile local uint*)total, n);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lead && *total) *first = atomic_add(count, *total);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return n ? *first + slot : 0;
+}
+// One pixel per work-item: its flat index into the list when `on`.
+inline void spots_list_one(bool on, uint index, global uint* list, uint capacity,
+                           volatile global uint* count, local uint* total, local uint* first) {
+    const uint slot = spots_reserve(on, total, first, count);
+    if (on && slot < capacity) list[slot] = index;
+}
+#define SPOTS_LIST_ARGS global uint *list, uint capacity, volatile global uint *count
+#define SPOTS_LIST_LOCALS                                                                      \
+    local uint total, first;                                                                   \
+    local real_t roots[ROOTS_N + 1]
 
 // Window sums of pixel (i, j) read straight from global memory; `classes` (may be null)
 // restricts them to pixels whose class is 1 (dispersion_extended's background).
@@ -132,15 +186,22 @@ inline void spots_window(global const DATA_T* frame, global const uchar* bad,
 
 // direct: every work-item sums its own window from global memory.
 kernel void spots_direct(global const DATA_T* frames, global const uchar* bad, int w, int h,
-                         spots_params p, global uchar* signal) {
+                         spots_params p, global uchar* signal, SPOTS_LIST_ARGS) {
+    SPOTS_LIST_LOCALS;
+    spots_fill_roots(roots);
+    barrier(CLK_LOCAL_MEM_FENCE);
     const int i = get_global_id(0), j = get_global_id(1);
-    if (i >= w || j >= h) return;
     const size_t base = (size_t)get_global_id(2) * w * h;
-    int m;
-    sum_t x, y;
-    spots_window(frames + base, bad, 0, w, h, i, j, KX, KY, &m, &x, &y);
-    const int k = j * w + i;
-    signal[base + k] = spots_dispersion(m, x, y, frames[base + k], bad[k], p);
+    const size_t k = base + (size_t)j * w + i;
+    uchar on = 0;
+    if (i < w && j < h) {
+        int m;
+        sum_t x, y;
+        spots_window(frames + base, bad, 0, w, h, i, j, KX, KY, &m, &x, &y);
+        on = spots_dispersion(m, x, y, frames[k], bad[j * w + i], p, roots);
+        signal[k] = on;
+    }
+    spots_list_one(on, (uint)k, list, capacity, count, &total, &first);
 }
 
 // local: the seed's tile-in-local-memory kernel, fixed: every work-item copies part of the
@@ -222,19 +283,120 @@ inline void spots_tile_sums(global const DATA_T* frames, global const uchar* bad
     local win_t colX[TILE_Y * TW];                                                               \
     local long colY[TILE_Y * TW]
 
+#if !SPOTS_STRIP
 kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1)))
 void spots_local(global const DATA_T* frames, global const uchar* bad, int w, int h,
-                 spots_params p, global uchar* signal) {
+                 spots_params p, global uchar* signal, SPOTS_LIST_ARGS) {
     SPOTS_TILE_LOCALS;
+    SPOTS_LIST_LOCALS;
+    spots_fill_roots(roots); // spots_tile_sums' barriers order it before the tests
     int m;
     sum_t x, y;
     spots_tile_sums(frames, bad, w, h, value, counted, colM, colX, colY, &m, &x, &y);
     const int i = get_global_id(0), j = get_global_id(1);
-    if (i >= w || j >= h) return;
-    const size_t base = (size_t)get_global_id(2) * w * h;
-    const int k = j * w + i;
-    signal[base + k] = spots_dispersion(m, x, y, frames[base + k], bad[k], p);
+    const size_t k = (size_t)get_global_id(2) * w * h + (size_t)j * w + i;
+    uchar on = 0;
+    if (i < w && j < h) {
+        on = spots_dispersion(m, x, y, frames[k], bad[j * w + i], p, roots);
+        signal[k] = on;
+    }
+    spots_list_one(on, (uint)k, list, capacity, count, &total, &first);
 }
+#endif
+
+#if SPOTS_STRIP
+// local, strip form (uchar/ushort data, window <= 64 pixels): a work-group of STRIP_X x STRIP_Y
+// work-items makes a block of STRIP_X columns x STRIP_Y*STRIP_ROWS rows, each work-item a strip
+// of STRIP_ROWS rows of one column. Every tile pixel is one uint in local memory, count and sum
+// packed: v + 2^22 when it is in the sums, else 0 (a window's sum of values < 64 * 2^16 stays
+// below 2^22, its count * 2^22 below 2^32). Integer sums are exact in any order: first the
+// horizontal window sums of every tile row (2KX+1 terms), then a running sum down the strip
+// (add the row entering the window, subtract the one leaving it). For these types, valid
+// pixels are exactly the in-sum ones, so the tile also gives the pixel's own value.
+#ifndef STRIP_X
+#define STRIP_X 32
+#endif
+#ifndef STRIP_Y
+#define STRIP_Y 8
+#endif
+#ifndef STRIP_ROWS
+#define STRIP_ROWS 4
+#endif
+#if STRIP_ROWS < 1 || STRIP_ROWS > 32 || SWIN > 64 || DATA_FLOAT
+#error "the strip kernel needs 1 <= STRIP_ROWS <= 32, a window of <= 64 pixels and 8/16-bit data"
+#endif
+#define PACK_ONE 4194304u // 2^22: one counted pixel
+#define PACK_MASK (PACK_ONE - 1)
+#define SBH (STRIP_Y * STRIP_ROWS) // rows of the block
+#define STW (STRIP_X + 2 * KX)     // the tile: STH x STW
+#define STH (SBH + 2 * KY)
+
+// The tile of the block with its halo (packed), and the horizontal sums of its rows.
+inline void spots_strip_rows(global const DATA_T* frame, global const uchar* bad, int w, int h,
+                             local uint* tile, local uint* rowP, local ulong* rowQ) {
+    const int lid = get_local_id(1) * STRIP_X + get_local_id(0);
+    const int i0 = get_group_id(0) * STRIP_X - KX, j0 = get_group_id(1) * SBH - KY;
+    for (int t = lid; t < STH * STW; t += STRIP_X * STRIP_Y) {
+        const int ii = i0 + t % STW, jj = j0 + t / STW;
+        uint packed = 0;
+        if (ii >= 0 && ii < w && jj >= 0 && jj < h) {
+            const DATA_T v = frame[jj * w + ii];
+            if (spots_in_sum(v, bad[jj * w + ii])) packed = (uint)v + PACK_ONE;
+        }
+        tile[t] = packed;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int t = lid; t < STH * STRIP_X; t += STRIP_X * STRIP_Y) {
+        const int at = t / STRIP_X * STW + t % STRIP_X;
+        uint sp = 0;
+        ulong sq = 0;
+        for (int d = 0; d <= 2 * KX; ++d) {
+            const uint packed = tile[at + d], v = packed & PACK_MASK;
+            sp += packed;
+            sq += v * v; // < 2^32: 32-bit product, widened once
+        }
+        rowP[t] = sp, rowQ[t] = sq;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+kernel __attribute__((reqd_work_group_size(STRIP_X, STRIP_Y, 1)))
+void spots_local(global const DATA_T* frames, global const uchar* bad, int w, int h,
+                 spots_params p, global uchar* signal, SPOTS_LIST_ARGS) {
+    local uint tile[STH * STW], rowP[STH * STRIP_X];
+    local ulong rowQ[STH * STRIP_X];
+    SPOTS_LIST_LOCALS;
+    spots_fill_roots(roots); // the barriers of spots_strip_rows order it before the tests
+    const size_t base = (size_t)get_global_id(2) * w * h;
+    spots_strip_rows(frames + base, bad, w, h, tile, rowP, rowQ);
+    const int li = get_local_id(0), r0 = get_local_id(1) * STRIP_ROWS; // r0: first row in block
+    const int i = get_group_id(0) * STRIP_X + li, j0 = get_group_id(1) * SBH + r0;
+    uint sp = 0, bits = 0;
+    ulong sq = 0;
+    for (int d = 0; d < 2 * KY; ++d)
+        sp += rowP[(r0 + d) * STRIP_X + li], sq += rowQ[(r0 + d) * STRIP_X + li];
+    for (int r = 0; r < STRIP_ROWS; ++r) {
+        const int enter = (r0 + r + 2 * KY) * STRIP_X + li, leave = (r0 + r) * STRIP_X + li;
+        sp += rowP[enter], sq += rowQ[enter];
+        const int j = j0 + r;
+        if (i < w && j < h) {
+            const uint own = tile[(r0 + r + KY) * STW + li + KX];
+            const uchar on = spots_decide(sp >> 22, (real_t)(sp & PACK_MASK), (real_t)sq,
+                                          (real_t)(own & PACK_MASK), own != 0, p, roots);
+            signal[base + (size_t)j * w + i] = on;
+            bits |= (uint)on << r;
+        }
+        sp -= rowP[leave], sq -= rowQ[leave];
+    }
+    const uint slot = spots_reserve(popcount(bits), &total, &first, count);
+    uint s = slot;
+    for (int r = 0; r < STRIP_ROWS; ++r)
+        if ((bits >> r) & 1) {
+            if (s < capacity) list[s] = (uint)(base + (size_t)(j0 + r) * w + i);
+            ++s;
+        }
+}
+#endif
 
 // extended, step 1: dispersive pixels (masked pixels count as dispersive unless legacy), the
 // window sums from the tile in local memory as in spots_local.
@@ -242,6 +404,8 @@ kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1)))
 void spots_ext_dispersive(global const DATA_T* frames, global const uchar* bad, int w, int h,
                           spots_params p, global uchar* dispersive) {
     SPOTS_TILE_LOCALS;
+    local real_t roots[ROOTS_N + 1];
+    spots_fill_roots(roots); // spots_tile_sums' barriers order it before the test
     int m;
     sum_t x, y;
     spots_tile_sums(frames, bad, w, h, value, counted, colM, colX, colY, &m, &x, &y);
@@ -252,7 +416,7 @@ void spots_ext_dispersive(global const DATA_T* frames, global const uchar* bad, 
     uchar result = MASKED_DISPERSIVE;
     if (spots_valid(frames[base + k], bad[k]))
         result = m >= p.min_count && (real_t)x >= 0 &&
-                 spots_background_test((real_t)m, (real_t)x, (real_t)y, p);
+                 spots_background_test((real_t)m, (real_t)x, (real_t)y, spots_root(m, roots), p);
     dispersive[base + k] = result;
 }
 
@@ -279,17 +443,18 @@ kernel void spots_ext_erode(global const DATA_T* frames, global const uchar* bad
 
 // extended, step 3: background mean over the window widened by 2, then the strong test.
 kernel void spots_ext_final(global const DATA_T* frames, global const uchar* bad, int w, int h,
-                            spots_params p, global const uchar* classes, global uchar* signal) {
+                            spots_params p, global const uchar* classes, global uchar* signal,
+                            SPOTS_LIST_ARGS) {
+    local uint total, first;
     const int i = get_global_id(0), j = get_global_id(1);
-    if (i >= w || j >= h) return;
     const size_t base = (size_t)get_global_id(2) * w * h;
-    const int k = j * w + i;
+    const size_t k = base + (size_t)j * w + i;
     uchar result = 0;
-    if (classes[base + k] == 2) {
+    if (i < w && j < h && classes[k] == 2) {
         int m;
         sum_t x, y;
         spots_window(frames + base, bad, classes + base, w, h, i, j, KX + 2, KY + 2, &m, &x, &y);
-        const real_t rm = (real_t)m, rx = (real_t)x, v = (real_t)frames[base + k];
+        const real_t rm = (real_t)m, rx = (real_t)x, v = (real_t)frames[k];
         const real_t mean = (rm >= 2 ? (rx / rm) : 0);
 #if USE_GAIN
         const bool strong = v >= (mean + p.sigma_s * sqrt(p.gain * mean));
@@ -298,7 +463,8 @@ kernel void spots_ext_final(global const DATA_T* frames, global const uchar* bad
 #endif
         result = rx >= 0 && v > p.threshold && strong;
     }
-    signal[base + k] = result;
+    if (i < w && j < h) signal[k] = result;
+    spots_list_one(result, (uint)k, list, capacity, count, &total, &first);
 }
 
 // sat: summed-area tables of count, sum and sum of squares, then four corners per pixel.
@@ -351,18 +517,26 @@ kernel void spots_sat_cols(int w, int h, global int* tm, global sat_t* tx, globa
 kernel void spots_sat_threshold(global const DATA_T* frames, global const uchar* bad, int w,
                                 int h, spots_params p, global const int* tm,
                                 global const sat_t* tx, global const sat_t* ty,
-                                global uchar* signal) {
+                                global uchar* signal, SPOTS_LIST_ARGS) {
+    SPOTS_LIST_LOCALS;
+    spots_fill_roots(roots);
+    barrier(CLK_LOCAL_MEM_FENCE);
     const int i = get_global_id(0), j = get_global_id(1);
-    if (i >= w || j >= h) return;
+    const bool inside = i < w && j < h;
     const size_t base = (size_t)get_global_id(2) * w * h;
     const int i0 = max(i - KX, 0) - 1, i1 = min(i + KX, w - 1);
     const int j0 = max(j - KY, 0) - 1, j1 = min(j + KY, h - 1);
     const size_t k11 = base + (size_t)j1 * w + i1;
     const size_t k01 = base + (size_t)max(j0, 0) * w + i1, k10 = base + (size_t)j1 * w + max(i0, 0);
     const size_t k00 = base + (size_t)max(j0, 0) * w + max(i0, 0);
-    const int m = SAT_WINDOW(int, tm, 0);
-    const sum_t x = (sum_t)SAT_WINDOW(sat_t, tx, (sat_t)0);
-    const sum_t y = (sum_t)SAT_WINDOW(sat_t, ty, (sat_t)0);
-    const int k = j * w + i;
-    signal[base + k] = spots_dispersion(m, x, y, frames[base + k], bad[k], p);
+    const size_t k = base + (size_t)j * w + i;
+    uchar on = 0;
+    if (inside) {
+        const int m = SAT_WINDOW(int, tm, 0);
+        const sum_t x = (sum_t)SAT_WINDOW(sat_t, tx, (sat_t)0);
+        const sum_t y = (sum_t)SAT_WINDOW(sat_t, ty, (sat_t)0);
+        on = spots_dispersion(m, x, y, frames[k], bad[j * w + i], p, roots);
+        signal[k] = on;
+    }
+    spots_list_one(on, (uint)k, list, capacity, count, &total, &first);
 }
