@@ -4,7 +4,8 @@
 // histogram, forward neighbour lists, atomic-min hooking of roots with pointer jumping
 // (cluster_steps.cl), then the charge cut and numbering (renumber_module, cluster_common.cl).
 // Writes the sorted digis, each digi's root (its cluster's lowest position, -1 for a
-// duplicate) and its number in the module, and the module's cluster count. A module of up to CMSSW_LOCAL_CAP digis is worked on in
+// duplicate), each digi's number in its module at its input index, the module's cluster count
+// and its clusters' sums. A module of up to CMSSW_LOCAL_CAP digis is worked on in
 // local memory, a larger one in global scratch: the same launch takes both paths.
 #ifndef CMSSW_LOCAL_CAP
 #define CMSSW_LOCAL_CAP 1024
@@ -19,7 +20,7 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
                           global ushort* sortedModule, global int* rootOut,
                           global uint* orderScratch, global uint* neighbourScratch,
                           global uchar* countScratch, global uint* chargeLo,
-                          global uint* chargeHi, global uint* rank, global int* localId,
+                          global uint* chargeHi, global uint* rank, global int* id,
                           global uint* moduleClusters, global uint* sums, ulong inner,
                           ulong outer, uint innerModules) {
     local uint seen[BITMAP_WORDS], twice[BITMAP_WORDS];
@@ -49,7 +50,8 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
                                   countScratch + start, seen, twice, columnCount, columnStart, tmp,
                                   &changed, rootOut);
         }
-        renumber_module(k, start, start + n, m < innerModules ? inner : outer, rootOut, sortedAdc,
-                        chargeLo, chargeHi, rank, localId, moduleClusters, sums, tmp);
+        renumber_module(k, m, start, start + n, m < innerModules ? inner : outer, rootOut,
+                        sortedIndex, sortedPix, sortedAdc, chargeLo, chargeHi, rank, id,
+                        moduleClusters, sums, tmp);
     }
 }
