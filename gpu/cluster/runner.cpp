@@ -271,7 +271,7 @@ std::map<std::string, int> defaultTuning(const DeviceInfo& d) {
             {"SCAN_WG", 256}, // NVIDIA allows 256 work-items for the scan
                               // kernel
             {"CLUSTER_GROUPS", 2048},
-            {"SORT_LOCAL_CAP", 2048},
+            {"SORT_LOCAL_CAP", 4096}, // 16 KiB: the largest modules of the 10x event sort locally
             {"CMSSW_LOCAL_CAP", 1024},
             {"CLUSTER_RUN", 32}}; // digis per aligned block whose same-module run takes one atomic
 }

@@ -5,12 +5,15 @@
 // (cluster_steps.cl), then the charge cut and numbering (renumber_module, cluster_common.cl).
 // Writes the sorted digis, each digi's root (its cluster's lowest position, -1 for a
 // duplicate), each digi's number in its module at its input index, the module's cluster count
-// and its clusters' sums. A module of up to CMSSW_LOCAL_CAP digis is worked on in
-// local memory, a larger one in global scratch: the same launch takes both paths.
+// and its clusters' sums. A module of up to CMSSW_LOCAL_CAP digis is worked on in local memory,
+// a larger one in global scratch (sorted in local memory still when its keys fit in the arena
+// of the local path, ARENA_WORDS = about 5 CMSSW_LOCAL_CAP): the same launch takes every path.
 #ifndef CMSSW_LOCAL_CAP
 #define CMSSW_LOCAL_CAP 1024
 #endif
 #define BITMAP_WORDS (CLUSTER_SIZE_X * CLUSTER_SIZE_Y / 32)
+// Words of the local arena: per digi a pixel, a label, an order entry, the neighbours, a count.
+#define ARENA_WORDS ((CMSSW_LOCAL_CAP * (4 + 4 + 2 + 2 * CMSSW_MAX_NEIGHBOURS + 1) + 3) / 4)
 
 kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* active,
                           global const uint* totals, global uint* sortedIndex,
@@ -26,10 +29,14 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
     local uint seen[BITMAP_WORDS], twice[BITMAP_WORDS];
     local uint columnCount[CLUSTER_SIZE_Y], columnStart[CLUSTER_SIZE_Y + 1], tmp[CLUSTER_WG];
     local int changed;
-    local uint pixL[CMSSW_LOCAL_CAP];
-    local int labelL[CMSSW_LOCAL_CAP]; // the sort keys first, then the labels
-    local ushort orderL[CMSSW_LOCAL_CAP], neighboursL[CMSSW_LOCAL_CAP * CMSSW_MAX_NEIGHBOURS];
-    local uchar countL[CMSSW_LOCAL_CAP];
+    // One arena for the per-digi arrays of a module in local memory; a larger module sorts its
+    // keys in the whole arena (up to ARENA_WORDS digis) before its global-scratch clustering.
+    local uint arena[ARENA_WORDS];
+    local uint* pixL = arena;
+    local int* labelL = (local int*)(arena + CMSSW_LOCAL_CAP); // the sort keys first, then the labels
+    local ushort* orderL = (local ushort*)(arena + 2 * CMSSW_LOCAL_CAP);
+    local ushort* neighboursL = orderL + CMSSW_LOCAL_CAP;
+    local uchar* countL = (local uchar*)(neighboursL + CMSSW_LOCAL_CAP * CMSSW_MAX_NEIGHBOURS);
     const uint lid = get_local_id(0);
     for (uint w = lid; w < BITMAP_WORDS; w += CLUSTER_WG) seen[w] = 0, twice[w] = 0;
     for (uint k = get_group_id(0); k < totals[1]; k += get_num_groups(0)) {
@@ -43,8 +50,15 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
             cluster_module_local(pixL, n, start, labelL, orderL, neighboursL, countL, seen, twice,
                                  columnCount, columnStart, tmp, &changed, rootOut);
         } else {
-            sort_module_global(sortedIndex + start, n, start, sortedIndex, module, x, y, adc,
-                               sortedPix, sortedAdc, sortedModule, 0);
+            if (n <= ARENA_WORDS) {
+                for (uint p = lid; p < n; p += CLUSTER_WG) arena[p] = sortedIndex[start + p];
+                barrier(CLK_LOCAL_MEM_FENCE);
+                sort_module_local(arena, n, start, sortedIndex, module, x, y, adc, sortedPix,
+                                  sortedAdc, sortedModule, 0);
+            } else {
+                sort_module_global(sortedIndex + start, n, start, sortedIndex, module, x, y, adc,
+                                   sortedPix, sortedAdc, sortedModule, 0);
+            }
             cluster_module_global(sortedPix + start, n, start, rootOut + start, orderScratch + start,
                                   neighbourScratch + (size_t)start * CMSSW_MAX_NEIGHBOURS,
                                   countScratch + start, seen, twice, columnCount, columnStart, tmp,
