@@ -70,16 +70,22 @@ struct Run {
     cl::Buffer chargeLo, chargeHi, rank, moduleClusters, sums;
 
     // Kernel `name` of resources/kernels/<file>.cl after common.cl, cluster_common.cl and, for
-    // the per-module kernels of cluster_sort.cl and cluster_cmssw.cl, cluster_steps.cl twice
-    // (its local and its global copy).
+    // the per-module kernels of cluster_sort.cl and cluster_cmssw.cl, cluster_steps.cl three
+    // times (its local, mixed and global copies).
     cl::Kernel kernel(const std::string& file, const std::string& name) {
         std::string source = kernelSource("common") + "\n" + kernelSource("cluster_common") + "\n";
         if (file == "cluster_sort" || file == "cluster_cmssw") {
             const std::string steps = kernelSource("cluster_steps");
-            for (const char* space : {"local", "global"})
-                source += std::string("#define SPACE ") + space + "\n#define IDX " +
-                          (space[0] == 'l' ? "ushort" : "uint") + "\n#define STEP(f) f##_" + space +
-                          "\n" + steps + "\n#undef SPACE\n#undef IDX\n#undef STEP\n";
+            struct Copy {
+                const char *name, *space, *scratch, *idx;
+            };
+            for (const Copy& c : {Copy{"local", "local", "local", "ushort"},
+                                  Copy{"mixed", "local", "global", "uint"},
+                                  Copy{"global", "global", "global", "uint"}})
+                source += std::string("#define SPACE ") + c.space + "\n#define SCRATCH " +
+                          c.scratch + "\n#define IDX " + c.idx + "\n#define STEP(f) f##_" + c.name +
+                          "\n" + steps +
+                          "\n#undef SPACE\n#undef SCRATCH\n#undef IDX\n#undef STEP\n";
         }
         source += kernelSource(file);
         cl::Program program = s.device().program(source, "-cl-std=CL1.2 " + options);

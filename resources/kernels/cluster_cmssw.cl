@@ -5,9 +5,10 @@
 // (cluster_steps.cl), then the charge cut and numbering (renumber_module, cluster_common.cl).
 // Writes the sorted digis, each digi's root (its cluster's lowest position, -1 for a
 // duplicate), each digi's number in its module at its input index, the module's cluster count
-// and its clusters' sums. A module of up to CMSSW_LOCAL_CAP digis is worked on in local memory,
-// a larger one in global scratch (sorted in local memory still when its keys fit in the arena
-// of the local path, ARENA_WORDS = about 5 CMSSW_LOCAL_CAP): the same launch takes every path.
+// and its clusters' sums. A module of up to CMSSW_LOCAL_CAP digis is worked on in local memory;
+// a larger one of up to ARENA_WORDS / 2 (about 2.6 CMSSW_LOCAL_CAP) sorts and keeps its pixels
+// and labels in local memory, its column order and neighbour lists in global scratch (mixed);
+// a larger one still, all in global scratch: the same launch takes every path.
 #ifndef CMSSW_LOCAL_CAP
 #define CMSSW_LOCAL_CAP 1024
 #endif
@@ -29,8 +30,8 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
     local uint seen[BITMAP_WORDS], twice[BITMAP_WORDS];
     local uint columnCount[CLUSTER_SIZE_Y], columnStart[CLUSTER_SIZE_Y + 1], tmp[CLUSTER_WG];
     local int changed;
-    // One arena for the per-digi arrays of a module in local memory; a larger module sorts its
-    // keys in the whole arena (up to ARENA_WORDS digis) before its global-scratch clustering.
+    // One arena for the per-digi arrays of a module in local memory; a larger module of up to
+    // ARENA_WORDS / 2 digis keeps its pixels and labels in the whole arena (the mixed path).
     local uint arena[ARENA_WORDS];
     local uint* pixL = arena;
     local int* labelL = (local int*)(arena + CMSSW_LOCAL_CAP); // the sort keys first, then the labels
@@ -49,16 +50,20 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
                               sortedAdc, sortedModule, pixL);
             cluster_module_local(pixL, n, start, labelL, orderL, neighboursL, countL, seen, twice,
                                  columnCount, columnStart, tmp, &changed, rootOut);
+        } else if (2 * n <= ARENA_WORDS) { // pixels and labels in the arena, the rest global
+            local uint* pixM = arena;
+            local int* labelM = (local int*)(arena + n); // the sort keys first, then the labels
+            for (uint p = lid; p < n; p += CLUSTER_WG) labelM[p] = (int)sortedIndex[start + p];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            sort_module_local((local uint*)labelM, n, start, sortedIndex, module, x, y, adc,
+                              sortedPix, sortedAdc, sortedModule, pixM);
+            cluster_module_mixed(pixM, n, start, labelM, orderScratch + start,
+                                 neighbourScratch + (size_t)start * CMSSW_MAX_NEIGHBOURS,
+                                 countScratch + start, seen, twice, columnCount, columnStart, tmp,
+                                 &changed, rootOut);
         } else {
-            if (n <= ARENA_WORDS) {
-                for (uint p = lid; p < n; p += CLUSTER_WG) arena[p] = sortedIndex[start + p];
-                barrier(CLK_LOCAL_MEM_FENCE);
-                sort_module_local(arena, n, start, sortedIndex, module, x, y, adc, sortedPix,
-                                  sortedAdc, sortedModule, 0);
-            } else {
-                sort_module_global(sortedIndex + start, n, start, sortedIndex, module, x, y, adc,
-                                   sortedPix, sortedAdc, sortedModule, 0);
-            }
+            sort_module_global(sortedIndex + start, n, start, sortedIndex, module, x, y, adc,
+                               sortedPix, sortedAdc, sortedModule, 0);
             cluster_module_global(sortedPix + start, n, start, rootOut + start, orderScratch + start,
                                   neighbourScratch + (size_t)start * CMSSW_MAX_NEIGHBOURS,
                                   countScratch + start, seen, twice, columnCount, columnStart, tmp,
