@@ -49,8 +49,9 @@ void expectVariantsMatch(const Digis& d, const cluster::Params& params, const QS
 }
 
 const std::vector<std::map<std::string, int>> allPaths{
-    {},                                              // default
-    {{"CMSSW_LOCAL_CAP", 1}, {"SORT_LOCAL_CAP", 1}}, // every module through global memory
+    {},                                                // default
+    {{"CMSSW_LOCAL_CAP", 1}, {"SORT_LOCAL_CAP", 1}},   // every module through global memory
+    {{"CMSSW_LOCAL_CAP", 16}, {"SORT_LOCAL_CAP", 64}}, // cmssw: 17..42 digis mixed, more global
     {{"CLUSTER_WG", 48}, {"SCAN_WG", 100}, {"CLUSTER_GROUPS", 3}, {"CLUSTER_RUN", 5}}}; // odd sizes
 
 } // namespace

@@ -26,6 +26,7 @@ class TestCluster : public QObject {
     void commandLineErrors();
     void commandLineGenerated();
     void commandLineSeveralDevices();
+    void splitDealsLargestModules();
     void commandLineBenchEvents();
 
   private:

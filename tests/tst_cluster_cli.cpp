@@ -6,11 +6,13 @@
 #include "core/cluster/cluster.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
+#include "gpu/cluster/algorithm.hpp"
 #include "tst_cluster.hpp"
 
 #include <QFile>
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <set>
 
 using namespace clscope;
 using namespace clscope::test;
@@ -172,7 +174,7 @@ void TestCluster::commandLineGenerated() {
     QCOMPARE(readColumn<double>(file, "/clusters/y"), want.y);
 }
 
-// One run over several devices (module ranges per device) writes what one device writes.
+// One run over several devices (modules dealt by size) writes what one device writes.
 void TestCluster::commandLineSeveralDevices() {
     Digis d = randomEvent(40, 0.004, 21);
     addSnake(d, 7, 3, 1);
@@ -196,6 +198,30 @@ void TestCluster::commandLineSeveralDevices() {
                      .rfind(devices.toStdString(), 0),
                  std::size_t(0));
     }
+}
+
+// The split deals the modules largest first to the part with the fewest digis: the two largest
+// modules (adjacent ids) land on different devices and the parts get equal digi counts.
+void TestCluster::splitDealsLargestModules() {
+    Digis d;
+    for (std::uint16_t m = 0; m < 10; ++m)
+        for (int i = 0; i < (m == 0 ? 50 : m == 1 ? 40 : 5); ++i)
+            addDigi(d, m, std::uint16_t(i % 160), std::uint16_t(2 * (i / 160) + m % 2), 10);
+    addDigi(d, Digis::invalidModule, 0, 0, 0);
+    const cluster::ClusterAlgorithm algorithm;
+    const cluster::ClusterInput input(d);
+    const auto parts = algorithm.split(input, algorithm.defaultParams(), 2);
+    QCOMPARE(parts.size(), std::size_t(2));
+    std::vector<std::set<int>> modules(2);
+    for (std::size_t k = 0; k < 2; ++k) {
+        const auto& piece = dynamic_cast<const cluster::ClusterInput&>(*parts[k].input);
+        QCOMPARE(piece.digis.size(), std::size_t(65));
+        QCOMPARE(piece.totalDigis, d.size());
+        modules[k].insert(piece.digis.module.begin(), piece.digis.module.end());
+    }
+    QVERIFY(modules[0].count(0) != modules[1].count(0));
+    QVERIFY(modules[0].count(1) != modules[1].count(1));
+    QVERIFY(modules[0].count(0) != modules[0].count(1));
 }
 
 // bench --size events: 35 events batched as module-id ranges, every OpenCL variant identical to

@@ -42,8 +42,9 @@ class ClusterAlgorithm : public Algorithm {
                       const AlgorithmResult& reference) const override;
     std::vector<std::string> benchSizes() const override; // seed, large, events
     BenchCase benchCase(const std::string& size) const override;
-    // Several devices: contiguous module ranges of about equal digi counts (gpu/cluster/split.cpp);
-    // clusters never cross modules, so the joined result equals one run's.
+    // Several devices: the modules dealt largest first to the part with the fewest digis
+    // (gpu/cluster/split.cpp); clusters never cross modules, so the joined result (clusters
+    // merged into module order) equals one run's.
     std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
                             std::size_t parts) const override;
     std::shared_ptr<AlgorithmResult>

@@ -13,21 +13,21 @@
 //   4 cluster_cmssw     per module   sort the module by input index (sorted pixel, adc,
 //                                    module written out), duplicates (bitmap), column
 //                                    histogram, forward neighbours, min-label propagation
-//                                    with pointer jumping, then charge cut and numbering
-//                                    (renumber_module, which also zeroes the module's rows of
-//                                    the sums); local memory up to CMSSW_LOCAL_CAP
-//                                    digis, global scratch above, chosen per module
+//                                    with pointer jumping, then renumber_module; local memory
+//                                    up to CMSSW_LOCAL_CAP digis, global scratch above
 //   unionfind:
 //   4 cluster_sort      per module   the same sort (local up to SORT_LOCAL_CAP, else global)
 //     fill              hash table, duplicate flags
 //   5 cluster_uf_insert per digi     hash table of (module, x, y), duplicates flagged
 //   6 cluster_uf_union  per digi     lock-free union-find over neighbour pairs
 //   7 cluster_uf_roots  per digi     each digi's root (its cluster's lowest position)
-//   8 cluster_renumber  per module   charge cut and numbering (renumber_module)
-//   both:
-//   - cluster_scan      1 group      clusterStart: the modules' first cluster
-//   - cluster_sums      per digi     id per input digi; per-cluster integer sums (atomics)
-// So cmssw takes 6 kernels and 1 fill, unionfind 10 kernels and 3 fills. Because positions within a
+//   8 cluster_renumber  per module   renumber_module
+// renumber_module (cluster_common.cl), by the module's work-group: charge cut, numbering, each
+// digi's number within its module at its input index, and cluster c of the module summed into
+// row moduleStart + c of the sums (atomics within the group). download() takes each active
+// module's first moduleClusters rows on the host (ascending module ids), so no scan over the
+// modules' clusters and no per-digi sums launch are needed.
+// So cmssw takes 4 kernels and 1 fill, unionfind 8 kernels and 3 fills. Because positions within a
 // module follow the input order, a cluster's root is its lowest digi and the numbering is the same
 // on every device and variant; the doubles are made on the host from the integer sums.
 #include "core/errors.hpp"
@@ -64,22 +64,28 @@ struct Run {
     std::string options;
     cl_uint n = 0;
     std::size_t wg = 0, groups = 0;
-    cl::Buffer module, x, y, adc, id, moduleCount, moduleStart, active, activeIndex, totals;
+    cl::Buffer module, x, y, adc, id, moduleCount, moduleStart, active, totals;
     cl::Buffer countsAndTotals; // moduleCount and totals are two regions of it
     cl::Buffer sortedIndex, sortedPix, sortedAdc, sortedModule, root;
-    cl::Buffer chargeLo, chargeHi, rank, localId, moduleClusters, clusterStart, sums;
+    cl::Buffer chargeLo, chargeHi, rank, moduleClusters, sums;
 
     // Kernel `name` of resources/kernels/<file>.cl after common.cl, cluster_common.cl and, for
-    // the per-module kernels of cluster_sort.cl and cluster_cmssw.cl, cluster_steps.cl twice
-    // (its local and its global copy).
+    // the per-module kernels of cluster_sort.cl and cluster_cmssw.cl, cluster_steps.cl three
+    // times (its local, mixed and global copies).
     cl::Kernel kernel(const std::string& file, const std::string& name) {
         std::string source = kernelSource("common") + "\n" + kernelSource("cluster_common") + "\n";
         if (file == "cluster_sort" || file == "cluster_cmssw") {
             const std::string steps = kernelSource("cluster_steps");
-            for (const char* space : {"local", "global"})
-                source += std::string("#define SPACE ") + space + "\n#define IDX " +
-                          (space[0] == 'l' ? "ushort" : "uint") + "\n#define STEP(f) f##_" + space +
-                          "\n" + steps + "\n#undef SPACE\n#undef IDX\n#undef STEP\n";
+            struct Copy {
+                const char *name, *space, *scratch, *idx;
+            };
+            for (const Copy& c : {Copy{"local", "local", "local", "ushort"},
+                                  Copy{"mixed", "local", "global", "uint"},
+                                  Copy{"global", "global", "global", "uint"}})
+                source += std::string("#define SPACE ") + c.space + "\n#define SCRATCH " +
+                          c.scratch + "\n#define IDX " + c.idx + "\n#define STEP(f) f##_" + c.name +
+                          "\n" + steps +
+                          "\n#undef SPACE\n#undef SCRATCH\n#undef IDX\n#undef STEP\n";
         }
         source += kernelSource(file);
         cl::Program program = s.device().program(source, "-cl-std=CL1.2 " + options);
@@ -138,8 +144,7 @@ void groupByModule(Run& r, const Digis& d, bool sort) {
     const std::size_t scanWg = std::size_t(r.tuning.at("SCAN_WG"));
     cl::Kernel scan = r.kernel("cluster_group", "cluster_scan");
     // Modules 0..totals[3]; totals[0] = valid digis, totals[1] = active modules.
-    setArgs(scan, r.moduleCount, r.totals, cl_uint(3), cl_uint(1), r.moduleStart, cl_uint(1),
-            r.active, r.activeIndex, cl_uint(0));
+    setArgs(scan, r.moduleCount, r.totals, r.moduleStart, r.active);
     s.launch(scan, "cluster scan modules", {{scanWg}, {scanWg}});
     cl::Kernel scatter = r.kernel("cluster_group", "cluster_scatter");
     setArgs(scatter, r.module, r.n, r.moduleStart, r.moduleCount, r.sortedIndex);
@@ -161,7 +166,7 @@ void cmsswRoots(Run& r, const ChargeCut& cut) {
     cl::Kernel k = r.kernel("cluster_cmssw", "cluster_cmssw");
     setArgs(k, r.moduleStart, r.active, r.totals, r.sortedIndex, r.module, r.x, r.y, r.adc,
             r.sortedPix, r.sortedAdc, r.sortedModule, r.root, order, neighbours, counts, r.chargeLo,
-            r.chargeHi, r.rank, r.localId, r.moduleClusters, r.sums, cl_ulong(cut.threshold(0)),
+            r.chargeHi, r.rank, r.id, r.moduleClusters, r.sums, cl_ulong(cut.threshold(0)),
             cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules));
     r.perModule(k, "cluster cmssw");
 }
@@ -189,50 +194,49 @@ void unionfindRoots(Run& r) {
     r.perDigi(roots, "cluster uf roots");
 }
 
-// Charge cut and numbering per module (unionfind; cmssw does it in its own kernel).
+// Charge cut, numbering, ids and sums per module (unionfind; cmssw does it in its own kernel).
 void renumber(Run& r, const ChargeCut& cut) {
     cl::Kernel k = r.kernel("cluster_finish", "cluster_renumber");
-    setArgs(k, r.moduleStart, r.active, r.totals, r.root, r.sortedAdc, r.chargeLo, r.chargeHi,
-            r.rank, r.localId, r.moduleClusters, r.sums, cl_ulong(cut.threshold(0)),
-            cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules));
+    setArgs(k, r.moduleStart, r.active, r.totals, r.root, r.sortedIndex, r.sortedPix, r.sortedAdc,
+            r.chargeLo, r.chargeHi, r.rank, r.id, r.moduleClusters, r.sums,
+            cl_ulong(cut.threshold(0)), cl_ulong(cut.threshold(phase1InnerModules)),
+            cl_uint(phase1InnerModules));
     r.perModule(k, "cluster renumber");
 }
 
-// Cluster offsets over the modules, then each digi's id and the per-cluster sums.
-void finish(Run& r) {
-    ClSession& s = r.s;
-    const std::size_t scanWg = std::size_t(r.tuning.at("SCAN_WG"));
-    cl::Kernel scan = r.kernel("cluster_group", "cluster_scan");
-    setArgs(scan, r.moduleClusters, r.totals, cl_uint(1), cl_uint(0), r.clusterStart, cl_uint(0),
-            r.active, r.activeIndex, cl_uint(2));
-    s.launch(scan, "cluster scan clusters", {{scanWg}, {scanWg}});
-    cl::Kernel sums = r.kernel("cluster_finish", "cluster_sums");
-    setArgs(sums, r.totals, r.sortedIndex, r.localId, r.sortedPix, r.sortedAdc, r.sortedModule,
-            r.activeIndex, r.clusterStart, r.id, r.sums);
-    r.perDigi(sums, "cluster sums");
+// One row of the device's sums (SUMS_STRIDE words, cluster_common.cl) as ClusterSums.
+ClusterSums sumsOf(const cl_uint* w) {
+    auto wide = [](cl_uint lo, cl_uint hi) { return std::uint64_t(hi) << 32 | lo; };
+    ClusterSums s;
+    s.module = w[0], s.size = w[1];
+    s.maxX = w[2], s.minX = moduleSizeX - 1 - w[3], s.maxY = w[4], s.minY = moduleSizeY - 1 - w[5];
+    s.charge = wide(w[6], w[7]), s.weightedX2 = wide(w[8], w[9]), s.weightedY2 = wide(w[10], w[11]);
+    s.plainX2 = w[12], s.plainY2 = w[13];
+    return s;
 }
 
-// Ids and the sums of every cluster back to the host.
+// Ids (each digi's cluster number within its module) and sums back to the host. The device
+// leaves cluster c of the module at positions [moduleStart[m], ...) in row moduleStart[m] + c;
+// the host concatenates the active modules' first moduleClusters[k] rows (ascending module ids).
 Result download(Run& r) {
     cl_uint totals[4];
     r.s.download(r.totals, totals, sizeof totals, "copy D->H totals");
+    const std::size_t activeCount = totals[1];
+    std::vector<cl_ushort> active(activeCount);
+    std::vector<cl_uint> clusters(activeCount), start(std::size_t(totals[3]) + 2);
+    r.s.download(r.active, active.data(), activeCount * 2, "copy D->H modules");
+    r.s.download(r.moduleClusters, clusters.data(), activeCount * 4, "copy D->H modules");
+    r.s.download(r.moduleStart, start.data(), start.size() * 4, "copy D->H modules");
     std::vector<std::int32_t> ids(r.n);
     r.s.download(r.id, ids.data(), ids.size() * 4, "copy D->H ids");
-    std::vector<cl_uint> raw(std::size_t(totals[2]) * sumsStride);
-    if (!raw.empty()) r.s.download(r.sums, raw.data(), raw.size() * 4, "copy D->H sums");
+    const std::size_t rows = activeCount ? start[active.back()] + clusters.back() : 0;
+    std::vector<cl_uint> raw(rows * sumsStride);
+    r.s.download(r.sums, raw.data(), raw.size() * 4, "copy D->H sums");
     r.s.finish();
-    std::vector<ClusterSums> sums(totals[2]);
-    auto wide = [](cl_uint lo, cl_uint hi) { return std::uint64_t(hi) << 32 | lo; };
-    for (std::size_t c = 0; c < sums.size(); ++c) {
-        const cl_uint* w = raw.data() + c * sumsStride;
-        ClusterSums& s = sums[c];
-        s.module = w[0], s.size = w[1];
-        s.maxX = w[2], s.minX = moduleSizeX - 1 - w[3], s.maxY = w[4],
-        s.minY = moduleSizeY - 1 - w[5];
-        s.charge = wide(w[6], w[7]), s.weightedX2 = wide(w[8], w[9]),
-        s.weightedY2 = wide(w[10], w[11]);
-        s.plainX2 = w[12], s.plainY2 = w[13];
-    }
+    std::vector<ClusterSums> sums;
+    for (std::size_t k = 0; k < activeCount; ++k)
+        for (cl_uint c = 0; c < clusters[k]; ++c)
+            sums.push_back(sumsOf(raw.data() + (start[active[k]] + c) * sumsStride));
     return makeResult(std::move(ids), sums);
 }
 
@@ -247,17 +251,15 @@ void allocate(Run& r) {
     const std::size_t n = r.n;
     for (cl::Buffer* b : {&r.module, &r.x, &r.y, &r.adc, &r.sortedAdc, &r.sortedModule})
         *b = s.allocate(n * 2, "cluster digis");
-    for (cl::Buffer* b : {&r.id, &r.sortedIndex, &r.sortedPix, &r.root, &r.chargeLo, &r.chargeHi,
-                          &r.rank, &r.localId})
+    for (cl::Buffer* b :
+         {&r.id, &r.sortedIndex, &r.sortedPix, &r.root, &r.chargeLo, &r.chargeHi, &r.rank})
         *b = s.allocate(n * 4, "cluster per digi");
     r.countsAndTotals = s.allocate(moduleIds * 4 + 16, "cluster module counts and totals");
     r.moduleCount = region(r.countsAndTotals, 0, moduleIds * 4);
     r.totals = region(r.countsAndTotals, moduleIds * 4, 16);
     r.moduleStart = s.allocate((moduleIds + 1) * 4, "cluster module starts");
     r.active = s.allocate(moduleIds * 2, "cluster active modules");
-    r.activeIndex = s.allocate(moduleIds * 4, "cluster active index");
     r.moduleClusters = s.allocate(moduleIds * 4, "cluster counts");
-    r.clusterStart = s.allocate((moduleIds + 1) * 4, "cluster starts");
     r.sums = s.allocate(n * sumsStride * 4, "cluster sums");
 }
 
@@ -275,7 +277,7 @@ std::map<std::string, int> defaultTuning(const DeviceInfo& d) {
             {"SCAN_WG", 256}, // NVIDIA allows 256 work-items for the scan
                               // kernel
             {"CLUSTER_GROUPS", 2048},
-            {"SORT_LOCAL_CAP", 2048},
+            {"SORT_LOCAL_CAP", 4096}, // 16 KiB: the largest modules of the 10x event sort locally
             {"CMSSW_LOCAL_CAP", 1024},
             {"CLUSTER_RUN", 32}}; // digis per aligned block whose same-module run takes one atomic
 }
@@ -308,7 +310,6 @@ Result runOnDevice(const DeviceInfo& device, const std::string& variant, const D
                 unionfindRoots(run);
                 renumber(run, params.chargeCut);
             }
-            finish(run);
             result = download(run);
         } catch (const cl::Error& e) {
             rethrowDeviceError(e, "cluster " + variant, device);

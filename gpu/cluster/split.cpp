@@ -1,30 +1,62 @@
-// cluster over several devices: the digis cut into contiguous module ranges with about the
-// same number of digis each (input order kept within a part), the parts' ids put back at
-// their input positions and their clusters concatenated (the ranges ascend, so the clusters
-// stay ordered by module). Invalid digis belong to no part: their id stays -1.
+// cluster over several devices: the modules dealt to the parts largest first, each to the part
+// with the fewest digis so far (so the parts get about the same digis and the same share of the
+// largest modules, which bound the per-module kernels: a contiguous range of module ids put
+// every large inner-barrel module on one device); input order kept within a part. The parts'
+// ids (numbers within a module) go back to their input positions and their clusters are merged
+// into module order. Invalid digis belong to no part: their id stays -1.
 #include "core/errors.hpp"
 #include "gpu/cluster/algorithm.hpp"
 
 #include <algorithm>
-#include <map>
+#include <vector>
 
 namespace clscope::cluster {
 
 namespace {
 
-// First module of each part: cuts where the running count passes k/parts of the digis.
-std::vector<std::uint32_t> partStarts(const Digis& d, std::size_t parts) {
-    std::map<std::uint16_t, std::size_t> perModule;
-    std::size_t valid = 0;
+// The part of each module id (a module without valid digis: none).
+std::vector<std::uint8_t> partOfModules(const Digis& d, std::size_t parts) {
+    std::vector<std::size_t> count(std::size_t(invalidModule) + 1, 0);
     for (std::uint16_t m : d.module)
-        if (m != invalidModule) ++perModule[m], ++valid;
-    std::vector<std::uint32_t> starts;
-    std::size_t seen = 0;
-    for (const auto& [module, count] : perModule) {
-        if (starts.empty() || seen * parts >= valid * starts.size()) starts.push_back(module);
-        seen += count;
+        if (m != invalidModule) ++count[m];
+    std::vector<std::uint16_t> modules;
+    for (std::size_t m = 0; m < count.size(); ++m)
+        if (count[m]) modules.push_back(std::uint16_t(m));
+    std::stable_sort(modules.begin(), modules.end(),
+                     [&](std::uint16_t a, std::uint16_t b) { return count[a] > count[b]; });
+    std::vector<std::uint8_t> part(count.size(), 0);
+    std::vector<std::size_t> load(std::min(parts, modules.size()), 0);
+    for (std::uint16_t m : modules) {
+        const auto k = std::size_t(std::min_element(load.begin(), load.end()) - load.begin());
+        part[m] = std::uint8_t(k), load[k] += count[m];
     }
-    return starts;
+    return part;
+}
+
+// The clusters of the parts merged into module order (a module's clusters are all in one part,
+// in order).
+Result mergeClusters(const std::vector<const Result*>& parts, std::size_t digis) {
+    struct Entry {
+        std::int32_t module;
+        std::uint32_t part, index;
+    };
+    std::vector<Entry> order;
+    for (std::size_t k = 0; k < parts.size(); ++k)
+        for (std::size_t c = 0; c < parts[k]->module.size(); ++c)
+            order.push_back({parts[k]->module[c], std::uint32_t(k), std::uint32_t(c)});
+    std::stable_sort(order.begin(), order.end(),
+                     [](const Entry& a, const Entry& b) { return a.module < b.module; });
+    Result joined;
+    joined.id.assign(digis, -1);
+    auto gather = [&](auto member) {
+        auto& to = joined.*member;
+        to.reserve(order.size());
+        for (const Entry& e : order)
+            to.push_back((parts[e.part]->*member)[e.index]);
+    };
+    gather(&Result::module), gather(&Result::size), gather(&Result::sizeX), gather(&Result::sizeY);
+    gather(&Result::charge), gather(&Result::x), gather(&Result::y);
+    return joined;
 }
 
 } // namespace
@@ -34,23 +66,24 @@ std::vector<Algorithm::Part> ClusterAlgorithm::split(const AlgorithmInput& input
                                                      std::size_t parts) const {
     const auto& whole = dynamic_cast<const ClusterInput&>(input);
     const Digis& d = whole.digis;
-    const std::vector<std::uint32_t> starts = partStarts(d, std::max<std::size_t>(parts, 1));
-    if (starts.size() < 2) return {{std::make_shared<ClusterInput>(whole), params}};
+    parts = std::min<std::size_t>(std::max<std::size_t>(parts, 1), 255);
+    const std::vector<std::uint8_t> partOf = partOfModules(d, parts);
     std::vector<std::shared_ptr<ClusterInput>> pieces;
-    for (std::size_t k = 0; k < starts.size(); ++k) {
+    for (std::size_t k = 0; k < parts; ++k) {
         pieces.push_back(std::make_shared<ClusterInput>(Digis{}));
         pieces.back()->provenance = input.provenance;
         pieces.back()->totalDigis = d.size();
     }
     for (std::size_t i = 0; i < d.size(); ++i) {
         if (d.module[i] == invalidModule) continue;
-        const auto k = std::size_t(std::upper_bound(starts.begin(), starts.end(), d.module[i]) -
-                                   starts.begin() - 1);
-        Digis& p = pieces[k]->digis;
+        ClusterInput& piece = *pieces[partOf[d.module[i]]];
+        Digis& p = piece.digis;
         p.module.push_back(d.module[i]), p.x.push_back(d.x[i]), p.y.push_back(d.y[i]),
             p.adc.push_back(d.adc[i]);
-        pieces[k]->origin.push_back(static_cast<std::uint32_t>(i));
+        piece.origin.push_back(static_cast<std::uint32_t>(i));
     }
+    std::erase_if(pieces, [](const auto& piece) { return piece->digis.size() == 0; });
+    if (pieces.size() < 2) return {{std::make_shared<ClusterInput>(whole), params}};
     std::vector<Part> out;
     for (auto& piece : pieces)
         out.push_back({piece, params});
@@ -63,21 +96,14 @@ ClusterAlgorithm::join(const std::vector<std::shared_ptr<AlgorithmResult>>& part
     const auto* first = dynamic_cast<const ClusterResult*>(parts.front().get());
     if (!first) throw UsageError("cluster: the result is not a cluster result");
     if (parts.size() == 1 && first->origin.empty()) return parts.front();
-    Result joined;
-    joined.id.assign(first->totalDigis, -1);
+    std::vector<const Result*> results;
+    for (const auto& part : parts)
+        results.push_back(&dynamic_cast<const ClusterResult&>(*part).clusters);
+    Result joined = mergeClusters(results, first->totalDigis);
     for (const auto& part : parts) {
         const auto& r = dynamic_cast<const ClusterResult&>(*part);
-        const Result& c = r.clusters;
         for (std::size_t i = 0; i < r.origin.size(); ++i)
-            joined.id[r.origin[i]] = c.id[i];
-        for (auto [to, from] : {std::pair{&joined.module, &c.module},
-                                {&joined.size, &c.size},
-                                {&joined.sizeX, &c.sizeX},
-                                {&joined.sizeY, &c.sizeY}})
-            to->insert(to->end(), from->begin(), from->end());
-        for (auto [to, from] :
-             {std::pair{&joined.charge, &c.charge}, {&joined.x, &c.x}, {&joined.y, &c.y}})
-            to->insert(to->end(), from->begin(), from->end());
+            joined.id[r.origin[i]] = r.clusters.id[i];
     }
     return std::make_shared<ClusterResult>(std::move(joined));
 }

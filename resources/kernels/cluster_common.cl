@@ -39,7 +39,7 @@ uint group_exclusive_scan(uint value, local uint* tmp, uint* total) {
 
 // Sums of one cluster, 14 words (read back by gpu/cluster/runner.cpp): module, size,
 // maxX, 159-minX, maxY, 415-minY, then lo/hi pairs of sum adc, sum adc(2x+1), sum adc(2y+1), then
-// sum (2x+1), sum (2y+1). Zeroed by renumber_module; the max of 159-x gives the min of x.
+// sum (2x+1), sum (2y+1). The max of 159-x gives the min of x.
 #define SUMS_STRIDE 14
 #define SUM_PLAIN_X 12
 #define SUM_PLAIN_Y 13
@@ -49,19 +49,32 @@ inline ulong charge_of(volatile global const uint* lo, volatile global const uin
     return ((ulong)hi[p] << 32) | lo[p];
 }
 
-// Charge cut and deterministic numbering of the k-th active module, positions [start, end),
-// by its work-group: root charges, ranks of the surviving roots (a cluster's number is the
-// rank of its root, its lowest digi, among the module's surviving roots), every digi's number
-// (-1 when dropped) and moduleClusters[k] = the module's cluster count. Also zeroes the rows
-// [start, end) of the per-cluster sums of cluster_finish.cl: every module's rows together are
-// rows 0 .. valid digis - 1, which hold every cluster's (there are no more clusters than digis).
-void renumber_module(uint k, uint start, uint end, ulong threshold, global const int* root,
+// The digi at position p (module m, number `number` in it) added to its cluster's row s; the
+// cluster's root (p == root) writes the module and the charge, summed before.
+inline void add_to_sums(global uint* s, uint m, uint p, int root, uint pix, uint adc, ulong charge) {
+    const uint x = pix_x(pix), y = pix_y(pix);
+    if (p == (uint)root) s[0] = m, s[6] = (uint)charge, s[7] = (uint)(charge >> 32);
+    atomic_inc(&s[1]);
+    atomic_max(&s[2], x), atomic_max(&s[3], CLUSTER_SIZE_X - 1 - x);
+    atomic_max(&s[4], y), atomic_max(&s[5], CLUSTER_SIZE_Y - 1 - y);
+    add64_global(&s[8], &s[9], adc * (2 * x + 1));
+    add64_global(&s[10], &s[11], adc * (2 * y + 1));
+    atomic_add(&s[SUM_PLAIN_X], 2 * x + 1), atomic_add(&s[SUM_PLAIN_Y], 2 * y + 1);
+}
+
+// Charge cut, deterministic numbering, ids and sums of the k-th active module m, positions
+// [start, end), by its work-group: root charges, ranks of the surviving roots (a cluster's
+// number is the rank of its root, its lowest digi, among the module's surviving roots), every
+// digi's number in its module at its input index (id[sortedIndex[p]], -1 when dropped),
+// moduleClusters[k] = the module's cluster count, and cluster c
+// of the module summed into row start + c of sums (there are no more clusters than digis, so the
+// modules' rows do not overlap; the host takes each module's first moduleClusters[k] rows).
+void renumber_module(uint k, uint m, uint start, uint end, ulong threshold, global const int* root,
+                     global const uint* sortedIndex, global const uint* sortedPix,
                      global const ushort* sortedAdc, global uint* chargeLo, global uint* chargeHi,
-                     global uint* rank, global int* localId, global uint* moduleClusters,
+                     global uint* rank, global int* id, global uint* moduleClusters,
                      global uint* sums, local uint* tmp) {
     const uint lid = get_local_id(0);
-    for (size_t w = (size_t)start * SUMS_STRIDE + lid; w < (size_t)end * SUMS_STRIDE; w += CLUSTER_WG)
-        sums[w] = 0;
     for (uint p = start + lid; p < end; p += CLUSTER_WG) chargeLo[p] = 0, chargeHi[p] = 0;
     barrier(CLK_GLOBAL_MEM_FENCE);
     for (uint p = start + lid; p < end; p += CLUSTER_WG)
@@ -77,12 +90,20 @@ void renumber_module(uint k, uint start, uint end, ulong threshold, global const
         if (survivor) rank[p] = clusters + before;
         clusters += total;
     }
+    for (size_t w = (size_t)start * SUMS_STRIDE + lid; w < (size_t)(start + clusters) * SUMS_STRIDE;
+         w += CLUSTER_WG)
+        sums[w] = 0;
+    if (lid == 0) moduleClusters[k] = clusters;
     barrier(CLK_GLOBAL_MEM_FENCE);
     for (uint p = start + lid; p < end; p += CLUSTER_WG) {
         const int r = root[p];
-        const bool kept = r >= 0 && charge_of(chargeLo, chargeHi, r) >= threshold;
-        localId[p] = kept ? (int)rank[r] : -1;
+        const ulong charge = r >= 0 ? charge_of(chargeLo, chargeHi, r) : 0;
+        const bool kept = r >= 0 && charge >= threshold;
+        const int number = kept ? (int)rank[r] : -1;
+        id[sortedIndex[p]] = number;
+        if (kept)
+            add_to_sums(sums + (size_t)(start + number) * SUMS_STRIDE, m, p, r, sortedPix[p],
+                        sortedAdc[p], charge);
     }
-    if (lid == 0) moduleClusters[k] = clusters;
     barrier(CLK_GLOBAL_MEM_FENCE);
 }

@@ -40,15 +40,14 @@ kernel void cluster_count(global const ushort* module, uint n, global uint* modu
     if (get_local_id(0) == 0) atomic_max(&totals[3], groupMax);
 }
 
-// Exclusive scan of count[0..len) into start[0..len] by one work-group of SCAN_WG, each
-// work-item a contiguous run; with `compact`, also the list of entries with count > 0 into
-// active (activeIndex[entry] = its place, totals[1] = their number).
-// len = totals[lenAt] + lenAdd; totals[totalAt] = the sum.
-kernel void cluster_scan(global const uint* count, global uint* totals, uint lenAt, uint lenAdd,
-                         global uint* start, uint compact, global ushort* active,
-                         global uint* activeIndex, uint totalAt) {
+// Exclusive scan of the module counts count[0..len) into start[0..len] by one work-group of
+// SCAN_WG, each work-item a contiguous run, and the list of modules with count > 0 into active.
+// len = totals[3] + 1 (the largest module id + 1); totals[0] = the sum (valid digis),
+// totals[1] = the active modules.
+kernel void cluster_scan(global const uint* count, global uint* totals, global uint* start,
+                         global ushort* active) {
     local uint sums[SCAN_WG], nonzero[SCAN_WG];
-    const uint lid = get_local_id(0), len = totals[lenAt] + lenAdd;
+    const uint lid = get_local_id(0), len = totals[3] + 1;
     const uint per = (len + SCAN_WG - 1) / SCAN_WG;
     const uint begin = min(lid * per, len), end = min(begin + per, len);
     uint sum = 0, used = 0;
@@ -67,12 +66,12 @@ kernel void cluster_scan(global const uint* count, global uint* totals, uint len
         const uint c = count[i];
         start[i] = run;
         run += c;
-        if (compact && c != 0) active[place] = (ushort)i, activeIndex[i] = place++;
+        if (c != 0) active[place++] = (ushort)i;
     }
     if (lid == SCAN_WG - 1) {
         start[len] = run;
-        totals[totalAt] = run;
-        if (compact) totals[1] = place;
+        totals[0] = run;
+        totals[1] = place;
     }
 }
 

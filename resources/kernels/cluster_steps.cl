@@ -1,8 +1,10 @@
-// cluster: the per-module steps of a work-group, written once and compiled twice by
-// gpu/cluster/runner.cpp: with SPACE local (a module that fits in local memory, positions as
-// ushort) and with SPACE global (a larger module, in global scratch, positions as uint).
-// STEP(name) gives each copy its own name (name_local, name_global), so one kernel launch takes
-// both paths, choosing per module. Needs SPACE, IDX and STEP defined before it.
+// cluster: the per-module steps of a work-group, written once and compiled three times by
+// gpu/cluster/runner.cpp: SPACE holds the keys, pixels and labels, SCRATCH the column order,
+// neighbour lists and counts: local/local (a module that fits in local memory, positions as
+// ushort), local/global ("mixed": pixels and labels local, the rest in global scratch, positions
+// as uint) and global/global (a larger module). STEP(name) gives each copy its own name
+// (name_local, name_mixed, name_global), so one kernel launch takes every path, choosing per
+// module. Needs SPACE, SCRATCH, IDX and STEP defined before it.
 #ifndef CMSSW_MAX_NEIGHBOURS
 #define CMSSW_MAX_NEIGHBOURS 5 // forward 8-neighbours of a pixel without duplicates
 #endif
@@ -80,7 +82,7 @@ void STEP(mark_duplicates)(SPACE const uint* pix, uint n, SPACE int* label, loca
 // columns), columnCount reset to serve as fill cursors; then each digi into its column.
 void STEP(fill_columns)(SPACE const uint* pix, uint n, SPACE const int* label,
                         local uint* columnCount, local uint* columnStart, local uint* tmp,
-                        SPACE IDX* order) {
+                        SCRATCH IDX* order) {
     const uint lid = get_local_id(0);
     const uint per = (CLUSTER_SIZE_Y + CLUSTER_WG - 1) / CLUSTER_WG;
     const uint begin = min(lid * per, (uint)CLUSTER_SIZE_Y), end = min(begin + per, (uint)CLUSTER_SIZE_Y);
@@ -101,7 +103,8 @@ void STEP(fill_columns)(SPACE const uint* pix, uint n, SPACE const int* label,
 // Forward neighbours of each digi: later entries of its own column and the next column's,
 // with |dx| <= 1 (each neighbouring pair found once).
 void STEP(find_neighbours)(SPACE const uint* pix, local const uint* columnStart,
-                           SPACE const IDX* order, SPACE IDX* neighbours, SPACE uchar* count) {
+                           SCRATCH const IDX* order, SCRATCH IDX* neighbours,
+                           SCRATCH uchar* count) {
     const uint valid = columnStart[CLUSTER_SIZE_Y];
     for (uint j = get_local_id(0); j < valid; j += CLUSTER_WG) {
         const uint p = order[j], x = pix_x(pix[p]), c = pix_y(pix[p]);
@@ -119,8 +122,8 @@ void STEP(find_neighbours)(SPACE const uint* pix, local const uint* columnStart,
 
 // Hook the larger root under the smaller one over every neighbour pair until a pass changes
 // nothing, jumping pointers between passes; at the end every label is its root.
-void STEP(propagate)(uint n, volatile SPACE int* label, SPACE const IDX* neighbours,
-                     SPACE const uchar* count, local int* changed) {
+void STEP(propagate)(uint n, volatile SPACE int* label, SCRATCH const IDX* neighbours,
+                     SCRATCH const uchar* count, local int* changed) {
     const uint lid = get_local_id(0);
     for (;;) {
         if (lid == 0) *changed = 0;
@@ -143,7 +146,7 @@ void STEP(propagate)(uint n, volatile SPACE int* label, SPACE const IDX* neighbo
 // CMSSW findClus on one module whose pixels are pix[0..n): duplicates, column histogram,
 // neighbours, propagation; rootOut[start + p] = the root's absolute position or -1.
 void STEP(cluster_module)(SPACE const uint* pix, uint n, uint start, SPACE int* label,
-                          SPACE IDX* order, SPACE IDX* neighbours, SPACE uchar* count,
+                          SCRATCH IDX* order, SCRATCH IDX* neighbours, SCRATCH uchar* count,
                           local uint* seen, local uint* twice, local uint* columnCount,
                           local uint* columnStart, local uint* tmp, local int* changed,
                           global int* rootOut) {
