@@ -127,6 +127,7 @@ std::string readAll(int fd) {
 // Sanitizer builds: the first frame of the child's report that is not the sanitizer's, libc's
 // or libFuzzer's tells whose fault it is (the rule of scripts/fuzz_hdf5's triage).
 bool reportBlamesLibhdf5(const std::string& report) {
+    if (report.find("runtime error:") != std::string::npos) return false; // UBSan: clscope's code
     static const std::regex frame(R"(\n\s+#\d+ 0x[0-9a-f]+ in ([^\n]*))");
     static const std::regex neutral(
         R"(__interceptor_|__asan|__ubsan|__sanitizer|fuzzer::|libc\.so|memmove|memcpy|memset|)"
