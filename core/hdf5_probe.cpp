@@ -190,7 +190,13 @@ void probe(const std::string& name, const std::function<H5Reader*()>& open) {
     std::string report;
     int status = 0;
     const double seconds = probeSeconds();
+    const auto start = std::chrono::steady_clock::now();
     const Outcome outcome = runChild(open, report, status);
+    if (std::getenv("CLSCOPE_PROBE_VERBOSE"))
+        std::fprintf(
+            stderr, "clscope: probe of %s: %.1f ms\n", name.c_str(),
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count());
     if (outcome == Outcome::Ok || outcome == Outcome::NotRun) return;
     if (outcome == Outcome::Hung) {
         char text[64];
