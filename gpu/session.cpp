@@ -83,6 +83,29 @@ std::size_t ClDevice::cachedPrograms() const {
     return programs_.size();
 }
 
+std::shared_ptr<PinnedBlock> ClDevice::pinned(std::size_t bytes, cl::CommandQueue& queue) {
+    std::unique_ptr<PinnedBlock> block;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto it = pinnedFree_.begin(); it != pinnedFree_.end(); ++it)
+            if ((*it)->bytes >= bytes) {
+                block = std::move(*it);
+                pinnedFree_.erase(it);
+                break;
+            }
+    }
+    if (!block) {
+        block = std::make_unique<PinnedBlock>();
+        block->bytes = bytes;
+        block->buffer = cl::Buffer(context_, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_ONLY, bytes);
+        block->host = queue.enqueueMapBuffer(block->buffer, CL_TRUE, CL_MAP_WRITE, 0, bytes);
+    }
+    return std::shared_ptr<PinnedBlock>(block.release(), [this](PinnedBlock* given) {
+        std::lock_guard lock(mutex_);
+        pinnedFree_.emplace_back(given);
+    });
+}
+
 ClSession::ClSession(const DeviceInfo& info) : device_(ClDevice::get(info)) {
     try {
         queue_ = cl::CommandQueue(device_->context(), device_->device(), CL_QUEUE_PROFILING_ENABLE);
@@ -220,9 +243,12 @@ void ClSession::record(const cl::Event& event, const std::string& label, bool ke
 }
 
 void ClSession::finish() {
+    std::string what = "waiting for the queue";
     try {
         queue_.finish();
         for (auto& [event, label, kernel] : pending_) {
+            what = "timing " + label;
+            event.wait(); // NVIDIA: status and profiling settle once the host waited on it
             const auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
             const auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
             timings_.add(label, static_cast<double>(end - start) * 1e-6, kernel);
@@ -230,7 +256,7 @@ void ClSession::finish() {
         pending_.clear();
     } catch (const cl::Error& e) {
         pending_.clear();
-        rethrowDeviceError(e, "waiting for the queue", info());
+        rethrowDeviceError(e, what, info());
     }
 }
 

@@ -13,6 +13,13 @@
 
 namespace clscope {
 
+// Pinned host memory (CL_MEM_ALLOC_HOST_PTR) mapped for writing by the host.
+struct PinnedBlock {
+    cl::Buffer buffer;
+    void* host = nullptr;
+    std::size_t bytes = 0;
+};
+
 // One OpenCL device with its context and its cache of built programs, shared by every
 // session on that device (cached per device index for the life of the process).
 class ClDevice {
@@ -27,6 +34,9 @@ class ClDevice {
     // DeviceError carrying the device, the options and the build log.
     cl::Program program(const std::string& source, const std::string& options);
     std::size_t cachedPrograms() const;
+    // Pinned host memory of at least `bytes` (mapped through `queue` when new), lent until the
+    // last copy of the pointer goes, then kept for the next borrower: pinning is slow.
+    std::shared_ptr<PinnedBlock> pinned(std::size_t bytes, cl::CommandQueue& queue);
 
   private:
     DeviceInfo info_;
@@ -34,6 +44,7 @@ class ClDevice {
     cl::Context context_;
     mutable std::mutex mutex_;
     std::map<std::tuple<std::size_t, std::string>, cl::Program> programs_;
+    std::vector<std::unique_ptr<PinnedBlock>> pinnedFree_;
 };
 
 // Work-group layout of a launch, before rounding.

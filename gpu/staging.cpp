@@ -1,92 +1,183 @@
 #include "gpu/staging.hpp"
+#include "core/errors.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <vector>
 
 namespace clscope {
 
+namespace {
+
+// Host threads kept for the process: starting 15 threads per 36 MB frame cost about as much
+// as the copy. A copy is cut into one slice per thread; the caller copies slice 0.
+class CopyPool {
+  public:
+    static CopyPool& instance() {
+        static CopyPool pool;
+        return pool;
+    }
+    std::size_t threads() const { return workers_.size() + 1; }
+
+    void copy(char* to, const char* from, std::size_t bytes, std::size_t slices) {
+        std::unique_lock lock(mutex_);
+        to_ = to, from_ = from, bytes_ = bytes, slices_ = slices;
+        share_ = (bytes + slices - 1) / slices;
+        pending_ = slices - 1;
+        ++generation_;
+        lock.unlock();
+        wake_.notify_all();
+        copySlice(0);
+        lock.lock();
+        done_.wait(lock, [&] { return pending_ == 0; });
+    }
+
+  private:
+    CopyPool() {
+        const std::size_t n = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
+        for (std::size_t t = 1; t < n; ++t)
+            workers_.emplace_back([this, t] { work(t); });
+    }
+    ~CopyPool() {
+        {
+            std::lock_guard lock(mutex_);
+            stop_ = true;
+        }
+        wake_.notify_all();
+        for (std::thread& t : workers_)
+            t.join();
+    }
+    void copySlice(std::size_t slice) const {
+        const std::size_t begin = std::min(bytes_, slice * share_);
+        const std::size_t end = std::min(bytes_, begin + share_);
+        std::memcpy(to_ + begin, from_ + begin, end - begin);
+    }
+    void work(std::size_t slice) {
+        std::uint64_t seen = 0;
+        std::unique_lock lock(mutex_);
+        for (;;) {
+            wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+            if (stop_) return;
+            seen = generation_;
+            if (slice >= slices_) continue;
+            lock.unlock();
+            copySlice(slice);
+            lock.lock();
+            if (--pending_ == 0) done_.notify_one();
+        }
+    }
+
+    std::vector<std::thread> workers_;
+    std::mutex mutex_;
+    std::condition_variable wake_, done_;
+    std::uint64_t generation_ = 0;
+    bool stop_ = false;
+    char* to_ = nullptr;
+    const char* from_ = nullptr;
+    std::size_t bytes_ = 0, slices_ = 0, share_ = 0, pending_ = 0;
+};
+
+// One copy at a time through the pool (concurrent runs on several devices take turns).
+std::mutex copyTurn;
+
+double msSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+} // namespace
+
 void parallelCopy(void* to, const void* from, std::size_t bytes) {
     constexpr std::size_t perThread = std::size_t(2) << 20;
-    const std::size_t threads = std::clamp<std::size_t>(
-        std::min<std::size_t>(std::thread::hardware_concurrency(), bytes / perThread), 1, 16);
-    if (threads == 1) {
+    CopyPool& pool = CopyPool::instance();
+    const std::size_t slices = std::clamp<std::size_t>(bytes / perThread, 1, pool.threads());
+    if (slices == 1) {
         std::memcpy(to, from, bytes);
         return;
     }
-    const std::size_t share = (bytes + threads - 1) / threads;
-    std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < threads; ++t) {
-        const std::size_t begin = std::min(bytes, t * share), end = std::min(bytes, begin + share);
-        pool.emplace_back([=] {
-            std::memcpy(static_cast<char*>(to) + begin, static_cast<const char*>(from) + begin,
-                        end - begin);
-        });
-    }
-    std::memcpy(to, from, std::min(bytes, share));
-    for (std::thread& t : pool)
-        t.join();
+    std::lock_guard turn(copyTurn);
+    pool.copy(static_cast<char*>(to), static_cast<const char*>(from), bytes, slices);
 }
 
-StagedUpload::StagedUpload(ClSession& session, std::size_t pieceBytes)
-    : session_(session), piece_(std::max<std::size_t>(pieceBytes, 4096)) {
+StreamUpload::StreamUpload(ClSession& session, std::size_t chunkBytes, const std::string& what)
+    : session_(session), bytes_(std::max<std::size_t>(chunkBytes, 4096)) {
     const auto start = std::chrono::steady_clock::now();
     try {
+        transfer_ = cl::CommandQueue(session.context(), session.device().device(),
+                                     CL_QUEUE_PROFILING_ENABLE);
         for (int i = 0; i < 2; ++i) {
-            pinned_[i] = session_.allocate(piece_, "pinned staging",
-                                           CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_ONLY);
-            host_[i] =
-                session_.queue().enqueueMapBuffer(pinned_[i], CL_TRUE, CL_MAP_WRITE, 0, piece_);
+            device_[i] = session.allocate(bytes_, what);
+            pinned_[i] = session.device().pinned(bytes_, transfer_);
         }
     } catch (const cl::Error& e) {
-        rethrowDeviceError(e, "mapping pinned staging memory", session_.info());
+        rethrowDeviceError(e, "allocating pinned staging memory", session.info());
     }
-    session_.timings().add(
-        "pinned staging allocation (host)",
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count());
+    session.timings().add("pinned staging (host, kept between runs)", msSince(start));
 }
 
-StagedUpload::~StagedUpload() {
-    for (int i = 0; i < 2; ++i) {
-        try {
-            if (busy_[i]()) busy_[i].wait();
-            if (host_[i]) session_.queue().enqueueUnmapMemObject(pinned_[i], host_[i]);
-        } catch (const cl::Error&) {
-        }
-    }
+StreamUpload::~StreamUpload() {
     try {
-        session_.queue().finish();
+        transfer_.finish(); // every DMA has read its staging half
+        timeUpload(0), timeUpload(1);
     } catch (const cl::Error&) {
     }
 }
 
-void StagedUpload::upload(const cl::Buffer& buffer, std::size_t offset, const void* data,
-                          std::size_t bytes, const std::string& label) {
+// Wait for slot's last DMA and add its time to the session's timings (NVIDIA gives an event's
+// profiling only once the host has waited for it, not when another queue did).
+void StreamUpload::timeUpload(std::size_t slot) {
+    cl::Event& event = uploaded_[slot];
+    if (!event()) return;
+    event.wait();
+    const auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+    const auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+    session_.timings().add(label_[slot], static_cast<double>(end - start) * 1e-6);
+    event = cl::Event();
+}
+
+void StreamUpload::send(std::size_t index, const void* data, std::size_t bytes,
+                        const std::string& label) {
+    if (bytes > bytes_) throw UsageError("stream upload: chunk larger than its buffers");
+    const std::size_t slot = index % 2;
     try {
-        for (std::size_t done = 0; done < bytes;) {
-            const int slot = next_;
-            next_ ^= 1;
-            if (busy_[slot]()) busy_[slot].wait(); // its previous DMA has read the half
-            const std::size_t n = std::min(piece_, bytes - done);
-            const auto start = std::chrono::steady_clock::now();
-            parallelCopy(host_[slot], static_cast<const char*>(data) + done, n);
-            session_.timings().add(
-                "copy to pinned staging (host)",
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                    .count());
-            cl::Event event;
-            session_.queue().enqueueWriteBuffer(buffer, CL_FALSE, offset + done, n, host_[slot],
-                                                nullptr, &event);
-            session_.queue().flush();
-            session_.record(event, label);
-            busy_[slot] = event;
-            done += n;
-        }
+        timeUpload(slot); // chunk i - 2's DMA has read the half
+        const auto start = std::chrono::steady_clock::now();
+        parallelCopy(pinned_[slot]->host, data, bytes);
+        session_.timings().add("copy to pinned staging (host)", msSince(start));
+        std::vector<cl::Event> after;
+        if (released_[slot]()) after.push_back(released_[slot]);
+        cl::Event event;
+        transfer_.enqueueWriteBuffer(device_[slot], CL_FALSE, 0, bytes, pinned_[slot]->host,
+                                     after.empty() ? nullptr : &after, &event);
+        transfer_.flush();
+        uploaded_[slot] = event;
+        label_[slot] = label;
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, label, session_.info());
+    }
+}
+
+const cl::Buffer& StreamUpload::acquire(std::size_t index) {
+    const std::size_t slot = index % 2;
+    try {
+        const std::vector<cl::Event> upload{uploaded_[slot]};
+        session_.queue().enqueueBarrierWithWaitList(&upload);
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, label_[slot], session_.info());
+    }
+    return device_[slot];
+}
+
+void StreamUpload::release(std::size_t index) {
+    try {
+        session_.queue().enqueueMarkerWithWaitList(nullptr, &released_[index % 2]);
+        session_.queue().flush();
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "stream marker", session_.info());
     }
 }
 

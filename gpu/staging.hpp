@@ -1,40 +1,49 @@
-// Uploads from ordinary (pageable) host memory at pinned-memory speed: the data are copied by
-// several host threads into one of two pinned staging halves while the other half's DMA runs,
-// then written to the device without blocking. Used where a run streams large inputs (spots
-// frames). The destructor waits for its copies before the staging memory goes, so no error
-// path can free memory a queue still reads.
+// Streaming uploads from ordinary (pageable) host memory at pinned-memory speed, overlapped
+// with the kernels. Chunk i is copied by a pool of host threads into pinned staging half i % 2,
+// then written by DMA on a transfer queue of its own into device buffer i % 2; the session's
+// (compute) queue waits for that upload only where chunk i is used. So the host copy of chunk
+// i + 1, the DMA of chunk i + 1 and the kernels of chunk i run at the same time. The pinned
+// staging is kept by the device for the life of the process (pinning costs tens of ms), and the
+// destructor waits for every copy, so no error path frees memory a queue still reads.
 #pragma once
 #include "gpu/session.hpp"
 
 #include <array>
+#include <memory>
 #include <string>
 
 namespace clscope {
 
-class StagedUpload {
+class StreamUpload {
   public:
-    // pieceBytes: size of each staging half (the unit of overlap).
-    explicit StagedUpload(ClSession& session, std::size_t pieceBytes = std::size_t(32) << 20);
-    ~StagedUpload();
-    StagedUpload(const StagedUpload&) = delete;
-    StagedUpload& operator=(const StagedUpload&) = delete;
+    // chunkBytes: the largest chunk sent; two device buffers and two staging halves of it.
+    StreamUpload(ClSession& session, std::size_t chunkBytes, const std::string& what);
+    ~StreamUpload();
+    StreamUpload(const StreamUpload&) = delete;
+    StreamUpload& operator=(const StreamUpload&) = delete;
 
-    // Copy bytes from data into buffer at offset; data may be reused as soon as this returns
-    // (it has been copied to staging); the device copy is queued on the session's queue, so
-    // later commands of that queue see it. Recorded under label in the session's timings.
-    void upload(const cl::Buffer& buffer, std::size_t offset, const void* data, std::size_t bytes,
-                const std::string& label);
+    // Copy chunk `index` (bytes from data: reusable when this returns) towards buffer(index).
+    // Chunks go in order 0, 1, 2, ...; chunk i's DMA waits until the session's queue has
+    // released chunk i - 2 (which used the same device buffer).
+    void send(std::size_t index, const void* data, std::size_t bytes, const std::string& label);
+    // The session's queue waits for chunk index's upload from here on; its device buffer.
+    const cl::Buffer& acquire(std::size_t index);
+    // Everything reading chunk index has been enqueued on the session's queue.
+    void release(std::size_t index);
 
   private:
+    void timeUpload(std::size_t slot);
     ClSession& session_;
-    std::size_t piece_;
-    std::array<cl::Buffer, 2> pinned_;
-    std::array<void*, 2> host_{nullptr, nullptr};
-    std::array<cl::Event, 2> busy_;
-    int next_ = 0;
+    cl::CommandQueue transfer_;
+    std::size_t bytes_;
+    std::array<cl::Buffer, 2> device_;
+    std::array<std::shared_ptr<PinnedBlock>, 2> pinned_;
+    std::array<cl::Event, 2> uploaded_, released_;
+    std::array<std::string, 2> label_;
 };
 
-// memcpy over several threads (large copies only; small ones on the calling thread).
+// memcpy over a pool of host threads kept for the process (large copies only; small ones on
+// the calling thread).
 void parallelCopy(void* to, const void* from, std::size_t bytes);
 
 } // namespace clscope

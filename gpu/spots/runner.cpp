@@ -245,30 +245,29 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
             in.mask.bad.empty() ? std::vector<std::uint8_t>(plane, 0) : in.mask.bad;
         r.bad = session.allocate(plane, "spots pixel mask");
         session.upload(r.bad, bad.data(), plane, "copy H->D pixel mask");
-        const std::size_t element = dtypeSize(a.dtype());
-        // Several chunks stream through pinned staging; one chunk goes up directly (pinning
-        // the staging memory costs more than it saves then).
-        std::optional<StagedUpload> staged;
-        if (chunk < count)
-            staged.emplace(session, std::min(chunk * plane * element, std::size_t(64) << 20));
-        auto send = [&](std::size_t t0) {
+        const std::size_t element = dtypeSize(a.dtype()), chunkBytes = chunk * plane * element;
+        // Several chunks stream (host copy, DMA and kernels of successive chunks overlap);
+        // one chunk goes up directly (pinning staging memory costs more than it saves then).
+        std::optional<StreamUpload> stream;
+        if (chunk < count) stream.emplace(session, chunkBytes, "spots frames (stream)");
+        const cl::Buffer whole = r.frames;
+        auto bytesOf = [&](std::size_t t0) { return std::min(chunk, count - t0) * plane * element; };
+        if (stream)
+            stream->send(0, a.bytes(), bytesOf(0), "copy H->D frames");
+        else
+            session.upload(r.frames, a.bytes(), bytesOf(0), "copy H->D frames");
+        for (std::size_t t0 = 0, index = 0; t0 < count; t0 += chunk, ++index) {
             const std::size_t n = std::min(chunk, count - t0);
-            const std::byte* from = a.bytes() + t0 * plane * element;
-            if (staged)
-                staged->upload(r.frames, 0, from, n * plane * element, "copy H->D frames");
-            else
-                session.upload(r.frames, from, n * plane * element, "copy H->D frames");
-        };
-        send(0);
-        for (std::size_t t0 = 0; t0 < count; t0 += chunk) {
-            const std::size_t n = std::min(chunk, count - t0);
+            r.frames = stream ? stream->acquire(index) : whole;
             if (variant == "extended")
                 launchExtended(r, n);
             else
                 launchDispersion(r, variant, n);
-            // The next chunk's host copy overlaps these kernels; the in-order queue runs its
-            // device copy after them (the compaction reads the signal, not the frames).
-            if (t0 + n < count) send(t0 + n);
+            if (stream) stream->release(index);
+            // The next chunk's host copy and DMA overlap these kernels.
+            if (stream && t0 + n < count)
+                stream->send(index + 1, a.bytes() + (t0 + n) * plane * element, bytesOf(t0 + n),
+                             "copy H->D frames");
             std::uint8_t* signal = out.signal.empty() ? nullptr : out.signal.data() + t0 * plane;
             out.maskFetches += fetchSignal(r, n * plane, signal, out.pixels.data() + t0);
             session.finish();

@@ -58,7 +58,10 @@ inline real4 rbf_target(__global const real* targets, uint i, uint planes, real 
 // g(t, s) c for source s = (x, y, z, re c) and im c (RBF_COMPLEX_W); the 1/(4 pi) of
 // Laplace and Helmholtz is applied once per target (rbf_finish). scale: 1/(2 sigma^2)
 // (Gaussian, not RBF_FAST); k: wavenumber (RBF_FAST: k / (2 pi)).
-inline rbf_val rbf_pair(real4 t, real4 s, real wi, real scale, real k) {
+// checked: a pair at r = 0 contributes nothing (Laplace, Helmholtz). Unchecked (a constant
+// false, so the compare and select vanish from the inner loop) such a pair gives inf or NaN,
+// which the caller detects in the sum and then redoes the sum checked: the same result.
+inline rbf_val rbf_pair(real4 t, real4 s, real wi, real scale, real k, bool checked) {
     const real dx = t.x - s.x, dy = t.y - s.y, dz = t.z - s.z;
     const real r2 = dx * dx + dy * dy + dz * dz;
 #if RBF_KERNEL == 0
@@ -69,10 +72,11 @@ inline rbf_val rbf_pair(real4 t, real4 s, real wi, real scale, real k) {
 #endif
 #else
 #if RBF_FAST
-    const real g = r2 > 0 ? native_rsqrt(r2) : (real)0; // r = 0 contributes nothing
+    const real inv = native_rsqrt(r2);
 #else
-    const real g = r2 > 0 ? rsqrt(r2) : (real)0;
+    const real inv = rsqrt(r2);
 #endif
+    const real g = checked && !(r2 > 0) ? (real)0 : inv; // r = 0 contributes nothing
 #endif
 #if RBF_KERNEL == 2
     const real r = r2 * g;
@@ -108,6 +112,15 @@ inline void rbf_add(rbf_val* sum, rbf_val* comp, rbf_val part) {
     const rbf_val t = *sum + y;
     *comp = (t - *sum) - y;
     *sum = t;
+#endif
+}
+
+// Whether a sum is finite (an unchecked sum over a pair at r = 0 is not).
+inline bool rbf_finite(rbf_val f) {
+#if RBF_COMPLEX_OUT
+    return isfinite(f.x) && isfinite(f.y);
+#else
+    return isfinite(f);
 #endif
 }
 

@@ -30,7 +30,7 @@ rbf_seed(__global const real4* sources, __global const real* sourcesIm,
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    terms[tx][ty] = rbf_pair(localTargets[tx], localSources[ty], localIm[ty], scale, k);
+    terms[tx][ty] = rbf_pair(localTargets[tx], localSources[ty], localIm[ty], scale, k, true);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (ty == 0 && px < targetCount) {
         rbf_val f = 0;
