@@ -83,6 +83,7 @@ H5Reader::H5Reader(const std::string& fileName) : fileName_(fileName) {
                                     "an HDF5 file");
     if (::access(fileName.c_str(), R_OK) != 0)
         throw InputError(fileName + ": cannot read: " + std::strerror(errno));
+    h5::probeFile(fileName);
     if (H5Fis_hdf5(fileName.c_str()) <= 0) throw InputError(fileName + ": not an HDF5 file");
     fileBytes_ = std::filesystem::file_size(fileName, ec);
     if (ec) fileBytes_ = UINT64_MAX;
@@ -97,6 +98,7 @@ H5Reader::H5Reader(const std::string& name, const void* image, std::size_t size)
     : fileName_(name), fileBytes_(size) {
     Lock lock(h5::mutex());
     h5::silenceErrors();
+    h5::probeImage(name, image, size);
     Handle fapl = readAccessList();
     // The core driver reads the image from memory; H5Pset_file_image copies it.
     if (H5Pset_fapl_core(fapl.get(), 1 << 16, false) < 0 ||

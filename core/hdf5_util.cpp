@@ -2,9 +2,17 @@
 
 namespace clscope::h5 {
 
+namespace {
+std::recursive_mutex* current = new std::recursive_mutex;
+}
+
 std::recursive_mutex& mutex() {
-    static std::recursive_mutex m;
-    return m;
+    return *current;
+}
+
+// The forked probe's child: the parent's mutex is held by a thread id the child does not have.
+void replaceMutexInChild() {
+    current = new std::recursive_mutex;
 }
 
 void silenceErrors() {
@@ -28,13 +36,20 @@ std::string lastError() {
 
 hid_t nativeType(DType dtype) {
     switch (dtype) {
-    case DType::UInt8: return H5T_NATIVE_UINT8;
-    case DType::UInt16: return H5T_NATIVE_UINT16;
-    case DType::UInt32: return H5T_NATIVE_UINT32;
-    case DType::Int32: return H5T_NATIVE_INT32;
-    case DType::Int64: return H5T_NATIVE_INT64;
-    case DType::Float32: return H5T_NATIVE_FLOAT;
-    case DType::Float64: return H5T_NATIVE_DOUBLE;
+    case DType::UInt8:
+        return H5T_NATIVE_UINT8;
+    case DType::UInt16:
+        return H5T_NATIVE_UINT16;
+    case DType::UInt32:
+        return H5T_NATIVE_UINT32;
+    case DType::Int32:
+        return H5T_NATIVE_INT32;
+    case DType::Int64:
+        return H5T_NATIVE_INT64;
+    case DType::Float32:
+        return H5T_NATIVE_FLOAT;
+    case DType::Float64:
+        return H5T_NATIVE_DOUBLE;
     }
     return H5T_NATIVE_UINT8;
 }
@@ -58,8 +73,8 @@ std::optional<DType> dtypeOfStored(hid_t type, std::string& name) {
         if (size == 8) return DType::Float64;
         return std::nullopt;
     }
-    static const char* names[] = {"time", "string", "bitfield", "opaque", "compound",
-                                  "reference", "enum", "vlen", "array"};
+    static const char* names[] = {"time",      "string", "bitfield", "opaque", "compound",
+                                  "reference", "enum",   "vlen",     "array"};
     const int index = static_cast<int>(cls) - static_cast<int>(H5T_TIME);
     name = index >= 0 && index < 9 ? names[index] : "unknown";
     return std::nullopt;

@@ -11,6 +11,8 @@ namespace clscope::h5 {
 
 // HDF5 (Debian's serial build) is not thread-safe: every call goes through this lock.
 std::recursive_mutex& mutex();
+// In a forked child only: a fresh mutex (the parent's stays locked by a thread the child lacks).
+void replaceMutexInChild();
 
 // Silence HDF5's own error printing once per process; we report errors ourselves.
 void silenceErrors();
@@ -55,5 +57,13 @@ std::optional<DType> dtypeOfStored(hid_t type, std::string& name);
 // size of the file (or file image) the dataset is in.
 void checkStorage(hid_t dset, const std::string& where, const std::string& fileName,
                   std::uint64_t fileBytes, const Shape& shape, bool whole);
+
+// Contain libhdf5 (core/hdf5_probe.cpp): before the first open of a file (by name, once per
+// file identity and modification time) or of a file image, a forked child walks it as the
+// readers do; a crash or hang of libhdf5 there is an InputError "FILE: the HDF5 library
+// crashed (hung) reading it ...". CLSCOPE_PROBE=0 turns it off, CLSCOPE_PROBE_SECONDS sets
+// the time limit (60 s).
+void probeFile(const std::string& fileName);
+void probeImage(const std::string& name, const void* image, std::size_t size);
 
 } // namespace clscope::h5

@@ -6,6 +6,11 @@
 // xpcs's parallel reader (raw chunks inflated by zlib on worker threads), which opens the file
 // by name: the image is given a name in memory too (memfd_create, /proc/self/fd/N).
 //
+// Each open first runs the containment probe (core/hdf5_probe.cpp): libhdf5 walks the file in
+// a forked child, so a crash or hang inside libhdf5 is an InputError here, while a failure of
+// clscope's own code (in the parent's reads, or blamed on clscope by the child's sanitizer
+// report) is still a finding.
+//
 // Bad input must end in InputError (exit 3 in the CLI); anything else escaping, a crash, a
 // sanitizer report, a hang or an allocation past the limits is a finding.
 //
@@ -68,15 +73,18 @@ void readRoles(const H5Reader& file) {
 }
 
 // The image as a file in memory, read by name: H5Reader's file checks and the parallel reader.
+// A new memfd for every input: the probe remembers files it found sound by their identity.
 void readByName(const std::uint8_t* data, std::size_t size) {
-    static const int fd = memfd_create("fuzz_hdf5", 0);
-    if (fd < 0 || ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != static_cast<ssize_t>(size))
-        return;
-    const std::string name = "/proc/self/fd/" + std::to_string(fd);
-    attempt([&] {
-        const H5Reader file(name);
-        xpcs::readFramesParallel(file, name, paths::frames, 2);
-    });
+    const int fd = memfd_create("fuzz_hdf5", 0);
+    if (fd < 0) return;
+    if (pwrite(fd, data, size, 0) == static_cast<ssize_t>(size)) {
+        const std::string name = "/proc/self/fd/" + std::to_string(fd);
+        attempt([&] {
+            const H5Reader file(name);
+            xpcs::readFramesParallel(file, name, paths::frames, 2);
+        });
+    }
+    close(fd);
 }
 
 } // namespace
@@ -85,6 +93,9 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     // A declared shape must be refused by the memory guard, not allocated (setenv keeps a
     // smaller limit given by the caller).
     setenv("CLSCOPE_MEMORY_LIMIT", "268435456", 0);
+    // libhdf5 runs first in the probe's forked child (core/hdf5_probe.cpp): its crashes and
+    // hangs there are refusals, not findings; a hang must end well before libFuzzer's -timeout.
+    setenv("CLSCOPE_PROBE_SECONDS", "3", 0);
     return 0;
 }
 
