@@ -11,6 +11,7 @@
 
 #include <QtTest>
 #include <cmath>
+#include <limits>
 #include <random>
 
 using namespace clscope;
@@ -44,8 +45,10 @@ spots::Input makeImages(std::size_t t, std::size_t h, std::size_t w, unsigned se
                         img[j * w + i] += std::floor(peak * std::exp(-r2 / (2 * sigma * sigma)));
                 }
         }
+        // Saturated at T's largest value (8-bit blobs would wrap: UB of the cast, UBSan).
+        const double top = std::is_integral_v<T> ? double(std::numeric_limits<T>::max()) : HUGE_VAL;
         for (std::size_t k = 0; k < h * w; ++k)
-            v[f * h * w + k] = static_cast<T>(img[k] * scale);
+            v[f * h * w + k] = static_cast<T>(std::min(img[k] * scale, top));
         if constexpr (std::is_same_v<T, std::uint16_t>)
             if (h * w > 20)
                 v[f * h * w + 7] = 65535, v[f * h * w + h * w / 2] = 65534,
