@@ -89,7 +89,7 @@ class ClSession {
     // Wait for everything queued and move the events' times into timings().
     void finish();
     TimingStats& timings() { return timings_; }
-    // An event of this queue enqueued elsewhere (e.g. StagedUpload), timed at finish().
+    // An event of this queue enqueued elsewhere, timed at finish().
     void record(const cl::Event& event, const std::string& label, bool kernel = false);
 
   private:

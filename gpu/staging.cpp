@@ -2,6 +2,7 @@
 #include "core/errors.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -14,33 +15,35 @@ namespace clscope {
 namespace {
 
 // Host threads kept for the process: starting 15 threads per 36 MB frame cost about as much
-// as the copy. A copy is cut into one slice per thread; the caller copies slice 0.
+// as the copy. A copy is cut into slices of sliceBytes that the threads (the caller too) take
+// in turn, so a thread delayed by other work (a stream's grouping) holds up one slice, not a
+// fixed share. At most 8 threads: memory bandwidth is spent by then, and cores stay free.
 class CopyPool {
   public:
+    static constexpr std::size_t sliceBytes = std::size_t(1) << 20;
     static CopyPool& instance() {
         static CopyPool pool;
         return pool;
     }
-    std::size_t threads() const { return workers_.size() + 1; }
 
-    void copy(char* to, const char* from, std::size_t bytes, std::size_t slices) {
+    void copy(char* to, const char* from, std::size_t bytes) {
         std::unique_lock lock(mutex_);
-        to_ = to, from_ = from, bytes_ = bytes, slices_ = slices;
-        share_ = (bytes + slices - 1) / slices;
-        pending_ = slices - 1;
+        to_ = to, from_ = from, bytes_ = bytes;
+        slices_ = (bytes + sliceBytes - 1) / sliceBytes;
+        next_ = 0, done_ = 0;
         ++generation_;
         lock.unlock();
         wake_.notify_all();
-        copySlice(0);
+        copySlices();
         lock.lock();
-        done_.wait(lock, [&] { return pending_ == 0; });
+        finished_.wait(lock, [&] { return done_ == slices_; });
     }
 
   private:
     CopyPool() {
-        const std::size_t n = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
+        const std::size_t n = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
         for (std::size_t t = 1; t < n; ++t)
-            workers_.emplace_back([this, t] { work(t); });
+            workers_.emplace_back([this] { work(); });
     }
     ~CopyPool() {
         {
@@ -51,34 +54,40 @@ class CopyPool {
         for (std::thread& t : workers_)
             t.join();
     }
-    void copySlice(std::size_t slice) const {
-        const std::size_t begin = std::min(bytes_, slice * share_);
-        const std::size_t end = std::min(bytes_, begin + share_);
-        std::memcpy(to_ + begin, from_ + begin, end - begin);
+    // Take slices until none is left; count the ones copied.
+    void copySlices() {
+        std::size_t copied = 0;
+        for (std::size_t slice; (slice = next_.fetch_add(1)) < slices_; ++copied) {
+            const std::size_t begin = slice * sliceBytes;
+            std::memcpy(to_ + begin, from_ + begin, std::min(sliceBytes, bytes_ - begin));
+        }
+        if (copied == 0) return;
+        std::lock_guard lock(mutex_);
+        done_ += copied;
+        if (done_ == slices_) finished_.notify_one();
     }
-    void work(std::size_t slice) {
+    void work() {
         std::uint64_t seen = 0;
         std::unique_lock lock(mutex_);
         for (;;) {
             wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
             if (stop_) return;
             seen = generation_;
-            if (slice >= slices_) continue;
             lock.unlock();
-            copySlice(slice);
+            copySlices();
             lock.lock();
-            if (--pending_ == 0) done_.notify_one();
         }
     }
 
     std::vector<std::thread> workers_;
     std::mutex mutex_;
-    std::condition_variable wake_, done_;
+    std::condition_variable wake_, finished_;
     std::uint64_t generation_ = 0;
     bool stop_ = false;
     char* to_ = nullptr;
     const char* from_ = nullptr;
-    std::size_t bytes_ = 0, slices_ = 0, share_ = 0, pending_ = 0;
+    std::size_t bytes_ = 0, slices_ = 0, done_ = 0;
+    std::atomic<std::size_t> next_{0};
 };
 
 // One copy at a time through the pool (concurrent runs on several devices take turns).
@@ -92,15 +101,12 @@ double msSince(std::chrono::steady_clock::time_point start) {
 } // namespace
 
 void parallelCopy(void* to, const void* from, std::size_t bytes) {
-    constexpr std::size_t perThread = std::size_t(2) << 20;
-    CopyPool& pool = CopyPool::instance();
-    const std::size_t slices = std::clamp<std::size_t>(bytes / perThread, 1, pool.threads());
-    if (slices == 1) {
+    if (bytes < 4 * CopyPool::sliceBytes) {
         std::memcpy(to, from, bytes);
         return;
     }
     std::lock_guard turn(copyTurn);
-    pool.copy(static_cast<char*>(to), static_cast<const char*>(from), bytes, slices);
+    CopyPool::instance().copy(static_cast<char*>(to), static_cast<const char*>(from), bytes);
 }
 
 StreamUpload::StreamUpload(ClSession& session, std::size_t chunkBytes, const std::string& what)

@@ -9,8 +9,8 @@
 
 #include <cstdint>
 #include <map>
-#include <string>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace clscope::spots {

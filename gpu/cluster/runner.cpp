@@ -24,9 +24,10 @@
 //   8 cluster_renumber  per module   renumber_module
 // renumber_module (cluster_common.cl), by the module's work-group: charge cut, numbering, each
 // digi's number within its module at its input index, and cluster c of the module summed into
-// row moduleStart + c of the sums (atomics within the group). download() takes each active
-// module's first moduleClusters rows on the host (ascending module ids), so no scan over the
-// modules' clusters and no per-digi sums launch are needed.
+// row first + c of the sums (atomics within the group), the module's block of rows reserved
+// with one atomic per module. download() orders the blocks by module id on the host, so no
+// scan over the modules' clusters and no per-digi sums launch are needed, and only the
+// clusters' rows cross the bus.
 // So cmssw takes 4 kernels and 1 fill, unionfind 8 kernels and 3 fills. Because positions within a
 // module follow the input order, a cluster's root is its lowest digi and the numbering is the same
 // on every device and variant; the doubles are made on the host from the integer sums.
@@ -215,28 +216,34 @@ ClusterSums sumsOf(const cl_uint* w) {
     return s;
 }
 
-// Ids (each digi's cluster number within its module) and sums back to the host. The device
-// leaves cluster c of the module at positions [moduleStart[m], ...) in row moduleStart[m] + c;
-// the host concatenates the active modules' first moduleClusters[k] rows (ascending module ids).
+// Ids (each digi's cluster number within its module) and the clusters' sums back to the host.
 Result download(Run& r) {
     cl_uint totals[4];
     r.s.download(r.totals, totals, sizeof totals, "copy D->H totals");
-    const std::size_t activeCount = totals[1];
-    std::vector<cl_ushort> active(activeCount);
-    std::vector<cl_uint> clusters(activeCount), start(std::size_t(totals[3]) + 2);
-    r.s.download(r.active, active.data(), activeCount * 2, "copy D->H modules");
-    r.s.download(r.moduleClusters, clusters.data(), activeCount * 4, "copy D->H modules");
-    r.s.download(r.moduleStart, start.data(), start.size() * 4, "copy D->H modules");
     std::vector<std::int32_t> ids(r.n);
     r.s.download(r.id, ids.data(), ids.size() * 4, "copy D->H ids");
-    const std::size_t rows = activeCount ? start[active.back()] + clusters.back() : 0;
-    std::vector<cl_uint> raw(rows * sumsStride);
-    r.s.download(r.sums, raw.data(), raw.size() * 4, "copy D->H sums");
+    std::vector<cl_uint> raw(std::size_t(totals[2]) * sumsStride);
+    if (!raw.empty()) r.s.download(r.sums, raw.data(), raw.size() * 4, "copy D->H sums");
     r.s.finish();
+    // Each module's clusters are one block of rows in number order; blocks come in the order
+    // the work-groups reserved them: take them by module id (the first word of a row).
+    struct Block {
+        cl_uint module;
+        std::size_t first, count;
+    };
+    std::vector<Block> blocks;
+    for (std::size_t row = 0; row < totals[2]; ++row) {
+        const cl_uint module = raw[row * sumsStride];
+        if (blocks.empty() || blocks.back().module != module) blocks.push_back({module, row, 0});
+        ++blocks.back().count;
+    }
+    std::sort(blocks.begin(), blocks.end(),
+              [](const Block& a, const Block& b) { return a.module < b.module; });
     std::vector<ClusterSums> sums;
-    for (std::size_t k = 0; k < activeCount; ++k)
-        for (cl_uint c = 0; c < clusters[k]; ++c)
-            sums.push_back(sumsOf(raw.data() + (start[active[k]] + c) * sumsStride));
+    sums.reserve(totals[2]);
+    for (const Block& b : blocks)
+        for (std::size_t c = 0; c < b.count; ++c)
+            sums.push_back(sumsOf(raw.data() + (b.first + c) * sumsStride));
     return makeResult(std::move(ids), sums);
 }
 

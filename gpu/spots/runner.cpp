@@ -102,7 +102,7 @@ bool strip(const DeviceRun& r) {
     return r.options.find("-DSPOTS_STRIP=1") != std::string::npos;
 }
 LaunchShape stripShape(const DeviceRun& r, std::size_t frames) {
-    const std::size_t rows = std::size_t(std::max(1, tuningValue(r.p, "STRIP_ROWS", 4)));
+    const std::size_t rows = std::size_t(std::max(1, tuningValue(r.p, "STRIP_ROWS", 8)));
     return {{std::size_t(r.w), (std::size_t(r.h) + rows - 1) / rows, frames},
             {std::size_t(tuningValue(r.p, "STRIP_X", 32)),
              std::size_t(tuningValue(r.p, "STRIP_Y", 8)), 1}};
@@ -298,7 +298,9 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
         const cl::Buffer whole = r.frames;
         std::vector<std::future<std::vector<Spot>>> grouping; // per chunk, in frame order
         GroupingJoin join{grouping};
-        auto bytesOf = [&](std::size_t t0) { return std::min(chunk, count - t0) * plane * element; };
+        auto bytesOf = [&](std::size_t t0) {
+            return std::min(chunk, count - t0) * plane * element;
+        };
         if (stream)
             stream->send(0, a.bytes(), bytesOf(0), "copy H->D frames");
         else
@@ -318,9 +320,8 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
             std::uint8_t* signal = out.signal.empty() ? nullptr : out.signal.data() + t0 * plane;
             out.maskFetches += fetchSignal(r, n * plane, signal, out.pixels.data() + t0);
             if (stream && !params.threeD) // group these frames while the next ones come in
-                grouping.push_back(std::async(std::launch::async, findSpotsInFrames,
-                                              std::cref(a), std::ref(out.pixels), std::cref(params),
-                                              t0, t0 + n));
+                grouping.push_back(std::async(std::launch::async, findSpotsInFrames, std::cref(a),
+                                              std::ref(out.pixels), std::cref(params), t0, t0 + n));
             session.finish();
             progress.report(double(t0 + n) / double(count));
             progress.checkCancel();
@@ -328,10 +329,10 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
         if (!grouping.empty()) {
             const auto start = std::chrono::steady_clock::now();
             out.spots = join.spots();
-            session.timings().add("spots grouping (host, waited for after the stream)",
-                                  std::chrono::duration<double, std::milli>(
-                                      std::chrono::steady_clock::now() - start)
-                                      .count());
+            session.timings().add(
+                "spots grouping (host, waited for after the stream)",
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                    .count());
         }
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "spots " + variant, device);
@@ -358,8 +359,8 @@ Result findSpotsWith(const DeviceInfo& device, const std::string& variant, const
         mask.pixels = signalPixels(mask.signal, in.frames.frameSize());
     if (!params.signalMask) mask.signal = {};
     const auto start = std::chrono::steady_clock::now();
-    Result r =
-        finishResult(in, std::move(mask.signal), std::move(mask.pixels), params, std::move(mask.spots));
+    Result r = finishResult(in, std::move(mask.signal), std::move(mask.pixels), params,
+                            std::move(mask.spots));
     mask.timings.add("spots grouping (host)", std::chrono::duration<double, std::milli>(
                                                   std::chrono::steady_clock::now() - start)
                                                   .count());

@@ -17,7 +17,7 @@
 #define ARENA_WORDS ((CMSSW_LOCAL_CAP * (4 + 4 + 2 + 2 * CMSSW_MAX_NEIGHBOURS + 1) + 3) / 4)
 
 kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* active,
-                          global const uint* totals, global uint* sortedIndex,
+                          global uint* totals, global uint* sortedIndex,
                           global const ushort* module, global const ushort* x,
                           global const ushort* y, global const ushort* adc,
                           global uint* sortedPix, global ushort* sortedAdc,
@@ -71,6 +71,6 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
         }
         renumber_module(k, m, start, start + n, m < innerModules ? inner : outer, rootOut,
                         sortedIndex, sortedPix, sortedAdc, chargeLo, chargeHi, rank, id,
-                        moduleClusters, sums, tmp);
+                        moduleClusters, totals + 2, sums, tmp);
     }
 }

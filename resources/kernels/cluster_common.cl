@@ -66,14 +66,15 @@ inline void add_to_sums(global uint* s, uint m, uint p, int root, uint pix, uint
 // [start, end), by its work-group: root charges, ranks of the surviving roots (a cluster's
 // number is the rank of its root, its lowest digi, among the module's surviving roots), every
 // digi's number in its module at its input index (id[sortedIndex[p]], -1 when dropped),
-// moduleClusters[k] = the module's cluster count, and cluster c
-// of the module summed into row start + c of sums (there are no more clusters than digis, so the
-// modules' rows do not overlap; the host takes each module's first moduleClusters[k] rows).
+// moduleClusters[k] = the module's cluster count, and cluster c of the module summed into row
+// first + c of sums, where the module's block of rows [first, first + clusters) is reserved
+// with one atomic on *clusterCount (blocks are dense but in no order: the host orders them by
+// module id, the first word of every row).
 void renumber_module(uint k, uint m, uint start, uint end, ulong threshold, global const int* root,
                      global const uint* sortedIndex, global const uint* sortedPix,
                      global const ushort* sortedAdc, global uint* chargeLo, global uint* chargeHi,
                      global uint* rank, global int* id, global uint* moduleClusters,
-                     global uint* sums, local uint* tmp) {
+                     volatile global uint* clusterCount, global uint* sums, local uint* tmp) {
     const uint lid = get_local_id(0);
     for (uint p = start + lid; p < end; p += CLUSTER_WG) chargeLo[p] = 0, chargeHi[p] = 0;
     barrier(CLK_GLOBAL_MEM_FENCE);
@@ -90,11 +91,16 @@ void renumber_module(uint k, uint m, uint start, uint end, ulong threshold, glob
         if (survivor) rank[p] = clusters + before;
         clusters += total;
     }
-    for (size_t w = (size_t)start * SUMS_STRIDE + lid; w < (size_t)(start + clusters) * SUMS_STRIDE;
+    if (lid == 0) { // tmp is free: group_exclusive_scan ends with a barrier
+        moduleClusters[k] = clusters;
+        tmp[0] = clusters ? atomic_add(clusterCount, clusters) : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint first = tmp[0];
+    for (size_t w = (size_t)first * SUMS_STRIDE + lid; w < (size_t)(first + clusters) * SUMS_STRIDE;
          w += CLUSTER_WG)
         sums[w] = 0;
-    if (lid == 0) moduleClusters[k] = clusters;
-    barrier(CLK_GLOBAL_MEM_FENCE);
+    barrier(CLK_GLOBAL_MEM_FENCE); // also: every work-item has read tmp[0]
     for (uint p = start + lid; p < end; p += CLUSTER_WG) {
         const int r = root[p];
         const ulong charge = r >= 0 ? charge_of(chargeLo, chargeHi, r) : 0;
@@ -102,7 +108,7 @@ void renumber_module(uint k, uint m, uint start, uint end, ulong threshold, glob
         const int number = kept ? (int)rank[r] : -1;
         id[sortedIndex[p]] = number;
         if (kept)
-            add_to_sums(sums + (size_t)(start + number) * SUMS_STRIDE, m, p, r, sortedPix[p],
+            add_to_sums(sums + (size_t)(first + number) * SUMS_STRIDE, m, p, r, sortedPix[p],
                         sortedAdc[p], charge);
     }
     barrier(CLK_GLOBAL_MEM_FENCE);

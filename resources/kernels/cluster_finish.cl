@@ -6,7 +6,7 @@
 // One work-group per module (grid-stride over the active modules). The cmssw variant does the
 // same inside its own kernel.
 kernel void cluster_renumber(global const uint* moduleStart, global const ushort* active,
-                             global const uint* totals, global const int* root,
+                             global uint* totals, global const int* root,
                              global const uint* sortedIndex, global const uint* sortedPix,
                              global const ushort* sortedAdc, global uint* chargeLo,
                              global uint* chargeHi, global uint* rank, global int* id,
@@ -17,6 +17,6 @@ kernel void cluster_renumber(global const uint* moduleStart, global const ushort
         const uint m = active[k];
         renumber_module(k, m, moduleStart[m], moduleStart[m + 1], m < innerModules ? inner : outer,
                         root, sortedIndex, sortedPix, sortedAdc, chargeLo, chargeHi, rank, id,
-                        moduleClusters, sums, tmp);
+                        moduleClusters, totals + 2, sums, tmp);
     }
 }

@@ -320,7 +320,7 @@ void spots_local(global const DATA_T* frames, global const uchar* bad, int w, in
 #define STRIP_Y 8
 #endif
 #ifndef STRIP_ROWS
-#define STRIP_ROWS 4
+#define STRIP_ROWS 8
 #endif
 #if STRIP_ROWS < 1 || STRIP_ROWS > 32 || SWIN > 64 || DATA_FLOAT
 #error "the strip kernel needs 1 <= STRIP_ROWS <= 32, a window of <= 64 pixels and 8/16-bit data"
