@@ -1,4 +1,5 @@
 #include "core/errors.hpp"
+#include "gpu/kernel_source.hpp"
 #include "gpu/session.hpp"
 #include "gpu/spots/spots_gpu.hpp"
 #include "gpu/staging.hpp"
@@ -113,23 +114,31 @@ void zeroCount(DeviceRun& r) {
     r.s.fill(r.count, 4, "fill signal count");
 }
 
+// Kernel `name` of the spots program: spots.cl and its parts, built as one (common.cl first).
+cl::Kernel spotsKernel(DeviceRun& r, const std::string& name) {
+    std::string source = kernelSource("common");
+    for (const char* part : {"spots", "spots_strip", "spots_extended", "spots_sat"})
+        source.append("\n").append(kernelSource(part));
+    return cl::Kernel(r.s.device().program(source, "-cl-std=CL1.2 " + r.options), name.c_str());
+}
+
 // The dispersion variants: one launch (local, direct) or three (sat).
 void launchDispersion(DeviceRun& r, const std::string& variant, std::size_t frames) {
     zeroCount(r);
     const cl_uint capacity = cl_uint(r.capacity);
     if (variant == "sat") {
-        cl::Kernel rows = r.s.kernel("spots", "spots_sat_rows", r.options);
+        cl::Kernel rows = spotsKernel(r, "spots_sat_rows");
         setArgs(rows, r.frames, r.bad, r.w, r.h, r.tableM, r.tableX, r.tableY);
         r.s.launch(rows, "spots sat rows", {{std::size_t(r.h), frames}, {64, 1}});
-        cl::Kernel cols = r.s.kernel("spots", "spots_sat_cols", r.options);
+        cl::Kernel cols = spotsKernel(r, "spots_sat_cols");
         setArgs(cols, r.w, r.h, r.tableM, r.tableX, r.tableY);
         r.s.launch(cols, "spots sat cols", {{std::size_t(r.w), frames}, {64, 1}});
-        cl::Kernel k = r.s.kernel("spots", "spots_sat_threshold", r.options);
+        cl::Kernel k = spotsKernel(r, "spots_sat_threshold");
         setArgs(k, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.tableM, r.tableX, r.tableY,
                 r.signal, r.list, capacity, r.count);
         return r.s.launch(k, "spots sat threshold", pixelShape(r, frames));
     }
-    cl::Kernel k = r.s.kernel("spots", "spots_" + variant, r.options);
+    cl::Kernel k = spotsKernel(r, "spots_" + variant);
     setArgs(k, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.signal, r.list, capacity, r.count);
     const bool stripped = variant == "local" && strip(r);
     r.s.launch(k, "spots " + variant, stripped ? stripShape(r, frames) : pixelShape(r, frames));
@@ -138,13 +147,13 @@ void launchDispersion(DeviceRun& r, const std::string& variant, std::size_t fram
 // dispersion_extended: dispersive pixels, erosion, background mean and the strong test.
 void launchExtended(DeviceRun& r, std::size_t frames) {
     zeroCount(r);
-    cl::Kernel disp = r.s.kernel("spots", "spots_ext_dispersive", r.options);
+    cl::Kernel disp = spotsKernel(r, "spots_ext_dispersive");
     setArgs(disp, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.scratchA);
     r.s.launch(disp, "spots extended dispersive", pixelShape(r, frames));
-    cl::Kernel erode = r.s.kernel("spots", "spots_ext_erode", r.options);
+    cl::Kernel erode = spotsKernel(r, "spots_ext_erode");
     setArgs(erode, r.frames, r.bad, r.w, r.h, r.scratchA, r.scratchB);
     r.s.launch(erode, "spots extended erode", pixelShape(r, frames));
-    cl::Kernel fin = r.s.kernel("spots", "spots_ext_final", r.options);
+    cl::Kernel fin = spotsKernel(r, "spots_ext_final");
     setArgs(fin, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.scratchB, r.signal, r.list,
             cl_uint(r.capacity), r.count);
     r.s.launch(fin, "spots extended final", pixelShape(r, frames));
