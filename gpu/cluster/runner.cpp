@@ -68,7 +68,7 @@ struct Run {
     cl::Buffer module, x, y, adc, id, moduleCount, moduleStart, active, totals;
     cl::Buffer countsAndTotals; // moduleCount and totals are two regions of it
     cl::Buffer sortedIndex, sortedPix, sortedAdc, sortedModule, root;
-    cl::Buffer chargeLo, chargeHi, rank, moduleClusters, sums;
+    cl::Buffer chargeLo, chargeHi, rank, sums;
 
     // Kernel `name` of resources/kernels/<file>.cl after common.cl, cluster_common.cl and, for
     // the per-module kernels of cluster_sort.cl and cluster_cmssw.cl, cluster_steps.cl three
@@ -167,7 +167,7 @@ void cmsswRoots(Run& r, const ChargeCut& cut) {
     cl::Kernel k = r.kernel("cluster_cmssw", "cluster_cmssw");
     setArgs(k, r.moduleStart, r.active, r.totals, r.sortedIndex, r.module, r.x, r.y, r.adc,
             r.sortedPix, r.sortedAdc, r.sortedModule, r.root, order, neighbours, counts, r.chargeLo,
-            r.chargeHi, r.rank, r.id, r.moduleClusters, r.sums, cl_ulong(cut.threshold(0)),
+            r.chargeHi, r.rank, r.id, r.sums, cl_ulong(cut.threshold(0)),
             cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules));
     r.perModule(k, "cluster cmssw");
 }
@@ -199,9 +199,8 @@ void unionfindRoots(Run& r) {
 void renumber(Run& r, const ChargeCut& cut) {
     cl::Kernel k = r.kernel("cluster_finish", "cluster_renumber");
     setArgs(k, r.moduleStart, r.active, r.totals, r.root, r.sortedIndex, r.sortedPix, r.sortedAdc,
-            r.chargeLo, r.chargeHi, r.rank, r.id, r.moduleClusters, r.sums,
-            cl_ulong(cut.threshold(0)), cl_ulong(cut.threshold(phase1InnerModules)),
-            cl_uint(phase1InnerModules));
+            r.chargeLo, r.chargeHi, r.rank, r.id, r.sums, cl_ulong(cut.threshold(0)),
+            cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules));
     r.perModule(k, "cluster renumber");
 }
 
@@ -266,7 +265,6 @@ void allocate(Run& r) {
     r.totals = region(r.countsAndTotals, moduleIds * 4, 16);
     r.moduleStart = s.allocate((moduleIds + 1) * 4, "cluster module starts");
     r.active = s.allocate(moduleIds * 2, "cluster active modules");
-    r.moduleClusters = s.allocate(moduleIds * 4, "cluster counts");
     r.sums = s.allocate(n * sumsStride * 4, "cluster sums");
 }
 

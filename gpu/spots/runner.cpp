@@ -116,9 +116,12 @@ void zeroCount(DeviceRun& r) {
 
 // Kernel `name` of the spots program: spots.cl and its parts, built as one (common.cl first).
 cl::Kernel spotsKernel(DeviceRun& r, const std::string& name) {
-    std::string source = kernelSource("common");
-    for (const char* part : {"spots", "spots_strip", "spots_extended", "spots_sat"})
-        source.append("\n").append(kernelSource(part));
+    static const std::string source = [] { // put together once, not per launch of a stream
+        std::string text = kernelSource("common");
+        for (const char* part : {"spots", "spots_strip", "spots_extended", "spots_sat"})
+            text.append("\n").append(kernelSource(part));
+        return text;
+    }();
     return cl::Kernel(r.s.device().program(source, "-cl-std=CL1.2 " + r.options), name.c_str());
 }
 

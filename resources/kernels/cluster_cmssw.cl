@@ -4,7 +4,7 @@
 // histogram, forward neighbour lists, atomic-min hooking of roots with pointer jumping
 // (cluster_steps.cl), then the charge cut and numbering (renumber_module, cluster_common.cl).
 // Writes the sorted digis, each digi's root (its cluster's lowest position, -1 for a
-// duplicate), each digi's number in its module at its input index, the module's cluster count
+// duplicate), each digi's number in its module at its input index
 // and its clusters' sums. A module of up to CMSSW_LOCAL_CAP digis is worked on in local memory;
 // a larger one of up to ARENA_WORDS / 2 (about 2.6 CMSSW_LOCAL_CAP) sorts and keeps its pixels
 // and labels in local memory, its column order and neighbour lists in global scratch (mixed);
@@ -25,7 +25,7 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
                           global uint* orderScratch, global uint* neighbourScratch,
                           global uchar* countScratch, global uint* chargeLo,
                           global uint* chargeHi, global uint* rank, global int* id,
-                          global uint* moduleClusters, global uint* sums, ulong inner,
+                          global uint* sums, ulong inner,
                           ulong outer, uint innerModules) {
     local uint seen[BITMAP_WORDS], twice[BITMAP_WORDS];
     local uint columnCount[CLUSTER_SIZE_Y], columnStart[CLUSTER_SIZE_Y + 1], tmp[CLUSTER_WG];
@@ -69,8 +69,8 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
                                   countScratch + start, seen, twice, columnCount, columnStart, tmp,
                                   &changed, rootOut);
         }
-        renumber_module(k, m, start, start + n, m < innerModules ? inner : outer, rootOut,
+        renumber_module(m, start, start + n, m < innerModules ? inner : outer, rootOut,
                         sortedIndex, sortedPix, sortedAdc, chargeLo, chargeHi, rank, id,
-                        moduleClusters, totals + 2, sums, tmp);
+                        totals + 2, sums, tmp);
     }
 }

@@ -62,18 +62,17 @@ inline void add_to_sums(global uint* s, uint m, uint p, int root, uint pix, uint
     atomic_add(&s[SUM_PLAIN_X], 2 * x + 1), atomic_add(&s[SUM_PLAIN_Y], 2 * y + 1);
 }
 
-// Charge cut, deterministic numbering, ids and sums of the k-th active module m, positions
+// Charge cut, deterministic numbering, ids and sums of module m, positions
 // [start, end), by its work-group: root charges, ranks of the surviving roots (a cluster's
 // number is the rank of its root, its lowest digi, among the module's surviving roots), every
 // digi's number in its module at its input index (id[sortedIndex[p]], -1 when dropped),
-// moduleClusters[k] = the module's cluster count, and cluster c of the module summed into row
-// first + c of sums, where the module's block of rows [first, first + clusters) is reserved
+// and cluster c of the module summed into row first + c of sums, where the module's block of rows [first, first + clusters) is reserved
 // with one atomic on *clusterCount (blocks are dense but in no order: the host orders them by
 // module id, the first word of every row).
-void renumber_module(uint k, uint m, uint start, uint end, ulong threshold, global const int* root,
+void renumber_module(uint m, uint start, uint end, ulong threshold, global const int* root,
                      global const uint* sortedIndex, global const uint* sortedPix,
                      global const ushort* sortedAdc, global uint* chargeLo, global uint* chargeHi,
-                     global uint* rank, global int* id, global uint* moduleClusters,
+                     global uint* rank, global int* id,
                      volatile global uint* clusterCount, global uint* sums, local uint* tmp) {
     const uint lid = get_local_id(0);
     for (uint p = start + lid; p < end; p += CLUSTER_WG) chargeLo[p] = 0, chargeHi[p] = 0;
@@ -91,10 +90,8 @@ void renumber_module(uint k, uint m, uint start, uint end, ulong threshold, glob
         if (survivor) rank[p] = clusters + before;
         clusters += total;
     }
-    if (lid == 0) { // tmp is free: group_exclusive_scan ends with a barrier
-        moduleClusters[k] = clusters;
+    if (lid == 0) // tmp is free: group_exclusive_scan ends with a barrier
         tmp[0] = clusters ? atomic_add(clusterCount, clusters) : 0;
-    }
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint first = tmp[0];
     for (size_t w = (size_t)first * SUMS_STRIDE + lid; w < (size_t)(first + clusters) * SUMS_STRIDE;

@@ -10,13 +10,13 @@ kernel void cluster_renumber(global const uint* moduleStart, global const ushort
                              global const uint* sortedIndex, global const uint* sortedPix,
                              global const ushort* sortedAdc, global uint* chargeLo,
                              global uint* chargeHi, global uint* rank, global int* id,
-                             global uint* moduleClusters, global uint* sums, ulong inner,
+                             global uint* sums, ulong inner,
                              ulong outer, uint innerModules) {
     local uint tmp[CLUSTER_WG];
     for (uint k = get_group_id(0); k < totals[1]; k += get_num_groups(0)) {
         const uint m = active[k];
-        renumber_module(k, m, moduleStart[m], moduleStart[m + 1], m < innerModules ? inner : outer,
+        renumber_module(m, moduleStart[m], moduleStart[m + 1], m < innerModules ? inner : outer,
                         root, sortedIndex, sortedPix, sortedAdc, chargeLo, chargeHi, rank, id,
-                        moduleClusters, totals + 2, sums, tmp);
+                        totals + 2, sums, tmp);
     }
 }
