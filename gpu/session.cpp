@@ -3,7 +3,9 @@
 #include "core/errors.hpp"
 #include "gpu/kernel_source.hpp"
 
+#include <cstdlib>
 #include <functional>
+#include <iostream>
 #include <numeric>
 
 namespace clscope {
@@ -56,7 +58,11 @@ ClDevice::ClDevice(const DeviceInfo& info) : info_(info) {
     }
 }
 
-cl::Program ClDevice::program(const std::string& source, const std::string& options) {
+// Kernel developers: CLSCOPE_CL_OPTIONS is appended to every build's options (e.g.
+// -cl-nv-verbose), CLSCOPE_CL_LOG=1 prints each new program's build log to stderr.
+cl::Program ClDevice::program(const std::string& source, const std::string& givenOptions) {
+    const char* extra = std::getenv("CLSCOPE_CL_OPTIONS");
+    const std::string options = givenOptions + (extra ? std::string(" ") + extra : "");
     const auto key = std::make_tuple(std::hash<std::string>{}(source), options);
     std::lock_guard lock(mutex_);
     if (auto it = programs_.find(key); it != programs_.end()) return it->second;
@@ -74,6 +80,9 @@ cl::Program ClDevice::program(const std::string& source, const std::string& opti
                           ") with options '" + options + "': " + clErrorName(e.err()) +
                           "\nbuild log:\n" + log);
     }
+    if (const char* log = std::getenv("CLSCOPE_CL_LOG"); log && std::string(log) == "1")
+        std::cerr << "build log (" << info_.spec << ", " << options << "):\n"
+                  << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_) << "\n";
     programs_.emplace(key, program);
     return program;
 }

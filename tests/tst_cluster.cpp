@@ -52,7 +52,13 @@ const std::vector<std::map<std::string, int>> allPaths{
     {},                                                // default
     {{"CMSSW_LOCAL_CAP", 1}, {"SORT_LOCAL_CAP", 1}},   // every module through global memory
     {{"CMSSW_LOCAL_CAP", 16}, {"SORT_LOCAL_CAP", 64}}, // cmssw: 17..42 digis mixed, more global
-    {{"CLUSTER_WG", 48}, {"SCAN_WG", 100}, {"CLUSTER_GROUPS", 3}, {"CLUSTER_RUN", 5}}}; // odd sizes
+    {{"CLUSTER_WG", 48},
+     {"DIGI_WG", 40},
+     {"SCAN_WG", 100},
+     {"CLUSTER_GROUPS", 3},
+     {"CLUSTER_RUN", 5},
+     {"RENUMBER_ROWS", 5}},
+    {{"CLUSTER_ATOM64", 0}}}; // odd sizes; 64-bit sums as two 32-bit words
 
 } // namespace
 
@@ -198,6 +204,7 @@ void TestCluster::variantsOnEdgeCases_data() {
     QTest::newRow("snake over 6 rows (local path)") << 1;
     QTest::newRow("snake over 40 rows (global path)") << 2;
     QTest::newRow("diagonal zigzags, module split in runs") << 3;
+    QTest::newRow("whole module at adc 65535: sums past 2^32") << 4;
 }
 
 void TestCluster::variantsOnEdgeCases() {
@@ -210,22 +217,30 @@ void TestCluster::variantsOnEdgeCases() {
         addDigi(d, 2, 1, 1, 9);
     } else if (kind == 1 || kind == 2) {
         addSnake(d, 4, kind == 1 ? 6 : 40, 5);
-    } else {
+    } else if (kind == 3) {
         addZigzag(d, 12, 1);
         addInvalid(d);
         addDigi(d, 13, 0, 0, 5);
         addZigzag(d, 12, 2); // every pixel again: all duplicates
         addZigzag(d, 14, 3);
+    } else if (kind == 4) { // 66560 x 65535 = 4 362 009 600: the low word of the charge wraps
+        for (int y = 0; y < 416; ++y)
+            for (int x = 0; x < 160; ++x)
+                addDigi(d, 7, (x * 37 + y) % 160, y, 65535);
     }
     const cluster::Result r = cluster::clusterReference(d);
-    if (kind == 1 || kind == 2) QCOMPARE(r.count(), std::size_t(1));
+    if (kind == 1 || kind == 2 || kind == 4) QCOMPARE(r.count(), std::size_t(1));
+    if (kind == 4) QCOMPARE(r.charge[0], 66560.0 * 65535.0);
     if (kind == 3) {
         QCOMPARE(r.count(), std::size_t(2));
         QCOMPARE(r.size[1], 416);
     }
     expectCanonical(d, r);
     expectVariantsMatch(d, {}, QTest::currentDataTag(),
-                        kind == 0 ? allPaths : std::vector<std::map<std::string, int>>{{}});
+                        kind == 0 ? allPaths
+                        : kind == 4
+                            ? std::vector<std::map<std::string, int>>{{}, {{"CLUSTER_ATOM64", 0}}}
+                            : std::vector<std::map<std::string, int>>{{}});
 }
 
 void TestCluster::randomEvents_data() {

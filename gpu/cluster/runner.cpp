@@ -2,7 +2,8 @@
 // time is the sum of the kernel records, from the digis on the device to the ids and sums on
 // the device (fills are recorded, not counted as kernels).
 //
-// The pipeline, one line per launch (n digis, G work-groups of CLUSTER_WG, grid-stride over
+// The pipeline, one line per launch (n digis; per digi: work-groups of DIGI_WG; per module:
+// G = CLUSTER_GROUPS work-groups of CLUSTER_WG, grid-stride over
 // the active modules where it says "per module"):
 //   fill                         moduleCount[65536] and totals (one buffer) = 0
 //   1 cluster_count     per digi     digis per module (one atomic per same-module run within
@@ -24,8 +25,9 @@
 //   8 cluster_renumber  per module   renumber_module
 // renumber_module (cluster_common.cl), by the module's work-group: charge cut, numbering, each
 // digi's number within its module at its input index, and cluster c of the module summed into
-// row first + c of the sums (atomics within the group), the module's block of rows reserved
-// with one atomic per module. download() orders the blocks by module id on the host, so no
+// row first + c of the sums (local-memory atomics on a few hundred rows at a time, copied out;
+// 64-bit sums by one atomic whose result is unused where the device has 64-bit atomics), the
+// module's block of rows reserved with one atomic per module. download() orders the blocks by module id on the host, so no
 // scan over the modules' clusters and no per-digi sums launch are needed, and only the
 // clusters' rows cross the bus.
 // So cmssw takes 4 kernels and 1 fill, unionfind 8 kernels and 3 fills. Because positions within a
@@ -64,11 +66,11 @@ struct Run {
     std::map<std::string, int> tuning;
     std::string options;
     cl_uint n = 0;
-    std::size_t wg = 0, groups = 0;
+    std::size_t wg = 0, digiWg = 0, groups = 0;
     cl::Buffer module, x, y, adc, id, moduleCount, moduleStart, active, totals;
     cl::Buffer countsAndTotals; // moduleCount and totals are two regions of it
     cl::Buffer sortedIndex, sortedPix, sortedAdc, sortedModule, root;
-    cl::Buffer chargeLo, chargeHi, rank, sums;
+    cl::Buffer charge, rank, sums;
 
     // Kernel `name` of resources/kernels/<file>.cl after common.cl, cluster_common.cl and, for
     // the per-module kernels of cluster_sort.cl and cluster_cmssw.cl, cluster_steps.cl three
@@ -93,7 +95,7 @@ struct Run {
         return cl::Kernel(program, name.c_str());
     }
     void perDigi(cl::Kernel& k, const std::string& label) {
-        s.launch(k, label, {{roundUp(n, wg)}, {wg}});
+        s.launch(k, label, {{roundUp(n, digiWg)}, {digiWg}});
     }
     void perModule(cl::Kernel& k, const std::string& label) {
         s.launch(k, label, {{groups * wg}, {wg}});
@@ -103,17 +105,18 @@ struct Run {
 std::string optionsOf(const std::map<std::string, int>& tuning) {
     std::string text;
     for (const auto& [name, value] : tuning)
-        if (name != "CLUSTER_GROUPS") text += " -D" + name + "=" + std::to_string(value);
+        if (name != "CLUSTER_GROUPS" && name != "DIGI_WG")
+            text += " -D" + name + "=" + std::to_string(value);
     return text;
 }
 
 // The tuning checked against the device: work-group sizes, local memory, caps >= 1.
 void checkTuning(const DeviceInfo& d, std::map<std::string, int>& t) {
-    for (const char* name : {"CLUSTER_WG", "SCAN_WG", "CLUSTER_GROUPS", "SORT_LOCAL_CAP",
+    for (const char* name : {"CLUSTER_WG", "DIGI_WG", "SCAN_WG", "CLUSTER_GROUPS", "SORT_LOCAL_CAP",
                              "CMSSW_LOCAL_CAP", "CLUSTER_RUN"})
         if (t.at(name) < 1)
             throw UsageError(std::string("cluster: tuning ") + name + " must be >= 1");
-    for (const char* name : {"CLUSTER_WG", "SCAN_WG"})
+    for (const char* name : {"CLUSTER_WG", "DIGI_WG", "SCAN_WG"})
         if (std::size_t(t.at(name)) > d.maxWorkGroupSize)
             throw UsageError(std::string("cluster: tuning ") + name + "=" +
                              std::to_string(t.at(name)) + " exceeds the work-group limit " +
@@ -166,8 +169,8 @@ void cmsswRoots(Run& r, const ChargeCut& cut) {
     cl::Buffer counts = r.s.allocate(n, "cluster neighbour counts");
     cl::Kernel k = r.kernel("cluster_cmssw", "cluster_cmssw");
     setArgs(k, r.moduleStart, r.active, r.totals, r.sortedIndex, r.module, r.x, r.y, r.adc,
-            r.sortedPix, r.sortedAdc, r.sortedModule, r.root, order, neighbours, counts, r.chargeLo,
-            r.chargeHi, r.rank, r.id, r.sums, cl_ulong(cut.threshold(0)),
+            r.sortedPix, r.sortedAdc, r.sortedModule, r.root, order, neighbours, counts, r.charge,
+            r.rank, r.id, r.sums, cl_ulong(cut.threshold(0)),
             cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules));
     r.perModule(k, "cluster cmssw");
 }
@@ -199,7 +202,7 @@ void unionfindRoots(Run& r) {
 void renumber(Run& r, const ChargeCut& cut) {
     cl::Kernel k = r.kernel("cluster_finish", "cluster_renumber");
     setArgs(k, r.moduleStart, r.active, r.totals, r.root, r.sortedIndex, r.sortedPix, r.sortedAdc,
-            r.chargeLo, r.chargeHi, r.rank, r.id, r.sums, cl_ulong(cut.threshold(0)),
+            r.charge, r.rank, r.id, r.sums, cl_ulong(cut.threshold(0)),
             cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules));
     r.perModule(k, "cluster renumber");
 }
@@ -257,9 +260,9 @@ void allocate(Run& r) {
     const std::size_t n = r.n;
     for (cl::Buffer* b : {&r.module, &r.x, &r.y, &r.adc, &r.sortedAdc, &r.sortedModule})
         *b = s.allocate(n * 2, "cluster digis");
-    for (cl::Buffer* b :
-         {&r.id, &r.sortedIndex, &r.sortedPix, &r.root, &r.chargeLo, &r.chargeHi, &r.rank})
+    for (cl::Buffer* b : {&r.id, &r.sortedIndex, &r.sortedPix, &r.root, &r.rank})
         *b = s.allocate(n * 4, "cluster per digi");
+    r.charge = s.allocate(n * 8, "cluster charges");
     r.countsAndTotals = s.allocate(moduleIds * 4 + 16, "cluster module counts and totals");
     r.moduleCount = region(r.countsAndTotals, 0, moduleIds * 4);
     r.totals = region(r.countsAndTotals, moduleIds * 4, 16);
@@ -272,13 +275,12 @@ void allocate(Run& r) {
 
 std::map<std::string, int> defaultTuning(const DeviceInfo& d) {
     if (d.type == "CPU") // PoCL: few cores, narrow groups
-        return {{"CLUSTER_WG", 64},
-                {"SCAN_WG", 256},
-                {"CLUSTER_GROUPS", int(4 * std::max(1u, d.computeUnits))},
-                {"SORT_LOCAL_CAP", 2048},
-                {"CMSSW_LOCAL_CAP", 1024},
+        return {{"CLUSTER_WG", 64},       {"DIGI_WG", 64},
+                {"SCAN_WG", 256},         {"CLUSTER_GROUPS", int(4 * std::max(1u, d.computeUnits))},
+                {"SORT_LOCAL_CAP", 2048}, {"CMSSW_LOCAL_CAP", 1024},
                 {"CLUSTER_RUN", 32}};
     return {{"CLUSTER_WG", 256},
+            {"DIGI_WG", 256}, // the per-digi kernels (NVIDIA allows the count kernel 256)
             {"SCAN_WG", 256}, // NVIDIA allows 256 work-items for the scan
                               // kernel
             {"CLUSTER_GROUPS", 2048},
@@ -304,6 +306,7 @@ Result runOnDevice(const DeviceInfo& device, const std::string& variant, const D
         run.options = optionsOf(tuning);
         run.n = cl_uint(digis.size());
         run.wg = std::size_t(tuning.at("CLUSTER_WG"));
+        run.digiWg = std::size_t(tuning.at("DIGI_WG"));
         run.groups = std::size_t(tuning.at("CLUSTER_GROUPS"));
         try {
             allocate(run);

@@ -15,7 +15,11 @@
 #define BITMAP_WORDS (CLUSTER_SIZE_X * CLUSTER_SIZE_Y / 32)
 // Words of the local arena: per digi a pixel, a label, an order entry, the neighbours, a count.
 #define ARENA_WORDS ((CMSSW_LOCAL_CAP * (4 + 4 + 2 + 2 * CMSSW_MAX_NEIGHBOURS + 1) + 3) / 4)
+// After clustering, the arena holds the module's sums rows (at least one row).
+#define ARENA_ROWS (ARENA_WORDS > SUMS_STRIDE ? ARENA_WORDS / SUMS_STRIDE : 1)
+#define ARENA_ALLOC (ARENA_WORDS > SUMS_STRIDE ? ARENA_WORDS : SUMS_STRIDE)
 
+__attribute__((reqd_work_group_size(CLUSTER_WG, 1, 1)))
 kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* active,
                           global uint* totals, global uint* sortedIndex,
                           global const ushort* module, global const ushort* x,
@@ -23,8 +27,8 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
                           global uint* sortedPix, global ushort* sortedAdc,
                           global ushort* sortedModule, global int* rootOut,
                           global uint* orderScratch, global uint* neighbourScratch,
-                          global uchar* countScratch, global uint* chargeLo,
-                          global uint* chargeHi, global uint* rank, global int* id,
+                          global uchar* countScratch, global ulong* charge,
+                          global uint* rank, global int* id,
                           global uint* sums, ulong inner,
                           ulong outer, uint innerModules) {
     local uint seen[BITMAP_WORDS], twice[BITMAP_WORDS];
@@ -32,7 +36,8 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
     local int changed;
     // One arena for the per-digi arrays of a module in local memory; a larger module of up to
     // ARENA_WORDS / 2 digis keeps its pixels and labels in the whole arena (the mixed path).
-    local uint arena[ARENA_WORDS];
+    local ulong arena64[(ARENA_ALLOC + 1) / 2]; // 8-byte aligned: the sums rows reuse it
+    local uint* arena = (local uint*)arena64;
     local uint* pixL = arena;
     local int* labelL = (local int*)(arena + CMSSW_LOCAL_CAP); // the sort keys first, then the labels
     local ushort* orderL = (local ushort*)(arena + 2 * CMSSW_LOCAL_CAP);
@@ -70,7 +75,7 @@ kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* a
                                   &changed, rootOut);
         }
         renumber_module(m, start, start + n, m < innerModules ? inner : outer, rootOut,
-                        sortedIndex, sortedPix, sortedAdc, chargeLo, chargeHi, rank, id,
-                        totals + 2, sums, tmp);
+                        sortedIndex, sortedPix, sortedAdc, charge, rank, id,
+                        totals + 2, sums, tmp, arena, ARENA_ROWS);
     }
 }

@@ -13,11 +13,29 @@
 inline uint pix_x(uint pix) { return pix & 0xffu; }
 inline uint pix_y(uint pix) { return pix >> 8; }
 
-// 64-bit sum kept as two 32-bit words: the adder whose add wraps the low word carries.
-inline void add64_global(volatile global uint* lo, volatile global uint* hi, uint value) {
-    const uint old = atomic_add(lo, value);
-    if (old + value < old) atomic_inc(hi);
-}
+// 64-bit sums (a ulong, or in a row of sums two words lo, hi): with 64-bit atomics one atomic
+// whose result is not used (NVIDIA issues it without waiting); else the 32-bit adder whose add
+// wraps the low word carries. CLUSTER_ATOM64=0 forces the 32-bit pair.
+#ifndef CLUSTER_ATOM64
+#define CLUSTER_ATOM64 1
+#endif
+#ifndef __ENDIAN_LITTLE__
+#error "cluster: the 64-bit sums assume a little-endian device"
+#endif
+#if CLUSTER_ATOM64 && defined(cl_khr_int64_base_atomics)
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define ADD64(space)                                                                               \
+    inline void add64_##space(volatile space ulong* sum, uint value) { atom_add(sum, (ulong)value); }
+#else
+#define ADD64(space)                                                                               \
+    inline void add64_##space(volatile space ulong* sum, uint value) {                             \
+        volatile space uint* w = (volatile space uint*)sum;                                        \
+        const uint old = atomic_add(&w[0], value);                                                 \
+        if (old + value < old) atomic_inc(&w[1]);                                                  \
+    }
+#endif
+ADD64(global)
+ADD64(local)
 
 // Exclusive prefix sum of one value per work-item over the work-group (Hillis-Steele in
 // tmp[CLUSTER_WG]); *total gets the sum. Every work-item of the group must call it.
@@ -44,69 +62,76 @@ uint group_exclusive_scan(uint value, local uint* tmp, uint* total) {
 #define SUM_PLAIN_X 12
 #define SUM_PLAIN_Y 13
 
-// Read through volatile: the words were summed by atomics of other work-items.
-inline ulong charge_of(volatile global const uint* lo, volatile global const uint* hi, uint p) {
-    return ((ulong)hi[p] << 32) | lo[p];
+// Read through volatile: the charges were summed by atomics of other work-items.
+inline ulong charge_of(volatile global const ulong* charge, uint p) {
+    return charge[p];
 }
 
-// The digi at position p (module m, number `number` in it) added to its cluster's row s; the
-// cluster's root (p == root) writes the module and the charge, summed before.
-inline void add_to_sums(global uint* s, uint m, uint p, int root, uint pix, uint adc, ulong charge) {
+// The digi at position p added to its cluster's row s (in local memory); the cluster's root
+// (p == root) writes the module and the charge, summed before.
+inline void add_to_sums(local uint* s, uint m, uint p, int root, uint pix, uint adc, ulong charge) {
     const uint x = pix_x(pix), y = pix_y(pix);
     if (p == (uint)root) s[0] = m, s[6] = (uint)charge, s[7] = (uint)(charge >> 32);
     atomic_inc(&s[1]);
     atomic_max(&s[2], x), atomic_max(&s[3], CLUSTER_SIZE_X - 1 - x);
     atomic_max(&s[4], y), atomic_max(&s[5], CLUSTER_SIZE_Y - 1 - y);
-    add64_global(&s[8], &s[9], adc * (2 * x + 1));
-    add64_global(&s[10], &s[11], adc * (2 * y + 1));
+    add64_local((volatile local ulong*)(s + 8), adc * (2 * x + 1));
+    add64_local((volatile local ulong*)(s + 10), adc * (2 * y + 1));
     atomic_add(&s[SUM_PLAIN_X], 2 * x + 1), atomic_add(&s[SUM_PLAIN_Y], 2 * y + 1);
+}
+
+// Number of the cluster of the digi whose root is r (-1: duplicate or below the cut).
+inline int cluster_number(int r, global const ulong* charge, global const uint* rank, ulong cut) {
+    return r >= 0 && charge_of(charge, r) >= cut ? (int)rank[r] : -1;
 }
 
 // Charge cut, deterministic numbering, ids and sums of module m, positions
 // [start, end), by its work-group: root charges, ranks of the surviving roots (a cluster's
 // number is the rank of its root, its lowest digi, among the module's surviving roots), every
 // digi's number in its module at its input index (id[sortedIndex[p]], -1 when dropped),
-// and cluster c of the module summed into row first + c of sums, where the module's block of rows [first, first + clusters) is reserved
-// with one atomic on *clusterCount (blocks are dense but in no order: the host orders them by
-// module id, the first word of every row).
+// and cluster c of the module summed into row first + c of sums, where the module's block of
+// rows [first, first + clusters) is reserved with one atomic on *clusterCount (blocks are
+// dense but in no order: the host orders them by module id, the first word of every row).
+// The rows are summed in local memory, `rowCap` rows (8-byte aligned) at a time, and copied out.
 void renumber_module(uint m, uint start, uint end, ulong threshold, global const int* root,
                      global const uint* sortedIndex, global const uint* sortedPix,
-                     global const ushort* sortedAdc, global uint* chargeLo, global uint* chargeHi,
-                     global uint* rank, global int* id,
-                     volatile global uint* clusterCount, global uint* sums, local uint* tmp) {
+                     global const ushort* sortedAdc, global ulong* charge, global uint* rank,
+                     global int* id, volatile global uint* clusterCount, global uint* sums,
+                     local uint* tmp, local uint* rows, uint rowCap) {
     const uint lid = get_local_id(0);
-    for (uint p = start + lid; p < end; p += CLUSTER_WG) chargeLo[p] = 0, chargeHi[p] = 0;
+    for (uint p = start + lid; p < end; p += CLUSTER_WG) charge[p] = 0;
     barrier(CLK_GLOBAL_MEM_FENCE);
     for (uint p = start + lid; p < end; p += CLUSTER_WG)
-        if (root[p] >= 0) add64_global(&chargeLo[root[p]], &chargeHi[root[p]], sortedAdc[p]);
+        if (root[p] >= 0) add64_global(&charge[root[p]], sortedAdc[p]);
     barrier(CLK_GLOBAL_MEM_FENCE);
-    uint clusters = 0;
-    for (uint base = start; base < end; base += CLUSTER_WG) {
-        const uint p = base + lid;
-        const bool survivor =
-            p < end && root[p] == (int)p && charge_of(chargeLo, chargeHi, p) >= threshold;
-        uint total;
-        const uint before = group_exclusive_scan(survivor, tmp, &total);
-        if (survivor) rank[p] = clusters + before;
-        clusters += total;
-    }
+    // Ranks: each work-item counts the surviving roots of its run of positions, one scan.
+    const uint per = (end - start + CLUSTER_WG - 1) / CLUSTER_WG;
+    const uint begin = min(start + lid * per, end), stop = min(begin + per, end);
+    uint mine = 0, clusters;
+    for (uint p = begin; p < stop; ++p)
+        mine += root[p] == (int)p && charge_of(charge, p) >= threshold;
+    uint next = group_exclusive_scan(mine, tmp, &clusters);
+    for (uint p = begin; p < stop; ++p)
+        if (root[p] == (int)p && charge_of(charge, p) >= threshold) rank[p] = next++;
     if (lid == 0) // tmp is free: group_exclusive_scan ends with a barrier
         tmp[0] = clusters ? atomic_add(clusterCount, clusters) : 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     const uint first = tmp[0];
-    for (size_t w = (size_t)first * SUMS_STRIDE + lid; w < (size_t)(first + clusters) * SUMS_STRIDE;
-         w += CLUSTER_WG)
-        sums[w] = 0;
-    barrier(CLK_GLOBAL_MEM_FENCE); // also: every work-item has read tmp[0]
-    for (uint p = start + lid; p < end; p += CLUSTER_WG) {
-        const int r = root[p];
-        const ulong charge = r >= 0 ? charge_of(chargeLo, chargeHi, r) : 0;
-        const bool kept = r >= 0 && charge >= threshold;
-        const int number = kept ? (int)rank[r] : -1;
-        id[sortedIndex[p]] = number;
-        if (kept)
-            add_to_sums(sums + (size_t)(first + number) * SUMS_STRIDE, m, p, r, sortedPix[p],
-                        sortedAdc[p], charge);
+    for (uint p = start + lid; p < end; p += CLUSTER_WG)
+        id[sortedIndex[p]] = cluster_number(root[p], charge, rank, threshold);
+    for (uint c0 = 0; c0 < clusters; c0 += rowCap) { // clusters [c0, c1) in local rows
+        const uint c1 = min(clusters, c0 + rowCap);
+        for (uint w = lid; w < (c1 - c0) * SUMS_STRIDE; w += CLUSTER_WG) rows[w] = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint p = start + lid; p < end; p += CLUSTER_WG) {
+            const int r = root[p], number = cluster_number(r, charge, rank, threshold);
+            if (number >= (int)c0 && number < (int)c1)
+                add_to_sums(rows + (number - c0) * SUMS_STRIDE, m, p, r, sortedPix[p],
+                            sortedAdc[p], charge_of(charge, r));
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        global uint* out = sums + (size_t)(first + c0) * SUMS_STRIDE;
+        for (uint w = lid; w < (c1 - c0) * SUMS_STRIDE; w += CLUSTER_WG) out[w] = rows[w];
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
-    barrier(CLK_GLOBAL_MEM_FENCE);
 }

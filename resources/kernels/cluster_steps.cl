@@ -10,14 +10,15 @@
 #endif
 
 // Ascending bitonic sort of keys[0..n) (positions >= n act as +infinity, never touched):
-// every comparator ascending, the first step of each stage flipped.
+// every comparator ascending, the first step of each stage flipped. Spans are powers of two:
+// shifts and masks, no division.
 void STEP(bitonic_sort)(SPACE uint* keys, uint n) {
     uint padded = 1;
     while (padded < n) padded <<= 1;
     for (uint size = 2; size <= padded; size <<= 1)
-        for (uint span = size >> 1; span > 0; span >>= 1) {
+        for (uint span = size >> 1, shift = 31 - clz(span); span > 0; span >>= 1, --shift) {
             for (uint t = get_local_id(0); t < padded / 2; t += CLUSTER_WG) {
-                const uint block = t / span * (span * 2), offset = t % span;
+                const uint block = (t >> shift) << (shift + 1), offset = t & (span - 1);
                 const uint a = block + offset;
                 const uint b = span == size >> 1 ? block + size - 1 - offset : a + span;
                 if (b < n && keys[a] > keys[b]) {
