@@ -41,34 +41,51 @@ kernel void cluster_count(global const ushort* module, uint n, global uint* modu
 }
 
 // Exclusive scan of the module counts count[0..len) into start[0..len] by one work-group of
-// SCAN_WG, each work-item a contiguous run, and the list of modules with count > 0 into active.
-// len = totals[3] + 1 (the largest module id + 1); totals[0] = the sum (valid digis),
-// totals[1] = the active modules.
+// SCAN_WG, and the list of modules with count > 0 into active. len = totals[3] + 1 (the largest
+// module id + 1); totals[0] = the sum (valid digis), totals[1] = the active modules. The counts
+// go through local memory a tile of SCAN_WG * SCAN_PER at a time (coalesced loads and stores);
+// within a tile each work-item scans a contiguous run of SCAN_PER.
+#ifndef SCAN_PER
+#define SCAN_PER 16
+#endif
 kernel void cluster_scan(global const uint* count, global uint* totals, global uint* start,
                          global ushort* active) {
-    local uint sums[SCAN_WG], nonzero[SCAN_WG];
+    local uint tile[SCAN_WG * SCAN_PER], sums[SCAN_WG], nonzero[SCAN_WG];
     const uint lid = get_local_id(0), len = totals[3] + 1;
-    const uint per = (len + SCAN_WG - 1) / SCAN_WG;
-    const uint begin = min(lid * per, len), end = min(begin + per, len);
-    uint sum = 0, used = 0;
-    for (uint i = begin; i < end; ++i) sum += count[i], used += count[i] != 0;
-    sums[lid] = sum, nonzero[lid] = used;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint offset = 1; offset < SCAN_WG; offset <<= 1) {
-        const uint s = lid >= offset ? sums[lid - offset] : 0u;
-        const uint u = lid >= offset ? nonzero[lid - offset] : 0u;
+    uint run = 0, place = 0; // digis and active modules before the tile
+    for (uint base = 0; base < len; base += SCAN_WG * SCAN_PER) {
+        for (uint j = 0; j < SCAN_PER; ++j) {
+            const uint i = base + j * SCAN_WG + lid;
+            tile[j * SCAN_WG + lid] = i < len ? count[i] : 0u;
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
-        sums[lid] += s, nonzero[lid] += u;
+        local uint* mine = tile + lid * SCAN_PER;
+        uint sum = 0, used = 0;
+        for (uint j = 0; j < SCAN_PER; ++j) sum += mine[j], used += mine[j] != 0;
+        sums[lid] = sum, nonzero[lid] = used;
         barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint offset = 1; offset < SCAN_WG; offset <<= 1) {
+            const uint s = lid >= offset ? sums[lid - offset] : 0u;
+            const uint u = lid >= offset ? nonzero[lid - offset] : 0u;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            sums[lid] += s, nonzero[lid] += u;
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        uint r = run + sums[lid] - sum, at = place + nonzero[lid] - used;
+        for (uint j = 0; j < SCAN_PER; ++j) {
+            const uint c = mine[j];
+            if (c != 0) active[at++] = (ushort)(base + lid * SCAN_PER + j);
+            mine[j] = r, r += c;
+        }
+        run += sums[SCAN_WG - 1], place += nonzero[SCAN_WG - 1];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint j = 0; j < SCAN_PER; ++j) {
+            const uint i = base + j * SCAN_WG + lid;
+            if (i < len) start[i] = tile[j * SCAN_WG + lid];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); // the next tile overwrites tile, sums and nonzero
     }
-    uint run = sums[lid] - sum, place = nonzero[lid] - used;
-    for (uint i = begin; i < end; ++i) {
-        const uint c = count[i];
-        start[i] = run;
-        run += c;
-        if (c != 0) active[place++] = (ushort)i;
-    }
-    if (lid == SCAN_WG - 1) {
+    if (lid == 0) {
         start[len] = run;
         totals[0] = run;
         totals[1] = place;
