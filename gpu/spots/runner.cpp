@@ -185,9 +185,11 @@ std::vector<std::uint8_t> paramBytes(const Params& p, double threshold, bool fp6
     return fp64 ? pack(double(0)) : pack(float(0));
 }
 
+// Every buffer of a run; the frames buffer only when the frames go up whole (a stream lends its
+// own two, StreamUpload).
 void allocate(DeviceRun& r, const std::string& variant, std::size_t chunk, std::size_t plane,
-              DType d) {
-    r.frames = r.s.allocate(chunk * plane * dtypeSize(d), "spots frames");
+              DType d, bool frames) {
+    if (frames) r.frames = r.s.allocate(chunk * plane * dtypeSize(d), "spots frames");
     r.signal = r.s.allocate(chunk * plane, "spots signal");
     const int tuned = tuningValue(r.p, "LIST_CAPACITY", 0);
     r.capacity = tuned > 0 ? std::size_t(tuned) : chunk * plane / listFraction + 4096;
@@ -297,7 +299,7 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
     if (params.signalMask) out.signal.assign(a.size(), 0);
     out.pixels.assign(count, {});
     try {
-        allocate(r, variant, chunk, plane, a.dtype());
+        allocate(r, variant, chunk, plane, a.dtype(), chunk >= count);
         std::vector<std::uint8_t> bad =
             in.mask.bad.empty() ? std::vector<std::uint8_t>(plane, 0) : in.mask.bad;
         r.bad = session.allocate(plane, "spots pixel mask");
