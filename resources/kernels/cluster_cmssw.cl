@@ -19,7 +19,6 @@
 #define ARENA_ROWS (ARENA_WORDS > SUMS_STRIDE ? ARENA_WORDS / SUMS_STRIDE : 1)
 #define ARENA_ALLOC (ARENA_WORDS > SUMS_STRIDE ? ARENA_WORDS : SUMS_STRIDE)
 
-__attribute__((reqd_work_group_size(CLUSTER_WG, 1, 1)))
 kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* active,
                           global uint* totals, global uint* sortedIndex,
                           global const ushort* module, global const ushort* x,

@@ -9,7 +9,6 @@
 
 // One work-group per module (grid-stride over the active modules). The cmssw variant does the
 // same inside its own kernel.
-__attribute__((reqd_work_group_size(CLUSTER_WG, 1, 1)))
 kernel void cluster_renumber(global const uint* moduleStart, global const ushort* active,
                              global uint* totals, global const int* root,
                              global const uint* sortedIndex, global const uint* sortedPix,

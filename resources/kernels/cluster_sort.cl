@@ -7,7 +7,6 @@
 // indices (in local memory up to SORT_LOCAL_CAP digis, else in place in global memory), then
 // write its sorted pixels (x | y << 8), adc and module per position (cluster_steps.cl). The
 // cmssw variant sorts inside its own kernel; unionfind uses this one.
-__attribute__((reqd_work_group_size(CLUSTER_WG, 1, 1)))
 kernel void cluster_sort(global const uint* moduleStart, global const ushort* active,
                          global const uint* totals, global uint* sortedIndex,
                          global const ushort* module, global const ushort* x,
