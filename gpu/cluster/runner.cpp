@@ -27,12 +27,12 @@
 // digi's number within its module at its input index, and cluster c of the module summed into
 // row first + c of the sums (local-memory atomics on a few hundred rows at a time, copied out;
 // 64-bit sums by one atomic whose result is unused where the device has 64-bit atomics), the
-// module's block of rows reserved with one atomic per module. download() orders the blocks by module id on the host, so no
-// scan over the modules' clusters and no per-digi sums launch are needed, and only the
-// clusters' rows cross the bus.
-// So cmssw takes 4 kernels and 1 fill, unionfind 8 kernels and 3 fills. Because positions within a
-// module follow the input order, a cluster's root is its lowest digi and the numbering is the same
-// on every device and variant; the doubles are made on the host from the integer sums.
+// module's block of rows reserved with one atomic per module. download() orders the blocks by
+// module id on the host, so no scan over the modules' clusters and no per-digi sums launch are
+// needed, and only the clusters' rows cross the bus. So cmssw takes 4 kernels and 1 fill, unionfind
+// 8 kernels and 3 fills. Because positions within a module follow the input order, a cluster's root
+// is its lowest digi and the numbering is the same on every device and variant; the doubles are
+// made on the host from the integer sums.
 #include "core/errors.hpp"
 #include "gpu/cluster/cluster_gpu.hpp"
 #include "gpu/kernel_source.hpp"
@@ -280,9 +280,10 @@ std::map<std::string, int> defaultTuning(const DeviceInfo& d) {
                 {"SORT_LOCAL_CAP", 2048}, {"CMSSW_LOCAL_CAP", 1024},
                 {"CLUSTER_RUN", 32}};
     return {{"CLUSTER_WG", 256},
-            {"DIGI_WG", 256}, // the per-digi kernels (NVIDIA allows the count kernel 256)
-            {"SCAN_WG", 256}, // NVIDIA allows 256 work-items for the scan
-                              // kernel
+            {"DIGI_WG", 256},       // the per-digi kernels (NVIDIA allows the count kernel 256)
+            {"CLUSTER_REQD_WG", 1}, // reqd_work_group_size on the per-module kernels
+            {"SCAN_WG", 256},       // NVIDIA allows 256 work-items for the scan
+                                    // kernel
             {"CLUSTER_GROUPS", 2048},
             {"SORT_LOCAL_CAP", 4096}, // 16 KiB: the largest modules of the 10x event sort locally
             {"CMSSW_LOCAL_CAP", 1024},

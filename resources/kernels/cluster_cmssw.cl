@@ -19,7 +19,7 @@
 #define ARENA_ROWS (ARENA_WORDS > SUMS_STRIDE ? ARENA_WORDS / SUMS_STRIDE : 1)
 #define ARENA_ALLOC (ARENA_WORDS > SUMS_STRIDE ? ARENA_WORDS : SUMS_STRIDE)
 
-kernel void cluster_cmssw(global const uint* moduleStart, global const ushort* active,
+PER_MODULE_KERNEL void cluster_cmssw(global const uint* moduleStart, global const ushort* active,
                           global uint* totals, global uint* sortedIndex,
                           global const ushort* module, global const ushort* x,
                           global const ushort* y, global const ushort* adc,

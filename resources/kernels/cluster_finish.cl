@@ -9,7 +9,7 @@
 
 // One work-group per module (grid-stride over the active modules). The cmssw variant does the
 // same inside its own kernel.
-kernel void cluster_renumber(global const uint* moduleStart, global const ushort* active,
+PER_MODULE_KERNEL void cluster_renumber(global const uint* moduleStart, global const ushort* active,
                              global uint* totals, global const int* root,
                              global const uint* sortedIndex, global const uint* sortedPix,
                              global const ushort* sortedAdc, global ulong* charge,

@@ -7,7 +7,7 @@
 // indices (in local memory up to SORT_LOCAL_CAP digis, else in place in global memory), then
 // write its sorted pixels (x | y << 8), adc and module per position (cluster_steps.cl). The
 // cmssw variant sorts inside its own kernel; unionfind uses this one.
-kernel void cluster_sort(global const uint* moduleStart, global const ushort* active,
+PER_MODULE_KERNEL void cluster_sort(global const uint* moduleStart, global const ushort* active,
                          global const uint* totals, global uint* sortedIndex,
                          global const ushort* module, global const ushort* x,
                          global const ushort* y, global const ushort* adc,
