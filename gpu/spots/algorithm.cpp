@@ -227,7 +227,10 @@ std::shared_ptr<AlgorithmResult> SpotsAlgorithm::run(const RunRequest& request,
             : request.variant;
     MaskRun details;
     auto r = std::make_shared<SpotsResult>();
-    r->result = findSpotsWith(request.device, variant, inputOf(request), p, progress, &details);
+    const auto* spotsInput = dynamic_cast<const SpotsInput*>(request.input.get());
+    const bool band = spotsInput && spotsInput->band; // grouped by joinBands over the whole frame
+    r->result =
+        findSpotsWith(request.device, variant, inputOf(request), p, progress, &details, !band);
     r->info.variant = variant;
     r->info.timings = details.timings.records();
     r->note = details.note;

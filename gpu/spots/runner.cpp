@@ -357,7 +357,7 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
 }
 
 Result findSpotsWith(const DeviceInfo& device, const std::string& variant, const Input& in,
-                     const Params& params, const Progress& progress, MaskRun* details) {
+                     const Params& params, const Progress& progress, MaskRun* details, bool group) {
     MaskRun mask;
     if (variant == "cpu") {
         const auto start = std::chrono::steady_clock::now();
@@ -372,6 +372,7 @@ Result findSpotsWith(const DeviceInfo& device, const std::string& variant, const
     if (mask.pixels.size() != in.frames.frameCount())
         mask.pixels = signalPixels(mask.signal, in.frames.frameSize());
     if (!params.signalMask) mask.signal = {};
+    if (!group) mask.spots = std::vector<Spot>{};
     const auto start = std::chrono::steady_clock::now();
     Result r = finishResult(in, std::move(mask.signal), std::move(mask.pixels), params,
                             std::move(mask.spots));

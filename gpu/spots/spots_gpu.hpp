@@ -40,9 +40,10 @@ struct MaskRun {
 MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, const Input& in,
                           const Params& params, const Progress& progress = {});
 
-// Signal mask and spots of any variant (cpu on the host reference).
+// Signal mask and spots of any variant (cpu on the host reference). With `group` false the
+// signal pixels are not grouped into spots (a band of a split frame: the join groups the whole).
 Result findSpotsWith(const DeviceInfo& device, const std::string& variant, const Input& in,
                      const Params& params, const Progress& progress = {},
-                     MaskRun* details = nullptr);
+                     MaskRun* details = nullptr, bool group = true);
 
 } // namespace clscope::spots
