@@ -282,8 +282,7 @@ std::map<std::string, int> defaultTuning(const DeviceInfo& d) {
     return {{"CLUSTER_WG", 256},
             {"DIGI_WG", 256},       // the per-digi kernels (NVIDIA allows the count kernel 256)
             {"CLUSTER_REQD_WG", 1}, // reqd_work_group_size on the per-module kernels
-            {"SCAN_WG", 256},       // NVIDIA allows 256 work-items for the scan
-                                    // kernel
+            {"SCAN_WG", 256},       // NVIDIA allows the scan kernel 256 work-items
             {"CLUSTER_GROUPS", 2048},
             {"SORT_LOCAL_CAP", 4096}, // 16 KiB: the largest modules of the 10x event sort locally
             {"CMSSW_LOCAL_CAP", 1024},

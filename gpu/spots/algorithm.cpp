@@ -219,22 +219,21 @@ std::shared_ptr<AlgorithmResult> SpotsAlgorithm::run(const RunRequest& request,
                                                      const Progress& progress) const {
     Params p = paramsFrom(request.params);
     p.tuning = request.tuning;
-    if (const auto* in = dynamic_cast<const SpotsInput*>(request.input.get()))
-        p.signalMask = in->signalMask;
+    const auto* spotsInput = dynamic_cast<const SpotsInput*>(request.input.get());
+    if (spotsInput) p.signalMask = spotsInput->signalMask;
     const std::string variant =
         request.variant.empty()
             ? defaultVariant(request.device, request.input.get(), &request.params)
             : request.variant;
     MaskRun details;
     auto r = std::make_shared<SpotsResult>();
-    const auto* spotsInput = dynamic_cast<const SpotsInput*>(request.input.get());
     const bool band = spotsInput && spotsInput->band; // grouped by joinBands over the whole frame
     r->result =
         findSpotsWith(request.device, variant, inputOf(request), p, progress, &details, !band);
     r->info.variant = variant;
     r->info.timings = details.timings.records();
     r->note = details.note;
-    if (const auto* in = dynamic_cast<const SpotsInput*>(request.input.get())) r->band = in->band;
+    if (spotsInput) r->band = spotsInput->band;
     if (request.params.boolean("debug")) {
         r->debug.emplace();
         thresholdCpu(inputOf(request), p, {}, &*r->debug);

@@ -88,9 +88,9 @@ inline void add_to_sums(local uint* s, uint m, uint p, int root, uint pix, uint 
     atomic_add(&s[SUM_PLAIN_X], 2 * x + 1), atomic_add(&s[SUM_PLAIN_Y], 2 * y + 1);
 }
 
-// Number of the cluster of the digi whose root is r (-1: duplicate or below the cut).
-inline int cluster_number(int r, global const ulong* charge, global const uint* rank, ulong cut) {
-    return r >= 0 && charge_of(charge, r) >= cut ? (int)rank[r] : -1;
+// Whether position p is a root whose cluster passes the cut.
+inline bool surviving_root(global const int* root, global const ulong* charge, uint p, ulong cut) {
+    return root[p] == (int)p && charge_of(charge, p) >= cut;
 }
 
 // Charge cut, deterministic numbering, ids and sums of module m, positions
@@ -116,26 +116,27 @@ void renumber_module(uint m, uint start, uint end, ulong threshold, global const
     const uint per = (end - start + CLUSTER_WG - 1) / CLUSTER_WG;
     const uint begin = min(start + lid * per, end), stop = min(begin + per, end);
     uint mine = 0, clusters;
-    for (uint p = begin; p < stop; ++p)
-        mine += root[p] == (int)p && charge_of(charge, p) >= threshold;
+    for (uint p = begin; p < stop; ++p) mine += surviving_root(root, charge, p, threshold);
     uint next = group_exclusive_scan(mine, tmp, &clusters);
     for (uint p = begin; p < stop; ++p)
-        if (root[p] == (int)p && charge_of(charge, p) >= threshold) rank[p] = next++;
+        if (surviving_root(root, charge, p, threshold)) rank[p] = next++;
     if (lid == 0) // tmp is free: group_exclusive_scan ends with a barrier
         tmp[0] = clusters ? atomic_add(clusterCount, clusters) : 0;
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     const uint first = tmp[0];
-    for (uint p = start + lid; p < end; p += CLUSTER_WG)
-        id[sortedIndex[p]] = cluster_number(root[p], charge, rank, threshold);
-    for (uint c0 = 0; c0 < clusters; c0 += rowCap) { // clusters [c0, c1) in local rows
+    // Clusters [c0, c1) in local rows; the first pass (run even without clusters) writes the ids.
+    for (uint c0 = 0; c0 == 0 || c0 < clusters; c0 += rowCap) {
         const uint c1 = min(clusters, c0 + rowCap);
         for (uint w = lid; w < (c1 - c0) * SUMS_STRIDE; w += CLUSTER_WG) rows[w] = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint p = start + lid; p < end; p += CLUSTER_WG) {
-            const int r = root[p], number = cluster_number(r, charge, rank, threshold);
+            const int r = root[p];
+            const ulong total = r >= 0 ? charge_of(charge, r) : 0;
+            const int number = r >= 0 && total >= threshold ? (int)rank[r] : -1;
+            if (c0 == 0) id[sortedIndex[p]] = number;
             if (number >= (int)c0 && number < (int)c1)
                 add_to_sums(rows + (number - c0) * SUMS_STRIDE, m, p, r, sortedPix[p],
-                            sortedAdc[p], charge_of(charge, r));
+                            sortedAdc[p], total);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         global uint* out = sums + (size_t)(first + c0) * SUMS_STRIDE;
