@@ -26,6 +26,17 @@ DataLocation InputSources::locate(const InputRole& role) const {
     return {file, it->second};
 }
 
+ParamSpec syntheticOption(std::string name, ParamSpec::Type type, nlohmann::json defaultValue,
+                          std::string help, std::optional<double> min, std::optional<double> max,
+                          std::string unit) {
+    ParamSpec s =
+        makeParam(std::move(name), type, std::move(defaultValue), std::move(help), std::move(unit));
+    s.flag = "--" + s.name;
+    std::replace(s.flag.begin(), s.flag.end(), '_', '-');
+    s.label = s.name, s.min = min, s.max = max;
+    return s;
+}
+
 std::pair<std::uint64_t, std::uint64_t> FrameRange::within(std::uint64_t total,
                                                            const std::string& where) const {
     const std::uint64_t end = count ? first + count : total;

@@ -158,6 +158,12 @@ struct SyntheticKind {
         write;
 };
 
+// A synthetic option: its name, type, default, help and unit, the flag "--" + name with '-'
+// for '_', and the inclusive range of numbers.
+ParamSpec syntheticOption(std::string name, ParamSpec::Type type, nlohmann::json defaultValue,
+                          std::string help, std::optional<double> min = {},
+                          std::optional<double> max = {}, std::string unit = "");
+
 class Algorithm {
   public:
     virtual ~Algorithm() = default;

@@ -52,6 +52,7 @@ class ClusterAlgorithm : public Algorithm {
     // Within a memory budget (passes.cpp).
     std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
                                          std::uint64_t budgetBytes) const override;
+    std::vector<SyntheticKind> syntheticKinds() const override; // synthetic.cpp
 };
 
 // The charge cut of a parameter set: "none", "phase1", a value as text or as a JSON number.

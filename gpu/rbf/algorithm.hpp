@@ -53,6 +53,7 @@ class Algorithm : public clscope::Algorithm {
     // Within a memory budget (passes.cpp).
     std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
                                          std::uint64_t budgetBytes) const override;
+    std::vector<SyntheticKind> syntheticKinds() const override; // synthetic.cpp
 };
 
 // The library's Params from the parameter set (and kernel tuning).

@@ -36,6 +36,7 @@ class SpotsAlgorithm : public Algorithm {
     // Within a memory budget (passes.cpp).
     std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
                                          std::uint64_t budgetBytes) const override;
+    std::vector<SyntheticKind> syntheticKinds() const override; // synthetic.cpp
     std::vector<std::pair<std::string, std::string>>
     sideOutputs(const AlgorithmResult& result, const ParamSet& params) const override;
 };
