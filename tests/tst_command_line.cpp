@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "gpu/command_line.hpp"
 #include "gpu/devices.hpp"
+#include "registry_cases.hpp"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -13,6 +14,8 @@
 #include <cstring>
 
 using namespace clscope;
+using test::compareTrees;
+using test::writeSmallInput;
 
 namespace {
 
@@ -21,32 +24,6 @@ int cliRun(std::vector<std::string> args) {
     for (const std::string& a : args)
         argv.push_back(a.c_str());
     return cli::run(static_cast<int>(argv.size()), argv.data());
-}
-
-// The algorithm's first synthetic dataset with every count above 16 brought down to 16, and
-// 16 frames where it has frames.
-void writeSmallInput(const Algorithm& algorithm, const std::string& file) {
-    const SyntheticKind kind = algorithm.syntheticKinds().at(0);
-    ParamSet options(kind.specs);
-    for (const ParamSpec& s : kind.specs)
-        if (s.type == ParamSpec::Type::Int && (options.integer(s.name) > 16 || s.name == "frames"))
-            options.set(s.name, std::max(16.0, s.min.value_or(0)));
-    kind.write(options, 1, Compression::Gzip, file);
-}
-
-// Every numeric dataset under group of a and b holds the same bytes.
-void compareTrees(const H5Reader& a, const H5Reader& b, const std::string& group, int& compared) {
-    for (const H5Node& node : a.children(group)) {
-        if (node.kind == H5Node::Group) compareTrees(a, b, node.path, compared);
-        if (node.kind != H5Node::Dataset || node.info.typeName == "string" ||
-            node.info.typeName == "compound")
-            continue;
-        QVERIFY2(b.hasDataset(node.path), node.path.c_str());
-        const Array x = a.read(node.path, DType::Float64), y = b.read(node.path, DType::Float64);
-        QVERIFY2(x.shape() == y.shape(), node.path.c_str());
-        QVERIFY2(std::memcmp(x.bytes(), y.bytes(), x.byteSize()) == 0, node.path.c_str());
-        ++compared;
-    }
 }
 
 } // namespace
@@ -79,11 +56,7 @@ class TestCommandLine : public QObject {
             hostDevice(), "", algorithm.read(run.sources, run.params), run.params, {}};
         const auto result = runAlgorithm(algorithm, request);
         const std::string inProcess = path(id + "_a.h5");
-        {
-            H5Writer out(inProcess);
-            result->write(out, algorithm.outputGroup());
-            out.commit();
-        }
+        test::writeResult(algorithm, *result, inProcess);
         run.variant = result->info.variant;
         run.output = path(id + "_b.h5");
         const std::string line = commandLine(run);
