@@ -27,6 +27,10 @@ void checkFilters(hid_t dcpl, const std::string& where) {
     }
 }
 
+// A compressed chunk of more than inflationFloor bytes may inflate at most maxInflation times
+// (deflate's own limit is 1032, LZ4's 255): a few KB may not claim a GiB of memory.
+constexpr std::uint64_t inflationFloor = std::uint64_t(256) << 20, maxInflation = 1024;
+
 // Chunks of a chunked dataset: all of them stored, inside the file and, without filters,
 // exactly one raw chunk each (a compressed chunk taken as raw would overflow the reader).
 void checkChunks(hid_t dset, hid_t dcpl, const std::string& where, const Shape& shape,
@@ -48,7 +52,9 @@ void checkChunks(hid_t dset, hid_t dcpl, const std::string& where, const Shape& 
     Handle space(H5Dget_space(dset), H5Sclose);
     if (H5Dget_num_chunks(dset, space.get(), &stored) < 0)
         throw InputError(where + ": cannot read the chunk index: " + h5::lastError());
-    if (whole ? stored != expected : stored > expected)
+    // A slab read needs only the chunks it reads, but a dataset that stores none at all would
+    // be read as fill values, however large it declares itself (terabytes of zeros).
+    if (whole ? stored != expected : stored > expected || (stored == 0 && expected > 0))
         throw InputError(where + ": the file stores " + std::to_string(stored) + " of the " +
                          std::to_string(expected) + " chunks of shape " + shapeString(shape) +
                          " (partly written or corrupt file)");
@@ -66,6 +72,11 @@ void checkChunks(hid_t dset, hid_t dcpl, const std::string& where, const Shape& 
                              std::to_string(size) + " bytes, expected " +
                              std::to_string(chunkBytes) +
                              " for unfiltered data (corrupt filter pipeline?)");
+        if (filtered && chunkBytes > inflationFloor && size < chunkBytes / maxInflation)
+            throw InputError(where + ": chunk " + std::to_string(i) + " stores " +
+                             std::to_string(size) + " bytes that inflate to " +
+                             std::to_string(chunkBytes) + " (more than " +
+                             std::to_string(maxInflation) + " times: corrupt or hostile file)");
         if (address == HADDR_UNDEF || address + size > fileBytes)
             throw InputError(where + ": chunk " + std::to_string(i) +
                              " lies past the end of the file (truncated file?)");
