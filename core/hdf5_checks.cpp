@@ -29,7 +29,7 @@ void checkFilters(hid_t dcpl, const std::string& where) {
 
 // A compressed chunk of more than inflationFloor bytes may inflate at most maxInflation times
 // (deflate's own limit is 1032, LZ4's 255): a few KB may not claim a GiB of memory.
-constexpr std::uint64_t inflationFloor = std::uint64_t(256) << 20, maxInflation = 1024;
+constexpr std::uint64_t inflationFloor = std::uint64_t(256) << 20, maxInflation = 4096;
 
 // Chunks of a chunked dataset: all of them stored, inside the file and, without filters,
 // exactly one raw chunk each (a compressed chunk taken as raw would overflow the reader).

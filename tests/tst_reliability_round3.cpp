@@ -82,6 +82,37 @@ void declareUnstored(const std::string& file, const std::vector<std::string>& da
     H5Sclose(space), H5Pclose(dcpl), H5Pclose(lcpl), H5Fclose(f);
 }
 
+// (2, 16384, 16384) uint16 in deflated chunks of one frame (512 MiB) that store 8 KiB each.
+void writeInflating(const std::string& file) {
+    const hsize_t dims[3] = {2, 16384, 16384}, chunk[3] = {1, 16384, 16384};
+    const hid_t f = H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    const hid_t lcpl = H5Pcreate(H5P_LINK_CREATE), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_create_intermediate_group(lcpl, 1);
+    H5Pset_chunk(dcpl, 3, chunk), H5Pset_deflate(dcpl, 4);
+    const hid_t space = H5Screate_simple(3, dims, nullptr);
+    const hid_t d =
+        H5Dcreate2(f, paths::frames.c_str(), H5T_NATIVE_UINT16, space, lcpl, dcpl, H5P_DEFAULT);
+    const std::vector<char> bytes(8192, 1);
+    for (hsize_t t = 0; t < 2; ++t) {
+        const hsize_t offset[3] = {t, 0, 0};
+        H5Dwrite_chunk(d, H5P_DEFAULT, 0, offset, bytes.size(), bytes.data());
+    }
+    H5Dclose(d), H5Sclose(space), H5Pclose(dcpl), H5Pclose(lcpl), H5Fclose(f);
+}
+
+// A scalar string dataset added to an existing file (replacing what is at `name`).
+void addStringDataset(const std::string& file, const std::string& name, const std::string& text) {
+    const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    if (H5Lexists(f, name.c_str(), H5P_DEFAULT) > 0) H5Ldelete(f, name.c_str(), H5P_DEFAULT);
+    const hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate(H5S_SCALAR);
+    const hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+    H5Pset_create_intermediate_group(lcpl, 1);
+    H5Tset_size(type, text.size());
+    const hid_t d = H5Dcreate2(f, name.c_str(), type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data());
+    H5Dclose(d), H5Pclose(lcpl), H5Sclose(space), H5Tclose(type), H5Fclose(f);
+}
+
 // "N signal pixels, M spots" of a spots run's summary line.
 QString spotCounts(const Run& r) {
     const auto m = QRegularExpression(R"((\d+ signal pixels, \d+ spots))").match(r.out);
@@ -239,6 +270,47 @@ class TestReliabilityRound3 : public QObject {
             QVERIFY2(clock.elapsed() < 20000, qPrintable(why));
         }
         QVERIFY(!QFile::exists(path("n.h5")));
+    }
+
+    // Resources and messages (16, 18, 20): a chunk of 8 KiB claiming 512 MiB is refused before
+    // it is inflated; an external link to a valid dataset is read (its storage was checked
+    // against the linking file's size); a pixel_mask that is a group is refused, not ignored;
+    // a string frame_time is "expected a number", not a truncated file.
+    void inputsJudgedRightly() {
+        const QString bomb = path("bomb.h5");
+        writeInflating(bomb.toStdString());
+        EXPECT_EXIT(cli({"spots", bomb, "--device", "cpu", "-o", path("b.h5")}), 3,
+                    "that inflate to");
+        const QString target = path("target_frames.h5"), linking = path("linking.h5");
+        {
+            H5Writer w(target.toStdString());
+            w.write("/pad", makeArray<std::uint8_t>({65536}, std::vector<std::uint8_t>(65536)));
+            w.write(paths::frames, H5Reader(diffraction.toStdString()).read(paths::frames));
+            w.commit();
+            H5Writer l(linking.toStdString());
+            l.linkExternal(paths::frames, target.toStdString(), paths::frames);
+            l.commit();
+        }
+        const Run r = cli({"spots", linking, "--device", "cpu", "-o", path("l.h5")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString grouped = path("grouped.h5");
+        {
+            H5Writer w(grouped.toStdString());
+            w.write(paths::frames, H5Reader(diffraction.toStdString()).read(paths::frames));
+            w.createGroup(paths::pixelMask);
+            w.setAttribute(paths::pixelMask, "x", 1.0);
+            w.commit();
+        }
+        EXPECT_EXIT(cli({"spots", grouped, "--device", "cpu", "-o", path("g.h5")}), 3,
+                    "is not a dataset");
+        const QString text = path("text_time.h5");
+        QCOMPARE(
+            cli({"generate", "xpcs", "--frames", "4", "--height", "8", "--width", "8", "-o", text})
+                .code,
+            0);
+        addStringDataset(text.toStdString(), paths::frameTime, "0.01 s");
+        EXPECT_EXIT(cli({"correlate", text, "--device", "cpu", "-o", path("t.h5")}), 3,
+                    "expected a number");
     }
 
     // Contract (17-20): empty, NaN and infinite values, tune names that are not identifiers,
