@@ -112,6 +112,12 @@ nlohmann::json integralJson(double v) {
     return v;
 }
 
+// A value as echoed in a message: at most 80 characters (a 50 MB --params value is not).
+std::string shortened(const std::string& text) {
+    if (text.size() <= 80) return text;
+    return text.substr(0, 60) + "... (" + std::to_string(text.size()) + " characters)";
+}
+
 } // namespace
 
 ParamSpec makeParam(std::string name, ParamSpec::Type type, nlohmann::json defaultValue,
@@ -145,7 +151,8 @@ void ParamSet::set(const std::string& name, const nlohmann::json& value) {
     const ParamSpec& s = spec(name);
     const std::optional<nlohmann::json> v = coerce(s, value);
     if (!v)
-        throw UsageError("parameter " + name + " = " + value.dump() + ": expected " + expected(s));
+        throw UsageError("parameter " + name + " = " + shortened(value.dump()) + ": expected " +
+                         expected(s));
     values_[name] = *v;
 }
 

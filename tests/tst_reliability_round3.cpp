@@ -329,6 +329,10 @@ class TestReliabilityRound3 : public QObject {
                      qPrintable(bad.join(' ') + ": " + QString::number(r.code) + " " + r.err));
         }
         EXPECT_EXIT(cli(spots + QStringList{"--tune", "A B=1"}), 2, "C identifier");
+        writeAll(path("long.json"), "{\"gain\": \"" + QByteArray(100000, 'x') + "\"}");
+        const Run longValue = cli(spots + QStringList{"--params", path("long.json")});
+        QVERIFY2(longValue.code == 2 && longValue.err.size() < 400,
+                 qPrintable(longValue.err.left(400)));
         EXPECT_EXIT(cli({"correlate", diffraction, "--no-pixel-mask", "--pixel-mask", diffraction,
                          "-o", path("o.h5")}),
                     2, "excludes");
