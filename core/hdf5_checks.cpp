@@ -110,9 +110,18 @@ void checkVirtualSources(hid_t dcpl, const std::string& where, const std::string
         source.resize(static_cast<std::size_t>(length));
         if (source == ".") continue;
         std::error_code ec;
-        if (!std::filesystem::exists(source, ec) && !std::filesystem::exists(dir / source, ec))
+        const std::filesystem::path found =
+            std::filesystem::exists(source, ec) ? std::filesystem::path(source) : dir / source;
+        if (!std::filesystem::exists(found, ec))
             throw InputError(where + ": source file " + source +
                              " of the virtual dataset is missing");
+        // HDF5 reads a source it cannot open as fill values (and a FIFO would block it).
+        if (!std::filesystem::is_regular_file(found, ec))
+            throw InputError(where + ": source file " + source +
+                             " of the virtual dataset is not a regular file");
+        if (H5Fis_hdf5(found.c_str()) <= 0)
+            throw InputError(where + ": source file " + source +
+                             " of the virtual dataset is not an HDF5 file");
     }
 }
 
