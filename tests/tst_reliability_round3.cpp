@@ -316,19 +316,22 @@ class TestReliabilityRound3 : public QObject {
     // Contract (17-20): empty, NaN and infinite values, tune names that are not identifiers,
     // --no-pixel-mask with --pixel-mask: exit 2 naming the option, before any work.
     void optionsRefused() {
-        const QStringList spots{"spots", diffraction, "--device", "cpu", "-o", path("o.h5")};
+        const QStringList anyDevice{"spots", diffraction, "-o", path("o.h5")};
+        const QStringList spots = anyDevice + QStringList{"--device", "cpu"};
         for (const QStringList& bad : QList<QStringList>{{"--gain", ""},
                                                          {"--gain", "nan"},
                                                          {"--sigma-b", "inf"},
                                                          {"--global-threshold", "inf"},
                                                          {"--device", ""},
                                                          {"--variant", ""}}) {
-            const Run r = cli(spots + bad);
+            const Run r = cli((bad[0] == "--device" ? anyDevice : spots) + bad);
             const QString name = bad[0].mid(2).replace('-', '_'); // the parameter's name
             QVERIFY2(r.code == 2 && (r.err.contains(bad[0]) || r.err.contains(name)),
                      qPrintable(bad.join(' ') + ": " + QString::number(r.code) + " " + r.err));
         }
         EXPECT_EXIT(cli(spots + QStringList{"--tune", "A B=1"}), 2, "C identifier");
+        EXPECT_EXIT(cli(anyDevice + QStringList{"--device", ","}), 4, "empty device");
+        EXPECT_EXIT(cli(anyDevice + QStringList{"--device", "ocl:"}), 4, "ocl:N");
         writeAll(path("long.json"), "{\"gain\": \"" + QByteArray(100000, 'x') + "\"}");
         const Run longValue = cli(spots + QStringList{"--params", path("long.json")});
         QVERIFY2(longValue.code == 2 && longValue.err.size() < 400,
