@@ -41,13 +41,17 @@ void removeStaleTemporaries(const std::filesystem::path& dir, const std::string&
 std::string temporaryNameFor(const std::string& target) {
     static std::atomic<int> counter{0};
     const std::filesystem::path p(target);
-    const std::string suffix = "-" + std::to_string(counter++);
-    // The name fits NAME_MAX (255): a long target name is cut, the suffix kept.
-    std::string name = p.filename().string();
-    const std::string pid = ".tmp-" + std::to_string(getpid());
-    name.resize(std::min(name.size(), std::size_t(255) - 1 - pid.size() - suffix.size()));
-    removeStaleTemporaries(p.parent_path(), "." + name + ".tmp-");
-    return (p.parent_path() / ("." + name + pid + suffix)).string();
+    const std::string pid = std::to_string(getpid()), n = std::to_string(counter++);
+    // ".NAME.tmp-PID-N" fits NAME_MAX (255): a long target name is cut, PID and N kept.
+    std::string prefix = ".";
+    prefix += p.filename().string();
+    prefix.resize(std::min(prefix.size(), std::size_t(255) - 6 - pid.size() - 1 - n.size()));
+    prefix += ".tmp-";
+    removeStaleTemporaries(p.parent_path(), prefix);
+    prefix += pid;
+    prefix += '-';
+    prefix += n;
+    return (p.parent_path() / prefix).string();
 }
 
 namespace {
