@@ -1,6 +1,7 @@
 #include "core/atomic_file.hpp"
 
 #include "core/errors.hpp"
+#include "core/output_check.hpp"
 #include "core/temp_file.hpp"
 
 #include <cerrno>
@@ -11,35 +12,47 @@
 
 namespace clscope {
 
-void writeFileAtomically(const std::string& fileName, std::string_view bytes) {
-    const std::filesystem::path target(fileName);
-    std::error_code ec;
-    if (!target.parent_path().empty() && !std::filesystem::is_directory(target.parent_path(), ec))
-        throw InputError(fileName + ": output folder " + target.parent_path().string() +
-                         " does not exist");
-    const std::string temp = temporaryNameFor(fileName);
-    registerTemporary(temp);
-    struct Forget {
-        const std::string& path;
-        ~Forget() { unregisterTemporary(path); }
-    } forget{temp};
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        out.close();
-        if (!out) {
-            const std::string reason = std::strerror(errno);
-            std::filesystem::remove(temp, ec);
-            throw InputError(fileName + ": cannot write output file: " + reason);
-        }
-    }
-    std::filesystem::rename(temp, target, ec);
-    if (ec) {
+StagedFile::StagedFile(std::string fileName, std::string_view bytes)
+    : fileName_(std::move(fileName)) {
+    checkOutputFile("output", fileName_);
+    temp_ = temporaryNameFor(fileName_);
+    registerTemporary(temp_);
+    std::ofstream out(temp_, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out) {
+        const std::string reason = std::strerror(errno);
         std::error_code ignored;
-        std::filesystem::remove(temp, ignored);
-        throw InputError(fileName +
-                         ": cannot rename the temporary file into place: " + ec.message());
+        std::filesystem::remove(temp_, ignored);
+        unregisterTemporary(temp_);
+        throw InputError(fileName_ + ": cannot write output file: " + reason);
     }
+}
+
+StagedFile::StagedFile(StagedFile&& o) noexcept
+    : fileName_(std::move(o.fileName_)), temp_(std::move(o.temp_)) {
+    o.temp_.clear();
+}
+
+StagedFile::~StagedFile() {
+    if (temp_.empty()) return;
+    std::error_code ignored;
+    std::filesystem::remove(temp_, ignored);
+    unregisterTemporary(temp_);
+}
+
+void StagedFile::publish() {
+    std::error_code ec;
+    std::filesystem::rename(temp_, fileName_, ec);
+    if (ec)
+        throw InputError(fileName_ +
+                         ": cannot rename the temporary file into place: " + ec.message());
+    unregisterTemporary(temp_);
+    temp_.clear();
+}
+
+void writeFileAtomically(const std::string& fileName, std::string_view bytes) {
+    StagedFile(fileName, bytes).publish();
 }
 
 std::string readWholeFile(const std::string& fileName) {

@@ -6,7 +6,24 @@
 
 namespace clscope {
 
-// Throws InputError naming fileName when the folder is missing or the write fails.
+// A whole file written now under its temporary name and renamed into place by publish(), so
+// that several outputs of one run replace their files only when all of them were written.
+// Destroyed unpublished, it removes the temporary. InputError naming fileName on failure.
+class StagedFile {
+  public:
+    StagedFile(std::string fileName, std::string_view bytes);
+    ~StagedFile();
+    StagedFile(StagedFile&& o) noexcept;
+    StagedFile(const StagedFile&) = delete;
+    StagedFile& operator=(const StagedFile&) = delete;
+    StagedFile& operator=(StagedFile&&) = delete;
+    void publish();
+
+  private:
+    std::string fileName_, temp_;
+};
+
+// StagedFile(fileName, bytes).publish().
 void writeFileAtomically(const std::string& fileName, std::string_view bytes);
 
 // The whole content of a file; throws InputError naming fileName when it cannot be read.

@@ -12,6 +12,7 @@ FrameStream::FrameStream(const std::string& fileName, const std::string& path) :
     parts_ = frameDatasets(file_, path);
     for (const std::string& part : parts_) {
         const DatasetInfo di = checkFrameDataset(file_, part);
+        file_.checkStored(part); // before read() allocates a pass of frames
         const std::size_t rank = di.shape.size(), h = di.shape[rank - 2], w = di.shape[rank - 1];
         if (starts_.empty()) {
             dtype_ = *di.dtype, height_ = h, width_ = w, stack_ = rank == 3;

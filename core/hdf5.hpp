@@ -50,6 +50,9 @@ class H5Reader {
     Array read(const std::string& path, std::optional<DType> memType = {}) const;
     // Read frames [first, first+count) along axis 0 in the stored type.
     Array readSlab(const std::string& path, std::size_t first, std::size_t count) const;
+    // The storage checks of a slab read (InputError naming file and dataset), for readers
+    // that allocate their buffers before the first readSlab.
+    void checkStored(const std::string& path) const;
     double readScalar(const std::string& path) const;
     std::optional<std::string> stringAttribute(const std::string& path,
                                                const std::string& name) const;
@@ -64,6 +67,9 @@ class H5Reader {
     // stored: the dataset's shape; shape: what is read of it.
     void checkReadable(std::int64_t dset, const std::string& path, const Shape& stored,
                        const Shape& shape, DType memType) const;
+    void checkStorageOnce(std::int64_t dset, const std::string& path, const Shape& stored,
+                          bool whole) const;
+    std::uint64_t bytesOfFileHolding(std::int64_t dset) const;
     mutable std::set<std::string> checked_; // datasets whose storage was found consistent
     std::string fileName_;
     std::uint64_t fileBytes_ = 0; // the file's (or image's) size: no data may lie past it
@@ -72,7 +78,8 @@ class H5Reader {
 
 enum class Compression { None, Gzip, Bitshuffle };
 
-// Writes a new HDF5 file under a temporary name; commit() renames it into place.
+// Writes a new HDF5 file under a temporary name; commit() renames it into place. The name is
+// checked first (checkOutputFile: never a folder, FIFO, device or symbolic link).
 // Destroyed without commit(), it removes the temporary file: never a half-written output.
 class H5Writer {
   public:
@@ -88,6 +95,9 @@ class H5Writer {
     void createGroup(const std::string& path);
     // Soft or external link, e.g. EIGER's data_000001 -> data file.
     void linkExternal(const std::string& path, const std::string& file, const std::string& target);
+    // Closes the file (every byte written; InputError in one line, e.g. a full disk) without
+    // renaming it yet; commit() does both.
+    void finish();
     void commit();
 
   private:
@@ -104,5 +114,10 @@ struct Provenance {
 void writeProvenance(H5Writer& out, const std::string& group, const Provenance& p);
 
 std::string clscopeVersion();
+
+// At process start, before any HDF5 call: no libhdf5 shutdown at exit (H5dont_atexit). A file
+// whose close failed (a full disk) stays open in libhdf5 and its shutdown crashes on it
+// (SIGSEGV in H5F__close_cb); clscope closes every file it opens itself.
+void skipHdf5CleanupAtExit();
 
 } // namespace clscope

@@ -27,6 +27,10 @@ void checkFilters(hid_t dcpl, const std::string& where) {
     }
 }
 
+// A compressed chunk of more than inflationFloor bytes may inflate at most maxInflation times
+// (deflate's own limit is 1032, LZ4's 255): a few KB may not claim a GiB of memory.
+constexpr std::uint64_t inflationFloor = std::uint64_t(256) << 20, maxInflation = 4096;
+
 // Chunks of a chunked dataset: all of them stored, inside the file and, without filters,
 // exactly one raw chunk each (a compressed chunk taken as raw would overflow the reader).
 void checkChunks(hid_t dset, hid_t dcpl, const std::string& where, const Shape& shape,
@@ -48,7 +52,9 @@ void checkChunks(hid_t dset, hid_t dcpl, const std::string& where, const Shape& 
     Handle space(H5Dget_space(dset), H5Sclose);
     if (H5Dget_num_chunks(dset, space.get(), &stored) < 0)
         throw InputError(where + ": cannot read the chunk index: " + h5::lastError());
-    if (whole ? stored != expected : stored > expected)
+    // A slab read needs only the chunks it reads, but a dataset that stores none at all would
+    // be read as fill values, however large it declares itself (terabytes of zeros).
+    if (whole ? stored != expected : stored > expected || (stored == 0 && expected > 0))
         throw InputError(where + ": the file stores " + std::to_string(stored) + " of the " +
                          std::to_string(expected) + " chunks of shape " + shapeString(shape) +
                          " (partly written or corrupt file)");
@@ -66,6 +72,11 @@ void checkChunks(hid_t dset, hid_t dcpl, const std::string& where, const Shape& 
                              std::to_string(size) + " bytes, expected " +
                              std::to_string(chunkBytes) +
                              " for unfiltered data (corrupt filter pipeline?)");
+        if (filtered && chunkBytes > inflationFloor && size < chunkBytes / maxInflation)
+            throw InputError(where + ": chunk " + std::to_string(i) + " stores " +
+                             std::to_string(size) + " bytes that inflate to " +
+                             std::to_string(chunkBytes) + " (more than " +
+                             std::to_string(maxInflation) + " times: corrupt or hostile file)");
         if (address == HADDR_UNDEF || address + size > fileBytes)
             throw InputError(where + ": chunk " + std::to_string(i) +
                              " lies past the end of the file (truncated file?)");
@@ -99,9 +110,18 @@ void checkVirtualSources(hid_t dcpl, const std::string& where, const std::string
         source.resize(static_cast<std::size_t>(length));
         if (source == ".") continue;
         std::error_code ec;
-        if (!std::filesystem::exists(source, ec) && !std::filesystem::exists(dir / source, ec))
+        const std::filesystem::path found =
+            std::filesystem::exists(source, ec) ? std::filesystem::path(source) : dir / source;
+        if (!std::filesystem::exists(found, ec))
             throw InputError(where + ": source file " + source +
                              " of the virtual dataset is missing");
+        // HDF5 reads a source it cannot open as fill values (and a FIFO would block it).
+        if (!std::filesystem::is_regular_file(found, ec))
+            throw InputError(where + ": source file " + source +
+                             " of the virtual dataset is not a regular file");
+        if (H5Fis_hdf5(found.c_str()) <= 0)
+            throw InputError(where + ": source file " + source +
+                             " of the virtual dataset is not an HDF5 file");
     }
 }
 

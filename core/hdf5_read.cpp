@@ -53,18 +53,43 @@ std::string attributeText(hid_t attr);
 
 } // namespace
 
+// The size of the file that holds a dataset: this file's, or the target's of an external link.
+std::uint64_t H5Reader::bytesOfFileHolding(std::int64_t dset) const {
+    Handle holder(H5Iget_file_id(dset), H5Fclose);
+    const auto name = [](hid_t file) {
+        std::string text(4096, '\0');
+        const ssize_t n = H5Fget_name(file, text.data(), text.size());
+        text.resize(n > 0 ? std::min<std::size_t>(static_cast<std::size_t>(n), 4095) : 0);
+        return text;
+    };
+    hsize_t size = 0;
+    if (!holder.valid() || name(holder.get()) == name(file_) ||
+        H5Fget_filesize(holder.get(), &size) < 0)
+        return fileBytes_;
+    return size;
+}
+
+void H5Reader::checkStorageOnce(std::int64_t dset, const std::string& path, const Shape& stored,
+                                bool whole) const {
+    const std::string key = (whole ? "whole:" : "slab:") + path;
+    if (!checked_.insert(key).second) return;
+    try {
+        h5::checkStorage(dset, where(path), fileName_, bytesOfFileHolding(dset), stored, whole);
+    } catch (...) {
+        checked_.erase(key);
+        throw;
+    }
+}
+
+void H5Reader::checkStored(const std::string& path) const {
+    Lock lock(h5::mutex());
+    Handle dset(openDataset(path), H5Dclose);
+    checkStorageOnce(dset.get(), path, describe(dset.get()).shape, false);
+}
+
 void H5Reader::checkReadable(std::int64_t dset, const std::string& path, const Shape& stored,
                              const Shape& shape, DType memType) const {
-    const bool whole = stored == shape;
-    const std::string key = (whole ? "whole:" : "slab:") + path;
-    if (checked_.insert(key).second) {
-        try {
-            h5::checkStorage(dset, where(path), fileName_, fileBytes_, stored, whole);
-        } catch (...) {
-            checked_.erase(key);
-            throw;
-        }
-    }
+    checkStorageOnce(dset, path, stored, stored == shape);
     const auto bytes = checkedBytes(shape, dtypeSize(memType));
     if (!bytes)
         throw InputError(where(path) + ": shape " + shapeString(shape) + " overflows 64 bits");
@@ -195,6 +220,9 @@ Array H5Reader::readSlab(const std::string& path, std::size_t first, std::size_t
 }
 
 double H5Reader::readScalar(const std::string& path) const {
+    const DatasetInfo di = info(path);
+    if (!di.dtype) // a string or compound: HDF5 cannot convert it
+        throw InputError(where(path) + ": expected a number, found " + di.typeName);
     const Array a = read(path, DType::Float64);
     if (a.size() != 1)
         throw InputError(where(path) + ": expected a scalar, found shape " +

@@ -31,6 +31,14 @@ std::string lastError() {
     std::string message;
     H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost, &message);
     H5Eclear2(H5E_DEFAULT);
+    // The sec2 driver's "file write failed: time = ..., error message = 'No space left on
+    // device', buf = ..." in one line: the operation and the system's reason only.
+    const std::string key = "error message = '";
+    const std::size_t at = message.find(key), colon = message.find(':');
+    if (at != std::string::npos && colon != std::string::npos) {
+        const std::size_t from = at + key.size(), to = message.find('\'', from);
+        return message.substr(0, colon) + ": " + message.substr(from, to - from);
+    }
     return message;
 }
 

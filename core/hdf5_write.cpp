@@ -2,6 +2,7 @@
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/hdf5_util.hpp"
+#include "core/output_check.hpp"
 #include "core/temp_file.hpp"
 
 #include <algorithm>
@@ -50,10 +51,7 @@ H5Writer::H5Writer(const std::string& fileName)
     : fileName_(fileName), tempName_(temporaryNameFor(fileName)) {
     Lock lock(h5::mutex());
     h5::silenceErrors();
-    const auto dir = std::filesystem::path(fileName).parent_path();
-    std::error_code ec;
-    if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
-        throw InputError(fileName + ": output folder " + dir.string() + " does not exist");
+    checkOutputFile("output", fileName);
     registerTemporary(tempName_);
     file_ = H5Fcreate(tempName_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (file_ < 0) {
@@ -139,17 +137,27 @@ void H5Writer::linkExternal(const std::string& path, const std::string& file,
         throw InputError(fileName_ + ":" + path + ": cannot create external link");
 }
 
-void H5Writer::commit() {
+void H5Writer::finish() {
     Lock lock(h5::mutex());
-    if (committed_) return;
+    if (file_ < 0) return;
     const herr_t closed = H5Fclose(file_);
     file_ = -1;
     if (closed < 0) throw InputError(fileName_ + ": cannot finish writing: " + h5::lastError());
+}
+
+void H5Writer::commit() {
+    Lock lock(h5::mutex());
+    if (committed_) return;
+    finish();
     std::error_code ec;
     std::filesystem::rename(tempName_, fileName_, ec);
     if (ec) throw InputError(fileName_ + ": cannot move output into place: " + ec.message());
     committed_ = true;
     unregisterTemporary(tempName_);
+}
+
+void skipHdf5CleanupAtExit() {
+    H5dont_atexit();
 }
 
 void writeProvenance(H5Writer& out, const std::string& group, const Provenance& p) {

@@ -179,7 +179,7 @@ PixelMask readPixelMask(const H5Reader& file, const std::string& path, std::size
 }
 
 std::optional<double> readFrameTime(const H5Reader& file, const std::string& path) {
-    if (!file.hasDataset(path)) return std::nullopt;
+    if (!file.hasObject(path)) return std::nullopt; // a group there: "is not a dataset"
     const double t = file.readScalar(path);
     if (!(t > 0) || !std::isfinite(t))
         throw InputError(file.where(path) + ": frame time must be finite and > 0 s, found " +

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -22,7 +23,7 @@ std::string typeName(ParamSpec::Type t) {
     case ParamSpec::Type::Choice:
         return "one of";
     case ParamSpec::Type::Text:
-        return "a text";
+        return "a word or a finite number";
     case ParamSpec::Type::IntList:
         return "a list of integers";
     }
@@ -47,6 +48,16 @@ bool isInteger(const nlohmann::json& v) {
            std::floor(v.get<double>()) == v.get<double>() && std::abs(v.get<double>()) < 9.0e15;
 }
 
+// A Text value: not empty (unless that is the default), and not a number spelled so that it
+// is not finite ("inf", "nan").
+bool textWord(const ParamSpec& s, const nlohmann::json& v) {
+    const std::string& t = v.get_ref<const std::string&>();
+    if (t.empty()) return s.defaultValue == v;
+    char* end = nullptr;
+    const double d = std::strtod(t.c_str(), &end);
+    return end != t.c_str() + t.size() || std::isfinite(d);
+}
+
 // The value converted to the spec's type, or nullopt when it does not fit.
 std::optional<nlohmann::json> coerce(const ParamSpec& s, const nlohmann::json& v) {
     using T = ParamSpec::Type;
@@ -66,8 +77,9 @@ std::optional<nlohmann::json> coerce(const ParamSpec& s, const nlohmann::json& v
             std::find(s.choices.begin(), s.choices.end(), v.get<std::string>()) != s.choices.end())
             return v;
         return std::nullopt;
-    case T::Text: // a word or a number (e.g. a threshold that also takes "auto")
-        if (v.is_string() || v.is_number()) return v;
+    case T::Text: // a word or a finite number (e.g. a threshold that also takes "auto")
+        if (v.is_number() ? std::isfinite(v.get<double>()) : v.is_string() && textWord(s, v))
+            return v;
         return std::nullopt;
     case T::IntList: {
         if (!v.is_array()) return std::nullopt;
@@ -91,6 +103,19 @@ std::string expected(const ParamSpec& s) {
     out += rangeText(s);
     if (!s.unit.empty()) out += " (" + s.unit + ")";
     return out;
+}
+
+// A whole number as a JSON integer when it converts exactly (|v| < 2^53: the cast is defined),
+// else as it was (a fraction, or too large: coerce() refuses it with the range).
+nlohmann::json integralJson(double v) {
+    if (std::floor(v) == v && std::abs(v) < 9.0e15) return static_cast<long long>(v);
+    return v;
+}
+
+// A value as echoed in a message: at most 80 characters (a 50 MB --params value is not).
+std::string shortened(const std::string& text) {
+    if (text.size() <= 80) return text;
+    return text.substr(0, 60) + "... (" + std::to_string(text.size()) + " characters)";
 }
 
 } // namespace
@@ -126,7 +151,8 @@ void ParamSet::set(const std::string& name, const nlohmann::json& value) {
     const ParamSpec& s = spec(name);
     const std::optional<nlohmann::json> v = coerce(s, value);
     if (!v)
-        throw UsageError("parameter " + name + " = " + value.dump() + ": expected " + expected(s));
+        throw UsageError("parameter " + name + " = " + shortened(value.dump()) + ": expected " +
+                         expected(s));
     values_[name] = *v;
 }
 
@@ -182,7 +208,8 @@ bool ParamSet::boolean(const std::string& name) const {
     return get(name).get<bool>();
 }
 std::string ParamSet::text(const std::string& name) const {
-    return get(name).get<std::string>();
+    const nlohmann::json& v = get(name);
+    return v.is_string() ? v.get<std::string>() : v.dump(); // Text also takes a number
 }
 std::vector<long long> ParamSet::intList(const std::string& name) const {
     const nlohmann::json& v = get(name);
@@ -196,16 +223,14 @@ nlohmann::json parseParamText(const ParamSpec& s, const std::string& text) {
         try {
             std::size_t used = 0;
             const double v = std::stod(t, &used);
-            if (used == t.size()) return v;
+            if (used == t.size() && std::isfinite(v)) return v;
         } catch (const std::exception&) {
         }
         throw UsageError(what + ": expected " + expected(s));
     };
     switch (s.type) {
-    case T::Int: {
-        const double v = number(text);
-        return std::floor(v) == v ? nlohmann::json(static_cast<long long>(v)) : nlohmann::json(v);
-    }
+    case T::Int:
+        return integralJson(number(text));
     case T::Double:
         return number(text);
     case T::Bool:
@@ -218,9 +243,7 @@ nlohmann::json parseParamText(const ParamSpec& s, const std::string& text) {
         std::size_t start = 0;
         while (start <= text.size()) {
             const std::size_t comma = std::min(text.find(',', start), text.size());
-            const double v = number(text.substr(start, comma - start));
-            out.push_back(std::floor(v) == v ? nlohmann::json(static_cast<long long>(v))
-                                             : nlohmann::json(v));
+            out.push_back(integralJson(number(text.substr(start, comma - start))));
             start = comma + 1;
         }
         return out;

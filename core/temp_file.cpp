@@ -1,24 +1,57 @@
 #include "core/temp_file.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <signal.h>
 #include <unistd.h>
 
 namespace clscope {
 
+namespace {
+
+// Temporaries of runs that were killed (SIGKILL, power loss): ".NAME.tmp-PID-N" beside the
+// target whose PID no longer exists. A live PID (maybe reused) keeps its file.
+void removeStaleTemporaries(const std::filesystem::path& dir, const std::string& prefix) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(dir.empty() ? fs::path(".") : dir, ec);
+         !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        const fs::directory_entry& entry = *it;
+        const std::string name = entry.path().filename().string();
+        if (name.compare(0, prefix.size(), prefix) != 0) continue;
+        const std::string rest = name.substr(prefix.size());
+        const std::size_t dash = rest.find('-');
+        if (dash == 0 || dash == std::string::npos || dash > 9 ||
+            rest.find_first_not_of("0123456789-") != std::string::npos)
+            continue;
+        const pid_t pid = static_cast<pid_t>(std::stol(rest.substr(0, dash)));
+        std::error_code ignored;
+        if (::kill(pid, 0) != 0 && errno == ESRCH && entry.is_regular_file(ignored))
+            fs::remove(entry.path(), ignored);
+    }
+}
+
+} // namespace
+
 std::string temporaryNameFor(const std::string& target) {
     static std::atomic<int> counter{0};
     const std::filesystem::path p(target);
-    std::string name = ".";
-    name += p.filename().string();
-    name += ".tmp-";
-    name += std::to_string(getpid());
-    name += '-';
-    name += std::to_string(counter++);
-    return (p.parent_path() / name).string();
+    const std::string pid = std::to_string(getpid()), n = std::to_string(counter++);
+    // ".NAME.tmp-PID-N" fits NAME_MAX (255): a long target name is cut, PID and N kept.
+    std::string prefix = ".";
+    prefix += p.filename().string();
+    prefix.resize(std::min(prefix.size(), std::size_t(255) - 6 - pid.size() - 1 - n.size()));
+    prefix += ".tmp-";
+    removeStaleTemporaries(p.parent_path(), prefix);
+    prefix += pid;
+    prefix += '-';
+    prefix += n;
+    return (p.parent_path() / prefix).string();
 }
 
 namespace {

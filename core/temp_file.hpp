@@ -6,7 +6,8 @@
 
 namespace clscope {
 
-// ".<name>.tmp-<pid>-<n>" in the target's folder; unique within the process.
+// ".<name>.tmp-<pid>-<n>" in the target's folder (<name> cut to fit NAME_MAX); unique within
+// the process. Temporaries of that name left by a process that no longer exists are removed.
 std::string temporaryNameFor(const std::string& target);
 
 // Track a temporary file until it is renamed or removed (at most 64 at a time; more are

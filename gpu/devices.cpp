@@ -144,7 +144,9 @@ DeviceInfo resolveDevice(const std::string& requested) {
         throw DeviceError("device '" + spec +
                           "': expected cpu, ocl:N or ocl:TEXT; available: " + available());
     const std::string rest = spec.substr(4);
-    if (!rest.empty() && std::all_of(rest.begin(), rest.end(), ::isdigit)) {
+    if (rest.empty())
+        throw DeviceError("device 'ocl:': expected ocl:N or ocl:TEXT; available: " + available());
+    if (std::all_of(rest.begin(), rest.end(), ::isdigit)) {
         const std::size_t n = rest.size() <= 6 ? std::stoul(rest) : SIZE_MAX; // no overflow
         if (n < devices.size()) return devices[n];
         throw DeviceError("device '" + spec +
@@ -168,6 +170,8 @@ std::vector<DeviceInfo> resolveDevices(const std::string& spec) {
     std::size_t start = 0;
     while (start <= spec.size()) {
         const std::size_t comma = std::min(spec.find(',', start), spec.size());
+        if (comma == start && spec.size() > 0) // "," or "ocl:0,": not the default device
+            throw DeviceError("device '" + spec + "': an empty device in the list");
         out.push_back(resolveDevice(spec.substr(start, comma - start)));
         start = comma + 1;
     }

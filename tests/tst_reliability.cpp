@@ -254,6 +254,17 @@ class TestReliability : public QObject {
         EXPECT_EXIT(
             cli({"correlate", QString::fromStdString(vds), "--device", "cpu", "-o", path("v2.h5")}),
             3, "of the virtual dataset is missing");
+        // A text file or a FIFO as the source (issue 25): computed on zeros before.
+        QFile text(QString::fromStdString(src));
+        QVERIFY(text.open(QIODevice::WriteOnly) && text.write("not HDF5") > 0);
+        text.close();
+        EXPECT_EXIT(
+            cli({"correlate", QString::fromStdString(vds), "--device", "cpu", "-o", path("v2.h5")}),
+            3, "is not an HDF5 file");
+        QVERIFY(QFile::remove(QString::fromStdString(src)) && ::mkfifo(src.c_str(), 0600) == 0);
+        EXPECT_EXIT(
+            cli({"correlate", QString::fromStdString(vds), "--device", "cpu", "-o", path("v2.h5")}),
+            3, "is not a regular file");
     }
 
     // Memory: a tiny file declaring (4,16384,16384) that it never stored is refused before

@@ -2,13 +2,17 @@
 
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
+#include "core/output_check.hpp"
+#include "gpu/algorithm.hpp"
 #include "gpu/devices.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,6 +58,21 @@ std::string deviceOf(const std::vector<std::string>& args) {
     return env ? env : "default";
 }
 
+// Why a line may not run ("" when it may): a nested batch (it could run this manifest again),
+// an argument holding a NUL (it would be cut there), an output that is the manifest or the
+// report (it would replace them).
+std::string refusal(const std::vector<std::string>& args, const std::optional<std::string>& output,
+                    const BatchOptions& o) {
+    if (args.front() == "batch") return "a manifest line may not run batch";
+    for (const std::string& a : args)
+        if (a.find('\0') != std::string::npos) return "an argument holds a NUL character";
+    for (const auto& [option, file] :
+         {std::pair{"the manifest", &o.manifest}, std::pair{"the report", &o.report}})
+        if (output && !file->empty() && sameFile(*output, *file))
+            return "the output " + *output + " is " + option + " of this batch";
+    return {};
+}
+
 // One manifest line: run it (or skip it) and say what happened.
 nlohmann::json runLine(std::size_t index, const std::string& text, const BatchOptions& o,
                        const Shard& shard, const std::string& self) {
@@ -71,7 +90,11 @@ nlohmann::json runLine(std::size_t index, const std::string& text, const BatchOp
     const auto list = args.get<std::vector<std::string>>();
     entry["args"] = list, entry["device"] = deviceOf(list);
     const auto output = outputOf(list);
-    if (o.resume && output && outputComplete(*output)) {
+    if (const std::string refused = refusal(list, output, o); !refused.empty()) {
+        entry["status"] = "failed", entry["exit_code"] = int(ExitUsage), entry["error"] = refused;
+        return entry;
+    }
+    if (o.resume && output && outputComplete(*output, list)) {
         entry["status"] = "skipped", entry["exit_code"] = 0, entry["seconds"] = 0.0;
         return entry;
     }
@@ -137,26 +160,76 @@ Shard currentShard(const BatchOptions& o) {
 }
 
 std::optional<std::string> outputOf(const std::vector<std::string>& args) {
-    for (std::size_t i = 0; i + 1 < args.size(); ++i)
-        if (args[i] == "-o" || args[i] == "--output") return args[i + 1];
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if ((a == "-o" || a == "--output") && i + 1 < args.size()) return args[i + 1];
+        if (a.rfind("--output=", 0) == 0) return a.substr(9);
+        if (a.size() > 2 && a.rfind("-o", 0) == 0) return a.substr(2);
+    }
     return std::nullopt;
 }
 
-bool outputComplete(const std::string& file) {
-    if (access(file.c_str(), R_OK) != 0) return false;
+namespace {
+
+// generate's kinds and the dataset each output holds.
+std::optional<std::string> generatedObject(const std::string& kind) {
+    if (kind == "xpcs" || kind == "diffraction") return "/entry/data/data";
+    if (kind == "digis" || kind == "particles") return "/" + kind;
+    return std::nullopt;
+}
+
+// An algorithm command's output: its group with clscope's provenance, at least one dataset,
+// and the parameters' input is the line's input file.
+bool algorithmOutputComplete(const H5Reader& reader, const Algorithm& algorithm,
+                             const std::vector<std::string>& args) {
+    const std::string group = algorithm.outputGroup();
+    if (!reader.hasObject(group)) return false;
+    const std::vector<H5Node> parent = reader.children("/");
+    const auto node = std::find_if(parent.begin(), parent.end(),
+                                   [&](const H5Node& n) { return n.path == group; });
+    if (node == parent.end() || !node->attributes.count("clscope_version") ||
+        !node->attributes.count("parameters"))
+        return false;
+    const auto children = reader.children(group);
+    if (std::none_of(children.begin(), children.end(),
+                     [](const H5Node& n) { return n.kind == H5Node::Dataset; }))
+        return false;
+    const auto parameters =
+        nlohmann::json::parse(node->attributes.at("parameters"), nullptr, false);
+    const auto input =
+        parameters.is_object() ? parameters.value("input", nlohmann::json()) : nlohmann::json();
+    const std::string file = input.is_object() ? input.value("file", "") : "";
+    return args.size() > 1 && !file.empty() && sameFile(file, args[1]);
+}
+
+} // namespace
+
+bool outputComplete(const std::string& file, const std::vector<std::string>& args) {
+    if (access(file.c_str(), R_OK) != 0 || args.empty()) return false;
     try {
         const H5Reader reader(file);
-        for (const H5Node& node : reader.children("/"))
-            if (node.kind == H5Node::Group && node.attributes.count("clscope_version")) return true;
-        // generate writes inputs (no provenance group): complete once it opens with data.
-        return reader.hasObject("/entry") || reader.hasObject("/digis") ||
-               reader.hasObject("/particles");
+        if (args[0] == "generate") {
+            const auto object = args.size() > 1 ? generatedObject(args[1]) : std::nullopt;
+            return object && reader.hasObject(*object);
+        }
+        for (const auto& algorithm : AlgorithmRegistry::instance().all())
+            if (algorithm->command() == args[0])
+                return algorithmOutputComplete(reader, *algorithm, args);
+        return false;
     } catch (const std::exception&) {
         return false;
     }
 }
 
 std::size_t runBatch(const BatchOptions& o, const std::string& self) {
+    struct stat st {};
+    if (::stat(o.manifest.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+        throw InputError(o.manifest + ": the manifest is not a regular file (a folder, FIFO, "
+                                      "socket or device)");
+    if (!o.report.empty() && sameFile(o.report, o.manifest))
+        throw UsageError("--report " + o.report +
+                         " is the manifest: the report would be read back as lines");
+    if (!o.report.empty()) checkOutputFile("--report", o.report);
     std::ifstream in(o.manifest);
     if (!in) throw InputError(o.manifest + ": cannot open the manifest");
     const Shard shard = currentShard(o);

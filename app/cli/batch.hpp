@@ -28,12 +28,15 @@ struct BatchOptions {
 Shard parseShard(const std::string& text);
 // The shard of this process: --shard, else --mpi's rank/size, else SLURM's array task, else 0/1.
 Shard currentShard(const BatchOptions& o);
-// The value after -o/--output in a command's arguments, when there is one.
+// The output of a command's arguments, when there is one: -o F, -oF, --output F, --output=F.
 std::optional<std::string> outputOf(const std::vector<std::string>& args);
-// Whether an output file exists, opens as HDF5 and carries clscope's provenance on a group.
-bool outputComplete(const std::string& file);
+// Whether `file` is a complete output of the command `args`: generate's dataset of its kind;
+// an algorithm command's output group with provenance, datasets, and the line's input file as
+// its parameters' input.
+bool outputComplete(const std::string& file, const std::vector<std::string>& args);
 
-// Runs the shard's lines; returns the number of lines that failed.
+// Runs the shard's lines; returns the number of lines that failed. The manifest may not be
+// its own report (UsageError), and lines may not run batch or write the manifest or report.
 std::size_t runBatch(const BatchOptions& o, const std::string& self);
 
 } // namespace clscope::cli

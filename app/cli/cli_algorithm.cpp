@@ -70,21 +70,26 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     const InputSources sources = sourcesFrom(a);
     if (!sources.frames.all() && !algorithm.readsFrames())
         throw UsageError(algorithm.command() + " reads no frames: --frames does not apply");
-    const std::vector<std::string> inputs = inputFiles(algorithm, sources);
-    checkOutputPath(a.output, inputs);
+    const std::vector<NamedPath> inputs = inputFiles(algorithm, sources, a.paramsFile);
+    checkOutputs({{"-o", a.output}}, inputs);
     RunRequest request{devices.front(), a.variant, nullptr, params, parseTuning(a.tuning)};
     if (!request.variant.empty()) algorithm.variant(request.variant); // unknown: usage error first
     const BudgetedRun run = runWithinBudget(algorithm, request, sources, devices, budget);
     const auto& result = run.result;
     const auto sideOutputs = algorithm.sideOutputs(*result, params);
+    std::vector<NamedPath> outputs{{"-o", a.output}};
     for (const auto& side : sideOutputs)
-        checkOutputPath(side.first, inputs);
+        outputs.push_back({optionOf(params, side.first), side.first});
+    checkOutputs(outputs, inputs);
     const auto writeStart = Clock::now();
-    H5Writer out(a.output);
+    H5Writer out(a.output); // every output to its temporary, renamed when all are written
     result->write(out, algorithm.outputGroup());
-    out.commit();
+    std::vector<StagedFile> staged;
     for (const auto& [file, text] : sideOutputs)
-        writeFileAtomically(file, text);
+        staged.emplace_back(file, text);
+    out.commit();
+    for (StagedFile& file : staged)
+        file.publish();
     const RunInfo& info = result->info;
     std::printf(
         "wrote %s: %s, %s on %s; read %.1f ms, compute %.1f ms (kernels %.3f ms), write %.1f ms; "
@@ -96,12 +101,15 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
 
 void addRoleOptions(CLI::App* sub, const Algorithm& algorithm, AlgorithmArgs& a) {
     for (const InputRole& role : algorithm.inputRoles()) {
+        CLI::Option* given = nullptr;
         if (!role.flag.empty())
-            sub->add_option(role.flag, a.roles[role.id],
-                            role.help + " (default " + role.defaultPath + ")");
-        if (!role.disableFlag.empty())
-            sub->add_flag(role.disableFlag, a.disabled[role.id],
-                          "Do not read the " + role.id + " role");
+            given = sub->add_option(role.flag, a.roles[role.id],
+                                    role.help + " (default " + role.defaultPath + ")")
+                        ->check(nonEmpty());
+        if (role.disableFlag.empty()) continue;
+        CLI::Option* off = sub->add_flag(role.disableFlag, a.disabled[role.id],
+                                         "Do not read the " + role.id + " role");
+        if (given) off->excludes(given); // --no-pixel-mask with --pixel-mask: which one?
     }
 }
 
@@ -114,24 +122,29 @@ void addCommand(CLI::App& app, Action& action, std::shared_ptr<const Algorithm> 
     addSpecOptions(sub, algorithm->parameterSpecs(), a->params);
     sub->add_option("--device", a->device,
                     "cpu, ocl:N or ocl:TEXT (default: first GPU); several: ocl:0,ocl:1 or gpus "
-                    "(one run split over them)");
+                    "(one run split over them)")
+        ->check(nonEmpty());
     std::string ids;
     for (const VariantEntry& v : algorithm->variants())
         ids += (ids.empty() ? "" : ", ") + v.info.id;
-    sub->add_option("--variant", a->variant,
-                    "One of " + ids + " (default: the device's preferred)");
+    sub->add_option("--variant", a->variant, "One of " + ids + " (default: the device's preferred)")
+        ->check(nonEmpty());
     if (algorithm->readsFrames())
         sub->add_option(
-            "--frames", a->frames,
-            "FIRST:COUNT: only frames FIRST .. FIRST+COUNT-1 (COUNT empty: to the end)");
+               "--frames", a->frames,
+               "FIRST:COUNT: only frames FIRST .. FIRST+COUNT-1 (COUNT empty: to the end)")
+            ->check(nonEmpty());
     sub->add_option("--params", a->paramsFile,
                     "Parameters: a JSON file, or inline JSON starting with '{' (an output's "
-                    "'parameters' attribute works, its frame range included)");
-    sub->add_option("--tune", a->tuning, "Kernel tuning NAME=VALUE (-D), repeatable");
+                    "'parameters' attribute works, its frame range included)")
+        ->check(nonEmpty());
+    sub->add_option("--tune", a->tuning, "Kernel tuning NAME=VALUE (-D), repeatable")
+        ->check(nonEmpty());
     sub->add_option("--memory-budget", a->memoryBudget,
                     "Host memory for the input of one pass, e.g. 800M or 4G; larger inputs run "
                     "in passes that read their part from disk (default: half the free host "
-                    "memory, at most half the device's)");
+                    "memory, at most half the device's)")
+        ->check(nonEmpty());
     sub->add_option("-o,--output", a->output, "Output HDF5 file")->required();
     sub->callback(
         [&action, a, algorithm] { action = [a, algorithm] { runCommand(*algorithm, *a); }; });

@@ -35,8 +35,8 @@ void addBatchCommand(CLI::App& app, Action& action) {
     sub->callback([&action, o] {
         action = [o] {
             const std::size_t failed = runBatch(*o, selfPath());
-            if (failed)
-                throw std::runtime_error("batch: " + std::to_string(failed) + " line(s) failed");
+            if (failed) // exit 3; each line's own code is in the report
+                throw InputError("batch: " + std::to_string(failed) + " line(s) failed");
         };
     });
 }

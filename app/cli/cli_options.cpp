@@ -2,11 +2,12 @@
 
 #include "core/errors.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 
 namespace clscope::cli {
 
@@ -62,12 +63,28 @@ CLI::Validator numberIn(double lo, double hi) {
         "NUMBER in " + range);
 }
 
+CLI::Validator nonEmpty() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            return text.empty() ? "an empty value is not accepted" : "";
+        },
+        "");
+}
+
+namespace {
+bool identifier(const std::string& name) {
+    return !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+           std::all_of(name.begin(), name.end(),
+                       [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+}
+} // namespace
+
 std::map<std::string, int> parseTuning(const std::vector<std::string>& pairs) {
     std::map<std::string, int> out;
     for (const std::string& p : pairs) {
         const std::size_t eq = p.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw UsageError("--tune takes NAME=VALUE, not '" + p + "'");
+        if (eq == std::string::npos || !identifier(p.substr(0, eq)))
+            throw UsageError("--tune takes NAME=VALUE with NAME a C identifier, not '" + p + "'");
         try {
             std::size_t used = 0;
             out[p.substr(0, eq)] = std::stoi(p.substr(eq + 1), &used);
@@ -79,23 +96,20 @@ std::map<std::string, int> parseTuning(const std::vector<std::string>& pairs) {
     return out;
 }
 
-std::vector<std::string> inputFiles(const Algorithm& algorithm, const InputSources& sources) {
-    std::vector<std::string> files{sources.file};
+std::vector<NamedPath> inputFiles(const Algorithm& algorithm, const InputSources& sources,
+                                  const std::string& paramsFile) {
+    std::vector<NamedPath> files{{"input", sources.file}};
+    if (!paramsFile.empty() && paramsFile.front() != '{') files.push_back({"--params", paramsFile});
     for (const InputRole& role : algorithm.inputRoles())
-        if (!sources.disabled.count(role.id)) files.push_back(sources.locate(role).file);
+        if (!sources.disabled.count(role.id))
+            files.push_back({role.flag.empty() ? role.id : role.flag, sources.locate(role).file});
     return files;
 }
 
-void checkOutputPath(const std::string& output, const std::vector<std::string>& inputs) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    for (const std::string& input : inputs) {
-        if (input.empty() || !fs::exists(output, ec) || !fs::exists(input, ec)) continue;
-        if (fs::equivalent(output, input, ec))
-            throw UsageError(
-                "-o " + output +
-                " is an input file of this run: it would be replaced; choose another output");
-    }
+std::string optionOf(const ParamSet& params, const std::string& file) {
+    for (const ParamSpec& s : params.specs())
+        if (!s.flag.empty() && params.get(s.name) == file) return s.flag;
+    return "output";
 }
 
 } // namespace clscope::cli

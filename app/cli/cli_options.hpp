@@ -1,5 +1,6 @@
 // Option helpers shared by the CLI commands.
 #pragma once
+#include "core/output_check.hpp"
 #include "core/params.hpp"
 #include "gpu/algorithm.hpp"
 
@@ -27,11 +28,16 @@ void addSpecOptions(CLI::App* sub, const std::vector<ParamSpec>& specs, SpecArgs
 // The given values set into params (UsageError naming the parameter when one does not fit).
 void applySpecArgs(ParamSet& params, const SpecArgs& args);
 
-// NAME=VALUE pairs of --tune; UsageError for anything else.
+// Refuses an empty value (`--gain ''` does not mean the default).
+CLI::Validator nonEmpty();
+
+// NAME=VALUE pairs of --tune (NAME a C identifier, VALUE an int); UsageError for anything else.
 std::map<std::string, int> parseTuning(const std::vector<std::string>& pairs);
-// Every file an algorithm command would read.
-std::vector<std::string> inputFiles(const Algorithm& algorithm, const InputSources& sources);
-// UsageError when the output is one of the inputs (it would be replaced by the output).
-void checkOutputPath(const std::string& output, const std::vector<std::string>& inputs);
+// Every file an algorithm command would read, with the option that named it (--params too).
+std::vector<NamedPath> inputFiles(const Algorithm& algorithm, const InputSources& sources,
+                                  const std::string& paramsFile);
+// The option of the parameter whose value is `file` (e.g. --phil for a side output), else
+// "output".
+std::string optionOf(const ParamSet& params, const std::string& file);
 
 } // namespace clscope::cli

@@ -2,14 +2,17 @@
 // 0 done, 2 usage, 3 bad input, 4 device error.
 #include "app/cli/commands.hpp"
 #include "core/errors.hpp"
+#include "core/hdf5.hpp"
 #include "core/temp_file.hpp"
 
 #include <iostream>
 #include <new>
+#include <nlohmann/json.hpp>
 
 namespace clscope::cli {
 
 int run(int argc, const char* const* argv) {
+    skipHdf5CleanupAtExit();      // a failed close (full disk) would crash libhdf5's shutdown
     removeTemporariesOnSignals(); // a killed run leaves no temporary output behind
     CLI::App app{"clscope-cli: GPU algorithms on detector data"};
     app.require_subcommand(1);
@@ -47,9 +50,12 @@ int run(int argc, const char* const* argv) {
     } catch (const std::length_error& e) {
         std::cerr << "clscope-cli: bad input: size too large: " << e.what() << "\n";
         return ExitInput;
-    } catch (const std::exception& e) {
+    } catch (const nlohmann::json::exception& e) { // a value of the wrong JSON type
+        std::cerr << "clscope-cli: bad input: " << e.what() << "\n";
+        return ExitInput;
+    } catch (const std::exception& e) { // every error exit is 2, 3 or 4 (DESIGN.md §4)
         std::cerr << "clscope-cli: error: " << e.what() << "\n";
-        return 1;
+        return ExitInput;
     }
 }
 

@@ -94,7 +94,7 @@ FrameData<S> frameData(const T* data, const std::uint8_t* bad, std::size_t n, st
         if constexpr (std::is_unsigned_v<T>) ok = ok && std::uint64_t(value) < limit;
         f.v[k] = static_cast<S>(value);
         f.valid[k] = ok;
-        f.inSum[k] = ok && f.v[k] < static_cast<S>(sumLimit);
+        f.inSum[k] = ok && f.v[k] < static_cast<S>(sumLimit) && f.v[k] > -static_cast<S>(sumLimit);
     }
     return f;
 }

@@ -60,7 +60,8 @@ struct Input {
 void checkInput(const Input& in);
 // Largest value + 1 that is a valid pixel (2^bits - 2 for unsigned data), or 0 for none.
 std::uint64_t validLimit(DType dtype);
-// Largest value + 1 that enters the window sums (DIALS' BIG = 2^24).
+// Values v with -sumLimit < v < sumLimit enter the window sums (DIALS' BIG = 2^24; the lower
+// bound keeps int32's -2^31 and -inf from overflowing them).
 constexpr std::int64_t sumLimit = std::int64_t(1) << 24;
 
 struct Spot {

@@ -37,7 +37,7 @@ void fillInfo(RunInfo& info, const std::vector<std::shared_ptr<AlgorithmResult>>
 std::uint64_t budgetBytes(std::uint64_t count, std::uint64_t elementBytes,
                           const std::string& what) {
     if (elementBytes && count > UINT64_MAX / elementBytes)
-        throw UsageError(what + ": size does not fit 64 bits");
+        throw InputError(what + ": size does not fit 64 bits (damaged input?)");
     return count * elementBytes;
 }
 

@@ -192,7 +192,7 @@ std::shared_ptr<SpotsInput> readMaskRole(const InputSources& sources, std::size_
         const DataLocation mask = sources.locate(roles[1]);
         H5Reader file(mask.file);
         const bool given = sources.overrides.count("pixel_mask") > 0;
-        if (given || file.hasDataset(mask.path)) {
+        if (given || file.hasObject(mask.path)) { // a group there: refused
             in->data.mask = readPixelMask(file, mask.path, height, width);
             in->provenance["datasets"]["pixel_mask"] = mask.file + ":" + mask.path;
         }

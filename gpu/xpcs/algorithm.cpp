@@ -127,7 +127,7 @@ std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, st
     const bool chosen = s.overrides.count("pixel_mask") > 0;
     if (!s.disabled.count("pixel_mask")) {
         const H5Reader maskFile(maskAt.file);
-        if (chosen || maskFile.hasDataset(maskAt.path)) {
+        if (chosen || maskFile.hasObject(maskAt.path)) { // a group there: refused
             in->excludedPixels =
                 applyPixelMask(in->labels, readPixelMask(maskFile, maskAt.path, height, width));
             in->provenance["datasets"]["pixel_mask"] = maskAt.file + ":" + maskAt.path;

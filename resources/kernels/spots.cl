@@ -70,7 +70,7 @@ typedef long sum_t;    // exact sums: in-sum values are below 2^24
 typedef int tile_t;
 #endif
 
-#define SUM_LIMIT 16777216 // DIALS' BIG: values >= 2^24 are left out of the sums
+#define SUM_LIMIT 16777216 // DIALS' BIG: values with |v| >= 2^24 are left out of the sums
 
 // Parameters of the tests, passed as one struct by value.
 typedef struct {
@@ -87,7 +87,8 @@ inline bool spots_valid(DATA_T v, uchar bad) {
 }
 
 inline bool spots_in_sum(DATA_T v, uchar bad) {
-    return spots_valid(v, bad) && (real_t)v < SUM_LIMIT; // exact: integers < 2^24 are exact
+    // exact: integers of |v| < 2^24 are exact; -2^31 (int32) or -inf would overflow the sums
+    return spots_valid(v, bad) && (real_t)v < SUM_LIMIT && (real_t)v > -SUM_LIMIT;
 }
 
 // sqrt(2 (m - 1)) for every window count m <= ROOTS_N, made once per work-group (OpenCL's

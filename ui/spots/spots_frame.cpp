@@ -31,7 +31,7 @@ Pixels integerPixels(const SpotsFrameInput& in) {
                 if constexpr (std::is_unsigned_v<T>) ok = ok && std::uint64_t(values[k]) < limit;
                 px.value[k] = static_cast<std::int64_t>(values[k]);
                 px.valid[k] = ok;
-                px.inSum[k] = ok && px.value[k] < spots::sumLimit;
+                px.inSum[k] = ok && px.value[k] < spots::sumLimit && px.value[k] > -spots::sumLimit;
             }
         }
     });
