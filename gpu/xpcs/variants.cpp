@@ -1,6 +1,7 @@
 // The xpcs variants: how each lays out a chunk and fills the Gram matrices, their registry
 // entries, and correlate(), the dispatcher over them.
 #include "core/errors.hpp"
+#include "gpu/xpcs/mma.hpp"
 #include "gpu/xpcs/runner.hpp"
 
 #include <algorithm>
@@ -124,7 +125,8 @@ GpuVariant gemmVariant() {
 }
 
 const GpuVariant& gpuVariant(const std::string& id) {
-    static const std::vector<GpuVariant> all{naiveVariant(), orderedVariant(), gemmVariant()};
+    static const std::vector<GpuVariant> all{naiveVariant(), orderedVariant(), gemmVariant(),
+                                             mmaVariant()};
     for (const GpuVariant& v : all)
         if (v.id == id) return v;
     throw UsageError("xpcs: no OpenCL variant '" + id + "'");
@@ -140,12 +142,14 @@ struct TuneLimit {
 
 const std::vector<TuneLimit>& tuneLimits() {
     static const std::vector<TuneLimit> limits{
-        {"ORDERED_WG", 1, 1024, 1, true},      {"GEMM_TILE", 16, 256, 16, false},
-        {"GEMM_WPT", 4, 32, 4, false},         {"GEMM_K", 4, 256, 4, false},
-        {"GEMM_CPU_TILE", 16, 512, 16, false}, {"GEMM_CPU_CHUNK", 1, 256, 1, false},
-        {"GEMM_SLOTS", 1, 64, 1, false},       {"GEMM_MAC_DOUBLE", 0, 1, 1, false},
-        {"GEMM_FAST_U8", 0, 1, 1, false},      {"GEMM_DP4A", 0, 1, 1, false},
-        {"GEMM_PTX_DP4A", 0, 1, 1, false},     {"XPCS_CPU", 0, 1, 1, false}};
+        {"ORDERED_WG", 1, 1024, 1, true},       {"GEMM_TILE", 16, 256, 16, false},
+        {"GEMM_WPT", 4, 32, 4, false},          {"GEMM_K", 4, 256, 4, false},
+        {"GEMM_CPU_TILE", 16, 512, 16, false},  {"GEMM_CPU_CHUNK", 1, 256, 1, false},
+        {"GEMM_SLOTS", 1, 64, 1, false},        {"GEMM_MAC_DOUBLE", 0, 1, 1, false},
+        {"GEMM_FAST_U8", 0, 1, 1, false},       {"GEMM_DP4A", 0, 1, 1, false},
+        {"GEMM_PTX_DP4A", 0, 1, 1, false},      {"XPCS_CPU", 0, 1, 1, false},
+        {"MMA_FLUSH_STEPS", 1, 1032, 1, false}, {"MMA_EMULATE", 0, 1, 1, false},
+        {"MMA_EMU_BITS", 16, 32, 1, false},     {"MMA_SLOTS", 1, 64, 1, false}};
     return limits;
 }
 
@@ -172,6 +176,7 @@ void checkTuning(const std::string& variant, const Tuning& given) {
     const auto tile = given.find("GEMM_TILE"), wpt = given.find("GEMM_WPT");
     if (tile != given.end() && wpt != given.end() && tile->second % wpt->second != 0)
         throw UsageError("xpcs " + variant + ": --tune GEMM_TILE must be a multiple of GEMM_WPT");
+    if (variant == "mma") checkMmaTuning(given);
 }
 
 Support needsFp64(const DeviceInfo& d) {
@@ -189,7 +194,10 @@ Result correlate(const DeviceInfo& device, const std::string& variant, const Arr
                  const LabelMask& mask, const Params& params, const Progress& progress) {
     const std::string id = variant.empty() ? defaultVariant(device) : variant;
     const VariantEntry& entry = VariantRegistry::instance().find("xpcs", id);
-    if (const Support s = entry.supports(device); !s.ok)
+    if (id == "mma" && frames.dtype() != DType::UInt8 && !device.isHost()) // bytes only
+        return correlate(device, "gemm", frames, mask, params, progress);
+    const bool emulated = id == "mma" && mmaEmulated(params.tuning); // any OpenCL device
+    if (const Support s = entry.supports(device); !s.ok && !(emulated && !device.isHost()))
         throw UsageError("xpcs variant '" + id + "' cannot run on " + device.spec + ": " +
                          s.reason);
     checkTuning(id, params.tuning);
@@ -204,7 +212,7 @@ std::vector<VariantEntry> xpcsVariants() {
         const bool preferred = id == "gemm" || id == "cpu";
         VariantEntry e{{"xpcs", id, label, kind, needs, nlohmann::json(defaults).dump(), preferred},
                        {}};
-        if (kind == VariantKind::OpenCL) e.extraCheck = needsFp64;
+        if (kind == VariantKind::OpenCL) e.extraCheck = id == "mma" ? mmaSupport : needsFp64;
         out.push_back(std::move(e));
     };
     add("naive", "one work-item per bin and lag (seed kernel 1)", VariantKind::OpenCL,
@@ -213,6 +221,9 @@ std::vector<VariantEntry> xpcsVariants() {
         VariantKind::OpenCL, "OpenCL 1.2, fp64", gpuVariant("ordered").tuning({}, DType::UInt8));
     add("gemm", "register-tiled Gram matrix per bin, then lag sums (fast)", VariantKind::OpenCL,
         "OpenCL 1.2, fp64, 16 KiB local memory", gpuVariant("gemm").tuning({}, DType::UInt8));
+    add("mma", "uint8 Gram matrices on the tensor cores (mma.sync); other dtypes run gemm",
+        VariantKind::OpenCL, "NVIDIA GPU (sm_80+), fp64",
+        gpuVariant("mma").tuning({}, DType::UInt8));
     add("cpu", "host reference: exact blocked Gram matrices, std::thread", VariantKind::Host,
         "host CPU", {});
     return out;

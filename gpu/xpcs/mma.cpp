@@ -1,0 +1,88 @@
+// xpcs variant mma (see mma.hpp and resources/kernels/xpcs_mma.cl).
+#include "gpu/xpcs/mma.hpp"
+
+#include "core/errors.hpp"
+
+namespace clscope::xpcs {
+
+namespace {
+
+using Tuning = std::map<std::string, int>;
+
+constexpr int mmaTile = 64, mmaPixels = 64, mmaThreads = 128; // MMA_TILE, MMA_KB, MMA_THREADS
+constexpr std::int64_t stepGain = 255 * 255 * 32; // most an accumulator gains per k32 step
+
+int valueOr(const Tuning& t, const std::string& name, int fallback) {
+    const auto it = t.find(name);
+    return it == t.end() ? fallback : it->second;
+}
+
+// Most steps between flushes with accumulators of `bits` bits held below 2^(bits-1).
+int mostFlushSteps(int bits) {
+    return static_cast<int>(((std::int64_t(1) << (bits - 1)) - 1) / stepGain);
+}
+
+bool onNvidia(const DeviceInfo& d) {
+    return d.platform.find("NVIDIA") != std::string::npos && d.type == "GPU";
+}
+
+void gramStep(DeviceRun& run, const Chunk& chunk, int accumulate) {
+    const std::vector<std::int32_t> work = gemmWorkList(chunk, run.slots, mmaPixels);
+    if (!run.work.get()) run.work = run.session.allocate(work.size() * 4, "xpcs mma work");
+    run.session.upload(run.work, work.data(), work.size() * 4, "copy H->D work list");
+    const std::size_t tiles = run.framePad / mmaTile, entries = work.size() / 4;
+    const int stride = static_cast<int>(chunk.paddedPixels());
+    cl::Kernel k = xpcsKernel(run.session, "xpcs_mma", run.options);
+    setArgs(k, run.data, run.work, run.gram, run.frames, run.framePad, stride, run.binCount,
+            accumulate);
+    run.session.launch(k, "xpcs mma",
+                       {{tiles * (tiles + 1) / 2 * mmaThreads, entries}, {mmaThreads, 1}});
+    run.session.finish(); // the work list lives on this stack frame
+}
+
+} // namespace
+
+bool mmaEmulated(const Tuning& tuning) {
+    return valueOr(tuning, "MMA_EMULATE", 0) != 0;
+}
+
+Support mmaSupport(const DeviceInfo& device) {
+    if (!onNvidia(device))
+        return {false, "tensor-core mma.sync through inline PTX: NVIDIA OpenCL GPUs only (" +
+                           device.platform + " " + device.type +
+                           "); the tests run its tiling emulated (--tune MMA_EMULATE=1)"};
+    if (!device.fp64) return {false, "needs fp64 (cl_khr_fp64) for g2"};
+    return {};
+}
+
+void checkMmaTuning(const Tuning& tuning) {
+    const int bits = valueOr(tuning, "MMA_EMU_BITS", 32);
+    const int steps = valueOr(tuning, "MMA_FLUSH_STEPS", mostFlushSteps(32));
+    if (bits < 32 && !mmaEmulated(tuning))
+        throw UsageError("xpcs mma: --tune MMA_EMU_BITS needs MMA_EMULATE=1");
+    if (steps > mostFlushSteps(bits))
+        throw UsageError("xpcs mma: --tune MMA_FLUSH_STEPS=" + std::to_string(steps) +
+                         " lets a partial sum overflow (" + std::to_string(steps) +
+                         " steps x 255^2 x 32 >= 2^" + std::to_string(bits - 1) +
+                         "); accepted: 1 to " + std::to_string(mostFlushSteps(bits)));
+}
+
+GpuVariant mmaVariant() {
+    GpuVariant v;
+    v.id = "mma";
+    v.tuning = [](const DeviceInfo& dev, DType) {
+        return Tuning{{"MMA_FLUSH_STEPS", mostFlushSteps(32)},
+                      {"MMA_EMULATE", onNvidia(dev) ? 0 : 1},
+                      {"MMA_SLOTS", 1}};
+    };
+    v.layout = [](const Tuning&) {
+        return LayoutSpec{Layout::FrameMajor, std::size_t(mmaPixels), std::size_t(mmaTile)};
+    };
+    v.slots = [](const DeviceInfo&, const Bins&, int, const Tuning& t) {
+        return valueOr(t, "MMA_SLOTS", 1);
+    };
+    v.gramStep = gramStep;
+    return v;
+}
+
+} // namespace clscope::xpcs

@@ -1,0 +1,161 @@
+// ---- variant mma: uint8 Gram tiles on the tensor cores (after xpcs_gemm.cl) -------------
+//
+// Built only for the mma variant (the host defines MMA_FLUSH_STEPS). Chunk layout 1
+// (frame-major): row t holds the chunk's pixels, each bin's pixels padded to MMA_KB, so the
+// Gram matrix of a bin is A A^T with A = (frames x pixels) uint8, K = pixels.
+//
+// Work-group: 4 warps of 32 work-items over one MMA_TILE x MMA_TILE tile (t1 block >= t2 block)
+// of one bin's Gram matrix and one work-list entry (bin, first pixel, end pixel, slot); warp w
+// takes rows 32 (w / 2) .. +32 and columns 32 (w % 2) .. +32 of the tile as 2 x 4 fragments of
+// mma.sync.m16n8k32 (u8 x u8 -> s32). Per iteration each work-item loads 16 pixels (one uint4)
+// of each of its 4 A rows and 4 B rows; the 64 pixels of a row are two k32 steps. The sum
+// over pixels does not care which pixel goes to which k slot as long as A and B agree, so
+// lane (g, q) puts pixels 16q .. 16q+3 in k 4q..4q+3 and 16q+4 .. 16q+7 in k 16+4q..
+// of the first step (the rest in the second), matching the fragment layout of the PTX ISA.
+//
+// Exact: an s32 accumulator gains at most 255^2 * 32 = 2 080 800 per step, so after at most
+// MMA_FLUSH_STEPS <= 1032 steps (< 2^31) the partial sums are added into the 64-bit gram
+// (the host checks the bound) and restart from 0.
+//
+// MMA_EMULATE = 1: the same tiles, fragments, steps and flush points with each mma computed in
+// plain C from the warp's fragments exchanged through local memory (PoCL in CI); the
+// accumulators then wrap at 2^MMA_EMU_BITS (a test lowers it to reach the flush bound with
+// few pixels).
+
+#ifdef MMA_FLUSH_STEPS
+
+#ifndef MMA_EMULATE
+#define MMA_EMULATE 0
+#endif
+#ifndef MMA_EMU_BITS
+#define MMA_EMU_BITS 32
+#endif
+#define MMA_TILE 64 // frames per side of a work-group tile
+#define MMA_KB 64   // pixels per iteration (two k32 steps)
+#define MMA_THREADS 128
+
+#if MMA_EMULATE
+// Fragments of one k32 step of every warp of the group: a[warp][lane][i][reg], b[...][j][reg].
+typedef struct {
+    uint a[4][32][2][4];
+    uint b[4][32][4][2];
+} xpcs_mma_share;
+
+inline uint xpcs_mma_dot4(uint x, uint y) {
+    const uint4 u = convert_uint4(as_uchar4(x)), v = convert_uint4(as_uchar4(y));
+    return u.s0 * v.s0 + u.s1 * v.s1 + u.s2 * v.s2 + u.s3 * v.s3;
+}
+
+// acc[i][j][c] += A_i B_j for lane (g, q) of warp w, as mma.sync m16n8k32 row.col would:
+// c = 0, 1 -> row g, columns 2q, 2q+1; c = 2, 3 -> row g + 8.
+inline void xpcs_mma_emulate(local xpcs_mma_share* share, int w, int lane, uint a[2][4],
+                             uint b[4][2], uint acc[2][4][4]) {
+    for (int i = 0; i < 2; ++i)
+        for (int r = 0; r < 4; ++r) share->a[w][lane][i][r] = a[i][r];
+    for (int j = 0; j < 4; ++j)
+        for (int r = 0; r < 2; ++r) share->b[w][lane][j][r] = b[j][r];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int g = lane / 4, q = lane % 4;
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 4; ++j)
+            for (int c = 0; c < 4; ++c) {
+                const int n = 2 * q + (c & 1), h = c >> 1;
+                uint sum = acc[i][j][c];
+                for (int kq = 0; kq < 8; ++kq) // k = 4 kq .. 4 kq + 3
+                    sum += xpcs_mma_dot4(share->a[w][g * 4 + kq % 4][i][h + 2 * (kq / 4)],
+                                         share->b[w][n * 4 + kq % 4][j][kq / 4]);
+#if MMA_EMU_BITS < 32
+                sum &= (1u << MMA_EMU_BITS) - 1u;
+#endif
+                acc[i][j][c] = sum;
+            }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#define XPCS_MMA_STEP(a, b, acc) xpcs_mma_emulate(share, warp, lane, a, b, acc)
+
+#else
+inline void xpcs_mma_one(uint d[4], uint a0, uint a1, uint a2, uint a3, uint b0, uint b1) {
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, "
+                 "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+#define XPCS_MMA_STEP(a, b, acc)                                                                 \
+    _Pragma("unroll") for (int i = 0; i < 2; ++i) _Pragma("unroll") for (int j = 0; j < 4; ++j)  \
+        xpcs_mma_one(acc[i][j], a[i][0], a[i][1], a[i][2], a[i][3], b[j][0], b[j][1])
+#endif
+
+// Add (or store, add = 0) the warp's partial sums into gram and clear them.
+inline void xpcs_mma_flush(global ulong* gram, int4 item, int binCount, int framePad, int t1,
+                           int t2, uint acc[2][4][4], int add) {
+#pragma unroll
+    for (int i = 0; i < 2; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+#pragma unroll
+            for (int c = 0; c < 4; ++c) {
+                const int r = t1 + 16 * i + (c >> 1) * 8, col = t2 + 8 * j + (c & 1);
+                xpcs_store(&gram[xpcs_gram_index(item.w, item.x, binCount, framePad, r, col)],
+                           (ulong)acc[i][j][c], add);
+                acc[i][j][c] = 0;
+            }
+}
+
+// Global (lower tiles * MMA_THREADS, work entries); work-group (MMA_THREADS, 1). Rows of
+// frames >= `frames` read the last frame (their sums land in gram cells nobody reads).
+kernel void xpcs_mma(global const uchar* data, global const int4* work, global ulong* gram,
+                     int frames, int framePad, int stride, int binCount, int accumulate) {
+#if MMA_EMULATE
+    local xpcs_mma_share shared;
+    local xpcs_mma_share* share = &shared;
+#endif
+    const int2 tile = xpcs_lower_tile(get_group_id(0)) * MMA_TILE;
+    const int4 item = work[get_group_id(1)];
+    const int lid = get_local_id(0), warp = lid / 32, lane = lid % 32, g = lane / 4, q = lane % 4;
+    const int t1 = tile.x + 32 * (warp / 2), t2 = tile.y + 32 * (warp % 2);
+    global const uchar* rowsA[4];
+    global const uchar* rowsB[4];
+#pragma unroll
+    for (int r = 0; r < 4; ++r) { // A rows t1 + 8r + g (fragment r / 2, half r % 2)
+        rowsA[r] = data + (size_t)min(t1 + 8 * r + g, frames - 1) * stride + 16 * q;
+        rowsB[r] = data + (size_t)min(t2 + 8 * r + g, frames - 1) * stride + 16 * q;
+    }
+    uint acc[2][4][4];
+#pragma unroll
+    for (int i = 0; i < 2; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+#pragma unroll
+            for (int c = 0; c < 4; ++c) acc[i][j][c] = 0;
+    int add = accumulate, steps = 0;
+    for (int k = item.y; k < item.z; k += MMA_KB) {
+        uint4 la[4], lb[4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            la[r] = *(global const uint4*)(rowsA[r] + k);
+            lb[r] = *(global const uint4*)(rowsB[r] + k);
+        }
+#pragma unroll
+        for (int s = 0; s < 2; ++s) { // k32 step s: words 2s, 2s+1 of each load
+            uint a[2][4], b[4][2];
+#pragma unroll
+            for (int i = 0; i < 2; ++i) {
+                const uint4 x = la[2 * i], y = la[2 * i + 1]; // rows g and g + 8
+                a[i][0] = s ? x.s2 : x.s0, a[i][1] = s ? y.s2 : y.s0;
+                a[i][2] = s ? x.s3 : x.s1, a[i][3] = s ? y.s3 : y.s1;
+            }
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                b[j][0] = s ? lb[j].s2 : lb[j].s0, b[j][1] = s ? lb[j].s3 : lb[j].s1;
+            XPCS_MMA_STEP(a, b, acc);
+            if (++steps == MMA_FLUSH_STEPS) {
+                xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);
+                add = 1, steps = 0;
+            }
+        }
+    }
+    if (steps > 0 || add == accumulate) // also stores the zeros of an empty piece
+        xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);
+}
+
+#endif // MMA_FLUSH_STEPS

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Issue 21 on the lent GPU machine, one call: build the headless CLI, run the mma probe
+# (PROBE=path), check mma and gemm against cpu bit for bit on the seed and large datasets
+# (correlate outputs compared by same_g2), time both variants with `clscope-cli bench`, run
+# the PyTorch peers, and print a short table last. Writes logs and JSON under $OUT.
+set -uo pipefail
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+here=$(dirname "$0")
+cmake -S . -B /tmp/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLSCOPE_BUILD_GUI=OFF \
+  -DCLSCOPE_BUILD_TESTS=OFF >"$OUT/cmake.log" 2>&1 &&
+  cmake --build /tmp/b -j16 >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+CLI=/tmp/b/app/clscope-cli
+g++ -O2 "$here/same_g2.cpp" -I/usr/include/hdf5/serial -lhdf5_serial -o /tmp/same_g2 || exit 1
+log="$OUT/run.log"
+if [ -n "${PROBE:-}" ]; then
+  g++ -O2 -std=c++17 "$PROBE" -o /tmp/mma_probe -lOpenCL && /tmp/mma_probe 2>&1 | tail -3 >>"$log"
+fi
+TUNE=${TUNE:-}
+check() { # name, generate options
+  local name=$1; shift
+  $CLI generate xpcs -o "/tmp/$name.h5" --model seed --compression none "$@" >/dev/null
+  $CLI correlate "/tmp/$name.h5" --device cpu --variant cpu -o "/tmp/${name}_cpu.h5" >/dev/null
+  for v in mma gemm; do
+    # shellcheck disable=SC2086
+    $CLI correlate "/tmp/$name.h5" --device ocl:NVIDIA --variant $v $TUNE -o "/tmp/${name}_$v.h5" \
+      >>"$log" 2>&1 || echo "correlate $name $v failed" >>"$log"
+    echo "exact $name $v vs cpu: $(/tmp/same_g2 "/tmp/${name}_$v.h5" "/tmp/${name}_cpu.h5" | tr '\n' ' ')" >>"$log"
+  done
+}
+check seed
+check large --frames 2000 --height 511 --width 511 --ring-width 8
+for size in seed large; do
+  # shellcheck disable=SC2086
+  $CLI bench xpcs --size $size --device ocl:NVIDIA --variant gemm --variant mma --repeat 7 $TUNE \
+    --json "$OUT/bench_$size.json" >>"$log" 2>&1
+done
+PYTHONUNBUFFERED=1 timeout 200 python3 "$here/torch_peer.py" >>"$log" 2>&1 || echo "torch peer failed" >>"$log"
+python3 - "$OUT" <<'PY' >>"$log"
+import json, sys, glob
+for f in sorted(glob.glob(sys.argv[1] + "/bench_*.json")):
+    for r in json.load(open(f)).get("rows", []):
+        labels = ", ".join(f"{k} {v:.3f}" for k, v in sorted(r.get("labels_median_ms", {}).items())
+                           if "xpcs" in k or v > 0.5)
+        d = r.get("deviation", {})
+        print(f"bench {r.get('size')} {r.get('variant')}: kernel {r.get('median_ms', 0):.3f} ms "
+              f"(min {r.get('min_ms', 0):.3f}), wall {r.get('wall_median_ms', 0):.1f} ms, "
+              f"{r.get('note', '')}, max dev {d.get('max')} pass {d.get('pass')} | {labels}")
+PY
+grep -E "^(iters|exact|bench|peer|torch|correlate)" "$log"
