@@ -113,13 +113,14 @@ void TestXpcsMma::emulatedTilingMatchesCpu() {
     checkAgainstCpu(randomU8(std::size_t(frames), 17, 23, 5), scattered(17, 23, 4, 6), p);
 }
 
-// A bin of 400 pixels of 255 sums 400 * 255^2 = 26 010 000 > 2^24 in every Gram entry: the
-// 24-bit accumulators wrap unless flushed at their bound (4 steps).
+// A bin of 800 pixels of 255, 400 in each of the 2 slots, sums 400 * 255^2 = 26 010 000 >
+// 2^24 per slot in every Gram entry: the 24-bit accumulators wrap unless flushed at their
+// bound (4 steps).
 void TestXpcsMma::flushAtItsBound() {
-    std::vector<std::uint8_t> v(40 * 20 * 20, 255);
+    std::vector<std::uint8_t> v(40 * 20 * 40, 255);
     v[7] = 254; // one frame differs: g2 is not all ones
-    const Array f = makeArray<std::uint8_t>({40, 20, 20}, v);
-    const LabelMask m{20, 20, std::vector<std::int32_t>(400, 1)};
+    const Array f = makeArray<std::uint8_t>({40, 20, 40}, v);
+    const LabelMask m{20, 40, std::vector<std::int32_t>(800, 1)};
     xpcs::Params p = emulated();
     checkAgainstCpu(f, m, p);
     p.tuning["MMA_FLUSH_STEPS"] = 5; // 5 steps could reach 2^23: refused

@@ -40,6 +40,19 @@ void gramStep(DeviceRun& run, const Chunk& chunk, int accumulate) {
     run.session.finish(); // the work list lives on this stack frame
 }
 
+// Frame-major chunk and frame sums in one kernel (xpcs_mma_prepare).
+void prepare(DeviceRun& run, const cl::Buffer& raw, const Chunk& chunk, int rawFrameSize,
+             int accumulate) {
+    constexpr std::size_t group = 64, framesPerGroup = 4; // MMA_PREP_WG, MMA_PREP_FRAMES
+    const int stride = static_cast<int>(chunk.paddedPixels());
+    cl::Kernel k = xpcsKernel(run.session, "xpcs_mma_prepare", run.options);
+    setArgs(k, raw, run.pixels, run.offsets, run.data, run.sums, run.frames, rawFrameSize, stride,
+            accumulate);
+    const std::size_t blocks = (std::size_t(run.frames) + framesPerGroup - 1) / framesPerGroup;
+    run.session.launch(k, "xpcs mma prepare",
+                       {{blocks * group, std::size_t(run.binCount)}, {group, 1}});
+}
+
 } // namespace
 
 bool mmaEmulated(const Tuning& tuning) {
@@ -82,6 +95,7 @@ GpuVariant mmaVariant() {
         return valueOr(t, "MMA_SLOTS", 1);
     };
     v.gramStep = gramStep;
+    v.prepare = prepare;
     return v;
 }
 

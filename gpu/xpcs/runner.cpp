@@ -231,14 +231,17 @@ void processChunk(DeviceRun& run, const GpuVariant& variant, const LayoutSpec& s
     uploadRaw(run.session, raw, frames, c);
     run.session.upload(run.pixels, c.source.data(), c.source.size() * 4, "copy H->D pixels");
     run.session.upload(run.offsets, c.offsets.data(), c.offsets.size() * 4, "copy H->D pixels");
-    reorder(run, raw, c, spec, rawFrameSize);
+    if (variant.prepare)
+        variant.prepare(run, raw, c, rawFrameSize, accumulate);
+    else
+        reorder(run, raw, c, spec, rawFrameSize);
     run.session.finish();
     progress.report(from + 0.2 * (to - from));
     progress.checkCancel();
     variant.gramStep(run, c, accumulate);
     progress.report(from + 0.9 * (to - from));
     progress.checkCancel();
-    frameSums(run, spec.layout, accumulate);
+    if (!variant.prepare) frameSums(run, spec.layout, accumulate);
     run.session.finish(); // chunk buffers are reused by the next chunk
 }
 

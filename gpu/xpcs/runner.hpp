@@ -41,6 +41,11 @@ struct GpuVariant {
         slots;
     // Fill gram for one chunk: store (accumulate = 0) or add (1).
     std::function<void(DeviceRun&, const Chunk&, int accumulate)> gramStep;
+    // Optional: the chunk's layout and frame sums from the raw frames in one step (empty: the
+    // shared reorder before gramStep and frame sums after it).
+    std::function<void(DeviceRun&, const cl::Buffer& raw, const Chunk&, int rawFrameSize,
+                       int accumulate)>
+        prepare;
 };
 
 // A kernel of the xpcs program (common.cl and the xpcs_*.cl parts), built with options.
