@@ -9,7 +9,7 @@ namespace {
 
 using Tuning = std::map<std::string, int>;
 
-constexpr int mmaTile = 64, mmaPixels = 64, mmaThreads = 128; // MMA_TILE, MMA_KB, MMA_THREADS
+constexpr int mmaPixels = 64;                     // MMA_KB
 constexpr std::int64_t stepGain = 255 * 255 * 32; // most an accumulator gains per k32 step
 
 int valueOr(const Tuning& t, const std::string& name, int fallback) {
@@ -22,6 +22,14 @@ int mostFlushSteps(int bits) {
     return static_cast<int>(((std::int64_t(1) << (bits - 1)) - 1) / stepGain);
 }
 
+// MMA_TILE and MMA_THREADS of xpcs_mma.cl from the warp shape.
+std::size_t mmaTile(const Tuning& t) {
+    return std::size_t(valueOr(t, "MMA_WM", 2)) * 16 * valueOr(t, "MMA_MI", 2);
+}
+std::size_t mmaThreads(const Tuning& t) {
+    return std::size_t(32) * valueOr(t, "MMA_WM", 2) * valueOr(t, "MMA_WN", 2);
+}
+
 bool onNvidia(const DeviceInfo& d) {
     return d.platform.find("NVIDIA") != std::string::npos && d.type == "GPU";
 }
@@ -30,13 +38,13 @@ void gramStep(DeviceRun& run, const Chunk& chunk, int accumulate) {
     const std::vector<std::int32_t> work = gemmWorkList(chunk, run.slots, mmaPixels);
     if (!run.work.get()) run.work = run.session.allocate(work.size() * 4, "xpcs mma work");
     run.session.upload(run.work, work.data(), work.size() * 4, "copy H->D work list");
-    const std::size_t tiles = run.framePad / mmaTile, entries = work.size() / 4;
+    const std::size_t tiles = run.framePad / mmaTile(run.tuning), entries = work.size() / 4;
+    const std::size_t threads = mmaThreads(run.tuning);
     const int stride = static_cast<int>(chunk.paddedPixels());
     cl::Kernel k = xpcsKernel(run.session, "xpcs_mma", run.options);
     setArgs(k, run.data, run.work, run.gram, run.frames, run.framePad, stride, run.binCount,
             accumulate);
-    run.session.launch(k, "xpcs mma",
-                       {{tiles * (tiles + 1) / 2 * mmaThreads, entries}, {mmaThreads, 1}});
+    run.session.launch(k, "xpcs mma", {{tiles * (tiles + 1) / 2 * threads, entries}, {threads, 1}});
     run.session.finish(); // the work list lives on this stack frame
 }
 
@@ -63,7 +71,8 @@ Support mmaSupport(const DeviceInfo& device) {
     if (!onNvidia(device))
         return {false, "tensor-core mma.sync through inline PTX: NVIDIA OpenCL GPUs only (" +
                            device.platform + " " + device.type +
-                           "); the tests run its tiling emulated (--tune MMA_EMULATE=1)"};
+                           "); its tiling runs emulated elsewhere through xpcs::correlate with "
+                           "MMA_EMULATE=1 (the tests)"};
     if (!device.fp64) return {false, "needs fp64 (cl_khr_fp64) for g2"};
     return {};
 }
@@ -78,6 +87,10 @@ void checkMmaTuning(const Tuning& tuning) {
                          " lets a partial sum overflow (" + std::to_string(steps) +
                          " steps x 255^2 x 32 >= 2^" + std::to_string(bits - 1) +
                          "); accepted: 1 to " + std::to_string(mostFlushSteps(bits)));
+    const int rows = valueOr(tuning, "MMA_WM", 2) * 16 * valueOr(tuning, "MMA_MI", 2);
+    if (rows != valueOr(tuning, "MMA_WN", 2) * 8 * valueOr(tuning, "MMA_NJ", 4))
+        throw UsageError("xpcs mma: the tile must be square: MMA_WM*16*MMA_MI (" +
+                         std::to_string(rows) + ") must equal MMA_WN*8*MMA_NJ");
 }
 
 GpuVariant mmaVariant() {
@@ -88,8 +101,8 @@ GpuVariant mmaVariant() {
                       {"MMA_EMULATE", onNvidia(dev) ? 0 : 1},
                       {"MMA_SLOTS", 1}};
     };
-    v.layout = [](const Tuning&) {
-        return LayoutSpec{Layout::FrameMajor, std::size_t(mmaPixels), std::size_t(mmaTile)};
+    v.layout = [](const Tuning& t) {
+        return LayoutSpec{Layout::FrameMajor, std::size_t(mmaPixels), mmaTile(t)};
     };
     v.slots = [](const DeviceInfo&, const Bins&, int, const Tuning& t) {
         return valueOr(t, "MMA_SLOTS", 1);

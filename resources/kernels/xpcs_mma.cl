@@ -30,15 +30,33 @@
 #ifndef MMA_EMU_BITS
 #define MMA_EMU_BITS 32
 #endif
-#define MMA_TILE 64 // frames per side of a work-group tile
-#define MMA_KB 64   // pixels per iteration (two k32 steps)
-#define MMA_THREADS 128
+// Warps of a work-group along rows (MMA_WM) and columns (MMA_WN); A fragments (16 rows) and
+// B fragments (8 columns) per warp.
+#ifndef MMA_WM
+#define MMA_WM 2
+#endif
+#ifndef MMA_WN
+#define MMA_WN 2
+#endif
+#ifndef MMA_MI
+#define MMA_MI 2
+#endif
+#ifndef MMA_NJ
+#define MMA_NJ 4
+#endif
+#define MMA_TILE (MMA_WM * 16 * MMA_MI) // frames per side of a work-group tile
+#define MMA_KB 64                        // pixels per iteration (two k32 steps)
+#define MMA_WARPS (MMA_WM * MMA_WN)
+#define MMA_THREADS (32 * MMA_WARPS)
+#if MMA_TILE != MMA_WN * 8 * MMA_NJ
+#error "xpcs mma: the tile must be square (MMA_WM * 16 * MMA_MI == MMA_WN * 8 * MMA_NJ)"
+#endif
 
 #if MMA_EMULATE
 // Fragments of one k32 step of every warp of the group: a[warp][lane][i][reg], b[...][j][reg].
 typedef struct {
-    uint a[4][32][2][4];
-    uint b[4][32][4][2];
+    uint a[MMA_WARPS][32][MMA_MI][4];
+    uint b[MMA_WARPS][32][MMA_NJ][2];
 } xpcs_mma_share;
 
 inline uint xpcs_mma_dot4(uint x, uint y) {
@@ -48,16 +66,16 @@ inline uint xpcs_mma_dot4(uint x, uint y) {
 
 // acc[i][j][c] += A_i B_j for lane (g, q) of warp w, as mma.sync m16n8k32 row.col would:
 // c = 0, 1 -> row g, columns 2q, 2q+1; c = 2, 3 -> row g + 8.
-inline void xpcs_mma_emulate(local xpcs_mma_share* share, int w, int lane, uint a[2][4],
-                             uint b[4][2], uint acc[2][4][4]) {
-    for (int i = 0; i < 2; ++i)
+inline void xpcs_mma_emulate(local xpcs_mma_share* share, int w, int lane, uint a[MMA_MI][4],
+                             uint b[MMA_NJ][2], uint acc[MMA_MI][MMA_NJ][4]) {
+    for (int i = 0; i < MMA_MI; ++i)
         for (int r = 0; r < 4; ++r) share->a[w][lane][i][r] = a[i][r];
-    for (int j = 0; j < 4; ++j)
+    for (int j = 0; j < MMA_NJ; ++j)
         for (int r = 0; r < 2; ++r) share->b[w][lane][j][r] = b[j][r];
     barrier(CLK_LOCAL_MEM_FENCE);
     const int g = lane / 4, q = lane % 4;
-    for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < MMA_MI; ++i)
+        for (int j = 0; j < MMA_NJ; ++j)
             for (int c = 0; c < 4; ++c) {
                 const int n = 2 * q + (c & 1), h = c >> 1;
                 uint sum = acc[i][j][c];
@@ -81,17 +99,18 @@ inline void xpcs_mma_one(uint d[4], uint a0, uint a1, uint a2, uint a3, uint b0,
                  : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
 #define XPCS_MMA_STEP(a, b, acc)                                                                 \
-    _Pragma("unroll") for (int i = 0; i < 2; ++i) _Pragma("unroll") for (int j = 0; j < 4; ++j)  \
+    _Pragma("unroll") for (int i = 0; i < MMA_MI; ++i) _Pragma("unroll") for (int j = 0;        \
+                                                                            j < MMA_NJ; ++j)    \
         xpcs_mma_one(acc[i][j], a[i][0], a[i][1], a[i][2], a[i][3], b[j][0], b[j][1])
 #endif
 
 // Add (or store, add = 0) the warp's partial sums into gram and clear them.
 inline void xpcs_mma_flush(global ulong* gram, int4 item, int binCount, int framePad, int t1,
-                           int t2, uint acc[2][4][4], int add) {
+                           int t2, uint acc[MMA_MI][MMA_NJ][4], int add) {
 #pragma unroll
-    for (int i = 0; i < 2; ++i)
+    for (int i = 0; i < MMA_MI; ++i)
 #pragma unroll
-        for (int j = 0; j < 4; ++j)
+        for (int j = 0; j < MMA_NJ; ++j)
 #pragma unroll
             for (int c = 0; c < 4; ++c) {
                 const int r = t1 + 16 * i + (c >> 1) * 8, col = t2 + 8 * j + (c & 1);
@@ -100,6 +119,12 @@ inline void xpcs_mma_flush(global ulong* gram, int4 item, int binCount, int fram
                 acc[i][j][c] = 0;
             }
 }
+
+// 16 pixels from pixel k on of each of the work-item's 2 MMA_MI A rows and MMA_NJ B rows.
+#define XPCS_MMA_LOAD(la, lb, k)                                                                 \
+    _Pragma("unroll") for (int r = 0; r < 2 * MMA_MI; ++r) la[r] =                               \
+        *(global const uint4*)(rowsA[r] + (k));                                                  \
+    _Pragma("unroll") for (int r = 0; r < MMA_NJ; ++r) lb[r] = *(global const uint4*)(rowsB[r] + (k))
 
 // Global (lower tiles * MMA_THREADS, work entries); work-group (MMA_THREADS, 1). Rows of
 // frames >= `frames` read the last frame (their sums land in gram cells nobody reads).
@@ -112,40 +137,43 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
     const int2 tile = xpcs_lower_tile(get_group_id(0)) * MMA_TILE;
     const int4 item = work[get_group_id(1)];
     const int lid = get_local_id(0), warp = lid / 32, lane = lid % 32, g = lane / 4, q = lane % 4;
-    const int t1 = tile.x + 32 * (warp / 2), t2 = tile.y + 32 * (warp % 2);
-    global const uchar* rowsA[4];
-    global const uchar* rowsB[4];
+    const int t1 = tile.x + 16 * MMA_MI * (warp / MMA_WN), t2 = tile.y + 8 * MMA_NJ * (warp % MMA_WN);
+    global const uchar* rowsA[2 * MMA_MI];
+    global const uchar* rowsB[MMA_NJ];
 #pragma unroll
-    for (int r = 0; r < 4; ++r) { // A rows t1 + 8r + g (fragment r / 2, half r % 2)
+    for (int r = 0; r < 2 * MMA_MI; ++r) // A rows t1 + 8r + g (fragment r / 2, half r % 2)
         rowsA[r] = data + (size_t)min(t1 + 8 * r + g, frames - 1) * stride + 16 * q;
+#pragma unroll
+    for (int r = 0; r < MMA_NJ; ++r)
         rowsB[r] = data + (size_t)min(t2 + 8 * r + g, frames - 1) * stride + 16 * q;
-    }
-    uint acc[2][4][4];
+    uint acc[MMA_MI][MMA_NJ][4];
 #pragma unroll
-    for (int i = 0; i < 2; ++i)
+    for (int i = 0; i < MMA_MI; ++i)
 #pragma unroll
-        for (int j = 0; j < 4; ++j)
+        for (int j = 0; j < MMA_NJ; ++j)
 #pragma unroll
             for (int c = 0; c < 4; ++c) acc[i][j][c] = 0;
     int add = accumulate, steps = 0;
+    uint4 na[2 * MMA_MI], nb[MMA_NJ]; // the next iteration's pixels, loaded during this one's
+    if (item.y < item.z) XPCS_MMA_LOAD(na, nb, item.y);
     for (int k = item.y; k < item.z; k += MMA_KB) {
-        uint4 la[4], lb[4];
+        uint4 la[2 * MMA_MI], lb[MMA_NJ];
 #pragma unroll
-        for (int r = 0; r < 4; ++r) {
-            la[r] = *(global const uint4*)(rowsA[r] + k);
-            lb[r] = *(global const uint4*)(rowsB[r] + k);
-        }
+        for (int r = 0; r < 2 * MMA_MI; ++r) la[r] = na[r];
+#pragma unroll
+        for (int r = 0; r < MMA_NJ; ++r) lb[r] = nb[r];
+        if (k + MMA_KB < item.z) XPCS_MMA_LOAD(na, nb, k + MMA_KB);
 #pragma unroll
         for (int s = 0; s < 2; ++s) { // k32 step s: words 2s, 2s+1 of each load
-            uint a[2][4], b[4][2];
+            uint a[MMA_MI][4], b[MMA_NJ][2];
 #pragma unroll
-            for (int i = 0; i < 2; ++i) {
+            for (int i = 0; i < MMA_MI; ++i) {
                 const uint4 x = la[2 * i], y = la[2 * i + 1]; // rows g and g + 8
                 a[i][0] = s ? x.s2 : x.s0, a[i][1] = s ? y.s2 : y.s0;
                 a[i][2] = s ? x.s3 : x.s1, a[i][3] = s ? y.s3 : y.s1;
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j)
+            for (int j = 0; j < MMA_NJ; ++j)
                 b[j][0] = s ? lb[j].s2 : lb[j].s0, b[j][1] = s ? lb[j].s3 : lb[j].s1;
             XPCS_MMA_STEP(a, b, acc);
             if (++steps == MMA_FLUSH_STEPS) {

@@ -17,24 +17,35 @@ log="$OUT/run.log"
 if [ -n "${PROBE:-}" ]; then
   g++ -O2 -std=c++17 "$PROBE" -o /tmp/mma_probe -lOpenCL && /tmp/mma_probe 2>&1 | tail -3 >>"$log"
 fi
-TUNE=${TUNE:-}
-check() { # name, generate options
+# SHAPES: mma warp shapes "WM,WN,MI,NJ" to check and time (the first is the default).
+SHAPES=${SHAPES:-2,2,2,4}
+tune() { IFS=, read -r wm wn mi nj <<<"$1"; echo "--tune MMA_WM=$wm --tune MMA_WN=$wn --tune MMA_MI=$mi --tune MMA_NJ=$nj"; }
+run_variant() { # dataset, label, options...
+  local name=$1 label=$2; shift 2
+  $CLI correlate "/tmp/$name.h5" --device ocl:NVIDIA "$@" -o "/tmp/${name}_$label.h5" >>"$log" 2>&1 ||
+    echo "correlate $name $label failed" >>"$log"
+  echo "exact $name $label vs cpu: $(/tmp/same_g2 "/tmp/${name}_$label.h5" "/tmp/${name}_cpu.h5" | tr '\n' ' ')" >>"$log"
+}
+check() { # dataset name, generate options
   local name=$1; shift
   $CLI generate xpcs -o "/tmp/$name.h5" --model seed --compression none "$@" >/dev/null
   $CLI correlate "/tmp/$name.h5" --device cpu --variant cpu -o "/tmp/${name}_cpu.h5" >/dev/null
-  for v in mma gemm; do
-    # shellcheck disable=SC2086
-    $CLI correlate "/tmp/$name.h5" --device ocl:NVIDIA --variant $v $TUNE -o "/tmp/${name}_$v.h5" \
-      >>"$log" 2>&1 || echo "correlate $name $v failed" >>"$log"
-    echo "exact $name $v vs cpu: $(/tmp/same_g2 "/tmp/${name}_$v.h5" "/tmp/${name}_cpu.h5" | tr '\n' ' ')" >>"$log"
+  run_variant "$name" gemm --variant gemm
+  for s in $SHAPES; do
+    # shellcheck disable=SC2046
+    run_variant "$name" "mma$s" --variant mma $(tune "$s")
   done
 }
 check seed
 check large --frames 2000 --height 511 --width 511 --ring-width 8
 for size in seed large; do
-  # shellcheck disable=SC2086
-  $CLI bench xpcs --size $size --device ocl:NVIDIA --variant gemm --variant mma --repeat 7 $TUNE \
-    --json "$OUT/bench_$size.json" >>"$log" 2>&1
+  $CLI bench xpcs --size $size --device ocl:NVIDIA --variant gemm --repeat 7 \
+    --json "$OUT/bench_${size}_gemm.json" >>"$log" 2>&1
+  for s in $SHAPES; do
+    # shellcheck disable=SC2046
+    $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 $(tune "$s") \
+      --json "$OUT/bench_${size}_mma$s.json" >>"$log" 2>&1
+  done
 done
 PYTHONUNBUFFERED=1 timeout 200 python3 "$here/torch_peer.py" >>"$log" 2>&1 || echo "torch peer failed" >>"$log"
 python3 - "$OUT" <<'PY' >>"$log"
@@ -44,7 +55,8 @@ for f in sorted(glob.glob(sys.argv[1] + "/bench_*.json")):
         labels = ", ".join(f"{k} {v:.3f}" for k, v in sorted(r.get("labels_median_ms", {}).items())
                            if "xpcs" in k or v > 0.5)
         d = r.get("deviation", {})
-        print(f"bench {r.get('size')} {r.get('variant')}: kernel {r.get('median_ms', 0):.3f} ms "
+        tag = f.rsplit("_", 1)[-1][:-5]
+        print(f"bench {r.get('size')} {tag}: kernel {r.get('median_ms', 0):.3f} ms "
               f"(min {r.get('min_ms', 0):.3f}), wall {r.get('wall_median_ms', 0):.1f} ms, "
               f"{r.get('note', '')}, max dev {d.get('max')} pass {d.get('pass')} | {labels}")
 PY
