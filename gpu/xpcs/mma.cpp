@@ -22,12 +22,23 @@ int mostFlushSteps(int bits) {
     return static_cast<int>(((std::int64_t(1) << (bits - 1)) - 1) / stepGain);
 }
 
+// Default warp shape (one warp of 4 x 8 fragments: 64 x 64 tiles, the fastest of five on the
+// H200's large case) and frames per work-group of xpcs_mma_prepare.
+const Tuning& shapeDefaults() {
+    static const Tuning t{
+        {"MMA_WM", 1}, {"MMA_WN", 1}, {"MMA_MI", 4}, {"MMA_NJ", 8}, {"MMA_PREP_FRAMES", 4}};
+    return t;
+}
+std::size_t shape(const Tuning& t, const std::string& name) {
+    return static_cast<std::size_t>(valueOr(t, name, shapeDefaults().at(name)));
+}
+
 // MMA_TILE and MMA_THREADS of xpcs_mma.cl from the warp shape.
 std::size_t mmaTile(const Tuning& t) {
-    return std::size_t(valueOr(t, "MMA_WM", 2)) * 16 * valueOr(t, "MMA_MI", 2);
+    return shape(t, "MMA_WM") * 16 * shape(t, "MMA_MI");
 }
 std::size_t mmaThreads(const Tuning& t) {
-    return std::size_t(32) * valueOr(t, "MMA_WM", 2) * valueOr(t, "MMA_WN", 2);
+    return 32 * shape(t, "MMA_WM") * shape(t, "MMA_WN");
 }
 
 bool onNvidia(const DeviceInfo& d) {
@@ -51,7 +62,8 @@ void gramStep(DeviceRun& run, const Chunk& chunk, int accumulate) {
 // Frame-major chunk and frame sums in one kernel (xpcs_mma_prepare).
 void prepare(DeviceRun& run, const cl::Buffer& raw, const Chunk& chunk, int rawFrameSize,
              int accumulate) {
-    constexpr std::size_t group = 64, framesPerGroup = 4; // MMA_PREP_WG, MMA_PREP_FRAMES
+    constexpr std::size_t group = 64; // MMA_PREP_WG
+    const std::size_t framesPerGroup = shape(run.tuning, "MMA_PREP_FRAMES");
     const int stride = static_cast<int>(chunk.paddedPixels());
     cl::Kernel k = xpcsKernel(run.session, "xpcs_mma_prepare", run.options);
     setArgs(k, raw, run.pixels, run.offsets, run.data, run.sums, run.frames, rawFrameSize, stride,
@@ -78,6 +90,24 @@ Support mmaSupport(const DeviceInfo& device) {
 }
 
 void checkMmaTuning(const Tuning& tuning) {
+    struct Limit {
+        const char* name;
+        int min, max;
+    };
+    static const Limit limits[] = {{"MMA_FLUSH_STEPS", 1, 1032},
+                                   {"MMA_EMULATE", 0, 1},
+                                   {"MMA_EMU_BITS", 16, 32},
+                                   {"MMA_SLOTS", 1, 64},
+                                   {"MMA_WM", 1, 8},
+                                   {"MMA_WN", 1, 8},
+                                   {"MMA_MI", 1, 8},
+                                   {"MMA_NJ", 1, 16},
+                                   {"MMA_PREP_FRAMES", 1, 32}};
+    for (const Limit& l : limits)
+        if (const int v = valueOr(tuning, l.name, l.min); v < l.min || v > l.max)
+            throw UsageError("xpcs mma: --tune " + std::string(l.name) + "=" + std::to_string(v) +
+                             " is out of range; accepted: [" + std::to_string(l.min) + ", " +
+                             std::to_string(l.max) + "]");
     const int bits = valueOr(tuning, "MMA_EMU_BITS", 32);
     const int steps = valueOr(tuning, "MMA_FLUSH_STEPS", mostFlushSteps(32));
     if (bits < 32 && !mmaEmulated(tuning))
@@ -87,8 +117,8 @@ void checkMmaTuning(const Tuning& tuning) {
                          " lets a partial sum overflow (" + std::to_string(steps) +
                          " steps x 255^2 x 32 >= 2^" + std::to_string(bits - 1) +
                          "); accepted: 1 to " + std::to_string(mostFlushSteps(bits)));
-    const int rows = valueOr(tuning, "MMA_WM", 2) * 16 * valueOr(tuning, "MMA_MI", 2);
-    if (rows != valueOr(tuning, "MMA_WN", 2) * 8 * valueOr(tuning, "MMA_NJ", 4))
+    const std::size_t rows = mmaTile(tuning);
+    if (rows != shape(tuning, "MMA_WN") * 8 * shape(tuning, "MMA_NJ"))
         throw UsageError("xpcs mma: the tile must be square: MMA_WM*16*MMA_MI (" +
                          std::to_string(rows) + ") must equal MMA_WN*8*MMA_NJ");
 }
@@ -97,9 +127,11 @@ GpuVariant mmaVariant() {
     GpuVariant v;
     v.id = "mma";
     v.tuning = [](const DeviceInfo& dev, DType) {
-        return Tuning{{"MMA_FLUSH_STEPS", mostFlushSteps(32)},
-                      {"MMA_EMULATE", onNvidia(dev) ? 0 : 1},
-                      {"MMA_SLOTS", 1}};
+        Tuning t{{"MMA_FLUSH_STEPS", mostFlushSteps(32)},
+                 {"MMA_EMULATE", onNvidia(dev) ? 0 : 1},
+                 {"MMA_SLOTS", 1}};
+        t.insert(shapeDefaults().begin(), shapeDefaults().end());
+        return t;
     };
     v.layout = [](const Tuning& t) {
         return LayoutSpec{Layout::FrameMajor, std::size_t(mmaPixels), mmaTile(t)};

@@ -141,26 +141,13 @@ struct TuneLimit {
 };
 
 const std::vector<TuneLimit>& tuneLimits() {
-    static const std::vector<TuneLimit> limits{{"ORDERED_WG", 1, 1024, 1, true},
-                                               {"GEMM_TILE", 16, 256, 16, false},
-                                               {"GEMM_WPT", 4, 32, 4, false},
-                                               {"GEMM_K", 4, 256, 4, false},
-                                               {"GEMM_CPU_TILE", 16, 512, 16, false},
-                                               {"GEMM_CPU_CHUNK", 1, 256, 1, false},
-                                               {"GEMM_SLOTS", 1, 64, 1, false},
-                                               {"GEMM_MAC_DOUBLE", 0, 1, 1, false},
-                                               {"GEMM_FAST_U8", 0, 1, 1, false},
-                                               {"GEMM_DP4A", 0, 1, 1, false},
-                                               {"GEMM_PTX_DP4A", 0, 1, 1, false},
-                                               {"XPCS_CPU", 0, 1, 1, false},
-                                               {"MMA_FLUSH_STEPS", 1, 1032, 1, false},
-                                               {"MMA_EMULATE", 0, 1, 1, false},
-                                               {"MMA_EMU_BITS", 16, 32, 1, false},
-                                               {"MMA_SLOTS", 1, 64, 1, false},
-                                               {"MMA_WM", 1, 8, 1, false},
-                                               {"MMA_WN", 1, 8, 1, false},
-                                               {"MMA_MI", 1, 8, 1, false},
-                                               {"MMA_NJ", 1, 16, 1, false}};
+    static const std::vector<TuneLimit> limits{
+        {"ORDERED_WG", 1, 1024, 1, true},      {"GEMM_TILE", 16, 256, 16, false},
+        {"GEMM_WPT", 4, 32, 4, false},         {"GEMM_K", 4, 256, 4, false},
+        {"GEMM_CPU_TILE", 16, 512, 16, false}, {"GEMM_CPU_CHUNK", 1, 256, 1, false},
+        {"GEMM_SLOTS", 1, 64, 1, false},       {"GEMM_MAC_DOUBLE", 0, 1, 1, false},
+        {"GEMM_FAST_U8", 0, 1, 1, false},      {"GEMM_DP4A", 0, 1, 1, false},
+        {"GEMM_PTX_DP4A", 0, 1, 1, false},     {"XPCS_CPU", 0, 1, 1, false}};
     return limits;
 }
 

@@ -33,16 +33,16 @@
 // Warps of a work-group along rows (MMA_WM) and columns (MMA_WN); A fragments (16 rows) and
 // B fragments (8 columns) per warp.
 #ifndef MMA_WM
-#define MMA_WM 2
+#define MMA_WM 1
 #endif
 #ifndef MMA_WN
-#define MMA_WN 2
+#define MMA_WN 1
 #endif
 #ifndef MMA_MI
-#define MMA_MI 2
+#define MMA_MI 4
 #endif
 #ifndef MMA_NJ
-#define MMA_NJ 4
+#define MMA_NJ 8
 #endif
 #define MMA_TILE (MMA_WM * 16 * MMA_MI) // frames per side of a work-group tile
 #define MMA_KB 64                        // pixels per iteration (two k32 steps)
@@ -192,14 +192,18 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
 // (source indices read once for all its frames), writes them as one uint4 per frame and sums
 // them; global (MMA_PREP_WG * frame blocks, binCount).
 #define MMA_PREP_WG 64
+#ifndef MMA_PREP_FRAMES
 #define MMA_PREP_FRAMES 4
+#endif
 kernel void xpcs_mma_prepare(global const uchar* raw, global const int* source,
                              global const int* offsets, global uchar* out, global ulong* sums,
                              int frames, int rawFrameSize, int stride, int accumulate) {
     local ulong partial[MMA_PREP_FRAMES][MMA_PREP_WG];
     const int lid = get_local_id(0), t0 = get_group_id(0) * MMA_PREP_FRAMES;
     const int bin = get_group_id(1), end = offsets[bin + 1];
-    ulong s[MMA_PREP_FRAMES] = {0, 0, 0, 0};
+    ulong s[MMA_PREP_FRAMES];
+#pragma unroll
+    for (int f = 0; f < MMA_PREP_FRAMES; ++f) s[f] = 0;
     for (int q = offsets[bin] + 16 * lid; q < end; q += 16 * MMA_PREP_WG) {
         int src[16];
 #pragma unroll

@@ -14,12 +14,13 @@ cmake -S . -B /tmp/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLSCOPE_BUILD_GUI=OFF
 CLI=/tmp/b/app/clscope-cli
 g++ -O2 "$here/same_g2.cpp" -I/usr/include/hdf5/serial -lhdf5_serial -o /tmp/same_g2 || exit 1
 log="$OUT/run.log"
+g++ -O2 "$here/h2d_bandwidth.cpp" -lOpenCL -o /tmp/h2d && /tmp/h2d 512 >>"$log" 2>&1
 if [ -n "${PROBE:-}" ]; then
   g++ -O2 -std=c++17 "$PROBE" -o /tmp/mma_probe -lOpenCL && /tmp/mma_probe 2>&1 | tail -3 >>"$log"
 fi
-# SHAPES: mma warp shapes "WM,WN,MI,NJ" to check and time (the first is the default).
+# SHAPES: mma warp shapes "WM,WN,MI,NJ[,PREP_FRAMES]" to check and time.
 SHAPES=${SHAPES:-2,2,2,4}
-tune() { IFS=, read -r wm wn mi nj <<<"$1"; echo "--tune MMA_WM=$wm --tune MMA_WN=$wn --tune MMA_MI=$mi --tune MMA_NJ=$nj"; }
+tune() { IFS=, read -r wm wn mi nj pf <<<"$1"; echo "--tune MMA_WM=$wm --tune MMA_WN=$wn --tune MMA_MI=$mi --tune MMA_NJ=$nj --tune MMA_PREP_FRAMES=${pf:-4}"; }
 run_variant() { # dataset, label, options...
   local name=$1 label=$2; shift 2
   $CLI correlate "/tmp/$name.h5" --device ocl:NVIDIA "$@" -o "/tmp/${name}_$label.h5" >>"$log" 2>&1 ||
@@ -44,7 +45,7 @@ for size in seed large; do
   for s in $SHAPES; do
     # shellcheck disable=SC2046
     $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 $(tune "$s") \
-      --json "$OUT/bench_${size}_mma$s.json" >>"$log" 2>&1
+      --json "$OUT/bench_${size}_mma${s//,/-}.json" >>"$log" 2>&1
   done
 done
 PYTHONUNBUFFERED=1 timeout 200 python3 "$here/torch_peer.py" >>"$log" 2>&1 || echo "torch peer failed" >>"$log"
@@ -60,4 +61,4 @@ for f in sorted(glob.glob(sys.argv[1] + "/bench_*.json")):
               f"(min {r.get('min_ms', 0):.3f}), wall {r.get('wall_median_ms', 0):.1f} ms, "
               f"{r.get('note', '')}, max dev {d.get('max')} pass {d.get('pass')} | {labels}")
 PY
-grep -E "^(iters|exact|bench|peer|torch|correlate)" "$log"
+grep -E "^(h2d|iters|exact|bench|peer|torch|correlate)" "$log"
