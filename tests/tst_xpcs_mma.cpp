@@ -88,10 +88,12 @@ class TestXpcsMma : public QObject {
 };
 
 // One kernel build for every case (PoCL compiles each option set anew): 24-bit accumulators,
-// which hold below 2^23 for at most 4 steps of 255^2 * 32, flushed every 4 steps, 2 slots.
+// which hold below 2^23 for at most 4 steps of 255^2 * 32, flushed every 4 steps, 2 slots;
+// frames streamed in blocks of 16 (whole-frame chunks; the chunked case uploads at once).
 xpcs::Params emulated() {
     xpcs::Params p;
-    p.tuning = {{"MMA_EMULATE", 1}, {"MMA_EMU_BITS", 24}, {"MMA_FLUSH_STEPS", 4}, {"MMA_SLOTS", 2}};
+    p.tuning = {{"MMA_EMULATE", 1}, {"MMA_EMU_BITS", 24}, {"MMA_FLUSH_STEPS", 4},
+                {"MMA_SLOTS", 2},   {"MMA_STREAM", 1},    {"MMA_STREAM_FRAMES", 16}};
     return p;
 }
 

@@ -2,6 +2,9 @@
 #include "gpu/xpcs/mma.hpp"
 
 #include "core/errors.hpp"
+#include "gpu/staging.hpp"
+
+#include <algorithm>
 
 namespace clscope::xpcs {
 
@@ -23,10 +26,10 @@ int mostFlushSteps(int bits) {
 }
 
 // Default warp shape (one warp of 4 x 8 fragments: 64 x 64 tiles, the fastest of five on the
-// H200's large case) and frames per work-group of xpcs_mma_prepare.
+// H200's large case), frames per work-group of xpcs_mma_prepare and per streamed block.
 const Tuning& shapeDefaults() {
-    static const Tuning t{
-        {"MMA_WM", 1}, {"MMA_WN", 1}, {"MMA_MI", 4}, {"MMA_NJ", 8}, {"MMA_PREP_FRAMES", 4}};
+    static const Tuning t{{"MMA_WM", 1}, {"MMA_WN", 1},          {"MMA_MI", 4},
+                          {"MMA_NJ", 8}, {"MMA_PREP_FRAMES", 8}, {"MMA_STREAM_FRAMES", 128}};
     return t;
 }
 std::size_t shape(const Tuning& t, const std::string& name) {
@@ -59,18 +62,47 @@ void gramStep(DeviceRun& run, const Chunk& chunk, int accumulate) {
     run.session.finish(); // the work list lives on this stack frame
 }
 
-// Frame-major chunk and frame sums in one kernel (xpcs_mma_prepare).
-void prepare(DeviceRun& run, const cl::Buffer& raw, const Chunk& chunk, int rawFrameSize,
-             int accumulate) {
-    constexpr std::size_t group = 64; // MMA_PREP_WG
+// xpcs_mma_prepare over frames [t0, t1) held in raw (frame t0 first).
+void prepareFrames(DeviceRun& run, const cl::Buffer& raw, const Chunk& chunk, int rawFrameSize,
+                   int accumulate, std::size_t t0, std::size_t t1) {
+    constexpr std::size_t group = 256; // MMA_PREP_WG
     const std::size_t framesPerGroup = shape(run.tuning, "MMA_PREP_FRAMES");
-    const int stride = static_cast<int>(chunk.paddedPixels());
     cl::Kernel k = xpcsKernel(run.session, "xpcs_mma_prepare", run.options);
-    setArgs(k, raw, run.pixels, run.offsets, run.data, run.sums, run.frames, rawFrameSize, stride,
-            accumulate);
-    const std::size_t blocks = (std::size_t(run.frames) + framesPerGroup - 1) / framesPerGroup;
+    setArgs(k, raw, run.pixels, run.offsets, run.data, run.sums, run.frames, rawFrameSize,
+            static_cast<int>(chunk.paddedPixels()), accumulate, static_cast<int>(t0),
+            static_cast<int>(t1));
+    const std::size_t blocks = (t1 - t0 + framesPerGroup - 1) / framesPerGroup;
     run.session.launch(k, "xpcs mma prepare",
                        {{blocks * group, std::size_t(run.binCount)}, {group, 1}});
+}
+
+// Upload the chunk's frames and make its frame-major layout and frame sums. A chunk of whole
+// frames streams in blocks of frames (MMA_STREAM): pinned staging filled by host threads, DMA
+// on a queue of its own, each block's prepare kernel overlapping the next block's copies;
+// otherwise one (rectangular) upload from pageable memory, then one kernel.
+void prepare(DeviceRun& run, const Array& frames, const cl::Buffer& raw, const Chunk& chunk,
+             int accumulate) {
+    const std::size_t frameBytes = frames.frameSize(), count = frames.frameCount();
+    const int rawFrameSize = static_cast<int>((chunk.rowEnd - chunk.rowBegin) * frames.width());
+    const std::size_t block = shape(run.tuning, "MMA_STREAM_FRAMES");
+    if (!valueOr(run.tuning, "MMA_STREAM", 0) || std::size_t(rawFrameSize) != frameBytes ||
+        block >= count) {
+        uploadRaw(run.session, raw, frames, chunk);
+        return prepareFrames(run, raw, chunk, rawFrameSize, accumulate, 0, count);
+    }
+    StreamUpload stream(run.session, block * frameBytes, "xpcs frames (stream)");
+    auto send = [&](std::size_t index) {
+        const std::size_t t0 = index * block, n = std::min(block, count - t0);
+        stream.send(index, frames.bytes() + t0 * frameBytes, n * frameBytes, "copy H->D frames");
+    };
+    send(0);
+    for (std::size_t t0 = 0, index = 0; t0 < count; t0 += block, ++index) {
+        prepareFrames(run, stream.acquire(index), chunk, rawFrameSize, accumulate, t0,
+                      std::min(count, t0 + block));
+        stream.release(index);
+        if (t0 + block < count) send(index + 1); // overlaps this block's kernel
+    }
+    run.session.finish(); // before the stream's buffers go
 }
 
 } // namespace
@@ -102,7 +134,9 @@ void checkMmaTuning(const Tuning& tuning) {
                                    {"MMA_WN", 1, 8},
                                    {"MMA_MI", 1, 8},
                                    {"MMA_NJ", 1, 16},
-                                   {"MMA_PREP_FRAMES", 1, 32}};
+                                   {"MMA_PREP_FRAMES", 1, 16},
+                                   {"MMA_STREAM", 0, 1},
+                                   {"MMA_STREAM_FRAMES", 1, 1 << 20}};
     for (const Limit& l : limits)
         if (const int v = valueOr(tuning, l.name, l.min); v < l.min || v > l.max)
             throw UsageError("xpcs mma: --tune " + std::string(l.name) + "=" + std::to_string(v) +
@@ -129,7 +163,8 @@ GpuVariant mmaVariant() {
     v.tuning = [](const DeviceInfo& dev, DType) {
         Tuning t{{"MMA_FLUSH_STEPS", mostFlushSteps(32)},
                  {"MMA_EMULATE", onNvidia(dev) ? 0 : 1},
-                 {"MMA_SLOTS", 1}};
+                 {"MMA_SLOTS", 1},
+                 {"MMA_STREAM", dev.type == "GPU" ? 1 : 0}};
         t.insert(shapeDefaults().begin(), shapeDefaults().end());
         return t;
     };

@@ -48,6 +48,10 @@ for size in seed large; do
       --json "$OUT/bench_${size}_mma${s//,/-}.json" >>"$log" 2>&1
   done
 done
+for size in seed large; do # the same without the streamed upload
+  $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 --tune MMA_STREAM=0 \
+    --json "$OUT/bench_${size}_mma-nostream.json" >>"$log" 2>&1
+done
 PYTHONUNBUFFERED=1 timeout 200 python3 "$here/torch_peer.py" >>"$log" 2>&1 || echo "torch peer failed" >>"$log"
 python3 - "$OUT" <<'PY' >>"$log"
 import json, sys, glob
@@ -61,4 +65,5 @@ for f in sorted(glob.glob(sys.argv[1] + "/bench_*.json")):
               f"(min {r.get('min_ms', 0):.3f}), wall {r.get('wall_median_ms', 0):.1f} ms, "
               f"{r.get('note', '')}, max dev {d.get('max')} pass {d.get('pass')} | {labels}")
 PY
+(cd "$OUT" && tar czf results.tgz ./*.json run.log && rm -f ./*.json)
 grep -E "^(h2d|iters|exact|bench|peer|torch|correlate)" "$log"
