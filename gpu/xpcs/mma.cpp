@@ -26,10 +26,11 @@ int mostFlushSteps(int bits) {
 }
 
 // Default warp shape (one warp of 4 x 8 fragments: 64 x 64 tiles, the fastest of five on the
-// H200's large case), frames per work-group of xpcs_mma_prepare and per streamed block.
+// H200's large case), frames per work-group of xpcs_mma_prepare and per streamed block (0:
+// 64 MiB worth; the seed case's 24 MB then go up at once, streaming cost it 0.5 ms of wall).
 const Tuning& shapeDefaults() {
     static const Tuning t{{"MMA_WM", 1}, {"MMA_WN", 1},          {"MMA_MI", 4},
-                          {"MMA_NJ", 8}, {"MMA_PREP_FRAMES", 8}, {"MMA_STREAM_FRAMES", 128}};
+                          {"MMA_NJ", 8}, {"MMA_PREP_FRAMES", 4}, {"MMA_STREAM_FRAMES", 0}};
     return t;
 }
 std::size_t shape(const Tuning& t, const std::string& name) {
@@ -65,7 +66,7 @@ void gramStep(DeviceRun& run, const Chunk& chunk, int accumulate) {
 // xpcs_mma_prepare over frames [t0, t1) held in raw (frame t0 first).
 void prepareFrames(DeviceRun& run, const cl::Buffer& raw, const Chunk& chunk, int rawFrameSize,
                    int accumulate, std::size_t t0, std::size_t t1) {
-    constexpr std::size_t group = 256; // MMA_PREP_WG
+    constexpr std::size_t group = 64; // MMA_PREP_WG
     const std::size_t framesPerGroup = shape(run.tuning, "MMA_PREP_FRAMES");
     cl::Kernel k = xpcsKernel(run.session, "xpcs_mma_prepare", run.options);
     setArgs(k, raw, run.pixels, run.offsets, run.data, run.sums, run.frames, rawFrameSize,
@@ -84,7 +85,8 @@ void prepare(DeviceRun& run, const Array& frames, const cl::Buffer& raw, const C
              int accumulate) {
     const std::size_t frameBytes = frames.frameSize(), count = frames.frameCount();
     const int rawFrameSize = static_cast<int>((chunk.rowEnd - chunk.rowBegin) * frames.width());
-    const std::size_t block = shape(run.tuning, "MMA_STREAM_FRAMES");
+    const std::size_t tuned = shape(run.tuning, "MMA_STREAM_FRAMES"); // 0: 64 MiB of frames
+    const std::size_t block = tuned ? tuned : std::max<std::size_t>(1, (64 << 20) / frameBytes);
     if (!valueOr(run.tuning, "MMA_STREAM", 0) || std::size_t(rawFrameSize) != frameBytes ||
         block >= count) {
         uploadRaw(run.session, raw, frames, chunk);
@@ -136,7 +138,7 @@ void checkMmaTuning(const Tuning& tuning) {
                                    {"MMA_NJ", 1, 16},
                                    {"MMA_PREP_FRAMES", 1, 16},
                                    {"MMA_STREAM", 0, 1},
-                                   {"MMA_STREAM_FRAMES", 1, 1 << 20}};
+                                   {"MMA_STREAM_FRAMES", 0, 1 << 20}};
     for (const Limit& l : limits)
         if (const int v = valueOr(tuning, l.name, l.min); v < l.min || v > l.max)
             throw UsageError("xpcs mma: --tune " + std::string(l.name) + "=" + std::to_string(v) +

@@ -189,12 +189,14 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
 // Raw frames [tBegin, tEnd) (raw starts at frame tBegin) -> rows tBegin..tEnd-1 of the
 // frame-major chunk and their frame sums S[bin][t], in one pass (the shared reorder and
 // frame-sum kernels take a byte per work-item and read the chunk again). Work-group
-// (MMA_PREP_WG) per (MMA_PREP_FRAMES frames, bin): work-item i takes pixels i, i + MMA_PREP_WG,
-// ... of the bin (a warp gathers 32 neighbouring pixels of a frame, one source index read for
-// all its frames); global (MMA_PREP_WG * frame blocks, binCount).
-#define MMA_PREP_WG 256
+// (MMA_PREP_WG) per (MMA_PREP_FRAMES frames, bin): each work-item gathers 16 pixels of the bin
+// (source indices read once for all its frames), writes them as one uint4 per frame and sums
+// them; global (MMA_PREP_WG * frame blocks, binCount). (A work-item per pixel and 8 frames
+// took 1.95 ms on the H200's large case against 1.32 for this one, 0.19 against 0.054 ms on
+// the seed.)
+#define MMA_PREP_WG 64
 #ifndef MMA_PREP_FRAMES
-#define MMA_PREP_FRAMES 8
+#define MMA_PREP_FRAMES 4
 #endif
 kernel void xpcs_mma_prepare(global const uchar* raw, global const int* source,
                              global const int* offsets, global uchar* out, global ulong* sums,
@@ -203,30 +205,46 @@ kernel void xpcs_mma_prepare(global const uchar* raw, global const int* source,
     local ulong partial[MMA_PREP_FRAMES][MMA_PREP_WG];
     const int lid = get_local_id(0), t0 = tBegin + get_group_id(0) * MMA_PREP_FRAMES;
     const int bin = get_group_id(1), end = offsets[bin + 1];
-    uint s[MMA_PREP_FRAMES]; // <= 255 x the work-item's pixels of the bin
+    ulong s[MMA_PREP_FRAMES];
 #pragma unroll
     for (int f = 0; f < MMA_PREP_FRAMES; ++f) s[f] = 0;
-    for (int q = offsets[bin] + lid; q < end; q += MMA_PREP_WG) {
-        const int src = source[q];
+    for (int q = offsets[bin] + 16 * lid; q < end; q += 16 * MMA_PREP_WG) {
+        int src[16];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const int4 v = vload4(0, source + q + 4 * i);
+            src[4 * i] = v.s0, src[4 * i + 1] = v.s1, src[4 * i + 2] = v.s2, src[4 * i + 3] = v.s3;
+        }
 #pragma unroll
         for (int f = 0; f < MMA_PREP_FRAMES; ++f) {
-            const int t = t0 + f;
-            if (t >= tEnd) break;
-            const uchar v = src < 0 ? (uchar)0 : raw[(size_t)(t - tBegin) * rawFrameSize + src];
-            out[(size_t)t * stride + q] = v;
-            s[f] += v;
+            const int t = min(t0 + f, tEnd - 1); // rows past the last frame: not written
+            global const uchar* row = raw + (size_t)(t - tBegin) * rawFrameSize;
+            uint words[4], sum = 0;
+#pragma unroll
+            for (int w = 0; w < 4; ++w) {
+                uint word = 0;
+#pragma unroll
+                for (int b = 0; b < 4; ++b) {
+                    const int from = src[4 * w + b];
+                    const uint v = from < 0 ? 0u : (uint)row[from];
+                    word |= v << (8 * b), sum += v;
+                }
+                words[w] = word;
+            }
+            if (t0 + f < tEnd) {
+                *(global uint4*)(out + (size_t)t * stride + q) =
+                    (uint4)(words[0], words[1], words[2], words[3]);
+                s[f] += sum;
+            }
         }
     }
 #pragma unroll
     for (int f = 0; f < MMA_PREP_FRAMES; ++f) partial[f][lid] = s[f];
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int n = MMA_PREP_WG / 2; n > 0; n /= 2) {
-        if (lid < n)
-            for (int f = 0; f < MMA_PREP_FRAMES; ++f) partial[f][lid] += partial[f][lid + n];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid < MMA_PREP_FRAMES && t0 + lid < tEnd)
-        xpcs_store(&sums[(size_t)bin * frames + t0 + lid], partial[lid][0], accumulate);
+    if (lid >= MMA_PREP_FRAMES || t0 + lid >= tEnd) return;
+    ulong total = 0;
+    for (int i = 0; i < MMA_PREP_WG; ++i) total += partial[lid][i];
+    xpcs_store(&sums[(size_t)bin * frames + t0 + lid], total, accumulate);
 }
 
 #endif // MMA_FLUSH_STEPS
