@@ -138,6 +138,7 @@ void checkMmaTuning(const Tuning& tuning) {
                                    {"MMA_NJ", 1, 16},
                                    {"MMA_PREP_FRAMES", 1, 16},
                                    {"MMA_STREAM", 0, 1},
+                                   {"MMA_PREFETCH", 0, 1},
                                    {"MMA_STREAM_FRAMES", 0, 1 << 20}};
     for (const Limit& l : limits)
         if (const int v = valueOr(tuning, l.name, l.min); v < l.min || v > l.max)

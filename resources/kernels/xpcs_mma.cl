@@ -44,6 +44,9 @@
 #ifndef MMA_NJ
 #define MMA_NJ 8
 #endif
+#ifndef MMA_PREFETCH
+#define MMA_PREFETCH 1 // load the next 64 pixels while the current ones multiply
+#endif
 #define MMA_TILE (MMA_WM * 16 * MMA_MI) // frames per side of a work-group tile
 #define MMA_KB 64                        // pixels per iteration (two k32 steps)
 #define MMA_WARPS (MMA_WM * MMA_WN)
@@ -154,15 +157,21 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
 #pragma unroll
             for (int c = 0; c < 4; ++c) acc[i][j][c] = 0;
     int add = accumulate, steps = 0;
+#if MMA_PREFETCH
     uint4 na[2 * MMA_MI], nb[MMA_NJ]; // the next iteration's pixels, loaded during this one's
     if (item.y < item.z) XPCS_MMA_LOAD(na, nb, item.y);
+#endif
     for (int k = item.y; k < item.z; k += MMA_KB) {
         uint4 la[2 * MMA_MI], lb[MMA_NJ];
+#if MMA_PREFETCH
 #pragma unroll
         for (int r = 0; r < 2 * MMA_MI; ++r) la[r] = na[r];
 #pragma unroll
         for (int r = 0; r < MMA_NJ; ++r) lb[r] = nb[r];
         if (k + MMA_KB < item.z) XPCS_MMA_LOAD(na, nb, k + MMA_KB);
+#else
+        XPCS_MMA_LOAD(la, lb, k);
+#endif
 #pragma unroll
         for (int s = 0; s < 2; ++s) { // k32 step s: words 2s, 2s+1 of each load
             uint a[MMA_MI][4], b[MMA_NJ][2];

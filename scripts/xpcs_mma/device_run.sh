@@ -18,9 +18,13 @@ g++ -O2 "$here/h2d_bandwidth.cpp" -lOpenCL -o /tmp/h2d && /tmp/h2d 512 >>"$log" 
 if [ -n "${PROBE:-}" ]; then
   g++ -O2 -std=c++17 "$PROBE" -o /tmp/mma_probe -lOpenCL && /tmp/mma_probe 2>&1 | tail -3 >>"$log"
 fi
-# SHAPES: mma warp shapes "WM,WN,MI,NJ[,PREP_FRAMES]" to check and time.
+# SHAPES: mma warp shapes "WM,WN,MI,NJ[,PREP_FRAMES[,PREFETCH]]" to check and time.
 SHAPES=${SHAPES:-2,2,2,4}
-tune() { IFS=, read -r wm wn mi nj pf <<<"$1"; echo "--tune MMA_WM=$wm --tune MMA_WN=$wn --tune MMA_MI=$mi --tune MMA_NJ=$nj --tune MMA_PREP_FRAMES=${pf:-4}"; }
+tune() {
+  IFS=, read -r wm wn mi nj pf pre <<<"$1"
+  echo "--tune MMA_WM=$wm --tune MMA_WN=$wn --tune MMA_MI=$mi --tune MMA_NJ=$nj" \
+    "--tune MMA_PREP_FRAMES=${pf:-4} --tune MMA_PREFETCH=${pre:-1}"
+}
 run_variant() { # dataset, label, options...
   local name=$1 label=$2; shift 2
   $CLI correlate "/tmp/$name.h5" --device ocl:NVIDIA "$@" -o "/tmp/${name}_$label.h5" >>"$log" 2>&1 ||
@@ -37,6 +41,15 @@ check() { # dataset name, generate options
     run_variant "$name" "mma$s" --variant mma $(tune "$s")
   done
 }
+if [ -n "${VERBOSE:-}" ]; then # ptxas registers and spills of the default mma build
+  $CLI generate xpcs -o /tmp/v.h5 --model seed --frames 64 --compression none >/dev/null
+  for s in $SHAPES; do
+    # shellcheck disable=SC2046
+    CLSCOPE_CL_OPTIONS=-cl-nv-verbose CLSCOPE_CL_LOG=1 $CLI correlate /tmp/v.h5 --device ocl:NVIDIA \
+      --variant mma $(tune "$s") -o /tmp/v_out.h5 2>&1 | grep -B1 -A2 "xpcs_mma'" |
+      sed "s/^/ptxas $s: /" >>"$log"
+  done
+fi
 check seed
 check large --frames 2000 --height 511 --width 511 --ring-width 8
 for size in seed large; do
@@ -66,4 +79,4 @@ for f in sorted(glob.glob(sys.argv[1] + "/bench_*.json")):
               f"{r.get('note', '')}, max dev {d.get('max')} pass {d.get('pass')} | {labels}")
 PY
 (cd "$OUT" && tar czf results.tgz ./*.json run.log && rm -f ./*.json)
-grep -E "^(h2d|iters|exact|bench|peer|torch|correlate)" "$log"
+grep -E "^(h2d|iters|exact|bench|peer|torch|correlate|ptxas)" "$log"
