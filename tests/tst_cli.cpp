@@ -115,9 +115,10 @@ class TestCli : public QObject {
         const Run r = cli({"variants", "xpcs"});
         QCOMPARE(r.code, 0);
         const QStringList lines = r.out.trimmed().split('\n');
-        QCOMPARE(lines.size(), 4);
+        QCOMPARE(lines.size(), 5);
         QVERIFY(lines[2].startsWith("gemm\t") && lines[2].endsWith("(default)"));
-        QVERIFY(lines[3].startsWith("cpu\t"));
+        QVERIFY(lines[3].startsWith("mma\t"));
+        QVERIFY(lines[4].startsWith("cpu\t"));
         QCOMPARE(cli({"variants", "nope"}).code, 2);
     }
 

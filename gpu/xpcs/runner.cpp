@@ -13,7 +13,8 @@ namespace clscope::xpcs {
 
 cl::Kernel xpcsKernel(ClSession& session, const std::string& name, const std::string& options) {
     std::string source = kernelSource("common");
-    for (const char* part : {"xpcs_common", "xpcs_lags", "xpcs_seed", "xpcs_gemm", "xpcs_gemm_gpu"})
+    for (const char* part :
+         {"xpcs_common", "xpcs_lags", "xpcs_seed", "xpcs_gemm", "xpcs_gemm_gpu", "xpcs_mma"})
         source.append("\n").append(kernelSource(part));
     const cl::Program program = session.device().program(source, "-cl-std=CL1.2 " + options);
     return cl::Kernel(program, name.c_str());
@@ -79,6 +80,8 @@ std::pair<std::size_t, std::size_t> chunkLimits(const DeviceInfo& dev, const Arr
     return {maxPixels, std::max<std::size_t>(1, each / rowBytes)};
 }
 
+} // namespace
+
 // Raw frames of rows [rowBegin, rowEnd) of every frame, uploaded as one (T, rows*W) block
 // straight from the frames (a rectangular write: no host staging copy). Blocking, like every
 // upload, so that no error path frees the frames while the queue reads them.
@@ -98,6 +101,8 @@ void uploadRaw(ClSession& s, const cl::Buffer& raw, const Array& frames, const C
         rethrowDeviceError(e, "copy H->D frames", s.info());
     }
 }
+
+namespace {
 
 // Raw chunk -> the variant's layout (no copy for layout 0).
 void reorder(DeviceRun& run, const cl::Buffer& raw, const Chunk& c, const LayoutSpec& spec,
@@ -227,17 +232,21 @@ void processChunk(DeviceRun& run, const GpuVariant& variant, const LayoutSpec& s
     run.stride = spec.layout == Layout::Raw          ? rawFrameSize
                  : spec.layout == Layout::FrameMajor ? static_cast<int>(c.paddedPixels())
                                                      : run.framePad;
-    uploadRaw(run.session, raw, frames, c);
     run.session.upload(run.pixels, c.source.data(), c.source.size() * 4, "copy H->D pixels");
     run.session.upload(run.offsets, c.offsets.data(), c.offsets.size() * 4, "copy H->D pixels");
-    reorder(run, raw, c, spec, rawFrameSize);
+    if (variant.prepare) {
+        variant.prepare(run, frames, raw, c, accumulate);
+    } else {
+        uploadRaw(run.session, raw, frames, c);
+        reorder(run, raw, c, spec, rawFrameSize);
+    }
     run.session.finish();
     progress.report(from + 0.2 * (to - from));
     progress.checkCancel();
     variant.gramStep(run, c, accumulate);
     progress.report(from + 0.9 * (to - from));
     progress.checkCancel();
-    frameSums(run, spec.layout, accumulate);
+    if (!variant.prepare) frameSums(run, spec.layout, accumulate);
     run.session.finish(); // chunk buffers are reused by the next chunk
 }
 

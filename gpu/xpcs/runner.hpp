@@ -41,6 +41,12 @@ struct GpuVariant {
         slots;
     // Fill gram for one chunk: store (accumulate = 0) or add (1).
     std::function<void(DeviceRun&, const Chunk&, int accumulate)> gramStep;
+    // Optional: upload the chunk's frames and make its layout and frame sums (the pixels and
+    // offsets are on the device; raw is the raw-frames buffer). Empty: the shared upload and
+    // reorder before gramStep, frame sums after it.
+    std::function<void(DeviceRun&, const Array& frames, const cl::Buffer& raw, const Chunk&,
+                       int accumulate)>
+        prepare;
 };
 
 // A kernel of the xpcs program (common.cl and the xpcs_*.cl parts), built with options.
@@ -48,6 +54,9 @@ cl::Kernel xpcsKernel(ClSession& session, const std::string& name, const std::st
 
 Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
                    const LabelMask& mask, const Params& params, const Progress& progress);
+
+// Raw frames of the chunk's rows, as one (T, rows*W) block into raw (blocking).
+void uploadRaw(ClSession& s, const cl::Buffer& raw, const Array& frames, const Chunk& c);
 
 // Set the arguments of a kernel in order.
 template <class... Args> void setArgs(cl::Kernel& kernel, const Args&... args) {

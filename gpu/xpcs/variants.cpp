@@ -2,6 +2,7 @@
 // entries, and correlate(), the dispatcher over them.
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
+#include "gpu/xpcs/mma.hpp"
 #include "gpu/xpcs/runner.hpp"
 
 #include <algorithm>
@@ -125,7 +126,8 @@ GpuVariant gemmVariant() {
 }
 
 const GpuVariant& gpuVariant(const std::string& id) {
-    static const std::vector<GpuVariant> all{naiveVariant(), orderedVariant(), gemmVariant()};
+    static const std::vector<GpuVariant> all{naiveVariant(), orderedVariant(), gemmVariant(),
+                                             mmaVariant()};
     for (const GpuVariant& v : all)
         if (v.id == id) return v;
     throw UsageError("xpcs: no OpenCL variant '" + id + "'");
@@ -173,6 +175,7 @@ void checkTuning(const std::string& variant, const Tuning& given) {
     const auto tile = given.find("GEMM_TILE"), wpt = given.find("GEMM_WPT");
     if (tile != given.end() && wpt != given.end() && tile->second % wpt->second != 0)
         throw UsageError("xpcs " + variant + ": --tune GEMM_TILE must be a multiple of GEMM_WPT");
+    if (variant == "mma") checkMmaTuning(given);
 }
 
 Support needsFp64(const DeviceInfo& d) {
@@ -190,7 +193,10 @@ Result correlate(const DeviceInfo& device, const std::string& variant, const Arr
                  const LabelMask& mask, const Params& params, const Progress& progress) {
     const std::string id = variant.empty() ? defaultVariant(device) : variant;
     const VariantEntry entry = AlgorithmRegistry::instance().find("xpcs").variant(id);
-    if (const Support s = entry.supports(device); !s.ok)
+    if (id == "mma" && frames.dtype() != DType::UInt8 && !device.isHost()) // bytes only
+        return correlate(device, "gemm", frames, mask, params, progress);
+    const bool emulated = id == "mma" && mmaEmulated(params.tuning); // any OpenCL device
+    if (const Support s = entry.supports(device); !s.ok && !(emulated && !device.isHost()))
         throw UsageError("xpcs variant '" + id + "' cannot run on " + device.spec + ": " +
                          s.reason);
     checkTuning(id, params.tuning);
@@ -205,7 +211,7 @@ std::vector<VariantEntry> xpcsVariants() {
         const bool preferred = id == "gemm" || id == "cpu";
         VariantEntry e{{"xpcs", id, label, kind, needs, nlohmann::json(defaults).dump(), preferred},
                        {}};
-        if (kind == VariantKind::OpenCL) e.extraCheck = needsFp64;
+        if (kind == VariantKind::OpenCL) e.extraCheck = id == "mma" ? mmaSupport : needsFp64;
         out.push_back(std::move(e));
     };
     add("naive", "one work-item per bin and lag (seed kernel 1)", VariantKind::OpenCL,
@@ -214,6 +220,9 @@ std::vector<VariantEntry> xpcsVariants() {
         VariantKind::OpenCL, "OpenCL 1.2, fp64", gpuVariant("ordered").tuning({}, DType::UInt8));
     add("gemm", "register-tiled Gram matrix per bin, then lag sums (fast)", VariantKind::OpenCL,
         "OpenCL 1.2, fp64, 16 KiB local memory", gpuVariant("gemm").tuning({}, DType::UInt8));
+    add("mma", "uint8 Gram matrices on the tensor cores (mma.sync); other dtypes run gemm",
+        VariantKind::OpenCL, "NVIDIA GPU (sm_80+), fp64",
+        gpuVariant("mma").tuning({}, DType::UInt8));
     add("cpu", "host reference: exact blocked Gram matrices, std::thread", VariantKind::Host,
         "host CPU", {});
     return out;

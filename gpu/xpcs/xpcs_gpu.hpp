@@ -1,4 +1,5 @@
-// xpcs on OpenCL devices: variants naive, ordered and gemm next to the CPU reference `cpu`.
+// xpcs on OpenCL devices: variants naive, ordered, gemm and mma (tensor cores, NVIDIA)
+// next to the CPU reference `cpu`.
 // The one entry point for the GUI, the CLI, the tests and bench is correlate().
 #pragma once
 #include "core/xpcs/xpcs.hpp"
@@ -9,7 +10,8 @@
 
 namespace clscope::xpcs {
 
-// Run variant (naive, ordered, gemm or cpu; "" = defaultVariant) on a device. Throws
+// Run variant (naive, ordered, gemm, mma or cpu; "" = defaultVariant) on a device; mma
+// on frames other than uint8 runs gemm (its result says so). Throws
 // InputError for bad inputs, UsageError for an unknown variant or one that cannot run on the
 // device (with the reason), DeviceError for device trouble, Cancelled when cancelled.
 Result correlate(const DeviceInfo& device, const std::string& variant, const Array& frames,
@@ -18,7 +20,7 @@ Result correlate(const DeviceInfo& device, const std::string& variant, const Arr
 // gemm on OpenCL devices, cpu on the host reference.
 std::string defaultVariant(const DeviceInfo& device);
 
-// naive, ordered, gemm and cpu (listed by xpcs::Algorithm, gpu/xpcs/algorithm.hpp).
+// naive, ordered, gemm, mma and cpu (listed by xpcs::Algorithm, gpu/xpcs/algorithm.hpp).
 std::vector<VariantEntry> xpcsVariants();
 
 } // namespace clscope::xpcs

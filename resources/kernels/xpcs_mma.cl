@@ -1,0 +1,259 @@
+// ---- variant mma: uint8 Gram tiles on the tensor cores (after xpcs_gemm.cl) -------------
+//
+// Built only for the mma variant (the host defines MMA_FLUSH_STEPS). Chunk layout 1
+// (frame-major): row t holds the chunk's pixels, each bin's pixels padded to MMA_KB, so the
+// Gram matrix of a bin is A A^T with A = (frames x pixels) uint8, K = pixels.
+//
+// Work-group: 4 warps of 32 work-items over one MMA_TILE x MMA_TILE tile (t1 block >= t2 block)
+// of one bin's Gram matrix and one work-list entry (bin, first pixel, end pixel, slot); warp w
+// takes rows 32 (w / 2) .. +32 and columns 32 (w % 2) .. +32 of the tile as 2 x 4 fragments of
+// mma.sync.m16n8k32 (u8 x u8 -> s32). Per iteration each work-item loads 16 pixels (one uint4)
+// of each of its 4 A rows and 4 B rows; the 64 pixels of a row are two k32 steps. The sum
+// over pixels does not care which pixel goes to which k slot as long as A and B agree, so
+// lane (g, q) puts pixels 16q .. 16q+3 in k 4q..4q+3 and 16q+4 .. 16q+7 in k 16+4q..
+// of the first step (the rest in the second), matching the fragment layout of the PTX ISA.
+//
+// Exact: an s32 accumulator gains at most 255^2 * 32 = 2 080 800 per step, so after at most
+// MMA_FLUSH_STEPS <= 1032 steps (< 2^31) the partial sums are added into the 64-bit gram
+// (the host checks the bound) and restart from 0.
+//
+// MMA_EMULATE = 1: the same tiles, fragments, steps and flush points with each mma computed in
+// plain C from the warp's fragments exchanged through local memory (PoCL in CI); the
+// accumulators then wrap at 2^MMA_EMU_BITS (a test lowers it to reach the flush bound with
+// few pixels).
+
+#ifdef MMA_FLUSH_STEPS
+
+#ifndef MMA_EMULATE
+#define MMA_EMULATE 0
+#endif
+#ifndef MMA_EMU_BITS
+#define MMA_EMU_BITS 32
+#endif
+// Warps of a work-group along rows (MMA_WM) and columns (MMA_WN); A fragments (16 rows) and
+// B fragments (8 columns) per warp.
+#ifndef MMA_WM
+#define MMA_WM 1
+#endif
+#ifndef MMA_WN
+#define MMA_WN 1
+#endif
+#ifndef MMA_MI
+#define MMA_MI 4
+#endif
+#ifndef MMA_NJ
+#define MMA_NJ 8
+#endif
+#ifndef MMA_PREFETCH
+#define MMA_PREFETCH 1 // load the next 64 pixels while the current ones multiply
+#endif
+#define MMA_TILE (MMA_WM * 16 * MMA_MI) // frames per side of a work-group tile
+#define MMA_KB 64                        // pixels per iteration (two k32 steps)
+#define MMA_WARPS (MMA_WM * MMA_WN)
+#define MMA_THREADS (32 * MMA_WARPS)
+#if MMA_TILE != MMA_WN * 8 * MMA_NJ
+#error "xpcs mma: the tile must be square (MMA_WM * 16 * MMA_MI == MMA_WN * 8 * MMA_NJ)"
+#endif
+
+#if MMA_EMULATE
+// Fragments of one k32 step of every warp of the group: a[warp][lane][i][reg], b[...][j][reg].
+typedef struct {
+    uint a[MMA_WARPS][32][MMA_MI][4];
+    uint b[MMA_WARPS][32][MMA_NJ][2];
+} xpcs_mma_share;
+
+inline uint xpcs_mma_dot4(uint x, uint y) {
+    const uint4 u = convert_uint4(as_uchar4(x)), v = convert_uint4(as_uchar4(y));
+    return u.s0 * v.s0 + u.s1 * v.s1 + u.s2 * v.s2 + u.s3 * v.s3;
+}
+
+// acc[i][j][c] += A_i B_j for lane (g, q) of warp w, as mma.sync m16n8k32 row.col would:
+// c = 0, 1 -> row g, columns 2q, 2q+1; c = 2, 3 -> row g + 8.
+inline void xpcs_mma_emulate(local xpcs_mma_share* share, int w, int lane, uint a[MMA_MI][4],
+                             uint b[MMA_NJ][2], uint acc[MMA_MI][MMA_NJ][4]) {
+    for (int i = 0; i < MMA_MI; ++i)
+        for (int r = 0; r < 4; ++r) share->a[w][lane][i][r] = a[i][r];
+    for (int j = 0; j < MMA_NJ; ++j)
+        for (int r = 0; r < 2; ++r) share->b[w][lane][j][r] = b[j][r];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int g = lane / 4, q = lane % 4;
+    for (int i = 0; i < MMA_MI; ++i)
+        for (int j = 0; j < MMA_NJ; ++j)
+            for (int c = 0; c < 4; ++c) {
+                const int n = 2 * q + (c & 1), h = c >> 1;
+                uint sum = acc[i][j][c];
+                for (int kq = 0; kq < 8; ++kq) // k = 4 kq .. 4 kq + 3
+                    sum += xpcs_mma_dot4(share->a[w][g * 4 + kq % 4][i][h + 2 * (kq / 4)],
+                                         share->b[w][n * 4 + kq % 4][j][kq / 4]);
+#if MMA_EMU_BITS < 32
+                sum &= (1u << MMA_EMU_BITS) - 1u;
+#endif
+                acc[i][j][c] = sum;
+            }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#define XPCS_MMA_STEP(a, b, acc) xpcs_mma_emulate(share, warp, lane, a, b, acc)
+
+#else
+inline void xpcs_mma_one(uint d[4], uint a0, uint a1, uint a2, uint a3, uint b0, uint b1) {
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, "
+                 "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+#define XPCS_MMA_STEP(a, b, acc)                                                                 \
+    _Pragma("unroll") for (int i = 0; i < MMA_MI; ++i) _Pragma("unroll") for (int j = 0;        \
+                                                                            j < MMA_NJ; ++j)    \
+        xpcs_mma_one(acc[i][j], a[i][0], a[i][1], a[i][2], a[i][3], b[j][0], b[j][1])
+#endif
+
+// Add (or store, add = 0) the warp's partial sums into gram and clear them.
+inline void xpcs_mma_flush(global ulong* gram, int4 item, int binCount, int framePad, int t1,
+                           int t2, uint acc[MMA_MI][MMA_NJ][4], int add) {
+#pragma unroll
+    for (int i = 0; i < MMA_MI; ++i)
+#pragma unroll
+        for (int j = 0; j < MMA_NJ; ++j)
+#pragma unroll
+            for (int c = 0; c < 4; ++c) {
+                const int r = t1 + 16 * i + (c >> 1) * 8, col = t2 + 8 * j + (c & 1);
+                xpcs_store(&gram[xpcs_gram_index(item.w, item.x, binCount, framePad, r, col)],
+                           (ulong)acc[i][j][c], add);
+                acc[i][j][c] = 0;
+            }
+}
+
+// 16 pixels from pixel k on of each of the work-item's 2 MMA_MI A rows and MMA_NJ B rows.
+#define XPCS_MMA_LOAD(la, lb, k)                                                                 \
+    _Pragma("unroll") for (int r = 0; r < 2 * MMA_MI; ++r) la[r] =                               \
+        *(global const uint4*)(rowsA[r] + (k));                                                  \
+    _Pragma("unroll") for (int r = 0; r < MMA_NJ; ++r) lb[r] = *(global const uint4*)(rowsB[r] + (k))
+
+// Global (lower tiles * MMA_THREADS, work entries); work-group (MMA_THREADS, 1). Rows of
+// frames >= `frames` read the last frame (their sums land in gram cells nobody reads).
+kernel void xpcs_mma(global const uchar* data, global const int4* work, global ulong* gram,
+                     int frames, int framePad, int stride, int binCount, int accumulate) {
+#if MMA_EMULATE
+    local xpcs_mma_share shared;
+    local xpcs_mma_share* share = &shared;
+#endif
+    const int2 tile = xpcs_lower_tile(get_group_id(0)) * MMA_TILE;
+    const int4 item = work[get_group_id(1)];
+    const int lid = get_local_id(0), warp = lid / 32, lane = lid % 32, g = lane / 4, q = lane % 4;
+    const int t1 = tile.x + 16 * MMA_MI * (warp / MMA_WN), t2 = tile.y + 8 * MMA_NJ * (warp % MMA_WN);
+    global const uchar* rowsA[2 * MMA_MI];
+    global const uchar* rowsB[MMA_NJ];
+#pragma unroll
+    for (int r = 0; r < 2 * MMA_MI; ++r) // A rows t1 + 8r + g (fragment r / 2, half r % 2)
+        rowsA[r] = data + (size_t)min(t1 + 8 * r + g, frames - 1) * stride + 16 * q;
+#pragma unroll
+    for (int r = 0; r < MMA_NJ; ++r)
+        rowsB[r] = data + (size_t)min(t2 + 8 * r + g, frames - 1) * stride + 16 * q;
+    uint acc[MMA_MI][MMA_NJ][4];
+#pragma unroll
+    for (int i = 0; i < MMA_MI; ++i)
+#pragma unroll
+        for (int j = 0; j < MMA_NJ; ++j)
+#pragma unroll
+            for (int c = 0; c < 4; ++c) acc[i][j][c] = 0;
+    int add = accumulate, steps = 0;
+#if MMA_PREFETCH
+    uint4 na[2 * MMA_MI], nb[MMA_NJ]; // the next iteration's pixels, loaded during this one's
+    if (item.y < item.z) XPCS_MMA_LOAD(na, nb, item.y);
+#endif
+    for (int k = item.y; k < item.z; k += MMA_KB) {
+        uint4 la[2 * MMA_MI], lb[MMA_NJ];
+#if MMA_PREFETCH
+#pragma unroll
+        for (int r = 0; r < 2 * MMA_MI; ++r) la[r] = na[r];
+#pragma unroll
+        for (int r = 0; r < MMA_NJ; ++r) lb[r] = nb[r];
+        if (k + MMA_KB < item.z) XPCS_MMA_LOAD(na, nb, k + MMA_KB);
+#else
+        XPCS_MMA_LOAD(la, lb, k);
+#endif
+#pragma unroll
+        for (int s = 0; s < 2; ++s) { // k32 step s: words 2s, 2s+1 of each load
+            uint a[MMA_MI][4], b[MMA_NJ][2];
+#pragma unroll
+            for (int i = 0; i < MMA_MI; ++i) {
+                const uint4 x = la[2 * i], y = la[2 * i + 1]; // rows g and g + 8
+                a[i][0] = s ? x.s2 : x.s0, a[i][1] = s ? y.s2 : y.s0;
+                a[i][2] = s ? x.s3 : x.s1, a[i][3] = s ? y.s3 : y.s1;
+            }
+#pragma unroll
+            for (int j = 0; j < MMA_NJ; ++j)
+                b[j][0] = s ? lb[j].s2 : lb[j].s0, b[j][1] = s ? lb[j].s3 : lb[j].s1;
+            XPCS_MMA_STEP(a, b, acc);
+            if (++steps == MMA_FLUSH_STEPS) {
+                xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);
+                add = 1, steps = 0;
+            }
+        }
+    }
+    if (steps > 0 || add == accumulate) // also stores the zeros of an empty piece
+        xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);
+}
+
+// Raw frames [tBegin, tEnd) (raw starts at frame tBegin) -> rows tBegin..tEnd-1 of the
+// frame-major chunk and their frame sums S[bin][t], in one pass (the shared reorder and
+// frame-sum kernels take a byte per work-item and read the chunk again). Work-group
+// (MMA_PREP_WG) per (MMA_PREP_FRAMES frames, bin): each work-item gathers 16 pixels of the bin
+// (source indices read once for all its frames), writes them as one uint4 per frame and sums
+// them; global (MMA_PREP_WG * frame blocks, binCount). (A work-item per pixel and 8 frames
+// took 1.95 ms on the H200's large case against 1.32 for this one, 0.19 against 0.054 ms on
+// the seed.)
+#define MMA_PREP_WG 64
+#ifndef MMA_PREP_FRAMES
+#define MMA_PREP_FRAMES 4
+#endif
+kernel void xpcs_mma_prepare(global const uchar* raw, global const int* source,
+                             global const int* offsets, global uchar* out, global ulong* sums,
+                             int frames, int rawFrameSize, int stride, int accumulate, int tBegin,
+                             int tEnd) {
+    local ulong partial[MMA_PREP_FRAMES][MMA_PREP_WG];
+    const int lid = get_local_id(0), t0 = tBegin + get_group_id(0) * MMA_PREP_FRAMES;
+    const int bin = get_group_id(1), end = offsets[bin + 1];
+    ulong s[MMA_PREP_FRAMES];
+#pragma unroll
+    for (int f = 0; f < MMA_PREP_FRAMES; ++f) s[f] = 0;
+    for (int q = offsets[bin] + 16 * lid; q < end; q += 16 * MMA_PREP_WG) {
+        int src[16];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const int4 v = vload4(0, source + q + 4 * i);
+            src[4 * i] = v.s0, src[4 * i + 1] = v.s1, src[4 * i + 2] = v.s2, src[4 * i + 3] = v.s3;
+        }
+#pragma unroll
+        for (int f = 0; f < MMA_PREP_FRAMES; ++f) {
+            const int t = min(t0 + f, tEnd - 1); // rows past the last frame: not written
+            global const uchar* row = raw + (size_t)(t - tBegin) * rawFrameSize;
+            uint words[4], sum = 0;
+#pragma unroll
+            for (int w = 0; w < 4; ++w) {
+                uint word = 0;
+#pragma unroll
+                for (int b = 0; b < 4; ++b) {
+                    const int from = src[4 * w + b];
+                    const uint v = from < 0 ? 0u : (uint)row[from];
+                    word |= v << (8 * b), sum += v;
+                }
+                words[w] = word;
+            }
+            if (t0 + f < tEnd) {
+                *(global uint4*)(out + (size_t)t * stride + q) =
+                    (uint4)(words[0], words[1], words[2], words[3]);
+                s[f] += sum;
+            }
+        }
+    }
+#pragma unroll
+    for (int f = 0; f < MMA_PREP_FRAMES; ++f) partial[f][lid] = s[f];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid >= MMA_PREP_FRAMES || t0 + lid >= tEnd) return;
+    ulong total = 0;
+    for (int i = 0; i < MMA_PREP_WG; ++i) total += partial[lid][i];
+    xpcs_store(&sums[(size_t)bin * frames + t0 + lid], total, accumulate);
+}
+
+#endif // MMA_FLUSH_STEPS

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Issue 21 on the lent GPU machine, one call: build the headless CLI, run the mma probe
+# (PROBE=path), check mma and gemm against cpu bit for bit on the seed and large datasets
+# (correlate outputs compared by same_g2), time both variants with `clscope-cli bench`, run
+# the PyTorch peers, and print a short table last. Writes logs and JSON under $OUT.
+set -uo pipefail
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+here=$(dirname "$0")
+cmake -S . -B /tmp/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLSCOPE_BUILD_GUI=OFF \
+  -DCLSCOPE_BUILD_TESTS=OFF >"$OUT/cmake.log" 2>&1 &&
+  cmake --build /tmp/b -j16 >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+CLI=/tmp/b/app/clscope-cli
+g++ -O2 "$here/same_g2.cpp" -I/usr/include/hdf5/serial -lhdf5_serial -o /tmp/same_g2 || exit 1
+log="$OUT/run.log"
+g++ -O2 "$here/h2d_bandwidth.cpp" -lOpenCL -o /tmp/h2d && /tmp/h2d 512 >>"$log" 2>&1
+if [ -n "${PROBE:-}" ]; then
+  g++ -O2 -std=c++17 "$PROBE" -o /tmp/mma_probe -lOpenCL && /tmp/mma_probe 2>&1 | tail -3 >>"$log"
+fi
+# SHAPES: mma warp shapes "WM,WN,MI,NJ[,PREP_FRAMES[,PREFETCH]]" to check and time.
+SHAPES=${SHAPES:-2,2,2,4}
+tune() {
+  IFS=, read -r wm wn mi nj pf pre <<<"$1"
+  echo "--tune MMA_WM=$wm --tune MMA_WN=$wn --tune MMA_MI=$mi --tune MMA_NJ=$nj" \
+    "--tune MMA_PREP_FRAMES=${pf:-4} --tune MMA_PREFETCH=${pre:-1}"
+}
+run_variant() { # dataset, label, options...
+  local name=$1 label=$2; shift 2
+  $CLI correlate "/tmp/$name.h5" --device ocl:NVIDIA "$@" -o "/tmp/${name}_$label.h5" >>"$log" 2>&1 ||
+    echo "correlate $name $label failed" >>"$log"
+  echo "exact $name $label vs cpu: $(/tmp/same_g2 "/tmp/${name}_$label.h5" "/tmp/${name}_cpu.h5" | tr '\n' ' ')" >>"$log"
+}
+check() { # dataset name, generate options
+  local name=$1; shift
+  $CLI generate xpcs -o "/tmp/$name.h5" --model seed --compression none "$@" >/dev/null
+  $CLI correlate "/tmp/$name.h5" --device cpu --variant cpu -o "/tmp/${name}_cpu.h5" >/dev/null
+  run_variant "$name" gemm --variant gemm
+  for s in $SHAPES; do
+    # shellcheck disable=SC2046
+    run_variant "$name" "mma$s" --variant mma $(tune "$s")
+  done
+}
+if [ -n "${VERBOSE:-}" ]; then # ptxas registers and spills of the default mma build
+  $CLI generate xpcs -o /tmp/v.h5 --model seed --frames 64 --compression none >/dev/null
+  for s in $SHAPES; do
+    # shellcheck disable=SC2046
+    CLSCOPE_CL_OPTIONS=-cl-nv-verbose CLSCOPE_CL_LOG=1 $CLI correlate /tmp/v.h5 --device ocl:NVIDIA \
+      --variant mma $(tune "$s") -o /tmp/v_out.h5 2>&1 | grep -B1 -A2 "xpcs_mma'" |
+      sed "s/^/ptxas $s: /" >>"$log"
+  done
+fi
+check seed
+check large --frames 2000 --height 511 --width 511 --ring-width 8
+for size in seed large; do
+  $CLI bench xpcs --size $size --device ocl:NVIDIA --variant gemm --repeat 7 \
+    --json "$OUT/bench_${size}_gemm.json" >>"$log" 2>&1
+  for s in $SHAPES; do
+    # shellcheck disable=SC2046
+    $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 $(tune "$s") \
+      --json "$OUT/bench_${size}_mma${s//,/-}.json" >>"$log" 2>&1
+  done
+done
+for size in seed large; do # the same without the streamed upload
+  $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 --tune MMA_STREAM=0 \
+    --json "$OUT/bench_${size}_mma-nostream.json" >>"$log" 2>&1
+done
+PYTHONUNBUFFERED=1 timeout 200 python3 "$here/torch_peer.py" >>"$log" 2>&1 || echo "torch peer failed" >>"$log"
+python3 - "$OUT" <<'PY' >>"$log"
+import json, sys, glob
+for f in sorted(glob.glob(sys.argv[1] + "/bench_*.json")):
+    for r in json.load(open(f)).get("rows", []):
+        labels = ", ".join(f"{k} {v:.3f}" for k, v in sorted(r.get("labels_median_ms", {}).items())
+                           if "xpcs" in k or v > 0.5)
+        d = r.get("deviation", {})
+        tag = f.rsplit("_", 1)[-1][:-5]
+        print(f"bench {r.get('size')} {tag}: kernel {r.get('median_ms', 0):.3f} ms "
+              f"(min {r.get('min_ms', 0):.3f}), wall {r.get('wall_median_ms', 0):.1f} ms, "
+              f"{r.get('note', '')}, max dev {d.get('max')} pass {d.get('pass')} | {labels}")
+PY
+(cd "$OUT" && tar czf results.tgz ./*.json run.log && rm -f ./*.json)
+grep -E "^(h2d|iters|exact|bench|peer|torch|correlate|ptxas)" "$log"

@@ -1,0 +1,153 @@
+// xpcs variant mma off NVIDIA: its tensor-core tiling emulated in plain C (MMA_EMULATE=1, the
+// same fragments, steps and flush points) against the cpu reference bit for bit on awkward
+// sizes (g2 and the two-time maps bit for bit), the 64-bit flush at its bound (accumulators
+// narrowed by MMA_EMU_BITS so that a partial sum would wrap without the flush), the refusals, and
+// uint16 frames run by gemm.
+#include "core/errors.hpp"
+#include "core/io.hpp"
+#include "gpu/devices.hpp"
+#include "gpu/xpcs/xpcs_gpu.hpp"
+
+#include <QtTest>
+#include <cstring>
+#include <random>
+
+using namespace clscope;
+
+namespace {
+
+DeviceInfo testDevice() {
+    const auto& devices = openclDevices();
+    if (devices.empty()) throw DeviceError("no OpenCL device for the test");
+    return devices.front();
+}
+
+Array randomU8(std::size_t t, std::size_t h, std::size_t w, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::vector<std::uint8_t> v(t * h * w);
+    for (std::uint8_t& x : v)
+        x = static_cast<std::uint8_t>(rng() % 256);
+    return makeArray<std::uint8_t>({t, h, w}, v);
+}
+
+// Labels 1..bins with some pixels excluded; bin sizes far from multiples of 64.
+LabelMask scattered(std::size_t h, std::size_t w, int bins, unsigned seed) {
+    std::mt19937 rng(seed);
+    LabelMask m{h, w, std::vector<std::int32_t>(h * w)};
+    for (std::int32_t& l : m.labels)
+        l = static_cast<std::int32_t>(rng() % (bins + 1));
+    for (int b = 1; b <= bins; ++b)
+        m.labels[b] = b;
+    return m;
+}
+
+// Bit-identical doubles (NaN where the other is NaN).
+void compareBits(const char* what, const std::vector<double>& got,
+                 const std::vector<double>& want) {
+    QCOMPARE(got.size(), want.size());
+    std::size_t bad = 0, first = 0;
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (std::memcmp(&got[i], &want[i], sizeof(double)) != 0 &&
+            !(std::isnan(got[i]) && std::isnan(want[i])))
+            first = bad++ ? first : i;
+    if (bad)
+        QFAIL(qPrintable(QString("%1: %2 of %3 differ from cpu, first at %4: %5 vs %6")
+                             .arg(what)
+                             .arg(bad)
+                             .arg(got.size())
+                             .arg(first)
+                             .arg(got[first], 0, 'g', 17)
+                             .arg(want[first], 0, 'g', 17)));
+}
+
+void checkAgainstCpu(const Array& frames, const LabelMask& mask, xpcs::Params params,
+                     const std::string& expectedVariant = "mma") {
+    const xpcs::Result want = xpcs::correlateCpu(frames, mask, params);
+    const xpcs::Result got = xpcs::correlate(testDevice(), "mma", frames, mask, params);
+    QCOMPARE(got.variant, expectedVariant);
+    compareBits("g2", got.g2, want.g2);
+    // g2_err: the lag-sum kernel's double sums (every OpenCL variant) may differ in the last bit.
+    for (std::size_t i = 0; i < want.g2Err.size(); ++i)
+        if (!(std::isnan(want.g2Err[i]) && std::isnan(got.g2Err[i])))
+            QVERIFY2(std::abs(got.g2Err[i] - want.g2Err[i]) <= 1e-12 * std::abs(want.g2Err[i]),
+                     qPrintable(QString("g2_err differs at %1").arg(i)));
+    for (const auto& [label, map] : want.twotime)
+        QVERIFY(got.twotime.at(label) == map);
+}
+
+} // namespace
+
+class TestXpcsMma : public QObject {
+    Q_OBJECT
+  private slots:
+    void emulatedTilingMatchesCpu_data();
+    void emulatedTilingMatchesCpu();
+    void flushAtItsBound();
+    void refusals();
+    void uint16RunsGemm();
+};
+
+// One kernel build for every case (PoCL compiles each option set anew): 24-bit accumulators,
+// which hold below 2^23 for at most 4 steps of 255^2 * 32, flushed every 4 steps, 2 slots;
+// frames streamed in blocks of 16 (whole-frame chunks; the chunked case uploads at once).
+xpcs::Params emulated() {
+    xpcs::Params p;
+    p.tuning = {{"MMA_EMULATE", 1}, {"MMA_EMU_BITS", 24}, {"MMA_FLUSH_STEPS", 4},
+                {"MMA_SLOTS", 2},   {"MMA_STREAM", 1},    {"MMA_STREAM_FRAMES", 16}};
+    return p;
+}
+
+void TestXpcsMma::emulatedTilingMatchesCpu_data() {
+    QTest::addColumn<int>("frames");
+    QTest::addColumn<int>("chunkPixels");
+    // 70 frames: two 64-frame tiles, the second mostly padding; 129: three.
+    QTest::newRow("70 frames") << 70 << 0;
+    QTest::newRow("129 frames") << 129 << 0;
+    QTest::newRow("70 frames in chunks of 90 pixels") << 70 << 90;
+}
+
+void TestXpcsMma::emulatedTilingMatchesCpu() {
+    QFETCH(int, frames);
+    QFETCH(int, chunkPixels);
+    xpcs::Params p = emulated();
+    p.chunkPixels = std::size_t(chunkPixels);
+    p.twotimeLabels = {2};
+    checkAgainstCpu(randomU8(std::size_t(frames), 17, 23, 5), scattered(17, 23, 4, 6), p);
+}
+
+// A bin of 800 pixels of 255, 400 in each of the 2 slots, sums 400 * 255^2 = 26 010 000 >
+// 2^24 per slot in every Gram entry: the 24-bit accumulators wrap unless flushed at their
+// bound (4 steps).
+void TestXpcsMma::flushAtItsBound() {
+    std::vector<std::uint8_t> v(40 * 20 * 40, 255);
+    v[7] = 254; // one frame differs: g2 is not all ones
+    const Array f = makeArray<std::uint8_t>({40, 20, 40}, v);
+    const LabelMask m{20, 40, std::vector<std::int32_t>(800, 1)};
+    xpcs::Params p = emulated();
+    checkAgainstCpu(f, m, p);
+    p.tuning["MMA_FLUSH_STEPS"] = 5; // 5 steps could reach 2^23: refused
+    QVERIFY_THROWS_EXCEPTION(UsageError, xpcs::correlate(testDevice(), "mma", f, m, p));
+}
+
+void TestXpcsMma::refusals() {
+    const Array f = randomU8(8, 4, 4, 1);
+    const LabelMask m = scattered(4, 4, 2, 2);
+    const DeviceInfo device = testDevice();
+    if (device.platform.find("NVIDIA") == std::string::npos) // the plain run needs the GPU
+        QVERIFY_THROWS_EXCEPTION(UsageError, xpcs::correlate(device, "mma", f, m, {}));
+    xpcs::Params p;
+    p.tuning = {{"MMA_EMU_BITS", 20}}; // narrowed accumulators exist only in the emulation
+    QVERIFY_THROWS_EXCEPTION(UsageError, xpcs::correlate(device, "mma", f, m, p));
+    QVERIFY_THROWS_EXCEPTION(UsageError, xpcs::correlate(hostDevice(), "mma", f, m, {}));
+}
+
+void TestXpcsMma::uint16RunsGemm() {
+    std::mt19937 rng(3);
+    std::vector<std::uint16_t> v(9 * 6 * 7);
+    for (std::uint16_t& x : v)
+        x = static_cast<std::uint16_t>(rng());
+    checkAgainstCpu(makeArray<std::uint16_t>({9, 6, 7}, v), scattered(6, 7, 3, 4), {}, "gemm");
+}
+
+QTEST_GUILESS_MAIN(TestXpcsMma)
+#include "tst_xpcs_mma.moc"
