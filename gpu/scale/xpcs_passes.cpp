@@ -72,6 +72,7 @@ std::vector<std::vector<std::int32_t>> packBins(const xpcs::Bins& bins, std::uin
 
 std::unique_ptr<PassPlan> planXpcsPasses(const InputSources& sources, const ParamSet& params,
                                          std::uint64_t budget) {
+    if (params.boolean("multitau")) return nullptr; // streamed in bounded memory anyway
     const xpcs::Algorithm algorithm;
     const DataLocation framesAt = sources.locate(algorithm.inputRoles()[0]);
     auto stream = std::make_shared<const FrameStream>(framesAt.file, framesAt.path);

@@ -5,6 +5,7 @@
 #include "core/mask/mask_io.hpp"
 #include "core/xpcs/frames_read.hpp"
 #include "core/xpcs/xpcs_io.hpp"
+#include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 namespace clscope::xpcs {
 
 std::string Input::describe() const {
+    if (!frames) return describeBlocks(*blocks, labels.bins().size());
     return std::to_string(frames->frameCount()) + " frames of " + std::to_string(frames->height()) +
            "x" + std::to_string(frames->width()) + " " + dtypeName(frames->dtype()) + ", " +
            std::to_string(labels.bins().size()) + " bins";
@@ -76,7 +78,11 @@ std::vector<ParamSpec> Algorithm::parameterSpecs() const {
     ParamSpec tauMax = makeParam("fit_tau_max", T::Double, nullptr,
                                  "Fits use the points with τ <= this (default: all)", "τ");
     tauMax.label = "Fit τ max", tauMax.min = 0.0, tauMax.advanced = true;
-    return {frameTime, twotime, chunk, threads, fit, diffusion, tauMin, tauMax};
+    std::vector<ParamSpec> specs{frameTime, twotime,   chunk,  threads,
+                                 fit,       diffusion, tauMin, tauMax};
+    for (ParamSpec& spec : multitauParamSpecs())
+        specs.push_back(std::move(spec));
+    return specs;
 }
 
 std::vector<VariantEntry> Algorithm::variants() const {
@@ -105,7 +111,11 @@ Support Algorithm::supports(const VariantEntry& variant, const DeviceInfo& devic
                             const AlgorithmInput* input, const ParamSet* params) const {
     const Support s = clscope::Algorithm::supports(variant, device, input, params);
     const auto* in = dynamic_cast<const Input*>(input);
-    if (!s.ok || variant.info.kind != VariantKind::OpenCL || !in) return s;
+    if (s.ok && params) {
+        if (const Support m = multitauSupport(variant.info.id, *params); !m.ok) return m;
+        if (params->boolean("multitau")) return s; // its own bound: correlateMultitau
+    }
+    if (!s.ok || variant.info.kind != VariantKind::OpenCL || !in || !in->frames) return s;
     const std::string overflow =
         sums64Overflow(in->frames->dtype(), in->largest, in->mostPixels, in->frames->frameCount());
     return overflow.empty() ? s : Support{false, overflow};
@@ -149,8 +159,9 @@ std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask 
 }
 
 std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
-                                                      const ParamSet&) const {
+                                                      const ParamSet& params) const {
     const DataLocation framesAt = s.locate(inputRoles()[0]);
+    if (params.boolean("multitau")) return readStreamed(s, framesAt);
     const H5Reader input(framesAt.file);
     Array frames = readFramesParallel(input, framesAt.file, framesAt.path);
     if (frames.rank() != 3)
@@ -179,6 +190,8 @@ Params paramsFrom(const ParamSet& p, const std::map<std::string, int>& tuning) {
     if (p.has("frame_time")) out.frameTime = p.number("frame_time");
     out.chunkPixels = static_cast<std::size_t>(p.integer("chunk_pixels"));
     out.threads = static_cast<unsigned>(p.integer("threads"));
+    out.multitau = p.boolean("multitau");
+    out.channels = static_cast<int>(p.integer("channels"));
     out.tuning = tuning;
     return out;
 }
@@ -191,7 +204,11 @@ std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
     auto out = std::make_shared<RunResult>();
     out->excludedPixels = in.excludedPixels;
     out->result =
-        correlate(request.device, request.variant, *in.frames, in.labels, params, progress);
+        params.multitau
+            ? correlateMultitau(request.device, request.variant,
+                                in.blocks ? *in.blocks : *blocksInMemory(in.frames), in.labels,
+                                params, progress)
+            : correlate(request.device, request.variant, *in.frames, in.labels, params, progress);
     const std::string fit = request.params.text("fit");
     if (fit != "none") {
         FitOptions options;

@@ -2,6 +2,7 @@
 // object that the CLI (`clscope-cli correlate`), the bench, the GUI and the tests use.
 #pragma once
 #include "core/xpcs/fit_bins.hpp"
+#include "core/xpcs/multitau.hpp"
 #include "core/xpcs/xpcs.hpp"
 #include "gpu/algorithm.hpp"
 
@@ -11,7 +12,8 @@ namespace clscope::xpcs {
 
 // Frames and q-bin labels (pixels flagged by the pixel mask already set to 0).
 struct Input : AlgorithmInput {
-    std::shared_ptr<const Array> frames;
+    std::shared_ptr<const Array> frames;       // null when read block by block (blocks)
+    std::shared_ptr<const FrameBlocks> blocks; // multi-tau from a file: frames streamed
     LabelMask labels;
     std::optional<double> frameTime;         // the file's, when it has one
     std::size_t excludedPixels = 0;          // labelled pixels the pixel mask removed

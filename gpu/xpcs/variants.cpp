@@ -1,6 +1,7 @@
 // The xpcs variants: how each lays out a chunk and fills the Gram matrices, their registry
 // entries, and correlate(), the dispatcher over them.
 #include "core/errors.hpp"
+#include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/runner.hpp"
 
 #include <algorithm>
@@ -215,6 +216,7 @@ std::vector<VariantEntry> xpcsVariants() {
         "OpenCL 1.2, fp64, 16 KiB local memory", gpuVariant("gemm").tuning({}, DType::UInt8));
     add("cpu", "host reference: exact blocked Gram matrices, std::thread", VariantKind::Host,
         "host CPU", {});
+    out.push_back(multitauVariantEntry());
     return out;
 }
 
