@@ -5,6 +5,8 @@
       writes a decaying-speckle series (uint16, /entry/data/data) and q-bin labels
       (/entry/processing/qmask): bins with different decay rates, a faint bin whose frame sums
       are often 0 and a bin that is always 0 (NaN rules).
+  xpcs_multitau_ref.py long OUT.h5 --frames T
+      writes T random 8x8 uint8 frames (one bin), block by block.
   xpcs_multitau_ref.py reference IN.h5 OUT.h5 --channels C
       writes /ref/g2, /ref/g2_err (B, L), /ref/lag_frames, /ref/level (L) as §5 defines them.
 """
@@ -38,6 +40,20 @@ def series(path, frames, seed):
         out[t] = rng.poisson(m * np.abs(field) ** 2)
     with h5py.File(path, "w") as f:
         f.create_dataset("/entry/data/data", data=out)
+        f.create_dataset("/entry/processing/qmask", data=labels)
+
+
+def long_series(path, frames, seed):
+    """A long series of tiny uint8 frames (8x8, one bin), unchunked along nothing large."""
+    rng = np.random.default_rng(seed)
+    labels = np.ones((8, 8), np.int32)
+    labels[0, :4] = 0
+    with h5py.File(path, "w") as f:
+        d = f.create_dataset("/entry/data/data", (frames, 8, 8), np.uint8,
+                             chunks=(min(frames, 16384), 8, 8))
+        for first in range(0, frames, 262144):
+            n = min(262144, frames - first)
+            d[first:first + n] = rng.integers(0, 8, size=(n, 8, 8), dtype=np.uint8)
         f.create_dataset("/entry/processing/qmask", data=labels)
 
 
@@ -98,7 +114,7 @@ def reference(inp, out, channels):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("mode", choices=["series", "reference"])
+    p.add_argument("mode", choices=["series", "long", "reference"])
     p.add_argument("paths", nargs="+")
     p.add_argument("--frames", type=int, default=3000)
     p.add_argument("--seed", type=int, default=22)
@@ -106,6 +122,8 @@ def main():
     a = p.parse_args()
     if a.mode == "series":
         series(a.paths[0], a.frames, a.seed)
+    elif a.mode == "long":
+        long_series(a.paths[0], a.frames, a.seed)
     else:
         reference(a.paths[0], a.paths[1], a.channels)
 

@@ -30,22 +30,24 @@ std::string dataType(DType d) {
     }
 }
 
-// Frames per block: the level-0 ring about 4 MiB (power of two in [64, 4096]), or MT_FRAMES.
+// Frames per block: the level-0 ring about 2 MiB (power of two in [64, 16384]), or MT_FRAMES.
 std::size_t streamBlock(std::size_t pixels, const std::map<std::string, int>& tuning) {
     if (const auto it = tuning.find("MT_FRAMES"); it != tuning.end())
         return static_cast<std::size_t>(std::max(1, it->second));
     std::size_t f = 64;
-    while (f < 4096 && 2 * f * pixels * sizeof(std::int64_t) <= (std::size_t(4) << 20))
+    while (f < 16384 && 2 * f * pixels * sizeof(std::int64_t) <= (std::size_t(4) << 20))
         f *= 2;
     return f;
 }
 
 class Stream {
   public:
-    Stream(ClSession& s, const Bins& bins, const Params& params, DType dtype, std::size_t frameSize,
-           std::size_t block)
-        : s_(s), bins_(bins), stats_(bins, params.channels, true), c_(params.channels),
-          block_(block), frameSize_(frameSize), pixels_(bins.pixelIndex.size()) {
+    Stream(ClSession& s, const Bins& bins, const LabelMask& labels, const Params& params,
+           DType dtype, std::size_t frameSize, std::size_t block)
+        : s_(s), bins_(bins), labels_(labels), stats_(bins, params.channels, true),
+          c_(params.channels), block_(block), frameSize_(frameSize),
+          pixels_(bins.pixelIndex.size()) {
+        most_ = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
         // CPU devices (PoCL): one work-item per (row, bin), no barriers; else MT_WG wide.
         const auto wg = params.tuning.find("MT_WG");
         wg_ = wg != params.tuning.end() ? std::max(1, wg->second) : s.info().type == "CPU" ? 1 : 64;
@@ -69,7 +71,13 @@ class Stream {
         bin_ = s.kernel("xpcs_multitau", "mt_bin", options_);
     }
 
-    void add(const Array& frames) {
+    // The next block of frames. UsageError (before anything of it runs) when its values could
+    // take a 64-bit sum out of range.
+    void add(const Array& frames, std::size_t total) {
+        largest_ = std::max(largest_, largestMagnitude(frames, labels_));
+        if (const std::string why = multitauOverflow(frames.dtype(), largest_, most_, total, c_);
+            !why.empty())
+            throw UsageError("xpcs variant 'multitau' cannot run this input: " + why);
         const std::size_t count = frames.frameCount();
         s_.upload(raw_, frames.bytes(), frames.byteSize(), "multitau upload");
         Level& zero = level(0);
@@ -145,7 +153,10 @@ class Stream {
 
     ClSession& s_;
     const Bins& bins_;
+    const LabelMask& labels_;
     MultitauStats stats_;
+    std::uint64_t largest_ = 0;
+    std::int64_t most_ = 0;
     int c_, wg_ = 64;
     std::size_t block_, frameSize_, pixels_;
     std::string options_;
@@ -167,20 +178,18 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
     const Bins bins = makeBins(mask);
     const std::int64_t most = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
     const DType d = frames.dtype();
-    const std::uint64_t largest = dtypeLargest(d);
-    if (const std::string why =
-            multitauOverflow(d, largest, most, frames.frameCount(), params.channels);
-        !why.empty())
-        throw UsageError("xpcs variant 'multitau' cannot run this input: " + why);
+    if (d == DType::Float32 || d == DType::Float64)
+        throw UsageError("xpcs variant 'multitau' cannot run this input: " +
+                         multitauOverflow(d, 0, most, frames.frameCount(), params.channels));
     const std::size_t total = frames.frameCount(), frameSize = frames.height() * frames.width();
     ClSession session(device);
     Result result;
     try {
-        Stream stream(session, bins, params, d, frameSize,
+        Stream stream(session, bins, mask, params, d, frameSize,
                       streamBlock(bins.pixelIndex.size(), params.tuning));
         const std::size_t block = streamBlock(bins.pixelIndex.size(), params.tuning);
         for (std::size_t first = 0; first < total; first += block) {
-            stream.add(frames.read(first, std::min(block, total - first)));
+            stream.add(frames.read(first, std::min(block, total - first)), total);
             session.finish(); // events released block by block: memory stays bounded
             progress.report(double(std::min(first + block, total)) / double(total));
             progress.checkCancel();
