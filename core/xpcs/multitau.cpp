@@ -12,22 +12,31 @@ namespace clscope::xpcs {
 
 namespace {
 
+// Frames t of a pool in memory, t % K (K = the pool's frames), `frames` of them.
 class MemoryBlocks : public FrameBlocks {
   public:
-    explicit MemoryBlocks(std::shared_ptr<const Array> a) : a_(std::move(a)) {}
-    std::size_t frameCount() const override { return a_->frameCount(); }
+    MemoryBlocks(std::shared_ptr<const Array> a, std::size_t frames)
+        : a_(std::move(a)), frames_(frames), pool_(a_->frameCount()),
+          bytes_(a_->frameSize() * dtypeSize(a_->dtype())) {}
+    std::size_t frameCount() const override { return frames_; }
     std::size_t height() const override { return a_->height(); }
     std::size_t width() const override { return a_->width(); }
     DType dtype() const override { return a_->dtype(); }
     Array read(std::size_t first, std::size_t count) const override {
-        const std::size_t bytes = a_->frameSize() * dtypeSize(a_->dtype());
         Array out(a_->dtype(), {count, a_->height(), a_->width()});
-        std::copy_n(a_->bytes() + first * bytes, count * bytes, out.bytes());
+        for (std::size_t f = 0; f < count; ++f)
+            std::copy_n(a_->bytes() + ((first + f) % pool_) * bytes_, bytes_,
+                        out.bytes() + f * bytes_);
         return out;
+    }
+    const std::byte* inPlace(std::size_t first, std::size_t count) const override {
+        const std::size_t at = first % pool_;
+        return at + count <= pool_ ? a_->bytes() + at * bytes_ : nullptr;
     }
 
   private:
     std::shared_ptr<const Array> a_;
+    std::size_t frames_, pool_, bytes_;
 };
 
 class FileBlocks : public FrameBlocks {
@@ -51,7 +60,13 @@ class FileBlocks : public FrameBlocks {
 } // namespace
 
 std::shared_ptr<const FrameBlocks> blocksInMemory(std::shared_ptr<const Array> frames) {
-    return std::make_shared<MemoryBlocks>(std::move(frames));
+    const std::size_t count = frames->frameCount();
+    return std::make_shared<MemoryBlocks>(std::move(frames), count);
+}
+
+std::shared_ptr<const FrameBlocks> blocksRepeating(std::shared_ptr<const Array> pool,
+                                                   std::size_t frames) {
+    return std::make_shared<MemoryBlocks>(std::move(pool), frames);
 }
 
 std::shared_ptr<const FrameBlocks> blocksInFile(const std::string& file, const std::string& path) {

@@ -28,9 +28,15 @@ class FrameBlocks {
     virtual DType dtype() const = 0;
     // Frames [first, first + count) as a (count, H, W) array of dtype().
     virtual Array read(std::size_t first, std::size_t count) const = 0;
+    // The same frames where they lie contiguous in memory (no copy), else nullptr.
+    virtual const std::byte* inPlace(std::size_t, std::size_t) const { return nullptr; }
 };
 // The blocks of a stack in memory.
 std::shared_ptr<const FrameBlocks> blocksInMemory(std::shared_ptr<const Array> frames);
+// A stack of `frames` frames cycling through a pool in memory (frame t = pool[t % K]): long
+// series from a few frames (bench).
+std::shared_ptr<const FrameBlocks> blocksRepeating(std::shared_ptr<const Array> pool,
+                                                   std::size_t frames);
 // The blocks of a (T,H,W) dataset of an HDF5 file, read as they are asked for.
 std::shared_ptr<const FrameBlocks> blocksInFile(const std::string& file, const std::string& path);
 // Frames per block for frames of `frameBytes` bytes: about 1 MiB, within [1, 65536].

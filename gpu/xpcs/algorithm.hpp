@@ -51,6 +51,7 @@ class Algorithm : public clscope::Algorithm {
                                          const Progress& progress) const override;
     Deviation compare(const AlgorithmResult& result,
                       const AlgorithmResult& reference) const override;
+    std::vector<std::string> benchSizes() const override { return {"seed", "large", "multitau"}; }
     BenchCase benchCase(const std::string& size) const override;
     // Several devices: groups of bins of about equal work (pixels), joined in label order.
     std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,

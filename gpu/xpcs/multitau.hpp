@@ -20,6 +20,9 @@ std::string multitauOverflow(DType dtype, std::uint64_t largest, std::int64_t mo
 std::shared_ptr<Input> readStreamed(const InputSources& sources, const DataLocation& framesAt);
 std::string describeBlocks(const FrameBlocks& blocks, std::size_t bins);
 
+// The bench case `multitau` (multitau_bench.cpp).
+BenchCase multitauBenchCase(const ParamSet& defaults);
+
 // Multi-tau on the host (`cpu`) or an OpenCL device (`multitau`).
 Result correlateMultitau(const DeviceInfo& device, const std::string& variant,
                          const FrameBlocks& frames, const LabelMask& mask, const Params& params,

@@ -47,6 +47,7 @@ class Stream {
         : s_(s), bins_(bins), labels_(labels), stats_(bins, params.channels, true),
           c_(params.channels), block_(block), frameSize_(frameSize),
           pixels_(bins.pixelIndex.size()) {
+        dtype_ = dtype;
         most_ = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
         // CPU devices (PoCL): one work-item per (row, bin), no barriers; else MT_WG wide.
         const auto wg = params.tuning.find("MT_WG");
@@ -71,15 +72,14 @@ class Stream {
         bin_ = s.kernel("xpcs_multitau", "mt_bin", options_);
     }
 
-    // The next block of frames. UsageError (before anything of it runs) when its values could
-    // take a 64-bit sum out of range.
-    void add(const Array& frames, std::size_t total) {
-        largest_ = std::max(largest_, largestMagnitude(frames, labels_));
-        if (const std::string why = multitauOverflow(frames.dtype(), largest_, most_, total, c_);
+    // The next block of frames (count of them at `frames`, values up to `largest`). UsageError
+    // (before anything of it runs) when its values could take a 64-bit sum out of range.
+    void add(const std::byte* frames, std::size_t count, std::uint64_t largest, std::size_t total) {
+        largest_ = std::max(largest_, largest);
+        if (const std::string why = multitauOverflow(dtype_, largest_, most_, total, c_);
             !why.empty())
             throw UsageError("xpcs variant 'multitau' cannot run this input: " + why);
-        const std::size_t count = frames.frameCount();
-        s_.upload(raw_, frames.bytes(), frames.byteSize(), "multitau upload");
+        s_.upload(raw_, frames, count * frameSize_ * dtypeSize(dtype_), "multitau upload");
         Level& zero = level(0);
         cl::Kernel& k = gather_;
         setArgs(k, raw_, pix_, zero.ring, zero.rows, int(pixels_), cl_long(frameSize_),
@@ -156,6 +156,7 @@ class Stream {
     const LabelMask& labels_;
     MultitauStats stats_;
     std::uint64_t largest_ = 0;
+    DType dtype_ = DType::UInt8;
     std::int64_t most_ = 0;
     int c_, wg_ = 64;
     std::size_t block_, frameSize_, pixels_;
@@ -189,7 +190,16 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
                       streamBlock(bins.pixelIndex.size(), params.tuning));
         const std::size_t block = streamBlock(bins.pixelIndex.size(), params.tuning);
         for (std::size_t first = 0; first < total; first += block) {
-            stream.add(frames.read(first, std::min(block, total - first)), total);
+            const std::size_t n = std::min(block, total - first);
+            // uint8 frames in memory go up in place (every value is <= 255: nothing to scan).
+            const std::byte* at = d == DType::UInt8 ? frames.inPlace(first, n) : nullptr;
+            Array copy;
+            std::uint64_t largest = 255;
+            if (!at) {
+                copy = frames.read(first, n);
+                at = copy.bytes(), largest = largestMagnitude(copy, mask);
+            }
+            stream.add(at, n, largest, total);
             session.finish(); // events released block by block: memory stays bounded
             progress.report(double(std::min(first + block, total)) / double(total));
             progress.checkCancel();
