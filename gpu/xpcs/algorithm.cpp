@@ -3,6 +3,7 @@
 
 #include "core/errors.hpp"
 #include "core/mask/mask_io.hpp"
+#include "core/units.hpp"
 #include "core/xpcs/frames_read.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/xpcs/multitau.hpp"
@@ -142,12 +143,23 @@ std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, st
         }
     }
     in->provenance["excluded_pixels"] = in->excludedPixels;
-    in->frameTime = readFrameTime(H5Reader(framesAt.file), s.locate(roles[3]).path);
-    // q of the labels (mask editor's table, nm^-1) in 1/Å.
-    if (const auto centers = mask::readLabelCenters(labelFile))
-        for (std::size_t i = 0; i < centers->labelIds.size(); ++i)
-            in->qByLabel[centers->labelIds[i]] = centers->q[i] / 10.0;
+    readPhysicalValues(*in, H5Reader(framesAt.file), s.locate(roles[3]).path, labelFile);
     return in;
+}
+
+void readPhysicalValues(Input& in, const H5Reader& frameFile, const std::string& frameTimePath,
+                        const H5Reader& labelFile) {
+    using units::Quantity;
+    in.frameTime = readFrameTime(frameFile, frameTimePath);
+    if (in.frameTime)
+        *in.frameTime *= units::datasetFactor(frameFile, frameTimePath, Quantity::Time, 1.0, "s");
+    // q of the labels (qmask_q, nm^-1 unless its units say otherwise) in 1/Å.
+    if (const auto centers = mask::readLabelCenters(labelFile)) {
+        const double toInverseAngstrom = units::datasetFactor(
+            labelFile, mask::paths::qmaskQ, Quantity::InverseLength, 0.1, "1/nm (pyFAI)");
+        for (std::size_t i = 0; i < centers->labelIds.size(); ++i)
+            in.qByLabel[centers->labelIds[i]] = centers->q[i] * toInverseAngstrom;
+    }
 }
 
 std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask labels) {

@@ -72,6 +72,10 @@ Params paramsFrom(const ParamSet& params, const std::map<std::string, int>& tuni
 // applied), excluded pixels, frame time, q table and provenance (frames left empty).
 std::shared_ptr<Input> readBinning(const InputSources& sources, std::size_t height,
                                    std::size_t width);
+// The frame time (s) and the q of the labels (1/Å) with their units attributes honoured
+// (DESIGN.md §3): InputError naming dataset and unit for a unit clscope does not know.
+void readPhysicalValues(Input& in, const H5Reader& frameFile, const std::string& frameTimePath,
+                        const H5Reader& labelFile);
 // An input of these frames and labels with the rest of `binning` (read() and budgeted passes).
 std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask labels);
 // The parameters of a run on some bins only: two-time maps of the other bins left out.
