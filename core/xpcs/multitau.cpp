@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 namespace clscope::xpcs {
 
@@ -117,28 +118,40 @@ void MultitauStats::addRows(int k, std::size_t first, std::size_t count, const V
     Level& l = level(k);
     const std::size_t bins = pixels_.size(), c = static_cast<std::size_t>(channels_);
     const int lags = multitauLagCount(k, channels_), lag0 = multitauFirstLag(k, channels_);
-    for (std::size_t r = 0; r < count; ++r) {
-        const std::size_t t = first + r;
-        for (std::size_t b = 0; b < bins; ++b) {
-            const V s = sums[r * bins + b];
-            if constexpr (std::is_floating_point_v<V>)
-                l.fSums[b * c + t % c] = s;
-            else
-                l.sums[b * c + t % c] = static_cast<Int128>(s);
-            const V* row = products + (r * bins + b) * static_cast<std::size_t>(lags);
-            for (int j = 0; j < lags; ++j) {
-                const std::size_t m = static_cast<std::size_t>(lag0 + j);
-                if (m > t) break;
-                Lag& lag = l.lags[b * static_cast<std::size_t>(lags) + static_cast<std::size_t>(j)];
+    // Bins [b0, b1), each over the rows in order (so any split gives the same sums).
+    auto fold = [&](std::size_t b0, std::size_t b1) {
+        for (std::size_t b = b0; b < b1; ++b)
+            for (std::size_t r = 0, t = first; r < count; ++r, ++t) {
+                const V s = sums[r * bins + b];
                 if constexpr (std::is_floating_point_v<V>)
-                    addPair(lag, static_cast<double>(pixels_[b]), s * l.fSums[b * c + (t - m) % c],
-                            row[j]);
+                    l.fSums[b * c + t % c] = s;
                 else
-                    addPair(lag, static_cast<Int128>(pixels_[b]) * static_cast<Int128>(row[j]),
-                            static_cast<Int128>(s) * l.sums[b * c + (t - m) % c]);
+                    l.sums[b * c + t % c] = static_cast<Int128>(s);
+                const V* row = products + (r * bins + b) * static_cast<std::size_t>(lags);
+                Lag* lag = &l.lags[b * static_cast<std::size_t>(lags)];
+                for (int j = 0; j < lags && static_cast<std::size_t>(lag0 + j) <= t; ++j) {
+                    const std::size_t then = b * c + (t - static_cast<std::size_t>(lag0 + j)) % c;
+                    if constexpr (std::is_floating_point_v<V>)
+                        addPair(lag[j], static_cast<double>(pixels_[b]), s * l.fSums[then], row[j]);
+                    else
+                        addPair(lag[j],
+                                static_cast<Int128>(pixels_[b]) * static_cast<Int128>(row[j]),
+                                static_cast<Int128>(s) * l.sums[then]);
+                }
             }
-        }
-    }
+    };
+    // Large blocks (many bins and rows, the device variants' blocks): bins over threads.
+    const std::size_t work = bins * count * static_cast<std::size_t>(lags);
+    const std::size_t threads =
+        work < 200000
+            ? 1
+            : std::min<std::size_t>(bins, std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (std::size_t i = 1; i < threads; ++i)
+        pool.emplace_back(fold, bins * i / threads, bins * (i + 1) / threads);
+    fold(0, bins / threads);
+    for (std::thread& th : pool)
+        th.join();
     l.rows = first + count;
 }
 

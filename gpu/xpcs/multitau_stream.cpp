@@ -79,7 +79,10 @@ class Stream {
         if (const std::string why = multitauOverflow(dtype_, largest_, most_, total, c_);
             !why.empty())
             throw UsageError("xpcs variant 'multitau' cannot run this input: " + why);
-        s_.upload(raw_, frames, count * frameSize_ * dtypeSize(dtype_), "multitau upload");
+        cl::Event up;
+        s_.queue().enqueueWriteBuffer(raw_, CL_FALSE, 0, count * frameSize_ * dtypeSize(dtype_),
+                                      frames, nullptr, &up);
+        s_.record(up, "multitau upload");
         Level& zero = level(0);
         cl::Kernel& k = gather_;
         setArgs(k, raw_, pix_, zero.ring, zero.rows, int(pixels_), cl_long(frameSize_),
@@ -91,13 +94,25 @@ class Stream {
             lags(lv, first, levels_[lv].count - first);
             first = binNext(lv);
         }
+        // The device works on this block while the host folds the previous one's sums.
+        s_.queue().flush();
+        fold(previous_);
+        s_.queue().finish();
+        previous_ = std::move(current_);
+        current_.clear();
     }
 
     Result finish(std::size_t frames, const Params& params) {
+        fold(previous_);
         return stats_.finish(bins_, frames, params);
     }
 
   private:
+    struct Pending {
+        int level = 0;
+        std::size_t first = 0, rows = 0;
+        std::vector<std::int64_t> sums, products;
+    };
     struct Level {
         cl::Buffer ring;
         int rows = 0;
@@ -126,15 +141,23 @@ class Stream {
                     lags, nb, sums_, prods_);
             s_.launch(kern, "xpcs multitau lags",
                       {{n * std::size_t(wg_), std::size_t(nb)}, {std::size_t(wg_), 1}});
-            hostSums_.resize(n * std::size_t(nb));
-            hostProducts_.resize(n * std::size_t(nb) * std::size_t(lags));
-            s_.download(sums_, hostSums_.data(), hostSums_.size() * sizeof(std::int64_t),
-                        "multitau sums");
-            s_.download(prods_, hostProducts_.data(), hostProducts_.size() * sizeof(std::int64_t),
-                        "multitau products");
-            stats_.addRows<std::int64_t>(int(k), first + done, n, hostSums_.data(),
-                                         hostProducts_.data());
+            Pending& p = current_.emplace_back();
+            p.level = int(k), p.first = first + done, p.rows = n;
+            p.sums.resize(n * std::size_t(nb));
+            p.products.resize(n * std::size_t(nb) * std::size_t(lags));
+            s_.queue().enqueueReadBuffer(sums_, CL_FALSE, 0, p.sums.size() * sizeof(std::int64_t),
+                                         p.sums.data());
+            s_.queue().enqueueReadBuffer(
+                prods_, CL_FALSE, 0, p.products.size() * sizeof(std::int64_t), p.products.data());
         }
+    }
+
+    // Per-row sums read back (in level order within a block) into the statistics.
+    void fold(std::deque<Pending>& pending) {
+        for (const Pending& p : pending)
+            stats_.addRows<std::int64_t>(p.level, p.first, p.rows, p.sums.data(),
+                                         p.products.data());
+        pending.clear();
     }
 
     // Level k+1 rows from the pairs of level k completed so far; returns the first new one.
@@ -164,7 +187,7 @@ class Stream {
     cl::Buffer raw_, pix_, offsets_, sums_, prods_;
     cl::Kernel gather_, lags_, bin_;
     std::deque<Level> levels_;
-    std::vector<std::int64_t> hostSums_, hostProducts_;
+    std::deque<Pending> current_, previous_; // sums read back, not yet folded
 };
 
 } // namespace
