@@ -108,6 +108,7 @@ class TstXpcsMultitau : public QObject {
     void levelZeroIsDense();
     void streamMatchesCpu_data();
     void streamMatchesCpu();
+    void twotimeBinned();
     void refusals();
     void millionFramesBoundedMemory();
 };
@@ -208,6 +209,36 @@ void TstXpcsMultitau::streamMatchesCpu() {
     expectClose("g2_err", gpu.g2Err, cpu.g2Err, 0.0);
 }
 
+// --twotime-bin F: C(t1,t2) = n N(t1,t2) / (S_t1 S_t2) of the stack binned by F frames, the
+// trailing partial bin dropped, computed here directly.
+void TstXpcsMultitau::twotimeBinned() {
+    const Array frames = randomFrames<std::uint16_t>(43, 3, 4, 0, 500, 9);
+    const LabelMask mask = labelsOf(3, 4, {0, 2, 5});
+    xpcs::Params p;
+    p.multitau = true, p.twotimeLabels = {5}, p.twotimeBin = 4;
+    const auto maps =
+        xpcs::binnedTwotime(*xpcs::blocksInMemory(std::make_shared<Array>(frames)), mask, p);
+    const std::vector<float>& map = maps.at(5);
+    const std::size_t count = 43 / 4;
+    QCOMPARE(map.size(), count * count);
+    const auto values = frames.as<std::uint16_t>();
+    auto binned = [&](std::size_t t, std::size_t i) {
+        double v = 0;
+        for (std::size_t f = t * 4; f < t * 4 + 4; ++f)
+            v += values[f * 12 + i];
+        return v;
+    };
+    for (std::size_t t1 = 0; t1 < count; ++t1)
+        for (std::size_t t2 = 0; t2 < count; ++t2) {
+            double n = 0, gram = 0, s1 = 0, s2 = 0;
+            for (std::size_t i = 0; i < 12; ++i)
+                if (mask.labels[i] == 5)
+                    ++n, gram += binned(t1, i) * binned(t2, i), s1 += binned(t1, i),
+                        s2 += binned(t2, i);
+            QVERIFY(relDiff(map[t1 * count + t2], n * gram / (s1 * s2)) < 1e-6);
+        }
+}
+
 void TstXpcsMultitau::refusals() {
     QTemporaryDir dir;
     const QString in = dir.filePath("x.h5"), out = dir.filePath("o.h5");
@@ -223,7 +254,7 @@ void TstXpcsMultitau::refusals() {
     expect({"--multitau", "--channels", "7"}, 2, "even");
     expect({"--multitau", "--variant", "gemm"}, 2, "dense only");
     expect({"--variant", "multitau"}, 2, "multi-tau only");
-    expect({"--multitau", "--twotime", "1"}, 2, "two-time");
+    expect({"--multitau", "--twotime", "1", "--twotime-bin", "41"}, 2, "more than the 40 frames");
     if (openclDevices().empty()) return;
     // 64-bit sums that could overflow are refused (never wrapped), pointing at cpu.
     xpcs::Params p;

@@ -84,6 +84,13 @@ std::uint64_t dtypeLargest(DType dtype);
 // 128-bit sums; UsageError / InputError with the reason.
 void checkMultitau(DType dtype, std::size_t frames, const LabelMask& mask, const Params& params);
 
+// Two-time maps of the labels asked for (params.twotimeLabels) over the stack binned by
+// params.twotimeBin frames (0: the smallest F giving at most 1024 binned frames), a trailing
+// partial bin dropped: one more pass over the frames. UsageError when the binned sums could
+// leave uint32.
+std::map<std::int32_t, std::vector<float>>
+binnedTwotime(const FrameBlocks& frames, const LabelMask& mask, const Params& params);
+
 // The CPU reference of multi-tau (variant `cpu` with --multitau).
 Result correlateMultitauCpu(const FrameBlocks& frames, const LabelMask& mask, const Params& params,
                             const Progress& progress = {});

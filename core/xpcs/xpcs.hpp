@@ -23,9 +23,10 @@ struct Params {
     std::size_t chunkPixels = 0;
     // Kernel tuning values passed as -D NAME=VALUE (e.g. GEMM_TILE, ORDERED_WG).
     std::map<std::string, int> tuning;
-    unsigned threads = 0;  // cpu variant: worker threads (0: all cores)
-    bool multitau = false; // multi-tau lags (DESIGN.md §5) instead of every lag
-    int channels = 16;     // multi-tau: C lags per level (even, >= 4)
+    unsigned threads = 0;       // cpu variant: worker threads (0: all cores)
+    bool multitau = false;      // multi-tau lags (DESIGN.md §5) instead of every lag
+    int channels = 16;          // multi-tau: C lags per level (even, >= 4)
+    std::size_t twotimeBin = 0; // multi-tau: two-time maps of the stack binned by this (0: auto)
     std::string toJson() const;
 };
 

@@ -2,6 +2,8 @@
 
 #include "core/errors.hpp"
 
+#include <cmath>
+
 namespace clscope::xpcs {
 
 void writeResult(H5Writer& out, const Result& r, const std::string& group) {
@@ -23,9 +25,12 @@ void writeResultData(H5Writer& out, const Result& r, const std::string& group) {
         out.setAttribute(group + "/lag_frames", "units", "frames");
         out.write(group + "/level", makeArray<std::int32_t>({frames}, r.levels));
     }
-    for (const auto& [label, map] : r.twotime)
-        out.write(group + "/twotime/" + std::to_string(label),
-                  makeArray<float>({frames, frames}, map), Compression::Gzip);
+    for (const auto& [label, map] : r.twotime) {
+        // T x T, or (T/F) x (T/F) for multi-tau (--twotime-bin F)
+        const auto side = static_cast<std::size_t>(std::llround(std::sqrt(double(map.size()))));
+        out.write(group + "/twotime/" + std::to_string(label), makeArray<float>({side, side}, map),
+                  Compression::Gzip);
+    }
 }
 
 Result readResult(const H5Reader& file, const std::string& group) {

@@ -204,6 +204,7 @@ Params paramsFrom(const ParamSet& p, const std::map<std::string, int>& tuning) {
     out.threads = static_cast<unsigned>(p.integer("threads"));
     out.multitau = p.boolean("multitau");
     out.channels = static_cast<int>(p.integer("channels"));
+    out.twotimeBin = static_cast<std::size_t>(p.integer("twotime_bin"));
     out.tuning = tuning;
     return out;
 }

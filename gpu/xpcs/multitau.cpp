@@ -20,7 +20,12 @@ std::vector<ParamSpec> multitauParamSpecs() {
         makeParam("channels", T::Int, 16, "Multi-tau: lags per level C (even, >= 4)", "lags");
     channels.label = "Channels", channels.min = 4, channels.max = 1024,
     channels.flag = "--channels";
-    return {multitau, channels};
+    ParamSpec bin = makeParam("twotime_bin", T::Int, 0,
+                              "Multi-tau: two-time maps of the stack binned by F frames (0: the "
+                              "smallest F giving at most 1024 binned frames)",
+                              "frames");
+    bin.label = "Two-time binning", bin.min = 0, bin.flag = "--twotime-bin";
+    return {multitau, channels, bin};
 }
 
 Support multitauSupport(const std::string& variant, const ParamSet& params) {
@@ -77,13 +82,13 @@ Result correlateMultitau(const DeviceInfo& device, const std::string& variant,
     const std::string id = variant.empty() ? (device.isHost() ? "cpu" : "multitau") : variant;
     if (frames.frameCount() == 0) throw InputError("xpcs: the frame stack holds no frames");
     checkInputs(frames.read(0, 1), mask, params); // dtype, shape, bins, frame time
-    if (!params.twotimeLabels.empty())
-        throw UsageError("xpcs: two-time maps are not written with --multitau");
-    if (id == "cpu") return correlateMultitauCpu(frames, mask, params, progress);
-    if (id != "multitau")
+    if (id != "cpu" && id != "multitau")
         throw UsageError("xpcs variant '" + id +
                          "' is dense only; --multitau runs on the variants multitau and cpu");
-    return correlateMultitauStream(device, frames, mask, params, progress);
+    Result r = id == "cpu" ? correlateMultitauCpu(frames, mask, params, progress)
+                           : correlateMultitauStream(device, frames, mask, params, progress);
+    r.twotime = binnedTwotime(frames, mask, params);
+    return r;
 }
 
 } // namespace clscope::xpcs
