@@ -56,8 +56,10 @@ class Stream {
             wg_ &= wg_ - 1;
         options_ = "-D DATA_T=" + dataType(dtype) + " -D MT_LAGS=" + std::to_string(c_) +
                    " -D MT_WG=" + std::to_string(wg_);
-        raw_ =
-            s.allocate(block * frameSize * dtypeSize(dtype), "multitau frames", CL_MEM_READ_ONLY);
+        for (cl::Buffer& raw : raw_)
+            raw = s.allocate(block * frameSize * dtypeSize(dtype), "multitau frames",
+                             CL_MEM_READ_ONLY);
+        uploads_ = cl::CommandQueue(s.context(), s.device().device(), CL_QUEUE_PROFILING_ENABLE);
         pix_ = s.allocate(pixels_ * sizeof(std::int32_t), "multitau pixels", CL_MEM_READ_ONLY);
         s.upload(pix_, bins.pixelIndex.data(), pixels_ * sizeof(std::int32_t), "multitau pixels");
         offsets_ = s.allocate(bins.offsets.size() * sizeof(std::int64_t), "multitau offsets",
@@ -72,20 +74,27 @@ class Stream {
         bin_ = s.kernel("xpcs_multitau", "mt_bin", options_);
     }
 
-    // The next block of frames (count of them at `frames`, values up to `largest`). UsageError
-    // (before anything of it runs) when its values could take a 64-bit sum out of range.
-    void add(const std::byte* frames, std::size_t count, std::uint64_t largest, std::size_t total) {
+    // Start copying the block `count` frames at `frames` into slot `slot` (on a queue of its
+    // own: it overlaps the kernels of the block before); `frames` must live until add(slot).
+    void upload(int slot, const std::byte* frames, std::size_t count) {
+        uploads_.enqueueWriteBuffer(raw_[slot], CL_FALSE, 0, count * frameSize_ * dtypeSize(dtype_),
+                                    frames, nullptr, &uploaded_[slot]);
+        uploads_.flush();
+    }
+
+    // The block uploaded into `slot` (count frames, values up to `largest`). UsageError (before
+    // anything of it runs) when its values could take a 64-bit sum out of range.
+    void add(int slot, std::size_t count, std::uint64_t largest, std::size_t total) {
         largest_ = std::max(largest_, largest);
         if (const std::string why = multitauOverflow(dtype_, largest_, most_, total, c_);
             !why.empty())
             throw UsageError("xpcs variant 'multitau' cannot run this input: " + why);
-        cl::Event up;
-        s_.queue().enqueueWriteBuffer(raw_, CL_FALSE, 0, count * frameSize_ * dtypeSize(dtype_),
-                                      frames, nullptr, &up);
-        s_.record(up, "multitau upload");
+        const std::vector<cl::Event> wait{uploaded_[slot]};
+        s_.queue().enqueueBarrierWithWaitList(&wait);
+        s_.record(uploaded_[slot], "multitau upload"); // complete once this queue is
         Level& zero = level(0);
         cl::Kernel& k = gather_;
-        setArgs(k, raw_, pix_, zero.ring, zero.rows, int(pixels_), cl_long(frameSize_),
+        setArgs(k, raw_[slot], pix_, zero.ring, zero.rows, int(pixels_), cl_long(frameSize_),
                 cl_long(zero.count), int(count));
         s_.launch(k, "xpcs multitau gather", {{pixels_, count}, {64, 1}});
         std::size_t first = zero.count;
@@ -100,6 +109,13 @@ class Stream {
         s_.queue().finish();
         previous_ = std::move(current_);
         current_.clear();
+    }
+
+    ~Stream() {
+        try {
+            uploads_.finish(); // no copy may outlive the frames it reads
+        } catch (...) {
+        }
     }
 
     Result finish(std::size_t frames, const Params& params) {
@@ -184,7 +200,9 @@ class Stream {
     int c_, wg_ = 64;
     std::size_t block_, frameSize_, pixels_;
     std::string options_;
-    cl::Buffer raw_, pix_, offsets_, sums_, prods_;
+    cl::Buffer raw_[2], pix_, offsets_, sums_, prods_; // raw_: two slots of frames
+    cl::CommandQueue uploads_;
+    cl::Event uploaded_[2];
     cl::Kernel gather_, lags_, bin_;
     std::deque<Level> levels_;
     std::deque<Pending> current_, previous_; // sums read back, not yet folded
@@ -209,20 +227,34 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
     ClSession session(device);
     Result result;
     try {
+        // Block i+1 is read and uploaded while block i runs.
+        struct Staged {
+            const std::byte* at = nullptr;
+            Array copy;
+            std::size_t count = 0;
+            std::uint64_t largest = 255;
+        };
+        Staged staged[2]; // before the stream: its uploads finish before these go
         Stream stream(session, bins, mask, params, d, frameSize,
                       streamBlock(bins.pixelIndex.size(), params.tuning));
         const std::size_t block = streamBlock(bins.pixelIndex.size(), params.tuning);
-        for (std::size_t first = 0; first < total; first += block) {
-            const std::size_t n = std::min(block, total - first);
-            // uint8 frames in memory go up in place (every value is <= 255: nothing to scan).
-            const std::byte* at = d == DType::UInt8 ? frames.inPlace(first, n) : nullptr;
-            Array copy;
-            std::uint64_t largest = 255;
-            if (!at) {
-                copy = frames.read(first, n);
-                at = copy.bytes(), largest = largestMagnitude(copy, mask);
+        auto stage = [&](int slot, std::size_t first) {
+            Staged& st = staged[slot];
+            st.count = std::min(block, total - first);
+            // uint8 frames in memory go up in place (every value <= 255: nothing to scan).
+            st.at = d == DType::UInt8 ? frames.inPlace(first, st.count) : nullptr;
+            st.largest = 255;
+            if (!st.at) {
+                st.copy = frames.read(first, st.count);
+                st.at = st.copy.bytes(), st.largest = largestMagnitude(st.copy, mask);
             }
-            stream.add(at, n, largest, total);
+            stream.upload(slot, st.at, st.count);
+        };
+        stage(0, 0);
+        for (std::size_t first = 0, i = 0; first < total; first += block, ++i) {
+            const int slot = static_cast<int>(i % 2);
+            if (first + block < total) stage(1 - slot, first + block);
+            stream.add(slot, staged[slot].count, staged[slot].largest, total);
             session.finish(); // events released block by block: memory stays bounded
             progress.report(double(std::min(first + block, total)) / double(total));
             progress.checkCancel();
