@@ -52,16 +52,18 @@ mt_lags(__global const long* ring, int rows, __global const long* offsets, long 
     const __global long* now = ring + (t % rows) * pixels;
     long acc[MT_LAGS + 1];
     const __global long* then[MT_LAGS];
-    int live = 0; // lags whose earlier row exists
+    // Lags whose earlier row exists: j < lags with lag0 + j <= t.
+    const int live = (int)min((long)lags, max(t - lag0 + 1, (long)0));
     for (int j = 0; j <= MT_LAGS; ++j)
         acc[j] = 0;
-    for (int j = 0; j < lags && lag0 + j <= t; ++j, ++live)
-        then[j] = ring + ((t - lag0 - j) % rows) * pixels;
+    for (int j = 0; j < MT_LAGS; ++j) // rows past `live` are never read
+        then[j] = ring + (max(t - lag0 - j, (long)0) % rows) * pixels;
     for (long p = p0 + lid; p < p1; p += MT_WG) {
         const long v = now[p];
         acc[MT_LAGS] += v;
-        for (int j = 0; j < live; ++j)
-            acc[j] += v * then[j][p];
+#pragma unroll
+        for (int j = 0; j < MT_LAGS; ++j) // constant bound: the sums stay in registers
+            if (j < live) acc[j] += v * then[j][p];
     }
     for (int j = 0; j <= MT_LAGS; ++j)
         red[j * MT_WG + lid] = acc[j];
