@@ -30,11 +30,13 @@ std::string dataType(DType d) {
     }
 }
 
-// Frames per block: the level-0 ring about 2 MiB (power of two in [64, 16384]), or MT_FRAMES.
-std::size_t streamBlock(std::size_t pixels, const std::map<std::string, int>& tuning) {
+// Frames per block: the level-0 ring about 2 MiB (power of two in [64, 16384]; at least 256 on
+// GPUs, measured faster for 512x1024 frames, docs/PERFORMANCE.md), or MT_FRAMES.
+std::size_t streamBlock(std::size_t pixels, const DeviceInfo& device,
+                        const std::map<std::string, int>& tuning) {
     if (const auto it = tuning.find("MT_FRAMES"); it != tuning.end())
         return static_cast<std::size_t>(std::max(1, it->second));
-    std::size_t f = 64;
+    std::size_t f = device.type == "GPU" ? 256 : 64;
     while (f < 16384 && 2 * f * pixels * sizeof(std::int64_t) <= (std::size_t(4) << 20))
         f *= 2;
     return f;
@@ -236,8 +238,8 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
         };
         Staged staged[2]; // before the stream: its uploads finish before these go
         Stream stream(session, bins, mask, params, d, frameSize,
-                      streamBlock(bins.pixelIndex.size(), params.tuning));
-        const std::size_t block = streamBlock(bins.pixelIndex.size(), params.tuning);
+                      streamBlock(bins.pixelIndex.size(), device, params.tuning));
+        const std::size_t block = streamBlock(bins.pixelIndex.size(), device, params.tuning);
         auto stage = [&](int slot, std::size_t first) {
             Staged& st = staged[slot];
             st.count = std::min(block, total - first);
