@@ -179,16 +179,21 @@ void TstXpcsMultitau::streamMatchesCpu_data() {
     QTest::addColumn<Array>("frames");
     QTest::addColumn<int>("channels");
     QTest::addColumn<int>("blockFrames");
+    QTest::addColumn<int>("workGroup"); // > 1: the GPUs' local-memory reduction, forced on PoCL
     QTest::newRow("uint8 C=4, blocks of 5")
-        << randomFrames<std::uint8_t>(203, 3, 5, 0, 255, 1) << 4 << 5;
-    QTest::newRow("uint16 C=6, blocks of 64")
-        << randomFrames<std::uint16_t>(301, 4, 4, 0, 900, 2) << 6 << 64;
+        << randomFrames<std::uint8_t>(203, 3, 5, 0, 255, 1) << 4 << 5 << 1;
+    QTest::newRow("uint16 C=6, blocks of 64, work-groups of 64")
+        << randomFrames<std::uint16_t>(301, 4, 4, 0, 900, 2) << 6 << 64 << 64;
     QTest::newRow("int32 signed C=8, blocks of 7")
-        << randomFrames<std::int32_t>(157, 4, 3, -50, 60, 4) << 8 << 7;
-    QTest::newRow("uint32 C=16, one block")
-        << randomFrames<std::uint32_t>(90, 2, 6, 0, 100000, 5) << 16 << 4096;
-    QTest::newRow("uint8 C=8, 1 frame per block, 1 pixel bins")
-        << randomFrames<std::uint8_t>(70, 1, 3, 0, 255, 6) << 8 << 1;
+        << randomFrames<std::int32_t>(157, 4, 3, -50, 60, 4) << 8 << 7 << 1;
+    QTest::newRow("uint32 C=16, one block, work-groups of 4")
+        << randomFrames<std::uint32_t>(90, 2, 6, 0, 100000, 5) << 16 << 4096 << 4;
+    QTest::newRow("uint32 near 2^32 C=8, blocks of 9 (128-bit sums), work-groups of 4")
+        << randomFrames<std::uint32_t>(61, 2, 5, 0xF0000000L, 0xFFFFFFFFL, 10) << 8 << 9 << 4;
+    QTest::newRow("int32 extremes C=6, blocks of 16 (128-bit sums)")
+        << randomFrames<std::int32_t>(77, 3, 3, INT32_MIN, INT32_MAX, 11) << 6 << 16 << 1;
+    QTest::newRow("uint8 C=8, 1 frame per block, 1 pixel bins, work-groups of 8")
+        << randomFrames<std::uint8_t>(70, 1, 3, 0, 255, 6) << 8 << 1 << 8;
 }
 
 // The OpenCL variant is exact: the same g2 and g2_err as the CPU reference, bit for bit.
@@ -196,10 +201,12 @@ void TstXpcsMultitau::streamMatchesCpu() {
     QFETCH(Array, frames);
     QFETCH(int, channels);
     QFETCH(int, blockFrames);
+    QFETCH(int, workGroup);
     if (openclDevices().empty()) QSKIP("no OpenCL device");
     const LabelMask mask = labelsOf(frames.height(), frames.width(), {0, 2, 3, 9});
     xpcs::Params p;
     p.multitau = true, p.channels = channels, p.tuning["MT_FRAMES"] = blockFrames;
+    p.tuning["MT_WG"] = workGroup;
     const auto blocks = xpcs::blocksInMemory(std::make_shared<Array>(frames));
     const xpcs::Result cpu = xpcs::correlateMultitauCpu(*blocks, mask, p);
     const xpcs::Result gpu =
@@ -256,15 +263,15 @@ void TstXpcsMultitau::refusals() {
     expect({"--variant", "multitau"}, 2, "multi-tau only");
     expect({"--multitau", "--twotime", "1", "--twotime-bin", "41"}, 2, "more than the 40 frames");
     if (openclDevices().empty()) return;
-    // 64-bit sums that could overflow are refused (never wrapped), pointing at cpu.
+    // Float data has no exact integer sums on the device: refused, pointing at cpu.
     xpcs::Params p;
     p.multitau = true;
-    const Array wide = randomFrames<std::uint32_t>(40, 4, 4, 0xF0000000L, 0xFFFFFFFFL, 8);
+    const Array floats = makeArray<float>({40, 2, 2}, std::vector<float>(160, 1.5f));
     EXPECT_ERROR(UsageError,
                  xpcs::correlateMultitau(openclDevices().front(), "multitau",
-                                         *xpcs::blocksInMemory(std::make_shared<Array>(wide)),
-                                         labelsOf(4, 4, {1}), p),
-                 "64-bit", "cpu");
+                                         *xpcs::blocksInMemory(std::make_shared<Array>(floats)),
+                                         labelsOf(2, 2, {1}), p),
+                 "float", "cpu");
 }
 
 // 10^6 frames of 8x8 uint8 (a 64 MB stack): cpu and multitau on PoCL give the same result

@@ -56,8 +56,12 @@ class Stream {
         wg_ = wg != params.tuning.end() ? std::max(1, wg->second) : s.info().type == "CPU" ? 1 : 64;
         while (wg_ & (wg_ - 1)) // the reduction halves: a power of two
             wg_ &= wg_ - 1;
+        // 32-bit data: 128-bit sums (two words), local memory within 32 KiB.
+        wide_ = dtype == DType::UInt32 || dtype == DType::Int32;
+        while (wide_ && wg_ > 1 && std::size_t(c_ + 1) * std::size_t(wg_) * 16 > 32768)
+            wg_ /= 2;
         options_ = "-D DATA_T=" + dataType(dtype) + " -D MT_LAGS=" + std::to_string(c_) +
-                   " -D MT_WG=" + std::to_string(wg_);
+                   " -D MT_WG=" + std::to_string(wg_) + " -D MT_WIDE=" + (wide_ ? "1" : "0");
         for (cl::Buffer& raw : raw_)
             raw = s.allocate(block * frameSize * dtypeSize(dtype), "multitau frames",
                              CL_MEM_READ_ONLY);
@@ -68,11 +72,12 @@ class Stream {
                               CL_MEM_READ_ONLY);
         s.upload(offsets_, bins.offsets.data(), bins.offsets.size() * sizeof(std::int64_t),
                  "multitau offsets");
-        sums_ = s.allocate(block * bins.count() * sizeof(std::int64_t), "multitau sums");
-        prods_ = s.allocate(block * bins.count() * std::size_t(c_) * sizeof(std::int64_t),
+        const std::size_t words = wide_ ? 2 : 1;
+        sums_ = s.allocate(words * block * bins.count() * sizeof(std::int64_t), "multitau sums");
+        prods_ = s.allocate(words * block * bins.count() * std::size_t(c_) * sizeof(std::int64_t),
                             "multitau products");
         gather_ = s.kernel("xpcs_multitau", "mt_gather", options_);
-        lags_ = s.kernel("xpcs_multitau", "mt_lags", options_);
+        lags_ = s.kernel("xpcs_multitau", wide_ ? "mt_lags_wide" : "mt_lags", options_);
         bin_ = s.kernel("xpcs_multitau", "mt_bin", options_);
     }
 
@@ -88,7 +93,8 @@ class Stream {
     // anything of it runs) when its values could take a 64-bit sum out of range.
     void add(int slot, std::size_t count, std::uint64_t largest, std::size_t total) {
         largest_ = std::max(largest_, largest);
-        if (const std::string why = multitauOverflow(dtype_, largest_, most_, total, c_);
+        if (const std::string why =
+                wide_ ? std::string() : multitauOverflow(dtype_, largest_, most_, total, c_);
             !why.empty())
             throw UsageError("xpcs variant 'multitau' cannot run this input: " + why);
         const std::vector<cl::Event> wait{uploaded_[slot]};
@@ -161,8 +167,9 @@ class Stream {
                       {{n * std::size_t(wg_), std::size_t(nb)}, {std::size_t(wg_), 1}});
             Pending& p = current_.emplace_back();
             p.level = int(k), p.first = first + done, p.rows = n;
-            p.sums.resize(n * std::size_t(nb));
-            p.products.resize(n * std::size_t(nb) * std::size_t(lags));
+            const std::size_t words = wide_ ? 2 : 1;
+            p.sums.resize(words * n * std::size_t(nb));
+            p.products.resize(words * n * std::size_t(nb) * std::size_t(lags));
             s_.queue().enqueueReadBuffer(sums_, CL_FALSE, 0, p.sums.size() * sizeof(std::int64_t),
                                          p.sums.data());
             s_.queue().enqueueReadBuffer(
@@ -172,10 +179,26 @@ class Stream {
 
     // Per-row sums read back (in level order within a block) into the statistics.
     void fold(std::deque<Pending>& pending) {
-        for (const Pending& p : pending)
-            stats_.addRows<std::int64_t>(p.level, p.first, p.rows, p.sums.data(),
-                                         p.products.data());
+        for (const Pending& p : pending) {
+            if (!wide_) {
+                stats_.addRows<std::int64_t>(p.level, p.first, p.rows, p.sums.data(),
+                                             p.products.data());
+                continue;
+            }
+            const std::vector<Int128> sums = joinWords(p.sums), products = joinWords(p.products);
+            stats_.addRows<Int128>(p.level, p.first, p.rows, sums.data(), products.data());
+        }
         pending.clear();
+    }
+
+    // (lo, hi) word pairs as 128-bit integers.
+    static std::vector<Int128> joinWords(const std::vector<std::int64_t>& words) {
+        std::vector<Int128> out(words.size() / 2);
+        for (std::size_t i = 0; i < out.size(); ++i)
+            out[i] = static_cast<Int128>(
+                (static_cast<UInt128>(static_cast<std::uint64_t>(words[2 * i + 1])) << 64) |
+                static_cast<std::uint64_t>(words[2 * i]));
+        return out;
     }
 
     // Level k+1 rows from the pairs of level k completed so far; returns the first new one.
@@ -200,6 +223,7 @@ class Stream {
     DType dtype_ = DType::UInt8;
     std::int64_t most_ = 0;
     int c_, wg_ = 64;
+    bool wide_ = false; // 128-bit sums (32-bit data)
     std::size_t block_, frameSize_, pixels_;
     std::string options_;
     cl::Buffer raw_[2], pix_, offsets_, sums_, prods_; // raw_: two slots of frames
