@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/xpcs/mma.hpp"
+#include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/runner.hpp"
 
 #include <algorithm>
@@ -225,6 +226,7 @@ std::vector<VariantEntry> xpcsVariants() {
         gpuVariant("mma").tuning({}, DType::UInt8));
     add("cpu", "host reference: exact blocked Gram matrices, std::thread", VariantKind::Host,
         "host CPU", {});
+    out.push_back(multitauVariantEntry());
     return out;
 }
 
