@@ -8,6 +8,10 @@
 
 #include <memory>
 
+namespace clscope {
+class FrameStream;
+}
+
 namespace clscope::xpcs {
 
 // The lags of level k: m = firstLag .. firstLag + lagCount - 1 (frames of level k).
@@ -37,8 +41,10 @@ std::shared_ptr<const FrameBlocks> blocksInMemory(std::shared_ptr<const Array> f
 // series from a few frames (bench).
 std::shared_ptr<const FrameBlocks> blocksRepeating(std::shared_ptr<const Array> pool,
                                                    std::size_t frames);
-// The blocks of a (T,H,W) dataset of an HDF5 file, read as they are asked for.
-std::shared_ptr<const FrameBlocks> blocksInFile(const std::string& file, const std::string& path);
+// The blocks of a (T,H,W) dataset of an HDF5 file (a stream, perhaps windowed to --frames),
+// read as they are asked for; `where` (FILE:PATH) names it in errors.
+std::shared_ptr<const FrameBlocks> blocksInFile(std::shared_ptr<const FrameStream> stream,
+                                                const std::string& where);
 // Frames per block for frames of `frameBytes` bytes: about 1 MiB, within [1, 65536].
 std::size_t blockFrames(std::size_t frameBytes);
 

@@ -1,5 +1,6 @@
 // xpcs multi-tau through the algorithm: parameters, variant support, streamed input, dispatch.
 #include "gpu/xpcs/multitau.hpp"
+#include "gpu/scale/passes.hpp"
 
 #include "core/errors.hpp"
 
@@ -67,8 +68,10 @@ std::string describeBlocks(const FrameBlocks& blocks, std::size_t bins) {
 }
 
 std::shared_ptr<Input> readStreamed(const InputSources& sources, const DataLocation& framesAt) {
-    auto blocks = blocksInFile(framesAt.file, framesAt.path);
+    auto blocks = blocksInFile(openFrames(sources, Algorithm().inputRoles()[0]),
+                               framesAt.file + ":" + framesAt.path);
     auto in = readBinning(sources, blocks->height(), blocks->width());
+    recordFrames(in->provenance, sources);
     in->blocks = blocks;
     in->largest = dtypeLargest(blocks->dtype());
     for (std::int64_t n : makeBins(in->labels).pixelCounts)
