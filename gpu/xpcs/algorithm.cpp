@@ -160,7 +160,8 @@ void readPhysicalValues(Input& in, const H5Reader& frameFile, const std::string&
         const double toInverseAngstrom = units::datasetFactor(
             labelFile, mask::paths::qmaskQ, Quantity::InverseLength, 0.1, "1/nm (pyFAI)");
         for (std::size_t i = 0; i < centers->labelIds.size(); ++i)
-            in.qByLabel[centers->labelIds[i]] = centers->q[i] * toInverseAngstrom;
+            // Divided (nm^-1: by 10, as before units were read): q bit for bit as it was.
+            in.qByLabel[centers->labelIds[i]] = centers->q[i] / (1.0 / toInverseAngstrom);
     }
 }
 
