@@ -11,7 +11,7 @@ CLSCOPE_PACKAGES=(
   libhdf5-dev bitshuffle libcli11-dev nlohmann-json3-dev libgsl-dev
   xvfb xauth python3-h5py python3-numpy
   openmpi-bin slurm-wlm # tst_batch runs a real mpirun, tst_scale_slurm a real sbatch --array
-  clang libclang-rt-14-dev # scripts/test's sanitizer build and the libFuzzer target fuzz_hdf5
+  clang clang-format libclang-rt-14-dev # sanitizer build, libFuzzer target fuzz_hdf5, scripts/check_format
 )
 
 clscope_missing_packages() {
