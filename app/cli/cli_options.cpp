@@ -20,7 +20,7 @@ void addSpecOptions(CLI::App* sub, const std::vector<ParamSpec>& specs, SpecArgs
         if (spec.type == ParamSpec::Type::Bool)
             sub->add_flag(spec.flag, args.flags[spec.name], help);
         else
-            sub->add_option(spec.flag, args.values[spec.name], help);
+            sub->add_option(spec.flag, args.values[spec.name], help)->check(nonEmpty());
     }
 }
 
