@@ -4,7 +4,7 @@
 // be checked, exports (CSV, HDF5 one group per run) refuse stale rows; xpcs on PoCL and cpu.
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
-#include "toy/frame_sums.hpp"
+#include "gpu/toy/algorithm.hpp"
 #include "ui/compare/comparison_presenter.hpp"
 #include "ui/jobs/job_runner.hpp"
 #include "ui_test_helpers.hpp"
@@ -73,12 +73,11 @@ class TestUiCompare : public QObject {
 
   private slots:
     void initTestCase() {
-        AlgorithmRegistry::instance().add(std::make_shared<toy::FrameSums>());
         AlgorithmRegistry::instance().add(std::make_shared<SlowFrameSums>());
     }
 
     void unsupportedCellCannotBeChecked() {
-        ComparisonPresenter p("framesums");
+        ComparisonPresenter p("toy");
         const std::size_t cpu = indexOf(p.variants(), "cpu"), ocl = indexOf(p.variants(), "ocl");
         const std::size_t host = p.hostDevice();
         QVERIFY(p.support(cpu, host).ok);
@@ -93,7 +92,7 @@ class TestUiCompare : public QObject {
     }
 
     void referenceRunsFirst() {
-        ComparisonPresenter p("framesums");
+        ComparisonPresenter p("toy");
         const auto device = openclDevice(p);
         if (!device) QSKIP("no OpenCL device");
         p.setInput(toy::makeFrameSumsInput(toyFrames()), p.algorithm().defaultParams());
@@ -131,7 +130,7 @@ class TestUiCompare : public QObject {
     void faultsShowFailedWithFirstIndex() {
         QFETCH(QString, fault);
         QFETCH(long long, first);
-        ComparisonPresenter p("framesums");
+        ComparisonPresenter p("toy");
         const auto device = openclDevice(p);
         if (!device) QSKIP("no OpenCL device");
         ParamSet params = p.algorithm().defaultParams();

@@ -2,7 +2,7 @@
 // several devices (split/join) and for a memory budget (planPasses), and its synthetic dataset
 // (`clscope-cli generate toyframes`).
 #include "core/errors.hpp"
-#include "frame_sums.hpp"
+#include "gpu/toy/algorithm.hpp"
 #include "gpu/scale/passes.hpp"
 
 #include <cstring>

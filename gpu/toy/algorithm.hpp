@@ -1,4 +1,4 @@
-// A toy algorithm for the interface tests: the sum of each frame, with a host `cpu` variant
+// The toy algorithm, the worked example of adding one: the sum of each frame, with a host `cpu` variant
 // and an OpenCL `ocl` variant. It lives in its own files and is registered with one line,
 // which is how every real algorithm plugs in (docs/DESIGN.md, "Adding an algorithm").
 // Its `fault` parameter makes the OpenCL variant wrong on purpose (NaN or off by one), so the
@@ -21,7 +21,7 @@ struct FrameSumsResult : AlgorithmResult {
 
 class FrameSums : public Algorithm {
   public:
-    std::string id() const override { return "framesums"; }
+    std::string id() const override { return "toy"; }
     std::string label() const override { return "sum of each frame (toy)"; }
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;

@@ -1,4 +1,4 @@
-#include "frame_sums.hpp"
+#include "gpu/toy/algorithm.hpp"
 
 #include "core/errors.hpp"
 #include "gpu/scale/passes.hpp"
@@ -51,7 +51,7 @@ std::vector<double> sumsOnDevice(const DeviceInfo& device, const Array& frames, 
     cl::Kernel k(session.device().program(kernelSource, ""), "frame_sums");
     k.setArg(0, in), k.setArg(1, out), k.setArg(2, cl_uint(frames.frameSize())), k.setArg(3, scale);
     k.setArg(4, cl_int(fault));
-    session.launch(k, "framesums kernel", {{count}, {1}});
+    session.launch(k, "toy kernel", {{count}, {1}});
     std::vector<double> sums(count);
     session.download(out, sums.data(), count * 8, "copy D->H sums");
     session.finish();
@@ -92,10 +92,10 @@ std::vector<ParamSpec> FrameSums::parameterSpecs() const {
 
 std::vector<VariantEntry> FrameSums::variants() const {
     return {
-        {{"framesums", "ocl", "one work-item per frame", VariantKind::OpenCL, "OpenCL 1.2, fp64",
+        {{"toy", "ocl", "one work-item per frame", VariantKind::OpenCL, "OpenCL 1.2, fp64",
           "{}", true},
          {}},
-        {{"framesums", "cpu", "host reference", VariantKind::Host, "host CPU", "{}", true}, {}}};
+        {{"toy", "cpu", "host reference", VariantKind::Host, "host CPU", "{}", true}, {}}};
 }
 
 std::shared_ptr<FrameSumsInput> makeFrameSumsInput(Array frames) {
@@ -127,7 +127,7 @@ std::shared_ptr<AlgorithmResult> FrameSums::run(const RunRequest& r,
     TimingStats timings;
     if (r.variant == "cpu") {
         out->sums = sumsOnHost(frames, scale, progress);
-        timings.add("framesums cpu", 0.0, true);
+        timings.add("toy cpu", 0.0, true);
     } else {
         const std::string fault = r.params.text("fault");
         out->sums = sumsOnDevice(r.device, frames, scale,
