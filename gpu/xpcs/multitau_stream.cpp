@@ -163,11 +163,17 @@ class Stream {
             const std::size_t words = wide_ ? 2 : 1;
             p.sums.resize(words * n * std::size_t(nb));
             p.products.resize(words * n * std::size_t(nb) * std::size_t(lags));
-            s_.queue().enqueueReadBuffer(sums_, CL_FALSE, 0, p.sums.size() * sizeof(std::int64_t),
-                                         p.sums.data());
-            s_.queue().enqueueReadBuffer(
-                prods_, CL_FALSE, 0, p.products.size() * sizeof(std::int64_t), p.products.data());
+            readBack(sums_, p.sums);
+            readBack(prods_, p.products);
         }
+    }
+
+    // Start reading `to.size()` words of `from` into `to`, timed as "multitau readback".
+    void readBack(const cl::Buffer& from, std::vector<std::int64_t>& to) {
+        cl::Event event;
+        s_.queue().enqueueReadBuffer(from, CL_FALSE, 0, to.size() * sizeof(std::int64_t), to.data(),
+                                     nullptr, &event);
+        s_.record(event, "multitau readback");
     }
 
     // Per-row sums read back (in level order within a block) into the statistics.
