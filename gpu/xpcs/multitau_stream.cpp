@@ -3,8 +3,11 @@
 // order); a block is gathered into level 0, new rows cascade to the next level in pairs, and
 // each level's new rows are reduced per bin (xpcs_multitau.cl). The frame sums and lag
 // products come back per row and are folded into MultitauStats on the host: memory is bounded
-// by the block size, not by the number of frames.
+// by the block size, not by the number of frames. The blocks go up through pinned staging
+// (gpu/staging.hpp, on every device: PoCL runs the path the GPU takes), block i + 1's copies
+// overlapping block i's kernels.
 #include "core/errors.hpp"
+#include "gpu/staging.hpp"
 #include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/runner.hpp"
 
@@ -48,7 +51,8 @@ class Stream {
            DType dtype, std::size_t frameSize, std::size_t block)
         : s_(s), bins_(bins), labels_(labels), stats_(bins, params.channels, true),
           c_(params.channels), block_(block), frameSize_(frameSize),
-          pixels_(bins.pixelIndex.size()) {
+          pixels_(bins.pixelIndex.size()),
+          upload_(s, block * frameSize * dtypeSize(dtype), "multitau frames") {
         dtype_ = dtype;
         most_ = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
         // CPU devices (PoCL): one work-item per (row, bin), no barriers; else MT_WG wide.
@@ -62,10 +66,6 @@ class Stream {
             wg_ /= 2;
         options_ = "-D DATA_T=" + dataType(dtype) + " -D MT_LAGS=" + std::to_string(c_) +
                    " -D MT_WG=" + std::to_string(wg_) + " -D MT_WIDE=" + (wide_ ? "1" : "0");
-        for (cl::Buffer& raw : raw_)
-            raw = s.allocate(block * frameSize * dtypeSize(dtype), "multitau frames",
-                             CL_MEM_READ_ONLY);
-        uploads_ = cl::CommandQueue(s.context(), s.device().device(), CL_QUEUE_PROFILING_ENABLE);
         pix_ = s.allocate(pixels_ * sizeof(std::int32_t), "multitau pixels", CL_MEM_READ_ONLY);
         s.upload(pix_, bins.pixelIndex.data(), pixels_ * sizeof(std::int32_t), "multitau pixels");
         offsets_ = s.allocate(bins.offsets.size() * sizeof(std::int64_t), "multitau offsets",
@@ -81,29 +81,25 @@ class Stream {
         bin_ = s.kernel("xpcs_multitau", "mt_bin", options_);
     }
 
-    // Start copying the block `count` frames at `frames` into slot `slot` (on a queue of its
-    // own: it overlaps the kernels of the block before); `frames` must live until add(slot).
-    void upload(int slot, const std::byte* frames, std::size_t count) {
-        uploads_.enqueueWriteBuffer(raw_[slot], CL_FALSE, 0, count * frameSize_ * dtypeSize(dtype_),
-                                    frames, nullptr, &uploaded_[slot]);
-        uploads_.flush();
+    // Copy block `index` (`count` frames at `frames`, reusable on return) to pinned staging and
+    // start its DMA, which waits for the kernels of block index - 2 only.
+    void send(std::size_t index, const std::byte* frames, std::size_t count) {
+        upload_.send(index, frames, count * frameSize_ * dtypeSize(dtype_), "multitau upload");
     }
 
-    // The block uploaded into `slot` (count frames, values up to `largest`). UsageError (before
-    // anything of it runs) when its values could take a 64-bit sum out of range.
-    void add(int slot, std::size_t count, std::uint64_t largest, std::size_t total) {
+    // Enqueue the kernels of block `index` (count frames, values up to `largest`) and flush;
+    // nothing waits for them (complete()). UsageError (before anything of it runs) when its
+    // values could take a 64-bit sum out of range.
+    void enqueue(std::size_t index, std::size_t count, std::uint64_t largest, std::size_t total) {
         largest_ = std::max(largest_, largest);
         if (const std::string why =
                 wide_ ? std::string() : multitauOverflow(dtype_, largest_, most_, total, c_);
             !why.empty())
             throw UsageError("xpcs variant 'multitau' cannot run this input: " + why);
-        const std::vector<cl::Event> wait{uploaded_[slot]};
-        s_.queue().enqueueBarrierWithWaitList(&wait);
-        s_.record(uploaded_[slot], "multitau upload"); // complete once this queue is
         Level& zero = level(0);
         cl::Kernel& k = gather_;
-        setArgs(k, raw_[slot], pix_, zero.ring, zero.rows, int(pixels_), cl_long(frameSize_),
-                cl_long(zero.count), int(count));
+        setArgs(k, upload_.acquire(index), pix_, zero.ring, zero.rows, int(pixels_),
+                cl_long(frameSize_), cl_long(zero.count), int(count));
         s_.launch(k, "xpcs multitau gather", {{pixels_, count}, {64, 1}});
         std::size_t first = zero.count;
         zero.count += count;
@@ -111,19 +107,16 @@ class Stream {
             lags(lv, first, levels_[lv].count - first);
             first = binNext(lv);
         }
-        // The device works on this block while the host folds the previous one's sums.
-        s_.queue().flush();
+        upload_.release(index); // flushes the queue
+    }
+
+    // The host folds the previous block's sums while the device works on the enqueued one,
+    // then waits for it.
+    void complete() {
         fold(previous_);
         s_.queue().finish();
         previous_ = std::move(current_);
         current_.clear();
-    }
-
-    ~Stream() {
-        try {
-            uploads_.finish(); // no copy may outlive the frames it reads
-        } catch (...) {
-        }
     }
 
     Result finish(std::size_t frames, const Params& params) {
@@ -170,11 +163,17 @@ class Stream {
             const std::size_t words = wide_ ? 2 : 1;
             p.sums.resize(words * n * std::size_t(nb));
             p.products.resize(words * n * std::size_t(nb) * std::size_t(lags));
-            s_.queue().enqueueReadBuffer(sums_, CL_FALSE, 0, p.sums.size() * sizeof(std::int64_t),
-                                         p.sums.data());
-            s_.queue().enqueueReadBuffer(
-                prods_, CL_FALSE, 0, p.products.size() * sizeof(std::int64_t), p.products.data());
+            readBack(sums_, p.sums);
+            readBack(prods_, p.products);
         }
+    }
+
+    // Start reading `to.size()` words of `from` into `to`, timed as "multitau readback".
+    void readBack(const cl::Buffer& from, std::vector<std::int64_t>& to) {
+        cl::Event event;
+        s_.queue().enqueueReadBuffer(from, CL_FALSE, 0, to.size() * sizeof(std::int64_t), to.data(),
+                                     nullptr, &event);
+        s_.record(event, "multitau readback");
     }
 
     // Per-row sums read back (in level order within a block) into the statistics.
@@ -226,9 +225,8 @@ class Stream {
     bool wide_ = false; // 128-bit sums (32-bit data)
     std::size_t block_, frameSize_, pixels_;
     std::string options_;
-    cl::Buffer raw_[2], pix_, offsets_, sums_, prods_; // raw_: two slots of frames
-    cl::CommandQueue uploads_;
-    cl::Event uploaded_[2];
+    StreamUpload upload_; // two device buffers of a block's frames, pinned staging
+    cl::Buffer pix_, offsets_, sums_, prods_;
     cl::Kernel gather_, lags_, bin_;
     std::deque<Level> levels_;
     std::deque<Pending> current_, previous_; // sums read back, not yet folded
@@ -253,34 +251,25 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
     ClSession session(device);
     Result result;
     try {
-        // Block i+1 is read and uploaded while block i runs.
-        struct Staged {
-            const std::byte* at = nullptr;
-            Array copy;
-            std::size_t count = 0;
-            std::uint64_t largest = 255;
-        };
-        Staged staged[2]; // before the stream: its uploads finish before these go
-        Stream stream(session, bins, mask, params, d, frameSize,
-                      streamBlock(bins.pixelIndex.size(), device, params.tuning));
         const std::size_t block = streamBlock(bins.pixelIndex.size(), device, params.tuning);
-        auto stage = [&](int slot, std::size_t first) {
-            Staged& st = staged[slot];
-            st.count = std::min(block, total - first);
-            // uint8 frames in memory go up in place (every value <= 255: nothing to scan).
-            st.at = d == DType::UInt8 ? frames.inPlace(first, st.count) : nullptr;
-            st.largest = 255;
-            if (!st.at) {
-                st.copy = frames.read(first, st.count);
-                st.at = st.copy.bytes(), st.largest = largestMagnitude(st.copy, mask);
-            }
-            stream.upload(slot, st.at, st.count);
+        Stream stream(session, bins, mask, params, d, frameSize, block);
+        std::uint64_t largest[2] = {255, 255}; // of the blocks sent, by index % 2
+        // Block `index` read and sent: uint8 frames in memory straight from the stack (every
+        // value <= 255: nothing to scan), others read and scanned first.
+        auto stage = [&](std::size_t index) {
+            const std::size_t first = index * block, count = std::min(block, total - first);
+            const std::byte* at = d == DType::UInt8 ? frames.inPlace(first, count) : nullptr;
+            largest[index % 2] = 255;
+            if (at) return stream.send(index, at, count);
+            const Array copy = frames.read(first, count);
+            largest[index % 2] = largestMagnitude(copy, mask);
+            stream.send(index, copy.bytes(), count);
         };
-        stage(0, 0);
+        stage(0);
         for (std::size_t first = 0, i = 0; first < total; first += block, ++i) {
-            const int slot = static_cast<int>(i % 2);
-            if (first + block < total) stage(1 - slot, first + block);
-            stream.add(slot, staged[slot].count, staged[slot].largest, total);
+            stream.enqueue(i, std::min(block, total - first), largest[i % 2], total);
+            if (first + block < total) stage(i + 1); // while block i runs
+            stream.complete();
             session.finish(); // events released block by block: memory stays bounded
             progress.report(double(std::min(first + block, total)) / double(total));
             progress.checkCancel();
