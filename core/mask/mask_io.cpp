@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/io.hpp"
 #include "core/mask/npy.hpp"
+#include "core/units.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -132,7 +133,10 @@ std::optional<Geometry> readGeometry(const H5Reader& file, const std::string& gr
     if (!file.hasObject(group)) return std::nullopt;
     Geometry g;
     for (const GeometryField& f : geometryFields) {
-        const std::optional<double> v = geometryValue(file, group, f.name);
+        std::optional<double> v = geometryValue(file, group, f.name);
+        const std::string path = group + "/" + f.name;
+        if (v && std::string(f.units) == "m" && file.hasDataset(path)) // lengths: m, mm, µm
+            *v *= units::datasetFactor(file, path, units::Quantity::Length, 1.0, "m");
         if (v)
             g.*f.member = *v;
         else if (f.required)

@@ -93,7 +93,10 @@ XpcsDataset generateXpcs(const XpcsParams& p) {
 void writeXpcs(H5Writer& out, const XpcsDataset& d, Compression c) {
     out.write(paths::frames, d.frames, c);
     out.write(paths::qmask, labelsArray(d.labels), c);
-    if (d.frameTime) out.writeScalar(paths::frameTime, *d.frameTime);
+    if (d.frameTime) {
+        out.writeScalar(paths::frameTime, *d.frameTime);
+        out.setAttribute(paths::frameTime, "units", "s");
+    }
     if (d.geometry) mask::writeGeometry(out, *d.geometry);
     if (d.centers) mask::writeLabelCenters(out, *d.centers);
     if (d.diffusion) {

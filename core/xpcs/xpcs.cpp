@@ -14,6 +14,7 @@ std::string Params::toJson() const {
     if (frameTime) j["frame_time"] = *frameTime;
     j["chunk_pixels"] = chunkPixels;
     j["tuning"] = tuning;
+    if (multitau) j["multitau"] = true, j["channels"] = channels;
     return j.dump();
 }
 

@@ -23,7 +23,10 @@ struct Params {
     std::size_t chunkPixels = 0;
     // Kernel tuning values passed as -D NAME=VALUE (e.g. GEMM_TILE, ORDERED_WG).
     std::map<std::string, int> tuning;
-    unsigned threads = 0; // cpu variant: worker threads (0: all cores)
+    unsigned threads = 0;       // cpu variant: worker threads (0: all cores)
+    bool multitau = false;      // multi-tau lags (DESIGN.md §5) instead of every lag
+    int channels = 16;          // multi-tau: C lags per level (even, >= 4)
+    std::size_t twotimeBin = 0; // multi-tau: two-time maps of the stack binned by this (0: auto)
     std::string toJson() const;
 };
 
@@ -49,6 +52,9 @@ struct Result {
     std::vector<double> g2, g2Err;                      // B*T, row-major (bin, tau)
     std::map<std::int32_t, std::vector<float>> twotime; // label -> T*T row-major (t1, t2)
     std::string device, variant, parametersJson = "{}";
+    bool multitau = false;               // lags below are multi-tau lags (frames = L)
+    std::vector<std::int64_t> lagFrames; // L multi-tau lags in frames
+    std::vector<std::int32_t> levels;    // L multi-tau levels
     double kernelMs = 0.0; // summed kernel time of the run (0 for cpu: wall time there)
     TimingStats timings;
     std::size_t binCount() const { return labels.size(); }

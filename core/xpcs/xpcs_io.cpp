@@ -2,6 +2,8 @@
 
 #include "core/errors.hpp"
 
+#include <cmath>
+
 namespace clscope::xpcs {
 
 void writeResult(H5Writer& out, const Result& r, const std::string& group) {
@@ -17,9 +19,18 @@ void writeResultData(H5Writer& out, const Result& r, const std::string& group) {
     out.write(group + "/pixels", makeArray<std::int64_t>({bins}, r.pixels));
     out.write(group + "/tau", makeArray<double>({frames}, r.tau));
     out.setAttribute(group + "/tau", "units", r.tauInSeconds ? "s" : "frames");
-    for (const auto& [label, map] : r.twotime)
-        out.write(group + "/twotime/" + std::to_string(label),
-                  makeArray<float>({frames, frames}, map), Compression::Gzip);
+    out.setAttribute(group, "mode", r.multitau ? "multitau" : "dense");
+    if (r.multitau) {
+        out.write(group + "/lag_frames", makeArray<std::int64_t>({frames}, r.lagFrames));
+        out.setAttribute(group + "/lag_frames", "units", "frames");
+        out.write(group + "/level", makeArray<std::int32_t>({frames}, r.levels));
+    }
+    for (const auto& [label, map] : r.twotime) {
+        // T x T, or (T/F) x (T/F) for multi-tau (--twotime-bin F)
+        const auto side = static_cast<std::size_t>(std::llround(std::sqrt(double(map.size()))));
+        out.write(group + "/twotime/" + std::to_string(label), makeArray<float>({side, side}, map),
+                  Compression::Gzip);
+    }
 }
 
 Result readResult(const H5Reader& file, const std::string& group) {
@@ -37,6 +48,13 @@ Result readResult(const H5Reader& file, const std::string& group) {
     const Array tau = file.read(group + "/tau", DType::Float64);
     r.tau.assign(tau.as<double>().begin(), tau.as<double>().end());
     r.tauInSeconds = file.stringAttribute(group + "/tau", "units").value_or("") == "s";
+    r.multitau = file.stringAttribute(group, "mode").value_or("") == "multitau";
+    if (r.multitau) {
+        const Array lags = file.read(group + "/lag_frames", DType::Int64);
+        r.lagFrames.assign(lags.as<std::int64_t>().begin(), lags.as<std::int64_t>().end());
+        const Array levels = file.read(group + "/level", DType::Int32);
+        r.levels.assign(levels.as<std::int32_t>().begin(), levels.as<std::int32_t>().end());
+    }
     if (file.hasObject(group + "/twotime"))
         for (const H5Node& node : file.children(group + "/twotime")) {
             const Array map = file.read(node.path, DType::Float32);

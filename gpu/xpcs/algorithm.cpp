@@ -3,8 +3,10 @@
 
 #include "core/errors.hpp"
 #include "core/mask/mask_io.hpp"
+#include "core/units.hpp"
 #include "core/xpcs/frames_read.hpp"
 #include "core/xpcs/xpcs_io.hpp"
+#include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 namespace clscope::xpcs {
 
 std::string Input::describe() const {
+    if (!frames) return describeBlocks(*blocks, labels.bins().size());
     return std::to_string(frames->frameCount()) + " frames of " + std::to_string(frames->height()) +
            "x" + std::to_string(frames->width()) + " " + dtypeName(frames->dtype()) + ", " +
            std::to_string(labels.bins().size()) + " bins";
@@ -76,7 +79,11 @@ std::vector<ParamSpec> Algorithm::parameterSpecs() const {
     ParamSpec tauMax = makeParam("fit_tau_max", T::Double, nullptr,
                                  "Fits use the points with τ <= this (default: all)", "τ");
     tauMax.label = "Fit τ max", tauMax.min = 0.0, tauMax.advanced = true;
-    return {frameTime, twotime, chunk, threads, fit, diffusion, tauMin, tauMax};
+    std::vector<ParamSpec> specs{frameTime, twotime,   chunk,  threads,
+                                 fit,       diffusion, tauMin, tauMax};
+    for (ParamSpec& spec : multitauParamSpecs())
+        specs.push_back(std::move(spec));
+    return specs;
 }
 
 std::vector<VariantEntry> Algorithm::variants() const {
@@ -105,7 +112,11 @@ Support Algorithm::supports(const VariantEntry& variant, const DeviceInfo& devic
                             const AlgorithmInput* input, const ParamSet* params) const {
     const Support s = clscope::Algorithm::supports(variant, device, input, params);
     const auto* in = dynamic_cast<const Input*>(input);
-    if (!s.ok || variant.info.kind != VariantKind::OpenCL || !in) return s;
+    if (s.ok && params) {
+        if (const Support m = multitauSupport(variant.info.id, *params); !m.ok) return m;
+        if (params->boolean("multitau")) return s; // its own bound: correlateMultitau
+    }
+    if (!s.ok || variant.info.kind != VariantKind::OpenCL || !in || !in->frames) return s;
     const std::string overflow =
         sums64Overflow(in->frames->dtype(), in->largest, in->mostPixels, in->frames->frameCount());
     return overflow.empty() ? s : Support{false, overflow};
@@ -132,12 +143,23 @@ std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, st
         }
     }
     in->provenance["excluded_pixels"] = in->excludedPixels;
-    in->frameTime = readFrameTime(H5Reader(framesAt.file), s.locate(roles[3]).path);
-    // q of the labels (mask editor's table, nm^-1) in 1/Å.
-    if (const auto centers = mask::readLabelCenters(labelFile))
-        for (std::size_t i = 0; i < centers->labelIds.size(); ++i)
-            in->qByLabel[centers->labelIds[i]] = centers->q[i] / 10.0;
+    readPhysicalValues(*in, H5Reader(framesAt.file), s.locate(roles[3]).path, labelFile);
     return in;
+}
+
+void readPhysicalValues(Input& in, const H5Reader& frameFile, const std::string& frameTimePath,
+                        const H5Reader& labelFile) {
+    using units::Quantity;
+    in.frameTime = readFrameTime(frameFile, frameTimePath);
+    if (in.frameTime)
+        *in.frameTime *= units::datasetFactor(frameFile, frameTimePath, Quantity::Time, 1.0, "s");
+    // q of the labels (qmask_q, nm^-1 unless its units say otherwise) in 1/Å.
+    if (const auto centers = mask::readLabelCenters(labelFile)) {
+        const double toInverseAngstrom = units::datasetFactor(
+            labelFile, mask::paths::qmaskQ, Quantity::InverseLength, 0.1, "1/nm (pyFAI)");
+        for (std::size_t i = 0; i < centers->labelIds.size(); ++i)
+            in.qByLabel[centers->labelIds[i]] = centers->q[i] * toInverseAngstrom;
+    }
 }
 
 std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask labels) {
@@ -149,8 +171,9 @@ std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask 
 }
 
 std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
-                                                      const ParamSet&) const {
+                                                      const ParamSet& params) const {
     const DataLocation framesAt = s.locate(inputRoles()[0]);
+    if (params.boolean("multitau")) return readStreamed(s, framesAt);
     const H5Reader input(framesAt.file);
     Array frames = readFramesParallel(input, framesAt.file, framesAt.path);
     if (frames.rank() != 3)
@@ -179,6 +202,9 @@ Params paramsFrom(const ParamSet& p, const std::map<std::string, int>& tuning) {
     if (p.has("frame_time")) out.frameTime = p.number("frame_time");
     out.chunkPixels = static_cast<std::size_t>(p.integer("chunk_pixels"));
     out.threads = static_cast<unsigned>(p.integer("threads"));
+    out.multitau = p.boolean("multitau");
+    out.channels = static_cast<int>(p.integer("channels"));
+    out.twotimeBin = static_cast<std::size_t>(p.integer("twotime_bin"));
     out.tuning = tuning;
     return out;
 }
@@ -191,7 +217,11 @@ std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
     auto out = std::make_shared<RunResult>();
     out->excludedPixels = in.excludedPixels;
     out->result =
-        correlate(request.device, request.variant, *in.frames, in.labels, params, progress);
+        params.multitau
+            ? correlateMultitau(request.device, request.variant,
+                                in.blocks ? *in.blocks : *blocksInMemory(in.frames), in.labels,
+                                params, progress)
+            : correlate(request.device, request.variant, *in.frames, in.labels, params, progress);
     const std::string fit = request.params.text("fit");
     if (fit != "none") {
         FitOptions options;

@@ -2,6 +2,7 @@
 // object that the CLI (`clscope-cli correlate`), the bench, the GUI and the tests use.
 #pragma once
 #include "core/xpcs/fit_bins.hpp"
+#include "core/xpcs/multitau.hpp"
 #include "core/xpcs/xpcs.hpp"
 #include "gpu/algorithm.hpp"
 
@@ -11,7 +12,8 @@ namespace clscope::xpcs {
 
 // Frames and q-bin labels (pixels flagged by the pixel mask already set to 0).
 struct Input : AlgorithmInput {
-    std::shared_ptr<const Array> frames;
+    std::shared_ptr<const Array> frames;       // null when read block by block (blocks)
+    std::shared_ptr<const FrameBlocks> blocks; // multi-tau from a file: frames streamed
     LabelMask labels;
     std::optional<double> frameTime;         // the file's, when it has one
     std::size_t excludedPixels = 0;          // labelled pixels the pixel mask removed
@@ -49,6 +51,7 @@ class Algorithm : public clscope::Algorithm {
                                          const Progress& progress) const override;
     Deviation compare(const AlgorithmResult& result,
                       const AlgorithmResult& reference) const override;
+    std::vector<std::string> benchSizes() const override { return {"seed", "large", "multitau"}; }
     BenchCase benchCase(const std::string& size) const override;
     // Several devices: groups of bins of about equal work (pixels), joined in label order.
     std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
@@ -73,6 +76,10 @@ Params paramsFrom(const ParamSet& params, const std::map<std::string, int>& tuni
 // applied), excluded pixels, frame time, q table and provenance (frames left empty).
 std::shared_ptr<Input> readBinning(const InputSources& sources, std::size_t height,
                                    std::size_t width);
+// The frame time (s) and the q of the labels (1/Å) with their units attributes honoured
+// (DESIGN.md §3): InputError naming dataset and unit for a unit clscope does not know.
+void readPhysicalValues(Input& in, const H5Reader& frameFile, const std::string& frameTimePath,
+                        const H5Reader& labelFile);
 // An input of these frames and labels with the rest of `binning` (read() and budgeted passes).
 std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask labels);
 // The parameters of a run on some bins only: two-time maps of the other bins left out.

@@ -2,6 +2,7 @@
 #include "core/errors.hpp"
 #include "core/synthetic/synthetic.hpp"
 #include "gpu/xpcs/algorithm.hpp"
+#include "gpu/xpcs/multitau.hpp"
 
 #include <algorithm>
 
@@ -77,8 +78,9 @@ Deviation Algorithm::compare(const AlgorithmResult& result,
 }
 
 BenchCase Algorithm::benchCase(const std::string& size) const {
+    if (size == "multitau") return multitauBenchCase(defaultParams());
     if (size != "seed" && size != "large")
-        throw UsageError("bench xpcs: --size must be seed or large, not '" + size + "'");
+        throw UsageError("bench xpcs: --size must be seed, large or multitau, not '" + size + "'");
     synthetic::XpcsDataset d = synthetic::generateXpcs(benchDataset(size));
     const Bins bins = makeBins(d.labels);
     const double frames = static_cast<double>(d.frames.frameCount());

@@ -73,6 +73,7 @@ std::vector<std::vector<std::int32_t>> packBins(const xpcs::Bins& bins, std::uin
 std::unique_ptr<PassPlan> xpcs::Algorithm::planPasses(const InputSources& sources,
                                                       const ParamSet& params,
                                                       std::uint64_t budget) const {
+    if (params.boolean("multitau")) return nullptr; // streamed in bounded memory anyway
     const DataLocation framesAt = sources.locate(inputRoles()[0]);
     auto stream = std::make_shared<const FrameStream>(framesAt.file, framesAt.path);
     if (!stream->isStack())

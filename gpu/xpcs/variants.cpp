@@ -2,6 +2,7 @@
 // entries, and correlate(), the dispatcher over them.
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
+#include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/runner.hpp"
 
 #include <algorithm>
@@ -216,6 +217,7 @@ std::vector<VariantEntry> xpcsVariants() {
         "OpenCL 1.2, fp64, 16 KiB local memory", gpuVariant("gemm").tuning({}, DType::UInt8));
     add("cpu", "host reference: exact blocked Gram matrices, std::thread", VariantKind::Host,
         "host CPU", {});
+    out.push_back(multitauVariantEntry());
     return out;
 }
 

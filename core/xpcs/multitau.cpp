@@ -1,0 +1,239 @@
+// Multi-tau: frame blocks (memory, file) and the running statistics of every (bin, level, lag).
+#include "core/xpcs/multitau.hpp"
+
+#include "core/errors.hpp"
+#include "core/frame_stream.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <thread>
+
+namespace clscope::xpcs {
+
+namespace {
+
+// Frames t of a pool in memory, t % K (K = the pool's frames), `frames` of them.
+class MemoryBlocks : public FrameBlocks {
+  public:
+    MemoryBlocks(std::shared_ptr<const Array> a, std::size_t frames)
+        : a_(std::move(a)), frames_(frames), pool_(a_->frameCount()),
+          bytes_(a_->frameSize() * dtypeSize(a_->dtype())) {}
+    std::size_t frameCount() const override { return frames_; }
+    std::size_t height() const override { return a_->height(); }
+    std::size_t width() const override { return a_->width(); }
+    DType dtype() const override { return a_->dtype(); }
+    Array read(std::size_t first, std::size_t count) const override {
+        Array out(a_->dtype(), {count, a_->height(), a_->width()});
+        for (std::size_t f = 0; f < count; ++f)
+            std::copy_n(a_->bytes() + ((first + f) % pool_) * bytes_, bytes_,
+                        out.bytes() + f * bytes_);
+        return out;
+    }
+    const std::byte* inPlace(std::size_t first, std::size_t count) const override {
+        const std::size_t at = first % pool_;
+        return at + count <= pool_ ? a_->bytes() + at * bytes_ : nullptr;
+    }
+
+  private:
+    std::shared_ptr<const Array> a_;
+    std::size_t frames_, pool_, bytes_;
+};
+
+class FileBlocks : public FrameBlocks {
+  public:
+    FileBlocks(const std::string& file, const std::string& path) : stream_(file, path) {
+        if (!stream_.isStack())
+            throw InputError(file + ":" + path + ": xpcs needs a (T,H,W) frame stack");
+    }
+    std::size_t frameCount() const override { return stream_.frameCount(); }
+    std::size_t height() const override { return stream_.height(); }
+    std::size_t width() const override { return stream_.width(); }
+    DType dtype() const override { return stream_.dtype(); }
+    Array read(std::size_t first, std::size_t count) const override {
+        return stream_.read(first, count);
+    }
+
+  private:
+    FrameStream stream_;
+};
+
+} // namespace
+
+std::shared_ptr<const FrameBlocks> blocksInMemory(std::shared_ptr<const Array> frames) {
+    const std::size_t count = frames->frameCount();
+    return std::make_shared<MemoryBlocks>(std::move(frames), count);
+}
+
+std::shared_ptr<const FrameBlocks> blocksRepeating(std::shared_ptr<const Array> pool,
+                                                   std::size_t frames) {
+    return std::make_shared<MemoryBlocks>(std::move(pool), frames);
+}
+
+std::shared_ptr<const FrameBlocks> blocksInFile(const std::string& file, const std::string& path) {
+    return std::make_shared<FileBlocks>(file, path);
+}
+
+std::size_t blockFrames(std::size_t frameBytes) {
+    return std::clamp<std::size_t>((std::size_t(1) << 20) / std::max<std::size_t>(frameBytes, 1), 1,
+                                   65536);
+}
+
+MultitauStats::MultitauStats(const Bins& bins, int channels, bool integerData)
+    : pixels_(bins.pixelCounts), channels_(channels), integer_(integerData) {}
+
+MultitauStats::Level& MultitauStats::level(int k) {
+    const std::size_t bins = pixels_.size(), c = static_cast<std::size_t>(channels_);
+    while (levels_.size() <= static_cast<std::size_t>(k)) {
+        Level l;
+        const int lags = multitauLagCount(static_cast<int>(levels_.size()), channels_);
+        (integer_ ? l.sums.resize(bins * c) : l.fSums.resize(bins * c));
+        l.lags.resize(bins * static_cast<std::size_t>(lags));
+        levels_.push_back(std::move(l));
+    }
+    return levels_[k];
+}
+
+// Welford's running mean and squared deviations of r_t.
+void welford(std::size_t& count, double& mean, double& m2, double r) {
+    ++count;
+    const double delta = r - mean;
+    mean += delta / static_cast<double>(count);
+    m2 += delta * (r - mean);
+}
+
+void MultitauStats::addPair(Lag& lag, Int128 m, Int128 d) {
+    lag.numerator.add(m), lag.denominator.add(d);
+    if (d != 0) welford(lag.count, lag.mean, lag.m2, wideToDouble(m) / wideToDouble(d));
+}
+
+void MultitauStats::addPair(Lag& lag, double n, double product, double gram) {
+    lag.fNumerator += gram, lag.fDenominator += product;
+    if (product != 0.0) welford(lag.count, lag.mean, lag.m2, n * gram / product);
+}
+
+template <class V>
+void MultitauStats::addRows(int k, std::size_t first, std::size_t count, const V* sums,
+                            const V* products) {
+    Level& l = level(k);
+    const std::size_t bins = pixels_.size(), c = static_cast<std::size_t>(channels_);
+    const int lags = multitauLagCount(k, channels_), lag0 = multitauFirstLag(k, channels_);
+    // Bins [b0, b1), each over the rows in order (so any split gives the same sums).
+    auto fold = [&](std::size_t b0, std::size_t b1) {
+        for (std::size_t b = b0; b < b1; ++b)
+            for (std::size_t r = 0, t = first; r < count; ++r, ++t) {
+                const V s = sums[r * bins + b];
+                if constexpr (std::is_floating_point_v<V>)
+                    l.fSums[b * c + t % c] = s;
+                else
+                    l.sums[b * c + t % c] = static_cast<Int128>(s);
+                const V* row = products + (r * bins + b) * static_cast<std::size_t>(lags);
+                Lag* lag = &l.lags[b * static_cast<std::size_t>(lags)];
+                for (int j = 0; j < lags && static_cast<std::size_t>(lag0 + j) <= t; ++j) {
+                    const std::size_t then = b * c + (t - static_cast<std::size_t>(lag0 + j)) % c;
+                    if constexpr (std::is_floating_point_v<V>)
+                        addPair(lag[j], static_cast<double>(pixels_[b]), s * l.fSums[then], row[j]);
+                    else
+                        addPair(lag[j],
+                                static_cast<Int128>(pixels_[b]) * static_cast<Int128>(row[j]),
+                                static_cast<Int128>(s) * l.sums[then]);
+                }
+            }
+    };
+    // Large blocks (many bins and rows, the device variants' blocks): bins over threads.
+    const std::size_t work = bins * count * static_cast<std::size_t>(lags);
+    const std::size_t threads =
+        work < 200000
+            ? 1
+            : std::min<std::size_t>(bins, std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (std::size_t i = 1; i < threads; ++i)
+        pool.emplace_back(fold, bins * i / threads, bins * (i + 1) / threads);
+    fold(0, bins / threads);
+    for (std::thread& th : pool)
+        th.join();
+    l.rows = first + count;
+}
+
+template void MultitauStats::addRows<std::int64_t>(int, std::size_t, std::size_t,
+                                                   const std::int64_t*, const std::int64_t*);
+template void MultitauStats::addRows<Int128>(int, std::size_t, std::size_t, const Int128*,
+                                             const Int128*);
+template void MultitauStats::addRows<double>(int, std::size_t, std::size_t, const double*,
+                                             const double*);
+
+Result MultitauStats::finish(const Bins& bins, std::size_t frames, const Params& params) const {
+    Result r = makeResult(bins, 0, params);
+    r.multitau = true;
+    struct Where {
+        std::size_t level, lag;
+    };
+    std::vector<Where> at;
+    for (std::size_t k = 0; k < levels_.size(); ++k) {
+        const int lags = multitauLagCount(static_cast<int>(k), channels_);
+        for (int j = 0; j < lags; ++j) {
+            const std::size_t m = static_cast<std::size_t>(multitauFirstLag(int(k), channels_) + j);
+            if (m >= levels_[k].rows) break;
+            at.push_back({k, static_cast<std::size_t>(j)});
+            r.lagFrames.push_back(static_cast<std::int64_t>(m << k));
+            r.levels.push_back(static_cast<std::int32_t>(k));
+            r.tau.push_back(static_cast<double>(m << k) * params.frameTime.value_or(1.0));
+        }
+    }
+    const std::size_t lagsOut = at.size(), nb = bins.count();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    r.frames = lagsOut;
+    r.g2.assign(nb * lagsOut, nan);
+    r.g2Err.assign(nb * lagsOut, nan);
+    for (std::size_t b = 0; b < nb; ++b)
+        for (std::size_t i = 0; i < lagsOut; ++i) {
+            const int lags = multitauLagCount(static_cast<int>(at[i].level), channels_);
+            const Lag& l = levels_[at[i].level].lags[b * std::size_t(lags) + at[i].lag];
+            const bool empty = integer_ ? l.denominator.zero() : l.fDenominator == 0.0;
+            if (!empty)
+                r.g2[b * lagsOut + i] =
+                    integer_ ? l.numerator.toDouble() / l.denominator.toDouble()
+                             : l.fNumerator * static_cast<double>(pixels_[b]) / l.fDenominator;
+            if (!empty && l.count > 0) {
+                const double c = static_cast<double>(l.count);
+                r.g2Err[b * lagsOut + i] = std::sqrt(l.m2 / c) / std::sqrt(c);
+            }
+        }
+    (void)frames;
+    return r;
+}
+
+std::uint64_t dtypeLargest(DType d) {
+    switch (d) {
+    case DType::UInt8:
+        return 255;
+    case DType::UInt16:
+        return 65535;
+    case DType::UInt32:
+        return (std::uint64_t(1) << 32) - 1;
+    case DType::Int32:
+        return std::uint64_t(1) << 31;
+    default:
+        return 0;
+    }
+}
+
+void checkMultitau(DType dtype, std::size_t frames, const LabelMask& mask, const Params& params) {
+    if (params.channels < 4 || params.channels % 2 != 0 || params.channels > 1024)
+        throw UsageError("xpcs: --channels must be even, >= 4 and <= 1024, not " +
+                         std::to_string(params.channels));
+    if (dtype != DType::UInt32 && dtype != DType::Int32) return;
+    // Terms n N_t and S_t S'_t are at most n^2 (2^32 2^k)^2 with 2^k <= 2T / C.
+    const Bins bins = makeBins(mask);
+    std::int64_t most = 0;
+    for (std::int64_t n : bins.pixelCounts)
+        most = std::max(most, n);
+    const double bits = 2 * std::log2(double(std::max<std::int64_t>(most, 1))) + 64 +
+                        2 * std::log2(2.0 * double(frames) / params.channels + 1);
+    if (bits >= 126)
+        throw InputError("xpcs: multi-tau of 32-bit data over " + std::to_string(frames) +
+                         " frames in a bin of " + std::to_string(most) +
+                         " pixels could exceed the exact 128-bit sums; use fewer pixels per bin");
+}
+
+} // namespace clscope::xpcs

@@ -1,0 +1,98 @@
+// Multi-tau g2 (DESIGN.md §5): levels of the stack binned by 2^k, lags C/2..C-1 per level
+// (0..C-1 at level 0), the dense definition at each lag. The frames are read once, front to
+// back, block by block; the per-row sums of each level (frame sums S_t per bin and the lag
+// products N_t per bin and lag) are folded into running statistics, so memory does not grow
+// with the number of frames. The CPU reference and the OpenCL variants share the statistics.
+#pragma once
+#include "core/xpcs/xpcs.hpp"
+
+#include <memory>
+
+namespace clscope::xpcs {
+
+// The lags of level k: m = firstLag .. firstLag + lagCount - 1 (frames of level k).
+inline int multitauFirstLag(int level, int channels) {
+    return level == 0 ? 0 : channels / 2;
+}
+inline int multitauLagCount(int level, int channels) {
+    return level == 0 ? channels : channels / 2;
+}
+
+// A frame stack read block by block, front to back.
+class FrameBlocks {
+  public:
+    virtual ~FrameBlocks() = default;
+    virtual std::size_t frameCount() const = 0;
+    virtual std::size_t height() const = 0;
+    virtual std::size_t width() const = 0;
+    virtual DType dtype() const = 0;
+    // Frames [first, first + count) as a (count, H, W) array of dtype().
+    virtual Array read(std::size_t first, std::size_t count) const = 0;
+    // The same frames where they lie contiguous in memory (no copy), else nullptr.
+    virtual const std::byte* inPlace(std::size_t, std::size_t) const { return nullptr; }
+};
+// The blocks of a stack in memory.
+std::shared_ptr<const FrameBlocks> blocksInMemory(std::shared_ptr<const Array> frames);
+// A stack of `frames` frames cycling through a pool in memory (frame t = pool[t % K]): long
+// series from a few frames (bench).
+std::shared_ptr<const FrameBlocks> blocksRepeating(std::shared_ptr<const Array> pool,
+                                                   std::size_t frames);
+// The blocks of a (T,H,W) dataset of an HDF5 file, read as they are asked for.
+std::shared_ptr<const FrameBlocks> blocksInFile(const std::string& file, const std::string& path);
+// Frames per block for frames of `frameBytes` bytes: about 1 MiB, within [1, 65536].
+std::size_t blockFrames(std::size_t frameBytes);
+
+// Running statistics of every (bin, level, lag), fed with the rows of each level in order.
+class MultitauStats {
+  public:
+    MultitauStats(const Bins& bins, int channels, bool integerData);
+    // Rows [first, first + count) of a level (the next ones of that level): the frame sums
+    // sums[r * B + b] and the lag products products[(r * B + b) * lagCount + j] of lag
+    // multitauFirstLag + j; products whose earlier row does not exist are ignored.
+    // V: std::int64_t or Int128 (integer data), double (float data).
+    template <class V>
+    void addRows(int level, std::size_t first, std::size_t count, const V* sums, const V* products);
+    // g2, g2_err (B x L) over the lags that exist, lag_frames, level, tau.
+    Result finish(const Bins& bins, std::size_t frames, const Params& params) const;
+
+  private:
+    struct Lag {
+        WideSum numerator, denominator; // integer data: n Σ N_t, Σ S_t S'_t
+        double fNumerator = 0, fDenominator = 0;
+        std::size_t count = 0; // pairs with S_t S'_t != 0
+        double mean = 0, m2 = 0;
+    };
+    struct Level {
+        std::size_t rows = 0;      // T_k so far
+        std::vector<Int128> sums;  // last C frame sums per bin (integer data)
+        std::vector<double> fSums; // the same for float data
+        std::vector<Lag> lags;     // B x lagCount
+    };
+    Level& level(int k);
+    void addPair(Lag& lag, Int128 m, Int128 d);
+    void addPair(Lag& lag, double n, double product, double gram);
+    std::vector<std::int64_t> pixels_;
+    int channels_;
+    bool integer_;
+    std::vector<Level> levels_;
+};
+
+// The largest |value| of an integer dtype (0 for float data).
+std::uint64_t dtypeLargest(DType dtype);
+
+// Checks the multi-tau parameters (channels even and >= 4) and the 32-bit bound of the CPU's
+// 128-bit sums; UsageError / InputError with the reason.
+void checkMultitau(DType dtype, std::size_t frames, const LabelMask& mask, const Params& params);
+
+// Two-time maps of the labels asked for (params.twotimeLabels) over the stack binned by
+// params.twotimeBin frames (0: the smallest F giving at most 1024 binned frames), a trailing
+// partial bin dropped: one more pass over the frames. UsageError when the binned sums could
+// leave uint32.
+std::map<std::int32_t, std::vector<float>>
+binnedTwotime(const FrameBlocks& frames, const LabelMask& mask, const Params& params);
+
+// The CPU reference of multi-tau (variant `cpu` with --multitau).
+Result correlateMultitauCpu(const FrameBlocks& frames, const LabelMask& mask, const Params& params,
+                            const Progress& progress = {});
+
+} // namespace clscope::xpcs

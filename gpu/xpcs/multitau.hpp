@@ -1,0 +1,35 @@
+// xpcs multi-tau (DESIGN.md §5) through the algorithm: its parameters, which variants run it,
+// the streamed input and the dispatcher over the cpu reference and the OpenCL variant
+// `multitau` (gpu/xpcs/multitau_stream.cpp).
+#pragma once
+#include "gpu/xpcs/algorithm.hpp"
+
+namespace clscope::xpcs {
+
+// --multitau, --channels C.
+std::vector<ParamSpec> multitauParamSpecs();
+// Dense variants refuse --multitau, the multi-tau variant refuses a dense run.
+Support multitauSupport(const std::string& variant, const ParamSet& params);
+// The registry entry of the OpenCL variant `multitau`.
+VariantEntry multitauVariantEntry();
+// Whether the OpenCL variant's 64-bit sums hold every term (empty) or why not.
+std::string multitauOverflow(DType dtype, std::uint64_t largest, std::int64_t mostPixels,
+                             std::size_t frames, int channels);
+// The input of a multi-tau run from a file: labels and the rest read, frames left in the file
+// and read block by block.
+std::shared_ptr<Input> readStreamed(const InputSources& sources, const DataLocation& framesAt);
+std::string describeBlocks(const FrameBlocks& blocks, std::size_t bins);
+
+// The bench case `multitau` (multitau_bench.cpp).
+BenchCase multitauBenchCase(const ParamSet& defaults);
+
+// Multi-tau on the host (`cpu`) or an OpenCL device (`multitau`).
+Result correlateMultitau(const DeviceInfo& device, const std::string& variant,
+                         const FrameBlocks& frames, const LabelMask& mask, const Params& params,
+                         const Progress& progress = {});
+// The OpenCL variant (multitau_stream.cpp).
+Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& frames,
+                               const LabelMask& mask, const Params& params,
+                               const Progress& progress);
+
+} // namespace clscope::xpcs

@@ -1,0 +1,305 @@
+// xpcs multi-tau (DESIGN.md §5): every variant against an independent numpy implementation
+// (tests/xpcs_multitau_ref.py) on a decaying-speckle series, level 0 against dense g2, the
+// OpenCL variant against the CPU reference on awkward inputs (block edges, ring wrap, signed
+// data), the command line's refusals, and a 10^6-frame series in bounded memory.
+#include "core/errors.hpp"
+#include "core/xpcs/multitau.hpp"
+#include "core/xpcs/xpcs_io.hpp"
+#include "gpu/devices.hpp"
+#include "gpu/xpcs/multitau.hpp"
+#include "test_util.hpp"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <map>
+#include <random>
+
+using namespace clscope;
+
+namespace {
+
+// Python with h5py: $CLSCOPE_PYTHON or python3; empty when h5py cannot be imported.
+QString pythonWithH5py() {
+    for (const QString& candidate : {qEnvironmentVariable("CLSCOPE_PYTHON"), QString("python3"),
+                                     QString("/usr/bin/python3")}) {
+        if (candidate.isEmpty()) continue;
+        QProcess p;
+        p.start(candidate, {"-c", "import h5py, numpy"});
+        if (p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0)
+            return candidate;
+    }
+    return {};
+}
+
+bool runPython(const QStringList& args) {
+    QProcess p;
+    p.start(pythonWithH5py(),
+            QStringList{QString::fromStdString(test::dataFile("../xpcs_multitau_ref.py"))} + args);
+    const bool ok = p.waitForFinished(120000) && p.exitCode() == 0;
+    if (!ok) qWarning("%s", p.readAllStandardError().constData());
+    return ok;
+}
+
+// Relative difference, NaN equal to NaN only.
+double relDiff(double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0.0 : INFINITY;
+    return std::abs(a - b) / std::max({std::abs(a), std::abs(b), 1e-300});
+}
+
+void expectClose(const char* what, const std::vector<double>& got, const std::vector<double>& want,
+                 double tolerance) {
+    QCOMPARE(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (relDiff(got[i], want[i]) > tolerance)
+            QFAIL(qPrintable(QString("%1[%2]: %3 vs %4")
+                                 .arg(what)
+                                 .arg(i)
+                                 .arg(got[i], 0, 'g', 17)
+                                 .arg(want[i], 0, 'g', 17)));
+}
+
+template <class T>
+Array randomFrames(std::size_t t, std::size_t h, std::size_t w, long lo, long hi, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<long> dist(lo, hi);
+    std::vector<T> v(t * h * w);
+    for (T& x : v)
+        x = static_cast<T>(dist(rng));
+    return makeArray<T>({t, h, w}, v);
+}
+
+LabelMask labelsOf(std::size_t h, std::size_t w, std::vector<std::int32_t> set) {
+    LabelMask m{h, w, std::vector<std::int32_t>(h * w)};
+    for (std::size_t i = 0; i < m.labels.size(); ++i)
+        m.labels[i] = set[(i * 7) % set.size()];
+    return m;
+}
+
+// Peak resident memory (KiB) of one clscope-cli run, measured by a small python parent (a
+// child forked from this test process would count this process's memory too); -1 on failure.
+long peakRssKiB(const QStringList& args) {
+    QProcess p;
+    p.start(
+        pythonWithH5py(),
+        QStringList{"-c",
+                    "import resource, subprocess, sys\n"
+                    "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode\n"
+                    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if code == 0 "
+                    "else -1)",
+                    qEnvironmentVariable("CLSCOPE_CLI")} +
+            args);
+    if (!p.waitForFinished(300000) || p.exitCode() != 0) return -1;
+    return p.readAllStandardOutput().trimmed().toLong();
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(clscope::Array)
+
+class TstXpcsMultitau : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::map<int, QString> references_; // channels -> numpy reference of dir_/series.h5
+
+  private slots:
+    void numpyReference_data();
+    void numpyReference();
+    void levelZeroIsDense();
+    void streamMatchesCpu_data();
+    void streamMatchesCpu();
+    void twotimeBinned();
+    void refusals();
+    void millionFramesBoundedMemory();
+};
+
+void TstXpcsMultitau::numpyReference_data() {
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<QString>("device");
+    for (int c : {8, 16}) {
+        QTest::newRow(qPrintable(QString("C=%1 cpu").arg(c))) << c << QString("cpu");
+        if (!openclDevices().empty())
+            QTest::newRow(qPrintable(QString("C=%1 multitau ocl:0").arg(c))) << c << "ocl:0";
+    }
+}
+
+// clscope-cli correlate --multitau against the numpy definition (g2, g2_err, NaN, lags).
+void TstXpcsMultitau::numpyReference() {
+    QFETCH(int, channels);
+    QFETCH(QString, device);
+    if (pythonWithH5py().isEmpty()) QSKIP("python3 with h5py not found");
+    const QString in = dir_.filePath("series.h5"), out = dir_.filePath("out.h5");
+    if (!QFile::exists(in)) QVERIFY(runPython({"series", in, "--frames", "2500"}));
+    QString& ref = references_[channels];
+    if (ref.isEmpty()) {
+        ref = dir_.filePath(QString("ref%1.h5").arg(channels));
+        QVERIFY(runPython({"reference", in, ref, "--channels", QString::number(channels)}));
+    }
+    const auto run = test::runCli({"correlate", in, "--multitau", "--channels",
+                                   QString::number(channels), "--device", device, "-o", out});
+    QVERIFY2(run.code == 0, qPrintable(run.err));
+    const H5Reader got(out.toStdString()), want(ref.toStdString());
+    const xpcs::Result r = xpcs::readResult(got);
+    QVERIFY(r.multitau);
+    QCOMPARE(got.stringAttribute("/xpcs", "mode").value_or(""), std::string("multitau"));
+    const Array lags = want.read("/ref/lag_frames", DType::Int64);
+    const Array levels = want.read("/ref/level", DType::Int32);
+    QCOMPARE(r.lagFrames, std::vector<std::int64_t>(lags.as<std::int64_t>().begin(),
+                                                    lags.as<std::int64_t>().end()));
+    QCOMPARE(r.levels, std::vector<std::int32_t>(levels.as<std::int32_t>().begin(),
+                                                 levels.as<std::int32_t>().end()));
+    const Array g2 = want.read("/ref/g2", DType::Float64),
+                err = want.read("/ref/g2_err", DType::Float64);
+    expectClose("g2", r.g2, {g2.as<double>().begin(), g2.as<double>().end()}, 1e-12);
+    expectClose("g2_err", r.g2Err, {err.as<double>().begin(), err.as<double>().end()}, 1e-9);
+    std::size_t nans = 0;
+    for (double v : r.g2Err)
+        nans += std::isnan(v);
+    QVERIFY2(nans >= r.frames, "the NaN rules are exercised (an all-zero bin)");
+}
+
+// Level 0 of multi-tau is the dense g2 at lags 0..C-1, bit for bit (integer data).
+void TstXpcsMultitau::levelZeroIsDense() {
+    const Array frames = randomFrames<std::uint16_t>(150, 5, 7, 0, 3000, 3);
+    const LabelMask mask = labelsOf(5, 7, {0, 1, 2, 5});
+    xpcs::Params dense, multi;
+    multi.multitau = true, multi.channels = 10;
+    const xpcs::Result d = xpcs::correlateCpu(frames, mask, dense);
+    const xpcs::Result m = xpcs::correlateMultitauCpu(
+        *xpcs::blocksInMemory(std::make_shared<Array>(frames)), mask, multi);
+    for (std::size_t b = 0; b < d.binCount(); ++b)
+        for (std::size_t lag = 0; lag < 10; ++lag) {
+            QCOMPARE(m.levels[lag], 0);
+            QCOMPARE(m.g2At(b, lag), d.g2At(b, lag));
+            QVERIFY(relDiff(m.g2ErrAt(b, lag), d.g2ErrAt(b, lag)) < 1e-12);
+        }
+}
+
+void TstXpcsMultitau::streamMatchesCpu_data() {
+    QTest::addColumn<Array>("frames");
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<int>("blockFrames");
+    QTest::newRow("uint8 C=4, blocks of 5")
+        << randomFrames<std::uint8_t>(203, 3, 5, 0, 255, 1) << 4 << 5;
+    QTest::newRow("uint16 C=6, blocks of 64")
+        << randomFrames<std::uint16_t>(301, 4, 4, 0, 900, 2) << 6 << 64;
+    QTest::newRow("int32 signed C=8, blocks of 7")
+        << randomFrames<std::int32_t>(157, 4, 3, -50, 60, 4) << 8 << 7;
+    QTest::newRow("uint32 C=16, one block")
+        << randomFrames<std::uint32_t>(90, 2, 6, 0, 100000, 5) << 16 << 4096;
+    QTest::newRow("uint8 C=8, 1 frame per block, 1 pixel bins")
+        << randomFrames<std::uint8_t>(70, 1, 3, 0, 255, 6) << 8 << 1;
+}
+
+// The OpenCL variant is exact: the same g2 and g2_err as the CPU reference, bit for bit.
+void TstXpcsMultitau::streamMatchesCpu() {
+    QFETCH(Array, frames);
+    QFETCH(int, channels);
+    QFETCH(int, blockFrames);
+    if (openclDevices().empty()) QSKIP("no OpenCL device");
+    const LabelMask mask = labelsOf(frames.height(), frames.width(), {0, 2, 3, 9});
+    xpcs::Params p;
+    p.multitau = true, p.channels = channels, p.tuning["MT_FRAMES"] = blockFrames;
+    const auto blocks = xpcs::blocksInMemory(std::make_shared<Array>(frames));
+    const xpcs::Result cpu = xpcs::correlateMultitauCpu(*blocks, mask, p);
+    const xpcs::Result gpu =
+        xpcs::correlateMultitau(openclDevices().front(), "multitau", *blocks, mask, p);
+    QCOMPARE(gpu.lagFrames, cpu.lagFrames);
+    expectClose("g2", gpu.g2, cpu.g2, 0.0);
+    expectClose("g2_err", gpu.g2Err, cpu.g2Err, 0.0);
+}
+
+// --twotime-bin F: C(t1,t2) = n N(t1,t2) / (S_t1 S_t2) of the stack binned by F frames, the
+// trailing partial bin dropped, computed here directly.
+void TstXpcsMultitau::twotimeBinned() {
+    const Array frames = randomFrames<std::uint16_t>(43, 3, 4, 0, 500, 9);
+    const LabelMask mask = labelsOf(3, 4, {0, 2, 5});
+    xpcs::Params p;
+    p.multitau = true, p.twotimeLabels = {5}, p.twotimeBin = 4;
+    const auto maps =
+        xpcs::binnedTwotime(*xpcs::blocksInMemory(std::make_shared<Array>(frames)), mask, p);
+    const std::vector<float>& map = maps.at(5);
+    const std::size_t count = 43 / 4;
+    QCOMPARE(map.size(), count * count);
+    const auto values = frames.as<std::uint16_t>();
+    auto binned = [&](std::size_t t, std::size_t i) {
+        double v = 0;
+        for (std::size_t f = t * 4; f < t * 4 + 4; ++f)
+            v += values[f * 12 + i];
+        return v;
+    };
+    for (std::size_t t1 = 0; t1 < count; ++t1)
+        for (std::size_t t2 = 0; t2 < count; ++t2) {
+            double n = 0, gram = 0, s1 = 0, s2 = 0;
+            for (std::size_t i = 0; i < 12; ++i)
+                if (mask.labels[i] == 5)
+                    ++n, gram += binned(t1, i) * binned(t2, i), s1 += binned(t1, i),
+                        s2 += binned(t2, i);
+            QVERIFY(relDiff(map[t1 * count + t2], n * gram / (s1 * s2)) < 1e-6);
+        }
+}
+
+void TstXpcsMultitau::refusals() {
+    QTemporaryDir dir;
+    const QString in = dir.filePath("x.h5"), out = dir.filePath("o.h5");
+    QCOMPARE(test::runCli({"generate", "xpcs", "-o", in, "--frames", "40", "--height", "41",
+                           "--width", "43"})
+                 .code,
+             0);
+    auto expect = [&](QStringList args, int code, const QString& part) {
+        const auto r = test::runCli(QStringList{"correlate", in, "-o", out} + args);
+        QVERIFY2(r.code == code && r.err.contains(part), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+    };
+    expect({"--multitau", "--channels", "7"}, 2, "even");
+    expect({"--multitau", "--variant", "gemm"}, 2, "dense only");
+    expect({"--variant", "multitau"}, 2, "multi-tau only");
+    expect({"--multitau", "--twotime", "1", "--twotime-bin", "41"}, 2, "more than the 40 frames");
+    if (openclDevices().empty()) return;
+    // 64-bit sums that could overflow are refused (never wrapped), pointing at cpu.
+    xpcs::Params p;
+    p.multitau = true;
+    const Array wide = randomFrames<std::uint32_t>(40, 4, 4, 0xF0000000L, 0xFFFFFFFFL, 8);
+    EXPECT_ERROR(UsageError,
+                 xpcs::correlateMultitau(openclDevices().front(), "multitau",
+                                         *xpcs::blocksInMemory(std::make_shared<Array>(wide)),
+                                         labelsOf(4, 4, {1}), p),
+                 "64-bit", "cpu");
+}
+
+// 10^6 frames of 8x8 uint8 (a 64 MB stack): cpu and multitau on PoCL give the same result
+// with lags up to ~2^19, and the peak memory of the run grows by far less than the stack
+// over the same run on 1000 frames (the frames are streamed, never held).
+void TstXpcsMultitau::millionFramesBoundedMemory() {
+    if (pythonWithH5py().isEmpty()) QSKIP("python3 with h5py not found");
+    QTemporaryDir dir;
+    const QString big = dir.filePath("big.h5"), small = dir.filePath("small.h5");
+    const long stackKiB = 1000000L * 64 / 1024;
+    QVERIFY(runPython({"long", big, "--frames", "1000000"}));
+    QVERIFY(runPython({"long", small, "--frames", "1000"}));
+    QStringList devices{"cpu"};
+    if (!openclDevices().empty()) devices << "ocl:0";
+    std::vector<xpcs::Result> results;
+    for (const QString& device : devices) {
+        const QStringList common{"--multitau", "--channels", "8", "--device", device, "-o"};
+        // The first run builds (and caches) the kernels; the second is the baseline.
+        peakRssKiB(QStringList{"correlate", small} + common + QStringList{dir.filePath("w.h5")});
+        const long base = peakRssKiB(QStringList{"correlate", small} + common +
+                                     QStringList{dir.filePath("s.h5")});
+        const QString out = dir.filePath("big_" + QString(device).replace(':', '_') + ".h5");
+        const long peak = peakRssKiB(QStringList{"correlate", big} + common + QStringList{out});
+        QVERIFY(base > 0 && peak > 0);
+        qInfo("%s: peak RSS %ld KiB for 10^6 frames, %ld KiB for 1000 (stack %ld KiB)",
+              qPrintable(device), peak, base, stackKiB);
+        QVERIFY2(peak - base < stackKiB / 4, "memory grows with the number of frames");
+        results.push_back(xpcs::readResult(H5Reader(out.toStdString())));
+    }
+    QVERIFY(results[0].lagFrames.back() >= (1 << 19));
+    for (std::size_t i = 1; i < results.size(); ++i) {
+        expectClose("g2", results[i].g2, results[0].g2, 0.0);
+        expectClose("g2_err", results[i].g2Err, results[0].g2Err, 0.0);
+    }
+}
+
+QTEST_GUILESS_MAIN(TstXpcsMultitau)
+#include "tst_xpcs_multitau.moc"
