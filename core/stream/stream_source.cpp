@@ -4,6 +4,7 @@
 
 #include <zmq.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -44,7 +45,9 @@ struct FrameSource::State {
     zmq::socket_t socket{context, zmq::socket_type::pull};
     StartMessage start;
     std::optional<DType> dtype;
-    std::uint64_t nextImageId = 0, received = 0, handedOut = 0;
+    std::uint64_t nextImageId = 0, handedOut = 0;
+    std::atomic<std::uint64_t> received = 0;
+    std::uint64_t fullWaits = 0; // pushes that found the queue full (under mutex)
     bool over = false;
 
     std::mutex mutex;
@@ -65,8 +68,8 @@ struct FrameSource::State {
                                      start.channel.empty() ? options.channel : start.channel);
             if (stopping()) return std::nullopt;
             if (Clock::now() >= deadline)
-                throw InputError(where() + ": no message in " + seconds(options.timeoutSeconds) +
-                                 " s");
+                throw InputError(where() + ": no data: no message in " +
+                                 seconds(options.timeoutSeconds) + " s");
         }
     }
     bool stopping() {
@@ -115,6 +118,7 @@ struct FrameSource::State {
 
     void push(Item item) {
         std::unique_lock lock(mutex);
+        if (queue.size() >= options.queueFrames) ++fullWaits;
         changed.wait(lock, [&] { return stop || queue.size() < options.queueFrames; });
         queue.push_back(std::move(item));
         changed.notify_all();
@@ -174,6 +178,14 @@ DType FrameSource::dtype() const {
 }
 std::uint64_t FrameSource::framesRead() const {
     return state_->handedOut;
+}
+
+std::uint64_t FrameSource::framesReceived() const {
+    return state_->received;
+}
+std::uint64_t FrameSource::queueFullWaits() const {
+    std::lock_guard lock(state_->mutex);
+    return state_->fullWaits;
 }
 
 std::string FrameSource::describe() const {

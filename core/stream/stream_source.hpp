@@ -44,7 +44,10 @@ class FrameSource {
     // (n,H,W) array; nullopt once the series is over (end message or maxFrames). Rethrows the
     // receiver's InputError (timeout, malformed or out-of-order message).
     std::optional<Array> read(std::size_t maxCount);
-    std::uint64_t framesRead() const; // frames handed out by read()
+    std::uint64_t framesRead() const;     // frames handed out by read()
+    std::uint64_t framesReceived() const; // images received so far
+    // Times the receiver found the queue full and waited (processing fell behind).
+    std::uint64_t queueFullWaits() const;
 
   private:
     struct State;

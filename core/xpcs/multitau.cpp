@@ -42,20 +42,20 @@ class MemoryBlocks : public FrameBlocks {
 
 class FileBlocks : public FrameBlocks {
   public:
-    FileBlocks(const std::string& file, const std::string& path) : stream_(file, path) {
-        if (!stream_.isStack())
-            throw InputError(file + ":" + path + ": xpcs needs a (T,H,W) frame stack");
+    FileBlocks(std::shared_ptr<const FrameStream> stream, const std::string& where)
+        : stream_(std::move(stream)) {
+        if (!stream_->isStack()) throw InputError(where + ": xpcs needs a (T,H,W) frame stack");
     }
-    std::size_t frameCount() const override { return stream_.frameCount(); }
-    std::size_t height() const override { return stream_.height(); }
-    std::size_t width() const override { return stream_.width(); }
-    DType dtype() const override { return stream_.dtype(); }
+    std::size_t frameCount() const override { return stream_->frameCount(); }
+    std::size_t height() const override { return stream_->height(); }
+    std::size_t width() const override { return stream_->width(); }
+    DType dtype() const override { return stream_->dtype(); }
     Array read(std::size_t first, std::size_t count) const override {
-        return stream_.read(first, count);
+        return stream_->read(first, count);
     }
 
   private:
-    FrameStream stream_;
+    std::shared_ptr<const FrameStream> stream_;
 };
 
 } // namespace
@@ -71,7 +71,13 @@ std::shared_ptr<const FrameBlocks> blocksRepeating(std::shared_ptr<const Array> 
 }
 
 std::shared_ptr<const FrameBlocks> blocksInFile(const std::string& file, const std::string& path) {
-    return std::make_shared<FileBlocks>(file, path);
+    return std::make_shared<FileBlocks>(std::make_shared<FrameStream>(file, path),
+                                        file + ":" + path);
+}
+
+std::shared_ptr<const FrameBlocks> blocksOf(std::shared_ptr<const FrameStream> stream,
+                                            const std::string& where) {
+    return std::make_shared<FileBlocks>(std::move(stream), where);
 }
 
 std::size_t blockFrames(std::size_t frameBytes) {

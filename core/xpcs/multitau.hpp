@@ -4,6 +4,7 @@
 // products N_t per bin and lag) are folded into running statistics, so memory does not grow
 // with the number of frames. The CPU reference and the OpenCL variants share the statistics.
 #pragma once
+#include "core/frame_stream.hpp"
 #include "core/xpcs/xpcs.hpp"
 
 #include <memory>
@@ -39,6 +40,10 @@ std::shared_ptr<const FrameBlocks> blocksRepeating(std::shared_ptr<const Array> 
                                                    std::size_t frames);
 // The blocks of a (T,H,W) dataset of an HDF5 file, read as they are asked for.
 std::shared_ptr<const FrameBlocks> blocksInFile(const std::string& file, const std::string& path);
+// The blocks of a frame stream (a file's, or a detector stream's, read in order); `where`
+// names it in the error for a stream that is not a (T,H,W) stack.
+std::shared_ptr<const FrameBlocks> blocksOf(std::shared_ptr<const FrameStream> stream,
+                                            const std::string& where);
 // Frames per block for frames of `frameBytes` bytes: about 1 MiB, within [1, 65536].
 std::size_t blockFrames(std::size_t frameBytes);
 

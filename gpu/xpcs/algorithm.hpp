@@ -80,6 +80,8 @@ std::shared_ptr<Input> readBinning(const InputSources& sources, std::size_t heig
 // (DESIGN.md §3): InputError naming dataset and unit for a unit clscope does not know.
 void readPhysicalValues(Input& in, const H5Reader& frameFile, const std::string& frameTimePath,
                         const H5Reader& labelFile);
+// UsageError for a dense run over a stream (correlate on a stream is multi-tau).
+void refuseDenseStream(const InputSources& sources);
 // An input of these frames and labels with the rest of `binning` (read() and budgeted passes).
 std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask labels);
 // The parameters of a run on some bins only: two-time maps of the other bins left out.

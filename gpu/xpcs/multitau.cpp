@@ -2,6 +2,7 @@
 #include "gpu/xpcs/multitau.hpp"
 
 #include "core/errors.hpp"
+#include "gpu/scale/passes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -66,9 +67,12 @@ std::string describeBlocks(const FrameBlocks& blocks, std::size_t bins) {
            " (streamed), " + std::to_string(bins) + " bins";
 }
 
-std::shared_ptr<Input> readStreamed(const InputSources& sources, const DataLocation& framesAt) {
-    auto blocks = blocksInFile(framesAt.file, framesAt.path);
+std::shared_ptr<Input> readStreamed(const InputSources& sources) {
+    const InputRole frames = Algorithm().inputRoles()[0];
+    const DataLocation at = sources.locate(frames);
+    auto blocks = blocksOf(openFrames(sources, frames), at.file + ":" + at.path);
     auto in = readBinning(sources, blocks->height(), blocks->width());
+    recordFrames(in->provenance, sources);
     in->blocks = blocks;
     in->largest = dtypeLargest(blocks->dtype());
     for (std::int64_t n : makeBins(in->labels).pixelCounts)

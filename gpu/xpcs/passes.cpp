@@ -74,6 +74,7 @@ std::unique_ptr<PassPlan> xpcs::Algorithm::planPasses(const InputSources& source
                                                       const ParamSet& params,
                                                       std::uint64_t budget) const {
     if (params.boolean("multitau")) return nullptr; // streamed in bounded memory anyway
+    refuseDenseStream(sources);
     const DataLocation framesAt = sources.locate(inputRoles()[0]);
     std::shared_ptr<const FrameStream> stream = openFrames(sources, inputRoles()[0]);
     if (!stream->isStack())
