@@ -5,30 +5,16 @@
 #include "core/hdf5.hpp"
 #include "core/stream/stream_source.hpp"
 #include "core/stream/stream_v2.hpp"
+#include "stream_publisher.hpp"
 #include "test_util.hpp"
 
 #include <cstring>
 
 using namespace clscope;
 using namespace clscope::stream;
+using clscope::test::Publisher;
 
 namespace {
-
-// tests/stream_publisher.py serving one file; killed when the test ends.
-struct Publisher {
-    QProcess process;
-    std::string endpoint;
-    explicit Publisher(const QStringList& args) {
-        const QString script = QString::fromStdString(test::dataFile("../stream_publisher.py"));
-        process.start(qEnvironmentVariable("CLSCOPE_PYTHON", "python3"),
-                      QStringList{script} + args);
-        if (process.waitForReadyRead(20000)) endpoint = process.readLine().trimmed().toStdString();
-    }
-    ~Publisher() {
-        process.kill();
-        process.waitForFinished();
-    }
-};
 
 QStringList fileArgs(const std::string& name, const QStringList& more) {
     return QStringList{QString::fromStdString(test::dataFile(name))} + more;
@@ -80,9 +66,8 @@ class TestStream : public QObject {
     Q_OBJECT
   private slots:
     void initTestCase() {
-        const QString python = qEnvironmentVariable("CLSCOPE_PYTHON", "python3");
-        if (QProcess::execute(python, {"-c", "import zmq, cbor2, lz4.block, h5py"}) != 0)
-            QFAIL("python3-zmq, python3-cbor2, python3-lz4 and python3-h5py are needed");
+        if (const QString missing = test::publisherMissing(); !missing.isEmpty())
+            QSKIP(qPrintable(missing));
     }
 
     void framesEqualTheFile_data() {
