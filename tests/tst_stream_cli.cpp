@@ -23,12 +23,15 @@ QString framesFile() {
     return QString::fromStdString(test::dataFile("h5py_frames.h5"));
 }
 
-// Runs `command` over the file and over the publisher streaming it (`compression`), each to
-// its own output, and checks that both succeed and write the same datasets.
+// Runs `command` over the file (with `fileOnly`) and over the publisher streaming it
+// (`compression`, with `streamOnly`), each to its own output, and checks that both succeed and
+// write the same datasets.
 void compareFileAndStream(const QTemporaryDir& dir, const QStringList& command, const QString& file,
-                          const QString& compression, const QStringList& streamOnly) {
+                          const QString& compression, const QStringList& streamOnly,
+                          const QStringList& fileOnly = {}) {
     const QString fromFile = inDir(dir, "file.h5"), fromStream = inDir(dir, "stream.h5");
-    const auto a = runCli(command + QStringList{file, "--device", "cpu", "-o", fromFile});
+    const auto a =
+        runCli(command + fileOnly + QStringList{file, "--device", "cpu", "-o", fromFile});
     QVERIFY2(a.code == 0, qPrintable(a.err));
     Publisher pub({file, "--compression", compression});
     QVERIFY(!pub.endpoint.empty());
@@ -94,6 +97,31 @@ class TestStreamCli : public QObject {
         QFETCH(QString, compression);
         compareFileAndStream(dir, {"correlate", "--multitau", "--channels", "4"}, file, compression,
                              {"--mask", file});
+    }
+
+    void maxFramesEqualsTheFramesRange() {
+        compareFileAndStream(dir, {"spots"}, spotsFile, "bslz4", {"--max-frames", "4"},
+                             {"--frames", "0:4"});
+    }
+
+    void refusedOnStream_data() {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("dense") << QStringList{} << "correlate on a stream is multi-tau";
+        QTest::newRow("two-time") << QStringList{"--multitau", "--twotime", "1"}
+                                  << "--twotime on a stream";
+    }
+    void refusedOnStream() {
+        QFETCH(QStringList, options);
+        QFETCH(QString, expected);
+        Publisher pub({xpcsFile});
+        const QString out = inDir(dir, "refused.h5");
+        const auto r = runCli(QStringList{"correlate", QString::fromStdString(pub.endpoint),
+                                          "--mask", xpcsFile, "--device", "cpu", "-o", out} +
+                              options);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
     }
 
     void silentStreamIsNoData() {

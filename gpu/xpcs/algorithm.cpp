@@ -172,17 +172,21 @@ std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask 
     return in;
 }
 
-void refuseDenseStream(const InputSources& s) {
-    if (s.live)
+void refuseOnStream(const InputSources& s, const ParamSet& params) {
+    if (!s.live) return;
+    if (!params.boolean("multitau"))
         throw UsageError("correlate on a stream is multi-tau: add --multitau (dense lags need "
                          "every frame twice)");
+    if (!params.intList("twotime").empty())
+        throw UsageError("--twotime on a stream: the two-time maps need a second pass over the "
+                         "frames; run them on a file");
 }
 
 std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
                                                       const ParamSet& params) const {
     const DataLocation framesAt = s.locate(inputRoles()[0]);
+    refuseOnStream(s, params);
     if (params.boolean("multitau")) return readStreamed(s);
-    refuseDenseStream(s);
     const H5Reader input(framesAt.file);
     Array frames;
     if (s.frames.all()) {
