@@ -119,6 +119,22 @@ class TestStream : public QObject {
         QCOMPARE(source.start().channel, std::string("threshold_1"));
     }
 
+    // A reader slower than the sender: the full queue holds the receiver (and the sender) back
+    // and says so; every frame still arrives, in order.
+    void fullQueueIsReportedNotDropped() {
+        Publisher pub(fileArgs("xpcs_small.h5", {"--count", "12"}));
+        SourceOptions o = options(pub);
+        o.queueFrames = 2;
+        FrameSource source(o);
+        QCOMPARE(source.queueFrames(), std::size_t(2));
+        QTRY_VERIFY_WITH_TIMEOUT(source.queueFullWaits() > 0, 20000);
+        const Array all = readAll(source, 1);
+        const Array expected =
+            H5Reader(test::dataFile("xpcs_small.h5")).readSlab("/entry/data/data", 0, 12);
+        QVERIFY(sameArray(all, expected));
+        QCOMPARE(source.framesReceived(), std::uint64_t(12));
+    }
+
     void maxFramesStopsEarly() {
         Publisher pub(fileArgs("xpcs_small.h5", {}));
         SourceOptions o = options(pub);

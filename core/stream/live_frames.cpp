@@ -89,7 +89,7 @@ std::string LiveFrames::report() const {
     std::string r = source_.describe() + ": " + std::to_string(source_.framesReceived()) +
                     " frames received, " + std::to_string(handedOut_) + " processed";
     if (const std::uint64_t waits = source_.queueFullWaits())
-        r += "; processing fell behind: the queue of " + std::to_string(options_.queueFrames) +
+        r += "; processing fell behind: the queue of " + std::to_string(source_.queueFrames()) +
              " frames was full " + std::to_string(waits) +
              " times (the sender was held back, no frame dropped)";
     return r;

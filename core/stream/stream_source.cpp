@@ -4,6 +4,7 @@
 
 #include <zmq.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -157,6 +158,10 @@ FrameSource::FrameSource(SourceOptions options) : state_(std::make_unique<State>
     s.dtype = s.start.dtype;
     Item first = s.next(); // the first image gives the dtype when the start does not
     if (first.end) throw InputError(s.where() + ": the series ended before its first image");
+    const std::size_t frameBytes =
+        std::max<std::size_t>(s.start.height * s.start.width * dtypeSize(*s.dtype), 1);
+    s.options.queueFrames = std::min(s.options.queueFrames,
+                                     std::max<std::size_t>(s.options.queueBytes / frameBytes, 2));
     s.queue.push_back(std::move(first));
     s.receiver = std::thread([&s] { s.run(); });
 }
@@ -182,6 +187,9 @@ std::uint64_t FrameSource::framesRead() const {
 
 std::uint64_t FrameSource::framesReceived() const {
     return state_->received;
+}
+std::size_t FrameSource::queueFrames() const {
+    return state_->options.queueFrames;
 }
 std::uint64_t FrameSource::queueFullWaits() const {
     std::lock_guard lock(state_->mutex);

@@ -15,11 +15,12 @@
 namespace clscope::stream {
 
 struct SourceOptions {
-    std::string endpoint;         // tcp://HOST:PORT (the detector's PUSH socket)
-    double timeoutSeconds = 30;   // no message for this long: InputError "no message in N s"
-    std::uint64_t maxFrames = 0;  // stop after this many images (0: at the end message)
-    std::size_t queueFrames = 32; // decoded frames held at most
-    std::string channel;          // image channel (empty: the first of the start's `channels`)
+    std::string endpoint;                // tcp://HOST:PORT (the detector's PUSH socket)
+    double timeoutSeconds = 30;          // no message for this long: InputError "no message in N s"
+    std::uint64_t maxFrames = 0;         // stop after this many images (0: at the end message)
+    std::size_t queueFrames = 32;        // decoded frames held at most
+    std::size_t queueBytes = 256u << 20; // and at most this many bytes of them (2 frames min.)
+    std::string channel; // image channel (empty: the first of the start's `channels`)
 };
 
 // Whether `input` names a stream rather than a file.
@@ -48,6 +49,7 @@ class FrameSource {
     std::uint64_t framesReceived() const; // images received so far
     // Times the receiver found the queue full and waited (processing fell behind).
     std::uint64_t queueFullWaits() const;
+    std::size_t queueFrames() const; // the queue's bound, in frames
 
   private:
     struct State;
