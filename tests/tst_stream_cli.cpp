@@ -107,9 +107,11 @@ class TestStreamCli : public QObject {
     void refusedOnStream_data() {
         QTest::addColumn<QStringList>("options");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("dense") << QStringList{} << "correlate on a stream is multi-tau";
-        QTest::newRow("two-time") << QStringList{"--multitau", "--twotime", "1"}
+        QTest::newRow("dense") << QStringList{"--mask", xpcsFile}
+                               << "correlate on a stream is multi-tau";
+        QTest::newRow("two-time") << QStringList{"--mask", xpcsFile, "--multitau", "--twotime", "1"}
                                   << "--twotime on a stream";
+        QTest::newRow("no labels") << QStringList{"--multitau"} << "give the labels with --mask";
     }
     void refusedOnStream() {
         QFETCH(QStringList, options);
@@ -117,7 +119,7 @@ class TestStreamCli : public QObject {
         Publisher pub({xpcsFile});
         const QString out = inDir(dir, "refused.h5");
         const auto r = runCli(QStringList{"correlate", QString::fromStdString(pub.endpoint),
-                                          "--mask", xpcsFile, "--device", "cpu", "-o", out} +
+                                          "--device", "cpu", "-o", out} +
                               options);
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(expected), qPrintable(r.err));

@@ -75,6 +75,22 @@ std::shared_ptr<const stream::LiveFrames> openLive(const Algorithm& algorithm,
     return std::make_shared<stream::LiveFrames>(options);
 }
 
+// UsageError for a role the run needs that neither the stream's start message nor an option
+// gives (e.g. labels: a stream carries frames, pixel mask and frame time only).
+void checkLiveRoles(const Algorithm& algorithm, const InputSources& sources) {
+    const auto start = sources.open(sources.file);
+    for (const InputRole& role : algorithm.inputRoles()) {
+        const DataLocation at = sources.locate(role);
+        if (role.stack || role.optional || at.file != sources.file || start->hasDataset(at.path))
+            continue;
+        throw UsageError(sources.file +
+                         ": a stream carries frames, a pixel mask and a frame time; "
+                         "give the " +
+                         role.id + " with " + role.flag +
+                         (role.otherFile ? " FILE[:PATH]" : " PATH"));
+    }
+}
+
 void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     const std::uint64_t given = a.memoryBudget.empty() ? 0 : parseByteSize(a.memoryBudget);
     const std::vector<DeviceInfo> devices =
@@ -84,9 +100,10 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     InputSources sources = sourcesFrom(a);
     if (!sources.frames.all() && !algorithm.readsFrames())
         throw UsageError(algorithm.command() + " reads no frames: --frames does not apply");
-    if (stream::isStreamEndpoint(sources.file))
+    if (stream::isStreamEndpoint(sources.file)) {
         sources.live = openLive(algorithm, a);
-    else if (a.maxFrames)
+        checkLiveRoles(algorithm, sources);
+    } else if (a.maxFrames)
         throw UsageError("--max-frames applies to a tcp://HOST:PORT input; use --frames");
     const std::vector<std::string> inputs = inputFiles(algorithm, sources);
     checkOutputPath(a.output, inputs);
