@@ -30,14 +30,13 @@ void compareFileAndStream(const QTemporaryDir& dir, const QStringList& command, 
                           const QString& compression, const QStringList& streamOnly,
                           const QStringList& fileOnly = {}) {
     const QString fromFile = inDir(dir, "file.h5"), fromStream = inDir(dir, "stream.h5");
-    const auto a =
-        runCli(command + fileOnly + QStringList{file, "--device", "cpu", "-o", fromFile});
+    const auto a = runCli(command + fileOnly + QStringList{file, "-o", fromFile});
     QVERIFY2(a.code == 0, qPrintable(a.err));
     Publisher pub({file, "--compression", compression});
     QVERIFY(!pub.endpoint.empty());
-    const auto b = runCli(command + streamOnly +
-                          QStringList{QString::fromStdString(pub.endpoint), "--device", "cpu",
-                                      "--timeout", "20", "-o", fromStream});
+    const auto b = runCli(
+        command + streamOnly +
+        QStringList{QString::fromStdString(pub.endpoint), "--timeout", "20", "-o", fromStream});
     QVERIFY2(b.code == 0, qPrintable(b.err));
     QVERIFY2(b.err.contains("frames received"), qPrintable(b.err));
     int compared = 0;
@@ -81,27 +80,36 @@ class TestStreamCli : public QObject {
         QFETCH(QString, file);
         QFETCH(QString, compression);
         QFETCH(QStringList, more);
-        compareFileAndStream(dir, {"spots"}, file, compression, more);
+        compareFileAndStream(dir, {"spots", "--device", "cpu"}, file, compression, more);
     }
 
     // The labels from the file (--mask).
     void multitauOverStreamEqualsFile_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("compression");
-        QTest::newRow("raw") << xpcsFile << "raw";
-        QTest::newRow("bslz4") << xpcsFile << "bslz4";
-        QTest::newRow("pixel mask") << framesFile() << "bslz4";
+        QTest::addColumn<QString>("device");
+        QTest::newRow("raw") << xpcsFile << "raw"
+                             << "cpu";
+        QTest::newRow("bslz4") << xpcsFile << "bslz4"
+                               << "cpu";
+        QTest::newRow("pixel mask") << framesFile() << "bslz4"
+                                    << "cpu";
+        // The OpenCL variant reads its blocks on a thread of its own.
+        QTest::newRow("OpenCL variant") << xpcsFile << "bslz4"
+                                        << "ocl:0";
     }
     void multitauOverStreamEqualsFile() {
         QFETCH(QString, file);
         QFETCH(QString, compression);
-        compareFileAndStream(dir, {"correlate", "--multitau", "--channels", "4"}, file, compression,
-                             {"--mask", file});
+        QFETCH(QString, device);
+        compareFileAndStream(dir,
+                             {"correlate", "--multitau", "--channels", "4", "--device", device},
+                             file, compression, {"--mask", file});
     }
 
     void maxFramesEqualsTheFramesRange() {
-        compareFileAndStream(dir, {"spots"}, spotsFile, "bslz4", {"--max-frames", "4"},
-                             {"--frames", "0:4"});
+        compareFileAndStream(dir, {"spots", "--device", "cpu"}, spotsFile, "bslz4",
+                             {"--max-frames", "4"}, {"--frames", "0:4"});
     }
 
     void refusedOnStream_data() {
