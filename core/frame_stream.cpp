@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/io.hpp"
+#include "core/stream/live_frames.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -25,6 +26,14 @@ FrameStream::FrameStream(const std::string& fileName, const std::string& path) :
     }
 }
 
+FrameStream::FrameStream(std::shared_ptr<const stream::LiveFrames> live)
+    : file_(live->endpoint(), live->startImage().data(), live->startImage().size()),
+      live_(std::move(live)) {
+    parts_ = {paths::frames}, starts_ = {0};
+    total_ = live_->frameCount(), height_ = live_->height(), width_ = live_->width();
+    dtype_ = live_->dtype();
+}
+
 void FrameStream::window(std::size_t first, std::size_t count) {
     if (count > total_ || first > total_ - count)
         throw InputError(file_.where(parts_[0]) + ": frames " + std::to_string(first) + ".." +
@@ -38,6 +47,7 @@ Array FrameStream::read(std::size_t first, std::size_t count) const {
         throw InputError(file_.where(parts_[0]) + ": frames " + std::to_string(first) + ".." +
                          std::to_string(first + count) + " out of range");
     first += offset_;
+    if (live_) return live_->read(first, count);
     if (!stack_) { // one image: read whole, as one frame
         Array image = file_.read(parts_[0]);
         Array out(dtype_, {1, height_, width_});

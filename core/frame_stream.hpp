@@ -4,16 +4,22 @@
 #pragma once
 #include "core/hdf5.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace clscope {
+namespace stream {
+class LiveFrames;
+}
 
 class FrameStream {
   public:
     // InputError as readFrames for a missing dataset, a wrong type or rank, or parts that
     // differ in type or frame size.
     FrameStream(const std::string& fileName, const std::string& path);
+    // The frames of a detector stream, read in order as they arrive (DESIGN.md §4).
+    explicit FrameStream(std::shared_ptr<const stream::LiveFrames> live);
     std::size_t frameCount() const { return windowed_ ? count_ : total_; }
     // From now on, frames [first, first + count) of the stack are this stream's frames 0 ..
     // count - 1 (--frames); InputError when they go beyond the stack.
@@ -30,6 +36,7 @@ class FrameStream {
 
   private:
     H5Reader file_;
+    std::shared_ptr<const stream::LiveFrames> live_;
     std::vector<std::string> parts_;
     std::vector<std::size_t> starts_; // first frame of each part
     std::size_t total_ = 0, height_ = 0, width_ = 0;

@@ -1,6 +1,7 @@
 #include "gpu/algorithm.hpp"
 
 #include "core/errors.hpp"
+#include "core/stream/live_frames.hpp"
 #include "gpu/scale/passes.hpp"
 
 #include <algorithm>
@@ -24,6 +25,12 @@ DataLocation InputSources::locate(const InputRole& role) const {
     if (it == overrides.end() || it->second.empty()) return {file, role.defaultPath};
     if (role.otherFile) return parseLocation(it->second, role.defaultPath);
     return {file, it->second};
+}
+
+std::unique_ptr<H5Reader> InputSources::open(const std::string& name) const {
+    if (!live || name != file) return std::make_unique<H5Reader>(name);
+    const std::vector<std::byte>& image = live->startImage();
+    return std::make_unique<H5Reader>(name, image.data(), image.size());
 }
 
 ParamSpec syntheticOption(std::string name, ParamSpec::Type type, nlohmann::json defaultValue,

@@ -23,6 +23,9 @@
 #include <vector>
 
 namespace clscope {
+namespace stream {
+class LiveFrames;
+}
 
 // One input an algorithm reads, e.g. frames at /entry/data/data.
 struct InputRole {
@@ -63,8 +66,14 @@ struct InputSources {
     // Roles held in memory (e.g. labels edited in the GUI): read() takes these instead of the
     // file. A command line cannot name them: save them to a file and set an override instead.
     std::map<std::string, std::shared_ptr<const Array>> arrays;
+    // A detector stream (`file` is tcp://HOST:PORT, DESIGN.md §4): the `stack` role's frames
+    // come from it (openFrames), the other roles at `file` from its start message (open()).
+    std::shared_ptr<const stream::LiveFrames> live;
     // File and path of a role (the override, else the input file at the default path).
     DataLocation locate(const InputRole& role) const;
+    // The HDF5 file `name` as a role reads it: the stream's start message when it is `file`
+    // of a live input.
+    std::unique_ptr<H5Reader> open(const std::string& name) const;
 };
 
 // An algorithm's input in memory. Concrete types are each algorithm's own (xpcs::Input, ...);

@@ -6,6 +6,7 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
+#include "core/stream/live_frames.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/scale/budget.hpp"
@@ -23,6 +24,8 @@ namespace {
 // What one algorithm command was given.
 struct AlgorithmArgs {
     std::string input, device, variant, paramsFile, output, memoryBudget, frames;
+    double timeout = 30;                      // a stream: no message for this long is bad input
+    std::uint64_t maxFrames = 0;              // a stream: stop after this many frames
     std::map<std::string, std::string> roles; // role id -> given path
     std::map<std::string, bool> disabled;     // role id -> --no-... given
     SpecArgs params;                          // parameter options given
@@ -61,15 +64,47 @@ ParamSet paramsFrom(const Algorithm& algorithm, const AlgorithmArgs& a) {
     return params;
 }
 
+// The detector stream of a tcp://HOST:PORT input, its start message received.
+std::shared_ptr<const stream::LiveFrames> openLive(const Algorithm& algorithm,
+                                                   const AlgorithmArgs& a) {
+    if (!algorithm.readsFrames())
+        throw UsageError(algorithm.command() + " reads no frames: " + a.input + " does not apply");
+    if (!(a.timeout > 0)) throw UsageError("--timeout must be positive");
+    stream::SourceOptions options;
+    options.endpoint = a.input, options.timeoutSeconds = a.timeout, options.maxFrames = a.maxFrames;
+    return std::make_shared<stream::LiveFrames>(options);
+}
+
+// UsageError for a role the run needs that neither the stream's start message nor an option
+// gives (e.g. labels: a stream carries frames, pixel mask and frame time only).
+void checkLiveRoles(const Algorithm& algorithm, const InputSources& sources) {
+    const auto start = sources.open(sources.file);
+    for (const InputRole& role : algorithm.inputRoles()) {
+        const DataLocation at = sources.locate(role);
+        if (role.stack || role.optional || at.file != sources.file || start->hasDataset(at.path))
+            continue;
+        throw UsageError(sources.file +
+                         ": a stream carries frames, a pixel mask and a frame time; "
+                         "give the " +
+                         role.id + " with " + role.flag +
+                         (role.otherFile ? " FILE[:PATH]" : " PATH"));
+    }
+}
+
 void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     const std::uint64_t given = a.memoryBudget.empty() ? 0 : parseByteSize(a.memoryBudget);
     const std::vector<DeviceInfo> devices =
         resolveDevices(a.device); // bad device: exit 4 before reading
     const std::uint64_t budget = given ? given : defaultMemoryBudget(devices);
     ParamSet params = paramsFrom(algorithm, a);
-    const InputSources sources = sourcesFrom(a);
+    InputSources sources = sourcesFrom(a);
     if (!sources.frames.all() && !algorithm.readsFrames())
         throw UsageError(algorithm.command() + " reads no frames: --frames does not apply");
+    if (stream::isStreamEndpoint(sources.file)) {
+        sources.live = openLive(algorithm, a);
+        checkLiveRoles(algorithm, sources);
+    } else if (a.maxFrames)
+        throw UsageError("--max-frames applies to a tcp://HOST:PORT input; use --frames");
     const std::vector<NamedPath> inputs = inputFiles(algorithm, sources, a.paramsFile);
     checkOutputs({{"-o", a.output}}, inputs);
     RunRequest request{devices.front(), a.variant, nullptr, params, parseTuning(a.tuning)};
@@ -90,6 +125,7 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     out.commit();
     for (StagedFile& file : staged)
         file.publish();
+    if (sources.live) std::fprintf(stderr, "%s\n", sources.live->report().c_str());
     const RunInfo& info = result->info;
     std::printf(
         "wrote %s: %s, %s on %s; read %.1f ms, compute %.1f ms (kernels %.3f ms), write %.1f ms; "
@@ -113,11 +149,23 @@ void addRoleOptions(CLI::App* sub, const Algorithm& algorithm, AlgorithmArgs& a)
     }
 }
 
+void addStreamOptions(CLI::App* sub, AlgorithmArgs& a) {
+    sub->add_option("--timeout", a.timeout,
+                    "Input tcp://HOST:PORT: seconds without a message that end the run as bad "
+                    "input (default 30)");
+    sub->add_option("--max-frames", a.maxFrames,
+                    "Input tcp://HOST:PORT: stop after this many frames (default: the series)");
+}
+
 void addCommand(CLI::App& app, Action& action, std::shared_ptr<const Algorithm> algorithm) {
     auto a = std::make_shared<AlgorithmArgs>();
     auto* sub =
         app.add_subcommand(algorithm->command(), algorithm->id() + ": " + algorithm->label());
-    sub->add_option("input", a->input, "Input HDF5 file")->required();
+    sub->add_option("input", a->input,
+                    algorithm->readsFrames()
+                        ? "Input HDF5 file, or tcp://HOST:PORT: a DECTRIS Stream V2 detector stream"
+                        : "Input HDF5 file")
+        ->required();
     addRoleOptions(sub, *algorithm, *a);
     addSpecOptions(sub, algorithm->parameterSpecs(), a->params);
     sub->add_option("--device", a->device,
@@ -134,6 +182,7 @@ void addCommand(CLI::App& app, Action& action, std::shared_ptr<const Algorithm> 
                "--frames", a->frames,
                "FIRST:COUNT: only frames FIRST .. FIRST+COUNT-1 (COUNT empty: to the end)")
             ->check(nonEmpty());
+    if (algorithm->readsFrames()) addStreamOptions(sub, *a);
     sub->add_option("--params", a->paramsFile,
                     "Parameters: a JSON file, or inline JSON starting with '{' (an output's "
                     "'parameters' attribute works, its frame range included)")

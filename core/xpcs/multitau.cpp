@@ -70,8 +70,8 @@ std::shared_ptr<const FrameBlocks> blocksRepeating(std::shared_ptr<const Array> 
     return std::make_shared<MemoryBlocks>(std::move(pool), frames);
 }
 
-std::shared_ptr<const FrameBlocks> blocksInFile(std::shared_ptr<const FrameStream> stream,
-                                                const std::string& where) {
+std::shared_ptr<const FrameBlocks> blocksOf(std::shared_ptr<const FrameStream> stream,
+                                            const std::string& where) {
     return std::make_shared<FileBlocks>(std::move(stream), where);
 }
 

@@ -4,6 +4,7 @@
 // products N_t per bin and lag) are folded into running statistics, so memory does not grow
 // with the number of frames. The CPU reference and the OpenCL variants share the statistics.
 #pragma once
+#include "core/frame_stream.hpp"
 #include "core/xpcs/xpcs.hpp"
 
 #include <memory>
@@ -41,10 +42,10 @@ std::shared_ptr<const FrameBlocks> blocksInMemory(std::shared_ptr<const Array> f
 // series from a few frames (bench).
 std::shared_ptr<const FrameBlocks> blocksRepeating(std::shared_ptr<const Array> pool,
                                                    std::size_t frames);
-// The blocks of a (T,H,W) dataset of an HDF5 file (a stream, perhaps windowed to --frames),
-// read as they are asked for; `where` (FILE:PATH) names it in errors.
-std::shared_ptr<const FrameBlocks> blocksInFile(std::shared_ptr<const FrameStream> stream,
-                                                const std::string& where);
+// The blocks of a frame stream (a file's, or a detector stream's, read in order); `where`
+// names it in the error for a stream that is not a (T,H,W) stack.
+std::shared_ptr<const FrameBlocks> blocksOf(std::shared_ptr<const FrameStream> stream,
+                                            const std::string& where);
 // Frames per block for frames of `frameBytes` bytes: about 1 MiB, within [1, 65536].
 std::size_t blockFrames(std::size_t frameBytes);
 

@@ -43,7 +43,9 @@ std::uint64_t budgetBytes(std::uint64_t count, std::uint64_t elementBytes,
 
 std::shared_ptr<FrameStream> openFrames(const InputSources& sources, const InputRole& role) {
     const DataLocation at = sources.locate(role);
-    auto stream = std::make_shared<FrameStream>(at.file, at.path);
+    auto stream = sources.live && at.file == sources.file
+                      ? std::make_shared<FrameStream>(sources.live)
+                      : std::make_shared<FrameStream>(at.file, at.path);
     if (!sources.frames.all()) {
         const auto [first, end] =
             sources.frames.within(stream->frameCount(), at.file + ":" + at.path);

@@ -190,10 +190,10 @@ std::shared_ptr<SpotsInput> readMaskRole(const InputSources& sources, std::size_
     in->provenance["datasets"]["frames"] = frames.file + ":" + frames.path;
     if (!sources.disabled.count("pixel_mask")) {
         const DataLocation mask = sources.locate(roles[1]);
-        H5Reader file(mask.file);
+        const auto file = sources.open(mask.file);
         const bool given = sources.overrides.count("pixel_mask") > 0;
-        if (given || file.hasObject(mask.path)) { // a group there: refused
-            in->data.mask = readPixelMask(file, mask.path, height, width);
+        if (given || file->hasObject(mask.path)) { // a group there: refused
+            in->data.mask = readPixelMask(*file, mask.path, height, width);
             in->provenance["datasets"]["pixel_mask"] = mask.file + ":" + mask.path;
         }
     }
@@ -206,9 +206,9 @@ std::shared_ptr<const AlgorithmInput> SpotsAlgorithm::read(const InputSources& s
     (void)paramsFrom(params); // bad parameters: a usage error before reading anything
     const DataLocation frames = sources.locate(inputRoles()[0]);
     Array stack;
-    if (sources.frames.all()) {
+    if (sources.frames.all() && !sources.live) {
         stack = readFrames(H5Reader(frames.file), frames.path);
-    } else { // --frames: only those
+    } else { // --frames or a stream: only those, in order
         const auto stream = openFrames(sources, inputRoles()[0]);
         stack = stream->read(0, stream->frameCount());
     }

@@ -11,6 +11,8 @@ namespace clscope {
 
 namespace {
 
+constexpr std::uint64_t LivePassBytes = 16ull << 20; // frames of one pass over a stream
+
 class SpotsPlan : public PassPlan {
   public:
     std::shared_ptr<const FrameStream> stream;
@@ -40,7 +42,8 @@ std::unique_ptr<PassPlan> spots::SpotsAlgorithm::planPasses(const InputSources& 
     const spots::Params p = spots::paramsFrom(params); // bad parameters: usage error first
     std::shared_ptr<const FrameStream> stream = openFrames(sources, inputRoles()[0]);
     const std::uint64_t whole = budgetBytes(stream->frameCount(), stream->frameBytes(), "frames");
-    if (whole <= budget) return nullptr;
+    const bool live = sources.live != nullptr; // frames go through as they arrive
+    if (whole <= budget && (!live || p.threeD)) return nullptr;
     if (p.threeD)
         overBudget("spots --3d (spots may cross any frame, so the whole stack is read)", whole,
                    budget);
@@ -48,7 +51,8 @@ std::unique_ptr<PassPlan> spots::SpotsAlgorithm::planPasses(const InputSources& 
     if (stream->frameBytes() > budget / 2) overBudget("one frame", stream->frameBytes(), budget);
     auto plan = std::make_unique<SpotsPlan>();
     plan->masked = spots::readMaskRole(sources, stream->height(), stream->width());
-    plan->framesPerPass = stream->framesWithin(budget / 2);
+    plan->framesPerPass =
+        stream->framesWithin(live ? std::min(budget / 2, LivePassBytes) : budget / 2);
     plan->params = params;
     if (p.globalAuto) {
         spots::Input first{stream->read(0, 1), {}};

@@ -128,8 +128,8 @@ std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, st
     const std::vector<InputRole> roles = Algorithm().inputRoles();
     const DataLocation framesAt = s.locate(roles[0]), labelsAt = s.locate(roles[1]);
     auto in = std::make_shared<Input>();
-    const H5Reader labelFile(labelsAt.file);
-    in->labels = readLabels(labelFile, labelsAt.path, height, width);
+    const auto labelFile = s.open(labelsAt.file);
+    in->labels = readLabels(*labelFile, labelsAt.path, height, width);
     in->provenance = {{"file", framesAt.file},
                       {"datasets",
                        {{"frames", framesAt.file + ":" + framesAt.path},
@@ -137,15 +137,15 @@ std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, st
     const DataLocation maskAt = s.locate(roles[2]);
     const bool chosen = s.overrides.count("pixel_mask") > 0;
     if (!s.disabled.count("pixel_mask")) {
-        const H5Reader maskFile(maskAt.file);
-        if (chosen || maskFile.hasObject(maskAt.path)) { // a group there: refused
+        const auto maskFile = s.open(maskAt.file);
+        if (chosen || maskFile->hasObject(maskAt.path)) { // a group there: refused
             in->excludedPixels =
-                applyPixelMask(in->labels, readPixelMask(maskFile, maskAt.path, height, width));
+                applyPixelMask(in->labels, readPixelMask(*maskFile, maskAt.path, height, width));
             in->provenance["datasets"]["pixel_mask"] = maskAt.file + ":" + maskAt.path;
         }
     }
     in->provenance["excluded_pixels"] = in->excludedPixels;
-    readPhysicalValues(*in, H5Reader(framesAt.file), s.locate(roles[3]).path, labelFile);
+    readPhysicalValues(*in, *s.open(framesAt.file), s.locate(roles[3]).path, *labelFile);
     return in;
 }
 
@@ -173,10 +173,21 @@ std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask 
     return in;
 }
 
+void refuseOnStream(const InputSources& s, const ParamSet& params) {
+    if (!s.live) return;
+    if (!params.boolean("multitau"))
+        throw UsageError("correlate on a stream is multi-tau: add --multitau (dense lags need "
+                         "every frame twice)");
+    if (!params.intList("twotime").empty())
+        throw UsageError("--twotime on a stream: the two-time maps need a second pass over the "
+                         "frames; run them on a file");
+}
+
 std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
                                                       const ParamSet& params) const {
     const DataLocation framesAt = s.locate(inputRoles()[0]);
-    if (params.boolean("multitau")) return readStreamed(s, framesAt);
+    refuseOnStream(s, params);
+    if (params.boolean("multitau")) return readStreamed(s);
     const H5Reader input(framesAt.file);
     Array frames;
     if (s.frames.all()) {

@@ -80,6 +80,9 @@ std::shared_ptr<Input> readBinning(const InputSources& sources, std::size_t heig
 // (DESIGN.md §3): InputError naming dataset and unit for a unit clscope does not know.
 void readPhysicalValues(Input& in, const H5Reader& frameFile, const std::string& frameTimePath,
                         const H5Reader& labelFile);
+// UsageError for what a stream cannot give (it is read once): a dense run (correlate on a
+// stream is multi-tau), two-time maps (a second pass).
+void refuseOnStream(const InputSources& sources, const ParamSet& params);
 // An input of these frames and labels with the rest of `binning` (read() and budgeted passes).
 std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask labels);
 // The parameters of a run on some bins only: two-time maps of the other bins left out.

@@ -1,8 +1,8 @@
 // xpcs multi-tau through the algorithm: parameters, variant support, streamed input, dispatch.
 #include "gpu/xpcs/multitau.hpp"
-#include "gpu/scale/passes.hpp"
 
 #include "core/errors.hpp"
+#include "gpu/scale/passes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -67,9 +67,10 @@ std::string describeBlocks(const FrameBlocks& blocks, std::size_t bins) {
            " (streamed), " + std::to_string(bins) + " bins";
 }
 
-std::shared_ptr<Input> readStreamed(const InputSources& sources, const DataLocation& framesAt) {
-    auto blocks = blocksInFile(openFrames(sources, Algorithm().inputRoles()[0]),
-                               framesAt.file + ":" + framesAt.path);
+std::shared_ptr<Input> readStreamed(const InputSources& sources) {
+    const InputRole frames = Algorithm().inputRoles()[0];
+    const DataLocation at = sources.locate(frames);
+    auto blocks = blocksOf(openFrames(sources, frames), at.file + ":" + at.path);
     auto in = readBinning(sources, blocks->height(), blocks->width());
     recordFrames(in->provenance, sources);
     in->blocks = blocks;

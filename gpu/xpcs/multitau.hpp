@@ -15,9 +15,9 @@ VariantEntry multitauVariantEntry();
 // Whether the OpenCL variant's 64-bit sums hold every term (empty) or why not.
 std::string multitauOverflow(DType dtype, std::uint64_t largest, std::int64_t mostPixels,
                              std::size_t frames, int channels);
-// The input of a multi-tau run from a file: labels and the rest read, frames left in the file
-// and read block by block.
-std::shared_ptr<Input> readStreamed(const InputSources& sources, const DataLocation& framesAt);
+// The input of a multi-tau run: labels and the rest read, frames left in the file (or the
+// stream) and read block by block, in order.
+std::shared_ptr<Input> readStreamed(const InputSources& sources);
 std::string describeBlocks(const FrameBlocks& blocks, std::size_t bins);
 
 // The bench case `multitau` (multitau_bench.cpp).

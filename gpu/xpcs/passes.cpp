@@ -73,6 +73,7 @@ std::vector<std::vector<std::int32_t>> packBins(const xpcs::Bins& bins, std::uin
 std::unique_ptr<PassPlan> xpcs::Algorithm::planPasses(const InputSources& sources,
                                                       const ParamSet& params,
                                                       std::uint64_t budget) const {
+    refuseOnStream(sources, params);
     if (params.boolean("multitau")) return nullptr; // streamed in bounded memory anyway
     const DataLocation framesAt = sources.locate(inputRoles()[0]);
     std::shared_ptr<const FrameStream> stream = openFrames(sources, inputRoles()[0]);

@@ -1,0 +1,98 @@
+#include "core/stream/live_frames.hpp"
+
+#include "core/errors.hpp"
+#include "core/hdf5.hpp"
+#include "core/io.hpp"
+#include "core/temp_file.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace clscope::stream {
+namespace {
+
+// The bytes of an HDF5 file holding the start message's pixel mask and frame time.
+std::vector<std::byte> startFileImage(const StartMessage& start) {
+    namespace fs = std::filesystem;
+    const std::string path = temporaryNameFor((fs::temp_directory_path() / "start.h5").string());
+    {
+        H5Writer out(path);
+        if (start.pixelMask.size()) out.write(paths::pixelMask, start.pixelMask);
+        if (start.frameTime > 0) {
+            out.writeScalar(paths::frameTime, start.frameTime);
+            out.setAttribute(paths::frameTime, "units", "s");
+        }
+        out.commit();
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::vector<char> bytes{std::istreambuf_iterator<char>(in), {}};
+    fs::remove(path);
+    std::vector<std::byte> image(bytes.size());
+    std::memcpy(image.data(), bytes.data(), bytes.size());
+    return image;
+}
+
+} // namespace
+
+LiveFrames::LiveFrames(SourceOptions options) : options_(options), source_(options) {
+    const std::uint64_t announced = source_.start().numberOfImages;
+    if (!announced && !options_.maxFrames)
+        throw UsageError(source_.describe() +
+                         ": the start message gives no number_of_images; give --max-frames N");
+    count_ = static_cast<std::size_t>(announced && options_.maxFrames
+                                          ? std::min(announced, options_.maxFrames)
+                                          : std::max(announced, options_.maxFrames));
+    image_ = startFileImage(source_.start());
+}
+
+void LiveFrames::pull(std::size_t first, std::size_t upTo) const {
+    const std::size_t frame = height() * width() * dtypeSize(dtype());
+    while (heldFirst_ + heldCount_ < upTo) {
+        const std::size_t end = heldFirst_ + heldCount_;
+        auto part = source_.read(upTo - end);
+        if (!part)
+            throw InputError(source_.describe() + ": the series ended after " +
+                             std::to_string(end) + " of the " + std::to_string(count_) +
+                             " frames expected");
+        held_.insert(held_.end(), part->bytes(), part->bytes() + part->byteSize());
+        heldCount_ += part->frameCount();
+        const std::size_t drop = std::min(heldCount_, first > heldFirst_ ? first - heldFirst_ : 0);
+        held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(drop * frame));
+        heldFirst_ += drop, heldCount_ -= drop;
+    }
+}
+
+Array LiveFrames::read(std::size_t first, std::size_t count) const {
+    std::lock_guard lock(mutex_);
+    if (first < heldFirst_ || count > count_ || first > count_ - count)
+        throw InputError(source_.describe() + ": frames " + std::to_string(first) + ".." +
+                         std::to_string(first + count) +
+                         " asked for; a stream is read once, in order, from frame " +
+                         std::to_string(heldFirst_));
+    pull(first, first + count);
+    const std::size_t frame = height() * width() * dtypeSize(dtype());
+    Array out(dtype(), {count, height(), width()});
+    std::memcpy(out.bytes(), held_.data() + (first - heldFirst_) * frame, count * frame);
+    // Frames before this read are never asked for again.
+    held_.erase(held_.begin(),
+                held_.begin() + static_cast<std::ptrdiff_t>((first - heldFirst_) * frame));
+    heldCount_ -= first - heldFirst_, heldFirst_ = first;
+    handedOut_ = std::max(handedOut_, first + count);
+    return out;
+}
+
+std::string LiveFrames::report() const {
+    std::lock_guard lock(mutex_);
+    std::string r = source_.describe() + ": " + std::to_string(source_.framesReceived()) +
+                    " frames received, " + std::to_string(handedOut_) + " processed";
+    if (const std::uint64_t waits = source_.queueFullWaits())
+        r += "; processing fell behind: the queue of " + std::to_string(source_.queueFrames()) +
+             " frames was full " + std::to_string(waits) +
+             " times (the sender was held back, no frame dropped)";
+    return r;
+}
+
+} // namespace clscope::stream

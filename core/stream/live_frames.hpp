@@ -1,0 +1,52 @@
+// A detector stream as a frame stack read in order (DESIGN.md §4 "Live input"): frames
+// [first, first + count) are taken from the stream as they arrive; the frames of the last read
+// stay held, so the next read may start again within them (a first frame read alone, then the
+// first block), never before them. The start message's pixel mask and frame time are offered
+// as an HDF5 file image at the NXmx paths, so the roles that read them read them as a file's.
+#pragma once
+#include "core/array.hpp"
+#include "core/stream/stream_source.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace clscope::stream {
+
+class LiveFrames {
+  public:
+    // Connects and waits for the start message (InputError as FrameSource). The frame count is
+    // the start's number_of_images, at most maxFrames; UsageError when neither is known.
+    explicit LiveFrames(SourceOptions options);
+
+    const std::string& endpoint() const { return options_.endpoint; }
+    std::size_t frameCount() const { return count_; }
+    std::size_t height() const { return source_.height(); }
+    std::size_t width() const { return source_.width(); }
+    DType dtype() const { return source_.dtype(); }
+    // The start message as an HDF5 file image: pixel_mask and frame_time (seconds) where sent.
+    const std::vector<std::byte>& startImage() const { return image_; }
+
+    // Frames [first, first + count) as a (count,H,W) array; InputError when they lie before
+    // the frames held (a stream is read once) or the series ends before them.
+    Array read(std::size_t first, std::size_t count) const;
+
+    // "stream tcp://…: N frames received, M processed; ..." (the queue's waits included).
+    std::string report() const;
+
+  private:
+    // Receives until frame upTo - 1 is held, letting go of the frames before `first`.
+    void pull(std::size_t first, std::size_t upTo) const;
+
+    SourceOptions options_;
+    mutable FrameSource source_;
+    std::vector<std::byte> image_;
+    std::size_t count_ = 0;
+    mutable std::mutex mutex_;
+    mutable std::vector<std::byte> held_; // frames [heldFirst_, heldFirst_ + heldCount_)
+    mutable std::size_t heldFirst_ = 0, heldCount_ = 0, handedOut_ = 0;
+};
+
+} // namespace clscope::stream

@@ -1,0 +1,59 @@
+// A frame source over a detector stream (DECTRIS Stream V2 on a ZeroMQ PULL socket): one
+// series, start message first, then its images in order, then its end message. A receiver
+// thread decodes the images into a bounded queue; when the queue is full it stops reading, so
+// ZeroMQ's own queue and then the sender wait: no frame is ever dropped. Frames come out as
+// the frame readers give them, a (n,H,W) array of the images' dtype.
+#pragma once
+#include "core/array.hpp"
+#include "core/stream/stream_v2.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace clscope::stream {
+
+struct SourceOptions {
+    std::string endpoint;                // tcp://HOST:PORT (the detector's PUSH socket)
+    double timeoutSeconds = 30;          // no message for this long: InputError "no message in N s"
+    std::uint64_t maxFrames = 0;         // stop after this many images (0: at the end message)
+    std::size_t queueFrames = 32;        // decoded frames held at most
+    std::size_t queueBytes = 256u << 20; // and at most this many bytes of them (2 frames min.)
+    std::string channel; // image channel (empty: the first of the start's `channels`)
+};
+
+// Whether `input` names a stream rather than a file.
+bool isStreamEndpoint(const std::string& input);
+
+class FrameSource {
+  public:
+    // Connects and waits for the start message and the first image (InputError: timeout, a
+    // malformed message, an image or end before the start, a series without images).
+    explicit FrameSource(SourceOptions options);
+    ~FrameSource();
+    FrameSource(const FrameSource&) = delete;
+    FrameSource& operator=(const FrameSource&) = delete;
+
+    const StartMessage& start() const;
+    std::size_t height() const { return start().height; }
+    std::size_t width() const { return start().width; }
+    DType dtype() const;          // the images' dtype
+    std::string describe() const; // "stream tcp://…, series 7, 100 images of 64x48 uint16"
+
+    // The next frames, at least one and at most maxCount (those already received), as a
+    // (n,H,W) array; nullopt once the series is over (end message or maxFrames). Rethrows the
+    // receiver's InputError (timeout, malformed or out-of-order message).
+    std::optional<Array> read(std::size_t maxCount);
+    std::uint64_t framesRead() const;     // frames handed out by read()
+    std::uint64_t framesReceived() const; // images received so far
+    // Times the receiver found the queue full and waited (processing fell behind).
+    std::uint64_t queueFullWaits() const;
+    std::size_t queueFrames() const; // the queue's bound, in frames
+
+  private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+} // namespace clscope::stream

@@ -1,0 +1,153 @@
+#include "core/stream/stream_v2.hpp"
+
+#include "core/errors.hpp"
+#include "core/stream/cbor_item.hpp"
+#include "core/stream/compression.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace clscope::stream {
+namespace {
+
+constexpr std::uint64_t TagMultiDim = 40, TagCompressed = 56500;
+constexpr std::size_t MaxSide = 1 << 16; // pixels per side: bounds what a message can allocate
+
+std::optional<DType> dtypeNamed(const std::string& name) {
+    for (DType d : {DType::UInt8, DType::UInt16, DType::UInt32, DType::Int32, DType::Int64,
+                    DType::Float32, DType::Float64})
+        if (dtypeName(d) == name) return d;
+    return std::nullopt;
+}
+
+// The bytes of a typed array's content into `out`: a byte string, or a compressed one.
+void fillBytes(const Field& content, Array& out) {
+    std::span<std::byte> dst{out.bytes(), out.byteSize()};
+    if (!content.isTag()) {
+        auto src = content.bytes();
+        if (src.size() != dst.size())
+            content.fail("holds " + std::to_string(src.size()) + " bytes, expected " +
+                         std::to_string(dst.size()));
+        std::memcpy(dst.data(), src.data(), src.size());
+        return;
+    }
+    if (content.tag() != TagCompressed)
+        content.fail("expected a byte string or compression tag 56500, got tag " +
+                     std::to_string(content.tag()));
+    const Field c = content.tagged();
+    if (c.arraySize() != 3) c.fail("expected [algorithm, element size, bytes]");
+    try {
+        decompress(c.element(0).text(), c.element(1).uint(), c.element(2).bytes(), dst);
+    } catch (const InputError& e) {
+        if (std::string(e.what()).starts_with("stream ")) throw;
+        c.fail(e.what());
+    }
+}
+
+void toHostOrder(Array& a, bool littleEndian) {
+    const std::size_t n = dtypeSize(a.dtype());
+    if (littleEndian || n == 1) return;
+    for (std::byte* p = a.bytes(); p != a.bytes() + a.byteSize(); p += n)
+        std::reverse(p, p + n);
+}
+
+// tag 40 [[H, W], typed array]: a (H,W) array of `field`, checked against the expected size
+// (0, 0: any size).
+Array multiDimArray(const Field& field, std::size_t height, std::size_t width) {
+    if (!field.isTag() || field.tag() != TagMultiDim)
+        field.fail("expected a multi-dimensional array (tag 40)");
+    const Field body = field.tagged();
+    const Field dims = body.element(0);
+    if (body.arraySize() != 2 || dims.arraySize() != 2)
+        body.fail("expected [[height, width], typed array]");
+    const std::size_t h = dims.element(0).uint(), w = dims.element(1).uint();
+    if (h == 0 || w == 0 || h > MaxSide || w > MaxSide)
+        dims.fail("image of " + std::to_string(h) + "x" + std::to_string(w) +
+                  ", expected sides of 1.." + std::to_string(MaxSide));
+    if ((height || width) && (h != height || w != width))
+        dims.fail("image of " + std::to_string(h) + "x" + std::to_string(w) + ", expected " +
+                  std::to_string(height) + "x" + std::to_string(width) + " (image_size_y x _x)");
+    const Field typed = body.element(1);
+    const auto t = typed.isTag() ? typedArrayTag(typed.tag()) : std::nullopt;
+    if (!t) typed.fail("expected a typed array (RFC 8746 tag 64-87) of a supported type");
+    Array out(t->dtype, {h, w});
+    fillBytes(typed.tagged(), out);
+    toHostOrder(out, t->littleEndian);
+    return out;
+}
+
+// The channel entry of a map of channels (data, pixel_mask): `channel`, else the first.
+Field channelOf(const Field& map, const std::string& channel) {
+    if (!channel.empty()) return map.require(channel);
+    std::string key;
+    return map.mapValue(0, &key);
+}
+
+StartMessage decodeStart(const Field& m, const std::string& channel) {
+    StartMessage s;
+    s.seriesId = m.require("series_id").uint();
+    if (auto f = m.at("series_unique_id"); f.present()) s.seriesUniqueId = f.text();
+    s.width = m.require("image_size_x").uint();
+    s.height = m.require("image_size_y").uint();
+    if (s.width == 0 || s.height == 0) m.require("image_size_x").fail("image size 0");
+    s.channel = channel;
+    if (auto f = m.at("channels"); f.present() && channel.empty() && f.arraySize() > 0)
+        s.channel = f.element(0).text();
+    if (auto f = m.at("image_dtype"); f.present()) {
+        s.dtype = dtypeNamed(f.text());
+        if (!s.dtype) f.fail("unknown dtype '" + f.text() + "'");
+    }
+    if (auto f = m.at("frame_time"); f.present()) s.frameTime = f.number();
+    if (auto f = m.at("count_time"); f.present()) s.countTime = f.number();
+    if (auto f = m.at("number_of_images"); f.present()) s.numberOfImages = f.uint();
+    if (auto f = m.at("pixel_mask"); f.present() && f.mapSize() > 0) {
+        s.pixelMask = multiDimArray(channelOf(f, s.channel), s.height, s.width);
+        if (s.pixelMask.dtype() != DType::UInt32)
+            f.fail("expected a uint32 mask, got " + dtypeName(s.pixelMask.dtype()));
+    }
+    return s;
+}
+
+ImageMessage decodeImage(const Field& m, const std::string& channel) {
+    ImageMessage img;
+    img.seriesId = m.require("series_id").uint();
+    img.imageId = m.require("image_id").uint();
+    const Field data = channelOf(m.require("data"), channel);
+    // Any size here; the source checks it against the start message's.
+    img.frame = multiDimArray(data, 0, 0);
+    return img;
+}
+
+} // namespace
+
+std::optional<TypedArrayTag> typedArrayTag(std::uint64_t tag) {
+    if (tag < 64 || tag > 87) return std::nullopt;
+    const unsigned f = (tag >> 4) & 1, s = (tag >> 3) & 1, e = (tag >> 2) & 1, ll = tag & 3;
+    const bool little = e || (!f && ll == 0);
+    if (f) {
+        if (ll == 1) return TypedArrayTag{DType::Float32, bool(e)};
+        if (ll == 2) return TypedArrayTag{DType::Float64, bool(e)};
+        return std::nullopt;
+    }
+    if (!s) {
+        static constexpr DType unsignedTypes[] = {DType::UInt8, DType::UInt16, DType::UInt32};
+        if (ll < 3) return TypedArrayTag{unsignedTypes[ll], little};
+        return std::nullopt;
+    }
+    if (ll == 2) return TypedArrayTag{DType::Int32, bool(e)};
+    if (ll == 3) return TypedArrayTag{DType::Int64, bool(e)};
+    return std::nullopt;
+}
+
+Message decodeMessage(std::span<const std::byte> bytes, const std::string& channel) {
+    CborDocument doc(bytes, "message");
+    const Field root(doc.root(), "unknown", "");
+    const std::string type = root.require("type").text();
+    const Field m(doc.root(), type, "");
+    if (type == "start") return decodeStart(m, channel);
+    if (type == "image") return decodeImage(m, channel);
+    if (type == "end") return EndMessage{m.require("series_id").uint()};
+    root.require("type").fail("unknown message type '" + type + "' (expected start, image, end)");
+}
+
+} // namespace clscope::stream

@@ -1,0 +1,51 @@
+// DECTRIS Stream V2 messages (CBOR maps, one per ZeroMQ message) decoded into typed structs:
+// start (series, image size, pixel mask, frame time, count), image (one 2-D frame of the
+// first channel, raw or compressed as DECTRIS' compression tag says) and end.
+// Every malformed message is an InputError naming the message type and the field.
+#pragma once
+#include "core/array.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+
+namespace clscope::stream {
+
+struct StartMessage {
+    std::uint64_t seriesId = 0;
+    std::string seriesUniqueId;
+    std::size_t width = 0, height = 0; // image_size_x, image_size_y
+    std::optional<DType> dtype;        // `image_dtype` when sent (else the images' own)
+    std::string channel;               // the channel read: the first of `channels`
+    Array pixelMask;                   // (H,W) uint32 of that channel; empty when not sent
+    double frameTime = 0;              // seconds; 0 when not sent
+    double countTime = 0;
+    std::uint64_t numberOfImages = 0; // 0 when not sent
+};
+
+struct ImageMessage {
+    std::uint64_t seriesId = 0;
+    std::uint64_t imageId = 0;
+    Array frame; // (H,W), the dtype of its typed array
+};
+
+struct EndMessage {
+    std::uint64_t seriesId = 0;
+};
+
+using Message = std::variant<StartMessage, ImageMessage, EndMessage>;
+
+// Decode one message. `channel` picks the image channel (empty: the only or first one).
+Message decodeMessage(std::span<const std::byte> bytes, const std::string& channel = {});
+
+// An RFC 8746 typed array tag (64..87) as a DType and whether it is little-endian;
+// nullopt for the tags clscope has no DType for (64-bit unsigned, 8/16-bit signed, float16).
+struct TypedArrayTag {
+    DType dtype;
+    bool littleEndian;
+};
+std::optional<TypedArrayTag> typedArrayTag(std::uint64_t tag);
+
+} // namespace clscope::stream

@@ -1,0 +1,197 @@
+// Live input (DECTRIS Stream V2): frames from tests/stream_publisher.py, raw and compressed,
+// equal the file's frames; malformed messages and a silent stream are InputErrors that say
+// which message and field, or how long it waited.
+#include "core/errors.hpp"
+#include "core/hdf5.hpp"
+#include "core/stream/stream_source.hpp"
+#include "core/stream/stream_v2.hpp"
+#include "stream_publisher.hpp"
+#include "test_util.hpp"
+
+#include <cstring>
+
+using namespace clscope;
+using namespace clscope::stream;
+using clscope::test::Publisher;
+
+namespace {
+
+QStringList fileArgs(const std::string& name, const QStringList& more) {
+    return QStringList{QString::fromStdString(test::dataFile(name))} + more;
+}
+
+// Every frame of the source, read `chunk` at a time, as one (T,H,W) array.
+Array readAll(FrameSource& source, std::size_t chunk) {
+    std::vector<Array> parts;
+    std::size_t total = 0;
+    while (auto part = source.read(chunk)) {
+        total += part->frameCount();
+        parts.push_back(std::move(*part));
+    }
+    Array all(source.dtype(), {total, source.height(), source.width()});
+    std::size_t at = 0;
+    for (const Array& p : parts) {
+        std::memcpy(all.bytes() + at, p.bytes(), p.byteSize());
+        at += p.byteSize();
+    }
+    return all;
+}
+
+bool sameArray(const Array& a, const Array& b) {
+    return a.dtype() == b.dtype() && a.shape() == b.shape() &&
+           std::memcmp(a.bytes(), b.bytes(), a.byteSize()) == 0;
+}
+
+SourceOptions options(const Publisher& p, double timeout = 20) {
+    SourceOptions o;
+    o.endpoint = p.endpoint;
+    o.timeoutSeconds = timeout;
+    o.queueFrames = 4;
+    return o;
+}
+
+// The InputError message of f(), or "" when it throws none.
+template <class F> QString inputError(F&& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+} // namespace
+
+class TestStream : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() {
+        if (const QString missing = test::publisherMissing(); !missing.isEmpty())
+            QSKIP(qPrintable(missing));
+    }
+
+    void framesEqualTheFile_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("dataset");
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("chunk");
+        const QString stack = "entry/data/data";
+        QTest::newRow("u16 raw") << "h5py_frames.h5" << stack << QStringList{} << 1;
+        QTest::newRow("u16 bslz4")
+            << "h5py_frames.h5" << stack << QStringList{"--compression", "bslz4"} << 3;
+        QTest::newRow("u8 bslz4, blocks of 64")
+            << "xpcs_small.h5" << stack << QStringList{"--compression", "bslz4", "--block", "64"}
+            << 16;
+        QTest::newRow("u32 lz4, blocks of 16 B")
+            << "h5py_frames.h5"
+            << "u32" << QStringList{"--compression", "lz4", "--block", "16"} << 2;
+        QTest::newRow("i32 bslz4") << "h5py_frames.h5"
+                                   << "i32" << QStringList{"--compression", "bslz4"} << 4;
+        QTest::newRow("f32 big-endian") << "h5py_frames.h5"
+                                        << "f32" << QStringList{"--big-endian"} << 4;
+        QTest::newRow("f64 big-endian bslz4")
+            << "h5py_frames.h5"
+            << "f64" << QStringList{"--big-endian", "--compression", "bslz4"} << 4;
+    }
+    void framesEqualTheFile() {
+        QFETCH(QString, file);
+        QFETCH(QString, dataset);
+        QFETCH(QStringList, args);
+        QFETCH(int, chunk);
+        Publisher pub(fileArgs(file.toStdString(), QStringList{"--dataset", dataset} + args));
+        QVERIFY(!pub.endpoint.empty());
+        FrameSource source(options(pub));
+        const H5Reader h5(test::dataFile(file.toStdString()));
+        const Array expected = h5.read("/" + dataset.toStdString());
+        QVERIFY(sameArray(readAll(source, std::size_t(chunk)), expected));
+        QCOMPARE(source.framesRead(), std::uint64_t(expected.frameCount()));
+        QCOMPARE(source.start().numberOfImages, std::uint64_t(expected.frameCount()));
+        QCOMPARE(source.start().seriesId, std::uint64_t(7));
+    }
+
+    void startCarriesMaskAndFrameTime() {
+        Publisher pub(fileArgs("h5py_frames.h5", {"--compression", "bslz4"}));
+        FrameSource source(options(pub));
+        const H5Reader h5(test::dataFile("h5py_frames.h5"));
+        QVERIFY(
+            sameArray(source.start().pixelMask, h5.read("/entry/instrument/detector/pixel_mask")));
+        QCOMPARE(source.start().frameTime, 0.002);
+        QCOMPARE(source.start().channel, std::string("threshold_1"));
+    }
+
+    // A reader slower than the sender: the full queue holds the receiver (and the sender) back
+    // and says so; every frame still arrives, in order.
+    void fullQueueIsReportedNotDropped() {
+        Publisher pub(fileArgs("xpcs_small.h5", {"--count", "12"}));
+        SourceOptions o = options(pub);
+        o.queueFrames = 2;
+        FrameSource source(o);
+        QCOMPARE(source.queueFrames(), std::size_t(2));
+        QTRY_VERIFY_WITH_TIMEOUT(source.queueFullWaits() > 0, 20000);
+        const Array all = readAll(source, 1);
+        const Array expected =
+            H5Reader(test::dataFile("xpcs_small.h5")).readSlab("/entry/data/data", 0, 12);
+        QVERIFY(sameArray(all, expected));
+        QCOMPARE(source.framesReceived(), std::uint64_t(12));
+    }
+
+    void maxFramesStopsEarly() {
+        Publisher pub(fileArgs("xpcs_small.h5", {}));
+        SourceOptions o = options(pub);
+        o.maxFrames = 10;
+        FrameSource source(o);
+        QCOMPARE(readAll(source, 64).frameCount(), std::size_t(10));
+        QVERIFY(!source.read(1));
+    }
+
+    void malformedMessageNamesMessageAndField_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("truncated bslz4") << "truncated-bslz4"
+                                         << "stream image message: field 'data.threshold_1";
+        QTest::newRow("missing image_id") << "missing-image-id"
+                                          << "stream image message: field 'image_id': missing";
+    }
+    void malformedMessageNamesMessageAndField() {
+        QFETCH(QString, kind);
+        QFETCH(QString, expected);
+        Publisher pub(fileArgs("h5py_frames.h5", {"--compression", "bslz4", "--malformed", kind}));
+        FrameSource source(options(pub));
+        const QString error = inputError([&] { readAll(source, 1); });
+        QVERIFY2(error.startsWith(expected), qPrintable(error));
+        if (kind == "truncated-bslz4")
+            QVERIFY2(error.contains("bslz4 data truncated"), qPrintable(error));
+    }
+
+    void imageBeforeStartIsRefused() {
+        Publisher pub(fileArgs("h5py_frames.h5", {"--malformed", "no-start"}));
+        const QString error = inputError([&] { FrameSource source(options(pub)); });
+        QVERIFY2(error.endsWith("expected a start message first"), qPrintable(error));
+    }
+
+    void silentStreamTimesOut() {
+        Publisher pub(fileArgs("h5py_frames.h5", {"--silent", "10"}));
+        const QString error = inputError([&] { FrameSource source(options(pub, 0.5)); });
+        QVERIFY2(error.endsWith("no message in 0.5 s"), qPrintable(error));
+    }
+
+    void notCborIsRefused() {
+        const std::string bytes = "\xff\x00 not cbor";
+        const QString error = inputError(
+            [&] { decodeMessage(std::as_bytes(std::span(bytes.data(), bytes.size()))); });
+        QVERIFY2(error.contains("not a well-formed CBOR item"), qPrintable(error));
+    }
+
+    void typedArrayTags() {
+        QCOMPARE(typedArrayTag(69)->dtype, DType::UInt16);
+        QVERIFY(typedArrayTag(69)->littleEndian);
+        QVERIFY(!typedArrayTag(65)->littleEndian);
+        QCOMPARE(typedArrayTag(68)->dtype, DType::UInt8); // clamped uint8
+        QCOMPARE(typedArrayTag(86)->dtype, DType::Float64);
+        QVERIFY(!typedArrayTag(67)); // uint64: no DType
+        QVERIFY(!typedArrayTag(88));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStream)
+#include "tst_stream.moc"

@@ -1,0 +1,169 @@
+// clscope-cli over a detector stream (DESIGN.md §4 "Live input"): spots and correlate
+// --multitau over tests/stream_publisher.py, raw and bslz4, write the datasets the runs over
+// the same file write; a silent stream and a malformed message are exit 3 with nothing written.
+#include "core/hdf5.hpp"
+#include "registry_cases.hpp"
+#include "stream_publisher.hpp"
+#include "test_util.hpp"
+
+#include <QFileInfo>
+
+using namespace clscope;
+using clscope::test::Publisher;
+using clscope::test::runCli;
+
+namespace {
+
+QString inDir(const QTemporaryDir& dir, const QString& name) {
+    return dir.filePath(name);
+}
+
+// 4 frames of 5x6 uint16 with a pixel mask, a frame time and labels.
+QString framesFile() {
+    return QString::fromStdString(test::dataFile("h5py_frames.h5"));
+}
+
+// Runs `command` over the file (with `fileOnly`) and over the publisher streaming it
+// (`compression`, with `streamOnly`), each to its own output, and checks that both succeed and
+// write the same datasets.
+void compareFileAndStream(const QTemporaryDir& dir, const QStringList& command, const QString& file,
+                          const QString& compression, const QStringList& streamOnly,
+                          const QStringList& fileOnly = {}) {
+    const QString fromFile = inDir(dir, "file.h5"), fromStream = inDir(dir, "stream.h5");
+    const auto a = runCli(command + fileOnly + QStringList{file, "-o", fromFile});
+    QVERIFY2(a.code == 0, qPrintable(a.err));
+    Publisher pub({file, "--compression", compression});
+    QVERIFY(!pub.endpoint.empty());
+    const auto b = runCli(
+        command + streamOnly +
+        QStringList{QString::fromStdString(pub.endpoint), "--timeout", "20", "-o", fromStream});
+    QVERIFY2(b.code == 0, qPrintable(b.err));
+    QVERIFY2(b.err.contains("frames received"), qPrintable(b.err));
+    int compared = 0;
+    test::compareTrees(H5Reader(fromFile.toStdString()), H5Reader(fromStream.toStdString()), "/",
+                       compared);
+    if (!QTest::currentTestFailed()) QVERIFY(compared > 2);
+}
+
+} // namespace
+
+class TestStreamCli : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+    QString spotsFile, xpcsFile;
+
+  private slots:
+    void initTestCase() {
+        if (const QString missing = test::publisherMissing(); !missing.isEmpty())
+            QSKIP(qPrintable(missing));
+        spotsFile = inDir(dir, "diffraction.h5"), xpcsFile = inDir(dir, "xpcs.h5");
+        const auto d = runCli({"generate", "diffraction", "--frames", "6", "--height", "64",
+                               "--width", "80", "--spots", "5", "--gaps", "-o", spotsFile});
+        QVERIFY2(d.code == 0, qPrintable(d.err));
+        const auto x = runCli({"generate", "xpcs", "--frames", "64", "--height", "32", "--width",
+                               "40", "--ring-width", "4", "--dtype", "uint16", "--frame-time",
+                               "0.001", "-o", xpcsFile});
+        QVERIFY2(x.code == 0, qPrintable(x.err));
+    }
+
+    // h5py_frames.h5: its pixel mask and frame time come with the start message.
+    void spotsOverStreamEqualsFile_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("compression");
+        QTest::addColumn<QStringList>("more");
+        QTest::newRow("raw") << spotsFile << "raw" << QStringList{};
+        QTest::newRow("bslz4, 2 frames a pass")
+            << spotsFile << "bslz4" << QStringList{"--memory-budget", "40K"};
+        QTest::newRow("pixel mask") << framesFile() << "raw" << QStringList{};
+    }
+    void spotsOverStreamEqualsFile() {
+        QFETCH(QString, file);
+        QFETCH(QString, compression);
+        QFETCH(QStringList, more);
+        compareFileAndStream(dir, {"spots", "--device", "cpu"}, file, compression, more);
+    }
+
+    // The labels from the file (--mask).
+    void multitauOverStreamEqualsFile_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("compression");
+        QTest::addColumn<QString>("device");
+        QTest::newRow("raw") << xpcsFile << "raw"
+                             << "cpu";
+        QTest::newRow("bslz4") << xpcsFile << "bslz4"
+                               << "cpu";
+        QTest::newRow("pixel mask") << framesFile() << "bslz4"
+                                    << "cpu";
+        // The OpenCL variant reads its blocks on a thread of its own.
+        QTest::newRow("OpenCL variant") << xpcsFile << "bslz4"
+                                        << "ocl:0";
+    }
+    void multitauOverStreamEqualsFile() {
+        QFETCH(QString, file);
+        QFETCH(QString, compression);
+        QFETCH(QString, device);
+        compareFileAndStream(dir,
+                             {"correlate", "--multitau", "--channels", "4", "--device", device},
+                             file, compression, {"--mask", file});
+    }
+
+    void maxFramesEqualsTheFramesRange() {
+        compareFileAndStream(dir, {"spots", "--device", "cpu"}, spotsFile, "bslz4",
+                             {"--max-frames", "4"}, {"--frames", "0:4"});
+    }
+
+    void refusedOnStream_data() {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("dense") << QStringList{"--mask", xpcsFile}
+                               << "correlate on a stream is multi-tau";
+        QTest::newRow("two-time") << QStringList{"--mask", xpcsFile, "--multitau", "--twotime", "1"}
+                                  << "--twotime on a stream";
+        QTest::newRow("no labels") << QStringList{"--multitau"} << "give the labels with --mask";
+    }
+    void refusedOnStream() {
+        QFETCH(QStringList, options);
+        QFETCH(QString, expected);
+        Publisher pub({xpcsFile});
+        const QString out = inDir(dir, "refused.h5");
+        const auto r = runCli(QStringList{"correlate", QString::fromStdString(pub.endpoint),
+                                          "--device", "cpu", "-o", out} +
+                              options);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
+
+    void silentStreamIsNoData() {
+        Publisher pub({xpcsFile, "--silent", "10"});
+        const QString out = inDir(dir, "silent.h5");
+        const auto r = runCli({"spots", QString::fromStdString(pub.endpoint), "--device", "cpu",
+                               "--timeout", "0.5", "-o", out});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("no data: no message in 0.5 s"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
+
+    void malformedMessageNamesMessageAndField_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("no image_id") << "missing-image-id"
+                                     << "image message: field 'image_id'";
+        QTest::newRow("truncated bslz4") << "truncated-bslz4"
+                                         << "image message: field 'data.threshold_1";
+    }
+    void malformedMessageNamesMessageAndField() {
+        QFETCH(QString, kind);
+        QFETCH(QString, expected);
+        Publisher pub({spotsFile, "--compression", "bslz4", "--malformed", kind});
+        const QString out = inDir(dir, "malformed.h5");
+        const auto r = runCli({"spots", QString::fromStdString(pub.endpoint), "--device", "cpu",
+                               "--timeout", "20", "-o", out});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStreamCli)
+#include "tst_stream_cli.moc"
