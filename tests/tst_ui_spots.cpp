@@ -14,13 +14,13 @@
 #include "gpu/spots/run_types.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/live_rerun.hpp"
+#include "ui/params/param_form.hpp"
 #include "ui/shell/log_panel.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_difference_view.hpp"
 #include "ui/spots/spots_markers.hpp"
 #include "ui/spots/spots_panel.hpp"
-#include "ui/spots/spots_params_form.hpp"
 #include "ui/spots/spots_views.hpp"
 #include "ui_test_helpers.hpp"
 
@@ -43,6 +43,11 @@ namespace {
 
 QString guiBinary() {
     return QFileInfo(qEnvironmentVariable("CLSCOPE_CLI")).absoluteDir().filePath("clscope");
+}
+
+// σ_strong's editor in the panel's generic parameter form.
+QDoubleSpinBox* sigmaStrong(SpotsPanel* panel) {
+    return qobject_cast<QDoubleSpinBox*>(panel->form()->field("sigma_strong"));
 }
 
 } // namespace
@@ -194,12 +199,12 @@ class TestUiSpots : public QObject {
         QSignalSpy live(sp, &SpotsPanel::liveUpdated);
         QTRY_VERIFY_WITH_TIMEOUT(live.count() >= 1 && !sp->live()->isPending(), 30000);
         const auto in = frameOf(data_, 0);
-        spots::Params p = sp->form()->params();
+        spots::Params p = sp->params();
         QCOMPARE(sp->presenter().frameResult()->signal,
                  spots::thresholdCpu({in->frame, in->mask}, p));
         const std::size_t before = sp->presenter().frameResult()->strong;
         live.clear();
-        sp->form()->sigmaStrong()->setValue(1.5);
+        sigmaStrong(sp)->setValue(1.5);
         QTRY_VERIFY_WITH_TIMEOUT(live.count() >= 1 && !sp->live()->isPending(), 30000);
         p.sigmaStrong = 1.5;
         const SpotsFrameResult& now = *sp->presenter().frameResult();
@@ -227,7 +232,7 @@ class TestUiSpots : public QObject {
         for (std::size_t k = 0; k < sigmaB.size(); ++k)
             QCOMPARE(shown.values[k], double(sigmaB[k]));
         sp->setImage(SpotsImage::Frame);
-        sp->form()->sigmaStrong()->setValue(3.0);
+        sigmaStrong(sp)->setValue(3.0);
         QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),
                                  30000);
     }
@@ -243,8 +248,7 @@ class TestUiSpots : public QObject {
         QVERIFY(finished.wait(120000));
         QVERIFY2(finished.front().front().toBool(),
                  qPrintable(window_->findChild<LogPanel*>()->text().right(600)));
-        const spots::Result reference =
-            spots::runCpu({data_.frames, data_.mask}, sp->form()->params());
+        const spots::Result reference = spots::runCpu({data_.frames, data_.mask}, sp->params());
         QCOMPARE(sp->presenter().run().signal, reference.signal);
         compareSpots(sp->presenter().run().spots, reference.spots);
         QTableView* table = sp->tableView()->table();
@@ -303,8 +307,8 @@ class TestUiSpots : public QObject {
         QCOMPARE(lines[1].split(',')[1].toDouble(), run.spots[0].x);
         QFile snippet(phil);
         QVERIFY(snippet.open(QIODevice::ReadOnly));
-        QCOMPARE(snippet.readAll().toStdString(), spots::philSnippet(sp->form()->params()));
-        sp->form()->sigmaStrong()->setValue(4.0);
+        QCOMPARE(snippet.readAll().toStdString(), spots::philSnippet(sp->params()));
+        sigmaStrong(sp)->setValue(4.0);
         QVERIFY(!sp->exportSpotTable(dir_.filePath("stale.csv")));
         QVERIFY(!QFile::exists(dir_.filePath("stale.csv")));
         QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),

@@ -13,7 +13,6 @@
 #include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_difference_view.hpp"
 #include "ui/spots/spots_panel.hpp"
-#include "ui/spots/spots_params_form.hpp"
 #include "ui/spots/spots_views.hpp"
 
 #include <QDir>
@@ -99,7 +98,7 @@ void startSpotsDemo(Workbench& wb) {
         if (auto* dock = window->findChild<QDockWidget*>("AlgorithmPanel_spots")) dock->raise();
         const QString chosen = qEnvironmentVariable("CLSCOPE_DEMO_VARIANT");
         panel->setVariant(chosen.isEmpty()
-                              ? spots::preferredVariant(wb.device(), panel->form()->params().method)
+                              ? spots::preferredVariant(wb.device(), panel->params().method)
                               : chosen.toStdString());
         QObject::connect(
             panel, &SpotsPanel::runFinished, panel,

@@ -5,9 +5,9 @@
 #include "gpu/devices.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/params/param_form.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_panel.hpp"
-#include "ui/spots/spots_params_form.hpp"
 #include "ui/spots/spots_views.hpp"
 
 #include <QComboBox>
@@ -157,7 +157,7 @@ bool SpotsPanel::exportSpotTable(const QString& path) {
 
 bool SpotsPanel::exportPhil(const QString& path) {
     return exportWith("DIALS phil → " + path,
-                      [&] { ui::exportPhil(path.toStdString(), form_->params()); });
+                      [&] { ui::exportPhil(path.toStdString(), params()); });
 }
 
 } // namespace clscope::ui
