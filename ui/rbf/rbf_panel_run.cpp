@@ -3,6 +3,7 @@
 // Results tab. Display changes redraw without running. Exports of the shown run.
 #include "core/errors.hpp"
 #include "ui/jobs/live_rerun.hpp"
+#include "ui/params/param_form.hpp"
 #include "ui/rbf/rbf_panel.hpp"
 #include "ui/results/export.hpp"
 #include "ui/shell/variant_combo.hpp"
@@ -157,13 +158,13 @@ void RbfPanel::displayChanged() {
 }
 
 void RbfPanel::setKernel(rbf::Kernel kernel) {
-    kernel_->setCurrentIndex(kernel_->findData(q(rbf::kernelName(kernel))));
+    form_->setValue("kernel", rbf::kernelName(kernel));
 }
 void RbfPanel::setSigma(double sigma) {
-    sigma_->setValue(sigma);
+    form_->setValue("sigma", sigma);
 }
 void RbfPanel::setWavenumber(double k) {
-    wavenumber_->setValue(k);
+    form_->setValue("wavenumber", k);
 }
 void RbfPanel::setGrid(std::size_t n) {
     grid_->setValue(static_cast<int>(n));

@@ -35,7 +35,7 @@ RbfSources fileSources(const H5Reader& file, const std::string& group) {
 }
 
 ParamSet RbfRunRequest::params() const {
-    ParamSet p = rbfAlgorithm().defaultParams();
+    ParamSet p = form.specs().empty() ? rbfAlgorithm().defaultParams() : form;
     p.set("kernel", rbf::kernelName(kernel));
     p.set("sigma", sigma);
     p.set("wavenumber", wavenumber);

@@ -35,7 +35,8 @@ struct RbfRunRequest {
     std::size_t grid = 100; // n: three n x n planes
     std::string variant;
     DeviceInfo device; // the Device panel's; host variants run on the host
-    // The rbf parameter set (kernel, sigma, wavenumber, planes = grid).
+    ParamSet form;     // the panel form's values (empty: the defaults)
+    // The rbf parameter set: the form's, with kernel, sigma, wavenumber and planes = grid.
     ParamSet params() const;
     // The input: the sources on the plane targets, with the provenance of the sources.
     std::shared_ptr<rbf::Input> input() const;
