@@ -13,7 +13,8 @@
 namespace clscope::ui {
 
 ParamSet XpcsRunRequest::params() const {
-    ParamSet p = AlgorithmRegistry::instance().find("xpcs").defaultParams();
+    ParamSet p =
+        form.specs().empty() ? AlgorithmRegistry::instance().find("xpcs").defaultParams() : form;
     if (frameTime) p.set("frame_time", *frameTime);
     p.set("twotime", nlohmann::json(twotimeLabels));
     return p;

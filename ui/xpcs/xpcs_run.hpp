@@ -32,7 +32,8 @@ struct XpcsRunRequest {
     std::string variant;
     DeviceInfo device;
     std::vector<std::int32_t> twotimeLabels;
-    // The xpcs parameter set (frame_time, twotime).
+    ParamSet form; // the panel form's values (empty: the defaults)
+    // The xpcs parameter set: the form's, with frame_time and twotime.
     ParamSet params() const;
 };
 
