@@ -1,6 +1,7 @@
 #include "gpu/algorithm.hpp"
 
 #include "core/errors.hpp"
+#include "gpu/scale/passes.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -23,6 +24,45 @@ DataLocation InputSources::locate(const InputRole& role) const {
     if (it == overrides.end() || it->second.empty()) return {file, role.defaultPath};
     if (role.otherFile) return parseLocation(it->second, role.defaultPath);
     return {file, it->second};
+}
+
+ParamSpec syntheticOption(std::string name, ParamSpec::Type type, nlohmann::json defaultValue,
+                          std::string help, std::optional<double> min, std::optional<double> max,
+                          std::string unit) {
+    ParamSpec s =
+        makeParam(std::move(name), type, std::move(defaultValue), std::move(help), std::move(unit));
+    s.flag = "--" + s.name;
+    std::replace(s.flag.begin(), s.flag.end(), '_', '-');
+    s.label = s.name, s.min = min, s.max = max;
+    return s;
+}
+
+std::pair<std::uint64_t, std::uint64_t> FrameRange::within(std::uint64_t total,
+                                                           const std::string& where) const {
+    const std::uint64_t end = count ? first + count : total;
+    if (first >= total || end > total || end < first)
+        throw InputError(where + ": frames " + text() + " (FIRST:COUNT) are beyond its " +
+                         std::to_string(total) + " frames");
+    return {first, end};
+}
+
+std::string FrameRange::text() const {
+    return std::to_string(first) + ":" + (count ? std::to_string(count) : "");
+}
+
+FrameRange FrameRange::parse(const std::string& text) {
+    const auto digits = [](const std::string& t) {
+        return !t.empty() && t.size() <= 18 &&
+               std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    const auto colon = text.find(':');
+    const std::string first = text.substr(0, colon);
+    const std::string count = colon == std::string::npos ? "" : text.substr(colon + 1);
+    if (colon == std::string::npos || !digits(first) || (!count.empty() && !digits(count)) ||
+        (!count.empty() && std::stoull(count) == 0))
+        throw UsageError("--frames must be FIRST:COUNT (COUNT >= 1, or empty: to the end), not '" +
+                         text + "'");
+    return {std::stoull(first), count.empty() ? 0 : std::stoull(count)};
 }
 
 Deviation compareValues(const std::string& metric, const double* got, const double* ref,
@@ -65,6 +105,16 @@ VariantEntry Algorithm::variant(const std::string& id) const {
 std::vector<std::pair<std::string, std::string>> Algorithm::sideOutputs(const AlgorithmResult&,
                                                                         const ParamSet&) const {
     return {};
+}
+
+std::unique_ptr<PassPlan> Algorithm::planPasses(const InputSources&, const ParamSet&,
+                                                std::uint64_t) const {
+    return nullptr;
+}
+
+bool Algorithm::readsFrames() const {
+    const auto roles = inputRoles();
+    return std::any_of(roles.begin(), roles.end(), [](const InputRole& r) { return r.stack; });
 }
 
 std::string Algorithm::defaultVariant(const DeviceInfo& device, const AlgorithmInput* input,
@@ -151,6 +201,24 @@ const Algorithm& AlgorithmRegistry::find(const std::string& id) const {
     for (const auto& a : algorithms_)
         names += (names.empty() ? "" : ", ") + a->id();
     throw UsageError("no algorithm '" + id + "'; algorithms: " + names);
+}
+
+std::vector<std::pair<const Algorithm*, SyntheticKind>> AlgorithmRegistry::syntheticKinds() const {
+    std::vector<std::pair<const Algorithm*, SyntheticKind>> out;
+    for (const auto& a : algorithms_)
+        for (SyntheticKind& kind : a->syntheticKinds())
+            out.emplace_back(a.get(), std::move(kind));
+    return out;
+}
+
+std::pair<const Algorithm*, SyntheticKind>
+AlgorithmRegistry::synthetic(const std::string& name) const {
+    std::string names;
+    for (auto& entry : syntheticKinds()) {
+        if (entry.second.name == name) return entry;
+        names += (names.empty() ? "" : ", ") + entry.second.name;
+    }
+    throw UsageError("no synthetic dataset '" + name + "'; datasets: " + names);
 }
 
 } // namespace clscope

@@ -5,6 +5,7 @@
 // loop, the GUI batch runner and the comparison view are written once and iterate these.
 // Adding an algorithm: its own folders plus one line in gpu/registry.cpp (docs/DESIGN.md).
 #pragma once
+#include "core/array.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
 #include "core/params.hpp"
@@ -13,6 +14,8 @@
 #include "gpu/device_info.hpp"
 #include "gpu/variant.hpp"
 
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -30,6 +33,22 @@ struct InputRole {
     bool optional = false;   // may be absent (then the algorithm runs without it)
     bool otherFile = false;  // the option takes FILE[:PATH], not only PATH
     std::string disableFlag; // e.g. "--no-pixel-mask": do not read it even when present
+    bool stack = false;      // a stack of frames (T,...): --frames FIRST:COUNT selects from it
+};
+
+// Frames FIRST .. FIRST+COUNT-1 of the input's frame stack (--frames FIRST:COUNT); count 0:
+// to the end. The default (0, 0) is every frame.
+struct FrameRange {
+    std::uint64_t first = 0, count = 0;
+    bool all() const { return first == 0 && count == 0; }
+    // [first, end) within a stack of `total` frames; InputError naming `where` when the range
+    // starts or ends beyond it.
+    std::pair<std::uint64_t, std::uint64_t> within(std::uint64_t total,
+                                                   const std::string& where) const;
+    std::string text() const; // "FIRST:COUNT", as --frames takes it
+    // "FIRST:COUNT" (COUNT may be omitted: to the end); UsageError naming the text otherwise.
+    static FrameRange parse(const std::string& text);
+    bool operator==(const FrameRange&) const = default;
 };
 
 // A role with its id, option, default path and help; set the other fields after.
@@ -40,6 +59,10 @@ struct InputSources {
     std::string file;
     std::map<std::string, std::string> overrides; // role id -> PATH, or FILE[:PATH] if otherFile
     std::set<std::string> disabled;               // roles switched off
+    FrameRange frames;                            // of the `stack` role
+    // Roles held in memory (e.g. labels edited in the GUI): read() takes these instead of the
+    // file. A command line cannot name them: save them to a file and set an override instead.
+    std::map<std::string, std::shared_ptr<const Array>> arrays;
     // File and path of a role (the override, else the input file at the default path).
     DataLocation locate(const InputRole& role) const;
 };
@@ -119,6 +142,28 @@ struct BenchCase {
     bool endToEnd = false; // throughput from wall time (streams: transfers count), not kernel time
 };
 
+class PassPlan; // gpu/scale/passes.hpp
+
+// A synthetic dataset an algorithm writes: `clscope-cli generate NAME` and the GUI's Generate
+// dialog are built from these specs, as the algorithm commands are from parameterSpecs().
+// Every kind also takes --seed and --compression (generic, not in specs).
+struct SyntheticKind {
+    std::string name;             // generate subcommand, e.g. "diffraction"
+    std::string help;             // one line
+    std::vector<ParamSpec> specs; // its options: name, default, range, unit, flag, help
+    // Writes the dataset of these option values (valid against specs) to path (temporary name,
+    // then renamed); returns a one-line summary. UsageError when the request cannot be met.
+    std::function<std::string(const ParamSet& options, std::uint64_t seed, Compression compression,
+                              const std::string& path)>
+        write;
+};
+
+// A synthetic option: its name, type, default, help and unit, the flag "--" + name with '-'
+// for '_', and the inclusive range of numbers.
+ParamSpec syntheticOption(std::string name, ParamSpec::Type type, nlohmann::json defaultValue,
+                          std::string help, std::optional<double> min = {},
+                          std::optional<double> max = {}, std::string unit = "");
+
 class Algorithm {
   public:
     virtual ~Algorithm() = default;
@@ -172,6 +217,19 @@ class Algorithm {
     // written by the CLI after the output, each atomically. Default: none.
     virtual std::vector<std::pair<std::string, std::string>>
     sideOutputs(const AlgorithmResult& result, const ParamSet& params) const;
+
+    // Runs within a memory budget (gpu/scale/passes.hpp): how the input on disk is cut into
+    // passes that each read only their part, joined by join(). Null when the whole input fits
+    // (read() it whole); UsageError when a piece that cannot be cut exceeds the budget.
+    // Default: null (the input is always read whole).
+    virtual std::unique_ptr<PassPlan> planPasses(const InputSources& sources,
+                                                 const ParamSet& params,
+                                                 std::uint64_t budgetBytes) const;
+
+    // The synthetic datasets this algorithm generates; the first is its demo's. Default: none.
+    virtual std::vector<SyntheticKind> syntheticKinds() const { return {}; }
+    // Whether the input has a frame stack (a role with `stack`): --frames applies.
+    bool readsFrames() const;
 };
 
 // The one way to run: resolves the variant, checks support (UsageError with the reason),
@@ -198,6 +256,11 @@ class AlgorithmRegistry {
     std::vector<std::string> ids() const;
     const Algorithm* get(const std::string& id) const;  // nullptr when absent
     const Algorithm& find(const std::string& id) const; // UsageError listing the ids
+    // The algorithm that generates the synthetic kind `name` and the kind; UsageError listing
+    // the kinds when none does.
+    std::pair<const Algorithm*, SyntheticKind> synthetic(const std::string& name) const;
+    // Every registered algorithm's synthetic kinds, in registration order.
+    std::vector<std::pair<const Algorithm*, SyntheticKind>> syntheticKinds() const;
 
   private:
     std::vector<std::shared_ptr<const Algorithm>> algorithms_;

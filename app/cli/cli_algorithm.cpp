@@ -23,10 +23,9 @@ namespace {
 // What one algorithm command was given.
 struct AlgorithmArgs {
     std::string input, device, variant, paramsFile, output, memoryBudget;
-    std::map<std::string, std::string> roles;  // role id -> given path
-    std::map<std::string, bool> disabled;      // role id -> --no-... given
-    std::map<std::string, std::string> values; // parameter -> text given
-    std::map<std::string, bool> flags;         // Bool parameter -> given
+    std::map<std::string, std::string> roles; // role id -> given path
+    std::map<std::string, bool> disabled;     // role id -> --no-... given
+    SpecArgs params;                          // parameter options given
     std::vector<std::string> tuning;
 };
 
@@ -47,10 +46,7 @@ InputSources sourcesFrom(const AlgorithmArgs& a) {
 ParamSet paramsFrom(const Algorithm& algorithm, const AlgorithmArgs& a) {
     ParamSet params = algorithm.defaultParams();
     if (!a.paramsFile.empty()) params.mergeFile(a.paramsFile);
-    for (const auto& [name, text] : a.values)
-        if (!text.empty()) params.set(name, parseParamText(params.spec(name), text));
-    for (const auto& [name, given] : a.flags)
-        if (given) params.set(name, true);
+    applySpecArgs(params, a.params);
     return params;
 }
 
@@ -96,26 +92,13 @@ void addRoleOptions(CLI::App* sub, const Algorithm& algorithm, AlgorithmArgs& a)
     }
 }
 
-void addParamOptions(CLI::App* sub, const Algorithm& algorithm, AlgorithmArgs& a) {
-    for (const ParamSpec& spec : algorithm.parameterSpecs()) {
-        if (spec.flag.empty()) continue;
-        const std::string help =
-            spec.help + (spec.unit.empty() ? "" : " [" + spec.unit + "]") +
-            (spec.defaultValue.is_null() ? "" : " (default " + spec.defaultValue.dump() + ")");
-        if (spec.type == ParamSpec::Type::Bool)
-            sub->add_flag(spec.flag, a.flags[spec.name], help);
-        else
-            sub->add_option(spec.flag, a.values[spec.name], help);
-    }
-}
-
 void addCommand(CLI::App& app, Action& action, std::shared_ptr<const Algorithm> algorithm) {
     auto a = std::make_shared<AlgorithmArgs>();
     auto* sub =
         app.add_subcommand(algorithm->command(), algorithm->id() + ": " + algorithm->label());
     sub->add_option("input", a->input, "Input HDF5 file")->required();
     addRoleOptions(sub, *algorithm, *a);
-    addParamOptions(sub, *algorithm, *a);
+    addSpecOptions(sub, algorithm->parameterSpecs(), a->params);
     sub->add_option("--device", a->device,
                     "cpu, ocl:N or ocl:TEXT (default: first GPU); several: ocl:0,ocl:1 or gpus "
                     "(one run split over them)");

@@ -10,6 +10,26 @@
 
 namespace clscope::cli {
 
+void addSpecOptions(CLI::App* sub, const std::vector<ParamSpec>& specs, SpecArgs& args) {
+    for (const ParamSpec& spec : specs) {
+        if (spec.flag.empty()) continue;
+        const std::string help =
+            spec.help + (spec.unit.empty() ? "" : " [" + spec.unit + "]") +
+            (spec.defaultValue.is_null() ? "" : " (default " + spec.defaultValue.dump() + ")");
+        if (spec.type == ParamSpec::Type::Bool)
+            sub->add_flag(spec.flag, args.flags[spec.name], help);
+        else
+            sub->add_option(spec.flag, args.values[spec.name], help);
+    }
+}
+
+void applySpecArgs(ParamSet& params, const SpecArgs& args) {
+    for (const auto& [name, text] : args.values)
+        if (!text.empty()) params.set(name, parseParamText(params.spec(name), text));
+    for (const auto& [name, given] : args.flags)
+        if (given) params.set(name, true);
+}
+
 CLI::Validator integerIn(std::uint64_t lo, std::uint64_t hi) {
     const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
     return CLI::Validator(

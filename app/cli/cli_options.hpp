@@ -16,6 +16,17 @@ namespace clscope::cli {
 CLI::Validator integerIn(std::uint64_t lo, std::uint64_t hi); // decimal digits only
 CLI::Validator numberIn(double lo, double hi);                // finite, no NaN
 
+// What was given for options built from parameter specs: the text of each option, whether
+// each Bool flag was given.
+struct SpecArgs {
+    std::map<std::string, std::string> values;
+    std::map<std::string, bool> flags;
+};
+// One option per spec with a flag (Bool: a flag), its help with unit and default.
+void addSpecOptions(CLI::App* sub, const std::vector<ParamSpec>& specs, SpecArgs& args);
+// The given values set into params (UsageError naming the parameter when one does not fit).
+void applySpecArgs(ParamSet& params, const SpecArgs& args);
+
 // NAME=VALUE pairs of --tune; UsageError for anything else.
 std::map<std::string, int> parseTuning(const std::vector<std::string>& pairs);
 // Every file an algorithm command would read.

@@ -49,6 +49,10 @@ class ClusterAlgorithm : public Algorithm {
                             std::size_t parts) const override;
     std::shared_ptr<AlgorithmResult>
     join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const override;
+    // Within a memory budget (passes.cpp).
+    std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
+                                         std::uint64_t budgetBytes) const override;
+    std::vector<SyntheticKind> syntheticKinds() const override; // synthetic.cpp
 };
 
 // The charge cut of a parameter set: "none", "phase1", a value as text or as a JSON number.

@@ -50,6 +50,10 @@ class Algorithm : public clscope::Algorithm {
                             std::size_t parts) const override;
     std::shared_ptr<clscope::AlgorithmResult>
     join(const std::vector<std::shared_ptr<clscope::AlgorithmResult>>& parts) const override;
+    // Within a memory budget (passes.cpp).
+    std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
+                                         std::uint64_t budgetBytes) const override;
+    std::vector<SyntheticKind> syntheticKinds() const override; // synthetic.cpp
 };
 
 // The library's Params from the parameter set (and kernel tuning).

@@ -2,7 +2,6 @@
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
-#include "gpu/scale/planners.hpp"
 
 #include <chrono>
 #include <map>
@@ -47,21 +46,11 @@ void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t bud
                      byteText(budget) + " allows; raise --memory-budget");
 }
 
-PassPlanner passPlanner(const std::string& algorithmId) {
-    static const std::map<std::string, PassPlanner> planners{{"xpcs", planXpcsPasses},
-                                                             {"spots", planSpotsPasses},
-                                                             {"cluster", planClusterPasses},
-                                                             {"rbf", planRbfPasses}};
-    const auto it = planners.find(algorithmId);
-    return it == planners.end() ? PassPlanner{} : it->second;
-}
-
 BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
                             const InputSources& sources, const std::vector<DeviceInfo>& devices,
                             std::uint64_t budget, const Progress& progress) {
     BudgetedRun out;
-    const PassPlanner planner = passPlanner(algorithm.id());
-    const auto plan = planner ? planner(sources, request.params, budget) : nullptr;
+    const auto plan = algorithm.planPasses(sources, request.params, budget);
     if (!plan) { // the whole input fits: the in-memory run
         const auto start = Clock::now();
         request.input = algorithm.read(sources, request.params);

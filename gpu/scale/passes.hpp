@@ -1,7 +1,6 @@
 // Runs within a memory budget: an input larger than the budget is cut into passes, each of
-// which reads only its own part from disk (xpcs: groups of bins, spots: frame ranges, cluster:
-// module ranges, rbf: target ranges); the parts' results are joined by the algorithm's own
-// join(), so the output is the one an in-memory run writes.
+// which reads only its own part from disk (how: the algorithm's planPasses); the parts' results
+// are joined by the algorithm's own join(), so the output is the one an in-memory run writes.
 #pragma once
 #include "gpu/algorithm.hpp"
 
@@ -11,7 +10,8 @@
 
 namespace clscope {
 
-// How one run is cut into passes; made by an algorithm's planner (gpu/scale/*_passes.cpp).
+// How one run is cut into passes; made by the algorithm's Algorithm::planPasses (in its own
+// folder, e.g. gpu/A/passes.cpp).
 class PassPlan {
   public:
     virtual ~PassPlan() = default;
@@ -22,14 +22,6 @@ class PassPlan {
     virtual void adopt(AlgorithmResult&, const Algorithm::Part&) const {}
     nlohmann::json provenance = nlohmann::json::object(); // the whole input's
 };
-
-// A planner: null when the whole input fits within the budget (read() it whole instead);
-// UsageError when a piece that cannot be cut (one xpcs bin, the rbf sources) exceeds it.
-using PassPlanner = std::function<std::unique_ptr<PassPlan>(
-    const InputSources& sources, const ParamSet& params, std::uint64_t budgetBytes)>;
-
-// The planner of an algorithm id; null when the algorithm reads its input whole.
-PassPlanner passPlanner(const std::string& algorithmId);
 
 struct BudgetedRun {
     std::shared_ptr<AlgorithmResult> result;
@@ -46,5 +38,8 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
 
 // Bytes of an element count times a size, UsageError naming `what` when it overflows.
 std::uint64_t budgetBytes(std::uint64_t count, std::uint64_t elementBytes, const std::string& what);
+
+// UsageError "WHAT: needs N, more than the memory budget M allows; raise --memory-budget".
+[[noreturn]] void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t budget);
 
 } // namespace clscope

@@ -33,6 +33,10 @@ class SpotsAlgorithm : public Algorithm {
                             std::size_t parts) const override;
     std::shared_ptr<AlgorithmResult>
     join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const override;
+    // Within a memory budget (passes.cpp).
+    std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
+                                         std::uint64_t budgetBytes) const override;
+    std::vector<SyntheticKind> syntheticKinds() const override; // synthetic.cpp
     std::vector<std::pair<std::string, std::string>>
     sideOutputs(const AlgorithmResult& result, const ParamSet& params) const override;
 };

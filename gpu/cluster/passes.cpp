@@ -2,9 +2,9 @@
 // module column is counted chunk by chunk first; each pass then reads every column chunk by
 // chunk and keeps its modules' digis (input order kept), so each pass is the split part that
 // ClusterAlgorithm::split would make, and join() puts the ids back at their input positions.
+#include "gpu/scale/passes.hpp"
 #include "core/errors.hpp"
 #include "gpu/cluster/algorithm.hpp"
-#include "gpu/scale/planners.hpp"
 
 #include <map>
 
@@ -64,9 +64,10 @@ std::map<std::uint16_t, std::uint64_t> digisPerModule(const H5Reader& reader,
 
 } // namespace
 
-std::unique_ptr<PassPlan> planClusterPasses(const InputSources& sources, const ParamSet& params,
-                                            std::uint64_t budget) {
-    const DataLocation where = sources.locate(cluster::ClusterAlgorithm().inputRoles().front());
+std::unique_ptr<PassPlan> cluster::ClusterAlgorithm::planPasses(const InputSources& sources,
+                                                                const ParamSet& params,
+                                                                std::uint64_t budget) const {
+    const DataLocation where = sources.locate(inputRoles().front());
     const H5Reader reader(where.file);
     const std::size_t total = digiCount(reader, where.path);
     if (budgetBytes(total, bytesPerDigi, "digis") <= budget) return nullptr;

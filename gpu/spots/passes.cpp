@@ -1,9 +1,9 @@
 // spots within a memory budget: passes over contiguous frame ranges (2D spots never cross
 // frames), joined frame by frame by SpotsAlgorithm::join. global_threshold=auto is DIALS'
 // estimate from the first frame, so it is taken once and given to every pass.
+#include "gpu/scale/passes.hpp"
 #include "core/errors.hpp"
 #include "core/frame_stream.hpp"
-#include "gpu/scale/planners.hpp"
 #include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/run_types.hpp"
 
@@ -34,10 +34,11 @@ class SpotsPlan : public PassPlan {
 
 } // namespace
 
-std::unique_ptr<PassPlan> planSpotsPasses(const InputSources& sources, const ParamSet& params,
-                                          std::uint64_t budget) {
+std::unique_ptr<PassPlan> spots::SpotsAlgorithm::planPasses(const InputSources& sources,
+                                                            const ParamSet& params,
+                                                            std::uint64_t budget) const {
     const spots::Params p = spots::paramsFrom(params); // bad parameters: usage error first
-    const DataLocation framesAt = sources.locate(spots::SpotsAlgorithm().inputRoles()[0]);
+    const DataLocation framesAt = sources.locate(inputRoles()[0]);
     auto stream = std::make_shared<const FrameStream>(framesAt.file, framesAt.path);
     const std::uint64_t whole = budgetBytes(stream->frameCount(), stream->frameBytes(), "frames");
     if (whole <= budget) return nullptr;

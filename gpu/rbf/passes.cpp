@@ -3,12 +3,12 @@
 // held); the sources and weights are held whole in every pass. Streaming the sources too would
 // change the order of each target's sum, so fp32 results would no longer equal the in-memory
 // run's: a source set larger than the budget is refused with what it needs.
+#include "gpu/scale/passes.hpp"
 #include "core/errors.hpp"
 #include "core/rbf/rbf_io.hpp"
 #include "gpu/rbf/algorithm.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
 
-#include "gpu/scale/planners.hpp"
 #include <algorithm>
 #include <cmath>
 
@@ -77,9 +77,10 @@ class RbfPlan : public PassPlan {
 
 } // namespace
 
-std::unique_ptr<PassPlan> planRbfPasses(const InputSources& sources, const ParamSet& params,
-                                        std::uint64_t budget) {
-    const DataLocation where = sources.locate(rbf::Algorithm().inputRoles().front());
+std::unique_ptr<PassPlan> rbf::Algorithm::planPasses(const InputSources& sources,
+                                                     const ParamSet& params,
+                                                     std::uint64_t budget) const {
+    const DataLocation where = sources.locate(inputRoles().front());
     const H5Reader reader(where.file);
     const std::size_t planes = static_cast<std::size_t>(params.integer("planes"));
     auto plan = std::make_unique<RbfPlan>();

@@ -2,9 +2,9 @@
 // Each pass reads the stack a slab of frames at a time (each HDF5 chunk decompressed once per
 // pass) and keeps only its bins' pixels, as a (T, 1, P) stack with (1, P) labels; sums over a
 // bin do not depend on where its pixels sit, so every bin's g2 is the in-memory run's.
+#include "gpu/scale/passes.hpp"
 #include "core/errors.hpp"
 #include "core/frame_stream.hpp"
-#include "gpu/scale/planners.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 
 #include <algorithm>
@@ -70,10 +70,10 @@ std::vector<std::vector<std::int32_t>> packBins(const xpcs::Bins& bins, std::uin
 
 } // namespace
 
-std::unique_ptr<PassPlan> planXpcsPasses(const InputSources& sources, const ParamSet& params,
-                                         std::uint64_t budget) {
-    const xpcs::Algorithm algorithm;
-    const DataLocation framesAt = sources.locate(algorithm.inputRoles()[0]);
+std::unique_ptr<PassPlan> xpcs::Algorithm::planPasses(const InputSources& sources,
+                                                      const ParamSet& params,
+                                                      std::uint64_t budget) const {
+    const DataLocation framesAt = sources.locate(inputRoles()[0]);
     auto stream = std::make_shared<const FrameStream>(framesAt.file, framesAt.path);
     if (!stream->isStack())
         throw InputError(framesAt.file + ":" + framesAt.path +

@@ -1,0 +1,40 @@
+// cluster's synthetic dataset (clscope-cli generate digis, the GUI's Generate dialog).
+#include "core/synthetic/request.hpp"
+#include "gpu/cluster/algorithm.hpp"
+
+namespace clscope::cluster {
+
+namespace {
+
+std::vector<ParamSpec> specs() {
+    using T = ParamSpec::Type;
+    namespace lim = synthetic::limits;
+    const synthetic::DigisParams d;
+    return {
+        syntheticOption("modules", T::Int, d.modules, "Number of modules", 1, lim::maxModules),
+        syntheticOption("clusters_per_module", T::Double, d.clustersPerModule,
+                        "Mean clusters per module", 0, lim::maxClustersPerModule),
+        syntheticOption("duplicates", T::Int, d.duplicates, "Duplicated digis", 0, lim::maxFaults),
+        syntheticOption("invalid", T::Int, d.invalid, "Invalid digis (module 65534)", 0,
+                        lim::maxFaults),
+    };
+}
+
+std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const std::string& path) {
+    synthetic::Request r;
+    r.kind = synthetic::Request::Kind::Digis, r.seed = seed, r.compression = c;
+    synthetic::DigisParams& p = r.digis;
+    p.modules = static_cast<std::size_t>(o.integer("modules"));
+    p.clustersPerModule = o.number("clusters_per_module");
+    p.duplicates = static_cast<std::size_t>(o.integer("duplicates"));
+    p.invalid = static_cast<std::size_t>(o.integer("invalid"));
+    return synthetic::writeDataset(r, path);
+}
+
+} // namespace
+
+std::vector<SyntheticKind> ClusterAlgorithm::syntheticKinds() const {
+    return {{"digis", "Pixel digis of Phase-1 modules (seed 001)", specs(), write}};
+}
+
+} // namespace clscope::cluster

@@ -1,0 +1,32 @@
+// The clscope-cli command line that reproduces a run (DESIGN.md §4): command, input file and
+// datasets, --frames, device, variant, every parameter that differs from its default (fits
+// included), kernel tuning. Generic: built from the algorithm's input roles and parameter specs.
+#pragma once
+#include "gpu/algorithm.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace clscope {
+
+// One run as the CLI would be asked for it.
+struct RunCommand {
+    std::string algorithm; // registered id
+    InputSources sources;  // roles held in memory (sources.arrays) cannot be named: save them
+    std::string device = "cpu";
+    std::string variant; // "" = the device's preferred
+    ParamSet params;     // empty specs: every parameter at its default
+    std::map<std::string, int> tuning;
+    std::string output = "OUT.h5";
+};
+
+// The arguments, "clscope-cli" first. A parameter without a CLI option (or a Bool set to false
+// against a true default) goes into one inline --params JSON. UsageError when a role is held in
+// memory or overridden without an option that names it.
+std::vector<std::string> commandArgs(const RunCommand& run);
+// The arguments joined by spaces, each quoted for a POSIX shell when it needs it.
+std::string commandLine(const RunCommand& run);
+std::string shellQuote(const std::string& arg);
+
+} // namespace clscope

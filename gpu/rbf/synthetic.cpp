@@ -1,0 +1,37 @@
+// rbf's synthetic dataset (clscope-cli generate particles, the GUI's Generate dialog).
+#include "core/synthetic/request.hpp"
+#include "gpu/rbf/algorithm.hpp"
+
+namespace clscope::rbf {
+
+namespace {
+
+std::vector<ParamSpec> specs() {
+    using T = ParamSpec::Type;
+    namespace lim = synthetic::limits;
+    const synthetic::ParticlesParams d;
+    return {
+        syntheticOption("sources", T::Int, d.sources, "Number of sources N", 1, lim::maxSources),
+        syntheticOption("grid_points", T::Int, d.gridPoints, "Targets per plane side n (M = 3 n^2)",
+                        1, lim::maxGridPoints),
+        syntheticOption("complex", T::Bool, d.complexWeights, "Complex weights (for Helmholtz)"),
+    };
+}
+
+std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const std::string& path) {
+    synthetic::Request r;
+    r.kind = synthetic::Request::Kind::Particles, r.seed = seed, r.compression = c;
+    synthetic::ParticlesParams& p = r.particles;
+    p.sources = static_cast<std::size_t>(o.integer("sources"));
+    p.gridPoints = static_cast<std::size_t>(o.integer("grid_points"));
+    p.complexWeights = o.boolean("complex");
+    return synthetic::writeDataset(r, path);
+}
+
+} // namespace
+
+std::vector<SyntheticKind> Algorithm::syntheticKinds() const {
+    return {{"particles", "Random sources, targets on three planes (seed 003)", specs(), write}};
+}
+
+} // namespace clscope::rbf

@@ -1,0 +1,46 @@
+// spots's synthetic dataset (clscope-cli generate diffraction, the GUI's Generate dialog).
+#include "core/synthetic/request.hpp"
+#include "gpu/spots/algorithm.hpp"
+
+namespace clscope::spots {
+
+namespace {
+
+std::vector<ParamSpec> specs() {
+    using T = ParamSpec::Type;
+    namespace lim = synthetic::limits;
+    const synthetic::DiffractionParams d;
+    return {
+        syntheticOption("frames", T::Int, d.frames, "Number of frames T", 1, lim::maxFrames),
+        syntheticOption("height", T::Int, d.height, "Image height H", 1, lim::maxSide, "px"),
+        syntheticOption("width", T::Int, d.width, "Image width W", 1, lim::maxSide, "px"),
+        syntheticOption("spots", T::Int, d.spots, "Spots per frame", 0, lim::maxSpots),
+        syntheticOption("background", T::Double, d.background, "Mean background counts per pixel",
+                        0, lim::maxIntensity),
+        syntheticOption("spot_intensity", T::Double, d.spotIntensity, "Mean total counts per spot",
+                        1e-9, lim::maxIntensity),
+        syntheticOption("gaps", T::Bool, d.gaps,
+                        "EIGER-like chip and module gaps, recorded in pixel_mask"),
+    };
+}
+
+std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const std::string& path) {
+    synthetic::Request r;
+    r.kind = synthetic::Request::Kind::Diffraction, r.seed = seed, r.compression = c;
+    synthetic::DiffractionParams& p = r.diffraction;
+    p.frames = static_cast<std::size_t>(o.integer("frames"));
+    p.height = static_cast<std::size_t>(o.integer("height"));
+    p.width = static_cast<std::size_t>(o.integer("width"));
+    p.spots = static_cast<std::size_t>(o.integer("spots"));
+    p.background = o.number("background"), p.spotIntensity = o.number("spot_intensity");
+    p.gaps = o.boolean("gaps");
+    return synthetic::writeDataset(r, path);
+}
+
+} // namespace
+
+std::vector<SyntheticKind> SpotsAlgorithm::syntheticKinds() const {
+    return {{"diffraction", "Poisson background with Gaussian spots (seed 002)", specs(), write}};
+}
+
+} // namespace clscope::spots
