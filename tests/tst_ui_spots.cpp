@@ -15,6 +15,7 @@
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/live_rerun.hpp"
 #include "ui/params/param_form.hpp"
+#include "ui/results/results_panel.hpp"
 #include "ui/shell/log_panel.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/shell/workbench.hpp"
@@ -24,11 +25,14 @@
 #include "ui/spots/spots_views.hpp"
 #include "ui_test_helpers.hpp"
 
+#include <QClipboard>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QImage>
+#include <QMenu>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTableView>
@@ -268,6 +272,45 @@ class TestUiSpots : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),
                                  30000);
         QVERIFY(std::abs(plot->xAxis->range().center() - s.x) < 1e-9); // the live result keeps it
+    }
+
+    // The run's tabs carry the clscope-cli command line that reproduces it: run, it writes the
+    // spots the panel shows; the tab menu copies it; the Results export carries it.
+    void tabsCarryTheCommandLine() {
+        SpotsPanel* sp = panel();
+        QVERIFY(sp && sp->presenter().hasRun());
+        const ResultsPanel& results = window_->workbench().results();
+        const ResultTab* tab = results.currentTab();
+        QVERIFY(tab && tab->algorithm == "spots");
+        const QString command = tab->commandLine;
+        QVERIFY2(command.startsWith("clscope-cli spots ") && command.contains("--variant cpu"),
+                 qPrintable(command));
+        QStringList args = QProcess::splitCommand(command);
+        args.removeFirst();
+        const QString out = dir_.filePath("cli-spots.h5");
+        args[args.indexOf("OUT.h5")] = out;
+        QProcess cli;
+        cli.start(qEnvironmentVariable("CLSCOPE_CLI"), args);
+        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const spots::Result& run = sp->presenter().run();
+        const H5Reader h5(out.toStdString());
+        const Array xs = h5.read("/spots/x"), signalArray = h5.read("/spots/signal");
+        const auto x = xs.as<double>();
+        QCOMPARE(x.size(), run.spots.size());
+        for (std::size_t i = 0; i < run.spots.size(); ++i)
+            QCOMPARE(x[i], run.spots[i].x);
+        const auto signal = signalArray.as<std::uint8_t>();
+        QCOMPARE(std::vector<std::uint8_t>(signal.begin(), signal.end()), run.signal);
+        std::unique_ptr<QMenu> menu(results.tabMenu(results.tabWidget()->currentIndex(), nullptr));
+        QAction* copy = menu->actions().front();
+        QCOMPARE(copy->text(), QString("Copy command line"));
+        copy->trigger();
+        QCOMPARE(QGuiApplication::clipboard()->text(), command);
+        const QString exported = dir_.filePath("results.h5");
+        results.exportHdf5(exported);
+        QCOMPARE(H5Reader(exported.toStdString()).stringAttribute("/", "command_line").value_or(""),
+                 command.toStdString());
     }
 
     // Signal mask, spot table (HDF5 and CSV) and phil read back equal; stale runs refuse.

@@ -99,6 +99,7 @@ class ClusterPanel : public QWidget {
     std::string inputKey_;
     cluster::ChargeCut shownCut_; // the cut of the result shown                      // FILE:PATH
                                   // they were read from
+    QString runCommand_;          // the clscope-cli command line of the result shown
     bool running_ = false;
     QPointer<ClusterOverview> overview_;
     QPointer<ClusterHistogramsView> histograms_;

@@ -38,9 +38,13 @@ ParamForm::ParamForm(const Algorithm& algorithm, const QString& title, std::set<
 
 ParamForm::~ParamForm() = default;
 
+// The advanced ones last, under their toggle.
 void ParamForm::addFields(const std::vector<ParamSpec>& specs, const std::set<std::string>& omit) {
-    for (const ParamSpec& spec : specs) {
-        if (omit.count(spec.name)) continue;
+    std::vector<ParamSpec> ordered;
+    for (const bool advanced : {false, true})
+        for (const ParamSpec& spec : specs)
+            if (spec.advanced == advanced && !omit.count(spec.name)) ordered.push_back(spec);
+    for (const ParamSpec& spec : ordered) {
         const std::string name = spec.name;
         auto field = std::make_unique<ParamField>(
             makeParamField(spec, this, [this, name] { edited(name); }));

@@ -104,6 +104,7 @@ class RbfPanel : public QWidget {
     bool running_ = false;
     std::string lastKey_; // what the last submitted run depends on (see makeJob)
     int delivered_ = 0;
+    QString runCommand_; // the clscope-cli command line of the planes shown
 };
 
 // The panel's registry entry: dock "RBF", `clscope --demo rbf`, the Compare dock's input and

@@ -43,6 +43,22 @@ ParamSet RbfRunRequest::params() const {
     return p;
 }
 
+RunCommand RbfRunRequest::command() const {
+    RunCommand c;
+    c.algorithm = "rbf";
+    const std::string origin = sources ? sources->origin : std::string();
+    const std::size_t colon = origin.rfind(":/");
+    if (colon != std::string::npos && origin.rfind("generated", 0) != 0) {
+        c.sources.file = origin.substr(0, colon);
+        c.sources.overrides["particles"] = origin.substr(colon + 1);
+    } else {
+        c.sources.arrays["particles"] = nullptr;
+    }
+    c.device = runDevice().spec, c.variant = variant;
+    c.params = params();
+    return c;
+}
+
 std::shared_ptr<rbf::Input> RbfRunRequest::input() const {
     if (!sources) throw InputError("rbf: no sources — open a file with /particles or generate");
     rbf::Problem problem = sources->problem;

@@ -6,6 +6,7 @@
 #include "core/hdf5.hpp"
 #include "core/params.hpp"
 #include "core/rbf/rbf.hpp"
+#include "gpu/command_line.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/rbf/algorithm.hpp"
 #include "ui/shell/variant_combo.hpp"
@@ -42,6 +43,9 @@ struct RbfRunRequest {
     std::shared_ptr<rbf::Input> input() const;
     // The device the variant runs on.
     DeviceInfo runDevice() const;
+    // The clscope-cli run of the same sources and parameters (generated sources are held in
+    // memory: no command line names them).
+    RunCommand command() const;
 };
 
 // A variant the combo offers: greyed with Algorithm::supports()'s reason for this device,

@@ -118,6 +118,7 @@ class SpotsPanel : public QWidget {
     std::unique_ptr<SpotMarkers> markers_;
     QPointer<SpotTableView> table_;
     std::string runParams_; // the parameters of the last run (JSON)
+    QString runCommand_;    // the clscope-cli command line of the last run
     bool showingDebug_ = false;
     bool running_ = false;
 };

@@ -79,6 +79,7 @@ class XpcsPanel : public QWidget {
     XpcsFitForm* fitForm_ = nullptr;
     QPushButton* runButton_ = nullptr;
     std::shared_ptr<XpcsPresenter> presenter_ = std::make_shared<XpcsPresenter>();
+    QString runCommand_; // the clscope-cli command line of the result shown
     bool running_ = false;
     std::string framesRefusal_; // why the assigned frames cannot be correlated (empty: they can)
     QString labelsOrigin_;

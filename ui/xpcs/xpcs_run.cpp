@@ -20,6 +20,25 @@ ParamSet XpcsRunRequest::params() const {
     return p;
 }
 
+RunCommand XpcsRunRequest::command() const {
+    RunCommand c;
+    c.algorithm = "xpcs";
+    c.sources.file = file ? file->fileName() : std::string();
+    c.sources.overrides["frames"] = framesPath;
+    c.sources.frames = {firstFrame, frameCount};
+    if (labelsOrigin.find(":/") != std::string::npos)
+        c.sources.overrides["labels"] = labelsOrigin; // FILE:/path
+    else
+        c.sources.arrays["labels"] = nullptr;
+    if (pixelMaskPath.empty())
+        c.sources.disabled.insert("pixel_mask");
+    else
+        c.sources.overrides["pixel_mask"] = c.sources.file + ":" + pixelMaskPath;
+    c.device = device.spec, c.variant = variant;
+    c.params = params();
+    return c;
+}
+
 std::size_t storedFrameCount(const H5Reader& file, const std::string& path) {
     try {
         if (!file.hasDataset(path)) return 0;
