@@ -24,10 +24,19 @@ FrameStream::FrameStream(const std::string& fileName, const std::string& path) :
     }
 }
 
-Array FrameStream::read(std::size_t first, std::size_t count) const {
+void FrameStream::window(std::size_t first, std::size_t count) {
     if (count > total_ || first > total_ - count)
         throw InputError(file_.where(parts_[0]) + ": frames " + std::to_string(first) + ".." +
+                         std::to_string(first + count) + " beyond its " + std::to_string(total_) +
+                         " frames");
+    windowed_ = true, offset_ = first, count_ = count;
+}
+
+Array FrameStream::read(std::size_t first, std::size_t count) const {
+    if (count > frameCount() || first > frameCount() - count)
+        throw InputError(file_.where(parts_[0]) + ": frames " + std::to_string(first) + ".." +
                          std::to_string(first + count) + " out of range");
+    first += offset_;
     if (!stack_) { // one image: read whole, as one frame
         Array image = file_.read(parts_[0]);
         Array out(dtype_, {1, height_, width_});
@@ -51,7 +60,7 @@ Array FrameStream::read(std::size_t first, std::size_t count) const {
 
 std::size_t FrameStream::framesWithin(std::uint64_t bytes) const {
     const std::uint64_t frame = std::max<std::uint64_t>(frameBytes(), 1);
-    return static_cast<std::size_t>(std::clamp<std::uint64_t>(bytes / frame, 1, total_));
+    return static_cast<std::size_t>(std::clamp<std::uint64_t>(bytes / frame, 1, frameCount()));
 }
 
 } // namespace clscope

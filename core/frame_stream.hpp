@@ -14,7 +14,10 @@ class FrameStream {
     // InputError as readFrames for a missing dataset, a wrong type or rank, or parts that
     // differ in type or frame size.
     FrameStream(const std::string& fileName, const std::string& path);
-    std::size_t frameCount() const { return total_; }
+    std::size_t frameCount() const { return windowed_ ? count_ : total_; }
+    // From now on, frames [first, first + count) of the stack are this stream's frames 0 ..
+    // count - 1 (--frames); InputError when they go beyond the stack.
+    void window(std::size_t first, std::size_t count);
     std::size_t height() const { return height_; }
     std::size_t width() const { return width_; }
     DType dtype() const { return dtype_; }
@@ -32,6 +35,8 @@ class FrameStream {
     std::size_t total_ = 0, height_ = 0, width_ = 0;
     DType dtype_ = DType::UInt8;
     bool stack_ = true;
+    bool windowed_ = false;
+    std::size_t offset_ = 0, count_ = 0;
 };
 
 } // namespace clscope

@@ -142,7 +142,18 @@ void ParamSet::merge(const nlohmann::json& values, const std::string& origin) {
     }
 }
 
-void ParamSet::mergeFile(const std::string& path) {
+void ParamSet::mergeFile(const std::string& fileOrJson) {
+    const bool inline_ = !fileOrJson.empty() && fileOrJson.front() == '{';
+    merge(readParamsArgument(fileOrJson),
+          inline_ ? "--params (inline JSON)" : "--params " + fileOrJson);
+}
+
+nlohmann::json readParamsArgument(const std::string& path) {
+    if (!path.empty() && path.front() == '{') {
+        const nlohmann::json j = nlohmann::json::parse(path, nullptr, false);
+        if (j.is_discarded()) throw UsageError("--params (inline JSON): not valid JSON");
+        return j;
+    }
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
     if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
@@ -153,7 +164,7 @@ void ParamSet::mergeFile(const std::string& path) {
     if (!in) throw UsageError("--params " + path + ": cannot open the file");
     const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
     if (j.is_discarded()) throw UsageError("--params " + path + ": not valid JSON");
-    merge(j, "--params " + path);
+    return j;
 }
 
 const nlohmann::json& ParamSet::get(const std::string& name) const {

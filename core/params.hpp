@@ -42,9 +42,10 @@ class ParamSet {
     void set(const std::string& name, const nlohmann::json& value);
     // Set every key of a JSON object (unknown keys are an error naming `origin`).
     void merge(const nlohmann::json& values, const std::string& origin);
-    // The file of --params: a JSON object, or an output's `parameters` attribute (whose
-    // provenance keys "input", "device", ... are skipped).
-    void mergeFile(const std::string& path);
+    // The argument of --params: a file, or inline JSON when it starts with '{' (a JSON object,
+    // or an output's `parameters` attribute, whose provenance keys "input", "device", ... are
+    // skipped).
+    void mergeFile(const std::string& fileOrJson);
 
     const nlohmann::json& get(const std::string& name) const;
     bool has(const std::string& name) const { return !get(name).is_null(); }
@@ -66,6 +67,10 @@ class ParamSet {
 // Int: numbers; Choice and Text: as is; a Double that also takes a word, e.g. "auto", is Text).
 // UsageError naming the option and what was expected.
 nlohmann::json parseParamText(const ParamSpec& spec, const std::string& text);
+
+// The JSON of a --params argument: inline when it starts with '{', else the file's. UsageError
+// (InputError for a file that is not a regular file) naming the argument.
+nlohmann::json readParamsArgument(const std::string& fileOrJson);
 
 // Keys of a `parameters` attribute that describe the run rather than set a parameter.
 bool isProvenanceKey(const std::string& key);

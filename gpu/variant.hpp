@@ -13,7 +13,7 @@ namespace clscope {
 enum class VariantKind { Host, OpenCL };
 
 struct VariantInfo {
-    std::string algorithm; // xpcs, spots, cluster, rbf
+    std::string algorithm; // the algorithm id
     std::string id;        // e.g. "gemm"
     std::string label;     // one line for people
     VariantKind kind = VariantKind::OpenCL;
@@ -34,19 +34,5 @@ struct VariantEntry {
     // Whether this variant can run on the device, with the reason when it cannot.
     Support supports(const DeviceInfo& device) const;
 };
-
-// The variants of the registered algorithms (gpu/algorithm.hpp), as the pickers list them.
-class VariantRegistry {
-  public:
-    static VariantRegistry& instance();
-    std::vector<std::string> algorithms() const;
-    bool hasAlgorithm(const std::string& algorithm) const;
-    std::vector<VariantEntry> variants(const std::string& algorithm) const;
-    // Throws UsageError listing the known ids when there is no such variant.
-    VariantEntry find(const std::string& algorithm, const std::string& id) const;
-};
-
-// The four algorithms clscope knows, whether or not they have variants yet.
-const std::vector<std::string>& knownAlgorithms();
 
 } // namespace clscope

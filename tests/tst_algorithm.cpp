@@ -228,13 +228,14 @@ class TestAlgorithm : public QObject {
             QCOMPARE(a.twotime.at(5), b.twotime.at(5));
             QCOMPARE(several->info.device, std::string(spec));
         }
-        // The toy cannot split: a usage error, not a wrong answer.
+        // The toy splits its frames too (its own facet): two parts give the whole run's sums.
         const Algorithm& toy = AlgorithmRegistry::instance().find("framesums");
         BenchCase c = toy.benchCase("seed");
-        EXPECT_ERROR(UsageError,
-                     runOnDevices(toy, {hostDevice(), "cpu", c.input, c.params, {}},
-                                  resolveDevices("cpu,cpu")),
-                     "cannot split");
+        const auto whole = runAlgorithm(toy, {hostDevice(), "cpu", c.input, c.params, {}});
+        const auto parts = runOnDevices(toy, {hostDevice(), "cpu", c.input, c.params, {}},
+                                        resolveDevices("cpu,cpu"));
+        QCOMPARE(dynamic_cast<const toy::FrameSumsResult&>(*parts).sums,
+                 dynamic_cast<const toy::FrameSumsResult&>(*whole).sums);
     }
 };
 

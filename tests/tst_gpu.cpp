@@ -1,5 +1,6 @@
 // The OpenCL layer on PoCL: enumeration, device specs, build, launch checks, profiling.
 #include "core/errors.hpp"
+#include "gpu/algorithm.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/kernel_source.hpp"
 #include "gpu/session.hpp"
@@ -79,7 +80,8 @@ class TestGpu : public QObject {
         std::vector<int> host(n);
         s.download(out, host.data(), n * sizeof(int), "copy D->H out");
         s.finish();
-        for (int i = 0; i < n; ++i) QCOMPARE(host[i], 3 * i);
+        for (int i = 0; i < n; ++i)
+            QCOMPARE(host[i], 3 * i);
         const auto records = s.timings().records();
         QCOMPARE(records.size(), std::size_t{2});
         QCOMPARE(records[0].label, std::string("fill"));
@@ -101,8 +103,11 @@ class TestGpu : public QObject {
 
     void buildFailureCarriesLog() {
         ClSession s(firstOpenCl());
-        EXPECT_ERROR(DeviceError, s.device().program("kernel void broken(global int* a) { a[0] = undeclared_name; }", "-DTUNE=7"),
-                     "kernel build failed", "ocl:0", "-DTUNE=7", "build log", "undeclared_name");
+        EXPECT_ERROR(
+            DeviceError,
+            s.device().program("kernel void broken(global int* a) { a[0] = undeclared_name; }",
+                               "-DTUNE=7"),
+            "kernel build failed", "ocl:0", "-DTUNE=7", "build log", "undeclared_name");
     }
 
     void launchChecksRefuseImpossibleShapes() {
@@ -111,22 +116,28 @@ class TestGpu : public QObject {
         cl::Kernel k(s.device().program(fillSource, ""), "fill_index");
         cl::Buffer out = s.allocate(64 * sizeof(int), "out");
         k.setArg(0, out), k.setArg(1, 64), k.setArg(2, 1);
-        EXPECT_ERROR(DeviceError, s.launch(k, "too wide", {{4096}, {d.maxWorkGroupSize * 2}}), "too wide", "exceeds");
+        EXPECT_ERROR(DeviceError, s.launch(k, "too wide", {{4096}, {d.maxWorkGroupSize * 2}}),
+                     "too wide", "exceeds");
         EXPECT_ERROR(DeviceError, s.launch(k, "zero", {{64}, {0}}), "local size 0");
         EXPECT_ERROR(DeviceError, s.launch(k, "dims", {{64, 2}, {8}}), "same 1-3 dimensions");
         cl::Kernel l(s.device().program(fillSource, ""), "use_local");
         l.setArg(0, out), l.setArg(1, cl::Local(d.localMemBytes * 2));
         EXPECT_ERROR(DeviceError, s.launch(l, "big local", {{1}, {1}}), "local memory");
-        EXPECT_ERROR(DeviceError, s.allocate(d.maxAllocBytes + 1, "huge"), "huge", "maximum allocation");
+        EXPECT_ERROR(DeviceError, s.allocate(d.maxAllocBytes + 1, "huge"), "huge",
+                     "maximum allocation");
     }
 
     void checkLaunchRounding() {
         DeviceInfo d;
-        d.spec = "ocl:9", d.maxWorkGroupSize = 256, d.maxWorkItemSizes = {256, 256, 64}, d.localMemBytes = 49152;
-        QCOMPARE(checkLaunch(d, 1024, 0, "r", {{1000, 3}, {64, 2}}), (std::vector<std::size_t>{1024, 4}));
+        d.spec = "ocl:9", d.maxWorkGroupSize = 256, d.maxWorkItemSizes = {256, 256, 64},
+        d.localMemBytes = 49152;
+        QCOMPARE(checkLaunch(d, 1024, 0, "r", {{1000, 3}, {64, 2}}),
+                 (std::vector<std::size_t>{1024, 4}));
         EXPECT_ERROR(DeviceError, checkLaunch(d, 128, 0, "k", {{256}, {256}}), "limit of 128");
-        EXPECT_ERROR(DeviceError, checkLaunch(d, 1024, 0, "z", {{8, 8, 128}, {1, 1, 128}}), "dimension 2");
-        EXPECT_ERROR(DeviceError, checkLaunch(d, 1024, 65536, "m", {{8}, {8}}), "65536 bytes of local memory");
+        EXPECT_ERROR(DeviceError, checkLaunch(d, 1024, 0, "z", {{8, 8, 128}, {1, 1, 128}}),
+                     "dimension 2");
+        EXPECT_ERROR(DeviceError, checkLaunch(d, 1024, 65536, "m", {{8}, {8}}),
+                     "65536 bytes of local memory");
     }
 
     void kernelSources() {
@@ -145,7 +156,9 @@ class TestGpu : public QObject {
     void variantSupport() {
         VariantEntry host{{"demo", "cpu", "host reference", VariantKind::Host, "", "{}"}, {}};
         VariantEntry ocl{{"demo", "fast", "fast", VariantKind::OpenCL, "fp64", "{}"},
-                         [](const DeviceInfo& d) { return d.fp64 ? Support{} : Support{false, "needs fp64"}; }};
+                         [](const DeviceInfo& d) {
+                             return d.fp64 ? Support{} : Support{false, "needs fp64"};
+                         }};
         DeviceInfo noFp64 = firstOpenCl();
         noFp64.fp64 = false;
         QVERIFY(host.supports(hostDevice()).ok);
@@ -153,9 +166,9 @@ class TestGpu : public QObject {
         QVERIFY(!ocl.supports(hostDevice()).ok);
         QCOMPARE(ocl.supports(noFp64).reason, std::string("needs fp64"));
         QVERIFY(ocl.supports(firstOpenCl()).ok || !firstOpenCl().fp64);
-        const auto& reg = VariantRegistry::instance();
-        EXPECT_ERROR(UsageError, reg.find("xpcs", "no-such-variant"), "no-such-variant");
-        QCOMPARE(knownAlgorithms().size(), std::size_t{4});
+        const auto& reg = AlgorithmRegistry::instance();
+        EXPECT_ERROR(UsageError, reg.find("xpcs").variant("no-such-variant"), "no-such-variant");
+        QCOMPARE(reg.ids().size(), std::size_t{4});
     }
 };
 

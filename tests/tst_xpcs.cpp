@@ -5,6 +5,7 @@
 #include "core/synthetic/synthetic.hpp"
 #include "core/xpcs/fit.hpp"
 #include "core/xpcs/xpcs_io.hpp"
+#include "gpu/algorithm.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/xpcs/plan.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
@@ -176,7 +177,7 @@ void TestXpcs::initTestCase() {
 void TestXpcs::variantsMatchReference_data() {
     QTest::addColumn<std::string>("variant");
     QTest::addColumn<QString>("caseName");
-    for (const VariantEntry& v : VariantRegistry::instance().variants("xpcs"))
+    for (const VariantEntry& v : AlgorithmRegistry::instance().find("xpcs").variants())
         for (const auto& [name, c] : cases_)
             QTest::newRow(qPrintable(QString::fromStdString(v.info.id) + " " + name))
                 << v.info.id << name;
@@ -187,7 +188,7 @@ void TestXpcs::variantsMatchReference() {
     QFETCH(QString, caseName);
     const Case& c = cases_.at(caseName);
     const DeviceInfo device = variant == "cpu" ? hostDevice() : testDevice();
-    if (!VariantRegistry::instance().find("xpcs", variant).supports(device).ok)
+    if (!AlgorithmRegistry::instance().find("xpcs").variant(variant).supports(device).ok)
         QSKIP("variant cannot run on the test device");
     xpcs::Params params = c.params;
     params.threads = 3; // a thread count that does not divide the tiles evenly

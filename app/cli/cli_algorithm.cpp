@@ -1,4 +1,4 @@
-// The one CLI flow of every algorithm command (correlate, spots, cluster, rbf, ...): options
+// The one CLI flow of every registered algorithm's command: options
 // built from the algorithm's input roles and parameter specs, then device → read → run →
 // write, with one summary line. Options given on the command line win over --params.
 #include "app/cli/cli_options.hpp"
@@ -22,7 +22,7 @@ namespace {
 
 // What one algorithm command was given.
 struct AlgorithmArgs {
-    std::string input, device, variant, paramsFile, output, memoryBudget;
+    std::string input, device, variant, paramsFile, output, memoryBudget, frames;
     std::map<std::string, std::string> roles; // role id -> given path
     std::map<std::string, bool> disabled;     // role id -> --no-... given
     SpecArgs params;                          // parameter options given
@@ -34,8 +34,19 @@ double msSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+// The sources: the input file, role overrides, and the frame range of --frames or else the one
+// an exported run's `parameters` (given to --params) recorded.
 InputSources sourcesFrom(const AlgorithmArgs& a) {
-    InputSources s{a.input, {}, {}};
+    InputSources s;
+    s.file = a.input;
+    if (!a.frames.empty()) {
+        s.frames = FrameRange::parse(a.frames);
+    } else if (!a.paramsFile.empty()) {
+        const nlohmann::json j = readParamsArgument(a.paramsFile);
+        if (j.is_object() && j.contains("input") && j["input"].is_object() &&
+            j["input"].contains("frames") && j["input"]["frames"].is_string())
+            s.frames = FrameRange::parse(j["input"]["frames"].get<std::string>());
+    }
     for (const auto& [role, path] : a.roles)
         if (!path.empty()) s.overrides[role] = path;
     for (const auto& [role, off] : a.disabled)
@@ -57,6 +68,8 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     const std::uint64_t budget = given ? given : defaultMemoryBudget(devices);
     ParamSet params = paramsFrom(algorithm, a);
     const InputSources sources = sourcesFrom(a);
+    if (!sources.frames.all() && !algorithm.readsFrames())
+        throw UsageError(algorithm.command() + " reads no frames: --frames does not apply");
     const std::vector<std::string> inputs = inputFiles(algorithm, sources);
     checkOutputPath(a.output, inputs);
     RunRequest request{devices.front(), a.variant, nullptr, params, parseTuning(a.tuning)};
@@ -107,8 +120,13 @@ void addCommand(CLI::App& app, Action& action, std::shared_ptr<const Algorithm> 
         ids += (ids.empty() ? "" : ", ") + v.info.id;
     sub->add_option("--variant", a->variant,
                     "One of " + ids + " (default: the device's preferred)");
+    if (algorithm->readsFrames())
+        sub->add_option(
+            "--frames", a->frames,
+            "FIRST:COUNT: only frames FIRST .. FIRST+COUNT-1 (COUNT empty: to the end)");
     sub->add_option("--params", a->paramsFile,
-                    "Parameters as JSON (an output's 'parameters' attribute works)");
+                    "Parameters: a JSON file, or inline JSON starting with '{' (an output's "
+                    "'parameters' attribute works, its frame range included)");
     sub->add_option("--tune", a->tuning, "Kernel tuning NAME=VALUE (-D), repeatable");
     sub->add_option("--memory-budget", a->memoryBudget,
                     "Host memory for the input of one pass, e.g. 800M or 4G; larger inputs run "

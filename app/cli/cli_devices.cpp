@@ -66,7 +66,10 @@ void addDevicesCommands(CLI::App& app, Action& action) {
 
     auto* variants = app.add_subcommand("variants", "List an algorithm's variants");
     auto algorithm = std::make_shared<std::string>();
-    variants->add_option("ALGO", *algorithm, "xpcs, spots, cluster or rbf")->required();
+    std::string ids;
+    for (const std::string& id : AlgorithmRegistry::instance().ids())
+        ids += (ids.empty() ? "" : ", ") + id;
+    variants->add_option("ALGO", *algorithm, "One of " + ids)->required();
     variants->callback(
         [&action, algorithm] { action = [algorithm] { printVariants(*algorithm); }; });
 }

@@ -11,7 +11,7 @@ namespace clscope::cli {
 
 int run(int argc, const char* const* argv) {
     removeTemporariesOnSignals(); // a killed run leaves no temporary output behind
-    CLI::App app{"clscope-cli: GPU algorithms on detector data (xpcs, spots, cluster, rbf)"};
+    CLI::App app{"clscope-cli: GPU algorithms on detector data"};
     app.require_subcommand(1);
     cli::Action action;
     cli::addDevicesCommands(app, action);

@@ -13,7 +13,7 @@ using Action = std::function<void()>;
 
 void addDevicesCommands(CLI::App& app, Action& action);
 void addGenerateCommand(CLI::App& app, Action& action);
-// One command per registered algorithm (correlate for xpcs, spots, cluster, rbf).
+// One command per registered algorithm (its Algorithm::command()).
 void addAlgorithmCommands(CLI::App& app, Action& action);
 void addBenchCommand(CLI::App& app, Action& action);
 void addBatchCommand(CLI::App& app, Action& action);

@@ -1,4 +1,4 @@
-// clscope: the GUI workbench. clscope [FILE.h5] [--demo xpcs|spots|cluster|rbf|compare]
+// clscope: the GUI workbench. clscope [FILE.h5] [--demo ALGO|compare]
 // [--screenshot OUT.png] (DESIGN.md §4). Exit codes: 0 done, 1 the screenshot could not be
 // written, 2 usage error (including a demo of an algorithm that does not exist yet), 3 a FILE
 // that cannot be opened with --screenshot, 4 the demo's run failed (with --screenshot).

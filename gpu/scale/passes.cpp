@@ -41,6 +41,21 @@ std::uint64_t budgetBytes(std::uint64_t count, std::uint64_t elementBytes,
     return count * elementBytes;
 }
 
+std::shared_ptr<FrameStream> openFrames(const InputSources& sources, const InputRole& role) {
+    const DataLocation at = sources.locate(role);
+    auto stream = std::make_shared<FrameStream>(at.file, at.path);
+    if (!sources.frames.all()) {
+        const auto [first, end] =
+            sources.frames.within(stream->frameCount(), at.file + ":" + at.path);
+        stream->window(first, end - first);
+    }
+    return stream;
+}
+
+void recordFrames(nlohmann::json& provenance, const InputSources& sources) {
+    if (!sources.frames.all()) provenance["frames"] = sources.frames.text();
+}
+
 void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t budget) {
     throw UsageError(what + ": needs " + byteText(needed) + ", more than the memory budget " +
                      byteText(budget) + " allows; raise --memory-budget");

@@ -5,6 +5,7 @@
 
 #include "core/errors.hpp"
 #include "core/synthetic/synthetic.hpp"
+#include "gpu/scale/passes.hpp"
 #include "gpu/spots/spots_gpu.hpp"
 
 #include <algorithm>
@@ -117,7 +118,10 @@ std::vector<InputRole> SpotsAlgorithm::inputRoles() const {
                               "NXmx pixel mask FILE[:PATH], non-zero = bad (default: the input's, "
                               "when present)");
     mask.optional = true, mask.otherFile = true;
-    return {makeRole("frames", "--data", paths::frames, "frames (T,H,W) or one image (H,W)"), mask};
+    InputRole frames =
+        makeRole("frames", "--data", paths::frames, "frames (T,H,W) or one image (H,W)");
+    frames.stack = true;
+    return {frames, mask};
 }
 
 // DIALS' names (spotfinder.threshold.dispersion.*, spotfinder.filter.*); the threshold
@@ -201,8 +205,15 @@ std::shared_ptr<const AlgorithmInput> SpotsAlgorithm::read(const InputSources& s
                                                            const ParamSet& params) const {
     (void)paramsFrom(params); // bad parameters: a usage error before reading anything
     const DataLocation frames = sources.locate(inputRoles()[0]);
-    Array stack = readFrames(H5Reader(frames.file), frames.path);
+    Array stack;
+    if (sources.frames.all()) {
+        stack = readFrames(H5Reader(frames.file), frames.path);
+    } else { // --frames: only those
+        const auto stream = openFrames(sources, inputRoles()[0]);
+        stack = stream->read(0, stream->frameCount());
+    }
     auto in = readMaskRole(sources, stack.height(), stack.width());
+    recordFrames(in->provenance, sources);
     in->data.frames = std::move(stack);
     checkInput(in->data);
     return in;

@@ -38,8 +38,7 @@ std::unique_ptr<PassPlan> spots::SpotsAlgorithm::planPasses(const InputSources& 
                                                             const ParamSet& params,
                                                             std::uint64_t budget) const {
     const spots::Params p = spots::paramsFrom(params); // bad parameters: usage error first
-    const DataLocation framesAt = sources.locate(inputRoles()[0]);
-    auto stream = std::make_shared<const FrameStream>(framesAt.file, framesAt.path);
+    std::shared_ptr<const FrameStream> stream = openFrames(sources, inputRoles()[0]);
     const std::uint64_t whole = budgetBytes(stream->frameCount(), stream->frameBytes(), "frames");
     if (whole <= budget) return nullptr;
     if (p.threeD)
@@ -56,6 +55,7 @@ std::unique_ptr<PassPlan> spots::SpotsAlgorithm::planPasses(const InputSources& 
         plan->params.set("global_threshold", spots::autoGlobalThreshold(first));
     }
     plan->provenance = plan->masked->provenance;
+    recordFrames(plan->provenance, sources);
     plan->stream = std::move(stream);
     return plan;
 }

@@ -5,6 +5,7 @@
 #include "core/mask/mask_io.hpp"
 #include "core/xpcs/frames_read.hpp"
 #include "core/xpcs/xpcs_io.hpp"
+#include "gpu/scale/passes.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 
 #include <algorithm>
@@ -42,8 +43,9 @@ std::vector<InputRole> Algorithm::inputRoles() const {
     mask.optional = true, mask.otherFile = true, mask.disableFlag = "--no-pixel-mask";
     InputRole frameTime = makeRole("frame_time", "", paths::frameTime, "Seconds per frame");
     frameTime.optional = true;
-    return {makeRole("frames", "--data", paths::frames, "Frames dataset (T,H,W)"), labels, mask,
-            frameTime};
+    InputRole frames = makeRole("frames", "--data", paths::frames, "Frames dataset (T,H,W)");
+    frames.stack = true;
+    return {frames, labels, mask, frameTime};
 }
 
 std::vector<ParamSpec> Algorithm::parameterSpecs() const {
@@ -152,10 +154,17 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
                                                       const ParamSet&) const {
     const DataLocation framesAt = s.locate(inputRoles()[0]);
     const H5Reader input(framesAt.file);
-    Array frames = readFramesParallel(input, framesAt.file, framesAt.path);
+    Array frames;
+    if (s.frames.all()) {
+        frames = readFramesParallel(input, framesAt.file, framesAt.path);
+    } else { // --frames: only those
+        const auto stream = openFrames(s, inputRoles()[0]);
+        if (stream->isStack()) frames = stream->read(0, stream->frameCount());
+    }
     if (frames.rank() != 3)
         throw InputError(input.where(framesAt.path) + ": xpcs needs a (T,H,W) frame stack");
     const auto binning = readBinning(s, frames.height(), frames.width());
+    recordFrames(binning->provenance, s);
     LabelMask labels = std::move(binning->labels);
     return withFrames(*binning, std::move(frames), std::move(labels));
 }

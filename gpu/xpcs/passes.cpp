@@ -74,7 +74,7 @@ std::unique_ptr<PassPlan> xpcs::Algorithm::planPasses(const InputSources& source
                                                       const ParamSet& params,
                                                       std::uint64_t budget) const {
     const DataLocation framesAt = sources.locate(inputRoles()[0]);
-    auto stream = std::make_shared<const FrameStream>(framesAt.file, framesAt.path);
+    std::shared_ptr<const FrameStream> stream = openFrames(sources, inputRoles()[0]);
     if (!stream->isStack())
         throw InputError(framesAt.file + ":" + framesAt.path +
                          ": xpcs needs a (T,H,W) frame stack");
@@ -90,6 +90,7 @@ std::unique_ptr<PassPlan> xpcs::Algorithm::planPasses(const InputSources& source
         packBins(xpcs::makeBins(plan->binning->labels), bytesPerPixel, budget - slab, budget);
     if (plan->groups.empty()) return nullptr; // no bins: nothing to stream
     plan->provenance = plan->binning->provenance;
+    recordFrames(plan->provenance, sources);
     plan->params = params;
     plan->stream = std::move(stream);
     return plan;

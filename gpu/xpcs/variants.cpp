@@ -1,6 +1,7 @@
 // The xpcs variants: how each lays out a chunk and fills the Gram matrices, their registry
 // entries, and correlate(), the dispatcher over them.
 #include "core/errors.hpp"
+#include "gpu/algorithm.hpp"
 #include "gpu/xpcs/runner.hpp"
 
 #include <algorithm>
@@ -188,7 +189,7 @@ std::string defaultVariant(const DeviceInfo& device) {
 Result correlate(const DeviceInfo& device, const std::string& variant, const Array& frames,
                  const LabelMask& mask, const Params& params, const Progress& progress) {
     const std::string id = variant.empty() ? defaultVariant(device) : variant;
-    const VariantEntry& entry = VariantRegistry::instance().find("xpcs", id);
+    const VariantEntry entry = AlgorithmRegistry::instance().find("xpcs").variant(id);
     if (const Support s = entry.supports(device); !s.ok)
         throw UsageError("xpcs variant '" + id + "' cannot run on " + device.spec + ": " +
                          s.reason);

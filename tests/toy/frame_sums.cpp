@@ -1,6 +1,7 @@
 #include "frame_sums.hpp"
 
 #include "core/errors.hpp"
+#include "gpu/scale/passes.hpp"
 #include "gpu/session.hpp"
 
 #include <random>
@@ -76,7 +77,7 @@ std::string FrameSumsResult::summary() const {
 std::vector<InputRole> FrameSums::inputRoles() const {
     InputRole frames;
     frames.id = "frames", frames.flag = "--data", frames.defaultPath = paths::frames;
-    frames.help = "Frames dataset (T,H,W)";
+    frames.help = "Frames dataset (T,H,W)", frames.stack = true;
     return {frames};
 }
 
@@ -103,12 +104,18 @@ std::shared_ptr<FrameSumsInput> makeFrameSumsInput(Array frames) {
     return in;
 }
 
+nlohmann::json provenanceOf(const InputSources& sources) {
+    const DataLocation at = sources.locate(FrameSums().inputRoles()[0]);
+    nlohmann::json p = {{"file", at.file}, {"datasets", {{"frames", at.file + ":" + at.path}}}};
+    recordFrames(p, sources);
+    return p;
+}
+
 std::shared_ptr<const AlgorithmInput> FrameSums::read(const InputSources& sources,
                                                       const ParamSet&) const {
-    const DataLocation at = sources.locate(inputRoles()[0]);
-    const H5Reader file(at.file);
-    auto in = makeFrameSumsInput(readFrames(file, at.path));
-    in->provenance = {{"file", at.file}, {"datasets", {{"frames", at.file + ":" + at.path}}}};
+    const auto stream = openFrames(sources, inputRoles()[0]);
+    auto in = makeFrameSumsInput(stream->read(0, stream->frameCount()));
+    in->provenance = provenanceOf(sources);
     return in;
 }
 

@@ -33,7 +33,19 @@ class FrameSums : public Algorithm {
     Deviation compare(const AlgorithmResult& result,
                       const AlgorithmResult& reference) const override;
     BenchCase benchCase(const std::string& size) const override;
+    // frame_sums_facets.cpp: frame ranges for several devices and for a memory budget, and a
+    // synthetic dataset.
+    std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
+                            std::size_t parts) const override;
+    std::shared_ptr<AlgorithmResult>
+    join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const override;
+    std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
+                                         std::uint64_t budgetBytes) const override;
+    std::vector<SyntheticKind> syntheticKinds() const override;
 };
+
+// The provenance of an input read from these sources (file, frames dataset, frame range).
+nlohmann::json provenanceOf(const InputSources& sources);
 
 std::shared_ptr<FrameSumsInput> makeFrameSumsInput(Array frames);
 

@@ -1,5 +1,6 @@
 #include "ui/device/device_picker.hpp"
 
+#include "gpu/algorithm.hpp"
 #include "gpu/devices.hpp"
 
 #include <QComboBox>
@@ -55,7 +56,8 @@ void DevicePicker::showDetails() {
 }
 
 std::string DevicePicker::currentVariant(const std::string& algorithm) const {
-    return presenter_.chooseVariant(algorithm, VariantRegistry::instance().variants(algorithm));
+    return presenter_.chooseVariant(algorithm,
+                                    AlgorithmRegistry::instance().find(algorithm).variants());
 }
 
 void DevicePicker::selectDevice(std::size_t index) {
@@ -73,7 +75,7 @@ void DevicePicker::saveSettings(QSettings& s) const {
 }
 
 void DevicePicker::restoreSettings(QSettings& s) {
-    for (const std::string& algorithm : knownAlgorithms()) {
+    for (const std::string& algorithm : AlgorithmRegistry::instance().ids()) {
         const QString id = s.value(q("variant/" + algorithm)).toString();
         if (!id.isEmpty()) presenter_.rememberVariant(algorithm, id.toStdString());
     }

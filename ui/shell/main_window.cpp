@@ -1,5 +1,6 @@
 #include "ui/shell/main_window.hpp"
 
+#include "gpu/algorithm.hpp"
 #include "ui/compare/comparison_view.hpp"
 #include "ui/data/data_browser.hpp"
 #include "ui/device/device_picker.hpp"
@@ -192,10 +193,12 @@ bool MainWindow::startDemo(const QString& algorithm, QString* error) {
         *error = "no algorithm has a comparison demo";
         return false;
     }
-    const auto& known = knownAlgorithms();
-    if (std::find(known.begin(), known.end(), name) == known.end()) {
-        *error =
-            "unknown algorithm '" + algorithm + "'; expected xpcs, spots, cluster, rbf or compare";
+    if (!AlgorithmRegistry::instance().get(name)) {
+        std::string ids;
+        for (const std::string& id : AlgorithmRegistry::instance().ids())
+            ids += id + ", ";
+        *error = "unknown algorithm '" + algorithm + "'; expected " + QString::fromStdString(ids) +
+                 "or compare";
         return false;
     }
     const AlgorithmPanelSpec* spec = AlgorithmPanelRegistry::instance().find(name);

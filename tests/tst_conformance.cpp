@@ -1,0 +1,132 @@
+// Conformance over the registry, with no hand-written lists: for every registered algorithm, on
+// a small synthetic input of its own: each variant against the reference by the algorithm's
+// compare() (on the first OpenCL device, PoCL in CI), every refusal with a reason, the
+// `parameters` attribute loading back to the same values, split/join over two parts and runs
+// within a small memory budget equal to the whole run.
+#include "core/errors.hpp"
+#include "gpu/devices.hpp"
+#include "gpu/scale/passes.hpp"
+#include "registry_cases.hpp"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace clscope;
+
+namespace {
+
+DeviceInfo deviceFor(const VariantEntry& v) {
+    const auto& devices = openclDevices();
+    if (v.info.kind == VariantKind::Host || devices.empty()) return hostDevice();
+    return devices.front();
+}
+
+} // namespace
+
+class TestConformance : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp;
+    std::string path(const std::string& name) {
+        return tmp.filePath(QString::fromStdString(name)).toStdString();
+    }
+
+    struct Case {
+        const Algorithm* algorithm = nullptr;
+        InputSources sources;
+        RunRequest request;
+        std::shared_ptr<AlgorithmResult> reference;
+        std::string referenceFile;
+    };
+
+    Case makeCase(const std::string& id) {
+        Case c;
+        c.algorithm = &AlgorithmRegistry::instance().find(id);
+        c.sources.file = path(id + "_in.h5");
+        test::writeSmallInput(*c.algorithm, c.sources.file);
+        const ParamSet params = c.algorithm->defaultParams();
+        c.request = {hostDevice(),
+                     c.algorithm->referenceVariant(),
+                     c.algorithm->read(c.sources, params),
+                     params,
+                     {}};
+        c.reference = runAlgorithm(*c.algorithm, c.request);
+        c.referenceFile = path(id + "_ref.h5");
+        test::writeResult(*c.algorithm, *c.reference, c.referenceFile);
+        return c;
+    }
+
+    // The result written equals the reference's, dataset by dataset.
+    void expectSameOutput(const Case& c, const AlgorithmResult& result, const std::string& name) {
+        const std::string file = path(c.algorithm->id() + "_" + name + ".h5");
+        test::writeResult(*c.algorithm, result, file);
+        int compared = 0;
+        test::compareTrees(H5Reader(c.referenceFile), H5Reader(file), c.algorithm->outputGroup(),
+                           compared);
+        QVERIFY(compared > 0);
+    }
+
+  private slots:
+    void everyAlgorithm_data() {
+        QTest::addColumn<std::string>("id");
+        for (const std::string& id : AlgorithmRegistry::instance().ids())
+            QTest::newRow(id.c_str()) << id;
+    }
+
+    void everyAlgorithm() {
+        QFETCH(std::string, id);
+        const Case c = makeCase(id);
+        const Algorithm& a = *c.algorithm;
+        for (const VariantEntry& v : a.variants()) {
+            RunRequest r = c.request;
+            r.device = deviceFor(v), r.variant = v.info.id;
+            const Support s = a.supports(v, r.device, r.input.get(), &r.params);
+            if (!s.ok) {
+                QVERIFY2(!s.reason.empty(), v.info.id.c_str());
+                continue;
+            }
+            const Deviation d = a.compare(*runAlgorithm(a, r), *c.reference);
+            QVERIFY2(d.pass, (v.info.id + ": " + d.metric + " " + std::to_string(d.maxDeviation) +
+                              " at " + d.firstWhere)
+                                 .c_str());
+        }
+        // The parameters attribute loads back to the run's values.
+        ParamSet back = a.defaultParams();
+        back.mergeFile(*H5Reader(c.referenceFile).stringAttribute(a.outputGroup(), "parameters"));
+        QVERIFY2(back.values() == c.request.params.values(), back.dump().c_str());
+    }
+
+    void splitJoinEqualsWhole_data() { everyAlgorithm_data(); }
+    void splitJoinEqualsWhole() {
+        QFETCH(std::string, id);
+        const Case c = makeCase(id);
+        const auto parts = c.algorithm->split(*c.request.input, c.request.params, 2);
+        if (parts.empty()) QSKIP("the algorithm does not split");
+        std::vector<std::shared_ptr<AlgorithmResult>> results;
+        for (const Algorithm::Part& part : parts) {
+            RunRequest r = c.request;
+            r.input = part.input, r.params = part.params;
+            results.push_back(runAlgorithm(*c.algorithm, r));
+        }
+        expectSameOutput(c, *c.algorithm->join(results), "joined");
+    }
+
+    void budgetPassesEqualWhole_data() { everyAlgorithm_data(); }
+    void budgetPassesEqualWhole() {
+        QFETCH(std::string, id);
+        const Case c = makeCase(id);
+        // The largest budget (from 1 MiB down, 3/4 at a time) that cuts the input into passes.
+        for (std::uint64_t budget = 1 << 20; budget >= 256; budget = budget * 3 / 4) {
+            BudgetedRun run;
+            try {
+                run = runWithinBudget(*c.algorithm, c.request, c.sources, {hostDevice()}, budget);
+            } catch (const UsageError&) {
+                break; // a piece that cannot be cut exceeds the budget
+            }
+            if (run.passes > 1) return expectSameOutput(c, *run.result, "passes");
+        }
+        QSKIP("no budget cuts this input into passes");
+    }
+};
+
+QTEST_APPLESS_MAIN(TestConformance)
+#include "tst_conformance.moc"
