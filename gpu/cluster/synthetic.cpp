@@ -1,5 +1,5 @@
 // cluster's synthetic dataset (clscope-cli generate digis, the GUI's Generate dialog).
-#include "core/synthetic/request.hpp"
+#include "core/synthetic/write.hpp"
 #include "gpu/cluster/algorithm.hpp"
 
 namespace clscope::cluster {
@@ -20,15 +20,14 @@ std::vector<ParamSpec> specs() {
     };
 }
 
-std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const std::string& path) {
-    synthetic::Request r;
-    r.kind = synthetic::Request::Kind::Digis, r.seed = seed, r.compression = c;
-    synthetic::DigisParams& p = r.digis;
+std::string write(const ParamSet& o, std::uint64_t seed, Compression, const std::string& path) {
+    synthetic::DigisParams p;
+    p.seed = seed;
     p.modules = static_cast<std::size_t>(o.integer("modules"));
     p.clustersPerModule = o.number("clusters_per_module");
     p.duplicates = static_cast<std::size_t>(o.integer("duplicates"));
     p.invalid = static_cast<std::size_t>(o.integer("invalid"));
-    return synthetic::writeDataset(r, path);
+    return synthetic::writeDigisDataset(p, path);
 }
 
 } // namespace

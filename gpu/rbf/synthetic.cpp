@@ -1,5 +1,5 @@
 // rbf's synthetic dataset (clscope-cli generate particles, the GUI's Generate dialog).
-#include "core/synthetic/request.hpp"
+#include "core/synthetic/write.hpp"
 #include "gpu/rbf/algorithm.hpp"
 
 namespace clscope::rbf {
@@ -18,14 +18,13 @@ std::vector<ParamSpec> specs() {
     };
 }
 
-std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const std::string& path) {
-    synthetic::Request r;
-    r.kind = synthetic::Request::Kind::Particles, r.seed = seed, r.compression = c;
-    synthetic::ParticlesParams& p = r.particles;
+std::string write(const ParamSet& o, std::uint64_t seed, Compression, const std::string& path) {
+    synthetic::ParticlesParams p;
+    p.seed = seed;
     p.sources = static_cast<std::size_t>(o.integer("sources"));
     p.gridPoints = static_cast<std::size_t>(o.integer("grid_points"));
     p.complexWeights = o.boolean("complex");
-    return synthetic::writeDataset(r, path);
+    return synthetic::writeParticlesDataset(p, path);
 }
 
 } // namespace

@@ -1,5 +1,5 @@
 // spots's synthetic dataset (clscope-cli generate diffraction, the GUI's Generate dialog).
-#include "core/synthetic/request.hpp"
+#include "core/synthetic/write.hpp"
 #include "gpu/spots/algorithm.hpp"
 
 namespace clscope::spots {
@@ -25,16 +25,15 @@ std::vector<ParamSpec> specs() {
 }
 
 std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const std::string& path) {
-    synthetic::Request r;
-    r.kind = synthetic::Request::Kind::Diffraction, r.seed = seed, r.compression = c;
-    synthetic::DiffractionParams& p = r.diffraction;
+    synthetic::DiffractionParams p;
+    p.seed = seed;
     p.frames = static_cast<std::size_t>(o.integer("frames"));
     p.height = static_cast<std::size_t>(o.integer("height"));
     p.width = static_cast<std::size_t>(o.integer("width"));
     p.spots = static_cast<std::size_t>(o.integer("spots"));
     p.background = o.number("background"), p.spotIntensity = o.number("spot_intensity");
     p.gaps = o.boolean("gaps");
-    return synthetic::writeDataset(r, path);
+    return synthetic::writeDiffractionDataset(p, c, path);
 }
 
 } // namespace

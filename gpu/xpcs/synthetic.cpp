@@ -1,6 +1,6 @@
 // xpcs's synthetic dataset (clscope-cli generate xpcs, the GUI's Generate dialog, --demo xpcs).
 #include "core/errors.hpp"
-#include "core/synthetic/request.hpp"
+#include "core/synthetic/write.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 
 #include <map>
@@ -28,6 +28,10 @@ std::vector<ParamSpec> specs() {
         "model", T::Choice, d.model,
         "brownian (diffusing particles, known D; the default) or seed (flat g2, the bench case)");
     model.choices = {"brownian", "seed"};
+    const auto geometry = [](ParamSpec spec) { // the GUI folds these away
+        spec.advanced = true;
+        return spec;
+    };
     return {
         syntheticOption("frames", T::Int, d.frames, "Number of frames T", 1, lim::maxFrames),
         syntheticOption("height", T::Int, d.height, "Frame height H", 1, lim::maxSide, "px"),
@@ -44,19 +48,18 @@ std::vector<ParamSpec> specs() {
         model,
         syntheticOption("diffusion", T::Double, d.diffusion,
                         "brownian: diffusion coefficient D in Å²/s", 0, 1e30, "Å²/s"),
-        syntheticOption("distance", T::Double, d.distance, "brownian: sample-detector distance",
-                        1e-6, 1e6, "m"),
-        syntheticOption("pixel_size", T::Double, d.pixelSize, "brownian: pixel size", 1e-12, 1,
-                        "m"),
-        syntheticOption("wavelength", T::Double, d.wavelength, "brownian: wavelength", 1e-15, 1,
-                        "m"),
+        geometry(syntheticOption("distance", T::Double, d.distance,
+                                 "brownian: sample-detector distance", 1e-6, 1e6, "m")),
+        geometry(syntheticOption("pixel_size", T::Double, d.pixelSize, "brownian: pixel size",
+                                 1e-12, 1, "m")),
+        geometry(syntheticOption("wavelength", T::Double, d.wavelength, "brownian: wavelength",
+                                 1e-15, 1, "m")),
     };
 }
 
 std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const std::string& path) {
-    synthetic::Request r;
-    r.kind = synthetic::Request::Kind::Xpcs, r.seed = seed, r.compression = c;
-    synthetic::XpcsParams& p = r.xpcs;
+    synthetic::XpcsParams p;
+    p.seed = seed;
     p.frames = static_cast<std::size_t>(o.integer("frames"));
     p.height = static_cast<std::size_t>(o.integer("height"));
     p.width = static_cast<std::size_t>(o.integer("width"));
@@ -65,7 +68,7 @@ std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const st
     p.model = o.text("model"), p.diffusion = o.number("diffusion");
     p.distance = o.number("distance"), p.pixelSize = o.number("pixel_size");
     p.wavelength = o.number("wavelength");
-    return synthetic::writeDataset(r, path);
+    return synthetic::writeXpcsDataset(p, c, path);
 }
 
 } // namespace

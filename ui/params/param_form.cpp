@@ -14,15 +14,20 @@ namespace clscope::ui {
 
 namespace {
 
-QString settingsKey(const std::string& algorithm, const std::string& name) {
-    return QString::fromStdString("parameters/" + algorithm + "/" + name);
+QString settingsKey(const std::string& group, const std::string& name) {
+    return QString::fromStdString("parameters/" + group + "/" + name);
 }
 
 } // namespace
 
 ParamForm::ParamForm(const Algorithm& algorithm, const QString& title, std::set<std::string> omit,
                      Check check, QWidget* parent)
-    : QGroupBox(title, parent), algorithm_(algorithm.id()), values_(algorithm.defaultParams()),
+    : ParamForm(algorithm.id(), algorithm.parameterSpecs(), title, std::move(omit),
+                std::move(check), parent) {}
+
+ParamForm::ParamForm(std::string group, std::vector<ParamSpec> specs, const QString& title,
+                     std::set<std::string> omit, Check check, QWidget* parent)
+    : QGroupBox(title, parent), group_(std::move(group)), values_(std::move(specs)),
       check_(std::move(check)) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(6, 6, 6, 6);
@@ -109,7 +114,7 @@ void ParamForm::resetToDefaults() {
     for (const auto& [name, field] : fields_) {
         values_.set(name, field->spec.defaultValue);
         markError(name, {});
-        QSettings().remove(settingsKey(algorithm_, name));
+        QSettings().remove(settingsKey(group_, name));
         field->show(field->spec.defaultValue);
     }
     emit changed();
@@ -129,7 +134,7 @@ QString ParamForm::error(const std::string& name) const {
 void ParamForm::restore() {
     QSettings settings;
     for (const auto& [name, field] : fields_) {
-        const QString key = settingsKey(algorithm_, name);
+        const QString key = settingsKey(group_, name);
         if (!settings.contains(key)) continue;
         const auto saved =
             nlohmann::json::parse(settings.value(key).toString().toStdString(), nullptr, false);
@@ -144,7 +149,7 @@ void ParamForm::restore() {
 
 void ParamForm::save(const std::string& name) const {
     if (!fields_.count(name)) return; // omitted: the panel's own
-    QSettings().setValue(settingsKey(algorithm_, name),
+    QSettings().setValue(settingsKey(group_, name),
                          QString::fromStdString(values_.get(name).dump()));
 }
 

@@ -3,7 +3,8 @@
 // values are always a valid parameter set: an edit that the spec (or the panel's check)
 // refuses is marked red with the reason and not taken. The values are the JSON that
 // `clscope-cli ALGO --params` takes, and persist across restarts in QSettings under
-// "parameters/<algorithm id>/<parameter name>".
+// "parameters/<algorithm id>/<parameter name>". The same form shows any other declared specs
+// (the Generate dialog: each synthetic kind's options).
 #pragma once
 #include "core/params.hpp"
 
@@ -34,6 +35,10 @@ class ParamForm : public QGroupBox {
     // way and sets them with setValue). Restores the saved values and saves each edit.
     ParamForm(const Algorithm& algorithm, const QString& title, std::set<std::string> omit = {},
               Check check = {}, QWidget* parent = nullptr);
+    // The form of any declared specs (e.g. a synthetic kind's options), its values saved under
+    // "parameters/<group>/<parameter name>".
+    ParamForm(std::string group, std::vector<ParamSpec> specs, const QString& title,
+              std::set<std::string> omit = {}, Check check = {}, QWidget* parent = nullptr);
     ~ParamForm() override;
 
     // Every parameter of the algorithm: the form's values, the omitted ones as last set.
@@ -63,7 +68,7 @@ class ParamForm : public QGroupBox {
     void save(const std::string& name) const;
     void markError(const std::string& name, const QString& message);
 
-    std::string algorithm_;
+    std::string group_; // the settings group: the algorithm id, or the form's own
     ParamSet values_;
     Check check_;
     std::map<std::string, std::unique_ptr<ParamField>> fields_;

@@ -79,12 +79,12 @@ void showDemoResult(Workbench& wb, SpotsPanel& panel) {
 }
 
 void startSpotsDemo(Workbench& wb) {
-    SyntheticRequest request = demoRequest("spots");
-    request.diffraction.frames = 6;
-    request.diffraction.height = 700; // a module, its 37-px gap and part of the next one
-    request.diffraction.width = 1100; // ... and the 10-px gap between modules side by side
-    request.diffraction.spots = 160;
-    request.diffraction.seed = 7;
+    GenerateRequest request = demoRequest("spots");
+    request.options.set("frames", 6);
+    request.options.set("height", 700); // a module, its 37-px gap and part of the next one
+    request.options.set("width", 1100); // ... and the 10-px gap between modules side by side
+    request.options.set("spots", 160);
+    request.options.set("gaps", true);
     const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
                              .filePath("clscope-demo-spots.h5");
     wb.generateAndOpen(request, path, [&wb] {
