@@ -1,5 +1,7 @@
 // cluster's synthetic dataset (clscope-cli generate digis, the GUI's Generate dialog).
-#include "core/synthetic/write.hpp"
+#include "core/synthetic/synthetic.hpp"
+#include "core/io.hpp"
+#include "core/synthetic/limits.hpp"
 #include "gpu/cluster/algorithm.hpp"
 
 namespace clscope::cluster {
@@ -27,7 +29,12 @@ std::string write(const ParamSet& o, std::uint64_t seed, Compression, const std:
     p.clustersPerModule = o.number("clusters_per_module");
     p.duplicates = static_cast<std::size_t>(o.integer("duplicates"));
     p.invalid = static_cast<std::size_t>(o.integer("invalid"));
-    return synthetic::writeDigisDataset(p, path);
+    const Digis d = synthetic::generateDigis(p);
+    H5Writer out(path); // only now: a run stopped while generating leaves nothing behind
+    writeDigis(out, d);
+    out.commit();
+    return std::to_string(d.size()) + " digis in " + std::to_string(p.modules) + " modules under " +
+           paths::digis;
 }
 
 } // namespace

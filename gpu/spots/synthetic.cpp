@@ -1,5 +1,7 @@
 // spots's synthetic dataset (clscope-cli generate diffraction, the GUI's Generate dialog).
-#include "core/synthetic/write.hpp"
+#include "core/synthetic/synthetic.hpp"
+#include "core/io.hpp"
+#include "core/synthetic/limits.hpp"
 #include "gpu/spots/algorithm.hpp"
 
 namespace clscope::spots {
@@ -33,7 +35,17 @@ std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const st
     p.spots = static_cast<std::size_t>(o.integer("spots"));
     p.background = o.number("background"), p.spotIntensity = o.number("spot_intensity");
     p.gaps = o.boolean("gaps");
-    return synthetic::writeDiffractionDataset(p, c, path);
+    synthetic::checkGeneratedMemory("diffraction", {p.frames, p.height, p.width},
+                                    2.0 + 9.0 / static_cast<double>(p.frames));
+    const synthetic::DiffractionDataset d = synthetic::generateDiffraction(p);
+    H5Writer out(path); // only now: a run stopped while generating leaves nothing behind
+    synthetic::writeDiffraction(out, d, c);
+    out.commit();
+    std::size_t bad = 0;
+    for (auto b : d.mask.bad)
+        bad += b;
+    return paths::frames + " " + shapeString(d.frames.shape()) + " uint16, " + paths::pixelMask +
+           " with " + std::to_string(bad) + " masked pixels";
 }
 
 } // namespace

@@ -1,8 +1,11 @@
 // xpcs's synthetic dataset (clscope-cli generate xpcs, the GUI's Generate dialog, --demo xpcs).
+#include "core/synthetic/synthetic.hpp"
 #include "core/errors.hpp"
-#include "core/synthetic/write.hpp"
+#include "core/io.hpp"
+#include "core/synthetic/limits.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 
+#include <cmath>
 #include <map>
 
 namespace clscope::xpcs {
@@ -68,7 +71,20 @@ std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const st
     p.model = o.text("model"), p.diffusion = o.number("diffusion");
     p.distance = o.number("distance"), p.pixelSize = o.number("pixel_size");
     p.wavelength = o.number("wavelength");
-    return synthetic::writeXpcsDataset(p, c, path);
+    const double rmax = std::hypot(static_cast<double>(p.height), static_cast<double>(p.width));
+    if (rmax / p.ringWidth >= 2147483647.0)
+        throw UsageError("--ring-width " + std::to_string(p.ringWidth) +
+                         " gives labels beyond int32; use a wider ring");
+    // frames, radii (double) and labels (int32) at once.
+    synthetic::checkGeneratedMemory("xpcs", {p.frames, p.height, p.width},
+                                    static_cast<double>(dtypeSize(p.dtype)) +
+                                        12.0 / static_cast<double>(p.frames));
+    const synthetic::XpcsDataset d = synthetic::generateXpcs(p);
+    H5Writer out(path); // only now: a run stopped while generating leaves nothing behind
+    synthetic::writeXpcs(out, d, c);
+    out.commit();
+    return paths::frames + " " + shapeString(d.frames.shape()) + " " + dtypeName(d.frames.dtype()) +
+           ", " + paths::qmask + " with " + std::to_string(d.labels.bins().size()) + " bins";
 }
 
 } // namespace
