@@ -5,6 +5,7 @@
 #include "gpu/scale/passes.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 
@@ -40,7 +41,10 @@ ParamSpec syntheticOption(std::string name, ParamSpec::Type type, nlohmann::json
         makeParam(std::move(name), type, std::move(defaultValue), std::move(help), std::move(unit));
     s.flag = "--" + s.name;
     std::replace(s.flag.begin(), s.flag.end(), '_', '-');
-    s.label = s.name, s.min = min, s.max = max;
+    s.label = s.name; // "ring_width" -> "Ring width" (the GUI's label)
+    std::replace(s.label.begin(), s.label.end(), '_', ' ');
+    s.label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s.label[0])));
+    s.min = min, s.max = max;
     return s;
 }
 

@@ -2,12 +2,17 @@
 // and by choice, and refused with a reason where the dataset does not fit.
 #include "core/errors.hpp"
 #include "core/io.hpp"
+#include "gpu/algorithm.hpp"
 #include "ui/data/data_browser.hpp"
-#include "ui/data/synthetic_request.hpp"
+#include "ui/data/generate_request.hpp"
+#include "ui/params/param_form.hpp"
 #include "ui/shell/generate_dialog.hpp"
 #include "ui_test_helpers.hpp"
 
+#include <QComboBox>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -22,6 +27,7 @@ class TestUiData : public QObject {
   private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
+        test::useTemporarySettings(dir_);
         xpcsFile_ = test::writeSmallXpcs(dir_);
     }
 
@@ -55,7 +61,8 @@ class TestUiData : public QObject {
         QVERIFY(!roles.check(DataRole::Digis, "/entry/data/data").ok);
         QVERIFY(!roles.check(DataRole::Frames, "/nope").ok);
         QVERIFY(roles.assign(DataRole::PixelMask, "/entry/processing/qmask").ok);
-        QCOMPARE(roles.guessRole("/entry/processing/qmask"), std::optional<DataRole>(DataRole::Labels));
+        QCOMPARE(roles.guessRole("/entry/processing/qmask"),
+                 std::optional<DataRole>(DataRole::Labels));
         QCOMPARE(roles.guessRole("/entry/data/data"), std::optional<DataRole>(DataRole::Frames));
         QCOMPARE(roles.guessRole("/entry"), std::optional<DataRole>());
     }
@@ -82,34 +89,53 @@ class TestUiData : public QObject {
 
     void groupsForDigisAndParticles() {
         for (const char* algorithm : {"cluster", "rbf"}) {
-            SyntheticRequest request = demoRequest(algorithm);
-            request.digis.modules = 4;
-            request.particles.gridPoints = 3;
+            GenerateRequest request = demoRequest(algorithm);
+            request.options.set(std::string(algorithm) == "cluster" ? "modules" : "grid_points",
+                                std::string(algorithm) == "cluster" ? 4 : 3);
             const std::string path = dir_.filePath(QString(algorithm) + ".h5").toStdString();
-            writeSynthetic(request, path);
+            writeGenerated(request, path);
             DatasetRoles roles;
             roles.open(path);
-            const DataRole role = std::string(algorithm) == "cluster" ? DataRole::Digis : DataRole::Particles;
-            QCOMPARE(roles.path(role).value(), std::string(role == DataRole::Digis ? "/digis" : "/particles"));
+            const DataRole role =
+                std::string(algorithm) == "cluster" ? DataRole::Digis : DataRole::Particles;
+            QCOMPARE(roles.path(role).value(),
+                     std::string(role == DataRole::Digis ? "/digis" : "/particles"));
             QCOMPARE(roles.guessRole(*roles.path(role)), std::optional<DataRole>(role));
             QVERIFY(!roles.path(DataRole::Frames));
         }
     }
 
+    // One kind per registered synthetic kind, each form from its declared specs at their
+    // defaults; what it writes is what the kind's own write function (clscope-cli generate)
+    // writes.
     void generateDialogMirrorsTheCli() {
+        QSettings().clear();
         GenerateDialog dialog;
-        SyntheticRequest r = dialog.request();
-        QCOMPARE(r.kind, SyntheticRequest::Kind::Xpcs);
-        QCOMPARE(r.xpcs.frames, synthetic::XpcsParams{}.frames);
-        QCOMPARE(r.xpcs.dtype, DType::UInt8);
+        const auto kinds = AlgorithmRegistry::instance().syntheticKinds();
+        auto* kindBox = dialog.findChild<QComboBox*>();
+        QVERIFY(kindBox);
+        QCOMPARE(kindBox->count(), static_cast<int>(kinds.size()));
+        for (const auto& [algorithm, kind] : kinds) {
+            QVERIFY(dialog.setKind(QString::fromStdString(kind.name)));
+            QVERIFY(dialog.outputPath().endsWith(
+                QString::fromStdString("clscope-" + kind.name + ".h5")));
+            const GenerateRequest r = dialog.request();
+            QCOMPARE(r.kind, kind.name);
+            QCOMPARE(r.options.values(), ParamSet(kind.specs).values());
+            for (const ParamSpec& spec : kind.specs)
+                QVERIFY2(dialog.options().field(spec.name), spec.name.c_str());
+        }
+        QVERIFY(!dialog.setKind("no-such-kind"));
+        QVERIFY(dialog.setKind("particles"));
+        auto* grid = qobject_cast<QSpinBox*>(dialog.options().field("grid_points"));
+        QVERIFY(grid);
+        grid->setValue(2);
+        GenerateRequest r = dialog.request();
+        QCOMPARE(r.options.integer("grid_points"), 2LL);
         QCOMPARE(r.compression, Compression::Gzip);
-        dialog.setKind(SyntheticRequest::Kind::Particles);
-        QVERIFY(dialog.outputPath().endsWith("clscope-particles.h5"));
-        r = dialog.request();
-        QCOMPARE(r.particles.gridPoints, synthetic::ParticlesParams{}.gridPoints);
-        r.particles.gridPoints = 2;
         const std::string path = dir_.filePath("dialog.h5").toStdString();
-        QVERIFY(QString::fromStdString(writeSynthetic(r, path)).contains("12 targets"));
+        QVERIFY(QString::fromStdString(writeGenerated(r, path)).contains("12 targets"));
+        QSettings().clear();
     }
 
     void badFileIsAnInputError() {

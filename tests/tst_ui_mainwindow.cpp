@@ -96,12 +96,11 @@ class TestUiMainWindow : public QObject {
     void generateOpensTheDataset() {
         MainWindow window;
         QSignalSpy opened(&window.workbench(), &Workbench::fileOpened);
-        SyntheticRequest request;
-        request.kind = SyntheticRequest::Kind::Diffraction;
-        request.diffraction.height = 64;
-        request.diffraction.width = 80;
-        request.diffraction.spots = 5;
-        request.diffraction.gaps = true;
+        GenerateRequest request = generateRequest("diffraction");
+        request.options.set("height", 64);
+        request.options.set("width", 80);
+        request.options.set("spots", 5);
+        request.options.set("gaps", true);
         window.workbench().generateAndOpen(request, dir_.filePath("gen.h5"));
         QVERIFY(opened.wait(20000));
         QCOMPARE(window.workbench().image().presenter().image().width, std::size_t(80));
@@ -130,9 +129,9 @@ class TestUiMainWindow : public QObject {
             return new QLabel("test panel", parent);
         };
         spec.startDemo = [this](Workbench& wb) {
-            SyntheticRequest request = demoRequest("spots");
-            request.diffraction.height = 32;
-            request.diffraction.width = 40;
+            GenerateRequest request = demoRequest("spots");
+            request.options.set("height", 32);
+            request.options.set("width", 40);
             wb.generateAndOpen(request, dir_.filePath("demo.h5"), [&wb] {
                 Job job;
                 job.title = "spots test";

@@ -14,21 +14,25 @@
 #include "gpu/spots/run_types.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/live_rerun.hpp"
+#include "ui/params/param_form.hpp"
+#include "ui/results/results_panel.hpp"
 #include "ui/shell/log_panel.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_difference_view.hpp"
 #include "ui/spots/spots_markers.hpp"
 #include "ui/spots/spots_panel.hpp"
-#include "ui/spots/spots_params_form.hpp"
 #include "ui/spots/spots_views.hpp"
 #include "ui_test_helpers.hpp"
 
+#include <QClipboard>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QImage>
+#include <QMenu>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTableView>
@@ -43,6 +47,11 @@ namespace {
 
 QString guiBinary() {
     return QFileInfo(qEnvironmentVariable("CLSCOPE_CLI")).absoluteDir().filePath("clscope");
+}
+
+// σ_strong's editor in the panel's generic parameter form.
+QDoubleSpinBox* sigmaStrong(SpotsPanel* panel) {
+    return qobject_cast<QDoubleSpinBox*>(panel->form()->field("sigma_strong"));
 }
 
 } // namespace
@@ -194,12 +203,12 @@ class TestUiSpots : public QObject {
         QSignalSpy live(sp, &SpotsPanel::liveUpdated);
         QTRY_VERIFY_WITH_TIMEOUT(live.count() >= 1 && !sp->live()->isPending(), 30000);
         const auto in = frameOf(data_, 0);
-        spots::Params p = sp->form()->params();
+        spots::Params p = sp->params();
         QCOMPARE(sp->presenter().frameResult()->signal,
                  spots::thresholdCpu({in->frame, in->mask}, p));
         const std::size_t before = sp->presenter().frameResult()->strong;
         live.clear();
-        sp->form()->sigmaStrong()->setValue(1.5);
+        sigmaStrong(sp)->setValue(1.5);
         QTRY_VERIFY_WITH_TIMEOUT(live.count() >= 1 && !sp->live()->isPending(), 30000);
         p.sigmaStrong = 1.5;
         const SpotsFrameResult& now = *sp->presenter().frameResult();
@@ -227,7 +236,7 @@ class TestUiSpots : public QObject {
         for (std::size_t k = 0; k < sigmaB.size(); ++k)
             QCOMPARE(shown.values[k], double(sigmaB[k]));
         sp->setImage(SpotsImage::Frame);
-        sp->form()->sigmaStrong()->setValue(3.0);
+        sigmaStrong(sp)->setValue(3.0);
         QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),
                                  30000);
     }
@@ -243,8 +252,7 @@ class TestUiSpots : public QObject {
         QVERIFY(finished.wait(120000));
         QVERIFY2(finished.front().front().toBool(),
                  qPrintable(window_->findChild<LogPanel*>()->text().right(600)));
-        const spots::Result reference =
-            spots::runCpu({data_.frames, data_.mask}, sp->form()->params());
+        const spots::Result reference = spots::runCpu({data_.frames, data_.mask}, sp->params());
         QCOMPARE(sp->presenter().run().signal, reference.signal);
         compareSpots(sp->presenter().run().spots, reference.spots);
         QTableView* table = sp->tableView()->table();
@@ -264,6 +272,45 @@ class TestUiSpots : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),
                                  30000);
         QVERIFY(std::abs(plot->xAxis->range().center() - s.x) < 1e-9); // the live result keeps it
+    }
+
+    // The run's tabs carry the clscope-cli command line that reproduces it: run, it writes the
+    // spots the panel shows; the tab menu copies it; the Results export carries it.
+    void tabsCarryTheCommandLine() {
+        SpotsPanel* sp = panel();
+        QVERIFY(sp && sp->presenter().hasRun());
+        const ResultsPanel& results = window_->workbench().results();
+        const ResultTab* tab = results.currentTab();
+        QVERIFY(tab && tab->algorithm == "spots");
+        const QString command = tab->commandLine;
+        QVERIFY2(command.startsWith("clscope-cli spots ") && command.contains("--variant cpu"),
+                 qPrintable(command));
+        QStringList args = QProcess::splitCommand(command);
+        args.removeFirst();
+        const QString out = dir_.filePath("cli-spots.h5");
+        args[args.indexOf("OUT.h5")] = out;
+        QProcess cli;
+        cli.start(qEnvironmentVariable("CLSCOPE_CLI"), args);
+        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const spots::Result& run = sp->presenter().run();
+        const H5Reader h5(out.toStdString());
+        const Array xs = h5.read("/spots/x"), signalArray = h5.read("/spots/signal");
+        const auto x = xs.as<double>();
+        QCOMPARE(x.size(), run.spots.size());
+        for (std::size_t i = 0; i < run.spots.size(); ++i)
+            QCOMPARE(x[i], run.spots[i].x);
+        const auto signal = signalArray.as<std::uint8_t>();
+        QCOMPARE(std::vector<std::uint8_t>(signal.begin(), signal.end()), run.signal);
+        std::unique_ptr<QMenu> menu(results.tabMenu(results.tabWidget()->currentIndex(), nullptr));
+        QAction* copy = menu->actions().front();
+        QCOMPARE(copy->text(), QString("Copy command line"));
+        copy->trigger();
+        QCOMPARE(QGuiApplication::clipboard()->text(), command);
+        const QString exported = dir_.filePath("results.h5");
+        results.exportHdf5(exported);
+        QCOMPARE(H5Reader(exported.toStdString()).stringAttribute("/", "command_line").value_or(""),
+                 command.toStdString());
     }
 
     // Signal mask, spot table (HDF5 and CSV) and phil read back equal; stale runs refuse.
@@ -303,8 +350,8 @@ class TestUiSpots : public QObject {
         QCOMPARE(lines[1].split(',')[1].toDouble(), run.spots[0].x);
         QFile snippet(phil);
         QVERIFY(snippet.open(QIODevice::ReadOnly));
-        QCOMPARE(snippet.readAll().toStdString(), spots::philSnippet(sp->form()->params()));
-        sp->form()->sigmaStrong()->setValue(4.0);
+        QCOMPARE(snippet.readAll().toStdString(), spots::philSnippet(sp->params()));
+        sigmaStrong(sp)->setValue(4.0);
         QVERIFY(!sp->exportSpotTable(dir_.filePath("stale.csv")));
         QVERIFY(!QFile::exists(dir_.filePath("stale.csv")));
         QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),

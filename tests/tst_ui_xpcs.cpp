@@ -12,6 +12,7 @@
 #include "gpu/xpcs/algorithm.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 #include "ui/device/device_picker.hpp"
+#include "ui/results/run_command.hpp"
 #include "ui/results/timings_panel.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/shell/workbench.hpp"
@@ -245,6 +246,36 @@ class TestUiXpcs : public QObject {
     }
 
     // A full run through the panel: gemm on the first OpenCL device, a two-time map.
+    // A run's command line names its frame range and labels file; run, it gives the g2 that
+    // runAlgorithm gives on the panel's input. Labels drawn in memory give no command line.
+    void commandLineReproducesARun() {
+        XpcsRunRequest r;
+        r.file = std::make_shared<const H5Reader>(file_.toStdString());
+        r.framesPath = "/entry/data/data";
+        r.labelsOrigin = file_.toStdString() + ":/entry/processing/qmask";
+        r.labels = std::make_shared<const LabelMask>(readLabels(*r.file));
+        r.firstFrame = 5, r.frameCount = 20, r.frameTime = 0.002;
+        r.variant = "cpu", r.device = hostDevice();
+        QStringList args;
+        for (const std::string& arg : commandArgs(r.command()))
+            args << QString::fromStdString(arg);
+        QVERIFY2(args.join(' ').contains("--frames 5:20"), qPrintable(args.join(' ')));
+        const QString out = dir_.filePath("cli-xpcs.h5");
+        args.back() = out; // -o OUT.h5
+        args.removeFirst();
+        QProcess cli;
+        cli.start(qEnvironmentVariable("CLSCOPE_CLI"), args);
+        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const auto ran = runAlgorithm(AlgorithmRegistry::instance().find("xpcs"),
+                                      {r.device, "cpu", loadInput(r), r.params(), {}});
+        const xpcs::Result back = xpcs::readResult(H5Reader(out.toStdString()));
+        QCOMPARE(back.g2, dynamic_cast<const xpcs::RunResult&>(*ran).result.g2);
+        QCOMPARE(back.frames, std::size_t(20));
+        r.labelsOrigin = "mask editor";
+        QVERIFY(reproducingCommand(r.command()).startsWith("#"));
+    }
+
     void panelRunsAndExports() {
         MainWindow window;
         auto* picker = window.findChild<DevicePicker*>();

@@ -1,5 +1,7 @@
 // cluster's synthetic dataset (clscope-cli generate digis, the GUI's Generate dialog).
-#include "core/synthetic/request.hpp"
+#include "core/synthetic/synthetic.hpp"
+#include "core/io.hpp"
+#include "core/synthetic/limits.hpp"
 #include "gpu/cluster/algorithm.hpp"
 
 namespace clscope::cluster {
@@ -20,15 +22,19 @@ std::vector<ParamSpec> specs() {
     };
 }
 
-std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const std::string& path) {
-    synthetic::Request r;
-    r.kind = synthetic::Request::Kind::Digis, r.seed = seed, r.compression = c;
-    synthetic::DigisParams& p = r.digis;
+std::string write(const ParamSet& o, std::uint64_t seed, Compression, const std::string& path) {
+    synthetic::DigisParams p;
+    p.seed = seed;
     p.modules = static_cast<std::size_t>(o.integer("modules"));
     p.clustersPerModule = o.number("clusters_per_module");
     p.duplicates = static_cast<std::size_t>(o.integer("duplicates"));
     p.invalid = static_cast<std::size_t>(o.integer("invalid"));
-    return synthetic::writeDataset(r, path);
+    const Digis d = synthetic::generateDigis(p);
+    H5Writer out(path); // only now: a run stopped while generating leaves nothing behind
+    writeDigis(out, d);
+    out.commit();
+    return std::to_string(d.size()) + " digis in " + std::to_string(p.modules) + " modules under " +
+           paths::digis;
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 // rbf's synthetic dataset (clscope-cli generate particles, the GUI's Generate dialog).
-#include "core/synthetic/request.hpp"
+#include "core/synthetic/synthetic.hpp"
+#include "core/io.hpp"
+#include "core/synthetic/limits.hpp"
 #include "gpu/rbf/algorithm.hpp"
 
 namespace clscope::rbf {
@@ -18,14 +20,21 @@ std::vector<ParamSpec> specs() {
     };
 }
 
-std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const std::string& path) {
-    synthetic::Request r;
-    r.kind = synthetic::Request::Kind::Particles, r.seed = seed, r.compression = c;
-    synthetic::ParticlesParams& p = r.particles;
+std::string write(const ParamSet& o, std::uint64_t seed, Compression, const std::string& path) {
+    synthetic::ParticlesParams p;
+    p.seed = seed;
     p.sources = static_cast<std::size_t>(o.integer("sources"));
     p.gridPoints = static_cast<std::size_t>(o.integer("grid_points"));
     p.complexWeights = o.boolean("complex");
-    return synthetic::writeDataset(r, path);
+    synthetic::checkGeneratedMemory("particles", {3, p.gridPoints, p.gridPoints}, 24.0);
+    synthetic::checkGeneratedMemory("particles", {p.sources}, 40.0);
+    const Particles d = synthetic::generateParticles(p);
+    H5Writer out(path); // only now: a run stopped while generating leaves nothing behind
+    writeParticles(out, d);
+    out.commit();
+    return std::to_string(d.sourceCount()) + " sources, " + std::to_string(d.targetCount()) +
+           " targets, " + (d.complexWeights ? "complex" : "real") + " weights under " +
+           paths::particles;
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 // spots's synthetic dataset (clscope-cli generate diffraction, the GUI's Generate dialog).
-#include "core/synthetic/request.hpp"
+#include "core/synthetic/synthetic.hpp"
+#include "core/io.hpp"
+#include "core/synthetic/limits.hpp"
 #include "gpu/spots/algorithm.hpp"
 
 namespace clscope::spots {
@@ -25,16 +27,25 @@ std::vector<ParamSpec> specs() {
 }
 
 std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const std::string& path) {
-    synthetic::Request r;
-    r.kind = synthetic::Request::Kind::Diffraction, r.seed = seed, r.compression = c;
-    synthetic::DiffractionParams& p = r.diffraction;
+    synthetic::DiffractionParams p;
+    p.seed = seed;
     p.frames = static_cast<std::size_t>(o.integer("frames"));
     p.height = static_cast<std::size_t>(o.integer("height"));
     p.width = static_cast<std::size_t>(o.integer("width"));
     p.spots = static_cast<std::size_t>(o.integer("spots"));
     p.background = o.number("background"), p.spotIntensity = o.number("spot_intensity");
     p.gaps = o.boolean("gaps");
-    return synthetic::writeDataset(r, path);
+    synthetic::checkGeneratedMemory("diffraction", {p.frames, p.height, p.width},
+                                    2.0 + 9.0 / static_cast<double>(p.frames));
+    const synthetic::DiffractionDataset d = synthetic::generateDiffraction(p);
+    H5Writer out(path); // only now: a run stopped while generating leaves nothing behind
+    synthetic::writeDiffraction(out, d, c);
+    out.commit();
+    std::size_t bad = 0;
+    for (auto b : d.mask.bad)
+        bad += b;
+    return paths::frames + " " + shapeString(d.frames.shape()) + " uint16, " + paths::pixelMask +
+           " with " + std::to_string(bad) + " masked pixels";
 }
 
 } // namespace

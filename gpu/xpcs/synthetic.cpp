@@ -1,8 +1,11 @@
 // xpcs's synthetic dataset (clscope-cli generate xpcs, the GUI's Generate dialog, --demo xpcs).
+#include "core/synthetic/synthetic.hpp"
 #include "core/errors.hpp"
-#include "core/synthetic/request.hpp"
+#include "core/io.hpp"
+#include "core/synthetic/limits.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 
+#include <cmath>
 #include <map>
 
 namespace clscope::xpcs {
@@ -28,6 +31,10 @@ std::vector<ParamSpec> specs() {
         "model", T::Choice, d.model,
         "brownian (diffusing particles, known D; the default) or seed (flat g2, the bench case)");
     model.choices = {"brownian", "seed"};
+    const auto geometry = [](ParamSpec spec) { // the GUI folds these away
+        spec.advanced = true;
+        return spec;
+    };
     return {
         syntheticOption("frames", T::Int, d.frames, "Number of frames T", 1, lim::maxFrames),
         syntheticOption("height", T::Int, d.height, "Frame height H", 1, lim::maxSide, "px"),
@@ -44,19 +51,18 @@ std::vector<ParamSpec> specs() {
         model,
         syntheticOption("diffusion", T::Double, d.diffusion,
                         "brownian: diffusion coefficient D in Å²/s", 0, 1e30, "Å²/s"),
-        syntheticOption("distance", T::Double, d.distance, "brownian: sample-detector distance",
-                        1e-6, 1e6, "m"),
-        syntheticOption("pixel_size", T::Double, d.pixelSize, "brownian: pixel size", 1e-12, 1,
-                        "m"),
-        syntheticOption("wavelength", T::Double, d.wavelength, "brownian: wavelength", 1e-15, 1,
-                        "m"),
+        geometry(syntheticOption("distance", T::Double, d.distance,
+                                 "brownian: sample-detector distance", 1e-6, 1e6, "m")),
+        geometry(syntheticOption("pixel_size", T::Double, d.pixelSize, "brownian: pixel size",
+                                 1e-12, 1, "m")),
+        geometry(syntheticOption("wavelength", T::Double, d.wavelength, "brownian: wavelength",
+                                 1e-15, 1, "m")),
     };
 }
 
 std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const std::string& path) {
-    synthetic::Request r;
-    r.kind = synthetic::Request::Kind::Xpcs, r.seed = seed, r.compression = c;
-    synthetic::XpcsParams& p = r.xpcs;
+    synthetic::XpcsParams p;
+    p.seed = seed;
     p.frames = static_cast<std::size_t>(o.integer("frames"));
     p.height = static_cast<std::size_t>(o.integer("height"));
     p.width = static_cast<std::size_t>(o.integer("width"));
@@ -65,7 +71,20 @@ std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const st
     p.model = o.text("model"), p.diffusion = o.number("diffusion");
     p.distance = o.number("distance"), p.pixelSize = o.number("pixel_size");
     p.wavelength = o.number("wavelength");
-    return synthetic::writeDataset(r, path);
+    const double rmax = std::hypot(static_cast<double>(p.height), static_cast<double>(p.width));
+    if (rmax / p.ringWidth >= 2147483647.0)
+        throw UsageError("--ring-width " + std::to_string(p.ringWidth) +
+                         " gives labels beyond int32; use a wider ring");
+    // frames, radii (double) and labels (int32) at once.
+    synthetic::checkGeneratedMemory("xpcs", {p.frames, p.height, p.width},
+                                    static_cast<double>(dtypeSize(p.dtype)) +
+                                        12.0 / static_cast<double>(p.frames));
+    const synthetic::XpcsDataset d = synthetic::generateXpcs(p);
+    H5Writer out(path); // only now: a run stopped while generating leaves nothing behind
+    synthetic::writeXpcs(out, d, c);
+    out.commit();
+    return paths::frames + " " + shapeString(d.frames.shape()) + " " + dtypeName(d.frames.dtype()) +
+           ", " + paths::qmask + " with " + std::to_string(d.labels.bins().size()) + " bins";
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 
 #include "ui/cluster/cluster_overview.hpp"
 #include "ui/jobs/live_rerun.hpp"
+#include "ui/params/param_form.hpp"
 #include "ui/shell/workbench.hpp"
 
 #include <QCheckBox>
@@ -48,6 +49,11 @@ ClusterPanel::ClusterPanel(Workbench& workbench, QWidget* parent)
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(buildInputs());
+    form_ = new ParamForm(
+        clusterAlgorithm(), "Parameters", {}, [](const ParamSet& p) { cluster::chargeCutOf(p); },
+        content);
+    connect(form_, &ParamForm::changed, this, [this] { parametersEdited(); });
+    layout->addWidget(form_);
     layout->addWidget(buildView());
     summary_ = new QLabel(content);
     summary_->setWordWrap(true);
@@ -91,28 +97,9 @@ QWidget* ClusterPanel::buildInputs() {
     form->addRow("Device", deviceInfo_);
     variant_ = new QComboBox(box);
     form->addRow("Variant", variant_);
-    cutKind_ = new QComboBox(box);
-    cutKind_->addItem("none", "none");
-    cutKind_->addItem("Phase-1: 2000 e⁻ (L1), 4000 e⁻", "phase1");
-    cutKind_->addItem("one value for every module", "value");
-    cutKind_->setToolTip("Drop clusters whose charge is below the threshold (≥ passes); the "
-                         "rest are renumbered");
-    cutValue_ = new QSpinBox(box);
-    cutValue_->setRange(0, 1000000);
-    cutValue_->setSingleStep(500);
-    cutValue_->setValue(4000);
-    cutValue_->setSuffix(" e⁻");
-    cutValue_->setEnabled(false);
-    form->addRow("Charge cut", cutKind_);
-    form->addRow("Threshold", cutValue_);
     liveBox_ = new QCheckBox("re-cluster live when the cut changes", box);
     liveBox_->setChecked(true);
     form->addRow(liveBox_);
-    connect(cutKind_, &QComboBox::currentIndexChanged, this, [this] {
-        cutValue_->setEnabled(cutKind_->currentData().toString() == "value");
-        parametersEdited();
-    });
-    connect(cutValue_, &QSpinBox::valueChanged, this, [this] { parametersEdited(); });
     connect(liveBox_, &QCheckBox::toggled, this, [this](bool on) { live_->setEnabled(on); });
     connect(variant_, &QComboBox::currentIndexChanged, this,
             [this] { emit wb_.parametersChanged("cluster"); });
@@ -175,20 +162,11 @@ void ClusterPanel::setVariant(const std::string& id) {
 }
 
 cluster::ChargeCut ClusterPanel::chargeCut() const {
-    const QString kind = cutKind_->currentData().toString();
-    if (kind == "phase1") return {cluster::ChargeCut::Kind::Phase1, 0};
-    if (kind == "value")
-        return {cluster::ChargeCut::Kind::Value, static_cast<std::uint64_t>(cutValue_->value())};
-    return {};
+    return cluster::chargeCutOf(form_->paramSet());
 }
 
 void ClusterPanel::setChargeCut(const cluster::ChargeCut& cut) {
-    const char* kind = cut.kind == cluster::ChargeCut::Kind::Phase1  ? "phase1"
-                       : cut.kind == cluster::ChargeCut::Kind::Value ? "value"
-                                                                     : "none";
-    if (cut.kind == cluster::ChargeCut::Kind::Value)
-        cutValue_->setValue(static_cast<int>(cut.value));
-    cutKind_->setCurrentIndex(cutKind_->findData(kind));
+    form_->setValue("charge_cut", cut.text());
 }
 
 void ClusterPanel::setLive(bool live) {
@@ -196,9 +174,7 @@ void ClusterPanel::setLive(bool live) {
 }
 
 ParamSet ClusterPanel::params() const {
-    ParamSet p = clusterAlgorithm().defaultParams();
-    p.set("charge_cut", chargeCut().text());
-    return p;
+    return form_->paramSet();
 }
 
 // The shown clusters no longer match the cut: stale, and re-clustered when live.

@@ -28,6 +28,8 @@ class QSpinBox;
 
 namespace clscope::ui {
 
+class ParamForm;
+
 class ClusterTableModel;
 class LiveRerun;
 class Workbench;
@@ -86,8 +88,8 @@ class ClusterPanel : public QWidget {
 
     Workbench& wb_;
     QLabel *digisInfo_ = nullptr, *deviceInfo_ = nullptr, *summary_ = nullptr;
-    QComboBox *variant_ = nullptr, *cutKind_ = nullptr, *colourBy_ = nullptr;
-    QSpinBox* cutValue_ = nullptr;
+    QComboBox *variant_ = nullptr, *colourBy_ = nullptr;
+    ParamForm* form_ = nullptr; // the cluster parameters (the charge cut)
     QCheckBox *liveBox_ = nullptr, *logBox_ = nullptr;
     QPushButton* runButton_ = nullptr;
     LiveRerun* live_ = nullptr;
@@ -97,6 +99,7 @@ class ClusterPanel : public QWidget {
     std::string inputKey_;
     cluster::ChargeCut shownCut_; // the cut of the result shown                      // FILE:PATH
                                   // they were read from
+    QString runCommand_;          // the clscope-cli command line of the result shown
     bool running_ = false;
     QPointer<ClusterOverview> overview_;
     QPointer<ClusterHistogramsView> histograms_;

@@ -9,6 +9,7 @@
 #include "ui/cluster/cluster_overview.hpp"
 #include "ui/cluster/cluster_panel.hpp"
 #include "ui/cluster/cluster_table.hpp"
+#include "ui/results/run_command.hpp"
 #include "ui/shell/workbench.hpp"
 
 #include <QHeaderView>
@@ -73,7 +74,9 @@ std::optional<Job> ClusterPanel::makeJob(bool quiet) {
     job.device = deviceForVariant(wb_.device(), job.variant);
     job.title = "cluster " + job.variant + " on " + job.device.spec;
     job.algorithm = "cluster";
-    job.work = [this, cached, sources, params, key, device = job.device,
+    const QString command =
+        reproducingCommand({"cluster", sources, job.device.spec, job.variant, params});
+    job.work = [this, cached, sources, params, key, command, device = job.device,
                 variant = job.variant](const Progress& progress) {
         std::shared_ptr<const cluster::ClusterInput> input = cached;
         if (!input)
@@ -86,8 +89,9 @@ std::optional<Job> ClusterPanel::makeJob(bool quiet) {
         outcome.timings = result->info.timings;
         outcome.summary =
             result->summary() + ", kernel " + std::to_string(result->info.kernelMs) + " ms";
-        outcome.deliver = [this, input, result, key] {
+        outcome.deliver = [this, input, result, key, command] {
             inputKey_ = key;
+            runCommand_ = command;
             deliver(input, result);
         };
         return outcome;
@@ -155,8 +159,11 @@ void ClusterPanel::showTabs() {
         selectModule(module);
         if (moduleView_) wb_.results().tabWidget()->setCurrentWidget(moduleView_->parentWidget());
     });
-    wb_.addResultTab({"cluster", "Detector", detector, overview_->plot(), write,
-                      [snapshot] { return snapshot->histogramsCsv(); }});
+    ResultTab detectorTab{"cluster", "Detector",
+                          detector,  overview_->plot(),
+                          write,     [snapshot] { return snapshot->histogramsCsv(); }};
+    detectorTab.commandLine = runCommand_;
+    wb_.addResultTab(std::move(detectorTab));
     auto* module = new QSplitter(Qt::Vertical);
     moduleView_ = new ClusterModuleView(module);
     table_ = new QTableView(module);
@@ -172,8 +179,10 @@ void ClusterPanel::showTabs() {
     module->setStretchFactor(1, 1);
     connect(table_, &QTableView::clicked, this,
             [this](const QModelIndex& index) { selectCluster(std::size_t(index.row())); });
-    wb_.addResultTab({"cluster", "Module", module, moduleView_->plot(), write,
-                      [snapshot] { return snapshot->tableCsv(); }});
+    ResultTab moduleTab{"cluster",           "Module", module,
+                        moduleView_->plot(), write,    [snapshot] { return snapshot->tableCsv(); }};
+    moduleTab.commandLine = runCommand_;
+    wb_.addResultTab(std::move(moduleTab));
     refreshViews();
     if (presenter_.selectedModule() < 0)
         selectModule(presenter_.busiestModule());

@@ -88,10 +88,10 @@ void startRbfDemo(Workbench& wb) {
         wb.log(LogLevel::Error, QString("rbf demo: %1").arg(e.what()));
         return emit wb.demoFinished(false);
     }
-    SyntheticRequest request = demoRequest("rbf");
-    request.particles.gridPoints = seedGrid;
-    request.particles.sources = seedSources;
-    request.particles.complexWeights = kernel == rbf::Kernel::Helmholtz;
+    GenerateRequest request = demoRequest("rbf");
+    request.options.set("grid_points", seedGrid);
+    request.options.set("sources", seedSources);
+    request.options.set("complex", kernel == rbf::Kernel::Helmholtz);
     const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
                              .filePath("clscope-demo-rbf.h5");
     wb.generateAndOpen(request, path, [&wb, kernel] { runDemo(wb, kernel); });

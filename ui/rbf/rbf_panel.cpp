@@ -6,6 +6,7 @@
 
 #include "gpu/rbf/rbf_gpu.hpp"
 #include "ui/jobs/live_rerun.hpp"
+#include "ui/params/param_form.hpp"
 #include "ui/shell/workbench.hpp"
 
 #include <QCheckBox>
@@ -34,24 +35,15 @@ QFormLayout* formIn(QGroupBox* box) {
     return form;
 }
 
-QDoubleSpinBox* numberBox(QWidget* parent, double lo, double hi, double value, double step,
-                          const QString& tip) {
-    auto* box = new QDoubleSpinBox(parent);
-    box->setRange(lo, hi);
-    box->setDecimals(4);
-    box->setSingleStep(step);
-    box->setValue(value);
-    box->setToolTip(tip);
-    box->setKeyboardTracking(false); // typing re-evaluates once, on Enter or focus out
-    return box;
-}
-
 } // namespace
 
 RbfPanel::RbfPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), wb_(workbench) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    for (QWidget* w : {buildSources(), buildKernel(), buildRun(), buildDisplay(), buildExport()})
+    // The grid's planes are the panel's own (the form's "planes" 0 would read the file's).
+    form_ = new ParamForm(rbfAlgorithm(), "Kernel", {"planes"}, {}, this);
+    for (QWidget* w : {buildSources(), static_cast<QWidget*>(form_), buildTargets(), buildRun(),
+                       buildDisplay(), buildExport()})
         layout->addWidget(w);
     layout->addStretch(1);
     // Narrow docks: controls may shrink below their texts' width (the dock does not scroll
@@ -102,18 +94,9 @@ QWidget* RbfPanel::buildSources() {
     return box;
 }
 
-QWidget* RbfPanel::buildKernel() {
-    auto* box = new QGroupBox("Kernel and targets", this);
+QWidget* RbfPanel::buildTargets() {
+    auto* box = new QGroupBox("Targets", this);
     QFormLayout* form = formIn(box);
-    kernel_ = new QComboBox(box);
-    kernel_->addItem("Gaussian exp(−r²/2σ²)", "gaussian");
-    kernel_->addItem("Laplace 1/(4πr)", "laplace");
-    kernel_->addItem("Helmholtz e^{ikr}/(4πr)", "helmholtz");
-    form->addRow("Kernel", kernel_);
-    sigma_ = numberBox(box, 1e-4, 100, 0.1, 0.01, "Gaussian width σ (unit-cube lengths)");
-    form->addRow("σ", sigma_);
-    wavenumber_ = numberBox(box, 0, 10000, 10, 1, "Helmholtz wavenumber k (1/length)");
-    form->addRow("k", wavenumber_);
     grid_ = new QSpinBox(box);
     grid_->setRange(2, 4000);
     grid_->setValue(400);
@@ -190,13 +173,11 @@ QWidget* RbfPanel::buildExport() {
 void RbfPanel::connectControls() {
     const auto changed = [this] { parametersChanged(); };
     connect(sourceMode_, &QComboBox::currentIndexChanged, this, changed);
-    connect(kernel_, &QComboBox::currentIndexChanged, this, changed);
+    connect(form_, &ParamForm::changed, this, changed);
     // A new variant only re-runs (rebuilding the list here would drop the choice).
     connect(variant_, &QComboBox::currentIndexChanged, this, [this] { requestRerun(true); });
     for (QSpinBox* box : {sourceCount_, seed_, grid_})
         connect(box, &QSpinBox::valueChanged, this, changed);
-    for (QDoubleSpinBox* box : {sigma_, wavenumber_})
-        connect(box, &QDoubleSpinBox::valueChanged, this, changed);
     const auto redraw = [this] { displayChanged(); };
     for (QComboBox* box : {display_, scale_, profilePlane_, profileDirection_})
         connect(box, &QComboBox::currentIndexChanged, this, redraw);
@@ -218,9 +199,9 @@ void RbfPanel::connectControls() {
 // A control that changes the sums: the shown planes are stale; re-evaluate when live and the
 // panel has run once (opening the window or another algorithm's file starts nothing).
 void RbfPanel::parametersChanged(bool rerun) {
-    const bool gaussian = kernel_->currentData().toString() == "gaussian";
-    sigma_->setEnabled(gaussian);
-    wavenumber_->setEnabled(kernel_->currentData().toString() == "helmholtz");
+    const std::string kernel = form_->paramSet().text("kernel");
+    form_->field("sigma")->setEnabled(kernel == "gaussian");
+    form_->field("wavenumber")->setEnabled(kernel == "helmholtz");
     const bool generated = sourceMode_->currentData().toString() == "generated";
     sourceCount_->setEnabled(generated);
     seed_->setEnabled(generated);
@@ -286,9 +267,10 @@ std::string RbfPanel::variant() const {
 
 RbfRunRequest RbfPanel::request() const {
     RbfRunRequest r;
-    r.kernel = rbf::parseKernel(kernel_->currentData().toString().toStdString());
-    r.sigma = sigma_->value();
-    r.wavenumber = wavenumber_->value();
+    r.form = form_->paramSet();
+    r.kernel = rbf::parseKernel(r.form.text("kernel"));
+    r.sigma = r.form.number("sigma");
+    r.wavenumber = r.form.number("wavenumber");
     r.grid = static_cast<std::size_t>(grid_->value());
     r.variant = variant();
     r.device = wb_.device();

@@ -24,6 +24,8 @@ class QSpinBox;
 
 namespace clscope::ui {
 
+class ParamForm;
+
 class LiveRerun;
 class Workbench;
 struct Job;
@@ -66,7 +68,7 @@ class RbfPanel : public QWidget {
 
   private:
     QWidget* buildSources();
-    QWidget* buildKernel();
+    QWidget* buildTargets();
     QWidget* buildRun();
     QWidget* buildDisplay();
     QWidget* buildExport();
@@ -87,11 +89,11 @@ class RbfPanel : public QWidget {
     Workbench& wb_;
     std::shared_ptr<const RbfSources> fileSources_;
     std::string fileSourcesError_;
-    QComboBox *sourceMode_ = nullptr, *kernel_ = nullptr, *variant_ = nullptr;
+    QComboBox *sourceMode_ = nullptr, *variant_ = nullptr;
+    ParamForm* form_ = nullptr; // the rbf parameters but planes (the grid below)
     QComboBox *display_ = nullptr, *scale_ = nullptr, *profilePlane_ = nullptr,
               *profileDirection_ = nullptr;
     QSpinBox *sourceCount_ = nullptr, *seed_ = nullptr, *grid_ = nullptr, *profileIndex_ = nullptr;
-    QDoubleSpinBox *sigma_ = nullptr, *wavenumber_ = nullptr;
     QLabel *sourcesInfo_ = nullptr, *deviceInfo_ = nullptr, *profileAt_ = nullptr;
     QCheckBox* liveBox_ = nullptr;
     QPushButton *runButton_ = nullptr, *exportH5_ = nullptr, *exportPng_ = nullptr;
@@ -102,6 +104,7 @@ class RbfPanel : public QWidget {
     bool running_ = false;
     std::string lastKey_; // what the last submitted run depends on (see makeJob)
     int delivered_ = 0;
+    QString runCommand_; // the clscope-cli command line of the planes shown
 };
 
 // The panel's registry entry: dock "RBF", `clscope --demo rbf`, the Compare dock's input and

@@ -3,8 +3,10 @@
 // Results tab. Display changes redraw without running. Exports of the shown run.
 #include "core/errors.hpp"
 #include "ui/jobs/live_rerun.hpp"
+#include "ui/params/param_form.hpp"
 #include "ui/rbf/rbf_panel.hpp"
 #include "ui/results/export.hpp"
+#include "ui/results/run_command.hpp"
 #include "ui/shell/variant_combo.hpp"
 #include "ui/shell/workbench.hpp"
 
@@ -68,15 +70,19 @@ std::optional<Job> RbfPanel::makeJob() {
     job.variant = request.variant;
     const ParamSet params = request.params();
     QPointer<RbfPanel> self(this);
-    job.work = [self, request, input, params, device = job.device](const Progress& progress) {
+    const QString command = reproducingCommand(request.command());
+    job.work = [self, request, input, params, command,
+                device = job.device](const Progress& progress) {
         auto result =
             runAlgorithm(rbfAlgorithm(), {device, request.variant, input, params, {}}, progress);
         auto run = std::dynamic_pointer_cast<const rbf::RunResult>(result);
         JobOutcome outcome;
         outcome.timings = run->info.timings;
         outcome.summary = run->summary() + ", kernel " + std::to_string(run->info.kernelMs) + " ms";
-        outcome.deliver = [self, run, input, params] {
-            if (self) self->deliver(run, input, rbf::paramsFrom(params, {}));
+        outcome.deliver = [self, run, input, params, command] {
+            if (!self) return;
+            self->runCommand_ = command;
+            self->deliver(run, input, rbf::paramsFrom(params, {}));
         };
         return outcome;
     };
@@ -112,12 +118,14 @@ void RbfPanel::deliver(std::shared_ptr<const rbf::RunResult> run,
                      .arg(run->result.sampleCount);
     view_ = new RbfPlanesView(presenter_, title);
     view_->refresh(profileChoice());
-    wb_.addResultTab({"rbf",
-                      "rbf planes",
-                      view_,
-                      view_->planes(),
-                      [run](H5Writer& out) { run->write(out, "/rbf"); },
-                      {}});
+    ResultTab tab{"rbf",
+                  "rbf planes",
+                  view_,
+                  view_->planes(),
+                  [run](H5Writer& out) { run->write(out, "/rbf"); },
+                  {}};
+    tab.commandLine = runCommand_;
+    wb_.addResultTab(std::move(tab));
     ++delivered_;
     finishRun(true);
 }
@@ -157,13 +165,13 @@ void RbfPanel::displayChanged() {
 }
 
 void RbfPanel::setKernel(rbf::Kernel kernel) {
-    kernel_->setCurrentIndex(kernel_->findData(q(rbf::kernelName(kernel))));
+    form_->setValue("kernel", rbf::kernelName(kernel));
 }
 void RbfPanel::setSigma(double sigma) {
-    sigma_->setValue(sigma);
+    form_->setValue("sigma", sigma);
 }
 void RbfPanel::setWavenumber(double k) {
-    wavenumber_->setValue(k);
+    form_->setValue("wavenumber", k);
 }
 void RbfPanel::setGrid(std::size_t n) {
     grid_->setValue(static_cast<int>(n));
@@ -199,7 +207,8 @@ ComparisonInput RbfPanel::comparisonInput() const {
 void RbfPanel::exportHdf5(const QString& path) const {
     if (!shown_) throw UsageError("rbf: no planes to export yet — run first");
     const auto run = shown_;
-    ui::exportHdf5(path, {[run](H5Writer& out) { run->write(out, "/rbf"); }});
+    ui::exportHdf5(path, {[run](H5Writer& out) { run->write(out, "/rbf"); }},
+                   runCommand_.toStdString());
 }
 
 void RbfPanel::exportPng(const QString& path, int width, int height) const {

@@ -35,12 +35,28 @@ RbfSources fileSources(const H5Reader& file, const std::string& group) {
 }
 
 ParamSet RbfRunRequest::params() const {
-    ParamSet p = rbfAlgorithm().defaultParams();
+    ParamSet p = form.specs().empty() ? rbfAlgorithm().defaultParams() : form;
     p.set("kernel", rbf::kernelName(kernel));
     p.set("sigma", sigma);
     p.set("wavenumber", wavenumber);
     p.set("planes", static_cast<long long>(grid));
     return p;
+}
+
+RunCommand RbfRunRequest::command() const {
+    RunCommand c;
+    c.algorithm = "rbf";
+    const std::string origin = sources ? sources->origin : std::string();
+    const std::size_t colon = origin.rfind(":/");
+    if (colon != std::string::npos && origin.rfind("generated", 0) != 0) {
+        c.sources.file = origin.substr(0, colon);
+        c.sources.overrides["particles"] = origin.substr(colon + 1);
+    } else {
+        c.sources.arrays["particles"] = nullptr;
+    }
+    c.device = runDevice().spec, c.variant = variant;
+    c.params = params();
+    return c;
 }
 
 std::shared_ptr<rbf::Input> RbfRunRequest::input() const {

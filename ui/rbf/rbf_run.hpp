@@ -6,6 +6,7 @@
 #include "core/hdf5.hpp"
 #include "core/params.hpp"
 #include "core/rbf/rbf.hpp"
+#include "gpu/command_line.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/rbf/algorithm.hpp"
 #include "ui/shell/variant_combo.hpp"
@@ -35,12 +36,16 @@ struct RbfRunRequest {
     std::size_t grid = 100; // n: three n x n planes
     std::string variant;
     DeviceInfo device; // the Device panel's; host variants run on the host
-    // The rbf parameter set (kernel, sigma, wavenumber, planes = grid).
+    ParamSet form;     // the panel form's values (empty: the defaults)
+    // The rbf parameter set: the form's, with kernel, sigma, wavenumber and planes = grid.
     ParamSet params() const;
     // The input: the sources on the plane targets, with the provenance of the sources.
     std::shared_ptr<rbf::Input> input() const;
     // The device the variant runs on.
     DeviceInfo runDevice() const;
+    // The clscope-cli run of the same sources and parameters (generated sources are held in
+    // memory: no command line names them).
+    RunCommand command() const;
 };
 
 // A variant the combo offers: greyed with Algorithm::supports()'s reason for this device,

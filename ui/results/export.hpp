@@ -18,6 +18,9 @@ namespace clscope::ui {
 void exportPlot(QCustomPlot& plot, const QString& path, int width, int height);
 void writeTextFile(const QString& path, const std::string& text);
 // Call every writer on one new HDF5 file, then commit it.
-void exportHdf5(const QString& path, const std::vector<std::function<void(H5Writer&)>>& writers);
+// commandLine: the clscope-cli command line(s) that reproduce them, the root's "command_line"
+// attribute (none when empty).
+void exportHdf5(const QString& path, const std::vector<std::function<void(H5Writer&)>>& writers,
+                const std::string& commandLine = {});
 
 } // namespace clscope::ui

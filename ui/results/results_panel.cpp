@@ -3,7 +3,11 @@
 #include "core/errors.hpp"
 #include "ui/results/export.hpp"
 
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QLabel>
+#include <QMenu>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -37,11 +41,37 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
         staleBanner_->setVisible(hasStale());
     });
     tabWidget_->hide();
+    QTabBar* bar = tabWidget_->tabBar();
+    bar->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(bar, &QTabBar::customContextMenuRequested, this, [this, bar](const QPoint& at) {
+        QMenu* menu = tabMenu(bar->tabAt(at), this);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(bar->mapToGlobal(at));
+    });
+}
+
+const ResultTab* ResultsPanel::tabAt(int index) const {
+    QWidget* widget = tabWidget_->widget(index);
+    for (const ResultTab& tab : tabs_)
+        if (widget && tab.widget == widget) return &tab;
+    return nullptr;
+}
+
+QMenu* ResultsPanel::tabMenu(int index, QWidget* parent) const {
+    auto* menu = new QMenu(parent);
+    const ResultTab* tab = tabAt(index);
+    const QString command = tab ? tab->commandLine : QString();
+    QAction* copy = menu->addAction("Copy command line", menu,
+                                    [command] { QGuiApplication::clipboard()->setText(command); });
+    copy->setEnabled(!command.isEmpty());
+    copy->setToolTip(command);
+    return menu;
 }
 
 void ResultsPanel::addTab(ResultTab tab) {
     removeTab(tab.algorithm, tab.title);
     const int index = tabWidget_->addTab(tab.widget, tab.title);
+    tabWidget_->setTabToolTip(index, tab.commandLine);
     tabs_.push_back(std::move(tab));
     tabWidget_->setCurrentIndex(index);
     emit tabsChanged();
@@ -101,9 +131,14 @@ const ResultTab* ResultsPanel::currentTab() const {
 
 void ResultsPanel::exportHdf5(const QString& path) const {
     std::vector<std::function<void(H5Writer&)>> writers;
-    for (const ResultTab& tab : tabs_)
-        if (tab.writeHdf5) refuseStale(tab), writers.push_back(tab.writeHdf5);
-    ui::exportHdf5(path, writers);
+    QStringList commands;
+    for (const ResultTab& tab : tabs_) {
+        if (!tab.writeHdf5) continue;
+        refuseStale(tab), writers.push_back(tab.writeHdf5);
+        if (!tab.commandLine.isEmpty() && !commands.contains(tab.commandLine))
+            commands << tab.commandLine;
+    }
+    ui::exportHdf5(path, writers, commands.join('\n').toStdString());
 }
 
 void ResultsPanel::exportCsv(const QString& path) const {

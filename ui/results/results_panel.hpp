@@ -2,7 +2,9 @@
 // with what Export plot and Export results need. Tabs are namespaced by algorithm: a tab is
 // replaced or removed by (algorithm, title), so no algorithm touches another's tabs. Tabs are
 // bound to their input: markStale() suffixes their titles with "(stale)", shows a banner, and
-// Export refuses them.
+// Export refuses them. Each tab carries the clscope-cli command line that reproduces it: its
+// tooltip, its context menu's "Copy command line", and the "command_line" attribute of the
+// HDF5 export.
 #pragma once
 #include <QString>
 #include <QWidget>
@@ -12,6 +14,7 @@
 
 class QCustomPlot;
 class QLabel;
+class QMenu;
 class QTabWidget;
 
 namespace clscope {
@@ -28,6 +31,7 @@ struct ResultTab {
     std::function<void(H5Writer&)> writeHdf5; // the DESIGN.md §3 layout of this result
     std::function<std::string()> csv;         // curves or table as CSV
     bool stale = false;                       // its input changed since it was computed
+    QString commandLine; // clscope-cli ... that reproduces it ("#...": why none does)
 };
 
 class ResultsPanel : public QWidget {
@@ -47,6 +51,8 @@ class ResultsPanel : public QWidget {
     // The tab shown, or nullptr when there is none.
     const ResultTab* currentTab() const;
     QTabWidget* tabWidget() const { return tabWidget_; }
+    // The context menu of the tab at index (Copy command line); the caller owns it.
+    QMenu* tabMenu(int index, QWidget* parent) const;
 
     // All tabs' HDF5 writers into one file; the current tab's CSV. UsageError when a tab that
     // would be exported is stale.
@@ -57,6 +63,7 @@ class ResultsPanel : public QWidget {
     void tabsChanged();
 
   private:
+    const ResultTab* tabAt(int index) const;
     QTabWidget* tabWidget_ = nullptr;
     QLabel* emptyHint_ = nullptr;
     QLabel* staleBanner_ = nullptr;

@@ -9,22 +9,24 @@ namespace clscope::ui {
 std::string csvField(const std::string& text) {
     if (text.find_first_of(",\"\n") == std::string::npos) return text;
     std::string quoted = "\"";
-    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    for (char c : text)
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
     return quoted + "\"";
 }
 
 int TimingsTable::add(const RunTimings& timings) {
     ++runs_;
     for (const TimingRecord& r : timings.records)
-        rows_.push_back({runs_, timings.algorithm, timings.variant, timings.device, r.label, r.count, r.minMs,
-                         r.medianMs, r.maxMs});
+        rows_.push_back({runs_, timings.algorithm, timings.variant, timings.device, r.label,
+                         r.count, r.minMs, r.medianMs, r.maxMs});
     return runs_;
 }
 
 std::vector<TimingRow> TimingsTable::groupedRows() const {
     std::vector<TimingRow> out = rows_;
     std::stable_sort(out.begin(), out.end(), [](const TimingRow& a, const TimingRow& b) {
-        return std::tie(a.algorithm, a.variant, a.device, a.run) < std::tie(b.algorithm, b.variant, b.device, b.run);
+        return std::tie(a.algorithm, a.variant, a.device, a.run) <
+               std::tie(b.algorithm, b.variant, b.device, b.run);
     });
     return out;
 }
@@ -34,8 +36,9 @@ std::string TimingsTable::csv() const {
     out.precision(9);
     out << "run,algorithm,variant,device,label,count,min_ms,median_ms,max_ms\n";
     for (const TimingRow& r : groupedRows())
-        out << r.run << ',' << csvField(r.algorithm) << ',' << csvField(r.variant) << ',' << csvField(r.device) << ','
-            << csvField(r.label) << ',' << r.count << ',' << r.minMs << ',' << r.medianMs << ',' << r.maxMs << '\n';
+        out << r.run << ',' << csvField(r.algorithm) << ',' << csvField(r.variant) << ','
+            << csvField(r.device) << ',' << csvField(r.label) << ',' << r.count << ',' << r.minMs
+            << ',' << r.medianMs << ',' << r.maxMs << '\n';
     return out.str();
 }
 

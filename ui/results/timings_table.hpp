@@ -25,7 +25,8 @@ class TimingsTable {
     const std::vector<TimingRow>& rows() const { return rows_; }
     // Rows ordered by group, then run, then label's first appearance.
     std::vector<TimingRow> groupedRows() const;
-    // Header plus one line per row: run,algorithm,variant,device,label,count,min_ms,median_ms,max_ms
+    // Header plus one line per row:
+    // run,algorithm,variant,device,label,count,min_ms,median_ms,max_ms
     std::string csv() const;
 
   private:

@@ -1,12 +1,16 @@
 // Algorithms without a panel of their own still plug into the workbench: a small panel that
-// says what the algorithm reads, and the Compare dock's input read from the open file through
-// the algorithm's own Algorithm::read (default dataset paths, default parameters).
+// says what the algorithm reads with the generic parameter form, and the Compare dock's input
+// read from the open file through the algorithm's own Algorithm::read (default dataset paths,
+// the form's parameters).
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
+#include "ui/params/param_form.hpp"
 #include "ui/shell/algorithm_panels.hpp"
 #include "ui/shell/workbench.hpp"
 
 #include <QLabel>
+#include <QPointer>
+#include <QVBoxLayout>
 
 namespace clscope::ui {
 
@@ -28,7 +32,10 @@ AlgorithmPanelSpec fileAlgorithmPanelSpec(const std::string& id) {
     AlgorithmPanelSpec spec;
     spec.algorithm = id;
     spec.title = QString::fromStdString(id);
-    spec.createPanel = [&algorithm](Workbench&, QWidget* parent) -> QWidget* {
+    auto form = std::make_shared<QPointer<ParamForm>>();
+    spec.createPanel = [&algorithm, form](Workbench& wb, QWidget* parent) -> QWidget* {
+        auto* panel = new QWidget(parent);
+        auto* layout = new QVBoxLayout(panel);
         auto* label = new QLabel(
             QString(
                 "<b>%1</b><p>No panel of its own yet: open a file and run or compare its variants "
@@ -37,14 +44,21 @@ AlgorithmPanelSpec fileAlgorithmPanelSpec(const std::string& id) {
                 "<p>The command line has every option: <tt>clscope-cli %3 --help</tt>.</p>")
                 .arg(QString::fromStdString(algorithm.label()), rolesText(algorithm),
                      QString::fromStdString(algorithm.command())),
-            parent);
+            panel);
         label->setWordWrap(true);
         label->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-        return label;
+        layout->addWidget(label);
+        *form = new ParamForm(algorithm, "Parameters", {}, {}, panel);
+        layout->addWidget(*form);
+        QObject::connect(*form, &ParamForm::changed, panel, [&wb, &algorithm] {
+            emit wb.parametersChanged(QString::fromStdString(algorithm.id()));
+        });
+        layout->addStretch(1);
+        return panel;
     };
-    spec.comparisonInput = [&algorithm](Workbench& wb) {
+    spec.comparisonInput = [&algorithm, form](Workbench& wb) {
         if (!wb.dataset().file()) throw InputError(algorithm.id() + ": open an HDF5 file first");
-        const ParamSet params = algorithm.defaultParams();
+        const ParamSet params = *form ? (*form)->paramSet() : algorithm.defaultParams();
         InputSources sources;
         sources.file = wb.dataset().file()->fileName();
         return ComparisonInput{algorithm.read(sources, params), params};

@@ -1,53 +1,44 @@
-// File ▸ Generate synthetic dataset: the four kinds of `clscope-cli generate` with their options.
+// File ▸ Generate synthetic dataset: every synthetic kind of the registered algorithms
+// (Algorithm::syntheticKinds), each with the generic parameter form of its declared specs (the
+// options of `clscope-cli generate KIND`), plus the seed, compression and output every kind
+// takes.
 #pragma once
-#include "ui/data/synthetic_request.hpp"
+#include "ui/data/generate_request.hpp"
 
 #include <QDialog>
 
 class QComboBox;
-class QDoubleSpinBox;
-class QFormLayout;
 class QLineEdit;
 class QSpinBox;
 class QStackedWidget;
-class QCheckBox;
 
 namespace clscope::ui {
+
+class ParamForm;
 
 class GenerateDialog : public QDialog {
     Q_OBJECT
   public:
     explicit GenerateDialog(QWidget* parent = nullptr);
-    SyntheticRequest request() const;
+    // The shown kind with the form's option values.
+    GenerateRequest request() const;
     QString outputPath() const;
     void setOutputPath(const QString& path);
-    void setKind(SyntheticRequest::Kind kind);
+    // Shows the kind of that name (the output file is renamed after it); false when unknown.
+    bool setKind(const QString& kind);
+    // The form of the shown kind.
+    ParamForm& options() const;
 
   private:
-    QWidget* xpcsPage();
-    QWidget* diffractionPage();
-    QWidget* digisPage();
-    QWidget* particlesPage();
+    QLayout* commonRows();
+    void addKinds();
+    void kindChosen(int index);
+
     QComboBox* kindBox_ = nullptr;
     QStackedWidget* pages_ = nullptr;
     QSpinBox* seed_ = nullptr;
     QComboBox* compression_ = nullptr;
     QLineEdit* output_ = nullptr;
-    // xpcs
-    QSpinBox *xFrames_ = nullptr, *xHeight_ = nullptr, *xWidth_ = nullptr;
-    QDoubleSpinBox *xRingWidth_ = nullptr, *xIntensity_ = nullptr, *xFrameTime_ = nullptr;
-    QComboBox *xDtype_ = nullptr, *xModel_ = nullptr;
-    QDoubleSpinBox* xDiffusion_ = nullptr;
-    // diffraction
-    QSpinBox *dFrames_ = nullptr, *dHeight_ = nullptr, *dWidth_ = nullptr, *dSpots_ = nullptr;
-    QDoubleSpinBox *dBackground_ = nullptr, *dSpotIntensity_ = nullptr;
-    QCheckBox* dGaps_ = nullptr;
-    // digis
-    QSpinBox *gModules_ = nullptr, *gDuplicates_ = nullptr, *gInvalid_ = nullptr;
-    QDoubleSpinBox* gClusters_ = nullptr;
-    // particles
-    QSpinBox *pSources_ = nullptr, *pGrid_ = nullptr;
-    QCheckBox* pComplex_ = nullptr;
 };
 
 } // namespace clscope::ui

@@ -142,16 +142,16 @@ void Workbench::showCurrentLabels() {
     setOverlay(std::move(overlay));
 }
 
-void Workbench::generateAndOpen(const SyntheticRequest& request, const QString& path,
+void Workbench::generateAndOpen(const GenerateRequest& request, const QString& path,
                                 std::function<void()> then) {
     Job job;
-    job.title = "generate " + kindName(request.kind) + " → " + path.toStdString();
+    job.title = "generate " + request.kind + " → " + path.toStdString();
     job.algorithm = "generate";
     job.device = hostDevice();
     job.work = [this, request, path, then](const Progress& progress) {
         progress.checkCancel();
         JobOutcome outcome;
-        outcome.summary = writeSynthetic(request, path.toStdString());
+        outcome.summary = writeGenerated(request, path.toStdString());
         // `then` is queued so that it runs once this job has finished and may submit the next.
         outcome.deliver = [this, path, then] {
             if (openFile(path) && then) QMetaObject::invokeMethod(this, then, Qt::QueuedConnection);

@@ -3,7 +3,7 @@
 // panels and the Log. The main window builds the views and hands them over.
 #pragma once
 #include "ui/data/dataset_roles.hpp"
-#include "ui/data/synthetic_request.hpp"
+#include "ui/data/generate_request.hpp"
 #include "ui/image/overlay_layer.hpp"
 #include "ui/jobs/job_runner.hpp"
 #include "ui/results/results_panel.hpp"
@@ -51,7 +51,7 @@ class Workbench : public QObject {
     // Data: open a file (roles get their default paths), or generate one and open it.
     bool openFile(const QString& path);
     DatasetRoles& dataset() { return roles_; }
-    void generateAndOpen(const SyntheticRequest& request, const QString& path,
+    void generateAndOpen(const GenerateRequest& request, const QString& path,
                          std::function<void()> then = {});
 
     // q-bin labels: the mask editor sets its own (a null mask hands back to the file's);

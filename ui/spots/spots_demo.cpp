@@ -13,7 +13,6 @@
 #include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_difference_view.hpp"
 #include "ui/spots/spots_panel.hpp"
-#include "ui/spots/spots_params_form.hpp"
 #include "ui/spots/spots_views.hpp"
 
 #include <QDir>
@@ -80,12 +79,12 @@ void showDemoResult(Workbench& wb, SpotsPanel& panel) {
 }
 
 void startSpotsDemo(Workbench& wb) {
-    SyntheticRequest request = demoRequest("spots");
-    request.diffraction.frames = 6;
-    request.diffraction.height = 700; // a module, its 37-px gap and part of the next one
-    request.diffraction.width = 1100; // ... and the 10-px gap between modules side by side
-    request.diffraction.spots = 160;
-    request.diffraction.seed = 7;
+    GenerateRequest request = demoRequest("spots");
+    request.options.set("frames", 6);
+    request.options.set("height", 700); // a module, its 37-px gap and part of the next one
+    request.options.set("width", 1100); // ... and the 10-px gap between modules side by side
+    request.options.set("spots", 160);
+    request.options.set("gaps", true);
     const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
                              .filePath("clscope-demo-spots.h5");
     wb.generateAndOpen(request, path, [&wb] {
@@ -99,7 +98,7 @@ void startSpotsDemo(Workbench& wb) {
         if (auto* dock = window->findChild<QDockWidget*>("AlgorithmPanel_spots")) dock->raise();
         const QString chosen = qEnvironmentVariable("CLSCOPE_DEMO_VARIANT");
         panel->setVariant(chosen.isEmpty()
-                              ? spots::preferredVariant(wb.device(), panel->form()->params().method)
+                              ? spots::preferredVariant(wb.device(), panel->params().method)
                               : chosen.toStdString());
         QObject::connect(
             panel, &SpotsPanel::runFinished, panel,

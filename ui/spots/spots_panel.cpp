@@ -7,13 +7,14 @@
 
 #include "core/io.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/spots_gpu.hpp"
 #include "ui/image/frame_source.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/live_rerun.hpp"
+#include "ui/params/param_form.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_markers.hpp"
-#include "ui/spots/spots_params_form.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -46,7 +47,10 @@ SpotsPanel::SpotsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent),
     inputInfo_->setWordWrap(true);
     inputInfo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(inputInfo_);
-    form_ = new SpotsParamsForm(this);
+    // phil and debug are files of the command line; the panel exports its own.
+    form_ = new ParamForm(
+        AlgorithmRegistry::instance().find("spots"), "Threshold (DIALS names)", {"phil", "debug"},
+        [](const ParamSet& p) { spots::paramsFrom(p); }, this);
     layout->addWidget(form_);
     layout->addWidget(buildView());
     layout->addWidget(buildRun());
@@ -55,7 +59,7 @@ SpotsPanel::SpotsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent),
     markers_ = std::make_unique<SpotMarkers>(wb_.image().plot());
     live_ = new LiveRerun(
         wb_.jobs(), [this] { return makeLiveJob(); }, 150, this);
-    connect(form_, &SpotsParamsForm::changed, this, [this] {
+    connect(form_, &ParamForm::changed, this, [this] {
         emit wb_.parametersChanged("spots");
         refreshVariants();
         requestLive();
@@ -222,9 +226,13 @@ void SpotsPanel::refreshVariants() {
     deviceInfo_->setText(q(device.spec + "  " + device.name));
     const Algorithm& algorithm = AlgorithmRegistry::instance().find("spots");
     const std::string previous = variant_->count() ? variant() : wb_.variant("spots");
-    const ParamSet params = form_->paramSet();
-    fillVariantCombo(*variant_, variantChoices(algorithm, device, nullptr, &params), previous,
-                     spots::preferredVariant(device, form_->params().method));
+    const ParamSet set = form_->paramSet();
+    fillVariantCombo(*variant_, variantChoices(algorithm, device, nullptr, &set), previous,
+                     spots::preferredVariant(device, params().method));
+}
+
+spots::Params SpotsPanel::params() const {
+    return spots::paramsFrom(form_->paramSet());
 }
 
 std::string SpotsPanel::variant() const {

@@ -29,7 +29,7 @@ namespace clscope::ui {
 class Hdf5FrameSource;
 class LiveRerun;
 class SpotMarkers;
-class SpotsParamsForm;
+class ParamForm;
 class Workbench;
 
 class SpotsPanel : public QWidget {
@@ -38,7 +38,10 @@ class SpotsPanel : public QWidget {
     explicit SpotsPanel(Workbench& workbench, QWidget* parent = nullptr);
     ~SpotsPanel() override;
 
-    SpotsParamsForm* form() const { return form_; }
+    // The threshold parameters (the generic form of the spots parameter specs).
+    ParamForm* form() const { return form_; }
+    // The form's values as the spot finder reads them.
+    spots::Params params() const;
     const SpotsPresenter& presenter() const { return *presenter_; }
     std::shared_ptr<SpotsPresenter> sharedPresenter() const { return presenter_; }
     const SpotsFrameCache& frameCache() const { return *cache_; }
@@ -98,7 +101,7 @@ class SpotsPanel : public QWidget {
     bool exportWith(const QString& what, const std::function<void()>& write);
 
     Workbench& wb_;
-    SpotsParamsForm* form_ = nullptr;
+    ParamForm* form_ = nullptr;
     QLabel *inputInfo_ = nullptr, *liveInfo_ = nullptr, *deviceInfo_ = nullptr;
     QSpinBox* frameSpin_ = nullptr;
     QToolButton* playButton_ = nullptr;
@@ -115,6 +118,7 @@ class SpotsPanel : public QWidget {
     std::unique_ptr<SpotMarkers> markers_;
     QPointer<SpotTableView> table_;
     std::string runParams_; // the parameters of the last run (JSON)
+    QString runCommand_;    // the clscope-cli command line of the last run
     bool showingDebug_ = false;
     bool running_ = false;
 };

@@ -7,10 +7,10 @@
 #include "ui/image/frame_source.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/live_rerun.hpp"
+#include "ui/params/param_form.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_markers.hpp"
 #include "ui/spots/spots_panel.hpp"
-#include "ui/spots/spots_params_form.hpp"
 
 #include <QCheckBox>
 #include <QLabel>
@@ -78,7 +78,7 @@ std::optional<Job> SpotsPanel::makeLiveJob() {
     job.algorithm = "spots";
     job.device = hostDevice();
     const bool debug = image() != SpotsImage::Frame;
-    job.work = [this, cache = cache_, input = frameInput_, params = form_->params(),
+    job.work = [this, cache = cache_, input = frameInput_, params = params(),
                 debug](const Progress& progress) {
         progress.checkCancel();
         auto result = std::make_shared<SpotsFrameResult>(cache->threshold(input, params, debug));
@@ -127,7 +127,7 @@ void SpotsPanel::showImage() {
         Array image = makeArray<double>({1, result->height, result->width}, values);
         const std::string what = spotsImageName(kind) + " of frame " +
                                  std::to_string(result->frame) + " (" +
-                                 spots::methodName(form_->params().method) + ")";
+                                 spots::methodName(params().method) + ")";
         showingDebug_ = true;
         view.setFrameSource(
             std::make_shared<DebugFrameSource>(frames_, result->frame, std::move(image), what));

@@ -5,9 +5,10 @@
 #include "gpu/devices.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/params/param_form.hpp"
+#include "ui/results/run_command.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_panel.hpp"
-#include "ui/spots/spots_params_form.hpp"
 #include "ui/spots/spots_views.hpp"
 
 #include <QComboBox>
@@ -58,7 +59,10 @@ bool SpotsPanel::run() {
         job.device = onHost ? hostDevice() : wb_.device();
         job.title = "spots " + chosen + " on " + job.device.spec;
         job.algorithm = "spots", job.variant = chosen;
-        job.work = [this, from, params, chosen, device = job.device](const Progress& progress) {
+        const QString command =
+            reproducingCommand({"spots", from, job.device.spec, chosen, params});
+        job.work = [this, from, params, chosen, command,
+                    device = job.device](const Progress& progress) {
             const Algorithm& algorithm = spotsAlgorithm();
             auto input = algorithm.read(from, params);
             progress.checkCancel();
@@ -67,8 +71,9 @@ bool SpotsPanel::run() {
             JobOutcome outcome;
             outcome.timings = result->info.timings;
             outcome.summary = result->summary();
-            outcome.deliver = [this, result, ran = params.dump()] {
+            outcome.deliver = [this, result, command, ran = params.dump()] {
                 runParams_ = ran;
+                runCommand_ = command;
                 deliverRun(result);
             };
             return outcome;
@@ -100,11 +105,17 @@ void SpotsPanel::showTabs(std::shared_ptr<const AlgorithmResult> result) {
     table_ = new SpotTableView(presenter);
     connect(table_, &SpotTableView::spotSelected, this, [this] { showSelectedSpot(); });
     const auto writeAll = [result](H5Writer& out) { result->write(out, "/spots"); };
-    wb_.addResultTab({"spots", "Spots", table_, nullptr, writeAll,
-                      [presenter] { return spotTableCsv(presenter->run().spots); }});
+    ResultTab spots{"spots",  "Spots",
+                    table_,   nullptr,
+                    writeAll, [presenter] { return spotTableCsv(presenter->run().spots); }};
+    spots.commandLine = runCommand_;
+    wb_.addResultTab(std::move(spots));
     QCustomPlot* perFrame = makePerFramePlot(*presenter);
-    wb_.addResultTab({"spots", "Per frame", perFrame, perFrame, writeAll,
-                      [presenter] { return presenter->perFrameCsv(); }});
+    // The same result: the Spots tab writes it once into an export of every tab.
+    ResultTab perFrameTab{"spots",  "Per frame", perFrame,
+                          perFrame, {},          [presenter] { return presenter->perFrameCsv(); }};
+    perFrameTab.commandLine = runCommand_;
+    wb_.addResultTab(std::move(perFrameTab));
 }
 
 void SpotsPanel::finishRun(bool ok) {
@@ -157,7 +168,7 @@ bool SpotsPanel::exportSpotTable(const QString& path) {
 
 bool SpotsPanel::exportPhil(const QString& path) {
     return exportWith("DIALS phil → " + path,
-                      [&] { ui::exportPhil(path.toStdString(), form_->params()); });
+                      [&] { ui::exportPhil(path.toStdString(), params()); });
 }
 
 } // namespace clscope::ui

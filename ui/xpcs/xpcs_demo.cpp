@@ -49,8 +49,8 @@ void raiseResultTab(Workbench& wb, const QString& title) {
 
 // Generate and open the demo dataset, then call then(panel) with the XPCS panel set up.
 void withDemoData(Workbench& wb, std::function<void(XpcsPanel&)> then) {
-    SyntheticRequest request = demoRequest("xpcs");
-    request.xpcs.frameTime = demoFrameTime;
+    GenerateRequest request = demoRequest("xpcs");
+    request.options.set("frame_time", demoFrameTime);
     const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
                              .filePath("clscope-demo-xpcs.h5");
     wb.generateAndOpen(request, path, [&wb, then] {

@@ -6,11 +6,11 @@
 
 #include "core/io.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/params/param_form.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 
 #include <QComboBox>
-#include <QDoubleValidator>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -42,6 +42,11 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(buildInputs());
+    // twotime: the bin combo below; the fit: the Fit box (start values, bounds, Refit).
+    form_ =
+        new ParamForm(AlgorithmRegistry::instance().find("xpcs"), "Parameters",
+                      {"twotime", "fit", "diffusion", "fit_tau_min", "fit_tau_max"}, {}, content);
+    layout->addWidget(form_);
     layout->addWidget(buildRunOptions());
     fitForm_ = new XpcsFitForm(content);
     layout->addWidget(fitForm_);
@@ -67,7 +72,7 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     const auto changed = [this] { emit wb_.parametersChanged("xpcs"); };
     connect(first_, &QSpinBox::valueChanged, this, changed);
     connect(count_, &QSpinBox::valueChanged, this, changed);
-    connect(frameTime_, &QLineEdit::textChanged, this, changed);
+    connect(form_, &ParamForm::changed, this, changed);
     connect(twotime_, &QComboBox::currentIndexChanged, this, changed);
     refreshInputs();
     refreshVariants();
@@ -99,13 +104,6 @@ QWidget* XpcsPanel::buildInputs() {
     range->addWidget(new QLabel("count", box));
     range->addWidget(count_, 1);
     form->addRow("First frame", range);
-    frameTime_ = new QLineEdit(box);
-    auto* validator = new QDoubleValidator(0.0, 1e6, 12, frameTime_);
-    validator->setNotation(QDoubleValidator::ScientificNotation);
-    frameTime_->setValidator(validator);
-    frameTime_->setToolTip(
-        "Seconds per frame; empty: the file's frame_time (τ in frames without one)");
-    form->addRow("Frame time (s)", frameTime_);
     return box;
 }
 
@@ -154,7 +152,8 @@ void XpcsPanel::refreshInputs() {
     framesRefusal_ = refusal;
     runButton_->setEnabled(refusal.empty() && !running_);
     runButton_->setToolTip(refusal.empty() ? QString() : q(refusal));
-    frameTime_->setPlaceholderText(timeHint);
+    if (auto* frameTime = qobject_cast<QLineEdit*>(form_->field("frame_time")))
+        frameTime->setPlaceholderText(timeHint);
     CurrentLabels labels;
     try {
         labels = wb_.currentLabels();
@@ -215,7 +214,7 @@ void XpcsPanel::setFrameRange(std::size_t first, std::size_t count) {
 }
 
 void XpcsPanel::setFrameTimeOverride(std::optional<double> seconds) {
-    frameTime_->setText(seconds ? QString::number(*seconds, 'g', 12) : QString());
+    form_->setValue("frame_time", seconds ? nlohmann::json(*seconds) : nlohmann::json());
 }
 
 void XpcsPanel::setTwoTimeLabel(std::int32_t label) {
@@ -234,10 +233,9 @@ XpcsRunRequest XpcsPanel::request() const {
     r.pixelMaskPath = roles.path(DataRole::PixelMask).value_or("");
     r.firstFrame = static_cast<std::size_t>(first_->value());
     r.frameCount = static_cast<std::size_t>(count_->value());
-    bool ok = false;
-    const double seconds = frameTime_->text().trimmed().toDouble(&ok);
-    if (ok && seconds > 0)
-        r.frameTime = seconds;
+    r.form = form_->paramSet();
+    if (r.form.has("frame_time"))
+        r.frameTime = r.form.number("frame_time");
     else if (r.file)
         r.frameTime = readFrameTime(*r.file);
     r.variant = variant();

@@ -24,6 +24,7 @@ class QSpinBox;
 namespace clscope::ui {
 
 class Workbench;
+class ParamForm;
 class XpcsFitForm;
 
 class XpcsPanel : public QWidget {
@@ -43,6 +44,7 @@ class XpcsPanel : public QWidget {
     void setFrameTimeOverride(std::optional<double> seconds);
     void setTwoTimeLabel(std::int32_t label); // 0: none
     XpcsFitForm* fitForm() const { return fitForm_; }
+    ParamForm* form() const { return form_; }
     const XpcsPresenter& presenter() const { return *presenter_; }
     XpcsG2View* g2View() const { return g2View_; }
     QComboBox* variantBox() const { return variant_; }
@@ -71,12 +73,13 @@ class XpcsPanel : public QWidget {
     Workbench& wb_;
     QLabel *framesInfo_ = nullptr, *labelsInfo_ = nullptr, *deviceInfo_ = nullptr;
     QSpinBox *first_ = nullptr, *count_ = nullptr;
-    QLineEdit* frameTime_ = nullptr;
+    ParamForm* form_ = nullptr; // frame_time and the advanced ones (the fit: XpcsFitForm)
     QComboBox* variant_ = nullptr;
     QComboBox* twotime_ = nullptr;
     XpcsFitForm* fitForm_ = nullptr;
     QPushButton* runButton_ = nullptr;
     std::shared_ptr<XpcsPresenter> presenter_ = std::make_shared<XpcsPresenter>();
+    QString runCommand_; // the clscope-cli command line of the result shown
     bool running_ = false;
     std::string framesRefusal_; // why the assigned frames cannot be correlated (empty: they can)
     QString labelsOrigin_;

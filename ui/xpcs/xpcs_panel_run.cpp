@@ -4,6 +4,7 @@
 #include "core/mask/partition.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/results/run_command.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
@@ -59,6 +60,7 @@ bool XpcsPanel::run() {
     job.title = "xpcs " + request.variant + " on " + job.device.spec;
     job.algorithm = "xpcs";
     job.variant = request.variant;
+    runCommand_ = reproducingCommand(request.command());
     job.work = [this, request, q, trueD](const Progress& progress) {
         std::shared_ptr<const xpcs::Input> input = loadInput(request);
         progress.checkCancel();
@@ -161,17 +163,19 @@ void XpcsPanel::showTabs(const xpcs::RunResult& run, const xpcs::Input& input) {
         writeInput(out, *inputShared, "/xpcs/input");
         writeFits(out, *presenter, "/xpcs/fits");
     };
-    wb_.addResultTab({"xpcs", "g2(τ)", g2View_, g2View_->plot(), writeAll,
-                      [presenter] { return presenter->csv(); }});
+    const auto add = [this](ResultTab tab) {
+        tab.commandLine = runCommand_;
+        wb_.addResultTab(std::move(tab));
+    };
+    add({"xpcs", "g2(τ)", g2View_, g2View_->plot(), writeAll,
+         [presenter] { return presenter->csv(); }});
     fitsView_ = new XpcsFitsView(presenter);
-    wb_.addResultTab(
-        {"xpcs", "Fits", fitsView_, nullptr, {}, [presenter] { return presenter->fitsCsv(); }});
+    add({"xpcs", "Fits", fitsView_, nullptr, {}, [presenter] { return presenter->fitsCsv(); }});
     rateView_ = new XpcsRateView(presenter);
-    wb_.addResultTab(
-        {"xpcs", "Γ vs q²", rateView_, presenter->hasQ() ? rateView_->plot() : nullptr, {}, {}});
+    add({"xpcs", "Γ vs q²", rateView_, presenter->hasQ() ? rateView_->plot() : nullptr, {}, {}});
     if (!r.twotime.empty()) {
         QCustomPlot* twotime = makeTwoTimePlot(r, r.twotime.begin()->first);
-        wb_.addResultTab({"xpcs", "Two-time", twotime, twotime, {}, {}});
+        add({"xpcs", "Two-time", twotime, twotime, {}, {}});
     }
 }
 

@@ -13,10 +13,30 @@
 namespace clscope::ui {
 
 ParamSet XpcsRunRequest::params() const {
-    ParamSet p = AlgorithmRegistry::instance().find("xpcs").defaultParams();
+    ParamSet p =
+        form.specs().empty() ? AlgorithmRegistry::instance().find("xpcs").defaultParams() : form;
     if (frameTime) p.set("frame_time", *frameTime);
     p.set("twotime", nlohmann::json(twotimeLabels));
     return p;
+}
+
+RunCommand XpcsRunRequest::command() const {
+    RunCommand c;
+    c.algorithm = "xpcs";
+    c.sources.file = file ? file->fileName() : std::string();
+    c.sources.overrides["frames"] = framesPath;
+    c.sources.frames = {firstFrame, frameCount};
+    if (labelsOrigin.find(":/") != std::string::npos)
+        c.sources.overrides["labels"] = labelsOrigin; // FILE:/path
+    else
+        c.sources.arrays["labels"] = nullptr;
+    if (pixelMaskPath.empty())
+        c.sources.disabled.insert("pixel_mask");
+    else
+        c.sources.overrides["pixel_mask"] = c.sources.file + ":" + pixelMaskPath;
+    c.device = device.spec, c.variant = variant;
+    c.params = params();
+    return c;
 }
 
 std::size_t storedFrameCount(const H5Reader& file, const std::string& path) {

@@ -8,6 +8,7 @@
 #include "core/hdf5.hpp"
 #include "core/progress.hpp"
 #include "core/xpcs/xpcs.hpp"
+#include "gpu/command_line.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/variant.hpp"
 #include "gpu/xpcs/algorithm.hpp"
@@ -32,8 +33,12 @@ struct XpcsRunRequest {
     std::string variant;
     DeviceInfo device;
     std::vector<std::int32_t> twotimeLabels;
-    // The xpcs parameter set (frame_time, twotime).
+    ParamSet form; // the panel form's values (empty: the defaults)
+    // The xpcs parameter set: the form's, with frame_time and twotime.
     ParamSet params() const;
+    // The clscope-cli run of the same input and parameters (labels drawn in the mask editor
+    // are held in memory: no command line names them).
+    RunCommand command() const;
 };
 
 // Frames in a dataset (T of (T,H,W), 1 for an image); 0 when it cannot be told.
