@@ -1,4 +1,4 @@
-// The comparison presenter without widgets, on the toy algorithm (tests/toy/frame_sums): the
+// The comparison presenter without widgets, on the toy algorithm (gpu/toy): the
 // reference runs first on the host, an all-NaN and a wrong variant are shown failed with their
 // first index, Cancel in the middle of a batch keeps the finished rows, unsupported cells cannot
 // be checked, exports (CSV, HDF5 one group per run) refuse stale rows; xpcs on PoCL and cpu.

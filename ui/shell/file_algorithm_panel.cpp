@@ -27,6 +27,8 @@ QString rolesText(const Algorithm& algorithm) {
 
 } // namespace
 
+void startFileAlgorithmDemo(Workbench& wb, const std::string& id); // file_algorithm_demo.cpp
+
 AlgorithmPanelSpec fileAlgorithmPanelSpec(const std::string& id) {
     const Algorithm& algorithm = AlgorithmRegistry::instance().find(id);
     AlgorithmPanelSpec spec;
@@ -56,6 +58,8 @@ AlgorithmPanelSpec fileAlgorithmPanelSpec(const std::string& id) {
         layout->addStretch(1);
         return panel;
     };
+    if (!algorithm.syntheticKinds().empty())
+        spec.startDemo = [id](Workbench& wb) { startFileAlgorithmDemo(wb, id); };
     spec.comparisonInput = [&algorithm, form](Workbench& wb) {
         if (!wb.dataset().file()) throw InputError(algorithm.id() + ": open an HDF5 file first");
         const ParamSet params = *form ? (*form)->paramSet() : algorithm.defaultParams();
