@@ -32,7 +32,7 @@ void compareEveryVariant(Workbench& wb, const std::string& id) {
     auto* view = wb.parent() ? wb.parent()->findChild<ComparisonView*>() : nullptr;
     if (!view) return emit wb.demoFinished(false);
     raiseCompareDock(wb);
-    view->setAlgorithm(QString::fromStdString(id));
+    view->setAlgorithm(id);
     if (!view->refreshInput()) return emit wb.demoFinished(false);
     view->presenter()->checkAllSupported();
     QObject::connect(
