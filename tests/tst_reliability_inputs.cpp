@@ -192,9 +192,13 @@ class TestReliabilityInputs : public QObject {
                 QVERIFY2(clock.elapsed() < 60000, qPrintable(why));
             } else if (name.contains("segv") || name.contains("null")) {
                 // A signal; in a sanitizer build ASan's SEGV handler reports it and exits 1.
-                QVERIFY2(r.err.contains(asanBuild ? "crashed reading it (exit status 1)"
-                                                  : "the HDF5 library crashed reading it (signal"),
-                         qPrintable(why));
+                // Whether libhdf5 faults on these at all is undefined behaviour that follows the
+                // heap's layout (here: the length of the checkout's path); when it does not, the
+                // reader's own refusal of the damaged file is the answer.
+                const bool crashed =
+                    r.err.contains(asanBuild ? "crashed reading it (exit status 1)"
+                                             : "the HDF5 library crashed reading it (signal");
+                QVERIFY2(crashed || r.err.contains("bad input: " + input), qPrintable(why));
             }
             QVERIFY(!QFile::exists(out));
             QVERIFY(QDir(tmp.path()).entryList({".*tmp*"}, QDir::Files | QDir::Hidden).isEmpty());

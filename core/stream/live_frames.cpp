@@ -12,6 +12,10 @@
 #include <iterator>
 
 namespace clscope::stream {
+
+bool isStreamEndpoint(const std::string& input) {
+    return input.starts_with("tcp://");
+}
 namespace {
 
 // The bytes of an HDF5 file holding the start message's pixel mask and frame time.

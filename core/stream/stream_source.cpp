@@ -29,10 +29,6 @@ std::string seconds(double s) {
 
 } // namespace
 
-bool isStreamEndpoint(const std::string& input) {
-    return input.starts_with("tcp://");
-}
-
 // One queue entry: a frame, the end of the series, or the receiver's error.
 struct Item {
     Array frame;
