@@ -17,13 +17,27 @@ bool dtypeIsInteger(DType dtype);
 bool dtypeIsUnsigned(DType dtype);
 
 template <class T> constexpr DType dtypeOf();
-template <> constexpr DType dtypeOf<std::uint8_t>() { return DType::UInt8; }
-template <> constexpr DType dtypeOf<std::uint16_t>() { return DType::UInt16; }
-template <> constexpr DType dtypeOf<std::uint32_t>() { return DType::UInt32; }
-template <> constexpr DType dtypeOf<std::int32_t>() { return DType::Int32; }
-template <> constexpr DType dtypeOf<std::int64_t>() { return DType::Int64; }
-template <> constexpr DType dtypeOf<float>() { return DType::Float32; }
-template <> constexpr DType dtypeOf<double>() { return DType::Float64; }
+template <> constexpr DType dtypeOf<std::uint8_t>() {
+    return DType::UInt8;
+}
+template <> constexpr DType dtypeOf<std::uint16_t>() {
+    return DType::UInt16;
+}
+template <> constexpr DType dtypeOf<std::uint32_t>() {
+    return DType::UInt32;
+}
+template <> constexpr DType dtypeOf<std::int32_t>() {
+    return DType::Int32;
+}
+template <> constexpr DType dtypeOf<std::int64_t>() {
+    return DType::Int64;
+}
+template <> constexpr DType dtypeOf<float>() {
+    return DType::Float32;
+}
+template <> constexpr DType dtypeOf<double>() {
+    return DType::Float64;
+}
 
 using Shape = std::vector<std::size_t>;
 std::string shapeString(const Shape& shape);
@@ -71,13 +85,20 @@ class Array {
 // Call f(span<const T>) with the array's elements in their own type.
 template <class F> decltype(auto) visitArray(const Array& a, F&& f) {
     switch (a.dtype()) {
-    case DType::UInt8: return f(a.as<std::uint8_t>());
-    case DType::UInt16: return f(a.as<std::uint16_t>());
-    case DType::UInt32: return f(a.as<std::uint32_t>());
-    case DType::Int32: return f(a.as<std::int32_t>());
-    case DType::Int64: return f(a.as<std::int64_t>());
-    case DType::Float32: return f(a.as<float>());
-    case DType::Float64: break;
+    case DType::UInt8:
+        return f(a.as<std::uint8_t>());
+    case DType::UInt16:
+        return f(a.as<std::uint16_t>());
+    case DType::UInt32:
+        return f(a.as<std::uint32_t>());
+    case DType::Int32:
+        return f(a.as<std::int32_t>());
+    case DType::Int64:
+        return f(a.as<std::int64_t>());
+    case DType::Float32:
+        return f(a.as<float>());
+    case DType::Float64:
+        break;
     }
     return f(a.as<double>());
 }

@@ -7,14 +7,14 @@
 namespace clscope {
 
 struct DeviceInfo {
-    std::string spec;       // "cpu" or "ocl:N"
-    int index = -1;         // N for OpenCL devices, -1 for the host reference
-    std::string platform;   // e.g. "Portable Computing Language", "NVIDIA CUDA"
-    std::string name;       // e.g. "NVIDIA H200"
+    std::string spec;     // "cpu" or "ocl:N"
+    int index = -1;       // N for OpenCL devices, -1 for the host reference
+    std::string platform; // e.g. "Portable Computing Language", "NVIDIA CUDA"
+    std::string name;     // e.g. "NVIDIA H200"
     std::string vendor;
-    std::string type;       // "GPU", "CPU", "accelerator", "host"
-    std::string version;    // device OpenCL version string
-    std::string driver;     // driver version
+    std::string type;    // "GPU", "CPU", "accelerator", "host"
+    std::string version; // device OpenCL version string
+    std::string driver;  // driver version
     std::uint32_t computeUnits = 0;
     std::uint64_t globalMemBytes = 0, localMemBytes = 0, maxAllocBytes = 0;
     std::size_t maxWorkGroupSize = 0;

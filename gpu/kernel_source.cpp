@@ -29,7 +29,8 @@ std::string kernelSource(const std::string& name) {
 
 std::vector<std::string> embeddedKernelNames() {
     std::vector<std::string> names;
-    for (const auto& [name, text] : embeddedKernels()) names.push_back(name);
+    for (const auto& [name, text] : embeddedKernels())
+        names.push_back(name);
     return names;
 }
 

@@ -5,9 +5,9 @@
 #include "core/synthetic/synthetic.hpp"
 #include "gpu/bench.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/toy/algorithm.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "test_util.hpp"
-#include "gpu/toy/algorithm.hpp"
 
 #include <fstream>
 #include <random>
@@ -107,8 +107,7 @@ class TestAlgorithm : public QObject {
             QCOMPARE(sums.size(), std::size_t{5});
             for (std::size_t t = 0; t < 5; ++t)
                 QCOMPARE(sums.as<double>()[t], 2 * frameSum(t));
-            const auto params =
-                nlohmann::json::parse(*out.stringAttribute("/toy", "parameters"));
+            const auto params = nlohmann::json::parse(*out.stringAttribute("/toy", "parameters"));
             QCOMPARE(params["scale"].get<double>(), 2.0);
             QCOMPARE(params["input"]["datasets"]["frames"].get<std::string>(),
                      path("in.h5") + ":/entry/data/data");
@@ -119,8 +118,8 @@ class TestAlgorithm : public QObject {
     void toyCliParamsFileAndCommandLineWins() {
         writeFrames(path("in.h5"));
         std::ofstream(path("p.json")) << R"({"scale": 3})";
-        QCOMPARE(cliRun({"toy", path("in.h5"), "--device", "cpu", "--params", path("p.json"),
-                         "-o", path("a.h5")}),
+        QCOMPARE(cliRun({"toy", path("in.h5"), "--device", "cpu", "--params", path("p.json"), "-o",
+                         path("a.h5")}),
                  0);
         QCOMPARE(H5Reader(path("a.h5")).read("/toy/sums", DType::Float64).as<double>()[1],
                  3 * frameSum(1));
@@ -134,20 +133,15 @@ class TestAlgorithm : public QObject {
     void toyCliErrors() {
         writeFrames(path("in.h5"));
         const std::string out = path("never.h5");
-        QCOMPARE(cliRun({"toy", path("in.h5"), "--variant", "nope", "-o", out}),
-                 int(ExitUsage));
+        QCOMPARE(cliRun({"toy", path("in.h5"), "--variant", "nope", "-o", out}), int(ExitUsage));
         QCOMPARE(cliRun({"toy", path("in.h5"), "--scale", "-1", "-o", out}), int(ExitUsage));
         QCOMPARE(cliRun({"toy", path("in.h5"), "--scale", "two", "-o", out}), int(ExitUsage));
-        QCOMPARE(cliRun({"toy", path("missing.h5"), "--device", "cpu", "-o", out}),
+        QCOMPARE(cliRun({"toy", path("missing.h5"), "--device", "cpu", "-o", out}), int(ExitInput));
+        QCOMPARE(cliRun({"toy", path("in.h5"), "--data", "/nope", "--device", "cpu", "-o", out}),
                  int(ExitInput));
-        QCOMPARE(
-            cliRun({"toy", path("in.h5"), "--data", "/nope", "--device", "cpu", "-o", out}),
-            int(ExitInput));
-        QCOMPARE(cliRun({"toy", path("in.h5"), "--device", "ocl:99", "-o", out}),
-                 int(ExitDevice));
-        QCOMPARE(
-            cliRun({"toy", path("in.h5"), "--device", "cpu", "--variant", "ocl", "-o", out}),
-            int(ExitUsage));
+        QCOMPARE(cliRun({"toy", path("in.h5"), "--device", "ocl:99", "-o", out}), int(ExitDevice));
+        QCOMPARE(cliRun({"toy", path("in.h5"), "--device", "cpu", "--variant", "ocl", "-o", out}),
+                 int(ExitUsage));
         QVERIFY(!QFile::exists(QString::fromStdString(out)));
         // The output may not replace the input.
         QCOMPARE(cliRun({"toy", path("in.h5"), "--device", "cpu", "-o", path("in.h5")}),

@@ -14,7 +14,9 @@ namespace {
 
 constexpr std::size_t T = 4, H = 5, W = 6;
 // The fixtures' formula (tests/data/make_fixtures.py).
-double pattern(std::size_t t, std::size_t y, std::size_t x) { return (t * 31 + y * 7 + x * 3) % 251; }
+double pattern(std::size_t t, std::size_t y, std::size_t x) {
+    return (t * 31 + y * 7 + x * 3) % 251;
+}
 
 void checkPattern(const Array& a, double scale, double offset) {
     QCOMPARE(a.shape(), (Shape{T, H, W}));
@@ -29,7 +31,8 @@ template <class V> Array ramp(DType d, V step) {
     visitArray(a, [&](auto v) {
         using E = std::remove_const_t<typename decltype(v)::element_type>;
         auto* out = const_cast<E*>(v.data());
-        for (std::size_t i = 0; i < v.size(); ++i) out[i] = static_cast<E>(static_cast<V>(i) * step);
+        for (std::size_t i = 0; i < v.size(); ++i)
+            out[i] = static_cast<E>(static_cast<V>(i) * step);
     });
     return a;
 }
@@ -48,15 +51,18 @@ class TestIo : public QObject {
         for (DType d : {DType::UInt8, DType::UInt16, DType::UInt32, DType::Int32, DType::Int64,
                         DType::Float32, DType::Float64})
             for (Compression c : {Compression::None, Compression::Gzip, Compression::Bitshuffle})
-                QTest::newRow((dtypeName(d) + "/" + std::to_string(int(c))).c_str()) << int(d) << int(c);
+                QTest::newRow((dtypeName(d) + "/" + std::to_string(int(c))).c_str())
+                    << int(d) << int(c);
     }
     void roundTripEveryDtype() {
         QFETCH(int, dtype);
         QFETCH(int, compression);
         const DType d = static_cast<DType>(dtype);
         // Large values near each type's top, negative ones for signed types.
-        const Array a = dtypeIsInteger(d) ? ramp(d, d == DType::UInt8 ? 3LL : 1000003LL % (1LL << (8 * dtypeSize(d) - 2)))
-                                          : ramp(d, -0.37);
+        const Array a =
+            dtypeIsInteger(d)
+                ? ramp(d, d == DType::UInt8 ? 3LL : 1000003LL % (1LL << (8 * dtypeSize(d) - 2)))
+                : ramp(d, -0.37);
         const std::string file = path("rt.h5");
         {
             H5Writer out(file);
@@ -107,14 +113,17 @@ class TestIo : public QObject {
         H5Reader in(dataFile("h5py_frames.h5"));
         const LabelMask labels = readLabels(in, paths::qmask, H, W);
         for (std::size_t y = 0; y < H; ++y)
-            for (std::size_t x = 0; x < W; ++x) QCOMPARE(labels.labels[y * W + x], std::int32_t((x + y) / 3));
+            for (std::size_t x = 0; x < W; ++x)
+                QCOMPARE(labels.labels[y * W + x], std::int32_t((x + y) / 3));
         QCOMPARE(labels.bins(), (std::vector<std::int32_t>{1, 2, 3}));
         // Any stored integer type loads, e.g. int16 with negative (excluded) labels.
         const LabelMask narrow = readLabels(in, "/qmask_int16", H, W);
-        for (std::size_t i = 0; i < H * W; ++i) QCOMPARE(narrow.labels[i], labels.labels[i] - 1);
+        for (std::size_t i = 0; i < H * W; ++i)
+            QCOMPARE(narrow.labels[i], labels.labels[i] - 1);
         QCOMPARE(narrow.bins(), (std::vector<std::int32_t>{1, 2}));
         const PixelMask mask = readPixelMask(in, paths::pixelMask, H, W);
-        for (std::size_t i = 0; i < H * W; ++i) QCOMPARE(mask.bad[i], std::uint8_t(i % W == 0));
+        for (std::size_t i = 0; i < H * W; ++i)
+            QCOMPARE(mask.bad[i], std::uint8_t(i % W == 0));
         QCOMPARE(*readFrameTime(in), 0.002);
         QCOMPARE(in.stringAttribute("/entry/data", "NX_class").value_or(""), std::string("NXdata"));
     }
@@ -139,7 +148,9 @@ class TestIo : public QObject {
     void treeListing() {
         H5Reader in(dataFile("h5py_frames.h5"));
         const auto top = in.children("/");
-        QVERIFY(std::any_of(top.begin(), top.end(), [](const H5Node& n) { return n.name == "entry" && n.kind == H5Node::Group; }));
+        QVERIFY(std::any_of(top.begin(), top.end(), [](const H5Node& n) {
+            return n.name == "entry" && n.kind == H5Node::Group;
+        }));
         const auto data = in.children("/entry/data");
         QCOMPARE(data.size(), std::size_t{1});
         QCOMPARE(data[0].info.shape, (Shape{T, H, W}));
@@ -153,28 +164,36 @@ class TestIo : public QObject {
     void badInputGivesOneClearError() {
         const std::string frames = dataFile("h5py_frames.h5");
         EXPECT_ERROR(InputError, H5Reader("/no/such/file.h5"), "/no/such/file.h5", "not found");
-        EXPECT_ERROR(InputError, H5Reader(dataFile("make_fixtures.py")), "make_fixtures.py", "not an HDF5 file");
+        EXPECT_ERROR(InputError, H5Reader(dataFile("make_fixtures.py")), "make_fixtures.py",
+                     "not an HDF5 file");
         EXPECT_ERROR(InputError, H5Reader(dataFile("")), "directory");
         H5Reader in(frames);
-        EXPECT_ERROR(InputError, readFrames(in, "/entry/nothing"), frames, "/entry/nothing", "not found");
+        EXPECT_ERROR(InputError, readFrames(in, "/entry/nothing"), frames, "/entry/nothing",
+                     "not found");
         EXPECT_ERROR(InputError, readFrames(in, "/entry"), "/entry", "not a dataset");
         EXPECT_ERROR(InputError, readFrames(in, "/vector"), "/vector", "rank 3", "(10,)");
         EXPECT_ERROR(InputError, readLabels(in, "/text"), "/text", "integer", "string");
         EXPECT_ERROR(InputError, readFrames(in, "/f64"), "/f64", "float64", "uint8, uint16");
         EXPECT_ERROR(InputError, readFrames(in, "/i16"), "/i16", "int16");
         EXPECT_ERROR(InputError, readFrames(in, "/text"), "/text", "string");
-        EXPECT_ERROR(InputError, readLabels(in, "/bad_qmask_shape", H, W), "/bad_qmask_shape", "(6, 6)", "(5, 6)");
-        EXPECT_ERROR(InputError, readLabels(in, "/float_qmask"), "/float_qmask", "integer", "float32");
+        EXPECT_ERROR(InputError, readLabels(in, "/bad_qmask_shape", H, W), "/bad_qmask_shape",
+                     "(6, 6)", "(5, 6)");
+        EXPECT_ERROR(InputError, readLabels(in, "/float_qmask"), "/float_qmask", "integer",
+                     "float32");
         EXPECT_ERROR(InputError, readLabels(in, "/u8"), "/u8", "rank 2");
-        EXPECT_ERROR(InputError, readDigis(H5Reader(dataFile("h5py_digis.h5")), "/bad"), "/bad", "digi 1", "160x416");
-        EXPECT_ERROR(InputError, readParticles(H5Reader(frames)), "/particles/sources", "not found");
+        EXPECT_ERROR(InputError, readDigis(H5Reader(dataFile("h5py_digis.h5")), "/bad"), "/bad",
+                     "digi 1", "160x416");
+        EXPECT_ERROR(InputError, readParticles(H5Reader(frames)), "/particles/sources",
+                     "not found");
         H5Reader master(dataFile("eiger_master.h5"));
-        EXPECT_ERROR(InputError, readFrames(master, "/entry/data/data_000003_missing"), "data_000003_missing");
+        EXPECT_ERROR(InputError, readFrames(master, "/entry/data/data_000003_missing"),
+                     "data_000003_missing");
     }
 
     void truncatedFile() {
         const std::string cut = path("truncated.h5");
-        std::filesystem::copy_file(dataFile("h5py_frames.h5"), cut, std::filesystem::copy_options::overwrite_existing);
+        std::filesystem::copy_file(dataFile("h5py_frames.h5"), cut,
+                                   std::filesystem::copy_options::overwrite_existing);
         std::filesystem::resize_file(cut, std::filesystem::file_size(cut) / 2);
         EXPECT_ERROR(InputError, readFrames(H5Reader(cut)), cut);
     }
@@ -193,7 +212,8 @@ class TestIo : public QObject {
         std::string text;
         std::getline(in, text);
         QCOMPARE(text, std::string("previous contents"));
-        QCOMPARE(std::distance(std::filesystem::directory_iterator(dir.path().toStdString()), {}), 1L);
+        QCOMPARE(std::distance(std::filesystem::directory_iterator(dir.path().toStdString()), {}),
+                 1L);
         EXPECT_ERROR(InputError, H5Writer("/no/such/dir/out.h5"), "/no/such/dir", "does not exist");
     }
 

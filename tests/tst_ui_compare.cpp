@@ -72,9 +72,7 @@ class TestUiCompare : public QObject {
     QTemporaryDir dir_;
 
   private slots:
-    void initTestCase() {
-        AlgorithmRegistry::instance().add(std::make_shared<SlowFrameSums>());
-    }
+    void initTestCase() { AlgorithmRegistry::instance().add(std::make_shared<SlowFrameSums>()); }
 
     void unsupportedCellCannotBeChecked() {
         ComparisonPresenter p("toy");

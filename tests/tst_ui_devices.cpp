@@ -11,8 +11,8 @@ using namespace clscope::ui;
 
 namespace {
 
-DeviceInfo fakeDevice(const std::string& spec, int index, const std::string& platform, const std::string& name,
-                      const std::string& type, bool fp64 = true) {
+DeviceInfo fakeDevice(const std::string& spec, int index, const std::string& platform,
+                      const std::string& name, const std::string& type, bool fp64 = true) {
     DeviceInfo d;
     d.spec = spec;
     d.index = index;
@@ -34,7 +34,9 @@ VariantEntry variant(const std::string& id, VariantKind kind, bool needsFp64 = f
     VariantEntry e;
     e.info = {"xpcs", id, id + " label", kind, needsFp64 ? "fp64" : "", "{}", false};
     if (needsFp64)
-        e.extraCheck = [](const DeviceInfo& d) { return d.fp64 ? Support{} : Support{false, "needs fp64"}; };
+        e.extraCheck = [](const DeviceInfo& d) {
+            return d.fp64 ? Support{} : Support{false, "needs fp64"};
+        };
     return e;
 }
 
@@ -50,10 +52,12 @@ class TestUiDevices : public QObject {
     void listsPoclAndCpu() {
         DevicePicker picker;
         QStringList items;
-        for (int i = 0; i < picker.deviceBox()->count(); ++i) items << picker.deviceBox()->itemText(i);
+        for (int i = 0; i < picker.deviceBox()->count(); ++i)
+            items << picker.deviceBox()->itemText(i);
         QVERIFY2(items.front().startsWith("cpu"), qPrintable(items.join("; ")));
         bool pocl = false;
-        for (const DeviceInfo& d : picker.presenter().devices()) pocl |= d.platform == "Portable Computing Language";
+        for (const DeviceInfo& d : picker.presenter().devices())
+            pocl |= d.platform == "Portable Computing Language";
         QVERIFY2(pocl, qPrintable(items.join("; ")));
         const auto details = DevicePresenter::describe(picker.presenter().devices().at(1));
         QCOMPARE(details.at(0).first, std::string("spec"));
@@ -85,7 +89,8 @@ class TestUiDevices : public QObject {
         QVERIFY(!choices[2].enabled);
         QCOMPARE(choices[2].reason, std::string("needs fp64"));
         presenter.rememberVariant("xpcs", "fp64");
-        QCOMPARE(presenter.chooseVariant("xpcs", variants), std::string("naive")); // fp64 not runnable here
+        QCOMPARE(presenter.chooseVariant("xpcs", variants),
+                 std::string("naive")); // fp64 not runnable here
         presenter.select(1);
         QCOMPARE(presenter.chooseVariant("xpcs", variants), std::string("fp64"));
         presenter.select(0);
@@ -94,7 +99,8 @@ class TestUiDevices : public QObject {
 
     void preferredVariantByDefault() {
         DevicePresenter presenter(fakeDevices());
-        std::vector<VariantEntry> variants{variant("naive", VariantKind::OpenCL), variant("gemm", VariantKind::OpenCL),
+        std::vector<VariantEntry> variants{variant("naive", VariantKind::OpenCL),
+                                           variant("gemm", VariantKind::OpenCL),
                                            variant("cpu", VariantKind::Host)};
         variants[1].info.preferred = true;
         presenter.select(1);

@@ -11,8 +11,8 @@
 #include <QtTest>
 #include <chrono>
 #include <cmath>
-#include <thread>
 #include <qcustomplot.h>
+#include <thread>
 
 using namespace clscope;
 using namespace clscope::ui;
@@ -23,17 +23,21 @@ namespace {
 Array rampStack(std::size_t frames, std::size_t height, std::size_t width) {
     std::vector<std::uint16_t> values(frames * height * width);
     for (std::size_t t = 0; t < frames; ++t)
-        for (std::size_t i = 0; i < height * width; ++i) values[t * height * width + i] = static_cast<std::uint16_t>(t * 100 + i);
+        for (std::size_t i = 0; i < height * width; ++i)
+            values[t * height * width + i] = static_cast<std::uint16_t>(t * 100 + i);
     return makeArray<std::uint16_t>({frames, height, width}, values);
 }
 
-Image imageOf(std::vector<double> values) { return Image{1, values.size(), std::move(values)}; }
+Image imageOf(std::vector<double> values) {
+    return Image{1, values.size(), std::move(values)};
+}
 
 // A frame source that takes its time over every read, so a reduction is still running when
 // the test looks at it.
 class SlowFrameSource : public ArrayFrameSource {
   public:
-    SlowFrameSource(Array frames, int msPerRead) : ArrayFrameSource(std::move(frames)), msPerRead_(msPerRead) {}
+    SlowFrameSource(Array frames, int msPerRead)
+        : ArrayFrameSource(std::move(frames)), msPerRead_(msPerRead) {}
     Array readFrames(std::size_t first, std::size_t count) const override {
         std::this_thread::sleep_for(std::chrono::milliseconds(msPerRead_));
         return ArrayFrameSource::readFrames(first, count);
@@ -43,7 +47,9 @@ class SlowFrameSource : public ArrayFrameSource {
     int msPerRead_;
 };
 
-QString captionOf(const ImageView& view) { return view.findChild<QLabel*>("imageCaption")->text(); }
+QString captionOf(const ImageView& view) {
+    return view.findChild<QLabel*>("imageCaption")->text();
+}
 
 } // namespace
 
@@ -60,7 +66,8 @@ class TestUiImage : public QObject {
 
     void autoContrastIgnoresMaskedPixels() {
         std::vector<double> values;
-        for (int i = 0; i <= 100; ++i) values.push_back(i);
+        for (int i = 0; i <= 100; ++i)
+            values.push_back(i);
         Image image = imageOf(values);
         image.values[0] = 1e9; // a hot pixel, then masked
         std::vector<std::uint8_t> bad(101, 0);
@@ -82,7 +89,8 @@ class TestUiImage : public QObject {
         const ValueRange one = autoContrast(image, {ContrastMode::MeanSigma, 0, 0, 0.5});
         QCOMPARE(one.low, 1.5);
         QCOMPARE(one.high, 2.5);
-        const ValueRange log = autoContrast(imageOf({-4, 0, 2, 8}), {ContrastMode::MinMax}, Normalisation::Log);
+        const ValueRange log =
+            autoContrast(imageOf({-4, 0, 2, 8}), {ContrastMode::MinMax}, Normalisation::Log);
         QCOMPARE(log.low, 2.0); // non-positive values have no place on a log axis
         QCOMPARE(log.high, 8.0);
         QCOMPARE(normalisedValue(16.0, Normalisation::Sqrt), 4.0);
@@ -113,7 +121,8 @@ class TestUiImage : public QObject {
         timer.start(5);
         view.controls()->setReduction(Reduction::Sum, 0, 99);
         QVERIFY(view.isReducing());
-        QCOMPARE(view.presenter().selection().reduction, Reduction::Single); // the previous image stays
+        QCOMPARE(view.presenter().selection().reduction,
+                 Reduction::Single); // the previous image stays
         QTRY_VERIFY(captionOf(view).startsWith("reducing frames 0–99… "));
         QTRY_COMPARE(finished.count(), 1);
         QVERIFY(ticks >= 3); // the GUI thread's event loop ran during the reduction
@@ -195,7 +204,8 @@ class TestUiImage : public QObject {
         view.controls()->setNormalisation(Normalisation::Log);
         QCOMPARE(view.colorScale()->dataScaleType(), QCPAxis::stLogarithmic);
         QVERIFY(!view.colorScale()->axis()->ticker().dynamicCast<QCPAxisTickerLog>().isNull());
-        QCOMPARE(view.colorMap()->dataRange().lower, 1.0); // the zero pixel is left out on a log scale
+        QCOMPARE(view.colorMap()->dataRange().lower,
+                 1.0); // the zero pixel is left out on a log scale
         view.controls()->setNormalisation(Normalisation::Linear);
         view.controls()->setContrast({ContrastMode::Percentile, 10.0, 90.0});
         QVERIFY(std::abs(view.colorMap()->dataRange().lower - 9.9) < 1e-9);

@@ -22,8 +22,8 @@ inline void useTemporarySettings(const QTemporaryDir& dir) {
 }
 
 // A small xpcs file (frames, ring labels) written to dir; returns its path.
-inline std::string writeSmallXpcs(const QTemporaryDir& dir, std::size_t frames = 8, std::size_t height = 20,
-                                  std::size_t width = 24) {
+inline std::string writeSmallXpcs(const QTemporaryDir& dir, std::size_t frames = 8,
+                                  std::size_t height = 20, std::size_t width = 24) {
     synthetic::XpcsParams p;
     p.frames = frames;
     p.height = height;

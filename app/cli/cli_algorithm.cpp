@@ -178,9 +178,8 @@ void addCommand(CLI::App& app, Action& action, std::shared_ptr<const Algorithm> 
     sub->add_option("--variant", a->variant, "One of " + ids + " (default: the device's preferred)")
         ->check(nonEmpty());
     if (algorithm->readsFrames())
-        sub->add_option(
-               "--frames", a->frames,
-               "FIRST:COUNT: only frames FIRST .. FIRST+COUNT-1 (COUNT empty: to the end)")
+        sub->add_option("--frames", a->frames,
+                        "FIRST:COUNT: only frames FIRST .. FIRST+COUNT-1 (COUNT empty: to the end)")
             ->check(nonEmpty());
     if (algorithm->readsFrames()) addStreamOptions(sub, *a);
     sub->add_option("--params", a->paramsFile,

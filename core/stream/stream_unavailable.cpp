@@ -13,13 +13,29 @@ FrameSource::FrameSource(SourceOptions options) {
                      "were not found): install libzmq3-dev libcbor-dev liblz4-dev and rebuild");
 }
 FrameSource::~FrameSource() = default;
-const StartMessage& FrameSource::start() const { throw UsageError("no live input"); }
-DType FrameSource::dtype() const { throw UsageError("no live input"); }
-std::string FrameSource::describe() const { return "no live input"; }
-std::optional<Array> FrameSource::read(std::size_t) { throw UsageError("no live input"); }
-std::uint64_t FrameSource::framesRead() const { return 0; }
-std::uint64_t FrameSource::framesReceived() const { return 0; }
-std::uint64_t FrameSource::queueFullWaits() const { return 0; }
-std::size_t FrameSource::queueFrames() const { return 0; }
+const StartMessage& FrameSource::start() const {
+    throw UsageError("no live input");
+}
+DType FrameSource::dtype() const {
+    throw UsageError("no live input");
+}
+std::string FrameSource::describe() const {
+    return "no live input";
+}
+std::optional<Array> FrameSource::read(std::size_t) {
+    throw UsageError("no live input");
+}
+std::uint64_t FrameSource::framesRead() const {
+    return 0;
+}
+std::uint64_t FrameSource::framesReceived() const {
+    return 0;
+}
+std::uint64_t FrameSource::queueFullWaits() const {
+    return 0;
+}
+std::size_t FrameSource::queueFrames() const {
+    return 0;
+}
 
 } // namespace clscope::stream

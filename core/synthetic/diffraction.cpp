@@ -48,8 +48,8 @@ std::vector<double> expectedCounts(const DiffractionParams& p, std::mt19937_64& 
                     y >= static_cast<long>(p.height))
                     continue;
                 const double ddx = x + 0.5 - cx, ddy = y + 0.5 - cy;
-                rate[y * p.width + x] += total * std::exp(-(ddx * ddx + ddy * ddy) /
-                                                          (2 * sigma * sigma)) /
+                rate[y * p.width + x] += total *
+                                         std::exp(-(ddx * ddx + ddy * ddy) / (2 * sigma * sigma)) /
                                          (2 * M_PI * sigma * sigma);
             }
     }

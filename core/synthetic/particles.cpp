@@ -28,9 +28,11 @@ Particles generateParticles(const ParticlesParams& p) {
     Particles out;
     out.complexWeights = p.complexWeights;
     out.sources.resize(3 * p.sources);
-    for (double& v : out.sources) v = unit(rng);
+    for (double& v : out.sources)
+        v = unit(rng);
     out.weights.resize(p.sources * (p.complexWeights ? 2 : 1));
-    for (double& v : out.weights) v = unit(rng);
+    for (double& v : out.weights)
+        v = unit(rng);
     out.targets = planeTargets(p.gridPoints);
     return out;
 }

@@ -91,11 +91,10 @@ std::vector<ParamSpec> FrameSums::parameterSpecs() const {
 }
 
 std::vector<VariantEntry> FrameSums::variants() const {
-    return {
-        {{"toy", "ocl", "one work-item per frame", VariantKind::OpenCL, "OpenCL 1.2, fp64",
-          "{}", true},
-         {}},
-        {{"toy", "cpu", "host reference", VariantKind::Host, "host CPU", "{}", true}, {}}};
+    return {{{"toy", "ocl", "one work-item per frame", VariantKind::OpenCL, "OpenCL 1.2, fp64",
+              "{}", true},
+             {}},
+            {{"toy", "cpu", "host reference", VariantKind::Host, "host CPU", "{}", true}, {}}};
 }
 
 std::shared_ptr<FrameSumsInput> makeFrameSumsInput(Array frames) {

@@ -1,5 +1,5 @@
-// The toy algorithm, the worked example of adding one: the sum of each frame, with a host `cpu` variant
-// and an OpenCL `ocl` variant. It lives in its own files and is registered with one line,
+// The toy algorithm, the worked example of adding one: the sum of each frame, with a host `cpu`
+// variant and an OpenCL `ocl` variant. It lives in its own files and is registered with one line,
 // which is how every real algorithm plugs in (docs/DESIGN.md, "Adding an algorithm").
 // Its `fault` parameter makes the OpenCL variant wrong on purpose (NaN or off by one), so the
 // tests can see that comparisons fail.

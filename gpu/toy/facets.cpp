@@ -2,8 +2,8 @@
 // several devices (split/join) and for a memory budget (planPasses), and its synthetic dataset
 // (`clscope-cli generate toyframes`).
 #include "core/errors.hpp"
-#include "gpu/toy/algorithm.hpp"
 #include "gpu/scale/passes.hpp"
+#include "gpu/toy/algorithm.hpp"
 
 #include <cstring>
 #include <random>

@@ -14,7 +14,9 @@ enum Column { NameColumn, ShapeColumn, TypeColumn, RoleColumn };
 constexpr int pathRole = Qt::UserRole + 1;
 constexpr int maxDepth = 32; // guards against link cycles
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 } // namespace
 
@@ -110,7 +112,8 @@ bool DataBrowser::assignRole(DataRole role, const QString& path) {
 bool DataBrowser::activatePath(const QString& path) {
     const auto role = roles_.guessRole(path.toStdString());
     if (!role) {
-        emit message(QString("%1 fits no role (frames, q-bin labels, pixel mask, digis, particles)").arg(path));
+        emit message(QString("%1 fits no role (frames, q-bin labels, pixel mask, digis, particles)")
+                         .arg(path));
         return false;
     }
     return assignRole(*role, path);

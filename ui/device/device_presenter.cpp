@@ -41,7 +41,8 @@ void DevicePresenter::select(std::size_t index) {
     if (index < devices_.size()) current_ = index;
 }
 
-std::vector<VariantChoice> DevicePresenter::variantChoices(const std::vector<VariantEntry>& variants) const {
+std::vector<VariantChoice>
+DevicePresenter::variantChoices(const std::vector<VariantEntry>& variants) const {
     std::vector<VariantChoice> out;
     for (const VariantEntry& v : variants) {
         const Support s = v.supports(current());
@@ -67,7 +68,8 @@ std::string DevicePresenter::chooseVariant(const std::string& algorithm,
 std::vector<std::pair<std::string, std::string>> DevicePresenter::describe(const DeviceInfo& d) {
     const auto mib = [](std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; };
     std::ostringstream sizes;
-    for (std::size_t i = 0; i < d.maxWorkItemSizes.size(); ++i) sizes << (i ? " × " : "") << d.maxWorkItemSizes[i];
+    for (std::size_t i = 0; i < d.maxWorkItemSizes.size(); ++i)
+        sizes << (i ? " × " : "") << d.maxWorkItemSizes[i];
     return {{"spec", d.spec},
             {"name", d.name},
             {"platform", d.platform},

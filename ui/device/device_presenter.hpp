@@ -36,8 +36,11 @@ class DevicePresenter {
     // Variants of an algorithm on the current device, greyed out with the reason.
     std::vector<VariantChoice> variantChoices(const std::vector<VariantEntry>& variants) const;
     // The remembered variant if the current device can run it, else the first that it can.
-    std::string chooseVariant(const std::string& algorithm, const std::vector<VariantEntry>& variants) const;
-    void rememberVariant(const std::string& algorithm, const std::string& id) { variants_[algorithm] = id; }
+    std::string chooseVariant(const std::string& algorithm,
+                              const std::vector<VariantEntry>& variants) const;
+    void rememberVariant(const std::string& algorithm, const std::string& id) {
+        variants_[algorithm] = id;
+    }
     const std::map<std::string, std::string>& rememberedVariants() const { return variants_; }
 
     // The lines `clscope-cli devices --json` shows, as (name, value) pairs.

@@ -10,14 +10,18 @@ using Stops = std::vector<const char*>;
 
 const std::map<QString, Stops>& stopTables() {
     static const std::map<QString, Stops> tables{
-        {"viridis", {"#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58",
-                     "#b5de2b", "#fde725"}},
-        {"magma", {"#000004", "#180f3d", "#440f76", "#721f81", "#9e2f7f", "#cd4071", "#f1605d", "#fd9668",
-                   "#feca8d", "#fcfdbf"}},
-        {"inferno", {"#000004", "#1b0c41", "#4a0c6b", "#781c6d", "#a52c60", "#cf4446", "#ed6925", "#fb9b06",
-                     "#f7d13d", "#fcffa4"}},
-        {"cividis", {"#00224e", "#123570", "#3b496c", "#575d6d", "#707173", "#8a8678", "#a59c74", "#c3b369",
-                     "#e1cc55", "#fee838"}},
+        {"viridis",
+         {"#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58",
+          "#b5de2b", "#fde725"}},
+        {"magma",
+         {"#000004", "#180f3d", "#440f76", "#721f81", "#9e2f7f", "#cd4071", "#f1605d", "#fd9668",
+          "#feca8d", "#fcfdbf"}},
+        {"inferno",
+         {"#000004", "#1b0c41", "#4a0c6b", "#781c6d", "#a52c60", "#cf4446", "#ed6925", "#fb9b06",
+          "#f7d13d", "#fcffa4"}},
+        {"cividis",
+         {"#00224e", "#123570", "#3b496c", "#575d6d", "#707173", "#8a8678", "#a59c74", "#c3b369",
+          "#e1cc55", "#fee838"}},
         {"gray", {"#000000", "#ffffff"}},
     };
     return tables;
@@ -25,7 +29,9 @@ const std::map<QString, Stops>& stopTables() {
 
 } // namespace
 
-QStringList colormapNames() { return {"viridis", "magma", "inferno", "cividis", "gray"}; }
+QStringList colormapNames() {
+    return {"viridis", "magma", "inferno", "cividis", "gray"};
+}
 
 QCPColorGradient colormapGradient(const QString& name, const QColor& nanColor) {
     const auto& tables = stopTables();
@@ -34,7 +40,8 @@ QCPColorGradient colormapGradient(const QString& name, const QColor& nanColor) {
     const Stops& stops = it->second;
     QMap<double, QColor> colorStops;
     for (std::size_t i = 0; i < stops.size(); ++i)
-        colorStops.insert(static_cast<double>(i) / static_cast<double>(stops.size() - 1), QColor(stops[i]));
+        colorStops.insert(static_cast<double>(i) / static_cast<double>(stops.size() - 1),
+                          QColor(stops[i]));
     QCPColorGradient gradient;
     gradient.setColorStops(colorStops);
     gradient.setColorInterpolation(QCPColorGradient::ciRGB);

@@ -9,7 +9,8 @@ namespace clscope::ui {
 
 QStringList colormapNames();
 // The named gradient; unknown names give viridis. NaN pixels take nanColor.
-QCPColorGradient colormapGradient(const QString& name, const QColor& nanColor = QColor(255, 0, 255));
+QCPColorGradient colormapGradient(const QString& name,
+                                  const QColor& nanColor = QColor(255, 0, 255));
 // A qualitative palette for overlay labels (label L takes colour (L-1) mod size).
 const QVector<QColor>& labelPalette();
 

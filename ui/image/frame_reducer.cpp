@@ -30,9 +30,8 @@ void FrameReducer::start(std::shared_ptr<const FrameSource> source, ImageSelecti
     pending_ = selection;
     cancelFlag_ = std::make_shared<std::atomic<bool>>(false);
     emit progressed(0.0);
-    pool_.start([this, generation = generation_, flag = cancelFlag_, source = std::move(source), selection] {
-        runOnWorker(generation, flag, source, selection);
-    });
+    pool_.start([this, generation = generation_, flag = cancelFlag_, source = std::move(source),
+                 selection] { runOnWorker(generation, flag, source, selection); });
 }
 
 void FrameReducer::cancel() {
@@ -42,32 +41,40 @@ void FrameReducer::cancel() {
 }
 
 // Runs on the worker thread: progress is throttled to whole percents and queued to the GUI.
-void FrameReducer::runOnWorker(std::uint64_t generation, const std::shared_ptr<std::atomic<bool>>& cancelFlag,
-                               const std::shared_ptr<const FrameSource>& source, const ImageSelection& selection) {
+void FrameReducer::runOnWorker(std::uint64_t generation,
+                               const std::shared_ptr<std::atomic<bool>>& cancelFlag,
+                               const std::shared_ptr<const FrameSource>& source,
+                               const ImageSelection& selection) {
     int lastPercent = -1;
     const Progress progress(
         [this, generation, &lastPercent](double fraction) {
             const int percent = static_cast<int>(fraction * 100.0);
             if (percent == lastPercent) return;
             lastPercent = percent;
-            QMetaObject::invokeMethod(this, [this, generation, fraction] {
-                if (generation == generation_) emit progressed(fraction);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [this, generation, fraction] {
+                    if (generation == generation_) emit progressed(fraction);
+                },
+                Qt::QueuedConnection);
         },
         cancelFlag.get());
     try {
         auto image = std::make_shared<Image>(reduceSelection(*source, selection, progress));
-        QMetaObject::invokeMethod(this, [this, generation, image] { finishOnGui(generation, image); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, generation, image] { finishOnGui(generation, image); },
+            Qt::QueuedConnection);
     } catch (const Cancelled&) {
         // superseded or cancelled: the GUI side has already moved on
     } catch (const std::bad_alloc&) {
-        QMetaObject::invokeMethod(this, [this, generation] { failOnGui(generation, "out of host memory"); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, generation] { failOnGui(generation, "out of host memory"); },
+            Qt::QueuedConnection);
     } catch (const std::exception& e) {
         const QString message = QString::fromUtf8(e.what());
-        QMetaObject::invokeMethod(this, [this, generation, message] { failOnGui(generation, message); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, generation, message] { failOnGui(generation, message); },
+            Qt::QueuedConnection);
     }
 }
 

@@ -39,7 +39,8 @@ class FrameReducer : public QObject {
 
   private:
     void runOnWorker(std::uint64_t generation, const std::shared_ptr<std::atomic<bool>>& cancelFlag,
-                     const std::shared_ptr<const FrameSource>& source, const ImageSelection& selection);
+                     const std::shared_ptr<const FrameSource>& source,
+                     const ImageSelection& selection);
     void finishOnGui(std::uint64_t generation, const std::shared_ptr<Image>& image);
     void failOnGui(std::uint64_t generation, const QString& message);
 

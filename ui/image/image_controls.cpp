@@ -64,7 +64,8 @@ QWidget* ImageControls::buildFrameRow() {
     frameSlider_->setToolTip("Frame shown (PgUp / PgDn step through frames)");
     frameSpin_ = new QSpinBox(row);
     frameTotal_ = new QLabel(row);
-    reductionBox_ = comboOf({"frame", "sum", "mean", "max"}, "Show one frame, or combine a frame range", row);
+    reductionBox_ =
+        comboOf({"frame", "sum", "mean", "max"}, "Show one frame, or combine a frame range", row);
     firstSpin_ = new QSpinBox(row);
     lastSpin_ = new QSpinBox(row);
     firstSpin_->setToolTip("First frame of the range (inclusive)");
@@ -96,8 +97,10 @@ QWidget* ImageControls::buildAppearanceRow() {
     auto* h = new QHBoxLayout(row);
     h->setContentsMargins(0, 0, 0, 0);
     colormapBox_ = comboOf(colormapNames(), "Colour map", row);
-    normalisationBox_ = comboOf({"linear", "log", "sqrt"}, "Normalisation of the colour scale", row);
-    contrastBox_ = comboOf({"min–max", "percentile", "mean ± kσ"}, "Auto-contrast (masked pixels ignored)", row);
+    normalisationBox_ =
+        comboOf({"linear", "log", "sqrt"}, "Normalisation of the colour scale", row);
+    contrastBox_ = comboOf({"min–max", "percentile", "mean ± kσ"},
+                           "Auto-contrast (masked pixels ignored)", row);
     contrastBox_->setCurrentIndex(1);
     lowPercentile_ = percentBox(1.0, "Lower percentile of the colour range", row);
     highPercentile_ = percentBox(99.5, "Upper percentile of the colour range", row);
@@ -121,9 +124,9 @@ QWidget* ImageControls::buildAppearanceRow() {
     auto* resetZoom = new QToolButton(row);
     resetZoom->setText("Fit");
     resetZoom->setToolTip("Show the whole image (also: double-click the image)");
-    for (QWidget* w : std::initializer_list<QWidget*>{colormapBox_, normalisationBox_, contrastBox_, lowPercentile_,
-                                                      highPercentile_, sigmas_, yDownBox_, maskedColorButton_,
-                                                      overlayButton_, resetZoom})
+    for (QWidget* w : std::initializer_list<QWidget*>{
+             colormapBox_, normalisationBox_, contrastBox_, lowPercentile_, highPercentile_,
+             sigmas_, yDownBox_, maskedColorButton_, overlayButton_, resetZoom})
         h->addWidget(w);
     h->addStretch(1);
     setMaskedColor(maskedColor_);
@@ -159,7 +162,8 @@ void ImageControls::updateEnabled() {
 void ImageControls::setFrameCount(std::size_t frames) {
     const int last = frames > 0 ? static_cast<int>(frames) - 1 : 0;
     const QSignalBlocker b1(frameSlider_), b2(frameSpin_), b3(firstSpin_), b4(lastSpin_);
-    for (QSpinBox* box : {frameSpin_, firstSpin_, lastSpin_}) box->setRange(0, last);
+    for (QSpinBox* box : {frameSpin_, firstSpin_, lastSpin_})
+        box->setRange(0, last);
     frameSlider_->setRange(0, last);
     frameSlider_->setPageStep(std::max(1, last / 20));
     frameSpin_->setValue(0);
@@ -170,11 +174,21 @@ void ImageControls::setFrameCount(std::size_t frames) {
     updateEnabled();
 }
 
-std::size_t ImageControls::frame() const { return static_cast<std::size_t>(frameSpin_->value()); }
-void ImageControls::setFrame(std::size_t frame) { frameSpin_->setValue(static_cast<int>(frame)); }
-Reduction ImageControls::reduction() const { return static_cast<Reduction>(reductionBox_->currentIndex()); }
-std::size_t ImageControls::firstFrame() const { return static_cast<std::size_t>(firstSpin_->value()); }
-std::size_t ImageControls::lastFrame() const { return static_cast<std::size_t>(lastSpin_->value()); }
+std::size_t ImageControls::frame() const {
+    return static_cast<std::size_t>(frameSpin_->value());
+}
+void ImageControls::setFrame(std::size_t frame) {
+    frameSpin_->setValue(static_cast<int>(frame));
+}
+Reduction ImageControls::reduction() const {
+    return static_cast<Reduction>(reductionBox_->currentIndex());
+}
+std::size_t ImageControls::firstFrame() const {
+    return static_cast<std::size_t>(firstSpin_->value());
+}
+std::size_t ImageControls::lastFrame() const {
+    return static_cast<std::size_t>(lastSpin_->value());
+}
 
 void ImageControls::setReduction(Reduction r, std::size_t first, std::size_t last) {
     {
@@ -186,7 +200,9 @@ void ImageControls::setReduction(Reduction r, std::size_t first, std::size_t las
     reductionBox_->setCurrentIndex(static_cast<int>(r));
 }
 
-QString ImageControls::colormap() const { return colormapBox_->currentText(); }
+QString ImageControls::colormap() const {
+    return colormapBox_->currentText();
+}
 void ImageControls::setColormap(const QString& name) {
     const int index = colormapBox_->findText(name);
     if (index >= 0) colormapBox_->setCurrentIndex(index);
@@ -195,7 +211,9 @@ void ImageControls::setColormap(const QString& name) {
 Normalisation ImageControls::normalisation() const {
     return static_cast<Normalisation>(normalisationBox_->currentIndex());
 }
-void ImageControls::setNormalisation(Normalisation n) { normalisationBox_->setCurrentIndex(static_cast<int>(n)); }
+void ImageControls::setNormalisation(Normalisation n) {
+    normalisationBox_->setCurrentIndex(static_cast<int>(n));
+}
 
 ContrastSettings ImageControls::contrast() const {
     return {static_cast<ContrastMode>(contrastBox_->currentIndex()), lowPercentile_->value(),
@@ -213,7 +231,9 @@ void ImageControls::setContrast(const ContrastSettings& c) {
     contrastBox_->setCurrentIndex(static_cast<int>(c.mode));
 }
 
-bool ImageControls::yDown() const { return yDownBox_->isChecked(); }
+bool ImageControls::yDown() const {
+    return yDownBox_->isChecked();
+}
 
 void ImageControls::setMaskedColor(const QColor& c) {
     maskedColor_ = c;
@@ -236,7 +256,8 @@ void ImageControls::restoreSettings(QSettings& s) {
     setColormap(s.value("image/colormap", colormap()).toString());
     normalisationBox_->setCurrentIndex(s.value("image/normalisation", 0).toInt());
     setContrast({static_cast<ContrastMode>(s.value("image/contrast", 1).toInt()),
-                 s.value("image/lowPercentile", 1.0).toDouble(), s.value("image/highPercentile", 99.5).toDouble(),
+                 s.value("image/lowPercentile", 1.0).toDouble(),
+                 s.value("image/highPercentile", 99.5).toDouble(),
                  s.value("image/sigmas", 3.0).toDouble()});
     yDownBox_->setChecked(s.value("image/yDown", true).toBool());
     setMaskedColor(QColor(s.value("image/maskedColor", maskedColor_.name()).toString()));

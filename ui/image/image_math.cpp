@@ -10,11 +10,13 @@ namespace clscope::ui {
 
 Image reduceFrames(const Array& stack, Reduction reduction) {
     if (stack.rank() != 3 || stack.frameCount() == 0)
-        throw InputError("reduceFrames: expected a non-empty (count,H,W) stack, got " + shapeString(stack.shape()));
+        throw InputError("reduceFrames: expected a non-empty (count,H,W) stack, got " +
+                         shapeString(stack.shape()));
     Image image{stack.height(), stack.width(), {}};
     const std::size_t pixels = stack.frameSize();
     const std::size_t frames = reduction == Reduction::Single ? 1 : stack.frameCount();
-    const double start = reduction == Reduction::Max ? -std::numeric_limits<double>::infinity() : 0.0;
+    const double start =
+        reduction == Reduction::Max ? -std::numeric_limits<double>::infinity() : 0.0;
     image.values.assign(pixels, start);
     visitArray(stack, [&](auto values) {
         for (std::size_t f = 0; f < frames; ++f) {
@@ -23,12 +25,14 @@ Image reduceFrames(const Array& stack, Reduction reduction) {
                 for (std::size_t i = 0; i < pixels; ++i)
                     image.values[i] = std::max(image.values[i], static_cast<double>(frame[i]));
             } else {
-                for (std::size_t i = 0; i < pixels; ++i) image.values[i] += static_cast<double>(frame[i]);
+                for (std::size_t i = 0; i < pixels; ++i)
+                    image.values[i] += static_cast<double>(frame[i]);
             }
         }
     });
     if (reduction == Reduction::Mean)
-        for (double& v : image.values) v /= static_cast<double>(frames);
+        for (double& v : image.values)
+            v /= static_cast<double>(frames);
     return image;
 }
 
@@ -51,16 +55,19 @@ double quantile(const std::vector<double>& sorted, double q) {
 
 ValueRange meanSigma(const std::vector<double>& values, double sigmas) {
     double sum = 0, sumSquares = 0;
-    for (double v : values) sum += v, sumSquares += v * v;
+    for (double v : values)
+        sum += v, sumSquares += v * v;
     const double n = static_cast<double>(values.size());
     const double mean = sum / n;
     const double sigma = std::sqrt(std::max(0.0, sumSquares / n - mean * mean));
-    return {std::max(mean - sigmas * sigma, values.front()), std::min(mean + sigmas * sigma, values.back())};
+    return {std::max(mean - sigmas * sigma, values.front()),
+            std::min(mean + sigmas * sigma, values.back())};
 }
 
 } // namespace
 
-ValueRange autoContrast(const Image& image, const ContrastSettings& settings, Normalisation normalisation) {
+ValueRange autoContrast(const Image& image, const ContrastSettings& settings,
+                        Normalisation normalisation) {
     std::vector<double> usable;
     usable.reserve(image.values.size());
     for (double v : image.values)
@@ -75,12 +82,14 @@ ValueRange autoContrast(const Image& image, const ContrastSettings& settings, No
     } else if (settings.mode == ContrastMode::MeanSigma) {
         range = meanSigma(usable, settings.sigmas);
     }
-    if (!(range.high > range.low)) range.high = range.low + (normalisation == Normalisation::Log ? range.low : 1.0);
+    if (!(range.high > range.low))
+        range.high = range.low + (normalisation == Normalisation::Log ? range.low : 1.0);
     return range;
 }
 
 double normalisedValue(double value, Normalisation normalisation) {
-    if (normalisation == Normalisation::Sqrt) return std::isnan(value) ? value : std::sqrt(std::max(value, 0.0));
+    if (normalisation == Normalisation::Sqrt)
+        return std::isnan(value) ? value : std::sqrt(std::max(value, 0.0));
     return value;
 }
 
@@ -90,28 +99,38 @@ ValueRange normalisedRange(ValueRange range, Normalisation normalisation) {
 
 std::string reductionName(Reduction r) {
     switch (r) {
-    case Reduction::Single: return "frame";
-    case Reduction::Sum: return "sum";
-    case Reduction::Mean: return "mean";
-    case Reduction::Max: break;
+    case Reduction::Single:
+        return "frame";
+    case Reduction::Sum:
+        return "sum";
+    case Reduction::Mean:
+        return "mean";
+    case Reduction::Max:
+        break;
     }
     return "max";
 }
 
 std::string normalisationName(Normalisation n) {
     switch (n) {
-    case Normalisation::Linear: return "linear";
-    case Normalisation::Log: return "log";
-    case Normalisation::Sqrt: break;
+    case Normalisation::Linear:
+        return "linear";
+    case Normalisation::Log:
+        return "log";
+    case Normalisation::Sqrt:
+        break;
     }
     return "sqrt";
 }
 
 std::string contrastModeName(ContrastMode m) {
     switch (m) {
-    case ContrastMode::MinMax: return "min-max";
-    case ContrastMode::Percentile: return "percentile";
-    case ContrastMode::MeanSigma: break;
+    case ContrastMode::MinMax:
+        return "min-max";
+    case ContrastMode::Percentile:
+        return "percentile";
+    case ContrastMode::MeanSigma:
+        break;
     }
     return "mean ± 3σ";
 }

@@ -61,11 +61,14 @@ const Image& ImagePresenter::reducedImage() {
     return *reduced_;
 }
 
-ValueRange ImagePresenter::dataRange() { return autoContrast(image(), contrast_, normalisation_); }
+ValueRange ImagePresenter::dataRange() {
+    return autoContrast(image(), contrast_, normalisation_);
+}
 
 std::vector<double> ImagePresenter::drawnValues() {
     std::vector<double> out = image().values;
-    for (double& v : out) v = normalisedValue(v, normalisation_);
+    for (double& v : out)
+        v = normalisedValue(v, normalisation_);
     // On a log axis, zero and negative values draw in the lowest colour, not as masked.
     if (normalisation_ == Normalisation::Log)
         for (double& v : out)

@@ -11,7 +11,8 @@ namespace {
 
 // Gradient over [0, n-1] with one flat colour per palette slot; NaN (label 0) is transparent.
 QCPColorGradient overlayGradient(const OverlayData& data) {
-    QVector<QColor> colors = data.style == OverlayData::Style::Solid ? QVector<QColor>{data.color} : labelPalette();
+    QVector<QColor> colors =
+        data.style == OverlayData::Style::Solid ? QVector<QColor>{data.color} : labelPalette();
     QMap<double, QColor> stops;
     const int n = static_cast<int>(colors.size());
     for (int i = 0; i < n; ++i) {
@@ -33,13 +34,15 @@ OverlayLayer::OverlayLayer(QCustomPlot* plot, OverlayData data, const QString& b
     : plot_(plot), data_(std::move(data)) {
     // A unique layer name per overlay; reusing a name would put two maps on one layer.
     QString layerName = "overlay " + data_.name;
-    for (int i = 2; plot_->layer(layerName); ++i) layerName = "overlay " + data_.name + " " + QString::number(i);
+    for (int i = 2; plot_->layer(layerName); ++i)
+        layerName = "overlay " + data_.name + " " + QString::number(i);
     plot_->addLayer(layerName, plot_->layer(below), QCustomPlot::limAbove);
     layer_ = plot_->layer(layerName);
     layer_->setMode(QCPLayer::lmBuffered);
     map_ = addMap();
     const int w = static_cast<int>(data_.width), h = static_cast<int>(data_.height);
-    const int slotCount = data_.style == OverlayData::Style::Solid ? 1 : static_cast<int>(labelPalette().size());
+    const int slotCount =
+        data_.style == OverlayData::Style::Solid ? 1 : static_cast<int>(labelPalette().size());
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
             const std::int32_t label = data_.labels[static_cast<std::size_t>(y) * data_.width + x];
@@ -69,8 +72,10 @@ void OverlayLayer::addContours() {
     const double none = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t y = 0; y < data_.height; ++y)
         for (std::size_t x = 0; x < data_.width; ++x) {
-            const bool edge = isContourPixel(data_.labels, data_.width, data_.height, y * data_.width + x);
-            contourMap_->data()->setCell(static_cast<int>(x), static_cast<int>(y), edge ? 0.0 : none);
+            const bool edge =
+                isContourPixel(data_.labels, data_.width, data_.height, y * data_.width + x);
+            contourMap_->data()->setCell(static_cast<int>(x), static_cast<int>(y),
+                                         edge ? 0.0 : none);
         }
     QCPColorGradient gradient;
     gradient.setColorStops({{0.0, data_.contourColor}, {1.0, data_.contourColor}});
@@ -85,8 +90,8 @@ bool isContourPixel(const std::vector<std::int32_t>& labels, std::size_t width, 
     if (label == 0) return false;
     const std::size_t x = i % width, y = i / width;
     auto differs = [&](std::size_t j) { return labels[j] != 0 && labels[j] < label; };
-    return (x > 0 && differs(i - 1)) || (x + 1 < width && differs(i + 1)) || (y > 0 && differs(i - width)) ||
-           (y + 1 < height && differs(i + width));
+    return (x > 0 && differs(i - 1)) || (x + 1 < width && differs(i + 1)) ||
+           (y > 0 && differs(i - width)) || (y + 1 < height && differs(i + width));
 }
 
 OverlayLayer::~OverlayLayer() {
@@ -101,7 +106,9 @@ void OverlayLayer::setVisible(bool visible) {
     if (contourMap_) contourMap_->setVisible(visible);
 }
 
-bool OverlayLayer::isVisible() const { return layer_->visible(); }
+bool OverlayLayer::isVisible() const {
+    return layer_->visible();
+}
 
 std::int32_t OverlayLayer::labelAt(std::size_t x, std::size_t y) const {
     if (x >= data_.width || y >= data_.height) return 0;

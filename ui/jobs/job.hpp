@@ -19,16 +19,17 @@ struct RunTimings {
 };
 
 struct JobOutcome {
-    std::vector<TimingRecord> timings;  // kernel and transfer timings (ClSession::timings().records())
-    std::function<void()> deliver;      // runs on the GUI thread; may be empty
-    std::string summary;                // one line for the log, e.g. "15 bins, 500 lags"
+    std::vector<TimingRecord>
+        timings;                   // kernel and transfer timings (ClSession::timings().records())
+    std::function<void()> deliver; // runs on the GUI thread; may be empty
+    std::string summary;           // one line for the log, e.g. "15 bins, 500 lags"
 };
 
 struct Job {
-    std::string title;            // e.g. "xpcs gemm on ocl:0"
-    std::string algorithm;        // xpcs, spots, cluster, rbf, or "generate"
-    std::string variant;          // variant id, empty when not a variant run
-    DeviceInfo device;            // where it runs (the host reference for plain work)
+    std::string title;     // e.g. "xpcs gemm on ocl:0"
+    std::string algorithm; // xpcs, spots, cluster, rbf, or "generate"
+    std::string variant;   // variant id, empty when not a variant run
+    DeviceInfo device;     // where it runs (the host reference for plain work)
     // The work. Call progress.report(fraction) and progress.checkCancel() between steps
     // (at least every few hundred milliseconds so Cancel acts within a second).
     std::function<JobOutcome(const Progress& progress)> work;

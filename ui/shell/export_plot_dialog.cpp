@@ -13,7 +13,8 @@
 
 namespace clscope::ui {
 
-ExportPlotDialog::ExportPlotDialog(const QStringList& plotNames, const QString& current, QWidget* parent)
+ExportPlotDialog::ExportPlotDialog(const QStringList& plotNames, const QString& current,
+                                   QWidget* parent)
     : QDialog(parent) {
     setWindowTitle("Export plot");
     auto* form = new QFormLayout(this);
@@ -61,10 +62,18 @@ ExportPlotDialog::ExportPlotDialog(const QStringList& plotNames, const QString& 
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 }
 
-QString ExportPlotDialog::plotName() const { return plotBox_->currentText(); }
-QString ExportPlotDialog::path() const { return path_->text(); }
-int ExportPlotDialog::plotWidth() const { return width_->value(); }
-int ExportPlotDialog::plotHeight() const { return height_->value(); }
+QString ExportPlotDialog::plotName() const {
+    return plotBox_->currentText();
+}
+QString ExportPlotDialog::path() const {
+    return path_->text();
+}
+int ExportPlotDialog::plotWidth() const {
+    return width_->value();
+}
+int ExportPlotDialog::plotHeight() const {
+    return height_->value();
+}
 
 void ExportPlotDialog::setSize(int width, int height) {
     width_->setValue(width);

@@ -12,7 +12,8 @@ namespace clscope::ui {
 class ExportPlotDialog : public QDialog {
     Q_OBJECT
   public:
-    ExportPlotDialog(const QStringList& plotNames, const QString& current, QWidget* parent = nullptr);
+    ExportPlotDialog(const QStringList& plotNames, const QString& current,
+                     QWidget* parent = nullptr);
     QString plotName() const;
     QString path() const;
     int plotWidth() const;

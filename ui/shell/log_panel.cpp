@@ -18,14 +18,19 @@ LogPanel::LogPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void LogPanel::append(LogLevel level, const QString& text) {
-    const char* color = level == LogLevel::Error ? "#c0392b" : level == LogLevel::Warning ? "#b9770e" : "#202020";
+    const char* color = level == LogLevel::Error     ? "#c0392b"
+                        : level == LogLevel::Warning ? "#b9770e"
+                                                     : "#202020";
     const QString stamp = QDateTime::currentDateTime().toString("HH:mm:ss");
     QString body = text.toHtmlEscaped();
     body.replace("\n", "<br>");
-    view_->appendHtml(QString("<span style='color:#808080'>%1</span> <span style='color:%2'>%3</span>")
-                          .arg(stamp, color, body));
+    view_->appendHtml(
+        QString("<span style='color:#808080'>%1</span> <span style='color:%2'>%3</span>")
+            .arg(stamp, color, body));
 }
 
-QString LogPanel::text() const { return view_->toPlainText(); }
+QString LogPanel::text() const {
+    return view_->toPlainText();
+}
 
 } // namespace clscope::ui

@@ -34,7 +34,8 @@ void MainWindow::buildMenus() {
     file->addAction("&Generate synthetic dataset…", QKeySequence(Qt::CTRL | Qt::Key_G), this,
                     &MainWindow::generateDialog);
     file->addSeparator();
-    file->addAction("Export &plot…", QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPlotDialog);
+    file->addAction("Export &plot…", QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                    &MainWindow::exportPlotDialog);
     file->addAction("Export &results…", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
                     &MainWindow::exportResultsDialog);
     file->addAction("Export &timings (CSV)…", this, &MainWindow::exportTimingsDialog);
@@ -54,12 +55,15 @@ void MainWindow::buildMenus() {
                      [slider] { slider->setValue(slider->value() + 1); });
     image->addAction("&Previous frame", QKeySequence(Qt::Key_PageUp), this,
                      [slider] { slider->setValue(slider->value() - 1); });
-    image->addAction("&Fit image", QKeySequence(Qt::CTRL | Qt::Key_0), image_, &ImageView::fitImage);
+    image->addAction("&Fit image", QKeySequence(Qt::CTRL | Qt::Key_0), image_,
+                     &ImageView::fitImage);
 
     viewMenu_ = menuBar()->addMenu("&View");
-    for (QDockWidget* d : findChildren<QDockWidget*>()) viewMenu_->addAction(d->toggleViewAction());
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        viewMenu_->addAction(d->toggleViewAction());
     viewMenu_->addSeparator();
-    viewMenu_->addAction("&Mask editor", QKeySequence(Qt::CTRL | Qt::Key_M), this, &MainWindow::focusMaskPanel);
+    viewMenu_->addAction("&Mask editor", QKeySequence(Qt::CTRL | Qt::Key_M), this,
+                         &MainWindow::focusMaskPanel);
     viewMenu_->addAction("&Reset layout", this, &MainWindow::resetLayout);
 
     QMenu* help = menuBar()->addMenu("&Help");
@@ -81,14 +85,16 @@ void MainWindow::addRecentFile(const QString& path) {
     const QString absolute = QFileInfo(path).absoluteFilePath();
     recentFiles_.removeAll(absolute);
     recentFiles_.prepend(absolute);
-    while (recentFiles_.size() > maxRecentFiles) recentFiles_.removeLast();
+    while (recentFiles_.size() > maxRecentFiles)
+        recentFiles_.removeLast();
     buildRecentMenu();
 }
 
 void MainWindow::openFileDialog() {
-    const QString start = recentFiles_.isEmpty() ? QString() : QFileInfo(recentFiles_.front()).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(this, "Open HDF5 file", start,
-                                                      "HDF5 files (*.h5 *.hdf5 *.nxs *.hdf);;All files (*)");
+    const QString start =
+        recentFiles_.isEmpty() ? QString() : QFileInfo(recentFiles_.front()).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(
+        this, "Open HDF5 file", start, "HDF5 files (*.h5 *.hdf5 *.nxs *.hdf);;All files (*)");
     if (!path.isEmpty()) openFile(path);
 }
 
@@ -99,7 +105,8 @@ void MainWindow::generateDialog() {
 }
 
 // Run an export; its error goes to the Log and a message box, success to the status bar.
-static void tryExport(MainWindow* window, Workbench& workbench, const QString& what, const std::function<void()>& f) {
+static void tryExport(MainWindow* window, Workbench& workbench, const QString& what,
+                      const std::function<void()>& f) {
     try {
         f();
         workbench.log(LogLevel::Info, "exported " + what);
@@ -113,9 +120,11 @@ static void tryExport(MainWindow* window, Workbench& workbench, const QString& w
 void MainWindow::exportPlotDialog() {
     const auto plots = exportablePlots();
     QStringList names;
-    for (const auto& [name, plot] : plots) names << name;
+    for (const auto& [name, plot] : plots)
+        names << name;
     const ResultTab* current = results_->currentTab();
-    ExportPlotDialog dialog(names, current && current->plot ? "Result: " + current->title : "Image", this);
+    ExportPlotDialog dialog(names, current && current->plot ? "Result: " + current->title : "Image",
+                            this);
     if (dialog.exec() != QDialog::Accepted) return;
     QCustomPlot* plot = plots.at(dialog.plotName());
     tryExport(this, *workbench_, dialog.path(),
@@ -124,19 +133,23 @@ void MainWindow::exportPlotDialog() {
 
 void MainWindow::exportResultsDialog() {
     if (results_->count() == 0) {
-        statusBar()->showMessage("There are no results to export yet: run an algorithm first", 6000);
+        statusBar()->showMessage("There are no results to export yet: run an algorithm first",
+                                 6000);
         return;
     }
     QString filter;
-    const QString path = QFileDialog::getSaveFileName(this, "Export results", "results.h5",
-                                                      "HDF5 (*.h5);;CSV of the shown result (*.csv)", &filter);
+    const QString path =
+        QFileDialog::getSaveFileName(this, "Export results", "results.h5",
+                                     "HDF5 (*.h5);;CSV of the shown result (*.csv)", &filter);
     if (path.isEmpty()) return;
     const bool csv = QFileInfo(path).suffix().toLower() == "csv";
-    tryExport(this, *workbench_, path, [&] { csv ? results_->exportCsv(path) : results_->exportHdf5(path); });
+    tryExport(this, *workbench_, path,
+              [&] { csv ? results_->exportCsv(path) : results_->exportHdf5(path); });
 }
 
 void MainWindow::exportTimingsDialog() {
-    const QString path = QFileDialog::getSaveFileName(this, "Export timings", "timings.csv", "CSV (*.csv)");
+    const QString path =
+        QFileDialog::getSaveFileName(this, "Export timings", "timings.csv", "CSV (*.csv)");
     if (!path.isEmpty()) tryExport(this, *workbench_, path, [&] { timings_->exportCsv(path); });
 }
 

@@ -16,7 +16,9 @@
 namespace clscope::ui {
 
 namespace {
-QVector<double> qvec(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
+QVector<double> qvec(const std::vector<double>& v) {
+    return QVector<double>(v.begin(), v.end());
+}
 } // namespace
 
 QColor seriesColor(std::size_t rank) {
@@ -24,7 +26,8 @@ QColor seriesColor(std::size_t rank) {
     return palette[static_cast<int>(rank % static_cast<std::size_t>(palette.size()))];
 }
 
-XpcsG2View::XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString title, QWidget* parent)
+XpcsG2View::XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString title,
+                       QWidget* parent)
     : QWidget(parent), presenter_(std::move(presenter)) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -38,7 +41,8 @@ XpcsG2View::XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString t
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     plot_->xAxis->setNumberFormat("eb");
     plot_->xAxis->setNumberPrecision(0);
-    plot_->xAxis->setLabel(QString("lag time τ (%1)").arg(QString::fromStdString(presenter_->tauUnit())));
+    plot_->xAxis->setLabel(
+        QString("lag time τ (%1)").arg(QString::fromStdString(presenter_->tauUnit())));
     plot_->yAxis->setLabel("g₂(τ)");
     plot_->legend->setVisible(true);
     plot_->legend->setBrush(QColor(255, 255, 255, 220));
@@ -53,8 +57,9 @@ XpcsG2View::XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString t
     sideLayout->addWidget(bins_, 1);
     logBin_ = new QCheckBox("log-bin τ", side);
     logBin_->setChecked(true);
-    logBin_->setToolTip("Show g2 averaged in 12 log-spaced τ bins per decade (weighted by 1/err²);\n"
-                        "unchecked: every lag. Fits always use every lag.");
+    logBin_->setToolTip(
+        "Show g2 averaged in 12 log-spaced τ bins per decade (weighted by 1/err²);\n"
+        "unchecked: every lag. Fits always use every lag.");
     sideLayout->addWidget(logBin_);
     auto* defaults = new QPushButton("Default", side);
     defaults->setToolTip("About five bins spread over the range");
@@ -70,7 +75,8 @@ XpcsG2View::XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString t
         emit selectionChanged();
     });
     connect(logBin_, &QCheckBox::toggled, this, [this] { refresh(); });
-    connect(defaults, &QPushButton::clicked, this, [this] { setSelectedBins(presenter_->defaultSelection()); });
+    connect(defaults, &QPushButton::clicked, this,
+            [this] { setSelectedBins(presenter_->defaultSelection()); });
     setSelectedBins(presenter_->defaultSelection());
 }
 
@@ -95,7 +101,8 @@ void XpcsG2View::setSelectedBins(const std::vector<std::size_t>& bins) {
     {
         const QSignalBlocker block(bins_);
         for (int i = 0; i < bins_->count(); ++i) {
-            const bool on = std::find(bins.begin(), bins.end(), static_cast<std::size_t>(i)) != bins.end();
+            const bool on =
+                std::find(bins.begin(), bins.end(), static_cast<std::size_t>(i)) != bins.end();
             bins_->item(i)->setCheckState(on ? Qt::Checked : Qt::Unchecked);
         }
     }
@@ -127,7 +134,8 @@ void XpcsG2View::refresh() {
         // One legend entry that explains the dashed curves.
         auto* key = plot_->addGraph();
         key->setPen(QPen(Qt::darkGray, 1.5, Qt::DashLine));
-        key->setName(presenter_->fitOptions().stretched ? "fits: stretched exponential" : "fits: single exponential");
+        key->setName(presenter_->fitOptions().stretched ? "fits: stretched exponential"
+                                                        : "fits: single exponential");
     }
     rescaleAxes();
     plot_->replot();
@@ -138,7 +146,8 @@ void XpcsG2View::drawSeries(const XpcsSeries& series, const QColor& color) {
     auto* data = plot_->addGraph();
     data->setName(QString::fromStdString(series.legend));
     data->setLineStyle(QCPGraph::lsNone);
-    data->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, logBin_->isChecked() ? 6 : 4));
+    data->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssDisc, color, logBin_->isChecked() ? 6 : 4));
     data->setPen(QPen(color));
     data->setData(qvec(series.tau), qvec(series.g2), true);
     auto* errors = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
@@ -166,7 +175,8 @@ void XpcsG2View::rescaleAxes() {
         if (logBin_->isChecked()) s = logBinned(s);
         values.insert(values.end(), s.g2.begin(), s.g2.end());
         values.insert(values.end(), s.fitG2.begin(), s.fitG2.end());
-        for (double tau : s.tau) tauLo = std::min(tauLo, tau), tauHi = std::max(tauHi, tau);
+        for (double tau : s.tau)
+            tauLo = std::min(tauLo, tau), tauHi = std::max(tauHi, tau);
     }
     double lo = 0.9, hi = 1.1;
     if (!values.empty()) {

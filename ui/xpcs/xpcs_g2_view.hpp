@@ -20,7 +20,8 @@ QColor seriesColor(std::size_t rank);
 class XpcsG2View : public QWidget {
     Q_OBJECT
   public:
-    XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString title, QWidget* parent = nullptr);
+    XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString title,
+               QWidget* parent = nullptr);
 
     QCustomPlot* plot() const { return plot_; }
     QListWidget* binList() const { return bins_; }
