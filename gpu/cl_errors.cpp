@@ -4,6 +4,7 @@ namespace clscope {
 
 std::string clErrorName(int code) {
     switch (code) {
+        // clang-format off (a table of cases; clang-format does not settle on one layout of it)
 #define CLSCOPE_CASE(x)                                                                            \
     case x:                                                                                        \
         return #x;
@@ -30,8 +31,9 @@ std::string clErrorName(int code) {
                                                         CLSCOPE_CASE(CL_INVALID_GLOBAL_WORK_SIZE)
                                                             CLSCOPE_CASE(CL_PLATFORM_NOT_FOUND_KHR)
 #undef CLSCOPE_CASE
-                                                                default : return "OpenCL error " +
-                                                                          std::to_string(code);
+            // clang-format on
+            default : return "OpenCL error " +
+                      std::to_string(code);
     }
 }
 
