@@ -34,4 +34,24 @@ std::vector<std::string> embeddedKernelNames() {
     return names;
 }
 
+std::string clTypeName(DType dtype) {
+    switch (dtype) {
+    case DType::UInt8:
+        return "uchar";
+    case DType::UInt16:
+        return "ushort";
+    case DType::UInt32:
+        return "uint";
+    case DType::Int32:
+        return "int";
+    case DType::Int64:
+        return "long";
+    case DType::Float32:
+        return "float";
+    case DType::Float64:
+        return "double";
+    }
+    return "float";
+}
+
 } // namespace clscope

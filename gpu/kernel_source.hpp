@@ -1,6 +1,8 @@
 // OpenCL sources of resources/kernels/, embedded at build time; CLSCOPE_KERNEL_DIR loads
 // them from disk instead (for editing kernels without rebuilding).
 #pragma once
+#include "core/array.hpp"
+
 #include <string>
 #include <vector>
 
@@ -10,5 +12,8 @@ namespace clscope {
 std::string kernelSource(const std::string& name);
 // Names of the embedded kernel files, without .cl.
 std::vector<std::string> embeddedKernelNames();
+// The OpenCL C type of a dtype's elements (uchar, ushort, uint, int, long, float, double), for
+// -D DATA_T=... when a kernel is built for its input.
+std::string clTypeName(DType dtype);
 
 } // namespace clscope

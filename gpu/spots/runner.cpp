@@ -20,21 +20,6 @@ template <class Real> struct KernelParams {
     cl_int minCount;
 };
 
-std::string dataType(DType d) {
-    switch (d) {
-    case DType::UInt8:
-        return "uchar";
-    case DType::UInt16:
-        return "ushort";
-    case DType::UInt32:
-        return "uint";
-    case DType::Int32:
-        return "int";
-    default:
-        return "float";
-    }
-}
-
 int tuningValue(const Params& p, const std::string& name, int fallback) {
     const auto it = p.tuning.find(name);
     return it == p.tuning.end() ? fallback : it->second;
@@ -48,7 +33,7 @@ bool stripLocal(DType dtype, const Params& p) {
 }
 
 std::string buildOptions(DType dtype, const Params& p) {
-    std::string s = "-DDATA_T=" + dataType(dtype) +
+    std::string s = "-DDATA_T=" + clTypeName(dtype) +
                     " -DSPOTS_STRIP=" + (stripLocal(dtype, p) ? "1" : "0") +
                     " -DDATA_FLOAT=" + (dtype == DType::Float32 ? "1" : "0") +
                     " -DVALID_LIMIT=" + std::to_string(validLimit(dtype)) + "UL" +

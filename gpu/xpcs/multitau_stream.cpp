@@ -7,6 +7,7 @@
 // (gpu/staging.hpp, on every device: PoCL runs the path the GPU takes), block i + 1's copies
 // overlapping block i's kernels.
 #include "core/errors.hpp"
+#include "gpu/kernel_source.hpp"
 #include "gpu/staging.hpp"
 #include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/runner.hpp"
@@ -19,19 +20,6 @@ namespace clscope::xpcs {
 namespace {
 
 constexpr int maxChannels = 64; // the kernel's private sums and local reduction
-
-std::string dataType(DType d) {
-    switch (d) {
-    case DType::UInt8:
-        return "uchar";
-    case DType::UInt16:
-        return "ushort";
-    case DType::UInt32:
-        return "uint";
-    default:
-        return "int";
-    }
-}
 
 // Frames per block: the level-0 ring about 2 MiB (power of two in [64, 16384]; at least 256 on
 // GPUs, measured faster for 512x1024 frames, docs/PERFORMANCE.md), or MT_FRAMES.
@@ -64,7 +52,7 @@ class Stream {
         wide_ = dtype == DType::UInt32 || dtype == DType::Int32;
         while (wide_ && wg_ > 1 && std::size_t(c_ + 1) * std::size_t(wg_) * 16 > 32768)
             wg_ /= 2;
-        options_ = "-D DATA_T=" + dataType(dtype) + " -D MT_LAGS=" + std::to_string(c_) +
+        options_ = "-D DATA_T=" + clTypeName(dtype) + " -D MT_LAGS=" + std::to_string(c_) +
                    " -D MT_WG=" + std::to_string(wg_) + " -D MT_WIDE=" + (wide_ ? "1" : "0");
         pix_ = s.allocate(pixels_ * sizeof(std::int32_t), "multitau pixels", CL_MEM_READ_ONLY);
         s.upload(pix_, bins.pixelIndex.data(), pixels_ * sizeof(std::int32_t), "multitau pixels");

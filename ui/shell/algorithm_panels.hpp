@@ -59,6 +59,11 @@ class AlgorithmPanelRegistry {
     std::vector<AlgorithmPanelSpec> panels_;
 };
 
+// The demos' last step (ui/shell/file_algorithm_demo.cpp): the Compare dock raised, every
+// variant the devices can run compared on the algorithm's input on screen; the workbench's
+// demoFinished says whether every row ran.
+void compareEveryVariant(Workbench& workbench, const std::string& algorithm);
+
 // Lists every algorithm's panel (one line each, like gpu/registry.cpp for variants).
 void registerAllPanels(AlgorithmPanelRegistry& registry);
 

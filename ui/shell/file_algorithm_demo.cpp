@@ -28,6 +28,8 @@ void raiseCompareDock(Workbench& wb) {
     dock->raise();
 }
 
+} // namespace
+
 void compareEveryVariant(Workbench& wb, const std::string& id) {
     auto* view = wb.parent() ? wb.parent()->findChild<ComparisonView*>() : nullptr;
     if (!view) return emit wb.demoFinished(false);
@@ -46,8 +48,6 @@ void compareEveryVariant(Workbench& wb, const std::string& id) {
         Qt::SingleShotConnection);
     if (!view->run()) emit wb.demoFinished(false);
 }
-
-} // namespace
 
 void startFileAlgorithmDemo(Workbench& wb, const std::string& id) {
     const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))

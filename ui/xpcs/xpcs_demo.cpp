@@ -85,27 +85,7 @@ void startXpcsDemo(Workbench& wb) {
 }
 
 void startCompareDemo(Workbench& wb) {
-    withDemoData(wb, [&wb](XpcsPanel&) {
-        auto* view = wb.parent() ? wb.parent()->findChild<ComparisonView*>() : nullptr;
-        if (!view) {
-            emit wb.demoFinished(false);
-            return;
-        }
-        showInTheMiddle(wb, "ComparePanel");
-        view->setAlgorithm("xpcs");
-        if (!view->refreshInput()) return emit wb.demoFinished(false);
-        view->presenter()->checkAllSupported();
-        QObject::connect(
-            view, &ComparisonView::runFinished, view,
-            [&wb, view](bool completed) {
-                bool ok = completed;
-                for (const ComparisonRow& row : view->presenter()->rows())
-                    ok = ok && row.error.empty();
-                emit wb.demoFinished(ok);
-            },
-            Qt::SingleShotConnection);
-        if (!view->run()) emit wb.demoFinished(false);
-    });
+    withDemoData(wb, [&wb](XpcsPanel&) { compareEveryVariant(wb, "xpcs"); });
 }
 
 QWidget* xpcsDifference(const AlgorithmResult& a, const AlgorithmResult& b) {
