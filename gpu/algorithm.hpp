@@ -37,6 +37,17 @@ struct InputRole {
     bool otherFile = false;  // the option takes FILE[:PATH], not only PATH
     std::string disableFlag; // e.g. "--no-pixel-mask": do not read it even when present
     bool stack = false;      // a stack of frames (T,...): --frames FIRST:COUNT selects from it
+    // How the GUI's Data panel offers the role: what a dataset must look like to play it.
+    enum class Layout {
+        None,         // not offered (read with another role, e.g. a scalar beside the frames)
+        Frames,       // (T,H,W) or (H,W), any readable type
+        IntegerImage, // (H,W) integer, the frames' (H,W) when frames are assigned
+        Group,        // a group holding the datasets named in members
+    };
+    Layout layout = Layout::None;
+    std::vector<std::string> members; // Group: the datasets it must hold
+    std::string title;                // for people, e.g. "q-bin labels" (empty: the id)
+    std::vector<std::string> hints;   // words in a dataset path that suggest this role
 };
 
 // Frames FIRST .. FIRST+COUNT-1 of the input's frame stack (--frames FIRST:COUNT); count 0:
@@ -165,6 +176,7 @@ struct SyntheticKind {
     std::function<std::string(const ParamSet& options, std::uint64_t seed, Compression compression,
                               const std::string& path)>
         write;
+    std::string object; // the dataset a complete file holds (batch reruns a line without it)
 };
 
 // A synthetic option: its name, type, default, help and unit, the flag "--" + name with '-'

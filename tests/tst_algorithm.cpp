@@ -2,7 +2,7 @@
 // own files with one line, run through the CLI plumbing and the bench loop with no other edit.
 #include "app/cli/commands.hpp"
 #include "core/errors.hpp"
-#include "core/synthetic/synthetic.hpp"
+#include "core/xpcs/synthetic.hpp"
 #include "gpu/bench.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/toy/algorithm.hpp"

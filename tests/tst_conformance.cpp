@@ -95,6 +95,25 @@ class TestConformance : public QObject {
         QVERIFY2(back.values() == c.request.params.values(), back.dump().c_str());
     }
 
+    // Every synthetic kind of the registry writes a file holding the dataset it declares
+    // (batch's completeness check reads `object`), at small sizes: each integer option at most
+    // 8 (or its minimum).
+    void everySyntheticKind() {
+        for (const auto& [algorithm, kind] : AlgorithmRegistry::instance().syntheticKinds()) {
+            ParamSet options(kind.specs);
+            for (const ParamSpec& spec : kind.specs)
+                if (spec.type == ParamSpec::Type::Int && spec.defaultValue.is_number())
+                    options.set(
+                        spec.name,
+                        std::min(spec.defaultValue.get<long long>(),
+                                 std::max(8LL, static_cast<long long>(spec.min.value_or(0)))));
+            const std::string file = path("kind_" + kind.name + ".h5");
+            kind.write(options, 1, Compression::None, file);
+            QVERIFY2(!kind.object.empty() && H5Reader(file).hasObject(kind.object),
+                     (kind.name + ": no " + kind.object).c_str());
+        }
+    }
+
     void splitJoinEqualsWhole_data() { everyAlgorithm_data(); }
     void splitJoinEqualsWhole() {
         QFETCH(std::string, id);

@@ -4,7 +4,7 @@
 #include "core/errors.hpp"
 #include "core/mask/geometry.hpp"
 #include "core/mask/partition.hpp"
-#include "core/synthetic/synthetic.hpp"
+#include "core/xpcs/synthetic.hpp"
 
 #include <cmath>
 #include <limits>

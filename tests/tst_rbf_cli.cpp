@@ -6,7 +6,7 @@
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
 #include "core/rbf/rbf_io.hpp"
-#include "core/synthetic/synthetic.hpp"
+#include "core/rbf/synthetic.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/rbf/algorithm.hpp"
 #include "test_util.hpp"

@@ -1,6 +1,9 @@
 // Synthetic datasets: the seeds' recipes, determinism, and generate -> write -> read back.
+#include "core/cluster/synthetic.hpp"
 #include "core/io.hpp"
-#include "core/synthetic/synthetic.hpp"
+#include "core/rbf/synthetic.hpp"
+#include "core/spots/synthetic.hpp"
+#include "core/xpcs/synthetic.hpp"
 #include "test_util.hpp"
 
 #include <cmath>

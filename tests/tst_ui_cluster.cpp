@@ -5,6 +5,7 @@
 // core does; the partition difference finds exactly the digis of a merged cluster (not those
 // only renumbered); the exports read back; `clscope --demo cluster` succeeds and a failing
 // demo exits non-zero.
+#include "core/cluster/synthetic.hpp"
 #include "core/io.hpp"
 #include "gpu/cluster/algorithm.hpp"
 #include "gpu/devices.hpp"

@@ -58,7 +58,7 @@ class TestUiData : public QObject {
         const Support framesAsLabels = roles.check(DataRole::Labels, "/entry/data/data");
         QVERIFY(!framesAsLabels.ok);
         QVERIFY(QString::fromStdString(framesAsLabels.reason).contains("2-d integer"));
-        QVERIFY(!roles.check(DataRole::Digis, "/entry/data/data").ok);
+        QVERIFY(!roles.check(DataRole{"digis"}, "/entry/data/data").ok);
         QVERIFY(!roles.check(DataRole::Frames, "/nope").ok);
         QVERIFY(roles.assign(DataRole::PixelMask, "/entry/processing/qmask").ok);
         QCOMPARE(roles.guessRole("/entry/processing/qmask"),
@@ -81,8 +81,8 @@ class TestUiData : public QObject {
         QCOMPARE(assigned.at(0).at(0).value<DataRole>(), DataRole::Labels);
         QCOMPARE(qmask->text(3), QString("labels"));
         QVERIFY(browser.assignRole(DataRole::PixelMask, "/entry/processing/qmask"));
-        QCOMPARE(qmask->text(3), QString("labels, mask"));
-        QVERIFY(!browser.assignRole(DataRole::Particles, "/entry/data/data"));
+        QCOMPARE(qmask->text(3), QString("labels, pixel_mask"));
+        QVERIFY(!browser.assignRole(DataRole{"particles"}, "/entry/data/data"));
         QCOMPARE(messages.count(), 1);
         QVERIFY(messages.at(0).at(0).toString().contains("particles"));
     }
@@ -97,9 +97,9 @@ class TestUiData : public QObject {
             DatasetRoles roles;
             roles.open(path);
             const DataRole role =
-                std::string(algorithm) == "cluster" ? DataRole::Digis : DataRole::Particles;
+                std::string(algorithm) == "cluster" ? DataRole{"digis"} : DataRole{"particles"};
             QCOMPARE(roles.path(role).value(),
-                     std::string(role == DataRole::Digis ? "/digis" : "/particles"));
+                     std::string(role == DataRole{"digis"} ? "/digis" : "/particles"));
             QCOMPARE(roles.guessRole(*roles.path(role)), std::optional<DataRole>(role));
             QVERIFY(!roles.path(DataRole::Frames));
         }

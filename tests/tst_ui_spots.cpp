@@ -10,7 +10,7 @@
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
-#include "core/synthetic/synthetic.hpp"
+#include "core/spots/synthetic.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/live_rerun.hpp"

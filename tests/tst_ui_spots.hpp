@@ -2,7 +2,7 @@
 // frame of it as a live input, slices of whole-stack results, spot lists compared field by field.
 #pragma once
 #include "core/spots/spots.hpp"
-#include "core/synthetic/synthetic.hpp"
+#include "core/spots/synthetic.hpp"
 #include "ui/spots/spots_frame.hpp"
 
 #include <QtTest>

@@ -6,7 +6,7 @@
 // `--demo compare` screenshots, and a demo whose run fails exits non-zero.
 #include "core/errors.hpp"
 #include "core/io.hpp"
-#include "core/synthetic/synthetic.hpp"
+#include "core/xpcs/synthetic.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/xpcs/algorithm.hpp"

@@ -2,8 +2,8 @@
 // independent numpy computation, chunk planning, fits and the correlate command line.
 #include "core/errors.hpp"
 #include "core/io.hpp"
-#include "core/synthetic/synthetic.hpp"
 #include "core/xpcs/fit.hpp"
+#include "core/xpcs/synthetic.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/devices.hpp"

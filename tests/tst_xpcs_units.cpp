@@ -3,8 +3,8 @@
 // the Brownian demo with q written in 1/Å (labelled) recovering the true D, dense and multi-tau.
 #include "core/errors.hpp"
 #include "core/mask/mask_io.hpp"
-#include "core/synthetic/synthetic.hpp"
 #include "core/units.hpp"
+#include "core/xpcs/synthetic.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "test_util.hpp"
 

@@ -1,7 +1,7 @@
 // Shared helpers of the tst_ui_* suites: settings in a temporary folder, small datasets.
 #pragma once
 #include "core/hdf5.hpp"
-#include "core/synthetic/synthetic.hpp"
+#include "core/xpcs/synthetic.hpp"
 
 #include <QCoreApplication>
 #include <QSettings>

@@ -171,10 +171,10 @@ std::optional<std::string> outputOf(const std::vector<std::string>& args) {
 
 namespace {
 
-// generate's kinds and the dataset each output holds.
+// The dataset a complete output of `generate KIND` holds; none for an unknown kind.
 std::optional<std::string> generatedObject(const std::string& kind) {
-    if (kind == "xpcs" || kind == "diffraction") return "/entry/data/data";
-    if (kind == "digis" || kind == "particles") return "/" + kind;
+    for (const auto& [algorithm, each] : AlgorithmRegistry::instance().syntheticKinds())
+        if (each.name == kind) return each.object;
     return std::nullopt;
 }
 

@@ -1,4 +1,4 @@
-// What the synthetic generators (core/synthetic/synthetic.hpp) accept: the ranges each
+// What the synthetic generators (core/A/synthetic.hpp) accept: the ranges each
 // algorithm's synthetic kind declares in its specs (gpu/A/synthetic.cpp), and the host memory
 // a dataset would need.
 #pragma once

@@ -3,8 +3,8 @@
 // and the seed / large bench events.
 #include "gpu/cluster/algorithm.hpp"
 
+#include "core/cluster/synthetic.hpp"
 #include "core/errors.hpp"
-#include "core/synthetic/synthetic.hpp"
 #include "gpu/cluster/cluster_gpu.hpp"
 
 namespace clscope::cluster {
@@ -70,8 +70,11 @@ std::string ClusterAlgorithm::label() const {
 }
 
 std::vector<InputRole> ClusterAlgorithm::inputRoles() const {
-    return {makeRole("digis", "--digis", "/digis",
-                     "Group of the digis: module, x, y, adc (N,) uint16 each")};
+    InputRole digis = makeRole("digis", "--digis", "/digis",
+                               "Group of the digis: module, x, y, adc (N,) uint16 each");
+    digis.layout = InputRole::Layout::Group, digis.members = {"module", "x", "y", "adc"};
+    digis.hints = {"digis"};
+    return {digis};
 }
 
 std::vector<ParamSpec> ClusterAlgorithm::parameterSpecs() const {

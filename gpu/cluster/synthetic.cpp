@@ -1,5 +1,5 @@
 // cluster's synthetic dataset (clscope-cli generate digis, the GUI's Generate dialog).
-#include "core/synthetic/synthetic.hpp"
+#include "core/cluster/synthetic.hpp"
 #include "core/io.hpp"
 #include "core/synthetic/limits.hpp"
 #include "gpu/cluster/algorithm.hpp"
@@ -40,7 +40,7 @@ std::string write(const ParamSet& o, std::uint64_t seed, Compression, const std:
 } // namespace
 
 std::vector<SyntheticKind> ClusterAlgorithm::syntheticKinds() const {
-    return {{"digis", "Pixel digis of Phase-1 modules (seed 001)", specs(), write}};
+    return {{"digis", "Pixel digis of Phase-1 modules (seed 001)", specs(), write, paths::digis}};
 }
 
 } // namespace clscope::cluster

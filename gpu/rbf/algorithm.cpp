@@ -4,7 +4,7 @@
 
 #include "core/errors.hpp"
 #include "core/rbf/rbf_io.hpp"
-#include "core/synthetic/synthetic.hpp"
+#include "core/rbf/synthetic.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
 
 #include <cstdio>
@@ -102,6 +102,8 @@ std::vector<InputRole> Algorithm::inputRoles() const {
     role.flag = "--particles";
     role.defaultPath = particlesGroup;
     role.help = "group with sources (N,3), targets (M,3), weights (N) or (N,2) as [re, im]";
+    role.layout = InputRole::Layout::Group, role.members = {"sources", "targets", "weights"};
+    role.hints = {"particles"};
     return {role};
 }
 

@@ -1,5 +1,5 @@
 // rbf's synthetic dataset (clscope-cli generate particles, the GUI's Generate dialog).
-#include "core/synthetic/synthetic.hpp"
+#include "core/rbf/synthetic.hpp"
 #include "core/io.hpp"
 #include "core/synthetic/limits.hpp"
 #include "gpu/rbf/algorithm.hpp"
@@ -40,7 +40,8 @@ std::string write(const ParamSet& o, std::uint64_t seed, Compression, const std:
 } // namespace
 
 std::vector<SyntheticKind> Algorithm::syntheticKinds() const {
-    return {{"particles", "Random sources, targets on three planes (seed 003)", specs(), write}};
+    return {{"particles", "Random sources, targets on three planes (seed 003)", specs(), write,
+             paths::particles}};
 }
 
 } // namespace clscope::rbf

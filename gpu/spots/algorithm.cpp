@@ -4,7 +4,7 @@
 #include "gpu/spots/run_types.hpp"
 
 #include "core/errors.hpp"
-#include "core/synthetic/synthetic.hpp"
+#include "core/spots/synthetic.hpp"
 #include "gpu/scale/passes.hpp"
 #include "gpu/spots/spots_gpu.hpp"
 
@@ -118,9 +118,11 @@ std::vector<InputRole> SpotsAlgorithm::inputRoles() const {
                               "NXmx pixel mask FILE[:PATH], non-zero = bad (default: the input's, "
                               "when present)");
     mask.optional = true, mask.otherFile = true;
+    mask.layout = InputRole::Layout::IntegerImage, mask.title = "pixel mask";
+    mask.hints = {"pixel_mask", "mask"};
     InputRole frames =
         makeRole("frames", "--data", paths::frames, "frames (T,H,W) or one image (H,W)");
-    frames.stack = true;
+    frames.stack = true, frames.layout = InputRole::Layout::Frames, frames.title = "frames / image";
     return {frames, mask};
 }
 

@@ -1,5 +1,5 @@
 // spots's synthetic dataset (clscope-cli generate diffraction, the GUI's Generate dialog).
-#include "core/synthetic/synthetic.hpp"
+#include "core/spots/synthetic.hpp"
 #include "core/io.hpp"
 #include "core/synthetic/limits.hpp"
 #include "gpu/spots/algorithm.hpp"
@@ -51,7 +51,8 @@ std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const st
 } // namespace
 
 std::vector<SyntheticKind> SpotsAlgorithm::syntheticKinds() const {
-    return {{"diffraction", "Poisson background with Gaussian spots (seed 002)", specs(), write}};
+    return {{"diffraction", "Poisson background with Gaussian spots (seed 002)", specs(), write,
+             paths::frames}};
 }
 
 } // namespace clscope::spots

@@ -78,6 +78,7 @@ std::vector<InputRole> FrameSums::inputRoles() const {
     InputRole frames;
     frames.id = "frames", frames.flag = "--data", frames.defaultPath = paths::frames;
     frames.help = "Frames dataset (T,H,W)", frames.stack = true;
+    frames.layout = InputRole::Layout::Frames;
     return {frames};
 }
 

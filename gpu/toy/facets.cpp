@@ -93,7 +93,8 @@ std::vector<SyntheticKind> FrameSums::syntheticKinds() const {
              {syntheticOption("frames", T::Int, 5, "Number of frames", 1, 1e6),
               syntheticOption("height", T::Int, 4, "Frame height", 1, 1e4),
               syntheticOption("width", T::Int, 3, "Frame width", 1, 1e4)},
-             writeSynthetic}};
+             writeSynthetic,
+             paths::frames}};
 }
 
 } // namespace clscope::toy

@@ -39,15 +39,18 @@ std::string RunResult::summary() const {
 std::vector<InputRole> Algorithm::inputRoles() const {
     InputRole labels = makeRole("labels", "--mask", paths::qmask,
                                 "q-bin labels FILE[:PATH] (default: the input's)");
-    labels.otherFile = true;
+    labels.otherFile = true, labels.layout = InputRole::Layout::IntegerImage;
+    labels.title = "q-bin labels", labels.hints = {"qmask", "label", "roi"};
     InputRole mask = makeRole(
         "pixel_mask", "--pixel-mask", paths::pixelMask,
         "Bad-pixel mask FILE[:PATH], non-zero = excluded (default: the input's, when present)");
     mask.optional = true, mask.otherFile = true, mask.disableFlag = "--no-pixel-mask";
+    mask.layout = InputRole::Layout::IntegerImage, mask.title = "pixel mask";
+    mask.hints = {"pixel_mask", "mask"};
     InputRole frameTime = makeRole("frame_time", "", paths::frameTime, "Seconds per frame");
     frameTime.optional = true;
     InputRole frames = makeRole("frames", "--data", paths::frames, "Frames dataset (T,H,W)");
-    frames.stack = true;
+    frames.stack = true, frames.layout = InputRole::Layout::Frames, frames.title = "frames / image";
     return {frames, labels, mask, frameTime};
 }
 

@@ -1,6 +1,6 @@
 // xpcs: how two results compare and the synthetic inputs of clscope-cli bench xpcs.
 #include "core/errors.hpp"
-#include "core/synthetic/synthetic.hpp"
+#include "core/xpcs/synthetic.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "gpu/xpcs/multitau.hpp"
 

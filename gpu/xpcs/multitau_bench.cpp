@@ -1,6 +1,6 @@
 // clscope-cli bench xpcs --size multitau: 512x1024 uint8 frames from host memory, end to end
 // (upload, kernels, per-row sums back, statistics), throughput in frames/s.
-#include "core/synthetic/synthetic.hpp"
+#include "core/xpcs/synthetic.hpp"
 #include "gpu/xpcs/multitau.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // xpcs's synthetic dataset (clscope-cli generate xpcs, the GUI's Generate dialog, --demo xpcs).
-#include "core/synthetic/synthetic.hpp"
+#include "core/xpcs/synthetic.hpp"
 #include "core/errors.hpp"
 #include "core/io.hpp"
 #include "core/synthetic/limits.hpp"
@@ -90,7 +90,7 @@ std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const st
 } // namespace
 
 std::vector<SyntheticKind> Algorithm::syntheticKinds() const {
-    return {{"xpcs", "Frames and ring q-bin labels (seed 000)", specs(), write}};
+    return {{"xpcs", "Frames and ring q-bin labels (seed 000)", specs(), write, paths::frames}};
 }
 
 } // namespace clscope::xpcs

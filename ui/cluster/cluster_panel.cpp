@@ -138,7 +138,7 @@ QPushButton* ClusterPanel::buildExportButton() {
 }
 
 void ClusterPanel::refreshInputs() {
-    const auto path = wb_.dataset().path(DataRole::Digis);
+    const auto path = wb_.dataset().path(DataRole{"digis"});
     const auto file = wb_.dataset().file();
     digisInfo_->setText(file && path ? q(file->fileName() + ":" + *path)
                                      : "none: open a file with /digis (module, x, y, adc)");

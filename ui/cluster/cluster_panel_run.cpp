@@ -58,7 +58,7 @@ void writeText(const QString& path, const std::string& text) {
 
 std::optional<Job> ClusterPanel::makeJob(bool quiet) {
     const auto file = wb_.dataset().file();
-    const auto path = wb_.dataset().path(DataRole::Digis);
+    const auto path = wb_.dataset().path(DataRole{"digis"});
     if (!file || !path) {
         if (!quiet) wb_.log(LogLevel::Error, "Cluster: open a file with digis first");
         return std::nullopt;
@@ -259,7 +259,7 @@ bool ClusterPanel::exportTo(Export what, const QString& path) {
 
 ComparisonInput ClusterPanel::comparisonInput() const {
     const auto file = wb_.dataset().file();
-    const auto path = wb_.dataset().path(DataRole::Digis);
+    const auto path = wb_.dataset().path(DataRole{"digis"});
     if (!file || !path) throw InputError("cluster: open a file with digis first");
     const ParamSet p = params();
     if (input_ && inputKey_ == file->fileName() + ":" + *path) return {input_, p};

@@ -112,8 +112,10 @@ bool DataBrowser::assignRole(DataRole role, const QString& path) {
 bool DataBrowser::activatePath(const QString& path) {
     const auto role = roles_.guessRole(path.toStdString());
     if (!role) {
-        emit message(QString("%1 fits no role (frames, q-bin labels, pixel mask, digis, particles)")
-                         .arg(path));
+        QStringList names;
+        for (const DataRole& each : allDataRoles())
+            names << q(roleName(each));
+        emit message(QString("%1 fits no role (%2)").arg(path, names.join(", ")));
         return false;
     }
     return assignRole(*role, path);

@@ -1,62 +1,65 @@
 #include "ui/data/dataset_roles.hpp"
 
+#include "core/errors.hpp"
 #include "core/io.hpp"
 
 #include <algorithm>
 
 namespace clscope::ui {
 
-const std::vector<DataRole>& allDataRoles() {
-    static const std::vector<DataRole> roles{DataRole::Frames, DataRole::Labels,
-                                             DataRole::PixelMask, DataRole::Digis,
-                                             DataRole::Particles};
+const DataRole DataRole::Frames{"frames"}, DataRole::Labels{"labels"},
+    DataRole::PixelMask{"pixel_mask"};
+
+namespace {
+
+// Each offered role id once, with the first declaration of it, in registry order.
+const std::vector<InputRole>& declarations() {
+    static const std::vector<InputRole> roles = [] {
+        std::vector<InputRole> out;
+        for (const auto& algorithm : AlgorithmRegistry::instance().all())
+            for (const InputRole& role : algorithm->inputRoles())
+                if (role.layout != InputRole::Layout::None &&
+                    std::none_of(out.begin(), out.end(),
+                                 [&](const InputRole& r) { return r.id == role.id; }))
+                    out.push_back(role);
+        return out;
+    }();
     return roles;
 }
 
-std::string roleName(DataRole role) {
-    switch (role) {
-    case DataRole::Frames:
-        return "frames / image";
-    case DataRole::Labels:
-        return "q-bin labels";
-    case DataRole::PixelMask:
-        return "pixel mask";
-    case DataRole::Digis:
-        return "digis";
-    case DataRole::Particles:
-        break;
-    }
-    return "particles";
+} // namespace
+
+const std::vector<DataRole>& allDataRoles() {
+    static const std::vector<DataRole> roles = [] {
+        std::vector<DataRole> out;
+        for (const InputRole& role : declarations())
+            out.push_back({role.id});
+        return out;
+    }();
+    return roles;
 }
 
-std::string roleShortName(DataRole role) {
-    switch (role) {
-    case DataRole::Frames:
-        return "frames";
-    case DataRole::Labels:
-        return "labels";
-    case DataRole::PixelMask:
-        return "mask";
-    case DataRole::Digis:
-        return "digis";
-    case DataRole::Particles:
-        break;
-    }
-    return "particles";
+const InputRole& roleDeclaration(const DataRole& role) {
+    for (const InputRole& r : declarations())
+        if (r.id == role.id) return r;
+    throw UsageError("no registered algorithm reads a role '" + role.id + "'");
+}
+
+std::string roleName(const DataRole& role) {
+    const InputRole& r = roleDeclaration(role);
+    return r.title.empty() ? r.id : r.title;
+}
+
+std::string roleShortName(const DataRole& role) {
+    return role.id;
 }
 
 void DatasetRoles::open(const std::string& fileName) {
     auto file = std::make_shared<const H5Reader>(fileName);
     file_ = std::move(file);
     paths_.clear();
-    const std::vector<std::pair<DataRole, std::string>> defaults{
-        {DataRole::Frames, paths::frames},
-        {DataRole::Labels, paths::qmask},
-        {DataRole::PixelMask, paths::pixelMask},
-        {DataRole::Digis, paths::digis},
-        {DataRole::Particles, paths::particles}};
-    for (const auto& [role, path] : defaults)
-        if (file_->hasObject(path)) assign(role, path);
+    for (const InputRole& role : declarations())
+        if (file_->hasObject(role.defaultPath)) assign({role.id}, role.defaultPath);
 }
 
 void DatasetRoles::close() {
@@ -94,30 +97,30 @@ Support DatasetRoles::checkGroup(const std::string& path,
     return {};
 }
 
-Support DatasetRoles::check(DataRole role, const std::string& path) const {
+Support DatasetRoles::check(const DataRole& role, const std::string& path) const {
     if (!file_) return {false, "no file is open"};
     if (!file_->hasObject(path)) return {false, path + " does not exist"};
-    switch (role) {
-    case DataRole::Frames:
+    const InputRole& r = roleDeclaration(role);
+    switch (r.layout) {
+    case InputRole::Layout::Frames:
         return checkImage(path, false);
-    case DataRole::Labels:
-    case DataRole::PixelMask:
+    case InputRole::Layout::IntegerImage:
         return checkImage(path, true);
-    case DataRole::Digis:
-        return checkGroup(path, {"module", "x", "y", "adc"});
-    case DataRole::Particles:
+    case InputRole::Layout::Group:
+        return checkGroup(path, r.members);
+    case InputRole::Layout::None:
         break;
     }
-    return checkGroup(path, {"sources", "targets", "weights"});
+    return {false, "the role '" + role.id + "' is not read from the Data panel"};
 }
 
-Support DatasetRoles::assign(DataRole role, const std::string& path) {
+Support DatasetRoles::assign(const DataRole& role, const std::string& path) {
     Support s = check(role, path);
     if (s.ok) paths_[role] = path;
     return s;
 }
 
-std::optional<std::string> DatasetRoles::path(DataRole role) const {
+std::optional<std::string> DatasetRoles::path(const DataRole& role) const {
     const auto it = paths_.find(role);
     if (it == paths_.end()) return std::nullopt;
     return it->second;
@@ -127,14 +130,21 @@ std::optional<DataRole> DatasetRoles::guessRole(const std::string& path) const {
     std::string lower = path;
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char c) { return std::tolower(c); });
-    const auto has = [&](const char* word) { return lower.find(word) != std::string::npos; };
-    std::vector<DataRole> order;
-    if (has("qmask") || has("label") || has("roi")) order.push_back(DataRole::Labels);
-    if (has("pixel_mask") || has("mask")) order.push_back(DataRole::PixelMask);
-    for (DataRole role : {DataRole::Digis, DataRole::Particles, DataRole::Frames})
-        order.push_back(role);
-    for (DataRole role : order)
-        if (check(role, path).ok) return role;
+    const auto hinted = [&](const InputRole& role) {
+        return std::any_of(role.hints.begin(), role.hints.end(), [&](const std::string& word) {
+            return lower.find(word) != std::string::npos;
+        });
+    };
+    std::vector<const InputRole*> order;
+    for (int pass = 0; pass < 3; ++pass)
+        for (const InputRole& role : declarations()) {
+            const bool frames = role.layout == InputRole::Layout::Frames;
+            if ((pass == 0 && hinted(role)) || (pass == 1 && !hinted(role) && !frames) ||
+                (pass == 2 && !hinted(role) && frames))
+                order.push_back(&role);
+        }
+    for (const InputRole* role : order)
+        if (check({role->id}, path).ok) return DataRole{role->id};
     return std::nullopt;
 }
 

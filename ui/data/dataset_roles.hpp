@@ -1,9 +1,12 @@
-// Which dataset of the open file plays which role (frames, q-bin labels, pixel mask, digis,
-// particles): the Data panel's presenter, Qt-free and tested without widgets.
+// Which dataset of the open file plays which role: the Data panel's presenter, Qt-free and
+// tested without widgets. The roles are the input roles the registered algorithms declare
+// (Algorithm::inputRoles, those with a layout), each id once.
 #pragma once
 #include "core/hdf5.hpp"
+#include "gpu/algorithm.hpp"
 #include "gpu/variant.hpp"
 
+#include <compare>
 #include <map>
 #include <memory>
 #include <optional>
@@ -12,11 +15,21 @@
 
 namespace clscope::ui {
 
-enum class DataRole { Frames, Labels, PixelMask, Digis, Particles };
+// An input role id (InputRole::id), e.g. "frames" or "labels".
+struct DataRole {
+    std::string id;
+    // The image roles the workbench itself draws: the frames, their q-bin labels as an
+    // overlay, the pixel mask as masked pixels.
+    static const DataRole Frames, Labels, PixelMask;
+    auto operator<=>(const DataRole&) const = default;
+};
 
+// Every role some registered algorithm offers the Data panel, in registry order.
 const std::vector<DataRole>& allDataRoles();
-std::string roleName(DataRole role);      // "frames / image", "q-bin labels", ...
-std::string roleShortName(DataRole role); // "frames", "labels", "mask", "digis", "particles"
+// The declaration of a role (the first algorithm's that declares the id).
+const InputRole& roleDeclaration(const DataRole& role);
+std::string roleName(const DataRole& role);      // the title, e.g. "q-bin labels"
+std::string roleShortName(const DataRole& role); // the id, e.g. "labels"
 
 class DatasetRoles {
   public:
@@ -28,14 +41,14 @@ class DatasetRoles {
     std::string fileName() const { return file_ ? file_->fileName() : std::string(); }
 
     // Whether path can play role, with the reason when not (rank, dtype, shape, members).
-    Support check(DataRole role, const std::string& path) const;
+    Support check(const DataRole& role, const std::string& path) const;
     // Assign when check() passes; returns the check's answer.
-    Support assign(DataRole role, const std::string& path);
-    void unassign(DataRole role) { paths_.erase(role); }
-    std::optional<std::string> path(DataRole role) const;
+    Support assign(const DataRole& role, const std::string& path);
+    void unassign(const DataRole& role) { paths_.erase(role); }
+    std::optional<std::string> path(const DataRole& role) const;
     const std::map<DataRole, std::string>& assignments() const { return paths_; }
-    // The role a double-click gives this path: the first role its check() accepts, by name
-    // hints first (qmask, pixel_mask, digis, particles), else frames.
+    // The role a double-click gives this path: the first role its check() accepts, roles
+    // whose hints the path contains first, frame roles last.
     std::optional<DataRole> guessRole(const std::string& path) const;
 
   private:

@@ -185,7 +185,7 @@ void RbfPanel::connectControls() {
     connect(liveBox_, &QCheckBox::toggled, this, [this](bool on) { live_->setEnabled(on); });
     connect(&wb_, &Workbench::fileOpened, this, [this] { refreshSources(); });
     connect(&wb_, &Workbench::roleChanged, this, [this](DataRole role) {
-        if (role == DataRole::Particles) refreshSources();
+        if (role == DataRole{"particles"}) refreshSources();
     });
     connect(&wb_, &Workbench::deviceChanged, this, changed);
     connect(&wb_.jobs(), &JobRunner::failed, this, [this] {
@@ -220,7 +220,7 @@ void RbfPanel::refreshSources() {
     fileSources_.reset();
     fileSourcesError_.clear();
     const DatasetRoles& roles = wb_.dataset();
-    const auto path = roles.path(DataRole::Particles);
+    const auto path = roles.path(DataRole{"particles"});
     if (!roles.file() || !path) {
         fileSourcesError_ = "no particles in the open file";
     } else {

@@ -1,7 +1,7 @@
 #include "ui/rbf/rbf_run.hpp"
 
 #include "core/rbf/rbf_io.hpp"
-#include "core/synthetic/synthetic.hpp"
+#include "core/rbf/synthetic.hpp"
 #include "gpu/devices.hpp"
 
 #include <algorithm>

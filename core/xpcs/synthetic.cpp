@@ -1,7 +1,7 @@
+#include "core/xpcs/synthetic.hpp"
 #include "core/errors.hpp"
 #include "core/io.hpp"
 #include "core/mask/mask_io.hpp"
-#include "core/synthetic/synthetic.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
+#include "core/spots/synthetic.hpp"
 #include "core/errors.hpp"
 #include "core/io.hpp"
-#include "core/synthetic/synthetic.hpp"
 
 #include <algorithm>
 #include <cmath>

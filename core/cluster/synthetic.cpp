@@ -6,8 +6,8 @@
 // 100 e- of pixel noise, a 1600 e- readout threshold, pixels hit twice merged, a few isolated
 // noise hits per module. Charges are in electrons (as CMSSW's calibrated adc). The default
 // (PU ~50) gives ~59k digis in ~18k clusters.
+#include "core/cluster/synthetic.hpp"
 #include "core/errors.hpp"
-#include "core/synthetic/synthetic.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
 // xpcs model "brownian": speckle of diffusing particles with a known D (synthetic.hpp).
 #include "core/errors.hpp"
-#include "core/synthetic/synthetic.hpp"
+#include "core/xpcs/synthetic.hpp"
 
 #include <algorithm>
 #include <cmath>

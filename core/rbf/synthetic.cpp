@@ -1,5 +1,5 @@
+#include "core/rbf/synthetic.hpp"
 #include "core/errors.hpp"
-#include "core/synthetic/synthetic.hpp"
 
 #include <random>
 

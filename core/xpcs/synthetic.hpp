@@ -1,4 +1,4 @@
-// Synthetic datasets of the seeds, one generator per algorithm (clscope-cli generate).
+// The xpcs synthetic datasets (clscope-cli generate xpcs, the bench and the demo).
 #pragma once
 #include "core/array.hpp"
 #include "core/data.hpp"
@@ -45,47 +45,5 @@ struct XpcsDataset {
 XpcsDataset generateXpcs(const XpcsParams& p);
 XpcsDataset generateBrownianXpcs(const XpcsParams& p); // model "brownian"
 void writeXpcs(H5Writer& out, const XpcsDataset& d, Compression c);
-
-// diffraction (seed 002): Poisson background with Gaussian spots, uint16; optional EIGER-like
-// gaps (2-pixel chip gaps every 256 pixels, module gaps of 10 x 37 pixels) set to 65535 and
-// recorded in the pixel mask.
-struct DiffractionParams {
-    std::size_t frames = 1, height = 512, width = 1028;
-    std::size_t spots = 100;     // per frame
-    double background = 1.0;     // mean counts per pixel
-    double spotIntensity = 2000; // mean total counts per spot
-    bool gaps = false;
-    std::uint64_t seed = 0;
-};
-struct DiffractionDataset {
-    Array frames; // (T,H,W) uint16
-    PixelMask mask;
-};
-DiffractionDataset generateDiffraction(const DiffractionParams& p);
-void writeDiffraction(H5Writer& out, const DiffractionDataset& d, Compression c);
-
-// digis (seed 001): a CMS Phase-1 event (barrel layers 1-4, 6 forward half-disks; defaults ~ PU
-// 50): per-layer occupancy, cluster length growing with |eta| in the barrel, Landau charges in e-,
-// pixel noise and threshold, isolated noise hits, a few duplicated and invalid digis; modules
-// in shuffled order, digis shuffled within each module (see core/synthetic/digis.cpp).
-struct DigisParams {
-    std::size_t modules = 1856;
-    double clustersPerModule = 9.7; // mean over all modules
-    std::size_t duplicates = 20, invalid = 10;
-    std::uint64_t seed = 0;
-};
-Digis generateDigis(const DigisParams& p);
-
-// particles (seed 003): random sources in the unit cube with random weights; targets on three
-// n x n grids of the planes xy, xz and yz.
-struct ParticlesParams {
-    std::size_t sources = 50;
-    std::size_t gridPoints = 400; // n per plane side
-    bool complexWeights = false;
-    std::uint64_t seed = 0;
-};
-Particles generateParticles(const ParticlesParams& p);
-// The seed's plane targets alone (3*n*n points).
-std::vector<double> planeTargets(std::size_t n);
 
 } // namespace clscope::synthetic
