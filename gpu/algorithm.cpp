@@ -151,7 +151,9 @@ std::shared_ptr<AlgorithmResult> runAlgorithm(const Algorithm& algorithm, RunReq
     if (request.variant.empty())
         request.variant =
             algorithm.defaultVariant(request.device, request.input.get(), &request.params);
-    const VariantEntry entry = algorithm.variant(request.variant);
+    VariantEntry entry = algorithm.variant(request.variant);
+    // Emulated, the device check is the emulation's; the input's and parameters' still apply.
+    if (entry.emulatedOn(request.device, request.tuning)) entry.extraCheck = nullptr;
     const Support s =
         algorithm.supports(entry, request.device, request.input.get(), &request.params);
     if (!s.ok)

@@ -13,4 +13,11 @@ Support VariantEntry::supports(const DeviceInfo& device) const {
     return {};
 }
 
+bool VariantEntry::emulatedOn(const DeviceInfo& device,
+                              const std::map<std::string, int>& tuning) const {
+    if (emulation.empty() || device.isHost() || info.kind != VariantKind::OpenCL) return false;
+    const auto it = tuning.find(emulation);
+    return it != tuning.end() && it->second != 0;
+}
+
 } // namespace clscope

@@ -5,6 +5,7 @@
 #include "gpu/device_info.hpp"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,13 @@ struct VariantEntry {
     VariantInfo info;
     // Device-specific limits beyond the kind (fp64, local memory, ...); may be empty.
     std::function<Support(const DeviceInfo&)> extraCheck;
+    // A -D tuning NAME under which the variant runs emulated on any OpenCL device (NAME=1: its
+    // device-only path checked where that device is absent, e.g. in the tests); "" for none.
+    std::string emulation;
     // Whether this variant can run on the device, with the reason when it cannot.
     Support supports(const DeviceInfo& device) const;
+    // Whether the tuning asks for the emulation and the device is an OpenCL one.
+    bool emulatedOn(const DeviceInfo& device, const std::map<std::string, int>& tuning) const;
 };
 
 } // namespace clscope

@@ -8,9 +8,9 @@
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
-#include "gpu/cluster/cluster_gpu.hpp"
 #include "gpu/devices.hpp"
 #include "test_util.hpp"
+#include "typed_runs.hpp"
 
 #include <QProcess>
 #include <QtTest>
@@ -39,7 +39,7 @@ void expectVariantsMatch(const Digis& d, const cluster::Params& params, const QS
         for (const auto& tuning : tunings) {
             cluster::Params p = params;
             p.tuning = tuning;
-            const cluster::Result got = cluster::clusterDigis(pocl(), variant, d, p);
+            const cluster::Result got = test::runCluster(pocl(), variant, d, p);
             QString label = what + " " + variant;
             for (const auto& [name, value] : tuning)
                 label += QString(" %1=%2").arg(name.c_str()).arg(value);
@@ -106,10 +106,10 @@ void TestCluster::handMadeCases() {
     QCOMPARE(cluster::clusterReference(Digis{}).count(), std::size_t(0));
     Digis invalidOnly;
     addInvalid(invalidOnly), addInvalid(invalidOnly);
-    QCOMPARE(cluster::clusterDigis(pocl(), "unionfind", invalidOnly).id,
+    QCOMPARE(test::runCluster(pocl(), "unionfind", invalidOnly).id,
              (std::vector<std::int32_t>{-1, -1}));
     expectVariantsMatch(invalidOnly, {}, "invalid only");
-    QCOMPARE(cluster::clusterDigis(pocl(), "cmssw", Digis{}).count(), std::size_t(0));
+    QCOMPARE(test::runCluster(pocl(), "cmssw", Digis{}).count(), std::size_t(0));
 }
 
 // Every copy of a duplicated pixel is dropped and bridges nothing.
@@ -159,11 +159,11 @@ void TestCluster::badInput() {
     addDigi(d, 2, 160, 0, 1);
     EXPECT_ERROR(InputError, cluster::clusterReference(d), "digi 2", "module 2", "y 416",
                  "160x416");
-    EXPECT_ERROR(InputError, cluster::clusterDigis(pocl(), "unionfind", d), "digi 2");
+    EXPECT_ERROR(InputError, test::runCluster(pocl(), "unionfind", d), "digi 2");
     d.adc.pop_back();
     EXPECT_ERROR(InputError, cluster::clusterReference(d), "same length");
-    EXPECT_ERROR(UsageError, cluster::clusterDigis(pocl(), "nope", Digis{}), "no variant 'nope'");
-    EXPECT_ERROR(UsageError, cluster::clusterDigis(hostDevice(), "cmssw", Digis{}), "cannot run");
+    EXPECT_ERROR(UsageError, test::runCluster(pocl(), "nope", Digis{}), "no variant 'nope'");
+    EXPECT_ERROR(UsageError, test::runCluster(hostDevice(), "cmssw", Digis{}), "cannot run");
 }
 
 void TestCluster::cmsswCases_data() {
@@ -275,7 +275,7 @@ void TestCluster::shuffledInputSamePartition() {
     for (std::size_t i : order)
         addDigi(s, d.module[i], d.x[i], d.y[i], d.adc[i]);
     const cluster::Result a = cluster::clusterReference(d),
-                          b = cluster::clusterDigis(pocl(), "cmssw", s);
+                          b = test::runCluster(pocl(), "cmssw", s);
     // The same pair of digis share a cluster in both, and every cluster keeps its sums.
     std::map<std::pair<int, int>, int> bOfA;
     for (std::size_t k = 0; k < order.size(); ++k) {

@@ -10,6 +10,7 @@
 #include "gpu/devices.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
 #include "test_util.hpp"
+#include "typed_runs.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -186,7 +187,7 @@ void TestRbf::variantsMatchReference() {
     if (device.isHost()) QSKIP("no OpenCL device");
     if (variant == "fp64" && !device.fp64) QSKIP("the device has no fp64");
     const rbf::Problem& p = namedProblem(problem.toStdString());
-    const rbf::Result got = rbf::evaluate(device, variant.toStdString(), p, params);
+    const rbf::Result got = test::runRbf(device, variant.toStdString(), p, params);
     QCOMPARE(got.variant, variant.toStdString());
     QCOMPARE(got.count(), p.targetCount());
     expectClose(got, reference(problem.toStdString(), params),
@@ -227,7 +228,7 @@ void TestRbf::planesMatchTheSeedNotebook() {
     const DeviceInfo device = testDevice();
     if (device.isHost()) return;
     for (const char* variant : {"seed", "separable", "tiled"})
-        expectClose(rbf::evaluate(device, variant, planes, params), want, rbf::toleranceFp32);
+        expectClose(test::runRbf(device, variant, planes, params), want, rbf::toleranceFp32);
 }
 
 void TestRbf::referenceSemantics() {
@@ -290,7 +291,7 @@ void TestRbf::supportReasons() {
     const Support seed = rbf::supports("seed", device, &many, &gaussian);
     QVERIFY(!seed.ok);
     QVERIFY2(seed.reason.find("4097 sources exceed") != std::string::npos, seed.reason.c_str());
-    EXPECT_ERROR(UsageError, rbf::evaluate(device, "seed", many, gaussian), "4097 sources exceed");
+    EXPECT_ERROR(UsageError, test::runRbf(device, "seed", many, gaussian), "4097 sources exceed");
     const rbf::Problem& planes = namedProblem("planes 7 x13");
     QVERIFY(rbf::supports("separable", device, &planes, &gaussian).ok);
     const rbf::Params laplace = kernelParams(rbf::Kernel::Laplace);
@@ -303,7 +304,7 @@ void TestRbf::supportReasons() {
     QVERIFY(rbf::supports("fp64", noFp64).reason.find("fp64") != std::string::npos);
     QVERIFY(!rbf::supports("cpu", device).ok);
     QVERIFY(rbf::supports("cpu", hostDevice()).ok);
-    EXPECT_ERROR(UsageError, rbf::evaluate(device, "bogus", many, gaussian), "no variant 'bogus'");
+    EXPECT_ERROR(UsageError, test::runRbf(device, "bogus", many, gaussian), "no variant 'bogus'");
 }
 
 void TestRbf::compareOnTargetSubset() {

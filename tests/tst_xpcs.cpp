@@ -9,6 +9,7 @@
 #include "gpu/devices.hpp"
 #include "gpu/xpcs/plan.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
+#include "typed_runs.hpp"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -193,7 +194,7 @@ void TestXpcs::variantsMatchReference() {
         QSKIP("variant cannot run on the test device");
     xpcs::Params params = c.params;
     params.threads = 3; // a thread count that does not divide the tiles evenly
-    const xpcs::Result got = xpcs::correlate(device, variant, c.frames, c.mask, params);
+    const xpcs::Result got = test::runXpcs(device, variant, c.frames, c.mask, params);
     compareResults(got, references_.at(caseName), c.tolerance);
     QCOMPARE(got.variant, variant);
 }
@@ -278,11 +279,11 @@ void TestXpcs::rejectsBadInputs() {
         UsageError,
         xpcs::correlateCpu(frames, LabelMask{3, 3, std::vector<std::int32_t>(9, 1)}, params));
     QVERIFY_THROWS_EXCEPTION(UsageError,
-                             xpcs::correlate(hostDevice(), "gemm", frames,
-                                             LabelMask{3, 3, std::vector<std::int32_t>(9, 1)}));
+                             test::runXpcs(hostDevice(), "gemm", frames,
+                                           LabelMask{3, 3, std::vector<std::int32_t>(9, 1)}));
     QVERIFY_THROWS_EXCEPTION(UsageError,
-                             xpcs::correlate(hostDevice(), "nope", frames,
-                                             LabelMask{3, 3, std::vector<std::int32_t>(9, 1)}));
+                             test::runXpcs(hostDevice(), "nope", frames,
+                                           LabelMask{3, 3, std::vector<std::int32_t>(9, 1)}));
 }
 
 void TestXpcs::fitsRecoverParameters() {

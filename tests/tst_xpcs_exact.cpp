@@ -9,6 +9,7 @@
 #include "gpu/devices.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
+#include "typed_runs.hpp"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -155,7 +156,7 @@ void TestXpcsExact::constantFramesGiveOne() {
             for (const auto& [variant, tuning] : deviceRuns()) {
                 xpcs::Params p;
                 p.tuning = tuning;
-                results.push_back(xpcs::correlate(openclDevice(), variant, frames, mask, p));
+                results.push_back(test::runXpcs(openclDevice(), variant, frames, mask, p));
             }
         for (const xpcs::Result& r : results)
             for (std::size_t k = 0; k < r.g2.size(); ++k) {
@@ -177,12 +178,12 @@ void TestXpcsExact::deviceVariantsExactBeyond53Bits() {
     for (const auto& [variant, tuning] : deviceRuns()) {
         xpcs::Params p;
         p.tuning = tuning;
-        const xpcs::Result got = xpcs::correlate(openclDevice(), variant, frames, mask, p);
+        const xpcs::Result got = test::runXpcs(openclDevice(), variant, frames, mask, p);
         QCOMPARE(got.g2, ref.g2);
         for (std::size_t i = 0; i < ref.g2Err.size(); ++i)
             QVERIFY(std::abs(got.g2Err[i] - ref.g2Err[i]) <= 1e-9 * std::abs(ref.g2[i]));
         const xpcs::Result s =
-            xpcs::correlate(openclDevice(), variant, signedFrames, stripes(5, 7, 2), p);
+            test::runXpcs(openclDevice(), variant, signedFrames, stripes(5, 7, 2), p);
         QCOMPARE(s.g2, signedRef.g2);
     }
 }
@@ -199,7 +200,7 @@ void TestXpcsExact::deviceVariantsRefuseWhatWouldWrap() {
         const Support s = algorithm.supports(algorithm.variant(id), device, input.get(), nullptr);
         QVERIFY(!s.ok);
         QVERIFY2(s.reason.find("4294967295") != std::string::npos, s.reason.c_str());
-        QVERIFY_THROWS_EXCEPTION(UsageError, xpcs::correlate(device, id, frames, mask));
+        QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(device, id, frames, mask));
     }
     QCOMPARE(algorithm.defaultVariant(device, input.get(), nullptr), std::string("cpu"));
     // The same data below 2^28 runs.
@@ -228,7 +229,7 @@ void TestXpcsExact::gpuKernelsEveryDtype() {
         for (const char* variant : {"naive", "ordered", "gemm"}) {
             xpcs::Params p;
             p.tuning = {{"XPCS_CPU", 0}, {"ORDERED_WG", 64}};
-            const xpcs::Result got = xpcs::correlate(openclDevice(), variant, frames, mask, p);
+            const xpcs::Result got = test::runXpcs(openclDevice(), variant, frames, mask, p);
             for (std::size_t i = 0; i < ref.g2.size(); ++i) {
                 const double a = got.g2[i], b = ref.g2[i];
                 QVERIFY2((std::isnan(a) && std::isnan(b)) ||

@@ -7,6 +7,7 @@
 #include "core/io.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
+#include "typed_runs.hpp"
 
 #include <QtTest>
 #include <cstring>
@@ -63,7 +64,7 @@ void compareBits(const char* what, const std::vector<double>& got,
 void checkAgainstCpu(const Array& frames, const LabelMask& mask, xpcs::Params params,
                      const std::string& expectedVariant = "mma") {
     const xpcs::Result want = xpcs::correlateCpu(frames, mask, params);
-    const xpcs::Result got = xpcs::correlate(testDevice(), "mma", frames, mask, params);
+    const xpcs::Result got = test::runXpcs(testDevice(), "mma", frames, mask, params);
     QCOMPARE(got.variant, expectedVariant);
     compareBits("g2", got.g2, want.g2);
     // g2_err: the lag-sum kernel's double sums (every OpenCL variant) may differ in the last bit.
@@ -126,7 +127,7 @@ void TestXpcsMma::flushAtItsBound() {
     xpcs::Params p = emulated();
     checkAgainstCpu(f, m, p);
     p.tuning["MMA_FLUSH_STEPS"] = 5; // 5 steps could reach 2^23: refused
-    QVERIFY_THROWS_EXCEPTION(UsageError, xpcs::correlate(testDevice(), "mma", f, m, p));
+    QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(testDevice(), "mma", f, m, p));
 }
 
 void TestXpcsMma::refusals() {
@@ -134,11 +135,11 @@ void TestXpcsMma::refusals() {
     const LabelMask m = scattered(4, 4, 2, 2);
     const DeviceInfo device = testDevice();
     if (device.platform.find("NVIDIA") == std::string::npos) // the plain run needs the GPU
-        QVERIFY_THROWS_EXCEPTION(UsageError, xpcs::correlate(device, "mma", f, m, {}));
+        QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(device, "mma", f, m, {}));
     xpcs::Params p;
     p.tuning = {{"MMA_EMU_BITS", 20}}; // narrowed accumulators exist only in the emulation
-    QVERIFY_THROWS_EXCEPTION(UsageError, xpcs::correlate(device, "mma", f, m, p));
-    QVERIFY_THROWS_EXCEPTION(UsageError, xpcs::correlate(hostDevice(), "mma", f, m, {}));
+    QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(device, "mma", f, m, p));
+    QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(hostDevice(), "mma", f, m, {}));
 }
 
 void TestXpcsMma::uint16RunsGemm() {

@@ -1,5 +1,6 @@
 // cluster on OpenCL devices: variants cmssw and unionfind next to the CPU reference `cpu`.
-// The one entry point for the GUI, the CLI, the tests and bench is clusterDigis().
+// Internal to gpu/cluster: runs go through runAlgorithm() (gpu/algorithm.hpp), whose
+// ClusterAlgorithm::run calls clusterDigis().
 #pragma once
 #include "core/cluster/cluster.hpp"
 #include "gpu/device_info.hpp"

@@ -1,5 +1,6 @@
 // rbf on OpenCL devices: variants seed, tiled, tiled-fast, fp64 and separable next to the CPU
-// reference `cpu`. The one entry point for the CLI, the tests and bench is evaluate().
+// reference `cpu`. Runs go through runAlgorithm() (gpu/algorithm.hpp); evaluate() is what
+// rbf::Algorithm::run calls.
 #pragma once
 #include "core/rbf/rbf.hpp"
 #include "gpu/device_info.hpp"

@@ -8,7 +8,7 @@
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/scale/passes.hpp"
 #include "gpu/xpcs/multitau.hpp"
-#include "gpu/xpcs/xpcs_gpu.hpp"
+#include "gpu/xpcs/runner.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -115,8 +115,11 @@ std::shared_ptr<Input> makeInput(Array frames, LabelMask labels, nlohmann::json 
 
 Support Algorithm::supports(const VariantEntry& variant, const DeviceInfo& device,
                             const AlgorithmInput* input, const ParamSet* params) const {
-    const Support s = clscope::Algorithm::supports(variant, device, input, params);
     const auto* in = dynamic_cast<const Input*>(input);
+    // mma on frames other than uint8 runs gemm (variants.cpp): gemm's device check applies.
+    if (variant.info.id == "mma" && in && in->frames && in->frames->dtype() != DType::UInt8)
+        return supports(this->variant("gemm"), device, input, params);
+    const Support s = clscope::Algorithm::supports(variant, device, input, params);
     if (s.ok && params) {
         if (const Support m = multitauSupport(variant.info.id, *params); !m.ok) return m;
         if (params->boolean("multitau")) return s; // its own bound: correlateMultitau

@@ -213,6 +213,7 @@ std::vector<VariantEntry> xpcsVariants() {
         VariantEntry e{{"xpcs", id, label, kind, needs, nlohmann::json(defaults).dump(), preferred},
                        {}};
         if (kind == VariantKind::OpenCL) e.extraCheck = id == "mma" ? mmaSupport : needsFp64;
+        if (id == "mma") e.emulation = "MMA_EMULATE";
         out.push_back(std::move(e));
     };
     add("naive", "one work-item per bin and lag (seed kernel 1)", VariantKind::OpenCL,

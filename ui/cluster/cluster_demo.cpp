@@ -6,7 +6,7 @@
 // true only when that run delivered clusters. CLSCOPE_DEMO_VARIANT picks another variant,
 // CLSCOPE_DEMO_TAB another result tab ("Module").
 #include "core/errors.hpp"
-#include "gpu/cluster/cluster_gpu.hpp"
+#include "gpu/algorithm.hpp"
 #include "ui/cluster/cluster_difference_view.hpp"
 #include "ui/cluster/cluster_panel.hpp"
 #include "ui/shell/workbench.hpp"
@@ -83,8 +83,10 @@ void startClusterDemo(Workbench& wb) {
             return;
         }
         const QString chosen = qEnvironmentVariable("CLSCOPE_DEMO_VARIANT");
-        panel->setVariant(chosen.isEmpty() ? cluster::defaultVariant(wb.device())
-                                           : chosen.toStdString());
+        panel->setVariant(
+            chosen.isEmpty()
+                ? AlgorithmRegistry::instance().find("cluster").defaultVariant(wb.device())
+                : chosen.toStdString());
         QObject::connect(
             panel, &ClusterPanel::runFinished, panel,
             [&wb, panel](bool ok) {

@@ -5,7 +5,7 @@
 // whether its run succeeded (Workbench::demoFinished). CLSCOPE_DEMO_VARIANT picks another
 // variant for `--demo xpcs`, CLSCOPE_DEMO_TAB another result tab to show.
 #include "core/errors.hpp"
-#include "gpu/xpcs/xpcs_gpu.hpp"
+#include "gpu/algorithm.hpp"
 #include "ui/compare/comparison_view.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/xpcs/xpcs_difference_view.hpp"
@@ -70,8 +70,10 @@ void withDemoData(Workbench& wb, std::function<void(XpcsPanel&)> then) {
 void startXpcsDemo(Workbench& wb) {
     withDemoData(wb, [&wb](XpcsPanel& panel) {
         const QString chosen = qEnvironmentVariable("CLSCOPE_DEMO_VARIANT");
-        panel.setVariant(chosen.isEmpty() ? xpcs::defaultVariant(wb.device())
-                                          : chosen.toStdString());
+        panel.setVariant(
+            chosen.isEmpty()
+                ? AlgorithmRegistry::instance().find("xpcs").defaultVariant(wb.device())
+                : chosen.toStdString());
         QObject::connect(
             &panel, &XpcsPanel::runFinished, &panel,
             [&wb](bool ok) {

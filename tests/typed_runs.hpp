@@ -1,0 +1,59 @@
+// Runs of one algorithm with its typed input and parameters, for the algorithm's own tests:
+// the parameters become the ParamSet the algorithm declares, the run goes through
+// runAlgorithm() (the one way to run: variant resolution, support check, timing, provenance)
+// and the algorithm's typed result comes back.
+#pragma once
+#include "gpu/algorithm.hpp"
+#include "gpu/cluster/algorithm.hpp"
+#include "gpu/rbf/algorithm.hpp"
+#include "gpu/xpcs/algorithm.hpp"
+
+namespace clscope::test {
+
+inline std::shared_ptr<AlgorithmResult>
+runTyped(const std::string& algorithm, const DeviceInfo& device, const std::string& variant,
+         std::shared_ptr<const AlgorithmInput> input, const ParamSet& params,
+         const std::map<std::string, int>& tuning, const Progress& progress = {}) {
+    const Algorithm& a = AlgorithmRegistry::instance().find(algorithm);
+    return runAlgorithm(a, {device, variant, std::move(input), params, tuning}, progress);
+}
+
+inline xpcs::Result runXpcs(const DeviceInfo& device, const std::string& variant,
+                            const Array& frames, const LabelMask& labels,
+                            const xpcs::Params& p = {}, const Progress& progress = {}) {
+    ParamSet set = AlgorithmRegistry::instance().find("xpcs").defaultParams();
+    set.set("twotime", p.twotimeLabels);
+    if (p.frameTime) set.set("frame_time", *p.frameTime);
+    set.set("chunk_pixels", p.chunkPixels);
+    set.set("threads", p.threads);
+    set.set("multitau", p.multitau);
+    set.set("channels", p.channels);
+    set.set("twotime_bin", p.twotimeBin);
+    const auto result =
+        runTyped("xpcs", device, variant, xpcs::makeInput(frames, labels), set, p.tuning, progress);
+    return dynamic_cast<const xpcs::RunResult&>(*result).result;
+}
+
+inline cluster::Result runCluster(const DeviceInfo& device, const std::string& variant,
+                                  const Digis& digis, const cluster::Params& p = {}) {
+    ParamSet set = AlgorithmRegistry::instance().find("cluster").defaultParams();
+    set.set("charge_cut", p.chargeCut.text());
+    const auto result = runTyped("cluster", device, variant,
+                                 std::make_shared<cluster::ClusterInput>(digis), set, p.tuning);
+    return dynamic_cast<const cluster::ClusterResult&>(*result).clusters;
+}
+
+inline rbf::Result runRbf(const DeviceInfo& device, const std::string& variant,
+                          const rbf::Problem& problem, const rbf::Params& p = {}) {
+    ParamSet set = AlgorithmRegistry::instance().find("rbf").defaultParams();
+    set.set("kernel", rbf::kernelName(p.kernel));
+    set.set("sigma", p.sigma);
+    set.set("wavenumber", p.wavenumber);
+    set.set("planes", p.planes);
+    set.set("threads", p.threads);
+    set.set("sample_targets", p.sampleTargets);
+    const auto result = runTyped("rbf", device, variant, rbf::makeInput(problem), set, p.tuning);
+    return dynamic_cast<const rbf::RunResult&>(*result).result;
+}
+
+} // namespace clscope::test
