@@ -1,0 +1,135 @@
+// The live view (ui/stream) over tests/stream_publisher.py: every frame of the series arrives
+// and is shown, the spots per frame are those of a file run of the same frames, "Save what was
+// received" writes the input's frames and pixel mask, and Stop mid-stream ends the series.
+#include "core/hdf5.hpp"
+#include "core/io.hpp"
+#include "gpu/devices.hpp"
+#include "gpu/spots/run_types.hpp"
+#include "stream_publisher.hpp"
+#include "test_util.hpp"
+#include "ui/stream/live_view.hpp"
+
+#include <QLabel>
+#include <QSignalSpy>
+#include <cstring>
+#include <numeric>
+
+using namespace clscope;
+using namespace clscope::ui;
+using clscope::test::Publisher;
+
+namespace {
+
+constexpr std::size_t frames = 6;
+
+// Spots on the host's reference (a file run and the live view: the same variant).
+StreamRequest requestFor(const Publisher& pub) {
+    StreamRequest r;
+    r.endpoint = pub.endpoint;
+    r.timeoutSeconds = 20;
+    r.context.device = hostDevice();
+    r.context.variants["spots"] = "cpu";
+    return r;
+}
+
+// Spots per frame of a file run over every frame of `file`.
+std::vector<double> spotsPerFrameOfFile(const QString& file) {
+    const Algorithm& spots = AlgorithmRegistry::instance().find("spots");
+    InputSources sources;
+    sources.file = file.toStdString();
+    const ParamSet params = spots.defaultParams();
+    const auto result =
+        runAlgorithm(spots, {hostDevice(), "cpu", spots.read(sources, params), params, {}});
+    std::vector<double> perFrame(frames, 0);
+    for (const auto& s : dynamic_cast<const spots::SpotsResult&>(*result).result.spots)
+        perFrame.at(std::size_t(s.frame)) += 1;
+    return perFrame;
+}
+
+bool sameArrays(const Array& a, const Array& b) {
+    return a.dtype() == b.dtype() && a.shape() == b.shape() &&
+           std::memcmp(a.bytes(), b.bytes(), a.byteSize()) == 0;
+}
+
+} // namespace
+
+class TestUiStream : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+    QString file;
+
+  private slots:
+    void initTestCase() {
+        if (const QString missing = test::publisherMissing(); !missing.isEmpty())
+            QSKIP(qPrintable(missing));
+        file = dir.filePath("diffraction.h5");
+        const auto d =
+            test::runCli({"generate", "diffraction", "--frames", QString::number(frames),
+                          "--height", "64", "--width", "80", "--spots", "5", "--gaps", "-o", file});
+        QVERIFY2(d.code == 0, qPrintable(d.err));
+    }
+
+    void receivesShowsAndSavesEveryFrame() {
+        Publisher pub({file, "--compression", "bslz4"});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        view.resize(1200, 800);
+        view.show();
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(requestFor(pub));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.at(0).at(0).toString(), QString());
+        QCOMPARE(finished.at(0).at(1).toBool(), false);
+        QCOMPARE(view.receiver().frames()->frameCount(), frames);
+        QCOMPARE(view.frameShown(), frames);
+        QVERIFY2(view.status()->text().contains("Series ended: 6 frames"),
+                 qPrintable(view.status()->text()));
+
+        const auto values = view.receiver().values();
+        QCOMPARE(values.size(), std::size_t(1)); // spots
+        const std::vector<double> expected = spotsPerFrameOfFile(file);
+        QCOMPARE(values[0], expected);
+        QVERIFY(std::accumulate(expected.begin(), expected.end(), 0.0) > 0);
+
+        const QString saved = dir.filePath("received.h5");
+        QString error;
+        QVERIFY2(view.saveReceived(saved, &error), qPrintable(error));
+        const H5Reader in(file.toStdString()), out(saved.toStdString());
+        QVERIFY(sameArrays(readFrames(out), readFrames(in)));
+        QVERIFY(readPixelMask(out).bad == readPixelMask(in).bad);
+    }
+
+    // The publisher sends 4 frames a second: Stop after the first ends the series there.
+    void stopMidStream() {
+        Publisher pub({file, "--rate", "4"});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(requestFor(pub));
+        QTRY_VERIFY_WITH_TIMEOUT(view.frameShown() >= 1, 20000);
+        view.stop();
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(finished.at(0).at(0).toString(), QString());
+        QCOMPARE(finished.at(0).at(1).toBool(), true);
+        QVERIFY(view.receiver().frames()->frameCount() < frames);
+        QVERIFY(!view.isReceiving());
+    }
+
+    // Closing the view while it still waits for the start message does not wait for the
+    // timeout (the receiving thread sees the stop within 0.1 s).
+    void closeWhileWaiting() {
+        Publisher pub({file, "--silent", "30"});
+        QVERIFY(!pub.endpoint.empty());
+        QElapsedTimer timer;
+        timer.start();
+        {
+            LiveView view;
+            view.open(requestFor(pub));
+            QTest::qWait(200);
+        }
+        QVERIFY2(timer.elapsed() < 15000, "closing waited for the 20 s timeout");
+    }
+};
+
+QTEST_MAIN(TestUiStream)
+#include "tst_ui_stream.moc"
