@@ -31,8 +31,7 @@ LiveView::LiveView(QWidget* parent) : QWidget(parent), receiver_(new StreamRecei
     image_ = new ImageView(split);
     side_ = new QSplitter(Qt::Vertical, split);
     buildChart();
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setSizes({900, 600});
     layout->addWidget(split, 1);
 
     connect(startStop_, &QPushButton::clicked, this,

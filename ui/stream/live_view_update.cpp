@@ -14,6 +14,8 @@ namespace clscope::ui {
 void LiveView::buildChart() {
     chart_ = new QCustomPlot(side_);
     chart_->setMinimumSize(300, 220);
+    chart_->plotLayout()->insertRow(0);
+    chart_->plotLayout()->addElement(0, 0, new QCPTextElement(chart_, "Frames received"));
     chart_->xAxis->setLabel("frame");
     chart_->yAxis->setLabel("per frame");
     chart_->yAxis2->setLabel("frames/s received");
@@ -21,11 +23,11 @@ void LiveView::buildChart() {
     chart_->legend->setVisible(true);
     // The legend in a row of its own under the axes: never over the data.
     chart_->axisRect()->insetLayout()->take(chart_->legend);
-    chart_->plotLayout()->addElement(1, 0, chart_->legend);
-    chart_->plotLayout()->setRowStretchFactor(1, 0.001);
+    chart_->plotLayout()->addElement(2, 0, chart_->legend);
+    chart_->plotLayout()->setRowStretchFactor(2, 0.001);
     chart_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     auto* rate = chart_->addGraph(chart_->xAxis, chart_->yAxis2);
-    rate->setName("frames/s received (right axis)");
+    rate->setName("frames/s (right axis)");
     rate->setPen(QPen(QColor(120, 120, 120), 1.5, Qt::DashLine));
 }
 
