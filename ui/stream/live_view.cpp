@@ -81,6 +81,7 @@ void LiveView::open(StreamRequest request) {
     chart_->replot();
     setWindowTitle("Live: " + QString::fromStdString(request_.endpoint));
     status_->setText("Waiting for " + QString::fromStdString(request_.endpoint) + "…");
+    status_->setStyleSheet("");
     startStop_->setText("Stop");
     receiver_->start(request_);
 }
@@ -142,6 +143,7 @@ void LiveView::onFinished(const QString& error, bool stopped) {
     second_->stop();
     startStop_->setText("Start");
     startStop_->setEnabled(true);
+    status_->setStyleSheet(error.isEmpty() ? "" : "color: #b00000");
     updateStatus();
     maybeScreenshot(true);
     emit finished(error, stopped);
