@@ -115,6 +115,19 @@ class TestUiStream : public QObject {
         QVERIFY(!view.isReceiving());
     }
 
+    // A stream that fails (here: an image before the start message) says why in the status.
+    void errorIsShown() {
+        Publisher pub({file, "--malformed", "no-start"});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(requestFor(pub));
+        QVERIFY(finished.wait(30000));
+        const QString error = finished.at(0).at(0).toString();
+        QVERIFY2(error.endsWith("expected a start message first"), qPrintable(error));
+        QVERIFY2(view.status()->text().contains(error), qPrintable(view.status()->text()));
+    }
+
     // Closing the view while it still waits for the start message does not wait for the
     // timeout (the receiving thread sees the stop within 0.1 s).
     void closeWhileWaiting() {

@@ -1,6 +1,7 @@
 // clscope: the GUI workbench. clscope [FILE.h5] [--demo ALGO|compare] [--source tcp://HOST:PORT]
 // [--screenshot OUT.png] (DESIGN.md §4). --source opens the live view of a detector stream (with
-// --screenshot: the live view, grabbed halfway through the announced series). Exit codes: 0 done, 1
+// --screenshot: the live view, grabbed halfway through the announced series; exit 3 when the
+// series failed, e.g. no message within the timeout). Exit codes: 0 done, 1
 // the screenshot could not be written, 2 usage error (including a demo of an algorithm that does
 // not exist yet), 3 a FILE that cannot be opened with --screenshot, 4 the demo's run failed (with
 // --screenshot).
@@ -12,6 +13,7 @@
 #include <QCommandLineParser>
 #include <QTimer>
 #include <iostream>
+#include <memory>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -58,11 +60,18 @@ int main(int argc, char** argv) {
     }
     if (parser.isSet(source)) {
         auto* live = clscope::ui::openLiveWindow(window.workbench(), parser.value(source), &window);
+        auto failed = std::make_shared<bool>(false); // the series ended on an error
+        QObject::connect(live, &clscope::ui::LiveView::finished, live,
+                         [failed](const QString& error, bool) {
+                             if (error.isEmpty()) return;
+                             *failed = true;
+                             std::cerr << "clscope: " << error.toStdString() << "\n";
+                         });
         if (parser.isSet(screenshot))
             live->screenshotHalfway(
-                parser.value(screenshot), [out = parser.value(screenshot)](bool ok) {
+                parser.value(screenshot), [out = parser.value(screenshot), failed](bool ok) {
                     std::cout << (ok ? "wrote " : "could not write ") << out.toStdString() << "\n";
-                    QCoreApplication::exit(ok ? 0 : 1);
+                    QCoreApplication::exit(!ok ? 1 : *failed ? clscope::ExitInput : 0);
                 });
     } else if (parser.isSet(screenshot)) {
         const QString out = parser.value(screenshot);

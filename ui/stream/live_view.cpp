@@ -145,8 +145,8 @@ void LiveView::onFinished(const QString& error, bool stopped) {
     startStop_->setEnabled(true);
     status_->setStyleSheet(error.isEmpty() ? "" : "color: #b00000");
     updateStatus();
-    maybeScreenshot(true);
     emit finished(error, stopped);
+    maybeScreenshot(true);
 }
 
 LiveView* openLiveWindow(Workbench& workbench, const QString& endpoint, QWidget* parent) {

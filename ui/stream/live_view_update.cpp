@@ -122,14 +122,15 @@ void LiveView::updateSeries() {
 
 void LiveView::updateStatus() {
     const auto frames = receiver_->frames();
-    if (!frames) return;
-    QString text = QString::fromStdString(frames->description()) +
-                   QString(" — %1 received, %2 analysed, %3 frames/s")
-                       .arg(frames->frameCount())
-                       .arg(receiver_->framesAnalysed())
-                       .arg(rate_, 0, 'f', 1);
-    if (!ended_.isEmpty()) text += " — " + ended_;
-    status_->setText(text);
+    QString text;
+    if (frames)
+        text = QString::fromStdString(frames->description()) +
+               QString(" — %1 received, %2 analysed, %3 frames/s")
+                   .arg(frames->frameCount())
+                   .arg(receiver_->framesAnalysed())
+                   .arg(rate_, 0, 'f', 1);
+    if (!ended_.isEmpty()) text += (text.isEmpty() ? "" : " — ") + ended_;
+    if (!text.isEmpty()) status_->setText(text);
 }
 
 void LiveView::screenshotHalfway(QString path, std::function<void(bool)> done) {
