@@ -99,9 +99,9 @@ class TestUiStream : public QObject {
         QVERIFY(readPixelMask(out).bad == readPixelMask(in).bad);
     }
 
-    // The publisher sends 4 frames a second: Stop after the first ends the series there.
+    // The publisher sends 2 frames a second: Stop after the first ends the series there.
     void stopMidStream() {
-        Publisher pub({file, "--rate", "4"});
+        Publisher pub({file, "--rate", "2"});
         QVERIFY(!pub.endpoint.empty());
         LiveView view;
         QSignalSpy finished(&view, &LiveView::finished);
