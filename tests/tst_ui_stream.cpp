@@ -1,18 +1,23 @@
 // The live view (ui/stream) over tests/stream_publisher.py: every frame of the series arrives
 // and is shown, the spots per frame are those of a file run of the same frames, "Save what was
-// received" writes the input's frames and pixel mask, and Stop mid-stream ends the series.
+// received" writes the input's frames and pixel mask, g2 drawn at the end is a file run's,
+// errors show, and Stop mid-stream (or closing while waiting) ends the series.
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/spots/run_types.hpp"
+#include "gpu/xpcs/algorithm.hpp"
 #include "stream_publisher.hpp"
 #include "test_util.hpp"
+#include "ui/image/image_view.hpp"
 #include "ui/stream/live_view.hpp"
 
 #include <QLabel>
 #include <QSignalSpy>
+#include <cmath>
 #include <cstring>
 #include <numeric>
+#include <qcustomplot.h>
 
 using namespace clscope;
 using namespace clscope::ui;
@@ -97,6 +102,41 @@ class TestUiStream : public QObject {
         const H5Reader in(file.toStdString()), out(saved.toStdString());
         QVERIFY(sameArrays(readFrames(out), readFrames(in)));
         QVERIFY(readPixelMask(out).bad == readPixelMask(in).bad);
+    }
+
+    // With q-bin labels, the g2 drawn once the series ended is multi-tau over every frame, as
+    // a file run of the same frames gives it (bin 1, the lags τ > 0).
+    void g2OverEveryFrame() {
+        const std::string xpcsFile = test::dataFile("xpcs_small.h5");
+        Publisher pub({QString::fromStdString(xpcsFile)});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        StreamRequest r = requestFor(pub);
+        r.context.labels = std::make_shared<LabelMask>(readLabels(H5Reader(xpcsFile)));
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(r);
+        QVERIFY(finished.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(view.seriesCurrent(), 20000);
+        QCustomPlot* g2 = nullptr;
+        for (QCustomPlot* p : view.findChildren<QCustomPlot*>())
+            if (p != view.stripChart() && p != view.image()->plot()) g2 = p;
+        QVERIFY(g2 && g2->graphCount() > 0);
+
+        const Algorithm& xpcs = AlgorithmRegistry::instance().find("xpcs");
+        InputSources sources;
+        sources.file = xpcsFile;
+        ParamSet params = xpcs.defaultParams();
+        params.set("multitau", true);
+        const auto run =
+            runAlgorithm(xpcs, {hostDevice(), "cpu", xpcs.read(sources, params), params, {}});
+        const xpcs::Result& ref = dynamic_cast<const xpcs::RunResult&>(*run).result;
+        std::vector<double> expected, drawn;
+        for (std::size_t t = 0; t < ref.frames; ++t)
+            if (ref.tau[t] > 0 && std::isfinite(ref.g2At(0, t))) expected.push_back(ref.g2At(0, t));
+        for (auto it = g2->graph(0)->data()->begin(); it != g2->graph(0)->data()->end(); ++it)
+            drawn.push_back(it->value);
+        QVERIFY(expected.size() > 10);
+        QCOMPARE(drawn, expected);
     }
 
     // The publisher sends 2 frames a second: Stop after the first ends the series there.

@@ -43,6 +43,8 @@ class LiveView : public QWidget {
     QLabel* status() const { return status_; }
     std::size_t frameShown() const { return shown_; } // frames the view has shown so far
     int seriesUpdates() const { return seriesUpdates_; }
+    // Whether every series analysis has run over every frame received and drawn it.
+    bool seriesCurrent() const;
     // Grabs the view into `path` once half the announced frames were shown (at the series' end
     // when the start message gave no count) and the series analyses drew once.
     void screenshotHalfway(QString path, std::function<void(bool ok)> done);

@@ -61,9 +61,9 @@ void LiveView::updateChart() {
     const std::size_t count = frames ? frames->frameCount() : 0;
     const auto now = std::chrono::steady_clock::now();
     const double dt = std::chrono::duration<double>(now - lastTick_).count();
-    if (dt > 0.2 && count > lastCount_) {
+    if (dt > 0.2) {
         rate_ = double(count - lastCount_) / dt;
-        chart_->graph(0)->addData(double(count), rate_);
+        if (count > lastCount_) chart_->graph(0)->addData(double(count), rate_);
     }
     lastTick_ = now, lastCount_ = count;
     const auto values = receiver_->values();
@@ -96,7 +96,6 @@ void LiveView::updateSeries() {
         if (s.watcher->isRunning() || count == s.frames) continue;
         s.frames = count;
         LiveSeriesAnalysis* analysis = s.analysis.get();
-        const Array all = frames->all();
         QLabel* note = s.note;
         auto* watcher = s.watcher.get();
         watcher->disconnect();
@@ -105,11 +104,12 @@ void LiveView::updateSeries() {
             note->setText(error);
             note->setStyleSheet(error.isEmpty() ? "" : "color: #b00000");
             if (show) show(), ++seriesUpdates_;
+            if (!ended_.isEmpty()) updateSeries(); // the frames that came during this run
             maybeScreenshot(false);
         });
-        watcher->setFuture(QtConcurrent::run([analysis, all, count] {
+        watcher->setFuture(QtConcurrent::run([analysis, frames, count] {
             try {
-                return std::make_pair(analysis->analyse(all), QString());
+                return std::make_pair(analysis->analyse(frames->readFrames(0, count)), QString());
             } catch (const std::exception& e) {
                 return std::make_pair(std::function<void()>(), QString("%1 over %2 frames: %3")
                                                                    .arg(analysis->title())
@@ -118,6 +118,13 @@ void LiveView::updateSeries() {
             }
         }));
     }
+}
+
+bool LiveView::seriesCurrent() const {
+    const auto frames = receiver_->frames();
+    for (const Series& s : series_)
+        if (s.watcher->isRunning() || !frames || s.frames != frames->frameCount()) return false;
+    return true;
 }
 
 void LiveView::updateStatus() {
