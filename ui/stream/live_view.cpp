@@ -1,7 +1,6 @@
 // LiveView: its widgets, Start / Stop / Save, and the window File ▸ Open stream… opens.
 #include "ui/stream/live_view.hpp"
 
-#include "gpu/devices.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/shell/workbench.hpp"
 
@@ -123,6 +122,8 @@ void LiveView::onConnected(const QString& description) {
         s.note->setWordWrap(true);
         layout->addWidget(s.note);
         s.watcher = std::make_unique<QFutureWatcher<std::pair<std::function<void()>, QString>>>();
+        connect(s.watcher.get(), &QFutureWatcherBase::finished, this,
+                [this, i = series_.size()] { showSeries(series_.at(i)); });
         series_.push_back(std::move(s));
     }
     lastTick_ = std::chrono::steady_clock::now();

@@ -57,6 +57,7 @@ class LiveView : public QWidget {
         std::unique_ptr<LiveSeriesAnalysis> analysis;
         QLabel* note = nullptr;
         std::size_t frames = 0; // frames it last ran on
+        bool busy = false;      // a run under way or its outcome not yet shown
         std::unique_ptr<QFutureWatcher<std::pair<std::function<void()>, QString>>> watcher;
     };
     void buildChart();
@@ -66,6 +67,7 @@ class LiveView : public QWidget {
     void drawOverlays();
     void updateChart();
     void updateSeries();
+    void showSeries(Series& s);
     void updateStatus();
     void maybeScreenshot(bool ended);
     void waitForSeries();

@@ -93,20 +93,10 @@ void LiveView::updateSeries() {
     if (!frames) return;
     const std::size_t count = frames->frameCount();
     for (Series& s : series_) {
-        if (s.watcher->isRunning() || count == s.frames) continue;
-        s.frames = count;
+        if (s.busy || count == s.frames) continue;
+        s.frames = count, s.busy = true;
         LiveSeriesAnalysis* analysis = s.analysis.get();
-        QLabel* note = s.note;
         auto* watcher = s.watcher.get();
-        watcher->disconnect();
-        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, note] {
-            const auto [show, error] = watcher->result();
-            note->setText(error);
-            note->setStyleSheet(error.isEmpty() ? "" : "color: #b00000");
-            if (show) show(), ++seriesUpdates_;
-            if (!ended_.isEmpty()) updateSeries(); // the frames that came during this run
-            maybeScreenshot(false);
-        });
         watcher->setFuture(QtConcurrent::run([analysis, frames, count] {
             try {
                 return std::make_pair(analysis->analyse(frames->readFrames(0, count)), QString());
@@ -120,10 +110,20 @@ void LiveView::updateSeries() {
     }
 }
 
+void LiveView::showSeries(Series& s) {
+    const auto [show, error] = s.watcher->result();
+    s.busy = false;
+    s.note->setText(error);
+    s.note->setStyleSheet(error.isEmpty() ? "" : "color: #b00000");
+    if (show) show(), ++seriesUpdates_;
+    if (!ended_.isEmpty()) updateSeries(); // the frames that came during this run
+    maybeScreenshot(false);
+}
+
 bool LiveView::seriesCurrent() const {
     const auto frames = receiver_->frames();
     for (const Series& s : series_)
-        if (s.watcher->isRunning() || !frames || s.frames != frames->frameCount()) return false;
+        if (s.busy || !frames || s.frames != frames->frameCount()) return false;
     return true;
 }
 
@@ -152,7 +152,7 @@ void LiveView::maybeScreenshot(bool ended) {
     const bool halfway = announced ? shown_ * 2 >= announced : ended || !ended_.isEmpty();
     bool seriesBusy = false;
     for (const Series& s : series_)
-        seriesBusy = seriesBusy || s.watcher->isRunning();
+        seriesBusy = seriesBusy || s.busy;
     const bool drawn = series_.empty() || seriesUpdates_ > 0 || (!ended_.isEmpty() && !seriesBusy);
     if (!halfway || !drawn) return;
     const QString path = std::exchange(screenshotPath_, {});
