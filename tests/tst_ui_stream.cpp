@@ -139,7 +139,8 @@ class TestUiStream : public QObject {
         QCOMPARE(drawn, expected);
     }
 
-    // The publisher sends 2 frames a second: Stop after the first ends the series there.
+    // The publisher sends 2 frames a second: Stop after the first ends the series there; the
+    // view then opens the next series.
     void stopMidStream() {
         Publisher pub({file, "--rate", "2"});
         QVERIFY(!pub.endpoint.empty());
@@ -153,6 +154,14 @@ class TestUiStream : public QObject {
         QCOMPARE(finished.at(0).at(1).toBool(), true);
         QVERIFY(view.receiver().frames()->frameCount() < frames);
         QVERIFY(!view.isReceiving());
+
+        // Opened again (Start): a new series from the start, the last one's plots cleared.
+        Publisher next({file});
+        view.open(requestFor(next));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.at(1).at(0).toString(), QString());
+        QCOMPARE(view.receiver().frames()->frameCount(), frames);
+        QCOMPARE(view.stripChart()->graph(1)->dataCount(), int(frames));
     }
 
     // A stream that fails (here: an image before the start message) says why in the status.
