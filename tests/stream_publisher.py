@@ -6,10 +6,11 @@ it, lz4 as the HDF5 LZ4 filter). Prints the bound endpoint on its first line of 
 
   stream_publisher.py FILE [--dataset P] [--mask P] [--compression raw|bslz4|lz4]
                       [--block N] [--big-endian] [--count N] [--endpoint tcp://127.0.0.1:*]
-                      [--malformed KIND] [--silent SECONDS]
+                      [--malformed KIND] [--silent SECONDS] [--rate HZ]
 
 --malformed truncated-bslz4 | missing-image-id | no-start: one broken message in the series.
 --silent S: bind, send nothing, exit after S seconds.
+--rate HZ: at most HZ images a second (a live view to look at; default: as fast as taken).
 Debian packages: python3-zmq, python3-cbor2, python3-h5py, python3-numpy, python3-lz4."""
 import argparse
 import struct
@@ -118,6 +119,7 @@ def main():
     p.add_argument("--endpoint", default="tcp://127.0.0.1:*")
     p.add_argument("--malformed", choices=["truncated-bslz4", "missing-image-id", "no-start"])
     p.add_argument("--silent", type=float, default=0)
+    p.add_argument("--rate", type=float, default=0)
     args = p.parse_args()
 
     sock = zmq.Context().socket(zmq.PUSH)
@@ -136,6 +138,8 @@ def main():
         if args.malformed != "no-start":
             sock.send(cbor2.dumps(start_message(f, frames, args)))
         for i in range(count):
+            if args.rate:
+                time.sleep(1 / args.rate)
             sock.send(cbor2.dumps(image_message(i, frames[i], args)))
     sock.send(cbor2.dumps({"type": "end", "series_id": 7, "series_unique_id": "clscope-test-7"}))
     sock.close()  # waits (LINGER) until the messages are delivered

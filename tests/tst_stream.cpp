@@ -8,7 +8,9 @@
 #include "stream_publisher.hpp"
 #include "test_util.hpp"
 
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 using namespace clscope;
 using namespace clscope::stream;
@@ -142,6 +144,38 @@ class TestStream : public QObject {
         FrameSource source(o);
         QCOMPARE(readAll(source, 64).frameCount(), std::size_t(10));
         QVERIFY(!source.read(1));
+    }
+
+    // The cancel flag (the GUI's Stop): a read waiting for frames gives nullopt, and a source
+    // still waiting for its start message throws Cancelled, both long before the timeout.
+    void cancelEndsTheSeries() {
+        Publisher pub(fileArgs("xpcs_small.h5", {"--rate", "5"}));
+        auto stopReading = std::make_shared<std::atomic<bool>>(false);
+        SourceOptions o = options(pub);
+        o.cancel = stopReading;
+        FrameSource source(o);
+        QVERIFY(source.read(1));
+        *stopReading = true;
+        while (source.read(1)) {
+        }
+        QVERIFY(source.framesReceived() < 10);
+
+        Publisher silent(fileArgs("h5py_frames.h5", {"--silent", "30"}));
+        auto cancel = std::make_shared<std::atomic<bool>>(false);
+        SourceOptions w = options(silent);
+        w.cancel = cancel;
+        std::thread stop([cancel] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            *cancel = true;
+        });
+        bool cancelled = false;
+        try {
+            FrameSource waiting(w);
+        } catch (const Cancelled&) {
+            cancelled = true;
+        }
+        stop.join();
+        QVERIFY(cancelled);
     }
 
     void malformedMessageNamesMessageAndField_data() {

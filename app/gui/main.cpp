@@ -1,14 +1,19 @@
-// clscope: the GUI workbench. clscope [FILE.h5] [--demo ALGO|compare]
-// [--screenshot OUT.png] (DESIGN.md §4). Exit codes: 0 done, 1 the screenshot could not be
-// written, 2 usage error (including a demo of an algorithm that does not exist yet), 3 a FILE
-// that cannot be opened with --screenshot, 4 the demo's run failed (with --screenshot).
+// clscope: the GUI workbench. clscope [FILE.h5] [--demo ALGO|compare] [--source tcp://HOST:PORT]
+// [--screenshot OUT.png] (DESIGN.md §4). --source opens the live view of a detector stream (with
+// --screenshot: the live view, grabbed halfway through the announced series; exit 3 when the
+// series failed, e.g. no message within the timeout). Exit codes: 0 done, 1
+// the screenshot could not be written, 2 usage error (including a demo of an algorithm that does
+// not exist yet), 3 a FILE that cannot be opened with --screenshot, 4 the demo's run failed (with
+// --screenshot).
 #include "core/errors.hpp"
 #include "ui/shell/main_window.hpp"
+#include "ui/stream/live_view.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
 #include <iostream>
+#include <memory>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -22,8 +27,12 @@ int main(int argc, char** argv) {
         "demo", "Generate ALGO's synthetic dataset, run it and show the results.", "ALGO");
     const QCommandLineOption screenshot("screenshot", "Save the settled window as PNG, then quit.",
                                         "OUT.png");
+    const QCommandLineOption source(
+        "source", "Open the live view of a detector stream (DECTRIS Stream V2, ZeroMQ).",
+        "tcp://HOST:PORT");
     parser.addOption(demo);
     parser.addOption(screenshot);
+    parser.addOption(source);
     if (!parser.parse(app.arguments())) {
         std::cerr << "clscope: " << parser.errorText().toStdString() << " (see clscope --help)\n";
         return clscope::ExitUsage;
@@ -49,7 +58,22 @@ int main(int argc, char** argv) {
             return clscope::ExitUsage;
         }
     }
-    if (parser.isSet(screenshot)) {
+    if (parser.isSet(source)) {
+        auto* live = clscope::ui::openLiveWindow(window.workbench(), parser.value(source), &window);
+        auto failed = std::make_shared<bool>(false); // the series ended on an error
+        QObject::connect(live, &clscope::ui::LiveView::finished, live,
+                         [failed](const QString& error, bool) {
+                             if (error.isEmpty()) return;
+                             *failed = true;
+                             std::cerr << "clscope: " << error.toStdString() << "\n";
+                         });
+        if (parser.isSet(screenshot))
+            live->screenshotHalfway(
+                parser.value(screenshot), [out = parser.value(screenshot), failed](bool ok) {
+                    std::cout << (ok ? "wrote " : "could not write ") << out.toStdString() << "\n";
+                    QCoreApplication::exit(!ok ? 1 : *failed ? clscope::ExitInput : 0);
+                });
+    } else if (parser.isSet(screenshot)) {
         const QString out = parser.value(screenshot);
         const bool demoRun = parser.isSet(demo);
         window.screenshotWhenSettled(out, [out, demoRun, &window](bool ok) {

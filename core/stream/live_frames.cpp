@@ -16,6 +16,14 @@ namespace clscope::stream {
 bool isStreamEndpoint(const std::string& input) {
     return input.starts_with("tcp://");
 }
+
+void writeStartDatasets(H5Writer& out, const StartMessage& start) {
+    if (start.pixelMask.size()) out.write(paths::pixelMask, start.pixelMask);
+    if (start.frameTime > 0) {
+        out.writeScalar(paths::frameTime, start.frameTime);
+        out.setAttribute(paths::frameTime, "units", "s");
+    }
+}
 namespace {
 
 // The bytes of an HDF5 file holding the start message's pixel mask and frame time.
@@ -24,11 +32,7 @@ std::vector<std::byte> startFileImage(const StartMessage& start) {
     const std::string path = temporaryNameFor((fs::temp_directory_path() / "start.h5").string());
     {
         H5Writer out(path);
-        if (start.pixelMask.size()) out.write(paths::pixelMask, start.pixelMask);
-        if (start.frameTime > 0) {
-            out.writeScalar(paths::frameTime, start.frameTime);
-            out.setAttribute(paths::frameTime, "units", "s");
-        }
+        writeStartDatasets(out, start);
         out.commit();
     }
     std::ifstream in(path, std::ios::binary);

@@ -13,7 +13,15 @@
 #include <string>
 #include <vector>
 
+namespace clscope {
+class H5Writer;
+}
+
 namespace clscope::stream {
+
+// The start message's pixel mask and frame time (seconds) at the NXmx paths, where sent: what
+// a file of the stream's frames holds besides them.
+void writeStartDatasets(H5Writer& out, const StartMessage& start);
 
 class LiveFrames {
   public:

@@ -71,8 +71,9 @@ struct FrameSource::State {
     }
     bool stopping() {
         std::lock_guard lock(mutex);
-        return stop;
+        return stop || cancelled();
     }
+    bool cancelled() const { return options.cancel && options.cancel->load(); }
 
     // An image of this series, in order, of the start's size and the first image's dtype.
     Array check(ImageMessage img) {
@@ -121,11 +122,12 @@ struct FrameSource::State {
         changed.notify_all();
     }
 
+    // Until the end of the series, an error, or a stop (then an end, so read() returns).
     void run() {
-        for (bool end = false; !end && !stopping();) {
-            Item item;
+        for (bool end = false; !end;) {
+            Item item{{}, {}, true};
             try {
-                item = next();
+                if (!stopping()) item = next();
             } catch (...) {
                 item = {{}, std::current_exception(), true};
             }
@@ -147,12 +149,14 @@ FrameSource::FrameSource(SourceOptions options) : state_(std::make_unique<State>
         throw InputError(s.where() + ": cannot connect (" + e.what() + ")");
     }
     auto m = s.receive();
+    if (!m && s.cancelled()) throw Cancelled();
     if (auto* start = m ? std::get_if<StartMessage>(&*m) : nullptr)
         s.start = std::move(*start);
     else
         throw InputError(s.where() + ": expected a start message first");
     s.dtype = s.start.dtype;
     Item first = s.next(); // the first image gives the dtype when the start does not
+    if (first.end && s.cancelled()) throw Cancelled();
     if (first.end) throw InputError(s.where() + ": the series ended before its first image");
     const std::size_t frameBytes =
         std::max<std::size_t>(s.start.height * s.start.width * dtypeSize(*s.dtype), 1);

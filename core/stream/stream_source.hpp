@@ -7,6 +7,7 @@
 #include "core/array.hpp"
 #include "core/stream/stream_v2.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -21,6 +22,9 @@ struct SourceOptions {
     std::size_t queueFrames = 32;        // decoded frames held at most
     std::size_t queueBytes = 256u << 20; // and at most this many bytes of them (2 frames min.)
     std::string channel; // image channel (empty: the first of the start's `channels`)
+    // Set (from any thread) to end the series early: within 0.1 s read() gives nullopt, and a
+    // constructor still waiting for the start or first image throws Cancelled (the GUI's Stop).
+    std::shared_ptr<const std::atomic<bool>> cancel;
 };
 
 // Whether `input` names a stream rather than a file.

@@ -1,4 +1,4 @@
-// The main window's menus and the actions behind them (open, recent files, generate,
+// The main window's menus and the actions behind them (open, recent files, open stream, generate,
 // export plot / results / timings, quit, cancel, panels).
 #include "ui/shell/main_window.hpp"
 
@@ -10,6 +10,8 @@
 #include "ui/shell/export_plot_dialog.hpp"
 #include "ui/shell/generate_dialog.hpp"
 #include "ui/shell/workbench.hpp"
+#include "ui/stream/live_view.hpp"
+#include "ui/stream/open_stream_dialog.hpp"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -31,6 +33,10 @@ void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&Open HDF5…", QKeySequence::Open, this, &MainWindow::openFileDialog);
     recentMenu_ = file->addMenu("Open &recent");
+    file->addAction("Open &stream…", this, [this] {
+        if (const QString endpoint = askStreamEndpoint(this); !endpoint.isEmpty())
+            openLiveWindow(*workbench_, endpoint, this);
+    });
     file->addAction("&Generate synthetic dataset…", QKeySequence(Qt::CTRL | Qt::Key_G), this,
                     &MainWindow::generateDialog);
     file->addSeparator();

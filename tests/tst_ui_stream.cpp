@@ -1,0 +1,197 @@
+// The live view (ui/stream) over tests/stream_publisher.py: every frame of the series arrives
+// and is shown, the spots per frame are those of a file run of the same frames, "Save what was
+// received" writes the input's frames and pixel mask, g2 drawn at the end is a file run's,
+// errors show, and Stop mid-stream (or closing while waiting) ends the series.
+#include "core/hdf5.hpp"
+#include "core/io.hpp"
+#include "gpu/devices.hpp"
+#include "gpu/spots/run_types.hpp"
+#include "gpu/xpcs/algorithm.hpp"
+#include "stream_publisher.hpp"
+#include "test_util.hpp"
+#include "ui/image/image_view.hpp"
+#include "ui/stream/live_view.hpp"
+
+#include <QLabel>
+#include <QSignalSpy>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <qcustomplot.h>
+
+using namespace clscope;
+using namespace clscope::ui;
+using clscope::test::Publisher;
+
+namespace {
+
+constexpr std::size_t frames = 6;
+
+// Spots on the host's reference (a file run and the live view: the same variant).
+StreamRequest requestFor(const Publisher& pub) {
+    StreamRequest r;
+    r.endpoint = pub.endpoint;
+    r.timeoutSeconds = 20;
+    r.context.device = hostDevice();
+    r.context.variants["spots"] = "cpu";
+    return r;
+}
+
+// Spots per frame of a file run over every frame of `file`.
+std::vector<double> spotsPerFrameOfFile(const QString& file) {
+    const Algorithm& spots = AlgorithmRegistry::instance().find("spots");
+    InputSources sources;
+    sources.file = file.toStdString();
+    const ParamSet params = spots.defaultParams();
+    const auto result =
+        runAlgorithm(spots, {hostDevice(), "cpu", spots.read(sources, params), params, {}});
+    std::vector<double> perFrame(frames, 0);
+    for (const auto& s : dynamic_cast<const spots::SpotsResult&>(*result).result.spots)
+        perFrame.at(std::size_t(s.frame)) += 1;
+    return perFrame;
+}
+
+bool sameArrays(const Array& a, const Array& b) {
+    return a.dtype() == b.dtype() && a.shape() == b.shape() &&
+           std::memcmp(a.bytes(), b.bytes(), a.byteSize()) == 0;
+}
+
+} // namespace
+
+class TestUiStream : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+    QString file;
+
+  private slots:
+    void initTestCase() {
+        if (const QString missing = test::publisherMissing(); !missing.isEmpty())
+            QSKIP(qPrintable(missing));
+        file = dir.filePath("diffraction.h5");
+        const auto d =
+            test::runCli({"generate", "diffraction", "--frames", QString::number(frames),
+                          "--height", "64", "--width", "80", "--spots", "5", "--gaps", "-o", file});
+        QVERIFY2(d.code == 0, qPrintable(d.err));
+    }
+
+    void receivesShowsAndSavesEveryFrame() {
+        Publisher pub({file, "--compression", "bslz4"});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        view.resize(1200, 800);
+        view.show();
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(requestFor(pub));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.at(0).at(0).toString(), QString());
+        QCOMPARE(finished.at(0).at(1).toBool(), false);
+        QCOMPARE(view.receiver().frames()->frameCount(), frames);
+        QCOMPARE(view.frameShown(), frames);
+        QVERIFY2(view.status()->text().contains("Series ended: 6 frames"),
+                 qPrintable(view.status()->text()));
+
+        const auto values = view.receiver().values();
+        QCOMPARE(values.size(), std::size_t(1)); // spots
+        const std::vector<double> expected = spotsPerFrameOfFile(file);
+        QCOMPARE(values[0], expected);
+        QVERIFY(std::accumulate(expected.begin(), expected.end(), 0.0) > 0);
+
+        const QString saved = dir.filePath("received.h5");
+        QString error;
+        QVERIFY2(view.saveReceived(saved, &error), qPrintable(error));
+        const H5Reader in(file.toStdString()), out(saved.toStdString());
+        QVERIFY(sameArrays(readFrames(out), readFrames(in)));
+        QVERIFY(readPixelMask(out).bad == readPixelMask(in).bad);
+    }
+
+    // With q-bin labels, the g2 drawn once the series ended is multi-tau over every frame, as
+    // a file run of the same frames gives it (bin 1, the lags τ > 0).
+    void g2OverEveryFrame() {
+        const std::string xpcsFile = test::dataFile("xpcs_small.h5");
+        Publisher pub({QString::fromStdString(xpcsFile)});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        StreamRequest r = requestFor(pub);
+        r.context.labels = std::make_shared<LabelMask>(readLabels(H5Reader(xpcsFile)));
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(r);
+        QVERIFY(finished.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(view.seriesCurrent(), 20000);
+        QCustomPlot* g2 = nullptr;
+        for (QCustomPlot* p : view.findChildren<QCustomPlot*>())
+            if (p != view.stripChart() && p != view.image()->plot()) g2 = p;
+        QVERIFY(g2 && g2->graphCount() > 0);
+
+        const Algorithm& xpcs = AlgorithmRegistry::instance().find("xpcs");
+        InputSources sources;
+        sources.file = xpcsFile;
+        ParamSet params = xpcs.defaultParams();
+        params.set("multitau", true);
+        const auto run =
+            runAlgorithm(xpcs, {hostDevice(), "cpu", xpcs.read(sources, params), params, {}});
+        const xpcs::Result& ref = dynamic_cast<const xpcs::RunResult&>(*run).result;
+        std::vector<double> expected, drawn;
+        for (std::size_t t = 0; t < ref.frames; ++t)
+            if (ref.tau[t] > 0 && std::isfinite(ref.g2At(0, t))) expected.push_back(ref.g2At(0, t));
+        for (auto it = g2->graph(0)->data()->begin(); it != g2->graph(0)->data()->end(); ++it)
+            drawn.push_back(it->value);
+        QVERIFY(expected.size() > 10);
+        QCOMPARE(drawn, expected);
+    }
+
+    // The publisher sends 2 frames a second: Stop after the first ends the series there; the
+    // view then opens the next series.
+    void stopMidStream() {
+        Publisher pub({file, "--rate", "2"});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(requestFor(pub));
+        QTRY_VERIFY_WITH_TIMEOUT(view.frameShown() >= 1, 20000);
+        view.stop();
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(finished.at(0).at(0).toString(), QString());
+        QCOMPARE(finished.at(0).at(1).toBool(), true);
+        QVERIFY(view.receiver().frames()->frameCount() < frames);
+        QVERIFY(!view.isReceiving());
+
+        // Opened again (Start): a new series from the start, the last one's plots cleared.
+        Publisher next({file});
+        view.open(requestFor(next));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.at(1).at(0).toString(), QString());
+        QCOMPARE(view.receiver().frames()->frameCount(), frames);
+        QCOMPARE(view.stripChart()->graph(1)->dataCount(), int(frames));
+    }
+
+    // A stream that fails (here: an image before the start message) says why in the status.
+    void errorIsShown() {
+        Publisher pub({file, "--malformed", "no-start"});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(requestFor(pub));
+        QVERIFY(finished.wait(30000));
+        const QString error = finished.at(0).at(0).toString();
+        QVERIFY2(error.endsWith("expected a start message first"), qPrintable(error));
+        QVERIFY2(view.status()->text().contains(error), qPrintable(view.status()->text()));
+    }
+
+    // Closing the view while it still waits for the start message does not wait for the
+    // timeout (the receiving thread sees the stop within 0.1 s).
+    void closeWhileWaiting() {
+        Publisher pub({file, "--silent", "30"});
+        QVERIFY(!pub.endpoint.empty());
+        QElapsedTimer timer;
+        timer.start();
+        {
+            LiveView view;
+            view.open(requestFor(pub));
+            QTest::qWait(200);
+        }
+        QVERIFY2(timer.elapsed() < 15000, "closing waited for the 20 s timeout");
+    }
+};
+
+QTEST_MAIN(TestUiStream)
+#include "tst_ui_stream.moc"

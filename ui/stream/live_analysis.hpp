@@ -1,0 +1,84 @@
+// What a live stream's view runs besides showing the frames, each algorithm adding its own
+// (ui/stream/live_list.cpp): per-frame analyses give one number per frame for the strip chart
+// and draw on the frame shown (e.g. spots), analyses over the frames so far redraw their own
+// widget about once a second (e.g. multi-tau g2). The generic view never names an algorithm.
+#pragma once
+#include "core/array.hpp"
+#include "core/data.hpp"
+#include "gpu/device_info.hpp"
+
+#include <QString>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+class QCustomPlot;
+class QWidget;
+
+namespace clscope::ui {
+
+// The series being received and where to run: the start message's image size, dtype, pixel
+// mask and frame time, the chosen device and variants, and the q-bin labels on screen.
+struct LiveContext {
+    std::size_t height = 0, width = 0;
+    DType dtype = DType::UInt16;
+    PixelMask mask;                              // empty when the start message sent none
+    double frameTime = 0;                        // seconds; 0 when not sent
+    DeviceInfo device;                           // the Device panel's
+    std::map<std::string, std::string> variants; // algorithm -> variant id (absent: default)
+    std::shared_ptr<const LabelMask> labels;     // null when none are on screen
+    std::string variantOf(const std::string& algorithm) const {
+        const auto it = variants.find(algorithm);
+        return it == variants.end() ? std::string() : it->second;
+    }
+};
+
+// Runs on every frame, in order, on the receiving thread; draws on the GUI thread.
+class LiveFrameAnalysis {
+  public:
+    virtual ~LiveFrameAnalysis() = default;
+    // The strip chart's series name with its unit, e.g. "spots per frame".
+    virtual QString quantity() const = 0;
+    // Frame `index` as (1,H,W): its number for the strip chart. Throws what runAlgorithm throws.
+    virtual double analyse(const Array& frame, std::size_t index) = 0;
+    // Draws what frame `index` gave on the image plot (clears when it has not been analysed).
+    virtual void draw(QCustomPlot* image, std::size_t index) = 0;
+};
+
+// Runs over every frame received so far, off the GUI thread, about once a second.
+class LiveSeriesAnalysis {
+  public:
+    virtual ~LiveSeriesAnalysis() = default;
+    virtual QString title() const = 0;
+    virtual QWidget* widget() = 0; // made with the parent given to the factory
+    // Frames (n,H,W) received so far: returns what shows the outcome (called on the GUI thread
+    // while this object lives), or an empty function when there is nothing to show yet.
+    // Throws for what it cannot run on (shown under its widget).
+    virtual std::function<void()> analyse(const Array& frames) = 0;
+};
+
+struct LiveAnalysisSpec {
+    std::string algorithm;
+    // Made on the receiving thread (no widgets); null: none.
+    std::function<std::unique_ptr<LiveFrameAnalysis>(const LiveContext&)> perFrame;
+    // Made on the GUI thread once the start message came; null: none.
+    std::function<std::unique_ptr<LiveSeriesAnalysis>(const LiveContext&, QWidget* parent)>
+        overFrames;
+};
+
+class LiveAnalysisRegistry {
+  public:
+    static LiveAnalysisRegistry& instance();
+    void add(LiveAnalysisSpec spec); // replaces one of the same algorithm
+    const std::vector<LiveAnalysisSpec>& specs() const { return specs_; }
+
+  private:
+    std::vector<LiveAnalysisSpec> specs_;
+};
+
+// Lists every algorithm's live analyses (one line each, like registerAllPanels).
+void registerAllLiveAnalyses(LiveAnalysisRegistry& registry);
+
+} // namespace clscope::ui

@@ -1,0 +1,169 @@
+// LiveView: its widgets, Start / Stop / Save, and the window File ▸ Open stream… opens.
+#include "ui/stream/live_view.hpp"
+
+#include "ui/image/image_view.hpp"
+#include "ui/shell/workbench.hpp"
+
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace clscope::ui {
+
+LiveView::LiveView(QWidget* parent) : QWidget(parent), receiver_(new StreamReceiver) {
+    auto* layout = new QVBoxLayout(this);
+    auto* bar = new QHBoxLayout;
+    startStop_ = new QPushButton("Stop", this);
+    save_ = new QPushButton("Save what was received…", this);
+    status_ = new QLabel(this);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    status_->setWordWrap(true);
+    bar->addWidget(startStop_);
+    bar->addWidget(save_);
+    bar->addWidget(status_, 1);
+    layout->addLayout(bar);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    image_ = new ImageView(split);
+    side_ = new QSplitter(Qt::Vertical, split);
+    buildChart();
+    split->setSizes({900, 600});
+    layout->addWidget(split, 1);
+
+    connect(startStop_, &QPushButton::clicked, this,
+            [this] { isReceiving() ? stop() : open(request_); });
+    connect(save_, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, "Save what was received",
+                                                          "received.h5", "HDF5 (*.h5)");
+        if (path.isEmpty()) return;
+        if (QString error; !saveReceived(path, &error)) status_->setText(error);
+    });
+    connect(receiver_.get(), &StreamReceiver::connected, this, &LiveView::onConnected);
+    connect(receiver_.get(), &StreamReceiver::finished, this, &LiveView::onFinished);
+    connect(image_->controls(), &ImageControls::selectionChanged, this, &LiveView::drawOverlays);
+    display_ = new QTimer(this);
+    display_->setInterval(33);
+    connect(display_, &QTimer::timeout, this, &LiveView::showNewest);
+    second_ = new QTimer(this);
+    second_->setInterval(1000);
+    connect(second_, &QTimer::timeout, this, [this] {
+        updateChart();
+        updateSeries();
+    });
+}
+
+LiveView::~LiveView() {
+    receiver_->stop();
+    receiver_.reset(); // waits for the receiving thread
+    waitForSeries();
+}
+
+void LiveView::waitForSeries() {
+    for (Series& s : series_)
+        if (s.watcher) s.watcher->waitForFinished();
+}
+
+void LiveView::open(StreamRequest request) {
+    receiver_->stop();
+    waitForSeries();
+    for (Series& s : series_)
+        delete s.analysis->widget()->parentWidget(); // the box of title, widget and note
+    series_.clear();
+    request_ = std::move(request);
+    shown_ = lastCount_ = 0, rate_ = 0, sourceSet_ = false, ended_.clear();
+    image_->setFrameSource(nullptr);
+    for (int g = 0; g < chart_->graphCount(); ++g)
+        chart_->graph(g)->data()->clear();
+    chart_->replot();
+    setWindowTitle("Live: " + QString::fromStdString(request_.endpoint));
+    status_->setText("Waiting for " + QString::fromStdString(request_.endpoint) + "…");
+    status_->setStyleSheet("");
+    startStop_->setText("Stop");
+    receiver_->start(request_);
+}
+
+void LiveView::stop() {
+    receiver_->stop();
+    startStop_->setEnabled(false); // until finished() comes
+}
+
+bool LiveView::saveReceived(const QString& path, QString* error) {
+    try {
+        const auto frames = receiver_->frames();
+        if (!frames) throw std::runtime_error("nothing was received yet");
+        const std::size_t n = frames->save(path.toStdString());
+        status_->setText(QString("Saved %1 frames to %2").arg(n).arg(path));
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString("Save what was received: %1").arg(e.what());
+        return false;
+    }
+}
+
+void LiveView::onConnected(const QString& description) {
+    status_->setText(description);
+    const LiveContext c = receiver_->context();
+    for (const LiveAnalysisSpec& spec : LiveAnalysisRegistry::instance().specs()) {
+        if (!spec.overFrames) continue;
+        auto* box = new QWidget(side_);
+        auto* layout = new QVBoxLayout(box);
+        layout->setContentsMargins(0, 0, 0, 0);
+        Series s;
+        s.analysis = spec.overFrames(c, box);
+        if (!s.analysis) {
+            delete box;
+            continue;
+        }
+        layout->addWidget(s.analysis->widget(), 1);
+        s.note = new QLabel(box);
+        s.note->setWordWrap(true);
+        layout->addWidget(s.note);
+        s.watcher = std::make_unique<QFutureWatcher<std::pair<std::function<void()>, QString>>>();
+        connect(s.watcher.get(), &QFutureWatcherBase::finished, this,
+                [this, i = series_.size()] { showSeries(series_.at(i)); });
+        series_.push_back(std::move(s));
+    }
+    lastTick_ = std::chrono::steady_clock::now();
+    display_->start();
+    second_->start();
+}
+
+void LiveView::onFinished(const QString& error, bool stopped) {
+    const auto frames = receiver_->frames();
+    const std::size_t n = frames ? frames->frameCount() : 0;
+    ended_ = !error.isEmpty() ? error
+             : stopped        ? QString("Stopped after %1 frames").arg(n)
+                              : QString("Series ended: %1 frames").arg(n);
+    showNewest();
+    updateChart();
+    updateSeries();
+    display_->stop();
+    second_->stop();
+    startStop_->setText("Start");
+    startStop_->setEnabled(true);
+    status_->setStyleSheet(error.isEmpty() ? "" : "color: #b00000");
+    updateStatus();
+    emit finished(error, stopped);
+    maybeScreenshot(true);
+}
+
+LiveView* openLiveWindow(Workbench& workbench, const QString& endpoint, QWidget* parent) {
+    auto* view = new LiveView(parent);
+    view->setWindowFlag(Qt::Window);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    view->resize(1500, 900);
+    StreamRequest request;
+    request.endpoint = endpoint.toStdString();
+    request.context.device = workbench.device();
+    for (const LiveAnalysisSpec& spec : LiveAnalysisRegistry::instance().specs())
+        request.context.variants[spec.algorithm] = workbench.variant(spec.algorithm);
+    request.context.labels = workbench.currentLabels().mask;
+    view->show();
+    view->open(std::move(request));
+    return view;
+}
+
+} // namespace clscope::ui

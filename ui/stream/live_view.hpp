@@ -1,0 +1,100 @@
+// The live view of a detector stream (File ▸ Open stream…, `clscope --source tcp://…`): the
+// newest frame in an image view, refreshed at the screen's pace (~30 Hz) with what the
+// per-frame analyses found on it drawn over it, a strip chart of their numbers per frame and
+// of the frames/s received, the analyses over the frames so far redrawn every second, Stop /
+// Start, and "Save what was received" (the frames so far as the HDF5 file a file run reads).
+#pragma once
+#include "ui/stream/stream_receiver.hpp"
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <vector>
+
+class QCustomPlot;
+class QLabel;
+class QPushButton;
+class QSplitter;
+class QTimer;
+
+namespace clscope::ui {
+
+class ImageView;
+class Workbench;
+
+class LiveView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit LiveView(QWidget* parent = nullptr);
+    ~LiveView() override;
+
+    // Starts receiving `request` (the one shown before is stopped and cleared).
+    void open(StreamRequest request);
+    void stop(); // returns at once; the receiving thread ends shortly after
+    bool isReceiving() const { return receiver_->isRunning(); }
+    // The frames so far as HDF5 (written atomically); false with the reason otherwise.
+    bool saveReceived(const QString& path, QString* error = nullptr);
+
+    StreamReceiver& receiver() { return *receiver_; }
+    ImageView* image() const { return image_; }
+    QCustomPlot* stripChart() const { return chart_; }
+    QLabel* status() const { return status_; }
+    std::size_t frameShown() const { return shown_; } // frames the view has shown so far
+    int seriesUpdates() const { return seriesUpdates_; }
+    // Whether every series analysis has run over every frame received and drawn it.
+    bool seriesCurrent() const;
+    // Grabs the view into `path` once half the announced frames were shown (at the series' end
+    // when the start message gave no count) and the series analyses drew once.
+    void screenshotHalfway(QString path, std::function<void(bool ok)> done);
+
+  signals:
+    void finished(const QString& error, bool stopped);
+
+  private:
+    struct Series {
+        std::unique_ptr<LiveSeriesAnalysis> analysis;
+        QLabel* note = nullptr;
+        std::size_t frames = 0; // frames it last ran on
+        bool busy = false;      // a run under way or its outcome not yet shown
+        std::unique_ptr<QFutureWatcher<std::pair<std::function<void()>, QString>>> watcher;
+    };
+    void buildChart();
+    void onConnected(const QString& description);
+    void onFinished(const QString& error, bool stopped);
+    void showNewest();
+    void drawOverlays();
+    void updateChart();
+    void updateSeries();
+    void showSeries(Series& s);
+    void updateStatus();
+    void maybeScreenshot(bool ended);
+    void waitForSeries();
+
+    std::unique_ptr<StreamReceiver> receiver_;
+    StreamRequest request_;
+    ImageView* image_ = nullptr;
+    QCustomPlot* chart_ = nullptr;
+    QSplitter* side_ = nullptr;
+    QLabel* status_ = nullptr;
+    QPushButton* startStop_ = nullptr;
+    QPushButton* save_ = nullptr;
+    QTimer* display_ = nullptr; // ~30 Hz: the newest frame
+    QTimer* second_ = nullptr;  // 1 Hz: frames/s, the series analyses
+    std::vector<Series> series_;
+    std::size_t shown_ = 0, lastCount_ = 0;
+    std::chrono::steady_clock::time_point lastTick_;
+    double rate_ = 0;
+    bool sourceSet_ = false;
+    QString ended_;
+    int seriesUpdates_ = 0;
+    QString screenshotPath_;
+    std::function<void(bool)> screenshotDone_;
+};
+
+// A live view of `endpoint` in a window of its own, run on the workbench's device and variants
+// with the q-bin labels on screen.
+LiveView* openLiveWindow(Workbench& workbench, const QString& endpoint, QWidget* parent);
+
+} // namespace clscope::ui

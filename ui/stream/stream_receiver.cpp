@@ -1,0 +1,129 @@
+#include "ui/stream/stream_receiver.hpp"
+
+#include "core/errors.hpp"
+#include "core/stream/stream_source.hpp"
+
+#include <cstring>
+
+namespace clscope::ui {
+
+namespace {
+
+// The start message's pixel mask as the algorithms take it (non-zero = bad).
+PixelMask maskOf(const stream::StartMessage& start) {
+    PixelMask m;
+    if (!start.pixelMask.size()) return m;
+    m.height = start.height, m.width = start.width;
+    m.bad.resize(m.height * m.width);
+    for (std::size_t i = 0; i < m.bad.size(); ++i)
+        m.bad[i] = start.pixelMask.valueAt(i) != 0;
+    return m;
+}
+
+// Frame i of a (n,H,W) block as (1,H,W).
+Array frameOf(const Array& frames, std::size_t i) {
+    Array out(frames.dtype(), {1, frames.height(), frames.width()});
+    std::memcpy(out.bytes(), frames.bytes() + i * out.byteSize(), out.byteSize());
+    return out;
+}
+
+} // namespace
+
+StreamReceiver::StreamReceiver(QObject* parent) : QObject(parent) {}
+
+StreamReceiver::~StreamReceiver() {
+    stop();
+    if (thread_.joinable()) thread_.join();
+}
+
+void StreamReceiver::start(StreamRequest request) {
+    stop();
+    if (thread_.joinable()) thread_.join();
+    {
+        std::lock_guard lock(mutex_);
+        frames_.reset(), analyses_.clear(), values_.clear();
+        context_ = request.context;
+    }
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    running_ = true;
+    thread_ = std::thread([this, request = std::move(request)] { receive(request); });
+}
+
+void StreamReceiver::stop() {
+    if (cancel_) *cancel_ = true;
+}
+
+void StreamReceiver::receive(StreamRequest request) {
+    QString error;
+    try {
+        stream::SourceOptions options;
+        options.endpoint = request.endpoint;
+        options.timeoutSeconds = request.timeoutSeconds;
+        options.cancel = cancel_;
+        stream::FrameSource source(options);
+        LiveContext c = request.context;
+        c.height = source.height(), c.width = source.width(), c.dtype = source.dtype();
+        c.mask = maskOf(source.start()), c.frameTime = source.start().frameTime;
+        std::vector<std::unique_ptr<LiveFrameAnalysis>> made;
+        for (const LiveAnalysisSpec& spec : LiveAnalysisRegistry::instance().specs())
+            if (spec.perFrame)
+                if (auto a = spec.perFrame(c)) made.push_back(std::move(a));
+        {
+            std::lock_guard lock(mutex_);
+            context_ = c;
+            analyses_ = std::move(made);
+            values_.assign(analyses_.size(), {});
+            frames_ =
+                std::make_shared<ReceivedFrames>(source.start(), source.dtype(), source.describe());
+        }
+        emit connected(QString::fromStdString(source.describe()));
+        while (auto part = source.read(16)) {
+            const std::size_t first = frames_->frameCount();
+            frames_->append(*part);
+            analyse(*part, first);
+            if (*cancel_) break;
+        }
+    } catch (const Cancelled&) {
+    } catch (const std::exception& e) {
+        error = QString::fromUtf8(e.what());
+    }
+    running_ = false;
+    emit finished(error, cancel_->load());
+}
+
+void StreamReceiver::analyse(const Array& frames, std::size_t first) {
+    for (std::size_t i = 0; i < frames.frameCount() && !*cancel_; ++i) {
+        const Array frame = frameOf(frames, i);
+        for (std::size_t a = 0; a < analyses_.size(); ++a) {
+            const double v = analyses_[a]->analyse(frame, first + i);
+            std::lock_guard lock(mutex_);
+            values_[a].push_back(v);
+        }
+    }
+}
+
+std::shared_ptr<const ReceivedFrames> StreamReceiver::frames() const {
+    std::lock_guard lock(mutex_);
+    return frames_;
+}
+
+LiveContext StreamReceiver::context() const {
+    std::lock_guard lock(mutex_);
+    return context_;
+}
+
+std::vector<std::vector<double>> StreamReceiver::values() const {
+    std::lock_guard lock(mutex_);
+    return values_;
+}
+
+std::size_t StreamReceiver::framesAnalysed() const {
+    std::lock_guard lock(mutex_);
+    if (values_.empty()) return frames_ ? frames_->frameCount() : 0;
+    std::size_t n = values_[0].size();
+    for (const auto& v : values_)
+        n = std::min(n, v.size());
+    return n;
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,61 @@
+// Receives one series of a detector stream off the GUI thread (core/stream FrameSource: its
+// bounded queue, its timeout): the frames go into ReceivedFrames and through the per-frame
+// analyses, in order. stop() returns at once; the thread ends within about 0.1 s plus the
+// frame being analysed, and the destructor waits for it.
+#pragma once
+#include "ui/stream/live_analysis.hpp"
+#include "ui/stream/received_frames.hpp"
+
+#include <QObject>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace clscope::ui {
+
+struct StreamRequest {
+    std::string endpoint;       // tcp://HOST:PORT
+    double timeoutSeconds = 30; // no message for this long ends the series as bad input
+    LiveContext context;        // device, variants, labels (the rest from the start message)
+};
+
+class StreamReceiver : public QObject {
+    Q_OBJECT
+  public:
+    explicit StreamReceiver(QObject* parent = nullptr);
+    ~StreamReceiver() override;
+    // Starts receiving (a series already under way is stopped first).
+    void start(StreamRequest request);
+    void stop(); // returns at once; finished() follows
+    bool isRunning() const { return running_; }
+
+    // Null until the start message came.
+    std::shared_ptr<const ReceivedFrames> frames() const;
+    LiveContext context() const; // the request's, with the start message's fields
+    // The per-frame analyses (made once the start message came) and their numbers so far:
+    // values()[a][i] is analysis a's number for frame i.
+    const std::vector<std::unique_ptr<LiveFrameAnalysis>>& analyses() const { return analyses_; }
+    std::vector<std::vector<double>> values() const;
+    std::size_t framesAnalysed() const;
+
+  signals:
+    void connected(const QString& description); // the start message and first image came
+    // The series ended (error empty), was stopped (stopped) or failed (error).
+    void finished(const QString& error, bool stopped);
+
+  private:
+    void receive(StreamRequest request);
+    void analyse(const Array& frames, std::size_t first);
+    std::thread thread_;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    std::atomic<bool> running_ = false;
+    mutable std::mutex mutex_;
+    std::shared_ptr<ReceivedFrames> frames_;
+    LiveContext context_;
+    std::vector<std::unique_ptr<LiveFrameAnalysis>> analyses_;
+    std::vector<std::vector<double>> values_;
+};
+
+} // namespace clscope::ui

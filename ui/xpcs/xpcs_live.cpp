@@ -1,0 +1,107 @@
+#include "ui/xpcs/xpcs_live.hpp"
+
+#include "core/errors.hpp"
+#include "gpu/xpcs/algorithm.hpp"
+#include "ui/xpcs/xpcs_g2_view.hpp"
+
+#include <QLabel>
+#include <QVBoxLayout>
+#include <cmath>
+#include <qcustomplot.h>
+
+namespace clscope::ui {
+
+namespace {
+
+constexpr std::size_t binsDrawn = 6;
+
+const Algorithm& xpcsAlgorithm() {
+    return AlgorithmRegistry::instance().find("xpcs");
+}
+
+class XpcsLive : public LiveSeriesAnalysis {
+  public:
+    XpcsLive(const LiveContext& c, QWidget* parent)
+        : device_(c.device), frameTime_(c.frameTime), plot_(new QCustomPlot(parent)) {
+        variant_ = device_.spec == "cpu" ? "cpu" : "multitau"; // the dense variants refuse it
+        params_ = xpcsAlgorithm().defaultParams();
+        params_.set("multitau", true);
+        if (c.labels) labels_ = masked(*c.labels, c.mask);
+        buildPlot();
+    }
+    QString title() const override { return "XPCS multi-tau g2"; }
+    QWidget* widget() override { return plot_; }
+
+    std::function<void()> analyse(const Array& frames) override {
+        if (!labels_)
+            throw UsageError("no q-bin labels on screen: open a file with labels or draw them "
+                             "in the mask editor, then open the stream again");
+        if (frames.frameCount() < 2) return {};
+        auto in = xpcs::makeInput(frames, *labels_, {{"file", "live stream"}});
+        if (frameTime_ > 0) in->frameTime = frameTime_;
+        const auto result = runAlgorithm(xpcsAlgorithm(), {device_, variant_, in, params_, {}});
+        const xpcs::Result r = dynamic_cast<const xpcs::RunResult&>(*result).result;
+        return [this, r] { draw(r); };
+    }
+
+  private:
+    // Labels of the pixels the start message's mask keeps.
+    static std::optional<LabelMask> masked(LabelMask labels, const PixelMask& mask) {
+        if (mask.bad.size() == labels.labels.size())
+            for (std::size_t i = 0; i < mask.bad.size(); ++i)
+                if (mask.bad[i]) labels.labels[i] = 0;
+        return labels;
+    }
+
+    void buildPlot() {
+        plot_->setMinimumSize(300, 220);
+        plot_->plotLayout()->insertRow(0);
+        plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_, title()));
+        plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
+        plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        plot_->xAxis->setNumberFormat("eb");
+        plot_->xAxis->setNumberPrecision(0);
+        plot_->yAxis->setLabel("g₂(τ)");
+        plot_->legend->setVisible(true);
+        plot_->axisRect()->insetLayout()->take(plot_->legend);
+        plot_->plotLayout()->addElement(2, 0, plot_->legend);
+        plot_->plotLayout()->setRowStretchFactor(2, 0.001);
+        plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+        plot_->legend->setWrap(3);
+    }
+
+    void draw(const xpcs::Result& r) {
+        plot_->clearGraphs();
+        plot_->xAxis->setLabel(r.tauInSeconds ? "lag time τ (s)" : "lag τ (frames)");
+        for (std::size_t b = 0; b < std::min(binsDrawn, r.binCount()); ++b) {
+            auto* g = plot_->addGraph();
+            g->setName(QString("q bin %1").arg(r.labels[b]));
+            g->setPen(QPen(seriesColor(b), 1.5));
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
+            for (std::size_t t = 0; t < r.frames; ++t)
+                if (r.tau[t] > 0 && std::isfinite(r.g2At(b, t))) g->addData(r.tau[t], r.g2At(b, t));
+        }
+        plot_->rescaleAxes();
+        plot_->replot();
+    }
+
+    DeviceInfo device_;
+    std::string variant_;
+    ParamSet params_;
+    double frameTime_;
+    std::optional<LabelMask> labels_;
+    QCustomPlot* plot_;
+};
+
+} // namespace
+
+LiveAnalysisSpec xpcsLiveSpec() {
+    LiveAnalysisSpec spec;
+    spec.algorithm = "xpcs";
+    spec.overFrames = [](const LiveContext& c, QWidget* parent) {
+        return std::make_unique<XpcsLive>(c, parent);
+    };
+    return spec;
+}
+
+} // namespace clscope::ui
