@@ -13,8 +13,10 @@
 #include "gpu/xpcs/runner.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <deque>
+#include <future>
 #include <map>
 #include <stdexcept>
 
@@ -61,15 +63,13 @@ class Stream {
         largest0_ = double(dtypeLargest(dtype));
         ring64_ = wide_ || !fitsInt(largest0_, double(total)) || params.tuning.count("MT_RING64");
         rows_ = wide_ ? 1 : tuned(params, "MT_ROWS", 4);
-        // CPU devices (PoCL): one work-item per (rows, bin), no barriers; else MT_WG wide, a
-        // power of two (the reduction halves) whose local sums fit the device.
-        wg_ = tuned(params, "MT_WG", s.info().type == "CPU" ? 1 : 64);
+        // CPU devices (PoCL): one work-item per (rows, bin), no barriers. GPUs: groups of at
+        // least MT_WG_MIN, wider where a level has few rows (groupSize); MT_WG: fixed.
+        fixedWg_ = params.tuning.count("MT_WG") || s.info().type == "CPU";
+        wg_ = tuned(params, fixedWg_ ? "MT_WG" : "MT_WG_MIN", fixedWg_ ? 1 : 128);
         while (wg_ & (wg_ - 1))
             wg_ &= wg_ - 1;
-        const std::size_t local = s.info().localMemBytes ? s.info().localMemBytes : 32768;
-        const std::size_t perItem = wide_ ? std::size_t(c_ + 1) * 16 : rowsOut() * 8 / 2;
-        while (wg_ > 1 && perItem * std::size_t(wg_) > std::min<std::size_t>(local, 49152))
-            wg_ /= 2;
+        wg_ = wide_ ? fitLocal(wg_, std::size_t(c_ + 1) * 16) : wg_;
         options_ = "-D DATA_T=" + clTypeName(dtype) + " -D RING_T=" + (ring64_ ? "long" : "int") +
                    " -D MT_WG=" + std::to_string(wg_) + " -D MT_WIDE=" + (wide_ ? "1" : "0");
         pix_ = s.allocate(pixels_ * sizeof(std::int32_t), "multitau pixels", CL_MEM_READ_ONLY);
@@ -81,11 +81,13 @@ class Stream {
         // A block's rows over all levels: at most block at level 0, block / 2^k + 1 above.
         capacity_ = 2 * block + 64;
         const std::size_t words = wide_ ? 2 : 1;
-        sums_ =
-            s.allocate(words * capacity_ * bins.count() * sizeof(std::int64_t), "multitau sums");
+        sumWords_ = words * capacity_ * bins.count();
+        sums_ = s.allocate(sumWords_ * sizeof(std::int64_t), "multitau sums");
         prods_ =
-            s.allocate(words * capacity_ * bins.count() * std::size_t(c_) * sizeof(std::int64_t),
-                       "multitau products");
+            s.allocate(sumWords_ * std::size_t(c_) * sizeof(std::int64_t), "multitau products");
+        for (auto& host : readback_) // pinned: read back at DMA speed, one half per block
+            host = s.device().pinned(sumWords_ * std::size_t(c_ + 1) * sizeof(std::int64_t),
+                                     s.queue());
         gather_ = s.kernel("xpcs_multitau", "mt_gather", options_);
         bin_ = s.kernel("xpcs_multitau", "mt_bin", options_);
     }
@@ -117,16 +119,19 @@ class Stream {
             lags(block, lv, first, levels_[lv].count - first);
             first = binNext(lv);
         }
-        block.sums.resize(block.sumWords), block.products.resize(block.productWords);
-        readBack(sums_, block.sums);
-        readBack(prods_, block.products);
+        block.sums = static_cast<std::int64_t*>(readback_[index % 2]->host);
+        block.products = block.sums + sumWords_;
+        readBack(sums_, block.sums, block.sumWords);
+        readBack(prods_, block.products, block.productWords);
         upload_.release(index); // flushes the queue
+        // The previous block's sums are folded on a thread of their own while the device works
+        // on this one and the caller stages the next.
+        folding_ = std::async(std::launch::async, [this] { fold(previous_); });
     }
 
-    // The host folds the previous block's sums while the device works on the enqueued one,
-    // then waits for it.
+    // Wait for the fold and for the block enqueued last.
     void complete() {
-        fold(previous_);
+        folding_.get();
         s_.queue().finish();
         previous_ = std::move(current_);
         current_ = Block();
@@ -145,7 +150,7 @@ class Stream {
     struct Block { // one block's rows of every level, read back at once
         std::vector<Rows> rows;
         std::size_t rowCount = 0, sumWords = 0, productWords = 0;
-        std::vector<std::int64_t> sums, products;
+        std::int64_t *sums = nullptr, *products = nullptr; // in pinned readback_
     };
     struct Level {
         cl::Buffer ring;
@@ -153,7 +158,26 @@ class Stream {
         std::size_t count = 0; // rows of this level so far
     };
 
-    std::size_t rowsOut() const { return std::size_t(rows_) * std::size_t(c_ + 1); }
+    // The largest power of two <= wg whose local sums (perItem bytes a work-item) fit.
+    int fitLocal(int wg, std::size_t perItem) const {
+        const std::size_t local =
+            std::min<std::size_t>(s_.info().localMemBytes ? s_.info().localMemBytes : 32768, 49152);
+        const std::size_t most = std::max<std::size_t>(s_.info().maxWorkGroupSize, 1);
+        while (wg > 1 && (perItem * std::size_t(wg) > local || std::size_t(wg) > most))
+            wg /= 2;
+        return wg;
+    }
+
+    // mt_lags' group size for `groups` groups of rows of a level with `lags` lags: MT_WG_MIN,
+    // doubled up to 1024 while fewer than ~128K work-items would run (the top levels' few
+    // rows: each item's pass over its pixels is a chain of dependent loads).
+    int groupSize(std::size_t groups, int lags) const {
+        if (fixedWg_) return fitLocal(wg_, std::size_t(rows_) * std::size_t(lags + 1) * 4);
+        int wg = wg_;
+        while (wg < 1024 && groups * bins_.count() * std::size_t(wg) < 131072)
+            wg *= 2;
+        return fitLocal(wg, std::size_t(rows_) * std::size_t(lags + 1) * 4);
+    }
 
     Level& level(std::size_t k) {
         while (levels_.size() <= k) {
@@ -166,13 +190,13 @@ class Stream {
         return levels_[k];
     }
 
-    // mt_lags of level k (MT_ROWS rows per group; int partial sums where a work-item's share
-    // of the largest bin, ceil(n / MT_WG) terms of at most (largest 2^k)^2 each, fits), built
-    // once per option set; mt_lags_wide for 32-bit data.
-    cl::Kernel& lagsKernel(std::size_t k) {
-        std::string o = options_;
+    // mt_lags of level k with wg work-items a group (MT_ROWS rows per group; int partial sums
+    // where a work-item's share of the largest bin, ceil(n / wg) terms of at most
+    // (largest 2^k)^2 each, fits), built once per option set; mt_lags_wide for 32-bit data.
+    cl::Kernel& lagsKernel(std::size_t k, int wg) {
+        std::string o = options_ + " -D MT_WG=" + std::to_string(wg);
         if (!wide_) {
-            const double scale = std::ldexp(1.0, int(k)), terms = double((most_ + wg_ - 1) / wg_);
+            const double scale = std::ldexp(1.0, int(k)), terms = double((most_ + wg - 1) / wg);
             const bool acc32 = !ring64_ && fitsInt(largest0_ * scale, largest0_ * scale * terms);
             o += " -D MT_LAG0=" + std::to_string(multitauFirstLag(int(k), c_)) +
                  " -D MT_LAGS=" + std::to_string(multitauLagCount(int(k), c_)) +
@@ -197,38 +221,39 @@ class Stream {
         Rows& r = block.rows.emplace_back();
         r.level = int(k), r.first = first, r.count = count;
         r.sumsAt = block.sumWords, r.prodsAt = block.productWords;
-        cl::Kernel& kern = lagsKernel(k);
+        const std::string label = k == 0 ? "xpcs multitau lags level 0" : "xpcs multitau lags";
         if (wide_) {
+            cl::Kernel& kern = lagsKernel(k, wg_);
             setArgs(kern, levels_[k].ring, levels_[k].rows, offsets_, cl_long(first), lag0, lags,
                     int(nb), sums_, cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
-            s_.launch(kern, "xpcs multitau lags",
-                      {{count * std::size_t(wg_), nb}, {std::size_t(wg_), 1}});
+            s_.launch(kern, label, {{count * std::size_t(wg_), nb}, {std::size_t(wg_), 1}});
         } else {
+            const std::size_t groups = (count + std::size_t(rows_) - 1) / std::size_t(rows_);
+            const int wg = groupSize(groups, lags);
+            cl::Kernel& kern = lagsKernel(k, wg);
             setArgs(kern, levels_[k].ring, levels_[k].rows, offsets_, cl_long(first), int(count),
                     int(nb), sums_, cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
-            const std::size_t groups = (count + std::size_t(rows_) - 1) / std::size_t(rows_);
-            s_.launch(kern, "xpcs multitau lags",
-                      {{groups * std::size_t(wg_), nb}, {std::size_t(wg_), 1}});
+            s_.launch(kern, label, {{groups * std::size_t(wg), nb}, {std::size_t(wg), 1}});
         }
         block.rowCount += count;
         block.sumWords += words * count * nb;
         block.productWords += words * count * nb * std::size_t(lags);
     }
 
-    // Start reading `to.size()` words of `from` into `to`, timed as "multitau readback".
-    void readBack(const cl::Buffer& from, std::vector<std::int64_t>& to) {
-        if (to.empty()) return;
+    // Start reading `words` words of `from` into `to`, timed as "multitau readback".
+    void readBack(const cl::Buffer& from, std::int64_t* to, std::size_t words) {
+        if (words == 0) return;
         cl::Event event;
-        s_.queue().enqueueReadBuffer(from, CL_FALSE, 0, to.size() * sizeof(std::int64_t), to.data(),
-                                     nullptr, &event);
+        s_.queue().enqueueReadBuffer(from, CL_FALSE, 0, words * sizeof(std::int64_t), to, nullptr,
+                                     &event);
         s_.record(event, "multitau readback");
     }
 
     // A block's per-row sums (in level order) into the statistics.
     void fold(Block& block) {
         for (const Rows& r : block.rows) {
-            const std::int64_t* sums = block.sums.data() + r.sumsAt;
-            const std::int64_t* products = block.products.data() + r.prodsAt;
+            const std::int64_t* sums = block.sums + r.sumsAt;
+            const std::int64_t* products = block.products + r.prodsAt;
             if (!wide_) {
                 stats_.addRows<std::int64_t>(r.level, r.first, r.count, sums, products);
                 continue;
@@ -274,14 +299,17 @@ class Stream {
     std::int64_t most_ = 0;
     int c_, wg_ = 64, rows_ = 1;
     bool wide_ = false, ring64_ = true; // 128-bit sums (32-bit data); 64-bit rings
-    std::size_t block_, frameSize_, pixels_, capacity_ = 0;
+    bool fixedWg_ = true;               // mt_lags' group size wg_ on every level
+    std::size_t block_, frameSize_, pixels_, capacity_ = 0, sumWords_ = 0;
     std::string options_;
     StreamUpload upload_; // two device buffers of a block's frames, pinned staging
     cl::Buffer pix_, offsets_, sums_, prods_;
+    std::array<std::shared_ptr<PinnedBlock>, 2> readback_; // sums, then products, of a block
     cl::Kernel gather_, bin_;
     std::map<std::string, cl::Kernel> lags_; // by build options
     std::deque<Level> levels_;
-    Block current_, previous_; // sums read back, not yet folded
+    Block current_, previous_;  // sums read back, not yet folded
+    std::future<void> folding_; // of previous_ (declared after it: waited for first)
 };
 
 } // namespace
