@@ -34,7 +34,7 @@ class StreamUpload {
     void release(std::size_t index);
 
   private:
-    static constexpr std::size_t pieceBytes = std::size_t(8) << 20;
+    static constexpr std::size_t pieceBytes = std::size_t(32) << 20;
     void timeUpload(std::size_t slot);
     ClSession& session_;
     cl::CommandQueue transfer_;

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <deque>
 #include <future>
@@ -36,6 +37,11 @@ std::size_t streamBlock(std::size_t pixels, const DeviceInfo& device,
     while (f < 16384 && 2 * f * pixels * sizeof(std::int64_t) <= (std::size_t(4) << 20))
         f *= 2;
     return f;
+}
+
+double msSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
 }
 
 int tuned(const Params& params, const std::string& name, int fallback) {
@@ -126,13 +132,22 @@ class Stream {
         upload_.release(index); // flushes the queue
         // The previous block's sums are folded on a thread of their own while the device works
         // on this one and the caller stages the next.
-        folding_ = std::async(std::launch::async, [this] { fold(previous_); });
+        folding_ = std::async(std::launch::async, [this] {
+            const auto start = std::chrono::steady_clock::now();
+            fold(previous_);
+            return msSince(start);
+        });
     }
 
-    // Wait for the fold and for the block enqueued last.
+    // Wait for the fold and for the block enqueued last (host times: where the wall goes).
     void complete() {
-        folding_.get();
+        auto start = std::chrono::steady_clock::now();
+        const double folded = folding_.get();
+        s_.timings().add("multitau fold (host thread)", folded);
+        s_.timings().add("multitau wait for the fold (host)", msSince(start));
+        start = std::chrono::steady_clock::now();
         s_.queue().finish();
+        s_.timings().add("multitau wait for the device (host)", msSince(start));
         previous_ = std::move(current_);
         current_ = Block();
     }
@@ -193,7 +208,7 @@ class Stream {
     // mt_lags of level k with wg work-items a group (MT_ROWS rows per group; int partial sums
     // where a work-item's share of the largest bin, ceil(n / wg) terms of at most
     // (largest 2^k)^2 each, fits), built once per option set; mt_lags_wide for 32-bit data.
-    cl::Kernel& lagsKernel(std::size_t k, int wg) {
+    cl::Kernel& lagsKernel(std::size_t k, int& wg) {
         std::string o = options_ + " -D MT_WG=" + std::to_string(wg);
         if (!wide_) {
             const double scale = std::ldexp(1.0, int(k)), terms = double((most_ + wg - 1) / wg);
@@ -208,6 +223,10 @@ class Stream {
         if (it == lags_.end())
             it = lags_.emplace(o, s_.kernel("xpcs_multitau", wide_ ? "mt_lags_wide" : "mt_lags", o))
                      .first;
+        // A build whose registers allow fewer items a group: the next smaller size.
+        const std::size_t most =
+            it->second.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(s_.device().device());
+        if (wg > 1 && std::size_t(wg) > most) return lagsKernel(k, wg /= 2);
         return it->second;
     }
 
@@ -223,13 +242,14 @@ class Stream {
         r.sumsAt = block.sumWords, r.prodsAt = block.productWords;
         const std::string label = k == 0 ? "xpcs multitau lags level 0" : "xpcs multitau lags";
         if (wide_) {
-            cl::Kernel& kern = lagsKernel(k, wg_);
+            int wg = wg_;
+            cl::Kernel& kern = lagsKernel(k, wg);
             setArgs(kern, levels_[k].ring, levels_[k].rows, offsets_, cl_long(first), lag0, lags,
                     int(nb), sums_, cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
-            s_.launch(kern, label, {{count * std::size_t(wg_), nb}, {std::size_t(wg_), 1}});
+            s_.launch(kern, label, {{count * std::size_t(wg), nb}, {std::size_t(wg), 1}});
         } else {
             const std::size_t groups = (count + std::size_t(rows_) - 1) / std::size_t(rows_);
-            const int wg = groupSize(groups, lags);
+            int wg = groupSize(groups, lags);
             cl::Kernel& kern = lagsKernel(k, wg);
             setArgs(kern, levels_[k].ring, levels_[k].rows, offsets_, cl_long(first), int(count),
                     int(nb), sums_, cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
@@ -308,8 +328,8 @@ class Stream {
     cl::Kernel gather_, bin_;
     std::map<std::string, cl::Kernel> lags_; // by build options
     std::deque<Level> levels_;
-    Block current_, previous_;  // sums read back, not yet folded
-    std::future<void> folding_; // of previous_ (declared after it: waited for first)
+    Block current_, previous_;    // sums read back, not yet folded
+    std::future<double> folding_; // of previous_, its ms (declared after it: waited for first)
 };
 
 } // namespace

@@ -49,22 +49,27 @@ __kernel void mt_gather(__global const DATA_T* raw, __global const int* pix,
     const int p = get_global_id(0);
     if (p >= pixels) return;
     const __global DATA_T* from = raw + pix[p];
-    long row = first % rows;
+    int row = (int)(first % rows);
+#pragma unroll 4
     for (int f = 0; f < count; ++f, from += frameSize) {
-        ring[row * pixels + p] = (RING_T)*from;
+        ring[(long)row * pixels + p] = (RING_T)*from;
         row = row + 1 == rows ? 0 : row + 1;
     }
 }
 
-// Level k+1 rows first.. first+count-1: the sums of level k's rows 2j and 2j+1.
+// Level k+1 rows first.. first+count-1: the sums of level k's rows 2j and 2j+1 (ring slots
+// stepped, not divided, per row).
 __kernel void mt_bin(__global const RING_T* src, int srcRows, __global RING_T* dst, int dstRows,
                      int pixels, long first, int count) {
     const int p = get_global_id(0);
     if (p >= pixels) return;
-    for (long j = first; j < first + count; ++j) {
-        const long t = 2 * j;
-        dst[(j % dstRows) * pixels + p] =
-            src[(t % srcRows) * pixels + p] + src[((t + 1) % srcRows) * pixels + p];
+    int to = (int)(first % dstRows), from = (int)((2 * first) % srcRows);
+#pragma unroll 4
+    for (int j = 0; j < count; ++j) {
+        const int next = from + 1 == srcRows ? 0 : from + 1;
+        dst[(long)to * pixels + p] = src[(long)from * pixels + p] + src[(long)next * pixels + p];
+        from = next + 1 == srcRows ? 0 : next + 1;
+        to = to + 1 == dstRows ? 0 : to + 1;
     }
 }
 
