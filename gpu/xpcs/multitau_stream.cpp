@@ -269,20 +269,27 @@ class Stream {
         s_.record(event, "multitau readback");
     }
 
-    // A block's per-row sums (in level order) into the statistics.
+    // A block's per-row sums (in level order) into the statistics: all levels' rows at once
+    // (one spread of the bins over threads), 32-bit data's word pairs joined first.
     void fold(Block& block) {
+        const std::size_t nb = bins_.count();
+        std::vector<StatsRows<std::int64_t>> narrow;
+        std::vector<StatsRows<Int128>> wide;
+        std::deque<std::vector<Int128>> joined;
         for (const Rows& r : block.rows) {
             const std::int64_t* sums = block.sums + r.sumsAt;
             const std::int64_t* products = block.products + r.prodsAt;
             if (!wide_) {
-                stats_.addRows<std::int64_t>(r.level, r.first, r.count, sums, products);
+                narrow.push_back({r.level, r.first, r.count, sums, products});
                 continue;
             }
-            const std::size_t nb = bins_.count(), lags = std::size_t(multitauLagCount(r.level, c_));
-            const std::vector<Int128> s = joinWords(sums, r.count * nb),
-                                      p = joinWords(products, r.count * nb * lags);
-            stats_.addRows<Int128>(r.level, r.first, r.count, s.data(), p.data());
+            const std::size_t lags = std::size_t(multitauLagCount(r.level, c_));
+            const Int128* s = joined.emplace_back(joinWords(sums, r.count * nb)).data();
+            const Int128* p = joined.emplace_back(joinWords(products, r.count * nb * lags)).data();
+            wide.push_back({r.level, r.first, r.count, s, p});
         }
+        if (!narrow.empty()) stats_.addRows(narrow);
+        if (!wide.empty()) stats_.addRows(wide);
         block = Block();
     }
 
