@@ -67,7 +67,9 @@ class Stream {
         // binned value (at most largest x 2^k <= largest x T) fits, and MT_ROWS rows per group.
         wide_ = dtype == DType::UInt32 || dtype == DType::Int32;
         largest0_ = double(dtypeLargest(dtype));
-        ring64_ = wide_ || !fitsInt(largest0_, double(total)) || params.tuning.count("MT_RING64");
+        const auto force = params.tuning.find("MT_RING64"); // tests: the 64-bit path
+        ring64_ = wide_ || !fitsInt(largest0_, double(total)) ||
+                  (force != params.tuning.end() && force->second != 0);
         rows_ = wide_ ? 1 : tuned(params, "MT_ROWS", 4);
         // CPU devices (PoCL): one work-item per (rows, bin), no barriers. GPUs: groups of at
         // least MT_WG_MIN, wider where a level has few rows (groupSize); MT_WG: fixed.
@@ -77,7 +79,7 @@ class Stream {
             wg_ &= wg_ - 1;
         wg_ = wide_ ? fitLocal(wg_, std::size_t(c_ + 1) * 16) : wg_;
         options_ = "-D DATA_T=" + clTypeName(dtype) + " -D RING_T=" + (ring64_ ? "long" : "int") +
-                   " -D MT_WG=" + std::to_string(wg_) + " -D MT_WIDE=" + (wide_ ? "1" : "0");
+                   " -D MT_WIDE=" + (wide_ ? "1" : "0"); // MT_WG per mt_lags build
         pix_ = s.allocate(pixels_ * sizeof(std::int32_t), "multitau pixels", CL_MEM_READ_ONLY);
         s.upload(pix_, bins.pixelIndex.data(), pixels_ * sizeof(std::int32_t), "multitau pixels");
         offsets_ = s.allocate(bins.offsets.size() * sizeof(std::int64_t), "multitau offsets",
