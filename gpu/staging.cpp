@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -41,7 +42,11 @@ class CopyPool {
 
   private:
     CopyPool() {
-        const std::size_t n = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+        // CLSCOPE_COPY_THREADS: another count (bench experiments).
+        const char* env = std::getenv("CLSCOPE_COPY_THREADS");
+        const std::size_t n =
+            env ? std::clamp<std::size_t>(std::strtoul(env, nullptr, 10), 1, 64)
+                : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
         for (std::size_t t = 1; t < n; ++t)
             workers_.emplace_back([this] { work(); });
     }

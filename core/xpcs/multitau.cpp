@@ -159,7 +159,8 @@ template <class V> void MultitauStats::addRows(const std::vector<StatsRows<V>>& 
     const std::size_t threads =
         work < 200000
             ? 1
-            : std::min<std::size_t>(bins, std::max(1u, std::thread::hardware_concurrency()));
+            : std::min<std::size_t>(
+                  bins, threads_ ? threads_ : std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::thread> pool;
     for (std::size_t i = 1; i < threads; ++i)
         pool.emplace_back(fold, bins * i / threads, bins * (i + 1) / threads);

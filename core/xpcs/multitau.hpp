@@ -62,6 +62,8 @@ template <class V> struct StatsRows {
 class MultitauStats {
   public:
     MultitauStats(const Bins& bins, int channels, bool integerData);
+    // Threads of a large fold (0: one per core).
+    void setThreads(std::size_t threads) { threads_ = threads; }
     // Rows [first, first + count) of a level (the next ones of that level): the frame sums
     // sums[r * B + b] and the lag products products[(r * B + b) * lagCount + j] of lag
     // multitauFirstLag + j; products whose earlier row does not exist are ignored.
@@ -94,6 +96,7 @@ class MultitauStats {
     std::vector<std::int64_t> pixels_;
     int channels_;
     bool integer_;
+    std::size_t threads_ = 0;
     std::vector<Level> levels_;
 };
 
