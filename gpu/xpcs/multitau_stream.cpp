@@ -62,8 +62,8 @@ class Stream {
           block_(block), frameSize_(frameSize), pixels_(bins.pixelIndex.size()),
           upload_(s, block * frameSize * dtypeSize(dtype), "multitau frames") {
         dtype_ = dtype;
-        if (const auto it = params.tuning.find("MT_FOLD_THREADS"); it != params.tuning.end())
-            stats_.setThreads(std::size_t(std::max(1, it->second)));
+        // Fold threads: 4 (measured: more contend with the staging copy, which bounds the wall).
+        stats_.setThreads(std::size_t(tuned(params, "MT_FOLD_THREADS", 4)));
         most_ = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
         // 32-bit data: 128-bit sums (two words) over 64-bit rings. Else int rings where every
         // binned value (at most largest x 2^k <= largest x T) fits, and MT_ROWS rows per group.
