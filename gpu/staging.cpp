@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -41,7 +42,11 @@ class CopyPool {
 
   private:
     CopyPool() {
-        const std::size_t n = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+        // CLSCOPE_COPY_THREADS: another count (bench experiments).
+        const char* env = std::getenv("CLSCOPE_COPY_THREADS");
+        const std::size_t n =
+            env ? std::clamp<std::size_t>(std::strtoul(env, nullptr, 10), 1, 64)
+                : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
         for (std::size_t t = 1; t < n; ++t)
             workers_.emplace_back([this] { work(); });
     }
@@ -133,16 +138,17 @@ StreamUpload::~StreamUpload() {
     }
 }
 
-// Wait for slot's last DMA and add its time to the session's timings (NVIDIA gives an event's
+// Wait for slot's DMAs and add their times to the session's timings (NVIDIA gives an event's
 // profiling only once the host has waited for it, not when another queue did).
 void StreamUpload::timeUpload(std::size_t slot) {
-    cl::Event& event = uploaded_[slot];
-    if (!event()) return;
-    event.wait();
-    const auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
-    const auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
-    session_.timings().add(label_[slot], static_cast<double>(end - start) * 1e-6);
-    event = cl::Event();
+    for (cl::Event& event : pieces_[slot]) {
+        event.wait();
+        const auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+        const auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+        session_.timings().add(label_[slot], static_cast<double>(end - start) * 1e-6);
+    }
+    pieces_[slot].clear();
+    uploaded_[slot] = cl::Event();
 }
 
 void StreamUpload::send(std::size_t index, const void* data, std::size_t bytes,
@@ -151,17 +157,22 @@ void StreamUpload::send(std::size_t index, const void* data, std::size_t bytes,
     const std::size_t slot = index % 2;
     try {
         timeUpload(slot); // chunk i - 2's DMA has read the half
-        const auto start = std::chrono::steady_clock::now();
-        parallelCopy(pinned_[slot]->host, data, bytes);
-        session_.timings().add("copy to pinned staging (host)", msSince(start));
-        std::vector<cl::Event> after;
-        if (released_[slot]()) after.push_back(released_[slot]);
-        cl::Event event;
-        transfer_.enqueueWriteBuffer(device_[slot], CL_FALSE, 0, bytes, pinned_[slot]->host,
-                                     after.empty() ? nullptr : &after, &event);
-        transfer_.flush();
-        uploaded_[slot] = event;
         label_[slot] = label;
+        const auto start = std::chrono::steady_clock::now();
+        // In pieces: the DMA of one runs while the host copies the next.
+        for (std::size_t at = 0; at < bytes; at += pieceBytes) {
+            const std::size_t n = std::min(pieceBytes, bytes - at);
+            char* host = static_cast<char*>(pinned_[slot]->host) + at;
+            parallelCopy(host, static_cast<const char*>(data) + at, n);
+            std::vector<cl::Event> after;
+            if (at == 0 && released_[slot]()) after.push_back(released_[slot]);
+            cl::Event& event = pieces_[slot].emplace_back();
+            transfer_.enqueueWriteBuffer(device_[slot], CL_FALSE, at, n, host,
+                                         after.empty() ? nullptr : &after, &event);
+            transfer_.flush();
+            uploaded_[slot] = event; // the transfer queue is in order: the last piece is last
+        }
+        session_.timings().add("copy to pinned staging (host)", msSince(start));
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, label, session_.info());
     }

@@ -1,8 +1,9 @@
 // Streaming uploads from ordinary (pageable) host memory at pinned-memory speed, overlapped
 // with the kernels. Chunk i is copied by a pool of host threads into pinned staging half i % 2,
-// then written by DMA on a transfer queue of its own into device buffer i % 2; the session's
-// (compute) queue waits for that upload only where chunk i is used. So the host copy of chunk
-// i + 1, the DMA of chunk i + 1 and the kernels of chunk i run at the same time. The pinned
+// piece by piece, each piece written by DMA on a transfer queue of its own into device buffer
+// i % 2 while the host copies the next; the session's (compute) queue waits for that upload
+// only where chunk i is used. So the host copy of chunk i + 1, the DMA of chunk i + 1 and the
+// kernels of chunk i run at the same time. The pinned
 // staging is kept by the device for the life of the process (pinning costs tens of ms), and the
 // destructor waits for every copy, so no error path frees memory a queue still reads.
 #pragma once
@@ -11,6 +12,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace clscope {
 
@@ -32,6 +34,7 @@ class StreamUpload {
     void release(std::size_t index);
 
   private:
+    static constexpr std::size_t pieceBytes = std::size_t(32) << 20;
     void timeUpload(std::size_t slot);
     ClSession& session_;
     cl::CommandQueue transfer_;
@@ -39,6 +42,7 @@ class StreamUpload {
     std::array<cl::Buffer, 2> device_;
     std::array<std::shared_ptr<PinnedBlock>, 2> pinned_;
     std::array<cl::Event, 2> uploaded_, released_;
+    std::array<std::vector<cl::Event>, 2> pieces_; // DMA events of each half, for the timings
     std::array<std::string, 2> label_;
 };
 

@@ -114,46 +114,61 @@ void MultitauStats::addPair(Lag& lag, double n, double product, double gram) {
 }
 
 template <class V>
+void MultitauStats::foldBins(const StatsRows<V>& rows, std::size_t b0, std::size_t b1) {
+    Level& l = levels_[static_cast<std::size_t>(rows.level)];
+    const std::size_t bins = pixels_.size(), c = static_cast<std::size_t>(channels_);
+    const int lags = multitauLagCount(rows.level, channels_);
+    const int lag0 = multitauFirstLag(rows.level, channels_);
+    for (std::size_t b = b0; b < b1; ++b)
+        for (std::size_t r = 0, t = rows.first; r < rows.count; ++r, ++t) {
+            const V s = rows.sums[r * bins + b];
+            if constexpr (std::is_floating_point_v<V>)
+                l.fSums[b * c + t % c] = s;
+            else
+                l.sums[b * c + t % c] = static_cast<Int128>(s);
+            const V* row = rows.products + (r * bins + b) * static_cast<std::size_t>(lags);
+            Lag* lag = &l.lags[b * static_cast<std::size_t>(lags)];
+            for (int j = 0; j < lags && static_cast<std::size_t>(lag0 + j) <= t; ++j) {
+                const std::size_t then = b * c + (t - static_cast<std::size_t>(lag0 + j)) % c;
+                if constexpr (std::is_floating_point_v<V>)
+                    addPair(lag[j], static_cast<double>(pixels_[b]), s * l.fSums[then], row[j]);
+                else
+                    addPair(lag[j], static_cast<Int128>(pixels_[b]) * static_cast<Int128>(row[j]),
+                            static_cast<Int128>(s) * l.sums[then]);
+            }
+        }
+}
+
+template <class V>
 void MultitauStats::addRows(int k, std::size_t first, std::size_t count, const V* sums,
                             const V* products) {
-    Level& l = level(k);
-    const std::size_t bins = pixels_.size(), c = static_cast<std::size_t>(channels_);
-    const int lags = multitauLagCount(k, channels_), lag0 = multitauFirstLag(k, channels_);
+    addRows(std::vector<StatsRows<V>>{{k, first, count, sums, products}});
+}
+
+template <class V> void MultitauStats::addRows(const std::vector<StatsRows<V>>& rows) {
+    const std::size_t bins = pixels_.size();
+    std::size_t work = 0;
+    for (const StatsRows<V>& r : rows) // every level made before the threads start
+        level(r.level), work += bins * r.count * std::size_t(multitauLagCount(r.level, channels_));
     // Bins [b0, b1), each over the rows in order (so any split gives the same sums).
     auto fold = [&](std::size_t b0, std::size_t b1) {
-        for (std::size_t b = b0; b < b1; ++b)
-            for (std::size_t r = 0, t = first; r < count; ++r, ++t) {
-                const V s = sums[r * bins + b];
-                if constexpr (std::is_floating_point_v<V>)
-                    l.fSums[b * c + t % c] = s;
-                else
-                    l.sums[b * c + t % c] = static_cast<Int128>(s);
-                const V* row = products + (r * bins + b) * static_cast<std::size_t>(lags);
-                Lag* lag = &l.lags[b * static_cast<std::size_t>(lags)];
-                for (int j = 0; j < lags && static_cast<std::size_t>(lag0 + j) <= t; ++j) {
-                    const std::size_t then = b * c + (t - static_cast<std::size_t>(lag0 + j)) % c;
-                    if constexpr (std::is_floating_point_v<V>)
-                        addPair(lag[j], static_cast<double>(pixels_[b]), s * l.fSums[then], row[j]);
-                    else
-                        addPair(lag[j],
-                                static_cast<Int128>(pixels_[b]) * static_cast<Int128>(row[j]),
-                                static_cast<Int128>(s) * l.sums[then]);
-                }
-            }
+        for (const StatsRows<V>& r : rows)
+            foldBins(r, b0, b1);
     };
     // Large blocks (many bins and rows, the device variants' blocks): bins over threads.
-    const std::size_t work = bins * count * static_cast<std::size_t>(lags);
     const std::size_t threads =
         work < 200000
             ? 1
-            : std::min<std::size_t>(bins, std::max(1u, std::thread::hardware_concurrency()));
+            : std::min<std::size_t>(
+                  bins, threads_ ? threads_ : std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::thread> pool;
     for (std::size_t i = 1; i < threads; ++i)
         pool.emplace_back(fold, bins * i / threads, bins * (i + 1) / threads);
     fold(0, bins / threads);
     for (std::thread& th : pool)
         th.join();
-    l.rows = first + count;
+    for (const StatsRows<V>& r : rows)
+        levels_[static_cast<std::size_t>(r.level)].rows = r.first + r.count;
 }
 
 template void MultitauStats::addRows<std::int64_t>(int, std::size_t, std::size_t,
@@ -162,6 +177,8 @@ template void MultitauStats::addRows<Int128>(int, std::size_t, std::size_t, cons
                                              const Int128*);
 template void MultitauStats::addRows<double>(int, std::size_t, std::size_t, const double*,
                                              const double*);
+template void MultitauStats::addRows<std::int64_t>(const std::vector<StatsRows<std::int64_t>>&);
+template void MultitauStats::addRows<Int128>(const std::vector<StatsRows<Int128>>&);
 
 Result MultitauStats::finish(const Bins& bins, std::size_t frames, const Params& params) const {
     Result r = makeResult(bins, 0, params);

@@ -49,16 +49,30 @@ std::shared_ptr<const FrameBlocks> blocksOf(std::shared_ptr<const FrameStream> s
 // Frames per block for frames of `frameBytes` bytes: about 1 MiB, within [1, 65536].
 std::size_t blockFrames(std::size_t frameBytes);
 
+// Rows [first, first + count) of a level: frame sums sums[r * B + b], lag products
+// products[(r * B + b) * lagCount + j].
+template <class V> struct StatsRows {
+    int level = 0;
+    std::size_t first = 0, count = 0;
+    const V* sums = nullptr;
+    const V* products = nullptr;
+};
+
 // Running statistics of every (bin, level, lag), fed with the rows of each level in order.
 class MultitauStats {
   public:
     MultitauStats(const Bins& bins, int channels, bool integerData);
+    // Threads of a large fold (0: one per core).
+    void setThreads(std::size_t threads) { threads_ = threads; }
     // Rows [first, first + count) of a level (the next ones of that level): the frame sums
     // sums[r * B + b] and the lag products products[(r * B + b) * lagCount + j] of lag
     // multitauFirstLag + j; products whose earlier row does not exist are ignored.
     // V: std::int64_t or Int128 (integer data), double (float data).
     template <class V>
     void addRows(int level, std::size_t first, std::size_t count, const V* sums, const V* products);
+    // Several levels' rows at once (a device block's, each level's in order): the same as
+    // addRows for each in turn, the bins spread over threads once for all of them.
+    template <class V> void addRows(const std::vector<StatsRows<V>>& rows);
     // g2, g2_err (B x L) over the lags that exist, lag_frames, level, tau.
     Result finish(const Bins& bins, std::size_t frames, const Params& params) const;
 
@@ -76,11 +90,13 @@ class MultitauStats {
         std::vector<Lag> lags;     // B x lagCount
     };
     Level& level(int k);
+    template <class V> void foldBins(const StatsRows<V>& rows, std::size_t b0, std::size_t b1);
     void addPair(Lag& lag, Int128 m, Int128 d);
     void addPair(Lag& lag, double n, double product, double gram);
     std::vector<std::int64_t> pixels_;
     int channels_;
     bool integer_;
+    std::size_t threads_ = 0;
     std::vector<Level> levels_;
 };
 

@@ -310,13 +310,15 @@ namespace {
 // stream: `frames` EIGER2 16M frames (4148x4362 uint16, module gaps) from host memory, end to
 // end (copy in, threshold, compacted list out, spots grouped): `distinct` generated frames
 // repeated. The reference runs on the distinct frames only (compare() checks that prefix).
-BenchCase streamCase(std::size_t frames, std::size_t distinct) {
+// `frames` frames of h x w (EIGER2 16M: 4148x4362, 4M: 2068x2162) cycling through `distinct`.
+BenchCase streamCase(std::size_t frames, std::size_t distinct, std::size_t h, std::size_t w) {
     synthetic::DiffractionParams g;
-    g.frames = distinct, g.height = 4148, g.width = 4362, g.spots = 2000, g.gaps = true, g.seed = 2;
+    g.frames = distinct, g.height = h, g.width = w, g.spots = 2000 * h * w / (4148 * 4362);
+    g.gaps = true, g.seed = 2;
     synthetic::DiffractionDataset d = synthetic::generateDiffraction(g);
     auto reference = std::make_shared<SpotsInput>(), in = std::make_shared<SpotsInput>();
     const std::size_t bytes = d.frames.size() * dtypeSize(d.frames.dtype());
-    in->data.frames = Array(DType::UInt16, {frames, g.height, g.width});
+    in->data.frames = Array(DType::UInt16, {frames, h, w});
     for (std::size_t t = 0; t < frames; t += distinct)
         std::memcpy(in->data.frames.bytes() + t * (bytes / distinct), d.frames.bytes(),
                     std::min(distinct, frames - t) * (bytes / distinct));
@@ -328,20 +330,21 @@ BenchCase streamCase(std::size_t frames, std::size_t distinct) {
     b.params = ParamSet(SpotsAlgorithm().parameterSpecs());
     b.work = static_cast<double>(frames);
     b.unit = "frames/s", b.endToEnd = true;
-    b.description = std::to_string(frames) + " x 4148x4362 uint16 from host memory, dispersion, "
-                                             "end to end (frames/s from wall time: copies and "
-                                             "grouping included)";
+    b.description = std::to_string(frames) + " x " + std::to_string(h) + "x" + std::to_string(w) +
+                    " uint16 from host memory, dispersion, end to end (frames/s from wall time: "
+                    "copies and grouping included)";
     return b;
 }
 
 } // namespace
 
 std::vector<std::string> SpotsAlgorithm::benchSizes() const {
-    return {"seed", "large", "stream"};
+    return {"seed", "large", "stream", "stream4m"};
 }
 
 BenchCase SpotsAlgorithm::benchCase(const std::string& size) const {
-    if (size == "stream") return streamCase(100, 2);
+    if (size == "stream") return streamCase(100, 2, 4148, 4362);
+    if (size == "stream4m") return streamCase(400, 2, 2068, 2162);
     synthetic::DiffractionParams g;
     ParamSet params = defaultParams();
     if (size == "seed") {
@@ -350,7 +353,7 @@ BenchCase SpotsAlgorithm::benchCase(const std::string& size) const {
         g.frames = 1, g.height = 4148, g.width = 4362, g.spots = 2000, g.gaps = true;
         params.set("threshold_algorithm", "dispersion_extended");
     } else {
-        throw UsageError("spots: no bench size '" + size + "' (seed, large, stream)");
+        throw UsageError("spots: no bench size '" + size + "' (seed, large, stream, stream4m)");
     }
     g.seed = 2;
     synthetic::DiffractionDataset d = synthetic::generateDiffraction(g);

@@ -25,7 +25,7 @@ class SpotsAlgorithm : public Algorithm {
                                          const Progress& progress) const override;
     Deviation compare(const AlgorithmResult& result,
                       const AlgorithmResult& reference) const override;
-    std::vector<std::string> benchSizes() const override; // seed, large, stream
+    std::vector<std::string> benchSizes() const override; // seed, large, stream, stream4m
     BenchCase benchCase(const std::string& size) const override;
     // Several devices: contiguous frame ranges (2D spots only; global_threshold = auto is
     // estimated on the whole input first), joined identical to one run.

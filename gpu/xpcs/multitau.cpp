@@ -41,7 +41,7 @@ Support multitauSupport(const std::string& variant, const ParamSet& params) {
 
 VariantEntry multitauVariantEntry() {
     return {{"xpcs", "multitau",
-             "multi-tau: frames streamed once in blocks, per-level rings, 64-bit lag sums",
+             "multi-tau: frames streamed once in blocks, per-level rings, exact integer lag sums",
              VariantKind::OpenCL, "OpenCL 1.2, 64-bit integers", "{}", true},
             {}};
 }

@@ -13,7 +13,13 @@
 #include "gpu/xpcs/runner.hpp"
 
 #include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
 #include <deque>
+#include <future>
+#include <map>
+#include <stdexcept>
 
 namespace clscope::xpcs {
 
@@ -33,39 +39,66 @@ std::size_t streamBlock(std::size_t pixels, const DeviceInfo& device,
     return f;
 }
 
+double msSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+int tuned(const Params& params, const std::string& name, int fallback) {
+    const auto it = params.tuning.find(name);
+    return it != params.tuning.end() ? std::max(1, it->second) : fallback;
+}
+
+// Whether every |value| of `largest`, times `scale`, fits in an int (largest 0: not known).
+bool fitsInt(double largest, double scale) {
+    return largest > 0 && largest * scale < 2147483648.0;
+}
+
 class Stream {
   public:
-    Stream(ClSession& s, const Bins& bins, const LabelMask& labels, const Params& params,
-           DType dtype, std::size_t frameSize, std::size_t block)
-        : s_(s), bins_(bins), labels_(labels), stats_(bins, params.channels, true),
-          c_(params.channels), block_(block), frameSize_(frameSize),
-          pixels_(bins.pixelIndex.size()),
+    Stream(ClSession& s, const Bins& bins, const Params& params, DType dtype, std::size_t frameSize,
+           std::size_t block, std::size_t total)
+        : s_(s), bins_(bins), stats_(bins, params.channels, true), c_(params.channels),
+          block_(block), frameSize_(frameSize), pixels_(bins.pixelIndex.size()),
           upload_(s, block * frameSize * dtypeSize(dtype), "multitau frames") {
         dtype_ = dtype;
+        // Fold threads: 4 (measured: more contend with the staging copy, which bounds the wall).
+        stats_.setThreads(std::size_t(tuned(params, "MT_FOLD_THREADS", 4)));
         most_ = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
-        // CPU devices (PoCL): one work-item per (row, bin), no barriers; else MT_WG wide.
-        const auto wg = params.tuning.find("MT_WG");
-        wg_ = wg != params.tuning.end() ? std::max(1, wg->second) : s.info().type == "CPU" ? 1 : 64;
-        while (wg_ & (wg_ - 1)) // the reduction halves: a power of two
-            wg_ &= wg_ - 1;
-        // 32-bit data: 128-bit sums (two words), local memory within 32 KiB.
+        // 32-bit data: 128-bit sums (two words) over 64-bit rings. Else int rings where every
+        // binned value (at most largest x 2^k <= largest x T) fits, and MT_ROWS rows per group.
         wide_ = dtype == DType::UInt32 || dtype == DType::Int32;
-        while (wide_ && wg_ > 1 && std::size_t(c_ + 1) * std::size_t(wg_) * 16 > 32768)
-            wg_ /= 2;
-        options_ = "-D DATA_T=" + clTypeName(dtype) + " -D MT_LAGS=" + std::to_string(c_) +
-                   " -D MT_WG=" + std::to_string(wg_) + " -D MT_WIDE=" + (wide_ ? "1" : "0");
+        largest0_ = double(dtypeLargest(dtype));
+        const auto force = params.tuning.find("MT_RING64"); // tests: the 64-bit path
+        ring64_ = wide_ || !fitsInt(largest0_, double(total)) ||
+                  (force != params.tuning.end() && force->second != 0);
+        rows_ = wide_ ? 1 : tuned(params, "MT_ROWS", 4);
+        // CPU devices (PoCL): one work-item per (rows, bin), no barriers. GPUs: groups of at
+        // least MT_WG_MIN, wider where a level has few rows (groupSize); MT_WG: fixed.
+        fixedWg_ = params.tuning.count("MT_WG") || s.info().type == "CPU";
+        wg_ = tuned(params, fixedWg_ ? "MT_WG" : "MT_WG_MIN", fixedWg_ ? 1 : 128);
+        while (wg_ & (wg_ - 1))
+            wg_ &= wg_ - 1;
+        wg_ = wide_ ? fitLocal(wg_, std::size_t(c_ + 1) * 16) : wg_;
+        options_ = "-D DATA_T=" + clTypeName(dtype) + " -D RING_T=" + (ring64_ ? "long" : "int") +
+                   " -D MT_WIDE=" + (wide_ ? "1" : "0"); // MT_WG per mt_lags build
         pix_ = s.allocate(pixels_ * sizeof(std::int32_t), "multitau pixels", CL_MEM_READ_ONLY);
         s.upload(pix_, bins.pixelIndex.data(), pixels_ * sizeof(std::int32_t), "multitau pixels");
         offsets_ = s.allocate(bins.offsets.size() * sizeof(std::int64_t), "multitau offsets",
                               CL_MEM_READ_ONLY);
         s.upload(offsets_, bins.offsets.data(), bins.offsets.size() * sizeof(std::int64_t),
                  "multitau offsets");
+        // A block's rows over all levels: at most block at level 0, block / 2^k + 1 above.
+        capacity_ = 2 * block + 64;
         const std::size_t words = wide_ ? 2 : 1;
-        sums_ = s.allocate(words * block * bins.count() * sizeof(std::int64_t), "multitau sums");
-        prods_ = s.allocate(words * block * bins.count() * std::size_t(c_) * sizeof(std::int64_t),
-                            "multitau products");
+        sumWords_ = words * capacity_ * bins.count();
+        sums_ = s.allocate(sumWords_ * sizeof(std::int64_t), "multitau sums");
+        prods_ =
+            s.allocate(sumWords_ * std::size_t(c_) * sizeof(std::int64_t), "multitau products");
+        for (auto& host : readback_) // pinned: read back at DMA speed, one half per block
+            host = s.device().pinned(sumWords_ * std::size_t(c_ + 1) * sizeof(std::int64_t),
+                                     s.queue());
         gather_ = s.kernel("xpcs_multitau", "mt_gather", options_);
-        lags_ = s.kernel("xpcs_multitau", wide_ ? "mt_lags_wide" : "mt_lags", options_);
         bin_ = s.kernel("xpcs_multitau", "mt_bin", options_);
     }
 
@@ -75,9 +108,9 @@ class Stream {
         upload_.send(index, frames, count * frameSize_ * dtypeSize(dtype_), "multitau upload");
     }
 
-    // Enqueue the kernels of block `index` (count frames, values up to `largest`) and flush;
-    // nothing waits for them (complete()). UsageError (before anything of it runs) when its
-    // values could take a 64-bit sum out of range.
+    // Enqueue the kernels of block `index` (count frames, values up to `largest`) and the read
+    // of their sums, and flush; nothing waits for them (complete()). UsageError (before
+    // anything of it runs) when its values could take a 64-bit sum out of range.
     void enqueue(std::size_t index, std::size_t count, std::uint64_t largest, std::size_t total) {
         largest_ = std::max(largest_, largest);
         if (const std::string why =
@@ -88,23 +121,39 @@ class Stream {
         cl::Kernel& k = gather_;
         setArgs(k, upload_.acquire(index), pix_, zero.ring, zero.rows, int(pixels_),
                 cl_long(frameSize_), cl_long(zero.count), int(count));
-        s_.launch(k, "xpcs multitau gather", {{pixels_, count}, {64, 1}});
+        s_.launch(k, "xpcs multitau gather", {{pixels_}, {64}});
         std::size_t first = zero.count;
         zero.count += count;
+        Block& block = current_;
         for (std::size_t lv = 0; first < levels_[lv].count; ++lv) {
-            lags(lv, first, levels_[lv].count - first);
+            lags(block, lv, first, levels_[lv].count - first);
             first = binNext(lv);
         }
+        block.sums = static_cast<std::int64_t*>(readback_[index % 2]->host);
+        block.products = block.sums + sumWords_;
+        readBack(sums_, block.sums, block.sumWords);
+        readBack(prods_, block.products, block.productWords);
         upload_.release(index); // flushes the queue
+        // The previous block's sums are folded on a thread of their own while the device works
+        // on this one and the caller stages the next.
+        folding_ = std::async(std::launch::async, [this] {
+            const auto start = std::chrono::steady_clock::now();
+            fold(previous_);
+            return msSince(start);
+        });
     }
 
-    // The host folds the previous block's sums while the device works on the enqueued one,
-    // then waits for it.
+    // Wait for the fold and for the block enqueued last (host times: where the wall goes).
     void complete() {
-        fold(previous_);
+        auto start = std::chrono::steady_clock::now();
+        const double folded = folding_.get();
+        s_.timings().add("multitau fold (host thread)", folded);
+        s_.timings().add("multitau wait for the fold (host)", msSince(start));
+        start = std::chrono::steady_clock::now();
         s_.queue().finish();
+        s_.timings().add("multitau wait for the device (host)", msSince(start));
         previous_ = std::move(current_);
-        current_.clear();
+        current_ = Block();
     }
 
     Result finish(std::size_t frames, const Params& params) {
@@ -113,10 +162,14 @@ class Stream {
     }
 
   private:
-    struct Pending {
+    struct Rows { // rows [first, first + count) of a level, at sumsAt / prodsAt words
         int level = 0;
-        std::size_t first = 0, rows = 0;
-        std::vector<std::int64_t> sums, products;
+        std::size_t first = 0, count = 0, sumsAt = 0, prodsAt = 0;
+    };
+    struct Block { // one block's rows of every level, read back at once
+        std::vector<Rows> rows;
+        std::size_t rowCount = 0, sumWords = 0, productWords = 0;
+        std::int64_t *sums = nullptr, *products = nullptr; // in pinned readback_
     };
     struct Level {
         cl::Buffer ring;
@@ -124,64 +177,130 @@ class Stream {
         std::size_t count = 0; // rows of this level so far
     };
 
+    // The largest power of two <= wg whose local sums (perItem bytes a work-item) fit.
+    int fitLocal(int wg, std::size_t perItem) const {
+        const std::size_t local =
+            std::min<std::size_t>(s_.info().localMemBytes ? s_.info().localMemBytes : 32768, 49152);
+        const std::size_t most = std::max<std::size_t>(s_.info().maxWorkGroupSize, 1);
+        while (wg > 1 && (perItem * std::size_t(wg) > local || std::size_t(wg) > most))
+            wg /= 2;
+        return wg;
+    }
+
+    // mt_lags' group size for `groups` groups of rows of a level with `lags` lags: MT_WG_MIN,
+    // doubled up to 1024 while fewer than ~128K work-items would run (the top levels' few
+    // rows: each item's pass over its pixels is a chain of dependent loads).
+    int groupSize(std::size_t groups, int lags) const {
+        if (fixedWg_) return fitLocal(wg_, std::size_t(rows_) * std::size_t(lags + 1) * 4);
+        int wg = wg_;
+        while (wg < 1024 && groups * bins_.count() * std::size_t(wg) < 131072)
+            wg *= 2;
+        return fitLocal(wg, std::size_t(rows_) * std::size_t(lags + 1) * 4);
+    }
+
     Level& level(std::size_t k) {
         while (levels_.size() <= k) {
             Level l;
             l.rows = c_ + static_cast<int>(block_ >> levels_.size()) + 2;
             l.ring =
-                s_.allocate(std::size_t(l.rows) * pixels_ * sizeof(std::int64_t), "multitau ring");
+                s_.allocate(std::size_t(l.rows) * pixels_ * (ring64_ ? 8 : 4), "multitau ring");
             levels_.push_back(l);
         }
         return levels_[k];
     }
 
-    // Frame sums and lag products of level k's rows [first, first + count), to the host.
-    void lags(std::size_t k, std::size_t first, std::size_t count) {
-        const int lag0 = multitauFirstLag(int(k), c_), lags = multitauLagCount(int(k), c_);
-        const int nb = static_cast<int>(bins_.count());
-        for (std::size_t done = 0; done < count; done += block_) {
-            const std::size_t n = std::min(block_, count - done);
-            cl::Kernel& kern = lags_;
-            setArgs(kern, levels_[k].ring, levels_[k].rows, offsets_, cl_long(first + done), lag0,
-                    lags, nb, sums_, prods_);
-            s_.launch(kern, "xpcs multitau lags",
-                      {{n * std::size_t(wg_), std::size_t(nb)}, {std::size_t(wg_), 1}});
-            Pending& p = current_.emplace_back();
-            p.level = int(k), p.first = first + done, p.rows = n;
-            const std::size_t words = wide_ ? 2 : 1;
-            p.sums.resize(words * n * std::size_t(nb));
-            p.products.resize(words * n * std::size_t(nb) * std::size_t(lags));
-            readBack(sums_, p.sums);
-            readBack(prods_, p.products);
+    // mt_lags of level k with wg work-items a group (MT_ROWS rows per group; int partial sums
+    // where a work-item's share of the largest bin, ceil(n / wg) terms of at most
+    // (largest 2^k)^2 each, fits), built once per option set; mt_lags_wide for 32-bit data.
+    cl::Kernel& lagsKernel(std::size_t k, int& wg) {
+        std::string o = options_ + " -D MT_WG=" + std::to_string(wg);
+        if (!wide_) {
+            const double scale = std::ldexp(1.0, int(k)), terms = double((most_ + wg - 1) / wg);
+            const bool acc32 = !ring64_ && fitsInt(largest0_ * scale, largest0_ * scale * terms);
+            o += " -D MT_LAG0=" + std::to_string(multitauFirstLag(int(k), c_)) +
+                 " -D MT_LAGS=" + std::to_string(multitauLagCount(int(k), c_)) +
+                 " -D MT_ROWS=" + std::to_string(rows_) + " -D ACC_T=" + (acc32 ? "int" : "long");
+        } else {
+            o += " -D MT_LAGS=" + std::to_string(c_);
         }
+        auto it = lags_.find(o);
+        if (it == lags_.end())
+            it = lags_.emplace(o, s_.kernel("xpcs_multitau", wide_ ? "mt_lags_wide" : "mt_lags", o))
+                     .first;
+        // A build whose registers allow fewer items a group: the next smaller size.
+        const std::size_t most =
+            it->second.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(s_.device().device());
+        if (wg > 1 && std::size_t(wg) > most) return lagsKernel(k, wg /= 2);
+        return it->second;
     }
 
-    // Start reading `to.size()` words of `from` into `to`, timed as "multitau readback".
-    void readBack(const cl::Buffer& from, std::vector<std::int64_t>& to) {
+    // Frame sums and lag products of level k's rows [first, first + count), into the block's
+    // share of the sums buffers.
+    void lags(Block& block, std::size_t k, std::size_t first, std::size_t count) {
+        const int lag0 = multitauFirstLag(int(k), c_), lags = multitauLagCount(int(k), c_);
+        const std::size_t nb = bins_.count(), words = wide_ ? 2 : 1;
+        if (block.rowCount + count > capacity_)
+            throw std::logic_error("xpcs multitau: a block's rows exceed the sums buffers");
+        Rows& r = block.rows.emplace_back();
+        r.level = int(k), r.first = first, r.count = count;
+        r.sumsAt = block.sumWords, r.prodsAt = block.productWords;
+        const std::string label = k == 0 ? "xpcs multitau lags level 0" : "xpcs multitau lags";
+        if (wide_) {
+            int wg = wg_;
+            cl::Kernel& kern = lagsKernel(k, wg);
+            setArgs(kern, levels_[k].ring, levels_[k].rows, offsets_, cl_long(first), lag0, lags,
+                    int(nb), sums_, cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
+            s_.launch(kern, label, {{count * std::size_t(wg), nb}, {std::size_t(wg), 1}});
+        } else {
+            const std::size_t groups = (count + std::size_t(rows_) - 1) / std::size_t(rows_);
+            int wg = groupSize(groups, lags);
+            cl::Kernel& kern = lagsKernel(k, wg);
+            setArgs(kern, levels_[k].ring, levels_[k].rows, offsets_, cl_long(first), int(count),
+                    int(nb), sums_, cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
+            s_.launch(kern, label, {{groups * std::size_t(wg), nb}, {std::size_t(wg), 1}});
+        }
+        block.rowCount += count;
+        block.sumWords += words * count * nb;
+        block.productWords += words * count * nb * std::size_t(lags);
+    }
+
+    // Start reading `words` words of `from` into `to`, timed as "multitau readback".
+    void readBack(const cl::Buffer& from, std::int64_t* to, std::size_t words) {
+        if (words == 0) return;
         cl::Event event;
-        s_.queue().enqueueReadBuffer(from, CL_FALSE, 0, to.size() * sizeof(std::int64_t), to.data(),
-                                     nullptr, &event);
+        s_.queue().enqueueReadBuffer(from, CL_FALSE, 0, words * sizeof(std::int64_t), to, nullptr,
+                                     &event);
         s_.record(event, "multitau readback");
     }
 
-    // Per-row sums read back (in level order within a block) into the statistics.
-    void fold(std::deque<Pending>& pending) {
-        for (const Pending& p : pending) {
+    // A block's per-row sums (in level order) into the statistics: all levels' rows at once
+    // (one spread of the bins over threads), 32-bit data's word pairs joined first.
+    void fold(Block& block) {
+        const std::size_t nb = bins_.count();
+        std::vector<StatsRows<std::int64_t>> narrow;
+        std::vector<StatsRows<Int128>> wide;
+        std::deque<std::vector<Int128>> joined;
+        for (const Rows& r : block.rows) {
+            const std::int64_t* sums = block.sums + r.sumsAt;
+            const std::int64_t* products = block.products + r.prodsAt;
             if (!wide_) {
-                stats_.addRows<std::int64_t>(p.level, p.first, p.rows, p.sums.data(),
-                                             p.products.data());
+                narrow.push_back({r.level, r.first, r.count, sums, products});
                 continue;
             }
-            const std::vector<Int128> sums = joinWords(p.sums), products = joinWords(p.products);
-            stats_.addRows<Int128>(p.level, p.first, p.rows, sums.data(), products.data());
+            const std::size_t lags = std::size_t(multitauLagCount(r.level, c_));
+            const Int128* s = joined.emplace_back(joinWords(sums, r.count * nb)).data();
+            const Int128* p = joined.emplace_back(joinWords(products, r.count * nb * lags)).data();
+            wide.push_back({r.level, r.first, r.count, s, p});
         }
-        pending.clear();
+        if (!narrow.empty()) stats_.addRows(narrow);
+        if (!wide.empty()) stats_.addRows(wide);
+        block = Block();
     }
 
-    // (lo, hi) word pairs as 128-bit integers.
-    static std::vector<Int128> joinWords(const std::vector<std::int64_t>& words) {
-        std::vector<Int128> out(words.size() / 2);
-        for (std::size_t i = 0; i < out.size(); ++i)
+    // n (lo, hi) word pairs as 128-bit integers.
+    static std::vector<Int128> joinWords(const std::int64_t* words, std::size_t n) {
+        std::vector<Int128> out(n);
+        for (std::size_t i = 0; i < n; ++i)
             out[i] = static_cast<Int128>(
                 (static_cast<UInt128>(static_cast<std::uint64_t>(words[2 * i + 1])) << 64) |
                 static_cast<std::uint64_t>(words[2 * i]));
@@ -196,7 +315,7 @@ class Stream {
             cl::Kernel& kern = bin_;
             setArgs(kern, levels_[k].ring, levels_[k].rows, next.ring, next.rows, int(pixels_),
                     cl_long(first), int(want - first));
-            s_.launch(kern, "xpcs multitau bin", {{pixels_, want - first}, {64, 1}});
+            s_.launch(kern, "xpcs multitau bin", {{pixels_}, {64}});
             next.count = want;
         }
         return first;
@@ -204,20 +323,24 @@ class Stream {
 
     ClSession& s_;
     const Bins& bins_;
-    const LabelMask& labels_;
     MultitauStats stats_;
     std::uint64_t largest_ = 0;
+    double largest0_ = 0; // the dtype's largest |value| (0: not known)
     DType dtype_ = DType::UInt8;
     std::int64_t most_ = 0;
-    int c_, wg_ = 64;
-    bool wide_ = false; // 128-bit sums (32-bit data)
-    std::size_t block_, frameSize_, pixels_;
+    int c_, wg_ = 64, rows_ = 1;
+    bool wide_ = false, ring64_ = true; // 128-bit sums (32-bit data); 64-bit rings
+    bool fixedWg_ = true;               // mt_lags' group size wg_ on every level
+    std::size_t block_, frameSize_, pixels_, capacity_ = 0, sumWords_ = 0;
     std::string options_;
     StreamUpload upload_; // two device buffers of a block's frames, pinned staging
     cl::Buffer pix_, offsets_, sums_, prods_;
-    cl::Kernel gather_, lags_, bin_;
+    std::array<std::shared_ptr<PinnedBlock>, 2> readback_; // sums, then products, of a block
+    cl::Kernel gather_, bin_;
+    std::map<std::string, cl::Kernel> lags_; // by build options
     std::deque<Level> levels_;
-    std::deque<Pending> current_, previous_; // sums read back, not yet folded
+    Block current_, previous_;    // sums read back, not yet folded
+    std::future<double> folding_; // of previous_, its ms (declared after it: waited for first)
 };
 
 } // namespace
@@ -240,7 +363,7 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
     Result result;
     try {
         const std::size_t block = streamBlock(bins.pixelIndex.size(), device, params.tuning);
-        Stream stream(session, bins, mask, params, d, frameSize, block);
+        Stream stream(session, bins, params, d, frameSize, block, total);
         std::uint64_t largest[2] = {255, 255}; // of the blocks sent, by index % 2
         // Block `index` read and sent: uint8 frames in memory straight from the stack (every
         // value <= 255: nothing to scan), others read and scanned first.
