@@ -103,7 +103,7 @@ void MaskPanel::applyGeometry() {
     energy_->setValue(mask::energyFromWavelength(editor_->geometry().wavelength));
 }
 
-// Minimum 0 and maximum where full rings still fit inside the image.
+// Minimum 0 and maximum the largest q (or radius) on the unmasked pixels.
 void MaskPanel::suggestRange() {
     if (!editor_->hasImage()) return;
     const auto [low, high] = editor_->fittingRange(

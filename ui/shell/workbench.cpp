@@ -23,7 +23,12 @@ Workbench::Workbench(WorkbenchViews views, QObject* parent) : QObject(parent), v
     // Results are bound to their input: a new file, role, labels or parameters make them stale.
     connect(this, &Workbench::fileOpened, this, [this] { views_.results->markStale(); });
     connect(this, &Workbench::roleChanged, this, [this] { views_.results->markStale(); });
-    connect(this, &Workbench::currentLabelsChanged, this, [this] { views_.results->markStale(); });
+    // The labels in force are the ones drawn and read under the cursor (the mask editor's once
+    // it has applied a partition).
+    connect(this, &Workbench::currentLabelsChanged, this, [this] {
+        views_.results->markStale();
+        showCurrentLabels();
+    });
     connect(this, &Workbench::parametersChanged, this,
             [this](const QString& algorithm) { views_.results->markStale(algorithm); });
     if (views_.devices)
@@ -127,8 +132,10 @@ void Workbench::showCurrentLabels() {
     const CurrentLabels current = currentLabels();
     ImagePresenter& shown = views_.image->presenter();
     if (!current.mask || !shown.hasImage() || shown.image().width != current.mask->width ||
-        shown.image().height != current.mask->height)
+        shown.image().height != current.mask->height) {
+        if (views_.image->overlay("q bins")) views_.image->removeOverlay("q bins");
         return;
+    }
     OverlayData overlay;
     overlay.name = "q bins";
     overlay.width = current.mask->width;
