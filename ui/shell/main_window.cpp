@@ -82,10 +82,15 @@ void MainWindow::buildPanels() {
     addPanel("DevicePanel", "Device", devices_);
     mask_ = new MaskPanel(*workbench_, this);
     addPanel("MaskPanel", "Mask", scrollable(mask_));
-    for (const AlgorithmPanelSpec& spec : AlgorithmPanelRegistry::instance().panels())
-        algorithmDocks_.push_back(
-            addPanel(QString::fromStdString("AlgorithmPanel_" + spec.algorithm), spec.title,
-                     scrollable(spec.createPanel(*workbench_, this))));
+    for (const AlgorithmPanelSpec& spec : AlgorithmPanelRegistry::instance().panels()) {
+        const QString owner = QString::fromStdString(spec.algorithm);
+        QDockWidget* dock = addPanel("AlgorithmPanel_" + owner, spec.title,
+                                     scrollable(spec.createPanel(*workbench_, this)));
+        // In front (shown and raised): the panel's overlays and live work run.
+        connect(dock, &QDockWidget::visibilityChanged, workbench_,
+                [this, owner](bool shown) { workbench_->setPanelShown(owner, shown); });
+        algorithmDocks_.push_back(dock);
+    }
     compare_ = new ComparisonView(*workbench_, this);
     addPanel("ComparePanel", "Compare", scrollable(compare_));
     addPanel("ResultsPanel", "Results", results_);

@@ -203,7 +203,33 @@ bool Workbench::submit(Job job) {
     return false;
 }
 
+void Workbench::setPanelShown(const QString& owner, bool shown) {
+    const bool before = isPanelActive(owner);
+    shown_.removeAll(owner);
+    if (shown) shown_ << owner;
+    updatePanelActive(owner, before);
+}
+
+void Workbench::setPanelPinned(const QString& owner, bool pinned) {
+    const bool before = isPanelActive(owner);
+    pinned_.removeAll(owner);
+    if (pinned) pinned_ << owner;
+    updatePanelActive(owner, before);
+}
+
+bool Workbench::isPanelActive(const QString& owner) const {
+    return shown_.contains(owner) || pinned_.contains(owner);
+}
+
+void Workbench::updatePanelActive(const QString& owner, bool before) {
+    const bool now = isPanelActive(owner);
+    views_.image->setOwnerActive(owner, now);
+    if (now != before) emit panelActiveChanged(owner, now);
+}
+
 OverlayLayer* Workbench::setOverlay(OverlayData overlay) {
+    if (!overlay.owner.isEmpty())
+        views_.image->setOwnerActive(overlay.owner, isPanelActive(overlay.owner));
     return views_.image->setOverlay(std::move(overlay));
 }
 
