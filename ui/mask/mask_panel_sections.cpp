@@ -284,7 +284,11 @@ QWidget* MaskPanel::buildFilesTab() {
     };
     const Entry entries[] = {
         {"Save mask…", "NXmx /entry/instrument/detector/pixel_mask (non-zero = masked) or .npy",
-         true, &MaskEditorPresenter::saveMask},
+         true,
+         [](MaskEditorPresenter& m, const QString& f) {
+             m.saveMask(f);
+             m.undoStack()->setClean(); // quitting no longer asks about these edits
+         }},
         {"Load mask…", "A pixel mask (.h5 NXmx pixel_mask, .npy); one undo step", false,
          &MaskEditorPresenter::loadMask},
         {"Save labels…",

@@ -8,6 +8,7 @@
 #include "ui/mask/mask_panel.hpp"
 #include "ui/results/results_panel.hpp"
 #include "ui/results/timings_panel.hpp"
+#include "ui/session/session.hpp"
 #include "ui/shell/algorithm_panels.hpp"
 #include "ui/shell/log_panel.hpp"
 #include "ui/shell/workbench.hpp"
@@ -36,11 +37,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setDockNestingEnabled(true);
     resize(1600, 1000);
     buildPanels();
+    session_ = new SessionManager(*this);
     buildStatusBar();
     buildMenus();
     arrangeDefaultLayout();
     defaultState_ = saveState(layoutVersion);
     restoreSettings();
+    session_->restoreLastIfWanted();
 }
 
 MainWindow::~MainWindow() = default;
@@ -233,6 +236,10 @@ void MainWindow::screenshotWhenSettled(const QString& path, std::function<void(b
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!session_->confirmClose()) {
+        event->ignore();
+        return;
+    }
     workbench_->jobs().cancel();
     saveSettings();
     event->accept();

@@ -7,6 +7,7 @@
 #include "ui/results/export.hpp"
 #include "ui/results/results_panel.hpp"
 #include "ui/results/timings_panel.hpp"
+#include "ui/session/session.hpp"
 #include "ui/shell/algorithm_panels.hpp"
 #include "ui/shell/export_plot_dialog.hpp"
 #include "ui/shell/generate_dialog.hpp"
@@ -40,6 +41,13 @@ void MainWindow::buildMenus() {
     file->addAction("Export &results…", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
                     &MainWindow::exportResultsDialog);
     file->addAction("Export &timings (CSV)…", this, &MainWindow::exportTimingsDialog);
+    file->addSeparator();
+    file->addAction("&Save session…", session_, &SessionManager::saveDialog);
+    file->addAction("Open sess&ion…", session_, &SessionManager::openDialog);
+    QAction* restore = file->addAction("Restore last session on start");
+    restore->setCheckable(true);
+    restore->setChecked(session_->restoreOnStart());
+    connect(restore, &QAction::toggled, session_, &SessionManager::setRestoreOnStart);
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
