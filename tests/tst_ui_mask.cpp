@@ -13,6 +13,7 @@
 #include "ui/shell/workbench.hpp"
 #include "ui_test_helpers.hpp"
 
+#include <QDoubleSpinBox>
 #include <QTableWidget>
 #include <QtTest>
 #include <cmath>
@@ -305,6 +306,9 @@ class TestUiMask : public QObject {
         MaskEditorPresenter& editor = window.maskPanel()->editor();
         ImageView& image = window.workbench().image();
         const auto [low, high] = editor.fittingRange(mask::BinAxis::Q, mask::BinSpacing::Linear);
+        QCOMPARE(editor.geometrySource(), QString("file"));
+        // The panel's default maximum is that of the file's geometry, not the default one's.
+        QVERIFY(std::abs(window.maskPanel()->rangeMaximum()->value() - high) < 1e-4);
         editor.applyPartition({mask::BinAxis::Q, mask::BinSpacing::Linear, low, high, 12, 4, 0});
         QCOMPARE(editor.labelRows().size(), std::size_t(48));
         for (const LabelRow& row : editor.labelRows())

@@ -8,6 +8,7 @@
 #include "ui/session/session.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/shell/workbench.hpp"
+#include "ui/spots/spots_panel.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QDockWidget>
@@ -98,6 +99,18 @@ class TestUiSession : public QObject {
         MainWindow window;
         QCOMPARE(spotsForm(window)->value("sigma_strong"), nlohmann::json(5.0));
         spotsForm(window)->resetToDefaults();
+    }
+
+    // The variant chosen in a panel is its choice in the next window too.
+    void variantPersists() {
+        {
+            MainWindow window;
+            QVERIFY(window.findChild<SpotsPanel*>()->variant() != "cpu");
+            window.findChild<SpotsPanel*>()->setVariant("cpu");
+            QVERIFY(window.close()); // settings are saved on close
+        }
+        MainWindow window;
+        QCOMPARE(window.findChild<SpotsPanel*>()->variant(), std::string("cpu"));
     }
 
     void quitAsksAboutUnsavedMaskEdits() {

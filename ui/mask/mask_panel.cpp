@@ -60,7 +60,11 @@ void MaskPanel::showTab(const QString& title) {
 }
 
 void MaskPanel::connectEditor() {
-    connect(editor_, &MaskEditorPresenter::geometryChanged, this, &MaskPanel::showGeometry);
+    connect(editor_, &MaskEditorPresenter::geometryChanged, this, [this] {
+        showGeometry();
+        // The file's geometry comes after its image: the default range follows it.
+        if (!editor_->hasPartition() && editor_->hasImage()) suggestRange();
+    });
     connect(editor_, &MaskEditorPresenter::labelsChanged, this, &MaskPanel::refreshTable);
     connect(editor_, &MaskEditorPresenter::shapesChanged, this, &MaskPanel::refreshShapes);
     connect(editor_, &MaskEditorPresenter::maskChanged, this, &MaskPanel::refreshSummary);

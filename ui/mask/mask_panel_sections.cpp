@@ -114,7 +114,7 @@ QWidget* MaskPanel::buildPartitionTab() {
     auto* seed = new QPushButton("Seed rings", tab);
     seed->setToolTip("Radius bins of 10 pixels, r // 10 as the synthetic xpcs dataset's labels");
     auto* range = new QPushButton("Fit range", tab);
-    range->setToolTip("Minimum 0, maximum where the rings still fit on the image");
+    range->setToolTip("Minimum 0, maximum the largest q (or radius) on the unmasked pixels");
     buttons->addWidget(apply);
     buttons->addWidget(seed);
     buttons->addWidget(range);

@@ -74,6 +74,10 @@ void MainWindow::buildPanels() {
     log_ = new LogPanel(this);
     image_ = new ImageView(this);
     devices_ = new DevicePicker({}, this);
+    {
+        QSettings settings; // the device and variants before the panels fill their choosers
+        devices_->restoreSettings(settings);
+    }
     results_ = new ResultsPanel(this);
     timings_ = new TimingsPanel(this);
     // The browser shows the workbench's dataset roles, so it is attached after.

@@ -195,6 +195,10 @@ std::string Workbench::variant(const std::string& algorithm) const {
     return views_.devices->currentVariant(algorithm);
 }
 
+void Workbench::rememberVariant(const std::string& algorithm, const std::string& id) {
+    if (!id.empty()) views_.devices->selectVariant(algorithm, id);
+}
+
 bool Workbench::submit(Job job) {
     if (runner_.submit(std::move(job))) return true;
     const QString text = "A run is in progress (" + runner_.currentTitle() + "); cancel it or wait";

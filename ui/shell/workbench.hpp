@@ -62,6 +62,8 @@ class Workbench : public QObject {
     // Device and variant chosen in the Device panel.
     const DeviceInfo& device() const;
     std::string variant(const std::string& algorithm) const;
+    // A panel's chosen variant: the default of its next start (kept across restarts).
+    void rememberVariant(const std::string& algorithm, const std::string& id);
 
     // Runs: the job's timings go to the Timings panel, its errors to the Log and status bar.
     JobRunner& jobs() { return runner_; }
