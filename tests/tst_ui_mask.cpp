@@ -13,6 +13,7 @@
 #include "ui/shell/workbench.hpp"
 #include "ui_test_helpers.hpp"
 
+#include <QDoubleSpinBox>
 #include <QTableWidget>
 #include <QtTest>
 #include <cmath>
@@ -280,17 +281,48 @@ class TestUiMask : public QObject {
         editor.setGeometry(smallGeometry());
         const auto [low, high] = editor.fittingRange(mask::BinAxis::Q, mask::BinSpacing::Linear);
         QCOMPARE(low, 0.0);
-        QCOMPARE(high, mask::anglesAt(smallGeometry(), 12.0 + 10.0, 10.0).q);
+        const auto& qs = editor.qMap().q;
+        QCOMPARE(high, std::nextafter(*std::max_element(qs.begin(), qs.end()), 1.0));
         editor.applyPartition({mask::BinAxis::Q, mask::BinSpacing::Linear, low, high, 4, 1, 0});
         const std::vector<std::int32_t> before = editor.partition()->labels.labels;
         mask::Geometry farther = smallGeometry();
         farther.distance = 2.0; // four times the distance: q about four times smaller
         editor.setGeometry(farther);
-        const double expected = mask::anglesAt(farther, 22.0, 10.0).q;
+        const auto& farQs = editor.qMap().q;
+        const double expected = std::nextafter(*std::max_element(farQs.begin(), farQs.end()), 1.0);
         QCOMPARE(editor.partitionSpec()->max, expected);
         QVERIFY(expected < high / 3);
         // Same rings in pixels, since the range scaled with the geometry.
         QCOMPARE(editor.partition()->labels.labels, before);
+    }
+
+    // Issue 23 defect 2: the applied partition (not the file's rings) is what the image draws
+    // and the cursor reads; the default q range reaches the farthest unmasked pixel, so a
+    // 12 x 4 partition from it has no empty label.
+    void appliedPartitionIsDrawn() {
+        const QString file = QString::fromStdString(test::writeSmallXpcs(dir_));
+        MainWindow window;
+        QVERIFY(window.openFile(file));
+        MaskEditorPresenter& editor = window.maskPanel()->editor();
+        ImageView& image = window.workbench().image();
+        const auto [low, high] = editor.fittingRange(mask::BinAxis::Q, mask::BinSpacing::Linear);
+        QCOMPARE(editor.geometrySource(), QString("file"));
+        // The panel's default maximum is that of the file's geometry, not the default one's.
+        QVERIFY(std::abs(window.maskPanel()->rangeMaximum()->value() - high) < 1e-4);
+        editor.applyPartition({mask::BinAxis::Q, mask::BinSpacing::Linear, low, high, 12, 4, 0});
+        QCOMPARE(editor.labelRows().size(), std::size_t(48));
+        for (const LabelRow& row : editor.labelRows())
+            QVERIFY2(row.pixels > 0, qPrintable(QString("label %1 is empty").arg(row.label)));
+        const OverlayLayer* bins = image.overlay("q bins");
+        QVERIFY(bins);
+        const LabelMask& shown = editor.combinedLabels();
+        for (std::size_t y = 0; y < H; ++y)
+            for (std::size_t x = 0; x < W; ++x)
+                QCOMPARE(bins->labelAt(x, y), shown.labels[y * W + x]);
+        const std::int32_t label = shown.labels[3 * W + 20];
+        QVERIFY(label != 0);
+        const QString readout = image.readoutAt(20.5, 3.5);
+        QVERIFY2(readout.contains(editor.labelText(label)), qPrintable(readout));
     }
 
     // A second file of the same size keeps the drawn mask, and the Log says so.

@@ -241,6 +241,35 @@ class TestUiSpots : public QObject {
                                  30000);
     }
 
+    // Issue 23 defect 3: a panel behind another one neither draws nor thresholds, pinned it
+    // does; a file opened starts without the previous file's boxes and live figures.
+    void overlaysFollowThePanelInFront() {
+        SpotsPanel* sp = panel();
+        QVERIFY(sp);
+        ImageView& image = window_->workbench().image();
+        QVERIFY(image.overlay("signal pixels") && image.overlay("signal pixels")->isVisible());
+        QVERIFY(sp->markers()->centroids()->visible());
+        window_->dock("MaskPanel")->raise();
+        QTRY_VERIFY(!image.overlay("signal pixels")->isVisible());
+        QVERIFY(!sp->markers()->centroids()->visible());
+        sigmaStrong(sp)->setValue(2.5);
+        QVERIFY(!sp->live()->isPending());
+        // Pinned: drawn and thresholded behind the Mask dock.
+        QSignalSpy live(sp, &SpotsPanel::liveUpdated);
+        auto* pin = window_->findChild<QAction*>("PinOverlay_spots");
+        QVERIFY(pin);
+        pin->setChecked(true);
+        QVERIFY(image.overlay("signal pixels")->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(live.count() >= 1 && !sp->live()->isPending(), 30000);
+        pin->setChecked(false);
+        window_->dock("AlgorithmPanel_spots")->raise();
+        QVERIFY(window_->openFile(file_));
+        QVERIFY(!image.overlay("signal pixels"));
+        QCOMPARE(sp->markers()->boxCount(), std::size_t(0));
+        QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),
+                                 30000);
+    }
+
     // Run over every frame: the table; sorting by intensity and clicking the first row centres
     // the image view on the brightest spot, on its frame.
     void runFillsTableAndClickCentres() {

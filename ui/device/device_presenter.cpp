@@ -55,9 +55,12 @@ std::string DevicePresenter::chooseVariant(const std::string& algorithm,
                                            const std::vector<VariantEntry>& variants) const {
     const auto choices = variantChoices(variants);
     const auto remembered = variants_.find(algorithm);
+    // The one chosen before; a host variant runs on the host whatever the device.
     if (remembered != variants_.end())
-        for (const VariantChoice& c : choices)
-            if (c.id == remembered->second && c.enabled) return c.id;
+        for (std::size_t i = 0; i < choices.size(); ++i)
+            if (choices[i].id == remembered->second &&
+                (choices[i].enabled || variants[i].info.kind == VariantKind::Host))
+                return choices[i].id;
     for (std::size_t i = 0; i < choices.size(); ++i)
         if (choices[i].enabled && variants[i].info.preferred) return choices[i].id;
     for (const VariantChoice& c : choices)

@@ -125,6 +125,7 @@ void ImageView::setFrameSource(std::shared_ptr<const FrameSource> source) {
     cancelButton_->hide();
     overlays_.clear();
     rebuildOverlayMenu();
+    readout_->setText(" "); // the previous file's readout
     if (!source)
         presenter_.clearSource();
     else
@@ -220,7 +221,9 @@ void ImageView::showRegion(double x0, double x1, double y0, double y1) {
 
 OverlayLayer* ImageView::setOverlay(OverlayData data) {
     removeOverlay(data.name);
+    const bool active = !inactiveOwners_.contains(data.owner);
     overlays_.push_back(std::make_unique<OverlayLayer>(plot_, std::move(data), "main"));
+    overlays_.back()->setOwnerActive(active);
     rebuildOverlayMenu();
     plot_->replot();
     return overlays_.back().get();
@@ -245,6 +248,14 @@ QStringList ImageView::overlayNames() const {
     return names;
 }
 
+void ImageView::setOwnerActive(const QString& owner, bool active) {
+    inactiveOwners_.removeAll(owner);
+    if (!active) inactiveOwners_ << owner;
+    for (const auto& o : overlays_)
+        if (o->owner() == owner) o->setOwnerActive(active);
+    plot_->replot();
+}
+
 // One checkable entry per overlay to show or hide it.
 void ImageView::rebuildOverlayMenu() {
     QMenu* menu = controls_->overlayMenu();
@@ -253,7 +264,7 @@ void ImageView::rebuildOverlayMenu() {
     for (const auto& o : overlays_) {
         QAction* action = menu->addAction(o->name());
         action->setCheckable(true);
-        action->setChecked(o->isVisible());
+        action->setChecked(o->isUserVisible());
         OverlayLayer* layer = o.get();
         connect(action, &QAction::toggled, this, [this, layer](bool on) {
             layer->setVisible(on);

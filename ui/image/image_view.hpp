@@ -38,6 +38,9 @@ class ImageView : public QWidget {
     void removeOverlay(const QString& name);
     OverlayLayer* overlay(const QString& name) const;
     QStringList overlayNames() const;
+    // Show or hide every overlay of an owner (OverlayData::owner), those added later too: a
+    // panel's overlays are drawn and read only while it is active.
+    void setOwnerActive(const QString& owner, bool active);
 
     // Text of the cursor readout for pixel (x, y), e.g. "x 12  y 40  value 3 | q bins 3".
     QString readoutAt(double x, double y);
@@ -92,6 +95,7 @@ class ImageView : public QWidget {
     QToolButton* cancelButton_ = nullptr;
     FrameReducer* reducer_ = nullptr;
     std::vector<std::unique_ptr<OverlayLayer>> overlays_;
+    QStringList inactiveOwners_;
     bool userZoomed_ = false;
     bool drawingActive_ = false;
     std::function<QString(std::size_t, std::size_t)> readoutExtra_;

@@ -101,6 +101,17 @@ OverlayLayer::~OverlayLayer() {
 }
 
 void OverlayLayer::setVisible(bool visible) {
+    userVisible_ = visible;
+    applyVisibility();
+}
+
+void OverlayLayer::setOwnerActive(bool active) {
+    ownerActive_ = active;
+    applyVisibility();
+}
+
+void OverlayLayer::applyVisibility() {
+    const bool visible = userVisible_ && ownerActive_;
     layer_->setVisible(visible);
     map_->setVisible(visible);
     if (contourMap_) contourMap_->setVisible(visible);

@@ -14,6 +14,9 @@ namespace clscope::ui {
 // What an algorithm hands the image view. Label 0 draws nothing.
 struct OverlayData {
     QString name; // shown in the overlay menu and the cursor readout, e.g. "q bins"
+    // The panel the overlay belongs to (ImageView::setOwnerActive shows and hides all of its
+    // overlays at once); empty: the workbench's own, always shown.
+    QString owner;
     std::size_t width = 0, height = 0;
     std::vector<std::int32_t> labels; // (H,W) row-major
     // Categorical: label L takes palette colour (L-1) mod 10; Solid: every non-zero label in color.
@@ -37,8 +40,12 @@ class OverlayLayer {
     OverlayLayer& operator=(const OverlayLayer&) = delete;
 
     const QString& name() const { return data_.name; }
+    const QString& owner() const { return data_.owner; }
+    // Drawn when the user shows it (the overlay menu) and its owner is active.
     void setVisible(bool visible);
+    void setOwnerActive(bool active);
     bool isVisible() const;
+    bool isUserVisible() const { return userVisible_; }
     // The label at pixel (x, y), 0 outside or where there is none.
     std::int32_t labelAt(std::size_t x, std::size_t y) const;
     // "<name> 3" or the overlay's own text; empty when no label is there.
@@ -50,11 +57,13 @@ class OverlayLayer {
   private:
     QCPColorMap* addMap();
     void addContours();
+    void applyVisibility();
     QCustomPlot* plot_;
     OverlayData data_;
     QCPLayer* layer_ = nullptr;
     QCPColorMap* map_ = nullptr;
     QCPColorMap* contourMap_ = nullptr;
+    bool userVisible_ = true, ownerActive_ = true;
 };
 
 // Whether pixel i of a (height, width) label image lies on a bin boundary: a 4-neighbour has

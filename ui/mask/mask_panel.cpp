@@ -60,7 +60,11 @@ void MaskPanel::showTab(const QString& title) {
 }
 
 void MaskPanel::connectEditor() {
-    connect(editor_, &MaskEditorPresenter::geometryChanged, this, &MaskPanel::showGeometry);
+    connect(editor_, &MaskEditorPresenter::geometryChanged, this, [this] {
+        showGeometry();
+        // The file's geometry comes after its image: the default range follows it.
+        if (!editor_->hasPartition() && editor_->hasImage()) suggestRange();
+    });
     connect(editor_, &MaskEditorPresenter::labelsChanged, this, &MaskPanel::refreshTable);
     connect(editor_, &MaskEditorPresenter::shapesChanged, this, &MaskPanel::refreshShapes);
     connect(editor_, &MaskEditorPresenter::maskChanged, this, &MaskPanel::refreshSummary);
@@ -103,7 +107,7 @@ void MaskPanel::applyGeometry() {
     energy_->setValue(mask::energyFromWavelength(editor_->geometry().wavelength));
 }
 
-// Minimum 0 and maximum where full rings still fit inside the image.
+// Minimum 0 and maximum the largest q (or radius) on the unmasked pixels.
 void MaskPanel::suggestRange() {
     if (!editor_->hasImage()) return;
     const auto [low, high] = editor_->fittingRange(

@@ -33,6 +33,8 @@ class MaskPanel : public QWidget {
     MaskEditorPresenter& editor() { return *editor_; }
     MaskDrawTool& drawTool() { return *draw_; }
     QTableWidget* labelTable() const { return table_; }
+    // The partition's Maximum field (its default follows the image and geometry).
+    QDoubleSpinBox* rangeMaximum() const { return binMax_; }
     QTabWidget* tabs() const { return tabs_; }
     void showTab(const QString& title);
 

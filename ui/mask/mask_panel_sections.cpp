@@ -114,7 +114,7 @@ QWidget* MaskPanel::buildPartitionTab() {
     auto* seed = new QPushButton("Seed rings", tab);
     seed->setToolTip("Radius bins of 10 pixels, r // 10 as the synthetic xpcs dataset's labels");
     auto* range = new QPushButton("Fit range", tab);
-    range->setToolTip("Minimum 0, maximum where the rings still fit on the image");
+    range->setToolTip("Minimum 0, maximum the largest q (or radius) on the unmasked pixels");
     buttons->addWidget(apply);
     buttons->addWidget(seed);
     buttons->addWidget(range);
@@ -284,7 +284,11 @@ QWidget* MaskPanel::buildFilesTab() {
     };
     const Entry entries[] = {
         {"Save mask…", "NXmx /entry/instrument/detector/pixel_mask (non-zero = masked) or .npy",
-         true, &MaskEditorPresenter::saveMask},
+         true,
+         [](MaskEditorPresenter& m, const QString& f) {
+             m.saveMask(f);
+             m.undoStack()->setClean(); // quitting no longer asks about these edits
+         }},
         {"Load mask…", "A pixel mask (.h5 NXmx pixel_mask, .npy); one undo step", false,
          &MaskEditorPresenter::loadMask},
         {"Save labels…",

@@ -45,8 +45,8 @@ class MaskEditorPresenter : public QObject {
     const mask::Geometry& geometry() const { return geometry_; }
     const QString& geometrySource() const { return geometrySource_; }
     const mask::PixelQMap& qMap() const { return qmap_; }
-    // Range of whole rings inside the image for this axis and spacing: from 0 (log: 2 px) to
-    // the nearest image edge, in nm^-1 on the q axis, in px on the radius axis.
+    // Default range for this axis and spacing: from 0 (log: 2 px) to the largest value on the
+    // unmasked pixels, in nm^-1 on the q axis, in px on the radius axis.
     std::pair<double, double> fittingRange(mask::BinAxis axis, mask::BinSpacing spacing) const;
     void importPoni(const QString& fileName);
     void exportPoni(const QString& fileName) const;

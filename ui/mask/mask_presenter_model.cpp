@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -30,14 +31,21 @@ void MaskEditorPresenter::setGeometry(const mask::Geometry& geometry, const QStr
 std::pair<double, double> MaskEditorPresenter::fittingRange(mask::BinAxis axis,
                                                             mask::BinSpacing spacing) const {
     const mask::Geometry& g = geometry_;
-    const double w = static_cast<double>(width_), h = static_cast<double>(height_);
-    const double r = std::max(
-        1.0, std::min({g.beamCenterX, w - g.beamCenterX, g.beamCenterY, h - g.beamCenterY}));
     const bool q = axis == mask::BinAxis::Q;
-    const auto at = [&](double radius) {
-        return q ? mask::anglesAt(g, g.beamCenterX + radius, g.beamCenterY).q : radius;
-    };
-    return {spacing == mask::BinSpacing::Logarithmic ? at(2.0) : 0.0, at(r)};
+    // Just above the largest q (or radius) on the unmasked pixels (bins exclude their upper
+    // edge): no bin of the default lies off the detector.
+    double high = 0.0;
+    for (std::size_t i = 0; i < qmap_.q.size(); ++i) {
+        if (i < effective_.bad.size() && effective_.bad[i]) continue;
+        const double x = static_cast<double>(i % width_) + 0.5 - g.beamCenterX;
+        const double y = static_cast<double>(i / width_) + 0.5 - g.beamCenterY;
+        high = std::max(high, q ? qmap_.q[i] : std::hypot(x, y));
+    }
+    const double low = spacing != mask::BinSpacing::Logarithmic ? 0.0
+                       : q ? mask::anglesAt(g, g.beamCenterX + 2.0, g.beamCenterY).q
+                           : 2.0;
+    if (high <= low) return {low, 2.0 * low + 1.0}; // everything masked: any valid range
+    return {low, std::nextafter(high, std::numeric_limits<double>::infinity())};
 }
 
 void MaskEditorPresenter::importPoni(const QString& fileName) {

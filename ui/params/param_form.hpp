@@ -41,6 +41,8 @@ class ParamForm : public QGroupBox {
               std::set<std::string> omit = {}, Check check = {}, QWidget* parent = nullptr);
     ~ParamForm() override;
 
+    // The settings group: the algorithm id, or the form's own.
+    const std::string& group() const { return group_; }
     // Every parameter of the algorithm: the form's values, the omitted ones as last set.
     const ParamSet& paramSet() const { return values_; }
     const nlohmann::json& value(const std::string& name) const { return values_.get(name); }

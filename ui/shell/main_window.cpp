@@ -8,6 +8,7 @@
 #include "ui/mask/mask_panel.hpp"
 #include "ui/results/results_panel.hpp"
 #include "ui/results/timings_panel.hpp"
+#include "ui/session/session.hpp"
 #include "ui/shell/algorithm_panels.hpp"
 #include "ui/shell/log_panel.hpp"
 #include "ui/shell/workbench.hpp"
@@ -36,11 +37,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setDockNestingEnabled(true);
     resize(1600, 1000);
     buildPanels();
+    session_ = new SessionManager(*this);
     buildStatusBar();
     buildMenus();
     arrangeDefaultLayout();
     defaultState_ = saveState(layoutVersion);
     restoreSettings();
+    session_->restoreLastIfWanted();
 }
 
 MainWindow::~MainWindow() = default;
@@ -71,6 +74,10 @@ void MainWindow::buildPanels() {
     log_ = new LogPanel(this);
     image_ = new ImageView(this);
     devices_ = new DevicePicker({}, this);
+    {
+        QSettings settings; // the device and variants before the panels fill their choosers
+        devices_->restoreSettings(settings);
+    }
     results_ = new ResultsPanel(this);
     timings_ = new TimingsPanel(this);
     // The browser shows the workbench's dataset roles, so it is attached after.
@@ -82,10 +89,15 @@ void MainWindow::buildPanels() {
     addPanel("DevicePanel", "Device", devices_);
     mask_ = new MaskPanel(*workbench_, this);
     addPanel("MaskPanel", "Mask", scrollable(mask_));
-    for (const AlgorithmPanelSpec& spec : AlgorithmPanelRegistry::instance().panels())
-        algorithmDocks_.push_back(
-            addPanel(QString::fromStdString("AlgorithmPanel_" + spec.algorithm), spec.title,
-                     scrollable(spec.createPanel(*workbench_, this))));
+    for (const AlgorithmPanelSpec& spec : AlgorithmPanelRegistry::instance().panels()) {
+        const QString owner = QString::fromStdString(spec.algorithm);
+        QDockWidget* dock = addPanel("AlgorithmPanel_" + owner, spec.title,
+                                     scrollable(spec.createPanel(*workbench_, this)));
+        // In front (shown and raised): the panel's overlays and live work run.
+        connect(dock, &QDockWidget::visibilityChanged, workbench_,
+                [this, owner](bool shown) { workbench_->setPanelShown(owner, shown); });
+        algorithmDocks_.push_back(dock);
+    }
     compare_ = new ComparisonView(*workbench_, this);
     addPanel("ComparePanel", "Compare", scrollable(compare_));
     addPanel("ResultsPanel", "Results", results_);
@@ -228,6 +240,10 @@ void MainWindow::screenshotWhenSettled(const QString& path, std::function<void(b
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!session_->confirmClose()) {
+        event->ignore();
+        return;
+    }
     workbench_->jobs().cancel();
     saveSettings();
     event->accept();

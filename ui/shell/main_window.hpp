@@ -23,6 +23,7 @@ class LogPanel;
 class MaskPanel;
 class ComparisonView;
 class ResultsPanel;
+class SessionManager;
 class TimingsPanel;
 class Workbench;
 
@@ -45,6 +46,8 @@ class MainWindow : public QMainWindow {
     QStringList recentFiles() const { return recentFiles_; }
     QDockWidget* dock(const QString& objectName) const;
     MaskPanel* maskPanel() const { return mask_; }
+    // Sessions (File ▸ Save session… / Open session…) and the question on quit.
+    SessionManager& session() const { return *session_; }
     // Show, raise and focus the Mask dock (View ▸ Mask editor, Ctrl+M).
     void focusMaskPanel();
     // Plots Export plot offers, by name ("Image", "Timings", "Result: <tab>").
@@ -80,6 +83,7 @@ class MainWindow : public QMainWindow {
     MaskPanel* mask_ = nullptr;
     ComparisonView* compare_ = nullptr;
     Workbench* workbench_ = nullptr;
+    SessionManager* session_ = nullptr;
     std::vector<QDockWidget*> algorithmDocks_;
     QMenu* recentMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;

@@ -7,6 +7,8 @@
 #include "ui/results/export.hpp"
 #include "ui/results/results_panel.hpp"
 #include "ui/results/timings_panel.hpp"
+#include "ui/session/session.hpp"
+#include "ui/shell/algorithm_panels.hpp"
 #include "ui/shell/export_plot_dialog.hpp"
 #include "ui/shell/generate_dialog.hpp"
 #include "ui/shell/workbench.hpp"
@@ -46,6 +48,13 @@ void MainWindow::buildMenus() {
                     &MainWindow::exportResultsDialog);
     file->addAction("Export &timings (CSV)…", this, &MainWindow::exportTimingsDialog);
     file->addSeparator();
+    file->addAction("&Save session…", session_, &SessionManager::saveDialog);
+    file->addAction("Open sess&ion…", session_, &SessionManager::openDialog);
+    QAction* restore = file->addAction("Restore last session on start");
+    restore->setCheckable(true);
+    restore->setChecked(session_->restoreOnStart());
+    connect(restore, &QAction::toggled, session_, &SessionManager::setRestoreOnStart);
+    file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* run = menuBar()->addMenu("&Run");
@@ -71,6 +80,17 @@ void MainWindow::buildMenus() {
     viewMenu_->addAction("&Mask editor", QKeySequence(Qt::CTRL | Qt::Key_M), this,
                          &MainWindow::focusMaskPanel);
     viewMenu_->addAction("&Reset layout", this, &MainWindow::resetLayout);
+    // A pinned panel keeps its overlays and live work while another panel is in front.
+    QMenu* pin = viewMenu_->addMenu("&Pin overlay");
+    for (const AlgorithmPanelSpec& spec : AlgorithmPanelRegistry::instance().panels()) {
+        QAction* action = pin->addAction(spec.title);
+        action->setObjectName(QString::fromStdString("PinOverlay_" + spec.algorithm));
+        action->setCheckable(true);
+        connect(action, &QAction::toggled, workbench_,
+                [this, owner = QString::fromStdString(spec.algorithm)](bool on) {
+                    workbench_->setPanelPinned(owner, on);
+                });
+    }
 
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction("&About clscope", this, [this] {

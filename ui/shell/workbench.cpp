@@ -23,7 +23,12 @@ Workbench::Workbench(WorkbenchViews views, QObject* parent) : QObject(parent), v
     // Results are bound to their input: a new file, role, labels or parameters make them stale.
     connect(this, &Workbench::fileOpened, this, [this] { views_.results->markStale(); });
     connect(this, &Workbench::roleChanged, this, [this] { views_.results->markStale(); });
-    connect(this, &Workbench::currentLabelsChanged, this, [this] { views_.results->markStale(); });
+    // The labels in force are the ones drawn and read under the cursor (the mask editor's once
+    // it has applied a partition).
+    connect(this, &Workbench::currentLabelsChanged, this, [this] {
+        views_.results->markStale();
+        showCurrentLabels();
+    });
     connect(this, &Workbench::parametersChanged, this,
             [this](const QString& algorithm) { views_.results->markStale(algorithm); });
     if (views_.devices)
@@ -127,8 +132,10 @@ void Workbench::showCurrentLabels() {
     const CurrentLabels current = currentLabels();
     ImagePresenter& shown = views_.image->presenter();
     if (!current.mask || !shown.hasImage() || shown.image().width != current.mask->width ||
-        shown.image().height != current.mask->height)
+        shown.image().height != current.mask->height) {
+        if (views_.image->overlay("q bins")) views_.image->removeOverlay("q bins");
         return;
+    }
     OverlayData overlay;
     overlay.name = "q bins";
     overlay.width = current.mask->width;
@@ -188,6 +195,10 @@ std::string Workbench::variant(const std::string& algorithm) const {
     return views_.devices->currentVariant(algorithm);
 }
 
+void Workbench::rememberVariant(const std::string& algorithm, const std::string& id) {
+    if (!id.empty()) views_.devices->selectVariant(algorithm, id);
+}
+
 bool Workbench::submit(Job job) {
     if (runner_.submit(std::move(job))) return true;
     const QString text = "A run is in progress (" + runner_.currentTitle() + "); cancel it or wait";
@@ -196,7 +207,33 @@ bool Workbench::submit(Job job) {
     return false;
 }
 
+void Workbench::setPanelShown(const QString& owner, bool shown) {
+    const bool before = isPanelActive(owner);
+    shown_.removeAll(owner);
+    if (shown) shown_ << owner;
+    updatePanelActive(owner, before);
+}
+
+void Workbench::setPanelPinned(const QString& owner, bool pinned) {
+    const bool before = isPanelActive(owner);
+    pinned_.removeAll(owner);
+    if (pinned) pinned_ << owner;
+    updatePanelActive(owner, before);
+}
+
+bool Workbench::isPanelActive(const QString& owner) const {
+    return shown_.contains(owner) || pinned_.contains(owner);
+}
+
+void Workbench::updatePanelActive(const QString& owner, bool before) {
+    const bool now = isPanelActive(owner);
+    views_.image->setOwnerActive(owner, now);
+    if (now != before) emit panelActiveChanged(owner, now);
+}
+
 OverlayLayer* Workbench::setOverlay(OverlayData overlay) {
+    if (!overlay.owner.isEmpty())
+        views_.image->setOwnerActive(overlay.owner, isPanelActive(overlay.owner));
     return views_.image->setOverlay(std::move(overlay));
 }
 

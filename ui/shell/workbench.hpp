@@ -62,10 +62,19 @@ class Workbench : public QObject {
     // Device and variant chosen in the Device panel.
     const DeviceInfo& device() const;
     std::string variant(const std::string& algorithm) const;
+    // A panel's chosen variant: the default of its next start (kept across restarts).
+    void rememberVariant(const std::string& algorithm, const std::string& id);
 
     // Runs: the job's timings go to the Timings panel, its errors to the Log and status bar.
     JobRunner& jobs() { return runner_; }
     bool submit(Job job);
+
+    // Panels in front: a panel's overlays (OverlayData::owner) and live work run only while its
+    // dock is shown and raised, or while the user pins it. The main window reports the docks.
+    void setPanelShown(const QString& owner, bool shown);
+    void setPanelPinned(const QString& owner, bool pinned);
+    bool isPanelPinned(const QString& owner) const { return pinned_.contains(owner); }
+    bool isPanelActive(const QString& owner) const;
 
     // Views an algorithm draws into.
     ImageView& image() { return *views_.image; }
@@ -87,6 +96,8 @@ class Workbench : public QObject {
     // An algorithm panel's parameters changed: its results no longer match them.
     void parametersChanged(const QString& algorithm);
     void statusMessage(const QString& text, int timeoutMs);
+    // A panel came to the front or was pinned (active), or went behind another one.
+    void panelActiveChanged(const QString& owner, bool active);
 
   private:
     void connectRunner();
@@ -96,7 +107,9 @@ class Workbench : public QObject {
     DataBrowser* browser_ = nullptr;
     DatasetRoles roles_;
     JobRunner runner_;
+    void updatePanelActive(const QString& owner, bool before);
     CurrentLabels editedLabels_;
+    QStringList shown_, pinned_; // panels (overlay owners) in front, pinned
     // The file's labels as last read, keyed by "FILE:/path" (read once per file and dataset).
     mutable std::optional<std::pair<std::string, CurrentLabels>> fileLabels_;
 };

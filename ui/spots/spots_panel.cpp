@@ -67,6 +67,9 @@ SpotsPanel::SpotsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent),
     connect(&wb_, &Workbench::fileOpened, this, [this] { refreshInput(); });
     connect(&wb_, &Workbench::roleChanged, this, [this] { refreshInput(); });
     connect(&wb_, &Workbench::deviceChanged, this, [this] { refreshVariants(); });
+    connect(&wb_, &Workbench::panelActiveChanged, this, [this](const QString& owner, bool on) {
+        if (owner == "spots") onActiveChanged(on);
+    });
     connect(&wb_.jobs(), &JobRunner::failed, this, [this] {
         if (running_) finishRun(false);
     });
@@ -137,7 +140,7 @@ QWidget* SpotsPanel::buildView() {
     connect(imageBox_, &QComboBox::currentIndexChanged, this, [this] { requestLive(); });
     connect(overlayBox_, &QCheckBox::toggled, this, [this] { showOverlay(); });
     connect(markersBox_, &QCheckBox::toggled, this, [this](bool on) {
-        markers_->setVisible(on);
+        markers_->setVisible(on && wb_.isPanelActive("spots"));
         wb_.image().plot()->replot();
     });
     return box;
@@ -153,6 +156,8 @@ QWidget* SpotsPanel::buildRun() {
     variant_ = new QComboBox(box);
     variant_->setToolTip("Variant Run uses; greyed ones cannot run here (tooltip says why)");
     form->addRow("Variant", variant_);
+    connect(variant_, &QComboBox::currentIndexChanged, this,
+            [this] { wb_.rememberVariant("spots", variant()); });
     runButton_ = makeRunButton(this, box,
                                "Every frame with the chosen variant: the spot table and the "
                                "counts per frame (Results). Live tuning always uses the host "
@@ -192,6 +197,9 @@ void SpotsPanel::refreshInput() {
     frames_.reset(), frameInput_.reset(), mask_ = {};
     showingDebug_ = false;
     presenter_->setFrameResult({});
+    // Nothing of the previous file stays: its boxes and live figures go with it.
+    markers_->setSpots({}, std::nullopt);
+    liveInfo_->setText("—");
     QString text = "No frames — open a file and assign a frame stack in the Data panel.";
     try {
         if (framesPath && roles.file()) {

@@ -86,6 +86,7 @@ class SpotsPanel : public QWidget {
     void refreshInput();
     void refreshVariants();
     void requestLive();
+    void onActiveChanged(bool active);
     std::optional<Job> makeLiveJob();
     void deliverLive(SpotsFrameResult result);
     void showImage();

@@ -1,7 +1,8 @@
 // SpotsPanel, live: the frame on screen is thresholded again (on the job runner, debounced by
-// LiveRerun) after every parameter, frame or image change while the dock is shown; its signal
-// pixels go to the image view as the "signal pixels" overlay, its spots as boxes and centroids,
-// and a debug image, when chosen, replaces the frame in the image view.
+// LiveRerun) after every parameter, frame or image change while the panel is in front or
+// pinned (Workbench::isPanelActive); its signal pixels go to the image view as the "signal
+// pixels" overlay, its spots as boxes and centroids, and a debug image, when chosen, replaces
+// the frame in the image view.
 #include "core/errors.hpp"
 #include "gpu/devices.hpp"
 #include "ui/image/frame_source.hpp"
@@ -52,13 +53,21 @@ void SpotsPanel::showEvent(QShowEvent* event) {
     requestLive();
 }
 
-// Only while the dock is shown: other algorithms' runs are not held up by a hidden panel.
+// Only while the panel is in front or pinned: other algorithms' runs are not held up, nor
+// their images covered, by a panel behind.
 void SpotsPanel::requestLive() {
-    if (frames_ && isVisible()) live_->request();
+    if (frames_ && wb_.isPanelActive("spots")) live_->request();
+}
+
+// In front: the live view again; behind: its overlay (the image view hides it) and boxes hidden.
+void SpotsPanel::onActiveChanged(bool active) {
+    markers_->setVisible(active && markersBox_->isChecked());
+    wb_.image().plot()->replot();
+    if (active) requestLive();
 }
 
 std::optional<Job> SpotsPanel::makeLiveJob() {
-    if (!frames_ || !isVisible()) return std::nullopt;
+    if (!frames_ || !wb_.isPanelActive("spots")) return std::nullopt;
     const std::size_t index = std::min(frame(), frames_->frameCount() - 1);
     if (!frameInput_ || frameInput_->index != index) {
         auto in = std::make_shared<SpotsFrameInput>();
@@ -142,6 +151,7 @@ void SpotsPanel::showOverlay() {
     if (!result) return;
     OverlayData overlay;
     overlay.name = "signal pixels";
+    overlay.owner = "spots";
     overlay.width = result->width, overlay.height = result->height;
     overlay.labels = presenter_->signalLabels();
     overlay.style = OverlayData::Style::Solid;
@@ -169,7 +179,7 @@ void SpotsPanel::showMarkers() {
         }
     }
     markers_->setSpots(result->spots, selected);
-    markers_->setVisible(markersBox_->isChecked());
+    markers_->setVisible(markersBox_->isChecked() && wb_.isPanelActive("spots"));
     wb_.image().plot()->replot();
 }
 

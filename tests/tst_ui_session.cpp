@@ -1,0 +1,137 @@
+// Sessions (issue 23 defect 6, "nothing is kept"): a session saved and opened in a new window
+// gives back the file, roles, mask partition, shapes, painted pixels, parameters and layout;
+// parameters persist across windows; closing with unsaved mask edits asks first.
+#include "core/mask/partition.hpp"
+#include "ui/mask/mask_panel.hpp"
+#include "ui/mask/mask_presenter.hpp"
+#include "ui/params/param_form.hpp"
+#include "ui/session/session.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/shell/workbench.hpp"
+#include "ui/spots/spots_panel.hpp"
+#include "ui_test_helpers.hpp"
+
+#include <QDockWidget>
+#include <QtTest>
+
+using namespace clscope;
+using namespace clscope::ui;
+
+namespace {
+
+ParamForm* spotsForm(MainWindow& window) {
+    for (ParamForm* form : window.findChildren<ParamForm*>())
+        if (form->group() == "spots") return form;
+    return nullptr;
+}
+
+} // namespace
+
+class TestUiSession : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString file_;
+
+  private slots:
+    void initTestCase() {
+        test::useTemporarySettings(dir_);
+        file_ = QString::fromStdString(test::writeSmallXpcs(dir_));
+    }
+
+    void saveAndOpenRoundTrip() {
+        const QString path = dir_.filePath("day.json");
+        mask::PartitionSpec spec{mask::BinAxis::Radius, mask::BinSpacing::Linear, 0, 10, 3, 2, 0};
+        PixelMask painted;
+        LabelMask combined;
+        {
+            MainWindow window;
+            QVERIFY(window.openFile(file_));
+            MaskEditorPresenter& editor = window.maskPanel()->editor();
+            editor.brushStroke(1.5, {{3, 3}, {6, 4}});
+            editor.applyPartition(spec);
+            editor.setEditMode(mask::EditMode::Unmask);
+            editor.addShape(mask::RectShape{{1, 1}, {5, 5}});
+            editor.setEditMode(mask::EditMode::Mask);
+            editor.addShape(mask::EllipseShape{{15, 12}, 3, 2, 30});
+            spotsForm(window)->setValue("sigma_strong", 4.5);
+            window.dock("LogPanel")->hide();
+            painted = editor.paintedMask();
+            combined = editor.combinedLabels();
+            window.session().save(path);
+            QVERIFY(editor.undoStack()->isClean());
+            spotsForm(window)->resetToDefaults();
+        }
+        MainWindow window;
+        QVERIFY(window.workbench().dataset().fileName().empty());
+        QCOMPARE(spotsForm(window)->value("sigma_strong"), nlohmann::json(3.0));
+        window.session().open(path);
+        MaskEditorPresenter& editor = window.maskPanel()->editor();
+        QCOMPARE(QString::fromStdString(window.workbench().dataset().fileName()), file_);
+        QVERIFY(window.workbench().dataset().path(DataRole::Frames));
+        QCOMPARE(editor.partitionSpec()->bins, 3);
+        QCOMPARE(editor.partitionSpec()->sectors, 2);
+        QCOMPARE(editor.shapes().size(), std::size_t(2));
+        QCOMPARE(editor.shapes()[0].mode, mask::EditMode::Unmask);
+        QCOMPARE(editor.paintedMask().bad, painted.bad);
+        QCOMPARE(editor.combinedLabels().labels, combined.labels);
+        QCOMPARE(window.workbench().currentLabels().origin, QString("mask editor"));
+        QCOMPARE(spotsForm(window)->value("sigma_strong"), nlohmann::json(4.5));
+        QVERIFY(window.dock("LogPanel")->isHidden());
+        QVERIFY(editor.undoStack()->isClean());
+    }
+
+    void badSessionIsRefused() {
+        const QString path = dir_.filePath("bad.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"something\": 1}");
+        f.close();
+        MainWindow window;
+        QVERIFY_THROWS_EXCEPTION(InputError, window.session().open(path));
+    }
+
+    // A parameter set in one window is there in the next (QSettings, per algorithm).
+    void parametersPersist() {
+        {
+            MainWindow window;
+            spotsForm(window)->setValue("sigma_strong", 5.0);
+        }
+        MainWindow window;
+        QCOMPARE(spotsForm(window)->value("sigma_strong"), nlohmann::json(5.0));
+        spotsForm(window)->resetToDefaults();
+    }
+
+    // The variant chosen in a panel is its choice in the next window too.
+    void variantPersists() {
+        {
+            MainWindow window;
+            QVERIFY(window.findChild<SpotsPanel*>()->variant() != "cpu");
+            window.findChild<SpotsPanel*>()->setVariant("cpu");
+            QVERIFY(window.close()); // settings are saved on close
+        }
+        MainWindow window;
+        QCOMPARE(window.findChild<SpotsPanel*>()->variant(), std::string("cpu"));
+    }
+
+    void quitAsksAboutUnsavedMaskEdits() {
+        MainWindow window;
+        QVERIFY(window.openFile(file_));
+        int asked = 0;
+        QMessageBox::StandardButton answer = QMessageBox::Cancel;
+        window.session().setAsk([&](const QString&) {
+            ++asked;
+            return answer;
+        });
+        QVERIFY(window.close()); // nothing edited: no question
+        QCOMPARE(asked, 0);
+        window.maskPanel()->editor().addShape(mask::RectShape{{0, 0}, {4, 4}});
+        QVERIFY(!window.close()); // Cancel: stays open
+        QCOMPARE(asked, 1);
+        answer = QMessageBox::Discard;
+        QVERIFY(window.close());
+        QCOMPARE(asked, 2);
+    }
+};
+
+QTEST_MAIN(TestUiSession)
+#include "tst_ui_session.moc"

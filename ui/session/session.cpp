@@ -1,0 +1,217 @@
+#include "ui/session/session.hpp"
+
+#include "core/errors.hpp"
+#include "ui/data/data_browser.hpp"
+#include "ui/device/device_picker.hpp"
+#include "ui/mask/mask_panel.hpp"
+#include "ui/mask/mask_presenter.hpp"
+#include "ui/params/param_form.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/shell/workbench.hpp"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QSettings>
+
+namespace clscope::ui {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int sessionVersion = 1;
+constexpr int layoutMarker = 23; // QMainWindow::saveState's version of a session's layout
+
+std::string base64(const QByteArray& bytes) {
+    return bytes.toBase64().toStdString();
+}
+
+QByteArray unbase64(const json& j) {
+    return QByteArray::fromBase64(QByteArray::fromStdString(j.get<std::string>()));
+}
+
+std::optional<DataRole> roleOf(const std::string& shortName) {
+    for (DataRole role : allDataRoles())
+        if (roleShortName(role) == shortName) return role;
+    return std::nullopt;
+}
+
+} // namespace
+
+SessionManager::SessionManager(MainWindow& window) : QObject(&window), window_(window) {
+    ask_ = [this](const QString& text) {
+        return QMessageBox::question(&window_, "Unsaved mask edits", text,
+                                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
+                                     QMessageBox::Save);
+    };
+}
+
+json SessionManager::capture() const {
+    Workbench& wb = window_.workbench();
+    json out = {{"clscope_session", sessionVersion}};
+    out["file"] = wb.dataset().fileName();
+    json roles = json::object();
+    for (const auto& [role, path] : wb.dataset().assignments())
+        roles[roleShortName(role)] = path;
+    out["roles"] = roles;
+    if (wb.dataset().isOpen()) out["mask"] = maskToJson(window_.maskPanel()->editor());
+    json parameters = json::object();
+    for (const ParamForm* form : window_.findChildren<ParamForm*>()) {
+        json values = json::object();
+        for (const ParamSpec& spec : form->paramSet().specs())
+            values[spec.name] = form->value(spec.name);
+        parameters[form->group()] = values;
+    }
+    out["parameters"] = parameters;
+    if (auto* devices = window_.findChild<DevicePicker*>()) {
+        out["device"] = devices->presenter().currentKey();
+        out["variants"] = devices->presenter().rememberedVariants();
+    }
+    out["layout"] = base64(window_.saveState(layoutMarker));
+    out["geometry"] = base64(window_.saveGeometry());
+    return out;
+}
+
+void SessionManager::apply(const json& session) {
+    if (!session.is_object() || session.value("clscope_session", 0) != sessionVersion)
+        throw InputError("not a clscope session (expected \"clscope_session\": " +
+                         std::to_string(sessionVersion) + ")");
+    try {
+        if (session.contains("geometry")) window_.restoreGeometry(unbase64(session["geometry"]));
+        if (session.contains("layout"))
+            window_.restoreState(unbase64(session["layout"]), layoutMarker);
+        if (auto* devices = window_.findChild<DevicePicker*>()) {
+            const json variants = session.value("variants", json::object());
+            for (const auto& [algorithm, id] : variants.items())
+                devices->selectVariant(algorithm, id.get<std::string>());
+            if (session.contains("device"))
+                devices->selectDevice(devices->presenter().selectByKey(session["device"]));
+        }
+        applyParameters(session.value("parameters", json::object()));
+        applyData(session);
+    } catch (const json::exception& e) {
+        throw InputError(std::string("session: unexpected content: ") + e.what());
+    }
+}
+
+// The file, its roles, then the mask drawn over its image.
+void SessionManager::applyData(const json& session) {
+    const std::string file = session.value("file", std::string());
+    if (file.empty()) return;
+    if (!window_.openFile(QString::fromStdString(file)))
+        throw InputError("session: cannot open " + file);
+    auto* browser = window_.findChild<DataBrowser*>();
+    const json roles = session.value("roles", json::object());
+    for (const auto& [name, path] : roles.items()) {
+        const auto role = roleOf(name);
+        const std::string p = path.get<std::string>();
+        if (!role || !browser) throw InputError("session: unknown dataset role '" + name + "'");
+        if (window_.workbench().dataset().path(*role) != p)
+            browser->assignRole(*role, QString::fromStdString(p));
+    }
+    if (session.contains("mask")) maskFromJson(window_.maskPanel()->editor(), session["mask"]);
+}
+
+// Each form's values; one the form refuses is said in the Log, the others are kept.
+void SessionManager::applyParameters(const json& parameters) {
+    for (ParamForm* form : window_.findChildren<ParamForm*>()) {
+        if (!parameters.contains(form->group())) continue;
+        for (const auto& [name, value] : parameters[form->group()].items()) {
+            try {
+                if (form->value(name) != value) form->setValue(name, value);
+            } catch (const std::exception& e) {
+                window_.workbench().log(LogLevel::Warning,
+                                        QString("session: %1 %2 not restored: %3")
+                                            .arg(QString::fromStdString(form->group()),
+                                                 QString::fromStdString(name), e.what()));
+            }
+        }
+    }
+}
+
+void SessionManager::save(const QString& path) {
+    const std::string text = capture().dump(2);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        file.write(text.data(), static_cast<qint64>(text.size())) !=
+            static_cast<qint64>(text.size()))
+        throw InputError("cannot write the session " + path.toStdString() + ": " +
+                         file.errorString().toStdString());
+    window_.maskPanel()->editor().undoStack()->setClean();
+    remember(path);
+}
+
+void SessionManager::open(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw InputError("cannot read the session " + path.toStdString() + ": " +
+                         file.errorString().toStdString());
+    const json session = json::parse(file.readAll().toStdString(), nullptr, false);
+    if (session.is_discarded()) throw InputError("session " + path.toStdString() + " is not JSON");
+    apply(session);
+    window_.maskPanel()->editor().undoStack()->setClean();
+    remember(path);
+}
+
+void SessionManager::remember(const QString& path) {
+    QSettings().setValue("session/last", QFileInfo(path).absoluteFilePath());
+    window_.workbench().log(LogLevel::Info, "session " + path);
+}
+
+bool SessionManager::saveDialog() {
+    const QString path = QFileDialog::getSaveFileName(&window_, "Save session", "session.json",
+                                                      "clscope session (*.json)");
+    if (path.isEmpty()) return false;
+    try {
+        save(path);
+        return true;
+    } catch (const std::exception& e) {
+        window_.workbench().log(LogLevel::Error, e.what());
+        QMessageBox::warning(&window_, "Session not saved", e.what());
+        return false;
+    }
+}
+
+void SessionManager::openDialog() {
+    const QString path = QFileDialog::getOpenFileName(&window_, "Open session", {},
+                                                      "clscope session (*.json);;All files (*)");
+    if (path.isEmpty()) return;
+    try {
+        open(path);
+    } catch (const std::exception& e) {
+        window_.workbench().log(LogLevel::Error, e.what());
+        QMessageBox::warning(&window_, "Session not opened", e.what());
+    }
+}
+
+bool SessionManager::restoreOnStart() const {
+    return QSettings().value("session/restoreOnStart", false).toBool();
+}
+
+void SessionManager::setRestoreOnStart(bool on) {
+    QSettings().setValue("session/restoreOnStart", on);
+}
+
+void SessionManager::restoreLastIfWanted() {
+    const QString last = QSettings().value("session/last").toString();
+    if (!restoreOnStart() || last.isEmpty() || !QFileInfo::exists(last)) return;
+    try {
+        open(last);
+    } catch (const std::exception& e) {
+        window_.workbench().log(LogLevel::Error,
+                                QString("last session not restored: %1").arg(e.what()));
+    }
+}
+
+bool SessionManager::confirmClose() {
+    QUndoStack* edits = window_.maskPanel()->editor().undoStack();
+    if (edits->isClean()) return true;
+    const auto answer =
+        ask_("The mask has edits that are not saved. Save a session with them before quitting?");
+    if (answer == QMessageBox::Discard) return true;
+    if (answer == QMessageBox::Save) return saveDialog();
+    return false;
+}
+
+} // namespace clscope::ui
