@@ -229,7 +229,7 @@ class TestUiCompare : public QObject {
         QFile csv(QString::fromStdString(csvPath));
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = csv.readAll().split('\n');
-        QVERIFY(lines[0].startsWith("variant,device,kernel_ms,wall_ms,speedup,metric"));
+        QVERIFY(lines[0].startsWith("variant,device,kernel_ms,wall_ms,setup_ms,speedup,metric"));
         QVERIFY(lines[1].startsWith("cpu,cpu,"));
         QVERIFY(lines[2].startsWith("ocl,ocl:"));
         const std::string h5 = dir_.filePath("compare.h5").toStdString();

@@ -109,12 +109,15 @@ void SpotsPanel::showTabs(std::shared_ptr<const AlgorithmResult> result) {
                     table_,   nullptr,
                     writeAll, [presenter] { return spotTableCsv(presenter->run().spots); }};
     spots.commandLine = runCommand_;
+    const RunProvenance provenance = runProvenance(result->info);
+    spots.provenance = provenance;
     wb_.addResultTab(std::move(spots));
     QCustomPlot* perFrame = makePerFramePlot(*presenter);
     // The same result: the Spots tab writes it once into an export of every tab.
     ResultTab perFrameTab{"spots",  "Per frame", perFrame,
                           perFrame, {},          [presenter] { return presenter->perFrameCsv(); }};
     perFrameTab.commandLine = runCommand_;
+    perFrameTab.provenance = provenance;
     wb_.addResultTab(std::move(perFrameTab));
 }
 

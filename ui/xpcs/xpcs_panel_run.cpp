@@ -163,8 +163,9 @@ void XpcsPanel::showTabs(const xpcs::RunResult& run, const xpcs::Input& input) {
         writeInput(out, *inputShared, "/xpcs/input");
         writeFits(out, *presenter, "/xpcs/fits");
     };
-    const auto add = [this](ResultTab tab) {
+    const auto add = [this, &run](ResultTab tab) {
         tab.commandLine = runCommand_;
+        tab.provenance = runProvenance(run.info);
         wb_.addResultTab(std::move(tab));
     };
     add({"xpcs", "g2(τ)", g2View_, g2View_->plot(), writeAll,
