@@ -201,6 +201,28 @@ class TestUiResults : public QObject {
         QVERIFY_THROWS_EXCEPTION(UsageError, panel.exportHdf5(h5));
     }
 
+    // Issue 23, defect 5: a re-run keeps the tab the user had in front (here "Fits"), and
+    // brings its main view forward when another algorithm's tab was in front.
+    void rerunKeepsTheUsersTab() {
+        ResultsPanel panel;
+        const auto rerun = [&panel] {
+            panel.removeTabs("xpcs");
+            ResultTab g2 = plotTab("xpcs", "g2");
+            QWidget* main = g2.widget;
+            panel.addTab(std::move(g2));
+            panel.addTab(plotTab("xpcs", "Fits"));
+            panel.showAfterRun("xpcs", main);
+        };
+        rerun();
+        QCOMPARE(panel.currentTab()->title, QString("g2"));
+        panel.tabWidget()->setCurrentIndex(1); // the user looks at the fits
+        rerun();
+        QCOMPARE(panel.currentTab()->title, QString("Fits"));
+        panel.addTab(plotTab("spots", "Spots"));
+        rerun();
+        QCOMPARE(panel.currentTab()->title, QString("g2"));
+    }
+
     // Every export says where it came from: HDF5 root attributes, CSV '#' header, PNG text,
     // PDF metadata; the PDF page is the plot's size at its screen dpi (text at 100 %).
     void exportsCarryProvenance() {

@@ -93,8 +93,22 @@ void ResultsPanel::removeTab(const QString& algorithm, const QString& title) {
 }
 
 void ResultsPanel::removeTabs(const QString& algorithm) {
+    const ResultTab* shown = currentTab();
+    if (shown && shown->algorithm == algorithm)
+        shownBefore_[algorithm] = shown->title;
+    else
+        shownBefore_.erase(algorithm);
     for (std::size_t i = tabs_.size(); i-- > 0;)
         if (tabs_[i].algorithm == algorithm) removeTab(algorithm, tabs_[i].title);
+}
+
+void ResultsPanel::showAfterRun(const QString& algorithm, QWidget* fallback) {
+    const auto before = shownBefore_.find(algorithm);
+    for (const ResultTab& tab : tabs_)
+        if (before != shownBefore_.end() && tab.algorithm == algorithm &&
+            tab.title == before->second)
+            return tabWidget_->setCurrentWidget(tab.widget);
+    if (fallback) tabWidget_->setCurrentWidget(fallback);
 }
 
 void ResultsPanel::clear() {

@@ -14,6 +14,7 @@
 #include <QStringList>
 #include <QWidget>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -53,7 +54,11 @@ class ResultsPanel : public QWidget {
 
     void addTab(ResultTab tab);
     void removeTab(const QString& algorithm, const QString& title);
-    void removeTabs(const QString& algorithm); // every tab of one algorithm
+    // Every tab of one algorithm; the title of the one in front is kept for showAfterRun.
+    void removeTabs(const QString& algorithm);
+    // After a re-run: bring forward the tab of algorithm that was in front when its tabs were
+    // removed (the user's choice), else `fallback` (the run's main view).
+    void showAfterRun(const QString& algorithm, QWidget* fallback);
     void clear();
     // Mark one algorithm's tabs (every tab when empty) as computed from an input that changed.
     void markStale(const QString& algorithm = {});
@@ -92,6 +97,7 @@ class ResultsPanel : public QWidget {
     QLabel* emptyHint_ = nullptr;
     QLabel* staleBanner_ = nullptr;
     std::vector<ResultTab> tabs_;
+    std::map<QString, QString> shownBefore_; // algorithm -> title in front at removeTabs
 };
 
 } // namespace clscope::ui

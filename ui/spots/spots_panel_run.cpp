@@ -127,7 +127,7 @@ void SpotsPanel::finishRun(bool ok) {
     running_ = false;
     runButton_->setEnabled(frames_ != nullptr);
     if (ok && table_) {
-        wb_.results().tabWidget()->setCurrentWidget(table_);
+        wb_.results().showAfterRun("spots", table_);
         if (auto* dock = qobject_cast<QDockWidget*>(wb_.results().parentWidget())) dock->raise();
     }
     emit runFinished(ok);

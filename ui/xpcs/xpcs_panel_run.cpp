@@ -103,8 +103,8 @@ void XpcsPanel::finishRun(bool ok) {
     running_ = false;
     runButton_->setEnabled(framesRefusal_.empty());
     if (ok && g2View_) {
-        // Bring the g2 plot to the front.
-        wb_.results().tabWidget()->setCurrentWidget(g2View_);
+        // The xpcs tab the user had in front before the re-run, else the g2 plot.
+        wb_.results().showAfterRun("xpcs", g2View_);
         if (auto* dock = qobject_cast<QDockWidget*>(wb_.results().parentWidget())) dock->raise();
     }
     emit runFinished(ok);
