@@ -2,6 +2,8 @@
 // export plot / results / timings, quit, cancel, panels).
 #include "ui/shell/main_window.hpp"
 
+#include "core/errors.hpp"
+
 #include "ui/device/device_picker.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/results/export.hpp"
@@ -158,14 +160,18 @@ void MainWindow::exportResultsDialog() {
 void MainWindow::exportAllFreshDialog() {
     const QString folder = QFileDialog::getExistingDirectory(this, "Export all fresh results");
     if (folder.isEmpty()) return;
-    ExportSummary summary;
-    tryExport(this, *workbench_, folder, [&] { summary = results_->exportAllFresh(folder); });
-    QString text = QString("%1 files written to %2").arg(summary.written.size()).arg(folder);
-    if (!summary.skipped.isEmpty())
-        text +=
-            QString("; skipped (stale or nothing to write): %1").arg(summary.skipped.join(", "));
-    workbench_->log(LogLevel::Info, text);
-    statusBar()->showMessage(text, 10000);
+    tryExport(this, *workbench_, folder, [&] {
+        const ExportSummary summary = results_->exportAllFresh(folder);
+        if (summary.written.isEmpty())
+            throw UsageError("no fresh result to export" +
+                             (summary.skipped.isEmpty()
+                                  ? std::string()
+                                  : " (stale: " + summary.skipped.join(", ").toStdString() + ")"));
+        QString text = QString("%1 files written").arg(summary.written.size());
+        if (!summary.skipped.isEmpty())
+            text += "; skipped (stale or nothing to write): " + summary.skipped.join(", ");
+        workbench_->log(LogLevel::Info, text);
+    });
 }
 
 void MainWindow::exportTimingsDialog() {
