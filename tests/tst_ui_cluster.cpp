@@ -239,11 +239,15 @@ class TestUiCluster : public QObject {
         panel->setVariant("cpu");
         QVERIFY(runPanel(*panel));
         const std::size_t uncut = panel->presenter().result().count();
+        ResultsPanel& results = window.workbench().results();
+        results.tabWidget()->setCurrentWidget(panel->moduleView()->parentWidget());
         QSignalSpy finished(panel, &ClusterPanel::runFinished);
         panel->setLive(true);
         panel->setChargeCut({cluster::ChargeCut::Kind::Phase1, 0});
         QVERIFY(finished.wait(120000));
         QVERIFY(finished.front().front().toBool());
+        // Issue 23, defect 5: the Module tab the user chose stays in front across the re-run.
+        QCOMPARE(results.currentTab()->title, QString("Module"));
         cluster::Params params;
         params.chargeCut = {cluster::ChargeCut::Kind::Phase1, 0};
         const cluster::Result cut = cluster::clusterReference(digis_, params);

@@ -13,6 +13,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 #include <chrono>
+#include <mutex>
 #include <random>
 #include <thread>
 
@@ -45,6 +46,27 @@ class SlowFrameSums : public toy::FrameSums {
     }
 };
 
+// The toy keeping every result it makes, in order (to see which run a row shows).
+class CountingFrameSums : public toy::FrameSums {
+  public:
+    std::string id() const override { return "countsums"; }
+    std::shared_ptr<AlgorithmResult> run(const RunRequest& r,
+                                         const Progress& progress) const override {
+        auto result = toy::FrameSums::run(r, progress);
+        const std::lock_guard lock(mutex_);
+        made_.push_back(result);
+        return result;
+    }
+    std::vector<std::shared_ptr<const AlgorithmResult>> made() const {
+        const std::lock_guard lock(mutex_);
+        return made_;
+    }
+
+  private:
+    mutable std::mutex mutex_;
+    mutable std::vector<std::shared_ptr<const AlgorithmResult>> made_;
+};
+
 std::size_t indexOf(const std::vector<VariantEntry>& variants, const std::string& id) {
     for (std::size_t i = 0; i < variants.size(); ++i)
         if (variants[i].info.id == id) return i;
@@ -70,9 +92,31 @@ bool runAndWait(ComparisonPresenter& p, JobRunner& runner) {
 class TestUiCompare : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
+    std::shared_ptr<CountingFrameSums> counting_ = std::make_shared<CountingFrameSums>();
 
   private slots:
-    void initTestCase() { AlgorithmRegistry::instance().add(std::make_shared<SlowFrameSums>()); }
+    void initTestCase() {
+        AlgorithmRegistry::instance().add(std::make_shared<SlowFrameSums>());
+        AlgorithmRegistry::instance().add(counting_);
+    }
+
+    // Issue 23, defect 5: a cell's times are not those of its first run (which pays kernel
+    // builds): an untimed warm-up runs first, the row shows the second run and the setup apart.
+    void warmUpRunIsNotTimed() {
+        ComparisonPresenter p("countsums");
+        p.setInput(toy::makeFrameSumsInput(toyFrames()), p.algorithm().defaultParams());
+        QVERIFY(p.setChecked(indexOf(p.variants(), "cpu"), p.hostDevice(), true));
+        JobRunner runner;
+        QVERIFY(runAndWait(p, runner));
+        QCOMPARE(p.rows().size(), std::size_t(1));
+        const auto made = counting_->made();
+        QCOMPARE(made.size(), std::size_t(2)); // warm-up, timed
+        const ComparisonRow& row = p.rows()[0];
+        QVERIFY(row.result == made[1]);
+        QCOMPARE(row.wallMs, made[1]->info.wallMs);
+        QCOMPARE(row.setupMs, std::max(0.0, made[0]->info.wallMs - made[1]->info.wallMs));
+        QVERIFY(p.csv().rfind("variant,device,kernel_ms,wall_ms,setup_ms,", 0) == 0);
+    }
 
     void unsupportedCellCannotBeChecked() {
         ComparisonPresenter p("toy");
@@ -229,7 +273,7 @@ class TestUiCompare : public QObject {
         QFile csv(QString::fromStdString(csvPath));
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = csv.readAll().split('\n');
-        QVERIFY(lines[0].startsWith("variant,device,kernel_ms,wall_ms,speedup,metric"));
+        QVERIFY(lines[0].startsWith("variant,device,kernel_ms,wall_ms,setup_ms,speedup,metric"));
         QVERIFY(lines[1].startsWith("cpu,cpu,"));
         QVERIFY(lines[2].startsWith("ocl,ocl:"));
         const std::string h5 = dir_.filePath("compare.h5").toStdString();

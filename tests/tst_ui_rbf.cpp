@@ -272,6 +272,21 @@ class TestUiRbf : public QObject {
         checkExports(*panel);
     }
 
+    // Issue 23, defect 5: a new grid n keeps the profile line at its coordinate (y = 0.50 stays
+    // 0.50), not at its row index (which moved it to 0.25 when n doubled).
+    void profileKeepsItsPlaceWhenTheGridChanges() {
+        MainWindow window;
+        auto* panel = window.findChild<RbfPanel*>();
+        QVERIFY(panel);
+        panel->setGrid(401);
+        panel->setProfile({0, true, 200}); // y = 200 / 400 = 0.50
+        panel->setGrid(801);
+        QCOMPARE(panel->profileChoice().index, std::size_t(400));
+        panel->setGrid(101);
+        QCOMPARE(panel->profileChoice().index, std::size_t(50));
+        QCOMPARE(panel->runsDelivered(), 0);
+    }
+
     void demoIsOkOnlyWhenItsRunSucceeded_data() {
         QTest::addColumn<QString>("variant");
         QTest::addColumn<int>("exitCode");

@@ -7,8 +7,11 @@
 #include "ui/results/timings_panel.hpp"
 #include "ui_test_helpers.hpp"
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QRegularExpression>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QtTest>
@@ -30,6 +33,32 @@ RunTimings run(const std::string& variant, double median) {
             "ocl:0 pthread",
             {{"copy H->D frames", 5, 0.5, 0.6, 0.9, 3.0},
              {"xpcs " + variant, 5, median, median, median, 5 * median}}};
+}
+
+// A tab of algorithm with a plot, an HDF5 writer of /<algorithm>/value and a CSV.
+ResultTab plotTab(const QString& algorithm, const QString& title) {
+    auto* plot = new QCustomPlot;
+    plot->addGraph()->setData({0, 1, 2}, {1, 3, 2});
+    plot->resize(640, 480);
+    const std::string group = "/" + algorithm.toStdString();
+    ResultTab tab{
+        algorithm,
+        title,
+        plot,
+        plot,
+        [group](H5Writer& out) { out.write(group + "/value", makeArray<double>({1}, {2.5})); },
+        [] { return std::string("x,y\n0,1\n"); }};
+    tab.commandLine = "clscope-cli " + algorithm + " in.h5 -o OUT.h5";
+    tab.provenance = {"ocl:0 (pthread)", "gemm", "in.h5", "{\"frame_time\":0.002}", {}};
+    return tab;
+}
+
+// The page size of a PDF, in points ("/MediaBox [0 0 w h]").
+QSizeF pdfPage(const QString& path) {
+    const QByteArray pdf = head(path, 1 << 20);
+    const auto m = QRegularExpression(R"(/MediaBox \[0 0 ([\d.]+) ([\d.]+)\])")
+                       .match(QString::fromLatin1(pdf));
+    return m.hasMatch() ? QSizeF(m.captured(1).toDouble(), m.captured(2).toDouble()) : QSizeF();
 }
 
 } // namespace
@@ -117,7 +146,7 @@ class TestUiResults : public QObject {
         QCOMPARE(reader.stringAttribute("/xpcs", "variant").value(), std::string("gemm"));
         const QString csv = dir_.filePath("g2.csv");
         panel.exportCsv(csv);
-        QCOMPARE(head(csv, 100), QByteArray("tau,g2\n0,1.5\n"));
+        QVERIFY(head(csv, 1000).endsWith("\ntau,g2\n0,1.5\n"));
         // Namespaced: another algorithm's tab of the same title is its own.
         auto* other = new QCustomPlot;
         panel.addTab({"spots", "g2", other, other, {}, {}});
@@ -134,6 +163,94 @@ class TestUiResults : public QObject {
         QVERIFY_THROWS_EXCEPTION(UsageError, panel.exportCsv(csv));
         panel.removeTab("xpcs", "g2");
         QCOMPARE(panel.count(), 0);
+    }
+
+    // Defect 1 of issue 23: every tab has a close button that removes it.
+    void tabsCloseWithTheirButton() {
+        ResultsPanel panel;
+        panel.addTab(plotTab("xpcs", "g2"));
+        panel.addTab(plotTab("spots", "Spots"));
+        panel.show();
+        QWidget* close = panel.tabWidget()->tabBar()->tabButton(0, QTabBar::RightSide);
+        QVERIFY(close);
+        QTest::mouseClick(close, Qt::LeftButton);
+        QCOMPARE(panel.count(), 1);
+        QCOMPARE(panel.tabs().front().title, QString("Spots"));
+    }
+
+    // Defect 1: another algorithm's stale tab blocks nothing; all fresh tabs export, the stale
+    // one is listed as skipped.
+    void staleTabOfAnotherAlgorithmBlocksNoExport() {
+        ResultsPanel panel;
+        panel.addTab(plotTab("spots", "Spots"));
+        panel.markStale("spots");
+        panel.addTab(plotTab("xpcs", "g2"));
+        panel.addTab(plotTab("xpcs", "Fits"));
+        panel.tabWidget()->setCurrentIndex(1);
+        const QString h5 = dir_.filePath("shown.h5");
+        panel.exportHdf5(h5);
+        const H5Reader in(h5.toStdString());
+        QVERIFY(in.hasDataset("/xpcs/value"));
+        QVERIFY(!in.hasDataset("/spots/value"));
+        const QString folder = dir_.filePath("all");
+        const ExportSummary summary = panel.exportAllFresh(folder);
+        QCOMPARE(summary.written.size(), 2);
+        QCOMPARE(summary.skipped, QStringList{"spots: Spots"});
+        QVERIFY(QFile::exists(QDir(folder).filePath("xpcs-g2.h5")));
+        panel.tabWidget()->setCurrentIndex(0);
+        QVERIFY_THROWS_EXCEPTION(UsageError, panel.exportHdf5(h5));
+    }
+
+    // Issue 23, defect 5: a re-run keeps the tab the user had in front (here "Fits"), and
+    // brings its main view forward when another algorithm's tab was in front.
+    void rerunKeepsTheUsersTab() {
+        ResultsPanel panel;
+        const auto rerun = [&panel] {
+            panel.removeTabs("xpcs");
+            ResultTab g2 = plotTab("xpcs", "g2");
+            QWidget* main = g2.widget;
+            panel.addTab(std::move(g2));
+            panel.addTab(plotTab("xpcs", "Fits"));
+            panel.showAfterRun("xpcs", main);
+        };
+        rerun();
+        QCOMPARE(panel.currentTab()->title, QString("g2"));
+        panel.tabWidget()->setCurrentIndex(1); // the user looks at the fits
+        rerun();
+        QCOMPARE(panel.currentTab()->title, QString("Fits"));
+        panel.addTab(plotTab("spots", "Spots"));
+        rerun();
+        QCOMPARE(panel.currentTab()->title, QString("g2"));
+    }
+
+    // Every export says where it came from: HDF5 root attributes, CSV '#' header, PNG text,
+    // PDF metadata; the PDF page is the plot's size at its screen dpi (text at 100 %).
+    void exportsCarryProvenance() {
+        ResultsPanel panel;
+        panel.addTab(plotTab("xpcs", "g2"));
+        const QString command = "clscope-cli xpcs in.h5 -o OUT.h5";
+        const QString h5 = dir_.filePath("p.h5"), csv = dir_.filePath("p.csv"),
+                      png = dir_.filePath("p.png"), pdf = dir_.filePath("p.pdf");
+        for (const QString& path : {h5, csv, png, pdf})
+            panel.exportShown(path);
+        const H5Reader in(h5.toStdString());
+        QCOMPARE(in.stringAttribute("/", "command_line").value_or(""), command.toStdString());
+        QCOMPARE(in.stringAttribute("/", "variant").value_or(""), std::string("gemm"));
+        QCOMPARE(in.stringAttribute("/", "input").value_or(""), std::string("in.h5"));
+        QVERIFY(in.stringAttribute("/", "clscope_version").has_value());
+        const QByteArray text = head(csv, 4000);
+        QVERIFY(text.startsWith("# clscope_version: "));
+        QVERIFY(text.contains(("# command_line: " + command).toUtf8()));
+        QVERIFY(text.contains("# parameters: {\"frame_time\":0.002}"));
+        QCOMPARE(QImage(png).text("command_line"), command);
+        QCOMPARE(QImage(png).text("device"), QString("ocl:0 (pthread)"));
+        const QByteArray document = head(pdf, 1 << 20);
+        QVERIFY(document.contains("clscope-cli xpcs in.h5")); // XMP description
+        const double dpi = panel.tabs().front().plot->logicalDpiX();
+        const QSizeF page = pdfPage(pdf);
+        QVERIFY2(std::abs(page.width() - 640 * 72.0 / dpi) < 1,
+                 qPrintable(QString("page %1 pt wide at %2 dpi").arg(page.width()).arg(dpi)));
+        QVERIFY(std::abs(page.height() - 480 * 72.0 / dpi) < 1);
     }
 };
 

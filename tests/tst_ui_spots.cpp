@@ -371,6 +371,12 @@ class TestUiSpots : public QObject {
             QCOMPARE(bbox[4 * i + 2], run.spots[i].x1);
         }
         QCOMPARE(t.read("/spots/intensity").as<double>()[0], run.spots[0].intensity);
+        // Issue 23, defect 5: the spot table says where it came from.
+        QCOMPARE(t.stringAttribute("/", "variant").value_or(""), sp->variant());
+        QVERIFY(t.stringAttribute("/", "command_line").value_or("").rfind("clscope-cli spots", 0) ==
+                0);
+        QVERIFY(t.stringAttribute("/", "parameters").has_value());
+        QVERIFY(t.stringAttribute("/", "clscope_version").has_value());
         QFile text(csv);
         QVERIFY(text.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = text.readAll().trimmed().split('\n');

@@ -20,6 +20,7 @@
 #include "ui/xpcs/xpcs_fit_quality.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
+#include "ui/xpcs/xpcs_views.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QCheckBox>
@@ -184,6 +185,39 @@ class TestUiXpcs : public QObject {
         QCOMPARE(fitConcerns(fit, params, names), std::string());
         fit.converged = false, fit.message = "iteration limit";
         QCOMPARE(fitConcerns(fit, params, names), std::string("not converged: iteration limit"));
+    }
+
+    // Defect 5 of issue 23: a fit with χ²_red ≈ 25 is not "ok" in the Fits tab; the grades
+    // follow the thresholds the tab shows (ok ≤ 2, poor ≤ 10, bad above, at bound).
+    void largeChiSquaredIsNotMarkedOk() {
+        if (!xpcs::fitAvailable()) QSKIP("built without GSL");
+        xpcs::Result r = exponentialResult({20.0});
+        for (std::size_t t = 0; t < r.frames; ++t)
+            r.g2[t] += t % 2 ? 5e-3 : -5e-3; // ±5 σ about the curve
+        auto p = std::make_shared<XpcsPresenter>();
+        p->setRuns({{r, "cpu"}});
+        const XpcsBinFit& f = p->fits()[0];
+        QVERIFY(f.ok());
+        QVERIFY2(f.fit.chiSquaredReduced > 10,
+                 qPrintable(QString::number(f.fit.chiSquaredReduced)));
+        XpcsFitsView view(p);
+        const QString status = view.table()->item(0, 7)->text();
+        QVERIFY2(status.startsWith("⚠ bad (χ²_red"), qPrintable(status));
+        QVERIFY(view.table()->horizontalHeaderItem(7)->toolTip().contains("ok: χ²_red ≤ 2"));
+        xpcs::FitResult fit;
+        fit.converged = true, fit.values = {1.0, 0.3, 50.0, 1.0};
+        const std::vector<xpcs::FitParameter> params{
+            {1.0}, {0.2, false, 0.0, 2.0}, {10.0, false, 0.0}, {1.0, true}};
+        const std::pair<double, FitGrade> cases[] = {{1.5, FitGrade::Ok},
+                                                     {5.0, FitGrade::Poor},
+                                                     {28.5, FitGrade::Bad},
+                                                     {NAN, FitGrade::Bad}};
+        for (const auto& [chi2, grade] : cases) {
+            fit.chiSquaredReduced = chi2;
+            QCOMPARE(fitGrade(fit, params), grade);
+        }
+        fit.values[1] = 2.0; // β at its upper bound
+        QCOMPARE(fitGrade(fit, params), FitGrade::AtBound);
     }
 
     // The τ range of the options decides which lags are fitted.
@@ -404,7 +438,10 @@ class TestUiXpcs : public QObject {
         results.exportCsv(csvPath);
         QFile csv(csvPath);
         QVERIFY(csv.open(QIODevice::ReadOnly));
-        const QList<QByteArray> lines = csv.readAll().split('\n');
+        QList<QByteArray> lines = csv.readAll().split('\n');
+        QVERIFY(lines.front().startsWith("# clscope_version: ")); // the provenance header
+        while (lines.front().startsWith('#'))
+            lines.removeFirst();
         QVERIFY(lines.front().startsWith("tau_s,g2_L1,g2_err_L1,g2_L2,g2_err_L2"));
         QCOMPARE(lines.size(), int(expected.frames) + 2); // header, rows, final newline
         QCOMPARE(lines[1].split(',')[1].toDouble(), expected.g2At(0, 0));

@@ -144,8 +144,9 @@ void ClusterPanel::finishRun(bool ok) {
 
 // The two tabs, made again for every result (the selection is kept by the presenter).
 void ClusterPanel::showTabs() {
-    const int shown = wb_.results().tabWidget()->currentIndex();
-    const QString shownTitle = shown >= 0 ? wb_.results().tabWidget()->tabText(shown) : QString();
+    // The tab in front by its title ("Module", not its text "Module (stale)" while re-running).
+    const ResultTab* shown = wb_.results().currentTab();
+    const bool moduleShown = shown && shown->algorithm == "cluster" && shown->title == "Module";
     auto snapshot = std::make_shared<ClusterPresenter>(presenter_);
     const auto write = [snapshot](H5Writer& out) { snapshot->writeHdf5(out); };
     auto* detector = new QSplitter(Qt::Vertical);
@@ -163,6 +164,7 @@ void ClusterPanel::showTabs() {
                           detector,  overview_->plot(),
                           write,     [snapshot] { return snapshot->histogramsCsv(); }};
     detectorTab.commandLine = runCommand_;
+    detectorTab.provenance = runProvenance(presenter_.runInfo());
     wb_.addResultTab(std::move(detectorTab));
     auto* module = new QSplitter(Qt::Vertical);
     moduleView_ = new ClusterModuleView(module);
@@ -182,16 +184,14 @@ void ClusterPanel::showTabs() {
     ResultTab moduleTab{"cluster",           "Module", module,
                         moduleView_->plot(), write,    [snapshot] { return snapshot->tableCsv(); }};
     moduleTab.commandLine = runCommand_;
+    moduleTab.provenance = runProvenance(presenter_.runInfo());
     wb_.addResultTab(std::move(moduleTab));
     refreshViews();
     if (presenter_.selectedModule() < 0)
         selectModule(presenter_.busiestModule());
     else
         showModule();
-    QTabWidget* tabs = wb_.results().tabWidget();
-    for (int i = 0; i < tabs->count(); ++i)
-        if (tabs->tabText(i) == shownTitle) tabs->setCurrentIndex(i);
-    if (shownTitle != "Module") tabs->setCurrentWidget(detector);
+    wb_.results().tabWidget()->setCurrentWidget(moduleShown ? module : detector);
 }
 
 void ClusterPanel::refreshViews() {

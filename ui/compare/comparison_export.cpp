@@ -32,16 +32,17 @@ std::string number(double value) {
 
 std::string ComparisonPresenter::csv() const {
     std::ostringstream out;
-    out << "variant,device,kernel_ms,wall_ms,speedup,metric,max_deviation,tolerance,beyond,first_"
+    out << "variant,device,kernel_ms,wall_ms,setup_ms,speedup,metric,max_deviation,tolerance,"
+           "beyond,first_"
            "index,"
            "first_where,pass,error\n";
     for (const ComparisonRow& r : rows_) {
         const Deviation& d = r.deviation;
         out << csvField(r.variant) << ',' << csvField(r.device) << ',' << number(r.kernelMs) << ','
-            << number(r.wallMs) << ',' << number(r.speedup) << ',' << csvField(d.metric) << ','
-            << number(d.maxDeviation) << ',' << number(d.tolerance) << ',' << d.beyond << ','
-            << d.firstIndex << ',' << csvField(d.firstWhere) << ',' << (r.pass() ? 1 : 0) << ','
-            << csvField(r.error) << '\n';
+            << number(r.wallMs) << ',' << number(r.setupMs) << ',' << number(r.speedup) << ','
+            << csvField(d.metric) << ',' << number(d.maxDeviation) << ',' << number(d.tolerance)
+            << ',' << d.beyond << ',' << d.firstIndex << ',' << csvField(d.firstWhere) << ','
+            << (r.pass() ? 1 : 0) << ',' << csvField(r.error) << '\n';
     }
     return out.str();
 }
@@ -67,6 +68,7 @@ void ComparisonPresenter::writeHdf5(H5Writer& out) const {
                          static_cast<double>(r.deviation.firstIndex));
         out.setAttribute(group, "pass", r.pass() ? "yes" : "no");
         out.setAttribute(group, "wall_ms", r.wallMs);
+        out.setAttribute(group, "setup_ms", r.setupMs);
         if (!r.error.empty()) out.setAttribute(group, "error", r.error);
     }
 }

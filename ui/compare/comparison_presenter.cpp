@@ -7,6 +7,7 @@
 
 #include <QMetaObject>
 #include <QString>
+#include <algorithm>
 
 namespace clscope::ui {
 
@@ -217,11 +218,20 @@ ComparisonRow ComparisonPresenter::runOne(const Batch& batch, const ComparisonCe
     row.deviceName = devices_[cell.device].name;
     row.reference = reference == nullptr;
     RunRequest request{devices_[cell.device], row.variant, batch.input, batch.params, {}};
+    const auto group = groups_.find(cell.device);
+    // Each half of the cell's progress: the warm-up, then the timed run.
+    const auto runHalf = [&](double from) {
+        const Progress half([&progress, from](double f) { progress.report(from + f / 2); },
+                            progress.cancelFlag());
+        return group == groups_.end() ? runAlgorithm(algorithm_, request, half)
+                                      : runOnDevices(algorithm_, request, group->second, half);
+    };
     try {
-        const auto group = groups_.find(cell.device);
-        row.result = group == groups_.end()
-                         ? runAlgorithm(algorithm_, request, progress)
-                         : runOnDevices(algorithm_, request, group->second, progress);
+        // The warm-up pays the one-time setup (kernel builds, first allocations) and is not
+        // timed; the row's times are the second run's, its setup the difference of the walls.
+        const std::shared_ptr<const AlgorithmResult> warmUp = runHalf(0.0);
+        row.result = runHalf(0.5);
+        row.setupMs = std::max(0.0, warmUp->info.wallMs - row.result->info.wallMs);
     } catch (const Cancelled&) {
         throw;
     } catch (const std::exception& e) {

@@ -2,7 +2,8 @@
 // comparison_view.hpp). The grid is variants × devices (listDevices(): the host `cpu` and every
 // OpenCL device), each cell with Algorithm::supports() and its reason. Run executes the checked
 // cells as ONE job: the reference variant on the host first, then each cell through
-// runAlgorithm(), progress per cell, Cancel between and inside cells. Each finished run becomes
+// runAlgorithm() twice (an untimed warm-up that pays kernel builds, then the timed run),
+// progress per cell, Cancel between and inside cells. Each finished run becomes
 // a row (times, speed-up against the reference, the Deviation); rows stay when cancelled.
 // Rows are bound to the input they ran on: a new input marks them stale, and stale rows are
 // not exported.
@@ -22,7 +23,8 @@ namespace clscope::ui {
 struct ComparisonRow {
     std::string variant, device, deviceName;
     bool reference = false;
-    double kernelMs = 0, wallMs = 0;
+    double kernelMs = 0, wallMs = 0; // of the timed run, after an untimed warm-up run
+    double setupMs = 0; // one-time setup: the warm-up's wall time minus the timed run's
     double speedup = 0; // reference kernel time / this kernel time (0: unknown)
     Deviation deviation;
     std::string error; // the run failed: why (then there is no result)
@@ -81,8 +83,8 @@ class ComparisonPresenter : public QObject {
     void markStale();
     void clearRows();
 
-    // variant, device, kernel_ms, wall_ms, speedup, metric, max_deviation, tolerance, beyond,
-    // first_index, first_where, pass, error — one row per run.
+    // variant, device, kernel_ms, wall_ms, setup_ms, speedup, metric, max_deviation, tolerance,
+    // beyond, first_index, first_where, pass, error — one row per run.
     std::string csv() const;
     // One group per run: /compare/<NN>_<variant>_<device> (AlgorithmResult::write, provenance
     // included) plus the table as attributes of /compare.

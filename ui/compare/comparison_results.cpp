@@ -43,6 +43,7 @@ QStringList rowCells(const ComparisonRow& r) {
             q(r.device),
             ms(r.kernelMs),
             ms(r.wallMs),
+            ms(r.setupMs),
             r.speedup > 0 ? QString("%1×").arg(r.speedup, 0, 'g', 3) : "—",
             r.error.empty() ? QString::number(d.maxDeviation, 'g', 3) : "—",
             r.error.empty() ? QString("%1 of %2").arg(d.beyond).arg(d.compared) : "—",
@@ -56,9 +57,14 @@ QWidget* ComparisonView::buildResultsSide() {
     auto* top = new QWidget(side);
     auto* layout = new QVBoxLayout(top);
     layout->setContentsMargins(0, 0, 0, 0);
-    results_ = new QTableWidget(0, 8, top);
-    results_->setHorizontalHeaderLabels({"variant", "device", "kernel ms", "wall ms", "speed-up",
-                                         "max deviation", "beyond tol.", "result"});
+    results_ = new QTableWidget(0, 9, top);
+    results_->setHorizontalHeaderLabels({"variant", "device", "kernel ms", "wall ms", "setup ms",
+                                         "speed-up", "max deviation", "beyond tol.", "result"});
+    results_->horizontalHeaderItem(3)->setToolTip(
+        "Wall time of the timed run, after an untimed warm-up run of the same cell");
+    results_->horizontalHeaderItem(4)->setToolTip(
+        "One-time setup (kernel builds, first allocations): the warm-up's wall time minus the "
+        "timed run's");
     results_->verticalHeader()->hide();
     results_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     results_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

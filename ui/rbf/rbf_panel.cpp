@@ -20,6 +20,7 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
+#include <cmath>
 
 namespace clscope::ui {
 
@@ -205,9 +206,19 @@ void RbfPanel::parametersChanged(bool rerun) {
     const bool generated = sourceMode_->currentData().toString() == "generated";
     sourceCount_->setEnabled(generated);
     seed_->setEnabled(generated);
-    profileIndex_->setMaximum(grid_->value() - 1);
+    keepProfilePosition();
     refreshVariants();
     requestRerun(rerun);
+}
+
+// A new grid n keeps the profile line where the user put it: the same coordinate in the cube
+// (y = 0.50 stays 0.50), not the same row index.
+void RbfPanel::keepProfilePosition() {
+    const int last = grid_->value() - 1, oldLast = profileIndex_->maximum();
+    if (last == oldLast) return;
+    const double fraction = oldLast > 0 ? double(profileIndex_->value()) / oldLast : 0.5;
+    profileIndex_->setMaximum(last);
+    profileIndex_->setValue(int(std::lround(fraction * last)));
 }
 
 void RbfPanel::requestRerun(bool rerun) {

@@ -9,6 +9,7 @@
 #include "ui/rbf/rbf_presenter.hpp"
 #include "ui/rbf/rbf_run.hpp"
 #include "ui/rbf/rbf_views.hpp"
+#include "ui/results/provenance.hpp"
 #include "ui/shell/algorithm_panels.hpp"
 
 #include <QPointer>
@@ -61,12 +62,16 @@ class RbfPanel : public QWidget {
     // The shown run: HDF5 in the CLI's layout (/rbf/potential + provenance), PNG of the planes.
     void exportHdf5(const QString& path) const;
     void exportPng(const QString& path, int width = 1500, int height = 560) const;
+    // Where the profile line is: plane, direction and row or column index.
+    RbfProfileChoice profileChoice() const;
 
   signals:
     // A run has delivered its planes (ok) or stopped on an error or Cancel.
     void runFinished(bool ok);
 
   private:
+    ProvenanceFields provenance() const;
+    void keepProfilePosition();
     QWidget* buildSources();
     QWidget* buildTargets();
     QWidget* buildRun();
@@ -83,7 +88,6 @@ class RbfPanel : public QWidget {
     void deliver(std::shared_ptr<const rbf::RunResult> run, std::shared_ptr<const rbf::Input> in,
                  const rbf::Params& params);
     void finishRun(bool ok);
-    RbfProfileChoice profileChoice() const;
     void exportDialog(bool hdf5);
 
     Workbench& wb_;

@@ -125,6 +125,7 @@ void RbfPanel::deliver(std::shared_ptr<const rbf::RunResult> run,
                   [run](H5Writer& out) { run->write(out, "/rbf"); },
                   {}};
     tab.commandLine = runCommand_;
+    tab.provenance = runProvenance(run->info);
     wb_.addResultTab(std::move(tab));
     ++delivered_;
     finishRun(true);
@@ -204,16 +205,20 @@ ComparisonInput RbfPanel::comparisonInput() const {
     return {r.input(), r.params()};
 }
 
+ProvenanceFields RbfPanel::provenance() const {
+    return provenanceFields("rbf: rbf planes",
+                            shown_ ? runProvenance(shown_->info) : RunProvenance{}, runCommand_);
+}
+
 void RbfPanel::exportHdf5(const QString& path) const {
     if (!shown_) throw UsageError("rbf: no planes to export yet — run first");
     const auto run = shown_;
-    ui::exportHdf5(path, {[run](H5Writer& out) { run->write(out, "/rbf"); }},
-                   runCommand_.toStdString());
+    ui::exportHdf5(path, {[run](H5Writer& out) { run->write(out, "/rbf"); }}, provenance());
 }
 
 void RbfPanel::exportPng(const QString& path, int width, int height) const {
     if (!view_) throw UsageError("rbf: no planes to export yet — run first");
-    exportPlot(*view_->planes(), path, width, height);
+    exportPlot(*view_->planes(), path, width, height, provenance(), "clscope rbf planes");
 }
 
 void RbfPanel::exportDialog(bool hdf5) {

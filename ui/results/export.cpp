@@ -5,19 +5,70 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
+#include <QPdfWriter>
 #include <qcustomplot.h>
 
 namespace clscope::ui {
 
-void exportPlot(QCustomPlot& plot, const QString& path, int width, int height) {
+namespace {
+
+// The provenance as an XMP packet: title, creator tool and the fields as the description.
+QByteArray xmpPacket(const QString& title, const ProvenanceFields& provenance) {
+    const QString packet =
+        "<?xpacket begin='' id='W5M0MpCehiHzreSzNTczkc9d'?>"
+        "<x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF "
+        "xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>"
+        "<rdf:Description rdf:about='' xmlns:dc='http://purl.org/dc/elements/1.1/' "
+        "xmlns:xmp='http://ns.adobe.com/xap/1.0/'>"
+        "<dc:title><rdf:Alt><rdf:li xml:lang='x-default'>%1</rdf:li></rdf:Alt></dc:title>"
+        "<dc:description><rdf:Alt><rdf:li xml:lang='x-default'>%2</rdf:li></rdf:Alt>"
+        "</dc:description><xmp:CreatorTool>clscope %3</xmp:CreatorTool>"
+        "</rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end='w'?>";
+    return packet
+        .arg(title.toHtmlEscaped(), provenanceText(provenance).toHtmlEscaped(),
+             QString::fromStdString(clscopeVersion()))
+        .toUtf8();
+}
+
+// One page of width × height pixels at the plot's screen resolution, drawn as vectors.
+bool savePdf(QCustomPlot& plot, const QString& path, int width, int height,
+             const ProvenanceFields& provenance, const QString& title) {
+    const int dpi = plot.logicalDpiX() > 0 ? plot.logicalDpiX() : 96;
+    QPdfWriter writer(path);
+    writer.setCreator("clscope " + QString::fromStdString(clscopeVersion()));
+    writer.setTitle(title);
+    writer.setDocumentXmpMetadata(xmpPacket(title, provenance));
+    writer.setResolution(dpi);
+    const QSizeF points(width * 72.0 / dpi, height * 72.0 / dpi);
+    writer.setPageLayout(QPageLayout(QPageSize(points, QPageSize::Point, {}, QPageSize::ExactMatch),
+                                     QPageLayout::Portrait, QMarginsF()));
+    QCPPainter painter;
+    if (!painter.begin(&writer)) return false;
+    painter.setMode(QCPPainter::pmVectorized);
+    plot.toPainter(&painter, width, height);
+    return painter.end();
+}
+
+bool saveImage(QCustomPlot& plot, const QString& path, int width, int height,
+               const ProvenanceFields& provenance, const char* format) {
+    QImage image = plot.toPixmap(width, height).toImage();
+    setImageProvenance(image, provenance);
+    return image.save(path, format, 95);
+}
+
+} // namespace
+
+void exportPlot(QCustomPlot& plot, const QString& path, int width, int height,
+                const ProvenanceFields& provenance, const QString& title) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     bool ok = false;
     if (suffix == "png")
-        ok = plot.savePng(path, width, height);
+        ok = saveImage(plot, path, width, height, provenance, "PNG");
     else if (suffix == "pdf")
-        ok = plot.savePdf(path, width, height);
+        ok = savePdf(plot, path, width, height, provenance, title);
     else if (suffix == "jpg" || suffix == "jpeg")
-        ok = plot.saveJpg(path, width, height, 1.0, 95);
+        ok = saveImage(plot, path, width, height, provenance, "JPG");
     else
         throw UsageError("cannot export a plot as '" + suffix.toStdString() +
                          "': use .png, .pdf or .jpg");
@@ -39,12 +90,12 @@ void writeTextFile(const QString& path, const std::string& text) {
 }
 
 void exportHdf5(const QString& path, const std::vector<std::function<void(H5Writer&)>>& writers,
-                const std::string& commandLine) {
+                const ProvenanceFields& provenance) {
     if (writers.empty()) throw UsageError("there are no results to export");
     H5Writer out(path.toStdString());
     for (const auto& write : writers)
         write(out);
-    if (!commandLine.empty()) out.setAttribute("/", "command_line", commandLine);
+    writeProvenanceAttributes(out, provenance);
     out.commit();
 }
 

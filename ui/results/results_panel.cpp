@@ -1,8 +1,5 @@
 #include "ui/results/results_panel.hpp"
 
-#include "core/errors.hpp"
-#include "ui/results/export.hpp"
-
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QLabel>
@@ -26,7 +23,7 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
     emptyHint_->setStyleSheet("color: #707070");
     staleBanner_ = new QLabel(
         "Results marked (stale) were computed from an input or parameters that have changed "
-        "since; run again to refresh them. Export refuses them.",
+        "since; run again to refresh them. Export refuses them; close a tab with its ×.",
         this);
     staleBanner_->setWordWrap(true);
     staleBanner_->setStyleSheet(
@@ -41,6 +38,10 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
         staleBanner_->setVisible(hasStale());
     });
     tabWidget_->hide();
+    tabWidget_->setTabsClosable(true);
+    connect(tabWidget_, &QTabWidget::tabCloseRequested, this, [this](int index) {
+        if (const ResultTab* tab = tabAt(index)) removeTab(tab->algorithm, tab->title);
+    });
     QTabBar* bar = tabWidget_->tabBar();
     bar->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(bar, &QTabBar::customContextMenuRequested, this, [this, bar](const QPoint& at) {
@@ -70,6 +71,8 @@ QMenu* ResultsPanel::tabMenu(int index, QWidget* parent) const {
 
 void ResultsPanel::addTab(ResultTab tab) {
     removeTab(tab.algorithm, tab.title);
+    if (!tab.provenance.computed.isValid())
+        tab.provenance.computed = QDateTime::currentDateTimeUtc();
     const int index = tabWidget_->addTab(tab.widget, tab.title);
     tabWidget_->setTabToolTip(index, tab.commandLine);
     tabs_.push_back(std::move(tab));
@@ -90,8 +93,22 @@ void ResultsPanel::removeTab(const QString& algorithm, const QString& title) {
 }
 
 void ResultsPanel::removeTabs(const QString& algorithm) {
+    const ResultTab* shown = currentTab();
+    if (shown && shown->algorithm == algorithm)
+        shownBefore_[algorithm] = shown->title;
+    else
+        shownBefore_.erase(algorithm);
     for (std::size_t i = tabs_.size(); i-- > 0;)
         if (tabs_[i].algorithm == algorithm) removeTab(algorithm, tabs_[i].title);
+}
+
+void ResultsPanel::showAfterRun(const QString& algorithm, QWidget* fallback) {
+    const auto before = shownBefore_.find(algorithm);
+    for (const ResultTab& tab : tabs_)
+        if (before != shownBefore_.end() && tab.algorithm == algorithm &&
+            tab.title == before->second)
+            return tabWidget_->setCurrentWidget(tab.widget);
+    if (fallback) tabWidget_->setCurrentWidget(fallback);
 }
 
 void ResultsPanel::clear() {
@@ -113,40 +130,11 @@ bool ResultsPanel::hasStale() const {
     return std::any_of(tabs_.begin(), tabs_.end(), [](const ResultTab& t) { return t.stale; });
 }
 
-namespace {
-void refuseStale(const ResultTab& tab) {
-    if (tab.stale)
-        throw UsageError("the result '" + tab.title.toStdString() +
-                         "' is stale: its input or parameters changed since it was computed; run "
-                         "again before exporting");
-}
-} // namespace
-
 const ResultTab* ResultsPanel::currentTab() const {
     QWidget* shown = tabWidget_->currentWidget();
     for (const ResultTab& tab : tabs_)
         if (tab.widget == shown) return &tab;
     return nullptr;
-}
-
-void ResultsPanel::exportHdf5(const QString& path) const {
-    std::vector<std::function<void(H5Writer&)>> writers;
-    QStringList commands;
-    for (const ResultTab& tab : tabs_) {
-        if (!tab.writeHdf5) continue;
-        refuseStale(tab), writers.push_back(tab.writeHdf5);
-        if (!tab.commandLine.isEmpty() && !commands.contains(tab.commandLine))
-            commands << tab.commandLine;
-    }
-    ui::exportHdf5(path, writers, commands.join('\n').toStdString());
-}
-
-void ResultsPanel::exportCsv(const QString& path) const {
-    const ResultTab* tab = currentTab();
-    if (!tab || !tab->csv)
-        throw UsageError("the result shown has no table or curve to export as CSV");
-    refuseStale(*tab);
-    writeTextFile(path, tab->csv());
 }
 
 } // namespace clscope::ui

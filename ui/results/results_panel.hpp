@@ -1,14 +1,20 @@
 // The Results panel: one tab per result view (plots, tables). An algorithm adds a ResultTab
 // with what Export plot and Export results need. Tabs are namespaced by algorithm: a tab is
-// replaced or removed by (algorithm, title), so no algorithm touches another's tabs. Tabs are
-// bound to their input: markStale() suffixes their titles with "(stale)", shows a banner, and
-// Export refuses them. Each tab carries the clscope-cli command line that reproduces it: its
-// tooltip, its context menu's "Copy command line", and the "command_line" attribute of the
-// HDF5 export.
+// replaced or removed by (algorithm, title), so no algorithm touches another's tabs; the user
+// closes any tab with its close button. Tabs are bound to their input: markStale() suffixes
+// their titles with "(stale)" and shows a banner; Export refuses a stale tab, and only that
+// one: the export is of the tab shown (or, for all fresh tabs, one file each, stale ones
+// skipped). Each tab carries the clscope-cli command line that reproduces it (its tooltip, its
+// context menu's "Copy command line") and the run's provenance; every export writes both
+// (ui/results/provenance.hpp).
 #pragma once
+#include "ui/results/provenance.hpp"
+
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,7 +37,14 @@ struct ResultTab {
     std::function<void(H5Writer&)> writeHdf5; // the DESIGN.md §3 layout of this result
     std::function<std::string()> csv;         // curves or table as CSV
     bool stale = false;                       // its input changed since it was computed
-    QString commandLine; // clscope-cli ... that reproduces it ("#...": why none does)
+    QString commandLine;      // clscope-cli ... that reproduces it ("#...": why none does)
+    RunProvenance provenance; // the run behind it (computed: set by addTab when empty)
+};
+
+// What "export all fresh results" wrote and which stale tabs it left out.
+struct ExportSummary {
+    QStringList written; // file paths
+    QStringList skipped; // "algorithm: title" of stale tabs and of tabs with nothing to write
 };
 
 class ResultsPanel : public QWidget {
@@ -41,7 +54,11 @@ class ResultsPanel : public QWidget {
 
     void addTab(ResultTab tab);
     void removeTab(const QString& algorithm, const QString& title);
-    void removeTabs(const QString& algorithm); // every tab of one algorithm
+    // Every tab of one algorithm; the title of the one in front is kept for showAfterRun.
+    void removeTabs(const QString& algorithm);
+    // After a re-run: bring forward the tab of algorithm that was in front when its tabs were
+    // removed (the user's choice), else `fallback` (the run's main view).
+    void showAfterRun(const QString& algorithm, QWidget* fallback);
     void clear();
     // Mark one algorithm's tabs (every tab when empty) as computed from an input that changed.
     void markStale(const QString& algorithm = {});
@@ -54,20 +71,33 @@ class ResultsPanel : public QWidget {
     // The context menu of the tab at index (Copy command line); the caller owns it.
     QMenu* tabMenu(int index, QWidget* parent) const;
 
-    // All tabs' HDF5 writers into one file; the current tab's CSV. UsageError when a tab that
-    // would be exported is stale.
+    // The provenance an export of the tab writes.
+    ProvenanceFields provenance(const ResultTab& tab) const;
+    // Exports of the tab shown, with its provenance. HDF5: its result (the tab's writer, else
+    // the writer of its algorithm's tab that holds the same result); CSV: its table or curves
+    // under a '#' provenance header; PNG/PDF/JPG: its plot at its size on screen. exportShown
+    // picks by the suffix. UsageError when the tab shown is stale or has no such export.
     void exportHdf5(const QString& path) const;
     void exportCsv(const QString& path) const;
+    void exportPlot(const QString& path) const;
+    void exportShown(const QString& path) const;
+    // One file per fresh tab into folder (HDF5 when it writes its result, else CSV, else PNG),
+    // named "<algorithm>-<title>.<ext>"; stale tabs and tabs with nothing to write are skipped.
+    ExportSummary exportAllFresh(const QString& folder) const;
 
   signals:
     void tabsChanged();
 
   private:
     const ResultTab* tabAt(int index) const;
+    const ResultTab& shownFresh() const;
+    void exportTab(const ResultTab& tab, const QString& path) const;
+    void writeResult(const ResultTab& tab, const QString& path) const;
     QTabWidget* tabWidget_ = nullptr;
     QLabel* emptyHint_ = nullptr;
     QLabel* staleBanner_ = nullptr;
     std::vector<ResultTab> tabs_;
+    std::map<QString, QString> shownBefore_; // algorithm -> title in front at removeTabs
 };
 
 } // namespace clscope::ui

@@ -72,6 +72,7 @@ class MainWindow : public QMainWindow {
     void generateDialog();
     void exportPlotDialog();
     void exportResultsDialog();
+    void exportAllFreshDialog();
     void exportTimingsDialog();
 
     DataBrowser* data_ = nullptr;

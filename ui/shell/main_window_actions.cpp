@@ -2,6 +2,8 @@
 // export plot / results / timings, quit, cancel, panels).
 #include "ui/shell/main_window.hpp"
 
+#include "core/errors.hpp"
+
 #include "ui/device/device_picker.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/results/export.hpp"
@@ -46,6 +48,7 @@ void MainWindow::buildMenus() {
                     &MainWindow::exportPlotDialog);
     file->addAction("Export &results…", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
                     &MainWindow::exportResultsDialog);
+    file->addAction("Export &all fresh results…", this, &MainWindow::exportAllFreshDialog);
     file->addAction("Export &timings (CSV)…", this, &MainWindow::exportTimingsDialog);
     file->addSeparator();
     file->addAction("&Save session…", session_, &SessionManager::saveDialog);
@@ -143,34 +146,58 @@ static void tryExport(MainWindow* window, Workbench& workbench, const QString& w
     }
 }
 
+// The plot chosen, at its size on screen by default; a result's plot with its provenance.
 void MainWindow::exportPlotDialog() {
     const auto plots = exportablePlots();
     QStringList names;
     for (const auto& [name, plot] : plots)
         names << name;
     const ResultTab* current = results_->currentTab();
-    ExportPlotDialog dialog(names, current && current->plot ? "Result: " + current->title : "Image",
-                            this);
+    const QString shown = current && current->plot ? "Result: " + current->title : "Image";
+    ExportPlotDialog dialog(names, shown, this);
+    if (const QSize size = plots.at(shown)->size(); size.width() >= 100 && size.height() >= 100)
+        dialog.setSize(size.width(), size.height());
     if (dialog.exec() != QDialog::Accepted) return;
     QCustomPlot* plot = plots.at(dialog.plotName());
-    tryExport(this, *workbench_, dialog.path(),
-              [&] { exportPlot(*plot, dialog.path(), dialog.plotWidth(), dialog.plotHeight()); });
+    ProvenanceFields fields = provenanceFields(dialog.plotName(), {}, {});
+    for (const ResultTab& tab : results_->tabs())
+        if (tab.plot == plot) fields = results_->provenance(tab);
+    tryExport(this, *workbench_, dialog.path(), [&] {
+        exportPlot(*plot, dialog.path(), dialog.plotWidth(), dialog.plotHeight(), fields,
+                   "clscope: " + dialog.plotName());
+    });
 }
 
+// The tab shown, in the format of the suffix, never held back by another tab.
 void MainWindow::exportResultsDialog() {
-    if (results_->count() == 0) {
+    if (!results_->currentTab()) {
         statusBar()->showMessage("There are no results to export yet: run an algorithm first",
                                  6000);
         return;
     }
-    QString filter;
     const QString path =
-        QFileDialog::getSaveFileName(this, "Export results", "results.h5",
-                                     "HDF5 (*.h5);;CSV of the shown result (*.csv)", &filter);
+        QFileDialog::getSaveFileName(this, "Export the result shown", "results.h5",
+                                     "HDF5 (*.h5);;CSV (*.csv);;PNG (*.png);;PDF (*.pdf)");
     if (path.isEmpty()) return;
-    const bool csv = QFileInfo(path).suffix().toLower() == "csv";
-    tryExport(this, *workbench_, path,
-              [&] { csv ? results_->exportCsv(path) : results_->exportHdf5(path); });
+    tryExport(this, *workbench_, path, [&] { results_->exportShown(path); });
+}
+
+// One file per fresh tab into a folder; the stale ones are listed, not written.
+void MainWindow::exportAllFreshDialog() {
+    const QString folder = QFileDialog::getExistingDirectory(this, "Export all fresh results");
+    if (folder.isEmpty()) return;
+    tryExport(this, *workbench_, folder, [&] {
+        const ExportSummary summary = results_->exportAllFresh(folder);
+        if (summary.written.isEmpty())
+            throw UsageError("no fresh result to export" +
+                             (summary.skipped.isEmpty()
+                                  ? std::string()
+                                  : " (stale: " + summary.skipped.join(", ").toStdString() + ")"));
+        QString text = QString("%1 files written").arg(summary.written.size());
+        if (!summary.skipped.isEmpty())
+            text += "; skipped (stale or nothing to write): " + summary.skipped.join(", ");
+        workbench_->log(LogLevel::Info, text);
+    });
 }
 
 void MainWindow::exportTimingsDialog() {

@@ -47,7 +47,8 @@ void exportSignalMask(const std::string& path, const spots::Result& run) {
     out.commit();
 }
 
-void exportSpotTable(const std::string& path, const std::vector<spots::Spot>& table) {
+void exportSpotTable(const std::string& path, const std::vector<spots::Spot>& table,
+                     const ProvenanceFields& provenance) {
     if (endsWith(path, ".csv")) return writeFileAtomically(path, spotTableCsv(table));
     using S = spots::Spot;
     H5Writer out(path);
@@ -62,6 +63,7 @@ void exportSpotTable(const std::string& path, const std::vector<spots::Spot>& ta
     out.write("/spots/bbox", column<std::int32_t>(table, 4, [](const S& s, auto* o) {
                   o[0] = s.x0, o[1] = s.y0, o[2] = s.x1, o[3] = s.y1;
               }));
+    writeProvenanceAttributes(out, provenance);
     out.commit();
 }
 

@@ -118,8 +118,9 @@ class SpotsPanel : public QWidget {
     std::shared_ptr<const SpotsFrameInput> frameInput_;
     std::unique_ptr<SpotMarkers> markers_;
     QPointer<SpotTableView> table_;
-    std::string runParams_; // the parameters of the last run (JSON)
-    QString runCommand_;    // the clscope-cli command line of the last run
+    std::string runParams_;       // the parameters of the last run (JSON)
+    QString runCommand_;          // the clscope-cli command line of the last run
+    RunProvenance runProvenance_; // the last run's device, variant, input, parameters
     bool showingDebug_ = false;
     bool running_ = false;
 };

@@ -94,6 +94,8 @@ void SpotsPanel::deliverRun(std::shared_ptr<const AlgorithmResult> result) {
     presenter_->setRun(run.result, run.info.variant + " on " + run.info.device + " " +
                                        run.info.deviceName +
                                        (run.note.empty() ? "" : ", " + run.note));
+    runProvenance_ = runProvenance(run.info);
+    runProvenance_.computed = QDateTime::currentDateTimeUtc();
     wb_.results().removeTabs("spots");
     showTabs(result);
     QMetaObject::invokeMethod(
@@ -109,12 +111,15 @@ void SpotsPanel::showTabs(std::shared_ptr<const AlgorithmResult> result) {
                     table_,   nullptr,
                     writeAll, [presenter] { return spotTableCsv(presenter->run().spots); }};
     spots.commandLine = runCommand_;
+    const RunProvenance provenance = runProvenance_;
+    spots.provenance = provenance;
     wb_.addResultTab(std::move(spots));
     QCustomPlot* perFrame = makePerFramePlot(*presenter);
     // The same result: the Spots tab writes it once into an export of every tab.
     ResultTab perFrameTab{"spots",  "Per frame", perFrame,
                           perFrame, {},          [presenter] { return presenter->perFrameCsv(); }};
     perFrameTab.commandLine = runCommand_;
+    perFrameTab.provenance = provenance;
     wb_.addResultTab(std::move(perFrameTab));
 }
 
@@ -122,7 +127,7 @@ void SpotsPanel::finishRun(bool ok) {
     running_ = false;
     runButton_->setEnabled(frames_ != nullptr);
     if (ok && table_) {
-        wb_.results().tabWidget()->setCurrentWidget(table_);
+        wb_.results().showAfterRun("spots", table_);
         if (auto* dock = qobject_cast<QDockWidget*>(wb_.results().parentWidget())) dock->raise();
     }
     emit runFinished(ok);
@@ -162,7 +167,8 @@ bool SpotsPanel::exportSignalMask(const QString& path) {
 bool SpotsPanel::exportSpotTable(const QString& path) {
     return exportWith("spot table → " + path, [&] {
         checkRunCurrent();
-        ui::exportSpotTable(path.toStdString(), presenter_->run().spots);
+        ui::exportSpotTable(path.toStdString(), presenter_->run().spots,
+                            provenanceFields("spots: spot table", runProvenance_, runCommand_));
     });
 }
 

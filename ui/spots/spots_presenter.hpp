@@ -4,6 +4,7 @@
 // DIALS' debug images), and the difference of two runs' signal masks.
 #pragma once
 #include "core/spots/spots.hpp"
+#include "ui/results/provenance.hpp"
 #include "ui/spots/spots_frame.hpp"
 
 #include <optional>
@@ -72,10 +73,12 @@ class SpotsPresenter {
 
 // Exports (each written whole to a temporary name, then renamed). Signal mask: /spots/signal
 // uint8 (T,H,W); spot table: /spots/frame, x, y, npix, intensity, bbox (DESIGN.md §3) or CSV
-// when the path ends in .csv; phil: core's DIALS find_spots.phil snippet.
+// when the path ends in .csv, the HDF5 with the run's provenance as root attributes (version,
+// device, variant, input, parameters, command line); phil: core's DIALS find_spots.phil snippet.
 std::string spotTableCsv(const std::vector<spots::Spot>& table);
 void exportSignalMask(const std::string& path, const spots::Result& run);
-void exportSpotTable(const std::string& path, const std::vector<spots::Spot>& table);
+void exportSpotTable(const std::string& path, const std::vector<spots::Spot>& table,
+                     const ProvenanceFields& provenance = {});
 void exportPhil(const std::string& path, const spots::Params& params);
 
 // Where two runs' signal masks disagree on one frame: label 1 signal only in a, 2 only in b.

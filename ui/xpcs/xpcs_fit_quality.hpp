@@ -9,9 +9,19 @@
 
 namespace clscope::ui {
 
+// The grade of a fit, from χ²_red and the parameters' bounds, with the thresholds the Fits
+// tab shows (fitGradeLegend): ok χ²_red ≤ 2, poor ≤ 10, bad above (or not finite); "at bound"
+// when a free parameter sits at one of its bounds; "failed" when it did not converge.
+inline constexpr double chi2RedOk = 2.0, chi2RedPoor = 10.0;
+enum class FitGrade { Ok, Poor, Bad, AtBound, Failed };
+FitGrade fitGrade(const xpcs::FitResult& fit, const std::vector<xpcs::FitParameter>& params);
+std::string gradeName(FitGrade grade); // "ok", "poor", "bad", "at bound", "failed"
+std::string fitGradeLegend();
+
 // Why the fit is not to be trusted, "; "-separated; empty when it is. Flags: not converged
 // (with the fitter's reason), a free parameter at one of its bounds, a free parameter whose
-// error is larger than its magnitude or not finite. params and names are in fit order.
+// error is larger than its magnitude or not finite. (χ²_red: fitGrade.) params and names are in fit
+// order.
 std::string fitConcerns(const xpcs::FitResult& fit, const std::vector<xpcs::FitParameter>& params,
                         const std::vector<std::string>& names);
 

@@ -103,8 +103,8 @@ void XpcsPanel::finishRun(bool ok) {
     running_ = false;
     runButton_->setEnabled(framesRefusal_.empty());
     if (ok && g2View_) {
-        // Bring the g2 plot to the front.
-        wb_.results().tabWidget()->setCurrentWidget(g2View_);
+        // The xpcs tab the user had in front before the re-run, else the g2 plot.
+        wb_.results().showAfterRun("xpcs", g2View_);
         if (auto* dock = qobject_cast<QDockWidget*>(wb_.results().parentWidget())) dock->raise();
     }
     emit runFinished(ok);
@@ -163,8 +163,9 @@ void XpcsPanel::showTabs(const xpcs::RunResult& run, const xpcs::Input& input) {
         writeInput(out, *inputShared, "/xpcs/input");
         writeFits(out, *presenter, "/xpcs/fits");
     };
-    const auto add = [this](ResultTab tab) {
+    const auto add = [this, &run](ResultTab tab) {
         tab.commandLine = runCommand_;
+        tab.provenance = runProvenance(run.info);
         wb_.addResultTab(std::move(tab));
     };
     add({"xpcs", "g2(τ)", g2View_, g2View_->plot(), writeAll,

@@ -141,8 +141,10 @@ void XpcsPresenter::refit() {
                      binQ(b),
                      fitOrReason([&] { return xpcs::fitG2(r.tau, g2Row, errRow, model); }),
                      {}};
-        f.concerns = fitConcerns(f.fit, {model.baseline, model.beta, model.rate, model.alpha},
-                                 {"baseline", "β", "Γ", "α"});
+        const std::vector<xpcs::FitParameter> bounds{model.baseline, model.beta, model.rate,
+                                                     model.alpha};
+        f.concerns = fitConcerns(f.fit, bounds, {"baseline", "β", "Γ", "α"});
+        f.grade = fitGrade(f.fit, bounds);
         fits_.push_back(std::move(f));
     }
 }

@@ -5,6 +5,7 @@
 #include "core/hdf5.hpp"
 #include "core/xpcs/fit.hpp"
 #include "core/xpcs/xpcs.hpp"
+#include "ui/xpcs/xpcs_fit_quality.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -38,11 +39,14 @@ struct XpcsFitOptions {
 
 struct XpcsBinFit {
     std::int32_t label = 0;
-    std::optional<double> q; // nm^-1
-    xpcs::FitResult fit;     // values: baseline, beta, rate, alpha
-    std::string concerns;    // why not to trust it (fitConcerns); empty when trustworthy
+    std::optional<double> q;           // nm^-1
+    xpcs::FitResult fit;               // values: baseline, beta, rate, alpha
+    std::string concerns;              // why not to trust it (fitConcerns); empty when trustworthy
+    FitGrade grade = FitGrade::Failed; // from χ²_red and the bounds (fitGrade)
     bool ok() const { return fit.converged && fit.values.size() == 4; }
-    bool trusted() const { return ok() && concerns.empty(); }
+    bool trusted() const { return ok() && grade == FitGrade::Ok && concerns.empty(); }
+    // Good enough for Γ vs q: converged, no concern, χ²_red not bad.
+    bool usable() const { return ok() && concerns.empty() && grade != FitGrade::Bad; }
 };
 
 // One bin's curve on the log τ axis: τ > 0 and finite g2 only.

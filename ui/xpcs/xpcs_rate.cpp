@@ -50,7 +50,7 @@ XpcsRatePoints XpcsPresenter::rateVsQ() const {
     std::size_t flagged = 0;
     for (const XpcsBinFit& f : fits_)
         if (f.ok() && f.q && *f.q > 0 && f.fit.values[2] > 0) {
-            if (!f.trusted()) {
+            if (!f.usable()) {
                 ++flagged;
                 continue;
             }

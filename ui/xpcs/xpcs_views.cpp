@@ -58,6 +58,15 @@ QCPRange offDiagonalRange(const std::vector<float>& map, std::size_t frames) {
     return hi > lo ? QCPRange(lo, hi) : QCPRange(lo - 0.5, lo + 0.5);
 }
 
+// "ok", or "⚠ bad (χ²_red 28.5): β at its bound".
+QString statusText(const XpcsBinFit& f) {
+    if (f.trusted()) return "ok";
+    QString text = "⚠ " + QString::fromStdString(gradeName(f.grade));
+    if (f.grade == FitGrade::Poor || f.grade == FitGrade::Bad)
+        text += QString(" (χ²_red %1)").arg(f.fit.chiSquaredReduced, 0, 'g', 3);
+    return f.concerns.empty() ? text : text + ": " + QString::fromStdString(f.concerns);
+}
+
 } // namespace
 
 XpcsFitsView::XpcsFitsView(std::shared_ptr<const XpcsPresenter> presenter, QWidget* parent)
@@ -68,7 +77,10 @@ XpcsFitsView::XpcsFitsView(std::shared_ptr<const XpcsPresenter> presenter, QWidg
     table_ = makeTable(
         {"label", "q (nm⁻¹)", "baseline", "β", "Γ (" + rateUnit + ")", "α", "χ²_red", "status"},
         this);
-    note_ = new QLabel("g₂(τ) = baseline + β·exp(−2(Γτ)^α), weighted by 1/g2_err²", this);
+    const QString legend = QString::fromStdString(fitGradeLegend());
+    table_->horizontalHeaderItem(7)->setToolTip(legend);
+    note_ = new QLabel(
+        "g₂(τ) = baseline + β·exp(−2(Γτ)^α), weighted by 1/g2_err². Status — " + legend, this);
     note_->setWordWrap(true);
     layout->addWidget(table_, 1);
     layout->addWidget(note_);
@@ -90,7 +102,7 @@ void XpcsFitsView::refresh() {
         cells << (std::isfinite(f.fit.chiSquaredReduced)
                       ? QString::number(f.fit.chiSquaredReduced, 'g', 3)
                       : "—");
-        cells << (f.trusted() ? QString("ok") : "⚠ " + QString::fromStdString(f.concerns));
+        cells << statusText(f);
         setRow(table_, row, cells);
         if (!f.trusted())
             for (int c = 0; c < cells.size(); ++c)
