@@ -2,6 +2,7 @@
 // chosen size, results exported as HDF5 (read back) and CSV.
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
+#include "ui/image/colormaps.hpp"
 #include "ui/results/export.hpp"
 #include "ui/results/results_panel.hpp"
 #include "ui/results/timings_panel.hpp"
@@ -30,6 +31,13 @@ RunTimings run(const std::string& variant, double median) {
             "ocl:0 pthread",
             {{"copy H->D frames", 5, 0.5, 0.6, 0.9, 3.0},
              {"xpcs " + variant, 5, median, median, median, 5 * median}}};
+}
+
+std::vector<QRgb> distinctPaletteRgb(int n) {
+    std::vector<QRgb> out;
+    for (const QColor& c : distinctPalette(n))
+        out.push_back(c.rgb());
+    return out;
 }
 
 } // namespace
@@ -74,6 +82,26 @@ class TestUiResults : public QObject {
         const QString csv = dir_.filePath("timings.csv");
         panel.exportCsv(csv);
         QVERIFY(head(csv, 64).startsWith("run,algorithm"));
+    }
+
+    // Issue 23 defect 4: the chart's colours repeated after ten labels (rbf tiled = xpcs reorder).
+    void timingsColoursNeverRepeat() {
+        TimingsPanel panel;
+        for (int i = 0; i < 8; ++i)
+            panel.addRun({"algo",
+                          "v" + std::to_string(i),
+                          "ocl:0",
+                          {{"a" + std::to_string(i), 1, 1.0, 1.0, 1.0, 1.0},
+                           {"b" + std::to_string(i), 1, 2.0, 2.0, 2.0, 2.0}}});
+        QCOMPARE(panel.chart()->plottableCount(), 16);
+        QSet<QRgb> colours;
+        for (int i = 0; i < panel.chart()->plottableCount(); ++i)
+            colours.insert(panel.chart()->plottable(i)->brush().color().rgb());
+        QCOMPARE(colours.size(), 16);
+        for (int n : {3, 10, 11, 24, 40}) {
+            const std::vector<QRgb> palette = distinctPaletteRgb(n);
+            QCOMPARE(QSet<QRgb>(palette.begin(), palette.end()).size(), qsizetype(n));
+        }
     }
 
     void plotExportFormats() {

@@ -34,9 +34,10 @@ void drawGroupedBars(QCustomPlot& plot, const QStringList& categories,
     // Bars run along x (the value); the categories are rows on y.
     auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
     std::vector<QCPBars*> bars;
+    const QVector<QColor> palette = distinctPalette(static_cast<int>(series.size()));
     for (std::size_t s = 0; s < series.size(); ++s) {
         auto* b = new QCPBars(plot.yAxis, plot.xAxis);
-        const QColor color = labelPalette()[static_cast<int>(s) % labelPalette().size()];
+        const QColor color = palette[static_cast<int>(s)];
         b->setBrush(color);
         b->setPen(color.darker(130));
         b->setName(series[s].name);
