@@ -104,6 +104,26 @@ class TestUiResults : public QObject {
         }
     }
 
+    // Issue 23 defect 4: docked (about 220 px tall) the chart overprinted eight runs' labels.
+    void timingsChartReadableDocked() {
+        TimingsPanel panel;
+        for (int i = 0; i < 8; ++i)
+            panel.addRun(run("v" + std::to_string(i), 1.0 + i));
+        panel.resize(900, 220);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QCustomPlot* chart = panel.chart();
+        chart->replot();
+        auto ticker = chart->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        const int rows = int(ticker->ticks().size());
+        QVERIFY(rows >= 1);
+        const int perRow = chart->axisRect()->height() / rows;
+        QVERIFY2(perRow >= chart->fontMetrics().height(),
+                 qPrintable(QString("%1 runs, %2 px each").arg(rows).arg(perRow)));
+        QVERIFY(chart->legend->outerRect().bottom() <= chart->height());
+        QVERIFY(ticker->ticks().last().startsWith("#8 v7")); // the latest run is kept
+    }
+
     void plotExportFormats() {
         QCustomPlot plot;
         plot.addGraph()->setData({0, 1, 2}, {1, 3, 2});

@@ -25,6 +25,14 @@ void legendBelow(QCustomPlot& plot) {
     plot.legend->setMargins(QMargins(4, 2, 4, 2));
 }
 
+// As many legend columns as the widest name allows, so that no name is cut.
+void fitLegendColumns(QCustomPlot& plot, const std::vector<BarSeries>& series) {
+    int widest = 1;
+    for (const BarSeries& s : series)
+        widest = std::max(widest, QFontMetrics(plot.legend->font()).horizontalAdvance(s.name));
+    plot.legend->setWrap(std::max(1, (plot.width() - 20) / (widest + 45)));
+}
+
 } // namespace
 
 void drawGroupedBars(QCustomPlot& plot, const QStringList& categories,
@@ -77,6 +85,7 @@ void drawGroupedBars(QCustomPlot& plot, const QStringList& categories,
     plot.xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     plot.xAxis->setTickLabelRotation(0);
     plot.xAxis->setRange(0, most > 0 ? most * 1.08 : 1.0);
+    fitLegendColumns(plot, series);
     plot.legend->setVisible(plot.plottableCount() > 0);
     plot.replot();
 }

@@ -13,6 +13,7 @@
 #include "ui/shell/workbench.hpp"
 
 #include <QCloseEvent>
+#include <QCoreApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QProgressBar>
@@ -226,9 +227,22 @@ void MainWindow::screenshotWhenSettled(const QString& path, std::function<void(b
         if (*idleTicks < 4 && clock->elapsed() < 600000) return;
         timer->stop();
         timer->deleteLater();
+        raiseDocksNamedInEnvironment();
         done(grab().save(path, "PNG"));
     });
     timer->start(250);
+}
+
+// CLSCOPE_SCREENSHOT_DOCKS="TimingsPanel,ComparePanel": docks brought to the front before a
+// screenshot (docs/screenshots, scripts/gui_walk).
+void MainWindow::raiseDocksNamedInEnvironment() {
+    for (const QString& name :
+         qEnvironmentVariable("CLSCOPE_SCREENSHOT_DOCKS").split(',', Qt::SkipEmptyParts))
+        if (QDockWidget* d = dock(name.trimmed())) {
+            d->show();
+            d->raise();
+        }
+    QCoreApplication::processEvents();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
