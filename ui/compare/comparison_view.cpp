@@ -42,8 +42,8 @@ ComparisonView::ComparisonView(Workbench& workbench, QWidget* parent)
     splitter->addWidget(buildGridSide());
     splitter->addWidget(buildResultsSide());
     splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 3);
-    splitter->setSizes({300, 900});
+    splitter->setStretchFactor(1, 4);
+    splitter->setSizes({230, 920});
     keepResultsReadable();
     layout->addWidget(stale_);
     layout->addWidget(splitter, 1);

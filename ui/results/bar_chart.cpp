@@ -23,6 +23,12 @@ void legendBelow(QCustomPlot& plot) {
     plot.legend->setWrap(4);
     plot.legend->setBorderPen(Qt::NoPen);
     plot.legend->setMargins(QMargins(4, 2, 4, 2));
+    // Compact entries: many labels still leave the bars most of a docked chart's height.
+    QFont font = plot.legend->font();
+    font.setPointSizeF(font.pointSizeF() * 0.85);
+    plot.legend->setFont(font);
+    plot.legend->setIconSize(14, 8);
+    plot.legend->setRowSpacing(0);
 }
 
 // As many legend columns as the widest name allows, so that no name is cut.

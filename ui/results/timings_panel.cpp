@@ -41,6 +41,7 @@ TimingsPanel::TimingsPanel(QWidget* parent) : QWidget(parent) {
     tableWidget_->verticalHeader()->hide();
     tableWidget_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     tableWidget_->horizontalHeader()->setStretchLastSection(true);
+    tableWidget_->setMinimumWidth(280); // run, algorithm and variant stay readable docked
     chart_ = new QCustomPlot(splitter);
     splitter->addWidget(tableWidget_);
     splitter->addWidget(chart_);
