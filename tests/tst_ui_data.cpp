@@ -4,17 +4,21 @@
 #include "core/io.hpp"
 #include "gpu/algorithm.hpp"
 #include "ui/data/data_browser.hpp"
+#include "ui/data/dataset_view.hpp"
 #include "ui/data/generate_request.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui/shell/generate_dialog.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QComboBox>
+#include <QHeaderView>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTreeWidget>
 #include <QtTest>
+#include <qcustomplot.h>
 
 using namespace clscope;
 using namespace clscope::ui;
@@ -136,6 +140,61 @@ class TestUiData : public QObject {
         const std::string path = dir_.filePath("dialog.h5").toStdString();
         QVERIFY(QString::fromStdString(writeGenerated(r, path)).contains("12 targets"));
         QSettings().clear();
+    }
+
+    // Issue 23 defect 7: a scalar showed "()", not its value.
+    void smallDatasetsShowTheirValues() {
+        const std::string path = dir_.filePath("values.h5").toStdString();
+        {
+            H5Writer out(path);
+            out.writeScalar("/entry/distance", 3.5);
+            Array v(DType::Float64, {3});
+            const double values[] = {1.0, 2.0, 4.0};
+            std::copy(std::begin(values), std::end(values), v.as<double>().begin());
+            out.write("/entry/v", v);
+            Array image(DType::UInt16, {4, 5});
+            for (std::size_t i = 0; i < image.size(); ++i)
+                image.as<std::uint16_t>()[i] = std::uint16_t(i);
+            out.write("/entry/image", image);
+            out.commit();
+        }
+        DatasetRoles roles;
+        DataBrowser browser(roles);
+        roles.open(path);
+        browser.refresh();
+        QCOMPARE(browser.itemForPath("/entry/distance")->text(1), QString("3.5"));
+        QCOMPARE(browser.itemForPath("/entry/v")->text(1), QString("[1, 2, 4]"));
+        QCOMPARE(browser.itemForPath("/entry/image")->text(1), QString("(4, 5)"));
+        // The menu's View data: a table and a plot of any dataset.
+        std::unique_ptr<DatasetView> line(browser.viewDataset("/entry/v"));
+        QCOMPARE(line->table()->rowCount(), 3);
+        QCOMPARE(line->table()->item(2, 0)->text(), QString("4"));
+        QCOMPARE(line->plot()->graphCount(), 1);
+        QCOMPARE(line->plot()->graph(0)->dataCount(), 3);
+        std::unique_ptr<DatasetView> plane(browser.viewDataset("/entry/image"));
+        QCOMPARE(plane->table()->rowCount(), 4);
+        QCOMPARE(plane->table()->columnCount(), 5);
+        QCOMPARE(plane->table()->item(3, 4)->text(), QString("19"));
+        QVERIFY(qobject_cast<QCPColorMap*>(plane->plot()->plottable(0)));
+    }
+
+    // Issue 23 defect 4: in a narrow dock the Role column was pushed off screen.
+    void roleColumnStaysInTheViewport() {
+        DatasetRoles roles;
+        DataBrowser browser(roles);
+        browser.resize(300, 400);
+        browser.show();
+        roles.open(xpcsFile_);
+        browser.refresh();
+        QVERIFY(QTest::qWaitForWindowExposed(&browser));
+        QHeaderView* header = browser.tree()->header();
+        const int role = 3;
+        const int right = header->sectionViewportPosition(role) + header->sectionSize(role);
+        QVERIFY2(right <= browser.tree()->viewport()->width(), qPrintable(QString::number(right)));
+        const int text = browser.tree()->fontMetrics().horizontalAdvance("frames");
+        QVERIFY2(header->sectionSize(role) >= text,
+                 qPrintable(QString::number(header->sectionSize(role))));
+        QVERIFY(header->sectionViewportPosition(role) >= 0);
     }
 
     void badFileIsAnInputError() {

@@ -2,6 +2,7 @@
 // dataset opens it, --demo of an algorithm without a panel says so, and the clscope binary
 // writes a screenshot.
 #include "gpu/algorithm.hpp"
+#include "ui/compare/comparison_view.hpp"
 #include "ui/data/data_browser.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/image/image_view.hpp"
@@ -14,6 +15,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QProcess>
@@ -172,6 +174,35 @@ class TestUiMainWindow : public QObject {
         QCOMPARE(window.workbench().results().count(), 1);
         QCOMPARE(window.workbench().timings().tableWidget()->rowCount(), 1);
         QVERIFY(window.exportablePlots().count("Result: spots"));
+    }
+
+    // Issue 23 defect 4: at 1600×1000 and 1920×1080 the Compare table showed 1.5–3 rows and
+    // the Results shared the Image's place.
+    void defaultLayoutReads_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1600x1000") << QSize(1600, 1000);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void defaultLayoutReads() {
+        QFETCH(QSize, size);
+        MainWindow window;
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QDockWidget *image = window.dock("ImagePanel"), *results = window.dock("ResultsPanel");
+        QVERIFY(!window.tabifiedDockWidgets(image).contains(results));
+        QTRY_VERIFY(!results->visibleRegion().isEmpty() && !image->visibleRegion().isEmpty());
+        QVERIFY2(results->width() >= 450 && results->height() >= 400,
+                 qPrintable(QString("%1x%2").arg(results->width()).arg(results->height())));
+        window.dock("ComparePanel")->raise();
+        auto* compare = window.findChild<ComparisonView*>();
+        QTRY_VERIFY(compare->isVisible());
+        QTableWidget* table = compare->resultsTable();
+        const int rows =
+            table->viewport()->height() / table->verticalHeader()->defaultSectionSize();
+        QVERIFY2(rows >= 6, qPrintable(QString("%1 rows").arg(rows)));
+        QVERIFY(compare->differenceWidget() == nullptr ||
+                compare->differenceWidget()->height() >= 300);
     }
 
     void binaryScreenshotAndDemoExitCodes() {

@@ -233,8 +233,12 @@ class TestUiMask : public QObject {
         editor.setGeometry(smallGeometry());
         // Pixel (17, 10): centre (17.5, 10.5), 5.5 px right of and 0.5 px below the beam.
         const mask::PixelAngles a = mask::anglesAt(smallGeometry(), 17.5, 10.5);
-        QCOMPARE(editor.pixelReadout(17, 10),
-                 QString("q %1 nm⁻¹  φ %2°").arg(a.q, 0, 'f', 4).arg(a.phi, 0, 'f', 1));
+        // Issue 23 defect 7: the d-spacing, d = 2π/q, as diffraction viewers show it.
+        QCOMPARE(editor.pixelReadout(17, 10), QString("q %1 nm⁻¹  φ %2°  d %3 Å")
+                                                  .arg(a.q, 0, 'f', 4)
+                                                  .arg(a.phi, 0, 'f', 1)
+                                                  .arg(2 * M_PI / a.q * 10, 0, 'g', 4));
+        QCOMPARE(mask::dSpacingAngstrom(2 * M_PI), 10.0); // q = 2π nm⁻¹: d = 1 nm
         QVERIFY(std::abs(a.phi - std::atan2(0.5, 5.5) * 180 / M_PI) < 1e-9);
         QVERIFY(editor.pixelReadout(W, 0).isEmpty());
         editor.applyPartition({mask::BinAxis::Radius, mask::BinSpacing::Linear, 0, 10, 1, 4, 0});

@@ -2,6 +2,7 @@
 // chosen size, results exported as HDF5 (read back) and CSV.
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
+#include "ui/image/colormaps.hpp"
 #include "ui/results/export.hpp"
 #include "ui/results/results_panel.hpp"
 #include "ui/results/timings_panel.hpp"
@@ -61,6 +62,13 @@ QSizeF pdfPage(const QString& path) {
     return m.hasMatch() ? QSizeF(m.captured(1).toDouble(), m.captured(2).toDouble()) : QSizeF();
 }
 
+std::vector<QRgb> distinctPaletteRgb(int n) {
+    std::vector<QRgb> out;
+    for (const QColor& c : distinctPalette(n))
+        out.push_back(c.rgb());
+    return out;
+}
+
 } // namespace
 
 class TestUiResults : public QObject {
@@ -103,6 +111,46 @@ class TestUiResults : public QObject {
         const QString csv = dir_.filePath("timings.csv");
         panel.exportCsv(csv);
         QVERIFY(head(csv, 64).startsWith("run,algorithm"));
+    }
+
+    // Issue 23 defect 4: the chart's colours repeated after ten labels (rbf tiled = xpcs reorder).
+    void timingsColoursNeverRepeat() {
+        TimingsPanel panel;
+        for (int i = 0; i < 8; ++i)
+            panel.addRun({"algo",
+                          "v" + std::to_string(i),
+                          "ocl:0",
+                          {{"a" + std::to_string(i), 1, 1.0, 1.0, 1.0, 1.0},
+                           {"b" + std::to_string(i), 1, 2.0, 2.0, 2.0, 2.0}}});
+        QCOMPARE(panel.chart()->plottableCount(), 16);
+        QSet<QRgb> colours;
+        for (int i = 0; i < panel.chart()->plottableCount(); ++i)
+            colours.insert(panel.chart()->plottable(i)->brush().color().rgb());
+        QCOMPARE(colours.size(), 16);
+        for (int n : {3, 10, 11, 24, 40}) {
+            const std::vector<QRgb> palette = distinctPaletteRgb(n);
+            QCOMPARE(QSet<QRgb>(palette.begin(), palette.end()).size(), qsizetype(n));
+        }
+    }
+
+    // Issue 23 defect 4: docked (about 220 px tall) the chart overprinted eight runs' labels.
+    void timingsChartReadableDocked() {
+        TimingsPanel panel;
+        for (int i = 0; i < 8; ++i)
+            panel.addRun(run("v" + std::to_string(i), 1.0 + i));
+        panel.resize(900, 220);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QCustomPlot* chart = panel.chart();
+        chart->replot();
+        auto ticker = chart->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        const int rows = int(ticker->ticks().size());
+        QVERIFY(rows >= 1);
+        const int perRow = chart->axisRect()->height() / rows;
+        QVERIFY2(perRow >= chart->fontMetrics().height(),
+                 qPrintable(QString("%1 runs, %2 px each").arg(rows).arg(perRow)));
+        QVERIFY(chart->legend->outerRect().bottom() <= chart->height());
+        QVERIFY(ticker->ticks().last().startsWith("#8 v7")); // the latest run is kept
     }
 
     void plotExportFormats() {

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numbers>
 #include <sstream>
@@ -176,6 +177,11 @@ double wavelengthFromEnergy(double keV) {
 double energyFromWavelength(double metres) {
     requirePositive(metres, "wavelength");
     return hcKeVMetre / metres;
+}
+
+double dSpacingAngstrom(double qInverseNm) {
+    return qInverseNm > 0 ? 20.0 * std::numbers::pi / qInverseNm
+                          : std::numeric_limits<double>::infinity();
 }
 
 PixelAngles anglesAt(const Geometry& g, double x, double y) {

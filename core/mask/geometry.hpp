@@ -33,6 +33,8 @@ struct PixelAngles {
     double twoTheta, q, phi;
 };
 PixelAngles anglesAt(const Geometry& g, double x, double y);
+// Bragg spacing d = 2 pi / q in ångström for q in nm^-1 (infinite at q = 0, the beam).
+double dSpacingAngstrom(double qInverseNm);
 
 // q and phi of every pixel centre of an (height, width) image, row-major.
 struct PixelQMap {

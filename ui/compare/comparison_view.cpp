@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QShortcut>
 #include <QSplitter>
 #include <QTableWidget>
@@ -41,8 +42,9 @@ ComparisonView::ComparisonView(Workbench& workbench, QWidget* parent)
     splitter->addWidget(buildGridSide());
     splitter->addWidget(buildResultsSide());
     splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 3);
-    splitter->setSizes({300, 900});
+    splitter->setStretchFactor(1, 4);
+    splitter->setSizes({230, 920});
+    keepResultsReadable();
     layout->addWidget(stale_);
     layout->addWidget(splitter, 1);
     auto* runKey = new QShortcut(QKeySequence("Ctrl+R"), this, [this] { run(); });
@@ -64,6 +66,18 @@ ComparisonView::ComparisonView(Workbench& workbench, QWidget* parent)
     });
     if (algorithmBox_->count() > 0)
         setAlgorithm(algorithmBox_->currentData().toString().toStdString());
+}
+
+// Six rows of the results table and a difference view tall enough for its axes stay on
+// screen; a shorter dock scrolls (the view sits in a scroll area) rather than squashing them.
+void ComparisonView::keepResultsReadable() {
+    constexpr int rowsShown = 6, differenceHeight = 340;
+    const int frame = 2 * results_->frameWidth();
+    const int header = results_->horizontalHeader()->sizeHint().height();
+    const int scrollBar = results_->horizontalScrollBar()->sizeHint().height();
+    results_->setMinimumHeight(
+        header + rowsShown * results_->verticalHeader()->defaultSectionSize() + frame + scrollBar);
+    differenceLayout_->parentWidget()->setMinimumHeight(differenceHeight);
 }
 
 QWidget* ComparisonView::buildGridSide() {

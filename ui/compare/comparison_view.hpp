@@ -56,6 +56,7 @@ class ComparisonView : public QWidget {
   private:
     QWidget* buildGridSide();
     QWidget* buildResultsSide();
+    void keepResultsReadable();
     void fillGrid();
     void onRowAdded(int row);
     void onFinished(bool completed);

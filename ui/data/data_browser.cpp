@@ -1,5 +1,7 @@
 #include "ui/data/data_browser.hpp"
 
+#include "ui/data/dataset_view.hpp"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
@@ -27,11 +29,15 @@ DataBrowser::DataBrowser(DatasetRoles& roles, QWidget* parent) : QWidget(parent)
     fileLabel_->setWordWrap(true);
     tree_ = new QTreeWidget(this);
     tree_->setHeaderLabels({"Name", "Shape / value", "Type", "Role"});
+    // The name takes what is left, so Shape, Type and Role stay on screen in a narrow dock.
+    tree_->header()->setStretchLastSection(false);
     tree_->header()->setSectionResizeMode(QHeaderView::Interactive);
-    tree_->header()->setSectionResizeMode(NameColumn, QHeaderView::ResizeToContents);
+    tree_->header()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
+    tree_->header()->setMinimumSectionSize(40);
     tree_->setIndentation(12);
     tree_->setColumnWidth(ShapeColumn, 110);
     tree_->setColumnWidth(TypeColumn, 55);
+    tree_->setColumnWidth(RoleColumn, 60);
     tree_->setContextMenuPolicy(Qt::CustomContextMenu);
     tree_->setToolTip("Double-click a dataset to use it; right-click to choose its role");
     layout->addWidget(fileLabel_);
@@ -64,7 +70,9 @@ void DataBrowser::addChildren(QTreeWidgetItem* parent, const std::string& group,
         item->setData(NameColumn, pathRole, q(node.path));
         item->setToolTip(NameColumn, q(node.path + (node.note.empty() ? "" : "\n" + node.note)));
         if (node.kind == H5Node::Dataset) {
-            item->setText(ShapeColumn, q(shapeString(node.info.shape)));
+            const QString value = valuePreview(*roles_.file(), node.path);
+            item->setText(ShapeColumn, value.isEmpty() ? q(shapeString(node.info.shape)) : value);
+            item->setToolTip(ShapeColumn, q(shapeString(node.info.shape)) + " " + value);
             item->setText(TypeColumn, q(node.info.typeName));
         } else if (node.kind == H5Node::Broken || node.kind == H5Node::Other) {
             item->setText(ShapeColumn, q(node.note));
@@ -121,7 +129,13 @@ bool DataBrowser::activatePath(const QString& path) {
     return assignRole(*role, path);
 }
 
-// One entry per role; those the item cannot play are greyed out with the reason.
+DatasetView* DataBrowser::viewDataset(const QString& path) {
+    auto* view = new DatasetView(roles_.file(), path.toStdString(), this);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    return view;
+}
+
+// View data, then one entry per role; those the item cannot play are greyed out with the reason.
 void DataBrowser::showContextMenu(const QPoint& pos) {
     QTreeWidgetItem* item = tree_->itemAt(pos);
     if (!item) return;
@@ -129,6 +143,10 @@ void DataBrowser::showContextMenu(const QPoint& pos) {
     if (path.isEmpty()) return;
     QMenu menu(this);
     menu.setToolTipsVisible(true);
+    QAction* view = menu.addAction("View data (table and plot)…");
+    view->setEnabled(roles_.file()->hasDataset(path.toStdString()));
+    connect(view, &QAction::triggered, this, [this, path] { viewDataset(path)->show(); });
+    menu.addSeparator();
     for (DataRole role : allDataRoles()) {
         QAction* action = menu.addAction("Use as " + q(roleName(role)));
         const Support s = roles_.check(role, path.toStdString());

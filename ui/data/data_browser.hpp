@@ -1,5 +1,6 @@
 // The Data panel: the open file's HDF5 tree (groups, datasets with shape and dtype,
-// attributes). Double-click or the context menu assigns a dataset to a role.
+// attributes; small datasets show their values). Double-click or the context menu assigns a dataset
+// to a role; the context menu also opens a table and plot of any dataset.
 #pragma once
 #include "ui/data/dataset_roles.hpp"
 
@@ -10,6 +11,8 @@ class QTreeWidget;
 class QTreeWidgetItem;
 
 namespace clscope::ui {
+
+class DatasetView;
 
 class DataBrowser : public QWidget {
     Q_OBJECT
@@ -26,6 +29,8 @@ class DataBrowser : public QWidget {
 
     QTreeWidget* tree() const { return tree_; }
     QTreeWidgetItem* itemForPath(const QString& path) const;
+    // A table and plot of the dataset at path (the context menu's View data), not yet shown.
+    DatasetView* viewDataset(const QString& path);
 
   signals:
     void roleAssigned(clscope::ui::DataRole role, const QString& path);

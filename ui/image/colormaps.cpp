@@ -1,5 +1,6 @@
 #include "ui/image/colormaps.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace clscope::ui {
@@ -58,6 +59,15 @@ const QVector<QColor>& labelPalette() {
                                          QColor("#e377c2"), QColor("#7f7f7f"), QColor("#bcbd22"),
                                          QColor("#17becf")};
     return palette;
+}
+
+QVector<QColor> distinctPalette(int n) {
+    if (n <= labelPalette().size()) return labelPalette().mid(0, std::max(n, 0));
+    static constexpr int lightness[] = {105, 150, 75};
+    QVector<QColor> colors;
+    for (int i = 0; i < n; ++i)
+        colors << QColor::fromHsl((360 * i / n) % 360, 210, lightness[i % 3]);
+    return colors;
 }
 
 } // namespace clscope::ui

@@ -15,6 +15,12 @@
 
 namespace clscope::ui {
 
+// "  d 78.3 Å": the Bragg spacing in the cursor readout, as diffraction viewers show it.
+static QString dSpacingText(double q) {
+    const double d = mask::dSpacingAngstrom(q);
+    return std::isfinite(d) ? QString("  d %1 Å").arg(d, 0, 'g', 4) : QString("  d ∞");
+}
+
 void MaskEditorPresenter::setGeometry(const mask::Geometry& geometry, const QString& source) {
     mask::validate(geometry);
     geometry_ = geometry;
@@ -108,7 +114,8 @@ std::vector<LabelRow> MaskEditorPresenter::labelRows() const {
 QString MaskEditorPresenter::pixelReadout(std::size_t x, std::size_t y) const {
     if (x >= width_ || y >= height_ || qmap_.q.empty()) return {};
     const std::size_t i = y * width_ + x;
-    return QString("q %1 nm⁻¹  φ %2°").arg(qmap_.q[i], 0, 'f', 4).arg(qmap_.phi[i], 0, 'f', 1);
+    return QString("q %1 nm⁻¹  φ %2°").arg(qmap_.q[i], 0, 'f', 4).arg(qmap_.phi[i], 0, 'f', 1) +
+           dSpacingText(qmap_.q[i]);
 }
 
 QString MaskEditorPresenter::labelText(std::int32_t label) const {

@@ -23,6 +23,20 @@ void legendBelow(QCustomPlot& plot) {
     plot.legend->setWrap(4);
     plot.legend->setBorderPen(Qt::NoPen);
     plot.legend->setMargins(QMargins(4, 2, 4, 2));
+    // Compact entries: many labels still leave the bars most of a docked chart's height.
+    QFont font = plot.legend->font();
+    font.setPointSizeF(font.pointSizeF() * 0.85);
+    plot.legend->setFont(font);
+    plot.legend->setIconSize(14, 8);
+    plot.legend->setRowSpacing(0);
+}
+
+// As many legend columns as the widest name allows, so that no name is cut.
+void fitLegendColumns(QCustomPlot& plot, const std::vector<BarSeries>& series) {
+    int widest = 1;
+    for (const BarSeries& s : series)
+        widest = std::max(widest, QFontMetrics(plot.legend->font()).horizontalAdvance(s.name));
+    plot.legend->setWrap(std::max(1, (plot.width() - 20) / (widest + 45)));
 }
 
 } // namespace
@@ -34,9 +48,10 @@ void drawGroupedBars(QCustomPlot& plot, const QStringList& categories,
     // Bars run along x (the value); the categories are rows on y.
     auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
     std::vector<QCPBars*> bars;
+    const QVector<QColor> palette = distinctPalette(static_cast<int>(series.size()));
     for (std::size_t s = 0; s < series.size(); ++s) {
         auto* b = new QCPBars(plot.yAxis, plot.xAxis);
-        const QColor color = labelPalette()[static_cast<int>(s) % labelPalette().size()];
+        const QColor color = palette[static_cast<int>(s)];
         b->setBrush(color);
         b->setPen(color.darker(130));
         b->setName(series[s].name);
@@ -76,6 +91,7 @@ void drawGroupedBars(QCustomPlot& plot, const QStringList& categories,
     plot.xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     plot.xAxis->setTickLabelRotation(0);
     plot.xAxis->setRange(0, most > 0 ? most * 1.08 : 1.0);
+    fitLegendColumns(plot, series);
     plot.legend->setVisible(plot.plottableCount() > 0);
     plot.replot();
 }

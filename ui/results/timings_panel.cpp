@@ -4,6 +4,7 @@
 #include "ui/results/bar_chart.hpp"
 #include "ui/results/export.hpp"
 
+#include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -17,7 +18,7 @@
 namespace clscope::ui {
 
 namespace {
-// The chart shows the latest runs only, so bars stay readable.
+// The chart shows the latest runs only (at most this many), so bars stay readable.
 constexpr std::size_t maxRuns = 8;
 QString q(const std::string& s) {
     return QString::fromStdString(s);
@@ -40,9 +41,14 @@ TimingsPanel::TimingsPanel(QWidget* parent) : QWidget(parent) {
     tableWidget_->verticalHeader()->hide();
     tableWidget_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     tableWidget_->horizontalHeader()->setStretchLastSection(true);
+    tableWidget_->setMinimumWidth(280); // run, algorithm and variant stay readable docked
     chart_ = new QCustomPlot(splitter);
     splitter->addWidget(tableWidget_);
     splitter->addWidget(chart_);
+    chart_->installEventFilter(this);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    splitter->setSizes({400, 600});
     layout->addWidget(splitter, 1);
     layout->addLayout(buttons);
     connect(clearButton, &QPushButton::clicked, this, &TimingsPanel::clear);
@@ -68,6 +74,12 @@ void TimingsPanel::exportCsv(const QString& path) const {
     writeTextFile(path, table_.csv());
 }
 
+bool TimingsPanel::eventFilter(QObject* watched, QEvent* event) {
+    const bool sized = event->type() == QEvent::Resize || event->type() == QEvent::Show;
+    if (watched == chart_ && sized && chart_->isVisible()) refreshChart(table_.groupedRows());
+    return QWidget::eventFilter(watched, event);
+}
+
 void TimingsPanel::refresh() {
     const std::vector<TimingRow> rows = table_.groupedRows();
     tableWidget_->setRowCount(static_cast<int>(rows.size()));
@@ -88,14 +100,23 @@ void TimingsPanel::refresh() {
     refreshChart(rows);
 }
 
-// One row of bars per run (the latest maxRuns), one colour per label: grouped horizontal bars.
+// One row of bars per run, one colour per label: grouped horizontal bars. The latest maxRuns
+// runs, fewer where the docked chart is too short for their tick labels to stay apart.
 void TimingsPanel::refreshChart(const std::vector<TimingRow>& rows) {
     std::vector<int> runs;
     for (const TimingRow& r : rows)
         if (std::find(runs.begin(), runs.end(), r.run) == runs.end()) runs.push_back(r.run);
     std::sort(runs.begin(), runs.end());
-    if (runs.size() > maxRuns)
-        runs.erase(runs.begin(), runs.end() - static_cast<std::ptrdiff_t>(maxRuns));
+    const int rowHeight = chart_->fontMetrics().height() * 3 / 2;
+    for (std::size_t n = std::min(runs.size(), maxRuns);; --n) {
+        drawRuns(rows, std::vector<int>(runs.end() - static_cast<std::ptrdiff_t>(n), runs.end()));
+        if (n <= 1 || !chart_->isVisible() ||
+            chart_->axisRect()->height() >= static_cast<int>(n) * rowHeight)
+            break;
+    }
+}
+
+void TimingsPanel::drawRuns(const std::vector<TimingRow>& rows, const std::vector<int>& runs) {
     QStringList categories;
     std::vector<BarSeries> series;
     for (std::size_t c = 0; c < runs.size(); ++c)

@@ -1,5 +1,6 @@
 // The Timings panel: a table of every run's labelled timings (count, min, median, max) and a
-// bar chart of the medians, grouped by algorithm, variant and device; CSV export.
+// bar chart of the medians, grouped by algorithm, variant and device (the latest runs that fit
+// the chart's height); CSV export.
 #pragma once
 #include "ui/results/timings_table.hpp"
 
@@ -22,9 +23,14 @@ class TimingsPanel : public QWidget {
     QTableWidget* tableWidget() const { return tableWidget_; }
     void exportCsv(const QString& path) const;
 
+  protected:
+    // The chart's resizes: fewer or more runs as its height allows, legend columns as wide.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
     void refresh();
     void refreshChart(const std::vector<TimingRow>& rows);
+    void drawRuns(const std::vector<TimingRow>& rows, const std::vector<int>& runs);
     TimingsTable table_;
     QTableWidget* tableWidget_ = nullptr;
     QCustomPlot* chart_ = nullptr;

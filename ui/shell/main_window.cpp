@@ -14,6 +14,7 @@
 #include "ui/shell/workbench.hpp"
 
 #include <QCloseEvent>
+#include <QCoreApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QProgressBar>
@@ -22,6 +23,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolButton>
+#include <algorithm>
 #include <qcustomplot.h>
 
 namespace clscope::ui {
@@ -112,8 +114,9 @@ void MainWindow::buildPanels() {
     });
 }
 
-// Data over Device on the left, the Image in the middle with Log and Timings tabbed under it,
-// algorithm panels (tabbed with the Mask editor) over Results on the right.
+// Data over Device on the left; the Image (Compare tabbed behind it) in the middle with Log and
+// Timings tabbed under it; algorithm panels (tabbed with the Mask editor) over Results on the
+// right, so that an image and a result are seen side by side. Sizes read at 1600×1000 and up.
 void MainWindow::arrangeDefaultLayout() {
     QDockWidget *data = dock("DataPanel"), *image = dock("ImagePanel"),
                 *device = dock("DevicePanel");
@@ -139,10 +142,12 @@ void MainWindow::arrangeDefaultLayout() {
     for (QDockWidget* algorithm : algorithmDocks_)
         tabifyDockWidget(mask, algorithm);
     (algorithmDocks_.empty() ? mask : algorithmDocks_.front())->raise();
-    resizeDocks({data, image, results}, {360, 860, 380}, Qt::Horizontal);
-    resizeDocks({mask, results}, {620, 280}, Qt::Vertical);
-    resizeDocks({data, device}, {430, 470}, Qt::Vertical);
-    resizeDocks({image, log}, {720, 190}, Qt::Vertical);
+    // Fractions of the room the docks have (the window less menu, status bar and separators).
+    const int w = std::max(width(), 1200) - 24, h = std::max(height(), 800) - 90;
+    resizeDocks({data, image, results}, {w * 19 / 100, w * 47 / 100, w * 34 / 100}, Qt::Horizontal);
+    resizeDocks({mask, results}, {h * 48 / 100, h * 52 / 100}, Qt::Vertical);
+    resizeDocks({data, device}, {h * 45 / 100, h * 55 / 100}, Qt::Vertical);
+    resizeDocks({image, log}, {h * 74 / 100, h * 26 / 100}, Qt::Vertical);
 }
 
 void MainWindow::resetLayout() {
@@ -234,9 +239,22 @@ void MainWindow::screenshotWhenSettled(const QString& path, std::function<void(b
         if (*idleTicks < 4 && clock->elapsed() < 600000) return;
         timer->stop();
         timer->deleteLater();
+        raiseDocksNamedInEnvironment();
         done(grab().save(path, "PNG"));
     });
     timer->start(250);
+}
+
+// CLSCOPE_SCREENSHOT_DOCKS="TimingsPanel,ComparePanel": docks brought to the front before a
+// screenshot (docs/screenshots, scripts/gui_walk).
+void MainWindow::raiseDocksNamedInEnvironment() {
+    for (const QString& name :
+         qEnvironmentVariable("CLSCOPE_SCREENSHOT_DOCKS").split(',', Qt::SkipEmptyParts))
+        if (QDockWidget* d = dock(name.trimmed())) {
+            d->show();
+            d->raise();
+        }
+    QCoreApplication::processEvents();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

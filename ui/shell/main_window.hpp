@@ -61,6 +61,7 @@ class MainWindow : public QMainWindow {
     void closeEvent(QCloseEvent* event) override;
 
   private:
+    void raiseDocksNamedInEnvironment();
     void buildPanels();
     QDockWidget* addPanel(const QString& objectName, const QString& title, QWidget* widget);
     void arrangeDefaultLayout();
