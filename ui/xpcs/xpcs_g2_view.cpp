@@ -110,8 +110,34 @@ void XpcsG2View::setSelectedBins(const std::vector<std::size_t>& bins) {
     emit selectionChanged();
 }
 
+bool XpcsG2View::logBinning() const {
+    return logBin_->isChecked() && presenter_->levelStarts().empty();
+}
+
+// Multi-tau: a dotted line where each level starts, labelled at the foot of the axis rect.
+void XpcsG2View::drawLevels() {
+    plot_->clearItems();
+    const auto starts = presenter_->levelStarts();
+    logBin_->setEnabled(starts.empty());
+    for (const auto& [level, tau] : starts) {
+        auto* line = new QCPItemStraightLine(plot_);
+        line->setPen(QPen(QColor(140, 140, 140), 1, Qt::DotLine));
+        line->point1->setCoords(tau, 0);
+        line->point2->setCoords(tau, 1);
+        auto* text = new QCPItemText(plot_);
+        text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(tau, 1.0);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        text->setText(QString("L%1").arg(level));
+        text->setColor(QColor(110, 110, 110));
+        text->setFont(QFont(font().family(), 7));
+    }
+}
+
 void XpcsG2View::refresh() {
     plot_->clearPlottables();
+    drawLevels();
     bool anyFit = false;
     std::size_t rank = 0;
     const QSignalBlocker block(bins_);
@@ -123,7 +149,7 @@ void XpcsG2View::refresh() {
         }
         const QColor color = seriesColor(rank++);
         XpcsSeries series = presenter_->series(static_cast<std::size_t>(i));
-        if (logBin_->isChecked()) series = logBinned(series);
+        if (logBinning()) series = logBinned(series);
         drawSeries(series, color);
         anyFit = anyFit || !series.fitTau.empty();
         QPixmap swatch(10, 10);
@@ -146,8 +172,7 @@ void XpcsG2View::drawSeries(const XpcsSeries& series, const QColor& color) {
     auto* data = plot_->addGraph();
     data->setName(QString::fromStdString(series.legend));
     data->setLineStyle(QCPGraph::lsNone);
-    data->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssDisc, color, logBin_->isChecked() ? 6 : 4));
+    data->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, logBinning() ? 6 : 4));
     data->setPen(QPen(color));
     data->setData(qvec(series.tau), qvec(series.g2), true);
     auto* errors = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
@@ -172,7 +197,7 @@ void XpcsG2View::rescaleAxes() {
     double tauLo = INFINITY, tauHi = -INFINITY;
     for (std::size_t bin : selectedBins()) {
         XpcsSeries s = presenter_->series(bin);
-        if (logBin_->isChecked()) s = logBinned(s);
+        if (logBinning()) s = logBinned(s);
         values.insert(values.end(), s.g2.begin(), s.g2.end());
         values.insert(values.end(), s.fitG2.begin(), s.fitG2.end());
         for (double tau : s.tau)

@@ -40,6 +40,9 @@ class XpcsG2View : public QWidget {
     void fillBinList();
     void drawSeries(const XpcsSeries& series, const QColor& color);
     void rescaleAxes();
+    void drawLevels();
+    // Log-binning applies to dense lags only (multi-tau lags are log-spaced already).
+    bool logBinning() const;
     std::shared_ptr<const XpcsPresenter> presenter_;
     QCustomPlot* plot_ = nullptr;
     QListWidget* bins_ = nullptr;

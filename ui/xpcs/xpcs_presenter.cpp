@@ -158,6 +158,15 @@ std::string XpcsPresenter::tauUnit() const {
     return !empty() && reference().tauInSeconds ? "s" : "frames";
 }
 
+std::vector<std::pair<int, double>> XpcsPresenter::levelStarts() const {
+    std::vector<std::pair<int, double>> out;
+    if (empty() || !reference().multitau) return out;
+    const xpcs::Result& r = reference();
+    for (std::size_t t = 1; t < r.levels.size() && t < r.tau.size(); ++t)
+        if (r.levels[t] != r.levels[t - 1] && r.tau[t] > 0) out.emplace_back(r.levels[t], r.tau[t]);
+    return out;
+}
+
 std::vector<std::size_t> XpcsPresenter::defaultSelection(std::size_t count) const {
     const std::size_t bins = binCount();
     std::vector<std::size_t> out;

@@ -89,6 +89,9 @@ class XpcsPresenter {
     std::optional<double> binQ(std::size_t bin) const;
     bool hasQ() const { return q_.has_value(); }
     std::string tauUnit() const; // "s" or "frames"
+    // A multi-tau result: each level above 0 with the τ of its first lag (where the lag step
+    // doubles); empty for dense results.
+    std::vector<std::pair<int, double>> levelStarts() const;
 
     // About `count` bin indices spread evenly over the bins (first and last included).
     std::vector<std::size_t> defaultSelection(std::size_t count = 5) const;
