@@ -87,6 +87,19 @@ class TestUiXpcs : public QObject {
         QCOMPARE(back.frames, std::size_t(20));
         r.labelsOrigin = "mask editor";
         QVERIFY(reproducingCommand(r.command()).startsWith("#"));
+        // Labels drawn in the mask editor are read from memory by the same Algorithm::read: the
+        // labels on screen, not the file's, and not the file's q table.
+        LabelMask drawn{20, 24, std::vector<std::int32_t>(20 * 24, 0)};
+        for (std::size_t i = 0; i < drawn.labels.size(); ++i)
+            drawn.labels[i] = (i % 24) < 12 ? 7 : 9;
+        r.labels = std::make_shared<const LabelMask>(drawn);
+        const auto held = std::dynamic_pointer_cast<const xpcs::Input>(loadInput(r));
+        QVERIFY(held);
+        QCOMPARE(held->labels.labels, drawn.labels);
+        QVERIFY(held->qByLabel.empty());
+        QCOMPARE(held->provenance["datasets"]["labels"].get<std::string>(),
+                 std::string("in memory"));
+        QCOMPARE(held->frames->frameCount(), std::size_t(20));
     }
 
     void panelRunsAndExports() {
@@ -209,7 +222,7 @@ class TestUiXpcs : public QObject {
         QCOMPARE(back.tau, expected.tau);
         QCOMPARE(out.stringAttribute("/xpcs", "variant").value_or(""), std::string("gemm"));
         const std::string parameters = out.stringAttribute("/xpcs", "parameters").value_or("");
-        for (const char* key : {"first_frame", "frame_time", "twotime", "labels", "frames"})
+        for (const char* key : {"frame_time", "twotime", "labels", "frames"})
             QVERIFY2(parameters.find(key) != std::string::npos, key);
         QCOMPARE(out.read("/xpcs/input/labels_used").shape(), (Shape{20, 24}));
         QCOMPARE(out.read("/xpcs/fits/table").shape()[1], std::size_t(12));

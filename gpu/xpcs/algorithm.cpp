@@ -130,16 +130,37 @@ Support Algorithm::supports(const VariantEntry& variant, const DeviceInfo& devic
     return overflow.empty() ? s : Support{false, overflow};
 }
 
+namespace {
+
+// Labels held in memory (InputSources::arrays, e.g. drawn in the GUI's mask editor): a 2-d
+// integer array of the frames' size.
+LabelMask heldLabels(const Array& a, std::size_t height, std::size_t width) {
+    if (a.rank() != 2 || !dtypeIsInteger(a.dtype()) || a.height() != height || a.width() != width)
+        throw InputError("the q-bin labels held in memory are " + shapeString(a.shape()) + " " +
+                         dtypeName(a.dtype()) + "; the frames need (" + std::to_string(height) +
+                         ", " + std::to_string(width) + ") integers");
+    LabelMask m{height, width, std::vector<std::int32_t>(a.size())};
+    for (std::size_t i = 0; i < a.size(); ++i)
+        m.labels[i] = static_cast<std::int32_t>(a.valueAt(i));
+    return m;
+}
+
+} // namespace
+
 std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, std::size_t width) {
     const std::vector<InputRole> roles = Algorithm().inputRoles();
     const DataLocation framesAt = s.locate(roles[0]), labelsAt = s.locate(roles[1]);
     auto in = std::make_shared<Input>();
-    const auto labelFile = s.open(labelsAt.file);
-    in->labels = readLabels(*labelFile, labelsAt.path, height, width);
-    in->provenance = {{"file", framesAt.file},
-                      {"datasets",
-                       {{"frames", framesAt.file + ":" + framesAt.path},
-                        {"labels", labelsAt.file + ":" + labelsAt.path}}}};
+    const auto held = s.arrays.find(roles[1].id);
+    const bool inMemory = held != s.arrays.end() && held->second;
+    const auto labelFile = s.open(inMemory ? framesAt.file : labelsAt.file);
+    in->labels = inMemory ? heldLabels(*held->second, height, width)
+                          : readLabels(*labelFile, labelsAt.path, height, width);
+    in->provenance = {
+        {"file", framesAt.file},
+        {"datasets",
+         {{"frames", framesAt.file + ":" + framesAt.path},
+          {"labels", inMemory ? std::string("in memory") : labelsAt.file + ":" + labelsAt.path}}}};
     const DataLocation maskAt = s.locate(roles[2]);
     const bool chosen = s.overrides.count("pixel_mask") > 0;
     if (!s.disabled.count("pixel_mask")) {
@@ -152,6 +173,7 @@ std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, st
     }
     in->provenance["excluded_pixels"] = in->excludedPixels;
     readPhysicalValues(*in, *s.open(framesAt.file), s.locate(roles[3]).path, *labelFile);
+    if (inMemory) in->qByLabel.clear(); // the file's q table describes the file's labels
     return in;
 }
 

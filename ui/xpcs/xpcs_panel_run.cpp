@@ -62,7 +62,7 @@ bool XpcsPanel::run() {
     job.variant = request.variant;
     runCommand_ = reproducingCommand(request.command());
     job.work = [this, request, q, trueD](const Progress& progress) {
-        std::shared_ptr<const xpcs::Input> input = loadInput(request);
+        auto input = std::dynamic_pointer_cast<const xpcs::Input>(loadInput(request));
         progress.checkCancel();
         auto result =
             runAlgorithm(xpcsAlgorithm(),
@@ -148,7 +148,10 @@ std::optional<double> XpcsPanel::readTrueDiffusion(const H5Reader& file) const {
 void XpcsPanel::showTabs(const xpcs::RunResult& run, const xpcs::Input& input) {
     const xpcs::Result& r = run.result;
     const nlohmann::json& prov = input.provenance;
-    const std::size_t first = prov.value("first_frame", std::size_t(0));
+    // The frame range as read() records it ("FIRST:COUNT", absent for every frame).
+    const std::size_t first = prov.contains("frames") && prov["frames"].is_string()
+                                  ? FrameRange::parse(prov["frames"].get<std::string>()).first
+                                  : 0;
     const QString title =
         QString("%1 on %2, frames %3–%4")
             .arg(q(run.info.variant), q(run.info.device + " " + run.info.deviceName))

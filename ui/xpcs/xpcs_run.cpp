@@ -129,29 +129,16 @@ void checkRequest(const XpcsRunRequest& request) {
                          std::to_string(shape.back()));
 }
 
-std::shared_ptr<xpcs::Input> loadInput(const XpcsRunRequest& request) {
+std::shared_ptr<const AlgorithmInput> loadInput(const XpcsRunRequest& request) {
     checkRequest(request);
-    Array frames =
-        readFrameRange(*request.file, request.framesPath, request.firstFrame, request.frameCount);
-    const std::string file = request.file->fileName();
-    nlohmann::json provenance{
-        {"file", file},
-        {"datasets",
-         {{"frames", file + ":" + request.framesPath}, {"labels", request.labelsOrigin}}},
-        {"first_frame", request.firstFrame},
-        {"frame_count", frames.frameCount()}};
-    LabelMask labels = *request.labels;
-    std::size_t excluded = 0;
-    if (!request.pixelMaskPath.empty()) {
-        excluded = xpcs::applyPixelMask(labels, readPixelMask(*request.file, request.pixelMaskPath,
-                                                              labels.height, labels.width));
-        provenance["datasets"]["pixel_mask"] = file + ":" + request.pixelMaskPath;
+    InputSources sources = request.command().sources;
+    if (sources.arrays.count("labels")) { // drawn in the mask editor: the labels on screen
+        const LabelMask& l = *request.labels;
+        Array held(DType::Int32, {l.height, l.width});
+        std::copy(l.labels.begin(), l.labels.end(), held.as<std::int32_t>().begin());
+        sources.arrays["labels"] = std::make_shared<const Array>(std::move(held));
     }
-    provenance["excluded_pixels"] = excluded;
-    auto input = xpcs::makeInput(std::move(frames), std::move(labels), provenance);
-    input->excludedPixels = excluded;
-    input->frameTime = request.frameTime;
-    return input;
+    return AlgorithmRegistry::instance().find("xpcs").read(sources, request.params());
 }
 
 DeviceInfo deviceFor(const XpcsRunRequest& request, const std::string& variant) {

@@ -54,7 +54,8 @@ void checkRequest(const XpcsRunRequest& request);
 std::string framesRefusal(const H5Reader& file, const std::string& path);
 // The frame range, the labels with the pixel mask applied, and the provenance: file, dataset
 // paths, labels origin, pixel mask, frame range.
-std::shared_ptr<xpcs::Input> loadInput(const XpcsRunRequest& request);
+// Read through the xpcs Algorithm::read, as clscope-cli correlate reads the same sources.
+std::shared_ptr<const AlgorithmInput> loadInput(const XpcsRunRequest& request);
 
 // A variant the checklist offers: enabled with the device's verdict. Host variants (the CPU
 // reference) are always offered: they run on the host, next to the OpenCL device's variants.
