@@ -32,7 +32,7 @@ struct Digis {
     std::size_t size() const { return module.size(); }
 };
 
-// Particles for the rbf sums: positions are (N,3) row-major.
+// Particles (sources, targets, weights): positions are (N,3) row-major.
 struct Particles {
     std::vector<double> sources; // N*3
     std::vector<double> targets; // M*3

@@ -3,6 +3,7 @@
 #include "ui/shell/main_window.hpp"
 
 #include "core/errors.hpp"
+#include "gpu/algorithm.hpp"
 
 #include "ui/device/device_picker.hpp"
 #include "ui/image/image_view.hpp"
@@ -97,9 +98,12 @@ void MainWindow::buildMenus() {
 
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction("&About clscope", this, [this] {
+        QStringList labels; // the registered algorithms, as they describe themselves
+        for (const auto& algorithm : AlgorithmRegistry::instance().all())
+            labels << QString::fromStdString(algorithm->label());
         QMessageBox::about(this, "About clscope",
-                           "clscope — a workbench for GPU algorithms on detector data\n"
-                           "(XPCS correlator, spot finder, pixel clustering, RBF sums).");
+                           "clscope — a workbench for GPU algorithms on detector data:\n" +
+                               labels.join("\n"));
     });
 }
 
