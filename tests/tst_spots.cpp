@@ -8,6 +8,7 @@
 #include "gpu/devices.hpp"
 #include "gpu/spots/spots_gpu.hpp"
 #include "test_util.hpp"
+#include "typed_runs.hpp"
 
 #include <QtTest>
 #include <cmath>
@@ -252,7 +253,8 @@ void TestSpots::listsWithoutMask() {
     p.signalMask = false;
     p.tuning = {{"CHUNK_FRAMES", 1}};
     for (const std::string variant : {"cpu", "local"}) {
-        const spots::Result got = spots::findSpotsWith(*device, variant, in, p);
+        const spots::Result got =
+            test::runSpots(variant == "cpu" ? hostDevice() : *device, variant, in, p);
         QVERIFY(got.signal.empty());
         QCOMPARE(got.pixels, want.pixels);
         QCOMPARE(got.strongPerFrame, want.strongPerFrame);

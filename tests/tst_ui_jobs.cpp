@@ -1,6 +1,8 @@
 // Job runner: work runs off the GUI thread, results come back on it, Cancel acts within a
 // second, errors arrive as text with their kind, and only one job runs at a time.
 #include "core/errors.hpp"
+#include "gpu/devices.hpp"
+#include "ui/jobs/algorithm_run.hpp"
 #include "ui/jobs/job_runner.hpp"
 #include "ui/jobs/live_rerun.hpp"
 #include "ui_test_helpers.hpp"
@@ -35,6 +37,47 @@ Job longJob() {
 class TestUiJobs : public QObject {
     Q_OBJECT
   private slots:
+    // The panels' one run path: a host variant runs on the host whatever device is chosen, the
+    // input is read with the algorithm's own read() (frame range included), the result equals
+    // runAlgorithm's on the same input, and the command line reproduces the run.
+    void algorithmRunJob() {
+        QTemporaryDir dir;
+        const std::string file = test::writeSmallXpcs(dir, 12);
+        const Algorithm& xpcs = AlgorithmRegistry::instance().find("xpcs");
+        AlgorithmRun run;
+        run.algorithm = &xpcs;
+        run.command.sources.file = file;
+        run.command.sources.frames = {2, 7};
+        run.command.variant = xpcs.referenceVariant();
+        run.command.params = xpcs.defaultParams();
+        const auto& cl = openclDevices();
+        run.chosen = cl.empty() ? hostDevice() : cl.front();
+        std::optional<RunDelivery> delivered;
+        const std::string expectedDevice = "--device " + hostDevice().spec;
+        Job job = makeRunJob(run, [&](const RunDelivery& d) { delivered = d; });
+        QCOMPARE(job.device.spec, hostDevice().spec);
+        QCOMPARE(job.title, "xpcs " + xpcs.referenceVariant() + " on " + hostDevice().spec);
+        QCOMPARE(job.algorithm, std::string("xpcs"));
+        const Progress progress;
+        JobOutcome outcome = job.work(progress);
+        QVERIFY(!delivered);
+        outcome.deliver();
+        QVERIFY(delivered && delivered->result && delivered->input);
+        QVERIFY(outcome.summary.find(", kernel ") != std::string::npos);
+        const auto input = xpcs.read(run.command.sources, run.command.params);
+        const auto direct = runAlgorithm(
+            xpcs, {hostDevice(), run.command.variant, input, run.command.params, {}}, progress);
+        const Deviation d = xpcs.compare(*delivered->result, *direct);
+        QVERIFY(d.compared > 0);
+        QCOMPARE(d.maxDeviation, 0.0);
+        QVERIFY2(delivered->command.find("--frames 2:7") != std::string::npos,
+                 delivered->command.c_str());
+        QVERIFY(delivered->command.find(expectedDevice) != std::string::npos);
+        // A source held in memory: no command line names it, and the line says why.
+        run.command.sources.arrays["labels"] = nullptr;
+        QVERIFY(reproducingLine(run.command).rfind("# no command line", 0) == 0);
+    }
+
     void resultsComeBackOnTheGuiThread() {
         JobRunner runner;
         QSignalSpy succeeded(&runner, &JobRunner::succeeded);

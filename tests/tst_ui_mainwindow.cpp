@@ -71,8 +71,26 @@ class TestUiMainWindow : public QObject {
         QVERIFY(!window.grab().isNull());
     }
 
+    // Every panel's variant combo set to another usable variant than the one it shows.
+    static std::map<QString, QString> chooseOtherVariants(MainWindow& window) {
+        std::map<QString, QString> chosen;
+        for (QComboBox* combo : window.findChildren<QComboBox*>()) {
+            if (!combo->objectName().startsWith("variant:")) continue;
+            for (int i = combo->count() - 1; i >= 0; --i) {
+                const bool usable =
+                    combo->model()->flags(combo->model()->index(i, 0)) & Qt::ItemIsEnabled;
+                if (i == combo->currentIndex() || !usable) continue;
+                combo->setCurrentIndex(i);
+                chosen[combo->objectName()] = combo->currentData().toString();
+                break;
+            }
+        }
+        return chosen;
+    }
+
     void settingsRoundTrip() {
         int deviceIndex = 0;
+        std::map<QString, QString> chosen;
         {
             MainWindow window;
             window.openFile(xpcsFile_);
@@ -81,6 +99,7 @@ class TestUiMainWindow : public QObject {
             auto* picker = window.findChild<DevicePicker*>();
             deviceIndex = picker->deviceBox()->count() - 1;
             picker->selectDevice(static_cast<std::size_t>(deviceIndex));
+            chosen = chooseOtherVariants(window);
             window.dock("LogPanel")->hide();
             window.saveSettings();
         }
@@ -88,6 +107,9 @@ class TestUiMainWindow : public QObject {
         QCOMPARE(again.workbench().image().controls()->colormap(), QString("magma"));
         QCOMPARE(again.workbench().image().controls()->normalisation(), Normalisation::Log);
         QCOMPARE(again.findChild<DevicePicker*>()->deviceBox()->currentIndex(), deviceIndex);
+        QVERIFY2(chosen.size() >= 4, "the four panels' variant combos"); // every panel remembers
+        for (const auto& [name, id] : chosen)
+            QCOMPARE(again.findChild<QComboBox*>(name)->currentData().toString(), id);
         QCOMPARE(again.recentFiles().front(), QFileInfo(xpcsFile_).absoluteFilePath());
         QVERIFY(again.dock("LogPanel")->isHidden());
         again.resetLayout();

@@ -6,6 +6,7 @@
 #include "gpu/algorithm.hpp"
 #include "gpu/cluster/algorithm.hpp"
 #include "gpu/rbf/algorithm.hpp"
+#include "gpu/spots/run_types.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 
 namespace clscope::test {
@@ -54,6 +55,29 @@ inline rbf::Result runRbf(const DeviceInfo& device, const std::string& variant,
     set.set("sample_targets", p.sampleTargets);
     const auto result = runTyped("rbf", device, variant, rbf::makeInput(problem), set, p.tuning);
     return dynamic_cast<const rbf::RunResult&>(*result).result;
+}
+
+// The signal mask kept or not (signalMask, a property of the input, as the stream bench sets it).
+inline spots::Result runSpots(const DeviceInfo& device, const std::string& variant,
+                              const spots::Input& in, const spots::Params& p) {
+    ParamSet set = AlgorithmRegistry::instance().find("spots").defaultParams();
+    set.set("threshold_algorithm", spots::methodName(p.method));
+    set.set("gain", p.gain);
+    set.set("kernel_size", std::vector<long long>{p.kernelX, p.kernelY});
+    set.set("sigma_background", p.sigmaBackground);
+    set.set("sigma_strong", p.sigmaStrong);
+    set.set("min_local", p.minLocal);
+    set.set("global_threshold",
+            p.globalAuto ? nlohmann::json("auto") : nlohmann::json(p.globalThreshold));
+    set.set("min_spot_size", p.minSpotSize);
+    set.set("max_spot_size", p.maxSpotSize);
+    set.set("max_separation", p.maxSeparation);
+    set.set("three_d", p.threeD);
+    auto input = std::make_shared<spots::SpotsInput>();
+    input->data = in;
+    input->signalMask = p.signalMask;
+    const auto result = runTyped("spots", device, variant, input, set, p.tuning);
+    return dynamic_cast<const spots::SpotsResult&>(*result).result;
 }
 
 } // namespace clscope::test

@@ -95,7 +95,7 @@ QWidget* ClusterPanel::buildInputs() {
     }
     form->addRow("Digis", digisInfo_);
     form->addRow("Device", deviceInfo_);
-    variant_ = new QComboBox(box);
+    variant_ = makeVariantCombo(wb_, "cluster", box);
     form->addRow("Variant", variant_);
     liveBox_ = new QCheckBox("re-cluster live when the cut changes", box);
     liveBox_->setChecked(true);

@@ -3,12 +3,12 @@
 // presenter, the "Detector" and "Module" tabs. Selections and exports.
 #include "core/errors.hpp"
 #include "core/io.hpp"
-#include "gpu/devices.hpp"
 #include "ui/cluster/cluster_histograms.hpp"
 #include "ui/cluster/cluster_module_view.hpp"
 #include "ui/cluster/cluster_overview.hpp"
 #include "ui/cluster/cluster_panel.hpp"
 #include "ui/cluster/cluster_table.hpp"
+#include "ui/jobs/algorithm_run.hpp"
 #include "ui/results/run_command.hpp"
 #include "ui/shell/workbench.hpp"
 
@@ -23,14 +23,6 @@
 namespace clscope::ui {
 
 namespace {
-
-// The device a variant runs on: the host for the host reference, else the chosen device.
-DeviceInfo deviceForVariant(const DeviceInfo& chosen, const std::string& variant) {
-    for (const VariantEntry& v : clusterAlgorithm().variants())
-        if (v.info.id == variant && v.info.kind == VariantKind::Host && !chosen.isHost())
-            return hostDevice();
-    return chosen;
-}
 
 std::vector<double> thresholdsOf(const cluster::ChargeCut& cut) {
     if (cut.kind == cluster::ChargeCut::Kind::Phase1) return {2000, 4000};
@@ -64,39 +56,20 @@ std::optional<Job> ClusterPanel::makeJob(bool quiet) {
         return std::nullopt;
     }
     const std::string key = file->fileName() + ":" + *path;
-    std::shared_ptr<const cluster::ClusterInput> cached = key == inputKey_ ? input_ : nullptr;
-    InputSources sources;
-    sources.file = file->fileName();
-    sources.overrides["digis"] = *path;
-    const ParamSet params = this->params();
-    Job job;
-    job.variant = variant();
-    job.device = deviceForVariant(wb_.device(), job.variant);
-    job.title = "cluster " + job.variant + " on " + job.device.spec;
-    job.algorithm = "cluster";
-    const QString command =
-        reproducingCommand({"cluster", sources, job.device.spec, job.variant, params});
-    job.work = [this, cached, sources, params, key, command, device = job.device,
-                variant = job.variant](const Progress& progress) {
-        std::shared_ptr<const cluster::ClusterInput> input = cached;
-        if (!input)
-            input = std::dynamic_pointer_cast<const cluster::ClusterInput>(
-                clusterAlgorithm().read(sources, params));
-        progress.checkCancel();
-        auto result = std::dynamic_pointer_cast<const cluster::ClusterResult>(
-            runAlgorithm(clusterAlgorithm(), {device, variant, input, params, {}}, progress));
-        JobOutcome outcome;
-        outcome.timings = result->info.timings;
-        outcome.summary =
-            result->summary() + ", kernel " + std::to_string(result->info.kernelMs) + " ms";
-        outcome.deliver = [this, input, result, key, command] {
-            inputKey_ = key;
-            runCommand_ = command;
-            deliver(input, result);
-        };
-        return outcome;
-    };
-    return job;
+    AlgorithmRun run;
+    run.algorithm = &clusterAlgorithm();
+    run.command.sources.file = file->fileName();
+    run.command.sources.overrides["digis"] = *path;
+    run.command.variant = variant();
+    run.command.params = params();
+    run.chosen = wb_.device();
+    if (key == inputKey_) run.input = input_; // live re-runs reuse the digis read
+    return makeRunJob(std::move(run), [this, key](const RunDelivery& d) {
+        inputKey_ = key;
+        runCommand_ = QString::fromStdString(d.command);
+        deliver(std::dynamic_pointer_cast<const cluster::ClusterInput>(d.input),
+                std::dynamic_pointer_cast<const cluster::ClusterResult>(d.result));
+    });
 }
 
 bool ClusterPanel::run() {

@@ -114,8 +114,7 @@ QWidget* RbfPanel::buildRun() {
     deviceInfo_ = new QLabel(box);
     deviceInfo_->setWordWrap(true);
     form->addRow("Device", deviceInfo_);
-    variant_ = new QComboBox(box);
-    variant_->setToolTip("Variant; greyed ones cannot run here (the tooltip says why)");
+    variant_ = makeVariantCombo(wb_, "rbf", box);
     form->addRow("Variant", variant_);
     liveBox_ = new QCheckBox("re-evaluate on change", box);
     liveBox_->setToolTip("Kernel, σ, k, grid and sources re-evaluate 150 ms after the last change, "

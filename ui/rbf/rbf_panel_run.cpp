@@ -2,6 +2,7 @@
 // settled) through runAlgorithm() on the worker thread; its result becomes the "rbf planes"
 // Results tab. Display changes redraw without running. Exports of the shown run.
 #include "core/errors.hpp"
+#include "ui/jobs/algorithm_run.hpp"
 #include "ui/jobs/live_rerun.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui/rbf/rbf_panel.hpp"
@@ -63,30 +64,19 @@ std::optional<Job> RbfPanel::makeJob() {
     const std::string key = runKey(request);
     if (key == lastKey_) return std::nullopt;
     lastKey_ = key;
-    Job job;
-    job.device = request.runDevice();
-    job.title = "rbf " + request.variant + " on " + job.device.spec;
-    job.algorithm = "rbf";
-    job.variant = request.variant;
-    const ParamSet params = request.params();
+    AlgorithmRun run;
+    run.algorithm = &rbfAlgorithm();
+    run.command = request.command();
+    run.chosen = request.device;
+    run.input = input;
     QPointer<RbfPanel> self(this);
-    const QString command = reproducingCommand(request.command());
-    job.work = [self, request, input, params, command,
-                device = job.device](const Progress& progress) {
-        auto result =
-            runAlgorithm(rbfAlgorithm(), {device, request.variant, input, params, {}}, progress);
-        auto run = std::dynamic_pointer_cast<const rbf::RunResult>(result);
-        JobOutcome outcome;
-        outcome.timings = run->info.timings;
-        outcome.summary = run->summary() + ", kernel " + std::to_string(run->info.kernelMs) + " ms";
-        outcome.deliver = [self, run, input, params, command] {
-            if (!self) return;
-            self->runCommand_ = command;
-            self->deliver(run, input, rbf::paramsFrom(params, {}));
-        };
-        return outcome;
-    };
-    return job;
+    const ParamSet params = run.command.params;
+    return makeRunJob(std::move(run), [self, input, params](const RunDelivery& d) {
+        if (!self) return;
+        self->runCommand_ = QString::fromStdString(d.command);
+        self->deliver(std::dynamic_pointer_cast<const rbf::RunResult>(d.result), input,
+                      rbf::paramsFrom(params, {}));
+    });
 }
 
 void RbfPanel::deliver(std::shared_ptr<const rbf::RunResult> run,

@@ -3,6 +3,7 @@
 #include "core/rbf/rbf_io.hpp"
 #include "core/rbf/synthetic.hpp"
 #include "gpu/devices.hpp"
+#include "ui/jobs/algorithm_run.hpp"
 
 #include <algorithm>
 
@@ -67,21 +68,8 @@ std::shared_ptr<rbf::Input> RbfRunRequest::input() const {
     return rbf::makeInput(std::move(problem), {{"sources", sources->origin}});
 }
 
-namespace {
-
-std::vector<VariantEntry>::const_iterator findVariant(const std::vector<VariantEntry>& all,
-                                                      const std::string& id) {
-    return std::find_if(all.begin(), all.end(),
-                        [&](const VariantEntry& v) { return v.info.id == id; });
-}
-
-} // namespace
-
 DeviceInfo RbfRunRequest::runDevice() const {
-    const auto all = rbfAlgorithm().variants();
-    const auto it = findVariant(all, variant);
-    const bool host = it != all.end() && it->info.kind == VariantKind::Host;
-    return host && !device.isHost() ? hostDevice() : device;
+    return variantDevice(rbfAlgorithm(), variant, device);
 }
 
 std::vector<VariantChoice> rbfVariantOptions(const RbfRunRequest& request) {

@@ -1,15 +1,11 @@
 #include "ui/results/run_command.hpp"
 
-#include "core/errors.hpp"
+#include "ui/jobs/algorithm_run.hpp"
 
 namespace clscope::ui {
 
 QString reproducingCommand(const RunCommand& run) {
-    try {
-        return QString::fromStdString(commandLine(run));
-    } catch (const UsageError& e) {
-        return QString("# no command line reproduces this run: %1").arg(e.what());
-    }
+    return QString::fromStdString(reproducingLine(run));
 }
 
 } // namespace clscope::ui

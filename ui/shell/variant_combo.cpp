@@ -1,6 +1,7 @@
 #include "ui/shell/variant_combo.hpp"
 
 #include "gpu/devices.hpp"
+#include "ui/shell/workbench.hpp"
 
 #include <QComboBox>
 #include <QSignalBlocker>
@@ -50,6 +51,17 @@ std::string comboVariant(const QComboBox& combo) {
 void selectComboVariant(QComboBox& combo, const std::string& id) {
     if (combo.findData(q(id)) < 0) combo.addItem(q(id + " (unknown)"), q(id));
     combo.setCurrentIndex(combo.findData(q(id)));
+}
+
+QComboBox* makeVariantCombo(Workbench& wb, const std::string& algorithm, QWidget* parent) {
+    auto* combo = new QComboBox(parent);
+    combo->setObjectName(q("variant:" + algorithm));
+    combo->setToolTip("Variant Run uses; greyed ones cannot run on this device (tooltip says why)");
+    // Refills block the signals: only the user's choice (or a panel's setVariant) is remembered.
+    QObject::connect(combo, &QComboBox::currentIndexChanged, combo, [&wb, algorithm, combo] {
+        wb.rememberVariant(algorithm, comboVariant(*combo));
+    });
+    return combo;
 }
 
 } // namespace clscope::ui

@@ -9,8 +9,11 @@
 #include <vector>
 
 class QComboBox;
+class QWidget;
 
 namespace clscope::ui {
+
+class Workbench;
 
 // Every variant of the algorithm on `device` (host variants checked on the host), with the
 // input and parameters when given.
@@ -23,6 +26,9 @@ std::vector<VariantChoice> variantChoices(const Algorithm& algorithm, const Devi
 // still usable, else selects `fallback`; returns whether `previous` was kept.
 bool fillVariantCombo(QComboBox& combo, const std::vector<VariantChoice>& choices,
                       const std::string& previous, const std::string& fallback);
+// A panel's variant chooser for `algorithm`: the user's choice is remembered by the workbench
+// (per algorithm, across restarts) and offered first the next time the device can run it.
+QComboBox* makeVariantCombo(Workbench& wb, const std::string& algorithm, QWidget* parent);
 // The chosen id; and choosing one by id (an id not listed is added as "ID (unknown)").
 std::string comboVariant(const QComboBox& combo);
 void selectComboVariant(QComboBox& combo, const std::string& id);

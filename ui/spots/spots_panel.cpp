@@ -153,11 +153,8 @@ QWidget* SpotsPanel::buildRun() {
     deviceInfo_ = new QLabel(box);
     deviceInfo_->setWordWrap(true);
     form->addRow("Device", deviceInfo_);
-    variant_ = new QComboBox(box);
-    variant_->setToolTip("Variant Run uses; greyed ones cannot run here (tooltip says why)");
+    variant_ = makeVariantCombo(wb_, "spots", box);
     form->addRow("Variant", variant_);
-    connect(variant_, &QComboBox::currentIndexChanged, this,
-            [this] { wb_.rememberVariant("spots", variant()); });
     runButton_ = makeRunButton(this, box,
                                "Every frame with the chosen variant: the spot table and the "
                                "counts per frame (Results). Live tuning always uses the host "

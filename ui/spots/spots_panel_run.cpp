@@ -2,11 +2,10 @@
 // reader and runs the chosen variant over every frame (runAlgorithm); its result makes the
 // Results tabs "Spots" and "Per frame". Exports, and the Compare dock's input.
 #include "core/errors.hpp"
-#include "gpu/devices.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/jobs/algorithm_run.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/results/run_command.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_panel.hpp"
 #include "ui/spots/spots_views.hpp"
@@ -49,35 +48,18 @@ bool SpotsPanel::run() {
     }
     Job job;
     try {
-        const InputSources from = sources();
-        const ParamSet params = form_->paramSet();
-        const std::string chosen = variant();
-        const auto entries = spotsAlgorithm().variants();
-        const auto it = std::find_if(entries.begin(), entries.end(),
-                                     [&](const VariantEntry& v) { return v.info.id == chosen; });
-        const bool onHost = it != entries.end() && it->info.kind == VariantKind::Host;
-        job.device = onHost ? hostDevice() : wb_.device();
-        job.title = "spots " + chosen + " on " + job.device.spec;
-        job.algorithm = "spots", job.variant = chosen;
-        const QString command =
-            reproducingCommand({"spots", from, job.device.spec, chosen, params});
-        job.work = [this, from, params, chosen, command,
-                    device = job.device](const Progress& progress) {
-            const Algorithm& algorithm = spotsAlgorithm();
-            auto input = algorithm.read(from, params);
-            progress.checkCancel();
-            std::shared_ptr<const AlgorithmResult> result =
-                runAlgorithm(algorithm, {device, chosen, input, params, {}}, progress);
-            JobOutcome outcome;
-            outcome.timings = result->info.timings;
-            outcome.summary = result->summary();
-            outcome.deliver = [this, result, command, ran = params.dump()] {
-                runParams_ = ran;
-                runCommand_ = command;
-                deliverRun(result);
-            };
-            return outcome;
-        };
+        AlgorithmRun run;
+        run.algorithm = &spotsAlgorithm();
+        run.command.sources = sources();
+        run.command.params = form_->paramSet();
+        run.command.variant = variant();
+        run.chosen = wb_.device();
+        const std::string ran = run.command.params.dump();
+        job = makeRunJob(std::move(run), [this, ran](const RunDelivery& d) {
+            runParams_ = ran;
+            runCommand_ = QString::fromStdString(d.command);
+            deliverRun(d.result);
+        });
     } catch (const std::exception& e) {
         wb_.log(LogLevel::Error, QString("Spots: %1").arg(e.what()));
         emit wb_.statusMessage(QString("Spots: %1").arg(e.what()), 8000);

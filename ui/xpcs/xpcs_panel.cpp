@@ -114,9 +114,7 @@ QWidget* XpcsPanel::buildRunOptions() {
     deviceInfo_ = new QLabel(box);
     deviceInfo_->setWordWrap(true);
     form->addRow("Device", deviceInfo_);
-    variant_ = new QComboBox(box);
-    variant_->setToolTip(
-        "Variant Run uses; greyed ones cannot run on this device (tooltip says why)");
+    variant_ = makeVariantCombo(wb_, "xpcs", box);
     form->addRow("Variant", variant_);
     twotime_ = new QComboBox(box);
     twotime_->setToolTip("Bin whose two-time map C(t1,t2) is computed");

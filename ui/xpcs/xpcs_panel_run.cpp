@@ -4,7 +4,7 @@
 #include "core/mask/partition.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "ui/image/image_view.hpp"
-#include "ui/results/run_command.hpp"
+#include "ui/jobs/algorithm_run.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
@@ -37,6 +37,13 @@ void writeInput(H5Writer& out, const xpcs::Input& input, const std::string& grou
     out.setAttribute(group, "provenance", input.provenance.dump());
 }
 
+// Frames the run correlated (a multi-tau result's `frames` counts its lags).
+std::size_t inputFrames(const xpcs::Input& input) {
+    return input.frames   ? input.frames->frameCount()
+           : input.blocks ? input.blocks->frameCount()
+                          : 0;
+}
+
 } // namespace
 
 bool XpcsPanel::run() {
@@ -55,29 +62,16 @@ bool XpcsPanel::run() {
     }
     auto q = binQ(request.labels->bins());
     const std::optional<double> trueD = readTrueDiffusion(*request.file);
-    Job job;
-    job.device = request.device;
-    job.title = "xpcs " + request.variant + " on " + job.device.spec;
-    job.algorithm = "xpcs";
-    job.variant = request.variant;
-    runCommand_ = reproducingCommand(request.command());
-    job.work = [this, request, q, trueD](const Progress& progress) {
-        auto input = std::dynamic_pointer_cast<const xpcs::Input>(loadInput(request));
-        progress.checkCancel();
-        auto result =
-            runAlgorithm(xpcsAlgorithm(),
-                         {request.device, request.variant, input, request.params(), {}}, progress);
-        auto run = std::dynamic_pointer_cast<const xpcs::RunResult>(result);
-        JobOutcome outcome;
-        outcome.timings = run->info.timings;
-        outcome.summary = QString("%1 bins, %2 frames, kernel %3 ms")
-                              .arg(run->result.binCount())
-                              .arg(run->result.frames)
-                              .arg(run->info.kernelMs, 0, 'f', 1)
-                              .toStdString();
-        outcome.deliver = [this, run, input, q, trueD] { deliver(run, input, q, trueD); };
-        return outcome;
-    };
+    AlgorithmRun run;
+    run.algorithm = &xpcsAlgorithm();
+    run.command = request.command();
+    run.command.sources = inputSources(request);
+    run.chosen = request.device;
+    Job job = makeRunJob(std::move(run), [this, q, trueD](const RunDelivery& d) {
+        runCommand_ = QString::fromStdString(d.command);
+        deliver(std::dynamic_pointer_cast<const xpcs::RunResult>(d.result),
+                std::dynamic_pointer_cast<const xpcs::Input>(d.input), q, trueD);
+    });
     if (!wb_.submit(std::move(job))) return false;
     running_ = true;
     runButton_->setEnabled(false);
@@ -156,7 +150,7 @@ void XpcsPanel::showTabs(const xpcs::RunResult& run, const xpcs::Input& input) {
         QString("%1 on %2, frames %3–%4")
             .arg(q(run.info.variant), q(run.info.device + " " + run.info.deviceName))
             .arg(first)
-            .arg(first + r.frames - 1);
+            .arg(first + inputFrames(input) - 1);
     auto presenter = presenter_;
     auto runShared = std::make_shared<xpcs::RunResult>(run);
     auto inputShared = std::make_shared<xpcs::Input>(input);

@@ -4,6 +4,7 @@
 #include "core/io.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
+#include "ui/jobs/algorithm_run.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -129,27 +130,24 @@ void checkRequest(const XpcsRunRequest& request) {
                          std::to_string(shape.back()));
 }
 
-std::shared_ptr<const AlgorithmInput> loadInput(const XpcsRunRequest& request) {
-    checkRequest(request);
+InputSources inputSources(const XpcsRunRequest& request) {
     InputSources sources = request.command().sources;
-    if (sources.arrays.count("labels")) { // drawn in the mask editor: the labels on screen
+    if (sources.arrays.count("labels") && request.labels) { // drawn: the labels on screen
         const LabelMask& l = *request.labels;
         Array held(DType::Int32, {l.height, l.width});
         std::copy(l.labels.begin(), l.labels.end(), held.as<std::int32_t>().begin());
         sources.arrays["labels"] = std::make_shared<const Array>(std::move(held));
     }
-    return AlgorithmRegistry::instance().find("xpcs").read(sources, request.params());
+    return sources;
+}
+
+std::shared_ptr<const AlgorithmInput> loadInput(const XpcsRunRequest& request) {
+    checkRequest(request);
+    return AlgorithmRegistry::instance().find("xpcs").read(inputSources(request), request.params());
 }
 
 DeviceInfo deviceFor(const XpcsRunRequest& request, const std::string& variant) {
-    const Algorithm* xpcs = AlgorithmRegistry::instance().get("xpcs");
-    const auto variants = xpcs ? xpcs->variants() : std::vector<VariantEntry>{};
-    const auto it = std::find_if(variants.begin(), variants.end(),
-                                 [&](const VariantEntry& v) { return v.info.id == variant; });
-    if (it == variants.end()) return request.device; // unknown: runAlgorithm says so
-    const VariantEntry& entry = *it;
-    return entry.info.kind == VariantKind::Host && !request.device.isHost() ? hostDevice()
-                                                                            : request.device;
+    return variantDevice(AlgorithmRegistry::instance().find("xpcs"), variant, request.device);
 }
 
 std::vector<VariantChoice> xpcsVariantOptions(const DeviceInfo& device) {

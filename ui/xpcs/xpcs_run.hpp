@@ -56,6 +56,9 @@ std::string framesRefusal(const H5Reader& file, const std::string& path);
 // paths, labels origin, pixel mask, frame range.
 // Read through the xpcs Algorithm::read, as clscope-cli correlate reads the same sources.
 std::shared_ptr<const AlgorithmInput> loadInput(const XpcsRunRequest& request);
+// The sources Algorithm::read takes: those of request.command(), with labels drawn in the mask
+// editor held in memory (InputSources::arrays["labels"]).
+InputSources inputSources(const XpcsRunRequest& request);
 
 // A variant the checklist offers: enabled with the device's verdict. Host variants (the CPU
 // reference) are always offered: they run on the host, next to the OpenCL device's variants.

@@ -1,0 +1,68 @@
+#include "ui/jobs/algorithm_run.hpp"
+
+#include "core/errors.hpp"
+#include "gpu/devices.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace clscope::ui {
+
+DeviceInfo variantDevice(const Algorithm& algorithm, const std::string& variant,
+                         const DeviceInfo& chosen) {
+    const auto variants = algorithm.variants();
+    const auto it = std::find_if(variants.begin(), variants.end(),
+                                 [&](const VariantEntry& v) { return v.info.id == variant; });
+    const bool host = it != variants.end() && it->info.kind == VariantKind::Host;
+    return host && !chosen.isHost() ? hostDevice() : chosen;
+}
+
+std::string reproducingLine(const RunCommand& command) {
+    try {
+        return commandLine(command);
+    } catch (const UsageError& e) {
+        return std::string("# no command line reproduces this run: ") + e.what();
+    }
+}
+
+namespace {
+
+std::string kernelText(double ms) {
+    char text[64];
+    std::snprintf(text, sizeof text, ", kernel %.3f ms", ms);
+    return text;
+}
+
+} // namespace
+
+Job makeRunJob(AlgorithmRun run, std::function<void(const RunDelivery&)> deliver) {
+    if (!run.algorithm) throw UsageError("no algorithm to run");
+    const Algorithm& algorithm = *run.algorithm;
+    Job job;
+    job.algorithm = algorithm.id();
+    job.variant = run.command.variant;
+    job.device = variantDevice(algorithm, job.variant, run.chosen);
+    job.title = job.algorithm + " " + job.variant + " on " + job.device.spec;
+    run.command.algorithm = algorithm.id();
+    run.command.device = job.device.spec;
+    const std::string command = reproducingLine(run.command);
+    job.work = [&algorithm, run = std::move(run), command, deliver = std::move(deliver),
+                device = job.device](const Progress& progress) {
+        std::shared_ptr<const AlgorithmInput> input = run.input;
+        if (!input) input = algorithm.read(run.command.sources, run.command.params);
+        progress.checkCancel();
+        std::shared_ptr<const AlgorithmResult> result = runAlgorithm(
+            algorithm, {device, run.command.variant, input, run.command.params, {}}, progress);
+        JobOutcome outcome;
+        outcome.timings = result->info.timings;
+        outcome.summary = result->summary() + kernelText(result->info.kernelMs);
+        if (deliver)
+            outcome.deliver = [deliver, delivery = RunDelivery{input, result, command}] {
+                deliver(delivery);
+            };
+        return outcome;
+    };
+    return job;
+}
+
+} // namespace clscope::ui
