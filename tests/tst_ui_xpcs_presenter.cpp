@@ -288,6 +288,25 @@ class TestUiXpcsPresenter : public QObject {
         QCOMPARE(denseView.plot()->itemCount(), 0);
         QVERIFY(denseView.logBinBox()->isEnabled());
     }
+
+    // A multi-tau two-time map is (T / twotime_bin)², not L² (L lags): drawn whole, its time
+    // axis in steps of twotime_bin frames.
+    void multitauTwoTimeMapIsDrawnWhole() {
+        xpcs::Result r = multitauResult();
+        r.twotimeBin = 4;
+        std::vector<float> map(25 * 25);
+        for (std::size_t i = 0; i < map.size(); ++i)
+            map[i] = float(i % 7);
+        r.twotime[1] = map;
+        QCOMPARE(twoTimeFramesPerCell(r), std::size_t(4));
+        std::unique_ptr<QCustomPlot> plot(makeTwoTimePlot(r, 1));
+        auto* colorMap = qobject_cast<QCPColorMap*>(plot->plottable(0));
+        QVERIFY(colorMap);
+        QCOMPARE(colorMap->data()->keySize(), 25);
+        QCOMPARE(colorMap->data()->valueSize(), 25);
+        QCOMPARE(colorMap->data()->keyRange().upper, 0.001 * 4 * 24);
+        QCOMPARE(colorMap->data()->cell(24, 3), double(map[24 * 25 + 3]));
+    }
 };
 
 QTEST_MAIN(TestUiXpcsPresenter)

@@ -114,6 +114,9 @@ void checkMultitau(DType dtype, std::size_t frames, const LabelMask& mask, const
 std::map<std::int32_t, std::vector<float>>
 binnedTwotime(const FrameBlocks& frames, const LabelMask& mask, const Params& params);
 
+// The frames per two-time cell binnedTwotime uses for a series of `total` frames.
+std::size_t twotimeBinOf(std::size_t total, const Params& params);
+
 // The CPU reference of multi-tau (variant `cpu` with --multitau).
 Result correlateMultitauCpu(const FrameBlocks& frames, const LabelMask& mask, const Params& params,
                             const Progress& progress = {});

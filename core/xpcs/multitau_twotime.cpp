@@ -34,11 +34,15 @@ Array binStack(const FrameBlocks& frames, const LabelMask& mask, std::size_t bin
 
 } // namespace
 
+std::size_t twotimeBinOf(std::size_t total, const Params& params) {
+    return params.twotimeBin ? params.twotimeBin : (total + 1023) / 1024;
+}
+
 std::map<std::int32_t, std::vector<float>>
 binnedTwotime(const FrameBlocks& frames, const LabelMask& mask, const Params& params) {
     if (params.twotimeLabels.empty()) return {};
     const std::size_t total = frames.frameCount();
-    const std::size_t bin = params.twotimeBin ? params.twotimeBin : (total + 1023) / 1024;
+    const std::size_t bin = twotimeBinOf(total, params);
     if (bin > total)
         throw UsageError("xpcs: --twotime-bin " + std::to_string(bin) + " is more than the " +
                          std::to_string(total) + " frames");

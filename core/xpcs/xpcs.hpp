@@ -55,6 +55,7 @@ struct Result {
     bool multitau = false;               // lags below are multi-tau lags (frames = L)
     std::vector<std::int64_t> lagFrames; // L multi-tau lags in frames
     std::vector<std::int32_t> levels;    // L multi-tau levels
+    std::size_t twotimeBin = 1;          // frames per two-time cell (multi-tau: --twotime-bin)
     double kernelMs = 0.0; // summed kernel time of the run (0 for cpu: wall time there)
     TimingStats timings;
     std::size_t binCount() const { return labels.size(); }

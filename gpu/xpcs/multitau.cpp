@@ -92,6 +92,7 @@ Result correlateMultitau(const DeviceInfo& device, const std::string& variant,
     Result r = id == "cpu" ? correlateMultitauCpu(frames, mask, params, progress)
                            : correlateMultitauStream(device, frames, mask, params, progress);
     r.twotime = binnedTwotime(frames, mask, params);
+    r.twotimeBin = twotimeBinOf(frames.frameCount(), params);
     return r;
 }
 

@@ -1,12 +1,15 @@
 // The XPCS panel's registry entry, `clscope --demo xpcs` and `clscope --demo compare`: generate
-// the seed's synthetic dataset (500 frames 201×241 uint8, frame time 1 ms), open it, then either
-// run the default variant on the current device with a two-time map and show g2(τ) with its
-// fits, or compare every xpcs variant on every device in the Compare dock. The demo reports
+// a Brownian synthetic dataset with a known D (frame time 1 ms) and open it. `--demo xpcs`: a
+// long series (4096 frames of 64×96 uint8, 7 rings, τ over 3.6 decades) correlated multi-tau with
+// the default multi-tau variant of the current device and a two-time map of the stack binned by 16
+// frames, then g2(τ) with its fits. `--demo compare`: the seed's size (500 frames of 201×241),
+// dense, every xpcs variant on every device in the Compare dock. The demo reports
 // whether its run succeeded (Workbench::demoFinished). CLSCOPE_DEMO_VARIANT picks another
 // variant for `--demo xpcs`, CLSCOPE_DEMO_TAB another result tab to show.
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
 #include "ui/compare/comparison_view.hpp"
+#include "ui/params/param_form.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/xpcs/xpcs_difference_view.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
@@ -23,6 +26,16 @@ namespace {
 
 constexpr double demoFrameTime = 0.001; // seconds
 constexpr std::int32_t demoTwoTimeLabel = 2;
+
+// The dataset of a demo and how it is correlated.
+struct DemoSeries {
+    bool multitau = false;
+    long long frames = 0, height = 0, width = 0; // 0: the generator's defaults
+    double ringWidth = 0;                        // px; 0: the generator's default
+    long long twotimeBin = 0;
+};
+constexpr DemoSeries longSeries{true, 4096, 64, 96, 8.0, 16};
+constexpr DemoSeries seedSeries{};
 
 QDockWidget* dockOf(Workbench& wb, const char* name) {
     auto* window = qobject_cast<QMainWindow*>(wb.parent());
@@ -48,12 +61,17 @@ void raiseResultTab(Workbench& wb, const QString& title) {
 }
 
 // Generate and open the demo dataset, then call then(panel) with the XPCS panel set up.
-void withDemoData(Workbench& wb, std::function<void(XpcsPanel&)> then) {
+void withDemoData(Workbench& wb, DemoSeries series, std::function<void(XpcsPanel&)> then) {
     GenerateRequest request = demoRequest("xpcs");
     request.options.set("frame_time", demoFrameTime);
-    const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
-                             .filePath("clscope-demo-xpcs.h5");
-    wb.generateAndOpen(request, path, [&wb, then] {
+    for (const auto& [name, value] :
+         {std::pair{"frames", series.frames}, {"height", series.height}, {"width", series.width}})
+        if (value > 0) request.options.set(name, value);
+    if (series.ringWidth > 0) request.options.set("ring_width", series.ringWidth);
+    const QString path =
+        QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
+            .filePath(series.multitau ? "clscope-demo-xpcs-long.h5" : "clscope-demo-xpcs.h5");
+    wb.generateAndOpen(request, path, [&wb, series, then] {
         auto* panel = wb.parent() ? wb.parent()->findChild<XpcsPanel*>() : nullptr;
         if (!panel) {
             wb.log(LogLevel::Error, "XPCS demo: the XPCS panel is not there");
@@ -63,17 +81,20 @@ void withDemoData(Workbench& wb, std::function<void(XpcsPanel&)> then) {
         panel->setFrameRange(0, 0);
         panel->setFrameTimeOverride(std::nullopt);
         panel->setTwoTimeLabel(demoTwoTimeLabel);
+        panel->form()->setValue("multitau", series.multitau);
+        panel->form()->setValue("twotime_bin", series.twotimeBin);
         then(*panel);
     });
 }
 
 void startXpcsDemo(Workbench& wb) {
-    withDemoData(wb, [&wb](XpcsPanel& panel) {
+    withDemoData(wb, longSeries, [&wb](XpcsPanel& panel) {
         const QString chosen = qEnvironmentVariable("CLSCOPE_DEMO_VARIANT");
-        panel.setVariant(
-            chosen.isEmpty()
-                ? AlgorithmRegistry::instance().find("xpcs").defaultVariant(wb.device())
-                : chosen.toStdString());
+        const ParamSet params = panel.request().params();
+        panel.setVariant(chosen.isEmpty()
+                             ? AlgorithmRegistry::instance().find("xpcs").defaultVariant(
+                                   wb.device(), nullptr, &params)
+                             : chosen.toStdString());
         QObject::connect(
             &panel, &XpcsPanel::runFinished, &panel,
             [&wb](bool ok) {
@@ -87,7 +108,7 @@ void startXpcsDemo(Workbench& wb) {
 }
 
 void startCompareDemo(Workbench& wb) {
-    withDemoData(wb, [&wb](XpcsPanel&) { compareEveryVariant(wb, "xpcs"); });
+    withDemoData(wb, seedSeries, [&wb](XpcsPanel&) { compareEveryVariant(wb, "xpcs"); });
 }
 
 QWidget* xpcsDifference(const AlgorithmResult& a, const AlgorithmResult& b) {

@@ -199,12 +199,18 @@ void XpcsRateView::refresh() {
     plot_->replot();
 }
 
+std::size_t twoTimeFramesPerCell(const xpcs::Result& result) {
+    return result.multitau ? std::max<std::size_t>(result.twotimeBin, 1) : 1;
+}
+
 QCustomPlot* makeTwoTimePlot(const xpcs::Result& result, std::int32_t label, QWidget* parent) {
     auto* plot = new QCustomPlot(parent);
     plot->setMinimumSize(220, 180);
     const std::vector<float>& map = result.twotime.at(label);
-    const std::size_t frames = result.frames;
-    const double step = frames > 1 ? result.tau[1] - result.tau[0] : 1.0;
+    // The map is N × N (N = T, or T / twotime_bin for multi-tau, whose `frames` counts lags).
+    const auto frames = static_cast<std::size_t>(std::llround(std::sqrt(double(map.size()))));
+    const double frameStep = result.tau.size() > 1 ? result.tau[1] - result.tau[0] : 1.0;
+    const double step = frameStep * double(twoTimeFramesPerCell(result));
     const QString unit = result.tauInSeconds ? "s" : "frames";
     auto* colorMap = new QCPColorMap(plot->xAxis, plot->yAxis);
     colorMap->data()->setSize(static_cast<int>(frames), static_cast<int>(frames));

@@ -45,6 +45,8 @@ class XpcsRateView : public QWidget {
     QLabel* note_ = nullptr;
 };
 
+// Frames per cell of a two-time map: the run's twotime_bin for multi-tau results, else 1.
+std::size_t twoTimeFramesPerCell(const xpcs::Result& result);
 // C(t1,t2) of one bin; t in seconds when the frame time is known, else frames.
 QCustomPlot* makeTwoTimePlot(const xpcs::Result& result, std::int32_t label,
                              QWidget* parent = nullptr);
