@@ -8,6 +8,7 @@
 #include "gpu/devices.hpp"
 #include "gpu/xpcs/multitau.hpp"
 #include "test_util.hpp"
+#include "typed_runs.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -131,6 +132,8 @@ class TstXpcsMultitau : public QObject {
     void streamMatchesCpu_data();
     void streamMatchesCpu();
     void twotimeBinned();
+    void progressOverFrames_data();
+    void progressOverFrames();
     void refusals();
     void millionFramesBoundedMemory();
 };
@@ -278,6 +281,47 @@ void TstXpcsMultitau::twotimeBinned() {
                         s2 += binned(t2, i);
             QVERIFY(relDiff(map[t1 * count + t2], n * gram / (s1 * s2)) < 1e-6);
         }
+}
+
+void TstXpcsMultitau::progressOverFrames_data() {
+    QTest::addColumn<QString>("variant");
+    QTest::newRow("cpu") << "cpu";
+    QTest::newRow("multitau") << "multitau";
+}
+
+// A long series reports its progress over the frames, block by block, through runAlgorithm (the
+// GUI's progress bar), stops when cancelled, and says how many frames a two-time cell holds.
+void TstXpcsMultitau::progressOverFrames() {
+    QFETCH(QString, variant);
+    const bool host = variant == "cpu";
+    if (!host && openclDevices().empty()) QSKIP("no OpenCL device");
+    const DeviceInfo device = host ? hostDevice() : openclDevices().front();
+    const Array frames = randomFrames<std::uint8_t>(1000, 64, 64, 0, 255, 12); // 4 blocks of 1 MiB
+    const LabelMask mask = labelsOf(64, 64, {0, 1, 2});
+    xpcs::Params p;
+    p.multitau = true, p.channels = 8, p.twotimeLabels = {2}, p.twotimeBin = 8;
+    p.tuning["MT_FRAMES"] = 256;
+    if (host) p.tuning.clear();
+    std::vector<double> reported;
+    const Progress progress([&](double f) { reported.push_back(f); }, nullptr);
+    const xpcs::Result r = test::runXpcs(device, variant.toStdString(), frames, mask, p, progress);
+    QCOMPARE(r.twotimeBin, std::size_t(8));
+    QCOMPARE(r.twotime.at(2).size(), std::size_t(125 * 125));
+    int inside = 0;
+    for (std::size_t i = 0; i < reported.size(); ++i) {
+        inside += reported[i] > 0 && reported[i] < 1;
+        if (i > 0)
+            QVERIFY2(reported[i] >= reported[i - 1],
+                     qPrintable(QString("%1 then %2").arg(reported[i - 1]).arg(reported[i])));
+    }
+    QVERIFY2(inside >= 3, qPrintable(QString::number(inside)));
+    QCOMPARE(reported.back(), 1.0);
+    std::atomic<bool> cancel{false};
+    int calls = 0;
+    const Progress cancelling([&](double) { cancel = ++calls == 1; }, &cancel);
+    QVERIFY_THROWS_EXCEPTION(
+        Cancelled, test::runXpcs(device, variant.toStdString(), frames, mask, p, cancelling));
+    QCOMPARE(calls, 1);
 }
 
 void TstXpcsMultitau::refusals() {
