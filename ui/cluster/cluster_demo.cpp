@@ -9,6 +9,7 @@
 #include "gpu/algorithm.hpp"
 #include "ui/cluster/cluster_difference_view.hpp"
 #include "ui/cluster/cluster_panel.hpp"
+#include "ui/shell/panel_spec.hpp"
 #include "ui/shell/workbench.hpp"
 
 #include <QDir>
@@ -20,10 +21,6 @@
 namespace clscope::ui {
 
 namespace {
-
-ClusterPanel* panelOf(Workbench& wb) {
-    return wb.parent() ? wb.parent()->findChild<ClusterPanel*>() : nullptr;
-}
 
 // The results take the image's place in the middle of the window (the image one tab away)
 // and the named result tab is shown.
@@ -76,7 +73,7 @@ void startClusterDemo(Workbench& wb) {
     const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
                              .filePath("clscope-demo-cluster.h5");
     wb.generateAndOpen(demoRequest("cluster"), path, [&wb] {
-        ClusterPanel* panel = panelOf(wb);
+        ClusterPanel* panel = panelIn<ClusterPanel>(wb);
         if (!panel) {
             wb.log(LogLevel::Error, "Cluster demo: the Cluster panel is not there");
             emit wb.demoFinished(false);
@@ -104,16 +101,8 @@ void startClusterDemo(Workbench& wb) {
 } // namespace
 
 AlgorithmPanelSpec clusterPanelSpec() {
-    AlgorithmPanelSpec spec;
-    spec.algorithm = "cluster";
-    spec.title = "Cluster";
-    spec.createPanel = [](Workbench& wb, QWidget* parent) { return new ClusterPanel(wb, parent); };
+    AlgorithmPanelSpec spec = panelSpecOf<ClusterPanel>("cluster", "Cluster");
     spec.startDemo = startClusterDemo;
-    spec.comparisonInput = [](Workbench& wb) {
-        ClusterPanel* panel = panelOf(wb);
-        if (!panel) throw InputError("the Cluster panel is not there");
-        return panel->comparisonInput();
-    };
     spec.differenceView = makeClusterDifferenceView;
     return spec;
 }

@@ -7,6 +7,7 @@
 // CLSCOPE_DEMO_VARIANT choose another view for the docs' screenshots.
 #include "core/errors.hpp"
 #include "ui/rbf/rbf_panel.hpp"
+#include "ui/shell/panel_spec.hpp"
 #include "ui/shell/workbench.hpp"
 
 #include <QDir>
@@ -20,10 +21,6 @@ namespace {
 
 constexpr std::size_t seedGrid = 400, seedSources = 50;
 constexpr double seedSigma = 0.1, demoWavenumber = 10.0;
-
-RbfPanel* findPanel(Workbench& wb) {
-    return wb.parent() ? wb.parent()->findChild<RbfPanel*>() : nullptr;
-}
 
 // The Results dock where the Image was, widened, so that the three planes have the middle of
 // the window; the RBF panel in front on the right.
@@ -50,7 +47,7 @@ std::optional<RbfDisplay> displayNamed(const QString& name) {
 
 // The panel set to the demo's kernel and the seed's grid, then one run.
 void runDemo(Workbench& wb, rbf::Kernel kernel) {
-    RbfPanel* panel = findPanel(wb);
+    RbfPanel* panel = panelIn<RbfPanel>(wb);
     if (!panel) {
         wb.log(LogLevel::Error, "rbf demo: the rbf panel is not there");
         return emit wb.demoFinished(false);
@@ -97,27 +94,12 @@ void startRbfDemo(Workbench& wb) {
     wb.generateAndOpen(request, path, [&wb, kernel] { runDemo(wb, kernel); });
 }
 
-QWidget* rbfDifference(const AlgorithmResult& a, const AlgorithmResult& b) {
-    const auto& ra = dynamic_cast<const rbf::RunResult&>(a);
-    const auto& rb = dynamic_cast<const rbf::RunResult&>(b);
-    return new RbfDifferenceView(ra.result, ra.info.variant + " @ " + ra.info.device, rb.result,
-                                 rb.info.variant + " @ " + rb.info.device);
-}
-
 } // namespace
 
 AlgorithmPanelSpec rbfPanelSpec() {
-    AlgorithmPanelSpec spec;
-    spec.algorithm = "rbf";
-    spec.title = "RBF";
-    spec.createPanel = [](Workbench& wb, QWidget* parent) { return new RbfPanel(wb, parent); };
+    AlgorithmPanelSpec spec = panelSpecOf<RbfPanel>("rbf", "RBF");
     spec.startDemo = startRbfDemo;
-    spec.comparisonInput = [](Workbench& wb) {
-        RbfPanel* panel = findPanel(wb);
-        if (!panel) throw InputError("the rbf panel is not there");
-        return panel->comparisonInput();
-    };
-    spec.differenceView = rbfDifference;
+    spec.differenceView = differenceViewOf<rbf::RunResult, RbfDifferenceView>;
     return spec;
 }
 

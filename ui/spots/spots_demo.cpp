@@ -10,6 +10,7 @@
 #include "gpu/spots/run_types.hpp"
 #include "gpu/spots/spots_gpu.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/shell/panel_spec.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_difference_view.hpp"
 #include "ui/spots/spots_panel.hpp"
@@ -27,10 +28,6 @@
 namespace clscope::ui {
 
 namespace {
-
-SpotsPanel* findPanel(Workbench& wb) {
-    return wb.parent() ? wb.parent()->findChild<SpotsPanel*>() : nullptr;
-}
 
 // Where the module gaps of the demo cross (rows 514-550, columns 1030-1039), less 30 px.
 constexpr double demoX = 1000, demoY = 484;
@@ -88,7 +85,7 @@ void startSpotsDemo(Workbench& wb) {
     const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
                              .filePath("clscope-demo-spots.h5");
     wb.generateAndOpen(request, path, [&wb] {
-        SpotsPanel* panel = findPanel(wb);
+        SpotsPanel* panel = panelIn<SpotsPanel>(wb);
         auto* window = qobject_cast<QMainWindow*>(wb.parent());
         if (!panel || !window) {
             wb.log(LogLevel::Error, "Spots demo: the Spots panel is not there");
@@ -111,27 +108,12 @@ void startSpotsDemo(Workbench& wb) {
     });
 }
 
-QWidget* spotsDifference(const AlgorithmResult& a, const AlgorithmResult& b) {
-    const auto& ra = dynamic_cast<const spots::SpotsResult&>(a);
-    const auto& rb = dynamic_cast<const spots::SpotsResult&>(b);
-    return new SpotsDifferenceView(ra.result, ra.info.variant + " @ " + ra.info.device, rb.result,
-                                   rb.info.variant + " @ " + rb.info.device);
-}
-
 } // namespace
 
 AlgorithmPanelSpec spotsPanelSpec() {
-    AlgorithmPanelSpec spec;
-    spec.algorithm = "spots";
-    spec.title = "Spots";
-    spec.createPanel = [](Workbench& wb, QWidget* parent) { return new SpotsPanel(wb, parent); };
+    AlgorithmPanelSpec spec = panelSpecOf<SpotsPanel>("spots", "Spots");
     spec.startDemo = startSpotsDemo;
-    spec.comparisonInput = [](Workbench& wb) {
-        SpotsPanel* panel = findPanel(wb);
-        if (!panel) throw InputError("the Spots panel is not there");
-        return panel->comparisonInput();
-    };
-    spec.differenceView = spotsDifference;
+    spec.differenceView = differenceViewOf<spots::SpotsResult, SpotsDifferenceView>;
     return spec;
 }
 

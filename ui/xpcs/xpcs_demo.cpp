@@ -10,6 +10,7 @@
 #include "gpu/algorithm.hpp"
 #include "ui/compare/comparison_view.hpp"
 #include "ui/params/param_form.hpp"
+#include "ui/shell/panel_spec.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/xpcs/xpcs_difference_view.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
@@ -72,7 +73,7 @@ void withDemoData(Workbench& wb, DemoSeries series, std::function<void(XpcsPanel
         QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
             .filePath(series.multitau ? "clscope-demo-xpcs-long.h5" : "clscope-demo-xpcs.h5");
     wb.generateAndOpen(request, path, [&wb, series, then] {
-        auto* panel = wb.parent() ? wb.parent()->findChild<XpcsPanel*>() : nullptr;
+        auto* panel = panelIn<XpcsPanel>(wb);
         if (!panel) {
             wb.log(LogLevel::Error, "XPCS demo: the XPCS panel is not there");
             emit wb.demoFinished(false);
@@ -111,27 +112,12 @@ void startCompareDemo(Workbench& wb) {
     withDemoData(wb, seedSeries, [&wb](XpcsPanel&) { compareEveryVariant(wb, "xpcs"); });
 }
 
-QWidget* xpcsDifference(const AlgorithmResult& a, const AlgorithmResult& b) {
-    const auto& ra = dynamic_cast<const xpcs::RunResult&>(a);
-    const auto& rb = dynamic_cast<const xpcs::RunResult&>(b);
-    return new XpcsDifferenceView(ra.result, ra.info.variant + " @ " + ra.info.device, rb.result,
-                                  rb.info.variant + " @ " + rb.info.device);
-}
-
 } // namespace
 
 AlgorithmPanelSpec xpcsPanelSpec() {
-    AlgorithmPanelSpec spec;
-    spec.algorithm = "xpcs";
-    spec.title = "XPCS";
-    spec.createPanel = [](Workbench& wb, QWidget* parent) { return new XpcsPanel(wb, parent); };
+    AlgorithmPanelSpec spec = panelSpecOf<XpcsPanel>("xpcs", "XPCS");
     spec.startDemo = startXpcsDemo;
-    spec.comparisonInput = [](Workbench& wb) {
-        auto* panel = wb.parent() ? wb.parent()->findChild<XpcsPanel*>() : nullptr;
-        if (!panel) throw InputError("the XPCS panel is not there");
-        return panel->comparisonInput();
-    };
-    spec.differenceView = xpcsDifference;
+    spec.differenceView = differenceViewOf<xpcs::RunResult, XpcsDifferenceView>;
     spec.startCompareDemo = startCompareDemo;
     return spec;
 }

@@ -1,0 +1,41 @@
+// What every panel's AlgorithmPanelSpec fills the same way, from the panel's class: the dock's
+// widget, the Compare dock's input (Panel::comparisonInput) and a difference view made from two
+// results of one type. An algorithm's demo file then adds only what is its own.
+#pragma once
+#include "core/errors.hpp"
+#include "ui/shell/algorithm_panels.hpp"
+#include "ui/shell/workbench.hpp"
+
+#include <string>
+
+namespace clscope::ui {
+
+// The panel of this class in the workbench's window, or nullptr.
+template <class Panel> Panel* panelIn(Workbench& workbench) {
+    return workbench.parent() ? workbench.parent()->findChild<Panel*>() : nullptr;
+}
+
+template <class Panel> AlgorithmPanelSpec panelSpecOf(std::string algorithm, QString title) {
+    AlgorithmPanelSpec spec;
+    spec.algorithm = std::move(algorithm);
+    spec.title = title;
+    spec.createPanel = [](Workbench& wb, QWidget* parent) { return new Panel(wb, parent); };
+    spec.comparisonInput = [title](Workbench& wb) {
+        Panel* panel = panelIn<Panel>(wb);
+        if (!panel) throw InputError("the " + title.toStdString() + " panel is not there");
+        return panel->comparisonInput();
+    };
+    return spec;
+}
+
+// View(a's result, "variant @ device", b's result, "variant @ device"), for results of type
+// Result that hold their typed result in `result` and their provenance in `info`.
+template <class Result, class View>
+QWidget* differenceViewOf(const AlgorithmResult& a, const AlgorithmResult& b) {
+    const auto& ra = dynamic_cast<const Result&>(a);
+    const auto& rb = dynamic_cast<const Result&>(b);
+    return new View(ra.result, ra.info.variant + " @ " + ra.info.device, rb.result,
+                    rb.info.variant + " @ " + rb.info.device);
+}
+
+} // namespace clscope::ui
