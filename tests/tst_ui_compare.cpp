@@ -238,6 +238,32 @@ class TestUiCompare : public QObject {
         QVERIFY(p.isStale());
     }
 
+    // Issue 22: with multi-tau asked, the grid offers the multi-tau variants only (the dense
+    // ones say why not) and multitau on PoCL equals the cpu reference.
+    void xpcsMultitauCompare() {
+        const std::string file = test::writeSmallXpcs(dir_, 300, 12, 16);
+        ComparisonPresenter p("xpcs");
+        const auto device = openclDevice(p);
+        if (!device) QSKIP("no OpenCL device");
+        InputSources sources;
+        sources.file = file;
+        ParamSet params = p.algorithm().defaultParams();
+        params.set("multitau", true);
+        params.set("channels", 8);
+        p.setInput(p.algorithm().read(sources, params), params);
+        const auto gemm = p.support(indexOf(p.variants(), "gemm"), *device);
+        QVERIFY(!gemm.ok);
+        QVERIFY2(gemm.reason.find("multi") != std::string::npos, gemm.reason.c_str());
+        p.checkAllSupported();
+        QCOMPARE(p.checkedCells().size(), std::size_t(2)); // cpu on the host, multitau on PoCL
+        JobRunner runner;
+        QVERIFY(runAndWait(p, runner));
+        QCOMPARE(p.rows().size(), std::size_t(2));
+        for (const ComparisonRow& row : p.rows())
+            QVERIFY2(row.pass(), (row.label() + ": " + row.error).c_str());
+        QCOMPARE(p.rows()[1].result->info.variant, std::string("multitau"));
+    }
+
     // A split over two devices is a column beside the single ones, with the same result.
     void deviceGroupColumn() {
         const std::string file = test::writeSmallXpcs(dir_, 40, 20, 24);
