@@ -52,6 +52,8 @@ if [ -n "${VERBOSE:-}" ]; then # ptxas registers and spills of the default mma b
 fi
 check seed
 check large --frames 2000 --height 511 --width 511 --ring-width 8
+# Two-time map asked for: mma writes the Gram matrices (lag sums not fused); g2 still exact.
+run_variant large mma-twotime --variant mma --twotime 3
 for size in seed large; do
   $CLI bench xpcs --size $size --device ocl:NVIDIA --variant gemm --repeat 7 \
     --json "$OUT/bench_${size}_gemm.json" >>"$log" 2>&1
@@ -61,9 +63,12 @@ for size in seed large; do
       --json "$OUT/bench_${size}_mma${s//,/-}.json" >>"$log" 2>&1
   done
 done
-for size in seed large; do # the same without the streamed upload
-  $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 --tune MMA_STREAM=0 \
-    --json "$OUT/bench_${size}_mma-nostream.json" >>"$log" 2>&1
+# EXTRA: more --tune sets for mma, e.g. "MMA_STREAM=0 MMA_FUSE_LAGS=0" (one bench each).
+for t in ${EXTRA:-MMA_STREAM=0}; do
+  for size in seed large; do
+    $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 --tune "$t" \
+      --json "$OUT/bench_${size}_mma-${t//=/}.json" >>"$log" 2>&1
+  done
 done
 PYTHONUNBUFFERED=1 timeout 200 python3 "$here/torch_peer.py" >>"$log" 2>&1 || echo "torch peer failed" >>"$log"
 python3 - "$OUT" <<'PY' >>"$log"
