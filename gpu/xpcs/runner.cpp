@@ -4,6 +4,7 @@
 #include "gpu/kernel_source.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -268,6 +269,7 @@ namespace {
 // One run over every bin of mask.
 Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
                const LabelMask& mask, const Params& params, const Progress& progress) {
+    const auto start = std::chrono::steady_clock::now();
     checkInputs(frames, mask, params);
     const Bins bins = makeBins(mask);
     const std::string overflow = sums64Overflow(
@@ -295,6 +297,10 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
     try {
         std::vector<Chunk> chunks;
         prepare(run, variant, device, frames, bins, spec, params, chunks);
+        session.timings().add(
+            "xpcs setup: checks, plan, buffers (host)",
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count());
         for (std::size_t i = 0; i < chunks.size(); ++i) {
             const double n = static_cast<double>(chunks.size());
             processChunk(run, variant, spec, frames, chunks[i], i > 0, progress,

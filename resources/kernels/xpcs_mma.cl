@@ -138,8 +138,8 @@ inline void xpcs_mma_flush(global ulong* gram, int4 item, int binCount, int fram
 #define MMA_FUSE 0
 #endif
 #if MMA_FUSE // xpcs_mma_lags.cl
-void xpcs_mma_fused_end(local uint* tile, local ulong* s, uint acc[MMA_MI][MMA_NJ][4], int2 origin,
-                        int r0, int c0, int bin, global const ulong* sums,
+void xpcs_mma_fused_end(local uint* tile, local double* inv, uint acc[MMA_MI][MMA_NJ][4],
+                        int2 origin, int r0, int c0, int bin, global const ulong* sums,
                         global const long* pixelCounts, global ulong* partials, int frames);
 #endif
 
@@ -154,7 +154,7 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
 #endif
 #if MMA_FUSE
     local uint fusedTile[MMA_TILE * (MMA_TILE + 1)];
-    local ulong fusedSums[2 * MMA_TILE];
+    local double fusedInv[2 * MMA_TILE];
 #endif
     const int2 tile = xpcs_lower_tile(get_group_id(0)) * MMA_TILE;
     const int4 item = work[get_group_id(1)];
@@ -215,8 +215,8 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
         }
     }
 #if MMA_FUSE
-    xpcs_mma_fused_end(fusedTile, fusedSums, acc, tile, t1 - tile.x + g, t2 - tile.y + 2 * q,
-                       item.x, sums, pixelCounts, partials, frames);
+    xpcs_mma_fused_end(fusedTile, fusedInv, acc, tile, t1 - tile.x + g, t2 - tile.y + 2 * q, item.x,
+                       sums, pixelCounts, partials, frames);
 #else
     if (steps > 0 || add == accumulate) // also stores the zeros of an empty piece
         xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);

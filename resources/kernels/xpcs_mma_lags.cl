@@ -7,7 +7,9 @@
 //   - the exact 64-bit sum of N_t over the diagonal's valid entries (t < frames), and
 //   - the moments of r_t = n N_t / (S_t S_t-lag) over its pairs with a non-zero product:
 //     count, mean and M2 (sum of squared deviations), from sums shifted by the diagonal's first
-//     ratio (no cancellation when the ratios sit far from 0, as g2 near 1 does).
+//     ratio (no cancellation when the ratios sit far from 0, as g2 near 1 does); r_t is formed
+//     as n N_t (1 / S_t) (1 / S_t-lag), reciprocals of the tile's frame sums held in local
+//     memory (a division per entry made the fused kernel twice as slow on the H200).
 // One partial of 4 words per (bin, lower tile, diagonal d = lag - tile offset + MMA_TILE - 1):
 // N sum, count, mean and M2 (as_ulong). xpcs_mma_lags reduces them per (bin, lag) in tile
 // order (deterministic, no atomics), merging the moments pairwise (Chan et al.), and forms the
@@ -28,10 +30,11 @@ inline void xpcs_mma_to_local(local uint* tile, int r0, int c0, uint acc[MMA_MI]
                 tile[(r0 + 16 * i + (c >> 1) * 8) * MMA_LDS + c0 + 8 * j + (c & 1)] = acc[i][j][c];
 }
 
-// Diagonal partials of the tile whose first row and column are origin (frames); s: the frame
-// sums of its rows (0 .. MMA_TILE-1) then of its columns. Every work-item of the group calls it.
-inline void xpcs_mma_diagonals(local const uint* tile, local const ulong* s, int2 origin, long n,
-                               int frames, global ulong* part) {
+// Diagonal partials of the tile whose first row and column are origin (frames); inv: 1 / S_t
+// of its rows (0 .. MMA_TILE-1) then of its columns, 0 where S_t = 0 (no pair). Every
+// work-item of the group calls it.
+inline void xpcs_mma_diagonals(local const uint* tile, local const double* inv, int2 origin,
+                               double n, int frames, global ulong* part) {
     for (int d = get_local_id(0); d < MMA_DIAGONALS; d += MMA_THREADS) {
         const int delta = d - (MMA_TILE - 1);            // row - column inside the tile
         if (origin.x == origin.y && delta < 0) continue; // above a diagonal tile's diagonal
@@ -42,10 +45,9 @@ inline void xpcs_mma_diagonals(local const uint* tile, local const ulong* s, int
         for (int lr = max(delta, 0); lr < last; ++lr) {
             const uint value = tile[lr * MMA_LDS + lr - delta];
             nsum += value;
-            const xpcs_wide den = xpcs_wide_mul((long)s[lr], (long)s[MMA_TILE + lr - delta]);
-            if (xpcs_wide_zero(den)) continue;
-            const double r =
-                xpcs_wide_double(xpcs_wide_mul(n, (long)value)) / xpcs_wide_double(den);
+            const double scale = inv[lr] * inv[MMA_TILE + lr - delta];
+            if (scale == 0.0) continue;
+            const double r = n * (double)value * scale; // n N_t / (S_t S_t-lag), to a few ulp
             if (count++ == 0) shift = r;
             s1 += r - shift, s2 += (r - shift) * (r - shift);
         }
@@ -58,17 +60,19 @@ inline void xpcs_mma_diagonals(local const uint* tile, local const ulong* s, int
 }
 
 // The end of xpcs_mma under MMA_FUSE: the tile's diagonal partials instead of its Gram entries.
-void xpcs_mma_fused_end(local uint* tile, local ulong* s, uint acc[MMA_MI][MMA_NJ][4], int2 origin,
-                        int r0, int c0, int bin, global const ulong* sums,
+void xpcs_mma_fused_end(local uint* tile, local double* inv, uint acc[MMA_MI][MMA_NJ][4],
+                        int2 origin, int r0, int c0, int bin, global const ulong* sums,
                         global const long* pixelCounts, global ulong* partials, int frames) {
     xpcs_mma_to_local(tile, r0, c0, acc);
     for (int i = get_local_id(0); i < 2 * MMA_TILE; i += MMA_THREADS) {
         const int t = (i < MMA_TILE ? origin.x : origin.y - MMA_TILE) + i;
-        s[i] = sums[(size_t)bin * frames + min(t, frames - 1)];
+        const ulong s = sums[(size_t)bin * frames + min(t, frames - 1)];
+        inv[i] = s ? 1.0 / convert_double(s) : 0.0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const size_t first = ((size_t)bin * get_num_groups(0) + get_group_id(0)) * MMA_DIAGONALS;
-    xpcs_mma_diagonals(tile, s, origin, pixelCounts[bin], frames, partials + 4 * first);
+    xpcs_mma_diagonals(tile, inv, origin, convert_double(pixelCounts[bin]), frames,
+                       partials + 4 * first);
 }
 
 // Moments (count, mean, M2) += (cb, mb, m2b), pairwise (Chan, Golub and LeVeque).
@@ -106,8 +110,11 @@ kernel void xpcs_mma_lags(global const ulong* partials, global const ulong* sums
     }
     global const ulong* s = sums + (size_t)bin * frames;
     xpcs_wide den = xpcs_wide_make(0, 0);
-    for (int t = lag; t < frames; ++t)
-        den = xpcs_wide_add(den, xpcs_wide_mul((long)s[t], (long)s[t - lag]));
+    for (int t = lag; t < frames; ++t) {
+        const ulong a = s[t], b = s[t - lag];
+        den = xpcs_wide_add(den, (a | b) >> 32 ? xpcs_wide_mul((long)a, (long)b)
+                                               : xpcs_wide_make(a * b, 0)); // < 2^64
+    }
     const size_t out = (size_t)bin * frames + lag;
     const int empty = xpcs_wide_zero(den);
     g2[out] = empty ? NAN
