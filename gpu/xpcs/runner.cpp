@@ -48,6 +48,11 @@ std::string options(DType d, Layout layout, const std::map<std::string, int>& tu
     return s;
 }
 
+double msSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
 std::string mib(std::uint64_t bytes) {
     return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
 }
@@ -219,6 +224,7 @@ void prepare(DeviceRun& run, const GpuVariant& variant, const DeviceInfo& device
     for (const Chunk& c : chunks)
         mostRows = std::max(mostRows, c.rowEnd - c.rowBegin),
         mostPixels = std::max(mostPixels, c.paddedPixels());
+    const auto start = std::chrono::steady_clock::now();
     const std::size_t element = dtypeSize(frames.dtype());
     run.rawBytes = mostRows * frames.width() * frameCount * element;
     run.data =
@@ -233,6 +239,7 @@ void prepare(DeviceRun& run, const GpuVariant& variant, const DeviceInfo& device
     const std::vector<std::int64_t>& counts = bins.pixelCounts;
     run.pixelCounts = session.allocate(counts.size() * 8, "xpcs pixel counts");
     session.upload(run.pixelCounts, counts.data(), counts.size() * 8, "copy H->D pixel counts");
+    session.timings().add("xpcs buffers (host)", msSince(start));
 }
 
 // Upload, reorder and correlate one chunk; chunk 0 stores, the next ones add. Progress moves
@@ -297,10 +304,7 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
     try {
         std::vector<Chunk> chunks;
         prepare(run, variant, device, frames, bins, spec, params, chunks);
-        session.timings().add(
-            "xpcs setup: checks, plan, buffers (host)",
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count());
+        session.timings().add("xpcs setup: checks, plan, buffers (host)", msSince(start));
         for (std::size_t i = 0; i < chunks.size(); ++i) {
             const double n = static_cast<double>(chunks.size());
             processChunk(run, variant, spec, frames, chunks[i], i > 0, progress,

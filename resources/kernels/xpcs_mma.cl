@@ -137,10 +137,22 @@ inline void xpcs_mma_flush(global ulong* gram, int4 item, int binCount, int fram
 #ifndef MMA_FUSE
 #define MMA_FUSE 0
 #endif
-#if MMA_FUSE // xpcs_mma_lags.cl
-void xpcs_mma_fused_end(local uint* tile, local double* inv, uint acc[MMA_MI][MMA_NJ][4],
-                        int2 origin, int r0, int c0, int bin, global const ulong* sums,
-                        global const long* pixelCounts, global ulong* partials, int frames);
+#if MMA_FUSE                   // xpcs_mma_lags.cl
+#define MMA_LDS (MMA_TILE + 1) // row stride of the local tile: diagonals hit distinct banks
+void xpcs_mma_fused_end(local const uint* tile, local ulong* s, local double* inv, int2 origin,
+                        int bin, global const ulong* sums, global const long* pixelCounts,
+                        global ulong* partials, int frames);
+
+// The warp's fragments into the local tile; (r0, c0): the lane's first row and column in it.
+inline void xpcs_mma_to_local(local uint* tile, int r0, int c0, uint acc[MMA_MI][MMA_NJ][4]) {
+#pragma unroll
+    for (int i = 0; i < MMA_MI; ++i)
+#pragma unroll
+        for (int j = 0; j < MMA_NJ; ++j)
+#pragma unroll
+            for (int c = 0; c < 4; ++c)
+                tile[(r0 + 16 * i + (c >> 1) * 8) * MMA_LDS + c0 + 8 * j + (c & 1)] = acc[i][j][c];
+}
 #endif
 
 // MMA_FUSE: sums, pixelCounts and partials are read and written instead of gram (unused then).
@@ -154,6 +166,7 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
 #endif
 #if MMA_FUSE
     local uint fusedTile[MMA_TILE * (MMA_TILE + 1)];
+    local ulong fusedSums[2 * MMA_TILE];
     local double fusedInv[2 * MMA_TILE];
 #endif
     const int2 tile = xpcs_lower_tile(get_group_id(0)) * MMA_TILE;
@@ -215,8 +228,9 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
         }
     }
 #if MMA_FUSE
-    xpcs_mma_fused_end(fusedTile, fusedInv, acc, tile, t1 - tile.x + g, t2 - tile.y + 2 * q, item.x,
-                       sums, pixelCounts, partials, frames);
+    xpcs_mma_to_local(fusedTile, t1 - tile.x + g, t2 - tile.y + 2 * q, acc);
+    xpcs_mma_fused_end(fusedTile, fusedSums, fusedInv, tile, item.x, sums, pixelCounts, partials,
+                       frames);
 #else
     if (steps > 0 || add == accumulate) // also stores the zeros of an empty piece
         xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);

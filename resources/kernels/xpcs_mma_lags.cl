@@ -7,9 +7,8 @@
 //   - the exact 64-bit sum of N_t over the diagonal's valid entries (t < frames), and
 //   - the moments of r_t = n N_t / (S_t S_t-lag) over its pairs with a non-zero product:
 //     count, mean and M2 (sum of squared deviations), from sums shifted by the diagonal's first
-//     ratio (no cancellation when the ratios sit far from 0, as g2 near 1 does); r_t is formed
-//     as n N_t (1 / S_t) (1 / S_t-lag), reciprocals of the tile's frame sums held in local
-//     memory (a division per entry made the fused kernel twice as slow on the H200).
+//     ratio (no cancellation when the ratios sit far from 0, as g2 near 1 does); r_t is the
+//     CPU's (MMA_FUSE_DIV 1) or n N_t (1 / S_t) (1 / S_t-lag) (0).
 // One partial of 4 words per (bin, lower tile, diagonal d = lag - tile offset + MMA_TILE - 1):
 // N sum, count, mean and M2 (as_ulong). xpcs_mma_lags reduces them per (bin, lag) in tile
 // order (deterministic, no atomics), merging the moments pairwise (Chan et al.), and forms the
@@ -20,21 +19,29 @@
 #if defined(MMA_FLUSH_STEPS) && MMA_FUSE
 
 #define MMA_DIAGONALS (2 * MMA_TILE - 1)
-#define MMA_LDS (MMA_TILE + 1) // row stride of the local tile: diagonals hit distinct banks
+#ifndef MMA_FUSE_DIV
+#define MMA_FUSE_DIV 1
+#endif
 
-// The warp's fragments into the local tile; (r0, c0): the lane's first row and column in it.
-inline void xpcs_mma_to_local(local uint* tile, int r0, int c0, uint acc[MMA_MI][MMA_NJ][4]) {
-    for (int i = 0; i < MMA_MI; ++i)
-        for (int j = 0; j < MMA_NJ; ++j)
-            for (int c = 0; c < 4; ++c)
-                tile[(r0 + 16 * i + (c >> 1) * 8) * MMA_LDS + c0 + 8 * j + (c & 1)] = acc[i][j][c];
+// n N_t / (S_t S_t-lag) as the CPU reference forms it (the exact products rounded to double,
+// then divided) under MMA_FUSE_DIV, else from the reciprocals of the frame sums (no division
+// per entry; a few ulp from the CPU's ratio).
+inline double xpcs_mma_ratio(long n, uint value, ulong sr, ulong sc, double ir, double ic) {
+#if MMA_FUSE_DIV
+    const double den = (sr | sc) >> 32 ? xpcs_wide_double(xpcs_wide_mul((long)sr, (long)sc))
+                                       : convert_double(sr * sc);
+    return convert_double((ulong)n * value) / den;
+#else
+    return convert_double(n) * (double)value * (ir * ic);
+#endif
 }
 
-// Diagonal partials of the tile whose first row and column are origin (frames); inv: 1 / S_t
-// of its rows (0 .. MMA_TILE-1) then of its columns, 0 where S_t = 0 (no pair). Every
+// Diagonal partials of the tile whose first row and column are origin (frames); s and inv: S_t
+// and 1 / S_t (0 where S_t = 0) of its rows (0 .. MMA_TILE-1) then of its columns. Every
 // work-item of the group calls it.
-inline void xpcs_mma_diagonals(local const uint* tile, local const double* inv, int2 origin,
-                               double n, int frames, global ulong* part) {
+inline void xpcs_mma_diagonals(local const uint* tile, local const ulong* s,
+                               local const double* inv, int2 origin, long n, int frames,
+                               global ulong* part) {
     for (int d = get_local_id(0); d < MMA_DIAGONALS; d += MMA_THREADS) {
         const int delta = d - (MMA_TILE - 1);            // row - column inside the tile
         if (origin.x == origin.y && delta < 0) continue; // above a diagonal tile's diagonal
@@ -43,11 +50,11 @@ inline void xpcs_mma_diagonals(local const uint* tile, local const double* inv, 
         double shift = 0.0, s1 = 0.0, s2 = 0.0;
         const int last = min(MMA_TILE + min(delta, 0), frames - origin.x);
         for (int lr = max(delta, 0); lr < last; ++lr) {
+            const int lc = MMA_TILE + lr - delta;
             const uint value = tile[lr * MMA_LDS + lr - delta];
             nsum += value;
-            const double scale = inv[lr] * inv[MMA_TILE + lr - delta];
-            if (scale == 0.0) continue;
-            const double r = n * (double)value * scale; // n N_t / (S_t S_t-lag), to a few ulp
+            if (s[lr] == 0 || s[lc] == 0) continue;
+            const double r = xpcs_mma_ratio(n, value, s[lr], s[lc], inv[lr], inv[lc]);
             if (count++ == 0) shift = r;
             s1 += r - shift, s2 += (r - shift) * (r - shift);
         }
@@ -59,20 +66,18 @@ inline void xpcs_mma_diagonals(local const uint* tile, local const double* inv, 
     }
 }
 
-// The end of xpcs_mma under MMA_FUSE: the tile's diagonal partials instead of its Gram entries.
-void xpcs_mma_fused_end(local uint* tile, local double* inv, uint acc[MMA_MI][MMA_NJ][4],
-                        int2 origin, int r0, int c0, int bin, global const ulong* sums,
-                        global const long* pixelCounts, global ulong* partials, int frames) {
-    xpcs_mma_to_local(tile, r0, c0, acc);
+// The end of xpcs_mma under MMA_FUSE, its tile in local memory: the diagonal partials.
+void xpcs_mma_fused_end(local const uint* tile, local ulong* s, local double* inv, int2 origin,
+                        int bin, global const ulong* sums, global const long* pixelCounts,
+                        global ulong* partials, int frames) {
     for (int i = get_local_id(0); i < 2 * MMA_TILE; i += MMA_THREADS) {
         const int t = (i < MMA_TILE ? origin.x : origin.y - MMA_TILE) + i;
-        const ulong s = sums[(size_t)bin * frames + min(t, frames - 1)];
-        inv[i] = s ? 1.0 / convert_double(s) : 0.0;
+        s[i] = sums[(size_t)bin * frames + min(t, frames - 1)];
+        inv[i] = s[i] ? 1.0 / convert_double(s[i]) : 0.0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const size_t first = ((size_t)bin * get_num_groups(0) + get_group_id(0)) * MMA_DIAGONALS;
-    xpcs_mma_diagonals(tile, inv, origin, convert_double(pixelCounts[bin]), frames,
-                       partials + 4 * first);
+    xpcs_mma_diagonals(tile, s, inv, origin, pixelCounts[bin], frames, partials + 4 * first);
 }
 
 // Moments (count, mean, M2) += (cb, mb, m2b), pairwise (Chan, Golub and LeVeque).
