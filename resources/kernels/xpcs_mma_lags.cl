@@ -6,8 +6,9 @@
 // tile (lag = row - column), summing in a fixed order:
 //   - the exact 64-bit sum of N_t over the diagonal's valid entries (t < frames), and
 //   - the moments of r_t = n N_t / (S_t S_t-lag) over its pairs with a non-zero product:
-//     count, mean and M2 (sum of squared deviations), from sums shifted by the diagonal's first
-//     ratio (no cancellation when the ratios sit far from 0, as g2 near 1 does); r_t is the
+//     count, mean and M2 (sum of squared deviations), from sums shifted by the ratio of the
+//     diagonal's first entry (1 where its product is 0; no cancellation when the ratios sit far
+//     from 0, as g2 near 1 does), in a loop without branches; r_t is the
 //     CPU's (MMA_FUSE_DIV 1) or n N_t (1 / S_t) (1 / S_t-lag) (0).
 // One partial of 4 words per (bin, lower tile, diagonal d = lag - tile offset + MMA_TILE - 1):
 // N sum, count, mean and M2 (as_ulong). xpcs_mma_lags reduces them per (bin, lag) in tile
@@ -45,18 +46,26 @@ inline void xpcs_mma_diagonals(local const uint* tile, local const ulong* s,
     for (int d = get_local_id(0); d < MMA_DIAGONALS; d += MMA_THREADS) {
         const int delta = d - (MMA_TILE - 1);            // row - column inside the tile
         if (origin.x == origin.y && delta < 0) continue; // above a diagonal tile's diagonal
+        const int first = max(delta, 0), last = min(MMA_TILE + min(delta, 0), frames - origin.x);
+        // Shift: the first entry's ratio where it has one (1 else). The loop has no branch: a
+        // ratio of a zero product (inf or NaN) is computed and dropped.
+        double shift = 1.0;
+        if (first < last && s[first] != 0 && s[MMA_TILE + first - delta] != 0)
+            shift = xpcs_mma_ratio(n, tile[first * MMA_LDS + first - delta], s[first],
+                                   s[MMA_TILE + first - delta], inv[first],
+                                   inv[MMA_TILE + first - delta]);
         ulong nsum = 0;
         uint count = 0;
-        double shift = 0.0, s1 = 0.0, s2 = 0.0;
-        const int last = min(MMA_TILE + min(delta, 0), frames - origin.x);
-        for (int lr = max(delta, 0); lr < last; ++lr) {
+        double s1 = 0.0, s2 = 0.0;
+#pragma unroll 4
+        for (int lr = first; lr < last; ++lr) {
             const int lc = MMA_TILE + lr - delta;
             const uint value = tile[lr * MMA_LDS + lr - delta];
-            nsum += value;
-            if (s[lr] == 0 || s[lc] == 0) continue;
+            const int valid = s[lr] != 0 && s[lc] != 0;
             const double r = xpcs_mma_ratio(n, value, s[lr], s[lc], inv[lr], inv[lc]);
-            if (count++ == 0) shift = r;
-            s1 += r - shift, s2 += (r - shift) * (r - shift);
+            const double x = valid ? r - shift : 0.0;
+            nsum += value, count += valid;
+            s1 += x, s2 += x * x;
         }
         const double c = (double)count;
         global ulong* p = part + 4 * (size_t)d;
