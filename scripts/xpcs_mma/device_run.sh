@@ -33,7 +33,7 @@ tune() {
 }
 run_variant() { # dataset, label, options...
   local name=$1 label=$2; shift 2
-  $CLI correlate "/tmp/$name.h5" --device ocl:NVIDIA "$@" -o "/tmp/${name}_$label.h5" >>"$log" 2>&1 ||
+  timeout 150 $CLI correlate "/tmp/$name.h5" --device ocl:NVIDIA "$@" -o "/tmp/${name}_$label.h5" >>"$log" 2>&1 ||
     echo "correlate $name $label failed" >>"$log"
   local names="g2 g2_err"
   [[ " $* " == *" --twotime 3 "* ]] && names="g2 g2_err twotime/3"
