@@ -129,10 +129,12 @@ void TestXpcsMma::emulatedTilingMatchesCpu() {
 
 void TestXpcsMma::fusedLagSumsMatchCpu_data() {
     QTest::addColumn<int>("frames");
+    QTest::addColumn<bool>("ask"); // MMA_FUSE_LAGS=1 (off by default)
     QTest::addColumn<bool>("fused");
     // 129 frames: 3 x 3 tiles, diagonals spanning two tiles, a last tile of one valid row.
-    QTest::newRow("129 frames, fused") << 129 << true;
-    QTest::newRow("70 frames, two-time map: not fused") << 70 << false;
+    QTest::newRow("129 frames, fused") << 129 << true << true;
+    QTest::newRow("70 frames, two-time map: not fused") << 70 << true << false;
+    QTest::newRow("70 frames, not asked: not fused") << 70 << false << false;
 }
 
 // One slot and no flush due: the Gram kernel reduces each tile's diagonals (exact N sums,
@@ -140,6 +142,7 @@ void TestXpcsMma::fusedLagSumsMatchCpu_data() {
 // a bin of equal constant pixels (g2 exactly 1, g2_err 0) and a bin of zeros (NaN).
 void TestXpcsMma::fusedLagSumsMatchCpu() {
     QFETCH(int, frames);
+    QFETCH(bool, ask);
     QFETCH(bool, fused);
     Array f = randomU8(std::size_t(frames), 17, 23, 7);
     LabelMask m = scattered(17, 23, 5, 8);
@@ -150,7 +153,8 @@ void TestXpcsMma::fusedLagSumsMatchCpu() {
                     m.labels[p] == 4 ? 3 : 0;
     xpcs::Params p;
     p.tuning = {{"MMA_EMULATE", 1}, {"MMA_STREAM", 1}, {"MMA_STREAM_FRAMES", 32}};
-    if (!fused) p.twotimeLabels = {3};
+    if (ask) p.tuning["MMA_FUSE_LAGS"] = 1;
+    if (ask && !fused) p.twotimeLabels = {3};
     xpcs::Result got;
     checkAgainstCpu(f, m, p, "mma", &got);
     QCOMPARE(ran(got, "xpcs mma lags"), fused);

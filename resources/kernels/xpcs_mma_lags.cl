@@ -1,7 +1,8 @@
 // ---- variant mma, lag sums fused into the Gram kernel (after xpcs_lags.cl, xpcs_mma.cl) ----
 //
-// MMA_FUSE = 1 (the host sets it when a run has one chunk, one slot, no two-time map and no
-// bin long enough for a mid flush): the Gram kernel never writes its tile. Its final s32 sums
+// MMA_FUSE = 1 (the host sets it under --tune MMA_FUSE_LAGS=1 when a run has one chunk, one
+// slot, no two-time map and no bin long enough for a mid flush): the Gram kernel never writes
+// its tile. Its final s32 sums
 // (< 2^31: no flush happened) go to local memory, and each work-item takes diagonals of the
 // tile (lag = row - column), summing in a fixed order:
 //   - the exact 64-bit sum of N_t over the diagonal's valid entries (t < frames), and
