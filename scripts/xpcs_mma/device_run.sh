@@ -82,6 +82,12 @@ for t in ${EXTRA:-MMA_FUSE_DIV=0 MMA_FUSE_LAGS=0}; do
       --json "$OUT/bench_${size}_mma-${t//=/}.json" >>"$log" 2>&1
   done
 done
+# ENVS: environment settings benched with mma's default tuning on large, e.g.
+# "CLSCOPE_COPY_NT=0 CLSCOPE_COPY_THREADS=16" (host copy into the pinned staging).
+for e in ${ENVS:-}; do
+  env "$e" $CLI bench xpcs --size large --device ocl:NVIDIA --variant mma --repeat 7 \
+    --json "$OUT/bench_large_mma-${e//=/}.json" >>"$log" 2>&1
+done
 PYTHONUNBUFFERED=1 timeout 200 python3 "$here/torch_peer.py" >>"$log" 2>&1 || echo "torch peer failed" >>"$log"
 python3 - "$OUT" <<'PY' >>"$log"
 import json, sys, glob
