@@ -5,43 +5,15 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <thread>
 #include <vector>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace clscope {
 
 namespace {
-
-// memcpy with non-temporal stores on x86 (the staging is read by the DMA, not by this core:
-// no read for ownership of the destination, no cache pollution); CLSCOPE_COPY_NT=0: memcpy.
-void streamCopy(char* to, const char* from, std::size_t bytes) {
-#if defined(__SSE2__)
-    static const bool nonTemporal = [] {
-        const char* env = std::getenv("CLSCOPE_COPY_NT");
-        return !env || std::strcmp(env, "0") != 0;
-    }();
-    const std::size_t head = (16 - reinterpret_cast<std::uintptr_t>(to) % 16) % 16;
-    if (nonTemporal && bytes >= head + 64) {
-        std::memcpy(to, from, head);
-        std::size_t i = head;
-        for (; i + 64 <= bytes; i += 64)
-            for (std::size_t k = 0; k < 64; k += 16)
-                _mm_stream_si128(reinterpret_cast<__m128i*>(to + i + k),
-                                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + i + k)));
-        _mm_sfence();
-        std::memcpy(to + i, from + i, bytes - i);
-        return;
-    }
-#endif
-    std::memcpy(to, from, bytes);
-}
 
 // Host threads kept for the process: starting 15 threads per 36 MB frame cost about as much
 // as the copy. A copy is cut into slices of sliceBytes that the threads (the caller too) take
@@ -92,7 +64,7 @@ class CopyPool {
         std::size_t copied = 0;
         for (std::size_t slice; (slice = next_.fetch_add(1)) < slices_; ++copied) {
             const std::size_t begin = slice * sliceBytes;
-            streamCopy(to_ + begin, from_ + begin, std::min(sliceBytes, bytes_ - begin));
+            std::memcpy(to_ + begin, from_ + begin, std::min(sliceBytes, bytes_ - begin));
         }
         if (copied == 0) return;
         std::lock_guard lock(mutex_);

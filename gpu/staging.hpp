@@ -47,7 +47,7 @@ class StreamUpload {
 };
 
 // memcpy over a pool of host threads kept for the process (large copies only; small ones on
-// the calling thread), with non-temporal stores on x86 unless CLSCOPE_COPY_NT=0.
+// the calling thread).
 void parallelCopy(void* to, const void* from, std::size_t bytes);
 
 } // namespace clscope
