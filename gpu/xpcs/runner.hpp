@@ -73,6 +73,10 @@ cl::Kernel xpcsKernel(ClSession& session, const std::string& name, const std::st
 Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
                    const LabelMask& mask, const Params& params, const Progress& progress);
 
+// Two-time maps of the bins result.twotime asks for, from the run's Gram matrices (slots
+// summed) and frame sums (gpu/xpcs/twotime_maps.cpp); nothing when none is asked.
+void twotimeMaps(DeviceRun& run, const Bins& bins, DType d, Result& result);
+
 // Raw frames of the chunk's rows, as one (T, rows*W) block into raw (blocking).
 void uploadRaw(ClSession& s, const cl::Buffer& raw, const Array& frames, const Chunk& c);
 
