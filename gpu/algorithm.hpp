@@ -159,7 +159,8 @@ struct BenchCase {
     std::string unit;        // unit of work/s, e.g. "GFLOP/s", "interactions/s"
     double unitScale = 1;    // work/s is divided by it (1e9 for GFLOP/s)
     std::string description; // e.g. "500 x 201x241 uint8, 15 bins"
-    bool endToEnd = false; // throughput from wall time (streams: transfers count), not kernel time
+    bool endToEnd = false;  // throughput from wall time (streams: transfers count), not kernel time
+    double uploadBytes = 0; // bytes a run sends to the device: bench reports the transfer bound
 };
 
 class PassPlan; // gpu/scale/passes.hpp

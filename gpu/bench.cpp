@@ -86,6 +86,8 @@ BenchRow benchVariant(const Algorithm& algorithm, const BenchCase& c,
     if (ms > 0) row.throughput = c.work / (ms * 1e-3) / c.unitScale;
     for (const TimingRecord& r : labels.records())
         row.labelsMedianMs[r.label] = r.medianMs;
+    if (c.uploadBytes > 0 && (row.h2dGBps = pinnedUploadGBps(devices.front())) > 0)
+        row.transferBoundMs = c.uploadBytes / (row.h2dGBps * 1e6);
     if (reference) {
         row.deviation = algorithm.compare(*last, *reference);
         row.checked = true;

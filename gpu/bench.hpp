@@ -32,7 +32,13 @@ struct BenchRow {
     bool checked = false;
     Deviation deviation;                          // against the reference, when checked
     std::map<std::string, double> labelsMedianMs; // median per profiling label
+    // BenchCase::uploadBytes / the first device's pinnedUploadGBps (0: not measured).
+    double h2dGBps = 0, transferBoundMs = 0;
 };
+
+// Host-to-device bandwidth from pinned host memory (GB/s, best of 3 writes of 256 MiB after a
+// warm-up), measured once per device and process; 0 for devices other than GPUs.
+double pinnedUploadGBps(const DeviceInfo& device);
 
 // Rows of one algorithm over the devices; the reference runs once on the host first.
 std::vector<BenchRow> benchAlgorithm(const Algorithm& algorithm,

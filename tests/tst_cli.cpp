@@ -137,6 +137,9 @@ class TestCli : public QObject {
         const QJsonObject row = rows[0].toObject();
         QVERIFY(row["ran"].toBool());
         QVERIFY(row["median_ms"].toDouble() > 0);
+        // The transfer bound is a field of every row: 0 where no GPU bandwidth was measured.
+        QVERIFY(row.contains("transfer_bound_ms") && row.contains("h2d_pinned_gbps"));
+        QCOMPARE(row["transfer_bound_ms"].toDouble(), 0.0);
         QVERIFY(row["deviation"].toObject()["pass"].toBool());
         QCOMPARE(row["deviation"].toObject()["beyond"].toInt(), 0);
         // Unknown names are usage errors, not empty tables.

@@ -115,6 +115,7 @@ class TestXpcs : public QObject {
     void referenceMatchesNumpy();
     void referenceSemantics();
     void chunkPlanCoversEveryPixel();
+    void binsOfSmallAndLargeLabels();
     void rejectsBadInputs();
     void fitsRecoverParameters();
     void commandLineRoundTrip();
@@ -235,6 +236,19 @@ void TestXpcs::referenceSemantics() {
     QCOMPARE(r.tau, (std::vector<double>{0.0, 0.5, 1.0}));
     QVERIFY(r.tauInSeconds);
     QCOMPARE(r.twotime.at(5)[1 * 3 + 2], float(2.0 * 400 / (2 * 300)));
+}
+
+// Labels up to 2^20 are listed and indexed through a table, larger ones sorted and searched:
+// both give the bins in ascending order, pixels in raster order inside each bin.
+void TestXpcs::binsOfSmallAndLargeLabels() {
+    for (const std::int32_t big : {9, 3000000}) {
+        const LabelMask mask{2, 3, {0, big, 2, big, 2, -1}};
+        QCOMPARE(mask.bins(), (std::vector<std::int32_t>{2, big}));
+        const xpcs::Bins bins = xpcs::makeBins(mask);
+        QCOMPARE(bins.labels, (std::vector<std::int32_t>{2, big}));
+        QCOMPARE(bins.pixelCounts, (std::vector<std::int64_t>{2, 2}));
+        QCOMPARE(bins.pixelIndex, (std::vector<std::int32_t>{2, 4, 1, 3}));
+    }
 }
 
 void TestXpcs::chunkPlanCoversEveryPixel() {

@@ -61,10 +61,19 @@ void compareBits(const char* what, const std::vector<double>& got,
                              .arg(want[first], 0, 'g', 17)));
 }
 
+// Whether a run's timings hold a label (which lag-sum kernel ran).
+bool ran(const xpcs::Result& r, const std::string& label) {
+    for (const TimingRecord& record : r.timings.records())
+        if (record.label == label) return true;
+    return false;
+}
+
+// The run's result in *out (when given) for further checks.
 void checkAgainstCpu(const Array& frames, const LabelMask& mask, xpcs::Params params,
-                     const std::string& expectedVariant = "mma") {
+                     const std::string& expectedVariant = "mma", xpcs::Result* out = nullptr) {
     const xpcs::Result want = xpcs::correlateCpu(frames, mask, params);
     const xpcs::Result got = test::runXpcs(testDevice(), "mma", frames, mask, params);
+    if (out) *out = got;
     QCOMPARE(got.variant, expectedVariant);
     compareBits("g2", got.g2, want.g2);
     // g2_err: the lag-sum kernel's double sums (every OpenCL variant) may differ in the last bit.
@@ -73,7 +82,7 @@ void checkAgainstCpu(const Array& frames, const LabelMask& mask, xpcs::Params pa
             QVERIFY2(std::abs(got.g2Err[i] - want.g2Err[i]) <= 1e-12 * std::abs(want.g2Err[i]),
                      qPrintable(QString("g2_err differs at %1").arg(i)));
     for (const auto& [label, map] : want.twotime)
-        QVERIFY(got.twotime.at(label) == map);
+        QVERIFY2(got.twotime.at(label) == map, "two-time map");
 }
 
 } // namespace
@@ -83,6 +92,8 @@ class TestXpcsMma : public QObject {
   private slots:
     void emulatedTilingMatchesCpu_data();
     void emulatedTilingMatchesCpu();
+    void fusedLagSumsMatchCpu_data();
+    void fusedLagSumsMatchCpu();
     void flushAtItsBound();
     void refusals();
     void uint16RunsGemm();
@@ -114,6 +125,40 @@ void TestXpcsMma::emulatedTilingMatchesCpu() {
     p.chunkPixels = std::size_t(chunkPixels);
     p.twotimeLabels = {2};
     checkAgainstCpu(randomU8(std::size_t(frames), 17, 23, 5), scattered(17, 23, 4, 6), p);
+}
+
+void TestXpcsMma::fusedLagSumsMatchCpu_data() {
+    QTest::addColumn<int>("frames");
+    QTest::addColumn<bool>("ask"); // MMA_FUSE_LAGS=1 (off by default)
+    QTest::addColumn<bool>("fused");
+    // 129 frames: 3 x 3 tiles, diagonals spanning two tiles, a last tile of one valid row.
+    QTest::newRow("129 frames, fused") << 129 << true << true;
+    QTest::newRow("70 frames, two-time map: not fused") << 70 << true << false;
+    QTest::newRow("70 frames, not asked: not fused") << 70 << false << false;
+}
+
+// One slot and no flush due: the Gram kernel reduces each tile's diagonals (exact N sums,
+// ratio moments) and xpcs_mma_lags merges them; g2 must still be cpu's bit for bit, including
+// a bin of equal constant pixels (g2 exactly 1, g2_err 0) and a bin of zeros (NaN).
+void TestXpcsMma::fusedLagSumsMatchCpu() {
+    QFETCH(int, frames);
+    QFETCH(bool, ask);
+    QFETCH(bool, fused);
+    Array f = randomU8(std::size_t(frames), 17, 23, 7);
+    LabelMask m = scattered(17, 23, 5, 8);
+    for (std::size_t t = 0; t < f.frameCount(); ++t)
+        for (std::size_t p = 0; p < m.labels.size(); ++p)
+            if (m.labels[p] >= 4) // bin 4: constant frames, bin 5: zeros
+                reinterpret_cast<std::uint8_t*>(f.bytes())[t * m.labels.size() + p] =
+                    m.labels[p] == 4 ? 3 : 0;
+    xpcs::Params p;
+    p.tuning = {{"MMA_EMULATE", 1}, {"MMA_STREAM", 1}, {"MMA_STREAM_FRAMES", 32}};
+    if (ask) p.tuning["MMA_FUSE_LAGS"] = 1;
+    if (ask && !fused) p.twotimeLabels = {3};
+    xpcs::Result got;
+    checkAgainstCpu(f, m, p, "mma", &got);
+    QCOMPARE(ran(got, "xpcs mma lags"), fused);
+    QCOMPARE(ran(got, "xpcs lag sums"), !fused);
 }
 
 // A bin of 800 pixels of 255, 400 in each of the 2 slots, sums 400 * 255^2 = 26 010 000 >

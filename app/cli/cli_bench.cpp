@@ -45,10 +45,15 @@ void printTable(const std::vector<BenchRow>& rows) {
                         "-", "-", "-", "-", "-", r.note.c_str());
             continue;
         }
+        char bound[96] = "";
+        if (r.transferBoundMs > 0)
+            std::snprintf(bound, sizeof bound, "%stransfer bound %.2f ms (%.1f GB/s pinned)",
+                          r.note.empty() ? "" : "; ", r.transferBoundMs, r.h2dGBps);
+        const std::string note = r.note + bound;
         std::printf("%-8s %-10s %-34.34s %-6s %10.3f %10.3f %10.1f %10.4g %-11s %14s  %s\n",
                     r.algorithm.c_str(), r.variant.c_str(), r.device.c_str(), r.size.c_str(),
                     r.minMs, r.medianMs, r.wallMedianMs, r.throughput, r.unit.c_str(),
-                    deviationText(r).c_str(), r.note.c_str());
+                    deviationText(r).c_str(), note.c_str());
     }
 }
 
@@ -81,6 +86,8 @@ nlohmann::json toJson(const std::vector<BenchRow>& rows, const BenchArgs& a) {
                                {"throughput", r.throughput},
                                {"unit", r.unit},
                                {"wall_median_ms", r.wallMedianMs},
+                               {"transfer_bound_ms", r.transferBoundMs},
+                               {"h2d_pinned_gbps", r.h2dGBps},
                                {"description", r.description},
                                {"max_deviation", r.checked ? r.deviation.maxDeviation : -1.0},
                                {"deviation", deviationJson(r)},

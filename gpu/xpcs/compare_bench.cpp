@@ -94,6 +94,7 @@ BenchCase Algorithm::benchCase(const std::string& size) const {
                     " bins";
     c.params = defaultParams();
     c.work = 2.0 * macs, c.unit = "GFLOP/s", c.unitScale = 1e9;
+    c.uploadBytes = static_cast<double>(d.frames.byteSize());
     const nlohmann::json provenance{{"file", "synthetic xpcs " + size}};
     if (size == "large") c.referenceInput = makeInput(d.frames, threeBins(d.labels), provenance);
     c.input = makeInput(std::move(d.frames), std::move(d.labels), provenance);

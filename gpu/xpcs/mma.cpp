@@ -49,18 +49,62 @@ bool onNvidia(const DeviceInfo& d) {
     return d.platform.find("NVIDIA") != std::string::npos && d.type == "GPU";
 }
 
+// Every kernel of an mma run, with MMA_FUSE set where the run fuses the lag sums.
+cl::Kernel mmaKernel(DeviceRun& run, const char* name) {
+    return xpcsKernel(run.session, name, run.options + (run.fused ? " -DMMA_FUSE=1" : ""));
+}
+
+// Tiles per side of a bin's Gram matrix, and the fused lag sums' partials (4 words for each
+// diagonal of each lower tile of each bin; see xpcs_mma_lags.cl).
+std::size_t sideTiles(const DeviceRun& run) {
+    return run.framePad / mmaTile(run.tuning);
+}
+std::size_t partialWords(const DeviceRun& run) {
+    const std::size_t tiles = sideTiles(run), tile = mmaTile(run.tuning);
+    return std::size_t(run.binCount) * tiles * (tiles + 1) / 2 * (2 * tile - 1) * 4;
+}
+
 void gramStep(DeviceRun& run, const Chunk& chunk, int accumulate) {
     const std::vector<std::int32_t> work = gemmWorkList(chunk, run.slots, mmaPixels);
     if (!run.work.get()) run.work = run.session.allocate(work.size() * 4, "xpcs mma work");
     run.session.upload(run.work, work.data(), work.size() * 4, "copy H->D work list");
-    const std::size_t tiles = run.framePad / mmaTile(run.tuning), entries = work.size() / 4;
+    const std::size_t tiles = sideTiles(run), entries = work.size() / 4;
     const std::size_t threads = mmaThreads(run.tuning);
     const int stride = static_cast<int>(chunk.paddedPixels());
-    cl::Kernel k = xpcsKernel(run.session, "xpcs_mma", run.options);
-    setArgs(k, run.data, run.work, run.gram, run.frames, run.framePad, stride, run.binCount,
-            accumulate);
+    if (run.fused && !run.gram.get()) // the partials in place of the Gram matrices
+        run.gram = run.session.allocate(partialWords(run) * 8, "xpcs mma lag partials");
+    cl::Kernel k = mmaKernel(run, "xpcs_mma");
+    setArgs(k, run.data, run.work, run.gram, run.sums, run.pixelCounts, run.gram, run.frames,
+            run.framePad, stride, run.binCount, accumulate);
     run.session.launch(k, "xpcs mma", {{tiles * (tiles + 1) / 2 * threads, entries}, {threads, 1}});
     run.session.finish(); // the work list lives on this stack frame
+}
+
+// Whether a run fuses the lag sums into the Gram kernel: one chunk (its Gram entries final in
+// one kernel), one slot, no two-time map (it reads the Gram matrix), tiles of at most 64 frames
+// (the tile in local memory) and no bin long enough for a mid flush (every sum stays in the
+// s32 accumulators), when MMA_FUSE_LAGS=1 asks for it. Off by default: on the H200 the fused
+// Gram kernel (3.65 ms on the large case) took longer than the Gram kernel and the shared lag
+// sums together (2.01 + 1.72 ms; kernel time 5.10 against 4.94 ms, seed 0.264 against 0.234).
+bool fuses(const DeviceRun& run, const std::vector<Chunk>& chunks) {
+    if (!valueOr(run.tuning, "MMA_FUSE_LAGS", 0) || run.twotime || run.slots != 1 ||
+        chunks.size() != 1 || mmaTile(run.tuning) > 64)
+        return false;
+    const std::vector<std::int32_t>& offsets = chunks.front().offsets;
+    const int flush = valueOr(run.tuning, "MMA_FLUSH_STEPS", mostFlushSteps(32));
+    for (std::size_t b = 0; b + 1 < offsets.size(); ++b)
+        if ((offsets[b + 1] - offsets[b]) / 32 > flush) return false;
+    return true;
+}
+
+// g2 and g2_err from the partials the fused Gram kernel left in run.gram.
+void fusedLags(DeviceRun& run, const cl::Buffer& g2, const cl::Buffer& g2Err) {
+    cl::Kernel k = mmaKernel(run, "xpcs_mma_lags");
+    setArgs(k, run.gram, run.sums, run.pixelCounts, g2, g2Err, run.frames,
+            static_cast<int>(sideTiles(run)));
+    run.session.launch(
+        k, "xpcs mma lags",
+        {{roundUp(std::size_t(run.frames), 64), std::size_t(run.binCount)}, {64, 1}});
 }
 
 // xpcs_mma_prepare over frames [t0, t1) held in raw (frame t0 first).
@@ -68,7 +112,7 @@ void prepareFrames(DeviceRun& run, const cl::Buffer& raw, const Chunk& chunk, in
                    int accumulate, std::size_t t0, std::size_t t1) {
     constexpr std::size_t group = 64; // MMA_PREP_WG
     const std::size_t framesPerGroup = shape(run.tuning, "MMA_PREP_FRAMES");
-    cl::Kernel k = xpcsKernel(run.session, "xpcs_mma_prepare", run.options);
+    cl::Kernel k = mmaKernel(run, "xpcs_mma_prepare");
     setArgs(k, raw, run.pixels, run.offsets, run.data, run.sums, run.frames, rawFrameSize,
             static_cast<int>(chunk.paddedPixels()), accumulate, static_cast<int>(t0),
             static_cast<int>(t1));
@@ -81,16 +125,15 @@ void prepareFrames(DeviceRun& run, const cl::Buffer& raw, const Chunk& chunk, in
 // frames streams in blocks of frames (MMA_STREAM): pinned staging filled by host threads, DMA
 // on a queue of its own, each block's prepare kernel overlapping the next block's copies;
 // otherwise one (rectangular) upload from pageable memory, then one kernel.
-void prepare(DeviceRun& run, const Array& frames, const cl::Buffer& raw, const Chunk& chunk,
-             int accumulate) {
+void prepare(DeviceRun& run, const Array& frames, const Chunk& chunk, int accumulate) {
     const std::size_t frameBytes = frames.frameSize(), count = frames.frameCount();
     const int rawFrameSize = static_cast<int>((chunk.rowEnd - chunk.rowBegin) * frames.width());
     const std::size_t tuned = shape(run.tuning, "MMA_STREAM_FRAMES"); // 0: 64 MiB of frames
     const std::size_t block = tuned ? tuned : std::max<std::size_t>(1, (64 << 20) / frameBytes);
     if (!valueOr(run.tuning, "MMA_STREAM", 0) || std::size_t(rawFrameSize) != frameBytes ||
         block >= count) {
-        uploadRaw(run.session, raw, frames, chunk);
-        return prepareFrames(run, raw, chunk, rawFrameSize, accumulate, 0, count);
+        uploadRaw(run.session, rawBuffer(run), frames, chunk);
+        return prepareFrames(run, rawBuffer(run), chunk, rawFrameSize, accumulate, 0, count);
     }
     StreamUpload stream(run.session, block * frameBytes, "xpcs frames (stream)");
     auto send = [&](std::size_t index) {
@@ -139,6 +182,8 @@ void checkMmaTuning(const Tuning& tuning) {
                                    {"MMA_PREP_FRAMES", 1, 16},
                                    {"MMA_STREAM", 0, 1},
                                    {"MMA_PREFETCH", 0, 1},
+                                   {"MMA_FUSE_LAGS", 0, 1},
+                                   {"MMA_FUSE_DIV", 0, 1},
                                    {"MMA_STREAM_FRAMES", 0, 1 << 20}};
     for (const Limit& l : limits)
         if (const int v = valueOr(tuning, l.name, l.min); v < l.min || v > l.max)
@@ -179,6 +224,8 @@ GpuVariant mmaVariant() {
     };
     v.gramStep = gramStep;
     v.prepare = prepare;
+    v.fuses = fuses;
+    v.fusedLags = fusedLags;
     return v;
 }
 

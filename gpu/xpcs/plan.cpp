@@ -14,6 +14,7 @@ namespace {
 Chunk makeChunk(const Bins& bins, std::size_t width, std::size_t rowBegin, std::size_t rowEnd,
                 const LayoutSpec& spec) {
     Chunk c{rowBegin, rowEnd, {}, {0}};
+    c.source.reserve(bins.pixelIndex.size() + bins.count() * spec.pixelAlign);
     const std::int64_t first = static_cast<std::int64_t>(rowBegin * width);
     const std::int64_t last = static_cast<std::int64_t>(rowEnd * width);
     for (std::size_t b = 0; b < bins.count(); ++b) {
@@ -34,10 +35,18 @@ Chunk makeChunk(const Bins& bins, std::size_t width, std::size_t rowBegin, std::
 
 std::vector<Chunk> planChunks(const Bins& bins, std::size_t height, std::size_t width,
                               const LayoutSpec& spec, std::size_t maxPixels, std::size_t maxRows) {
-    // Labelled pixels per image row.
+    // Labelled pixels per image row, walking each bin's pixels (raster order) row by row: no
+    // division per pixel.
     std::vector<std::size_t> perRow(height, 0);
-    for (std::int32_t p : bins.pixelIndex)
-        ++perRow[static_cast<std::size_t>(p) / width];
+    for (std::size_t b = 0; b < bins.count(); ++b) {
+        std::size_t y = 0, rowEnd = width;
+        for (std::int64_t k = bins.offsets[b]; k < bins.offsets[b + 1]; ++k) {
+            const auto p = static_cast<std::size_t>(bins.pixelIndex[static_cast<std::size_t>(k)]);
+            while (p >= rowEnd)
+                ++y, rowEnd += width;
+            ++perRow[y];
+        }
+    }
     std::vector<Chunk> chunks;
     std::size_t begin = 0, pixels = 0;
     for (std::size_t y = 0; y < height; ++y) {

@@ -4,6 +4,7 @@
 #include "gpu/kernel_source.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -13,8 +14,8 @@ namespace clscope::xpcs {
 
 cl::Kernel xpcsKernel(ClSession& session, const std::string& name, const std::string& options) {
     std::string source = kernelSource("common");
-    for (const char* part :
-         {"xpcs_common", "xpcs_lags", "xpcs_seed", "xpcs_gemm", "xpcs_gemm_gpu", "xpcs_mma"})
+    for (const char* part : {"xpcs_common", "xpcs_lags", "xpcs_seed", "xpcs_gemm", "xpcs_gemm_gpu",
+                             "xpcs_mma", "xpcs_mma_lags"})
         source.append("\n").append(kernelSource(part));
     const cl::Program program = session.device().program(source, "-cl-std=CL1.2 " + options);
     return cl::Kernel(program, name.c_str());
@@ -45,6 +46,11 @@ std::string options(DType d, Layout layout, const std::map<std::string, int>& tu
     for (const auto& [name, value] : tuning)
         s += " -D" + name + "=" + std::to_string(value);
     return s;
+}
+
+double msSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
 }
 
 std::string mib(std::uint64_t bytes) {
@@ -102,6 +108,11 @@ void uploadRaw(ClSession& s, const cl::Buffer& raw, const Array& frames, const C
     }
 }
 
+const cl::Buffer& rawBuffer(DeviceRun& run) {
+    if (!run.raw.get()) run.raw = run.session.allocate(run.rawBytes, "xpcs raw frames");
+    return run.raw;
+}
+
 namespace {
 
 // Raw chunk -> the variant's layout (no copy for layout 0).
@@ -140,64 +151,29 @@ void frameSums(DeviceRun& run, Layout layout, int accumulate) {
                        {{std::size_t(run.frames), lanes * run.binCount}, {32, lanes}});
 }
 
-// g2 and g2_err from the Gram diagonals, on the device.
-void lagSums(DeviceRun& run, const Bins& bins, Result& result) {
+// g2 and g2_err from the Gram diagonals, on the device (or the variant's fused lag sums).
+void lagSums(DeviceRun& run, const GpuVariant& variant, Result& result) {
     ClSession& s = run.session;
     const std::size_t cells = result.g2.size();
-    const std::vector<std::int64_t>& counts = bins.pixelCounts;
-    cl::Buffer pixelCounts = s.allocate(counts.size() * 8, "xpcs pixel counts");
     cl::Buffer g2 = s.allocate(cells * 8, "xpcs g2"), err = s.allocate(cells * 8, "xpcs g2_err");
-    s.upload(pixelCounts, counts.data(), counts.size() * 8, "copy H->D pixel counts");
-    cl::Kernel k = xpcsKernel(s, "xpcs_lag_sums", run.options);
-    setArgs(k, run.gram, run.sums, pixelCounts, g2, err, run.frames, run.framePad, run.binCount,
-            run.slots);
-    s.launch(k, "xpcs lag sums", {{std::size_t(run.frames), lanes * run.binCount}, {32, lanes}});
+    if (run.fused) {
+        variant.fusedLags(run, g2, err);
+    } else {
+        cl::Kernel k = xpcsKernel(s, "xpcs_lag_sums", run.options);
+        setArgs(k, run.gram, run.sums, run.pixelCounts, g2, err, run.frames, run.framePad,
+                run.binCount, run.slots);
+        s.launch(k, "xpcs lag sums",
+                 {{std::size_t(run.frames), lanes * run.binCount}, {32, lanes}});
+    }
     s.download(g2, result.g2.data(), cells * 8, "copy D->H g2");
     s.download(err, result.g2Err.data(), cells * 8, "copy D->H g2_err");
 }
 
-// 64-bit sums (ulong, long or double as the dtype says) as doubles.
-std::vector<double> sumsAsDouble(const std::vector<std::uint64_t>& raw, DType d) {
-    std::vector<double> out(raw.size());
-    for (std::size_t i = 0; i < raw.size(); ++i) {
-        if (d == DType::Float32)
-            std::memcpy(&out[i], &raw[i], 8);
-        else if (d == DType::Int32)
-            out[i] = static_cast<double>(static_cast<std::int64_t>(raw[i]));
-        else
-            out[i] = static_cast<double>(raw[i]);
-    }
-    return out;
-}
-
-// Two-time maps of the asked bins from their downloaded Gram matrices (slots summed).
-void twotimeMaps(DeviceRun& run, const Bins& bins, DType d, Result& result) {
-    if (result.twotime.empty()) return;
-    const std::size_t frames = run.frames, pad = run.framePad, plane = pad * pad;
-    std::vector<std::uint64_t> raw(bins.count() * frames);
-    run.session.download(run.sums, raw.data(), raw.size() * 8, "copy D->H frame sums");
-    const std::vector<double> allSums = sumsAsDouble(raw, d);
-    for (auto& [label, map] : result.twotime) {
-        const std::size_t b = static_cast<std::size_t>(bins.find(label));
-        std::vector<double> gram(plane, 0.0);
-        for (int slot = 0; slot < run.slots; ++slot) {
-            raw.resize(plane);
-            const std::size_t offset = (slot * bins.count() + b) * plane * 8;
-            run.session.queue().enqueueReadBuffer(run.gram, CL_TRUE, offset, plane * 8, raw.data());
-            const std::vector<double> part = sumsAsDouble(raw, d);
-            for (std::size_t i = 0; i < plane; ++i)
-                gram[i] += part[i];
-        }
-        const std::vector<double> sums(allSums.begin() + b * frames,
-                                       allSums.begin() + (b + 1) * frames);
-        map = twotimeMap(frames, bins.pixelCounts[b], sums,
-                         [&](std::size_t t1, std::size_t t2) { return gram[t1 * pad + t2]; });
-    }
-}
-
-// Plan the chunks and allocate every buffer of the run; returns the raw-frames buffer.
-cl::Buffer prepare(DeviceRun& run, const DeviceInfo& device, const Array& frames, const Bins& bins,
-                   const LayoutSpec& spec, const Params& params, std::vector<Chunk>& chunks) {
+// Plan the chunks and allocate the run's buffers (the raw frames on first use; no Gram
+// matrices when the variant fuses the lag sums into its Gram step).
+void prepare(DeviceRun& run, const GpuVariant& variant, const DeviceInfo& device,
+             const Array& frames, const Bins& bins, const LayoutSpec& spec, const Params& params,
+             std::vector<Chunk>& chunks) {
     ClSession& session = run.session;
     const std::size_t pad = run.framePad, frameCount = frames.frameCount();
     const std::size_t gramBytes = std::size_t(run.slots) * bins.count() * pad * pad * sumBytes;
@@ -209,25 +185,29 @@ cl::Buffer prepare(DeviceRun& run, const DeviceInfo& device, const Array& frames
     for (const Chunk& c : chunks)
         mostRows = std::max(mostRows, c.rowEnd - c.rowBegin),
         mostPixels = std::max(mostPixels, c.paddedPixels());
+    const auto start = std::chrono::steady_clock::now();
     const std::size_t element = dtypeSize(frames.dtype());
-    cl::Buffer raw =
-        session.allocate(mostRows * frames.width() * frameCount * element, "xpcs raw frames");
+    run.rawBytes = mostRows * frames.width() * frameCount * element;
     run.data =
         spec.layout == Layout::Raw
-            ? raw
+            ? rawBuffer(run)
             : session.allocate(mostPixels * std::max(pad, frameCount) * element, "xpcs chunk");
     run.pixels = session.allocate(mostPixels * 4, "xpcs chunk pixels");
     run.offsets = session.allocate((bins.count() + 1) * 4, "xpcs chunk offsets");
-    run.gram = session.allocate(gramBytes, "xpcs gram");
+    run.fused = variant.fuses && variant.fuses(run, chunks);
+    if (!run.fused) run.gram = session.allocate(gramBytes, "xpcs gram");
     run.sums = session.allocate(sumsBytes, "xpcs frame sums");
-    return raw;
+    const std::vector<std::int64_t>& counts = bins.pixelCounts;
+    run.pixelCounts = session.allocate(counts.size() * 8, "xpcs pixel counts");
+    session.upload(run.pixelCounts, counts.data(), counts.size() * 8, "copy H->D pixel counts");
+    session.timings().add("xpcs buffers (host)", msSince(start));
 }
 
 // Upload, reorder and correlate one chunk; chunk 0 stores, the next ones add. Progress moves
 // from `from` to `to` over the chunk's steps.
 void processChunk(DeviceRun& run, const GpuVariant& variant, const LayoutSpec& spec,
-                  const Array& frames, const cl::Buffer& raw, const Chunk& c, int accumulate,
-                  const Progress& progress, double from, double to) {
+                  const Array& frames, const Chunk& c, int accumulate, const Progress& progress,
+                  double from, double to) {
     const int rawFrameSize = static_cast<int>((c.rowEnd - c.rowBegin) * frames.width());
     run.stride = spec.layout == Layout::Raw          ? rawFrameSize
                  : spec.layout == Layout::FrameMajor ? static_cast<int>(c.paddedPixels())
@@ -235,10 +215,10 @@ void processChunk(DeviceRun& run, const GpuVariant& variant, const LayoutSpec& s
     run.session.upload(run.pixels, c.source.data(), c.source.size() * 4, "copy H->D pixels");
     run.session.upload(run.offsets, c.offsets.data(), c.offsets.size() * 4, "copy H->D pixels");
     if (variant.prepare) {
-        variant.prepare(run, frames, raw, c, accumulate);
+        variant.prepare(run, frames, c, accumulate);
     } else {
-        uploadRaw(run.session, raw, frames, c);
-        reorder(run, raw, c, spec, rawFrameSize);
+        uploadRaw(run.session, rawBuffer(run), frames, c);
+        reorder(run, rawBuffer(run), c, spec, rawFrameSize);
     }
     run.session.finish();
     progress.report(from + 0.2 * (to - from));
@@ -257,6 +237,7 @@ namespace {
 // One run over every bin of mask.
 Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
                const LabelMask& mask, const Params& params, const Progress& progress) {
+    const auto start = std::chrono::steady_clock::now();
     checkInputs(frames, mask, params);
     const Bins bins = makeBins(mask);
     const std::string overflow = sums64Overflow(
@@ -280,17 +261,19 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
     run.framePad = static_cast<int>(roundUp(frames.frameCount(), spec.frameAlign));
     run.binCount = static_cast<int>(bins.count());
     run.slots = variant.slots(device, bins, run.framePad, tuning);
+    run.twotime = !result.twotime.empty();
     try {
         std::vector<Chunk> chunks;
-        const cl::Buffer raw = prepare(run, device, frames, bins, spec, params, chunks);
+        prepare(run, variant, device, frames, bins, spec, params, chunks);
+        session.timings().add("xpcs setup: checks, plan, buffers (host)", msSince(start));
         for (std::size_t i = 0; i < chunks.size(); ++i) {
             const double n = static_cast<double>(chunks.size());
-            processChunk(run, variant, spec, frames, raw, chunks[i], i > 0, progress,
+            processChunk(run, variant, spec, frames, chunks[i], i > 0, progress,
                          0.9 * static_cast<double>(i) / n, 0.9 * static_cast<double>(i + 1) / n);
             progress.report(0.9 * static_cast<double>(i + 1) / n);
             progress.checkCancel();
         }
-        lagSums(run, bins, result);
+        lagSums(run, variant, result);
         progress.report(0.95);
         twotimeMaps(run, bins, frames.dtype(), result);
         session.finish();

@@ -25,10 +25,14 @@ struct DeviceRun {
     std::string options; // -D flags of every kernel of the run
     std::map<std::string, int> tuning;
     int frames = 0, framePad = 0, binCount = 0, slots = 1;
-    int stride = 0;    // xpcs_pixel stride of the chunk layout
-    cl::Buffer data;   // the chunk in the variant's layout
-    cl::Buffer pixels; // chunk source indices (layout 0 reads pixels through them)
-    cl::Buffer offsets, gram, sums, work;
+    int stride = 0;       // xpcs_pixel stride of the chunk layout
+    bool twotime = false; // two-time maps asked for (they read the Gram matrices)
+    bool fused = false;   // the variant's Gram step makes the lag sums (no Gram matrices)
+    cl::Buffer data;      // the chunk in the variant's layout
+    cl::Buffer pixels;    // chunk source indices (layout 0 reads pixels through them)
+    cl::Buffer offsets, gram, sums, work, pixelCounts;
+    std::size_t rawBytes = 0; // of the raw-frames buffer, allocated on first use (rawBuffer)
+    cl::Buffer raw;
     // XPCS_CPU: the kernels' CPU-device code paths (set for CPU devices, see xpcs.cl).
     bool onCpu() const {
         const auto it = tuning.find("XPCS_CPU");
@@ -49,18 +53,29 @@ struct GpuVariant {
     // Fill gram for one chunk: store (accumulate = 0) or add (1).
     std::function<void(DeviceRun&, const Chunk&, int accumulate)> gramStep;
     // Optional: upload the chunk's frames and make its layout and frame sums (the pixels and
-    // offsets are on the device; raw is the raw-frames buffer). Empty: the shared upload and
-    // reorder before gramStep, frame sums after it.
-    std::function<void(DeviceRun&, const Array& frames, const cl::Buffer& raw, const Chunk&,
-                       int accumulate)>
-        prepare;
+    // offsets are on the device; rawBuffer gives the raw-frames buffer). Empty: the shared upload
+    // and reorder before gramStep, frame sums after it.
+    std::function<void(DeviceRun&, const Array& frames, const Chunk&, int accumulate)> prepare;
+    // Optional: whether the Gram step of this run (its chunks planned) makes the lag sums itself
+    // (DeviceRun::fused: the runner allocates no Gram matrices, gram is the variant's to use);
+    // fusedLags then fills g2 and g2_err
+    // (device buffers of bins x frames doubles) after the last chunk.
+    std::function<bool(const DeviceRun&, const std::vector<Chunk>&)> fuses;
+    std::function<void(DeviceRun&, const cl::Buffer& g2, const cl::Buffer& g2Err)> fusedLags;
 };
+
+// The run's raw-frames buffer (allocated on the first call).
+const cl::Buffer& rawBuffer(DeviceRun& run);
 
 // A kernel of the xpcs program (common.cl and the xpcs_*.cl parts), built with options.
 cl::Kernel xpcsKernel(ClSession& session, const std::string& name, const std::string& options);
 
 Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
                    const LabelMask& mask, const Params& params, const Progress& progress);
+
+// Two-time maps of the bins result.twotime asks for, from the run's Gram matrices (slots
+// summed) and frame sums (gpu/xpcs/twotime_maps.cpp); nothing when none is asked.
+void twotimeMaps(DeviceRun& run, const Bins& bins, DType d, Result& result);
 
 // Raw frames of the chunk's rows, as one (T, rows*W) block into raw (blocking).
 void uploadRaw(ClSession& s, const cl::Buffer& raw, const Array& frames, const Chunk& c);

@@ -48,7 +48,7 @@
 #define MMA_PREFETCH 1 // load the next 64 pixels while the current ones multiply
 #endif
 #define MMA_TILE (MMA_WM * 16 * MMA_MI) // frames per side of a work-group tile
-#define MMA_KB 64                        // pixels per iteration (two k32 steps)
+#define MMA_KB 64                       // pixels per iteration (two k32 steps)
 #define MMA_WARPS (MMA_WM * MMA_WN)
 #define MMA_THREADS (32 * MMA_WARPS)
 #if MMA_TILE != MMA_WN * 8 * MMA_NJ
@@ -72,9 +72,11 @@ inline uint xpcs_mma_dot4(uint x, uint y) {
 inline void xpcs_mma_emulate(local xpcs_mma_share* share, int w, int lane, uint a[MMA_MI][4],
                              uint b[MMA_NJ][2], uint acc[MMA_MI][MMA_NJ][4]) {
     for (int i = 0; i < MMA_MI; ++i)
-        for (int r = 0; r < 4; ++r) share->a[w][lane][i][r] = a[i][r];
+        for (int r = 0; r < 4; ++r)
+            share->a[w][lane][i][r] = a[i][r];
     for (int j = 0; j < MMA_NJ; ++j)
-        for (int r = 0; r < 2; ++r) share->b[w][lane][j][r] = b[j][r];
+        for (int r = 0; r < 2; ++r)
+            share->b[w][lane][j][r] = b[j][r];
     barrier(CLK_LOCAL_MEM_FENCE);
     const int g = lane / 4, q = lane % 4;
     for (int i = 0; i < MMA_MI; ++i)
@@ -101,10 +103,10 @@ inline void xpcs_mma_one(uint d[4], uint a0, uint a1, uint a2, uint a3, uint b0,
                  : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
                  : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
-#define XPCS_MMA_STEP(a, b, acc)                                                                 \
-    _Pragma("unroll") for (int i = 0; i < MMA_MI; ++i) _Pragma("unroll") for (int j = 0;        \
-                                                                            j < MMA_NJ; ++j)    \
-        xpcs_mma_one(acc[i][j], a[i][0], a[i][1], a[i][2], a[i][3], b[j][0], b[j][1])
+#define XPCS_MMA_STEP(a, b, acc)                                                                   \
+    _Pragma("unroll") for (int i = 0; i < MMA_MI; ++i)                                             \
+        _Pragma("unroll") for (int j = 0; j < MMA_NJ; ++j)                                         \
+            xpcs_mma_one(acc[i][j], a[i][0], a[i][1], a[i][2], a[i][3], b[j][0], b[j][1])
 #endif
 
 // Add (or store, add = 0) the warp's partial sums into gram and clear them.
@@ -124,23 +126,54 @@ inline void xpcs_mma_flush(global ulong* gram, int4 item, int binCount, int fram
 }
 
 // 16 pixels from pixel k on of each of the work-item's 2 MMA_MI A rows and MMA_NJ B rows.
-#define XPCS_MMA_LOAD(la, lb, k)                                                                 \
-    _Pragma("unroll") for (int r = 0; r < 2 * MMA_MI; ++r) la[r] =                               \
-        *(global const uint4*)(rowsA[r] + (k));                                                  \
-    _Pragma("unroll") for (int r = 0; r < MMA_NJ; ++r) lb[r] = *(global const uint4*)(rowsB[r] + (k))
+#define XPCS_MMA_LOAD(la, lb, k)                                                                   \
+    _Pragma("unroll") for (int r = 0; r < 2 * MMA_MI; ++r) la[r] =                                 \
+        *(global const uint4*)(rowsA[r] + (k));                                                    \
+    _Pragma("unroll") for (int r = 0; r < MMA_NJ; ++r) lb[r] =                                     \
+        *(global const uint4*)(rowsB[r] + (k))
 
 // Global (lower tiles * MMA_THREADS, work entries); work-group (MMA_THREADS, 1). Rows of
 // frames >= `frames` read the last frame (their sums land in gram cells nobody reads).
+#ifndef MMA_FUSE
+#define MMA_FUSE 0
+#endif
+#if MMA_FUSE                   // xpcs_mma_lags.cl
+#define MMA_LDS (MMA_TILE + 1) // row stride of the local tile: diagonals hit distinct banks
+void xpcs_mma_fused_end(local const uint* tile, local ulong* s, local double* inv, int2 origin,
+                        int bin, global const ulong* sums, global const long* pixelCounts,
+                        global ulong* partials, int frames);
+
+// The warp's fragments into the local tile; (r0, c0): the lane's first row and column in it.
+inline void xpcs_mma_to_local(local uint* tile, int r0, int c0, uint acc[MMA_MI][MMA_NJ][4]) {
+#pragma unroll
+    for (int i = 0; i < MMA_MI; ++i)
+#pragma unroll
+        for (int j = 0; j < MMA_NJ; ++j)
+#pragma unroll
+            for (int c = 0; c < 4; ++c)
+                tile[(r0 + 16 * i + (c >> 1) * 8) * MMA_LDS + c0 + 8 * j + (c & 1)] = acc[i][j][c];
+}
+#endif
+
+// MMA_FUSE: sums, pixelCounts and partials are read and written instead of gram (unused then).
 kernel void xpcs_mma(global const uchar* data, global const int4* work, global ulong* gram,
-                     int frames, int framePad, int stride, int binCount, int accumulate) {
+                     global const ulong* sums, global const long* pixelCounts,
+                     global ulong* partials, int frames, int framePad, int stride, int binCount,
+                     int accumulate) {
 #if MMA_EMULATE
     local xpcs_mma_share shared;
     local xpcs_mma_share* share = &shared;
 #endif
+#if MMA_FUSE
+    local uint fusedTile[MMA_TILE * (MMA_TILE + 1)];
+    local ulong fusedSums[2 * MMA_TILE];
+    local double fusedInv[2 * MMA_TILE];
+#endif
     const int2 tile = xpcs_lower_tile(get_group_id(0)) * MMA_TILE;
     const int4 item = work[get_group_id(1)];
     const int lid = get_local_id(0), warp = lid / 32, lane = lid % 32, g = lane / 4, q = lane % 4;
-    const int t1 = tile.x + 16 * MMA_MI * (warp / MMA_WN), t2 = tile.y + 8 * MMA_NJ * (warp % MMA_WN);
+    const int t1 = tile.x + 16 * MMA_MI * (warp / MMA_WN),
+              t2 = tile.y + 8 * MMA_NJ * (warp % MMA_WN);
     global const uchar* rowsA[2 * MMA_MI];
     global const uchar* rowsB[MMA_NJ];
 #pragma unroll
@@ -155,7 +188,8 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
 #pragma unroll
         for (int j = 0; j < MMA_NJ; ++j)
 #pragma unroll
-            for (int c = 0; c < 4; ++c) acc[i][j][c] = 0;
+            for (int c = 0; c < 4; ++c)
+                acc[i][j][c] = 0;
     int add = accumulate, steps = 0;
 #if MMA_PREFETCH
     uint4 na[2 * MMA_MI], nb[MMA_NJ]; // the next iteration's pixels, loaded during this one's
@@ -165,9 +199,11 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
         uint4 la[2 * MMA_MI], lb[MMA_NJ];
 #if MMA_PREFETCH
 #pragma unroll
-        for (int r = 0; r < 2 * MMA_MI; ++r) la[r] = na[r];
+        for (int r = 0; r < 2 * MMA_MI; ++r)
+            la[r] = na[r];
 #pragma unroll
-        for (int r = 0; r < MMA_NJ; ++r) lb[r] = nb[r];
+        for (int r = 0; r < MMA_NJ; ++r)
+            lb[r] = nb[r];
         if (k + MMA_KB < item.z) XPCS_MMA_LOAD(na, nb, k + MMA_KB);
 #else
         XPCS_MMA_LOAD(la, lb, k);
@@ -185,14 +221,20 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
             for (int j = 0; j < MMA_NJ; ++j)
                 b[j][0] = s ? lb[j].s2 : lb[j].s0, b[j][1] = s ? lb[j].s3 : lb[j].s1;
             XPCS_MMA_STEP(a, b, acc);
-            if (++steps == MMA_FLUSH_STEPS) {
+            if (!MMA_FUSE && ++steps == MMA_FLUSH_STEPS) { // never reached under MMA_FUSE
                 xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);
                 add = 1, steps = 0;
             }
         }
     }
+#if MMA_FUSE
+    xpcs_mma_to_local(fusedTile, t1 - tile.x + g, t2 - tile.y + 2 * q, acc);
+    xpcs_mma_fused_end(fusedTile, fusedSums, fusedInv, tile, item.x, sums, pixelCounts, partials,
+                       frames);
+#else
     if (steps > 0 || add == accumulate) // also stores the zeros of an empty piece
         xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);
+#endif
 }
 
 // Raw frames [tBegin, tEnd) (raw starts at frame tBegin) -> rows tBegin..tEnd-1 of the
@@ -216,7 +258,8 @@ kernel void xpcs_mma_prepare(global const uchar* raw, global const int* source,
     const int bin = get_group_id(1), end = offsets[bin + 1];
     ulong s[MMA_PREP_FRAMES];
 #pragma unroll
-    for (int f = 0; f < MMA_PREP_FRAMES; ++f) s[f] = 0;
+    for (int f = 0; f < MMA_PREP_FRAMES; ++f)
+        s[f] = 0;
     for (int q = offsets[bin] + 16 * lid; q < end; q += 16 * MMA_PREP_WG) {
         int src[16];
 #pragma unroll
@@ -248,11 +291,13 @@ kernel void xpcs_mma_prepare(global const uchar* raw, global const int* source,
         }
     }
 #pragma unroll
-    for (int f = 0; f < MMA_PREP_FRAMES; ++f) partial[f][lid] = s[f];
+    for (int f = 0; f < MMA_PREP_FRAMES; ++f)
+        partial[f][lid] = s[f];
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid >= MMA_PREP_FRAMES || t0 + lid >= tEnd) return;
     ulong total = 0;
-    for (int i = 0; i < MMA_PREP_WG; ++i) total += partial[lid][i];
+    for (int i = 0; i < MMA_PREP_WG; ++i)
+        total += partial[lid][i];
     xpcs_store(&sums[(size_t)bin * frames + t0 + lid], total, accumulate);
 }
 

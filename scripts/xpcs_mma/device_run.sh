@@ -3,6 +3,10 @@
 # (PROBE=path), check mma and gemm against cpu bit for bit on the seed and large datasets
 # (correlate outputs compared by same_g2), time both variants with `clscope-cli bench`, run
 # the PyTorch peers, and print a short table last. Writes logs and JSON under $OUT.
+# NOGEMM=1: mma only (gemm neither checked nor timed). CHECK: the other OpenCL variants checked
+# against cpu on both datasets (default "naive ordered"); every variant's two-time map of bin 3
+# on large is compared with cpu's too. The bench rows carry the transfer bound (bytes / pinned
+# host-to-device bandwidth) beside kernel and wall time.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
@@ -18,24 +22,30 @@ g++ -O2 "$here/h2d_bandwidth.cpp" -lOpenCL -o /tmp/h2d && /tmp/h2d 512 >>"$log" 
 if [ -n "${PROBE:-}" ]; then
   g++ -O2 -std=c++17 "$PROBE" -o /tmp/mma_probe -lOpenCL && /tmp/mma_probe 2>&1 | tail -3 >>"$log"
 fi
-# SHAPES: mma warp shapes "WM,WN,MI,NJ[,PREP_FRAMES[,PREFETCH]]" to check and time.
-SHAPES=${SHAPES:-2,2,2,4}
+# SHAPES: mma warp shapes "WM,WN,MI,NJ[,PREP_FRAMES[,PREFETCH]]" to check and time;
+# "default": the variant's own tuning (no --tune).
+SHAPES=${SHAPES:-default}
 tune() {
+  [ "$1" = default ] && return
   IFS=, read -r wm wn mi nj pf pre <<<"$1"
   echo "--tune MMA_WM=$wm --tune MMA_WN=$wn --tune MMA_MI=$mi --tune MMA_NJ=$nj" \
     "--tune MMA_PREP_FRAMES=${pf:-4} --tune MMA_PREFETCH=${pre:-1}"
 }
 run_variant() { # dataset, label, options...
   local name=$1 label=$2; shift 2
-  $CLI correlate "/tmp/$name.h5" --device ocl:NVIDIA "$@" -o "/tmp/${name}_$label.h5" >>"$log" 2>&1 ||
+  timeout 150 $CLI correlate "/tmp/$name.h5" --device ocl:NVIDIA "$@" -o "/tmp/${name}_$label.h5" >>"$log" 2>&1 ||
     echo "correlate $name $label failed" >>"$log"
-  echo "exact $name $label vs cpu: $(/tmp/same_g2 "/tmp/${name}_$label.h5" "/tmp/${name}_cpu.h5" | tr '\n' ' ')" >>"$log"
+  local names="g2 g2_err"
+  [[ " $* " == *" --twotime 3 "* ]] && names="g2 g2_err twotime/3"
+  # shellcheck disable=SC2086
+  echo "exact $name $label vs cpu: $(/tmp/same_g2 "/tmp/${name}_$label.h5" "/tmp/${name}_cpu.h5" /xpcs $names | tr '\n' ' ')" >>"$log"
 }
 check() { # dataset name, generate options
   local name=$1; shift
   $CLI generate xpcs -o "/tmp/$name.h5" --model seed --compression none "$@" >/dev/null
-  $CLI correlate "/tmp/$name.h5" --device cpu --variant cpu -o "/tmp/${name}_cpu.h5" >/dev/null
-  run_variant "$name" gemm --variant gemm
+  $CLI correlate "/tmp/$name.h5" --device cpu --variant cpu --twotime 3 -o "/tmp/${name}_cpu.h5" >/dev/null
+  for v in ${CHECK-naive ordered}; do run_variant "$name" "$v" --variant "$v"; done
+  [ -n "${NOGEMM:-}" ] || run_variant "$name" gemm --variant gemm
   for s in $SHAPES; do
     # shellcheck disable=SC2046
     run_variant "$name" "mma$s" --variant mma $(tune "$s")
@@ -52,18 +62,31 @@ if [ -n "${VERBOSE:-}" ]; then # ptxas registers and spills of the default mma b
 fi
 check seed
 check large --frames 2000 --height 511 --width 511 --ring-width 8
+# Two-time map asked for: mma writes the Gram matrices (lag sums not fused); g2 still exact.
+for v in mma $([ -n "${NOGEMM:-}" ] || echo gemm) ${CHECK-naive ordered}; do
+  run_variant large "$v-twotime" --variant "$v" --twotime 3
+done
 for size in seed large; do
-  $CLI bench xpcs --size $size --device ocl:NVIDIA --variant gemm --repeat 7 \
-    --json "$OUT/bench_${size}_gemm.json" >>"$log" 2>&1
+  [ -n "${NOGEMM:-}" ] || $CLI bench xpcs --size $size --device ocl:NVIDIA --variant gemm \
+    --repeat 7 --json "$OUT/bench_${size}_gemm.json" >>"$log" 2>&1
   for s in $SHAPES; do
     # shellcheck disable=SC2046
     $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 $(tune "$s") \
       --json "$OUT/bench_${size}_mma${s//,/-}.json" >>"$log" 2>&1
   done
 done
-for size in seed large; do # the same without the streamed upload
-  $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 --tune MMA_STREAM=0 \
-    --json "$OUT/bench_${size}_mma-nostream.json" >>"$log" 2>&1
+# EXTRA: more --tune sets for mma, e.g. "MMA_STREAM=0 MMA_FUSE_LAGS=0" (one bench each).
+for t in ${EXTRA:-MMA_FUSE_DIV=0 MMA_FUSE_LAGS=0}; do
+  for size in seed large; do
+    $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 --tune "$t" \
+      --json "$OUT/bench_${size}_mma-${t//=/}.json" >>"$log" 2>&1
+  done
+done
+# ENVS: environment settings benched with mma's default tuning on large, e.g.
+# "CLSCOPE_COPY_NT=0 CLSCOPE_COPY_THREADS=16" (host copy into the pinned staging).
+for e in ${ENVS:-}; do
+  env "$e" $CLI bench xpcs --size large --device ocl:NVIDIA --variant mma --repeat 7 \
+    --json "$OUT/bench_large_mma-${e//=/}.json" >>"$log" 2>&1
 done
 PYTHONUNBUFFERED=1 timeout 200 python3 "$here/torch_peer.py" >>"$log" 2>&1 || echo "torch peer failed" >>"$log"
 python3 - "$OUT" <<'PY' >>"$log"
@@ -74,8 +97,11 @@ for f in sorted(glob.glob(sys.argv[1] + "/bench_*.json")):
                            if "xpcs" in k or v > 0.5)
         d = r.get("deviation", {})
         tag = f.rsplit("_", 1)[-1][:-5]
-        print(f"bench {r.get('size')} {tag}: kernel {r.get('median_ms', 0):.3f} ms "
-              f"(min {r.get('min_ms', 0):.3f}), wall {r.get('wall_median_ms', 0):.1f} ms, "
+        k, w, b = r.get('median_ms', 0), r.get('wall_median_ms', 0), r.get('transfer_bound_ms', 0)
+        print(f"bench {r.get('size')} {tag}: kernel {k:.3f} ms "
+              f"(min {r.get('min_ms', 0):.3f}), wall {w:.1f} ms, transfer bound {b:.2f} ms "
+              f"({r.get('h2d_pinned_gbps', 0):.1f} GB/s), wall / (transfer + kernel) "
+              f"{w / (b + k) if b + k else 0:.2f}, "
               f"{r.get('note', '')}, max dev {d.get('max')} pass {d.get('pass')} | {labels}")
 PY
 (cd "$OUT" && tar czf results.tgz ./*.json run.log && rm -f ./*.json)
