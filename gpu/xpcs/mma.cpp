@@ -183,7 +183,6 @@ void checkMmaTuning(const Tuning& tuning) {
                                    {"MMA_STREAM", 0, 1},
                                    {"MMA_PREFETCH", 0, 1},
                                    {"MMA_FUSE_LAGS", 0, 1},
-                                   {"MMA_FUSE_DIV", 0, 1},
                                    {"MMA_STREAM_FRAMES", 0, 1 << 20}};
     for (const Limit& l : limits)
         if (const int v = valueOr(tuning, l.name, l.min); v < l.min || v > l.max)

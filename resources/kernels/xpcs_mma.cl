@@ -139,8 +139,8 @@ inline void xpcs_mma_flush(global ulong* gram, int4 item, int binCount, int fram
 #endif
 #if MMA_FUSE                   // xpcs_mma_lags.cl
 #define MMA_LDS (MMA_TILE + 1) // row stride of the local tile: diagonals hit distinct banks
-void xpcs_mma_fused_end(local const uint* tile, local ulong* s, local double* inv, int2 origin,
-                        int bin, global const ulong* sums, global const long* pixelCounts,
+void xpcs_mma_fused_end(local const uint* tile, local ulong* s, int2 origin, int bin,
+                        global const ulong* sums, global const long* pixelCounts,
                         global ulong* partials, int frames);
 
 // The warp's fragments into the local tile; (r0, c0): the lane's first row and column in it.
@@ -167,7 +167,6 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
 #if MMA_FUSE
     local uint fusedTile[MMA_TILE * (MMA_TILE + 1)];
     local ulong fusedSums[2 * MMA_TILE];
-    local double fusedInv[2 * MMA_TILE];
 #endif
     const int2 tile = xpcs_lower_tile(get_group_id(0)) * MMA_TILE;
     const int4 item = work[get_group_id(1)];
@@ -229,8 +228,7 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
     }
 #if MMA_FUSE
     xpcs_mma_to_local(fusedTile, t1 - tile.x + g, t2 - tile.y + 2 * q, acc);
-    xpcs_mma_fused_end(fusedTile, fusedSums, fusedInv, tile, item.x, sums, pixelCounts, partials,
-                       frames);
+    xpcs_mma_fused_end(fusedTile, fusedSums, tile, item.x, sums, pixelCounts, partials, frames);
 #else
     if (steps > 0 || add == accumulate) // also stores the zeros of an empty piece
         xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);

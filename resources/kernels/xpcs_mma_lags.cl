@@ -9,8 +9,8 @@
 //   - the moments of r_t = n N_t / (S_t S_t-lag) over its pairs with a non-zero product:
 //     count, mean and M2 (sum of squared deviations), from sums shifted by the ratio of the
 //     diagonal's first entry (1 where its product is 0; no cancellation when the ratios sit far
-//     from 0, as g2 near 1 does), in a loop without branches; r_t is the
-//     CPU's (MMA_FUSE_DIV 1) or n N_t (1 / S_t) (1 / S_t-lag) (0).
+//     from 0, as g2 near 1 does), in a loop without branches; r_t is formed as the CPU forms
+//     it (from reciprocals of the frame sums it would differ from the CPU's g2_err).
 // One partial of 4 words per (bin, lower tile, diagonal d = lag - tile offset + MMA_TILE - 1):
 // N sum, count, mean and M2 (as_ulong). xpcs_mma_lags reduces them per (bin, lag) in tile
 // order (deterministic, no atomics), merging the moments pairwise (Chan et al.), and forms the
@@ -21,29 +21,19 @@
 #if defined(MMA_FLUSH_STEPS) && MMA_FUSE
 
 #define MMA_DIAGONALS (2 * MMA_TILE - 1)
-#ifndef MMA_FUSE_DIV
-#define MMA_FUSE_DIV 1
-#endif
-
-// n N_t / (S_t S_t-lag) as the CPU reference forms it (the exact products rounded to double,
-// then divided) under MMA_FUSE_DIV, else from the reciprocals of the frame sums (no division
-// per entry; a few ulp from the CPU's ratio).
-inline double xpcs_mma_ratio(long n, uint value, ulong sr, ulong sc, double ir, double ic) {
-#if MMA_FUSE_DIV
+// n N_t / (S_t S_t-lag) as the CPU reference forms it: the exact products rounded to double,
+// then divided.
+inline double xpcs_mma_ratio(long n, uint value, ulong sr, ulong sc) {
     const double den = (sr | sc) >> 32 ? xpcs_wide_double(xpcs_wide_mul((long)sr, (long)sc))
                                        : convert_double(sr * sc);
     return convert_double((ulong)n * value) / den;
-#else
-    return convert_double(n) * (double)value * (ir * ic);
-#endif
 }
 
-// Diagonal partials of the tile whose first row and column are origin (frames); s and inv: S_t
-// and 1 / S_t (0 where S_t = 0) of its rows (0 .. MMA_TILE-1) then of its columns. Every
+// Diagonal partials of the tile whose first row and column are origin (frames); s: S_t of its
+// rows (0 .. MMA_TILE-1) then of its columns. Every
 // work-item of the group calls it.
-inline void xpcs_mma_diagonals(local const uint* tile, local const ulong* s,
-                               local const double* inv, int2 origin, long n, int frames,
-                               global ulong* part) {
+inline void xpcs_mma_diagonals(local const uint* tile, local const ulong* s, int2 origin, long n,
+                               int frames, global ulong* part) {
     for (int d = get_local_id(0); d < MMA_DIAGONALS; d += MMA_THREADS) {
         const int delta = d - (MMA_TILE - 1);            // row - column inside the tile
         if (origin.x == origin.y && delta < 0) continue; // above a diagonal tile's diagonal
@@ -53,8 +43,7 @@ inline void xpcs_mma_diagonals(local const uint* tile, local const ulong* s,
         double shift = 1.0;
         if (first < last && s[first] != 0 && s[MMA_TILE + first - delta] != 0)
             shift = xpcs_mma_ratio(n, tile[first * MMA_LDS + first - delta], s[first],
-                                   s[MMA_TILE + first - delta], inv[first],
-                                   inv[MMA_TILE + first - delta]);
+                                   s[MMA_TILE + first - delta]);
         ulong nsum = 0;
         uint count = 0;
         double s1 = 0.0, s2 = 0.0;
@@ -63,7 +52,7 @@ inline void xpcs_mma_diagonals(local const uint* tile, local const ulong* s,
             const int lc = MMA_TILE + lr - delta;
             const uint value = tile[lr * MMA_LDS + lr - delta];
             const int valid = s[lr] != 0 && s[lc] != 0;
-            const double r = xpcs_mma_ratio(n, value, s[lr], s[lc], inv[lr], inv[lc]);
+            const double r = xpcs_mma_ratio(n, value, s[lr], s[lc]);
             const double x = valid ? r - shift : 0.0;
             nsum += value, count += valid;
             s1 += x, s2 += x * x;
@@ -77,17 +66,16 @@ inline void xpcs_mma_diagonals(local const uint* tile, local const ulong* s,
 }
 
 // The end of xpcs_mma under MMA_FUSE, its tile in local memory: the diagonal partials.
-void xpcs_mma_fused_end(local const uint* tile, local ulong* s, local double* inv, int2 origin,
-                        int bin, global const ulong* sums, global const long* pixelCounts,
+void xpcs_mma_fused_end(local const uint* tile, local ulong* s, int2 origin, int bin,
+                        global const ulong* sums, global const long* pixelCounts,
                         global ulong* partials, int frames) {
     for (int i = get_local_id(0); i < 2 * MMA_TILE; i += MMA_THREADS) {
         const int t = (i < MMA_TILE ? origin.x : origin.y - MMA_TILE) + i;
         s[i] = sums[(size_t)bin * frames + min(t, frames - 1)];
-        inv[i] = s[i] ? 1.0 / convert_double(s[i]) : 0.0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const size_t first = ((size_t)bin * get_num_groups(0) + get_group_id(0)) * MMA_DIAGONALS;
-    xpcs_mma_diagonals(tile, s, inv, origin, pixelCounts[bin], frames, partials + 4 * first);
+    xpcs_mma_diagonals(tile, s, origin, pixelCounts[bin], frames, partials + 4 * first);
 }
 
 // Moments (count, mean, M2) += (cb, mb, m2b), pairwise (Chan, Golub and LeVeque).

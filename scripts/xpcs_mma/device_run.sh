@@ -76,7 +76,7 @@ for size in seed large; do
   done
 done
 # EXTRA: more --tune sets for mma, e.g. "MMA_STREAM=0 MMA_FUSE_LAGS=0" (one bench each).
-for t in ${EXTRA:-MMA_FUSE_DIV=0 MMA_FUSE_LAGS=0}; do
+for t in ${EXTRA:-MMA_FUSE_LAGS=1}; do
   for size in seed large; do
     $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 --tune "$t" \
       --json "$OUT/bench_${size}_mma-${t//=/}.json" >>"$log" 2>&1
