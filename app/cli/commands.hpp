@@ -2,6 +2,8 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace clscope::cli {
 
@@ -16,6 +18,8 @@ void addGenerateCommand(CLI::App& app, Action& action);
 // One command per registered algorithm (its Algorithm::command()).
 void addAlgorithmCommands(CLI::App& app, Action& action);
 void addBenchCommand(CLI::App& app, Action& action);
+// bench stream: the live input's receive and decode rates on this host.
+void runStreamBench(const std::string& size, std::vector<int> threads, const std::string& json);
 void addBatchCommand(CLI::App& app, Action& action);
 
 } // namespace clscope::cli

@@ -165,4 +165,17 @@ void bitUnshuffle(const std::byte* in, std::byte* out, std::size_t count, std::s
         unshuffleColumn(in, out, k, rowBytes, elemSize);
 }
 
+void bitShuffle(const std::byte* in, std::byte* out, std::size_t count, std::size_t elemSize) {
+    const std::size_t rowBytes = count / 8;
+    for (std::size_t k = 0; k < rowBytes; ++k)
+        for (std::size_t b = 0; b < elemSize; ++b) {
+            u64 x = 0; // byte j: byte b of element 8k + j
+            for (std::size_t j = 0; j < 8; ++j)
+                x |= std::to_integer<u64>(in[(k * 8 + j) * elemSize + b]) << (8 * j);
+            x = transposeBits(x); // byte i: bit i of those 8 elements
+            for (std::size_t i = 0; i < 8; ++i)
+                out[(b * 8 + i) * rowBytes + k] = std::byte(x >> (8 * i));
+        }
+}
+
 } // namespace clscope::stream
