@@ -139,8 +139,9 @@ void addBenchCommand(CLI::App& app, Action& action) {
     auto a = std::make_shared<BenchArgs>();
     auto* sub =
         app.add_subcommand("bench", "Time every variant (kernel time from profiling events)");
-    sub->add_option("ALGO", a->algorithms,
-                    "Algorithms (default: all with a bench case), or stream: the live input's rates");
+    sub->add_option(
+        "ALGO", a->algorithms,
+        "Algorithms (default: all with a bench case), or stream: the live input's rates");
     sub->add_option("--device", a->devices,
                     "Devices, repeatable (default: the default device); ocl:0,ocl:1 or gpus: one "
                     "run split over them");

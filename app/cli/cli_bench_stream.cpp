@@ -7,6 +7,7 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/stream/compression.hpp"
+#include "core/stream/frame_pool.hpp"
 #include "core/stream/ordered_pool.hpp"
 #include "core/stream/series_encoder.hpp"
 #if defined(CLSCOPE_HAVE_LIVE)
@@ -70,9 +71,12 @@ struct Case {
 
 Case makeCase(const std::string& size) {
     Case c;
-    if (size == "16m") c.height = 4148, c.width = 4362, c.frames = 200;
-    else if (size == "4m") c.height = 2068, c.width = 2162, c.frames = 800;
-    else throw UsageError("bench stream: no size '" + size + "' (16m, 4m)");
+    if (size == "16m")
+        c.height = 4148, c.width = 4362, c.frames = 200;
+    else if (size == "4m")
+        c.height = 2068, c.width = 2162, c.frames = 800;
+    else
+        throw UsageError("bench stream: no size '" + size + "' (16m, 4m)");
     for (unsigned seed = 0; seed < 2; ++seed) {
         c.raw.push_back(syntheticFrame(c.height, c.width, seed + 7));
         c.packed.push_back(stream::compressBslz4({c.raw.back().bytes(), c.frameBytes()}, 2));
@@ -95,25 +99,28 @@ struct Line {
 // thread takes them in order and copies them into blocks of 16 frames (as read() hands out).
 Line decodeFromMemory(const Case& c, std::size_t threads) {
     stream::OrderedPool<Array> pool(threads, threads + 2);
+    stream::FramePool frames(threads + 3);
     std::atomic<double> decodeSeconds = 0;
     const auto start = Clock::now();
     std::thread submitter([&] {
         for (std::size_t i = 0; i < c.frames; ++i)
-            pool.submit([&c, i, &decodeSeconds] {
+            pool.submit([&c, i, &decodeSeconds, &frames] {
                 const auto t = Clock::now();
-                Array out(DType::UInt16, {c.height, c.width});
+                Array out = frames.take(DType::UInt16, {c.height, c.width});
                 stream::decompress("bslz4", 2, c.packed[i % c.packed.size()],
                                    {out.bytes(), out.byteSize()});
-                decodeSeconds = decodeSeconds + secondsSince(t);
+                decodeSeconds.fetch_add(secondsSince(t));
                 return out;
             });
         pool.finish();
     });
     Array block(DType::UInt16, {16, c.height, c.width});
     std::size_t taken = 0;
-    while (auto frame = pool.take())
+    while (auto frame = pool.take()) {
         std::memcpy(block.bytes() + (taken++ % 16) * c.frameBytes(), frame->bytes(),
                     c.frameBytes());
+        frames.give(std::move(*frame));
+    }
     submitter.join();
     Line l{"decode from memory", threads};
     l.seconds = secondsSince(start);
@@ -178,20 +185,23 @@ void runStreamBench(const std::string& size, std::vector<int> threads, const std
                 "%u host threads\n",
                 c.frames, c.height, c.width, c.packedMean() / 1e6,
                 double(c.frameBytes()) / c.packedMean(), std::thread::hardware_concurrency());
-    std::printf("%-42s %7s %10s %9s %10s %11s %10s  %s\n", "what", "threads", "frames/s", "wire GB/s",
-                "out GB/s", "decode ms", "wall s", "note");
+    std::printf("%-42s %7s %10s %9s %10s %11s %10s  %s\n", "what", "threads", "frames/s",
+                "wire GB/s", "out GB/s", "decode ms", "wall s", "note");
     nlohmann::json out;
     for (Line& l : lines) {
         l.wireGBs = l.framesPerSecond * c.packedMean() / 1e9;
         l.decodedGBs = l.framesPerSecond * double(c.frameBytes()) / 1e9;
-        std::printf("%-42s %7zu %10.1f %9.2f %10.2f %11.2f %10.2f  %s\n", l.what.c_str(),
-                    l.threads, l.framesPerSecond, l.wireGBs, l.decodedGBs, l.decodeMsPerFrame,
-                    l.seconds, l.note.c_str());
-        out["lines"].push_back({{"what", l.what}, {"threads", l.threads},
-                                {"frames_per_s", l.framesPerSecond}, {"wire_GB_s", l.wireGBs},
+        std::printf("%-42s %7zu %10.1f %9.2f %10.2f %11.2f %10.2f  %s\n", l.what.c_str(), l.threads,
+                    l.framesPerSecond, l.wireGBs, l.decodedGBs, l.decodeMsPerFrame, l.seconds,
+                    l.note.c_str());
+        out["lines"].push_back({{"what", l.what},
+                                {"threads", l.threads},
+                                {"frames_per_s", l.framesPerSecond},
+                                {"wire_GB_s", l.wireGBs},
                                 {"decoded_GB_s", l.decodedGBs},
                                 {"decode_ms_per_frame", l.decodeMsPerFrame},
-                                {"seconds", l.seconds}, {"note", l.note}});
+                                {"seconds", l.seconds},
+                                {"note", l.note}});
     }
     out["frames"] = c.frames, out["height"] = c.height, out["width"] = c.width;
     out["bslz4_bytes_mean"] = c.packedMean();

@@ -55,13 +55,20 @@ class Cbor {
 // RFC 8746 little-endian typed array tag of `dtype`.
 std::uint64_t typedTag(DType dtype) {
     switch (dtype) {
-    case DType::UInt8: return 64;
-    case DType::UInt16: return 69;
-    case DType::UInt32: return 70;
-    case DType::Int32: return 78;
-    case DType::Int64: return 79;
-    case DType::Float32: return 85;
-    default: return 86;
+    case DType::UInt8:
+        return 64;
+    case DType::UInt16:
+        return 69;
+    case DType::UInt32:
+        return 70;
+    case DType::Int32:
+        return 78;
+    case DType::Int64:
+        return 79;
+    case DType::Float32:
+        return 85;
+    default:
+        return 86;
     }
 }
 

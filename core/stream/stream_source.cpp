@@ -39,6 +39,7 @@ struct FrameSource::State {
     std::atomic<bool> endSeen = false;
     std::optional<Array> first; // the first image, received by the constructor
     bool over = false;
+    std::unique_ptr<FramePool> frames; // decoded frames recycled after read() copied them
     std::unique_ptr<OrderedPool<Message>> pool;
     std::thread receiver;
 
@@ -59,8 +60,9 @@ struct FrameSource::State {
         }
     }
     Message decode(const zmq::message_t& msg) {
-        Message m = decodeMessage({static_cast<const std::byte*>(msg.data()), msg.size()},
-                                  start.channel.empty() ? options.channel : start.channel);
+        Message m =
+            decodeMessage({static_cast<const std::byte*>(msg.data()), msg.size()},
+                          start.channel.empty() ? options.channel : start.channel, frames.get());
         if (std::holds_alternative<ImageMessage>(m)) ++received;
         if (std::holds_alternative<EndMessage>(m)) endSeen = true;
         return m;
@@ -175,6 +177,7 @@ FrameSource::FrameSource(SourceOptions options) : state_(std::make_unique<State>
     const std::size_t capacity = std::max<std::size_t>(
         std::min(s.options.queueFrames, s.options.queueBytes / frameBytes), 2);
     s.options.queueFrames = capacity;
+    s.frames = std::make_unique<FramePool>(capacity + 1);
     s.pool = std::make_unique<OrderedPool<Message>>(
         std::min(decodeThreads(s.options.decodeThreads), capacity), capacity);
     s.receiver = std::thread([&s] { s.run(s.stopReceiving); });
@@ -229,8 +232,10 @@ std::optional<Array> FrameSource::read(std::size_t maxCount) {
     if (frames.empty()) return std::nullopt;
     Array out(dtype(), {frames.size(), height(), width()});
     const std::size_t bytes = frames[0].byteSize();
-    for (std::size_t i = 0; i < frames.size(); ++i)
+    for (std::size_t i = 0; i < frames.size(); ++i) {
         std::memcpy(out.bytes() + i * bytes, frames[i].bytes(), bytes);
+        s.frames->give(std::move(frames[i]));
+    }
     s.handedOut += frames.size();
     return out;
 }
