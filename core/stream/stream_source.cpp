@@ -36,7 +36,7 @@ struct FrameSource::State {
     std::optional<DType> dtype;
     std::uint64_t nextImageId = 0, handedOut = 0, checked = 0;
     std::atomic<std::uint64_t> received = 0; // images decoded
-    std::atomic<bool> endSeen = false;
+    std::atomic<bool> endSeen = false, timedOut = false;
     std::optional<Array> first; // the first image, received by the constructor
     bool over = false;
     std::unique_ptr<FramePool> frames; // decoded frames recycled after read() copied them
@@ -128,6 +128,8 @@ struct FrameSource::State {
                 if (!pool->submit([this, bytes] { return decode(*bytes); })) break;
                 ++submitted;
             }
+        } catch (const InputError&) { // silence for timeoutSeconds: the series ends here
+            timedOut = true;
         } catch (...) {
             pool->submit(
                 [e = std::current_exception()]() -> Message { std::rethrow_exception(e); });
@@ -207,6 +209,9 @@ std::size_t FrameSource::queueFrames() const {
 }
 std::uint64_t FrameSource::queueFullWaits() const {
     return state_->pool->fullWaits();
+}
+bool FrameSource::timedOut() const {
+    return state_->timedOut;
 }
 std::size_t FrameSource::decodeWorkers() const {
     return state_->pool->workers();

@@ -50,10 +50,12 @@ class FrameSource {
     std::string describe() const; // "stream tcp://…, series 7, 100 images of 64x48 uint16"
 
     // The next frames, at least one and at most maxCount (those already received), as a
-    // (n,H,W) array; nullopt once the series is over (end message or maxFrames). Rethrows the
-    // receiver's InputError (timeout, malformed or out-of-order message).
+    // (n,H,W) array; nullopt once the series is over (end message, maxFrames, or no message for
+    // timeoutSeconds after the first image: timedOut()). Rethrows the receiver's InputError
+    // (malformed or out-of-order message).
     std::optional<Array> read(std::size_t maxCount);
-    std::uint64_t framesRead() const;     // frames handed out by read()
+    std::uint64_t framesRead() const; // frames handed out by read()
+    bool timedOut() const; // the series ended by timeoutSeconds of silence, not its end message
     std::uint64_t framesReceived() const; // images received so far
     // Times the receiver found the queue full and waited (processing fell behind).
     std::uint64_t queueFullWaits() const;

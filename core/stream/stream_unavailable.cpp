@@ -37,5 +37,11 @@ std::uint64_t FrameSource::queueFullWaits() const {
 std::size_t FrameSource::queueFrames() const {
     return 0;
 }
+std::size_t FrameSource::decodeWorkers() const {
+    return 0;
+}
+bool FrameSource::timedOut() const {
+    return false;
+}
 
 } // namespace clscope::stream
