@@ -22,7 +22,7 @@ namespace {
 
 struct BenchArgs {
     std::vector<std::string> algorithms, devices, variants;
-    std::string size = "seed", json;
+    std::string size = "seed", json, then;
     int repeat = 5;
     std::vector<std::string> tuning;
     bool noCheck = false;
@@ -109,7 +109,8 @@ std::vector<std::string> knownIds(const Algorithm& algorithm,
 
 void runBench(const BenchArgs& a) {
     if (a.algorithms == std::vector<std::string>{"stream"})
-        return runStreamBench(a.size, a.threads, a.json);
+        return runStreamBench({a.size, a.json, a.then, a.devices.empty() ? "" : a.devices.front(),
+                               a.variants.empty() ? "" : a.variants.front(), a.threads});
     if (a.repeat < 1) throw UsageError("bench: --repeat must be at least 1");
     std::vector<std::vector<DeviceInfo>> devices; // an entry of several devices shares each run
     for (const std::string& spec : a.devices.empty() ? std::vector<std::string>{""} : a.devices)
@@ -155,6 +156,9 @@ void addBenchCommand(CLI::App& app, Action& action) {
     sub->add_option("--threads", a->threads,
                     "bench stream: decoding threads, repeatable (default 1 and one per core but "
                     "one)");
+    sub->add_option("--then", a->then,
+                    "bench stream: also run this algorithm over the received frames (on the "
+                    "first --device, its first --variant)");
     sub->callback([&action, a] { action = [a] { runBench(*a); }; });
 }
 

@@ -1,8 +1,10 @@
-// clscope-cli bench stream [--size 16m|4m] [--threads N]... [--json OUT]: the live input's
-// rates on this host for bslz4 uint16 frames of an EIGER2 16M (4148x4362) or 4M (2068x2162):
-// decoding from memory on N threads (in order, as the frame source does), and where libzmq is
-// built, a local publisher sending pre-encoded Stream V2 messages as fast as taken, received
-// without decoding and then through the frame source with its decoding threads.
+// clscope-cli bench stream [--size 16m|4m] [--threads N]... [--then ALGO --device D] [--json
+// OUT]: the live input's rates on this host for bslz4 uint16 frames of an EIGER2 16M
+// (4148x4362) or 4M (2068x2162): decoding from memory on N threads (in order, as the frame
+// source does), and where libzmq is built, a local publisher sending pre-encoded Stream V2
+// messages as fast as taken, received without decoding, then through the frame source with its
+// decoding threads, then (--then) through an algorithm on a device as its command runs it on
+// a tcp:// input.
 #include "app/cli/commands.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -11,10 +13,15 @@
 #include "core/stream/ordered_pool.hpp"
 #include "core/stream/series_encoder.hpp"
 #if defined(CLSCOPE_HAVE_LIVE)
+#include "core/stream/live_frames.hpp"
 #include "core/stream/loopback.hpp"
 #include "core/stream/stream_source.hpp"
+#include "gpu/devices.hpp"
+#include "gpu/scale/budget.hpp"
+#include "gpu/scale/passes.hpp"
 #endif
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -75,8 +82,10 @@ Case makeCase(const std::string& size) {
         c.height = 4148, c.width = 4362, c.frames = 200;
     else if (size == "4m")
         c.height = 2068, c.width = 2162, c.frames = 800;
+    else if (size == "small") // a quick check of the bench itself
+        c.height = 512, c.width = 512, c.frames = 64;
     else
-        throw UsageError("bench stream: no size '" + size + "' (16m, 4m)");
+        throw UsageError("bench stream: no size '" + size + "' (16m, 4m, small)");
     for (unsigned seed = 0; seed < 2; ++seed) {
         c.raw.push_back(syntheticFrame(c.height, c.width, seed + 7));
         c.packed.push_back(stream::compressBslz4({c.raw.back().bytes(), c.frameBytes()}, 2));
@@ -166,12 +175,73 @@ Line receiveAndDecode(const Case& c, std::size_t threads) {
              std::to_string(source.queueFullWaits()) + " times";
     return l;
 }
+
+// The received frames through `a.then` on `a.device`, as `clscope-cli ALGO tcp://…` runs them
+// (default parameters and memory budget); `where` gets the run's timing records.
+Line receiveDecodeRun(const Case& c, std::size_t threads, const StreamBenchArgs& a,
+                      nlohmann::json& where) {
+    const Algorithm& algorithm = AlgorithmRegistry::instance().find(a.then);
+    if (!algorithm.readsFrames())
+        throw UsageError("bench stream --then " + a.then + ": reads no frames");
+    const std::vector<DeviceInfo> devices = resolveDevices(a.device);
+    auto pub = publisher(c);
+    const auto start = Clock::now();
+    stream::SourceOptions o;
+    o.endpoint = pub->endpoint(), o.decodeThreads = threads, o.timeoutSeconds = 30;
+    InputSources sources;
+    sources.file = o.endpoint;
+    auto live = std::make_shared<stream::LiveFrames>(o);
+    sources.live = live;
+    const RunRequest request{devices.front(), a.variant, nullptr, algorithm.defaultParams(), {}};
+    const BudgetedRun run =
+        runWithinBudget(algorithm, request, sources, devices, defaultMemoryBudget(devices));
+    const RunInfo& info = run.result->info;
+    Line l{"receive + decode + " + a.then + " " + info.variant + " (" + info.deviceName + ")",
+           threads};
+    l.seconds = secondsSince(start);
+    l.framesPerSecond = double(live->frameCount()) / l.seconds;
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "; %zu passes, waiting for frames %.0f ms, run %.0f ms (kernels %.1f ms)",
+                  run.passes, run.readMs, info.wallMs, info.kernelMs);
+    l.note = live->report() + text;
+    where = {{"passes", run.passes},
+             {"read_ms", run.readMs},
+             {"wall_ms", info.wallMs},
+             {"kernel_ms", info.kernelMs}};
+    where["timings"] = nlohmann::json::array();
+    for (const TimingRecord& r : info.timings) { // summed by label over the passes
+        auto& all = where["timings"];
+        auto same =
+            std::find_if(all.begin(), all.end(), [&](auto& t) { return t["label"] == r.label; });
+        if (same == all.end())
+            all.push_back({{"label", r.label},
+                           {"count", r.count},
+                           {"total_ms", r.totalMs},
+                           {"kernel", r.kernel}});
+        else
+            (*same)["count"] = (*same)["count"].get<std::size_t>() + r.count,
+            (*same)["total_ms"] = (*same)["total_ms"].get<double>() + r.totalMs;
+    }
+    return l;
+}
 #endif
+
+// "label total ms (count)" for each timing record, one line.
+void printTimings(const nlohmann::json& where) {
+    if (!where.contains("timings")) return;
+    std::printf("where the run's time goes (summed over passes):");
+    for (const auto& r : where["timings"])
+        std::printf("  %s %.1f ms (%d)", r["label"].get<std::string>().c_str(),
+                    r["total_ms"].get<double>(), r["count"].get<int>());
+    std::printf("\n");
+}
 
 } // namespace
 
-void runStreamBench(const std::string& size, std::vector<int> threads, const std::string& json) {
-    const Case c = makeCase(size == "seed" ? "16m" : size);
+void runStreamBench(StreamBenchArgs a) {
+    const Case c = makeCase(a.size == "seed" ? "16m" : a.size);
+    std::vector<int>& threads = a.threads;
     if (threads.empty()) threads = {1, int(std::max(1u, std::thread::hardware_concurrency() - 1))};
     std::vector<Line> lines;
     for (int t : threads)
@@ -180,6 +250,12 @@ void runStreamBench(const std::string& size, std::vector<int> threads, const std
     lines.push_back(receiveOnly(c));
     for (int t : threads)
         lines.push_back(receiveAndDecode(c, std::size_t(std::max(t, 1))));
+    nlohmann::json where;
+    if (!a.then.empty())
+        lines.push_back(receiveDecodeRun(c, std::size_t(std::max(threads.back(), 1)), a, where));
+#else
+    if (!a.then.empty()) throw UsageError("bench stream --then: this clscope has no live input");
+    nlohmann::json where;
 #endif
     std::printf("stream bench: %zu frames of %zux%zu uint16, bslz4 %.2f MB (ratio %.1f), "
                 "%u host threads\n",
@@ -203,13 +279,15 @@ void runStreamBench(const std::string& size, std::vector<int> threads, const std
                                 {"seconds", l.seconds},
                                 {"note", l.note}});
     }
+    printTimings(where);
+    if (!where.is_null()) out["then"] = where;
     out["frames"] = c.frames, out["height"] = c.height, out["width"] = c.width;
     out["bslz4_bytes_mean"] = c.packedMean();
     out["host_threads"] = std::thread::hardware_concurrency();
-    if (!json.empty()) writeFileAtomically(json, out.dump(2) + "\n");
+    if (!a.json.empty()) writeFileAtomically(a.json, out.dump(2) + "\n");
 }
 #else
-void runStreamBench(const std::string&, std::vector<int>, const std::string&) {
+void runStreamBench(StreamBenchArgs) {
     throw UsageError("bench stream: this clscope was built without liblz4");
 }
 #endif
