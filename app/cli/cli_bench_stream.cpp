@@ -176,6 +176,23 @@ Line receiveAndDecode(const Case& c, std::size_t threads) {
     return l;
 }
 
+// The series through LiveFrames (as a run reads a tcp:// input) in reads of up to 256 MiB.
+Line receiveLive(const Case& c, std::size_t threads) {
+    auto pub = publisher(c);
+    const auto start = Clock::now();
+    stream::SourceOptions o;
+    o.endpoint = pub->endpoint(), o.decodeThreads = threads, o.timeoutSeconds = 30;
+    const stream::LiveFrames live(o);
+    const std::size_t per = std::max<std::size_t>(1, (256u << 20) / c.frameBytes());
+    for (std::size_t first = 0; first < live.frameCount(); first += per)
+        live.read(first, std::min(per, live.frameCount() - first));
+    Line l{"receive + decode (LiveFrames, 256 MiB reads)", threads};
+    l.seconds = secondsSince(start);
+    l.framesPerSecond = double(live.frameCount()) / l.seconds;
+    l.note = live.report();
+    return l;
+}
+
 // The received frames through `a.then` on `a.device`, as `clscope-cli ALGO tcp://…` runs them
 // (default parameters and memory budget); `where` gets the run's timing records.
 Line receiveDecodeRun(const Case& c, std::size_t threads, const StreamBenchArgs& a,
@@ -250,6 +267,7 @@ void runStreamBench(StreamBenchArgs a) {
     lines.push_back(receiveOnly(c));
     for (int t : threads)
         lines.push_back(receiveAndDecode(c, std::size_t(std::max(t, 1))));
+    lines.push_back(receiveLive(c, std::size_t(std::max(threads.back(), 1))));
     nlohmann::json where;
     if (!a.then.empty())
         lines.push_back(receiveDecodeRun(c, std::size_t(std::max(threads.back(), 1)), a, where));

@@ -66,13 +66,12 @@ LiveFrames::LiveFrames(SourceOptions options) : options_(options), source_(optio
 bool LiveFrames::pull(std::size_t first, std::size_t upTo) const {
     const std::size_t frame = height() * width() * dtypeSize(dtype());
     while (heldFirst_ + heldCount_ < upTo) {
-        auto part = source_.read(upTo - heldFirst_ - heldCount_);
-        if (!part) {
+        const std::size_t got = source_.append(held_, upTo - heldFirst_ - heldCount_);
+        if (!got) {
             ended_ = heldFirst_ + heldCount_;
             return false;
         }
-        held_.insert(held_.end(), part->bytes(), part->bytes() + part->byteSize());
-        heldCount_ += part->frameCount();
+        heldCount_ += got;
         const std::size_t drop = std::min(heldCount_, first > heldFirst_ ? first - heldFirst_ : 0);
         held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(drop * frame));
         heldFirst_ += drop, heldCount_ -= drop;

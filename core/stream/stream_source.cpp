@@ -225,7 +225,7 @@ std::string FrameSource::describe() const {
            dtypeName(dtype());
 }
 
-std::optional<Array> FrameSource::read(std::size_t maxCount) {
+std::vector<Array> FrameSource::take(std::size_t maxCount) {
     State& s = *state_;
     std::vector<Array> frames;
     if (s.first) frames.push_back(std::move(*s.first)), s.first.reset();
@@ -234,15 +234,29 @@ std::optional<Array> FrameSource::read(std::size_t maxCount) {
             frames.push_back(std::move(*frame));
         else
             break;
+    s.handedOut += frames.size();
+    return frames;
+}
+
+std::optional<Array> FrameSource::read(std::size_t maxCount) {
+    std::vector<Array> frames = take(maxCount);
     if (frames.empty()) return std::nullopt;
     Array out(dtype(), {frames.size(), height(), width()});
     const std::size_t bytes = frames[0].byteSize();
     for (std::size_t i = 0; i < frames.size(); ++i) {
         std::memcpy(out.bytes() + i * bytes, frames[i].bytes(), bytes);
-        s.frames->give(std::move(frames[i]));
+        state_->frames->give(std::move(frames[i]));
     }
-    s.handedOut += frames.size();
     return out;
+}
+
+std::size_t FrameSource::append(std::vector<std::byte>& bytes, std::size_t maxCount) {
+    std::vector<Array> frames = take(maxCount);
+    for (Array& frame : frames) {
+        bytes.insert(bytes.end(), frame.bytes(), frame.bytes() + frame.byteSize());
+        state_->frames->give(std::move(frame));
+    }
+    return frames.size();
 }
 
 } // namespace clscope::stream

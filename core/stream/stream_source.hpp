@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace clscope::stream {
 
@@ -54,7 +55,10 @@ class FrameSource {
     // timeoutSeconds after the first image: timedOut()). Rethrows the receiver's InputError
     // (malformed or out-of-order message).
     std::optional<Array> read(std::size_t maxCount);
-    std::uint64_t framesRead() const; // frames handed out by read()
+    // As read(), the frames' bytes appended to `bytes` instead (no array of their own: one copy
+    // less where the caller holds the frames anyway); how many, 0 once the series is over.
+    std::size_t append(std::vector<std::byte>& bytes, std::size_t maxCount);
+    std::uint64_t framesRead() const; // frames handed out by read() and append()
     bool timedOut() const; // the series ended by timeoutSeconds of silence, not its end message
     std::uint64_t framesReceived() const; // images received so far
     // Times the receiver found the queue full and waited (processing fell behind).
@@ -63,6 +67,8 @@ class FrameSource {
     std::size_t decodeWorkers() const; // threads decoding images
 
   private:
+    // The next frames as decoded (at least one unless the series is over), counted as read.
+    std::vector<Array> take(std::size_t maxCount);
     struct State;
     std::unique_ptr<State> state_;
 };
