@@ -11,6 +11,7 @@ it, lz4 as the HDF5 LZ4 filter). Prints the bound endpoint on its first line of 
 --malformed truncated-bslz4 | missing-image-id | no-start: one broken message in the series.
 --silent S: bind, send nothing, exit after S seconds.
 --rate HZ: at most HZ images a second (a live view to look at; default: as fast as taken).
+--no-end S: after the images, no end message: silent for S seconds, then exit.
 Debian packages: python3-zmq, python3-cbor2, python3-h5py, python3-numpy, python3-lz4."""
 import argparse
 import struct
@@ -120,6 +121,7 @@ def main():
     p.add_argument("--malformed", choices=["truncated-bslz4", "missing-image-id", "no-start"])
     p.add_argument("--silent", type=float, default=0)
     p.add_argument("--rate", type=float, default=0)
+    p.add_argument("--no-end", type=float, default=0)
     args = p.parse_args()
 
     sock = zmq.Context().socket(zmq.PUSH)
@@ -141,6 +143,9 @@ def main():
             if args.rate:
                 time.sleep(1 / args.rate)
             sock.send(cbor2.dumps(image_message(i, frames[i], args)))
+    if args.no_end:
+        time.sleep(args.no_end)
+        return 0
     sock.send(cbor2.dumps({"type": "end", "series_id": 7, "series_unique_id": "clscope-test-7"}))
     sock.close()  # waits (LINGER) until the messages are delivered
     return 0

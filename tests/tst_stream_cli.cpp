@@ -24,25 +24,30 @@ QString framesFile() {
 }
 
 // Runs `command` over the file (with `fileOnly`) and over the publisher streaming it
-// (`compression`, with `streamOnly`), each to its own output, and checks that both succeed and
-// write the same datasets.
-void compareFileAndStream(const QTemporaryDir& dir, const QStringList& command, const QString& file,
-                          const QString& compression, const QStringList& streamOnly,
-                          const QStringList& fileOnly = {}) {
+// (`compression`, `publisher` options, with `streamOnly`), each to its own output, and checks
+// that both succeed and write the same datasets; the stream run's log.
+QString compareFileAndStream(const QTemporaryDir& dir, const QStringList& command,
+                             const QString& file, const QString& compression,
+                             const QStringList& streamOnly, const QStringList& fileOnly = {},
+                             const QStringList& publisher = {}, const QString& timeout = "20") {
     const QString fromFile = inDir(dir, "file.h5"), fromStream = inDir(dir, "stream.h5");
     const auto a = runCli(command + fileOnly + QStringList{file, "-o", fromFile});
-    QVERIFY2(a.code == 0, qPrintable(a.err));
-    Publisher pub({file, "--compression", compression});
-    QVERIFY(!pub.endpoint.empty());
+    [&] { QVERIFY2(a.code == 0, qPrintable(a.err)); }();
+    Publisher pub(QStringList{file, "--compression", compression} + publisher);
+    [&] { QVERIFY(!pub.endpoint.empty()); }();
     const auto b = runCli(
         command + streamOnly +
-        QStringList{QString::fromStdString(pub.endpoint), "--timeout", "20", "-o", fromStream});
-    QVERIFY2(b.code == 0, qPrintable(b.err));
-    QVERIFY2(b.err.contains("frames received"), qPrintable(b.err));
+        QStringList{QString::fromStdString(pub.endpoint), "--timeout", timeout, "-o", fromStream});
+    [&] {
+        QVERIFY2(b.code == 0, qPrintable(b.err));
+        QVERIFY2(b.err.contains("frames received"), qPrintable(b.err));
+    }();
+    if (QTest::currentTestFailed()) return b.err;
     int compared = 0;
     test::compareTrees(H5Reader(fromFile.toStdString()), H5Reader(fromStream.toStdString()), "/",
                        compared);
-    if (!QTest::currentTestFailed()) QVERIFY(compared > 2);
+    if (!QTest::currentTestFailed()) [&] { QVERIFY(compared > 2); }();
+    return b.err;
 }
 
 } // namespace
@@ -112,6 +117,28 @@ class TestStreamCli : public QObject {
                              {"--max-frames", "4"}, {"--frames", "0:4"});
     }
 
+    // A series that ends early gives the file of the frames that came (DESIGN.md §4): its end
+    // message after 4 of the 6 frames announced, or no message for --timeout after them.
+    void earlyEndIsTheFramesThatCame_data() {
+        QTest::addColumn<QStringList>("publisher");
+        QTest::addColumn<QString>("timeout");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("end message") << QStringList{"--count", "4"} << "20"
+                                     << "its end message";
+        QTest::newRow("timeout") << QStringList{"--count", "4", "--no-end", "10"} << "0.5"
+                                 << "no message in 0.5 s";
+    }
+    void earlyEndIsTheFramesThatCame() {
+        QFETCH(QStringList, publisher);
+        QFETCH(QString, timeout);
+        QFETCH(QString, why);
+        const QString log =
+            compareFileAndStream(dir, {"spots", "--device", "cpu"}, spotsFile, "bslz4", {},
+                                 {"--frames", "0:4"}, publisher, timeout);
+        QVERIFY2(log.contains("the series ended after 4 of the 6 frames announced (" + why +
+                              "): the output holds those 4"),
+                 qPrintable(log));
+    }
     void refusedOnStream_data() {
         QTest::addColumn<QStringList>("options");
         QTest::addColumn<QString>("expected");

@@ -104,6 +104,40 @@ class TestUiStream : public QObject {
         QVERIFY(readPixelMask(out).bad == readPixelMask(in).bad);
     }
 
+    // Past its memory budget the view keeps the newest frames and says which were dropped:
+    // Save writes the frames kept (first_frame attribute), reading a dropped one is an error.
+    void keepsTheNewestFramesWithinItsBudget() {
+        Publisher pub({file});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        QSignalSpy finished(&view, &LiveView::finished);
+        StreamRequest request = requestFor(pub);
+        request.memoryBudgetBytes = 4 * 64 * 80 * 2 + 100; // 4 frames of uint16
+        view.open(request);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.at(0).at(0).toString(), QString());
+        const auto received = view.receiver().frames();
+        QCOMPARE(received->frameCount(), frames);
+        QCOMPARE(received->firstKept(), frames - 4);
+        QCOMPARE(view.frameShown(), frames);
+        QVERIFY_THROWS_EXCEPTION(InputError, received->readFrames(1, 1));
+        QVERIFY2(view.status()->text().contains("frames 0..1 dropped from memory (keeping the "
+                                                "last 4 frames"),
+                 qPrintable(view.status()->text()));
+
+        const QString saved = dir.filePath("received_last4.h5");
+        QString error;
+        QVERIFY2(view.saveReceived(saved, &error), qPrintable(error));
+        QVERIFY2(view.status()->text().startsWith("Saved frames 2..5 to"),
+                 qPrintable(view.status()->text()));
+        const H5Reader in(file.toStdString()), out(saved.toStdString());
+        const Array all = readFrames(in), last = readFrames(out);
+        QCOMPARE(last.frameCount(), std::size_t(4));
+        QVERIFY(std::memcmp(last.bytes(), all.bytes() + 2 * last.byteSize() / 4, last.byteSize()) ==
+                0);
+        QCOMPARE(out.stringAttribute(paths::frames, "first_frame").value_or(""), std::string("2"));
+    }
+
     // With q-bin labels, the g2 drawn once the series ended is multi-tau over every frame, as
     // a file run of the same frames gives it (bin 1, the lags τ > 0).
     void g2OverEveryFrame() {

@@ -1,5 +1,6 @@
 // clscope-cli bench [ALGO...] [--device D]... [--size seed|large] [--repeat N] [--json OUT]
 //                   [--variant V]... [--tune NAME=VALUE]... [--no-check]
+// clscope-cli bench stream [--size 16m|4m] [--threads N]... [--json OUT] (cli_bench_stream.cpp)
 // Generic: runs the bench case every algorithm registered (gpu/bench.hpp) and prints a table.
 #include "app/cli/cli_options.hpp"
 #include "app/cli/commands.hpp"
@@ -21,10 +22,11 @@ namespace {
 
 struct BenchArgs {
     std::vector<std::string> algorithms, devices, variants;
-    std::string size = "seed", json;
+    std::string size = "seed", json, then;
     int repeat = 5;
     std::vector<std::string> tuning;
     bool noCheck = false;
+    std::vector<int> threads;
 };
 
 std::string deviationText(const BenchRow& r) {
@@ -113,6 +115,9 @@ std::vector<std::string> knownIds(const Algorithm& algorithm,
 }
 
 void runBench(const BenchArgs& a) {
+    if (a.algorithms == std::vector<std::string>{"stream"})
+        return runStreamBench({a.size, a.json, a.then, a.devices.empty() ? "" : a.devices.front(),
+                               a.variants.empty() ? "" : a.variants.front(), a.threads});
     if (a.repeat < 1) throw UsageError("bench: --repeat must be at least 1");
     std::vector<std::vector<DeviceInfo>> devices; // an entry of several devices shares each run
     for (const std::string& spec : a.devices.empty() ? std::vector<std::string>{""} : a.devices)
@@ -142,17 +147,25 @@ void addBenchCommand(CLI::App& app, Action& action) {
     auto a = std::make_shared<BenchArgs>();
     auto* sub =
         app.add_subcommand("bench", "Time every variant (kernel time from profiling events)");
-    sub->add_option("ALGO", a->algorithms, "Algorithms (default: all with a bench case)");
+    sub->add_option(
+        "ALGO", a->algorithms,
+        "Algorithms (default: all with a bench case), or stream: the live input's rates");
     sub->add_option("--device", a->devices,
                     "Devices, repeatable (default: the default device); ocl:0,ocl:1 or gpus: one "
                     "run split over them");
-    sub->add_option("--size", a->size, "seed or large")->capture_default_str();
+    sub->add_option("--size", a->size, "seed or large (stream: 16m or 4m)")->capture_default_str();
     sub->add_option("--repeat", a->repeat, "Timed runs after one warm-up")->capture_default_str();
     sub->add_option("--variant", a->variants, "Only these variants, repeatable");
     sub->add_option("--tune", a->tuning,
                     "Kernel tuning NAME=VALUE (-D), repeatable, e.g. GEMM_K=32");
     sub->add_flag("--no-check", a->noCheck, "Skip the comparison with the cpu reference");
     sub->add_option("--json", a->json, "Write every figure as JSON");
+    sub->add_option("--threads", a->threads,
+                    "bench stream: decoding threads, repeatable (default 1 and one per core but "
+                    "one)");
+    sub->add_option("--then", a->then,
+                    "bench stream: also run this algorithm over the received frames (on the "
+                    "first --device, its first --variant)");
     sub->callback([&action, a] { action = [a] { runBench(*a); }; });
 }
 

@@ -2,6 +2,8 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace clscope::cli {
 
@@ -16,6 +18,13 @@ void addGenerateCommand(CLI::App& app, Action& action);
 // One command per registered algorithm (its Algorithm::command()).
 void addAlgorithmCommands(CLI::App& app, Action& action);
 void addBenchCommand(CLI::App& app, Action& action);
+// bench stream: the live input's receive and decode rates on this host, and with `then`
+// (an algorithm that reads frames) that algorithm run on `device` over the received frames.
+struct StreamBenchArgs {
+    std::string size, json, then, device, variant;
+    std::vector<int> threads;
+};
+void runStreamBench(StreamBenchArgs a);
 void addBatchCommand(CLI::App& app, Action& action);
 
 } // namespace clscope::cli

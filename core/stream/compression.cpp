@@ -105,30 +105,7 @@ void lz4(std::span<const std::byte> src, std::span<std::byte> dst) {
     in.finish();
 }
 
-// 8x8 bit matrix transpose: bit j of byte i goes to bit i of byte j.
-std::uint64_t transpose8(std::uint64_t x) {
-    std::uint64_t t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAULL;
-    x = x ^ t ^ (t << 7);
-    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCULL;
-    x = x ^ t ^ (t << 14);
-    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ULL;
-    return x ^ t ^ (t << 28);
-}
-
 } // namespace
-
-void bitUnshuffle(const std::byte* in, std::byte* out, std::size_t count, std::size_t elemSize) {
-    const std::size_t rowBytes = count / 8; // bit row r = byte b, bit i of every element
-    for (std::size_t k = 0; k < rowBytes; ++k)
-        for (std::size_t b = 0; b < elemSize; ++b) {
-            std::uint64_t x = 0;
-            for (std::size_t i = 0; i < 8; ++i)
-                x |= std::to_integer<std::uint64_t>(in[(b * 8 + i) * rowBytes + k]) << (8 * i);
-            x = transpose8(x);
-            for (std::size_t j = 0; j < 8; ++j)
-                out[(k * 8 + j) * elemSize + b] = std::byte(x >> (8 * j));
-        }
-}
 
 void decompress(const std::string& algorithm, std::uint64_t elemSize,
                 std::span<const std::byte> src, std::span<std::byte> dst) {

@@ -15,6 +15,10 @@ namespace clscope::stream {
 void decompress(const std::string& algorithm, std::uint64_t elemSize,
                 std::span<const std::byte> src, std::span<std::byte> dst);
 
+// Bitshuffle one block of `count` elements (count a multiple of 8) of elemSize bytes: bit row
+// b * 8 + i holds bit i of byte b of every element (used to make bench and test data).
+void bitShuffle(const std::byte* in, std::byte* out, std::size_t count, std::size_t elemSize);
+
 // Undo bitshuffle on one block of `count` elements (count a multiple of 8) of elemSize bytes.
 void bitUnshuffle(const std::byte* in, std::byte* out, std::size_t count, std::size_t elemSize);
 

@@ -6,6 +6,7 @@
 #include "core/temp_file.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -25,6 +26,12 @@ void writeStartDatasets(H5Writer& out, const StartMessage& start) {
     }
 }
 namespace {
+
+std::string secondsText(double s) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", s);
+    return text;
+}
 
 // The bytes of an HDF5 file holding the start message's pixel mask and frame time.
 std::vector<std::byte> startFileImage(const StartMessage& start) {
@@ -56,21 +63,20 @@ LiveFrames::LiveFrames(SourceOptions options) : options_(options), source_(optio
     image_ = startFileImage(source_.start());
 }
 
-void LiveFrames::pull(std::size_t first, std::size_t upTo) const {
+bool LiveFrames::pull(std::size_t first, std::size_t upTo) const {
     const std::size_t frame = height() * width() * dtypeSize(dtype());
     while (heldFirst_ + heldCount_ < upTo) {
-        const std::size_t end = heldFirst_ + heldCount_;
-        auto part = source_.read(upTo - end);
-        if (!part)
-            throw InputError(source_.describe() + ": the series ended after " +
-                             std::to_string(end) + " of the " + std::to_string(count_) +
-                             " frames expected");
-        held_.insert(held_.end(), part->bytes(), part->bytes() + part->byteSize());
-        heldCount_ += part->frameCount();
+        const std::size_t got = source_.append(held_, upTo - heldFirst_ - heldCount_);
+        if (!got) {
+            ended_ = heldFirst_ + heldCount_;
+            return false;
+        }
+        heldCount_ += got;
         const std::size_t drop = std::min(heldCount_, first > heldFirst_ ? first - heldFirst_ : 0);
         held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(drop * frame));
         heldFirst_ += drop, heldCount_ -= drop;
     }
+    return true;
 }
 
 Array LiveFrames::read(std::size_t first, std::size_t count) const {
@@ -80,7 +86,15 @@ Array LiveFrames::read(std::size_t first, std::size_t count) const {
                          std::to_string(first + count) +
                          " asked for; a stream is read once, in order, from frame " +
                          std::to_string(heldFirst_));
-    pull(first, first + count);
+    if (!pull(first, first + count)) {
+        // A series that ended early is the file of the frames that came, where the run reads
+        // the series at once; a run that read parts of it already planned for all of them.
+        if (first != 0 || count != count_ || *ended_ == 0)
+            throw InputError(source_.describe() + ": " + endText() +
+                             "; this run reads the series in parts planned for all of them "
+                             "(a file of the frames that came, or a larger memory budget, runs)");
+        count = *ended_;
+    }
     const std::size_t frame = height() * width() * dtypeSize(dtype());
     Array out(dtype(), {count, height(), width()});
     std::memcpy(out.bytes(), held_.data() + (first - heldFirst_) * frame, count * frame);
@@ -92,10 +106,20 @@ Array LiveFrames::read(std::size_t first, std::size_t count) const {
     return out;
 }
 
+std::string LiveFrames::endText() const {
+    return "the series ended after " + std::to_string(*ended_) + " of the " +
+           std::to_string(count_) + " frames " +
+           (source_.start().numberOfImages == count_ ? "announced" : "asked for") + " (" +
+           (source_.timedOut() ? "no message in " + secondsText(options_.timeoutSeconds) + " s"
+                               : std::string("its end message")) +
+           ")";
+}
+
 std::string LiveFrames::report() const {
     std::lock_guard lock(mutex_);
     std::string r = source_.describe() + ": " + std::to_string(source_.framesReceived()) +
                     " frames received, " + std::to_string(handedOut_) + " processed";
+    if (ended_) r += "; " + endText() + ": the output holds those " + std::to_string(*ended_);
     if (const std::uint64_t waits = source_.queueFullWaits())
         r += "; processing fell behind: the queue of " + std::to_string(source_.queueFrames()) +
              " frames was full " + std::to_string(waits) +

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,15 +39,21 @@ class LiveFrames {
     const std::vector<std::byte>& startImage() const { return image_; }
 
     // Frames [first, first + count) as a (count,H,W) array; InputError when they lie before
-    // the frames held (a stream is read once) or the series ends before them.
+    // the frames held (a stream is read once). A series that ends early (its end message or
+    // the timeout before frameCount() frames) gives the frames that came to a read of the
+    // whole series (first 0, count frameCount()): the run is that of a file of those frames;
+    // any other read past the end is an InputError saying how many came.
     Array read(std::size_t first, std::size_t count) const;
 
-    // "stream tcp://…: N frames received, M processed; ..." (the queue's waits included).
+    // "stream tcp://…: N frames received, M processed; ..." (an early end and the queue's
+    // waits included).
     std::string report() const;
 
   private:
-    // Receives until frame upTo - 1 is held, letting go of the frames before `first`.
-    void pull(std::size_t first, std::size_t upTo) const;
+    // Receives until frame upTo - 1 is held, letting go of the frames before `first`; false
+    // when the series ended before (ended_ set).
+    bool pull(std::size_t first, std::size_t upTo) const;
+    std::string endText() const; // "the series ended after K of the N frames announced (...)"
 
     SourceOptions options_;
     mutable FrameSource source_;
@@ -55,6 +62,8 @@ class LiveFrames {
     mutable std::mutex mutex_;
     mutable std::vector<std::byte> held_; // frames [heldFirst_, heldFirst_ + heldCount_)
     mutable std::size_t heldFirst_ = 0, heldCount_ = 0, handedOut_ = 0;
+    mutable std::optional<std::size_t>
+        ended_; // frames received in all, when the series ended early
 };
 
 } // namespace clscope::stream

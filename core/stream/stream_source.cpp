@@ -1,6 +1,7 @@
 #include "core/stream/stream_source.hpp"
 
 #include "core/errors.hpp"
+#include "core/stream/ordered_pool.hpp"
 
 #include <zmq.hpp>
 
@@ -8,10 +9,8 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
-#include <deque>
-#include <exception>
-#include <mutex>
 #include <thread>
 
 namespace clscope::stream {
@@ -29,51 +28,45 @@ std::string seconds(double s) {
 
 } // namespace
 
-// One queue entry: a frame, the end of the series, or the receiver's error.
-struct Item {
-    Array frame;
-    std::exception_ptr error;
-    bool end = false;
-};
-
 struct FrameSource::State {
     SourceOptions options;
     zmq::context_t context{1};
     zmq::socket_t socket{context, zmq::socket_type::pull};
     StartMessage start;
     std::optional<DType> dtype;
-    std::uint64_t nextImageId = 0, handedOut = 0;
-    std::atomic<std::uint64_t> received = 0;
-    std::uint64_t fullWaits = 0; // pushes that found the queue full (under mutex)
+    std::uint64_t nextImageId = 0, handedOut = 0, checked = 0;
+    std::atomic<std::uint64_t> received = 0; // images decoded
+    std::atomic<bool> endSeen = false, timedOut = false;
+    std::optional<Array> first; // the first image, received by the constructor
     bool over = false;
-
-    std::mutex mutex;
-    std::condition_variable changed;
-    std::deque<Item> queue;
-    bool stop = false;
+    std::unique_ptr<FramePool> frames; // decoded frames recycled after read() copied them
+    std::unique_ptr<OrderedPool<Message>> pool;
     std::thread receiver;
 
     std::string where() const { return "stream " + options.endpoint; }
+    bool cancelled() const { return options.cancel && options.cancel->load(); }
 
-    // The next message, or InputError after timeoutSeconds of silence; nullopt when stopped.
-    std::optional<Message> receive() {
+    // The next message's bytes, or InputError after timeoutSeconds of silence; nullopt when
+    // cancelled or `stop` is set.
+    std::optional<zmq::message_t> receive(const std::atomic<bool>& stop) {
         const auto deadline = Clock::now() + std::chrono::duration<double>(options.timeoutSeconds);
         zmq::message_t msg;
         for (;;) {
-            if (socket.recv(msg, zmq::recv_flags::none))
-                return decodeMessage({static_cast<const std::byte*>(msg.data()), msg.size()},
-                                     start.channel.empty() ? options.channel : start.channel);
-            if (stopping()) return std::nullopt;
+            if (socket.recv(msg, zmq::recv_flags::none)) return msg;
+            if (stop || cancelled()) return std::nullopt;
             if (Clock::now() >= deadline)
                 throw InputError(where() + ": no data: no message in " +
                                  seconds(options.timeoutSeconds) + " s");
         }
     }
-    bool stopping() {
-        std::lock_guard lock(mutex);
-        return stop || cancelled();
+    Message decode(const zmq::message_t& msg) {
+        Message m =
+            decodeMessage({static_cast<const std::byte*>(msg.data()), msg.size()},
+                          start.channel.empty() ? options.channel : start.channel, frames.get());
+        if (std::holds_alternative<ImageMessage>(m)) ++received;
+        if (std::holds_alternative<EndMessage>(m)) endSeen = true;
+        return m;
     }
-    bool cancelled() const { return options.cancel && options.cancel->load(); }
 
     // An image of this series, in order, of the start's size and the first image's dtype.
     Array check(ImageMessage img) {
@@ -81,7 +74,7 @@ struct FrameSource::State {
         if (img.seriesId != start.seriesId)
             throw InputError(what + "series_id " + std::to_string(img.seriesId) +
                              ", expected the start message's " + std::to_string(start.seriesId));
-        if (received > 0 && img.imageId != nextImageId)
+        if (checked > 0 && img.imageId != nextImageId)
             throw InputError(what + "image_id out of order, expected " +
                              std::to_string(nextImageId) + " (a frame is missing)");
         if (img.frame.height() != start.height || img.frame.width() != start.width)
@@ -93,54 +86,73 @@ struct FrameSource::State {
             throw InputError(what + "field 'data': dtype " + dtypeName(img.frame.dtype()) +
                              ", expected " + dtypeName(*dtype));
         nextImageId = img.imageId + 1;
-        ++received;
+        ++checked;
         return std::move(img.frame);
     }
 
-    // Next item of the series (a frame, or the end).
-    Item next() {
-        if (options.maxFrames && received >= options.maxFrames) return {{}, {}, true};
-        auto m = receive();
-        if (!m) return {{}, {}, true};
-        if (auto* img = std::get_if<ImageMessage>(&*m)) return {check(std::move(*img)), {}, false};
-        if (auto* end = std::get_if<EndMessage>(&*m)) {
+    // An image of the series, or nullopt at its end message; InputError for a start message.
+    std::optional<Array> accept(Message m) {
+        if (auto* img = std::get_if<ImageMessage>(&m)) return check(std::move(*img));
+        over = true;
+        if (auto* end = std::get_if<EndMessage>(&m)) {
             if (end->seriesId != start.seriesId)
                 throw InputError(where() + ": end message of series " +
                                  std::to_string(end->seriesId) + " inside series " +
                                  std::to_string(start.seriesId));
-            return {{}, {}, true};
+            return std::nullopt;
         }
         throw InputError(where() + ": a start message before the end of series " +
                          std::to_string(start.seriesId));
     }
-
-    void push(Item item) {
-        std::unique_lock lock(mutex);
-        if (queue.size() >= options.queueFrames) ++fullWaits;
-        changed.wait(lock, [&] { return stop || queue.size() < options.queueFrames; });
-        queue.push_back(std::move(item));
-        changed.notify_all();
-    }
-
-    // Until the end of the series, an error, or a stop (then an end, so read() returns).
-    void run() {
-        for (bool end = false; !end;) {
-            Item item{{}, {}, true};
-            try {
-                if (!stopping()) item = next();
-            } catch (...) {
-                item = {{}, std::current_exception(), true};
-            }
-            end = item.end;
-            push(std::move(item));
+    // The next image, in order (waiting for it, or only if decoded already); nullopt at the
+    // end of the series (end message, maxFrames, a stop). Rethrows a decoding or receiving error.
+    std::optional<Array> next(bool wait) {
+        if (over || (options.maxFrames && checked >= options.maxFrames)) return std::nullopt;
+        std::optional<Message> m = wait ? pool->take() : pool->takeReady();
+        if (!m) {
+            over = over || wait;
+            return std::nullopt;
         }
+        return accept(std::move(*m));
     }
+
+    // Receives until the end message is decoded, maxFrames images are in, an error (queued,
+    // after the messages before it) or a stop; each message is decoded by the pool.
+    void run(const std::atomic<bool>& stop) {
+        std::uint64_t submitted = 1; // the first image, received by the constructor
+        try {
+            while (!endSeen && !(options.maxFrames && submitted >= options.maxFrames)) {
+                auto msg = receive(stop);
+                if (!msg) break;
+                auto bytes = std::make_shared<zmq::message_t>(std::move(*msg));
+                if (!pool->submit([this, bytes] { return decode(*bytes); })) break;
+                ++submitted;
+            }
+        } catch (const InputError&) { // silence for timeoutSeconds: the series ends here
+            timedOut = true;
+        } catch (...) {
+            pool->submit(
+                [e = std::current_exception()]() -> Message { std::rethrow_exception(e); });
+        }
+        pool->finish();
+    }
+    std::atomic<bool> stopReceiving = false;
 };
+
+namespace {
+
+std::size_t decodeThreads(std::size_t asked) {
+    if (asked) return asked;
+    if (const char* env = std::getenv("CLSCOPE_DECODE_THREADS"); env && std::atoi(env) > 0)
+        return std::size_t(std::atoi(env));
+    return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 2, 17) - 1;
+}
+
+} // namespace
 
 FrameSource::FrameSource(SourceOptions options) : state_(std::make_unique<State>()) {
     State& s = *state_;
     s.options = std::move(options);
-    if (s.options.queueFrames == 0) s.options.queueFrames = 1;
     s.socket.set(zmq::sockopt::rcvtimeo, PollMs);
     s.socket.set(zmq::sockopt::linger, 0);
     try {
@@ -148,30 +160,34 @@ FrameSource::FrameSource(SourceOptions options) : state_(std::make_unique<State>
     } catch (const zmq::error_t& e) {
         throw InputError(s.where() + ": cannot connect (" + e.what() + ")");
     }
-    auto m = s.receive();
-    if (!m && s.cancelled()) throw Cancelled();
-    if (auto* start = m ? std::get_if<StartMessage>(&*m) : nullptr)
+    auto message = [&s] { // the next message, decoded here; Cancelled when cancelled
+        auto bytes = s.receive(s.stopReceiving);
+        if (!bytes) throw Cancelled();
+        return s.decode(*bytes);
+    };
+    Message m = message();
+    if (auto* start = std::get_if<StartMessage>(&m))
         s.start = std::move(*start);
     else
         throw InputError(s.where() + ": expected a start message first");
     s.dtype = s.start.dtype;
-    Item first = s.next(); // the first image gives the dtype when the start does not
-    if (first.end && s.cancelled()) throw Cancelled();
-    if (first.end) throw InputError(s.where() + ": the series ended before its first image");
+    m = message(); // the first image gives the dtype when the start does not
+    s.first = s.accept(std::move(m));
+    if (!s.first) throw InputError(s.where() + ": the series ended before its first image");
     const std::size_t frameBytes =
         std::max<std::size_t>(s.start.height * s.start.width * dtypeSize(*s.dtype), 1);
-    s.options.queueFrames = std::min(s.options.queueFrames,
-                                     std::max<std::size_t>(s.options.queueBytes / frameBytes, 2));
-    s.queue.push_back(std::move(first));
-    s.receiver = std::thread([&s] { s.run(); });
+    const std::size_t capacity = std::max<std::size_t>(
+        std::min(s.options.queueFrames, s.options.queueBytes / frameBytes), 2);
+    s.options.queueFrames = capacity;
+    s.frames = std::make_unique<FramePool>(capacity + 1);
+    s.pool = std::make_unique<OrderedPool<Message>>(
+        std::min(decodeThreads(s.options.decodeThreads), capacity), capacity);
+    s.receiver = std::thread([&s] { s.run(s.stopReceiving); });
 }
 
 FrameSource::~FrameSource() {
-    {
-        std::lock_guard lock(state_->mutex);
-        state_->stop = true;
-    }
-    state_->changed.notify_all();
+    state_->stopReceiving = true;
+    if (state_->pool) state_->pool->stop();
     if (state_->receiver.joinable()) state_->receiver.join();
 }
 
@@ -192,8 +208,13 @@ std::size_t FrameSource::queueFrames() const {
     return state_->options.queueFrames;
 }
 std::uint64_t FrameSource::queueFullWaits() const {
-    std::lock_guard lock(state_->mutex);
-    return state_->fullWaits;
+    return state_->pool->fullWaits();
+}
+bool FrameSource::timedOut() const {
+    return state_->timedOut;
+}
+std::size_t FrameSource::decodeWorkers() const {
+    return state_->pool->workers();
 }
 
 std::string FrameSource::describe() const {
@@ -204,32 +225,38 @@ std::string FrameSource::describe() const {
            dtypeName(dtype());
 }
 
-std::optional<Array> FrameSource::read(std::size_t maxCount) {
+std::vector<Array> FrameSource::take(std::size_t maxCount) {
     State& s = *state_;
-    if (s.over) return std::nullopt;
     std::vector<Array> frames;
-    {
-        std::unique_lock lock(s.mutex);
-        s.changed.wait(lock, [&] { return !s.queue.empty(); });
-        while (!s.queue.empty() && frames.size() < std::max<std::size_t>(maxCount, 1)) {
-            Item& item = s.queue.front();
-            if (item.error) std::rethrow_exception(item.error);
-            if (item.end) {
-                s.over = true;
-                break;
-            }
-            frames.push_back(std::move(item.frame));
-            s.queue.pop_front();
-        }
-        s.changed.notify_all();
-    }
+    if (s.first) frames.push_back(std::move(*s.first)), s.first.reset();
+    while (frames.size() < std::max<std::size_t>(maxCount, 1))
+        if (auto frame = s.next(frames.empty()))
+            frames.push_back(std::move(*frame));
+        else
+            break;
+    s.handedOut += frames.size();
+    return frames;
+}
+
+std::optional<Array> FrameSource::read(std::size_t maxCount) {
+    std::vector<Array> frames = take(maxCount);
     if (frames.empty()) return std::nullopt;
     Array out(dtype(), {frames.size(), height(), width()});
     const std::size_t bytes = frames[0].byteSize();
-    for (std::size_t i = 0; i < frames.size(); ++i)
+    for (std::size_t i = 0; i < frames.size(); ++i) {
         std::memcpy(out.bytes() + i * bytes, frames[i].bytes(), bytes);
-    s.handedOut += frames.size();
+        state_->frames->give(std::move(frames[i]));
+    }
     return out;
+}
+
+std::size_t FrameSource::append(std::vector<std::byte>& bytes, std::size_t maxCount) {
+    std::vector<Array> frames = take(maxCount);
+    for (Array& frame : frames) {
+        bytes.insert(bytes.end(), frame.bytes(), frame.bytes() + frame.byteSize());
+        state_->frames->give(std::move(frame));
+    }
+    return frames.size();
 }
 
 } // namespace clscope::stream

@@ -1,7 +1,9 @@
 // A frame source over a detector stream (DECTRIS Stream V2 on a ZeroMQ PULL socket): one
 // series, start message first, then its images in order, then its end message. A receiver
-// thread decodes the images into a bounded queue; when the queue is full it stops reading, so
-// ZeroMQ's own queue and then the sender wait: no frame is ever dropped. Frames come out as
+// thread takes the messages off the socket into a bounded queue where a pool of threads decodes
+// (decompresses) them, several at once; read() hands them out in order. When the queue is full
+// the receiver stops reading, so ZeroMQ's own queue and then the sender wait: no frame is ever
+// dropped. Frames come out as
 // the frame readers give them, a (n,H,W) array of the images' dtype.
 #pragma once
 #include "core/array.hpp"
@@ -12,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace clscope::stream {
 
@@ -19,8 +22,10 @@ struct SourceOptions {
     std::string endpoint;                // tcp://HOST:PORT (the detector's PUSH socket)
     double timeoutSeconds = 30;          // no message for this long: InputError "no message in N s"
     std::uint64_t maxFrames = 0;         // stop after this many images (0: at the end message)
-    std::size_t queueFrames = 32;        // decoded frames held at most
-    std::size_t queueBytes = 256u << 20; // and at most this many bytes of them (2 frames min.)
+    std::size_t queueFrames = 64;        // frames held at most (received, decoding or decoded)
+    std::size_t queueBytes = 1ull << 30; // and at most this many bytes of them (2 frames min.)
+    std::size_t decodeThreads = 0;       // threads decoding images (0: CLSCOPE_DECODE_THREADS, else
+                                         // one per core but one, at least 1, at most 16)
     std::string channel; // image channel (empty: the first of the start's `channels`)
     // Set (from any thread) to end the series early: within 0.1 s read() gives nullopt, and a
     // constructor still waiting for the start or first image throws Cancelled (the GUI's Stop).
@@ -46,16 +51,24 @@ class FrameSource {
     std::string describe() const; // "stream tcp://…, series 7, 100 images of 64x48 uint16"
 
     // The next frames, at least one and at most maxCount (those already received), as a
-    // (n,H,W) array; nullopt once the series is over (end message or maxFrames). Rethrows the
-    // receiver's InputError (timeout, malformed or out-of-order message).
+    // (n,H,W) array; nullopt once the series is over (end message, maxFrames, or no message for
+    // timeoutSeconds after the first image: timedOut()). Rethrows the receiver's InputError
+    // (malformed or out-of-order message).
     std::optional<Array> read(std::size_t maxCount);
-    std::uint64_t framesRead() const;     // frames handed out by read()
+    // As read(), the frames' bytes appended to `bytes` instead (no array of their own: one copy
+    // less where the caller holds the frames anyway); how many, 0 once the series is over.
+    std::size_t append(std::vector<std::byte>& bytes, std::size_t maxCount);
+    std::uint64_t framesRead() const; // frames handed out by read() and append()
+    bool timedOut() const; // the series ended by timeoutSeconds of silence, not its end message
     std::uint64_t framesReceived() const; // images received so far
     // Times the receiver found the queue full and waited (processing fell behind).
     std::uint64_t queueFullWaits() const;
-    std::size_t queueFrames() const; // the queue's bound, in frames
+    std::size_t queueFrames() const;   // the queue's bound, in frames
+    std::size_t decodeWorkers() const; // threads decoding images
 
   private:
+    // The next frames as decoded (at least one unless the series is over), counted as read.
+    std::vector<Array> take(std::size_t maxCount);
     struct State;
     std::unique_ptr<State> state_;
 };

@@ -25,6 +25,9 @@ std::string FrameSource::describe() const {
 std::optional<Array> FrameSource::read(std::size_t) {
     throw UsageError("no live input");
 }
+std::size_t FrameSource::append(std::vector<std::byte>&, std::size_t) {
+    throw UsageError("no live input");
+}
 std::uint64_t FrameSource::framesRead() const {
     return 0;
 }
@@ -36,6 +39,12 @@ std::uint64_t FrameSource::queueFullWaits() const {
 }
 std::size_t FrameSource::queueFrames() const {
     return 0;
+}
+std::size_t FrameSource::decodeWorkers() const {
+    return 0;
+}
+bool FrameSource::timedOut() const {
+    return false;
 }
 
 } // namespace clscope::stream

@@ -53,7 +53,8 @@ void toHostOrder(Array& a, bool littleEndian) {
 
 // tag 40 [[H, W], typed array]: a (H,W) array of `field`, checked against the expected size
 // (0, 0: any size).
-Array multiDimArray(const Field& field, std::size_t height, std::size_t width) {
+Array multiDimArray(const Field& field, std::size_t height, std::size_t width,
+                    FramePool* pool = nullptr) {
     if (!field.isTag() || field.tag() != TagMultiDim)
         field.fail("expected a multi-dimensional array (tag 40)");
     const Field body = field.tagged();
@@ -70,7 +71,7 @@ Array multiDimArray(const Field& field, std::size_t height, std::size_t width) {
     const Field typed = body.element(1);
     const auto t = typed.isTag() ? typedArrayTag(typed.tag()) : std::nullopt;
     if (!t) typed.fail("expected a typed array (RFC 8746 tag 64-87) of a supported type");
-    Array out(t->dtype, {h, w});
+    Array out = pool ? pool->take(t->dtype, {h, w}) : Array(t->dtype, {h, w});
     fillBytes(typed.tagged(), out);
     toHostOrder(out, t->littleEndian);
     return out;
@@ -108,13 +109,13 @@ StartMessage decodeStart(const Field& m, const std::string& channel) {
     return s;
 }
 
-ImageMessage decodeImage(const Field& m, const std::string& channel) {
+ImageMessage decodeImage(const Field& m, const std::string& channel, FramePool* pool) {
     ImageMessage img;
     img.seriesId = m.require("series_id").uint();
     img.imageId = m.require("image_id").uint();
     const Field data = channelOf(m.require("data"), channel);
     // Any size here; the source checks it against the start message's.
-    img.frame = multiDimArray(data, 0, 0);
+    img.frame = multiDimArray(data, 0, 0, pool);
     return img;
 }
 
@@ -139,13 +140,14 @@ std::optional<TypedArrayTag> typedArrayTag(std::uint64_t tag) {
     return std::nullopt;
 }
 
-Message decodeMessage(std::span<const std::byte> bytes, const std::string& channel) {
+Message decodeMessage(std::span<const std::byte> bytes, const std::string& channel,
+                      FramePool* pool) {
     CborDocument doc(bytes, "message");
     const Field root(doc.root(), "unknown", "");
     const std::string type = root.require("type").text();
     const Field m(doc.root(), type, "");
     if (type == "start") return decodeStart(m, channel);
-    if (type == "image") return decodeImage(m, channel);
+    if (type == "image") return decodeImage(m, channel, pool);
     if (type == "end") return EndMessage{m.require("series_id").uint()};
     root.require("type").fail("unknown message type '" + type + "' (expected start, image, end)");
 }

@@ -4,6 +4,7 @@
 // Every malformed message is an InputError naming the message type and the field.
 #pragma once
 #include "core/array.hpp"
+#include "core/stream/frame_pool.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -37,8 +38,10 @@ struct EndMessage {
 
 using Message = std::variant<StartMessage, ImageMessage, EndMessage>;
 
-// Decode one message. `channel` picks the image channel (empty: the only or first one).
-Message decodeMessage(std::span<const std::byte> bytes, const std::string& channel = {});
+// Decode one message. `channel` picks the image channel (empty: the only or first one); an
+// image's frame comes from `pool` where given.
+Message decodeMessage(std::span<const std::byte> bytes, const std::string& channel = {},
+                      FramePool* pool = nullptr);
 
 // An RFC 8746 typed array tag (64..87) as a DType and whether it is little-endian;
 // nullopt for the tags clscope has no DType for (64-bit unsigned, 8/16-bit signed, float16).

@@ -11,7 +11,9 @@ namespace clscope {
 
 namespace {
 
-constexpr std::uint64_t LivePassBytes = 16ull << 20; // frames of one pass over a stream
+// Frames of one pass over a stream. 16 MiB was one EIGER2 16M or 4M frame a pass: ~46 / ~10 ms
+// a pass on one H200 against ~1.5 / 0.3 ms a frame from memory (PERFORMANCE.md, session 10).
+constexpr std::uint64_t LivePassBytes = 256ull << 20;
 
 class SpotsPlan : public PassPlan {
   public:

@@ -1,16 +1,28 @@
 #!/bin/bash
-# Issue 24 item 5 on the lent GPU machine, without the socket (no libzmq/libcbor there): the
-# bslz4 decompression rate of clscope's decoder on 1..16 host threads (bslz4_rate.cpp) and the
-# spots stream from host memory (upload + kernels + grouping) for 16M and 4M frames.
+# Issue 24 item 5 on the lent GPU machine: `clscope-cli bench stream` for 16M and 4M bslz4
+# uint16 frames (decode from memory on 1/8/15 threads, ZeroMQ loopback receive alone and with
+# decoding, then spots on the GPU over the received frames), and the spots stream from host
+# memory (upload + kernels + grouping) for comparison. DEPS: a folder holding libzmq/libcbor
+# headers, libraries and .pc files (lib/pkgconfig), for a machine without them.
 set -u
 OUT=${OUT:-/tmp/out}
 B=${B:-/tmp/b}
+DEV=${DEV:-ocl:H200}
 mkdir -p "$OUT"
-g++ -O2 -std=c++20 -I. scripts/stream_bench/bslz4_rate.cpp core/stream/compression.cpp -llz4 \
-    -pthread -o /tmp/bslz4_rate && /tmp/bslz4_rate
-cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLSCOPE_BUILD_GUI=OFF >/dev/null &&
+if [ -n "${DEPS:-}" ]; then
+    export PKG_CONFIG_PATH=$DEPS/lib/pkgconfig LD_LIBRARY_PATH=$DEPS/lib
+fi
+ldconfig -p | grep -E 'libzmq|libcbor|liblz4' >"$OUT/ldconfig.txt"
+cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLSCOPE_BUILD_GUI=OFF \
+    -DCLSCOPE_BUILD_TESTS=OFF >/dev/null &&
     cmake --build "$B" -j16 --target clscope-cli >/dev/null || exit 1
+grep -E '^CLSCOPE_(LIVE|DECOMPRESS)' "$B/CMakeCache.txt"
+for size in 16m 4m; do
+    "$B/app/clscope-cli" bench stream --size $size --threads 1 --threads 8 --threads 15 \
+        --then spots --device "$DEV" --variant local --json "$OUT/stream_$size.json" 2>&1 |
+        tee "$OUT/stream_$size.log"
+done
 for size in stream stream4m; do
-    "$B/app/clscope-cli" bench spots --size $size --device ocl:H200 --variant local --repeat 3 \
-        --json "$OUT/spots_$size.json" 2>&1 | tail -1
+    "$B/app/clscope-cli" bench spots --size $size --device "$DEV" --variant local --repeat 3 \
+        --json "$OUT/spots_$size.json" 2>&1 | tail -2
 done

@@ -175,11 +175,16 @@ void ImageView::redraw() {
         scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     scale_->axis()->setLabel(n == Normalisation::Sqrt ? "√ value" : "value");
     caption_->setText(QString::fromStdString(presenter_.caption()));
-    if (!presenter_.hasImage()) {
-        map_->data()->clear();
-        plot_->replot();
-        return;
+    try {
+        if (presenter_.hasImage()) return drawImage();
+    } catch (const std::exception& e) { // a frame that cannot be read: said, nothing drawn
+        caption_->setText(caption_->text() + "  (" + QString::fromUtf8(e.what()) + ")");
     }
+    map_->data()->clear();
+    plot_->replot();
+}
+
+void ImageView::drawImage() {
     const Image& image = presenter_.image();
     const std::vector<double> drawn = presenter_.drawnValues();
     const int w = static_cast<int>(image.width), h = static_cast<int>(image.height);
@@ -275,7 +280,13 @@ void ImageView::rebuildOverlayMenu() {
 
 QString ImageView::readoutAt(double x, double y) {
     if (!presenter_.hasImage()) return {};
-    const Image& image = presenter_.image();
+    const Image* shown = nullptr;
+    try {
+        shown = &presenter_.image();
+    } catch (const std::exception&) { // redraw() said why
+        return {};
+    }
+    const Image& image = *shown;
     if (x < 0 || y < 0 || x >= static_cast<double>(image.width) ||
         y >= static_cast<double>(image.height))
         return {};

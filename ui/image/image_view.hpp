@@ -81,6 +81,7 @@ class ImageView : public QWidget {
     void showReductionProgress(double fraction);
     void showReductionEnded(const QString& note);
     void redraw();
+    void drawImage(); // the presenter's image into the colour map (throws where unreadable)
     void applyAppearance();
     void rebuildOverlayMenu();
     void onMouseMove(QMouseEvent* event);

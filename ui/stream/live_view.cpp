@@ -94,8 +94,16 @@ bool LiveView::saveReceived(const QString& path, QString* error) {
     try {
         const auto frames = receiver_->frames();
         if (!frames) throw std::runtime_error("nothing was received yet");
-        const std::size_t n = frames->save(path.toStdString());
-        status_->setText(QString("Saved %1 frames to %2").arg(n).arg(path));
+        const auto saved = frames->save(path.toStdString());
+        const std::size_t n = saved.frames.frameCount();
+        QString text = QString("Saved %1 frames to %2").arg(n).arg(path);
+        if (saved.first)
+            text = QString("Saved frames %1..%2 to %3: %4")
+                       .arg(saved.first)
+                       .arg(saved.first + n - 1)
+                       .arg(path)
+                       .arg(QString::fromStdString(frames->droppedText()));
+        status_->setText(text);
         return true;
     } catch (const std::exception& e) {
         if (error) *error = QString("Save what was received: %1").arg(e.what());

@@ -86,7 +86,7 @@ void LiveView::updateChart() {
     updateStatus();
 }
 
-// Each series analysis runs again over the frames so far when more came and its last run is
+// Each series analysis runs again over the frames kept so far when more came and its last run is
 // done (off the GUI thread); what it returns draws here.
 void LiveView::updateSeries() {
     const auto frames = receiver_->frames();
@@ -99,7 +99,7 @@ void LiveView::updateSeries() {
         auto* watcher = s.watcher.get();
         watcher->setFuture(QtConcurrent::run([analysis, frames, count] {
             try {
-                return std::make_pair(analysis->analyse(frames->readFrames(0, count)), QString());
+                return std::make_pair(analysis->analyse(frames->kept().frames), QString());
             } catch (const std::exception& e) {
                 return std::make_pair(std::function<void()>(), QString("%1 over %2 frames: %3")
                                                                    .arg(analysis->title())
@@ -136,6 +136,9 @@ void LiveView::updateStatus() {
                    .arg(frames->frameCount())
                    .arg(receiver_->framesAnalysed())
                    .arg(rate_, 0, 'f', 1);
+    if (frames && frames->firstKept())
+        text += QString(" — %1: the series analyses and Save cover the frames kept")
+                    .arg(QString::fromStdString(frames->droppedText()));
     if (!ended_.isEmpty()) text += (text.isEmpty() ? "" : " — ") + ended_;
     if (!text.isEmpty()) status_->setText(text);
 }

@@ -73,8 +73,8 @@ void StreamReceiver::receive(StreamRequest request) {
             context_ = c;
             analyses_ = std::move(made);
             values_.assign(analyses_.size(), {});
-            frames_ =
-                std::make_shared<ReceivedFrames>(source.start(), source.dtype(), source.describe());
+            frames_ = std::make_shared<ReceivedFrames>(
+                source.start(), source.dtype(), source.describe(), request.memoryBudgetBytes);
         }
         emit connected(QString::fromStdString(source.describe()));
         while (auto part = source.read(16)) {

@@ -16,9 +16,10 @@
 namespace clscope::ui {
 
 struct StreamRequest {
-    std::string endpoint;       // tcp://HOST:PORT
-    double timeoutSeconds = 30; // no message for this long ends the series as bad input
-    LiveContext context;        // device, variants, labels (the rest from the start message)
+    std::string endpoint;              // tcp://HOST:PORT
+    double timeoutSeconds = 30;        // no message for this long ends the series as bad input
+    std::size_t memoryBudgetBytes = 0; // frames kept (ReceivedFrames; 0: its default)
+    LiveContext context;               // device, variants, labels (the rest from the start message)
 };
 
 class StreamReceiver : public QObject {

@@ -1,0 +1,313 @@
+// clscope-cli bench stream [--size 16m|4m] [--threads N]... [--then ALGO --device D] [--json
+// OUT]: the live input's rates on this host for bslz4 uint16 frames of an EIGER2 16M
+// (4148x4362) or 4M (2068x2162): decoding from memory on N threads (in order, as the frame
+// source does), and where libzmq is built, a local publisher sending pre-encoded Stream V2
+// messages as fast as taken, received without decoding, then through the frame source with its
+// decoding threads, then (--then) through an algorithm on a device as its command runs it on
+// a tcp:// input.
+#include "app/cli/commands.hpp"
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "core/stream/compression.hpp"
+#include "core/stream/frame_pool.hpp"
+#include "core/stream/ordered_pool.hpp"
+#include "core/stream/series_encoder.hpp"
+#if defined(CLSCOPE_HAVE_LIVE)
+#include "core/stream/live_frames.hpp"
+#include "core/stream/loopback.hpp"
+#include "core/stream/stream_source.hpp"
+#include "gpu/devices.hpp"
+#include "gpu/scale/budget.hpp"
+#include "gpu/scale/passes.hpp"
+#endif
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <thread>
+
+namespace clscope::cli {
+#if defined(CLSCOPE_HAVE_DECOMPRESS)
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// A photon-counting frame: background of a few counts, bright Gaussian peaks up to ~2000
+// counts, horizontal module gaps at 0xFFFF.
+Array syntheticFrame(std::size_t h, std::size_t w, unsigned seed) {
+    Array a(DType::UInt16, {h, w});
+    auto* v = reinterpret_cast<std::uint16_t*>(a.bytes());
+    std::mt19937 rng(seed);
+    std::poisson_distribution<int> background(0.3);
+    for (std::size_t i = 0; i < h * w; ++i)
+        v[i] = static_cast<std::uint16_t>(background(rng));
+    std::uniform_int_distribution<std::size_t> ry(3, h - 4), rx(3, w - 4);
+    std::uniform_real_distribution<double> peak(50, 2000);
+    for (int s = 0; s < int(2000.0 * double(h * w) / (4148.0 * 4362.0)); ++s) {
+        const std::size_t y = ry(rng), x = rx(rng);
+        const double p = peak(rng);
+        for (int dy = -3; dy <= 3; ++dy)
+            for (int dx = -3; dx <= 3; ++dx)
+                v[(y + dy) * w + x + dx] += std::uint16_t(p * std::exp(-(dy * dy + dx * dx) / 2.));
+    }
+    for (std::size_t y = 514; y < h; y += 551)
+        for (std::size_t r = y; r < std::min(h, y + 37); ++r)
+            std::fill_n(v + r * w, w, std::uint16_t(0xFFFF));
+    return a;
+}
+
+struct Case {
+    std::size_t height = 0, width = 0, frames = 0;
+    std::vector<Array> raw;
+    std::vector<stream::Bytes> packed; // bslz4 of each raw frame
+    std::size_t frameBytes() const { return height * width * 2; }
+    double packedMean() const {
+        double s = 0;
+        for (const auto& p : packed)
+            s += double(p.size());
+        return s / double(packed.size());
+    }
+};
+
+Case makeCase(const std::string& size) {
+    Case c;
+    if (size == "16m")
+        c.height = 4148, c.width = 4362, c.frames = 200;
+    else if (size == "4m")
+        c.height = 2068, c.width = 2162, c.frames = 800;
+    else if (size == "small") // a quick check of the bench itself
+        c.height = 512, c.width = 512, c.frames = 64;
+    else
+        throw UsageError("bench stream: no size '" + size + "' (16m, 4m, small)");
+    for (unsigned seed = 0; seed < 2; ++seed) {
+        c.raw.push_back(syntheticFrame(c.height, c.width, seed + 7));
+        c.packed.push_back(stream::compressBslz4({c.raw.back().bytes(), c.frameBytes()}, 2));
+        Array back(DType::UInt16, {c.height, c.width});
+        stream::decompress("bslz4", 2, c.packed.back(), {back.bytes(), back.byteSize()});
+        if (std::memcmp(back.bytes(), c.raw.back().bytes(), c.frameBytes()) != 0)
+            throw std::runtime_error("bench stream: the bslz4 round trip differs");
+    }
+    return c;
+}
+
+struct Line {
+    std::string what;
+    std::size_t threads = 0;
+    double seconds = 0, framesPerSecond = 0, wireGBs = 0, decodedGBs = 0, decodeMsPerFrame = 0;
+    std::string note;
+};
+
+// Decoding from memory: a thread submits every frame's bytes, `threads` decode them, this
+// thread takes them in order and copies them into blocks of 16 frames (as read() hands out).
+Line decodeFromMemory(const Case& c, std::size_t threads) {
+    stream::OrderedPool<Array> pool(threads, threads + 2);
+    stream::FramePool frames(threads + 3);
+    std::atomic<double> decodeSeconds = 0;
+    const auto start = Clock::now();
+    std::thread submitter([&] {
+        for (std::size_t i = 0; i < c.frames; ++i)
+            pool.submit([&c, i, &decodeSeconds, &frames] {
+                const auto t = Clock::now();
+                Array out = frames.take(DType::UInt16, {c.height, c.width});
+                stream::decompress("bslz4", 2, c.packed[i % c.packed.size()],
+                                   {out.bytes(), out.byteSize()});
+                decodeSeconds.fetch_add(secondsSince(t));
+                return out;
+            });
+        pool.finish();
+    });
+    Array block(DType::UInt16, {16, c.height, c.width});
+    std::size_t taken = 0;
+    while (auto frame = pool.take()) {
+        std::memcpy(block.bytes() + (taken++ % 16) * c.frameBytes(), frame->bytes(),
+                    c.frameBytes());
+        frames.give(std::move(*frame));
+    }
+    submitter.join();
+    Line l{"decode from memory", threads};
+    l.seconds = secondsSince(start);
+    l.framesPerSecond = double(taken) / l.seconds;
+    l.decodeMsPerFrame = 1e3 * decodeSeconds / double(taken);
+    return l;
+}
+
+#if defined(CLSCOPE_HAVE_LIVE)
+std::unique_ptr<stream::LoopbackPublisher> publisher(const Case& c) {
+    std::vector<stream::Bytes> images;
+    for (const auto& p : c.packed)
+        images.push_back(stream::encodeImage(0, c.height, c.width, DType::UInt16, p));
+    return std::make_unique<stream::LoopbackPublisher>(
+        stream::encodeStart(c.height, c.width, DType::UInt16, c.frames), std::move(images),
+        c.frames, stream::encodeEnd());
+}
+
+Line receiveOnly(const Case& c) {
+    auto pub = publisher(c);
+    const auto start = Clock::now();
+    stream::receiveMessages(pub->endpoint(), c.frames + 2);
+    Line l{"receive only (ZeroMQ loopback, no decode)", 0};
+    l.seconds = secondsSince(start);
+    l.framesPerSecond = double(c.frames) / l.seconds;
+    return l;
+}
+
+Line receiveAndDecode(const Case& c, std::size_t threads) {
+    auto pub = publisher(c);
+    const auto start = Clock::now();
+    stream::SourceOptions o;
+    o.endpoint = pub->endpoint(), o.decodeThreads = threads, o.timeoutSeconds = 30;
+    stream::FrameSource source(o);
+    std::size_t frames = 0;
+    while (auto part = source.read(16))
+        frames += part->frameCount();
+    Line l{"receive + decode (frame source)", source.decodeWorkers()};
+    l.seconds = secondsSince(start);
+    l.framesPerSecond = double(frames) / l.seconds;
+    l.note = std::to_string(frames) + " of " + std::to_string(c.frames) + " frames; queue of " +
+             std::to_string(source.queueFrames()) + " full " +
+             std::to_string(source.queueFullWaits()) + " times";
+    return l;
+}
+
+// The series through LiveFrames (as a run reads a tcp:// input) in reads of up to 256 MiB.
+Line receiveLive(const Case& c, std::size_t threads) {
+    auto pub = publisher(c);
+    const auto start = Clock::now();
+    stream::SourceOptions o;
+    o.endpoint = pub->endpoint(), o.decodeThreads = threads, o.timeoutSeconds = 30;
+    const stream::LiveFrames live(o);
+    const std::size_t per = std::max<std::size_t>(1, (256u << 20) / c.frameBytes());
+    for (std::size_t first = 0; first < live.frameCount(); first += per)
+        live.read(first, std::min(per, live.frameCount() - first));
+    Line l{"receive + decode (LiveFrames, 256 MiB reads)", threads};
+    l.seconds = secondsSince(start);
+    l.framesPerSecond = double(live.frameCount()) / l.seconds;
+    l.note = live.report();
+    return l;
+}
+
+// The received frames through `a.then` on `a.device`, as `clscope-cli ALGO tcp://…` runs them
+// (default parameters and memory budget); `where` gets the run's timing records.
+Line receiveDecodeRun(const Case& c, std::size_t threads, const StreamBenchArgs& a,
+                      nlohmann::json& where) {
+    const Algorithm& algorithm = AlgorithmRegistry::instance().find(a.then);
+    if (!algorithm.readsFrames())
+        throw UsageError("bench stream --then " + a.then + ": reads no frames");
+    const std::vector<DeviceInfo> devices = resolveDevices(a.device);
+    auto pub = publisher(c);
+    const auto start = Clock::now();
+    stream::SourceOptions o;
+    o.endpoint = pub->endpoint(), o.decodeThreads = threads, o.timeoutSeconds = 30;
+    InputSources sources;
+    sources.file = o.endpoint;
+    auto live = std::make_shared<stream::LiveFrames>(o);
+    sources.live = live;
+    const RunRequest request{devices.front(), a.variant, nullptr, algorithm.defaultParams(), {}};
+    const BudgetedRun run =
+        runWithinBudget(algorithm, request, sources, devices, defaultMemoryBudget(devices));
+    const RunInfo& info = run.result->info;
+    Line l{"receive + decode + " + a.then + " " + info.variant + " (" + info.deviceName + ")",
+           threads};
+    l.seconds = secondsSince(start);
+    l.framesPerSecond = double(live->frameCount()) / l.seconds;
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "; %zu passes, waiting for frames %.0f ms, run %.0f ms (kernels %.1f ms)",
+                  run.passes, run.readMs, info.wallMs, info.kernelMs);
+    l.note = live->report() + text;
+    where = {{"passes", run.passes},
+             {"read_ms", run.readMs},
+             {"wall_ms", info.wallMs},
+             {"kernel_ms", info.kernelMs}};
+    where["timings"] = nlohmann::json::array();
+    for (const TimingRecord& r : info.timings) { // summed by label over the passes
+        auto& all = where["timings"];
+        auto same =
+            std::find_if(all.begin(), all.end(), [&](auto& t) { return t["label"] == r.label; });
+        if (same == all.end())
+            all.push_back({{"label", r.label},
+                           {"count", r.count},
+                           {"total_ms", r.totalMs},
+                           {"kernel", r.kernel}});
+        else
+            (*same)["count"] = (*same)["count"].get<std::size_t>() + r.count,
+            (*same)["total_ms"] = (*same)["total_ms"].get<double>() + r.totalMs;
+    }
+    return l;
+}
+#endif
+
+// "label total ms (count)" for each timing record, one line.
+void printTimings(const nlohmann::json& where) {
+    if (!where.contains("timings")) return;
+    std::printf("where the run's time goes (summed over passes):");
+    for (const auto& r : where["timings"])
+        std::printf("  %s %.1f ms (%d)", r["label"].get<std::string>().c_str(),
+                    r["total_ms"].get<double>(), r["count"].get<int>());
+    std::printf("\n");
+}
+
+} // namespace
+
+void runStreamBench(StreamBenchArgs a) {
+    const Case c = makeCase(a.size == "seed" ? "16m" : a.size);
+    std::vector<int>& threads = a.threads;
+    if (threads.empty()) threads = {1, int(std::max(1u, std::thread::hardware_concurrency() - 1))};
+    std::vector<Line> lines;
+    for (int t : threads)
+        lines.push_back(decodeFromMemory(c, std::size_t(std::max(t, 1))));
+#if defined(CLSCOPE_HAVE_LIVE)
+    lines.push_back(receiveOnly(c));
+    for (int t : threads)
+        lines.push_back(receiveAndDecode(c, std::size_t(std::max(t, 1))));
+    lines.push_back(receiveLive(c, std::size_t(std::max(threads.back(), 1))));
+    nlohmann::json where;
+    if (!a.then.empty())
+        lines.push_back(receiveDecodeRun(c, std::size_t(std::max(threads.back(), 1)), a, where));
+#else
+    if (!a.then.empty()) throw UsageError("bench stream --then: this clscope has no live input");
+    nlohmann::json where;
+#endif
+    std::printf("stream bench: %zu frames of %zux%zu uint16, bslz4 %.2f MB (ratio %.1f), "
+                "%u host threads\n",
+                c.frames, c.height, c.width, c.packedMean() / 1e6,
+                double(c.frameBytes()) / c.packedMean(), std::thread::hardware_concurrency());
+    std::printf("%-42s %7s %10s %9s %10s %11s %10s  %s\n", "what", "threads", "frames/s",
+                "wire GB/s", "out GB/s", "decode ms", "wall s", "note");
+    nlohmann::json out;
+    for (Line& l : lines) {
+        l.wireGBs = l.framesPerSecond * c.packedMean() / 1e9;
+        l.decodedGBs = l.framesPerSecond * double(c.frameBytes()) / 1e9;
+        std::printf("%-42s %7zu %10.1f %9.2f %10.2f %11.2f %10.2f  %s\n", l.what.c_str(), l.threads,
+                    l.framesPerSecond, l.wireGBs, l.decodedGBs, l.decodeMsPerFrame, l.seconds,
+                    l.note.c_str());
+        out["lines"].push_back({{"what", l.what},
+                                {"threads", l.threads},
+                                {"frames_per_s", l.framesPerSecond},
+                                {"wire_GB_s", l.wireGBs},
+                                {"decoded_GB_s", l.decodedGBs},
+                                {"decode_ms_per_frame", l.decodeMsPerFrame},
+                                {"seconds", l.seconds},
+                                {"note", l.note}});
+    }
+    printTimings(where);
+    if (!where.is_null()) out["then"] = where;
+    out["frames"] = c.frames, out["height"] = c.height, out["width"] = c.width;
+    out["bslz4_bytes_mean"] = c.packedMean();
+    out["host_threads"] = std::thread::hardware_concurrency();
+    if (!a.json.empty()) writeFileAtomically(a.json, out.dump(2) + "\n");
+}
+#else
+void runStreamBench(StreamBenchArgs) {
+    throw UsageError("bench stream: this clscope was built without liblz4");
+}
+#endif
+
+} // namespace clscope::cli
