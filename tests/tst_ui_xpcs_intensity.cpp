@@ -39,7 +39,7 @@ const ResultTab* findTab(const ResultsPanel& results, const QString& title) {
 }
 
 bool legendBesideAxes(QCustomPlot& plot) {
-    return plot.legend->visible() && plot.legend->layout() == plot.plotLayout();
+    return plot.legend->visible() && plot.legend->layout() != plot.axisRect()->insetLayout();
 }
 
 } // namespace

@@ -23,8 +23,13 @@ QCustomPlot* makePlot(QWidget* parent, const QString& title) {
     // The legend in a column right of the axes, never over the data.
     plot->legend->setVisible(true);
     plot->axisRect()->insetLayout()->take(plot->legend);
-    plot->plotLayout()->addElement(1, 1, plot->legend);
+    // At the top of that column: an empty element below takes the rest of its height.
+    auto* side = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(1, 1, side);
     plot->plotLayout()->setColumnStretchFactor(1, 0.001);
+    side->addElement(0, 0, plot->legend);
+    side->addElement(1, 0, new QCPLayoutElement(plot));
+    side->setRowStretchFactor(0, 0.001);
     plot->legend->setBorderPen(Qt::NoPen);
     layout->addWidget(plot);
     return plot;
