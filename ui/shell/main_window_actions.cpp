@@ -24,6 +24,7 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QSlider>
 #include <QStatusBar>
 #include <qcustomplot.h>
@@ -84,6 +85,17 @@ void MainWindow::buildMenus() {
     viewMenu_->addAction("&Mask editor", QKeySequence(Qt::CTRL | Qt::Key_M), this,
                          &MainWindow::focusMaskPanel);
     viewMenu_->addAction("&Reset layout", this, &MainWindow::resetLayout);
+    // Rings at a few d values on diffraction images whose geometry is known (kept across
+    // restarts); the panel they belong to draws them while it is in front.
+    QAction* rings = viewMenu_->addAction("Resolution &rings");
+    rings->setObjectName("ResolutionRings");
+    rings->setCheckable(true);
+    rings->setChecked(QSettings().value("view/resolutionRings", false).toBool());
+    workbench_->setResolutionRingsShown(rings->isChecked());
+    connect(rings, &QAction::toggled, workbench_, [this](bool on) {
+        QSettings().setValue("view/resolutionRings", on);
+        workbench_->setResolutionRingsShown(on);
+    });
     // A pinned panel keeps its overlays and live work while another panel is in front.
     QMenu* pin = viewMenu_->addMenu("&Pin overlay");
     for (const AlgorithmPanelSpec& spec : AlgorithmPanelRegistry::instance().panels()) {
