@@ -19,6 +19,8 @@
 #include <QImage>
 #include <QLabel>
 #include <QProcess>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTreeWidget>
@@ -203,6 +205,13 @@ class TestUiMainWindow : public QObject {
         QVERIFY2(rows >= 6, qPrintable(QString("%1 rows").arg(rows)));
         QVERIFY(compare->differenceWidget() == nullptr ||
                 compare->differenceWidget()->height() >= 300);
+        // Issue 23: the difference plots read without scrolling the Compare dock.
+        auto* area = qobject_cast<QScrollArea*>(window.dock("ComparePanel")->widget());
+        QVERIFY(area);
+        QTRY_COMPARE(area->verticalScrollBar()->maximum(), 0);
+        QWidget* tabs = compare->lowerTabs();
+        QVERIFY2(tabs->height() >= 340 && tabs->width() >= 450,
+                 qPrintable(QString("%1x%2").arg(tabs->width()).arg(tabs->height())));
     }
 
     void binaryScreenshotAndDemoExitCodes() {
