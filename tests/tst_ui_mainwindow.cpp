@@ -214,6 +214,45 @@ class TestUiMainWindow : public QObject {
                  qPrintable(QString("%1x%2").arg(tabs->width()).arg(tabs->height())));
     }
 
+    // Issue 23 defect 4: the Image raised from behind Compare showed stretched pixels when
+    // its dock had been resized meanwhile and the view was zoomed (a fit was kept square).
+    void imageRaisedFromBehindCompareKeepsSquarePixels_data() {
+        QTest::addColumn<bool>("zoomed");
+        QTest::newRow("fitted") << false;
+        QTest::newRow("zoomed") << true;
+    }
+    void imageRaisedFromBehindCompareKeepsSquarePixels() {
+        QFETCH(bool, zoomed);
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFile(xpcsFile_));
+        ImageView& image = window.workbench().image();
+        QCustomPlot* plot = image.plot();
+        const auto stretch = [plot] { // 1 for square pixels
+            const QRect r = plot->axisRect()->rect();
+            return plot->xAxis->range().size() / r.width() /
+                   (plot->yAxis->range().size() / r.height());
+        };
+        QTRY_VERIFY(std::abs(stretch() - 1) < 0.02);
+        if (zoomed) {
+            const double per = plot->xAxis->range().size() / plot->axisRect()->width() / 2;
+            const QRect r = plot->axisRect()->rect();
+            image.showRegion(5, 5 + per * r.width(), 5, 5 + per * r.height());
+        }
+        const QSize before = plot->size();
+        window.dock("ComparePanel")->raise();
+        QTRY_VERIFY(window.dock("ImagePanel")->visibleRegion().isEmpty());
+        window.resizeDocks({window.dock("ImagePanel")}, {500}, Qt::Horizontal);
+        window.resizeDocks({window.dock("ImagePanel")}, {500}, Qt::Vertical);
+        QTest::qWait(20);
+        window.dock("ImagePanel")->raise();
+        QTRY_VERIFY(plot->isVisible());
+        QTRY_VERIFY(plot->size() != before);
+        QTRY_VERIFY2(std::abs(stretch() - 1) < 0.02, qPrintable(QString::number(stretch())));
+    }
+
     void binaryScreenshotAndDemoExitCodes() {
         const QString png = dir_.filePath("shot.png");
         QProcess gui;
