@@ -9,6 +9,7 @@
 #include "ui/results/timings_panel.hpp"
 #include "ui/shell/algorithm_panels.hpp"
 #include "ui/shell/main_window.hpp"
+#include "ui/shell/window_summary.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui_test_helpers.hpp"
 
@@ -71,6 +72,16 @@ class TestUiMainWindow : public QObject {
         QCOMPARE(window.recentFiles().front(), QFileInfo(xpcsFile_).absoluteFilePath());
         QVERIFY(!window.openFile(dir_.filePath("missing.h5")));
         QVERIFY(!window.grab().isNull());
+        // What scripts/gui_walk reads of the window (CLSCOPE_SCREENSHOT_SUMMARY).
+        const QStringList summary = windowSummary(window);
+        QCOMPARE(summary.size(), 5);
+        QCOMPARE(summary[0], "file: " + xpcsFile_);
+        QVERIFY2(summary[1].startsWith("labels: ") && summary[1].contains(" from "),
+                 qPrintable(summary[1]));
+        QCOMPARE(summary[2], QString("overlays: q bins"));
+        QVERIFY2(summary[3].startsWith("readout at (18.5, 10.5): x 18  y 10"),
+                 qPrintable(summary[3]));
+        QCOMPARE(summary[4], QString("result tabs: 0: "));
     }
 
     void settingsRoundTrip() {

@@ -53,8 +53,9 @@ void MainWindow::buildMenus() {
     file->addAction("Export &all fresh results…", this, &MainWindow::exportAllFreshDialog);
     file->addAction("Export &timings (CSV)…", this, &MainWindow::exportTimingsDialog);
     file->addSeparator();
-    file->addAction("&Save session…", session_, &SessionManager::saveDialog);
-    file->addAction("Open sess&ion…", session_, &SessionManager::openDialog);
+    file->addAction("&Save session…", QKeySequence::Save, session_, &SessionManager::saveDialog);
+    file->addAction("Open sess&ion…", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), session_,
+                    &SessionManager::openDialog);
     QAction* restore = file->addAction("Restore last session on start");
     restore->setCheckable(true);
     restore->setChecked(session_->restoreOnStart());
