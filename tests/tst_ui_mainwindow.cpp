@@ -60,6 +60,8 @@ class TestUiMainWindow : public QObject {
 
     void panelsAndOpenFile() {
         MainWindow window;
+        // 1600×1000 with the menu and status bars in, not 55 px more (off a 1000 px screen).
+        QCOMPARE(window.size(), QSize(1600, 1000));
         for (const char* name :
              {"DataPanel", "ImagePanel", "DevicePanel", "ResultsPanel", "TimingsPanel", "LogPanel"})
             QVERIFY2(window.dock(name), name);
