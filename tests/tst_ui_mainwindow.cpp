@@ -9,6 +9,7 @@
 #include "ui/results/timings_panel.hpp"
 #include "ui/shell/algorithm_panels.hpp"
 #include "ui/shell/main_window.hpp"
+#include "ui/shell/window_summary.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui_test_helpers.hpp"
 
@@ -19,6 +20,8 @@
 #include <QImage>
 #include <QLabel>
 #include <QProcess>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTreeWidget>
@@ -57,6 +60,8 @@ class TestUiMainWindow : public QObject {
 
     void panelsAndOpenFile() {
         MainWindow window;
+        // 1600×1000 with the menu and status bars in, not 55 px more (off a 1000 px screen).
+        QCOMPARE(window.size(), QSize(1600, 1000));
         for (const char* name :
              {"DataPanel", "ImagePanel", "DevicePanel", "ResultsPanel", "TimingsPanel", "LogPanel"})
             QVERIFY2(window.dock(name), name);
@@ -69,6 +74,16 @@ class TestUiMainWindow : public QObject {
         QCOMPARE(window.recentFiles().front(), QFileInfo(xpcsFile_).absoluteFilePath());
         QVERIFY(!window.openFile(dir_.filePath("missing.h5")));
         QVERIFY(!window.grab().isNull());
+        // What scripts/gui_walk reads of the window (CLSCOPE_SCREENSHOT_SUMMARY).
+        const QStringList summary = windowSummary(window);
+        QCOMPARE(summary.size(), 5);
+        QCOMPARE(summary[0], "file: " + xpcsFile_);
+        QVERIFY2(summary[1].startsWith("labels: ") && summary[1].contains(" from "),
+                 qPrintable(summary[1]));
+        QCOMPARE(summary[2], QString("overlays: q bins"));
+        QVERIFY2(summary[3].startsWith("readout at (18.5, 10.5): x 18  y 10"),
+                 qPrintable(summary[3]));
+        QCOMPARE(summary[4], QString("result tabs: 0: "));
     }
 
     // Every panel's variant combo set to another usable variant than the one it shows.
@@ -225,6 +240,52 @@ class TestUiMainWindow : public QObject {
         QVERIFY2(rows >= 6, qPrintable(QString("%1 rows").arg(rows)));
         QVERIFY(compare->differenceWidget() == nullptr ||
                 compare->differenceWidget()->height() >= 300);
+        // Issue 23: the difference plots read without scrolling the Compare dock.
+        auto* area = qobject_cast<QScrollArea*>(window.dock("ComparePanel")->widget());
+        QVERIFY(area);
+        QTRY_COMPARE(area->verticalScrollBar()->maximum(), 0);
+        QWidget* tabs = compare->lowerTabs();
+        QVERIFY2(tabs->height() >= 340 && tabs->width() >= 450,
+                 qPrintable(QString("%1x%2").arg(tabs->width()).arg(tabs->height())));
+    }
+
+    // Issue 23 defect 4: the Image raised from behind Compare showed stretched pixels when
+    // its dock had been resized meanwhile and the view was zoomed (a fit was kept square).
+    void imageRaisedFromBehindCompareKeepsSquarePixels_data() {
+        QTest::addColumn<bool>("zoomed");
+        QTest::newRow("fitted") << false;
+        QTest::newRow("zoomed") << true;
+    }
+    void imageRaisedFromBehindCompareKeepsSquarePixels() {
+        QFETCH(bool, zoomed);
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFile(xpcsFile_));
+        ImageView& image = window.workbench().image();
+        QCustomPlot* plot = image.plot();
+        const auto stretch = [plot] { // 1 for square pixels
+            const QRect r = plot->axisRect()->rect();
+            return plot->xAxis->range().size() / r.width() /
+                   (plot->yAxis->range().size() / r.height());
+        };
+        QTRY_VERIFY(std::abs(stretch() - 1) < 0.02);
+        if (zoomed) {
+            const double per = plot->xAxis->range().size() / plot->axisRect()->width() / 2;
+            const QRect r = plot->axisRect()->rect();
+            image.showRegion(5, 5 + per * r.width(), 5, 5 + per * r.height());
+        }
+        const QSize before = plot->size();
+        window.dock("ComparePanel")->raise();
+        QTRY_VERIFY(window.dock("ImagePanel")->visibleRegion().isEmpty());
+        window.resizeDocks({window.dock("ImagePanel")}, {500}, Qt::Horizontal);
+        window.resizeDocks({window.dock("ImagePanel")}, {500}, Qt::Vertical);
+        QTest::qWait(20);
+        window.dock("ImagePanel")->raise();
+        QTRY_VERIFY(plot->isVisible());
+        QTRY_VERIFY(plot->size() != before);
+        QTRY_VERIFY2(std::abs(stretch() - 1) < 0.02, qPrintable(QString::number(stretch())));
     }
 
     void binaryScreenshotAndDemoExitCodes() {

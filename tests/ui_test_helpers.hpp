@@ -11,8 +11,11 @@
 
 namespace clscope::test {
 
-// QSettings() of the code under test then reads and writes an ini file under dir.
+// QSettings() of the code under test then reads and writes an ini file under dir; a clscope
+// binary the test starts keeps its settings under dir too (XDG_CONFIG_HOME), not in the user's
+// (whose saved parameters, e.g. xpcs multi-tau with two-time binning, made its demo fail).
 inline void useTemporarySettings(const QTemporaryDir& dir) {
+    qputenv("XDG_CONFIG_HOME", dir.filePath("config").toLocal8Bit());
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName("clscope");
     QCoreApplication::setApplicationName("clscope-tests");

@@ -1,12 +1,14 @@
 // clscope: the GUI workbench. clscope [FILE.h5] [--demo ALGO|compare] [--source tcp://HOST:PORT]
 // [--screenshot OUT.png] (DESIGN.md §4). --source opens the live view of a detector stream (with
 // --screenshot: the live view, grabbed halfway through the announced series; exit 3 when the
-// series failed, e.g. no message within the timeout). Exit codes: 0 done, 1
-// the screenshot could not be written, 2 usage error (including a demo of an algorithm that does
-// not exist yet), 3 a FILE that cannot be opened with --screenshot, 4 the demo's run failed (with
-// --screenshot).
+// series failed, e.g. no message within the timeout). With CLSCOPE_SCREENSHOT_SUMMARY set,
+// --screenshot also prints what the window shows ("window: " lines, ui/shell/window_summary.hpp).
+// Exit codes: 0 done, 1 the screenshot could not be written, 2 usage error (including a demo of
+// an algorithm that does not exist yet), 3 a FILE that cannot be opened with --screenshot, 4 the
+// demo's run failed (with --screenshot).
 #include "core/errors.hpp"
 #include "ui/shell/main_window.hpp"
+#include "ui/shell/window_summary.hpp"
 #include "ui/stream/live_view.hpp"
 
 #include <QApplication>
@@ -81,6 +83,9 @@ int main(int argc, char** argv) {
                 std::cerr << "clscope: could not write " << out.toStdString() << "\n";
             else
                 std::cout << "wrote " << out.toStdString() << "\n";
+            if (qEnvironmentVariableIsSet("CLSCOPE_SCREENSHOT_SUMMARY"))
+                for (const QString& line : clscope::ui::windowSummary(window))
+                    std::cout << "window: " << line.toStdString() << "\n";
             const bool demoFailed = demoRun && !window.demoSucceeded();
             if (demoFailed) std::cerr << "clscope: the demo's run failed (see the Log panel)\n";
             QCoreApplication::exit(!ok ? 1 : demoFailed ? 4 : 0);

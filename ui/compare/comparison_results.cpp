@@ -14,6 +14,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -79,9 +80,12 @@ QWidget* ComparisonView::buildResultsSide() {
     layout->addLayout(exports);
     connect(csv, &QPushButton::clicked, this, [this] { exportAs(false); });
     connect(hdf5, &QPushButton::clicked, this, [this] { exportAs(true); });
-    chart_ = new QCustomPlot(side);
+    // The chart and the difference view share the place under the table (tabs): each gets
+    // the dock's full width and the height left, readable at 1600×1000 without scrolling.
+    lowerTabs_ = new QTabWidget(side);
+    chart_ = new QCustomPlot(lowerTabs_);
     chart_->setMinimumHeight(220);
-    auto* diff = new QWidget(side);
+    auto* diff = new QWidget(lowerTabs_);
     differenceLayout_ = new QVBoxLayout(diff);
     differenceLayout_->setContentsMargins(0, 0, 0, 0);
     auto* pick = new QHBoxLayout;
@@ -95,13 +99,13 @@ QWidget* ComparisonView::buildResultsSide() {
     for (QComboBox* box : {diffA_, diffB_})
         connect(box, &QComboBox::activated, this,
                 [this] { showDifference(diffA_->currentIndex(), diffB_->currentIndex()); });
+    lowerTabs_->addTab(diff, "Difference");
+    lowerTabs_->addTab(chart_, "Kernel time per label");
     side->addWidget(top);
-    side->addWidget(chart_);
-    side->addWidget(diff);
+    side->addWidget(lowerTabs_);
     side->setStretchFactor(0, 1);
-    side->setStretchFactor(1, 2);
-    side->setStretchFactor(2, 2);
-    side->setSizes({180, 300, 320});
+    side->setStretchFactor(1, 3);
+    side->setSizes({200, 500});
     return side;
 }
 

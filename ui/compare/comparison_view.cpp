@@ -103,6 +103,9 @@ QWidget* ComparisonView::buildGridSide() {
         const bool on = item->checkState() == Qt::Checked;
         presenter_->setChecked(std::size_t(item->row()), std::size_t(item->column()), on);
     });
+    // Check all on its own row: with Run and Cancel beside it the side would be too wide for
+    // the results to keep 450 px in the Image's place at 1600×1000.
+    auto* checks = new QHBoxLayout;
     auto* buttons = new QHBoxLayout;
     checkAll_ = new QPushButton("Check all", side);
     checkAll_->setToolTip("Check every cell its device can run");
@@ -110,7 +113,8 @@ QWidget* ComparisonView::buildGridSide() {
     runButton_->setToolTip("Run the checked cells as one job: the reference on the host first");
     cancelButton_ = new QPushButton("Cancel (Esc)", side);
     cancelButton_->setEnabled(false);
-    buttons->addWidget(checkAll_);
+    checks->addWidget(checkAll_);
+    checks->addStretch(1);
     buttons->addStretch(1);
     buttons->addWidget(runButton_);
     buttons->addWidget(cancelButton_);
@@ -122,6 +126,7 @@ QWidget* ComparisonView::buildGridSide() {
     layout->addLayout(top);
     layout->addWidget(inputInfo_);
     layout->addWidget(grid_, 1);
+    layout->addLayout(checks);
     layout->addLayout(buttons);
     layout->addWidget(progress_);
     layout->addWidget(status_);

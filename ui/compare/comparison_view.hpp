@@ -16,6 +16,7 @@ class QCustomPlot;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QTabWidget;
 class QTableWidget;
 class QVBoxLayout;
 
@@ -49,6 +50,9 @@ class ComparisonView : public QWidget {
     QLabel* statusLabel() const { return status_; }
     QLabel* staleBanner() const { return stale_; }
     QWidget* differenceWidget() const { return difference_; }
+    // Tabs "Difference" (the algorithm's difference view with the run choosers) and "Kernel
+    // time per label" (the chart) under the results table.
+    QTabWidget* lowerTabs() const { return lowerTabs_; }
 
   signals:
     void runFinished(bool completed);
@@ -77,6 +81,7 @@ class ComparisonView : public QWidget {
     QLabel* stale_ = nullptr;
     QTableWidget* results_ = nullptr;
     QCustomPlot* chart_ = nullptr;
+    QTabWidget* lowerTabs_ = nullptr;
     QComboBox *diffA_ = nullptr, *diffB_ = nullptr;
     QVBoxLayout* differenceLayout_ = nullptr;
     QPointer<QWidget> difference_;

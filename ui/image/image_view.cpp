@@ -6,6 +6,7 @@
 #include <QMenu>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <qcustomplot.h>
 
@@ -79,15 +80,40 @@ void ImageView::buildPlot() {
 }
 
 bool ImageView::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == plot_ && event->type() == QEvent::Resize && !userZoomed_ &&
-        presenter_.hasImage())
-        QMetaObject::invokeMethod(
-            this,
-            [this] {
-                if (!userZoomed_) fitImage();
-            },
-            Qt::QueuedConnection);
+    if (watched == plot_ && event->type() == QEvent::Resize && presenter_.hasImage())
+        keepPixelsSquare();
     return QWidget::eventFilter(watched, event);
+}
+
+// On a resize (also one made while the dock was behind another, delivered when it is raised)
+// the image is fitted again, or, once the user zoomed, keeps its units per screen pixel about
+// the same centre: pixels stay square either way. The scale is read from the axis rect the
+// ranges were set for, before the plot lays itself out again (a region shown before any layout
+// is kept whole); later resizes before the queued call change only the size it adapts to.
+void ImageView::keepPixelsSquare() {
+    if (rescalePending_) return;
+    const QRect before = plot_->axisRect()->rect();
+    const bool laidOut = before.width() >= 10 && before.height() >= 10;
+    const double perX = laidOut ? plot_->xAxis->range().size() / before.width() : 0;
+    const double perY = laidOut ? plot_->yAxis->range().size() / before.height() : 0;
+    rescalePending_ = true;
+    QMetaObject::invokeMethod(
+        this, [this, perX, perY] { rescaleAboutCentre(perX, perY); }, Qt::QueuedConnection);
+}
+
+void ImageView::rescaleAboutCentre(double perX, double perY) {
+    rescalePending_ = false;
+    if (!userZoomed_) return fitImage();
+    const QRect now = plot_->axisRect()->rect();
+    if (now.width() < 10 || now.height() < 10) return;
+    const QCPRange rx = plot_->xAxis->range(), ry = plot_->yAxis->range();
+    if (perX <= 0 || perY <= 0)
+        perX = perY = std::max(rx.size() / now.width(), ry.size() / now.height());
+    plot_->xAxis->setRange(rx.center() - perX * now.width() / 2,
+                           rx.center() + perX * now.width() / 2);
+    plot_->yAxis->setRange(ry.center() - perY * now.height() / 2,
+                           ry.center() + perY * now.height() / 2);
+    plot_->replot();
 }
 
 void ImageView::connectReducer() {

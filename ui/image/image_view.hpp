@@ -85,6 +85,8 @@ class ImageView : public QWidget {
     void applyAppearance();
     void rebuildOverlayMenu();
     void onMouseMove(QMouseEvent* event);
+    void keepPixelsSquare();
+    void rescaleAboutCentre(double perX, double perY);
 
     ImagePresenter presenter_;
     ImageControls* controls_ = nullptr;
@@ -98,6 +100,7 @@ class ImageView : public QWidget {
     std::vector<std::unique_ptr<OverlayLayer>> overlays_;
     QStringList inactiveOwners_;
     bool userZoomed_ = false;
+    bool rescalePending_ = false;
     bool drawingActive_ = false;
     std::function<QString(std::size_t, std::size_t)> readoutExtra_;
 };

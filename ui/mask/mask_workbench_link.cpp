@@ -17,6 +17,11 @@ MaskWorkbenchLink::MaskWorkbenchLink(Workbench& workbench, MaskEditorPresenter& 
     connect(&wb_, &Workbench::roleChanged, this, &MaskWorkbenchLink::onRoleChanged);
     connect(&editor_, &MaskEditorPresenter::maskChanged, this, &MaskWorkbenchLink::showMask);
     connect(&editor_, &MaskEditorPresenter::labelsChanged, this, &MaskWorkbenchLink::publishLabels);
+    // The geometry is known once it is more than the editor's default.
+    connect(&editor_, &MaskEditorPresenter::geometryChanged, this, [this] {
+        wb_.setGeometry(editor_.geometrySource() == "default" ? std::nullopt
+                                                              : std::optional(editor_.geometry()));
+    });
     wb_.image().setReadoutExtra(
         [this](std::size_t x, std::size_t y) { return editor_.pixelReadout(x, y); });
 }

@@ -37,7 +37,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle("clscope");
     setObjectName("clscopeMainWindow");
     setDockNestingEnabled(true);
-    resize(1600, 1000);
     buildPanels();
     session_ = new SessionManager(*this);
     buildStatusBar();
@@ -142,6 +141,9 @@ void MainWindow::arrangeDefaultLayout() {
     for (QDockWidget* algorithm : algorithmDocks_)
         tabifyDockWidget(mask, algorithm);
     (algorithmDocks_.empty() ? mask : algorithmDocks_.front())->raise();
+    // The docks stacked one under another while being placed made a window not yet shown
+    // taller (1055 px): back to the default size before the fractions below.
+    if (!isVisible()) resize(1600, 1000);
     // Fractions of the room the docks have (the window less menu, status bar and separators).
     const int w = std::max(width(), 1200) - 24, h = std::max(height(), 800) - 90;
     resizeDocks({data, image, results}, {w * 19 / 100, w * 47 / 100, w * 34 / 100}, Qt::Horizontal);

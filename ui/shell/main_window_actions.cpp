@@ -24,6 +24,7 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QSlider>
 #include <QStatusBar>
 #include <qcustomplot.h>
@@ -52,8 +53,9 @@ void MainWindow::buildMenus() {
     file->addAction("Export &all fresh results…", this, &MainWindow::exportAllFreshDialog);
     file->addAction("Export &timings (CSV)…", this, &MainWindow::exportTimingsDialog);
     file->addSeparator();
-    file->addAction("&Save session…", session_, &SessionManager::saveDialog);
-    file->addAction("Open sess&ion…", session_, &SessionManager::openDialog);
+    file->addAction("&Save session…", QKeySequence::Save, session_, &SessionManager::saveDialog);
+    file->addAction("Open sess&ion…", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), session_,
+                    &SessionManager::openDialog);
     QAction* restore = file->addAction("Restore last session on start");
     restore->setCheckable(true);
     restore->setChecked(session_->restoreOnStart());
@@ -84,6 +86,17 @@ void MainWindow::buildMenus() {
     viewMenu_->addAction("&Mask editor", QKeySequence(Qt::CTRL | Qt::Key_M), this,
                          &MainWindow::focusMaskPanel);
     viewMenu_->addAction("&Reset layout", this, &MainWindow::resetLayout);
+    // Rings at a few d values on diffraction images whose geometry is known (kept across
+    // restarts); the panel they belong to draws them while it is in front.
+    QAction* rings = viewMenu_->addAction("Resolution &rings");
+    rings->setObjectName("ResolutionRings");
+    rings->setCheckable(true);
+    rings->setChecked(QSettings().value("view/resolutionRings", false).toBool());
+    workbench_->setResolutionRingsShown(rings->isChecked());
+    connect(rings, &QAction::toggled, workbench_, [this](bool on) {
+        QSettings().setValue("view/resolutionRings", on);
+        workbench_->setResolutionRingsShown(on);
+    });
     // A pinned panel keeps its overlays and live work while another panel is in front.
     QMenu* pin = viewMenu_->addMenu("&Pin overlay");
     for (const AlgorithmPanelSpec& spec : AlgorithmPanelRegistry::instance().panels()) {

@@ -221,6 +221,17 @@ void Workbench::setPanelPinned(const QString& owner, bool pinned) {
     updatePanelActive(owner, before);
 }
 
+void Workbench::setGeometry(std::optional<mask::Geometry> geometry) {
+    geometry_ = geometry;
+    emit geometryChanged();
+}
+
+void Workbench::setResolutionRingsShown(bool shown) {
+    if (shown == ringsShown_) return;
+    ringsShown_ = shown;
+    emit resolutionRingsShownChanged(shown);
+}
+
 bool Workbench::isPanelActive(const QString& owner) const {
     return shown_.contains(owner) || pinned_.contains(owner);
 }

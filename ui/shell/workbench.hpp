@@ -76,6 +76,14 @@ class Workbench : public QObject {
     bool isPanelPinned(const QString& owner) const { return pinned_.contains(owner); }
     bool isPanelActive(const QString& owner) const;
 
+    // The detector geometry of the image shown when known (the mask editor's from the file, a
+    // PONI, a session or edits; none while it holds only its default), and whether the user
+    // wants resolution rings drawn from it (View ▸ Resolution rings).
+    void setGeometry(std::optional<mask::Geometry> geometry);
+    const std::optional<mask::Geometry>& geometry() const { return geometry_; }
+    void setResolutionRingsShown(bool shown);
+    bool resolutionRingsShown() const { return ringsShown_; }
+
     // Views an algorithm draws into.
     ImageView& image() { return *views_.image; }
     OverlayLayer* setOverlay(OverlayData overlay);
@@ -98,6 +106,8 @@ class Workbench : public QObject {
     void statusMessage(const QString& text, int timeoutMs);
     // A panel came to the front or was pinned (active), or went behind another one.
     void panelActiveChanged(const QString& owner, bool active);
+    void geometryChanged();
+    void resolutionRingsShownChanged(bool shown);
 
   private:
     void connectRunner();
@@ -110,6 +120,8 @@ class Workbench : public QObject {
     void updatePanelActive(const QString& owner, bool before);
     CurrentLabels editedLabels_;
     QStringList shown_, pinned_; // panels (overlay owners) in front, pinned
+    std::optional<mask::Geometry> geometry_;
+    bool ringsShown_ = false;
     // The file's labels as last read, keyed by "FILE:/path" (read once per file and dataset).
     mutable std::optional<std::pair<std::string, CurrentLabels>> fileLabels_;
 };

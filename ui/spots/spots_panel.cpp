@@ -11,6 +11,7 @@
 #include "gpu/spots/spots_gpu.hpp"
 #include "ui/image/frame_source.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/image/resolution_rings.hpp"
 #include "ui/jobs/live_rerun.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui/shell/workbench.hpp"
@@ -57,6 +58,12 @@ SpotsPanel::SpotsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent),
     layout->addWidget(buildExport());
     layout->addStretch(1);
     markers_ = std::make_unique<SpotMarkers>(wb_.image().plot());
+    rings_ = std::make_unique<ResolutionRings>(wb_.image().plot());
+    rings_->setOwnerActive(wb_.isPanelActive("spots"));
+    rings_->setShown(wb_.resolutionRingsShown());
+    connect(&wb_, &Workbench::geometryChanged, this, [this] { placeRings(); });
+    connect(&wb_, &Workbench::resolutionRingsShownChanged, this,
+            [this](bool shown) { rings_->setShown(shown); });
     live_ = new LiveRerun(
         wb_.jobs(), [this] { return makeLiveJob(); }, 150, this);
     connect(form_, &ParamForm::changed, this, [this] {
@@ -222,7 +229,14 @@ void SpotsPanel::refreshInput() {
     frameSpin_->setRange(0, frames_ ? static_cast<int>(frames_->frameCount()) - 1 : 0);
     frameSpin_->setValue(0);
     runButton_->setEnabled(frames_ && !running_);
+    placeRings();
     requestLive();
+}
+
+// The rings follow the geometry and the size of the frames.
+void SpotsPanel::placeRings() {
+    rings_->setGeometry(wb_.geometry(), frames_ ? frames_->height() : 0,
+                        frames_ ? frames_->width() : 0);
 }
 
 // The spots variants on the current device; the ones that cannot run greyed with the reason.

@@ -29,6 +29,7 @@ namespace clscope::ui {
 class Hdf5FrameSource;
 class LiveRerun;
 class SpotMarkers;
+class ResolutionRings;
 class ParamForm;
 class Workbench;
 
@@ -47,6 +48,8 @@ class SpotsPanel : public QWidget {
     const SpotsFrameCache& frameCache() const { return *cache_; }
     LiveRerun* live() const { return live_; }
     SpotMarkers* markers() const { return markers_.get(); }
+    // Resolution rings on the image when a geometry is known (View ▸ Resolution rings).
+    ResolutionRings* rings() const { return rings_.get(); }
     SpotTableView* tableView() const { return table_; }
 
     std::size_t frame() const;
@@ -117,6 +120,8 @@ class SpotsPanel : public QWidget {
     PixelMask mask_;
     std::shared_ptr<const SpotsFrameInput> frameInput_;
     std::unique_ptr<SpotMarkers> markers_;
+    std::unique_ptr<ResolutionRings> rings_;
+    void placeRings();
     QPointer<SpotTableView> table_;
     std::string runParams_;       // the parameters of the last run (JSON)
     QString runCommand_;          // the clscope-cli command line of the last run

@@ -7,6 +7,7 @@
 #include "gpu/devices.hpp"
 #include "ui/image/frame_source.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/image/resolution_rings.hpp"
 #include "ui/jobs/live_rerun.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui/shell/workbench.hpp"
@@ -62,6 +63,7 @@ void SpotsPanel::requestLive() {
 // In front: the live view again; behind: its overlay (the image view hides it) and boxes hidden.
 void SpotsPanel::onActiveChanged(bool active) {
     markers_->setVisible(active && markersBox_->isChecked());
+    rings_->setOwnerActive(active);
     wb_.image().plot()->replot();
     if (active) requestLive();
 }

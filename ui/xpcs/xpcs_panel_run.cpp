@@ -8,6 +8,7 @@
 #include "ui/shell/workbench.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
+#include "ui/xpcs/xpcs_intensity_view.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
 #include "ui/xpcs/xpcs_views.hpp"
 
@@ -152,6 +153,7 @@ void XpcsPanel::showTabs(const xpcs::RunResult& run, const xpcs::Input& input) {
             .arg(first)
             .arg(first + inputFrames(input) - 1);
     auto presenter = presenter_;
+    presenter->setIntensity(inputIntensity(input));
     auto runShared = std::make_shared<xpcs::RunResult>(run);
     auto inputShared = std::make_shared<xpcs::Input>(input);
     g2View_ = new XpcsG2View(presenter, title);
@@ -159,6 +161,7 @@ void XpcsPanel::showTabs(const xpcs::RunResult& run, const xpcs::Input& input) {
         runShared->write(out, "/xpcs");
         writeInput(out, *inputShared, "/xpcs/input");
         writeFits(out, *presenter, "/xpcs/fits");
+        writeIntensity(out, *presenter, "/xpcs/intensity");
     };
     const auto add = [this, &run](ResultTab tab) {
         tab.commandLine = runCommand_;
@@ -167,6 +170,8 @@ void XpcsPanel::showTabs(const xpcs::RunResult& run, const xpcs::Input& input) {
     };
     add({"xpcs", "g2(τ)", g2View_, g2View_->plot(), writeAll,
          [presenter] { return presenter->csv(); }});
+    for (ResultTab& tab : intensityTabs(presenter, g2View_))
+        add(std::move(tab));
     fitsView_ = new XpcsFitsView(presenter);
     add({"xpcs", "Fits", fitsView_, nullptr, {}, [presenter] { return presenter->fitsCsv(); }});
     rateView_ = new XpcsRateView(presenter);

@@ -4,6 +4,7 @@
 #pragma once
 #include "core/hdf5.hpp"
 #include "core/xpcs/fit.hpp"
+#include "core/xpcs/intensity.hpp"
 #include "core/xpcs/xpcs.hpp"
 #include "ui/xpcs/xpcs_fit_quality.hpp"
 
@@ -78,6 +79,11 @@ class XpcsPresenter {
     // The diffusion coefficient the data was made with (Å²/s; synthetic brownian files).
     void setTrueDiffusion(std::optional<double> d) { trueDiffusion_ = d; }
     std::optional<double> trueDiffusion() const { return trueDiffusion_; }
+    // Mean intensity per bin per frame of the run's input (stability plot and I(q)).
+    void setIntensity(std::optional<xpcs::BinIntensity> intensity);
+    const std::optional<xpcs::BinIntensity>& intensity() const { return intensity_; }
+    // Seconds between frames when τ is in seconds (the time axis of the stability plot).
+    std::optional<double> frameSeconds() const;
     // Changing the options refits every bin.
     void setFitOptions(const XpcsFitOptions& options);
     const XpcsFitOptions& fitOptions() const { return options_; }
@@ -103,6 +109,10 @@ class XpcsPresenter {
     std::string csv() const;
     // label, q, baseline, baseline_err, beta, beta_err, rate, rate_err, alpha, alpha_err, chi2_red
     std::string fitsCsv() const;
+    // time (s, else frame), then I_L<label> per bin: mean counts per pixel in each frame.
+    std::string intensityCsv() const;
+    // label, q_nm-1, mean_counts_per_pixel, std_over_frames, pixels: one row per bin.
+    std::string iqCsv() const;
 
   private:
     void refit();
@@ -111,11 +121,17 @@ class XpcsPresenter {
     XpcsFitOptions options_;
     std::vector<XpcsBinFit> fits_;
     std::optional<double> trueDiffusion_;
+    std::optional<xpcs::BinIntensity> intensity_;
 };
 
 // The fit table as /group/table (one row per bin: label, q, then each parameter and its
 // error, χ²_red, converged) with its column names as the attribute "columns".
 void writeFits(H5Writer& out, const XpcsPresenter& presenter, const std::string& group);
+
+// The intensity views' data under group (the GUI's HDF5 export, beside /xpcs/fits):
+// mean (B,T) counts per pixel per frame, labels (B), pixels (B), time (T, s or frames),
+// mean_over_frames and std_over_frames (B) and q (B, nm^-1) when known. Nothing without it.
+void writeIntensity(H5Writer& out, const XpcsPresenter& presenter, const std::string& group);
 
 // The series averaged in log-spaced τ bins (perDecade per decade) for display: weighted by
 // 1/err² when every error in a bin is > 0 (error 1/√Σw), else the plain mean (error σ/√n).
