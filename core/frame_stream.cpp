@@ -42,6 +42,10 @@ void FrameStream::window(std::size_t first, std::size_t count) {
     windowed_ = true, offset_ = first, count_ = count;
 }
 
+void FrameStream::recycle(Array&& frames) const {
+    if (live_) live_->recycle(std::move(frames));
+}
+
 Array FrameStream::read(std::size_t first, std::size_t count) const {
     if (count > frameCount() || first > frameCount() - count)
         throw InputError(file_.where(parts_[0]) + ": frames " + std::to_string(first) + ".." +

@@ -31,6 +31,9 @@ class FrameStream {
     std::size_t frameBytes() const { return height_ * width_ * dtypeSize(dtype_); }
     // Frames [first, first + count) as a (count,H,W) array (a (H,W) image reads as one frame).
     Array read(std::size_t first, std::size_t count) const;
+    // An array read() gave, once done with: a stream's later read may fill it again (a file's
+    // reads ignore it).
+    void recycle(Array&& frames) const;
     // Frames per read that keep one read within `bytes` (at least one).
     std::size_t framesWithin(std::uint64_t bytes) const;
 

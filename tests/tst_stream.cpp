@@ -3,6 +3,7 @@
 // which message and field, or how long it waited.
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
+#include "core/stream/live_frames.hpp"
 #include "core/stream/stream_source.hpp"
 #include "core/stream/stream_v2.hpp"
 #include "stream_publisher.hpp"
@@ -135,6 +136,29 @@ class TestStream : public QObject {
             H5Reader(test::dataFile("xpcs_small.h5")).readSlab("/entry/data/data", 0, 12);
         QVERIFY(sameArray(all, expected));
         QCOMPARE(source.framesReceived(), std::uint64_t(12));
+    }
+
+    // LiveFrames as spots' passes read it: the first frame alone, then parts of 4 frames (the
+    // first again), each part's array given back and filled again by the next part of 4.
+    void liveFramesFillRecycledArrays() {
+        Publisher pub(fileArgs("xpcs_small.h5", {"--compression", "bslz4"}));
+        const Array file = H5Reader(test::dataFile("xpcs_small.h5")).read("/entry/data/data");
+        const std::size_t frame = file.byteSize() / file.frameCount(), part = 4;
+        LiveFrames live(options(pub));
+        auto sameAsFile = [&](const Array& a, std::size_t first) {
+            return a.frameCount() * frame == a.byteSize() &&
+                   std::memcmp(a.bytes(), file.bytes() + first * frame, a.byteSize()) == 0;
+        };
+        QVERIFY(sameAsFile(live.read(0, 1), 0));
+        const std::byte* reused = nullptr;
+        for (std::size_t first = 0; first + part <= live.frameCount(); first += part) {
+            Array a = live.read(first, part);
+            QVERIFY2(sameAsFile(a, first), qPrintable(QString::number(first)));
+            if (reused) QCOMPARE(a.bytes(), reused); // the array given back, not a new one
+            reused = a.bytes();
+            live.recycle(std::move(a));
+        }
+        QVERIFY(!inputError([&] { live.read(0, 1); }).isEmpty()); // read once, in order
     }
 
     void maxFramesStopsEarly() {

@@ -105,7 +105,8 @@ struct Line {
 };
 
 // Decoding from memory: a thread submits every frame's bytes, `threads` decode them, this
-// thread takes them in order and copies them into blocks of 16 frames (as read() hands out).
+// thread takes them in order and gives them back (no copy: LiveFrames' threads copy them into
+// a pass's frames, the line below).
 Line decodeFromMemory(const Case& c, std::size_t threads) {
     stream::OrderedPool<Array> pool(threads, threads + 2);
     stream::FramePool frames(threads + 3);
@@ -123,13 +124,9 @@ Line decodeFromMemory(const Case& c, std::size_t threads) {
             });
         pool.finish();
     });
-    Array block(DType::UInt16, {16, c.height, c.width});
     std::size_t taken = 0;
-    while (auto frame = pool.take()) {
-        std::memcpy(block.bytes() + (taken++ % 16) * c.frameBytes(), frame->bytes(),
-                    c.frameBytes());
+    for (; auto frame = pool.take(); ++taken)
         frames.give(std::move(*frame));
-    }
     submitter.join();
     Line l{"decode from memory", threads};
     l.seconds = secondsSince(start);
@@ -165,9 +162,10 @@ Line receiveAndDecode(const Case& c, std::size_t threads) {
     o.endpoint = pub->endpoint(), o.decodeThreads = threads, o.timeoutSeconds = 30;
     stream::FrameSource source(o);
     std::size_t frames = 0;
-    while (auto part = source.read(16))
-        frames += part->frameCount();
-    Line l{"receive + decode (frame source)", source.decodeWorkers()};
+    for (auto part = source.takeFrames(16); !part.empty(); part = source.takeFrames(16))
+        for (Array& frame : part)
+            ++frames, source.recycle(std::move(frame));
+    Line l{"receive + decode (frame source, frames taken)", source.decodeWorkers()};
     l.seconds = secondsSince(start);
     l.framesPerSecond = double(frames) / l.seconds;
     l.note = std::to_string(frames) + " of " + std::to_string(c.frames) + " frames; queue of " +
@@ -176,7 +174,8 @@ Line receiveAndDecode(const Case& c, std::size_t threads) {
     return l;
 }
 
-// The series through LiveFrames (as a run reads a tcp:// input) in reads of up to 256 MiB.
+// The series through LiveFrames (as a run reads a tcp:// input) in reads of up to 256 MiB, each
+// read's array given back for the next (as spots' passes do).
 Line receiveLive(const Case& c, std::size_t threads) {
     auto pub = publisher(c);
     const auto start = Clock::now();
@@ -185,7 +184,7 @@ Line receiveLive(const Case& c, std::size_t threads) {
     const stream::LiveFrames live(o);
     const std::size_t per = std::max<std::size_t>(1, (256u << 20) / c.frameBytes());
     for (std::size_t first = 0; first < live.frameCount(); first += per)
-        live.read(first, std::min(per, live.frameCount() - first));
+        live.recycle(live.read(first, std::min(per, live.frameCount() - first)));
     Line l{"receive + decode (LiveFrames, 256 MiB reads)", threads};
     l.seconds = secondsSince(start);
     l.framesPerSecond = double(live.frameCount()) / l.seconds;
@@ -209,6 +208,7 @@ Line receiveDecodeRun(const Case& c, std::size_t threads, const StreamBenchArgs&
     sources.file = o.endpoint;
     auto live = std::make_shared<stream::LiveFrames>(o);
     sources.live = live;
+    const double connectMs = 1e3 * secondsSince(start); // connection, start and first image
     const RunRequest request{devices.front(), a.variant, nullptr, algorithm.defaultParams(), {}};
     const BudgetedRun run =
         runWithinBudget(algorithm, request, sources, devices, defaultMemoryBudget(devices));
@@ -217,15 +217,16 @@ Line receiveDecodeRun(const Case& c, std::size_t threads, const StreamBenchArgs&
            threads};
     l.seconds = secondsSince(start);
     l.framesPerSecond = double(live->frameCount()) / l.seconds;
-    char text[160];
+    // The rest: planning (its read of frame 0), each pass's set-up outside run(), the join.
+    const double otherMs = 1e3 * l.seconds - connectMs - run.readMs - info.wallMs;
+    char text[200];
     std::snprintf(text, sizeof text,
-                  "; %zu passes, waiting for frames %.0f ms, run %.0f ms (kernels %.1f ms)",
-                  run.passes, run.readMs, info.wallMs, info.kernelMs);
+                  "; connected %.0f ms, %zu passes, waiting for frames %.0f ms, run %.0f ms "
+                  "(kernels %.1f ms), other %.0f ms",
+                  connectMs, run.passes, run.readMs, info.wallMs, info.kernelMs, otherMs);
     l.note = live->report() + text;
-    where = {{"passes", run.passes},
-             {"read_ms", run.readMs},
-             {"wall_ms", info.wallMs},
-             {"kernel_ms", info.kernelMs}};
+    where = {{"passes", run.passes},  {"connect_ms", connectMs}, {"other_ms", otherMs},
+             {"read_ms", run.readMs}, {"wall_ms", info.wallMs},  {"kernel_ms", info.kernelMs}};
     where["timings"] = nlohmann::json::array();
     for (const TimingRecord& r : info.timings) { // summed by label over the passes
         auto& all = where["timings"];

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <thread>
 
 namespace clscope::stream {
 
@@ -50,6 +51,27 @@ std::vector<std::byte> startFileImage(const StartMessage& start) {
     return image;
 }
 
+constexpr std::size_t MaxSpares = 2;      // arrays kept for reuse (a pass and the next)
+constexpr std::size_t MaxCopyThreads = 8; // a few threads reach the host's copy bandwidth
+
+// Frames [from, from + count) of `frames` copied one after the other to `to`, split over
+// threads by frames (decoding threads are idle while the reader waits for this copy).
+void copyFrames(const std::deque<Array>& frames, std::size_t from, std::size_t count,
+                std::byte* to) {
+    if (count == 0) return;
+    const std::size_t bytes = frames[from].byteSize();
+    const std::size_t threads = std::min(
+        {count, MaxCopyThreads, std::max<std::size_t>(std::thread::hardware_concurrency(), 1)});
+    auto copy = [&](std::size_t t) {
+        for (std::size_t i = t; i < count; i += threads)
+            std::memcpy(to + i * bytes, frames[from + i].bytes(), bytes);
+    };
+    std::vector<std::jthread> helpers;
+    for (std::size_t t = 1; t < threads; ++t)
+        helpers.emplace_back(copy, t);
+    copy(0);
+}
+
 } // namespace
 
 LiveFrames::LiveFrames(SourceOptions options) : options_(options), source_(options) {
@@ -64,19 +86,41 @@ LiveFrames::LiveFrames(SourceOptions options) : options_(options), source_(optio
 }
 
 bool LiveFrames::pull(std::size_t first, std::size_t upTo) const {
-    const std::size_t frame = height() * width() * dtypeSize(dtype());
-    while (heldFirst_ + heldCount_ < upTo) {
-        const std::size_t got = source_.append(held_, upTo - heldFirst_ - heldCount_);
-        if (!got) {
-            ended_ = heldFirst_ + heldCount_;
+    auto letGo = [&] { // frames before `first` are never asked for again
+        for (; heldFirst_ < first && !held_.empty(); ++heldFirst_) {
+            source_.recycle(std::move(held_.front()));
+            held_.pop_front();
+        }
+    };
+    letGo();
+    while (heldFirst_ + held_.size() < upTo) {
+        std::vector<Array> got = source_.takeFrames(upTo - heldFirst_ - held_.size());
+        if (got.empty()) {
+            ended_ = heldFirst_ + held_.size();
             return false;
         }
-        heldCount_ += got;
-        const std::size_t drop = std::min(heldCount_, first > heldFirst_ ? first - heldFirst_ : 0);
-        held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(drop * frame));
-        heldFirst_ += drop, heldCount_ -= drop;
+        for (Array& frame : got)
+            held_.push_back(std::move(frame));
+        letGo();
     }
     return true;
+}
+
+Array LiveFrames::output(std::size_t count) const {
+    const Shape shape{count, height(), width()};
+    for (auto it = spare_.begin(); it != spare_.end(); ++it)
+        if (it->shape() == shape) {
+            Array out = std::move(*it);
+            spare_.erase(it);
+            return out;
+        }
+    return Array(dtype(), shape);
+}
+
+void LiveFrames::recycle(Array&& frames) const {
+    std::lock_guard lock(mutex_);
+    if (frames.dtype() == dtype() && frames.rank() == 3 && spare_.size() < MaxSpares)
+        spare_.push_back(std::move(frames));
 }
 
 Array LiveFrames::read(std::size_t first, std::size_t count) const {
@@ -95,13 +139,8 @@ Array LiveFrames::read(std::size_t first, std::size_t count) const {
                              "(a file of the frames that came, or a larger memory budget, runs)");
         count = *ended_;
     }
-    const std::size_t frame = height() * width() * dtypeSize(dtype());
-    Array out(dtype(), {count, height(), width()});
-    std::memcpy(out.bytes(), held_.data() + (first - heldFirst_) * frame, count * frame);
-    // Frames before this read are never asked for again.
-    held_.erase(held_.begin(),
-                held_.begin() + static_cast<std::ptrdiff_t>((first - heldFirst_) * frame));
-    heldCount_ -= first - heldFirst_, heldFirst_ = first;
+    Array out = output(count);
+    copyFrames(held_, first - heldFirst_, count, out.bytes());
     handedOut_ = std::max(handedOut_, first + count);
     return out;
 }

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -43,16 +44,21 @@ class LiveFrames {
     // the timeout before frameCount() frames) gives the frames that came to a read of the
     // whole series (first 0, count frameCount()): the run is that of a file of those frames;
     // any other read past the end is an InputError saying how many came.
+    // The frames are copied once, from the decoded frames into the array, by several threads.
     Array read(std::size_t first, std::size_t count) const;
+    // An array read() gave, once its frames are done with: a later read of as many frames
+    // fills it again instead of fresh memory (page faults and zero fill on one thread).
+    void recycle(Array&& frames) const;
 
     // "stream tcp://…: N frames received, M processed; ..." (an early end and the queue's
     // waits included).
     std::string report() const;
 
   private:
-    // Receives until frame upTo - 1 is held, letting go of the frames before `first`; false
+    // Lets go of the frames before `first`, then receives until frame upTo - 1 is held; false
     // when the series ended before (ended_ set).
     bool pull(std::size_t first, std::size_t upTo) const;
+    Array output(std::size_t count) const; // a spare array of count frames, else a new one
     std::string endText() const; // "the series ended after K of the N frames announced (...)"
 
     SourceOptions options_;
@@ -60,8 +66,9 @@ class LiveFrames {
     std::vector<std::byte> image_;
     std::size_t count_ = 0;
     mutable std::mutex mutex_;
-    mutable std::vector<std::byte> held_; // frames [heldFirst_, heldFirst_ + heldCount_)
-    mutable std::size_t heldFirst_ = 0, heldCount_ = 0, handedOut_ = 0;
+    mutable std::deque<Array> held_; // decoded frames [heldFirst_, heldFirst_ + held_.size())
+    mutable std::size_t heldFirst_ = 0, handedOut_ = 0;
+    mutable std::vector<Array> spare_; // arrays given back through recycle()
     mutable std::optional<std::size_t>
         ended_; // frames received in all, when the series ended early
 };

@@ -39,7 +39,7 @@ struct FrameSource::State {
     std::atomic<bool> endSeen = false, timedOut = false;
     std::optional<Array> first; // the first image, received by the constructor
     bool over = false;
-    std::unique_ptr<FramePool> frames; // decoded frames recycled after read() copied them
+    std::unique_ptr<FramePool> frames; // decoded frames recycled once read() copied them
     std::unique_ptr<OrderedPool<Message>> pool;
     std::thread receiver;
 
@@ -225,7 +225,7 @@ std::string FrameSource::describe() const {
            dtypeName(dtype());
 }
 
-std::vector<Array> FrameSource::take(std::size_t maxCount) {
+std::vector<Array> FrameSource::takeFrames(std::size_t maxCount) {
     State& s = *state_;
     std::vector<Array> frames;
     if (s.first) frames.push_back(std::move(*s.first)), s.first.reset();
@@ -239,7 +239,7 @@ std::vector<Array> FrameSource::take(std::size_t maxCount) {
 }
 
 std::optional<Array> FrameSource::read(std::size_t maxCount) {
-    std::vector<Array> frames = take(maxCount);
+    std::vector<Array> frames = takeFrames(maxCount);
     if (frames.empty()) return std::nullopt;
     Array out(dtype(), {frames.size(), height(), width()});
     const std::size_t bytes = frames[0].byteSize();
@@ -250,13 +250,8 @@ std::optional<Array> FrameSource::read(std::size_t maxCount) {
     return out;
 }
 
-std::size_t FrameSource::append(std::vector<std::byte>& bytes, std::size_t maxCount) {
-    std::vector<Array> frames = take(maxCount);
-    for (Array& frame : frames) {
-        bytes.insert(bytes.end(), frame.bytes(), frame.bytes() + frame.byteSize());
-        state_->frames->give(std::move(frame));
-    }
-    return frames.size();
+void FrameSource::recycle(Array&& frame) {
+    state_->frames->give(std::move(frame));
 }
 
 } // namespace clscope::stream

@@ -55,9 +55,10 @@ class FrameSource {
     // timeoutSeconds after the first image: timedOut()). Rethrows the receiver's InputError
     // (malformed or out-of-order message).
     std::optional<Array> read(std::size_t maxCount);
-    // As read(), the frames' bytes appended to `bytes` instead (no array of their own: one copy
-    // less where the caller holds the frames anyway); how many, 0 once the series is over.
-    std::size_t append(std::vector<std::byte>& bytes, std::size_t maxCount);
+    // As read(), the decoded frames themselves, in order (no copy): each (H,W); give them back
+    // through recycle() once done, so decoding reuses their memory.
+    std::vector<Array> takeFrames(std::size_t maxCount);
+    void recycle(Array&& frame);      // a frame of takeFrames(), its memory decoded into again
     std::uint64_t framesRead() const; // frames handed out by read() and append()
     bool timedOut() const; // the series ended by timeoutSeconds of silence, not its end message
     std::uint64_t framesReceived() const; // images received so far
@@ -67,8 +68,6 @@ class FrameSource {
     std::size_t decodeWorkers() const; // threads decoding images
 
   private:
-    // The next frames as decoded (at least one unless the series is over), counted as read.
-    std::vector<Array> take(std::size_t maxCount);
     struct State;
     std::unique_ptr<State> state_;
 };

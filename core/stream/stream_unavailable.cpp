@@ -25,9 +25,10 @@ std::string FrameSource::describe() const {
 std::optional<Array> FrameSource::read(std::size_t) {
     throw UsageError("no live input");
 }
-std::size_t FrameSource::append(std::vector<std::byte>&, std::size_t) {
+std::vector<Array> FrameSource::takeFrames(std::size_t) {
     throw UsageError("no live input");
 }
+void FrameSource::recycle(Array&&) {}
 std::uint64_t FrameSource::framesRead() const {
     return 0;
 }

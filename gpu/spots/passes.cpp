@@ -7,13 +7,20 @@
 #include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/run_types.hpp"
 
+#include <cstdlib>
+
 namespace clscope {
 
 namespace {
 
-// Frames of one pass over a stream. 16 MiB was one EIGER2 16M or 4M frame a pass: ~46 / ~10 ms
-// a pass on one H200 against ~1.5 / 0.3 ms a frame from memory (PERFORMANCE.md, session 10).
-constexpr std::uint64_t LivePassBytes = 256ull << 20;
+// Bytes of frames a pass over a stream reads: CLSCOPE_LIVE_PASS_MIB, else 256 MiB. 16 MiB was
+// one EIGER2 16M or 4M frame a pass: ~46 / ~10 ms a pass on one H200 against ~1.5 / 0.3 ms a
+// frame from memory (PERFORMANCE.md, session 10).
+std::uint64_t livePassBytes() {
+    if (const char* env = std::getenv("CLSCOPE_LIVE_PASS_MIB"); env && std::atoll(env) > 0)
+        return std::uint64_t(std::atoll(env)) << 20;
+    return 256ull << 20;
+}
 
 class SpotsPlan : public PassPlan {
   public:
@@ -28,7 +35,13 @@ class SpotsPlan : public PassPlan {
 
     Algorithm::Part read(std::size_t pass) const override {
         const std::size_t first = pass * framesPerPass;
-        auto part = std::make_shared<spots::SpotsInput>(*masked);
+        // The pass's frames go back to the stream when the pass is done with them: the next
+        // pass's read fills them again (a stream's; a file's reads ignore them).
+        std::shared_ptr<spots::SpotsInput> part(new spots::SpotsInput(*masked),
+                                                [frames = stream](spots::SpotsInput* input) {
+                                                    frames->recycle(std::move(input->data.frames));
+                                                    delete input;
+                                                });
         part->data.frames =
             stream->read(first, std::min(framesPerPass, stream->frameCount() - first));
         spots::checkInput(part->data);
@@ -54,7 +67,7 @@ std::unique_ptr<PassPlan> spots::SpotsAlgorithm::planPasses(const InputSources& 
     auto plan = std::make_unique<SpotsPlan>();
     plan->masked = spots::readMaskRole(sources, stream->height(), stream->width());
     plan->framesPerPass =
-        stream->framesWithin(live ? std::min(budget / 2, LivePassBytes) : budget / 2);
+        stream->framesWithin(live ? std::min(budget / 2, livePassBytes()) : budget / 2);
     plan->params = params;
     if (p.globalAuto) {
         spots::Input first{stream->read(0, 1), {}};

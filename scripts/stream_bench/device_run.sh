@@ -2,8 +2,10 @@
 # Issue 24 item 5 on the lent GPU machine: `clscope-cli bench stream` for 16M and 4M bslz4
 # uint16 frames (decode from memory on 1/8/15 threads, ZeroMQ loopback receive alone and with
 # decoding, then spots on the GPU over the received frames), and the spots stream from host
-# memory (upload + kernels + grouping) for comparison. DEPS: a folder holding libzmq/libcbor
-# headers, libraries and .pc files (lib/pkgconfig), for a machine without them.
+# memory (upload + kernels + grouping) for comparison (FROM_MEMORY=0 leaves it out). Then spots
+# again in passes of PASS_MIB (default 1024; CLSCOPE_LIVE_PASS_MIB) on 15 threads. DEPS: a folder
+# holding libzmq/libcbor headers, libraries and .pc files (lib/pkgconfig), for a machine without
+# them.
 set -u
 OUT=${OUT:-/tmp/out}
 B=${B:-/tmp/b}
@@ -22,6 +24,12 @@ for size in 16m 4m; do
         --then spots --device "$DEV" --variant local --json "$OUT/stream_$size.json" 2>&1 |
         tee "$OUT/stream_$size.log"
 done
+for size in 16m 4m; do
+    CLSCOPE_LIVE_PASS_MIB=${PASS_MIB:-1024} "$B/app/clscope-cli" bench stream --size $size \
+        --threads 15 --then spots --device "$DEV" --variant local \
+        --json "$OUT/stream_${size}_pass.json" 2>&1 | tee "$OUT/stream_${size}_pass.log"
+done
+[ "${FROM_MEMORY:-1}" = 0 ] && exit 0
 for size in stream stream4m; do
     "$B/app/clscope-cli" bench spots --size $size --device "$DEV" --variant local --repeat 3 \
         --json "$OUT/spots_$size.json" 2>&1 | tail -2
