@@ -68,17 +68,24 @@ Array::Array(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape))
     if (__builtin_mul_overflow(size_, dtypeSize(dtype_), &bytes))
         throw std::length_error("array shape " + shapeString(shape_) + " overflows");
     byteSize_ = bytes;
-    HostBlock block = HostAllocatorScope::allocate(bytes);
+    allocate();
+}
+
+void Array::allocate() {
+    HostBlock block = HostAllocatorScope::allocate(byteSize_);
     if (block.data) {
         owner_ = std::move(block.owner), data_ = block.data;
-        std::memset(data_, 0, bytes);
+        std::memset(data_, 0, byteSize_);
     } else {
-        heap_.resize(bytes);
+        heap_.resize(byteSize_);
         data_ = heap_.data();
     }
 }
 
-Array::Array(const Array& other) : Array(other.dtype_, other.shape_) {
+// A default (empty) array copies as empty: its shape () would make one element.
+Array::Array(const Array& other)
+    : dtype_(other.dtype_), shape_(other.shape_), size_(other.size_), byteSize_(other.byteSize_) {
+    allocate();
     if (byteSize_) std::memcpy(data_, other.data_, byteSize_);
 }
 

@@ -108,6 +108,7 @@ class Array {
 
   private:
     void checkType(DType wanted) const;
+    void allocate(); // byteSize_ bytes, zeroed, from the HostAllocatorScope or the heap
     DType dtype_ = DType::UInt8;
     Shape shape_;
     std::size_t size_ = 0, byteSize_ = 0;

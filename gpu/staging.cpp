@@ -164,9 +164,9 @@ void StreamUpload::send(std::size_t index, const void* data, std::size_t bytes,
         for (std::size_t at = 0; at < bytes; at += pieceBytes) {
             const std::size_t n = std::min(pieceBytes, bytes - at);
             const char* from = static_cast<const char*>(data) + at;
-            char* host =
-                direct ? const_cast<char*>(from) : static_cast<char*>(pinned_[slot]->host) + at;
-            if (!direct) parallelCopy(host, from, n);
+            char* staging = static_cast<char*>(pinned_[slot]->host) + at;
+            if (!direct) parallelCopy(staging, from, n);
+            const char* host = direct ? from : staging;
             std::vector<cl::Event> after;
             if (at == 0 && released_[slot]()) after.push_back(released_[slot]);
             cl::Event& event = pieces_[slot].emplace_back();
@@ -212,13 +212,15 @@ HostAllocator pinnedAllocator(const DeviceInfo& info) {
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "creating a queue for pinned host memory", info);
     }
-    return [device, queue, info](std::size_t bytes) {
+    // Past what one buffer may hold, or when pinning fails: the heap (uploads copy into staging).
+    return [device, queue, limit = info.maxAllocBytes](std::size_t bytes) -> HostBlock {
+        if (bytes > limit) return {};
         try {
             std::shared_ptr<PinnedBlock> block = device->pinned(bytes, *queue);
             auto* data = static_cast<std::byte*>(block->host);
-            return HostBlock{data, std::move(block)};
-        } catch (const cl::Error& e) {
-            rethrowDeviceError(e, "allocating pinned host memory for the input", info);
+            return {data, std::move(block)};
+        } catch (const cl::Error&) {
+            return {};
         }
     };
 }

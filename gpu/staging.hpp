@@ -51,7 +51,7 @@ class StreamUpload {
 };
 
 // Pinned host memory of device's context for arrays (ClDevice::pinned: kept for reuse when
-// the array goes).
+// the array goes); none (the heap) past the device's largest buffer or when pinning fails.
 HostAllocator pinnedAllocator(const DeviceInfo& device);
 // Frames read or made while the result lives land in pinned memory of the first device when it
 // is a GPU (arrays of at least minBytes on this thread), so uploads skip the staging copy;

@@ -177,6 +177,7 @@ class TestGpu : public QObject {
     void pinnedArraysUploadWithoutStaging() {
         const DeviceInfo d = firstOpenCl();
         QVERIFY(!pinnedInputScope({d}) && !pinnedInputScope({hostDevice()})); // GPUs only
+        QVERIFY(!pinnedAllocator(d)(d.maxAllocBytes + 1).data); // past one buffer: the heap
         std::optional<HostAllocatorScope> scope(std::in_place, pinnedAllocator(d), 4096);
         Array pinned(DType::UInt8, {3, 40, 50});
         const Array small(DType::UInt8, {10, 10}); // under minBytes: the heap
