@@ -1,7 +1,9 @@
 #include "core/array.hpp"
 
+#include <cstring>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 namespace clscope {
 
@@ -65,7 +67,64 @@ Array::Array(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape))
             throw std::length_error("array shape " + shapeString(shape_) + " overflows");
     if (__builtin_mul_overflow(size_, dtypeSize(dtype_), &bytes))
         throw std::length_error("array shape " + shapeString(shape_) + " overflows");
-    bytes_.resize(bytes);
+    byteSize_ = bytes;
+    allocate();
+}
+
+void Array::allocate() {
+    HostBlock block = HostAllocatorScope::allocate(byteSize_);
+    if (block.data) {
+        owner_ = std::move(block.owner), data_ = block.data;
+        std::memset(data_, 0, byteSize_);
+    } else {
+        heap_.resize(byteSize_);
+        data_ = heap_.data();
+    }
+}
+
+// A default (empty) array copies as empty: its shape () would make one element.
+Array::Array(const Array& other)
+    : dtype_(other.dtype_), shape_(other.shape_), size_(other.size_), byteSize_(other.byteSize_) {
+    allocate();
+    if (byteSize_) std::memcpy(data_, other.data_, byteSize_);
+}
+
+Array::Array(Array&& other) noexcept
+    : dtype_(other.dtype_), shape_(std::move(other.shape_)), size_(std::exchange(other.size_, 0)),
+      byteSize_(std::exchange(other.byteSize_, 0)), heap_(std::move(other.heap_)),
+      owner_(std::move(other.owner_)), data_(std::exchange(other.data_, nullptr)) {}
+
+Array& Array::operator=(const Array& other) {
+    if (this != &other) *this = Array(other);
+    return *this;
+}
+
+Array& Array::operator=(Array&& other) noexcept {
+    if (this == &other) return *this;
+    dtype_ = other.dtype_, shape_ = std::move(other.shape_);
+    size_ = std::exchange(other.size_, 0), byteSize_ = std::exchange(other.byteSize_, 0);
+    heap_ = std::move(other.heap_), owner_ = std::move(other.owner_);
+    data_ = std::exchange(other.data_, nullptr);
+    return *this;
+}
+
+namespace {
+thread_local HostAllocatorScope* innermostScope = nullptr;
+} // namespace
+
+HostAllocatorScope::HostAllocatorScope(HostAllocator allocate, std::size_t minBytes)
+    : allocate_(std::move(allocate)), minBytes_(minBytes), outer_(innermostScope) {
+    innermostScope = this;
+}
+
+HostAllocatorScope::~HostAllocatorScope() {
+    innermostScope = outer_;
+}
+
+HostBlock HostAllocatorScope::allocate(std::size_t bytes) {
+    const HostAllocatorScope* scope = innermostScope;
+    if (!scope || bytes == 0 || bytes < scope->minBytes_) return {};
+    return scope->allocate_(bytes);
 }
 
 double Array::valueAt(std::size_t i) const {

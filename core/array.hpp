@@ -2,6 +2,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -42,28 +44,58 @@ template <> constexpr DType dtypeOf<double>() {
 using Shape = std::vector<std::size_t>;
 std::string shapeString(const Shape& shape);
 
+// Memory for an array's elements from elsewhere than the heap: `data` (at least the bytes
+// asked), valid while `owner` lives.
+struct HostBlock {
+    std::byte* data = nullptr;
+    std::shared_ptr<void> owner;
+};
+using HostAllocator = std::function<HostBlock(std::size_t bytes)>;
+
+// While one lives, arrays of at least minBytes made on this thread (copies too) take their
+// memory, zeroed, from `allocate`: e.g. frames read or generated straight into pinned host
+// memory that a device uploads from at DMA speed. The innermost scope applies.
+class HostAllocatorScope {
+  public:
+    HostAllocatorScope(HostAllocator allocate, std::size_t minBytes);
+    ~HostAllocatorScope();
+    HostAllocatorScope(const HostAllocatorScope&) = delete;
+    HostAllocatorScope& operator=(const HostAllocatorScope&) = delete;
+    // The memory for an array of `bytes` made now: empty where the heap is to be used.
+    static HostBlock allocate(std::size_t bytes);
+
+  private:
+    HostAllocator allocate_;
+    std::size_t minBytes_;
+    HostAllocatorScope* outer_;
+};
+
 // A dense row-major array of one dtype. Frame stacks are (T,H,W), images (H,W).
 class Array {
   public:
     Array() = default;
     Array(DType dtype, Shape shape);
+    Array(const Array& other);
+    Array(Array&& other) noexcept;
+    Array& operator=(const Array& other);
+    Array& operator=(Array&& other) noexcept;
 
     DType dtype() const { return dtype_; }
     const Shape& shape() const { return shape_; }
     std::size_t rank() const { return shape_.size(); }
     std::size_t size() const { return size_; }
-    std::size_t byteSize() const { return bytes_.size(); }
-    std::byte* bytes() { return bytes_.data(); }
-    const std::byte* bytes() const { return bytes_.data(); }
+    std::size_t byteSize() const { return byteSize_; }
+    std::byte* bytes() { return data_; }
+    const std::byte* bytes() const { return data_; }
 
     // Typed views; throw std::logic_error if T is not the stored dtype.
     template <class T> std::span<T> as() {
         checkType(dtypeOf<T>());
-        return {reinterpret_cast<T*>(bytes_.data()), size_};
+        return {reinterpret_cast<T*>(data_), size_};
     }
     template <class T> std::span<const T> as() const {
         checkType(dtypeOf<T>());
-        return {reinterpret_cast<const T*>(bytes_.data()), size_};
+        return {reinterpret_cast<const T*>(data_), size_};
     }
     // Element i converted to double, whatever the dtype.
     double valueAt(std::size_t i) const;
@@ -76,10 +108,13 @@ class Array {
 
   private:
     void checkType(DType wanted) const;
+    void allocate(); // byteSize_ bytes, zeroed, from the HostAllocatorScope or the heap
     DType dtype_ = DType::UInt8;
     Shape shape_;
-    std::size_t size_ = 0;
-    std::vector<std::byte> bytes_;
+    std::size_t size_ = 0, byteSize_ = 0;
+    std::vector<std::byte> heap_; // the elements, unless a HostAllocatorScope gave `owner_`
+    std::shared_ptr<void> owner_; // keeps the memory of a HostAllocatorScope alive
+    std::byte* data_ = nullptr;   // heap_.data() or that memory
 };
 
 // Call f(span<const T>) with the array's elements in their own type.

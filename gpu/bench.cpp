@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/staging.hpp"
 
 #include <algorithm>
 
@@ -114,7 +115,11 @@ std::vector<BenchRow> benchAlgorithm(const Algorithm& algorithm,
     const auto sizes = algorithm.benchSizes();
     if (std::find(sizes.begin(), sizes.end(), o.size) == sizes.end())
         throw UsageError("bench " + algorithm.id() + ": no size '" + o.size + "'");
-    const BenchCase c = algorithm.benchCase(o.size);
+    const BenchCase c = [&] { // its frames straight into pinned memory for a GPU's uploads
+        const auto pinned =
+            pinnedInputScope(devices.empty() ? std::vector<DeviceInfo>{} : devices.front());
+        return algorithm.benchCase(o.size);
+    }();
     std::shared_ptr<AlgorithmResult> reference;
     if (o.check)
         reference = runAlgorithm(

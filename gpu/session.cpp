@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "gpu/kernel_source.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <iostream>
@@ -107,11 +108,23 @@ std::shared_ptr<PinnedBlock> ClDevice::pinned(std::size_t bytes, cl::CommandQueu
         block = std::make_unique<PinnedBlock>();
         block->bytes = bytes;
         block->buffer = cl::Buffer(context_, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_ONLY, bytes);
-        block->host = queue.enqueueMapBuffer(block->buffer, CL_TRUE, CL_MAP_WRITE, 0, bytes);
+        block->host =
+            queue.enqueueMapBuffer(block->buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
+        std::lock_guard lock(mutex_);
+        pinnedMade_.emplace_back(static_cast<const std::byte*>(block->host), bytes);
     }
     return std::shared_ptr<PinnedBlock>(block.release(), [this](PinnedBlock* given) {
         std::lock_guard lock(mutex_);
         pinnedFree_.emplace_back(given);
+    });
+}
+
+bool ClDevice::holdsPinned(const void* data, std::size_t bytes) const {
+    const auto at = reinterpret_cast<std::uintptr_t>(data);
+    std::lock_guard lock(mutex_);
+    return std::any_of(pinnedMade_.begin(), pinnedMade_.end(), [&](const auto& block) {
+        const auto begin = reinterpret_cast<std::uintptr_t>(block.first);
+        return at >= begin && bytes <= block.second && at - begin <= block.second - bytes;
     });
 }
 

@@ -37,6 +37,9 @@ class ClDevice {
     // Pinned host memory of at least `bytes` (mapped through `queue` when new), lent until the
     // last copy of the pointer goes, then kept for the next borrower: pinning is slow.
     std::shared_ptr<PinnedBlock> pinned(std::size_t bytes, cl::CommandQueue& queue);
+    // Whether [data, data + bytes) lies in one block pinned() has made (blocks live for the
+    // process): uploads from there need no copy into staging.
+    bool holdsPinned(const void* data, std::size_t bytes) const;
 
   private:
     DeviceInfo info_;
@@ -45,6 +48,7 @@ class ClDevice {
     mutable std::mutex mutex_;
     std::map<std::tuple<std::size_t, std::string>, cl::Program> programs_;
     std::vector<std::unique_ptr<PinnedBlock>> pinnedFree_;
+    std::vector<std::pair<const std::byte*, std::size_t>> pinnedMade_; // host ranges of blocks
 };
 
 // Work-group layout of a launch, before rounding.

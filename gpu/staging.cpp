@@ -159,11 +159,14 @@ void StreamUpload::send(std::size_t index, const void* data, std::size_t bytes,
         timeUpload(slot); // chunk i - 2's DMA has read the half
         label_[slot] = label;
         const auto start = std::chrono::steady_clock::now();
+        const bool direct = session_.device().holdsPinned(data, bytes);
         // In pieces: the DMA of one runs while the host copies the next.
         for (std::size_t at = 0; at < bytes; at += pieceBytes) {
             const std::size_t n = std::min(pieceBytes, bytes - at);
-            char* host = static_cast<char*>(pinned_[slot]->host) + at;
-            parallelCopy(host, static_cast<const char*>(data) + at, n);
+            const char* from = static_cast<const char*>(data) + at;
+            char* staging = static_cast<char*>(pinned_[slot]->host) + at;
+            if (!direct) parallelCopy(staging, from, n);
+            const char* host = direct ? from : staging;
             std::vector<cl::Event> after;
             if (at == 0 && released_[slot]()) after.push_back(released_[slot]);
             cl::Event& event = pieces_[slot].emplace_back();
@@ -172,7 +175,10 @@ void StreamUpload::send(std::size_t index, const void* data, std::size_t bytes,
             transfer_.flush();
             uploaded_[slot] = event; // the transfer queue is in order: the last piece is last
         }
-        session_.timings().add("copy to pinned staging (host)", msSince(start));
+        if (direct) uploaded_[slot].wait(); // data is reusable when send returns
+        session_.timings().add(direct ? "upload from pinned memory (host waits)"
+                                      : "copy to pinned staging (host)",
+                               msSince(start));
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, label, session_.info());
     }
@@ -196,6 +202,35 @@ void StreamUpload::release(std::size_t index) {
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "stream marker", session_.info());
     }
+}
+
+HostAllocator pinnedAllocator(const DeviceInfo& info) {
+    auto device = ClDevice::get(info);
+    std::shared_ptr<cl::CommandQueue> queue;
+    try {
+        queue = std::make_shared<cl::CommandQueue>(device->context(), device->device());
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "creating a queue for pinned host memory", info);
+    }
+    // Past what one buffer may hold, or when pinning fails: the heap (uploads copy into staging).
+    return [device, queue, limit = info.maxAllocBytes](std::size_t bytes) -> HostBlock {
+        if (bytes > limit) return {};
+        try {
+            std::shared_ptr<PinnedBlock> block = device->pinned(bytes, *queue);
+            auto* data = static_cast<std::byte*>(block->host);
+            return {data, std::move(block)};
+        } catch (const cl::Error&) {
+            return {};
+        }
+    };
+}
+
+std::unique_ptr<HostAllocatorScope> pinnedInputScope(const std::vector<DeviceInfo>& devices,
+                                                     std::size_t minBytes) {
+    const char* env = std::getenv("CLSCOPE_PINNED_INPUT");
+    if (devices.empty() || devices.front().type != "GPU" || (env && std::string(env) == "0"))
+        return nullptr;
+    return std::make_unique<HostAllocatorScope>(pinnedAllocator(devices.front()), minBytes);
 }
 
 } // namespace clscope

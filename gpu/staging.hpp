@@ -6,7 +6,10 @@
 // kernels of chunk i run at the same time. The pinned
 // staging is kept by the device for the life of the process (pinning costs tens of ms), and the
 // destructor waits for every copy, so no error path frees memory a queue still reads.
+// A chunk that already lies in the device's pinned memory (ClDevice::holdsPinned: an array
+// made under pinnedInputScope) goes up by DMA straight from there, without the host copy.
 #pragma once
+#include "core/array.hpp"
 #include "gpu/session.hpp"
 
 #include <array>
@@ -24,7 +27,8 @@ class StreamUpload {
     StreamUpload(const StreamUpload&) = delete;
     StreamUpload& operator=(const StreamUpload&) = delete;
 
-    // Copy chunk `index` (bytes from data: reusable when this returns) towards buffer(index).
+    // Copy chunk `index` (bytes from data: reusable when this returns) towards buffer(index);
+    // from the device's pinned memory the DMA reads data itself and send waits for it.
     // Chunks go in order 0, 1, 2, ...; chunk i's DMA waits until the session's queue has
     // released chunk i - 2 (which used the same device buffer).
     void send(std::size_t index, const void* data, std::size_t bytes, const std::string& label);
@@ -45,6 +49,15 @@ class StreamUpload {
     std::array<std::vector<cl::Event>, 2> pieces_; // DMA events of each half, for the timings
     std::array<std::string, 2> label_;
 };
+
+// Pinned host memory of device's context for arrays (ClDevice::pinned: kept for reuse when
+// the array goes); none (the heap) past the device's largest buffer or when pinning fails.
+HostAllocator pinnedAllocator(const DeviceInfo& device);
+// Frames read or made while the result lives land in pinned memory of the first device when it
+// is a GPU (arrays of at least minBytes on this thread), so uploads skip the staging copy;
+// nothing for other devices or when CLSCOPE_PINNED_INPUT=0 (the staging copy, to compare).
+std::unique_ptr<HostAllocatorScope> pinnedInputScope(const std::vector<DeviceInfo>& devices,
+                                                     std::size_t minBytes = std::size_t(16) << 20);
 
 // memcpy over a pool of host threads kept for the process (large copies only; small ones on
 // the calling thread).

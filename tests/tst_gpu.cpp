@@ -4,10 +4,13 @@
 #include "gpu/devices.hpp"
 #include "gpu/kernel_source.hpp"
 #include "gpu/session.hpp"
+#include "gpu/staging.hpp"
 #include "gpu/variant.hpp"
 #include "test_util.hpp"
 
+#include <algorithm>
 #include <fstream>
+#include <optional>
 
 using namespace clscope;
 
@@ -23,6 +26,22 @@ kernel void use_local(global int* out, local int* scratch) {
     out[0] = scratch[0];
 }
 )";
+
+bool timed(ClSession& s, const std::string& label) {
+    const auto records = s.timings().records();
+    return std::any_of(records.begin(), records.end(),
+                       [&](const TimingRecord& r) { return r.label == label; });
+}
+
+// Chunk `index` of `from` through the stream, read back from its device buffer.
+std::vector<std::uint8_t> throughStream(ClSession& s, StreamUpload& up, std::size_t index,
+                                        const Array& from) {
+    up.send(index, from.bytes(), from.byteSize(), "test upload");
+    std::vector<std::uint8_t> back(from.byteSize());
+    s.download(up.acquire(index), back.data(), back.size(), "test download");
+    up.release(index);
+    return back;
+}
 
 DeviceInfo firstOpenCl() {
     const auto& devices = openclDevices();
@@ -151,6 +170,38 @@ class TestGpu : public QObject {
         QCOMPARE(kernelSource("common"), std::string("// from disk\n"));
         EXPECT_ERROR(DeviceError, kernelSource("xpcs_missing"), "CLSCOPE_KERNEL_DIR");
         qunsetenv("CLSCOPE_KERNEL_DIR");
+    }
+
+    // Arrays made under pinnedInputScope's allocator lie in the device's pinned memory,
+    // zeroed; StreamUpload sends them by DMA from there (no staging copy), others through it.
+    void pinnedArraysUploadWithoutStaging() {
+        const DeviceInfo d = firstOpenCl();
+        QVERIFY(!pinnedInputScope({d}) && !pinnedInputScope({hostDevice()})); // GPUs only
+        QVERIFY(!pinnedAllocator(d)(d.maxAllocBytes + 1).data); // past one buffer: the heap
+        std::optional<HostAllocatorScope> scope(std::in_place, pinnedAllocator(d), 4096);
+        Array pinned(DType::UInt8, {3, 40, 50});
+        const Array small(DType::UInt8, {10, 10}); // under minBytes: the heap
+        scope.reset();
+        const Array heap(DType::UInt8, {3, 40, 50});
+        ClSession s(d);
+        QVERIFY(s.device().holdsPinned(pinned.bytes(), pinned.byteSize()));
+        QVERIFY(s.device().holdsPinned(pinned.bytes() + 1, pinned.byteSize() - 1));
+        QVERIFY(!s.device().holdsPinned(pinned.bytes() + 1, std::size_t(1) << 40));
+        QVERIFY(!s.device().holdsPinned(small.bytes(), small.byteSize()));
+        QVERIFY(!s.device().holdsPinned(heap.bytes(), heap.byteSize()));
+        auto values = pinned.as<std::uint8_t>();
+        QVERIFY(std::all_of(values.begin(), values.end(), [](auto v) { return v == 0; }));
+        for (std::size_t i = 0; i < values.size(); ++i)
+            values[i] = static_cast<std::uint8_t>(i * 7 % 251);
+        const Array copy = pinned; // made outside the scope: the heap, same values
+        QVERIFY(!s.device().holdsPinned(copy.bytes(), copy.byteSize()));
+        StreamUpload up(s, pinned.byteSize(), "test stream");
+        const std::vector<std::uint8_t> want(values.begin(), values.end());
+        QVERIFY(throughStream(s, up, 0, pinned) == want);
+        QVERIFY(timed(s, "upload from pinned memory (host waits)"));
+        QVERIFY(!timed(s, "copy to pinned staging (host)"));
+        QVERIFY(throughStream(s, up, 1, copy) == want);
+        QVERIFY(timed(s, "copy to pinned staging (host)"));
     }
 
     void variantSupport() {

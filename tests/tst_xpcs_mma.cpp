@@ -6,11 +6,13 @@
 #include "core/errors.hpp"
 #include "core/io.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/staging.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 #include "typed_runs.hpp"
 
 #include <QtTest>
 #include <cstring>
+#include <optional>
 #include <random>
 
 using namespace clscope;
@@ -112,19 +114,29 @@ xpcs::Params emulated() {
 void TestXpcsMma::emulatedTilingMatchesCpu_data() {
     QTest::addColumn<int>("frames");
     QTest::addColumn<int>("chunkPixels");
+    QTest::addColumn<bool>("pinned");
     // 70 frames: two 64-frame tiles, the second mostly padding; 129: three.
-    QTest::newRow("70 frames") << 70 << 0;
-    QTest::newRow("129 frames") << 129 << 0;
-    QTest::newRow("70 frames in chunks of 90 pixels") << 70 << 90;
+    QTest::newRow("70 frames") << 70 << 0 << false;
+    QTest::newRow("129 frames") << 129 << 0 << false;
+    QTest::newRow("70 frames in chunks of 90 pixels") << 70 << 90 << false;
+    // Frames made in the device's pinned memory: streamed by DMA from there, no staging copy.
+    QTest::newRow("70 frames in pinned memory") << 70 << 0 << true;
 }
 
 void TestXpcsMma::emulatedTilingMatchesCpu() {
     QFETCH(int, frames);
     QFETCH(int, chunkPixels);
+    QFETCH(bool, pinned);
     xpcs::Params p = emulated();
     p.chunkPixels = std::size_t(chunkPixels);
     p.twotimeLabels = {2};
-    checkAgainstCpu(randomU8(std::size_t(frames), 17, 23, 5), scattered(17, 23, 4, 6), p);
+    std::optional<HostAllocatorScope> scope; // the stack and its copies (the run's input)
+    if (pinned) scope.emplace(pinnedAllocator(testDevice()), std::size_t(frames) * 17 * 23);
+    const Array stack = randomU8(std::size_t(frames), 17, 23, 5);
+    xpcs::Result got;
+    checkAgainstCpu(stack, scattered(17, 23, 4, 6), p, "mma", &got);
+    if (pinned) QVERIFY(ran(got, "upload from pinned memory (host waits)"));
+    QCOMPARE(ran(got, "copy to pinned staging (host)"), !pinned && !chunkPixels);
 }
 
 void TestXpcsMma::fusedLagSumsMatchCpu_data() {

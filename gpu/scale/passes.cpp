@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
+#include "gpu/staging.hpp"
 
 #include <chrono>
 #include <map>
@@ -70,7 +71,10 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
     const auto plan = algorithm.planPasses(sources, request.params, budget);
     if (!plan) { // the whole input fits: the in-memory run
         const auto start = Clock::now();
-        request.input = algorithm.read(sources, request.params);
+        {
+            const auto pinned = pinnedInputScope(devices); // frames straight into pinned memory
+            request.input = algorithm.read(sources, request.params);
+        }
         out.readMs = msSince(start);
         out.result = runOnDevices(algorithm, request, devices, progress);
         return out;
