@@ -1,7 +1,5 @@
 // clscope-cli as scripts use it: exit codes, devices, generate -> read back.
-#include "core/cluster/digis.hpp"
 #include "core/io.hpp"
-#include "core/rbf/particles.hpp"
 #include "test_util.hpp"
 
 #include <QJsonArray>

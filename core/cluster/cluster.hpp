@@ -2,7 +2,6 @@
 // Types shared by the CPU reference and the OpenCL variants, the charge cut and the
 // per-cluster quantities, which every variant derives from the same integer sums.
 #pragma once
-#include "core/cluster/digis.hpp"
 #include "core/data.hpp"
 #include "core/progress.hpp"
 #include "core/timing.hpp"

@@ -6,7 +6,6 @@
 #pragma once
 #include "core/data.hpp"
 #include "core/progress.hpp"
-#include "core/rbf/particles.hpp"
 #include "core/timing.hpp"
 
 #include <array>

@@ -1,5 +1,4 @@
 #include "ui/cluster/cluster_presenter.hpp"
-#include "core/cluster/digis.hpp"
 
 #include "core/errors.hpp"
 #include "gpu/cluster/algorithm.hpp"

@@ -1,14 +1,11 @@
 #include "ui/stream/live_analysis.hpp"
 
-#include "ui/shell/algorithm_panels.hpp"
-
 namespace clscope::ui {
 
 LiveAnalysisRegistry& LiveAnalysisRegistry::instance() {
     static LiveAnalysisRegistry registry = [] {
         LiveAnalysisRegistry r;
-        for (const AlgorithmPanelSpec& panel : AlgorithmPanelRegistry::instance().panels())
-            if (panel.liveAnalysis) r.add(panel.liveAnalysis());
+        registerAllLiveAnalyses(r);
         return r;
     }();
     return registry;

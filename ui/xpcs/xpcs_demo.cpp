@@ -13,7 +13,6 @@
 #include "ui/shell/panel_spec.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/xpcs/xpcs_difference_view.hpp"
-#include "ui/xpcs/xpcs_live.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
 
 #include <QDir>
@@ -118,7 +117,6 @@ void startCompareDemo(Workbench& wb) {
 AlgorithmPanelSpec xpcsPanelSpec() {
     AlgorithmPanelSpec spec = panelSpecOf<XpcsPanel>("xpcs", "XPCS");
     spec.startDemo = startXpcsDemo;
-    spec.liveAnalysis = xpcsLiveSpec;
     spec.differenceView = differenceViewOf<xpcs::RunResult, XpcsDifferenceView>;
     spec.startCompareDemo = startCompareDemo;
     return spec;
