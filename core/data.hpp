@@ -1,4 +1,4 @@
-// Plain data types of the four algorithms' inputs (Qt-free).
+// Plain data types of the pixel masks every frame input may carry (Qt-free).
 #pragma once
 #include "core/array.hpp"
 
@@ -21,25 +21,6 @@ struct LabelMask {
 struct PixelMask {
     std::size_t height = 0, width = 0;
     std::vector<std::uint8_t> bad;
-};
-
-// Pixel digis of a silicon tracker, structure of arrays.
-struct Digis {
-    static constexpr std::uint16_t invalidModule = 65534;
-    static constexpr std::uint16_t moduleSizeX = 160;
-    static constexpr std::uint16_t moduleSizeY = 416;
-    std::vector<std::uint16_t> module, x, y, adc;
-    std::size_t size() const { return module.size(); }
-};
-
-// Particles (sources, targets, weights): positions are (N,3) row-major.
-struct Particles {
-    std::vector<double> sources; // N*3
-    std::vector<double> targets; // M*3
-    std::vector<double> weights; // N, or N*2 as [re, im] when complex
-    bool complexWeights = false;
-    std::size_t sourceCount() const { return sources.size() / 3; }
-    std::size_t targetCount() const { return targets.size() / 3; }
 };
 
 } // namespace clscope

@@ -187,75 +187,12 @@ std::optional<double> readFrameTime(const H5Reader& file, const std::string& pat
     return t;
 }
 
-std::size_t digiCount(const H5Reader& file, const std::string& group) {
-    const std::size_t n = checkUInt16Column(file, group + "/module");
-    for (const char* column : {"/x", "/y", "/adc"})
-        if (checkUInt16Column(file, group + column) != n)
-            throw InputError(file.where(group) +
-                             ": module, x, y and adc must have the same length");
-    return n;
-}
-
-Digis readDigiRange(const H5Reader& file, const std::string& group, std::size_t first,
-                    std::size_t count) {
-    Digis d;
-    d.module = readUInt16Range(file, group + "/module", first, count);
-    d.x = readUInt16Range(file, group + "/x", first, count);
-    d.y = readUInt16Range(file, group + "/y", first, count);
-    d.adc = readUInt16Range(file, group + "/adc", first, count);
-    for (std::size_t i = 0; i < count; ++i)
-        if (d.module[i] != Digis::invalidModule &&
-            (d.x[i] >= Digis::moduleSizeX || d.y[i] >= Digis::moduleSizeY))
-            throw InputError(file.where(group) + ": digi " + std::to_string(first + i) + " at (" +
-                             std::to_string(d.x[i]) + ", " + std::to_string(d.y[i]) +
-                             ") lies outside the 160x416 module");
-    return d;
-}
-
-Digis readDigis(const H5Reader& file, const std::string& group) {
-    return readDigiRange(file, group, 0, digiCount(file, group));
-}
-
-Particles readParticles(const H5Reader& file, const std::string& group) {
-    Particles p;
-    p.sources = readPositions(file, group + "/sources");
-    p.targets = readPositions(file, group + "/targets");
-    const std::string wpath = group + "/weights";
-    const DatasetInfo di = file.info(wpath);
-    const std::size_t n = p.sourceCount();
-    p.complexWeights = di.shape.size() == 2;
-    const bool ok = di.dtype && !dtypeIsInteger(*di.dtype) && !di.shape.empty() &&
-                    di.shape[0] == n && (di.shape.size() == 1 || di.shape == Shape{n, 2});
-    if (!ok)
-        throw InputError(file.where(wpath) + ": expected (" + std::to_string(n) + ",) real or (" +
-                         std::to_string(n) + ", 2) complex float weights, found " + di.typeName +
-                         " " + shapeString(di.shape));
-    const Array w = file.read(wpath, DType::Float64);
-    p.weights.assign(w.as<double>().begin(), w.as<double>().end());
-    return p;
-}
-
 Array labelsArray(const LabelMask& mask) {
     return makeArray(Shape{mask.height, mask.width}, mask.labels);
 }
 
 Array pixelMaskArray(const PixelMask& mask) {
     return makeArray(Shape{mask.height, mask.width}, mask.bad);
-}
-
-void writeDigis(H5Writer& out, const Digis& digis, const std::string& group) {
-    const Shape n{digis.size()};
-    out.write(group + "/module", makeArray(n, digis.module));
-    out.write(group + "/x", makeArray(n, digis.x));
-    out.write(group + "/y", makeArray(n, digis.y));
-    out.write(group + "/adc", makeArray(n, digis.adc));
-}
-
-void writeParticles(H5Writer& out, const Particles& p, const std::string& group) {
-    out.write(group + "/sources", makeArray(Shape{p.sourceCount(), 3}, p.sources));
-    out.write(group + "/targets", makeArray(Shape{p.targetCount(), 3}, p.targets));
-    const Shape w = p.complexWeights ? Shape{p.sourceCount(), 2} : Shape{p.sourceCount()};
-    out.write(group + "/weights", makeArray(w, p.weights));
 }
 
 } // namespace clscope

@@ -16,8 +16,6 @@ inline const std::string pixelMask = "/entry/instrument/detector/pixel_mask";
 inline const std::string frameTime = "/entry/instrument/detector/frame_time";
 // Synthetic brownian data: the diffusion coefficient it was made with (Å²/s), for checking fits.
 inline const std::string trueDiffusion = "/entry/sample/diffusion_coefficient";
-inline const std::string digis = "/digis";
-inline const std::string particles = "/particles";
 } // namespace paths
 
 // "FILE[:PATH]" split into its parts; PATH defaults to defaultPath.
@@ -45,24 +43,13 @@ std::optional<double> readFrameTime(const H5Reader& file,
                                     const std::string& path = paths::frameTime);
 // (N,3) float32/float64 positions as doubles; InputError naming the dataset otherwise.
 std::vector<double> readPositions(const H5Reader& file, const std::string& path);
-// A 1-D integer column of uint16 values (digis): its length (InputError for another shape),
+// A 1-D integer column of uint16 values: its length (InputError for another shape),
 // or `count` values from `first` (InputError naming a value that does not fit).
 std::size_t checkUInt16Column(const H5Reader& file, const std::string& path);
 std::vector<std::uint16_t> readUInt16Range(const H5Reader& file, const std::string& path,
                                            std::size_t first, std::size_t count);
-// The number of digis (InputError unless module, x, y and adc are 1-D of one length), and
-// digis [first, first + count) checked to lie inside their module (for runs in passes).
-std::size_t digiCount(const H5Reader& file, const std::string& group = paths::digis);
-Digis readDigiRange(const H5Reader& file, const std::string& group, std::size_t first,
-                    std::size_t count);
-Digis readDigis(const H5Reader& file, const std::string& group = paths::digis);
-Particles readParticles(const H5Reader& file, const std::string& group = paths::particles);
-
 // Writers for the same layouts (used by generate and by exports).
 Array labelsArray(const LabelMask& mask);
 Array pixelMaskArray(const PixelMask& mask);
-void writeDigis(H5Writer& out, const Digis& digis, const std::string& group = paths::digis);
-void writeParticles(H5Writer& out, const Particles& particles,
-                    const std::string& group = paths::particles);
 
 } // namespace clscope

@@ -1,5 +1,6 @@
 // Digi events for tst_cluster: CMSSW's gpuClustering_t cases and random, physics-free events.
 #pragma once
+#include "core/cluster/digis.hpp"
 #include "core/data.hpp"
 
 #include <algorithm>

@@ -1,5 +1,7 @@
 // clscope-cli as scripts use it: exit codes, devices, generate -> read back.
+#include "core/cluster/digis.hpp"
 #include "core/io.hpp"
+#include "core/rbf/particles.hpp"
 #include "test_util.hpp"
 
 #include <QJsonArray>

@@ -1,7 +1,9 @@
 // HDF5 I/O: round trips for every dtype and compression, h5py fixtures, bad input.
+#include "core/cluster/digis.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
+#include "core/rbf/particles.hpp"
 #include "test_util.hpp"
 
 #include <filesystem>

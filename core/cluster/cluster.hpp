@@ -2,6 +2,7 @@
 // Types shared by the CPU reference and the OpenCL variants, the charge cut and the
 // per-cluster quantities, which every variant derives from the same integer sums.
 #pragma once
+#include "core/cluster/digis.hpp"
 #include "core/data.hpp"
 #include "core/progress.hpp"
 #include "core/timing.hpp"

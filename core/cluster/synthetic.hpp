@@ -1,5 +1,6 @@
 // The cluster synthetic dataset (clscope-cli generate digis, the bench and the demo).
 #pragma once
+#include "core/cluster/digis.hpp"
 #include "core/data.hpp"
 
 #include <cstdint>

@@ -6,6 +6,7 @@
 #pragma once
 #include "core/data.hpp"
 #include "core/progress.hpp"
+#include "core/rbf/particles.hpp"
 #include "core/timing.hpp"
 
 #include <array>

@@ -1,4 +1,5 @@
 #include "core/rbf/rbf_io.hpp"
+#include "core/rbf/particles.hpp"
 
 #include "core/errors.hpp"
 #include "core/io.hpp"

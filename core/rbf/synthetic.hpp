@@ -1,6 +1,7 @@
 // The rbf synthetic dataset (clscope-cli generate particles, the bench and the demo).
 #pragma once
 #include "core/data.hpp"
+#include "core/rbf/particles.hpp"
 
 #include <cstdint>
 #include <vector>

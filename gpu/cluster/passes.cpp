@@ -3,6 +3,7 @@
 // chunk and keeps its modules' digis (input order kept), so each pass is the split part that
 // ClusterAlgorithm::split would make, and join() puts the ids back at their input positions.
 #include "gpu/scale/passes.hpp"
+#include "core/cluster/digis.hpp"
 #include "core/errors.hpp"
 #include "gpu/cluster/algorithm.hpp"
 

@@ -33,6 +33,7 @@
 // 8 kernels and 3 fills. Because positions within a module follow the input order, a cluster's root
 // is its lowest digi and the numbering is the same on every device and variant; the doubles are
 // made on the host from the integer sums.
+#include "core/cluster/digis.hpp"
 #include "core/errors.hpp"
 #include "gpu/cluster/cluster_gpu.hpp"
 #include "gpu/kernel_source.hpp"

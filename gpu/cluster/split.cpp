@@ -4,6 +4,7 @@
 // every large inner-barrel module on one device); input order kept within a part. The parts'
 // ids (numbers within a module) go back to their input positions and their clusters are merged
 // into module order. Invalid digis belong to no part: their id stays -1.
+#include "core/cluster/digis.hpp"
 #include "core/errors.hpp"
 #include "gpu/cluster/algorithm.hpp"
 

@@ -1,4 +1,5 @@
 // The cluster variants: their entries, device checks and clusterDigis(), the dispatcher.
+#include "core/cluster/digis.hpp"
 #include "core/errors.hpp"
 #include "gpu/cluster/cluster_gpu.hpp"
 

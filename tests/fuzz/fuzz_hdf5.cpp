@@ -15,9 +15,11 @@
 // sanitizer report, a hang or an allocation past the limits is a finding.
 //
 //   build-fuzz/tests/fuzz/fuzz_hdf5 -max_total_time=60 WORK_CORPUS tests/fuzz/corpus
+#include "core/cluster/digis.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
+#include "core/rbf/particles.hpp"
 #include "core/xpcs/frames_read.hpp"
 
 #include <cstdint>

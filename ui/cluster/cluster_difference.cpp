@@ -1,6 +1,7 @@
 // partitionDifference: which digis two runs put into different clusters. Cluster numbers are
 // only compared through the sets they make, so a merge that renumbers the module's later
 // clusters flags the merged digis alone.
+#include "core/cluster/digis.hpp"
 #include "core/errors.hpp"
 #include "ui/cluster/cluster_presenter.hpp"
 

@@ -1,4 +1,5 @@
 #include "ui/cluster/cluster_difference_view.hpp"
+#include "core/cluster/digis.hpp"
 
 #include "core/errors.hpp"
 #include "core/io.hpp"

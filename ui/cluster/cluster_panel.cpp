@@ -1,6 +1,7 @@
 // ClusterPanel: the form (input, variant, charge cut, view options, exports, Run) and how it
 // follows the open file and the device. Runs, result tabs and exports: cluster_panel_run.cpp.
 #include "ui/cluster/cluster_panel.hpp"
+#include "core/cluster/digis.hpp"
 #include "ui/shell/run_button.hpp"
 #include "ui/shell/variant_combo.hpp"
 

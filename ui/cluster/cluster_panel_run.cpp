@@ -1,6 +1,7 @@
 // ClusterPanel runs: one job reads the digis (once per file and dataset; live re-runs reuse
 // them) and clusters them with the chosen variant through runAlgorithm(); the result fills the
 // presenter, the "Detector" and "Module" tabs. Selections and exports.
+#include "core/cluster/digis.hpp"
 #include "core/errors.hpp"
 #include "core/io.hpp"
 #include "ui/cluster/cluster_histograms.hpp"

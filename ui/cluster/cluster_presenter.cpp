@@ -1,4 +1,5 @@
 #include "ui/cluster/cluster_presenter.hpp"
+#include "core/cluster/digis.hpp"
 
 #include "core/errors.hpp"
 #include "gpu/cluster/algorithm.hpp"

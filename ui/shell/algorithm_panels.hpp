@@ -3,6 +3,7 @@
 // a dock per spec, and `clscope --demo ALGO` calls the spec's startDemo.
 #pragma once
 #include "core/params.hpp"
+#include "ui/stream/live_analysis.hpp"
 
 #include <QString>
 #include <functional>
@@ -46,6 +47,8 @@ struct AlgorithmPanelSpec {
     // The algorithm's own picture of how two runs differ (a = the chosen run, b = the one it
     // is compared with); the comparison view owns the widget. Empty: the table only.
     std::function<QWidget*(const AlgorithmResult& a, const AlgorithmResult& b)> differenceView;
+    // What a live stream's view runs for this algorithm (ui/stream); empty: nothing.
+    std::function<LiveAnalysisSpec()> liveAnalysis;
 };
 
 class AlgorithmPanelRegistry {

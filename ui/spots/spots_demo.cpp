@@ -13,6 +13,7 @@
 #include "ui/shell/panel_spec.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_difference_view.hpp"
+#include "ui/spots/spots_live.hpp"
 #include "ui/spots/spots_panel.hpp"
 #include "ui/spots/spots_views.hpp"
 
@@ -113,6 +114,7 @@ void startSpotsDemo(Workbench& wb) {
 AlgorithmPanelSpec spotsPanelSpec() {
     AlgorithmPanelSpec spec = panelSpecOf<SpotsPanel>("spots", "Spots");
     spec.startDemo = startSpotsDemo;
+    spec.liveAnalysis = spotsLiveSpec;
     spec.differenceView = differenceViewOf<spots::SpotsResult, SpotsDifferenceView>;
     return spec;
 }

@@ -1,11 +1,14 @@
 #include "ui/stream/live_analysis.hpp"
 
+#include "ui/shell/algorithm_panels.hpp"
+
 namespace clscope::ui {
 
 LiveAnalysisRegistry& LiveAnalysisRegistry::instance() {
     static LiveAnalysisRegistry registry = [] {
         LiveAnalysisRegistry r;
-        registerAllLiveAnalyses(r);
+        for (const AlgorithmPanelSpec& panel : AlgorithmPanelRegistry::instance().panels())
+            if (panel.liveAnalysis) r.add(panel.liveAnalysis());
         return r;
     }();
     return registry;

@@ -1,6 +1,6 @@
 // What a live stream's view runs besides showing the frames, each algorithm adding its own
-// (ui/stream/live_list.cpp): per-frame analyses give one number per frame for the strip chart
-// and draw on the frame shown (e.g. spots), analyses over the frames so far redraw their own
+// (AlgorithmPanelSpec::liveAnalysis): per-frame analyses give one number per frame for the strip
+// chart and draw on the frame shown (e.g. spots), analyses over the frames so far redraw their own
 // widget about once a second (e.g. multi-tau g2). The generic view never names an algorithm.
 #pragma once
 #include "core/array.hpp"
@@ -77,8 +77,5 @@ class LiveAnalysisRegistry {
   private:
     std::vector<LiveAnalysisSpec> specs_;
 };
-
-// Lists every algorithm's live analyses (one line each, like registerAllPanels).
-void registerAllLiveAnalyses(LiveAnalysisRegistry& registry);
 
 } // namespace clscope::ui

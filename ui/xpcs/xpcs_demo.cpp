@@ -13,6 +13,7 @@
 #include "ui/shell/panel_spec.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/xpcs/xpcs_difference_view.hpp"
+#include "ui/xpcs/xpcs_live.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
 
 #include <QDir>
@@ -117,6 +118,7 @@ void startCompareDemo(Workbench& wb) {
 AlgorithmPanelSpec xpcsPanelSpec() {
     AlgorithmPanelSpec spec = panelSpecOf<XpcsPanel>("xpcs", "XPCS");
     spec.startDemo = startXpcsDemo;
+    spec.liveAnalysis = xpcsLiveSpec;
     spec.differenceView = differenceViewOf<xpcs::RunResult, XpcsDifferenceView>;
     spec.startCompareDemo = startCompareDemo;
     return spec;
