@@ -145,6 +145,13 @@ std::unique_ptr<stream::LoopbackPublisher> publisher(const Case& c) {
         c.frames, stream::encodeEnd());
 }
 
+// The frame source's options for the local publisher: `threads` decoders, 30 s timeout.
+stream::SourceOptions sourceOptions(const stream::LoopbackPublisher& pub, std::size_t threads) {
+    stream::SourceOptions o;
+    o.endpoint = pub.endpoint(), o.decodeThreads = threads, o.timeoutSeconds = 30;
+    return o;
+}
+
 Line receiveOnly(const Case& c) {
     auto pub = publisher(c);
     const auto start = Clock::now();
@@ -158,8 +165,7 @@ Line receiveOnly(const Case& c) {
 Line receiveAndDecode(const Case& c, std::size_t threads) {
     auto pub = publisher(c);
     const auto start = Clock::now();
-    stream::SourceOptions o;
-    o.endpoint = pub->endpoint(), o.decodeThreads = threads, o.timeoutSeconds = 30;
+    const stream::SourceOptions o = sourceOptions(*pub, threads);
     stream::FrameSource source(o);
     std::size_t frames = 0;
     for (auto part = source.takeFrames(16); !part.empty(); part = source.takeFrames(16))
@@ -179,8 +185,7 @@ Line receiveAndDecode(const Case& c, std::size_t threads) {
 Line receiveLive(const Case& c, std::size_t threads) {
     auto pub = publisher(c);
     const auto start = Clock::now();
-    stream::SourceOptions o;
-    o.endpoint = pub->endpoint(), o.decodeThreads = threads, o.timeoutSeconds = 30;
+    const stream::SourceOptions o = sourceOptions(*pub, threads);
     const stream::LiveFrames live(o);
     const std::size_t per = std::max<std::size_t>(1, (256u << 20) / c.frameBytes());
     for (std::size_t first = 0; first < live.frameCount(); first += per)
@@ -202,8 +207,7 @@ Line receiveDecodeRun(const Case& c, std::size_t threads, const StreamBenchArgs&
     const std::vector<DeviceInfo> devices = resolveDevices(a.device);
     auto pub = publisher(c);
     const auto start = Clock::now();
-    stream::SourceOptions o;
-    o.endpoint = pub->endpoint(), o.decodeThreads = threads, o.timeoutSeconds = 30;
+    const stream::SourceOptions o = sourceOptions(*pub, threads);
     InputSources sources;
     sources.file = o.endpoint;
     auto live = std::make_shared<stream::LiveFrames>(o);
