@@ -27,7 +27,8 @@ FrameStream::FrameStream(const std::string& fileName, const std::string& path) :
 }
 
 FrameStream::FrameStream(std::shared_ptr<const stream::LiveFrames> live)
-    : file_(live->endpoint(), live->startImage().data(), live->startImage().size()),
+    : file_(live->endpoint(), live->startImage().data(), live->startImage().size(),
+            H5Reader::Image::WrittenHere), // not probed: see InputSources::open
       live_(std::move(live)) {
     parts_ = {paths::frames}, starts_ = {0};
     total_ = live_->frameCount(), height_ = live_->height(), width_ = live_->width();

@@ -35,9 +35,13 @@ struct H5Node {
 class H5Reader {
   public:
     explicit H5Reader(const std::string& fileName);
+    // Where a file image came from: from outside (probed first, as a file is) or written by
+    // clscope's own H5Writer in this process (nothing to contain: no fork for it).
+    enum class Image { Outside, WrittenHere };
     // A file image in memory (copied), read through HDF5's core driver; name labels the
     // errors. Used by the fuzz target (tests/fuzz) and for data that is not on disk.
-    H5Reader(const std::string& name, const void* image, std::size_t size);
+    H5Reader(const std::string& name, const void* image, std::size_t size,
+             Image origin = Image::Outside);
     ~H5Reader();
     H5Reader(const H5Reader&) = delete;
     H5Reader& operator=(const H5Reader&) = delete;

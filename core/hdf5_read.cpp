@@ -119,11 +119,11 @@ H5Reader::H5Reader(const std::string& fileName) : fileName_(fileName) {
                          ": cannot open as HDF5 (truncated or corrupt file?): " + h5::lastError());
 }
 
-H5Reader::H5Reader(const std::string& name, const void* image, std::size_t size)
+H5Reader::H5Reader(const std::string& name, const void* image, std::size_t size, Image origin)
     : fileName_(name), fileBytes_(size) {
     Lock lock(h5::mutex());
     h5::silenceErrors();
-    h5::probeImage(name, image, size);
+    if (origin == Image::Outside) h5::probeImage(name, image, size);
     Handle fapl = readAccessList();
     // The core driver reads the image from memory; H5Pset_file_image copies it.
     if (H5Pset_fapl_core(fapl.get(), 1 << 16, false) < 0 ||

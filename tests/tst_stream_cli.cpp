@@ -171,6 +171,21 @@ class TestStreamCli : public QObject {
         QVERIFY(!QFileInfo::exists(out));
     }
 
+    // No HDF5 probe (core/hdf5_probe.cpp) forks once the stream's threads run: the start
+    // message's datasets, written by clscope, are never probed; --mask's file is, before the
+    // connection. A fork while the decoding threads allocated hung the probe's child under
+    // ASan ("tcp://...: the HDF5 library hung reading it", exit 3 after 60 s).
+    void noProbeOfTheStream() {
+        Publisher pub({xpcsFile, "--compression", "bslz4"});
+        const auto r =
+            runCli({"correlate", QString::fromStdString(pub.endpoint), "--multitau", "--device",
+                    "cpu", "--mask", xpcsFile, "--timeout", "20", "-o", inDir(dir, "probed.h5")},
+                   {{"CLSCOPE_PROBE_VERBOSE", "1"}});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(!r.err.contains("probe of tcp://"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("probe of " + xpcsFile), qPrintable(r.err));
+    }
+
     void malformedMessageNamesMessageAndField_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("expected");

@@ -5,6 +5,7 @@
 #include "app/cli/commands.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/hdf5_util.hpp"
 #include "core/limits.hpp"
 #include "core/stream/live_frames.hpp"
 #include "gpu/algorithm.hpp"
@@ -75,6 +76,15 @@ std::shared_ptr<const stream::LiveFrames> openLive(const Algorithm& algorithm,
     return std::make_shared<stream::LiveFrames>(options);
 }
 
+// The files beside a stream are probed (core/hdf5_probe.cpp forks a child) before the stream's
+// receiving and decoding threads start: a fork while they allocate can leave the child waiting
+// for an allocator lock that no thread of it will release. glibc's malloc takes its locks around
+// fork(); the sanitizers' allocator of clang 14 does not, and the ASan suite hung this way.
+void probeBeforeThreads(const std::vector<NamedPath>& inputs, const std::string& stream) {
+    for (const NamedPath& input : inputs)
+        if (input.path != stream && input.option != "--params") h5::probeFile(input.path);
+}
+
 // UsageError for a role the run needs that neither the stream's start message nor an option
 // gives (e.g. labels: a stream carries frames, pixel mask and frame time only).
 void checkLiveRoles(const Algorithm& algorithm, const InputSources& sources) {
@@ -100,12 +110,13 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     InputSources sources = sourcesFrom(a);
     if (!sources.frames.all() && !algorithm.readsFrames())
         throw UsageError(algorithm.command() + " reads no frames: --frames does not apply");
+    const std::vector<NamedPath> inputs = inputFiles(algorithm, sources, a.paramsFile);
     if (stream::isStreamEndpoint(sources.file)) {
+        probeBeforeThreads(inputs, sources.file);
         sources.live = openLive(algorithm, a);
         checkLiveRoles(algorithm, sources);
     } else if (a.maxFrames)
         throw UsageError("--max-frames applies to a tcp://HOST:PORT input; use --frames");
-    const std::vector<NamedPath> inputs = inputFiles(algorithm, sources, a.paramsFile);
     checkOutputs({{"-o", a.output}}, inputs);
     RunRequest request{devices.front(), a.variant, nullptr, params, parseTuning(a.tuning)};
     if (!request.variant.empty()) algorithm.variant(request.variant); // unknown: usage error first
