@@ -97,6 +97,7 @@ class TestXpcsMma : public QObject {
     void fusedLagSumsMatchCpu_data();
     void fusedLagSumsMatchCpu();
     void flushAtItsBound();
+    void prepareOverSeveralSpans();
     void refusals();
     void uint16RunsGemm();
 };
@@ -185,6 +186,20 @@ void TestXpcsMma::flushAtItsBound() {
     checkAgainstCpu(f, m, p);
     p.tuning["MMA_FLUSH_STEPS"] = 5; // 5 steps could reach 2^23: refused
     QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(testDevice(), "mma", f, m, p));
+}
+
+// xpcs_mma_prepare gathers a bin MMA_PREP_SPAN (1024) pixels at a time: a bin of 1,300
+// pixels takes two spans, the second partly past the bin's end; 37 frames end inside a block
+// of MMA_PREP_FRAMES and inside a streamed block of 16 frames.
+void TestXpcsMma::prepareOverSeveralSpans() {
+    LabelMask m{40, 41, std::vector<std::int32_t>(40 * 41, 1)};
+    for (std::size_t p = 1300; p < m.labels.size(); ++p)
+        m.labels[p] = p % 3 ? 2 : 0;
+    for (const int framesPerGroup : {4, 8}) {
+        xpcs::Params p = emulated();
+        p.tuning["MMA_PREP_FRAMES"] = framesPerGroup;
+        checkAgainstCpu(randomU8(37, 40, 41, 11), m, p);
+    }
 }
 
 void TestXpcsMma::refusals() {

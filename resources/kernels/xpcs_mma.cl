@@ -238,55 +238,56 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
 // Raw frames [tBegin, tEnd) (raw starts at frame tBegin) -> rows tBegin..tEnd-1 of the
 // frame-major chunk and their frame sums S[bin][t], in one pass (the shared reorder and
 // frame-sum kernels take a byte per work-item and read the chunk again). Work-group
-// (MMA_PREP_WG) per (MMA_PREP_FRAMES frames, bin): each work-item gathers 16 pixels of the bin
-// (source indices read once for all its frames), writes them as one uint4 per frame and sums
-// them; global (MMA_PREP_WG * frame blocks, binCount). (A work-item per pixel and 8 frames
-// took 1.95 ms on the H200's large case against 1.32 for this one, 0.19 against 0.054 ms on
-// the seed.)
+// (MMA_PREP_WG) per (MMA_PREP_FRAMES frames, bin), over the bin's pixels MMA_PREP_SPAN at a
+// time: the gather reads pixel q + lid + MMA_PREP_WG i (neighbouring work-items, neighbouring
+// source pixels) into local memory, then each work-item writes 16 of them as one uint4 per
+// frame and sums them; global (MMA_PREP_WG * frame blocks, binCount). (Before, each work-item
+// gathered its own 16 pixels: the 32 lanes of a load hit 32 places of the frame; 1.2 ms on the
+// H200's large case. A work-item per pixel and 8 frames writing bytes took 1.95 ms.)
 #define MMA_PREP_WG 64
+#define MMA_PREP_SPAN (16 * MMA_PREP_WG)
 #ifndef MMA_PREP_FRAMES
 #define MMA_PREP_FRAMES 4
 #endif
+
+// Sum of the 16 bytes of v.
+inline uint xpcs_mma_byte_sum(uint4 v) {
+    const uint4 pairs = (v & 0x00ff00ffu) + ((v >> 8) & 0x00ff00ffu); // 16-bit halves <= 510
+    const uint halves = pairs.s0 + pairs.s1 + pairs.s2 + pairs.s3;    // halves <= 2040
+    return (halves & 0xffffu) + (halves >> 16);
+}
+
 kernel void xpcs_mma_prepare(global const uchar* raw, global const int* source,
                              global const int* offsets, global uchar* out, global ulong* sums,
                              int frames, int rawFrameSize, int stride, int accumulate, int tBegin,
                              int tEnd) {
+    local uint4 staged[MMA_PREP_FRAMES][MMA_PREP_WG]; // MMA_PREP_SPAN bytes per frame
     local ulong partial[MMA_PREP_FRAMES][MMA_PREP_WG];
     const int lid = get_local_id(0), t0 = tBegin + get_group_id(0) * MMA_PREP_FRAMES;
     const int bin = get_group_id(1), end = offsets[bin + 1];
+    global const uchar* rows[MMA_PREP_FRAMES]; // rows past the last frame: read, not written
     ulong s[MMA_PREP_FRAMES];
 #pragma unroll
     for (int f = 0; f < MMA_PREP_FRAMES; ++f)
-        s[f] = 0;
-    for (int q = offsets[bin] + 16 * lid; q < end; q += 16 * MMA_PREP_WG) {
-        int src[16];
+        rows[f] = raw + (size_t)(min(t0 + f, tEnd - 1) - tBegin) * rawFrameSize, s[f] = 0;
+    for (int base = offsets[bin]; base < end; base += MMA_PREP_SPAN) {
+#pragma unroll 4
+        for (int i = 0; i < 16; ++i) {
+            const int q = base + MMA_PREP_WG * i + lid, from = q < end ? source[q] : -1;
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            const int4 v = vload4(0, source + q + 4 * i);
-            src[4 * i] = v.s0, src[4 * i + 1] = v.s1, src[4 * i + 2] = v.s2, src[4 * i + 3] = v.s3;
+            for (int f = 0; f < MMA_PREP_FRAMES; ++f)
+                ((local uchar*)staged[f])[MMA_PREP_WG * i + lid] = from < 0 ? 0 : rows[f][from];
         }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int q = base + 16 * lid;
 #pragma unroll
-        for (int f = 0; f < MMA_PREP_FRAMES; ++f) {
-            const int t = min(t0 + f, tEnd - 1); // rows past the last frame: not written
-            global const uchar* row = raw + (size_t)(t - tBegin) * rawFrameSize;
-            uint words[4], sum = 0;
-#pragma unroll
-            for (int w = 0; w < 4; ++w) {
-                uint word = 0;
-#pragma unroll
-                for (int b = 0; b < 4; ++b) {
-                    const int from = src[4 * w + b];
-                    const uint v = from < 0 ? 0u : (uint)row[from];
-                    word |= v << (8 * b), sum += v;
-                }
-                words[w] = word;
+        for (int f = 0; f < MMA_PREP_FRAMES; ++f)
+            if (q < end && t0 + f < tEnd) {
+                const uint4 v = staged[f][lid];
+                *(global uint4*)(out + (size_t)(t0 + f) * stride + q) = v;
+                s[f] += xpcs_mma_byte_sum(v);
             }
-            if (t0 + f < tEnd) {
-                *(global uint4*)(out + (size_t)t * stride + q) =
-                    (uint4)(words[0], words[1], words[2], words[3]);
-                s[f] += sum;
-            }
-        }
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
 #pragma unroll
     for (int f = 0; f < MMA_PREP_FRAMES; ++f)
