@@ -117,8 +117,7 @@ void prepareFrames(DeviceRun& run, const cl::Buffer& raw, const Chunk& chunk, in
             static_cast<int>(chunk.paddedPixels()), accumulate, static_cast<int>(t0),
             static_cast<int>(t1));
     const std::size_t blocks = (t1 - t0 + framesPerGroup - 1) / framesPerGroup;
-    run.session.launch(k, "xpcs mma prepare",
-                       {{blocks * group, std::size_t(run.binCount)}, {group, 1}});
+    run.session.launch(k, "xpcs mma prepare", {{group * run.binCount, blocks}, {group, 1}});
 }
 
 // Upload the chunk's frames and make its frame-major layout and frame sums. A chunk of whole

@@ -241,9 +241,11 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
 // (MMA_PREP_WG) per (MMA_PREP_FRAMES frames, bin), over the bin's pixels MMA_PREP_SPAN at a
 // time: the gather reads pixel q + lid + MMA_PREP_WG i (neighbouring work-items, neighbouring
 // source pixels) into local memory, then each work-item writes 16 of them as one uint4 per
-// frame and sums them; global (MMA_PREP_WG * frame blocks, binCount). (Before, each work-item
-// gathered its own 16 pixels: the 32 lanes of a load hit 32 places of the frame; 1.2 ms on the
-// H200's large case. A work-item per pixel and 8 frames writing bytes took 1.95 ms.)
+// frame and sums them. Global (MMA_PREP_WG * binCount, frame blocks): the bins vary fastest,
+// so the groups running at once read the same few frames, each from memory once (bins
+// slowest made each wave of groups read every frame again: 1.19 ms on the H200's large case,
+// the same with and without the staging in local memory; 1.57 and 2.46 ms with 8 and 16
+// frames per group). A work-item per pixel and 8 frames writing bytes took 1.95 ms.
 #define MMA_PREP_WG 64
 #define MMA_PREP_SPAN (16 * MMA_PREP_WG)
 #ifndef MMA_PREP_FRAMES
@@ -263,8 +265,8 @@ kernel void xpcs_mma_prepare(global const uchar* raw, global const int* source,
                              int tEnd) {
     local uint4 staged[MMA_PREP_FRAMES][MMA_PREP_WG]; // MMA_PREP_SPAN bytes per frame
     local ulong partial[MMA_PREP_FRAMES][MMA_PREP_WG];
-    const int lid = get_local_id(0), t0 = tBegin + get_group_id(0) * MMA_PREP_FRAMES;
-    const int bin = get_group_id(1), end = offsets[bin + 1];
+    const int lid = get_local_id(0), t0 = tBegin + get_group_id(1) * MMA_PREP_FRAMES;
+    const int bin = get_group_id(0), end = offsets[bin + 1];
     global const uchar* rows[MMA_PREP_FRAMES]; // rows past the last frame: read, not written
     ulong s[MMA_PREP_FRAMES];
 #pragma unroll
