@@ -181,6 +181,7 @@ void checkMmaTuning(const Tuning& tuning) {
                                    {"MMA_PREP_FRAMES", 1, 16},
                                    {"MMA_STREAM", 0, 1},
                                    {"MMA_PREFETCH", 0, 1},
+                                   {"MMA_STAGE", 0, 1},
                                    {"MMA_FUSE_LAGS", 0, 1},
                                    {"MMA_STREAM_FRAMES", 0, 1 << 20}};
     for (const Limit& l : limits)
@@ -201,6 +202,9 @@ void checkMmaTuning(const Tuning& tuning) {
     if (rows != shape(tuning, "MMA_WN") * 8 * shape(tuning, "MMA_NJ"))
         throw UsageError("xpcs mma: the tile must be square: MMA_WM*16*MMA_MI (" +
                          std::to_string(rows) + ") must equal MMA_WN*8*MMA_NJ");
+    if (valueOr(tuning, "MMA_STAGE", 0) && 4 * shape(tuning, "MMA_MI") % shape(tuning, "MMA_WN"))
+        throw UsageError("xpcs mma: --tune MMA_STAGE=1 needs 4*MMA_MI to be a multiple of MMA_WN "
+                         "(the work-items share the staged rows evenly)");
 }
 
 GpuVariant mmaVariant() {

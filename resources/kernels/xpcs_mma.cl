@@ -51,6 +51,19 @@
 #define MMA_KB 64                       // pixels per iteration (two k32 steps)
 #define MMA_WARPS (MMA_WM * MMA_WN)
 #define MMA_THREADS (32 * MMA_WARPS)
+// MMA_STAGE = 1: the work-group copies each 64 pixels of its tile's A and B rows into local
+// memory once (coalesced, double-buffered: the next block's global loads run during this
+// block's mma steps) and its warps read their fragments from there, so a tile of several warps
+// reads each row from L2 once instead of once per warp. The same fragments reach the same
+// mma steps as without it.
+#ifndef MMA_STAGE
+#define MMA_STAGE 0
+#endif
+#define MMA_STAGE_ROWS (2 * MMA_TILE)                      // A rows, then B rows
+#define MMA_STAGE_LOADS (MMA_STAGE_ROWS * 4 / MMA_THREADS) // uint4 per work-item per block
+#if MMA_STAGE && MMA_STAGE_LOADS * MMA_THREADS != MMA_STAGE_ROWS * 4
+#error "xpcs mma: MMA_STAGE needs 4 * MMA_MI to be a multiple of MMA_WN"
+#endif
 #if MMA_TILE != MMA_WN * 8 * MMA_NJ
 #error "xpcs mma: the tile must be square (MMA_WM * 16 * MMA_MI == MMA_WN * 8 * MMA_NJ)"
 #endif
@@ -132,6 +145,25 @@ inline void xpcs_mma_flush(global ulong* gram, int4 item, int binCount, int fram
     _Pragma("unroll") for (int r = 0; r < MMA_NJ; ++r) lb[r] =                                     \
         *(global const uint4*)(rowsB[r] + (k))
 
+// The two k32 steps of 64 pixels held in la and lb (step s: words 2s, 2s+1 of each load),
+// the partial sums flushed every MMA_FLUSH_STEPS steps (never reached under MMA_FUSE).
+#define XPCS_MMA_STEPS(la, lb)                                                                     \
+    _Pragma("unroll") for (int s = 0; s < 2; ++s) {                                                \
+        uint a[MMA_MI][4], b[MMA_NJ][2];                                                           \
+        _Pragma("unroll") for (int i = 0; i < MMA_MI; ++i) {                                       \
+            const uint4 x = la[2 * i], y = la[2 * i + 1]; /* rows g and g + 8 */                   \
+            a[i][0] = s ? x.s2 : x.s0, a[i][1] = s ? y.s2 : y.s0;                                  \
+            a[i][2] = s ? x.s3 : x.s1, a[i][3] = s ? y.s3 : y.s1;                                  \
+        }                                                                                          \
+        _Pragma("unroll") for (int j = 0; j < MMA_NJ; ++j) b[j][0] = s ? lb[j].s2 : lb[j].s0,      \
+                                                           b[j][1] = s ? lb[j].s3 : lb[j].s1;      \
+        XPCS_MMA_STEP(a, b, acc);                                                                  \
+        if (!MMA_FUSE && ++steps == MMA_FLUSH_STEPS) {                                             \
+            xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);          \
+            add = 1, steps = 0;                                                                    \
+        }                                                                                          \
+    }
+
 // Global (lower tiles * MMA_THREADS, work entries); work-group (MMA_THREADS, 1). Rows of
 // frames >= `frames` read the last frame (their sums land in gram cells nobody reads).
 #ifndef MMA_FUSE
@@ -155,6 +187,24 @@ inline void xpcs_mma_to_local(local uint* tile, int r0, int c0, uint acc[MMA_MI]
 }
 #endif
 
+#if MMA_STAGE
+// The work-item's share of the block of pixels from k of the tile's rows: global -> registers.
+#define XPCS_MMA_STAGE_FETCH(next, k)                                                              \
+    _Pragma("unroll") for (int l = 0; l < MMA_STAGE_LOADS; ++l) next[l] =                          \
+        *(global const uint4*)(from[l] + (k))
+// Registers -> local block `buf` (row-major, 64 bytes a row: the fragment reads below, 8 rows
+// x 4 uint4 a quarter-warp, hit 32 distinct banks).
+#define XPCS_MMA_STAGE_STORE(next, buf)                                                            \
+    _Pragma("unroll") for (int l = 0; l < MMA_STAGE_LOADS; ++l)                                    \
+        stage[buf][lid + MMA_THREADS * l] = next[l]
+// The warp's 16 pixels of its A and B rows from local block `buf`, as XPCS_MMA_LOAD reads them.
+#define XPCS_MMA_STAGE_READ(la, lb, buf)                                                           \
+    _Pragma("unroll") for (int r = 0; r < 2 * MMA_MI; ++r) la[r] =                                 \
+        stage[buf][(t1 - tile.x + 8 * r + g) * 4 + q];                                             \
+    _Pragma("unroll") for (int r = 0; r < MMA_NJ; ++r) lb[r] =                                     \
+        stage[buf][(MMA_TILE + t2 - tile.y + 8 * r + g) * 4 + q]
+#endif
+
 // MMA_FUSE: sums, pixelCounts and partials are read and written instead of gram (unused then).
 kernel void xpcs_mma(global const uchar* data, global const int4* work, global ulong* gram,
                      global const ulong* sums, global const long* pixelCounts,
@@ -173,14 +223,6 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
     const int lid = get_local_id(0), warp = lid / 32, lane = lid % 32, g = lane / 4, q = lane % 4;
     const int t1 = tile.x + 16 * MMA_MI * (warp / MMA_WN),
               t2 = tile.y + 8 * MMA_NJ * (warp % MMA_WN);
-    global const uchar* rowsA[2 * MMA_MI];
-    global const uchar* rowsB[MMA_NJ];
-#pragma unroll
-    for (int r = 0; r < 2 * MMA_MI; ++r) // A rows t1 + 8r + g (fragment r / 2, half r % 2)
-        rowsA[r] = data + (size_t)min(t1 + 8 * r + g, frames - 1) * stride + 16 * q;
-#pragma unroll
-    for (int r = 0; r < MMA_NJ; ++r)
-        rowsB[r] = data + (size_t)min(t2 + 8 * r + g, frames - 1) * stride + 16 * q;
     uint acc[MMA_MI][MMA_NJ][4];
 #pragma unroll
     for (int i = 0; i < MMA_MI; ++i)
@@ -190,6 +232,39 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
             for (int c = 0; c < 4; ++c)
                 acc[i][j][c] = 0;
     int add = accumulate, steps = 0;
+#if MMA_STAGE
+    local uint4 stage[2][MMA_STAGE_ROWS * 4];
+    global const uchar* from[MMA_STAGE_LOADS];
+#pragma unroll
+    for (int l = 0; l < MMA_STAGE_LOADS; ++l) { // element e: row e / 4, 16 bytes e % 4
+        const int e = lid + MMA_THREADS * l, row = e / 4;
+        const int t = row < MMA_TILE ? tile.x + row : tile.y + row - MMA_TILE;
+        from[l] = data + (size_t)min(t, frames - 1) * stride + 16 * (e % 4);
+    }
+    uint4 next[MMA_STAGE_LOADS];
+    if (item.y < item.z) {
+        XPCS_MMA_STAGE_FETCH(next, item.y);
+        XPCS_MMA_STAGE_STORE(next, 0);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = item.y, buf = 0; k < item.z; k += MMA_KB, buf ^= 1) {
+        const int more = k + MMA_KB < item.z;
+        if (more) XPCS_MMA_STAGE_FETCH(next, k + MMA_KB);
+        uint4 la[2 * MMA_MI], lb[MMA_NJ];
+        XPCS_MMA_STAGE_READ(la, lb, buf);
+        XPCS_MMA_STEPS(la, lb);
+        if (more) XPCS_MMA_STAGE_STORE(next, buf ^ 1);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#else
+    global const uchar* rowsA[2 * MMA_MI];
+    global const uchar* rowsB[MMA_NJ];
+#pragma unroll
+    for (int r = 0; r < 2 * MMA_MI; ++r) // A rows t1 + 8r + g (fragment r / 2, half r % 2)
+        rowsA[r] = data + (size_t)min(t1 + 8 * r + g, frames - 1) * stride + 16 * q;
+#pragma unroll
+    for (int r = 0; r < MMA_NJ; ++r)
+        rowsB[r] = data + (size_t)min(t2 + 8 * r + g, frames - 1) * stride + 16 * q;
 #if MMA_PREFETCH
     uint4 na[2 * MMA_MI], nb[MMA_NJ]; // the next iteration's pixels, loaded during this one's
     if (item.y < item.z) XPCS_MMA_LOAD(na, nb, item.y);
@@ -207,25 +282,9 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
 #else
         XPCS_MMA_LOAD(la, lb, k);
 #endif
-#pragma unroll
-        for (int s = 0; s < 2; ++s) { // k32 step s: words 2s, 2s+1 of each load
-            uint a[MMA_MI][4], b[MMA_NJ][2];
-#pragma unroll
-            for (int i = 0; i < MMA_MI; ++i) {
-                const uint4 x = la[2 * i], y = la[2 * i + 1]; // rows g and g + 8
-                a[i][0] = s ? x.s2 : x.s0, a[i][1] = s ? y.s2 : y.s0;
-                a[i][2] = s ? x.s3 : x.s1, a[i][3] = s ? y.s3 : y.s1;
-            }
-#pragma unroll
-            for (int j = 0; j < MMA_NJ; ++j)
-                b[j][0] = s ? lb[j].s2 : lb[j].s0, b[j][1] = s ? lb[j].s3 : lb[j].s1;
-            XPCS_MMA_STEP(a, b, acc);
-            if (!MMA_FUSE && ++steps == MMA_FLUSH_STEPS) { // never reached under MMA_FUSE
-                xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);
-                add = 1, steps = 0;
-            }
-        }
+        XPCS_MMA_STEPS(la, lb);
     }
+#endif
 #if MMA_FUSE
     xpcs_mma_to_local(fusedTile, t1 - tile.x + g, t2 - tile.y + 2 * q, acc);
     xpcs_mma_fused_end(fusedTile, fusedSums, tile, item.x, sums, pixelCounts, partials, frames);

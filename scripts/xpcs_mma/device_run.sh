@@ -22,14 +22,14 @@ g++ -O2 "$here/h2d_bandwidth.cpp" -lOpenCL -o /tmp/h2d && /tmp/h2d 512 >>"$log" 
 if [ -n "${PROBE:-}" ]; then
   g++ -O2 -std=c++17 "$PROBE" -o /tmp/mma_probe -lOpenCL && /tmp/mma_probe 2>&1 | tail -3 >>"$log"
 fi
-# SHAPES: mma warp shapes "WM,WN,MI,NJ[,PREP_FRAMES[,PREFETCH]]" to check and time;
+# SHAPES: mma warp shapes "WM,WN,MI,NJ[,PREP_FRAMES[,PREFETCH[,STAGE]]]" to check and time;
 # "default": the variant's own tuning (no --tune).
 SHAPES=${SHAPES:-default}
 tune() {
   [ "$1" = default ] && return
-  IFS=, read -r wm wn mi nj pf pre <<<"$1"
+  IFS=, read -r wm wn mi nj pf pre st <<<"$1"
   echo "--tune MMA_WM=$wm --tune MMA_WN=$wn --tune MMA_MI=$mi --tune MMA_NJ=$nj" \
-    "--tune MMA_PREP_FRAMES=${pf:-4} --tune MMA_PREFETCH=${pre:-1}"
+    "--tune MMA_PREP_FRAMES=${pf:-4} --tune MMA_PREFETCH=${pre:-1} --tune MMA_STAGE=${st:-0}"
 }
 run_variant() { # dataset, label, options...
   local name=$1 label=$2; shift 2
