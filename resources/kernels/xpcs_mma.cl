@@ -300,15 +300,15 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
 // (MMA_PREP_WG) per (MMA_PREP_FRAMES frames, bin), over the bin's pixels MMA_PREP_SPAN at a
 // time: the gather reads pixel q + lid + MMA_PREP_WG i (neighbouring work-items, neighbouring
 // source pixels) into local memory, then each work-item writes 16 of them as one uint4 per
-// frame and sums them. Global (MMA_PREP_WG * binCount, frame blocks): the bins vary fastest,
-// so the groups running at once read the same few frames, each from memory once (bins
-// slowest made each wave of groups read every frame again: 1.19 ms on the H200's large case,
-// the same with and without the staging in local memory; 1.57 and 2.46 ms with 8 and 16
-// frames per group). A work-item per pixel and 8 frames writing bytes took 1.95 ms.
+// frame and sums them. Global (MMA_PREP_WG * binCount, frame blocks) with
+// MMA_PREP_BINS_FIRST = 1, (MMA_PREP_WG * frame blocks, binCount) with 0.
 #define MMA_PREP_WG 64
 #define MMA_PREP_SPAN (16 * MMA_PREP_WG)
 #ifndef MMA_PREP_FRAMES
-#define MMA_PREP_FRAMES 4
+#define MMA_PREP_FRAMES 2
+#endif
+#ifndef MMA_PREP_BINS_FIRST
+#define MMA_PREP_BINS_FIRST 1
 #endif
 
 // Sum of the 16 bytes of v.
@@ -324,8 +324,9 @@ kernel void xpcs_mma_prepare(global const uchar* raw, global const int* source,
                              int tEnd) {
     local uint4 staged[MMA_PREP_FRAMES][MMA_PREP_WG]; // MMA_PREP_SPAN bytes per frame
     local ulong partial[MMA_PREP_FRAMES][MMA_PREP_WG];
-    const int lid = get_local_id(0), t0 = tBegin + get_group_id(1) * MMA_PREP_FRAMES;
-    const int bin = get_group_id(0), end = offsets[bin + 1];
+    const int lid = get_local_id(0), bin = get_group_id(MMA_PREP_BINS_FIRST ? 0 : 1);
+    const int t0 = tBegin + get_group_id(MMA_PREP_BINS_FIRST ? 1 : 0) * MMA_PREP_FRAMES;
+    const int end = offsets[bin + 1];
     global const uchar* rows[MMA_PREP_FRAMES]; // rows past the last frame: read, not written
     ulong s[MMA_PREP_FRAMES];
 #pragma unroll
