@@ -12,10 +12,11 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 here=$(dirname "$0")
-cmake -S . -B /tmp/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLSCOPE_BUILD_GUI=OFF \
+B=${B:-/tmp/b} # build folder (another on a machine that a different tree built in)
+cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLSCOPE_BUILD_GUI=OFF \
   -DCLSCOPE_BUILD_TESTS=OFF >"$OUT/cmake.log" 2>&1 &&
-  cmake --build /tmp/b -j16 >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-CLI=/tmp/b/app/clscope-cli
+  cmake --build "$B" -j16 >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+CLI=$B/app/clscope-cli
 g++ -O2 "$here/same_g2.cpp" -I/usr/include/hdf5/serial -lhdf5_serial -o /tmp/same_g2 || exit 1
 log="$OUT/run.log"
 g++ -O2 "$here/h2d_bandwidth.cpp" -lOpenCL -o /tmp/h2d && /tmp/h2d 512 >>"$log" 2>&1
