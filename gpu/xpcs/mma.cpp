@@ -29,10 +29,8 @@ int mostFlushSteps(int bits) {
 // H200's large case), frames per work-group of xpcs_mma_prepare and per streamed block (0:
 // 64 MiB worth; the seed case's 24 MB then go up at once, streaming cost it 0.5 ms of wall).
 const Tuning& shapeDefaults() {
-    static const Tuning t{{"MMA_WM", 1},           {"MMA_WN", 1},
-                          {"MMA_MI", 4},           {"MMA_NJ", 8},
-                          {"MMA_PREP_FRAMES", 2},  {"MMA_PREP_BINS_FIRST", 1},
-                          {"MMA_STREAM_FRAMES", 0}};
+    static const Tuning t{{"MMA_WM", 1}, {"MMA_WN", 1},          {"MMA_MI", 4},
+                          {"MMA_NJ", 8}, {"MMA_PREP_FRAMES", 2}, {"MMA_STREAM_FRAMES", 0}};
     return t;
 }
 std::size_t shape(const Tuning& t, const std::string& name) {
@@ -119,11 +117,8 @@ void prepareFrames(DeviceRun& run, const cl::Buffer& raw, const Chunk& chunk, in
             static_cast<int>(chunk.paddedPixels()), accumulate, static_cast<int>(t0),
             static_cast<int>(t1));
     const std::size_t blocks = (t1 - t0 + framesPerGroup - 1) / framesPerGroup;
-    const std::size_t bins = run.binCount;
-    const bool binsFirst = shape(run.tuning, "MMA_PREP_BINS_FIRST") != 0;
-    run.session.launch(
-        k, "xpcs mma prepare",
-        {{group * (binsFirst ? bins : blocks), binsFirst ? blocks : bins}, {group, 1}});
+    run.session.launch(k, "xpcs mma prepare",
+                       {{blocks * group, std::size_t(run.binCount)}, {group, 1}});
 }
 
 // Upload the chunk's frames and make its frame-major layout and frame sums. A chunk of whole
@@ -188,7 +183,6 @@ void checkMmaTuning(const Tuning& tuning) {
                                    {"MMA_STREAM", 0, 1},
                                    {"MMA_PREFETCH", 0, 1},
                                    {"MMA_STAGE", 0, 1},
-                                   {"MMA_PREP_BINS_FIRST", 0, 1},
                                    {"MMA_FUSE_LAGS", 0, 1},
                                    {"MMA_STREAM_FRAMES", 0, 1 << 20}};
     for (const Limit& l : limits)
