@@ -305,8 +305,9 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
 // frame and sums them; global (MMA_PREP_WG * frame blocks, binCount). On the H200's large
 // case: 0.73 ms with 2 frames per group, 0.77 with 1, 1.19-1.31 with 4, 1.53-1.57 with 8, 2.46
 // with 16; the grid with the bins first (groups running at once on the same frames) 0.82 ms
-// with 2. Before the staging (each work-item gathering its own 16 pixels, 4 frames) 1.20 ms;
-// a work-item per pixel and 8 frames writing bytes 1.95 ms.
+// with 2. Each work-item gathering its own 16 pixels (before) took 1.20 ms at 4 frames, as this
+// one does at 4 (it was not measured at 2); a work-item per pixel and 8 frames writing bytes
+// 1.95 ms.
 #define MMA_PREP_WG 64
 #define MMA_PREP_SPAN (16 * MMA_PREP_WG)
 #ifndef MMA_PREP_FRAMES
