@@ -11,6 +11,7 @@
 #include "typed_runs.hpp"
 
 #include <QtTest>
+#include <array>
 #include <cstring>
 #include <optional>
 #include <random>
@@ -97,6 +98,7 @@ class TestXpcsMma : public QObject {
     void fusedLagSumsMatchCpu_data();
     void fusedLagSumsMatchCpu();
     void flushAtItsBound();
+    void prepareOverSeveralSpans();
     void refusals();
     void uint16RunsGemm();
 };
@@ -115,19 +117,32 @@ void TestXpcsMma::emulatedTilingMatchesCpu_data() {
     QTest::addColumn<int>("frames");
     QTest::addColumn<int>("chunkPixels");
     QTest::addColumn<bool>("pinned");
+    QTest::addColumn<QString>("shape"); // MMA_STAGE=1 with MMA_WM,MMA_WN,MMA_MI,MMA_NJ; "" none
     // 70 frames: two 64-frame tiles, the second mostly padding; 129: three.
-    QTest::newRow("70 frames") << 70 << 0 << false;
-    QTest::newRow("129 frames") << 129 << 0 << false;
-    QTest::newRow("70 frames in chunks of 90 pixels") << 70 << 90 << false;
+    QTest::newRow("70 frames") << 70 << 0 << false << QString();
+    QTest::newRow("129 frames") << 129 << 0 << false << QString();
+    QTest::newRow("70 frames in chunks of 90 pixels") << 70 << 90 << false << QString();
     // Frames made in the device's pinned memory: streamed by DMA from there, no staging copy.
-    QTest::newRow("70 frames in pinned memory") << 70 << 0 << true;
+    QTest::newRow("70 frames in pinned memory") << 70 << 0 << true << QString();
+    // Rows staged in local memory by the work-group (MMA_STAGE): one warp of 64 x 64, four
+    // warps of 2 x 2 over 64 x 64 (each stages 4 of the 128 rows' 16-byte pieces), chunked.
+    QTest::newRow("70 frames, staged") << 70 << 0 << false << QString("1,1,4,8");
+    QTest::newRow("129 frames, staged by 4 warps") << 129 << 0 << false << QString("2,2,2,4");
+    QTest::newRow("70 frames, chunks of 90, staged") << 70 << 90 << false << QString("2,2,2,4");
 }
 
 void TestXpcsMma::emulatedTilingMatchesCpu() {
     QFETCH(int, frames);
     QFETCH(int, chunkPixels);
     QFETCH(bool, pinned);
+    QFETCH(QString, shape);
     xpcs::Params p = emulated();
+    if (!shape.isEmpty()) {
+        const QStringList v = shape.split(',');
+        p.tuning["MMA_STAGE"] = 1;
+        for (int i = 0; i < 4; ++i)
+            p.tuning[std::array{"MMA_WM", "MMA_WN", "MMA_MI", "MMA_NJ"}[i]] = v[i].toInt();
+    }
     p.chunkPixels = std::size_t(chunkPixels);
     p.twotimeLabels = {2};
     std::optional<HostAllocatorScope> scope; // the stack and its copies (the run's input)
@@ -185,6 +200,20 @@ void TestXpcsMma::flushAtItsBound() {
     checkAgainstCpu(f, m, p);
     p.tuning["MMA_FLUSH_STEPS"] = 5; // 5 steps could reach 2^23: refused
     QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(testDevice(), "mma", f, m, p));
+}
+
+// xpcs_mma_prepare gathers a bin MMA_PREP_SPAN (1024) pixels at a time: a bin of 1,300
+// pixels takes two spans, the second partly past the bin's end; 37 frames end inside a block
+// of MMA_PREP_FRAMES and inside a streamed block of 16 frames.
+void TestXpcsMma::prepareOverSeveralSpans() {
+    LabelMask m{40, 41, std::vector<std::int32_t>(40 * 41, 1)};
+    for (std::size_t p = 1300; p < m.labels.size(); ++p)
+        m.labels[p] = p % 3 ? 2 : 0;
+    for (const int framesPerGroup : {2, 1, 8}) {
+        xpcs::Params p = emulated();
+        p.tuning["MMA_PREP_FRAMES"] = framesPerGroup;
+        checkAgainstCpu(randomU8(37, 40, 41, 11), m, p);
+    }
 }
 
 void TestXpcsMma::refusals() {

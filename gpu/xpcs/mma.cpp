@@ -30,7 +30,7 @@ int mostFlushSteps(int bits) {
 // 64 MiB worth; the seed case's 24 MB then go up at once, streaming cost it 0.5 ms of wall).
 const Tuning& shapeDefaults() {
     static const Tuning t{{"MMA_WM", 1}, {"MMA_WN", 1},          {"MMA_MI", 4},
-                          {"MMA_NJ", 8}, {"MMA_PREP_FRAMES", 4}, {"MMA_STREAM_FRAMES", 0}};
+                          {"MMA_NJ", 8}, {"MMA_PREP_FRAMES", 2}, {"MMA_STREAM_FRAMES", 0}};
     return t;
 }
 std::size_t shape(const Tuning& t, const std::string& name) {
@@ -182,6 +182,7 @@ void checkMmaTuning(const Tuning& tuning) {
                                    {"MMA_PREP_FRAMES", 1, 16},
                                    {"MMA_STREAM", 0, 1},
                                    {"MMA_PREFETCH", 0, 1},
+                                   {"MMA_STAGE", 0, 1},
                                    {"MMA_FUSE_LAGS", 0, 1},
                                    {"MMA_STREAM_FRAMES", 0, 1 << 20}};
     for (const Limit& l : limits)
@@ -202,6 +203,9 @@ void checkMmaTuning(const Tuning& tuning) {
     if (rows != shape(tuning, "MMA_WN") * 8 * shape(tuning, "MMA_NJ"))
         throw UsageError("xpcs mma: the tile must be square: MMA_WM*16*MMA_MI (" +
                          std::to_string(rows) + ") must equal MMA_WN*8*MMA_NJ");
+    if (valueOr(tuning, "MMA_STAGE", 0) && 4 * shape(tuning, "MMA_MI") % shape(tuning, "MMA_WN"))
+        throw UsageError("xpcs mma: --tune MMA_STAGE=1 needs 4*MMA_MI to be a multiple of MMA_WN "
+                         "(the work-items share the staged rows evenly)");
 }
 
 GpuVariant mmaVariant() {

@@ -51,6 +51,21 @@
 #define MMA_KB 64                       // pixels per iteration (two k32 steps)
 #define MMA_WARPS (MMA_WM * MMA_WN)
 #define MMA_THREADS (32 * MMA_WARPS)
+// MMA_STAGE = 1: the work-group copies each 64 pixels of its tile's A and B rows into local
+// memory once (coalesced, double-buffered: the next block's global loads run during this
+// block's mma steps) and its warps read their fragments from there, so a tile of several warps
+// reads each row from L2 once instead of once per warp. The same fragments reach the same
+// mma steps as without it. Off by default: on the H200's large case the staged Gram kernel took
+// 2.89 ms (warps 2 x 2 of 4 x 8 fragments), 3.49-4.78 ms in other shapes, against 2.04 ms for
+// one warp of 4 x 8 fragments reading global memory (tiles are not bound by L2 reads there).
+#ifndef MMA_STAGE
+#define MMA_STAGE 0
+#endif
+#define MMA_STAGE_ROWS (2 * MMA_TILE)                      // A rows, then B rows
+#define MMA_STAGE_LOADS (MMA_STAGE_ROWS * 4 / MMA_THREADS) // uint4 per work-item per block
+#if MMA_STAGE && MMA_STAGE_LOADS * MMA_THREADS != MMA_STAGE_ROWS * 4
+#error "xpcs mma: MMA_STAGE needs 4 * MMA_MI to be a multiple of MMA_WN"
+#endif
 #if MMA_TILE != MMA_WN * 8 * MMA_NJ
 #error "xpcs mma: the tile must be square (MMA_WM * 16 * MMA_MI == MMA_WN * 8 * MMA_NJ)"
 #endif
@@ -132,6 +147,25 @@ inline void xpcs_mma_flush(global ulong* gram, int4 item, int binCount, int fram
     _Pragma("unroll") for (int r = 0; r < MMA_NJ; ++r) lb[r] =                                     \
         *(global const uint4*)(rowsB[r] + (k))
 
+// The two k32 steps of 64 pixels held in la and lb (step s: words 2s, 2s+1 of each load),
+// the partial sums flushed every MMA_FLUSH_STEPS steps (never reached under MMA_FUSE).
+#define XPCS_MMA_STEPS(la, lb)                                                                     \
+    _Pragma("unroll") for (int s = 0; s < 2; ++s) {                                                \
+        uint a[MMA_MI][4], b[MMA_NJ][2];                                                           \
+        _Pragma("unroll") for (int i = 0; i < MMA_MI; ++i) {                                       \
+            const uint4 x = la[2 * i], y = la[2 * i + 1]; /* rows g and g + 8 */                   \
+            a[i][0] = s ? x.s2 : x.s0, a[i][1] = s ? y.s2 : y.s0;                                  \
+            a[i][2] = s ? x.s3 : x.s1, a[i][3] = s ? y.s3 : y.s1;                                  \
+        }                                                                                          \
+        _Pragma("unroll") for (int j = 0; j < MMA_NJ; ++j) b[j][0] = s ? lb[j].s2 : lb[j].s0,      \
+                                                           b[j][1] = s ? lb[j].s3 : lb[j].s1;      \
+        XPCS_MMA_STEP(a, b, acc);                                                                  \
+        if (!MMA_FUSE && ++steps == MMA_FLUSH_STEPS) {                                             \
+            xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);          \
+            add = 1, steps = 0;                                                                    \
+        }                                                                                          \
+    }
+
 // Global (lower tiles * MMA_THREADS, work entries); work-group (MMA_THREADS, 1). Rows of
 // frames >= `frames` read the last frame (their sums land in gram cells nobody reads).
 #ifndef MMA_FUSE
@@ -155,6 +189,24 @@ inline void xpcs_mma_to_local(local uint* tile, int r0, int c0, uint acc[MMA_MI]
 }
 #endif
 
+#if MMA_STAGE
+// The work-item's share of the block of pixels from k of the tile's rows: global -> registers.
+#define XPCS_MMA_STAGE_FETCH(next, k)                                                              \
+    _Pragma("unroll") for (int l = 0; l < MMA_STAGE_LOADS; ++l) next[l] =                          \
+        *(global const uint4*)(from[l] + (k))
+// Registers -> local block `buf` (row-major, 64 bytes a row: the fragment reads below, 8 rows
+// x 4 uint4 a quarter-warp, hit 32 distinct banks).
+#define XPCS_MMA_STAGE_STORE(next, buf)                                                            \
+    _Pragma("unroll") for (int l = 0; l < MMA_STAGE_LOADS; ++l)                                    \
+        stage[buf][lid + MMA_THREADS * l] = next[l]
+// The warp's 16 pixels of its A and B rows from local block `buf`, as XPCS_MMA_LOAD reads them.
+#define XPCS_MMA_STAGE_READ(la, lb, buf)                                                           \
+    _Pragma("unroll") for (int r = 0; r < 2 * MMA_MI; ++r) la[r] =                                 \
+        stage[buf][(t1 - tile.x + 8 * r + g) * 4 + q];                                             \
+    _Pragma("unroll") for (int r = 0; r < MMA_NJ; ++r) lb[r] =                                     \
+        stage[buf][(MMA_TILE + t2 - tile.y + 8 * r + g) * 4 + q]
+#endif
+
 // MMA_FUSE: sums, pixelCounts and partials are read and written instead of gram (unused then).
 kernel void xpcs_mma(global const uchar* data, global const int4* work, global ulong* gram,
                      global const ulong* sums, global const long* pixelCounts,
@@ -173,14 +225,6 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
     const int lid = get_local_id(0), warp = lid / 32, lane = lid % 32, g = lane / 4, q = lane % 4;
     const int t1 = tile.x + 16 * MMA_MI * (warp / MMA_WN),
               t2 = tile.y + 8 * MMA_NJ * (warp % MMA_WN);
-    global const uchar* rowsA[2 * MMA_MI];
-    global const uchar* rowsB[MMA_NJ];
-#pragma unroll
-    for (int r = 0; r < 2 * MMA_MI; ++r) // A rows t1 + 8r + g (fragment r / 2, half r % 2)
-        rowsA[r] = data + (size_t)min(t1 + 8 * r + g, frames - 1) * stride + 16 * q;
-#pragma unroll
-    for (int r = 0; r < MMA_NJ; ++r)
-        rowsB[r] = data + (size_t)min(t2 + 8 * r + g, frames - 1) * stride + 16 * q;
     uint acc[MMA_MI][MMA_NJ][4];
 #pragma unroll
     for (int i = 0; i < MMA_MI; ++i)
@@ -190,6 +234,39 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
             for (int c = 0; c < 4; ++c)
                 acc[i][j][c] = 0;
     int add = accumulate, steps = 0;
+#if MMA_STAGE
+    local uint4 stage[2][MMA_STAGE_ROWS * 4];
+    global const uchar* from[MMA_STAGE_LOADS];
+#pragma unroll
+    for (int l = 0; l < MMA_STAGE_LOADS; ++l) { // element e: row e / 4, 16 bytes e % 4
+        const int e = lid + MMA_THREADS * l, row = e / 4;
+        const int t = row < MMA_TILE ? tile.x + row : tile.y + row - MMA_TILE;
+        from[l] = data + (size_t)min(t, frames - 1) * stride + 16 * (e % 4);
+    }
+    uint4 next[MMA_STAGE_LOADS];
+    if (item.y < item.z) {
+        XPCS_MMA_STAGE_FETCH(next, item.y);
+        XPCS_MMA_STAGE_STORE(next, 0);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = item.y, buf = 0; k < item.z; k += MMA_KB, buf ^= 1) {
+        const int more = k + MMA_KB < item.z;
+        if (more) XPCS_MMA_STAGE_FETCH(next, k + MMA_KB);
+        uint4 la[2 * MMA_MI], lb[MMA_NJ];
+        XPCS_MMA_STAGE_READ(la, lb, buf);
+        XPCS_MMA_STEPS(la, lb);
+        if (more) XPCS_MMA_STAGE_STORE(next, buf ^ 1);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#else
+    global const uchar* rowsA[2 * MMA_MI];
+    global const uchar* rowsB[MMA_NJ];
+#pragma unroll
+    for (int r = 0; r < 2 * MMA_MI; ++r) // A rows t1 + 8r + g (fragment r / 2, half r % 2)
+        rowsA[r] = data + (size_t)min(t1 + 8 * r + g, frames - 1) * stride + 16 * q;
+#pragma unroll
+    for (int r = 0; r < MMA_NJ; ++r)
+        rowsB[r] = data + (size_t)min(t2 + 8 * r + g, frames - 1) * stride + 16 * q;
 #if MMA_PREFETCH
     uint4 na[2 * MMA_MI], nb[MMA_NJ]; // the next iteration's pixels, loaded during this one's
     if (item.y < item.z) XPCS_MMA_LOAD(na, nb, item.y);
@@ -207,25 +284,9 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
 #else
         XPCS_MMA_LOAD(la, lb, k);
 #endif
-#pragma unroll
-        for (int s = 0; s < 2; ++s) { // k32 step s: words 2s, 2s+1 of each load
-            uint a[MMA_MI][4], b[MMA_NJ][2];
-#pragma unroll
-            for (int i = 0; i < MMA_MI; ++i) {
-                const uint4 x = la[2 * i], y = la[2 * i + 1]; // rows g and g + 8
-                a[i][0] = s ? x.s2 : x.s0, a[i][1] = s ? y.s2 : y.s0;
-                a[i][2] = s ? x.s3 : x.s1, a[i][3] = s ? y.s3 : y.s1;
-            }
-#pragma unroll
-            for (int j = 0; j < MMA_NJ; ++j)
-                b[j][0] = s ? lb[j].s2 : lb[j].s0, b[j][1] = s ? lb[j].s3 : lb[j].s1;
-            XPCS_MMA_STEP(a, b, acc);
-            if (!MMA_FUSE && ++steps == MMA_FLUSH_STEPS) { // never reached under MMA_FUSE
-                xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);
-                add = 1, steps = 0;
-            }
-        }
+        XPCS_MMA_STEPS(la, lb);
     }
+#endif
 #if MMA_FUSE
     xpcs_mma_to_local(fusedTile, t1 - tile.x + g, t2 - tile.y + 2 * q, acc);
     xpcs_mma_fused_end(fusedTile, fusedSums, tile, item.x, sums, pixelCounts, partials, frames);
@@ -238,55 +299,59 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global u
 // Raw frames [tBegin, tEnd) (raw starts at frame tBegin) -> rows tBegin..tEnd-1 of the
 // frame-major chunk and their frame sums S[bin][t], in one pass (the shared reorder and
 // frame-sum kernels take a byte per work-item and read the chunk again). Work-group
-// (MMA_PREP_WG) per (MMA_PREP_FRAMES frames, bin): each work-item gathers 16 pixels of the bin
-// (source indices read once for all its frames), writes them as one uint4 per frame and sums
-// them; global (MMA_PREP_WG * frame blocks, binCount). (A work-item per pixel and 8 frames
-// took 1.95 ms on the H200's large case against 1.32 for this one, 0.19 against 0.054 ms on
-// the seed.)
+// (MMA_PREP_WG) per (MMA_PREP_FRAMES frames, bin), over the bin's pixels MMA_PREP_SPAN at a
+// time: the gather reads pixel q + lid + MMA_PREP_WG i (neighbouring work-items, neighbouring
+// source pixels) into local memory, then each work-item writes 16 of them as one uint4 per
+// frame and sums them; global (MMA_PREP_WG * frame blocks, binCount). On the H200's large
+// case: 0.73 ms with 2 frames per group, 0.77 with 1, 1.19-1.31 with 4, 1.53-1.57 with 8, 2.46
+// with 16; the grid with the bins first (groups running at once on the same frames) 0.82 ms
+// with 2. Each work-item gathering its own 16 pixels (before) took 1.20 ms at 4 frames, as this
+// one does at 4 (it was not measured at 2); a work-item per pixel and 8 frames writing bytes
+// 1.95 ms.
 #define MMA_PREP_WG 64
+#define MMA_PREP_SPAN (16 * MMA_PREP_WG)
 #ifndef MMA_PREP_FRAMES
-#define MMA_PREP_FRAMES 4
+#define MMA_PREP_FRAMES 2
 #endif
+
+// Sum of the 16 bytes of v.
+inline uint xpcs_mma_byte_sum(uint4 v) {
+    const uint4 pairs = (v & 0x00ff00ffu) + ((v >> 8) & 0x00ff00ffu); // 16-bit halves <= 510
+    const uint halves = pairs.s0 + pairs.s1 + pairs.s2 + pairs.s3;    // halves <= 2040
+    return (halves & 0xffffu) + (halves >> 16);
+}
+
 kernel void xpcs_mma_prepare(global const uchar* raw, global const int* source,
                              global const int* offsets, global uchar* out, global ulong* sums,
                              int frames, int rawFrameSize, int stride, int accumulate, int tBegin,
                              int tEnd) {
+    local uint4 staged[MMA_PREP_FRAMES][MMA_PREP_WG]; // MMA_PREP_SPAN bytes per frame
     local ulong partial[MMA_PREP_FRAMES][MMA_PREP_WG];
     const int lid = get_local_id(0), t0 = tBegin + get_group_id(0) * MMA_PREP_FRAMES;
     const int bin = get_group_id(1), end = offsets[bin + 1];
+    global const uchar* rows[MMA_PREP_FRAMES]; // rows past the last frame: read, not written
     ulong s[MMA_PREP_FRAMES];
 #pragma unroll
     for (int f = 0; f < MMA_PREP_FRAMES; ++f)
-        s[f] = 0;
-    for (int q = offsets[bin] + 16 * lid; q < end; q += 16 * MMA_PREP_WG) {
-        int src[16];
+        rows[f] = raw + (size_t)(min(t0 + f, tEnd - 1) - tBegin) * rawFrameSize, s[f] = 0;
+    for (int base = offsets[bin]; base < end; base += MMA_PREP_SPAN) {
+#pragma unroll 4
+        for (int i = 0; i < 16; ++i) {
+            const int q = base + MMA_PREP_WG * i + lid, from = q < end ? source[q] : -1;
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            const int4 v = vload4(0, source + q + 4 * i);
-            src[4 * i] = v.s0, src[4 * i + 1] = v.s1, src[4 * i + 2] = v.s2, src[4 * i + 3] = v.s3;
+            for (int f = 0; f < MMA_PREP_FRAMES; ++f)
+                ((local uchar*)staged[f])[MMA_PREP_WG * i + lid] = from < 0 ? 0 : rows[f][from];
         }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int q = base + 16 * lid;
 #pragma unroll
-        for (int f = 0; f < MMA_PREP_FRAMES; ++f) {
-            const int t = min(t0 + f, tEnd - 1); // rows past the last frame: not written
-            global const uchar* row = raw + (size_t)(t - tBegin) * rawFrameSize;
-            uint words[4], sum = 0;
-#pragma unroll
-            for (int w = 0; w < 4; ++w) {
-                uint word = 0;
-#pragma unroll
-                for (int b = 0; b < 4; ++b) {
-                    const int from = src[4 * w + b];
-                    const uint v = from < 0 ? 0u : (uint)row[from];
-                    word |= v << (8 * b), sum += v;
-                }
-                words[w] = word;
+        for (int f = 0; f < MMA_PREP_FRAMES; ++f)
+            if (q < end && t0 + f < tEnd) {
+                const uint4 v = staged[f][lid];
+                *(global uint4*)(out + (size_t)(t0 + f) * stride + q) = v;
+                s[f] += xpcs_mma_byte_sum(v);
             }
-            if (t0 + f < tEnd) {
-                *(global uint4*)(out + (size_t)t * stride + q) =
-                    (uint4)(words[0], words[1], words[2], words[3]);
-                s[f] += sum;
-            }
-        }
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
 #pragma unroll
     for (int f = 0; f < MMA_PREP_FRAMES; ++f)

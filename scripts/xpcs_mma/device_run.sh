@@ -12,24 +12,25 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 here=$(dirname "$0")
-cmake -S . -B /tmp/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLSCOPE_BUILD_GUI=OFF \
+B=${B:-/tmp/b} # build folder (another on a machine that a different tree built in)
+cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLSCOPE_BUILD_GUI=OFF \
   -DCLSCOPE_BUILD_TESTS=OFF >"$OUT/cmake.log" 2>&1 &&
-  cmake --build /tmp/b -j16 >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-CLI=/tmp/b/app/clscope-cli
+  cmake --build "$B" -j16 >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+CLI=$B/app/clscope-cli
 g++ -O2 "$here/same_g2.cpp" -I/usr/include/hdf5/serial -lhdf5_serial -o /tmp/same_g2 || exit 1
 log="$OUT/run.log"
 g++ -O2 "$here/h2d_bandwidth.cpp" -lOpenCL -o /tmp/h2d && /tmp/h2d 512 >>"$log" 2>&1
 if [ -n "${PROBE:-}" ]; then
   g++ -O2 -std=c++17 "$PROBE" -o /tmp/mma_probe -lOpenCL && /tmp/mma_probe 2>&1 | tail -3 >>"$log"
 fi
-# SHAPES: mma warp shapes "WM,WN,MI,NJ[,PREP_FRAMES[,PREFETCH]]" to check and time;
+# SHAPES: mma warp shapes "WM,WN,MI,NJ[,PREP_FRAMES[,PREFETCH[,STAGE]]]" to check and time;
 # "default": the variant's own tuning (no --tune).
 SHAPES=${SHAPES:-default}
 tune() {
   [ "$1" = default ] && return
-  IFS=, read -r wm wn mi nj pf pre <<<"$1"
+  IFS=, read -r wm wn mi nj pf pre st <<<"$1"
   echo "--tune MMA_WM=$wm --tune MMA_WN=$wn --tune MMA_MI=$mi --tune MMA_NJ=$nj" \
-    "--tune MMA_PREP_FRAMES=${pf:-4} --tune MMA_PREFETCH=${pre:-1}"
+    "--tune MMA_PREP_FRAMES=${pf:-4} --tune MMA_PREFETCH=${pre:-1} --tune MMA_STAGE=${st:-0}"
 }
 run_variant() { # dataset, label, options...
   local name=$1 label=$2; shift 2
