@@ -108,6 +108,7 @@ bool LiveFrames::pull(std::size_t first, std::size_t upTo) const {
 
 Array LiveFrames::output(std::size_t count) const {
     const Shape shape{count, height(), width()};
+    std::lock_guard lock(spareMutex_);
     for (auto it = spare_.begin(); it != spare_.end(); ++it)
         if (it->shape() == shape) {
             Array out = std::move(*it);
@@ -118,7 +119,7 @@ Array LiveFrames::output(std::size_t count) const {
 }
 
 void LiveFrames::recycle(Array&& frames) const {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(spareMutex_);
     if (frames.dtype() == dtype() && frames.rank() == 3 && spare_.size() < MaxSpares)
         spare_.push_back(std::move(frames));
 }
