@@ -291,10 +291,10 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
     out.pixels.assign(count, {});
     try {
         allocate(r, variant, chunk, plane, a.dtype(), chunk >= count);
-        std::vector<std::uint8_t> bad =
-            in.mask.bad.empty() ? std::vector<std::uint8_t>(plane, 0) : in.mask.bad;
+        const std::vector<std::uint8_t> none(in.mask.bad.empty() ? plane : 0, 0); // no copy
         r.bad = session.allocate(plane, "spots pixel mask");
-        session.upload(r.bad, bad.data(), plane, "copy H->D pixel mask");
+        session.upload(r.bad, in.mask.bad.empty() ? none.data() : in.mask.bad.data(), plane,
+                       "copy H->D pixel mask");
         const std::size_t element = dtypeSize(a.dtype()), chunkBytes = chunk * plane * element;
         // Several chunks stream (host copy, DMA and kernels of successive chunks overlap);
         // one chunk goes up directly (pinning staging memory costs more than it saves then).
