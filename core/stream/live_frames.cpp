@@ -108,7 +108,6 @@ bool LiveFrames::pull(std::size_t first, std::size_t upTo) const {
 
 Array LiveFrames::output(std::size_t count) const {
     const Shape shape{count, height(), width()};
-    std::lock_guard lock(spareMutex_);
     for (auto it = spare_.begin(); it != spare_.end(); ++it)
         if (it->shape() == shape) {
             Array out = std::move(*it);
@@ -119,7 +118,7 @@ Array LiveFrames::output(std::size_t count) const {
 }
 
 void LiveFrames::recycle(Array&& frames) const {
-    std::lock_guard lock(spareMutex_);
+    std::lock_guard lock(mutex_);
     if (frames.dtype() == dtype() && frames.rank() == 3 && spare_.size() < MaxSpares)
         spare_.push_back(std::move(frames));
 }

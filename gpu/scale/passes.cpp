@@ -5,7 +5,6 @@
 #include "gpu/staging.hpp"
 
 #include <chrono>
-#include <future>
 #include <map>
 
 namespace clscope {
@@ -84,15 +83,12 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
     }
     out.passes = plan->count();
     std::vector<std::shared_ptr<AlgorithmResult>> results;
-    std::future<Algorithm::Part> ahead; // the next pass's read (PassPlan::readAhead)
     const auto passes = Clock::now();
     for (std::size_t i = 0; i < out.passes; ++i) {
         progress.checkCancel();
         const auto start = Clock::now();
-        const Algorithm::Part part = ahead.valid() ? ahead.get() : plan->read(i);
+        const Algorithm::Part part = plan->read(i);
         out.readMs += msSince(start);
-        if (plan->readAhead && i + 1 < out.passes)
-            ahead = std::async(std::launch::async, [&plan, i] { return plan->read(i + 1); });
         RunRequest r = request;
         r.input = part.input, r.params = part.params;
         const double base = static_cast<double>(i), n = static_cast<double>(out.passes);

@@ -22,16 +22,12 @@ class PassPlan {
     // Called on each pass's result before join() (e.g. cluster: where its digis came from).
     virtual void adopt(AlgorithmResult&, const Algorithm::Part&) const {}
     nlohmann::json provenance = nlohmann::json::object(); // the whole input's
-    // Pass i + 1 is read (on another thread) while pass i runs: for inputs whose frames keep
-    // arriving, where two passes' frames fit the budget (reads then must not share state with
-    // runs, and read(i + 1) may start before pass i's part is let go).
-    bool readAhead = false;
 };
 
 struct BudgetedRun {
     std::shared_ptr<AlgorithmResult> result;
     std::size_t passes = 1;
-    double readMs = 0; // reading from disk (waiting for a read ahead), every pass
+    double readMs = 0; // reading from disk, every pass
     // Where the rest of the wall time went: planning (the plan's own reads included), each
     // pass outside its read and its run() (variant choice, checks, the part let go), the join.
     double planMs = 0, passOtherMs = 0, joinMs = 0;

@@ -75,8 +75,6 @@ std::unique_ptr<PassPlan> spots::SpotsAlgorithm::planPasses(const InputSources& 
     plan->framesPerPass =
         stream->framesWithin(live ? std::min(budget / 2, livePassBytes()) : budget / 2);
     plan->params = params;
-    plan->readAhead = live; // a pass's frames are at most 256 MiB (livePassBytes), far below
-                            // the budget: the next pass is received while one runs
     if (p.globalAuto) {
         spots::Input first{stream->read(0, 1), {}};
         plan->params.set("global_threshold", spots::autoGlobalThreshold(first));
