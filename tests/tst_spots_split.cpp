@@ -2,12 +2,17 @@
 // 2-frame stack on 3 PoCL queues (the same device listed three times, as tst_scale does) gives
 // the one-device result exactly (signal mask, lists, spots, counts, debug images), with spots
 // and masked rows on the band boundaries; a halo one row short gives a different result.
+// Runs within a memory budget keep the passes' signal pixel lists only.
+#include "core/hdf5.hpp"
+#include "core/io.hpp"
 #include "core/spots/spots.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/scale/passes.hpp"
 #include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/bands.hpp"
 #include "gpu/spots/run_types.hpp"
 
+#include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 #include <random>
@@ -145,6 +150,7 @@ class TestSpotsSplit : public QObject {
     void fewerBandsThanParts();
     void hostFallbackNotSplit();
     void cpuBandsEqualWhole();
+    void passesKeepListsOnly();
 };
 
 void TestSpotsSplit::bandsEqualOneDevice_data() {
@@ -293,6 +299,34 @@ void TestSpotsSplit::cpuBandsEqualWhole() {
                 runOnDevices(algorithm, request, {hostDevice(), hostDevice(), hostDevice()});
             QVERIFY2(sameResult(spotsOf(joined), spotsOf(whole)), method);
         }
+}
+
+// Runs within a memory budget keep each pass's signal pixel lists, not a dense mask joined over
+// every frame (3.6 GB for 200 EIGER2 16M frames); the mask the output holds, made from the
+// lists, is the whole run's.
+void TestSpotsSplit::passesKeepListsOnly() {
+    const auto input = makeInput(3, 64, 45, 11);
+    QTemporaryDir dir;
+    const std::string file = dir.filePath("frames.h5").toStdString();
+    {
+        H5Writer out(file);
+        out.write(paths::frames, input->data.frames);
+        out.commit();
+    }
+    const SpotsAlgorithm algorithm;
+    const RunRequest request{hostDevice(), "cpu", nullptr, algorithm.defaultParams(), {}};
+    InputSources sources;
+    sources.file = file;
+    const std::uint64_t frameBytes = 64 * 45 * 2;
+    const BudgetedRun run =
+        runWithinBudget(algorithm, request, sources, {hostDevice()}, 2 * frameBytes + 16);
+    QCOMPARE(run.passes, std::size_t(3));
+    const Result& got = spotsOf(run.result).result;
+    QVERIFY(got.signal.empty());
+    const Result want = runCpu({input->data.frames, {}}, paramsFrom(algorithm.defaultParams()));
+    QVERIFY(!want.spots.empty());
+    QCOMPARE(denseSignal(got), want.signal);
+    QCOMPARE(got.spots.size(), want.spots.size());
 }
 
 QTEST_GUILESS_MAIN(TestSpotsSplit)

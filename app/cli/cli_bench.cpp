@@ -23,7 +23,7 @@ namespace {
 struct BenchArgs {
     std::vector<std::string> algorithms, devices, variants;
     std::string size = "seed", json, then;
-    int repeat = 5;
+    int repeat = 5, frames = 0;
     std::vector<std::string> tuning;
     bool noCheck = false;
     std::vector<int> threads;
@@ -117,7 +117,7 @@ std::vector<std::string> knownIds(const Algorithm& algorithm,
 void runBench(const BenchArgs& a) {
     if (a.algorithms == std::vector<std::string>{"stream"})
         return runStreamBench({a.size, a.json, a.then, a.devices.empty() ? "" : a.devices.front(),
-                               a.variants.empty() ? "" : a.variants.front(), a.threads});
+                               a.variants.empty() ? "" : a.variants.front(), a.threads, a.frames});
     if (a.repeat < 1) throw UsageError("bench: --repeat must be at least 1");
     std::vector<std::vector<DeviceInfo>> devices; // an entry of several devices shares each run
     for (const std::string& spec : a.devices.empty() ? std::vector<std::string>{""} : a.devices)
@@ -163,6 +163,8 @@ void addBenchCommand(CLI::App& app, Action& action) {
     sub->add_option("--threads", a->threads,
                     "bench stream: decoding threads, repeatable (default 1 and one per core but "
                     "one)");
+    sub->add_option("--frames", a->frames,
+                    "bench stream: frames sent (default 200 of 16m, 800 of 4m)");
     sub->add_option("--then", a->then,
                     "bench stream: also run this algorithm over the received frames (on the "
                     "first --device, its first --variant)");

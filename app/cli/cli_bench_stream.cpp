@@ -76,7 +76,7 @@ struct Case {
     }
 };
 
-Case makeCase(const std::string& size) {
+Case makeCase(const std::string& size, int frames) {
     Case c;
     if (size == "16m")
         c.height = 4148, c.width = 4362, c.frames = 200;
@@ -86,6 +86,8 @@ Case makeCase(const std::string& size) {
         c.height = 512, c.width = 512, c.frames = 64;
     else
         throw UsageError("bench stream: no size '" + size + "' (16m, 4m, small)");
+    if (frames < 0) throw UsageError("bench stream: --frames must be at least 1");
+    if (frames > 0) c.frames = std::size_t(frames);
     for (unsigned seed = 0; seed < 2; ++seed) {
         c.raw.push_back(syntheticFrame(c.height, c.width, seed + 7));
         c.packed.push_back(stream::compressBslz4({c.raw.back().bytes(), c.frameBytes()}, 2));
@@ -221,16 +223,27 @@ Line receiveDecodeRun(const Case& c, std::size_t threads, const StreamBenchArgs&
            threads};
     l.seconds = secondsSince(start);
     l.framesPerSecond = double(live->frameCount()) / l.seconds;
-    // The rest: planning (its read of frame 0), each pass's set-up outside run(), the join.
-    const double otherMs = 1e3 * l.seconds - connectMs - run.readMs - info.wallMs;
-    char text[200];
+    // run()'s phases on the host: the records labelled "(host wall" (disjoint; the other
+    // records lie within them), and what is outside every phase.
+    double phasesMs = 0;
+    for (const TimingRecord& r : info.timings)
+        if (r.label.find("(host wall") != std::string::npos) phasesMs += r.totalMs;
+    // The rest of the wall: the passes outside their reads and run(), the results' join.
+    const double otherMs = 1e3 * l.seconds - connectMs - run.planMs - run.readMs - info.wallMs -
+                           run.passOtherMs - run.joinMs;
+    char text[300];
     std::snprintf(text, sizeof text,
-                  "; connected %.0f ms, %zu passes, waiting for frames %.0f ms, run %.0f ms "
-                  "(kernels %.1f ms), other %.0f ms",
-                  connectMs, run.passes, run.readMs, info.wallMs, info.kernelMs, otherMs);
+                  "; connected %.0f ms, planned %.0f ms, %zu passes: waiting for frames %.0f ms, "
+                  "run() %.0f ms (kernels %.1f ms, outside its host phases %.0f ms), between "
+                  "%.0f ms; joined %.0f ms, other %.0f ms",
+                  connectMs, run.planMs, run.passes, run.readMs, info.wallMs, info.kernelMs,
+                  info.wallMs - phasesMs, run.passOtherMs, run.joinMs, otherMs);
     l.note = live->report() + text;
-    where = {{"passes", run.passes},  {"connect_ms", connectMs}, {"other_ms", otherMs},
-             {"read_ms", run.readMs}, {"wall_ms", info.wallMs},  {"kernel_ms", info.kernelMs}};
+    where = {{"passes", run.passes},          {"connect_ms", connectMs},
+             {"plan_ms", run.planMs},         {"read_ms", run.readMs},
+             {"wall_ms", info.wallMs},        {"kernel_ms", info.kernelMs},
+             {"between_ms", run.passOtherMs}, {"join_ms", run.joinMs},
+             {"other_ms", otherMs},           {"run_outside_phases_ms", info.wallMs - phasesMs}};
     where["timings"] = nlohmann::json::array();
     for (const TimingRecord& r : info.timings) { // summed by label over the passes
         auto& all = where["timings"];
@@ -262,7 +275,7 @@ void printTimings(const nlohmann::json& where) {
 } // namespace
 
 void runStreamBench(StreamBenchArgs a) {
-    const Case c = makeCase(a.size == "seed" ? "16m" : a.size);
+    const Case c = makeCase(a.size == "seed" ? "16m" : a.size, a.frames);
     std::vector<int>& threads = a.threads;
     if (threads.empty()) threads = {1, int(std::max(1u, std::thread::hardware_concurrency() - 1))};
     std::vector<Line> lines;

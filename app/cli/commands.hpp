@@ -23,6 +23,7 @@ void addBenchCommand(CLI::App& app, Action& action);
 struct StreamBenchArgs {
     std::string size, json, then, device, variant;
     std::vector<int> threads;
+    int frames = 0; // frames sent; 0: the size's default
 };
 void runStreamBench(StreamBenchArgs a);
 void addBatchCommand(CLI::App& app, Action& action);

@@ -68,7 +68,9 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
                             const InputSources& sources, const std::vector<DeviceInfo>& devices,
                             std::uint64_t budget, const Progress& progress) {
     BudgetedRun out;
+    const auto planned = Clock::now();
     const auto plan = algorithm.planPasses(sources, request.params, budget);
+    out.planMs = msSince(planned);
     if (!plan) { // the whole input fits: the in-memory run
         const auto start = Clock::now();
         {
@@ -81,6 +83,7 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
     }
     out.passes = plan->count();
     std::vector<std::shared_ptr<AlgorithmResult>> results;
+    const auto passes = Clock::now();
     for (std::size_t i = 0; i < out.passes; ++i) {
         progress.checkCancel();
         const auto start = Clock::now();
@@ -93,9 +96,14 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
                                     progress.cancelFlag());
         results.push_back(runOnDevices(algorithm, r, devices, passProgress));
         plan->adopt(*results.back(), part);
+        out.passOtherMs -= results.back()->info.wallMs;
     }
+    out.passOtherMs += msSince(passes) - out.readMs;
+    const auto joined = Clock::now();
     out.result = algorithm.join(results);
     fillInfo(out.result->info, results, request, plan->provenance);
+    results.clear(); // the passes' results let go: part of the join's time
+    out.joinMs = msSince(joined);
     return out;
 }
 

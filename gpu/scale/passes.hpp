@@ -28,6 +28,9 @@ struct BudgetedRun {
     std::shared_ptr<AlgorithmResult> result;
     std::size_t passes = 1;
     double readMs = 0; // reading from disk, every pass
+    // Where the rest of the wall time went: planning (the plan's own reads included), each
+    // pass outside its read and its run() (variant choice, checks, the part let go), the join.
+    double planMs = 0, passOtherMs = 0, joinMs = 0;
 };
 
 // The run of `request` (its input is read here from `sources`) on the devices, in as few

@@ -233,6 +233,11 @@ std::size_t chunkFrames(const DeviceInfo& device, const std::string& variant, co
     return std::max<std::size_t>(chunk, 1);
 }
 
+double msSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
 // The stream's grouping tasks joined in frame order; also waited for when a run unwinds (they
 // read the frames and the lists).
 struct GroupingJoin {
@@ -273,6 +278,7 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
         out.note = "frame smaller than the erosion distance: computed on the host";
         return out;
     }
+    const auto setUp = std::chrono::steady_clock::now();
     ClSession session(device);
     DeviceRun r(session, params, buildOptions(a.dtype(), params));
     r.w = static_cast<int>(a.width()), r.h = static_cast<int>(a.height());
@@ -285,10 +291,10 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
     out.pixels.assign(count, {});
     try {
         allocate(r, variant, chunk, plane, a.dtype(), chunk >= count);
-        std::vector<std::uint8_t> bad =
-            in.mask.bad.empty() ? std::vector<std::uint8_t>(plane, 0) : in.mask.bad;
+        const std::vector<std::uint8_t> none(in.mask.bad.empty() ? plane : 0, 0); // no copy
         r.bad = session.allocate(plane, "spots pixel mask");
-        session.upload(r.bad, bad.data(), plane, "copy H->D pixel mask");
+        session.upload(r.bad, in.mask.bad.empty() ? none.data() : in.mask.bad.data(), plane,
+                       "copy H->D pixel mask");
         const std::size_t element = dtypeSize(a.dtype()), chunkBytes = chunk * plane * element;
         // Several chunks stream (host copy, DMA and kernels of successive chunks overlap);
         // one chunk goes up directly (pinning staging memory costs more than it saves then).
@@ -300,6 +306,10 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
         auto bytesOf = [&](std::size_t t0) {
             return std::min(chunk, count - t0) * plane * element;
         };
+        // Host wall times of the run's phases (the labels above and below lie within them).
+        session.timings().add("spots set-up (host wall: queue, buffers, build, mask up)",
+                              msSince(setUp));
+        const auto chunks = std::chrono::steady_clock::now();
         if (stream)
             stream->send(0, a.bytes(), bytesOf(0), "copy H->D frames");
         else
@@ -325,13 +335,12 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
             progress.report(double(t0 + n) / double(count));
             progress.checkCancel();
         }
+        session.timings().add("spots chunks (host wall: copies, launches, waits)", msSince(chunks));
         if (!grouping.empty()) {
             const auto start = std::chrono::steady_clock::now();
             out.spots = join.spots();
-            session.timings().add(
-                "spots grouping (host, waited for after the stream)",
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                    .count());
+            session.timings().add("spots grouping (host wall, waited for after the stream)",
+                                  msSince(start));
         }
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "spots " + variant, device);
@@ -361,9 +370,7 @@ Result findSpotsWith(const DeviceInfo& device, const std::string& variant, const
     const auto start = std::chrono::steady_clock::now();
     Result r = finishResult(in, std::move(mask.signal), std::move(mask.pixels), params,
                             std::move(mask.spots));
-    mask.timings.add("spots grouping (host)", std::chrono::duration<double, std::milli>(
-                                                  std::chrono::steady_clock::now() - start)
-                                                  .count());
+    mask.timings.add("spots result (host wall: lists sorted, grouping)", msSince(start));
     if (details) *details = std::move(mask);
     return r;
 }
