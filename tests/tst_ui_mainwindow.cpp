@@ -76,14 +76,15 @@ class TestUiMainWindow : public QObject {
         QVERIFY(!window.grab().isNull());
         // What scripts/gui_walk reads of the window (CLSCOPE_SCREENSHOT_SUMMARY).
         const QStringList summary = windowSummary(window);
-        QCOMPARE(summary.size(), 5);
+        QCOMPARE(summary.size(), 6);
         QCOMPARE(summary[0], "file: " + xpcsFile_);
         QVERIFY2(summary[1].startsWith("labels: ") && summary[1].contains(" from "),
                  qPrintable(summary[1]));
         QCOMPARE(summary[2], QString("overlays: q bins"));
         QVERIFY2(summary[3].startsWith("readout at (18.5, 10.5): x 18  y 10"),
                  qPrintable(summary[3]));
-        QCOMPARE(summary[4], QString("result tabs: 0: "));
+        QVERIFY2(summary[4].startsWith("pixel (18.5, 10.5) "), qPrintable(summary[4]));
+        QCOMPARE(summary[5], QString("result tabs: 0: "));
     }
 
     // Every panel's variant combo set to another usable variant than the one it shows.
