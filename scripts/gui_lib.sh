@@ -81,7 +81,7 @@ wait_line() {
 # "window: EVENT" line since the mark, without "window: "; after_field: without "LINE: " either.
 after() {
     since_mark | awk -v e="window: $1" 'index($0, e) == 1 { b = ""; on = 1 } on { b = b $0 "\n" }
-        END { printf "%s", b }' | grep -m1 "^window: $2" | sed 's/^window: //'
+        END { printf "%s", b }' | grep -m1 "^window: $2" | sed 's/^window: //' || true
 }
 after_field() { after "$1" "$2: " | sed "s/^$2: //"; }
 
