@@ -9,7 +9,7 @@ CLSCOPE_PACKAGES=(
   qt6-base-dev qt6-qpa-plugins libqcustomplot-dev fonts-dejavu-core
   opencl-clhpp-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo
   libhdf5-dev bitshuffle libcli11-dev nlohmann-json3-dev libgsl-dev
-  xvfb xauth xdotool python3-h5py python3-numpy # xdotool: the GUI session walk (gui_walk)
+  xvfb xauth xdotool python3-h5py python3-numpy # xdotool: scripts/gui_check
   libzmq3-dev cppzmq-dev libcbor-dev liblz4-dev python3-zmq python3-cbor2 python3-lz4 # live input
   openmpi-bin slurm-wlm # tst_batch runs a real mpirun, tst_scale_slurm a real sbatch --array
   clang clang-format libclang-rt-14-dev # sanitizer build, libFuzzer target fuzz_hdf5, scripts/check_format

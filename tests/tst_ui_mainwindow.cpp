@@ -26,7 +26,9 @@
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QtTest>
+#include <iostream>
 #include <qcustomplot.h>
+#include <sstream>
 
 using namespace clscope;
 using namespace clscope::ui;
@@ -76,14 +78,48 @@ class TestUiMainWindow : public QObject {
         QVERIFY(!window.grab().isNull());
         // What scripts/gui_walk reads of the window (CLSCOPE_SCREENSHOT_SUMMARY).
         const QStringList summary = windowSummary(window);
-        QCOMPARE(summary.size(), 5);
+        QCOMPARE(summary.size(), 6);
         QCOMPARE(summary[0], "file: " + xpcsFile_);
         QVERIFY2(summary[1].startsWith("labels: ") && summary[1].contains(" from "),
                  qPrintable(summary[1]));
         QCOMPARE(summary[2], QString("overlays: q bins"));
         QVERIFY2(summary[3].startsWith("readout at (18.5, 10.5): x 18  y 10"),
                  qPrintable(summary[3]));
-        QCOMPARE(summary[4], QString("result tabs: 0: "));
+        QVERIFY2(summary[4].startsWith("pixel (18.5, 10.5) "), qPrintable(summary[4]));
+        QCOMPARE(summary[5], QString("result tabs: 0: "));
+    }
+
+    // CLSCOPE_WINDOW_LOG (scripts/gui_check): the summary after each change, an overlay of a
+    // panel not in front marked hidden, a stale tab marked stale.
+    void windowLog() {
+        MainWindow window;
+        QVERIFY(window.openFile(xpcsFile_));
+        Workbench& wb = window.workbench();
+        const Image& shown = wb.image().presenter().image();
+        OverlayData behind;
+        behind.name = "behind";
+        behind.owner = "a panel not in front";
+        behind.width = shown.width;
+        behind.height = shown.height;
+        behind.labels.assign(shown.width * shown.height, 1);
+        wb.setOverlay(std::move(behind));
+        ResultTab tab;
+        tab.algorithm = "xpcs";
+        tab.title = "g2";
+        tab.widget = new QLabel("g2");
+        wb.addResultTab(std::move(tab));
+        wb.results().markStale();
+        std::ostringstream out;
+        std::streambuf* before = std::cout.rdbuf(out.rdbuf());
+        logWindowChanges(window);
+        emit wb.demoFinished(true);
+        QCoreApplication::processEvents();
+        std::cout.rdbuf(before);
+        const QStringList lines = QString::fromStdString(out.str()).split('\n');
+        QCOMPARE(lines.value(0), QString("window: demo finished: ok"));
+        QCOMPARE(lines.value(1), "window: file: " + xpcsFile_);
+        QVERIFY2(lines.contains("window: overlays: q bins, behind (hidden)"), out.str().c_str());
+        QVERIFY2(lines.contains("window: result tabs: 1: g2 (stale)"), out.str().c_str());
     }
 
     // Every panel's variant combo set to another usable variant than the one it shows.

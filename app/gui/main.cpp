@@ -2,7 +2,8 @@
 // [--screenshot OUT.png] (DESIGN.md §4). --source opens the live view of a detector stream (with
 // --screenshot: the live view, grabbed halfway through the announced series; exit 3 when the
 // series failed, e.g. no message within the timeout). With CLSCOPE_SCREENSHOT_SUMMARY set,
-// --screenshot also prints what the window shows ("window: " lines, ui/shell/window_summary.hpp).
+// --screenshot also prints what the window shows ("window: " lines, ui/shell/window_summary.hpp);
+// with CLSCOPE_WINDOW_LOG set, such lines come as the window changes (scripts/gui_walk).
 // Exit codes: 0 done, 1 the screenshot could not be written, 2 usage error (including a demo of
 // an algorithm that does not exist yet), 3 a FILE that cannot be opened with --screenshot, 4 the
 // demo's run failed (with --screenshot).
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
         return clscope::ExitUsage;
     }
     clscope::ui::MainWindow window;
+    if (qEnvironmentVariableIsSet("CLSCOPE_WINDOW_LOG")) clscope::ui::logWindowChanges(window);
     window.show();
     if (!parser.positionalArguments().isEmpty() &&
         !window.openFile(parser.positionalArguments().front()) && parser.isSet(screenshot)) {

@@ -71,8 +71,8 @@ QWidget* ComparisonView::buildResultsSide() {
     results_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     results_->horizontalHeader()->setStretchLastSection(true);
     auto* exports = new QHBoxLayout;
-    auto* csv = new QPushButton("Export CSV…", top);
-    auto* hdf5 = new QPushButton("Export HDF5…", top);
+    auto* csv = new QPushButton("Export &CSV…", top);   // Alt+C
+    auto* hdf5 = new QPushButton("Export HDF&5…", top); // Alt+5
     exports->addStretch(1);
     exports->addWidget(csv);
     exports->addWidget(hdf5);

@@ -29,7 +29,7 @@ MaskPanel::MaskPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     link_ = new MaskWorkbenchLink(wb_, *editor_, this);
     tabs_ = new QTabWidget(this);
     tabs_->addTab(buildGeometryTab(), "Geometry");
-    tabs_->addTab(buildPartitionTab(), "Partition");
+    tabs_->addTab(buildPartitionTab(), "&Partition"); // Alt+P
     tabs_->addTab(buildToolsTab(), "Tools");
     tabs_->addTab(buildFilesTab(), "Files");
     table_ = new QTableWidget(0, 4, this);
@@ -56,7 +56,7 @@ MaskPanel::MaskPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
 
 void MaskPanel::showTab(const QString& title) {
     for (int i = 0; i < tabs_->count(); ++i)
-        if (tabs_->tabText(i) == title) tabs_->setCurrentIndex(i);
+        if (tabs_->tabText(i).remove('&') == title) tabs_->setCurrentIndex(i);
 }
 
 void MaskPanel::connectEditor() {

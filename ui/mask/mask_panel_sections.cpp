@@ -105,11 +105,11 @@ QWidget* MaskPanel::buildPartitionTab() {
     form->addRow("Spacing", spacing_);
     form->addRow("Minimum", binMin_);
     form->addRow("Maximum", binMax_);
-    form->addRow("Bins", bins_);
-    form->addRow("φ sectors", sectors_);
+    form->addRow("&Bins", bins_); // Alt+B, Alt+E, Alt+A: the partition from the keyboard
+    form->addRow("φ s&ectors", sectors_);
     form->addRow("φ₀", phi0_);
     auto* buttons = new QHBoxLayout;
-    auto* apply = new QPushButton("Apply", tab);
+    auto* apply = new QPushButton("&Apply", tab);
     apply->setDefault(true);
     auto* seed = new QPushButton("Seed rings", tab);
     seed->setToolTip("Radius bins of 10 pixels, r // 10 as the synthetic xpcs dataset's labels");

@@ -6,7 +6,10 @@
 #include "ui/shell/main_window.hpp"
 #include "ui/shell/workbench.hpp"
 
+#include <QTimer>
 #include <cmath>
+#include <iostream>
+#include <qcustomplot.h>
 
 namespace clscope::ui {
 
@@ -19,12 +22,45 @@ QString labelsLine(const CurrentLabels& labels) {
     return QString("labels: %1 from %2").arg(count, labels.origin);
 }
 
-QString readoutLine(ImageView& image) {
-    if (!image.presenter().hasImage()) return "readout: no image";
-    const Image& shown = image.presenter().image();
-    const double x = std::floor(0.75 * static_cast<double>(shown.width)) + 0.5;
-    const double y = std::floor(0.5 * static_cast<double>(shown.height)) + 0.5;
-    return QString("readout at (%1, %2): %3").arg(x).arg(y).arg(image.readoutAt(x, y));
+QString overlaysLine(ImageView& image) {
+    QStringList names;
+    for (const QString& name : image.overlayNames()) {
+        const OverlayLayer* layer = image.overlay(name);
+        names << name + (layer && !layer->isVisible() ? " (hidden)" : "");
+    }
+    return "overlays: " + names.join(", ");
+}
+
+// The image point the summary reads: three quarters of the width, half the height.
+QPointF readoutPoint(const Image& shown) {
+    return {std::floor(0.75 * static_cast<double>(shown.width)) + 0.5,
+            std::floor(0.5 * static_cast<double>(shown.height)) + 0.5};
+}
+
+QStringList readoutLines(ImageView& image) {
+    if (!image.presenter().hasImage()) return {"readout: no image"};
+    const QPointF p = readoutPoint(image.presenter().image());
+    const QString pixel = QString("(%1, %2)").arg(p.x()).arg(p.y());
+    const QString readout = "readout at " + pixel + ": " + image.readoutAt(p.x(), p.y());
+    QCustomPlot* plot = image.plot();
+    if (!plot->isVisible()) return {readout, "pixel " + pixel + " not on the screen"};
+    const QPoint screen = plot->mapToGlobal(
+        QPoint(qRound(plot->xAxis->coordToPixel(p.x())), qRound(plot->yAxis->coordToPixel(p.y()))));
+    return {
+        readout,
+        QString("pixel %1 on the screen at (%2, %3)").arg(pixel).arg(screen.x()).arg(screen.y())};
+}
+
+void print(const QStringList& lines) {
+    for (const QString& line : lines)
+        std::cout << "window: " << line.toStdString() << "\n";
+    std::cout << std::flush;
+}
+
+// "window: EVENT" and the summary, once the events of the change have been handled.
+void printLater(MainWindow& window, const QString& event) {
+    QTimer::singleShot(0, &window,
+                       [&window, event] { print(QStringList{event} + windowSummary(window)); });
 }
 
 } // namespace
@@ -33,11 +69,30 @@ QStringList windowSummary(MainWindow& window) {
     Workbench& wb = window.workbench();
     QStringList titles;
     for (const ResultTab& tab : wb.results().tabs())
-        titles << tab.title;
-    return {"file: " + QString::fromStdString(wb.dataset().fileName()),
-            labelsLine(wb.currentLabels()), "overlays: " + wb.image().overlayNames().join(", "),
-            readoutLine(wb.image()),
-            QString("result tabs: %1: %2").arg(titles.size()).arg(titles.join(", "))};
+        titles << tab.title + (tab.stale ? " (stale)" : "");
+    return QStringList{"file: " + QString::fromStdString(wb.dataset().fileName()),
+                       labelsLine(wb.currentLabels()), overlaysLine(wb.image())}
+           << readoutLines(wb.image())
+           << QString("result tabs: %1: %2").arg(titles.size()).arg(titles.join(", "));
+}
+
+void logWindowChanges(MainWindow& window) {
+    Workbench& wb = window.workbench();
+    QObject::connect(&wb, &Workbench::demoFinished, &window, [&window](bool ok) {
+        printLater(window, QString("demo finished: ") + (ok ? "ok" : "failed"));
+    });
+    QObject::connect(&wb, &Workbench::currentLabelsChanged, &window,
+                     [&window] { printLater(window, "labels changed"); });
+    QObject::connect(&wb, &Workbench::fileOpened, &window,
+                     [&window] { printLater(window, "file opened"); });
+    QObject::connect(&wb.jobs(), &JobRunner::succeeded, &window,
+                     [&window](const QString& title) { printLater(window, "job done: " + title); });
+    QObject::connect(&wb, &Workbench::panelActiveChanged, &window,
+                     [&window](const QString& owner, bool active) {
+                         printLater(window, "panel " + owner + (active ? " active" : " inactive"));
+                     });
+    QObject::connect(&wb.image(), &ImageView::readoutChanged, &window,
+                     [](const QString& text) { print({"readout under the cursor: " + text}); });
 }
 
 } // namespace clscope::ui

@@ -9,8 +9,16 @@ namespace clscope::ui {
 
 class MainWindow;
 
-// "file: PATH", "labels: N from ORIGIN", "overlays: A, B", "readout at (X, Y): TEXT",
-// "result tabs: N: TITLE, TITLE" (readout: at three quarters of the width, half the height).
+// "file: PATH", "labels: N from ORIGIN", "overlays: A, B (hidden)", "readout at (X, Y): TEXT",
+// "pixel (X, Y) on the screen at (SX, SY)", "result tabs: N: TITLE, TITLE (stale)" (readout: at
+// three quarters of the width, half the height; the screen point is where a cursor reads that
+// pixel).
 QStringList windowSummary(MainWindow& window);
+
+// With CLSCOPE_WINDOW_LOG set (scripts/gui_walk drives the window with xdotool): "window: " lines
+// on stdout, flushed, as the window changes: "demo finished: ok|failed", "job done: TITLE", "file
+// opened", "labels changed", "panel OWNER active|inactive", each followed by the summary, and
+// "readout under the cursor: TEXT" as the mouse moves over the image.
+void logWindowChanges(MainWindow& window);
 
 } // namespace clscope::ui
