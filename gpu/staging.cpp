@@ -1,4 +1,5 @@
 #include "gpu/staging.hpp"
+#include "core/clock.hpp"
 #include "core/errors.hpp"
 
 #include <algorithm>
@@ -97,11 +98,6 @@ class CopyPool {
 
 // One copy at a time through the pool (concurrent runs on several devices take turns).
 std::mutex copyTurn;
-
-double msSince(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
-}
 
 } // namespace
 

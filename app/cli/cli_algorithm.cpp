@@ -4,6 +4,7 @@
 #include "app/cli/cli_options.hpp"
 #include "app/cli/commands.hpp"
 #include "core/atomic_file.hpp"
+#include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5_util.hpp"
 #include "core/limits.hpp"
@@ -34,10 +35,6 @@ struct AlgorithmArgs {
 };
 
 using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
 // The sources: the input file, role overrides, and the frame range of --frames or else the one
 // an exported run's `parameters` (given to --params) recorded.
 InputSources sourcesFrom(const AlgorithmArgs& a) {

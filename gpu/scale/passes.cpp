@@ -1,4 +1,5 @@
 #include "gpu/scale/passes.hpp"
+#include "core/clock.hpp"
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
@@ -12,10 +13,6 @@ namespace clscope {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
 // One RunInfo for the joined passes: the first pass's device and variant, times summed.
 void fillInfo(RunInfo& info, const std::vector<std::shared_ptr<AlgorithmResult>>& passes,
               const RunRequest& request, const nlohmann::json& provenance) {

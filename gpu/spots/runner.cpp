@@ -1,3 +1,4 @@
+#include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "gpu/kernel_source.hpp"
 #include "gpu/session.hpp"
@@ -231,11 +232,6 @@ std::size_t chunkFrames(const DeviceInfo& device, const std::string& variant, co
     const int tuned = tuningValue(p, "CHUNK_FRAMES", 0);
     if (tuned > 0) chunk = std::min(chunk, std::size_t(tuned));
     return std::max<std::size_t>(chunk, 1);
-}
-
-double msSince(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
 }
 
 // The stream's grouping tasks joined in frame order; also waited for when a run unwinds (they

@@ -6,6 +6,7 @@
 // by the block size, not by the number of frames. The blocks go up through pinned staging
 // (gpu/staging.hpp, on every device: PoCL runs the path the GPU takes), block i + 1's copies
 // overlapping block i's kernels.
+#include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "gpu/kernel_source.hpp"
 #include "gpu/staging.hpp"
@@ -37,11 +38,6 @@ std::size_t streamBlock(std::size_t pixels, const DeviceInfo& device,
     while (f < 16384 && 2 * f * pixels * sizeof(std::int64_t) <= (std::size_t(4) << 20))
         f *= 2;
     return f;
-}
-
-double msSince(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
 }
 
 int tuned(const Params& params, const std::string& name, int fallback) {

@@ -1,4 +1,5 @@
 #include "gpu/xpcs/runner.hpp"
+#include "core/clock.hpp"
 
 #include "core/errors.hpp"
 #include "gpu/kernel_source.hpp"
@@ -46,11 +47,6 @@ std::string options(DType d, Layout layout, const std::map<std::string, int>& tu
     for (const auto& [name, value] : tuning)
         s += " -D" + name + "=" + std::to_string(value);
     return s;
-}
-
-double msSince(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
 }
 
 std::string mib(std::uint64_t bytes) {
