@@ -33,21 +33,27 @@ Bins makeBins(const LabelMask& mask) {
     std::vector<int> table(top <= (std::int32_t(1) << 20) ? std::size_t(top) + 1 : 0, -1);
     for (std::size_t b = 0; b < bins.count() && !table.empty(); ++b)
         table[static_cast<std::size_t>(bins.labels[b])] = static_cast<int>(b);
-    // Counting sort of the labelled pixels by bin, raster order inside each bin.
-    std::vector<int> binOf(mask.labels.size(), -1);
-    for (std::size_t i = 0; i < mask.labels.size(); ++i) {
-        const std::int32_t l = mask.labels[i];
-        if (l <= 0) continue;
-        binOf[i] = table.empty() ? bins.find(l) : table[static_cast<std::size_t>(l)];
-        ++bins.pixelCounts[binOf[i]];
-    }
+    // Counting sort of the labelled pixels by bin, raster order inside each bin: the bin of a
+    // pixel looked up twice rather than kept in a per-pixel array (whose page faults were most
+    // of makeBins' 2.1 ms on the development machine for the 511x511 bench labels).
+    const std::size_t n = mask.labels.size();
+    const std::int32_t* labels = mask.labels.data();
+    const int* binOfLabel = table.empty() ? nullptr : table.data();
+    auto binOf = [&](std::int32_t l) {
+        return binOfLabel ? binOfLabel[l] : static_cast<int>(bins.find(l));
+    };
+    std::int64_t* counts = bins.pixelCounts.data();
+    for (std::size_t i = 0; i < n; ++i)
+        if (labels[i] > 0) ++counts[binOf(labels[i])];
     bins.offsets.assign(bins.count() + 1, 0);
     for (std::size_t b = 0; b < bins.count(); ++b)
         bins.offsets[b + 1] = bins.offsets[b] + bins.pixelCounts[b];
-    bins.pixelIndex.resize(bins.offsets.back());
+    bins.pixelIndex.resize(static_cast<std::size_t>(bins.offsets.back()));
     std::vector<std::int64_t> next(bins.offsets.begin(), bins.offsets.end() - 1);
-    for (std::size_t i = 0; i < binOf.size(); ++i)
-        if (binOf[i] >= 0) bins.pixelIndex[next[binOf[i]]++] = static_cast<std::int32_t>(i);
+    std::int64_t* at = next.data();
+    std::int32_t* index = bins.pixelIndex.data();
+    for (std::size_t i = 0; i < n; ++i)
+        if (labels[i] > 0) index[at[binOf(labels[i])]++] = static_cast<std::int32_t>(i);
     return bins;
 }
 

@@ -23,9 +23,10 @@ Chunk makeChunk(const Bins& bins, std::size_t width, std::size_t rowBegin, std::
         const auto end = bins.pixelIndex.begin() + bins.offsets[b + 1];
         const auto lo = std::lower_bound(begin, end, first);
         const auto hi = std::lower_bound(lo, end, last);
-        for (auto it = lo; it != hi; ++it)
-            c.source.push_back(static_cast<std::int32_t>(*it - first));
-        c.source.resize(roundUp(c.source.size(), spec.pixelAlign), -1);
+        const std::size_t at = c.source.size(), count = static_cast<std::size_t>(hi - lo);
+        c.source.resize(roundUp(at + count, spec.pixelAlign), -1);
+        std::transform(lo, hi, c.source.begin() + static_cast<std::ptrdiff_t>(at),
+                       [first](std::int32_t p) { return static_cast<std::int32_t>(p - first); });
         c.offsets.push_back(static_cast<std::int32_t>(c.source.size()));
     }
     return c;
@@ -36,15 +37,18 @@ Chunk makeChunk(const Bins& bins, std::size_t width, std::size_t rowBegin, std::
 std::vector<Chunk> planChunks(const Bins& bins, std::size_t height, std::size_t width,
                               const LayoutSpec& spec, std::size_t maxPixels, std::size_t maxRows) {
     // Labelled pixels per image row, walking each bin's pixels (raster order) row by row: no
-    // division per pixel.
+    // division per pixel; raw pointers, so that the vectors' data is not reloaded per pixel.
     std::vector<std::size_t> perRow(height, 0);
+    std::size_t* rows = perRow.data();
+    const std::int32_t* index = bins.pixelIndex.data();
     for (std::size_t b = 0; b < bins.count(); ++b) {
         std::size_t y = 0, rowEnd = width;
-        for (std::int64_t k = bins.offsets[b]; k < bins.offsets[b + 1]; ++k) {
-            const auto p = static_cast<std::size_t>(bins.pixelIndex[static_cast<std::size_t>(k)]);
+        const auto end = static_cast<std::size_t>(bins.offsets[b + 1]);
+        for (auto k = static_cast<std::size_t>(bins.offsets[b]); k < end; ++k) {
+            const auto p = static_cast<std::size_t>(index[k]);
             while (p >= rowEnd)
                 ++y, rowEnd += width;
-            ++perRow[y];
+            ++rows[y];
         }
     }
     std::vector<Chunk> chunks;
