@@ -50,7 +50,8 @@ std::shared_ptr<ClDevice> ClDevice::get(const DeviceInfo& info) {
     return slot;
 }
 
-ClDevice::ClDevice(const DeviceInfo& info) : info_(info) {
+ClDevice::ClDevice(const DeviceInfo& info)
+    : info_(info), buffers_(info.type == "GPU", info.globalMemBytes) {
     try {
         device_ = findDevice(info);
         context_ = cl::Context(device_);
@@ -141,6 +142,19 @@ ClSession::~ClSession() {
         queue_.finish();
     } catch (...) {
         // Nothing to report from a destructor; the queue is done with the host memory.
+        return;
+    }
+    for (auto* list : {&spares_, &allocated_})
+        for (Allocation& a : *list)
+            if (soleHolder(a.buffer)) device_->buffers().give(std::move(a.buffer), a.bytes, a.flags);
+}
+
+// Whether only the session's own handle holds buffer (the run has let it go).
+bool ClSession::soleHolder(const cl::Buffer& buffer) {
+    try {
+        return buffer.getInfo<CL_MEM_REFERENCE_COUNT>() == 1;
+    } catch (const cl::Error&) {
+        return false;
     }
 }
 
@@ -218,8 +232,39 @@ cl::Buffer ClSession::allocate(std::size_t bytes, const std::string& what, cl_me
                           " MiB exceeds the maximum allocation of " +
                           std::to_string(info().maxAllocBytes >> 20) + " MiB on " + info().spec +
                           " (" + info().name + ")");
+    BufferPool& pool = device_->buffers();
+    const std::size_t size = std::max<std::size_t>(bytes, 1);
+    if (!pool.enabled()) return newBuffer(size, what, flags);
+    // Buffers the run has let go of (only the session holds them) become the session's
+    // spares: its in-order queue may hand them out again at once.
+    for (auto it = allocated_.begin(); it != allocated_.end();)
+        if (soleHolder(it->buffer))
+            spares_.push_back(std::move(*it)), it = allocated_.erase(it);
+        else
+            ++it;
+    cl::Buffer buffer;
+    const auto spare = std::find_if(spares_.begin(), spares_.end(), [&](const Allocation& a) {
+        return a.bytes == size && a.flags == flags;
+    });
+    if (spare != spares_.end())
+        buffer = std::move(spare->buffer), spares_.erase(spare);
+    else
+        buffer = pool.take(size, flags);
+    if (buffer.get() && pool.poisons())
+        enqueueRecorded("poison reused buffer", [&](cl::Event* e) {
+            queue_.enqueueFillBuffer(buffer, cl_uchar(0xA5), 0, size, nullptr, e);
+        });
+    if (!buffer.get()) {
+        spares_.clear(); // their memory for the new buffer
+        buffer = newBuffer(size, what, flags);
+    }
+    allocated_.push_back({buffer, size, flags});
+    return buffer;
+}
+
+cl::Buffer ClSession::newBuffer(std::size_t bytes, const std::string& what, cl_mem_flags flags) {
     try {
-        return cl::Buffer(context(), flags, std::max<std::size_t>(bytes, 1));
+        return cl::Buffer(context(), flags, bytes);
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "allocating buffer '" + what + "'", info());
     }

@@ -1,6 +1,7 @@
 // OpenCL context, program cache, checked launches and labelled profiling.
 #pragma once
 #include "core/timing.hpp"
+#include "gpu/buffer_pool.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/opencl.hpp"
 
@@ -40,6 +41,8 @@ class ClDevice {
     // Whether [data, data + bytes) lies in one block pinned() has made (blocks live for the
     // process): uploads from there need no copy into staging.
     bool holdsPinned(const void* data, std::size_t bytes) const;
+    // Buffers of finished sessions kept for the next ones (see gpu/buffer_pool.hpp).
+    BufferPool& buffers() { return buffers_; }
 
   private:
     DeviceInfo info_;
@@ -49,6 +52,7 @@ class ClDevice {
     std::map<std::tuple<std::size_t, std::string>, cl::Program> programs_;
     std::vector<std::unique_ptr<PinnedBlock>> pinnedFree_;
     std::vector<std::pair<const std::byte*, std::size_t>> pinnedMade_; // host ranges of blocks
+    BufferPool buffers_;
 };
 
 // Work-group layout of a launch, before rounding.
@@ -62,7 +66,8 @@ class ClSession {
   public:
     explicit ClSession(const DeviceInfo& info);
     // Waits for everything queued (errors ignored): no command can outlive the host memory
-    // or buffers it uses, also when an exception unwinds the run.
+    // or buffers it uses, also when an exception unwinds the run. Then gives the device's
+    // buffer pool the session's buffers that nothing else holds.
     ~ClSession();
     ClSession(const ClSession&) = delete;
     ClSession& operator=(const ClSession&) = delete;
@@ -81,6 +86,8 @@ class ClSession {
     // multiple of the local size and enqueue; the event is recorded under label.
     void launch(cl::Kernel& kernel, const std::string& label, const LaunchShape& shape);
 
+    // A new buffer, or one a finished session left in the device's pool (contents undefined,
+    // as OpenCL's own).
     cl::Buffer allocate(std::size_t bytes, const std::string& what,
                         cl_mem_flags flags = CL_MEM_READ_WRITE);
     // Blocking: the host data may be freed or reused as soon as upload() returns.
@@ -97,6 +104,7 @@ class ClSession {
     void record(const cl::Event& event, const std::string& label, bool kernel = false);
 
   private:
+    cl::Buffer newBuffer(std::size_t bytes, const std::string& what, cl_mem_flags flags);
     template <class Enqueue> void enqueueRecorded(const std::string& label, Enqueue&& enqueue);
     std::shared_ptr<ClDevice> device_;
     cl::CommandQueue queue_;
@@ -107,6 +115,15 @@ class ClSession {
     };
     std::vector<PendingEvent> pending_;
     TimingStats timings_;
+    struct Allocation {
+        cl::Buffer buffer;
+        std::size_t bytes;
+        cl_mem_flags flags;
+    };
+    // With the pool on: buffers handed out (for the pool at the end), and those the run has let
+    // go of (reused by this session first).
+    std::vector<Allocation> allocated_, spares_;
+    static bool soleHolder(const cl::Buffer& buffer);
 };
 
 // Turn a cl::Error into a DeviceError that says what was being done and on which device.

@@ -5,6 +5,7 @@
 // within a small memory budget equal to the whole run.
 #include "core/errors.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/session.hpp"
 #include "gpu/scale/passes.hpp"
 #include "registry_cases.hpp"
 
@@ -93,6 +94,35 @@ class TestConformance : public QObject {
         ParamSet back = a.defaultParams();
         back.mergeFile(*H5Reader(c.referenceFile).stringAttribute(a.outputGroup(), "parameters"));
         QVERIFY2(back.values() == c.request.params.values(), back.dump().c_str());
+    }
+
+    // Every OpenCL variant run twice with the buffer pool on and reused buffers poisoned
+    // (CLSCOPE_BUFFER_POOL=1): the second run, on buffers the first left filled with 0xA5,
+    // still equals the reference, and buffers were reused (no variant may expect fresh buffers
+    // to be zero; NVIDIA's GPUs reuse buffers across runs by default).
+    void reusedBuffersEqualReference_data() { everyAlgorithm_data(); }
+    void reusedBuffersEqualReference() {
+        QFETCH(std::string, id);
+        const auto& devices = openclDevices();
+        if (devices.empty()) QSKIP("no OpenCL device");
+        qputenv("CLSCOPE_BUFFER_POOL", "1");
+        const Case c = makeCase(id);
+        const Algorithm& a = *c.algorithm;
+        BufferPool& pool = ClDevice::get(devices.front())->buffers();
+        for (const VariantEntry& v : a.variants()) {
+            RunRequest r = c.request;
+            r.device = devices.front(), r.variant = v.info.id;
+            if (v.info.kind == VariantKind::Host || !a.supports(v, r.device, r.input.get(), &r.params).ok)
+                continue;
+            runAlgorithm(a, r);
+            const std::size_t before = pool.reused();
+            const Deviation d = a.compare(*runAlgorithm(a, r), *c.reference);
+            QVERIFY2(pool.reused() > before, (v.info.id + ": no buffer reused").c_str());
+            QVERIFY2(d.pass, (v.info.id + " on reused buffers: " + d.metric + " " +
+                              std::to_string(d.maxDeviation) + " at " + d.firstWhere)
+                                 .c_str());
+        }
+        qunsetenv("CLSCOPE_BUFFER_POOL");
     }
 
     // Every synthetic kind of the registry writes a file holding the dataset it declares

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -250,7 +251,8 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
         tuning[name] = value;
     const LayoutSpec spec = variant.layout(tuning);
     ClSession session(device);
-    DeviceRun run{session};
+    std::optional<DeviceRun> held(std::in_place, session);
+    DeviceRun& run = *held;
     run.options = options(frames.dtype(), spec.layout, tuning);
     run.tuning = tuning;
     run.frames = static_cast<int>(frames.frameCount());
@@ -262,6 +264,7 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
         std::vector<Chunk> chunks;
         prepare(run, variant, device, frames, bins, spec, params, chunks);
         session.timings().add("xpcs setup: checks, plan, buffers (host)", msSince(start));
+        const auto computing = std::chrono::steady_clock::now();
         for (std::size_t i = 0; i < chunks.size(); ++i) {
             const double n = static_cast<double>(chunks.size());
             processChunk(run, variant, spec, frames, chunks[i], i > 0, progress,
@@ -273,6 +276,10 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
         progress.report(0.95);
         twotimeMaps(run, bins, frames.dtype(), result);
         session.finish();
+        session.timings().add("xpcs upload, kernels, downloads (host wall)", msSince(computing));
+        const auto releasing = std::chrono::steady_clock::now();
+        held.reset();
+        session.timings().add("xpcs buffers released (host)", msSince(releasing));
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "xpcs " + variant.id, device);
     }
