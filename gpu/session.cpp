@@ -146,7 +146,8 @@ ClSession::~ClSession() {
     }
     for (auto* list : {&spares_, &allocated_})
         for (Allocation& a : *list)
-            if (soleHolder(a.buffer)) device_->buffers().give(std::move(a.buffer), a.bytes, a.flags);
+            if (soleHolder(a.buffer))
+                device_->buffers().give(std::move(a.buffer), a.bytes, a.flags);
 }
 
 // Whether only the session's own handle holds buffer (the run has let it go).

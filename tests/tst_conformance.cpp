@@ -5,8 +5,8 @@
 // within a small memory budget equal to the whole run.
 #include "core/errors.hpp"
 #include "gpu/devices.hpp"
-#include "gpu/session.hpp"
 #include "gpu/scale/passes.hpp"
+#include "gpu/session.hpp"
 #include "registry_cases.hpp"
 
 #include <QTemporaryDir>
@@ -112,7 +112,8 @@ class TestConformance : public QObject {
         for (const VariantEntry& v : a.variants()) {
             RunRequest r = c.request;
             r.device = devices.front(), r.variant = v.info.id;
-            if (v.info.kind == VariantKind::Host || !a.supports(v, r.device, r.input.get(), &r.params).ok)
+            if (v.info.kind == VariantKind::Host ||
+                !a.supports(v, r.device, r.input.get(), &r.params).ok)
                 continue;
             runAlgorithm(a, r);
             const std::size_t before = pool.reused();
