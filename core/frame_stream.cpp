@@ -9,16 +9,17 @@
 
 namespace clscope {
 
-FrameStream::FrameStream(const std::string& fileName, const std::string& path) : file_(fileName) {
-    parts_ = frameDatasets(file_, path);
+FrameStream::FrameStream(const std::string& fileName, const std::string& path)
+    : file_(std::make_shared<H5Reader>(fileName)) {
+    parts_ = frameDatasets(*file_, path);
     for (const std::string& part : parts_) {
-        const DatasetInfo di = checkFrameDataset(file_, part);
-        file_.checkStored(part); // before read() allocates a pass of frames
+        const DatasetInfo di = checkFrameDataset(*file_, part);
+        file_->checkStored(part); // before read() allocates a pass of frames
         const std::size_t rank = di.shape.size(), h = di.shape[rank - 2], w = di.shape[rank - 1];
         if (starts_.empty()) {
             dtype_ = *di.dtype, height_ = h, width_ = w, stack_ = rank == 3;
         } else if (*di.dtype != dtype_ || h != height_ || w != width_ || rank != 3) {
-            throw InputError(file_.where(part) + ": " + di.typeName + " " + shapeString(di.shape) +
+            throw InputError(file_->where(part) + ": " + di.typeName + " " + shapeString(di.shape) +
                              " does not match " + parts_[0]);
         }
         starts_.push_back(total_);
@@ -27,9 +28,7 @@ FrameStream::FrameStream(const std::string& fileName, const std::string& path) :
 }
 
 FrameStream::FrameStream(std::shared_ptr<const stream::LiveFrames> live)
-    : file_(live->endpoint(), live->startImage().data(), live->startImage().size(),
-            H5Reader::Image::WrittenHere), // not probed: see InputSources::open
-      live_(std::move(live)) {
+    : file_(live->startFile()), live_(std::move(live)) {
     parts_ = {paths::frames}, starts_ = {0};
     total_ = live_->frameCount(), height_ = live_->height(), width_ = live_->width();
     dtype_ = live_->dtype();
@@ -37,7 +36,7 @@ FrameStream::FrameStream(std::shared_ptr<const stream::LiveFrames> live)
 
 void FrameStream::window(std::size_t first, std::size_t count) {
     if (count > total_ || first > total_ - count)
-        throw InputError(file_.where(parts_[0]) + ": frames " + std::to_string(first) + ".." +
+        throw InputError(file_->where(parts_[0]) + ": frames " + std::to_string(first) + ".." +
                          std::to_string(first + count) + " beyond its " + std::to_string(total_) +
                          " frames");
     windowed_ = true, offset_ = first, count_ = count;
@@ -49,12 +48,12 @@ void FrameStream::recycle(Array&& frames) const {
 
 Array FrameStream::read(std::size_t first, std::size_t count) const {
     if (count > frameCount() || first > frameCount() - count)
-        throw InputError(file_.where(parts_[0]) + ": frames " + std::to_string(first) + ".." +
+        throw InputError(file_->where(parts_[0]) + ": frames " + std::to_string(first) + ".." +
                          std::to_string(first + count) + " out of range");
     first += offset_;
     if (live_) return live_->read(first, count);
     if (!stack_) { // one image: read whole, as one frame
-        Array image = file_.read(parts_[0]);
+        Array image = file_->read(parts_[0]);
         Array out(dtype_, {1, height_, width_});
         std::memcpy(out.bytes(), image.bytes(), image.byteSize());
         return out;
@@ -67,7 +66,7 @@ Array FrameStream::read(std::size_t first, std::size_t count) const {
             std::upper_bound(starts_.begin(), starts_.end(), at) - starts_.begin() - 1);
         const std::size_t end = k + 1 < starts_.size() ? starts_[k + 1] : total_;
         const std::size_t n = std::min(count - done, end - at);
-        const Array slab = file_.readSlab(parts_[k], at - starts_[k], n);
+        const Array slab = file_->readSlab(parts_[k], at - starts_[k], n);
         std::memcpy(out.bytes() + done * frameBytes(), slab.bytes(), slab.byteSize());
         done += n;
     }

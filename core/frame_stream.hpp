@@ -38,7 +38,7 @@ class FrameStream {
     std::size_t framesWithin(std::uint64_t bytes) const;
 
   private:
-    H5Reader file_;
+    std::shared_ptr<H5Reader> file_; // a live input's start file is shared
     std::shared_ptr<const stream::LiveFrames> live_;
     std::vector<std::string> parts_;
     std::vector<std::size_t> starts_; // first frame of each part

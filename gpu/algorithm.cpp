@@ -28,13 +28,9 @@ DataLocation InputSources::locate(const InputRole& role) const {
     return {file, it->second};
 }
 
-std::unique_ptr<H5Reader> InputSources::open(const std::string& name) const {
-    if (!live || name != file) return std::make_unique<H5Reader>(name);
-    const std::vector<std::byte>& image = live->startImage();
-    // The start message's datasets as LiveFrames wrote them: not probed, for a fork while the
-    // stream's threads allocate can hang the probe's child (the sanitizers' allocator).
-    return std::make_unique<H5Reader>(name, image.data(), image.size(),
-                                      H5Reader::Image::WrittenHere);
+std::shared_ptr<H5Reader> InputSources::open(const std::string& name) const {
+    if (!live || name != file) return std::make_shared<H5Reader>(name);
+    return live->startFile(); // the start message's datasets, opened once
 }
 
 ParamSpec syntheticOption(std::string name, ParamSpec::Type type, nlohmann::json defaultValue,

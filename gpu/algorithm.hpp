@@ -83,8 +83,8 @@ struct InputSources {
     // File and path of a role (the override, else the input file at the default path).
     DataLocation locate(const InputRole& role) const;
     // The HDF5 file `name` as a role reads it: the stream's start message when it is `file`
-    // of a live input.
-    std::unique_ptr<H5Reader> open(const std::string& name) const;
+    // of a live input (one reader shared by every caller of the run).
+    std::shared_ptr<H5Reader> open(const std::string& name) const;
 };
 
 // An algorithm's input in memory. Concrete types are each algorithm's own (xpcs::Input, ...);

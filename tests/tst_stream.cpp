@@ -2,6 +2,7 @@
 // equal the file's frames; malformed messages and a silent stream are InputErrors that say
 // which message and field, or how long it waited.
 #include "core/errors.hpp"
+#include "core/frame_stream.hpp"
 #include "core/hdf5.hpp"
 #include "core/stream/live_frames.hpp"
 #include "core/stream/stream_source.hpp"
@@ -120,6 +121,22 @@ class TestStream : public QObject {
             sameArray(source.start().pixelMask, h5.read("/entry/instrument/detector/pixel_mask")));
         QCOMPARE(source.start().frameTime, 0.002);
         QCOMPARE(source.start().channel, std::string("threshold_1"));
+    }
+
+    // The start message's datasets are opened once for a run: the roles' reads (InputSources::
+    // open) and FrameStream share LiveFrames' one file (each open used to copy the image twice:
+    // 72 MB of pixel mask at 16M), and it holds the mask sent.
+    void startFileOpenedOnce() {
+        Publisher pub(fileArgs("h5py_frames.h5", {"--compression", "bslz4"}));
+        const auto live = std::make_shared<const LiveFrames>(options(pub));
+        const std::shared_ptr<H5Reader> start = live->startFile();
+        QCOMPARE(live->startFile().get(), start.get());
+        const long users = start.use_count();
+        const FrameStream frames(live);
+        QCOMPARE(start.use_count(), users + 1);
+        const H5Reader h5(test::dataFile("h5py_frames.h5"));
+        const std::string mask = "/entry/instrument/detector/pixel_mask";
+        QVERIFY(sameArray(start->read(mask), h5.read(mask)));
     }
 
     // A reader slower than the sender: the full queue holds the receiver (and the sender) back

@@ -154,6 +154,14 @@ std::string LiveFrames::endText() const {
            ")";
 }
 
+std::shared_ptr<H5Reader> LiveFrames::startFile() const {
+    std::lock_guard lock(mutex_);
+    if (!startFile_)
+        startFile_ = std::make_shared<H5Reader>(endpoint(), image_.data(), image_.size(),
+                                                H5Reader::Image::WrittenHere);
+    return startFile_;
+}
+
 std::string LiveFrames::report() const {
     std::lock_guard lock(mutex_);
     std::string r = source_.describe() + ": " + std::to_string(source_.framesReceived()) +

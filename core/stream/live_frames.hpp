@@ -10,14 +10,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace clscope {
+class H5Reader;
 class H5Writer;
-}
+} // namespace clscope
 
 namespace clscope::stream {
 
@@ -38,6 +40,10 @@ class LiveFrames {
     DType dtype() const { return source_.dtype(); }
     // The start message as an HDF5 file image: pixel_mask and frame_time (seconds) where sent.
     const std::vector<std::byte>& startImage() const { return image_; }
+    // That image opened once for every reader of the run (each open copied it twice: 72 MB of
+    // pixel mask at 16M). Not probed: clscope wrote it, and a fork while the stream's threads
+    // allocate can hang the probe's child (the sanitizers' allocator).
+    std::shared_ptr<H5Reader> startFile() const;
 
     // Frames [first, first + count) as a (count,H,W) array; InputError when they lie before
     // the frames held (a stream is read once). A series that ends early (its end message or
@@ -64,6 +70,7 @@ class LiveFrames {
     SourceOptions options_;
     mutable FrameSource source_;
     std::vector<std::byte> image_;
+    mutable std::shared_ptr<H5Reader> startFile_; // opened on first use, under mutex_
     std::size_t count_ = 0;
     mutable std::mutex mutex_;
     mutable std::deque<Array> held_; // decoded frames [heldFirst_, heldFirst_ + held_.size())
