@@ -205,11 +205,12 @@ class TestGpu : public QObject {
     }
 
     void variantSupport() {
-        VariantEntry host{{"demo", "cpu", "host reference", VariantKind::Host, "", "{}"}, {}};
+        VariantEntry host{{"demo", "cpu", "host reference", VariantKind::Host, "", "{}"}, {}, {}};
         VariantEntry ocl{{"demo", "fast", "fast", VariantKind::OpenCL, "fp64", "{}"},
                          [](const DeviceInfo& d) {
                              return d.fp64 ? Support{} : Support{false, "needs fp64"};
-                         }};
+                         },
+                         {}};
         DeviceInfo noFp64 = firstOpenCl();
         noFp64.fp64 = false;
         QVERIFY(host.supports(hostDevice()).ok);
