@@ -7,6 +7,7 @@
 #include "gpu/toy/algorithm.hpp"
 #include "ui/compare/comparison_presenter.hpp"
 #include "ui/jobs/job_runner.hpp"
+#include "ui/results/timings_table.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QFile>
@@ -276,10 +277,10 @@ class TestUiCompare : public QObject {
         QCOMPARE(group, columns);
         QCOMPARE(p.devices()[group].spec, pocl.spec + "," + pocl.spec);
         QVERIFY(p.isDeviceGroup(group) && !p.isDeviceGroup(*device));
-        InputSources sources;
-        sources.file = file;
+        RunCommand command;
+        command.sources.file = file;
         const ParamSet params = p.algorithm().defaultParams();
-        p.setInput(p.algorithm().read(sources, params), params);
+        p.setInput(p.algorithm().read(command.sources, params), params, command);
         const std::size_t gemm = indexOf(p.variants(), "gemm");
         QVERIFY(p.setChecked(gemm, *device, true));
         QVERIFY(p.setChecked(gemm, group, true));
@@ -290,6 +291,14 @@ class TestUiCompare : public QObject {
             QVERIFY2(row.pass(), (row.label() + ": " + row.error).c_str());
         QCOMPARE(p.rows()[2].device, pocl.spec + "," + pocl.spec);
         QCOMPARE(p.rows()[2].result->info.device, pocl.spec + "," + pocl.spec);
+        // Each row's command line repeats its run: the file, its device (the group's list)
+        // and variant; the CSV carries it.
+        const std::string line = p.commandLineOf(p.rows()[2]);
+        QVERIFY2(line.rfind("clscope-cli correlate ", 0) == 0, line.c_str());
+        for (const std::string& part :
+             {file, "--device " + pocl.spec + "," + pocl.spec, std::string("--variant gemm")})
+            QVERIFY2(line.find(part) != std::string::npos, (line + " lacks " + part).c_str());
+        QVERIFY(p.csv().find(csvField(line)) != std::string::npos);
     }
 
   private:
@@ -298,14 +307,23 @@ class TestUiCompare : public QObject {
         p.exportCsv(csvPath);
         QFile csv(QString::fromStdString(csvPath));
         QVERIFY(csv.open(QIODevice::ReadOnly));
-        const QList<QByteArray> lines = csv.readAll().split('\n');
+        QList<QByteArray> lines = csv.readAll().split('\n');
+        // The provenance header first: version, the comparison, its devices and parameters.
+        QVERIFY(lines[0].startsWith("# clscope_version: "));
+        QVERIFY(lines.contains("# result: toy: comparison of variants"));
+        QVERIFY(lines.contains("# variant: cpu ocl"));
+        while (!lines.isEmpty() && lines[0].startsWith("#"))
+            lines.removeFirst();
         QVERIFY(lines[0].startsWith("variant,device,kernel_ms,wall_ms,setup_ms,speedup,metric"));
+        QVERIFY(lines[0].endsWith(",error,command_line"));
         QVERIFY(lines[1].startsWith("cpu,cpu,"));
         QVERIFY(lines[2].startsWith("ocl,ocl:"));
         const std::string h5 = dir_.filePath("compare.h5").toStdString();
         p.exportHdf5(h5);
         const H5Reader in(h5);
         QVERIFY(in.hasDataset("/compare/00_cpu_cpu/sums"));
+        QCOMPARE(in.stringAttribute("/", "result").value_or(""),
+                 std::string("toy: comparison of variants"));
         std::string device = p.rows()[1].device;
         const std::string second = "/compare/01_ocl_" + device.replace(3, 1, "_");
         QVERIFY(in.hasDataset(second + "/sums"));

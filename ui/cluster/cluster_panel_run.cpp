@@ -236,11 +236,12 @@ ComparisonInput ClusterPanel::comparisonInput() const {
     const auto path = wb_.dataset().path(DataRole{"digis"});
     if (!file || !path) throw InputError("cluster: open a file with digis first");
     const ParamSet p = params();
-    if (input_ && inputKey_ == file->fileName() + ":" + *path) return {input_, p};
-    InputSources sources;
-    sources.file = file->fileName();
-    sources.overrides["digis"] = *path;
-    return {clusterAlgorithm().read(sources, p), p};
+    RunCommand command;
+    command.algorithm = "cluster", command.params = p;
+    command.sources.file = file->fileName();
+    command.sources.overrides["digis"] = *path;
+    if (input_ && inputKey_ == file->fileName() + ":" + *path) return {input_, p, command};
+    return {clusterAlgorithm().read(command.sources, p), p, command};
 }
 
 } // namespace clscope::ui

@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "ui/compare/comparison_presenter.hpp"
+#include "ui/jobs/algorithm_run.hpp"
 #include "ui/results/timings_table.hpp"
 
 #include <cctype>
@@ -30,24 +31,51 @@ std::string number(double value) {
 
 } // namespace
 
+std::string ComparisonPresenter::commandLineOf(const ComparisonRow& row) const {
+    if (command_.sources.file.empty()) return {};
+    RunCommand run = command_;
+    run.algorithm = algorithm_.id(), run.params = params_;
+    run.device = row.device, run.variant = row.variant;
+    return reproducingLine(run);
+}
+
 std::string ComparisonPresenter::csv() const {
     std::ostringstream out;
     out << "variant,device,kernel_ms,wall_ms,setup_ms,speedup,metric,max_deviation,tolerance,"
-           "beyond,first_"
-           "index,"
-           "first_where,pass,error\n";
+           "beyond,first_index,first_where,pass,error,command_line\n";
     for (const ComparisonRow& r : rows_) {
         const Deviation& d = r.deviation;
         out << csvField(r.variant) << ',' << csvField(r.device) << ',' << number(r.kernelMs) << ','
             << number(r.wallMs) << ',' << number(r.setupMs) << ',' << number(r.speedup) << ','
             << csvField(d.metric) << ',' << number(d.maxDeviation) << ',' << number(d.tolerance)
             << ',' << d.beyond << ',' << d.firstIndex << ',' << csvField(d.firstWhere) << ','
-            << (r.pass() ? 1 : 0) << ',' << csvField(r.error) << '\n';
+            << (r.pass() ? 1 : 0) << ',' << csvField(r.error) << ',' << csvField(commandLineOf(r))
+            << '\n';
     }
     return out.str();
 }
 
+// The export's provenance: the comparison, its devices and variants, the input and parameters
+// (each row's command line is in its own field).
+ProvenanceFields ComparisonPresenter::provenance() const {
+    RunProvenance run;
+    for (const ComparisonRow& r : rows_) {
+        const QString device = QString::fromStdString(r.device);
+        const QString variant = QString::fromStdString(r.variant);
+        if (!run.device.split(' ').contains(device))
+            run.device += (run.device.isEmpty() ? "" : " ") + device;
+        if (!run.variant.split(' ').contains(variant))
+            run.variant += (run.variant.isEmpty() ? "" : " ") + variant;
+    }
+    run.input = QString::fromStdString(command_.sources.file.empty() ? input_->describe()
+                                                                     : command_.sources.file);
+    run.parametersJson = QString::fromStdString(provenanceJson(*input_, params_));
+    return provenanceFields(QString::fromStdString(algorithm_.id() + ": comparison of variants"),
+                            run, {});
+}
+
 void ComparisonPresenter::writeHdf5(H5Writer& out) const {
+    writeProvenanceAttributes(out, provenance());
     out.createGroup("/compare");
     out.setAttribute("/compare", "algorithm", algorithm_.id());
     out.setAttribute("/compare", "reference", algorithm_.referenceVariant() + " @ cpu");
@@ -69,6 +97,8 @@ void ComparisonPresenter::writeHdf5(H5Writer& out) const {
         out.setAttribute(group, "pass", r.pass() ? "yes" : "no");
         out.setAttribute(group, "wall_ms", r.wallMs);
         out.setAttribute(group, "setup_ms", r.setupMs);
+        if (const std::string line = commandLineOf(r); !line.empty())
+            out.setAttribute(group, "command_line", line);
         if (!r.error.empty()) out.setAttribute(group, "error", r.error);
     }
 }
@@ -84,7 +114,7 @@ void ComparisonPresenter::checkExportable() const {
 
 void ComparisonPresenter::exportCsv(const std::string& path) const {
     checkExportable();
-    writeFileAtomically(path, csv());
+    writeFileAtomically(path, csvProvenanceHeader(provenance()) + csv());
 }
 
 void ComparisonPresenter::exportHdf5(const std::string& path) const {

@@ -43,9 +43,11 @@ ComparisonPresenter::~ComparisonPresenter() {
     cancel_ = true;
 }
 
-void ComparisonPresenter::setInput(std::shared_ptr<const AlgorithmInput> input, ParamSet params) {
+void ComparisonPresenter::setInput(std::shared_ptr<const AlgorithmInput> input, ParamSet params,
+                                   RunCommand command) {
     input_ = std::move(input);
     params_ = std::move(params);
+    command_ = std::move(command);
     for (std::size_t v = 0; v < variants_.size(); ++v)
         for (std::size_t d = 0; d < devices_.size(); ++d)
             if (!support(v, d).ok) checked_[v][d] = 0;

@@ -9,7 +9,9 @@
 // not exported.
 #pragma once
 #include "gpu/algorithm.hpp"
+#include "gpu/command_line.hpp"
 #include "ui/jobs/job_runner.hpp"
+#include "ui/results/provenance.hpp"
 
 #include <QObject>
 #include <atomic>
@@ -55,8 +57,10 @@ class ComparisonPresenter : public QObject {
     bool isDeviceGroup(std::size_t device) const { return groups_.count(device) > 0; }
 
     // The input and parameters the next Run uses; support is re-checked against them and
-    // rows of an earlier input become stale.
-    void setInput(std::shared_ptr<const AlgorithmInput> input, ParamSet params);
+    // rows of an earlier input become stale. command: the run as clscope-cli names it (its
+    // sources; device and variant are each row's), for the exports' command lines.
+    void setInput(std::shared_ptr<const AlgorithmInput> input, ParamSet params,
+                  RunCommand command = {});
     bool hasInput() const { return input_ != nullptr; }
     const ParamSet& params() const { return params_; }
 
@@ -84,10 +88,13 @@ class ComparisonPresenter : public QObject {
     void clearRows();
 
     // variant, device, kernel_ms, wall_ms, setup_ms, speedup, metric, max_deviation, tolerance,
-    // beyond, first_index, first_where, pass, error — one row per run.
+    // beyond, first_index, first_where, pass, error, command_line — one row per run.
     std::string csv() const;
+    // The clscope-cli command line that repeats a row's run ("" without sources).
+    std::string commandLineOf(const ComparisonRow& row) const;
     // One group per run: /compare/<NN>_<variant>_<device> (AlgorithmResult::write, provenance
-    // included) plus the table as attributes of /compare.
+    // included, and its command_line) plus the table as attributes of /compare; the export's
+    // provenance on the root group.
     void writeHdf5(H5Writer& out) const;
     // UsageError when there is nothing current to export (no rows, stale, running).
     void exportCsv(const std::string& path) const;
@@ -111,6 +118,7 @@ class ComparisonPresenter : public QObject {
         ParamSet params;
     };
     void checkExportable() const;
+    ProvenanceFields provenance() const;
     void runCells(const Batch& batch, const Progress& progress);
     ComparisonRow runOne(const Batch& batch, const ComparisonCell& cell,
                          const ComparisonRow* reference, const Progress& progress);
@@ -122,6 +130,7 @@ class ComparisonPresenter : public QObject {
     std::vector<std::vector<char>> checked_;
     std::shared_ptr<const AlgorithmInput> input_;
     ParamSet params_;
+    RunCommand command_;
     std::vector<ComparisonRow> rows_;
     std::atomic<bool> cancel_{false};
     bool running_ = false;

@@ -217,7 +217,7 @@ bool ComparisonView::refreshInput() {
     try {
         ComparisonInput in = s->comparisonInput(wb_);
         inputInfo_->setText("Input: " + q(in.input->describe()));
-        presenter_->setInput(std::move(in.input), std::move(in.params));
+        presenter_->setInput(std::move(in.input), std::move(in.params), std::move(in.command));
         return true;
     } catch (const std::exception& e) {
         status_->setText(QString("Cannot compare: %1").arg(e.what()));

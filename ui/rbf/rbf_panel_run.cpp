@@ -192,7 +192,7 @@ void RbfPanel::setLive(bool live) {
 
 ComparisonInput RbfPanel::comparisonInput() const {
     const RbfRunRequest r = request();
-    return {r.input(), r.params()};
+    return {r.input(), r.params(), r.command()};
 }
 
 ProvenanceFields RbfPanel::provenance() const {

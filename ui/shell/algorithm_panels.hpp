@@ -3,6 +3,7 @@
 // a dock per spec, and `clscope --demo ALGO` calls the spec's startDemo.
 #pragma once
 #include "core/params.hpp"
+#include "gpu/command_line.hpp"
 #include "ui/stream/live_analysis.hpp"
 
 #include <QString>
@@ -22,11 +23,14 @@ namespace clscope::ui {
 
 class Workbench;
 
-// What the comparison view runs on: the input the panel's widgets describe now and its
-// parameters.
+// What the comparison view runs on: the input the panel's widgets describe now, its
+// parameters, and the run as clscope-cli names it (algorithm, sources, parameters; each row's
+// device and variant go in at export: the command line of each compared run). An empty
+// command (no sources) leaves the rows' command lines empty.
 struct ComparisonInput {
     std::shared_ptr<const AlgorithmInput> input;
     ParamSet params;
+    RunCommand command;
 };
 
 struct AlgorithmPanelSpec {

@@ -63,9 +63,10 @@ AlgorithmPanelSpec fileAlgorithmPanelSpec(const std::string& id) {
     spec.comparisonInput = [&algorithm, form](Workbench& wb) {
         if (!wb.dataset().file()) throw InputError(algorithm.id() + ": open an HDF5 file first");
         const ParamSet params = *form ? (*form)->paramSet() : algorithm.defaultParams();
-        InputSources sources;
-        sources.file = wb.dataset().file()->fileName();
-        return ComparisonInput{algorithm.read(sources, params), params};
+        RunCommand command;
+        command.algorithm = algorithm.id(), command.params = params;
+        command.sources.file = wb.dataset().file()->fileName();
+        return ComparisonInput{algorithm.read(command.sources, params), params, command};
     };
     return spec;
 }

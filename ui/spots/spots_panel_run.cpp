@@ -117,7 +117,9 @@ void SpotsPanel::finishRun(bool ok) {
 
 ComparisonInput SpotsPanel::comparisonInput() const {
     const ParamSet params = form_->paramSet();
-    return {spotsAlgorithm().read(sources(), params), params};
+    RunCommand command;
+    command.algorithm = "spots", command.sources = sources(), command.params = params;
+    return {spotsAlgorithm().read(sources(), params), params, command};
 }
 
 bool SpotsPanel::exportWith(const QString& what, const std::function<void()>& write) {

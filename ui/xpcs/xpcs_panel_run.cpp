@@ -192,7 +192,7 @@ void XpcsPanel::refit() {
 
 ComparisonInput XpcsPanel::comparisonInput() const {
     const XpcsRunRequest request = this->request();
-    return {loadInput(request), request.params()};
+    return {loadInput(request), request.params(), request.command()};
 }
 
 } // namespace clscope::ui
