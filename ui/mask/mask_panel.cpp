@@ -1,4 +1,5 @@
 #include "ui/mask/mask_panel.hpp"
+#include "ui/shell/scrollable.hpp"
 
 #include "ui/image/image_view.hpp"
 #include "ui/mask/mask_presenter.hpp"
@@ -28,10 +29,12 @@ MaskPanel::MaskPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     draw_ = new MaskDrawTool(wb_.image(), *editor_, this);
     link_ = new MaskWorkbenchLink(wb_, *editor_, this);
     tabs_ = new QTabWidget(this);
-    tabs_->addTab(buildGeometryTab(), "Geometry");
-    tabs_->addTab(buildPartitionTab(), "&Partition"); // Alt+P
-    tabs_->addTab(buildToolsTab(), "Tools");
-    tabs_->addTab(buildFilesTab(), "Files");
+    // Each tab scrolls on its own, so that the label table below keeps rows in view (at
+    // 1600x1000 the tallest tab left it one row).
+    tabs_->addTab(scrollable(buildGeometryTab()), "Geometry");
+    tabs_->addTab(scrollable(buildPartitionTab()), "&Partition"); // Alt+P
+    tabs_->addTab(scrollable(buildToolsTab()), "Tools");
+    tabs_->addTab(scrollable(buildFilesTab()), "Files");
     table_ = new QTableWidget(0, 4, this);
     table_->setHorizontalHeaderLabels({"label", "pixels", "q (nm⁻¹)", "φ (°)"});
     table_->horizontalHeaderItem(2)->setToolTip(
@@ -44,8 +47,9 @@ MaskPanel::MaskPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(tabs_);
     splitter->addWidget(table_);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({600, 400});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(splitter);

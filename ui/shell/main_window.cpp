@@ -1,4 +1,5 @@
 #include "ui/shell/main_window.hpp"
+#include "ui/shell/scrollable.hpp"
 
 #include "gpu/algorithm.hpp"
 #include "ui/compare/comparison_view.hpp"
@@ -48,17 +49,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 MainWindow::~MainWindow() = default;
-
-// Form-like panels (the mask editor, algorithm panels) scroll inside their dock rather than
-// making the window taller than the screen.
-static QWidget* scrollable(QWidget* panel) {
-    auto* area = new QScrollArea;
-    area->setWidget(panel);
-    area->setWidgetResizable(true);
-    area->setFrameShape(QFrame::NoFrame);
-    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    return area;
-}
 
 QDockWidget* MainWindow::addPanel(const QString& objectName, const QString& title,
                                   QWidget* widget) {
