@@ -13,7 +13,9 @@
 #include "ui/shell/workbench.hpp"
 #include "ui_test_helpers.hpp"
 
+#include <QApplication>
 #include <QDoubleSpinBox>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QtTest>
 #include <cmath>
@@ -89,6 +91,36 @@ class TestUiMaskWindow : public QObject {
         QVERIFY(label != 0);
         const QString readout = image.readoutAt(20.5, 3.5);
         QVERIFY2(readout.contains(editor.labelText(label)), qPrintable(readout));
+    }
+
+    // The partition from the keyboard alone, as the mnemonics promise: Alt+P (the Partition
+    // tab), Alt+B (bins), Alt+E (φ sectors), Alt+A (Apply) give 12 x 4 = 48 labels.
+    void partitionFromTheKeyboard() {
+        const QString file = QString::fromStdString(test::writeSmallXpcs(dir_));
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFile(file));
+        window.focusMaskPanel();
+        auto alt = [&](Qt::Key key) {
+            QWidget* to = QApplication::focusWidget() ? QApplication::focusWidget() : &window;
+            QTest::keyClick(to, key, Qt::AltModifier);
+        };
+        auto type = [](const char* text) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_A, Qt::ControlModifier);
+            QTest::keyClicks(QApplication::focusWidget(), text);
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        };
+        alt(Qt::Key_P);
+        alt(Qt::Key_B);
+        QVERIFY(qobject_cast<QSpinBox*>(QApplication::focusWidget()));
+        type("12");
+        alt(Qt::Key_E);
+        type("4");
+        alt(Qt::Key_A);
+        QTRY_COMPARE(window.maskPanel()->editor().labelRows().size(), std::size_t(48));
+        QCOMPARE(window.maskPanel()->labelTable()->rowCount(), 48);
     }
 
     // A second file of the same size keeps the drawn mask, and the Log says so.
