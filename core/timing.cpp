@@ -18,10 +18,17 @@ void TimingStats::add(const std::string& label, double ms, bool kernel) {
     it->second.push_back(ms);
 }
 
+void TimingStats::addHostPhase(const std::string& label, double ms) {
+    add(label, ms);
+    hostPhase_[label] = true;
+}
+
 void TimingStats::merge(const TimingStats& other) {
-    for (const std::string& label : other.order_)
+    for (const std::string& label : other.order_) {
         for (double ms : other.samples_.at(label))
             add(label, ms, other.kernel_.at(label));
+        if (other.hostPhase_.count(label)) hostPhase_[label] = true;
+    }
 }
 
 std::vector<TimingRecord> TimingStats::records() const {
@@ -34,7 +41,8 @@ std::vector<TimingRecord> TimingStats::records() const {
                        median(s),
                        *std::max_element(s.begin(), s.end()),
                        0.0,
-                       kernel_.at(label)};
+                       kernel_.at(label),
+                       hostPhase_.count(label) > 0};
         for (double v : s)
             r.totalMs += v;
         out.push_back(r);

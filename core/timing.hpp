@@ -11,14 +11,18 @@ struct TimingRecord {
     std::size_t count = 0;
     double minMs = 0, medianMs = 0, maxMs = 0, totalMs = 0;
     bool kernel = false; // device kernel time (else a transfer, fill or host step)
+    // A phase of a run's host wall (addHostPhase): phases are disjoint, and the other records
+    // of the run lie within them (bench stream: run() outside its phases).
+    bool hostPhase = false;
 };
 
 // Collects samples per label, in first-seen order.
 class TimingStats {
   public:
     void add(const std::string& label, double ms, bool kernel = false);
+    void addHostPhase(const std::string& label, double ms);
     void merge(const TimingStats& other);
-    void clear() { samples_.clear(), order_.clear(), kernel_.clear(); }
+    void clear() { samples_.clear(), order_.clear(), kernel_.clear(), hostPhase_.clear(); }
     bool empty() const { return order_.empty(); }
     std::vector<TimingRecord> records() const;
     // Sum over every label, or over the kernel labels only.
@@ -29,7 +33,7 @@ class TimingStats {
   private:
     std::map<std::string, std::vector<double>> samples_;
     std::vector<std::string> order_;
-    std::map<std::string, bool> kernel_;
+    std::map<std::string, bool> kernel_, hostPhase_;
 };
 
 // Sum of the kernel records' totals.

@@ -73,13 +73,13 @@ struct InputSources {
     std::string file;
     std::map<std::string, std::string> overrides; // role id -> PATH, or FILE[:PATH] if otherFile
     std::set<std::string> disabled;               // roles switched off
-    FrameRange frames;                            // of the `stack` role
+    FrameRange frames{};                          // of the `stack` role
     // Roles held in memory (e.g. labels edited in the GUI): read() takes these instead of the
     // file. A command line cannot name them: save them to a file and set an override instead.
-    std::map<std::string, std::shared_ptr<const Array>> arrays;
+    std::map<std::string, std::shared_ptr<const Array>> arrays{};
     // A detector stream (`file` is tcp://HOST:PORT, DESIGN.md §4): the `stack` role's frames
     // come from it (openFrames), the other roles at `file` from its start message (open()).
-    std::shared_ptr<const stream::LiveFrames> live;
+    std::shared_ptr<const stream::LiveFrames> live{};
     // File and path of a role (the override, else the input file at the default path).
     DataLocation locate(const InputRole& role) const;
     // The HDF5 file `name` as a role reads it: the stream's start message when it is `file`

@@ -34,7 +34,7 @@ struct VariantEntry {
     std::function<Support(const DeviceInfo&)> extraCheck;
     // A -D tuning NAME under which the variant runs emulated on any OpenCL device (NAME=1: its
     // device-only path checked where that device is absent, e.g. in the tests); "" for none.
-    std::string emulation;
+    std::string emulation{};
     // Whether this variant can run on the device, with the reason when it cannot.
     Support supports(const DeviceInfo& device) const;
     // Whether the tuning asks for the emulation and the device is an OpenCL one.

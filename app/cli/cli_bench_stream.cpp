@@ -103,7 +103,7 @@ struct Line {
     std::string what;
     std::size_t threads = 0;
     double seconds = 0, framesPerSecond = 0, wireGBs = 0, decodedGBs = 0, decodeMsPerFrame = 0;
-    std::string note;
+    std::string note{};
 };
 
 // Decoding from memory: a thread submits every frame's bytes, `threads` decode them, this
@@ -223,11 +223,11 @@ Line receiveDecodeRun(const Case& c, std::size_t threads, const StreamBenchArgs&
            threads};
     l.seconds = secondsSince(start);
     l.framesPerSecond = double(live->frameCount()) / l.seconds;
-    // run()'s phases on the host: the records labelled "(host wall" (disjoint; the other
-    // records lie within them), and what is outside every phase.
+    // run()'s phases on the host (disjoint; the other records lie within them), and what is
+    // outside every phase.
     double phasesMs = 0;
     for (const TimingRecord& r : info.timings)
-        if (r.label.find("(host wall") != std::string::npos) phasesMs += r.totalMs;
+        if (r.hostPhase) phasesMs += r.totalMs;
     // The rest of the wall: the passes outside their reads and run(), the results' join.
     const double otherMs = 1e3 * l.seconds - connectMs - run.planMs - run.readMs - info.wallMs -
                            run.passOtherMs - run.joinMs;

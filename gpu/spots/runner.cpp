@@ -303,8 +303,8 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
             return std::min(chunk, count - t0) * plane * element;
         };
         // Host wall times of the run's phases (the labels above and below lie within them).
-        session.timings().add("spots set-up (host wall: queue, buffers, build, mask up)",
-                              msSince(setUp));
+        session.timings().addHostPhase("spots set-up (host wall: queue, buffers, build, mask up)",
+                                       msSince(setUp));
         const auto chunks = std::chrono::steady_clock::now();
         if (stream)
             stream->send(0, a.bytes(), bytesOf(0), "copy H->D frames");
@@ -331,12 +331,13 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
             progress.report(double(t0 + n) / double(count));
             progress.checkCancel();
         }
-        session.timings().add("spots chunks (host wall: copies, launches, waits)", msSince(chunks));
+        session.timings().addHostPhase("spots chunks (host wall: copies, launches, waits)",
+                                       msSince(chunks));
         if (!grouping.empty()) {
             const auto start = std::chrono::steady_clock::now();
             out.spots = join.spots();
-            session.timings().add("spots grouping (host wall, waited for after the stream)",
-                                  msSince(start));
+            session.timings().addHostPhase(
+                "spots grouping (host wall, waited for after the stream)", msSince(start));
         }
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "spots " + variant, device);
@@ -366,7 +367,7 @@ Result findSpotsWith(const DeviceInfo& device, const std::string& variant, const
     const auto start = std::chrono::steady_clock::now();
     Result r = finishResult(in, std::move(mask.signal), std::move(mask.pixels), params,
                             std::move(mask.spots));
-    mask.timings.add("spots result (host wall: lists sorted, grouping)", msSince(start));
+    mask.timings.addHostPhase("spots result (host wall: lists sorted, grouping)", msSince(start));
     if (details) *details = std::move(mask);
     return r;
 }

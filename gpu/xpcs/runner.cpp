@@ -276,7 +276,8 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
         progress.report(0.95);
         twotimeMaps(run, bins, frames.dtype(), result);
         session.finish();
-        session.timings().add("xpcs upload, kernels, downloads (host wall)", msSince(computing));
+        session.timings().addHostPhase("xpcs upload, kernels, downloads (host wall)",
+                                       msSince(computing));
         const auto releasing = std::chrono::steady_clock::now();
         held.reset();
         session.timings().add("xpcs buffers released (host)", msSince(releasing));

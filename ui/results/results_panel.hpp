@@ -37,8 +37,8 @@ struct ResultTab {
     std::function<void(H5Writer&)> writeHdf5; // the DESIGN.md §3 layout of this result
     std::function<std::string()> csv;         // curves or table as CSV
     bool stale = false;                       // its input changed since it was computed
-    QString commandLine;      // clscope-cli ... that reproduces it ("#...": why none does)
-    RunProvenance provenance; // the run behind it (computed: set by addTab when empty)
+    QString commandLine{};      // clscope-cli ... that reproduces it ("#...": why none does)
+    RunProvenance provenance{}; // the run behind it (computed: set by addTab when empty)
 };
 
 // What "export all fresh results" wrote and which stale tabs it left out.
