@@ -144,10 +144,36 @@ std::string provenanceJson(const AlgorithmInput& input, const ParamSet& params) 
     return j.dump();
 }
 
+namespace {
+
+// No variant was asked for and none runs on the device: every variant's reason, variants
+// with the same reason named together ("naive, gemm: values up to ...; cpu: runs on the host").
+std::string noVariantRuns(const Algorithm& algorithm, const RunRequest& request) {
+    std::vector<std::pair<std::string, std::string>> reasons; // reason, variants
+    for (const VariantEntry& v : algorithm.variants()) {
+        const std::string why =
+            algorithm.supports(v, request.device, request.input.get(), &request.params).reason;
+        const auto same = std::find_if(reasons.begin(), reasons.end(),
+                                       [&](const auto& r) { return r.first == why; });
+        if (same == reasons.end())
+            reasons.emplace_back(why, v.info.id);
+        else
+            same->second += ", " + v.info.id;
+    }
+    std::string text = algorithm.id() + ": no variant can run this input on " +
+                       request.device.spec + " (" + request.device.name + "): ";
+    for (std::size_t i = 0; i < reasons.size(); ++i)
+        text += (i ? "; " : "") + reasons[i].second + ": " + reasons[i].first;
+    return text;
+}
+
+} // namespace
+
 std::shared_ptr<AlgorithmResult> runAlgorithm(const Algorithm& algorithm, RunRequest request,
                                               const Progress& progress) {
     if (!request.input) throw UsageError(algorithm.id() + ": no input to run on");
-    if (request.variant.empty())
+    const bool chosenHere = request.variant.empty();
+    if (chosenHere)
         request.variant =
             algorithm.defaultVariant(request.device, request.input.get(), &request.params);
     VariantEntry entry = algorithm.variant(request.variant);
@@ -155,6 +181,7 @@ std::shared_ptr<AlgorithmResult> runAlgorithm(const Algorithm& algorithm, RunReq
     if (entry.emulatedOn(request.device, request.tuning)) entry.extraCheck = nullptr;
     const Support s =
         algorithm.supports(entry, request.device, request.input.get(), &request.params);
+    if (!s.ok && chosenHere) throw UsageError(noVariantRuns(algorithm, request));
     if (!s.ok)
         throw UsageError(algorithm.id() + " variant '" + request.variant + "' cannot run on " +
                          request.device.spec + ": " + s.reason);

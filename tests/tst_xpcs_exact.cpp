@@ -203,6 +203,17 @@ void TestXpcsExact::deviceVariantsRefuseWhatWouldWrap() {
         QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(device, id, frames, mask));
     }
     QCOMPARE(algorithm.defaultVariant(device, input.get(), nullptr), std::string("cpu"));
+    // Run with no variant named: the refusal gives every variant's reason (not only cpu's).
+    RunRequest request{device, "", input, algorithm.defaultParams(), {}};
+    try {
+        runAlgorithm(algorithm, request);
+        QFAIL("no variant can run this on an OpenCL device");
+    } catch (const UsageError& e) {
+        const std::string text = e.what();
+        for (const char* part : {"no variant can run this input on ", "gemm", "4294967295",
+                                 "cpu: runs on the host CPU only"})
+            QVERIFY2(text.find(part) != std::string::npos, (text + " lacks " + part).c_str());
+    }
     // The same data below 2^28 runs.
     frames.as<std::uint32_t>()[6] = 1u << 27;
     const auto small = xpcs::makeInput(frames, mask);
