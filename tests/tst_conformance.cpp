@@ -99,7 +99,10 @@ class TestConformance : public QObject {
     // Every OpenCL variant run twice with the buffer pool on and reused buffers poisoned
     // (CLSCOPE_BUFFER_POOL=1): the second run, on buffers the first left filled with 0xA5,
     // still equals the reference, and buffers were reused (no variant may expect fresh buffers
-    // to be zero; NVIDIA's GPUs reuse buffers across runs by default).
+    // to be zero; NVIDIA's GPUs reuse buffers across runs by default). Reuse is asserted over
+    // the algorithm's variants together: a buffer PoCL's worker threads still hold a moment
+    // after the queue finished is released rather than kept (its reference count above 1), so
+    // one variant's second run may, under load, take none (seen for spots sat, 1 in 12 runs).
     void reusedBuffersEqualReference_data() { everyAlgorithm_data(); }
     void reusedBuffersEqualReference() {
         QFETCH(std::string, id);
@@ -109,6 +112,7 @@ class TestConformance : public QObject {
         const Case c = makeCase(id);
         const Algorithm& a = *c.algorithm;
         BufferPool& pool = ClDevice::get(devices.front())->buffers();
+        const std::size_t first = pool.reused();
         for (const VariantEntry& v : a.variants()) {
             RunRequest r = c.request;
             r.device = devices.front(), r.variant = v.info.id;
@@ -116,13 +120,12 @@ class TestConformance : public QObject {
                 !a.supports(v, r.device, r.input.get(), &r.params).ok)
                 continue;
             runAlgorithm(a, r);
-            const std::size_t before = pool.reused();
             const Deviation d = a.compare(*runAlgorithm(a, r), *c.reference);
-            QVERIFY2(pool.reused() > before, (v.info.id + ": no buffer reused").c_str());
             QVERIFY2(d.pass, (v.info.id + " on reused buffers: " + d.metric + " " +
                               std::to_string(d.maxDeviation) + " at " + d.firstWhere)
                                  .c_str());
         }
+        QVERIFY2(pool.reused() > first, (id + ": no buffer reused").c_str());
         qunsetenv("CLSCOPE_BUFFER_POOL");
     }
 

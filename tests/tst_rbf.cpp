@@ -307,6 +307,37 @@ void TestRbf::supportReasons() {
     EXPECT_ERROR(UsageError, test::runRbf(device, "bogus", many, gaussian), "no variant 'bogus'");
 }
 
+// What fp32 cannot hold: Helmholtz phases k r beyond the float variants' tolerance, and pairs
+// so far apart that r^2 overflows. Those refuse with the reason, and a run with no variant
+// named takes fp64, within its own tolerance of cpu (before, tiled ran and missed its 1e-5 by
+// 240x at k r ~ 1.7e5, and Laplace at 1e20 apart gave 0).
+void TestRbf::floatVariantsRefuseWhatFp32CannotHold() {
+    const DeviceInfo device = testDevice();
+    if (device.isHost() || !device.fp64) QSKIP("no OpenCL device with fp64");
+    rbf::Problem wide = makeProblem(40, 9, false, 0, 0, 31);
+    for (std::vector<double>* v : {&wide.sources, &wide.targets.points})
+        for (double& x : *v)
+            x *= 1e4; // k r up to about 1.7e5 at k = 10
+    const rbf::Params helmholtz = kernelParams(rbf::Kernel::Helmholtz);
+    for (const char* variant : {"seed", "tiled", "tiled-fast"}) {
+        const Support s = rbf::supports(variant, device, &wide, &helmholtz);
+        QVERIFY2(!s.ok && s.reason.find("Helmholtz phase k·r up to") != std::string::npos,
+                 (std::string(variant) + ": " + s.reason).c_str());
+    }
+    QVERIFY(rbf::supports("fp64", device, &wide, &helmholtz).ok);
+    const rbf::Params laplace = kernelParams(rbf::Kernel::Laplace);
+    QVERIFY(rbf::supports("tiled", device, &wide, &laplace).ok); // no phase
+    const rbf::Result chosen = test::runRbf(device, "", wide, helmholtz);
+    QCOMPARE(chosen.variant, std::string("fp64"));
+    expectClose(chosen, test::runRbf(hostDevice(), "cpu", wide, helmholtz), 1e-9);
+    rbf::Problem far = makeProblem(40, 9, false, 0, 0, 32);
+    for (double& x : far.sources)
+        x *= 1e20;
+    const Support s = rbf::supports("tiled", device, &far, &laplace);
+    QVERIFY2(!s.ok && s.reason.find("r² overflows fp32") != std::string::npos, s.reason.c_str());
+    QCOMPARE(test::runRbf(device, "", far, laplace).variant, std::string("fp64"));
+}
+
 void TestRbf::compareOnTargetSubset() {
     const rbf::Problem& full = namedProblem("planes 33 x50 complex");
     const rbf::Params params = kernelParams(rbf::Kernel::Helmholtz);

@@ -33,6 +33,7 @@ class TestRbf : public QObject {
     void referenceSemantics();
     void planeTargetsFollowTheSeed();
     void supportReasons();
+    void floatVariantsRefuseWhatFp32CannotHold();
     void compareOnTargetSubset();
     void fileRoundTrip();
     void rejectsBadInputs();

@@ -5,7 +5,10 @@
 #include "gpu/rbf/runner.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace clscope::rbf {
 
@@ -40,6 +43,59 @@ Support separableLimit(const Problem& p, const Params& params) {
                            kernelName(params.kernel) + ")"};
     if (!p.targets.planes)
         return {false, "separable needs the plane grid targets (--planes N), not a target list"};
+    return {};
+}
+
+// The longest distance a (target, source) pair can have: the diagonal of the box around the
+// sources and targets (plane targets lie in the unit cube).
+double longestDistance(const Problem& p) {
+    std::array<double, 3> lo{}, hi{};
+    bool any = false;
+    const auto take = [&](const double* x) {
+        for (int d = 0; d < 3; ++d)
+            lo[d] = any ? std::min(lo[d], x[d]) : x[d], hi[d] = any ? std::max(hi[d], x[d]) : x[d];
+        any = true;
+    };
+    for (std::size_t i = 0; i < p.sources.size(); i += 3)
+        take(&p.sources[i]);
+    const std::vector<double>& points = p.targets.points;
+    if (p.targets.planes) {
+        const double corners[2][3] = {{0, 0, 0}, {1, 1, 1}};
+        take(corners[0]), take(corners[1]);
+    }
+    for (std::size_t i = 0; !p.targets.planes && i < points.size(); i += 3)
+        take(&points[i]);
+    double squares = 0;
+    for (int d = 0; d < 3; ++d)
+        squares += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+    return std::sqrt(squares);
+}
+
+std::string number(double value) {
+    std::ostringstream out;
+    out.precision(3);
+    out << value;
+    return out.str();
+}
+
+// What the float variants can hold: r^2 finite in fp32, and Helmholtz's phase k r with its
+// fp32 error within the variant's tolerance. On random problems in the unit cube scaled up, the
+// relative deviation from float64 grew as about 1.4e-8 k R (k R = 1.7e3: 2.5e-5; 1.7e5:
+// 2.3e-3); k R up to tolerance / 2e-8 keeps a margin of about 1.4 (tiled: 500; the tests'
+// k = 200 case, k R = 415, stays on tiled within 1e-5).
+Support floatRange(const std::string& variant, const Problem& p, const Params& params) {
+    const double longest = longestDistance(p);
+    if (longest * longest > 1e37)
+        return {false, "pairs up to " + number(longest) +
+                           " apart: r² overflows fp32 (at most about 3.4e38); use fp64 or cpu"};
+    const double phase = params.wavenumber * longest,
+                 most = tolerance(variant, params.kernel) / 2e-8;
+    if (params.kernel == Kernel::Helmholtz && phase > most)
+        return {false, "Helmholtz phase k·r up to " + number(phase) + " (k " +
+                           number(params.wavenumber) + ", pairs up to " + number(longest) +
+                           " apart): fp32 keeps it within the tolerance " +
+                           number(tolerance(variant, params.kernel)) + " up to k·r " +
+                           number(most) + "; use fp64 or cpu"};
     return {};
 }
 
@@ -92,7 +148,8 @@ std::vector<VariantEntry> variantEntries() {
               VariantKind::OpenCL, "OpenCL 1.2", true),
         entry("tiled-fast", "tiled with native exp2/rsqrt/sin/cos and a pre-scaled exponent",
               VariantKind::OpenCL, "OpenCL 1.2", false),
-        entry("fp64", "tiled in double precision", VariantKind::OpenCL, "OpenCL 1.2, fp64", false),
+        // Preferred after tiled: the default where the float variants cannot hold the problem.
+        entry("fp64", "tiled in double precision", VariantKind::OpenCL, "OpenCL 1.2, fp64", true),
         entry("separable",
               "Gaussian on plane grids as F = A diag(c) B^T per plane (matrix product)",
               VariantKind::OpenCL, "OpenCL 1.2, Gaussian kernel, --planes targets", false),
@@ -107,6 +164,8 @@ Support supports(const std::string& variant, const DeviceInfo& device, const Pro
                                  [&](const VariantEntry& e) { return e.info.id == variant; });
     if (it == entries.end()) return {false, "no rbf variant '" + variant + "'"};
     if (const Support s = it->supports(device); !s.ok) return s;
+    if (problem && params && it->info.kind == VariantKind::OpenCL && variant != "fp64")
+        if (const Support s = floatRange(variant, *problem, *params); !s.ok) return s;
     if (variant == "seed" && problem) return seedLimit(device, problem->sourceCount());
     if (variant == "separable" && problem && params) return separableLimit(*problem, *params);
     return {};
@@ -170,7 +229,9 @@ void checkSample(const Problem& problem, const Params& params, Result& result) {
 
 Result evaluate(const DeviceInfo& device, const std::string& variant, const Problem& problem,
                 const Params& params, const Progress& progress) {
-    const std::string id = variant.empty() ? defaultVariant(device) : variant;
+    std::string id = variant.empty() ? defaultVariant(device) : variant;
+    // No variant named: fp64 where the float ones cannot hold the problem (floatRange).
+    if (variant.empty() && id != "cpu" && !supports(id, device, &problem, &params).ok) id = "fp64";
     if (std::find(variantIds().begin(), variantIds().end(), id) == variantIds().end())
         throw UsageError("rbf: no variant '" + id +
                          "' (seed, tiled, tiled-fast, fp64, separable, cpu)");
