@@ -14,20 +14,20 @@ double median(std::vector<double> values) {
 
 void TimingStats::add(const std::string& label, double ms, bool kernel) {
     auto [it, inserted] = samples_.try_emplace(label);
-    if (inserted) order_.push_back(label), kernel_[label] = kernel;
+    if (inserted) order_.push_back(label), kinds_[label].kernel = kernel;
     it->second.push_back(ms);
 }
 
 void TimingStats::addHostPhase(const std::string& label, double ms) {
     add(label, ms);
-    hostPhase_[label] = true;
+    kinds_[label].hostPhase = true;
 }
 
 void TimingStats::merge(const TimingStats& other) {
     for (const std::string& label : other.order_) {
         for (double ms : other.samples_.at(label))
-            add(label, ms, other.kernel_.at(label));
-        if (other.hostPhase_.count(label)) hostPhase_[label] = true;
+            add(label, ms, other.kinds_.at(label).kernel);
+        if (other.kinds_.at(label).hostPhase) kinds_[label].hostPhase = true;
     }
 }
 
@@ -41,8 +41,8 @@ std::vector<TimingRecord> TimingStats::records() const {
                        median(s),
                        *std::max_element(s.begin(), s.end()),
                        0.0,
-                       kernel_.at(label),
-                       hostPhase_.count(label) > 0};
+                       kinds_.at(label).kernel,
+                       kinds_.at(label).hostPhase};
         for (double v : s)
             r.totalMs += v;
         out.push_back(r);

@@ -22,7 +22,7 @@ class TimingStats {
     void add(const std::string& label, double ms, bool kernel = false);
     void addHostPhase(const std::string& label, double ms);
     void merge(const TimingStats& other);
-    void clear() { samples_.clear(), order_.clear(), kernel_.clear(), hostPhase_.clear(); }
+    void clear() { samples_.clear(), order_.clear(), kinds_.clear(); }
     bool empty() const { return order_.empty(); }
     std::vector<TimingRecord> records() const;
     // Sum over every label, or over the kernel labels only.
@@ -33,7 +33,10 @@ class TimingStats {
   private:
     std::map<std::string, std::vector<double>> samples_;
     std::vector<std::string> order_;
-    std::map<std::string, bool> kernel_, hostPhase_;
+    struct Kind {
+        bool kernel = false, hostPhase = false;
+    };
+    std::map<std::string, Kind> kinds_;
 };
 
 // Sum of the kernel records' totals.

@@ -27,7 +27,7 @@ bool BufferPool::poisons() const {
 }
 
 cl::Buffer BufferPool::take(std::size_t bytes, cl_mem_flags flags) {
-    std::vector<Kept> dropped; // released outside the lock
+    std::vector<SizedBuffer> dropped; // released outside the lock
     std::lock_guard lock(mutex_);
     for (auto it = buffers_.begin(); it != buffers_.end(); ++it)
         if (it->bytes == bytes && it->flags == flags) {
@@ -52,11 +52,6 @@ void BufferPool::give(cl::Buffer&& buffer, std::size_t bytes, cl_mem_flags flags
 std::size_t BufferPool::reused() const {
     std::lock_guard lock(mutex_);
     return reused_;
-}
-
-std::size_t BufferPool::keptBytes() const {
-    std::lock_guard lock(mutex_);
-    return kept_;
 }
 
 } // namespace clscope

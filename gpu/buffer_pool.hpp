@@ -10,6 +10,13 @@
 
 namespace clscope {
 
+// A device buffer with what an allocation of it asked for.
+struct SizedBuffer {
+    cl::Buffer buffer;
+    std::size_t bytes = 0;
+    cl_mem_flags flags = 0;
+};
+
 class BufferPool {
   public:
     BufferPool(bool gpu, std::size_t globalMemBytes);
@@ -26,20 +33,14 @@ class BufferPool {
     // Keep `buffer` when nothing else holds it and the pool stays under its cap (a quarter of
     // the device's memory); otherwise it is released as before.
     void give(cl::Buffer&& buffer, std::size_t bytes, cl_mem_flags flags);
-    // Buffers handed out again since the start, and bytes kept now.
+    // Buffers handed out again since the start.
     std::size_t reused() const;
-    std::size_t keptBytes() const;
 
   private:
-    struct Kept {
-        cl::Buffer buffer;
-        std::size_t bytes;
-        cl_mem_flags flags;
-    };
     bool gpu_;
     std::size_t cap_ = 0, kept_ = 0, reused_ = 0;
     mutable std::mutex mutex_;
-    std::vector<Kept> buffers_;
+    std::vector<SizedBuffer> buffers_;
 };
 
 } // namespace clscope

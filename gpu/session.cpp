@@ -145,7 +145,7 @@ ClSession::~ClSession() {
         return;
     }
     for (auto* list : {&spares_, &allocated_})
-        for (Allocation& a : *list)
+        for (SizedBuffer& a : *list)
             if (soleHolder(a.buffer))
                 device_->buffers().give(std::move(a.buffer), a.bytes, a.flags);
 }
@@ -233,9 +233,20 @@ cl::Buffer ClSession::allocate(std::size_t bytes, const std::string& what, cl_me
                           " MiB exceeds the maximum allocation of " +
                           std::to_string(info().maxAllocBytes >> 20) + " MiB on " + info().spec +
                           " (" + info().name + ")");
-    BufferPool& pool = device_->buffers();
     const std::size_t size = std::max<std::size_t>(bytes, 1);
-    if (!pool.enabled()) return newBuffer(size, what, flags);
+    if (!device_->buffers().enabled()) return newBuffer(size, what, flags);
+    cl::Buffer buffer = reusedBuffer(size, flags);
+    if (!buffer.get()) {
+        spares_.clear(); // their memory for the new buffer
+        buffer = newBuffer(size, what, flags);
+    }
+    allocated_.push_back({buffer, size, flags});
+    return buffer;
+}
+
+// A buffer of exactly `bytes` and `flags` from the session's spares, else from the device's
+// pool (null when neither has one), poisoned when the pool says so.
+cl::Buffer ClSession::reusedBuffer(std::size_t bytes, cl_mem_flags flags) {
     // Buffers the run has let go of (only the session holds them) become the session's
     // spares: its in-order queue may hand them out again at once.
     for (auto it = allocated_.begin(); it != allocated_.end();)
@@ -243,23 +254,19 @@ cl::Buffer ClSession::allocate(std::size_t bytes, const std::string& what, cl_me
             spares_.push_back(std::move(*it)), it = allocated_.erase(it);
         else
             ++it;
+    BufferPool& pool = device_->buffers();
     cl::Buffer buffer;
-    const auto spare = std::find_if(spares_.begin(), spares_.end(), [&](const Allocation& a) {
-        return a.bytes == size && a.flags == flags;
+    const auto spare = std::find_if(spares_.begin(), spares_.end(), [&](const SizedBuffer& a) {
+        return a.bytes == bytes && a.flags == flags;
     });
     if (spare != spares_.end())
         buffer = std::move(spare->buffer), spares_.erase(spare);
     else
-        buffer = pool.take(size, flags);
+        buffer = pool.take(bytes, flags);
     if (buffer.get() && pool.poisons())
         enqueueRecorded("poison reused buffer", [&](cl::Event* e) {
-            queue_.enqueueFillBuffer(buffer, cl_uchar(0xA5), 0, size, nullptr, e);
+            queue_.enqueueFillBuffer(buffer, cl_uchar(0xA5), 0, bytes, nullptr, e);
         });
-    if (!buffer.get()) {
-        spares_.clear(); // their memory for the new buffer
-        buffer = newBuffer(size, what, flags);
-    }
-    allocated_.push_back({buffer, size, flags});
     return buffer;
 }
 

@@ -115,14 +115,10 @@ class ClSession {
     };
     std::vector<PendingEvent> pending_;
     TimingStats timings_;
-    struct Allocation {
-        cl::Buffer buffer;
-        std::size_t bytes;
-        cl_mem_flags flags;
-    };
     // With the pool on: buffers handed out (for the pool at the end), and those the run has let
     // go of (reused by this session first).
-    std::vector<Allocation> allocated_, spares_;
+    std::vector<SizedBuffer> allocated_, spares_;
+    cl::Buffer reusedBuffer(std::size_t bytes, cl_mem_flags flags);
     static bool soleHolder(const cl::Buffer& buffer);
 };
 

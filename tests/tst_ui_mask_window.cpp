@@ -29,6 +29,14 @@ class TestUiMaskWindow : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
 
+    // The window shown at width x height with a small xpcs file open.
+    bool showWithSmallXpcs(MainWindow& window, int width, int height) {
+        window.resize(width, height);
+        window.show();
+        return QTest::qWaitForWindowExposed(&window) &&
+               window.openFile(QString::fromStdString(test::writeSmallXpcs(dir_)));
+    }
+
   private slots:
     void initTestCase() { test::useTemporarySettings(dir_); }
 
@@ -96,12 +104,8 @@ class TestUiMaskWindow : public QObject {
     // The partition from the keyboard alone, as the mnemonics promise: Alt+P (the Partition
     // tab), Alt+B (bins), Alt+E (φ sectors), Alt+A (Apply) give 12 x 4 = 48 labels.
     void partitionFromTheKeyboard() {
-        const QString file = QString::fromStdString(test::writeSmallXpcs(dir_));
         MainWindow window;
-        window.resize(1600, 1000);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.openFile(file));
+        QVERIFY(showWithSmallXpcs(window, 1600, 1000));
         window.focusMaskPanel();
         auto alt = [&](Qt::Key key) {
             QWidget* to = QApplication::focusWidget() ? QApplication::focusWidget() : &window;
@@ -164,12 +168,8 @@ class TestUiMaskWindow : public QObject {
 
     // A real drag on the offscreen view with the rectangle tool.
     void mouseDragDrawsRectangle() {
-        const QString file = QString::fromStdString(test::writeSmallXpcs(dir_));
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.openFile(file));
+        QVERIFY(showWithSmallXpcs(window, 1400, 900));
         ImageView& image = window.workbench().image();
         image.fitImage();
         QCustomPlot* plot = image.plot();
