@@ -97,6 +97,7 @@ class TestXpcsMma : public QObject {
     void emulatedTilingMatchesCpu();
     void fusedLagSumsMatchCpu_data();
     void fusedLagSumsMatchCpu();
+    void flushAtItsBound_data();
     void flushAtItsBound();
     void prepareOverSeveralSpans();
     void refusals();
@@ -129,6 +130,19 @@ void TestXpcsMma::emulatedTilingMatchesCpu_data() {
     QTest::newRow("70 frames, staged") << 70 << 0 << false << QString("1,1,4,8");
     QTest::newRow("129 frames, staged by 4 warps") << 129 << 0 << false << QString("2,2,2,4");
     QTest::newRow("70 frames, chunks of 90, staged") << 70 << 90 << false << QString("2,2,2,4");
+    // wgmma (MMA_WGMMA): 128 x 128 tiles from local memory, 3 or 2 stages of copies.
+    QTest::newRow("70 frames, wgmma") << 70 << 0 << false << QString("wgmma3");
+    QTest::newRow("129 frames, wgmma, 2 stages") << 129 << 0 << false << QString("wgmma2");
+    QTest::newRow("129 frames, chunks of 90, wgmma") << 129 << 90 << false << QString("wgmma3");
+}
+
+// The tuning of the wgmma Gram kernel with `stages` stages of copies.
+void useWgmma(xpcs::Params& p, int stages) {
+    const std::pair<const char*, int> tuning[] = {{"MMA_WGMMA", 1}, {"MMA_WM", 8},
+                                                  {"MMA_WN", 1},    {"MMA_MI", 1},
+                                                  {"MMA_NJ", 16},   {"MMA_WG_STAGES", stages}};
+    for (const auto& [name, value] : tuning)
+        p.tuning[name] = value;
 }
 
 void TestXpcsMma::emulatedTilingMatchesCpu() {
@@ -137,7 +151,9 @@ void TestXpcsMma::emulatedTilingMatchesCpu() {
     QFETCH(bool, pinned);
     QFETCH(QString, shape);
     xpcs::Params p = emulated();
-    if (!shape.isEmpty()) {
+    if (shape.startsWith("wgmma")) {
+        useWgmma(p, shape.back().digitValue());
+    } else if (!shape.isEmpty()) {
         const QStringList v = shape.split(',');
         p.tuning["MMA_STAGE"] = 1;
         for (int i = 0; i < 4; ++i)
@@ -191,14 +207,30 @@ void TestXpcsMma::fusedLagSumsMatchCpu() {
 // A bin of 800 pixels of 255, 400 in each of the 2 slots, sums 400 * 255^2 = 26 010 000 >
 // 2^24 per slot in every Gram entry: the 24-bit accumulators wrap unless flushed at their
 // bound (4 steps).
+// The same with the wgmma kernel (flushes between its blocks of two steps; 7 blocks a slot, so
+// its 3 stages of copies wrap around twice), whose flush interval must also be even.
+void TestXpcsMma::flushAtItsBound_data() {
+    QTest::addColumn<bool>("wgmma");
+    QTest::newRow("mma.sync") << false;
+    QTest::newRow("wgmma") << true;
+}
+
 void TestXpcsMma::flushAtItsBound() {
+    QFETCH(bool, wgmma);
     std::vector<std::uint8_t> v(40 * 20 * 40, 255);
     v[7] = 254; // one frame differs: g2 is not all ones
     const Array f = makeArray<std::uint8_t>({40, 20, 40}, v);
     const LabelMask m{20, 40, std::vector<std::int32_t>(800, 1)};
     xpcs::Params p = emulated();
+    if (wgmma) useWgmma(p, 3);
     checkAgainstCpu(f, m, p);
     p.tuning["MMA_FLUSH_STEPS"] = 5; // 5 steps could reach 2^23: refused
+    QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(testDevice(), "mma", f, m, p));
+    if (!wgmma) return;
+    p.tuning["MMA_FLUSH_STEPS"] = 3; // holds the bound, but falls inside a block: refused
+    QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(testDevice(), "mma", f, m, p));
+    p.tuning["MMA_FLUSH_STEPS"] = 4;
+    p.tuning["MMA_NJ"] = 8; // not the wgmma shape: refused
     QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(testDevice(), "mma", f, m, p));
 }
 

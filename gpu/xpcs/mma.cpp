@@ -45,6 +45,21 @@ std::size_t mmaThreads(const Tuning& t) {
     return 32 * shape(t, "MMA_WM") * shape(t, "MMA_WN");
 }
 
+// MMA_WGMMA=1 (xpcs_wgmma.cl): two warpgroups of m64n128 over 128 x 128 tiles, flushed between
+// blocks of two k32 steps.
+void checkWgmmaTuning(const Tuning& t, int flushSteps) {
+    if (!valueOr(t, "MMA_WGMMA", 0)) return;
+    if (shape(t, "MMA_WM") != 8 || shape(t, "MMA_WN") != 1 || shape(t, "MMA_MI") != 1 ||
+        shape(t, "MMA_NJ") != 16)
+        throw UsageError("xpcs mma: --tune MMA_WGMMA=1 takes the shape of two warpgroups of "
+                         "m64n128: --tune MMA_WM=8 --tune MMA_WN=1 --tune MMA_MI=1 --tune "
+                         "MMA_NJ=16");
+    if (flushSteps % 2)
+        throw UsageError("xpcs mma: --tune MMA_WGMMA=1 flushes between blocks of two k32 steps: "
+                         "MMA_FLUSH_STEPS must be even (it is " +
+                         std::to_string(flushSteps) + ")");
+}
+
 bool onNvidia(const DeviceInfo& d) {
     return d.platform.find("NVIDIA") != std::string::npos && d.type == "GPU";
 }
@@ -73,7 +88,7 @@ void gramStep(DeviceRun& run, const Chunk& chunk, int accumulate) {
     const int stride = static_cast<int>(chunk.paddedPixels());
     if (run.fused && !run.gram.get()) // the partials in place of the Gram matrices
         run.gram = run.session.allocate(partialWords(run) * 8, "xpcs mma lag partials");
-    cl::Kernel k = mmaKernel(run, "xpcs_mma");
+    cl::Kernel k = mmaKernel(run, valueOr(run.tuning, "MMA_WGMMA", 0) ? "xpcs_wgmma" : "xpcs_mma");
     setArgs(k, run.data, run.work, run.gram, run.sums, run.pixelCounts, run.gram, run.frames,
             run.framePad, stride, run.binCount, accumulate);
     run.session.launch(k, "xpcs mma", {{tiles * (tiles + 1) / 2 * threads, entries}, {threads, 1}});
@@ -184,6 +199,8 @@ void checkMmaTuning(const Tuning& tuning) {
                                    {"MMA_PREFETCH", 0, 1},
                                    {"MMA_STAGE", 0, 1},
                                    {"MMA_FUSE_LAGS", 0, 1},
+                                   {"MMA_WGMMA", 0, 1},
+                                   {"MMA_WG_STAGES", 2, 3},
                                    {"MMA_STREAM_FRAMES", 0, 1 << 20}};
     for (const Limit& l : limits)
         if (const int v = valueOr(tuning, l.name, l.min); v < l.min || v > l.max)
@@ -203,6 +220,7 @@ void checkMmaTuning(const Tuning& tuning) {
     if (rows != shape(tuning, "MMA_WN") * 8 * shape(tuning, "MMA_NJ"))
         throw UsageError("xpcs mma: the tile must be square: MMA_WM*16*MMA_MI (" +
                          std::to_string(rows) + ") must equal MMA_WN*8*MMA_NJ");
+    checkWgmmaTuning(tuning, steps);
     if (valueOr(tuning, "MMA_STAGE", 0) && 4 * shape(tuning, "MMA_MI") % shape(tuning, "MMA_WN"))
         throw UsageError("xpcs mma: --tune MMA_STAGE=1 needs 4*MMA_MI to be a multiple of MMA_WN "
                          "(the work-items share the staged rows evenly)");

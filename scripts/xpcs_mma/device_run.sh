@@ -32,6 +32,9 @@ tune() {
   echo "--tune MMA_WM=$wm --tune MMA_WN=$wn --tune MMA_MI=$mi --tune MMA_NJ=$nj" \
     "--tune MMA_PREP_FRAMES=${pf:-4} --tune MMA_PREFETCH=${pre:-1} --tune MMA_STAGE=${st:-0}"
 }
+# TUNES: tuning sets of mma to check bit for bit against cpu and time, each "A=1,B=2", e.g.
+# "MMA_WGMMA=1,MMA_WM=8,MMA_WN=1,MMA_MI=1,MMA_NJ=16" (one check of each dataset, one bench each).
+tunes() { local IFS=,; for t in $1; do echo "--tune $t"; done; }
 run_variant() { # dataset, label, options...
   local name=$1 label=$2; shift 2
   timeout 150 $CLI correlate "/tmp/$name.h5" --device ocl:NVIDIA "$@" -o "/tmp/${name}_$label.h5" >>"$log" 2>&1 ||
@@ -51,6 +54,10 @@ check() { # dataset name, generate options
     # shellcheck disable=SC2046
     run_variant "$name" "mma$s" --variant mma $(tune "$s")
   done
+  for t in ${TUNES:-}; do
+    # shellcheck disable=SC2046
+    run_variant "$name" "mma-${t//[=,]/}" --variant mma $(tunes "$t")
+  done
 }
 if [ -n "${VERBOSE:-}" ]; then # ptxas registers and spills of the default mma build
   $CLI generate xpcs -o /tmp/v.h5 --model seed --frames 64 --compression none >/dev/null
@@ -59,6 +66,12 @@ if [ -n "${VERBOSE:-}" ]; then # ptxas registers and spills of the default mma b
     CLSCOPE_CL_OPTIONS=-cl-nv-verbose CLSCOPE_CL_LOG=1 $CLI correlate /tmp/v.h5 --device ocl:NVIDIA \
       --variant mma $(tune "$s") -o /tmp/v_out.h5 2>&1 | grep -B1 -A2 "xpcs_mma'" |
       sed "s/^/ptxas $s: /" >>"$log"
+  done
+  for t in ${TUNES:-}; do # the kernel the tuning set picks, and any warning
+    # shellcheck disable=SC2046
+    CLSCOPE_CL_OPTIONS=-cl-nv-verbose CLSCOPE_CL_LOG=1 $CLI correlate /tmp/v.h5 --device ocl:NVIDIA \
+      --variant mma $(tunes "$t") -o /tmp/v_out.h5 2>&1 | grep -i -E -A2 "wgmma'|warn|error" |
+      head -40 | sed "s/^/ptxas $t: /" >>"$log"
   done
 fi
 check seed
@@ -76,8 +89,16 @@ for size in seed large; do
       --json "$OUT/bench_${size}_mma${s//,/-}.json" >>"$log" 2>&1
   done
 done
-# EXTRA: more --tune sets for mma, e.g. "MMA_STREAM=0 MMA_FUSE_LAGS=0" (one bench each).
-for t in ${EXTRA:-MMA_FUSE_LAGS=1}; do
+for t in ${TUNES:-}; do
+  for size in seed large; do
+    # shellcheck disable=SC2046
+    $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 $(tunes "$t") \
+      --json "$OUT/bench_${size}_mma-${t//[=,]/}.json" >>"$log" 2>&1
+  done
+done
+# EXTRA: more --tune sets for mma, e.g. "MMA_STREAM=0 MMA_FUSE_LAGS=0" (one bench each; unset:
+# MMA_FUSE_LAGS=1, empty: none).
+for t in ${EXTRA-MMA_FUSE_LAGS=1}; do
   for size in seed large; do
     $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 --tune "$t" \
       --json "$OUT/bench_${size}_mma-${t//=/}.json" >>"$log" 2>&1

@@ -1,0 +1,187 @@
+// ---- variant mma, MMA_WGMMA = 1: Gram tiles by warpgroup MMA (after xpcs_mma.cl) ----------
+//
+// Hopper's wgmma (sm_90a) in place of mma.sync: a work-group of two warpgroups (256 work-items)
+// takes one 128 x 128 lower tile of a bin's Gram matrix; warpgroup h computes rows 64 h .. +64
+// against the tile's 128 columns with wgmma.mma_async m64n128k32 u8 x u8 -> s32, both operands
+// read by the tensor cores from local memory. The work-group copies each block of 64 pixels of
+// the tile's 128 A rows and 128 B rows into local memory with cp.async, MMA_WG_STAGES blocks
+// deep (the copies of block b + stages - 1 run while block b multiplies), one barrier a block.
+//
+// Local layout of a block (the canonical K-major layout without swizzle of the PTX ISA): core
+// matrices of 8 rows x 16 bytes, each 128 contiguous bytes; the 4 core matrices of a group of
+// 8 rows (its 64 pixels) follow each other (leading byte offset 128), groups of 8 rows 512 bytes
+// apart (stride byte offset 512); the 128 B rows follow the 128 A rows. A warp's 16-byte copies
+// fill one group's 512 bytes (no bank conflict) from 8 rows x 64 bytes of global memory.
+//
+// Accumulators: work-item (warp w of its warpgroup, lane g*4+q) holds rows 16 w + g (+8) and
+// columns 8 j + 2 q (+1), j < 16: the layout of xpcs_mma with MMA_WM 8, MMA_MI 1, MMA_NJ 16,
+// whose flush (exact 64-bit sums every MMA_FLUSH_STEPS k32 steps, here an even number: flushes
+// fall between blocks of two steps) this kernel shares.
+//
+// MMA_EMULATE = 1: the same copies, layout, descriptors and flush points, with each wgmma
+// computed in plain C from local memory at the addresses its descriptors encode (offsets from
+// the stage array there) and the copies made by ordinary loads and stores (PoCL in CI).
+
+#if defined(MMA_FLUSH_STEPS) && defined(MMA_WGMMA) && MMA_WGMMA
+
+#if MMA_WM != 8 || MMA_WN != 1 || MMA_MI != 1 || MMA_NJ != 16
+#error "xpcs wgmma: two warpgroups of m64n128 (MMA_WM 8, MMA_WN 1, MMA_MI 1, MMA_NJ 16)"
+#endif
+#if MMA_FLUSH_STEPS % 2
+#error "xpcs wgmma: MMA_FLUSH_STEPS must be even (flushes fall between blocks of two steps)"
+#endif
+#ifndef MMA_WG_STAGES
+#define MMA_WG_STAGES 3
+#endif
+#define MMA_WG_UINT4 (2 * MMA_TILE * 4)               // 16-byte pieces of a block: A rows, B rows
+#define MMA_WG_COPIES (MMA_WG_UINT4 / MMA_THREADS)    // pieces a work-item copies per block
+#define MMA_WG_AT(row, kc) ((row) / 8 * 32 + (kc) * 8 + (row) % 8) // piece (row, kc) of a block
+#define MMA_WG_LBO 128
+#define MMA_WG_SBO 512
+
+// The wgmma descriptor of an operand at local address `address`: 64 rows, 32 pixels each.
+inline ulong xpcs_wgmma_desc(uint address) {
+    return (ulong)((address >> 4) & 0x3fff) | (ulong)(MMA_WG_LBO >> 4) << 16 |
+           (ulong)(MMA_WG_SBO >> 4) << 32;
+}
+
+#if MMA_EMULATE
+#define MMA_WG_ADDRESS(p) ((uint)((local const uchar*)(p) - (local const uchar*)stage))
+#define XPCS_WG_COPY(to, from) (*(to) = *(global const uint4*)(from))
+#define XPCS_WG_COMMIT_COPIES()
+#define XPCS_WG_WAIT_COPIES()
+#define XPCS_WG_PROXY_FENCE()
+#define XPCS_WG_ARRIVE()
+#define XPCS_WG_COMMIT()
+#define XPCS_WG_WAIT(d)
+
+// d += A B^T for work-item (warp w of its warpgroup, lane) as wgmma m64n128k32 would, A and B
+// read from `local` at the addresses, leading and stride byte offsets their descriptors hold.
+inline void xpcs_wgmma_emulate(local const uchar* local_, ulong da, ulong db, int w, int lane,
+                               uint d[MMA_NJ][4]) {
+    const uint a = (da & 0x3fff) << 4, aLbo = (da >> 16 & 0x3fff) << 4,
+               aSbo = (da >> 32 & 0x3fff) << 4;
+    const uint b = (db & 0x3fff) << 4, bLbo = (db >> 16 & 0x3fff) << 4,
+               bSbo = (db >> 32 & 0x3fff) << 4;
+    const int g = lane / 4, q = lane % 4;
+    for (int j = 0; j < MMA_NJ; ++j)
+        for (int c = 0; c < 4; ++c) {
+            const int m = 16 * w + g + 8 * (c >> 1), n = 8 * j + 2 * q + (c & 1);
+            uint sum = d[j][c];
+            for (int k = 0; k < 32; ++k)
+                sum += (uint)local_[a + m / 8 * aSbo + k / 16 * aLbo + m % 8 * 16 + k % 16] *
+                       local_[b + n / 8 * bSbo + k / 16 * bLbo + n % 8 * 16 + k % 16];
+#if MMA_EMU_BITS < 32
+            sum &= (1u << MMA_EMU_BITS) - 1u;
+#endif
+            d[j][c] = sum;
+        }
+}
+#define XPCS_WG_MMA(d, da, db)                                                                     \
+    xpcs_wgmma_emulate((local const uchar*)stage, da, db, warp % 4, lane, d)
+
+#else
+// The shared-window address of a local pointer.
+#define MMA_WG_ADDRESS(p) ((uint)(size_t)(p))
+#define XPCS_WG_COPY(to, from)                                                                     \
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(MMA_WG_ADDRESS(to)),           \
+                 "l"(from)                                                                         \
+                 : "memory")
+#define XPCS_WG_COMMIT_COPIES() asm volatile("cp.async.commit_group;" ::: "memory")
+#define XPCS_WG_WAIT_COPIES()                                                                      \
+    asm volatile("cp.async.wait_group %0;" ::"n"(MMA_WG_STAGES - 2) : "memory")
+// Local memory written through the generic proxy, read next by the tensor cores.
+#define XPCS_WG_PROXY_FENCE() asm volatile("fence.proxy.async.shared::cta;" ::: "memory")
+#define XPCS_WG_ARRIVE() asm volatile("wgmma.fence.sync.aligned;" ::: "memory")
+#define XPCS_WG_COMMIT() asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory")
+#define XPCS_WG_D4(d, j) "+r"(d[j][0]), "+r"(d[j][1]), "+r"(d[j][2]), "+r"(d[j][3])
+#define XPCS_WG_D(d)                                                                               \
+    XPCS_WG_D4(d, 0), XPCS_WG_D4(d, 1), XPCS_WG_D4(d, 2), XPCS_WG_D4(d, 3), XPCS_WG_D4(d, 4),      \
+        XPCS_WG_D4(d, 5), XPCS_WG_D4(d, 6), XPCS_WG_D4(d, 7), XPCS_WG_D4(d, 8), XPCS_WG_D4(d, 9),  \
+        XPCS_WG_D4(d, 10), XPCS_WG_D4(d, 11), XPCS_WG_D4(d, 12), XPCS_WG_D4(d, 13),                \
+        XPCS_WG_D4(d, 14), XPCS_WG_D4(d, 15)
+// Waits for the warpgroup's wgmma; the accumulators are its operands, so that nothing reads
+// them before.
+#define XPCS_WG_WAIT(d) asm volatile("wgmma.wait_group.sync.aligned 0;" : XPCS_WG_D(d)::"memory")
+
+inline void xpcs_wgmma_one(uint d[MMA_NJ][4], ulong da, ulong db) {
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k32.s32.u8.u8 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+                 "%64, %65, p;\n}\n"
+                 : XPCS_WG_D(d)
+                 : "l"(da), "l"(db), "r"(1)
+                 : "memory");
+}
+#define XPCS_WG_MMA(d, da, db) xpcs_wgmma_one(d, da, db)
+#endif
+
+// Block `block` of the work entry's pixels into stage buffer `buf` (this work-item's pieces).
+#define XPCS_WG_FETCH(buf, block)                                                                  \
+    _Pragma("unroll") for (int l = 0; l < MMA_WG_COPIES; ++l)                                      \
+        XPCS_WG_COPY(&stage[buf][at[l]], from[l] + (size_t)(block) * MMA_KB)
+
+// Arguments as xpcs_mma's (sums, pixelCounts and partials unused). Global (lower tiles * 256,
+// work entries); work-group (256, 1).
+kernel void xpcs_wgmma(global const uchar* data, global const int4* work, global ulong* gram,
+                       global const ulong* sums, global const long* pixelCounts,
+                       global ulong* partials, int frames, int framePad, int stride, int binCount,
+                       int accumulate) {
+    local uint4 stage[MMA_WG_STAGES][MMA_WG_UINT4];
+    const int2 tile = xpcs_lower_tile(get_group_id(0)) * MMA_TILE;
+    const int4 item = work[get_group_id(1)];
+    const int lid = get_local_id(0), warp = lid / 32, lane = lid % 32, g = lane / 4, q = lane % 4;
+    const int t1 = tile.x + 16 * warp, t2 = tile.y;
+    uint acc[1][MMA_NJ][4];
+#pragma unroll
+    for (int j = 0; j < MMA_NJ; ++j)
+#pragma unroll
+        for (int c = 0; c < 4; ++c)
+            acc[0][j][c] = 0;
+    // The work-item's pieces: piece e = lid + 256 l is row e / 4 (A rows, then B rows), 16
+    // bytes e % 4 of each 64; rows past the last frame read the last frame (their sums land in
+    // Gram cells nobody reads).
+    global const uchar* from[MMA_WG_COPIES];
+    int at[MMA_WG_COPIES];
+#pragma unroll
+    for (int l = 0; l < MMA_WG_COPIES; ++l) {
+        const int e = lid + MMA_THREADS * l, row = e / 4;
+        const int t = row < MMA_TILE ? tile.x + row : tile.y + row - MMA_TILE;
+        from[l] = data + (size_t)min(t, frames - 1) * stride + item.y + 16 * (e % 4);
+        at[l] = MMA_WG_AT(row, e % 4);
+    }
+    const int blocks = (item.z - item.y) / MMA_KB;
+#pragma unroll
+    for (int s = 0; s < MMA_WG_STAGES - 1; ++s) {
+        if (s < blocks) XPCS_WG_FETCH(s, s);
+        XPCS_WG_COMMIT_COPIES();
+    }
+    int add = accumulate, steps = 0;
+    for (int b = 0; b < blocks; ++b) {
+        XPCS_WG_WAIT_COPIES(); // this work-item's pieces of block b are in
+        XPCS_WG_PROXY_FENCE();
+        barrier(CLK_LOCAL_MEM_FENCE); // everyone's; every warpgroup is done with block b - 1
+        const int next = b + MMA_WG_STAGES - 1;
+        if (next < blocks) XPCS_WG_FETCH(next % MMA_WG_STAGES, next); // into block b - 1's buffer
+        XPCS_WG_COMMIT_COPIES();
+        local const uint4* s = stage[b % MMA_WG_STAGES];
+        const uint a0 = MMA_WG_ADDRESS(s + MMA_WG_AT(64 * (warp / 4), 0));
+        const uint b0 = MMA_WG_ADDRESS(s + MMA_WG_AT(MMA_TILE, 0));
+        XPCS_WG_ARRIVE();
+        XPCS_WG_MMA(acc[0], xpcs_wgmma_desc(a0), xpcs_wgmma_desc(b0)); // pixels 0-31: kc 0, 1
+        XPCS_WG_MMA(acc[0], xpcs_wgmma_desc(a0 + 256), xpcs_wgmma_desc(b0 + 256)); // 32-63
+        XPCS_WG_COMMIT();
+        XPCS_WG_WAIT(acc[0]);
+        if ((steps += 2) == MMA_FLUSH_STEPS) {
+            xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);
+            add = 1, steps = 0;
+        }
+    }
+    if (steps > 0 || add == accumulate) // also stores the zeros of an empty piece
+        xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);
+}
+
+#endif
