@@ -1,6 +1,7 @@
 #include "gpu/session.hpp"
 
 #include "core/errors.hpp"
+#include "gpu/arch_specific.hpp"
 #include "gpu/kernel_source.hpp"
 
 #include <algorithm>
@@ -61,14 +62,30 @@ ClDevice::ClDevice(const DeviceInfo& info)
 }
 
 // Kernel developers: CLSCOPE_CL_OPTIONS is appended to every build's options (e.g.
-// -cl-nv-verbose), CLSCOPE_CL_LOG=1 prints each new program's build log to stderr.
+// -cl-nv-verbose), CLSCOPE_CL_LOG=1 prints each new program's build log to stderr. A source with
+// architecture-specific instructions (gpu/arch_specific.hpp) is built twice on NVIDIA: for the
+// plain target, then from its PTX made specific.
 cl::Program ClDevice::program(const std::string& source, const std::string& givenOptions) {
     const char* extra = std::getenv("CLSCOPE_CL_OPTIONS");
     const std::string options = givenOptions + (extra ? std::string(" ") + extra : "");
     const auto key = std::make_tuple(std::hash<std::string>{}(source), options);
     std::lock_guard lock(mutex_);
     if (auto it = programs_.find(key); it != programs_.end()) return it->second;
-    cl::Program program(context_, source);
+    cl::Program program = built(cl::Program(context_, source), options);
+    if (info_.platform.find("NVIDIA") != std::string::npos &&
+        source.find(archSpecificMark) != std::string::npos)
+        if (const auto ptx = archSpecificPtx(ptxOf(program))) {
+            const cl::Program::Binaries binaries{{ptx->begin(), ptx->end()}};
+            program = built(cl::Program(context_, {device_}, binaries), extra ? extra : "");
+        }
+    if (const char* log = std::getenv("CLSCOPE_CL_LOG"); log && std::string(log) == "1")
+        std::cerr << "build log (" << info_.spec << ", " << options << "):\n"
+                  << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_) << "\n";
+    programs_.emplace(key, program);
+    return program;
+}
+
+cl::Program ClDevice::built(cl::Program program, const std::string& options) {
     try {
         program.build({device_}, options.c_str());
     } catch (const cl::Error& e) {
@@ -82,11 +99,15 @@ cl::Program ClDevice::program(const std::string& source, const std::string& give
                           ") with options '" + options + "': " + clErrorName(e.err()) +
                           "\nbuild log:\n" + log);
     }
-    if (const char* log = std::getenv("CLSCOPE_CL_LOG"); log && std::string(log) == "1")
-        std::cerr << "build log (" << info_.spec << ", " << options << "):\n"
-                  << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_) << "\n";
-    programs_.emplace(key, program);
     return program;
+}
+
+// The program binary of the device (NVIDIA's is PTX text), up to its first NUL.
+std::string ClDevice::ptxOf(const cl::Program& program) const {
+    const cl::Program::Binaries binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+    if (binaries.empty()) return {};
+    const auto& b = binaries.front();
+    return std::string(b.begin(), std::find(b.begin(), b.end(), 0));
 }
 
 std::size_t ClDevice::cachedPrograms() const {

@@ -45,6 +45,9 @@ class ClDevice {
     BufferPool& buffers() { return buffers_; }
 
   private:
+    cl::Program built(cl::Program program, const std::string& options);
+    std::string ptxOf(const cl::Program& program) const;
+
     DeviceInfo info_;
     cl::Device device_;
     cl::Context context_;

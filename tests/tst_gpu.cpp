@@ -1,6 +1,7 @@
 // The OpenCL layer on PoCL: enumeration, device specs, build, launch checks, profiling.
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
+#include "gpu/arch_specific.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/kernel_source.hpp"
 #include "gpu/session.hpp"
@@ -221,6 +222,24 @@ class TestGpu : public QObject {
         const auto& reg = AlgorithmRegistry::instance();
         EXPECT_ERROR(UsageError, reg.find("xpcs").variant("no-such-variant"), "no-such-variant");
         QCOMPARE(reg.ids().size(), std::size_t{5}); // xpcs, cluster, rbf, spots and the toy
+    }
+
+    // NVIDIA's PTX of a kernel with marked sm_90a instructions, made specific for the rebuild.
+    void archSpecificPtxRestoresMarkedInstructions() {
+        const std::string mark = archSpecificMark;
+        const std::string ptx = ".version 8.7\n.target sm_90, texmode_independent\n"
+                                "\t// begin inline asm\n\t" +
+                                mark + "wgmma.fence.sync.aligned;\n\tmov.u32 %r1, 2;\n\t" +
+                                mark + "wgmma.commit_group.sync.aligned;\n";
+        const auto got = archSpecificPtx(ptx);
+        QVERIFY(got.has_value());
+        QCOMPARE(*got, std::string(".version 8.7\n.target sm_90a, texmode_independent\n"
+                                   "\t// begin inline asm\n\twgmma.fence.sync.aligned;\n"
+                                   "\tmov.u32 %r1, 2;\n\twgmma.commit_group.sync.aligned;\n"));
+        QCOMPARE(*archSpecificPtx(*got + mark + "x;"), *got + "x;"); // "a" is not added twice
+        QVERIFY(!archSpecificPtx(".target sm_90\n// a comment\n").has_value());
+        EXPECT_ERROR(DeviceError, archSpecificPtx(mark + "wgmma.fence;"), "no .target sm_");
+        EXPECT_ERROR(DeviceError, archSpecificPtx(".target sm_x\n" + mark), "no number");
     }
 };
 

@@ -81,6 +81,10 @@ inline void xpcs_wgmma_emulate(local const uchar* local_, ulong da, ulong db, in
     xpcs_wgmma_emulate((local const uchar*)stage, da, db, warp % 4, lane, d)
 
 #else
+// NVIDIA's OpenCL builds for sm_90, whose ptxas refuses wgmma: each wgmma instruction follows
+// this mark (a PTX comment there), and the host builds the PTX again with the marks removed for
+// sm_90a (gpu/arch_specific.hpp).
+#define XPCS_SM90A "// clscope:arch-specific "
 // The shared-window address of a local pointer.
 #define MMA_WG_ADDRESS(p) ((uint)(size_t)(p))
 #define XPCS_WG_COPY(to, from)                                                                     \
@@ -92,8 +96,8 @@ inline void xpcs_wgmma_emulate(local const uchar* local_, ulong da, ulong db, in
     asm volatile("cp.async.wait_group %0;" ::"n"(MMA_WG_STAGES - 2) : "memory")
 // Local memory written through the generic proxy, read next by the tensor cores.
 #define XPCS_WG_PROXY_FENCE() asm volatile("fence.proxy.async.shared::cta;" ::: "memory")
-#define XPCS_WG_ARRIVE() asm volatile("wgmma.fence.sync.aligned;" ::: "memory")
-#define XPCS_WG_COMMIT() asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory")
+#define XPCS_WG_ARRIVE() asm volatile(XPCS_SM90A "wgmma.fence.sync.aligned;" ::: "memory")
+#define XPCS_WG_COMMIT() asm volatile(XPCS_SM90A "wgmma.commit_group.sync.aligned;" ::: "memory")
 #define XPCS_WG_D4(d, j) "+r"(d[j][0]), "+r"(d[j][1]), "+r"(d[j][2]), "+r"(d[j][3])
 #define XPCS_WG_D(d)                                                                               \
     XPCS_WG_D4(d, 0), XPCS_WG_D4(d, 1), XPCS_WG_D4(d, 2), XPCS_WG_D4(d, 3), XPCS_WG_D4(d, 4),      \
@@ -102,11 +106,11 @@ inline void xpcs_wgmma_emulate(local const uchar* local_, ulong da, ulong db, in
         XPCS_WG_D4(d, 14), XPCS_WG_D4(d, 15)
 // Waits for the warpgroup's wgmma; the accumulators are its operands, so that nothing reads
 // them before.
-#define XPCS_WG_WAIT(d) asm volatile("wgmma.wait_group.sync.aligned 0;" : XPCS_WG_D(d)::"memory")
+#define XPCS_WG_WAIT(d) asm volatile(XPCS_SM90A "wgmma.wait_group.sync.aligned 0;" : XPCS_WG_D(d)::"memory")
 
 inline void xpcs_wgmma_one(uint d[MMA_NJ][4], ulong da, ulong db) {
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k32.s32.u8.u8 {"
+                 XPCS_SM90A "wgmma.mma_async.sync.aligned.m64n128k32.s32.u8.u8 {"
                  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
                  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
                  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
