@@ -26,7 +26,8 @@ std::optional<std::string> archSpecificPtx(const std::string& ptx) {
     while (end < out.size() && std::isdigit(static_cast<unsigned char>(out[end])))
         ++end;
     if (end == t + target.size())
-        throw DeviceError("PTX with architecture-specific instructions: no number after .target sm_");
+        throw DeviceError(
+            "PTX with architecture-specific instructions: no number after .target sm_");
     if (end == out.size() || out[end] != 'a') out.insert(end, "a");
     return out;
 }

@@ -229,8 +229,8 @@ class TestGpu : public QObject {
         const std::string mark = archSpecificMark;
         const std::string ptx = ".version 8.7\n.target sm_90, texmode_independent\n"
                                 "\t// begin inline asm\n\t" +
-                                mark + "wgmma.fence.sync.aligned;\n\tmov.u32 %r1, 2;\n\t" +
-                                mark + "wgmma.commit_group.sync.aligned;\n";
+                                mark + "wgmma.fence.sync.aligned;\n\tmov.u32 %r1, 2;\n\t" + mark +
+                                "wgmma.commit_group.sync.aligned;\n";
         const auto got = archSpecificPtx(ptx);
         QVERIFY(got.has_value());
         QCOMPARE(*got, std::string(".version 8.7\n.target sm_90a, texmode_independent\n"
