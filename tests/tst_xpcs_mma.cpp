@@ -130,17 +130,26 @@ void TestXpcsMma::emulatedTilingMatchesCpu_data() {
     QTest::newRow("70 frames, staged") << 70 << 0 << false << QString("1,1,4,8");
     QTest::newRow("129 frames, staged by 4 warps") << 129 << 0 << false << QString("2,2,2,4");
     QTest::newRow("70 frames, chunks of 90, staged") << 70 << 90 << false << QString("2,2,2,4");
-    // wgmma (MMA_WGMMA): 128 x 128 tiles from local memory, 3 or 2 stages of copies.
-    QTest::newRow("70 frames, wgmma") << 70 << 0 << false << QString("wgmma3");
-    QTest::newRow("129 frames, wgmma, 2 stages") << 129 << 0 << false << QString("wgmma2");
-    QTest::newRow("129 frames, chunks of 90, wgmma") << 129 << 90 << false << QString("wgmma3");
+    // wgmma (MMA_WGMMA): 128 x 128 tiles from local memory; "wgmma" with the pixels a block,
+    // the stages of copies and the wgmma groups left in flight.
+    QTest::newRow("70 frames, wgmma") << 70 << 0 << false << QString("wgmma32,5,1");
+    QTest::newRow("129 frames, wgmma, 64-pixel blocks")
+        << 129 << 0 << false << QString("wgmma64,2,0");
+    QTest::newRow("129 frames, chunks of 90, wgmma")
+        << 129 << 90 << false << QString("wgmma64,3,1");
 }
 
-// The tuning of the wgmma Gram kernel with `stages` stages of copies.
-void useWgmma(xpcs::Params& p, int stages) {
-    const std::pair<const char*, int> tuning[] = {{"MMA_WGMMA", 1}, {"MMA_WM", 8},
-                                                  {"MMA_WN", 1},    {"MMA_MI", 1},
-                                                  {"MMA_NJ", 16},   {"MMA_WG_STAGES", stages}};
+// The tuning of the wgmma Gram kernel: blocks of `kb` pixels, `stages` stages of copies,
+// `inflight` wgmma groups left running across a barrier.
+void useWgmma(xpcs::Params& p, int kb = 32, int stages = 5, int inflight = 1) {
+    const std::pair<const char*, int> tuning[] = {{"MMA_WGMMA", 1},
+                                                  {"MMA_WM", 8},
+                                                  {"MMA_WN", 1},
+                                                  {"MMA_MI", 1},
+                                                  {"MMA_NJ", 16},
+                                                  {"MMA_WG_KB", kb},
+                                                  {"MMA_WG_STAGES", stages},
+                                                  {"MMA_WG_INFLIGHT", inflight}};
     for (const auto& [name, value] : tuning)
         p.tuning[name] = value;
 }
@@ -152,7 +161,8 @@ void TestXpcsMma::emulatedTilingMatchesCpu() {
     QFETCH(QString, shape);
     xpcs::Params p = emulated();
     if (shape.startsWith("wgmma")) {
-        useWgmma(p, shape.back().digitValue());
+        const QStringList v = shape.mid(5).split(',');
+        useWgmma(p, v[0].toInt(), v[1].toInt(), v[2].toInt());
     } else if (!shape.isEmpty()) {
         const QStringList v = shape.split(',');
         p.tuning["MMA_STAGE"] = 1;
@@ -208,7 +218,7 @@ void TestXpcsMma::fusedLagSumsMatchCpu() {
 // 2^24 per slot in every Gram entry: the 24-bit accumulators wrap unless flushed at their
 // bound (4 steps).
 // The same with the wgmma kernel (flushes between its blocks of two steps; 7 blocks a slot, so
-// its 3 stages of copies wrap around twice), whose flush interval must also be even.
+// its 4 stages of copies wrap around), whose flush interval must also be even.
 void TestXpcsMma::flushAtItsBound_data() {
     QTest::addColumn<bool>("wgmma");
     QTest::newRow("mma.sync") << false;
@@ -222,7 +232,7 @@ void TestXpcsMma::flushAtItsBound() {
     const Array f = makeArray<std::uint8_t>({40, 20, 40}, v);
     const LabelMask m{20, 40, std::vector<std::int32_t>(800, 1)};
     xpcs::Params p = emulated();
-    if (wgmma) useWgmma(p, 3);
+    if (wgmma) useWgmma(p, 64, 4, 1);
     checkAgainstCpu(f, m, p);
     p.tuning["MMA_FLUSH_STEPS"] = 5; // 5 steps could reach 2^23: refused
     QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(testDevice(), "mma", f, m, p));
@@ -230,6 +240,9 @@ void TestXpcsMma::flushAtItsBound() {
     p.tuning["MMA_FLUSH_STEPS"] = 3; // holds the bound, but falls inside a block: refused
     QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(testDevice(), "mma", f, m, p));
     p.tuning["MMA_FLUSH_STEPS"] = 4;
+    p.tuning["MMA_WG_STAGES"] = 2; // with one group in flight, no block could be copied ahead
+    QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(testDevice(), "mma", f, m, p));
+    p.tuning["MMA_WG_STAGES"] = 4;
     p.tuning["MMA_NJ"] = 8; // not the wgmma shape: refused
     QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(testDevice(), "mma", f, m, p));
 }

@@ -45,8 +45,9 @@ std::size_t mmaThreads(const Tuning& t) {
     return 32 * shape(t, "MMA_WM") * shape(t, "MMA_WN");
 }
 
-// MMA_WGMMA=1 (xpcs_wgmma.cl): two warpgroups of m64n128 over 128 x 128 tiles, flushed between
-// blocks of two k32 steps.
+// MMA_WGMMA=1 (xpcs_wgmma.cl): two warpgroups of m64n128 over 128 x 128 tiles, blocks of
+// MMA_WG_KB pixels (32 or 64) copied MMA_WG_STAGES - 1 - MMA_WG_INFLIGHT blocks ahead, flushed
+// between blocks.
 void checkWgmmaTuning(const Tuning& t, int flushSteps) {
     if (!valueOr(t, "MMA_WGMMA", 0)) return;
     if (shape(t, "MMA_WM") != 8 || shape(t, "MMA_WN") != 1 || shape(t, "MMA_MI") != 1 ||
@@ -54,10 +55,18 @@ void checkWgmmaTuning(const Tuning& t, int flushSteps) {
         throw UsageError("xpcs mma: --tune MMA_WGMMA=1 takes the shape of two warpgroups of "
                          "m64n128: --tune MMA_WM=8 --tune MMA_WN=1 --tune MMA_MI=1 --tune "
                          "MMA_NJ=16");
-    if (flushSteps % 2)
-        throw UsageError("xpcs mma: --tune MMA_WGMMA=1 flushes between blocks of two k32 steps: "
-                         "MMA_FLUSH_STEPS must be even (it is " +
-                         std::to_string(flushSteps) + ")");
+    const int kb = valueOr(t, "MMA_WG_KB", 32), steps = kb / 32;
+    if (kb != 32 && kb != 64)
+        throw UsageError("xpcs mma: --tune MMA_WG_KB=" + std::to_string(kb) +
+                         " is not a block of pixels wgmma takes; accepted: 32, 64");
+    if (flushSteps % steps)
+        throw UsageError("xpcs mma: --tune MMA_WGMMA=1 flushes between blocks of " +
+                         std::to_string(steps) + " k32 steps: MMA_FLUSH_STEPS (" +
+                         std::to_string(flushSteps) + ") must be a multiple of " +
+                         std::to_string(steps));
+    if (valueOr(t, "MMA_WG_STAGES", 5) - 1 - valueOr(t, "MMA_WG_INFLIGHT", 1) < 1)
+        throw UsageError("xpcs mma: --tune MMA_WG_STAGES must exceed MMA_WG_INFLIGHT + 1 (the "
+                         "copies run at least one block ahead)");
 }
 
 bool onNvidia(const DeviceInfo& d) {
@@ -200,7 +209,9 @@ void checkMmaTuning(const Tuning& tuning) {
                                    {"MMA_STAGE", 0, 1},
                                    {"MMA_FUSE_LAGS", 0, 1},
                                    {"MMA_WGMMA", 0, 1},
-                                   {"MMA_WG_STAGES", 2, 3},
+                                   {"MMA_WG_KB", 32, 64},
+                                   {"MMA_WG_STAGES", 2, 6},
+                                   {"MMA_WG_INFLIGHT", 0, 1},
                                    {"MMA_STREAM_FRAMES", 0, 1 << 20}};
     for (const Limit& l : limits)
         if (const int v = valueOr(tuning, l.name, l.min); v < l.min || v > l.max)

@@ -3,20 +3,22 @@
 // Hopper's wgmma (sm_90a) in place of mma.sync: a work-group of two warpgroups (256 work-items)
 // takes one 128 x 128 lower tile of a bin's Gram matrix; warpgroup h computes rows 64 h .. +64
 // against the tile's 128 columns with wgmma.mma_async m64n128k32 u8 x u8 -> s32, both operands
-// read by the tensor cores from local memory. The work-group copies each block of 64 pixels of
-// the tile's 128 A rows and 128 B rows into local memory with cp.async, MMA_WG_STAGES blocks
-// deep (the copies of block b + stages - 1 run while block b multiplies), one barrier a block.
+// read by the tensor cores from local memory. The work-group copies each block of MMA_WG_KB
+// pixels (32 or 64) of the tile's 128 A rows and 128 B rows into a ring of MMA_WG_STAGES local
+// buffers with cp.async, one barrier a block; a warpgroup leaves MMA_WG_INFLIGHT (0 or 1) of its
+// wgmma groups running across the barrier, so the copies run MMA_WG_STAGES - 1 - MMA_WG_INFLIGHT
+// blocks ahead (a buffer is refilled once no wgmma reads it).
 //
 // Local layout of a block (the canonical K-major layout without swizzle of the PTX ISA): core
-// matrices of 8 rows x 16 bytes, each 128 contiguous bytes; the 4 core matrices of a group of
-// 8 rows (its 64 pixels) follow each other (leading byte offset 128), groups of 8 rows 512 bytes
-// apart (stride byte offset 512); the 128 B rows follow the 128 A rows. A warp's 16-byte copies
-// fill one group's 512 bytes (no bank conflict) from 8 rows x 64 bytes of global memory.
+// matrices of 8 rows x 16 bytes, each 128 contiguous bytes; the MMA_WG_KB / 16 core matrices of
+// a group of 8 rows follow each other (leading byte offset 128), groups of 8 rows MMA_WG_SBO
+// bytes apart; the 128 B rows follow the 128 A rows. A warp's 16-byte copies fill whole groups
+// (no bank conflict) from 8 or 16 rows of global memory.
 //
 // Accumulators: work-item (warp w of its warpgroup, lane g*4+q) holds rows 16 w + g (+8) and
 // columns 8 j + 2 q (+1), j < 16: the layout of xpcs_mma with MMA_WM 8, MMA_MI 1, MMA_NJ 16,
-// whose flush (exact 64-bit sums every MMA_FLUSH_STEPS k32 steps, here an even number: flushes
-// fall between blocks of two steps) this kernel shares.
+// whose flush (exact 64-bit sums every MMA_FLUSH_STEPS k32 steps, here a multiple of a block's
+// steps: flushes fall between blocks) this kernel shares.
 //
 // MMA_EMULATE = 1: the same copies, layout, descriptors and flush points, with each wgmma
 // computed in plain C from local memory at the addresses its descriptors encode (offsets from
@@ -27,17 +29,26 @@
 #if MMA_WM != 8 || MMA_WN != 1 || MMA_MI != 1 || MMA_NJ != 16
 #error "xpcs wgmma: two warpgroups of m64n128 (MMA_WM 8, MMA_WN 1, MMA_MI 1, MMA_NJ 16)"
 #endif
-#if MMA_FLUSH_STEPS % 2
-#error "xpcs wgmma: MMA_FLUSH_STEPS must be even (flushes fall between blocks of two steps)"
+#ifndef MMA_WG_KB
+#define MMA_WG_KB 32
 #endif
 #ifndef MMA_WG_STAGES
-#define MMA_WG_STAGES 3
+#define MMA_WG_STAGES 5
 #endif
-#define MMA_WG_UINT4 (2 * MMA_TILE * 4)               // 16-byte pieces of a block: A rows, B rows
-#define MMA_WG_COPIES (MMA_WG_UINT4 / MMA_THREADS)    // pieces a work-item copies per block
-#define MMA_WG_AT(row, kc) ((row) / 8 * 32 + (kc) * 8 + (row) % 8) // piece (row, kc) of a block
+#ifndef MMA_WG_INFLIGHT
+#define MMA_WG_INFLIGHT 1
+#endif
+#define MMA_WG_STEPS (MMA_WG_KB / 32)                     // k32 steps a block
+#define MMA_WG_AHEAD (MMA_WG_STAGES - 1 - MMA_WG_INFLIGHT) // blocks copied ahead
+#if MMA_KB % MMA_WG_KB || MMA_WG_KB % 32 || MMA_FLUSH_STEPS % MMA_WG_STEPS || MMA_WG_AHEAD < 1
+#error "xpcs wgmma: MMA_WG_KB 32 or 64, MMA_FLUSH_STEPS a multiple of its steps, 1+ block ahead"
+#endif
+#define MMA_WG_PIECES (MMA_WG_KB / 16)                  // 16-byte pieces of a row in a block
+#define MMA_WG_UINT4 (2 * MMA_TILE * MMA_WG_PIECES)     // pieces of a block: A rows, B rows
+#define MMA_WG_COPIES (MMA_WG_UINT4 / MMA_THREADS)      // pieces a work-item copies per block
+#define MMA_WG_AT(row, kc) ((row) / 8 * 8 * MMA_WG_PIECES + (kc) * 8 + (row) % 8) // a piece
 #define MMA_WG_LBO 128
-#define MMA_WG_SBO 512
+#define MMA_WG_SBO (128 * MMA_WG_PIECES)
 
 // The wgmma descriptor of an operand at local address `address`: 64 rows, 32 pixels each.
 inline ulong xpcs_wgmma_desc(uint address) {
@@ -53,7 +64,7 @@ inline ulong xpcs_wgmma_desc(uint address) {
 #define XPCS_WG_PROXY_FENCE()
 #define XPCS_WG_ARRIVE()
 #define XPCS_WG_COMMIT()
-#define XPCS_WG_WAIT(d)
+#define XPCS_WG_WAIT(d, n)
 
 // d += A B^T for work-item (warp w of its warpgroup, lane) as wgmma m64n128k32 would, A and B
 // read from `local` at the addresses, leading and stride byte offsets their descriptors hold.
@@ -93,7 +104,7 @@ inline void xpcs_wgmma_emulate(local const uchar* local_, ulong da, ulong db, in
                  : "memory")
 #define XPCS_WG_COMMIT_COPIES() asm volatile("cp.async.commit_group;" ::: "memory")
 #define XPCS_WG_WAIT_COPIES()                                                                      \
-    asm volatile("cp.async.wait_group %0;" ::"n"(MMA_WG_STAGES - 2) : "memory")
+    asm volatile("cp.async.wait_group %0;" ::"n"(MMA_WG_AHEAD - 1) : "memory")
 // Local memory written through the generic proxy, read next by the tensor cores.
 #define XPCS_WG_PROXY_FENCE() asm volatile("fence.proxy.async.shared::cta;" ::: "memory")
 #define XPCS_WG_ARRIVE() asm volatile(XPCS_SM90A "wgmma.fence.sync.aligned;" ::: "memory")
@@ -104,9 +115,10 @@ inline void xpcs_wgmma_emulate(local const uchar* local_, ulong da, ulong db, in
         XPCS_WG_D4(d, 5), XPCS_WG_D4(d, 6), XPCS_WG_D4(d, 7), XPCS_WG_D4(d, 8), XPCS_WG_D4(d, 9),  \
         XPCS_WG_D4(d, 10), XPCS_WG_D4(d, 11), XPCS_WG_D4(d, 12), XPCS_WG_D4(d, 13),                \
         XPCS_WG_D4(d, 14), XPCS_WG_D4(d, 15)
-// Waits for the warpgroup's wgmma; the accumulators are its operands, so that nothing reads
-// them before.
-#define XPCS_WG_WAIT(d) asm volatile(XPCS_SM90A "wgmma.wait_group.sync.aligned 0;" : XPCS_WG_D(d)::"memory")
+// Waits until at most `n` of the warpgroup's wgmma groups run; the accumulators are its
+// operands, so that nothing reads them before.
+#define XPCS_WG_WAIT(d, n)                                                                         \
+    asm volatile(XPCS_SM90A "wgmma.wait_group.sync.aligned %64;" : XPCS_WG_D(d) : "n"(n) : "memory")
 
 inline void xpcs_wgmma_one(uint d[MMA_NJ][4], ulong da, ulong db) {
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
@@ -126,7 +138,7 @@ inline void xpcs_wgmma_one(uint d[MMA_NJ][4], ulong da, ulong db) {
 // Block `block` of the work entry's pixels into stage buffer `buf` (this work-item's pieces).
 #define XPCS_WG_FETCH(buf, block)                                                                  \
     _Pragma("unroll") for (int l = 0; l < MMA_WG_COPIES; ++l)                                      \
-        XPCS_WG_COPY(&stage[buf][at[l]], from[l] + (size_t)(block) * MMA_KB)
+        XPCS_WG_COPY(&stage[buf][at[l]], from[l] + (size_t)(block) * MMA_WG_KB)
 
 // Arguments as xpcs_mma's (sums, pixelCounts and partials unused). Global (lower tiles * 256,
 // work entries); work-group (256, 1).
@@ -145,21 +157,21 @@ kernel void xpcs_wgmma(global const uchar* data, global const int4* work, global
 #pragma unroll
         for (int c = 0; c < 4; ++c)
             acc[0][j][c] = 0;
-    // The work-item's pieces: piece e = lid + 256 l is row e / 4 (A rows, then B rows), 16
-    // bytes e % 4 of each 64; rows past the last frame read the last frame (their sums land in
-    // Gram cells nobody reads).
+    // The work-item's pieces: piece e = lid + 256 l is row e / pieces (A rows, then B rows),
+    // 16 bytes e % pieces of each block; rows past the last frame read the last frame (their
+    // sums land in Gram cells nobody reads).
     global const uchar* from[MMA_WG_COPIES];
     int at[MMA_WG_COPIES];
 #pragma unroll
     for (int l = 0; l < MMA_WG_COPIES; ++l) {
-        const int e = lid + MMA_THREADS * l, row = e / 4;
+        const int e = lid + MMA_THREADS * l, row = e / MMA_WG_PIECES, kc = e % MMA_WG_PIECES;
         const int t = row < MMA_TILE ? tile.x + row : tile.y + row - MMA_TILE;
-        from[l] = data + (size_t)min(t, frames - 1) * stride + item.y + 16 * (e % 4);
-        at[l] = MMA_WG_AT(row, e % 4);
+        from[l] = data + (size_t)min(t, frames - 1) * stride + item.y + 16 * kc;
+        at[l] = MMA_WG_AT(row, kc);
     }
-    const int blocks = (item.z - item.y) / MMA_KB;
+    const int blocks = (item.z - item.y) / MMA_WG_KB;
 #pragma unroll
-    for (int s = 0; s < MMA_WG_STAGES - 1; ++s) {
+    for (int s = 0; s < MMA_WG_AHEAD; ++s) {
         if (s < blocks) XPCS_WG_FETCH(s, s);
         XPCS_WG_COMMIT_COPIES();
     }
@@ -167,23 +179,26 @@ kernel void xpcs_wgmma(global const uchar* data, global const int4* work, global
     for (int b = 0; b < blocks; ++b) {
         XPCS_WG_WAIT_COPIES(); // this work-item's pieces of block b are in
         XPCS_WG_PROXY_FENCE();
-        barrier(CLK_LOCAL_MEM_FENCE); // everyone's; every warpgroup is done with block b - 1
-        const int next = b + MMA_WG_STAGES - 1;
-        if (next < blocks) XPCS_WG_FETCH(next % MMA_WG_STAGES, next); // into block b - 1's buffer
+        barrier(CLK_LOCAL_MEM_FENCE); // everyone's; no wgmma reads the buffer refilled next
+        const int next = b + MMA_WG_AHEAD;
+        if (next < blocks) XPCS_WG_FETCH(next % MMA_WG_STAGES, next);
         XPCS_WG_COMMIT_COPIES();
         local const uint4* s = stage[b % MMA_WG_STAGES];
         const uint a0 = MMA_WG_ADDRESS(s + MMA_WG_AT(64 * (warp / 4), 0));
         const uint b0 = MMA_WG_ADDRESS(s + MMA_WG_AT(MMA_TILE, 0));
         XPCS_WG_ARRIVE();
-        XPCS_WG_MMA(acc[0], xpcs_wgmma_desc(a0), xpcs_wgmma_desc(b0)); // pixels 0-31: kc 0, 1
-        XPCS_WG_MMA(acc[0], xpcs_wgmma_desc(a0 + 256), xpcs_wgmma_desc(b0 + 256)); // 32-63
+#pragma unroll
+        for (int k = 0; k < MMA_WG_STEPS; ++k) // pixels 32 k .. 32 k + 31: pieces 2 k, 2 k + 1
+            XPCS_WG_MMA(acc[0], xpcs_wgmma_desc(a0 + 256 * k), xpcs_wgmma_desc(b0 + 256 * k));
         XPCS_WG_COMMIT();
-        XPCS_WG_WAIT(acc[0]);
-        if ((steps += 2) == MMA_FLUSH_STEPS) {
+        XPCS_WG_WAIT(acc[0], MMA_WG_INFLIGHT);
+        if ((steps += MMA_WG_STEPS) == MMA_FLUSH_STEPS) {
+            XPCS_WG_WAIT(acc[0], 0);
             xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);
             add = 1, steps = 0;
         }
     }
+    XPCS_WG_WAIT(acc[0], 0);
     if (steps > 0 || add == accumulate) // also stores the zeros of an empty piece
         xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);
 }

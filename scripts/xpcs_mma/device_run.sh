@@ -70,7 +70,7 @@ if [ -n "${VERBOSE:-}" ]; then # ptxas registers and spills of the default mma b
   for t in ${TUNES:-}; do # the kernel the tuning set picks, and any warning
     # shellcheck disable=SC2046
     CLSCOPE_CL_OPTIONS=-cl-nv-verbose CLSCOPE_CL_LOG=1 $CLI correlate /tmp/v.h5 --device ocl:NVIDIA \
-      --variant mma $(tunes "$t") -o /tmp/v_out.h5 2>&1 | grep -i -E -A2 "wgmma'|warn|error" |
+      --variant mma $(tunes "$t") -o /tmp/v_out.h5 2>&1 | grep -i -E -A3 "wgmma'|warn|error" |
       head -40 | sed "s/^/ptxas $t: /" >>"$log"
   done
 fi
