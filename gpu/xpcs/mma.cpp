@@ -212,6 +212,7 @@ void checkMmaTuning(const Tuning& tuning) {
                                    {"MMA_WG_KB", 32, 64},
                                    {"MMA_WG_STAGES", 2, 6},
                                    {"MMA_WG_INFLIGHT", 0, 1},
+                                   {"MMA_WG_SWIZZLE", 0, 1},
                                    {"MMA_STREAM_FRAMES", 0, 1 << 20}};
     for (const Limit& l : limits)
         if (const int v = valueOr(tuning, l.name, l.min); v < l.min || v > l.max)

@@ -9,11 +9,13 @@
 // wgmma groups running across the barrier, so the copies run MMA_WG_STAGES - 1 - MMA_WG_INFLIGHT
 // blocks ahead (a buffer is refilled once no wgmma reads it).
 //
-// Local layout of a block (the canonical K-major layout without swizzle of the PTX ISA): core
-// matrices of 8 rows x 16 bytes, each 128 contiguous bytes; the MMA_WG_KB / 16 core matrices of
-// a group of 8 rows follow each other (leading byte offset 128), groups of 8 rows MMA_WG_SBO
-// bytes apart; the 128 B rows follow the 128 A rows. A warp's 16-byte copies fill whole groups
-// (no bank conflict) from 8 or 16 rows of global memory.
+// Local layout of a block (MMA_WG_SWIZZLE 1, the default: the K-major layout with the 32- or
+// 64-byte swizzle of the PTX ISA): the block's rows of MMA_WG_KB bytes one after the other, the
+// 128 B rows after the 128 A rows, each row's 16-byte pieces permuted by bits of the row number
+// so that the tensor cores read 8 rows at once from distinct banks; the ring starts at a multiple
+// of 1024 bytes (the swizzle works on address bits). MMA_WG_SWIZZLE 0: core matrices of 8 rows x
+// 16 bytes (128 contiguous bytes each), the layout without swizzle, which measured slower.
+// A warp's 16-byte copies fill 8 or 16 whole rows from global memory either way.
 //
 // Accumulators: work-item (warp w of its warpgroup, lane g*4+q) holds rows 16 w + g (+8) and
 // columns 8 j + 2 q (+1), j < 16: the layout of xpcs_mma with MMA_WM 8, MMA_MI 1, MMA_NJ 16,
@@ -22,7 +24,7 @@
 //
 // MMA_EMULATE = 1: the same copies, layout, descriptors and flush points, with each wgmma
 // computed in plain C from local memory at the addresses its descriptors encode (offsets from
-// the stage array there) and the copies made by ordinary loads and stores (PoCL in CI).
+// the ring there) and the copies made by ordinary loads and stores (PoCL in CI).
 
 #if defined(MMA_FLUSH_STEPS) && defined(MMA_WGMMA) && MMA_WGMMA
 
@@ -43,21 +45,40 @@
 #if MMA_KB % MMA_WG_KB || MMA_WG_KB % 32 || MMA_FLUSH_STEPS % MMA_WG_STEPS || MMA_WG_AHEAD < 1
 #error "xpcs wgmma: MMA_WG_KB 32 or 64, MMA_FLUSH_STEPS a multiple of its steps, 1+ block ahead"
 #endif
-#define MMA_WG_PIECES (MMA_WG_KB / 16)                  // 16-byte pieces of a row in a block
-#define MMA_WG_UINT4 (2 * MMA_TILE * MMA_WG_PIECES)     // pieces of a block: A rows, B rows
-#define MMA_WG_COPIES (MMA_WG_UINT4 / MMA_THREADS)      // pieces a work-item copies per block
-#define MMA_WG_AT(row, kc) ((row) / 8 * 8 * MMA_WG_PIECES + (kc) * 8 + (row) % 8) // a piece
+#ifndef MMA_WG_SWIZZLE
+#define MMA_WG_SWIZZLE 1
+#endif
+#define MMA_WG_PIECES (MMA_WG_KB / 16)              // 16-byte pieces of a row in a block
+#define MMA_WG_UINT4 (2 * MMA_TILE * MMA_WG_PIECES) // pieces of a block: A rows, B rows
+#define MMA_WG_COPIES (MMA_WG_UINT4 / MMA_THREADS)  // pieces a work-item copies per block
+#if MMA_WG_SWIZZLE
+// Rows of MMA_WG_KB bytes one after the other, the piece index of row r XORed with bits of r
+// (the 32- or 64-byte swizzle of the PTX ISA: address bits 4.. ^= bits 7..), groups of 8 rows
+// MMA_WG_SBO bytes apart; the leading byte offset is unused (field 1).
+#define MMA_WG_SHIFT (MMA_WG_KB == 32 ? 2 : 1) // row bits that land on address bit 7
+#define MMA_WG_AT(row, kc)                                                                         \
+    ((row) * MMA_WG_PIECES + ((kc) ^ (((row) >> MMA_WG_SHIFT) & (MMA_WG_PIECES - 1))))
+#define MMA_WG_LBO 16
+#define MMA_WG_MODE (MMA_WG_KB == 32 ? 3 : 2) // 32-byte or 64-byte swizzle
+#define MMA_WG_KSTEP 32                       // bytes from one k32 step's operands to the next
+#else
+// Core matrices of 8 rows x 16 bytes (128 contiguous bytes); the pieces of a group of 8 rows
+// follow each other (leading byte offset 128).
+#define MMA_WG_AT(row, kc) ((row) / 8 * 8 * MMA_WG_PIECES + (kc) * 8 + (row) % 8)
 #define MMA_WG_LBO 128
+#define MMA_WG_MODE 0
+#define MMA_WG_KSTEP 256
+#endif
 #define MMA_WG_SBO (128 * MMA_WG_PIECES)
 
 // The wgmma descriptor of an operand at local address `address`: 64 rows, 32 pixels each.
 inline ulong xpcs_wgmma_desc(uint address) {
     return (ulong)((address >> 4) & 0x3fff) | (ulong)(MMA_WG_LBO >> 4) << 16 |
-           (ulong)(MMA_WG_SBO >> 4) << 32;
+           (ulong)(MMA_WG_SBO >> 4) << 32 | (ulong)MMA_WG_MODE << 62;
 }
 
 #if MMA_EMULATE
-#define MMA_WG_ADDRESS(p) ((uint)((local const uchar*)(p) - (local const uchar*)stage))
+#define MMA_WG_ADDRESS(p) ((uint)((local const uchar*)(p) - (local const uchar*)ring))
 #define XPCS_WG_COPY(to, from) (*(to) = *(global const uint4*)(from))
 #define XPCS_WG_COMMIT_COPIES()
 #define XPCS_WG_WAIT_COPIES()
@@ -66,22 +87,28 @@ inline ulong xpcs_wgmma_desc(uint address) {
 #define XPCS_WG_COMMIT()
 #define XPCS_WG_WAIT(d, n)
 
+// Byte of element (row m, pixel k) of an operand whose descriptor is d, in the layout its mode
+// names (0: core matrices; 3 or 2: rows of 32 or 64 bytes swizzled), as the tensor cores read.
+inline uint xpcs_wgmma_byte(ulong d, int m, int k) {
+    const uint start = (d & 0x3fff) << 4, lbo = (d >> 16 & 0x3fff) << 4,
+               sbo = (d >> 32 & 0x3fff) << 4, mode = d >> 62;
+    if (mode == 0) return start + m / 8 * sbo + k / 16 * lbo + m % 8 * 16 + k % 16;
+    const uint width = mode == 3 ? 32 : mode == 2 ? 64 : 128, mask = width / 16 - 1;
+    const uint a = start + m / 8 * sbo + m % 8 * width + k;
+    return a ^ ((a >> 7 & mask) << 4);
+}
+
 // d += A B^T for work-item (warp w of its warpgroup, lane) as wgmma m64n128k32 would, A and B
-// read from `local` at the addresses, leading and stride byte offsets their descriptors hold.
+// read from `local_` where their descriptors say.
 inline void xpcs_wgmma_emulate(local const uchar* local_, ulong da, ulong db, int w, int lane,
                                uint d[MMA_NJ][4]) {
-    const uint a = (da & 0x3fff) << 4, aLbo = (da >> 16 & 0x3fff) << 4,
-               aSbo = (da >> 32 & 0x3fff) << 4;
-    const uint b = (db & 0x3fff) << 4, bLbo = (db >> 16 & 0x3fff) << 4,
-               bSbo = (db >> 32 & 0x3fff) << 4;
     const int g = lane / 4, q = lane % 4;
     for (int j = 0; j < MMA_NJ; ++j)
         for (int c = 0; c < 4; ++c) {
             const int m = 16 * w + g + 8 * (c >> 1), n = 8 * j + 2 * q + (c & 1);
             uint sum = d[j][c];
             for (int k = 0; k < 32; ++k)
-                sum += (uint)local_[a + m / 8 * aSbo + k / 16 * aLbo + m % 8 * 16 + k % 16] *
-                       local_[b + n / 8 * bSbo + k / 16 * bLbo + n % 8 * 16 + k % 16];
+                sum += (uint)local_[xpcs_wgmma_byte(da, m, k)] * local_[xpcs_wgmma_byte(db, n, k)];
 #if MMA_EMU_BITS < 32
             sum &= (1u << MMA_EMU_BITS) - 1u;
 #endif
@@ -89,7 +116,7 @@ inline void xpcs_wgmma_emulate(local const uchar* local_, ulong da, ulong db, in
         }
 }
 #define XPCS_WG_MMA(d, da, db)                                                                     \
-    xpcs_wgmma_emulate((local const uchar*)stage, da, db, warp % 4, lane, d)
+    xpcs_wgmma_emulate((local const uchar*)ring, da, db, warp % 4, lane, d)
 
 #else
 // NVIDIA's OpenCL builds for sm_90, whose ptxas refuses wgmma: each wgmma instruction follows
@@ -138,7 +165,7 @@ inline void xpcs_wgmma_one(uint d[MMA_NJ][4], ulong da, ulong db) {
 // Block `block` of the work entry's pixels into stage buffer `buf` (this work-item's pieces).
 #define XPCS_WG_FETCH(buf, block)                                                                  \
     _Pragma("unroll") for (int l = 0; l < MMA_WG_COPIES; ++l)                                      \
-        XPCS_WG_COPY(&stage[buf][at[l]], from[l] + (size_t)(block) * MMA_WG_KB)
+        XPCS_WG_COPY(stage + (buf) * MMA_WG_UINT4 + at[l], from[l] + (size_t)(block) * MMA_WG_KB)
 
 // Arguments as xpcs_mma's (sums, pixelCounts and partials unused). Global (lower tiles * 256,
 // work entries); work-group (256, 1).
@@ -146,7 +173,13 @@ kernel void xpcs_wgmma(global const uchar* data, global const int4* work, global
                        global const ulong* sums, global const long* pixelCounts,
                        global ulong* partials, int frames, int framePad, int stride, int binCount,
                        int accumulate) {
-    local uint4 stage[MMA_WG_STAGES][MMA_WG_UINT4];
+    // The ring of buffers, from a multiple of 1024 bytes (the swizzle XORs address bits).
+    local uint4 ring[MMA_WG_STAGES * MMA_WG_UINT4 + 64];
+#if MMA_EMULATE
+    local uint4* stage = ring; // addresses are offsets from ring there
+#else
+    local uint4* stage = ring + ((1024 - (MMA_WG_ADDRESS(ring) & 1023)) & 1023) / 16;
+#endif
     const int2 tile = xpcs_lower_tile(get_group_id(0)) * MMA_TILE;
     const int4 item = work[get_group_id(1)];
     const int lid = get_local_id(0), warp = lid / 32, lane = lid % 32, g = lane / 4, q = lane % 4;
@@ -183,13 +216,14 @@ kernel void xpcs_wgmma(global const uchar* data, global const int4* work, global
         const int next = b + MMA_WG_AHEAD;
         if (next < blocks) XPCS_WG_FETCH(next % MMA_WG_STAGES, next);
         XPCS_WG_COMMIT_COPIES();
-        local const uint4* s = stage[b % MMA_WG_STAGES];
+        local const uint4* s = stage + b % MMA_WG_STAGES * MMA_WG_UINT4;
         const uint a0 = MMA_WG_ADDRESS(s + MMA_WG_AT(64 * (warp / 4), 0));
         const uint b0 = MMA_WG_ADDRESS(s + MMA_WG_AT(MMA_TILE, 0));
         XPCS_WG_ARRIVE();
 #pragma unroll
         for (int k = 0; k < MMA_WG_STEPS; ++k) // pixels 32 k .. 32 k + 31: pieces 2 k, 2 k + 1
-            XPCS_WG_MMA(acc[0], xpcs_wgmma_desc(a0 + 256 * k), xpcs_wgmma_desc(b0 + 256 * k));
+            XPCS_WG_MMA(acc[0], xpcs_wgmma_desc(a0 + MMA_WG_KSTEP * k),
+                        xpcs_wgmma_desc(b0 + MMA_WG_KSTEP * k));
         XPCS_WG_COMMIT();
         XPCS_WG_WAIT(acc[0], MMA_WG_INFLIGHT);
         if ((steps += MMA_WG_STEPS) == MMA_FLUSH_STEPS) {
