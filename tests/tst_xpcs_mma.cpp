@@ -137,11 +137,13 @@ void TestXpcsMma::emulatedTilingMatchesCpu_data() {
         << 129 << 0 << false << QString("wgmma64,2,0");
     QTest::newRow("129 frames, chunks of 90, wgmma")
         << 129 << 90 << false << QString("wgmma64,3,1");
+    QTest::newRow("129 frames, wgmma without swizzle")
+        << 129 << 0 << false << QString("wgmma64,2,0,0");
 }
 
 // The tuning of the wgmma Gram kernel: blocks of `kb` pixels, `stages` stages of copies,
-// `inflight` wgmma groups left running across a barrier.
-void useWgmma(xpcs::Params& p, int kb = 32, int stages = 5, int inflight = 1) {
+// `inflight` wgmma groups left running across a barrier, local layout swizzled or not.
+void useWgmma(xpcs::Params& p, int kb = 32, int stages = 5, int inflight = 1, int swizzle = 1) {
     const std::pair<const char*, int> tuning[] = {{"MMA_WGMMA", 1},
                                                   {"MMA_WM", 8},
                                                   {"MMA_WN", 1},
@@ -149,7 +151,8 @@ void useWgmma(xpcs::Params& p, int kb = 32, int stages = 5, int inflight = 1) {
                                                   {"MMA_NJ", 16},
                                                   {"MMA_WG_KB", kb},
                                                   {"MMA_WG_STAGES", stages},
-                                                  {"MMA_WG_INFLIGHT", inflight}};
+                                                  {"MMA_WG_INFLIGHT", inflight},
+                                                  {"MMA_WG_SWIZZLE", swizzle}};
     for (const auto& [name, value] : tuning)
         p.tuning[name] = value;
 }
@@ -162,7 +165,7 @@ void TestXpcsMma::emulatedTilingMatchesCpu() {
     xpcs::Params p = emulated();
     if (shape.startsWith("wgmma")) {
         const QStringList v = shape.mid(5).split(',');
-        useWgmma(p, v[0].toInt(), v[1].toInt(), v[2].toInt());
+        useWgmma(p, v[0].toInt(), v[1].toInt(), v[2].toInt(), v.value(3, "1").toInt());
     } else if (!shape.isEmpty()) {
         const QStringList v = shape.split(',');
         p.tuning["MMA_STAGE"] = 1;
