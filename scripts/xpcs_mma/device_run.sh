@@ -76,11 +76,16 @@ for size in seed large; do
       --json "$OUT/bench_${size}_mma${s//,/-}.json" >>"$log" 2>&1
   done
 done
-# EXTRA: more --tune sets for mma, e.g. "MMA_STREAM=0 MMA_FUSE_LAGS=0" (one bench each).
+# EXTRA: more --tune sets for mma, one bench each and a check of large against cpu bit for
+# bit; a set's settings joined by commas, e.g. "MMA_STREAM=0 MMA_LAGS=1,MMA_PREP=1".
 for t in ${EXTRA:-MMA_FUSE_LAGS=1}; do
+  tunes=$(for x in ${t//,/ }; do echo "--tune $x"; done)
+  # shellcheck disable=SC2086
+  run_variant large "mma-${t//[=,]/}" --variant mma $tunes
   for size in seed large; do
-    $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 --tune "$t" \
-      --json "$OUT/bench_${size}_mma-${t//=/}.json" >>"$log" 2>&1
+    # shellcheck disable=SC2086
+    $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 $tunes \
+      --json "$OUT/bench_${size}_mma-${t//[=,]/}.json" >>"$log" 2>&1
   done
 done
 # ENVS: environment settings benched with mma's default tuning on large, e.g.
