@@ -2,7 +2,9 @@
 // same fragments, steps and flush points) against the cpu reference bit for bit on awkward
 // sizes (g2 and the two-time maps bit for bit), the 64-bit flush at its bound (accumulators
 // narrowed by MMA_EMU_BITS so that a partial sum would wrap without the flush), the refusals, and
-// uint16 frames run by gemm.
+// uint16 frames run by gemm; the 32-bit Gram matrices (MMA_GRAM32) on, off and refused by the
+// host where a bin's entries could reach 2^32, the batched lag sums (MMA_LAGS=1) and the
+// prepare by spans of pixels (MMA_PREP=1).
 #include "core/errors.hpp"
 #include "core/io.hpp"
 #include "gpu/devices.hpp"
@@ -83,7 +85,10 @@ void checkAgainstCpu(const Array& frames, const LabelMask& mask, xpcs::Params pa
     for (std::size_t i = 0; i < want.g2Err.size(); ++i)
         if (!(std::isnan(want.g2Err[i]) && std::isnan(got.g2Err[i])))
             QVERIFY2(std::abs(got.g2Err[i] - want.g2Err[i]) <= 1e-12 * std::abs(want.g2Err[i]),
-                     qPrintable(QString("g2_err differs at %1").arg(i)));
+                     qPrintable(QString("g2_err differs at %1: %2 vs %3")
+                                    .arg(i)
+                                    .arg(got.g2Err[i], 0, 'g', 17)
+                                    .arg(want.g2Err[i], 0, 'g', 17)));
     for (const auto& [label, map] : want.twotime)
         QVERIFY2(got.twotime.at(label) == map, "two-time map");
 }
@@ -99,10 +104,19 @@ class TestXpcsMma : public QObject {
     void fusedLagSumsMatchCpu();
     void flushAtItsBound_data();
     void flushAtItsBound();
+    void gram32OnAndOff_data();
+    void gram32OnAndOff();
+    void gram32NotWhereEntriesReach2To32();
+    void batchedLagSumsMatchCpu_data();
+    void batchedLagSumsMatchCpu();
+    void prepareOverSeveralSpans_data();
     void prepareOverSeveralSpans();
     void refusals();
     void uint16RunsGemm();
 };
+
+// Recorded when the run's Gram matrices are uint (MMA_GRAM32).
+const std::string gram32 = "xpcs gram 32-bit (host)";
 
 // One kernel build for every case (PoCL compiles each option set anew): 24-bit accumulators,
 // which hold below 2^23 for at most 4 steps of 255^2 * 32, flushed every 4 steps, 2 slots;
@@ -179,8 +193,20 @@ void TestXpcsMma::emulatedTilingMatchesCpu() {
     const Array stack = randomU8(std::size_t(frames), 17, 23, 5);
     xpcs::Result got;
     checkAgainstCpu(stack, scattered(17, 23, 4, 6), p, "mma", &got);
+    QVERIFY(ran(got, gram32)); // by default, the two-time map reading it
     if (pinned) QVERIFY(ran(got, "upload from pinned memory (host waits)"));
     QCOMPARE(ran(got, "copy to pinned staging (host)"), !pinned && !chunkPixels);
+}
+
+// Bins 4 (every pixel 3 in every frame: g2 exactly 1, g2_err 0) and 5 (zeros: NaN) of mask
+// m made so in frames f.
+Array withConstantAndZeroBins(Array f, const LabelMask& m) {
+    for (std::size_t t = 0; t < f.frameCount(); ++t)
+        for (std::size_t p = 0; p < m.labels.size(); ++p)
+            if (m.labels[p] >= 4)
+                reinterpret_cast<std::uint8_t*>(f.bytes())[t * m.labels.size() + p] =
+                    m.labels[p] == 4 ? 3 : 0;
+    return f;
 }
 
 void TestXpcsMma::fusedLagSumsMatchCpu_data() {
@@ -200,13 +226,8 @@ void TestXpcsMma::fusedLagSumsMatchCpu() {
     QFETCH(int, frames);
     QFETCH(bool, ask);
     QFETCH(bool, fused);
-    Array f = randomU8(std::size_t(frames), 17, 23, 7);
-    LabelMask m = scattered(17, 23, 5, 8);
-    for (std::size_t t = 0; t < f.frameCount(); ++t)
-        for (std::size_t p = 0; p < m.labels.size(); ++p)
-            if (m.labels[p] >= 4) // bin 4: constant frames, bin 5: zeros
-                reinterpret_cast<std::uint8_t*>(f.bytes())[t * m.labels.size() + p] =
-                    m.labels[p] == 4 ? 3 : 0;
+    const LabelMask m = scattered(17, 23, 5, 8);
+    const Array f = withConstantAndZeroBins(randomU8(std::size_t(frames), 17, 23, 7), m);
     xpcs::Params p;
     p.tuning = {{"MMA_EMULATE", 1}, {"MMA_STREAM", 1}, {"MMA_STREAM_FRAMES", 32}};
     if (ask) p.tuning["MMA_FUSE_LAGS"] = 1;
@@ -250,18 +271,103 @@ void TestXpcsMma::flushAtItsBound() {
     QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(testDevice(), "mma", f, m, p));
 }
 
+// 70 frames over two slots with a two-time map (it reads the Gram matrices), in one chunk and
+// in chunks of 90 pixels (entries added to by later chunks): uint entries by default,
+// 64-bit ones with MMA_GRAM32=0, cpu's g2 and maps bit for bit either way.
+void TestXpcsMma::gram32OnAndOff_data() {
+    QTest::addColumn<int>("ask"); // MMA_GRAM32; -1: not given
+    QTest::addColumn<int>("chunkPixels");
+    QTest::newRow("default: 32-bit") << -1 << 0;
+    QTest::newRow("default, chunks of 90: 32-bit") << -1 << 90;
+    QTest::newRow("MMA_GRAM32=0, chunks of 90: 64-bit") << 0 << 90;
+}
+
+void TestXpcsMma::gram32OnAndOff() {
+    QFETCH(int, ask);
+    QFETCH(int, chunkPixels);
+    xpcs::Params p = emulated();
+    if (ask >= 0) p.tuning["MMA_GRAM32"] = ask;
+    p.chunkPixels = std::size_t(chunkPixels);
+    p.twotimeLabels = {1, 3};
+    xpcs::Result got;
+    checkAgainstCpu(randomU8(70, 17, 23, 13), scattered(17, 23, 4, 14), p, "mma", &got);
+    QCOMPARE(ran(got, gram32), ask != 0);
+}
+
+// A bin of 260 x 260 = 67 600 pixels (> 66 052) of 255 but 500 random ones per frame: its Gram
+// entries pass 2^32 (by more than 3.5e7) in its one slot. Asked for MMA_GRAM32=1, the host keeps
+// 64-bit entries (uint ones would wrap and g2 would differ from cpu's).
+void TestXpcsMma::gram32NotWhereEntriesReach2To32() {
+    constexpr std::size_t side = 260, plane = side * side;
+    std::vector<std::uint8_t> v(6 * plane, 255);
+    std::mt19937 rng(15);
+    for (std::size_t t = 0; t < 6; ++t)
+        for (int i = 0; i < 500; ++i)
+            v[t * plane + rng() % plane] = static_cast<std::uint8_t>(rng() % 256);
+    const Array f = makeArray<std::uint8_t>({6, side, side}, v);
+    const LabelMask m{side, side, std::vector<std::int32_t>(plane, 1)};
+    xpcs::Params p = emulated();
+    p.tuning["MMA_GRAM32"] = 1;
+    p.tuning["MMA_SLOTS"] = 1; // two slots would hold half an entry each, below 2^32
+    xpcs::Result got;
+    checkAgainstCpu(f, m, p, "mma", &got);
+    QVERIFY(!ran(got, gram32));
+}
+
+// MMA_LAGS=1 (each work-item loads MMA_LAG_BATCH pairs before computing them) on 129 frames
+// over two slots, with a bin of constant frames (g2 exactly 1, g2_err 0) and one of zeros
+// (NaN); a batch of 3 leaves partial batches at every lag's end; one row on 64-bit entries.
+void TestXpcsMma::batchedLagSumsMatchCpu_data() {
+    QTest::addColumn<int>("batch");
+    QTest::addColumn<int>("gram32"); // MMA_GRAM32
+    QTest::newRow("batch 4") << 4 << 1;
+    QTest::newRow("batch 3, 64-bit entries") << 3 << 0;
+}
+
+void TestXpcsMma::batchedLagSumsMatchCpu() {
+    QFETCH(int, batch);
+    QFETCH(int, gram32);
+    const LabelMask m = scattered(17, 23, 5, 8);
+    const Array f = withConstantAndZeroBins(randomU8(129, 17, 23, 9), m);
+    xpcs::Params p = emulated();
+    p.tuning["MMA_LAGS"] = 1;
+    p.tuning["MMA_LAG_BATCH"] = batch;
+    p.tuning["MMA_GRAM32"] = gram32;
+    checkAgainstCpu(f, m, p);
+}
+
 // xpcs_mma_prepare gathers a bin MMA_PREP_SPAN (1024) pixels at a time: a bin of 1,300
 // pixels takes two spans, the second partly past the bin's end; 37 frames end inside a block
-// of MMA_PREP_FRAMES and inside a streamed block of 16 frames.
+// of MMA_PREP_FRAMES (or MMA_PREP_BLOCK) and inside a streamed block of 16 frames. MMA_PREP=1
+// (a work-group per span and block of frames, span sums added after): blocks of 16 (one per
+// streamed block), of 5 (ending inside one) and of 64 (past all 37 frames), and in chunks of
+// 1,500 pixels (uploaded at once, the frame sums of later chunks added).
+void TestXpcsMma::prepareOverSeveralSpans_data() {
+    QTest::addColumn<int>("spans");  // MMA_PREP
+    QTest::addColumn<int>("frames"); // MMA_PREP_FRAMES, or MMA_PREP_BLOCK with MMA_PREP=1
+    QTest::addColumn<int>("chunkPixels");
+    for (const int framesPerGroup : {2, 1, 8})
+        QTest::addRow("%d frames per group", framesPerGroup) << 0 << framesPerGroup << 0;
+    for (const int block : {16, 5, 64})
+        QTest::addRow("by spans, blocks of %d", block) << 1 << block << 0;
+    QTest::newRow("by spans, chunks of 1500 pixels") << 1 << 5 << 1500;
+}
+
 void TestXpcsMma::prepareOverSeveralSpans() {
+    QFETCH(int, spans);
+    QFETCH(int, frames);
+    QFETCH(int, chunkPixels);
     LabelMask m{40, 41, std::vector<std::int32_t>(40 * 41, 1)};
     for (std::size_t p = 1300; p < m.labels.size(); ++p)
         m.labels[p] = p % 3 ? 2 : 0;
-    for (const int framesPerGroup : {2, 1, 8}) {
-        xpcs::Params p = emulated();
-        p.tuning["MMA_PREP_FRAMES"] = framesPerGroup;
-        checkAgainstCpu(randomU8(37, 40, 41, 11), m, p);
-    }
+    xpcs::Params p = emulated();
+    p.tuning[spans ? "MMA_PREP_BLOCK" : "MMA_PREP_FRAMES"] = frames;
+    p.tuning["MMA_PREP"] = spans;
+    p.chunkPixels = std::size_t(chunkPixels);
+    xpcs::Result got;
+    checkAgainstCpu(randomU8(37, 40, 41, 11), m, p, "mma", &got);
+    QCOMPARE(ran(got, "xpcs mma prepare sums"), spans == 1);
+    QCOMPARE(ran(got, "copy to pinned staging (host)"), chunkPixels == 0); // streamed
 }
 
 void TestXpcsMma::refusals() {

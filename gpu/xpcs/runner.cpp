@@ -17,7 +17,7 @@ namespace clscope::xpcs {
 cl::Kernel xpcsKernel(ClSession& session, const std::string& name, const std::string& options) {
     std::string source = kernelSource("common");
     for (const char* part : {"xpcs_common", "xpcs_lags", "xpcs_seed", "xpcs_gemm", "xpcs_gemm_gpu",
-                             "xpcs_mma", "xpcs_mma_lags", "xpcs_wgmma"})
+                             "xpcs_mma", "xpcs_mma_prep", "xpcs_mma_lags", "xpcs_wgmma"})
         source.append("\n").append(kernelSource(part));
     const cl::Program program = session.device().program(source, "-cl-std=CL1.2 " + options);
     return cl::Kernel(program, name.c_str());
@@ -173,7 +173,8 @@ void prepare(DeviceRun& run, const GpuVariant& variant, const DeviceInfo& device
              std::vector<Chunk>& chunks) {
     ClSession& session = run.session;
     const std::size_t pad = run.framePad, frameCount = frames.frameCount();
-    const std::size_t gramBytes = std::size_t(run.slots) * bins.count() * pad * pad * sumBytes;
+    const std::size_t gramBytes =
+        std::size_t(run.slots) * bins.count() * pad * pad * run.gramElement;
     const std::size_t sumsBytes = bins.count() * frameCount * sumBytes;
     const auto [maxPixels, maxRows] =
         chunkLimits(device, frames, bins, gramBytes + sumsBytes, pad, params);
@@ -254,6 +255,10 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
     std::optional<DeviceRun> held(std::in_place, session);
     DeviceRun& run = *held;
     run.options = options(frames.dtype(), spec.layout, tuning);
+    if (variant.gram32 && variant.gram32(bins, frames.dtype(), tuning)) {
+        run.gramElement = 4, run.options += " -DGRAM_T=uint";
+        session.timings().add("xpcs gram 32-bit (host)", 0.0); // says which one ran
+    }
     run.tuning = tuning;
     run.frames = static_cast<int>(frames.frameCount());
     run.framePad = static_cast<int>(roundUp(frames.frameCount(), spec.frameAlign));

@@ -18,6 +18,9 @@ namespace clscope::xpcs {
 Result correlate(const DeviceInfo& device, const std::string& variant, const Array& frames,
                  const LabelMask& mask, const Params& params = {}, const Progress& progress = {});
 
+// Bytes of one gram / sums element (SUM_T) for a frame dtype.
+constexpr std::size_t sumBytes = 8;
+
 // Device state of one run, handed to the variant's Gram step for each chunk.
 struct DeviceRun {
     explicit DeviceRun(ClSession& s) : session(s) {}
@@ -28,9 +31,12 @@ struct DeviceRun {
     int stride = 0;       // xpcs_pixel stride of the chunk layout
     bool twotime = false; // two-time maps asked for (they read the Gram matrices)
     bool fused = false;   // the variant's Gram step makes the lag sums (no Gram matrices)
-    cl::Buffer data;      // the chunk in the variant's layout
-    cl::Buffer pixels;    // chunk source indices (layout 0 reads pixels through them)
+    std::size_t gramElement = sumBytes; // bytes of a Gram entry: GRAM_T, 4 where uint
+    cl::Buffer data;                    // the chunk in the variant's layout
+    cl::Buffer pixels;                  // chunk source indices (layout 0 reads pixels through them)
     cl::Buffer offsets, gram, sums, work, pixelCounts;
+    cl::Buffer scratch; // the variant's own, scratchBytes long (mma: span sums)
+    std::size_t scratchBytes = 0;
     std::size_t rawBytes = 0; // of the raw-frames buffer, allocated on first use (rawBuffer)
     cl::Buffer raw;
     // XPCS_CPU: the kernels' CPU-device code paths (set for CPU devices, see xpcs.cl).
@@ -62,6 +68,9 @@ struct GpuVariant {
     // (device buffers of bins x frames doubles) after the last chunk.
     std::function<bool(const DeviceRun&, const std::vector<Chunk>&)> fuses;
     std::function<void(DeviceRun&, const cl::Buffer& g2, const cl::Buffer& g2Err)> fusedLags;
+    // Optional: whether this run's Gram matrices may be 32-bit (GRAM_T uint): the host's
+    // decision from the bins, dtype and tuning, where every entry is known to stay below 2^32.
+    std::function<bool(const Bins&, DType, const std::map<std::string, int>&)> gram32;
 };
 
 // The run's raw-frames buffer (allocated on the first call).
@@ -85,8 +94,5 @@ template <class... Args> void setArgs(cl::Kernel& kernel, const Args&... args) {
     cl_uint index = 0;
     (kernel.setArg(index++, args), ...);
 }
-
-// Bytes of one gram / sums element (SUM_T) for a frame dtype.
-constexpr std::size_t sumBytes = 8;
 
 } // namespace clscope::xpcs

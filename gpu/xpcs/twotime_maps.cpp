@@ -33,9 +33,18 @@ void twotimeMaps(DeviceRun& run, const Bins& bins, DType d, Result& result) {
         const std::size_t b = static_cast<std::size_t>(bins.find(label));
         std::vector<double> gram(plane, 0.0);
         for (int slot = 0; slot < run.slots; ++slot) {
-            raw.resize(plane);
-            const std::size_t offset = (slot * bins.count() + b) * plane * 8;
-            run.session.queue().enqueueReadBuffer(run.gram, CL_TRUE, offset, plane * 8, raw.data());
+            const std::size_t element = run.gramElement; // 4: uint (GRAM_T, exact)
+            const std::size_t offset = (slot * bins.count() + b) * plane * element;
+            if (element == 4) {
+                std::vector<std::uint32_t> narrow(plane);
+                run.session.queue().enqueueReadBuffer(run.gram, CL_TRUE, offset, plane * 4,
+                                                      narrow.data());
+                raw.assign(narrow.begin(), narrow.end());
+            } else {
+                raw.resize(plane);
+                run.session.queue().enqueueReadBuffer(run.gram, CL_TRUE, offset, plane * 8,
+                                                      raw.data());
+            }
             const std::vector<double> part = sumsAsDouble(raw, d);
             for (std::size_t i = 0; i < plane; ++i)
                 gram[i] += part[i];

@@ -1,7 +1,8 @@
 // xpcs: dense intensity autocorrelation per q bin (DESIGN.md §5). One program is built from
 // xpcs_common.cl (layouts, reorder, frame sums), xpcs_lags.cl (g2, g2_err), xpcs_seed.cl
-// (naive, ordered), xpcs_gemm.cl (gemm macros, CPU kernel), xpcs_gemm_gpu.cl and xpcs_mma.cl
-// (tensor cores), in that order (gpu/xpcs/runner.cpp, xpcsKernel).
+// (naive, ordered), xpcs_gemm.cl (gemm macros, CPU kernel), xpcs_gemm_gpu.cl, xpcs_mma.cl
+// (tensor cores), xpcs_mma_prep.cl and xpcs_mma_lags.cl, in that order (gpu/xpcs/runner.cpp,
+// xpcsKernel).
 //
 // Every variant fills the lower triangle of one Gram matrix per bin,
 //   gram[slot][bin][t1][t2] = sum_p I_t1(p) I_t2(p)   (t1 >= t2, summed over slots),
@@ -12,6 +13,8 @@
 // Set by the host (-D):
 //   DATA_T   element type of the frames: uchar, ushort, uint, int, float
 //   SUM_T    exact sum type of gram and S: ulong (unsigned data), long (int), double (float)
+//   GRAM_T   element type of the Gram matrices: SUM_T, or uint where the host has found every
+//            entry below 2^32 (mma on uint8 frames, MMA_GRAM32; gpu/xpcs/mma.cpp)
 //   SUM_FLOAT 1 for float data (g2 in double), else g2 from exact 128-bit sums
 //   LAYOUT   how a chunk is stored: 0 raw frames (pixel index list), 1 frame-major
 //            (pixels of a bin contiguous inside each frame), 2 pixel-major (frames contiguous)
@@ -26,6 +29,9 @@
 #endif
 #ifndef SUM_T
 #define SUM_T ulong
+#endif
+#ifndef GRAM_T
+#define GRAM_T SUM_T
 #endif
 #ifndef LAYOUT
 #define LAYOUT 0
@@ -60,6 +66,11 @@ inline size_t xpcs_gram_index(int slot, int bin, int binCount, int framePad, int
 
 // Store or add one sum into a global accumulator.
 inline void xpcs_store(global SUM_T* where, SUM_T value, int accumulate) {
+    *where = accumulate ? *where + value : value;
+}
+
+// Store or add one Gram entry (GRAM_T; uint wraps modulo 2^32, exact where the host set it).
+inline void xpcs_gram_store(global GRAM_T* where, GRAM_T value, int accumulate) {
     *where = accumulate ? *where + value : value;
 }
 

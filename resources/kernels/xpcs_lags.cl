@@ -17,11 +17,11 @@
 #endif
 
 // N(t1, t2) summed over the gram slots.
-inline SUM_T xpcs_gram_at(global const SUM_T* gram, int bin, int binCount, int framePad, int slots,
+inline SUM_T xpcs_gram_at(global const GRAM_T* gram, int bin, int binCount, int framePad, int slots,
                           int t1, int t2) {
     SUM_T value = 0;
     for (int slot = 0; slot < slots; ++slot)
-        value += gram[xpcs_gram_index(slot, bin, binCount, framePad, t1, t2)];
+        value += (SUM_T)gram[xpcs_gram_index(slot, bin, binCount, framePad, t1, t2)];
     return value;
 }
 
@@ -35,7 +35,7 @@ inline SUM_T xpcs_gram_at(global const SUM_T* gram, int bin, int binCount, int f
         name##Total += name[l][lx];
 
 #if SUM_FLOAT
-kernel void xpcs_lag_sums(global const SUM_T* gram, global const SUM_T* sums,
+kernel void xpcs_lag_sums(global const GRAM_T* gram, global const SUM_T* sums,
                           global const long* pixelCounts, global double* g2, global double* g2Err,
                           int frames, int framePad, int binCount, int slots) {
     const int lag = get_global_id(0), lx = get_local_id(0), lane = get_local_id(1);
@@ -118,11 +118,52 @@ inline int xpcs_wide_zero(xpcs_wide v) {
     return v.lo == 0 && v.hi == 0;
 }
 
-// The exact pair terms m = n N_t and d = S_t S_t-lag of lag `lag` at frame t.
+// The exact pair terms m = n N and d = S_a S_b of one pair.
+#define XPCS_PAIR_OF(m, d, N, Sa, Sb)                                                              \
+    const xpcs_wide m = xpcs_wide_mul_fast(n, (long)(N));                                          \
+    const xpcs_wide d = xpcs_wide_mul_fast((long)(Sa), (long)(Sb));
+// ... of lag `lag` at frame t: N = N_t, S_a = S_t, S_b = S_t-lag.
 #define XPCS_PAIR(m, d)                                                                            \
-    const xpcs_wide m = xpcs_wide_mul_fast(                                                        \
-        n, (long)xpcs_gram_at(gram, bin, binCount, framePad, slots, t, t - lag));                  \
-    const xpcs_wide d = xpcs_wide_mul_fast((long)s[t], (long)s[t - lag]);
+    XPCS_PAIR_OF(m, d, xpcs_gram_at(gram, bin, binCount, framePad, slots, t, t - lag), s[t],       \
+                 s[t - lag])
+// Add one pair to the work-item's sums and moments (a pair with d = 0 only to the numerator).
+#define XPCS_ADD_PAIR(m, d)                                                                        \
+    numerator = xpcs_wide_add(numerator, m);                                                       \
+    denominator = xpcs_wide_add(denominator, d);                                                   \
+    if (!xpcs_wide_zero(d)) {                                                                      \
+        const double x = xpcs_wide_double(m) / xpcs_wide_double(d) - shift;                        \
+        s1 += x, s2 += x * x;                                                                      \
+        ++count;                                                                                   \
+    }
+
+// MMA_LAGS = 1: each work-item loads the Gram entries and frame sums of MMA_LAG_BATCH of its
+// frames (t, t - 8, ...) before it computes any of them, so that that many loads per array are
+// in flight at once (the loop of MMA_LAGS = 0 may wait for each pair's loads; unrolling it
+// was slower, 0.95 ms against 0.80). Not yet measured on a GPU. Frames below the lag load
+// zeros: a pair with
+// N = S_t = 0 adds nothing (the same integer sums, the same moments in the same order).
+#ifndef MMA_LAGS
+#define MMA_LAGS 0
+#endif
+#ifndef MMA_LAG_BATCH
+#define MMA_LAG_BATCH 4
+#endif
+#define XPCS_LAG_BATCH_LOOP                                                                        \
+    for (int t0 = frames - 1 - lane; t0 >= lag; t0 -= XPCS_LANES * MMA_LAG_BATCH) {              \
+        SUM_T gv[MMA_LAG_BATCH], sa[MMA_LAG_BATCH], sb[MMA_LAG_BATCH];                             \
+        _Pragma("unroll") for (int k = 0; k < MMA_LAG_BATCH; ++k) {                                \
+            const int t = t0 - XPCS_LANES * k;                                                     \
+            gv[k] = 0, sa[k] = 0, sb[k] = 0;                                                       \
+            if (t >= lag) {                                                                        \
+                gv[k] = xpcs_gram_at(gram, bin, binCount, framePad, slots, t, t - lag);            \
+                sa[k] = s[t], sb[k] = s[t - lag];                                                  \
+            }                                                                                      \
+        }                                                                                          \
+        _Pragma("unroll") for (int k = 0; k < MMA_LAG_BATCH; ++k) {                                \
+            XPCS_PAIR_OF(m, d, gv[k], sa[k], sb[k])                                                \
+            XPCS_ADD_PAIR(m, d)                                                                    \
+        }                                                                                          \
+    }
 
 // Sum of the XPCS_LANES partial 128-bit values of column lx.
 #define XPCS_LANE_SUM_WIDE(name, value)                                                            \
@@ -141,7 +182,7 @@ inline int xpcs_wide_zero(xpcs_wide v) {
 // unrolled 2 or 4 times), where two passes, reading the Gram diagonals and dividing twice, took
 // 1.72 ms. r_t stays the CPU's quotient: products of reciprocals of the frame sums moved g2_err
 // of near-constant frames by more than 1e-12 relative (tst_xpcs_mma flushAtItsBound).
-kernel void xpcs_lag_sums(global const SUM_T* gram, global const SUM_T* sums,
+kernel void xpcs_lag_sums(global const GRAM_T* gram, global const SUM_T* sums,
                           global const long* pixelCounts, global double* g2, global double* g2Err,
                           int frames, int framePad, int binCount, int slots) {
     const int lag = get_global_id(0), lx = get_local_id(0), lane = get_local_id(1);
@@ -157,16 +198,14 @@ kernel void xpcs_lag_sums(global const SUM_T* gram, global const SUM_T* sums,
     xpcs_wide numerator = xpcs_wide_make(0, 0), denominator = xpcs_wide_make(0, 0);
     double s1 = 0.0, s2 = 0.0;
     int count = 0;
+#if MMA_LAGS
+    XPCS_LAG_BATCH_LOOP
+#else
     for (int t = frames - 1 - lane; t >= lag; t -= XPCS_LANES) {
         XPCS_PAIR(m, d)
-        numerator = xpcs_wide_add(numerator, m);
-        denominator = xpcs_wide_add(denominator, d);
-        if (!xpcs_wide_zero(d)) {
-            const double x = xpcs_wide_double(m) / xpcs_wide_double(d) - shift;
-            s1 += x, s2 += x * x;
-            ++count;
-        }
+        XPCS_ADD_PAIR(m, d)
     }
+#endif
     XPCS_LANE_SUM_WIDE(numerators, numerator)
     XPCS_LANE_SUM_WIDE(denominators, denominator)
     XPCS_LANE_SUM(double, firstMoments, s1)

@@ -14,8 +14,9 @@
 // of the first step (the rest in the second), matching the fragment layout of the PTX ISA.
 //
 // Exact: an s32 accumulator gains at most 255^2 * 32 = 2 080 800 per step, so after at most
-// MMA_FLUSH_STEPS <= 1032 steps (< 2^31) the partial sums are added into the 64-bit gram
-// (the host checks the bound) and restart from 0.
+// MMA_FLUSH_STEPS <= 1032 steps (< 2^31) the partial sums are added into the gram (the host
+// checks the bound) and restart from 0. The gram is 64-bit, or 32-bit (GRAM_T uint, MMA_GRAM32)
+// where the host found every bin's entries below 2^32: sums modulo 2^32 are then exact.
 //
 // MMA_EMULATE = 1: the same tiles, fragments, steps and flush points with each mma computed in
 // plain C from the warp's fragments exchanged through local memory (PoCL in CI); the
@@ -125,7 +126,7 @@ inline void xpcs_mma_one(uint d[4], uint a0, uint a1, uint a2, uint a3, uint b0,
 #endif
 
 // Add (or store, add = 0) the warp's partial sums into gram and clear them.
-inline void xpcs_mma_flush(global ulong* gram, int4 item, int binCount, int framePad, int t1,
+inline void xpcs_mma_flush(global GRAM_T* gram, int4 item, int binCount, int framePad, int t1,
                            int t2, uint acc[MMA_MI][MMA_NJ][4], int add) {
 #pragma unroll
     for (int i = 0; i < MMA_MI; ++i)
@@ -134,8 +135,9 @@ inline void xpcs_mma_flush(global ulong* gram, int4 item, int binCount, int fram
 #pragma unroll
             for (int c = 0; c < 4; ++c) {
                 const int r = t1 + 16 * i + (c >> 1) * 8, col = t2 + 8 * j + (c & 1);
-                xpcs_store(&gram[xpcs_gram_index(item.w, item.x, binCount, framePad, r, col)],
-                           (ulong)acc[i][j][c], add);
+                xpcs_gram_store(
+                    &gram[xpcs_gram_index(item.w, item.x, binCount, framePad, r, col)],
+                    (GRAM_T)acc[i][j][c], add);
                 acc[i][j][c] = 0;
             }
 }
@@ -208,7 +210,7 @@ inline void xpcs_mma_to_local(local uint* tile, int r0, int c0, uint acc[MMA_MI]
 #endif
 
 // MMA_FUSE: sums, pixelCounts and partials are read and written instead of gram (unused then).
-kernel void xpcs_mma(global const uchar* data, global const int4* work, global ulong* gram,
+kernel void xpcs_mma(global const uchar* data, global const int4* work, global GRAM_T* gram,
                      global const ulong* sums, global const long* pixelCounts,
                      global ulong* partials, int frames, int framePad, int stride, int binCount,
                      int accumulate) {

@@ -169,7 +169,7 @@ inline void xpcs_wgmma_one(uint d[MMA_NJ][4], ulong da, ulong db) {
 
 // Arguments as xpcs_mma's (sums, pixelCounts and partials unused). Global (lower tiles * 256,
 // work entries); work-group (256, 1).
-kernel void xpcs_wgmma(global const uchar* data, global const int4* work, global ulong* gram,
+kernel void xpcs_wgmma(global const uchar* data, global const int4* work, global GRAM_T* gram,
                        global const ulong* sums, global const long* pixelCounts,
                        global ulong* partials, int frames, int framePad, int stride, int binCount,
                        int accumulate) {

@@ -89,19 +89,13 @@ for size in seed large; do
       --json "$OUT/bench_${size}_mma${s//,/-}.json" >>"$log" 2>&1
   done
 done
-for t in ${TUNES:-}; do
+# EXTRA: more tuning sets for mma, timed only (TUNES are checked too), e.g. "MMA_STREAM=0
+# MMA_LAGS=1,MMA_PREP=1" (unset: MMA_FUSE_LAGS=1, empty: none).
+for t in ${TUNES:-} ${EXTRA-MMA_FUSE_LAGS=1}; do
   for size in seed large; do
     # shellcheck disable=SC2046
     $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 $(tunes "$t") \
       --json "$OUT/bench_${size}_mma-${t//[=,]/}.json" >>"$log" 2>&1
-  done
-done
-# EXTRA: more --tune sets for mma, e.g. "MMA_STREAM=0 MMA_FUSE_LAGS=0" (one bench each; unset:
-# MMA_FUSE_LAGS=1, empty: none).
-for t in ${EXTRA-MMA_FUSE_LAGS=1}; do
-  for size in seed large; do
-    $CLI bench xpcs --size $size --device ocl:NVIDIA --variant mma --repeat 7 --tune "$t" \
-      --json "$OUT/bench_${size}_mma-${t//=/}.json" >>"$log" 2>&1
   done
 done
 # ENVS: environment settings benched with mma's default tuning on large, e.g.
