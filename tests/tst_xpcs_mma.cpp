@@ -107,8 +107,8 @@ class TestXpcsMma : public QObject {
     void gram32OnAndOff_data();
     void gram32OnAndOff();
     void gram32NotWhereEntriesReach2To32();
-    void batchedLagSumsMatchCpu_data();
-    void batchedLagSumsMatchCpu();
+    void narrowLagSumsMatchCpu_data();
+    void narrowLagSumsMatchCpu();
     void prepareOverSeveralSpans_data();
     void prepareOverSeveralSpans();
     void refusals();
@@ -314,24 +314,24 @@ void TestXpcsMma::gram32NotWhereEntriesReach2To32() {
     QVERIFY(!ran(got, gram32));
 }
 
-// MMA_LAGS=1 (each work-item loads MMA_LAG_BATCH pairs before computing them) on 129 frames
-// over two slots, with a bin of constant frames (g2 exactly 1, g2_err 0) and one of zeros
-// (NaN); a batch of 3 leaves partial batches at every lag's end; one row on 64-bit entries.
-void TestXpcsMma::batchedLagSumsMatchCpu_data() {
-    QTest::addColumn<int>("batch");
+// The lag sums on 129 frames over two slots, with a bin of constant frames (g2 exactly 1,
+// g2_err 0) and one of zeros (NaN): products in double where the entries are uint (the
+// default), the 128-bit path asked for (MMA_LAGS=0), and on 64-bit entries.
+void TestXpcsMma::narrowLagSumsMatchCpu_data() {
+    QTest::addColumn<int>("lags");   // MMA_LAGS
     QTest::addColumn<int>("gram32"); // MMA_GRAM32
-    QTest::newRow("batch 4") << 4 << 1;
-    QTest::newRow("batch 3, 64-bit entries") << 3 << 0;
+    QTest::newRow("products in double") << 1 << 1;
+    QTest::newRow("128-bit products") << 0 << 1;
+    QTest::newRow("64-bit entries") << 1 << 0;
 }
 
-void TestXpcsMma::batchedLagSumsMatchCpu() {
-    QFETCH(int, batch);
+void TestXpcsMma::narrowLagSumsMatchCpu() {
+    QFETCH(int, lags);
     QFETCH(int, gram32);
     const LabelMask m = scattered(17, 23, 5, 8);
     const Array f = withConstantAndZeroBins(randomU8(129, 17, 23, 9), m);
     xpcs::Params p = emulated();
-    p.tuning["MMA_LAGS"] = 1;
-    p.tuning["MMA_LAG_BATCH"] = batch;
+    p.tuning["MMA_LAGS"] = lags;
     p.tuning["MMA_GRAM32"] = gram32;
     checkAgainstCpu(f, m, p);
 }

@@ -257,7 +257,6 @@ void checkMmaTuning(const Tuning& tuning) {
                                    {"MMA_STREAM_FRAMES", 0, 1 << 20},
                                    {"MMA_GRAM32", 0, 1},
                                    {"MMA_LAGS", 0, 1},
-                                   {"MMA_LAG_BATCH", 1, 16},
                                    {"MMA_PREP", 0, 1},
                                    {"MMA_PREP_BLOCK", 1, 64}};
     for (const Limit& l : limits)

@@ -256,7 +256,9 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
     DeviceRun& run = *held;
     run.options = options(frames.dtype(), spec.layout, tuning);
     if (variant.gram32 && variant.gram32(bins, frames.dtype(), tuning)) {
-        run.gramElement = 4, run.options += " -DGRAM_T=uint";
+        // The bound of 32-bit entries (uint8, at most 66 052 pixels a bin) keeps every product
+        // of the lag sums below 2^53: XPCS_NARROW forms them in double (xpcs_lags.cl).
+        run.gramElement = 4, run.options += " -DGRAM_T=uint -DXPCS_NARROW=1";
         session.timings().add("xpcs gram 32-bit (host)", 0.0); // says which one ran
     }
     run.tuning = tuning;

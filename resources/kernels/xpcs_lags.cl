@@ -136,34 +136,42 @@ inline int xpcs_wide_zero(xpcs_wide v) {
         ++count;                                                                                   \
     }
 
-// MMA_LAGS = 1: each work-item loads the Gram entries and frame sums of MMA_LAG_BATCH of its
-// frames (t, t - 8, ...) before it computes any of them, so that that many loads per array are
-// in flight at once (the loop of MMA_LAGS = 0 may wait for each pair's loads; unrolling it
-// was slower, 0.95 ms against 0.80). Not yet measured on a GPU. Frames below the lag load
-// zeros: a pair with
-// N = S_t = 0 adds nothing (the same integer sums, the same moments in the same order).
+// XPCS_NARROW (the host sets it where the Gram entries are uint and every n N_t and S_t S_t-lag
+// lies below 2^53: uint8 frames, bins of at most 66,052 pixels; MMA_LAGS=0 turns it off): the
+// products are formed in double, exactly, and N_t summed in 64 bits (n times the sum at the
+// end), so every r_t and both g2 sums are the same numbers as the 128-bit path's; S_t S_t-lag
+// is added into the 128-bit denominator as one 64-bit integer.
+#ifndef XPCS_NARROW
+#define XPCS_NARROW 0
+#endif
 #ifndef MMA_LAGS
-#define MMA_LAGS 0
+#define MMA_LAGS 1 // 0: the 128-bit path everywhere (variant mma's tuning)
 #endif
-#ifndef MMA_LAG_BATCH
-#define MMA_LAG_BATCH 4
-#endif
-#define XPCS_LAG_BATCH_LOOP                                                                        \
-    for (int t0 = frames - 1 - lane; t0 >= lag; t0 -= XPCS_LANES * MMA_LAG_BATCH) {              \
-        SUM_T gv[MMA_LAG_BATCH], sa[MMA_LAG_BATCH], sb[MMA_LAG_BATCH];                             \
-        _Pragma("unroll") for (int k = 0; k < MMA_LAG_BATCH; ++k) {                                \
-            const int t = t0 - XPCS_LANES * k;                                                     \
-            gv[k] = 0, sa[k] = 0, sb[k] = 0;                                                       \
-            if (t >= lag) {                                                                        \
-                gv[k] = xpcs_gram_at(gram, bin, binCount, framePad, slots, t, t - lag);            \
-                sa[k] = s[t], sb[k] = s[t - lag];                                                  \
-            }                                                                                      \
+#if XPCS_NARROW && MMA_LAGS
+#define XPCS_LAG_LOOP                                                                              \
+    const double nd = convert_double(n);                                                           \
+    ulong nsum = 0;                                                                                \
+    for (int t = frames - 1 - lane; t >= lag; t -= XPCS_LANES) {                                  \
+        const ulong value = xpcs_gram_at(gram, bin, binCount, framePad, slots, t, t - lag);        \
+        const ulong d = s[t] * s[t - lag];                                                         \
+        nsum += value;                                                                             \
+        denominator = xpcs_wide_add(denominator, xpcs_wide_make(d, 0));                            \
+        if (d != 0) {                                                                              \
+            const double x = nd * convert_double(value) / convert_double(d) - shift;               \
+            s1 += x, s2 += x * x;                                                                  \
+            ++count;                                                                               \
         }                                                                                          \
-        _Pragma("unroll") for (int k = 0; k < MMA_LAG_BATCH; ++k) {                                \
-            XPCS_PAIR_OF(m, d, gv[k], sa[k], sb[k])                                                \
-            XPCS_ADD_PAIR(m, d)                                                                    \
-        }                                                                                          \
+    }                                                                                              \
+    numerator = xpcs_wide_make(nsum, 0); /* times n after the lane sums */
+#define XPCS_NUMERATOR(total) xpcs_wide_mul(n, (long)(total).lo)
+#else
+#define XPCS_LAG_LOOP                                                                              \
+    for (int t = frames - 1 - lane; t >= lag; t -= XPCS_LANES) {                                  \
+        XPCS_PAIR(m, d)                                                                            \
+        XPCS_ADD_PAIR(m, d)                                                                        \
     }
+#define XPCS_NUMERATOR(total) (total)
+#endif
 
 // Sum of the XPCS_LANES partial 128-bit values of column lx.
 #define XPCS_LANE_SUM_WIDE(name, value)                                                            \
@@ -198,14 +206,7 @@ kernel void xpcs_lag_sums(global const GRAM_T* gram, global const SUM_T* sums,
     xpcs_wide numerator = xpcs_wide_make(0, 0), denominator = xpcs_wide_make(0, 0);
     double s1 = 0.0, s2 = 0.0;
     int count = 0;
-#if MMA_LAGS
-    XPCS_LAG_BATCH_LOOP
-#else
-    for (int t = frames - 1 - lane; t >= lag; t -= XPCS_LANES) {
-        XPCS_PAIR(m, d)
-        XPCS_ADD_PAIR(m, d)
-    }
-#endif
+    XPCS_LAG_LOOP
     XPCS_LANE_SUM_WIDE(numerators, numerator)
     XPCS_LANE_SUM_WIDE(denominators, denominator)
     XPCS_LANE_SUM(double, firstMoments, s1)
@@ -218,7 +219,9 @@ kernel void xpcs_lag_sums(global const GRAM_T* gram, global const SUM_T* sums,
     const double m2 = countsTotal
                           ? max(secondMomentsTotal - firstMomentsTotal * firstMomentsTotal / c, 0.0)
                           : 0.0;
-    g2[out] = empty ? NAN : xpcs_wide_double(numeratorsTotal) / xpcs_wide_double(denominatorsTotal);
+    g2[out] = empty ? NAN
+                    : xpcs_wide_double(XPCS_NUMERATOR(numeratorsTotal)) /
+                          xpcs_wide_double(denominatorsTotal);
     g2Err[out] = (empty || countsTotal == 0) ? NAN : sqrt(m2 / c) / sqrt(c);
 }
 #endif
