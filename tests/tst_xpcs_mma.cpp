@@ -3,8 +3,8 @@
 // sizes (g2 and the two-time maps bit for bit), the 64-bit flush at its bound (accumulators
 // narrowed by MMA_EMU_BITS so that a partial sum would wrap without the flush), the refusals, and
 // uint16 frames run by gemm; the 32-bit Gram matrices (MMA_GRAM32) on, off and refused by the
-// host where a bin's entries could reach 2^32, the batched lag sums (MMA_LAGS=1) and the
-// prepare by spans of pixels (MMA_PREP=1).
+// host where a bin's entries could reach 2^32, the lag sums' products in double (MMA_LAGS),
+// the prepare by spans of pixels (MMA_PREP=1) and the wgmma Gram kernel (MMA_WGMMA=1).
 #include "core/errors.hpp"
 #include "core/io.hpp"
 #include "gpu/devices.hpp"
