@@ -4,7 +4,7 @@
 // narrowed by MMA_EMU_BITS so that a partial sum would wrap without the flush), the refusals, and
 // uint16 frames run by gemm; the 32-bit Gram matrices (MMA_GRAM32) on, off and refused by the
 // host where a bin's entries could reach 2^32, the lag sums' products in double (MMA_LAGS),
-// the prepare by spans of pixels (MMA_PREP=1) and the wgmma Gram kernel (MMA_WGMMA=1).
+// and the wgmma Gram kernel (MMA_WGMMA=1).
 #include "core/errors.hpp"
 #include "core/io.hpp"
 #include "gpu/devices.hpp"
@@ -338,35 +338,27 @@ void TestXpcsMma::narrowLagSumsMatchCpu() {
 
 // xpcs_mma_prepare gathers a bin MMA_PREP_SPAN (1024) pixels at a time: a bin of 1,300
 // pixels takes two spans, the second partly past the bin's end; 37 frames end inside a block
-// of MMA_PREP_FRAMES (or MMA_PREP_BLOCK) and inside a streamed block of 16 frames. MMA_PREP=1
-// (a work-group per span and block of frames, span sums added after): blocks of 16 (one per
-// streamed block), of 5 (ending inside one) and of 64 (past all 37 frames), and in chunks of
-// 1,500 pixels (uploaded at once, the frame sums of later chunks added).
+// of MMA_PREP_FRAMES and inside a streamed block of 16 frames; in chunks of 1,500 pixels
+// (uploaded at once) the frame sums of later chunks are added.
 void TestXpcsMma::prepareOverSeveralSpans_data() {
-    QTest::addColumn<int>("spans");  // MMA_PREP
-    QTest::addColumn<int>("frames"); // MMA_PREP_FRAMES, or MMA_PREP_BLOCK with MMA_PREP=1
+    QTest::addColumn<int>("frames"); // MMA_PREP_FRAMES
     QTest::addColumn<int>("chunkPixels");
     for (const int framesPerGroup : {2, 1, 8})
-        QTest::addRow("%d frames per group", framesPerGroup) << 0 << framesPerGroup << 0;
-    for (const int block : {16, 5, 64})
-        QTest::addRow("by spans, blocks of %d", block) << 1 << block << 0;
-    QTest::newRow("by spans, chunks of 1500 pixels") << 1 << 5 << 1500;
+        QTest::addRow("%d frames per group", framesPerGroup) << framesPerGroup << 0;
+    QTest::newRow("chunks of 1500 pixels") << 2 << 1500;
 }
 
 void TestXpcsMma::prepareOverSeveralSpans() {
-    QFETCH(int, spans);
     QFETCH(int, frames);
     QFETCH(int, chunkPixels);
     LabelMask m{40, 41, std::vector<std::int32_t>(40 * 41, 1)};
     for (std::size_t p = 1300; p < m.labels.size(); ++p)
         m.labels[p] = p % 3 ? 2 : 0;
     xpcs::Params p = emulated();
-    p.tuning[spans ? "MMA_PREP_BLOCK" : "MMA_PREP_FRAMES"] = frames;
-    p.tuning["MMA_PREP"] = spans;
+    p.tuning["MMA_PREP_FRAMES"] = frames;
     p.chunkPixels = std::size_t(chunkPixels);
     xpcs::Result got;
     checkAgainstCpu(randomU8(37, 40, 41, 11), m, p, "mma", &got);
-    QCOMPARE(ran(got, "xpcs mma prepare sums"), spans == 1);
     QCOMPARE(ran(got, "copy to pinned staging (host)"), chunkPixels == 0); // streamed
 }
 

@@ -26,13 +26,11 @@ int mostFlushSteps(int bits) {
 }
 
 // Default warp shape (one warp of 4 x 8 fragments: 64 x 64 tiles, the fastest of five on the
-// H200's large case), frames per work-group of xpcs_mma_prepare (and of its MMA_PREP=1 form,
-// not yet measured) and per streamed block (0:
+// H200's large case), frames per work-group of xpcs_mma_prepare and per streamed block (0:
 // 64 MiB worth; the seed case's 24 MB then go up at once, streaming cost it 0.5 ms of wall).
 const Tuning& shapeDefaults() {
-    static const Tuning t{{"MMA_WM", 1},           {"MMA_WN", 1},          {"MMA_MI", 4},
-                          {"MMA_NJ", 8},           {"MMA_PREP_FRAMES", 2}, {"MMA_PREP_BLOCK", 16},
-                          {"MMA_STREAM_FRAMES", 0}};
+    static const Tuning t{{"MMA_WM", 1}, {"MMA_WN", 1},          {"MMA_MI", 4},
+                          {"MMA_NJ", 8}, {"MMA_PREP_FRAMES", 2}, {"MMA_STREAM_FRAMES", 0}};
     return t;
 }
 std::size_t shape(const Tuning& t, const std::string& name) {
@@ -133,39 +131,10 @@ void fusedLags(DeviceRun& run, const cl::Buffer& g2, const cl::Buffer& g2Err) {
         {{roundUp(std::size_t(run.frames), 64), std::size_t(run.binCount)}, {64, 1}});
 }
 
-constexpr std::size_t prepGroup = 64, prepSpan = 16 * prepGroup; // MMA_PREP_WG, MMA_PREP_SPAN
-
-// MMA_PREP=1 over frames [t0, t1): xpcs_mma_prepare_spans (the chunk rows and each span's
-// frame sums), then xpcs_mma_prepare_sums (a bin's spans added into its frame sums).
-void prepareSpans(DeviceRun& run, const cl::Buffer& raw, const Chunk& chunk, int rawFrameSize,
-                  int accumulate, std::size_t t0, std::size_t t1) {
-    std::size_t spans = 1; // most spans of a bin in this chunk
-    for (std::size_t b = 0; b + 1 < chunk.offsets.size(); ++b)
-        spans = std::max<std::size_t>(
-            spans, (chunk.offsets[b + 1] - chunk.offsets[b] + prepSpan - 1) / prepSpan);
-    const std::size_t bins = run.binCount, bytes = bins * spans * run.frames * 4;
-    if (run.scratchBytes < bytes)
-        run.scratch = run.session.allocate(bytes, "xpcs mma span sums"), run.scratchBytes = bytes;
-    const std::size_t block = shape(run.tuning, "MMA_PREP_BLOCK");
-    const int mostSpans = static_cast<int>(spans), from = static_cast<int>(t0),
-              to = static_cast<int>(t1);
-    cl::Kernel k = mmaKernel(run, "xpcs_mma_prepare_spans");
-    setArgs(k, raw, run.pixels, run.offsets, run.data, run.scratch, run.frames, rawFrameSize,
-            static_cast<int>(chunk.paddedPixels()), mostSpans, from, to);
-    run.session.launch(
-        k, "xpcs mma prepare",
-        {{spans * prepGroup, (t1 - t0 + block - 1) / block, bins}, {prepGroup, 1, 1}});
-    cl::Kernel sums = mmaKernel(run, "xpcs_mma_prepare_sums");
-    setArgs(sums, run.scratch, run.offsets, run.sums, run.frames, mostSpans, accumulate, from, to);
-    run.session.launch(sums, "xpcs mma prepare sums", {{roundUp(t1 - t0, 64), bins}, {64, 1}});
-}
-
-// xpcs_mma_prepare over frames [t0, t1) held in raw (frame t0 first); MMA_PREP=1: by spans.
+// xpcs_mma_prepare over frames [t0, t1) held in raw (frame t0 first).
 void prepareFrames(DeviceRun& run, const cl::Buffer& raw, const Chunk& chunk, int rawFrameSize,
                    int accumulate, std::size_t t0, std::size_t t1) {
-    if (valueOr(run.tuning, "MMA_PREP", 0))
-        return prepareSpans(run, raw, chunk, rawFrameSize, accumulate, t0, t1);
-    constexpr std::size_t group = prepGroup;
+    constexpr std::size_t group = 64; // MMA_PREP_WG
     const std::size_t framesPerGroup = shape(run.tuning, "MMA_PREP_FRAMES");
     cl::Kernel k = mmaKernel(run, "xpcs_mma_prepare");
     setArgs(k, raw, run.pixels, run.offsets, run.data, run.sums, run.frames, rawFrameSize,
@@ -236,29 +205,29 @@ void checkMmaTuning(const Tuning& tuning) {
         const char* name;
         int min, max;
     };
-    static const Limit limits[] = {{"MMA_FLUSH_STEPS", 1, 1032},
-                                   {"MMA_EMULATE", 0, 1},
-                                   {"MMA_EMU_BITS", 16, 32},
-                                   {"MMA_SLOTS", 1, 64},
-                                   {"MMA_WM", 1, 8},
-                                   {"MMA_WN", 1, 8},
-                                   {"MMA_MI", 1, 8},
-                                   {"MMA_NJ", 1, 16},
-                                   {"MMA_PREP_FRAMES", 1, 16},
-                                   {"MMA_STREAM", 0, 1},
-                                   {"MMA_PREFETCH", 0, 1},
-                                   {"MMA_STAGE", 0, 1},
-                                   {"MMA_FUSE_LAGS", 0, 1},
-                                   {"MMA_WGMMA", 0, 1},
-                                   {"MMA_WG_KB", 32, 64},
-                                   {"MMA_WG_STAGES", 2, 6},
-                                   {"MMA_WG_INFLIGHT", 0, 1},
-                                   {"MMA_WG_SWIZZLE", 0, 1},
-                                   {"MMA_STREAM_FRAMES", 0, 1 << 20},
-                                   {"MMA_GRAM32", 0, 1},
-                                   {"MMA_LAGS", 0, 1},
-                                   {"MMA_PREP", 0, 1},
-                                   {"MMA_PREP_BLOCK", 1, 64}};
+    static const Limit limits[] = {
+        {"MMA_FLUSH_STEPS", 1, 1032},
+        {"MMA_EMULATE", 0, 1},
+        {"MMA_EMU_BITS", 16, 32},
+        {"MMA_SLOTS", 1, 64},
+        {"MMA_WM", 1, 8},
+        {"MMA_WN", 1, 8},
+        {"MMA_MI", 1, 8},
+        {"MMA_NJ", 1, 16},
+        {"MMA_PREP_FRAMES", 1, 16},
+        {"MMA_STREAM", 0, 1},
+        {"MMA_PREFETCH", 0, 1},
+        {"MMA_STAGE", 0, 1},
+        {"MMA_FUSE_LAGS", 0, 1},
+        {"MMA_WGMMA", 0, 1},
+        {"MMA_WG_KB", 32, 64},
+        {"MMA_WG_STAGES", 2, 6},
+        {"MMA_WG_INFLIGHT", 0, 1},
+        {"MMA_WG_SWIZZLE", 0, 1},
+        {"MMA_STREAM_FRAMES", 0, 1 << 20},
+        {"MMA_GRAM32", 0, 1},
+        {"MMA_LAGS", 0, 1},
+    };
     for (const Limit& l : limits)
         if (const int v = valueOr(tuning, l.name, l.min); v < l.min || v > l.max)
             throw UsageError("xpcs mma: --tune " + std::string(l.name) + "=" + std::to_string(v) +

@@ -35,8 +35,6 @@ struct DeviceRun {
     cl::Buffer data;                    // the chunk in the variant's layout
     cl::Buffer pixels;                  // chunk source indices (layout 0 reads pixels through them)
     cl::Buffer offsets, gram, sums, work, pixelCounts;
-    cl::Buffer scratch; // the variant's own, scratchBytes long (mma: span sums)
-    std::size_t scratchBytes = 0;
     std::size_t rawBytes = 0; // of the raw-frames buffer, allocated on first use (rawBuffer)
     cl::Buffer raw;
     // XPCS_CPU: the kernels' CPU-device code paths (set for CPU devices, see xpcs.cl).

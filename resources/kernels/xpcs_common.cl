@@ -1,7 +1,7 @@
 // xpcs: dense intensity autocorrelation per q bin (DESIGN.md §5). One program is built from
 // xpcs_common.cl (layouts, reorder, frame sums), xpcs_lags.cl (g2, g2_err), xpcs_seed.cl
 // (naive, ordered), xpcs_gemm.cl (gemm macros, CPU kernel), xpcs_gemm_gpu.cl, xpcs_mma.cl
-// (tensor cores), xpcs_mma_prep.cl and xpcs_mma_lags.cl, in that order (gpu/xpcs/runner.cpp,
+// (tensor cores), xpcs_mma_lags.cl and xpcs_wgmma.cl, in that order (gpu/xpcs/runner.cpp,
 // xpcsKernel).
 //
 // Every variant fills the lower triangle of one Gram matrix per bin,

@@ -90,7 +90,7 @@ for size in seed large; do
   done
 done
 # EXTRA: more tuning sets for mma, timed only (TUNES are checked too), e.g. "MMA_STREAM=0
-# MMA_LAGS=1,MMA_PREP=1" (unset: MMA_FUSE_LAGS=1, empty: none).
+# MMA_LAGS=0,MMA_GRAM32=0" (unset: MMA_FUSE_LAGS=1, empty: none).
 for t in ${TUNES:-} ${EXTRA-MMA_FUSE_LAGS=1}; do
   for size in seed large; do
     # shellcheck disable=SC2046
