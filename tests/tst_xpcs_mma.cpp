@@ -356,6 +356,7 @@ void TestXpcsMma::prepareOverSeveralSpans() {
         m.labels[p] = p % 3 ? 2 : 0;
     xpcs::Params p = emulated();
     p.tuning["MMA_PREP_FRAMES"] = frames;
+    p.tuning["MMA_PREP_WG"] = 64; // spans of 1024 pixels
     p.chunkPixels = std::size_t(chunkPixels);
     xpcs::Result got;
     checkAgainstCpu(randomU8(37, 40, 41, 11), m, p, "mma", &got);

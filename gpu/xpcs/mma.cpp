@@ -26,11 +26,14 @@ int mostFlushSteps(int bits) {
 }
 
 // Default warp shape (one warp of 4 x 8 fragments: 64 x 64 tiles, the fastest of five on the
-// H200's large case), frames per work-group of xpcs_mma_prepare and per streamed block (0:
-// 64 MiB worth; the seed case's 24 MB then go up at once, streaming cost it 0.5 ms of wall).
+// H200's large case), frames and work-items per work-group of xpcs_mma_prepare (256 work-items:
+// 0.697 ms on the large case against 0.703 for 128, 0.747 for 64 and 1.091 for 32, one call)
+// and frames per streamed block (0: 64 MiB worth; the seed case's 24 MB then go up at once,
+// streaming cost it 0.5 ms of wall).
 const Tuning& shapeDefaults() {
-    static const Tuning t{{"MMA_WM", 1}, {"MMA_WN", 1},          {"MMA_MI", 4},
-                          {"MMA_NJ", 8}, {"MMA_PREP_FRAMES", 2}, {"MMA_STREAM_FRAMES", 0}};
+    static const Tuning t{{"MMA_WM", 1},           {"MMA_WN", 1},          {"MMA_MI", 4},
+                          {"MMA_NJ", 8},           {"MMA_PREP_FRAMES", 2}, {"MMA_PREP_WG", 256},
+                          {"MMA_STREAM_FRAMES", 0}};
     return t;
 }
 std::size_t shape(const Tuning& t, const std::string& name) {
@@ -134,7 +137,7 @@ void fusedLags(DeviceRun& run, const cl::Buffer& g2, const cl::Buffer& g2Err) {
 // xpcs_mma_prepare over frames [t0, t1) held in raw (frame t0 first).
 void prepareFrames(DeviceRun& run, const cl::Buffer& raw, const Chunk& chunk, int rawFrameSize,
                    int accumulate, std::size_t t0, std::size_t t1) {
-    constexpr std::size_t group = 64; // MMA_PREP_WG
+    const std::size_t group = shape(run.tuning, "MMA_PREP_WG");
     const std::size_t framesPerGroup = shape(run.tuning, "MMA_PREP_FRAMES");
     cl::Kernel k = mmaKernel(run, "xpcs_mma_prepare");
     setArgs(k, raw, run.pixels, run.offsets, run.data, run.sums, run.frames, rawFrameSize,
@@ -215,6 +218,7 @@ void checkMmaTuning(const Tuning& tuning) {
         {"MMA_MI", 1, 8},
         {"MMA_NJ", 1, 16},
         {"MMA_PREP_FRAMES", 1, 16},
+        {"MMA_PREP_WG", 32, 256},
         {"MMA_STREAM", 0, 1},
         {"MMA_PREFETCH", 0, 1},
         {"MMA_STAGE", 0, 1},

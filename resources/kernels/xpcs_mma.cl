@@ -310,7 +310,9 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global G
 // with 2. Each work-item gathering its own 16 pixels (before) took 1.20 ms at 4 frames, as this
 // one does at 4 (it was not measured at 2); a work-item per pixel and 8 frames writing bytes
 // 1.95 ms.
-#define MMA_PREP_WG 64
+#ifndef MMA_PREP_WG
+#define MMA_PREP_WG 64 // work-items (the host's default: 256)
+#endif
 #define MMA_PREP_SPAN (16 * MMA_PREP_WG)
 #ifndef MMA_PREP_FRAMES
 #define MMA_PREP_FRAMES 2
