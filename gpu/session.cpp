@@ -21,6 +21,14 @@ cl::Device findDevice(const DeviceInfo& info) {
     throw DeviceError("OpenCL device " + info.spec + " (" + info.name + ") is gone");
 }
 
+// The program binary of its one device (NVIDIA's is PTX text), up to its first NUL.
+std::string ptxOf(const cl::Program& program) {
+    const cl::Program::Binaries binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+    if (binaries.empty()) return {};
+    const auto& b = binaries.front();
+    return std::string(b.begin(), std::find(b.begin(), b.end(), 0));
+}
+
 std::string dims(const std::vector<std::size_t>& v) {
     std::string s;
     for (std::size_t i = 0; i < v.size(); ++i) {
@@ -100,14 +108,6 @@ cl::Program ClDevice::built(cl::Program program, const std::string& options) {
                           "\nbuild log:\n" + log);
     }
     return program;
-}
-
-// The program binary of the device (NVIDIA's is PTX text), up to its first NUL.
-std::string ClDevice::ptxOf(const cl::Program& program) const {
-    const cl::Program::Binaries binaries = program.getInfo<CL_PROGRAM_BINARIES>();
-    if (binaries.empty()) return {};
-    const auto& b = binaries.front();
-    return std::string(b.begin(), std::find(b.begin(), b.end(), 0));
 }
 
 std::size_t ClDevice::cachedPrograms() const {

@@ -46,7 +46,6 @@ class ClDevice {
 
   private:
     cl::Program built(cl::Program program, const std::string& options);
-    std::string ptxOf(const cl::Program& program) const;
 
     DeviceInfo info_;
     cl::Device device_;

@@ -29,11 +29,20 @@ int mostFlushSteps(int bits) {
 // H200's large case), frames and work-items per work-group of xpcs_mma_prepare (256 work-items:
 // 0.697 ms on the large case against 0.703 for 128, 0.747 for 64 and 1.091 for 32, one call)
 // and frames per streamed block (0: 64 MiB worth; the seed case's 24 MB then go up at once,
-// streaming cost it 0.5 ms of wall).
+// streaming cost it 0.5 ms of wall); the wgmma kernel's block, stages, groups in flight and
+// swizzle (xpcs_wgmma.cl, used under MMA_WGMMA=1).
 const Tuning& shapeDefaults() {
-    static const Tuning t{{"MMA_WM", 1},           {"MMA_WN", 1},          {"MMA_MI", 4},
-                          {"MMA_NJ", 8},           {"MMA_PREP_FRAMES", 2}, {"MMA_PREP_WG", 256},
-                          {"MMA_STREAM_FRAMES", 0}};
+    static const Tuning t{{"MMA_WM", 1},
+                          {"MMA_WN", 1},
+                          {"MMA_MI", 4},
+                          {"MMA_NJ", 8},
+                          {"MMA_PREP_FRAMES", 2},
+                          {"MMA_PREP_WG", 256},
+                          {"MMA_STREAM_FRAMES", 0},
+                          {"MMA_WG_KB", 32},
+                          {"MMA_WG_STAGES", 5},
+                          {"MMA_WG_INFLIGHT", 1},
+                          {"MMA_WG_SWIZZLE", 1}};
     return t;
 }
 std::size_t shape(const Tuning& t, const std::string& name) {
@@ -58,7 +67,7 @@ void checkWgmmaTuning(const Tuning& t, int flushSteps) {
         throw UsageError("xpcs mma: --tune MMA_WGMMA=1 takes the shape of two warpgroups of "
                          "m64n128: --tune MMA_WM=8 --tune MMA_WN=1 --tune MMA_MI=1 --tune "
                          "MMA_NJ=16");
-    const int kb = valueOr(t, "MMA_WG_KB", 32), steps = kb / 32;
+    const int kb = static_cast<int>(shape(t, "MMA_WG_KB")), steps = kb / 32;
     if (kb != 32 && kb != 64)
         throw UsageError("xpcs mma: --tune MMA_WG_KB=" + std::to_string(kb) +
                          " is not a block of pixels wgmma takes; accepted: 32, 64");
@@ -67,7 +76,7 @@ void checkWgmmaTuning(const Tuning& t, int flushSteps) {
                          std::to_string(steps) + " k32 steps: MMA_FLUSH_STEPS (" +
                          std::to_string(flushSteps) + ") must be a multiple of " +
                          std::to_string(steps));
-    if (valueOr(t, "MMA_WG_STAGES", 5) - 1 - valueOr(t, "MMA_WG_INFLIGHT", 1) < 1)
+    if (shape(t, "MMA_WG_STAGES") < 2 + shape(t, "MMA_WG_INFLIGHT"))
         throw UsageError("xpcs mma: --tune MMA_WG_STAGES must exceed MMA_WG_INFLIGHT + 1 (the "
                          "copies run at least one block ahead)");
 }

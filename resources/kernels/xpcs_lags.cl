@@ -118,14 +118,11 @@ inline int xpcs_wide_zero(xpcs_wide v) {
     return v.lo == 0 && v.hi == 0;
 }
 
-// The exact pair terms m = n N and d = S_a S_b of one pair.
-#define XPCS_PAIR_OF(m, d, N, Sa, Sb)                                                              \
-    const xpcs_wide m = xpcs_wide_mul_fast(n, (long)(N));                                          \
-    const xpcs_wide d = xpcs_wide_mul_fast((long)(Sa), (long)(Sb));
-// ... of lag `lag` at frame t: N = N_t, S_a = S_t, S_b = S_t-lag.
+// The exact pair terms m = n N_t and d = S_t S_t-lag of lag `lag` at frame t.
 #define XPCS_PAIR(m, d)                                                                            \
-    XPCS_PAIR_OF(m, d, xpcs_gram_at(gram, bin, binCount, framePad, slots, t, t - lag), s[t],       \
-                 s[t - lag])
+    const xpcs_wide m = xpcs_wide_mul_fast(                                                        \
+        n, (long)xpcs_gram_at(gram, bin, binCount, framePad, slots, t, t - lag));                  \
+    const xpcs_wide d = xpcs_wide_mul_fast((long)s[t], (long)s[t - lag]);
 // Add one pair to the work-item's sums and moments (a pair with d = 0 only to the numerator).
 #define XPCS_ADD_PAIR(m, d)                                                                        \
     numerator = xpcs_wide_add(numerator, m);                                                       \
