@@ -4,96 +4,17 @@
 // narrowed by MMA_EMU_BITS so that a partial sum would wrap without the flush), the refusals, and
 // uint16 frames run by gemm; the 32-bit Gram matrices (MMA_GRAM32) on, off and refused by the
 // host where a bin's entries could reach 2^32, the lag sums' products in double (MMA_LAGS),
-// and the wgmma Gram kernel (MMA_WGMMA=1).
-#include "core/errors.hpp"
+// the wgmma Gram kernel (MMA_WGMMA=1) and the prepare by bands with the frame sums from the
+// Gram kernel's row of ones (MMA_PREP_BAND=1).
 #include "core/io.hpp"
-#include "gpu/devices.hpp"
 #include "gpu/staging.hpp"
-#include "gpu/xpcs/xpcs_gpu.hpp"
-#include "typed_runs.hpp"
+#include "mma_checks.hpp"
 
-#include <QtTest>
 #include <array>
-#include <cstring>
 #include <optional>
-#include <random>
 
 using namespace clscope;
-
-namespace {
-
-DeviceInfo testDevice() {
-    const auto& devices = openclDevices();
-    if (devices.empty()) throw DeviceError("no OpenCL device for the test");
-    return devices.front();
-}
-
-Array randomU8(std::size_t t, std::size_t h, std::size_t w, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::vector<std::uint8_t> v(t * h * w);
-    for (std::uint8_t& x : v)
-        x = static_cast<std::uint8_t>(rng() % 256);
-    return makeArray<std::uint8_t>({t, h, w}, v);
-}
-
-// Labels 1..bins with some pixels excluded; bin sizes far from multiples of 64.
-LabelMask scattered(std::size_t h, std::size_t w, int bins, unsigned seed) {
-    std::mt19937 rng(seed);
-    LabelMask m{h, w, std::vector<std::int32_t>(h * w)};
-    for (std::int32_t& l : m.labels)
-        l = static_cast<std::int32_t>(rng() % (bins + 1));
-    for (int b = 1; b <= bins; ++b)
-        m.labels[b] = b;
-    return m;
-}
-
-// Bit-identical doubles (NaN where the other is NaN).
-void compareBits(const char* what, const std::vector<double>& got,
-                 const std::vector<double>& want) {
-    QCOMPARE(got.size(), want.size());
-    std::size_t bad = 0, first = 0;
-    for (std::size_t i = 0; i < got.size(); ++i)
-        if (std::memcmp(&got[i], &want[i], sizeof(double)) != 0 &&
-            !(std::isnan(got[i]) && std::isnan(want[i])))
-            first = bad++ ? first : i;
-    if (bad)
-        QFAIL(qPrintable(QString("%1: %2 of %3 differ from cpu, first at %4: %5 vs %6")
-                             .arg(what)
-                             .arg(bad)
-                             .arg(got.size())
-                             .arg(first)
-                             .arg(got[first], 0, 'g', 17)
-                             .arg(want[first], 0, 'g', 17)));
-}
-
-// Whether a run's timings hold a label (which lag-sum kernel ran).
-bool ran(const xpcs::Result& r, const std::string& label) {
-    for (const TimingRecord& record : r.timings.records())
-        if (record.label == label) return true;
-    return false;
-}
-
-// The run's result in *out (when given) for further checks.
-void checkAgainstCpu(const Array& frames, const LabelMask& mask, xpcs::Params params,
-                     const std::string& expectedVariant = "mma", xpcs::Result* out = nullptr) {
-    const xpcs::Result want = xpcs::correlateCpu(frames, mask, params);
-    const xpcs::Result got = test::runXpcs(testDevice(), "mma", frames, mask, params);
-    if (out) *out = got;
-    QCOMPARE(got.variant, expectedVariant);
-    compareBits("g2", got.g2, want.g2);
-    // g2_err: the lag-sum kernel's double sums (every OpenCL variant) may differ in the last bit.
-    for (std::size_t i = 0; i < want.g2Err.size(); ++i)
-        if (!(std::isnan(want.g2Err[i]) && std::isnan(got.g2Err[i])))
-            QVERIFY2(std::abs(got.g2Err[i] - want.g2Err[i]) <= 1e-12 * std::abs(want.g2Err[i]),
-                     qPrintable(QString("g2_err differs at %1: %2 vs %3")
-                                    .arg(i)
-                                    .arg(got.g2Err[i], 0, 'g', 17)
-                                    .arg(want.g2Err[i], 0, 'g', 17)));
-    for (const auto& [label, map] : want.twotime)
-        QVERIFY2(got.twotime.at(label) == map, "two-time map");
-}
-
-} // namespace
+using namespace clscope::test;
 
 class TestXpcsMma : public QObject {
     Q_OBJECT
@@ -111,22 +32,11 @@ class TestXpcsMma : public QObject {
     void narrowLagSumsMatchCpu();
     void prepareOverSeveralSpans_data();
     void prepareOverSeveralSpans();
+    void prepareByBands_data();
+    void prepareByBands();
     void refusals();
     void uint16RunsGemm();
 };
-
-// Recorded when the run's Gram matrices are uint (MMA_GRAM32).
-const std::string gram32 = "xpcs gram 32-bit (host)";
-
-// One kernel build for every case (PoCL compiles each option set anew): 24-bit accumulators,
-// which hold below 2^23 for at most 4 steps of 255^2 * 32, flushed every 4 steps, 2 slots;
-// frames streamed in blocks of 16 (whole-frame chunks; the chunked case uploads at once).
-xpcs::Params emulated() {
-    xpcs::Params p;
-    p.tuning = {{"MMA_EMULATE", 1}, {"MMA_EMU_BITS", 24}, {"MMA_FLUSH_STEPS", 4},
-                {"MMA_SLOTS", 2},   {"MMA_STREAM", 1},    {"MMA_STREAM_FRAMES", 16}};
-    return p;
-}
 
 void TestXpcsMma::emulatedTilingMatchesCpu_data() {
     QTest::addColumn<int>("frames");
@@ -316,11 +226,13 @@ void TestXpcsMma::gram32NotWhereEntriesReach2To32() {
 
 // The lag sums on 129 frames over two slots, with a bin of constant frames (g2 exactly 1,
 // g2_err 0) and one of zeros (NaN): products in double where the entries are uint (the
-// default), the 128-bit path asked for (MMA_LAGS=0), and on 64-bit entries.
+// default; MMA_LAGS=2 with the next pair loaded ahead), the 128-bit path asked for
+// (MMA_LAGS=0), and on 64-bit entries.
 void TestXpcsMma::narrowLagSumsMatchCpu_data() {
     QTest::addColumn<int>("lags");   // MMA_LAGS
     QTest::addColumn<int>("gram32"); // MMA_GRAM32
     QTest::newRow("products in double") << 1 << 1;
+    QTest::newRow("products in double, next pair ahead") << 2 << 1;
     QTest::newRow("128-bit products") << 0 << 1;
     QTest::newRow("64-bit entries") << 1 << 0;
 }
@@ -361,6 +273,51 @@ void TestXpcsMma::prepareOverSeveralSpans() {
     xpcs::Result got;
     checkAgainstCpu(randomU8(37, 40, 41, 11), m, p, "mma", &got);
     QCOMPARE(ran(got, "copy to pinned staging (host)"), chunkPixels == 0); // streamed
+}
+
+// The prepare by bands: bands of 256 pixels (7 over 40 x 41, the last partial) or one of 4096,
+// 3 frames a group (37 frames end inside a group and inside a streamed block of 16), padding
+// written as 0, the sums from Gram row `frames` summed over 2 slots; 64 frames (the row of ones
+// needs a second tile of frames), chunks of 500 pixels (row ranges: other raw frame sizes, the
+// sums of later chunks), the two-time map, and the wgmma kernel (its rows past the frames read
+// the row of ones too). Each case runs twice with the buffer pool poisoning what it hands back
+// (0xA5), so a padding byte or sum left unwritten shows.
+void TestXpcsMma::prepareByBands_data() {
+    QTest::addColumn<int>("frames");
+    QTest::addColumn<int>("bandPixels");
+    QTest::addColumn<int>("chunkPixels");
+    QTest::addColumn<bool>("wgmma");
+    QTest::newRow("bands of 256") << 37 << 256 << 0 << false;
+    QTest::newRow("one band") << 37 << 4096 << 0 << false;
+    QTest::newRow("64 frames") << 64 << 256 << 0 << false;
+    QTest::newRow("chunks of 500 pixels") << 37 << 256 << 500 << false;
+    QTest::newRow("wgmma") << 64 << 256 << 0 << true;
+}
+
+void TestXpcsMma::prepareByBands() {
+    QFETCH(int, frames);
+    QFETCH(int, bandPixels);
+    QFETCH(int, chunkPixels);
+    QFETCH(bool, wgmma);
+    xpcs::Params p = emulated();
+    if (wgmma) useWgmma(p, 64, 2, 0);
+    p.tuning["MMA_PREP_BAND"] = 1;
+    p.tuning["MMA_BAND_PIXELS"] = bandPixels;
+    p.tuning["MMA_BAND_FRAMES"] = 3;
+    p.chunkPixels = std::size_t(chunkPixels);
+    p.twotimeLabels = {3};
+    const Array stack = randomU8(std::size_t(frames), 40, 41, 13);
+    const LabelMask mask = scattered(40, 41, 5, 14);
+    struct Poisoned { // the pool on, poisoning, for this case only
+        Poisoned() { qputenv("CLSCOPE_BUFFER_POOL", "1"); }
+        ~Poisoned() { qunsetenv("CLSCOPE_BUFFER_POOL"); }
+    } poisoned;
+    for (int run = 0; run < 2; ++run) {
+        xpcs::Result got;
+        checkAgainstCpu(stack, mask, p, "mma", &got);
+        QVERIFY(ran(got, "xpcs mma prepare (bands)") && !ran(got, "xpcs mma prepare"));
+        QVERIFY(ran(got, "xpcs mma frame sums (Gram row)"));
+    }
 }
 
 void TestXpcsMma::refusals() {

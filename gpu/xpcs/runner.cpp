@@ -17,7 +17,7 @@ namespace clscope::xpcs {
 cl::Kernel xpcsKernel(ClSession& session, const std::string& name, const std::string& options) {
     std::string source = kernelSource("common");
     for (const char* part : {"xpcs_common", "xpcs_lags", "xpcs_seed", "xpcs_gemm", "xpcs_gemm_gpu",
-                             "xpcs_mma", "xpcs_mma_lags", "xpcs_wgmma"})
+                             "xpcs_mma", "xpcs_mma_lags", "xpcs_wgmma", "xpcs_mma_band"})
         source.append("\n").append(kernelSource(part));
     const cl::Program program = session.device().program(source, "-cl-std=CL1.2 " + options);
     return cl::Kernel(program, name.c_str());
@@ -263,7 +263,7 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
     }
     run.tuning = tuning;
     run.frames = static_cast<int>(frames.frameCount());
-    run.framePad = static_cast<int>(roundUp(frames.frameCount(), spec.frameAlign));
+    run.framePad = static_cast<int>(roundUp(frames.frameCount() + spec.extraRows, spec.frameAlign));
     run.binCount = static_cast<int>(bins.count());
     run.slots = variant.slots(device, bins, run.framePad, tuning);
     run.twotime = !result.twotime.empty();
