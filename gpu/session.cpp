@@ -327,12 +327,11 @@ void ClSession::download(const cl::Buffer& buffer, void* data, std::size_t bytes
     });
 }
 
-void ClSession::fill(const cl::Buffer& buffer, std::size_t bytes, const std::string& label,
-                     cl_uchar value, std::size_t offset) {
+void ClSession::fill(const cl::Buffer& buffer, std::size_t bytes, const std::string& label) {
     if (bytes == 0) return;
-    enqueueRecorded(label, [&](cl::Event* e) {
-        queue_.enqueueFillBuffer(buffer, value, offset, bytes, nullptr, e);
-    });
+    const cl_uchar zero = 0;
+    enqueueRecorded(
+        label, [&](cl::Event* e) { queue_.enqueueFillBuffer(buffer, zero, 0, bytes, nullptr, e); });
 }
 
 void ClSession::record(const cl::Event& event, const std::string& label, bool kernel) {

@@ -97,9 +97,7 @@ class ClSession {
                 const std::string& label);
     void download(const cl::Buffer& buffer, void* data, std::size_t bytes,
                   const std::string& label);
-    // Bytes [offset, offset + bytes) of buffer set to value.
-    void fill(const cl::Buffer& buffer, std::size_t bytes, const std::string& label,
-              cl_uchar value = 0, std::size_t offset = 0);
+    void fill(const cl::Buffer& buffer, std::size_t bytes, const std::string& label);
 
     // Wait for everything queued and move the events' times into timings().
     void finish();

@@ -4,8 +4,7 @@
 // narrowed by MMA_EMU_BITS so that a partial sum would wrap without the flush), the refusals, and
 // uint16 frames run by gemm; the 32-bit Gram matrices (MMA_GRAM32) on, off and refused by the
 // host where a bin's entries could reach 2^32, the lag sums' products in double (MMA_LAGS),
-// the wgmma Gram kernel (MMA_WGMMA=1) and the prepare by bands with the frame sums from the
-// Gram kernel's row of ones (MMA_PREP_BAND=1).
+// and the wgmma Gram kernel (MMA_WGMMA=1).
 #include "core/io.hpp"
 #include "gpu/staging.hpp"
 #include "mma_checks.hpp"
@@ -32,8 +31,6 @@ class TestXpcsMma : public QObject {
     void narrowLagSumsMatchCpu();
     void prepareOverSeveralSpans_data();
     void prepareOverSeveralSpans();
-    void prepareByBands_data();
-    void prepareByBands();
     void refusals();
     void uint16RunsGemm();
 };
@@ -226,13 +223,11 @@ void TestXpcsMma::gram32NotWhereEntriesReach2To32() {
 
 // The lag sums on 129 frames over two slots, with a bin of constant frames (g2 exactly 1,
 // g2_err 0) and one of zeros (NaN): products in double where the entries are uint (the
-// default; MMA_LAGS=2 with the next pair loaded ahead), the 128-bit path asked for
-// (MMA_LAGS=0), and on 64-bit entries.
+// default), the 128-bit path asked for (MMA_LAGS=0), and on 64-bit entries.
 void TestXpcsMma::narrowLagSumsMatchCpu_data() {
     QTest::addColumn<int>("lags");   // MMA_LAGS
     QTest::addColumn<int>("gram32"); // MMA_GRAM32
     QTest::newRow("products in double") << 1 << 1;
-    QTest::newRow("products in double, next pair ahead") << 2 << 1;
     QTest::newRow("128-bit products") << 0 << 1;
     QTest::newRow("64-bit entries") << 1 << 0;
 }
@@ -273,51 +268,6 @@ void TestXpcsMma::prepareOverSeveralSpans() {
     xpcs::Result got;
     checkAgainstCpu(randomU8(37, 40, 41, 11), m, p, "mma", &got);
     QCOMPARE(ran(got, "copy to pinned staging (host)"), chunkPixels == 0); // streamed
-}
-
-// The prepare by bands: bands of 256 pixels (7 over 40 x 41, the last partial) or one of 4096,
-// 3 frames a group (37 frames end inside a group and inside a streamed block of 16), padding
-// written as 0, the sums from Gram row `frames` summed over 2 slots; 64 frames (the row of ones
-// needs a second tile of frames), chunks of 500 pixels (row ranges: other raw frame sizes, the
-// sums of later chunks), the two-time map, and the wgmma kernel (its rows past the frames read
-// the row of ones too). Each case runs twice with the buffer pool poisoning what it hands back
-// (0xA5), so a padding byte or sum left unwritten shows.
-void TestXpcsMma::prepareByBands_data() {
-    QTest::addColumn<int>("frames");
-    QTest::addColumn<int>("bandPixels");
-    QTest::addColumn<int>("chunkPixels");
-    QTest::addColumn<bool>("wgmma");
-    QTest::newRow("bands of 256") << 37 << 256 << 0 << false;
-    QTest::newRow("one band") << 37 << 4096 << 0 << false;
-    QTest::newRow("64 frames") << 64 << 256 << 0 << false;
-    QTest::newRow("chunks of 500 pixels") << 37 << 256 << 500 << false;
-    QTest::newRow("wgmma") << 64 << 256 << 0 << true;
-}
-
-void TestXpcsMma::prepareByBands() {
-    QFETCH(int, frames);
-    QFETCH(int, bandPixels);
-    QFETCH(int, chunkPixels);
-    QFETCH(bool, wgmma);
-    xpcs::Params p = emulated();
-    if (wgmma) useWgmma(p, 64, 2, 0);
-    p.tuning["MMA_PREP_BAND"] = 1;
-    p.tuning["MMA_BAND_PIXELS"] = bandPixels;
-    p.tuning["MMA_BAND_FRAMES"] = 3;
-    p.chunkPixels = std::size_t(chunkPixels);
-    p.twotimeLabels = {3};
-    const Array stack = randomU8(std::size_t(frames), 40, 41, 13);
-    const LabelMask mask = scattered(40, 41, 5, 14);
-    struct Poisoned { // the pool on, poisoning, for this case only
-        Poisoned() { qputenv("CLSCOPE_BUFFER_POOL", "1"); }
-        ~Poisoned() { qunsetenv("CLSCOPE_BUFFER_POOL"); }
-    } poisoned;
-    for (int run = 0; run < 2; ++run) {
-        xpcs::Result got;
-        checkAgainstCpu(stack, mask, p, "mma", &got);
-        QVERIFY(ran(got, "xpcs mma prepare (bands)") && !ran(got, "xpcs mma prepare"));
-        QVERIFY(ran(got, "xpcs mma frame sums (Gram row)"));
-    }
 }
 
 void TestXpcsMma::refusals() {

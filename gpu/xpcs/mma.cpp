@@ -1,12 +1,10 @@
 // xpcs variant mma (see mma.hpp and resources/kernels/xpcs_mma.cl).
 #include "gpu/xpcs/mma.hpp"
-#include "gpu/xpcs/mma_band.hpp"
 
 #include "core/errors.hpp"
 #include "gpu/staging.hpp"
 
 #include <algorithm>
-#include <optional>
 
 namespace clscope::xpcs {
 
@@ -32,8 +30,7 @@ int mostFlushSteps(int bits) {
 // 0.697 ms on the large case against 0.703 for 128, 0.747 for 64 and 1.091 for 32, one call)
 // and frames per streamed block (0: 64 MiB worth; the seed case's 24 MB then go up at once,
 // streaming cost it 0.5 ms of wall); the wgmma kernel's block, stages, groups in flight and
-// swizzle (xpcs_wgmma.cl, used under MMA_WGMMA=1); pixels and frames per work-group of the
-// prepare by bands (xpcs_mma_band.cl, under MMA_PREP_BAND=1).
+// swizzle (xpcs_wgmma.cl, used under MMA_WGMMA=1).
 const Tuning& shapeDefaults() {
     static const Tuning t{{"MMA_WM", 1},
                           {"MMA_WN", 1},
@@ -45,9 +42,7 @@ const Tuning& shapeDefaults() {
                           {"MMA_WG_KB", 32},
                           {"MMA_WG_STAGES", 5},
                           {"MMA_WG_INFLIGHT", 1},
-                          {"MMA_WG_SWIZZLE", 1},
-                          {"MMA_BAND_PIXELS", 4096},
-                          {"MMA_BAND_FRAMES", 8}};
+                          {"MMA_WG_SWIZZLE", 1}};
     return t;
 }
 std::size_t shape(const Tuning& t, const std::string& name) {
@@ -105,11 +100,6 @@ std::size_t partialWords(const DeviceRun& run) {
     return std::size_t(run.binCount) * tiles * (tiles + 1) / 2 * (2 * tile - 1) * 4;
 }
 
-// Whether the run prepares its chunks by bands (its frame sums from the Gram kernels' row of ones).
-bool bands(const Tuning& t) {
-    return valueOr(t, "MMA_PREP_BAND", 0) != 0;
-}
-
 void gramStep(DeviceRun& run, const Chunk& chunk, int accumulate) {
     const std::vector<std::int32_t> work = gemmWorkList(chunk, run.slots, mmaPixels);
     if (!run.work.get()) run.work = run.session.allocate(work.size() * 4, "xpcs mma work");
@@ -123,8 +113,7 @@ void gramStep(DeviceRun& run, const Chunk& chunk, int accumulate) {
     setArgs(k, run.data, run.work, run.gram, run.sums, run.pixelCounts, run.gram, run.frames,
             run.framePad, stride, run.binCount, accumulate);
     run.session.launch(k, "xpcs mma", {{tiles * (tiles + 1) / 2 * threads, entries}, {threads, 1}});
-    if (bands(run.tuning)) sumsFromGram(run); // the sums of every chunk so far
-    run.session.finish();                     // the work list lives on this stack frame
+    run.session.finish(); // the work list lives on this stack frame
 }
 
 // Whether a run fuses the lag sums into the Gram kernel: one chunk (its Gram entries final in
@@ -134,8 +123,8 @@ void gramStep(DeviceRun& run, const Chunk& chunk, int accumulate) {
 // Gram kernel (3.65 ms on the large case) took longer than the Gram kernel and the shared lag
 // sums together (2.01 + 1.72 ms; kernel time 5.10 against 4.94 ms, seed 0.264 against 0.234).
 bool fuses(const DeviceRun& run, const std::vector<Chunk>& chunks) {
-    if (!valueOr(run.tuning, "MMA_FUSE_LAGS", 0) || bands(run.tuning) || run.twotime ||
-        run.slots != 1 || chunks.size() != 1 || mmaTile(run.tuning) > 64)
+    if (!valueOr(run.tuning, "MMA_FUSE_LAGS", 0) || run.twotime || run.slots != 1 ||
+        chunks.size() != 1 || mmaTile(run.tuning) > 64)
         return false;
     const std::vector<std::int32_t>& offsets = chunks.front().offsets;
     const int flush = valueOr(run.tuning, "MMA_FLUSH_STEPS", mostFlushSteps(32));
@@ -154,11 +143,9 @@ void fusedLags(DeviceRun& run, const cl::Buffer& g2, const cl::Buffer& g2Err) {
         {{roundUp(std::size_t(run.frames), 64), std::size_t(run.binCount)}, {64, 1}});
 }
 
-// xpcs_mma_prepare over frames [t0, t1) held in raw (frame t0 first), or the prepare by bands
-// where the chunk's band lists are given.
+// xpcs_mma_prepare over frames [t0, t1) held in raw (frame t0 first).
 void prepareFrames(DeviceRun& run, const cl::Buffer& raw, const Chunk& chunk, int rawFrameSize,
-                   int accumulate, std::size_t t0, std::size_t t1, const BandBuffers* band) {
-    if (band) return prepareBandFrames(run, *band, raw, chunk, rawFrameSize, t0, t1);
+                   int accumulate, std::size_t t0, std::size_t t1) {
     const std::size_t group = shape(run.tuning, "MMA_PREP_WG");
     const std::size_t framesPerGroup = shape(run.tuning, "MMA_PREP_FRAMES");
     cl::Kernel k = mmaKernel(run, "xpcs_mma_prepare");
@@ -173,27 +160,16 @@ void prepareFrames(DeviceRun& run, const cl::Buffer& raw, const Chunk& chunk, in
 // Upload the chunk's frames and make its frame-major layout and frame sums. A chunk of whole
 // frames streams in blocks of frames (MMA_STREAM): pinned staging filled by host threads, DMA
 // on a queue of its own, each block's prepare kernel overlapping the next block's copies;
-// otherwise one (rectangular) upload from pageable memory, then one kernel. Under
-// MMA_PREP_BAND the band lists are made and uploaded while the first block travels.
+// otherwise one (rectangular) upload from pageable memory, then one kernel.
 void prepare(DeviceRun& run, const Array& frames, const Chunk& chunk, int accumulate) {
     const std::size_t frameBytes = frames.frameSize(), count = frames.frameCount();
     const int rawFrameSize = static_cast<int>((chunk.rowEnd - chunk.rowBegin) * frames.width());
     const std::size_t tuned = shape(run.tuning, "MMA_STREAM_FRAMES"); // 0: 64 MiB of frames
     const std::size_t block = tuned ? tuned : std::max<std::size_t>(1, (64 << 20) / frameBytes);
-    std::optional<BandBuffers> band;
-    auto bandLists = [&] {
-        if (bands(run.tuning))
-            band = uploadBands(run, chunk, std::size_t(rawFrameSize),
-                               shape(run.tuning, "MMA_BAND_PIXELS"),
-                               shape(run.tuning, "MMA_BAND_FRAMES"));
-    };
     if (!valueOr(run.tuning, "MMA_STREAM", 0) || std::size_t(rawFrameSize) != frameBytes ||
         block >= count) {
         uploadRaw(run.session, rawBuffer(run), frames, chunk);
-        bandLists();
-        prepareFrames(run, rawBuffer(run), chunk, rawFrameSize, accumulate, 0, count,
-                      band ? &*band : nullptr);
-        return run.session.finish(); // before the band lists go
+        return prepareFrames(run, rawBuffer(run), chunk, rawFrameSize, accumulate, 0, count);
     }
     StreamUpload stream(run.session, block * frameBytes, "xpcs frames (stream)");
     auto send = [&](std::size_t index) {
@@ -201,10 +177,9 @@ void prepare(DeviceRun& run, const Array& frames, const Chunk& chunk, int accumu
         stream.send(index, frames.bytes() + t0 * frameBytes, n * frameBytes, "copy H->D frames");
     };
     send(0);
-    bandLists();
     for (std::size_t t0 = 0, index = 0; t0 < count; t0 += block, ++index) {
         prepareFrames(run, stream.acquire(index), chunk, rawFrameSize, accumulate, t0,
-                      std::min(count, t0 + block), band ? &*band : nullptr);
+                      std::min(count, t0 + block));
         stream.release(index);
         if (t0 + block < count) send(index + 1); // overlaps this block's kernel
     }
@@ -264,10 +239,7 @@ void checkMmaTuning(const Tuning& tuning) {
         {"MMA_WG_SWIZZLE", 0, 1},
         {"MMA_STREAM_FRAMES", 0, 1 << 20},
         {"MMA_GRAM32", 0, 1},
-        {"MMA_LAGS", 0, 2},
-        {"MMA_PREP_BAND", 0, 1},
-        {"MMA_BAND_PIXELS", 256, 16384},
-        {"MMA_BAND_FRAMES", 1, 64},
+        {"MMA_LAGS", 0, 1},
     };
     for (const Limit& l : limits)
         if (const int v = valueOr(tuning, l.name, l.min); v < l.min || v > l.max)
@@ -304,9 +276,8 @@ GpuVariant mmaVariant() {
         t.insert(shapeDefaults().begin(), shapeDefaults().end());
         return t;
     };
-    v.layout = [](const Tuning& t) { // the prepare by bands adds a row of ones
-        return LayoutSpec{Layout::FrameMajor, std::size_t(mmaPixels), mmaTile(t),
-                          bands(t) ? 1u : 0u};
+    v.layout = [](const Tuning& t) {
+        return LayoutSpec{Layout::FrameMajor, std::size_t(mmaPixels), mmaTile(t)};
     };
     v.slots = [](const DeviceInfo&, const Bins&, int, const Tuning& t) {
         return valueOr(t, "MMA_SLOTS", 1);

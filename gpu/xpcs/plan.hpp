@@ -15,7 +15,6 @@ struct LayoutSpec {
     Layout layout = Layout::Raw;
     std::size_t pixelAlign = 1; // each bin's pixel count padded to a multiple of this
     std::size_t frameAlign = 1; // frame count padded to a multiple of this (framePad)
-    std::size_t extraRows = 0;  // rows of the variant's own after the frames (inside framePad)
 };
 
 // Image rows [rowBegin, rowEnd) with their labelled pixels grouped by bin.

@@ -17,7 +17,7 @@ namespace clscope::xpcs {
 cl::Kernel xpcsKernel(ClSession& session, const std::string& name, const std::string& options) {
     std::string source = kernelSource("common");
     for (const char* part : {"xpcs_common", "xpcs_lags", "xpcs_seed", "xpcs_gemm", "xpcs_gemm_gpu",
-                             "xpcs_mma", "xpcs_mma_lags", "xpcs_wgmma", "xpcs_mma_band"})
+                             "xpcs_mma", "xpcs_mma_lags", "xpcs_wgmma"})
         source.append("\n").append(kernelSource(part));
     const cl::Program program = session.device().program(source, "-cl-std=CL1.2 " + options);
     return cl::Kernel(program, name.c_str());
@@ -159,8 +159,12 @@ void lagSums(DeviceRun& run, const GpuVariant& variant, Result& result) {
         cl::Kernel k = xpcsKernel(s, "xpcs_lag_sums", run.options);
         setArgs(k, run.gram, run.sums, run.pixelCounts, g2, err, run.frames, run.framePad,
                 run.binCount, run.slots);
-        s.launch(k, "xpcs lag sums",
-                 {{std::size_t(run.frames), lanes * run.binCount}, {32, lanes}});
+        const std::size_t lagGroups = roundUp(run.frames, 32) / 32, bins = run.binCount;
+        const auto order = run.tuning.find("XPCS_LAG_ORDER");
+        if (order == run.tuning.end() || order->second) // the bins first (xpcs_lags.cl)
+            s.launch(k, "xpcs lag sums", {{32 * bins, lanes * lagGroups}, {32, lanes}});
+        else
+            s.launch(k, "xpcs lag sums", {{32 * lagGroups, lanes * bins}, {32, lanes}});
     }
     s.download(g2, result.g2.data(), cells * 8, "copy D->H g2");
     s.download(err, result.g2Err.data(), cells * 8, "copy D->H g2_err");
@@ -263,7 +267,7 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
     }
     run.tuning = tuning;
     run.frames = static_cast<int>(frames.frameCount());
-    run.framePad = static_cast<int>(roundUp(frames.frameCount() + spec.extraRows, spec.frameAlign));
+    run.framePad = static_cast<int>(roundUp(frames.frameCount(), spec.frameAlign));
     run.binCount = static_cast<int>(bins.count());
     run.slots = variant.slots(device, bins, run.framePad, tuning);
     run.twotime = !result.twotime.empty();

@@ -1,8 +1,8 @@
 // xpcs: dense intensity autocorrelation per q bin (DESIGN.md §5). One program is built from
 // xpcs_common.cl (layouts, reorder, frame sums), xpcs_lags.cl (g2, g2_err), xpcs_seed.cl
 // (naive, ordered), xpcs_gemm.cl (gemm macros, CPU kernel), xpcs_gemm_gpu.cl, xpcs_mma.cl
-// (tensor cores), xpcs_mma_lags.cl, xpcs_wgmma.cl and xpcs_mma_band.cl, in that order
-// (gpu/xpcs/runner.cpp, xpcsKernel).
+// (tensor cores), xpcs_mma_lags.cl and xpcs_wgmma.cl, in that order (gpu/xpcs/runner.cpp,
+// xpcsKernel).
 //
 // Every variant fills the lower triangle of one Gram matrix per bin,
 //   gram[slot][bin][t1][t2] = sum_p I_t1(p) I_t2(p)   (t1 >= t2, summed over slots),

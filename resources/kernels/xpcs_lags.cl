@@ -15,6 +15,19 @@
 #ifndef SUM_FLOAT
 #define SUM_FLOAT 0
 #endif
+// XPCS_LAG_ORDER 1 (the host's default too): groups over (bins, lag groups), the bins first,
+// so that the groups of the shortest lags (the longest loops) start first; 0: over (lag
+// groups, bins).
+#ifndef XPCS_LAG_ORDER
+#define XPCS_LAG_ORDER 1
+#endif
+#if XPCS_LAG_ORDER
+#define XPCS_LAG_GROUP get_group_id(1)
+#define XPCS_LAG_BIN get_group_id(0)
+#else
+#define XPCS_LAG_GROUP get_group_id(0)
+#define XPCS_LAG_BIN get_group_id(1)
+#endif
 
 // N(t1, t2) summed over the gram slots.
 inline SUM_T xpcs_gram_at(global const GRAM_T* gram, int bin, int binCount, int framePad, int slots,
@@ -38,8 +51,8 @@ inline SUM_T xpcs_gram_at(global const GRAM_T* gram, int bin, int binCount, int 
 kernel void xpcs_lag_sums(global const GRAM_T* gram, global const SUM_T* sums,
                           global const long* pixelCounts, global double* g2, global double* g2Err,
                           int frames, int framePad, int binCount, int slots) {
-    const int lag = get_global_id(0), lx = get_local_id(0), lane = get_local_id(1);
-    const int bin = get_group_id(1);
+    const int lx = get_local_id(0), lane = get_local_id(1);
+    const int lag = XPCS_LAG_GROUP * 32 + lx, bin = XPCS_LAG_BIN;
     const double n = convert_double(pixelCounts[bin]);
     global const SUM_T* s = sums + (size_t)bin * frames;
     double numerator = 0.0, denominator = 0.0, ratioSum = 0.0;
@@ -142,44 +155,9 @@ inline int xpcs_wide_zero(xpcs_wide v) {
 #define XPCS_NARROW 0
 #endif
 #ifndef MMA_LAGS
-#define MMA_LAGS 1 // 0: the 128-bit path everywhere (variant mma's tuning); 2: below
+#define MMA_LAGS 1 // 0: the 128-bit path everywhere (variant mma's tuning)
 #endif
-// N(t, t - lag) summed over the slots, from its slot-0 index.
-inline ulong xpcs_gram_slots(global const GRAM_T* gram, long at, long slotStride, int slots) {
-    ulong value = 0;
-    for (int slot = 0; slot < slots; ++slot)
-        value += gram[at + slot * slotStride];
-    return value;
-}
-#if XPCS_NARROW && MMA_LAGS == 2
-// MMA_LAGS=2: the same sums, with the next pair's Gram entry loaded before this pair is
-// computed, the diagonal walked by index, and S_t S_t-lag one 32 x 32 -> 64-bit product (every
-// S_t < 255 * 66,052 < 2^25 here).
-#define XPCS_LAG_LOOP                                                                              \
-    const double nd = convert_double(n);                                                           \
-    ulong nsum = 0;                                                                                \
-    const long slotStride = (long)binCount * framePad * framePad;                                 \
-    const long step = XPCS_LANES * (framePad + 1L);                                                \
-    int t = frames - 1 - lane;                                                                     \
-    long at = t >= lag ? (long)xpcs_gram_index(0, bin, binCount, framePad, t, t - lag) : 0;       \
-    ulong value = t >= lag ? xpcs_gram_slots(gram, at, slotStride, slots) : 0;                    \
-    for (; t >= lag; t -= XPCS_LANES) {                                                            \
-        const ulong current = value;                                                               \
-        const uint a = (uint)s[t], b = (uint)s[t - lag];                                           \
-        at -= step;                                                                                \
-        if (t - XPCS_LANES >= lag) value = xpcs_gram_slots(gram, at, slotStride, slots);          \
-        const ulong d = (ulong)a * b;                                                              \
-        nsum += current;                                                                           \
-        denominator = xpcs_wide_add(denominator, xpcs_wide_make(d, 0));                            \
-        if (d != 0) {                                                                              \
-            const double x = nd * convert_double(current) / convert_double(d) - shift;             \
-            s1 += x, s2 += x * x;                                                                  \
-            ++count;                                                                               \
-        }                                                                                          \
-    }                                                                                              \
-    numerator = xpcs_wide_make(nsum, 0); /* times n after the lane sums */
-#define XPCS_NUMERATOR(total) xpcs_wide_mul(n, (long)(total).lo)
-#elif XPCS_NARROW && MMA_LAGS
+#if XPCS_NARROW && MMA_LAGS
 #define XPCS_LAG_LOOP                                                                              \
     const double nd = convert_double(n);                                                           \
     ulong nsum = 0;                                                                                \
@@ -225,8 +203,8 @@ inline ulong xpcs_gram_slots(global const GRAM_T* gram, long at, long slotStride
 kernel void xpcs_lag_sums(global const GRAM_T* gram, global const SUM_T* sums,
                           global const long* pixelCounts, global double* g2, global double* g2Err,
                           int frames, int framePad, int binCount, int slots) {
-    const int lag = get_global_id(0), lx = get_local_id(0), lane = get_local_id(1);
-    const int bin = get_group_id(1);
+    const int lx = get_local_id(0), lane = get_local_id(1);
+    const int lag = XPCS_LAG_GROUP * 32 + lx, bin = XPCS_LAG_BIN;
     const long n = pixelCounts[bin];
     global const SUM_T* s = sums + (size_t)bin * frames;
     double shift = 1.0;

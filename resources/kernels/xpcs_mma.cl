@@ -169,12 +169,7 @@ inline void xpcs_mma_flush(global GRAM_T* gram, int4 item, int binCount, int fra
     }
 
 // Global (lower tiles * MMA_THREADS, work entries); work-group (MMA_THREADS, 1). Rows of
-// frames >= `frames` read the last frame (their sums land in gram cells nobody reads), or under
-// MMA_PREP_BAND the chunk's row of ones at `frames` (Gram row `frames`: the frame sums).
-#ifndef MMA_PREP_BAND
-#define MMA_PREP_BAND 0
-#endif
-#define MMA_LAST_ROW(frames) ((frames) - 1 + MMA_PREP_BAND)
+// frames >= `frames` read the last frame (their sums land in gram cells nobody reads).
 #ifndef MMA_FUSE
 #define MMA_FUSE 0
 #endif
@@ -248,7 +243,7 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global G
     for (int l = 0; l < MMA_STAGE_LOADS; ++l) { // element e: row e / 4, 16 bytes e % 4
         const int e = lid + MMA_THREADS * l, row = e / 4;
         const int t = row < MMA_TILE ? tile.x + row : tile.y + row - MMA_TILE;
-        from[l] = data + (size_t)min(t, MMA_LAST_ROW(frames)) * stride + 16 * (e % 4);
+        from[l] = data + (size_t)min(t, frames - 1) * stride + 16 * (e % 4);
     }
     uint4 next[MMA_STAGE_LOADS];
     if (item.y < item.z) {
@@ -270,10 +265,10 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global G
     global const uchar* rowsB[MMA_NJ];
 #pragma unroll
     for (int r = 0; r < 2 * MMA_MI; ++r) // A rows t1 + 8r + g (fragment r / 2, half r % 2)
-        rowsA[r] = data + (size_t)min(t1 + 8 * r + g, MMA_LAST_ROW(frames)) * stride + 16 * q;
+        rowsA[r] = data + (size_t)min(t1 + 8 * r + g, frames - 1) * stride + 16 * q;
 #pragma unroll
     for (int r = 0; r < MMA_NJ; ++r)
-        rowsB[r] = data + (size_t)min(t2 + 8 * r + g, MMA_LAST_ROW(frames)) * stride + 16 * q;
+        rowsB[r] = data + (size_t)min(t2 + 8 * r + g, frames - 1) * stride + 16 * q;
 #if MMA_PREFETCH
     uint4 na[2 * MMA_MI], nb[MMA_NJ]; // the next iteration's pixels, loaded during this one's
     if (item.y < item.z) XPCS_MMA_LOAD(na, nb, item.y);

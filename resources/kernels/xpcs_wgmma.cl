@@ -191,15 +191,15 @@ kernel void xpcs_wgmma(global const uchar* data, global const int4* work, global
         for (int c = 0; c < 4; ++c)
             acc[0][j][c] = 0;
     // The work-item's pieces: piece e = lid + 256 l is row e / pieces (A rows, then B rows),
-    // 16 bytes e % pieces of each block; rows past the last frame read MMA_LAST_ROW (their
-    // sums land in Gram cells nobody reads, but for the row of ones under MMA_PREP_BAND).
+    // 16 bytes e % pieces of each block; rows past the last frame read the last frame (their
+    // sums land in Gram cells nobody reads).
     global const uchar* from[MMA_WG_COPIES];
     int at[MMA_WG_COPIES];
 #pragma unroll
     for (int l = 0; l < MMA_WG_COPIES; ++l) {
         const int e = lid + MMA_THREADS * l, row = e / MMA_WG_PIECES, kc = e % MMA_WG_PIECES;
         const int t = row < MMA_TILE ? tile.x + row : tile.y + row - MMA_TILE;
-        from[l] = data + (size_t)min(t, MMA_LAST_ROW(frames)) * stride + item.y + 16 * kc;
+        from[l] = data + (size_t)min(t, frames - 1) * stride + item.y + 16 * kc;
         at[l] = MMA_WG_AT(row, kc);
     }
     const int blocks = (item.z - item.y) / MMA_WG_KB;
