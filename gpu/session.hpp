@@ -57,6 +57,10 @@ class ClDevice {
     BufferPool buffers_;
 };
 
+// Build option capping the registers of a work-item of a program's kernels on NVIDIA's OpenCL
+// (-cl-nv-maxrregcount, more work-groups resident at once); empty on other platforms.
+std::string registerCap(const DeviceInfo& device, int registers);
+
 // Work-group layout of a launch, before rounding.
 struct LaunchShape {
     std::vector<std::size_t> global; // work-items wanted per dimension
