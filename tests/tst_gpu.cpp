@@ -224,6 +224,23 @@ class TestGpu : public QObject {
         QCOMPARE(reg.ids().size(), std::size_t{5}); // xpcs, cluster, rbf, spots and the toy
     }
 
+    // The register cap is NVIDIA's build option, and nothing on other platforms (PoCL's
+    // compiler refuses options it does not know), where a kernel built with it still runs.
+    void registerCapOnlyOnNvidia() {
+        DeviceInfo nvidia;
+        nvidia.platform = "NVIDIA CUDA";
+        QCOMPARE(registerCap(nvidia, 40), std::string(" -cl-nv-maxrregcount=40"));
+        const auto& devices = openclDevices();
+        if (devices.empty()) QSKIP("no OpenCL device");
+        const DeviceInfo& device = devices.front();
+        if (device.platform.find("NVIDIA") == std::string::npos)
+            QCOMPARE(registerCap(device, 40), std::string());
+        ClSession session(device);
+        const cl::Program program = session.device().program(
+            "kernel void one(global int* x) { x[0] = 1; }", registerCap(device, 40));
+        QVERIFY(cl::Kernel(program, "one")() != nullptr);
+    }
+
     // NVIDIA's PTX of a kernel with marked sm_90a instructions, made specific for the rebuild.
     void archSpecificPtxRestoresMarkedInstructions() {
         const std::string mark = archSpecificMark;

@@ -60,18 +60,11 @@ void TestXpcsMma::emulatedTilingMatchesCpu_data() {
         << 129 << 90 << false << QString("wgmma64,3,1");
     QTest::newRow("129 frames, wgmma without swizzle")
         << 129 << 0 << false << QString("wgmma64,2,0,0");
-    // Two accumulators a warpgroup (MMA_WG_RB=2): 256 x 128 tiles, 6 of them over 300 frames
-    // (framePad 512), the last row block mostly padding; chunked.
-    QTest::newRow("300 frames, wgmma 256 x 128") << 300 << 0 << false << QString("wgmma32,3,1,1,2");
-    QTest::newRow("300 frames, chunks of 90, wgmma 256 x 128")
-        << 300 << 90 << false << QString("wgmma32,4,0,1,2");
 }
 
 // The tuning of the wgmma Gram kernel: blocks of `kb` pixels, `stages` stages of copies,
-// `inflight` wgmma groups left running across a barrier, local layout swizzled or not, `rb`
-// accumulators of 64 rows a warpgroup.
-void useWgmma(xpcs::Params& p, int kb = 32, int stages = 5, int inflight = 1, int swizzle = 1,
-              int rb = 1) {
+// `inflight` wgmma groups left running across a barrier, local layout swizzled or not.
+void useWgmma(xpcs::Params& p, int kb = 32, int stages = 5, int inflight = 1, int swizzle = 1) {
     const std::pair<const char*, int> tuning[] = {{"MMA_WGMMA", 1},
                                                   {"MMA_WM", 8},
                                                   {"MMA_WN", 1},
@@ -80,8 +73,7 @@ void useWgmma(xpcs::Params& p, int kb = 32, int stages = 5, int inflight = 1, in
                                                   {"MMA_WG_KB", kb},
                                                   {"MMA_WG_STAGES", stages},
                                                   {"MMA_WG_INFLIGHT", inflight},
-                                                  {"MMA_WG_SWIZZLE", swizzle},
-                                                  {"MMA_WG_RB", rb}};
+                                                  {"MMA_WG_SWIZZLE", swizzle}};
     for (const auto& [name, value] : tuning)
         p.tuning[name] = value;
 }
@@ -94,8 +86,7 @@ void TestXpcsMma::emulatedTilingMatchesCpu() {
     xpcs::Params p = emulated();
     if (shape.startsWith("wgmma")) {
         const QStringList v = shape.mid(5).split(',');
-        useWgmma(p, v[0].toInt(), v[1].toInt(), v[2].toInt(), v.value(3, "1").toInt(),
-                 v.value(4, "1").toInt());
+        useWgmma(p, v[0].toInt(), v[1].toInt(), v[2].toInt(), v.value(3, "1").toInt());
     } else if (!shape.isEmpty()) {
         const QStringList v = shape.split(',');
         p.tuning["MMA_STAGE"] = 1;

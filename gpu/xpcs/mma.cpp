@@ -30,7 +30,7 @@ int mostFlushSteps(int bits) {
 // 0.697 ms on the large case against 0.703 for 128, 0.747 for 64 and 1.091 for 32, one call)
 // and frames per streamed block (0: 64 MiB worth; the seed case's 24 MB then go up at once,
 // streaming cost it 0.5 ms of wall); the wgmma kernel's block, stages, groups in flight and
-// swizzle and 64-row accumulators per warpgroup (xpcs_wgmma.cl, used under MMA_WGMMA=1).
+// swizzle (xpcs_wgmma.cl, used under MMA_WGMMA=1).
 const Tuning& shapeDefaults() {
     static const Tuning t{{"MMA_WM", 1},
                           {"MMA_WN", 1},
@@ -42,8 +42,7 @@ const Tuning& shapeDefaults() {
                           {"MMA_WG_KB", 32},
                           {"MMA_WG_STAGES", 5},
                           {"MMA_WG_INFLIGHT", 1},
-                          {"MMA_WG_SWIZZLE", 1},
-                          {"MMA_WG_RB", 1}};
+                          {"MMA_WG_SWIZZLE", 1}};
     return t;
 }
 std::size_t shape(const Tuning& t, const std::string& name) {
@@ -53,11 +52,6 @@ std::size_t shape(const Tuning& t, const std::string& name) {
 // MMA_TILE and MMA_THREADS of xpcs_mma.cl from the warp shape.
 std::size_t mmaTile(const Tuning& t) {
     return shape(t, "MMA_WM") * 16 * shape(t, "MMA_MI");
-}
-// Rows of a Gram tile: MMA_TILE, twice that for wgmma with two accumulators a warpgroup
-// (xpcs_wgmma.cl's 256 x 128 tiles), the frames' padding (framePad a multiple).
-std::size_t tileRows(const Tuning& t) {
-    return mmaTile(t) * (valueOr(t, "MMA_WGMMA", 0) ? shape(t, "MMA_WG_RB") : 1);
 }
 std::size_t mmaThreads(const Tuning& t) {
     return 32 * shape(t, "MMA_WM") * shape(t, "MMA_WN");
@@ -82,10 +76,6 @@ void checkWgmmaTuning(const Tuning& t, int flushSteps) {
                          std::to_string(steps) + " k32 steps: MMA_FLUSH_STEPS (" +
                          std::to_string(flushSteps) + ") must be a multiple of " +
                          std::to_string(steps));
-    if (shape(t, "MMA_WG_RB") == 2 && kb != 32)
-        throw UsageError("xpcs mma: --tune MMA_WG_RB=2 takes blocks of 32 pixels (MMA_WG_KB=32): "
-                         "two stages of 64-pixel blocks of 384 rows pass OpenCL's 48 KiB of "
-                         "local memory");
     if (shape(t, "MMA_WG_STAGES") < 2 + shape(t, "MMA_WG_INFLIGHT"))
         throw UsageError("xpcs mma: --tune MMA_WG_STAGES must exceed MMA_WG_INFLIGHT + 1 (the "
                          "copies run at least one block ahead)");
@@ -105,13 +95,6 @@ cl::Kernel mmaKernel(DeviceRun& run, const char* name) {
 std::size_t sideTiles(const DeviceRun& run) {
     return run.framePad / mmaTile(run.tuning);
 }
-// Lower tiles of a bin's Gram matrix (xpcs_lower_tile, or xpcs_wg_tile for 256-row tiles:
-// row block I holds 2 I + 2 tiles of 128 columns).
-std::size_t lowerTiles(const DeviceRun& run) {
-    const std::size_t blocks = run.framePad / tileRows(run.tuning);
-    return tileRows(run.tuning) == mmaTile(run.tuning) ? blocks * (blocks + 1) / 2
-                                                       : blocks * (blocks + 1);
-}
 std::size_t partialWords(const DeviceRun& run) {
     const std::size_t tiles = sideTiles(run), tile = mmaTile(run.tuning);
     return std::size_t(run.binCount) * tiles * (tiles + 1) / 2 * (2 * tile - 1) * 4;
@@ -121,14 +104,15 @@ void gramStep(DeviceRun& run, const Chunk& chunk, int accumulate) {
     const std::vector<std::int32_t> work = gemmWorkList(chunk, run.slots, mmaPixels);
     if (!run.work.get()) run.work = run.session.allocate(work.size() * 4, "xpcs mma work");
     run.session.upload(run.work, work.data(), work.size() * 4, "copy H->D work list");
-    const std::size_t entries = work.size() / 4, threads = mmaThreads(run.tuning);
+    const std::size_t tiles = sideTiles(run), entries = work.size() / 4;
+    const std::size_t threads = mmaThreads(run.tuning);
     const int stride = static_cast<int>(chunk.paddedPixels());
     if (run.fused && !run.gram.get()) // the partials in place of the Gram matrices
         run.gram = run.session.allocate(partialWords(run) * 8, "xpcs mma lag partials");
     cl::Kernel k = mmaKernel(run, valueOr(run.tuning, "MMA_WGMMA", 0) ? "xpcs_wgmma" : "xpcs_mma");
     setArgs(k, run.data, run.work, run.gram, run.sums, run.pixelCounts, run.gram, run.frames,
             run.framePad, stride, run.binCount, accumulate);
-    run.session.launch(k, "xpcs mma", {{lowerTiles(run) * threads, entries}, {threads, 1}});
+    run.session.launch(k, "xpcs mma", {{tiles * (tiles + 1) / 2 * threads, entries}, {threads, 1}});
     run.session.finish(); // the work list lives on this stack frame
 }
 
@@ -253,7 +237,6 @@ void checkMmaTuning(const Tuning& tuning) {
         {"MMA_WG_STAGES", 2, 6},
         {"MMA_WG_INFLIGHT", 0, 1},
         {"MMA_WG_SWIZZLE", 0, 1},
-        {"MMA_WG_RB", 1, 2},
         {"MMA_STREAM_FRAMES", 0, 1 << 20},
         {"MMA_GRAM32", 0, 1},
         {"MMA_LAGS", 0, 1},
@@ -294,7 +277,7 @@ GpuVariant mmaVariant() {
         return t;
     };
     v.layout = [](const Tuning& t) {
-        return LayoutSpec{Layout::FrameMajor, std::size_t(mmaPixels), tileRows(t)};
+        return LayoutSpec{Layout::FrameMajor, std::size_t(mmaPixels), mmaTile(t)};
     };
     v.slots = [](const DeviceInfo&, const Bins&, int, const Tuning& t) {
         return valueOr(t, "MMA_SLOTS", 1);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <initializer_list>
 #include <optional>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -14,13 +15,24 @@
 
 namespace clscope::xpcs {
 
-cl::Kernel xpcsKernel(ClSession& session, const std::string& name, const std::string& options) {
+namespace {
+
+// A kernel of a program made of common.cl and the given xpcs_*.cl parts, in order.
+cl::Kernel partsKernel(ClSession& session, const std::string& name, const std::string& options,
+                       std::initializer_list<const char*> parts) {
     std::string source = kernelSource("common");
-    for (const char* part : {"xpcs_common", "xpcs_lags", "xpcs_seed", "xpcs_gemm", "xpcs_gemm_gpu",
-                             "xpcs_mma", "xpcs_mma_lags", "xpcs_wgmma"})
+    for (const char* part : parts)
         source.append("\n").append(kernelSource(part));
     const cl::Program program = session.device().program(source, "-cl-std=CL1.2 " + options);
     return cl::Kernel(program, name.c_str());
+}
+
+} // namespace
+
+cl::Kernel xpcsKernel(ClSession& session, const std::string& name, const std::string& options) {
+    return partsKernel(session, name, options,
+                       {"xpcs_common", "xpcs_lags", "xpcs_seed", "xpcs_gemm", "xpcs_gemm_gpu",
+                        "xpcs_mma", "xpcs_mma_lags", "xpcs_wgmma"});
 }
 
 namespace {
@@ -158,7 +170,9 @@ void lagSums(DeviceRun& run, const GpuVariant& variant, Result& result) {
     } else {
         // 40 registers (56 uncapped): 6 work-groups resident per multiprocessor instead of 4;
         // on the H200's large case 0.507 ms against 0.567 (48: 0.524, 32: 0.779, spilling).
-        cl::Kernel k = xpcsKernel(s, "xpcs_lag_sums", run.options + registerCap(s.info(), 40));
+        // A program of its own parts: the cap would refuse the Gram kernels (wgmma needs 90).
+        cl::Kernel k = partsKernel(s, "xpcs_lag_sums", run.options + registerCap(s.info(), 40),
+                                   {"xpcs_common", "xpcs_lags"});
         setArgs(k, run.gram, run.sums, run.pixelCounts, g2, err, run.frames, run.framePad,
                 run.binCount, run.slots);
         const std::size_t lagGroups = roundUp(run.frames, 32) / 32, bins = run.binCount;

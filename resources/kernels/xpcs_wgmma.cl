@@ -1,8 +1,8 @@
 // ---- variant mma, MMA_WGMMA = 1: Gram tiles by warpgroup MMA (after xpcs_mma.cl) ----------
 //
 // Hopper's wgmma (sm_90a) in place of mma.sync: a work-group of two warpgroups (256 work-items)
-// takes one 128 x 128 lower tile of a bin's Gram matrix (256 x 128 under MMA_WG_RB=2, below);
-// warpgroup h computes rows 64 h .. +64 against the tile's 128 columns with wgmma.mma_async m64n128k32 u8 x u8 -> s32, both operands
+// takes one 128 x 128 lower tile of a bin's Gram matrix; warpgroup h computes rows 64 h .. +64
+// against the tile's 128 columns with wgmma.mma_async m64n128k32 u8 x u8 -> s32, both operands
 // read by the tensor cores from local memory. The work-group copies each block of MMA_WG_KB
 // pixels (32 or 64) of the tile's 128 A rows and 128 B rows into a ring of MMA_WG_STAGES local
 // buffers with cp.async, one barrier a block; a warpgroup leaves MMA_WG_INFLIGHT (0 or 1) of its
@@ -48,17 +48,9 @@
 #ifndef MMA_WG_SWIZZLE
 #define MMA_WG_SWIZZLE 1
 #endif
-// MMA_WG_RB = 2: each warpgroup holds two accumulators of m64n128, rows 64 w .. and 128 + 64 w
-// .., so a work-group takes a 256 x 128 tile (its 384 rows a block carry 2 x 128 x 128 x
-// MMA_WG_KB products where 256 rows carry 128 x 128 x MMA_WG_KB: a quarter fewer bytes from L2
-// per product); tiles of 256 rows x 128 columns from xpcs_wg_tile.
-#ifndef MMA_WG_RB
-#define MMA_WG_RB 1
-#endif
-#define MMA_WG_TR (MMA_TILE * MMA_WG_RB)            // rows (A frames) of a tile
 #define MMA_WG_PIECES (MMA_WG_KB / 16)              // 16-byte pieces of a row in a block
+#define MMA_WG_UINT4 (2 * MMA_TILE * MMA_WG_PIECES) // pieces of a block: A rows, B rows
 #define MMA_WG_COPIES (MMA_WG_UINT4 / MMA_THREADS)  // pieces a work-item copies per block
-#define MMA_WG_UINT4 ((MMA_WG_TR + MMA_TILE) * MMA_WG_PIECES) // a block: A rows, B rows
 #if MMA_WG_SWIZZLE
 // Rows of MMA_WG_KB bytes one after the other, the piece index of row r XORed with bits of r
 // (the 32- or 64-byte swizzle of the PTX ISA: address bits 4.. ^= bits 7..), groups of 8 rows
@@ -170,32 +162,10 @@ inline void xpcs_wgmma_one(uint d[MMA_NJ][4], ulong da, ulong db) {
 #define XPCS_WG_MMA(d, da, db) xpcs_wgmma_one(d, da, db)
 #endif
 
-// Origin (first row, first column) of lower tile `index` of MMA_WG_TR rows x MMA_TILE columns:
-// row block I holds the column blocks J <= (I + 1) MMA_WG_RB - 1, those before it I (I + 1)
-// MMA_WG_RB / 2 tiles in all.
-inline int2 xpcs_wg_tile(int index) {
-#if MMA_WG_RB == 1
-    return xpcs_lower_tile(index) * MMA_TILE;
-#else
-    int row = (int)((sqrt(4.0f * index + 1.0f) - 1.0f) * 0.5f); // RB 2: I (I + 1) before row I
-    while (row * (row + 1) > index) --row;
-    while ((row + 1) * (row + 2) <= index) ++row;
-    return (int2)(row * MMA_WG_TR, (index - row * (row + 1)) * MMA_TILE);
-#endif
-}
-
 // Block `block` of the work entry's pixels into stage buffer `buf` (this work-item's pieces).
 #define XPCS_WG_FETCH(buf, block)                                                                  \
     _Pragma("unroll") for (int l = 0; l < MMA_WG_COPIES; ++l)                                      \
         XPCS_WG_COPY(stage + (buf) * MMA_WG_UINT4 + at[l], from[l] + (size_t)(block) * MMA_WG_KB)
-
-// The wait for at most n wgmma groups in flight, with every accumulator as its operand.
-#define XPCS_WG_WAIT_ALL(acc, n)                                                                   \
-    _Pragma("unroll") for (int h = 0; h < MMA_WG_RB; ++h) XPCS_WG_WAIT(acc[h][0], n)
-// Every accumulator's partial sums into the Gram matrix (rows t1 + 128 h + g).
-#define XPCS_WG_FLUSH(acc)                                                                         \
-    _Pragma("unroll") for (int h = 0; h < MMA_WG_RB; ++h)                                          \
-        xpcs_mma_flush(gram, item, binCount, framePad, t1 + 128 * h + g, t2 + 2 * q, acc[h], add)
 
 // Arguments as xpcs_mma's (sums, pixelCounts and partials unused). Global (lower tiles * 256,
 // work entries); work-group (256, 1).
@@ -210,18 +180,16 @@ kernel void xpcs_wgmma(global const uchar* data, global const int4* work, global
 #else
     local uint4* stage = ring + ((1024 - (MMA_WG_ADDRESS(ring) & 1023)) & 1023) / 16;
 #endif
-    const int2 tile = xpcs_wg_tile(get_group_id(0));
+    const int2 tile = xpcs_lower_tile(get_group_id(0)) * MMA_TILE;
     const int4 item = work[get_group_id(1)];
     const int lid = get_local_id(0), warp = lid / 32, lane = lid % 32, g = lane / 4, q = lane % 4;
-    const int t1 = tile.x + 16 * warp, t2 = tile.y; // accumulator h: rows from t1 + 128 h
-    uint acc[MMA_WG_RB][1][MMA_NJ][4];
+    const int t1 = tile.x + 16 * warp, t2 = tile.y;
+    uint acc[1][MMA_NJ][4];
 #pragma unroll
-    for (int h = 0; h < MMA_WG_RB; ++h)
+    for (int j = 0; j < MMA_NJ; ++j)
 #pragma unroll
-        for (int j = 0; j < MMA_NJ; ++j)
-#pragma unroll
-            for (int c = 0; c < 4; ++c)
-                acc[h][0][j][c] = 0;
+        for (int c = 0; c < 4; ++c)
+            acc[0][j][c] = 0;
     // The work-item's pieces: piece e = lid + 256 l is row e / pieces (A rows, then B rows),
     // 16 bytes e % pieces of each block; rows past the last frame read the last frame (their
     // sums land in Gram cells nobody reads).
@@ -230,7 +198,7 @@ kernel void xpcs_wgmma(global const uchar* data, global const int4* work, global
 #pragma unroll
     for (int l = 0; l < MMA_WG_COPIES; ++l) {
         const int e = lid + MMA_THREADS * l, row = e / MMA_WG_PIECES, kc = e % MMA_WG_PIECES;
-        const int t = row < MMA_WG_TR ? tile.x + row : tile.y + row - MMA_WG_TR;
+        const int t = row < MMA_TILE ? tile.x + row : tile.y + row - MMA_TILE;
         from[l] = data + (size_t)min(t, frames - 1) * stride + item.y + 16 * kc;
         at[l] = MMA_WG_AT(row, kc);
     }
@@ -249,27 +217,24 @@ kernel void xpcs_wgmma(global const uchar* data, global const int4* work, global
         if (next < blocks) XPCS_WG_FETCH(next % MMA_WG_STAGES, next);
         XPCS_WG_COMMIT_COPIES();
         local const uint4* s = stage + b % MMA_WG_STAGES * MMA_WG_UINT4;
-        const uint b0 = MMA_WG_ADDRESS(s + MMA_WG_AT(MMA_WG_TR, 0));
+        const uint a0 = MMA_WG_ADDRESS(s + MMA_WG_AT(64 * (warp / 4), 0));
+        const uint b0 = MMA_WG_ADDRESS(s + MMA_WG_AT(MMA_TILE, 0));
         XPCS_WG_ARRIVE();
 #pragma unroll
-        for (int h = 0; h < MMA_WG_RB; ++h) {
-            const uint a0 = MMA_WG_ADDRESS(s + MMA_WG_AT(128 * h + 64 * (warp / 4), 0));
-#pragma unroll
-            for (int k = 0; k < MMA_WG_STEPS; ++k) // pixels 32 k .. 32 k + 31: pieces 2k, 2k+1
-                XPCS_WG_MMA(acc[h][0], xpcs_wgmma_desc(a0 + MMA_WG_KSTEP * k),
-                            xpcs_wgmma_desc(b0 + MMA_WG_KSTEP * k));
-        }
+        for (int k = 0; k < MMA_WG_STEPS; ++k) // pixels 32 k .. 32 k + 31: pieces 2 k, 2 k + 1
+            XPCS_WG_MMA(acc[0], xpcs_wgmma_desc(a0 + MMA_WG_KSTEP * k),
+                        xpcs_wgmma_desc(b0 + MMA_WG_KSTEP * k));
         XPCS_WG_COMMIT();
-        XPCS_WG_WAIT_ALL(acc, MMA_WG_INFLIGHT);
+        XPCS_WG_WAIT(acc[0], MMA_WG_INFLIGHT);
         if ((steps += MMA_WG_STEPS) == MMA_FLUSH_STEPS) {
-            XPCS_WG_WAIT_ALL(acc, 0);
-            XPCS_WG_FLUSH(acc);
+            XPCS_WG_WAIT(acc[0], 0);
+            xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);
             add = 1, steps = 0;
         }
     }
-    XPCS_WG_WAIT_ALL(acc, 0);
+    XPCS_WG_WAIT(acc[0], 0);
     if (steps > 0 || add == accumulate) // also stores the zeros of an empty piece
-        XPCS_WG_FLUSH(acc);
+        xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);
 }
 
 #endif
