@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <numeric>
@@ -92,7 +93,8 @@ std::string ptxOptions(const std::string& options) {
 // Kernel developers: CLSCOPE_CL_OPTIONS is appended to every build's options (e.g.
 // -cl-nv-verbose), CLSCOPE_CL_LOG=1 prints each new program's build log to stderr. A source with
 // architecture-specific instructions (gpu/arch_specific.hpp) is built twice on NVIDIA: for the
-// plain target, then from its PTX made specific.
+// plain target, then from its PTX made specific (CLSCOPE_CL_DUMP=folder writes that PTX there,
+// program-<hash of the options>.ptx, for ptxas and cuobjdump).
 cl::Program ClDevice::program(const std::string& source, const std::string& givenOptions) {
     const char* extra = std::getenv("CLSCOPE_CL_OPTIONS");
     const std::string options = givenOptions + (extra ? std::string(" ") + extra : "");
@@ -103,6 +105,10 @@ cl::Program ClDevice::program(const std::string& source, const std::string& give
     if (info_.platform.find("NVIDIA") != std::string::npos &&
         source.find(archSpecificMark) != std::string::npos)
         if (const auto ptx = archSpecificPtx(ptxOf(program))) {
+            if (const char* dump = std::getenv("CLSCOPE_CL_DUMP"))
+                std::ofstream(std::string(dump) + "/program-" +
+                              std::to_string(std::hash<std::string>{}(options)) + ".ptx")
+                    << *ptx;
             const cl::Program::Binaries binaries{{ptx->begin(), ptx->end()}};
             program = built(cl::Program(context_, {device_}, binaries), ptxOptions(options));
         }
