@@ -51,14 +51,41 @@ void rethrowDeviceError(const cl::Error& e, const std::string& what, const Devic
                       " " + reason);
 }
 
+namespace {
+
+// The process's devices, one each (ClDevice::get).
+struct DeviceRegistry {
+    std::mutex mutex;
+    std::map<int, std::shared_ptr<ClDevice>> devices;
+};
+DeviceRegistry& registry() {
+    static DeviceRegistry r;
+    return r;
+}
+
+} // namespace
+
 std::shared_ptr<ClDevice> ClDevice::get(const DeviceInfo& info) {
-    static std::mutex mutex;
-    static std::map<int, std::shared_ptr<ClDevice>> devices;
     if (info.isHost()) throw DeviceError("the host reference 'cpu' has no OpenCL context");
-    std::lock_guard lock(mutex);
-    auto& slot = devices[info.index];
+    DeviceRegistry& r = registry();
+    std::lock_guard lock(r.mutex);
+    auto& slot = r.devices[info.index];
     if (!slot) slot = std::make_shared<ClDevice>(info);
     return slot;
+}
+
+bool ClDevice::dmaReads(const void* data, std::size_t bytes) const {
+    if (holdsPinned(data, bytes)) return true;
+    const char* shared = std::getenv("CLSCOPE_PINNED_SHARED");
+    if (info_.platform.find("NVIDIA") == std::string::npos ||
+        (shared && std::string(shared) == "0"))
+        return false;
+    DeviceRegistry& r = registry();
+    std::lock_guard lock(r.mutex);
+    return std::any_of(r.devices.begin(), r.devices.end(), [&](const auto& d) {
+        return d.second.get() != this && d.second->info().platform == info_.platform &&
+               d.second->holdsPinned(data, bytes);
+    });
 }
 
 ClDevice::ClDevice(const DeviceInfo& info)

@@ -41,6 +41,11 @@ class ClDevice {
     // Whether [data, data + bytes) lies in one block pinned() has made (blocks live for the
     // process): uploads from there need no copy into staging.
     bool holdsPinned(const void* data, std::size_t bytes) const;
+    // Whether this device's DMA reads [data, data + bytes) straight from the host: a block of
+    // its own pinned(), or on NVIDIA one another device of the platform made (page-locked
+    // memory serves every context of the process's one address space); CLSCOPE_PINNED_SHARED=0
+    // keeps to its own blocks, to compare.
+    bool dmaReads(const void* data, std::size_t bytes) const;
     // Buffers of finished sessions kept for the next ones (see gpu/buffer_pool.hpp).
     BufferPool& buffers() { return buffers_; }
 

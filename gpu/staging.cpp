@@ -155,7 +155,7 @@ void StreamUpload::send(std::size_t index, const void* data, std::size_t bytes,
         timeUpload(slot); // chunk i - 2's DMA has read the half
         label_[slot] = label;
         const auto start = std::chrono::steady_clock::now();
-        const bool direct = session_.device().holdsPinned(data, bytes);
+        const bool direct = session_.device().dmaReads(data, bytes);
         // In pieces: the DMA of one runs while the host copies the next.
         for (std::size_t at = 0; at < bytes; at += pieceBytes) {
             const std::size_t n = std::min(pieceBytes, bytes - at);

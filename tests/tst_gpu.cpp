@@ -190,6 +190,9 @@ class TestGpu : public QObject {
         QVERIFY(!s.device().holdsPinned(pinned.bytes() + 1, std::size_t(1) << 40));
         QVERIFY(!s.device().holdsPinned(small.bytes(), small.byteSize()));
         QVERIFY(!s.device().holdsPinned(heap.bytes(), heap.byteSize()));
+        // The DMA reads its own blocks (and on NVIDIA those of the platform's other devices).
+        QVERIFY(s.device().dmaReads(pinned.bytes(), pinned.byteSize()));
+        QVERIFY(!s.device().dmaReads(heap.bytes(), heap.byteSize()));
         auto values = pinned.as<std::uint8_t>();
         QVERIFY(std::all_of(values.begin(), values.end(), [](auto v) { return v == 0; }));
         for (std::size_t i = 0; i < values.size(); ++i)
