@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <sstream>
 
 namespace clscope {
 
@@ -30,6 +31,14 @@ std::optional<std::string> archSpecificPtx(const std::string& ptx) {
             "PTX with architecture-specific instructions: no number after .target sm_");
     if (end == out.size() || out[end] != 'a') out.insert(end, "a");
     return out;
+}
+
+std::string archSpecificOptions(const std::string& options) {
+    std::istringstream words(options);
+    std::string word, kept;
+    while (words >> word)
+        if (word.rfind("-cl-nv-", 0) == 0) kept += (kept.empty() ? "" : " ") + word;
+    return kept;
 }
 
 } // namespace clscope

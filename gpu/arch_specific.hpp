@@ -17,4 +17,8 @@ inline constexpr const char* archSpecificMark = "// clscope:arch-specific ";
 // nullopt when the PTX holds no mark. Throws DeviceError when it names no sm_ target.
 std::optional<std::string> archSpecificPtx(const std::string& ptx);
 
+// The options of a build that still apply when its PTX is built again: NVIDIA's own (-cl-nv-*,
+// such as a register cap, which act on the PTX's translation).
+std::string archSpecificOptions(const std::string& options);
+
 } // namespace clscope

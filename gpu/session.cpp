@@ -10,7 +10,6 @@
 #include <functional>
 #include <iostream>
 #include <numeric>
-#include <sstream>
 
 namespace clscope {
 
@@ -103,20 +102,6 @@ std::string registerCap(const DeviceInfo& device, int registers) {
     return " -cl-nv-maxrregcount=" + std::to_string(registers);
 }
 
-namespace {
-
-// The options of a build that still apply when its PTX is built again: NVIDIA's own (-cl-nv-*,
-// such as a register cap, which act on the PTX's translation).
-std::string ptxOptions(const std::string& options) {
-    std::istringstream words(options);
-    std::string word, kept;
-    while (words >> word)
-        if (word.rfind("-cl-nv-", 0) == 0) kept += (kept.empty() ? "" : " ") + word;
-    return kept;
-}
-
-} // namespace
-
 // Kernel developers: CLSCOPE_CL_OPTIONS is appended to every build's options (e.g.
 // -cl-nv-verbose), CLSCOPE_CL_LOG=1 prints each new program's build log to stderr. A source with
 // architecture-specific instructions (gpu/arch_specific.hpp) is built twice on NVIDIA: for the
@@ -137,7 +122,8 @@ cl::Program ClDevice::program(const std::string& source, const std::string& give
                               std::to_string(std::hash<std::string>{}(options)) + ".ptx")
                     << *ptx;
             const cl::Program::Binaries binaries{{ptx->begin(), ptx->end()}};
-            program = built(cl::Program(context_, {device_}, binaries), ptxOptions(options));
+            program =
+                built(cl::Program(context_, {device_}, binaries), archSpecificOptions(options));
         }
     if (const char* log = std::getenv("CLSCOPE_CL_LOG"); log && std::string(log) == "1")
         std::cerr << "build log (" << info_.spec << ", " << options << "):\n"

@@ -176,11 +176,10 @@ void lagSums(DeviceRun& run, const GpuVariant& variant, Result& result) {
         setArgs(k, run.gram, run.sums, run.pixelCounts, g2, err, run.frames, run.framePad,
                 run.binCount, run.slots);
         const std::size_t lagGroups = roundUp(run.frames, 32) / 32, bins = run.binCount;
-        const auto order = run.tuning.find("XPCS_LAG_ORDER");
-        if (order == run.tuning.end() || order->second) // the bins first (xpcs_lags.cl)
-            s.launch(k, "xpcs lag sums", {{32 * bins, lanes * lagGroups}, {32, lanes}});
-        else
-            s.launch(k, "xpcs lag sums", {{32 * lagGroups, lanes * bins}, {32, lanes}});
+        const auto order = run.tuning.find("XPCS_LAG_ORDER"); // the bins first (xpcs_lags.cl)
+        const bool binsFirst = order == run.tuning.end() || order->second;
+        const std::size_t x = binsFirst ? bins : lagGroups, y = binsFirst ? lagGroups : bins;
+        s.launch(k, "xpcs lag sums", {{32 * x, lanes * y}, {32, lanes}});
     }
     s.download(g2, result.g2.data(), cells * 8, "copy D->H g2");
     s.download(err, result.g2Err.data(), cells * 8, "copy D->H g2_err");
