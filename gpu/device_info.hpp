@@ -20,6 +20,7 @@ struct DeviceInfo {
     std::size_t maxWorkGroupSize = 0;
     std::vector<std::size_t> maxWorkItemSizes;
     bool fp64 = false;
+    int nvComputeMajor = 0; // NVIDIA's compute capability, major (9: Hopper); 0 elsewhere
     bool isHost() const { return index < 0; }
     // Identity that survives re-ordering of devices: platform + device + driver name.
     std::string key() const { return platform + "|" + name + "|" + driver; }

@@ -60,11 +60,19 @@ void TestXpcsMma::emulatedTilingMatchesCpu_data() {
         << 129 << 90 << false << QString("wgmma64,3,1");
     QTest::newRow("129 frames, wgmma without swizzle")
         << 129 << 0 << false << QString("wgmma64,2,0,0");
+    // One warpgroup with two accumulators (MMA_WG_GROUPS=1): rows 64.. of each tile come from
+    // the second one.
+    QTest::newRow("129 frames, wgmma by one warpgroup")
+        << 129 << 0 << false << QString("wgmma32,5,1,1,1");
+    QTest::newRow("129 frames, chunks of 90, wgmma by one warpgroup")
+        << 129 << 90 << false << QString("wgmma64,2,0,1,1");
 }
 
 // The tuning of the wgmma Gram kernel: blocks of `kb` pixels, `stages` stages of copies,
-// `inflight` wgmma groups left running across a barrier, local layout swizzled or not.
-void useWgmma(xpcs::Params& p, int kb = 32, int stages = 5, int inflight = 1, int swizzle = 1) {
+// `inflight` wgmma groups left running across a barrier, local layout swizzled or not, `groups`
+// warpgroups a work-group.
+void useWgmma(xpcs::Params& p, int kb = 32, int stages = 5, int inflight = 1, int swizzle = 1,
+              int groups = 2) {
     const std::pair<const char*, int> tuning[] = {{"MMA_WGMMA", 1},
                                                   {"MMA_WM", 8},
                                                   {"MMA_WN", 1},
@@ -73,7 +81,8 @@ void useWgmma(xpcs::Params& p, int kb = 32, int stages = 5, int inflight = 1, in
                                                   {"MMA_WG_KB", kb},
                                                   {"MMA_WG_STAGES", stages},
                                                   {"MMA_WG_INFLIGHT", inflight},
-                                                  {"MMA_WG_SWIZZLE", swizzle}};
+                                                  {"MMA_WG_SWIZZLE", swizzle},
+                                                  {"MMA_WG_GROUPS", groups}};
     for (const auto& [name, value] : tuning)
         p.tuning[name] = value;
 }
@@ -86,7 +95,8 @@ void TestXpcsMma::emulatedTilingMatchesCpu() {
     xpcs::Params p = emulated();
     if (shape.startsWith("wgmma")) {
         const QStringList v = shape.mid(5).split(',');
-        useWgmma(p, v[0].toInt(), v[1].toInt(), v[2].toInt(), v.value(3, "1").toInt());
+        useWgmma(p, v[0].toInt(), v[1].toInt(), v[2].toInt(), v.value(3, "1").toInt(),
+                 v.value(4, "2").toInt());
     } else if (!shape.isEmpty()) {
         const QStringList v = shape.split(',');
         p.tuning["MMA_STAGE"] = 1;

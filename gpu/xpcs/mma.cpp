@@ -25,12 +25,12 @@ int mostFlushSteps(int bits) {
     return static_cast<int>(((std::int64_t(1) << (bits - 1)) - 1) / stepGain);
 }
 
-// Default warp shape (one warp of 4 x 8 fragments: 64 x 64 tiles, the fastest of five on the
-// H200's large case), frames and work-items per work-group of xpcs_mma_prepare (256 work-items:
-// 0.697 ms on the large case against 0.703 for 128, 0.747 for 64 and 1.091 for 32, one call)
-// and frames per streamed block (0: 64 MiB worth; the seed case's 24 MB then go up at once,
-// streaming cost it 0.5 ms of wall); the wgmma kernel's block, stages, groups in flight and
-// swizzle (xpcs_wgmma.cl, used under MMA_WGMMA=1).
+// Default warp shape of xpcs_mma, where wgmma does not run (one warp of 4 x 8 fragments: 64 x
+// 64 tiles, the fastest of five on the H200's large case), frames and work-items per work-group of
+// xpcs_mma_prepare (256 work-items: 0.697 ms on the large case against 0.703 for 128, 0.747 for 64
+// and 1.091 for 32, one call) and frames per streamed block (0: 64 MiB worth; the seed case's 24 MB
+// then go up at once, streaming cost it 0.5 ms of wall); the wgmma kernel's block, stages, groups
+// in flight and swizzle (xpcs_wgmma.cl, used under MMA_WGMMA=1).
 const Tuning& shapeDefaults() {
     static const Tuning t{{"MMA_WM", 1},
                           {"MMA_WN", 1},
@@ -42,7 +42,21 @@ const Tuning& shapeDefaults() {
                           {"MMA_WG_KB", 32},
                           {"MMA_WG_STAGES", 5},
                           {"MMA_WG_INFLIGHT", 1},
-                          {"MMA_WG_SWIZZLE", 1}};
+                          {"MMA_WG_SWIZZLE", 1},
+                          {"MMA_WG_GROUPS", 2},
+                          {"MMA_WG_REGS", 0}};
+    return t;
+}
+// On Hopper the Gram kernel is xpcs_wgmma by one warpgroup of two accumulators over 128 x 128
+// tiles, 64-pixel blocks in two stages, at most 168 registers so that 3 work-groups are
+// resident on a multiprocessor: 1.48 ms on the H200's large case where xpcs_mma (the shape
+// above) took 1.93 and two warpgroups 1.96 (192 registers uncapped, 2 resident: 1.97; blocks of
+// 32 pixels in 4 or 5 stages: 2.17). --tune MMA_WGMMA=0 with the shape above runs xpcs_mma.
+const Tuning& hopperDefaults() {
+    static const Tuning t{{"MMA_WGMMA", 1},    {"MMA_WM", 8},        {"MMA_WN", 1},
+                          {"MMA_MI", 1},       {"MMA_NJ", 16},       {"MMA_WG_GROUPS", 1},
+                          {"MMA_WG_KB", 64},   {"MMA_WG_STAGES", 2}, {"MMA_WG_INFLIGHT", 0},
+                          {"MMA_WG_REGS", 168}};
     return t;
 }
 std::size_t shape(const Tuning& t, const std::string& name) {
@@ -53,13 +67,16 @@ std::size_t shape(const Tuning& t, const std::string& name) {
 std::size_t mmaTile(const Tuning& t) {
     return shape(t, "MMA_WM") * 16 * shape(t, "MMA_MI");
 }
+// Work-items of a Gram work-group: MMA_THREADS, or 128 a warpgroup for wgmma.
 std::size_t mmaThreads(const Tuning& t) {
+    if (valueOr(t, "MMA_WGMMA", 0)) return 128 * shape(t, "MMA_WG_GROUPS");
     return 32 * shape(t, "MMA_WM") * shape(t, "MMA_WN");
 }
 
-// MMA_WGMMA=1 (xpcs_wgmma.cl): two warpgroups of m64n128 over 128 x 128 tiles, blocks of
-// MMA_WG_KB pixels (32 or 64) copied MMA_WG_STAGES - 1 - MMA_WG_INFLIGHT blocks ahead, flushed
-// between blocks.
+// MMA_WGMMA=1 (xpcs_wgmma.cl): MMA_WG_GROUPS warpgroups (2, or 1 with two accumulators) of
+// m64n128 over 128 x 128 tiles, blocks of MMA_WG_KB pixels (32 or 64) copied MMA_WG_STAGES - 1 -
+// MMA_WG_INFLIGHT blocks ahead, flushed between blocks; MMA_WG_REGS > 0 caps its registers
+// (NVIDIA), so that as many work-groups as local memory allows are resident.
 void checkWgmmaTuning(const Tuning& t, int flushSteps) {
     if (!valueOr(t, "MMA_WGMMA", 0)) return;
     if (shape(t, "MMA_WM") != 8 || shape(t, "MMA_WN") != 1 || shape(t, "MMA_MI") != 1 ||
@@ -85,9 +102,19 @@ bool onNvidia(const DeviceInfo& d) {
     return d.platform.find("NVIDIA") != std::string::npos && d.type == "GPU";
 }
 
-// Every kernel of an mma run, with MMA_FUSE set where the run fuses the lag sums.
-cl::Kernel mmaKernel(DeviceRun& run, const char* name) {
-    return xpcsKernel(run.session, name, run.options + (run.fused ? " -DMMA_FUSE=1" : ""));
+// Every kernel of an mma run, with MMA_FUSE set where the run fuses the lag sums, and
+// `extra` options.
+cl::Kernel mmaKernel(DeviceRun& run, const char* name, const std::string& extra = "") {
+    return xpcsKernel(run.session, name, run.options + (run.fused ? " -DMMA_FUSE=1" : "") + extra);
+}
+
+// The Gram kernel: xpcs_wgmma under MMA_WGMMA=1, built with its register cap (MMA_WG_REGS; a
+// program of its own then: capped, xpcs_mma_prepare took 0.84 ms on the H200's large case
+// instead of 0.70), else xpcs_mma.
+cl::Kernel gramKernel(DeviceRun& run) {
+    if (!valueOr(run.tuning, "MMA_WGMMA", 0)) return mmaKernel(run, "xpcs_mma");
+    const int regs = valueOr(run.tuning, "MMA_WG_REGS", 0);
+    return mmaKernel(run, "xpcs_wgmma", regs ? registerCap(run.session.info(), regs) : "");
 }
 
 // Tiles per side of a bin's Gram matrix, and the fused lag sums' partials (4 words for each
@@ -109,7 +136,7 @@ void gramStep(DeviceRun& run, const Chunk& chunk, int accumulate) {
     const int stride = static_cast<int>(chunk.paddedPixels());
     if (run.fused && !run.gram.get()) // the partials in place of the Gram matrices
         run.gram = run.session.allocate(partialWords(run) * 8, "xpcs mma lag partials");
-    cl::Kernel k = mmaKernel(run, valueOr(run.tuning, "MMA_WGMMA", 0) ? "xpcs_wgmma" : "xpcs_mma");
+    cl::Kernel k = gramKernel(run);
     setArgs(k, run.data, run.work, run.gram, run.sums, run.pixelCounts, run.gram, run.frames,
             run.framePad, stride, run.binCount, accumulate);
     run.session.launch(k, "xpcs mma", {{tiles * (tiles + 1) / 2 * threads, entries}, {threads, 1}});
@@ -237,6 +264,8 @@ void checkMmaTuning(const Tuning& tuning) {
         {"MMA_WG_STAGES", 2, 6},
         {"MMA_WG_INFLIGHT", 0, 1},
         {"MMA_WG_SWIZZLE", 0, 1},
+        {"MMA_WG_GROUPS", 1, 2},
+        {"MMA_WG_REGS", 0, 255},
         {"MMA_STREAM_FRAMES", 0, 1 << 20},
         {"MMA_GRAM32", 0, 1},
         {"MMA_LAGS", 0, 1},
@@ -273,6 +302,8 @@ GpuVariant mmaVariant() {
                  {"MMA_EMULATE", onNvidia(dev) ? 0 : 1},
                  {"MMA_SLOTS", 1},
                  {"MMA_STREAM", dev.type == "GPU" ? 1 : 0}};
+        if (dev.nvComputeMajor == 9) // Hopper: wgmma (sm_90a)
+            t.insert(hopperDefaults().begin(), hopperDefaults().end());
         t.insert(shapeDefaults().begin(), shapeDefaults().end());
         return t;
     };

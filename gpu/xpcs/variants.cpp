@@ -222,7 +222,9 @@ std::vector<VariantEntry> xpcsVariants() {
         VariantKind::OpenCL, "OpenCL 1.2, fp64", gpuVariant("ordered").tuning({}, DType::UInt8));
     add("gemm", "register-tiled Gram matrix per bin, then lag sums (fast)", VariantKind::OpenCL,
         "OpenCL 1.2, fp64, 16 KiB local memory", gpuVariant("gemm").tuning({}, DType::UInt8));
-    add("mma", "uint8 Gram matrices on the tensor cores (mma.sync); other dtypes run gemm",
+    add("mma",
+        "uint8 Gram matrices on the tensor cores (wgmma on Hopper, else mma.sync); other dtypes "
+        "run gemm",
         VariantKind::OpenCL, "NVIDIA GPU (sm_80+), fp64",
         gpuVariant("mma").tuning({}, DType::UInt8));
     add("cpu", "host reference: exact blocked Gram matrices, std::thread", VariantKind::Host,

@@ -1,7 +1,8 @@
 // ---- variant mma, MMA_WGMMA = 1: Gram tiles by warpgroup MMA (after xpcs_mma.cl) ----------
 //
-// Hopper's wgmma (sm_90a) in place of mma.sync: a work-group of two warpgroups (256 work-items)
-// takes one 128 x 128 lower tile of a bin's Gram matrix; warpgroup h computes rows 64 h .. +64
+// Hopper's wgmma (sm_90a) in place of mma.sync: a work-group of MMA_WG_GROUPS warpgroups (1 on
+// Hopper by default, 128 work-items; or 2) takes one 128 x 128 lower tile of a bin's Gram
+// matrix; its accumulators (two of the one warpgroup, or one each) compute rows 64 h .. +64
 // against the tile's 128 columns with wgmma.mma_async m64n128k32 u8 x u8 -> s32, both operands
 // read by the tensor cores from local memory. The work-group copies each block of MMA_WG_KB
 // pixels (32 or 64) of the tile's 128 A rows and 128 B rows into a ring of MMA_WG_STAGES local
@@ -17,8 +18,9 @@
 // 16 bytes (128 contiguous bytes each), the layout without swizzle, which measured slower.
 // A warp's 16-byte copies fill 8 or 16 whole rows from global memory either way.
 //
-// Accumulators: work-item (warp w of its warpgroup, lane g*4+q) holds rows 16 w + g (+8) and
-// columns 8 j + 2 q (+1), j < 16: the layout of xpcs_mma with MMA_WM 8, MMA_MI 1, MMA_NJ 16,
+// Accumulators: work-item (warp w of its warpgroup, lane g*4+q) holds rows 64 h + 16 w + g (+8)
+// of accumulator (or warpgroup) h and columns 8 j + 2 q (+1), j < 16: per 64 rows the layout of
+// xpcs_mma with MMA_WM 4, MMA_MI 1, MMA_NJ 16,
 // whose flush (exact 64-bit sums every MMA_FLUSH_STEPS k32 steps, here a multiple of a block's
 // steps: flushes fall between blocks) this kernel shares.
 //
@@ -48,9 +50,18 @@
 #ifndef MMA_WG_SWIZZLE
 #define MMA_WG_SWIZZLE 1
 #endif
-#define MMA_WG_PIECES (MMA_WG_KB / 16)              // 16-byte pieces of a row in a block
-#define MMA_WG_UINT4 (2 * MMA_TILE * MMA_WG_PIECES) // pieces of a block: A rows, B rows
-#define MMA_WG_COPIES (MMA_WG_UINT4 / MMA_THREADS)  // pieces a work-item copies per block
+// MMA_WG_GROUPS = 1: one warpgroup a work-group (128 work-items) holds two m64n128
+// accumulators, rows 0 .. 63 and 64 .. 127 of the tile, so that more work-groups, each with
+// its own ring of local memory, are resident on a multiprocessor (more copies in flight);
+// 2 (the default): two warpgroups of one accumulator each.
+#ifndef MMA_WG_GROUPS
+#define MMA_WG_GROUPS 2
+#endif
+#define MMA_WG_RB (2 / MMA_WG_GROUPS)                  // accumulators of a warpgroup
+#define MMA_WG_THREADS (128 * MMA_WG_GROUPS)           // work-items of a work-group
+#define MMA_WG_PIECES (MMA_WG_KB / 16)                 // 16-byte pieces of a row in a block
+#define MMA_WG_UINT4 (2 * MMA_TILE * MMA_WG_PIECES)    // pieces of a block: A rows, B rows
+#define MMA_WG_COPIES (MMA_WG_UINT4 / MMA_WG_THREADS)  // pieces a work-item copies per block
 #if MMA_WG_SWIZZLE
 // Rows of MMA_WG_KB bytes one after the other, the piece index of row r XORed with bits of r
 // (the 32- or 64-byte swizzle of the PTX ISA: address bits 4.. ^= bits 7..), groups of 8 rows
@@ -86,6 +97,7 @@ inline ulong xpcs_wgmma_desc(uint address) {
 #define XPCS_WG_ARRIVE()
 #define XPCS_WG_COMMIT()
 #define XPCS_WG_WAIT(d, n)
+#define XPCS_WG_TIE(d)
 
 // Byte of element (row m, pixel k) of an operand whose descriptor is d, in the layout its mode
 // names (0: core matrices; 3 or 2: rows of 32 or 64 bytes swizzled), as the tensor cores read.
@@ -147,6 +159,11 @@ inline void xpcs_wgmma_emulate(local const uchar* local_, ulong da, ulong db, in
 #define XPCS_WG_WAIT(d, n)                                                                         \
     asm volatile(XPCS_SM90A "wgmma.wait_group.sync.aligned %64;" : XPCS_WG_D(d) : "n"(n) : "memory")
 
+// The accumulators as operands of an empty statement before wgmma.fence: with two
+// accumulators a warpgroup, ptxas otherwise moved their registers between the asynchronous
+// wgmma instructions and serialized them (warning C7515).
+#define XPCS_WG_TIE(d) asm volatile("" : XPCS_WG_D(d) : : "memory")
+
 inline void xpcs_wgmma_one(uint d[MMA_NJ][4], ulong da, ulong db) {
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
                  XPCS_SM90A "wgmma.mma_async.sync.aligned.m64n128k32.s32.u8.u8 {"
@@ -167,8 +184,16 @@ inline void xpcs_wgmma_one(uint d[MMA_NJ][4], ulong da, ulong db) {
     _Pragma("unroll") for (int l = 0; l < MMA_WG_COPIES; ++l)                                      \
         XPCS_WG_COPY(stage + (buf) * MMA_WG_UINT4 + at[l], from[l] + (size_t)(block) * MMA_WG_KB)
 
-// Arguments as xpcs_mma's (sums, pixelCounts and partials unused). Global (lower tiles * 256,
-// work entries); work-group (256, 1).
+// The wait for at most n wgmma groups in flight, with every accumulator as its operand.
+#define XPCS_WG_WAIT_ALL(acc, n)                                                                   \
+    _Pragma("unroll") for (int h = 0; h < MMA_WG_RB; ++h) XPCS_WG_WAIT(acc[h][0], n)
+// Every accumulator's partial sums into the Gram matrix (accumulator h: rows t1 + 64 h + g).
+#define XPCS_WG_FLUSH(acc)                                                                         \
+    _Pragma("unroll") for (int h = 0; h < MMA_WG_RB; ++h)                                          \
+        xpcs_mma_flush(gram, item, binCount, framePad, t1 + 64 * h + g, t2 + 2 * q, acc[h], add)
+
+// Arguments as xpcs_mma's (sums, pixelCounts and partials unused). Global (lower tiles *
+// MMA_WG_THREADS, work entries); work-group (MMA_WG_THREADS, 1).
 kernel void xpcs_wgmma(global const uchar* data, global const int4* work, global GRAM_T* gram,
                        global const ulong* sums, global const long* pixelCounts,
                        global ulong* partials, int frames, int framePad, int stride, int binCount,
@@ -183,21 +208,23 @@ kernel void xpcs_wgmma(global const uchar* data, global const int4* work, global
     const int2 tile = xpcs_lower_tile(get_group_id(0)) * MMA_TILE;
     const int4 item = work[get_group_id(1)];
     const int lid = get_local_id(0), warp = lid / 32, lane = lid % 32, g = lane / 4, q = lane % 4;
-    const int t1 = tile.x + 16 * warp, t2 = tile.y;
-    uint acc[1][MMA_NJ][4];
+    const int t1 = tile.x + 16 * warp, t2 = tile.y; // warp w: rows 16 w (+ 64 per accumulator)
+    uint acc[MMA_WG_RB][1][MMA_NJ][4];
 #pragma unroll
-    for (int j = 0; j < MMA_NJ; ++j)
+    for (int h = 0; h < MMA_WG_RB; ++h)
 #pragma unroll
-        for (int c = 0; c < 4; ++c)
-            acc[0][j][c] = 0;
-    // The work-item's pieces: piece e = lid + 256 l is row e / pieces (A rows, then B rows),
-    // 16 bytes e % pieces of each block; rows past the last frame read the last frame (their
+        for (int j = 0; j < MMA_NJ; ++j)
+#pragma unroll
+            for (int c = 0; c < 4; ++c)
+                acc[h][0][j][c] = 0;
+    // The work-item's pieces: piece e = lid + MMA_WG_THREADS l is row e / pieces (A rows, then
+    // B rows), 16 bytes e % pieces of each block; rows past the last frame read the last frame (their
     // sums land in Gram cells nobody reads).
     global const uchar* from[MMA_WG_COPIES];
     int at[MMA_WG_COPIES];
 #pragma unroll
     for (int l = 0; l < MMA_WG_COPIES; ++l) {
-        const int e = lid + MMA_THREADS * l, row = e / MMA_WG_PIECES, kc = e % MMA_WG_PIECES;
+        const int e = lid + MMA_WG_THREADS * l, row = e / MMA_WG_PIECES, kc = e % MMA_WG_PIECES;
         const int t = row < MMA_TILE ? tile.x + row : tile.y + row - MMA_TILE;
         from[l] = data + (size_t)min(t, frames - 1) * stride + item.y + 16 * kc;
         at[l] = MMA_WG_AT(row, kc);
@@ -217,24 +244,30 @@ kernel void xpcs_wgmma(global const uchar* data, global const int4* work, global
         if (next < blocks) XPCS_WG_FETCH(next % MMA_WG_STAGES, next);
         XPCS_WG_COMMIT_COPIES();
         local const uint4* s = stage + b % MMA_WG_STAGES * MMA_WG_UINT4;
-        const uint a0 = MMA_WG_ADDRESS(s + MMA_WG_AT(64 * (warp / 4), 0));
         const uint b0 = MMA_WG_ADDRESS(s + MMA_WG_AT(MMA_TILE, 0));
+#pragma unroll
+        for (int h = 0; h < MMA_WG_RB; ++h)
+            XPCS_WG_TIE(acc[h][0]);
         XPCS_WG_ARRIVE();
 #pragma unroll
-        for (int k = 0; k < MMA_WG_STEPS; ++k) // pixels 32 k .. 32 k + 31: pieces 2 k, 2 k + 1
-            XPCS_WG_MMA(acc[0], xpcs_wgmma_desc(a0 + MMA_WG_KSTEP * k),
-                        xpcs_wgmma_desc(b0 + MMA_WG_KSTEP * k));
+        for (int h = 0; h < MMA_WG_RB; ++h) {
+            const uint a0 = MMA_WG_ADDRESS(s + MMA_WG_AT(64 * (warp / 4 + h), 0));
+#pragma unroll
+            for (int k = 0; k < MMA_WG_STEPS; ++k) // pixels 32 k .. 32 k + 31: pieces 2k, 2k+1
+                XPCS_WG_MMA(acc[h][0], xpcs_wgmma_desc(a0 + MMA_WG_KSTEP * k),
+                            xpcs_wgmma_desc(b0 + MMA_WG_KSTEP * k));
+        }
         XPCS_WG_COMMIT();
-        XPCS_WG_WAIT(acc[0], MMA_WG_INFLIGHT);
+        XPCS_WG_WAIT_ALL(acc, MMA_WG_INFLIGHT);
         if ((steps += MMA_WG_STEPS) == MMA_FLUSH_STEPS) {
-            XPCS_WG_WAIT(acc[0], 0);
-            xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);
+            XPCS_WG_WAIT_ALL(acc, 0);
+            XPCS_WG_FLUSH(acc);
             add = 1, steps = 0;
         }
     }
-    XPCS_WG_WAIT(acc[0], 0);
+    XPCS_WG_WAIT_ALL(acc, 0);
     if (steps > 0 || add == accumulate) // also stores the zeros of an empty piece
-        xpcs_mma_flush(gram, item, binCount, framePad, t1 + g, t2 + 2 * q, acc, add);
+        XPCS_WG_FLUSH(acc);
 }
 
 #endif

@@ -113,7 +113,7 @@ for f in sorted(glob.glob(sys.argv[1] + "/bench_*.json")):
         labels = ", ".join(f"{k} {v:.3f}" for k, v in sorted(r.get("labels_median_ms", {}).items())
                            if "xpcs" in k or v > 0.5)
         d = r.get("deviation", {})
-        tag = f.rsplit("_", 1)[-1][:-5]
+        tag = f.rsplit("/", 1)[-1][len("bench_"):-len(".json")]
         k, w, b = r.get('median_ms', 0), r.get('wall_median_ms', 0), r.get('transfer_bound_ms', 0)
         print(f"bench {r.get('size')} {tag}: kernel {k:.3f} ms "
               f"(min {r.get('min_ms', 0):.3f}), wall {w:.1f} ms, transfer bound {b:.2f} ms "
