@@ -7,6 +7,10 @@
 // and the wgmma Gram kernel (MMA_WGMMA=1).
 #include "core/io.hpp"
 #include "gpu/staging.hpp"
+#pragma push_macro("slots") // Qt's keyword; gpu/xpcs/runner.hpp has a member of that name
+#undef slots
+#include "gpu/xpcs/mma.hpp"
+#pragma pop_macro("slots")
 #include "mma_checks.hpp"
 
 #include <array>
@@ -32,6 +36,7 @@ class TestXpcsMma : public QObject {
     void prepareOverSeveralSpans_data();
     void prepareOverSeveralSpans();
     void refusals();
+    void defaultsByComputeCapability();
     void uint16RunsGemm();
 };
 
@@ -290,6 +295,29 @@ void TestXpcsMma::refusals() {
     p.tuning = {{"MMA_EMU_BITS", 20}}; // narrowed accumulators exist only in the emulation
     QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(device, "mma", f, m, p));
     QVERIFY_THROWS_EXCEPTION(UsageError, test::runXpcs(hostDevice(), "mma", f, m, {}));
+}
+
+// NVIDIA GPUs by compute capability: refused before 8.0 (mma.sync u8), mma.sync on 8.x, and
+// on Hopper (9) the wgmma default, whose exact tuning runs emulated here against cpu.
+void TestXpcsMma::defaultsByComputeCapability() {
+    DeviceInfo gpu;
+    gpu.index = 0, gpu.spec = "ocl:0", gpu.platform = "NVIDIA CUDA", gpu.type = "GPU";
+    gpu.name = "NVIDIA test GPU", gpu.fp64 = true, gpu.nvComputeMajor = 7;
+    const Support old = xpcs::mmaSupport(gpu);
+    QVERIFY(!old.ok);
+    QVERIFY2(old.reason.find("8.0") != std::string::npos, old.reason.c_str());
+    gpu.nvComputeMajor = 8;
+    QVERIFY(xpcs::mmaSupport(gpu).ok);
+    QCOMPARE(xpcs::mmaVariant().tuning(gpu, DType::UInt8).count("MMA_WGMMA"), std::size_t(0));
+    gpu.nvComputeMajor = 9;
+    const auto hopper = xpcs::mmaVariant().tuning(gpu, DType::UInt8);
+    QCOMPARE(hopper.at("MMA_WGMMA"), 1);
+    QCOMPARE(hopper.at("MMA_WG_GROUPS"), 1);
+    xpcs::Params p;
+    p.tuning = hopper;
+    p.tuning["MMA_EMULATE"] = 1;
+    xpcs::checkMmaTuning(p.tuning); // the defaults are a tuning the host accepts
+    checkAgainstCpu(randomU8(129, 17, 23, 8), scattered(17, 23, 4, 6), p);
 }
 
 void TestXpcsMma::uint16RunsGemm() {

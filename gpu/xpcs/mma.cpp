@@ -236,6 +236,9 @@ Support mmaSupport(const DeviceInfo& device) {
                            "); its tiling runs emulated elsewhere through xpcs::correlate with "
                            "MMA_EMULATE=1 (the tests)"};
     if (!device.fp64) return {false, "needs fp64 (cl_khr_fp64) for g2"};
+    if (device.nvComputeMajor > 0 && device.nvComputeMajor < 8)
+        return {false, "mma.sync on uint8 (m16n8k32) needs compute capability 8.0 or newer; " +
+                           device.name + " has " + std::to_string(device.nvComputeMajor) + ".x"};
     return {};
 }
 

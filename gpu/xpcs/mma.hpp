@@ -12,7 +12,8 @@ namespace clscope::xpcs {
 
 GpuVariant mmaVariant();
 
-// Where the tensor-core kernel builds: NVIDIA's OpenCL on a GPU (mma.sync u8 needs sm_80+).
+// Where the tensor-core kernel builds: NVIDIA's OpenCL on a GPU of compute capability 8.0 or
+// newer where the driver says (mma.sync u8 needs sm_80+), with fp64.
 Support mmaSupport(const DeviceInfo& device);
 
 // Whether the tuning asks for the emulated tiling (runs on any OpenCL device).
