@@ -50,8 +50,9 @@ DeviceInfo describe(const cl::Platform& platform, const cl::Device& d, int index
     info.fp64 = d.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
     if (d.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_nv_device_attribute_query") !=
         std::string::npos) {
-        cl_uint major = 0; // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
-        if (clGetDeviceInfo(d(), 0x4000, sizeof major, &major, nullptr) == CL_SUCCESS)
+        cl_uint major = 0;
+        if (clGetDeviceInfo(d(), CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major,
+                            nullptr) == CL_SUCCESS)
             info.nvComputeMajor = static_cast<int>(major);
     }
     return info;

@@ -6,6 +6,7 @@
 #include "gpu/xpcs/plan.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 
@@ -77,8 +78,17 @@ const cl::Buffer& rawBuffer(DeviceRun& run);
 // A kernel of the xpcs program (common.cl and the xpcs_*.cl parts), built with options.
 cl::Kernel xpcsKernel(ClSession& session, const std::string& name, const std::string& options);
 
+// One run of the variant over every bin of mask (gpu/xpcs/runner.cpp).
+Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
+               const LabelMask& mask, const Params& params, const Progress& progress);
+
+// runBins, on a CPU device in groups of bins that fit hostBudget (gpu/xpcs/bin_groups.cpp).
 Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
                    const LabelMask& mask, const Params& params, const Progress& progress);
+
+// Host memory a CPU device's chunk buffers may each take (issue 13: a run peaks near 1.5x the
+// frames).
+std::uint64_t hostBudget(const Array& frames);
 
 // Two-time maps of the bins result.twotime asks for, from the run's Gram matrices (slots
 // summed) and frame sums (gpu/xpcs/twotime_maps.cpp); nothing when none is asked.
