@@ -112,6 +112,15 @@ VariantEntry Algorithm::variant(const std::string& id) const {
     throw UsageError(this->id() + ": no variant '" + id + "'; variants: " + ids);
 }
 
+ProgramRecipe Algorithm::recipe(const std::string& name) const {
+    std::string names;
+    for (const ProgramRecipe& r : recipes()) {
+        if (r.name() == name) return r;
+        names += (names.empty() ? "" : ", ") + r.name();
+    }
+    throw UsageError(id() + ": no program '" + name + "'; programs: " + names);
+}
+
 std::vector<std::pair<std::string, std::string>> Algorithm::sideOutputs(const AlgorithmResult&,
                                                                         const ParamSet&) const {
     return {};

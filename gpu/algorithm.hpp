@@ -12,6 +12,7 @@
 #include "core/progress.hpp"
 #include "core/timing.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/recipe.hpp"
 #include "gpu/variant.hpp"
 
 #include <cstdint>
@@ -146,6 +147,9 @@ struct RunRequest {
     std::shared_ptr<const AlgorithmInput> input;
     ParamSet params;
     std::map<std::string, int> tuning; // -D NAME=VALUE kernel overrides (bench --tune)
+    // Tunable values and replaced program texts for the programs the run builds (the kernel
+    // lab's user variants); applied by the variant wherever it builds a recipe.
+    ProgramOverrides programs{};
 };
 
 // A synthetic input for `clscope-cli bench` and what one run of it is worth.
@@ -198,6 +202,11 @@ class Algorithm {
     ParamSet defaultParams() const { return ParamSet(parameterSpecs()); }
     virtual std::vector<VariantEntry> variants() const = 0;
     virtual std::string referenceVariant() const { return "cpu"; }
+    // Every kernel program the variants build, declared (gpu/recipe.hpp); a variant names its
+    // own in VariantInfo::programs. Default: none.
+    virtual std::vector<ProgramRecipe> recipes() const { return {}; }
+    // The recipe of that name; UsageError listing the algorithm's programs when absent.
+    ProgramRecipe recipe(const std::string& name) const;
 
     // Read every role; InputError naming file, dataset and what was expected.
     virtual std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,

@@ -235,6 +235,21 @@ cl::Kernel ClSession::kernel(const std::string& kernelFile, const std::string& k
     }
 }
 
+cl::Program ClSession::program(const ProgramRecipe& recipe, const TunableValues& values) {
+    return device_->program(recipe.source(), recipe.options(values));
+}
+
+cl::Kernel ClSession::kernel(const ProgramRecipe& recipe, const TunableValues& values,
+                             const std::string& kernelName) {
+    cl::Program p = program(recipe, values);
+    try {
+        return cl::Kernel(p, kernelName.c_str());
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "creating kernel " + kernelName + " of program " + recipe.name(),
+                           info());
+    }
+}
+
 std::vector<std::size_t> checkLaunch(const DeviceInfo& device, std::size_t kernelMaxGroup,
                                      std::uint64_t kernelLocalMem, const std::string& label,
                                      const LaunchShape& shape) {

@@ -4,6 +4,7 @@
 #include "gpu/buffer_pool.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/opencl.hpp"
+#include "gpu/recipe.hpp"
 
 #include <map>
 #include <memory>
@@ -92,6 +93,11 @@ class ClSession {
     cl::Program program(const std::string& kernelFile, const std::string& options = "");
     cl::Kernel kernel(const std::string& kernelFile, const std::string& kernelName,
                       const std::string& options = "");
+    // The program of a recipe with these tunable values (every tunable passed, defaults for
+    // those not given), from the device's cache; a kernel of it.
+    cl::Program program(const ProgramRecipe& recipe, const TunableValues& values);
+    cl::Kernel kernel(const ProgramRecipe& recipe, const TunableValues& values,
+                      const std::string& kernelName);
 
     // Check the shape against the device and the kernel, round the global size up to a
     // multiple of the local size and enqueue; the event is recorded under label.

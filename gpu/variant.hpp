@@ -21,6 +21,8 @@ struct VariantInfo {
     std::string needs; // what it needs, e.g. "OpenCL 1.2, fp64"
     std::string defaultsJson = "{}";
     bool preferred = false; // the one to pick by default among those a device supports
+    // The program recipes (gpu/recipe.hpp, by name) this variant builds; empty for a host one.
+    std::vector<std::string> programs{};
 };
 
 struct Support {
