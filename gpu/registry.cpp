@@ -3,7 +3,6 @@
 #include "gpu/cluster/algorithm.hpp"
 #include "gpu/rbf/algorithm.hpp"
 #include "gpu/spots/algorithm.hpp"
-#include "gpu/toy/algorithm.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 
 namespace clscope {
@@ -13,7 +12,6 @@ void registerAllAlgorithms(AlgorithmRegistry& registry) {
     registry.add(std::make_shared<cluster::ClusterAlgorithm>());
     registry.add(std::make_shared<rbf::Algorithm>());
     registry.add(std::make_shared<spots::SpotsAlgorithm>());
-    registry.add(std::make_shared<toy::FrameSums>()); // the worked example (DESIGN.md §1)
 }
 
 } // namespace clscope

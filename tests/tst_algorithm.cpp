@@ -1,13 +1,14 @@
-// The algorithm interface: parameters, comparisons, and a toy algorithm registered from its
-// own files with one line, run through the CLI plumbing and the bench loop with no other edit.
+// The algorithm interface: parameters, comparisons, and the toy algorithm of the tests
+// (tests/toy/) registered with one line, run through the CLI plumbing and the bench loop with no
+// other edit.
 #include "app/cli/commands.hpp"
 #include "core/errors.hpp"
 #include "core/xpcs/synthetic.hpp"
 #include "gpu/bench.hpp"
 #include "gpu/devices.hpp"
-#include "gpu/toy/algorithm.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "test_util.hpp"
+#include "toy/algorithm.hpp"
 
 #include <fstream>
 #include <random>
@@ -51,7 +52,8 @@ class TestAlgorithm : public QObject {
 
   private slots:
     void initTestCase() {
-        // The toy's one registration line (gpu/registry.cpp) puts it beside the real ones.
+        // The toy's one registration line puts it beside the real ones.
+        toy::registerForTests();
         QCOMPARE(AlgorithmRegistry::instance().find("toy").label(), toy::FrameSums().label());
     }
 

@@ -52,6 +52,27 @@ class TestCli : public QObject {
         QCOMPARE(cli({"--help"}).code, 0);
     }
 
+    // The toy algorithm is a test fixture (tests/toy/): the product's command line lists the
+    // four algorithms, and neither the toy nor its `fault` parameter nor its synthetic kind.
+    void helpListsOnlyTheFourAlgorithms() {
+        const Run help = cli({"--help"});
+        QCOMPARE(help.code, 0);
+        for (const char* command : {"correlate", "spots", "cluster", "rbf"})
+            QVERIFY2(help.out.contains(command), command);
+        for (const QStringList& args :
+             {QStringList{"--help"}, QStringList{"generate", "--help"},
+              QStringList{"bench", "--help"}, QStringList{"variants", "--help"}}) {
+            const Run r = cli(args);
+            QCOMPARE(r.code, 0);
+            QVERIFY2(!r.out.contains("toy", Qt::CaseInsensitive), qPrintable(args.join(' ')));
+            QVERIFY2(!r.out.contains("fault"), qPrintable(args.join(' ')));
+        }
+        QCOMPARE(cli({"toy", "--help"}).code, 2);
+        QCOMPARE(cli({"variants", "toy"}).code, 2);
+        QCOMPARE(cli({"bench", "toy"}).code, 2);
+        QCOMPARE(cli({"generate", "toyframes", "-o", tmp.filePath("t.h5")}).code, 2);
+    }
+
     void badOutputFolder() {
         const Run r = cli({"generate", "particles", "-o", "/no/such/folder/p.h5"});
         QCOMPARE(r.code, 3);

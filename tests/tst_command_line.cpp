@@ -7,6 +7,7 @@
 #include "gpu/command_line.hpp"
 #include "gpu/devices.hpp"
 #include "registry_cases.hpp"
+#include "toy/algorithm.hpp"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -36,6 +37,9 @@ class TestCommandLine : public QObject {
     }
 
   private slots:
+    // The toy of the tests (tests/toy/) is listed with the four algorithms here.
+    void initTestCase() { toy::registerForTests(); }
+
     void reproducesEveryAlgorithm_data() {
         QTest::addColumn<std::string>("id");
         for (const std::string& id : AlgorithmRegistry::instance().ids())

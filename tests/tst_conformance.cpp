@@ -8,6 +8,7 @@
 #include "gpu/scale/passes.hpp"
 #include "gpu/session.hpp"
 #include "registry_cases.hpp"
+#include "toy/algorithm.hpp"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -67,6 +68,9 @@ class TestConformance : public QObject {
     }
 
   private slots:
+    // The toy of the tests (tests/toy/) is listed with the four algorithms here.
+    void initTestCase() { toy::registerForTests(); }
+
     void everyAlgorithm_data() {
         QTest::addColumn<std::string>("id");
         for (const std::string& id : AlgorithmRegistry::instance().ids())

@@ -1,10 +1,10 @@
-// The comparison presenter without widgets, on the toy algorithm (gpu/toy): the
+// The comparison presenter without widgets, on the toy algorithm (tests/toy): the
 // reference runs first on the host, an all-NaN and a wrong variant are shown failed with their
 // first index, Cancel in the middle of a batch keeps the finished rows, unsupported cells cannot
 // be checked, exports (CSV, HDF5 one group per run) refuse stale rows; xpcs on PoCL and cpu.
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
-#include "gpu/toy/algorithm.hpp"
+#include "toy/algorithm.hpp"
 #include "ui/compare/comparison_presenter.hpp"
 #include "ui/jobs/job_runner.hpp"
 #include "ui/results/timings_table.hpp"
@@ -97,6 +97,7 @@ class TestUiCompare : public QObject {
 
   private slots:
     void initTestCase() {
+        toy::registerForTests();
         AlgorithmRegistry::instance().add(std::make_shared<SlowFrameSums>());
         AlgorithmRegistry::instance().add(counting_);
     }

@@ -1,6 +1,7 @@
-// `clscope --demo ID` for an algorithm without a panel of its own (the toy): its first synthetic
-// kind generated and opened, then every variant the current devices can run compared in the
-// Compare dock, with the generic parameter form's values. Names no algorithm.
+// `clscope --demo ID` for an algorithm without a panel of its own (none of the four; a new one
+// until its panel exists): its first synthetic kind generated and opened, then every variant the
+// current devices can run compared in the Compare dock, with the generic parameter form's
+// values. Names no algorithm.
 #include "gpu/algorithm.hpp"
 #include "ui/compare/comparison_view.hpp"
 #include "ui/data/generate_request.hpp"

@@ -1,4 +1,4 @@
-#include "gpu/toy/algorithm.hpp"
+#include "toy/algorithm.hpp"
 
 #include "core/errors.hpp"
 #include "gpu/scale/passes.hpp"
@@ -163,6 +163,10 @@ BenchCase FrameSums::benchCase(const std::string& size) const {
     c.work = double(frames) * 32 * 32, c.unit = "pixels/s";
     c.description = std::to_string(frames) + " x 32x32 uint16";
     return c;
+}
+
+void registerForTests() {
+    AlgorithmRegistry::instance().add(std::make_shared<FrameSums>());
 }
 
 } // namespace clscope::toy

@@ -1,6 +1,7 @@
-// The toy algorithm, the worked example of adding one: the sum of each frame, with a host `cpu`
-// variant and an OpenCL `ocl` variant. It lives in its own files and is registered with one line,
-// which is how every real algorithm plugs in (docs/DESIGN.md, "Adding an algorithm").
+// The toy algorithm, a test fixture and the worked example of adding one: the sum of each frame,
+// with a host `cpu` variant and an OpenCL `ocl` variant. It is built only with the tests
+// (tests/toy/, library clscope_toy) and registered by the suites that run it
+// (registerForTests), never in the product: clscope-cli and the GUI list the four algorithms.
 // Its `fault` parameter makes the OpenCL variant wrong on purpose (NaN or off by one), so the
 // tests can see that comparisons fail.
 #pragma once
@@ -33,7 +34,7 @@ class FrameSums : public Algorithm {
     Deviation compare(const AlgorithmResult& result,
                       const AlgorithmResult& reference) const override;
     BenchCase benchCase(const std::string& size) const override;
-    // frame_sums_facets.cpp: frame ranges for several devices and for a memory budget, and a
+    // facets.cpp: frame ranges for several devices and for a memory budget, and a
     // synthetic dataset.
     std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
                             std::size_t parts) const override;
@@ -48,5 +49,9 @@ class FrameSums : public Algorithm {
 nlohmann::json provenanceOf(const InputSources& sources);
 
 std::shared_ptr<FrameSumsInput> makeFrameSumsInput(Array frames);
+
+// Adds the toy to AlgorithmRegistry::instance() beside the four algorithms (a suite calls it
+// before it lists the registry); calling it again changes nothing.
+void registerForTests();
 
 } // namespace clscope::toy

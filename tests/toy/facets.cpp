@@ -1,9 +1,9 @@
 // The toy's optional facets, in its own folder like every algorithm's: its frames cut for
 // several devices (split/join) and for a memory budget (planPasses), and its synthetic dataset
-// (`clscope-cli generate toyframes`).
+// (`generate toyframes` in the suites that register the toy).
 #include "core/errors.hpp"
 #include "gpu/scale/passes.hpp"
-#include "gpu/toy/algorithm.hpp"
+#include "toy/algorithm.hpp"
 
 #include <cstring>
 #include <random>
