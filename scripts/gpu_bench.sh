@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # On the lent GPU machine (see docs/PERFORMANCE.md): register NVIDIA's OpenCL, build the
 # headless tools (no GUI, no tests), then run each `clscope-cli bench ...` line of the file
-# given (default scripts/gpu_bench.list), writing one JSON per line and a log under $OUT.
+# given (default scripts/gpu_bench.list: the cases of docs/PERFORMANCE.md's table), writing one
+# JSON per line and a log under $OUT. ONLY=REGEX: only the lines matching REGEX (grep -E). Lines
+# starting `x2 ` run only where `clscope-cli devices` lists two GPUs or more.
 # Needs the CLI11/nlohmann headers in .deps/include (carry [".deps"]; cmake/ClscopeDeps.cmake finds them).
 set -uo pipefail
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
@@ -13,10 +15,13 @@ cmake -S . -B /tmp/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLSCOPE_BUILD_GUI=OFF
   cmake --build /tmp/b -j16 >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 CLI=/tmp/b/app/clscope-cli
 $CLI devices | tee "$OUT/devices.txt"
+GPUS=$(grep -c '\[GPU,' "$OUT/devices.txt")
 git rev-parse --short HEAD 2>/dev/null | tee "$OUT/commit.txt"
 n=0
 while read -r line; do
   case "$line" in ''|'#'*) continue ;; esac
+  case "$line" in x2\ *) [ "$GPUS" -ge 2 ] || continue; line=${line#x2 } ;; esac
+  [ -z "${ONLY:-}" ] || echo "$line" | grep -Eq -- "$ONLY" || continue
   n=$((n + 1))
   echo "== $n: clscope-cli $line" | tee -a "$OUT/bench.log"
   # shellcheck disable=SC2086
