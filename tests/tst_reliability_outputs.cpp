@@ -1,6 +1,8 @@
-// No crash, hang or lost byte, round three (issue 25): a full disk, extreme values, option
-// numbers out of range, and the one output-safety rule for every file a run writes, each
-// through clscope-cli as a user would run it. Rounds one and two: tst_reliability*.cpp.
+// No crash, hang or lost byte around a run's outputs (issue 25): a full disk, the one
+// output-safety rule for every file a run writes (never an input, another output, a special
+// file or a link; temporary names), and the limits of what a run is given: option numbers out
+// of range, extreme values, sizes declared but not stored; each through clscope-cli as a user
+// would run it. Damaged inputs: tst_reliability.cpp and tst_reliability_inputs.cpp.
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
 #include "test_util.hpp"
@@ -121,7 +123,7 @@ QString spotCounts(const Run& r) {
 
 } // namespace
 
-class TestReliabilityRound3 : public QObject {
+class TestReliabilityOutputs : public QObject {
     Q_OBJECT
     QTemporaryDir tmp;
     QString diffraction; // generate diffraction: (1, 512, 1028) uint16
@@ -343,5 +345,5 @@ class TestReliabilityRound3 : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestReliabilityRound3)
-#include "tst_reliability_round3.moc"
+QTEST_GUILESS_MAIN(TestReliabilityOutputs)
+#include "tst_reliability_outputs.moc"
