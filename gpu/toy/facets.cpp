@@ -2,6 +2,7 @@
 // several devices (split/join) and for a memory budget (planPasses), and its synthetic dataset
 // (`clscope-cli generate toyframes`).
 #include "core/errors.hpp"
+#include "core/input/frame_reading.hpp"
 #include "gpu/scale/passes.hpp"
 #include "gpu/toy/algorithm.hpp"
 
