@@ -4,7 +4,6 @@
 #include "core/limits.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -73,8 +72,6 @@ std::vector<std::uint16_t> readUInt16Range(const H5Reader& file, const std::stri
         values[i] = static_cast<std::int64_t>(a.valueAt(i));
     return toUInt16(file, path, values, first);
 }
-
-namespace {} // namespace
 
 std::vector<double> readPositions(const H5Reader& file, const std::string& path) {
     const DatasetInfo di = file.info(path);
@@ -176,15 +173,6 @@ PixelMask readPixelMask(const H5Reader& file, const std::string& path, std::size
     for (std::size_t i = 0; i < v.size(); ++i)
         mask.bad[i] = v[i] != 0;
     return mask;
-}
-
-std::optional<double> readFrameTime(const H5Reader& file, const std::string& path) {
-    if (!file.hasObject(path)) return std::nullopt; // a group there: "is not a dataset"
-    const double t = file.readScalar(path);
-    if (!(t > 0) || !std::isfinite(t))
-        throw InputError(file.where(path) + ": frame time must be finite and > 0 s, found " +
-                         std::to_string(t));
-    return t;
 }
 
 Array labelsArray(const LabelMask& mask) {

@@ -38,9 +38,6 @@ LabelMask readLabels(const H5Reader& file, const std::string& path = paths::qmas
 // (H,W) integer NXmx pixel mask, non-zero = bad.
 PixelMask readPixelMask(const H5Reader& file, const std::string& path = paths::pixelMask,
                         std::size_t height = 0, std::size_t width = 0);
-// The frame time in seconds when the file has one.
-std::optional<double> readFrameTime(const H5Reader& file,
-                                    const std::string& path = paths::frameTime);
 // (N,3) float32/float64 positions as doubles; InputError naming the dataset otherwise.
 std::vector<double> readPositions(const H5Reader& file, const std::string& path);
 // A 1-D integer column of uint16 values: its length (InputError for another shape),

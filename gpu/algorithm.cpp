@@ -1,8 +1,7 @@
 #include "gpu/algorithm.hpp"
 
 #include "core/errors.hpp"
-#include "core/stream/live_frames.hpp"
-#include "gpu/scale/passes.hpp"
+#include "core/input/provenance.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -13,25 +12,6 @@ namespace clscope {
 
 // Every algorithm's registration (one line each), in gpu/registry.cpp.
 void registerAllAlgorithms(AlgorithmRegistry& registry);
-
-InputRole makeRole(std::string id, std::string flag, std::string defaultPath, std::string help) {
-    InputRole r;
-    r.id = std::move(id), r.flag = std::move(flag), r.defaultPath = std::move(defaultPath),
-    r.help = std::move(help);
-    return r;
-}
-
-DataLocation InputSources::locate(const InputRole& role) const {
-    const auto it = overrides.find(role.id);
-    if (it == overrides.end() || it->second.empty()) return {file, role.defaultPath};
-    if (role.otherFile) return parseLocation(it->second, role.defaultPath);
-    return {file, it->second};
-}
-
-std::shared_ptr<H5Reader> InputSources::open(const std::string& name) const {
-    if (!live || name != file) return std::make_shared<H5Reader>(name);
-    return live->startFile(); // the start message's datasets, opened once
-}
 
 ParamSpec syntheticOption(std::string name, ParamSpec::Type type, nlohmann::json defaultValue,
                           std::string help, std::optional<double> min, std::optional<double> max,
@@ -45,34 +25,6 @@ ParamSpec syntheticOption(std::string name, ParamSpec::Type type, nlohmann::json
     s.label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s.label[0])));
     s.min = min, s.max = max;
     return s;
-}
-
-std::pair<std::uint64_t, std::uint64_t> FrameRange::within(std::uint64_t total,
-                                                           const std::string& where) const {
-    const std::uint64_t end = count ? first + count : total;
-    if (first >= total || end > total || end < first)
-        throw InputError(where + ": frames " + text() + " (FIRST:COUNT) are beyond its " +
-                         std::to_string(total) + " frames");
-    return {first, end};
-}
-
-std::string FrameRange::text() const {
-    return std::to_string(first) + ":" + (count ? std::to_string(count) : "");
-}
-
-FrameRange FrameRange::parse(const std::string& text) {
-    const auto digits = [](const std::string& t) {
-        return !t.empty() && t.size() <= 18 &&
-               std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
-    };
-    const auto colon = text.find(':');
-    const std::string first = text.substr(0, colon);
-    const std::string count = colon == std::string::npos ? "" : text.substr(colon + 1);
-    if (colon == std::string::npos || !digits(first) || (!count.empty() && !digits(count)) ||
-        (!count.empty() && std::stoull(count) == 0))
-        throw UsageError("--frames must be FIRST:COUNT (COUNT >= 1, or empty: to the end), not '" +
-                         text + "'");
-    return {std::stoull(first), count.empty() ? 0 : std::stoull(count)};
 }
 
 Deviation compareValues(const std::string& metric, const double* got, const double* ref,
@@ -126,11 +78,6 @@ std::vector<std::pair<std::string, std::string>> Algorithm::sideOutputs(const Al
     return {};
 }
 
-std::unique_ptr<PassPlan> Algorithm::planPasses(const InputSources&, const ParamSet&,
-                                                std::uint64_t) const {
-    return nullptr;
-}
-
 bool Algorithm::readsFrames() const {
     const auto roles = inputRoles();
     return std::any_of(roles.begin(), roles.end(), [](const InputRole& r) { return r.stack; });
@@ -148,9 +95,7 @@ std::string Algorithm::defaultVariant(const DeviceInfo& device, const AlgorithmI
 }
 
 std::string provenanceJson(const AlgorithmInput& input, const ParamSet& params) {
-    nlohmann::json j = params.values();
-    j["input"] = input.provenance;
-    return j.dump();
+    return parametersJson(params, input.provenance);
 }
 
 namespace {
@@ -204,10 +149,7 @@ std::shared_ptr<AlgorithmResult> runAlgorithm(const Algorithm& algorithm, RunReq
     info.deviceName = request.device.name;
     info.wallMs = wall.count();
     info.kernelMs = kernelTotalMs(info.timings);
-    nlohmann::json provenance =
-        nlohmann::json::parse(provenanceJson(*request.input, request.params));
-    if (!request.tuning.empty()) provenance["tuning"] = request.tuning;
-    info.parametersJson = provenance.dump();
+    info.parametersJson = parametersJson(request.params, request.input->provenance, request.tuning);
     progress.report(1.0);
     return result;
 }

@@ -7,6 +7,9 @@
 #pragma once
 #include "core/array.hpp"
 #include "core/hdf5.hpp"
+#include "core/input/frame_range.hpp"
+#include "core/input/input_role.hpp"
+#include "core/input/input_sources.hpp"
 #include "core/io.hpp"
 #include "core/params.hpp"
 #include "core/progress.hpp"
@@ -24,69 +27,6 @@
 #include <vector>
 
 namespace clscope {
-namespace stream {
-class LiveFrames;
-}
-
-// One input an algorithm reads, e.g. frames at /entry/data/data.
-struct InputRole {
-    std::string id;          // "frames", "labels", "pixel_mask", "digis", "particles", ...
-    std::string flag;        // CLI option that overrides the path, e.g. "--data"
-    std::string defaultPath; // inside the input file
-    std::string help;
-    bool optional = false;   // may be absent (then the algorithm runs without it)
-    bool otherFile = false;  // the option takes FILE[:PATH], not only PATH
-    std::string disableFlag; // e.g. "--no-pixel-mask": do not read it even when present
-    bool stack = false;      // a stack of frames (T,...): --frames FIRST:COUNT selects from it
-    // How the GUI's Data panel offers the role: what a dataset must look like to play it.
-    enum class Layout {
-        None,         // not offered (read with another role, e.g. a scalar beside the frames)
-        Frames,       // (T,H,W) or (H,W), any readable type
-        IntegerImage, // (H,W) integer, the frames' (H,W) when frames are assigned
-        Group,        // a group holding the datasets named in members
-    };
-    Layout layout = Layout::None;
-    std::vector<std::string> members; // Group: the datasets it must hold
-    std::string title;                // for people, e.g. "q-bin labels" (empty: the id)
-    std::vector<std::string> hints;   // words in a dataset path that suggest this role
-};
-
-// Frames FIRST .. FIRST+COUNT-1 of the input's frame stack (--frames FIRST:COUNT); count 0:
-// to the end. The default (0, 0) is every frame.
-struct FrameRange {
-    std::uint64_t first = 0, count = 0;
-    bool all() const { return first == 0 && count == 0; }
-    // [first, end) within a stack of `total` frames; InputError naming `where` when the range
-    // starts or ends beyond it.
-    std::pair<std::uint64_t, std::uint64_t> within(std::uint64_t total,
-                                                   const std::string& where) const;
-    std::string text() const; // "FIRST:COUNT", as --frames takes it
-    // "FIRST:COUNT" (COUNT may be omitted: to the end); UsageError naming the text otherwise.
-    static FrameRange parse(const std::string& text);
-    bool operator==(const FrameRange&) const = default;
-};
-
-// A role with its id, option, default path and help; set the other fields after.
-InputRole makeRole(std::string id, std::string flag, std::string defaultPath, std::string help);
-
-// Where each role is read from: the input file plus per-role overrides.
-struct InputSources {
-    std::string file;
-    std::map<std::string, std::string> overrides; // role id -> PATH, or FILE[:PATH] if otherFile
-    std::set<std::string> disabled;               // roles switched off
-    FrameRange frames{};                          // of the `stack` role
-    // Roles held in memory (e.g. labels edited in the GUI): read() takes these instead of the
-    // file. A command line cannot name them: save them to a file and set an override instead.
-    std::map<std::string, std::shared_ptr<const Array>> arrays{};
-    // A detector stream (`file` is tcp://HOST:PORT, DESIGN.md §4): the `stack` role's frames
-    // come from it (openFrames), the other roles at `file` from its start message (open()).
-    std::shared_ptr<const stream::LiveFrames> live{};
-    // File and path of a role (the override, else the input file at the default path).
-    DataLocation locate(const InputRole& role) const;
-    // The HDF5 file `name` as a role reads it: the stream's start message when it is `file`
-    // of a live input (one reader shared by every caller of the run).
-    std::shared_ptr<H5Reader> open(const std::string& name) const;
-};
 
 // An algorithm's input in memory. Concrete types are each algorithm's own (xpcs::Input, ...);
 // the GUI builds them from what is on screen, the CLI through Algorithm::read.
@@ -95,8 +35,8 @@ class AlgorithmInput {
     virtual ~AlgorithmInput() = default;
     // One line for people, e.g. "500 frames of 201x241 uint8, 15 bins".
     virtual std::string describe() const = 0;
-    // Where the input came from: {"file": ..., "datasets": {role: "FILE:PATH"}, "labels": ...}.
-    // Written into every output's `parameters` attribute next to the parameters.
+    // Where the input came from (inputProvenance, core/input/provenance.hpp, plus what the
+    // algorithm adds). Written into every output's `parameters` attribute (parametersJson).
     nlohmann::json provenance = nlohmann::json::object();
 };
 
@@ -276,7 +216,8 @@ std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunReq
                                               const std::vector<DeviceInfo>& devices,
                                               const Progress& progress = {});
 
-// The `parameters` attribute: the parameter values plus the input's provenance.
+// The `parameters` attribute of a run without kernel overrides: parametersJson of the
+// parameter values and the input's provenance.
 std::string provenanceJson(const AlgorithmInput& input, const ParamSet& params);
 
 class AlgorithmRegistry {

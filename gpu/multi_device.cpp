@@ -1,5 +1,6 @@
 // One run split over several devices (gpu/algorithm.hpp: runOnDevices).
 #include "core/errors.hpp"
+#include "core/input/provenance.hpp"
 #include "gpu/algorithm.hpp"
 
 #include <algorithm>
@@ -91,10 +92,7 @@ std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunReq
             info.timings.push_back(t);
         }
     }
-    nlohmann::json provenance =
-        nlohmann::json::parse(provenanceJson(*request.input, request.params));
-    if (!request.tuning.empty()) provenance["tuning"] = request.tuning;
-    info.parametersJson = provenance.dump();
+    info.parametersJson = parametersJson(request.params, request.input->provenance, request.tuning);
     return joined;
 }
 

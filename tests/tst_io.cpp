@@ -2,6 +2,9 @@
 #include "core/cluster/digis.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
+#include "core/input/frame_range.hpp"
+#include "core/input/metadata.hpp"
+#include "core/input/provenance.hpp"
 #include "core/io.hpp"
 #include "core/rbf/particles.hpp"
 #include "test_util.hpp"
@@ -239,6 +242,52 @@ class TestIo : public QObject {
         const DataLocation b = parseLocation("dir/m.h5:/x/y", paths::qmask);
         QCOMPARE(b.file, std::string("dir/m.h5"));
         QCOMPARE(b.path, std::string("/x/y"));
+    }
+
+    // The frame range is parsed and checked in core/input only: --frames, every reader's window
+    // (within) and the GUI's check of its fields (framesIn, a COUNT past the end cut there).
+    void frameRange() {
+        QCOMPARE(FrameRange::parse("3:4"), (FrameRange{3, 4}));
+        QCOMPARE(FrameRange::parse("3:"), (FrameRange{3, 0}));
+        for (const char* bad : {"3", ":4", "3:0", "a:1", "-1:2"})
+            QVERIFY_THROWS_EXCEPTION(UsageError, FrameRange::parse(bad));
+        QCOMPARE(FrameRange::parse("3:4").text(), std::string("3:4"));
+        QCOMPARE(FrameRange::parse("3:").text(), std::string("3:"));
+        QCOMPARE((FrameRange{3, 4}.within(10, "f")),
+                 (std::pair<std::uint64_t, std::uint64_t>{3, 7}));
+        QCOMPARE((FrameRange{3, 0}.within(10, "f")),
+                 (std::pair<std::uint64_t, std::uint64_t>{3, 10}));
+        EXPECT_ERROR(InputError, (FrameRange{3, 8}.within(10, "f.h5:/d")), "f.h5:/d", "3:8");
+        QVERIFY_THROWS_EXCEPTION(InputError, (FrameRange{10, 0}.within(10, "f")));
+        QCOMPARE((FrameRange{3, 4}.framesIn(10)), std::uint64_t(4));
+        QCOMPARE((FrameRange{3, 0}.framesIn(10)), std::uint64_t(7));
+        QCOMPARE((FrameRange{8, 5}.framesIn(10)), std::uint64_t(2));
+        EXPECT_ERROR(InputError, (FrameRange{10, 0}.framesIn(10)), "first frame 10",
+                     "past the last frame 9");
+    }
+
+    // One function builds an input's provenance: the first role's file, each role read (held
+    // in memory or FILE:PATH), the frame range only beside a frame stack.
+    void inputProvenanceOfRoles() {
+        InputRole frames = makeRole("frames", "--data", paths::frames, "");
+        frames.stack = true;
+        InputRole labels = makeRole("labels", "--mask", paths::qmask, "");
+        labels.otherFile = true;
+        InputSources s;
+        s.file = "in.h5";
+        s.overrides["labels"] = "m.h5:/q";
+        nlohmann::json p = inputProvenance(s, {frames, labels});
+        QCOMPARE(p.dump(), std::string(R"({"datasets":{"frames":"in.h5:/entry/data/data",)"
+                                       R"("labels":"m.h5:/q"},"file":"in.h5"})"));
+        s.frames = {2, 5};
+        s.arrays["labels"] = std::make_shared<const Array>(DType::Int32, Shape{2, 2});
+        p = inputProvenance(s, {frames, labels});
+        QCOMPARE(p["frames"].get<std::string>(), std::string("2:5"));
+        QCOMPARE(p["datasets"]["labels"].get<std::string>(), std::string("in memory"));
+        QVERIFY(!(inputProvenance(s, {labels}).contains("frames")));
+        ParamSet none;
+        QCOMPARE(parametersJson(none, p, {{"TILE", 8}}),
+                 "{\"input\":" + p.dump() + ",\"tuning\":{\"TILE\":8}}");
     }
 };
 

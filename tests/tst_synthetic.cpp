@@ -1,5 +1,6 @@
 // Synthetic datasets: the seeds' recipes, determinism, and generate -> write -> read back.
 #include "core/cluster/synthetic.hpp"
+#include "core/input/metadata.hpp"
 #include "core/io.hpp"
 #include "core/rbf/synthetic.hpp"
 #include "core/spots/synthetic.hpp"

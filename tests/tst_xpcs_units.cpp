@@ -2,8 +2,8 @@
 // geometry lengths, the refusal of a unit clscope does not know, the documented defaults, and
 // the Brownian demo with q written in 1/Å (labelled) recovering the true D, dense and multi-tau.
 #include "core/errors.hpp"
+#include "core/input/units.hpp"
 #include "core/mask/mask_io.hpp"
-#include "core/units.hpp"
 #include "core/xpcs/synthetic.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "test_util.hpp"

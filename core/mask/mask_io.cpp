@@ -1,9 +1,9 @@
 #include "core/mask/mask_io.hpp"
 
 #include "core/errors.hpp"
+#include "core/input/metadata.hpp"
 #include "core/io.hpp"
 #include "core/mask/npy.hpp"
-#include "core/units.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -136,7 +136,7 @@ std::optional<Geometry> readGeometry(const H5Reader& file, const std::string& gr
         std::optional<double> v = geometryValue(file, group, f.name);
         const std::string path = group + "/" + f.name;
         if (v && std::string(f.units) == "m" && file.hasDataset(path)) // lengths: m, mm, µm
-            *v *= units::datasetFactor(file, path, units::Quantity::Length, 1.0, "m");
+            *v = lengthMetres(file, path, *v);
         if (v)
             g.*f.member = *v;
         else if (f.required)

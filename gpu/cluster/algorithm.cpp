@@ -5,6 +5,7 @@
 
 #include "core/cluster/synthetic.hpp"
 #include "core/errors.hpp"
+#include "core/input/provenance.hpp"
 #include "gpu/cluster/cluster_gpu.hpp"
 
 namespace clscope::cluster {
@@ -104,8 +105,7 @@ std::shared_ptr<const AlgorithmInput> ClusterAlgorithm::read(const InputSources&
     const H5Reader file(where.file);
     // readDigis: InputError naming the file and the first digi outside its module
     auto input = std::make_shared<ClusterInput>(readDigis(file, where.path));
-    input->provenance = {{"file", where.file},
-                         {"datasets", {{"digis", where.file + ":" + where.path}}}};
+    input->provenance = inputProvenance(sources, {inputRoles().front()});
     return input;
 }
 

@@ -5,6 +5,7 @@
 #include "gpu/scale/passes.hpp"
 #include "core/cluster/digis.hpp"
 #include "core/errors.hpp"
+#include "core/input/provenance.hpp"
 #include "gpu/cluster/algorithm.hpp"
 
 #include <map>
@@ -74,8 +75,7 @@ std::unique_ptr<PassPlan> cluster::ClusterAlgorithm::planPasses(const InputSourc
     if (budgetBytes(total, bytesPerDigi, "digis") <= budget) return nullptr;
     auto plan = std::make_unique<ClusterPlan>();
     plan->file = where.file, plan->group = where.path, plan->total = total, plan->params = params;
-    plan->provenance = {{"file", where.file},
-                        {"datasets", {{"digis", where.file + ":" + where.path}}}};
+    plan->provenance = inputProvenance(sources, {inputRoles().front()});
     // A quarter of the budget for the chunk being read, the rest for the pass's digis.
     plan->chunk = std::max<std::size_t>(1, budget / 4 / 72); // 4 columns, read and converted
     const std::uint64_t room = budget - budget / 4;

@@ -3,6 +3,7 @@
 #include "gpu/rbf/algorithm.hpp"
 
 #include "core/errors.hpp"
+#include "core/input/provenance.hpp"
 #include "core/rbf/rbf_io.hpp"
 #include "core/rbf/synthetic.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
@@ -154,9 +155,8 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& source
     const DataLocation where = sources.locate(inputRoles().front());
     const H5Reader file(where.file);
     const std::size_t planes = static_cast<std::size_t>(params.integer("planes"));
-    return makeInput(
-        readProblem(file, where.path, planes),
-        {{"file", where.file}, {"datasets", {{"particles", where.file + ":" + where.path}}}});
+    return makeInput(readProblem(file, where.path, planes),
+                     inputProvenance(sources, {inputRoles().front()}));
 }
 
 Support Algorithm::supports(const VariantEntry& variant, const DeviceInfo& device,

@@ -5,6 +5,7 @@
 // run's: a source set larger than the budget is refused with what it needs.
 #include "gpu/scale/passes.hpp"
 #include "core/errors.hpp"
+#include "core/input/provenance.hpp"
 #include "core/rbf/rbf_io.hpp"
 #include "gpu/rbf/algorithm.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
@@ -107,8 +108,7 @@ std::unique_ptr<PassPlan> rbf::Algorithm::planPasses(const InputSources& sources
                        " sources and weights (held whole in every pass)",
                    sourceBytes, budget);
     plan->perPass = std::max<std::size_t>(1, (budget - sourceBytes) / bytesPerTarget);
-    plan->provenance = {{"file", where.file},
-                        {"datasets", {{"particles", where.file + ":" + where.path}}}};
+    plan->provenance = inputProvenance(sources, {inputRoles().front()});
     plan->params = params;
     plan->params.set("planes", 0); // each pass's targets are explicit points
     plan->origin = plan->wholeOrigin();

@@ -2,6 +2,7 @@
 #include "core/clock.hpp"
 
 #include "core/errors.hpp"
+#include "core/input/provenance.hpp"
 #include "core/limits.hpp"
 #include "gpu/staging.hpp"
 
@@ -24,10 +25,7 @@ void fillInfo(RunInfo& info, const std::vector<std::shared_ptr<AlgorithmResult>>
         info.timings.insert(info.timings.end(), pass->info.timings.begin(),
                             pass->info.timings.end());
     }
-    nlohmann::json j = request.params.values();
-    j["input"] = provenance;
-    if (!request.tuning.empty()) j["tuning"] = request.tuning;
-    info.parametersJson = j.dump();
+    info.parametersJson = parametersJson(request.params, provenance, request.tuning);
 }
 
 } // namespace
@@ -39,21 +37,9 @@ std::uint64_t budgetBytes(std::uint64_t count, std::uint64_t elementBytes,
     return count * elementBytes;
 }
 
-std::shared_ptr<FrameStream> openFrames(const InputSources& sources, const InputRole& role) {
-    const DataLocation at = sources.locate(role);
-    auto stream = sources.live && at.file == sources.file
-                      ? std::make_shared<FrameStream>(sources.live)
-                      : std::make_shared<FrameStream>(at.file, at.path);
-    if (!sources.frames.all()) {
-        const auto [first, end] =
-            sources.frames.within(stream->frameCount(), at.file + ":" + at.path);
-        stream->window(first, end - first);
-    }
-    return stream;
-}
-
-void recordFrames(nlohmann::json& provenance, const InputSources& sources) {
-    if (!sources.frames.all()) provenance["frames"] = sources.frames.text();
+std::unique_ptr<PassPlan> Algorithm::planPasses(const InputSources&, const ParamSet&,
+                                                std::uint64_t) const {
+    return nullptr; // the whole input is read
 }
 
 void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t budget) {

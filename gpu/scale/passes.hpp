@@ -2,7 +2,6 @@
 // which reads only its own part from disk (how: the algorithm's planPasses); the parts' results
 // are joined by the algorithm's own join(), so the output is the one an in-memory run writes.
 #pragma once
-#include "core/frame_stream.hpp"
 #include "gpu/algorithm.hpp"
 
 #include <cstdint>
@@ -42,12 +41,6 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
 
 // Bytes of an element count times a size, UsageError naming `what` when it overflows.
 std::uint64_t budgetBytes(std::uint64_t count, std::uint64_t elementBytes, const std::string& what);
-
-// The frame stack of a `stack` role as a stream, windowed to the sources' --frames.
-std::shared_ptr<FrameStream> openFrames(const InputSources& sources, const InputRole& role);
-// Records the sources' frame range (when one is given) in an input's provenance, as "frames":
-// "FIRST:COUNT" (what --params of an exported run gives --frames).
-void recordFrames(nlohmann::json& provenance, const InputSources& sources);
 
 // UsageError "WHAT: needs N, more than the memory budget M allows; raise --memory-budget".
 [[noreturn]] void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t budget);

@@ -4,8 +4,9 @@
 #include "gpu/spots/run_types.hpp"
 
 #include "core/errors.hpp"
+#include "core/input/frame_reading.hpp"
+#include "core/input/provenance.hpp"
 #include "core/spots/synthetic.hpp"
-#include "gpu/scale/passes.hpp"
 #include "gpu/spots/spots_gpu.hpp"
 
 #include <algorithm>
@@ -188,18 +189,17 @@ std::shared_ptr<SpotsInput> readMaskRole(const InputSources& sources, std::size_
                                          std::size_t width) {
     const auto roles = SpotsAlgorithm().inputRoles();
     auto in = std::make_shared<SpotsInput>();
-    const DataLocation frames = sources.locate(roles[0]);
-    in->provenance["datasets"]["frames"] = frames.file + ":" + frames.path;
+    std::vector<InputRole> read{roles[0]};
     if (!sources.disabled.count("pixel_mask")) {
         const DataLocation mask = sources.locate(roles[1]);
         const auto file = sources.open(mask.file);
         const bool given = sources.overrides.count("pixel_mask") > 0;
         if (given || file->hasObject(mask.path)) { // a group there: refused
             in->data.mask = readPixelMask(*file, mask.path, height, width);
-            in->provenance["datasets"]["pixel_mask"] = mask.file + ":" + mask.path;
+            read.push_back(roles[1]);
         }
     }
-    in->provenance["file"] = sources.file;
+    in->provenance = inputProvenance(sources, read);
     return in;
 }
 
@@ -215,7 +215,6 @@ std::shared_ptr<const AlgorithmInput> SpotsAlgorithm::read(const InputSources& s
         stack = stream->read(0, stream->frameCount());
     }
     auto in = readMaskRole(sources, stack.height(), stack.width());
-    recordFrames(in->provenance, sources);
     in->data.frames = std::move(stack);
     checkInput(in->data);
     return in;

@@ -4,6 +4,7 @@
 #include "gpu/scale/passes.hpp"
 #include "core/errors.hpp"
 #include "core/frame_stream.hpp"
+#include "core/input/frame_reading.hpp"
 #include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/run_types.hpp"
 
@@ -80,7 +81,6 @@ std::unique_ptr<PassPlan> spots::SpotsAlgorithm::planPasses(const InputSources& 
         plan->params.set("global_threshold", spots::autoGlobalThreshold(first));
     }
     plan->provenance = plan->masked->provenance;
-    recordFrames(plan->provenance, sources);
     plan->stream = std::move(stream);
     return plan;
 }

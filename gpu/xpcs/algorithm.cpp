@@ -2,11 +2,12 @@
 #include "gpu/xpcs/algorithm.hpp"
 
 #include "core/errors.hpp"
+#include "core/input/frame_reading.hpp"
+#include "core/input/metadata.hpp"
+#include "core/input/provenance.hpp"
 #include "core/mask/mask_io.hpp"
-#include "core/units.hpp"
 #include "core/xpcs/frames_read.hpp"
 #include "core/xpcs/xpcs_io.hpp"
-#include "gpu/scale/passes.hpp"
 #include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/runner.hpp"
 
@@ -156,11 +157,7 @@ std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, st
     const auto labelFile = s.open(inMemory ? framesAt.file : labelsAt.file);
     in->labels = inMemory ? heldLabels(*held->second, height, width)
                           : readLabels(*labelFile, labelsAt.path, height, width);
-    in->provenance = {
-        {"file", framesAt.file},
-        {"datasets",
-         {{"frames", framesAt.file + ":" + framesAt.path},
-          {"labels", inMemory ? std::string("in memory") : labelsAt.file + ":" + labelsAt.path}}}};
+    std::vector<InputRole> read{roles[0], roles[1]};
     const DataLocation maskAt = s.locate(roles[2]);
     const bool chosen = s.overrides.count("pixel_mask") > 0;
     if (!s.disabled.count("pixel_mask")) {
@@ -168,9 +165,10 @@ std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, st
         if (chosen || maskFile->hasObject(maskAt.path)) { // a group there: refused
             in->excludedPixels =
                 applyPixelMask(in->labels, readPixelMask(*maskFile, maskAt.path, height, width));
-            in->provenance["datasets"]["pixel_mask"] = maskAt.file + ":" + maskAt.path;
+            read.push_back(roles[2]);
         }
     }
+    in->provenance = inputProvenance(s, read);
     in->provenance["excluded_pixels"] = in->excludedPixels;
     readPhysicalValues(*in, *s.open(framesAt.file), s.locate(roles[3]).path, *labelFile);
     if (inMemory) in->qByLabel.clear(); // the file's q table describes the file's labels
@@ -179,18 +177,9 @@ std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, st
 
 void readPhysicalValues(Input& in, const H5Reader& frameFile, const std::string& frameTimePath,
                         const H5Reader& labelFile) {
-    using units::Quantity;
-    in.frameTime = readFrameTime(frameFile, frameTimePath);
-    if (in.frameTime)
-        *in.frameTime *= units::datasetFactor(frameFile, frameTimePath, Quantity::Time, 1.0, "s");
-    // q of the labels (qmask_q, nm^-1 unless its units say otherwise) in 1/Å.
-    if (const auto centers = mask::readLabelCenters(labelFile)) {
-        const double toInverseAngstrom = units::datasetFactor(
-            labelFile, mask::paths::qmaskQ, Quantity::InverseLength, 0.1, "1/nm (pyFAI)");
-        for (std::size_t i = 0; i < centers->labelIds.size(); ++i)
-            // Divided (nm^-1: by 10, as before units were read): q bit for bit as it was.
-            in.qByLabel[centers->labelIds[i]] = centers->q[i] / (1.0 / toInverseAngstrom);
-    }
+    in.frameTime = frameTimeSeconds(frameFile, frameTimePath);
+    if (const auto centers = mask::readLabelCenters(labelFile)) // q of the labels, in 1/Å
+        in.qByLabel = labelQ(labelFile, mask::paths::qmaskQ, centers->labelIds, centers->q);
 }
 
 std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask labels) {
@@ -227,7 +216,6 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
     if (frames.rank() != 3)
         throw InputError(input.where(framesAt.path) + ": xpcs needs a (T,H,W) frame stack");
     const auto binning = readBinning(s, frames.height(), frames.width());
-    recordFrames(binning->provenance, s);
     LabelMask labels = std::move(binning->labels);
     return withFrames(*binning, std::move(frames), std::move(labels));
 }

@@ -2,7 +2,7 @@
 #include "gpu/xpcs/multitau.hpp"
 
 #include "core/errors.hpp"
-#include "gpu/scale/passes.hpp"
+#include "core/input/frame_reading.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -72,7 +72,6 @@ std::shared_ptr<Input> readStreamed(const InputSources& sources) {
     const DataLocation at = sources.locate(frames);
     auto blocks = blocksOf(openFrames(sources, frames), at.file + ":" + at.path);
     auto in = readBinning(sources, blocks->height(), blocks->width());
-    recordFrames(in->provenance, sources);
     in->blocks = blocks;
     in->largest = dtypeLargest(blocks->dtype());
     for (std::int64_t n : makeBins(in->labels).pixelCounts)

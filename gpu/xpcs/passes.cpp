@@ -5,6 +5,7 @@
 #include "gpu/scale/passes.hpp"
 #include "core/errors.hpp"
 #include "core/frame_stream.hpp"
+#include "core/input/frame_reading.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 
 #include <algorithm>
@@ -92,7 +93,6 @@ std::unique_ptr<PassPlan> xpcs::Algorithm::planPasses(const InputSources& source
         packBins(xpcs::makeBins(plan->binning->labels), bytesPerPixel, budget - slab, budget);
     if (plan->groups.empty()) return nullptr; // no bins: nothing to stream
     plan->provenance = plan->binning->provenance;
-    recordFrames(plan->provenance, sources);
     plan->params = params;
     plan->stream = std::move(stream);
     return plan;

@@ -18,6 +18,7 @@
 #include "core/cluster/digis.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
+#include "core/input/metadata.hpp"
 #include "core/io.hpp"
 #include "core/rbf/particles.hpp"
 #include "core/xpcs/frames_read.hpp"

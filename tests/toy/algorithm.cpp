@@ -1,7 +1,8 @@
 #include "toy/algorithm.hpp"
 
 #include "core/errors.hpp"
-#include "gpu/scale/passes.hpp"
+#include "core/input/frame_reading.hpp"
+#include "core/input/provenance.hpp"
 #include "gpu/session.hpp"
 
 #include <random>
@@ -105,10 +106,7 @@ std::shared_ptr<FrameSumsInput> makeFrameSumsInput(Array frames) {
 }
 
 nlohmann::json provenanceOf(const InputSources& sources) {
-    const DataLocation at = sources.locate(FrameSums().inputRoles()[0]);
-    nlohmann::json p = {{"file", at.file}, {"datasets", {{"frames", at.file + ":" + at.path}}}};
-    recordFrames(p, sources);
-    return p;
+    return inputProvenance(sources, {FrameSums().inputRoles()[0]});
 }
 
 std::shared_ptr<const AlgorithmInput> FrameSums::read(const InputSources& sources,

@@ -2,6 +2,7 @@
 // several devices (split/join) and for a memory budget (planPasses), and its synthetic dataset
 // (`generate toyframes` in the suites that register the toy).
 #include "core/errors.hpp"
+#include "core/input/frame_reading.hpp"
 #include "gpu/scale/passes.hpp"
 #include "toy/algorithm.hpp"
 

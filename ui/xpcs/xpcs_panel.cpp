@@ -4,6 +4,7 @@
 #include "ui/shell/run_button.hpp"
 #include "ui/shell/variant_combo.hpp"
 
+#include "core/input/metadata.hpp"
 #include "core/io.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/params/param_form.hpp"

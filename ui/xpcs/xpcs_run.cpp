@@ -1,6 +1,7 @@
 #include "ui/xpcs/xpcs_run.hpp"
 
 #include "core/errors.hpp"
+#include "core/input/frame_range.hpp"
 #include "core/io.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
@@ -9,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cstring>
 
 namespace clscope::ui {
 
@@ -67,41 +67,6 @@ std::string framesRefusal(const H5Reader& file, const std::string& path) {
     return {};
 }
 
-namespace {
-
-// Frames [first, first+count) copied out of a whole stack.
-Array sliceFrames(const Array& all, std::size_t first, std::size_t count) {
-    Array out(all.dtype(), {count, all.height(), all.width()});
-    const std::size_t frameBytes = all.frameSize() * dtypeSize(all.dtype());
-    std::memcpy(out.bytes(), all.bytes() + first * frameBytes, count * frameBytes);
-    return out;
-}
-
-} // namespace
-
-Array readFrameRange(const H5Reader& file, const std::string& path, std::size_t first,
-                     std::size_t count) {
-    const bool plainStack = file.hasDataset(path) && file.info(path).shape.size() == 3;
-    const std::size_t total = plainStack ? file.info(path).shape[0] : 0;
-    if (plainStack) {
-        if (first >= total)
-            throw InputError(file.where(path) + ": first frame " + std::to_string(first) +
-                             " is past the last frame " + std::to_string(total - 1));
-        const std::size_t n = count == 0 ? total - first : std::min(count, total - first);
-        if (first == 0 && n == total) return readFrames(file, path);
-        return file.readSlab(path, first, n);
-    }
-    // EIGER master links or one image: read everything, then keep the range.
-    Array all = readFrames(file, path);
-    const std::size_t frames = all.frameCount();
-    if (first >= frames)
-        throw InputError(file.where(path) + ": first frame " + std::to_string(first) +
-                         " is past the last frame " + std::to_string(frames - 1));
-    const std::size_t n = count == 0 ? frames - first : std::min(count, frames - first);
-    if (first == 0 && n == frames) return all;
-    return sliceFrames(all, first, n);
-}
-
 void checkRequest(const XpcsRunRequest& request) {
     if (!request.file) throw InputError("no file is open: open one with File ▸ Open");
     if (request.framesPath.empty())
@@ -111,12 +76,8 @@ void checkRequest(const XpcsRunRequest& request) {
     if (const std::string why = framesRefusal(*request.file, request.framesPath); !why.empty())
         throw InputError(why);
     const std::size_t total = storedFrameCount(*request.file, request.framesPath);
-    if (total && request.firstFrame >= total)
-        throw InputError("first frame " + std::to_string(request.firstFrame) +
-                         " is past the last frame " + std::to_string(total - 1));
-    const std::size_t used = request.frameCount == 0
-                                 ? total - request.firstFrame
-                                 : std::min(request.frameCount, total - request.firstFrame);
+    const FrameRange range{request.firstFrame, request.frameCount};
+    const std::uint64_t used = total ? range.framesIn(total) : 0;
     if (total && used < 2)
         throw InputError("the frame range gives " + std::to_string(used) +
                          " frame; XPCS needs at least 2 (set Count to 0 for all frames)");

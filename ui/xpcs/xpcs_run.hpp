@@ -43,9 +43,6 @@ struct XpcsRunRequest {
 
 // Frames in a dataset (T of (T,H,W), 1 for an image); 0 when it cannot be told.
 std::size_t storedFrameCount(const H5Reader& file, const std::string& path);
-// Frames [first, first+count) (count 0: to the end); InputError when outside the dataset.
-Array readFrameRange(const H5Reader& file, const std::string& path, std::size_t first,
-                     std::size_t count);
 // What can be told before reading the frames: a file, frames and labels of the same image
 // size, a frame range inside the stack. Throws InputError.
 void checkRequest(const XpcsRunRequest& request);

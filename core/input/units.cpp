@@ -1,4 +1,4 @@
-#include "core/units.hpp"
+#include "core/input/units.hpp"
 
 #include "core/errors.hpp"
 
