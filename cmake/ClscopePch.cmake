@@ -4,9 +4,10 @@
 # minutes on the Release build. Each library parses its set once; the test executables reuse
 # one of two hosts' (their compile definitions match within each group). Only external headers
 # and gpu/opencl.hpp (the bindings' one include) go in, so editing a project header rebuilds
-# what it did before. Off with clang (the sanitizer build): its PCH refuses a translation unit
-# whose command-line macros differ, where GCC checks only the macros the headers use.
-option(CLSCOPE_PCH "Precompiled headers for the heavy external headers (GCC)" ON)
+# what it did before. The libraries use them with either compiler; the suites' shared hosts
+# only with GCC (clang's PCH refuses a translation unit whose command-line macros differ).
+# -DCLSCOPE_PCH=OFF turns them all off (e.g. for ccache across work trees).
+option(CLSCOPE_PCH "Precompiled headers for the heavy external headers" ON)
 
 set(CLSCOPE_PCH_STD <algorithm> <array> <atomic> <chrono> <cmath> <cstdint> <cstring> <filesystem>
     <functional> <map> <memory> <mutex> <optional> <random> <sstream> <string> <thread> <vector>)
@@ -25,8 +26,7 @@ endfunction()
 
 # clscope_pch(TARGET header ...): TARGET's translation units start from these headers.
 function(clscope_pch target)
-  clscope_pch_enabled(on)
-  if(on)
+  if(CLSCOPE_PCH)
     target_precompile_headers(${target} PRIVATE ${ARGN})
   endif()
 endfunction()
