@@ -173,23 +173,27 @@ std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, st
     }
     in->provenance["excluded_pixels"] = in->excludedPixels;
     readPhysicalValues(*in, *s.open(framesAt.file), s.locate(roles[3]).path, *labelFile);
-    if (inMemory) in->qByLabel.clear(); // the file's q table describes the file's labels
+    if (inMemory) { // the file's q table describes the file's labels
+        in->qByLabel.clear();
+        in->qOrigin.clear();
+    }
     return in;
 }
 
 void readPhysicalValues(Input& in, const H5Reader& frameFile, const std::string& frameTimePath,
                         const H5Reader& labelFile) {
-    using units::Quantity;
-    in.frameTime = readFrameTime(frameFile, frameTimePath);
-    if (in.frameTime)
-        *in.frameTime *= units::datasetFactor(frameFile, frameTimePath, Quantity::Time, 1.0, "s");
+    if (const auto t = units::readFrameTime(frameFile, frameTimePath)) {
+        in.frameTime = t->value;
+        in.frameTimeOrigin = t->origin();
+    }
     // q of the labels (qmask_q, nm^-1 unless its units say otherwise) in 1/Å.
     if (const auto centers = mask::readLabelCenters(labelFile)) {
-        const double toInverseAngstrom = units::datasetFactor(
-            labelFile, mask::paths::qmaskQ, Quantity::InverseLength, 0.1, "1/nm (pyFAI)");
+        const units::DatasetUnit unit = units::datasetUnit(
+            labelFile, mask::paths::qmaskQ, units::Quantity::InverseLength, 0.1, "1/nm (pyFAI)");
         for (std::size_t i = 0; i < centers->labelIds.size(); ++i)
             // Divided (nm^-1: by 10, as before units were read): q bit for bit as it was.
-            in.qByLabel[centers->labelIds[i]] = centers->q[i] / (1.0 / toInverseAngstrom);
+            in.qByLabel[centers->labelIds[i]] = centers->q[i] / (1.0 / unit.factor);
+        in.qOrigin = unit.unit + (unit.fromFile ? " (file)" : " (no units attribute: the default)");
     }
 }
 
@@ -198,6 +202,7 @@ std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask 
     in->excludedPixels = binning.excludedPixels;
     in->frameTime = binning.frameTime;
     in->qByLabel = binning.qByLabel;
+    in->frameTimeOrigin = binning.frameTimeOrigin, in->qOrigin = binning.qOrigin;
     return in;
 }
 
