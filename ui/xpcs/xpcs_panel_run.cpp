@@ -90,7 +90,7 @@ void XpcsPanel::deliver(std::shared_ptr<const xpcs::RunResult> run,
     presenter_->setTrueDiffusion(trueDiffusion);
     presenter_->setFitOptions(fitForm_->options());
     presenter_->setRuns({{run->result, run->info.device + " " + run->info.deviceName}});
-    if (!binQ && !run->qByLabel.empty()) binQ = xpcs::binQ(run->qByLabel, run->result.labels);
+    if (!binQ && !input->qByLabel.empty()) binQ = xpcs::binQ(input->qByLabel, run->result.labels);
     presenter_->setBinQ(std::move(binQ));
     wb_.results().removeTabs("xpcs");
     showTabs(*run, *input);
