@@ -7,6 +7,7 @@
 #include "core/hdf5.hpp"
 #include "test_util.hpp"
 
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -157,7 +158,7 @@ void TstGuiScript::facilityFiles() {
         for (const char* path : comparedDatasets) {
             QVERIFY2(exported.hasDataset(path), path);
             QVERIFY2(bytesOf(exported, path) == bytesOf(reference, path),
-                     qPrintable(QString("%1 differs from %2").arg(path, other)));
+                     qPrintable(QString("%1 differs from %2").arg(QString(path), other)));
         }
     }
 }

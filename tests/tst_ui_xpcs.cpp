@@ -172,7 +172,7 @@ class TestUiXpcs : public QObject {
         synthetic::XpcsDataset b = synthetic::generateXpcs(p);
         b.geometry.reset(), b.frameTime.reset(), b.centers.reset();
         const QString fileA = dir.filePath("a.h5"), fileB = dir.filePath("b.h5");
-        for (const auto& [name, d] : {std::pair{fileA, &a}, {fileB, &b}}) {
+        for (const auto& [name, d] : {std::pair{fileA, &a}, std::pair{fileB, &b}}) {
             H5Writer out(name.toStdString());
             synthetic::writeXpcs(out, *d, Compression::None);
             out.commit();
