@@ -263,13 +263,20 @@ std::string attributeText(hid_t attr) {
             H5Tset_cset(mem.get(), H5Tget_cset(type.get()));
             std::vector<char*> ptrs(n > 0 ? n : 1, nullptr);
             if (H5Aread(attr, mem.get(), ptrs.data()) < 0) return "?";
-            std::string out = ptrs[0] ? ptrs[0] : "";
+            std::string out; // an array of strings: all of them, as numbers are shown
+            for (std::size_t i = 0; i < ptrs.size(); ++i)
+                out += (i ? ", " : "") + std::string(ptrs[i] ? ptrs[i] : "");
             H5Dvlen_reclaim(mem.get(), space.get(), H5P_DEFAULT, ptrs.data());
             return out;
         }
-        std::string out(H5Tget_size(type.get()) * (n > 0 ? n : 1), '\0');
-        H5Aread(attr, type.get(), out.data());
-        return out.substr(0, out.find('\0'));
+        const std::size_t size = H5Tget_size(type.get());
+        std::string all(size * (n > 0 ? n : 1), '\0'), out;
+        H5Aread(attr, type.get(), all.data());
+        for (std::size_t i = 0; i * size < all.size(); ++i) {
+            const std::string one = all.substr(i * size, size);
+            out += (i ? ", " : "") + one.substr(0, one.find('\0'));
+        }
+        return out;
     }
     std::string name;
     if (!h5::dtypeOfStored(type.get(), name)) return "<" + name + ">";

@@ -12,6 +12,7 @@
 #include "gpu/xpcs/algorithm.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 #include "ui/device/device_picker.hpp"
+#include "ui/mask/mask_presenter.hpp"
 #include "ui/results/run_command.hpp"
 #include "ui/results/timings_panel.hpp"
 #include "ui/shell/main_window.hpp"
@@ -154,6 +155,55 @@ class TestUiXpcs : public QObject {
         QVERIFY(results.hasStale());
         QVERIFY(results.tabWidget()->tabText(0).endsWith("(stale)"));
         QVERIFY_THROWS_EXCEPTION(UsageError, results.exportHdf5(dir_.filePath("stale.h5")));
+    }
+
+    // Issue 38: opening file B after file A leaves no value derived from A — frame range,
+    // typed frame time, the fit's τ range, the geometry (shown "from file" before) — and
+    // without geometry the q/d readout says so instead of a hidden 1 m / 1 Å default.
+    void newFileDropsThePreviousFilesValues() {
+        QTemporaryDir dir;
+        synthetic::XpcsParams p;
+        p.frames = 40, p.height = 20, p.width = 24, p.ringWidth = 4, p.frameTime = 0.002;
+        synthetic::XpcsDataset a = synthetic::generateXpcs(p);
+        mask::Geometry g;
+        g.beamCenterX = 12, g.beamCenterY = 10, g.distance = 2;
+        a.geometry = g;
+        p.frames = 12;
+        synthetic::XpcsDataset b = synthetic::generateXpcs(p);
+        b.geometry.reset(), b.frameTime.reset(), b.centers.reset();
+        const QString fileA = dir.filePath("a.h5"), fileB = dir.filePath("b.h5");
+        for (const auto& [name, d] : {std::pair{fileA, &a}, std::pair{fileB, &b}}) {
+            H5Writer out(name.toStdString());
+            synthetic::writeXpcs(out, *d, Compression::None);
+            out.commit();
+        }
+        MainWindow window;
+        QVERIFY(window.openFile(fileA));
+        auto* panel = window.findChild<XpcsPanel*>();
+        auto* editor = window.findChild<MaskEditorPresenter*>();
+        QVERIFY(panel && editor);
+        QCOMPARE(editor->geometrySource(), QString("file"));
+        QVERIFY(editor->pixelReadout(3, 3).startsWith("q "));
+        panel->setFrameRange(30, 8);
+        panel->setFrameTimeOverride(0.5);
+        XpcsFitOptions fit = panel->fitForm()->options();
+        fit.tauMin = 0.004, fit.tauMax = 0.03;
+        panel->fitForm()->setOptions(fit);
+        XpcsRunRequest r = panel->request();
+        QCOMPARE(r.firstFrame, std::size_t(30));
+        QVERIFY(window.openFile(fileB));
+        r = panel->request();
+        QCOMPARE(r.firstFrame, std::size_t(0));
+        QCOMPARE(r.frameCount, std::size_t(0));
+        QVERIFY(!r.frameTime);                // neither A's typed one nor A's file's
+        QVERIFY(!readPhysical(r)->frameTime); // B has none: τ in frames
+        QCOMPARE(panel->fitForm()->options().tauMin, XpcsFitOptions().tauMin);
+        QVERIFY(std::isnan(panel->fitForm()->options().tauMax));
+        checkRequest(r); // A's range would be beyond B's 12 frames
+        QCOMPARE(editor->geometrySource(), QString("default"));
+        QVERIFY2(editor->pixelReadout(3, 3).contains("no geometry"),
+                 qPrintable(editor->pixelReadout(3, 3)));
+        QVERIFY(!window.workbench().geometry().has_value());
     }
 
     void demoBinaryWritesScreenshot_data() {

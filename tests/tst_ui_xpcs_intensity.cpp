@@ -98,7 +98,7 @@ class TestUiXpcsIntensity : public QObject {
         for (std::size_t t = 0; t < 16; ++t)
             mean1 += directMean(frames, mask, r.labels[1], t) / 16;
         QVERIFY(std::abs(points->at(1)->value - mean1) < 1e-9);
-        QVERIFY(iq->plot()->xAxis->label().contains("nm⁻¹"));
+        QVERIFY(iq->plot()->xAxis->label().contains("Å⁻¹"));
         QVERIFY(legendBesideAxes(*iq->plot()));
 
         checkExports(results);
@@ -114,7 +114,7 @@ class TestUiXpcsIntensity : public QObject {
         const QString body = QString::fromUtf8(text.readAll());
         QVERIFY(body.contains("# command_line: "));
         QVERIFY(body.contains("# result: xpcs: I(q)"));
-        QVERIFY(body.contains("label,q_nm-1,mean_counts_per_pixel,std_over_frames,pixels"));
+        QVERIFY(body.contains("label,q_1/angstrom,mean_counts_per_pixel,std_over_frames,pixels"));
         results.exportHdf5(h5);
         const H5Reader out(h5.toStdString());
         QVERIFY(out.hasDataset("/xpcs/g2"));

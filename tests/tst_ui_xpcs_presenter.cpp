@@ -90,7 +90,7 @@ class TestUiXpcsPresenter : public QObject {
         QCOMPARE(s.tau, (std::vector<double>{0.001, 0.002, 0.003}));
         QCOMPARE(s.g2, (std::vector<double>{1.4, 1.25, 1.05}));
         QCOMPARE(s.err, (std::vector<double>{0.04, 0.0, 0.06})); // NaN error: no bar
-        QCOMPARE(QString::fromStdString(s.legend), QString("label 2, q = 0.0456 nm⁻¹"));
+        QCOMPARE(QString::fromStdString(s.legend), QString("label 2, q = 0.0456 Å⁻¹"));
         QCOMPARE(p.tauUnit(), std::string("s"));
         p.setBinQ(std::nullopt);
         QCOMPARE(p.legendText(0), std::string("label 1"));
@@ -147,7 +147,7 @@ class TestUiXpcsPresenter : public QObject {
                   std::to_string(points.powerLaw->values[1]) + " " + points.powerLaw->message)
                      .c_str());
         const std::string csv = p.fitsCsv();
-        QVERIFY(csv.rfind("label,q_nm-1,baseline", 0) == 0);
+        QVERIFY(csv.rfind("label,q_1/angstrom,baseline", 0) == 0);
         QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 5);
     }
 
@@ -240,14 +240,15 @@ class TestUiXpcsPresenter : public QObject {
         std::vector<double> q;
         for (std::int32_t label : r.labels)
             for (std::size_t i = 0; i < d.centers->labelIds.size(); ++i)
-                if (d.centers->labelIds[i] == label) q.push_back(d.centers->q[i]);
+                if (d.centers->labelIds[i] == label)
+                    q.push_back(d.centers->q[i] / 10); // nm⁻¹ → 1/Å
         XpcsPresenter p;
         p.setRuns({{r, "cpu"}});
         p.setBinQ(q);
         p.setTrueDiffusion(d.diffusion);
         const XpcsRatePoints points = p.rateVsQ();
         QVERIFY2(points.diffusion.has_value(), points.fitNote.c_str());
-        const double dAngstrom = points.diffusion->values[0] * 100; // nm²/s → Å²/s
+        const double dAngstrom = points.diffusion->values[0]; // q in 1/Å: Å²/s
         QVERIFY2(std::abs(dAngstrom / 1e6 - 1.0) < 0.05, qPrintable(QString::number(dAngstrom)));
         QVERIFY(points.powerLaw);
         QVERIFY2(std::abs(points.powerLaw->values[1] - 2.0) < 0.1,

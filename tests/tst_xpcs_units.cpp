@@ -55,6 +55,9 @@ class TstXpcsUnits : public QObject {
     void lengthSpellings_data();
     void lengthSpellings();
     void unknownUnitRefused();
+    void unitsNotOneStringRefused();
+    void unknownLengthRefused();
+    void origins();
     void brownianInAngstrom();
 };
 
@@ -144,6 +147,70 @@ void TstXpcsUnits::unknownUnitRefused() {
     QTemporaryDir other;
     EXPECT_ERROR(InputError, readInput(writeInput(other, "1/A", 0.05, "fortnight", 1.0)),
                  paths::frameTime, "fortnight");
+}
+
+// A `units` attribute that is an array of strings (h5py: attrs["units"] = ["ms", "s"]) or a
+// number is bad input where the value is used: read() and clscope-cli correlate (exit 3).
+void TstXpcsUnits::unitsNotOneStringRefused() {
+    const QString python = qEnvironmentVariable("CLSCOPE_PYTHON");
+    if (python.isEmpty() || QProcess::execute(python, {"-c", "import h5py"}) != 0)
+        QSKIP("python3-h5py not available");
+    QTemporaryDir dir;
+    const std::string file = writeInput(dir, "1/A", 0.05, "ms", 1.0);
+    QCOMPARE(QProcess::execute(python, {"-c",
+                                        "import h5py,sys; f=h5py.File(sys.argv[1],'r+'); "
+                                        "f['/entry/instrument/detector/frame_time'].attrs['units']"
+                                        "=['ms','s']",
+                                        QString::fromStdString(file)}),
+             0);
+    EXPECT_ERROR(InputError, readInput(file), paths::frameTime, "must be one unit name",
+                 "array ms, s");
+    const auto run = test::runCli(
+        {"correlate", QString::fromStdString(file), "--device", "cpu", "-o", dir.filePath("o.h5")});
+    QCOMPARE(run.code, 3);
+    QVERIFY2(run.err.contains("frame_time") && run.err.contains("one unit name"),
+             qPrintable(run.err));
+    QTemporaryDir other;
+    const std::string number = writeInput(other, "", 0.5, "", 0.001);
+    QCOMPARE(QProcess::execute(python, {"-c",
+                                        "import h5py,sys; f=h5py.File(sys.argv[1],'r+'); "
+                                        "f['/entry/processing/qmask_q'].attrs['units']=10",
+                                        QString::fromStdString(number)}),
+             0);
+    EXPECT_ERROR(InputError, readInput(number), mask::paths::qmaskQ, "must be one unit name",
+                 "number 10");
+}
+
+// A geometry length in a unit clscope does not know (distance in parsec) is refused.
+void TstXpcsUnits::unknownLengthRefused() {
+    QTemporaryDir dir;
+    const std::string name = dir.filePath("g.h5").toStdString();
+    {
+        H5Writer out(name);
+        out.createGroup(mask::paths::geometry);
+        const std::pair<const char*, double> values[] = {
+            {"beam_center_x", 10},   {"beam_center_y", 20},   {"distance", 5.0},
+            {"pixel_size_x", 75e-6}, {"pixel_size_y", 75e-6}, {"wavelength", 1e-10}};
+        for (const auto& [field, v] : values)
+            out.writeScalar(mask::paths::geometry + "/" + field, v);
+        out.setAttribute(mask::paths::geometry + "/distance", "units", "parsec");
+        out.commit();
+    }
+    EXPECT_ERROR(InputError, mask::readGeometry(H5Reader(name)), "distance", "parsec");
+}
+
+// Where each value came from, as the GUI shows it: the stored value with the file's unit, or
+// the default named.
+void TstXpcsUnits::origins() {
+    QTemporaryDir dir;
+    const auto in = readInput(writeInput(dir, "1/angstrom", 0.05, "ms", 1.0));
+    QCOMPARE(*in->frameTime, 1e-3);
+    QCOMPARE(in->frameTimeOrigin, std::string("1 ms (file)"));
+    QCOMPARE(in->qOrigin, std::string("1/angstrom (file)"));
+    QTemporaryDir bare;
+    const auto none = readInput(writeInput(bare, "", 0.5, "", 0.002));
+    QVERIFY(none->frameTimeOrigin.find("no units attribute") != std::string::npos);
+    QVERIFY(none->qOrigin.find("no units attribute") != std::string::npos);
 }
 
 // The Brownian demo with qmask_q rewritten in 1/Å and labelled so: the fitted D is the same

@@ -4,11 +4,15 @@
 // series failed, e.g. no message within the timeout). With CLSCOPE_SCREENSHOT_SUMMARY set,
 // --screenshot also prints what the window shows ("window: " lines, ui/shell/window_summary.hpp);
 // with CLSCOPE_WINDOW_LOG set, such lines come as the window changes (scripts/gui_walk).
-// Exit codes: 0 done, 1 the screenshot could not be written, 2 usage error (including a demo of
-// an algorithm that does not exist yet), 3 a FILE that cannot be opened with --screenshot, 4 the
-// demo's run failed (with --screenshot).
+// A scripted run, clscope IN.h5 --run ALGO [--variant V] [--device D] [--params JSON|FILE]
+// [--frames FIRST:COUNT] --export-results OUT.h5 (ui/shell/scripted_run.hpp), exits with the
+// CLI's codes: 0 done, 2 usage, 3 bad input, 4 device, the reason on stderr.
+// Otherwise exit codes: 0 done, 1 the screenshot could not be written, 2 usage error (including a
+// demo of an algorithm that does not exist yet), 3 a FILE that cannot be opened with --screenshot,
+// 4 the demo's run failed (with --screenshot).
 #include "core/errors.hpp"
 #include "ui/shell/main_window.hpp"
+#include "ui/shell/scripted_run.hpp"
 #include "ui/shell/window_summary.hpp"
 #include "ui/stream/live_view.hpp"
 
@@ -33,9 +37,19 @@ int main(int argc, char** argv) {
     const QCommandLineOption source(
         "source", "Open the live view of a detector stream (DECTRIS Stream V2, ZeroMQ).",
         "tcp://HOST:PORT");
+    const QCommandLineOption run("run", "Scripted run: ALGO's panel Run on FILE, then export.",
+                                 "ALGO");
+    const QList<QCommandLineOption> scripted{
+        {"variant", "Scripted run: the variant (default: the panel's).", "V"},
+        {"device", "Scripted run: the device (as clscope-cli --device).", "D"},
+        {"params", "Scripted run: parameters, a JSON file or inline JSON.", "JSON|FILE"},
+        {"frames", "Scripted run: the frame range.", "FIRST:COUNT"},
+        {"export-results", "Scripted run: where Export results writes the result.", "OUT.h5"}};
     parser.addOption(demo);
     parser.addOption(screenshot);
     parser.addOption(source);
+    parser.addOption(run);
+    parser.addOptions(scripted);
     if (!parser.parse(app.arguments())) {
         std::cerr << "clscope: " << parser.errorText().toStdString() << " (see clscope --help)\n";
         return clscope::ExitUsage;
@@ -45,11 +59,24 @@ int main(int argc, char** argv) {
         std::cerr << "clscope: at most one FILE\n";
         return clscope::ExitUsage;
     }
+    const bool scriptedRun = parser.isSet(run);
+    for (const QCommandLineOption& o : scripted)
+        if (parser.isSet(o) && !scriptedRun) {
+            std::cerr << "clscope: --" << o.names().front().toStdString() << " needs --run\n";
+            return clscope::ExitUsage;
+        }
+    if (scriptedRun && (parser.positionalArguments().isEmpty() || !parser.isSet("export-results") ||
+                        parser.isSet(demo) || parser.isSet(source))) {
+        std::cerr << "clscope: --run needs FILE and --export-results OUT.h5 (and no --demo or "
+                     "--source)\n";
+        return clscope::ExitUsage;
+    }
     clscope::ui::MainWindow window;
     if (qEnvironmentVariableIsSet("CLSCOPE_WINDOW_LOG")) clscope::ui::logWindowChanges(window);
     window.show();
     if (!parser.positionalArguments().isEmpty() &&
-        !window.openFile(parser.positionalArguments().front()) && parser.isSet(screenshot)) {
+        !window.openFile(parser.positionalArguments().front()) &&
+        (parser.isSet(screenshot) || scriptedRun)) {
         std::cerr << "clscope: cannot open " << parser.positionalArguments().front().toStdString()
                   << "\n";
         return clscope::ExitInput;
@@ -62,7 +89,22 @@ int main(int argc, char** argv) {
             return clscope::ExitUsage;
         }
     }
-    if (parser.isSet(source)) {
+    if (scriptedRun) {
+        const clscope::ui::ScriptedRunRequest request{
+            parser.value(run).toStdString(), parser.value("variant"),
+            parser.value("device"),          parser.value("params"),
+            parser.value("frames"),          parser.value("export-results")};
+        QTimer::singleShot(0, &window, [&window, request] {
+            clscope::ui::startScriptedRun(
+                window, request, [out = request.exportPath](const clscope::ui::ScriptedOutcome& o) {
+                    if (o.code != clscope::ExitOk)
+                        std::cerr << "clscope: " << o.message.toStdString() << "\n";
+                    else
+                        std::cout << "wrote " << out.toStdString() << "\n";
+                    QCoreApplication::exit(o.code);
+                });
+        });
+    } else if (parser.isSet(source)) {
         auto* live = clscope::ui::openLiveWindow(window.workbench(), parser.value(source), &window);
         auto failed = std::make_shared<bool>(false); // the series ended on an error
         QObject::connect(live, &clscope::ui::LiveView::finished, live,

@@ -1,9 +1,14 @@
 #include "core/input/units.hpp"
 
 #include "core/errors.hpp"
+#include "core/input/metadata.hpp"
+#include "core/io.hpp"
+
+#include <charconv>
 
 #include <iostream>
 #include <map>
+#include <sstream>
 
 namespace clscope::units {
 
@@ -27,6 +32,18 @@ std::string accepted(Quantity q) {
     return list;
 }
 
+// The attribute's text when it is one name: an array (rendered "ms, s") or a number is bad
+// input, never its first element or a default.
+const std::string& oneName(const std::string& text, const std::string& where) {
+    double number = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+    const bool isNumber = ec == std::errc() && end == text.data() + text.size();
+    if (isNumber || text.find(", ") != std::string::npos)
+        throw InputError(where + ": the units attribute must be one unit name (a string), found " +
+                         (isNumber ? "the number " : "the array ") + text);
+    return text;
+}
+
 } // namespace
 
 double factor(Quantity quantity, const std::string& unit, const std::string& where) {
@@ -38,13 +55,35 @@ double factor(Quantity quantity, const std::string& unit, const std::string& whe
     return it->second;
 }
 
-double datasetFactor(const H5Reader& file, const std::string& path, Quantity quantity,
-                     double fallback, const std::string& fallbackName) {
+DatasetUnit datasetUnit(const H5Reader& file, const std::string& path, Quantity quantity,
+                        double fallback, const std::string& fallbackName) {
     if (const auto unit = file.stringAttribute(path, "units"))
-        return factor(quantity, *unit, file.where(path));
+        return {factor(quantity, oneName(*unit, file.where(path)), file.where(path)), *unit, true};
     std::clog << "clscope: " << file.where(path) << " has no units attribute; taken in "
               << fallbackName << "\n";
-    return fallback;
+    return {fallback, fallbackName, false};
+}
+
+double datasetFactor(const H5Reader& file, const std::string& path, Quantity quantity,
+                     double fallback, const std::string& fallbackName) {
+    return datasetUnit(file, path, quantity, fallback, fallbackName).factor;
+}
+
+std::optional<ResolvedValue> readFrameTime(const H5Reader& file, const std::string& path) {
+    const std::optional<double> stored = clscope::readFrameTime(file, path);
+    if (!stored) return std::nullopt;
+    ResolvedValue v;
+    v.stored = *stored, v.where = file.where(path);
+    v.unit = datasetUnit(file, path, Quantity::Time, 1.0, "s");
+    v.value = *stored * v.unit.factor;
+    return v;
+}
+
+std::string ResolvedValue::origin() const {
+    std::ostringstream text;
+    text << stored << " " << unit.unit
+         << (unit.fromFile ? " (file)" : " (file, no units attribute: the default)");
+    return text.str();
 }
 
 } // namespace clscope::units

@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "core/input/frame_reading.hpp"
 #include "core/input/metadata.hpp"
+#include "core/input/units.hpp"
 #include "core/input/provenance.hpp"
 #include "core/mask/mask_io.hpp"
 #include "core/xpcs/frames_read.hpp"
@@ -171,15 +172,28 @@ std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, st
     in->provenance = inputProvenance(s, read);
     in->provenance["excluded_pixels"] = in->excludedPixels;
     readPhysicalValues(*in, *s.open(framesAt.file), s.locate(roles[3]).path, *labelFile);
-    if (inMemory) in->qByLabel.clear(); // the file's q table describes the file's labels
+    if (inMemory) { // the file's q table describes the file's labels
+        in->qByLabel.clear();
+        in->qOrigin.clear();
+    }
     return in;
 }
 
 void readPhysicalValues(Input& in, const H5Reader& frameFile, const std::string& frameTimePath,
                         const H5Reader& labelFile) {
-    in.frameTime = frameTimeSeconds(frameFile, frameTimePath);
-    if (const auto centers = mask::readLabelCenters(labelFile)) // q of the labels, in 1/Å
-        in.qByLabel = labelQ(labelFile, mask::paths::qmaskQ, centers->labelIds, centers->q);
+    if (const auto t = units::readFrameTime(frameFile, frameTimePath)) {
+        in.frameTime = t->value;
+        in.frameTimeOrigin = t->origin();
+    }
+    // q of the labels (qmask_q, nm^-1 unless its units say otherwise) in 1/Å.
+    if (const auto centers = mask::readLabelCenters(labelFile)) {
+        const units::DatasetUnit unit = units::datasetUnit(
+            labelFile, mask::paths::qmaskQ, units::Quantity::InverseLength, 0.1, "1/nm (pyFAI)");
+        for (std::size_t i = 0; i < centers->labelIds.size(); ++i)
+            // Divided (nm^-1: by 10, as before units were read): q bit for bit as it was.
+            in.qByLabel[centers->labelIds[i]] = centers->q[i] / (1.0 / unit.factor);
+        in.qOrigin = unit.unit + (unit.fromFile ? " (file)" : " (no units attribute: the default)");
+    }
 }
 
 std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask labels) {
@@ -187,6 +201,7 @@ std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask 
     in->excludedPixels = binning.excludedPixels;
     in->frameTime = binning.frameTime;
     in->qByLabel = binning.qByLabel;
+    in->frameTimeOrigin = binning.frameTimeOrigin, in->qOrigin = binning.qOrigin;
     return in;
 }
 

@@ -20,6 +20,9 @@ struct Input : AlgorithmInput {
     std::uint64_t largest = 0;               // largest |value| of integer frames (makeInput)
     std::int64_t mostPixels = 0;             // pixels of the largest bin (makeInput)
     std::map<std::int32_t, double> qByLabel; // 1/Å, from qmask_q + qmask_label_ids
+    // Where frameTime and qByLabel came from: "1 ms (file)" (units::ResolvedValue::origin,
+    // the stored value and its unit), empty when absent.
+    std::string frameTimeOrigin, qOrigin;
     std::string describe() const override;
 };
 

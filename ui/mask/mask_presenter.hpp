@@ -43,6 +43,9 @@ class MaskEditorPresenter : public QObject {
     // follows the geometry (fittingRange), since the old q values mean other pixels now.
     void setGeometry(const mask::Geometry& geometry, const QString& source = "edited");
     const mask::Geometry& geometry() const { return geometry_; }
+    // Back to no geometry ("default": the placeholder centred on the image, which readouts do
+    // not use): a new file without one does not keep the previous file's.
+    void resetGeometry();
     const QString& geometrySource() const { return geometrySource_; }
     const mask::PixelQMap& qMap() const { return qmap_; }
     // Default range for this axis and spacing: from 0 (log: 2 px) to the largest value on the

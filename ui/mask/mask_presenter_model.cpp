@@ -34,6 +34,13 @@ void MaskEditorPresenter::setGeometry(const mask::Geometry& geometry, const QStr
     applyPartition(spec);
 }
 
+void MaskEditorPresenter::resetGeometry() {
+    mask::Geometry g;
+    g.beamCenterX = static_cast<double>(width_) / 2;
+    g.beamCenterY = static_cast<double>(height_) / 2;
+    setGeometry(g, "default");
+}
+
 std::pair<double, double> MaskEditorPresenter::fittingRange(mask::BinAxis axis,
                                                             mask::BinSpacing spacing) const {
     const mask::Geometry& g = geometry_;
@@ -113,6 +120,8 @@ std::vector<LabelRow> MaskEditorPresenter::labelRows() const {
 
 QString MaskEditorPresenter::pixelReadout(std::size_t x, std::size_t y) const {
     if (x >= width_ || y >= height_ || qmap_.q.empty()) return {};
+    if (geometrySource_ == "default") // never the hidden 1 m / 1 Å of the default
+        return "q, d: no geometry (set it in the Mask panel or import a PONI file)";
     const std::size_t i = y * width_ + x;
     return QString("q %1 nm⁻¹  φ %2°").arg(qmap_.q[i], 0, 'f', 4).arg(qmap_.phi[i], 0, 'f', 1) +
            dSpacingText(qmap_.q[i]);

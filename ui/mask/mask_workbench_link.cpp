@@ -52,6 +52,12 @@ void MaskWorkbenchLink::onFileOpened() {
     } catch (const std::exception& e) {
         wb_.log(LogLevel::Warning, QString("geometry of the file not used: %1").arg(e.what()));
     }
+    if (!fileHasGeometry_ && editor_.geometrySource() != "default") {
+        wb_.log(LogLevel::Info, QString("mask editor: geometry (%1) dropped: %2 has none")
+                                    .arg(editor_.geometrySource(),
+                                         QString::fromStdString(wb_.dataset().fileName())));
+        editor_.resetGeometry();
+    }
     emit fileGeometryAvailable(fileHasGeometry_);
 }
 

@@ -33,6 +33,15 @@ struct ComparisonInput {
     RunCommand command;
 };
 
+// What a scripted GUI run (`clscope IN.h5 --run ALGO ...`, ui/shell/scripted_run.hpp) sets on
+// a panel before pressing its Run: the parameters (defaults merged with --params), the frame
+// range and the variant ("" : the panel's own).
+struct ScriptedSettings {
+    ParamSet params;
+    std::uint64_t firstFrame = 0, frameCount = 0; // count 0: to the last frame
+    std::string variant;
+};
+
 struct AlgorithmPanelSpec {
     std::string algorithm; // xpcs, spots, cluster, rbf: the variant registry's name
     QString title;         // dock title, e.g. "XPCS"
@@ -51,6 +60,12 @@ struct AlgorithmPanelSpec {
     // The algorithm's own picture of how two runs differ (a = the chosen run, b = the one it
     // is compared with); the comparison view owns the widget. Empty: the table only.
     std::function<QWidget*(const AlgorithmResult& a, const AlgorithmResult& b)> differenceView;
+    // A scripted run: set the panel from `settings`, press its Run and call done(true) once
+    // its result tabs are there (done(false) when the run did not start or failed: the
+    // reason went to the Log and the job runner's failed signal). Empty: not scriptable yet.
+    std::function<void(Workbench& workbench, const ScriptedSettings& settings,
+                       std::function<void(bool ok)> done)>
+        scriptedRun;
     // What a live stream's view runs for this algorithm (ui/stream); empty: nothing.
     std::function<LiveAnalysisSpec()> liveAnalysis;
 };

@@ -1,4 +1,5 @@
 #include "ui/shell/workbench.hpp"
+#include "core/input/units.hpp"
 
 #include <cmath>
 
@@ -183,6 +184,12 @@ CurrentLabels Workbench::currentLabels() const {
     CurrentLabels labels{std::make_shared<const LabelMask>(readLabels(file, *path)), std::nullopt,
                          q(key)};
     if (*path == paths::qmask) labels.centres = mask::readLabelCenters(file);
+    if (labels.centres) { // q in nm⁻¹ (the mask editor's unit) from qmask_q's units, as read()
+        const double toInverseAngstrom = units::datasetFactor(
+            file, mask::paths::qmaskQ, units::Quantity::InverseLength, 0.1, "1/nm (pyFAI)");
+        for (double& v : labels.centres->q)
+            v = v * toInverseAngstrom * 10;
+    }
     fileLabels_.emplace(key, labels);
     return labels;
 }

@@ -1,5 +1,5 @@
 // The "g2(τ)" result tab: g2 of the checked bins on a log τ axis with error bars, the fit
-// curves dashed in the bin's colour, a legend "label L, q = … nm⁻¹", and the bin checklist.
+// curves dashed in the bin's colour, a legend "label L, q = … Å⁻¹", and the bin checklist.
 #pragma once
 #include "ui/xpcs/xpcs_presenter.hpp"
 

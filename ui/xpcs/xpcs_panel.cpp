@@ -59,7 +59,7 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
         [this] { run(); });
     outer->addWidget(runButton_);
     connect(fitForm_, &XpcsFitForm::refitRequested, this, [this] { refit(); });
-    connect(&wb_, &Workbench::fileOpened, this, [this] { refreshInputs(); });
+    connect(&wb_, &Workbench::fileOpened, this, [this] { resetForNewFile(); });
     connect(&wb_, &Workbench::roleChanged, this, [this] { refreshInputs(); });
     connect(&wb_, &Workbench::currentLabelsChanged, this, [this] { refreshInputs(); });
     connect(&wb_, &Workbench::deviceChanged, this, [this] { refreshVariants(); });
@@ -74,6 +74,7 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     connect(first_, &QSpinBox::valueChanged, this, changed);
     connect(count_, &QSpinBox::valueChanged, this, changed);
     connect(form_, &ParamForm::changed, this, changed);
+    connect(form_, &ParamForm::changed, this, [this] { refreshPhysical(); });
     connect(twotime_, &QComboBox::currentIndexChanged, this, changed);
     refreshInputs();
     refreshVariants();
@@ -85,12 +86,20 @@ QWidget* XpcsPanel::buildInputs() {
     form->setContentsMargins(6, 6, 6, 6);
     framesInfo_ = new QLabel(box);
     labelsInfo_ = new QLabel(box);
-    for (QLabel* label : {framesInfo_, labelsInfo_}) {
+    timeInfo_ = new QLabel(box);
+    qInfo_ = new QLabel(box);
+    for (QLabel* label : {framesInfo_, labelsInfo_, timeInfo_, qInfo_}) {
         label->setWordWrap(true);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
     form->addRow("Frames", framesInfo_);
     form->addRow("Labels", labelsInfo_);
+    form->addRow("Frame time", timeInfo_);
+    form->addRow("q", qInfo_);
+    timeInfo_->setToolTip("Read as clscope-cli correlate reads it: the typed value, else the "
+                          "file's frame_time with its units attribute (seconds without one)");
+    qInfo_->setToolTip("q of the bins as clscope-cli correlate reads it: qmask_q with its units "
+                       "attribute (nm⁻¹ without one), shown in Å⁻¹");
     first_ = new QSpinBox(box);
     first_->setRange(0, 1 << 30);
     first_->setToolTip("First frame of the range (0-based)");
@@ -123,23 +132,31 @@ QWidget* XpcsPanel::buildRunOptions() {
     return box;
 }
 
+// A new file: nothing derived from the previous one stays (frame range, typed frame time, the
+// fit's τ range); frame time, q and labels are read from the new file.
+void XpcsPanel::resetForNewFile() {
+    scriptedParams_ = nlohmann::json::object();
+    first_->setValue(0);
+    count_->setValue(0);
+    form_->setValue("frame_time", nlohmann::json());
+    XpcsFitOptions fit = fitForm_->options();
+    const XpcsFitOptions defaults;
+    fit.tauMin = defaults.tauMin, fit.tauMax = defaults.tauMax;
+    fitForm_->setOptions(fit);
+    refreshInputs();
+}
+
 // Frames and labels as the workbench has them now; the two-time bins follow the labels.
 void XpcsPanel::refreshInputs() {
     const DatasetRoles& roles = wb_.dataset();
     const auto framesPath = roles.path(DataRole::Frames);
     QString frames = "none — assign a frame stack in the Data panel";
-    QString timeHint = "none: τ in frames";
     if (framesPath && roles.file()) {
         const std::size_t count = storedFrameCount(*roles.file(), *framesPath);
         frames = QString("%1:%2").arg(QFileInfo(q(roles.file()->fileName())).fileName(),
                                       q(*framesPath)) +
                  (count ? QString(" (%1 frames)").arg(count) : QString());
         framesInfo_->setToolTip(q(roles.file()->where(*framesPath)));
-        try {
-            if (const auto t = readFrameTime(*roles.file()))
-                timeHint = QString("file: %1 s").arg(*t);
-        } catch (const std::exception&) {
-        }
     }
     const std::string refusal =
         framesPath && roles.file() ? framesRefusal(*roles.file(), *framesPath) : std::string();
@@ -149,10 +166,6 @@ void XpcsPanel::refreshInputs() {
     if (!refusal.empty() && refusal != framesRefusal_)
         wb_.log(LogLevel::Warning, "XPCS: " + q(refusal));
     framesRefusal_ = refusal;
-    runButton_->setEnabled(refusal.empty() && !running_);
-    runButton_->setToolTip(refusal.empty() ? QString() : q(refusal));
-    if (auto* frameTime = qobject_cast<QLineEdit*>(form_->field("frame_time")))
-        frameTime->setPlaceholderText(timeHint);
     CurrentLabels labels;
     try {
         labels = wb_.currentLabels();
@@ -172,6 +185,39 @@ void XpcsPanel::refreshInputs() {
                           .arg(labels.centres ? ", with q" : "")
                     : QString("none — assign q-bin labels or draw them in the mask editor"));
     refreshTwoTimeBins();
+    refreshPhysical();
+}
+
+// Frame time and q as clscope-cli correlate reads them (xpcs::readPhysicalValues, units
+// honoured) and where each comes from; a bad units attribute is shown and refuses Run.
+void XpcsPanel::refreshPhysical() {
+    std::shared_ptr<xpcs::Input> in;
+    std::string error;
+    try {
+        in = readPhysical(request());
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    const ParamSet form = form_->paramSet();
+    QString time = "none: τ in frames";
+    if (form.has("frame_time"))
+        time = QString("%1 s (typed)").arg(form.number("frame_time"));
+    else if (in && in->frameTime)
+        time = QString("%1 s — %2").arg(*in->frameTime).arg(q(in->frameTimeOrigin));
+    const QString qText = in && !in->qByLabel.empty() ? QString("Å⁻¹, from %1").arg(q(in->qOrigin))
+                                                      : QString("none: results by label");
+    const QString bad = "<span style='color:#b00'>" + q(error).toHtmlEscaped() + "</span>";
+    timeInfo_->setText(error.empty() ? time : bad);
+    qInfo_->setText(error.empty() ? qText : QString("—"));
+    if (auto* frameTime = qobject_cast<QLineEdit*>(form_->field("frame_time")))
+        frameTime->setPlaceholderText(in && in->frameTime
+                                          ? QString("file: %1 s").arg(*in->frameTime)
+                                          : QString("none: τ in frames"));
+    if (!error.empty() && error != physicalError_) wb_.log(LogLevel::Error, "XPCS: " + q(error));
+    physicalError_ = error;
+    const std::string why = !framesRefusal_.empty() ? framesRefusal_ : physicalError_;
+    runButton_->setEnabled(why.empty() && !running_);
+    runButton_->setToolTip(q(why));
 }
 
 void XpcsPanel::refreshTwoTimeBins() {
@@ -221,6 +267,20 @@ void XpcsPanel::setTwoTimeLabel(std::int32_t label) {
     twotime_->setCurrentIndex(index >= 0 ? index : 0);
 }
 
+void XpcsPanel::applyScripted(const ScriptedSettings& settings) {
+    scriptedParams_ = nlohmann::json::object();
+    for (const ParamSpec& spec : settings.params.specs()) {
+        const nlohmann::json& value = settings.params.get(spec.name);
+        if (form_->field(spec.name))
+            form_->setValue(spec.name, value);
+        else
+            scriptedParams_[spec.name] = value;
+    }
+    setFrameRange(settings.firstFrame, settings.frameCount);
+    if (!settings.variant.empty()) setVariant(settings.variant);
+    refreshInputs();
+}
+
 XpcsRunRequest XpcsPanel::request() const {
     XpcsRunRequest r;
     const DatasetRoles& roles = wb_.dataset();
@@ -233,14 +293,16 @@ XpcsRunRequest XpcsPanel::request() const {
     r.firstFrame = static_cast<std::size_t>(first_->value());
     r.frameCount = static_cast<std::size_t>(count_->value());
     r.form = form_->paramSet();
-    if (r.form.has("frame_time"))
-        r.frameTime = r.form.number("frame_time");
-    else if (r.file)
-        r.frameTime = readFrameTime(*r.file);
+    // Typed, else none: Algorithm::read takes the file's with its units, as clscope-cli does.
+    if (r.form.has("frame_time")) r.frameTime = r.form.number("frame_time");
     r.variant = variant();
     r.device = wb_.device();
     r.device = deviceFor(r, r.variant);
     if (const int label = twotime_->currentData().toInt(); label > 0) r.twotimeLabels = {label};
+    for (const auto& [name, value] : scriptedParams_.items())
+        r.form.set(name, value);
+    if (scriptedParams_.contains("twotime"))
+        r.twotimeLabels = scriptedParams_["twotime"].get<std::vector<std::int32_t>>();
     return r;
 }
 

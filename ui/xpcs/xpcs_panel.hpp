@@ -43,6 +43,9 @@ class XpcsPanel : public QWidget {
     void setFrameRange(std::size_t first, std::size_t count);
     void setFrameTimeOverride(std::optional<double> seconds);
     void setTwoTimeLabel(std::int32_t label); // 0: none
+    // A scripted run's settings: the form's values, the frame range and the variant; the
+    // parameters the form does not show (twotime lists, the run's fit) go into the request.
+    void applyScripted(const ScriptedSettings& settings);
     XpcsFitForm* fitForm() const { return fitForm_; }
     ParamForm* form() const { return form_; }
     const XpcsPresenter& presenter() const { return *presenter_; }
@@ -59,8 +62,10 @@ class XpcsPanel : public QWidget {
     QWidget* buildInputs();
     QWidget* buildRunOptions();
     void refreshInputs();
+    void resetForNewFile();
     void refreshVariants();
     void refreshTwoTimeBins();
+    void refreshPhysical();
     void deliver(std::shared_ptr<const xpcs::RunResult> run,
                  std::shared_ptr<const xpcs::Input> input, std::optional<std::vector<double>> binQ,
                  std::optional<double> trueDiffusion);
@@ -72,6 +77,7 @@ class XpcsPanel : public QWidget {
 
     Workbench& wb_;
     QLabel *framesInfo_ = nullptr, *labelsInfo_ = nullptr, *deviceInfo_ = nullptr;
+    QLabel *timeInfo_ = nullptr, *qInfo_ = nullptr; // value and origin, as the CLI reads them
     QSpinBox *first_ = nullptr, *count_ = nullptr;
     ParamForm* form_ = nullptr; // frame_time and the advanced ones (the fit: XpcsFitForm)
     QComboBox* variant_ = nullptr;
@@ -82,6 +88,8 @@ class XpcsPanel : public QWidget {
     QString runCommand_; // the clscope-cli command line of the result shown
     bool running_ = false;
     std::string framesRefusal_; // why the assigned frames cannot be correlated (empty: they can)
+    std::string physicalError_; // a bad frame time or q (units attribute); empty: none
+    nlohmann::json scriptedParams_ = nlohmann::json::object(); // set by applyScripted
     QString labelsOrigin_;
     QPointer<XpcsG2View> g2View_;
     QPointer<XpcsFitsView> fitsView_;

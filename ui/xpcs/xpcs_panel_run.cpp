@@ -2,6 +2,7 @@
 // runs the chosen variant through runAlgorithm(); its result builds the xpcs result tabs.
 #include "core/io.hpp"
 #include "core/mask/partition.hpp"
+#include "core/input/units.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
@@ -61,7 +62,9 @@ bool XpcsPanel::run() {
         emit wb_.statusMessage(QString("XPCS: %1").arg(e.what()), 8000);
         return false;
     }
-    auto q = binQ(request.labels->bins());
+    // Labels from a file: q as read() reads it (the run's); drawn ones: the editor's centres.
+    const bool drawn = request.command().sources.arrays.count("labels") > 0;
+    auto q = drawn ? binQ(request.labels->bins()) : std::nullopt;
     const std::optional<double> trueD = readTrueDiffusion(*request.file);
     AlgorithmRun run;
     run.algorithm = &xpcsAlgorithm();
@@ -87,6 +90,7 @@ void XpcsPanel::deliver(std::shared_ptr<const xpcs::RunResult> run,
     presenter_->setTrueDiffusion(trueDiffusion);
     presenter_->setFitOptions(fitForm_->options());
     presenter_->setRuns({{run->result, run->info.device + " " + run->info.deviceName}});
+    if (!binQ && !input->qByLabel.empty()) binQ = xpcs::binQ(input->qByLabel, run->result.labels);
     presenter_->setBinQ(std::move(binQ));
     wb_.results().removeTabs("xpcs");
     showTabs(*run, *input);
@@ -96,7 +100,7 @@ void XpcsPanel::deliver(std::shared_ptr<const xpcs::RunResult> run,
 
 void XpcsPanel::finishRun(bool ok) {
     running_ = false;
-    runButton_->setEnabled(framesRefusal_.empty());
+    runButton_->setEnabled(framesRefusal_.empty() && physicalError_.empty());
     if (ok && g2View_) {
         // The xpcs tab the user had in front before the re-run, else the g2 plot.
         wb_.results().showAfterRun("xpcs", g2View_);
@@ -105,26 +109,20 @@ void XpcsPanel::finishRun(bool ok) {
     emit runFinished(ok);
 }
 
-// q of each bin: the current labels' centres, else /entry/processing/qmask_q of the file.
+// q (1/Å) of each bin drawn in the mask editor: its centres (nm⁻¹, from its geometry).
 std::optional<std::vector<double>> XpcsPanel::binQ(const std::vector<std::int32_t>& labels) const {
-    try {
-        const CurrentLabels current = wb_.currentLabels();
-        if (current.centres) {
-            std::vector<double> out;
-            for (std::int32_t label : labels) {
-                const auto& ids = current.centres->labelIds;
-                const auto it = std::find(ids.begin(), ids.end(), label);
-                if (it == ids.end()) return std::nullopt;
-                out.push_back(current.centres->q.at(static_cast<std::size_t>(it - ids.begin())));
-            }
-            return out;
-        }
-        if (current.origin != "mask editor" && wb_.dataset().file())
-            return xpcs::readBinQ(*wb_.dataset().file(), labels.size());
-    } catch (const std::exception& e) {
-        wb_.log(LogLevel::Warning, QString("XPCS: q of the bins not used: %1").arg(e.what()));
+    const CurrentLabels current = wb_.currentLabels();
+    if (!current.centres) return std::nullopt;
+    const double perNm = units::factor(units::Quantity::InverseLength, "nm^-1", "mask editor");
+    std::vector<double> out;
+    for (std::int32_t label : labels) {
+        const auto& ids = current.centres->labelIds;
+        const auto it = std::find(ids.begin(), ids.end(), label);
+        if (it == ids.end()) return std::nullopt;
+        out.push_back(current.centres->q.at(static_cast<std::size_t>(it - ids.begin())) /
+                      (1.0 / perNm));
     }
-    return std::nullopt;
+    return out;
 }
 
 // The D a synthetic brownian file was made with (Å²/s), when the file says.

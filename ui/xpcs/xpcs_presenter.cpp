@@ -186,7 +186,7 @@ std::vector<std::size_t> XpcsPresenter::defaultSelection(std::size_t count) cons
 
 std::string XpcsPresenter::legendText(std::size_t bin) const {
     std::string text = "label " + std::to_string(reference().labels.at(bin));
-    if (const auto q = binQ(bin)) text += ", q = " + number(*q, 3) + " nm⁻¹";
+    if (const auto q = binQ(bin)) text += ", q = " + number(*q, 3) + " Å⁻¹";
     return text;
 }
 
@@ -226,9 +226,10 @@ void writeFits(H5Writer& out, const XpcsPresenter& presenter, const std::string&
     }
     if (fits.empty()) return;
     out.write(group + "/table", makeArray<double>({fits.size(), columns}, table));
-    out.setAttribute(group + "/table", "columns",
-                     "label,q_nm-1,baseline,baseline_err,beta,beta_err,rate,rate_err,alpha,alpha_"
-                     "err,chi2_red,converged");
+    out.setAttribute(
+        group + "/table", "columns",
+        "label,q_1/angstrom,baseline,baseline_err,beta,beta_err,rate,rate_err,alpha,alpha_"
+        "err,chi2_red,converged");
     out.setAttribute(group, "model",
                      "g2 = baseline + beta*exp(-2*(rate*tau)^alpha), weighted by 1/g2_err^2");
     out.setAttribute(group, "stretched", presenter.fitOptions().stretched ? "yes" : "no");
@@ -253,7 +254,8 @@ std::string XpcsPresenter::csv() const {
 
 std::string XpcsPresenter::fitsCsv() const {
     std::ostringstream out;
-    out << "label,q_nm-1,baseline,baseline_err,beta,beta_err,rate,rate_err,alpha,alpha_err,chi2_"
+    out << "label,q_1/"
+           "angstrom,baseline,baseline_err,beta,beta_err,rate,rate_err,alpha,alpha_err,chi2_"
            "red,converged\n";
     out.precision(10);
     for (const XpcsBinFit& f : fits_) {

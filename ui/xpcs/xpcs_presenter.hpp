@@ -40,7 +40,7 @@ struct XpcsFitOptions {
 
 struct XpcsBinFit {
     std::int32_t label = 0;
-    std::optional<double> q;           // nm^-1
+    std::optional<double> q;           // 1/Å
     xpcs::FitResult fit;               // values: baseline, beta, rate, alpha
     std::string concerns;              // why not to trust it (fitConcerns); empty when trustworthy
     FitGrade grade = FitGrade::Failed; // from χ²_red and the bounds (fitGrade)
@@ -53,7 +53,7 @@ struct XpcsBinFit {
 // One bin's curve on the log τ axis: τ > 0 and finite g2 only.
 struct XpcsSeries {
     std::int32_t label = 0;
-    std::string legend; // "label 3, q = 0.0123 nm⁻¹"
+    std::string legend; // "label 3, q = 0.0123 Å⁻¹"
     std::vector<double> tau, g2, err;
     std::vector<double> fitTau, fitG2; // empty without a converged fit
 };
@@ -65,7 +65,7 @@ struct XpcsRatePoints {
     std::vector<double> fitQ, fitRate;
     std::string note;    // why there is nothing to plot, when there is not
     std::string fitNote; // why there is no power-law fit, when there is not
-    // Γ = D·q² (exponent fixed at 2): D in nm²/(τ unit) from q in nm⁻¹, when converged.
+    // Γ = D·q² (exponent fixed at 2): D in Å²/(τ unit) from q in 1/Å, when converged.
     std::optional<xpcs::FitResult> diffusion;
 };
 
@@ -111,7 +111,7 @@ class XpcsPresenter {
     std::string fitsCsv() const;
     // time (s, else frame), then I_L<label> per bin: mean counts per pixel in each frame.
     std::string intensityCsv() const;
-    // label, q_nm-1, mean_counts_per_pixel, std_over_frames, pixels: one row per bin.
+    // label, q_1/angstrom, mean_counts_per_pixel, std_over_frames, pixels: one row per bin.
     std::string iqCsv() const;
 
   private:
@@ -130,7 +130,7 @@ void writeFits(H5Writer& out, const XpcsPresenter& presenter, const std::string&
 
 // The intensity views' data under group (the GUI's HDF5 export, beside /xpcs/fits):
 // mean (B,T) counts per pixel per frame, labels (B), pixels (B), time (T, s or frames),
-// mean_over_frames and std_over_frames (B) and q (B, nm^-1) when known. Nothing without it.
+// mean_over_frames and std_over_frames (B) and q (B, 1/Å) when known. Nothing without it.
 void writeIntensity(H5Writer& out, const XpcsPresenter& presenter, const std::string& group);
 
 // The series averaged in log-spaced τ bins (perDecade per decade) for display: weighted by

@@ -57,7 +57,7 @@ std::string XpcsPresenter::iqCsv() const {
     const xpcs::BinIntensity& in = *intensity_;
     const auto mean = in.timeMean(), spread = in.timeSpread();
     std::ostringstream out;
-    out << "label,q_nm-1,mean_counts_per_pixel,std_over_frames,pixels\n";
+    out << "label,q_1/angstrom,mean_counts_per_pixel,std_over_frames,pixels\n";
     for (std::size_t b = 0; b < in.binCount(); ++b) {
         const auto q = in.binCount() == binCount() ? binQ(b) : std::nullopt;
         out << in.labels[b] << ',' << (q ? shortest(*q) : std::string()) << ',' << shortest(mean[b])
@@ -87,7 +87,7 @@ void writeIntensity(H5Writer& out, const XpcsPresenter& presenter, const std::st
         for (std::size_t b = 0; b < bins; ++b)
             q.push_back(presenter.binQ(b).value_or(std::numeric_limits<double>::quiet_NaN()));
         out.write(group + "/q", makeArray<double>({bins}, q));
-        out.setAttribute(group + "/q", "units", "nm^-1");
+        out.setAttribute(group + "/q", "units", "1/angstrom");
     }
 }
 

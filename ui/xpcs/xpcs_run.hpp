@@ -29,7 +29,7 @@ struct XpcsRunRequest {
     std::string pixelMaskPath; // in `file`; empty: none
     std::size_t firstFrame = 0;
     std::size_t frameCount = 0;      // 0: to the last frame
-    std::optional<double> frameTime; // seconds; the override, else the file's
+    std::optional<double> frameTime; // seconds, typed in the form; else read() takes the file's
     std::string variant;
     DeviceInfo device;
     std::vector<std::int32_t> twotimeLabels;
@@ -53,6 +53,10 @@ std::string framesRefusal(const H5Reader& file, const std::string& path);
 // paths, labels origin, pixel mask, frame range.
 // Read through the xpcs Algorithm::read, as clscope-cli correlate reads the same sources.
 std::shared_ptr<const AlgorithmInput> loadInput(const XpcsRunRequest& request);
+// The frame time and the q table of the request's input as clscope-cli correlate reads them
+// (xpcs::readPhysicalValues: units honoured), with where each came from (frameTimeOrigin,
+// qOrigin); none of q for labels drawn in the mask editor. InputError for a bad units attribute.
+std::shared_ptr<xpcs::Input> readPhysical(const XpcsRunRequest& request);
 // The sources Algorithm::read takes: those of request.command(), with labels drawn in the mask
 // editor held in memory (InputSources::arrays["labels"]).
 InputSources inputSources(const XpcsRunRequest& request);

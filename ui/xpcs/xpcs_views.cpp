@@ -75,7 +75,7 @@ XpcsFitsView::XpcsFitsView(std::shared_ptr<const XpcsPresenter> presenter, QWidg
     layout->setContentsMargins(2, 2, 2, 2);
     const QString rateUnit = presenter_->tauUnit() == "s" ? "1/s" : "1/frame";
     table_ = makeTable(
-        {"label", "q (nm⁻¹)", "baseline", "β", "Γ (" + rateUnit + ")", "α", "χ²_red", "status"},
+        {"label", "q (Å⁻¹)", "baseline", "β", "Γ (" + rateUnit + ")", "α", "χ²_red", "status"},
         this);
     const QString legend = QString::fromStdString(fitGradeLegend());
     table_->horizontalHeaderItem(7)->setToolTip(legend);
@@ -122,7 +122,7 @@ XpcsRateView::XpcsRateView(std::shared_ptr<const XpcsPresenter> presenter, QWidg
     layout->addWidget(plot_, 1);
     layout->addWidget(note_);
     const bool seconds = presenter_->tauUnit() == "s";
-    plot_->xAxis->setLabel("q² (nm⁻²)");
+    plot_->xAxis->setLabel("q² (Å⁻²)");
     plot_->yAxis->setLabel(QString("Γ (%1)").arg(seconds ? "1/s" : "1/frame"));
     // The legend in its own row under the axes, never over the points.
     auto* legendRow = new QCPLayoutGrid;
@@ -139,8 +139,8 @@ XpcsRateView::XpcsRateView(std::shared_ptr<const XpcsPresenter> presenter, QWidg
 QString XpcsRateView::diffusionText(const XpcsRatePoints& p) const {
     if (!p.diffusion) return {};
     const bool seconds = presenter_->tauUnit() == "s";
-    // q in nm⁻¹: D in nm²/(τ unit); 1 nm² = 100 Å².
-    const double d = p.diffusion->values[0] * 100, e = p.diffusion->errors[0] * 100;
+    // q in Å⁻¹ (as clscope-cli writes /xpcs/q): D in Å²/(τ unit).
+    const double d = p.diffusion->values[0], e = p.diffusion->errors[0];
     QString text = QString("D = %1 Å²/%2 (fit of Γ = D·q²)")
                        .arg(QString::fromStdString(valueWithError(d, e)), seconds ? "s" : "frame");
     if (const auto truth = presenter_->trueDiffusion(); truth && seconds)

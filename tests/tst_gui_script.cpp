@@ -1,0 +1,190 @@
+// The scripted GUI run (DESIGN.md §4) on files written the way another facility's h5py code
+// writes them: frame time in ms (and in µs), q in 1/Å (and in 1/nm). The GUI's export and
+// clscope-cli correlate give the same τ, q, g2 and fit, bit for bit (issue 38: the GUI read
+// the frame time as seconds and q as nm⁻¹, a plot 1000× off in τ without a warning). Also the
+// scripted run's exit codes, and its command_line attribute rerun with clscope-cli.
+#include "core/array.hpp"
+#include "core/hdf5.hpp"
+#include "test_util.hpp"
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cstring>
+
+using namespace clscope;
+
+namespace {
+
+QString python() {
+    return qEnvironmentVariable("CLSCOPE_PYTHON");
+}
+
+// 96 frames of 16×16 uint16 speckle-like counts, 4 ring labels with their q and frame time,
+// written by h5py as a facility's reduction code does.
+bool writeFacilityFile(const QString& path, const QString& qUnit, double qScale,
+                       const QString& timeUnit, double frameTime) {
+    const QString script = R"(
+import h5py, numpy as np, sys
+path, qunit, qscale, tunit, ft = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4], float(sys.argv[5])
+rng = np.random.default_rng(7)
+T, H, W = 96, 16, 16
+base = rng.gamma(2.0, 20.0, size=(H, W))
+walk = np.cumsum(rng.normal(0, 0.15, size=(T, H, W)), axis=0)
+frames = rng.poisson(base * np.exp(0.3 * np.sin(walk))).astype(np.uint16)
+y, x = np.mgrid[0:H, 0:W]
+r = np.hypot(x - 7.5, y - 7.5)
+labels = np.clip((r // 2).astype(np.int32), 0, 4)
+with h5py.File(path, 'w') as f:
+    f['/entry/data/data'] = frames
+    f['/entry/processing/qmask'] = labels
+    f['/entry/processing/qmask_label_ids'] = np.arange(1, 5, dtype=np.int32)
+    q = f.create_dataset('/entry/processing/qmask_q', data=np.array([0.011, 0.023, 0.034, 0.046]) * qscale)
+    q.attrs['units'] = qunit
+    t = f.create_dataset('/entry/instrument/detector/frame_time', data=ft)
+    t.attrs['units'] = tunit
+)";
+    return QProcess::execute(python(), {"-c", script, path, qUnit, QString::number(qScale, 'g', 17),
+                                        timeUnit, QString::number(frameTime, 'g', 17)}) == 0;
+}
+
+test::CliRun runGui(const QStringList& args) {
+    QProcess p;
+    p.start(qEnvironmentVariable("CLSCOPE_GUI", "clscope"), args);
+    if (!p.waitForFinished(180000)) {
+        p.kill();
+        p.waitForFinished();
+        return {-1, {}, "timed out"};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
+            QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+// A POSIX shell's words of a command line that shellQuote wrote (single quotes only).
+QStringList shellWords(const QString& line) {
+    QStringList words;
+    QString word;
+    bool quoted = false, any = false;
+    for (QChar c : line) {
+        if (c == '\'') {
+            quoted = !quoted, any = true;
+        } else if (c == ' ' && !quoted) {
+            if (any) words << word;
+            word.clear(), any = false;
+        } else {
+            word += c, any = true;
+        }
+    }
+    if (any) words << word;
+    return words;
+}
+
+// The bytes of a dataset as stored (bit for bit).
+QByteArray bytesOf(const H5Reader& file, const std::string& path) {
+    const Array a = file.read(path);
+    return QByteArray(reinterpret_cast<const char*>(a.bytes()),
+                      static_cast<qsizetype>(a.size() * dtypeSize(a.dtype())));
+}
+
+const char* const comparedDatasets[] = {"/xpcs/tau",      "/xpcs/q",           "/xpcs/g2",
+                                        "/xpcs/g2_err",   "/xpcs/labels",      "/xpcs/fit/gamma",
+                                        "/xpcs/fit/beta", "/xpcs/fit/baseline"};
+
+} // namespace
+
+class TstGuiScript : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase();
+    void facilityFiles_data();
+    void facilityFiles();
+    void exitCodes();
+};
+
+void TstGuiScript::initTestCase() {
+    if (python().isEmpty() || QProcess::execute(python(), {"-c", "import h5py, numpy"}) != 0)
+        QSKIP("python3-h5py not available");
+}
+
+void TstGuiScript::facilityFiles_data() {
+    QTest::addColumn<QString>("qUnit");
+    QTest::addColumn<double>("qScale"); // stored q = q in 1/Å × qScale
+    QTest::addColumn<QString>("timeUnit");
+    QTest::addColumn<double>("frameTime"); // 1 ms as stored
+    QTest::newRow("ms, 1/angstrom") << "1/angstrom" << 1.0 << "ms" << 1.0;
+    QTest::newRow("us, 1/nm") << "1/nm" << 10.0 << "us" << 1000.0;
+}
+
+void TstGuiScript::facilityFiles() {
+    QFETCH(QString, qUnit);
+    QFETCH(double, qScale);
+    QFETCH(QString, timeUnit);
+    QFETCH(double, frameTime);
+    QTemporaryDir dir;
+    const QString in = dir.filePath("facility.h5"), gui = dir.filePath("gui.h5");
+    QVERIFY(writeFacilityFile(in, qUnit, qScale, timeUnit, frameTime));
+    const auto run = runGui({in, "--run", "correlate", "--device", "cpu", "--params",
+                             R"({"fit":"single"})", "--export-results", gui});
+    QVERIFY2(run.code == 0, qPrintable(run.err));
+    const H5Reader exported(gui.toStdString());
+    const auto variant = exported.stringAttribute("/xpcs", "variant");
+    QVERIFY(variant.has_value());
+    // τ from 1 ms, q in 1/Å, whatever the file's units.
+    const Array tau = exported.read("/xpcs/tau", DType::Float64),
+                q = exported.read("/xpcs/q", DType::Float64);
+    QVERIFY(std::abs(tau.as<double>()[1] - 1e-3) < 1e-18);
+    QVERIFY(std::abs(q.as<double>()[0] - 0.011) < 1e-15);
+    // clscope-cli correlate of the same file, variant and fit.
+    const QString cli = dir.filePath("cli.h5");
+    const auto direct =
+        test::runCli({"correlate", in, "--device", "cpu", "--variant",
+                      QString::fromStdString(*variant), "--fit", "single", "-o", cli});
+    QVERIFY2(direct.code == 0, qPrintable(direct.err));
+    // The export's command line, rerun.
+    const auto line = exported.stringAttribute("/", "command_line");
+    QVERIFY(line.has_value());
+    QStringList words = shellWords(QString::fromStdString(*line));
+    QVERIFY2(words.size() > 4 && words.front() == "clscope-cli" &&
+                 words.at(words.size() - 2) == "-o",
+             line->c_str());
+    words.removeFirst();
+    words.last() = dir.filePath("again.h5");
+    const auto again = test::runCli(words);
+    QVERIFY2(again.code == 0, qPrintable(again.err + " from " + QString::fromStdString(*line)));
+    for (const QString& other : {cli, dir.filePath("again.h5")}) {
+        const H5Reader reference(other.toStdString());
+        for (const char* path : comparedDatasets) {
+            QVERIFY2(exported.hasDataset(path), path);
+            QVERIFY2(bytesOf(exported, path) == bytesOf(reference, path),
+                     qPrintable(QString("%1 differs from %2").arg(QString(path), other)));
+        }
+    }
+}
+
+// Bad input (an array-valued units attribute): exit 3 with the dataset named on stderr, no
+// export; a usage error: exit 2; an unknown device: exit 4.
+void TstGuiScript::exitCodes() {
+    QTemporaryDir dir;
+    const QString in = dir.filePath("facility.h5"), out = dir.filePath("o.h5");
+    QVERIFY(writeFacilityFile(in, "1/angstrom", 1.0, "ms", 1.0));
+    QCOMPARE(runGui({in, "--run", "correlate", "--frames", "x:y", "--export-results", out}).code,
+             2);
+    QCOMPARE(runGui({in, "--run", "correlate", "--device", "ocl:99", "--export-results", out}).code,
+             4);
+    QCOMPARE(QProcess::execute(python(), {"-c",
+                                          "import h5py,sys; f=h5py.File(sys.argv[1],'r+'); "
+                                          "f['/entry/instrument/detector/frame_time']"
+                                          ".attrs['units']=['ms','s']",
+                                          in}),
+             0);
+    const auto bad = runGui({in, "--run", "correlate", "--device", "cpu", "--export-results", out});
+    QCOMPARE(bad.code, 3);
+    QVERIFY2(bad.err.contains("frame_time") && bad.err.contains("one unit name"),
+             qPrintable(bad.err));
+    QVERIFY(!QFile::exists(out));
+}
+
+QTEST_GUILESS_MAIN(TstGuiScript)
+#include "tst_gui_script.moc"

@@ -1,0 +1,111 @@
+#include "ui/shell/scripted_run.hpp"
+
+#include "core/errors.hpp"
+#include "gpu/algorithm.hpp"
+#include "gpu/devices.hpp"
+#include "ui/device/device_picker.hpp"
+#include "ui/jobs/job_runner.hpp"
+#include "ui/results/results_panel.hpp"
+#include "ui/shell/algorithm_panels.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/shell/workbench.hpp"
+
+#include <QTimer>
+#include <memory>
+
+namespace clscope::ui {
+
+namespace {
+
+// The registry entry of ALGO: its id, or the clscope-cli command that runs it.
+const Algorithm& algorithmNamed(const std::string& name) {
+    for (const auto& a : AlgorithmRegistry::instance().all())
+        if (a->id() == name || a->command() == name) return *a;
+    throw UsageError("--run " + name + ": no such algorithm");
+}
+
+int exitCodeOf(const QString& kind) {
+    return kind == "device error" ? ExitDevice : kind == "usage error" ? ExitUsage : ExitInput;
+}
+
+// The Device panel set to the device `spec` names (DeviceError when none).
+void selectDevice(MainWindow& window, const std::string& spec) {
+    const DeviceInfo wanted = resolveDevice(spec);
+    auto* picker = window.findChild<DevicePicker*>();
+    if (!picker) throw DeviceError("--device " + spec + ": the Device panel is not there");
+    const auto& devices = picker->presenter().devices();
+    for (std::size_t i = 0; i < devices.size(); ++i)
+        if (devices[i].spec == wanted.spec) return picker->selectDevice(i);
+    throw DeviceError("--device " + spec + ": " + wanted.spec + " is not in the Device panel");
+}
+
+// The panel's settings from the options, as clscope-cli reads them: the defaults, --params
+// merged (its recorded frame range too), then --frames.
+ScriptedSettings settingsOf(const Algorithm& algorithm, const ScriptedRunRequest& r) {
+    ScriptedSettings s{algorithm.defaultParams(), 0, 0, r.variant.toStdString()};
+    FrameRange frames;
+    if (!r.params.isEmpty()) {
+        s.params.mergeFile(r.params.toStdString());
+        const nlohmann::json j = readParamsArgument(r.params.toStdString());
+        if (j.contains("input") && j["input"].is_object() && j["input"].contains("frames") &&
+            j["input"]["frames"].is_string())
+            frames = FrameRange::parse(j["input"]["frames"].get<std::string>());
+    }
+    if (!r.frames.isEmpty()) frames = FrameRange::parse(r.frames.toStdString());
+    s.firstFrame = frames.first, s.frameCount = frames.count;
+    return s;
+}
+
+} // namespace
+
+void startScriptedRun(MainWindow& window, const ScriptedRunRequest& request,
+                      std::function<void(const ScriptedOutcome&)> done) {
+    const auto finish = [done](int code, const QString& message) {
+        QTimer::singleShot(0, [done, code, message] { done({code, message}); });
+    };
+    Workbench& wb = window.workbench();
+    const AlgorithmPanelSpec* panel = nullptr;
+    ScriptedSettings settings;
+    try {
+        const Algorithm& algorithm = algorithmNamed(request.algorithm);
+        panel = AlgorithmPanelRegistry::instance().find(algorithm.id());
+        if (!panel || !panel->scriptedRun)
+            throw UsageError("--run " + request.algorithm + ": its panel has no scripted run yet");
+        if (request.exportPath.isEmpty()) throw UsageError("--run needs --export-results OUT.h5");
+        settings = settingsOf(algorithm, request);
+        if (!request.device.isEmpty()) selectDevice(window, request.device.toStdString());
+        if (!wb.dataset().file()) throw InputError("no file is open: --run needs IN.h5");
+    } catch (const DeviceError& e) {
+        return finish(ExitDevice, e.what());
+    } catch (const InputError& e) {
+        return finish(ExitInput, e.what());
+    } catch (const std::exception& e) {
+        return finish(ExitUsage, e.what());
+    }
+    // The job's failure, as the Log has it: its kind gives the exit code.
+    auto failure = std::make_shared<ScriptedOutcome>(ScriptedOutcome{ExitInput, {}});
+    QObject::connect(&wb.jobs(), &JobRunner::failed, &window,
+                     [failure](const QString&, const QString& kind, const QString& message) {
+                         *failure = {exitCodeOf(kind), message};
+                     });
+    // A Run refused before it starts (no labels, a frame range outside the stack): bad input.
+    QObject::connect(&wb, &Workbench::statusMessage, &window,
+                     [failure](const QString& message, int) {
+                         if (failure->message.isEmpty()) failure->message = message;
+                     });
+    const QString out = request.exportPath;
+    panel->scriptedRun(wb, settings, [&wb, out, failure, finish](bool ok) {
+        if (!ok)
+            return finish(failure->code, failure->message.isEmpty()
+                                             ? QString("the run did not start (see the Log)")
+                                             : failure->message);
+        try {
+            wb.results().exportHdf5(out);
+            finish(ExitOk, {});
+        } catch (const std::exception& e) {
+            finish(ExitInput, QString("--export-results %1: %2").arg(out, e.what()));
+        }
+    });
+}
+
+} // namespace clscope::ui
