@@ -7,6 +7,7 @@
 #include "core/input/frame_reading.hpp"
 #include "core/input/provenance.hpp"
 #include "core/spots/synthetic.hpp"
+#include "gpu/spots/recipes.hpp"
 #include "gpu/spots/spots_gpu.hpp"
 
 #include <algorithm>
@@ -180,9 +181,14 @@ std::vector<VariantEntry> SpotsAlgorithm::variants() const {
         e.info.kind = id == "cpu" ? VariantKind::Host : VariantKind::OpenCL;
         e.info.needs = id == "cpu" ? "host" : "OpenCL 1.2 (fp64 for exact tests)";
         e.info.preferred = id == "local" || id == "extended" || id == "cpu";
+        if (id != "cpu") e.info.programs = {spotsRecipe().name()};
         out.push_back(std::move(e));
     }
     return out;
+}
+
+std::vector<ProgramRecipe> SpotsAlgorithm::recipes() const {
+    return {spotsRecipe()};
 }
 
 std::shared_ptr<SpotsInput> readMaskRole(const InputSources& sources, std::size_t height,
@@ -240,8 +246,8 @@ std::shared_ptr<AlgorithmResult> SpotsAlgorithm::run(const RunRequest& request,
     MaskRun details;
     auto r = std::make_shared<SpotsResult>();
     const bool band = spotsInput && spotsInput->band; // grouped by joinBands over the whole frame
-    r->result =
-        findSpotsWith(request.device, variant, inputOf(request), p, progress, &details, !band);
+    r->result = findSpotsWith(request.device, variant, inputOf(request), p, progress, &details,
+                              !band, request.programs);
     r->info.variant = variant;
     r->info.timings = details.timings.records();
     r->note = details.note;

@@ -17,6 +17,8 @@ class SpotsAlgorithm : public Algorithm {
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
+    // The spots program (gpu/spots/recipes.hpp), built by every OpenCL variant.
+    std::vector<ProgramRecipe> recipes() const override;
     std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                const ParamSet& params) const override;
     Support supports(const VariantEntry& variant, const DeviceInfo& device,

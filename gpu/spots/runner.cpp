@@ -1,7 +1,7 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
-#include "gpu/kernel_source.hpp"
 #include "gpu/session.hpp"
+#include "gpu/spots/recipes.hpp"
 #include "gpu/spots/spots_gpu.hpp"
 #include "gpu/staging.hpp"
 
@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstring>
 #include <future>
+#include <map>
 #include <optional>
 
 namespace clscope::spots {
@@ -26,33 +27,16 @@ int tuningValue(const Params& p, const std::string& name, int fallback) {
     return it == p.tuning.end() ? fallback : it->second;
 }
 
-// spots_local's strip form: 8/16-bit data (count and sum packed in one uint) and windows of at
-// most 64 pixels (their sums stay below 2^22).
-bool stripLocal(DType dtype, const Params& p) {
-    return (dtype == DType::UInt8 || dtype == DType::UInt16) &&
-           (2 * p.kernelX + 1) * (2 * p.kernelY + 1) <= 64;
-}
-
-std::string buildOptions(DType dtype, const Params& p) {
-    std::string s = "-DDATA_T=" + clTypeName(dtype) +
-                    " -DSPOTS_STRIP=" + (stripLocal(dtype, p) ? "1" : "0") +
-                    " -DDATA_FLOAT=" + (dtype == DType::Float32 ? "1" : "0") +
-                    " -DVALID_LIMIT=" + std::to_string(validLimit(dtype)) + "UL" +
-                    " -DKX=" + std::to_string(p.kernelX) + " -DKY=" + std::to_string(p.kernelY) +
-                    " -DUSE_GAIN=" + (p.gain != 1.0 ? "1" : "0") +
-                    " -DMASKED_DISPERSIVE=" + (p.legacyMaskedBackground ? "0" : "1");
-    for (const auto& [name, value] : p.tuning)
-        s += " -D" + name + "=" + std::to_string(value);
-    return s;
-}
-
-// Device buffers of one chunk of frames.
+// Device buffers of one chunk of frames, and the spots program as this run builds it.
 struct DeviceRun {
-    DeviceRun(ClSession& session, const Params& params, std::string buildOptions)
-        : s(session), p(params), options(std::move(buildOptions)) {}
+    DeviceRun(ClSession& session, const Params& params, ProgramRecipe program,
+              TunableValues programValues)
+        : s(session), p(params), recipe(std::move(program)), values(std::move(programValues)) {}
     ClSession& s;
     const Params& p;
-    std::string options;
+    ProgramRecipe recipe;                      // the run's overrides applied (a kernel lab's fork)
+    TunableValues values;                      // every tunable, resolved
+    std::map<std::string, cl::Kernel> kernels; // built once per run, not per launch
     cl::Buffer frames, bad, signal, scratchA, scratchB, tableM, tableX, tableY;
     cl::Buffer list, count;   // the compacted signal pixels and their number
     std::size_t capacity = 0; // entries the list holds
@@ -77,22 +61,10 @@ template <class... Args> void setArgs(cl::Kernel& k, const Args&... args) {
     (setOne(k, index++, args), ...);
 }
 
-LaunchShape pixelShape(const DeviceRun& r, std::size_t frames) {
-    return {{std::size_t(r.w), std::size_t(r.h), frames},
-            {std::size_t(tuningValue(r.p, "TILE_X", 16)),
-             std::size_t(tuningValue(r.p, "TILE_Y", 16)), 1}};
-}
-
-// spots_local's strip form: one work-item per STRIP_ROWS rows of a column (defaults as in
-// spots.cl); the rounding up of the launch makes whole STRIP_Y x STRIP_ROWS blocks.
-bool strip(const DeviceRun& r) {
-    return r.options.find("-DSPOTS_STRIP=1") != std::string::npos;
-}
-LaunchShape stripShape(const DeviceRun& r, std::size_t frames) {
-    const std::size_t rows = std::size_t(std::max(1, tuningValue(r.p, "STRIP_ROWS", 8)));
-    return {{std::size_t(r.w), (std::size_t(r.h) + rows - 1) / rows, frames},
-            {std::size_t(tuningValue(r.p, "STRIP_X", 32)),
-             std::size_t(tuningValue(r.p, "STRIP_Y", 8)), 1}};
+// The launch of a per-pixel kernel by its rule (`rule`: the kernel's name, or spots_local's
+// strip form, whose rounding up makes whole STRIP_Y x STRIP_ROWS blocks).
+LaunchShape pixelShape(const DeviceRun& r, const std::string& rule, std::size_t frames) {
+    return r.recipe.shape(rule, r.values, {std::size_t(r.w), std::size_t(r.h), frames});
 }
 
 // The kernel that makes the final mask also fills the signal list: its count starts at 0.
@@ -100,15 +72,11 @@ void zeroCount(DeviceRun& r) {
     r.s.fill(r.count, 4, "fill signal count");
 }
 
-// Kernel `name` of the spots program: spots.cl and its parts, built as one (common.cl first).
-cl::Kernel spotsKernel(DeviceRun& r, const std::string& name) {
-    static const std::string source = [] { // put together once, not per launch of a stream
-        std::string text = kernelSource("common");
-        for (const char* part : {"spots", "spots_strip", "spots_extended", "spots_sat"})
-            text.append("\n").append(kernelSource(part));
-        return text;
-    }();
-    return cl::Kernel(r.s.device().program(source, "-cl-std=CL1.2 " + r.options), name.c_str());
+// Kernel `name` of the run's spots program (gpu/spots/recipes.cpp).
+cl::Kernel& spotsKernel(DeviceRun& r, const std::string& name) {
+    const auto it = r.kernels.find(name);
+    if (it != r.kernels.end()) return it->second;
+    return r.kernels.emplace(name, r.s.kernel(r.recipe, r.values, name)).first->second;
 }
 
 // The dispersion variants: one launch (local, direct) or three (sat).
@@ -116,36 +84,39 @@ void launchDispersion(DeviceRun& r, const std::string& variant, std::size_t fram
     zeroCount(r);
     const cl_uint capacity = cl_uint(r.capacity);
     if (variant == "sat") {
-        cl::Kernel rows = spotsKernel(r, "spots_sat_rows");
+        cl::Kernel& rows = spotsKernel(r, "spots_sat_rows");
         setArgs(rows, r.frames, r.bad, r.w, r.h, r.tableM, r.tableX, r.tableY);
-        r.s.launch(rows, "spots sat rows", {{std::size_t(r.h), frames}, {64, 1}});
-        cl::Kernel cols = spotsKernel(r, "spots_sat_cols");
+        r.s.launch(rows, "spots sat rows",
+                   r.recipe.shape("spots_sat_rows", r.values, {std::size_t(r.h), frames}));
+        cl::Kernel& cols = spotsKernel(r, "spots_sat_cols");
         setArgs(cols, r.w, r.h, r.tableM, r.tableX, r.tableY);
-        r.s.launch(cols, "spots sat cols", {{std::size_t(r.w), frames}, {64, 1}});
-        cl::Kernel k = spotsKernel(r, "spots_sat_threshold");
+        r.s.launch(cols, "spots sat cols",
+                   r.recipe.shape("spots_sat_cols", r.values, {std::size_t(r.w), frames}));
+        cl::Kernel& k = spotsKernel(r, "spots_sat_threshold");
         setArgs(k, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.tableM, r.tableX, r.tableY,
                 r.signal, r.list, capacity, r.count);
-        return r.s.launch(k, "spots sat threshold", pixelShape(r, frames));
+        return r.s.launch(k, "spots sat threshold", pixelShape(r, "spots_sat_threshold", frames));
     }
-    cl::Kernel k = spotsKernel(r, "spots_" + variant);
+    const std::string name = "spots_" + variant;
+    cl::Kernel& k = spotsKernel(r, name);
     setArgs(k, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.signal, r.list, capacity, r.count);
-    const bool stripped = variant == "local" && strip(r);
-    r.s.launch(k, "spots " + variant, stripped ? stripShape(r, frames) : pixelShape(r, frames));
+    const std::string rule = variant == "local" ? localLaunch(r.values) : name;
+    r.s.launch(k, "spots " + variant, pixelShape(r, rule, frames));
 }
 
 // dispersion_extended: dispersive pixels, erosion, background mean and the strong test.
 void launchExtended(DeviceRun& r, std::size_t frames) {
     zeroCount(r);
-    cl::Kernel disp = spotsKernel(r, "spots_ext_dispersive");
+    cl::Kernel& disp = spotsKernel(r, "spots_ext_dispersive");
     setArgs(disp, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.scratchA);
-    r.s.launch(disp, "spots extended dispersive", pixelShape(r, frames));
-    cl::Kernel erode = spotsKernel(r, "spots_ext_erode");
+    r.s.launch(disp, "spots extended dispersive", pixelShape(r, "spots_ext_dispersive", frames));
+    cl::Kernel& erode = spotsKernel(r, "spots_ext_erode");
     setArgs(erode, r.frames, r.bad, r.w, r.h, r.scratchA, r.scratchB);
-    r.s.launch(erode, "spots extended erode", pixelShape(r, frames));
-    cl::Kernel fin = spotsKernel(r, "spots_ext_final");
+    r.s.launch(erode, "spots extended erode", pixelShape(r, "spots_ext_erode", frames));
+    cl::Kernel& fin = spotsKernel(r, "spots_ext_final");
     setArgs(fin, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.scratchB, r.signal, r.list,
             cl_uint(r.capacity), r.count);
-    r.s.launch(fin, "spots extended final", pixelShape(r, frames));
+    r.s.launch(fin, "spots extended final", pixelShape(r, "spots_ext_final", frames));
 }
 
 // The list holds 1/listFraction of the chunk's pixels (plus a margin) unless tuned.
@@ -256,7 +227,8 @@ struct GroupingJoin {
 } // namespace
 
 MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, const Input& in,
-                          const Params& params, const Progress& progress) {
+                          const Params& params, const Progress& progress,
+                          const ProgramOverrides& programs) {
     checkInput(in);
     checkParams(params);
     const Support support = supportsVariant(variant, device, &params);
@@ -276,7 +248,8 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
     }
     const auto setUp = std::chrono::steady_clock::now();
     ClSession session(device);
-    DeviceRun r(session, params, buildOptions(a.dtype(), params));
+    const ProgramRecipe recipe = programs.apply(spotsRecipe());
+    DeviceRun r(session, params, recipe, programValues(recipe, a.dtype(), params, programs));
     r.w = static_cast<int>(a.width()), r.h = static_cast<int>(a.height());
     r.fp64 = device.fp64;
     if (!device.fp64) out.note = "no fp64 on the device: tests in float, approximate";
@@ -348,7 +321,8 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
 }
 
 Result findSpotsWith(const DeviceInfo& device, const std::string& variant, const Input& in,
-                     const Params& params, const Progress& progress, MaskRun* details, bool group) {
+                     const Params& params, const Progress& progress, MaskRun* details, bool group,
+                     const ProgramOverrides& programs) {
     MaskRun mask;
     if (variant == "cpu") {
         const auto start = std::chrono::steady_clock::now();
@@ -358,7 +332,7 @@ Result findSpotsWith(const DeviceInfo& device, const std::string& variant, const
                 .count();
         mask.timings.add("spots cpu threshold", mask.kernelMs, true);
     } else {
-        mask = thresholdOnDevice(device, variant, in, params, progress);
+        mask = thresholdOnDevice(device, variant, in, params, progress, programs);
     }
     if (mask.pixels.size() != in.frames.frameCount())
         mask.pixels = signalPixels(mask.signal, in.frames.frameSize());

@@ -5,6 +5,7 @@
 #include "core/spots/spots.hpp"
 #include "core/timing.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/recipe.hpp"
 #include "gpu/variant.hpp"
 
 #include <optional>
@@ -36,14 +37,17 @@ struct MaskRun {
 // atomic per work-group) and only the list crosses the bus; when it overflows its capacity
 // (tuning LIST_CAPACITY, default 1/16 of the pixels) the chunk's mask is fetched instead.
 // UsageError when the variant cannot run here (with the reason), DeviceError for device trouble,
-// Cancelled when cancelled.
+// Cancelled when cancelled. The spots program (gpu/spots/recipes.hpp) is built with `programs`
+// applied: its tunable values over the host's, its source replaced when a fork is given.
 MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, const Input& in,
-                          const Params& params, const Progress& progress = {});
+                          const Params& params, const Progress& progress = {},
+                          const ProgramOverrides& programs = {});
 
 // Signal mask and spots of any variant (cpu on the host reference). With `group` false the
 // signal pixels are not grouped into spots (a band of a split frame: the join groups the whole).
 Result findSpotsWith(const DeviceInfo& device, const std::string& variant, const Input& in,
                      const Params& params, const Progress& progress = {},
-                     MaskRun* details = nullptr, bool group = true);
+                     MaskRun* details = nullptr, bool group = true,
+                     const ProgramOverrides& programs = {});
 
 } // namespace clscope::spots

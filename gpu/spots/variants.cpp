@@ -1,4 +1,5 @@
 // The variants of spots: which exist, what they need and which one a device prefers.
+#include "gpu/spots/recipes.hpp"
 #include "gpu/spots/spots_gpu.hpp"
 
 namespace clscope::spots {
@@ -32,9 +33,10 @@ Support supportsVariant(const std::string& variant, const DeviceInfo& device,
     if (variant != "extended" && extended)
         return {false, variant + " computes dispersion; use extended for dispersion_extended"};
     if (variant == "local" || variant == "extended") { // both read windows from a tile
-        auto tuned = [&](const char* name) {
+        auto tuned = [&](const char* name) {           // the tuning's, else the recipe's default
             const auto it = params->tuning.find(name);
-            return it == params->tuning.end() ? 16 : it->second;
+            return it == params->tuning.end() ? std::stoi(spotsRecipe().tunable(name).defaultValue)
+                                              : it->second;
         };
         // The tile (int + flag per pixel) and the column sums of the tile's rows (int count,
         // up to 8-byte sum, 8-byte sum of squares).

@@ -5,10 +5,12 @@
 // DIALS' expression order (core/spots/tests.hpp says the same in C++: keep them identical).
 // FP contraction is off so that a*b - c is never fused into an fma that rounds differently.
 //
-// Set by the host (-D):
+// Set by the host (-D), every one always (gpu/spots/recipes.cpp declares them with their
+// defaults and allowed values; this file keeps no defaults):
 //   DATA_T       element type: uchar, ushort, uint, int, float
 //   DATA_FLOAT   1 for float data (sums in double / float, not exact)
-//   VALID_LIMIT  values >= it are invalid (2^bits - 2 for unsigned data); 0 = none
+//   VALID_LIMIT  values >= it are invalid (2^bits - 2 for unsigned data); 0 = none; a plain
+//                integer (its UL suffix is added below)
 //   KX, KY       window half-widths
 //   USE_GAIN     0: DIALS' formulas without gain (gain 1), 1: with the gain
 //   EROSION      erosion distance of dispersion_extended, min(KX, KY)
@@ -31,35 +33,13 @@ typedef double real_t;
 typedef float real_t; // no fp64: the tests are approximate (the variant says so)
 #endif
 
-#ifndef DATA_T
-#define DATA_T ushort
-#endif
-#ifndef DATA_FLOAT
-#define DATA_FLOAT 0
-#endif
-#ifndef VALID_LIMIT
-#define VALID_LIMIT 65534
-#endif
-#ifndef KX
-#define KX 3
-#endif
-#ifndef KY
-#define KY 3
-#endif
-#ifndef USE_GAIN
-#define USE_GAIN 0
-#endif
-#ifndef EROSION
-#define EROSION (KX < KY ? KX : KY)
-#endif
-#ifndef MASKED_DISPERSIVE
-#define MASKED_DISPERSIVE 1
-#endif
-#ifndef TILE_X
-#define TILE_X 16
-#endif
-#ifndef TILE_Y
-#define TILE_Y 16
+// No defaults here: a tunable the host does not pass fails the build (an undefined name in #if
+// would silently read as 0).
+#if !defined(DATA_T) || !defined(DATA_FLOAT) || !defined(VALID_LIMIT) || !defined(KX) ||          \
+    !defined(KY) || !defined(USE_GAIN) || !defined(EROSION) || !defined(MASKED_DISPERSIVE) ||    \
+    !defined(SPOTS_STRIP) || !defined(TILE_X) || !defined(TILE_Y) || !defined(STRIP_X) ||        \
+    !defined(STRIP_Y) || !defined(STRIP_ROWS)
+#error "spots: a tunable of the spots recipe is missing (gpu/spots/recipes.cpp declares them)"
 #endif
 
 #if DATA_FLOAT
@@ -78,9 +58,11 @@ typedef struct {
     int min_count;
 } spots_params;
 
+#define SPOTS_UL_(n) n##UL
+#define SPOTS_UL(n) SPOTS_UL_(n)
 inline bool spots_valid(DATA_T v, uchar bad) {
 #if VALID_LIMIT > 0
-    return !bad && (ulong)v < (ulong)VALID_LIMIT;
+    return !bad && (ulong)v < (ulong)SPOTS_UL(VALID_LIMIT);
 #else
     return !bad;
 #endif

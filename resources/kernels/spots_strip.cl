@@ -10,15 +10,6 @@
 // horizontal window sums of every tile row (2KX+1 terms), then a running sum down the strip
 // (add the row entering the window, subtract the one leaving it). For these types, valid
 // pixels are exactly the in-sum ones, so the tile also gives the pixel's own value.
-#ifndef STRIP_X
-#define STRIP_X 32
-#endif
-#ifndef STRIP_Y
-#define STRIP_Y 8
-#endif
-#ifndef STRIP_ROWS
-#define STRIP_ROWS 8
-#endif
 #if STRIP_ROWS < 1 || STRIP_ROWS > 32 || SWIN > 64 || DATA_FLOAT
 #error "the strip kernel needs 1 <= STRIP_ROWS <= 32, a window of <= 64 pixels and 8/16-bit data"
 #endif

@@ -1,0 +1,102 @@
+#include "gpu/spots/recipes.hpp"
+
+#include "gpu/kernel_source.hpp"
+
+namespace clscope::spots {
+
+namespace {
+
+// spots_local's strip form: 8/16-bit data (count and sum packed in one uint) and windows of at
+// most 64 pixels (their sums stay below 2^22).
+bool stripLocal(DType dtype, const Params& p) {
+    return (dtype == DType::UInt8 || dtype == DType::UInt16) &&
+           (2 * p.kernelX + 1) * (2 * p.kernelY + 1) <= 64;
+}
+
+const char* flag(bool on) {
+    return on ? "1" : "0";
+}
+
+std::vector<Tunable> inputTunables() {
+    return {
+        fromInput(choiceTunable("DATA_T", "ushort", {"uchar", "ushort", "uint", "int", "float"},
+                                "element type of the frames")),
+        fromInput(flagTunable("DATA_FLOAT", false, "float data: sums in real_t, not exact")),
+        fromInput(
+            integerTunable("VALID_LIMIT", 65534, 0, 4294967295LL,
+                           "values >= it are invalid (2^bits - 2 for unsigned data); 0: none")),
+        fromInput(integerTunable("KX", 3, 1, 64, "window half-width (columns)")),
+        fromInput(integerTunable("KY", 3, 1, 64, "window half-height (rows)")),
+        fromInput(flagTunable("USE_GAIN", false, "DIALS' tests with the gain (gain != 1)")),
+        fromInput(integerTunable("EROSION", 3, 1, 64,
+                                 "erosion distance of dispersion_extended, min(KX, KY)")),
+        fromInput(flagTunable("MASKED_DISPERSIVE", true,
+                              "masked pixels count as dispersive (DIALS >= 2025); 0: older DIALS")),
+        fromInput(flagTunable("SPOTS_STRIP", true,
+                              "spots_local is the strip kernel (uchar/ushort, window <= 64 px)")),
+    };
+}
+
+std::vector<Tunable> tuningTunables() {
+    return {
+        integerTunable("TILE_X", 16, 1, 1024, "work-group columns of the per-pixel kernels"),
+        integerTunable("TILE_Y", 16, 1, 1024, "work-group rows of the per-pixel kernels"),
+        integerTunable("STRIP_X", 32, 1, 1024, "work-group columns of spots_local's strip form"),
+        integerTunable("STRIP_Y", 8, 1, 1024, "work-group rows of spots_local's strip form"),
+        integerTunable("STRIP_ROWS", 8, 1, 32, "rows per work-item of spots_local's strip form"),
+    };
+}
+
+ProgramRecipe makeRecipe() {
+    std::vector<Tunable> tunables = inputTunables();
+    for (Tunable& t : tuningTunables())
+        tunables.push_back(std::move(t));
+    ProgramRecipe recipe("spots", {"common", "spots", "spots_strip", "spots_extended", "spots_sat"},
+                         std::move(tunables));
+    const LaunchRule tile{{"TILE_X", "TILE_Y", "1"}, {}};
+    for (const char* kernel : {"spots_local", "spots_direct", "spots_sat_threshold",
+                               "spots_ext_dispersive", "spots_ext_erode", "spots_ext_final"})
+        recipe.launch(kernel, tile);
+    recipe.launch("spots_local/strip", {{"STRIP_X", "STRIP_Y", "1"}, {"1", "STRIP_ROWS", "1"}});
+    // One work-item per row (rows) or column (cols) of every frame.
+    recipe.launch("spots_sat_rows", {{"64", "1"}, {}});
+    recipe.launch("spots_sat_cols", {{"64", "1"}, {}});
+    return recipe;
+}
+
+} // namespace
+
+const ProgramRecipe& spotsRecipe() {
+    static const ProgramRecipe recipe = makeRecipe();
+    return recipe;
+}
+
+TunableValues inputValues(DType dtype, const Params& p) {
+    return {{"DATA_T", clTypeName(dtype)},
+            {"DATA_FLOAT", flag(dtype == DType::Float32)},
+            {"VALID_LIMIT", std::to_string(validLimit(dtype))},
+            {"KX", std::to_string(p.kernelX)},
+            {"KY", std::to_string(p.kernelY)},
+            {"USE_GAIN", flag(p.gain != 1.0)},
+            {"EROSION", std::to_string(erosionDistance(p))},
+            {"MASKED_DISPERSIVE", flag(!p.legacyMaskedBackground)},
+            {"SPOTS_STRIP", flag(stripLocal(dtype, p))}};
+}
+
+TunableValues programValues(const ProgramRecipe& recipe, DType dtype, const Params& p,
+                            const ProgramOverrides& programs) {
+    TunableValues values = inputValues(dtype, p);
+    for (const auto& [name, value] : tunableValues(p.tuning))
+        values[name] = value;
+    return recipe.resolve(programs.over(std::move(values)));
+}
+
+int tunableInt(const TunableValues& values, const std::string& name) {
+    return std::stoi(values.at(name));
+}
+
+std::string localLaunch(const TunableValues& values) {
+    return values.at("SPOTS_STRIP") == "1" ? "spots_local/strip" : "spots_local";
+}
+
+} // namespace clscope::spots

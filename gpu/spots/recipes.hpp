@@ -1,0 +1,32 @@
+// The spots kernel program declared as a recipe (gpu/recipe.hpp): its sources, every macro its
+// .cl files read (those the host sets from the input and parameters, and the tuning knobs) and
+// the launch rule of each kernel; and the values a run builds it with.
+#pragma once
+#include "core/spots/spots.hpp"
+#include "gpu/recipe.hpp"
+
+#include <string>
+
+namespace clscope::spots {
+
+// "spots": common.cl, spots.cl, spots_strip.cl, spots_extended.cl and spots_sat.cl built as one
+// program. Launch rules are named after the kernels; spots_local's strip form (SPOTS_STRIP=1)
+// is launched by the rule "spots_local/strip".
+const ProgramRecipe& spotsRecipe();
+
+// The tunables the host sets from the input's element type and the parameters (DATA_T, KX, ...).
+TunableValues inputValues(DType dtype, const Params& p);
+
+// Every tunable of `recipe` as a run builds it: the host's values, the run's tuning
+// (Params::tuning) over them, then the run's overrides (the kernel lab's); checked against the
+// declaration (UsageError naming the tunable).
+TunableValues programValues(const ProgramRecipe& recipe, DType dtype, const Params& p,
+                            const ProgramOverrides& programs);
+
+// The integer value of a tunable among resolved values.
+int tunableInt(const TunableValues& values, const std::string& name);
+
+// The launch rule of spots_local: its strip form when SPOTS_STRIP is 1.
+std::string localLaunch(const TunableValues& values);
+
+} // namespace clscope::spots
