@@ -273,7 +273,7 @@ std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
     out->result = params.multitau
                       ? correlateMultitau(request.device, request.variant,
                                           in.blocks ? *in.blocks : *blocksInMemory(in.frames),
-                                          in.labels, params, progress)
+                                          in.labels, params, progress, request.programs)
                       : correlate(request.device, request.variant, *in.frames, in.labels, params,
                                   progress, request.programs);
     const std::string fit = request.params.text("fit");
