@@ -10,6 +10,7 @@
 #include "core/xpcs/frames_read.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/xpcs/multitau.hpp"
+#include "gpu/xpcs/recipes.hpp"
 #include "gpu/xpcs/runner.hpp"
 
 #include <algorithm>
@@ -95,6 +96,10 @@ std::vector<ParamSpec> Algorithm::parameterSpecs() const {
 
 std::vector<VariantEntry> Algorithm::variants() const {
     return xpcsVariants();
+}
+
+std::vector<ProgramRecipe> Algorithm::recipes() const {
+    return xpcs::recipes();
 }
 
 std::size_t applyPixelMask(LabelMask& labels, const PixelMask& pixelMask) {
@@ -268,12 +273,12 @@ std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
     if (!params.frameTime) params.frameTime = in.frameTime;
     auto out = std::make_shared<RunResult>();
     out->excludedPixels = in.excludedPixels;
-    out->result =
-        params.multitau
-            ? correlateMultitau(request.device, request.variant,
-                                in.blocks ? *in.blocks : *blocksInMemory(in.frames), in.labels,
-                                params, progress)
-            : correlate(request.device, request.variant, *in.frames, in.labels, params, progress);
+    out->result = params.multitau
+                      ? correlateMultitau(request.device, request.variant,
+                                          in.blocks ? *in.blocks : *blocksInMemory(in.frames),
+                                          in.labels, params, progress, request.programs)
+                      : correlate(request.device, request.variant, *in.frames, in.labels, params,
+                                  progress, request.programs);
     const std::string fit = request.params.text("fit");
     if (fit != "none") {
         FitOptions options;

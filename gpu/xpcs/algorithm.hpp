@@ -44,6 +44,8 @@ class Algorithm : public clscope::Algorithm {
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
+    // Its kernel programs (gpu/xpcs/recipes.cpp).
+    std::vector<ProgramRecipe> recipes() const override;
     // The variant entry's check, and OpenCL variants refuse data whose 64-bit sums could
     // overflow (xpcs::sums64Overflow): they never wrap.
     Support supports(const VariantEntry& variant, const DeviceInfo& device,

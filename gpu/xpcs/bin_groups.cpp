@@ -71,8 +71,10 @@ void append(Result& all, Result&& part) {
 } // namespace
 
 Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
-                   const LabelMask& mask, const Params& params, const Progress& progress) {
-    if (device.type != "CPU") return runBins(device, variant, frames, mask, params, progress);
+                   const LabelMask& mask, const Params& params, const Progress& progress,
+                   const ProgramOverrides& programs) {
+    if (device.type != "CPU")
+        return runBins(device, variant, frames, mask, params, progress, programs);
     releaseFreeHeap();
     checkInputs(frames, mask, params);
     const Bins bins = makeBins(mask);
@@ -81,13 +83,14 @@ Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Ar
     const std::uint64_t perBin =
         std::max<std::uint64_t>(1, device.computeUnits) * pad * pad * sumBytes;
     const auto groups = binGroups(bins, perBin, 2 * hostBudget(frames));
-    if (groups.size() == 1) return runBins(device, variant, frames, mask, params, progress);
+    if (groups.size() == 1)
+        return runBins(device, variant, frames, mask, params, progress, programs);
     Result all;
     for (std::size_t g = 0; g < groups.size(); ++g) {
         const auto [part, p] = onlyBins(mask, params, groups[g].first, groups[g].second);
         const double n = static_cast<double>(groups.size()), at = static_cast<double>(g);
         const Progress sub([&](double f) { progress.report((at + f) / n); }, progress.cancelFlag());
-        append(all, runBins(device, variant, frames, part, p, sub));
+        append(all, runBins(device, variant, frames, part, p, sub, programs));
         releaseFreeHeap(); // the group's buffers, before the next group's
     }
     return all;

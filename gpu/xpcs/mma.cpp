@@ -3,6 +3,8 @@
 
 #include "core/errors.hpp"
 #include "gpu/staging.hpp"
+#include "gpu/xpcs/recipes.hpp"
+#include "gpu/xpcs/tuning.hpp"
 
 #include <algorithm>
 
@@ -25,38 +27,10 @@ int mostFlushSteps(int bits) {
     return static_cast<int>(((std::int64_t(1) << (bits - 1)) - 1) / stepGain);
 }
 
-// Default warp shape of xpcs_mma, where wgmma does not run (one warp of 4 x 8 fragments: 64 x
-// 64 tiles, the fastest of five on the H200's large case), frames and work-items per work-group of
-// xpcs_mma_prepare (256 work-items: 0.697 ms on the large case against 0.703 for 128, 0.747 for 64
-// and 1.091 for 32, one call) and frames per streamed block (0: 64 MiB worth; the seed case's 24 MB
-// then go up at once, streaming cost it 0.5 ms of wall); the wgmma kernel's block, stages, groups
-// in flight and swizzle (xpcs_wgmma.cl, used under MMA_WGMMA=1).
+// The tuning table's mma values on no particular device (the warp shape where wgmma does not
+// run, the prepare kernel's and the wgmma kernel's settings): where a tuning does not give one.
 const Tuning& shapeDefaults() {
-    static const Tuning t{{"MMA_WM", 1},
-                          {"MMA_WN", 1},
-                          {"MMA_MI", 4},
-                          {"MMA_NJ", 8},
-                          {"MMA_PREP_FRAMES", 2},
-                          {"MMA_PREP_WG", 256},
-                          {"MMA_STREAM_FRAMES", 0},
-                          {"MMA_WG_KB", 32},
-                          {"MMA_WG_STAGES", 5},
-                          {"MMA_WG_INFLIGHT", 1},
-                          {"MMA_WG_SWIZZLE", 1},
-                          {"MMA_WG_GROUPS", 2},
-                          {"MMA_WG_REGS", 0}};
-    return t;
-}
-// On Hopper the Gram kernel is xpcs_wgmma by one warpgroup of two accumulators over 128 x 128
-// tiles, 64-pixel blocks in two stages, at most 168 registers so that 3 work-groups are
-// resident on a multiprocessor: 1.48 ms on the H200's large case where xpcs_mma (the shape
-// above) took 1.93 and two warpgroups 1.96 (192 registers uncapped, 2 resident: 1.97; blocks of
-// 32 pixels in 4 or 5 stages: 2.17). --tune MMA_WGMMA=0 with the shape above runs xpcs_mma.
-const Tuning& hopperDefaults() {
-    static const Tuning t{{"MMA_WGMMA", 1},    {"MMA_WM", 8},        {"MMA_WN", 1},
-                          {"MMA_MI", 1},       {"MMA_NJ", 16},       {"MMA_WG_GROUPS", 1},
-                          {"MMA_WG_KB", 64},   {"MMA_WG_STAGES", 2}, {"MMA_WG_INFLIGHT", 0},
-                          {"MMA_WG_REGS", 168}};
+    static const Tuning t = tuningOf("mma", DeviceInfo{}, DType::UInt8);
     return t;
 }
 std::size_t shape(const Tuning& t, const std::string& name) {
@@ -102,10 +76,11 @@ bool onNvidia(const DeviceInfo& d) {
     return d.platform.find("NVIDIA") != std::string::npos && d.type == "GPU";
 }
 
-// Every kernel of an mma run, with MMA_FUSE set where the run fuses the lag sums, and
-// `extra` options.
-cl::Kernel mmaKernel(DeviceRun& run, const char* name, const std::string& extra = "") {
-    return xpcsKernel(run.session, name, run.options + (run.fused ? " -DMMA_FUSE=1" : "") + extra);
+// Every kernel of an mma run (program xpcs_mma), with MMA_FUSE set where the run fuses the lag
+// sums, its registers capped where registers > 0.
+cl::Kernel mmaKernel(DeviceRun& run, const char* name, int registers = 0) {
+    const TunableValues fuse{{"MMA_FUSE", run.fused ? "1" : "0"}};
+    return programKernel(run, programs::mma, name, fuse, registers);
 }
 
 // The Gram kernel: xpcs_wgmma under MMA_WGMMA=1, built with its register cap (MMA_WG_REGS; a
@@ -113,8 +88,7 @@ cl::Kernel mmaKernel(DeviceRun& run, const char* name, const std::string& extra 
 // instead of 0.70), else xpcs_mma.
 cl::Kernel gramKernel(DeviceRun& run) {
     if (!valueOr(run.tuning, "MMA_WGMMA", 0)) return mmaKernel(run, "xpcs_mma");
-    const int regs = valueOr(run.tuning, "MMA_WG_REGS", 0);
-    return mmaKernel(run, "xpcs_wgmma", regs ? registerCap(run.session.info(), regs) : "");
+    return mmaKernel(run, "xpcs_wgmma", valueOr(run.tuning, "MMA_WG_REGS", 0));
 }
 
 // Tiles per side of a bin's Gram matrix, and the fused lag sums' partials (4 words for each
@@ -299,17 +273,8 @@ void checkMmaTuning(const Tuning& tuning) {
 
 GpuVariant mmaVariant() {
     GpuVariant v;
-    v.id = "mma";
-    v.tuning = [](const DeviceInfo& dev, DType) {
-        Tuning t{{"MMA_FLUSH_STEPS", mostFlushSteps(32)},
-                 {"MMA_EMULATE", onNvidia(dev) ? 0 : 1},
-                 {"MMA_SLOTS", 1},
-                 {"MMA_STREAM", dev.type == "GPU" ? 1 : 0}};
-        if (dev.nvComputeMajor == 9) // Hopper: wgmma (sm_90a)
-            t.insert(hopperDefaults().begin(), hopperDefaults().end());
-        t.insert(shapeDefaults().begin(), shapeDefaults().end());
-        return t;
-    };
+    v.id = "mma", v.program = programs::mma;
+    v.tuning = [](const DeviceInfo& dev, DType d) { return tuningOf("mma", dev, d); };
     v.layout = [](const Tuning& t) {
         return LayoutSpec{Layout::FrameMajor, std::size_t(mmaPixels), mmaTile(t)};
     };

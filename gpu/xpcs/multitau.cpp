@@ -3,6 +3,7 @@
 
 #include "core/errors.hpp"
 #include "core/input/frame_reading.hpp"
+#include "gpu/xpcs/recipes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -40,9 +41,14 @@ Support multitauSupport(const std::string& variant, const ParamSet& params) {
 }
 
 VariantEntry multitauVariantEntry() {
-    return {{"xpcs", "multitau",
+    return {{"xpcs",
+             "multitau",
              "multi-tau: frames streamed once in blocks, per-level rings, exact integer lag sums",
-             VariantKind::OpenCL, "OpenCL 1.2, 64-bit integers", "{}", true},
+             VariantKind::OpenCL,
+             "OpenCL 1.2, 64-bit integers",
+             "{}",
+             true,
+             {programs::multitau}},
             {}};
 }
 
@@ -81,15 +87,16 @@ std::shared_ptr<Input> readStreamed(const InputSources& sources) {
 
 Result correlateMultitau(const DeviceInfo& device, const std::string& variant,
                          const FrameBlocks& frames, const LabelMask& mask, const Params& params,
-                         const Progress& progress) {
+                         const Progress& progress, const ProgramOverrides& programs) {
     const std::string id = variant.empty() ? (device.isHost() ? "cpu" : "multitau") : variant;
     if (frames.frameCount() == 0) throw InputError("xpcs: the frame stack holds no frames");
     checkInputs(frames.read(0, 1), mask, params); // dtype, shape, bins, frame time
     if (id != "cpu" && id != "multitau")
         throw UsageError("xpcs variant '" + id +
                          "' is dense only; --multitau runs on the variants multitau and cpu");
-    Result r = id == "cpu" ? correlateMultitauCpu(frames, mask, params, progress)
-                           : correlateMultitauStream(device, frames, mask, params, progress);
+    Result r = id == "cpu"
+                   ? correlateMultitauCpu(frames, mask, params, progress)
+                   : correlateMultitauStream(device, frames, mask, params, progress, programs);
     r.twotime = binnedTwotime(frames, mask, params);
     r.twotimeBin = twotimeBinOf(frames.frameCount(), params);
     return r;

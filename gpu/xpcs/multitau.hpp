@@ -26,10 +26,10 @@ BenchCase multitauBenchCase(const ParamSet& defaults);
 // Multi-tau on the host (`cpu`) or an OpenCL device (`multitau`).
 Result correlateMultitau(const DeviceInfo& device, const std::string& variant,
                          const FrameBlocks& frames, const LabelMask& mask, const Params& params,
-                         const Progress& progress = {});
-// The OpenCL variant (multitau_stream.cpp).
+                         const Progress& progress = {}, const ProgramOverrides& programs = {});
+// The OpenCL variant (multitau_stream.cpp), its program built as `programs` asks.
 Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& frames,
                                const LabelMask& mask, const Params& params,
-                               const Progress& progress);
+                               const Progress& progress, const ProgramOverrides& programs);
 
 } // namespace clscope::xpcs

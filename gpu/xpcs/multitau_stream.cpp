@@ -11,6 +11,7 @@
 #include "gpu/kernel_source.hpp"
 #include "gpu/staging.hpp"
 #include "gpu/xpcs/multitau.hpp"
+#include "gpu/xpcs/recipes.hpp"
 #include "gpu/xpcs/runner.hpp"
 
 #include <algorithm>
@@ -53,10 +54,11 @@ bool fitsInt(double largest, double scale) {
 class Stream {
   public:
     Stream(ClSession& s, const Bins& bins, const Params& params, DType dtype, std::size_t frameSize,
-           std::size_t block, std::size_t total)
+           std::size_t block, std::size_t total, const ProgramOverrides& overrides)
         : s_(s), bins_(bins), stats_(bins, params.channels, true), c_(params.channels),
           block_(block), frameSize_(frameSize), pixels_(bins.pixelIndex.size()),
-          upload_(s, block * frameSize * dtypeSize(dtype), "multitau frames") {
+          upload_(s, block * frameSize * dtypeSize(dtype), "multitau frames"), programs_(overrides),
+          recipe_(overrides.apply(declared(programs::multitau))) {
         dtype_ = dtype;
         // Fold threads: 4 (measured: more contend with the staging copy, which bounds the wall).
         stats_.setThreads(std::size_t(tuned(params, "MT_FOLD_THREADS", 4)));
@@ -76,8 +78,10 @@ class Stream {
         while (wg_ & (wg_ - 1))
             wg_ &= wg_ - 1;
         wg_ = wide_ ? fitLocal(wg_, std::size_t(c_ + 1) * 16) : wg_;
-        options_ = "-D DATA_T=" + clTypeName(dtype) + " -D RING_T=" + (ring64_ ? "long" : "int") +
-                   " -D MT_WIDE=" + (wide_ ? "1" : "0"); // MT_WG per mt_lags build
+        // Every tunable of the program is the host's (fromInput), from the data and --tune.
+        values_ = {{"DATA_T", clTypeName(dtype)},
+                   {"RING_T", ring64_ ? "long" : "int"},
+                   {"MT_WIDE", wide_ ? "1" : "0"}}; // MT_WG and the lags per mt_lags build
         pix_ = s.allocate(pixels_ * sizeof(std::int32_t), "multitau pixels", CL_MEM_READ_ONLY);
         s.upload(pix_, bins.pixelIndex.data(), pixels_ * sizeof(std::int32_t), "multitau pixels");
         offsets_ = s.allocate(bins.offsets.size() * sizeof(std::int64_t), "multitau offsets",
@@ -94,8 +98,8 @@ class Stream {
         for (auto& host : readback_) // pinned: read back at DMA speed, one half per block
             host = s.device().pinned(sumWords_ * std::size_t(c_ + 1) * sizeof(std::int64_t),
                                      s.queue());
-        gather_ = s.kernel("xpcs_multitau", "mt_gather", options_);
-        bin_ = s.kernel("xpcs_multitau", "mt_bin", options_);
+        gather_ = s.kernel(recipe_, programs_.over(values_), "mt_gather");
+        bin_ = s.kernel(recipe_, programs_.over(values_), "mt_bin");
     }
 
     // Copy block `index` (`count` frames at `frames`, reusable on return) to pinned staging and
@@ -117,7 +121,7 @@ class Stream {
         cl::Kernel& k = gather_;
         setArgs(k, upload_.acquire(index), pix_, zero.ring, zero.rows, int(pixels_),
                 cl_long(frameSize_), cl_long(zero.count), int(count));
-        s_.launch(k, "xpcs multitau gather", {{pixels_}, {64}});
+        s_.launch(k, "xpcs multitau gather", recipe_.shape("mt_gather", values_, {pixels_}));
         std::size_t first = zero.count;
         zero.count += count;
         Block& block = current_;
@@ -209,20 +213,21 @@ class Stream {
     // where a work-item's share of the largest bin, ceil(n / wg) terms of at most
     // (largest 2^k)^2 each, fits), built once per option set; mt_lags_wide for 32-bit data.
     cl::Kernel& lagsKernel(std::size_t k, int& wg) {
-        std::string o = options_ + " -D MT_WG=" + std::to_string(wg);
+        TunableValues o = values_;
+        o["MT_WG"] = std::to_string(wg);
         if (!wide_) {
             const double scale = std::ldexp(1.0, int(k)), terms = double((most_ + wg - 1) / wg);
             const bool acc32 = !ring64_ && fitsInt(largest0_ * scale, largest0_ * scale * terms);
-            o += " -D MT_LAG0=" + std::to_string(multitauFirstLag(int(k), c_)) +
-                 " -D MT_LAGS=" + std::to_string(multitauLagCount(int(k), c_)) +
-                 " -D MT_ROWS=" + std::to_string(rows_) + " -D ACC_T=" + (acc32 ? "int" : "long");
+            o["MT_LAG0"] = std::to_string(multitauFirstLag(int(k), c_));
+            o["MT_LAGS"] = std::to_string(multitauLagCount(int(k), c_));
+            o["MT_ROWS"] = std::to_string(rows_), o["ACC_T"] = acc32 ? "int" : "long";
         } else {
-            o += " -D MT_LAGS=" + std::to_string(c_);
+            o["MT_LAGS"] = std::to_string(c_);
         }
+        o = programs_.over(std::move(o));
         auto it = lags_.find(o);
         if (it == lags_.end())
-            it = lags_.emplace(o, s_.kernel("xpcs_multitau", wide_ ? "mt_lags_wide" : "mt_lags", o))
-                     .first;
+            it = lags_.emplace(o, s_.kernel(recipe_, o, wide_ ? "mt_lags_wide" : "mt_lags")).first;
         // A build whose registers allow fewer items a group: the next smaller size.
         const std::size_t most =
             it->second.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(s_.device().device());
@@ -311,7 +316,7 @@ class Stream {
             cl::Kernel& kern = bin_;
             setArgs(kern, levels_[k].ring, levels_[k].rows, next.ring, next.rows, int(pixels_),
                     cl_long(first), int(want - first));
-            s_.launch(kern, "xpcs multitau bin", {{pixels_}, {64}});
+            s_.launch(kern, "xpcs multitau bin", recipe_.shape("mt_bin", values_, {pixels_}));
             next.count = want;
         }
         return first;
@@ -328,12 +333,14 @@ class Stream {
     bool wide_ = false, ring64_ = true; // 128-bit sums (32-bit data); 64-bit rings
     bool fixedWg_ = true;               // mt_lags' group size wg_ on every level
     std::size_t block_, frameSize_, pixels_, capacity_ = 0, sumWords_ = 0;
-    std::string options_;
     StreamUpload upload_; // two device buffers of a block's frames, pinned staging
+    ProgramOverrides programs_;
+    ProgramRecipe recipe_; // xpcs_multitau, as the run builds it
+    TunableValues values_; // the host's, shared by every build
     cl::Buffer pix_, offsets_, sums_, prods_;
     std::array<std::shared_ptr<PinnedBlock>, 2> readback_; // sums, then products, of a block
     cl::Kernel gather_, bin_;
-    std::map<std::string, cl::Kernel> lags_; // by build options
+    std::map<TunableValues, cl::Kernel> lags_; // by tunable values
     std::deque<Level> levels_;
     Block current_, previous_;    // sums read back, not yet folded
     std::future<double> folding_; // of previous_, its ms (declared after it: waited for first)
@@ -343,7 +350,7 @@ class Stream {
 
 Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& frames,
                                const LabelMask& mask, const Params& params,
-                               const Progress& progress) {
+                               const Progress& progress, const ProgramOverrides& programs) {
     checkMultitau(frames.dtype(), frames.frameCount(), mask, params);
     if (params.channels > maxChannels)
         throw UsageError("xpcs multitau: --channels above " + std::to_string(maxChannels) +
@@ -359,7 +366,7 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
     Result result;
     try {
         const std::size_t block = streamBlock(bins.pixelIndex.size(), device, params.tuning);
-        Stream stream(session, bins, params, d, frameSize, block, total);
+        Stream stream(session, bins, params, d, frameSize, block, total, programs);
         std::uint64_t largest[2] = {255, 255}; // of the blocks sent, by index % 2
         // Block `index` read and sent: uint8 frames in memory straight from the stack (every
         // value <= 255: nothing to scan), others read and scanned first.

@@ -2,61 +2,49 @@
 #include "core/clock.hpp"
 
 #include "core/errors.hpp"
-#include "gpu/kernel_source.hpp"
+#include "gpu/xpcs/recipes.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <initializer_list>
 #include <optional>
 
 namespace clscope::xpcs {
 
-namespace {
-
-// A kernel of a program made of common.cl and the given xpcs_*.cl parts, in order.
-cl::Kernel partsKernel(ClSession& session, const std::string& name, const std::string& options,
-                       std::initializer_list<const char*> parts) {
-    std::string source = kernelSource("common");
-    for (const char* part : parts)
-        source.append("\n").append(kernelSource(part));
-    const cl::Program program = session.device().program(source, "-cl-std=CL1.2 " + options);
-    return cl::Kernel(program, name.c_str());
-}
-
-} // namespace
-
-cl::Kernel xpcsKernel(ClSession& session, const std::string& name, const std::string& options) {
-    return partsKernel(session, name, options,
-                       {"xpcs_common", "xpcs_lags", "xpcs_seed", "xpcs_gemm", "xpcs_gemm_gpu",
-                        "xpcs_mma", "xpcs_mma_lags", "xpcs_wgmma"});
+cl::Kernel programKernel(DeviceRun& run, const std::string& program, const std::string& kernel,
+                         const TunableValues& extra, int registers) {
+    ProgramRecipe recipe = run.programs.apply(declared(program));
+    if (registers > 0)
+        recipe.baseOptions(recipe.baseOptions() + registerCap(run.session.info(), registers));
+    TunableValues values = run.values;
+    for (const auto& [name, value] : extra)
+        values[name] = value;
+    return run.session.kernel(recipe, run.programs.over(values), kernel);
 }
 
 namespace {
 
 constexpr std::size_t lanes = 8; // XPCS_LANES of xpcs.cl
 
-// DATA_T and SUM_T of a frame dtype: exact 64-bit integer sums for integer data.
-std::string typeOptions(DType d) {
-    switch (d) {
-    case DType::UInt8:
-        return "-DDATA_T=uchar -DSUM_T=ulong -DDATA_UCHAR=1";
-    case DType::UInt16:
-        return "-DDATA_T=ushort -DSUM_T=ulong";
-    case DType::UInt32:
-        return "-DDATA_T=uint -DSUM_T=ulong";
-    case DType::Int32:
-        return "-DDATA_T=int -DSUM_T=long";
-    default:
-        return "-DDATA_T=float -DSUM_T=double -DSUM_FLOAT=1";
-    }
-}
-
-std::string options(DType d, Layout layout, const std::map<std::string, int>& tuning) {
-    std::string s = typeOptions(d) + " -DLAYOUT=" + std::to_string(static_cast<int>(layout));
-    for (const auto& [name, value] : tuning)
-        s += " -D" + name + "=" + std::to_string(value);
-    return s;
+// The host's values for the programs of a run (fromInput): DATA_T and SUM_T of a frame dtype
+// (exact 64-bit integer sums for integer data), the layout, and the Gram entry type (uint where
+// the host has found every entry below 2^32, with the lag products in double: XPCS_NARROW).
+TunableValues hostValues(DType d, Layout layout, bool gram32) {
+    static const std::map<DType, std::pair<std::string, std::string>> types{
+        {DType::UInt8, {"uchar", "ulong"}},
+        {DType::UInt16, {"ushort", "ulong"}},
+        {DType::UInt32, {"uint", "ulong"}},
+        {DType::Int32, {"int", "long"}}};
+    const auto it = types.find(d);
+    const auto& [data, sum] =
+        it != types.end() ? it->second : std::pair<std::string, std::string>{"float", "double"};
+    return {{"DATA_T", data},
+            {"SUM_T", sum},
+            {"DATA_UCHAR", d == DType::UInt8 ? "1" : "0"},
+            {"SUM_FLOAT", sum == "double" ? "1" : "0"},
+            {"LAYOUT", std::to_string(static_cast<int>(layout))},
+            {"GRAM_T", gram32 ? "uint" : sum},
+            {"XPCS_NARROW", gram32 ? "1" : "0"}};
 }
 
 std::string mib(std::uint64_t bytes) {
@@ -131,12 +119,12 @@ void reorder(DeviceRun& run, const cl::Buffer& raw, const Chunk& c, const Layout
     const int padded = static_cast<int>(c.paddedPixels());
     if (spec.layout == Layout::Raw) return;
     if (spec.layout == Layout::FrameMajor) {
-        cl::Kernel k = xpcsKernel(run.session, "xpcs_reorder_frame_major", run.options);
+        cl::Kernel k = programKernel(run, run.program, "xpcs_reorder_frame_major");
         setArgs(k, raw, run.pixels, run.data, run.frames, rawFrameSize, padded);
         return run.session.launch(k, "xpcs reorder",
                                   {{c.paddedPixels(), std::size_t(run.frames)}, {64, 1}});
     }
-    cl::Kernel k = xpcsKernel(run.session, "xpcs_reorder_pixel_major", run.options);
+    cl::Kernel k = programKernel(run, run.program, "xpcs_reorder_pixel_major");
     setArgs(k, raw, run.pixels, run.data, run.frames, rawFrameSize, padded, run.framePad);
     if (run.onCpu()) // a work-item per 64 frames of 16 pixels
         return run.session.launch(
@@ -148,7 +136,7 @@ void reorder(DeviceRun& run, const cl::Buffer& raw, const Chunk& c, const Layout
 }
 
 void frameSums(DeviceRun& run, Layout layout, int accumulate) {
-    cl::Kernel k = xpcsKernel(run.session, "xpcs_frame_sums", run.options);
+    cl::Kernel k = programKernel(run, run.program, "xpcs_frame_sums");
     setArgs(k, run.data, run.pixels, run.offsets, run.sums, run.frames, run.binCount, run.stride,
             accumulate);
     const std::size_t bins = run.binCount;
@@ -171,9 +159,8 @@ void lagSums(DeviceRun& run, const GpuVariant& variant, Result& result) {
     } else {
         // 40 registers (56 uncapped): 6 work-groups resident per multiprocessor instead of 4;
         // on the H200's large case 0.507 ms against 0.567 (48: 0.524, 32: 0.779, spilling).
-        // A program of its own parts: the cap would refuse the Gram kernels (wgmma needs 90).
-        cl::Kernel k = partsKernel(s, "xpcs_lag_sums", run.options + registerCap(s.info(), 40),
-                                   {"xpcs_common", "xpcs_lags"});
+        // A program of its own: the cap would refuse the Gram kernels (wgmma needs 90).
+        cl::Kernel k = programKernel(run, programs::lagSums, "xpcs_lag_sums", {}, 40);
         setArgs(k, run.gram, run.sums, run.pixelCounts, g2, err, run.frames, run.framePad,
                 run.binCount, run.slots);
         const std::size_t lagGroups = roundUp(run.frames, 32) / 32, bins = run.binCount;
@@ -252,7 +239,8 @@ void processChunk(DeviceRun& run, const GpuVariant& variant, const LayoutSpec& s
 
 // One run over every bin of mask.
 Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
-               const LabelMask& mask, const Params& params, const Progress& progress) {
+               const LabelMask& mask, const Params& params, const Progress& progress,
+               const ProgramOverrides& programs) {
     const auto start = std::chrono::steady_clock::now();
     checkInputs(frames, mask, params);
     const Bins bins = makeBins(mask);
@@ -264,21 +252,29 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
     Result result = makeResult(bins, frames.frameCount(), params);
     for (std::int32_t label : params.twotimeLabels)
         result.twotime[label];
+    // The tuning table, --tune and the program overrides: the host plans with the values the
+    // kernels are built with.
     std::map<std::string, int> tuning = variant.tuning(device, frames.dtype());
-    if (device.type == "CPU") tuning.insert({"XPCS_CPU", 1});
     for (const auto& [name, value] : params.tuning)
+        tuning[name] = value;
+    for (const auto& [name, value] : integers(programs.values))
         tuning[name] = value;
     const LayoutSpec spec = variant.layout(tuning);
     ClSession session(device);
     std::optional<DeviceRun> held(std::in_place, session);
     DeviceRun& run = *held;
-    run.options = options(frames.dtype(), spec.layout, tuning);
-    if (variant.gram32 && variant.gram32(bins, frames.dtype(), tuning)) {
-        // The bound of 32-bit entries (uint8, at most 66 052 pixels a bin) keeps every product
-        // of the lag sums below 2^53: XPCS_NARROW forms them in double (xpcs_lags.cl).
-        run.gramElement = 4, run.options += " -DGRAM_T=uint -DXPCS_NARROW=1";
+    // The bound of 32-bit entries (uint8, at most 66 052 pixels a bin) keeps every product of
+    // the lag sums below 2^53: XPCS_NARROW forms them in double (xpcs_lags.cl).
+    const bool gram32 = variant.gram32 && variant.gram32(bins, frames.dtype(), tuning);
+    if (gram32) {
+        run.gramElement = 4;
         session.timings().add("xpcs gram 32-bit (host)", 0.0); // says which one ran
     }
+    run.programs = programs, run.program = variant.program;
+    TunableValues values = tunableValues(tuning);
+    for (auto& [name, value] : hostValues(frames.dtype(), spec.layout, gram32))
+        values[name] = value;
+    run.values = programs.over(std::move(values));
     run.tuning = tuning;
     run.frames = static_cast<int>(frames.frameCount());
     run.framePad = static_cast<int>(roundUp(frames.frameCount(), spec.frameAlign));

@@ -2,6 +2,7 @@
 // sums, lag sums and two-time maps. A variant only says how it lays out a chunk and how it
 // fills the Gram matrices (internal to gpu/xpcs).
 #pragma once
+#include "gpu/recipe.hpp"
 #include "gpu/session.hpp"
 #include "gpu/xpcs/plan.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
@@ -16,8 +17,10 @@ namespace clscope::xpcs {
 // defaultVariant) on a device; mma on frames other than uint8 runs gemm (its result says so).
 // Throws InputError for bad inputs, UsageError for an unknown variant or one that cannot run on the
 // device (with the reason), DeviceError for device trouble, Cancelled when cancelled.
+// Its programs are built as `programs` asks (RunRequest::programs).
 Result correlate(const DeviceInfo& device, const std::string& variant, const Array& frames,
-                 const LabelMask& mask, const Params& params = {}, const Progress& progress = {});
+                 const LabelMask& mask, const Params& params = {}, const Progress& progress = {},
+                 const ProgramOverrides& programs = {});
 
 // Bytes of one gram / sums element (SUM_T) for a frame dtype.
 constexpr std::size_t sumBytes = 8;
@@ -26,8 +29,10 @@ constexpr std::size_t sumBytes = 8;
 struct DeviceRun {
     explicit DeviceRun(ClSession& s) : session(s) {}
     ClSession& session;
-    std::string options; // -D flags of every kernel of the run
-    std::map<std::string, int> tuning;
+    ProgramOverrides programs;         // the run's (RunRequest::programs)
+    TunableValues values;              // of every program of the run: host, tuning table, --tune
+    std::string program;               // the variant's program (recipes.hpp): Gram step and chunk
+    std::map<std::string, int> tuning; // values as integers, as the host plans with them
     int frames = 0, framePad = 0, binCount = 0, slots = 1;
     int stride = 0;       // xpcs_pixel stride of the chunk layout
     bool twotime = false; // two-time maps asked for (they read the Gram matrices)
@@ -48,7 +53,9 @@ struct DeviceRun {
 // What distinguishes one OpenCL variant from another.
 struct GpuVariant {
     std::string id;
-    // Default -D tuning values for a device and frame dtype (merged under Params::tuning).
+    std::string program; // its program (recipes.hpp): Gram kernels, reorder, frame sums
+    // Tuning values for a device and frame dtype (the tuning table, merged under
+    // Params::tuning).
     std::function<std::map<std::string, int>(const DeviceInfo&, DType)> tuning;
     std::function<LayoutSpec(const std::map<std::string, int>&)> layout;
     // Gram slots (split-K pieces summed by xpcs_lag_sums); 1 for most variants.
@@ -75,16 +82,21 @@ struct GpuVariant {
 // The run's raw-frames buffer (allocated on the first call).
 const cl::Buffer& rawBuffer(DeviceRun& run);
 
-// A kernel of the xpcs program (common.cl and the xpcs_*.cl parts), built with options.
-cl::Kernel xpcsKernel(ClSession& session, const std::string& name, const std::string& options);
+// Kernel `kernel` of the run's program `program` (its declaration with the run's program
+// overrides applied), built with the run's tunable values and `extra` over them; registers > 0
+// caps its registers on NVIDIA (the recipe's base options).
+cl::Kernel programKernel(DeviceRun& run, const std::string& program, const std::string& kernel,
+                         const TunableValues& extra = {}, int registers = 0);
 
 // One run of the variant over every bin of mask (gpu/xpcs/runner.cpp).
 Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
-               const LabelMask& mask, const Params& params, const Progress& progress);
+               const LabelMask& mask, const Params& params, const Progress& progress,
+               const ProgramOverrides& programs);
 
 // runBins, on a CPU device in groups of bins that fit hostBudget (gpu/xpcs/bin_groups.cpp).
 Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Array& frames,
-                   const LabelMask& mask, const Params& params, const Progress& progress);
+                   const LabelMask& mask, const Params& params, const Progress& progress,
+                   const ProgramOverrides& programs);
 
 // Host memory a CPU device's chunk buffers may each take (issue 13: a run peaks near 1.5x the
 // frames).

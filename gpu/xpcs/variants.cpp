@@ -4,7 +4,9 @@
 #include "gpu/algorithm.hpp"
 #include "gpu/xpcs/mma.hpp"
 #include "gpu/xpcs/multitau.hpp"
+#include "gpu/xpcs/recipes.hpp"
 #include "gpu/xpcs/runner.hpp"
+#include "gpu/xpcs/tuning.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,16 +25,18 @@ int one(const DeviceInfo&, const Bins&, int, const Tuning&) {
 // naive: one work-item per (lag, bin) reading the raw frames through the pixel list.
 GpuVariant naiveVariant() {
     GpuVariant v;
-    v.id = "naive";
-    v.tuning = [](const DeviceInfo&, DType) { return Tuning{}; };
+    v.id = "naive", v.program = programs::seed;
+    v.tuning = [](const DeviceInfo& dev, DType d) { return tuningOf("naive", dev, d); };
     v.layout = [](const Tuning&) { return LayoutSpec{Layout::Raw, 1, 1}; };
     v.slots = one;
     v.gramStep = [](DeviceRun& run, const Chunk&, int accumulate) {
-        cl::Kernel k = xpcsKernel(run.session, "xpcs_naive", run.options);
+        cl::Kernel k = programKernel(run, run.program, "xpcs_naive");
         setArgs(k, run.data, run.pixels, run.offsets, run.gram, run.frames, run.framePad,
                 run.binCount, run.stride, accumulate);
         run.session.launch(k, "xpcs naive",
-                           {{std::size_t(run.frames), std::size_t(run.binCount)}, {32, 1}});
+                           declared(programs::seed)
+                               .shape("xpcs_naive", run.values,
+                                      {std::size_t(run.frames), std::size_t(run.binCount)}));
     };
     return v;
 }
@@ -40,13 +44,13 @@ GpuVariant naiveVariant() {
 // ordered: pixels regrouped by bin (frame-major), one work-group per (lag, bin).
 GpuVariant orderedVariant() {
     GpuVariant v;
-    v.id = "ordered";
-    v.tuning = [](const DeviceInfo&, DType) { return Tuning{{"ORDERED_WG", 128}}; };
+    v.id = "ordered", v.program = programs::seed;
+    v.tuning = [](const DeviceInfo& dev, DType d) { return tuningOf("ordered", dev, d); };
     v.layout = [](const Tuning&) { return LayoutSpec{Layout::FrameMajor, 1, 1}; };
     v.slots = one;
     v.gramStep = [](DeviceRun& run, const Chunk&, int accumulate) {
         const std::size_t wg = static_cast<std::size_t>(run.tuning.at("ORDERED_WG"));
-        cl::Kernel k = xpcsKernel(run.session, "xpcs_ordered", run.options);
+        cl::Kernel k = programKernel(run, run.program, "xpcs_ordered");
         setArgs(k, run.data, run.pixels, run.offsets, run.gram, run.frames, run.framePad,
                 run.binCount, run.stride, accumulate);
         run.session.launch(k, "xpcs ordered",
@@ -88,21 +92,8 @@ int gemmSlots(const DeviceInfo& dev, const Bins& bins, int framePad, const Tunin
 // gemm: pixel-major chunk, register-tiled Gram tiles (lower triangle) in local memory.
 GpuVariant gemmVariant() {
     GpuVariant v;
-    v.id = "gemm";
-    v.tuning = [](const DeviceInfo& dev, DType d) {
-        // uint8: dp4a through PTX on NVIDIA, fp32 FMA elsewhere (both exact).
-        const bool nvidia = dev.platform.find("NVIDIA") != std::string::npos;
-        Tuning t{{"GEMM_TILE", 64},
-                 {"GEMM_WPT", 4},
-                 {"GEMM_K", 16},
-                 {"GEMM_MAC_DOUBLE", d == DType::UInt16}};
-        if (d == DType::UInt8)
-            t = Tuning{{"GEMM_TILE", 128},  {"GEMM_WPT", 8},       {"GEMM_K", 16},
-                       {"GEMM_FAST_U8", 1}, {"GEMM_DP4A", nvidia}, {"GEMM_PTX_DP4A", nvidia}};
-        // CPU devices (XPCS_CPU): 64-frame tiles of one work-item, 128-pixel chunks.
-        if (dev.type == "CPU") t.insert({{"GEMM_CPU_TILE", 64}, {"GEMM_CPU_CHUNK", 128}});
-        return t;
-    };
+    v.id = "gemm", v.program = programs::gemm;
+    v.tuning = [](const DeviceInfo& dev, DType d) { return tuningOf("gemm", dev, d); };
     v.layout = [](const Tuning& t) {
         return LayoutSpec{Layout::PixelMajor, std::size_t(t.at("GEMM_K")),
                           std::size_t(gemmTile(t))};
@@ -116,7 +107,7 @@ GpuVariant gemmVariant() {
         if (!run.work.get()) run.work = run.session.allocate(work.size() * 4, "xpcs gemm work");
         run.session.upload(run.work, work.data(), work.size() * 4, "copy H->D work list");
         const std::size_t tiles = run.framePad / tile, entries = work.size() / 4;
-        cl::Kernel k = xpcsKernel(run.session, "xpcs_gemm", run.options);
+        cl::Kernel k = programKernel(run, run.program, "xpcs_gemm");
         setArgs(k, run.data, run.work, run.gram, run.framePad, run.binCount, accumulate);
         run.session.launch(
             k, "xpcs gemm",
@@ -179,6 +170,13 @@ void checkTuning(const std::string& variant, const Tuning& given) {
     if (variant == "mma") checkMmaTuning(given);
 }
 
+// The programs an OpenCL variant builds: its Gram program and the lag sums (mma: gemm's too,
+// which runs its frames of other dtypes).
+std::vector<std::string> programsOf(const std::string& variant) {
+    if (variant == "mma") return {programs::mma, programs::lagSums, programs::gemm};
+    return {gpuVariant(variant).program, programs::lagSums};
+}
+
 Support needsFp64(const DeviceInfo& d) {
     if (!d.fp64) return {false, "needs fp64 (cl_khr_fp64) for g2 and float32 sums"};
     return {};
@@ -191,18 +189,19 @@ std::string defaultVariant(const DeviceInfo& device) {
 }
 
 Result correlate(const DeviceInfo& device, const std::string& variant, const Array& frames,
-                 const LabelMask& mask, const Params& params, const Progress& progress) {
+                 const LabelMask& mask, const Params& params, const Progress& progress,
+                 const ProgramOverrides& programs) {
     const std::string id = variant.empty() ? defaultVariant(device) : variant;
     const VariantEntry entry = AlgorithmRegistry::instance().find("xpcs").variant(id);
     if (id == "mma" && frames.dtype() != DType::UInt8 && !device.isHost()) // bytes only
-        return correlate(device, "gemm", frames, mask, params, progress);
+        return correlate(device, "gemm", frames, mask, params, progress, programs);
     const bool emulated = id == "mma" && mmaEmulated(params.tuning); // any OpenCL device
     if (const Support s = entry.supports(device); !s.ok && !(emulated && !device.isHost()))
         throw UsageError("xpcs variant '" + id + "' cannot run on " + device.spec + ": " +
                          s.reason);
     checkTuning(id, params.tuning);
     if (id == "cpu") return correlateCpu(frames, mask, params, progress);
-    return runOnDevice(device, gpuVariant(id), frames, mask, params, progress);
+    return runOnDevice(device, gpuVariant(id), frames, mask, params, progress, programs);
 }
 
 std::vector<VariantEntry> xpcsVariants() {
@@ -213,6 +212,7 @@ std::vector<VariantEntry> xpcsVariants() {
         VariantEntry e{{"xpcs", id, label, kind, needs, nlohmann::json(defaults).dump(), preferred},
                        {}};
         if (kind == VariantKind::OpenCL) e.extraCheck = id == "mma" ? mmaSupport : needsFp64;
+        if (kind == VariantKind::OpenCL) e.info.programs = programsOf(id);
         if (id == "mma") e.emulation = "MMA_EMULATE";
         out.push_back(std::move(e));
     };

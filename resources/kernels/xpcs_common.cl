@@ -1,8 +1,9 @@
-// xpcs: dense intensity autocorrelation per q bin (DESIGN.md §5). One program is built from
-// xpcs_common.cl (layouts, reorder, frame sums), xpcs_lags.cl (g2, g2_err), xpcs_seed.cl
-// (naive, ordered), xpcs_gemm.cl (gemm macros, CPU kernel), xpcs_gemm_gpu.cl, xpcs_mma.cl
-// (tensor cores), xpcs_mma_lags.cl and xpcs_wgmma.cl, in that order (gpu/xpcs/runner.cpp,
-// xpcsKernel).
+// xpcs: dense intensity autocorrelation per q bin (DESIGN.md §5). xpcs_common.cl (layouts,
+// reorder, frame sums) starts every xpcs program; the programs are declared in
+// gpu/xpcs/recipes.cpp: xpcs_seed (+ xpcs_seed.cl: naive, ordered), xpcs_gemm (+ xpcs_gemm.cl,
+// xpcs_gemm_gpu.cl), xpcs_mma (+ xpcs_lags.cl, xpcs_mma.cl, xpcs_mma_lags.cl, xpcs_wgmma.cl)
+// and xpcs_lag_sums (+ xpcs_lags.cl: g2, g2_err). The host passes every macro below (no
+// defaults here).
 //
 // Every variant fills the lower triangle of one Gram matrix per bin,
 //   gram[slot][bin][t1][t2] = sum_p I_t1(p) I_t2(p)   (t1 >= t2, summed over slots),
@@ -24,21 +25,6 @@
 // Values of DATA_T are converted, never reinterpreted: uchar stays 0..255 (the seed's
 // `char` read made values above 127 negative).
 
-#ifndef DATA_T
-#define DATA_T uchar
-#endif
-#ifndef SUM_T
-#define SUM_T ulong
-#endif
-#ifndef GRAM_T
-#define GRAM_T SUM_T
-#endif
-#ifndef LAYOUT
-#define LAYOUT 0
-#endif
-#ifndef XPCS_CPU
-#define XPCS_CPU 0
-#endif
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
@@ -62,6 +48,14 @@ inline SUM_T xpcs_pixel(global const DATA_T* data, global const int* pixels, int
 // Index of gram[slot][bin][t1][t2] with frames padded to framePad.
 inline size_t xpcs_gram_index(int slot, int bin, int binCount, int framePad, int t1, int t2) {
     return (((size_t)slot * binCount + bin) * framePad + t1) * (size_t)framePad + t2;
+}
+
+// Tile index (gemm, mma) -> (row tile, column tile) of the lower triangle, row >= column.
+inline int2 xpcs_lower_tile(int index) {
+    int row = (int)((sqrt(8.0f * index + 1.0f) - 1.0f) * 0.5f);
+    while (row * (row + 1) / 2 > index) --row;
+    while ((row + 1) * (row + 2) / 2 <= index) ++row;
+    return (int2)(row, index - row * (row + 1) / 2);
 }
 
 // Store or add one sum into a global accumulator.

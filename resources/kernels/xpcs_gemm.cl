@@ -9,29 +9,8 @@
 // GEMM_FAST_U8 sums in fp32 FMA (256 products <= 255^2 stay below 2^24), then in uint.
 // uint sums of 65536 rows of products <= 255^2 stay below 2^32, then go into the 64-bit gram.
 
-#ifndef GEMM_TILE
-#define GEMM_TILE 128
-#endif
-#ifndef GEMM_WPT
-#define GEMM_WPT 8
-#endif
-#ifndef GEMM_K
-#define GEMM_K 16
-#endif
-#ifndef GEMM_FAST_U8
-#define GEMM_FAST_U8 0
-#endif
-#ifndef DATA_UCHAR
-#define DATA_UCHAR 0
-#endif
-#ifndef GEMM_DP4A
-#define GEMM_DP4A 0
-#endif
 #define GEMM_PACKED (GEMM_DP4A && DATA_UCHAR)                // only ever for uint8 data
 #define GEMM_FAST (GEMM_FAST_U8 && DATA_UCHAR && !GEMM_PACKED) // likewise
-#ifndef GEMM_MAC_DOUBLE
-#define GEMM_MAC_DOUBLE 0
-#endif
 #if GEMM_PACKED
 #define MAC_T uint
 #elif GEMM_FAST
@@ -45,14 +24,6 @@
 #define MAC_T4 XPCS_CAT(MAC_T, 4)
 #define CONVERT_MAC_T4 XPCS_CAT(convert_, MAC_T4)
 
-// Tile index -> (row tile, column tile) of the lower triangle, row >= column.
-inline int2 xpcs_lower_tile(int index) {
-    int row = (int)((sqrt(8.0f * index + 1.0f) - 1.0f) * 0.5f);
-    while (row * (row + 1) / 2 > index) --row;
-    while ((row + 1) * (row + 2) / 2 <= index) ++row;
-    return (int2)(row, index - row * (row + 1) / 2);
-}
-
 #if XPCS_CPU
 // CPU devices: barriers and per-item sum arrays cost more than they save. xpcs_gemm is a one-work-item
 // kernel per (GEMM_CPU_TILE x GEMM_CPU_TILE tile, work-list entry) that walks its pixels in
@@ -60,12 +31,6 @@ inline int2 xpcs_lower_tile(int index) {
 // memory (cache-resident), sums blocks of 4 x 16 outputs over them in vector registers and
 // adds those into gram. GEMM_FAST (fp32) stays exact as a chunk has at most 256 pixels; the
 // other MAC_T are exact for any chunk.
-#ifndef GEMM_CPU_TILE
-#define GEMM_CPU_TILE 64
-#endif
-#ifndef GEMM_CPU_CHUNK
-#define GEMM_CPU_CHUNK 64
-#endif
 #if (GEMM_CPU_TILE % 16) || (GEMM_CPU_CHUNK < 1) || ((GEMM_FAST || GEMM_PACKED) && GEMM_CPU_CHUNK > 256)
 #error "XPCS_CPU gemm needs GEMM_CPU_TILE a multiple of 16 and 1 <= GEMM_CPU_CHUNK <= 256"
 #endif

@@ -5,9 +5,7 @@
 #define GEMM_GROUPS (GEMM_WPT / 4)                   // 4-vectors per work-item and dimension
 #define GEMM_SPAN (GEMM_TILE / GEMM_GROUPS)          // distance between a work-item's vectors
 #define GEMM_STRIDE (GEMM_THREADS * GEMM_THREADS * 4) // elements loaded per group and pass
-#ifndef GEMM_GLOBAL_ROWS
-#define GEMM_GLOBAL_ROWS 65536 // rows between flushes to gram (uint8: 65536 * 255^2 < 2^32)
-#endif
+// GEMM_GLOBAL_ROWS: rows between flushes to gram (uint8: 65536 * 255^2 < 2^32)
 #if GEMM_FAST
 #define GEMM_FLUSH_ROWS 256                          // rows between fp32 -> uint flushes
 #else
@@ -33,7 +31,7 @@ typedef uchar4 gemm_reg_t;
 
 // sum of the 4 byte products of a and b, plus c.
 inline uint xpcs_dot4(uint a, uint b, uint c) {
-#if defined(GEMM_PTX_DP4A) && GEMM_PTX_DP4A
+#if GEMM_PTX_DP4A
     uint r;
     asm("dp4a.u32.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
     return r;

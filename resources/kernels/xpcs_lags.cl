@@ -12,15 +12,9 @@
 // Work-group (32 lags, XPCS_LANES); global (frames rounded up to 32, XPCS_LANES * binCount).
 // Lane l takes t = T-1-l, T-1-l-8, ... so the 32 lags of a warp read neighbouring entries.
 
-#ifndef SUM_FLOAT
-#define SUM_FLOAT 0
-#endif
 // XPCS_LAG_ORDER 1 (the host's default too): groups over (bins, lag groups), the bins first,
 // so that the groups of the shortest lags (the longest loops) start first; 0: over (lag
 // groups, bins).
-#ifndef XPCS_LAG_ORDER
-#define XPCS_LAG_ORDER 1
-#endif
 #if XPCS_LAG_ORDER
 #define XPCS_LAG_GROUP get_group_id(1)
 #define XPCS_LAG_BIN get_group_id(0)
@@ -151,12 +145,6 @@ inline int xpcs_wide_zero(xpcs_wide v) {
 // products are formed in double, exactly, and N_t summed in 64 bits (n times the sum at the
 // end), so every r_t and both g2 sums are the same numbers as the 128-bit path's; S_t S_t-lag
 // is added into the 128-bit denominator as one 64-bit integer.
-#ifndef XPCS_NARROW
-#define XPCS_NARROW 0
-#endif
-#ifndef MMA_LAGS
-#define MMA_LAGS 1 // 0: the 128-bit path everywhere (variant mma's tuning)
-#endif
 #if XPCS_NARROW && MMA_LAGS
 #define XPCS_LAG_LOOP                                                                              \
     const double nd = convert_double(n);                                                           \

@@ -1,6 +1,6 @@
-// ---- variant mma: uint8 Gram tiles on the tensor cores (after xpcs_gemm.cl) -------------
+// ---- variant mma: uint8 Gram tiles on the tensor cores (after xpcs_lags.cl) --------------
 //
-// Built only for the mma variant (the host defines MMA_FLUSH_STEPS). Chunk layout 1
+// Program xpcs_mma (gpu/xpcs/recipes.cpp). Chunk layout 1
 // (frame-major): row t holds the chunk's pixels, each bin's pixels padded to MMA_KB, so the
 // Gram matrix of a bin is A A^T with A = (frames x pixels) uint8, K = pixels.
 //
@@ -23,31 +23,8 @@
 // accumulators then wrap at 2^MMA_EMU_BITS (a test lowers it to reach the flush bound with
 // few pixels).
 
-#ifdef MMA_FLUSH_STEPS
-
-#ifndef MMA_EMULATE
-#define MMA_EMULATE 0
-#endif
-#ifndef MMA_EMU_BITS
-#define MMA_EMU_BITS 32
-#endif
 // Warps of a work-group along rows (MMA_WM) and columns (MMA_WN); A fragments (16 rows) and
 // B fragments (8 columns) per warp.
-#ifndef MMA_WM
-#define MMA_WM 1
-#endif
-#ifndef MMA_WN
-#define MMA_WN 1
-#endif
-#ifndef MMA_MI
-#define MMA_MI 4
-#endif
-#ifndef MMA_NJ
-#define MMA_NJ 8
-#endif
-#ifndef MMA_PREFETCH
-#define MMA_PREFETCH 1 // load the next 64 pixels while the current ones multiply
-#endif
 #define MMA_TILE (MMA_WM * 16 * MMA_MI) // frames per side of a work-group tile
 #define MMA_KB 64                       // pixels per iteration (two k32 steps)
 #define MMA_WARPS (MMA_WM * MMA_WN)
@@ -59,9 +36,6 @@
 // mma steps as without it. Off by default: on the H200's large case the staged Gram kernel took
 // 2.89 ms (warps 2 x 2 of 4 x 8 fragments), 3.49-4.78 ms in other shapes, against 2.04 ms for
 // one warp of 4 x 8 fragments reading global memory (tiles are not bound by L2 reads there).
-#ifndef MMA_STAGE
-#define MMA_STAGE 0
-#endif
 #define MMA_STAGE_ROWS (2 * MMA_TILE)                      // A rows, then B rows
 #define MMA_STAGE_LOADS (MMA_STAGE_ROWS * 4 / MMA_THREADS) // uint4 per work-item per block
 #if MMA_STAGE && MMA_STAGE_LOADS * MMA_THREADS != MMA_STAGE_ROWS * 4
@@ -170,9 +144,6 @@ inline void xpcs_mma_flush(global GRAM_T* gram, int4 item, int binCount, int fra
 
 // Global (lower tiles * MMA_THREADS, work entries); work-group (MMA_THREADS, 1). Rows of
 // frames >= `frames` read the last frame (their sums land in gram cells nobody reads).
-#ifndef MMA_FUSE
-#define MMA_FUSE 0
-#endif
 #if MMA_FUSE                   // xpcs_mma_lags.cl
 #define MMA_LDS (MMA_TILE + 1) // row stride of the local tile: diagonals hit distinct banks
 void xpcs_mma_fused_end(local const uint* tile, local ulong* s, int2 origin, int bin,
@@ -310,13 +281,7 @@ kernel void xpcs_mma(global const uchar* data, global const int4* work, global G
 // with 2. Each work-item gathering its own 16 pixels (before) took 1.20 ms at 4 frames, as this
 // one does at 4 (it was not measured at 2); a work-item per pixel and 8 frames writing bytes
 // 1.95 ms.
-#ifndef MMA_PREP_WG
-#define MMA_PREP_WG 64 // work-items (the host's default: 256)
-#endif
 #define MMA_PREP_SPAN (16 * MMA_PREP_WG)
-#ifndef MMA_PREP_FRAMES
-#define MMA_PREP_FRAMES 2
-#endif
 
 // Sum of the 16 bytes of v.
 inline uint xpcs_mma_byte_sum(uint4 v) {
@@ -367,5 +332,3 @@ kernel void xpcs_mma_prepare(global const uchar* raw, global const int* source,
         total += partial[lid][i];
     xpcs_store(&sums[(size_t)bin * frames + t0 + lid], total, accumulate);
 }
-
-#endif // MMA_FLUSH_STEPS

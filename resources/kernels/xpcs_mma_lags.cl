@@ -18,7 +18,7 @@
 // same exact integers as the CPU reference's, so the same double; g2_err differs in the last
 // bits (the CPU takes two passes over t).
 
-#if defined(MMA_FLUSH_STEPS) && MMA_FUSE
+#if MMA_FUSE
 
 #define MMA_DIAGONALS (2 * MMA_TILE - 1)
 // n N_t / (S_t S_t-lag) as the CPU reference forms it: the exact products rounded to double,

@@ -16,30 +16,6 @@
 //             ACC_T  a work-item's partial sums: int where the host proved they fit, else long
 //   mt_lags_wide: MT_LAGS the most lags of a level (C)
 
-#ifndef DATA_T
-#define DATA_T uchar
-#endif
-#ifndef RING_T
-#define RING_T long
-#endif
-#ifndef ACC_T
-#define ACC_T long
-#endif
-#ifndef MT_LAG0
-#define MT_LAG0 0
-#endif
-#ifndef MT_LAGS
-#define MT_LAGS 16
-#endif
-#ifndef MT_ROWS
-#define MT_ROWS 1
-#endif
-#ifndef MT_WG
-#define MT_WG 64
-#endif
-#ifndef MT_WIDE
-#define MT_WIDE 0
-#endif
 
 // ring[(first + f) % rows][p] = frame f of the block at pixel pix[p], for f < count: one
 // work-item per pixel, its index read once.

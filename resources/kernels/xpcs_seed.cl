@@ -15,9 +15,6 @@ kernel void xpcs_naive(global const DATA_T* data, global const int* pixels,
 
 // ---- variant ordered: one work-group per (lag, bin), the seed's second kernel ----------
 
-#ifndef ORDERED_WG
-#define ORDERED_WG 128
-#endif
 
 // Sum of one value per work-item (ORDERED_WG, a power of two) through local memory.
 inline SUM_T xpcs_group_sum(local SUM_T* scratch, SUM_T value) {

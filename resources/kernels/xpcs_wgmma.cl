@@ -28,35 +28,20 @@
 // computed in plain C from local memory at the addresses its descriptors encode (offsets from
 // the ring there) and the copies made by ordinary loads and stores (PoCL in CI).
 
-#if defined(MMA_FLUSH_STEPS) && defined(MMA_WGMMA) && MMA_WGMMA
+#if MMA_WGMMA
 
 #if MMA_WM != 8 || MMA_WN != 1 || MMA_MI != 1 || MMA_NJ != 16
 #error "xpcs wgmma: two warpgroups of m64n128 (MMA_WM 8, MMA_WN 1, MMA_MI 1, MMA_NJ 16)"
-#endif
-#ifndef MMA_WG_KB
-#define MMA_WG_KB 32
-#endif
-#ifndef MMA_WG_STAGES
-#define MMA_WG_STAGES 5
-#endif
-#ifndef MMA_WG_INFLIGHT
-#define MMA_WG_INFLIGHT 1
 #endif
 #define MMA_WG_STEPS (MMA_WG_KB / 32)                     // k32 steps a block
 #define MMA_WG_AHEAD (MMA_WG_STAGES - 1 - MMA_WG_INFLIGHT) // blocks copied ahead
 #if MMA_KB % MMA_WG_KB || MMA_WG_KB % 32 || MMA_FLUSH_STEPS % MMA_WG_STEPS || MMA_WG_AHEAD < 1
 #error "xpcs wgmma: MMA_WG_KB 32 or 64, MMA_FLUSH_STEPS a multiple of its steps, 1+ block ahead"
 #endif
-#ifndef MMA_WG_SWIZZLE
-#define MMA_WG_SWIZZLE 1
-#endif
 // MMA_WG_GROUPS = 1: one warpgroup a work-group (128 work-items) holds two m64n128
 // accumulators, rows 0 .. 63 and 64 .. 127 of the tile, so that more work-groups, each with
 // its own ring of local memory, are resident on a multiprocessor (more copies in flight);
 // 2 (the default): two warpgroups of one accumulator each.
-#ifndef MMA_WG_GROUPS
-#define MMA_WG_GROUPS 2
-#endif
 #define MMA_WG_RB (2 / MMA_WG_GROUPS)                  // accumulators of a warpgroup
 #define MMA_WG_THREADS (128 * MMA_WG_GROUPS)           // work-items of a work-group
 #define MMA_WG_PIECES (MMA_WG_KB / 16)                 // 16-byte pieces of a row in a block
