@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
 #include "gpu/cluster/cluster_gpu.hpp"
+#include "gpu/cluster/recipes.hpp"
 
 namespace clscope::cluster {
 
@@ -98,6 +99,10 @@ std::vector<VariantEntry> ClusterAlgorithm::variants() const {
     return variantEntries();
 }
 
+std::vector<ProgramRecipe> ClusterAlgorithm::recipes() const {
+    return cluster::recipes();
+}
+
 std::shared_ptr<const AlgorithmInput> ClusterAlgorithm::read(const InputSources& sources,
                                                              const ParamSet& params) const {
     chargeCutOf(params); // a bad cut is a usage error before reading
@@ -115,7 +120,7 @@ std::shared_ptr<AlgorithmResult> ClusterAlgorithm::run(const RunRequest& request
     params.chargeCut = chargeCutOf(request.params);
     params.tuning = request.tuning;
     Result r = clusterDigis(request.device, request.variant, digisOf(request.input.get()), params,
-                            progress);
+                            progress, request.programs);
     auto result = std::make_shared<ClusterResult>(std::move(r));
     result->info.timings = result->clusters.timings;
     const auto& in = dynamic_cast<const ClusterInput&>(*request.input);

@@ -34,6 +34,9 @@ class ClusterAlgorithm : public Algorithm {
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
+    // cluster_group, cluster_sort, cluster_cmssw, cluster_unionfind, cluster_finish
+    // (gpu/cluster/recipes.hpp).
+    std::vector<ProgramRecipe> recipes() const override;
     std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                const ParamSet& params) const override;
     std::shared_ptr<AlgorithmResult> run(const RunRequest& request,

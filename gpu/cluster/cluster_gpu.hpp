@@ -4,6 +4,7 @@
 #pragma once
 #include "core/cluster/cluster.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/recipe.hpp"
 #include "gpu/variant.hpp"
 
 #include <map>
@@ -14,8 +15,10 @@ namespace clscope::cluster {
 // Run variant (cmssw, unionfind or cpu; "" = defaultVariant) on a device. Throws InputError
 // for bad digis, UsageError for an unknown variant, one the device cannot run or bad tuning,
 // DeviceError for device trouble, Cancelled when cancelled.
+// Its programs (gpu/cluster/recipes.hpp) are built with `programs` applied.
 Result clusterDigis(const DeviceInfo& device, const std::string& variant, const Digis& digis,
-                    const Params& params = {}, const Progress& progress = {});
+                    const Params& params = {}, const Progress& progress = {},
+                    const ProgramOverrides& programs = {});
 
 // cmssw on OpenCL devices, cpu on the host.
 std::string defaultVariant(const DeviceInfo& device);
@@ -23,9 +26,11 @@ std::string defaultVariant(const DeviceInfo& device);
 // The variant entries (cpu, cmssw, unionfind) with their device checks.
 std::vector<VariantEntry> variantEntries();
 
-// The OpenCL runs (gpu/cluster/runner.cpp): the -D tuning a device gets by default, and one run.
+// The OpenCL runs (gpu/cluster/runner.cpp): the tuning a device gets by default (values of the
+// programs' tunables), and one run.
 std::map<std::string, int> defaultTuning(const DeviceInfo& device);
 Result runOnDevice(const DeviceInfo& device, const std::string& variant, const Digis& digis,
-                   const Params& params, const Progress& progress);
+                   const Params& params, const Progress& progress,
+                   const ProgramOverrides& programs);
 
 } // namespace clscope::cluster

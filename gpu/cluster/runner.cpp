@@ -1,4 +1,5 @@
-// cluster on an OpenCL device. Every step is a labelled launch (ClSession::launch); kernel
+// cluster on an OpenCL device. Every step is a labelled launch (ClSession::launch) of a kernel of
+// a declared program (gpu/cluster/recipes.hpp), by its launch rule; kernel
 // time is the sum of the kernel records, from the digis on the device to the ids and sums on
 // the device (fills are recorded, not counted as kernels).
 //
@@ -36,7 +37,7 @@
 #include "core/cluster/digis.hpp"
 #include "core/errors.hpp"
 #include "gpu/cluster/cluster_gpu.hpp"
-#include "gpu/kernel_source.hpp"
+#include "gpu/cluster/recipes.hpp"
 #include "gpu/session.hpp"
 
 #include <algorithm>
@@ -46,8 +47,7 @@ namespace clscope::cluster {
 namespace {
 
 constexpr std::size_t moduleIds = 65536;
-constexpr std::size_t sumsStride = 14;   // SUMS_STRIDE of cluster_finish.cl
-constexpr std::size_t maxNeighbours = 5; // CMSSW_MAX_NEIGHBOURS of cluster_cmssw.cl
+constexpr std::size_t sumsStride = 14; // SUMS_STRIDE of cluster_finish.cl
 constexpr std::size_t cmsswFixedLocal = 2 * 2080 * 4 + (416 + 417) * 4 + 64; // bitmaps, columns
 constexpr std::size_t cmsswPerDigiLocal = 4 + 4 + 2 + 2 * maxNeighbours + 1;
 
@@ -56,60 +56,37 @@ template <class... Args> void setArgs(cl::Kernel& kernel, const Args&... args) {
     (kernel.setArg(index++, args), ...);
 }
 
-std::size_t roundUp(std::size_t v, std::size_t m) {
-    return (v + m - 1) / m * m;
-}
-
 // Every buffer of one run.
 struct Run {
-    explicit Run(ClSession& session) : s(session) {}
+    Run(ClSession& session, const ProgramOverrides& overrides, TunableValues tunables)
+        : s(session), programs(overrides), values(std::move(tunables)) {}
     ClSession& s;
-    std::map<std::string, int> tuning;
-    std::string options;
+    const ProgramOverrides& programs; // the run's (RunRequest::programs)
+    TunableValues values;             // of the run's programs: host values, tuning, then overrides
     cl_uint n = 0;
-    std::size_t wg = 0, digiWg = 0, groups = 0;
     cl::Buffer module, x, y, adc, id, moduleCount, moduleStart, active, totals;
     cl::Buffer countsAndTotals; // moduleCount and totals are two regions of it
     cl::Buffer sortedIndex, sortedPix, sortedAdc, sortedModule, root;
     cl::Buffer charge, rank, sums;
 
-    // Kernel `name` of resources/kernels/<file>.cl after common.cl, cluster_common.cl and, for
-    // the per-module kernels of cluster_sort.cl and cluster_cmssw.cl, cluster_steps.cl three
-    // times (its local, mixed and global copies).
-    cl::Kernel kernel(const std::string& file, const std::string& name) {
-        std::string source = kernelSource("common") + "\n" + kernelSource("cluster_common") + "\n";
-        if (file == "cluster_sort" || file == "cluster_cmssw") {
-            const std::string steps = kernelSource("cluster_steps");
-            struct Copy {
-                const char *name, *space, *scratch, *idx;
-            };
-            for (const Copy& c : {Copy{"local", "local", "local", "ushort"},
-                                  Copy{"mixed", "local", "global", "uint"},
-                                  Copy{"global", "global", "global", "uint"}})
-                source += std::string("#define SPACE ") + c.space + "\n#define SCRATCH " +
-                          c.scratch + "\n#define IDX " + c.idx + "\n#define STEP(f) f##_" + c.name +
-                          "\n" + steps +
-                          "\n#undef SPACE\n#undef SCRATCH\n#undef IDX\n#undef STEP\n";
-        }
-        source += kernelSource(file);
-        cl::Program program = s.device().program(source, "-cl-std=CL1.2 " + options);
-        return cl::Kernel(program, name.c_str());
+    std::size_t value(const std::string& name) const { return std::stoul(values.at(name)); }
+    // The program holding kernel `name` (gpu/cluster/recipes.hpp) as this run builds it.
+    ProgramRecipe recipe(const std::string& name) const {
+        return programs.apply(recipeOfKernel(name));
     }
-    void perDigi(cl::Kernel& k, const std::string& label) {
-        s.launch(k, label, {{roundUp(n, digiWg)}, {digiWg}});
+    cl::Kernel kernel(const std::string& name) { return s.kernel(recipe(name), values, name); }
+    // Launch kernel `name` over `extent` work-items by its program's launch rule.
+    void launch(cl::Kernel& k, const std::string& name, const std::string& label,
+                std::size_t extent) {
+        s.launch(k, label, recipe(name).shape(name, values, {extent}));
     }
-    void perModule(cl::Kernel& k, const std::string& label) {
-        s.launch(k, label, {{groups * wg}, {wg}});
+    void perDigi(cl::Kernel& k, const std::string& name, const std::string& label) {
+        launch(k, name, label, n);
+    }
+    void perModule(cl::Kernel& k, const std::string& name, const std::string& label) {
+        launch(k, name, label, value("CLUSTER_GROUPS") * value("CLUSTER_WG"));
     }
 };
-
-std::string optionsOf(const std::map<std::string, int>& tuning) {
-    std::string text;
-    for (const auto& [name, value] : tuning)
-        if (name != "CLUSTER_GROUPS" && name != "DIGI_WG")
-            text += " -D" + name + "=" + std::to_string(value);
-    return text;
-}
 
 // The tuning checked against the device: work-group sizes, local memory, caps >= 1.
 void checkTuning(const DeviceInfo& d, std::map<std::string, int>& t) {
@@ -143,22 +120,21 @@ void groupByModule(Run& r, const Digis& d, bool sort) {
     s.upload(r.y, d.y.data(), n * 2, "copy H->D digis");
     s.upload(r.adc, d.adc.data(), n * 2, "copy H->D digis");
     s.fill(r.countsAndTotals, moduleIds * 4 + 16, "cluster fill"); // one fill for both
-    cl::Kernel count = r.kernel("cluster_group", "cluster_count");
+    cl::Kernel count = r.kernel("cluster_count");
     setArgs(count, r.module, r.n, r.moduleCount, r.totals, r.id);
-    r.perDigi(count, "cluster count");
-    const std::size_t scanWg = std::size_t(r.tuning.at("SCAN_WG"));
-    cl::Kernel scan = r.kernel("cluster_group", "cluster_scan");
+    r.perDigi(count, "cluster_count", "cluster count");
+    cl::Kernel scan = r.kernel("cluster_scan");
     // Modules 0..totals[3]; totals[0] = valid digis, totals[1] = active modules.
     setArgs(scan, r.moduleCount, r.totals, r.moduleStart, r.active);
-    s.launch(scan, "cluster scan modules", {{scanWg}, {scanWg}});
-    cl::Kernel scatter = r.kernel("cluster_group", "cluster_scatter");
+    r.launch(scan, "cluster_scan", "cluster scan modules", r.value("SCAN_WG")); // one group
+    cl::Kernel scatter = r.kernel("cluster_scatter");
     setArgs(scatter, r.module, r.n, r.moduleStart, r.moduleCount, r.sortedIndex);
-    r.perDigi(scatter, "cluster scatter");
+    r.perDigi(scatter, "cluster_scatter", "cluster scatter");
     if (!sort) return;
-    cl::Kernel sortKernel = r.kernel("cluster_sort", "cluster_sort");
+    cl::Kernel sortKernel = r.kernel("cluster_sort");
     setArgs(sortKernel, r.moduleStart, r.active, r.totals, r.sortedIndex, r.module, r.x, r.y, r.adc,
             r.sortedPix, r.sortedAdc, r.sortedModule);
-    r.perModule(sortKernel, "cluster sort");
+    r.perModule(sortKernel, "cluster_sort", "cluster sort");
 }
 
 // cmssw: one work-group per module sorts it, clusters it and numbers its clusters after the
@@ -168,12 +144,12 @@ void cmsswRoots(Run& r, const ChargeCut& cut) {
     cl::Buffer order = r.s.allocate(n * 4, "cluster column order");
     cl::Buffer neighbours = r.s.allocate(n * 4 * maxNeighbours, "cluster neighbours");
     cl::Buffer counts = r.s.allocate(n, "cluster neighbour counts");
-    cl::Kernel k = r.kernel("cluster_cmssw", "cluster_cmssw");
+    cl::Kernel k = r.kernel("cluster_cmssw");
     setArgs(k, r.moduleStart, r.active, r.totals, r.sortedIndex, r.module, r.x, r.y, r.adc,
             r.sortedPix, r.sortedAdc, r.sortedModule, r.root, order, neighbours, counts, r.charge,
             r.rank, r.id, r.sums, cl_ulong(cut.threshold(0)),
             cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules));
-    r.perModule(k, "cluster cmssw");
+    r.perModule(k, "cluster_cmssw", "cluster cmssw");
 }
 
 // unionfind: hash table of the digis, lock-free union-find over neighbour pairs.
@@ -188,24 +164,24 @@ void unionfindRoots(Run& r) {
     cl::Buffer parent = r.s.allocate(n * 4, "cluster parents");
     r.s.fill(table, tableSize * 4, "cluster fill");
     r.s.fill(duplicate, n, "cluster fill");
-    cl::Kernel insert = r.kernel("cluster_unionfind", "cluster_uf_insert");
+    cl::Kernel insert = r.kernel("cluster_uf_insert");
     setArgs(insert, r.totals, r.sortedPix, r.sortedModule, table, mask, duplicate, parent);
-    r.perDigi(insert, "cluster uf insert");
-    cl::Kernel unite = r.kernel("cluster_unionfind", "cluster_uf_union");
+    r.perDigi(insert, "cluster_uf_insert", "cluster uf insert");
+    cl::Kernel unite = r.kernel("cluster_uf_union");
     setArgs(unite, r.totals, r.sortedPix, r.sortedModule, table, mask, duplicate, parent);
-    r.perDigi(unite, "cluster uf union");
-    cl::Kernel roots = r.kernel("cluster_unionfind", "cluster_uf_roots");
+    r.perDigi(unite, "cluster_uf_union", "cluster uf union");
+    cl::Kernel roots = r.kernel("cluster_uf_roots");
     setArgs(roots, r.totals, duplicate, parent, r.root);
-    r.perDigi(roots, "cluster uf roots");
+    r.perDigi(roots, "cluster_uf_roots", "cluster uf roots");
 }
 
 // Charge cut, numbering, ids and sums per module (unionfind; cmssw does it in its own kernel).
 void renumber(Run& r, const ChargeCut& cut) {
-    cl::Kernel k = r.kernel("cluster_finish", "cluster_renumber");
+    cl::Kernel k = r.kernel("cluster_renumber");
     setArgs(k, r.moduleStart, r.active, r.totals, r.root, r.sortedIndex, r.sortedPix, r.sortedAdc,
             r.charge, r.rank, r.id, r.sums, cl_ulong(cut.threshold(0)),
             cl_ulong(cut.threshold(phase1InnerModules)), cl_uint(phase1InnerModules));
-    r.perModule(k, "cluster renumber");
+    r.perModule(k, "cluster_renumber", "cluster renumber");
 }
 
 // One row of the device's sums (SUMS_STRIDE words, cluster_common.cl) as ClusterSums.
@@ -291,7 +267,8 @@ std::map<std::string, int> defaultTuning(const DeviceInfo& d) {
 }
 
 Result runOnDevice(const DeviceInfo& device, const std::string& variant, const Digis& digis,
-                   const Params& params, const Progress& progress) {
+                   const Params& params, const Progress& progress,
+                   const ProgramOverrides& programs) {
     checkDigis(digis);
     if (variant != "cmssw" && variant != "unionfind")
         throw UsageError("cluster: no OpenCL variant '" + variant + "'");
@@ -302,13 +279,8 @@ Result runOnDevice(const DeviceInfo& device, const std::string& variant, const D
     Result result;
     if (digis.size() > 0) {
         ClSession session(device);
-        Run run(session);
-        run.tuning = tuning;
-        run.options = optionsOf(tuning);
+        Run run(session, programs, programs.over(hostValues(tuning)));
         run.n = cl_uint(digis.size());
-        run.wg = std::size_t(tuning.at("CLUSTER_WG"));
-        run.digiWg = std::size_t(tuning.at("DIGI_WG"));
-        run.groups = std::size_t(tuning.at("CLUSTER_GROUPS"));
         try {
             allocate(run);
             groupByModule(run, digis, variant != "cmssw");

@@ -2,6 +2,7 @@
 #include "core/cluster/digis.hpp"
 #include "core/errors.hpp"
 #include "gpu/cluster/cluster_gpu.hpp"
+#include "gpu/cluster/recipes.hpp"
 
 #include <chrono>
 
@@ -27,6 +28,7 @@ VariantEntry entry(const std::string& id, const std::string& label, VariantKind 
     e.info.kind = kind;
     e.info.needs = needs;
     e.info.preferred = preferred;
+    e.info.programs = programsOf(id);
     if (kind == VariantKind::OpenCL) e.extraCheck = enoughLocalMemory;
     return e;
 }
@@ -49,7 +51,8 @@ std::string defaultVariant(const DeviceInfo& device) {
 }
 
 Result clusterDigis(const DeviceInfo& device, const std::string& variant, const Digis& digis,
-                    const Params& params, const Progress& progress) {
+                    const Params& params, const Progress& progress,
+                    const ProgramOverrides& programs) {
     const std::string id = variant.empty() ? defaultVariant(device) : variant;
     for (const VariantEntry& e : variantEntries()) {
         if (e.info.id != id) continue;
@@ -58,7 +61,7 @@ Result clusterDigis(const DeviceInfo& device, const std::string& variant, const 
             throw UsageError("cluster: variant " + id + " cannot run on " + device.spec + ": " +
                              support.reason);
         if (e.info.kind == VariantKind::OpenCL)
-            return runOnDevice(device, id, digis, params, progress);
+            return runOnDevice(device, id, digis, params, progress, programs);
         const auto start = std::chrono::steady_clock::now();
         Result r = clusterReference(digis, params, progress);
         TimingStats timings;

@@ -7,6 +7,7 @@
 #include "core/rbf/rbf_io.hpp"
 #include "core/rbf/synthetic.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
+#include "gpu/rbf/recipes.hpp"
 
 #include <cstdio>
 #include <random>
@@ -150,6 +151,10 @@ std::vector<VariantEntry> Algorithm::variants() const {
     return variantEntries();
 }
 
+std::vector<ProgramRecipe> Algorithm::recipes() const {
+    return rbf::recipes();
+}
+
 std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& sources,
                                                       const ParamSet& params) const {
     const DataLocation where = sources.locate(inputRoles().front());
@@ -174,7 +179,7 @@ std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
     if (in.origin) params.origin = in.origin;
     auto out = std::make_shared<RunResult>();
     out->result = evaluate(request.device, request.variant, withPlanes(in.problem, params.planes),
-                           params, progress);
+                           params, progress, request.programs);
     out->result.targetIndex = in.targetIndex;
     out->info.timings = out->result.timings.records();
     return out;

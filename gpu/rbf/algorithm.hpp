@@ -34,6 +34,8 @@ class Algorithm : public clscope::Algorithm {
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
+    // rbf_tiled, rbf_tiled_fast, rbf_seed, rbf_separable (gpu/rbf/recipes.hpp).
+    std::vector<ProgramRecipe> recipes() const override;
     std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                const ParamSet& params) const override;
     Support supports(const VariantEntry& variant, const DeviceInfo& device,

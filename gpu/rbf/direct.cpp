@@ -1,9 +1,11 @@
 // rbf direct variants: tiled / tiled-fast / fp64 (rbf_tiled.cl) and seed (rbf_seed.cl).
 #include "core/errors.hpp"
+#include "gpu/rbf/recipes.hpp"
 #include "gpu/rbf/runner.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace clscope::rbf {
 
@@ -37,12 +39,15 @@ PairScales pairScales(const Params& params, bool fast) {
 } // namespace
 
 void runTiled(DeviceRun& run, bool fast, std::size_t sourcePad, const Progress& progress) {
-    const std::size_t wg = run.tuning.at("RBF_WG"), perGroup = wg * run.tuning.at("RBF_TPW");
+    const ProgramRecipe recipe = runRecipe(run, fast ? tiledFastProgram : tiledProgram);
+    const TunableValues values = recipe.resolve(run.values);
+    const std::size_t wg = std::stoul(values.at("RBF_WG"));
+    const std::size_t perGroup = wg * std::stoul(values.at("RBF_TPW"));
     const std::size_t m = run.problem.targetCount(), groups = (m + perGroup - 1) / perGroup;
     const std::size_t step = std::max<std::size_t>(1, interactionsPerLaunch(run.session.info()) /
                                                           (perGroup * sourcePad));
     const PairScales s = pairScales(run.params, fast);
-    cl::Kernel k = directKernel(run, "rbf_tiled", "rbf_tiled");
+    cl::Kernel k = run.session.kernel(recipe, values, "rbf_tiled");
     k.setArg(0, run.sources), k.setArg(1, run.sourcesIm);
     k.setArg(2, static_cast<cl_uint>(run.problem.sourceCount()));
     k.setArg(3, run.targets), k.setArg(4, static_cast<cl_uint>(m));
@@ -55,7 +60,7 @@ void runTiled(DeviceRun& run, bool fast, std::size_t sourcePad, const Progress& 
     for (std::size_t first = 0; first < groups; first += step) {
         const std::size_t count = std::min(step, groups - first);
         k.setArg(11, static_cast<cl_uint>(first));
-        run.session.launch(k, "rbf tiled", {{count * wg}, {wg}});
+        run.session.launch(k, "rbf tiled", recipe.shape("rbf_tiled", values, {count * perGroup}));
         if (groups > step) { // several launches: report between them
             run.session.finish();
             progress.report(0.95 * static_cast<double>(first + count) / groups);
@@ -67,26 +72,24 @@ void runTiled(DeviceRun& run, bool fast, std::size_t sourcePad, const Progress& 
 // The seed kernel's group is SEED_SX x N; when the compiled kernel allows fewer work-items than
 // that (registers: NVIDIA reports 256 for it), fewer targets per group: SEED_SX halves until
 // SEED_SX x N fits. Same sums, one pair per work-item still.
-cl::Kernel seedKernel(DeviceRun& run, std::size_t& sx, std::size_t n) {
+cl::Kernel seedKernel(DeviceRun& run, const ProgramRecipe& recipe, TunableValues& values,
+                      std::size_t n) {
     for (;;) {
-        cl::Kernel k = directKernel(run, "rbf_seed", "rbf_seed");
+        cl::Kernel k = run.session.kernel(recipe, values, "rbf_seed");
+        const std::size_t sx = std::stoul(values.at("SEED_SX"));
         const std::size_t limit =
             k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(run.session.device().device());
         if (sx * n <= limit || sx == 1) return k;
-        const std::string from = "-DSEED_SX=" + std::to_string(sx);
-        sx /= 2;
-        const std::size_t at = run.options.find(from);
-        if (at == std::string::npos)
-            return k; // options do not carry it: let the launch check say why
-        run.options.replace(at, from.size(), "-DSEED_SX=" + std::to_string(sx));
+        values["SEED_SX"] = std::to_string(sx / 2);
     }
 }
 
 void runSeed(DeviceRun& run) {
-    std::size_t sx = run.tuning.at("SEED_SX");
+    const ProgramRecipe recipe = runRecipe(run, seedProgram);
+    TunableValues values = recipe.resolve(run.values);
     const std::size_t n = run.problem.sourceCount();
     const PairScales s = pairScales(run.params, false);
-    cl::Kernel k = seedKernel(run, sx, n);
+    cl::Kernel k = seedKernel(run, recipe, values, n);
     k.setArg(0, run.sources), k.setArg(1, run.sourcesIm), k.setArg(2, run.targets);
     k.setArg(3, static_cast<cl_uint>(run.problem.targetCount()));
     k.setArg(4, static_cast<cl_uint>(run.problem.targets.planes));
@@ -94,7 +97,8 @@ void runSeed(DeviceRun& run) {
     setReal(k, 6, s.scale, run.useDouble), setReal(k, 7, s.k, run.useDouble);
     k.setArg(8, run.out);
     setReal4(k, 9, run.origin, run.useDouble);
-    run.session.launch(k, "rbf seed", {{run.problem.targetCount(), n}, {sx, n}});
+    run.session.launch(k, "rbf seed",
+                       recipe.shape("rbf_seed", values, {run.problem.targetCount(), n}));
 }
 
 } // namespace clscope::rbf

@@ -4,6 +4,7 @@
 #pragma once
 #include "core/rbf/rbf.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/recipe.hpp"
 #include "gpu/variant.hpp"
 
 #include <string>
@@ -27,17 +28,19 @@ double tolerance(const std::string& variant, Kernel kernel);
 // tiled on OpenCL devices, cpu on the host.
 std::string defaultVariant(const DeviceInfo& device);
 
-// Run a variant ("" = defaultVariant). Throws InputError for bad problems, UsageError for an
-// unknown variant or one that cannot run here (with the reason), DeviceError for device
-// trouble, Cancelled when cancelled.
+// Run a variant ("" = defaultVariant), its programs (gpu/rbf/recipes.hpp) built with `programs`
+// applied. Throws InputError for bad problems, UsageError for an unknown variant or one that
+// cannot run here (with the reason), DeviceError for device trouble, Cancelled when cancelled.
 Result evaluate(const DeviceInfo& device, const std::string& variant, const Problem& problem,
-                const Params& params = {}, const Progress& progress = {});
+                const Params& params = {}, const Progress& progress = {},
+                const ProgramOverrides& programs = {});
 
 // The centre of the bounding box of sources and targets (plane targets: the unit cube): where
 // the OpenCL variants put the origin unless Params::origin says otherwise.
 std::array<double, 3> centreOf(const Problem& problem);
 
-// The default -D tuning of an OpenCL variant on a device (params.tuning overrides it).
+// The default tuning of an OpenCL variant on a device (params.tuning overrides it): values of
+// the tunables of its program (gpu/rbf/recipes.hpp).
 std::map<std::string, int> defaultTuning(const std::string& variant, const DeviceInfo& device);
 
 // The registry entries of every variant (device checks only; supports() adds the problem's).

@@ -2,11 +2,9 @@
 #include "gpu/rbf/runner.hpp"
 
 #include "gpu/rbf/rbf_gpu.hpp"
-
-#include "gpu/kernel_source.hpp"
+#include "gpu/rbf/recipes.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace clscope::rbf {
 
@@ -66,22 +64,8 @@ cl::Buffer uploadReals(DeviceRun& run, const std::vector<double>& values, const 
 
 } // namespace
 
-std::string pairOptions(const Problem& problem, const Params& params, bool useDouble, bool fast,
-                        const Tuning& tuning) {
-    std::string s = "-DRBF_KERNEL=" + std::to_string(static_cast<int>(params.kernel)) +
-                    " -DRBF_COMPLEX_W=" + std::to_string(problem.complexWeights ? 1 : 0) +
-                    " -DRBF_DOUBLE=" + std::to_string(useDouble ? 1 : 0) +
-                    " -DRBF_FAST=" + std::to_string(fast ? 1 : 0);
-    if (fast) s += " -cl-denorms-are-zero"; // flush-to-zero native functions (no denormal fixup)
-    for (const auto& [name, value] : tuning)
-        s += " -D" + name + "=" + std::to_string(value);
-    return s;
-}
-
-cl::Kernel directKernel(DeviceRun& run, const std::string& file, const std::string& name) {
-    const std::string source =
-        kernelSource("common") + "\n" + kernelSource("rbf_pairs") + "\n" + kernelSource(file);
-    return cl::Kernel(run.session.device().program(source, run.options), name.c_str());
+ProgramRecipe runRecipe(const DeviceRun& run, const std::string& program) {
+    return run.programs.apply(recipeOf(program));
 }
 
 std::size_t prepareBuffers(DeviceRun& run, std::size_t multiple) {

@@ -1,5 +1,5 @@
 // The device side shared by the rbf OpenCL variants (internal to gpu/rbf): sources, targets
-// and output buffers in float or double, programs of rbf_pairs.cl + a variant's file, and the
+// and output buffers in float or double, the run's programs (gpu/rbf/recipes.hpp), and the
 // launches of each variant.
 #pragma once
 #include "core/rbf/rbf.hpp"
@@ -23,22 +23,20 @@ struct DeviceRun {
     bool useDouble = false; // real = double (fp64), else float
     bool complexOut = false;
     Tuning tuning;
-    std::string options;  // -D flags of the run's kernels
-    cl::Buffer sources;   // (x, y, z, re c) per source, padded with zero weights
-    cl::Buffer sourcesIm; // im c per source (a one-element dummy for real weights)
-    cl::Buffer targets;   // (M,3) for explicit targets (a dummy for planes)
-    cl::Buffer out;       // M or 2M reals
+    ProgramOverrides programs; // the run's (RunRequest::programs)
+    TunableValues values;      // of the run's programs: host values, tuning, then overrides
+    cl::Buffer sources;        // (x, y, z, re c) per source, padded with zero weights
+    cl::Buffer sourcesIm;      // im c per source (a one-element dummy for real weights)
+    cl::Buffer targets;        // (M,3) for explicit targets (a dummy for planes)
+    cl::Buffer out;            // M or 2M reals
     // Direct variants: positions on the device are relative to this centre of the data.
     bool centred = false;
     std::array<double, 3> origin{0, 0, 0};
     std::size_t realBytes() const { return useDouble ? 8 : 4; }
 };
 
-// -D options of the direct kernels: kernel type, complex weights, double, fast maths, tuning.
-std::string pairOptions(const Problem& problem, const Params& params, bool useDouble, bool fast,
-                        const Tuning& tuning);
-// A kernel of common.cl + rbf_pairs.cl + <file>.cl built with the run's options.
-cl::Kernel directKernel(DeviceRun& run, const std::string& file, const std::string& name);
+// The recipe of a program (gpu/rbf/recipes.hpp) as this run builds it (its overrides applied).
+ProgramRecipe runRecipe(const DeviceRun& run, const std::string& program);
 
 // Upload sources padded to a multiple of `multiple` (zero weights) and the targets; allocate
 // the output. Returns the padded source count.

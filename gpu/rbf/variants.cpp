@@ -2,6 +2,7 @@
 // and evaluate(), the dispatcher over them.
 #include "core/errors.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
+#include "gpu/rbf/recipes.hpp"
 #include "gpu/rbf/runner.hpp"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
 
 namespace clscope::rbf {
 
@@ -135,7 +137,7 @@ std::vector<VariantEntry> variantEntries() {
         DeviceInfo gpu;
         gpu.type = "GPU";
         VariantEntry e{{"rbf", id, label, kind, needs,
-                        nlohmann::json(defaultTuning(id, gpu)).dump(), preferred},
+                        nlohmann::json(defaultTuning(id, gpu)).dump(), preferred, programsOf(id)},
                        {}};
         if (id == "fp64") e.extraCheck = needsFp64;
         return e;
@@ -174,7 +176,8 @@ Support supports(const std::string& variant, const DeviceInfo& device, const Pro
 namespace {
 
 Result runOnDevice(const DeviceInfo& device, const std::string& id, const Problem& problem,
-                   const Params& params, const Progress& progress) {
+                   const Params& params, const Progress& progress,
+                   const ProgramOverrides& programs) {
     ClSession session(device);
     DeviceRun run(session, problem, params, id == "fp64");
     run.tuning = defaultTuning(id, device);
@@ -186,11 +189,12 @@ Result runOnDevice(const DeviceInfo& device, const std::string& id, const Proble
     for (const auto& [name, value] : params.tuning)
         run.tuning[name] = value;
     run.centred = id != "separable";
-    run.options = pairOptions(problem, params, run.useDouble, id == "tiled-fast", run.tuning);
+    run.programs = programs;
+    run.values = programs.over(hostValues(problem, params, run.useDouble, run.tuning));
     Result result;
     try {
         const std::size_t sourcePad =
-            prepareBuffers(run, isDirect(id) ? run.tuning.at("RBF_WG") : 1);
+            prepareBuffers(run, isDirect(id) ? std::stoul(run.values.at("RBF_WG")) : 1);
         if (problem.targetCount() && problem.sourceCount()) {
             if (isDirect(id))
                 runTiled(run, id == "tiled-fast", sourcePad, progress);
@@ -228,7 +232,7 @@ void checkSample(const Problem& problem, const Params& params, Result& result) {
 } // namespace
 
 Result evaluate(const DeviceInfo& device, const std::string& variant, const Problem& problem,
-                const Params& params, const Progress& progress) {
+                const Params& params, const Progress& progress, const ProgramOverrides& programs) {
     std::string id = variant.empty() ? defaultVariant(device) : variant;
     // No variant named: fp64 where the float ones cannot hold the problem (floatRange).
     if (variant.empty() && id != "cpu" && !supports(id, device, &problem, &params).ok) id = "fp64";
@@ -240,7 +244,7 @@ Result evaluate(const DeviceInfo& device, const std::string& variant, const Prob
     if (const Support s = supports(id, device, &problem, &params); !s.ok)
         throw UsageError("rbf variant '" + id + "' cannot run on " + device.spec + ": " + s.reason);
     if (id == "cpu") return evaluateCpu(problem, params, progress);
-    Result result = runOnDevice(device, id, problem, params, progress);
+    Result result = runOnDevice(device, id, problem, params, progress, programs);
     result.device = device.spec + " (" + device.name + ")";
     result.variant = id;
     result.kernel = params.kernel;

@@ -9,9 +9,6 @@
 // a larger one of up to ARENA_WORDS / 2 (about 2.6 CMSSW_LOCAL_CAP) sorts and keeps its pixels
 // and labels in local memory, its column order and neighbour lists in global scratch (mixed);
 // a larger one still, all in global scratch: the same launch takes every path.
-#ifndef CMSSW_LOCAL_CAP
-#define CMSSW_LOCAL_CAP 1024
-#endif
 #define BITMAP_WORDS (CLUSTER_SIZE_X * CLUSTER_SIZE_Y / 32)
 // Words of the local arena: per digi a pixel, a label, an order entry, the neighbours, a count.
 #define ARENA_WORDS ((CMSSW_LOCAL_CAP * (4 + 4 + 2 + 2 * CMSSW_MAX_NEIGHBOURS + 1) + 3) / 4)

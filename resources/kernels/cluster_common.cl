@@ -1,15 +1,10 @@
-// cluster: helpers shared by the cluster_*.cl kernels (prepended to each of them by
-// gpu/cluster/runner.cpp, after common.cl).
-#ifndef CLUSTER_INVALID
-#define CLUSTER_INVALID 65534 // module id of an invalid digi
-#endif
-#ifndef CLUSTER_WG
-#define CLUSTER_WG 256 // work-group size of the one-group-per-module kernels
-#endif
+// cluster: helpers shared by the cluster_*.cl kernels (prepended to each of them, after
+// common.cl). Every tunable (CLUSTER_INVALID, CLUSTER_WG, ...) is passed by the host: declared
+// with its meaning in gpu/cluster/recipes.cpp.
 // The per-module kernels declare their work-group size where CLUSTER_REQD_WG is 1 (GPUs: the
 // NVIDIA compiler makes cluster_sort ~25 % faster with it; PoCL 3.1 spun forever in
 // cluster_cmssw with it in the sanitizer build, so the host leaves it off on CPUs).
-#if defined(CLUSTER_REQD_WG) && CLUSTER_REQD_WG
+#if CLUSTER_REQD_WG
 #define PER_MODULE_KERNEL __attribute__((reqd_work_group_size(CLUSTER_WG, 1, 1))) kernel
 #else
 #define PER_MODULE_KERNEL kernel
@@ -24,9 +19,6 @@ inline uint pix_y(uint pix) { return pix >> 8; }
 // 64-bit sums (a ulong, or in a row of sums two words lo, hi): with 64-bit atomics one atomic
 // whose result is not used (NVIDIA issues it without waiting); else the 32-bit adder whose add
 // wraps the low word carries. CLUSTER_ATOM64=0 forces the 32-bit pair.
-#ifndef CLUSTER_ATOM64
-#define CLUSTER_ATOM64 1
-#endif
 #ifndef __ENDIAN_LITTLE__
 #error "cluster: the 64-bit sums assume a little-endian device"
 #endif

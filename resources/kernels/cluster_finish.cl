@@ -3,9 +3,6 @@
 // roots), ids and per-cluster integer sums per module (renumber_module, cluster_common.cl).
 // The layout of the sums: SUMS_STRIDE in cluster_common.cl.
 
-#ifndef RENUMBER_ROWS
-#define RENUMBER_ROWS 384 // 21 KiB of local memory
-#endif
 
 // One work-group per module (grid-stride over the active modules). The cmssw variant does the
 // same inside its own kernel.

@@ -1,16 +1,10 @@
 // cluster: grouping the digis by module on the device (a counting sort), then each module's
 // digis sorted by input index, so that a module's positions follow the input order and the
 // lowest position of a cluster is its lowest digi.
-#ifndef SCAN_WG
-#define SCAN_WG 256
-#endif
 
 // Digis arrive mostly grouped by module (as detectors read them out): a run of equal module ids
 // within an aligned block of CLUSTER_RUN digis is counted by its first digi with one atomic,
 // instead of one atomic per digi on the same address (any order stays correct: runs of one).
-#ifndef CLUSTER_RUN
-#define CLUSTER_RUN 32
-#endif
 inline uint cluster_run(global const ushort* module, uint n, uint i) {
     const ushort m = module[i];
     if (i % CLUSTER_RUN != 0 && module[i - 1] == m) return 0; // not the run's first digi
@@ -45,9 +39,6 @@ kernel void cluster_count(global const ushort* module, uint n, global uint* modu
 // module id + 1); totals[0] = the sum (valid digis), totals[1] = the active modules. The counts
 // go through local memory a tile of SCAN_WG * SCAN_PER at a time (coalesced loads and stores);
 // within a tile each work-item scans a contiguous run of SCAN_PER.
-#ifndef SCAN_PER
-#define SCAN_PER 16
-#endif
 kernel void cluster_scan(global const uint* count, global uint* totals, global uint* start,
                          global ushort* active) {
     local uint tile[SCAN_WG * SCAN_PER], sums[SCAN_WG], nonzero[SCAN_WG];

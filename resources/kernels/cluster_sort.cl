@@ -1,7 +1,4 @@
 // cluster: each module's digis sorted by input index after the grouping of cluster_group.cl.
-#ifndef SORT_LOCAL_CAP
-#define SORT_LOCAL_CAP 2048
-#endif
 
 // One work-group per module (grid-stride over the active modules): sort the module's input
 // indices (in local memory up to SORT_LOCAL_CAP digis, else in place in global memory), then

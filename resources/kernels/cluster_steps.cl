@@ -1,13 +1,11 @@
-// cluster: the per-module steps of a work-group, written once and compiled three times by
-// gpu/cluster/runner.cpp: SPACE holds the keys, pixels and labels, SCRATCH the column order,
+// cluster: the per-module steps of a work-group, written once and compiled three times in a
+// program (gpu/cluster/recipes.cpp), each after its prelude cluster_steps_<copy>.cl: SPACE holds the keys, pixels and labels, SCRATCH the column order,
 // neighbour lists and counts: local/local (a module that fits in local memory, positions as
 // ushort), local/global ("mixed": pixels and labels local, the rest in global scratch, positions
 // as uint) and global/global (a larger module). STEP(name) gives each copy its own name
 // (name_local, name_mixed, name_global), so one kernel launch takes every path, choosing per
-// module. Needs SPACE, SCRATCH, IDX and STEP defined before it.
-#ifndef CMSSW_MAX_NEIGHBOURS
-#define CMSSW_MAX_NEIGHBOURS 5 // forward 8-neighbours of a pixel without duplicates
-#endif
+// module. Needs SPACE, SCRATCH, IDX and STEP defined before it (its prelude); undefines them at
+// its end for the next copy.
 
 // Ascending bitonic sort of keys[0..n) (positions >= n act as +infinity, never touched):
 // every comparator ascending, the first step of each stage flipped. Spans are powers of two:
@@ -162,3 +160,7 @@ void STEP(cluster_module)(SPACE const uint* pix, uint n, uint start, SPACE int* 
         rootOut[start + p] = label[p] >= 0 ? (int)start + label[p] : -1;
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
+#undef SPACE
+#undef SCRATCH
+#undef IDX
+#undef STEP

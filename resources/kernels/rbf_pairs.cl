@@ -1,23 +1,12 @@
 // rbf: what every direct rbf kernel shares (prepended by the host to rbf_tiled.cl and
 // rbf_seed.cl): the real type, targets (explicit or the seed's planes), the pair function
-// g(x, y) c and compensated accumulation. Options (set by the host, defaults here):
+// g(x, y) c and compensated accumulation. Tunables (every one passed by the host, declared in
+// gpu/rbf/recipes.cpp):
 //   RBF_KERNEL     0 Gaussian exp(-r^2/(2 sigma^2)), 1 Laplace 1/(4 pi r), 2 Helmholtz e^{ikr}/(4 pi r)
 //   RBF_COMPLEX_W  1: complex weights (a second array of imaginary parts)
 //   RBF_DOUBLE     1: double throughout (needs cl_khr_fp64)
 //   RBF_FAST       1: native_exp2 / native_rsqrt / native_sin / native_cos; Gaussian with
 //                  coordinates pre-scaled so that the exponent is -r^2 in base 2
-#ifndef RBF_KERNEL
-#define RBF_KERNEL 0
-#endif
-#ifndef RBF_COMPLEX_W
-#define RBF_COMPLEX_W 0
-#endif
-#ifndef RBF_DOUBLE
-#define RBF_DOUBLE 0
-#endif
-#ifndef RBF_FAST
-#define RBF_FAST 0
-#endif
 #define RBF_COMPLEX_OUT (RBF_KERNEL == 2 || RBF_COMPLEX_W)
 
 #if RBF_DOUBLE

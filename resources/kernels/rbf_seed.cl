@@ -3,13 +3,7 @@
 // group's SEED_SX targets, the first row all SEED_N sources into local memory; every
 // work-item writes its term into a local SEED_SX x SEED_N table, and the first column sums its
 // row. SEED_N is the source count (set by the host), so N is limited by the work-group size.
-#ifndef SEED_SX
-#define SEED_SX 16
-#endif
-#ifndef SEED_N
-#define SEED_N 50
-#endif
-
+// Tunables: gpu/rbf/recipes.cpp.
 __kernel __attribute__((reqd_work_group_size(SEED_SX, SEED_N, 1))) void
 rbf_seed(__global const real4* sources, __global const real* sourcesIm,
          __global const real* targets, uint targetCount, uint planes, real step, real scale,

@@ -5,19 +5,8 @@
 //   A_p[i,s] = exp(-((a_i - s_u)^2 + s_w^2) scale) c_s,  B_p[j,s] = exp(-(b_j - s_v)^2 scale),
 // so F_p = A_p B_p^T: 2 n N exponentials per plane instead of n^2 N. fp32 throughout; the
 // sum over sources is compensated per SEP_KT-source tile. Tuning: SEP_TS (work-group side),
-// SEP_WPT (outputs per work-item side), SEP_KT (sources per local tile).
-#ifndef SEP_TS
-#define SEP_TS 16
-#endif
-#ifndef SEP_WPT
-#define SEP_WPT 4
-#endif
-#ifndef SEP_KT
-#define SEP_KT 16
-#endif
-#ifndef RBF_COMPLEX_W
-#define RBF_COMPLEX_W 0
-#endif
+// SEP_WPT (outputs per work-item side), SEP_KT (sources per local tile); all passed by the host
+// (gpu/rbf/recipes.cpp).
 #define SEP_TILE (SEP_TS * SEP_WPT)
 #define SEP_COMPONENTS (RBF_COMPLEX_W ? 2 : 1)
 

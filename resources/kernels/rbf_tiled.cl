@@ -1,16 +1,8 @@
 // rbf variants tiled, tiled-fast and fp64 (rbf_pairs.cl prepended): a work-item holds
 // RBF_TPW targets in registers; the work-group stages RBF_WG sources at a time through local
 // memory and every work-item adds them to its targets. Each tile's fp32 partial sums go into
-// a compensated total. Tuning: RBF_WG (work-group size = sources per tile), RBF_TPW, RBF_UNROLL.
-#ifndef RBF_WG
-#define RBF_WG 128
-#endif
-#ifndef RBF_TPW
-#define RBF_TPW 4
-#endif
-#ifndef RBF_UNROLL
-#define RBF_UNROLL 4
-#endif
+// a compensated total. Tuning: RBF_WG (work-group size = sources per tile), RBF_TPW, RBF_UNROLL
+// (passed by the host, gpu/rbf/recipes.cpp).
 
 // Source j of the tile added to the partial sums of the work-item's targets.
 inline void rbf_tile_step(const real4* t, rbf_val* part, __local const real4* tile,
