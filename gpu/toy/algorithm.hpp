@@ -26,6 +26,7 @@ class FrameSums : public Algorithm {
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
+    std::vector<ProgramRecipe> recipes() const override;
     std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                const ParamSet& params) const override;
     std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
@@ -48,5 +49,8 @@ class FrameSums : public Algorithm {
 nlohmann::json provenanceOf(const InputSources& sources);
 
 std::shared_ptr<FrameSumsInput> makeFrameSumsInput(Array frames);
+
+// The program of the `ocl` variant (resources/kernels/toy_frame_sums.cl).
+ProgramRecipe frameSumsRecipe();
 
 } // namespace clscope::toy
