@@ -6,13 +6,14 @@
 // host code, checked against the reference and timed beside the variant it came from. Each
 // row runs in a worker process (`lab-worker JOB`, hidden) that the lab kills when it stays
 // silent for --kernel-timeout seconds. Generic: the algorithm's declarations say everything.
-#include "app/cli/commands.hpp"
+#include "app/cli/cli_lab.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "gpu/lab/contained.hpp"
 #include "gpu/lab/lab_plan.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>

@@ -4,7 +4,7 @@
 // run's values), and tells the lab on descriptor 3 each phase it starts ("phase ...") and then
 // its row ("row {json}"); errors become the row's failure. The lab kills it when it stays silent
 // too long (cli_lab.cpp).
-#include "app/cli/commands.hpp"
+#include "app/cli/cli_lab.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "gpu/lab/contained.hpp"

@@ -1,6 +1,6 @@
 // clscope-cli's whole flow as a function (the executable and the tests call it). Exit codes:
 // 0 done, 2 usage, 3 bad input, 4 device error.
-#include "app/cli/commands.hpp"
+#include "app/cli/cli_lab.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/temp_file.hpp"

@@ -27,14 +27,5 @@ struct StreamBenchArgs {
 };
 void runStreamBench(StreamBenchArgs a);
 void addBatchCommand(CLI::App& app, Action& action);
-// The kernel lab (cli_lab.cpp) and its hidden worker (cli_lab_worker.cpp).
-void addLabCommand(CLI::App& app, Action& action);
-void addLabWorkerCommand(CLI::App& app, Action& action);
-
-// Thrown by an action that ends with an exit code of its own after reporting (lab: 1, a check
-// failed; 4, a build failed or a kernel did not finish).
-struct CommandExit {
-    int code;
-};
 
 } // namespace clscope::cli

@@ -51,6 +51,9 @@ LabPlan::LabPlan(const Algorithm& algorithm, const LabOptions& o)
     if (o.from.empty()) throw UsageError("lab: --from VARIANT is required");
     if (o.repeat < 1) throw UsageError("lab: --repeat must be at least 1");
     if (!(o.kernelTimeout > 0)) throw UsageError("lab: --kernel-timeout must be positive");
+    const auto sizes = algorithm.benchSizes();
+    if (o.input.empty() && std::find(sizes.begin(), sizes.end(), o.size) == sizes.end())
+        throw UsageError("lab " + algorithm.id() + ": no size '" + o.size + "'");
     if (isUserVariantId(o.from)) {
         const UserVariant user = loadUserVariant(algorithm.id(), o.from);
         base_ = user.base, program_ = user.program, start_ = fork_ = user.overrides();
