@@ -53,7 +53,7 @@ std::string sha256Hex(std::string_view bytes) {
     for (; done + 64 <= bytes.size(); done += 64)
         compress(h, reinterpret_cast<const unsigned char*>(bytes.data() + done));
     unsigned char tail[128] = {};
-    const std::size_t rest = bytes.size() - done;
+    const std::size_t rest = (bytes.size() - done) & 63; // below 64 by the loop above
     for (std::size_t i = 0; i < rest; ++i)
         tail[i] = static_cast<unsigned char>(bytes[done + i]);
     tail[rest] = 0x80;
