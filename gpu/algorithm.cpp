@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
+#include "gpu/lab/user_variants.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -56,6 +57,13 @@ Support Algorithm::supports(const VariantEntry& variant, const DeviceInfo& devic
 }
 
 VariantEntry Algorithm::variant(const std::string& id) const {
+    if (isUserVariantId(id)) { // the base variant's entry, under the user's id
+        const UserVariant user = loadUserVariant(this->id(), id);
+        VariantEntry entry = variant(user.base);
+        entry.info.label = "user's fork of " + user.base + " (" + user.program + ")";
+        entry.info.id = user.id(), entry.info.preferred = false;
+        return entry;
+    }
     std::string ids;
     for (const VariantEntry& v : variants()) {
         if (v.info.id == id) return v;
@@ -123,9 +131,22 @@ std::string noVariantRuns(const Algorithm& algorithm, const RunRequest& request)
 
 } // namespace
 
+// A user variant runs as its base variant with its program and tunables; overrides the
+// request already carries (the lab's) win over the saved ones.
+static void useUserVariant(const Algorithm& algorithm, RunRequest& request) {
+    const UserVariant user = loadUserVariant(algorithm.id(), request.variant);
+    ProgramOverrides programs = user.overrides();
+    programs.values = request.programs.over(programs.values);
+    for (const auto& [name, text] : request.programs.sources)
+        programs.sources[name] = text;
+    request.variant = user.base, request.programs = std::move(programs);
+}
+
 std::shared_ptr<AlgorithmResult> runAlgorithm(const Algorithm& algorithm, RunRequest request,
                                               const Progress& progress) {
     if (!request.input) throw UsageError(algorithm.id() + ": no input to run on");
+    const std::string asked = request.variant;
+    if (isUserVariantId(asked)) useUserVariant(algorithm, request);
     const bool chosenHere = request.variant.empty();
     if (chosenHere)
         request.variant =
@@ -144,12 +165,15 @@ std::shared_ptr<AlgorithmResult> runAlgorithm(const Algorithm& algorithm, RunReq
     const std::chrono::duration<double, std::milli> wall = std::chrono::steady_clock::now() - start;
     RunInfo& info = result->info;
     info.algorithm = algorithm.id();
-    info.variant = request.variant;
+    info.variant = isUserVariantId(asked) ? asked : request.variant;
     info.device = request.device.spec;
     info.deviceName = request.device.name;
     info.wallMs = wall.count();
     info.kernelMs = kernelTotalMs(info.timings);
-    info.parametersJson = parametersJson(request.params, request.input->provenance, request.tuning);
+    nlohmann::json provenance = nlohmann::json::parse(
+        parametersJson(request.params, request.input->provenance, request.tuning));
+    if (!request.programs.values.empty()) provenance["tunables"] = request.programs.values;
+    info.parametersJson = provenance.dump();
     progress.report(1.0);
     return result;
 }

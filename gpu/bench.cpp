@@ -19,6 +19,8 @@ std::vector<std::string> chosenVariants(const Algorithm& algorithm,
     for (const VariantEntry& v : algorithm.variants())
         if (wanted.empty() || std::find(wanted.begin(), wanted.end(), v.info.id) != wanted.end())
             out.push_back(v.info.id);
+    for (const std::string& id : wanted) // user variants (user:NAME), as asked
+        if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
     return out;
 }
 

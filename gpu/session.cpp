@@ -302,6 +302,26 @@ void ClSession::launch(cl::Kernel& kernel, const std::string& label, const Launc
     }
 }
 
+namespace {
+
+// CLSCOPE_POISON_BUFFERS=1 (the kernel lab's runs): every buffer handed out is filled with 0xFF
+// bytes (NaN as float or double, -1 or the largest value as an integer), so a kernel that leaves
+// an output unwritten cannot pass on what a previous run left there.
+cl::Buffer poisoned(ClSession& session, cl::Buffer buffer, std::size_t bytes) {
+    const char* mode = std::getenv("CLSCOPE_POISON_BUFFERS");
+    if (!mode || std::string(mode) != "1") return buffer;
+    try {
+        cl::Event event;
+        session.queue().enqueueFillBuffer(buffer, cl_uchar(0xFF), 0, bytes, nullptr, &event);
+        session.record(event, "poison buffer");
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "poisoning a buffer", session.info());
+    }
+    return buffer;
+}
+
+} // namespace
+
 cl::Buffer ClSession::allocate(std::size_t bytes, const std::string& what, cl_mem_flags flags) {
     if (bytes > info().maxAllocBytes)
         throw DeviceError("buffer '" + what + "' of " + std::to_string(bytes >> 20) +
@@ -309,14 +329,14 @@ cl::Buffer ClSession::allocate(std::size_t bytes, const std::string& what, cl_me
                           std::to_string(info().maxAllocBytes >> 20) + " MiB on " + info().spec +
                           " (" + info().name + ")");
     const std::size_t size = std::max<std::size_t>(bytes, 1);
-    if (!device_->buffers().enabled()) return newBuffer(size, what, flags);
+    if (!device_->buffers().enabled()) return poisoned(*this, newBuffer(size, what, flags), size);
     cl::Buffer buffer = reusedBuffer(size, flags);
     if (!buffer.get()) {
         spares_.clear(); // their memory for the new buffer
         buffer = newBuffer(size, what, flags);
     }
     allocated_.push_back({buffer, size, flags});
-    return buffer;
+    return poisoned(*this, std::move(buffer), size);
 }
 
 // A buffer of exactly `bytes` and `flags` from the session's spares, else from the device's

@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/lab/user_variants.hpp"
 #include "gpu/variant.hpp"
 
 #include <algorithm>
@@ -53,6 +54,9 @@ void printVariants(const std::string& algorithm) {
                   << (v.info.kind == VariantKind::Host ? "device cpu" : "OpenCL device")
                   << (v.info.needs.empty() ? "" : ", " + v.info.needs)
                   << (v.info.preferred ? " (default)" : "") << "\n";
+    for (const UserVariant& u : listUserVariants(algorithm))
+        std::cout << u.id() << "\tthe user's fork of " << u.base << " (" << u.program << "), "
+                  << (userVariantsRoot() / algorithm / (u.name + ".cl")).string() << "\n";
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 // clscope-cli's whole flow as a function (the executable and the tests call it). Exit codes:
 // 0 done, 2 usage, 3 bad input, 4 device error.
-#include "app/cli/commands.hpp"
+#include "app/cli/cli_lab.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/temp_file.hpp"
@@ -22,6 +22,7 @@ int run(int argc, const char* const* argv) {
     cli::addAlgorithmCommands(app, action);
     cli::addBenchCommand(app, action);
     cli::addBatchCommand(app, action);
+    cli::addLabCommand(app, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -35,6 +36,8 @@ int run(int argc, const char* const* argv) {
     try {
         if (action) action();
         return ExitOk;
+    } catch (const CommandExit& e) {
+        return e.code;
     } catch (const UsageError& e) {
         std::cerr << "clscope-cli: usage error: " << e.what() << "\n";
         return ExitUsage;

@@ -11,16 +11,6 @@ namespace clscope::toy {
 
 namespace {
 
-const char* kernelSource = R"CL(
-__kernel void frame_sums(__global const uint* frames, __global double* sums, uint frameSize,
-                         double scale, int fault) {
-    const size_t t = get_global_id(0);
-    ulong total = 0;
-    for (uint i = 0; i < frameSize; ++i) total += frames[t * frameSize + i];
-    sums[t] = fault == 1 ? NAN : scale * (double)total + (fault == 2 && t == 3 ? 1.0 : 0.0);
-}
-)CL";
-
 std::vector<std::uint32_t> asUint32(const Array& frames) {
     std::vector<std::uint32_t> out(frames.size());
     for (std::size_t i = 0; i < out.size(); ++i)
@@ -41,18 +31,20 @@ std::vector<double> sumsOnHost(const Array& frames, double scale, const Progress
     return sums;
 }
 
-std::vector<double> sumsOnDevice(const DeviceInfo& device, const Array& frames, double scale,
-                                 int fault, TimingStats& timings) {
-    ClSession session(device);
+std::vector<double> sumsOnDevice(const RunRequest& r, const Array& frames, double scale, int fault,
+                                 TimingStats& timings) {
+    ClSession session(r.device);
+    const ProgramRecipe recipe = r.programs.apply(frameSumsRecipe());
+    const TunableValues tunables = r.programs.over({});
     const std::vector<std::uint32_t> values = asUint32(frames);
     const std::size_t count = frames.frameCount();
     cl::Buffer in = session.allocate(values.size() * 4, "frames");
     cl::Buffer out = session.allocate(count * 8, "sums");
     session.upload(in, values.data(), values.size() * 4, "copy H->D frames");
-    cl::Kernel k(session.device().program(kernelSource, ""), "frame_sums");
+    cl::Kernel k = session.kernel(recipe, tunables, "frame_sums");
     k.setArg(0, in), k.setArg(1, out), k.setArg(2, cl_uint(frames.frameSize())), k.setArg(3, scale);
-    k.setArg(4, cl_int(fault));
-    session.launch(k, "toy kernel", {{count}, {1}});
+    k.setArg(4, cl_int(fault)), k.setArg(5, cl_uint(count));
+    session.launch(k, "toy kernel", recipe.shape("frame_sums", tunables, {count}));
     std::vector<double> sums(count);
     session.download(out, sums.data(), count * 8, "copy D->H sums");
     session.finish();
@@ -92,9 +84,25 @@ std::vector<ParamSpec> FrameSums::parameterSpecs() const {
     return {scale, fault};
 }
 
+ProgramRecipe frameSumsRecipe() {
+    return ProgramRecipe("toy_frame_sums", {"toy_frame_sums"},
+                         {integerTunable("LOCAL_SIZE", 16, 1, 1024, "work-group size (frames)")})
+        .launch("frame_sums", {{"LOCAL_SIZE"}, {"1"}});
+}
+
+std::vector<ProgramRecipe> FrameSums::recipes() const {
+    return {frameSumsRecipe()};
+}
+
 std::vector<VariantEntry> FrameSums::variants() const {
-    return {{{"toy", "ocl", "one work-item per frame", VariantKind::OpenCL, "OpenCL 1.2, fp64",
-              "{}", true},
+    return {{{"toy",
+              "ocl",
+              "one work-item per frame",
+              VariantKind::OpenCL,
+              "OpenCL 1.2, fp64",
+              "{}",
+              true,
+              {"toy_frame_sums"}},
              {}},
             {{"toy", "cpu", "host reference", VariantKind::Host, "host CPU", "{}", true}, {}}};
 }
@@ -128,7 +136,7 @@ std::shared_ptr<AlgorithmResult> FrameSums::run(const RunRequest& r,
         timings.add("toy cpu", 0.0, true);
     } else {
         const std::string fault = r.params.text("fault");
-        out->sums = sumsOnDevice(r.device, frames, scale,
+        out->sums = sumsOnDevice(r, frames, scale,
                                  fault == "nan"   ? 1
                                  : fault == "off" ? 2
                                                   : 0,

@@ -27,6 +27,7 @@ class FrameSums : public Algorithm {
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
+    std::vector<ProgramRecipe> recipes() const override;
     std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                const ParamSet& params) const override;
     std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
@@ -53,5 +54,8 @@ std::shared_ptr<FrameSumsInput> makeFrameSumsInput(Array frames);
 // Adds the toy to AlgorithmRegistry::instance() beside the four algorithms (a suite calls it
 // before it lists the registry); calling it again changes nothing.
 void registerForTests();
+
+// The program of the `ocl` variant (resources/kernels/toy_frame_sums.cl).
+ProgramRecipe frameSumsRecipe();
 
 } // namespace clscope::toy

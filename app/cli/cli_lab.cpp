@@ -1,0 +1,246 @@
+// clscope-cli lab ALGO --from VARIANT --print-source [--program NAME]
+// clscope-cli lab ALGO --from VARIANT [--program NAME] [--source FILE.cl] [--set NAME=VALUE]...
+//     [--sweep NAME=V1,V2,...] [IN.h5 | --size seed|large] [--device D] [--repeat N]
+//     [--kernel-timeout S] [--json OUT] [--save NAME]
+// The kernel lab (DESIGN.md §4): a fork of a variant's program, built, run by the variant's
+// host code, checked against the reference and timed beside the variant it came from. Each
+// row runs in a worker process (`lab-worker JOB`, hidden) that the lab kills when it stays
+// silent for --kernel-timeout seconds. Generic: the algorithm's declarations say everything.
+#include "app/cli/cli_lab.hpp"
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "core/hdf5.hpp"
+#include "gpu/lab/contained.hpp"
+#include "gpu/lab/lab_plan.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
+
+namespace clscope::cli {
+
+namespace {
+
+struct LabArgs {
+    LabOptions options;
+    std::string json;
+    bool printSource = false;
+};
+
+// The job in a temporary file for the worker; removed when this goes.
+class JobFile {
+  public:
+    explicit JobFile(const LabJob& job) {
+        const char* tmp = std::getenv("TMPDIR");
+        std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/clscope-lab-XXXXXX";
+        const int fd = mkstemp(pattern.data());
+        if (fd < 0) throw DeviceError("lab: cannot write the worker's job to " + pattern);
+        close(fd);
+        path_ = pattern;
+        writeFileAtomically(path_, toJson(job).dump());
+    }
+    ~JobFile() {
+        std::error_code ec;
+        std::filesystem::remove(path_, ec);
+    }
+    JobFile(const JobFile&) = delete;
+    JobFile& operator=(const JobFile&) = delete;
+    const std::string& path() const { return path_; }
+
+  private:
+    std::string path_;
+};
+
+// The row of a job run in the worker, or why there is none.
+LabRow runRow(const LabJob& job, double timeout) {
+    const JobFile file(job);
+    const ContainedRun run = runContained({"lab-worker", file.path()}, timeout);
+    std::string phase = "starting";
+    for (const std::string& line : run.lines) {
+        if (line.rfind("row ", 0) == 0)
+            return labRowFromJson(nlohmann::json::parse(line.substr(4)));
+        if (line.rfind("phase ", 0) == 0) phase = line.substr(6);
+    }
+    LabRow row;
+    row.job = job;
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", timeout);
+    if (run.timedOut) {
+        row.failure = "timeout";
+        row.message = "the kernel did not finish in " + std::string(seconds) + " s (" + phase + ")";
+    } else {
+        row.failure = "crash";
+        row.message = run.signal
+                          ? "the device process died: " + run.signalName() + " (" + phase + ")"
+                          : "the device process ended without a result (exit code " +
+                                std::to_string(run.exitCode) + ", " + phase + ")";
+    }
+    return row;
+}
+
+std::string checkText(const LabRow& r) {
+    if (!r.ran()) return "-";
+    char text[48];
+    std::snprintf(text, sizeof text, "%.2e %s", r.deviation.maxDeviation,
+                  r.deviation.pass ? "pass" : "FAIL");
+    return text;
+}
+
+void printTable(const std::vector<LabRow>& rows) {
+    std::printf("%-24s %-30s %9s %9s %9s %9s %9s %20s %16s  %s\n", "row", "device", "min ms",
+                "p20 ms", "median ms", "p80 ms", "wall ms", "throughput", "check", "note");
+    for (const LabRow& r : rows) {
+        if (!r.ran()) {
+            std::printf("%-24.24s %-30.30s %9s %9s %9s %9s %9s %20s %16s  %s\n",
+                        r.job.label.c_str(), r.device.c_str(), "-", "-", "-", "-", "-", "-", "-",
+                        (r.failure + ": " + r.message.substr(0, r.message.find('\n'))).c_str());
+            continue;
+        }
+        std::printf("%-24.24s %-30.30s %9.4f %9.4f %9.4f %9.4f %9.2f %10.4g %-9s %16s  %s\n",
+                    r.job.label.c_str(), r.device.c_str(), r.minMs, r.p20Ms, r.medianMs, r.p80Ms,
+                    r.wallMedianMs, r.throughput, r.unit.c_str(), checkText(r).c_str(),
+                    r.deviation.pass ? r.deviation.note.c_str()
+                                     : ("first at " + r.deviation.firstWhere + "; " +
+                                        std::to_string(r.deviation.beyond) + " of " +
+                                        std::to_string(r.deviation.compared) + " beyond " +
+                                        std::to_string(r.deviation.tolerance))
+                                           .c_str());
+    }
+}
+
+// Build failures with the log at the lines of the user's file; other failures as one line.
+void reportFailures(const LabPlan& plan, const std::vector<LabRow>& rows) {
+    for (const LabRow& r : rows) {
+        if (r.ran()) continue;
+        std::cerr << "clscope-cli: lab: " << r.job.label << ": " << r.failure << ": ";
+        if (r.failure != "build") {
+            std::cerr << r.message << "\n";
+            continue;
+        }
+        const std::string mapped = mapBuildLog(r.message, plan.sourcePartsOf(r.job));
+        std::cerr << "the build failed\n"
+                  << mapped << (mapped.empty() ? "" : "full message: ") << r.message << "\n";
+    }
+}
+
+nlohmann::json rowJson(const LabPlan& plan, const LabRow& r, const std::string& size) {
+    const Deviation& d = r.deviation;
+    return {{"algorithm", r.job.algorithm},
+            {"variant", r.job.variant},
+            {"label", r.job.label},
+            {"device", r.device},
+            {"size", r.job.input.empty() ? size : ""},
+            {"input", r.job.input},
+            {"ran", r.ran()},
+            {"note", r.ran() ? d.note : r.failure + ": " + r.message},
+            {"min_ms", r.minMs},
+            {"median_ms", r.medianMs},
+            {"p20_ms", r.p20Ms},
+            {"p80_ms", r.p80Ms},
+            {"throughput", r.throughput},
+            {"unit", r.unit},
+            {"wall_median_ms", r.wallMedianMs},
+            {"description", r.description},
+            {"check", r.ran() ? (d.pass ? "pass" : "fail") : "not run"},
+            {"max_deviation", r.ran() ? d.maxDeviation : -1.0},
+            {"deviation", r.ran() ? nlohmann::json{{"metric", d.metric},
+                                                   {"max", d.maxDeviation},
+                                                   {"tolerance", d.tolerance},
+                                                   {"compared", d.compared},
+                                                   {"beyond", d.beyond},
+                                                   {"first_index", d.firstIndex},
+                                                   {"first_where", d.firstWhere},
+                                                   {"pass", d.pass}}
+                                  : nlohmann::json(nullptr)},
+            {"labels_median_ms", r.labelsMedianMs},
+            {"tunables", plan.tunablesOf(r.job)},
+            {"source_sha256", r.job.sourceSha256}};
+}
+
+void writeJson(const LabPlan& plan, const std::vector<LabRow>& rows, const LabArgs& a) {
+    nlohmann::json out;
+    const std::time_t now = std::time(nullptr);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    out["date"] = date, out["clscope_version"] = clscopeVersion();
+    out["algorithm"] = a.options.algorithm, out["from"] = a.options.from;
+    out["size"] = a.options.size, out["repeat"] = a.options.repeat;
+    out["rows"] = nlohmann::json::array();
+    for (const LabRow& r : rows)
+        out["rows"].push_back(rowJson(plan, r, a.options.size));
+    writeFileAtomically(a.json, out.dump(2) + "\n");
+}
+
+// --save: the fastest fork row that passed its check.
+void save(const LabPlan& plan, const std::vector<LabRow>& rows, const std::string& name) {
+    const LabRow* best = nullptr;
+    for (std::size_t i = 1; i < rows.size(); ++i)
+        if (rows[i].ran() && rows[i].deviation.pass && (!best || rows[i].medianMs < best->medianMs))
+            best = &rows[i];
+    if (!best) {
+        std::cerr << "clscope-cli: lab: not saved as user:" << name
+                  << ": no row of the fork passed its check\n";
+        return;
+    }
+    const auto path = saveUserVariant(plan.toSave(best->job));
+    std::printf("saved %s as user:%s (%s)\n", best->job.label.c_str(), name.c_str(),
+                path.string().c_str());
+}
+
+void runLab(const LabArgs& a) {
+    const Algorithm& algorithm = AlgorithmRegistry::instance().find(a.options.algorithm);
+    const LabPlan plan(algorithm, a.options);
+    if (a.printSource) {
+        std::fputs(plan.printSource().c_str(), stdout);
+        return;
+    }
+    std::vector<LabRow> rows;
+    for (const LabJob& job : plan.jobs())
+        rows.push_back(runRow(job, a.options.kernelTimeout));
+    printTable(rows);
+    reportFailures(plan, rows);
+    if (!a.json.empty()) writeJson(plan, rows, a);
+    if (!a.options.save.empty()) save(plan, rows, a.options.save);
+    int code = 0;
+    for (const LabRow& r : rows)
+        code = std::max(code, r.exitCode());
+    if (code != 0) throw CommandExit{code};
+}
+
+} // namespace
+
+void addLabCommand(CLI::App& app, Action& action) {
+    auto a = std::make_shared<LabArgs>();
+    LabOptions& o = a->options;
+    auto* sub = app.add_subcommand(
+        "lab", "Fork a variant's program: build, check against the reference and time it");
+    sub->add_option("ALGO", o.algorithm, "The algorithm")->required();
+    sub->add_option("input", o.input, "Input HDF5 file (default: the bench case of --size)");
+    sub->add_option("--from", o.from, "The variant forked (a built-in one or user:NAME)")
+        ->required();
+    sub->add_option("--program", o.program,
+                    "The program forked when the variant builds several (default: its only one; "
+                    "--print-source: all)");
+    sub->add_flag("--print-source", a->printSource,
+                  "Print the program as built, one '// tunable' line per tunable");
+    sub->add_option("--source", o.sourceFile, "The program text to build instead (a .cl file)");
+    sub->add_option("--set", o.sets, "Tunable NAME=VALUE, repeatable (wins over the file's)");
+    sub->add_option("--sweep", o.sweep, "NAME=V1,V2,...: one checked and timed row per value");
+    auto* size = sub->add_option("--size", o.size, "The bench case: seed or large");
+    size->excludes(sub->get_option("input"));
+    sub->add_option("--device", o.device, "cpu, ocl:N or ocl:TEXT (default: first GPU)");
+    sub->add_option("--repeat", o.repeat, "Timed runs after one warm-up (default 5)");
+    sub->add_option("--kernel-timeout", o.kernelTimeout,
+                    "Seconds a run may take before it is stopped (default 30)");
+    sub->add_option("--json", a->json, "Write the rows as JSON");
+    sub->add_option("--save", o.save,
+                    "Save the fork (its fastest passing row) as the user variant user:NAME");
+    sub->callback([&action, a] { action = [a] { runLab(*a); }; });
+    addLabWorkerCommand(app, action);
+}
+
+} // namespace clscope::cli

@@ -1,0 +1,29 @@
+// A build log's errors and warnings at the lines of the files the program was made of. PoCL
+// (Clang) writes "<source>:LINE:COL: error: text", NVIDIA "<kernel>:LINE:COL: error: text"; the
+// line is the program text's. A replaced source is built as the user's file unchanged, so its
+// lines are the file's; a recipe's own program is its source files joined with one newline
+// between, so a line maps back into one of them.
+#pragma once
+#include "gpu/recipe.hpp"
+
+#include <string>
+#include <vector>
+
+namespace clscope {
+
+// One file within a program text: lines [first, first + count) of it are the file's 1..count.
+struct SourcePart {
+    std::string file;
+    std::size_t first = 1, count = 0;
+    std::string text;
+};
+
+// The parts of the program a recipe builds: the user's file when replaced (named `userFile`),
+// else resources/kernels/<source>.cl each.
+std::vector<SourcePart> sourceParts(const ProgramRecipe& recipe, const std::string& userFile);
+
+// The log's "FILE:LINE:COL: kind: text" lines at their files' lines, each followed by the
+// source line; empty when the log has none in that form.
+std::string mapBuildLog(const std::string& log, const std::vector<SourcePart>& parts);
+
+} // namespace clscope

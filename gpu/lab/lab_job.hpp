@@ -1,0 +1,53 @@
+// One row of the kernel lab (`clscope-cli lab`): a variant run with program overrides on one
+// input and device, checked against the algorithm's reference and timed. A job is run by the
+// lab's worker process (gpu/lab/contained.hpp); the job and its row travel as JSON.
+#pragma once
+#include "gpu/algorithm.hpp"
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace clscope {
+
+struct LabJob {
+    std::string algorithm, variant; // the variant whose host code runs (built-in or user:NAME)
+    std::string label;              // the row's name for people, e.g. "fork LOCAL_SIZE=8"
+    std::string device;             // device spec, "" the default device
+    std::string input;              // an HDF5 file, or "" for the bench case of `size`
+    std::string size = "seed";
+    int repeat = 5;              // timed runs after one warm-up
+    ProgramOverrides programs{}; // what the row changes in the variant's programs
+    std::string sourceSha256;    // of the replaced program text (or the base program's)
+};
+
+// What a job gave: its figures, or why it has none.
+struct LabRow {
+    LabJob job;
+    std::string description, device;
+    // "" ran; "usage", "input", "device", "build", "timeout", "crash": why not.
+    std::string failure, message;
+    double minMs = 0, medianMs = 0, p20Ms = 0, p80Ms = 0, wallMedianMs = 0, throughput = 0;
+    std::string unit;
+    Deviation deviation;
+    std::map<std::string, double> labelsMedianMs;
+    bool ran() const { return failure.empty(); }
+    // clscope-cli's exit code of the row: 0 passed, 1 check failed, 2, 3 or 4 (DESIGN.md §4).
+    int exitCode() const;
+};
+
+nlohmann::json toJson(const LabJob& job);
+LabJob labJobFromJson(const nlohmann::json& j);
+nlohmann::json toJson(const LabRow& row);
+LabRow labRowFromJson(const nlohmann::json& j);
+
+// The value below which `fraction` of the values lie (linear between ranks); 0 when empty.
+double percentile(std::vector<double> values, double fraction);
+
+// Runs a job here: reads the input (or builds the bench case), runs the reference, one
+// warm-up and `repeat` timed runs, and compares the last with the reference. `phase` is told
+// before each step ("reference", "warm-up", "run 3"). Errors propagate (UsageError,
+// InputError, DeviceError).
+LabRow runLabJob(const LabJob& job, const std::function<void(const std::string&)>& phase);
+
+} // namespace clscope

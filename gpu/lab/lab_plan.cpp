@@ -1,0 +1,202 @@
+#include "gpu/lab/lab_plan.hpp"
+
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "gpu/lab/sha256.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace clscope {
+
+namespace {
+
+std::pair<std::string, std::string> nameValue(const std::string& text, const char* option) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+        throw UsageError(std::string(option) + " takes NAME=VALUE, not '" + text + "'");
+    return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> items;
+    std::istringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+        if (!item.empty()) items.push_back(item);
+    return items;
+}
+
+// A printed program's own header and tunable lines (printable() writes them again).
+std::string withoutPrintedHeader(const std::string& text) {
+    std::istringstream in(text);
+    std::string row, out;
+    while (std::getline(in, row))
+        if (row.rfind("// tunable ", 0) != 0 && row.rfind("// clscope program ", 0) != 0)
+            out += row + "\n";
+    return out;
+}
+
+std::string joinedNames(const std::vector<ProgramRecipe>& recipes) {
+    std::string names;
+    for (const ProgramRecipe& r : recipes)
+        names += (names.empty() ? "" : ", ") + r.name();
+    return names;
+}
+
+} // namespace
+
+LabPlan::LabPlan(const Algorithm& algorithm, const LabOptions& o)
+    : algorithm_(algorithm), options_(o), base_(o.from) {
+    if (o.from.empty()) throw UsageError("lab: --from VARIANT is required");
+    if (o.repeat < 1) throw UsageError("lab: --repeat must be at least 1");
+    if (!(o.kernelTimeout > 0)) throw UsageError("lab: --kernel-timeout must be positive");
+    const auto sizes = algorithm.benchSizes();
+    if (o.input.empty() && std::find(sizes.begin(), sizes.end(), o.size) == sizes.end())
+        throw UsageError("lab " + algorithm.id() + ": no size '" + o.size + "'");
+    if (isUserVariantId(o.from)) {
+        const UserVariant user = loadUserVariant(algorithm.id(), o.from);
+        base_ = user.base, program_ = user.program, start_ = fork_ = user.overrides();
+    }
+    const VariantEntry entry = algorithm.variant(base_);
+    for (const std::string& name : entry.info.programs)
+        recipes_.push_back(algorithm.recipe(name));
+    if (recipes_.empty())
+        throw UsageError(algorithm.id() + " variant '" + base_ + "' builds no declared program" +
+                         (entry.info.kind == VariantKind::Host
+                              ? " (it runs on the host)"
+                              : " (its algorithm declares no recipes for it yet)"));
+    if (!o.program.empty()) {
+        algorithm.recipe(o.program); // unknown: UsageError listing the algorithm's programs
+        if (std::none_of(recipes_.begin(), recipes_.end(),
+                         [&](const ProgramRecipe& r) { return r.name() == o.program; }))
+            throw UsageError("variant '" + base_ + "' does not build program " + o.program +
+                             " (it builds: " + joinedNames(recipes_) + ")");
+        program_ = o.program;
+    } else if (program_.empty() && recipes_.size() == 1) {
+        program_ = recipes_.front().name();
+    }
+    if (program_.empty() && (!o.sourceFile.empty() || !o.save.empty()))
+        throw UsageError("variant '" + base_ + "' builds programs " + joinedNames(recipes_) +
+                         ": pick the one to fork with --program NAME");
+    if (!o.sourceFile.empty()) {
+        const std::string text = readWholeFile(o.sourceFile); // InputError when unreadable
+        fork_.sources[program_] = text;
+        for (const auto& [name, value] : parseTunableLines(text))
+            if (algorithm.recipe(program_).declares(name) &&
+                !algorithm.recipe(program_).tunable(name).fromInput)
+                fork_.values[name] = value;
+    }
+    for (const std::string& set : o.sets) {
+        const auto [name, value] = nameValue(set, "--set");
+        settable(name, value);
+        fork_.values[name] = value;
+    }
+    if (!o.sweep.empty()) {
+        const auto [name, list] = nameValue(o.sweep, "--sweep");
+        sweepName_ = name, sweepValues_ = splitList(list);
+        for (const std::string& value : sweepValues_)
+            settable(name, value);
+    }
+}
+
+const Tunable& LabPlan::settable(const std::string& name, const std::string& value) const {
+    const Tunable* found = nullptr;
+    for (const ProgramRecipe& r : recipes_)
+        if (r.declares(name)) r.tunable(name).check(value), found = &r.tunable(name);
+    if (!found) {
+        std::string names;
+        for (const ProgramRecipe& r : recipes_)
+            for (const Tunable& t : r.tunables())
+                if (!t.fromInput) names += (names.empty() ? "" : ", ") + t.name;
+        throw UsageError("variant '" + base_ + "' has no tunable " + name +
+                         " (its tunables: " + (names.empty() ? "none" : names) + ")");
+    }
+    if (found->fromInput)
+        throw UsageError("tunable " + name + " is set from the input or the parameters");
+    return *found;
+}
+
+std::vector<ProgramRecipe> LabPlan::chosen() const {
+    std::vector<ProgramRecipe> out;
+    for (const ProgramRecipe& r : recipes_)
+        if (program_.empty() || r.name() == program_) out.push_back(r);
+    return out;
+}
+
+std::string LabPlan::printSource() const {
+    std::string text;
+    for (const ProgramRecipe& r : chosen()) {
+        const ProgramRecipe built = fork_.apply(r);
+        const ProgramRecipe shown =
+            built.sourceReplaced() ? r.withSource(withoutPrintedHeader(built.source())) : r;
+        text += (text.empty() ? "" : "\n") + shown.printable(fork_.values);
+    }
+    return text;
+}
+
+ProgramOverrides LabPlan::forkWith(const TunableValues& extra) const {
+    ProgramOverrides o = fork_;
+    o.values = ProgramOverrides{extra, {}}.over(o.values);
+    return o;
+}
+
+std::vector<LabJob> LabPlan::jobs() const {
+    LabJob base;
+    base.algorithm = algorithm_.id(), base.variant = options_.from;
+    base.label = options_.from, base.device = options_.device, base.input = options_.input;
+    base.size = options_.size, base.repeat = options_.repeat;
+    std::vector<LabJob> jobs{base};
+    LabJob fork = base;
+    fork.variant = base_, fork.label = "fork";
+    const auto forked = [&](const TunableValues& extra, const std::string& label) {
+        LabJob job = fork;
+        job.programs = forkWith(extra), job.label = label;
+        return job;
+    };
+    if (sweepValues_.empty()) jobs.push_back(forked({}, "fork"));
+    for (const std::string& value : sweepValues_)
+        jobs.push_back(forked({{sweepName_, value}}, "fork " + sweepName_ + "=" + value));
+    for (LabJob& job : jobs) {
+        std::string text;
+        for (const ProgramRecipe& r : chosen())
+            text += overridesOf(job).apply(r).source();
+        job.sourceSha256 = sha256Hex(text);
+    }
+    return jobs;
+}
+
+const ProgramOverrides& LabPlan::overridesOf(const LabJob& job) const {
+    return job.variant == base_ ? job.programs : start_;
+}
+
+TunableValues LabPlan::tunablesOf(const LabJob& job) const {
+    const ProgramOverrides& o = overridesOf(job);
+    TunableValues all;
+    for (const ProgramRecipe& r : recipes_)
+        for (const auto& [name, value] : r.resolve(o.values))
+            all[name] = value;
+    return all;
+}
+
+std::vector<SourcePart> LabPlan::sourcePartsOf(const LabJob& job) const {
+    const ProgramOverrides& o = overridesOf(job);
+    std::vector<SourcePart> parts;
+    const std::string file = options_.sourceFile.empty() ? program_ + ".cl" : options_.sourceFile;
+    for (const ProgramRecipe& r : chosen())
+        for (SourcePart& p : sourceParts(o.apply(r), file))
+            parts.push_back(std::move(p));
+    return parts;
+}
+
+UserVariant LabPlan::toSave(const LabJob& job) const {
+    UserVariant v;
+    v.algorithm = algorithm_.id(), v.name = options_.save, v.base = base_, v.program = program_;
+    const ProgramRecipe recipe = job.programs.apply(algorithm_.recipe(program_));
+    v.source = recipe.sourceReplaced() ? recipe.source() : recipe.printable(job.programs.values);
+    for (const auto& [name, value] : job.programs.values)
+        if (recipe.declares(name)) v.tunables[name] = value;
+    return v;
+}
+
+} // namespace clscope
