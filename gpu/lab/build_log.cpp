@@ -45,8 +45,13 @@ std::string mapBuildLog(const std::string& log, const std::vector<SourcePart>& p
     static const std::regex entry(R"(^.*?:(\d+):(\d+): (fatal error|error|warning|note): (.*)$)");
     std::istringstream in(log);
     std::string row, out;
+    // PoCL 5 and later: "error: FILE:LINE:COL: text"
+    static const std::regex pocl(R"(^(fatal error|error|warning|note): .*?:(\d+):(\d+): (.*)$)");
     std::smatch m;
     while (std::getline(in, row)) {
+        if (std::regex_match(row, m, pocl))
+            row = "<source>:" + m[2].str() + ":" + m[3].str() + ": " + m[1].str() + ": " +
+                  m[4].str();
         if (!std::regex_match(row, m, entry)) continue;
         const std::size_t line = std::stoul(m[1]);
         const auto at = std::find_if(parts.begin(), parts.end(), [&](const SourcePart& p) {
