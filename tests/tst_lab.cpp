@@ -1,7 +1,7 @@
-// The kernel lab (clscope-cli lab, DESIGN.md §4) on PoCL, through the toy's declared program
-// (resources/kernels/toy_frame_sums.cl): a fork checked and timed beside its base, wrong and
-// broken kernels reported with their exit codes, a kernel that never finishes stopped, a sweep,
-// and user variants saved, listed and run by other commands.
+// The kernel lab (clscope-cli lab, DESIGN.md §4) on PoCL, through rbf's `tiled` program
+// (resources/kernels/rbf_tiled.cl, the seed bench case): a fork checked and timed beside its base,
+// wrong and broken kernels reported with their exit codes, a kernel that never finishes stopped, a
+// sweep, and user variants saved, listed and run by other commands.
 #include "test_util.hpp"
 
 #include <QFile>
@@ -30,7 +30,7 @@ QJsonArray rowsOf(const QString& jsonPath) {
     return QJsonDocument::fromJson(readText(jsonPath).toUtf8()).object()["rows"].toArray();
 }
 
-const QString kernelLine = "scale * (double)total";
+const QString kernelLine = "rbf_store(out, first + u * RBF_WG, sum[u]);";
 
 } // namespace
 
@@ -38,7 +38,7 @@ class TestLab : public QObject {
     Q_OBJECT
     QTemporaryDir dir;
     QMap<QString, QString> env;
-    QString printed; // the toy's program as --print-source writes it
+    QString printed; // rbf tiled's program as --print-source writes it
 
     QString file(const QString& name) const { return dir.filePath(name); }
     // The printed program with one text replaced, written to NAME.cl.
@@ -50,7 +50,8 @@ class TestLab : public QObject {
     }
     clscope::test::CliRun lab(QStringList args, int timeoutMs = 120000) {
         return runCli(
-            QStringList{"lab", "toy", "--from", "ocl", "--device", "ocl:0", "--repeat", "2"} + args,
+            QStringList{"lab", "rbf", "--from", "tiled", "--device", "ocl:0", "--repeat", "2"} +
+                args,
             env, timeoutMs);
     }
 
@@ -58,10 +59,10 @@ class TestLab : public QObject {
     void initTestCase() {
         QVERIFY(dir.isValid());
         env["CLSCOPE_USER_VARIANTS"] = file("variants");
-        const auto run = runCli({"lab", "toy", "--from", "ocl", "--print-source"}, env);
+        const auto run = runCli({"lab", "rbf", "--from", "tiled", "--print-source"}, env);
         QCOMPARE(run.code, 0);
         printed = run.out;
-        QVERIFY2(printed.contains("// tunable LOCAL_SIZE = 16 (allowed: 1..1024)"),
+        QVERIFY2(printed.contains("// tunable RBF_WG = 128 (allowed: 1..1024)"),
                  qPrintable(printed));
         QVERIFY(printed.contains("__kernel") && printed.contains(kernelLine));
     }
@@ -71,11 +72,11 @@ class TestLab : public QObject {
         QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
         const QJsonArray rows = rowsOf(file("same.json"));
         QCOMPARE(rows.size(), 2);
-        QCOMPARE(rows[0].toObject()["label"].toString(), QString("ocl"));
+        QCOMPARE(rows[0].toObject()["label"].toString(), QString("tiled"));
         for (const auto& row : rows) {
             const QJsonObject r = row.toObject();
             QCOMPARE(r["check"].toString(), QString("pass"));
-            QCOMPARE(r["tunables"].toObject()["LOCAL_SIZE"].toString(), QString("16"));
+            QCOMPARE(r["tunables"].toObject()["RBF_WG"].toString(), QString("128"));
             QCOMPARE(r["source_sha256"].toString().size(), 64);
             QVERIFY(r["median_ms"].toDouble() > 0 &&
                     r["p80_ms"].toDouble() >= r["p20_ms"].toDouble());
@@ -83,7 +84,8 @@ class TestLab : public QObject {
         QVERIFY(rows[0].toObject()["source_sha256"] != rows[1].toObject()["source_sha256"]);
     }
     void wrongKernelFailsWithItsDeviation() {
-        const QString source = forkWith("wrong", kernelLine, "scale * (double)(total + 1)");
+        const QString source =
+            forkWith("wrong", kernelLine, "rbf_store(out, first + u * RBF_WG, sum[u] + 1);");
         const auto run = lab({"--source", source, "--json", file("wrong.json")});
         QVERIFY2(run.code == 1, qPrintable(run.out + run.err));
         QVERIFY(run.out.contains("FAIL"));
@@ -93,15 +95,17 @@ class TestLab : public QObject {
         QVERIFY(!fork["deviation"].toObject()["first_where"].toString().isEmpty());
     }
     void kernelWritingNothingFails() { // outputs poisoned: nothing stale or zero can pass
-        const QString source = forkWith("empty", "sums[t] =", "if (frameSize == 0) sums[t] =");
+        const QString source = forkWith("empty", "if (first + u * RBF_WG < targetCount) rbf_store",
+                                        "if (targetCount == 0) rbf_store");
         const auto run = lab({"--source", source});
         QVERIFY2(run.code == 1, qPrintable(run.out + run.err));
     }
     void syntaxErrorNamesTheLine() {
         QStringList lines = printed.split('\n');
-        const int at = int(lines.indexOf(QRegularExpression(".*ulong total = 0;.*")));
+        const int at =
+            int(lines.indexOf(QRegularExpression(".*const uint first = \\(firstGroup.*")));
         QVERIFY(at > 0);
-        lines[at] = "    ulong total = 0 this is not C;";
+        lines[at] = "    const uint first = this is not C;";
         writeText(file("broken.cl"), lines.join('\n'));
         const auto run = lab({"--source", file("broken.cl")});
         QVERIFY2(run.code == 4, qPrintable(run.out + run.err));
@@ -109,8 +113,9 @@ class TestLab : public QObject {
         QVERIFY2(run.err.contains(where), qPrintable(where + "\n" + run.err));
     }
     void neverFinishingKernelIsStopped() {
-        const QString source = forkWith("spin", "ulong total = 0;",
-                                        "ulong total = 0; volatile int spin = 1; while (spin) {}");
+        const QString source =
+            forkWith("spin", "planes, step, origin, coordScale);",
+                     "planes, step, origin, coordScale); { volatile int s = 1; while (s) {} }");
         QElapsedTimer clock;
         clock.start();
         const auto run = lab({"--source", source, "--kernel-timeout", "5"}, 90000);
@@ -119,48 +124,53 @@ class TestLab : public QObject {
         QVERIFY2(clock.elapsed() < 60000, qPrintable(QString::number(clock.elapsed())));
     }
     void sweepGivesOneCheckedRowPerValue() {
-        const auto run = lab({"--sweep", "LOCAL_SIZE=1,4,8", "--json", file("sweep.json")});
+        const auto run = lab({"--sweep", "RBF_WG=32,64", "--json", file("sweep.json")});
         QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
         const QJsonArray rows = rowsOf(file("sweep.json"));
-        QCOMPARE(rows.size(), 4);
-        const QStringList values{"16", "1", "4", "8"};
+        QCOMPARE(rows.size(), 3);
+        const QStringList values{"128", "32", "64"};
         for (int i = 0; i < rows.size(); ++i) {
             const QJsonObject r = rows[i].toObject();
             QCOMPARE(r["check"].toString(), QString("pass"));
-            QCOMPARE(r["tunables"].toObject()["LOCAL_SIZE"].toString(), values[i]);
+            QCOMPARE(r["tunables"].toObject()["RBF_WG"].toString(), values[i]);
         }
     }
     void badSetsAreUsageErrors() {
         QCOMPARE(lab({"--set", "NOPE=1"}).code, 2);
-        QCOMPARE(lab({"--set", "LOCAL_SIZE=0"}).code, 2);
-        QCOMPARE(runCli({"lab", "toy", "--from", "cpu", "--print-source"}, env).code, 2);
+        QCOMPARE(lab({"--set", "RBF_WG=0"}).code, 2);
+        QCOMPARE(runCli({"lab", "rbf", "--from", "cpu", "--print-source"}, env).code, 2);
         QCOMPARE(lab({"--source", file("absent.cl")}).code, 3);
     }
     void savedUserVariantIsListedAndRuns() {
-        const auto saved = lab({"--set", "LOCAL_SIZE=4", "--save", "four"});
+        const auto saved = lab({"--set", "RBF_WG=64", "--save", "four"});
         QVERIFY2(saved.code == 0, qPrintable(saved.out + saved.err));
-        QVERIFY(QFile::exists(file("variants/toy/four.cl")));
-        QVERIFY(readText(file("variants/toy/four.json")).contains("\"LOCAL_SIZE\": \"4\""));
-        const auto listed = runCli({"variants", "toy"}, env);
-        QVERIFY2(listed.out.contains("user:four\tthe user's fork of ocl"), qPrintable(listed.out));
-        QCOMPARE(runCli({"generate", "toyframes", "-o", file("in.h5"), "--frames", "40"}, env).code,
+        QVERIFY(QFile::exists(file("variants/rbf/four.cl")));
+        QVERIFY(readText(file("variants/rbf/four.json")).contains("\"RBF_WG\": \"64\""));
+        const auto listed = runCli({"variants", "rbf"}, env);
+        QVERIFY2(listed.out.contains("user:four\tthe user's fork of tiled"),
+                 qPrintable(listed.out));
+        QCOMPARE(runCli({"generate", "particles", "-o", file("in.h5"), "--sources", "200",
+                         "--grid-points", "16"},
+                        env)
+                     .code,
                  0);
-        const auto ran = runCli({"toy", file("in.h5"), "--variant", "user:four", "--device",
+        const auto ran = runCli({"rbf", file("in.h5"), "--variant", "user:four", "--device",
                                  "ocl:0", "-o", file("o.h5")},
                                 env);
         QVERIFY2(ran.code == 0 && ran.out.contains("user:four"), qPrintable(ran.out + ran.err));
     }
     void userVariantSourceIsTheOneBuilt() { // a wrong saved source fails wherever it runs
-        writeText(file("variants/toy/bad.cl"),
-                  QString(printed).replace(kernelLine, "scale * (double)total * 2.0"));
-        writeText(file("variants/toy/bad.json"),
-                  R"({"base": "ocl", "program": "toy_frame_sums", "tunables": {}})");
+        writeText(file("variants/rbf/bad.cl"),
+                  QString(printed).replace(kernelLine,
+                                           "rbf_store(out, first + u * RBF_WG, sum[u] * 2);"));
+        writeText(file("variants/rbf/bad.json"),
+                  R"({"base": "tiled", "program": "rbf_tiled", "tunables": {}})");
         const auto bench = runCli(
-            {"bench", "toy", "--variant", "user:bad", "--device", "ocl:0", "--repeat", "1"}, env);
+            {"bench", "rbf", "--variant", "user:bad", "--device", "ocl:0", "--repeat", "1"}, env);
         QVERIFY2(bench.code == 0 && bench.out.contains("FAIL"), qPrintable(bench.out + bench.err));
-        QCOMPARE(runCli({"lab", "toy", "--from", "user:bad", "--repeat", "1"}, env).code, 1);
+        QCOMPARE(runCli({"lab", "rbf", "--from", "user:bad", "--repeat", "1"}, env).code, 1);
         QCOMPARE(
-            runCli({"toy", file("in.h5"), "--variant", "user:none", "-o", file("x.h5")}, env).code,
+            runCli({"rbf", file("in.h5"), "--variant", "user:none", "-o", file("x.h5")}, env).code,
             2);
     }
 };

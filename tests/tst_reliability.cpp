@@ -310,10 +310,18 @@ class TestReliability : public QObject {
         const Run b = cli({"bench", "xpcs", "--device", "ocl:0", "--variant", "ordered", "--repeat",
                            "1", "--no-check", "--tune", "ORDERED_WG=0"});
         QVERIFY2(b.code == 2, qPrintable(QString::number(b.code) + " " + b.err));
-        // A kernel build that fails after the frames were queued for upload: exit 4 with the
-        // build log, no crash (the upload no longer outlives the frames).
-        const Run d = cli({"correlate", small, "--device", "ocl:0", "--variant", "ordered",
-                           "--tune", "DATA_T=1", "-o", path("t.h5")});
+        // A kernel build that fails after the frames were queued for upload (a user variant
+        // whose program does not compile): exit 4 with the build log, no crash (the upload no
+        // longer outlives the frames).
+        QDir().mkpath(path("variants/xpcs"));
+        QFile broken(path("variants/xpcs/broken.cl")), meta(path("variants/xpcs/broken.json"));
+        QVERIFY(broken.open(QIODevice::WriteOnly) && meta.open(QIODevice::WriteOnly));
+        broken.write("__kernel void xpcs_ordered(this is not C) {}\n");
+        meta.write(R"({"base": "ordered", "program": "xpcs_seed", "tunables": {}})");
+        broken.close(), meta.close();
+        const Run d = cli({"correlate", small, "--device", "ocl:0", "--variant", "user:broken",
+                           "-o", path("t.h5")},
+                          {"CLSCOPE_USER_VARIANTS=" + path("variants")});
         QVERIFY2(d.code == 4, qPrintable(QString::number(d.code) + " " + d.err));
         QVERIFY(!QFile::exists(path("t.h5")));
     }
