@@ -50,8 +50,8 @@ std::string mapBuildLog(const std::string& log, const std::vector<SourcePart>& p
     std::smatch m;
     while (std::getline(in, row)) {
         if (std::regex_match(row, m, pocl))
-            row = "<source>:" + m[2].str() + ":" + m[3].str() + ": " + m[1].str() + ": " +
-                  m[4].str();
+            row =
+                "<source>:" + m[2].str() + ":" + m[3].str() + ": " + m[1].str() + ": " + m[4].str();
         if (!std::regex_match(row, m, entry)) continue;
         const std::size_t line = std::stoul(m[1]);
         const auto at = std::find_if(parts.begin(), parts.end(), [&](const SourcePart& p) {

@@ -1,5 +1,7 @@
 #include "gpu/lab/lab_job.hpp"
 
+#include <limits>
+
 #include "gpu/devices.hpp"
 
 #include <algorithm>
@@ -47,7 +49,12 @@ nlohmann::json deviationJson(const Deviation& d) {
 
 Deviation deviationFromJson(const nlohmann::json& j) {
     Deviation d;
-    d.metric = j.at("metric"), d.maxDeviation = j.at("max"), d.tolerance = j.at("tolerance");
+    // NaN travels as JSON null (a kernel that wrote nothing leaves NaN): read it back as NaN.
+    const auto number = [&](const char* key) {
+        const auto& v = j.at(key);
+        return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
+    };
+    d.metric = j.at("metric"), d.maxDeviation = number("max"), d.tolerance = number("tolerance");
     d.compared = j.at("compared"), d.beyond = j.at("beyond"), d.firstIndex = j.at("first_index");
     d.firstWhere = j.at("first_where"), d.note = j.at("note"), d.pass = j.at("pass");
     return d;

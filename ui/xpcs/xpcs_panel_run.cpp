@@ -1,8 +1,8 @@
 // XpcsPanel runs: one job that reads the input (frame range, labels with the pixel mask) and
 // runs the chosen variant through runAlgorithm(); its result builds the xpcs result tabs.
+#include "core/input/units.hpp"
 #include "core/io.hpp"
 #include "core/mask/partition.hpp"
-#include "core/input/units.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
