@@ -12,6 +12,11 @@ it, lz4 as the HDF5 LZ4 filter). Prints the bound endpoint on its first line of 
 --silent S: bind, send nothing, exit after S seconds.
 --rate HZ: at most HZ images a second (a live view to look at; default: as fast as taken).
 --no-end S: after the images, no end message: silent for S seconds, then exit.
+--header-detail all|basic|none: sent in the start message; basic leaves out the pixel mask,
+  none the pixel mask and the frame time (DECTRIS' header_detail).
+--channels N: N channels threshold_1..N; channel k (from 1) sends the frame + (k - 1).
+--skip I,J: image ids never sent (a gap: another PULL client took them).
+--repeat I: image I sent twice (out of order).
 Debian packages: python3-zmq, python3-cbor2, python3-h5py, python3-numpy, python3-lz4."""
 import argparse
 import struct
@@ -84,14 +89,21 @@ def typed(array, args):
     return cbor2.CBORTag(40, [list(arr.shape), cbor2.CBORTag(tag, payload)])
 
 
+def channels(args):
+    return [f"threshold_{k + 1}" for k in range(args.channels)]
+
+
 def start_message(f, frames, args):
     msg = {"type": "start", "series_id": 7, "series_unique_id": "clscope-test-7",
-           "channels": [CHANNEL], "image_size_x": frames.shape[2], "image_size_y": frames.shape[1],
+           "channels": channels(args), "image_size_x": frames.shape[2], "image_size_y": frames.shape[1],
            "number_of_images": len(frames), "count_time": 0.001}
-    if "entry/instrument/detector/frame_time" in f:
+    if args.header_detail:
+        msg["header_detail"] = args.header_detail
+    if "entry/instrument/detector/frame_time" in f and args.header_detail != "none":
         msg["frame_time"] = float(f["entry/instrument/detector/frame_time"][()])
-    if args.mask in f:
-        msg["pixel_mask"] = {CHANNEL: typed(f[args.mask][()].astype(np.uint32), args)}
+    if args.mask in f and args.header_detail in (None, "all"):
+        mask = typed(f[args.mask][()].astype(np.uint32), args)
+        msg["pixel_mask"] = {c: mask for c in channels(args)}
         msg["pixel_mask_enabled"] = True
     return msg
 
@@ -99,7 +111,8 @@ def start_message(f, frames, args):
 def image_message(i, frame, args):
     msg = {"type": "image", "series_id": 7, "series_unique_id": "clscope-test-7", "image_id": i,
            "real_time": [1000, 1000000], "start_time": [i * 1000, 1000000],
-           "stop_time": [i * 1000 + 1000, 1000000], "data": {CHANNEL: typed(frame, args)}}
+           "stop_time": [i * 1000 + 1000, 1000000],
+           "data": {c: typed(frame + np.array(k, frame.dtype), args) for k, c in enumerate(channels(args))}}
     if args.malformed == "missing-image-id" and i == 1:
         del msg["image_id"]
     if args.malformed == "truncated-bslz4" and i == 1:
@@ -122,6 +135,10 @@ def main():
     p.add_argument("--silent", type=float, default=0)
     p.add_argument("--rate", type=float, default=0)
     p.add_argument("--no-end", type=float, default=0)
+    p.add_argument("--header-detail", choices=["all", "basic", "none"])
+    p.add_argument("--channels", type=int, default=1)
+    p.add_argument("--skip", type=lambda t: {int(i) for i in t.split(",")}, default=set())
+    p.add_argument("--repeat", type=int, default=-1)
     args = p.parse_args()
 
     sock = zmq.Context().socket(zmq.PUSH)
@@ -139,10 +156,11 @@ def main():
         count = min(args.count or len(frames), len(frames))
         if args.malformed != "no-start":
             sock.send(cbor2.dumps(start_message(f, frames, args)))
-        for i in range(count):
+        for i in sorted(list(range(count)) + ([args.repeat] if 0 <= args.repeat < count else [])):
             if args.rate:
                 time.sleep(1 / args.rate)
-            sock.send(cbor2.dumps(image_message(i, frames[i], args)))
+            if i not in args.skip:
+                sock.send(cbor2.dumps(image_message(i, frames[i], args)))
     if args.no_end:
         time.sleep(args.no_end)
         return 0

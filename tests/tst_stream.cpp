@@ -123,6 +123,77 @@ class TestStream : public QObject {
         QCOMPARE(source.start().channel, std::string("threshold_1"));
     }
 
+    // header_detail basic leaves out the pixel mask, none the frame time too: taken as absent.
+    void headerDetailLeavesOutMaskAndFrameTime_data() {
+        QTest::addColumn<QString>("detail");
+        QTest::addColumn<double>("frameTime");
+        QTest::newRow("basic") << "basic" << 0.002;
+        QTest::newRow("none") << "none" << 0.0;
+    }
+    void headerDetailLeavesOutMaskAndFrameTime() {
+        QFETCH(QString, detail);
+        QFETCH(double, frameTime);
+        Publisher pub(fileArgs("h5py_frames.h5", {"--header-detail", detail}));
+        LiveFrames live(options(pub));
+        QCOMPARE(QString::fromStdString(live.start().headerDetail), detail);
+        QCOMPARE(live.start().pixelMask.size(), std::size_t(0));
+        QCOMPARE(live.start().frameTime, frameTime);
+        QCOMPARE(live.absent("pixel mask"), "no pixel mask in the start message (header_detail " +
+                                                detail.toStdString() + "): none used");
+        QCOMPARE(live.read(0, 4).frameCount(), std::size_t(4));
+    }
+
+    // Multi-channel images: the first channel by default, another by name (the publisher's
+    // channel k sends the frame + k - 1); a channel the series does not send is refused.
+    void channelPicked() {
+        const H5Reader h5(test::dataFile("xpcs_small.h5"));
+        Array expected = h5.read("/entry/data/data");
+        for (const std::string channel : {"", "threshold_2"}) {
+            Publisher pub(fileArgs("xpcs_small.h5", {"--channels", "2", "--compression", "bslz4"}));
+            SourceOptions o = options(pub);
+            o.channel = channel;
+            FrameSource source(o);
+            QCOMPARE(source.start().channels.size(), std::size_t(2));
+            QVERIFY(sameArray(readAll(source, 7), expected));
+            for (std::size_t i = 0; i < expected.byteSize(); ++i)
+                expected.bytes()[i] = std::byte(std::uint8_t(expected.bytes()[i]) + 1);
+        }
+        Publisher pub(fileArgs("xpcs_small.h5", {"--channels", "2"}));
+        SourceOptions o = options(pub);
+        o.channel = "threshold_3";
+        const QString error = inputError([&] { FrameSource source(o); });
+        QVERIFY2(error.contains("no channel 'threshold_3' (the series sends threshold_1, "
+                                "threshold_2)"),
+                 qPrintable(error));
+    }
+
+    // Image numbers are checked: a gap (images 3 and 4 never sent) and an image repeated (out
+    // of order) are InputErrors that say which, and how many frames came before.
+    void imageNumbersCheckedForGapsAndOrder_data() {
+        QTest::addColumn<QStringList>("publisher");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("gap") << QStringList{"--skip", "3,4"}
+                             << "image 5: a gap in image_id: image 5 after image 2, 2 "
+                                "images (3..4) missing";
+        QTest::newRow("first missing")
+            << QStringList{"--skip", "0"} << "image 1 as the first image, 1 image (0) missing";
+        QTest::newRow("repeated") << QStringList{"--repeat", "6"}
+                                  << "image_id out of order: image 6 after image 6 (expected 7); "
+                                     "7 of 100 frames received in order";
+    }
+    void imageNumbersCheckedForGapsAndOrder() {
+        QFETCH(QStringList, publisher);
+        QFETCH(QString, expected);
+        Publisher pub(fileArgs("xpcs_small.h5", publisher));
+        const QString error = inputError([&] {
+            FrameSource source(options(pub));
+            readAll(source, 4);
+        });
+        QVERIFY2(error.contains(expected), qPrintable(error));
+        if (publisher.contains("3,4"))
+            QVERIFY2(error.contains("3 of 100 frames received before the gap"), qPrintable(error));
+    }
+
     // The start message's datasets are opened once for a run: the roles' reads (InputSources::
     // open) and FrameStream share LiveFrames' one file (each open used to copy the image twice:
     // 72 MB of pixel mask at 16M), and it holds the mask sent.

@@ -135,9 +135,46 @@ class TestStreamCli : public QObject {
         const QString log =
             compareFileAndStream(dir, {"spots", "--device", "cpu"}, spotsFile, "bslz4", {},
                                  {"--frames", "0:4"}, publisher, timeout);
-        QVERIFY2(log.contains("the series ended after 4 of the 6 frames announced (" + why +
+        QVERIFY2(log.contains("4 of 6 frames received (announced; the series ended early: " + why +
                               "): the output holds those 4"),
                  qPrintable(log));
+    }
+
+    // A start message of header_detail basic has no pixel mask: none is used (the run equals
+    // the file's with --no-pixel-mask) and the log says so.
+    void basicHeaderHasNoMask() {
+        const QString log = compareFileAndStream(
+            dir, {"correlate", "--multitau", "--channels", "4", "--device", "cpu"}, framesFile(),
+            "bslz4", {"--mask", framesFile()}, {"--no-pixel-mask"}, {"--header-detail", "basic"});
+        QVERIFY2(log.contains("no pixel mask in the start message (header_detail basic): none "
+                              "used"),
+                 qPrintable(log));
+    }
+
+    // --stream-channel names a channel the series does not send: exit 3, nothing written
+    // (tst_stream::channelPicked reads the second channel).
+    void unknownStreamChannelIsBadInput() {
+        Publisher pub({xpcsFile, "--channels", "2", "--header-detail", "all"});
+        const QString out = inDir(dir, "channel.h5");
+        const auto r = runCli({"spots", QString::fromStdString(pub.endpoint), "--device", "cpu",
+                               "--stream-channel", "threshold_9", "--timeout", "20", "-o", out});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("no channel 'threshold_9'"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
+
+    // A gap in the image numbers (another PULL client took images 2 and 3) is exit 3 saying so.
+    void gapIsBadInput() {
+        Publisher pub({spotsFile, "--compression", "bslz4", "--skip", "2,3"});
+        const QString out = inDir(dir, "gap.h5");
+        const auto r = runCli({"spots", QString::fromStdString(pub.endpoint), "--device", "cpu",
+                               "--timeout", "20", "-o", out});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("a gap in image_id: image 4 after image 1, 2 images (2..3) "
+                                "missing"),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("2 of 6 frames received before the gap"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
     }
     void refusedOnStream_data() {
         QTest::addColumn<QStringList>("options");

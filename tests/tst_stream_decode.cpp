@@ -56,7 +56,7 @@ class TestStreamDecode : public QObject {
                                 QString::number(raw.size())));
             ++cases;
         }
-        QCOMPARE(cases, 7);
+        QCOMPARE(cases, 16);
     }
 
     // Jobs that finish in reverse order come out in the order submitted.

@@ -14,6 +14,7 @@
 #include "gpu/scale/budget.hpp"
 #include "gpu/scale/passes.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -28,6 +29,7 @@ struct AlgorithmArgs {
     std::string input, device, variant, paramsFile, output, memoryBudget, frames;
     double timeout = 30;                      // a stream: no message for this long is bad input
     std::uint64_t maxFrames = 0;              // a stream: stop after this many frames
+    std::string channel;                      // a stream: the image channel (empty: the first)
     std::map<std::string, std::string> roles; // role id -> given path
     std::map<std::string, bool> disabled;     // role id -> --no-... given
     SpecArgs params;                          // parameter options given
@@ -70,6 +72,7 @@ std::shared_ptr<const stream::LiveFrames> openLive(const Algorithm& algorithm,
     if (!(a.timeout > 0)) throw UsageError("--timeout must be positive");
     stream::SourceOptions options;
     options.endpoint = a.input, options.timeoutSeconds = a.timeout, options.maxFrames = a.maxFrames;
+    options.channel = a.channel;
     return std::make_shared<stream::LiveFrames>(options);
 }
 
@@ -82,14 +85,25 @@ void probeBeforeThreads(const std::vector<NamedPath>& inputs, const std::string&
         if (input.path != stream && input.option != "--params") h5::probeFile(input.path);
 }
 
-// UsageError for a role the run needs that neither the stream's start message nor an option
-// gives (e.g. labels: a stream carries frames, pixel mask and frame time only).
+std::string spaced(std::string id) { // "pixel_mask" -> "pixel mask"
+    std::replace(id.begin(), id.end(), '_', ' ');
+    return id;
+}
+
+// A note in the log for an optional role the start message left out (header_detail basic or
+// none: taken as absent), and UsageError for a role the run needs that neither the stream's start
+// message nor an option gives (e.g. labels: a stream carries frames, pixel mask and frame time
+// only).
 void checkLiveRoles(const Algorithm& algorithm, const InputSources& sources) {
     const auto start = sources.open(sources.file);
     for (const InputRole& role : algorithm.inputRoles()) {
         const DataLocation at = sources.locate(role);
-        if (role.stack || role.optional || at.file != sources.file || start->hasDataset(at.path))
+        if (role.stack || at.file != sources.file || start->hasDataset(at.path)) continue;
+        if (role.optional) {
+            if (!sources.disabled.contains(role.id))
+                std::fprintf(stderr, "%s\n", sources.live->absent(spaced(role.id)).c_str());
             continue;
+        }
         throw UsageError(sources.file +
                          ": a stream carries frames, a pixel mask and a frame time; "
                          "give the " +
@@ -112,8 +126,11 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
         probeBeforeThreads(inputs, sources.file);
         sources.live = openLive(algorithm, a);
         checkLiveRoles(algorithm, sources);
-    } else if (a.maxFrames)
+    } else if (a.maxFrames) {
         throw UsageError("--max-frames applies to a tcp://HOST:PORT input; use --frames");
+    } else if (!a.channel.empty()) {
+        throw UsageError("--stream-channel applies to a tcp://HOST:PORT input");
+    }
     checkOutputs({{"-o", a.output}}, inputs);
     RunRequest request{devices.front(), a.variant, nullptr, params, parseTuning(a.tuning)};
     if (!request.variant.empty()) algorithm.variant(request.variant); // unknown: usage error first
@@ -163,6 +180,9 @@ void addStreamOptions(CLI::App* sub, AlgorithmArgs& a) {
                     "input (default 30)");
     sub->add_option("--max-frames", a.maxFrames,
                     "Input tcp://HOST:PORT: stop after this many frames (default: the series)");
+    sub->add_option("--stream-channel", a.channel,
+                    "Input tcp://HOST:PORT: the image channel read, e.g. threshold_2 (default: "
+                    "the first of the start message's channels)");
 }
 
 void addCommand(CLI::App& app, Action& action, std::shared_ptr<const Algorithm> algorithm) {

@@ -146,12 +146,18 @@ Array LiveFrames::read(std::size_t first, std::size_t count) const {
 }
 
 std::string LiveFrames::endText() const {
-    return "the series ended after " + std::to_string(*ended_) + " of the " +
-           std::to_string(count_) + " frames " +
-           (source_.start().numberOfImages == count_ ? "announced" : "asked for") + " (" +
+    const bool announced = source_.start().numberOfImages == count_;
+    return std::to_string(*ended_) + " of " + std::to_string(count_) + " frames received (" +
+           (announced ? "announced" : "asked for") + "; the series ended early: " +
            (source_.timedOut() ? "no message in " + secondsText(options_.timeoutSeconds) + " s"
                                : std::string("its end message")) +
            ")";
+}
+
+std::string LiveFrames::absent(const std::string& what) const {
+    const std::string& detail = source_.start().headerDetail;
+    return "no " + what + " in the start message (header_detail " +
+           (detail.empty() ? std::string("not sent") : detail) + "): none used";
 }
 
 std::shared_ptr<H5Reader> LiveFrames::startFile() const {
@@ -165,7 +171,8 @@ std::shared_ptr<H5Reader> LiveFrames::startFile() const {
 std::string LiveFrames::report() const {
     std::lock_guard lock(mutex_);
     std::string r = source_.describe() + ": " + std::to_string(source_.framesReceived()) +
-                    " frames received, " + std::to_string(handedOut_) + " processed";
+                    (ended_ ? "" : " of " + std::to_string(count_)) + " frames received, " +
+                    std::to_string(handedOut_) + " processed";
     if (ended_) r += "; " + endText() + ": the output holds those " + std::to_string(*ended_);
     if (const std::uint64_t waits = source_.queueFullWaits())
         r += "; processing fell behind: the queue of " + std::to_string(source_.queueFrames()) +

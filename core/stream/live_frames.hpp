@@ -56,7 +56,12 @@ class LiveFrames {
     // fills it again instead of fresh memory (page faults and zero fill on one thread).
     void recycle(Array&& frames) const;
 
-    // "stream tcp://…: N frames received, M processed; ..." (an early end and the queue's
+    const StartMessage& start() const { return source_.start(); }
+    // "no pixel mask in the start message (header_detail basic): none used": what the start
+    // message left out (`what`: "pixel mask", "frame time"), taken as absent.
+    std::string absent(const std::string& what) const;
+
+    // "stream tcp://…: N of M frames received, M processed; ..." (an early end and the queue's
     // waits included).
     std::string report() const;
 
@@ -65,7 +70,8 @@ class LiveFrames {
     // when the series ended before (ended_ set).
     bool pull(std::size_t first, std::size_t upTo) const;
     Array output(std::size_t count) const; // a spare array of count frames, else a new one
-    std::string endText() const; // "the series ended after K of the N frames announced (...)"
+    std::string
+    endText() const; // "K of N frames received (announced; the series ended early: ...)"
 
     SourceOptions options_;
     mutable FrameSource source_;

@@ -74,9 +74,7 @@ struct FrameSource::State {
         if (img.seriesId != start.seriesId)
             throw InputError(what + "series_id " + std::to_string(img.seriesId) +
                              ", expected the start message's " + std::to_string(start.seriesId));
-        if (checked > 0 && img.imageId != nextImageId)
-            throw InputError(what + "image_id out of order, expected " +
-                             std::to_string(nextImageId) + " (a frame is missing)");
+        if (img.imageId != nextImageId) throw InputError(what + orderError(img.imageId));
         if (img.frame.height() != start.height || img.frame.width() != start.width)
             throw InputError(what + "field 'data': " + shapeString(img.frame.shape()) +
                              " differs from image_size_y x image_size_x " +
@@ -88,6 +86,26 @@ struct FrameSource::State {
         nextImageId = img.imageId + 1;
         ++checked;
         return std::move(img.frame);
+    }
+
+    // Why image `id` cannot follow: a gap (images missing: another PULL client took them, or
+    // they were lost) or an image out of order (before the one expected).
+    std::string orderError(std::uint64_t id) const {
+        const std::string announced =
+            start.numberOfImages ? " of " + std::to_string(start.numberOfImages) : "";
+        const std::string got = std::to_string(checked) + announced + " frames received";
+        const std::string after =
+            checked ? "after image " + std::to_string(nextImageId - 1) : "as the first image";
+        if (id < nextImageId)
+            return "image_id out of order: image " + std::to_string(id) + " " + after +
+                   " (expected " + std::to_string(nextImageId) + "); " + got + " in order";
+        const std::uint64_t missing = id - nextImageId;
+        return "a gap in image_id: image " + std::to_string(id) + " " + after + ", " +
+               std::to_string(missing) + (missing == 1 ? " image" : " images") + " (" +
+               std::to_string(nextImageId) + (missing == 1 ? "" : ".." + std::to_string(id - 1)) +
+               ") missing (another PULL client took them, or they were lost, or they come later: "
+               "out of order); " +
+               got + " before the gap";
     }
 
     // An image of the series, or nullopt at its end message; InputError for a start message.

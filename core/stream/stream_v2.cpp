@@ -77,6 +77,13 @@ Array multiDimArray(const Field& field, std::size_t height, std::size_t width,
     return out;
 }
 
+std::string joined(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names)
+        out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
 // The channel entry of a map of channels (data, pixel_mask): `channel`, else the first.
 Field channelOf(const Field& map, const std::string& channel) {
     if (!channel.empty()) return map.require(channel);
@@ -91,9 +98,19 @@ StartMessage decodeStart(const Field& m, const std::string& channel) {
     s.width = m.require("image_size_x").uint();
     s.height = m.require("image_size_y").uint();
     if (s.width == 0 || s.height == 0) m.require("image_size_x").fail("image size 0");
-    s.channel = channel;
-    if (auto f = m.at("channels"); f.present() && channel.empty() && f.arraySize() > 0)
-        s.channel = f.element(0).text();
+    if (auto f = m.at("header_detail"); f.present()) {
+        s.headerDetail = f.text();
+        if (s.headerDetail != "all" && s.headerDetail != "basic" && s.headerDetail != "none")
+            f.fail("'" + s.headerDetail + "', expected all, basic or none");
+    }
+    if (auto f = m.at("channels"); f.present())
+        for (std::size_t i = 0; i < f.arraySize(); ++i)
+            s.channels.push_back(f.element(i).text());
+    s.channel = channel.empty() && !s.channels.empty() ? s.channels.front() : channel;
+    if (!channel.empty() && !s.channels.empty() &&
+        std::find(s.channels.begin(), s.channels.end(), channel) == s.channels.end())
+        m.require("channels")
+            .fail("no channel '" + channel + "' (the series sends " + joined(s.channels) + ")");
     if (auto f = m.at("image_dtype"); f.present()) {
         s.dtype = dtypeNamed(f.text());
         if (!s.dtype) f.fail("unknown dtype '" + f.text() + "'");

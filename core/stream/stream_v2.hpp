@@ -1,7 +1,8 @@
 // DECTRIS Stream V2 messages (CBOR maps, one per ZeroMQ message) decoded into typed structs:
-// start (series, image size, pixel mask, frame time, count), image (one 2-D frame of the
-// first channel, raw or compressed as DECTRIS' compression tag says) and end.
-// Every malformed message is an InputError naming the message type and the field.
+// start (series, image size, header detail, channels, pixel mask, frame time, count), image
+// (one 2-D frame of the channel picked, else the first, raw or compressed as DECTRIS' compression
+// tag says) and end. Every malformed message is an InputError naming the message type and the
+// field.
 #pragma once
 #include "core/array.hpp"
 #include "core/stream/frame_pool.hpp"
@@ -11,6 +12,7 @@
 #include <span>
 #include <string>
 #include <variant>
+#include <vector>
 
 namespace clscope::stream {
 
@@ -20,6 +22,8 @@ struct StartMessage {
     std::size_t width = 0, height = 0; // image_size_x, image_size_y
     std::optional<DType> dtype;        // `image_dtype` when sent (else the images' own)
     std::string channel;               // the channel read: the first of `channels`
+    std::vector<std::string> channels; // `channels` as sent (empty when not sent)
+    std::string headerDetail;          // `header_detail`: "all", "basic", "none"; "" when not sent
     Array pixelMask;                   // (H,W) uint32 of that channel; empty when not sent
     double frameTime = 0;              // seconds; 0 when not sent
     double countTime = 0;

@@ -1,0 +1,40 @@
+// Compressed frames decoded on an OpenCL device (resources/kernels/bslz4.cl): bitshuffle-LZ4
+// and LZ4 as DECTRIS' compression tag frames them (core/stream/block_plan.hpp). The frames'
+// blocks are planned on the host from their headers, the compressed bytes uploaded as they
+// are (2-10x fewer than the frames'), and one launch decodes every block of a batch, one
+// work-group each, into one device buffer. The CPU decoder (core/stream/compression.hpp) is
+// the reference: the bytes are the same.
+#pragma once
+#include "gpu/opencl.hpp"
+#include "gpu/recipe.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace clscope {
+class ClSession;
+}
+
+namespace clscope::decode {
+
+// The program: WG (work-items per block) and MAX_BLOCK (local bytes for a bitshuffled block,
+// set from the input: the batch's largest, in steps of 8 KiB).
+const ProgramRecipe& decodeRecipe();
+
+struct CompressedFrame {
+    std::string algorithm;      // "bslz4" or "lz4" (DECTRIS' compression tag)
+    std::uint64_t elemSize = 1; // bytes per element (bslz4)
+    std::span<const std::byte> bytes;
+};
+
+// Decodes `frames`, each `frameBytes` once decoded, into `out` (frame i at i * frameBytes,
+// `out` at least frames.size() * frameBytes bytes). InputError naming the frame for a framing
+// error (found on the host) and the frame and block for a corrupt block (found by the
+// kernel, which writes nothing outside that block's bytes); DeviceError for a block larger
+// than the device's local memory. `values` overrides tunables (WG).
+void decodeFrames(ClSession& session, std::span<const CompressedFrame> frames,
+                  std::size_t frameBytes, const cl::Buffer& out, const TunableValues& values = {});
+
+} // namespace clscope::decode
