@@ -7,6 +7,7 @@
 #include "test_util.hpp"
 
 #include <QFileInfo>
+#include <nlohmann/json.hpp>
 
 using namespace clscope;
 using clscope::test::Publisher;
@@ -241,6 +242,26 @@ class TestStreamCli : public QObject {
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains(expected), qPrintable(r.err));
         QVERIFY(!QFileInfo::exists(out));
+    }
+    // bench stream's bounds: every stage's line, the device's decode and upload included, each
+    // with all the frames sent (a line that lost frames or failed would not be there).
+    void benchStreamHasEveryStage() {
+        const QString json = inDir(dir, "bench_stream.json");
+        const auto r = runCli({"bench", "stream", "--size", "small", "--frames", "16", "--threads",
+                               "1", "--device", "ocl:0", "--json", json});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto j = nlohmann::json::parse(f.readAll().toStdString());
+        QCOMPARE(j["frames"].get<int>(), 16);
+        QStringList stages;
+        for (const auto& line : j["lines"]) {
+            stages << QString::fromStdString(line["what"].get<std::string>()).section(' ', 0, 2);
+            QVERIFY(line["frames_per_s"].get<double>() > 0);
+        }
+        for (const char* stage : {"decode from memory", "decode on the", "upload only (ocl:0,",
+                                  "receive only (ZeroMQ", "receive + decode"})
+            QVERIFY2(stages.contains(QString(stage)), qPrintable(stages.join(" | ")));
     }
 };
 

@@ -1,10 +1,11 @@
 // clscope-cli bench stream [--size 16m|4m] [--threads N]... [--then ALGO --device D] [--json
 // OUT]: the live input's rates on this host for bslz4 uint16 frames of an EIGER2 16M
 // (4148x4362) or 4M (2068x2162): decoding from memory on N threads (in order, as the frame
-// source does), and where libzmq is built, a local publisher sending pre-encoded Stream V2
-// messages as fast as taken, received without decoding, then through the frame source with its
-// decoding threads, then (--then) through an algorithm on a device as its command runs it on
-// a tcp:// input.
+// source does); with --device, on that OpenCL device (the compressed bytes uploaded, bslz4.cl)
+// and the decoded frames' upload alone (the bounds of a run on it); where libzmq is built, a local
+// publisher sending pre-encoded Stream V2 messages as fast as taken, received without decoding,
+// then through the frame source with its decoding threads, then (--then) through an algorithm on a
+// device as its command runs it on a tcp:// input.
 #include "app/cli/commands.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -12,11 +13,14 @@
 #include "core/stream/frame_pool.hpp"
 #include "core/stream/ordered_pool.hpp"
 #include "core/stream/series_encoder.hpp"
+#include "gpu/decode/decoder.hpp"
+#include "gpu/devices.hpp"
+#include "gpu/session.hpp"
+#include "gpu/staging.hpp"
 #if defined(CLSCOPE_HAVE_LIVE)
 #include "core/stream/live_frames.hpp"
 #include "core/stream/loopback.hpp"
 #include "core/stream/stream_source.hpp"
-#include "gpu/devices.hpp"
 #include "gpu/scale/budget.hpp"
 #include "gpu/scale/passes.hpp"
 #endif
@@ -134,6 +138,79 @@ Line decodeFromMemory(const Case& c, std::size_t threads) {
     l.seconds = secondsSince(start);
     l.framesPerSecond = double(taken) / l.seconds;
     l.decodeMsPerFrame = 1e3 * decodeSeconds / double(taken);
+    return l;
+}
+
+// Frames per device batch: up to 512 MiB of decoded frames, at most 64.
+std::size_t deviceBatch(const Case& c) {
+    return std::clamp<std::size_t>((std::size_t(512) << 20) / c.frameBytes(), 1, 64);
+}
+
+// Sum of the session's records labelled `label` (ms).
+double recordedMs(ClSession& session, const std::string& label) {
+    double ms = 0;
+    for (const TimingRecord& r : session.timings().records())
+        if (r.label == label) ms += r.totalMs;
+    return ms;
+}
+
+// Decoding on the device from memory: the compressed frames uploaded as they are, in batches,
+// and decoded by bslz4.cl into one device buffer (gpu/decode), as a live run on the device
+// would take them; one batch first builds the program (not timed).
+Line decodeOnDevice(const Case& c, const DeviceInfo& device) {
+    ClSession session(device);
+    const std::size_t batch = std::min(deviceBatch(c), c.frames);
+    const cl::Buffer out = session.allocate(batch * c.frameBytes(), "decoded frames");
+    std::vector<decode::CompressedFrame> frames;
+    for (std::size_t i = 0; i < batch; ++i)
+        frames.push_back({"bslz4", 2, c.packed[i % c.packed.size()]});
+    decode::decodeFrames(session, frames, c.frameBytes(), out); // build, first use
+    session.finish();
+    session.timings().clear();
+    const auto start = Clock::now();
+    for (std::size_t done = 0; done < c.frames; done += batch) {
+        const std::size_t n = std::min(batch, c.frames - done);
+        decode::decodeFrames(session, std::span(frames).first(n), c.frameBytes(), out);
+    }
+    session.finish();
+    Line l{"decode on the device (" + device.spec + ", from memory)", 0};
+    l.seconds = secondsSince(start);
+    l.framesPerSecond = double(c.frames) / l.seconds;
+    l.decodeMsPerFrame = recordedMs(session, "decode") / double(c.frames);
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "batches of %zu; kernels %.1f ms, compressed bytes up %.1f ms (%s)", batch,
+                  recordedMs(session, "decode"), recordedMs(session, "upload compressed"),
+                  device.name.c_str());
+    l.note = text;
+    return l;
+}
+
+// The decoded frames' upload alone, as a run on the device sends frames from host memory
+// (StreamUpload: host copy into pinned staging, DMA on its own queue), in batches.
+Line uploadOnly(const Case& c, const DeviceInfo& device) {
+    ClSession session(device);
+    const std::size_t batch = std::min(deviceBatch(c), c.frames);
+    std::vector<std::byte> host(batch * c.frameBytes());
+    for (std::size_t i = 0; i < batch; ++i)
+        std::memcpy(host.data() + i * c.frameBytes(), c.raw[i % c.raw.size()].bytes(),
+                    c.frameBytes());
+    const auto start = Clock::now();
+    {
+        StreamUpload upload(session, host.size(), "bench stream upload");
+        std::size_t index = 0;
+        for (std::size_t done = 0; done < c.frames; done += batch, ++index) {
+            const std::size_t n = std::min(batch, c.frames - done);
+            upload.send(index, host.data(), n * c.frameBytes(), "copy H->D frames");
+            (void)upload.acquire(index);
+            upload.release(index);
+        }
+        session.finish();
+    }
+    Line l{"upload only (" + device.spec + ", decoded frames)", 0};
+    l.seconds = secondsSince(start);
+    l.framesPerSecond = double(c.frames) / l.seconds;
+    l.note = "batches of " + std::to_string(batch) + " (" + device.name + ")";
     return l;
 }
 
@@ -281,6 +358,13 @@ void runStreamBench(StreamBenchArgs a) {
     std::vector<Line> lines;
     for (int t : threads)
         lines.push_back(decodeFromMemory(c, std::size_t(std::max(t, 1))));
+    if (!a.device.empty()) { // the device's side: decode there, and the decoded frames' upload
+        const DeviceInfo device = resolveDevice(a.device);
+        if (device.index >= 0) { // an OpenCL device (not the host reference)
+            lines.push_back(decodeOnDevice(c, device));
+            lines.push_back(uploadOnly(c, device));
+        }
+    }
 #if defined(CLSCOPE_HAVE_LIVE)
     lines.push_back(receiveOnly(c));
     for (int t : threads)
