@@ -9,12 +9,12 @@ rows whose byte count is not a multiple of 8, and the < 8 trailing elements the 
 as they are; the contents are half compressible and half random, all zero or all random."""
 import importlib.util
 import os
-import struct
 import sys
 
 import bitshuffle.h5
 import h5py
 import numpy as np
+from hdf5_framing import lz4_hdf5
 
 # name, dtype, element count, block size in elements (0: the filter's default, 8192 bytes),
 # contents: half (the first half small values, the rest random), zero, random
@@ -40,18 +40,6 @@ def contents(rng, dtype, count, fill):
     return data
 
 
-def lz4_hdf5(raw, block=4096):
-    """The HDF5 LZ4 filter's framing; a block that does not shrink is stored as it is."""
-    import lz4.block
-    out = [struct.pack(">QI", len(raw), block)]
-    for pos in range(0, len(raw), block):
-        part = raw[pos:pos + block]
-        c = lz4.block.compress(part, store_size=False)
-        out.append(struct.pack(">I", len(part)) + part if len(c) >= len(part)
-                   else struct.pack(">I", len(c)) + c)
-    return b"".join(out)
-
-
 def main():
     out = sys.argv[1]
     rng = np.random.default_rng(24)
@@ -66,7 +54,7 @@ def main():
             chunk = f["d"].id.read_direct_chunk((0,))[1]
         os.remove(path + ".h5")
         if importlib.util.find_spec("lz4"):
-            open(path + ".lz4", "wb").write(lz4_hdf5(data.tobytes()))
+            open(path + ".lz4", "wb").write(lz4_hdf5(data.tobytes(), 4096))
         open(path + ".raw", "wb").write(data.tobytes())
         open(path + ".bslz4", "wb").write(bytes(chunk))
         lines.append(f"{name} {data.dtype.itemsize}\n")

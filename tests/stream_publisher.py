@@ -28,6 +28,7 @@ import h5py
 import lz4.block
 import numpy as np
 import zmq
+from hdf5_framing import lz4_hdf5
 
 CHANNEL = "threshold_1"
 # RFC 8746 typed array tags, little-endian (big-endian: tag - 4, except 8-bit)
@@ -59,18 +60,6 @@ def bslz4(raw, elem_size, block):
         out.append(lz4_block(bitshuffle(raw[pos * elem_size:(pos + cnt) * elem_size], cnt, elem_size)))
         pos += cnt
     out.append(raw[pos * elem_size:])
-    return b"".join(out)
-
-
-def lz4_hdf5(raw, block):
-    """The HDF5 LZ4 filter's framing; a block that does not shrink is stored as it is."""
-    block = block or 1 << 16
-    out = [struct.pack(">QI", len(raw), block)]
-    for pos in range(0, len(raw), block):
-        part = raw[pos:pos + block]
-        c = lz4.block.compress(part, store_size=False)
-        out.append(struct.pack(">I", len(part)) + part if len(c) >= len(part)
-                   else struct.pack(">I", len(c)) + c)
     return b"".join(out)
 
 

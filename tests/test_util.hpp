@@ -1,5 +1,6 @@
 // Helpers shared by the test suites.
 #pragma once
+#include <QFile>
 #include <QMap>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -59,7 +60,24 @@ void expectError(F&& f, std::initializer_list<std::string> parts, const char* fi
     QTest::qFail("no exception thrown", file, line);
 }
 
+// A file's bytes (empty when it cannot be read).
+inline QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 } // namespace clscope::test
+
+// A CliRun's exit code is `expected` and its stderr contains `text`, else the test fails.
+#define EXPECT_EXIT(run, expected, text)                                                           \
+    do {                                                                                           \
+        const clscope::test::CliRun r_ = (run);                                                    \
+        if (r_.code != (expected) || !r_.err.contains(text))                                       \
+            QFAIL(qPrintable(QString("exit %1 (expected %2), stderr: %3 (expected '%4')")          \
+                                 .arg(r_.code)                                                     \
+                                 .arg(expected)                                                    \
+                                 .arg(r_.err, QString(text))));                                    \
+    } while (0)
 
 #define EXPECT_ERROR(E, expr, ...)                                                                 \
     do {                                                                                           \

@@ -32,10 +32,7 @@ constexpr bool asanBuild = __has_feature(address_sanitizer);
 constexpr bool asanBuild = false;
 #endif
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using clscope::test::readAll;
 
 void writeAll(const QString& path, const QByteArray& bytes) {
     QFile f(path);

@@ -29,20 +29,7 @@ Run cli(const QStringList& args) {
     return clscope::test::runCli(args, {}, 60000);
 }
 
-#define EXPECT_EXIT(run, expected, text)                                                           \
-    do {                                                                                           \
-        const Run r_ = (run);                                                                      \
-        if (r_.code != (expected) || !r_.err.contains(text))                                       \
-            QFAIL(qPrintable(QString("exit %1 (expected %2), stderr: %3 (expected '%4')")          \
-                                 .arg(r_.code)                                                     \
-                                 .arg(expected)                                                    \
-                                 .arg(r_.err, QString(text))));                                    \
-    } while (0)
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using clscope::test::readAll;
 
 void writeAll(const QString& path, const QByteArray& bytes) {
     QFile f(path);
