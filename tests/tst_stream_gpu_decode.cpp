@@ -33,14 +33,18 @@ Bytes fileBytes(const QString& path) {
 
 // The frames decoded on the device, then the guard bytes after them (Sentinel where
 // untouched).
+// `decoder`: one kept over batches (else a new one for this batch).
 Bytes decodeOnDevice(ClSession& session, const std::vector<CompressedFrame>& frames,
-                     std::size_t frameBytes) {
+                     std::size_t frameBytes, FrameDecoder* decoder = nullptr) {
     Bytes out(frames.size() * frameBytes + Guard, Sentinel);
     cl::Buffer buffer = session.allocate(out.size(), "frames");
     session.upload(buffer, out.data(), out.size(), "sentinel");
     std::exception_ptr error;
     try {
-        decodeFrames(session, frames, frameBytes, buffer);
+        if (decoder)
+            decoder->decode(frames, frameBytes, buffer);
+        else
+            decodeFrames(session, frames, frameBytes, buffer);
     } catch (const InputError&) {
         error = std::current_exception();
     }
@@ -142,6 +146,28 @@ class TestStreamGpuDecode : public QObject {
         const Bytes got = decodeOnDevice(*session, frames, a.raw.size());
         QVERIFY2(firstDifference(got, expected).isEmpty(),
                  qPrintable(firstDifference(got, expected)));
+    }
+
+    // One decoder kept over batches of growing and shrinking sizes (its buffers reused or
+    // grown), a corrupt batch among them: every other batch still decodes exactly.
+    void oneDecoderOverManyBatches() {
+        FrameDecoder decoder(*session);
+        const Case& bad = named("u16_random");
+        const Bytes truncated(bad.bslz4.begin(), bad.bslz4.end() - 7);
+        for (int round = 0; round < 2; ++round)
+            for (const Case& c : cases) {
+                const std::vector<CompressedFrame> frames(3, {"bslz4", c.elemSize, c.bslz4});
+                Bytes expected;
+                for (int i = 0; i < 3; ++i)
+                    expected.insert(expected.end(), c.raw.begin(), c.raw.end());
+                const Bytes got = decodeOnDevice(*session, frames, c.raw.size(), &decoder);
+                QVERIFY2(firstDifference(got, expected).isEmpty(),
+                         qPrintable(c.name + ": " + firstDifference(got, expected)));
+                if (&c == &bad)
+                    QVERIFY_THROWS_EXCEPTION(InputError,
+                                             decodeOnDevice(*session, {{"bslz4", 2, truncated}},
+                                                            bad.raw.size(), &decoder));
+            }
     }
 
     // Framing errors, found on the host: a truncated frame, a block size beyond the bytes.

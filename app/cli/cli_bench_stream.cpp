@@ -164,13 +164,14 @@ Line decodeOnDevice(const Case& c, const DeviceInfo& device) {
     std::vector<decode::CompressedFrame> frames;
     for (std::size_t i = 0; i < batch; ++i)
         frames.push_back({"bslz4", 2, c.packed[i % c.packed.size()]});
-    decode::decodeFrames(session, frames, c.frameBytes(), out); // build, first use
+    decode::FrameDecoder decoder(session);
+    decoder.decode(frames, c.frameBytes(), out); // build, first use
     session.finish();
     session.timings().clear();
     const auto start = Clock::now();
     for (std::size_t done = 0; done < c.frames; done += batch) {
         const std::size_t n = std::min(batch, c.frames - done);
-        decode::decodeFrames(session, std::span(frames).first(n), c.frameBytes(), out);
+        decoder.decode(std::span(frames).first(n), c.frameBytes(), out);
     }
     session.finish();
     Line l{"decode on the device (" + device.spec + ", from memory)", 0};

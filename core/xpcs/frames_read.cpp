@@ -4,6 +4,9 @@
 #include "core/hdf5_util.hpp"
 #include "core/io.hpp"
 #include "core/limits.hpp"
+#if defined(CLSCOPE_HAVE_DECOMPRESS)
+#include "core/stream/compression.hpp"
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -32,6 +35,7 @@ struct RawChunks {
     std::vector<std::size_t> offsets{0};    // chunk c is bytes [offsets[c], offsets[c + 1])
     std::vector<std::uint32_t> filterMasks; // bit i set: filter i skipped for that chunk
     bool shuffled = false;                  // filter 0 is the byte shuffle
+    bool bslz4 = false; // the one filter is bitshuffle with LZ4 (EIGER / NXmx files)
     std::size_t count() const { return offsets.size() - 1; }
     const unsigned char* chunk(std::size_t c) const { return bytes.get() + offsets[c]; }
     std::size_t size(std::size_t c) const { return offsets[c + 1] - offsets[c]; }
@@ -48,6 +52,26 @@ void unshuffle(const unsigned char* in, std::size_t bytes, std::size_t element, 
 // Compressed data held at once: the chunks are read and inflated batch by batch, so that the
 // peak stays near the frames' size (issue 13: peak RSS <= 1.5x the frames).
 constexpr std::uint64_t batchBytes = 64 << 20;
+
+// HDF5's registered id of the bitshuffle filter (bitshuffle's bshuf_h5filter.h).
+constexpr H5Z_filter_t bitshuffleFilter = 32008;
+
+// Whether the dataset's bitshuffle filter compresses with LZ4 (its 5th value 2) and this build
+// can decode it (liblz4): its chunks are then DECTRIS' bslz4, decoded here on the threads.
+bool bitshuffleLz4(const Handle& dcpl) {
+#if defined(CLSCOPE_HAVE_DECOMPRESS)
+    unsigned flags = 0, config = 0, values[8] = {};
+    std::size_t count = 8;
+    char name[64];
+    if (H5Pget_filter_by_id2(dcpl.get(), bitshuffleFilter, &flags, &count, values, sizeof name,
+                             name, &config) < 0)
+        return false;
+    return count >= 5 && values[4] == 2;
+#else
+    (void)dcpl;
+    return false;
+#endif
+}
 
 // Chunks firstChunk, firstChunk+1, ... of a deflate-only dataset of whole-frame chunks, about
 // batchBytes of them (at least one), or nothing (then fall back).
@@ -81,7 +105,8 @@ std::optional<RawChunks> readRawChunks(const std::string& fileName, const std::s
     }
     const bool deflateOnly = ids == std::vector<H5Z_filter_t>{H5Z_FILTER_DEFLATE};
     const bool shuffled = ids == std::vector<H5Z_filter_t>{H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE};
-    if (H5Pget_layout(dcpl.get()) != H5D_CHUNKED || !(deflateOnly || shuffled) ||
+    const bool bslz4 = ids == std::vector<H5Z_filter_t>{bitshuffleFilter} && bitshuffleLz4(dcpl);
+    if (H5Pget_layout(dcpl.get()) != H5D_CHUNKED || !(deflateOnly || shuffled || bslz4) ||
         H5Tequal(type.get(), h5::nativeType(*info.dtype)) <= 0 ||
         H5Pget_chunk(dcpl.get(), 3, chunk) != 3 || chunk[0] == 0 || chunk[1] != info.shape[1] ||
         chunk[2] != info.shape[2])
@@ -90,6 +115,7 @@ std::optional<RawChunks> readRawChunks(const std::string& fileName, const std::s
     raw.chunkFrames = chunk[0];
     raw.firstChunk = firstChunk;
     raw.shuffled = shuffled;
+    raw.bslz4 = bslz4;
     // The batch's sizes first, then its chunks into one allocation.
     for (hsize_t first = firstChunk * chunk[0];
          first < info.shape[0] && raw.offsets.back() < batchBytes; first += chunk[0]) {
@@ -112,6 +138,28 @@ std::optional<RawChunks> readRawChunks(const std::string& fileName, const std::s
     return raw;
 }
 
+// A bslz4 chunk of `full` bytes into `to` (its first `have` bytes: the last chunk may reach
+// past the stack); false when it is corrupt.
+bool decodeBslz4(const unsigned char* data, std::size_t inBytes, std::size_t element, std::byte* to,
+                 std::size_t full, std::size_t have, std::vector<unsigned char>& scratch) {
+#if defined(CLSCOPE_HAVE_DECOMPRESS)
+    const bool direct = have == full;
+    if (!direct && scratch.size() < full) scratch.resize(full);
+    std::byte* dest = direct ? to : reinterpret_cast<std::byte*>(scratch.data());
+    try {
+        stream::decompress("bslz4", element, {reinterpret_cast<const std::byte*>(data), inBytes},
+                           {dest, full});
+    } catch (const InputError&) {
+        return false;
+    }
+    if (!direct) std::memcpy(to, scratch.data(), have);
+    return true;
+#else
+    (void)data, (void)inBytes, (void)element, (void)to, (void)full, (void)have, (void)scratch;
+    return false;
+#endif
+}
+
 // Inflate (and unshuffle) chunk c into its frames of out; false when the chunk is corrupt.
 // scratch: the worker's buffer, reused from chunk to chunk.
 bool inflateChunk(const RawChunks& raw, std::size_t c, std::size_t frameBytes, Array& out,
@@ -125,6 +173,8 @@ bool inflateChunk(const RawChunks& raw, std::size_t c, std::size_t frameBytes, A
     std::byte* to = out.bytes() + first * frameBytes;
     const unsigned char* data = raw.chunk(c);
     const std::size_t inBytes = raw.size(c);
+    if (raw.bslz4 && !(raw.filterMasks[c] & 1u))
+        return decodeBslz4(data, inBytes, element, to, full, have, scratch);
     if (!(raw.filterMasks[c] & deflateBit)) {
         // Straight into the frames when nothing is left to do, else through scratch.
         const bool direct = !unshuffleIt && have == full;

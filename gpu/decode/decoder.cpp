@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/stream/block_plan.hpp"
 #include "gpu/session.hpp"
+#include "gpu/staging.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -33,48 +34,6 @@ std::string errorText(int code) {
     }
 }
 
-// The blocks of a batch, one entry of 4 ulongs each (the kernel's layout), and where each
-// frame's blocks start.
-struct BatchPlan {
-    std::vector<cl_ulong> entries;
-    std::vector<std::size_t> firstBlock; // per frame, then the total
-    std::vector<std::byte> bytes;        // the frames' compressed bytes, one after the other
-    std::uint32_t maxBlock = 0;          // the largest bitshuffled block, in bytes
-};
-
-BatchPlan planBatch(std::span<const CompressedFrame> frames, std::size_t frameBytes) {
-    BatchPlan batch;
-    for (std::size_t f = 0; f < frames.size(); ++f) {
-        const CompressedFrame& frame = frames[f];
-        stream::FramePlan plan;
-        try {
-            plan = stream::planBlocks(frame.algorithm, frame.elemSize, frame.bytes, frameBytes);
-        } catch (const InputError& e) {
-            throw InputError("frame " + std::to_string(f) + ": " + e.what());
-        }
-        const std::uint64_t src = batch.bytes.size(), dst = std::uint64_t(f) * frameBytes;
-        batch.bytes.insert(batch.bytes.end(), frame.bytes.begin(), frame.bytes.end());
-        batch.firstBlock.push_back(batch.entries.size() / 4);
-        for (const stream::Block& b : plan.blocks) {
-            batch.entries.insert(batch.entries.end(), {src + b.src, dst + b.dst,
-                                                       b.srcBytes | (cl_ulong(b.dstBytes) << 32),
-                                                       plan.elemSize | (cl_ulong(b.kind) << 32)});
-            if (b.kind == stream::BlockKind::Bitshuffled)
-                batch.maxBlock = std::max(batch.maxBlock, b.dstBytes);
-        }
-    }
-    batch.firstBlock.push_back(batch.entries.size() / 4);
-    return batch;
-}
-
-// "frame F, block B of N": block `block` of the batch, and that frame.
-std::string blockName(const BatchPlan& batch, std::size_t block, std::size_t& frame) {
-    const auto next = std::upper_bound(batch.firstBlock.begin(), batch.firstBlock.end(), block) - 1;
-    frame = std::size_t(next - batch.firstBlock.begin());
-    return "frame " + std::to_string(frame) + ", block " + std::to_string(block - *next) + " of " +
-           std::to_string(*(next + 1) - *next);
-}
-
 } // namespace
 
 const ProgramRecipe& decodeRecipe() {
@@ -87,43 +46,91 @@ const ProgramRecipe& decodeRecipe() {
     return recipe;
 }
 
-void decodeFrames(ClSession& session, std::span<const CompressedFrame> frames,
-                  std::size_t frameBytes, const cl::Buffer& out, const TunableValues& values) {
-    const BatchPlan batch = planBatch(frames, frameBytes);
-    const std::size_t blocks = batch.entries.size() / 4;
+std::size_t FrameDecoder::plan(std::span<const CompressedFrame> frames, std::size_t frameBytes) {
+    entries_.clear(), firstBlock_.clear(), maxBlock_ = 0;
+    std::vector<std::uint64_t> at; // each frame's first byte in bytes_
+    std::uint64_t total = 0;
+    for (std::size_t f = 0; f < frames.size(); ++f) {
+        const CompressedFrame& frame = frames[f];
+        stream::FramePlan plan;
+        try {
+            plan = stream::planBlocks(frame.algorithm, frame.elemSize, frame.bytes, frameBytes);
+        } catch (const InputError& e) {
+            throw InputError("frame " + std::to_string(f) + ": " + e.what());
+        }
+        const std::uint64_t dst = std::uint64_t(f) * frameBytes;
+        firstBlock_.push_back(entries_.size() / 4);
+        for (const stream::Block& b : plan.blocks) {
+            entries_.insert(entries_.end(),
+                            {total + b.src, dst + b.dst, b.srcBytes | (cl_ulong(b.dstBytes) << 32),
+                             plan.elemSize | (cl_ulong(b.kind) << 32)});
+            if (b.kind == stream::BlockKind::Bitshuffled)
+                maxBlock_ = std::max(maxBlock_, b.dstBytes);
+        }
+        at.push_back(total);
+        total += frame.bytes.size();
+    }
+    firstBlock_.push_back(entries_.size() / 4);
+    if (bytes_.size() < total) bytes_.resize(total); // kept: no page faults after the first
+    for (std::size_t f = 0; f < frames.size(); ++f)
+        parallelCopy(bytes_.data() + at[f], frames[f].bytes.data(), frames[f].bytes.size());
+    return std::size_t(total);
+}
+
+// "frame F, block B of N": block `block` of the batch, and that frame.
+std::string FrameDecoder::blockName(std::size_t block, std::size_t& frame) const {
+    const auto next = std::upper_bound(firstBlock_.begin(), firstBlock_.end(), block) - 1;
+    frame = std::size_t(next - firstBlock_.begin());
+    return "frame " + std::to_string(frame) + ", block " + std::to_string(block - *next) + " of " +
+           std::to_string(*(next + 1) - *next);
+}
+
+void FrameDecoder::reserve(cl::Buffer& buffer, std::size_t& capacity, std::size_t bytes,
+                           const char* what) {
+    if (capacity >= bytes && capacity > 0) return;
+    capacity = std::max<std::size_t>(bytes, 1);
+    buffer = session_.allocate(capacity, what);
+}
+
+void FrameDecoder::decode(std::span<const CompressedFrame> frames, std::size_t frameBytes,
+                          const cl::Buffer& out, const TunableValues& values) {
+    const std::size_t byteCount = plan(frames, frameBytes);
+    const std::size_t blocks = entries_.size() / 4;
     if (blocks == 0) return;
     const std::uint32_t local =
-        std::max(LocalStep, (batch.maxBlock + LocalStep - 1) / LocalStep * LocalStep);
-    if (local > session.info().localMemBytes)
-        throw DeviceError(session.info().name + ": bslz4 blocks of " +
-                          std::to_string(batch.maxBlock) + " bytes exceed its " +
-                          std::to_string(session.info().localMemBytes) +
+        std::max(LocalStep, (maxBlock_ + LocalStep - 1) / LocalStep * LocalStep);
+    if (local > session_.info().localMemBytes)
+        throw DeviceError(session_.info().name + ": bslz4 blocks of " + std::to_string(maxBlock_) +
+                          " bytes exceed its " + std::to_string(session_.info().localMemBytes) +
                           " bytes of local memory (decode them on the CPU)");
     TunableValues v = values;
     v["MAX_BLOCK"] = std::to_string(local);
     const ProgramRecipe& recipe = decodeRecipe();
     const TunableValues resolved = recipe.resolve(v);
-    cl::Buffer src = session.allocate(std::max<std::size_t>(batch.bytes.size(), 1), "compressed");
-    cl::Buffer table = session.allocate(batch.entries.size() * sizeof(cl_ulong), "blocks");
-    cl::Buffer error = session.allocate(2 * sizeof(cl_int), "decode error");
-    if (!batch.bytes.empty())
-        session.upload(src, batch.bytes.data(), batch.bytes.size(), "upload compressed");
-    session.upload(table, batch.entries.data(), batch.entries.size() * sizeof(cl_ulong),
-                   "upload blocks");
+    reserve(src_, srcCapacity_, byteCount, "compressed");
+    reserve(table_, tableCapacity_, entries_.size() * sizeof(cl_ulong), "blocks");
+    if (!error_()) error_ = session_.allocate(2 * sizeof(cl_int), "decode error");
+    if (byteCount > 0) session_.upload(src_, bytes_.data(), byteCount, "upload compressed");
+    session_.upload(table_, entries_.data(), entries_.size() * sizeof(cl_ulong), "upload blocks");
     const cl_int zero[2] = {0, 0};
-    session.upload(error, zero, sizeof zero, "upload decode error");
-    cl::Kernel k = session.kernel(recipe, resolved, "decode_blocks");
-    k.setArg(0, src), k.setArg(1, cl_ulong(batch.bytes.size())), k.setArg(2, table);
-    k.setArg(3, out), k.setArg(4, cl_ulong(frames.size() * frameBytes)), k.setArg(5, error);
+    session_.upload(error_, zero, sizeof zero, "upload decode error");
+    cl::Kernel k = session_.kernel(recipe, resolved, "decode_blocks");
+    k.setArg(0, src_), k.setArg(1, cl_ulong(byteCount)), k.setArg(2, table_);
+    k.setArg(3, out), k.setArg(4, cl_ulong(frames.size() * frameBytes)), k.setArg(5, error_);
     const std::size_t wg = std::stoul(resolved.at("WG"));
-    session.launch(k, "decode", recipe.shape("decode_blocks", resolved, {blocks * wg}));
+    session_.launch(k, "decode", recipe.shape("decode_blocks", resolved, {blocks * wg}));
     cl_int flagged[2] = {0, 0};
-    session.download(error, flagged, sizeof flagged, "download decode error");
+    session_.download(error_, flagged, sizeof flagged, "download decode error");
     if (!flagged[0]) return;
     std::size_t frame = 0;
-    const std::string where = blockName(batch, std::size_t(flagged[1]), frame);
+    const std::string where = blockName(std::size_t(flagged[1]), frame);
     throw InputError(where + ": corrupt " + frames[frame].algorithm +
                      " data: " + errorText(flagged[0]));
+}
+
+void decodeFrames(ClSession& session, std::span<const CompressedFrame> frames,
+                  std::size_t frameBytes, const cl::Buffer& out, const TunableValues& values) {
+    FrameDecoder(session).decode(frames, frameBytes, out, values);
 }
 
 } // namespace clscope::decode

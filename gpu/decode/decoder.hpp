@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace clscope {
 class ClSession;
@@ -29,11 +30,39 @@ struct CompressedFrame {
     std::span<const std::byte> bytes;
 };
 
-// Decodes `frames`, each `frameBytes` once decoded, into `out` (frame i at i * frameBytes,
-// `out` at least frames.size() * frameBytes bytes). InputError naming the frame for a framing
-// error (found on the host) and the frame and block for a corrupt block (found by the
-// kernel, which writes nothing outside that block's bytes); DeviceError for a block larger
-// than the device's local memory. `values` overrides tunables (WG).
+// Decodes batches of compressed frames on one session, keeping what a batch needs between
+// batches (the host copy of the compressed bytes, the device buffers: grown, never shrunk), so
+// a stream of batches costs no allocation or page fault after the first.
+class FrameDecoder {
+  public:
+    explicit FrameDecoder(ClSession& session) : session_(session) {}
+
+    // Decodes `frames`, each `frameBytes` once decoded, into `out` (frame i at i * frameBytes,
+    // `out` at least frames.size() * frameBytes bytes). InputError naming the frame for a
+    // framing error (found on the host) and the frame and block for a corrupt block (found by
+    // the kernel, which writes nothing outside that block's bytes); DeviceError for a block
+    // larger than the device's local memory. `values` overrides tunables (WG).
+    void decode(std::span<const CompressedFrame> frames, std::size_t frameBytes,
+                const cl::Buffer& out, const TunableValues& values = {});
+
+  private:
+    // Plans the batch's blocks into entries_/firstBlock_/maxBlock_ and copies its bytes into
+    // bytes_; returns the bytes' length.
+    std::size_t plan(std::span<const CompressedFrame> frames, std::size_t frameBytes);
+    std::string blockName(std::size_t block, std::size_t& frame) const;
+    // `buffer` at least `bytes` long (a new one when it is shorter).
+    void reserve(cl::Buffer& buffer, std::size_t& capacity, std::size_t bytes, const char* what);
+
+    ClSession& session_;
+    std::vector<std::byte> bytes_;        // the batch's compressed bytes, one frame after another
+    std::vector<cl_ulong> entries_;       // 4 per block, the kernel's layout
+    std::vector<std::size_t> firstBlock_; // per frame, then the total
+    std::uint32_t maxBlock_ = 0;          // the largest bitshuffled block, in bytes
+    cl::Buffer src_, table_, error_;
+    std::size_t srcCapacity_ = 0, tableCapacity_ = 0;
+};
+
+// One batch: FrameDecoder(session).decode(...).
 void decodeFrames(ClSession& session, std::span<const CompressedFrame> frames,
                   std::size_t frameBytes, const cl::Buffer& out, const TunableValues& values = {});
 
