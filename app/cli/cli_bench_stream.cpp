@@ -6,6 +6,7 @@
 // publisher sending pre-encoded Stream V2 messages as fast as taken, received without decoding,
 // then through the frame source with its decoding threads, then (--then) through an algorithm on a
 // device as its command runs it on a tcp:// input.
+#include "app/cli/bench_stream_case.hpp"
 #include "app/cli/commands.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -13,102 +14,28 @@
 #include "core/stream/frame_pool.hpp"
 #include "core/stream/ordered_pool.hpp"
 #include "core/stream/series_encoder.hpp"
-#include "gpu/decode/decoder.hpp"
 #include "gpu/devices.hpp"
-#include "gpu/session.hpp"
-#include "gpu/staging.hpp"
 #if defined(CLSCOPE_HAVE_LIVE)
 #include "core/stream/live_frames.hpp"
 #include "core/stream/loopback.hpp"
 #include "core/stream/stream_source.hpp"
+#include "gpu/algorithm.hpp"
 #include "gpu/scale/budget.hpp"
 #include "gpu/scale/passes.hpp"
 #endif
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <thread>
 
 namespace clscope::cli {
 #if defined(CLSCOPE_HAVE_DECOMPRESS)
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-// A photon-counting frame: background of a few counts, bright Gaussian peaks up to ~2000
-// counts, horizontal module gaps at 0xFFFF.
-Array syntheticFrame(std::size_t h, std::size_t w, unsigned seed) {
-    Array a(DType::UInt16, {h, w});
-    auto* v = reinterpret_cast<std::uint16_t*>(a.bytes());
-    std::mt19937 rng(seed);
-    std::poisson_distribution<int> background(0.3);
-    for (std::size_t i = 0; i < h * w; ++i)
-        v[i] = static_cast<std::uint16_t>(background(rng));
-    std::uniform_int_distribution<std::size_t> ry(3, h - 4), rx(3, w - 4);
-    std::uniform_real_distribution<double> peak(50, 2000);
-    for (int s = 0; s < int(2000.0 * double(h * w) / (4148.0 * 4362.0)); ++s) {
-        const std::size_t y = ry(rng), x = rx(rng);
-        const double p = peak(rng);
-        for (int dy = -3; dy <= 3; ++dy)
-            for (int dx = -3; dx <= 3; ++dx)
-                v[(y + dy) * w + x + dx] += std::uint16_t(p * std::exp(-(dy * dy + dx * dx) / 2.));
-    }
-    for (std::size_t y = 514; y < h; y += 551)
-        for (std::size_t r = y; r < std::min(h, y + 37); ++r)
-            std::fill_n(v + r * w, w, std::uint16_t(0xFFFF));
-    return a;
-}
-
-struct Case {
-    std::size_t height = 0, width = 0, frames = 0;
-    std::vector<Array> raw;
-    std::vector<stream::Bytes> packed; // bslz4 of each raw frame
-    std::size_t frameBytes() const { return height * width * 2; }
-    double packedMean() const {
-        double s = 0;
-        for (const auto& p : packed)
-            s += double(p.size());
-        return s / double(packed.size());
-    }
-};
-
-Case makeCase(const std::string& size, int frames) {
-    Case c;
-    if (size == "16m")
-        c.height = 4148, c.width = 4362, c.frames = 200;
-    else if (size == "4m")
-        c.height = 2068, c.width = 2162, c.frames = 800;
-    else if (size == "small") // a quick check of the bench itself
-        c.height = 512, c.width = 512, c.frames = 64;
-    else
-        throw UsageError("bench stream: no size '" + size + "' (16m, 4m, small)");
-    if (frames < 0) throw UsageError("bench stream: --frames must be at least 1");
-    if (frames > 0) c.frames = std::size_t(frames);
-    for (unsigned seed = 0; seed < 2; ++seed) {
-        c.raw.push_back(syntheticFrame(c.height, c.width, seed + 7));
-        c.packed.push_back(stream::compressBslz4({c.raw.back().bytes(), c.frameBytes()}, 2));
-        Array back(DType::UInt16, {c.height, c.width});
-        stream::decompress("bslz4", 2, c.packed.back(), {back.bytes(), back.byteSize()});
-        if (std::memcmp(back.bytes(), c.raw.back().bytes(), c.frameBytes()) != 0)
-            throw std::runtime_error("bench stream: the bslz4 round trip differs");
-    }
-    return c;
-}
-
-struct Line {
-    std::string what;
-    std::size_t threads = 0;
-    double seconds = 0, framesPerSecond = 0, wireGBs = 0, decodedGBs = 0, decodeMsPerFrame = 0;
-    std::string note{};
-};
+using namespace bench_stream;
 
 // Decoding from memory: a thread submits every frame's bytes, `threads` decode them, this
 // thread takes them in order and gives them back (no copy: LiveFrames' threads copy them into
@@ -138,80 +65,6 @@ Line decodeFromMemory(const Case& c, std::size_t threads) {
     l.seconds = secondsSince(start);
     l.framesPerSecond = double(taken) / l.seconds;
     l.decodeMsPerFrame = 1e3 * decodeSeconds / double(taken);
-    return l;
-}
-
-// Frames per device batch: up to 512 MiB of decoded frames, at most 64.
-std::size_t deviceBatch(const Case& c) {
-    return std::clamp<std::size_t>((std::size_t(512) << 20) / c.frameBytes(), 1, 64);
-}
-
-// Sum of the session's records labelled `label` (ms).
-double recordedMs(ClSession& session, const std::string& label) {
-    double ms = 0;
-    for (const TimingRecord& r : session.timings().records())
-        if (r.label == label) ms += r.totalMs;
-    return ms;
-}
-
-// Decoding on the device from memory: the compressed frames uploaded as they are, in batches,
-// and decoded by bslz4.cl into one device buffer (gpu/decode), as a live run on the device
-// would take them; one batch first builds the program (not timed).
-Line decodeOnDevice(const Case& c, const DeviceInfo& device) {
-    ClSession session(device);
-    const std::size_t batch = std::min(deviceBatch(c), c.frames);
-    const cl::Buffer out = session.allocate(batch * c.frameBytes(), "decoded frames");
-    std::vector<decode::CompressedFrame> frames;
-    for (std::size_t i = 0; i < batch; ++i)
-        frames.push_back({"bslz4", 2, c.packed[i % c.packed.size()]});
-    decode::FrameDecoder decoder(session);
-    decoder.decode(frames, c.frameBytes(), out); // build, first use
-    session.finish();
-    session.timings().clear();
-    const auto start = Clock::now();
-    for (std::size_t done = 0; done < c.frames; done += batch) {
-        const std::size_t n = std::min(batch, c.frames - done);
-        decoder.decode(std::span(frames).first(n), c.frameBytes(), out);
-    }
-    session.finish();
-    Line l{"decode on the device (" + device.spec + ", from memory)", 0};
-    l.seconds = secondsSince(start);
-    l.framesPerSecond = double(c.frames) / l.seconds;
-    l.decodeMsPerFrame = recordedMs(session, "decode") / double(c.frames);
-    char text[200];
-    std::snprintf(text, sizeof text,
-                  "batches of %zu; kernels %.1f ms, compressed bytes up %.1f ms (%s)", batch,
-                  recordedMs(session, "decode"), recordedMs(session, "upload compressed"),
-                  device.name.c_str());
-    l.note = text;
-    return l;
-}
-
-// The decoded frames' upload alone, as a run on the device sends frames from host memory
-// (StreamUpload: host copy into pinned staging, DMA on its own queue), in batches.
-Line uploadOnly(const Case& c, const DeviceInfo& device) {
-    ClSession session(device);
-    const std::size_t batch = std::min(deviceBatch(c), c.frames);
-    std::vector<std::byte> host(batch * c.frameBytes());
-    for (std::size_t i = 0; i < batch; ++i)
-        std::memcpy(host.data() + i * c.frameBytes(), c.raw[i % c.raw.size()].bytes(),
-                    c.frameBytes());
-    const auto start = Clock::now();
-    {
-        StreamUpload upload(session, host.size(), "bench stream upload");
-        std::size_t index = 0;
-        for (std::size_t done = 0; done < c.frames; done += batch, ++index) {
-            const std::size_t n = std::min(batch, c.frames - done);
-            upload.send(index, host.data(), n * c.frameBytes(), "copy H->D frames");
-            (void)upload.acquire(index);
-            upload.release(index);
-        }
-        session.finish();
-    }
-    Line l{"upload only (" + device.spec + ", decoded frames)", 0};
-    l.seconds = secondsSince(start);
-    l.framesPerSecond = double(c.frames) / l.seconds;
-    l.note = "batches of " + std::to_string(batch) + " (" + device.name + ")";
     return l;
 }
 
@@ -361,10 +214,9 @@ void runStreamBench(StreamBenchArgs a) {
         lines.push_back(decodeFromMemory(c, std::size_t(std::max(t, 1))));
     if (!a.device.empty()) { // the device's side: decode there, and the decoded frames' upload
         const DeviceInfo device = resolveDevice(a.device);
-        if (device.index >= 0) { // an OpenCL device (not the host reference)
-            lines.push_back(decodeOnDevice(c, device));
-            lines.push_back(uploadOnly(c, device));
-        }
+        if (device.index >= 0) // an OpenCL device (not the host reference)
+            for (Line& l : deviceLines(c, device))
+                lines.push_back(std::move(l));
     }
 #if defined(CLSCOPE_HAVE_LIVE)
     lines.push_back(receiveOnly(c));

@@ -1,0 +1,49 @@
+// The bench case of `clscope-cli bench stream` (cli_bench_stream.cpp): synthetic EIGER2 frames,
+// their bslz4, and the table's lines; the device's lines (cli_bench_stream_device.cpp).
+#pragma once
+#include "core/array.hpp"
+#include "core/stream/compression.hpp"
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace clscope {
+struct DeviceInfo;
+}
+
+namespace clscope::cli::bench_stream {
+
+using Bytes = std::vector<std::byte>;
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point t);
+
+struct Case {
+    std::size_t height = 0, width = 0, frames = 0;
+    std::vector<Array> raw;
+    std::vector<Bytes> packed; // bslz4 of each raw frame
+    std::size_t frameBytes() const { return height * width * 2; }
+    double packedMean() const {
+        double s = 0;
+        for (const auto& p : packed)
+            s += double(p.size());
+        return s / double(packed.size());
+    }
+};
+
+// The frames of a size (16m, 4m, small), `frames` of them (0: the size's default); the bslz4
+// round trip checked.
+Case makeCase(const std::string& size, int frames);
+
+struct Line {
+    std::string what;
+    std::size_t threads = 0;
+    double seconds = 0, framesPerSecond = 0, wireGBs = 0, decodedGBs = 0, decodeMsPerFrame = 0;
+    std::string note{};
+};
+
+// On an OpenCL device: decoding the compressed frames there, and the decoded frames' upload.
+std::vector<Line> deviceLines(const Case& c, const DeviceInfo& device);
+
+} // namespace clscope::cli::bench_stream
