@@ -18,7 +18,6 @@ double secondsSince(Clock::time_point t) {
 
 namespace {
 
-
 // A photon-counting frame: background of a few counts, bright Gaussian peaks up to ~2000
 // counts, horizontal module gaps at 0xFFFF.
 Array syntheticFrame(std::size_t h, std::size_t w, unsigned seed) {

@@ -1,0 +1,72 @@
+// One OpenCL device with its context, its cache of built programs and its pinned memory.
+#pragma once
+#include "gpu/buffer_pool.hpp"
+#include "gpu/device_info.hpp"
+#include "gpu/opencl.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace clscope {
+
+// Pinned host memory (CL_MEM_ALLOC_HOST_PTR) mapped for writing by the host.
+struct PinnedBlock {
+    cl::Buffer buffer;
+    void* host = nullptr;
+    std::size_t bytes = 0;
+};
+
+// One OpenCL device with its context and its cache of built programs, shared by every
+// session on that device (cached per device index for the life of the process).
+class ClDevice {
+  public:
+    static std::shared_ptr<ClDevice> get(const DeviceInfo& info);
+    ClDevice(const DeviceInfo& info);
+
+    const DeviceInfo& info() const { return info_; }
+    const cl::Device& device() const { return device_; }
+    const cl::Context& context() const { return context_; }
+    // Build (or fetch) a program from one source text and options; a failed build throws a
+    // DeviceError carrying the device, the options and the build log.
+    cl::Program program(const std::string& source, const std::string& options);
+    std::size_t cachedPrograms() const;
+    // Pinned host memory of at least `bytes` (mapped through `queue` when new), lent until the
+    // last copy of the pointer goes, then kept for the next borrower: pinning is slow.
+    std::shared_ptr<PinnedBlock> pinned(std::size_t bytes, cl::CommandQueue& queue);
+    // Whether [data, data + bytes) lies in one block pinned() has made (blocks live for the
+    // process): uploads from there need no copy into staging.
+    bool holdsPinned(const void* data, std::size_t bytes) const;
+    // Whether this device's DMA reads [data, data + bytes) straight from the host: a block of
+    // its own pinned(), or on NVIDIA one another device of the platform made (page-locked
+    // memory serves every context of the process's one address space); CLSCOPE_PINNED_SHARED=0
+    // keeps to its own blocks, to compare.
+    bool dmaReads(const void* data, std::size_t bytes) const;
+    // Buffers of finished sessions kept for the next ones (see gpu/buffer_pool.hpp).
+    BufferPool& buffers() { return buffers_; }
+
+  private:
+    cl::Program built(cl::Program program, const std::string& options);
+
+    DeviceInfo info_;
+    cl::Device device_;
+    cl::Context context_;
+    mutable std::mutex mutex_;
+    std::map<std::tuple<std::size_t, std::string>, cl::Program> programs_;
+    std::vector<std::unique_ptr<PinnedBlock>> pinnedFree_;
+    std::vector<std::pair<const std::byte*, std::size_t>> pinnedMade_; // host ranges of blocks
+    BufferPool buffers_;
+};
+
+// Build option capping the registers of a work-item of a program's kernels on NVIDIA's OpenCL
+// (-cl-nv-maxrregcount, more work-groups resident at once); empty on other platforms.
+std::string registerCap(const DeviceInfo& device, int registers);
+
+// Turn a cl::Error into a DeviceError that says what was being done and on which device.
+[[noreturn]] void rethrowDeviceError(const cl::Error& e, const std::string& what,
+                                     const DeviceInfo& device);
+
+} // namespace clscope
