@@ -2,11 +2,14 @@
 
 #include "ui/data/dataset_view.hpp"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace clscope::ui {
 
@@ -29,13 +32,15 @@ DataBrowser::DataBrowser(DatasetRoles& roles, QWidget* parent) : QWidget(parent)
     fileLabel_->setWordWrap(true);
     tree_ = new QTreeWidget(this);
     tree_->setHeaderLabels({"Name", "Shape / value", "Type", "Role"});
-    // The name takes what is left, so Shape, Type and Role stay on screen in a narrow dock.
+    // The name as wide as its longest entry up to 40 % of the view, the Shape column takes what
+    // is left (elided; its tooltip has it all), so names and Role stay on screen in a narrow
+    // dock (a stretched name column shrank to nothing there: the names were invisible).
     tree_->header()->setStretchLastSection(false);
     tree_->header()->setSectionResizeMode(QHeaderView::Interactive);
-    tree_->header()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
+    tree_->header()->setSectionResizeMode(ShapeColumn, QHeaderView::Stretch);
     tree_->header()->setMinimumSectionSize(40);
+    tree_->viewport()->installEventFilter(this);
     tree_->setIndentation(12);
-    tree_->setColumnWidth(ShapeColumn, 110);
     tree_->setColumnWidth(TypeColumn, 55);
     tree_->setColumnWidth(RoleColumn, 60);
     tree_->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -61,6 +66,26 @@ void DataBrowser::refresh() {
     addChildren(root, "/", 0);
     tree_->expandAll();
     updateRoleColumn();
+    fitNameColumn();
+}
+
+void DataBrowser::fitNameColumn() {
+    int wanted = 0; // the widest name with its indentation and branch decoration
+    for (QTreeWidgetItemIterator it(tree_); *it; ++it) {
+        int depth = 0;
+        for (QTreeWidgetItem* p = (*it)->parent(); p; p = p->parent())
+            ++depth;
+        const QFontMetrics metrics((*it)->font(NameColumn));
+        wanted = std::max(wanted, (depth + 1) * tree_->indentation() +
+                                      metrics.horizontalAdvance((*it)->text(NameColumn)) + 12);
+    }
+    tree_->setColumnWidth(
+        NameColumn, std::clamp(wanted, 40, std::max(40, tree_->viewport()->width() * 40 / 100)));
+}
+
+bool DataBrowser::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == tree_->viewport() && event->type() == QEvent::Resize) fitNameColumn();
+    return QWidget::eventFilter(watched, event);
 }
 
 void DataBrowser::addChildren(QTreeWidgetItem* parent, const std::string& group, int depth) {

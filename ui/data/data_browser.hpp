@@ -36,7 +36,12 @@ class DataBrowser : public QWidget {
     void roleAssigned(clscope::ui::DataRole role, const QString& path);
     void message(const QString& text);
 
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
+    // The name column as wide as its longest name, at most 40 % of the view.
+    void fitNameColumn();
     void addChildren(QTreeWidgetItem* parent, const std::string& group, int depth);
     void showContextMenu(const QPoint& pos);
     void updateRoleColumn();

@@ -23,6 +23,9 @@ DevicePicker::DevicePicker(std::vector<DeviceInfo> devices, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     deviceBox_ = new QComboBox(this);
+    // Long device names do not set the dock's width (the panel was 381 px at least).
+    deviceBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    deviceBox_->setMinimumContentsLength(18);
     deviceBox_->setToolTip(
         "Device the next run uses; remembered by platform, device and driver name");
     for (const DeviceInfo& d : presenter_.devices())

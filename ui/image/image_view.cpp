@@ -4,6 +4,8 @@
 
 #include <QLabel>
 #include <QMenu>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -11,6 +13,24 @@
 #include <qcustomplot.h>
 
 namespace clscope::ui {
+
+namespace {
+
+// The controls in a strip that scrolls sideways where the dock is narrower than they are (their
+// 712 px made the window overrun a 1280 px screen).
+QWidget* scrollingRow(QWidget* row) {
+    auto* area = new QScrollArea;
+    area->setWidget(row);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    area->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    area->setFixedHeight(row->sizeHint().height() +
+                         area->horizontalScrollBar()->sizeHint().height());
+    return area;
+}
+
+} // namespace
 
 ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -26,10 +46,13 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     reducer_ = new FrameReducer(this);
     readout_ = new QLabel(" ", this);
     readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Long captions and readouts wrap instead of widening the dock (and the window).
+    caption_->setWordWrap(true);
+    readout_->setWordWrap(true);
     auto* captionRow = new QHBoxLayout;
     captionRow->addWidget(caption_, 1);
     captionRow->addWidget(cancelButton_);
-    layout->addWidget(controls_);
+    layout->addWidget(scrollingRow(controls_));
     layout->addLayout(captionRow);
     layout->addWidget(plot_, 1);
     layout->addWidget(readout_);

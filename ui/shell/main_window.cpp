@@ -18,7 +18,9 @@
 #include <QCoreApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QGuiApplication>
 #include <QProgressBar>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -103,6 +105,17 @@ void MainWindow::buildPanels() {
     });
 }
 
+// 1600×1000, or less where the screen has less room (at 1280×800 the window overran it and
+// the right dock was cut off).
+namespace {
+QSize defaultWindowSize(const QScreen* screen) {
+    const QSize wanted(1600, 1000);
+    // The offscreen platform (tests) has no screen to fit: the size the layout is made for.
+    if (!screen || QGuiApplication::platformName() == "offscreen") return wanted;
+    return wanted.boundedTo(screen->availableGeometry().size());
+}
+} // namespace
+
 // Data over Device on the left; the Image (Compare tabbed behind it) in the middle with Log and
 // Timings tabbed under it; algorithm panels (tabbed with the Mask editor) over Results on the
 // right, so that an image and a result are seen side by side. Sizes read at 1600×1000 and up.
@@ -133,10 +146,12 @@ void MainWindow::arrangeDefaultLayout() {
     (algorithmDocks_.empty() ? mask : algorithmDocks_.front())->raise();
     // The docks stacked one under another while being placed made a window not yet shown
     // taller (1055 px): back to the default size before the fractions below.
-    if (!isVisible()) resize(1600, 1000);
+    if (!isVisible()) resize(defaultWindowSize(screen()));
     // Fractions of the room the docks have (the window less menu, status bar and separators).
     const int w = std::max(width(), 1200) - 24, h = std::max(height(), 800) - 90;
-    resizeDocks({data, image, results}, {w * 19 / 100, w * 47 / 100, w * 34 / 100}, Qt::Horizontal);
+    // Data at 24 %: its tree's names stay readable beside Shape, Type and Role (at 19 % the name
+    // column, which takes what they leave, shrank to nothing).
+    resizeDocks({data, image, results}, {w * 24 / 100, w * 43 / 100, w * 33 / 100}, Qt::Horizontal);
     resizeDocks({mask, results}, {h * 48 / 100, h * 52 / 100}, Qt::Vertical);
     resizeDocks({data, device}, {h * 45 / 100, h * 55 / 100}, Qt::Vertical);
     resizeDocks({image, log}, {h * 74 / 100, h * 26 / 100}, Qt::Vertical);
