@@ -2,6 +2,7 @@
 // dataset opens it, --demo of an algorithm without a panel says so, and the clscope binary
 // writes a screenshot.
 #include "gpu/algorithm.hpp"
+#include "gpu/devices.hpp"
 #include "ui/compare/comparison_view.hpp"
 #include "ui/data/data_browser.hpp"
 #include "ui/device/device_picker.hpp"
@@ -20,15 +21,20 @@
 #include <QImage>
 #include <QLabel>
 #include <QProcess>
+#include <QProgressBar>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QtTest>
+#include <atomic>
+#include <chrono>
 #include <iostream>
 #include <qcustomplot.h>
 #include <sstream>
+#include <thread>
 
 using namespace clscope;
 using namespace clscope::ui;
@@ -180,6 +186,37 @@ class TestUiMainWindow : public QObject {
         QVERIFY(opened.wait(20000));
         QCOMPARE(window.workbench().image().presenter().image().width, std::size_t(80));
         QVERIFY(window.workbench().dataset().path(DataRole::PixelMask));
+    }
+
+    // A job without progress reports shows a busy bar (not 0 % for a minute, as generating a
+    // long dataset did); its first report turns it into a percentage.
+    void progressBarIsBusyUntilAJobReports() {
+        MainWindow window;
+        window.show();
+        std::atomic<int> step{0};
+        Job job;
+        job.title = "a job";
+        job.device = hostDevice();
+        job.work = [&step](const Progress& progress) {
+            while (step == 0)
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            progress.report(0.5);
+            while (step == 1)
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            return JobOutcome{};
+        };
+        // A failed check lets the job end, so that the window's runner is not left waiting.
+        const std::shared_ptr<void> release(nullptr, [&step](void*) { step = 2; });
+        QVERIFY(window.workbench().submit(std::move(job)));
+        auto* bar = window.statusBar()->findChild<QProgressBar*>();
+        QVERIFY(bar);
+        QTRY_VERIFY(bar->isVisible());
+        QCOMPARE(bar->maximum(), 0); // busy
+        step = 1;
+        QTRY_COMPARE(bar->value(), 500);
+        QCOMPARE(bar->maximum(), 1000);
+        step = 2;
+        QTRY_VERIFY(!bar->isVisible());
     }
 
     void demoOfMissingAlgorithmSaysSo() {

@@ -176,15 +176,36 @@ void MainWindow::buildStatusBar() {
     statusBar()->addPermanentWidget(cancelButton_);
     JobRunner& runner = workbench_->jobs();
     connect(cancelButton_, &QToolButton::clicked, &runner, &JobRunner::cancel);
-    connect(&runner, &JobRunner::started, this, [this](const QString& title) {
-        progress_->setValue(0);
-        progress_->setFormat(title.left(40) + "  %p%");
+    // A job that reports no progress (generating a dataset) shows a busy bar and the seconds
+    // it has run, not a percentage stuck at 0 %; its first report makes it a percentage.
+    auto clock = std::make_shared<QElapsedTimer>();
+    auto* tick = new QTimer(this);
+    tick->setInterval(1000);
+    auto title = std::make_shared<QString>();
+    connect(tick, &QTimer::timeout, this, [this, clock, title] {
+        if (progress_->maximum() == 0)
+            progress_->setToolTip(QString("%1 — %2 s").arg(*title).arg(clock->elapsed() / 1000));
+    });
+    connect(&runner, &JobRunner::started, this, [this, clock, tick, title](const QString& text) {
+        *title = text;
+        clock->start();
+        tick->start();
+        progress_->setRange(0, 0);
+        progress_->setFormat(text.left(40));
+        progress_->setToolTip(text);
         progress_->show();
         cancelButton_->show();
     });
-    connect(&runner, &JobRunner::progressed, this,
-            [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 1000.0)); });
-    connect(&runner, &JobRunner::finished, this, [this] {
+    connect(&runner, &JobRunner::progressed, this, [this, title](double fraction) {
+        if (progress_->maximum() == 0) {
+            if (fraction <= 0) return; // the runner's own 0 at the start is no report
+            progress_->setRange(0, 1000);
+            progress_->setFormat(title->left(40) + "  %p%");
+        }
+        progress_->setValue(static_cast<int>(fraction * 1000.0));
+    });
+    connect(&runner, &JobRunner::finished, this, [this, tick] {
+        tick->stop();
         progress_->hide();
         cancelButton_->hide();
     });
