@@ -70,7 +70,12 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
     for (std::size_t i = 0; i < out.passes; ++i) {
         progress.checkCancel();
         const auto start = Clock::now();
-        const Algorithm::Part part = plan->read(i);
+        // A pass's frames straight into pinned memory too (a live stream's passes were copied
+        // into pinned staging on the way up: 301 of 2,210 ms for 200 16M frames on the H200).
+        const Algorithm::Part part = [&] {
+            const auto pinned = pinnedInputScope(devices);
+            return plan->read(i);
+        }();
         out.readMs += msSince(start);
         RunRequest r = request;
         r.input = part.input, r.params = part.params;
