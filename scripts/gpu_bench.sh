@@ -4,14 +4,21 @@
 # given (default scripts/gpu_bench.list: the cases of docs/PERFORMANCE.md's table), writing one
 # JSON per line and a log under $OUT. ONLY=REGEX: only the lines matching REGEX (grep -E). Lines
 # starting `x2 ` run only where `clscope-cli devices` lists two GPUs or more.
-# Needs the CLI11/nlohmann headers in .deps/include (carry [".deps"]; cmake/ClscopeDeps.cmake finds them).
+# Needs the CLI11/nlohmann headers in .deps/include (carry [".deps"]; cmake/ClscopeDeps.cmake finds them)
+# and, for the `bench stream` lines, .deps/sys (scripts/stream_bench/fetch_deps.sh makes both).
 set -uo pipefail
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 OUT=${OUT:-/tmp/out}
 LIST=${1:-scripts/gpu_bench.list}
 mkdir -p "$OUT"
+# libzmq/libcbor/liblz4 from .deps/sys (scripts/stream_bench/fetch_deps.sh) for the live input.
+DEPS_USR=$PWD/.deps/sys/usr
+if [ -d "$DEPS_USR" ]; then
+  export PKG_CONFIG_PATH=$DEPS_USR/lib/x86_64-linux-gnu/pkgconfig
+  export LD_LIBRARY_PATH=$DEPS_USR/lib/x86_64-linux-gnu
+fi
 cmake -S . -B /tmp/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLSCOPE_BUILD_GUI=OFF \
-  -DCLSCOPE_BUILD_TESTS=OFF >"$OUT/cmake.log" 2>&1 &&
+  -DCLSCOPE_BUILD_TESTS=OFF -DCMAKE_PREFIX_PATH="$DEPS_USR" >"$OUT/cmake.log" 2>&1 &&
   cmake --build /tmp/b -j16 >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 CLI=/tmp/b/app/clscope-cli
 $CLI devices | tee "$OUT/devices.txt"
