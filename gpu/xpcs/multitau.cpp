@@ -30,8 +30,7 @@ std::vector<ParamSpec> multitauParamSpecs() {
     return {multitau, channels, bin};
 }
 
-Support multitauSupport(const std::string& variant, const ParamSet& params) {
-    const bool multitau = params.has("multitau") && params.boolean("multitau");
+Support multitauSupport(const std::string& variant, bool multitau) {
     if (multitau && variant != "cpu" && variant != "multitau")
         return {false, "dense only; --multitau runs on the variants multitau and cpu"};
     if (!multitau && variant == "multitau")
