@@ -44,11 +44,13 @@ class TypedAlgorithm : public clscope::Algorithm {
     }
     std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
                                          const Progress& progress) const final {
-        return runWith(request, typed(request.input.get()), parameters(request.params),
-                       progress);
+        return prepare(request)->run(request, progress);
     }
-    Deviation compare(const AlgorithmResult& result,
-                      const AlgorithmResult& reference) const final {
+    // The input typed and the parameters parsed, once for every check and the run.
+    std::unique_ptr<PreparedRun> prepare(const RunRequest& request) const final {
+        return std::make_unique<Prepared>(*this, request);
+    }
+    Deviation compare(const AlgorithmResult& result, const AlgorithmResult& reference) const final {
         return compareWith(typed(result), typed(reference));
     }
     std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
@@ -87,6 +89,27 @@ class TypedAlgorithm : public clscope::Algorithm {
 
   private:
     AlgorithmNames names_;
+
+    class Prepared : public PreparedRun {
+      public:
+        Prepared(const TypedAlgorithm& algorithm, const RunRequest& request)
+            : algorithm_(algorithm), device_(request.device),
+              input_(algorithm.typed(request.input.get())),
+              params_(algorithm.parameters(request.params)) {}
+        Support supports(const VariantEntry& variant) const override {
+            return algorithm_.supportsWith(variant, device_, &input_, &params_);
+        }
+        std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
+                                             const Progress& progress) const override {
+            return algorithm_.runWith(request, input_, params_, progress);
+        }
+
+      private:
+        const TypedAlgorithm& algorithm_;
+        DeviceInfo device_;
+        const InputT& input_;
+        ParamsT params_;
+    };
 
     UsageError notMine(const std::string& what) const {
         return UsageError(names_.id + ": the " + what + " is not a " + names_.id + " " + what);

@@ -230,10 +230,7 @@ std::shared_ptr<SpotsResult> SpotsAlgorithm::runWith(const RunRequest& request,
                                                      const Progress& progress) const {
     p.tuning = request.tuning;
     p.signalMask = in.signalMask;
-    const std::string variant =
-        request.variant.empty()
-            ? defaultVariant(request.device, request.input.get(), &request.params)
-            : request.variant;
+    const std::string& variant = request.variant; // resolved by runAlgorithm
     MaskRun details;
     auto r = std::make_shared<SpotsResult>();
     const bool band = in.band != nullptr; // grouped by joinBands over the whole frame

@@ -87,7 +87,7 @@ std::shared_ptr<Input> readStreamed(const InputSources& sources) {
 Result correlateMultitau(const DeviceInfo& device, const std::string& variant,
                          const FrameBlocks& frames, const LabelMask& mask, const Params& params,
                          const Progress& progress, const ProgramOverrides& programs) {
-    const std::string id = variant.empty() ? (device.isHost() ? "cpu" : "multitau") : variant;
+    const std::string& id = variant; // resolved by runAlgorithm
     if (frames.frameCount() == 0) throw InputError("xpcs: the frame stack holds no frames");
     checkInputs(frames.read(0, 1), mask, params); // dtype, shape, bins, frame time
     if (id != "cpu" && id != "multitau")
