@@ -8,6 +8,7 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 namespace clscope {
 
@@ -91,15 +92,50 @@ bool Algorithm::readsFrames() const {
     return std::any_of(roles.begin(), roles.end(), [](const InputRole& r) { return r.stack; });
 }
 
-std::string Algorithm::defaultVariant(const DeviceInfo& device, const AlgorithmInput* input,
-                                      const ParamSet* params) const {
+namespace {
+
+// The preferred variant among those that can run, else the first that can, else the
+// reference: the one rule of the default variant.
+std::string preferredOf(const Algorithm& algorithm,
+                        const std::function<Support(const VariantEntry&)>& supports) {
     std::string first;
-    for (const VariantEntry& v : variants()) {
-        if (!supports(v, device, input, params).ok) continue;
+    for (const VariantEntry& v : algorithm.variants()) {
+        if (!supports(v).ok) continue;
         if (v.info.preferred) return v.info.id;
         if (first.empty()) first = v.info.id;
     }
-    return first.empty() ? referenceVariant() : first;
+    return first.empty() ? algorithm.referenceVariant() : first;
+}
+
+// The generic preparation: the request's own parameters, unparsed.
+class UnparsedRun : public PreparedRun {
+  public:
+    UnparsedRun(const Algorithm& algorithm, const RunRequest& request)
+        : algorithm_(algorithm), request_(request) {}
+    Support supports(const VariantEntry& variant) const override {
+        return algorithm_.supports(variant, request_.device, request_.input.get(),
+                                   &request_.params);
+    }
+    std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
+                                         const Progress& progress) const override {
+        return algorithm_.run(request, progress);
+    }
+
+  private:
+    const Algorithm& algorithm_;
+    const RunRequest& request_;
+};
+
+} // namespace
+
+std::string Algorithm::defaultVariant(const DeviceInfo& device, const AlgorithmInput* input,
+                                      const ParamSet* params) const {
+    return preferredOf(*this,
+                       [&](const VariantEntry& v) { return supports(v, device, input, params); });
+}
+
+std::unique_ptr<PreparedRun> Algorithm::prepare(const RunRequest& request) const {
+    return std::make_unique<UnparsedRun>(*this, request);
 }
 
 std::string provenanceJson(const AlgorithmInput& input, const ParamSet& params) {
@@ -110,11 +146,11 @@ namespace {
 
 // No variant was asked for and none runs on the device: every variant's reason, variants
 // with the same reason named together ("naive, gemm: values up to ...; cpu: runs on the host").
-std::string noVariantRuns(const Algorithm& algorithm, const RunRequest& request) {
+std::string noVariantRuns(const Algorithm& algorithm, const RunRequest& request,
+                          const PreparedRun& prepared) {
     std::vector<std::pair<std::string, std::string>> reasons; // reason, variants
     for (const VariantEntry& v : algorithm.variants()) {
-        const std::string why =
-            algorithm.supports(v, request.device, request.input.get(), &request.params).reason;
+        const std::string why = prepared.supports(v).reason;
         const auto same = std::find_if(reasons.begin(), reasons.end(),
                                        [&](const auto& r) { return r.first == why; });
         if (same == reasons.end())
@@ -148,20 +184,23 @@ std::shared_ptr<AlgorithmResult> runAlgorithm(const Algorithm& algorithm, RunReq
     const std::string asked = request.variant;
     if (isUserVariantId(asked)) useUserVariant(algorithm, request);
     const bool chosenHere = request.variant.empty();
-    if (chosenHere)
+    std::optional<VariantEntry> entry; // an unknown variant: a usage error before parsing
+    if (!chosenHere) entry = algorithm.variant(request.variant);
+    const std::unique_ptr<PreparedRun> prepared = algorithm.prepare(request);
+    if (chosenHere) {
         request.variant =
-            algorithm.defaultVariant(request.device, request.input.get(), &request.params);
-    VariantEntry entry = algorithm.variant(request.variant);
+            preferredOf(algorithm, [&](const VariantEntry& v) { return prepared->supports(v); });
+        entry = algorithm.variant(request.variant);
+    }
     // Emulated, the device check is the emulation's; the input's and parameters' still apply.
-    if (entry.emulatedOn(request.device, request.tuning)) entry.extraCheck = nullptr;
-    const Support s =
-        algorithm.supports(entry, request.device, request.input.get(), &request.params);
-    if (!s.ok && chosenHere) throw UsageError(noVariantRuns(algorithm, request));
+    if (entry->emulatedOn(request.device, request.tuning)) entry->extraCheck = nullptr;
+    const Support s = prepared->supports(*entry);
+    if (!s.ok && chosenHere) throw UsageError(noVariantRuns(algorithm, request, *prepared));
     if (!s.ok)
         throw UsageError(algorithm.id() + " variant '" + request.variant + "' cannot run on " +
                          request.device.spec + ": " + s.reason);
     const auto start = std::chrono::steady_clock::now();
-    std::shared_ptr<AlgorithmResult> result = algorithm.run(request, progress);
+    std::shared_ptr<AlgorithmResult> result = prepared->run(request, progress);
     const std::chrono::duration<double, std::milli> wall = std::chrono::steady_clock::now() - start;
     RunInfo& info = result->info;
     info.algorithm = algorithm.id();

@@ -130,6 +130,19 @@ ParamSpec syntheticOption(std::string name, ParamSpec::Type type, nlohmann::json
                           std::string help, std::optional<double> min = {},
                           std::optional<double> max = {}, std::string unit = "");
 
+// One run's request with its parameters parsed once (TypedAlgorithm: into the algorithm's own
+// Params) and its input typed: runAlgorithm asks it which variants can run, then runs one.
+class PreparedRun {
+  public:
+    virtual ~PreparedRun() = default;
+    // Whether the variant can run the request's input with its parameters on its device, with
+    // the reason when it cannot.
+    virtual Support supports(const VariantEntry& variant) const = 0;
+    // Runs request.variant (resolved): the prepared request with its variant chosen.
+    virtual std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
+                                                 const Progress& progress) const = 0;
+};
+
 class Algorithm {
   public:
     virtual ~Algorithm() = default;
@@ -159,6 +172,9 @@ class Algorithm {
     // Throws UsageError, InputError, DeviceError or Cancelled. Callers use runAlgorithm().
     virtual std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
                                                  const Progress& progress) const = 0;
+    // The request prepared for runAlgorithm, its parameters parsed once (UsageError naming
+    // what is wrong). Default: supports() and run() on the request as it is.
+    virtual std::unique_ptr<PreparedRun> prepare(const RunRequest& request) const;
     // How far result is from reference, in the algorithm's metric and written tolerance.
     virtual Deviation compare(const AlgorithmResult& result,
                               const AlgorithmResult& reference) const = 0;
@@ -203,8 +219,9 @@ class Algorithm {
     bool readsFrames() const;
 };
 
-// The one way to run: resolves the variant, checks support (UsageError with the reason),
-// times the run, fills RunInfo (provenance included) and the kernel time.
+// The one way to run: parses the parameters once (Algorithm::prepare), resolves the default
+// variant and checks support on the parsed request (UsageError with the reason), times the
+// run, fills RunInfo (provenance included) and the kernel time.
 std::shared_ptr<AlgorithmResult> runAlgorithm(const Algorithm& algorithm, RunRequest request,
                                               const Progress& progress = {});
 

@@ -222,7 +222,7 @@ void TestSpotsSplit::haloOneRowShortDiffers() {
     const DeviceInfo* dev = device();
     if (!dev) QSKIP("no OpenCL device");
     const ParamSet params = makeParams(variant.toStdString(), kx, ky, 1.0);
-    const std::size_t halo = bandHalo(paramsFrom(params));
+    const std::size_t halo = bandHalo(SpotsAlgorithm().parameters(params));
     const SpotsAlgorithm algorithm;
     bool differs = false;
     for (unsigned seed = 1; seed <= 24 && !differs; ++seed) {
@@ -323,7 +323,8 @@ void TestSpotsSplit::passesKeepListsOnly() {
     QCOMPARE(run.passes, std::size_t(3));
     const Result& got = spotsOf(run.result).result;
     QVERIFY(got.signal.empty());
-    const Result want = runCpu({input->data.frames, {}}, paramsFrom(algorithm.defaultParams()));
+    const Result want =
+        runCpu({input->data.frames, {}}, algorithm.parameters(algorithm.defaultParams()));
     QVERIFY(!want.spots.empty());
     QCOMPARE(denseSignal(got), want.signal);
     QCOMPARE(got.spots.size(), want.spots.size());

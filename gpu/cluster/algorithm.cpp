@@ -42,18 +42,6 @@ std::string ClusterResult::summary() const {
 
 namespace {
 
-const Digis& digisOf(const AlgorithmInput* input) {
-    const auto* in = dynamic_cast<const ClusterInput*>(input);
-    if (!in) throw UsageError("cluster: the input is not a set of digis");
-    return in->digis;
-}
-
-const Result& resultOf(const AlgorithmResult& result) {
-    const auto* r = dynamic_cast<const ClusterResult*>(&result);
-    if (!r) throw UsageError("cluster: the result is not a cluster result");
-    return r->clusters;
-}
-
 // Clusters of the two results that differ in any quantity (ids equal assumed).
 std::size_t clusterMismatches(const Result& a, const Result& b) {
     if (a.count() != b.count()) return std::max(a.count(), b.count());
@@ -66,10 +54,6 @@ std::size_t clusterMismatches(const Result& a, const Result& b) {
 }
 
 } // namespace
-
-std::string ClusterAlgorithm::label() const {
-    return "Pixel clusters: CMSSW-style 8-connected clustering of digis per module";
-}
 
 std::vector<InputRole> ClusterAlgorithm::inputRoles() const {
     InputRole digis = makeRole("digis", "--digis", "/digis",
@@ -114,24 +98,28 @@ std::shared_ptr<const AlgorithmInput> ClusterAlgorithm::read(const InputSources&
     return input;
 }
 
-std::shared_ptr<AlgorithmResult> ClusterAlgorithm::run(const RunRequest& request,
-                                                       const Progress& progress) const {
-    Params params;
-    params.chargeCut = chargeCutOf(request.params);
+Params ClusterAlgorithm::parameters(const ParamSet& params) const {
+    Params p;
+    p.chargeCut = chargeCutOf(params);
+    return p;
+}
+
+std::shared_ptr<ClusterResult> ClusterAlgorithm::runWith(const RunRequest& request,
+                                                         const ClusterInput& in, Params params,
+                                                         const Progress& progress) const {
     params.tuning = request.tuning;
-    Result r = clusterDigis(request.device, request.variant, digisOf(request.input.get()), params,
-                            progress, request.programs);
+    Result r =
+        clusterDigis(request.device, request.variant, in.digis, params, progress, request.programs);
     auto result = std::make_shared<ClusterResult>(std::move(r));
     result->info.timings = result->clusters.timings;
-    const auto& in = dynamic_cast<const ClusterInput&>(*request.input);
     result->origin = in.origin, result->totalDigis = in.totalDigis;
     return result;
 }
 
-Deviation ClusterAlgorithm::compare(const AlgorithmResult& result,
-                                    const AlgorithmResult& reference) const {
-    const Result& got = resultOf(result);
-    const Result& want = resultOf(reference);
+Deviation ClusterAlgorithm::compareWith(const ClusterResult& result,
+                                        const ClusterResult& reference) const {
+    const Result& got = result.clusters;
+    const Result& want = reference.clusters;
     Deviation d;
     d.metric = "digis whose cluster differs (exact)";
     d.tolerance = 0;

@@ -1,7 +1,7 @@
 // cluster as an Algorithm (gpu/algorithm.hpp): registered in gpu/registry.cpp.
 #pragma once
 #include "core/cluster/cluster.hpp"
-#include "gpu/algorithm.hpp"
+#include "gpu/typed_algorithm.hpp"
 
 namespace clscope::cluster {
 
@@ -26,36 +26,40 @@ class ClusterResult : public AlgorithmResult {
     std::size_t totalDigis = 0;
 };
 
-class ClusterAlgorithm : public Algorithm {
+class ClusterAlgorithm : public TypedAlgorithm<ClusterInput, Params, ClusterResult> {
   public:
-    std::string id() const override { return "cluster"; }
-    std::string label() const override;
-    std::string outputGroup() const override { return "/clusters"; }
+    ClusterAlgorithm()
+        : TypedAlgorithm({"cluster",
+                          "Pixel clusters: CMSSW-style 8-connected clustering of digis per module",
+                          "", "/clusters"}) {}
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
     // cluster_group, cluster_sort, cluster_cmssw, cluster_unionfind, cluster_finish
     // (gpu/cluster/recipes.hpp).
     std::vector<ProgramRecipe> recipes() const override;
+    Params parameters(const ParamSet& params) const override; // the charge cut
     std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                const ParamSet& params) const override;
-    std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
-                                         const Progress& progress) const override;
-    Deviation compare(const AlgorithmResult& result,
-                      const AlgorithmResult& reference) const override;
     std::vector<std::string> benchSizes() const override; // seed, large, events
     BenchCase benchCase(const std::string& size) const override;
-    // Several devices: the modules dealt largest first to the part with the fewest digis
-    // (gpu/cluster/split.cpp); clusters never cross modules, so the joined result (clusters
-    // merged into module order) equals one run's.
-    std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
-                            std::size_t parts) const override;
-    std::shared_ptr<AlgorithmResult>
-    join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const override;
     // Within a memory budget (passes.cpp).
     std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
                                          std::uint64_t budgetBytes) const override;
     std::vector<SyntheticKind> syntheticKinds() const override; // synthetic.cpp
+
+  protected:
+    std::shared_ptr<ClusterResult> runWith(const RunRequest& request, const ClusterInput& input,
+                                           Params params, const Progress& progress) const override;
+    Deviation compareWith(const ClusterResult& result,
+                          const ClusterResult& reference) const override;
+    // Several devices: the modules dealt largest first to the part with the fewest digis
+    // (gpu/cluster/split.cpp); clusters never cross modules, so the joined result (clusters
+    // merged into module order) equals one run's.
+    std::vector<Part> splitWith(const ClusterInput& input, const ParamSet& params,
+                                std::size_t parts) const override;
+    std::shared_ptr<AlgorithmResult>
+    joinWith(const std::vector<std::shared_ptr<ClusterResult>>& parts) const override;
 };
 
 // The charge cut of a parameter set: "none", "phase1", a value as text or as a JSON number.

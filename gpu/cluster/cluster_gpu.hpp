@@ -12,16 +12,13 @@
 
 namespace clscope::cluster {
 
-// Run variant (cmssw, unionfind or cpu; "" = defaultVariant) on a device. Throws InputError
+// Run variant (cmssw, unionfind or cpu; resolved by runAlgorithm) on a device. Throws InputError
 // for bad digis, UsageError for an unknown variant, one the device cannot run or bad tuning,
 // DeviceError for device trouble, Cancelled when cancelled.
 // Its programs (gpu/cluster/recipes.hpp) are built with `programs` applied.
 Result clusterDigis(const DeviceInfo& device, const std::string& variant, const Digis& digis,
                     const Params& params = {}, const Progress& progress = {},
                     const ProgramOverrides& programs = {});
-
-// cmssw on OpenCL devices, cpu on the host.
-std::string defaultVariant(const DeviceInfo& device);
 
 // The variant entries (cpu, cmssw, unionfind) with their device checks.
 std::vector<VariantEntry> variantEntries();

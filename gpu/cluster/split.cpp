@@ -62,17 +62,16 @@ Result mergeClusters(const std::vector<const Result*>& parts, std::size_t digis)
 
 } // namespace
 
-std::vector<Algorithm::Part> ClusterAlgorithm::split(const AlgorithmInput& input,
-                                                     const ParamSet& params,
-                                                     std::size_t parts) const {
-    const auto& whole = dynamic_cast<const ClusterInput&>(input);
+std::vector<Algorithm::Part> ClusterAlgorithm::splitWith(const ClusterInput& whole,
+                                                         const ParamSet& params,
+                                                         std::size_t parts) const {
     const Digis& d = whole.digis;
     parts = std::min<std::size_t>(std::max<std::size_t>(parts, 1), 255);
     const std::vector<std::uint8_t> partOf = partOfModules(d, parts);
     std::vector<std::shared_ptr<ClusterInput>> pieces;
     for (std::size_t k = 0; k < parts; ++k) {
         pieces.push_back(std::make_shared<ClusterInput>(Digis{}));
-        pieces.back()->provenance = input.provenance;
+        pieces.back()->provenance = whole.provenance;
         pieces.back()->totalDigis = d.size();
     }
     for (std::size_t i = 0; i < d.size(); ++i) {
@@ -92,17 +91,16 @@ std::vector<Algorithm::Part> ClusterAlgorithm::split(const AlgorithmInput& input
 }
 
 std::shared_ptr<AlgorithmResult>
-ClusterAlgorithm::join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const {
+ClusterAlgorithm::joinWith(const std::vector<std::shared_ptr<ClusterResult>>& parts) const {
     if (parts.empty()) throw UsageError("cluster: nothing to join");
-    const auto* first = dynamic_cast<const ClusterResult*>(parts.front().get());
-    if (!first) throw UsageError("cluster: the result is not a cluster result");
+    const ClusterResult* first = parts.front().get();
     if (parts.size() == 1 && first->origin.empty()) return parts.front();
     std::vector<const Result*> results;
     for (const auto& part : parts)
-        results.push_back(&dynamic_cast<const ClusterResult&>(*part).clusters);
+        results.push_back(&part->clusters);
     Result joined = mergeClusters(results, first->totalDigis);
     for (const auto& part : parts) {
-        const auto& r = dynamic_cast<const ClusterResult&>(*part);
+        const ClusterResult& r = *part;
         for (std::size_t i = 0; i < r.origin.size(); ++i)
             joined.id[r.origin[i]] = r.clusters.id[i];
     }

@@ -46,14 +46,10 @@ std::vector<VariantEntry> variantEntries() {
                   "host", true)};
 }
 
-std::string defaultVariant(const DeviceInfo& device) {
-    return device.isHost() ? "cpu" : "cmssw";
-}
-
 Result clusterDigis(const DeviceInfo& device, const std::string& variant, const Digis& digis,
                     const Params& params, const Progress& progress,
                     const ProgramOverrides& programs) {
-    const std::string id = variant.empty() ? defaultVariant(device) : variant;
+    const std::string& id = variant;
     for (const VariantEntry& e : variantEntries()) {
         if (e.info.id != id) continue;
         const Support support = e.supports(device);

@@ -43,7 +43,7 @@ std::string RunResult::summary() const {
     return s;
 }
 
-Params paramsFrom(const ParamSet& set, const std::map<std::string, int>& tuning) {
+Params Algorithm::parameters(const ParamSet& set) const {
     Params p;
     p.kernel = parseKernel(set.text("kernel"));
     p.sigma = set.number("sigma");
@@ -51,7 +51,6 @@ Params paramsFrom(const ParamSet& set, const std::map<std::string, int>& tuning)
     p.planes = static_cast<std::size_t>(set.integer("planes"));
     p.threads = static_cast<unsigned>(set.integer("threads"));
     p.sampleTargets = static_cast<std::size_t>(set.integer("sample_targets"));
-    p.tuning = tuning;
     return p;
 }
 
@@ -71,12 +70,6 @@ Problem withPlanes(const Problem& problem, std::size_t planes) {
 }
 
 namespace {
-
-const Input& inputOf(const AlgorithmInput* input) {
-    const auto* in = dynamic_cast<const Input*>(input);
-    if (!in) throw UsageError("rbf: the input is not a particles input");
-    return *in;
-}
 
 std::shared_ptr<Input> randomInput(std::size_t targets, std::size_t sources, bool complexWeights,
                                    std::uint64_t seed) {
@@ -164,18 +157,16 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& source
                      inputProvenance(sources, {inputRoles().front()}));
 }
 
-Support Algorithm::supports(const VariantEntry& variant, const DeviceInfo& device,
-                            const AlgorithmInput* input, const ParamSet* params) const {
+Support Algorithm::supportsWith(const VariantEntry& variant, const DeviceInfo& device,
+                                const Input* input, const Params* params) const {
     if (!input || !params) return rbf::supports(variant.info.id, device);
-    const Params p = paramsFrom(*params, {});
-    const Problem problem = withPlanes(inputOf(input).problem, p.planes);
-    return rbf::supports(variant.info.id, device, &problem, &p);
+    const Problem problem = withPlanes(input->problem, params->planes);
+    return rbf::supports(variant.info.id, device, &problem, params);
 }
 
-std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
-                                                const Progress& progress) const {
-    const Input& in = inputOf(request.input.get());
-    Params params = paramsFrom(request.params, request.tuning);
+std::shared_ptr<RunResult> Algorithm::runWith(const RunRequest& request, const Input& in,
+                                              Params params, const Progress& progress) const {
+    params.tuning = request.tuning;
     if (in.origin) params.origin = in.origin;
     auto out = std::make_shared<RunResult>();
     out->result = evaluate(request.device, request.variant, withPlanes(in.problem, params.planes),
@@ -185,11 +176,9 @@ std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
     return out;
 }
 
-Deviation Algorithm::compare(const AlgorithmResult& result,
-                             const AlgorithmResult& reference) const {
-    const auto* got = dynamic_cast<const RunResult*>(&result);
-    const auto* want = dynamic_cast<const RunResult*>(&reference);
-    if (!got || !want) throw UsageError("rbf: compare needs two rbf results");
+Deviation Algorithm::compareWith(const RunResult& result, const RunResult& reference) const {
+    const RunResult* got = &result;
+    const RunResult* want = &reference;
     Deviation d;
     d.metric = "max|f - f_ref| / max|f_ref|";
     d.tolerance = tolerance(result.info.variant, got->result.kernel);

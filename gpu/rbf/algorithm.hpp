@@ -2,7 +2,7 @@
 // object that the CLI (`clscope-cli rbf`), the bench, the GUI and the tests use.
 #pragma once
 #include "core/rbf/rbf.hpp"
-#include "gpu/algorithm.hpp"
+#include "gpu/typed_algorithm.hpp"
 
 #include <memory>
 
@@ -25,41 +25,40 @@ struct RunResult : AlgorithmResult {
     std::string summary() const override;
 };
 
-class Algorithm : public clscope::Algorithm {
+class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
   public:
-    std::string id() const override { return "rbf"; }
-    std::string label() const override {
-        return "Particle sums f(x) = Σ g(x, y) c: Gaussian, Laplace, Helmholtz";
-    }
+    Algorithm()
+        : TypedAlgorithm(
+              {"rbf", "Particle sums f(x) = Σ g(x, y) c: Gaussian, Laplace, Helmholtz"}) {}
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
     // rbf_tiled, rbf_tiled_fast, rbf_seed, rbf_separable (gpu/rbf/recipes.hpp).
     std::vector<ProgramRecipe> recipes() const override;
+    Params parameters(const ParamSet& params) const override;
     std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                const ParamSet& params) const override;
-    Support supports(const VariantEntry& variant, const DeviceInfo& device,
-                     const AlgorithmInput* input, const ParamSet* params) const override;
-    std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
-                                         const Progress& progress) const override;
-    Deviation compare(const AlgorithmResult& result,
-                      const AlgorithmResult& reference) const override;
     // seed and large (Gaussian), plus large-laplace and large-helmholtz.
     std::vector<std::string> benchSizes() const override;
     BenchCase benchCase(const std::string& size) const override;
-    // Several devices: contiguous target ranges (gpu/rbf/split.cpp).
-    std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
-                            std::size_t parts) const override;
-    std::shared_ptr<clscope::AlgorithmResult>
-    join(const std::vector<std::shared_ptr<clscope::AlgorithmResult>>& parts) const override;
     // Within a memory budget (passes.cpp).
     std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
                                          std::uint64_t budgetBytes) const override;
     std::vector<SyntheticKind> syntheticKinds() const override; // synthetic.cpp
+
+  protected:
+    Support supportsWith(const VariantEntry& variant, const DeviceInfo& device, const Input* input,
+                         const Params* params) const override;
+    std::shared_ptr<RunResult> runWith(const RunRequest& request, const Input& input, Params params,
+                                       const Progress& progress) const override;
+    Deviation compareWith(const RunResult& result, const RunResult& reference) const override;
+    // Several devices: contiguous target ranges (gpu/rbf/split.cpp).
+    std::vector<Part> splitWith(const Input& input, const ParamSet& params,
+                                std::size_t parts) const override;
+    std::shared_ptr<clscope::AlgorithmResult>
+    joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const override;
 };
 
-// The library's Params from the parameter set (and kernel tuning).
-Params paramsFrom(const ParamSet& params, const std::map<std::string, int>& tuning);
 // The rbf input of a problem made in memory (GUI, tests, bench).
 std::shared_ptr<Input> makeInput(Problem problem, nlohmann::json provenance = {});
 // The problem with the seed's n x n plane targets when n > 0 (and not already so).

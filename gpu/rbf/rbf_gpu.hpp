@@ -25,12 +25,9 @@ Support supports(const std::string& variant, const DeviceInfo& device,
 // Helmholtz: 1e-3 (native sin/cos have an absolute error of ~2^-21 on GPUs).
 double tolerance(const std::string& variant, Kernel kernel);
 
-// tiled on OpenCL devices, cpu on the host.
-std::string defaultVariant(const DeviceInfo& device);
-
-// Run a variant ("" = defaultVariant), its programs (gpu/rbf/recipes.hpp) built with `programs`
-// applied. Throws InputError for bad problems, UsageError for an unknown variant or one that
-// cannot run here (with the reason), DeviceError for device trouble, Cancelled when cancelled.
+// Run a variant (resolved by runAlgorithm), its programs (gpu/rbf/recipes.hpp) built with
+// `programs` applied. Throws InputError for bad problems, UsageError for an unknown variant or one
+// that cannot run here (with the reason), DeviceError for device trouble, Cancelled when cancelled.
 Result evaluate(const DeviceInfo& device, const std::string& variant, const Problem& problem,
                 const Params& params = {}, const Progress& progress = {},
                 const ProgramOverrides& programs = {});

@@ -9,9 +9,8 @@
 
 namespace clscope::rbf {
 
-std::vector<Algorithm::Part> Algorithm::split(const AlgorithmInput& whole, const ParamSet& params,
-                                              std::size_t parts) const {
-    const auto& in = dynamic_cast<const Input&>(whole);
+std::vector<Algorithm::Part> Algorithm::splitWith(const Input& in, const ParamSet& params,
+                                                  std::size_t parts) const {
     const std::size_t planes = static_cast<std::size_t>(params.integer("planes"));
     const Problem problem = planes ? withPlanes(in.problem, planes) : in.problem;
     const std::size_t m = problem.targetCount(),
@@ -34,12 +33,12 @@ std::vector<Algorithm::Part> Algorithm::split(const AlgorithmInput& whole, const
 }
 
 std::shared_ptr<clscope::AlgorithmResult>
-Algorithm::join(const std::vector<std::shared_ptr<clscope::AlgorithmResult>>& parts) const {
+Algorithm::joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const {
     auto out = std::make_shared<RunResult>();
     Result& joined = out->result;
     joined.sampleDeviation = 0;
     for (const auto& p : parts) {
-        const Result& r = dynamic_cast<const RunResult&>(*p).result;
+        const Result& r = p->result;
         joined.complex = r.complex, joined.kernel = r.kernel;
         joined.potential.insert(joined.potential.end(), r.potential.begin(), r.potential.end());
         joined.targetIndex.insert(joined.targetIndex.end(), r.targetIndex.begin(),

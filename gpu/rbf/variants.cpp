@@ -115,10 +115,6 @@ double tolerance(const std::string& variant, Kernel kernel) {
     return toleranceFp32;
 }
 
-std::string defaultVariant(const DeviceInfo& device) {
-    return device.isHost() ? "cpu" : "tiled";
-}
-
 std::map<std::string, int> defaultTuning(const std::string& variant, const DeviceInfo& device) {
     const bool gpu = device.type == "GPU";
     if (variant == "seed") return {{"SEED_SX", 16}}; // the seed's SX
@@ -233,9 +229,7 @@ void checkSample(const Problem& problem, const Params& params, Result& result) {
 
 Result evaluate(const DeviceInfo& device, const std::string& variant, const Problem& problem,
                 const Params& params, const Progress& progress, const ProgramOverrides& programs) {
-    std::string id = variant.empty() ? defaultVariant(device) : variant;
-    // No variant named: fp64 where the float ones cannot hold the problem (floatRange).
-    if (variant.empty() && id != "cpu" && !supports(id, device, &problem, &params).ok) id = "fp64";
+    const std::string& id = variant; // resolved by runAlgorithm
     if (std::find(variantIds().begin(), variantIds().end(), id) == variantIds().end())
         throw UsageError("rbf: no variant '" + id +
                          "' (seed, tiled, tiled-fast, fp64, separable, cpu)");

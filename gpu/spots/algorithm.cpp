@@ -66,12 +66,6 @@ void parseGlobalThreshold(const nlohmann::json& value, Params& p) {
     throw UsageError("spots: global_threshold must be a number >= 0 or 'auto', got '" + text + "'");
 }
 
-const Input& inputOf(const RunRequest& r) {
-    const auto* in = dynamic_cast<const SpotsInput*>(r.input.get());
-    if (!in) throw UsageError("spots: the run's input is not a spots input");
-    return in->data;
-}
-
 } // namespace
 
 void SpotsResult::write(H5Writer& out, const std::string& group) const {
@@ -96,7 +90,7 @@ void SpotsResult::write(H5Writer& out, const std::string& group) const {
     writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
 }
 
-Params paramsFrom(const ParamSet& set) {
+Params SpotsAlgorithm::parameters(const ParamSet& set) const {
     Params p;
     p.method = methodFromName(set.text("threshold_algorithm"));
     p.gain = set.number("gain");
@@ -211,7 +205,7 @@ std::shared_ptr<SpotsInput> readMaskRole(const InputSources& sources, std::size_
 
 std::shared_ptr<const AlgorithmInput> SpotsAlgorithm::read(const InputSources& sources,
                                                            const ParamSet& params) const {
-    (void)paramsFrom(params); // bad parameters: a usage error before reading anything
+    (void)parameters(params); // bad parameters: a usage error before reading anything
     const DataLocation frames = sources.locate(inputRoles()[0]);
     Array stack;
     if (sources.frames.all() && !sources.live) {
@@ -226,43 +220,37 @@ std::shared_ptr<const AlgorithmInput> SpotsAlgorithm::read(const InputSources& s
     return in;
 }
 
-Support SpotsAlgorithm::supports(const VariantEntry& variant, const DeviceInfo& device,
-                                 const AlgorithmInput*, const ParamSet* params) const {
-    if (!params) return supportsVariant(variant.info.id, device, nullptr);
-    const Params p = paramsFrom(*params);
-    return supportsVariant(variant.info.id, device, &p);
+Support SpotsAlgorithm::supportsWith(const VariantEntry& variant, const DeviceInfo& device,
+                                     const SpotsInput*, const Params* params) const {
+    return supportsVariant(variant.info.id, device, params);
 }
 
-std::shared_ptr<AlgorithmResult> SpotsAlgorithm::run(const RunRequest& request,
+std::shared_ptr<SpotsResult> SpotsAlgorithm::runWith(const RunRequest& request,
+                                                     const SpotsInput& in, Params p,
                                                      const Progress& progress) const {
-    Params p = paramsFrom(request.params);
     p.tuning = request.tuning;
-    const auto* spotsInput = dynamic_cast<const SpotsInput*>(request.input.get());
-    if (spotsInput) p.signalMask = spotsInput->signalMask;
-    const std::string variant =
-        request.variant.empty()
-            ? defaultVariant(request.device, request.input.get(), &request.params)
-            : request.variant;
+    p.signalMask = in.signalMask;
+    const std::string& variant = request.variant; // resolved by runAlgorithm
     MaskRun details;
     auto r = std::make_shared<SpotsResult>();
-    const bool band = spotsInput && spotsInput->band; // grouped by joinBands over the whole frame
-    r->result = findSpotsWith(request.device, variant, inputOf(request), p, progress, &details,
-                              !band, request.programs);
+    const bool band = in.band != nullptr; // grouped by joinBands over the whole frame
+    r->result = findSpotsWith(request.device, variant, in.data, p, progress, &details, !band,
+                              request.programs);
     r->info.variant = variant;
     r->info.timings = details.timings.records();
     r->note = details.note;
-    if (spotsInput) r->band = spotsInput->band;
+    r->band = in.band;
     if (request.params.boolean("debug")) {
         r->debug.emplace();
-        thresholdCpu(inputOf(request), p, {}, &*r->debug);
+        thresholdCpu(in.data, p, {}, &*r->debug);
     }
     return r;
 }
 
-Deviation SpotsAlgorithm::compare(const AlgorithmResult& result,
-                                  const AlgorithmResult& reference) const {
-    const auto& got = dynamic_cast<const SpotsResult&>(result).result;
-    const auto& want = dynamic_cast<const SpotsResult&>(reference).result;
+Deviation SpotsAlgorithm::compareWith(const SpotsResult& result,
+                                      const SpotsResult& reference) const {
+    const auto& got = result.result;
+    const auto& want = reference.result;
     Deviation d;
     d.metric = "signal pixels that differ (masks must be identical)";
     d.tolerance = 0;
@@ -307,7 +295,7 @@ std::vector<std::pair<std::string, std::string>>
 SpotsAlgorithm::sideOutputs(const AlgorithmResult& result, const ParamSet& params) const {
     if (!params.has("phil") || params.text("phil").empty()) return {};
     (void)result; // the snippet is the parameters ("Auto" stays Auto: DIALS estimates it)
-    return {{params.text("phil"), philSnippet(paramsFrom(params))}};
+    return {{params.text("phil"), philSnippet(parameters(params))}};
 }
 
 namespace {

@@ -1,46 +1,45 @@
 // spots as a clscope::Algorithm (the generic CLI, bench, GUI runner and comparison use it).
 #pragma once
 #include "core/spots/spots.hpp"
-#include "gpu/algorithm.hpp"
+#include "gpu/spots/run_types.hpp"
+#include "gpu/typed_algorithm.hpp"
 
 namespace clscope::spots {
 
-// Params from the parameter set (UsageError naming what is wrong).
-Params paramsFrom(const ParamSet& set);
-
-class SpotsAlgorithm : public Algorithm {
+class SpotsAlgorithm : public TypedAlgorithm<SpotsInput, Params, SpotsResult> {
   public:
-    std::string id() const override { return "spots"; }
-    std::string label() const override {
-        return "DIALS dispersion spot finding: signal pixels, then spots";
-    }
+    SpotsAlgorithm()
+        : TypedAlgorithm({"spots", "DIALS dispersion spot finding: signal pixels, then spots"}) {}
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
     // The spots program (gpu/spots/recipes.hpp), built by every OpenCL variant.
     std::vector<ProgramRecipe> recipes() const override;
+    // Params from the parameter set (UsageError naming what is wrong).
+    Params parameters(const ParamSet& params) const override;
     std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                const ParamSet& params) const override;
-    Support supports(const VariantEntry& variant, const DeviceInfo& device,
-                     const AlgorithmInput* input, const ParamSet* params) const override;
-    std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
-                                         const Progress& progress) const override;
-    Deviation compare(const AlgorithmResult& result,
-                      const AlgorithmResult& reference) const override;
     std::vector<std::string> benchSizes() const override; // seed, large, stream, stream4m
     BenchCase benchCase(const std::string& size) const override;
-    // Several devices: contiguous frame ranges (2D spots only; global_threshold = auto is
-    // estimated on the whole input first), joined identical to one run.
-    std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
-                            std::size_t parts) const override;
-    std::shared_ptr<AlgorithmResult>
-    join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const override;
     // Within a memory budget (passes.cpp).
     std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
                                          std::uint64_t budgetBytes) const override;
     std::vector<SyntheticKind> syntheticKinds() const override; // synthetic.cpp
     std::vector<std::pair<std::string, std::string>>
     sideOutputs(const AlgorithmResult& result, const ParamSet& params) const override;
+
+  protected:
+    Support supportsWith(const VariantEntry& variant, const DeviceInfo& device,
+                         const SpotsInput* input, const Params* params) const override;
+    std::shared_ptr<SpotsResult> runWith(const RunRequest& request, const SpotsInput& input,
+                                         Params params, const Progress& progress) const override;
+    Deviation compareWith(const SpotsResult& result, const SpotsResult& reference) const override;
+    // Several devices: contiguous frame ranges (2D spots only; global_threshold = auto is
+    // estimated on the whole input first), joined identical to one run.
+    std::vector<Part> splitWith(const SpotsInput& input, const ParamSet& params,
+                                std::size_t parts) const override;
+    std::shared_ptr<AlgorithmResult>
+    joinWith(const std::vector<std::shared_ptr<SpotsResult>>& parts) const override;
 };
 
 } // namespace clscope::spots

@@ -83,7 +83,7 @@ std::vector<Algorithm::Part> splitBands(const SpotsInput& in, const ParamSet& pa
     const std::size_t h = in.data.frames.height();
     const std::size_t n = std::clamp<std::size_t>(h / std::max<std::size_t>(halo, 1), 1, parts);
     if (n == 1) return {{std::shared_ptr<const AlgorithmInput>(&in, [](auto*) {}), partParams}};
-    const Params params = paramsFrom(partParams);
+    const Params params = SpotsAlgorithm().parameters(partParams);
     std::vector<Algorithm::Part> out;
     for (std::size_t i = 0, keep0 = 0; i < n; ++i) {
         const std::size_t rows = h / n + (i < h % n ? 1 : 0);
@@ -104,8 +104,8 @@ std::vector<Algorithm::Part> splitBands(const SpotsInput& in, const ParamSet& pa
     return out;
 }
 
-std::shared_ptr<SpotsResult> joinBands(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) {
-    const auto& first = dynamic_cast<const SpotsResult&>(*parts.front());
+std::shared_ptr<SpotsResult> joinBands(const std::vector<std::shared_ptr<SpotsResult>>& parts) {
+    const SpotsResult& first = *parts.front();
     const Input& whole = first.band->whole->data;
     const std::size_t h = whole.frames.height(), w = whole.frames.width();
     const std::size_t count = whole.frames.rank() == 3 ? whole.frames.frameCount() : 1;
@@ -113,8 +113,8 @@ std::shared_ptr<SpotsResult> joinBands(const std::vector<std::shared_ptr<Algorit
     std::vector<std::uint8_t> signal(first.result.signal.empty() ? 0 : count * h * w, 0);
     auto out = std::make_shared<SpotsResult>();
     if (first.debug) out->debug = sizedDebug(count * h * w);
-    for (const auto& base : parts) {
-        const auto& part = dynamic_cast<const SpotsResult&>(*base);
+    for (const auto& at : parts) {
+        const SpotsResult& part = *at;
         if (!part.band) throw UsageError("spots: a band's result without its band");
         appendKept(pixels, part.result.pixels, *part.band, w);
         copyKept(signal, part.result.signal, *part.band, count, h, w);

@@ -20,6 +20,6 @@ std::vector<Algorithm::Part> splitBands(const SpotsInput& in, const ParamSet& pa
 
 // The bands' kept rows joined (signal mask or lists, debug images) and the spots grouped over
 // the whole frames, as one run does (finishResult).
-std::shared_ptr<SpotsResult> joinBands(const std::vector<std::shared_ptr<AlgorithmResult>>& parts);
+std::shared_ptr<SpotsResult> joinBands(const std::vector<std::shared_ptr<SpotsResult>>& parts);
 
 } // namespace clscope::spots

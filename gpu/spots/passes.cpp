@@ -55,7 +55,7 @@ class SpotsPlan : public PassPlan {
 std::unique_ptr<PassPlan> spots::SpotsAlgorithm::planPasses(const InputSources& sources,
                                                             const ParamSet& params,
                                                             std::uint64_t budget) const {
-    const spots::Params p = spots::paramsFrom(params); // bad parameters: usage error first
+    const spots::Params p = parameters(params); // bad parameters: usage error first
     std::shared_ptr<const FrameStream> stream = openFrames(sources, inputRoles()[0]);
     const std::uint64_t whole = budgetBytes(stream->frameCount(), stream->frameBytes(), "frames");
     const bool live = sources.live != nullptr; // frames go through as they arrive

@@ -32,11 +32,9 @@ void appendDebug(DebugImages& to, const DebugImages& from) {
 
 } // namespace
 
-std::vector<Algorithm::Part> SpotsAlgorithm::split(const AlgorithmInput& input,
-                                                   const ParamSet& params,
-                                                   std::size_t parts) const {
-    const auto& in = dynamic_cast<const SpotsInput&>(input);
-    const Params p = paramsFrom(params);
+std::vector<Algorithm::Part> SpotsAlgorithm::splitWith(const SpotsInput& in, const ParamSet& params,
+                                                       std::size_t parts) const {
+    const Params p = parameters(params);
     if (p.threeD) return {}; // spots may cross any frame boundary
     const Array& frames = in.data.frames;
     const std::size_t count = frames.rank() == 3 ? frames.frameCount() : 1;
@@ -47,7 +45,7 @@ std::vector<Algorithm::Part> SpotsAlgorithm::split(const AlgorithmInput& input,
     if (count < parts && frames.dtype() != DType::Float32)
         return splitBands(in, partParams, parts, bandHalo(p));
     // One part: the input itself, not owned (runOnDevices keeps it alive while parts run).
-    if (n == 1) return {{std::shared_ptr<const AlgorithmInput>(&input, [](auto*) {}), partParams}};
+    if (n == 1) return {{std::shared_ptr<const AlgorithmInput>(&in, [](auto*) {}), partParams}};
     std::vector<Part> out;
     for (std::size_t i = 0, first = 0; i < n; ++i) {
         const std::size_t size = count / n + (i < count % n ? 1 : 0);
@@ -63,11 +61,11 @@ std::vector<Algorithm::Part> SpotsAlgorithm::split(const AlgorithmInput& input,
 }
 
 std::shared_ptr<AlgorithmResult>
-SpotsAlgorithm::join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const {
+SpotsAlgorithm::joinWith(const std::vector<std::shared_ptr<SpotsResult>>& parts) const {
     if (parts.empty()) throw UsageError("spots: nothing to join");
     auto out = std::make_shared<SpotsResult>();
     Result& r = out->result;
-    const auto& first = dynamic_cast<const SpotsResult&>(*parts.front());
+    const SpotsResult& first = *parts.front();
     if (parts.size() == 1) return std::make_shared<SpotsResult>(first);
     if (first.band) return joinBands(parts);
     r.thresholdUsed = first.result.thresholdUsed;
@@ -75,8 +73,8 @@ SpotsAlgorithm::join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts)
     const std::size_t h = shape[shape.size() - 2], w = shape.back();
     std::size_t frames = 0;
     if (first.debug) out->debug.emplace();
-    for (const auto& base : parts) {
-        const auto& part = dynamic_cast<const SpotsResult&>(*base);
+    for (const auto& at : parts) {
+        const SpotsResult& part = *at;
         const int offset = static_cast<int>(frames);
         for (Spot s : part.result.spots) {
             s.frame += offset, s.frameEnd += offset, s.peakFrame += offset, s.z += offset;

@@ -120,16 +120,15 @@ std::shared_ptr<Input> makeInput(Array frames, LabelMask labels, nlohmann::json 
     return input;
 }
 
-Support Algorithm::supports(const VariantEntry& variant, const DeviceInfo& device,
-                            const AlgorithmInput* input, const ParamSet* params) const {
-    const auto* in = dynamic_cast<const Input*>(input);
+Support Algorithm::supportsWith(const VariantEntry& variant, const DeviceInfo& device,
+                                const Input* in, const Params* params) const {
     // mma on frames other than uint8 runs gemm (variants.cpp): gemm's device check applies.
     if (variant.info.id == "mma" && in && in->frames && in->frames->dtype() != DType::UInt8)
-        return supports(this->variant("gemm"), device, input, params);
-    const Support s = clscope::Algorithm::supports(variant, device, input, params);
+        return supportsWith(this->variant("gemm"), device, in, params);
+    const Support s = variant.supports(device);
     if (s.ok && params) {
-        if (const Support m = multitauSupport(variant.info.id, *params); !m.ok) return m;
-        if (params->boolean("multitau")) return s; // its own bound: correlateMultitau
+        if (const Support m = multitauSupport(variant.info.id, params->multitau); !m.ok) return m;
+        if (params->multitau) return s; // its own bound: correlateMultitau
     }
     if (!s.ok || variant.info.kind != VariantKind::OpenCL || !in || !in->frames) return s;
     const std::string overflow =
@@ -252,7 +251,7 @@ std::vector<double> binQ(const std::map<std::int32_t, double>& qByLabel,
     return q;
 }
 
-Params paramsFrom(const ParamSet& p, const std::map<std::string, int>& tuning) {
+Params Algorithm::parameters(const ParamSet& p) const {
     Params out;
     for (long long l : p.intList("twotime"))
         out.twotimeLabels.push_back(static_cast<std::int32_t>(l));
@@ -262,14 +261,12 @@ Params paramsFrom(const ParamSet& p, const std::map<std::string, int>& tuning) {
     out.multitau = p.boolean("multitau");
     out.channels = static_cast<int>(p.integer("channels"));
     out.twotimeBin = static_cast<std::size_t>(p.integer("twotime_bin"));
-    out.tuning = tuning;
     return out;
 }
 
-std::shared_ptr<AlgorithmResult> Algorithm::run(const RunRequest& request,
-                                                const Progress& progress) const {
-    const auto& in = dynamic_cast<const Input&>(*request.input);
-    Params params = paramsFrom(request.params, request.tuning);
+std::shared_ptr<RunResult> Algorithm::runWith(const RunRequest& request, const Input& in,
+                                              Params params, const Progress& progress) const {
+    params.tuning = request.tuning;
     if (!params.frameTime) params.frameTime = in.frameTime;
     auto out = std::make_shared<RunResult>();
     out->excludedPixels = in.excludedPixels;

@@ -4,7 +4,7 @@
 #include "core/xpcs/fit_bins.hpp"
 #include "core/xpcs/multitau.hpp"
 #include "core/xpcs/xpcs.hpp"
-#include "gpu/algorithm.hpp"
+#include "gpu/typed_algorithm.hpp"
 
 #include <memory>
 
@@ -36,37 +36,37 @@ struct RunResult : AlgorithmResult {
     std::string summary() const override;
 };
 
-class Algorithm : public clscope::Algorithm {
+class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
   public:
-    std::string id() const override { return "xpcs"; }
-    std::string label() const override { return "XPCS correlator g2(q, τ)"; }
-    std::string command() const override { return "correlate"; }
+    Algorithm() : TypedAlgorithm({"xpcs", "XPCS correlator g2(q, τ)", "correlate"}) {}
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
     // Its kernel programs (gpu/xpcs/recipes.cpp).
     std::vector<ProgramRecipe> recipes() const override;
-    // The variant entry's check, and OpenCL variants refuse data whose 64-bit sums could
-    // overflow (xpcs::sums64Overflow): they never wrap.
-    Support supports(const VariantEntry& variant, const DeviceInfo& device,
-                     const AlgorithmInput* input, const ParamSet* params) const override;
+    Params parameters(const ParamSet& params) const override;
     std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                const ParamSet& params) const override;
-    std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
-                                         const Progress& progress) const override;
-    Deviation compare(const AlgorithmResult& result,
-                      const AlgorithmResult& reference) const override;
     std::vector<std::string> benchSizes() const override { return {"seed", "large", "multitau"}; }
     BenchCase benchCase(const std::string& size) const override;
-    // Several devices: groups of bins of about equal work (pixels), joined in label order.
-    std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
-                            std::size_t parts) const override;
-    std::shared_ptr<clscope::AlgorithmResult>
-    join(const std::vector<std::shared_ptr<clscope::AlgorithmResult>>& parts) const override;
     // Within a memory budget (passes.cpp).
     std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
                                          std::uint64_t budgetBytes) const override;
     std::vector<SyntheticKind> syntheticKinds() const override; // synthetic.cpp
+
+  protected:
+    // The variant entry's check, and OpenCL variants refuse data whose 64-bit sums could
+    // overflow (xpcs::sums64Overflow): they never wrap.
+    Support supportsWith(const VariantEntry& variant, const DeviceInfo& device, const Input* input,
+                         const Params* params) const override;
+    std::shared_ptr<RunResult> runWith(const RunRequest& request, const Input& input, Params params,
+                                       const Progress& progress) const override;
+    Deviation compareWith(const RunResult& result, const RunResult& reference) const override;
+    // Several devices: groups of bins of about equal work (pixels), joined in label order.
+    std::vector<Part> splitWith(const Input& input, const ParamSet& params,
+                                std::size_t parts) const override;
+    std::shared_ptr<clscope::AlgorithmResult>
+    joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const override;
 };
 
 // Labels with the pixel mask applied: label of a flagged pixel set to 0; returns how many
@@ -75,8 +75,6 @@ std::size_t applyPixelMask(LabelMask& labels, const PixelMask& pixelMask);
 // q (1/Å) of each label, NaN where unknown; empty without a label table.
 std::vector<double> binQ(const std::map<std::int32_t, double>& qByLabel,
                          const std::vector<std::int32_t>& labels);
-// The library's Params from the parameter set (and kernel tuning).
-Params paramsFrom(const ParamSet& params, const std::map<std::string, int>& tuning);
 // Everything read() reads but the frames, for frames of height x width: labels (pixel mask
 // applied), excluded pixels, frame time, q table and provenance (frames left empty).
 std::shared_ptr<Input> readBinning(const InputSources& sources, std::size_t height,

@@ -60,10 +60,9 @@ LabelMask threeBins(const LabelMask& labels) {
 
 } // namespace
 
-Deviation Algorithm::compare(const AlgorithmResult& result,
-                             const AlgorithmResult& reference) const {
-    const Result& got = dynamic_cast<const RunResult&>(result).result;
-    const Result& ref = dynamic_cast<const RunResult&>(reference).result;
+Deviation Algorithm::compareWith(const RunResult& result, const RunResult& reference) const {
+    const Result& got = result.result;
+    const Result& ref = reference.result;
     const Paired p = pairByLabel(got, ref);
     Deviation d = compareValues("|Δ| / |ref| of g2 and g2_err", p.got.data(), p.ref.data(),
                                 p.got.size(), tolerance, true);

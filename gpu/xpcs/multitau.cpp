@@ -30,8 +30,7 @@ std::vector<ParamSpec> multitauParamSpecs() {
     return {multitau, channels, bin};
 }
 
-Support multitauSupport(const std::string& variant, const ParamSet& params) {
-    const bool multitau = params.has("multitau") && params.boolean("multitau");
+Support multitauSupport(const std::string& variant, bool multitau) {
     if (multitau && variant != "cpu" && variant != "multitau")
         return {false, "dense only; --multitau runs on the variants multitau and cpu"};
     if (!multitau && variant == "multitau")
@@ -88,7 +87,7 @@ std::shared_ptr<Input> readStreamed(const InputSources& sources) {
 Result correlateMultitau(const DeviceInfo& device, const std::string& variant,
                          const FrameBlocks& frames, const LabelMask& mask, const Params& params,
                          const Progress& progress, const ProgramOverrides& programs) {
-    const std::string id = variant.empty() ? (device.isHost() ? "cpu" : "multitau") : variant;
+    const std::string& id = variant; // resolved by runAlgorithm
     if (frames.frameCount() == 0) throw InputError("xpcs: the frame stack holds no frames");
     checkInputs(frames.read(0, 1), mask, params); // dtype, shape, bins, frame time
     if (id != "cpu" && id != "multitau")

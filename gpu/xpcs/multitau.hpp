@@ -9,7 +9,7 @@ namespace clscope::xpcs {
 // --multitau, --channels C.
 std::vector<ParamSpec> multitauParamSpecs();
 // Dense variants refuse --multitau, the multi-tau variant refuses a dense run.
-Support multitauSupport(const std::string& variant, const ParamSet& params);
+Support multitauSupport(const std::string& variant, bool multitau);
 // The registry entry of the OpenCL variant `multitau`.
 VariantEntry multitauVariantEntry();
 // Whether the OpenCL variant's 64-bit sums hold every term (empty) or why not.

@@ -13,11 +13,11 @@
 
 namespace clscope::xpcs {
 
-// The dense dispatcher behind Algorithm::run: run variant (naive, ordered, gemm, mma or cpu; "" =
-// defaultVariant) on a device; mma on frames other than uint8 runs gemm (its result says so).
-// Throws InputError for bad inputs, UsageError for an unknown variant or one that cannot run on the
-// device (with the reason), DeviceError for device trouble, Cancelled when cancelled.
-// Its programs are built as `programs` asks (RunRequest::programs).
+// The dense dispatcher behind Algorithm::run: run variant (naive, ordered, gemm, mma or cpu;
+// resolved by runAlgorithm) on a device; mma on frames other than uint8 runs gemm (its result says
+// so). Throws InputError for bad inputs, UsageError for an unknown variant or one that cannot run
+// on the device (with the reason), DeviceError for device trouble, Cancelled when cancelled. Its
+// programs are built as `programs` asks (RunRequest::programs).
 Result correlate(const DeviceInfo& device, const std::string& variant, const Array& frames,
                  const LabelMask& mask, const Params& params = {}, const Progress& progress = {},
                  const ProgramOverrides& programs = {});

@@ -43,9 +43,8 @@ ParamSet paramsForBins(const ParamSet& params, const std::vector<std::int32_t>& 
     return p;
 }
 
-std::vector<Algorithm::Part> Algorithm::split(const AlgorithmInput& whole, const ParamSet& params,
-                                              std::size_t parts) const {
-    const auto& in = dynamic_cast<const Input&>(whole);
+std::vector<Algorithm::Part> Algorithm::splitWith(const Input& in, const ParamSet& params,
+                                                  std::size_t parts) const {
     std::vector<Part> out;
     for (std::vector<std::int32_t> group : groupBins(in.labels, parts)) {
         std::sort(group.begin(), group.end());
@@ -58,11 +57,11 @@ std::vector<Algorithm::Part> Algorithm::split(const AlgorithmInput& whole, const
 }
 
 std::shared_ptr<clscope::AlgorithmResult>
-Algorithm::join(const std::vector<std::shared_ptr<clscope::AlgorithmResult>>& parts) const {
+Algorithm::joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const {
     std::vector<std::pair<std::int32_t, std::pair<const Result*, std::size_t>>>
         rows; // label -> (part, bin)
     for (const auto& p : parts) {
-        const Result& r = dynamic_cast<const RunResult&>(*p).result;
+        const Result& r = p->result;
         for (std::size_t b = 0; b < r.binCount(); ++b)
             rows.push_back({r.labels[b], {&r, b}});
     }
@@ -70,7 +69,7 @@ Algorithm::join(const std::vector<std::shared_ptr<clscope::AlgorithmResult>>& pa
               [](const auto& a, const auto& b) { return a.first < b.first; });
     auto out = std::make_shared<RunResult>();
     Result& j = out->result;
-    const RunResult& firstPart = dynamic_cast<const RunResult&>(*parts.front());
+    const RunResult& firstPart = *parts.front();
     const Result& first = firstPart.result;
     out->excludedPixels = firstPart.excludedPixels;
     j.frames = first.frames, j.tau = first.tau, j.tauInSeconds = first.tauInSeconds;

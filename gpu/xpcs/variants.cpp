@@ -184,14 +184,10 @@ Support needsFp64(const DeviceInfo& d) {
 
 } // namespace
 
-std::string defaultVariant(const DeviceInfo& device) {
-    return device.isHost() ? "cpu" : "gemm";
-}
-
 Result correlate(const DeviceInfo& device, const std::string& variant, const Array& frames,
                  const LabelMask& mask, const Params& params, const Progress& progress,
                  const ProgramOverrides& programs) {
-    const std::string id = variant.empty() ? defaultVariant(device) : variant;
+    const std::string& id = variant;
     const VariantEntry entry = AlgorithmRegistry::instance().find("xpcs").variant(id);
     if (id == "mma" && frames.dtype() != DType::UInt8 && !device.isHost()) // bytes only
         return correlate(device, "gemm", frames, mask, params, progress, programs);

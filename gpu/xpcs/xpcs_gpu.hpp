@@ -11,9 +11,6 @@
 
 namespace clscope::xpcs {
 
-// gemm on OpenCL devices, cpu on the host reference.
-std::string defaultVariant(const DeviceInfo& device);
-
 // naive, ordered, gemm, mma and cpu (listed by xpcs::Algorithm, gpu/xpcs/algorithm.hpp).
 std::vector<VariantEntry> xpcsVariants();
 

@@ -264,7 +264,7 @@ void RbfPanel::refreshVariants() {
         bare.device = device;
         options = rbfVariantOptions(bare);
     }
-    const std::string fallback = rbf::defaultVariant(device);
+    const std::string fallback = rbfAlgorithm().defaultVariant(device);
     if (!fillVariantCombo(*variant_, options, previous, fallback) && !previous.empty() &&
         variant_->findData(q(fallback)) >= 0)
         wb_.log(LogLevel::Info,

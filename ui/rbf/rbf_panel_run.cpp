@@ -75,7 +75,7 @@ std::optional<Job> RbfPanel::makeJob() {
         if (!self) return;
         self->runCommand_ = QString::fromStdString(d.command);
         self->deliver(std::dynamic_pointer_cast<const rbf::RunResult>(d.result), input,
-                      rbf::paramsFrom(params, {}));
+                      rbf::Algorithm().parameters(params));
     });
 }
 

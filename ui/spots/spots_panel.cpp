@@ -51,7 +51,7 @@ SpotsPanel::SpotsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent),
     // phil and debug are files of the command line; the panel exports its own.
     form_ = new ParamForm(
         AlgorithmRegistry::instance().find("spots"), "Threshold (DIALS names)", {"phil", "debug"},
-        [](const ParamSet& p) { spots::paramsFrom(p); }, this);
+        [](const ParamSet& p) { spots::SpotsAlgorithm().parameters(p); }, this);
     layout->addWidget(form_);
     layout->addWidget(buildView());
     layout->addWidget(buildRun());
@@ -251,7 +251,7 @@ void SpotsPanel::refreshVariants() {
 }
 
 spots::Params SpotsPanel::params() const {
-    return spots::paramsFrom(form_->paramSet());
+    return spots::SpotsAlgorithm().parameters(form_->paramSet());
 }
 
 std::string SpotsPanel::variant() const {
