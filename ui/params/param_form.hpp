@@ -27,7 +27,7 @@ struct ParamField;
 class ParamForm : public QGroupBox {
     Q_OBJECT
   public:
-    // Checks a whole parameter set beyond each spec (e.g. the algorithm's own paramsFrom);
+    // Checks a whole parameter set beyond each spec (e.g. the algorithm's own parameters());
     // throws UsageError saying what is wrong.
     using Check = std::function<void(const ParamSet&)>;
 
