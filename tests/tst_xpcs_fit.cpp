@@ -132,7 +132,7 @@ void TestXpcsFit::correlateWritesFits() {
     }
     QProcess p;
     p.start(qEnvironmentVariable("CLSCOPE_CLI"),
-            {"correlate", in, "--device", "cpu", "--fit", "single", "-o", out});
+            {"correlate", in, "--device", "cpu", "--fit", "single", "--fit-tau-max", "10", "-o", out});
     QVERIFY(p.waitForFinished(120000));
     QCOMPARE(p.exitCode(), 0);
     const H5Reader file(out.toStdString());
