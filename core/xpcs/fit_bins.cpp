@@ -78,8 +78,12 @@ BinFits fitBins(const Result& r, const FitOptions& options, const std::vector<do
     for (std::size_t b = 0; b < q.size(); ++b)
         if (q[b] > 0 && f.gamma[b] > 0) law.prefactor.value = f.gamma[b] / (q[b] * q[b]);
     f.powerLaw = fitRateVsQ(q, f.gamma, f.gammaErr, law);
+    const PowerLawModel line = powerLawLine(q, f.gamma);
+    std::size_t known = 0;
     for (std::size_t b = 0; b < q.size(); ++b)
-        assessRateLaw(f.quality[b], f.gamma[b], f.gammaErr[b], q[b], *f.powerLaw);
+        known += q[b] > 0 && f.gamma[b] > 0;
+    for (std::size_t b = 0; known >= 3 && b < q.size(); ++b)
+        assessRateLaw(f.quality[b], f.gamma[b], f.gammaErr[b], q[b], line);
     return f;
 }
 

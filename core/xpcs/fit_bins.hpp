@@ -35,8 +35,8 @@ struct BinFits {
     std::vector<double> baseline, beta, gamma, alpha;
     std::vector<double> baselineErr, betaErr, gammaErr, alphaErr;
     std::vector<double> chiSquaredReduced;
-    std::vector<FitResult> results;   // per bin as fitted (the message when not converged)
-    std::vector<FitQuality> quality;  // per bin (fit_quality.hpp), FlagRateLaw from powerLaw
+    std::vector<FitResult> results;    // per bin as fitted (the message when not converged)
+    std::vector<FitQuality> quality;   // per bin (fit_quality.hpp), FlagRateLaw from powerLaw
     std::vector<double> q;             // 1/Å per bin (NaN unknown); empty without q
     std::optional<FitResult> powerLaw; // Γ = A q^n (n = 2 fixed with diffusion)
     bool diffusion = false;
@@ -49,8 +49,8 @@ G2Model startingModel(const std::vector<double>& tau, const double* g2, bool str
 // Fit every bin of r, weighted by its g2_err; q (1/Å, one per bin) may be empty.
 BinFits fitBins(const Result& r, const FitOptions& options, const std::vector<double>& q);
 
-// /xpcs/fit/{baseline,beta,gamma,alpha}(_err), chi2_red, quality (FitFlag bits), /xpcs/q, gamma_prefactor,
-// gamma_exponent (+ _err) and diffusion (+ _err).
+// /xpcs/fit/{baseline,beta,gamma,alpha}(_err), chi2_red, quality (FitFlag bits), /xpcs/q,
+// gamma_prefactor, gamma_exponent (+ _err) and diffusion (+ _err).
 void writeFits(H5Writer& out, const BinFits& fits, const std::string& group, bool tauInSeconds);
 
 } // namespace clscope::xpcs

@@ -67,8 +67,8 @@ std::string gradeName(FitGrade grade) {
 
 std::string fitGradeLegend() {
     return "ok: χ²_red ≤ " + fixed(chi2RedOk, 0) + "; poor: χ²_red ≤ " + fixed(chi2RedPoor, 0) +
-           "; bad: χ²_red > " + fixed(chi2RedPoor, 0) +
-           " or not finite; χ²_red too small: below " + general(chi2RedLow) +
+           "; bad: χ²_red > " + fixed(chi2RedPoor, 0) + " or not finite; χ²_red too small: below " +
+           general(chi2RedLow) +
            " (over-fitted or errors overestimated); at bound: a free parameter sits at its "
            "bound; failed: the fit did not converge. Also flagged: a baseline farther than " +
            general(baselineTolerance) + " from 1, Γ more than " + general(rateLawFactor) +
@@ -129,9 +129,9 @@ FitQuality assessG2Fit(const FitResult& fit, const G2Model& model) {
 }
 
 void assessRateLaw(FitQuality& quality, double gamma, double gammaErr, double q,
-                   const FitResult& law) {
-    if (!law.converged || !(q > 0) || !(gamma > 0) || law.values.size() < 2) return;
-    const double expected = law.values[0] * std::pow(q, law.values[1]);
+                   const PowerLawModel& law) {
+    if (!(q > 0) || !(gamma > 0)) return;
+    const double expected = law.prefactor.value * std::pow(q, law.exponent.value);
     if (!(expected > 0)) return;
     const double ratio = gamma / expected;
     if (ratio <= rateLawFactor && ratio >= 1 / rateLawFactor) return;

@@ -16,8 +16,10 @@ namespace clscope::xpcs {
 inline constexpr double chi2RedOk = 2.0, chi2RedPoor = 10.0, chi2RedLow = 0.1;
 // A free baseline farther than this from 1 (and than 3 of its errors): g2 of normalised
 // intensities decays to 1; such a baseline trades off against β and Γ.
-inline constexpr double baselineTolerance = 0.1;
-// Γ more than this factor (and 3 of its errors) away from the bins' Γ(q) power-law fit.
+inline constexpr double baselineTolerance = 0.2;
+// Γ more than this factor (and 3 of its errors) away from the bins' Γ(q) power law: the straight
+// line through log Γ against log q of the converged bins (powerLawLine: it exists even where the
+// weighted fit of /xpcs/fit/gamma_exponent does not converge, and one bin far off moves it less).
 inline constexpr double rateLawFactor = 2.0;
 
 // The grade of a fit from χ²_red and the parameters' bounds: "at bound" when a free parameter
@@ -56,6 +58,6 @@ struct FitQuality {
 FitQuality assessG2Fit(const FitResult& fit, const G2Model& model);
 // Adds FlagRateLaw (and its concern) when Γ ± its error is inconsistent with law = A q^n.
 void assessRateLaw(FitQuality& quality, double gamma, double gammaErr, double q,
-                   const FitResult& law);
+                   const PowerLawModel& law);
 
 } // namespace clscope::xpcs

@@ -14,8 +14,8 @@ namespace clscope::ui {
 // the /xpcs/fit/quality bits), named here for the views.
 using xpcs::chi2RedOk;
 using xpcs::chi2RedPoor;
-using xpcs::FitGrade;
 using xpcs::fitConcerns;
+using xpcs::FitGrade;
 using xpcs::fitGrade;
 using xpcs::fitGradeLegend;
 using xpcs::gradeName;

@@ -56,8 +56,8 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     // twotime: the bin combo below; the fit: the Fit box (values, bounds, τ range, Refit).
     std::set<std::string> omit = fitBoxParams();
     omit.insert("twotime");
-    form_ = new ParamForm(AlgorithmRegistry::instance().find("xpcs"), "Parameters", omit, {},
-                          content);
+    form_ =
+        new ParamForm(AlgorithmRegistry::instance().find("xpcs"), "Parameters", omit, {}, content);
     layout->addWidget(form_);
     layout->addWidget(buildRunOptions());
     fitForm_ = new XpcsFitForm(content);
@@ -163,7 +163,8 @@ void XpcsPanel::resetForNewFile() {
 void XpcsPanel::showFitParams() {
     if (storingFit_) return;
     try {
-        xpcs::FitOptions shown = xpcs::fitOptionsFrom(form_->paramSet()).value_or(xpcs::FitOptions{});
+        xpcs::FitOptions shown =
+            xpcs::fitOptionsFrom(form_->paramSet()).value_or(xpcs::FitOptions{});
         shown.diffusion = form_->paramSet().boolean("diffusion");
         fitForm_->setOptions(shown);
     } catch (const std::exception& e) {

@@ -25,10 +25,10 @@ struct XpcsRun {
 
 struct XpcsBinFit {
     std::int32_t label = 0;
-    std::optional<double> q;           // 1/Å
-    xpcs::FitResult fit;               // values: baseline, beta, rate, alpha
-    std::string concerns;              // why not to trust it; empty when trustworthy
-    FitGrade grade = FitGrade::Failed; // from χ²_red and the bounds
+    std::optional<double> q;                      // 1/Å
+    xpcs::FitResult fit;                          // values: baseline, beta, rate, alpha
+    std::string concerns;                         // why not to trust it; empty when trustworthy
+    FitGrade grade = FitGrade::Failed;            // from χ²_red and the bounds
     std::uint32_t flags = xpcs::FlagNotConverged; // /xpcs/fit/quality of the bin
     bool ok() const { return fit.converged && fit.values.size() == 4; }
     bool trusted() const { return ok() && grade == FitGrade::Ok && concerns.empty(); }
