@@ -8,14 +8,17 @@
 #include "h5_bytes.hpp"
 #include "test_util.hpp"
 #include "ui/params/param_form.hpp"
+#include "ui/results/results_panel.hpp"
 #include "ui/session/session.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
+#include "ui/xpcs/xpcs_views.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QtTest>
 #include <cmath>
 #include <cstring>
@@ -49,9 +52,9 @@ xpcs::FitOptions userFit() {
     return o;
 }
 
-const char* const fitDatasets[] = {
-    "baseline", "baseline_err", "beta",     "beta_err", "gamma",          "gamma_err",
-    "alpha",    "alpha_err",    "chi2_red", "quality",  "gamma_exponent", "gamma_prefactor"};
+const char* const fitDatasets[] = {"baseline", "baseline_err", "beta",           "beta_err",
+                                   "gamma",    "gamma_err",    "alpha",          "alpha_err",
+                                   "chi2_red", "quality",      "gamma_exponent", "gamma_prefactor"};
 
 } // namespace
 
@@ -83,6 +86,7 @@ class TestUiXpcsFit : public QObject {
         QVERIFY(panel->run());
         QVERIFY(finished.wait(120000));
         QVERIFY(finished.front().front().toBool());
+        saveShots(window, panel->presenter());
         const QString exported = dir_.filePath("gui.h5");
         window.workbench().results().exportHdf5(exported);
         const H5Reader gui(exported.toStdString());
@@ -109,6 +113,26 @@ class TestUiXpcsFit : public QObject {
     }
 
   private:
+    // With CLSCOPE_TEST_SHOTS=DIR: the window at 1600×1000 with each xpcs result tab in front,
+    // to look at (DIR/xpcs-fit-<n>.png).
+    static void saveShots(MainWindow& window, const XpcsPresenter& presenter) {
+        const QString dir = qEnvironmentVariable("CLSCOPE_TEST_SHOTS");
+        if (dir.isEmpty()) return;
+        window.resize(1600, 1000);
+        window.show();
+        QTabWidget* tabs = window.workbench().results().tabWidget();
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QCoreApplication::processEvents();
+            window.grab().save(QString("%1/xpcs-fit-%2.png").arg(dir).arg(i));
+        }
+        XpcsFitsView fits(std::make_shared<XpcsPresenter>(presenter));
+        fits.resize(1500, 320);
+        fits.show();
+        QCoreApplication::processEvents();
+        fits.grab().save(dir + "/xpcs-fits-table.png");
+    }
+
     // The g2 tab's Γ, χ²_red and quality are the export's /xpcs/fit datasets.
     static void checkShownFitsAreExported(const XpcsPresenter& p, const H5Reader& out) {
         const Array gamma = out.read("/xpcs/fit/gamma", DType::Float64);
@@ -124,8 +148,8 @@ class TestUiXpcsFit : public QObject {
                 continue;
             }
             QVERIFY(std::memcmp(&f.fit.values[2], &gamma.as<double>()[b], sizeof(double)) == 0);
-            QVERIFY(std::memcmp(&f.fit.chiSquaredReduced, &chi2.as<double>()[b],
-                                sizeof(double)) == 0);
+            QVERIFY(std::memcmp(&f.fit.chiSquaredReduced, &chi2.as<double>()[b], sizeof(double)) ==
+                    0);
             QVERIFY(f.fit.values[0] >= 0.9 && f.fit.values[0] <= 1.2);
             QVERIFY(f.fit.values[3] >= 0.5 && f.fit.values[3] <= 1.8);
             ++converged;

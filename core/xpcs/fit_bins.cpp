@@ -78,10 +78,13 @@ BinFits fitBins(const Result& r, const FitOptions& options, const std::vector<do
     for (std::size_t b = 0; b < q.size(); ++b)
         if (q[b] > 0 && f.gamma[b] > 0) law.prefactor.value = f.gamma[b] / (q[b] * q[b]);
     f.powerLaw = fitRateVsQ(q, f.gamma, f.gammaErr, law);
-    const PowerLawModel line = powerLawLine(q, f.gamma);
+    // The line through the bins whose Γ is determined (error below its value).
+    std::vector<double> determined(f.gamma.size(), std::numeric_limits<double>::quiet_NaN());
     std::size_t known = 0;
     for (std::size_t b = 0; b < q.size(); ++b)
-        known += q[b] > 0 && f.gamma[b] > 0;
+        if (q[b] > 0 && f.gamma[b] > 0 && f.gammaErr[b] < f.gamma[b])
+            determined[b] = f.gamma[b], ++known;
+    const PowerLawModel line = powerLawLine(q, determined);
     for (std::size_t b = 0; known >= 3 && b < q.size(); ++b)
         assessRateLaw(f.quality[b], f.gamma[b], f.gammaErr[b], q[b], line);
     return f;

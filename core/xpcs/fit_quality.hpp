@@ -18,8 +18,9 @@ inline constexpr double chi2RedOk = 2.0, chi2RedPoor = 10.0, chi2RedLow = 0.1;
 // intensities decays to 1; such a baseline trades off against β and Γ.
 inline constexpr double baselineTolerance = 0.2;
 // Γ more than this factor (and 3 of its errors) away from the bins' Γ(q) power law: the straight
-// line through log Γ against log q of the converged bins (powerLawLine: it exists even where the
-// weighted fit of /xpcs/fit/gamma_exponent does not converge, and one bin far off moves it less).
+// line through log Γ against log q of the bins whose Γ error is below Γ (powerLawLine: it exists
+// even where the weighted fit of /xpcs/fit/gamma_exponent does not converge, and one bin far off
+// moves it less).
 inline constexpr double rateLawFactor = 2.0;
 
 // The grade of a fit from χ²_red and the parameters' bounds: "at bound" when a free parameter
