@@ -80,8 +80,16 @@ class TestUiXpcsFit : public QObject {
         QCOMPARE(params.text("fit"), std::string("stretched"));
         QCOMPARE(params.number("fit_tau_max"), 0.04);
         QCOMPARE(params.number("fit_beta_max"), 0.8);
+        // A session holds the fit and gives it back (after its file resets the τ range).
         const nlohmann::json session = SessionManager(window).capture();
         QCOMPARE(session["parameters"]["xpcs"]["fit_alpha_min"].get<double>(), 0.5);
+        panel->fitForm()->setOptions({});
+        emit panel->fitForm()->edited();
+        QVERIFY(panel->request().params().get("fit_tau_max").is_null());
+        SessionManager(window).apply(session);
+        QCOMPARE(panel->fitForm()->options().tauMax, 0.04);
+        QCOMPARE(panel->fitForm()->options().beta.upper, 0.8);
+        QVERIFY(panel->fitForm()->options().stretched);
         QSignalSpy finished(panel, &XpcsPanel::runFinished);
         QVERIFY(panel->run());
         QVERIFY(finished.wait(120000));

@@ -36,6 +36,17 @@ bool anyAtBound(const FitResult& fit, const std::vector<FitParameter>& params) {
     return false;
 }
 
+// A free parameter, not at a bound, whose error is not finite or larger than its value.
+bool anyUncertain(const FitResult& fit, const std::vector<FitParameter>& params) {
+    for (std::size_t i = 0; i < params.size() && i < fit.values.size(); ++i) {
+        const double v = fit.values[i], e = i < fit.errors.size() ? fit.errors[i] : NAN;
+        if (!params[i].fixed && !atBound(v, params[i].lower) && !atBound(v, params[i].upper) &&
+            (!std::isfinite(e) || e > std::abs(v)))
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 FitGrade fitGrade(const FitResult& fit, const std::vector<FitParameter>& params) {
@@ -116,7 +127,7 @@ FitQuality assessG2Fit(const FitResult& fit, const G2Model& model) {
         q.flags |= FlagChi2Bad;
     else if (chi2 > chi2RedOk)
         q.flags |= FlagChi2Poor;
-    if (!q.concerns.empty() && !(q.flags & FlagAtBound)) q.flags |= FlagError;
+    if (anyUncertain(fit, params)) q.flags |= FlagError;
     if (chi2 < chi2RedLow) q.flags |= FlagChi2Low; // the grade says it
     const double b = fit.values[0], bErr = fit.errors[0];
     if (!model.baseline.fixed && std::abs(b - 1) > baselineTolerance &&
