@@ -4,6 +4,7 @@
 #include <QMap>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QStringList>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cstdlib>
@@ -39,6 +40,25 @@ inline CliRun runCli(const QStringList& args, const QMap<QString, QString>& env 
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
             QString::fromUtf8(p.readAllStandardOutput()),
             QString::fromUtf8(p.readAllStandardError())};
+}
+
+// A POSIX shell's words of a command line that shellQuote wrote (single quotes only).
+inline QStringList shellWords(const QString& line) {
+    QStringList words;
+    QString word;
+    bool quoted = false, any = false;
+    for (QChar c : line) {
+        if (c == '\'') {
+            quoted = !quoted, any = true;
+        } else if (c == ' ' && !quoted) {
+            if (any) words << word;
+            word.clear(), any = false;
+        } else {
+            word += c, any = true;
+        }
+    }
+    if (any) words << word;
+    return words;
 }
 
 // Run f, expect exception E whose message contains every part; fail the test otherwise.

@@ -5,6 +5,7 @@
 // scripted run's exit codes, and its command_line attribute rerun with clscope-cli.
 #include "core/array.hpp"
 #include "core/hdf5.hpp"
+#include "h5_bytes.hpp"
 #include "test_util.hpp"
 
 #include <QFile>
@@ -60,32 +61,6 @@ test::CliRun runGui(const QStringList& args) {
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
             QString::fromUtf8(p.readAllStandardOutput()),
             QString::fromUtf8(p.readAllStandardError())};
-}
-
-// A POSIX shell's words of a command line that shellQuote wrote (single quotes only).
-QStringList shellWords(const QString& line) {
-    QStringList words;
-    QString word;
-    bool quoted = false, any = false;
-    for (QChar c : line) {
-        if (c == '\'') {
-            quoted = !quoted, any = true;
-        } else if (c == ' ' && !quoted) {
-            if (any) words << word;
-            word.clear(), any = false;
-        } else {
-            word += c, any = true;
-        }
-    }
-    if (any) words << word;
-    return words;
-}
-
-// The bytes of a dataset as stored (bit for bit).
-QByteArray bytesOf(const H5Reader& file, const std::string& path) {
-    const Array a = file.read(path);
-    return QByteArray(reinterpret_cast<const char*>(a.bytes()),
-                      static_cast<qsizetype>(a.size() * dtypeSize(a.dtype())));
 }
 
 const char* const comparedDatasets[] = {"/xpcs/tau",      "/xpcs/q",           "/xpcs/g2",
@@ -145,7 +120,7 @@ void TstGuiScript::facilityFiles() {
     // The export's command line, rerun.
     const auto line = exported.stringAttribute("/", "command_line");
     QVERIFY(line.has_value());
-    QStringList words = shellWords(QString::fromStdString(*line));
+    QStringList words = test::shellWords(QString::fromStdString(*line));
     QVERIFY2(words.size() > 4 && words.front() == "clscope-cli" &&
                  words.at(words.size() - 2) == "-o",
              line->c_str());
@@ -157,7 +132,7 @@ void TstGuiScript::facilityFiles() {
         const H5Reader reference(other.toStdString());
         for (const char* path : comparedDatasets) {
             QVERIFY2(exported.hasDataset(path), path);
-            QVERIFY2(bytesOf(exported, path) == bytesOf(reference, path),
+            QVERIFY2(test::bytesOf(exported, path) == test::bytesOf(reference, path),
                      qPrintable(QString("%1 differs from %2").arg(QString(path), other)));
         }
     }

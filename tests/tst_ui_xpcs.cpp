@@ -186,7 +186,7 @@ class TestUiXpcs : public QObject {
         QVERIFY(editor->pixelReadout(3, 3).startsWith("q "));
         panel->setFrameRange(30, 8);
         panel->setFrameTimeOverride(0.5);
-        XpcsFitOptions fit = panel->fitForm()->options();
+        xpcs::FitOptions fit = panel->fitForm()->options();
         fit.tauMin = 0.004, fit.tauMax = 0.03;
         panel->fitForm()->setOptions(fit);
         XpcsRunRequest r = panel->request();
@@ -197,7 +197,7 @@ class TestUiXpcs : public QObject {
         QCOMPARE(r.frameCount, std::size_t(0));
         QVERIFY(!r.frameTime);                // neither A's typed one nor A's file's
         QVERIFY(!readPhysical(r)->frameTime); // B has none: τ in frames
-        QCOMPARE(panel->fitForm()->options().tauMin, XpcsFitOptions().tauMin);
+        QCOMPARE(panel->fitForm()->options().tauMin, xpcs::FitOptions().tauMin);
         QVERIFY(std::isnan(panel->fitForm()->options().tauMax));
         checkRequest(r); // A's range would be beyond B's 12 frames
         QCOMPARE(editor->geometrySource(), QString("default"));

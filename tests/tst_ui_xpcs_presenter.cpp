@@ -212,15 +212,17 @@ class TestUiXpcsPresenter : public QObject {
         XpcsPresenter p;
         p.setRuns({{exponentialResult({20.0}), "cpu"}});
         QCOMPARE(p.fits()[0].fit.points, std::size_t(66)); // auto: lags up to 199 / 3 = 66 ms
-        XpcsFitOptions all;
+        xpcs::FitOptions all;
         all.tauMax = INFINITY;
         p.setFitOptions(all);
         QCOMPARE(p.fits()[0].fit.points, std::size_t(199));
-        XpcsFitOptions o;
+        xpcs::FitOptions o;
         o.tauMin = 0.0105, o.tauMax = 0.05; // lags 11..50 ms
         p.setFitOptions(o);
         QCOMPARE(p.fits()[0].fit.points, std::size_t(40));
-        QVERIFY(p.fits()[0].trusted());
+        // Noise-free data: χ²_red ≈ 0, graded "χ²_red too small", Γ still usable vs q.
+        QCOMPARE(p.fits()[0].grade, FitGrade::Overfit);
+        QVERIFY(p.fits()[0].usable() && p.fits()[0].concerns.empty());
     }
 
     // The demo's brownian data through the cpu reference and the presenter's default fits:

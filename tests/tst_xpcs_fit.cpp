@@ -66,6 +66,23 @@ Fixture readFixture() {
     return f;
 }
 
+// The AR(1) frames as a file: one bin of 400 pixels, 60 frames of 10 ms.
+void writeAr1Input(const QString& path) {
+    H5Writer w(path.toStdString());
+    w.write(paths::frames, ar1Frames(60, 400, 0.9));
+    w.write(paths::qmask, labelsArray(LabelMask{1, 400, std::vector<std::int32_t>(400, 1)}));
+    w.writeScalar(paths::frameTime, 0.01);
+    w.commit();
+}
+
+int cliCode(const QStringList& args) {
+    return test::runCli(args).code;
+}
+
+double first(const H5Reader& file, const std::string& path) {
+    return file.read(path, DType::Float64).as<double>()[0];
+}
+
 xpcs::Result pipelineResult() {
     const Array frames = ar1Frames(60, 400, 0.9);
     const LabelMask mask{1, 400, std::vector<std::int32_t>(400, 1)};
@@ -82,6 +99,8 @@ class TestXpcsFit : public QObject {
     void weightedFitMatchesScipy();
     void correlateWritesFits();
     void brownianDiffusionRecovered();
+    void optionsChangeTheFitAsDeclared();
+    void qualityFlagsFireOnConstructedCases();
 };
 
 void TestXpcsFit::weightedFitMatchesScipy() {
@@ -123,16 +142,10 @@ void TestXpcsFit::correlateWritesFits() {
     if (!xpcs::fitAvailable()) QSKIP("built without GSL");
     QTemporaryDir dir;
     const QString in = dir.filePath("in.h5"), out = dir.filePath("out.h5");
-    {
-        H5Writer w(in.toStdString());
-        w.write(paths::frames, ar1Frames(60, 400, 0.9));
-        w.write(paths::qmask, labelsArray(LabelMask{1, 400, std::vector<std::int32_t>(400, 1)}));
-        w.writeScalar(paths::frameTime, 0.01);
-        w.commit();
-    }
+    writeAr1Input(in);
     QProcess p;
-    p.start(qEnvironmentVariable("CLSCOPE_CLI"),
-            {"correlate", in, "--device", "cpu", "--fit", "single", "-o", out});
+    p.start(qEnvironmentVariable("CLSCOPE_CLI"), {"correlate", in, "--device", "cpu", "--fit",
+                                                  "single", "--fit-tau-max", "10", "-o", out});
     QVERIFY(p.waitForFinished(120000));
     QCOMPARE(p.exitCode(), 0);
     const H5Reader file(out.toStdString());
@@ -174,6 +187,24 @@ void TestXpcsFit::brownianDiffusionRecovered() {
     QCOMPARE(cli({"correlate", in, "--device", "cpu", "--params", params, "--fit", "single", "-o",
                   free}),
              0);
+    // The defaults (τ max auto: the first third of the lags) give D too. The two slowest bins
+    // (labels 1 and 2: g2 hardly decays within the fitted lags) trade the baseline against β:
+    // baseline ≈ 1.7 and 1.3, label 1 with χ²_red ≈ 0.02: issue 38's fits marked "ok", now
+    // flagged. No other bin has any of the new flags.
+    const QString defaults = dir.filePath("defaults.h5");
+    QCOMPARE(
+        cli({"correlate", in, "--device", "cpu", "--fit", "single", "--diffusion", "-o", defaults}),
+        0);
+    const H5Reader byDefault(defaults.toStdString());
+    const double dDefault = byDefault.readScalar("/xpcs/fit/diffusion");
+    QVERIFY2(std::abs(dDefault - 1e6) < 0.05e6, qPrintable(QString::number(dDefault)));
+    const Array qualityArray = byDefault.read("/xpcs/fit/quality", DType::UInt32);
+    const auto quality = qualityArray.as<std::uint32_t>();
+    QCOMPARE(quality.size(), std::size_t(11));
+    QCOMPARE(quality[0], std::uint32_t(xpcs::FlagBaseline | xpcs::FlagChi2Low));
+    QCOMPARE(quality[1], std::uint32_t(xpcs::FlagBaseline));
+    for (std::size_t b = 2; b < quality.size(); ++b)
+        QCOMPARE(quality[b] & (xpcs::FlagBaseline | xpcs::FlagChi2Low | xpcs::FlagRateLaw), 0u);
     const H5Reader d(withD.toStdString()), n(free.toStdString());
     const double diffusion = d.readScalar("/xpcs/fit/diffusion");
     QVERIFY2(std::abs(diffusion - 1e6) < 0.05e6, qPrintable(QString::number(diffusion)));
@@ -187,6 +218,103 @@ void TestXpcsFit::brownianDiffusionRecovered() {
     QCOMPARE(q.size(), n.info("/xpcs/labels").shape[0]);
     QVERIFY(q.as<double>()[1] > q.as<double>()[0] && q.as<double>()[0] > 0 &&
             q.as<double>()[0] < 0.01);
+}
+
+// Each fit option does what it declares: a fixed baseline is that value with no error, a β
+// bound binds (and the quality says "at bound"), α fixed in the stretched model, and the τ
+// range: the file's /xpcs/fit is xpcs::fitBins of its g2 with those options (default: τ max
+// auto). A lower bound above its upper bound is a usage error naming both.
+void TestXpcsFit::optionsChangeTheFitAsDeclared() {
+    if (!xpcs::fitAvailable()) QSKIP("built without GSL");
+    QTemporaryDir dir;
+    const QString in = dir.filePath("in.h5");
+    writeAr1Input(in);
+    const auto correlate = [&](const QString& name, const QStringList& options) {
+        const QString out = dir.filePath(name + ".h5");
+        QStringList args{"correlate", in, "--device", "cpu", "-o", out};
+        args << (options.contains("--fit") ? QStringList() : QStringList{"--fit", "single"})
+             << options;
+        return cliCode(args) == 0 ? std::make_shared<const H5Reader>(out.toStdString())
+                                  : std::shared_ptr<const H5Reader>();
+    };
+    const auto fixedBaseline = correlate("fixed", {"--fit-baseline-fixed", "1"});
+    QVERIFY(fixedBaseline);
+    QCOMPARE(first(*fixedBaseline, "/xpcs/fit/baseline"), 1.0);
+    QCOMPARE(first(*fixedBaseline, "/xpcs/fit/baseline_err"), 0.0);
+    const auto bound = correlate("bound", {"--fit-beta-max", "0.01"});
+    QVERIFY(bound);
+    QVERIFY(std::abs(first(*bound, "/xpcs/fit/beta") - 0.01) < 1e-8);
+    QVERIFY(bound->read("/xpcs/fit/quality", DType::UInt32).as<std::uint32_t>()[0] &
+            xpcs::FlagAtBound);
+    const auto alpha = correlate("alpha", {"--fit", "stretched", "--fit-alpha-fixed", "1.5"});
+    QVERIFY(alpha);
+    QCOMPARE(first(*alpha, "/xpcs/fit/alpha"), 1.5);
+    xpcs::FitOptions range;
+    range.tauMin = 0.02, range.tauMax = 0.2;
+    const auto ranged = correlate("range", {"--fit-tau-min", "0.02", "--fit-tau-max", "0.2"});
+    const auto byDefault = correlate("default", {});
+    QVERIFY(ranged && byDefault);
+    const xpcs::Result g2 = xpcs::readResult(*ranged);
+    const double expected[] = {xpcs::fitBins(g2, range, {}).gamma[0],
+                               xpcs::fitBins(g2, xpcs::FitOptions{}, {}).gamma[0]};
+    QCOMPARE(first(*ranged, "/xpcs/fit/gamma"), expected[0]);
+    QCOMPARE(first(*byDefault, "/xpcs/fit/gamma"), expected[1]);
+    QVERIFY(expected[0] != expected[1]);
+    const auto bad = test::runCli({"correlate", in, "--device", "cpu", "--fit", "single",
+                                   "--fit-beta-min", "3", "-o", dir.filePath("bad.h5")});
+    QCOMPARE(bad.code, 2);
+    QVERIFY2(bad.err.contains("fit_beta_min (3") && bad.err.contains("fit_beta_max (2"),
+             qPrintable(bad.err));
+}
+
+// Five bins with Γ = D q² (χ²_red ≈ 1: errors the size of the residuals), then one of each
+// defect of issue 38: Γ five times D q², a baseline of 1.59 with the data at 1.59 (not 1), and
+// noise-free data (χ²_red ≪ 1). Each is flagged with its own bit, the others are 0; the bits
+// are written as /xpcs/fit/quality with their legend.
+void TestXpcsFit::qualityFlagsFireOnConstructedCases() {
+    if (!xpcs::fitAvailable()) QSKIP("built without GSL");
+    const std::vector<double> q{0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.04};
+    const double scale[] = {1, 1, 1, 1, 5, 1, 1}, baseline[] = {1, 1, 1, 1, 1, 1.59, 1};
+    xpcs::Result r;
+    r.frames = 200, r.tauInSeconds = true;
+    for (std::size_t t = 0; t < r.frames; ++t)
+        r.tau.push_back(0.001 * double(t));
+    for (std::size_t b = 0; b < q.size(); ++b) {
+        r.labels.push_back(std::int32_t(b + 1)), r.pixels.push_back(100);
+        const double rate = 2e5 * q[b] * q[b] * scale[b], noise = b == 6 ? 0.0 : 1e-3;
+        for (std::size_t t = 0; t < r.frames; ++t) {
+            const double sign = (t * 7 + b) % 2 ? 1.0 : -1.0;
+            r.g2.push_back(baseline[b] + 0.3 * std::exp(-2 * rate * r.tau[t]) + sign * noise);
+            r.g2Err.push_back(1e-3);
+        }
+    }
+    const xpcs::BinFits fits = xpcs::fitBins(r, {}, q);
+    const std::uint32_t expected[] = {
+        0, 0, 0, 0, xpcs::FlagRateLaw, xpcs::FlagBaseline, xpcs::FlagChi2Low};
+    for (std::size_t b = 0; b < q.size(); ++b)
+        QVERIFY2(fits.quality[b].flags == expected[b],
+                 qPrintable(QString("bin %1: flags %2 (%3), chi2_red %4")
+                                .arg(b)
+                                .arg(fits.quality[b].flags)
+                                .arg(QString::fromStdString(fits.quality[b].concerns))
+                                .arg(fits.chiSquaredReduced[b])));
+    QCOMPARE(fits.quality[6].grade, xpcs::FitGrade::Overfit);
+    QVERIFY(fits.quality[4].concerns.find("power law") != std::string::npos);
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("q.h5").toStdString();
+    {
+        H5Writer out(path);
+        xpcs::writeFits(out, fits, "/xpcs", true);
+        out.commit();
+    }
+    const H5Reader back(path);
+    const Array quality = back.read("/xpcs/fit/quality", DType::UInt32);
+    QCOMPARE(std::vector<std::uint32_t>(quality.as<std::uint32_t>().begin(),
+                                        quality.as<std::uint32_t>().end()),
+             std::vector<std::uint32_t>(std::begin(expected), std::end(expected)));
+    QVERIFY(
+        back.stringAttribute("/xpcs/fit/quality", "flags").value_or("").find("16 chi2_red < 0.1") !=
+        std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestXpcsFit)

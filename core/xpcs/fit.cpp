@@ -41,6 +41,23 @@ FitResult fitRateVsQ(const std::vector<double>& q, const std::vector<double>& ra
     return fitLeastSquares(power, {m.prefactor, m.exponent}, x, y, s);
 }
 
+PowerLawModel powerLawLine(const std::vector<double>& q, const std::vector<double>& rate) {
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
+    for (std::size_t i = 0; i < q.size() && i < rate.size(); ++i) {
+        if (!(q[i] > 0) || !(rate[i] > 0) || !std::isfinite(rate[i]) || !std::isfinite(q[i]))
+            continue;
+        const double x = std::log(q[i]), y = std::log(rate[i]);
+        sx += x, sy += y, sxx += x * x, sxy += x * y, n += 1;
+    }
+    PowerLawModel model;
+    const double det = n * sxx - sx * sx;
+    if (det > 0) {
+        model.exponent.value = (n * sxy - sx * sy) / det;
+        model.prefactor.value = std::exp((sy - model.exponent.value * sx) / n);
+    }
+    return model;
+}
+
 #ifndef CLSCOPE_HAVE_GSL
 
 bool fitAvailable() {

@@ -38,6 +38,11 @@ struct PowerLawModel {
     FitParameter prefactor{1.0, false, 0.0}, exponent{2.0};
 };
 
+// The straight line through log rate against log q (points with q > 0 and rate > 0, unweighted)
+// as a power law: start values of fitRateVsQ, and the reference the quality flag compares each
+// bin's Γ with (it always exists with 2 distinct q; unset values: the defaults).
+PowerLawModel powerLawLine(const std::vector<double>& q, const std::vector<double>& rate);
+
 // Whether this build has GSL (fits available).
 bool fitAvailable();
 

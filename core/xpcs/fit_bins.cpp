@@ -29,23 +29,45 @@ G2Model startingModel(const std::vector<double>& tau, const double* g2, bool str
     return m;
 }
 
-BinFits fitBins(const Result& r, const FitOptions& options, const std::vector<double>& q) {
-    BinFits f;
+G2Model FitOptions::model(const std::vector<double>& tau, const double* g2) const {
+    G2Model m = startingModel(tau, g2, stretched);
+    const auto user = [](FitParameter p, double start) {
+        if (!p.fixed) p.value = p.lower <= p.upper ? std::clamp(start, p.lower, p.upper) : start;
+        return p;
+    };
+    m.baseline = user(baseline, m.baseline.value);
+    m.beta = user(beta, std::max(m.beta.value, 1e-3));
+    if (stretched) m.alpha = user(alpha, m.alpha.value);
+    m.tauMin = tauMin;
+    m.tauMax = !std::isnan(tauMax) ? tauMax : tau.empty() ? 0.0 : tau[(tau.size() - 1) / 3];
+    return m;
+}
+
+namespace {
+
+void appendBin(BinFits& f, const FitResult& fit, const G2Model& model) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     std::vector<double>* values[] = {&f.baseline, &f.beta, &f.gamma, &f.alpha};
     std::vector<double>* errors[] = {&f.baselineErr, &f.betaErr, &f.gammaErr, &f.alphaErr};
+    for (std::size_t i = 0; i < 4; ++i) {
+        values[i]->push_back(fit.converged ? fit.values[i] : nan);
+        errors[i]->push_back(fit.converged ? fit.errors[i] : nan);
+    }
+    f.chiSquaredReduced.push_back(fit.converged ? fit.chiSquaredReduced : nan);
+    f.results.push_back(fit);
+    f.quality.push_back(assessG2Fit(fit, model));
+}
+
+} // namespace
+
+BinFits fitBins(const Result& r, const FitOptions& options, const std::vector<double>& q) {
+    BinFits f;
     for (std::size_t b = 0; b < r.binCount(); ++b) {
         const double* g2 = &r.g2[b * r.frames];
         const std::vector<double> g2Row(g2, g2 + r.frames),
             errRow(&r.g2Err[b * r.frames], &r.g2Err[b * r.frames] + r.frames);
-        G2Model model = startingModel(r.tau, g2, options.stretched);
-        model.tauMin = options.tauMin, model.tauMax = options.tauMax;
-        const FitResult fit = fitG2(r.tau, g2Row, errRow, model);
-        for (std::size_t i = 0; i < 4; ++i) {
-            values[i]->push_back(fit.converged ? fit.values[i] : nan);
-            errors[i]->push_back(fit.converged ? fit.errors[i] : nan);
-        }
-        f.chiSquaredReduced.push_back(fit.converged ? fit.chiSquaredReduced : nan);
+        const G2Model model = options.model(r.tau, g2);
+        appendBin(f, fitG2(r.tau, g2Row, errRow, model), model);
     }
     f.diffusion = options.diffusion;
     if (q.size() != r.binCount()) return f;
@@ -56,6 +78,15 @@ BinFits fitBins(const Result& r, const FitOptions& options, const std::vector<do
     for (std::size_t b = 0; b < q.size(); ++b)
         if (q[b] > 0 && f.gamma[b] > 0) law.prefactor.value = f.gamma[b] / (q[b] * q[b]);
     f.powerLaw = fitRateVsQ(q, f.gamma, f.gammaErr, law);
+    // The line through the bins whose Γ is determined (error below its value).
+    std::vector<double> determined(f.gamma.size(), std::numeric_limits<double>::quiet_NaN());
+    std::size_t known = 0;
+    for (std::size_t b = 0; b < q.size(); ++b)
+        if (q[b] > 0 && f.gamma[b] > 0 && f.gammaErr[b] < f.gamma[b])
+            determined[b] = f.gamma[b], ++known;
+    const PowerLawModel line = powerLawLine(q, determined);
+    for (std::size_t b = 0; known >= 3 && b < q.size(); ++b)
+        assessRateLaw(f.quality[b], f.gamma[b], f.gammaErr[b], q[b], line);
     return f;
 }
 
@@ -86,6 +117,11 @@ void writeFits(H5Writer& out, const BinFits& f, const std::string& group, bool t
         {"chi2_red", &f.chiSquaredReduced}};
     for (const auto& [name, values] : columns)
         writeColumn(out, fit + "/" + name, *values);
+    std::vector<std::uint32_t> quality;
+    for (const FitQuality& q : f.quality)
+        quality.push_back(q.flags);
+    out.write(fit + "/quality", makeArray<std::uint32_t>({quality.size()}, quality));
+    out.setAttribute(fit + "/quality", "flags", fitFlagsLegend());
     out.setAttribute(fit + "/gamma", "units", rate);
     out.setAttribute(fit + "/gamma_err", "units", rate);
     if (f.q.empty()) return;

@@ -4,6 +4,7 @@
 #pragma once
 #include "core/hdf5.hpp"
 #include "core/xpcs/fit.hpp"
+#include "core/xpcs/fit_quality.hpp"
 #include "core/xpcs/xpcs.hpp"
 
 #include <optional>
@@ -12,10 +13,21 @@
 
 namespace clscope::xpcs {
 
+// The fit settings (declared once as the xpcs parameters fit, diffusion, fit_tau_*, fit_baseline_*,
+// fit_beta_*, fit_alpha_*: core/xpcs/fit_params.hpp). Baseline, β and α: fixed at `value`, or
+// free within [lower, upper], started from the data (startingModel).
 struct FitOptions {
-    bool stretched = false; // alpha free in (0, 2]; else fixed at 1 ("single")
+    bool stretched = false; // alpha free within its bounds; else fixed at 1 ("single")
     bool diffusion = false; // power-law exponent fixed at 2: prefactor = D
-    double tauMin = 0.0, tauMax = std::numeric_limits<double>::infinity();
+    FitParameter baseline{1.0};
+    FitParameter beta{0.2, false, 0.0, 2.0};
+    FitParameter alpha{1.0, false, 0.2, 2.0};
+    // Lags fitted: tauMin < τ ≤ tauMax (τ units of the result). tauMax NaN ("auto"): up to the
+    // τ of lag (n − 1)/3, the first third of the n lags, beyond which few frame pairs and
+    // correlated errors make g2 noisy (the brownian demo gives D within 5 % and n within 0.1).
+    double tauMin = 0.0, tauMax = std::numeric_limits<double>::quiet_NaN();
+    // The model for one bin: start values from its g2 where not fixed, the bounds, the τ range.
+    G2Model model(const std::vector<double>& tau, const double* g2) const;
 };
 
 struct BinFits {
@@ -23,6 +35,8 @@ struct BinFits {
     std::vector<double> baseline, beta, gamma, alpha;
     std::vector<double> baselineErr, betaErr, gammaErr, alphaErr;
     std::vector<double> chiSquaredReduced;
+    std::vector<FitResult> results;    // per bin as fitted (the message when not converged)
+    std::vector<FitQuality> quality;   // per bin (fit_quality.hpp), FlagRateLaw from powerLaw
     std::vector<double> q;             // 1/Å per bin (NaN unknown); empty without q
     std::optional<FitResult> powerLaw; // Γ = A q^n (n = 2 fixed with diffusion)
     bool diffusion = false;
@@ -35,8 +49,8 @@ G2Model startingModel(const std::vector<double>& tau, const double* g2, bool str
 // Fit every bin of r, weighted by its g2_err; q (1/Å, one per bin) may be empty.
 BinFits fitBins(const Result& r, const FitOptions& options, const std::vector<double>& q);
 
-// /xpcs/fit/{baseline,beta,gamma,alpha}(_err), chi2_red, /xpcs/q, gamma_prefactor,
-// gamma_exponent (+ _err) and diffusion (+ _err).
+// /xpcs/fit/{baseline,beta,gamma,alpha}(_err), chi2_red, quality (FitFlag bits), /xpcs/q,
+// gamma_prefactor, gamma_exponent (+ _err) and diffusion (+ _err).
 void writeFits(H5Writer& out, const BinFits& fits, const std::string& group, bool tauInSeconds);
 
 } // namespace clscope::xpcs

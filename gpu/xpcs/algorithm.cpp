@@ -7,6 +7,7 @@
 #include "core/input/provenance.hpp"
 #include "core/input/units.hpp"
 #include "core/mask/mask_io.hpp"
+#include "core/xpcs/fit_params.hpp"
 #include "core/xpcs/frames_read.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/xpcs/multitau.hpp"
@@ -74,21 +75,9 @@ std::vector<ParamSpec> Algorithm::parameterSpecs() const {
     ParamSpec threads =
         makeParam("threads", T::Int, 0, "cpu variant: worker threads (0: all cores)");
     threads.label = "CPU threads", threads.min = 0, threads.max = 4096, threads.advanced = true;
-    ParamSpec fit = makeParam("fit", T::Choice, "none",
-                              "Fit g2 per bin: single exponential or stretched (alpha free)");
-    fit.label = "Fit", fit.choices = {"none", "single", "stretched"}, fit.flag = "--fit";
-    ParamSpec diffusion = makeParam(
-        "diffusion", T::Bool, false,
-        "With --fit and q known: fit Γ = D q² (exponent fixed at 2), write /xpcs/fit/diffusion");
-    diffusion.label = "Diffusion", diffusion.flag = "--diffusion";
-    ParamSpec tauMin = makeParam("fit_tau_min", T::Double, 0.0,
-                                 "Fits use the points with fit_tau_min < τ <= fit_tau_max", "τ");
-    tauMin.label = "Fit τ min", tauMin.min = 0.0, tauMin.advanced = true;
-    ParamSpec tauMax = makeParam("fit_tau_max", T::Double, nullptr,
-                                 "Fits use the points with τ <= this (default: all)", "τ");
-    tauMax.label = "Fit τ max", tauMax.min = 0.0, tauMax.advanced = true;
-    std::vector<ParamSpec> specs{frameTime, twotime,   chunk,  threads,
-                                 fit,       diffusion, tauMin, tauMax};
+    std::vector<ParamSpec> specs{frameTime, twotime, chunk, threads};
+    for (ParamSpec& spec : fitParamSpecs()) // core/xpcs/fit_params.hpp
+        specs.push_back(std::move(spec));
     for (ParamSpec& spec : multitauParamSpecs())
         specs.push_back(std::move(spec));
     return specs;
@@ -276,16 +265,9 @@ std::shared_ptr<RunResult> Algorithm::runWith(const RunRequest& request, const I
                                           in.labels, params, progress, request.programs)
                       : correlate(request.device, request.variant, *in.frames, in.labels, params,
                                   progress, request.programs);
-    const std::string fit = request.params.text("fit");
-    if (fit != "none") {
-        FitOptions options;
-        options.stretched = fit == "stretched";
-        options.diffusion = request.params.boolean("diffusion");
-        options.tauMin = request.params.number("fit_tau_min");
-        if (request.params.has("fit_tau_max"))
-            options.tauMax = request.params.number("fit_tau_max");
+    if (const auto options = fitOptionsFrom(request.params)) {
         out->fitOptions = options, out->qByLabel = in.qByLabel;
-        out->fits = fitBins(out->result, options, binQ(in.qByLabel, out->result.labels));
+        out->fits = fitBins(out->result, *options, binQ(in.qByLabel, out->result.labels));
     }
     out->info.timings = out->result.timings.records();
     return out;

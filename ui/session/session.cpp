@@ -88,8 +88,10 @@ void SessionManager::apply(const json& session) {
             if (session.contains("device"))
                 devices->selectDevice(devices->presenter().selectByKey(session["device"]));
         }
-        applyParameters(session.value("parameters", json::object()));
+        // The file first: opening it resets what derives from the previous one (frame time,
+        // the fit's τ range), then the session's parameters.
         applyData(session);
+        applyParameters(session.value("parameters", json::object()));
     } catch (const json::exception& e) {
         throw InputError(std::string("session: unexpected content: ") + e.what());
     }

@@ -6,6 +6,7 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <cmath>
 #include <limits>
 
@@ -70,17 +71,29 @@ XpcsFitForm::XpcsFitForm(QWidget* parent) : QGroupBox("Fit", parent) {
     model_->setToolTip("g₂ = baseline + β·exp(−2(Γτ)^α)");
     grid->addWidget(model_, 0, 0, 1, 5);
     int column = 0;
-    for (const char* head : {"", "start", "fix", "min", "max"})
+    for (const char* head : {"", "value", "fix", "min", "max"})
         grid->addWidget(new QLabel(head, this), 1, column++);
-    baseline_ = addRow(2, "baseline", "g₂ at long τ");
-    beta_ = addRow(3, "β", "contrast (speckle visibility)");
-    alpha_ = addRow(4, "α", "stretching exponent (1: simple exponential)");
+    baseline_ = addRow(2, "baseline", "g₂ at long τ", true);
+    beta_ = addRow(3, "β", "contrast (speckle visibility)", false);
+    alpha_ = addRow(4, "α", "stretching exponent (1: simple exponential)", false);
     addTauRange(grid, 5);
     auto* refit = new QPushButton("Refit", this);
-    refit->setToolTip("Fit the shown result again with these options");
+    refit->setToolTip("Run again with these fit settings: they are parameters of the run (its "
+                      "command line, exports and /xpcs/fit)");
     grid->addWidget(refit, 6, 0, 1, 5);
     setOptions({});
     connect(model_, &QComboBox::currentIndexChanged, this, [this] { updateEnabled(); });
+    for (QDoubleSpinBox* box : findChildren<QDoubleSpinBox*>())
+        connect(box, &QDoubleSpinBox::valueChanged, this, [this] {
+            if (!setting_) emit edited();
+        });
+    for (QCheckBox* box : findChildren<QCheckBox*>())
+        connect(box, &QCheckBox::toggled, this, [this] {
+            if (!setting_) emit edited();
+        });
+    connect(model_, &QComboBox::currentIndexChanged, this, [this] {
+        if (!setting_) emit edited();
+    });
     connect(refit, &QPushButton::clicked, this, &XpcsFitForm::refitRequested);
 }
 
@@ -103,16 +116,20 @@ void XpcsFitForm::addTauRange(QGridLayout* grid, int row) {
     grid->addWidget(tauMax_, row, 3, 1, 2);
 }
 
-XpcsFitForm::Row XpcsFitForm::addRow(int row, const QString& name, const QString& tip) {
+// Bounds: baseline's may be open (±∞ at the box's ends); β's and α's are numbers.
+XpcsFitForm::Row XpcsFitForm::addRow(int row, const QString& name, const QString& tip,
+                                     bool unboundable) {
     auto* grid = static_cast<QGridLayout*>(layout());
     Row r;
     auto* label = new QLabel(name, this);
     label->setToolTip(tip);
     r.value = spin(this, -100, 100);
     r.fixed = new QCheckBox(this);
-    r.fixed->setToolTip("Keep " + name + " at the start value");
-    r.lower = spin(this, -unbounded, unbounded, true);
-    r.upper = spin(this, -unbounded, unbounded, true);
+    r.value->setToolTip("The value of " + name + " when fixed (free: started from the data)");
+    r.fixed->setToolTip("Keep " + name + " at the value");
+    const double end = unboundable ? unbounded : 100; // below ±unbounded: never "no bound"
+    r.lower = spin(this, -end, end, unboundable);
+    r.upper = spin(this, -end, end, unboundable);
     grid->addWidget(label, row, 0);
     grid->addWidget(r.value, row, 1);
     grid->addWidget(r.fixed, row, 2);
@@ -139,8 +156,8 @@ void XpcsFitForm::write(const Row& row, const xpcs::FitParameter& p) {
     row.upper->setValue(std::isfinite(p.upper) ? p.upper : unbounded);
 }
 
-XpcsFitOptions XpcsFitForm::options() const {
-    XpcsFitOptions o;
+xpcs::FitOptions XpcsFitForm::options() const {
+    xpcs::FitOptions o = shown_;
     o.stretched = model_->currentData().toBool();
     o.baseline = read(baseline_);
     o.beta = read(beta_);
@@ -151,7 +168,9 @@ XpcsFitOptions XpcsFitForm::options() const {
     return o;
 }
 
-void XpcsFitForm::setOptions(const XpcsFitOptions& options) {
+void XpcsFitForm::setOptions(const xpcs::FitOptions& options) {
+    const QScopedValueRollback<bool> quiet(setting_, true);
+    shown_ = options;
     model_->setCurrentIndex(options.stretched ? 1 : 0);
     write(baseline_, options.baseline);
     write(beta_, options.beta);

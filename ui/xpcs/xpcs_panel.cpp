@@ -6,6 +6,7 @@
 
 #include "core/input/metadata.hpp"
 #include "core/io.hpp"
+#include "core/xpcs/fit_params.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui/shell/workbench.hpp"
@@ -18,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QSpinBox>
@@ -29,6 +31,14 @@ namespace clscope::ui {
 namespace {
 QString q(const std::string& s) {
     return QString::fromStdString(s);
+}
+
+// The fit parameters the Fit box shows (diffusion: a field of the form).
+std::set<std::string> fitBoxParams() {
+    std::set<std::string> names;
+    for (const ParamSpec& spec : xpcs::fitParamSpecs())
+        if (spec.name != "diffusion") names.insert(spec.name);
+    return names;
 }
 } // namespace
 
@@ -43,10 +53,11 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(buildInputs());
-    // twotime: the bin combo below; the fit: the Fit box (start values, bounds, Refit).
+    // twotime: the bin combo below; the fit: the Fit box (values, bounds, τ range, Refit).
+    std::set<std::string> omit = fitBoxParams();
+    omit.insert("twotime");
     form_ =
-        new ParamForm(AlgorithmRegistry::instance().find("xpcs"), "Parameters",
-                      {"twotime", "fit", "diffusion", "fit_tau_min", "fit_tau_max"}, {}, content);
+        new ParamForm(AlgorithmRegistry::instance().find("xpcs"), "Parameters", omit, {}, content);
     layout->addWidget(form_);
     layout->addWidget(buildRunOptions());
     fitForm_ = new XpcsFitForm(content);
@@ -58,7 +69,11 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
         this, this, "Correlate with the chosen variant (compare variants in the Compare dock)",
         [this] { run(); });
     outer->addWidget(runButton_);
-    connect(fitForm_, &XpcsFitForm::refitRequested, this, [this] { refit(); });
+    connect(fitForm_, &XpcsFitForm::refitRequested, this, [this] { run(); });
+    connect(fitForm_, &XpcsFitForm::edited, this, [this] { storeFitParams(); });
+    connect(form_, &ParamForm::changed, this, [this] { showFitParams(); });
+    showFitParams();
+    storeFitParams(); // the GUI always fits: "none" (the CLI's default) shows as single
     connect(&wb_, &Workbench::fileOpened, this, [this] { resetForNewFile(); });
     connect(&wb_, &Workbench::roleChanged, this, [this] { refreshInputs(); });
     connect(&wb_, &Workbench::currentLabelsChanged, this, [this] { refreshInputs(); });
@@ -139,11 +154,35 @@ void XpcsPanel::resetForNewFile() {
     first_->setValue(0);
     count_->setValue(0);
     form_->setValue("frame_time", nlohmann::json());
-    XpcsFitOptions fit = fitForm_->options();
-    const XpcsFitOptions defaults;
-    fit.tauMin = defaults.tauMin, fit.tauMax = defaults.tauMax;
-    fitForm_->setOptions(fit);
+    for (const char* tau : {"fit_tau_min", "fit_tau_max"})
+        form_->setValue(tau, form_->paramSet().spec(tau).defaultValue);
     refreshInputs();
+}
+
+// The Fit box shows the form's fit parameters (restored settings, a session, a script).
+void XpcsPanel::showFitParams() {
+    if (storingFit_) return;
+    try {
+        xpcs::FitOptions shown =
+            xpcs::fitOptionsFrom(form_->paramSet()).value_or(xpcs::FitOptions{});
+        shown.diffusion = form_->paramSet().boolean("diffusion");
+        fitForm_->setOptions(shown);
+    } catch (const std::exception& e) {
+        wb_.log(LogLevel::Warning, QString("XPCS fit: %1").arg(e.what()));
+    }
+}
+
+// The Fit box's values into the form's fit parameters (one change at a time is refused where
+// it alone would cross a bound: said in the Log).
+void XpcsPanel::storeFitParams() {
+    const QScopedValueRollback<bool> storing(storingFit_, true);
+    const nlohmann::json values = xpcs::fitParamValues(fitForm_->options());
+    for (const std::string& name : fitBoxParams())
+        try {
+            if (form_->value(name) != values[name]) form_->setValue(name, values[name]);
+        } catch (const std::exception& e) {
+            wb_.log(LogLevel::Warning, QString("XPCS fit: %1").arg(e.what()));
+        }
 }
 
 // Frames and labels as the workbench has them now; the two-time bins follow the labels.
@@ -271,7 +310,7 @@ void XpcsPanel::applyScripted(const ScriptedSettings& settings) {
     scriptedParams_ = nlohmann::json::object();
     for (const ParamSpec& spec : settings.params.specs()) {
         const nlohmann::json& value = settings.params.get(spec.name);
-        if (form_->field(spec.name))
+        if (form_->field(spec.name) || fitBoxParams().count(spec.name))
             form_->setValue(spec.name, value);
         else
             scriptedParams_[spec.name] = value;
@@ -293,6 +332,7 @@ XpcsRunRequest XpcsPanel::request() const {
     r.firstFrame = static_cast<std::size_t>(first_->value());
     r.frameCount = static_cast<std::size_t>(count_->value());
     r.form = form_->paramSet();
+    if (r.form.text("fit") == "none") r.form.set("fit", "single"); // the GUI always fits
     // Typed, else none: Algorithm::read takes the file's with its units, as clscope-cli does.
     if (r.form.has("frame_time")) r.frameTime = r.form.number("frame_time");
     r.variant = variant();

@@ -73,7 +73,8 @@ class XpcsPanel : public QWidget {
     void finishRun(bool ok);
     std::optional<std::vector<double>> binQ(const std::vector<std::int32_t>& labels) const;
     void showTabs(const xpcs::RunResult& run, const xpcs::Input& input);
-    void refit();
+    void showFitParams();
+    void storeFitParams();
 
     Workbench& wb_;
     QLabel *framesInfo_ = nullptr, *labelsInfo_ = nullptr, *deviceInfo_ = nullptr;
@@ -87,6 +88,7 @@ class XpcsPanel : public QWidget {
     std::shared_ptr<XpcsPresenter> presenter_ = std::make_shared<XpcsPresenter>();
     QString runCommand_; // the clscope-cli command line of the result shown
     bool running_ = false;
+    bool storingFit_ = false;
     std::string framesRefusal_; // why the assigned frames cannot be correlated (empty: they can)
     std::string physicalError_; // a bad frame time or q (units attribute); empty: none
     nlohmann::json scriptedParams_ = nlohmann::json::object(); // set by applyScripted

@@ -88,10 +88,11 @@ void XpcsPanel::deliver(std::shared_ptr<const xpcs::RunResult> run,
                         std::optional<double> trueDiffusion) {
     presenter_ = std::make_shared<XpcsPresenter>();
     presenter_->setTrueDiffusion(trueDiffusion);
-    presenter_->setFitOptions(fitForm_->options());
-    presenter_->setRuns({{run->result, run->info.device + " " + run->info.deviceName}});
+    // The run's fit settings (its parameters); the fits through xpcs::fitBins as the run's.
+    presenter_->setFitOptions(run->fitOptions.value_or(xpcs::FitOptions{}));
     if (!binQ && !input->qByLabel.empty()) binQ = xpcs::binQ(input->qByLabel, run->result.labels);
     presenter_->setBinQ(std::move(binQ));
+    presenter_->setRuns({{run->result, run->info.device + " " + run->info.deviceName}});
     wb_.results().removeTabs("xpcs");
     showTabs(*run, *input);
     QMetaObject::invokeMethod(
@@ -178,14 +179,6 @@ void XpcsPanel::showTabs(const xpcs::RunResult& run, const xpcs::Input& input) {
         QCustomPlot* twotime = makeTwoTimePlot(r, r.twotime.begin()->first);
         add({"xpcs", "Two-time", twotime, twotime, {}, {}});
     }
-}
-
-void XpcsPanel::refit() {
-    if (presenter_->empty()) return;
-    presenter_->setFitOptions(fitForm_->options());
-    if (g2View_) g2View_->refresh();
-    if (fitsView_) fitsView_->refresh();
-    if (rateView_) rateView_->refresh();
 }
 
 ComparisonInput XpcsPanel::comparisonInput() const {

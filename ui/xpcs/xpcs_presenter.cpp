@@ -90,20 +90,6 @@ double maxAbsDifference(const std::vector<double>& a, const std::vector<double>&
     return most;
 }
 
-xpcs::G2Model XpcsFitOptions::model(const std::vector<double>& tau, const double* g2) const {
-    xpcs::G2Model m = xpcs::startingModel(tau, g2, stretched);
-    const auto user = [](xpcs::FitParameter p, double start) {
-        if (!p.fixed) p.value = p.lower <= p.upper ? std::clamp(start, p.lower, p.upper) : start;
-        return p;
-    };
-    m.baseline = user(baseline, m.baseline.value);
-    m.beta = user(beta, std::max(m.beta.value, 1e-3));
-    if (stretched) m.alpha = user(alpha, m.alpha.value);
-    m.tauMin = tauMin;
-    m.tauMax = !std::isnan(tauMax) ? tauMax : tau.empty() ? 0.0 : tau[(tau.size() - 1) / 3];
-    return m;
-}
-
 void XpcsPresenter::setRuns(std::vector<XpcsRun> runs) {
     runs_ = std::move(runs);
     if (q_ && (runs_.empty() || q_->size() != binCount())) q_.reset();
@@ -119,32 +105,35 @@ void XpcsPresenter::addRun(XpcsRun run) {
 void XpcsPresenter::setBinQ(std::optional<std::vector<double>> q) {
     q_ = std::move(q);
     if (q_ && !empty() && q_->size() != binCount()) q_.reset();
-    for (std::size_t b = 0; b < fits_.size(); ++b)
-        fits_[b].q = binQ(b);
+    refit();
 }
 
-void XpcsPresenter::setFitOptions(const XpcsFitOptions& options) {
+void XpcsPresenter::setFitOptions(const xpcs::FitOptions& options) {
     options_ = options;
     refit();
 }
 
+// Every bin through the core's fitBins; a fit that throws (no GSL) fails every bin with why.
 void XpcsPresenter::refit() {
     fits_.clear();
     if (empty()) return;
     const xpcs::Result& r = reference();
+    xpcs::BinFits all;
+    std::string failure;
+    try {
+        all = xpcs::fitBins(r, options_, q_.value_or(std::vector<double>{}));
+    } catch (const std::exception& e) {
+        failure = e.what();
+    }
     for (std::size_t b = 0; b < r.binCount(); ++b) {
-        const double* g2 = r.g2.data() + b * r.frames;
-        const double* err = r.g2Err.data() + b * r.frames;
-        const std::vector<double> g2Row(g2, g2 + r.frames), errRow(err, err + r.frames);
-        const xpcs::G2Model model = options_.model(r.tau, g2);
-        XpcsBinFit f{r.labels[b],
-                     binQ(b),
-                     fitOrReason([&] { return xpcs::fitG2(r.tau, g2Row, errRow, model); }),
-                     {}};
-        const std::vector<xpcs::FitParameter> bounds{model.baseline, model.beta, model.rate,
-                                                     model.alpha};
-        f.concerns = fitConcerns(f.fit, bounds, {"baseline", "β", "Γ", "α"});
-        f.grade = fitGrade(f.fit, bounds);
+        XpcsBinFit f{r.labels[b], binQ(b), {}, "not converged: " + failure};
+        if (failure.empty()) {
+            f.fit = all.results[b];
+            f.concerns = all.quality[b].concerns, f.grade = all.quality[b].grade;
+            f.flags = all.quality[b].flags;
+        } else {
+            f.fit.message = failure;
+        }
         fits_.push_back(std::move(f));
     }
 }

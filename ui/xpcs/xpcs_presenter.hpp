@@ -4,6 +4,7 @@
 #pragma once
 #include "core/hdf5.hpp"
 #include "core/xpcs/fit.hpp"
+#include "core/xpcs/fit_bins.hpp"
 #include "core/xpcs/intensity.hpp"
 #include "core/xpcs/xpcs.hpp"
 #include "ui/xpcs/xpcs_fit_quality.hpp"
@@ -22,28 +23,13 @@ struct XpcsRun {
     std::string deviceLabel;
 };
 
-// g2 fit choices: single exponential (α fixed at 1) or stretched (α free within its bounds);
-// β and baseline fixed or bounded. Start values of β and baseline come from the data.
-struct XpcsFitOptions {
-    bool stretched = false;
-    xpcs::FitParameter baseline{1.0};
-    xpcs::FitParameter beta{0.2, false, 0.0, 2.0};
-    xpcs::FitParameter alpha{1.0, false, 0.2, 2.0};
-    // Lags fitted: tauMin < τ ≤ tauMax (τ units of the result). tauMax NaN ("auto"): the first
-    // third of the measured lags, beyond which few frame pairs and correlated errors make g2
-    // noisy (what the brownian demo data need to give D within 5 % and n within 0.1).
-    double tauMin = 0.0, tauMax = std::numeric_limits<double>::quiet_NaN();
-    // The fit model for one bin: start values from its g2 (xpcs::startingModel) where not
-    // fixed, the user's bounds and the τ range.
-    xpcs::G2Model model(const std::vector<double>& tau, const double* g2) const;
-};
-
 struct XpcsBinFit {
     std::int32_t label = 0;
-    std::optional<double> q;           // 1/Å
-    xpcs::FitResult fit;               // values: baseline, beta, rate, alpha
-    std::string concerns;              // why not to trust it (fitConcerns); empty when trustworthy
-    FitGrade grade = FitGrade::Failed; // from χ²_red and the bounds (fitGrade)
+    std::optional<double> q;                      // 1/Å
+    xpcs::FitResult fit;                          // values: baseline, beta, rate, alpha
+    std::string concerns;                         // why not to trust it; empty when trustworthy
+    FitGrade grade = FitGrade::Failed;            // from χ²_red and the bounds
+    std::uint32_t flags = xpcs::FlagNotConverged; // /xpcs/fit/quality of the bin
     bool ok() const { return fit.converged && fit.values.size() == 4; }
     bool trusted() const { return ok() && grade == FitGrade::Ok && concerns.empty(); }
     // Good enough for Γ vs q: converged, no concern, χ²_red not bad.
@@ -74,7 +60,8 @@ class XpcsPresenter {
     // The runs of one Run, the first being the reference that is plotted and exported.
     void setRuns(std::vector<XpcsRun> runs);
     void addRun(XpcsRun run);
-    // q of each bin of the first run (ascending labels); absent when unknown.
+    // q of each bin of the first run (ascending labels); absent when unknown. Refits (the
+    // quality flags compare Γ with the Γ(q) power law).
     void setBinQ(std::optional<std::vector<double>> q);
     // The diffusion coefficient the data was made with (Å²/s; synthetic brownian files).
     void setTrueDiffusion(std::optional<double> d) { trueDiffusion_ = d; }
@@ -84,9 +71,10 @@ class XpcsPresenter {
     const std::optional<xpcs::BinIntensity>& intensity() const { return intensity_; }
     // Seconds between frames when τ is in seconds (the time axis of the stability plot).
     std::optional<double> frameSeconds() const;
-    // Changing the options refits every bin.
-    void setFitOptions(const XpcsFitOptions& options);
-    const XpcsFitOptions& fitOptions() const { return options_; }
+    // Changing the options (or q) refits every bin with xpcs::fitBins, the function
+    // clscope-cli correlate --fit writes /xpcs/fit with: the same Γ, χ²_red and quality.
+    void setFitOptions(const xpcs::FitOptions& options);
+    const xpcs::FitOptions& fitOptions() const { return options_; }
 
     bool empty() const { return runs_.empty(); }
     const std::vector<XpcsRun>& runs() const { return runs_; }
@@ -118,7 +106,7 @@ class XpcsPresenter {
     void refit();
     std::vector<XpcsRun> runs_;
     std::optional<std::vector<double>> q_;
-    XpcsFitOptions options_;
+    xpcs::FitOptions options_;
     std::vector<XpcsBinFit> fits_;
     std::optional<double> trueDiffusion_;
     std::optional<xpcs::BinIntensity> intensity_;

@@ -10,23 +10,6 @@ namespace clscope::ui {
 
 namespace {
 
-// Start values of the power law from a straight line through log Γ against log q.
-xpcs::PowerLawModel powerLawStart(const std::vector<double>& q, const std::vector<double>& rate) {
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    const double n = static_cast<double>(q.size());
-    for (std::size_t i = 0; i < q.size(); ++i) {
-        const double x = std::log(q[i]), y = std::log(rate[i]);
-        sx += x, sy += y, sxx += x * x, sxy += x * y;
-    }
-    xpcs::PowerLawModel model;
-    const double det = n * sxx - sx * sx;
-    if (det > 0) {
-        model.exponent.value = (n * sxy - sx * sy) / det;
-        model.prefactor.value = std::exp((sy - model.exponent.value * sx) / n);
-    }
-    return model;
-}
-
 // D from Γ = D·q² with the exponent fixed (started from the mean of Γ/q²).
 xpcs::FitResult diffusionFit(const XpcsRatePoints& p) {
     xpcs::PowerLawModel model;
@@ -73,7 +56,7 @@ XpcsRatePoints XpcsPresenter::rateVsQ() const {
                         std::to_string(p.q.size()) + " here).");
         return p;
     }
-    const xpcs::PowerLawModel start = powerLawStart(p.q, p.rate);
+    const xpcs::PowerLawModel start = xpcs::powerLawLine(p.q, p.rate);
     const xpcs::FitResult fit =
         fitOrReason([&] { return xpcs::fitRateVsQ(p.q, p.rate, p.rateErr, start); });
     if (fit.converged) {

@@ -62,7 +62,7 @@ QCPRange offDiagonalRange(const std::vector<float>& map, std::size_t frames) {
 QString statusText(const XpcsBinFit& f) {
     if (f.trusted()) return "ok";
     QString text = "⚠ " + QString::fromStdString(gradeName(f.grade));
-    if (f.grade == FitGrade::Poor || f.grade == FitGrade::Bad)
+    if (f.grade == FitGrade::Poor || f.grade == FitGrade::Bad || f.grade == FitGrade::Overfit)
         text += QString(" (χ²_red %1)").arg(f.fit.chiSquaredReduced, 0, 'g', 3);
     return f.concerns.empty() ? text : text + ": " + QString::fromStdString(f.concerns);
 }
@@ -93,7 +93,7 @@ void XpcsFitsView::refresh() {
     for (int row = 0; row < static_cast<int>(fits.size()); ++row) {
         const XpcsBinFit& f = fits[static_cast<std::size_t>(row)];
         QStringList cells{QString::number(f.label), f.q ? QString::number(*f.q, 'g', 4) : "—"};
-        const XpcsFitOptions& o = presenter_->fitOptions();
+        const xpcs::FitOptions& o = presenter_->fitOptions();
         const bool fixed[4] = {o.baseline.fixed, o.beta.fixed, false,
                                !o.stretched || o.alpha.fixed};
         for (std::size_t p = 0; p < 4; ++p)

@@ -1,0 +1,129 @@
+#include "core/xpcs/fit_params.hpp"
+
+#include "core/errors.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace clscope::xpcs {
+
+namespace {
+
+using T = ParamSpec::Type;
+
+struct Bounded {
+    const char* name;  // "baseline"
+    const char* label; // "baseline"
+    const char* what;  // help text
+    FitParameter FitOptions::*member;
+};
+
+const Bounded bounded[] = {
+    {"baseline", "baseline", "the baseline (g2 at long τ)", &FitOptions::baseline},
+    {"beta", "β", "β (the contrast)", &FitOptions::beta},
+    {"alpha", "α", "α (the stretching exponent; --fit stretched only: single fixes it at 1)",
+     &FitOptions::alpha}};
+
+nlohmann::json boundOrNull(double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+}
+
+ParamSpec fitDouble(const std::string& name, nlohmann::json value, const std::string& label,
+                    const std::string& help, const std::string& unit = "") {
+    ParamSpec s = makeParam(name, T::Double, std::move(value), help, unit);
+    s.label = label, s.advanced = true;
+    s.flag = "--" + name;
+    for (char& c : s.flag)
+        if (c == '_') c = '-';
+    return s;
+}
+
+void boundSpecs(std::vector<ParamSpec>& specs, const Bounded& b) {
+    const FitOptions defaults;
+    const FitParameter& p = defaults.*(b.member);
+    const std::string n = std::string("fit_") + b.name, l = b.label;
+    specs.push_back(fitDouble(n + "_fixed", nullptr, "Fit " + l + " fixed at",
+                              "Fit: keep " + std::string(b.what) +
+                                  " at this value (default: free, started from the data)"));
+    const std::string none = std::isfinite(p.lower) ? "" : " (default: none)";
+    specs.push_back(fitDouble(n + "_min", boundOrNull(p.lower), "Fit " + l + " min",
+                              "Fit: lower bound of the free " + l + none));
+    specs.push_back(fitDouble(n + "_max", boundOrNull(p.upper), "Fit " + l + " max",
+                              "Fit: upper bound of the free " + l + none));
+}
+
+double numberOr(const ParamSet& p, const std::string& name, double fallback) {
+    return p.has(name) ? p.number(name) : fallback;
+}
+
+void checkBelow(double lo, double hi, const std::string& loName, const std::string& hiName) {
+    if (!(lo < hi))
+        throw UsageError(loName + " (" + nlohmann::json(lo).dump() + ") must be below " + hiName +
+                         " (" + nlohmann::json(hi).dump() + ")");
+}
+
+} // namespace
+
+std::vector<ParamSpec> fitParamSpecs() {
+    ParamSpec fit = makeParam("fit", T::Choice, "none",
+                              "Fit g2 per bin: single exponential or stretched (alpha free)");
+    fit.label = "Fit", fit.choices = {"none", "single", "stretched"}, fit.flag = "--fit";
+    ParamSpec diffusion = makeParam(
+        "diffusion", T::Bool, false,
+        "With --fit and q known: fit Γ = D q² (exponent fixed at 2), write /xpcs/fit/diffusion");
+    diffusion.label = "Diffusion", diffusion.flag = "--diffusion";
+    ParamSpec tauMin = fitDouble("fit_tau_min", 0.0, "Fit τ min",
+                                 "Fits use the points with fit_tau_min < τ <= fit_tau_max", "τ");
+    tauMin.min = 0.0;
+    ParamSpec tauMax = fitDouble(
+        "fit_tau_max", nullptr, "Fit τ max",
+        "Fits use the points with τ <= this (default: auto, the first third of the lags)", "τ");
+    tauMax.min = 0.0;
+    std::vector<ParamSpec> specs{fit, diffusion, tauMin, tauMax};
+    for (const Bounded& b : bounded)
+        boundSpecs(specs, b);
+    return specs;
+}
+
+std::optional<FitOptions> fitOptionsFrom(const ParamSet& p) {
+    const std::string model = p.text("fit");
+    if (model == "none") return std::nullopt;
+    FitOptions o;
+    o.stretched = model == "stretched";
+    o.diffusion = p.boolean("diffusion");
+    o.tauMin = p.number("fit_tau_min");
+    if (p.has("fit_tau_max")) {
+        o.tauMax = p.number("fit_tau_max");
+        checkBelow(o.tauMin, o.tauMax, "fit_tau_min", "fit_tau_max");
+    }
+    const double inf = std::numeric_limits<double>::infinity();
+    for (const Bounded& b : bounded) {
+        const std::string n = std::string("fit_") + b.name;
+        FitParameter& param = o.*(b.member);
+        param.lower = numberOr(p, n + "_min", -inf);
+        param.upper = numberOr(p, n + "_max", inf);
+        param.fixed = p.has(n + "_fixed");
+        if (param.fixed)
+            param.value = p.number(n + "_fixed");
+        else if (b.member != &FitOptions::alpha || o.stretched)
+            checkBelow(param.lower, param.upper, n + "_min", n + "_max");
+    }
+    return o;
+}
+
+nlohmann::json fitParamValues(const FitOptions& o) {
+    nlohmann::json v = {{"fit", o.stretched ? "stretched" : "single"},
+                        {"diffusion", o.diffusion},
+                        {"fit_tau_min", o.tauMin},
+                        {"fit_tau_max", boundOrNull(o.tauMax)}};
+    for (const Bounded& b : bounded) {
+        const std::string n = std::string("fit_") + b.name;
+        const FitParameter& param = o.*(b.member);
+        v[n + "_fixed"] = param.fixed ? nlohmann::json(param.value) : nlohmann::json();
+        v[n + "_min"] = boundOrNull(param.lower);
+        v[n + "_max"] = boundOrNull(param.upper);
+    }
+    return v;
+}
+
+} // namespace clscope::xpcs

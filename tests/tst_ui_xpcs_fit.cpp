@@ -1,0 +1,170 @@
+// Issue 38 item 3: fits are parameters. A fit set in the XPCS panel's Fit box (stretched,
+// non-default τ range and bounds) goes into the run's parameters, its command line and the
+// session; the g2 tab's fits are the exported /xpcs/fit datasets, and clscope-cli run with the
+// export's command line writes the same /xpcs/fit datasets, bit for bit.
+#include "core/io.hpp"
+#include "core/xpcs/fit_bins.hpp"
+#include "core/xpcs/synthetic.hpp"
+#include "h5_bytes.hpp"
+#include "test_util.hpp"
+#include "ui/params/param_form.hpp"
+#include "ui/results/results_panel.hpp"
+#include "ui/session/session.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/shell/workbench.hpp"
+#include "ui/xpcs/xpcs_fit_form.hpp"
+#include "ui/xpcs/xpcs_panel.hpp"
+#include "ui/xpcs/xpcs_views.hpp"
+#include "ui_test_helpers.hpp"
+
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QtTest>
+#include <cmath>
+#include <cstring>
+
+using namespace clscope;
+using namespace clscope::ui;
+
+namespace {
+
+// Brownian speckle (D = 1e6 Å²/s, 1 ms frames) with ring labels and their q.
+QString writeBrownian(const QTemporaryDir& dir) {
+    synthetic::XpcsParams p;
+    p.frames = 200, p.height = 48, p.width = 48, p.ringWidth = 6, p.intensity = 50;
+    p.dtype = DType::UInt16;
+    const QString path = dir.filePath("brownian.h5");
+    H5Writer out(path.toStdString());
+    synthetic::writeXpcs(out, synthetic::generateXpcs(p), Compression::None);
+    out.commit();
+    return path;
+}
+
+// The fit a user sets: stretched, lags 2 ms < τ ≤ 40 ms, baseline in [0.9, 1.2], β ≤ 0.8,
+// α in [0.5, 1.8].
+xpcs::FitOptions userFit() {
+    xpcs::FitOptions o;
+    o.stretched = true;
+    o.tauMin = 0.002, o.tauMax = 0.04;
+    o.baseline.lower = 0.9, o.baseline.upper = 1.2;
+    o.beta.upper = 0.8;
+    o.alpha.lower = 0.5, o.alpha.upper = 1.8;
+    return o;
+}
+
+const char* const fitDatasets[] = {"baseline", "baseline_err", "beta",           "beta_err",
+                                   "gamma",    "gamma_err",    "alpha",          "alpha_err",
+                                   "chi2_red", "quality",      "gamma_exponent", "gamma_prefactor"};
+
+} // namespace
+
+class TestUiXpcsFit : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+  private slots:
+    void initTestCase() { test::useTemporarySettings(dir_); }
+
+    void fitBoxIsTheRunsParameters() {
+        if (!xpcs::fitAvailable()) QSKIP("built without GSL");
+        const QString file = writeBrownian(dir_);
+        MainWindow window;
+        QVERIFY(window.openFile(file));
+        auto* panel = window.findChild<XpcsPanel*>();
+        QVERIFY(panel);
+        panel->setVariant("cpu");
+        panel->fitForm()->setOptions(userFit());
+        emit panel->fitForm()->edited(); // as an edit of the box does
+        // The box's values are the form's parameters: the request, the session.
+        const ParamSet params = panel->request().params();
+        QCOMPARE(params.text("fit"), std::string("stretched"));
+        QCOMPARE(params.number("fit_tau_max"), 0.04);
+        QCOMPARE(params.number("fit_beta_max"), 0.8);
+        // A session holds the fit and gives it back (after its file resets the τ range).
+        const nlohmann::json session = SessionManager(window).capture();
+        QCOMPARE(session["parameters"]["xpcs"]["fit_alpha_min"].get<double>(), 0.5);
+        panel->fitForm()->setOptions({});
+        emit panel->fitForm()->edited();
+        QVERIFY(panel->request().params().get("fit_tau_max").is_null());
+        SessionManager(window).apply(session);
+        QCOMPARE(panel->fitForm()->options().tauMax, 0.04);
+        QCOMPARE(panel->fitForm()->options().beta.upper, 0.8);
+        QVERIFY(panel->fitForm()->options().stretched);
+        QSignalSpy finished(panel, &XpcsPanel::runFinished);
+        QVERIFY(panel->run());
+        QVERIFY(finished.wait(120000));
+        QVERIFY(finished.front().front().toBool());
+        saveShots(window, panel->presenter());
+        const QString exported = dir_.filePath("gui.h5");
+        window.workbench().results().exportHdf5(exported);
+        const H5Reader gui(exported.toStdString());
+        checkShownFitsAreExported(panel->presenter(), gui);
+        const std::string parameters = gui.stringAttribute("/xpcs", "parameters").value_or("");
+        QVERIFY2(parameters.find("\"fit_tau_max\":0.04") != std::string::npos, parameters.c_str());
+        // clscope-cli with the export's command line: the same /xpcs/fit, bit for bit.
+        const auto line = gui.stringAttribute("/", "command_line");
+        QVERIFY(line.has_value());
+        QStringList words = test::shellWords(QString::fromStdString(*line));
+        QVERIFY2(words.size() > 4 && words.at(words.size() - 2) == "-o", line->c_str());
+        QVERIFY2(words.contains("--fit-tau-max") && words.contains("--fit-baseline-min"),
+                 line->c_str());
+        words.removeFirst();
+        words.last() = dir_.filePath("cli.h5");
+        const auto cli = test::runCli(words);
+        QVERIFY2(cli.code == 0, qPrintable(cli.err + " from " + QString::fromStdString(*line)));
+        const H5Reader again(dir_.filePath("cli.h5").toStdString());
+        for (const char* name : fitDatasets) {
+            const std::string path = std::string("/xpcs/fit/") + name;
+            QVERIFY2(gui.hasDataset(path), name);
+            QVERIFY2(test::bytesOf(gui, path) == test::bytesOf(again, path), name);
+        }
+    }
+
+  private:
+    // With CLSCOPE_TEST_SHOTS=DIR: the window at 1600×1000 with each xpcs result tab in front,
+    // to look at (DIR/xpcs-fit-<n>.png).
+    static void saveShots(MainWindow& window, const XpcsPresenter& presenter) {
+        const QString dir = qEnvironmentVariable("CLSCOPE_TEST_SHOTS");
+        if (dir.isEmpty()) return;
+        window.resize(1600, 1000);
+        window.show();
+        QTabWidget* tabs = window.workbench().results().tabWidget();
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QCoreApplication::processEvents();
+            window.grab().save(QString("%1/xpcs-fit-%2.png").arg(dir).arg(i));
+        }
+        XpcsFitsView fits(std::make_shared<XpcsPresenter>(presenter));
+        fits.resize(1500, 320);
+        fits.show();
+        QCoreApplication::processEvents();
+        fits.grab().save(dir + "/xpcs-fits-table.png");
+    }
+
+    // The g2 tab's Γ, χ²_red and quality are the export's /xpcs/fit datasets.
+    static void checkShownFitsAreExported(const XpcsPresenter& p, const H5Reader& out) {
+        const Array gamma = out.read("/xpcs/fit/gamma", DType::Float64);
+        const Array chi2 = out.read("/xpcs/fit/chi2_red", DType::Float64);
+        const Array quality = out.read("/xpcs/fit/quality", DType::UInt32);
+        QCOMPARE(p.fits().size(), gamma.size());
+        std::size_t converged = 0;
+        for (std::size_t b = 0; b < p.fits().size(); ++b) {
+            const XpcsBinFit& f = p.fits()[b];
+            QCOMPARE(f.flags, quality.as<std::uint32_t>()[b]);
+            if (!f.ok()) { // not converged: NaN in the file
+                QVERIFY(std::isnan(gamma.as<double>()[b]) && std::isnan(chi2.as<double>()[b]));
+                continue;
+            }
+            QVERIFY(std::memcmp(&f.fit.values[2], &gamma.as<double>()[b], sizeof(double)) == 0);
+            QVERIFY(std::memcmp(&f.fit.chiSquaredReduced, &chi2.as<double>()[b], sizeof(double)) ==
+                    0);
+            QVERIFY(f.fit.values[0] >= 0.9 && f.fit.values[0] <= 1.2);
+            QVERIFY(f.fit.values[3] >= 0.5 && f.fit.values[3] <= 1.8);
+            ++converged;
+        }
+        QVERIFY(converged * 2 > p.fits().size());
+    }
+};
+
+QTEST_MAIN(TestUiXpcsFit)
+#include "tst_ui_xpcs_fit.moc"
