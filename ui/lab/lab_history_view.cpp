@@ -30,7 +30,7 @@ QString tunables(const nlohmann::json& e) {
 
 LabHistoryView::LabHistoryView(QWidget* parent) : QWidget(parent), list_(new QTreeWidget(this)) {
     list_->setObjectName("LabHistory");
-    list_->setHeaderLabels({"date", "row", "result", "median ms", "device", "tunables", "source"});
+    list_->setHeaderLabels({"date", "row", "result", "median ms", "device", "source", "tunables"});
     list_->setRootIsDecorated(false);
     list_->header()->setStretchLastSection(true);
     auto* csv = new QPushButton("Export CSV…", this);
@@ -72,8 +72,8 @@ void LabHistoryView::refill() {
         auto* item = new QTreeWidgetItem(QStringList{
             s(e, "date"), s(e, "label"), s(e, "result"),
             ran ? QString::number(e.value("median_ms", 0.0), 'f', 3) : "-",
-            s(e, "device").section(" (", 0, 0), tunables(e), s(e, "source_sha256").left(12)});
-        item->setToolTip(6, s(e, "source_sha256"));
+            s(e, "device").section(" (", 0, 0), s(e, "source_sha256").left(12), tunables(e)});
+        item->setToolTip(5, s(e, "source_sha256"));
         list_->addTopLevelItem(item);
     }
     for (int c = 0; c < list_->columnCount() - 1; ++c)

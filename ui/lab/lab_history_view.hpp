@@ -1,5 +1,6 @@
 // The kernel lab's history panel: every lab row kept (LabHistory), newest first — date, row,
-// result, median ms, device, tunables, source sha256 — with Export CSV… and Export JSON….
+// result, median ms, device, source sha256 (first digits), tunables — with Export CSV… and Export
+// JSON….
 #pragma once
 #include "ui/lab/lab_history.hpp"
 

@@ -110,6 +110,8 @@ void LabRun::collect(int exitCode, bool crashed) {
         const auto parsed = nlohmann::json::parse(json.readAll().toStdString(), nullptr, false);
         if (!parsed.is_discarded()) outcome_.rows = parsed.value("rows", nlohmann::json::array());
     }
+    for (nlohmann::json& row : outcome_.rows) // a row that did not run names no device
+        if (row.value("device", "").empty()) row["device"] = outcome_.options.device;
     if (outcome_.rows.empty() && outcome_.error.isEmpty())
         outcome_.error = outcome_.errorOutput.trimmed().isEmpty()
                              ? QString("clscope-cli lab ended with exit code %1").arg(exitCode)

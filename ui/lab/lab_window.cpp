@@ -46,7 +46,14 @@ LabWindow::LabWindow(QWidget* parent)
     auto* top = new QSplitter(Qt::Horizontal, this);
     top->addWidget(editor_);
     auto* side = new QSplitter(Qt::Vertical, top);
-    side->addWidget(buildLog_);
+    auto* logBox = new QWidget(side);
+    auto* logLayout = new QVBoxLayout(logBox);
+    logLayout->setContentsMargins(0, 0, 0, 0);
+    logLayout->addWidget(new QLabel("Build log of the fork (click a message: the editor goes to "
+                                    "its line)",
+                                    logBox));
+    logLayout->addWidget(buildLog_);
+    side->addWidget(logBox);
     side->addWidget(history_);
     side->setSizes({300, 300});
     top->addWidget(side);
@@ -125,6 +132,7 @@ QWidget* LabWindow::buildRunControls() {
     status_ = new QLabel(box);
     status_->setObjectName("LabStatus");
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long: tooltip
     row->addWidget(caption("Repeat", box)), row->addWidget(repeat_);
     row->addWidget(caption("Kernel timeout", box)), row->addWidget(timeout_);
     row->addWidget(caption("Sweep", box)), row->addWidget(sweep_);
@@ -150,6 +158,7 @@ QWidget* LabWindow::buildResults() {
     saveName_ = new QLineEdit(box);
     saveName_->setObjectName("LabSaveName");
     saveName_->setPlaceholderText("name (letters, digits, _ . -)");
+    saveName_->setMinimumWidth(240);
     keepButton_ = new QPushButton("Keep best as user variant", box);
     keepButton_->setEnabled(false);
     keepButton_->setToolTip("Save the fastest fork row that passed its check as user:NAME");

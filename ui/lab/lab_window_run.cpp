@@ -3,6 +3,7 @@
 #include "gpu/lab/user_variants.hpp"
 #include "ui/lab/build_log_list.hpp"
 #include "ui/lab/code_editor.hpp"
+#include "ui/lab/lab_history.hpp"
 #include "ui/lab/lab_history_view.hpp"
 #include "ui/lab/lab_rows_table.hpp"
 #include "ui/lab/lab_run.hpp"
@@ -117,17 +118,16 @@ void LabWindow::showOutcome() {
     showBuildLog(o);
     if (!o.rows.empty()) history_->record(o.rows, o.options.from);
     keepButton_->setEnabled(best >= 0);
-    QString failures;
+    QStringList failed; // the rows that did not pass, in a word each
     for (const nlohmann::json& r : o.rows)
-        if (!r.value("ran", false))
-            failures += QString::fromStdString("; " + r.value("label", "") + ": " +
-                                               r.value("note", "").substr(0, 160))
-                            .section('\n', 0, 0);
-    setStatus(o.rows.empty() ? "Not run: " + o.error.section('\n', 0, 2)
-                             : QString("Done in %1 s (exit %2)%3")
-                                   .arg(o.wallSeconds, 0, 'f', 1)
-                                   .arg(o.exitCode)
-                                   .arg(failures));
+        if (const std::string result = LabHistory::resultOf(r); result != "pass")
+            failed << QString::fromStdString(r.value("label", "") + ": " + result);
+    setStatus(o.rows.empty()
+                  ? "Not run: " + o.error.section('\n', 0, 0)
+                  : QString("Done in %1 s (exit %2)%3")
+                        .arg(o.wallSeconds, 0, 'f', 1)
+                        .arg(o.exitCode)
+                        .arg(failed.isEmpty() ? ", every row passed" : "; " + failed.join(", ")));
     emit runFinished();
 }
 
