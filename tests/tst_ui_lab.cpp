@@ -2,8 +2,9 @@
 // fork run unchanged passes beside its base, a wrong kernel fails with its deviation, a syntax
 // error is listed at its line (a click puts the editor there), a kernel that never finishes is
 // reported as a timeout while the event loop keeps running, a sweep gives one checked row per
-// value and Keep best saves a user variant the panels and clscope-cli list, and the history is
-// written and exported. CLSCOPE_LAB_SCREENSHOT=OUT.png saves the window after the syntax error.
+// value, Cancel ends the CLI and its worker, and Keep best saves a user variant the panels and
+// clscope-cli list, and the history is written and exported. CLSCOPE_LAB_SCREENSHOT=OUT.png saves
+// the window after the syntax error.
 #include "gpu/devices.hpp"
 #include "test_util.hpp"
 #include "ui/lab/build_log_list.hpp"
@@ -11,10 +12,12 @@
 #include "ui/lab/lab_history.hpp"
 #include "ui/lab/lab_history_view.hpp"
 #include "ui/lab/lab_rows_table.hpp"
+#include "ui/lab/lab_run.hpp"
 #include "ui/lab/lab_window.hpp"
 #include "ui/lab/opencl_highlighter.hpp"
 #include "ui/shell/variant_combo.hpp"
 
+#include <QDir>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -55,6 +58,15 @@ class TestUiLab : public QObject {
         const QString why = lab->saveAndRun();
         if (!why.isEmpty()) qWarning() << why;
         return why.isEmpty() && lab->running() && finished.wait(90000);
+    }
+    // Live processes of a process group (/proc/PID/stat's 5th field), zombies left out.
+    static int groupMembers(qint64 group) {
+        int n = 0;
+        for (const QString& pid : QDir("/proc").entryList(QDir::Dirs)) {
+            const QStringList f = readText("/proc/" + pid + "/stat").section(')', -1).split(' ');
+            n += f.size() > 4 && f[3].toLongLong() == group && f[1] != "Z";
+        }
+        return n;
     }
     QString cell(int row, const QString& column) const {
         return lab->rowsTable()->cell(row, column);
@@ -145,6 +157,20 @@ class TestUiLab : public QObject {
         QCOMPARE(lab->editor()->toPlainText(), spin); // the edits stay
         QCOMPARE(lab->outcome().exitCode, 4);
         lab->setKernelTimeout(20);
+    }
+    void cancelEndsTheCliAndItsWorker() {
+        lab->editor()->setPlainText(QString(printed).replace(
+            "planes, step, origin, coordScale);",
+            "planes, step, origin, coordScale); { volatile int s = 1; while (s) {} }"));
+        QCOMPARE(lab->saveAndRun(), QString());
+        const qint64 group = lab->labRun()->processId();
+        QVERIFY(group > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(groupMembers(group) >= 2, 20000); // the CLI and its worker
+        lab->cancelRun();
+        QVERIFY(!lab->running());
+        QTRY_COMPARE_WITH_TIMEOUT(groupMembers(group), 0, 5000);
+        QVERIFY(lab->saveAndRun().isEmpty()); // ready for the next run
+        lab->cancelRun();
     }
     void sweepGivesCheckedRowsAndKeepBestSavesAUserVariant() {
         lab->setSweep("RBF_WG=32,64");

@@ -86,6 +86,10 @@ bool LabRun::running() const {
     return process_ != nullptr;
 }
 
+qint64 LabRun::processId() const {
+    return process_ ? process_->processId() : 0;
+}
+
 void LabRun::cancel() {
     if (!process_) return;
     process_->disconnect(this);

@@ -26,7 +26,10 @@ class LabRun : public QObject {
     QString start(LabOptions options, const QString& source);
     bool running() const;
     double elapsedSeconds() const { return clock_.isValid() ? clock_.elapsed() / 1000.0 : 0; }
+    // Ends the CLI and the worker it started (the process group of its own); the edits stay.
     void cancel();
+    // The CLI's process id while it runs (it leads the group of the run's processes), else 0.
+    qint64 processId() const;
     // The last outcome (also after cancel()).
     const LabOutcome& outcome() const { return outcome_; }
 

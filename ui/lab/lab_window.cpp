@@ -141,12 +141,7 @@ QWidget* LabWindow::buildRunControls() {
     connect(runButton_, &QPushButton::clicked, this, [this] {
         if (const QString why = saveAndRun(); !why.isEmpty()) setStatus(why);
     });
-    connect(cancelButton_, &QPushButton::clicked, this, [this] {
-        run_->cancel();
-        ticker_->stop();
-        runButton_->setEnabled(true), cancelButton_->setEnabled(false);
-        setStatus("Cancelled; the edits are kept.");
-    });
+    connect(cancelButton_, &QPushButton::clicked, this, &LabWindow::cancelRun);
     return box;
 }
 

@@ -53,6 +53,9 @@ class LabWindow : public QWidget {
     BuildLogList* buildLog() const { return buildLog_; }
     LabRowsTable* rowsTable() const { return rows_; }
     LabHistoryView* historyView() const { return history_; }
+    LabRun* labRun() const { return run_; }
+    // The Cancel button's work: the run stopped, the window ready for the next.
+    void cancelRun();
     const LabOutcome& outcome() const;
     QString status() const;
 

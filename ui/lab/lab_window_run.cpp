@@ -79,6 +79,13 @@ QString LabWindow::saveAndRun() {
     return {};
 }
 
+void LabWindow::cancelRun() {
+    run_->cancel();
+    ticker_->stop();
+    runButton_->setEnabled(true), cancelButton_->setEnabled(false);
+    setStatus("Cancelled; the edits are kept.");
+}
+
 bool LabWindow::running() const {
     return run_->running();
 }
