@@ -15,7 +15,9 @@
 #include "ui/lab/lab_run.hpp"
 #include "ui/lab/lab_window.hpp"
 #include "ui/lab/opencl_highlighter.hpp"
+#include "ui/shell/main_window.hpp"
 #include "ui/shell/variant_combo.hpp"
+#include "ui_test_helpers.hpp"
 
 #include <QDir>
 #include <QFile>
@@ -201,6 +203,19 @@ class TestUiLab : public QObject {
         QVERIFY(lab->fork().isEmpty());
         QVERIFY(lab->editor()->toPlainText().contains("RBF_WG"));
         QVERIFY(!lab->keepBest("", &error).isEmpty() || !error.isEmpty());
+    }
+    void viewMenuOpensTheLabWithCtrlL() {
+        test::useTemporarySettings(dir);
+        MainWindow window;
+        QAction* action = nullptr;
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->text() == "&Kernel lab") action = a;
+        QVERIFY(action);
+        QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_L));
+        action->trigger();
+        auto* opened = window.findChild<LabWindow*>();
+        QVERIFY(opened && opened->isVisible());
+        QCOMPARE(window.showLab(), opened); // made once
     }
     void historyIsWrittenAndExported() {
         const LabHistory history; // read back from the file
