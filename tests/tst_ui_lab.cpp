@@ -19,6 +19,7 @@
 #include "ui/shell/variant_combo.hpp"
 #include "ui_test_helpers.hpp"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
@@ -50,16 +51,17 @@ class TestUiLab : public QObject {
     int ticks = 0;   // a QTimer's ticks during the last run
 
     // Save & run with `source` in the editor; waits (in the event loop) for the rows.
-    bool run(const QString& source) {
-        lab->editor()->setPlainText(source);
+    bool run(const QString& source) { return run(*lab, source); }
+    bool run(LabWindow& window, const QString& source) {
+        window.editor()->setPlainText(source);
         QTimer ticker;
         ticks = 0;
         connect(&ticker, &QTimer::timeout, this, [this] { ++ticks; });
         ticker.start(50);
-        QSignalSpy finished(lab.get(), &LabWindow::runFinished);
-        const QString why = lab->saveAndRun();
+        QSignalSpy finished(&window, &LabWindow::runFinished);
+        const QString why = window.saveAndRun();
         if (!why.isEmpty()) qWarning() << why;
-        return why.isEmpty() && lab->running() && finished.wait(90000);
+        return why.isEmpty() && window.running() && finished.wait(90000);
     }
     // Live processes of a process group (/proc/PID/stat's 5th field), zombies left out.
     static int groupMembers(qint64 group) {
@@ -204,19 +206,6 @@ class TestUiLab : public QObject {
         QVERIFY(lab->editor()->toPlainText().contains("RBF_WG"));
         QVERIFY(!lab->keepBest("", &error).isEmpty() || !error.isEmpty());
     }
-    void viewMenuOpensTheLabWithCtrlL() {
-        test::useTemporarySettings(dir);
-        MainWindow window;
-        QAction* action = nullptr;
-        for (QAction* a : window.findChildren<QAction*>())
-            if (a->text() == "&Kernel lab") action = a;
-        QVERIFY(action);
-        QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_L));
-        action->trigger();
-        auto* opened = window.findChild<LabWindow*>();
-        QVERIFY(opened && opened->isVisible());
-        QCOMPARE(window.showLab(), opened); // made once
-    }
     void historyIsWrittenAndExported() {
         const LabHistory history; // read back from the file
         QCOMPARE(QString::fromStdString(history.file().string()),
@@ -236,6 +225,30 @@ class TestUiLab : public QObject {
         history.exportJson(dir.filePath("h.json").toStdString());
         QCOMPARE(nlohmann::json::parse(readText(dir.filePath("h.json")).toStdString()).size(),
                  std::size_t(11));
+    }
+    void viewMenuOpensTheLabWithCtrlL() {
+        test::useTemporarySettings(dir);
+        MainWindow window;
+        QAction* action = nullptr;
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->text() == "&Kernel lab") action = a;
+        QVERIFY(action);
+        QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_L));
+        action->trigger();
+        auto* opened = window.findChild<LabWindow*>();
+        QVERIFY(opened && opened->isVisible());
+        QCOMPARE(window.showLab(), opened); // made once
+        // Keep best there: the rbf panel's picker offers the new variant at once.
+        QVERIFY(opened->choose("rbf", "tiled"));
+        QVERIFY(opened->fork().isEmpty());
+        opened->setDevice("ocl:0");
+        opened->setRepeat(2);
+        QVERIFY(run(*opened, opened->editor()->toPlainText()));
+        auto* picker = window.findChild<QComboBox*>("variant:rbf");
+        QVERIFY(picker && picker->findData("user:second") < 0);
+        QString error;
+        QVERIFY2(!opened->keepBest("second", &error).isEmpty(), qPrintable(error));
+        QVERIFY(picker->findData("user:second") >= 0);
     }
 };
 

@@ -193,7 +193,12 @@ void MainWindow::focusMaskPanel() {
 }
 
 LabWindow* MainWindow::showLab() {
-    if (!lab_) lab_ = new LabWindow(this);
+    if (!lab_) {
+        lab_ = new LabWindow(this);
+        // A saved user variant changes what the panels offer: they refill their variant
+        // pickers as on a device change.
+        connect(lab_, &LabWindow::userVariantSaved, workbench_, &Workbench::deviceChanged);
+    }
     lab_->show();
     lab_->raise();
     lab_->activateWindow();
