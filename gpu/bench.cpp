@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/lab/user_variants.hpp"
 #include "gpu/staging.hpp"
 
 #include <algorithm>
@@ -37,10 +38,10 @@ std::string describe(const std::vector<DeviceInfo>& devices) {
 // Whether the variant runs on every device of the set, with the first reason it does not.
 Support supportsAll(const Algorithm& algorithm, const BenchCase& c,
                     const std::vector<DeviceInfo>& devices, const std::string& variant) {
+    // A user variant runs as its base variant: the base's checks are its own.
+    const VariantEntry entry = algorithm.variant(builtInVariantOf(algorithm.id(), variant));
     for (const DeviceInfo& d : devices)
-        if (const Support s =
-                algorithm.supports(algorithm.variant(variant), d, c.input.get(), &c.params);
-            !s.ok)
+        if (const Support s = algorithm.supports(entry, d, c.input.get(), &c.params); !s.ok)
             return s;
     return {};
 }

@@ -41,30 +41,47 @@ std::vector<SourcePart> sourceParts(const ProgramRecipe& recipe, const std::stri
     return parts;
 }
 
-std::string mapBuildLog(const std::string& log, const std::vector<SourcePart>& parts) {
+std::vector<BuildMessage> buildMessages(const std::string& log,
+                                        const std::vector<SourcePart>& parts) {
     static const std::regex entry(R"(^.*?:(\d+):(\d+): (fatal error|error|warning|note): (.*)$)");
-    std::istringstream in(log);
-    std::string row, out;
     // PoCL 5 and later: "error: FILE:LINE:COL: text"
     static const std::regex pocl(R"(^(fatal error|error|warning|note): .*?:(\d+):(\d+): (.*)$)");
+    std::istringstream in(log);
+    std::string row;
+    std::vector<BuildMessage> out;
     std::smatch m;
     while (std::getline(in, row)) {
         if (std::regex_match(row, m, pocl))
             row =
                 "<source>:" + m[2].str() + ":" + m[3].str() + ": " + m[1].str() + ": " + m[4].str();
         if (!std::regex_match(row, m, entry)) continue;
-        const std::size_t line = std::stoul(m[1]);
+        BuildMessage message;
+        message.line = std::stoul(m[1]), message.column = std::stoul(m[2]);
+        message.kind = m[3], message.text = m[4], message.raw = row;
         const auto at = std::find_if(parts.begin(), parts.end(), [&](const SourcePart& p) {
-            return line >= p.first && line < p.first + std::max<std::size_t>(p.count, 1);
+            return message.line >= p.first &&
+                   message.line < p.first + std::max<std::size_t>(p.count, 1);
         });
-        if (at == parts.end()) {
-            out += row + "\n";
+        if (at != parts.end()) {
+            message.mapped = true, message.file = at->file;
+            message.line = message.line - at->first + 1;
+            message.sourceLine = lineOf(at->text, message.line);
+        }
+        out.push_back(std::move(message));
+    }
+    return out;
+}
+
+std::string mapBuildLog(const std::string& log, const std::vector<SourcePart>& parts) {
+    std::string out;
+    for (const BuildMessage& m : buildMessages(log, parts)) {
+        if (!m.mapped) {
+            out += m.raw + "\n";
             continue;
         }
-        const std::size_t local = line - at->first + 1;
-        out += at->file + ":" + std::to_string(local) + ":" + m[2].str() + ": " + m[3].str() +
-               ": " + m[4].str() + "\n    " + std::to_string(local) + " | " +
-               lineOf(at->text, local) + "\n";
+        const std::string line = std::to_string(m.line);
+        out += m.file + ":" + line + ":" + std::to_string(m.column) + ": " + m.kind + ": " +
+               m.text + "\n    " + line + " | " + m.sourceLine + "\n";
     }
     return out;
 }

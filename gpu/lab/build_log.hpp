@@ -22,8 +22,23 @@ struct SourcePart {
 // else resources/kernels/<source>.cl each.
 std::vector<SourcePart> sourceParts(const ProgramRecipe& recipe, const std::string& userFile);
 
-// The log's "FILE:LINE:COL: kind: text" lines at their files' lines, each followed by the
-// source line; empty when the log has none in that form.
+// One error, warning or note of a build log. Mapped: at `line` of `file` (a part's); else the
+// log's row as it was (`raw`), its line outside every part.
+struct BuildMessage {
+    bool mapped = false;
+    std::string file;
+    std::size_t line = 0, column = 0;
+    std::string kind; // "error", "fatal error", "warning" or "note"
+    std::string text, sourceLine, raw;
+};
+
+// The log's "FILE:LINE:COL: kind: text" (and PoCL 5's "kind: FILE:LINE:COL: text") rows, in
+// order, at their files' lines.
+std::vector<BuildMessage> buildMessages(const std::string& log,
+                                        const std::vector<SourcePart>& parts);
+
+// The log's messages at their files' lines, each followed by the source line; empty when the
+// log has none in that form.
 std::string mapBuildLog(const std::string& log, const std::vector<SourcePart>& parts);
 
 } // namespace clscope

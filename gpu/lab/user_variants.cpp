@@ -59,6 +59,10 @@ bool isUserVariantId(const std::string& id) {
     return id.rfind(prefix, 0) == 0;
 }
 
+std::string builtInVariantOf(const std::string& algorithm, const std::string& id) {
+    return isUserVariantId(id) ? loadUserVariant(algorithm, id).base : id;
+}
+
 fs::path userVariantsRoot() {
     if (const char* dir = std::getenv("CLSCOPE_USER_VARIANTS"); dir && *dir) return dir;
     if (const char* data = std::getenv("XDG_DATA_HOME"); data && *data)

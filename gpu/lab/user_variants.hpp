@@ -29,6 +29,9 @@ struct UserVariant {
 
 // "user:NAME" ids are user variants.
 bool isUserVariantId(const std::string& id);
+// The built-in variant whose host code runs `id`: a user variant's base, else `id` itself
+// (what an algorithm's supports() knows; UsageError for an unknown user variant).
+std::string builtInVariantOf(const std::string& algorithm, const std::string& id);
 // The folder holding one folder per algorithm.
 std::filesystem::path userVariantsRoot();
 // The user variants of an algorithm, by name; files that do not parse are skipped.

@@ -6,6 +6,7 @@
 #include "ui/data/data_browser.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/lab/lab_window.hpp"
 #include "ui/mask/mask_panel.hpp"
 #include "ui/results/results_panel.hpp"
 #include "ui/results/timings_panel.hpp"
@@ -225,6 +226,19 @@ void MainWindow::focusMaskPanel() {
     mask->show();
     mask->raise();
     mask_->setFocus(Qt::ShortcutFocusReason);
+}
+
+LabWindow* MainWindow::showLab() {
+    if (!lab_) {
+        lab_ = new LabWindow(this);
+        // A saved user variant changes what the panels offer: they refill their variant
+        // pickers as on a device change.
+        connect(lab_, &LabWindow::userVariantSaved, workbench_, &Workbench::deviceChanged);
+    }
+    lab_->show();
+    lab_->raise();
+    lab_->activateWindow();
+    return lab_;
 }
 
 bool MainWindow::startDemo(const QString& algorithm, QString* error) {

@@ -19,6 +19,7 @@ namespace clscope::ui {
 class DataBrowser;
 class DevicePicker;
 class ImageView;
+class LabWindow;
 class LogPanel;
 class MaskPanel;
 class ComparisonView;
@@ -50,6 +51,8 @@ class MainWindow : public QMainWindow {
     SessionManager& session() const { return *session_; }
     // Show, raise and focus the Mask dock (View ▸ Mask editor, Ctrl+M).
     void focusMaskPanel();
+    // The kernel lab window (View ▸ Kernel lab, Ctrl+L), made on first use; shown and raised.
+    LabWindow* showLab();
     // Plots Export plot offers, by name ("Image", "Timings", "Result: <tab>").
     std::map<QString, QCustomPlot*> exportablePlots() const;
 
@@ -84,6 +87,7 @@ class MainWindow : public QMainWindow {
     LogPanel* log_ = nullptr;
     MaskPanel* mask_ = nullptr;
     ComparisonView* compare_ = nullptr;
+    LabWindow* lab_ = nullptr;
     Workbench* workbench_ = nullptr;
     SessionManager* session_ = nullptr;
     std::vector<QDockWidget*> algorithmDocks_;

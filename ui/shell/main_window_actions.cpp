@@ -85,6 +85,8 @@ void MainWindow::buildMenus() {
     viewMenu_->addSeparator();
     viewMenu_->addAction("&Mask editor", QKeySequence(Qt::CTRL | Qt::Key_M), this,
                          &MainWindow::focusMaskPanel);
+    viewMenu_->addAction("&Kernel lab", QKeySequence(Qt::CTRL | Qt::Key_L), this,
+                         &MainWindow::showLab);
     viewMenu_->addAction("&Reset layout", this, &MainWindow::resetLayout);
     // Rings at a few d values on diffraction images whose geometry is known (kept across
     // restarts); the panel they belong to draws them while it is in front.

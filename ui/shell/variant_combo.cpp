@@ -1,6 +1,7 @@
 #include "ui/shell/variant_combo.hpp"
 
 #include "gpu/devices.hpp"
+#include "gpu/lab/user_variants.hpp"
 #include "ui/shell/workbench.hpp"
 
 #include <QComboBox>
@@ -23,6 +24,14 @@ std::vector<VariantChoice> variantChoices(const Algorithm& algorithm, const Devi
         const bool onHost = v.info.kind == VariantKind::Host && !device.isHost();
         const Support s = algorithm.supports(v, onHost ? hostDevice() : device, input, params);
         out.push_back({v.info.id, v.info.label, s.ok, s.reason, onHost});
+    }
+    // The user's variants (the kernel lab's forks) run as their base variant, checked as it is.
+    for (const UserVariant& u : listUserVariants(algorithm.id())) {
+        const auto base = std::find_if(out.begin(), out.end(),
+                                       [&](const VariantChoice& c) { return c.id == u.base; });
+        if (base == out.end()) continue;
+        out.push_back({u.id(), "the user's fork of " + u.base + " (" + u.program + ")",
+                       base->enabled, base->reason, base->onHost});
     }
     return out;
 }

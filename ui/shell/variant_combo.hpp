@@ -16,7 +16,7 @@ namespace clscope::ui {
 class Workbench;
 
 // Every variant of the algorithm on `device` (host variants checked on the host), with the
-// input and parameters when given.
+// input and parameters when given, then the user's variants (user:NAME, as their base).
 std::vector<VariantChoice> variantChoices(const Algorithm& algorithm, const DeviceInfo& device,
                                           const AlgorithmInput* input = nullptr,
                                           const ParamSet* params = nullptr);

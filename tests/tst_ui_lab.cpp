@@ -1,0 +1,256 @@
+// The kernel lab window (ui/lab) on PoCL, through rbf's `tiled` program at the seed size: a
+// fork run unchanged passes beside its base, a wrong kernel fails with its deviation, a syntax
+// error is listed at its line (a click puts the editor there), a kernel that never finishes is
+// reported as a timeout while the event loop keeps running, a sweep gives one checked row per
+// value, Cancel ends the CLI and its worker, and Keep best saves a user variant the panels and
+// clscope-cli list, and the history is written and exported. CLSCOPE_LAB_SCREENSHOT=OUT.png saves
+// the window after the syntax error.
+#include "gpu/devices.hpp"
+#include "test_util.hpp"
+#include "ui/lab/build_log_list.hpp"
+#include "ui/lab/code_editor.hpp"
+#include "ui/lab/lab_history.hpp"
+#include "ui/lab/lab_history_view.hpp"
+#include "ui/lab/lab_rows_table.hpp"
+#include "ui/lab/lab_run.hpp"
+#include "ui/lab/lab_window.hpp"
+#include "ui/lab/opencl_highlighter.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/shell/variant_combo.hpp"
+#include "ui_test_helpers.hpp"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextLayout>
+#include <QtTest>
+#include <memory>
+
+using namespace clscope;
+using namespace clscope::ui;
+
+namespace {
+
+const QString kernelLine = "rbf_store(out, first + u * RBF_WG, sum[u]);";
+
+QString readText(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+} // namespace
+
+class TestUiLab : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+    std::unique_ptr<LabWindow> lab;
+    QString printed; // the fork of rbf tiled as the editor shows it
+    int ticks = 0;   // a QTimer's ticks during the last run
+
+    // Save & run with `source` in the editor; waits (in the event loop) for the rows.
+    bool run(const QString& source) { return run(*lab, source); }
+    bool run(LabWindow& window, const QString& source) {
+        window.editor()->setPlainText(source);
+        QTimer ticker;
+        ticks = 0;
+        connect(&ticker, &QTimer::timeout, this, [this] { ++ticks; });
+        ticker.start(50);
+        QSignalSpy finished(&window, &LabWindow::runFinished);
+        const QString why = window.saveAndRun();
+        if (!why.isEmpty()) qWarning() << why;
+        return why.isEmpty() && window.running() && finished.wait(90000);
+    }
+    // Live processes of a process group (/proc/PID/stat's 5th field), zombies left out.
+    static int groupMembers(qint64 group) {
+        int n = 0;
+        for (const QString& pid : QDir("/proc").entryList(QDir::Dirs)) {
+            const QStringList f = readText("/proc/" + pid + "/stat").section(')', -1).split(' ');
+            n += f.size() > 4 && f[3].toLongLong() == group && f[1] != "Z";
+        }
+        return n;
+    }
+    QString cell(int row, const QString& column) const {
+        return lab->rowsTable()->cell(row, column);
+    }
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(dir.isValid());
+        qputenv("CLSCOPE_USER_VARIANTS", dir.filePath("variants").toUtf8());
+        lab = std::make_unique<LabWindow>();
+        lab->show();
+        QVERIFY(lab->choose("rbf", "tiled"));
+        QCOMPARE(lab->fork(), QString());
+        printed = lab->editor()->toPlainText();
+        QVERIFY2(printed.contains("// tunable RBF_WG = 128 (allowed: 1..1024)"),
+                 qPrintable(printed));
+        QVERIFY(printed.contains("__kernel") && printed.contains(kernelLine));
+        lab->setDevice("ocl:0");
+        lab->setRepeat(2);
+        lab->setKernelTimeout(20);
+    }
+    void editorColoursOpenClAndNumbersLines() {
+        const QTextBlock block = lab->editor()->document()->find("__kernel").block();
+        QVERIFY(block.isValid());
+        const QTextCharFormat qualifier = lab->editor()->highlighter()->formatOf("qualifier");
+        bool coloured = false;
+        for (const QTextLayout::FormatRange& r : block.layout()->formats())
+            coloured |= r.start == block.text().indexOf("__kernel") &&
+                        r.format.foreground() == qualifier.foreground();
+        QVERIFY2(coloured, qPrintable(block.text()));
+        QVERIFY(lab->editor()->lineNumberAreaWidth() > 0);
+    }
+    void forkUnchangedPassesBesideItsBase() {
+        QVERIFY(run(printed));
+        QCOMPARE(lab->rowsTable()->rowCount(), 2);
+        QCOMPARE(cell(0, "row"), QString("tiled"));
+        QCOMPARE(cell(1, "row"), QString("fork"));
+        for (int r = 0; r < 2; ++r) {
+            QCOMPARE(cell(r, "check"), QString("pass"));
+            QVERIFY(cell(r, "median ms").toDouble() > 0);
+            QVERIFY(cell(r, "p80 ms").toDouble() >= cell(r, "p20 ms").toDouble());
+        }
+        QCOMPARE(lab->outcome().exitCode, 0);
+    }
+    void wrongKernelFailsWithItsDeviation() {
+        QVERIFY(run(QString(printed).replace(kernelLine,
+                                             "rbf_store(out, first + u * RBF_WG, sum[u] + 1);")));
+        QCOMPARE(cell(0, "check"), QString("pass"));
+        QCOMPARE(cell(1, "check"), QString("FAIL"));
+        QVERIFY(cell(1, "max deviation").toDouble() > 0);
+        QVERIFY2(cell(1, "note").startsWith("first at "), qPrintable(cell(1, "note")));
+        QCOMPARE(lab->outcome().exitCode, 1);
+    }
+    void syntaxErrorIsListedAtItsLine() {
+        QStringList lines = printed.split('\n');
+        const int at =
+            int(lines.indexOf(QRegularExpression(".*const uint first = \\(firstGroup.*")));
+        QVERIFY(at > 0);
+        lines[at] = "    const uint first = this is not C;";
+        QVERIFY(run(lines.join('\n')));
+        QCOMPARE(cell(0, "check"), QString("pass")); // the base still runs and is timed
+        QCOMPARE(cell(1, "check"), QString("BUILD"));
+        BuildLogList* log = lab->buildLog();
+        QVERIFY2(log->count() > 0 && BuildLogList::lineOf(log->item(0)) == at + 1,
+                 qPrintable(log->count() ? log->item(0)->text() : "no messages"));
+        QVERIFY(log->item(0)->text().contains("error"));
+        QCOMPARE(lab->editor()->marks().value(at + 1), QString("error"));
+        lab->editor()->goToLine(1);
+        const QRect item = log->visualItemRect(log->item(0));
+        QTest::mouseClick(log->viewport(), Qt::LeftButton, {}, item.center());
+        QCOMPARE(lab->editor()->currentLine(), at + 1);
+        if (const QString shot = qEnvironmentVariable("CLSCOPE_LAB_SCREENSHOT"); !shot.isEmpty())
+            QVERIFY(lab->grab().save(shot));
+    }
+    void neverFinishingKernelTimesOutWhileTheWindowRuns() {
+        lab->setKernelTimeout(3);
+        const QString spin = QString(printed).replace(
+            "planes, step, origin, coordScale);",
+            "planes, step, origin, coordScale); { volatile int s = 1; while (s) {} }");
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(run(spin));
+        QVERIFY2(clock.elapsed() < 60000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY2(ticks >= 40, qPrintable(QString::number(ticks))); // >= 2 s of 50 ms ticks
+        QCOMPARE(cell(1, "check"), QString("TIMEOUT"));
+        QVERIFY2(cell(1, "note").contains("the kernel did not finish in 3 s"),
+                 qPrintable(cell(1, "note")));
+        QCOMPARE(lab->editor()->toPlainText(), spin); // the edits stay
+        QCOMPARE(lab->outcome().exitCode, 4);
+        lab->setKernelTimeout(20);
+    }
+    void cancelEndsTheCliAndItsWorker() {
+        lab->editor()->setPlainText(QString(printed).replace(
+            "planes, step, origin, coordScale);",
+            "planes, step, origin, coordScale); { volatile int s = 1; while (s) {} }"));
+        QCOMPARE(lab->saveAndRun(), QString());
+        const qint64 group = lab->labRun()->processId();
+        QVERIFY(group > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(groupMembers(group) >= 2, 20000); // the CLI and its worker
+        lab->cancelRun();
+        QVERIFY(!lab->running());
+        QTRY_COMPARE_WITH_TIMEOUT(groupMembers(group), 0, 5000);
+        QVERIFY(lab->saveAndRun().isEmpty()); // ready for the next run
+        lab->cancelRun();
+    }
+    void sweepGivesCheckedRowsAndKeepBestSavesAUserVariant() {
+        lab->setSweep("RBF_WG=32,64");
+        QVERIFY(run(printed));
+        lab->setSweep("");
+        QCOMPARE(lab->rowsTable()->rowCount(), 3);
+        QCOMPARE(cell(1, "row"), QString("fork RBF_WG=32"));
+        QCOMPARE(cell(2, "row"), QString("fork RBF_WG=64"));
+        for (int r = 0; r < 3; ++r)
+            QCOMPARE(cell(r, "check"), QString("pass"));
+        const int best = lab->outcome().bestForkRow();
+        QVERIFY(best == 1 || best == 2);
+        QString error;
+        const QString path = lab->keepBest("best", &error);
+        QVERIFY2(!path.isEmpty(), qPrintable(error));
+        QVERIFY(QFile::exists(dir.filePath("variants/rbf/best.cl")));
+        QVERIFY(readText(dir.filePath("variants/rbf/best.json"))
+                    .contains(best == 1 ? "\"RBF_WG\": \"32\"" : "\"RBF_WG\": \"64\""));
+        const auto listed = test::runCli({"variants", "rbf"});
+        QVERIFY2(listed.out.contains("user:best\tthe user's fork of tiled"),
+                 qPrintable(listed.out));
+        bool offered = false;
+        for (const VariantChoice& c :
+             variantChoices(AlgorithmRegistry::instance().find("rbf"), resolveDevice("ocl:0")))
+            offered |= c.id == "user:best" && c.enabled;
+        QVERIFY(offered); // the rbf panel's picker lists it
+        QVERIFY(lab->choose("rbf", "user:best"));
+        QVERIFY(lab->fork().isEmpty());
+        QVERIFY(lab->editor()->toPlainText().contains("RBF_WG"));
+        QVERIFY(!lab->keepBest("", &error).isEmpty() || !error.isEmpty());
+    }
+    void historyIsWrittenAndExported() {
+        const LabHistory history; // read back from the file
+        QCOMPARE(QString::fromStdString(history.file().string()),
+                 dir.filePath("variants/lab_history.json"));
+        QCOMPARE(int(history.entries().size()), 2 + 2 + 2 + 2 + 3);
+        const nlohmann::json& last = history.entries().back();
+        QCOMPARE(QString::fromStdString(last.value("result", "")), QString("pass"));
+        QCOMPARE(QString::fromStdString(last.value("source_sha256", "")).size(), 64);
+        QVERIFY(last.contains("tunables") && last.contains("median_ms") && last.contains("device"));
+        QCOMPARE(QString::fromStdString(history.entries()[7].value("result", "")),
+                 QString("timeout"));
+        history.exportCsv(dir.filePath("h.csv").toStdString());
+        const QStringList csv = readText(dir.filePath("h.csv")).trimmed().split('\n');
+        QCOMPARE(csv.size(), 1 + 11);
+        QVERIFY(csv[0].startsWith("date,algorithm,from,label"));
+        QVERIFY(csv[6].contains(",build,") && csv.last().contains("RBF_WG=64"));
+        history.exportJson(dir.filePath("h.json").toStdString());
+        QCOMPARE(nlohmann::json::parse(readText(dir.filePath("h.json")).toStdString()).size(),
+                 std::size_t(11));
+    }
+    void viewMenuOpensTheLabWithCtrlL() {
+        test::useTemporarySettings(dir);
+        MainWindow window;
+        QAction* action = nullptr;
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->text() == "&Kernel lab") action = a;
+        QVERIFY(action);
+        QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_L));
+        action->trigger();
+        auto* opened = window.findChild<LabWindow*>();
+        QVERIFY(opened && opened->isVisible());
+        QCOMPARE(window.showLab(), opened); // made once
+        // Keep best there: the rbf panel's picker offers the new variant at once.
+        QVERIFY(opened->choose("rbf", "tiled"));
+        QVERIFY(opened->fork().isEmpty());
+        opened->setDevice("ocl:0");
+        opened->setRepeat(2);
+        QVERIFY(run(*opened, opened->editor()->toPlainText()));
+        auto* picker = window.findChild<QComboBox*>("variant:rbf");
+        QVERIFY(picker && picker->findData("user:second") < 0);
+        QString error;
+        QVERIFY2(!opened->keepBest("second", &error).isEmpty(), qPrintable(error));
+        QVERIFY(picker->findData("user:second") >= 0);
+    }
+};
+
+QTEST_MAIN(TestUiLab)
+#include "tst_ui_lab.moc"

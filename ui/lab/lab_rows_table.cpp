@@ -1,0 +1,93 @@
+#include "ui/lab/lab_rows_table.hpp"
+
+#include "ui/lab/lab_history.hpp"
+
+#include <QHeaderView>
+
+namespace clscope::ui {
+
+namespace {
+
+const QStringList columns{"row",       "device", "check",   "max deviation", "min ms", "p20 ms",
+                          "median ms", "p80 ms", "wall ms", "tunables",      "note"};
+
+QString ms(const nlohmann::json& row, const char* key) {
+    return row.value("ran", false) ? QString::number(row.value(key, 0.0), 'f', 3) : "-";
+}
+
+QString tunables(const nlohmann::json& row) {
+    QStringList out;
+    const nlohmann::json t = row.value("tunables", nlohmann::json::object());
+    for (auto it = t.begin(); it != t.end(); ++it)
+        out << QString::fromStdString(it.key() + "=" +
+                                      (it->is_string() ? it->get<std::string>() : it->dump()));
+    return out.join(' ');
+}
+
+// Where the check failed and how often, else the CLI's note (a failure's first line).
+QString note(const nlohmann::json& row) {
+    const nlohmann::json d = row.value("deviation", nlohmann::json());
+    if (row.value("check", "") == "fail" && d.is_object())
+        return QString("first at %1; %2 of %3 beyond %4")
+            .arg(QString::fromStdString(d.value("first_where", "")))
+            .arg(d.value("beyond", 0))
+            .arg(d.value("compared", 0))
+            .arg(d.value("tolerance", 0.0));
+    if (LabHistory::resultOf(row) == "build") return "the build failed: see the build log";
+    const QString text = QString::fromStdString(row.value("note", ""));
+    return text.section('\n', 0, 0);
+}
+
+} // namespace
+
+LabRowsTable::LabRowsTable(QWidget* parent) : QTableWidget(0, int(columns.size()), parent) {
+    setObjectName("LabRows");
+    setHorizontalHeaderLabels(columns);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    verticalHeader()->hide();
+    horizontalHeader()->setStretchLastSection(true);
+}
+
+void LabRowsTable::showRows(const nlohmann::json& rows, int bestRow) {
+    setRowCount(int(rows.size()));
+    for (int i = 0; i < int(rows.size()); ++i) {
+        const nlohmann::json& r = rows[std::size_t(i)];
+        const std::string result = LabHistory::resultOf(r);
+        const bool ran = r.value("ran", false);
+        const QStringList texts{QString::fromStdString(r.value("label", "")),
+                                QString::fromStdString(r.value("device", "")).section(" (", 0, 0),
+                                result == "pass" ? "pass"
+                                                 : QString::fromStdString(result).toUpper(),
+                                ran ? QString::number(r.value("max_deviation", 0.0), 'g', 3) : "-",
+                                ms(r, "min_ms"),
+                                ms(r, "p20_ms"),
+                                ms(r, "median_ms"),
+                                ms(r, "p80_ms"),
+                                ms(r, "wall_median_ms"),
+                                tunables(r),
+                                note(r)};
+        for (int c = 0; c < texts.size(); ++c) {
+            auto* item = new QTableWidgetItem(texts[c]);
+            if (c >= 3 && c <= 8) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (c == 2)
+                item->setForeground(result == "pass" ? QColor(0, 0x80, 0) : QColor(0xc0, 0, 0));
+            if (i == bestRow) {
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+            }
+            item->setToolTip(c == 10 ? QString::fromStdString(r.value("note", "")) : texts[c]);
+            setItem(i, c, item);
+        }
+    }
+    resizeColumnsToContents();
+    if (columnWidth(10) > 600) setColumnWidth(10, 600);
+}
+
+QString LabRowsTable::cell(int row, const QString& column) const {
+    const QTableWidgetItem* it = item(row, int(columns.indexOf(column)));
+    return it ? it->text() : QString();
+}
+
+} // namespace clscope::ui
