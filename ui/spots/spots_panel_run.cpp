@@ -5,6 +5,7 @@
 #include "gpu/spots/run_types.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
+#include "ui/params/frame_range_edit.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_panel.hpp"
@@ -34,6 +35,7 @@ InputSources SpotsPanel::sources() const {
     InputSources s;
     s.file = roles.file()->fileName();
     s.overrides["frames"] = *framesPath;
+    s.frames = range_->range();
     if (const auto mask = roles.path(DataRole::PixelMask))
         s.overrides["pixel_mask"] = s.file + ":" + *mask; // a role of FILE[:PATH]
     else
