@@ -7,6 +7,7 @@
 #include "core/hdf5.hpp"
 #include "test_util.hpp"
 
+#include <QDirIterator>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -55,8 +56,13 @@ with h5py.File(path, 'w') as f:
 
 // The GUI binary ($CLSCOPE_GUI) with its settings in a directory of its own: a scripted run
 // saves the panels' parameters as the form does, and must not meet another run's.
-test::CliRun runGui(const QStringList& args) {
+const QTemporaryDir& guiConfig() {
     static QTemporaryDir config;
+    return config;
+}
+
+test::CliRun runGui(const QStringList& args) {
+    const QTemporaryDir& config = guiConfig();
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("XDG_CONFIG_HOME", config.path());
@@ -240,6 +246,13 @@ void TstGuiScript::everyAlgorithm() {
     if (QTest::currentTestFailed()) return;
     QCOMPARE(exported.stringAttribute(group.toStdString(), "parameters"),
              reference.stringAttribute(group.toStdString(), "parameters"));
+    // The user's settings (here: the run's XDG_CONFIG_HOME) keep no parameter of the run.
+    for (QDirIterator it(guiConfig().path(), QDir::Files, QDirIterator::Subdirectories);
+         it.hasNext();) {
+        QFile saved(it.next());
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QVERIFY2(!saved.readAll().contains("parameters"), qPrintable(saved.fileName()));
+    }
 }
 
 // What clscope-cli refuses as a usage error, the scripted run refuses the same way (exit 2,
