@@ -131,6 +131,7 @@ class SpotsPanel : public QWidget {
     void placeRings();
     QPointer<SpotTableView> table_;
     std::string runParams_;       // the parameters of the last run (JSON)
+    int runFirstFrame_ = 0;       // its first frame: its spots' frames count from there
     QString runCommand_;          // the clscope-cli command line of the last run
     RunProvenance runProvenance_; // the last run's device, variant, input, parameters
     bool showingDebug_ = false;

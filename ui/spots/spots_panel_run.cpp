@@ -57,8 +57,10 @@ bool SpotsPanel::run() {
         run.command.variant = variant();
         run.chosen = wb_.device();
         const std::string ran = run.command.params.dump();
-        job = makeRunJob(std::move(run), [this, ran](const RunDelivery& d) {
+        const int first = static_cast<int>(run.command.sources.frames.first);
+        job = makeRunJob(std::move(run), [this, ran, first](const RunDelivery& d) {
             runParams_ = ran;
+            runFirstFrame_ = first;
             runCommand_ = QString::fromStdString(d.command);
             deliverRun(d.result);
         });
