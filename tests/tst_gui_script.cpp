@@ -8,6 +8,7 @@
 #include "h5_bytes.hpp"
 #include "test_util.hpp"
 
+#include <QDirIterator>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -20,6 +21,10 @@ namespace {
 
 QString python() {
     return qEnvironmentVariable("CLSCOPE_PYTHON");
+}
+
+bool hasH5py() {
+    return !python().isEmpty() && QProcess::execute(python(), {"-c", "import h5py, numpy"}) == 0;
 }
 
 // 96 frames of 16×16 uint16 speckle-like counts, 4 ring labels with their q and frame time,
@@ -50,8 +55,19 @@ with h5py.File(path, 'w') as f:
                                         timeUnit, QString::number(frameTime, 'g', 17)}) == 0;
 }
 
+// The GUI binary ($CLSCOPE_GUI) with its settings in a directory of its own: a scripted run
+// saves the panels' parameters as the form does, and must not meet another run's.
+const QTemporaryDir& guiConfig() {
+    static QTemporaryDir config;
+    return config;
+}
+
 test::CliRun runGui(const QStringList& args) {
+    const QTemporaryDir& config = guiConfig();
     QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("XDG_CONFIG_HOME", config.path());
+    p.setProcessEnvironment(env);
     p.start(qEnvironmentVariable("CLSCOPE_GUI", "clscope"), args);
     if (!p.waitForFinished(180000)) {
         p.kill();
@@ -63,6 +79,33 @@ test::CliRun runGui(const QStringList& args) {
             QString::fromUtf8(p.readAllStandardError())};
 }
 
+// The export's command_line attribute run with clscope-cli, writing `out` instead of OUT.h5.
+test::CliRun rerun(const H5Reader& exported, const QString& out) {
+    const auto line = exported.stringAttribute("/", "command_line");
+    if (!line) return {-3, {}, "the export has no command_line attribute"};
+    QStringList words = test::shellWords(QString::fromStdString(*line));
+    if (words.size() < 4 || words.front() != "clscope-cli" || words.at(words.size() - 2) != "-o")
+        return {-3, {}, "not a clscope-cli command line: " + QString::fromStdString(*line)};
+    words.removeFirst();
+    words.last() = out;
+    test::CliRun run = test::runCli(words);
+    run.err += " (from " + QString::fromStdString(*line) + ")";
+    return run;
+}
+
+// Every dataset under `group` of the reference, the same in the export: type, shape, bytes.
+void compareDatasets(const H5Reader& exported, const H5Reader& reference,
+                     const std::string& group) {
+    for (const H5Node& node : reference.children(group)) {
+        if (node.kind == H5Node::Group) compareDatasets(exported, reference, node.path);
+        if (node.kind != H5Node::Dataset) continue;
+        QVERIFY2(exported.hasDataset(node.path), node.path.c_str());
+        QCOMPARE(exported.info(node.path).typeName, node.info.typeName);
+        QVERIFY2(test::bytesOf(exported, node.path) == test::bytesOf(reference, node.path),
+                 (node.path + " differs").c_str());
+    }
+}
+
 const char* const comparedDatasets[] = {"/xpcs/tau",      "/xpcs/q",           "/xpcs/g2",
                                         "/xpcs/g2_err",   "/xpcs/labels",      "/xpcs/fit/gamma",
                                         "/xpcs/fit/beta", "/xpcs/fit/baseline"};
@@ -72,16 +115,13 @@ const char* const comparedDatasets[] = {"/xpcs/tau",      "/xpcs/q",           "
 class TstGuiScript : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase();
     void facilityFiles_data();
     void facilityFiles();
+    void everyAlgorithm_data();
+    void everyAlgorithm();
+    void usageErrors();
     void exitCodes();
 };
-
-void TstGuiScript::initTestCase() {
-    if (python().isEmpty() || QProcess::execute(python(), {"-c", "import h5py, numpy"}) != 0)
-        QSKIP("python3-h5py not available");
-}
 
 void TstGuiScript::facilityFiles_data() {
     QTest::addColumn<QString>("qUnit");
@@ -97,6 +137,7 @@ void TstGuiScript::facilityFiles() {
     QFETCH(double, qScale);
     QFETCH(QString, timeUnit);
     QFETCH(double, frameTime);
+    if (!hasH5py()) QSKIP("python3-h5py not available");
     QTemporaryDir dir;
     const QString in = dir.filePath("facility.h5"), gui = dir.filePath("gui.h5");
     QVERIFY(writeFacilityFile(in, qUnit, qScale, timeUnit, frameTime));
@@ -118,16 +159,8 @@ void TstGuiScript::facilityFiles() {
                       QString::fromStdString(*variant), "--fit", "single", "-o", cli});
     QVERIFY2(direct.code == 0, qPrintable(direct.err));
     // The export's command line, rerun.
-    const auto line = exported.stringAttribute("/", "command_line");
-    QVERIFY(line.has_value());
-    QStringList words = test::shellWords(QString::fromStdString(*line));
-    QVERIFY2(words.size() > 4 && words.front() == "clscope-cli" &&
-                 words.at(words.size() - 2) == "-o",
-             line->c_str());
-    words.removeFirst();
-    words.last() = dir.filePath("again.h5");
-    const auto again = test::runCli(words);
-    QVERIFY2(again.code == 0, qPrintable(again.err + " from " + QString::fromStdString(*line)));
+    const auto again = rerun(exported, dir.filePath("again.h5"));
+    QVERIFY2(again.code == 0, qPrintable(again.err));
     for (const QString& other : {cli, dir.filePath("again.h5")}) {
         const H5Reader reference(other.toStdString());
         for (const char* path : comparedDatasets) {
@@ -138,9 +171,89 @@ void TstGuiScript::facilityFiles() {
     }
 }
 
+void TstGuiScript::everyAlgorithm_data() {
+    QTest::addColumn<QStringList>("generate"); // clscope-cli generate KIND OPTIONS
+    QTest::addColumn<QStringList>("run");      // the scripted run's options
+    QTest::addColumn<QString>("group");        // the result's group
+    QTest::addColumn<QStringList>("expected"); // in its command line: the settings taken
+    const QString spotsParams = R"({"gain":1.5,"min_spot_size":2})";
+    QTest::newRow("spots") << QStringList{"diffraction", "--frames", "4",       "--height", "64",
+                                          "--width",     "96",       "--spots", "8"}
+                           << QStringList{"spots", "--frames", "1:2", "--params", spotsParams}
+                           << "/spots" << QStringList{"--frames 1:2", "--gain 1.5"};
+    QTest::newRow("cluster") << QStringList{"digis", "--modules", "8"}
+                             << QStringList{"cluster", "--params", R"({"charge_cut":"phase1"})"}
+                             << "/clusters" << QStringList{"--charge-cut phase1"};
+    QTest::newRow("rbf") << QStringList{"particles", "--sources", "20", "--grid-points", "16"}
+                         << QStringList{"rbf", "--params", R"({"kernel":"laplace","planes":12})"}
+                         << "/rbf" << QStringList{"--kernel laplace", "--planes 12"};
+    QTest::newRow("xpcs") << QStringList{"xpcs", "--frames", "60", "--height",
+                                         "24",   "--width",  "24"}
+                          << QStringList{"correlate", "--frames", "5:40", "--params",
+                                         R"({"fit":"single","twotime":[1]})"}
+                          << "/xpcs" << QStringList{"--frames 5:40", "--fit single"};
+}
+
+// A GUI run of each algorithm with parameters off their defaults (and a frame range where it
+// reads frames), its export's command line rerun with clscope-cli: the same datasets, bit for
+// bit, and the same `parameters` attribute.
+void TstGuiScript::everyAlgorithm() {
+    QFETCH(QStringList, generate);
+    QFETCH(QStringList, run);
+    QFETCH(QString, group);
+    QFETCH(QStringList, expected);
+    QTemporaryDir dir;
+    const QString in = dir.filePath("in.h5"), gui = dir.filePath("gui.h5");
+    const auto made = test::runCli(QStringList{"generate"} + generate + QStringList{"-o", in});
+    QVERIFY2(made.code == 0, qPrintable(made.err));
+    const auto scripted = runGui(QStringList{in, "--device", "cpu", "--run"} + run +
+                                 QStringList{"--export-results", gui});
+    QVERIFY2(scripted.code == 0, qPrintable(scripted.err));
+    const H5Reader exported(gui.toStdString());
+    const QString line = QString::fromStdString(*exported.stringAttribute("/", "command_line"));
+    for (const QString& words : expected)
+        QVERIFY2(line.contains(" " + words + " "), qPrintable(line + " lacks " + words));
+    const QString cli = dir.filePath("cli.h5");
+    const auto again = rerun(exported, cli);
+    QVERIFY2(again.code == 0, qPrintable(again.err));
+    const H5Reader reference(cli.toStdString());
+    compareDatasets(exported, reference, group.toStdString());
+    if (QTest::currentTestFailed()) return;
+    QCOMPARE(exported.stringAttribute(group.toStdString(), "parameters"),
+             reference.stringAttribute(group.toStdString(), "parameters"));
+    // The user's settings (here: the run's XDG_CONFIG_HOME) keep no parameter of the run.
+    for (QDirIterator it(guiConfig().path(), QDir::Files, QDirIterator::Subdirectories);
+         it.hasNext();) {
+        QFile saved(it.next());
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QVERIFY2(!saved.readAll().contains("parameters"), qPrintable(saved.fileName()));
+    }
+}
+
+// What clscope-cli refuses as a usage error, the scripted run refuses the same way (exit 2,
+// the reason on stderr, no export): a frame range for an algorithm that reads no frames, an
+// unknown variant, a parameter value out of its range.
+void TstGuiScript::usageErrors() {
+    QTemporaryDir dir;
+    const QString in = dir.filePath("digis.h5"), out = dir.filePath("o.h5");
+    QCOMPARE(test::runCli({"generate", "digis", "--modules", "4", "-o", in}).code, 0);
+    const QList<std::pair<QStringList, QString>> cases{
+        {{"--frames", "0:2"}, "reads no frames"},
+        {{"--variant", "nosuch"}, "nosuch"},
+        {{"--params", R"({"charge_cut":"tiny"})"}, "tiny"}};
+    for (const auto& [options, reason] : cases) {
+        const auto run = runGui(QStringList{in, "--run", "cluster", "--device", "cpu"} + options +
+                                QStringList{"--export-results", out});
+        QVERIFY2(run.code == 2 && run.err.contains(reason),
+                 qPrintable(options.join(' ') + ": " + QString::number(run.code) + " " + run.err));
+        QVERIFY(!QFile::exists(out));
+    }
+}
+
 // Bad input (an array-valued units attribute): exit 3 with the dataset named on stderr, no
 // export; a usage error: exit 2; an unknown device: exit 4.
 void TstGuiScript::exitCodes() {
+    if (!hasH5py()) QSKIP("python3-h5py not available");
     QTemporaryDir dir;
     const QString in = dir.filePath("facility.h5"), out = dir.filePath("o.h5");
     QVERIFY(writeFacilityFile(in, "1/angstrom", 1.0, "ms", 1.0));

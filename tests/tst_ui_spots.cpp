@@ -289,6 +289,29 @@ class TestUiSpots : public QObject {
         QVERIFY_THROWS_EXCEPTION(InputError, signalDifference(a.result, small.result, 0));
     }
 
+    // A run over frames 1.. (the Run box's frame range): its spots' frames count from its first
+    // frame, as clscope-cli --frames writes them; a click on one goes to its frame in the file.
+    void frameRangeRunGoesToTheSpotsFrame() {
+        window_ = std::make_unique<MainWindow>();
+        window_->show();
+        QVERIFY(window_->openFile(file_));
+        SpotsPanel* sp = panel();
+        QVERIFY(sp);
+        sp->setVariant("cpu");
+        sp->setFrameRange({1, 0});
+        QSignalSpy finished(sp, &SpotsPanel::runFinished);
+        QVERIFY(sp->run());
+        QVERIFY(finished.wait(120000));
+        QVERIFY(finished.front().front().toBool());
+        QVERIFY(sp->presenter().rowCount() > 0);
+        sp->tableView()->table()->selectRow(0);
+        const spots::Spot& s = sp->presenter().spotAtRow(0);
+        QCOMPARE(sp->frame(), std::size_t(s.peakFrame + 1));
+        QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),
+                                 30000);
+        window_.reset();
+    }
+
     void demoRunsOk() {
         const QString png = dir_.filePath("demo-spots.png");
         QProcess process;

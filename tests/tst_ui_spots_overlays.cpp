@@ -2,7 +2,7 @@
 // spot boxes drawn only while the Spots panel is in front (or pinned), a new file without the
 // previous file's; View ▸ Resolution rings: rings at the radii the geometry gives (anisotropic
 // pixels included), labelled in Å, drawn only with a known geometry, while the toggle is on
-// and the Spots panel is in front.
+// and the Spots panel is in front; a new file drops the previous one's geometry and frame range.
 #include "core/hdf5.hpp"
 #include "core/mask/mask_io.hpp"
 #include "tst_ui_spots.hpp"
@@ -138,6 +138,20 @@ class TestUiSpotsOverlays : public QObject {
             }
             QCOMPARE(rings->labels()[i]->text(), QString("%1 Å").arg(d));
         }
+    }
+
+    // Issue 38: file B after file A keeps nothing derived from A: its geometry (rings), the
+    // frame range set for A (Run would read B's frames 2.. or fail past its end).
+    void newFileDropsThePreviousFilesGeometryAndFrames() {
+        QVERIFY(window_->openFile(withGeometry_));
+        QTRY_VERIFY(!panel()->rings()->curves().empty());
+        panel()->setFrameRange({1, 1});
+        QVERIFY(window_->openFile(file_));
+        QVERIFY(!window_->workbench().geometry());
+        QTRY_VERIFY(panel()->rings()->curves().empty());
+        QVERIFY(panel()->frameRange().all());
+        QVERIFY(window_->openFile(withGeometry_)); // as the tests after this one expect
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->workbench().jobs().isBusy(), 30000);
     }
 
     // Behind another panel, or toggled off, the rings go.

@@ -1,7 +1,9 @@
 // The live view (ui/stream) over tests/stream_publisher.py: every frame of the series arrives
 // and is shown, the spots per frame are those of a file run of the same frames, "Save what was
 // received" writes the input's frames and pixel mask, g2 drawn at the end is a file run's,
-// errors show, and Stop mid-stream (or closing while waiting) ends the series.
+// errors show, Stop mid-stream (or closing while waiting) ends the series, the spot finder
+// takes the Spots panel's parameters, and a publisher that stalls or dies is reported within
+// the timeout with the frames received of announced.
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
 #include "gpu/devices.hpp"
@@ -10,7 +12,12 @@
 #include "stream_publisher.hpp"
 #include "test_util.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/params/param_form.hpp"
+#include "ui/shell/log_panel.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/shell/workbench.hpp"
 #include "ui/stream/live_view.hpp"
+#include "ui_test_helpers.hpp"
 
 #include <QLabel>
 #include <QSignalSpy>
@@ -37,12 +44,13 @@ StreamRequest requestFor(const Publisher& pub) {
     return r;
 }
 
-// Spots per frame of a file run over every frame of `file`.
-std::vector<double> spotsPerFrameOfFile(const QString& file) {
+// Spots per frame of a file run over every frame of `file` (default parameters unless given).
+std::vector<double> spotsPerFrameOfFile(const QString& file,
+                                        std::optional<ParamSet> given = std::nullopt) {
     const Algorithm& spots = AlgorithmRegistry::instance().find("spots");
     InputSources sources;
     sources.file = file.toStdString();
-    const ParamSet params = spots.defaultParams();
+    const ParamSet params = given ? *given : spots.defaultParams();
     const auto result =
         runAlgorithm(spots, {hostDevice(), "cpu", spots.read(sources, params), params, {}});
     std::vector<double> perFrame(frames, 0);
@@ -67,6 +75,7 @@ class TestUiStream : public QObject {
     void initTestCase() {
         if (const QString missing = test::publisherMissing(); !missing.isEmpty())
             QSKIP(qPrintable(missing));
+        test::useTemporarySettings(dir);
         file = dir.filePath("diffraction.h5");
         const auto d =
             test::runCli({"generate", "diffraction", "--frames", QString::number(frames),
@@ -102,6 +111,68 @@ class TestUiStream : public QObject {
         const H5Reader in(file.toStdString()), out(saved.toStdString());
         QVERIFY(sameArrays(readFrames(out), readFrames(in)));
         QVERIFY(readPixelMask(out).bad == readPixelMask(in).bad);
+    }
+
+    // Issue 38: the live spot finder takes the Spots panel's parameters (it ran fixed
+    // defaults: 60-80 "spots" a frame where the frames held 12).
+    void spotsTakeThePanelsParameters() {
+        Publisher pub({file});
+        QVERIFY(!pub.endpoint.empty());
+        MainWindow window;
+        ParamForm* form = nullptr;
+        for (ParamForm* f : window.findChildren<ParamForm*>())
+            if (f->group() == "spots") form = f;
+        QVERIFY(form);
+        form->setValue("global_threshold", 100);
+        const std::vector<double> expected = spotsPerFrameOfFile(file, form->paramSet());
+        QVERIFY(expected != spotsPerFrameOfFile(file)); // the threshold matters here
+        LiveView* view =
+            openLiveWindow(window.workbench(), QString::fromStdString(pub.endpoint), &window);
+        QSignalSpy finished(view, &LiveView::finished);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.at(0).at(0).toString(), QString());
+        QCOMPARE(view->receiver().values().at(0), expected);
+        form->resetToDefaults();
+    }
+
+    // Issue 38: a publisher that dies after 3 of 6 frames is said within the stream timeout,
+    // with the frames received of announced, in the view's status, the Log and the status bar
+    // (it was noticed only at the 30 s timeout, as "Series ended: 3 frames", Log empty).
+    void deadPublisherIsReportedAtOnce() {
+        Publisher pub({file, "--count", "3", "--no-end", "20"});
+        QVERIFY(!pub.endpoint.empty());
+        MainWindow window;
+        QSignalSpy status(&window.workbench(), &Workbench::statusMessage);
+        LiveView* view =
+            openLiveWindow(window.workbench(), QString::fromStdString(pub.endpoint), &window);
+        QElapsedTimer timer;
+        timer.start();
+        auto* log = window.findChild<LogPanel*>();
+        QVERIFY(log);
+        QTRY_VERIFY_WITH_TIMEOUT(log->text().contains("3 of 6 frames received"), 10000);
+        QVERIFY2(timer.elapsed() < 15000, "reported after the stream's 30 s timeout");
+        QVERIFY2(view->status()->text().contains("no frame for"),
+                 qPrintable(view->status()->text()));
+        QVERIFY(view->status()->text().contains("3 of 6 frames received"));
+        QVERIFY(!status.isEmpty() && status.last().at(0).toString().contains("3 of 6 frames"));
+        view->close(); // stops the series (deleted on close)
+    }
+
+    // The timeout ends the series: "Series ended early: 3 of 6 frames received (no message in
+    // 2 s)", not "Series ended: 3 frames".
+    void earlyEndSaysFramesOfAnnounced() {
+        Publisher pub({file, "--count", "3", "--no-end", "20"});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        QSignalSpy finished(&view, &LiveView::finished), notice(&view, &LiveView::notice);
+        StreamRequest r = requestFor(pub);
+        r.timeoutSeconds = 2;
+        view.open(r);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.at(0).at(0).toString(), QString());
+        const QString ended = "Series ended early: 3 of 6 frames received (no message in 2 s)";
+        QVERIFY2(view.status()->text().contains(ended), qPrintable(view.status()->text()));
+        QVERIFY(!notice.isEmpty() && notice.last().at(0).toString() == ended);
     }
 
     // Past its memory budget the view keeps the newest frames and says which were dropped:

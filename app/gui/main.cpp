@@ -6,7 +6,8 @@
 // with CLSCOPE_WINDOW_LOG set, such lines come as the window changes (scripts/gui_walk).
 // A scripted run, clscope IN.h5 --run ALGO [--variant V] [--device D] [--params JSON|FILE]
 // [--frames FIRST:COUNT] --export-results OUT.h5 (ui/shell/scripted_run.hpp), exits with the
-// CLI's codes: 0 done, 2 usage, 3 bad input, 4 device, the reason on stderr.
+// CLI's codes: 0 done, 2 usage, 3 bad input, 4 device, the reason on stderr; it leaves the
+// user's settings as they were.
 // Otherwise exit codes: 0 done, 1 the screenshot could not be written, 2 usage error (including a
 // demo of an algorithm that does not exist yet), 3 a FILE that cannot be opened with --screenshot,
 // 4 the demo's run failed (with --screenshot).
@@ -18,6 +19,8 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <iostream>
 #include <memory>
@@ -70,6 +73,13 @@ int main(int argc, char** argv) {
         std::cerr << "clscope: --run needs FILE and --export-results OUT.h5 (and no --demo or "
                      "--source)\n";
         return clscope::ExitUsage;
+    }
+    // A scripted run neither reads nor writes the user's settings (the panels save what they
+    // are set to): its own, in a folder removed at exit.
+    QTemporaryDir scriptedSettings;
+    if (scriptedRun) {
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, scriptedSettings.path());
     }
     clscope::ui::MainWindow window;
     if (qEnvironmentVariableIsSet("CLSCOPE_WINDOW_LOG")) clscope::ui::logWindowChanges(window);

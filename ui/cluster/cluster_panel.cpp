@@ -8,6 +8,7 @@
 #include "ui/cluster/cluster_overview.hpp"
 #include "ui/jobs/live_rerun.hpp"
 #include "ui/params/param_form.hpp"
+#include "ui/shell/scripted_run.hpp"
 #include "ui/shell/workbench.hpp"
 
 #include <QCheckBox>
@@ -160,6 +161,12 @@ std::string ClusterPanel::variant() const {
 
 void ClusterPanel::setVariant(const std::string& id) {
     selectComboVariant(*variant_, id);
+}
+
+// Every cluster parameter is on the form.
+void ClusterPanel::applyScripted(const ScriptedSettings& settings) {
+    setFormFrom(*form_, settings);
+    if (!settings.variant.empty()) setVariant(settings.variant);
 }
 
 cluster::ChargeCut ClusterPanel::chargeCut() const {

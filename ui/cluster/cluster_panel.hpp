@@ -46,6 +46,8 @@ class ClusterPanel : public QWidget {
     bool isRunning() const { return running_; }
     std::string variant() const;
     void setVariant(const std::string& id);
+    // A scripted run's settings (ui/shell/panel_spec.hpp): the parameters and the variant.
+    void applyScripted(const ScriptedSettings& settings);
     cluster::ChargeCut chargeCut() const;
     void setChargeCut(const cluster::ChargeCut& cut); // re-clusters when live
     void setLive(bool live);
@@ -78,6 +80,7 @@ class ClusterPanel : public QWidget {
     void refreshVariants();
     void parametersEdited();
     std::optional<Job> makeJob(bool quiet);
+    void refuse(const QString& why);
     void deliver(std::shared_ptr<const cluster::ClusterInput> input,
                  std::shared_ptr<const cluster::ClusterResult> result);
     void showTabs();

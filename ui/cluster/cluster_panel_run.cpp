@@ -49,11 +49,17 @@ void writeText(const QString& path, const std::string& text) {
 
 } // namespace
 
+// A Run that cannot start: the reason in the Log and the status bar.
+void ClusterPanel::refuse(const QString& why) {
+    wb_.log(LogLevel::Error, "Cluster: " + why);
+    emit wb_.statusMessage("Cluster: " + why, 8000);
+}
+
 std::optional<Job> ClusterPanel::makeJob(bool quiet) {
     const auto file = wb_.dataset().file();
     const auto path = wb_.dataset().path(DataRole{"digis"});
     if (!file || !path) {
-        if (!quiet) wb_.log(LogLevel::Error, "Cluster: open a file with digis first");
+        if (!quiet) refuse("open a file with digis first");
         return std::nullopt;
     }
     const std::string key = file->fileName() + ":" + *path;
@@ -82,7 +88,7 @@ bool ClusterPanel::run() {
     try {
         job = makeJob(false);
     } catch (const std::exception& e) {
-        wb_.log(LogLevel::Error, QString("Cluster: %1").arg(e.what()));
+        refuse(e.what());
     }
     if (!job || !wb_.submit(std::move(*job))) return false;
     running_ = true;

@@ -49,6 +49,9 @@ class RbfPanel : public QWidget {
     void setGeneratedSources(bool generated, std::size_t count = 50, std::uint64_t seed = 0);
     void setVariant(const std::string& id);
     std::string variant() const;
+    // A scripted run's settings (ui/shell/panel_spec.hpp): the file's sources, the kernel
+    // parameters, the plane grid and the variant.
+    void applyScripted(const ScriptedSettings& settings);
     QComboBox* variantBox() const { return variant_; }
     void setDisplay(RbfDisplay display);
     void setScale(RbfScale scale);

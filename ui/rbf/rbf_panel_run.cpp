@@ -8,6 +8,7 @@
 #include "ui/rbf/rbf_panel.hpp"
 #include "ui/results/export.hpp"
 #include "ui/results/run_command.hpp"
+#include "ui/shell/scripted_run.hpp"
 #include "ui/shell/variant_combo.hpp"
 #include "ui/shell/workbench.hpp"
 
@@ -174,6 +175,19 @@ void RbfPanel::setGeneratedSources(bool generated, std::size_t count, std::uint6
 }
 void RbfPanel::setVariant(const std::string& id) {
     selectComboVariant(*variant_, id);
+}
+// The sources of the open file (as clscope-cli reads them); planes, the grid here, when given
+// (0, the file's targets, is not a grid the panel has: it keeps its own, and says so).
+void RbfPanel::applyScripted(const ScriptedSettings& settings) {
+    const nlohmann::json others = setFormFrom(*form_, settings);
+    const long long planes = others.value("planes", 0LL);
+    if (planes > 0) setGrid(static_cast<std::size_t>(planes));
+    if (planes <= 0)
+        wb_.log(LogLevel::Info, QString("rbf: targets on the panel's %1 × %1 planes (the "
+                                        "command line says --planes)")
+                                    .arg(grid_->value()));
+    sourceMode_->setCurrentIndex(sourceMode_->findData("file"));
+    if (!settings.variant.empty()) setVariant(settings.variant);
 }
 void RbfPanel::setDisplay(RbfDisplay display) {
     display_->setCurrentIndex(std::max(0, display_->findData(int(display))));

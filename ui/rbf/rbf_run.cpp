@@ -1,5 +1,6 @@
 #include "ui/rbf/rbf_run.hpp"
 
+#include "core/input/provenance.hpp"
 #include "core/rbf/rbf_io.hpp"
 #include "core/rbf/synthetic.hpp"
 #include "gpu/devices.hpp"
@@ -65,6 +66,11 @@ std::shared_ptr<rbf::Input> RbfRunRequest::input() const {
     rbf::Problem problem = sources->problem;
     problem.targets.points.clear();
     problem.targets.planes = grid;
+    // A file's sources recorded as clscope-cli records them (the same `parameters`).
+    const RunCommand run = command();
+    if (run.sources.arrays.empty())
+        return rbf::makeInput(std::move(problem),
+                              inputProvenance(run.sources, {rbfAlgorithm().inputRoles().front()}));
     return rbf::makeInput(std::move(problem), {{"sources", sources->origin}});
 }
 

@@ -62,7 +62,9 @@ struct AlgorithmPanelSpec {
     std::function<QWidget*(const AlgorithmResult& a, const AlgorithmResult& b)> differenceView;
     // A scripted run: set the panel from `settings`, press its Run and call done(true) once
     // its result tabs are there (done(false) when the run did not start or failed: the
-    // reason went to the Log and the job runner's failed signal). Empty: not scriptable yet.
+    // reason went to the Log and the job runner's failed signal). Throws UsageError or
+    // InputError for settings the panel cannot take. panelSpecOf fills it for every panel
+    // class (scriptedRunOf, ui/shell/panel_spec.hpp). Empty: not scriptable.
     std::function<void(Workbench& workbench, const ScriptedSettings& settings,
                        std::function<void(bool ok)> done)>
         scriptedRun;

@@ -1,6 +1,7 @@
 // What every panel's AlgorithmPanelSpec fills the same way, from the panel's class: the dock's
-// widget, the Compare dock's input (Panel::comparisonInput) and a difference view made from two
-// results of one type. An algorithm's demo file then adds only what is its own.
+// widget, the Compare dock's input (Panel::comparisonInput), the scripted run (Panel::
+// applyScripted, run, runFinished) and a difference view made from two results of one type. An
+// algorithm's demo file then adds only what is its own.
 #pragma once
 #include "core/errors.hpp"
 #include "ui/shell/algorithm_panels.hpp"
@@ -15,6 +16,22 @@ template <class Panel> Panel* panelIn(Workbench& workbench) {
     return workbench.parent() ? workbench.parent()->findChild<Panel*>() : nullptr;
 }
 
+// The one scripted-run driver (`clscope IN.h5 --run ALGO …`, ui/shell/scripted_run.hpp): the
+// panel's own applyScripted(settings) sets its widgets, its Run is pressed, and done(ok) comes
+// with its runFinished(ok) — the same request, job and result tabs as the Run button's.
+template <class Panel> auto scriptedRunOf() {
+    return [](Workbench& wb, const ScriptedSettings& settings, std::function<void(bool)> done) {
+        Panel* panel = panelIn<Panel>(wb);
+        if (!panel) throw InputError("the panel of the run is not there");
+        panel->applyScripted(settings);
+        const QMetaObject::Connection finished =
+            QObject::connect(panel, &Panel::runFinished, panel, done, Qt::SingleShotConnection);
+        if (panel->run()) return;
+        QObject::disconnect(finished);
+        done(false);
+    };
+}
+
 template <class Panel> AlgorithmPanelSpec panelSpecOf(std::string algorithm, QString title) {
     AlgorithmPanelSpec spec;
     spec.algorithm = std::move(algorithm);
@@ -25,6 +42,7 @@ template <class Panel> AlgorithmPanelSpec panelSpecOf(std::string algorithm, QSt
         if (!panel) throw InputError("the " + title.toStdString() + " panel is not there");
         return panel->comparisonInput();
     };
+    spec.scriptedRun = scriptedRunOf<Panel>();
     return spec;
 }
 

@@ -5,11 +5,13 @@
 #include "gpu/devices.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/jobs/job_runner.hpp"
+#include "ui/params/param_form.hpp"
 #include "ui/results/results_panel.hpp"
 #include "ui/shell/algorithm_panels.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/shell/workbench.hpp"
 
+#include <QTabWidget>
 #include <QTimer>
 #include <memory>
 
@@ -40,9 +42,11 @@ void selectDevice(MainWindow& window, const std::string& spec) {
 }
 
 // The panel's settings from the options, as clscope-cli reads them: the defaults, --params
-// merged (its recorded frame range too), then --frames.
+// merged (its recorded frame range too), then --frames; an unknown variant or a frame range for
+// an algorithm that reads no frames is a usage error, as in clscope-cli.
 ScriptedSettings settingsOf(const Algorithm& algorithm, const ScriptedRunRequest& r) {
     ScriptedSettings s{algorithm.defaultParams(), 0, 0, r.variant.toStdString()};
+    if (!s.variant.empty()) algorithm.variant(s.variant);
     FrameRange frames;
     if (!r.params.isEmpty()) {
         s.params.mergeFile(r.params.toStdString());
@@ -52,11 +56,36 @@ ScriptedSettings settingsOf(const Algorithm& algorithm, const ScriptedRunRequest
             frames = FrameRange::parse(j["input"]["frames"].get<std::string>());
     }
     if (!r.frames.isEmpty()) frames = FrameRange::parse(r.frames.toStdString());
+    if (!frames.all() && !algorithm.readsFrames())
+        throw UsageError(algorithm.command() + " reads no frames: --frames does not apply");
     s.firstFrame = frames.first, s.frameCount = frames.count;
     return s;
 }
 
+// The result tab Export results writes: the one shown, made the algorithm's own result tab
+// when another is in front.
+void showResultOf(ResultsPanel& results, const std::string& algorithm) {
+    const ResultTab* shown = results.currentTab();
+    if (shown && shown->algorithm.toStdString() == algorithm) return;
+    for (const ResultTab& tab : results.tabs())
+        if (tab.algorithm.toStdString() == algorithm && tab.writeHdf5)
+            return results.tabWidget()->setCurrentIndex(results.tabWidget()->indexOf(tab.widget));
+}
+
 } // namespace
+
+nlohmann::json setFormFrom(ParamForm& form, const ScriptedSettings& settings,
+                           const std::set<std::string>& heldWithoutField) {
+    nlohmann::json others = nlohmann::json::object();
+    for (const ParamSpec& spec : settings.params.specs()) {
+        const nlohmann::json& value = settings.params.get(spec.name);
+        if (form.field(spec.name) || heldWithoutField.count(spec.name))
+            form.setValue(spec.name, value);
+        else
+            others[spec.name] = value;
+    }
+    return others;
+}
 
 void startScriptedRun(MainWindow& window, const ScriptedRunRequest& request,
                       std::function<void(const ScriptedOutcome&)> done) {
@@ -64,24 +93,6 @@ void startScriptedRun(MainWindow& window, const ScriptedRunRequest& request,
         QTimer::singleShot(0, [done, code, message] { done({code, message}); });
     };
     Workbench& wb = window.workbench();
-    const AlgorithmPanelSpec* panel = nullptr;
-    ScriptedSettings settings;
-    try {
-        const Algorithm& algorithm = algorithmNamed(request.algorithm);
-        panel = AlgorithmPanelRegistry::instance().find(algorithm.id());
-        if (!panel || !panel->scriptedRun)
-            throw UsageError("--run " + request.algorithm + ": its panel has no scripted run yet");
-        if (request.exportPath.isEmpty()) throw UsageError("--run needs --export-results OUT.h5");
-        settings = settingsOf(algorithm, request);
-        if (!request.device.isEmpty()) selectDevice(window, request.device.toStdString());
-        if (!wb.dataset().file()) throw InputError("no file is open: --run needs IN.h5");
-    } catch (const DeviceError& e) {
-        return finish(ExitDevice, e.what());
-    } catch (const InputError& e) {
-        return finish(ExitInput, e.what());
-    } catch (const std::exception& e) {
-        return finish(ExitUsage, e.what());
-    }
     // The job's failure, as the Log has it: its kind gives the exit code.
     auto failure = std::make_shared<ScriptedOutcome>(ScriptedOutcome{ExitInput, {}});
     QObject::connect(&wb.jobs(), &JobRunner::failed, &window,
@@ -94,18 +105,35 @@ void startScriptedRun(MainWindow& window, const ScriptedRunRequest& request,
                          if (failure->message.isEmpty()) failure->message = message;
                      });
     const QString out = request.exportPath;
-    panel->scriptedRun(wb, settings, [&wb, out, failure, finish](bool ok) {
-        if (!ok)
-            return finish(failure->code, failure->message.isEmpty()
-                                             ? QString("the run did not start (see the Log)")
-                                             : failure->message);
-        try {
-            wb.results().exportHdf5(out);
-            finish(ExitOk, {});
-        } catch (const std::exception& e) {
-            finish(ExitInput, QString("--export-results %1: %2").arg(out, e.what()));
-        }
-    });
+    try {
+        const Algorithm& algorithm = algorithmNamed(request.algorithm);
+        const AlgorithmPanelSpec* panel = AlgorithmPanelRegistry::instance().find(algorithm.id());
+        if (!panel || !panel->scriptedRun)
+            throw UsageError("--run " + request.algorithm + ": its panel has no scripted run");
+        if (request.exportPath.isEmpty()) throw UsageError("--run needs --export-results OUT.h5");
+        const ScriptedSettings settings = settingsOf(algorithm, request);
+        if (!request.device.isEmpty()) selectDevice(window, request.device.toStdString());
+        if (!wb.dataset().file()) throw InputError("no file is open: --run needs IN.h5");
+        panel->scriptedRun(wb, settings, [&wb, out, failure, finish, id = algorithm.id()](bool ok) {
+            if (!ok)
+                return finish(failure->code, failure->message.isEmpty()
+                                                 ? QString("the run did not start (see the Log)")
+                                                 : failure->message);
+            try {
+                showResultOf(wb.results(), id);
+                wb.results().exportHdf5(out);
+                finish(ExitOk, {});
+            } catch (const std::exception& e) {
+                finish(ExitInput, QString("--export-results %1: %2").arg(out, e.what()));
+            }
+        });
+    } catch (const DeviceError& e) {
+        finish(ExitDevice, e.what());
+    } catch (const InputError& e) {
+        finish(ExitInput, e.what());
+    } catch (const std::exception& e) {
+        finish(ExitUsage, e.what());
+    }
 }
 
 } // namespace clscope::ui

@@ -18,7 +18,7 @@ const Algorithm& spotsAlgorithm() {
 class SpotsLive : public LiveFrameAnalysis {
   public:
     explicit SpotsLive(const LiveContext& c)
-        : mask_(c.mask), params_(spotsAlgorithm().defaultParams()) {
+        : mask_(c.mask), params_(c.paramsOf("spots", spotsAlgorithm().defaultParams())) {
         variant_ = c.variantOf("spots");
         if (variant_.empty()) variant_ = spotsAlgorithm().defaultVariant(c.device);
         const VariantEntry entry = spotsAlgorithm().variant(variant_);

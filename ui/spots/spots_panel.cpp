@@ -2,7 +2,9 @@
 // file and the device. Live thresholding: spots_panel_live.cpp; runs and exports:
 // spots_panel_run.cpp.
 #include "ui/spots/spots_panel.hpp"
+#include "ui/params/frame_range_edit.hpp"
 #include "ui/shell/run_button.hpp"
+#include "ui/shell/scripted_run.hpp"
 #include "ui/shell/variant_combo.hpp"
 
 #include "core/io.hpp"
@@ -154,18 +156,22 @@ QWidget* SpotsPanel::buildView() {
 }
 
 QWidget* SpotsPanel::buildRun() {
-    auto* box = new QGroupBox("Run over every frame", this);
+    auto* box = new QGroupBox("Run over the frames", this);
     auto* form = new QFormLayout(box);
     form->setContentsMargins(6, 6, 6, 6);
+    range_ = new FrameRangeEdit(box);
+    form->addRow("First frame", range_);
+    connect(range_, &FrameRangeEdit::changed, this,
+            [this] { emit wb_.parametersChanged("spots"); });
     deviceInfo_ = new QLabel(box);
     deviceInfo_->setWordWrap(true);
     form->addRow("Device", deviceInfo_);
     variant_ = makeVariantCombo(wb_, "spots", box);
     form->addRow("Variant", variant_);
     runButton_ = makeRunButton(this, box,
-                               "Every frame with the chosen variant: the spot table and the "
-                               "counts per frame (Results). Live tuning always uses the host "
-                               "reference.",
+                               "The frame range with the chosen variant: the spot table and "
+                               "the counts per frame (Results). Live tuning always uses the "
+                               "host reference.",
                                [this] { run(); });
     form->addRow(runButton_);
     return box;
@@ -228,6 +234,7 @@ void SpotsPanel::refreshInput() {
     const QSignalBlocker block(frameSpin_);
     frameSpin_->setRange(0, frames_ ? static_cast<int>(frames_->frameCount()) - 1 : 0);
     frameSpin_->setValue(0);
+    range_->setRange({}); // the previous file's range does not apply to this one
     runButton_->setEnabled(frames_ && !running_);
     placeRings();
     requestLive();
@@ -260,6 +267,23 @@ std::string SpotsPanel::variant() const {
 
 void SpotsPanel::setVariant(const std::string& id) {
     selectComboVariant(*variant_, id);
+}
+
+FrameRange SpotsPanel::frameRange() const {
+    return range_->range();
+}
+
+void SpotsPanel::setFrameRange(const FrameRange& range) {
+    range_->setRange(range);
+}
+
+// phil and debug, not on the form, are taken as the command line takes them.
+void SpotsPanel::applyScripted(const ScriptedSettings& settings) {
+    const nlohmann::json others = setFormFrom(*form_, settings);
+    for (const auto& [name, value] : others.items())
+        form_->setValue(name, value);
+    setFrameRange({settings.firstFrame, settings.frameCount});
+    if (!settings.variant.empty()) setVariant(settings.variant);
 }
 
 std::size_t SpotsPanel::frame() const {

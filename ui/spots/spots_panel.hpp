@@ -2,7 +2,7 @@
 // changes re-threshold the frame on screen live (debounced, on the job runner, window sums
 // cached per frame: ui/spots/spots_frame.hpp); the frame stepper with Play; which image the
 // image view shows (the frame or a DIALS debug image) with the signal pixels as an overlay and
-// spot boxes / centroids as markers; Run (Ctrl+R) over every frame with the chosen variant,
+// spot boxes / centroids as markers; Run (Ctrl+R) over the frame range with the chosen variant,
 // which makes the Results tabs "Spots" (sortable table; a click centres the image on the spot)
 // and "Per frame"; and the exports (signal mask, spot table, DIALS phil).
 #pragma once
@@ -26,6 +26,7 @@ class QToolButton;
 
 namespace clscope::ui {
 
+class FrameRangeEdit;
 class Hdf5FrameSource;
 class LiveRerun;
 class SpotMarkers;
@@ -64,6 +65,11 @@ class SpotsPanel : public QWidget {
     bool isRunning() const { return running_; }
     std::string variant() const;
     void setVariant(const std::string& id);
+    // The frames Run reads (count 0: to the last frame); a new file resets it to all.
+    FrameRange frameRange() const;
+    void setFrameRange(const FrameRange& range);
+    // A scripted run's settings (ui/shell/panel_spec.hpp): parameters, frame range, variant.
+    void applyScripted(const ScriptedSettings& settings);
     // What the Compare dock runs on: the open file's frames and mask, these parameters.
     ComparisonInput comparisonInput() const;
     // Centre the image view on the table's selected spot (on its frame).
@@ -108,6 +114,7 @@ class SpotsPanel : public QWidget {
     ParamForm* form_ = nullptr;
     QLabel *inputInfo_ = nullptr, *liveInfo_ = nullptr, *deviceInfo_ = nullptr;
     QSpinBox* frameSpin_ = nullptr;
+    FrameRangeEdit* range_ = nullptr; // the frames Run reads
     QToolButton* playButton_ = nullptr;
     QTimer* playTimer_ = nullptr;
     QComboBox *imageBox_ = nullptr, *variant_ = nullptr;
@@ -124,6 +131,7 @@ class SpotsPanel : public QWidget {
     void placeRings();
     QPointer<SpotTableView> table_;
     std::string runParams_;       // the parameters of the last run (JSON)
+    int runFirstFrame_ = 0;       // its first frame: its spots' frames count from there
     QString runCommand_;          // the clscope-cli command line of the last run
     RunProvenance runProvenance_; // the last run's device, variant, input, parameters
     bool showingDebug_ = false;

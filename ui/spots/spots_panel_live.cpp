@@ -175,8 +175,8 @@ void SpotsPanel::showMarkers() {
         const spots::Spot& chosen = presenter_->run().spots.at(*presenter_->selectedSpot());
         for (std::size_t i = 0; i < result->spots.size(); ++i) {
             const spots::Spot& s = result->spots[i];
-            if (s.frame == chosen.frame && s.x0 == chosen.x0 && s.y0 == chosen.y0 &&
-                s.x1 == chosen.x1 && s.y1 == chosen.y1)
+            if (s.frame == chosen.frame + runFirstFrame_ && s.x0 == chosen.x0 &&
+                s.y0 == chosen.y0 && s.x1 == chosen.x1 && s.y1 == chosen.y1)
                 selected = i;
         }
     }
@@ -198,7 +198,7 @@ void SpotsPanel::stepPlay() {
 void SpotsPanel::showSelectedSpot() {
     const auto target = presenter_->selectedTarget();
     if (!target) return;
-    setFrame(target->frame);
+    setFrame(target->frame + static_cast<std::size_t>(runFirstFrame_)); // the run's: from FIRST
     centreOn(target->x, target->y);
     showMarkers();
 }

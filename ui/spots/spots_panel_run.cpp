@@ -5,6 +5,7 @@
 #include "gpu/spots/run_types.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
+#include "ui/params/frame_range_edit.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_panel.hpp"
@@ -34,6 +35,7 @@ InputSources SpotsPanel::sources() const {
     InputSources s;
     s.file = roles.file()->fileName();
     s.overrides["frames"] = *framesPath;
+    s.frames = range_->range();
     if (const auto mask = roles.path(DataRole::PixelMask))
         s.overrides["pixel_mask"] = s.file + ":" + *mask; // a role of FILE[:PATH]
     else
@@ -55,8 +57,10 @@ bool SpotsPanel::run() {
         run.command.variant = variant();
         run.chosen = wb_.device();
         const std::string ran = run.command.params.dump();
-        job = makeRunJob(std::move(run), [this, ran](const RunDelivery& d) {
+        const int first = static_cast<int>(run.command.sources.frames.first);
+        job = makeRunJob(std::move(run), [this, ran, first](const RunDelivery& d) {
             runParams_ = ran;
+            runFirstFrame_ = first;
             runCommand_ = QString::fromStdString(d.command);
             deliverRun(d.result);
         });

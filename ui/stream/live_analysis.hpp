@@ -5,6 +5,7 @@
 #pragma once
 #include "core/array.hpp"
 #include "core/data.hpp"
+#include "core/params.hpp"
 #include "gpu/device_info.hpp"
 
 #include <QString>
@@ -20,7 +21,8 @@ class QWidget;
 namespace clscope::ui {
 
 // The series being received and where to run: the start message's image size, dtype, pixel
-// mask and frame time, the chosen device and variants, and the q-bin labels on screen.
+// mask and frame time, the chosen device and variants, the q-bin labels and the algorithm
+// panels' parameters on screen.
 struct LiveContext {
     std::size_t height = 0, width = 0;
     DType dtype = DType::UInt16;
@@ -29,9 +31,15 @@ struct LiveContext {
     DeviceInfo device;                           // the Device panel's
     std::map<std::string, std::string> variants; // algorithm -> variant id (absent: default)
     std::shared_ptr<const LabelMask> labels;     // null when none are on screen
+    std::map<std::string, ParamSet> params;      // algorithm -> its panel's parameters
     std::string variantOf(const std::string& algorithm) const {
         const auto it = variants.find(algorithm);
         return it == variants.end() ? std::string() : it->second;
+    }
+    // The algorithm's parameters on its panel, else `defaults`.
+    ParamSet paramsOf(const std::string& algorithm, ParamSet defaults) const {
+        const auto it = params.find(algorithm);
+        return it == params.end() ? std::move(defaults) : it->second;
     }
 };
 

@@ -2,6 +2,7 @@
 #include "ui/stream/live_view.hpp"
 
 #include "ui/image/image_view.hpp"
+#include "ui/params/param_form.hpp"
 #include "ui/shell/workbench.hpp"
 
 #include <QFileDialog>
@@ -11,6 +12,7 @@
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace clscope::ui {
 
@@ -52,6 +54,7 @@ LiveView::LiveView(QWidget* parent) : QWidget(parent), receiver_(new StreamRecei
     connect(second_, &QTimer::timeout, this, [this] {
         updateChart();
         updateSeries();
+        checkStall();
     });
 }
 
@@ -73,7 +76,8 @@ void LiveView::open(StreamRequest request) {
         delete s.analysis->widget()->parentWidget(); // the box of title, widget and note
     series_.clear();
     request_ = std::move(request);
-    shown_ = lastCount_ = 0, rate_ = 0, sourceSet_ = false, ended_.clear();
+    shown_ = lastCount_ = arrived_ = 0, rate_ = 0, sourceSet_ = false, ended_.clear();
+    stall_.clear();
     image_->setFrameSource(nullptr);
     for (int g = 0; g < chart_->graphCount(); ++g)
         chart_->graph(g)->data()->clear();
@@ -134,17 +138,14 @@ void LiveView::onConnected(const QString& description) {
                 [this, i = series_.size()] { showSeries(series_.at(i)); });
         series_.push_back(std::move(s));
     }
-    lastTick_ = std::chrono::steady_clock::now();
+    lastTick_ = lastArrival_ = std::chrono::steady_clock::now();
     display_->start();
     second_->start();
 }
 
 void LiveView::onFinished(const QString& error, bool stopped) {
-    const auto frames = receiver_->frames();
-    const std::size_t n = frames ? frames->frameCount() : 0;
-    ended_ = !error.isEmpty() ? error
-             : stopped        ? QString("Stopped after %1 frames").arg(n)
-                              : QString("Series ended: %1 frames").arg(n);
+    ended_ = endText(error, stopped);
+    stall_.clear();
     showNewest();
     updateChart();
     updateSeries();
@@ -154,9 +155,66 @@ void LiveView::onFinished(const QString& error, bool stopped) {
     startStop_->setEnabled(true);
     status_->setStyleSheet(error.isEmpty() ? "" : "color: #b00000");
     updateStatus();
+    if (!error.isEmpty() || ended_.contains(" of ")) emit notice(ended_);
     emit finished(error, stopped);
     maybeScreenshot(true);
 }
+
+QString LiveView::receivedText() const {
+    const auto frames = receiver_->frames();
+    const std::size_t n = frames ? frames->frameCount() : 0;
+    const std::size_t announced = frames ? frames->start().numberOfImages : 0;
+    return announced ? QString("%1 of %2 frames received").arg(n).arg(announced)
+                     : QString("%1 frames received").arg(n);
+}
+
+// How the series ended: its error, Stop, all the frames announced, or fewer (the publisher
+// went silent for the timeout, or sent its end message early).
+QString LiveView::endText(const QString& error, bool stopped) const {
+    const auto frames = receiver_->frames();
+    const std::size_t n = frames ? frames->frameCount() : 0;
+    const std::size_t announced = frames ? frames->start().numberOfImages : 0;
+    if (!error.isEmpty()) return frames ? error + " — " + receivedText() : error;
+    if (stopped) return QString("Stopped after %1 frames").arg(n);
+    if (!announced || n >= announced) return QString("Series ended: %1 frames").arg(n);
+    return "Series ended early: " + receivedText() +
+           (receiver_->timedOut() ? QString(" (no message in %1 s)").arg(request_.timeoutSeconds)
+                                  : QString(" (the end message came first)"));
+}
+
+// A publisher silent for a few seconds mid-series (stalled, or dead: the timeout ends the
+// series later) is said at once, with the frames received of announced.
+void LiveView::checkStall() {
+    const auto frames = receiver_->frames();
+    if (!frames || !ended_.isEmpty()) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (frames->frameCount() != arrived_) {
+        arrived_ = frames->frameCount(), lastArrival_ = now;
+        stall_.clear();
+        return;
+    }
+    const double silent = std::chrono::duration<double>(now - lastArrival_).count();
+    const double after = std::min(3.0, request_.timeoutSeconds / 2);
+    if (!stall_.isEmpty() || silent < after) return;
+    stall_ = QString("no frame for %1 s: %2; the series ends after %3 s of silence")
+                 .arg(int(silent))
+                 .arg(receivedText())
+                 .arg(request_.timeoutSeconds);
+    updateStatus();
+    emit notice(stall_);
+}
+
+namespace {
+
+// The parameters on the algorithm's panel (its ParamForm in the workbench's window), if any.
+std::optional<ParamSet> panelParams(Workbench& workbench, const std::string& algorithm) {
+    if (!workbench.parent()) return std::nullopt;
+    for (const ParamForm* form : workbench.parent()->findChildren<ParamForm*>())
+        if (form->group() == algorithm) return form->paramSet();
+    return std::nullopt;
+}
+
+} // namespace
 
 LiveView* openLiveWindow(Workbench& workbench, const QString& endpoint, QWidget* parent) {
     auto* view = new LiveView(parent);
@@ -166,9 +224,16 @@ LiveView* openLiveWindow(Workbench& workbench, const QString& endpoint, QWidget*
     StreamRequest request;
     request.endpoint = endpoint.toStdString();
     request.context.device = workbench.device();
-    for (const LiveAnalysisSpec& spec : LiveAnalysisRegistry::instance().specs())
+    for (const LiveAnalysisSpec& spec : LiveAnalysisRegistry::instance().specs()) {
         request.context.variants[spec.algorithm] = workbench.variant(spec.algorithm);
+        if (auto params = panelParams(workbench, spec.algorithm))
+            request.context.params[spec.algorithm] = std::move(*params);
+    }
     request.context.labels = workbench.currentLabels().mask;
+    QObject::connect(view, &LiveView::notice, &workbench, [&workbench](const QString& text) {
+        workbench.log(LogLevel::Warning, "Live view: " + text);
+        emit workbench.statusMessage("Live view: " + text, 15000);
+    });
     view->show();
     view->open(std::move(request));
     return view;

@@ -51,6 +51,9 @@ class LiveView : public QWidget {
 
   signals:
     void finished(const QString& error, bool stopped);
+    // For the Log: a publisher silent mid-series ("no frame for 3 s: N of M frames
+    // received"), a series that ended early or failed, with the frames received of announced.
+    void notice(const QString& text);
 
   private:
     struct Series {
@@ -70,6 +73,9 @@ class LiveView : public QWidget {
     void showSeries(Series& s);
     void updateStatus();
     void maybeScreenshot(bool ended);
+    void checkStall();
+    QString receivedText() const; // "N of M frames received"
+    QString endText(const QString& error, bool stopped) const;
     void waitForSeries();
 
     std::unique_ptr<StreamReceiver> receiver_;
@@ -88,13 +94,17 @@ class LiveView : public QWidget {
     double rate_ = 0;
     bool sourceSet_ = false;
     QString ended_;
+    QString stall_;           // the publisher's silence mid-series; empty while frames come
+    std::size_t arrived_ = 0; // frames received at the last arrival
+    std::chrono::steady_clock::time_point lastArrival_;
     int seriesUpdates_ = 0;
     QString screenshotPath_;
     std::function<void(bool)> screenshotDone_;
 };
 
-// A live view of `endpoint` in a window of its own, run on the workbench's device and variants
-// with the q-bin labels on screen.
+// A live view of `endpoint` in a window of its own, run on the workbench's device, variants
+// and algorithm panels' parameters with the q-bin labels on screen; its notices go to the Log
+// and the status bar.
 LiveView* openLiveWindow(Workbench& workbench, const QString& endpoint, QWidget* parent);
 
 } // namespace clscope::ui

@@ -139,6 +139,7 @@ void LiveView::updateStatus() {
     if (frames && frames->firstKept())
         text += QString(" — %1: the series analyses and Save cover the frames kept")
                     .arg(QString::fromStdString(frames->droppedText()));
+    if (!stall_.isEmpty()) text += (text.isEmpty() ? "" : " — ") + stall_;
     if (!ended_.isEmpty()) text += (text.isEmpty() ? "" : " — ") + ended_;
     if (!text.isEmpty()) status_->setText(text);
 }

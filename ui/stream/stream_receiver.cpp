@@ -45,7 +45,7 @@ void StreamReceiver::start(StreamRequest request) {
         context_ = request.context;
     }
     cancel_ = std::make_shared<std::atomic<bool>>(false);
-    running_ = true;
+    running_ = true, timedOut_ = false;
     thread_ = std::thread([this, request = std::move(request)] { receive(request); });
 }
 
@@ -83,6 +83,7 @@ void StreamReceiver::receive(StreamRequest request) {
             analyse(*part, first);
             if (*cancel_) break;
         }
+        timedOut_ = source.timedOut();
     } catch (const Cancelled&) {
     } catch (const std::exception& e) {
         error = QString::fromUtf8(e.what());

@@ -31,6 +31,8 @@ class StreamReceiver : public QObject {
     void start(StreamRequest request);
     void stop(); // returns at once; finished() follows
     bool isRunning() const { return running_; }
+    // The last series ended by the timeout's silence, not by its end message.
+    bool timedOut() const { return timedOut_; }
 
     // Null until the start message came.
     std::shared_ptr<const ReceivedFrames> frames() const;
@@ -51,7 +53,7 @@ class StreamReceiver : public QObject {
     void analyse(const Array& frames, std::size_t first);
     std::thread thread_;
     std::shared_ptr<std::atomic<bool>> cancel_;
-    std::atomic<bool> running_ = false;
+    std::atomic<bool> running_ = false, timedOut_ = false;
     mutable std::mutex mutex_;
     std::shared_ptr<ReceivedFrames> frames_;
     LiveContext context_;

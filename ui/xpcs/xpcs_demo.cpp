@@ -109,15 +109,6 @@ void startXpcsDemo(Workbench& wb) {
     });
 }
 
-// `clscope IN.h5 --run xpcs …`: the panel set from the options, then its Run.
-void scriptedRun(Workbench& wb, const ScriptedSettings& settings, std::function<void(bool)> done) {
-    auto* panel = panelIn<XpcsPanel>(wb);
-    if (!panel) return done(false);
-    panel->applyScripted(settings);
-    QObject::connect(panel, &XpcsPanel::runFinished, panel, done, Qt::SingleShotConnection);
-    if (!panel->run()) done(false);
-}
-
 void startCompareDemo(Workbench& wb) {
     withDemoData(wb, seedSeries, [&wb](XpcsPanel&) { compareEveryVariant(wb, "xpcs"); });
 }
@@ -130,7 +121,6 @@ AlgorithmPanelSpec xpcsPanelSpec() {
     spec.liveAnalysis = xpcsLiveSpec;
     spec.differenceView = differenceViewOf<xpcs::RunResult, XpcsDifferenceView>;
     spec.startCompareDemo = startCompareDemo;
-    spec.scriptedRun = scriptedRun;
     return spec;
 }
 

@@ -1,7 +1,9 @@
 // XpcsPanel: the form (inputs, frame range, variants, two-time bin, fit options, Run) and how
 // it follows the open file, the current labels and the device. Runs: xpcs_panel_run.cpp.
 #include "ui/xpcs/xpcs_panel.hpp"
+#include "ui/params/frame_range_edit.hpp"
 #include "ui/shell/run_button.hpp"
+#include "ui/shell/scripted_run.hpp"
 #include "ui/shell/variant_combo.hpp"
 
 #include "core/input/metadata.hpp"
@@ -86,8 +88,7 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     });
     // Results are bound to the parameters they ran with.
     const auto changed = [this] { emit wb_.parametersChanged("xpcs"); };
-    connect(first_, &QSpinBox::valueChanged, this, changed);
-    connect(count_, &QSpinBox::valueChanged, this, changed);
+    connect(frames_, &FrameRangeEdit::changed, this, changed);
     connect(form_, &ParamForm::changed, this, changed);
     connect(form_, &ParamForm::changed, this, [this] { refreshPhysical(); });
     connect(twotime_, &QComboBox::currentIndexChanged, this, changed);
@@ -115,20 +116,8 @@ QWidget* XpcsPanel::buildInputs() {
                           "file's frame_time with its units attribute (seconds without one)");
     qInfo_->setToolTip("q of the bins as clscope-cli correlate reads it: qmask_q with its units "
                        "attribute (nm⁻¹ without one), shown in Å⁻¹");
-    first_ = new QSpinBox(box);
-    first_->setRange(0, 1 << 30);
-    first_->setToolTip("First frame of the range (0-based)");
-    count_ = new QSpinBox(box);
-    count_->setRange(0, 1 << 30);
-    count_->setSpecialValueText("all");
-    count_->setToolTip("Number of frames (all: to the last frame)");
-    for (QSpinBox* box : {first_, count_})
-        box->setMinimumWidth(60); // not the width of 2^30
-    auto* range = new QHBoxLayout;
-    range->addWidget(first_, 1);
-    range->addWidget(new QLabel("count", box));
-    range->addWidget(count_, 1);
-    form->addRow("First frame", range);
+    frames_ = new FrameRangeEdit(box);
+    form->addRow("First frame", frames_);
     return box;
 }
 
@@ -151,8 +140,7 @@ QWidget* XpcsPanel::buildRunOptions() {
 // fit's τ range); frame time, q and labels are read from the new file.
 void XpcsPanel::resetForNewFile() {
     scriptedParams_ = nlohmann::json::object();
-    first_->setValue(0);
-    count_->setValue(0);
+    frames_->setRange({});
     form_->setValue("frame_time", nlohmann::json());
     for (const char* tau : {"fit_tau_min", "fit_tau_max"})
         form_->setValue(tau, form_->paramSet().spec(tau).defaultValue);
@@ -293,8 +281,7 @@ void XpcsPanel::setVariant(const std::string& id) {
 }
 
 void XpcsPanel::setFrameRange(std::size_t first, std::size_t count) {
-    first_->setValue(static_cast<int>(first));
-    count_->setValue(static_cast<int>(count));
+    frames_->setRange({first, count});
 }
 
 void XpcsPanel::setFrameTimeOverride(std::optional<double> seconds) {
@@ -307,14 +294,7 @@ void XpcsPanel::setTwoTimeLabel(std::int32_t label) {
 }
 
 void XpcsPanel::applyScripted(const ScriptedSettings& settings) {
-    scriptedParams_ = nlohmann::json::object();
-    for (const ParamSpec& spec : settings.params.specs()) {
-        const nlohmann::json& value = settings.params.get(spec.name);
-        if (form_->field(spec.name) || fitBoxParams().count(spec.name))
-            form_->setValue(spec.name, value);
-        else
-            scriptedParams_[spec.name] = value;
-    }
+    scriptedParams_ = setFormFrom(*form_, settings, fitBoxParams()); // the Fit box: the form's
     setFrameRange(settings.firstFrame, settings.frameCount);
     if (!settings.variant.empty()) setVariant(settings.variant);
     refreshInputs();
@@ -329,8 +309,8 @@ XpcsRunRequest XpcsPanel::request() const {
     r.labels = labels.mask;
     r.labelsOrigin = labels.origin.toStdString();
     r.pixelMaskPath = roles.path(DataRole::PixelMask).value_or("");
-    r.firstFrame = static_cast<std::size_t>(first_->value());
-    r.frameCount = static_cast<std::size_t>(count_->value());
+    r.firstFrame = static_cast<std::size_t>(frames_->range().first);
+    r.frameCount = static_cast<std::size_t>(frames_->range().count);
     r.form = form_->paramSet();
     if (r.form.text("fit") == "none") r.form.set("fit", "single"); // the GUI always fits
     // Typed, else none: Algorithm::read takes the file's with its units, as clscope-cli does.

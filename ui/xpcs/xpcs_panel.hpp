@@ -24,6 +24,7 @@ class QSpinBox;
 namespace clscope::ui {
 
 class Workbench;
+class FrameRangeEdit;
 class ParamForm;
 class XpcsFitForm;
 
@@ -79,7 +80,7 @@ class XpcsPanel : public QWidget {
     Workbench& wb_;
     QLabel *framesInfo_ = nullptr, *labelsInfo_ = nullptr, *deviceInfo_ = nullptr;
     QLabel *timeInfo_ = nullptr, *qInfo_ = nullptr; // value and origin, as the CLI reads them
-    QSpinBox *first_ = nullptr, *count_ = nullptr;
+    FrameRangeEdit* frames_ = nullptr;
     ParamForm* form_ = nullptr; // frame_time and the advanced ones (the fit: XpcsFitForm)
     QComboBox* variant_ = nullptr;
     QComboBox* twotime_ = nullptr;
