@@ -24,14 +24,15 @@ struct CliRun {
     QString out, err;
 };
 
-inline CliRun runCli(const QStringList& args, const QMap<QString, QString>& env = {},
-                     int timeoutMs = 120000) {
+// Runs `program` with `args` and the environment plus `env`, waiting at most timeoutMs.
+inline CliRun runProgram(const QString& program, const QStringList& args,
+                         const QMap<QString, QString>& env, int timeoutMs) {
     QProcess p;
     QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
     for (auto it = env.begin(); it != env.end(); ++it)
         e.insert(it.key(), it.value());
     p.setProcessEnvironment(e);
-    p.start(qEnvironmentVariable("CLSCOPE_CLI", "clscope-cli"), args);
+    p.start(program, args);
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
         p.waitForFinished();
@@ -40,6 +41,12 @@ inline CliRun runCli(const QStringList& args, const QMap<QString, QString>& env 
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
             QString::fromUtf8(p.readAllStandardOutput()),
             QString::fromUtf8(p.readAllStandardError())};
+}
+
+// clscope-cli ($CLSCOPE_CLI) with `args`.
+inline CliRun runCli(const QStringList& args, const QMap<QString, QString>& env = {},
+                     int timeoutMs = 120000) {
+    return runProgram(qEnvironmentVariable("CLSCOPE_CLI", "clscope-cli"), args, env, timeoutMs);
 }
 
 // A POSIX shell's words of a command line that shellQuote wrote (single quotes only).

@@ -63,20 +63,8 @@ const QTemporaryDir& guiConfig() {
 }
 
 test::CliRun runGui(const QStringList& args) {
-    const QTemporaryDir& config = guiConfig();
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("XDG_CONFIG_HOME", config.path());
-    p.setProcessEnvironment(env);
-    p.start(qEnvironmentVariable("CLSCOPE_GUI", "clscope"), args);
-    if (!p.waitForFinished(180000)) {
-        p.kill();
-        p.waitForFinished();
-        return {-1, {}, "timed out"};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
-            QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    return test::runProgram(qEnvironmentVariable("CLSCOPE_GUI", "clscope"), args,
+                            {{"XDG_CONFIG_HOME", guiConfig().path()}}, 180000);
 }
 
 // The export's command_line attribute run with clscope-cli, writing `out` instead of OUT.h5.

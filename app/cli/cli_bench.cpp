@@ -18,6 +18,13 @@
 
 namespace clscope::cli {
 
+std::string deviationCell(const Deviation& deviation, const char* passWord) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%.2e %s", deviation.maxDeviation,
+                  deviation.pass ? passWord : "FAIL");
+    return text;
+}
+
 namespace {
 
 struct BenchArgs {
@@ -30,11 +37,7 @@ struct BenchArgs {
 };
 
 std::string deviationText(const BenchRow& r) {
-    if (!r.checked) return "-";
-    char text[48];
-    std::snprintf(text, sizeof text, "%.2e %s", r.deviation.maxDeviation,
-                  r.deviation.pass ? "ok" : "FAIL");
-    return text;
+    return r.checked ? deviationCell(r.deviation, "ok") : "-";
 }
 
 void printTable(const std::vector<BenchRow>& rows) {

@@ -83,11 +83,7 @@ LabRow runRow(const LabJob& job, double timeout) {
 }
 
 std::string checkText(const LabRow& r) {
-    if (!r.ran()) return "-";
-    char text[48];
-    std::snprintf(text, sizeof text, "%.2e %s", r.deviation.maxDeviation,
-                  r.deviation.pass ? "pass" : "FAIL");
-    return text;
+    return r.ran() ? deviationCell(r.deviation, "pass") : "-";
 }
 
 void printTable(const std::vector<LabRow>& rows) {

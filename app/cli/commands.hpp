@@ -5,7 +5,14 @@
 #include <string>
 #include <vector>
 
+namespace clscope {
+struct Deviation;
+}
+
 namespace clscope::cli {
+
+// A table cell for a check against the reference: "1.23e-07 ok" (`passWord`) or "... FAIL".
+std::string deviationCell(const Deviation& deviation, const char* passWord);
 
 // Parse and run one clscope-cli command line; returns the exit code (DESIGN.md §4).
 int run(int argc, const char* const* argv);
