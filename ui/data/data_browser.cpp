@@ -66,21 +66,26 @@ void DataBrowser::refresh() {
     addChildren(root, "/", 0);
     tree_->expandAll();
     updateRoleColumn();
-    fitNameColumn();
 }
 
-void DataBrowser::fitNameColumn() {
-    int wanted = 0; // the widest name with its indentation and branch decoration
+void DataBrowser::measureNames() {
+    nameWidth_ = 0; // the widest name with its indentation and branch decoration
     for (QTreeWidgetItemIterator it(tree_); *it; ++it) {
         int depth = 0;
         for (QTreeWidgetItem* p = (*it)->parent(); p; p = p->parent())
             ++depth;
         const QFontMetrics metrics((*it)->font(NameColumn));
-        wanted = std::max(wanted, (depth + 1) * tree_->indentation() +
-                                      metrics.horizontalAdvance((*it)->text(NameColumn)) + 12);
+        nameWidth_ =
+            std::max(nameWidth_, (depth + 1) * tree_->indentation() +
+                                     metrics.horizontalAdvance((*it)->text(NameColumn)) + 12);
     }
+    fitNameColumn();
+}
+
+void DataBrowser::fitNameColumn() {
     tree_->setColumnWidth(
-        NameColumn, std::clamp(wanted, 40, std::max(40, tree_->viewport()->width() * 40 / 100)));
+        NameColumn,
+        std::clamp(nameWidth_, 40, std::max(40, tree_->viewport()->width() * 40 / 100)));
 }
 
 bool DataBrowser::eventFilter(QObject* watched, QEvent* event) {
@@ -129,6 +134,7 @@ void DataBrowser::updateRoleColumn() {
         font.setBold(!names.isEmpty());
         (*it)->setFont(NameColumn, font);
     }
+    measureNames(); // bold names are wider
 }
 
 bool DataBrowser::assignRole(DataRole role, const QString& path) {

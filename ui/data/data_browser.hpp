@@ -40,7 +40,10 @@ class DataBrowser : public QWidget {
     bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
-    // The name column as wide as its longest name, at most 40 % of the view.
+    // The widest name (measured when the tree or its roles change, not on every resize), then
+    // fitNameColumn.
+    void measureNames();
+    // The name column as wide as the widest name, at most 40 % of the view.
     void fitNameColumn();
     void addChildren(QTreeWidgetItem* parent, const std::string& group, int depth);
     void showContextMenu(const QPoint& pos);
@@ -48,6 +51,7 @@ class DataBrowser : public QWidget {
     DatasetRoles& roles_;
     QTreeWidget* tree_ = nullptr;
     QLabel* fileLabel_ = nullptr;
+    int nameWidth_ = 40; // measureNames()
 };
 
 } // namespace clscope::ui

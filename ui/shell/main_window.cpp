@@ -321,6 +321,10 @@ void MainWindow::saveSettings() const {
 void MainWindow::restoreSettings() {
     QSettings s;
     restoreGeometry(s.value("window/geometry").toByteArray());
+    // A size saved on a larger screen is not kept past this one's room (at 1280x800 a saved
+    // 1600x1000 window overran it).
+    if (screen() && QGuiApplication::platformName() != "offscreen")
+        resize(size().boundedTo(screen()->availableGeometry().size()));
     restoreState(s.value("window/state").toByteArray(), layoutVersion);
     recentFiles_ = s.value("files/recent").toStringList();
     buildRecentMenu();
