@@ -46,7 +46,8 @@ const ProgramRecipe& decodeRecipe() {
     return recipe;
 }
 
-std::size_t FrameDecoder::plan(std::span<const CompressedFrame> frames, std::size_t frameBytes) {
+std::size_t FrameDecoder::plan(std::span<const CompressedFrame> frames, std::size_t frameBytes,
+                               std::size_t outOffset) {
     entries_.clear(), firstBlock_.clear(), maxBlock_ = 0;
     std::vector<std::uint64_t> at; // each frame's first byte in bytes_
     std::uint64_t total = 0;
@@ -58,7 +59,7 @@ std::size_t FrameDecoder::plan(std::span<const CompressedFrame> frames, std::siz
         } catch (const InputError& e) {
             throw InputError("frame " + std::to_string(f) + ": " + e.what());
         }
-        const std::uint64_t dst = std::uint64_t(f) * frameBytes;
+        const std::uint64_t dst = outOffset + std::uint64_t(f) * frameBytes;
         firstBlock_.push_back(entries_.size() / 4);
         for (const stream::Block& b : plan.blocks) {
             entries_.insert(entries_.end(),
@@ -93,8 +94,9 @@ void FrameDecoder::reserve(cl::Buffer& buffer, std::size_t& capacity, std::size_
 }
 
 void FrameDecoder::decode(std::span<const CompressedFrame> frames, std::size_t frameBytes,
-                          const cl::Buffer& out, const TunableValues& values) {
-    const std::size_t byteCount = plan(frames, frameBytes);
+                          const cl::Buffer& out, const TunableValues& values,
+                          std::size_t outOffset) {
+    const std::size_t byteCount = plan(frames, frameBytes, outOffset);
     const std::size_t blocks = entries_.size() / 4;
     if (blocks == 0) return;
     const std::uint32_t local =
@@ -116,7 +118,8 @@ void FrameDecoder::decode(std::span<const CompressedFrame> frames, std::size_t f
     session_.upload(error_, zero, sizeof zero, "upload decode error");
     cl::Kernel k = session_.kernel(recipe, resolved, "decode_blocks");
     k.setArg(0, src_), k.setArg(1, cl_ulong(byteCount)), k.setArg(2, table_);
-    k.setArg(3, out), k.setArg(4, cl_ulong(frames.size() * frameBytes)), k.setArg(5, error_);
+    k.setArg(3, out), k.setArg(4, cl_ulong(outOffset + frames.size() * frameBytes)),
+        k.setArg(5, error_);
     const std::size_t wg = std::stoul(resolved.at("WG"));
     session_.launch(k, "decode", recipe.shape("decode_blocks", resolved, {blocks * wg}));
     cl_int flagged[2] = {0, 0};

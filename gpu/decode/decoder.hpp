@@ -41,14 +41,17 @@ class FrameDecoder {
     // `out` at least frames.size() * frameBytes bytes). InputError naming the frame for a
     // framing error (found on the host) and the frame and block for a corrupt block (found by
     // the kernel, which writes nothing outside that block's bytes); DeviceError for a block
-    // larger than the device's local memory. `values` overrides tunables (WG).
+    // larger than the device's local memory. `values` overrides tunables (WG). With
+    // `outOffset`, frame i goes to outOffset + i * frameBytes instead.
     void decode(std::span<const CompressedFrame> frames, std::size_t frameBytes,
-                const cl::Buffer& out, const TunableValues& values = {});
+                const cl::Buffer& out, const TunableValues& values = {},
+                std::size_t outOffset = 0);
 
   private:
     // Plans the batch's blocks into entries_/firstBlock_/maxBlock_ and copies its bytes into
     // bytes_; returns the bytes' length.
-    std::size_t plan(std::span<const CompressedFrame> frames, std::size_t frameBytes);
+    std::size_t plan(std::span<const CompressedFrame> frames, std::size_t frameBytes,
+                     std::size_t outOffset);
     std::string blockName(std::size_t block, std::size_t& frame) const;
     // `buffer` at least `bytes` long (a new one when it is shorter).
     void reserve(cl::Buffer& buffer, std::size_t& capacity, std::size_t bytes, const char* what);
