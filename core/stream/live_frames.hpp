@@ -90,7 +90,7 @@ class LiveFrames {
     mutable std::mutex mutex_;
     mutable std::deque<Array> held_; // decoded frames [heldFirst_, heldFirst_ + held_.size())
     mutable std::size_t heldFirst_ = 0, handedOut_ = 0;
-    mutable std::size_t taken_ = 0; // frames takeNext() handed out
+    mutable std::size_t taken_ = 0;    // frames takeNext() handed out
     mutable std::vector<Array> spare_; // arrays given back through recycle()
     mutable std::optional<std::size_t>
         ended_; // frames received in all, when the series ended early

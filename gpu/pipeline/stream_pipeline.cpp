@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <future>
 #include <thread>
 
 namespace clscope::pipeline {
@@ -159,12 +160,16 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
         BatchWriter writer(session, format);
         session.timings().addHostPhase("pipeline set-up (host wall: session, programs, buffers)",
                                        msSince(start));
+        // The next batch is taken while this one is decoded and processed.
+        auto take = [&live, batch] { return takeBatch(live, batch); };
+        std::future<std::vector<stream::ReceivedFrame>> next = std::async(std::launch::async, take);
         for (;;) {
             progress.checkCancel();
             auto t = Clock::now();
-            std::vector<stream::ReceivedFrame> frames = takeBatch(live, batch);
+            std::vector<stream::ReceivedFrame> frames = next.get();
             waitMs += msSince(t);
             if (frames.empty()) break;
+            next = std::async(std::launch::async, take);
             const std::size_t n = frames.size();
             t = Clock::now();
             writer.write(frames, stage.frameBuffer());
@@ -185,7 +190,9 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
         rethrowDeviceError(e, "stream pipeline", request.device);
     }
     auto& timings = session.timings();
-    timings.addHostPhase("pipeline waiting for frames (host wall: receive, parse)", waitMs);
+    timings.addHostPhase("pipeline waiting for frames (host wall: receive, parse; the next batch "
+                         "is taken meanwhile)",
+                         waitMs);
     timings.addHostPhase("pipeline frames onto the device (host wall: upload, decode)", writeMs);
     timings.addHostPhase("pipeline stage (host wall: kernels, results back)", processMs);
     const auto finishing = Clock::now();
