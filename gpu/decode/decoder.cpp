@@ -2,10 +2,12 @@
 
 #include "core/errors.hpp"
 #include "core/stream/block_plan.hpp"
+#include "gpu/cl_device.hpp"
 #include "gpu/session.hpp"
 #include "gpu/staging.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <vector>
 
@@ -72,10 +74,26 @@ std::size_t FrameDecoder::plan(std::span<const CompressedFrame> frames, std::siz
         total += frame.bytes.size();
     }
     firstBlock_.push_back(entries_.size() / 4);
-    if (bytes_.size() < total) bytes_.resize(total); // kept: no page faults after the first
+    std::byte* host = hostBytes(std::size_t(total));
     for (std::size_t f = 0; f < frames.size(); ++f)
-        parallelCopy(bytes_.data() + at[f], frames[f].bytes.data(), frames[f].bytes.size());
+        parallelCopy(host + at[f], frames[f].bytes.data(), frames[f].bytes.size());
     return std::size_t(total);
+}
+
+std::byte* FrameDecoder::hostBytes(std::size_t bytes) {
+    if (pinned_ && pinned_->bytes >= bytes) return static_cast<std::byte*>(pinned_->host);
+    if (bytes_.empty() && bytes <= session_.info().maxAllocBytes) {
+        pinned_.reset(); // kept: pinning costs ms, a larger block is taken in steps of 2x
+        try {
+            pinned_ = session_.device().pinned(std::bit_ceil(std::max<std::size_t>(bytes, 1 << 20)),
+                                               session_.queue());
+            return static_cast<std::byte*>(pinned_->host);
+        } catch (const std::exception&) { // pinning failed: the heap from now on
+            pinned_.reset();
+        }
+    }
+    if (bytes_.size() < bytes) bytes_.resize(bytes); // kept: no page faults after the first
+    return bytes_.data();
 }
 
 // "frame F, block B of N": block `block` of the batch, and that frame.
@@ -112,7 +130,7 @@ void FrameDecoder::decode(std::span<const CompressedFrame> frames, std::size_t f
     reserve(src_, srcCapacity_, byteCount, "compressed");
     reserve(table_, tableCapacity_, entries_.size() * sizeof(cl_ulong), "blocks");
     if (!error_()) error_ = session_.allocate(2 * sizeof(cl_int), "decode error");
-    if (byteCount > 0) session_.upload(src_, bytes_.data(), byteCount, "upload compressed");
+    if (byteCount > 0) session_.upload(src_, hostBytes(byteCount), byteCount, "upload compressed");
     session_.upload(table_, entries_.data(), entries_.size() * sizeof(cl_ulong), "upload blocks");
     const cl_int zero[2] = {0, 0};
     session_.upload(error_, zero, sizeof zero, "upload decode error");
