@@ -9,6 +9,7 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QThread>
 
 using namespace clscope;
@@ -157,6 +158,19 @@ class TestStreamPipeline : public QObject {
                               "end message): the output holds those 7"),
                  qPrintable(log));
         QVERIFY2(log.contains("7 frames in 3 batches"), qPrintable(log));
+    }
+
+    // A corrupt bslz4 image, found by the device's decoder: exit 3 naming the image, no output.
+    void corruptImageNamed() {
+        Publisher pub({spotsFile, "--compression", "bslz4", "--malformed", "truncated-bslz4"});
+        const QString out = dir.filePath("corrupt.h5");
+        const auto r = runCli({"spots", QString::fromStdString(pub.endpoint), "--device", "ocl:0",
+                               "--timeout", "20", "-o", out});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains(QString::fromStdString(pub.endpoint) + ": image 1: bslz4 data "
+                                                                       "truncated"),
+                 qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
     }
 
     // 400 frames of 1024x1024 uint16 peak within a fixed margin of the first 100's (the passes

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <future>
@@ -142,6 +143,16 @@ std::vector<stream::ReceivedFrame> takeBatch(const stream::LiveFrames& live, std
     return frames;
 }
 
+// "stream tcp://…: image I: WHY" for the decoder's "frame K...: WHY" about frame K of a batch
+// whose first frame is image `first`.
+std::string imageError(const stream::LiveFrames& live, std::size_t first, const std::string& what) {
+    std::size_t k = 0;
+    int used = 0;
+    if (std::sscanf(what.c_str(), "frame %zu%n", &k, &used) != 1) return what;
+    return "stream " + live.endpoint() + ": image " + std::to_string(first + k) +
+           what.substr(std::size_t(used));
+}
+
 } // namespace
 
 StreamRun runStream(const RunRequest& request, const InputSources& sources, FrameStage& stage,
@@ -172,7 +183,11 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
             next = std::async(std::launch::async, take);
             const std::size_t n = frames.size();
             t = Clock::now();
-            writer.write(frames, stage.frameBuffer());
+            try {
+                writer.write(frames, stage.frameBuffer());
+            } catch (const InputError& e) { // "frame K of the batch: ...": that image named
+                throw InputError(imageError(live, done, e.what()));
+            }
             writer.batchDone();
             frames.clear();
             writeMs += msSince(t);
