@@ -169,11 +169,6 @@ std::vector<ReceivedFrame> LiveFrames::takeNext(std::size_t maxCount) const {
     return out;
 }
 
-std::size_t LiveFrames::handedOut() const {
-    std::lock_guard lock(mutex_);
-    return handedOut_;
-}
-
 std::string LiveFrames::endText() const {
     const bool announced = source_.start().numberOfImages == count_;
     return std::to_string(*ended_) + " of " + std::to_string(count_) + " frames received (" +

@@ -61,9 +61,6 @@ class LiveFrames {
     // most maxCount; empty at its end (one that ended early: report() says how many of how
     // many came).
     std::vector<ReceivedFrame> takeNext(std::size_t maxCount) const;
-    // Frames handed out so far (read() and takeNext()).
-    std::size_t handedOut() const;
-    bool keepsCompressed() const { return options_.keepCompressed; }
 
     const StartMessage& start() const { return source_.start(); }
     // "no pixel mask in the start message (header_detail basic): none used": what the start

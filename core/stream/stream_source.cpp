@@ -259,10 +259,6 @@ std::vector<ReceivedFrame> FrameSource::takeReceived(std::size_t maxCount) {
     return frames;
 }
 
-bool FrameSource::keepsCompressed() const {
-    return state_->options.keepCompressed;
-}
-
 std::vector<Array> FrameSource::takeFrames(std::size_t maxCount) {
     std::vector<ReceivedFrame> got = takeReceived(maxCount);
     std::vector<Array> frames;

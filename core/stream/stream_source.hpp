@@ -70,7 +70,6 @@ class FrameSource {
     void recycle(Array&& frame); // a frame of takeFrames(), its memory decoded into again
     // As takeFrames(), the images as received: compressed ones left so (keepCompressed).
     std::vector<ReceivedFrame> takeReceived(std::size_t maxCount);
-    bool keepsCompressed() const;
     std::uint64_t framesRead() const; // frames handed out by read() and append()
     bool timedOut() const; // the series ended by timeoutSeconds of silence, not its end message
     std::uint64_t framesReceived() const; // images received so far
