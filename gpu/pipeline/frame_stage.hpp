@@ -25,6 +25,8 @@ struct FrameFormat {
 class FrameStage {
   public:
     virtual ~FrameStage() = default;
+    // Whether the stage runs frames of this format (else the run goes the way it went without).
+    virtual bool accepts(const FrameFormat&) const { return true; }
     // Frames per batch at most on this device for frames of this format (its buffers).
     virtual std::size_t batchFrames(const DeviceInfo& device, const FrameFormat& format) const = 0;
     // Made once per run: programs, buffers, what the run's other inputs give (`sources`: a

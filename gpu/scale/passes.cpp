@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
 #include "core/limits.hpp"
+#include "core/stream/live_frames.hpp"
 #include "gpu/pipeline/stream_pipeline.hpp"
 #include "gpu/staging.hpp"
 
@@ -58,7 +59,9 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
                             std::uint64_t budget, const Progress& progress) {
     BudgetedRun out;
     if (sources.live)
-        if (const auto stage = algorithm.streamStage(request, devices)) {
+        if (const auto stage = algorithm.streamStage(request, devices);
+            stage && stage->accepts(
+                         {sources.live->height(), sources.live->width(), sources.live->dtype()})) {
             pipeline::StreamRun run = pipeline::runStream(request, sources, *stage, progress);
             out.result = std::move(run.result), out.note = std::move(run.note);
             return out;

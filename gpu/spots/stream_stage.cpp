@@ -49,6 +49,11 @@ SpotsStreamStage::~SpotsStreamStage() {
     if (grouping_.valid()) grouping_.wait(); // it reads pixels_
 }
 
+bool SpotsStreamStage::accepts(const pipeline::FrameFormat& format) const {
+    return variant_ != "extended" ||
+           int(format.height + format.width + 1) >= erosionDistance(params_);
+}
+
 std::size_t SpotsStreamStage::batchFrames(const DeviceInfo& device,
                                           const pipeline::FrameFormat& format) const {
     const std::size_t plane = format.height * format.width, element = dtypeSize(format.dtype);

@@ -19,6 +19,8 @@ class SpotsStreamStage : public pipeline::FrameStage {
   public:
     SpotsStreamStage(RunRequest request, Params params, std::string variant);
     ~SpotsStreamStage() override;
+    // Not frames smaller than dispersion_extended's erosion distance (the host computes those).
+    bool accepts(const pipeline::FrameFormat& format) const override;
     std::size_t batchFrames(const DeviceInfo& device,
                             const pipeline::FrameFormat& format) const override;
     void open(ClSession& session, const InputSources& sources, const pipeline::FrameFormat& format,
