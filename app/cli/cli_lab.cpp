@@ -1,7 +1,7 @@
 // clscope-cli lab ALGO --from VARIANT --print-source [--program NAME]
 // clscope-cli lab ALGO --from VARIANT [--program NAME] [--source FILE.cl] [--set NAME=VALUE]...
 //     [--sweep NAME=V1,V2,...] [IN.h5 | --size seed|large] [--device D] [--repeat N]
-//     [--kernel-timeout S] [--json OUT] [--save NAME]
+//     [--kernel-timeout S] [--cold-cache] [--json OUT] [--binary DIR] [--save NAME]
 // The kernel lab (DESIGN.md §4): a fork of a variant's program, built, run by the variant's
 // host code, checked against the reference and timed beside the variant it came from. Each
 // row runs in a worker process (`lab-worker JOB`, hidden) that the lab kills when it stays
@@ -14,6 +14,7 @@
 #include "gpu/lab/lab_plan.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -27,7 +28,7 @@ namespace {
 
 struct LabArgs {
     LabOptions options;
-    std::string json;
+    std::string json, binary;
     bool printSource = false;
 };
 
@@ -108,6 +109,39 @@ void printTable(const std::vector<LabRow>& rows) {
     }
 }
 
+// Each program's kernels with the OpenCL API's figures, its compiled output, then any build log
+// that is not blank (NVIDIA's verbose one: registers and spills).
+void printPrograms(const std::vector<LabRow>& rows) {
+    std::printf("\nkernels (OpenCL): work-group size limit, preferred multiple, local and private "
+                "memory\n%-24s %-18s %-24s %8s %8s %9s %9s  %s\n",
+                "row", "program", "kernel", "wg limit", "multiple", "local B", "private B",
+                "compiled output");
+    for (const LabRow& r : rows)
+        for (const ProgramFigures& p : r.programs)
+            for (const KernelFigures& k : p.kernels)
+                std::printf(
+                    "%-24.24s %-18.18s %-24.24s %8llu %8llu %9llu %9llu  %s %llu B%s\n",
+                    r.job.label.c_str(), p.program.c_str(), k.name.c_str(),
+                    (unsigned long long)k.workGroupSize, (unsigned long long)k.preferredMultiple,
+                    (unsigned long long)k.localMemBytes, (unsigned long long)k.privateMemBytes,
+                    p.binaryText ? "text" : "binary", (unsigned long long)p.binaryBytes,
+                    p.binaryFile.empty() ? "" : (", " + p.binaryFile).c_str());
+    for (const LabRow& r : rows)
+        for (const ProgramFigures& p : r.programs)
+            if (p.buildLog.find_first_not_of(" \t\r\n") != std::string::npos)
+                std::printf("\nbuild log of %s (%s, %s):\n%s\n", r.job.label.c_str(),
+                            p.program.c_str(), p.options.c_str(), p.buildLog.c_str());
+}
+
+// A row's prefix for its compiled outputs in --binary DIR: DIR/N-LABEL- (N its place).
+std::string binaryPrefix(const std::string& dir, std::size_t index, const std::string& label) {
+    std::string name = label;
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_')
+            c = '_';
+    return (std::filesystem::path(dir) / (std::to_string(index) + "-" + name + "-")).string();
+}
+
 // Build failures with the log at the lines of the user's file; other failures as one line.
 void reportFailures(const LabPlan& plan, const std::vector<LabRow>& rows) {
     for (const LabRow& r : rows) {
@@ -153,8 +187,10 @@ nlohmann::json rowJson(const LabPlan& plan, const LabRow& r, const std::string& 
                                                    {"pass", d.pass}}
                                   : nlohmann::json(nullptr)},
             {"labels_median_ms", r.labelsMedianMs},
-            {"tunables", plan.tunablesOf(r.job)},
-            {"source_sha256", r.job.sourceSha256}};
+            {"tunables", builtTunables(plan.tunablesOf(r.job), r.programs)},
+            {"source_sha256", r.job.sourceSha256},
+            {"programs", programsJson(r.programs)},
+            {"cold_cache_bytes", r.coldCacheBytes}};
 }
 
 void writeJson(const LabPlan& plan, const std::vector<LabRow>& rows, const LabArgs& a) {
@@ -194,10 +230,21 @@ void runLab(const LabArgs& a) {
         std::fputs(plan.printSource().c_str(), stdout);
         return;
     }
+    if (!a.binary.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(a.binary, ec);
+        if (ec) throw InputError("lab: cannot make the folder " + a.binary + ": " + ec.message());
+    }
     std::vector<LabRow> rows;
-    for (const LabJob& job : plan.jobs())
+    for (LabJob job : plan.jobs()) {
+        if (!a.binary.empty()) job.binaryPrefix = binaryPrefix(a.binary, rows.size(), job.label);
         rows.push_back(runRow(job, a.options.kernelTimeout));
+    }
     printTable(rows);
+    if (a.options.coldCache && !rows.empty() && rows.front().coldCacheBytes > 0)
+        std::printf("cold cache: %llu bytes written on the device before each timed run\n",
+                    (unsigned long long)rows.front().coldCacheBytes);
+    printPrograms(rows);
     reportFailures(plan, rows);
     if (!a.json.empty()) writeJson(plan, rows, a);
     if (!a.options.save.empty()) save(plan, rows, a.options.save);
@@ -232,7 +279,12 @@ void addLabCommand(CLI::App& app, Action& action) {
     sub->add_option("--repeat", o.repeat, "Timed runs after one warm-up (default 5)");
     sub->add_option("--kernel-timeout", o.kernelTimeout,
                     "Seconds a run may take before it is stopped (default 30)");
+    sub->add_flag("--cold-cache", o.coldCache,
+                  "Write a scratch buffer of the device's cache size before each timed run");
     sub->add_option("--json", a->json, "Write the rows as JSON");
+    sub->add_option("--binary", a->binary,
+                    "Write each row's compiled programs (CL_PROGRAM_BINARIES: PTX on NVIDIA) to "
+                    "this folder, as N-ROW-PROGRAM.ptx|.txt|.bin");
     sub->add_option("--save", o.save,
                     "Save the fork (its fastest passing row) as the user variant user:NAME");
     sub->callback([&action, a] { action = [a] { runLab(*a); }; });

@@ -145,7 +145,7 @@ std::vector<LabJob> LabPlan::jobs() const {
     LabJob base;
     base.algorithm = algorithm_.id(), base.variant = options_.from;
     base.label = options_.from, base.device = options_.device, base.input = options_.input;
-    base.size = options_.size, base.repeat = options_.repeat;
+    base.size = options_.size, base.repeat = options_.repeat, base.coldCache = options_.coldCache;
     std::vector<LabJob> jobs{base};
     LabJob fork = base;
     fork.variant = base_, fork.label = "fork";

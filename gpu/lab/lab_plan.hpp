@@ -20,6 +20,7 @@ struct LabOptions {
     std::string sweep;             // NAME=V1,V2,...
     int repeat = 5;
     double kernelTimeout = 30; // seconds
+    bool coldCache = false;    // write the device's cache over before each timed run
 };
 
 class LabPlan {
