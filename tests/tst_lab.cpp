@@ -189,6 +189,29 @@ class TestLab : public QObject {
         }
         QVERIFY2(local[1] > 0 && local[1] < local[2],
                  qPrintable(QString("%1 %2").arg(local[1]).arg(local[2])));
+        for (const auto& row : rows)
+            QVERIFY(!row.toObject()["cached"].toBool()); // a new cache
+    }
+    void sweepRunAgainMeasuresOnlyNewValues() {                                // the sweep cache
+        const QJsonObject measured = rowsOf(file("sweep.json"))[2].toObject(); // RBF_WG=64
+        const auto run = lab({"--sweep", "RBF_WG=64,16", "--json", file("again.json")});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        QVERIFY2(run.out.contains("from the sweep cache (measured before, not again; --no-cache "
+                                  "measures them): fork RBF_WG=64\n"),
+                 qPrintable(run.out));
+        const QJsonArray rows = rowsOf(file("again.json"));
+        QCOMPARE(rows.size(), 3);
+        QVERIFY(!rows[0].toObject()["cached"].toBool()); // the base: measured beside them
+        const QJsonObject cached = rows[1].toObject();
+        QVERIFY(cached["cached"].toBool() && !rows[2].toObject()["cached"].toBool());
+        for (const char* key : {"min_ms", "median_ms", "p20_ms", "p80_ms"})
+            QCOMPARE(cached[key].toDouble(), measured[key].toDouble());
+        QCOMPARE(cached["programs"], measured["programs"]);
+        const auto fresh =
+            lab({"--sweep", "RBF_WG=64,16", "--no-cache", "--json", file("no.json")});
+        QVERIFY2(fresh.code == 0 && !fresh.out.contains("sweep cache"), qPrintable(fresh.out));
+        for (const auto& row : rowsOf(file("no.json")))
+            QVERIFY(!row.toObject()["cached"].toBool());
     }
     void badSetsAreUsageErrors() {
         QCOMPARE(lab({"--set", "NOPE=1"}).code, 2);

@@ -25,6 +25,7 @@
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTextLayout>
@@ -140,6 +141,16 @@ class TestUiLab : public QObject {
         else
             QVERIFY2(compiled->shownText().startsWith("Not text"),
                      qPrintable(compiled->shownText()));
+        // With CLSCOPE_TEST_SHOTS=DIR: the window with each of these tabs in front.
+        if (const QString shots = qEnvironmentVariable("CLSCOPE_TEST_SHOTS"); !shots.isEmpty()) {
+            auto* tabs = lab->findChild<QTabWidget*>("LabTabs");
+            QVERIFY(tabs);
+            for (int t : {1, 2}) {
+                tabs->setCurrentIndex(t);
+                QVERIFY(lab->grab().save(shots + QString("/lab_tab%1.png").arg(t)));
+            }
+            tabs->setCurrentIndex(0);
+        }
     }
     void wrongKernelFailsWithItsDeviation() {
         QVERIFY(run(QString(printed).replace(kernelLine,
@@ -222,6 +233,19 @@ class TestUiLab : public QObject {
         QVERIFY(kernels->cell(1, "local B").toLongLong() <
                 kernels->cell(2, "local B").toLongLong());
         QCOMPARE(lab->compiledOutput()->choices(), 3);
+        // The same sweep again: its values come from the sweep cache, the base is measured.
+        const QString median = cell(1, "median ms");
+        lab->setSweep("RBF_WG=32,64");
+        lab->setColdCache(true); // as measured: a warm-cache row is another row
+        QVERIFY(run(printed));
+        lab->setSweep("");
+        lab->setColdCache(false);
+        for (int r = 1; r < 3; ++r)
+            QVERIFY2(cell(r, "note").startsWith("from the sweep cache"),
+                     qPrintable(cell(r, "note")));
+        QVERIFY(!cell(0, "note").contains("cache"));
+        QCOMPARE(cell(1, "median ms"), median);
+        QCOMPARE(lab->kernelsTable()->rowCount(), 3);
         const int best = lab->outcome().bestForkRow();
         QVERIFY(best == 1 || best == 2);
         QString error;
@@ -247,7 +271,7 @@ class TestUiLab : public QObject {
         const LabHistory history; // read back from the file
         QCOMPARE(QString::fromStdString(history.file().string()),
                  dir.filePath("variants/lab_history.json"));
-        QCOMPARE(int(history.entries().size()), 2 + 2 + 2 + 2 + 3);
+        QCOMPARE(int(history.entries().size()), 2 + 2 + 2 + 2 + 3 + 3);
         const nlohmann::json& last = history.entries().back();
         QCOMPARE(QString::fromStdString(last.value("result", "")), QString("pass"));
         QCOMPARE(QString::fromStdString(last.value("source_sha256", "")).size(), 64);
@@ -256,12 +280,12 @@ class TestUiLab : public QObject {
                  QString("timeout"));
         history.exportCsv(dir.filePath("h.csv").toStdString());
         const QStringList csv = readText(dir.filePath("h.csv")).trimmed().split('\n');
-        QCOMPARE(csv.size(), 1 + 11);
+        QCOMPARE(csv.size(), 1 + 14);
         QVERIFY(csv[0].startsWith("date,algorithm,from,label"));
         QVERIFY(csv[6].contains(",build,") && csv.last().contains("RBF_WG=64"));
         history.exportJson(dir.filePath("h.json").toStdString());
         QCOMPARE(nlohmann::json::parse(readText(dir.filePath("h.json")).toStdString()).size(),
-                 std::size_t(11));
+                 std::size_t(14));
     }
     void viewMenuOpensTheLabWithCtrlL() {
         test::useTemporarySettings(dir);

@@ -1,7 +1,8 @@
 // clscope-cli lab ALGO --from VARIANT --print-source [--program NAME]
 // clscope-cli lab ALGO --from VARIANT [--program NAME] [--source FILE.cl] [--set NAME=VALUE]...
 //     [--sweep NAME=V1,V2,...] [IN.h5 | --size seed|large] [--device D] [--repeat N]
-//     [--kernel-timeout S] [--cold-cache] [--json OUT] [--binary DIR] [--save NAME]
+//     [--kernel-timeout S] [--cold-cache] [--no-cache] [--json OUT] [--binary DIR]
+//     [--save NAME]
 // The kernel lab (DESIGN.md §4): a fork of a variant's program, built, run by the variant's
 // host code, checked against the reference and timed beside the variant it came from. Each
 // row runs in a worker process (`lab-worker JOB`, hidden) that the lab kills when it stays
@@ -10,8 +11,10 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
+#include "gpu/devices.hpp"
 #include "gpu/lab/contained.hpp"
 #include "gpu/lab/lab_plan.hpp"
+#include "gpu/lab/sweep_cache.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -20,6 +23,7 @@
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 namespace clscope::cli {
@@ -81,6 +85,35 @@ LabRow runRow(const LabJob& job, double timeout) {
                                 std::to_string(run.exitCode) + ", " + phase + ")";
     }
     return row;
+}
+
+// A sweep row from the sweep cache when it was measured before, else run and kept there.
+LabRow cachedRow(const LabJob& job, double timeout) {
+    std::optional<DeviceInfo> device;
+    try {
+        device = resolveDevices(job.device).front();
+    } catch (const std::exception&) { // the worker says why
+        return runRow(job, timeout);
+    }
+    const SweepCache cache(SweepCache::defaultFolder());
+    const std::string key = SweepCache::keyOf(job, *device);
+    if (auto row = cache.find(key, job)) {
+        row->cached = true;
+        return *row;
+    }
+    LabRow row = runRow(job, timeout);
+    cache.store(key, row);
+    return row;
+}
+
+void printCached(const std::vector<LabRow>& rows) {
+    std::string names;
+    for (const LabRow& r : rows)
+        if (r.cached) names += (names.empty() ? "" : ", ") + r.job.label;
+    if (!names.empty())
+        std::printf("from the sweep cache (measured before, not again; --no-cache measures "
+                    "them): %s\n",
+                    names.c_str());
 }
 
 std::string checkText(const LabRow& r) {
@@ -190,7 +223,8 @@ nlohmann::json rowJson(const LabPlan& plan, const LabRow& r, const std::string& 
             {"tunables", builtTunables(plan.tunablesOf(r.job), r.programs)},
             {"source_sha256", r.job.sourceSha256},
             {"programs", programsJson(r.programs)},
-            {"cold_cache_bytes", r.coldCacheBytes}};
+            {"cold_cache_bytes", r.coldCacheBytes},
+            {"cached", r.cached}};
 }
 
 void writeJson(const LabPlan& plan, const std::vector<LabRow>& rows, const LabArgs& a) {
@@ -238,9 +272,12 @@ void runLab(const LabArgs& a) {
     std::vector<LabRow> rows;
     for (LabJob job : plan.jobs()) {
         if (!a.binary.empty()) job.binaryPrefix = binaryPrefix(a.binary, rows.size(), job.label);
-        rows.push_back(runRow(job, a.options.kernelTimeout));
+        const bool sweepRow = !rows.empty() && !a.options.sweep.empty() && !a.options.noCache;
+        rows.push_back(sweepRow ? cachedRow(job, a.options.kernelTimeout)
+                                : runRow(job, a.options.kernelTimeout));
     }
     printTable(rows);
+    printCached(rows);
     if (a.options.coldCache && !rows.empty() && rows.front().coldCacheBytes > 0)
         std::printf("cold cache: %llu bytes written on the device before each timed run\n",
                     (unsigned long long)rows.front().coldCacheBytes);
@@ -281,6 +318,9 @@ void addLabCommand(CLI::App& app, Action& action) {
                     "Seconds a run may take before it is stopped (default 30)");
     sub->add_flag("--cold-cache", o.coldCache,
                   "Write a scratch buffer of the device's cache size before each timed run");
+    sub->add_flag("--no-cache", o.noCache,
+                  "Measure every sweep value again (default: values measured before on this "
+                  "device with this program come from the sweep cache)");
     sub->add_option("--json", a->json, "Write the rows as JSON");
     sub->add_option("--binary", a->binary,
                     "Write each row's compiled programs (CL_PROGRAM_BINARIES: PTX on NVIDIA) to "

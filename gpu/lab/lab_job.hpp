@@ -36,6 +36,7 @@ struct LabRow {
     std::map<std::string, double> labelsMedianMs;
     std::vector<ProgramFigures> programs; // what the run built, with its kernels' figures
     std::uint64_t coldCacheBytes = 0;     // written before each timed run (0: warm cache)
+    bool cached = false;                  // from the sweep cache, not measured by this run
     bool ran() const { return failure.empty(); }
     // clscope-cli's exit code of the row: 0 passed, 1 check failed, 2, 3 or 4 (DESIGN.md §4).
     int exitCode() const;

@@ -21,6 +21,7 @@ struct LabOptions {
     int repeat = 5;
     double kernelTimeout = 30; // seconds
     bool coldCache = false;    // write the device's cache over before each timed run
+    bool noCache = false;      // measure every sweep row again (else: the sweep cache's rows)
 };
 
 class LabPlan {

@@ -80,6 +80,7 @@ QStringList LabRun::arguments() const {
         a << "--set" << q(set);
     if (!o.sweep.empty()) a << "--sweep" << q(o.sweep);
     if (o.coldCache) a << "--cold-cache";
+    if (o.noCache) a << "--no-cache";
     a << "--repeat" << QString::number(o.repeat) << "--kernel-timeout"
       << QString::number(o.kernelTimeout) << "--json" << dir_.filePath("rows.json") << "--binary"
       << dir_.filePath("binary");
