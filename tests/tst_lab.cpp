@@ -213,6 +213,44 @@ class TestLab : public QObject {
         for (const auto& row : rowsOf(file("no.json")))
             QVERIFY(!row.toObject()["cached"].toBool());
     }
+    void labDiffSaysWhatChanged() { // two rows: of a sweep, and a fork beside its base
+        const auto sweep =
+            runCli({"lab-diff", file("sweep.json") + ":1", file("sweep.json") + ":2"}, env);
+        QVERIFY2(sweep.code == 0, qPrintable(sweep.out + sweep.err));
+        for (const char* expected : {"tunables:\n  RBF_WG: 32 -> 64\n", "source: the same",
+                                     "options: ", "local_mem_bytes: ", "compiled output: "})
+            QVERIFY2(sweep.out.contains(expected),
+                     qPrintable(expected + QString("\n") + sweep.out));
+        const QJsonArray rows = rowsOf(file("sweep.json"));
+        const auto localOf = [&](int row) {
+            return rows[row]
+                .toObject()["programs"]
+                .toArray()[0]
+                .toObject()["kernels"]
+                .toArray()[0]
+                .toObject()["local_mem_bytes"]
+                .toInteger();
+        };
+        QVERIFY(sweep.out.contains(
+            QString("local_mem_bytes: %1 -> %2\n").arg(localOf(1)).arg(localOf(2))));
+        const auto fork =
+            runCli({"lab-diff", file("wrong.json") + ":0", file("wrong.json") + ":-1"}, env);
+        QVERIFY2(fork.code == 0, qPrintable(fork.out + fork.err));
+        QVERIFY2(fork.out.contains("source: differ\n") &&
+                     fork.out.contains(
+                         QRegularExpression("\n  -[^\n]*rbf_store\\(out, first \\+ u \\* RBF_WG, "
+                                            "sum\\[u\\]\\);\n  \\+[^\n]*rbf_store\\(out, "
+                                            "first \\+ u \\* RBF_WG, sum\\[u\\] \\+ 1\\);\n")) &&
+                     fork.out.contains("check: pass") && fork.out.contains("-> fail"),
+                 qPrintable(fork.out));
+        QCOMPARE(
+            runCli({"lab-diff", file("sweep.json") + ":3", file("sweep.json") + ":0"}, env).code,
+            2);
+        QCOMPARE(runCli({"lab-diff", file("sweep.json"), file("sweep.json") + ":0"}, env).code, 2);
+        QCOMPARE(
+            runCli({"lab-diff", file("absent.json") + ":0", file("sweep.json") + ":0"}, env).code,
+            3);
+    }
     void badSetsAreUsageErrors() {
         QCOMPARE(lab({"--set", "NOPE=1"}).code, 2);
         QCOMPARE(lab({"--set", "RBF_WG=0"}).code, 2);

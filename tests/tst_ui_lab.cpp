@@ -29,6 +29,7 @@
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTextLayout>
+#include <QTreeWidget>
 #include <QtTest>
 #include <memory>
 
@@ -286,6 +287,18 @@ class TestUiLab : public QObject {
         history.exportJson(dir.filePath("h.json").toStdString());
         QCOMPARE(nlohmann::json::parse(readText(dir.filePath("h.json")).toStdString()).size(),
                  std::size_t(14));
+    }
+    void historyDiffsTwoSelectedEntries() {
+        QTreeWidget* list = lab->historyView()->list();
+        QVERIFY(lab->historyView()->diffSelected().isEmpty()); // nothing selected
+        list->clearSelection();
+        list->topLevelItem(0)->setSelected(true); // newest first: the last sweep's 64 and 32
+        list->topLevelItem(1)->setSelected(true);
+        const QString diff = lab->historyView()->diffSelected();
+        QVERIFY2(diff.contains("tunables:\n  RBF_WG: 32 -> 64\n") &&
+                     diff.contains("source: the same") && diff.contains("local_mem_bytes: ") &&
+                     diff.contains("compiled output: "),
+                 qPrintable(diff));
     }
     void viewMenuOpensTheLabWithCtrlL() {
         test::useTemporarySettings(dir);

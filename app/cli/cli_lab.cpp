@@ -14,6 +14,7 @@
 #include "gpu/devices.hpp"
 #include "gpu/lab/contained.hpp"
 #include "gpu/lab/lab_plan.hpp"
+#include "gpu/lab/lab_store.hpp"
 #include "gpu/lab/sweep_cache.hpp"
 
 #include <algorithm>
@@ -275,6 +276,7 @@ void runLab(const LabArgs& a) {
         const bool sweepRow = !rows.empty() && !a.options.sweep.empty() && !a.options.noCache;
         rows.push_back(sweepRow ? cachedRow(job, a.options.kernelTimeout)
                                 : runRow(job, a.options.kernelTimeout));
+        keepInLabStore(job.sourceSha256, ".cl", plan.sourceOf(job)); // for lab-diff
     }
     printTable(rows);
     printCached(rows);
@@ -329,6 +331,7 @@ void addLabCommand(CLI::App& app, Action& action) {
                     "Save the fork (its fastest passing row) as the user variant user:NAME");
     sub->callback([&action, a] { action = [a] { runLab(*a); }; });
     addLabWorkerCommand(app, action);
+    addLabDiffCommand(app, action);
 }
 
 } // namespace clscope::cli

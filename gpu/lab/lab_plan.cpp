@@ -157,13 +157,16 @@ std::vector<LabJob> LabPlan::jobs() const {
     if (sweepValues_.empty()) jobs.push_back(forked({}, "fork"));
     for (const std::string& value : sweepValues_)
         jobs.push_back(forked({{sweepName_, value}}, "fork " + sweepName_ + "=" + value));
-    for (LabJob& job : jobs) {
-        std::string text;
-        for (const ProgramRecipe& r : chosen())
-            text += overridesOf(job).apply(r).source();
-        job.sourceSha256 = sha256Hex(text);
-    }
+    for (LabJob& job : jobs)
+        job.sourceSha256 = sha256Hex(sourceOf(job));
     return jobs;
+}
+
+std::string LabPlan::sourceOf(const LabJob& job) const {
+    std::string text;
+    for (const ProgramRecipe& r : chosen())
+        text += overridesOf(job).apply(r).source();
+    return text;
 }
 
 const ProgramOverrides& LabPlan::overridesOf(const LabJob& job) const {

@@ -34,6 +34,8 @@ class LabPlan {
     std::string printSource() const;
     // The rows: the variant forked from, then the fork once or per sweep value.
     std::vector<LabJob> jobs() const;
+    // The text of the job's programs (the picked one, or all joined): what source_sha256 hashes.
+    std::string sourceOf(const LabJob& job) const;
     // Every tunable's value in the job's programs (defaults resolved).
     TunableValues tunablesOf(const LabJob& job) const;
     // The files the job's programs were made of, for the build log's lines.

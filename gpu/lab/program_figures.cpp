@@ -2,6 +2,8 @@
 
 #include "core/atomic_file.hpp"
 #include "gpu/cl_device.hpp"
+#include "gpu/lab/lab_store.hpp"
+#include "gpu/lab/sha256.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -44,13 +46,22 @@ std::string textWithoutTrailingNuls(std::string bytes) {
     return bytes;
 }
 
-// The compiled output written to PREFIX<name>.<ext>, text without its trailing NULs.
-void writeBinary(ProgramFigures& f, const std::string& bytes, const DeviceInfo& device,
-                 const std::string& prefix, const std::string& name) {
+std::string extensionOf(const ProgramFigures& f, const DeviceInfo& device) {
     const bool nvidia = device.platform.find("NVIDIA") != std::string::npos;
-    const std::string ext = !f.binaryText ? ".bin" : nvidia ? ".ptx" : ".txt";
+    return !f.binaryText ? ".bin" : nvidia ? ".ptx" : ".txt";
+}
+
+// The compiled output (text without its trailing NULs) kept in the lab store and, with a
+// prefix, written to PREFIX<name>.<ext>.
+void keepBinary(ProgramFigures& f, const std::string& bytes, const DeviceInfo& device,
+                const std::string& prefix, const std::string& name) {
+    const std::string kept = f.binaryText ? textWithoutTrailingNuls(bytes) : bytes;
+    const std::string ext = extensionOf(f, device);
+    f.binarySha256 = sha256Hex(kept);
+    keepInLabStore(f.binarySha256, ext, kept);
+    if (prefix.empty()) return;
     f.binaryFile = prefix + name + ext;
-    writeFileAtomically(f.binaryFile, f.binaryText ? textWithoutTrailingNuls(bytes) : bytes);
+    writeFileAtomically(f.binaryFile, kept);
 }
 
 } // namespace
@@ -66,14 +77,14 @@ nlohmann::json toJson(const ProgramFigures& f) {
     return {{"program", f.program},          {"options", f.options},
             {"build_log", f.buildLog},       {"kernels", kernels},
             {"binary_bytes", f.binaryBytes}, {"binary_text", f.binaryText},
-            {"binary_file", f.binaryFile}};
+            {"binary_file", f.binaryFile},   {"binary_sha256", f.binarySha256}};
 }
 
 ProgramFigures programFiguresFromJson(const nlohmann::json& j) {
     ProgramFigures f;
     f.program = j.at("program"), f.options = j.at("options"), f.buildLog = j.at("build_log");
     f.binaryBytes = j.at("binary_bytes"), f.binaryText = j.at("binary_text");
-    f.binaryFile = j.at("binary_file");
+    f.binaryFile = j.at("binary_file"), f.binarySha256 = j.value("binary_sha256", "");
     for (const nlohmann::json& k : j.at("kernels"))
         f.kernels.push_back({k.at("name"), k.at("work_group_size"),
                              k.at("preferred_work_group_size_multiple"), k.at("local_mem_bytes"),
@@ -134,9 +145,9 @@ std::vector<ProgramFigures> builtProgramFigures(const DeviceInfo& device,
         const std::string bytes = binaryOf(built.program);
         f.binaryBytes = bytes.size(), f.binaryText = isTextOutput(bytes);
         const int n = ++seen[f.program];
-        if (!binaryPrefix.empty() && !bytes.empty())
-            writeBinary(f, bytes, device, binaryPrefix,
-                        f.program + (n > 1 ? "-" + std::to_string(n) : ""));
+        if (!bytes.empty())
+            keepBinary(f, bytes, device, binaryPrefix,
+                       f.program + (n > 1 ? "-" + std::to_string(n) : ""));
         all.push_back(std::move(f));
     }
     return all;

@@ -28,8 +28,9 @@ struct ProgramFigures {
     std::string options, buildLog;
     std::vector<KernelFigures> kernels;
     std::uint64_t binaryBytes = 0;
-    bool binaryText = false; // the compiled output is text (PTX): shown as it is
-    std::string binaryFile;  // where it was written ("" when not asked)
+    bool binaryText = false;  // the compiled output is text (PTX): shown as it is
+    std::string binaryFile;   // where it was written ("" when not asked)
+    std::string binarySha256; // kept in the lab store under it (gpu/lab/lab_store.hpp)
 };
 
 nlohmann::json toJson(const ProgramFigures& figures);
@@ -41,8 +42,8 @@ nlohmann::json programsJson(const std::vector<ProgramFigures>& programs);
 std::string verboseBuildOption(const DeviceInfo& device);
 
 // The programs this process built on the device (ClDevice's cache), named by the recipe (as the
-// run built it, `overrides` applied) whose source they were made from. With `binaryPrefix`, each
-// compiled output is written to PREFIX<program>[-N].ptx|.txt|.bin.
+// run built it, `overrides` applied) whose source they were made from. Each compiled output is
+// kept in the lab store and, with `binaryPrefix`, written to PREFIX<program>[-N].ptx|.txt|.bin.
 std::vector<ProgramFigures> builtProgramFigures(const DeviceInfo& device,
                                                 const std::vector<ProgramRecipe>& recipes,
                                                 const ProgramOverrides& overrides,
