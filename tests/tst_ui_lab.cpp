@@ -151,6 +151,9 @@ class TestUiLab : public QObject {
                 QVERIFY(lab->grab().save(shots + QString("/lab_tab%1.png").arg(t)));
             }
             tabs->setCurrentIndex(0);
+            lab->resize(1280, 800); // a small screen: the controls still fit
+            QVERIFY(lab->grab().save(shots + "/lab_1280.png"));
+            lab->resize(1600, 1000);
         }
     }
     void wrongKernelFailsWithItsDeviation() {
