@@ -100,9 +100,10 @@ std::string registerCap(const DeviceInfo& device, int registers) {
 // program-<hash of the options>.ptx, for ptxas and cuobjdump).
 cl::Program ClDevice::program(const std::string& source, const std::string& givenOptions) {
     const char* extra = std::getenv("CLSCOPE_CL_OPTIONS");
-    const std::string options = givenOptions + (extra ? std::string(" ") + extra : "");
-    const auto key = std::make_tuple(std::hash<std::string>{}(source), options);
     std::lock_guard lock(mutex_);
+    const std::string options =
+        givenOptions + (extra ? std::string(" ") + extra : "") + appendedOptions_;
+    const auto key = std::make_tuple(std::hash<std::string>{}(source), options);
     if (auto it = programs_.find(key); it != programs_.end()) return it->second;
     cl::Program program = built(cl::Program(context_, source), options);
     if (info_.platform.find("NVIDIA") != std::string::npos &&
@@ -143,6 +144,19 @@ cl::Program ClDevice::built(cl::Program program, const std::string& options) {
 std::size_t ClDevice::cachedPrograms() const {
     std::lock_guard lock(mutex_);
     return programs_.size();
+}
+
+std::vector<BuiltProgram> ClDevice::builtPrograms() const {
+    std::lock_guard lock(mutex_);
+    std::vector<BuiltProgram> built;
+    for (const auto& [key, program] : programs_)
+        built.push_back({std::get<0>(key), std::get<1>(key), program});
+    return built;
+}
+
+void ClDevice::appendBuildOptions(const std::string& options) {
+    std::lock_guard lock(mutex_);
+    appendedOptions_ += " " + options;
 }
 
 std::shared_ptr<PinnedBlock> ClDevice::pinned(std::size_t bytes, cl::CommandQueue& queue) {

@@ -13,6 +13,14 @@
 
 namespace clscope {
 
+// A program the device has built: the hash of its source text, the options it was asked with
+// (the cache's key) and the program.
+struct BuiltProgram {
+    std::size_t sourceHash = 0;
+    std::string options;
+    cl::Program program;
+};
+
 // Pinned host memory (CL_MEM_ALLOC_HOST_PTR) mapped for writing by the host.
 struct PinnedBlock {
     cl::Buffer buffer;
@@ -34,6 +42,10 @@ class ClDevice {
     // DeviceError carrying the device, the options and the build log.
     cl::Program program(const std::string& source, const std::string& options);
     std::size_t cachedPrograms() const;
+    // Every program built so far (the cache), in key order.
+    std::vector<BuiltProgram> builtPrograms() const;
+    // Options appended to every later build of this device (the kernel lab's -cl-nv-verbose).
+    void appendBuildOptions(const std::string& options);
     // Pinned host memory of at least `bytes` (mapped through `queue` when new), lent until the
     // last copy of the pointer goes, then kept for the next borrower: pinning is slow.
     std::shared_ptr<PinnedBlock> pinned(std::size_t bytes, cl::CommandQueue& queue);
@@ -55,6 +67,7 @@ class ClDevice {
     cl::Device device_;
     cl::Context context_;
     mutable std::mutex mutex_;
+    std::string appendedOptions_;
     std::map<std::tuple<std::size_t, std::string>, cl::Program> programs_;
     std::vector<std::unique_ptr<PinnedBlock>> pinnedFree_;
     std::vector<std::pair<const std::byte*, std::size_t>> pinnedMade_; // host ranges of blocks

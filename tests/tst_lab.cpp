@@ -1,10 +1,12 @@
 // The kernel lab (clscope-cli lab, DESIGN.md §4) on PoCL, through rbf's `tiled` program
 // (resources/kernels/rbf_tiled.cl, the seed bench case): a fork checked and timed beside its base,
 // wrong and broken kernels reported with their exit codes, a kernel that never finishes stopped, a
-// sweep, and user variants saved, listed and run by other commands.
+// sweep (each row with its kernels' OpenCL figures and compiled output), and user variants saved,
+// listed and run by other commands.
 #include "test_util.hpp"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -76,12 +78,58 @@ class TestLab : public QObject {
         for (const auto& row : rows) {
             const QJsonObject r = row.toObject();
             QCOMPARE(r["check"].toString(), QString("pass"));
-            QCOMPARE(r["tunables"].toObject()["RBF_WG"].toString(), QString("128"));
             QCOMPARE(r["source_sha256"].toString().size(), 64);
             QVERIFY(r["median_ms"].toDouble() > 0 &&
                     r["p80_ms"].toDouble() >= r["p20_ms"].toDouble());
         }
         QVERIFY(rows[0].toObject()["source_sha256"] != rows[1].toObject()["source_sha256"]);
+        // The fork builds the printed values (the base its host's, per device).
+        QCOMPARE(rows[1].toObject()["tunables"].toObject()["RBF_WG"].toString(), QString("128"));
+    }
+    void figuresAndCompiledOutputOfEachBuild() { // CL_KERNEL_* and CL_PROGRAM_BINARIES
+        const auto run = lab({"--binary", file("bin"), "--json", file("figures.json")});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        QVERIFY2(run.out.contains("kernels (OpenCL)"), qPrintable(run.out));
+        const QJsonArray rows = rowsOf(file("figures.json"));
+        QCOMPARE(rows.size(), 2);
+        for (const auto& row : rows) {
+            const QJsonArray programs = row.toObject()["programs"].toArray();
+            QCOMPARE(programs.size(), 1);
+            const QJsonObject p = programs[0].toObject();
+            QCOMPARE(p["program"].toString(), QString("rbf_tiled"));
+            // The values as built: the host's per-device ones too (RBF_WG 64 on a CPU).
+            const QString wg = row.toObject()["tunables"].toObject()["RBF_WG"].toString();
+            QVERIFY2(p["options"].toString().contains(" -DRBF_WG=" + wg + " "),
+                     qPrintable(wg + ": " + p["options"].toString()));
+            QVERIFY(!p["options"].toString().contains("-cl-nv-verbose")); // PoCL is not NVIDIA
+            const QJsonArray kernels = p["kernels"].toArray();
+            QVERIFY(!kernels.isEmpty());
+            for (const auto& k : kernels) {
+                const QJsonObject o = k.toObject();
+                QVERIFY2(run.out.contains(o["name"].toString()), qPrintable(run.out));
+                QVERIFY(o["work_group_size"].toInteger() >= 1);
+                QVERIFY(o["preferred_work_group_size_multiple"].toInteger() >= 1);
+            }
+            // The compiled output, whole: its size as the API gave it (text loses its end NULs).
+            const QString out = p["binary_file"].toString();
+            QVERIFY2(out.startsWith(file("bin/")) && QFile::exists(out), qPrintable(out));
+            const qint64 bytes = QFileInfo(out).size();
+            QVERIFY(bytes > 0 && bytes <= p["binary_bytes"].toInteger());
+            if (!p["binary_text"].toBool()) QCOMPARE(bytes, p["binary_bytes"].toInteger());
+        }
+        QVERIFY(rows[0].toObject()["programs"].toArray()[0].toObject()["binary_file"] !=
+                rows[1].toObject()["programs"].toArray()[0].toObject()["binary_file"]);
+    }
+    void coldCacheWritesTheCacheBeforeEachRun() {
+        const auto run = lab({"--cold-cache", "--json", file("cold.json")});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        const QJsonArray rows = rowsOf(file("cold.json"));
+        const qint64 bytes = rows[0].toObject()["cold_cache_bytes"].toInteger();
+        QVERIFY(bytes > 0 && bytes == rows[1].toObject()["cold_cache_bytes"].toInteger());
+        QVERIFY2(run.out.contains(QString("cold cache: %1 bytes").arg(bytes)), qPrintable(run.out));
+        for (const auto& row : rows)
+            QCOMPARE(row.toObject()["check"].toString(), QString("pass"));
+        QCOMPARE(rowsOf(file("figures.json"))[0].toObject()["cold_cache_bytes"].toInteger(), 0);
     }
     void wrongKernelFailsWithItsDeviation() {
         const QString source =
@@ -128,12 +176,80 @@ class TestLab : public QObject {
         QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
         const QJsonArray rows = rowsOf(file("sweep.json"));
         QCOMPARE(rows.size(), 3);
-        const QStringList values{"128", "32", "64"};
+        const QStringList values{"", "32", "64"}; // the base: the host's value for the device
+        std::vector<qint64> local;                // the tile's local memory: RBF_WG sources staged
         for (int i = 0; i < rows.size(); ++i) {
             const QJsonObject r = rows[i].toObject();
             QCOMPARE(r["check"].toString(), QString("pass"));
-            QCOMPARE(r["tunables"].toObject()["RBF_WG"].toString(), values[i]);
+            const QString wg = r["tunables"].toObject()["RBF_WG"].toString();
+            QVERIFY(i == 0 || wg == values[i]);
+            const QJsonObject p = r["programs"].toArray()[0].toObject();
+            QVERIFY(p["options"].toString().contains("-DRBF_WG=" + wg + " "));
+            local.push_back(p["kernels"].toArray()[0].toObject()["local_mem_bytes"].toInteger());
         }
+        QVERIFY2(local[1] > 0 && local[1] < local[2],
+                 qPrintable(QString("%1 %2").arg(local[1]).arg(local[2])));
+        for (const auto& row : rows)
+            QVERIFY(!row.toObject()["cached"].toBool()); // a new cache
+    }
+    void sweepRunAgainMeasuresOnlyNewValues() {                                // the sweep cache
+        const QJsonObject measured = rowsOf(file("sweep.json"))[2].toObject(); // RBF_WG=64
+        const auto run = lab({"--sweep", "RBF_WG=64,16", "--json", file("again.json")});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        QVERIFY2(run.out.contains("from the sweep cache (measured before, not again; --no-cache "
+                                  "measures them): fork RBF_WG=64\n"),
+                 qPrintable(run.out));
+        const QJsonArray rows = rowsOf(file("again.json"));
+        QCOMPARE(rows.size(), 3);
+        QVERIFY(!rows[0].toObject()["cached"].toBool()); // the base: measured beside them
+        const QJsonObject cached = rows[1].toObject();
+        QVERIFY(cached["cached"].toBool() && !rows[2].toObject()["cached"].toBool());
+        for (const char* key : {"min_ms", "median_ms", "p20_ms", "p80_ms"})
+            QCOMPARE(cached[key].toDouble(), measured[key].toDouble());
+        QCOMPARE(cached["programs"], measured["programs"]);
+        const auto fresh =
+            lab({"--sweep", "RBF_WG=64,16", "--no-cache", "--json", file("no.json")});
+        QVERIFY2(fresh.code == 0 && !fresh.out.contains("sweep cache"), qPrintable(fresh.out));
+        for (const auto& row : rowsOf(file("no.json")))
+            QVERIFY(!row.toObject()["cached"].toBool());
+    }
+    void labDiffSaysWhatChanged() { // two rows: of a sweep, and a fork beside its base
+        const auto sweep =
+            runCli({"lab-diff", file("sweep.json") + ":1", file("sweep.json") + ":2"}, env);
+        QVERIFY2(sweep.code == 0, qPrintable(sweep.out + sweep.err));
+        for (const char* expected : {"tunables:\n  RBF_WG: 32 -> 64\n", "source: the same",
+                                     "options: ", "local_mem_bytes: ", "compiled output: "})
+            QVERIFY2(sweep.out.contains(expected),
+                     qPrintable(expected + QString("\n") + sweep.out));
+        const QJsonArray rows = rowsOf(file("sweep.json"));
+        const auto localOf = [&](int row) {
+            return rows[row]
+                .toObject()["programs"]
+                .toArray()[0]
+                .toObject()["kernels"]
+                .toArray()[0]
+                .toObject()["local_mem_bytes"]
+                .toInteger();
+        };
+        QVERIFY(sweep.out.contains(
+            QString("local_mem_bytes: %1 -> %2\n").arg(localOf(1)).arg(localOf(2))));
+        const auto fork =
+            runCli({"lab-diff", file("wrong.json") + ":0", file("wrong.json") + ":-1"}, env);
+        QVERIFY2(fork.code == 0, qPrintable(fork.out + fork.err));
+        QVERIFY2(fork.out.contains("source: differ\n") &&
+                     fork.out.contains(
+                         QRegularExpression("\n  -[^\n]*rbf_store\\(out, first \\+ u \\* RBF_WG, "
+                                            "sum\\[u\\]\\);\n  \\+[^\n]*rbf_store\\(out, "
+                                            "first \\+ u \\* RBF_WG, sum\\[u\\] \\+ 1\\);\n")) &&
+                     fork.out.contains("check: pass") && fork.out.contains("-> fail"),
+                 qPrintable(fork.out));
+        QCOMPARE(
+            runCli({"lab-diff", file("sweep.json") + ":3", file("sweep.json") + ":0"}, env).code,
+            2);
+        QCOMPARE(runCli({"lab-diff", file("sweep.json"), file("sweep.json") + ":0"}, env).code, 2);
+        QCOMPARE(
+            runCli({"lab-diff", file("absent.json") + ":0", file("sweep.json") + ":0"}, env).code,
+            3);
     }
     void badSetsAreUsageErrors() {
         QCOMPARE(lab({"--set", "NOPE=1"}).code, 2);

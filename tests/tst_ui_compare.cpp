@@ -4,6 +4,7 @@
 // be checked, exports (CSV, HDF5 one group per run) refuse stale rows; xpcs on PoCL and cpu.
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
+#include "gpu/lab/user_variants.hpp"
 #include "toy/algorithm.hpp"
 #include "ui/compare/comparison_presenter.hpp"
 #include "ui/jobs/job_runner.hpp"
@@ -218,6 +219,36 @@ class TestUiCompare : public QObject {
         QVERIFY(!p.isRunning());
     }
 
+    // Issue 40: the kernel lab's user variants are rows of the grid like the built-in ones, and
+    // run (the base variant's host code with the user's program) on an OpenCL device.
+    void userVariantsJoinTheGrid() {
+        qputenv("CLSCOPE_USER_VARIANTS", dir_.filePath("variants").toUtf8());
+        const Algorithm& rbf = AlgorithmRegistry::instance().find("rbf");
+        UserVariant user;
+        user.algorithm = "rbf", user.name = "wg64", user.base = "tiled", user.program = "rbf_tiled";
+        user.tunables = {{"RBF_WG", "64"}};
+        user.source = rbf.recipe("rbf_tiled").printable(user.tunables);
+        saveUserVariant(user);
+        ComparisonPresenter p("rbf");
+        const auto device = openclDevice(p);
+        if (!device) QSKIP("no OpenCL device");
+        const std::size_t v = indexOf(p.variants(), "user:wg64");
+        QVERIFY(v < p.variants().size());
+        const BenchCase bench = rbf.benchCase("seed");
+        p.setInput(bench.input, bench.params);
+        QVERIFY(!p.setChecked(v, p.hostDevice(), true)); // an OpenCL program
+        QVERIFY(p.setChecked(v, *device, true));
+        JobRunner runner;
+        QVERIFY(runAndWait(p, runner));
+        bool ran = false;
+        for (const ComparisonRow& row : p.rows())
+            if (row.variant == "user:wg64") {
+                QVERIFY2(row.pass(), (row.error + " " + row.deviation.firstWhere).c_str());
+                ran = row.kernelMs > 0;
+            }
+        QVERIFY(ran);
+        qunsetenv("CLSCOPE_USER_VARIANTS");
+    }
     void xpcsOnPoclAndCpu() {
         const std::string file = test::writeSmallXpcs(dir_, 40, 20, 24);
         ComparisonPresenter p("xpcs");

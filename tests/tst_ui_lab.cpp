@@ -2,15 +2,17 @@
 // fork run unchanged passes beside its base, a wrong kernel fails with its deviation, a syntax
 // error is listed at its line (a click puts the editor there), a kernel that never finishes is
 // reported as a timeout while the event loop keeps running, a sweep gives one checked row per
-// value, Cancel ends the CLI and its worker, and Keep best saves a user variant the panels and
-// clscope-cli list, and the history is written and exported. CLSCOPE_LAB_SCREENSHOT=OUT.png saves
-// the window after the syntax error.
+// value with its kernels' OpenCL figures and compiled output, Cancel ends the CLI and its worker,
+// and Keep best saves a user variant the panels and clscope-cli list, and the history is written
+// and exported. CLSCOPE_LAB_SCREENSHOT=OUT.png saves the window after the syntax error.
 #include "gpu/devices.hpp"
 #include "test_util.hpp"
 #include "ui/lab/build_log_list.hpp"
 #include "ui/lab/code_editor.hpp"
+#include "ui/lab/compiled_output_view.hpp"
 #include "ui/lab/lab_history.hpp"
 #include "ui/lab/lab_history_view.hpp"
+#include "ui/lab/lab_kernels_table.hpp"
 #include "ui/lab/lab_rows_table.hpp"
 #include "ui/lab/lab_run.hpp"
 #include "ui/lab/lab_window.hpp"
@@ -23,9 +25,11 @@
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTextLayout>
+#include <QTreeWidget>
 #include <QtTest>
 #include <memory>
 
@@ -115,6 +119,43 @@ class TestUiLab : public QObject {
         }
         QCOMPARE(lab->outcome().exitCode, 0);
     }
+    void kernelsAndCompiledOutputOfEachRow() {
+        LabKernelsTable* kernels = lab->kernelsTable();
+        QVERIFY(kernels->rowCount() >= 2); // each row's kernels
+        QCOMPARE(kernels->cell(0, "row"), QString("tiled"));
+        QCOMPARE(kernels->cell(0, "program"), QString("rbf_tiled"));
+        QVERIFY(kernels->cell(0, "work-group limit").toLongLong() >= 1);
+        QVERIFY(kernels->cell(0, "multiple").toLongLong() >= 1);
+        QVERIFY(kernels->cell(0, "local B").toLongLong() > 0); // the source tile
+        CompiledOutputView* compiled = lab->compiledOutput();
+        QCOMPARE(compiled->choices(), 2);
+        QCOMPARE(compiled->choiceText(), QString("fork — rbf_tiled")); // the fork's first
+        QVERIFY(!compiled->shownText().isEmpty());
+        const nlohmann::json program = lab->outcome().rows[1]["programs"][0];
+        const QString exported = dir.filePath("fork.out");
+        QCOMPARE(compiled->exportTo(exported), QString());
+        QFile out(exported), original(QString::fromStdString(program["binary_file"]));
+        QVERIFY(out.open(QIODevice::ReadOnly) && original.open(QIODevice::ReadOnly));
+        QVERIFY(out.size() > 0 && out.readAll() == original.readAll());
+        if (program["binary_text"].get<bool>())
+            QVERIFY(compiled->shownText().startsWith(readText(exported).left(200)));
+        else
+            QVERIFY2(compiled->shownText().startsWith("Not text"),
+                     qPrintable(compiled->shownText()));
+        // With CLSCOPE_TEST_SHOTS=DIR: the window with each of these tabs in front.
+        if (const QString shots = qEnvironmentVariable("CLSCOPE_TEST_SHOTS"); !shots.isEmpty()) {
+            auto* tabs = lab->findChild<QTabWidget*>("LabTabs");
+            QVERIFY(tabs);
+            for (int t : {1, 2}) {
+                tabs->setCurrentIndex(t);
+                QVERIFY(lab->grab().save(shots + QString("/lab_tab%1.png").arg(t)));
+            }
+            tabs->setCurrentIndex(0);
+            lab->resize(1280, 800); // a small screen: the controls still fit
+            QVERIFY(lab->grab().save(shots + "/lab_1280.png"));
+            lab->resize(1600, 1000);
+        }
+    }
     void wrongKernelFailsWithItsDeviation() {
         QVERIFY(run(QString(printed).replace(kernelLine,
                                              "rbf_store(out, first + u * RBF_WG, sum[u] + 1);")));
@@ -178,13 +219,37 @@ class TestUiLab : public QObject {
     }
     void sweepGivesCheckedRowsAndKeepBestSavesAUserVariant() {
         lab->setSweep("RBF_WG=32,64");
+        lab->setColdCache(true);
         QVERIFY(run(printed));
         lab->setSweep("");
+        lab->setColdCache(false);
+        for (const nlohmann::json& r : lab->outcome().rows) // --cold-cache went with them
+            QVERIFY(r.value("cold_cache_bytes", std::uint64_t(0)) > 0);
         QCOMPARE(lab->rowsTable()->rowCount(), 3);
         QCOMPARE(cell(1, "row"), QString("fork RBF_WG=32"));
         QCOMPARE(cell(2, "row"), QString("fork RBF_WG=64"));
         for (int r = 0; r < 3; ++r)
             QCOMPARE(cell(r, "check"), QString("pass"));
+        // Each value's own build: the local-memory tile of RBF_WG sources grows with it.
+        LabKernelsTable* kernels = lab->kernelsTable();
+        QCOMPARE(kernels->rowCount(), 3);
+        QCOMPARE(kernels->cell(1, "row"), QString("fork RBF_WG=32"));
+        QVERIFY(kernels->cell(1, "local B").toLongLong() <
+                kernels->cell(2, "local B").toLongLong());
+        QCOMPARE(lab->compiledOutput()->choices(), 3);
+        // The same sweep again: its values come from the sweep cache, the base is measured.
+        const QString median = cell(1, "median ms");
+        lab->setSweep("RBF_WG=32,64");
+        lab->setColdCache(true); // as measured: a warm-cache row is another row
+        QVERIFY(run(printed));
+        lab->setSweep("");
+        lab->setColdCache(false);
+        for (int r = 1; r < 3; ++r)
+            QVERIFY2(cell(r, "note").startsWith("from the sweep cache"),
+                     qPrintable(cell(r, "note")));
+        QVERIFY(!cell(0, "note").contains("cache"));
+        QCOMPARE(cell(1, "median ms"), median);
+        QCOMPARE(lab->kernelsTable()->rowCount(), 3);
         const int best = lab->outcome().bestForkRow();
         QVERIFY(best == 1 || best == 2);
         QString error;
@@ -210,7 +275,7 @@ class TestUiLab : public QObject {
         const LabHistory history; // read back from the file
         QCOMPARE(QString::fromStdString(history.file().string()),
                  dir.filePath("variants/lab_history.json"));
-        QCOMPARE(int(history.entries().size()), 2 + 2 + 2 + 2 + 3);
+        QCOMPARE(int(history.entries().size()), 2 + 2 + 2 + 2 + 3 + 3);
         const nlohmann::json& last = history.entries().back();
         QCOMPARE(QString::fromStdString(last.value("result", "")), QString("pass"));
         QCOMPARE(QString::fromStdString(last.value("source_sha256", "")).size(), 64);
@@ -219,12 +284,24 @@ class TestUiLab : public QObject {
                  QString("timeout"));
         history.exportCsv(dir.filePath("h.csv").toStdString());
         const QStringList csv = readText(dir.filePath("h.csv")).trimmed().split('\n');
-        QCOMPARE(csv.size(), 1 + 11);
+        QCOMPARE(csv.size(), 1 + 14);
         QVERIFY(csv[0].startsWith("date,algorithm,from,label"));
         QVERIFY(csv[6].contains(",build,") && csv.last().contains("RBF_WG=64"));
         history.exportJson(dir.filePath("h.json").toStdString());
         QCOMPARE(nlohmann::json::parse(readText(dir.filePath("h.json")).toStdString()).size(),
-                 std::size_t(11));
+                 std::size_t(14));
+    }
+    void historyDiffsTwoSelectedEntries() {
+        QTreeWidget* list = lab->historyView()->list();
+        QVERIFY(lab->historyView()->diffSelected().isEmpty()); // nothing selected
+        list->clearSelection();
+        list->topLevelItem(0)->setSelected(true); // newest first: the last sweep's 64 and 32
+        list->topLevelItem(1)->setSelected(true);
+        const QString diff = lab->historyView()->diffSelected();
+        QVERIFY2(diff.contains("tunables:\n  RBF_WG: 32 -> 64\n") &&
+                     diff.contains("source: the same") && diff.contains("local_mem_bytes: ") &&
+                     diff.contains("compiled output: "),
+                 qPrintable(diff));
     }
     void viewMenuOpensTheLabWithCtrlL() {
         test::useTemporarySettings(dir);

@@ -1,7 +1,8 @@
 // clscope-cli lab ALGO --from VARIANT --print-source [--program NAME]
 // clscope-cli lab ALGO --from VARIANT [--program NAME] [--source FILE.cl] [--set NAME=VALUE]...
 //     [--sweep NAME=V1,V2,...] [IN.h5 | --size seed|large] [--device D] [--repeat N]
-//     [--kernel-timeout S] [--json OUT] [--save NAME]
+//     [--kernel-timeout S] [--cold-cache] [--no-cache] [--json OUT] [--binary DIR]
+//     [--save NAME]
 // The kernel lab (DESIGN.md §4): a fork of a variant's program, built, run by the variant's
 // host code, checked against the reference and timed beside the variant it came from. Each
 // row runs in a worker process (`lab-worker JOB`, hidden) that the lab kills when it stays
@@ -10,15 +11,20 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
+#include "gpu/devices.hpp"
 #include "gpu/lab/contained.hpp"
 #include "gpu/lab/lab_plan.hpp"
+#include "gpu/lab/lab_store.hpp"
+#include "gpu/lab/sweep_cache.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 namespace clscope::cli {
@@ -27,7 +33,7 @@ namespace {
 
 struct LabArgs {
     LabOptions options;
-    std::string json;
+    std::string json, binary;
     bool printSource = false;
 };
 
@@ -82,6 +88,35 @@ LabRow runRow(const LabJob& job, double timeout) {
     return row;
 }
 
+// A sweep row from the sweep cache when it was measured before, else run and kept there.
+LabRow cachedRow(const LabJob& job, double timeout) {
+    std::optional<DeviceInfo> device;
+    try {
+        device = resolveDevices(job.device).front();
+    } catch (const std::exception&) { // the worker says why
+        return runRow(job, timeout);
+    }
+    const SweepCache cache(SweepCache::defaultFolder());
+    const std::string key = SweepCache::keyOf(job, *device);
+    if (auto row = cache.find(key, job)) {
+        row->cached = true;
+        return *row;
+    }
+    LabRow row = runRow(job, timeout);
+    cache.store(key, row);
+    return row;
+}
+
+void printCached(const std::vector<LabRow>& rows) {
+    std::string names;
+    for (const LabRow& r : rows)
+        if (r.cached) names += (names.empty() ? "" : ", ") + r.job.label;
+    if (!names.empty())
+        std::printf("from the sweep cache (measured before, not again; --no-cache measures "
+                    "them): %s\n",
+                    names.c_str());
+}
+
 std::string checkText(const LabRow& r) {
     return r.ran() ? deviationCell(r.deviation, "pass") : "-";
 }
@@ -106,6 +141,39 @@ void printTable(const std::vector<LabRow>& rows) {
                                         std::to_string(r.deviation.tolerance))
                                            .c_str());
     }
+}
+
+// Each program's kernels with the OpenCL API's figures, its compiled output, then any build log
+// that is not blank (NVIDIA's verbose one: registers and spills).
+void printPrograms(const std::vector<LabRow>& rows) {
+    std::printf("\nkernels (OpenCL): work-group size limit, preferred multiple, local and private "
+                "memory\n%-24s %-18s %-24s %8s %8s %9s %9s  %s\n",
+                "row", "program", "kernel", "wg limit", "multiple", "local B", "private B",
+                "compiled output");
+    for (const LabRow& r : rows)
+        for (const ProgramFigures& p : r.programs)
+            for (const KernelFigures& k : p.kernels)
+                std::printf(
+                    "%-24.24s %-18.18s %-24.24s %8llu %8llu %9llu %9llu  %s %llu B%s\n",
+                    r.job.label.c_str(), p.program.c_str(), k.name.c_str(),
+                    (unsigned long long)k.workGroupSize, (unsigned long long)k.preferredMultiple,
+                    (unsigned long long)k.localMemBytes, (unsigned long long)k.privateMemBytes,
+                    p.binaryText ? "text" : "binary", (unsigned long long)p.binaryBytes,
+                    p.binaryFile.empty() ? "" : (", " + p.binaryFile).c_str());
+    for (const LabRow& r : rows)
+        for (const ProgramFigures& p : r.programs)
+            if (p.buildLog.find_first_not_of(" \t\r\n") != std::string::npos)
+                std::printf("\nbuild log of %s (%s, %s):\n%s\n", r.job.label.c_str(),
+                            p.program.c_str(), p.options.c_str(), p.buildLog.c_str());
+}
+
+// A row's prefix for its compiled outputs in --binary DIR: DIR/N-LABEL- (N its place).
+std::string binaryPrefix(const std::string& dir, std::size_t index, const std::string& label) {
+    std::string name = label;
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_')
+            c = '_';
+    return (std::filesystem::path(dir) / (std::to_string(index) + "-" + name + "-")).string();
 }
 
 // Build failures with the log at the lines of the user's file; other failures as one line.
@@ -153,8 +221,11 @@ nlohmann::json rowJson(const LabPlan& plan, const LabRow& r, const std::string& 
                                                    {"pass", d.pass}}
                                   : nlohmann::json(nullptr)},
             {"labels_median_ms", r.labelsMedianMs},
-            {"tunables", plan.tunablesOf(r.job)},
-            {"source_sha256", r.job.sourceSha256}};
+            {"tunables", builtTunables(plan.tunablesOf(r.job), r.programs)},
+            {"source_sha256", r.job.sourceSha256},
+            {"programs", programsJson(r.programs)},
+            {"cold_cache_bytes", r.coldCacheBytes},
+            {"cached", r.cached}};
 }
 
 void writeJson(const LabPlan& plan, const std::vector<LabRow>& rows, const LabArgs& a) {
@@ -194,10 +265,25 @@ void runLab(const LabArgs& a) {
         std::fputs(plan.printSource().c_str(), stdout);
         return;
     }
+    if (!a.binary.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(a.binary, ec);
+        if (ec) throw InputError("lab: cannot make the folder " + a.binary + ": " + ec.message());
+    }
     std::vector<LabRow> rows;
-    for (const LabJob& job : plan.jobs())
-        rows.push_back(runRow(job, a.options.kernelTimeout));
+    for (LabJob job : plan.jobs()) {
+        if (!a.binary.empty()) job.binaryPrefix = binaryPrefix(a.binary, rows.size(), job.label);
+        const bool sweepRow = !rows.empty() && !a.options.sweep.empty() && !a.options.noCache;
+        rows.push_back(sweepRow ? cachedRow(job, a.options.kernelTimeout)
+                                : runRow(job, a.options.kernelTimeout));
+        keepInLabStore(job.sourceSha256, ".cl", plan.sourceOf(job)); // for lab-diff
+    }
     printTable(rows);
+    printCached(rows);
+    if (a.options.coldCache && !rows.empty() && rows.front().coldCacheBytes > 0)
+        std::printf("cold cache: %llu bytes written on the device before each timed run\n",
+                    (unsigned long long)rows.front().coldCacheBytes);
+    printPrograms(rows);
     reportFailures(plan, rows);
     if (!a.json.empty()) writeJson(plan, rows, a);
     if (!a.options.save.empty()) save(plan, rows, a.options.save);
@@ -232,11 +318,20 @@ void addLabCommand(CLI::App& app, Action& action) {
     sub->add_option("--repeat", o.repeat, "Timed runs after one warm-up (default 5)");
     sub->add_option("--kernel-timeout", o.kernelTimeout,
                     "Seconds a run may take before it is stopped (default 30)");
+    sub->add_flag("--cold-cache", o.coldCache,
+                  "Write a scratch buffer of the device's cache size before each timed run");
+    sub->add_flag("--no-cache", o.noCache,
+                  "Measure every sweep value again (default: values measured before on this "
+                  "device with this program come from the sweep cache)");
     sub->add_option("--json", a->json, "Write the rows as JSON");
+    sub->add_option("--binary", a->binary,
+                    "Write each row's compiled programs (CL_PROGRAM_BINARIES: PTX on NVIDIA) to "
+                    "this folder, as N-ROW-PROGRAM.ptx|.txt|.bin");
     sub->add_option("--save", o.save,
                     "Save the fork (its fastest passing row) as the user variant user:NAME");
     sub->callback([&action, a] { action = [a] { runLab(*a); }; });
     addLabWorkerCommand(app, action);
+    addLabDiffCommand(app, action);
 }
 
 } // namespace clscope::cli

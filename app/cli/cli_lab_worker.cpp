@@ -49,7 +49,9 @@ void addLabWorkerCommand(CLI::App& app, Action& action) {
         action = [jobFile] {
             setenv("CLSCOPE_POISON_BUFFERS", "1", 1);
             const LabJob job = labJobFromJson(nlohmann::json::parse(readWholeFile(*jobFile)));
-            tellCaller("row " + toJson(runWorker(job)).dump());
+            tellCaller("row " +
+                       toJson(runWorker(job))
+                           .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
         };
     });
 }

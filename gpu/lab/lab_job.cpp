@@ -2,7 +2,10 @@
 
 #include <limits>
 
+#include "gpu/cl_device.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/lab/cache_flush.hpp"
+#include "gpu/lab/user_variants.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -60,6 +63,21 @@ Deviation deviationFromJson(const nlohmann::json& j) {
     return d;
 }
 
+// The recipes the job's variant builds, as its run applies them (a user variant's own program).
+std::vector<ProgramFigures> figuresOf(const Algorithm& algorithm, const DeviceInfo& device,
+                                      const LabJob& job) {
+    ProgramOverrides overrides = job.programs;
+    std::string base = job.variant;
+    if (isUserVariantId(job.variant)) {
+        const UserVariant user = loadUserVariant(algorithm.id(), job.variant);
+        base = user.base, overrides = user.overrides();
+    }
+    std::vector<ProgramRecipe> recipes;
+    for (const std::string& name : algorithm.variant(base).info.programs)
+        recipes.push_back(algorithm.recipe(name));
+    return builtProgramFigures(device, recipes, overrides, job.binaryPrefix);
+}
+
 } // namespace
 
 int LabRow::exitCode() const {
@@ -78,7 +96,9 @@ nlohmann::json toJson(const LabJob& job) {
             {"repeat", job.repeat},
             {"tunables", job.programs.values},
             {"sources", job.programs.sources},
-            {"source_sha256", job.sourceSha256}};
+            {"source_sha256", job.sourceSha256},
+            {"binary_prefix", job.binaryPrefix},
+            {"cold_cache", job.coldCache}};
 }
 
 LabJob labJobFromJson(const nlohmann::json& j) {
@@ -86,6 +106,7 @@ LabJob labJobFromJson(const nlohmann::json& j) {
     job.algorithm = j.at("algorithm"), job.variant = j.at("variant"), job.label = j.at("label");
     job.device = j.at("device"), job.input = j.at("input"), job.size = j.at("size");
     job.repeat = j.at("repeat"), job.sourceSha256 = j.at("source_sha256");
+    job.binaryPrefix = j.value("binary_prefix", ""), job.coldCache = j.value("cold_cache", false);
     job.programs.values = j.at("tunables").get<TunableValues>();
     job.programs.sources = j.at("sources").get<std::map<std::string, std::string>>();
     return job;
@@ -105,7 +126,9 @@ nlohmann::json toJson(const LabRow& r) {
             {"throughput", r.throughput},
             {"unit", r.unit},
             {"deviation", deviationJson(r.deviation)},
-            {"labels_median_ms", r.labelsMedianMs}};
+            {"labels_median_ms", r.labelsMedianMs},
+            {"programs", programsJson(r.programs)},
+            {"cold_cache_bytes", r.coldCacheBytes}};
 }
 
 LabRow labRowFromJson(const nlohmann::json& j) {
@@ -118,6 +141,9 @@ LabRow labRowFromJson(const nlohmann::json& j) {
     r.throughput = j.at("throughput"), r.unit = j.at("unit");
     r.deviation = deviationFromJson(j.at("deviation"));
     r.labelsMedianMs = j.at("labels_median_ms").get<std::map<std::string, double>>();
+    r.coldCacheBytes = j.value("cold_cache_bytes", std::uint64_t(0));
+    for (const nlohmann::json& p : j.value("programs", nlohmann::json::array()))
+        r.programs.push_back(programFiguresFromJson(p));
     return r;
 }
 
@@ -142,10 +168,16 @@ LabRow runLabJob(const LabJob& job, const std::function<void(const std::string&)
         runAlgorithm(algorithm, request(hostDevice(), algorithm.referenceVariant(),
                                         c.referenceInput, c.params, {}));
     const RunRequest run = request(device, job.variant, c.input, c.params, job.programs);
+    if (const std::string verbose = verboseBuildOption(device); !verbose.empty())
+        ClDevice::get(device)->appendBuildOptions(verbose);
     std::vector<double> kernelMs, wallMs;
     TimingStats labels;
     std::shared_ptr<AlgorithmResult> last;
+    std::unique_ptr<CacheFlush> cold;
+    if (job.coldCache) cold = std::make_unique<CacheFlush>(device);
+    row.coldCacheBytes = cold ? cold->bytes() : 0;
     for (int n = 0; n <= job.repeat; ++n) {
+        if (cold && n > 0) cold->flush();
         phase(n == 0 ? "warm-up (build included)" : "run " + std::to_string(n));
         last = runAlgorithm(algorithm, run);
         if (n == 0) continue;
@@ -162,6 +194,7 @@ LabRow runLabJob(const LabJob& job, const std::function<void(const std::string&)
         const double ms = c.bench.endToEnd ? row.wallMedianMs : row.medianMs;
         row.throughput = c.bench.work / (ms * 1e-3) / c.bench.unitScale, row.unit = c.bench.unit;
     }
+    row.programs = figuresOf(algorithm, device, job);
     phase("check");
     row.deviation = algorithm.compare(*last, *reference);
     return row;

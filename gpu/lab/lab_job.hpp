@@ -3,6 +3,7 @@
 // lab's worker process (gpu/lab/contained.hpp); the job and its row travel as JSON.
 #pragma once
 #include "gpu/algorithm.hpp"
+#include "gpu/lab/program_figures.hpp"
 
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -19,6 +20,8 @@ struct LabJob {
     int repeat = 5;              // timed runs after one warm-up
     ProgramOverrides programs{}; // what the row changes in the variant's programs
     std::string sourceSha256;    // of the replaced program text (or the base program's)
+    std::string binaryPrefix;    // write each program's compiled output to PREFIX<program>.ext
+    bool coldCache = false;      // write a cache-sized scratch buffer before each timed run
 };
 
 // What a job gave: its figures, or why it has none.
@@ -31,6 +34,9 @@ struct LabRow {
     std::string unit;
     Deviation deviation;
     std::map<std::string, double> labelsMedianMs;
+    std::vector<ProgramFigures> programs; // what the run built, with its kernels' figures
+    std::uint64_t coldCacheBytes = 0;     // written before each timed run (0: warm cache)
+    bool cached = false;                  // from the sweep cache, not measured by this run
     bool ran() const { return failure.empty(); }
     // clscope-cli's exit code of the row: 0 passed, 1 check failed, 2, 3 or 4 (DESIGN.md §4).
     int exitCode() const;
@@ -45,9 +51,10 @@ LabRow labRowFromJson(const nlohmann::json& j);
 double percentile(std::vector<double> values, double fraction);
 
 // Runs a job here: reads the input (or builds the bench case), runs the reference, one
-// warm-up and `repeat` timed runs, and compares the last with the reference. `phase` is told
-// before each step ("reference", "warm-up", "run 3"). Errors propagate (UsageError,
-// InputError, DeviceError).
+// warm-up (its builds ask for the verbose log where the platform has one) and `repeat` timed
+// runs (each after the cache was written over with coldCache), takes the built programs' figures,
+// and compares the last run with the reference. `phase` is told before each step ("reference",
+// "warm-up", "run 3"). Errors propagate (UsageError, InputError, DeviceError).
 LabRow runLabJob(const LabJob& job, const std::function<void(const std::string&)>& phase);
 
 } // namespace clscope

@@ -145,7 +145,7 @@ std::vector<LabJob> LabPlan::jobs() const {
     LabJob base;
     base.algorithm = algorithm_.id(), base.variant = options_.from;
     base.label = options_.from, base.device = options_.device, base.input = options_.input;
-    base.size = options_.size, base.repeat = options_.repeat;
+    base.size = options_.size, base.repeat = options_.repeat, base.coldCache = options_.coldCache;
     std::vector<LabJob> jobs{base};
     LabJob fork = base;
     fork.variant = base_, fork.label = "fork";
@@ -157,13 +157,16 @@ std::vector<LabJob> LabPlan::jobs() const {
     if (sweepValues_.empty()) jobs.push_back(forked({}, "fork"));
     for (const std::string& value : sweepValues_)
         jobs.push_back(forked({{sweepName_, value}}, "fork " + sweepName_ + "=" + value));
-    for (LabJob& job : jobs) {
-        std::string text;
-        for (const ProgramRecipe& r : chosen())
-            text += overridesOf(job).apply(r).source();
-        job.sourceSha256 = sha256Hex(text);
-    }
+    for (LabJob& job : jobs)
+        job.sourceSha256 = sha256Hex(sourceOf(job));
     return jobs;
+}
+
+std::string LabPlan::sourceOf(const LabJob& job) const {
+    std::string text;
+    for (const ProgramRecipe& r : chosen())
+        text += overridesOf(job).apply(r).source();
+    return text;
 }
 
 const ProgramOverrides& LabPlan::overridesOf(const LabJob& job) const {

@@ -20,6 +20,8 @@ struct LabOptions {
     std::string sweep;             // NAME=V1,V2,...
     int repeat = 5;
     double kernelTimeout = 30; // seconds
+    bool coldCache = false;    // write the device's cache over before each timed run
+    bool noCache = false;      // measure every sweep row again (else: the sweep cache's rows)
 };
 
 class LabPlan {
@@ -32,6 +34,8 @@ class LabPlan {
     std::string printSource() const;
     // The rows: the variant forked from, then the fork once or per sweep value.
     std::vector<LabJob> jobs() const;
+    // The text of the job's programs (the picked one, or all joined): what source_sha256 hashes.
+    std::string sourceOf(const LabJob& job) const;
     // Every tunable's value in the job's programs (defaults resolved).
     TunableValues tunablesOf(const LabJob& job) const;
     // The files the job's programs were made of, for the build log's lines.

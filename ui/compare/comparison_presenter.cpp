@@ -3,6 +3,7 @@
 
 #include "core/errors.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/lab/user_variants.hpp"
 #include "ui/jobs/job_runner.hpp"
 
 #include <QMetaObject>
@@ -11,10 +12,27 @@
 
 namespace clscope::ui {
 
+namespace {
+
+// The algorithm's variants, then the user's (user:NAME: the base variant's entry under the
+// user's id), so the grid runs every variant on every device.
+std::vector<VariantEntry> everyVariant(const Algorithm& algorithm) {
+    std::vector<VariantEntry> all = algorithm.variants();
+    for (const UserVariant& user : listUserVariants(algorithm.id())) {
+        try {
+            all.push_back(algorithm.variant(user.id()));
+        } catch (const std::exception&) { // its base is gone: not offered
+        }
+    }
+    return all;
+}
+
+} // namespace
+
 ComparisonPresenter::ComparisonPresenter(const std::string& algorithm,
                                          std::vector<DeviceInfo> devices, QObject* parent)
     : QObject(parent), algorithm_(AlgorithmRegistry::instance().find(algorithm)),
-      variants_(algorithm_.variants()),
+      variants_(everyVariant(algorithm_)),
       devices_(devices.empty() ? listDevices() : std::move(devices)),
       params_(algorithm_.defaultParams()) {
     qRegisterMetaType<clscope::ui::RunTimings>();
@@ -56,13 +74,18 @@ void ComparisonPresenter::setInput(std::shared_ptr<const AlgorithmInput> input, 
 }
 
 Support ComparisonPresenter::support(std::size_t variant, std::size_t device) const {
+    // A user variant runs as its base variant: the base's checks are its own.
+    const std::string& id = variants_.at(variant).info.id;
+    const VariantEntry entry = isUserVariantId(id)
+                                   ? algorithm_.variant(builtInVariantOf(algorithm_.id(), id))
+                                   : variants_[variant];
     const auto group = groups_.find(device);
     if (group == groups_.end())
-        return algorithm_.supports(variants_.at(variant), devices_.at(device), input_.get(),
+        return algorithm_.supports(entry, devices_.at(device), input_.get(),
                                    input_ ? &params_ : nullptr);
     for (const DeviceInfo& member : group->second) { // a split runs where every part can
-        const Support s = algorithm_.supports(variants_.at(variant), member, input_.get(),
-                                              input_ ? &params_ : nullptr);
+        const Support s =
+            algorithm_.supports(entry, member, input_.get(), input_ ? &params_ : nullptr);
         if (!s.ok) return s;
     }
     return {};

@@ -1,12 +1,12 @@
 // The comparison of one algorithm's variants across devices (no widgets; the view is
-// comparison_view.hpp). The grid is variants × devices (listDevices(): the host `cpu` and every
-// OpenCL device), each cell with Algorithm::supports() and its reason. Run executes the checked
-// cells as ONE job: the reference variant on the host first, then each cell through
-// runAlgorithm() twice (an untimed warm-up that pays kernel builds, then the timed run),
-// progress per cell, Cancel between and inside cells. Each finished run becomes
-// a row (times, speed-up against the reference, the Deviation); rows stay when cancelled.
-// Rows are bound to the input they ran on: a new input marks them stale, and stale rows are
-// not exported.
+// comparison_view.hpp). The grid is variants × devices (the algorithm's variants, then the
+// user's `user:NAME` from the kernel lab; listDevices(): the host `cpu` and every OpenCL device),
+// each cell with Algorithm::supports() and its reason. Run executes the checked cells as ONE job:
+// the reference variant on the host first, then each cell through runAlgorithm() twice (an untimed
+// warm-up that pays kernel builds, then the timed run), progress per cell, Cancel between and
+// inside cells. Each finished run becomes a row (times, speed-up against the reference, the
+// Deviation); rows stay when cancelled. Rows are bound to the input they ran on: a new input marks
+// them stale, and stale rows are not exported.
 #pragma once
 #include "gpu/algorithm.hpp"
 #include "gpu/command_line.hpp"

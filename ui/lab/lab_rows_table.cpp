@@ -34,8 +34,10 @@ QString note(const nlohmann::json& row) {
             .arg(d.value("compared", 0))
             .arg(d.value("tolerance", 0.0));
     if (LabHistory::resultOf(row) == "build") return "the build failed: see the build log";
-    const QString text = QString::fromStdString(row.value("note", ""));
-    return text.section('\n', 0, 0);
+    const QString text = QString::fromStdString(row.value("note", "")).section('\n', 0, 0);
+    return row.value("cached", false) ? "from the sweep cache (measured before)" +
+                                            (text.isEmpty() ? QString() : "; " + text)
+                                      : text;
 }
 
 } // namespace

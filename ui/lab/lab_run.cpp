@@ -5,6 +5,7 @@
 #include "gpu/algorithm.hpp"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -51,6 +52,7 @@ QString LabRun::start(LabOptions options, const QString& source) {
     outcome_ = LabOutcome{};
     outcome_.options = options;
     QFile::remove(dir_.filePath("rows.json"));
+    QDir(dir_.filePath("binary")).removeRecursively();
     process_ = new QProcess(this);
     connect(process_, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
         collect(code, status == QProcess::CrashExit);
@@ -77,8 +79,11 @@ QStringList LabRun::arguments() const {
     for (const std::string& set : o.sets)
         a << "--set" << q(set);
     if (!o.sweep.empty()) a << "--sweep" << q(o.sweep);
+    if (o.coldCache) a << "--cold-cache";
+    if (o.noCache) a << "--no-cache";
     a << "--repeat" << QString::number(o.repeat) << "--kernel-timeout"
-      << QString::number(o.kernelTimeout) << "--json" << dir_.filePath("rows.json");
+      << QString::number(o.kernelTimeout) << "--json" << dir_.filePath("rows.json") << "--binary"
+      << dir_.filePath("binary");
     return a;
 }
 

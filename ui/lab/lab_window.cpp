@@ -4,10 +4,13 @@
 #include "gpu/lab/user_variants.hpp"
 #include "ui/lab/build_log_list.hpp"
 #include "ui/lab/code_editor.hpp"
+#include "ui/lab/compiled_output_view.hpp"
 #include "ui/lab/lab_history_view.hpp"
+#include "ui/lab/lab_kernels_table.hpp"
 #include "ui/lab/lab_rows_table.hpp"
 #include "ui/lab/lab_run.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
@@ -18,6 +21,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -39,24 +43,14 @@ QLabel* caption(const QString& text, QWidget* parent) {
 
 LabWindow::LabWindow(QWidget* parent)
     : QWidget(parent, Qt::Window), editor_(new CodeEditor(this)), buildLog_(new BuildLogList(this)),
-      rows_(new LabRowsTable(this)), history_(new LabHistoryView(this)), run_(new LabRun(this)),
-      ticker_(new QTimer(this)) {
+      rows_(new LabRowsTable(this)), history_(new LabHistoryView(this)),
+      kernels_(new LabKernelsTable(this)), compiled_(new CompiledOutputView(this)),
+      run_(new LabRun(this)), ticker_(new QTimer(this)) {
     setObjectName("KernelLab");
     setWindowTitle("clscope — Kernel lab");
     auto* top = new QSplitter(Qt::Horizontal, this);
     top->addWidget(editor_);
-    auto* side = new QSplitter(Qt::Vertical, top);
-    auto* logBox = new QWidget(side);
-    auto* logLayout = new QVBoxLayout(logBox);
-    logLayout->setContentsMargins(0, 0, 0, 0);
-    logLayout->addWidget(new QLabel("Build log of the fork (click a message: the editor goes to "
-                                    "its line)",
-                                    logBox));
-    logLayout->addWidget(buildLog_);
-    side->addWidget(logBox);
-    side->addWidget(history_);
-    side->setSizes({300, 300});
-    top->addWidget(side);
+    top->addWidget(buildSide());
     top->setSizes({900, 700});
     auto* body = new QSplitter(Qt::Vertical, this);
     body->addWidget(top);
@@ -82,6 +76,27 @@ LabWindow::LabWindow(QWidget* parent)
     fillAlgorithms();
     fillDevices();
     resize(1600, 1000);
+}
+
+// The build log, the kernels' figures and the compiled output in tabs, the history below.
+QWidget* LabWindow::buildSide() {
+    auto* side = new QSplitter(Qt::Vertical, this);
+    auto* tabs = new QTabWidget(side);
+    tabs->setObjectName("LabTabs");
+    auto* logBox = new QWidget(tabs);
+    auto* logLayout = new QVBoxLayout(logBox);
+    logLayout->setContentsMargins(0, 0, 0, 0);
+    logLayout->addWidget(new QLabel("Build log of the fork (click a message: the editor goes to "
+                                    "its line)",
+                                    logBox));
+    logLayout->addWidget(buildLog_);
+    tabs->addTab(logBox, "Build log");
+    tabs->addTab(kernels_, "Kernels");
+    tabs->addTab(compiled_, "Compiled output");
+    side->addWidget(tabs);
+    side->addWidget(history_);
+    side->setSizes({300, 300});
+    return side;
 }
 
 QWidget* LabWindow::buildControls() {
@@ -122,6 +137,10 @@ QWidget* LabWindow::buildRunControls() {
     repeat_->setToolTip("Timed runs after one warm-up (--repeat)");
     timeout_->setRange(0.5, 3600), timeout_->setValue(30), timeout_->setSuffix(" s");
     timeout_->setToolTip("A run silent for longer is stopped (--kernel-timeout)");
+    coldCache_ = new QCheckBox("Cold cache", box);
+    coldCache_->setObjectName("LabColdCache");
+    coldCache_->setToolTip("Write a scratch buffer of the device's cache size before each timed "
+                           "run (--cold-cache)");
     sweep_->setObjectName("LabSweep");
     sweep_->setPlaceholderText("NAME=V1,V2,… (one checked row per value)");
     sweep_->setMinimumWidth(260);
@@ -135,6 +154,7 @@ QWidget* LabWindow::buildRunControls() {
     status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long: tooltip
     row->addWidget(caption("Repeat", box)), row->addWidget(repeat_);
     row->addWidget(caption("Kernel timeout", box)), row->addWidget(timeout_);
+    row->addWidget(coldCache_);
     row->addWidget(caption("Sweep", box)), row->addWidget(sweep_);
     row->addWidget(runButton_), row->addWidget(cancelButton_);
     row->addWidget(status_, 1);

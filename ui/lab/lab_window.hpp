@@ -2,15 +2,18 @@
 // or user:NAME) and its program, Fork it into the editor (the program as built: tunable lines
 // and source), edit, and Save & run (Ctrl+S): `clscope-cli lab` rebuilds, checks against the
 // reference and times the fork beside its base in the background (LabRun), the build log lists
-// errors and warnings at their lines (click: the editor goes there), the table shows one row
-// per run or sweep value, Keep best saves the fastest passing fork row as a user variant, and
-// the history keeps every row. A kernel that never finishes is stopped by the CLI's
+// errors and warnings at their lines (click: the editor goes there), Kernels lists each built
+// kernel's OpenCL figures and Compiled output shows what the driver made (PTX on NVIDIA), the
+// table shows one row per run or sweep value, Keep best saves the fastest passing fork row as a
+// user variant, and the history keeps every row. A kernel that never finishes is stopped by the
+// CLI's
 // --kernel-timeout; the window and the edits stay.
 #pragma once
 #include "ui/lab/lab_outcome.hpp"
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -23,6 +26,8 @@ namespace clscope::ui {
 
 class BuildLogList;
 class CodeEditor;
+class CompiledOutputView;
+class LabKernelsTable;
 class LabHistoryView;
 class LabRowsTable;
 class LabRun;
@@ -48,11 +53,14 @@ class LabWindow : public QWidget {
     void setRepeat(int repeat);
     void setKernelTimeout(double seconds);
     void setSweep(const QString& sweep);
+    void setColdCache(bool cold);
 
     CodeEditor* editor() const { return editor_; }
     BuildLogList* buildLog() const { return buildLog_; }
     LabRowsTable* rowsTable() const { return rows_; }
     LabHistoryView* historyView() const { return history_; }
+    LabKernelsTable* kernelsTable() const { return kernels_; }
+    CompiledOutputView* compiledOutput() const { return compiled_; }
     LabRun* labRun() const { return run_; }
     // The Cancel button's work: the run stopped, the window ready for the next.
     void cancelRun();
@@ -68,6 +76,7 @@ class LabWindow : public QWidget {
     QWidget* buildControls();
     QWidget* buildRunControls();
     QWidget* buildResults();
+    QWidget* buildSide();
     void fillAlgorithms();
     void fillVariants();
     void fillPrograms();
@@ -80,6 +89,7 @@ class LabWindow : public QWidget {
     QComboBox *algorithm_, *variant_, *program_, *device_, *size_;
     QSpinBox* repeat_;
     QDoubleSpinBox* timeout_;
+    QCheckBox* coldCache_;
     QLineEdit *sweep_, *saveName_;
     QPushButton *forkButton_, *runButton_, *cancelButton_, *keepButton_;
     QLabel* status_;
@@ -87,6 +97,8 @@ class LabWindow : public QWidget {
     BuildLogList* buildLog_;
     LabRowsTable* rows_;
     LabHistoryView* history_;
+    LabKernelsTable* kernels_;
+    CompiledOutputView* compiled_;
     LabRun* run_;
     QTimer* ticker_;
 };

@@ -3,12 +3,15 @@
 #include "gpu/lab/user_variants.hpp"
 #include "ui/lab/build_log_list.hpp"
 #include "ui/lab/code_editor.hpp"
+#include "ui/lab/compiled_output_view.hpp"
 #include "ui/lab/lab_history.hpp"
 #include "ui/lab/lab_history_view.hpp"
+#include "ui/lab/lab_kernels_table.hpp"
 #include "ui/lab/lab_rows_table.hpp"
 #include "ui/lab/lab_run.hpp"
 #include "ui/lab/lab_window.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
@@ -23,6 +26,17 @@ namespace {
 
 std::string text(const QComboBox* combo) {
     return combo->currentData().toString().toStdString();
+}
+
+// A fork that built: its programs' build logs where they say something (NVIDIA's verbose one:
+// registers and spills), else that there was nothing to say.
+QString builtLogText(const nlohmann::json& row) {
+    QString text;
+    for (const nlohmann::json& p : row.value("programs", nlohmann::json::array()))
+        if (const QString log = QString::fromStdString(p.value("build_log", "")).trimmed();
+            !log.isEmpty())
+            text += QString::fromStdString(p.value("program", "")) + ":\n" + log + "\n";
+    return text.isEmpty() ? "Built without messages." : "Built.\n" + text.trimmed();
 }
 
 } // namespace
@@ -48,6 +62,7 @@ LabOptions LabWindow::options() const {
     o.program = program_->currentText().toStdString();
     o.device = text(device_), o.size = size_->currentText().toStdString();
     o.repeat = repeat_->value(), o.kernelTimeout = timeout_->value();
+    o.coldCache = coldCache_->isChecked();
     o.sweep = sweep_->text().trimmed().toStdString();
     return o;
 }
@@ -115,6 +130,9 @@ void LabWindow::setKernelTimeout(double seconds) {
 void LabWindow::setSweep(const QString& sweep) {
     sweep_->setText(sweep);
 }
+void LabWindow::setColdCache(bool cold) {
+    coldCache_->setChecked(cold);
+}
 
 void LabWindow::showOutcome() {
     ticker_->stop();
@@ -122,6 +140,8 @@ void LabWindow::showOutcome() {
     const LabOutcome& o = run_->outcome();
     const int best = o.bestForkRow();
     rows_->showRows(o.rows, best);
+    kernels_->showRows(o.rows);
+    compiled_->showRows(o.rows);
     showBuildLog(o);
     if (!o.rows.empty()) history_->record(o.rows, o.options.from);
     keepButton_->setEnabled(best >= 0);
@@ -151,7 +171,7 @@ void LabWindow::showBuildLog(const LabOutcome& o) {
     }
     const bool built = o.rows.size() > 1 && o.rows[1].value("ran", false);
     buildLog_->showText(o.rows.empty() ? "Not run: " + o.error
-                        : built        ? "Built without messages."
+                        : built        ? builtLogText(o.rows[1])
                                        : QString::fromStdString(o.rows.back().value("note", "")));
 }
 
