@@ -4,6 +4,7 @@
 #include "core/array.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -93,6 +94,10 @@ class H5Writer {
     H5Writer& operator=(const H5Writer&) = delete;
 
     void write(const std::string& path, const Array& data, Compression c = Compression::None);
+    // A (T,H,W) dataset written one frame at a time (chunks and compression as write() gives
+    // them): fill(t, frame) fills frame t's H*W elements, so the whole never lies in memory.
+    void writeFrames(const std::string& path, DType dtype, const Shape& shape, Compression c,
+                     const std::function<void(std::size_t, Array&)>& fill);
     void writeScalar(const std::string& path, double value);
     void setAttribute(const std::string& path, const std::string& name, const std::string& v);
     void setAttribute(const std::string& path, const std::string& name, double value);

@@ -25,18 +25,19 @@ Handle intermediateGroups() {
 }
 
 // Chunks of one frame (or the whole array when small), compressed as asked.
-Handle creationList(const Array& data, Compression c) {
+Handle creationList(DType dtype, const Shape& shape, Compression c) {
     Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-    if (c == Compression::None || data.size() == 0 || data.rank() == 0) return dcpl;
-    std::vector<hsize_t> chunk(data.shape().begin(), data.shape().end());
-    if (data.rank() >= 3) chunk[0] = 1;
+    const bool none = std::find(shape.begin(), shape.end(), std::size_t(0)) != shape.end();
+    if (c == Compression::None || none || shape.empty()) return dcpl;
+    std::vector<hsize_t> chunk(shape.begin(), shape.end());
+    if (shape.size() >= 3) chunk[0] = 1;
     H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data());
     if (c == Compression::Gzip) {
         H5Pset_shuffle(dcpl.get());
         H5Pset_deflate(dcpl.get(), 4);
     } else {
         // bitshuffle plugin: block size auto, LZ4 compression.
-        const unsigned cd[] = {0, 0, static_cast<unsigned>(dtypeSize(data.dtype())), 0, 2};
+        const unsigned cd[] = {0, 0, static_cast<unsigned>(dtypeSize(dtype)), 0, 2};
         if (H5Zfilter_avail(bitshuffleFilter) <= 0)
             throw InputError("bitshuffle HDF5 plugin not found (install Debian's bitshuffle "
                              "package or set HDF5_PLUGIN_PATH)");
@@ -78,7 +79,7 @@ void H5Writer::write(const std::string& path, const Array& data, Compression c) 
                      : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
                  H5Sclose);
     Handle lcpl = intermediateGroups();
-    Handle dcpl = creationList(data, c);
+    Handle dcpl = creationList(data.dtype(), data.shape(), c);
     const hid_t type = h5::nativeType(data.dtype());
     Handle dset(
         H5Dcreate2(file_, path.c_str(), type, space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
@@ -86,6 +87,34 @@ void H5Writer::write(const std::string& path, const Array& data, Compression c) 
     if (!dset.valid() || (data.size() > 0 && H5Dwrite(dset.get(), type, H5S_ALL, H5S_ALL,
                                                       H5P_DEFAULT, data.bytes()) < 0))
         throw InputError(fileName_ + ":" + path + ": cannot write dataset: " + h5::lastError());
+}
+
+void H5Writer::writeFrames(const std::string& path, DType dtype, const Shape& shape, Compression c,
+                           const std::function<void(std::size_t, Array&)>& fill) {
+    if (shape.size() != 3) throw std::logic_error("writeFrames: (T,H,W) only");
+    Array frame(dtype, {shape[1], shape[2]});
+    Lock lock(h5::mutex());
+    std::vector<hsize_t> dims(shape.begin(), shape.end());
+    Handle space(H5Screate_simple(3, dims.data(), nullptr), H5Sclose);
+    Handle lcpl = intermediateGroups();
+    Handle dcpl = creationList(dtype, shape, c);
+    const hid_t type = h5::nativeType(dtype);
+    Handle dset(
+        H5Dcreate2(file_, path.c_str(), type, space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
+        H5Dclose);
+    const auto fail = [&] {
+        throw InputError(fileName_ + ":" + path + ": cannot write dataset: " + h5::lastError());
+    };
+    if (!dset.valid()) fail();
+    const hsize_t count[3] = {1, dims[1], dims[2]};
+    Handle memory(H5Screate_simple(3, count, nullptr), H5Sclose);
+    for (std::size_t t = 0; t < shape[0] && frame.size() > 0; ++t) {
+        fill(t, frame);
+        const hsize_t start[3] = {t, 0, 0};
+        H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
+        if (H5Dwrite(dset.get(), type, memory.get(), space.get(), H5P_DEFAULT, frame.bytes()) < 0)
+            fail();
+    }
 }
 
 void H5Writer::writeScalar(const std::string& path, double value) {

@@ -28,6 +28,10 @@
 
 namespace clscope {
 
+namespace pipeline {
+class FrameStage;
+}
+
 // An algorithm's input in memory. Concrete types are each algorithm's own (xpcs::Input, ...);
 // the GUI builds them from what is on screen, the CLI through Algorithm::read.
 class AlgorithmInput {
@@ -212,6 +216,12 @@ class Algorithm {
     virtual std::unique_ptr<PassPlan> planPasses(const InputSources& sources,
                                                  const ParamSet& params,
                                                  std::uint64_t budgetBytes) const;
+
+    // Its part of a live run through the streaming pipeline (gpu/pipeline) on `devices` with
+    // `request`'s variant and parameters; null where it has none or they need the whole stack
+    // (the run then goes through passes). Default: null.
+    virtual std::unique_ptr<pipeline::FrameStage>
+    streamStage(const RunRequest& request, const std::vector<DeviceInfo>& devices) const;
 
     // The synthetic datasets this algorithm generates; the first is its demo's. Default: none.
     virtual std::vector<SyntheticKind> syntheticKinds() const { return {}; }

@@ -11,6 +11,7 @@
 #include "core/stream/live_frames.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/pipeline/frame_stage.hpp"
 #include "gpu/scale/budget.hpp"
 #include "gpu/scale/passes.hpp"
 
@@ -65,14 +66,15 @@ ParamSet paramsFrom(const Algorithm& algorithm, const AlgorithmArgs& a) {
 }
 
 // The detector stream of a tcp://HOST:PORT input, its start message received.
+// Compressed frames stay so when the run goes through the streaming pipeline (decoded there).
 std::shared_ptr<const stream::LiveFrames> openLive(const Algorithm& algorithm,
-                                                   const AlgorithmArgs& a) {
+                                                   const AlgorithmArgs& a, bool keepCompressed) {
     if (!algorithm.readsFrames())
         throw UsageError(algorithm.command() + " reads no frames: " + a.input + " does not apply");
     if (!(a.timeout > 0)) throw UsageError("--timeout must be positive");
     stream::SourceOptions options;
     options.endpoint = a.input, options.timeoutSeconds = a.timeout, options.maxFrames = a.maxFrames;
-    options.channel = a.channel;
+    options.channel = a.channel, options.keepCompressed = keepCompressed;
     return std::make_shared<stream::LiveFrames>(options);
 }
 
@@ -122,9 +124,10 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     if (!sources.frames.all() && !algorithm.readsFrames())
         throw UsageError(algorithm.command() + " reads no frames: --frames does not apply");
     const std::vector<NamedPath> inputs = inputFiles(algorithm, sources, a.paramsFile);
+    RunRequest request{devices.front(), a.variant, nullptr, params, parseTuning(a.tuning)};
     if (stream::isStreamEndpoint(sources.file)) {
         probeBeforeThreads(inputs, sources.file);
-        sources.live = openLive(algorithm, a);
+        sources.live = openLive(algorithm, a, algorithm.streamStage(request, devices) != nullptr);
         checkLiveRoles(algorithm, sources);
     } else if (a.maxFrames) {
         throw UsageError("--max-frames applies to a tcp://HOST:PORT input; use --frames");
@@ -132,7 +135,6 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
         throw UsageError("--stream-channel applies to a tcp://HOST:PORT input");
     }
     checkOutputs({{"-o", a.output}}, inputs);
-    RunRequest request{devices.front(), a.variant, nullptr, params, parseTuning(a.tuning)};
     if (!request.variant.empty()) algorithm.variant(request.variant); // unknown: usage error first
     const BudgetedRun run = runWithinBudget(algorithm, request, sources, devices, budget);
     const auto& result = run.result;
@@ -150,6 +152,7 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     out.commit();
     for (StagedFile& file : staged)
         file.publish();
+    if (!run.note.empty()) std::fprintf(stderr, "%s\n", run.note.c_str());
     if (sources.live) std::fprintf(stderr, "%s\n", sources.live->report().c_str());
     const RunInfo& info = result->info;
     std::printf(

@@ -162,10 +162,12 @@ std::vector<Spot> findSpots(const Array& frames, const std::vector<std::uint8_t>
 // pointers that only move forward through the sorted lists.
 namespace {
 
-// Spots of frames [t0, t1) (all frames for threeD).
-std::vector<Spot> groupFrames(const Array& frames, const FramePixels& pixels, const Params& p,
-                              std::size_t t0, std::size_t t1) {
-    const std::size_t w = frames.width(), plane = frames.frameSize();
+// Spots of frames [t0, t1) (all frames for threeD); value(t, n, g): the value of pixel n of
+// frame t's list, g its flat index.
+template <class Values>
+std::vector<Spot> groupFrames(std::size_t w, std::size_t plane, const FramePixels& pixels,
+                              const Params& p, std::size_t t0, std::size_t t1,
+                              const Values& value) {
     Components c;
     std::vector<int> previous, current, active, still;
     std::vector<Spot> spots;
@@ -196,7 +198,7 @@ std::vector<Spot> groupFrames(const Array& frames, const FramePixels& pixels, co
             if (back < prev.size() && prev[back] == k)
                 id = id < 0 ? c.find(previous[back]) : c.unite(id, previous[back]);
             if (id < 0) active.push_back(id = c.make());
-            c.acc[c.find(id)].add(i, j, t, frames.valueAt(g), static_cast<std::int64_t>(g));
+            c.acc[c.find(id)].add(i, j, t, value(t, n, g), static_cast<std::int64_t>(g));
             current[n] = id;
         }
         // Roots without a pixel in this frame are complete (in 2D: every root).
@@ -219,7 +221,21 @@ std::vector<Spot> groupFrames(const Array& frames, const FramePixels& pixels, co
     return spots;
 }
 
+std::vector<Spot> groupFrames(const Array& frames, const FramePixels& pixels, const Params& p,
+                              std::size_t t0, std::size_t t1) {
+    return groupFrames(frames.width(), frames.frameSize(), pixels, p, t0, t1,
+                       [&](std::size_t, std::size_t, std::size_t g) { return frames.valueAt(g); });
+}
+
 } // namespace
+
+std::vector<Spot> findSpotsSparse(std::size_t width, std::size_t plane, const FramePixels& pixels,
+                                  const std::vector<std::vector<double>>& values, const Params& p,
+                                  std::size_t t0, std::size_t t1) {
+    return groupFrames(
+        width, plane, pixels, p, t0, t1,
+        [&](std::size_t t, std::size_t n, std::size_t) { return values[t - t0][n]; });
+}
 
 std::vector<Spot> findSpots(const Array& frames, const FramePixels& pixels, const Params& p) {
     if (p.threeD) return groupFrames(frames, pixels, p, 0, pixels.size());

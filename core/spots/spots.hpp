@@ -117,6 +117,12 @@ std::vector<Spot> findSpots(const Array& frames, const FramePixels& pixels, cons
 // for those frames, so that a stream can group each chunk as soon as its lists are in.
 std::vector<Spot> findSpotsInFrames(const Array& frames, FramePixels& pixels, const Params& p,
                                     std::size_t t0, std::size_t t1);
+// The same from the signal pixels' values alone (a device's frames never come to the host):
+// frames of `plane` pixels, rows of `width`; pixels[t] sorted, values[t - t0][n] the value
+// of pixels[t][n] (t in [t0, t1), 2-D only).
+std::vector<Spot> findSpotsSparse(std::size_t width, std::size_t plane, const FramePixels& pixels,
+                                  const std::vector<std::vector<double>>& values, const Params& p,
+                                  std::size_t t0, std::size_t t1);
 // Signal mask + spots + counts: the whole `cpu` run.
 Result runCpu(const Input& in, const Params& p, const Progress& progress = {});
 // The dense signal mask of a result (built from the lists when the run kept none).

@@ -145,6 +145,30 @@ Array LiveFrames::read(std::size_t first, std::size_t count) const {
     return out;
 }
 
+std::vector<ReceivedFrame> LiveFrames::takeNext(std::size_t maxCount) const {
+    std::lock_guard lock(mutex_);
+    std::vector<ReceivedFrame> out;
+    const std::size_t first = taken_; // read() may have held (and handed out) frames after it
+    if (first >= count_ || maxCount == 0) return out;
+    maxCount = std::min(maxCount, count_ - first);
+    for (; heldFirst_ < first && !held_.empty(); ++heldFirst_) { // read() held them
+        source_.recycle(std::move(held_.front()));
+        held_.pop_front();
+    }
+    while (!held_.empty() && out.size() < maxCount) {
+        out.push_back({std::move(held_.front()), {}});
+        held_.pop_front(), ++heldFirst_;
+    }
+    if (out.empty()) {
+        out = source_.takeReceived(maxCount);
+        heldFirst_ += out.size();
+        if (out.empty()) ended_ = first;
+    }
+    taken_ += out.size();
+    handedOut_ = std::max(handedOut_, taken_);
+    return out;
+}
+
 std::string LiveFrames::endText() const {
     const bool announced = source_.start().numberOfImages == count_;
     return std::to_string(*ended_) + " of " + std::to_string(count_) + " frames received (" +

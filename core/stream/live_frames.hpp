@@ -56,6 +56,12 @@ class LiveFrames {
     // fills it again instead of fresh memory (page faults and zero fill on one thread).
     void recycle(Array&& frames) const;
 
+    // The next frames of the series in order, after those takeNext() handed out, as
+    // received (compressed ones left so when SourceOptions::keepCompressed): at least one, at
+    // most maxCount; empty at its end (one that ended early: report() says how many of how
+    // many came).
+    std::vector<ReceivedFrame> takeNext(std::size_t maxCount) const;
+
     const StartMessage& start() const { return source_.start(); }
     // "no pixel mask in the start message (header_detail basic): none used": what the start
     // message left out (`what`: "pixel mask", "frame time"), taken as absent.
@@ -81,6 +87,7 @@ class LiveFrames {
     mutable std::mutex mutex_;
     mutable std::deque<Array> held_; // decoded frames [heldFirst_, heldFirst_ + held_.size())
     mutable std::size_t heldFirst_ = 0, handedOut_ = 0;
+    mutable std::size_t taken_ = 0;    // frames takeNext() handed out
     mutable std::vector<Array> spare_; // arrays given back through recycle()
     mutable std::optional<std::size_t>
         ended_; // frames received in all, when the series ended early

@@ -37,7 +37,7 @@ struct FrameSource::State {
     std::uint64_t nextImageId = 0, handedOut = 0, checked = 0;
     std::atomic<std::uint64_t> received = 0; // images decoded
     std::atomic<bool> endSeen = false, timedOut = false;
-    std::optional<Array> first; // the first image, received by the constructor
+    std::optional<ReceivedFrame> first; // the first image, received by the constructor
     bool over = false;
     std::unique_ptr<FramePool> frames; // decoded frames recycled once read() copied them
     std::unique_ptr<OrderedPool<Message>> pool;
@@ -60,32 +60,35 @@ struct FrameSource::State {
         }
     }
     Message decode(const zmq::message_t& msg) {
-        Message m =
-            decodeMessage({static_cast<const std::byte*>(msg.data()), msg.size()},
-                          start.channel.empty() ? options.channel : start.channel, frames.get());
+        Message m = decodeMessage({static_cast<const std::byte*>(msg.data()), msg.size()},
+                                  start.channel.empty() ? options.channel : start.channel,
+                                  frames.get(), options.keepCompressed);
         if (std::holds_alternative<ImageMessage>(m)) ++received;
         if (std::holds_alternative<EndMessage>(m)) endSeen = true;
         return m;
     }
 
     // An image of this series, in order, of the start's size and the first image's dtype.
-    Array check(ImageMessage img) {
+    ReceivedFrame check(ImageMessage img) {
         const std::string what = where() + " image " + std::to_string(img.imageId) + ": ";
+        const bool packed = !img.packed.empty();
+        const Shape shape = packed ? Shape{img.packed.height, img.packed.width} : img.frame.shape();
+        const DType type = packed ? img.packed.dtype : img.frame.dtype();
         if (img.seriesId != start.seriesId)
             throw InputError(what + "series_id " + std::to_string(img.seriesId) +
                              ", expected the start message's " + std::to_string(start.seriesId));
         if (img.imageId != nextImageId) throw InputError(what + orderError(img.imageId));
-        if (img.frame.height() != start.height || img.frame.width() != start.width)
-            throw InputError(what + "field 'data': " + shapeString(img.frame.shape()) +
+        if (shape[0] != start.height || shape[1] != start.width)
+            throw InputError(what + "field 'data': " + shapeString(shape) +
                              " differs from image_size_y x image_size_x " +
                              std::to_string(start.height) + "x" + std::to_string(start.width));
-        if (!dtype) dtype = img.frame.dtype();
-        if (img.frame.dtype() != *dtype)
-            throw InputError(what + "field 'data': dtype " + dtypeName(img.frame.dtype()) +
-                             ", expected " + dtypeName(*dtype));
+        if (!dtype) dtype = type;
+        if (type != *dtype)
+            throw InputError(what + "field 'data': dtype " + dtypeName(type) + ", expected " +
+                             dtypeName(*dtype));
         nextImageId = img.imageId + 1;
         ++checked;
-        return std::move(img.frame);
+        return {std::move(img.frame), std::move(img.packed)};
     }
 
     // Why image `id` cannot follow: a gap (images missing: another PULL client took them, or
@@ -109,7 +112,7 @@ struct FrameSource::State {
     }
 
     // An image of the series, or nullopt at its end message; InputError for a start message.
-    std::optional<Array> accept(Message m) {
+    std::optional<ReceivedFrame> accept(Message m) {
         if (auto* img = std::get_if<ImageMessage>(&m)) return check(std::move(*img));
         over = true;
         if (auto* end = std::get_if<EndMessage>(&m)) {
@@ -124,7 +127,7 @@ struct FrameSource::State {
     }
     // The next image, in order (waiting for it, or only if decoded already); nullopt at the
     // end of the series (end message, maxFrames, a stop). Rethrows a decoding or receiving error.
-    std::optional<Array> next(bool wait) {
+    std::optional<ReceivedFrame> next(bool wait) {
         if (over || (options.maxFrames && checked >= options.maxFrames)) return std::nullopt;
         std::optional<Message> m = wait ? pool->take() : pool->takeReady();
         if (!m) {
@@ -243,9 +246,9 @@ std::string FrameSource::describe() const {
            dtypeName(dtype());
 }
 
-std::vector<Array> FrameSource::takeFrames(std::size_t maxCount) {
+std::vector<ReceivedFrame> FrameSource::takeReceived(std::size_t maxCount) {
     State& s = *state_;
-    std::vector<Array> frames;
+    std::vector<ReceivedFrame> frames;
     if (s.first) frames.push_back(std::move(*s.first)), s.first.reset();
     while (frames.size() < std::max<std::size_t>(maxCount, 1))
         if (auto frame = s.next(frames.empty()))
@@ -253,6 +256,16 @@ std::vector<Array> FrameSource::takeFrames(std::size_t maxCount) {
         else
             break;
     s.handedOut += frames.size();
+    return frames;
+}
+
+std::vector<Array> FrameSource::takeFrames(std::size_t maxCount) {
+    std::vector<ReceivedFrame> got = takeReceived(maxCount);
+    std::vector<Array> frames;
+    frames.reserve(got.size());
+    for (ReceivedFrame& f : got)
+        frames.push_back(f.packed.empty() ? std::move(f.frame)
+                                          : decodePacked(f.packed, state_->frames.get()));
     return frames;
 }
 

@@ -27,9 +27,18 @@ struct SourceOptions {
     std::size_t decodeThreads = 0;       // threads decoding images (0: CLSCOPE_DECODE_THREADS, else
                                          // one per core but one, at least 1, at most 16)
     std::string channel; // image channel (empty: the first of the start's `channels`)
+    // Keep bslz4/lz4 images compressed as they came (a device decodes them: gpu/pipeline);
+    // takeFrames() and read() then decompress them on the calling thread.
+    bool keepCompressed = false;
     // Set (from any thread) to end the series early: within 0.1 s read() gives nullopt, and a
     // constructor still waiting for the start or first image throws Cancelled (the GUI's Stop).
     std::shared_ptr<const std::atomic<bool>> cancel;
+};
+
+// One image as received: its frame, or its compressed bytes (SourceOptions::keepCompressed).
+struct ReceivedFrame {
+    Array frame;
+    PackedImage packed;
 };
 
 // Whether `input` names a stream rather than a file.
@@ -58,7 +67,9 @@ class FrameSource {
     // As read(), the decoded frames themselves, in order (no copy): each (H,W); give them back
     // through recycle() once done, so decoding reuses their memory.
     std::vector<Array> takeFrames(std::size_t maxCount);
-    void recycle(Array&& frame);      // a frame of takeFrames(), its memory decoded into again
+    void recycle(Array&& frame); // a frame of takeFrames(), its memory decoded into again
+    // As takeFrames(), the images as received: compressed ones left so (keepCompressed).
+    std::vector<ReceivedFrame> takeReceived(std::size_t maxCount);
     std::uint64_t framesRead() const; // frames handed out by read() and append()
     bool timedOut() const; // the series ended by timeoutSeconds of silence, not its end message
     std::uint64_t framesReceived() const; // images received so far

@@ -44,6 +44,19 @@ void fillBytes(const Field& content, Array& out) {
     }
 }
 
+// A compressed content (bslz4 or lz4) of a little-endian array into `packed`, as it is.
+bool keepPacked(const Field& content, bool littleEndian, PackedImage& packed) {
+    if (!littleEndian || !content.isTag() || content.tag() != TagCompressed) return false;
+    const Field c = content.tagged();
+    if (c.arraySize() != 3) c.fail("expected [algorithm, element size, bytes]");
+    const std::string algorithm = c.element(0).text();
+    if (algorithm != "bslz4" && algorithm != "lz4") return false; // decompress() says why
+    const auto bytes = c.element(2).bytes();
+    packed.algorithm = algorithm, packed.elemSize = c.element(1).uint();
+    packed.bytes.assign(bytes.begin(), bytes.end());
+    return true;
+}
+
 void toHostOrder(Array& a, bool littleEndian) {
     const std::size_t n = dtypeSize(a.dtype());
     if (littleEndian || n == 1) return;
@@ -54,7 +67,7 @@ void toHostOrder(Array& a, bool littleEndian) {
 // tag 40 [[H, W], typed array]: a (H,W) array of `field`, checked against the expected size
 // (0, 0: any size).
 Array multiDimArray(const Field& field, std::size_t height, std::size_t width,
-                    FramePool* pool = nullptr) {
+                    FramePool* pool = nullptr, PackedImage* packed = nullptr) {
     if (!field.isTag() || field.tag() != TagMultiDim)
         field.fail("expected a multi-dimensional array (tag 40)");
     const Field body = field.tagged();
@@ -71,6 +84,11 @@ Array multiDimArray(const Field& field, std::size_t height, std::size_t width,
     const Field typed = body.element(1);
     const auto t = typed.isTag() ? typedArrayTag(typed.tag()) : std::nullopt;
     if (!t) typed.fail("expected a typed array (RFC 8746 tag 64-87) of a supported type");
+    if (packed &&
+        keepPacked(typed.tagged(), t->littleEndian || dtypeSize(t->dtype) == 1, *packed)) {
+        packed->height = h, packed->width = w, packed->dtype = t->dtype;
+        return {};
+    }
     Array out = pool ? pool->take(t->dtype, {h, w}) : Array(t->dtype, {h, w});
     fillBytes(typed.tagged(), out);
     toHostOrder(out, t->littleEndian);
@@ -126,13 +144,14 @@ StartMessage decodeStart(const Field& m, const std::string& channel) {
     return s;
 }
 
-ImageMessage decodeImage(const Field& m, const std::string& channel, FramePool* pool) {
+ImageMessage decodeImage(const Field& m, const std::string& channel, FramePool* pool,
+                         bool keepCompressed) {
     ImageMessage img;
     img.seriesId = m.require("series_id").uint();
     img.imageId = m.require("image_id").uint();
     const Field data = channelOf(m.require("data"), channel);
     // Any size here; the source checks it against the start message's.
-    img.frame = multiDimArray(data, 0, 0, pool);
+    img.frame = multiDimArray(data, 0, 0, pool, keepCompressed ? &img.packed : nullptr);
     return img;
 }
 
@@ -157,16 +176,27 @@ std::optional<TypedArrayTag> typedArrayTag(std::uint64_t tag) {
     return std::nullopt;
 }
 
-Message decodeMessage(std::span<const std::byte> bytes, const std::string& channel,
-                      FramePool* pool) {
+Message decodeMessage(std::span<const std::byte> bytes, const std::string& channel, FramePool* pool,
+                      bool keepCompressed) {
     CborDocument doc(bytes, "message");
     const Field root(doc.root(), "unknown", "");
     const std::string type = root.require("type").text();
     const Field m(doc.root(), type, "");
     if (type == "start") return decodeStart(m, channel);
-    if (type == "image") return decodeImage(m, channel, pool);
+    if (type == "image") return decodeImage(m, channel, pool, keepCompressed);
     if (type == "end") return EndMessage{m.require("series_id").uint()};
     root.require("type").fail("unknown message type '" + type + "' (expected start, image, end)");
+}
+
+Array decodePacked(const PackedImage& packed, FramePool* pool) {
+    const Shape shape{packed.height, packed.width};
+    Array out = pool ? pool->take(packed.dtype, shape) : Array(packed.dtype, shape);
+    try {
+        decompress(packed.algorithm, packed.elemSize, packed.bytes, {out.bytes(), out.byteSize()});
+    } catch (const InputError& e) {
+        throw InputError(std::string("image message: field 'data': ") + e.what());
+    }
+    return out;
 }
 
 } // namespace clscope::stream

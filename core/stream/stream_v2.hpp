@@ -30,10 +30,22 @@ struct StartMessage {
     std::uint64_t numberOfImages = 0; // 0 when not sent
 };
 
+// An image's bytes as they came, compressed (decodeMessage with keepCompressed): what a device
+// decodes itself (gpu/decode).
+struct PackedImage {
+    std::string algorithm;      // DECTRIS' compression tag: "bslz4" or "lz4"
+    std::uint64_t elemSize = 1; // bytes per element, as the tag gives it
+    std::vector<std::byte> bytes;
+    std::size_t height = 0, width = 0;
+    DType dtype = DType::UInt8;
+    bool empty() const { return algorithm.empty(); }
+};
+
 struct ImageMessage {
     std::uint64_t seriesId = 0;
     std::uint64_t imageId = 0;
-    Array frame; // (H,W), the dtype of its typed array
+    Array frame;        // (H,W), the dtype of its typed array; empty when `packed` holds it
+    PackedImage packed; // the compressed bytes, kept as they are (keepCompressed)
 };
 
 struct EndMessage {
@@ -43,9 +55,14 @@ struct EndMessage {
 using Message = std::variant<StartMessage, ImageMessage, EndMessage>;
 
 // Decode one message. `channel` picks the image channel (empty: the only or first one); an
-// image's frame comes from `pool` where given.
+// image's frame comes from `pool` where given. With `keepCompressed`, a little-endian image
+// compressed by bslz4 or lz4 keeps its compressed bytes (ImageMessage::packed, checked by
+// decodePacked when decoded) instead of being decompressed.
 Message decodeMessage(std::span<const std::byte> bytes, const std::string& channel = {},
-                      FramePool* pool = nullptr);
+                      FramePool* pool = nullptr, bool keepCompressed = false);
+
+// The frame of a packed image, decompressed on the host (InputError for corrupt data).
+Array decodePacked(const PackedImage& packed, FramePool* pool = nullptr);
 
 // An RFC 8746 typed array tag (64..87) as a DType and whether it is little-endian;
 // nullopt for the tags clscope has no DType for (64-bit unsigned, 8/16-bit signed, float16).

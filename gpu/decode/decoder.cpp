@@ -2,10 +2,12 @@
 
 #include "core/errors.hpp"
 #include "core/stream/block_plan.hpp"
+#include "gpu/cl_device.hpp"
 #include "gpu/session.hpp"
 #include "gpu/staging.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <vector>
 
@@ -46,7 +48,8 @@ const ProgramRecipe& decodeRecipe() {
     return recipe;
 }
 
-std::size_t FrameDecoder::plan(std::span<const CompressedFrame> frames, std::size_t frameBytes) {
+std::size_t FrameDecoder::plan(std::span<const CompressedFrame> frames, std::size_t frameBytes,
+                               std::size_t outOffset) {
     entries_.clear(), firstBlock_.clear(), maxBlock_ = 0;
     std::vector<std::uint64_t> at; // each frame's first byte in bytes_
     std::uint64_t total = 0;
@@ -58,7 +61,7 @@ std::size_t FrameDecoder::plan(std::span<const CompressedFrame> frames, std::siz
         } catch (const InputError& e) {
             throw InputError("frame " + std::to_string(f) + ": " + e.what());
         }
-        const std::uint64_t dst = std::uint64_t(f) * frameBytes;
+        const std::uint64_t dst = outOffset + std::uint64_t(f) * frameBytes;
         firstBlock_.push_back(entries_.size() / 4);
         for (const stream::Block& b : plan.blocks) {
             entries_.insert(entries_.end(),
@@ -71,10 +74,26 @@ std::size_t FrameDecoder::plan(std::span<const CompressedFrame> frames, std::siz
         total += frame.bytes.size();
     }
     firstBlock_.push_back(entries_.size() / 4);
-    if (bytes_.size() < total) bytes_.resize(total); // kept: no page faults after the first
+    std::byte* host = hostBytes(std::size_t(total));
     for (std::size_t f = 0; f < frames.size(); ++f)
-        parallelCopy(bytes_.data() + at[f], frames[f].bytes.data(), frames[f].bytes.size());
+        parallelCopy(host + at[f], frames[f].bytes.data(), frames[f].bytes.size());
     return std::size_t(total);
+}
+
+std::byte* FrameDecoder::hostBytes(std::size_t bytes) {
+    if (pinned_ && pinned_->bytes >= bytes) return static_cast<std::byte*>(pinned_->host);
+    if (bytes_.empty() && bytes <= session_.info().maxAllocBytes) {
+        pinned_.reset(); // kept: pinning costs ms, a larger block is taken in steps of 2x
+        try {
+            pinned_ = session_.device().pinned(std::bit_ceil(std::max<std::size_t>(bytes, 1 << 20)),
+                                               session_.queue());
+            return static_cast<std::byte*>(pinned_->host);
+        } catch (const std::exception&) { // pinning failed: the heap from now on
+            pinned_.reset();
+        }
+    }
+    if (bytes_.size() < bytes) bytes_.resize(bytes); // kept: no page faults after the first
+    return bytes_.data();
 }
 
 // "frame F, block B of N": block `block` of the batch, and that frame.
@@ -93,8 +112,9 @@ void FrameDecoder::reserve(cl::Buffer& buffer, std::size_t& capacity, std::size_
 }
 
 void FrameDecoder::decode(std::span<const CompressedFrame> frames, std::size_t frameBytes,
-                          const cl::Buffer& out, const TunableValues& values) {
-    const std::size_t byteCount = plan(frames, frameBytes);
+                          const cl::Buffer& out, const TunableValues& values,
+                          std::size_t outOffset) {
+    const std::size_t byteCount = plan(frames, frameBytes, outOffset);
     const std::size_t blocks = entries_.size() / 4;
     if (blocks == 0) return;
     const std::uint32_t local =
@@ -110,13 +130,14 @@ void FrameDecoder::decode(std::span<const CompressedFrame> frames, std::size_t f
     reserve(src_, srcCapacity_, byteCount, "compressed");
     reserve(table_, tableCapacity_, entries_.size() * sizeof(cl_ulong), "blocks");
     if (!error_()) error_ = session_.allocate(2 * sizeof(cl_int), "decode error");
-    if (byteCount > 0) session_.upload(src_, bytes_.data(), byteCount, "upload compressed");
+    if (byteCount > 0) session_.upload(src_, hostBytes(byteCount), byteCount, "upload compressed");
     session_.upload(table_, entries_.data(), entries_.size() * sizeof(cl_ulong), "upload blocks");
     const cl_int zero[2] = {0, 0};
     session_.upload(error_, zero, sizeof zero, "upload decode error");
     cl::Kernel k = session_.kernel(recipe, resolved, "decode_blocks");
     k.setArg(0, src_), k.setArg(1, cl_ulong(byteCount)), k.setArg(2, table_);
-    k.setArg(3, out), k.setArg(4, cl_ulong(frames.size() * frameBytes)), k.setArg(5, error_);
+    k.setArg(3, out), k.setArg(4, cl_ulong(outOffset + frames.size() * frameBytes)),
+        k.setArg(5, error_);
     const std::size_t wg = std::stoul(resolved.at("WG"));
     session_.launch(k, "decode", recipe.shape("decode_blocks", resolved, {blocks * wg}));
     cl_int flagged[2] = {0, 0};

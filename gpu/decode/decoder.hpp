@@ -10,13 +10,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace clscope {
 class ClSession;
-}
+struct PinnedBlock;
+} // namespace clscope
 
 namespace clscope::decode {
 
@@ -41,20 +43,26 @@ class FrameDecoder {
     // `out` at least frames.size() * frameBytes bytes). InputError naming the frame for a
     // framing error (found on the host) and the frame and block for a corrupt block (found by
     // the kernel, which writes nothing outside that block's bytes); DeviceError for a block
-    // larger than the device's local memory. `values` overrides tunables (WG).
+    // larger than the device's local memory. `values` overrides tunables (WG). With
+    // `outOffset`, frame i goes to outOffset + i * frameBytes instead.
     void decode(std::span<const CompressedFrame> frames, std::size_t frameBytes,
-                const cl::Buffer& out, const TunableValues& values = {});
+                const cl::Buffer& out, const TunableValues& values = {}, std::size_t outOffset = 0);
 
   private:
     // Plans the batch's blocks into entries_/firstBlock_/maxBlock_ and copies its bytes into
     // bytes_; returns the bytes' length.
-    std::size_t plan(std::span<const CompressedFrame> frames, std::size_t frameBytes);
+    std::size_t plan(std::span<const CompressedFrame> frames, std::size_t frameBytes,
+                     std::size_t outOffset);
     std::string blockName(std::size_t block, std::size_t& frame) const;
     // `buffer` at least `bytes` long (a new one when it is shorter).
     void reserve(cl::Buffer& buffer, std::size_t& capacity, std::size_t bytes, const char* what);
 
     ClSession& session_;
-    std::vector<std::byte> bytes_;        // the batch's compressed bytes, one frame after another
+    // Host memory for the batch's compressed bytes, one frame after another: pinned (the
+    // upload is DMA from there, not through the driver's staging), the heap where pinning fails.
+    std::byte* hostBytes(std::size_t bytes);
+    std::shared_ptr<PinnedBlock> pinned_;
+    std::vector<std::byte> bytes_;
     std::vector<cl_ulong> entries_;       // 4 per block, the kernel's layout
     std::vector<std::size_t> firstBlock_; // per frame, then the total
     std::uint32_t maxBlock_ = 0;          // the largest bitshuffled block, in bytes

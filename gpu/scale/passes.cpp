@@ -4,6 +4,8 @@
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
 #include "core/limits.hpp"
+#include "core/stream/live_frames.hpp"
+#include "gpu/pipeline/stream_pipeline.hpp"
 #include "gpu/staging.hpp"
 
 #include <chrono>
@@ -42,6 +44,11 @@ std::unique_ptr<PassPlan> Algorithm::planPasses(const InputSources&, const Param
     return nullptr; // the whole input is read
 }
 
+std::unique_ptr<pipeline::FrameStage> Algorithm::streamStage(const RunRequest&,
+                                                             const std::vector<DeviceInfo>&) const {
+    return nullptr; // a live run goes through passes
+}
+
 void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t budget) {
     throw UsageError(what + ": needs " + byteText(needed) + ", more than the memory budget " +
                      byteText(budget) + " allows; raise --memory-budget");
@@ -51,6 +58,14 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
                             const InputSources& sources, const std::vector<DeviceInfo>& devices,
                             std::uint64_t budget, const Progress& progress) {
     BudgetedRun out;
+    if (sources.live)
+        if (const auto stage = algorithm.streamStage(request, devices);
+            stage && stage->accepts(
+                         {sources.live->height(), sources.live->width(), sources.live->dtype()})) {
+            pipeline::StreamRun run = pipeline::runStream(request, sources, *stage, progress);
+            out.result = std::move(run.result), out.note = std::move(run.note);
+            return out;
+        }
     const auto planned = Clock::now();
     const auto plan = algorithm.planPasses(sources, request.params, budget);
     out.planMs = msSince(planned);

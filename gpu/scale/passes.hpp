@@ -30,10 +30,13 @@ struct BudgetedRun {
     // Where the rest of the wall time went: planning (the plan's own reads included), each
     // pass outside its read and its run() (variant choice, checks, the part let go), the join.
     double planMs = 0, passOtherMs = 0, joinMs = 0;
+    std::string note; // a live run through the streaming pipeline: where its frames were decoded
 };
 
 // The run of `request` (its input is read here from `sources`) on the devices, in as few
-// passes as the budget allows; each pass runs through runOnDevices. The result's RunInfo is
+// passes as the budget allows; each pass runs through runOnDevices. A live input whose
+// algorithm has a stream stage for the devices (Algorithm::streamStage) runs through the
+// streaming pipeline instead (gpu/pipeline), in one pass. The result's RunInfo is
 // that of one run: kernel and wall times summed over the passes.
 BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
                             const InputSources& sources, const std::vector<DeviceInfo>& devices,

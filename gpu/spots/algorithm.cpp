@@ -66,10 +66,23 @@ void parseGlobalThreshold(const nlohmann::json& value, Params& p) {
     throw UsageError("spots: global_threshold must be a number >= 0 or 'auto', got '" + text + "'");
 }
 
+// /signal: the dense mask as kept, else frame by frame from the pixel lists (a long stream's
+// mask never lies in memory whole).
+void writeSignal(H5Writer& out, const std::string& path, const Result& r) {
+    if (!r.signal.empty() || r.shape.size() != 3)
+        return writeImage(out, path, denseSignal(r), r.shape);
+    out.writeFrames(path, DType::UInt8, r.shape, Compression::Gzip,
+                    [&](std::size_t t, Array& frame) {
+                        std::fill_n(frame.bytes(), frame.byteSize(), std::byte{0});
+                        for (const std::uint32_t k : r.pixels[t])
+                            frame.bytes()[k] = std::byte{1};
+                    });
+}
+
 } // namespace
 
 void SpotsResult::write(H5Writer& out, const std::string& group) const {
-    writeImage(out, group + "/signal", denseSignal(result), result.shape);
+    writeSignal(out, group + "/signal", result);
     const std::size_t n = result.spots.size();
     Array frame(DType::Int32, {n}), npix(DType::Int32, {n}), bbox(DType::Int32, {n, 4});
     Array x(DType::Float64, {n}), y(DType::Float64, {n}), intensity(DType::Float64, {n});

@@ -24,6 +24,9 @@ class SpotsAlgorithm : public TypedAlgorithm<SpotsInput, Params, SpotsResult> {
     // Within a memory budget (passes.cpp).
     std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
                                          std::uint64_t budgetBytes) const override;
+    // A live run on one OpenCL device, 2-D spots (stream_stage.cpp).
+    std::unique_ptr<pipeline::FrameStage>
+    streamStage(const RunRequest& request, const std::vector<DeviceInfo>& devices) const override;
     std::vector<SyntheticKind> syntheticKinds() const override; // synthetic.cpp
     std::vector<std::pair<std::string, std::string>>
     sideOutputs(const AlgorithmResult& result, const ParamSet& params) const override;

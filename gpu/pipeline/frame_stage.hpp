@@ -1,0 +1,50 @@
+// The algorithm's part of a streaming run on one device (gpu/pipeline/stream_pipeline.hpp):
+// the pipeline writes each batch of frames into the stage's device buffer (decoded there from
+// the bytes as received, or uploaded), the stage runs its kernels on them and takes back its
+// small per-frame results, then, once every frame is done, gives the run's result.
+#pragma once
+#include "core/array.hpp"
+#include "gpu/algorithm.hpp"
+#include "gpu/opencl.hpp"
+
+#include <cstddef>
+#include <memory>
+
+namespace clscope {
+class ClSession;
+}
+
+namespace clscope::pipeline {
+
+struct FrameFormat {
+    std::size_t height = 0, width = 0;
+    DType dtype = DType::UInt16;
+    std::size_t frameBytes() const { return height * width * dtypeSize(dtype); }
+};
+
+class FrameStage {
+  public:
+    virtual ~FrameStage() = default;
+    // Whether the stage runs frames of this format (else the run goes the way it went without).
+    virtual bool accepts(const FrameFormat&) const { return true; }
+    // Frames per batch at most on this device for frames of this format (its buffers).
+    virtual std::size_t batchFrames(const DeviceInfo& device, const FrameFormat& format) const = 0;
+    // Made once per run: programs, buffers, what the run's other inputs give (`sources`: a
+    // pixel mask, the first frame for an estimate). Batches of up to `batch` frames follow, at
+    // most `frames` in all.
+    virtual void open(ClSession& session, const InputSources& sources, const FrameFormat& format,
+                      std::size_t batch, std::size_t frames) = 0;
+    // Where a batch's frames go on the device: frame i of the batch at i * frameBytes.
+    virtual const cl::Buffer& frameBuffer() const = 0;
+    // The batch's frames (the run's [first, first + count)) are in frameBuffer(): its kernels
+    // run on the session's queue and its per-frame results come back; the buffer may be
+    // written again once this returns.
+    virtual void process(std::size_t first, std::size_t count) = 0;
+    // The run's result once its `frames` frames are processed; `info` gets the algorithm's part
+    // (variant, note); the pipeline fills the device, times and parameters.
+    virtual std::shared_ptr<AlgorithmResult> finish(std::size_t frames) = 0;
+    // The run's input provenance (the `parameters` attribute's input part).
+    virtual nlohmann::json provenance() const = 0;
+};
+
+} // namespace clscope::pipeline

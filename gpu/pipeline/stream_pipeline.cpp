@@ -1,0 +1,230 @@
+#include "gpu/pipeline/stream_pipeline.hpp"
+
+#include "core/clock.hpp"
+#include "core/errors.hpp"
+#include "core/input/provenance.hpp"
+#include "core/stream/compression.hpp"
+#include "core/stream/live_frames.hpp"
+#include "gpu/cl_device.hpp"
+#include "gpu/decode/decoder.hpp"
+#include "gpu/session.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <future>
+#include <thread>
+
+namespace clscope::pipeline {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Whether frames are decoded on the device: CLSCOPE_STREAM_DECODE=host says no.
+bool decodeOnDevice() {
+    const char* env = std::getenv("CLSCOPE_STREAM_DECODE");
+    return !(env && std::string(env) == "host");
+}
+
+// Frames of a batch in the order taken, decoded on the device or the host.
+class BatchWriter {
+  public:
+    BatchWriter(ClSession& session, const FrameFormat& format)
+        : session_(session), format_(format), decoder_(session), onDevice_(decodeOnDevice()) {
+        if (!onDevice_) hostReason_ = "CLSCOPE_STREAM_DECODE=host";
+    }
+
+    // The batch's frames into `out`, frame i at i * frameBytes: runs of compressed frames
+    // decoded on the device, the others uploaded as received; every frame through the host
+    // decoder when the device does not decode.
+    void write(std::vector<stream::ReceivedFrame>& frames, const cl::Buffer& out) {
+        if (onDevice_) try {
+                for (std::size_t i = 0; i < frames.size();)
+                    i = frames[i].packed.empty() ? uploadAsReceived(frames, i, out)
+                                                 : decodeRun(frames, i, out);
+                return;
+            } catch (const DeviceError& e) { // e.g. blocks beyond its local memory
+                onDevice_ = false, hostReason_ = e.what();
+                onDevice = doneBefore_, asReceived = receivedBefore_;
+            }
+        upload(frames, out);
+    }
+
+    // The run's counts so far: a batch that fell back to the host counts again from there.
+    void batchDone() { doneBefore_ = onDevice, receivedBefore_ = asReceived; }
+
+    std::string note() const {
+        std::string n;
+        if (onDevice) n += std::to_string(onDevice) + " frames decoded on the device";
+        if (onHost)
+            n += (n.empty() ? "" : ", ") + std::to_string(onHost) + " decoded on the host" +
+                 (hostReason_.empty() ? "" : " (" + hostReason_ + ")");
+        if (asReceived)
+            n += (n.empty() ? "" : ", ") + std::to_string(asReceived) +
+                 " uploaded as received (not compressed)";
+        return n;
+    }
+
+    std::size_t onDevice = 0, onHost = 0, asReceived = 0;
+
+  private:
+    // The compressed frames from frames[i] on, decoded on the device; the next frame's index.
+    std::size_t decodeRun(const std::vector<stream::ReceivedFrame>& frames, std::size_t i,
+                          const cl::Buffer& out) {
+        std::vector<decode::CompressedFrame> run;
+        for (std::size_t j = i; j < frames.size() && !frames[j].packed.empty(); ++j)
+            run.push_back(
+                {frames[j].packed.algorithm, frames[j].packed.elemSize, frames[j].packed.bytes});
+        decoder_.decode(run, format_.frameBytes(), out, {}, i * format_.frameBytes());
+        onDevice += run.size();
+        return i + run.size();
+    }
+
+    // frames[i], a frame received decoded (or read before), uploaded as it is.
+    std::size_t uploadAsReceived(const std::vector<stream::ReceivedFrame>& frames, std::size_t i,
+                                 const cl::Buffer& out) {
+        const std::size_t bytes = format_.frameBytes();
+        cl::Event event;
+        session_.queue().enqueueWriteBuffer(out, CL_TRUE, i * bytes, bytes, frames[i].frame.bytes(),
+                                            nullptr, &event);
+        session_.record(event, "copy H->D frames");
+        ++asReceived;
+        return i + 1;
+    }
+
+    // The CPU decoder (the reference) into host memory, several threads, then one upload.
+    void upload(std::vector<stream::ReceivedFrame>& frames, const cl::Buffer& out) {
+        const std::size_t bytes = format_.frameBytes(), n = frames.size();
+        if (host_.size() < n * bytes) host_.resize(n * bytes);
+        const std::size_t threads = std::min<std::size_t>(
+            n, std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16));
+        auto work = [&](std::size_t t) {
+            for (std::size_t i = t; i < n; i += threads) {
+                std::byte* to = host_.data() + i * bytes;
+                const stream::PackedImage& p = frames[i].packed;
+                if (p.empty())
+                    std::memcpy(to, frames[i].frame.bytes(), bytes);
+                else
+                    stream::decompress(p.algorithm, p.elemSize, p.bytes, {to, bytes});
+            }
+        };
+        {
+            std::vector<std::jthread> helpers;
+            for (std::size_t t = 1; t < threads; ++t)
+                helpers.emplace_back(work, t);
+            work(0);
+        }
+        for (const auto& f : frames)
+            ++(f.packed.empty() ? asReceived : onHost);
+        session_.upload(out, host_.data(), n * bytes, "copy H->D frames");
+    }
+
+    ClSession& session_;
+    FrameFormat format_;
+    decode::FrameDecoder decoder_;
+    bool onDevice_;
+    std::size_t doneBefore_ = 0, receivedBefore_ = 0;
+    std::string hostReason_;
+    std::vector<std::byte> host_; // kept between batches
+};
+
+// Up to `batch` frames, waiting until that many came or the series ended.
+std::vector<stream::ReceivedFrame> takeBatch(const stream::LiveFrames& live, std::size_t batch) {
+    std::vector<stream::ReceivedFrame> frames;
+    while (frames.size() < batch) {
+        std::vector<stream::ReceivedFrame> got = live.takeNext(batch - frames.size());
+        if (got.empty()) break;
+        for (auto& f : got)
+            frames.push_back(std::move(f));
+    }
+    return frames;
+}
+
+// "stream tcp://…: image I: WHY" for the decoder's "frame K...: WHY" about frame K of a batch
+// whose first frame is image `first`.
+std::string imageError(const stream::LiveFrames& live, std::size_t first, const std::string& what) {
+    std::size_t k = 0;
+    int used = 0;
+    if (std::sscanf(what.c_str(), "frame %zu%n", &k, &used) != 1) return what;
+    return "stream " + live.endpoint() + ": image " + std::to_string(first + k) +
+           what.substr(std::size_t(used));
+}
+
+} // namespace
+
+StreamRun runStream(const RunRequest& request, const InputSources& sources, FrameStage& stage,
+                    const Progress& progress) {
+    const auto start = Clock::now();
+    const stream::LiveFrames& live = *sources.live;
+    const FrameFormat format{live.height(), live.width(), live.dtype()};
+    ClSession session(request.device);
+    const std::size_t batch =
+        std::clamp<std::size_t>(stage.batchFrames(request.device, format), 1, live.frameCount());
+    StreamRun out;
+    double waitMs = 0, writeMs = 0, processMs = 0;
+    std::size_t done = 0, batches = 0;
+    try {
+        stage.open(session, sources, format, batch, live.frameCount());
+        BatchWriter writer(session, format);
+        session.timings().addHostPhase("pipeline set-up (host wall: session, programs, buffers)",
+                                       msSince(start));
+        // The next batch is taken while this one is decoded and processed.
+        auto take = [&live, batch] { return takeBatch(live, batch); };
+        std::future<std::vector<stream::ReceivedFrame>> next = std::async(std::launch::async, take);
+        for (;;) {
+            progress.checkCancel();
+            auto t = Clock::now();
+            std::vector<stream::ReceivedFrame> frames = next.get();
+            waitMs += msSince(t);
+            if (frames.empty()) break;
+            next = std::async(std::launch::async, take);
+            const std::size_t n = frames.size();
+            t = Clock::now();
+            try {
+                writer.write(frames, stage.frameBuffer());
+            } catch (const InputError& e) { // "frame K of the batch: ...": that image named
+                throw InputError(imageError(live, done, e.what()));
+            }
+            writer.batchDone();
+            frames.clear();
+            writeMs += msSince(t);
+            t = Clock::now();
+            stage.process(done, n);
+            session.finish();
+            processMs += msSince(t);
+            done += n, ++batches;
+            progress.report(double(done) / double(live.frameCount()));
+        }
+        out.note = "stream pipeline on " + request.device.spec + " (" + request.device.name +
+                   "): " + std::to_string(done) + " frames in " + std::to_string(batches) +
+                   " batches of up to " + std::to_string(batch) + "; " + writer.note();
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "stream pipeline", request.device);
+    }
+    auto& timings = session.timings();
+    timings.addHostPhase("pipeline waiting for frames (host wall: receive, parse; the next batch "
+                         "is taken meanwhile)",
+                         waitMs);
+    timings.addHostPhase("pipeline frames onto the device (host wall: upload, decode)", writeMs);
+    timings.addHostPhase("pipeline stage (host wall: kernels, results back)", processMs);
+    const auto finishing = Clock::now();
+    out.result = stage.finish(done);
+    timings.addHostPhase("pipeline finish (host wall: the last results drained)",
+                         msSince(finishing));
+    RunInfo& info = out.result->info;
+    info.device = request.device.spec, info.deviceName = request.device.name;
+    info.timings = timings.records();
+    info.kernelMs = kernelTotalMs(info.timings);
+    info.wallMs = msSince(start);
+    nlohmann::json provenance =
+        nlohmann::json::parse(parametersJson(request.params, stage.provenance(), request.tuning));
+    if (!request.programs.values.empty()) provenance["tunables"] = request.programs.values;
+    info.parametersJson = provenance.dump();
+    progress.report(1.0);
+    return out;
+}
+
+} // namespace clscope::pipeline

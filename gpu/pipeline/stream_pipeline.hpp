@@ -1,0 +1,28 @@
+// One streaming run on one device (DESIGN.md "Streaming pipeline"): a session made once (the
+// stage's programs and buffers, the decoder's), the frames taken from a live input in batches
+// as they were received (the receiver's and parser's threads fill the queue meanwhile), written
+// into the stage's device buffer (compressed frames uploaded as they came and decoded there by
+// gpu/decode's kernel; others, or every frame when the device cannot or is told not to,
+// decoded on the host and uploaded), the stage's kernels run and its per-frame results taken
+// back batch by batch. No frame is copied into a stack on the host.
+#pragma once
+#include "gpu/algorithm.hpp"
+#include "gpu/pipeline/frame_stage.hpp"
+
+#include <memory>
+#include <string>
+
+namespace clscope::pipeline {
+
+struct StreamRun {
+    std::shared_ptr<AlgorithmResult> result; // its RunInfo complete (device, times, parameters)
+    std::string note; // one line for the log: where the frames were decoded, batches
+};
+
+// Runs `stage` over every frame of `sources.live` on request.device. Frames are decoded on the
+// device unless CLSCOPE_STREAM_DECODE=host, or the device cannot (its local memory too small for
+// a block): then on the host, which `note` says.
+StreamRun runStream(const RunRequest& request, const InputSources& sources, FrameStage& stage,
+                    const Progress& progress = {});
+
+} // namespace clscope::pipeline

@@ -1,0 +1,198 @@
+#include "gpu/spots/stream_stage.hpp"
+
+#include "core/clock.hpp"
+#include "core/errors.hpp"
+#include "core/frame_stream.hpp"
+#include "core/input/frame_reading.hpp"
+#include "gpu/session.hpp"
+#include "gpu/spots/algorithm.hpp"
+#include "gpu/spots/recipes.hpp"
+#include "gpu/spots/spots_gpu.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace clscope::spots {
+
+namespace {
+
+// gather.cl's element type: an unsigned type of the frames' element size.
+std::string elementType(DType dtype) {
+    switch (dtypeSize(dtype)) {
+    case 1:
+        return "uchar";
+    case 2:
+        return "ushort";
+    case 4:
+        return "uint";
+    default:
+        return "ulong";
+    }
+}
+
+// The signal pixels of a batch (chunk-wide indices) and their values, by frame of the batch.
+void addPixels(std::vector<std::vector<std::pair<std::uint32_t, double>>>& byFrame,
+               std::size_t plane, const std::vector<cl_uint>& list, const Array& values) {
+    for (std::size_t i = 0; i < list.size(); ++i)
+        byFrame[list[i] / plane].emplace_back(std::uint32_t(list[i] % plane), values.valueAt(i));
+}
+
+} // namespace
+
+SpotsStreamStage::SpotsStreamStage(RunRequest request, Params params, std::string variant)
+    : request_(std::move(request)), params_(std::move(params)), variant_(std::move(variant)) {
+    params_.tuning = request_.tuning;
+    params_.signalMask = false; // the result keeps per-frame lists, as a budgeted run does
+}
+
+SpotsStreamStage::~SpotsStreamStage() {
+    if (grouping_.valid()) grouping_.wait(); // it reads pixels_
+}
+
+bool SpotsStreamStage::accepts(const pipeline::FrameFormat& format) const {
+    return variant_ != "extended" ||
+           int(format.height + format.width + 1) >= erosionDistance(params_);
+}
+
+std::size_t SpotsStreamStage::batchFrames(const DeviceInfo& device,
+                                          const pipeline::FrameFormat& format) const {
+    const std::size_t plane = format.height * format.width, element = dtypeSize(format.dtype);
+    const std::uint64_t usable = device.globalMemBytes / 10 * 6;
+    std::size_t batch = usable / device::bytesPerFrame(variant_, plane, format.dtype);
+    batch = std::min(batch, (std::size_t(UINT32_MAX) - 65536) / plane);
+    batch = std::min(batch, device.maxAllocBytes / (plane * (variant_ == "sat" ? 8 : element)));
+    // Up to 256 MiB of frames, 64 at most: a decode launch keeps the device busy.
+    batch = std::min({batch, (std::size_t(256) << 20) / (plane * element), std::size_t(64)});
+    const int tuned = device::tuningValue(params_, "CHUNK_FRAMES", 0);
+    if (tuned > 0) batch = std::min(batch, std::size_t(tuned));
+    return std::max<std::size_t>(batch, 1);
+}
+
+void SpotsStreamStage::open(ClSession& session, const InputSources& sources,
+                            const pipeline::FrameFormat& format, std::size_t batch,
+                            std::size_t frames) {
+    format_ = format;
+    const std::size_t plane = format.height * format.width;
+    auto masked = readMaskRole(sources, format.height, format.width);
+    provenance_ = masked->provenance;
+    Input first{{}, std::move(masked->data.mask)};
+    // global_threshold = auto: DIALS' estimate from the first frame, as a run in passes takes it
+    if (params_.globalAuto) {
+        first.frames = openFrames(sources, SpotsAlgorithm().inputRoles()[0])->read(0, 1);
+        threshold_ = autoGlobalThreshold(Input{first.frames, {}});
+    } else {
+        first.frames = Array(format.dtype, {0, format.height, format.width}); // checked alone
+        threshold_ = params_.globalThreshold;
+    }
+    checkInput(first);
+    const ProgramRecipe recipe = request_.programs.apply(spotsRecipe());
+    run_ = std::make_unique<device::DeviceRun>(
+        session, params_, recipe, programValues(recipe, format.dtype, params_, request_.programs));
+    device::DeviceRun& r = *run_;
+    r.w = int(format.width), r.h = int(format.height), r.fp64 = session.info().fp64;
+    if (!r.fp64) note_ = "no fp64 on the device: tests in float, approximate";
+    r.params = device::paramBytes(params_, threshold_, r.fp64);
+    device::allocate(r, variant_, batch, plane, format.dtype, true);
+    const std::vector<std::uint8_t> none(first.mask.bad.empty() ? plane : 0, 0);
+    r.bad = session.allocate(plane, "spots pixel mask");
+    session.upload(r.bad, first.mask.bad.empty() ? none.data() : first.mask.bad.data(), plane,
+                   "copy H->D pixel mask");
+    gather_ = session.kernel("gather", "gather_elements", "-DELEM=" + elementType(format.dtype));
+    values_ = session.allocate(r.capacity * dtypeSize(format.dtype), "spots signal values");
+    pixels_.assign(frames, {});
+}
+
+SpotsStreamStage::Pixels SpotsStreamStage::fetch(std::size_t count) {
+    device::DeviceRun& r = *run_;
+    const std::size_t plane = format_.height * format_.width, element = dtypeSize(format_.dtype);
+    Pixels byFrame(count);
+    cl_uint listed = 0;
+    r.s.download(r.count, &listed, 4, "copy D->H signal count");
+    if (listed > r.capacity) { // the list overflowed: the batch's mask and frames come back
+        ++maskFetches_;
+        std::vector<std::uint8_t> mask(count * plane);
+        Array frames(format_.dtype, {count * plane});
+        r.s.download(r.signal, mask.data(), mask.size(), "copy D->H signal mask (list overflow)");
+        r.s.download(r.frames, frames.bytes(), frames.byteSize(),
+                     "copy D->H frames (list overflow)");
+        for (std::size_t i = 0; i < mask.size(); ++i)
+            if (mask[i])
+                byFrame[i / plane].emplace_back(std::uint32_t(i % plane), frames.valueAt(i));
+        return byFrame;
+    }
+    std::vector<cl_uint> list(listed);
+    Array values(format_.dtype, {std::size_t(listed)});
+    if (listed == 0) return byFrame;
+    r.s.download(r.list, list.data(), listed * sizeof(cl_uint), "copy D->H signal list");
+    gather_.setArg(0, r.frames), gather_.setArg(1, r.list), gather_.setArg(2, listed);
+    gather_.setArg(3, values_);
+    r.s.launch(gather_, "gather signal values", {{std::size_t(listed)}, {64}});
+    r.s.download(values_, values.bytes(), listed * element, "copy D->H signal values");
+    addPixels(byFrame, plane, list, values);
+    return byFrame;
+}
+
+void SpotsStreamStage::process(std::size_t first, std::size_t count) {
+    device::DeviceRun& r = *run_;
+    if (variant_ == "extended")
+        device::launchExtended(r, count);
+    else
+        device::launchDispersion(r, variant_, count);
+    Pixels byFrame = fetch(count);
+    waitGrouping(); // the previous batch's spots
+    const std::size_t width = format_.width, plane = format_.height * format_.width;
+    grouping_ = std::async(std::launch::async,
+                           [this, first, width, plane, byFrame = std::move(byFrame)]() mutable {
+                               std::vector<std::vector<double>> values(byFrame.size());
+                               for (std::size_t t = 0; t < byFrame.size(); ++t) {
+                                   auto& frame = byFrame[t];
+                                   std::sort(frame.begin(), frame.end());
+                                   std::vector<std::uint32_t>& pixels = pixels_[first + t];
+                                   pixels.reserve(frame.size()), values[t].reserve(frame.size());
+                                   for (const auto& [k, v] : frame)
+                                       pixels.push_back(k), values[t].push_back(v);
+                               }
+                               return findSpotsSparse(width, plane, pixels_, values, params_, first,
+                                                      first + byFrame.size());
+                           });
+}
+
+void SpotsStreamStage::waitGrouping() {
+    if (!grouping_.valid()) return;
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<Spot> spots = grouping_.get();
+    spots_.insert(spots_.end(), spots.begin(), spots.end());
+    run_->s.timings().add("spots grouping waited for (host wall)", msSince(start));
+}
+
+std::shared_ptr<AlgorithmResult> SpotsStreamStage::finish(std::size_t frames) {
+    waitGrouping();
+    auto out = std::make_shared<SpotsResult>();
+    Result& res = out->result;
+    pixels_.resize(frames);
+    res.shape = {frames, format_.height, format_.width};
+    for (const auto& frame : pixels_)
+        res.strongPerFrame.push_back(std::int64_t(frame.size()));
+    res.pixels = std::move(pixels_);
+    res.spots = std::move(spots_);
+    res.thresholdUsed = threshold_;
+    out->note = note_;
+    out->info.algorithm = "spots", out->info.variant = variant_;
+    return out;
+}
+
+std::unique_ptr<pipeline::FrameStage>
+SpotsAlgorithm::streamStage(const RunRequest& request,
+                            const std::vector<DeviceInfo>& devices) const {
+    if (devices.size() != 1 || request.device.isHost()) return nullptr;
+    const Params p = parameters(request.params);
+    if (p.threeD || request.params.boolean("debug")) return nullptr; // the whole stack
+    std::string variant =
+        request.variant.empty() ? preferredVariant(request.device, p.method) : request.variant;
+    const auto& ids = variantIds();
+    if (variant == "cpu" || std::find(ids.begin(), ids.end(), variant) == ids.end()) return nullptr;
+    if (!supportsVariant(variant, request.device, &p).ok) return nullptr;
+    return std::make_unique<SpotsStreamStage>(request, p, variant);
+}
+
+} // namespace clscope::spots

@@ -1,0 +1,54 @@
+// spots' stage of the streaming pipeline (gpu/pipeline): the spots program over each batch of
+// frames on the device, the compacted signal list and the values of its pixels (gather.cl)
+// back, the batch's 2-D spots grouped on the host while the next batch runs. The result is the
+// one a run over the frames as a stack gives (per-frame pixel lists, no dense mask kept).
+#pragma once
+#include "gpu/pipeline/frame_stage.hpp"
+#include "gpu/spots/device_run.hpp"
+#include "gpu/spots/run_types.hpp"
+
+#include <future>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace clscope::spots {
+
+class SpotsStreamStage : public pipeline::FrameStage {
+  public:
+    SpotsStreamStage(RunRequest request, Params params, std::string variant);
+    ~SpotsStreamStage() override;
+    // Not frames smaller than dispersion_extended's erosion distance (the host computes those).
+    bool accepts(const pipeline::FrameFormat& format) const override;
+    std::size_t batchFrames(const DeviceInfo& device,
+                            const pipeline::FrameFormat& format) const override;
+    void open(ClSession& session, const InputSources& sources, const pipeline::FrameFormat& format,
+              std::size_t batch, std::size_t frames) override;
+    const cl::Buffer& frameBuffer() const override { return run_->frames; }
+    void process(std::size_t first, std::size_t count) override;
+    std::shared_ptr<AlgorithmResult> finish(std::size_t frames) override;
+    nlohmann::json provenance() const override { return provenance_; }
+
+  private:
+    using Pixels = std::vector<std::vector<std::pair<std::uint32_t, double>>>;
+    // The batch's signal pixels and their values, per frame of the batch (unsorted).
+    Pixels fetch(std::size_t count);
+    void waitGrouping();
+
+    RunRequest request_;
+    Params params_;
+    std::string variant_, note_;
+    std::unique_ptr<device::DeviceRun> run_;
+    pipeline::FrameFormat format_;
+    cl::Kernel gather_;
+    cl::Buffer values_;
+    double threshold_ = 0;
+    FramePixels pixels_; // every frame's, sorted by the grouping tasks
+    std::vector<Spot> spots_;
+    std::future<std::vector<Spot>> grouping_; // the previous batch's
+    nlohmann::json provenance_;
+    int maskFetches_ = 0;
+};
+
+} // namespace clscope::spots
