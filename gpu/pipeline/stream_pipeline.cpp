@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 namespace clscope::pipeline {
@@ -50,6 +51,38 @@ class BatchWriter {
             }
         upload(frames, out);
     }
+
+    // The host part of a batch's decode on the device, when every frame of it came compressed
+    // and the device decodes: its number for enqueue() and check(), else none (write() then).
+    std::optional<std::size_t> prepare(const std::vector<stream::ReceivedFrame>& frames) {
+        if (!onDevice_ || frames.empty()) return std::nullopt;
+        std::vector<decode::CompressedFrame> packed;
+        for (const auto& f : frames) {
+            if (f.packed.empty()) return std::nullopt;
+            packed.push_back({f.packed.algorithm, f.packed.elemSize, f.packed.bytes});
+        }
+        try {
+            return decoder_.prepare(packed, format_.frameBytes());
+        } catch (const DeviceError& e) { // e.g. no pinned memory
+            onDevice_ = false, hostReason_ = e.what();
+            return std::nullopt;
+        }
+    }
+
+    // A prepared batch decoded into `out` (its kernel queued), or on the host when the device
+    // cannot (e.g. blocks beyond its local memory).
+    void enqueue(std::size_t batch, std::vector<stream::ReceivedFrame>& frames,
+                 const cl::Buffer& out) {
+        if (onDevice_) try {
+                decoder_.enqueue(batch, out);
+                onDevice += frames.size();
+                return;
+            } catch (const DeviceError& e) {
+                onDevice_ = false, hostReason_ = e.what();
+            }
+        upload(frames, out);
+    }
+    void check(std::size_t batch) { decoder_.check(batch); }
 
     // The run's counts so far: a batch that fell back to the host counts again from there.
     void batchDone() { doneBefore_ = onDevice, receivedBefore_ = asReceived; }
@@ -129,6 +162,12 @@ class BatchWriter {
     std::vector<std::byte> host_; // kept between batches
 };
 
+// A batch taken from the stream; `prepared` when its decode on the device has begun.
+struct Taken {
+    std::vector<stream::ReceivedFrame> frames;
+    std::optional<std::size_t> prepared;
+};
+
 // Up to `batch` frames, waiting until that many came or the series ended.
 std::vector<stream::ReceivedFrame> takeBatch(const stream::LiveFrames& live, std::size_t batch) {
     std::vector<stream::ReceivedFrame> frames;
@@ -159,25 +198,42 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
         BatchWriter writer(session, format);
         session.timings().addHostPhase("pipeline set-up (host wall: session, programs, buffers)",
                                        msSince(start));
-        for (;;) {
-            progress.checkCancel();
+        // Batch k + 1 is taken from the stream and its bytes start up while the device
+        // decodes batch k; batch k's spots run once it is queued.
+        double prepareMs = 0;
+        auto take = [&] {
+            Taken next;
             auto t = Clock::now();
-            std::vector<stream::ReceivedFrame> frames = takeBatch(live, batch);
+            next.frames = takeBatch(live, batch);
             waitMs += msSince(t);
-            if (frames.empty()) break;
-            const std::size_t n = frames.size();
             t = Clock::now();
-            writer.write(frames, stage.frameBuffer());
-            writer.batchDone();
-            frames.clear();
+            next.prepared = writer.prepare(next.frames);
+            prepareMs += msSince(t);
+            return next;
+        };
+        for (Taken current = take(); !current.frames.empty();) {
+            progress.checkCancel();
+            const std::size_t n = current.frames.size();
+            auto t = Clock::now();
+            if (current.prepared)
+                writer.enqueue(*current.prepared, current.frames, stage.frameBuffer());
+            else
+                writer.write(current.frames, stage.frameBuffer());
             writeMs += msSince(t);
+            Taken next = take();
             t = Clock::now();
             stage.process(done, n);
+            if (current.prepared) writer.check(*current.prepared);
+            writer.batchDone();
             session.finish();
             processMs += msSince(t);
             done += n, ++batches;
             progress.report(double(done) / double(live.frameCount()));
+            current = std::move(next);
         }
+        session.timings().addHostPhase(
+            "pipeline next batch staged (host wall: blocks planned, bytes to pinned memory)",
+            prepareMs);
         out.note = "stream pipeline on " + request.device.spec + " (" + request.device.name +
                    "): " + std::to_string(done) + " frames in " + std::to_string(batches) +
                    " batches of up to " + std::to_string(batch) + "; " + writer.note();
