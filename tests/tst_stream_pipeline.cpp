@@ -1,0 +1,182 @@
+// Live spots through the streaming pipeline (gpu/pipeline, DESIGN.md "Streaming pipeline") on an
+// OpenCL device: over tests/stream_publisher.py, bslz4 and lz4 frames decoded on the device (and
+// on the host, CLSCOPE_STREAM_DECODE=host), the output equals the run over the file; a series
+// that ends early is reported exactly; a long series runs in the memory of a short one.
+#include "core/hdf5.hpp"
+#include "registry_cases.hpp"
+#include "stream_publisher.hpp"
+#include "test_util.hpp"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QThread>
+
+using namespace clscope;
+using clscope::test::Publisher;
+using clscope::test::runCli;
+
+namespace {
+
+using Env = QMap<QString, QString>;
+
+// `command` over `file` and over the publisher streaming it (`publisher` options, `streamOnly`
+// and `env` for the stream run only); both succeed and write the same datasets. The stream
+// run's log.
+QString fileEqualsStream(const QTemporaryDir& dir, const QStringList& command, const QString& file,
+                         const QStringList& publisher, const QStringList& streamOnly = {},
+                         const QStringList& fileOnly = {}, const Env& env = {}) {
+    const QString fromFile = dir.filePath("file.h5"), fromStream = dir.filePath("stream.h5");
+    // Options after the input: --tune takes several values.
+    const auto a = runCli(command + QStringList{file} + fileOnly + QStringList{"-o", fromFile});
+    [&] { QVERIFY2(a.code == 0, qPrintable(a.err)); }();
+    Publisher pub(QStringList{file} + publisher);
+    [&] { QVERIFY(!pub.endpoint.empty()); }();
+    const auto b = runCli(command + QStringList{QString::fromStdString(pub.endpoint)} + streamOnly +
+                              QStringList{"--timeout", "20", "-o", fromStream},
+                          env);
+    [&] { QVERIFY2(b.code == 0, qPrintable(b.err)); }();
+    if (QTest::currentTestFailed()) return b.err;
+    int compared = 0;
+    test::compareTrees(H5Reader(fromFile.toStdString()), H5Reader(fromStream.toStdString()), "/",
+                       compared);
+    if (!QTest::currentTestFailed()) [&] { QVERIFY(compared > 2); }();
+    return b.err;
+}
+
+// VmHWM (kB) of a process, 0 once it is gone.
+long peakRss(qint64 pid) {
+    QFile status(QString("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly)) return 0;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("VmHWM:")) return line.mid(6).trimmed().split(' ').first().toLong();
+    return 0;
+}
+
+// clscope-cli spots over a stream of `file`, its peak RSS (kB) read while it runs.
+long spotsPeakRss(const QTemporaryDir& dir, const QString& file, const QStringList& more) {
+    Publisher pub({file, "--compression", "lz4"});
+    QProcess cli;
+    cli.start(qEnvironmentVariable("CLSCOPE_CLI", "clscope-cli"),
+              QStringList{"spots", QString::fromStdString(pub.endpoint), "--device", "ocl:0", "-o",
+                          dir.filePath("rss.h5")} +
+                  more);
+    if (!cli.waitForStarted()) return -1;
+    long peak = 0;
+    QElapsedTimer timer;
+    timer.start();
+    while (!cli.waitForFinished(10) && timer.elapsed() < 300000)
+        peak = std::max(peak, peakRss(cli.processId()));
+    [&] {
+        QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0,
+                 cli.readAllStandardError().constData());
+    }();
+    return peak;
+}
+
+} // namespace
+
+class TestStreamPipeline : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+    QString spotsFile;
+
+  private slots:
+    void initTestCase() {
+        if (const QString missing = test::publisherMissing(); !missing.isEmpty())
+            QSKIP(qPrintable(missing));
+        spotsFile = dir.filePath("diffraction.h5");
+        const auto d = runCli({"generate", "diffraction", "--frames", "12", "--height", "96",
+                               "--width", "120", "--spots", "20", "--gaps", "-o", spotsFile});
+        QVERIFY2(d.code == 0, qPrintable(d.err));
+    }
+
+    // Each row: the publisher's compression, options of the stream run, its environment and
+    // what the log says about where the frames were decoded.
+    void spotsThroughPipelineEqualFile_data() {
+        QTest::addColumn<QString>("compression");
+        QTest::addColumn<QStringList>("more");
+        QTest::addColumn<Env>("env");
+        QTest::addColumn<QString>("decoded");
+        QTest::newRow("bslz4 on the device")
+            << "bslz4" << QStringList{} << Env{} << "12 frames decoded on the device";
+        QTest::newRow("bslz4, batches of 5")
+            << "bslz4" << QStringList{"--tune", "CHUNK_FRAMES=5"} << Env{}
+            << "12 frames in 3 batches of up to 5; 12 frames decoded on the device";
+        QTest::newRow("bslz4 on the host")
+            << "bslz4" << QStringList{} << Env{{"CLSCOPE_STREAM_DECODE", "host"}}
+            << "12 decoded on the host (CLSCOPE_STREAM_DECODE=host)";
+        QTest::newRow("lz4") << "lz4" << QStringList{} << Env{}
+                             << "12 frames decoded on the device";
+        QTest::newRow("raw") << "raw" << QStringList{} << Env{}
+                             << "12 uploaded as received (not compressed)";
+        // The first frame read for the estimate, decoded on the host, the rest on the device.
+        QTest::newRow("global threshold auto")
+            << "bslz4" << QStringList{"--tune", "CHUNK_FRAMES=4"} << Env{}
+            << "11 frames decoded on the device, 1 uploaded as received";
+        // A list of 50 entries overflows: the batch's mask and frames come back instead.
+        QTest::newRow("list overflow") << "bslz4" << QStringList{"--tune", "LIST_CAPACITY=50"}
+                                       << Env{} << "12 frames decoded on the device";
+    }
+    void spotsThroughPipelineEqualFile() {
+        QFETCH(QString, compression);
+        QFETCH(QStringList, more);
+        QFETCH(Env, env);
+        QFETCH(QString, decoded);
+        QStringList command{"spots", "--device", "ocl:0"};
+        if (QString(QTest::currentDataTag()) == "global threshold auto")
+            command += {"--global-threshold", "auto"};
+        const QStringList fileOnly =
+            QString(QTest::currentDataTag()) == "list overflow" ? more : QStringList{};
+        const QString log = fileEqualsStream(dir, command, spotsFile,
+                                             {"--compression", compression}, more, fileOnly, env);
+        QVERIFY2(log.contains("stream pipeline on ocl:0"), qPrintable(log));
+        QVERIFY2(log.contains(decoded), qPrintable(log));
+    }
+
+    // dispersion_extended and the sat variant go through the pipeline too.
+    void otherVariantsThroughPipeline_data() {
+        QTest::addColumn<QStringList>("options");
+        QTest::newRow("extended") << QStringList{"--algorithm", "dispersion_extended"};
+        QTest::newRow("sat") << QStringList{"--variant", "sat"};
+    }
+    void otherVariantsThroughPipeline() {
+        QFETCH(QStringList, options);
+        const QString log =
+            fileEqualsStream(dir, QStringList{"spots", "--device", "ocl:0"} + options, spotsFile,
+                             {"--compression", "bslz4"}, {"--tune", "CHUNK_FRAMES=5"});
+        QVERIFY2(log.contains("stream pipeline on ocl:0"), qPrintable(log));
+    }
+
+    // A series that ends after 7 of the 12 frames announced: the output is the file's first 7
+    // frames and the log says how many of how many came.
+    void shortSeriesReportedExactly() {
+        const QString log = fileEqualsStream(dir, {"spots", "--device", "ocl:0"}, spotsFile,
+                                             {"--compression", "bslz4", "--count", "7"},
+                                             {"--tune", "CHUNK_FRAMES=3"}, {"--frames", "0:7"});
+        QVERIFY2(log.contains("7 of 12 frames received (announced; the series ended early: its "
+                              "end message): the output holds those 7"),
+                 qPrintable(log));
+        QVERIFY2(log.contains("7 frames in 3 batches"), qPrintable(log));
+    }
+
+    // 400 frames of 1024x1024 uint16 peak within a fixed margin of the first 100's (the passes
+    // of a file run grew by ~3.9 MB a frame: 0.93 GB for 100, 2.1 GB for 400).
+    void longSeriesRunsInShortOnesMemory() {
+        const QString big = dir.filePath("long.h5");
+        const auto d = runCli({"generate", "diffraction", "--frames", "400", "--height", "1024",
+                               "--width", "1024", "--spots", "20", "-o", big});
+        QVERIFY2(d.code == 0, qPrintable(d.err));
+        const long shortRun = spotsPeakRss(dir, big, {"--max-frames", "100"});
+        const long longRun = spotsPeakRss(dir, big, {});
+        QVERIFY(shortRun > 0 && longRun > 0);
+        const long marginKb = 100 * 1024; // 100 MB: 300 frames more add under 1/3 MB each
+        QVERIFY2(longRun <= shortRun + marginKb,
+                 qPrintable(QString("peak RSS %1 kB for 400 frames, %2 kB for 100")
+                                .arg(longRun)
+                                .arg(shortRun)));
+        QFile::remove(big);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStreamPipeline)
+#include "tst_stream_pipeline.moc"
