@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <exception>
+#include <thread>
 #include <vector>
 
 namespace clscope::decode {
@@ -66,48 +68,91 @@ FrameDecoder::FrameDecoder(ClSession& session) : session_(session) {
 
 FrameDecoder::~FrameDecoder() = default; // StreamUpload's destructor waits for its DMAs
 
+namespace {
+
+// Frame f's blocks in the kernel's layout (4 words each), its bytes at `src` of the batch's and
+// its frame at `dst` of the output; the largest bitshuffled block into maxBlock.
+std::vector<cl_ulong> frameEntries(const CompressedFrame& frame, std::size_t f,
+                                   std::size_t frameBytes, std::uint64_t src, std::uint64_t dst,
+                                   std::uint32_t& maxBlock) {
+    stream::FramePlan plan;
+    try {
+        plan = stream::planBlocks(frame.algorithm, frame.elemSize, frame.bytes, frameBytes);
+    } catch (const InputError& e) {
+        throw InputError("frame " + std::to_string(f) + ": " + e.what());
+    }
+    std::vector<cl_ulong> entries;
+    entries.reserve(plan.blocks.size() * 4);
+    maxBlock = 0;
+    for (const stream::Block& b : plan.blocks) {
+        entries.insert(entries.end(),
+                       {src + b.src, dst + b.dst, b.srcBytes | (cl_ulong(b.dstBytes) << 32),
+                        plan.elemSize | (cl_ulong(b.kind) << 32)});
+        if (b.kind == stream::BlockKind::Bitshuffled) maxBlock = std::max(maxBlock, b.dstBytes);
+    }
+    return entries;
+}
+
+// work(f) for f in [0, count) on up to `threads` host threads (the caller's one of them); the
+// first exception thrown, after every thread is done.
+template <class Work> void forEachFrame(std::size_t count, std::size_t threads, Work&& work) {
+    threads = std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(count, 1));
+    std::vector<std::exception_ptr> failed(count);
+    auto run = [&](std::size_t t) {
+        for (std::size_t f = t; f < count; f += threads)
+            try {
+                work(f);
+            } catch (...) {
+                failed[f] = std::current_exception();
+            }
+    };
+    {
+        std::vector<std::jthread> helpers;
+        for (std::size_t t = 1; t < threads; ++t)
+            helpers.emplace_back(run, t);
+        run(0);
+    }
+    for (const auto& e : failed)
+        if (e) std::rethrow_exception(e);
+}
+
+} // namespace
+
 std::size_t FrameDecoder::prepare(std::span<const CompressedFrame> frames, std::size_t frameBytes,
                                   std::size_t outOffset) {
-    const std::size_t batch = batches_++;
+    const std::size_t batch = batches_++, n = frames.size();
     Planned& p = *planned_[batch % 2];
-    p.entries.clear(), p.firstBlock.clear(), p.algorithms.clear(), p.maxBlock = 0;
-    std::vector<std::uint64_t> at; // each frame's first byte in the staging
-    std::uint64_t total = 0;
-    for (std::size_t f = 0; f < frames.size(); ++f) {
-        const CompressedFrame& frame = frames[f];
-        stream::FramePlan plan;
-        try {
-            plan = stream::planBlocks(frame.algorithm, frame.elemSize, frame.bytes, frameBytes);
-        } catch (const InputError& e) {
-            throw InputError("frame " + std::to_string(f) + ": " + e.what());
-        }
-        const std::uint64_t dst = outOffset + std::uint64_t(f) * frameBytes;
-        p.firstBlock.push_back(p.entries.size() / 4);
-        p.algorithms.push_back(frame.algorithm);
-        for (const stream::Block& b : plan.blocks) {
-            p.entries.insert(p.entries.end(),
-                             {total + b.src, dst + b.dst, b.srcBytes | (cl_ulong(b.dstBytes) << 32),
-                              plan.elemSize | (cl_ulong(b.kind) << 32)});
-            if (b.kind == stream::BlockKind::Bitshuffled)
-                p.maxBlock = std::max(p.maxBlock, b.dstBytes);
-        }
-        at.push_back(total);
-        total += frame.bytes.size();
-    }
-    p.firstBlock.push_back(p.entries.size() / 4);
-    p.bytes = std::size_t(total), p.end = outOffset + frames.size() * frameBytes;
-    if (p.bytes == 0) return batch;
-    if (!upload_ || uploadCapacity_ < p.bytes) { // a quarter to spare: batches vary a little
+    std::vector<std::uint64_t> at(n + 1, 0); // each frame's first byte in the staging
+    for (std::size_t f = 0; f < n; ++f)
+        at[f + 1] = at[f] + frames[f].bytes.size();
+    p.bytes = std::size_t(at[n]), p.end = outOffset + n * frameBytes;
+    if (p.bytes > 0 && (!upload_ || uploadCapacity_ < p.bytes)) {
         upload_.reset(); // waits for its DMAs; buffers queued kernels read stay alive
         uploadCapacity_ = std::max(p.bytes + p.bytes / 4, uploadCapacity_ * 2);
         upload_ = std::make_unique<StreamUpload>(session_, uploadCapacity_, "compressed");
     }
-    auto* staging = static_cast<std::byte*>(upload_->staging(batch));
+    // Each frame planned from its headers and copied into the pinned staging on a thread of
+    // its own (a frame's blocks are independent of the others').
+    auto* staging = p.bytes > 0 ? static_cast<std::byte*>(upload_->staging(batch)) : nullptr;
+    std::vector<std::vector<cl_ulong>> entries(n);
+    std::vector<std::uint32_t> maxBlock(n, 0);
     const auto start = std::chrono::steady_clock::now();
-    for (std::size_t f = 0; f < frames.size(); ++f)
-        parallelCopy(staging + at[f], frames[f].bytes.data(), frames[f].bytes.size());
-    session_.timings().add("copy to pinned staging (host)", msSince(start));
-    upload_->sendStaged(batch, p.bytes, "upload compressed");
+    forEachFrame(
+        n, std::min<std::size_t>(std::thread::hardware_concurrency(), 16), [&](std::size_t f) {
+            entries[f] = frameEntries(frames[f], f, frameBytes, at[f],
+                                      outOffset + std::uint64_t(f) * frameBytes, maxBlock[f]);
+            std::memcpy(staging + at[f], frames[f].bytes.data(), frames[f].bytes.size());
+        });
+    session_.timings().add("plan blocks, copy to pinned staging (host)", msSince(start));
+    p.entries.clear(), p.firstBlock.clear(), p.algorithms.clear(), p.maxBlock = 0;
+    for (std::size_t f = 0; f < n; ++f) {
+        p.firstBlock.push_back(p.entries.size() / 4);
+        p.algorithms.push_back(frames[f].algorithm);
+        p.entries.insert(p.entries.end(), entries[f].begin(), entries[f].end());
+        p.maxBlock = std::max(p.maxBlock, maxBlock[f]);
+    }
+    p.firstBlock.push_back(p.entries.size() / 4);
+    if (p.bytes > 0) upload_->sendStaged(batch, p.bytes, "upload compressed");
     return batch;
 }
 
