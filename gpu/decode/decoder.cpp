@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <thread>
@@ -114,6 +115,16 @@ template <class Work> void forEachFrame(std::size_t count, std::size_t threads, 
     }
     for (const auto& e : failed)
         if (e) std::rethrow_exception(e);
+}
+
+// Host threads planning and copying a batch's frames: CLSCOPE_STAGE_THREADS, else up to 8.
+std::size_t stagingThreads() {
+    static const std::size_t threads = [] {
+        const char* env = std::getenv("CLSCOPE_STAGE_THREADS");
+        return env ? std::clamp<std::size_t>(std::strtoul(env, nullptr, 10), 1, 64)
+                   : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+    }();
+    return threads;
 }
 
 } // namespace
