@@ -148,12 +148,11 @@ std::size_t FrameDecoder::prepare(std::span<const CompressedFrame> frames, std::
     std::vector<std::vector<cl_ulong>> entries(n);
     std::vector<std::uint32_t> maxBlock(n, 0);
     const auto start = std::chrono::steady_clock::now();
-    forEachFrame(
-        n, std::min<std::size_t>(std::thread::hardware_concurrency(), 16), [&](std::size_t f) {
-            entries[f] = frameEntries(frames[f], f, frameBytes, at[f],
-                                      outOffset + std::uint64_t(f) * frameBytes, maxBlock[f]);
-            std::memcpy(staging + at[f], frames[f].bytes.data(), frames[f].bytes.size());
-        });
+    forEachFrame(n, stagingThreads(), [&](std::size_t f) {
+        entries[f] = frameEntries(frames[f], f, frameBytes, at[f],
+                                  outOffset + std::uint64_t(f) * frameBytes, maxBlock[f]);
+        std::memcpy(staging + at[f], frames[f].bytes.data(), frames[f].bytes.size());
+    });
     session_.timings().add("plan blocks, copy to pinned staging (host)", msSince(start));
     p.entries.clear(), p.firstBlock.clear(), p.algorithms.clear(), p.maxBlock = 0;
     for (std::size_t f = 0; f < n; ++f) {
