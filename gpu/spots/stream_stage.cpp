@@ -57,8 +57,8 @@ std::size_t SpotsStreamStage::batchFrames(const DeviceInfo& device,
     std::size_t batch = usable / device::bytesPerFrame(variant_, plane, format.dtype);
     batch = std::min(batch, (std::size_t(UINT32_MAX) - 65536) / plane);
     batch = std::min(batch, device.maxAllocBytes / (plane * (variant_ == "sat" ? 8 : element)));
-    // Up to 256 MiB of frames, 64 at most: a decode launch keeps the device busy.
-    batch = std::min({batch, (std::size_t(256) << 20) / (plane * element), std::size_t(64)});
+    // Up to 512 MiB of frames, 64 at most: a decode launch keeps the device busy.
+    batch = std::min({batch, (std::size_t(512) << 20) / (plane * element), std::size_t(64)});
     const int tuned = device::tuningValue(params_, "CHUNK_FRAMES", 0);
     if (tuned > 0) batch = std::min(batch, std::size_t(tuned));
     return std::max<std::size_t>(batch, 1);
