@@ -180,6 +180,32 @@ void StreamUpload::send(std::size_t index, const void* data, std::size_t bytes,
     }
 }
 
+void* StreamUpload::staging(std::size_t index) {
+    try {
+        timeUpload(index % 2); // chunk i - 2's DMA has read the half
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, label_[index % 2], session_.info());
+    }
+    return pinned_[index % 2]->host;
+}
+
+void StreamUpload::sendStaged(std::size_t index, std::size_t bytes, const std::string& label) {
+    if (bytes > bytes_) throw UsageError("stream upload: chunk larger than its buffers");
+    const std::size_t slot = index % 2;
+    label_[slot] = label;
+    try {
+        std::vector<cl::Event> after;
+        if (released_[slot]()) after.push_back(released_[slot]);
+        cl::Event& event = pieces_[slot].emplace_back();
+        transfer_.enqueueWriteBuffer(device_[slot], CL_FALSE, 0, bytes, pinned_[slot]->host,
+                                     after.empty() ? nullptr : &after, &event);
+        transfer_.flush();
+        uploaded_[slot] = event;
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, label, session_.info());
+    }
+}
+
 const cl::Buffer& StreamUpload::acquire(std::size_t index) {
     const std::size_t slot = index % 2;
     try {

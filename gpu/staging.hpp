@@ -32,6 +32,10 @@ class StreamUpload {
     // Chunks go in order 0, 1, 2, ...; chunk i's DMA waits until the session's queue has
     // released chunk i - 2 (which used the same device buffer).
     void send(std::size_t index, const void* data, std::size_t bytes, const std::string& label);
+    // Or in two steps, without a copy of the caller's: the pinned half chunk `index` goes up
+    // from (once chunk index - 2's DMA has read it), to be filled, then its first `bytes` sent.
+    void* staging(std::size_t index);
+    void sendStaged(std::size_t index, std::size_t bytes, const std::string& label);
     // The session's queue waits for chunk index's upload from here on; its device buffer.
     const cl::Buffer& acquire(std::size_t index);
     // Everything reading chunk index has been enqueued on the session's queue.

@@ -17,7 +17,7 @@
 
 namespace clscope {
 class ClSession;
-struct PinnedBlock;
+class StreamUpload;
 } // namespace clscope
 
 namespace clscope::decode {
@@ -33,11 +33,16 @@ struct CompressedFrame {
 };
 
 // Decodes batches of compressed frames on one session, keeping what a batch needs between
-// batches (the host copy of the compressed bytes, the device buffers: grown, never shrunk), so
-// a stream of batches costs no allocation or page fault after the first.
+// batches (pinned staging of the compressed bytes, the device buffers: grown, never shrunk), so
+// a stream of batches costs no allocation or page fault after the first. A batch is decoded
+// in three steps a stream overlaps: prepare() (host: plan the blocks, copy the bytes into
+// pinned staging, start their DMA on a transfer queue), enqueue() (the kernel on the
+// session's queue, after that DMA) and check() (the kernel's error flag). Two batches may be
+// prepared ahead of their enqueue: batch i's DMA waits until batch i - 2's kernel is done.
 class FrameDecoder {
   public:
-    explicit FrameDecoder(ClSession& session) : session_(session) {}
+    explicit FrameDecoder(ClSession& session);
+    ~FrameDecoder();
 
     // Decodes `frames`, each `frameBytes` once decoded, into `out` (frame i at i * frameBytes,
     // `out` at least frames.size() * frameBytes bytes). InputError naming the frame for a
@@ -48,26 +53,27 @@ class FrameDecoder {
     void decode(std::span<const CompressedFrame> frames, std::size_t frameBytes,
                 const cl::Buffer& out, const TunableValues& values = {}, std::size_t outOffset = 0);
 
+    // The host part of decode(): returns the batch's number for enqueue() and check(); the
+    // frames' bytes may be freed when it returns.
+    std::size_t prepare(std::span<const CompressedFrame> frames, std::size_t frameBytes,
+                        std::size_t outOffset = 0);
+    // The kernel of prepared batch `batch` on the session's queue (nothing waited for).
+    void enqueue(std::size_t batch, const cl::Buffer& out, const TunableValues& values = {});
+    // Waits for batch's error flag: InputError naming the frame and block it flags.
+    void check(std::size_t batch);
+
   private:
-    // Plans the batch's blocks into entries_/firstBlock_/maxBlock_ and copies its bytes into
-    // bytes_; returns the bytes' length.
-    std::size_t plan(std::span<const CompressedFrame> frames, std::size_t frameBytes,
-                     std::size_t outOffset);
-    std::string blockName(std::size_t block, std::size_t& frame) const;
+    struct Planned; // one batch's blocks, for its kernel and its error message
+    std::string blockName(const Planned& p, std::size_t block, std::size_t& frame) const;
     // `buffer` at least `bytes` long (a new one when it is shorter).
     void reserve(cl::Buffer& buffer, std::size_t& capacity, std::size_t bytes, const char* what);
 
     ClSession& session_;
-    // Host memory for the batch's compressed bytes, one frame after another: pinned (the
-    // upload is DMA from there, not through the driver's staging), the heap where pinning fails.
-    std::byte* hostBytes(std::size_t bytes);
-    std::shared_ptr<PinnedBlock> pinned_;
-    std::vector<std::byte> bytes_;
-    std::vector<cl_ulong> entries_;       // 4 per block, the kernel's layout
-    std::vector<std::size_t> firstBlock_; // per frame, then the total
-    std::uint32_t maxBlock_ = 0;          // the largest bitshuffled block, in bytes
-    cl::Buffer src_, table_, error_;
-    std::size_t srcCapacity_ = 0, tableCapacity_ = 0;
+    std::vector<std::unique_ptr<Planned>> planned_; // two, batch % 2
+    std::unique_ptr<StreamUpload> upload_;          // the compressed bytes
+    std::size_t uploadCapacity_ = 0, batches_ = 0;
+    cl::Buffer table_;
+    std::size_t tableCapacity_ = 0;
 };
 
 // One batch: FrameDecoder(session).decode(...).

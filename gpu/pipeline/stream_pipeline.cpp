@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <future>
+#include <optional>
 #include <thread>
 
 namespace clscope::pipeline {
@@ -52,6 +53,38 @@ class BatchWriter {
             }
         upload(frames, out);
     }
+
+    // The host part of a batch's decode on the device, when every frame of it came compressed
+    // and the device decodes: its number for enqueue() and check(), else none (write() then).
+    std::optional<std::size_t> prepare(const std::vector<stream::ReceivedFrame>& frames) {
+        if (!onDevice_ || frames.empty()) return std::nullopt;
+        std::vector<decode::CompressedFrame> packed;
+        for (const auto& f : frames) {
+            if (f.packed.empty()) return std::nullopt;
+            packed.push_back({f.packed.algorithm, f.packed.elemSize, f.packed.bytes});
+        }
+        try {
+            return decoder_.prepare(packed, format_.frameBytes());
+        } catch (const DeviceError& e) { // e.g. no pinned memory
+            onDevice_ = false, hostReason_ = e.what();
+            return std::nullopt;
+        }
+    }
+
+    // A prepared batch decoded into `out` (its kernel queued), or on the host when the device
+    // cannot (e.g. blocks beyond its local memory).
+    void enqueue(std::size_t batch, std::vector<stream::ReceivedFrame>& frames,
+                 const cl::Buffer& out) {
+        if (onDevice_) try {
+                decoder_.enqueue(batch, out);
+                onDevice += frames.size();
+                return;
+            } catch (const DeviceError& e) {
+                onDevice_ = false, hostReason_ = e.what();
+            }
+        upload(frames, out);
+    }
+    void check(std::size_t batch) { decoder_.check(batch); }
 
     // The run's counts so far: a batch that fell back to the host counts again from there.
     void batchDone() { doneBefore_ = onDevice, receivedBefore_ = asReceived; }
@@ -131,6 +164,12 @@ class BatchWriter {
     std::vector<std::byte> host_; // kept between batches
 };
 
+// A batch taken from the stream; `prepared` when its decode on the device has begun.
+struct Taken {
+    std::vector<stream::ReceivedFrame> frames;
+    std::optional<std::size_t> prepared;
+};
+
 // Up to `batch` frames, waiting until that many came or the series ended.
 std::vector<stream::ReceivedFrame> takeBatch(const stream::LiveFrames& live, std::size_t batch) {
     std::vector<stream::ReceivedFrame> frames;
@@ -171,33 +210,60 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
         BatchWriter writer(session, format);
         session.timings().addHostPhase("pipeline set-up (host wall: session, programs, buffers)",
                                        msSince(start));
-        // The next batch is taken while this one is decoded and processed.
-        auto take = [&live, batch] { return takeBatch(live, batch); };
-        std::future<std::vector<stream::ReceivedFrame>> next = std::async(std::launch::async, take);
-        for (;;) {
-            progress.checkCancel();
+        // Batch k + 2 is received meanwhile (its own thread); batch k + 1's blocks are
+        // planned and its bytes sent up while the device decodes batch k; batch k's spots run
+        // once its decode is queued. A decoder's "frame K ..." names the stream's image.
+        double prepareMs = 0;
+        auto receive = [&live, batch] { return takeBatch(live, batch); };
+        std::future<std::vector<stream::ReceivedFrame>> receiving =
+            std::async(std::launch::async, receive);
+        auto take = [&](std::size_t first) {
+            Taken next;
             auto t = Clock::now();
-            std::vector<stream::ReceivedFrame> frames = next.get();
+            next.frames = receiving.get();
             waitMs += msSince(t);
-            if (frames.empty()) break;
-            next = std::async(std::launch::async, take);
-            const std::size_t n = frames.size();
+            if (next.frames.empty()) return next;
+            receiving = std::async(std::launch::async, receive);
             t = Clock::now();
             try {
-                writer.write(frames, stage.frameBuffer());
-            } catch (const InputError& e) { // "frame K of the batch: ...": that image named
+                next.prepared = writer.prepare(next.frames);
+            } catch (const InputError& e) {
+                throw InputError(imageError(live, first, e.what()));
+            }
+            prepareMs += msSince(t);
+            return next;
+        };
+        for (Taken current = take(0); !current.frames.empty();) {
+            progress.checkCancel();
+            const std::size_t n = current.frames.size();
+            auto t = Clock::now();
+            try {
+                if (current.prepared)
+                    writer.enqueue(*current.prepared, current.frames, stage.frameBuffer());
+                else
+                    writer.write(current.frames, stage.frameBuffer());
+            } catch (const InputError& e) {
+                throw InputError(imageError(live, done, e.what()));
+            }
+            writeMs += msSince(t);
+            Taken next = take(done + n);
+            t = Clock::now();
+            stage.process(done, n);
+            try {
+                if (current.prepared) writer.check(*current.prepared);
+            } catch (const InputError& e) {
                 throw InputError(imageError(live, done, e.what()));
             }
             writer.batchDone();
-            frames.clear();
-            writeMs += msSince(t);
-            t = Clock::now();
-            stage.process(done, n);
             session.finish();
             processMs += msSince(t);
             done += n, ++batches;
             progress.report(double(done) / double(live.frameCount()));
+            current = std::move(next);
         }
+        session.timings().addHostPhase(
+            "pipeline next batch staged (host wall: blocks planned, bytes to pinned memory)",
+            prepareMs);
         out.note = "stream pipeline on " + request.device.spec + " (" + request.device.name +
                    "): " + std::to_string(done) + " frames in " + std::to_string(batches) +
                    " batches of up to " + std::to_string(batch) + "; " + writer.note();
@@ -208,7 +274,9 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
     timings.addHostPhase("pipeline waiting for frames (host wall: receive, parse; the next batch "
                          "is taken meanwhile)",
                          waitMs);
-    timings.addHostPhase("pipeline frames onto the device (host wall: upload, decode)", writeMs);
+    timings.addHostPhase("pipeline frames onto the device (host wall: decode queued, or decoded on "
+                         "the host and uploaded)",
+                         writeMs);
     timings.addHostPhase("pipeline stage (host wall: kernels, results back)", processMs);
     const auto finishing = Clock::now();
     out.result = stage.finish(done);

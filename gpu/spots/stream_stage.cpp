@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "core/frame_stream.hpp"
 #include "core/input/frame_reading.hpp"
+#include "core/spots/parallel.hpp"
 #include "gpu/session.hpp"
 #include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/recipes.hpp"
@@ -61,8 +62,8 @@ std::size_t SpotsStreamStage::batchFrames(const DeviceInfo& device,
     std::size_t batch = usable / device::bytesPerFrame(variant_, plane, format.dtype);
     batch = std::min(batch, (std::size_t(UINT32_MAX) - 65536) / plane);
     batch = std::min(batch, device.maxAllocBytes / (plane * (variant_ == "sat" ? 8 : element)));
-    // Up to 256 MiB of frames, 64 at most: a decode launch keeps the device busy.
-    batch = std::min({batch, (std::size_t(256) << 20) / (plane * element), std::size_t(64)});
+    // Up to 512 MiB of frames, 64 at most: a decode launch keeps the device busy.
+    batch = std::min({batch, (std::size_t(512) << 20) / (plane * element), std::size_t(64)});
     const int tuned = device::tuningValue(params_, "CHUNK_FRAMES", 0);
     if (tuned > 0) batch = std::min(batch, std::size_t(tuned));
     return std::max<std::size_t>(batch, 1);
@@ -141,20 +142,29 @@ void SpotsStreamStage::process(std::size_t first, std::size_t count) {
     Pixels byFrame = fetch(count);
     waitGrouping(); // the previous batch's spots
     const std::size_t width = format_.width, plane = format_.height * format_.width;
-    grouping_ = std::async(std::launch::async,
-                           [this, first, width, plane, byFrame = std::move(byFrame)]() mutable {
-                               std::vector<std::vector<double>> values(byFrame.size());
-                               for (std::size_t t = 0; t < byFrame.size(); ++t) {
-                                   auto& frame = byFrame[t];
-                                   std::sort(frame.begin(), frame.end());
-                                   std::vector<std::uint32_t>& pixels = pixels_[first + t];
-                                   pixels.reserve(frame.size()), values[t].reserve(frame.size());
-                                   for (const auto& [k, v] : frame)
-                                       pixels.push_back(k), values[t].push_back(v);
-                               }
-                               return findSpotsSparse(width, plane, pixels_, values, params_, first,
-                                                      first + byFrame.size());
-                           });
+    grouping_ = std::async(
+        std::launch::async, [this, first, width, plane, byFrame = std::move(byFrame)]() mutable {
+            // 2-D: the batch's frames are independent; ranges of them on several threads, joined
+            // in frame order, as findSpots does.
+            std::vector<std::vector<Spot>> parts(byFrame.size());
+            parallelRanges(byFrame.size(), 2, [&](std::size_t t0, std::size_t t1) {
+                std::vector<std::vector<double>> values(t1 - t0);
+                for (std::size_t t = t0; t < t1; ++t) {
+                    auto& frame = byFrame[t];
+                    std::sort(frame.begin(), frame.end());
+                    std::vector<std::uint32_t>& pixels = pixels_[first + t];
+                    pixels.reserve(frame.size()), values[t - t0].reserve(frame.size());
+                    for (const auto& [k, v] : frame)
+                        pixels.push_back(k), values[t - t0].push_back(v);
+                }
+                parts[t0] =
+                    findSpotsSparse(width, plane, pixels_, values, params_, first + t0, first + t1);
+            });
+            std::vector<Spot> spots;
+            for (std::vector<Spot>& part : parts)
+                spots.insert(spots.end(), part.begin(), part.end());
+            return spots;
+        });
 }
 
 void SpotsStreamStage::waitGrouping() {
