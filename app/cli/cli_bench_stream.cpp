@@ -142,11 +142,14 @@ Line receiveDecodeRun(const Case& c, std::size_t threads, const StreamBenchArgs&
     auto pub = publisher(c);
     const auto start = Clock::now();
     stream::SourceOptions o = sourceOptions(*pub, threads);
-    const RunRequest request{devices.front(), a.variant, nullptr, algorithm.defaultParams(), {}};
+    // Its parameters and the inputs a stream does not carry (e.g. xpcs' labels) for these frames.
+    const Algorithm::LiveBenchRun setup = algorithm.liveBenchRun(c.raw.front());
+    const RunRequest request{devices.front(), a.variant, nullptr, setup.params, {}};
     // Compressed frames stay so where the run goes through the streaming pipeline.
     o.keepCompressed = algorithm.streamStage(request, devices) != nullptr;
     InputSources sources;
     sources.file = o.endpoint;
+    sources.arrays = setup.arrays;
     auto live = std::make_shared<stream::LiveFrames>(o);
     sources.live = live;
     const double connectMs = 1e3 * secondsSince(start); // connection, start and first image
