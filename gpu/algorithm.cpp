@@ -128,10 +128,6 @@ class UnparsedRun : public PreparedRun {
 
 } // namespace
 
-Algorithm::LiveBenchRun Algorithm::liveBenchRun(const Array&) const {
-    return {defaultParams(), {}};
-}
-
 std::string Algorithm::defaultVariant(const DeviceInfo& device, const AlgorithmInput* input,
                                       const ParamSet* params) const {
     return preferredOf(*this,

@@ -223,15 +223,6 @@ class Algorithm {
     virtual std::unique_ptr<pipeline::FrameStage>
     streamStage(const RunRequest& request, const std::vector<DeviceInfo>& devices) const;
 
-    // `bench stream --then` over frames like `sample` (one frame of the series): the run's
-    // parameters and the inputs a stream does not carry, held in memory (InputSources::arrays).
-    // Default: the default parameters, nothing held.
-    struct LiveBenchRun {
-        ParamSet params;
-        std::map<std::string, std::shared_ptr<const Array>> arrays;
-    };
-    virtual LiveBenchRun liveBenchRun(const Array& sample) const;
-
     // The synthetic datasets this algorithm generates; the first is its demo's. Default: none.
     virtual std::vector<SyntheticKind> syntheticKinds() const { return {}; }
     // Whether the input has a frame stack (a role with `stack`): --frames applies.

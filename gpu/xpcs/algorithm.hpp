@@ -56,8 +56,6 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
     // A live multi-tau run on one OpenCL device with the variant `multitau` (stream_stage.cpp).
     std::unique_ptr<pipeline::FrameStage>
     streamStage(const RunRequest& request, const std::vector<DeviceInfo>& devices) const override;
-    // Multi-tau over ring labels of the sample's shape (multitau_bench.cpp).
-    LiveBenchRun liveBenchRun(const Array& sample) const override;
 
   protected:
     // The variant entry's check, and OpenCL variants refuse data whose 64-bit sums could

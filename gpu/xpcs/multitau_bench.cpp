@@ -1,7 +1,6 @@
 // clscope-cli bench xpcs --size multitau: 512x1024 uint8 frames from host memory, end to end
 // (upload, kernels, per-row sums back, statistics), throughput in frames/s.
 #include "core/xpcs/synthetic.hpp"
-#include "gpu/xpcs/algorithm.hpp"
 #include "gpu/xpcs/multitau.hpp"
 
 #include <algorithm>
@@ -47,21 +46,6 @@ BenchCase multitauBenchCase(const ParamSet& defaults) {
     c.referenceInput = repeating(d.frames, someBins(d.labels));
     c.input = repeating(d.frames, std::move(d.labels));
     return c;
-}
-
-Algorithm::LiveBenchRun Algorithm::liveBenchRun(const Array& sample) const {
-    // Rings 32 pixels wide about the centre; pixels at the dtype's largest value (module gaps)
-    // left out, as a detector's pixel mask leaves them out.
-    const LabelMask rings = synthetic::ringLabels(sample.height(), sample.width(), 32.0);
-    auto labels = std::make_shared<Array>(
-        DType::Int32, std::vector<std::size_t>{sample.height(), sample.width()});
-    auto* to = reinterpret_cast<std::int32_t*>(labels->bytes());
-    const double gap = double(dtypeLargest(sample.dtype()));
-    for (std::size_t i = 0; i < rings.labels.size(); ++i)
-        to[i] = sample.valueAt(i) == gap ? 0 : rings.labels[i];
-    LiveBenchRun run{defaultParams(), {{inputRoles()[1].id, labels}}};
-    run.params.set("multitau", true);
-    return run;
 }
 
 } // namespace clscope::xpcs
