@@ -1,7 +1,8 @@
-// Live spots through the streaming pipeline (gpu/pipeline, DESIGN.md "Streaming pipeline") on an
-// OpenCL device: over tests/stream_publisher.py, bslz4 and lz4 frames decoded on the device (and
-// on the host, CLSCOPE_STREAM_DECODE=host), the output equals the run over the file; a series
-// that ends early is reported exactly; a long series runs in the memory of a short one.
+// Live spots and xpcs multi-tau through the streaming pipeline (gpu/pipeline, DESIGN.md
+// "Streaming pipeline") on an OpenCL device: over tests/stream_publisher.py, bslz4 and lz4 frames
+// decoded on the device (and on the host, CLSCOPE_STREAM_DECODE=host), the output equals the run
+// over the file; a series that ends early is reported exactly; a long series runs in the memory
+// of a short one.
 #include "core/hdf5.hpp"
 #include "registry_cases.hpp"
 #include "stream_publisher.hpp"
@@ -52,13 +53,16 @@ long peakRss(qint64 pid) {
     return 0;
 }
 
-// clscope-cli spots over a stream of `file`, its peak RSS (kB) read while it runs.
-long spotsPeakRss(const QTemporaryDir& dir, const QString& file, const QStringList& more) {
+// `command` (its endpoint and output added) over a stream of `file`, its peak RSS (kB) read
+// while it runs.
+long streamPeakRss(const QTemporaryDir& dir, const QString& file, const QStringList& command,
+                   const QStringList& more) {
     Publisher pub({file, "--compression", "lz4"});
     QProcess cli;
     cli.start(qEnvironmentVariable("CLSCOPE_CLI", "clscope-cli"),
-              QStringList{"spots", QString::fromStdString(pub.endpoint), "--device", "ocl:0", "-o",
-                          dir.filePath("rss.h5")} +
+              command +
+                  QStringList{QString::fromStdString(pub.endpoint), "--device", "ocl:0", "-o",
+                              dir.filePath("rss.h5")} +
                   more);
     if (!cli.waitForStarted()) return -1;
     long peak = 0;
@@ -78,7 +82,12 @@ long spotsPeakRss(const QTemporaryDir& dir, const QString& file, const QStringLi
 class TestStreamPipeline : public QObject {
     Q_OBJECT
     QTemporaryDir dir;
-    QString spotsFile;
+    QString spotsFile, xpcsFile;
+    // Multi-tau on the OpenCL variant with the labels of the file (a stream carries none).
+    QStringList multitau() const {
+        return {"correlate", "--multitau", "--channels", "4",
+                "--device",  "ocl:0",      "--mask",     xpcsFile};
+    }
 
   private slots:
     void initTestCase() {
@@ -88,6 +97,11 @@ class TestStreamPipeline : public QObject {
         const auto d = runCli({"generate", "diffraction", "--frames", "12", "--height", "96",
                                "--width", "120", "--spots", "20", "--gaps", "-o", spotsFile});
         QVERIFY2(d.code == 0, qPrintable(d.err));
+        xpcsFile = dir.filePath("xpcs.h5");
+        const auto x = runCli({"generate", "xpcs", "--frames", "40", "--height", "32", "--width",
+                               "40", "--ring-width", "4", "--dtype", "uint16", "--frame-time",
+                               "0.001", "-o", xpcsFile});
+        QVERIFY2(x.code == 0, qPrintable(x.err));
     }
 
     // Each row: the publisher's compression, options of the stream run, its environment and
@@ -159,6 +173,81 @@ class TestStreamPipeline : public QObject {
         QVERIFY2(log.contains("7 frames in 3 batches"), qPrintable(log));
     }
 
+    // xpcs multi-tau's stage: its level-0 gather reads the frames where the pipeline put them.
+    void multitauThroughPipelineEqualsFile_data() {
+        QTest::addColumn<QString>("compression");
+        QTest::addColumn<QStringList>("more");
+        QTest::addColumn<Env>("env");
+        QTest::addColumn<QString>("decoded");
+        QTest::newRow("bslz4 on the device")
+            << "bslz4" << QStringList{} << Env{} << "40 frames decoded on the device";
+        QTest::newRow("bslz4, batches of 7")
+            << "bslz4" << QStringList{"--tune", "MT_FRAMES=7"} << Env{}
+            << "40 frames in 6 batches of up to 7; 40 frames decoded on the device";
+        QTest::newRow("bslz4 on the host") << "bslz4" << QStringList{"--tune", "MT_FRAMES=16"}
+                                           << Env{{"CLSCOPE_STREAM_DECODE", "host"}}
+                                           << "40 decoded on the host (CLSCOPE_STREAM_DECODE=host)";
+        QTest::newRow("lz4, batches of 16") << "lz4" << QStringList{"--tune", "MT_FRAMES=16"}
+                                            << Env{} << "40 frames decoded on the device";
+        QTest::newRow("raw") << "raw" << QStringList{} << Env{}
+                             << "40 uploaded as received (not compressed)";
+    }
+    void multitauThroughPipelineEqualsFile() {
+        QFETCH(QString, compression);
+        QFETCH(QStringList, more);
+        QFETCH(Env, env);
+        QFETCH(QString, decoded);
+        const QString log = fileEqualsStream(dir, multitau(), xpcsFile,
+                                             {"--compression", compression}, more, {}, env);
+        QVERIFY2(log.contains("stream pipeline on ocl:0"), qPrintable(log));
+        QVERIFY2(log.contains(decoded), qPrintable(log));
+    }
+
+    // 25 of the 40 frames announced: the file's first 25 frames, said exactly.
+    void multitauShortSeriesReportedExactly() {
+        const QString log =
+            fileEqualsStream(dir, multitau(), xpcsFile, {"--compression", "bslz4", "--count", "25"},
+                             {"--tune", "MT_FRAMES=7"}, {"--frames", "0:25"});
+        QVERIFY2(log.contains("25 of 40 frames received (announced; the series ended early: its "
+                              "end message): the output holds those 25"),
+                 qPrintable(log));
+        QVERIFY2(log.contains("25 frames in 4 batches"), qPrintable(log));
+    }
+
+    // 2200 frames of 64x64 uint16 in bins of up to 2416 pixels: the dtype's largest value could
+    // overflow the 64-bit sums, so the values are scanned on the device (mt_largest) batch by
+    // batch. Counts of a few: the run equals the file's. Counts up to ~64,000: refused as the
+    // file run refuses, with its message, and no output.
+    void multitauValuesScannedOnTheDevice_data() {
+        QTest::addColumn<QString>("intensity");
+        QTest::newRow("small values") << "10";
+        QTest::newRow("values beyond the bound") << "100000";
+    }
+    void multitauValuesScannedOnTheDevice() {
+        QFETCH(QString, intensity);
+        const QString file = dir.filePath("scanned.h5");
+        const auto d = runCli({"generate", "xpcs", "--model", "seed", "--intensity", intensity,
+                               "--frames", "2200", "--height", "64", "--width", "64",
+                               "--ring-width", "16", "--dtype", "uint16", "-o", file});
+        QVERIFY2(d.code == 0, qPrintable(d.err));
+        const QStringList command{"correlate", "--multitau", "--channels", "4",
+                                  "--device",  "ocl:0",      "--mask",     file};
+        if (intensity == "10") {
+            fileEqualsStream(dir, command, file, {"--compression", "bslz4"});
+            return;
+        }
+        const auto a = runCli(command + QStringList{file, "-o", dir.filePath("refused_file.h5")});
+        QCOMPARE(a.code, 2);
+        QVERIFY2(a.err.contains("could exceed the 64-bit sums"), qPrintable(a.err));
+        Publisher pub({file, "--compression", "bslz4"});
+        const QString out = dir.filePath("refused_stream.h5");
+        const auto b = runCli(command + QStringList{QString::fromStdString(pub.endpoint),
+                                                    "--timeout", "20", "-o", out});
+        QCOMPARE(b.code, a.code);
+        QVERIFY2(b.err.contains(a.err.trimmed()), qPrintable(b.err + "\n" + a.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
+
     // A corrupt bslz4 image, found by the device's decoder: exit 3 naming the image, no output.
     void corruptImageNamed() {
         Publisher pub({spotsFile, "--compression", "bslz4", "--malformed", "truncated-bslz4"});
@@ -179,12 +268,34 @@ class TestStreamPipeline : public QObject {
         const auto d = runCli({"generate", "diffraction", "--frames", "400", "--height", "1024",
                                "--width", "1024", "--spots", "20", "-o", big});
         QVERIFY2(d.code == 0, qPrintable(d.err));
-        const long shortRun = spotsPeakRss(dir, big, {"--max-frames", "100"});
-        const long longRun = spotsPeakRss(dir, big, {});
+        const long shortRun = streamPeakRss(dir, big, {"spots"}, {"--max-frames", "100"});
+        const long longRun = streamPeakRss(dir, big, {"spots"}, {});
         QVERIFY(shortRun > 0 && longRun > 0);
         const long marginKb = 100 * 1024; // 100 MB: 300 frames more add under 1/3 MB each
         QVERIFY2(longRun <= shortRun + marginKb,
                  qPrintable(QString("peak RSS %1 kB for 400 frames, %2 kB for 100")
+                                .arg(longRun)
+                                .arg(shortRun)));
+        QFile::remove(big);
+    }
+
+    // Multi-tau over 400 frames of 512x512 uint16 peaks within a fixed margin of the first
+    // 200's (frames kept would add 100 MB). Not 100: the levels above (log T of them, their
+    // rings and mt_lags builds) come with the first ~200 frames (PoCL: 424 MB for 100, 516 MB
+    // for 200, 501 MB for 400).
+    void longMultitauRunsInShortOnesMemory() {
+        const QString big = dir.filePath("long_xpcs.h5");
+        const auto d =
+            runCli({"generate", "xpcs", "--model", "seed", "--frames", "400", "--height", "512",
+                    "--width", "512", "--ring-width", "32", "--dtype", "uint16", "-o", big});
+        QVERIFY2(d.code == 0, qPrintable(d.err));
+        const QStringList command{"correlate", "--multitau", "--mask", big};
+        const long shortRun = streamPeakRss(dir, big, command, {"--max-frames", "200"});
+        const long longRun = streamPeakRss(dir, big, command, {});
+        QVERIFY(shortRun > 0 && longRun > 0);
+        const long marginKb = 50 * 1024;
+        QVERIFY2(longRun <= shortRun + marginKb,
+                 qPrintable(QString("peak RSS %1 kB for 400 frames, %2 kB for 200")
                                 .arg(longRun)
                                 .arg(shortRun)));
         QFile::remove(big);

@@ -29,7 +29,7 @@ namespace {
 
 struct BenchArgs {
     std::vector<std::string> algorithms, devices, variants;
-    std::string size = "seed", json, then;
+    std::string size = "seed", json, then, params;
     int repeat = 5, frames = 0;
     std::vector<std::string> tuning;
     bool noCheck = false;
@@ -120,7 +120,8 @@ std::vector<std::string> knownIds(const Algorithm& algorithm,
 void runBench(const BenchArgs& a) {
     if (a.algorithms == std::vector<std::string>{"stream"})
         return runStreamBench({a.size, a.json, a.then, a.devices.empty() ? "" : a.devices.front(),
-                               a.variants.empty() ? "" : a.variants.front(), a.threads, a.frames});
+                               a.variants.empty() ? "" : a.variants.front(), a.threads, a.frames,
+                               a.params});
     if (a.repeat < 1) throw UsageError("bench: --repeat must be at least 1");
     std::vector<std::vector<DeviceInfo>> devices; // an entry of several devices shares each run
     for (const std::string& spec : a.devices.empty() ? std::vector<std::string>{""} : a.devices)
@@ -171,6 +172,10 @@ void addBenchCommand(CLI::App& app, Action& action) {
     sub->add_option("--then", a->then,
                     "bench stream: also run this algorithm over the received frames (on the "
                     "first --device, its first --variant)");
+    sub->add_option("--params", a->params,
+                    "bench stream: --then's parameters, a JSON file or inline JSON (e.g. "
+                    "{\"multitau\":true}); integer images it needs that a stream does not carry "
+                    "(e.g. q-bin labels) are rings 32 pixels wide about the centre");
     sub->callback([&action, a] { action = [a] { runBench(*a); }; });
 }
 

@@ -1,5 +1,5 @@
-// clscope-cli bench stream [--size 16m|4m] [--threads N]... [--then ALGO --device D] [--json
-// OUT]: the live input's rates on this host for bslz4 uint16 frames of an EIGER2 16M
+// clscope-cli bench stream [--size 16m|4m] [--threads N]... [--then ALGO --device D [--params
+// JSON]] [--json OUT]: the live input's rates on this host for bslz4 uint16 frames of an EIGER2 16M
 // (4148x4362) or 4M (2068x2162): decoding from memory on N threads (in order, as the frame
 // source does); with --device, on that OpenCL device (the compressed bytes uploaded, bslz4.cl)
 // and the decoded frames' upload alone (the bounds of a run on it); where libzmq is built, a local
@@ -14,6 +14,7 @@
 #include "core/stream/frame_pool.hpp"
 #include "core/stream/ordered_pool.hpp"
 #include "core/stream/series_encoder.hpp"
+#include "core/xpcs/synthetic.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/pipeline/frame_stage.hpp"
 #if defined(CLSCOPE_HAVE_LIVE)
@@ -131,6 +132,25 @@ Line receiveLive(const Case& c, std::size_t threads) {
     return l;
 }
 
+// The integer images the run needs that a stream does not carry (required, of the frames'
+// shape, e.g. q-bin labels), held in memory: rings 32 pixels wide about the centre, pixels at
+// the dtype's largest value in `sample` (module gaps) 0, as a detector's pixel mask leaves them.
+std::map<std::string, std::shared_ptr<const Array>> heldImages(const Algorithm& algorithm,
+                                                               const Array& sample) {
+    std::map<std::string, std::shared_ptr<const Array>> held;
+    const LabelMask rings = synthetic::ringLabels(sample.height(), sample.width(), 32.0);
+    const double gap = double((std::uint64_t(1) << (8 * dtypeSize(sample.dtype()))) - 1);
+    for (const InputRole& role : algorithm.inputRoles()) {
+        if (role.optional || role.stack || role.layout != InputRole::Layout::IntegerImage) continue;
+        auto image = std::make_shared<Array>(DType::Int32, Shape{sample.height(), sample.width()});
+        auto* to = reinterpret_cast<std::int32_t*>(image->bytes());
+        for (std::size_t i = 0; i < rings.labels.size(); ++i)
+            to[i] = sample.valueAt(i) == gap ? 0 : rings.labels[i];
+        held[role.id] = std::move(image);
+    }
+    return held;
+}
+
 // The received frames through `a.then` on `a.device`, as `clscope-cli ALGO tcp://…` runs them
 // (default parameters and memory budget); `where` gets the run's timing records.
 Line receiveDecodeRun(const Case& c, std::size_t threads, const StreamBenchArgs& a,
@@ -142,11 +162,14 @@ Line receiveDecodeRun(const Case& c, std::size_t threads, const StreamBenchArgs&
     auto pub = publisher(c);
     const auto start = Clock::now();
     stream::SourceOptions o = sourceOptions(*pub, threads);
-    const RunRequest request{devices.front(), a.variant, nullptr, algorithm.defaultParams(), {}};
+    ParamSet params = algorithm.defaultParams();
+    if (!a.params.empty()) params.mergeFile(a.params);
+    const RunRequest request{devices.front(), a.variant, nullptr, params, {}};
     // Compressed frames stay so where the run goes through the streaming pipeline.
     o.keepCompressed = algorithm.streamStage(request, devices) != nullptr;
     InputSources sources;
     sources.file = o.endpoint;
+    sources.arrays = heldImages(algorithm, c.raw.front());
     auto live = std::make_shared<stream::LiveFrames>(o);
     sources.live = live;
     const double connectMs = 1e3 * secondsSince(start); // connection, start and first image

@@ -30,7 +30,8 @@ void addBenchCommand(CLI::App& app, Action& action);
 struct StreamBenchArgs {
     std::string size, json, then, device, variant;
     std::vector<int> threads;
-    int frames = 0; // frames sent; 0: the size's default
+    int frames = 0;     // frames sent; 0: the size's default
+    std::string params; // --then's parameters (--params: a file or inline JSON)
 };
 void runStreamBench(StreamBenchArgs a);
 void addBatchCommand(CLI::App& app, Action& action);

@@ -54,6 +54,14 @@ void fillFrames(std::span<T> out, const XpcsParams& p, const std::vector<double>
 
 } // namespace
 
+LabelMask ringLabels(std::size_t height, std::size_t width, double ringWidth) {
+    const std::vector<double> r = radii(height, width);
+    LabelMask labels{height, width, std::vector<std::int32_t>(r.size())};
+    for (std::size_t i = 0; i < r.size(); ++i)
+        labels.labels[i] = static_cast<std::int32_t>(std::floor(r[i] / ringWidth));
+    return labels;
+}
+
 XpcsDataset generateXpcs(const XpcsParams& p) {
     if (p.frames < 1 || p.height < 1 || p.width < 1)
         throw UsageError("xpcs: frames, height and width must be at least 1");
@@ -63,9 +71,7 @@ XpcsDataset generateXpcs(const XpcsParams& p) {
         throw UsageError("xpcs: model must be seed or brownian, not '" + p.model + "'");
     const std::vector<double> r = radii(p.height, p.width);
     XpcsDataset d;
-    d.labels = {p.height, p.width, std::vector<std::int32_t>(r.size())};
-    for (std::size_t i = 0; i < r.size(); ++i)
-        d.labels.labels[i] = static_cast<std::int32_t>(std::floor(r[i] / p.ringWidth));
+    d.labels = ringLabels(p.height, p.width, p.ringWidth);
     d.frames = Array(p.dtype, {p.frames, p.height, p.width});
     switch (p.dtype) {
     case DType::UInt8:

@@ -265,12 +265,17 @@ std::shared_ptr<RunResult> Algorithm::runWith(const RunRequest& request, const I
                                           in.labels, params, progress, request.programs)
                       : correlate(request.device, request.variant, *in.frames, in.labels, params,
                                   progress, request.programs);
-    if (const auto options = fitOptionsFrom(request.params)) {
-        out->fitOptions = options, out->qByLabel = in.qByLabel;
-        out->fits = fitBins(out->result, *options, binQ(in.qByLabel, out->result.labels));
-    }
+    addFits(*out, request.params, in.qByLabel);
     out->info.timings = out->result.timings.records();
     return out;
+}
+
+void addFits(RunResult& out, const ParamSet& params,
+             const std::map<std::int32_t, double>& qByLabel) {
+    if (const auto options = fitOptionsFrom(params)) {
+        out.fitOptions = options, out.qByLabel = qByLabel;
+        out.fits = fitBins(out.result, *options, binQ(qByLabel, out.result.labels));
+    }
 }
 
 } // namespace clscope::xpcs

@@ -53,6 +53,9 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
     std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
                                          std::uint64_t budgetBytes) const override;
     std::vector<SyntheticKind> syntheticKinds() const override; // synthetic.cpp
+    // A live multi-tau run on one OpenCL device with the variant `multitau` (stream_stage.cpp).
+    std::unique_ptr<pipeline::FrameStage>
+    streamStage(const RunRequest& request, const std::vector<DeviceInfo>& devices) const override;
 
   protected:
     // The variant entry's check, and OpenCL variants refuse data whose 64-bit sums could
@@ -69,6 +72,9 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
     joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const override;
 };
 
+// With --fit: the fits of the result's bins (q from `qByLabel`), as a run adds them.
+void addFits(RunResult& out, const ParamSet& params,
+             const std::map<std::int32_t, double>& qByLabel);
 // Labels with the pixel mask applied: label of a flagged pixel set to 0; returns how many
 // labelled pixels that removed.
 std::size_t applyPixelMask(LabelMask& labels, const PixelMask& pixelMask);

@@ -27,6 +27,13 @@ BenchCase multitauBenchCase(const ParamSet& defaults);
 Result correlateMultitau(const DeviceInfo& device, const std::string& variant,
                          const FrameBlocks& frames, const LabelMask& mask, const Params& params,
                          const Progress& progress = {}, const ProgramOverrides& programs = {});
+// The OpenCL variant's frames per block for `pixels` labelled pixels (the level-0 ring about
+// 2 MiB, at least 256 frames on GPUs), or MT_FRAMES (multitau_stream.cpp).
+std::size_t multitauBlock(std::size_t pixels, const DeviceInfo& device,
+                          const std::map<std::string, int>& tuning);
+// checkMultitau and the OpenCL variant's own limits (channels, integer data): UsageError.
+void checkMultitauDevice(DType dtype, std::size_t frames, const LabelMask& mask, const Bins& bins,
+                         const Params& params);
 // The OpenCL variant (multitau_stream.cpp), its program built as `programs` asks.
 Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& frames,
                                const LabelMask& mask, const Params& params,

@@ -1,27 +1,13 @@
-// The OpenCL variant `multitau`: frames streamed once, front to back, in blocks of F frames.
-// Each level keeps a device ring of its last C + F/2^k + 2 rows (labelled pixels in bin
-// order); a block is gathered into level 0, new rows cascade to the next level in pairs, and
-// each level's new rows are reduced per bin (xpcs_multitau.cl). The frame sums and lag
-// products come back per row and are folded into MultitauStats on the host: memory is bounded
-// by the block size, not by the number of frames. The blocks go up through pinned staging
-// (gpu/staging.hpp, on every device: PoCL runs the path the GPU takes), block i + 1's copies
-// overlapping block i's kernels.
-#include "core/clock.hpp"
+// The OpenCL variant `multitau` over a file or memory: frames streamed once, front to back, in
+// blocks of F frames through the device rings (multitau_rings.hpp). The blocks go up through
+// pinned staging (gpu/staging.hpp, on every device: PoCL runs the path the GPU takes), block
+// i + 1's copies overlapping block i's kernels.
 #include "core/errors.hpp"
-#include "gpu/kernel_source.hpp"
 #include "gpu/staging.hpp"
 #include "gpu/xpcs/multitau.hpp"
-#include "gpu/xpcs/recipes.hpp"
-#include "gpu/xpcs/runner.hpp"
+#include "gpu/xpcs/multitau_rings.hpp"
 
 #include <algorithm>
-#include <array>
-#include <chrono>
-#include <cmath>
-#include <deque>
-#include <future>
-#include <map>
-#include <stdexcept>
 
 namespace clscope::xpcs {
 
@@ -29,10 +15,10 @@ namespace {
 
 constexpr int maxChannels = 64; // the kernel's private sums and local reduction
 
-// Frames per block: the level-0 ring about 2 MiB (power of two in [64, 16384]; at least 256 on
-// GPUs, measured faster for 512x1024 frames, docs/PERFORMANCE.md), or MT_FRAMES.
-std::size_t streamBlock(std::size_t pixels, const DeviceInfo& device,
-                        const std::map<std::string, int>& tuning) {
+} // namespace
+
+std::size_t multitauBlock(std::size_t pixels, const DeviceInfo& device,
+                          const std::map<std::string, int>& tuning) {
     if (const auto it = tuning.find("MT_FRAMES"); it != tuning.end())
         return static_cast<std::size_t>(std::max(1, it->second));
     std::size_t f = device.type == "GPU" ? 256 : 64;
@@ -41,332 +27,31 @@ std::size_t streamBlock(std::size_t pixels, const DeviceInfo& device,
     return f;
 }
 
-int tuned(const Params& params, const std::string& name, int fallback) {
-    const auto it = params.tuning.find(name);
-    return it != params.tuning.end() ? std::max(1, it->second) : fallback;
+void checkMultitauDevice(DType dtype, std::size_t frames, const LabelMask& mask, const Bins& bins,
+                         const Params& params) {
+    checkMultitau(dtype, frames, mask, params);
+    if (params.channels > maxChannels)
+        throw UsageError("xpcs multitau: --channels above " + std::to_string(maxChannels) +
+                         " run on the cpu variant");
+    const std::int64_t most = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
+    if (dtype == DType::Float32 || dtype == DType::Float64)
+        throw UsageError("xpcs variant 'multitau' cannot run this input: " +
+                         multitauOverflow(dtype, 0, most, frames, params.channels));
 }
-
-// Whether every |value| of `largest`, times `scale`, fits in an int (largest 0: not known).
-bool fitsInt(double largest, double scale) {
-    return largest > 0 && largest * scale < 2147483648.0;
-}
-
-class Stream {
-  public:
-    Stream(ClSession& s, const Bins& bins, const Params& params, DType dtype, std::size_t frameSize,
-           std::size_t block, std::size_t total, const ProgramOverrides& overrides)
-        : s_(s), bins_(bins), stats_(bins, params.channels, true), c_(params.channels),
-          block_(block), frameSize_(frameSize), pixels_(bins.pixelIndex.size()),
-          upload_(s, block * frameSize * dtypeSize(dtype), "multitau frames"), programs_(overrides),
-          recipe_(overrides.apply(declared(programs::multitau))) {
-        dtype_ = dtype;
-        // Fold threads: 4 (measured: more contend with the staging copy, which bounds the wall).
-        stats_.setThreads(std::size_t(tuned(params, "MT_FOLD_THREADS", 4)));
-        most_ = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
-        // 32-bit data: 128-bit sums (two words) over 64-bit rings. Else int rings where every
-        // binned value (at most largest x 2^k <= largest x T) fits, and MT_ROWS rows per group.
-        wide_ = dtype == DType::UInt32 || dtype == DType::Int32;
-        largest0_ = double(dtypeLargest(dtype));
-        const auto force = params.tuning.find("MT_RING64"); // tests: the 64-bit path
-        ring64_ = wide_ || !fitsInt(largest0_, double(total)) ||
-                  (force != params.tuning.end() && force->second != 0);
-        rows_ = wide_ ? 1 : tuned(params, "MT_ROWS", 4);
-        // CPU devices (PoCL): one work-item per (rows, bin), no barriers. GPUs: groups of at
-        // least MT_WG_MIN, wider where a level has few rows (groupSize); MT_WG: fixed.
-        fixedWg_ = params.tuning.count("MT_WG") || s.info().type == "CPU";
-        wg_ = tuned(params, fixedWg_ ? "MT_WG" : "MT_WG_MIN", fixedWg_ ? 1 : 128);
-        while (wg_ & (wg_ - 1))
-            wg_ &= wg_ - 1;
-        wg_ = wide_ ? fitLocal(wg_, std::size_t(c_ + 1) * 16) : wg_;
-        // Every tunable of the program is the host's (fromInput), from the data and --tune.
-        values_ = {{"DATA_T", clTypeName(dtype)},
-                   {"RING_T", ring64_ ? "long" : "int"},
-                   {"MT_WIDE", wide_ ? "1" : "0"}}; // MT_WG and the lags per mt_lags build
-        pix_ = s.allocate(pixels_ * sizeof(std::int32_t), "multitau pixels", CL_MEM_READ_ONLY);
-        s.upload(pix_, bins.pixelIndex.data(), pixels_ * sizeof(std::int32_t), "multitau pixels");
-        offsets_ = s.allocate(bins.offsets.size() * sizeof(std::int64_t), "multitau offsets",
-                              CL_MEM_READ_ONLY);
-        s.upload(offsets_, bins.offsets.data(), bins.offsets.size() * sizeof(std::int64_t),
-                 "multitau offsets");
-        // A block's rows over all levels: at most block at level 0, block / 2^k + 1 above.
-        capacity_ = 2 * block + 64;
-        const std::size_t words = wide_ ? 2 : 1;
-        sumWords_ = words * capacity_ * bins.count();
-        sums_ = s.allocate(sumWords_ * sizeof(std::int64_t), "multitau sums");
-        prods_ =
-            s.allocate(sumWords_ * std::size_t(c_) * sizeof(std::int64_t), "multitau products");
-        for (auto& host : readback_) // pinned: read back at DMA speed, one half per block
-            host = s.device().pinned(sumWords_ * std::size_t(c_ + 1) * sizeof(std::int64_t),
-                                     s.queue());
-        gather_ = s.kernel(recipe_, programs_.over(values_), "mt_gather");
-        bin_ = s.kernel(recipe_, programs_.over(values_), "mt_bin");
-    }
-
-    // Copy block `index` (`count` frames at `frames`, reusable on return) to pinned staging and
-    // start its DMA, which waits for the kernels of block index - 2 only.
-    void send(std::size_t index, const std::byte* frames, std::size_t count) {
-        upload_.send(index, frames, count * frameSize_ * dtypeSize(dtype_), "multitau upload");
-    }
-
-    // Enqueue the kernels of block `index` (count frames, values up to `largest`) and the read
-    // of their sums, and flush; nothing waits for them (complete()). UsageError (before
-    // anything of it runs) when its values could take a 64-bit sum out of range.
-    void enqueue(std::size_t index, std::size_t count, std::uint64_t largest, std::size_t total) {
-        largest_ = std::max(largest_, largest);
-        if (const std::string why =
-                wide_ ? std::string() : multitauOverflow(dtype_, largest_, most_, total, c_);
-            !why.empty())
-            throw UsageError("xpcs variant 'multitau' cannot run this input: " + why);
-        Level& zero = level(0);
-        cl::Kernel& k = gather_;
-        setArgs(k, upload_.acquire(index), pix_, zero.ring, zero.rows, int(pixels_),
-                cl_long(frameSize_), cl_long(zero.count), int(count));
-        s_.launch(k, "xpcs multitau gather", recipe_.shape("mt_gather", values_, {pixels_}));
-        std::size_t first = zero.count;
-        zero.count += count;
-        Block& block = current_;
-        for (std::size_t lv = 0; first < levels_[lv].count; ++lv) {
-            lags(block, lv, first, levels_[lv].count - first);
-            first = binNext(lv);
-        }
-        block.sums = static_cast<std::int64_t*>(readback_[index % 2]->host);
-        block.products = block.sums + sumWords_;
-        readBack(sums_, block.sums, block.sumWords);
-        readBack(prods_, block.products, block.productWords);
-        upload_.release(index); // flushes the queue
-        // The previous block's sums are folded on a thread of their own while the device works
-        // on this one and the caller stages the next.
-        folding_ = std::async(std::launch::async, [this] {
-            const auto start = std::chrono::steady_clock::now();
-            fold(previous_);
-            return msSince(start);
-        });
-    }
-
-    // Wait for the fold and for the block enqueued last (host times: where the wall goes).
-    void complete() {
-        auto start = std::chrono::steady_clock::now();
-        const double folded = folding_.get();
-        s_.timings().add("multitau fold (host thread)", folded);
-        s_.timings().add("multitau wait for the fold (host)", msSince(start));
-        start = std::chrono::steady_clock::now();
-        s_.queue().finish();
-        s_.timings().add("multitau wait for the device (host)", msSince(start));
-        previous_ = std::move(current_);
-        current_ = Block();
-    }
-
-    Result finish(std::size_t frames, const Params& params) {
-        fold(previous_);
-        return stats_.finish(bins_, frames, params);
-    }
-
-  private:
-    struct Rows { // rows [first, first + count) of a level, at sumsAt / prodsAt words
-        int level = 0;
-        std::size_t first = 0, count = 0, sumsAt = 0, prodsAt = 0;
-    };
-    struct Block { // one block's rows of every level, read back at once
-        std::vector<Rows> rows;
-        std::size_t rowCount = 0, sumWords = 0, productWords = 0;
-        std::int64_t *sums = nullptr, *products = nullptr; // in pinned readback_
-    };
-    struct Level {
-        cl::Buffer ring;
-        int rows = 0;
-        std::size_t count = 0; // rows of this level so far
-    };
-
-    // The largest power of two <= wg whose local sums (perItem bytes a work-item) fit.
-    int fitLocal(int wg, std::size_t perItem) const {
-        const std::size_t local =
-            std::min<std::size_t>(s_.info().localMemBytes ? s_.info().localMemBytes : 32768, 49152);
-        const std::size_t most = std::max<std::size_t>(s_.info().maxWorkGroupSize, 1);
-        while (wg > 1 && (perItem * std::size_t(wg) > local || std::size_t(wg) > most))
-            wg /= 2;
-        return wg;
-    }
-
-    // mt_lags' group size for `groups` groups of rows of a level with `lags` lags: MT_WG_MIN,
-    // doubled up to 1024 while fewer than ~128K work-items would run (the top levels' few
-    // rows: each item's pass over its pixels is a chain of dependent loads).
-    int groupSize(std::size_t groups, int lags) const {
-        if (fixedWg_) return fitLocal(wg_, std::size_t(rows_) * std::size_t(lags + 1) * 4);
-        int wg = wg_;
-        while (wg < 1024 && groups * bins_.count() * std::size_t(wg) < 131072)
-            wg *= 2;
-        return fitLocal(wg, std::size_t(rows_) * std::size_t(lags + 1) * 4);
-    }
-
-    Level& level(std::size_t k) {
-        while (levels_.size() <= k) {
-            Level l;
-            l.rows = c_ + static_cast<int>(block_ >> levels_.size()) + 2;
-            l.ring =
-                s_.allocate(std::size_t(l.rows) * pixels_ * (ring64_ ? 8 : 4), "multitau ring");
-            levels_.push_back(l);
-        }
-        return levels_[k];
-    }
-
-    // mt_lags of level k with wg work-items a group (MT_ROWS rows per group; int partial sums
-    // where a work-item's share of the largest bin, ceil(n / wg) terms of at most
-    // (largest 2^k)^2 each, fits), built once per option set; mt_lags_wide for 32-bit data.
-    cl::Kernel& lagsKernel(std::size_t k, int& wg) {
-        TunableValues o = values_;
-        o["MT_WG"] = std::to_string(wg);
-        if (!wide_) {
-            const double scale = std::ldexp(1.0, int(k)), terms = double((most_ + wg - 1) / wg);
-            const bool acc32 = !ring64_ && fitsInt(largest0_ * scale, largest0_ * scale * terms);
-            o["MT_LAG0"] = std::to_string(multitauFirstLag(int(k), c_));
-            o["MT_LAGS"] = std::to_string(multitauLagCount(int(k), c_));
-            o["MT_ROWS"] = std::to_string(rows_), o["ACC_T"] = acc32 ? "int" : "long";
-        } else {
-            o["MT_LAGS"] = std::to_string(c_);
-        }
-        o = programs_.over(std::move(o));
-        auto it = lags_.find(o);
-        if (it == lags_.end())
-            it = lags_.emplace(o, s_.kernel(recipe_, o, wide_ ? "mt_lags_wide" : "mt_lags")).first;
-        // A build whose registers allow fewer items a group: the next smaller size.
-        const std::size_t most =
-            it->second.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(s_.device().device());
-        if (wg > 1 && std::size_t(wg) > most) return lagsKernel(k, wg /= 2);
-        return it->second;
-    }
-
-    // Frame sums and lag products of level k's rows [first, first + count), into the block's
-    // share of the sums buffers.
-    void lags(Block& block, std::size_t k, std::size_t first, std::size_t count) {
-        const int lag0 = multitauFirstLag(int(k), c_), lags = multitauLagCount(int(k), c_);
-        const std::size_t nb = bins_.count(), words = wide_ ? 2 : 1;
-        if (block.rowCount + count > capacity_)
-            throw std::logic_error("xpcs multitau: a block's rows exceed the sums buffers");
-        Rows& r = block.rows.emplace_back();
-        r.level = int(k), r.first = first, r.count = count;
-        r.sumsAt = block.sumWords, r.prodsAt = block.productWords;
-        const std::string label = k == 0 ? "xpcs multitau lags level 0" : "xpcs multitau lags";
-        if (wide_) {
-            int wg = wg_;
-            cl::Kernel& kern = lagsKernel(k, wg);
-            setArgs(kern, levels_[k].ring, levels_[k].rows, offsets_, cl_long(first), lag0, lags,
-                    int(nb), sums_, cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
-            s_.launch(kern, label, {{count * std::size_t(wg), nb}, {std::size_t(wg), 1}});
-        } else {
-            const std::size_t groups = (count + std::size_t(rows_) - 1) / std::size_t(rows_);
-            int wg = groupSize(groups, lags);
-            cl::Kernel& kern = lagsKernel(k, wg);
-            setArgs(kern, levels_[k].ring, levels_[k].rows, offsets_, cl_long(first), int(count),
-                    int(nb), sums_, cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
-            s_.launch(kern, label, {{groups * std::size_t(wg), nb}, {std::size_t(wg), 1}});
-        }
-        block.rowCount += count;
-        block.sumWords += words * count * nb;
-        block.productWords += words * count * nb * std::size_t(lags);
-    }
-
-    // Start reading `words` words of `from` into `to`, timed as "multitau readback".
-    void readBack(const cl::Buffer& from, std::int64_t* to, std::size_t words) {
-        if (words == 0) return;
-        cl::Event event;
-        s_.queue().enqueueReadBuffer(from, CL_FALSE, 0, words * sizeof(std::int64_t), to, nullptr,
-                                     &event);
-        s_.record(event, "multitau readback");
-    }
-
-    // A block's per-row sums (in level order) into the statistics: all levels' rows at once
-    // (one spread of the bins over threads), 32-bit data's word pairs joined first.
-    void fold(Block& block) {
-        const std::size_t nb = bins_.count();
-        std::vector<StatsRows<std::int64_t>> narrow;
-        std::vector<StatsRows<Int128>> wide;
-        std::deque<std::vector<Int128>> joined;
-        for (const Rows& r : block.rows) {
-            const std::int64_t* sums = block.sums + r.sumsAt;
-            const std::int64_t* products = block.products + r.prodsAt;
-            if (!wide_) {
-                narrow.push_back({r.level, r.first, r.count, sums, products});
-                continue;
-            }
-            const std::size_t lags = std::size_t(multitauLagCount(r.level, c_));
-            const Int128* s = joined.emplace_back(joinWords(sums, r.count * nb)).data();
-            const Int128* p = joined.emplace_back(joinWords(products, r.count * nb * lags)).data();
-            wide.push_back({r.level, r.first, r.count, s, p});
-        }
-        if (!narrow.empty()) stats_.addRows(narrow);
-        if (!wide.empty()) stats_.addRows(wide);
-        block = Block();
-    }
-
-    // n (lo, hi) word pairs as 128-bit integers.
-    static std::vector<Int128> joinWords(const std::int64_t* words, std::size_t n) {
-        std::vector<Int128> out(n);
-        for (std::size_t i = 0; i < n; ++i)
-            out[i] = static_cast<Int128>(
-                (static_cast<UInt128>(static_cast<std::uint64_t>(words[2 * i + 1])) << 64) |
-                static_cast<std::uint64_t>(words[2 * i]));
-        return out;
-    }
-
-    // Level k+1 rows from the pairs of level k completed so far; returns the first new one.
-    std::size_t binNext(std::size_t k) {
-        Level& next = level(k + 1);
-        const std::size_t first = next.count, want = levels_[k].count / 2;
-        if (want > first) {
-            cl::Kernel& kern = bin_;
-            setArgs(kern, levels_[k].ring, levels_[k].rows, next.ring, next.rows, int(pixels_),
-                    cl_long(first), int(want - first));
-            s_.launch(kern, "xpcs multitau bin", recipe_.shape("mt_bin", values_, {pixels_}));
-            next.count = want;
-        }
-        return first;
-    }
-
-    ClSession& s_;
-    const Bins& bins_;
-    MultitauStats stats_;
-    std::uint64_t largest_ = 0;
-    double largest0_ = 0; // the dtype's largest |value| (0: not known)
-    DType dtype_ = DType::UInt8;
-    std::int64_t most_ = 0;
-    int c_, wg_ = 64, rows_ = 1;
-    bool wide_ = false, ring64_ = true; // 128-bit sums (32-bit data); 64-bit rings
-    bool fixedWg_ = true;               // mt_lags' group size wg_ on every level
-    std::size_t block_, frameSize_, pixels_, capacity_ = 0, sumWords_ = 0;
-    StreamUpload upload_; // two device buffers of a block's frames, pinned staging
-    ProgramOverrides programs_;
-    ProgramRecipe recipe_; // xpcs_multitau, as the run builds it
-    TunableValues values_; // the host's, shared by every build
-    cl::Buffer pix_, offsets_, sums_, prods_;
-    std::array<std::shared_ptr<PinnedBlock>, 2> readback_; // sums, then products, of a block
-    cl::Kernel gather_, bin_;
-    std::map<TunableValues, cl::Kernel> lags_; // by tunable values
-    std::deque<Level> levels_;
-    Block current_, previous_;    // sums read back, not yet folded
-    std::future<double> folding_; // of previous_, its ms (declared after it: waited for first)
-};
-
-} // namespace
 
 Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& frames,
                                const LabelMask& mask, const Params& params,
                                const Progress& progress, const ProgramOverrides& programs) {
-    checkMultitau(frames.dtype(), frames.frameCount(), mask, params);
-    if (params.channels > maxChannels)
-        throw UsageError("xpcs multitau: --channels above " + std::to_string(maxChannels) +
-                         " run on the cpu variant");
     const Bins bins = makeBins(mask);
-    const std::int64_t most = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
+    checkMultitauDevice(frames.dtype(), frames.frameCount(), mask, bins, params);
     const DType d = frames.dtype();
-    if (d == DType::Float32 || d == DType::Float64)
-        throw UsageError("xpcs variant 'multitau' cannot run this input: " +
-                         multitauOverflow(d, 0, most, frames.frameCount(), params.channels));
     const std::size_t total = frames.frameCount(), frameSize = frames.height() * frames.width();
     ClSession session(device);
     Result result;
     try {
-        const std::size_t block = streamBlock(bins.pixelIndex.size(), device, params.tuning);
-        Stream stream(session, bins, params, d, frameSize, block, total, programs);
+        const std::size_t block = multitauBlock(bins.pixelIndex.size(), device, params.tuning);
+        MultitauRings rings(session, bins, params, d, frameSize, block, total, programs);
+        StreamUpload upload(session, block * frameSize * dtypeSize(d), "multitau frames");
         std::uint64_t largest[2] = {255, 255}; // of the blocks sent, by index % 2
         // Block `index` read and sent: uint8 frames in memory straight from the stack (every
         // value <= 255: nothing to scan), others read and scanned first.
@@ -374,22 +59,24 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
             const std::size_t first = index * block, count = std::min(block, total - first);
             const std::byte* at = d == DType::UInt8 ? frames.inPlace(first, count) : nullptr;
             largest[index % 2] = 255;
-            if (at) return stream.send(index, at, count);
+            const std::size_t bytes = count * frameSize * dtypeSize(d);
+            if (at) return upload.send(index, at, bytes, "multitau upload");
             const Array copy = frames.read(first, count);
             largest[index % 2] = largestMagnitude(copy, mask);
-            stream.send(index, copy.bytes(), count);
+            upload.send(index, copy.bytes(), bytes, "multitau upload");
         };
         stage(0);
         for (std::size_t first = 0, i = 0; first < total; first += block, ++i) {
-            stream.enqueue(i, std::min(block, total - first), largest[i % 2], total);
+            rings.enqueue(upload.acquire(i), std::min(block, total - first), largest[i % 2], total);
+            upload.release(i);                       // flushes the queue
             if (first + block < total) stage(i + 1); // while block i runs
-            stream.complete();
+            rings.complete();
             session.finish(); // events released block by block: memory stays bounded
             progress.report(double(std::min(first + block, total)) / double(total));
             progress.checkCancel();
         }
         session.finish();
-        result = stream.finish(total, params);
+        result = rings.finish(total, params);
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "xpcs multitau", device);
     }

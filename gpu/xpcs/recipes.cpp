@@ -142,6 +142,7 @@ ProgramRecipe multitauRecipe() {
     ProgramRecipe r(programs::multitau, {"common", "xpcs_multitau"}, multitauTunables());
     r.launch("mt_gather", {{"64"}, {}});            // (pixels)
     r.launch("mt_bin", {{"64"}, {}});               // (pixels)
+    r.launch("mt_largest", {{"64"}, {}});           // (pixels)
     r.launch("mt_lags", {{"MT_WG", "1"}, {}});      // (row groups * MT_WG, bins)
     r.launch("mt_lags_wide", {{"MT_WG", "1"}, {}}); // (rows * MT_WG, bins)
     return r;

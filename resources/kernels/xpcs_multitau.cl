@@ -33,6 +33,28 @@ __kernel void mt_gather(__global const DATA_T* raw, __global const int* pix,
     }
 }
 
+// *largest = max(*largest, |value|) over the labelled pixels of `count` frames (the streaming
+// pipeline's frames, decoded on the device: the host never sees their values): one work-item
+// per pixel, the group's maximum to the global word.
+__kernel void mt_largest(__global const DATA_T* raw, __global const int* pix, int pixels,
+                         long frameSize, int count, __global uint* largest) {
+    __local uint group;
+    const int p = get_global_id(0);
+    if (get_local_id(0) == 0) group = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint most = 0;
+    if (p < pixels) {
+        const __global DATA_T* from = raw + pix[p];
+        for (int f = 0; f < count; ++f, from += frameSize) {
+            const long v = (long)*from;
+            most = max(most, (uint)(v < 0 ? -v : v));
+        }
+    }
+    atomic_max(&group, most);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) atomic_max(largest, group);
+}
+
 // Level k+1 rows first.. first+count-1: the sums of level k's rows 2j and 2j+1 (ring slots
 // stepped, not divided, per row).
 __kernel void mt_bin(__global const RING_T* src, int srcRows, __global RING_T* dst, int dstRows,

@@ -1,0 +1,101 @@
+// The device side of the OpenCL variant `multitau` (xpcs_multitau.cl): each level keeps a
+// device ring of its last C + F/2^k + 2 rows (labelled pixels in bin order), F the frames of a
+// block; a block of frames in a device buffer is gathered into level 0, new rows cascade to the
+// next level in pairs, and each level's new rows are reduced per bin. The frame sums and lag
+// products come back per row and are folded into MultitauStats on the host (the previous
+// block's on a thread of its own while the device runs the next): memory is bounded by the
+// block size, not by the number of frames. Where the frames come from is the caller's: a file
+// run's blocks sent up through pinned staging (multitau_stream.cpp), the streaming pipeline's
+// frame buffer (stream_stage.cpp).
+#pragma once
+#include "core/xpcs/multitau.hpp"
+#include "gpu/cl_device.hpp"
+#include "gpu/recipe.hpp"
+#include "gpu/session.hpp"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <future>
+#include <map>
+#include <memory>
+
+namespace clscope::xpcs {
+
+class MultitauRings {
+  public:
+    // Blocks of up to `block` frames of `frameSize` pixels, `total` frames in all at most.
+    MultitauRings(ClSession& s, const Bins& bins, const Params& params, DType dtype,
+                  std::size_t frameSize, std::size_t block, std::size_t total,
+                  const ProgramOverrides& overrides);
+
+    // Enqueue the kernels of the next block (`count` frames at `frames`, frame f at f *
+    // frameSize elements; values up to `largest`) and the read of their sums, and flush;
+    // nothing waits for them (complete()). UsageError (before anything of it runs) when its
+    // values could take a 64-bit sum out of range.
+    void enqueue(const cl::Buffer& frames, std::size_t count, std::uint64_t largest,
+                 std::size_t total);
+    // Wait for the fold and for the block enqueued last (host times: where the wall goes).
+    void complete();
+    Result finish(std::size_t frames, const Params& params);
+
+    // Whether the overflow bound needs the frames' largest |value| (the dtype's largest could
+    // take a sum out of range): then scanLargest() each block before enqueue().
+    bool needsLargest(std::size_t total) const;
+    // The largest |value| of the labelled pixels of `count` frames at `frames`, found on the
+    // device (mt_largest): read once the block is complete() (largestScanned()).
+    void scanLargest(const cl::Buffer& frames, std::size_t count);
+    std::uint64_t largestScanned() const { return scanned_; }
+    // UsageError when values up to `largest` could take a 64-bit sum out of range.
+    void checkLargest(std::uint64_t largest, std::size_t total);
+
+  private:
+    struct Rows { // rows [first, first + count) of a level, at sumsAt / prodsAt words
+        int level = 0;
+        std::size_t first = 0, count = 0, sumsAt = 0, prodsAt = 0;
+    };
+    struct Block { // one block's rows of every level, read back at once
+        std::vector<Rows> rows;
+        std::size_t rowCount = 0, sumWords = 0, productWords = 0;
+        std::int64_t *sums = nullptr, *products = nullptr; // in pinned readback_
+    };
+    struct Level {
+        cl::Buffer ring;
+        int rows = 0;
+        std::size_t count = 0; // rows of this level so far
+    };
+
+    int fitLocal(int wg, std::size_t perItem) const;
+    int groupSize(std::size_t groups, int lags) const;
+    Level& level(std::size_t k);
+    cl::Kernel& lagsKernel(std::size_t k, int& wg);
+    void lags(Block& block, std::size_t k, std::size_t first, std::size_t count);
+    void readBack(const cl::Buffer& from, std::int64_t* to, std::size_t words);
+    void fold(Block& block);
+    std::size_t binNext(std::size_t k);
+
+    ClSession& s_;
+    const Bins& bins_;
+    MultitauStats stats_;
+    std::uint64_t largest_ = 0;
+    double largest0_ = 0; // the dtype's largest |value| (0: not known)
+    DType dtype_ = DType::UInt8;
+    std::int64_t most_ = 0;
+    int c_, wg_ = 64, rows_ = 1;
+    bool wide_ = false, ring64_ = true; // 128-bit sums (32-bit data); 64-bit rings
+    bool fixedWg_ = true;               // mt_lags' group size wg_ on every level
+    std::size_t block_, frameSize_, pixels_, capacity_ = 0, sumWords_ = 0, blocks_ = 0;
+    ProgramOverrides programs_;
+    ProgramRecipe recipe_; // xpcs_multitau, as the run builds it
+    TunableValues values_; // the host's, shared by every build
+    cl::Buffer pix_, offsets_, sums_, prods_, largestOnDevice_;
+    std::array<std::shared_ptr<PinnedBlock>, 2> readback_; // sums, then products, of a block
+    cl::Kernel gather_, bin_, largestKernel_;
+    std::map<TunableValues, cl::Kernel> lags_; // by tunable values
+    std::deque<Level> levels_;
+    Block current_, previous_;    // sums read back, not yet folded
+    std::future<double> folding_; // of previous_, its ms (declared after it: waited for first)
+    cl_uint scanned_ = 0;         // mt_largest's, read back with the block
+};
+
+} // namespace clscope::xpcs
