@@ -72,7 +72,8 @@ QString LabWindow::fork() {
         LabOptions o = options();
         o.sweep.clear();
         const LabPlan plan(AlgorithmRegistry::instance().find(o.algorithm), o);
-        editor_->setPlainText(QString::fromStdString(plan.printSource()));
+        const TunableValues host = hostTunablesOf(plan.jobs().front());
+        editor_->setPlainText(QString::fromStdString(plan.printSource(host)));
         editor_->setMarks({});
         buildLog_->showText("Forked " + QString::fromStdString(o.from + " (" + o.program + ")") +
                             ": edit, then Save & run (Ctrl+S).");
