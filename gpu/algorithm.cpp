@@ -88,7 +88,7 @@ std::vector<std::pair<std::string, std::string>> Algorithm::sideOutputs(const Al
 }
 
 TunableValues Algorithm::hostTunables(const std::string&, const DeviceInfo&, const AlgorithmInput&,
-                                     const ParamSet&) const {
+                                      const ParamSet&) const {
     return {};
 }
 

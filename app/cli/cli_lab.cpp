@@ -160,9 +160,9 @@ void printRoofline(const std::vector<LabRow>& rows) {
     for (const LabRow& r : rows) {
         if (!r.ran()) continue;
         const Roofline f = rooflineOf(r.work, r.medianMs, r.peaks);
-        std::printf("%-24.24s %12.4g %12.4g %9.3g %10.4g %7.1f %10.4g %7.1f\n",
-                    r.job.label.c_str(), f.work.bytes * 1e-6, f.work.operations * 1e-9,
-                    f.operationsPerByte, f.bytesPerSecond * 1e-9, 100 * f.bandwidthFraction,
+        std::printf("%-24.24s %12.4g %12.4g %9.3g %10.4g %7.1f %10.4g %7.1f\n", r.job.label.c_str(),
+                    f.work.bytes * 1e-6, f.work.operations * 1e-9, f.operationsPerByte,
+                    f.bytesPerSecond * 1e-9, 100 * f.bandwidthFraction,
                     f.operationsPerSecond * 1e-9, 100 * f.computeFraction);
     }
 }
@@ -249,8 +249,8 @@ nlohmann::json rowJson(const LabPlan& plan, const LabRow& r, const std::string& 
             {"source_sha256", r.job.sourceSha256},
             {"programs", programsJson(r.programs)},
             {"cold_cache_bytes", r.coldCacheBytes},
-            {"roofline", r.ran() ? toJson(rooflineOf(r.work, r.medianMs, r.peaks))
-                                 : nlohmann::json(nullptr)},
+            {"roofline",
+             r.ran() ? toJson(rooflineOf(r.work, r.medianMs, r.peaks)) : nlohmann::json(nullptr)},
             {"cached", r.cached}};
 }
 

@@ -117,8 +117,7 @@ std::shared_ptr<ClusterResult> ClusterAlgorithm::runWith(const RunRequest& reque
 }
 
 TunableValues ClusterAlgorithm::hostTunablesWith(const std::string&, const DeviceInfo& device,
-                                                 const ClusterInput&,
-                                                 const Params& params) const {
+                                                 const ClusterInput&, const Params& params) const {
     std::map<std::string, int> tuning = defaultTuning(device);
     for (const auto& [name, value] : params.tuning)
         tuning[name] = value;

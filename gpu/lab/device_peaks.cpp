@@ -11,9 +11,9 @@ namespace clscope {
 
 namespace {
 
-constexpr int launches = 5;      // each probe's best of these
-constexpr int chains = 8;        // multiply-add chains per work-item (probe_peaks.cl)
-constexpr int madSteps = 1024;   // PROBE_STEPS
+constexpr int launches = 5;    // each probe's best of these
+constexpr int lanes = 8 * 8;   // float8 multiply-add chains per work-item (probe_peaks.cl)
+constexpr int madSteps = 1024; // PROBE_STEPS
 constexpr std::size_t madItemsPerUnit = 4096;
 
 // Per device like the algorithms' tuning: wide groups on GPUs, narrow ones on CPUs.
@@ -57,8 +57,9 @@ double madRate(ClSession& s, const ProgramRecipe& recipe, const TunableValues& v
     const cl::Buffer out = s.allocate(items * sizeof(float), "probe mad output");
     cl::Kernel k = s.kernel(recipe, values, "probe_mad");
     k.setArg(0, out), k.setArg(1, 0.999f), k.setArg(2, 0.001f);
-    const double seconds = bestSeconds(s, k, "probe mad", recipe.shape("probe_mad", values, {items}));
-    return seconds > 0 ? 2.0 * chains * madSteps * double(items) / seconds : 0;
+    const double seconds =
+        bestSeconds(s, k, "probe mad", recipe.shape("probe_mad", values, {items}));
+    return seconds > 0 ? 2.0 * lanes * madSteps * double(items) / seconds : 0;
 }
 
 std::string utcNow() {
@@ -85,10 +86,11 @@ DevicePeaks devicePeaksFromJson(const nlohmann::json& j) {
 }
 
 ProgramRecipe peaksRecipe() {
-    ProgramRecipe r("probe_peaks", {"probe_peaks"},
-                    {integerTunable("PROBE_WG", 64, 1, 1024, "work-group size of both probes"),
-                     integerTunable("PROBE_STEPS", madSteps, 1, 1 << 20,
-                                    "multiply-adds per chain of probe_mad (8 chains a work-item)")});
+    ProgramRecipe r(
+        "probe_peaks", {"probe_peaks"},
+        {integerTunable("PROBE_WG", 64, 1, 1024, "work-group size of both probes"),
+         integerTunable("PROBE_STEPS", madSteps, 1, 1 << 20,
+                        "multiply-adds per chain of probe_mad (8 float8 chains a work-item)")});
     r.launch("probe_copy", {{"PROBE_WG"}, {}});
     r.launch("probe_mad", {{"PROBE_WG"}, {}});
     return r;

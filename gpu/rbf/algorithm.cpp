@@ -182,9 +182,9 @@ namespace {
 // function (exp, rsqrt, sin, cos) counted as one: the difference and r^2 (8), the pair function,
 // then g c added to the sum (a multiply-add per real product of g and c).
 double pairOperations(Kernel kernel, bool complexWeights) {
-    const double function = kernel == Kernel::Gaussian  ? 2   // r^2 scale, exp
-                            : kernel == Kernel::Laplace ? 1   // rsqrt
-                                                        : 7;  // rsqrt, r, kr, sin, cos, 2 x g
+    const double function = kernel == Kernel::Gaussian  ? 2  // r^2 scale, exp
+                            : kernel == Kernel::Laplace ? 1  // rsqrt
+                                                        : 7; // rsqrt, r, kr, sin, cos, 2 x g
     const double products = (kernel == Kernel::Helmholtz ? 2 : 1) * (complexWeights ? 2 : 1);
     return 8 + function + 2 * products;
 }

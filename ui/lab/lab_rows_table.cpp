@@ -8,9 +8,9 @@ namespace clscope::ui {
 
 namespace {
 
-const QStringList columns{"row",    "device",  "check",         "max deviation",  "min ms",
-                          "p20 ms", "median ms", "p80 ms",      "wall ms",        "GB/s (of peak)",
-                          "Gop/s (of peak)", "tunables", "note"};
+const QStringList columns{
+    "row",    "device",  "check",          "max deviation",   "min ms",   "p20 ms", "median ms",
+    "p80 ms", "wall ms", "GB/s (of peak)", "Gop/s (of peak)", "tunables", "note"};
 const int firstNumber = 3, lastNumber = 10, noteColumn = 12;
 
 // Achieved per second (in G) and its fraction of the device's measured peak (the roofline);
@@ -85,7 +85,8 @@ void LabRowsTable::showRows(const nlohmann::json& rows, int bestRow) {
                                 note(r)};
         for (int c = 0; c < texts.size(); ++c) {
             auto* item = new QTableWidgetItem(texts[c]);
-            if (c >= firstNumber && c <= lastNumber) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (c >= firstNumber && c <= lastNumber)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (c == 2)
                 item->setForeground(result == "pass" ? QColor(0, 0x80, 0) : QColor(0xc0, 0, 0));
             if (i == bestRow) {
@@ -93,7 +94,8 @@ void LabRowsTable::showRows(const nlohmann::json& rows, int bestRow) {
                 bold.setBold(true);
                 item->setFont(bold);
             }
-            item->setToolTip(c == noteColumn ? QString::fromStdString(r.value("note", "")) : texts[c]);
+            item->setToolTip(c == noteColumn ? QString::fromStdString(r.value("note", ""))
+                                             : texts[c]);
             setItem(i, c, item);
         }
     }

@@ -7,6 +7,7 @@
 #include "ui/lab/lab_history.hpp"
 #include "ui/lab/lab_history_view.hpp"
 #include "ui/lab/lab_kernels_table.hpp"
+#include "ui/lab/lab_roofline_plot.hpp"
 #include "ui/lab/lab_rows_table.hpp"
 #include "ui/lab/lab_run.hpp"
 #include "ui/lab/lab_window.hpp"
@@ -143,6 +144,7 @@ void LabWindow::showOutcome() {
     rows_->showRows(o.rows, best);
     kernels_->showRows(o.rows);
     compiled_->showRows(o.rows);
+    roofline_->showRows(o.rows);
     showBuildLog(o);
     if (!o.rows.empty()) history_->record(o.rows, o.options.from);
     keepButton_->setEnabled(best >= 0);
