@@ -127,10 +127,6 @@ std::vector<ProgramRecipe> LabPlan::chosen() const {
     return out;
 }
 
-const std::string& LabPlan::baseVariant() const {
-    return base_;
-}
-
 std::string LabPlan::printSource(const TunableValues& host) const {
     const TunableValues values = ProgramOverrides{fork_.values, {}}.over(host);
     std::string text;

@@ -34,8 +34,6 @@ class LabPlan {
     // the fork's values over `host` (the host's own on the device: hostTunablesOf). Given back
     // unchanged (--source) it is the program the base builds: the printed header is not built.
     std::string printSource(const TunableValues& host = {}) const;
-    // The built-in variant whose host code runs (a user variant's base).
-    const std::string& baseVariant() const;
     // The rows: the variant forked from, then the fork once or per sweep value.
     std::vector<LabJob> jobs() const;
     // The text of the job's programs (the picked one, or all joined): what source_sha256 hashes.
