@@ -87,6 +87,15 @@ std::vector<std::pair<std::string, std::string>> Algorithm::sideOutputs(const Al
     return {};
 }
 
+TunableValues Algorithm::hostTunables(const std::string&, const DeviceInfo&, const AlgorithmInput&,
+                                      const ParamSet&) const {
+    return {};
+}
+
+RunWork Algorithm::work(const AlgorithmInput&, const ParamSet&) const {
+    return {};
+}
+
 bool Algorithm::readsFrames() const {
     const auto roles = inputRoles();
     return std::any_of(roles.begin(), roles.end(), [](const InputRole& r) { return r.stack; });

@@ -111,6 +111,15 @@ struct BenchCase {
     double uploadBytes = 0; // bytes a run sends to the device: bench reports the transfer bound
 };
 
+// What one run of an algorithm must do, from its sizes (the kernel lab's roofline): the bytes
+// it moves to or from global memory when it reads its input once and writes its output once,
+// and its arithmetic operations as the algorithm counts them. Not what a variant does (its
+// re-reads, its recomputations): the work every variant has to do. 0: not declared.
+struct RunWork {
+    double bytes = 0;
+    double operations = 0;
+};
+
 class PassPlan; // gpu/scale/passes.hpp
 
 // A synthetic dataset an algorithm writes: `clscope-cli generate NAME` and the GUI's Generate
@@ -182,6 +191,15 @@ class Algorithm {
     // How far result is from reference, in the algorithm's metric and written tolerance.
     virtual Deviation compare(const AlgorithmResult& result,
                               const AlgorithmResult& reference) const = 0;
+    // The tunable values the host passes to the variant's programs on this device for this
+    // input and these parameters, before any override: its tuning table's per-device values and
+    // those set from the input (what the kernel lab prints and forks). Default: none (the
+    // recipes' declared defaults).
+    virtual TunableValues hostTunables(const std::string& variant, const DeviceInfo& device,
+                                       const AlgorithmInput& input, const ParamSet& params) const;
+    // The work of one run on this input with these parameters (the kernel lab's roofline).
+    // Default: none declared.
+    virtual RunWork work(const AlgorithmInput& input, const ParamSet& params) const;
     // "seed" and "large" at least; UsageError for another size.
     virtual std::vector<std::string> benchSizes() const { return {"seed", "large"}; }
     virtual BenchCase benchCase(const std::string& size) const = 0;

@@ -53,6 +53,13 @@ class TypedAlgorithm : public clscope::Algorithm {
     Deviation compare(const AlgorithmResult& result, const AlgorithmResult& reference) const final {
         return compareWith(typed(result), typed(reference));
     }
+    TunableValues hostTunables(const std::string& variant, const DeviceInfo& device,
+                               const AlgorithmInput& input, const ParamSet& params) const final {
+        return hostTunablesWith(variant, device, typed(&input), parameters(params));
+    }
+    RunWork work(const AlgorithmInput& input, const ParamSet& params) const final {
+        return workWith(typed(&input), parameters(params));
+    }
     std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
                             std::size_t parts) const final {
         return splitWith(typed(&input), params, parts);
@@ -77,6 +84,18 @@ class TypedAlgorithm : public clscope::Algorithm {
     virtual std::shared_ptr<ResultT> runWith(const RunRequest& request, const InputT& input,
                                              ParamsT params, const Progress& progress) const = 0;
     virtual Deviation compareWith(const ResultT& result, const ResultT& reference) const = 0;
+    // The host's tunable values for the variant's programs (Algorithm::hostTunables). Default:
+    // none.
+    virtual TunableValues hostTunablesWith(const std::string& variant, const DeviceInfo& device,
+                                           const InputT& input, const ParamsT& params) const {
+        (void)variant, (void)device, (void)input, (void)params;
+        return {};
+    }
+    // The work of one run (Algorithm::work). Default: none declared.
+    virtual RunWork workWith(const InputT& input, const ParamsT& params) const {
+        (void)input, (void)params;
+        return {};
+    }
     // Default: the algorithm cannot split (empty), and join refuses.
     virtual std::vector<Part> splitWith(const InputT& input, const ParamSet& params,
                                         std::size_t parts) const {

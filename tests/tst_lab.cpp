@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 
 using clscope::test::runCli;
 
@@ -61,10 +62,12 @@ class TestLab : public QObject {
     void initTestCase() {
         QVERIFY(dir.isValid());
         env["CLSCOPE_USER_VARIANTS"] = file("variants");
-        const auto run = runCli({"lab", "rbf", "--from", "tiled", "--print-source"}, env);
+        const auto run =
+            runCli({"lab", "rbf", "--from", "tiled", "--device", "ocl:0", "--print-source"}, env);
         QCOMPARE(run.code, 0);
         printed = run.out;
-        QVERIFY2(printed.contains("// tunable RBF_WG = 128 (allowed: 1..1024)"),
+        QVERIFY2(printed.contains(
+                     QRegularExpression("\n// tunable RBF_WG = \\d+ \\(allowed: 1..1024\\)")),
                  qPrintable(printed));
         QVERIFY(printed.contains("__kernel") && printed.contains(kernelLine));
     }
@@ -82,9 +85,68 @@ class TestLab : public QObject {
             QVERIFY(r["median_ms"].toDouble() > 0 &&
                     r["p80_ms"].toDouble() >= r["p20_ms"].toDouble());
         }
-        QVERIFY(rows[0].toObject()["source_sha256"] != rows[1].toObject()["source_sha256"]);
-        // The fork builds the printed values (the base its host's, per device).
-        QCOMPARE(rows[1].toObject()["tunables"].toObject()["RBF_WG"].toString(), QString("128"));
+        // The printed values are the host's on this device (RBF_WG 64 on a CPU, not the
+        // declared 128) and the header is not built: an unchanged fork is its base's program,
+        // the same text built with the same options, and gives the same figures.
+        const QJsonObject base = rows[0].toObject(), fork = rows[1].toObject();
+        QCOMPARE(fork["source_sha256"].toString(), base["source_sha256"].toString());
+        const auto optionsOf = [](const QJsonObject& row) {
+            return row["programs"].toArray()[0].toObject()["options"].toString();
+        };
+        QVERIFY(!optionsOf(base).isEmpty());
+        QCOMPARE(optionsOf(fork), optionsOf(base));
+        QCOMPARE(fork["tunables"].toObject(), base["tunables"].toObject());
+        QVERIFY2(printed.contains("// tunable RBF_WG = " +
+                                  base["tunables"].toObject()["RBF_WG"].toString() + " "),
+                 qPrintable(optionsOf(base)));
+        QCOMPARE(fork["max_deviation"].toDouble(), base["max_deviation"].toDouble());
+        const auto diff =
+            runCli({"lab-diff", file("same.json") + ":0", file("same.json") + ":1"}, env);
+        QVERIFY2(diff.code == 0 && diff.out.contains("source: the same") &&
+                     diff.out.contains("options: the same"),
+                 qPrintable(diff.out + diff.err));
+    }
+    void rooflineAgainstTheMeasuredPeaks() { // declared work / median time, kept peaks
+        const QString peaksFile = file("variants/lab_peaks.json");
+        QFile::remove(peaksFile);
+        const auto run = lab({"--json", file("roof.json")});
+        QVERIFY2(run.code == 0 && run.out.contains("roofline: "), qPrintable(run.out + run.err));
+        QVERIFY(QFile::exists(peaksFile));
+        const QJsonArray rows = rowsOf(file("roof.json"));
+        for (const auto& row : rows) {
+            const QJsonObject f = row.toObject()["roofline"].toObject();
+            const double seconds = row.toObject()["median_ms"].toDouble() * 1e-3;
+            QCOMPARE(row.toObject()["programs"].toArray().size(), 1); // the probes are not listed
+            for (const char* key :
+                 {"work_bytes", "work_operations", "peak_bytes_per_s", "peak_operations_per_s",
+                  "bandwidth_fraction", "compute_fraction"})
+                QVERIFY2(f[key].toDouble() > 0 && std::isfinite(f[key].toDouble()), key);
+            QCOMPARE(f["achieved_bytes_per_s"].toDouble(), f["work_bytes"].toDouble() / seconds);
+            QCOMPARE(f["achieved_operations_per_s"].toDouble(),
+                     f["work_operations"].toDouble() / seconds);
+            QCOMPARE(f["bandwidth_fraction"].toDouble(),
+                     f["achieved_bytes_per_s"].toDouble() / f["peak_bytes_per_s"].toDouble());
+            QCOMPARE(f["compute_fraction"].toDouble(), f["achieved_operations_per_s"].toDouble() /
+                                                           f["peak_operations_per_s"].toDouble());
+            QCOMPARE(f["work_bytes"].toDouble(),
+                     rows[0].toObject()["roofline"].toObject()["work_bytes"].toDouble());
+        }
+        // Kept per device and reused: a kept value comes back as it is; --probe-peaks measures.
+        QJsonObject kept = QJsonDocument::fromJson(readText(peaksFile).toUtf8()).object();
+        QCOMPARE(kept.size(), 1);
+        QJsonObject device = kept.begin().value().toObject();
+        device["bytes_per_s"] = 1e18;
+        kept[kept.begin().key()] = device;
+        writeText(peaksFile, QJsonDocument(kept).toJson());
+        const auto reused = lab({"--json", file("reused.json")});
+        QVERIFY2(reused.code == 0, qPrintable(reused.out + reused.err));
+        const auto peakOf = [&](const QString& json) {
+            return rowsOf(json)[1].toObject()["roofline"].toObject()["peak_bytes_per_s"].toDouble();
+        };
+        QCOMPARE(peakOf(file("reused.json")), 1e18);
+        const auto probed = lab({"--probe-peaks", "--json", file("probed.json")});
+        QVERIFY2(probed.code == 0, qPrintable(probed.out + probed.err));
+        QVERIFY(peakOf(file("probed.json")) > 0 && peakOf(file("probed.json")) < 1e18);
     }
     void figuresAndCompiledOutputOfEachBuild() { // CL_KERNEL_* and CL_PROGRAM_BINARIES
         const auto run = lab({"--binary", file("bin"), "--json", file("figures.json")});

@@ -13,6 +13,7 @@
 #include "ui/lab/lab_history.hpp"
 #include "ui/lab/lab_history_view.hpp"
 #include "ui/lab/lab_kernels_table.hpp"
+#include "ui/lab/lab_roofline_plot.hpp"
 #include "ui/lab/lab_rows_table.hpp"
 #include "ui/lab/lab_run.hpp"
 #include "ui/lab/lab_window.hpp"
@@ -87,12 +88,13 @@ class TestUiLab : public QObject {
         lab = std::make_unique<LabWindow>();
         lab->show();
         QVERIFY(lab->choose("rbf", "tiled"));
+        lab->setDevice("ocl:0"); // the printed values are the host's there
         QCOMPARE(lab->fork(), QString());
         printed = lab->editor()->toPlainText();
-        QVERIFY2(printed.contains("// tunable RBF_WG = 128 (allowed: 1..1024)"),
+        QVERIFY2(printed.contains(
+                     QRegularExpression("\n// tunable RBF_WG = \\d+ \\(allowed: 1..1024\\)")),
                  qPrintable(printed));
         QVERIFY(printed.contains("__kernel") && printed.contains(kernelLine));
-        lab->setDevice("ocl:0");
         lab->setRepeat(2);
         lab->setKernelTimeout(20);
     }
@@ -116,8 +118,18 @@ class TestUiLab : public QObject {
             QCOMPARE(cell(r, "check"), QString("pass"));
             QVERIFY(cell(r, "median ms").toDouble() > 0);
             QVERIFY(cell(r, "p80 ms").toDouble() >= cell(r, "p20 ms").toDouble());
+            // The roofline: achieved rates with their fraction of the measured peaks.
+            for (const char* column : {"GB/s (of peak)", "Gop/s (of peak)"})
+                QVERIFY2(
+                    cell(r, column).contains(QRegularExpression("^[0-9.e+-]+ \\([0-9.]+%\\)$")),
+                    qPrintable(cell(r, column)));
         }
         QCOMPARE(lab->outcome().exitCode, 0);
+        // The printed values are what the base builds here: the fork is the same program.
+        const nlohmann::json& rows = lab->outcome().rows;
+        QVERIFY(rows[1]["source_sha256"] == rows[0]["source_sha256"]);
+        QVERIFY(rows[1]["programs"][0]["options"] == rows[0]["programs"][0]["options"]);
+        QCOMPARE(lab->rooflinePlot()->pointCount(), 2); // each row under the measured roof
     }
     void kernelsAndCompiledOutputOfEachRow() {
         LabKernelsTable* kernels = lab->kernelsTable();

@@ -1,8 +1,8 @@
 // clscope-cli lab ALGO --from VARIANT --print-source [--program NAME]
 // clscope-cli lab ALGO --from VARIANT [--program NAME] [--source FILE.cl] [--set NAME=VALUE]...
 //     [--sweep NAME=V1,V2,...] [IN.h5 | --size seed|large] [--device D] [--repeat N]
-//     [--kernel-timeout S] [--cold-cache] [--no-cache] [--json OUT] [--binary DIR]
-//     [--save NAME]
+//     [--kernel-timeout S] [--cold-cache] [--no-cache] [--probe-peaks] [--json OUT]
+//     [--binary DIR] [--save NAME]
 // The kernel lab (DESIGN.md §4): a fork of a variant's program, built, run by the variant's
 // host code, checked against the reference and timed beside the variant it came from. Each
 // row runs in a worker process (`lab-worker JOB`, hidden) that the lab kills when it stays
@@ -15,6 +15,7 @@
 #include "gpu/lab/contained.hpp"
 #include "gpu/lab/lab_plan.hpp"
 #include "gpu/lab/lab_store.hpp"
+#include "gpu/lab/roofline.hpp"
 #include "gpu/lab/sweep_cache.hpp"
 
 #include <algorithm>
@@ -34,7 +35,7 @@ namespace {
 struct LabArgs {
     LabOptions options;
     std::string json, binary;
-    bool printSource = false;
+    bool printSource = false, probePeaks = false;
 };
 
 // The job in a temporary file for the worker; removed when this goes.
@@ -100,6 +101,7 @@ LabRow cachedRow(const LabJob& job, double timeout) {
     const std::string key = SweepCache::keyOf(job, *device);
     if (auto row = cache.find(key, job)) {
         row->cached = true;
+        if (auto peaks = PeaksCache(PeaksCache::defaultFile()).find(*device)) row->peaks = *peaks;
         return *row;
     }
     LabRow row = runRow(job, timeout);
@@ -140,6 +142,28 @@ void printTable(const std::vector<LabRow>& rows) {
                                         std::to_string(r.deviation.compared) + " beyond " +
                                         std::to_string(r.deviation.tolerance))
                                            .c_str());
+    }
+}
+
+// Each row's declared work over its median kernel time, against the device's measured peaks.
+void printRoofline(const std::vector<LabRow>& rows) {
+    const auto first = std::find_if(rows.begin(), rows.end(), [](const LabRow& r) {
+        return r.ran() && r.work.bytes + r.work.operations > 0;
+    });
+    if (first == rows.end()) return;
+    std::printf("\nroofline: declared work per run / median ms, against %s's peaks measured by the "
+                "probes (%.4g GB/s, %.4g Gop/s fp32, %s; --probe-peaks measures again)\n"
+                "%-24s %12s %12s %9s %10s %7s %10s %7s\n",
+                first->device.c_str(), first->peaks.bytesPerSecond * 1e-9,
+                first->peaks.operationsPerSecond * 1e-9, first->peaks.measured.c_str(), "row",
+                "work MB", "work Gop", "op/B", "GB/s", "% peak", "Gop/s", "% peak");
+    for (const LabRow& r : rows) {
+        if (!r.ran()) continue;
+        const Roofline f = rooflineOf(r.work, r.medianMs, r.peaks);
+        std::printf("%-24.24s %12.4g %12.4g %9.3g %10.4g %7.1f %10.4g %7.1f\n", r.job.label.c_str(),
+                    f.work.bytes * 1e-6, f.work.operations * 1e-9, f.operationsPerByte,
+                    f.bytesPerSecond * 1e-9, 100 * f.bandwidthFraction,
+                    f.operationsPerSecond * 1e-9, 100 * f.computeFraction);
     }
 }
 
@@ -225,6 +249,8 @@ nlohmann::json rowJson(const LabPlan& plan, const LabRow& r, const std::string& 
             {"source_sha256", r.job.sourceSha256},
             {"programs", programsJson(r.programs)},
             {"cold_cache_bytes", r.coldCacheBytes},
+            {"roofline",
+             r.ran() ? toJson(rooflineOf(r.work, r.medianMs, r.peaks)) : nlohmann::json(nullptr)},
             {"cached", r.cached}};
 }
 
@@ -262,7 +288,7 @@ void runLab(const LabArgs& a) {
     const Algorithm& algorithm = AlgorithmRegistry::instance().find(a.options.algorithm);
     const LabPlan plan(algorithm, a.options);
     if (a.printSource) {
-        std::fputs(plan.printSource().c_str(), stdout);
+        std::fputs(plan.printSource(hostTunablesOf(plan.jobs().front())).c_str(), stdout);
         return;
     }
     if (!a.binary.empty()) {
@@ -272,6 +298,7 @@ void runLab(const LabArgs& a) {
     }
     std::vector<LabRow> rows;
     for (LabJob job : plan.jobs()) {
+        job.probePeaks = a.probePeaks && rows.empty(); // once: every row is on one device
         if (!a.binary.empty()) job.binaryPrefix = binaryPrefix(a.binary, rows.size(), job.label);
         const bool sweepRow = !rows.empty() && !a.options.sweep.empty() && !a.options.noCache;
         rows.push_back(sweepRow ? cachedRow(job, a.options.kernelTimeout)
@@ -283,6 +310,7 @@ void runLab(const LabArgs& a) {
     if (a.options.coldCache && !rows.empty() && rows.front().coldCacheBytes > 0)
         std::printf("cold cache: %llu bytes written on the device before each timed run\n",
                     (unsigned long long)rows.front().coldCacheBytes);
+    printRoofline(rows);
     printPrograms(rows);
     reportFailures(plan, rows);
     if (!a.json.empty()) writeJson(plan, rows, a);
@@ -323,6 +351,9 @@ void addLabCommand(CLI::App& app, Action& action) {
     sub->add_flag("--no-cache", o.noCache,
                   "Measure every sweep value again (default: values measured before on this "
                   "device with this program come from the sweep cache)");
+    sub->add_flag("--probe-peaks", a->probePeaks,
+                  "Measure the device's peaks for the roofline again (default: the kept ones, "
+                  "measured once per device)");
     sub->add_option("--json", a->json, "Write the rows as JSON");
     sub->add_option("--binary", a->binary,
                     "Write each row's compiled programs (CL_PROGRAM_BINARIES: PTX on NVIDIA) to "

@@ -116,6 +116,20 @@ std::shared_ptr<ClusterResult> ClusterAlgorithm::runWith(const RunRequest& reque
     return result;
 }
 
+TunableValues ClusterAlgorithm::hostTunablesWith(const std::string&, const DeviceInfo& device,
+                                                 const ClusterInput&, const Params& params) const {
+    std::map<std::string, int> tuning = defaultTuning(device);
+    for (const auto& [name, value] : params.tuning)
+        tuning[name] = value;
+    return hostValues(tuning);
+}
+
+RunWork ClusterAlgorithm::workWith(const ClusterInput& input, const Params&) const {
+    RunWork w;
+    w.bytes = double(input.digis.size()) * (4 * sizeof(std::uint16_t) + sizeof(std::int32_t));
+    return w;
+}
+
 Deviation ClusterAlgorithm::compareWith(const ClusterResult& result,
                                         const ClusterResult& reference) const {
     const Result& got = result.clusters;

@@ -53,6 +53,12 @@ class ClusterAlgorithm : public TypedAlgorithm<ClusterInput, Params, ClusterResu
                                            Params params, const Progress& progress) const override;
     Deviation compareWith(const ClusterResult& result,
                           const ClusterResult& reference) const override;
+    // defaultTuning on the device, the run's tuning over it (hostValues).
+    TunableValues hostTunablesWith(const std::string& variant, const DeviceInfo& device,
+                                   const ClusterInput& input, const Params& params) const override;
+    // Each digi's module, x, y and adc read once and its cluster id written once; no
+    // arithmetic worth counting (operations 0: not declared).
+    RunWork workWith(const ClusterInput& input, const Params& params) const override;
     // Several devices: the modules dealt largest first to the part with the fewest digis
     // (gpu/cluster/split.cpp); clusters never cross modules, so the joined result (clusters
     // merged into module order) equals one run's.

@@ -25,7 +25,7 @@ std::string lineOf(const std::string& text, std::size_t line) {
 
 SourcePart part(std::string file, std::size_t first, std::string text) {
     const std::size_t count = lineCount(text);
-    return {std::move(file), first, count, std::move(text)};
+    return {std::move(file), first, count, std::move(text), 1};
 }
 
 } // namespace
@@ -66,6 +66,7 @@ std::vector<BuildMessage> buildMessages(const std::string& log,
             message.mapped = true, message.file = at->file;
             message.line = message.line - at->first + 1;
             message.sourceLine = lineOf(at->text, message.line);
+            message.line += at->fileFirst - 1;
         }
         out.push_back(std::move(message));
     }

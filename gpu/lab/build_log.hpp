@@ -16,6 +16,7 @@ struct SourcePart {
     std::string file;
     std::size_t first = 1, count = 0;
     std::string text;
+    std::size_t fileFirst = 1; // the file's line of the part's line 1 (after a printed header)
 };
 
 // The parts of the program a recipe builds: the user's file when replaced (named `userFile`),

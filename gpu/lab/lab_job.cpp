@@ -5,6 +5,7 @@
 #include "gpu/cl_device.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/lab/cache_flush.hpp"
+#include "gpu/lab/roofline.hpp"
 #include "gpu/lab/user_variants.hpp"
 
 #include <algorithm>
@@ -98,7 +99,8 @@ nlohmann::json toJson(const LabJob& job) {
             {"sources", job.programs.sources},
             {"source_sha256", job.sourceSha256},
             {"binary_prefix", job.binaryPrefix},
-            {"cold_cache", job.coldCache}};
+            {"cold_cache", job.coldCache},
+            {"probe_peaks", job.probePeaks}};
 }
 
 LabJob labJobFromJson(const nlohmann::json& j) {
@@ -107,6 +109,7 @@ LabJob labJobFromJson(const nlohmann::json& j) {
     job.device = j.at("device"), job.input = j.at("input"), job.size = j.at("size");
     job.repeat = j.at("repeat"), job.sourceSha256 = j.at("source_sha256");
     job.binaryPrefix = j.value("binary_prefix", ""), job.coldCache = j.value("cold_cache", false);
+    job.probePeaks = j.value("probe_peaks", false);
     job.programs.values = j.at("tunables").get<TunableValues>();
     job.programs.sources = j.at("sources").get<std::map<std::string, std::string>>();
     return job;
@@ -128,7 +131,9 @@ nlohmann::json toJson(const LabRow& r) {
             {"deviation", deviationJson(r.deviation)},
             {"labels_median_ms", r.labelsMedianMs},
             {"programs", programsJson(r.programs)},
-            {"cold_cache_bytes", r.coldCacheBytes}};
+            {"cold_cache_bytes", r.coldCacheBytes},
+            {"work", toJson(r.work)},
+            {"peaks", toJson(r.peaks)}};
 }
 
 LabRow labRowFromJson(const nlohmann::json& j) {
@@ -142,6 +147,8 @@ LabRow labRowFromJson(const nlohmann::json& j) {
     r.deviation = deviationFromJson(j.at("deviation"));
     r.labelsMedianMs = j.at("labels_median_ms").get<std::map<std::string, double>>();
     r.coldCacheBytes = j.value("cold_cache_bytes", std::uint64_t(0));
+    r.work = runWorkFromJson(j.value("work", nlohmann::json::object()));
+    r.peaks = devicePeaksFromJson(j.value("peaks", nlohmann::json::object()));
     for (const nlohmann::json& p : j.value("programs", nlohmann::json::array()))
         r.programs.push_back(programFiguresFromJson(p));
     return r;
@@ -154,6 +161,14 @@ double percentile(std::vector<double> values, double fraction) {
     const std::size_t low = static_cast<std::size_t>(std::floor(at));
     const std::size_t high = std::min(low + 1, values.size() - 1);
     return values[low] + (at - double(low)) * (values[high] - values[low]);
+}
+
+TunableValues hostTunablesOf(const LabJob& job) {
+    const Algorithm& algorithm = AlgorithmRegistry::instance().find(job.algorithm);
+    const DeviceInfo device = resolveDevices(job.device).front();
+    const LabCase c = caseOf(algorithm, job);
+    return algorithm.hostTunables(builtInVariantOf(job.algorithm, job.variant), device, *c.input,
+                                  c.params);
 }
 
 LabRow runLabJob(const LabJob& job, const std::function<void(const std::string&)>& phase) {
@@ -194,7 +209,10 @@ LabRow runLabJob(const LabJob& job, const std::function<void(const std::string&)
         const double ms = c.bench.endToEnd ? row.wallMedianMs : row.medianMs;
         row.throughput = c.bench.work / (ms * 1e-3) / c.bench.unitScale, row.unit = c.bench.unit;
     }
-    row.programs = figuresOf(algorithm, device, job);
+    row.programs = figuresOf(algorithm, device, job); // before the probes build theirs
+    row.work = algorithm.work(*c.input, c.params);
+    phase(job.probePeaks ? "probing the device's peaks" : "the device's peaks");
+    row.peaks = devicePeaks(device, job.probePeaks);
     phase("check");
     row.deviation = algorithm.compare(*last, *reference);
     return row;

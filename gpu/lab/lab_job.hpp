@@ -3,6 +3,7 @@
 // lab's worker process (gpu/lab/contained.hpp); the job and its row travel as JSON.
 #pragma once
 #include "gpu/algorithm.hpp"
+#include "gpu/lab/device_peaks.hpp"
 #include "gpu/lab/program_figures.hpp"
 
 #include <functional>
@@ -22,6 +23,7 @@ struct LabJob {
     std::string sourceSha256;    // of the replaced program text (or the base program's)
     std::string binaryPrefix;    // write each program's compiled output to PREFIX<program>.ext
     bool coldCache = false;      // write a cache-sized scratch buffer before each timed run
+    bool probePeaks = false;     // measure the device's peaks again (else: the kept ones)
 };
 
 // What a job gave: its figures, or why it has none.
@@ -37,6 +39,8 @@ struct LabRow {
     std::vector<ProgramFigures> programs; // what the run built, with its kernels' figures
     std::uint64_t coldCacheBytes = 0;     // written before each timed run (0: warm cache)
     bool cached = false;                  // from the sweep cache, not measured by this run
+    RunWork work;                         // the algorithm's declared work of one run
+    DevicePeaks peaks;                    // the device's, for the roofline
     bool ran() const { return failure.empty(); }
     // clscope-cli's exit code of the row: 0 passed, 1 check failed, 2, 3 or 4 (DESIGN.md §4).
     int exitCode() const;
@@ -50,10 +54,16 @@ LabRow labRowFromJson(const nlohmann::json& j);
 // The value below which `fraction` of the values lie (linear between ranks); 0 when empty.
 double percentile(std::vector<double> values, double fraction);
 
+// The host's tunable values (Algorithm::hostTunables) for the job's variant (a user variant's
+// base) on the job's device with its input or bench case: what its programs are built with
+// before the job's overrides.
+TunableValues hostTunablesOf(const LabJob& job);
+
 // Runs a job here: reads the input (or builds the bench case), runs the reference, one
 // warm-up (its builds ask for the verbose log where the platform has one) and `repeat` timed
 // runs (each after the cache was written over with coldCache), takes the built programs' figures,
-// and compares the last run with the reference. `phase` is told before each step ("reference",
+// the declared work and the device's peaks (measured when none are kept or probePeaks), and
+// compares the last run with the reference. `phase` is told before each step ("reference",
 // "warm-up", "run 3"). Errors propagate (UsageError, InputError, DeviceError).
 LabRow runLabJob(const LabJob& job, const std::function<void(const std::string&)>& phase);
 

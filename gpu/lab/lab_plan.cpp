@@ -27,14 +27,17 @@ std::vector<std::string> splitList(const std::string& text) {
     return items;
 }
 
-// A printed program's own header and tunable lines (printable() writes them again).
-std::string withoutPrintedHeader(const std::string& text) {
-    std::istringstream in(text);
-    std::string row, out;
-    while (std::getline(in, row))
-        if (row.rfind("// tunable ", 0) != 0 && row.rfind("// clscope program ", 0) != 0)
-            out += row + "\n";
-    return out;
+// A printed program without the header and tunable lines it starts with (printable()'s), so an
+// unchanged one is the program it was printed from; `lines` is how many were dropped.
+std::string withoutPrintedHeader(const std::string& text, std::size_t& lines) {
+    std::size_t at = 0;
+    lines = 0;
+    while (text.compare(at, 19, "// clscope program ") == 0 ||
+           text.compare(at, 11, "// tunable ") == 0) {
+        const auto end = text.find('\n', at);
+        at = end == std::string::npos ? text.size() : end + 1, ++lines;
+    }
+    return text.substr(at);
 }
 
 std::string joinedNames(const std::vector<ProgramRecipe>& recipes) {
@@ -81,7 +84,7 @@ LabPlan::LabPlan(const Algorithm& algorithm, const LabOptions& o)
                          ": pick the one to fork with --program NAME");
     if (!o.sourceFile.empty()) {
         const std::string text = readWholeFile(o.sourceFile); // InputError when unreadable
-        fork_.sources[program_] = text;
+        fork_.sources[program_] = withoutPrintedHeader(text, headerLines_);
         for (const auto& [name, value] : parseTunableLines(text))
             if (algorithm.recipe(program_).declares(name) &&
                 !algorithm.recipe(program_).tunable(name).fromInput)
@@ -124,13 +127,15 @@ std::vector<ProgramRecipe> LabPlan::chosen() const {
     return out;
 }
 
-std::string LabPlan::printSource() const {
+std::string LabPlan::printSource(const TunableValues& host) const {
+    const TunableValues values = ProgramOverrides{fork_.values, {}}.over(host);
     std::string text;
     for (const ProgramRecipe& r : chosen()) {
         const ProgramRecipe built = fork_.apply(r);
+        std::size_t lines = 0;
         const ProgramRecipe shown =
-            built.sourceReplaced() ? r.withSource(withoutPrintedHeader(built.source())) : r;
-        text += (text.empty() ? "" : "\n") + shown.printable(fork_.values);
+            built.sourceReplaced() ? r.withSource(withoutPrintedHeader(built.source(), lines)) : r;
+        text += (text.empty() ? "" : "\n") + shown.printable(values);
     }
     return text;
 }
@@ -187,8 +192,12 @@ std::vector<SourcePart> LabPlan::sourcePartsOf(const LabJob& job) const {
     std::vector<SourcePart> parts;
     const std::string file = options_.sourceFile.empty() ? program_ + ".cl" : options_.sourceFile;
     for (const ProgramRecipe& r : chosen())
-        for (SourcePart& p : sourceParts(o.apply(r), file))
+        for (SourcePart& p : sourceParts(o.apply(r), file)) {
+            // The fork's file: its printed header lines come before the program built.
+            if (job.variant == base_ && r.name() == program_ && o.sources.count(program_))
+                p.fileFirst += headerLines_;
             parts.push_back(std::move(p));
+        }
     return parts;
 }
 
@@ -196,7 +205,7 @@ UserVariant LabPlan::toSave(const LabJob& job) const {
     UserVariant v;
     v.algorithm = algorithm_.id(), v.name = options_.save, v.base = base_, v.program = program_;
     const ProgramRecipe recipe = job.programs.apply(algorithm_.recipe(program_));
-    v.source = recipe.sourceReplaced() ? recipe.source() : recipe.printable(job.programs.values);
+    v.source = recipe.source(); // the program as built; its values are in the JSON
     for (const auto& [name, value] : job.programs.values)
         if (recipe.declares(name)) v.tunables[name] = value;
     return v;

@@ -30,8 +30,10 @@ class LabPlan {
     // file that cannot be read.
     LabPlan(const Algorithm& algorithm, const LabOptions& options);
 
-    // --print-source: every program of the variant (or the one picked), as printable().
-    std::string printSource() const;
+    // --print-source: every program of the variant (or the one picked), as printable(), with
+    // the fork's values over `host` (the host's own on the device: hostTunablesOf). Given back
+    // unchanged (--source) it is the program the base builds: the printed header is not built.
+    std::string printSource(const TunableValues& host = {}) const;
     // The rows: the variant forked from, then the fork once or per sweep value.
     std::vector<LabJob> jobs() const;
     // The text of the job's programs (the picked one, or all joined): what source_sha256 hashes.
@@ -59,6 +61,7 @@ class LabPlan {
     ProgramOverrides fork_;              // the fork's sources and values (sweep aside)
     std::string sweepName_;
     std::vector<std::string> sweepValues_;
+    std::size_t headerLines_ = 0; // the printed header lines of --source's file
 };
 
 } // namespace clscope

@@ -176,6 +176,40 @@ std::shared_ptr<RunResult> Algorithm::runWith(const RunRequest& request, const I
     return out;
 }
 
+namespace {
+
+// The operations of one pair as rbf_pair counts them (resources/kernels/rbf_pairs.cl), a special
+// function (exp, rsqrt, sin, cos) counted as one: the difference and r^2 (8), the pair function,
+// then g c added to the sum (a multiply-add per real product of g and c).
+double pairOperations(Kernel kernel, bool complexWeights) {
+    const double function = kernel == Kernel::Gaussian  ? 2  // r^2 scale, exp
+                            : kernel == Kernel::Laplace ? 1  // rsqrt
+                                                        : 7; // rsqrt, r, kr, sin, cos, 2 x g
+    const double products = (kernel == Kernel::Helmholtz ? 2 : 1) * (complexWeights ? 2 : 1);
+    return 8 + function + 2 * products;
+}
+
+} // namespace
+
+TunableValues Algorithm::hostTunablesWith(const std::string& variant, const DeviceInfo& device,
+                                          const Input& input, const Params& params) const {
+    const Problem problem = withPlanes(input.problem, params.planes);
+    return hostValues(problem, params, variant == "fp64",
+                      runTuning(variant, device, problem, params));
+}
+
+RunWork Algorithm::workWith(const Input& input, const Params& params) const {
+    const Problem problem = withPlanes(input.problem, params.planes);
+    const double sources = double(problem.sourceCount()), targets = double(problem.targetCount());
+    const double weightValues = problem.complexWeights ? 2 : 1;
+    const double explicitTargets = problem.targets.planes ? 0 : targets;
+    const double outputValues = complexOutput(problem, params) ? 2 : 1;
+    RunWork w;
+    w.bytes = 4 * (sources * (3 + weightValues) + explicitTargets * 3 + targets * outputValues);
+    w.operations = sources * targets * pairOperations(params.kernel, problem.complexWeights);
+    return w;
+}
+
 Deviation Algorithm::compareWith(const RunResult& result, const RunResult& reference) const {
     const RunResult* got = &result;
     const RunResult* want = &reference;

@@ -52,6 +52,12 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
     std::shared_ptr<RunResult> runWith(const RunRequest& request, const Input& input, Params params,
                                        const Progress& progress) const override;
     Deviation compareWith(const RunResult& result, const RunResult& reference) const override;
+    // runTuning and the input's values (hostValues), as the run builds them.
+    TunableValues hostTunablesWith(const std::string& variant, const DeviceInfo& device,
+                                   const Input& input, const Params& params) const override;
+    // Sources and explicit targets read once, the potential written once (fp32); every pair's
+    // function and its product with the weight (pairOperations).
+    RunWork workWith(const Input& input, const Params& params) const override;
     // Several devices: contiguous target ranges (gpu/rbf/split.cpp).
     std::vector<Part> splitWith(const Input& input, const ParamSet& params,
                                 std::size_t parts) const override;

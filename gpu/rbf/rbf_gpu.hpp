@@ -40,6 +40,11 @@ std::array<double, 3> centreOf(const Problem& problem);
 // the tunables of its program (gpu/rbf/recipes.hpp).
 std::map<std::string, int> defaultTuning(const std::string& variant, const DeviceInfo& device);
 
+// The tuning a run of the variant uses on the device for this problem: defaultTuning, the
+// device's and the problem's own rules, then params.tuning.
+std::map<std::string, int> runTuning(const std::string& variant, const DeviceInfo& device,
+                                     const Problem& problem, const Params& params);
+
 // The registry entries of every variant (device checks only; supports() adds the problem's).
 std::vector<VariantEntry> variantEntries();
 

@@ -127,6 +127,19 @@ std::map<std::string, int> defaultTuning(const std::string& variant, const Devic
     return {};
 }
 
+std::map<std::string, int> runTuning(const std::string& variant, const DeviceInfo& device,
+                                     const Problem& problem, const Params& params) {
+    std::map<std::string, int> tuning = defaultTuning(variant, device);
+    // Helmholtz keeps twice the registers per target (complex sums): 2 targets per work-item
+    // on GPUs (H200, 10^6 x 10^5: 122.9 ms against 125.2 ms with 4; docs/PERFORMANCE.md).
+    if (device.type == "GPU" && params.kernel == Kernel::Helmholtz && isDirect(variant))
+        tuning["RBF_TPW"] = 2;
+    if (variant == "seed") tuning["SEED_N"] = static_cast<int>(problem.sourceCount());
+    for (const auto& [name, value] : params.tuning)
+        tuning[name] = value;
+    return tuning;
+}
+
 std::vector<VariantEntry> variantEntries() {
     const auto entry = [](std::string id, std::string label, VariantKind kind, std::string needs,
                           bool preferred) {
@@ -176,14 +189,7 @@ Result runOnDevice(const DeviceInfo& device, const std::string& id, const Proble
                    const ProgramOverrides& programs) {
     ClSession session(device);
     DeviceRun run(session, problem, params, id == "fp64");
-    run.tuning = defaultTuning(id, device);
-    // Helmholtz keeps twice the registers per target (complex sums): 2 targets per work-item
-    // on GPUs (H200, 10^6 x 10^5: 122.9 ms against 125.2 ms with 4; docs/PERFORMANCE.md).
-    if (device.type == "GPU" && params.kernel == Kernel::Helmholtz && isDirect(id))
-        run.tuning["RBF_TPW"] = 2;
-    if (id == "seed") run.tuning["SEED_N"] = static_cast<int>(problem.sourceCount());
-    for (const auto& [name, value] : params.tuning)
-        run.tuning[name] = value;
+    run.tuning = runTuning(id, device, problem, params);
     run.centred = id != "separable";
     run.programs = programs;
     run.values = programs.over(hostValues(problem, params, run.useDouble, run.tuning));

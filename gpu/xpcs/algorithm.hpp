@@ -65,6 +65,14 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
     std::shared_ptr<RunResult> runWith(const RunRequest& request, const Input& input, Params params,
                                        const Progress& progress) const override;
     Deviation compareWith(const RunResult& result, const RunResult& reference) const override;
+    // The tuning table for the variant on the device with the frames' type, then the run's
+    // tuning (gpu/xpcs/tuning.hpp).
+    TunableValues hostTunablesWith(const std::string& variant, const DeviceInfo& device,
+                                   const Input& input, const Params& params) const override;
+    // Every lag (not multi-tau) of frames in memory: the frames read once and g2 written once
+    // (a double per bin and lag), 2 operations per multiply-add of the lower-triangle Gram
+    // matrices (the bench's GFLOP). Multi-tau and streamed frames: none declared.
+    RunWork workWith(const Input& input, const Params& params) const override;
     // Several devices: groups of bins of about equal work (pixels), joined in label order.
     std::vector<Part> splitWith(const Input& input, const ParamSet& params,
                                 std::size_t parts) const override;

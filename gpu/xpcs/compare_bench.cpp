@@ -3,6 +3,7 @@
 #include "core/xpcs/synthetic.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "gpu/xpcs/multitau.hpp"
+#include "gpu/xpcs/tuning.hpp"
 
 #include <algorithm>
 
@@ -58,7 +59,37 @@ LabelMask threeBins(const LabelMask& labels) {
     return subset;
 }
 
+// Multiply-adds of the lower-triangle Gram matrices of every bin over `frames` frames.
+double gramMacs(const Bins& bins, double frames) {
+    double macs = 0;
+    for (std::int64_t n : bins.pixelCounts)
+        macs += static_cast<double>(n) * frames * (frames + 1) / 2;
+    return macs;
+}
+
 } // namespace
+
+TunableValues Algorithm::hostTunablesWith(const std::string& variant, const DeviceInfo& device,
+                                          const Input& input, const Params& params) const {
+    const DType dtype = input.frames   ? input.frames->dtype()
+                        : input.blocks ? input.blocks->dtype()
+                                       : DType::UInt16;
+    TunableValues values = tuningTable(variant, device, dtype);
+    for (const auto& [name, value] : tunableValues(params.tuning))
+        values[name] = value;
+    return values;
+}
+
+RunWork Algorithm::workWith(const Input& input, const Params& params) const {
+    if (params.multitau || !input.frames) return {};
+    const Bins bins = makeBins(input.labels);
+    const double frames = static_cast<double>(input.frames->frameCount());
+    RunWork w;
+    w.bytes = static_cast<double>(input.frames->byteSize()) +
+              8.0 * static_cast<double>(bins.count()) * frames;
+    w.operations = 2.0 * gramMacs(bins, frames);
+    return w;
+}
 
 Deviation Algorithm::compareWith(const RunResult& result, const RunResult& reference) const {
     const Result& got = result.result;
@@ -83,9 +114,7 @@ BenchCase Algorithm::benchCase(const std::string& size) const {
     synthetic::XpcsDataset d = synthetic::generateXpcs(benchDataset(size));
     const Bins bins = makeBins(d.labels);
     const double frames = static_cast<double>(d.frames.frameCount());
-    double macs = 0; // multiply-adds of the lower-triangle Gram matrices
-    for (std::int64_t n : bins.pixelCounts)
-        macs += static_cast<double>(n) * frames * (frames + 1) / 2;
+    const double macs = gramMacs(bins, frames);
     BenchCase c;
     c.description = std::to_string(d.frames.frameCount()) + " x " +
                     std::to_string(d.frames.height()) + "x" + std::to_string(d.frames.width()) +

@@ -8,8 +8,20 @@ namespace clscope::ui {
 
 namespace {
 
-const QStringList columns{"row",       "device", "check",   "max deviation", "min ms", "p20 ms",
-                          "median ms", "p80 ms", "wall ms", "tunables",      "note"};
+const QStringList columns{
+    "row",    "device",  "check",          "max deviation",   "min ms",   "p20 ms", "median ms",
+    "p80 ms", "wall ms", "GB/s (of peak)", "Gop/s (of peak)", "tunables", "note"};
+const int firstNumber = 3, lastNumber = 10, noteColumn = 12;
+
+// Achieved per second (in G) and its fraction of the device's measured peak (the roofline);
+// "-" when the row did not run or its algorithm declares no such work.
+QString rate(const nlohmann::json& row, const char* achieved, const char* fraction) {
+    const nlohmann::json f = row.value("roofline", nlohmann::json());
+    if (!f.is_object() || !(f.value(achieved, 0.0) > 0)) return "-";
+    const QString value = QString::number(f.value(achieved, 0.0) * 1e-9, 'g', 4);
+    const double of = f.value(fraction, 0.0);
+    return of > 0 ? value + QString(" (%1%)").arg(100 * of, 0, 'f', 1) : value;
+}
 
 QString ms(const nlohmann::json& row, const char* key) {
     return row.value("ran", false) ? QString::number(row.value(key, 0.0), 'f', 3) : "-";
@@ -67,11 +79,14 @@ void LabRowsTable::showRows(const nlohmann::json& rows, int bestRow) {
                                 ms(r, "median_ms"),
                                 ms(r, "p80_ms"),
                                 ms(r, "wall_median_ms"),
+                                rate(r, "achieved_bytes_per_s", "bandwidth_fraction"),
+                                rate(r, "achieved_operations_per_s", "compute_fraction"),
                                 tunables(r),
                                 note(r)};
         for (int c = 0; c < texts.size(); ++c) {
             auto* item = new QTableWidgetItem(texts[c]);
-            if (c >= 3 && c <= 8) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (c >= firstNumber && c <= lastNumber)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (c == 2)
                 item->setForeground(result == "pass" ? QColor(0, 0x80, 0) : QColor(0xc0, 0, 0));
             if (i == bestRow) {
@@ -79,12 +94,13 @@ void LabRowsTable::showRows(const nlohmann::json& rows, int bestRow) {
                 bold.setBold(true);
                 item->setFont(bold);
             }
-            item->setToolTip(c == 10 ? QString::fromStdString(r.value("note", "")) : texts[c]);
+            item->setToolTip(c == noteColumn ? QString::fromStdString(r.value("note", ""))
+                                             : texts[c]);
             setItem(i, c, item);
         }
     }
     resizeColumnsToContents();
-    if (columnWidth(10) > 600) setColumnWidth(10, 600);
+    if (columnWidth(noteColumn) > 600) setColumnWidth(noteColumn, 600);
 }
 
 QString LabRowsTable::cell(int row, const QString& column) const {

@@ -7,6 +7,7 @@
 #include "ui/lab/compiled_output_view.hpp"
 #include "ui/lab/lab_history_view.hpp"
 #include "ui/lab/lab_kernels_table.hpp"
+#include "ui/lab/lab_roofline_plot.hpp"
 #include "ui/lab/lab_rows_table.hpp"
 #include "ui/lab/lab_run.hpp"
 
@@ -45,7 +46,7 @@ LabWindow::LabWindow(QWidget* parent)
     : QWidget(parent, Qt::Window), editor_(new CodeEditor(this)), buildLog_(new BuildLogList(this)),
       rows_(new LabRowsTable(this)), history_(new LabHistoryView(this)),
       kernels_(new LabKernelsTable(this)), compiled_(new CompiledOutputView(this)),
-      run_(new LabRun(this)), ticker_(new QTimer(this)) {
+      roofline_(new LabRooflinePlot(this)), run_(new LabRun(this)), ticker_(new QTimer(this)) {
     setObjectName("KernelLab");
     setWindowTitle("clscope — Kernel lab");
     auto* top = new QSplitter(Qt::Horizontal, this);
@@ -78,7 +79,8 @@ LabWindow::LabWindow(QWidget* parent)
     resize(1600, 1000);
 }
 
-// The build log, the kernels' figures and the compiled output in tabs, the history below.
+// The build log, the kernels' figures, the compiled output and the roofline in tabs, the
+// history below.
 QWidget* LabWindow::buildSide() {
     auto* side = new QSplitter(Qt::Vertical, this);
     auto* tabs = new QTabWidget(side);
@@ -93,6 +95,7 @@ QWidget* LabWindow::buildSide() {
     tabs->addTab(logBox, "Build log");
     tabs->addTab(kernels_, "Kernels");
     tabs->addTab(compiled_, "Compiled output");
+    tabs->addTab(roofline_, "Roofline");
     side->addWidget(tabs);
     side->addWidget(history_);
     side->setSizes({300, 300});

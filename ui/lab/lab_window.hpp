@@ -28,6 +28,7 @@ class BuildLogList;
 class CodeEditor;
 class CompiledOutputView;
 class LabKernelsTable;
+class LabRooflinePlot;
 class LabHistoryView;
 class LabRowsTable;
 class LabRun;
@@ -61,6 +62,7 @@ class LabWindow : public QWidget {
     LabHistoryView* historyView() const { return history_; }
     LabKernelsTable* kernelsTable() const { return kernels_; }
     CompiledOutputView* compiledOutput() const { return compiled_; }
+    LabRooflinePlot* rooflinePlot() const { return roofline_; }
     LabRun* labRun() const { return run_; }
     // The Cancel button's work: the run stopped, the window ready for the next.
     void cancelRun();
@@ -99,6 +101,7 @@ class LabWindow : public QWidget {
     LabHistoryView* history_;
     LabKernelsTable* kernels_;
     CompiledOutputView* compiled_;
+    LabRooflinePlot* roofline_;
     LabRun* run_;
     QTimer* ticker_;
 };

@@ -7,6 +7,7 @@
 #include "ui/lab/lab_history.hpp"
 #include "ui/lab/lab_history_view.hpp"
 #include "ui/lab/lab_kernels_table.hpp"
+#include "ui/lab/lab_roofline_plot.hpp"
 #include "ui/lab/lab_rows_table.hpp"
 #include "ui/lab/lab_run.hpp"
 #include "ui/lab/lab_window.hpp"
@@ -72,7 +73,8 @@ QString LabWindow::fork() {
         LabOptions o = options();
         o.sweep.clear();
         const LabPlan plan(AlgorithmRegistry::instance().find(o.algorithm), o);
-        editor_->setPlainText(QString::fromStdString(plan.printSource()));
+        const TunableValues host = hostTunablesOf(plan.jobs().front());
+        editor_->setPlainText(QString::fromStdString(plan.printSource(host)));
         editor_->setMarks({});
         buildLog_->showText("Forked " + QString::fromStdString(o.from + " (" + o.program + ")") +
                             ": edit, then Save & run (Ctrl+S).");
@@ -142,6 +144,7 @@ void LabWindow::showOutcome() {
     rows_->showRows(o.rows, best);
     kernels_->showRows(o.rows);
     compiled_->showRows(o.rows);
+    roofline_->showRows(o.rows);
     showBuildLog(o);
     if (!o.rows.empty()) history_->record(o.rows, o.options.from);
     keepButton_->setEnabled(best >= 0);
