@@ -80,7 +80,7 @@ ChargeCut chargeCutOf(const ParamSet& params) {
 }
 
 std::vector<VariantEntry> ClusterAlgorithm::variants() const {
-    return variantEntries();
+    return variantSet().entries();
 }
 
 std::vector<ProgramRecipe> ClusterAlgorithm::recipes() const {
@@ -108,8 +108,9 @@ std::shared_ptr<ClusterResult> ClusterAlgorithm::runWith(const RunRequest& reque
                                                          const ClusterInput& in, Params params,
                                                          const Progress& progress) const {
     params.tuning = request.tuning;
-    Result r =
-        clusterDigis(request.device, request.variant, in.digis, params, progress, request.programs);
+    Result r = variantSet()
+                   .find(request.variant)
+                   .run({request.device, in.digis, params, progress, request.programs});
     auto result = std::make_shared<ClusterResult>(std::move(r));
     result->info.timings = result->clusters.timings;
     result->origin = in.origin, result->totalDigis = in.totalDigis;

@@ -1,33 +1,35 @@
 // cluster on OpenCL devices: variants cmssw and unionfind next to the CPU reference `cpu`.
 // Internal to gpu/cluster: runs go through runAlgorithm() (gpu/algorithm.hpp), whose
-// ClusterAlgorithm::run calls clusterDigis().
+// ClusterAlgorithm::runWith runs the variant object it looks up in variantSet().
 #pragma once
 #include "core/cluster/cluster.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/recipe.hpp"
-#include "gpu/variant.hpp"
+#include "gpu/variant_set.hpp"
 
 #include <map>
 #include <string>
 
 namespace clscope::cluster {
 
-// Run variant (cmssw, unionfind or cpu; resolved by runAlgorithm) on a device. Throws InputError
-// for bad digis, UsageError for an unknown variant, one the device cannot run or bad tuning,
-// DeviceError for device trouble, Cancelled when cancelled.
-// Its programs (gpu/cluster/recipes.hpp) are built with `programs` applied.
-Result clusterDigis(const DeviceInfo& device, const std::string& variant, const Digis& digis,
-                    const Params& params = {}, const Progress& progress = {},
-                    const ProgramOverrides& programs = {});
+// What one cluster run gives its variant.
+struct Job {
+    DeviceInfo device;
+    const Digis& digis;
+    Params params; // the run's tuning in params.tuning
+    Progress progress;
+    ProgramOverrides programs; // its programs (gpu/cluster/recipes.hpp) are built with these
+};
 
-// The variant entries (cpu, cmssw, unionfind) with their device checks.
-std::vector<VariantEntry> variantEntries();
+// The variants, declared once (variants.cpp): cmssw, unionfind and cpu with their device
+// checks. Each run throws InputError for bad digis, UsageError for bad tuning, DeviceError for
+// device trouble, Cancelled when cancelled.
+const VariantSet<Job, Result>& variantSet();
 
 // The OpenCL runs (gpu/cluster/runner.cpp): the tuning a device gets by default (values of the
-// programs' tunables), and one run.
+// programs' tunables), and one run of the variant `id`, whose roots are found as `roots` says.
+enum class Roots { Cmssw, UnionFind };
 std::map<std::string, int> defaultTuning(const DeviceInfo& device);
-Result runOnDevice(const DeviceInfo& device, const std::string& variant, const Digis& digis,
-                   const Params& params, const Progress& progress,
-                   const ProgramOverrides& programs);
+Result clusterOnDevice(const Job& job, const std::string& id, Roots roots);
 
 } // namespace clscope::cluster

@@ -56,7 +56,7 @@ const LaunchRule perDigi{{"DIGI_WG"}, {}};
 
 ProgramRecipe group() {
     return program(
-               "cluster_group", false,
+               programs::group, false,
                {integerTunable("SCAN_WG", 256, 1, 1024, "work-group size of the module scan"),
                 integerTunable("SCAN_PER", 16, 1, 64, "module counts per work-item in a scan tile"),
                 integerTunable("CLUSTER_RUN", 32, 1, 1024,
@@ -69,7 +69,7 @@ ProgramRecipe group() {
 }
 
 ProgramRecipe sort() {
-    return program("cluster_sort", true,
+    return program(programs::sort, true,
                    {integerTunable("SORT_LOCAL_CAP", 2048, 1, 1 << 20,
                                    "digis of a module sorted in local memory (more: global)"),
                     neighbourSlots(), moduleGroups()})
@@ -77,7 +77,7 @@ ProgramRecipe sort() {
 }
 
 ProgramRecipe cmssw() {
-    return program("cluster_cmssw", true,
+    return program(programs::cmssw, true,
                    {integerTunable("CMSSW_LOCAL_CAP", 1024, 1, 1 << 20,
                                    "digis of a module clustered in local memory (more: mixed, "
                                    "then global)"),
@@ -86,14 +86,14 @@ ProgramRecipe cmssw() {
 }
 
 ProgramRecipe unionfind() {
-    return program("cluster_unionfind", false, {digiWg()})
+    return program(programs::unionfind, false, {digiWg()})
         .launch("cluster_uf_insert", perDigi)
         .launch("cluster_uf_union", perDigi)
         .launch("cluster_uf_roots", perDigi);
 }
 
 ProgramRecipe finish() {
-    return program("cluster_finish", false,
+    return program(programs::finish, false,
                    {integerTunable("RENUMBER_ROWS", 384, 1, 4096,
                                    "cluster sums rows a work-group adds in local memory at once"),
                     moduleGroups()})
@@ -110,13 +110,6 @@ ProgramRecipe recipeOfKernel(const std::string& kernel) {
     for (ProgramRecipe& recipe : recipes())
         if (recipe.launchRules().count(kernel)) return recipe;
     throw UsageError("cluster: no program has a kernel '" + kernel + "'");
-}
-
-std::vector<std::string> programsOf(const std::string& variant) {
-    if (variant == "cmssw") return {"cluster_group", "cluster_cmssw"};
-    if (variant == "unionfind")
-        return {"cluster_group", "cluster_sort", "cluster_unionfind", "cluster_finish"};
-    return {};
 }
 
 TunableValues hostValues(const std::map<std::string, int>& tuning) {

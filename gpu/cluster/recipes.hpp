@@ -15,12 +15,19 @@ namespace clscope::cluster {
 // its local-memory estimate from it.
 constexpr std::size_t maxNeighbours = 5;
 
+// Names of the programs (ProgramRecipe::name, VariantInfo::programs).
+namespace programs {
+inline const std::string group = "cluster_group";
+inline const std::string sort = "cluster_sort";
+inline const std::string cmssw = "cluster_cmssw";
+inline const std::string unionfind = "cluster_unionfind";
+inline const std::string finish = "cluster_finish";
+} // namespace programs
+
 // Every program of the cluster variants.
 std::vector<ProgramRecipe> recipes();
 // The recipe of the program that holds `kernel` (e.g. cluster_count: cluster_group).
 ProgramRecipe recipeOfKernel(const std::string& kernel);
-// The programs a variant builds (none for cpu).
-std::vector<std::string> programsOf(const std::string& variant);
 
 // The host's values for a run's programs: the format's constants (invalid module id,
 // neighbour slots), then the tuning over them (the device's defaults and the run's overrides).

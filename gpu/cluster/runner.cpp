@@ -266,40 +266,38 @@ std::map<std::string, int> defaultTuning(const DeviceInfo& d) {
             {"CLUSTER_RUN", 32}}; // digis per aligned block whose same-module run takes one atomic
 }
 
-Result runOnDevice(const DeviceInfo& device, const std::string& variant, const Digis& digis,
-                   const Params& params, const Progress& progress,
-                   const ProgramOverrides& programs) {
+Result clusterOnDevice(const Job& job, const std::string& id, Roots roots) {
+    const DeviceInfo& device = job.device;
+    const Digis& digis = job.digis;
     checkDigis(digis);
-    if (variant != "cmssw" && variant != "unionfind")
-        throw UsageError("cluster: no OpenCL variant '" + variant + "'");
     std::map<std::string, int> tuning = defaultTuning(device);
-    for (const auto& [name, value] : params.tuning)
+    for (const auto& [name, value] : job.params.tuning)
         tuning[name] = value;
     checkTuning(device, tuning);
     Result result;
     if (digis.size() > 0) {
         ClSession session(device);
-        Run run(session, programs, programs.over(hostValues(tuning)));
+        Run run(session, job.programs, job.programs.over(hostValues(tuning)));
         run.n = cl_uint(digis.size());
         try {
             allocate(run);
-            groupByModule(run, digis, variant != "cmssw");
-            progress.checkCancel();
-            if (variant == "cmssw") {
-                cmsswRoots(run, params.chargeCut);
+            groupByModule(run, digis, roots == Roots::UnionFind);
+            job.progress.checkCancel();
+            if (roots == Roots::Cmssw) {
+                cmsswRoots(run, job.params.chargeCut);
             } else {
                 unionfindRoots(run);
-                renumber(run, params.chargeCut);
+                renumber(run, job.params.chargeCut);
             }
             result = download(run);
         } catch (const cl::Error& e) {
-            rethrowDeviceError(e, "cluster " + variant, device);
+            rethrowDeviceError(e, "cluster " + id, device);
         }
         result.timings = session.timings().records();
     }
     result.device = device.spec + " (" + device.name + ")";
-    result.variant = variant;
-    progress.report(1.0);
+    result.variant = id;
+    job.progress.report(1.0);
     return result;
 }
 

@@ -1,6 +1,5 @@
-// The cluster variants: their entries, device checks and clusterDigis(), the dispatcher.
+// The cluster variants, declared once: their entries, device checks and runs.
 #include "core/cluster/digis.hpp"
-#include "core/errors.hpp"
 #include "gpu/cluster/cluster_gpu.hpp"
 #include "gpu/cluster/recipes.hpp"
 
@@ -20,7 +19,7 @@ Support enoughLocalMemory(const DeviceInfo& d) {
 }
 
 VariantEntry entry(const std::string& id, const std::string& label, VariantKind kind,
-                   const std::string& needs, bool preferred) {
+                   const std::string& needs, bool preferred, std::vector<std::string> programs) {
     VariantEntry e;
     e.info.algorithm = "cluster";
     e.info.id = id;
@@ -28,49 +27,47 @@ VariantEntry entry(const std::string& id, const std::string& label, VariantKind 
     e.info.kind = kind;
     e.info.needs = needs;
     e.info.preferred = preferred;
-    e.info.programs = programsOf(id);
+    e.info.programs = std::move(programs);
     if (kind == VariantKind::OpenCL) e.extraCheck = enoughLocalMemory;
     return e;
 }
 
-} // namespace
-
-std::vector<VariantEntry> variantEntries() {
-    return {entry("cmssw",
-                  "CMSSW findClus: one work-group per module, column histogram, "
-                  "neighbour lists, min-label propagation",
-                  VariantKind::OpenCL, "OpenCL 1.2, 24 KiB local memory", true),
-            entry("unionfind", "hash table of the digis, lock-free union-find over neighbour pairs",
-                  VariantKind::OpenCL, "OpenCL 1.2, 24 KiB local memory", false),
-            entry("cpu", "CPU reference (C++ threads): union-find per module", VariantKind::Host,
-                  "host", true)};
+Variant<Job, Result> openCl(const std::string& id, const std::string& label, bool preferred,
+                            std::vector<std::string> programs, Roots roots) {
+    return {entry(id, label, VariantKind::OpenCL, "OpenCL 1.2, 24 KiB local memory", preferred,
+                  std::move(programs)),
+            [id, roots](const Job& job) { return clusterOnDevice(job, id, roots); }};
 }
 
-Result clusterDigis(const DeviceInfo& device, const std::string& variant, const Digis& digis,
-                    const Params& params, const Progress& progress,
-                    const ProgramOverrides& programs) {
-    const std::string& id = variant;
-    for (const VariantEntry& e : variantEntries()) {
-        if (e.info.id != id) continue;
-        const Support support = e.supports(device);
-        if (!support.ok)
-            throw UsageError("cluster: variant " + id + " cannot run on " + device.spec + ": " +
-                             support.reason);
-        if (e.info.kind == VariantKind::OpenCL)
-            return runOnDevice(device, id, digis, params, progress, programs);
-        const auto start = std::chrono::steady_clock::now();
-        Result r = clusterReference(digis, params, progress);
-        TimingStats timings;
-        timings.add(
-            "cluster cpu",
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count(),
-            true); // the host's compute time counts as its kernel time
-        r.timings = timings.records();
-        r.device = "cpu";
-        return r;
-    }
-    throw UsageError("cluster: no variant '" + id + "' (cpu, cmssw, unionfind)");
+Result clusterOnHost(const Job& job) {
+    const auto start = std::chrono::steady_clock::now();
+    Result r = clusterReference(job.digis, job.params, job.progress);
+    TimingStats timings;
+    timings.add(
+        "cluster cpu",
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
+        true); // the host's compute time counts as its kernel time
+    r.timings = timings.records();
+    r.device = "cpu";
+    return r;
+}
+
+} // namespace
+
+const VariantSet<Job, Result>& variantSet() {
+    static const VariantSet<Job, Result> set(
+        "cluster",
+        {openCl("cmssw",
+                "CMSSW findClus: one work-group per module, column histogram, "
+                "neighbour lists, min-label propagation",
+                true, {programs::group, programs::cmssw}, Roots::Cmssw),
+         openCl("unionfind", "hash table of the digis, lock-free union-find over neighbour pairs",
+                false, {programs::group, programs::sort, programs::unionfind, programs::finish},
+                Roots::UnionFind),
+         {entry("cpu", "CPU reference (C++ threads): union-find per module", VariantKind::Host,
+                "host", true, {}),
+          clusterOnHost}});
+    return set;
 }
 
 } // namespace clscope::cluster

@@ -141,7 +141,7 @@ std::vector<ParamSpec> Algorithm::parameterSpecs() const {
 }
 
 std::vector<VariantEntry> Algorithm::variants() const {
-    return variantEntries();
+    return variantSet().entries();
 }
 
 std::vector<ProgramRecipe> Algorithm::recipes() const {
@@ -159,9 +159,10 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& source
 
 Support Algorithm::supportsWith(const VariantEntry& variant, const DeviceInfo& device,
                                 const Input* input, const Params* params) const {
-    if (!input || !params) return rbf::supports(variant.info.id, device);
+    if (!input || !params) return variantSet().supports(variant, device, nullptr);
     const Problem problem = withPlanes(input->problem, params->planes);
-    return rbf::supports(variant.info.id, device, &problem, params);
+    const Job job{device, &problem, params};
+    return variantSet().supports(variant, device, &job);
 }
 
 std::shared_ptr<RunResult> Algorithm::runWith(const RunRequest& request, const Input& in,
@@ -169,8 +170,10 @@ std::shared_ptr<RunResult> Algorithm::runWith(const RunRequest& request, const I
     params.tuning = request.tuning;
     if (in.origin) params.origin = in.origin;
     auto out = std::make_shared<RunResult>();
-    out->result = evaluate(request.device, request.variant, withPlanes(in.problem, params.planes),
-                           params, progress, request.programs);
+    const Problem problem = withPlanes(in.problem, params.planes);
+    out->result = variantSet()
+                      .find(request.variant)
+                      .run({request.device, &problem, &params, progress, request.programs});
     out->result.targetIndex = in.targetIndex;
     out->info.timings = out->result.timings.records();
     return out;
@@ -194,8 +197,8 @@ double pairOperations(Kernel kernel, bool complexWeights) {
 TunableValues Algorithm::hostTunablesWith(const std::string& variant, const DeviceInfo& device,
                                           const Input& input, const Params& params) const {
     const Problem problem = withPlanes(input.problem, params.planes);
-    return hostValues(problem, params, variant == "fp64",
-                      runTuning(variant, device, problem, params));
+    const Flavour& flavour = variantSet().find(variant).traits;
+    return hostValues(problem, params, flavour.fp64, runTuning(flavour, device, problem, params));
 }
 
 RunWork Algorithm::workWith(const Input& input, const Params& params) const {

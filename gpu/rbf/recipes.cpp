@@ -81,14 +81,6 @@ ProgramRecipe recipeOf(const std::string& name) {
     throw UsageError("rbf: no program '" + name + "'");
 }
 
-std::vector<std::string> programsOf(const std::string& variant) {
-    if (variant == "tiled" || variant == "fp64") return {tiledProgram};
-    if (variant == "tiled-fast") return {tiledFastProgram};
-    if (variant == "seed") return {seedProgram};
-    if (variant == "separable") return {separableProgram};
-    return {};
-}
-
 TunableValues hostValues(const Problem& problem, const Params& params, bool useDouble,
                          const std::map<std::string, int>& tuning) {
     TunableValues values{{"RBF_KERNEL", std::to_string(static_cast<int>(params.kernel))},

@@ -21,8 +21,6 @@ inline const std::string separableProgram = "rbf_separable";
 std::vector<ProgramRecipe> recipes();
 // The recipe of that name (one of the above).
 ProgramRecipe recipeOf(const std::string& name);
-// The programs a variant builds (none for cpu).
-std::vector<std::string> programsOf(const std::string& variant);
 
 // The host's values for a run's programs: the input-derived tunables (kernel type, complex
 // weights, double; fast maths is the program's own), then the tuning over them (the device's

@@ -1,5 +1,5 @@
-// The rbf variants: registry entries, support checks with reasons, tolerances, default tuning
-// and evaluate(), the dispatcher over them.
+// The rbf variants, declared once: their entries, support checks with reasons, tolerances,
+// default tuning and runs.
 #include "core/errors.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
 #include "gpu/rbf/recipes.hpp"
@@ -15,10 +15,6 @@
 namespace clscope::rbf {
 
 namespace {
-
-bool isDirect(const std::string& id) {
-    return id == "tiled" || id == "tiled-fast" || id == "fp64";
-}
 
 Support needsFp64(const DeviceInfo& d) {
     if (!d.fp64) return {false, "needs fp64 (cl_khr_fp64) on the device"};
@@ -85,125 +81,55 @@ std::string number(double value) {
 // relative deviation from float64 grew as about 1.4e-8 k R (k R = 1.7e3: 2.5e-5; 1.7e5:
 // 2.3e-3); k R up to tolerance / 2e-8 keeps a margin of about 1.4 (tiled: 500; the tests'
 // k = 200 case, k R = 415, stays on tiled within 1e-5).
-Support floatRange(const std::string& variant, const Problem& p, const Params& params) {
+Support floatRange(const Flavour& flavour, const Problem& p, const Params& params) {
     const double longest = longestDistance(p);
     if (longest * longest > 1e37)
         return {false, "pairs up to " + number(longest) +
                            " apart: r² overflows fp32 (at most about 3.4e38); use fp64 or cpu"};
     const double phase = params.wavenumber * longest,
-                 most = tolerance(variant, params.kernel) / 2e-8;
+                 most = flavour.tolerance(params.kernel) / 2e-8;
     if (params.kernel == Kernel::Helmholtz && phase > most)
         return {false, "Helmholtz phase k·r up to " + number(phase) + " (k " +
                            number(params.wavenumber) + ", pairs up to " + number(longest) +
                            " apart): fp32 keeps it within the tolerance " +
-                           number(tolerance(variant, params.kernel)) + " up to k·r " +
-                           number(most) + "; use fp64 or cpu"};
+                           number(flavour.tolerance(params.kernel)) + " up to k·r " + number(most) +
+                           "; use fp64 or cpu"};
     return {};
 }
 
-} // namespace
-
-const std::vector<std::string>& variantIds() {
-    static const std::vector<std::string> ids{"seed", "tiled",     "tiled-fast",
-                                              "fp64", "separable", "cpu"};
-    return ids;
-}
-
-double tolerance(const std::string& variant, Kernel kernel) {
-    if (variant == "cpu" || variant == "fp64") return toleranceFp64;
-    if (variant == "tiled-fast" && kernel == Kernel::Helmholtz) return toleranceFast;
-    return toleranceFp32;
-}
-
-std::map<std::string, int> defaultTuning(const std::string& variant, const DeviceInfo& device) {
-    const bool gpu = device.type == "GPU";
-    if (variant == "seed") return {{"SEED_SX", 16}}; // the seed's SX
-    if (variant == "separable") // CPU devices: fewer, larger work-items (PoCL ~5x faster)
-        return gpu ? Tuning{{"SEP_TS", 16}, {"SEP_WPT", 4}, {"SEP_KT", 16}}
-                   : Tuning{{"SEP_TS", 8}, {"SEP_WPT", 8}, {"SEP_KT", 8}};
-    if (variant == "fp64") return {{"RBF_WG", gpu ? 128 : 64}, {"RBF_TPW", 2}, {"RBF_UNROLL", 4}};
-    if (isDirect(variant))
-        return {{"RBF_WG", gpu ? 128 : 64}, {"RBF_TPW", 4}, {"RBF_UNROLL", gpu ? 8 : 4}};
+// The problem's own limits on a variant beyond the device: fp32's range, the seed kernel's
+// work-group, separable's Gaussian on planes.
+Support accepts(const Flavour& flavour, const Job& job) {
+    if (job.problem && job.params && flavour.launch != Launch::Host && !flavour.fp64)
+        if (const Support s = floatRange(flavour, *job.problem, *job.params); !s.ok) return s;
+    if (flavour.launch == Launch::Seed && job.problem)
+        return seedLimit(job.device, job.problem->sourceCount());
+    if (flavour.launch == Launch::Separable && job.problem && job.params)
+        return separableLimit(*job.problem, *job.params);
     return {};
 }
 
-std::map<std::string, int> runTuning(const std::string& variant, const DeviceInfo& device,
-                                     const Problem& problem, const Params& params) {
-    std::map<std::string, int> tuning = defaultTuning(variant, device);
-    // Helmholtz keeps twice the registers per target (complex sums): 2 targets per work-item
-    // on GPUs (H200, 10^6 x 10^5: 122.9 ms against 125.2 ms with 4; docs/PERFORMANCE.md).
-    if (device.type == "GPU" && params.kernel == Kernel::Helmholtz && isDirect(variant))
-        tuning["RBF_TPW"] = 2;
-    if (variant == "seed") tuning["SEED_N"] = static_cast<int>(problem.sourceCount());
-    for (const auto& [name, value] : params.tuning)
-        tuning[name] = value;
-    return tuning;
-}
-
-std::vector<VariantEntry> variantEntries() {
-    const auto entry = [](std::string id, std::string label, VariantKind kind, std::string needs,
-                          bool preferred) {
-        DeviceInfo gpu;
-        gpu.type = "GPU";
-        VariantEntry e{{"rbf", id, label, kind, needs,
-                        nlohmann::json(defaultTuning(id, gpu)).dump(), preferred, programsOf(id)},
-                       {}};
-        if (id == "fp64") e.extraCheck = needsFp64;
-        return e;
-    };
-    return {
-        entry("seed", "one work-item per target-source pair in local tiles (the seed's kernel)",
-              VariantKind::OpenCL, "OpenCL 1.2, N <= max work-group size / 16", false),
-        entry("tiled",
-              "work-item per 4 targets, sources staged through local memory, accurate maths",
-              VariantKind::OpenCL, "OpenCL 1.2", true),
-        entry("tiled-fast", "tiled with native exp2/rsqrt/sin/cos and a pre-scaled exponent",
-              VariantKind::OpenCL, "OpenCL 1.2", false),
-        // Preferred after tiled: the default where the float variants cannot hold the problem.
-        entry("fp64", "tiled in double precision", VariantKind::OpenCL, "OpenCL 1.2, fp64", true),
-        entry("separable",
-              "Gaussian on plane grids as F = A diag(c) B^T per plane (matrix product)",
-              VariantKind::OpenCL, "OpenCL 1.2, Gaussian kernel, --planes targets", false),
-        entry("cpu", "host reference in double, std::thread", VariantKind::Host, "host CPU", true),
-    };
-}
-
-Support supports(const std::string& variant, const DeviceInfo& device, const Problem* problem,
-                 const Params* params) {
-    const auto entries = variantEntries();
-    const auto it = std::find_if(entries.begin(), entries.end(),
-                                 [&](const VariantEntry& e) { return e.info.id == variant; });
-    if (it == entries.end()) return {false, "no rbf variant '" + variant + "'"};
-    if (const Support s = it->supports(device); !s.ok) return s;
-    if (problem && params && it->info.kind == VariantKind::OpenCL && variant != "fp64")
-        if (const Support s = floatRange(variant, *problem, *params); !s.ok) return s;
-    if (variant == "seed" && problem) return seedLimit(device, problem->sourceCount());
-    if (variant == "separable" && problem && params) return separableLimit(*problem, *params);
-    return {};
-}
-
-namespace {
-
-Result runOnDevice(const DeviceInfo& device, const std::string& id, const Problem& problem,
-                   const Params& params, const Progress& progress,
-                   const ProgramOverrides& programs) {
+Result runOnDevice(const Job& job, const std::string& id, const Flavour& flavour) {
+    const DeviceInfo& device = job.device;
+    const Problem& problem = *job.problem;
+    const Params& params = *job.params;
     ClSession session(device);
-    DeviceRun run(session, problem, params, id == "fp64");
-    run.tuning = runTuning(id, device, problem, params);
-    run.centred = id != "separable";
-    run.programs = programs;
-    run.values = programs.over(hostValues(problem, params, run.useDouble, run.tuning));
+    DeviceRun run(session, problem, params, flavour.fp64);
+    run.tuning = runTuning(flavour, device, problem, params);
+    run.centred = flavour.launch != Launch::Separable;
+    run.programs = job.programs;
+    run.values = job.programs.over(hostValues(problem, params, run.useDouble, run.tuning));
     Result result;
     try {
         const std::size_t sourcePad =
-            prepareBuffers(run, isDirect(id) ? std::stoul(run.values.at("RBF_WG")) : 1);
+            prepareBuffers(run, flavour.direct() ? std::stoul(run.values.at("RBF_WG")) : 1);
         if (problem.targetCount() && problem.sourceCount()) {
-            if (isDirect(id))
-                runTiled(run, id == "tiled-fast", sourcePad, progress);
-            else if (id == "seed")
+            if (flavour.direct())
+                runTiled(run, flavour.launch == Launch::TiledFast, sourcePad, job.progress);
+            else if (flavour.launch == Launch::Seed)
                 runSeed(run);
             else
-                runSeparable(run, progress);
+                runSeparable(run, job.progress);
         } else if (problem.targetCount()) { // no sources: f = 0
             session.fill(run.out,
                          problem.targetCount() * (run.complexOut ? 2 : 1) * run.realBytes(),
@@ -231,26 +157,115 @@ void checkSample(const Problem& problem, const Params& params, Result& result) {
     result.sampleCount = c.compared;
 }
 
+Result runOpenCl(const Job& job, const std::string& id, const Flavour& flavour) {
+    job.params->check();
+    job.problem->check();
+    Result result = runOnDevice(job, id, flavour);
+    result.device = job.device.spec + " (" + job.device.name + ")";
+    result.variant = id;
+    result.kernel = job.params->kernel;
+    checkSample(*job.problem, *job.params, result);
+    job.progress.report(1.0);
+    return result;
+}
+
+Result runHost(const Job& job) {
+    job.params->check();
+    job.problem->check();
+    return evaluateCpu(*job.problem, *job.params, job.progress);
+}
+
+Variant<Job, Result, Flavour> variant(const std::string& id, const std::string& label,
+                                      const std::string& needs, bool preferred, Flavour flavour) {
+    DeviceInfo gpu;
+    gpu.type = "GPU";
+    const bool host = flavour.launch == Launch::Host;
+    VariantEntry e{{"rbf", id, label, host ? VariantKind::Host : VariantKind::OpenCL, needs,
+                    nlohmann::json(flavour.defaultTuning(gpu)).dump(), preferred,
+                    host ? std::vector<std::string>{} : std::vector{flavour.program}},
+                   {}};
+    if (!host && flavour.fp64) e.extraCheck = needsFp64;
+    Variant<Job, Result, Flavour> v{std::move(e), runHost,
+                                    [flavour](const Job& job) { return accepts(flavour, job); },
+                                    flavour};
+    if (!host) v.run = [id, flavour](const Job& job) { return runOpenCl(job, id, flavour); };
+    return v;
+}
+
 } // namespace
 
-Result evaluate(const DeviceInfo& device, const std::string& variant, const Problem& problem,
-                const Params& params, const Progress& progress, const ProgramOverrides& programs) {
-    const std::string& id = variant; // resolved by runAlgorithm
-    if (std::find(variantIds().begin(), variantIds().end(), id) == variantIds().end())
-        throw UsageError("rbf: no variant '" + id +
-                         "' (seed, tiled, tiled-fast, fp64, separable, cpu)");
-    params.check();
-    problem.check();
-    if (const Support s = supports(id, device, &problem, &params); !s.ok)
-        throw UsageError("rbf variant '" + id + "' cannot run on " + device.spec + ": " + s.reason);
-    if (id == "cpu") return evaluateCpu(problem, params, progress);
-    Result result = runOnDevice(device, id, problem, params, progress, programs);
-    result.device = device.spec + " (" + device.name + ")";
-    result.variant = id;
-    result.kernel = params.kernel;
-    checkSample(problem, params, result);
-    progress.report(1.0);
-    return result;
+std::map<std::string, int> runTuning(const Flavour& flavour, const DeviceInfo& device,
+                                     const Problem& problem, const Params& params) {
+    std::map<std::string, int> tuning = flavour.defaultTuning(device);
+    // Helmholtz keeps twice the registers per target (complex sums): 2 targets per work-item
+    // on GPUs (H200, 10^6 x 10^5: 122.9 ms against 125.2 ms with 4; docs/PERFORMANCE.md).
+    if (device.type == "GPU" && params.kernel == Kernel::Helmholtz && flavour.direct())
+        tuning["RBF_TPW"] = 2;
+    if (flavour.launch == Launch::Seed)
+        tuning["SEED_N"] = static_cast<int>(problem.sourceCount());
+    for (const auto& [name, value] : params.tuning)
+        tuning[name] = value;
+    return tuning;
+}
+
+double Flavour::tolerance(Kernel kernel) const {
+    if (fp64) return toleranceFp64;
+    if (launch == Launch::TiledFast && kernel == Kernel::Helmholtz) return toleranceFast;
+    return toleranceFp32;
+}
+
+std::map<std::string, int> Flavour::defaultTuning(const DeviceInfo& device) const {
+    const bool gpu = device.type == "GPU";
+    switch (launch) {
+    case Launch::Seed:
+        return {{"SEED_SX", 16}}; // the seed's SX
+    case Launch::Separable:       // CPU devices: fewer, larger work-items (PoCL ~5x faster)
+        return gpu ? Tuning{{"SEP_TS", 16}, {"SEP_WPT", 4}, {"SEP_KT", 16}}
+                   : Tuning{{"SEP_TS", 8}, {"SEP_WPT", 8}, {"SEP_KT", 8}};
+    case Launch::Tiled:
+    case Launch::TiledFast:
+        if (fp64) return {{"RBF_WG", gpu ? 128 : 64}, {"RBF_TPW", 2}, {"RBF_UNROLL", 4}};
+        return {{"RBF_WG", gpu ? 128 : 64}, {"RBF_TPW", 4}, {"RBF_UNROLL", gpu ? 8 : 4}};
+    case Launch::Host:
+        break;
+    }
+    return {};
+}
+
+const VariantSet<Job, Result, Flavour>& variantSet() {
+    static const VariantSet<Job, Result, Flavour> set(
+        "rbf",
+        {variant("seed", "one work-item per target-source pair in local tiles (the seed's kernel)",
+                 "OpenCL 1.2, N <= max work-group size / 16", false,
+                 {Launch::Seed, false, seedProgram}),
+         variant("tiled",
+                 "work-item per 4 targets, sources staged through local memory, accurate maths",
+                 "OpenCL 1.2", true, {Launch::Tiled, false, tiledProgram}),
+         variant("tiled-fast", "tiled with native exp2/rsqrt/sin/cos and a pre-scaled exponent",
+                 "OpenCL 1.2", false, {Launch::TiledFast, false, tiledFastProgram}),
+         // Preferred after tiled: the default where the float variants cannot hold the problem.
+         variant("fp64", "tiled in double precision", "OpenCL 1.2, fp64", true,
+                 {Launch::Tiled, true, tiledProgram}),
+         variant("separable",
+                 "Gaussian on plane grids as F = A diag(c) B^T per plane (matrix product)",
+                 "OpenCL 1.2, Gaussian kernel, --planes targets", false,
+                 {Launch::Separable, false, separableProgram}),
+         variant("cpu", "host reference in double, std::thread", "host CPU", true,
+                 {Launch::Host, true, ""})});
+    return set;
+}
+
+Support supports(const std::string& variant, const DeviceInfo& device, const Problem* problem,
+                 const Params* params) {
+    const auto* v = variantSet().get(variant);
+    if (!v) return {false, "no rbf variant '" + variant + "'"};
+    const Job job{device, problem, params};
+    return v->supports(device, &job);
+}
+
+double tolerance(const std::string& variant, Kernel kernel) {
+    const auto* v = variantSet().get(variant);
+    return v ? v->traits.tolerance(kernel) : toleranceFp32;
 }
 
 } // namespace clscope::rbf

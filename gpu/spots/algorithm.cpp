@@ -181,17 +181,7 @@ std::vector<ParamSpec> SpotsAlgorithm::parameterSpecs() const {
 }
 
 std::vector<VariantEntry> SpotsAlgorithm::variants() const {
-    std::vector<VariantEntry> out;
-    for (const std::string& id : variantIds()) {
-        VariantEntry e;
-        e.info.algorithm = "spots", e.info.id = id, e.info.label = variantLabel(id);
-        e.info.kind = id == "cpu" ? VariantKind::Host : VariantKind::OpenCL;
-        e.info.needs = id == "cpu" ? "host" : "OpenCL 1.2 (fp64 for exact tests)";
-        e.info.preferred = id == "local" || id == "extended" || id == "cpu";
-        if (id != "cpu") e.info.programs = {spotsRecipe().name()};
-        out.push_back(std::move(e));
-    }
-    return out;
+    return variantSet().entries();
 }
 
 std::vector<ProgramRecipe> SpotsAlgorithm::recipes() const {
@@ -235,7 +225,8 @@ std::shared_ptr<const AlgorithmInput> SpotsAlgorithm::read(const InputSources& s
 
 Support SpotsAlgorithm::supportsWith(const VariantEntry& variant, const DeviceInfo& device,
                                      const SpotsInput*, const Params* params) const {
-    return supportsVariant(variant.info.id, device, params);
+    const auto* v = variantSet().get(variant.info.id);
+    return v ? v->accepts({device, nullptr, params}) : variant.supports(device);
 }
 
 std::shared_ptr<SpotsResult> SpotsAlgorithm::runWith(const RunRequest& request,
@@ -243,13 +234,14 @@ std::shared_ptr<SpotsResult> SpotsAlgorithm::runWith(const RunRequest& request,
                                                      const Progress& progress) const {
     p.tuning = request.tuning;
     p.signalMask = in.signalMask;
-    const std::string& variant = request.variant; // resolved by runAlgorithm
     MaskRun details;
     auto r = std::make_shared<SpotsResult>();
     const bool band = in.band != nullptr; // grouped by joinBands over the whole frame
-    r->result = findSpotsWith(request.device, variant, in.data, p, progress, &details, !band,
-                              request.programs);
-    r->info.variant = variant;
+    r->result =
+        variantSet()
+            .find(request.variant)
+            .run({request.device, &in.data, &p, progress, request.programs, &details, !band});
+    r->info.variant = request.variant;
     r->info.timings = details.timings.records();
     r->note = details.note;
     r->band = in.band;

@@ -55,10 +55,10 @@ int tuningValue(const Params& p, const std::string& name, int fallback) {
 }
 
 // The dispersion variants: one launch (local, direct) or three (sat).
-void launchDispersion(DeviceRun& r, const std::string& variant, std::size_t frames) {
+void launchDispersion(DeviceRun& r, const Window& window, std::size_t frames) {
     zeroCount(r);
     const cl_uint capacity = cl_uint(r.capacity);
-    if (variant == "sat") {
+    if (window.sat()) {
         cl::Kernel& rows = spotsKernel(r, "spots_sat_rows");
         setArgs(rows, r.frames, r.bad, r.w, r.h, r.tableM, r.tableX, r.tableY);
         r.s.launch(rows, "spots sat rows",
@@ -72,11 +72,11 @@ void launchDispersion(DeviceRun& r, const std::string& variant, std::size_t fram
                 r.signal, r.list, capacity, r.count);
         return r.s.launch(k, "spots sat threshold", pixelShape(r, "spots_sat_threshold", frames));
     }
-    const std::string name = "spots_" + variant;
+    const std::string name = "spots_" + window.name;
     cl::Kernel& k = spotsKernel(r, name);
     setArgs(k, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.signal, r.list, capacity, r.count);
-    const std::string rule = variant == "local" ? localLaunch(r.values) : name;
-    r.s.launch(k, "spots " + variant, pixelShape(r, rule, frames));
+    const std::string rule = window.sums == Sums::Local ? localLaunch(r.values) : name;
+    r.s.launch(k, "spots " + window.name, pixelShape(r, rule, frames));
 }
 
 // dispersion_extended: dispersive pixels, erosion, background mean and the strong test.
@@ -95,11 +95,15 @@ void launchExtended(DeviceRun& r, std::size_t frames) {
 }
 
 // Bytes per frame on the device for a variant (frames, signal and scratch).
-std::size_t bytesPerFrame(const std::string& variant, std::size_t plane, DType d) {
+std::size_t bytesPerFrame(const Window& window, std::size_t plane, DType d) {
     std::size_t b = plane * (dtypeSize(d) + 1) + plane / listFraction * 4;
-    if (variant == "sat") b += plane * (4 + 8 + 8);
-    if (variant == "extended") b += plane * 2;
+    if (window.sat()) b += plane * (4 + 8 + 8);
+    if (window.extended()) b += plane * 2;
     return b;
+}
+
+std::size_t largestElement(const Window& window, DType d) {
+    return window.sat() ? 8 : dtypeSize(d);
 }
 
 std::vector<std::uint8_t> paramBytes(const Params& p, double threshold, bool fp64) {
@@ -116,19 +120,19 @@ std::vector<std::uint8_t> paramBytes(const Params& p, double threshold, bool fp6
 
 // Every buffer of a run; the frames buffer only when the frames go up whole (a stream lends its
 // own two, StreamUpload).
-void allocate(DeviceRun& r, const std::string& variant, std::size_t chunk, std::size_t plane,
-              DType d, bool frames) {
+void allocate(DeviceRun& r, const Window& window, std::size_t chunk, std::size_t plane, DType d,
+              bool frames) {
     if (frames) r.frames = r.s.allocate(chunk * plane * dtypeSize(d), "spots frames");
     r.signal = r.s.allocate(chunk * plane, "spots signal");
     const int tuned = tuningValue(r.p, "LIST_CAPACITY", 0);
     r.capacity = tuned > 0 ? std::size_t(tuned) : chunk * plane / listFraction + 4096;
     r.list = r.s.allocate(r.capacity * 4, "spots signal list");
     r.count = r.s.allocate(4, "spots signal count");
-    if (variant == "extended") {
+    if (window.extended()) {
         r.scratchA = r.s.allocate(chunk * plane, "spots dispersive");
         r.scratchB = r.s.allocate(chunk * plane, "spots classes");
     }
-    if (variant == "sat") {
+    if (window.sat()) {
         r.tableM = r.s.allocate(chunk * plane * 4, "spots sat count");
         r.tableX = r.s.allocate(chunk * plane * 8, "spots sat sum");
         r.tableY = r.s.allocate(chunk * plane * 8, "spots sat squares");

@@ -4,6 +4,7 @@
 #include "core/spots/spots.hpp"
 #include "gpu/recipe.hpp"
 #include "gpu/session.hpp"
+#include "gpu/spots/window.hpp"
 
 #include <map>
 #include <string>
@@ -32,7 +33,7 @@ struct DeviceRun {
 };
 
 // The dispersion variants: one launch (local, direct) or three (sat).
-void launchDispersion(DeviceRun& r, const std::string& variant, std::size_t frames);
+void launchDispersion(DeviceRun& r, const Window& window, std::size_t frames);
 // dispersion_extended: dispersive pixels, erosion, background mean and the strong test.
 void launchExtended(DeviceRun& r, std::size_t frames);
 
@@ -40,12 +41,14 @@ void launchExtended(DeviceRun& r, std::size_t frames);
 constexpr std::size_t listFraction = 16;
 
 // Bytes per frame on the device for a variant (frames, signal and scratch).
-std::size_t bytesPerFrame(const std::string& variant, std::size_t plane, DType d);
+std::size_t bytesPerFrame(const Window& window, std::size_t plane, DType d);
+// Bytes per pixel of the largest buffer a chunk of frames allocates (sat: its 8-byte tables).
+std::size_t largestElement(const Window& window, DType d);
 std::vector<std::uint8_t> paramBytes(const Params& p, double threshold, bool fp64);
 // Every buffer of a run; the frames buffer only when the frames go up whole (a stream lends its
 // own two, StreamUpload).
-void allocate(DeviceRun& r, const std::string& variant, std::size_t chunk, std::size_t plane,
-              DType d, bool frames);
+void allocate(DeviceRun& r, const Window& window, std::size_t chunk, std::size_t plane, DType d,
+              bool frames);
 // The chunk's signal pixels into the lists of its frames (`frames`: the chunk's first frame's
 // list) and, when given, into `signal` (zeroed by the caller): the list that the mask's kernel
 // filled when it fits, else the whole mask. Returns whether the mask had to be fetched.

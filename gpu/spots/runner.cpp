@@ -22,14 +22,14 @@ using namespace device;
 // Frames per chunk: what the device holds, within 32-bit indices and the largest allocation,
 // and at most ~64 MiB of frames so that long stacks stream (staged copies overlap); tuning
 // CHUNK_FRAMES caps it further (tests force several chunks with it).
-std::size_t chunkFrames(const DeviceInfo& device, const std::string& variant, const Array& a,
+std::size_t chunkFrames(const DeviceInfo& device, const Window& window, const Array& a,
                         const Params& p) {
     const std::size_t plane = a.frameSize(), element = dtypeSize(a.dtype());
     const std::uint64_t usable = device.globalMemBytes / 10 * 6;
-    std::size_t chunk = std::clamp<std::size_t>(usable / bytesPerFrame(variant, plane, a.dtype()),
-                                                1, a.frameCount());
+    std::size_t chunk = std::clamp<std::size_t>(usable / bytesPerFrame(window, plane, a.dtype()), 1,
+                                                a.frameCount());
     chunk = std::min(chunk, (std::size_t(UINT32_MAX) - 65536) / plane);
-    chunk = std::min(chunk, device.maxAllocBytes / (plane * (variant == "sat" ? 8 : element)));
+    chunk = std::min(chunk, device.maxAllocBytes / (plane * largestElement(window, a.dtype())));
     chunk = std::min(chunk, (std::size_t(64) << 20) / (plane * element));
     const int tuned = tuningValue(p, "CHUNK_FRAMES", 0);
     if (tuned > 0) chunk = std::min(chunk, std::size_t(tuned));
@@ -57,21 +57,24 @@ struct GroupingJoin {
 
 } // namespace
 
-MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, const Input& in,
-                          const Params& params, const Progress& progress,
-                          const ProgramOverrides& programs) {
+MaskRun maskOnDevice(const Job& job, const Window& window) {
+    const DeviceInfo& device = job.device;
+    const Input& in = *job.input;
+    const Params& params = *job.params;
+    const Progress& progress = job.progress;
+    const ProgramOverrides& programs = job.programs;
     checkInput(in);
     checkParams(params);
-    const Support support = supportsVariant(variant, device, &params);
+    const Support support = supportsWindow(window, device, &params);
     if (!support.ok)
-        throw UsageError("spots: variant " + variant + " cannot run on " + device.spec + ": " +
+        throw UsageError("spots: variant " + window.name + " cannot run on " + device.spec + ": " +
                          support.reason);
     const Array& a = in.frames;
     const std::size_t plane = a.frameSize(), count = a.frameCount();
     MaskRun out;
     // DIALS' distance transform gives frames with no non-dispersive pixel a distance of at
     // least H + W + 1; only frames that small differ from the windowed erosion: use the host.
-    if (variant == "extended" && int(a.height() + a.width() + 1) < erosionDistance(params)) {
+    if (window.extended() && int(a.height() + a.width() + 1) < erosionDistance(params)) {
         out.signal = thresholdCpu(in, params, progress);
         out.pixels = signalPixels(out.signal, plane);
         out.note = "frame smaller than the erosion distance: computed on the host";
@@ -86,11 +89,11 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
     if (!device.fp64) out.note = "no fp64 on the device: tests in float, approximate";
     const double threshold = params.globalAuto ? autoGlobalThreshold(in) : params.globalThreshold;
     r.params = paramBytes(params, threshold, device.fp64);
-    const std::size_t chunk = chunkFrames(device, variant, a, params);
+    const std::size_t chunk = chunkFrames(device, window, a, params);
     if (params.signalMask) out.signal.assign(a.size(), 0);
     out.pixels.assign(count, {});
     try {
-        allocate(r, variant, chunk, plane, a.dtype(), chunk >= count);
+        allocate(r, window, chunk, plane, a.dtype(), chunk >= count);
         const std::vector<std::uint8_t> none(in.mask.bad.empty() ? plane : 0, 0); // no copy
         r.bad = session.allocate(plane, "spots pixel mask");
         session.upload(r.bad, in.mask.bad.empty() ? none.data() : in.mask.bad.data(), plane,
@@ -117,10 +120,10 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
         for (std::size_t t0 = 0, index = 0; t0 < count; t0 += chunk, ++index) {
             const std::size_t n = std::min(chunk, count - t0);
             r.frames = stream ? stream->acquire(index) : whole;
-            if (variant == "extended")
+            if (window.extended())
                 launchExtended(r, n);
             else
-                launchDispersion(r, variant, n);
+                launchDispersion(r, window, n);
             if (stream) stream->release(index);
             // The next chunk's host copy and DMA overlap these kernels.
             if (stream && t0 + n < count)
@@ -144,37 +147,18 @@ MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, 
                 "spots grouping (host wall, waited for after the stream)", msSince(start));
         }
     } catch (const cl::Error& e) {
-        rethrowDeviceError(e, "spots " + variant, device);
+        rethrowDeviceError(e, "spots " + window.name, device);
     }
     out.timings = session.timings();
     out.kernelMs = out.timings.kernelMs();
     return out;
 }
 
-Result findSpotsWith(const DeviceInfo& device, const std::string& variant, const Input& in,
-                     const Params& params, const Progress& progress, MaskRun* details, bool group,
-                     const ProgramOverrides& programs) {
-    MaskRun mask;
-    if (variant == "cpu") {
-        const auto start = std::chrono::steady_clock::now();
-        mask.signal = thresholdCpu(in, params, progress);
-        mask.kernelMs =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count();
-        mask.timings.add("spots cpu threshold", mask.kernelMs, true);
-    } else {
-        mask = thresholdOnDevice(device, variant, in, params, progress, programs);
-    }
-    if (mask.pixels.size() != in.frames.frameCount())
-        mask.pixels = signalPixels(mask.signal, in.frames.frameSize());
-    if (!params.signalMask) mask.signal = {};
-    if (!group) mask.spots = std::vector<Spot>{};
-    const auto start = std::chrono::steady_clock::now();
-    Result r = finishResult(in, std::move(mask.signal), std::move(mask.pixels), params,
-                            std::move(mask.spots));
-    mask.timings.addHostPhase("spots result (host wall: lists sorted, grouping)", msSince(start));
-    if (details) *details = std::move(mask);
-    return r;
+MaskRun thresholdOnDevice(const DeviceInfo& device, const std::string& variant, const Input& in,
+                          const Params& params, const Progress& progress,
+                          const ProgramOverrides& programs) {
+    return maskOnDevice({device, &in, &params, progress, programs},
+                        variantSet().find(variant).traits);
 }
 
 } // namespace clscope::spots

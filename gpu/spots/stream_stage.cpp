@@ -40,8 +40,8 @@ void addPixels(std::vector<std::vector<std::pair<std::uint32_t, double>>>& byFra
 
 } // namespace
 
-SpotsStreamStage::SpotsStreamStage(RunRequest request, Params params, std::string variant)
-    : request_(std::move(request)), params_(std::move(params)), variant_(std::move(variant)) {
+SpotsStreamStage::SpotsStreamStage(RunRequest request, Params params, Window window)
+    : request_(std::move(request)), params_(std::move(params)), window_(std::move(window)) {
     params_.tuning = request_.tuning;
     params_.signalMask = false; // the result keeps per-frame lists, as a budgeted run does
 }
@@ -51,17 +51,17 @@ SpotsStreamStage::~SpotsStreamStage() {
 }
 
 bool SpotsStreamStage::accepts(const pipeline::FrameFormat& format) const {
-    return variant_ != "extended" ||
-           int(format.height + format.width + 1) >= erosionDistance(params_);
+    return !window_.extended() || int(format.height + format.width + 1) >= erosionDistance(params_);
 }
 
 std::size_t SpotsStreamStage::batchFrames(const DeviceInfo& device,
                                           const pipeline::FrameFormat& format) const {
     const std::size_t plane = format.height * format.width, element = dtypeSize(format.dtype);
     const std::uint64_t usable = device.globalMemBytes / 10 * 6;
-    std::size_t batch = usable / device::bytesPerFrame(variant_, plane, format.dtype);
+    std::size_t batch = usable / device::bytesPerFrame(window_, plane, format.dtype);
     batch = std::min(batch, (std::size_t(UINT32_MAX) - 65536) / plane);
-    batch = std::min(batch, device.maxAllocBytes / (plane * (variant_ == "sat" ? 8 : element)));
+    batch = std::min(batch, device.maxAllocBytes /
+                                (plane * device::largestElement(window_, format.dtype)));
     // Up to 512 MiB of frames, 64 at most: a decode launch keeps the device busy.
     batch = std::min({batch, (std::size_t(512) << 20) / (plane * element), std::size_t(64)});
     const int tuned = device::tuningValue(params_, "CHUNK_FRAMES", 0);
@@ -93,7 +93,7 @@ void SpotsStreamStage::open(ClSession& session, const InputSources& sources,
     r.w = int(format.width), r.h = int(format.height), r.fp64 = session.info().fp64;
     if (!r.fp64) note_ = "no fp64 on the device: tests in float, approximate";
     r.params = device::paramBytes(params_, threshold_, r.fp64);
-    device::allocate(r, variant_, batch, plane, format.dtype, true);
+    device::allocate(r, window_, batch, plane, format.dtype, true);
     const std::vector<std::uint8_t> none(first.mask.bad.empty() ? plane : 0, 0);
     r.bad = session.allocate(plane, "spots pixel mask");
     session.upload(r.bad, first.mask.bad.empty() ? none.data() : first.mask.bad.data(), plane,
@@ -135,10 +135,10 @@ SpotsStreamStage::Pixels SpotsStreamStage::fetch(std::size_t count) {
 
 void SpotsStreamStage::process(std::size_t first, std::size_t count) {
     device::DeviceRun& r = *run_;
-    if (variant_ == "extended")
+    if (window_.extended())
         device::launchExtended(r, count);
     else
-        device::launchDispersion(r, variant_, count);
+        device::launchDispersion(r, window_, count);
     Pixels byFrame = fetch(count);
     waitGrouping(); // the previous batch's spots
     const std::size_t width = format_.width, plane = format_.height * format_.width;
@@ -187,7 +187,7 @@ std::shared_ptr<AlgorithmResult> SpotsStreamStage::finish(std::size_t frames) {
     res.spots = std::move(spots_);
     res.thresholdUsed = threshold_;
     out->note = note_;
-    out->info.algorithm = "spots", out->info.variant = variant_;
+    out->info.algorithm = "spots", out->info.variant = window_.name;
     return out;
 }
 
@@ -199,10 +199,9 @@ SpotsAlgorithm::streamStage(const RunRequest& request,
     if (p.threeD || request.params.boolean("debug")) return nullptr; // the whole stack
     std::string variant =
         request.variant.empty() ? preferredVariant(request.device, p.method) : request.variant;
-    const auto& ids = variantIds();
-    if (variant == "cpu" || std::find(ids.begin(), ids.end(), variant) == ids.end()) return nullptr;
-    if (!supportsVariant(variant, request.device, &p).ok) return nullptr;
-    return std::make_unique<SpotsStreamStage>(request, p, variant);
+    const auto* v = variantSet().get(variant);
+    if (!v || v->traits.host() || !v->accepts({request.device, nullptr, &p}).ok) return nullptr;
+    return std::make_unique<SpotsStreamStage>(request, p, v->traits);
 }
 
 } // namespace clscope::spots

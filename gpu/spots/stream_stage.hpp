@@ -17,7 +17,7 @@ namespace clscope::spots {
 
 class SpotsStreamStage : public pipeline::FrameStage {
   public:
-    SpotsStreamStage(RunRequest request, Params params, std::string variant);
+    SpotsStreamStage(RunRequest request, Params params, Window window);
     ~SpotsStreamStage() override;
     // Not frames smaller than dispersion_extended's erosion distance (the host computes those).
     bool accepts(const pipeline::FrameFormat& format) const override;
@@ -38,7 +38,8 @@ class SpotsStreamStage : public pipeline::FrameStage {
 
     RunRequest request_;
     Params params_;
-    std::string variant_, note_;
+    Window window_;
+    std::string note_;
     std::unique_ptr<device::DeviceRun> run_;
     pipeline::FrameFormat format_;
     cl::Kernel gather_;

@@ -84,7 +84,7 @@ std::vector<ParamSpec> Algorithm::parameterSpecs() const {
 }
 
 std::vector<VariantEntry> Algorithm::variants() const {
-    return xpcsVariants();
+    return variantSet().entries();
 }
 
 std::vector<ProgramRecipe> Algorithm::recipes() const {
@@ -111,18 +111,13 @@ std::shared_ptr<Input> makeInput(Array frames, LabelMask labels, nlohmann::json 
 
 Support Algorithm::supportsWith(const VariantEntry& variant, const DeviceInfo& device,
                                 const Input* in, const Params* params) const {
-    // mma on frames other than uint8 runs gemm (variants.cpp): gemm's device check applies.
-    if (variant.info.id == "mma" && in && in->frames && in->frames->dtype() != DType::UInt8)
-        return supportsWith(this->variant("gemm"), device, in, params);
-    const Support s = variant.supports(device);
-    if (s.ok && params) {
-        if (const Support m = multitauSupport(variant.info.id, params->multitau); !m.ok) return m;
-        if (params->multitau) return s; // its own bound: correlateMultitau
-    }
-    if (!s.ok || variant.info.kind != VariantKind::OpenCL || !in || !in->frames) return s;
-    const std::string overflow =
-        sums64Overflow(in->frames->dtype(), in->largest, in->mostPixels, in->frames->frameCount());
-    return overflow.empty() ? s : Support{false, overflow};
+    // mma on frames other than uint8 runs gemm (Modes::bytesElseBy): gemm's checks apply.
+    const auto* v = variantSet().get(variant.info.id);
+    if (v && !v->traits.bytesElseBy.empty() && in && in->frames &&
+        in->frames->dtype() != DType::UInt8)
+        return supportsWith(this->variant(v->traits.bytesElseBy), device, in, params);
+    const Job job{device, in, params};
+    return variantSet().supports(variant, device, &job);
 }
 
 namespace {
@@ -259,12 +254,9 @@ std::shared_ptr<RunResult> Algorithm::runWith(const RunRequest& request, const I
     if (!params.frameTime) params.frameTime = in.frameTime;
     auto out = std::make_shared<RunResult>();
     out->excludedPixels = in.excludedPixels;
-    out->result = params.multitau
-                      ? correlateMultitau(request.device, request.variant,
-                                          in.blocks ? *in.blocks : *blocksInMemory(in.frames),
-                                          in.labels, params, progress, request.programs)
-                      : correlate(request.device, request.variant, *in.frames, in.labels, params,
-                                  progress, request.programs);
+    out->result = variantSet()
+                      .find(request.variant)
+                      .run({request.device, &in, &params, progress, request.programs});
     addFits(*out, request.params, in.qByLabel);
     out->info.timings = out->result.timings.records();
     return out;

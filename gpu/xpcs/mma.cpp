@@ -286,6 +286,7 @@ GpuVariant mmaVariant() {
     v.fuses = fuses;
     v.fusedLags = fusedLags;
     v.gram32 = gram32;
+    v.checkTuning = checkMmaTuning;
     return v;
 }
 

@@ -1,4 +1,4 @@
-// xpcs multi-tau through the algorithm: parameters, variant support, streamed input, dispatch.
+// xpcs multi-tau through the algorithm: parameters, streamed input, the OpenCL sums bound.
 #include "gpu/xpcs/multitau.hpp"
 
 #include "core/errors.hpp"
@@ -28,27 +28,6 @@ std::vector<ParamSpec> multitauParamSpecs() {
                               "frames");
     bin.label = "Two-time binning", bin.min = 0, bin.flag = "--twotime-bin";
     return {multitau, channels, bin};
-}
-
-Support multitauSupport(const std::string& variant, bool multitau) {
-    if (multitau && variant != "cpu" && variant != "multitau")
-        return {false, "dense only; --multitau runs on the variants multitau and cpu"};
-    if (!multitau && variant == "multitau")
-        return {false, "multi-tau only (add --multitau); dense lags run on gemm, ordered, naive "
-                       "and cpu"};
-    return {};
-}
-
-VariantEntry multitauVariantEntry() {
-    return {{"xpcs",
-             "multitau",
-             "multi-tau: frames streamed once in blocks, per-level rings, exact integer lag sums",
-             VariantKind::OpenCL,
-             "OpenCL 1.2, 64-bit integers",
-             "{}",
-             true,
-             {programs::multitau}},
-            {}};
 }
 
 std::string multitauOverflow(DType dtype, std::uint64_t largest, std::int64_t mostPixels,
@@ -82,23 +61,6 @@ std::shared_ptr<Input> readStreamed(const InputSources& sources) {
     for (std::int64_t n : makeBins(in->labels).pixelCounts)
         in->mostPixels = std::max(in->mostPixels, n);
     return in;
-}
-
-Result correlateMultitau(const DeviceInfo& device, const std::string& variant,
-                         const FrameBlocks& frames, const LabelMask& mask, const Params& params,
-                         const Progress& progress, const ProgramOverrides& programs) {
-    const std::string& id = variant; // resolved by runAlgorithm
-    if (frames.frameCount() == 0) throw InputError("xpcs: the frame stack holds no frames");
-    checkInputs(frames.read(0, 1), mask, params); // dtype, shape, bins, frame time
-    if (id != "cpu" && id != "multitau")
-        throw UsageError("xpcs variant '" + id +
-                         "' is dense only; --multitau runs on the variants multitau and cpu");
-    Result r = id == "cpu"
-                   ? correlateMultitauCpu(frames, mask, params, progress)
-                   : correlateMultitauStream(device, frames, mask, params, progress, programs);
-    r.twotime = binnedTwotime(frames, mask, params);
-    r.twotimeBin = twotimeBinOf(frames.frameCount(), params);
-    return r;
 }
 
 } // namespace clscope::xpcs

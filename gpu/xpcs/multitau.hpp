@@ -1,6 +1,6 @@
-// xpcs multi-tau (DESIGN.md §5) through the algorithm: its parameters, which variants run it,
-// the streamed input and the dispatcher over the cpu reference and the OpenCL variant
-// `multitau` (gpu/xpcs/multitau_stream.cpp).
+// xpcs multi-tau (DESIGN.md §5) through the algorithm: its parameters, the streamed input and
+// the OpenCL variant `multitau` (gpu/xpcs/multitau_stream.cpp); the variants that run it are
+// declared with the others (variants.cpp, Modes).
 #pragma once
 #include "gpu/xpcs/algorithm.hpp"
 
@@ -8,10 +8,6 @@ namespace clscope::xpcs {
 
 // --multitau, --channels C.
 std::vector<ParamSpec> multitauParamSpecs();
-// Dense variants refuse --multitau, the multi-tau variant refuses a dense run.
-Support multitauSupport(const std::string& variant, bool multitau);
-// The registry entry of the OpenCL variant `multitau`.
-VariantEntry multitauVariantEntry();
 // Whether the OpenCL variant's 64-bit sums hold every term (empty) or why not.
 std::string multitauOverflow(DType dtype, std::uint64_t largest, std::int64_t mostPixels,
                              std::size_t frames, int channels);
@@ -23,10 +19,6 @@ std::string describeBlocks(const FrameBlocks& blocks, std::size_t bins);
 // The bench case `multitau` (multitau_bench.cpp).
 BenchCase multitauBenchCase(const ParamSet& defaults);
 
-// Multi-tau on the host (`cpu`) or an OpenCL device (`multitau`).
-Result correlateMultitau(const DeviceInfo& device, const std::string& variant,
-                         const FrameBlocks& frames, const LabelMask& mask, const Params& params,
-                         const Progress& progress = {}, const ProgramOverrides& programs = {});
 // The OpenCL variant's frames per block for `pixels` labelled pixels (the level-0 ring about
 // 2 MiB, at least 256 frames on GPUs), or MT_FRAMES (multitau_stream.cpp).
 std::size_t multitauBlock(std::size_t pixels, const DeviceInfo& device,

@@ -13,15 +13,6 @@
 
 namespace clscope::xpcs {
 
-// The dense dispatcher behind Algorithm::run: run variant (naive, ordered, gemm, mma or cpu;
-// resolved by runAlgorithm) on a device; mma on frames other than uint8 runs gemm (its result says
-// so). Throws InputError for bad inputs, UsageError for an unknown variant or one that cannot run
-// on the device (with the reason), DeviceError for device trouble, Cancelled when cancelled. Its
-// programs are built as `programs` asks (RunRequest::programs).
-Result correlate(const DeviceInfo& device, const std::string& variant, const Array& frames,
-                 const LabelMask& mask, const Params& params = {}, const Progress& progress = {},
-                 const ProgramOverrides& programs = {});
-
 // Bytes of one gram / sums element (SUM_T) for a frame dtype.
 constexpr std::size_t sumBytes = 8;
 
@@ -74,6 +65,9 @@ struct GpuVariant {
     // (device buffers of bins x frames doubles) after the last chunk.
     std::function<bool(const DeviceRun&, const std::vector<Chunk>&)> fuses;
     std::function<void(DeviceRun&, const cl::Buffer& g2, const cl::Buffer& g2Err)> fusedLags;
+    // Optional: the variant's own limits on --tune values (UsageError), beyond every dense
+    // variant's (variants.cpp).
+    std::function<void(const std::map<std::string, int>&)> checkTuning;
     // Optional: whether this run's Gram matrices may be 32-bit (GRAM_T uint): the host's
     // decision from the bins, dtype and tuning, where every entry is known to stay below 2^32.
     std::function<bool(const Bins&, DType, const std::map<std::string, int>&)> gram32;

@@ -124,9 +124,8 @@ const std::vector<Row>& table() {
 std::map<std::string, int> tuningOf(const std::string& variant, const DeviceInfo& device,
                                     DType dtype) {
     Values values;
-    const bool dense = variant != "multitau" && variant != "cpu";
     for (const Row& row : table())
-        if ((row.variant == variant || (row.variant == "*" && dense)) && row.when(device, dtype))
+        if ((row.variant == variant || row.variant == "*") && row.when(device, dtype))
             for (const auto& [name, value] : row.values)
                 values[name] = value;
     return values;

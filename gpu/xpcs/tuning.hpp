@@ -12,7 +12,8 @@
 
 namespace clscope::xpcs {
 
-// The table's values for variant `variant` on `device` with frames of `dtype`.
+// The table's values for the dense OpenCL variant `variant` (GpuVariant::tuning) on `device`
+// with frames of `dtype`.
 TunableValues tuningTable(const std::string& variant, const DeviceInfo& device, DType dtype);
 
 // The same as integers (the host plans with them: tiles, shapes, slots).

@@ -1,5 +1,5 @@
-// The xpcs variants: how each lays out a chunk and fills the Gram matrices, their registry
-// entries, and correlate(), the dispatcher over them.
+// The xpcs variants, declared once: how each dense OpenCL one lays out a chunk and fills the
+// Gram matrices, their entries, checks and runs.
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/xpcs/mma.hpp"
@@ -7,6 +7,7 @@
 #include "gpu/xpcs/recipes.hpp"
 #include "gpu/xpcs/runner.hpp"
 #include "gpu/xpcs/tuning.hpp"
+#include "gpu/xpcs/xpcs_gpu.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -117,14 +118,6 @@ GpuVariant gemmVariant() {
     return v;
 }
 
-const GpuVariant& gpuVariant(const std::string& id) {
-    static const std::vector<GpuVariant> all{naiveVariant(), orderedVariant(), gemmVariant(),
-                                             mmaVariant()};
-    for (const GpuVariant& v : all)
-        if (v.id == id) return v;
-    throw UsageError("xpcs: no OpenCL variant '" + id + "'");
-}
-
 // Accepted --tune values of the xpcs kernels (UsageError, exit 2, naming the range): the
 // host plans with them too (divisions, work-group shapes), so they are checked before use.
 struct TuneLimit {
@@ -167,14 +160,6 @@ void checkTuning(const std::string& variant, const Tuning& given) {
     const auto tile = given.find("GEMM_TILE"), wpt = given.find("GEMM_WPT");
     if (tile != given.end() && wpt != given.end() && tile->second % wpt->second != 0)
         throw UsageError("xpcs " + variant + ": --tune GEMM_TILE must be a multiple of GEMM_WPT");
-    if (variant == "mma") checkMmaTuning(given);
-}
-
-// The programs an OpenCL variant builds: its Gram program and the lag sums (mma: gemm's too,
-// which runs its frames of other dtypes).
-std::vector<std::string> programsOf(const std::string& variant) {
-    if (variant == "mma") return {programs::mma, programs::lagSums, programs::gemm};
-    return {gpuVariant(variant).program, programs::lagSums};
 }
 
 Support needsFp64(const DeviceInfo& d) {
@@ -182,51 +167,128 @@ Support needsFp64(const DeviceInfo& d) {
     return {};
 }
 
-} // namespace
+using XpcsVariant = Variant<Job, Result, Modes>;
 
-Result correlate(const DeviceInfo& device, const std::string& variant, const Array& frames,
-                 const LabelMask& mask, const Params& params, const Progress& progress,
-                 const ProgramOverrides& programs) {
-    const std::string& id = variant;
-    const VariantEntry entry = AlgorithmRegistry::instance().find("xpcs").variant(id);
-    if (id == "mma" && frames.dtype() != DType::UInt8 && !device.isHost()) // bytes only
-        return correlate(device, "gemm", frames, mask, params, progress, programs);
-    const bool emulated = id == "mma" && mmaEmulated(params.tuning); // any OpenCL device
-    if (const Support s = entry.supports(device); !s.ok && !(emulated && !device.isHost()))
-        throw UsageError("xpcs variant '" + id + "' cannot run on " + device.spec + ": " +
-                         s.reason);
-    checkTuning(id, params.tuning);
-    if (id == "cpu") return correlateCpu(frames, mask, params, progress);
-    return runOnDevice(device, gpuVariant(id), frames, mask, params, progress, programs);
+// Beyond the device: the run's mode, and on an OpenCL device whether the 64-bit sums hold the
+// frames in memory (multi-tau: its own bound, correlateMultitauStream).
+Support accepts(const Modes& modes, bool openCl, const Job& job) {
+    if (job.params) {
+        if (const Support m = modes.serves(job.params->multitau); !m.ok) return m;
+        if (job.params->multitau) return {};
+    }
+    const Input* in = job.input;
+    if (!openCl || !in || !in->frames) return {};
+    const std::string overflow =
+        sums64Overflow(in->frames->dtype(), in->largest, in->mostPixels, in->frames->frameCount());
+    return overflow.empty() ? Support{} : Support{false, overflow};
 }
 
-std::vector<VariantEntry> xpcsVariants() {
-    std::vector<VariantEntry> out;
-    const auto add = [&](std::string id, std::string label, VariantKind kind, std::string needs,
-                         Tuning defaults) {
-        const bool preferred = id == "gemm" || id == "cpu";
-        VariantEntry e{{"xpcs", id, label, kind, needs, nlohmann::json(defaults).dump(), preferred},
-                       {}};
-        if (kind == VariantKind::OpenCL) e.extraCheck = id == "mma" ? mmaSupport : needsFp64;
-        if (kind == VariantKind::OpenCL) e.info.programs = programsOf(id);
-        if (id == "mma") e.emulation = "MMA_EMULATE";
-        out.push_back(std::move(e));
+Result denseOnDevice(const Job& job, const GpuVariant& gpu) {
+    checkTuning(gpu.id, job.params->tuning);
+    if (gpu.checkTuning) gpu.checkTuning(job.params->tuning);
+    return runOnDevice(job.device, gpu, *job.input->frames, job.input->labels, *job.params,
+                       job.progress, job.programs);
+}
+
+// Multi-tau on the host or an OpenCL device (gpu/xpcs/multitau_stream.cpp), two-time maps of
+// the binned stack included.
+Result multitauRun(const Job& job, bool onDevice) {
+    const Input& in = *job.input;
+    const Params& params = *job.params;
+    const auto blocks = in.blocks ? in.blocks : blocksInMemory(in.frames);
+    const FrameBlocks& frames = *blocks;
+    if (frames.frameCount() == 0) throw InputError("xpcs: the frame stack holds no frames");
+    checkInputs(frames.read(0, 1), in.labels, params); // dtype, shape, bins, frame time
+    Result r = onDevice ? correlateMultitauStream(job.device, frames, in.labels, params,
+                                                  job.progress, job.programs)
+                        : correlateMultitauCpu(frames, in.labels, params, job.progress);
+    r.twotime = binnedTwotime(frames, in.labels, params);
+    r.twotimeBin = twotimeBinOf(frames.frameCount(), params);
+    return r;
+}
+
+Result cpuRun(const Job& job) {
+    if (job.params->multitau) return multitauRun(job, false);
+    checkTuning("cpu", job.params->tuning);
+    return correlateCpu(*job.input->frames, job.input->labels, *job.params, job.progress);
+}
+
+XpcsVariant variant(const std::string& id, const std::string& label, VariantKind kind,
+                    const std::string& needs, const Tuning& defaults, bool preferred,
+                    std::vector<std::string> programs, Modes modes,
+                    std::function<Result(const Job&)> run) {
+    const bool openCl = kind == VariantKind::OpenCL;
+    VariantEntry e{{"xpcs", id, label, kind, needs, nlohmann::json(defaults).dump(), preferred,
+                    std::move(programs)},
+                   {}};
+    return {std::move(e), std::move(run),
+            [modes, openCl](const Job& job) { return accepts(modes, openCl, job); }, modes};
+}
+
+// A dense OpenCL variant; one that runs only uint8 frames hands the others to modes.bytesElseBy.
+XpcsVariant dense(GpuVariant gpu, const std::string& label, const std::string& needs,
+                  bool preferred, std::vector<std::string> programs, Modes modes = {}) {
+    const Tuning defaults = gpu.tuning({}, DType::UInt8);
+    const std::string id = gpu.id;
+    auto run = [gpu, modes](const Job& job) {
+        if (!modes.bytesElseBy.empty() && job.input->frames->dtype() != DType::UInt8)
+            return variantSet().find(modes.bytesElseBy).run(job);
+        return denseOnDevice(job, gpu);
     };
-    add("naive", "one work-item per bin and lag (seed kernel 1)", VariantKind::OpenCL,
-        "OpenCL 1.2, fp64", {});
-    add("ordered", "pixels regrouped by bin, work-group reductions (seed kernel 2)",
-        VariantKind::OpenCL, "OpenCL 1.2, fp64", gpuVariant("ordered").tuning({}, DType::UInt8));
-    add("gemm", "register-tiled Gram matrix per bin, then lag sums (fast)", VariantKind::OpenCL,
-        "OpenCL 1.2, fp64, 16 KiB local memory", gpuVariant("gemm").tuning({}, DType::UInt8));
-    add("mma",
-        "uint8 Gram matrices on the tensor cores (wgmma on Hopper, else mma.sync); other dtypes "
-        "run gemm",
-        VariantKind::OpenCL, "NVIDIA GPU (sm_80+), fp64",
-        gpuVariant("mma").tuning({}, DType::UInt8));
-    add("cpu", "host reference: exact blocked Gram matrices, std::thread", VariantKind::Host,
-        "host CPU", {});
-    out.push_back(multitauVariantEntry());
-    return out;
+    XpcsVariant v = variant(id, label, VariantKind::OpenCL, needs, defaults, preferred,
+                            std::move(programs), modes, run);
+    v.entry.extraCheck = needsFp64;
+    return v;
+}
+
+// naive lists no default tuning (its kernel has no tunables of its own).
+XpcsVariant naive() {
+    XpcsVariant v = dense(naiveVariant(), "one work-item per bin and lag (seed kernel 1)",
+                          "OpenCL 1.2, fp64", false, {programs::seed, programs::lagSums});
+    v.entry.info.defaultsJson = nlohmann::json(Tuning{}).dump();
+    return v;
+}
+
+XpcsVariant mma() {
+    XpcsVariant v =
+        dense(mmaVariant(),
+              "uint8 Gram matrices on the tensor cores (wgmma on Hopper, else "
+              "mma.sync); other dtypes run gemm",
+              "NVIDIA GPU (sm_80+), fp64", false,
+              {programs::mma, programs::lagSums, programs::gemm}, {true, false, "gemm"});
+    v.entry.extraCheck = mmaSupport;
+    v.entry.emulation = "MMA_EMULATE";
+    return v;
+}
+
+} // namespace
+
+Support Modes::serves(bool multitauRun) const {
+    if (multitauRun && !multitau)
+        return {false, "dense only; --multitau runs on the variants multitau and cpu"};
+    if (!multitauRun && !dense)
+        return {false, "multi-tau only (add --multitau); dense lags run on gemm, ordered, naive "
+                       "and cpu"};
+    return {};
+}
+
+const VariantSet<Job, Result, Modes>& variantSet() {
+    static const VariantSet<Job, Result, Modes> set(
+        "xpcs",
+        {naive(),
+         dense(orderedVariant(), "pixels regrouped by bin, work-group reductions (seed kernel 2)",
+               "OpenCL 1.2, fp64", false, {programs::seed, programs::lagSums}),
+         dense(gemmVariant(), "register-tiled Gram matrix per bin, then lag sums (fast)",
+               "OpenCL 1.2, fp64, 16 KiB local memory", true, {programs::gemm, programs::lagSums}),
+         mma(),
+         variant("cpu", "host reference: exact blocked Gram matrices, std::thread",
+                 VariantKind::Host, "host CPU", {}, true, {}, {true, true}, cpuRun),
+         variant("multitau",
+                 "multi-tau: frames streamed once in blocks, per-level rings, exact integer lag "
+                 "sums",
+                 VariantKind::OpenCL, "OpenCL 1.2, 64-bit integers", {}, true, {programs::multitau},
+                 {false, true}, [](const Job& job) { return multitauRun(job, true); })});
+    return set;
 }
 
 } // namespace clscope::xpcs

@@ -1,17 +1,41 @@
-// xpcs on OpenCL devices: variants naive, ordered, gemm and mma (tensor cores, NVIDIA)
-// next to the CPU reference `cpu`.
-// Runs go through runAlgorithm() (gpu/algorithm.hpp); the dense dispatcher correlate() is
-// internal to gpu/xpcs (runner.hpp).
+// xpcs on OpenCL devices: variants naive, ordered, gemm and mma (tensor cores, NVIDIA) and
+// multitau next to the CPU reference `cpu`. Runs go through runAlgorithm() (gpu/algorithm.hpp):
+// xpcs::Algorithm::runWith runs the variant object it looks up in variantSet().
 #pragma once
 #include "core/xpcs/xpcs.hpp"
 #include "gpu/device_info.hpp"
-#include "gpu/variant.hpp"
+#include "gpu/recipe.hpp"
+#include "gpu/variant_set.hpp"
 
 #include <string>
 
 namespace clscope::xpcs {
 
-// naive, ordered, gemm, mma and cpu (listed by xpcs::Algorithm, gpu/xpcs/algorithm.hpp).
-std::vector<VariantEntry> xpcsVariants();
+struct Input; // gpu/xpcs/algorithm.hpp
+
+// What one xpcs run gives its variant; a support query may lack the input or the parameters.
+struct Job {
+    DeviceInfo device;
+    const Input* input = nullptr;
+    const Params* params = nullptr; // the run's tuning in params->tuning; multitau: the mode
+    Progress progress{};
+    ProgramOverrides programs{}; // its programs (gpu/xpcs/recipes.hpp) are built with these
+};
+
+// Which runs a variant serves, and which variant runs frames it does not take.
+struct Modes {
+    bool dense = true;     // dense lags
+    bool multitau = false; // --multitau
+    // "": frames of every dtype; else the variant that runs frames other than uint8 (mma: gemm,
+    // its device check and its result).
+    std::string bytesElseBy{};
+    // Dense variants refuse --multitau, the multi-tau variant refuses a dense run.
+    Support serves(bool multitauRun) const;
+};
+
+// The variants, declared once (variants.cpp): naive, ordered, gemm, mma, cpu, multitau. A run
+// throws InputError for bad inputs, UsageError for bad tuning, DeviceError for device trouble,
+// Cancelled when cancelled.
+const VariantSet<Job, Result, Modes>& variantSet();
 
 } // namespace clscope::xpcs
