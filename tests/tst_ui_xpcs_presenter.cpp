@@ -295,6 +295,14 @@ class TestUiXpcsPresenter : public QObject {
         QVERIFY(plot.legend->outerRect().right() <= plot.width());
         QVERIFY(plot.legend->outerRect().bottom() <= plot.height());
         QVERIFY(plot.axisRect()->rect().height() > plot.height() / 2);
+        for (int i = 0; i < plot.legend->itemCount(); ++i) { // no entry cut
+            QCPAbstractLegendItem* item = plot.legend->item(i);
+            QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width(),
+                     qPrintable(QString("entry %1: %2 of %3 px")
+                                    .arg(i)
+                                    .arg(item->outerRect().width())
+                                    .arg(item->minimumOuterSizeHint().width())));
+        }
     }
 
     // Multi-tau: where each level starts is marked on the g2 plot (a line and "Lk" each), and

@@ -28,7 +28,10 @@ void fitLegendColumns(QCustomPlot& plot) {
     for (int i = 0; i < plot.legend->itemCount(); ++i)
         if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot.legend->item(i)))
             widest = std::max(widest, metrics.horizontalAdvance(item->plottable()->name()));
-    plot.legend->setWrap(std::max(1, (plot.width() - 20) / (widest + 45)));
+    const int columns = std::max(1, (plot.width() - 20) / (widest + 45));
+    if (columns == plot.legend->wrap()) return;
+    plot.legend->setWrap(columns);
+    plot.legend->setFillOrder(plot.legend->fillOrder(), true); // the entries placed again
 }
 
 } // namespace clscope::ui
