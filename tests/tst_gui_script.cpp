@@ -67,33 +67,6 @@ test::CliRun runGui(const QStringList& args) {
                             {{"XDG_CONFIG_HOME", guiConfig().path()}}, 180000);
 }
 
-// The export's command_line attribute run with clscope-cli, writing `out` instead of OUT.h5.
-test::CliRun rerun(const H5Reader& exported, const QString& out) {
-    const auto line = exported.stringAttribute("/", "command_line");
-    if (!line) return {-3, {}, "the export has no command_line attribute"};
-    QStringList words = test::shellWords(QString::fromStdString(*line));
-    if (words.size() < 4 || words.front() != "clscope-cli" || words.at(words.size() - 2) != "-o")
-        return {-3, {}, "not a clscope-cli command line: " + QString::fromStdString(*line)};
-    words.removeFirst();
-    words.last() = out;
-    test::CliRun run = test::runCli(words);
-    run.err += " (from " + QString::fromStdString(*line) + ")";
-    return run;
-}
-
-// Every dataset under `group` of the reference, the same in the export: type, shape, bytes.
-void compareDatasets(const H5Reader& exported, const H5Reader& reference,
-                     const std::string& group) {
-    for (const H5Node& node : reference.children(group)) {
-        if (node.kind == H5Node::Group) compareDatasets(exported, reference, node.path);
-        if (node.kind != H5Node::Dataset) continue;
-        QVERIFY2(exported.hasDataset(node.path), node.path.c_str());
-        QCOMPARE(exported.info(node.path).typeName, node.info.typeName);
-        QVERIFY2(test::bytesOf(exported, node.path) == test::bytesOf(reference, node.path),
-                 (node.path + " differs").c_str());
-    }
-}
-
 const char* const comparedDatasets[] = {"/xpcs/tau",      "/xpcs/q",           "/xpcs/g2",
                                         "/xpcs/g2_err",   "/xpcs/labels",      "/xpcs/fit/gamma",
                                         "/xpcs/fit/beta", "/xpcs/fit/baseline"};
@@ -147,7 +120,7 @@ void TstGuiScript::facilityFiles() {
                       QString::fromStdString(*variant), "--fit", "single", "-o", cli});
     QVERIFY2(direct.code == 0, qPrintable(direct.err));
     // The export's command line, rerun.
-    const auto again = rerun(exported, dir.filePath("again.h5"));
+    const auto again = test::rerunExport(exported, dir.filePath("again.h5"));
     QVERIFY2(again.code == 0, qPrintable(again.err));
     for (const QString& other : {cli, dir.filePath("again.h5")}) {
         const H5Reader reference(other.toStdString());
@@ -202,10 +175,10 @@ void TstGuiScript::everyAlgorithm() {
     for (const QString& words : expected)
         QVERIFY2(line.contains(" " + words + " "), qPrintable(line + " lacks " + words));
     const QString cli = dir.filePath("cli.h5");
-    const auto again = rerun(exported, cli);
+    const auto again = test::rerunExport(exported, cli);
     QVERIFY2(again.code == 0, qPrintable(again.err));
     const H5Reader reference(cli.toStdString());
-    compareDatasets(exported, reference, group.toStdString());
+    test::compareDatasets(exported, reference, group.toStdString());
     if (QTest::currentTestFailed()) return;
     QCOMPARE(exported.stringAttribute(group.toStdString(), "parameters"),
              reference.stringAttribute(group.toStdString(), "parameters"));

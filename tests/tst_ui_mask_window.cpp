@@ -14,6 +14,7 @@
 #include "ui_test_helpers.hpp"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -99,6 +100,23 @@ class TestUiMaskWindow : public QObject {
         QVERIFY(label != 0);
         const QString readout = image.readoutAt(20.5, 3.5);
         QVERIFY2(readout.contains(editor.labelText(label)), qPrintable(readout));
+    }
+
+    // Issue 38 item 7: with Results tabbed over the Image (as the demos leave it), Ctrl+M
+    // showed the mask editor beside a hidden Image; the Image comes to the front and Results
+    // goes back beside it, both seen.
+    void maskEditorBringsTheImage() {
+        MainWindow window;
+        QVERIFY(showWithSmallXpcs(window, 1600, 1000));
+        QDockWidget *image = window.dock("ImagePanel"), *results = window.dock("ResultsPanel");
+        window.tabifyDockWidget(image, results);
+        results->show();
+        results->raise();
+        QTRY_VERIFY(image->visibleRegion().isEmpty());
+        window.focusMaskPanel();
+        QTRY_VERIFY(!image->visibleRegion().isEmpty());
+        QTRY_VERIFY(!results->visibleRegion().isEmpty());
+        QVERIFY(!window.tabifiedDockWidgets(image).contains(results));
     }
 
     // The partition from the keyboard alone, as the mnemonics promise: Alt+P (the Partition

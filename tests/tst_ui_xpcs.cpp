@@ -11,8 +11,10 @@
 #include "gpu/devices.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
+#include "ui/compare/comparison_view.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/mask/mask_presenter.hpp"
+#include "ui/params/param_form.hpp"
 #include "ui/results/run_command.hpp"
 #include "ui/results/timings_panel.hpp"
 #include "ui/shell/main_window.hpp"
@@ -25,6 +27,7 @@
 #include "ui_test_helpers.hpp"
 
 #include <QCheckBox>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -101,6 +104,41 @@ class TestUiXpcs : public QObject {
         QCOMPARE(held->provenance["datasets"]["labels"].get<std::string>(),
                  std::string("in memory"));
         QCOMPARE(held->frames->frameCount(), std::size_t(20));
+    }
+
+    // Issue 38 item 7: the Compare grid kept what the XPCS panel's old mode allowed (dense
+    // variants checkable with multi-tau set, and a Run then ran the reference alone); it takes
+    // the panel's parameters when they change.
+    void compareGridFollowsThePanelsMode() {
+        MainWindow window;
+        QVERIFY(window.openFile(file_));
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.dock("ComparePanel")->raise();
+        auto* compare = window.findChild<ComparisonView*>();
+        compare->setAlgorithm("xpcs");
+        QTRY_VERIFY(compare->isVisible());
+        ComparisonPresenter& p = *compare->presenter();
+        const auto& variants = p.variants();
+        const auto gemm = std::find_if(variants.begin(), variants.end(),
+                                       [](const VariantEntry& v) { return v.info.id == "gemm"; });
+        QVERIFY(gemm != variants.end());
+        const int row = int(gemm - variants.begin());
+        int column = -1;
+        for (std::size_t d = 0; d < p.devices().size() && column < 0; ++d)
+            if (p.support(std::size_t(row), d).ok) column = int(d);
+        if (column < 0) QSKIP("no device runs gemm here");
+        const auto checkable = [&] {
+            return bool(compare->grid()->item(row, column)->flags() & Qt::ItemIsUserCheckable);
+        };
+        QTRY_VERIFY(checkable());
+        auto* panel = window.findChild<XpcsPanel*>();
+        panel->form()->setValue("multitau", true);
+        QTRY_VERIFY(!checkable());
+        QVERIFY(compare->grid()->item(row, column)->toolTip().contains("multi"));
+        panel->form()->setValue("multitau", false);
+        QTRY_VERIFY(checkable());
     }
 
     void panelRunsAndExports() {

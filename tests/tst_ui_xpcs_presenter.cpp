@@ -272,6 +272,39 @@ class TestUiXpcsPresenter : public QObject {
     // A run's command line names its frame range and labels file; run, it gives the g2 that
     // runAlgorithm gives on the panel's input. Labels drawn in memory give no command line.
 
+    // Issue 38 item 7: the g2 legend (five bins and the fits' key) was drawn inside the axes,
+    // over the curves; it sits in a row under them, its entries uncut.
+    void g2LegendOutsideTheData() {
+        auto p = std::make_shared<XpcsPresenter>();
+        p->setRuns({{exponentialResult({5.0, 10.0, 20.0, 40.0, 80.0, 160.0}), "cpu"}});
+        XpcsG2View view(p, "g2");
+        view.resize(520, 360);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setSelectedBins({0, 1, 2, 3, 4});
+        QCustomPlot& plot = *view.plot();
+        plot.replot();
+        QVERIFY(plot.legend->visible());
+        QVERIFY(plot.legend->itemCount() >= 5);
+        QVERIFY(plot.legend->layout() != plot.axisRect()->insetLayout());
+        QVERIFY2(!plot.legend->outerRect().intersects(plot.axisRect()->rect()),
+                 qPrintable(QString("legend bottom %1 over axes %2..%3")
+                                .arg(plot.legend->outerRect().top())
+                                .arg(plot.axisRect()->rect().top())
+                                .arg(plot.axisRect()->rect().bottom())));
+        QVERIFY(plot.legend->outerRect().right() <= plot.width());
+        QVERIFY(plot.legend->outerRect().bottom() <= plot.height());
+        QVERIFY(plot.axisRect()->rect().height() > plot.height() / 2);
+        for (int i = 0; i < plot.legend->itemCount(); ++i) { // no entry cut
+            QCPAbstractLegendItem* item = plot.legend->item(i);
+            QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width(),
+                     qPrintable(QString("entry %1: %2 of %3 px")
+                                    .arg(i)
+                                    .arg(item->outerRect().width())
+                                    .arg(item->minimumOuterSizeHint().width())));
+        }
+    }
+
     // Multi-tau: where each level starts is marked on the g2 plot (a line and "Lk" each), and
     // log-binning, which would blur the levels, is off; a dense result has no marks.
     void multitauLevelsAreMarked() {

@@ -16,6 +16,7 @@
 #include <QShortcut>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace clscope::ui {
@@ -53,19 +54,35 @@ ComparisonView::ComparisonView(Workbench& workbench, QWidget* parent)
         if (s.comparisonInput) algorithmBox_->addItem(s.title, q(s.algorithm));
     connect(algorithmBox_, &QComboBox::currentIndexChanged, this,
             [this] { setAlgorithm(algorithmBox_->currentData().toString().toStdString()); });
-    // Results are bound to their input: anything that changes it makes them stale.
-    const auto stale = [this] {
-        if (presenter_) presenter_->markStale();
-    };
-    connect(&wb_, &Workbench::fileOpened, this, stale);
-    connect(&wb_, &Workbench::roleChanged, this, stale);
-    connect(&wb_, &Workbench::currentLabelsChanged, this, stale);
+    // Results are bound to their input: anything that changes it makes them stale, and the
+    // grid shows what the new input lets each cell run (the panel's mode: multi-tau or dense).
+    gridTimer_ = new QTimer(this);
+    gridTimer_->setSingleShot(true);
+    gridTimer_->setInterval(200);
+    connect(gridTimer_, &QTimer::timeout, this, [this] {
+        if (!presenter_ || presenter_->isRunning()) return;
+        inputOutdated_ = false;
+        refreshInput(true);
+    });
+    connect(&wb_, &Workbench::fileOpened, this, &ComparisonView::inputChanged);
+    connect(&wb_, &Workbench::roleChanged, this, &ComparisonView::inputChanged);
+    connect(&wb_, &Workbench::currentLabelsChanged, this, &ComparisonView::inputChanged);
     connect(&wb_, &Workbench::parametersChanged, this, [this](const QString& algorithm) {
-        if (presenter_ && algorithm.toStdString() == presenter_->algorithm().id())
-            presenter_->markStale();
+        if (presenter_ && algorithm.toStdString() == presenter_->algorithm().id()) inputChanged();
     });
     if (algorithmBox_->count() > 0)
         setAlgorithm(algorithmBox_->currentData().toString().toStdString());
+}
+
+void ComparisonView::inputChanged() {
+    if (presenter_) presenter_->markStale();
+    inputOutdated_ = true;
+    if (isVisible()) gridTimer_->start();
+}
+
+void ComparisonView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (inputOutdated_) gridTimer_->start();
 }
 
 // Six rows of the results table and a difference view tall enough for its axes stay on
@@ -168,6 +185,8 @@ void ComparisonView::setAlgorithm(const std::string& algorithm) {
     if (index >= 0 && index != algorithmBox_->currentIndex()) algorithmBox_->setCurrentIndex(index);
     fillGrid();
     refreshResults();
+    inputOutdated_ = true;
+    if (isVisible()) gridTimer_->start();
 }
 
 // Rows are variants, columns devices; a cell is a checkbox, greyed with the reason where the
@@ -211,7 +230,7 @@ void ComparisonView::fillGrid() {
     }
 }
 
-bool ComparisonView::refreshInput() {
+bool ComparisonView::refreshInput(bool quiet) {
     const AlgorithmPanelSpec* s = spec();
     if (!s || !s->comparisonInput) return false;
     try {
@@ -220,6 +239,10 @@ bool ComparisonView::refreshInput() {
         presenter_->setInput(std::move(in.input), std::move(in.params), std::move(in.command));
         return true;
     } catch (const std::exception& e) {
+        if (quiet) {
+            inputInfo_->setText(QString("Input: not ready (%1)").arg(e.what()));
+            return false;
+        }
         status_->setText(QString("Cannot compare: %1").arg(e.what()));
         wb_.log(LogLevel::Error, QString("Compare: %1").arg(e.what()));
         return false;
@@ -229,6 +252,8 @@ bool ComparisonView::refreshInput() {
 bool ComparisonView::run() {
     if (!presenter_ || presenter_->isRunning()) return false;
     if (!refreshInput()) return false;
+    gridTimer_->stop(); // the input is taken: no later refresh marks the new rows stale
+    inputOutdated_ = false;
     try {
         if (!presenter_->run(wb_.jobs())) {
             status_->setText("Another job is running: wait for it or cancel it (Esc)");

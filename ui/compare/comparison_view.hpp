@@ -18,6 +18,7 @@ class QProgressBar;
 class QPushButton;
 class QTabWidget;
 class QTableWidget;
+class QTimer;
 class QVBoxLayout;
 
 namespace clscope::ui {
@@ -37,7 +38,8 @@ class ComparisonView : public QWidget {
     bool run();
     void cancel();
     // Take the input now (so that the grid knows what the input allows), without running.
-    bool refreshInput();
+    // Quiet: a failure goes to the input line only, not to the status and the Log.
+    bool refreshInput(bool quiet = false);
     // The difference view of rows a and b (indices into presenter()->rows()).
     void showDifference(int a, int b);
 
@@ -57,7 +59,14 @@ class ComparisonView : public QWidget {
   signals:
     void runFinished(bool completed);
 
+  protected:
+    // Shown with its input outdated: the grid is refreshed (inputChanged()).
+    void showEvent(QShowEvent* event) override;
+
   private:
+    // The panel's parameters, the file, a role or the labels changed: the rows are stale, and
+    // the grid takes the new input (what each cell can run) shortly after, while it is shown.
+    void inputChanged();
     QWidget* buildGridSide();
     QWidget* buildResultsSide();
     void keepResultsReadable();
@@ -85,6 +94,8 @@ class ComparisonView : public QWidget {
     QComboBox *diffA_ = nullptr, *diffB_ = nullptr;
     QVBoxLayout* differenceLayout_ = nullptr;
     QPointer<QWidget> difference_;
+    QTimer* gridTimer_ = nullptr; // coalesces inputChanged() into one refreshInput(true)
+    bool inputOutdated_ = true;
 };
 
 } // namespace clscope::ui

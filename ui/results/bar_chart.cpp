@@ -1,6 +1,7 @@
 #include "ui/results/bar_chart.hpp"
 
 #include "ui/image/colormaps.hpp"
+#include "ui/results/plot_legend.hpp"
 
 #include <cmath>
 #include <qcustomplot.h>
@@ -13,38 +14,12 @@ bool hasBar(double value) {
     return std::isfinite(value) && value > 0;
 }
 
-// The legend in its own row under the axis rect (once per plot), wrapping in columns.
-void legendBelow(QCustomPlot& plot) {
-    if (plot.legend->layout() != plot.axisRect()->insetLayout()) return;
-    plot.axisRect()->insetLayout()->take(plot.legend);
-    plot.plotLayout()->addElement(plot.plotLayout()->rowCount(), 0, plot.legend);
-    plot.plotLayout()->setRowStretchFactor(plot.plotLayout()->rowCount() - 1, 0.001);
-    plot.legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot.legend->setWrap(4);
-    plot.legend->setBorderPen(Qt::NoPen);
-    plot.legend->setMargins(QMargins(4, 2, 4, 2));
-    // Compact entries: many labels still leave the bars most of a docked chart's height.
-    QFont font = plot.legend->font();
-    font.setPointSizeF(font.pointSizeF() * 0.85);
-    plot.legend->setFont(font);
-    plot.legend->setIconSize(14, 8);
-    plot.legend->setRowSpacing(0);
-}
-
-// As many legend columns as the widest name allows, so that no name is cut.
-void fitLegendColumns(QCustomPlot& plot, const std::vector<BarSeries>& series) {
-    int widest = 1;
-    for (const BarSeries& s : series)
-        widest = std::max(widest, QFontMetrics(plot.legend->font()).horizontalAdvance(s.name));
-    plot.legend->setWrap(std::max(1, (plot.width() - 20) / (widest + 45)));
-}
-
 } // namespace
 
 void drawGroupedBars(QCustomPlot& plot, const QStringList& categories,
                      const std::vector<BarSeries>& series, const QString& valueLabel) {
     plot.clearPlottables();
-    legendBelow(plot);
+    placeLegendBelow(plot);
     // Bars run along x (the value); the categories are rows on y.
     auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
     std::vector<QCPBars*> bars;
@@ -91,7 +66,7 @@ void drawGroupedBars(QCustomPlot& plot, const QStringList& categories,
     plot.xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     plot.xAxis->setTickLabelRotation(0);
     plot.xAxis->setRange(0, most > 0 ? most * 1.08 : 1.0);
-    fitLegendColumns(plot, series);
+    fitLegendColumns(plot);
     plot.legend->setVisible(plot.plottableCount() > 0);
     plot.replot();
 }

@@ -222,10 +222,22 @@ bool MainWindow::openFile(const QString& path) {
 }
 
 void MainWindow::focusMaskPanel() {
+    showImage(); // the editor draws on it
     QDockWidget* mask = dock("MaskPanel");
     mask->show();
     mask->raise();
     mask_->setFocus(Qt::ShortcutFocusReason);
+}
+
+void MainWindow::showImage() {
+    QDockWidget *image = dock("ImagePanel"), *results = dock("ResultsPanel");
+    if (tabifiedDockWidgets(image).contains(results)) {
+        removeDockWidget(results);
+        addDockWidget(Qt::RightDockWidgetArea, results, Qt::Vertical);
+        results->show();
+    }
+    image->show();
+    image->raise();
 }
 
 LabWindow* MainWindow::showLab() {

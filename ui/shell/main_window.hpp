@@ -49,8 +49,12 @@ class MainWindow : public QMainWindow {
     MaskPanel* maskPanel() const { return mask_; }
     // Sessions (File ▸ Save session… / Open session…) and the question on quit.
     SessionManager& session() const { return *session_; }
-    // Show, raise and focus the Mask dock (View ▸ Mask editor, Ctrl+M).
+    // Show, raise and focus the Mask dock (View ▸ Mask editor, Ctrl+M), the Image in front.
     void focusMaskPanel();
+    // The Image in front (the mask editor; a panel showing a spot invokes it by name); a
+    // Results dock tabbed with it (the demos put it there) goes back under the panels on the
+    // right, so that neither hides the other.
+    Q_INVOKABLE void showImage();
     // The kernel lab window (View ▸ Kernel lab, Ctrl+L), made on first use; shown and raised.
     LabWindow* showLab();
     // Plots Export plot offers, by name ("Image", "Timings", "Result: <tab>").

@@ -199,6 +199,9 @@ void SpotsPanel::showSelectedSpot() {
     const auto target = presenter_->selectedTarget();
     if (!target) return;
     setFrame(target->frame + static_cast<std::size_t>(runFirstFrame_)); // the run's: from FIRST
+    // The Image in front, not hidden behind the Results tab the spot was chosen in.
+    if (window()->metaObject()->indexOfMethod("showImage()") >= 0)
+        QMetaObject::invokeMethod(window(), "showImage");
     centreOn(target->x, target->y);
     showMarkers();
 }

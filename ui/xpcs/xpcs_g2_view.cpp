@@ -1,8 +1,10 @@
 #include "ui/xpcs/xpcs_g2_view.hpp"
 
 #include "ui/image/colormaps.hpp"
+#include "ui/results/plot_legend.hpp"
 
 #include <QCheckBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -44,9 +46,8 @@ XpcsG2View::XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString t
     plot_->xAxis->setLabel(
         QString("lag time τ (%1)").arg(QString::fromStdString(presenter_->tauUnit())));
     plot_->yAxis->setLabel("g₂(τ)");
-    plot_->legend->setVisible(true);
-    plot_->legend->setBrush(QColor(255, 255, 255, 220));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    placeLegendBelow(*plot_); // outside the data, whatever the curves do
+    plot_->installEventFilter(this);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     auto* side = new QWidget(splitter);
     auto* sideLayout = new QVBoxLayout(side);
@@ -164,7 +165,13 @@ void XpcsG2View::refresh() {
                                                         : "fits: single exponential");
     }
     rescaleAxes();
+    fitLegendColumns(*plot_);
     plot_->replot();
+}
+
+bool XpcsG2View::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::Resize) fitLegendColumns(*plot_);
+    return QWidget::eventFilter(watched, event);
 }
 
 // Data as markers with error bars; the fit dashed in the same colour, not in the legend.
@@ -191,7 +198,7 @@ void XpcsG2View::drawSeries(const XpcsSeries& series, const QColor& color) {
 }
 
 // τ over the positive lags; g2 over the 1st to 99th percentile of the plotted values (the
-// last lags average few frame pairs and scatter widely), with room for the legend.
+// last lags average few frame pairs and scatter widely).
 void XpcsG2View::rescaleAxes() {
     std::vector<double> values;
     double tauLo = INFINITY, tauHi = -INFINITY;
@@ -212,7 +219,6 @@ void XpcsG2View::rescaleAxes() {
         tauLo = 1, tauHi = 10;
     }
     const double pad = std::max(0.08 * (hi - lo), 1e-3);
-    hi += 2.5 * pad; // the legend sits at the top
     plot_->yAxis->setRange(lo - pad, hi + pad);
     plot_->xAxis->setRange(tauLo / 1.3, tauHi * 1.3);
 }

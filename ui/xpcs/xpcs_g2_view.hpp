@@ -36,6 +36,10 @@ class XpcsG2View : public QWidget {
   signals:
     void selectionChanged();
 
+  protected:
+    // The plot's resizes: as many legend columns as its width gives.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
     void fillBinList();
     void drawSeries(const XpcsSeries& series, const QColor& color);

@@ -68,11 +68,9 @@ class XpcsPanel : public QWidget {
     void refreshTwoTimeBins();
     void refreshPhysical();
     void deliver(std::shared_ptr<const xpcs::RunResult> run,
-                 std::shared_ptr<const xpcs::Input> input, std::optional<std::vector<double>> binQ,
-                 std::optional<double> trueDiffusion);
+                 std::shared_ptr<const xpcs::Input> input, std::optional<double> trueDiffusion);
     std::optional<double> readTrueDiffusion(const H5Reader& file) const;
     void finishRun(bool ok);
-    std::optional<std::vector<double>> binQ(const std::vector<std::int32_t>& labels) const;
     void showTabs(const xpcs::RunResult& run, const xpcs::Input& input);
     void showFitParams();
     void storeFitParams();

@@ -1,11 +1,10 @@
 // XpcsPanel runs: one job that reads the input (frame range, labels with the pixel mask) and
 // runs the chosen variant through runAlgorithm(); its result builds the xpcs result tabs.
-#include "core/input/units.hpp"
 #include "core/io.hpp"
-#include "core/mask/partition.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
+#include "ui/mask/labels_file.hpp"
 #include "ui/shell/workbench.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
@@ -46,6 +45,14 @@ std::size_t inputFrames(const xpcs::Input& input) {
                           : 0;
 }
 
+// Labels drawn or loaded in the mask editor are held in memory: saved to a file (once per
+// content), the run reads them from there as the command line it records names them.
+void nameEditedLabels(XpcsRunRequest& request, const CurrentLabels& labels) {
+    if (!request.labels || request.labelsOrigin.find(":/") != std::string::npos) return;
+    if (labels.mask != request.labels) return; // not the workbench's labels: left as they are
+    request.labelsOrigin = savedLabelsLocation(*labels.mask, labels.centres).toStdString();
+}
+
 } // namespace
 
 bool XpcsPanel::run() {
@@ -56,25 +63,23 @@ bool XpcsPanel::run() {
     XpcsRunRequest request;
     try {
         request = this->request();
+        nameEditedLabels(request, wb_.currentLabels());
         checkRequest(request);
     } catch (const std::exception& e) {
         wb_.log(LogLevel::Error, QString("XPCS: %1").arg(e.what()));
         emit wb_.statusMessage(QString("XPCS: %1").arg(e.what()), 8000);
         return false;
     }
-    // Labels from a file: q as read() reads it (the run's); drawn ones: the editor's centres.
-    const bool drawn = request.command().sources.arrays.count("labels") > 0;
-    auto q = drawn ? binQ(request.labels->bins()) : std::nullopt;
     const std::optional<double> trueD = readTrueDiffusion(*request.file);
     AlgorithmRun run;
     run.algorithm = &xpcsAlgorithm();
     run.command = request.command();
     run.command.sources = inputSources(request);
     run.chosen = request.device;
-    Job job = makeRunJob(std::move(run), [this, q, trueD](const RunDelivery& d) {
+    Job job = makeRunJob(std::move(run), [this, trueD](const RunDelivery& d) {
         runCommand_ = QString::fromStdString(d.command);
         deliver(std::dynamic_pointer_cast<const xpcs::RunResult>(d.result),
-                std::dynamic_pointer_cast<const xpcs::Input>(d.input), q, trueD);
+                std::dynamic_pointer_cast<const xpcs::Input>(d.input), trueD);
     });
     if (!wb_.submit(std::move(job))) return false;
     running_ = true;
@@ -84,13 +89,14 @@ bool XpcsPanel::run() {
 
 void XpcsPanel::deliver(std::shared_ptr<const xpcs::RunResult> run,
                         std::shared_ptr<const xpcs::Input> input,
-                        std::optional<std::vector<double>> binQ,
                         std::optional<double> trueDiffusion) {
     presenter_ = std::make_shared<XpcsPresenter>();
     presenter_->setTrueDiffusion(trueDiffusion);
     // The run's fit settings (its parameters); the fits through xpcs::fitBins as the run's.
     presenter_->setFitOptions(run->fitOptions.value_or(xpcs::FitOptions{}));
-    if (!binQ && !input->qByLabel.empty()) binQ = xpcs::binQ(input->qByLabel, run->result.labels);
+    // q of each bin as read() read it: the file's table, or that of the saved edited labels.
+    std::optional<std::vector<double>> binQ;
+    if (!input->qByLabel.empty()) binQ = xpcs::binQ(input->qByLabel, run->result.labels);
     presenter_->setBinQ(std::move(binQ));
     presenter_->setRuns({{run->result, run->info.device + " " + run->info.deviceName}});
     wb_.results().removeTabs("xpcs");
@@ -108,22 +114,6 @@ void XpcsPanel::finishRun(bool ok) {
         if (auto* dock = qobject_cast<QDockWidget*>(wb_.results().parentWidget())) dock->raise();
     }
     emit runFinished(ok);
-}
-
-// q (1/Å) of each bin drawn in the mask editor: its centres (nm⁻¹, from its geometry).
-std::optional<std::vector<double>> XpcsPanel::binQ(const std::vector<std::int32_t>& labels) const {
-    const CurrentLabels current = wb_.currentLabels();
-    if (!current.centres) return std::nullopt;
-    const double perNm = units::factor(units::Quantity::InverseLength, "nm^-1", "mask editor");
-    std::vector<double> out;
-    for (std::int32_t label : labels) {
-        const auto& ids = current.centres->labelIds;
-        const auto it = std::find(ids.begin(), ids.end(), label);
-        if (it == ids.end()) return std::nullopt;
-        out.push_back(current.centres->q.at(static_cast<std::size_t>(it - ids.begin())) /
-                      (1.0 / perNm));
-    }
-    return out;
 }
 
 // The D a synthetic brownian file was made with (Å²/s), when the file says.
@@ -182,7 +172,8 @@ void XpcsPanel::showTabs(const xpcs::RunResult& run, const xpcs::Input& input) {
 }
 
 ComparisonInput XpcsPanel::comparisonInput() const {
-    const XpcsRunRequest request = this->request();
+    XpcsRunRequest request = this->request();
+    nameEditedLabels(request, wb_.currentLabels());
     return {loadInput(request), request.params(), request.command()};
 }
 
