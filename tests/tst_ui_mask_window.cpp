@@ -4,13 +4,13 @@
 #include "core/io.hpp"
 #include "core/mask/mask_io.hpp"
 #include "tst_ui_mask.hpp"
+#include "ui/app/main_window.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/kit/log_panel.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/mask/mask_panel.hpp"
 #include "ui/mask/mask_presenter.hpp"
 #include "ui/mask/mask_workbench_link.hpp"
-#include "ui/shell/log_panel.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/shell/workbench.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QApplication>

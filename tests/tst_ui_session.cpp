@@ -2,12 +2,12 @@
 // gives back the file, roles, mask partition, shapes, painted pixels, parameters and layout;
 // parameters persist across windows; closing with unsaved mask edits asks first.
 #include "core/mask/partition.hpp"
+#include "ui/app/main_window.hpp"
+#include "ui/app/session.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/mask/mask_panel.hpp"
 #include "ui/mask/mask_presenter.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/session/session.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_panel.hpp"
 #include "ui_test_helpers.hpp"
 

@@ -9,8 +9,8 @@
 #include "gpu/algorithm.hpp"
 #include "ui/cluster/cluster_difference_view.hpp"
 #include "ui/cluster/cluster_panel.hpp"
-#include "ui/shell/panel_spec.hpp"
-#include "ui/shell/workbench.hpp"
+#include "ui/kit/panel_spec.hpp"
+#include "ui/kit/workbench.hpp"
 
 #include <QDir>
 #include <QDockWidget>

@@ -10,8 +10,8 @@
 #include "ui/cluster/cluster_panel.hpp"
 #include "ui/cluster/cluster_table.hpp"
 #include "ui/jobs/algorithm_run.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/results/run_command.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QHeaderView>
 #include <QLabel>

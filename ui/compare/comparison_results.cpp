@@ -2,9 +2,9 @@
 // the algorithm's difference view of two chosen runs, and Export CSV / HDF5.
 #include "ui/compare/comparison_view.hpp"
 
+#include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/results/bar_chart.hpp"
-#include "ui/shell/algorithm_panels.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QComboBox>
 #include <QFileDialog>

@@ -2,9 +2,9 @@
 // side (table, chart, difference view, export): comparison_results.cpp.
 #include "ui/compare/comparison_view.hpp"
 
+#include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/results/timings_panel.hpp"
-#include "ui/shell/algorithm_panels.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QComboBox>
 #include <QHBoxLayout>

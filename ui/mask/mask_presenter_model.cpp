@@ -1,7 +1,7 @@
 // MaskEditorPresenter: geometry and q map, partitions, the label table, the cursor readout and
 // the mask and label files.
+#include "ui/kit/workbench.hpp"
 #include "ui/mask/mask_presenter.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include "core/errors.hpp"
 #include "core/mask/mask_io.hpp"

@@ -5,8 +5,8 @@
 #include "core/io.hpp"
 #include "core/mask/mask_io.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/mask/mask_presenter.hpp"
-#include "ui/shell/workbench.hpp"
 
 namespace clscope::ui {
 

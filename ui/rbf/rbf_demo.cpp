@@ -6,9 +6,9 @@
 // CLSCOPE_DEMO_DISPLAY (magnitude, real, imaginary, phase), CLSCOPE_DEMO_SCALE (linear, log) and
 // CLSCOPE_DEMO_VARIANT choose another view for the docs' screenshots.
 #include "core/errors.hpp"
+#include "ui/kit/panel_spec.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/rbf/rbf_panel.hpp"
-#include "ui/shell/panel_spec.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QDir>
 #include <QDockWidget>

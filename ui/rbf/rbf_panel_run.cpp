@@ -4,13 +4,13 @@
 #include "core/errors.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 #include "ui/jobs/live_rerun.hpp"
+#include "ui/kit/scripted_form.hpp"
+#include "ui/kit/variant_combo.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui/rbf/rbf_panel.hpp"
 #include "ui/results/export.hpp"
 #include "ui/results/run_command.hpp"
-#include "ui/shell/scripted_run.hpp"
-#include "ui/shell/variant_combo.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>

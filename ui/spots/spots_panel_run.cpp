@@ -5,9 +5,9 @@
 #include "gpu/spots/run_types.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/params/frame_range_edit.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_panel.hpp"
 #include "ui/spots/spots_views.hpp"
 

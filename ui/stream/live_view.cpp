@@ -2,8 +2,8 @@
 #include "ui/stream/live_view.hpp"
 
 #include "ui/image/image_view.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QFileDialog>
 #include <QHBoxLayout>

@@ -8,10 +8,10 @@
 // variant for `--demo xpcs`, CLSCOPE_DEMO_TAB another result tab to show.
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
-#include "ui/compare/comparison_view.hpp"
+#include "ui/compare/compare_every_variant.hpp"
+#include "ui/kit/panel_spec.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/shell/panel_spec.hpp"
-#include "ui/shell/workbench.hpp"
 #include "ui/xpcs/xpcs_difference_view.hpp"
 #include "ui/xpcs/xpcs_live.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"

@@ -1,17 +1,17 @@
 // XpcsPanel: the form (inputs, frame range, variants, two-time bin, fit options, Run) and how
 // it follows the open file, the current labels and the device. Runs: xpcs_panel_run.cpp.
 #include "ui/xpcs/xpcs_panel.hpp"
+#include "ui/kit/run_button.hpp"
+#include "ui/kit/scripted_form.hpp"
+#include "ui/kit/variant_combo.hpp"
 #include "ui/params/frame_range_edit.hpp"
-#include "ui/shell/run_button.hpp"
-#include "ui/shell/scripted_run.hpp"
-#include "ui/shell/variant_combo.hpp"
 
 #include "core/input/metadata.hpp"
 #include "core/io.hpp"
 #include "core/xpcs/fit_params.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/shell/workbench.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 
 #include <QComboBox>

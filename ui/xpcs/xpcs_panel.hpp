@@ -5,7 +5,7 @@
 // xpcs Results tabs "g2(τ)", "Fits", "Γ vs q" and "Two-time". Comparing variants is the
 // Compare dock's (ui/compare), which takes its input from this panel.
 #pragma once
-#include "ui/shell/algorithm_panels.hpp"
+#include "ui/kit/algorithm_panels.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
 #include "ui/xpcs/xpcs_presenter.hpp"
 #include "ui/xpcs/xpcs_run.hpp"

@@ -6,7 +6,7 @@
 #include "core/xpcs/xpcs_io.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
-#include "ui/shell/workbench.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
 #include "ui/xpcs/xpcs_intensity_view.hpp"

@@ -6,8 +6,8 @@
 #include "ui/data/generate_request.hpp"
 #include "ui/image/overlay_layer.hpp"
 #include "ui/jobs/job_runner.hpp"
+#include "ui/kit/log_panel.hpp"
 #include "ui/results/results_panel.hpp"
-#include "ui/shell/log_panel.hpp"
 
 #include "core/mask/partition.hpp"
 

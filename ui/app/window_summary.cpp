@@ -1,10 +1,10 @@
-#include "ui/shell/window_summary.hpp"
+#include "ui/app/window_summary.hpp"
 
+#include "ui/app/main_window.hpp"
 #include "ui/data/dataset_roles.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/results/results_panel.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QTimer>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "ui/shell/workbench.hpp"
+#include "ui/kit/workbench.hpp"
 #include "core/input/units.hpp"
 
 #include <cmath>

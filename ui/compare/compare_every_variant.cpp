@@ -1,17 +1,10 @@
-// `clscope --demo ID` for an algorithm without a panel of its own (none of the four; a new one
-// until its panel exists): its first synthetic kind generated and opened, then every variant the
-// current devices can run compared in the Compare dock, with the generic parameter form's
-// values. Names no algorithm.
-#include "gpu/algorithm.hpp"
-#include "ui/compare/comparison_view.hpp"
-#include "ui/data/generate_request.hpp"
-#include "ui/shell/algorithm_panels.hpp"
-#include "ui/shell/workbench.hpp"
+#include "ui/compare/compare_every_variant.hpp"
 
-#include <QDir>
+#include "ui/compare/comparison_view.hpp"
+#include "ui/kit/workbench.hpp"
+
 #include <QDockWidget>
 #include <QMainWindow>
-#include <QStandardPaths>
 
 namespace clscope::ui {
 
@@ -48,12 +41,6 @@ void compareEveryVariant(Workbench& wb, const std::string& id) {
         },
         Qt::SingleShotConnection);
     if (!view->run()) emit wb.demoFinished(false);
-}
-
-void startFileAlgorithmDemo(Workbench& wb, const std::string& id) {
-    const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
-                             .filePath(QString::fromStdString("clscope-demo-" + id + ".h5"));
-    wb.generateAndOpen(demoRequest(id), path, [&wb, id] { compareEveryVariant(wb, id); });
 }
 
 } // namespace clscope::ui

@@ -1,8 +1,8 @@
-#include "ui/shell/variant_combo.hpp"
+#include "ui/kit/variant_combo.hpp"
 
 #include "gpu/devices.hpp"
 #include "gpu/lab/user_variants.hpp"
-#include "ui/shell/workbench.hpp"
+#include "ui/kit/workbench.hpp"
 
 #include <QComboBox>
 #include <QSignalBlocker>
