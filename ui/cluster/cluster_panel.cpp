@@ -2,6 +2,7 @@
 // follows the open file and the device. Runs, result tabs and exports: cluster_panel_run.cpp.
 #include "ui/cluster/cluster_panel.hpp"
 #include "core/cluster/digis.hpp"
+#include "ui/base/qstring.hpp"
 #include "ui/kit/run_button.hpp"
 #include "ui/kit/variant_combo.hpp"
 
@@ -26,14 +27,6 @@
 #include <QVBoxLayout>
 
 namespace clscope::ui {
-
-namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
-} // namespace
 
 const Algorithm& clusterAlgorithm() {
     return AlgorithmRegistry::instance().find("cluster");

@@ -1,5 +1,6 @@
 // ComparisonView: the results side — the table of runs, the chart of kernel time per label,
 // the algorithm's difference view of two chosen runs, and Export CSV / HDF5.
+#include "ui/base/qstring.hpp"
 #include "ui/compare/comparison_view.hpp"
 
 #include "ui/kit/algorithm_panels.hpp"
@@ -22,10 +23,6 @@
 namespace clscope::ui {
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QString ms(double value) {
     return value > 0 ? QString::number(value, 'f', value < 10 ? 3 : 1) : "—";

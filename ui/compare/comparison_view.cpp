@@ -1,6 +1,7 @@
 // ComparisonView: the grid side (algorithm, input, grid, Run/Cancel, progress). The results
 // side (table, chart, difference view, export): comparison_results.cpp.
 #include "ui/compare/comparison_view.hpp"
+#include "ui/base/qstring.hpp"
 
 #include "ui/kit/algorithm_panels.hpp"
 #include "ui/kit/workbench.hpp"
@@ -19,12 +20,6 @@
 #include <QVBoxLayout>
 
 namespace clscope::ui {
-
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-} // namespace
 
 ComparisonView::ComparisonView(Workbench& workbench, QWidget* parent)
     : QWidget(parent), wb_(workbench) {

@@ -1,4 +1,5 @@
 #include "ui/kit/variant_combo.hpp"
+#include "ui/base/qstring.hpp"
 
 #include "gpu/devices.hpp"
 #include "gpu/lab/user_variants.hpp"
@@ -10,12 +11,6 @@
 #include <algorithm>
 
 namespace clscope::ui {
-
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-} // namespace
 
 std::vector<VariantChoice> variantChoices(const Algorithm& algorithm, const DeviceInfo& device,
                                           const AlgorithmInput* input, const ParamSet* params) {

@@ -1,5 +1,6 @@
 #include "ui/kit/workbench.hpp"
 #include "core/input/units.hpp"
+#include "ui/base/qstring.hpp"
 
 #include <cmath>
 
@@ -12,12 +13,6 @@
 #include "ui/results/timings_panel.hpp"
 
 namespace clscope::ui {
-
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-} // namespace
 
 Workbench::Workbench(WorkbenchViews views, QObject* parent) : QObject(parent), views_(views) {
     connectRunner();

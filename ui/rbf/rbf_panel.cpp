@@ -1,6 +1,7 @@
 // RbfPanel: the form (sources, kernel and grid, run, display, export) and how it follows the
 // open file and the device. Runs, deliveries and exports: rbf_panel_run.cpp.
 #include "ui/rbf/rbf_panel.hpp"
+#include "ui/base/qstring.hpp"
 #include "ui/kit/run_button.hpp"
 #include "ui/kit/variant_combo.hpp"
 
@@ -25,10 +26,6 @@
 namespace clscope::ui {
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QFormLayout* formIn(QGroupBox* box) {
     auto* form = new QFormLayout(box);

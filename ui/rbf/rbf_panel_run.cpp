@@ -2,6 +2,7 @@
 // settled) through runAlgorithm() on the worker thread; its result becomes the "rbf planes"
 // Results tab. Display changes redraw without running. Exports of the shown run.
 #include "core/errors.hpp"
+#include "ui/base/qstring.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 #include "ui/jobs/live_rerun.hpp"
 #include "ui/kit/scripted_form.hpp"
@@ -24,10 +25,6 @@
 namespace clscope::ui {
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 // What a run depends on: equal keys give equal planes.
 std::string runKey(const RbfRunRequest& r) {

@@ -2,6 +2,7 @@
 // file and the device. Live thresholding: spots_panel_live.cpp; runs and exports:
 // spots_panel_run.cpp.
 #include "ui/spots/spots_panel.hpp"
+#include "ui/base/qstring.hpp"
 #include "ui/kit/run_button.hpp"
 #include "ui/kit/scripted_form.hpp"
 #include "ui/kit/variant_combo.hpp"
@@ -36,12 +37,6 @@
 #include <QVBoxLayout>
 
 namespace clscope::ui {
-
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-} // namespace
 
 SpotsPanel::SpotsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), wb_(workbench) {
     auto* layout = new QVBoxLayout(this);

@@ -1,6 +1,7 @@
 // XpcsPanel: the form (inputs, frame range, variants, two-time bin, fit options, Run) and how
 // it follows the open file, the current labels and the device. Runs: xpcs_panel_run.cpp.
 #include "ui/xpcs/xpcs_panel.hpp"
+#include "ui/base/qstring.hpp"
 #include "ui/kit/run_button.hpp"
 #include "ui/kit/scripted_form.hpp"
 #include "ui/kit/variant_combo.hpp"
@@ -31,10 +32,6 @@
 namespace clscope::ui {
 
 namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 // The fit parameters the Fit box shows (diffusion: a field of the form).
 std::set<std::string> fitBoxParams() {
     std::set<std::string> names;

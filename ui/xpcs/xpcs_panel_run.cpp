@@ -4,6 +4,7 @@
 #include "core/io.hpp"
 #include "core/mask/partition.hpp"
 #include "core/xpcs/xpcs_io.hpp"
+#include "ui/base/qstring.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 #include "ui/kit/workbench.hpp"
@@ -23,10 +24,6 @@
 namespace clscope::ui {
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 const Algorithm& xpcsAlgorithm() {
     return AlgorithmRegistry::instance().find("xpcs");
