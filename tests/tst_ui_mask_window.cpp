@@ -49,11 +49,11 @@ class TestUiMaskWindow : public QObject {
         MaskEditorPresenter& editor = window.maskPanel()->editor();
         QCOMPARE(editor.height(), H);
         QCOMPARE(editor.width(), W);
-        QSignalSpy changed(&wb, &Workbench::currentLabelsChanged);
+        QSignalSpy changed(&QBinLabels::of(wb), &QBinLabels::changed);
         editor.applyPartition({mask::BinAxis::Radius, mask::BinSpacing::Linear, 0, 10, 5, 2, 0});
         editor.addShape(mask::RectShape{{0, 0}, {12, 10}});
         QVERIFY(changed.count() >= 2);
-        const CurrentLabels current = wb.currentLabels();
+        const CurrentLabels current = QBinLabels::of(wb).current();
         QCOMPARE(current.origin, QString("mask editor"));
         QVERIFY(current.mask && current.centres);
         QCOMPARE(current.centres->labelIds.size(), std::size_t(10));
@@ -238,3 +238,4 @@ class TestUiMaskWindow : public QObject {
 
 QTEST_MAIN(TestUiMaskWindow)
 #include "tst_ui_mask_window.moc"
+#include "ui/mask/q_bin_labels.hpp"

@@ -74,7 +74,7 @@ class TestUiSession : public QObject {
         QCOMPARE(editor.shapes()[0].mode, mask::EditMode::Unmask);
         QCOMPARE(editor.paintedMask().bad, painted.bad);
         QCOMPARE(editor.combinedLabels().labels, combined.labels);
-        QCOMPARE(window.workbench().currentLabels().origin, QString("mask editor"));
+        QCOMPARE(QBinLabels::of(window.workbench()).current().origin, QString("mask editor"));
         QCOMPARE(spotsForm(window)->value("sigma_strong"), nlohmann::json(4.5));
         QVERIFY(window.dock("LogPanel")->isHidden());
         QVERIFY(editor.undoStack()->isClean());
@@ -135,3 +135,4 @@ class TestUiSession : public QObject {
 
 QTEST_MAIN(TestUiSession)
 #include "tst_ui_session.moc"
+#include "ui/mask/q_bin_labels.hpp"

@@ -12,6 +12,7 @@
 #include "ui/kit/workbench.hpp"
 #include "ui/lab/lab_window.hpp"
 #include "ui/mask/mask_panel.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 #include "ui/results/results_panel.hpp"
 #include "ui/results/timings_panel.hpp"
 
@@ -78,6 +79,7 @@ void MainWindow::buildPanels() {
     workbench_ = new Workbench(WorkbenchViews{image_, devices_, results_, timings_, log_}, this);
     data_ = new DataBrowser(workbench_->dataset(), this);
     workbench_->attachDataBrowser(data_);
+    QBinLabels::of(*workbench_); // the labels in force, drawn from the first file opened
     addPanel("DataPanel", "Data", data_);
     addPanel("ImagePanel", "Image", image_);
     addPanel("DevicePanel", "Device", devices_);

@@ -5,6 +5,7 @@
 
 #include "ui/kit/algorithm_panels.hpp"
 #include "ui/kit/workbench.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 #include "ui/results/timings_panel.hpp"
 
 #include <QComboBox>
@@ -54,7 +55,7 @@ ComparisonView::ComparisonView(Workbench& workbench, QWidget* parent)
     };
     connect(&wb_, &Workbench::fileOpened, this, stale);
     connect(&wb_, &Workbench::roleChanged, this, stale);
-    connect(&wb_, &Workbench::currentLabelsChanged, this, stale);
+    connect(&QBinLabels::of(wb_), &QBinLabels::changed, this, stale);
     connect(&wb_, &Workbench::parametersChanged, this, [this](const QString& algorithm) {
         if (presenter_ && algorithm.toStdString() == presenter_->algorithm().id())
             presenter_->markStale();

@@ -12,6 +12,7 @@
 #include "core/xpcs/fit_params.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/kit/workbench.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 
@@ -75,7 +76,7 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     storeFitParams(); // the GUI always fits: "none" (the CLI's default) shows as single
     connect(&wb_, &Workbench::fileOpened, this, [this] { resetForNewFile(); });
     connect(&wb_, &Workbench::roleChanged, this, [this] { refreshInputs(); });
-    connect(&wb_, &Workbench::currentLabelsChanged, this, [this] { refreshInputs(); });
+    connect(&QBinLabels::of(wb_), &QBinLabels::changed, this, [this] { refreshInputs(); });
     connect(&wb_, &Workbench::deviceChanged, this, [this] { refreshVariants(); });
     connect(&wb_.jobs(), &JobRunner::failed, this, [this] {
         if (running_) finishRun(false);
@@ -192,7 +193,7 @@ void XpcsPanel::refreshInputs() {
     framesRefusal_ = refusal;
     CurrentLabels labels;
     try {
-        labels = wb_.currentLabels();
+        labels = QBinLabels::of(wb_).current();
     } catch (const std::exception& e) {
         wb_.log(LogLevel::Error, QString("cannot read the q-bin labels: %1").arg(e.what()));
     }
@@ -251,7 +252,7 @@ void XpcsPanel::refreshTwoTimeBins() {
     twotime_->addItem("none", 0);
     std::shared_ptr<const LabelMask> mask;
     try {
-        mask = wb_.currentLabels().mask;
+        mask = QBinLabels::of(wb_).current().mask;
     } catch (const std::exception&) {
     }
     if (mask)
@@ -302,7 +303,7 @@ XpcsRunRequest XpcsPanel::request() const {
     const DatasetRoles& roles = wb_.dataset();
     r.file = roles.file();
     r.framesPath = roles.path(DataRole::Frames).value_or("");
-    const CurrentLabels labels = wb_.currentLabels();
+    const CurrentLabels labels = QBinLabels::of(wb_).current();
     r.labels = labels.mask;
     r.labelsOrigin = labels.origin.toStdString();
     r.pixelMaskPath = roles.path(DataRole::PixelMask).value_or("");

@@ -8,6 +8,7 @@
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 #include "ui/kit/workbench.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
 #include "ui/xpcs/xpcs_intensity_view.hpp"
@@ -109,7 +110,7 @@ void XpcsPanel::finishRun(bool ok) {
 
 // q (1/Å) of each bin drawn in the mask editor: its centres (nm⁻¹, from its geometry).
 std::optional<std::vector<double>> XpcsPanel::binQ(const std::vector<std::int32_t>& labels) const {
-    const CurrentLabels current = wb_.currentLabels();
+    const CurrentLabels current = QBinLabels::of(wb_).current();
     if (!current.centres) return std::nullopt;
     const double perNm = units::factor(units::Quantity::InverseLength, "nm^-1", "mask editor");
     std::vector<double> out;
