@@ -6,17 +6,15 @@
 #include "ui/compare/compare_every_variant.hpp"
 #include "ui/data/generate_request.hpp"
 #include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/demo_window.hpp"
 #include "ui/kit/workbench.hpp"
-
-#include <QDir>
-#include <QStandardPaths>
 
 namespace clscope::ui {
 
 void startFileAlgorithmDemo(Workbench& wb, const std::string& id) {
-    const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
-                             .filePath(QString::fromStdString("clscope-demo-" + id + ".h5"));
-    wb.generateAndOpen(demoRequest(id), path, [&wb, id] { compareEveryVariant(wb, id); });
+    wb.generateAndOpen(demoRequest(id),
+                       demoPath(QString::fromStdString("clscope-demo-" + id + ".h5")),
+                       [&wb, id] { compareEveryVariant(wb, id); });
 }
 
 } // namespace clscope::ui

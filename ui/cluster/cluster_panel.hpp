@@ -80,7 +80,6 @@ class ClusterPanel : public QWidget {
     void refreshVariants();
     void parametersEdited();
     std::optional<Job> makeJob(bool quiet);
-    void refuse(const QString& why);
     void deliver(std::shared_ptr<const cluster::ClusterInput> input,
                  std::shared_ptr<const cluster::ClusterResult> result);
     void showTabs();

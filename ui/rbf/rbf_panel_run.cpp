@@ -5,6 +5,7 @@
 #include "ui/base/qstring.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 #include "ui/jobs/live_rerun.hpp"
+#include "ui/kit/panel_run.hpp"
 #include "ui/kit/scripted_form.hpp"
 #include "ui/kit/variant_combo.hpp"
 #include "ui/kit/workbench.hpp"
@@ -35,13 +36,9 @@ std::string runKey(const RbfRunRequest& r) {
 } // namespace
 
 bool RbfPanel::run() {
-    if (wb_.jobs().isBusy()) {
-        wb_.log(LogLevel::Warning, "rbf: a run is in progress; wait for it or cancel it (Esc)");
-        return false;
-    }
-    lastKey_.clear(); // Run always evaluates, even with unchanged parameters
-    std::optional<Job> job = makeJob();
-    if (!job || !wb_.submit(std::move(*job))) return false;
+    const bool busy = wb_.jobs().isBusy();
+    if (!busy) lastKey_.clear(); // Run always evaluates, even with unchanged parameters
+    if (!submitPanelRun(wb_, "rbf", busy, [this] { return makeJob(); })) return false;
     running_ = true;
     return true;
 }
@@ -55,8 +52,7 @@ std::optional<Job> RbfPanel::makeJob() {
         request = this->request();
         input = request.input();
     } catch (const std::exception& e) {
-        wb_.log(LogLevel::Error, QString("rbf: %1").arg(e.what()));
-        emit wb_.statusMessage(QString("rbf: %1").arg(e.what()), 8000);
+        reportPanelError(wb_, "rbf", e.what());
         return std::nullopt;
     }
     const std::string key = runKey(request);

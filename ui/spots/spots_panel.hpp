@@ -103,6 +103,7 @@ class SpotsPanel : public QWidget {
     void showMarkers();
     void stepPlay();
     InputSources sources() const;
+    Job makeJob();
     void deliverRun(std::shared_ptr<const AlgorithmResult> result);
     void showTabs(std::shared_ptr<const AlgorithmResult> result);
     void finishRun(bool ok);

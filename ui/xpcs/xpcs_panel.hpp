@@ -5,6 +5,7 @@
 // Results tabs "g2(τ)", "Fits", "Γ vs q" and "Two-time". Comparing variants is the Compare dock's
 // (ui/compare), which takes its input from this panel.
 #pragma once
+#include "ui/jobs/job.hpp"
 #include "ui/kit/algorithm_panels.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
 #include "ui/xpcs/xpcs_presenter.hpp"
@@ -71,6 +72,7 @@ class XpcsPanel : public QWidget {
                  std::shared_ptr<const xpcs::Input> input, std::optional<std::vector<double>> binQ,
                  std::optional<double> trueDiffusion);
     std::optional<double> readTrueDiffusion(const H5Reader& file) const;
+    Job makeJob();
     void finishRun(bool ok);
     std::optional<std::vector<double>> binQ(const std::vector<std::int32_t>& labels) const;
     void showTabs(const xpcs::RunResult& run, const xpcs::Input& input);

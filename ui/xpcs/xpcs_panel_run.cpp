@@ -7,6 +7,7 @@
 #include "ui/base/qstring.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
+#include "ui/kit/panel_run.hpp"
 #include "ui/kit/workbench.hpp"
 #include "ui/mask/q_bin_labels.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
@@ -47,19 +48,16 @@ std::size_t inputFrames(const xpcs::Input& input) {
 } // namespace
 
 bool XpcsPanel::run() {
-    if (running_) {
-        wb_.log(LogLevel::Warning, "XPCS: a run is in progress; wait for it or cancel it (Esc)");
-        return false;
-    }
-    XpcsRunRequest request;
-    try {
-        request = this->request();
-        checkRequest(request);
-    } catch (const std::exception& e) {
-        wb_.log(LogLevel::Error, QString("XPCS: %1").arg(e.what()));
-        emit wb_.statusMessage(QString("XPCS: %1").arg(e.what()), 8000);
-        return false;
-    }
+    if (!submitPanelRun(wb_, "XPCS", running_, [this] { return makeJob(); })) return false;
+    running_ = true;
+    runButton_->setEnabled(false);
+    return true;
+}
+
+// The job of the request on screen (throws what is wrong with it).
+Job XpcsPanel::makeJob() {
+    const XpcsRunRequest request = this->request();
+    checkRequest(request);
     // Labels from a file: q as read() reads it (the run's); drawn ones: the editor's centres.
     const bool drawn = request.command().sources.arrays.count("labels") > 0;
     auto q = drawn ? binQ(request.labels->bins()) : std::nullopt;
@@ -69,15 +67,11 @@ bool XpcsPanel::run() {
     run.command = request.command();
     run.command.sources = inputSources(request);
     run.chosen = request.device;
-    Job job = makeRunJob(std::move(run), [this, q, trueD](const RunDelivery& d) {
+    return makeRunJob(std::move(run), [this, q, trueD](const RunDelivery& d) {
         runCommand_ = QString::fromStdString(d.command);
         deliver(std::dynamic_pointer_cast<const xpcs::RunResult>(d.result),
                 std::dynamic_pointer_cast<const xpcs::Input>(d.input), q, trueD);
     });
-    if (!wb_.submit(std::move(job))) return false;
-    running_ = true;
-    runButton_->setEnabled(false);
-    return true;
 }
 
 void XpcsPanel::deliver(std::shared_ptr<const xpcs::RunResult> run,
