@@ -50,7 +50,7 @@ void writeText(const QString& path, const std::string& text) {
 
 } // namespace
 
-// A Run that cannot start: the reason in the Log and the status bar.
+// The job of the open file's digis (nothing without them: said why unless quiet).
 std::optional<Job> ClusterPanel::makeJob(bool quiet) {
     const auto file = wb_.dataset().file();
     const auto path = wb_.dataset().path(DataRole{"digis"});
