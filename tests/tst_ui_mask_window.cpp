@@ -11,6 +11,7 @@
 #include "ui/mask/mask_panel.hpp"
 #include "ui/mask/mask_presenter.hpp"
 #include "ui/mask/mask_workbench_link.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QApplication>
@@ -238,4 +239,3 @@ class TestUiMaskWindow : public QObject {
 
 QTEST_MAIN(TestUiMaskWindow)
 #include "tst_ui_mask_window.moc"
-#include "ui/mask/q_bin_labels.hpp"

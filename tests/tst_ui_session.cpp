@@ -7,6 +7,7 @@
 #include "ui/kit/workbench.hpp"
 #include "ui/mask/mask_panel.hpp"
 #include "ui/mask/mask_presenter.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui/spots/spots_panel.hpp"
 #include "ui_test_helpers.hpp"
@@ -135,4 +136,3 @@ class TestUiSession : public QObject {
 
 QTEST_MAIN(TestUiSession)
 #include "tst_ui_session.moc"
-#include "ui/mask/q_bin_labels.hpp"
