@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Helpers of scripts/gui_check (sourced): an Xvfb display of its own at 1600x1000, the
 # GUI started with CLSCOPE_WINDOW_LOG=1 (it prints "window: " lines as the window changes,
-# ui/shell/window_summary.hpp), real keys and mouse moves (xdotool), and waits on conditions and
+# ui/app/window_summary.hpp), real keys and mouse moves (xdotool), and waits on conditions and
 # on those log lines, never fixed sleeps. Needs $gui and $work; counts failures in $failures.
 
 fail() {

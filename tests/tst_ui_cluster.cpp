@@ -9,6 +9,7 @@
 #include "core/io.hpp"
 #include "gpu/cluster/algorithm.hpp"
 #include "gpu/devices.hpp"
+#include "ui/app/main_window.hpp"
 #include "ui/cluster/cluster_difference_view.hpp"
 #include "ui/cluster/cluster_layout.hpp"
 #include "ui/cluster/cluster_module_view.hpp"
@@ -16,8 +17,7 @@
 #include "ui/cluster/cluster_panel.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/jobs/live_rerun.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/shell/workbench.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QDockWidget>

@@ -3,11 +3,11 @@
 #include "core/errors.hpp"
 #include "core/io.hpp"
 #include "gpu/algorithm.hpp"
+#include "ui/app/generate_dialog.hpp"
 #include "ui/data/data_browser.hpp"
 #include "ui/data/dataset_view.hpp"
 #include "ui/data/generate_request.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/shell/generate_dialog.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QComboBox>

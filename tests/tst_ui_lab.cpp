@@ -7,6 +7,8 @@
 // and exported. CLSCOPE_LAB_SCREENSHOT=OUT.png saves the window after the syntax error.
 #include "gpu/devices.hpp"
 #include "test_util.hpp"
+#include "ui/app/main_window.hpp"
+#include "ui/kit/variant_combo.hpp"
 #include "ui/lab/build_log_list.hpp"
 #include "ui/lab/code_editor.hpp"
 #include "ui/lab/compiled_output_view.hpp"
@@ -18,8 +20,6 @@
 #include "ui/lab/lab_run.hpp"
 #include "ui/lab/lab_window.hpp"
 #include "ui/lab/opencl_highlighter.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/shell/variant_combo.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QComboBox>

@@ -3,15 +3,15 @@
 // writes a screenshot.
 #include "gpu/algorithm.hpp"
 #include "gpu/devices.hpp"
+#include "ui/app/main_window.hpp"
+#include "ui/app/window_summary.hpp"
 #include "ui/compare/comparison_view.hpp"
 #include "ui/data/data_browser.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/results/timings_panel.hpp"
-#include "ui/shell/algorithm_panels.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/shell/window_summary.hpp"
-#include "ui/shell/workbench.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QComboBox>

@@ -4,13 +4,14 @@
 #include "core/io.hpp"
 #include "core/mask/mask_io.hpp"
 #include "tst_ui_mask.hpp"
+#include "ui/app/main_window.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/kit/log_panel.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/mask/mask_panel.hpp"
 #include "ui/mask/mask_presenter.hpp"
 #include "ui/mask/mask_workbench_link.hpp"
-#include "ui/shell/log_panel.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/shell/workbench.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QApplication>
@@ -50,11 +51,11 @@ class TestUiMaskWindow : public QObject {
         MaskEditorPresenter& editor = window.maskPanel()->editor();
         QCOMPARE(editor.height(), H);
         QCOMPARE(editor.width(), W);
-        QSignalSpy changed(&wb, &Workbench::currentLabelsChanged);
+        QSignalSpy changed(&QBinLabels::of(wb), &QBinLabels::changed);
         editor.applyPartition({mask::BinAxis::Radius, mask::BinSpacing::Linear, 0, 10, 5, 2, 0});
         editor.addShape(mask::RectShape{{0, 0}, {12, 10}});
         QVERIFY(changed.count() >= 2);
-        const CurrentLabels current = wb.currentLabels();
+        const CurrentLabels current = QBinLabels::of(wb).current();
         QCOMPARE(current.origin, QString("mask editor"));
         QVERIFY(current.mask && current.centres);
         QCOMPARE(current.centres->labelIds.size(), std::size_t(10));

@@ -7,11 +7,11 @@
 #include "core/errors.hpp"
 #include "core/rbf/rbf_io.hpp"
 #include "gpu/devices.hpp"
+#include "ui/app/main_window.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/jobs/live_rerun.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/rbf/rbf_panel.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/shell/workbench.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QComboBox>

@@ -2,12 +2,13 @@
 // gives back the file, roles, mask partition, shapes, painted pixels, parameters and layout;
 // parameters persist across windows; closing with unsaved mask edits asks first.
 #include "core/mask/partition.hpp"
+#include "ui/app/main_window.hpp"
+#include "ui/app/session.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/mask/mask_panel.hpp"
 #include "ui/mask/mask_presenter.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/session/session.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_panel.hpp"
 #include "ui_test_helpers.hpp"
 
@@ -74,7 +75,7 @@ class TestUiSession : public QObject {
         QCOMPARE(editor.shapes()[0].mode, mask::EditMode::Unmask);
         QCOMPARE(editor.paintedMask().bad, painted.bad);
         QCOMPARE(editor.combinedLabels().labels, combined.labels);
-        QCOMPARE(window.workbench().currentLabels().origin, QString("mask editor"));
+        QCOMPARE(QBinLabels::of(window.workbench()).current().origin, QString("mask editor"));
         QCOMPARE(spotsForm(window)->value("sigma_strong"), nlohmann::json(4.5));
         QVERIFY(window.dock("LogPanel")->isHidden());
         QVERIFY(editor.undoStack()->isClean());

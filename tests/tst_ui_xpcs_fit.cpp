@@ -8,11 +8,12 @@
 #include "core/xpcs/synthetic.hpp"
 #include "h5_bytes.hpp"
 #include "test_util.hpp"
+#include "ui/app/main_window.hpp"
+#include "ui/app/session.hpp"
+#include "ui/kit/workbench.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui/results/results_panel.hpp"
-#include "ui/session/session.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/shell/workbench.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
 #include "ui/xpcs/xpcs_views.hpp"
@@ -141,7 +142,7 @@ class TestUiXpcsFit : public QObject {
         auto* panel = window.findChild<XpcsPanel*>();
         QVERIFY(panel);
         panel->setVariant("cpu");
-        window.workbench().setEditedLabels(halfRings());
+        QBinLabels::of(window.workbench()).setEdited(halfRings());
         QSignalSpy finished(panel, &XpcsPanel::runFinished);
         QVERIFY(panel->run());
         QVERIFY(finished.wait(120000));

@@ -5,8 +5,8 @@
 // export holds /xpcs/intensity next to the library's /xpcs result.
 #include "core/io.hpp"
 #include "core/xpcs/xpcs_io.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/shell/workbench.hpp"
+#include "ui/app/main_window.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
 #include "ui/xpcs/xpcs_intensity_view.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"

@@ -2,19 +2,19 @@
 // [--screenshot OUT.png] (DESIGN.md §4). --source opens the live view of a detector stream (with
 // --screenshot: the live view, grabbed halfway through the announced series; exit 3 when the
 // series failed, e.g. no message within the timeout). With CLSCOPE_SCREENSHOT_SUMMARY set,
-// --screenshot also prints what the window shows ("window: " lines, ui/shell/window_summary.hpp);
+// --screenshot also prints what the window shows ("window: " lines, ui/app/window_summary.hpp);
 // with CLSCOPE_WINDOW_LOG set, such lines come as the window changes (scripts/gui_walk).
 // A scripted run, clscope IN.h5 --run ALGO [--variant V] [--device D] [--params JSON|FILE]
-// [--frames FIRST:COUNT] --export-results OUT.h5 (ui/shell/scripted_run.hpp), exits with the
+// [--frames FIRST:COUNT] --export-results OUT.h5 (ui/app/scripted_run.hpp), exits with the
 // CLI's codes: 0 done, 2 usage, 3 bad input, 4 device, the reason on stderr; it leaves the
 // user's settings as they were.
 // Otherwise exit codes: 0 done, 1 the screenshot could not be written, 2 usage error (including a
 // demo of an algorithm that does not exist yet), 3 a FILE that cannot be opened with --screenshot,
 // 4 the demo's run failed (with --screenshot).
 #include "core/errors.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/shell/scripted_run.hpp"
-#include "ui/shell/window_summary.hpp"
+#include "ui/app/main_window.hpp"
+#include "ui/app/scripted_run.hpp"
+#include "ui/app/window_summary.hpp"
 #include "ui/stream/live_view.hpp"
 
 #include <QApplication>

@@ -5,18 +5,13 @@
 // cluster framed. demoFinished(ok) is
 // true only when that run delivered clusters. CLSCOPE_DEMO_VARIANT picks another variant,
 // CLSCOPE_DEMO_TAB another result tab ("Module").
-#include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
 #include "ui/cluster/cluster_difference_view.hpp"
 #include "ui/cluster/cluster_panel.hpp"
-#include "ui/shell/panel_spec.hpp"
-#include "ui/shell/workbench.hpp"
+#include "ui/kit/panel_demo.hpp"
 
-#include <QDir>
 #include <QDockWidget>
 #include <QMainWindow>
-#include <QStandardPaths>
-#include <QTabWidget>
 
 namespace clscope::ui {
 
@@ -25,32 +20,23 @@ namespace {
 // The results take the image's place in the middle of the window (the image one tab away)
 // and the named result tab is shown.
 void presentResults(Workbench& wb, const QString& tab) {
-    if (auto* window = qobject_cast<QMainWindow*>(wb.parent())) {
-        auto* image = window->findChild<QDockWidget*>("ImagePanel");
-        auto* results = window->findChild<QDockWidget*>("ResultsPanel");
-        if (image && results) {
-            window->tabifyDockWidget(image, results);
-            results->show();
-            results->raise();
-        }
-        if (auto* panel = window->findChild<QDockWidget*>("AlgorithmPanel_cluster")) {
-            panel->raise();
-            // The plots get the width, once the docks have settled, within the window's width
-            // (fixed sizes made the window wider than a 1600-pixel screen).
-            QMetaObject::invokeMethod(
-                window,
-                [window, panel, results] {
-                    const int w = window->width();
-                    if (results)
-                        window->resizeDocks({results, panel}, {w * 55 / 100, w * 24 / 100},
-                                            Qt::Horizontal);
-                },
-                Qt::QueuedConnection);
-        }
+    QDockWidget* results = showDockInTheMiddle(wb, "ResultsPanel");
+    auto* window = qobject_cast<QMainWindow*>(wb.parent());
+    if (QDockWidget* panel = demoDock(wb, "AlgorithmPanel_cluster")) {
+        panel->raise();
+        // The plots get the width, once the docks have settled, within the window's width
+        // (fixed sizes made the window wider than a 1600-pixel screen).
+        QMetaObject::invokeMethod(
+            window,
+            [window, panel, results] {
+                const int w = window->width();
+                if (results)
+                    window->resizeDocks({results, panel}, {w * 55 / 100, w * 24 / 100},
+                                        Qt::Horizontal);
+            },
+            Qt::QueuedConnection);
     }
-    QTabWidget* tabs = wb.results().tabWidget();
-    for (int i = 0; i < tabs->count(); ++i)
-        if (tabs->tabText(i) == tab) tabs->setCurrentIndex(i);
+    showResultTab(wb, tab);
 }
 
 // The busiest module that has a duplicated digi (else the busiest), its largest cluster framed.
@@ -70,32 +56,21 @@ void selectLargestCluster(ClusterPanel& panel) {
 }
 
 void startClusterDemo(Workbench& wb) {
-    const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
-                             .filePath("clscope-demo-cluster.h5");
-    wb.generateAndOpen(demoRequest("cluster"), path, [&wb] {
-        ClusterPanel* panel = panelIn<ClusterPanel>(wb);
-        if (!panel) {
-            wb.log(LogLevel::Error, "Cluster demo: the Cluster panel is not there");
-            emit wb.demoFinished(false);
-            return;
-        }
-        const QString chosen = qEnvironmentVariable("CLSCOPE_DEMO_VARIANT");
-        panel->setVariant(
-            chosen.isEmpty()
-                ? AlgorithmRegistry::instance().find("cluster").defaultVariant(wb.device())
-                : chosen.toStdString());
-        QObject::connect(
-            panel, &ClusterPanel::runFinished, panel,
-            [&wb, panel](bool ok) {
-                ok = ok && !panel->presenter().empty() && panel->presenter().result().count() > 0;
-                const QString tab = qEnvironmentVariable("CLSCOPE_DEMO_TAB");
-                if (ok) selectLargestCluster(*panel);
-                if (ok) presentResults(wb, tab.isEmpty() ? "Detector" : tab);
-                emit wb.demoFinished(ok);
-            },
-            Qt::SingleShotConnection);
-        if (!panel->run()) emit wb.demoFinished(false);
-    });
+    PanelDemo<ClusterPanel> demo;
+    demo.title = "Cluster";
+    demo.request = demoRequest("cluster");
+    demo.fileName = "clscope-demo-cluster.h5";
+    demo.variant = [&wb](ClusterPanel&) {
+        return AlgorithmRegistry::instance().find("cluster").defaultVariant(wb.device());
+    };
+    demo.finished = [&wb](ClusterPanel& panel, bool ok) {
+        ok = ok && !panel.presenter().empty() && panel.presenter().result().count() > 0;
+        const QString tab = qEnvironmentVariable("CLSCOPE_DEMO_TAB");
+        if (ok) selectLargestCluster(panel);
+        if (ok) presentResults(wb, tab.isEmpty() ? "Detector" : tab);
+        return ok;
+    };
+    runPanelDemo(wb, demo);
 }
 
 } // namespace

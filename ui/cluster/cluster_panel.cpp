@@ -2,14 +2,15 @@
 // follows the open file and the device. Runs, result tabs and exports: cluster_panel_run.cpp.
 #include "ui/cluster/cluster_panel.hpp"
 #include "core/cluster/digis.hpp"
-#include "ui/shell/run_button.hpp"
-#include "ui/shell/variant_combo.hpp"
+#include "ui/base/qstring.hpp"
+#include "ui/kit/run_button.hpp"
+#include "ui/kit/variant_combo.hpp"
 
 #include "ui/cluster/cluster_overview.hpp"
 #include "ui/jobs/live_rerun.hpp"
+#include "ui/kit/scripted_form.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/shell/scripted_run.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -26,14 +27,6 @@
 #include <QVBoxLayout>
 
 namespace clscope::ui {
-
-namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
-} // namespace
 
 const Algorithm& clusterAlgorithm() {
     return AlgorithmRegistry::instance().find("cluster");

@@ -12,7 +12,7 @@
 #include "ui/cluster/cluster_overview.hpp"
 #include "ui/cluster/cluster_presenter.hpp"
 #include "ui/jobs/job.hpp"
-#include "ui/shell/algorithm_panels.hpp"
+#include "ui/kit/algorithm_panels.hpp"
 
 #include <QPointer>
 #include <QTableView>
@@ -46,7 +46,7 @@ class ClusterPanel : public QWidget {
     bool isRunning() const { return running_; }
     std::string variant() const;
     void setVariant(const std::string& id);
-    // A scripted run's settings (ui/shell/panel_spec.hpp): the parameters and the variant.
+    // A scripted run's settings (ui/kit/panel_spec.hpp): the parameters and the variant.
     void applyScripted(const ScriptedSettings& settings);
     cluster::ChargeCut chargeCut() const;
     void setChargeCut(const cluster::ChargeCut& cut); // re-clusters when live
@@ -80,7 +80,6 @@ class ClusterPanel : public QWidget {
     void refreshVariants();
     void parametersEdited();
     std::optional<Job> makeJob(bool quiet);
-    void refuse(const QString& why);
     void deliver(std::shared_ptr<const cluster::ClusterInput> input,
                  std::shared_ptr<const cluster::ClusterResult> result);
     void showTabs();

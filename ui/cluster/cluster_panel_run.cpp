@@ -10,8 +10,9 @@
 #include "ui/cluster/cluster_panel.hpp"
 #include "ui/cluster/cluster_table.hpp"
 #include "ui/jobs/algorithm_run.hpp"
+#include "ui/kit/panel_run.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/results/run_command.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -49,17 +50,12 @@ void writeText(const QString& path, const std::string& text) {
 
 } // namespace
 
-// A Run that cannot start: the reason in the Log and the status bar.
-void ClusterPanel::refuse(const QString& why) {
-    wb_.log(LogLevel::Error, "Cluster: " + why);
-    emit wb_.statusMessage("Cluster: " + why, 8000);
-}
-
+// The job of the open file's digis (nothing without them: said why unless quiet).
 std::optional<Job> ClusterPanel::makeJob(bool quiet) {
     const auto file = wb_.dataset().file();
     const auto path = wb_.dataset().path(DataRole{"digis"});
     if (!file || !path) {
-        if (!quiet) refuse("open a file with digis first");
+        if (!quiet) reportPanelError(wb_, "Cluster", "open a file with digis first");
         return std::nullopt;
     }
     const std::string key = file->fileName() + ":" + *path;
@@ -80,17 +76,7 @@ std::optional<Job> ClusterPanel::makeJob(bool quiet) {
 }
 
 bool ClusterPanel::run() {
-    if (running_) {
-        wb_.log(LogLevel::Warning, "Cluster: a run is in progress; wait for it or cancel it (Esc)");
-        return false;
-    }
-    std::optional<Job> job;
-    try {
-        job = makeJob(false);
-    } catch (const std::exception& e) {
-        refuse(e.what());
-    }
-    if (!job || !wb_.submit(std::move(*job))) return false;
+    if (!submitPanelRun(wb_, "Cluster", running_, [this] { return makeJob(false); })) return false;
     running_ = true;
     runButton_->setEnabled(false);
     return true;

@@ -1,10 +1,11 @@
 // ComparisonView: the results side — the table of runs, the chart of kernel time per label,
 // the algorithm's difference view of two chosen runs, and Export CSV / HDF5.
+#include "ui/base/qstring.hpp"
 #include "ui/compare/comparison_view.hpp"
 
+#include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/results/bar_chart.hpp"
-#include "ui/shell/algorithm_panels.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -22,10 +23,6 @@
 namespace clscope::ui {
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QString ms(double value) {
     return value > 0 ? QString::number(value, 'f', value < 10 ? 3 : 1) : "—";

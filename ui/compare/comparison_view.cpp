@@ -1,10 +1,12 @@
 // ComparisonView: the grid side (algorithm, input, grid, Run/Cancel, progress). The results
 // side (table, chart, difference view, export): comparison_results.cpp.
 #include "ui/compare/comparison_view.hpp"
+#include "ui/base/qstring.hpp"
 
+#include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/workbench.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 #include "ui/results/timings_panel.hpp"
-#include "ui/shell/algorithm_panels.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -20,12 +22,6 @@
 #include <QVBoxLayout>
 
 namespace clscope::ui {
-
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-} // namespace
 
 ComparisonView::ComparisonView(Workbench& workbench, QWidget* parent)
     : QWidget(parent), wb_(workbench) {
@@ -66,7 +62,7 @@ ComparisonView::ComparisonView(Workbench& workbench, QWidget* parent)
     });
     connect(&wb_, &Workbench::fileOpened, this, &ComparisonView::inputChanged);
     connect(&wb_, &Workbench::roleChanged, this, &ComparisonView::inputChanged);
-    connect(&wb_, &Workbench::currentLabelsChanged, this, &ComparisonView::inputChanged);
+    connect(&QBinLabels::of(wb_), &QBinLabels::changed, this, &ComparisonView::inputChanged);
     connect(&wb_, &Workbench::parametersChanged, this, [this](const QString& algorithm) {
         if (presenter_ && algorithm.toStdString() == presenter_->algorithm().id()) inputChanged();
     });

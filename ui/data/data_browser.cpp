@@ -1,4 +1,5 @@
 #include "ui/data/data_browser.hpp"
+#include "ui/base/qstring.hpp"
 
 #include "ui/data/dataset_view.hpp"
 
@@ -18,10 +19,6 @@ namespace {
 enum Column { NameColumn, ShapeColumn, TypeColumn, RoleColumn };
 constexpr int pathRole = Qt::UserRole + 1;
 constexpr int maxDepth = 32; // guards against link cycles
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 } // namespace
 

@@ -1,4 +1,5 @@
 #include "ui/device/device_picker.hpp"
+#include "ui/base/qstring.hpp"
 
 #include "gpu/algorithm.hpp"
 #include "gpu/devices.hpp"
@@ -11,12 +12,6 @@
 #include <QVBoxLayout>
 
 namespace clscope::ui {
-
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-} // namespace
 
 DevicePicker::DevicePicker(std::vector<DeviceInfo> devices, QWidget* parent)
     : QWidget(parent), presenter_(devices.empty() ? listDevices() : std::move(devices)) {

@@ -1,4 +1,5 @@
 #include "ui/lab/compiled_output_view.hpp"
+#include "ui/base/qstring.hpp"
 
 #include "core/atomic_file.hpp"
 
@@ -29,10 +30,6 @@ QString hexDump(const QByteArray& bytes) {
         out += '\n';
     }
     return out;
-}
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
 }
 
 } // namespace

@@ -1,4 +1,5 @@
 #include "ui/lab/lab_run.hpp"
+#include "ui/base/qstring.hpp"
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -15,10 +16,6 @@
 namespace clscope::ui {
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 std::string withoutPrefix(const std::string& text, const std::string& prefix) {
     return text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : std::string();

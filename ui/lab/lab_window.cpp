@@ -1,4 +1,5 @@
 #include "ui/lab/lab_window.hpp"
+#include "ui/base/qstring.hpp"
 
 #include "gpu/devices.hpp"
 #include "gpu/lab/user_variants.hpp"
@@ -29,10 +30,6 @@
 namespace clscope::ui {
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QLabel* caption(const QString& text, QWidget* parent) {
     auto* label = new QLabel(text, parent);

@@ -1,10 +1,10 @@
 #include "ui/mask/mask_panel.hpp"
-#include "ui/shell/scrollable.hpp"
+#include "ui/kit/scrollable.hpp"
 
 #include "ui/image/image_view.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/mask/mask_presenter.hpp"
 #include "ui/mask/mask_workbench_link.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QButtonGroup>
 #include <QComboBox>

@@ -1,10 +1,10 @@
 // MaskEditorPresenter: geometry and q map, partitions, the label table, the cursor readout and
 // the mask and label files.
 #include "ui/mask/mask_presenter.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include "core/errors.hpp"
 #include "core/mask/mask_io.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 
 #include <QFileInfo>
 #include <algorithm>

@@ -5,8 +5,9 @@
 #include "core/io.hpp"
 #include "core/mask/mask_io.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/mask/mask_presenter.hpp"
-#include "ui/shell/workbench.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 
 namespace clscope::ui {
 
@@ -101,13 +102,13 @@ void MaskWorkbenchLink::showMask() {
 // The combined labels become the current labels (a null mask hands back to the file's).
 void MaskWorkbenchLink::publishLabels() {
     if (!editor_.hasPartition()) {
-        if (published_) wb_.setEditedLabels({});
+        if (published_) QBinLabels::of(wb_).setEdited({});
         published_ = false;
         return;
     }
     CurrentLabels labels{std::make_shared<const LabelMask>(editor_.combinedLabels()),
                          editor_.partition()->centers, "mask editor"};
-    wb_.setEditedLabels(std::move(labels));
+    QBinLabels::of(wb_).setEdited(std::move(labels));
     published_ = true;
 }
 

@@ -1,7 +1,7 @@
 // What ties the mask editor to the workbench: the open file's image size, geometry
 // (/entry/processing/geometry) and NXmx pixel mask go into the editor; the editor's mask is
 // shown as masked pixels, its combined labels as the "q bins" overlay with contours and become
-// the workbench's current labels (Workbench::setEditedLabels); the cursor readout gains q, φ.
+// the workbench's current labels (QBinLabels::setEdited); the cursor readout gains q, φ.
 #pragma once
 #include "core/array.hpp"
 #include "ui/data/dataset_roles.hpp"

@@ -1,4 +1,5 @@
 #include "ui/params/param_field.hpp"
+#include "ui/base/qstring.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -14,10 +15,6 @@ namespace clscope::ui {
 namespace {
 
 using json = nlohmann::json;
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 // A double spin box that shows the shortest form of its value (0.1, 6, 1e-06), not a fixed
 // number of decimals.

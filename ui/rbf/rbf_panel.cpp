@@ -1,13 +1,14 @@
 // RbfPanel: the form (sources, kernel and grid, run, display, export) and how it follows the
 // open file and the device. Runs, deliveries and exports: rbf_panel_run.cpp.
 #include "ui/rbf/rbf_panel.hpp"
-#include "ui/shell/run_button.hpp"
-#include "ui/shell/variant_combo.hpp"
+#include "ui/base/qstring.hpp"
+#include "ui/kit/run_button.hpp"
+#include "ui/kit/variant_combo.hpp"
 
 #include "gpu/rbf/rbf_gpu.hpp"
 #include "ui/jobs/live_rerun.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -25,10 +26,6 @@
 namespace clscope::ui {
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QFormLayout* formIn(QGroupBox* box) {
     auto* form = new QFormLayout(box);

@@ -6,11 +6,11 @@
 // the planes (HDF5 as `clscope-cli rbf --planes N` writes it, PNG). The result is the Results
 // tab "rbf planes" (RbfPlanesView).
 #pragma once
+#include "ui/kit/algorithm_panels.hpp"
 #include "ui/rbf/rbf_presenter.hpp"
 #include "ui/rbf/rbf_run.hpp"
 #include "ui/rbf/rbf_views.hpp"
 #include "ui/results/provenance.hpp"
-#include "ui/shell/algorithm_panels.hpp"
 
 #include <QPointer>
 #include <QWidget>
@@ -49,7 +49,7 @@ class RbfPanel : public QWidget {
     void setGeneratedSources(bool generated, std::size_t count = 50, std::uint64_t seed = 0);
     void setVariant(const std::string& id);
     std::string variant() const;
-    // A scripted run's settings (ui/shell/panel_spec.hpp): the file's sources, the kernel
+    // A scripted run's settings (ui/kit/panel_spec.hpp): the file's sources, the kernel
     // parameters, the plane grid and the variant.
     void applyScripted(const ScriptedSettings& settings);
     QComboBox* variantBox() const { return variant_; }

@@ -2,15 +2,17 @@
 // settled) through runAlgorithm() on the worker thread; its result becomes the "rbf planes"
 // Results tab. Display changes redraw without running. Exports of the shown run.
 #include "core/errors.hpp"
+#include "ui/base/qstring.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 #include "ui/jobs/live_rerun.hpp"
+#include "ui/kit/panel_run.hpp"
+#include "ui/kit/scripted_form.hpp"
+#include "ui/kit/variant_combo.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui/rbf/rbf_panel.hpp"
 #include "ui/results/export.hpp"
 #include "ui/results/run_command.hpp"
-#include "ui/shell/scripted_run.hpp"
-#include "ui/shell/variant_combo.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -25,10 +27,6 @@ namespace clscope::ui {
 
 namespace {
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 // What a run depends on: equal keys give equal planes.
 std::string runKey(const RbfRunRequest& r) {
     return r.params().dump() + "|" + r.variant + "|" + r.runDevice().spec + "|" +
@@ -38,13 +36,9 @@ std::string runKey(const RbfRunRequest& r) {
 } // namespace
 
 bool RbfPanel::run() {
-    if (wb_.jobs().isBusy()) {
-        wb_.log(LogLevel::Warning, "rbf: a run is in progress; wait for it or cancel it (Esc)");
-        return false;
-    }
-    lastKey_.clear(); // Run always evaluates, even with unchanged parameters
-    std::optional<Job> job = makeJob();
-    if (!job || !wb_.submit(std::move(*job))) return false;
+    const bool busy = wb_.jobs().isBusy();
+    if (!busy) lastKey_.clear(); // Run always evaluates, even with unchanged parameters
+    if (!submitPanelRun(wb_, "rbf", busy, [this] { return makeJob(); })) return false;
     running_ = true;
     return true;
 }
@@ -58,8 +52,7 @@ std::optional<Job> RbfPanel::makeJob() {
         request = this->request();
         input = request.input();
     } catch (const std::exception& e) {
-        wb_.log(LogLevel::Error, QString("rbf: %1").arg(e.what()));
-        emit wb_.statusMessage(QString("rbf: %1").arg(e.what()), 8000);
+        reportPanelError(wb_, "rbf", e.what());
         return std::nullopt;
     }
     const std::string key = runKey(request);

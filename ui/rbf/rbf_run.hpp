@@ -9,7 +9,7 @@
 #include "gpu/command_line.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/rbf/algorithm.hpp"
-#include "ui/shell/variant_combo.hpp"
+#include "ui/kit/variant_combo.hpp"
 
 #include <memory>
 #include <string>

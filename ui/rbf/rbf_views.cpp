@@ -1,4 +1,5 @@
 #include "ui/rbf/rbf_views.hpp"
+#include "ui/base/qstring.hpp"
 
 #include <QLabel>
 #include <QTimer>
@@ -8,10 +9,6 @@
 namespace clscope::ui {
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QLabel* wrappedLabel(QWidget* parent) {
     auto* label = new QLabel(parent);

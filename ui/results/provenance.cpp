@@ -1,4 +1,5 @@
 #include "ui/results/provenance.hpp"
+#include "ui/base/qstring.hpp"
 
 #include "core/hdf5.hpp"
 #include "gpu/algorithm.hpp"
@@ -9,10 +10,6 @@
 namespace clscope::ui {
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QString isoUtc(const QDateTime& time) {
     return time.toUTC().toString(Qt::ISODate);

@@ -1,4 +1,5 @@
 #include "ui/results/timings_panel.hpp"
+#include "ui/base/qstring.hpp"
 
 #include "ui/image/colormaps.hpp"
 #include "ui/results/bar_chart.hpp"
@@ -20,9 +21,6 @@ namespace clscope::ui {
 namespace {
 // The chart shows the latest runs only (at most this many), so bars stay readable.
 constexpr std::size_t maxRuns = 8;
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 } // namespace
 
 TimingsPanel::TimingsPanel(QWidget* parent) : QWidget(parent) {

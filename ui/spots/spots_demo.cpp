@@ -6,22 +6,17 @@
 // CLSCOPE_DEMO_IMAGE a debug image (e.g. "σ_b test", "index of dispersion") for the image view,
 // CLSCOPE_DEMO_TAB another result tab ("Per frame"). demoFinished(ok) says whether the run
 // succeeded.
-#include "core/errors.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "gpu/spots/spots_gpu.hpp"
 #include "ui/image/image_view.hpp"
-#include "ui/shell/panel_spec.hpp"
-#include "ui/shell/workbench.hpp"
+#include "ui/kit/panel_demo.hpp"
 #include "ui/spots/spots_difference_view.hpp"
 #include "ui/spots/spots_live.hpp"
 #include "ui/spots/spots_panel.hpp"
 #include "ui/spots/spots_views.hpp"
 
-#include <QDir>
 #include <QDockWidget>
 #include <QMainWindow>
-#include <QStandardPaths>
-#include <QTabWidget>
 #include <QTableView>
 #include <cmath>
 #include <qcustomplot.h>
@@ -56,12 +51,9 @@ void widenAround(Workbench& wb, double x, double y) {
 // names another result tab to show (e.g. "Per frame").
 void arrangeDemo(Workbench& wb) {
     auto* window = qobject_cast<QMainWindow*>(wb.parent());
-    auto* results = window ? window->findChild<QDockWidget*>("ResultsPanel") : nullptr;
-    if (results) window->resizeDocks({results}, {470}, Qt::Horizontal);
-    const QString title = qEnvironmentVariable("CLSCOPE_DEMO_TAB");
-    QTabWidget* tabs = wb.results().tabWidget();
-    for (int i = 0; !title.isEmpty() && i < tabs->count(); ++i)
-        if (tabs->tabText(i) == title) tabs->setCurrentIndex(i);
+    if (QDockWidget* results = demoDock(wb, "ResultsPanel"))
+        window->resizeDocks({results}, {470}, Qt::Horizontal);
+    showResultTab(wb, qEnvironmentVariable("CLSCOPE_DEMO_TAB"));
 }
 
 void showDemoResult(Workbench& wb, SpotsPanel& panel) {
@@ -77,36 +69,26 @@ void showDemoResult(Workbench& wb, SpotsPanel& panel) {
 }
 
 void startSpotsDemo(Workbench& wb) {
-    GenerateRequest request = demoRequest("spots");
-    request.options.set("frames", 6);
-    request.options.set("height", 700); // a module, its 37-px gap and part of the next one
-    request.options.set("width", 1100); // ... and the 10-px gap between modules side by side
-    request.options.set("spots", 160);
-    request.options.set("gaps", true);
-    const QString path = QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
-                             .filePath("clscope-demo-spots.h5");
-    wb.generateAndOpen(request, path, [&wb] {
-        SpotsPanel* panel = panelIn<SpotsPanel>(wb);
-        auto* window = qobject_cast<QMainWindow*>(wb.parent());
-        if (!panel || !window) {
-            wb.log(LogLevel::Error, "Spots demo: the Spots panel is not there");
-            emit wb.demoFinished(false);
-            return;
-        }
-        if (auto* dock = window->findChild<QDockWidget*>("AlgorithmPanel_spots")) dock->raise();
-        const QString chosen = qEnvironmentVariable("CLSCOPE_DEMO_VARIANT");
-        panel->setVariant(chosen.isEmpty()
-                              ? spots::preferredVariant(wb.device(), panel->params().method)
-                              : chosen.toStdString());
-        QObject::connect(
-            panel, &SpotsPanel::runFinished, panel,
-            [&wb, panel](bool ok) {
-                if (ok) showDemoResult(wb, *panel);
-                emit wb.demoFinished(ok && panel->presenter().hasRun());
-            },
-            Qt::SingleShotConnection);
-        if (!panel->run()) emit wb.demoFinished(false);
-    });
+    PanelDemo<SpotsPanel> demo;
+    demo.title = "Spots";
+    demo.request = demoRequest("spots");
+    demo.request.options.set("frames", 6);
+    demo.request.options.set("height", 700); // a module, its 37-px gap and part of the next one
+    demo.request.options.set("width", 1100); // ... and the 10-px gap between modules side by side
+    demo.request.options.set("spots", 160);
+    demo.request.options.set("gaps", true);
+    demo.fileName = "clscope-demo-spots.h5";
+    demo.prepare = [&wb](SpotsPanel&) {
+        if (QDockWidget* dock = demoDock(wb, "AlgorithmPanel_spots")) dock->raise();
+    };
+    demo.variant = [&wb](SpotsPanel& panel) {
+        return spots::preferredVariant(wb.device(), panel.params().method);
+    };
+    demo.finished = [&wb](SpotsPanel& panel, bool ok) {
+        if (ok) showDemoResult(wb, panel);
+        return ok && panel.presenter().hasRun();
+    };
+    runPanelDemo(wb, demo);
 }
 
 } // namespace

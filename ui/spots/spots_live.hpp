@@ -2,7 +2,7 @@
 // chosen device and variant and the Spots panel's parameters (the defaults without the panel),
 // its spot count on the strip chart and its boxes and centroids on the frame shown.
 #pragma once
-#include "ui/stream/live_analysis.hpp"
+#include "ui/kit/live_analysis.hpp"
 
 namespace clscope::ui {
 

@@ -2,10 +2,11 @@
 // file and the device. Live thresholding: spots_panel_live.cpp; runs and exports:
 // spots_panel_run.cpp.
 #include "ui/spots/spots_panel.hpp"
+#include "ui/base/qstring.hpp"
+#include "ui/kit/run_button.hpp"
+#include "ui/kit/scripted_form.hpp"
+#include "ui/kit/variant_combo.hpp"
 #include "ui/params/frame_range_edit.hpp"
-#include "ui/shell/run_button.hpp"
-#include "ui/shell/scripted_run.hpp"
-#include "ui/shell/variant_combo.hpp"
 
 #include "core/io.hpp"
 #include "gpu/devices.hpp"
@@ -15,8 +16,8 @@
 #include "ui/image/image_view.hpp"
 #include "ui/image/resolution_rings.hpp"
 #include "ui/jobs/live_rerun.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_markers.hpp"
 
 #include <QCheckBox>
@@ -36,12 +37,6 @@
 #include <QVBoxLayout>
 
 namespace clscope::ui {
-
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-} // namespace
 
 SpotsPanel::SpotsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), wb_(workbench) {
     auto* layout = new QVBoxLayout(this);

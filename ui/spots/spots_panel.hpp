@@ -8,7 +8,7 @@
 #pragma once
 #include "gpu/algorithm.hpp"
 #include "ui/jobs/job.hpp"
-#include "ui/shell/algorithm_panels.hpp"
+#include "ui/kit/algorithm_panels.hpp"
 #include "ui/spots/spots_presenter.hpp"
 #include "ui/spots/spots_views.hpp"
 
@@ -68,7 +68,7 @@ class SpotsPanel : public QWidget {
     // The frames Run reads (count 0: to the last frame); a new file resets it to all.
     FrameRange frameRange() const;
     void setFrameRange(const FrameRange& range);
-    // A scripted run's settings (ui/shell/panel_spec.hpp): parameters, frame range, variant.
+    // A scripted run's settings (ui/kit/panel_spec.hpp): parameters, frame range, variant.
     void applyScripted(const ScriptedSettings& settings);
     // What the Compare dock runs on: the open file's frames and mask, these parameters.
     ComparisonInput comparisonInput() const;
@@ -103,6 +103,7 @@ class SpotsPanel : public QWidget {
     void showMarkers();
     void stepPlay();
     InputSources sources() const;
+    Job makeJob();
     void deliverRun(std::shared_ptr<const AlgorithmResult> result);
     void showTabs(std::shared_ptr<const AlgorithmResult> result);
     void finishRun(bool ok);

@@ -9,8 +9,8 @@
 #include "ui/image/image_view.hpp"
 #include "ui/image/resolution_rings.hpp"
 #include "ui/jobs/live_rerun.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_markers.hpp"
 #include "ui/spots/spots_panel.hpp"
 

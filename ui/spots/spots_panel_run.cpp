@@ -5,9 +5,10 @@
 #include "gpu/spots/run_types.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
+#include "ui/kit/panel_run.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/params/frame_range_edit.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/shell/workbench.hpp"
 #include "ui/spots/spots_panel.hpp"
 #include "ui/spots/spots_views.hpp"
 
@@ -44,35 +45,28 @@ InputSources SpotsPanel::sources() const {
 }
 
 bool SpotsPanel::run() {
-    if (running_) {
-        wb_.log(LogLevel::Warning, "Spots: a run is in progress; wait for it or cancel it (Esc)");
-        return false;
-    }
-    Job job;
-    try {
-        AlgorithmRun run;
-        run.algorithm = &spotsAlgorithm();
-        run.command.sources = sources();
-        run.command.params = form_->paramSet();
-        run.command.variant = variant();
-        run.chosen = wb_.device();
-        const std::string ran = run.command.params.dump();
-        const int first = static_cast<int>(run.command.sources.frames.first);
-        job = makeRunJob(std::move(run), [this, ran, first](const RunDelivery& d) {
-            runParams_ = ran;
-            runFirstFrame_ = first;
-            runCommand_ = QString::fromStdString(d.command);
-            deliverRun(d.result);
-        });
-    } catch (const std::exception& e) {
-        wb_.log(LogLevel::Error, QString("Spots: %1").arg(e.what()));
-        emit wb_.statusMessage(QString("Spots: %1").arg(e.what()), 8000);
-        return false;
-    }
-    if (!wb_.submit(std::move(job))) return false;
+    if (!submitPanelRun(wb_, "Spots", running_, [this] { return makeJob(); })) return false;
     running_ = true;
     runButton_->setEnabled(false);
     return true;
+}
+
+// The job of the sources, parameters and variant on screen (throws what is wrong with them).
+Job SpotsPanel::makeJob() {
+    AlgorithmRun run;
+    run.algorithm = &spotsAlgorithm();
+    run.command.sources = sources();
+    run.command.params = form_->paramSet();
+    run.command.variant = variant();
+    run.chosen = wb_.device();
+    const std::string ran = run.command.params.dump();
+    const int first = static_cast<int>(run.command.sources.frames.first);
+    return makeRunJob(std::move(run), [this, ran, first](const RunDelivery& d) {
+        runParams_ = ran;
+        runFirstFrame_ = first;
+        runCommand_ = QString::fromStdString(d.command);
+        deliverRun(d.result);
+    });
 }
 
 void SpotsPanel::deliverRun(std::shared_ptr<const AlgorithmResult> result) {

@@ -2,8 +2,9 @@
 #include "ui/stream/live_view.hpp"
 
 #include "ui/image/image_view.hpp"
+#include "ui/kit/workbench.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -229,7 +230,7 @@ LiveView* openLiveWindow(Workbench& workbench, const QString& endpoint, QWidget*
         if (auto params = panelParams(workbench, spec.algorithm))
             request.context.params[spec.algorithm] = std::move(*params);
     }
-    request.context.labels = workbench.currentLabels().mask;
+    request.context.labels = QBinLabels::of(workbench).current().mask;
     QObject::connect(view, &LiveView::notice, &workbench, [&workbench](const QString& text) {
         workbench.log(LogLevel::Warning, "Live view: " + text);
         emit workbench.statusMessage("Live view: " + text, 15000);

@@ -3,7 +3,7 @@
 // analyses, in order. stop() returns at once; the thread ends within about 0.1 s plus the
 // frame being analysed, and the destructor waits for it.
 #pragma once
-#include "ui/stream/live_analysis.hpp"
+#include "ui/kit/live_analysis.hpp"
 #include "ui/stream/received_frames.hpp"
 
 #include <QObject>

@@ -6,21 +6,13 @@
 // dense, every xpcs variant on every device in the Compare dock. The demo reports
 // whether its run succeeded (Workbench::demoFinished). CLSCOPE_DEMO_VARIANT picks another
 // variant for `--demo xpcs`, CLSCOPE_DEMO_TAB another result tab to show.
-#include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
-#include "ui/compare/comparison_view.hpp"
+#include "ui/compare/compare_every_variant.hpp"
+#include "ui/kit/panel_demo.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/shell/panel_spec.hpp"
-#include "ui/shell/workbench.hpp"
 #include "ui/xpcs/xpcs_difference_view.hpp"
 #include "ui/xpcs/xpcs_live.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
-
-#include <QDir>
-#include <QDockWidget>
-#include <QMainWindow>
-#include <QStandardPaths>
-#include <QTabWidget>
 
 namespace clscope::ui {
 
@@ -39,78 +31,47 @@ struct DemoSeries {
 constexpr DemoSeries longSeries{true, 4096, 64, 96, 8.0, 16};
 constexpr DemoSeries seedSeries{};
 
-QDockWidget* dockOf(Workbench& wb, const char* name) {
-    auto* window = qobject_cast<QMainWindow*>(wb.parent());
-    return window ? window->findChild<QDockWidget*>(name) : nullptr;
-}
-
-// Show a dock where the image was (the image stays one tab away), so that it has the middle
-// of the window; the XPCS panel keeps the right-hand column.
-void showInTheMiddle(Workbench& wb, const char* name) {
-    auto* window = qobject_cast<QMainWindow*>(wb.parent());
-    QDockWidget *image = dockOf(wb, "ImagePanel"), *dock = dockOf(wb, name);
-    if (!window || !image || !dock) return;
-    window->tabifyDockWidget(image, dock);
-    dock->show();
-    dock->raise();
-}
-
-// CLSCOPE_DEMO_TAB names a result tab to show instead of g2(τ) (e.g. "Γ vs q²").
-void raiseResultTab(Workbench& wb, const QString& title) {
-    QTabWidget* tabs = wb.results().tabWidget();
-    for (int i = 0; !title.isEmpty() && i < tabs->count(); ++i)
-        if (tabs->tabText(i) == title) tabs->setCurrentIndex(i);
-}
-
-// Generate and open the demo dataset, then call then(panel) with the XPCS panel set up.
-void withDemoData(Workbench& wb, DemoSeries series, std::function<void(XpcsPanel&)> then) {
-    GenerateRequest request = demoRequest("xpcs");
-    request.options.set("frame_time", demoFrameTime);
+// The demo's data set, and the XPCS panel set to correlate it.
+PanelDemo<XpcsPanel> demoOf(DemoSeries series) {
+    PanelDemo<XpcsPanel> demo;
+    demo.title = "XPCS";
+    demo.request = demoRequest("xpcs");
+    demo.request.options.set("frame_time", demoFrameTime);
     for (const auto& [name, value] :
          {std::pair{"frames", series.frames}, {"height", series.height}, {"width", series.width}})
-        if (value > 0) request.options.set(name, value);
-    if (series.ringWidth > 0) request.options.set("ring_width", series.ringWidth);
-    const QString path =
-        QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
-            .filePath(series.multitau ? "clscope-demo-xpcs-long.h5" : "clscope-demo-xpcs.h5");
-    wb.generateAndOpen(request, path, [&wb, series, then] {
-        auto* panel = panelIn<XpcsPanel>(wb);
-        if (!panel) {
-            wb.log(LogLevel::Error, "XPCS demo: the XPCS panel is not there");
-            emit wb.demoFinished(false);
-            return;
-        }
-        panel->setFrameRange(0, 0);
-        panel->setFrameTimeOverride(std::nullopt);
-        panel->setTwoTimeLabel(demoTwoTimeLabel);
-        panel->form()->setValue("multitau", series.multitau);
-        panel->form()->setValue("twotime_bin", series.twotimeBin);
-        then(*panel);
-    });
+        if (value > 0) demo.request.options.set(name, value);
+    if (series.ringWidth > 0) demo.request.options.set("ring_width", series.ringWidth);
+    demo.fileName = series.multitau ? "clscope-demo-xpcs-long.h5" : "clscope-demo-xpcs.h5";
+    demo.prepare = [series](XpcsPanel& panel) {
+        panel.setFrameRange(0, 0);
+        panel.setFrameTimeOverride(std::nullopt);
+        panel.setTwoTimeLabel(demoTwoTimeLabel);
+        panel.form()->setValue("multitau", series.multitau);
+        panel.form()->setValue("twotime_bin", series.twotimeBin);
+    };
+    return demo;
 }
 
+// g2(τ) in the middle of the window; CLSCOPE_DEMO_TAB names a result tab to show instead
+// (e.g. "Γ vs q²").
 void startXpcsDemo(Workbench& wb) {
-    withDemoData(wb, longSeries, [&wb](XpcsPanel& panel) {
-        const QString chosen = qEnvironmentVariable("CLSCOPE_DEMO_VARIANT");
+    PanelDemo<XpcsPanel> demo = demoOf(longSeries);
+    demo.variant = [&wb](XpcsPanel& panel) {
         const ParamSet params = panel.request().params();
-        panel.setVariant(chosen.isEmpty()
-                             ? AlgorithmRegistry::instance().find("xpcs").defaultVariant(
-                                   wb.device(), nullptr, &params)
-                             : chosen.toStdString());
-        QObject::connect(
-            &panel, &XpcsPanel::runFinished, &panel,
-            [&wb](bool ok) {
-                if (ok) showInTheMiddle(wb, "ResultsPanel");
-                if (ok) raiseResultTab(wb, qEnvironmentVariable("CLSCOPE_DEMO_TAB"));
-                emit wb.demoFinished(ok);
-            },
-            Qt::SingleShotConnection);
-        if (!panel.run()) emit wb.demoFinished(false);
-    });
+        return AlgorithmRegistry::instance().find("xpcs").defaultVariant(wb.device(), nullptr,
+                                                                         &params);
+    };
+    demo.finished = [&wb](XpcsPanel&, bool ok) {
+        if (ok) showDockInTheMiddle(wb, "ResultsPanel");
+        if (ok) showResultTab(wb, qEnvironmentVariable("CLSCOPE_DEMO_TAB"));
+        return ok;
+    };
+    runPanelDemo(wb, demo);
 }
 
 void startCompareDemo(Workbench& wb) {
-    withDemoData(wb, seedSeries, [&wb](XpcsPanel&) { compareEveryVariant(wb, "xpcs"); });
+    openPanelDemo<XpcsPanel>(wb, demoOf(seedSeries),
+                             [&wb](XpcsPanel&) { compareEveryVariant(wb, "xpcs"); });
 }
 
 } // namespace

@@ -2,7 +2,7 @@
 // so far (runAlgorithm, the multi-tau variant on an OpenCL device, the cpu reference on the
 // host) with the q-bin labels on screen, drawn for the first bins on a log τ axis.
 #pragma once
-#include "ui/stream/live_analysis.hpp"
+#include "ui/kit/live_analysis.hpp"
 
 namespace clscope::ui {
 

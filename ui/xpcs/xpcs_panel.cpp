@@ -1,17 +1,19 @@
 // XpcsPanel: the form (inputs, frame range, variants, two-time bin, fit options, Run) and how
 // it follows the open file, the current labels and the device. Runs: xpcs_panel_run.cpp.
 #include "ui/xpcs/xpcs_panel.hpp"
+#include "ui/base/qstring.hpp"
+#include "ui/kit/run_button.hpp"
+#include "ui/kit/scripted_form.hpp"
+#include "ui/kit/variant_combo.hpp"
 #include "ui/params/frame_range_edit.hpp"
-#include "ui/shell/run_button.hpp"
-#include "ui/shell/scripted_run.hpp"
-#include "ui/shell/variant_combo.hpp"
 
 #include "core/input/metadata.hpp"
 #include "core/io.hpp"
 #include "core/xpcs/fit_params.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/kit/workbench.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/shell/workbench.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 
 #include <QComboBox>
@@ -31,10 +33,6 @@
 namespace clscope::ui {
 
 namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 // The fit parameters the Fit box shows (diffusion: a field of the form).
 std::set<std::string> fitBoxParams() {
     std::set<std::string> names;
@@ -78,7 +76,7 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     storeFitParams(); // the GUI always fits: "none" (the CLI's default) shows as single
     connect(&wb_, &Workbench::fileOpened, this, [this] { resetForNewFile(); });
     connect(&wb_, &Workbench::roleChanged, this, [this] { refreshInputs(); });
-    connect(&wb_, &Workbench::currentLabelsChanged, this, [this] { refreshInputs(); });
+    connect(&QBinLabels::of(wb_), &QBinLabels::changed, this, [this] { refreshInputs(); });
     connect(&wb_, &Workbench::deviceChanged, this, [this] { refreshVariants(); });
     connect(&wb_.jobs(), &JobRunner::failed, this, [this] {
         if (running_) finishRun(false);
@@ -195,7 +193,7 @@ void XpcsPanel::refreshInputs() {
     framesRefusal_ = refusal;
     CurrentLabels labels;
     try {
-        labels = wb_.currentLabels();
+        labels = QBinLabels::of(wb_).current();
     } catch (const std::exception& e) {
         wb_.log(LogLevel::Error, QString("cannot read the q-bin labels: %1").arg(e.what()));
     }
@@ -254,7 +252,7 @@ void XpcsPanel::refreshTwoTimeBins() {
     twotime_->addItem("none", 0);
     std::shared_ptr<const LabelMask> mask;
     try {
-        mask = wb_.currentLabels().mask;
+        mask = QBinLabels::of(wb_).current().mask;
     } catch (const std::exception&) {
     }
     if (mask)
@@ -305,7 +303,7 @@ XpcsRunRequest XpcsPanel::request() const {
     const DatasetRoles& roles = wb_.dataset();
     r.file = roles.file();
     r.framesPath = roles.path(DataRole::Frames).value_or("");
-    const CurrentLabels labels = wb_.currentLabels();
+    const CurrentLabels labels = QBinLabels::of(wb_).current();
     r.labels = labels.mask;
     r.labelsOrigin = labels.origin.toStdString();
     r.pixelMaskPath = roles.path(DataRole::PixelMask).value_or("");

@@ -1,11 +1,12 @@
 // The XPCS dock: where frames and q-bin labels come from (the Data panel's roles, the mask
-// editor's labels through Workbench::currentLabels()), the frame range and frame time, the
-// variant to run (greyed with the reason where the device cannot run it), the two-time bin,
-// the fit options and Run (Ctrl+R). One run goes through runAlgorithm(); its results go to the
-// xpcs Results tabs "g2(τ)", "Fits", "Γ vs q" and "Two-time". Comparing variants is the
-// Compare dock's (ui/compare), which takes its input from this panel.
+// editor's labels through QBinLabels, ui/mask/q_bin_labels.hpp), the frame range and frame time,
+// the variant to run (greyed with the reason where the device cannot run it), the two-time bin, the
+// fit options and Run (Ctrl+R). One run goes through runAlgorithm(); its results go to the xpcs
+// Results tabs "g2(τ)", "Fits", "Γ vs q" and "Two-time". Comparing variants is the Compare dock's
+// (ui/compare), which takes its input from this panel.
 #pragma once
-#include "ui/shell/algorithm_panels.hpp"
+#include "ui/jobs/job.hpp"
+#include "ui/kit/algorithm_panels.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
 #include "ui/xpcs/xpcs_presenter.hpp"
 #include "ui/xpcs/xpcs_run.hpp"
@@ -70,6 +71,7 @@ class XpcsPanel : public QWidget {
     void deliver(std::shared_ptr<const xpcs::RunResult> run,
                  std::shared_ptr<const xpcs::Input> input, std::optional<double> trueDiffusion);
     std::optional<double> readTrueDiffusion(const H5Reader& file) const;
+    Job makeJob();
     void finishRun(bool ok);
     void showTabs(const xpcs::RunResult& run, const xpcs::Input& input);
     void showFitParams();

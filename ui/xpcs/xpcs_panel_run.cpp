@@ -2,10 +2,13 @@
 // runs the chosen variant through runAlgorithm(); its result builds the xpcs result tabs.
 #include "core/io.hpp"
 #include "core/xpcs/xpcs_io.hpp"
+#include "ui/base/qstring.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
+#include "ui/kit/panel_run.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/mask/labels_file.hpp"
-#include "ui/shell/workbench.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
 #include "ui/xpcs/xpcs_intensity_view.hpp"
@@ -22,10 +25,6 @@
 namespace clscope::ui {
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 const Algorithm& xpcsAlgorithm() {
     return AlgorithmRegistry::instance().find("xpcs");
@@ -56,35 +55,28 @@ void nameEditedLabels(XpcsRunRequest& request, const CurrentLabels& labels) {
 } // namespace
 
 bool XpcsPanel::run() {
-    if (running_) {
-        wb_.log(LogLevel::Warning, "XPCS: a run is in progress; wait for it or cancel it (Esc)");
-        return false;
-    }
-    XpcsRunRequest request;
-    try {
-        request = this->request();
-        nameEditedLabels(request, wb_.currentLabels());
-        checkRequest(request);
-    } catch (const std::exception& e) {
-        wb_.log(LogLevel::Error, QString("XPCS: %1").arg(e.what()));
-        emit wb_.statusMessage(QString("XPCS: %1").arg(e.what()), 8000);
-        return false;
-    }
+    if (!submitPanelRun(wb_, "XPCS", running_, [this] { return makeJob(); })) return false;
+    running_ = true;
+    runButton_->setEnabled(false);
+    return true;
+}
+
+// The job of the request on screen (throws what is wrong with it).
+Job XpcsPanel::makeJob() {
+    XpcsRunRequest request = this->request();
+    nameEditedLabels(request, QBinLabels::of(wb_).current());
+    checkRequest(request);
     const std::optional<double> trueD = readTrueDiffusion(*request.file);
     AlgorithmRun run;
     run.algorithm = &xpcsAlgorithm();
     run.command = request.command();
     run.command.sources = inputSources(request);
     run.chosen = request.device;
-    Job job = makeRunJob(std::move(run), [this, trueD](const RunDelivery& d) {
+    return makeRunJob(std::move(run), [this, trueD](const RunDelivery& d) {
         runCommand_ = QString::fromStdString(d.command);
         deliver(std::dynamic_pointer_cast<const xpcs::RunResult>(d.result),
                 std::dynamic_pointer_cast<const xpcs::Input>(d.input), trueD);
     });
-    if (!wb_.submit(std::move(job))) return false;
-    running_ = true;
-    runButton_->setEnabled(false);
-    return true;
 }
 
 void XpcsPanel::deliver(std::shared_ptr<const xpcs::RunResult> run,
@@ -173,7 +165,7 @@ void XpcsPanel::showTabs(const xpcs::RunResult& run, const xpcs::Input& input) {
 
 ComparisonInput XpcsPanel::comparisonInput() const {
     XpcsRunRequest request = this->request();
-    nameEditedLabels(request, wb_.currentLabels());
+    nameEditedLabels(request, QBinLabels::of(wb_).current());
     return {loadInput(request), request.params(), request.command()};
 }
 

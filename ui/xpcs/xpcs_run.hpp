@@ -12,7 +12,7 @@
 #include "gpu/device_info.hpp"
 #include "gpu/variant.hpp"
 #include "gpu/xpcs/algorithm.hpp"
-#include "ui/shell/variant_combo.hpp"
+#include "ui/kit/variant_combo.hpp"
 
 #include <memory>
 #include <optional>

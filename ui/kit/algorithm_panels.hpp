@@ -1,10 +1,10 @@
 // The one place algorithm panels plug into the workbench. Each algorithm adds one
-// AlgorithmPanelSpec in registerAllPanels() (ui/shell/panel_list.cpp); the main window makes
+// AlgorithmPanelSpec in registerAllPanels() (ui/app/panel_list.cpp); the main window makes
 // a dock per spec, and `clscope --demo ALGO` calls the spec's startDemo.
 #pragma once
 #include "core/params.hpp"
 #include "gpu/command_line.hpp"
-#include "ui/stream/live_analysis.hpp"
+#include "ui/kit/live_analysis.hpp"
 
 #include <QString>
 #include <functional>
@@ -33,7 +33,7 @@ struct ComparisonInput {
     RunCommand command;
 };
 
-// What a scripted GUI run (`clscope IN.h5 --run ALGO ...`, ui/shell/scripted_run.hpp) sets on
+// What a scripted GUI run (`clscope IN.h5 --run ALGO ...`, ui/app/scripted_run.hpp) sets on
 // a panel before pressing its Run: the parameters (defaults merged with --params), the frame
 // range and the variant ("" : the panel's own).
 struct ScriptedSettings {
@@ -64,7 +64,7 @@ struct AlgorithmPanelSpec {
     // its result tabs are there (done(false) when the run did not start or failed: the
     // reason went to the Log and the job runner's failed signal). Throws UsageError or
     // InputError for settings the panel cannot take. panelSpecOf fills it for every panel
-    // class (scriptedRunOf, ui/shell/panel_spec.hpp). Empty: not scriptable.
+    // class (scriptedRunOf, ui/kit/panel_spec.hpp). Empty: not scriptable.
     std::function<void(Workbench& workbench, const ScriptedSettings& settings,
                        std::function<void(bool ok)> done)>
         scriptedRun;
@@ -82,11 +82,6 @@ class AlgorithmPanelRegistry {
   private:
     std::vector<AlgorithmPanelSpec> panels_;
 };
-
-// The demos' last step (ui/shell/file_algorithm_demo.cpp): the Compare dock raised, every
-// variant the devices can run compared on the algorithm's input on screen; the workbench's
-// demoFinished says whether every row ran.
-void compareEveryVariant(Workbench& workbench, const std::string& algorithm);
 
 // Lists every algorithm's panel (one line each, like gpu/registry.cpp for variants).
 void registerAllPanels(AlgorithmPanelRegistry& registry);

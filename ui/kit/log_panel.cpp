@@ -1,4 +1,4 @@
-#include "ui/shell/log_panel.hpp"
+#include "ui/kit/log_panel.hpp"
 
 #include <QDateTime>
 #include <QFontDatabase>

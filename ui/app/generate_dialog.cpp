@@ -1,4 +1,4 @@
-#include "ui/shell/generate_dialog.hpp"
+#include "ui/app/generate_dialog.hpp"
 
 #include "gpu/algorithm.hpp"
 #include "ui/params/param_form.hpp"

@@ -4,9 +4,9 @@
 // the form's parameters).
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
+#include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/shell/algorithm_panels.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QLabel>
 #include <QPointer>

@@ -4,8 +4,8 @@
 // algorithm's demo file then adds only what is its own.
 #pragma once
 #include "core/errors.hpp"
-#include "ui/shell/algorithm_panels.hpp"
-#include "ui/shell/workbench.hpp"
+#include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/workbench.hpp"
 
 #include <string>
 
@@ -16,7 +16,7 @@ template <class Panel> Panel* panelIn(Workbench& workbench) {
     return workbench.parent() ? workbench.parent()->findChild<Panel*>() : nullptr;
 }
 
-// The one scripted-run driver (`clscope IN.h5 --run ALGO …`, ui/shell/scripted_run.hpp): the
+// The one scripted-run driver (`clscope IN.h5 --run ALGO …`, ui/app/scripted_run.hpp): the
 // panel's own applyScripted(settings) sets its widgets, its Run is pressed, and done(ok) comes
 // with its runFinished(ok) — the same request, job and result tabs as the Run button's.
 template <class Panel> auto scriptedRunOf() {

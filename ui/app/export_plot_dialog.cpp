@@ -1,4 +1,4 @@
-#include "ui/shell/export_plot_dialog.hpp"
+#include "ui/app/export_plot_dialog.hpp"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -7,15 +7,11 @@
 #pragma once
 #include <QString>
 #include <functional>
-#include <nlohmann/json.hpp>
-#include <set>
 #include <string>
 
 namespace clscope::ui {
 
 class MainWindow;
-class ParamForm;
-struct ScriptedSettings;
 
 struct ScriptedRunRequest {
     std::string algorithm; // registry id (xpcs) or clscope-cli command (correlate)
@@ -26,12 +22,6 @@ struct ScriptedOutcome {
     int code = 0;    // 0 done; 2 usage; 3 bad input; 4 device (the CLI's exit codes)
     QString message; // why it failed, one line (stderr)
 };
-
-// A panel's applyScripted: every parameter the form shows (or holds for a box of the panel's
-// own, `heldWithoutField`) set from `settings.params`; the others (those the panel shows its own
-// way) returned, name -> value. UsageError for a value the form refuses.
-nlohmann::json setFormFrom(ParamForm& form, const ScriptedSettings& settings,
-                           const std::set<std::string>& heldWithoutField = {});
 
 // Start the run on the window's open file; done is called once, from the event loop.
 void startScriptedRun(MainWindow& window, const ScriptedRunRequest& request,

@@ -1,7 +1,5 @@
-#include "ui/shell/workbench.hpp"
-#include "core/input/units.hpp"
-
-#include <cmath>
+#include "ui/kit/workbench.hpp"
+#include "ui/base/qstring.hpp"
 
 #include "core/io.hpp"
 #include "core/mask/mask_io.hpp"
@@ -13,23 +11,12 @@
 
 namespace clscope::ui {
 
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-} // namespace
-
 Workbench::Workbench(WorkbenchViews views, QObject* parent) : QObject(parent), views_(views) {
     connectRunner();
-    // Results are bound to their input: a new file, role, labels or parameters make them stale.
+    // Results are bound to their input: a new file, role or parameters make them stale (new
+    // labels too: ui/mask/q_bin_labels.hpp).
     connect(this, &Workbench::fileOpened, this, [this] { views_.results->markStale(); });
     connect(this, &Workbench::roleChanged, this, [this] { views_.results->markStale(); });
-    // The labels in force are the ones drawn and read under the cursor (the mask editor's once
-    // it has applied a partition).
-    connect(this, &Workbench::currentLabelsChanged, this, [this] {
-        views_.results->markStale();
-        showCurrentLabels();
-    });
     connect(this, &Workbench::parametersChanged, this,
             [this](const QString& algorithm) { views_.results->markStale(algorithm); });
     if (views_.devices)
@@ -77,7 +64,6 @@ void Workbench::connectRunner() {
 bool Workbench::openFile(const QString& path) {
     try {
         roles_.open(path.toStdString());
-        fileLabels_.reset();
     } catch (const std::exception& e) {
         log(LogLevel::Error, QString("cannot open %1: %2").arg(path, e.what()));
         emit statusMessage(QString("Cannot open %1").arg(path), 0);
@@ -95,17 +81,15 @@ bool Workbench::openFile(const QString& path) {
     return true;
 }
 
-// Show what a role now points at: frames in the image view, labels as the "q bins" overlay,
-// the pixel mask as masked pixels. Errors go to the log; the role stays assigned.
+// Show what a role now points at: frames in the image view, the pixel mask as masked pixels
+// (roleChanged: the q-bin labels are drawn by ui/mask/q_bin_labels.hpp). Errors go to the log; the
+// role stays assigned.
 void Workbench::showRole(DataRole role) {
     try {
         const auto path = roles_.path(role);
         if (role == DataRole::Frames && path) {
             views_.image->setFrameSource(std::make_shared<Hdf5FrameSource>(roles_.file(), *path));
-            showCurrentLabels();
             if (roles_.path(DataRole::PixelMask)) showRole(DataRole::PixelMask);
-        } else if (role == DataRole::Labels && path) {
-            if (!editedLabels_.mask) emit currentLabelsChanged();
         } else if (role == DataRole::PixelMask && path) {
             views_.image->setPixelMask(readPixelMask(*roles_.file(), *path).bad);
         }
@@ -113,41 +97,6 @@ void Workbench::showRole(DataRole role) {
         log(LogLevel::Error, QString("cannot show %1: %2").arg(q(roleName(role)), e.what()));
     }
     emit roleChanged(role);
-}
-
-QString labelCentreText(std::int32_t label, const mask::LabelCenters* centres) {
-    QString text = QString("q bin %1").arg(label);
-    if (!centres) return text;
-    for (std::size_t k = 0; k < centres->labelIds.size(); ++k) {
-        if (centres->labelIds[k] != label) continue;
-        if (k < centres->q.size()) text += QString(": q̄ %1 nm⁻¹").arg(centres->q[k], 0, 'f', 4);
-        if (k < centres->phi.size() && !std::isnan(centres->phi[k]))
-            text += QString(", φ̄ %1°").arg(centres->phi[k], 0, 'f', 1);
-        break;
-    }
-    return text;
-}
-
-// The current labels as the "q bins" overlay with contours, when they fit the image.
-void Workbench::showCurrentLabels() {
-    const CurrentLabels current = currentLabels();
-    ImagePresenter& shown = views_.image->presenter();
-    if (!current.mask || !shown.hasImage() || shown.image().width != current.mask->width ||
-        shown.image().height != current.mask->height) {
-        if (views_.image->overlay("q bins")) views_.image->removeOverlay("q bins");
-        return;
-    }
-    OverlayData overlay;
-    overlay.name = "q bins";
-    overlay.width = current.mask->width;
-    overlay.height = current.mask->height;
-    overlay.labels = current.mask->labels;
-    overlay.opacity = 0.3;
-    overlay.contours = true;
-    overlay.labelText = [centres = current.centres](std::int32_t label) {
-        return labelCentreText(label, centres ? &*centres : nullptr);
-    };
-    setOverlay(std::move(overlay));
 }
 
 void Workbench::generateAndOpen(const GenerateRequest& request, const QString& path,
@@ -167,31 +116,6 @@ void Workbench::generateAndOpen(const GenerateRequest& request, const QString& p
         return outcome;
     };
     submit(std::move(job));
-}
-
-void Workbench::setEditedLabels(CurrentLabels labels) {
-    editedLabels_ = std::move(labels);
-    emit currentLabelsChanged();
-}
-
-CurrentLabels Workbench::currentLabels() const {
-    if (editedLabels_.mask) return editedLabels_;
-    const auto path = roles_.path(DataRole::Labels);
-    if (!path || !roles_.file()) return {};
-    const H5Reader& file = *roles_.file();
-    const std::string key = file.where(*path);
-    if (fileLabels_ && fileLabels_->first == key) return fileLabels_->second;
-    CurrentLabels labels{std::make_shared<const LabelMask>(readLabels(file, *path)), std::nullopt,
-                         q(key)};
-    if (*path == paths::qmask) labels.centres = mask::readLabelCenters(file);
-    if (labels.centres) { // q in nm⁻¹ (the mask editor's unit) from qmask_q's units, as read()
-        const double toInverseAngstrom = units::datasetFactor(
-            file, mask::paths::qmaskQ, units::Quantity::InverseLength, 0.1, "1/nm (pyFAI)");
-        for (double& v : labels.centres->q)
-            v = v * toInverseAngstrom * 10;
-    }
-    fileLabels_.emplace(key, labels);
-    return labels;
 }
 
 const DeviceInfo& Workbench::device() const {

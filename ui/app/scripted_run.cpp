@@ -1,15 +1,14 @@
-#include "ui/shell/scripted_run.hpp"
+#include "ui/app/scripted_run.hpp"
 
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/devices.hpp"
+#include "ui/app/main_window.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/jobs/job_runner.hpp"
-#include "ui/params/param_form.hpp"
+#include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/results/results_panel.hpp"
-#include "ui/shell/algorithm_panels.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QTabWidget>
 #include <QTimer>
@@ -73,19 +72,6 @@ void showResultOf(ResultsPanel& results, const std::string& algorithm) {
 }
 
 } // namespace
-
-nlohmann::json setFormFrom(ParamForm& form, const ScriptedSettings& settings,
-                           const std::set<std::string>& heldWithoutField) {
-    nlohmann::json others = nlohmann::json::object();
-    for (const ParamSpec& spec : settings.params.specs()) {
-        const nlohmann::json& value = settings.params.get(spec.name);
-        if (form.field(spec.name) || heldWithoutField.count(spec.name))
-            form.setValue(spec.name, value);
-        else
-            others[spec.name] = value;
-    }
-    return others;
-}
 
 void startScriptedRun(MainWindow& window, const ScriptedRunRequest& request,
                       std::function<void(const ScriptedOutcome&)> done) {

@@ -1,10 +1,11 @@
-#include "ui/shell/window_summary.hpp"
+#include "ui/app/window_summary.hpp"
 
+#include "ui/app/main_window.hpp"
 #include "ui/data/dataset_roles.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/kit/workbench.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 #include "ui/results/results_panel.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QTimer>
 #include <cmath>
@@ -71,7 +72,7 @@ QStringList windowSummary(MainWindow& window) {
     for (const ResultTab& tab : wb.results().tabs())
         titles << tab.title + (tab.stale ? " (stale)" : "");
     return QStringList{"file: " + QString::fromStdString(wb.dataset().fileName()),
-                       labelsLine(wb.currentLabels()), overlaysLine(wb.image())}
+                       labelsLine(QBinLabels::of(wb).current()), overlaysLine(wb.image())}
            << readoutLines(wb.image())
            << QString("result tabs: %1: %2").arg(titles.size()).arg(titles.join(", "));
 }
@@ -81,7 +82,7 @@ void logWindowChanges(MainWindow& window) {
     QObject::connect(&wb, &Workbench::demoFinished, &window, [&window](bool ok) {
         printLater(window, QString("demo finished: ") + (ok ? "ok" : "failed"));
     });
-    QObject::connect(&wb, &Workbench::currentLabelsChanged, &window,
+    QObject::connect(&QBinLabels::of(wb), &QBinLabels::changed, &window,
                      [&window] { printLater(window, "labels changed"); });
     QObject::connect(&wb, &Workbench::fileOpened, &window,
                      [&window] { printLater(window, "file opened"); });

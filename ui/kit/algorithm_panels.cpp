@@ -1,4 +1,4 @@
-#include "ui/shell/algorithm_panels.hpp"
+#include "ui/kit/algorithm_panels.hpp"
 
 namespace clscope::ui {
 

@@ -1,20 +1,20 @@
 // The main window's menus and the actions behind them (open, recent files, open stream, generate,
 // export plot / results / timings, quit, cancel, panels).
-#include "ui/shell/main_window.hpp"
+#include "ui/app/main_window.hpp"
 
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
 
+#include "ui/app/export_plot_dialog.hpp"
+#include "ui/app/generate_dialog.hpp"
+#include "ui/app/session.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/results/export.hpp"
 #include "ui/results/results_panel.hpp"
 #include "ui/results/timings_panel.hpp"
-#include "ui/session/session.hpp"
-#include "ui/shell/algorithm_panels.hpp"
-#include "ui/shell/export_plot_dialog.hpp"
-#include "ui/shell/generate_dialog.hpp"
-#include "ui/shell/workbench.hpp"
 #include "ui/stream/live_view.hpp"
 #include "ui/stream/open_stream_dialog.hpp"
 

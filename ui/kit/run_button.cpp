@@ -1,4 +1,4 @@
-#include "ui/shell/run_button.hpp"
+#include "ui/kit/run_button.hpp"
 
 #include <QKeySequence>
 #include <QPushButton>

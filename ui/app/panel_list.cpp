@@ -2,8 +2,8 @@
 //   registry.add(xpcsPanelSpec());   // ui/xpcs/xpcs_panel.hpp
 #include "gpu/algorithm.hpp"
 #include "ui/cluster/cluster_panel.hpp"
+#include "ui/kit/algorithm_panels.hpp"
 #include "ui/rbf/rbf_panel.hpp"
-#include "ui/shell/algorithm_panels.hpp"
 #include "ui/spots/spots_panel.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
 

@@ -1,8 +1,9 @@
-#include "ui/shell/variant_combo.hpp"
+#include "ui/kit/variant_combo.hpp"
+#include "ui/base/qstring.hpp"
 
 #include "gpu/devices.hpp"
 #include "gpu/lab/user_variants.hpp"
-#include "ui/shell/workbench.hpp"
+#include "ui/kit/workbench.hpp"
 
 #include <QComboBox>
 #include <QSignalBlocker>
@@ -10,12 +11,6 @@
 #include <algorithm>
 
 namespace clscope::ui {
-
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-} // namespace
 
 std::vector<VariantChoice> variantChoices(const Algorithm& algorithm, const DeviceInfo& device,
                                           const AlgorithmInput* input, const ParamSet* params) {

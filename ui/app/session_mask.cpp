@@ -1,6 +1,6 @@
 // The mask editor's part of a session: geometry, partition spec (or none), the shapes kept as
 // vectors with their modes, and the painted pixels (zlib-compressed, base64).
-#include "ui/session/session.hpp"
+#include "ui/app/session.hpp"
 
 #include "core/errors.hpp"
 #include "ui/mask/mask_presenter.hpp"

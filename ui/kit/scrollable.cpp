@@ -1,4 +1,4 @@
-#include "ui/shell/scrollable.hpp"
+#include "ui/kit/scrollable.hpp"
 
 #include <QScrollArea>
 

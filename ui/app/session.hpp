@@ -15,7 +15,7 @@ namespace clscope::ui {
 class MainWindow;
 class MaskEditorPresenter;
 
-// The mask editor's part of a session and back (ui/session/session_mask.cpp); fromJson needs
+// The mask editor's part of a session and back (ui/app/session_mask.cpp); fromJson needs
 // an image of the same size shown and throws InputError otherwise.
 nlohmann::json maskToJson(const MaskEditorPresenter& editor);
 void maskFromJson(MaskEditorPresenter& editor, const nlohmann::json& json);

@@ -1,6 +1,6 @@
-#include "ui/stream/live_analysis.hpp"
+#include "ui/kit/live_analysis.hpp"
 
-#include "ui/shell/algorithm_panels.hpp"
+#include "ui/kit/algorithm_panels.hpp"
 
 namespace clscope::ui {
 

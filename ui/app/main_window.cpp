@@ -1,19 +1,20 @@
-#include "ui/shell/main_window.hpp"
-#include "ui/shell/scrollable.hpp"
+#include "ui/app/main_window.hpp"
+#include "ui/kit/scrollable.hpp"
 
 #include "gpu/algorithm.hpp"
+#include "ui/app/session.hpp"
 #include "ui/compare/comparison_view.hpp"
 #include "ui/data/data_browser.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/log_panel.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/lab/lab_window.hpp"
 #include "ui/mask/mask_panel.hpp"
+#include "ui/mask/q_bin_labels.hpp"
 #include "ui/results/results_panel.hpp"
 #include "ui/results/timings_panel.hpp"
-#include "ui/session/session.hpp"
-#include "ui/shell/algorithm_panels.hpp"
-#include "ui/shell/log_panel.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QCloseEvent>
 #include <QCoreApplication>
@@ -78,6 +79,7 @@ void MainWindow::buildPanels() {
     workbench_ = new Workbench(WorkbenchViews{image_, devices_, results_, timings_, log_}, this);
     data_ = new DataBrowser(workbench_->dataset(), this);
     workbench_->attachDataBrowser(data_);
+    QBinLabels::of(*workbench_); // the labels in force, drawn from the first file opened
     addPanel("DataPanel", "Data", data_);
     addPanel("ImagePanel", "Image", image_);
     addPanel("DevicePanel", "Device", devices_);

@@ -6,8 +6,8 @@
 #include "ui/data/generate_request.hpp"
 #include "ui/image/overlay_layer.hpp"
 #include "ui/jobs/job_runner.hpp"
+#include "ui/kit/log_panel.hpp"
 #include "ui/results/results_panel.hpp"
-#include "ui/shell/log_panel.hpp"
 
 #include "core/mask/partition.hpp"
 
@@ -31,16 +31,6 @@ struct WorkbenchViews {
     LogPanel* log = nullptr;
 };
 
-// The q-bin labels in force: the mask editor's when it has set some, else the file's.
-struct CurrentLabels {
-    std::shared_ptr<const LabelMask> mask;     // null when there are none
-    std::optional<mask::LabelCenters> centres; // q (and phi) of each label when known
-    QString origin;                            // "mask editor" or "FILE:/path"
-};
-
-// "q bin L: q̄ 0.1234 nm⁻¹, φ̄ 45.0°" (just "q bin L" when centres are unknown).
-QString labelCentreText(std::int32_t label, const mask::LabelCenters* centres);
-
 class Workbench : public QObject {
     Q_OBJECT
   public:
@@ -53,11 +43,6 @@ class Workbench : public QObject {
     DatasetRoles& dataset() { return roles_; }
     void generateAndOpen(const GenerateRequest& request, const QString& path,
                          std::function<void()> then = {});
-
-    // q-bin labels: the mask editor sets its own (a null mask hands back to the file's);
-    // algorithms read currentLabels() when they start a run.
-    void setEditedLabels(CurrentLabels labels);
-    CurrentLabels currentLabels() const;
 
     // Device and variant chosen in the Device panel.
     const DeviceInfo& device() const;
@@ -95,7 +80,6 @@ class Workbench : public QObject {
   signals:
     void fileOpened(const QString& path);
     void roleChanged(clscope::ui::DataRole role);
-    void currentLabelsChanged();
     // The Device panel's device changed (variants that can run change with it).
     void deviceChanged();
     // `clscope --demo`: the demo's run finished (ok false: it failed, was cancelled or could
@@ -112,18 +96,14 @@ class Workbench : public QObject {
   private:
     void connectRunner();
     void showRole(DataRole role);
-    void showCurrentLabels();
     WorkbenchViews views_;
     DataBrowser* browser_ = nullptr;
     DatasetRoles roles_;
     JobRunner runner_;
     void updatePanelActive(const QString& owner, bool before);
-    CurrentLabels editedLabels_;
     QStringList shown_, pinned_; // panels (overlay owners) in front, pinned
     std::optional<mask::Geometry> geometry_;
     bool ringsShown_ = false;
-    // The file's labels as last read, keyed by "FILE:/path" (read once per file and dataset).
-    mutable std::optional<std::pair<std::string, CurrentLabels>> fileLabels_;
 };
 
 } // namespace clscope::ui

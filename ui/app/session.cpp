@@ -1,13 +1,13 @@
-#include "ui/session/session.hpp"
+#include "ui/app/session.hpp"
 
 #include "core/errors.hpp"
+#include "ui/app/main_window.hpp"
 #include "ui/data/data_browser.hpp"
 #include "ui/device/device_picker.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/mask/mask_panel.hpp"
 #include "ui/mask/mask_presenter.hpp"
 #include "ui/params/param_form.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/shell/workbench.hpp"
 
 #include <QFile>
 #include <QFileDialog>

@@ -1,0 +1,22 @@
+// What the demos do to the window (`clscope --demo ALGO`, ui/kit/panel_demo.hpp): the data
+// set's path, a dock given the middle of the window, a result tab or a dock brought to the front.
+#pragma once
+#include <QString>
+
+class QDockWidget;
+
+namespace clscope::ui {
+
+class Workbench;
+
+// FILE in the temp folder.
+QString demoPath(const QString& fileName);
+// The window's dock of that object name, or nullptr.
+QDockWidget* demoDock(Workbench& workbench, const QString& name);
+// The dock where the image was (the image one tab away), shown and raised; returns it (nullptr
+// when the window, the image dock or the dock is not there).
+QDockWidget* showDockInTheMiddle(Workbench& workbench, const QString& name);
+// The result tab of that title in front (none of that title, or empty: as it is).
+void showResultTab(Workbench& workbench, const QString& title);
+
+} // namespace clscope::ui
