@@ -201,8 +201,7 @@ std::map<std::string, int> runTuning(const Flavour& flavour, const DeviceInfo& d
     // on GPUs (H200, 10^6 x 10^5: 122.9 ms against 125.2 ms with 4; docs/PERFORMANCE.md).
     if (device.type == "GPU" && params.kernel == Kernel::Helmholtz && flavour.direct())
         tuning["RBF_TPW"] = 2;
-    if (flavour.launch == Launch::Seed)
-        tuning["SEED_N"] = static_cast<int>(problem.sourceCount());
+    if (flavour.launch == Launch::Seed) tuning["SEED_N"] = static_cast<int>(problem.sourceCount());
     for (const auto& [name, value] : params.tuning)
         tuning[name] = value;
     return tuning;
