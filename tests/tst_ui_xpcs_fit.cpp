@@ -151,7 +151,11 @@ class TestUiXpcsFit : public QObject {
         window.workbench().results().exportHdf5(exported);
         const H5Reader gui(exported.toStdString());
         const std::string line = gui.stringAttribute("/", "command_line").value_or("");
-        QVERIFY2(line.find("--labels") != std::string::npos, line.c_str());
+        // The labels file the run read, named as correlate's labels source (--mask FILE:PATH).
+        QVERIFY2(line.find("--mask ") != std::string::npos &&
+                     line.find("/labels/labels-") != std::string::npos &&
+                     line.find(":/entry/processing/qmask") != std::string::npos,
+                 line.c_str());
         const Array q = gui.read("/xpcs/q", DType::Float64);
         QCOMPARE(q.size(), std::size_t(2));
         QVERIFY(std::abs(q.as<double>()[0] - 0.05) < 1e-15); // 0.5 nm⁻¹ in 1/Å

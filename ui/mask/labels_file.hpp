@@ -1,5 +1,5 @@
 // Labels drawn or loaded in the mask editor, saved where a command line can name them: a run on
-// them reads this file (as clscope-cli does with the command line's --labels), so the GUI's
+// them reads this file (as clscope-cli does with the command line's --mask FILE:PATH), so the GUI's
 // result and the CLI's come from the same labels and q table (issue 38 item 4).
 #pragma once
 #include "core/data.hpp"
