@@ -261,19 +261,23 @@ class TestStreamPipeline : public QObject {
         QVERIFY(!QFileInfo::exists(out));
     }
 
-    // 400 frames of 1024x1024 uint16 peak within a fixed margin of the first 100's (the passes
-    // of a file run grew by ~3.9 MB a frame: 0.93 GB for 100, 2.1 GB for 400).
+    // 400 frames of 1024x1024 uint16 peak within a fixed margin of the first 200's (the passes
+    // of a file run grew by ~3.9 MB a frame: 0.93 GB for 100, 2.1 GB for 400). Not 100: the
+    // bounded queues (64 frames received, the staging ring) fill while the device lags behind
+    // the publisher, over the first ~200 frames on a loaded 2-core host (PoCL, lz4: 411 MB for
+    // 50 frames, 587 MB for 100, 727 MB for 200, 752 MB for 300, 771 MB for 400; CI once saw
+    // 690 against 793 MB for 100 and 400, over the 100 MB margin).
     void longSeriesRunsInShortOnesMemory() {
         const QString big = dir.filePath("long.h5");
         const auto d = runCli({"generate", "diffraction", "--frames", "400", "--height", "1024",
                                "--width", "1024", "--spots", "20", "-o", big});
         QVERIFY2(d.code == 0, qPrintable(d.err));
-        const long shortRun = streamPeakRss(dir, big, {"spots"}, {"--max-frames", "100"});
+        const long shortRun = streamPeakRss(dir, big, {"spots"}, {"--max-frames", "200"});
         const long longRun = streamPeakRss(dir, big, {"spots"}, {});
         QVERIFY(shortRun > 0 && longRun > 0);
-        const long marginKb = 100 * 1024; // 100 MB: 300 frames more add under 1/3 MB each
+        const long marginKb = 100 * 1024; // 100 MB: 200 frames more add under 1/2 MB each
         QVERIFY2(longRun <= shortRun + marginKb,
-                 qPrintable(QString("peak RSS %1 kB for 400 frames, %2 kB for 100")
+                 qPrintable(QString("peak RSS %1 kB for 400 frames, %2 kB for 200")
                                 .arg(longRun)
                                 .arg(shortRun)));
         QFile::remove(big);

@@ -18,6 +18,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr int PollMs = 100; // how often the receiver looks at the stop flag
+// Messages ZeroMQ may hold for us beyond our own queue (SourceOptions::queueFrames). Its default,
+// 1000, let a consumer slower than the detector hold up to 1000 frames in its memory (a peak RSS
+// that grew with the series); with a few, the publisher's side waits instead.
+constexpr int ReceiveHighWaterMark = 8;
 
 std::string seconds(double s) {
     std::string t = std::to_string(s);
@@ -176,6 +180,7 @@ FrameSource::FrameSource(SourceOptions options) : state_(std::make_unique<State>
     s.options = std::move(options);
     s.socket.set(zmq::sockopt::rcvtimeo, PollMs);
     s.socket.set(zmq::sockopt::linger, 0);
+    s.socket.set(zmq::sockopt::rcvhwm, ReceiveHighWaterMark);
     try {
         s.socket.connect(s.options.endpoint);
     } catch (const zmq::error_t& e) {
