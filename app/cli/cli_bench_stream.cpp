@@ -14,10 +14,10 @@
 #include "core/stream/frame_pool.hpp"
 #include "core/stream/ordered_pool.hpp"
 #include "core/stream/series_encoder.hpp"
-#include "core/xpcs/synthetic.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/pipeline/frame_stage.hpp"
 #if defined(CLSCOPE_HAVE_LIVE)
+#include "core/mask/rings.hpp"
 #include "core/stream/live_frames.hpp"
 #include "core/stream/loopback.hpp"
 #include "core/stream/stream_source.hpp"
@@ -138,7 +138,7 @@ Line receiveLive(const Case& c, std::size_t threads) {
 std::map<std::string, std::shared_ptr<const Array>> heldImages(const Algorithm& algorithm,
                                                                const Array& sample) {
     std::map<std::string, std::shared_ptr<const Array>> held;
-    const LabelMask rings = synthetic::ringLabels(sample.height(), sample.width(), 32.0);
+    const LabelMask rings = mask::ringLabels(sample.height(), sample.width(), 32.0);
     const double gap = double((std::uint64_t(1) << (8 * dtypeSize(sample.dtype()))) - 1);
     for (const InputRole& role : algorithm.inputRoles()) {
         if (role.optional || role.stack || role.layout != InputRole::Layout::IntegerImage) continue;

@@ -72,4 +72,22 @@ std::vector<double> ringSpacings(const Geometry& g, std::size_t height, std::siz
     return out;
 }
 
+std::vector<double> centreRadii(std::size_t height, std::size_t width) {
+    std::vector<double> r(height * width);
+    const double cy = (static_cast<double>(height) - 1) / 2,
+                 cx = (static_cast<double>(width) - 1) / 2;
+    for (std::size_t y = 0; y < height; ++y)
+        for (std::size_t x = 0; x < width; ++x)
+            r[y * width + x] = std::hypot(static_cast<double>(y) - cy, static_cast<double>(x) - cx);
+    return r;
+}
+
+LabelMask ringLabels(std::size_t height, std::size_t width, double ringWidth) {
+    const std::vector<double> r = centreRadii(height, width);
+    LabelMask labels{height, width, std::vector<std::int32_t>(r.size())};
+    for (std::size_t i = 0; i < r.size(); ++i)
+        labels.labels[i] = static_cast<std::int32_t>(std::floor(r[i] / ringWidth));
+    return labels;
+}
+
 } // namespace clscope::mask

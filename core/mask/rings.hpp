@@ -2,6 +2,7 @@
 // as a closed polyline in image pixel coordinates (the convention of geometry.hpp), and a few
 // round d values that fall on an image of a given size.
 #pragma once
+#include "core/data.hpp"
 #include "core/mask/geometry.hpp"
 
 #include <cstddef>
@@ -22,5 +23,12 @@ std::vector<std::pair<double, double>> resolutionRing(const Geometry& g, double 
 // those that do (largest d first).
 std::vector<double> ringSpacings(const Geometry& g, std::size_t height, std::size_t width,
                                  std::size_t count = 5);
+
+// Radius of each pixel from the image centre ((h-1)/2, (w-1)/2), as numpy.ogrid[-c:c+1] gives.
+std::vector<double> centreRadii(std::size_t height, std::size_t width);
+
+// Labels floor(r / ringWidth) about the centre of a height x width image: rings ringWidth
+// pixels wide, as synthetic q-bin labels.
+LabelMask ringLabels(std::size_t height, std::size_t width, double ringWidth);
 
 } // namespace clscope::mask

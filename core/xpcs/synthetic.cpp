@@ -2,6 +2,7 @@
 #include "core/errors.hpp"
 #include "core/io.hpp"
 #include "core/mask/mask_io.hpp"
+#include "core/mask/rings.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,17 +13,6 @@
 namespace clscope::synthetic {
 
 namespace {
-
-// Radius of each pixel from the image centre, as numpy.ogrid[-c:c+1] in the seed.
-std::vector<double> radii(std::size_t height, std::size_t width) {
-    std::vector<double> r(height * width);
-    const double cy = (static_cast<double>(height) - 1) / 2,
-                 cx = (static_cast<double>(width) - 1) / 2;
-    for (std::size_t y = 0; y < height; ++y)
-        for (std::size_t x = 0; x < width; ++x)
-            r[y * width + x] = std::hypot(static_cast<double>(y) - cy, static_cast<double>(x) - cx);
-    return r;
-}
 
 template <class T>
 void fillFrames(std::span<T> out, const XpcsParams& p, const std::vector<double>& r,
@@ -54,14 +44,6 @@ void fillFrames(std::span<T> out, const XpcsParams& p, const std::vector<double>
 
 } // namespace
 
-LabelMask ringLabels(std::size_t height, std::size_t width, double ringWidth) {
-    const std::vector<double> r = radii(height, width);
-    LabelMask labels{height, width, std::vector<std::int32_t>(r.size())};
-    for (std::size_t i = 0; i < r.size(); ++i)
-        labels.labels[i] = static_cast<std::int32_t>(std::floor(r[i] / ringWidth));
-    return labels;
-}
-
 XpcsDataset generateXpcs(const XpcsParams& p) {
     if (p.frames < 1 || p.height < 1 || p.width < 1)
         throw UsageError("xpcs: frames, height and width must be at least 1");
@@ -69,9 +51,9 @@ XpcsDataset generateXpcs(const XpcsParams& p) {
     if (p.model == "brownian") return generateBrownianXpcs(p);
     if (p.model != "seed")
         throw UsageError("xpcs: model must be seed or brownian, not '" + p.model + "'");
-    const std::vector<double> r = radii(p.height, p.width);
+    const std::vector<double> r = mask::centreRadii(p.height, p.width);
     XpcsDataset d;
-    d.labels = ringLabels(p.height, p.width, p.ringWidth);
+    d.labels = mask::ringLabels(p.height, p.width, p.ringWidth);
     d.frames = Array(p.dtype, {p.frames, p.height, p.width});
     switch (p.dtype) {
     case DType::UInt8:

@@ -43,8 +43,6 @@ struct XpcsDataset {
     std::optional<double> diffusion;           // brownian: D in Å²/s (paths::trueDiffusion)
 };
 XpcsDataset generateXpcs(const XpcsParams& p);
-// Labels floor(r / ringWidth) about the centre of a height x width image (the seed model's).
-LabelMask ringLabels(std::size_t height, std::size_t width, double ringWidth);
 XpcsDataset generateBrownianXpcs(const XpcsParams& p); // model "brownian"
 void writeXpcs(H5Writer& out, const XpcsDataset& d, Compression c);
 
