@@ -6,6 +6,7 @@
 #include "core/xpcs/synthetic.hpp"
 #include "gpu/bench.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/spots/run_types.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "test_util.hpp"
 #include "toy/algorithm.hpp"
@@ -232,6 +233,31 @@ class TestAlgorithm : public QObject {
                                         resolveDevices("cpu,cpu"));
         QCOMPARE(dynamic_cast<const toy::FrameSumsResult&>(*parts).sums,
                  dynamic_cast<const toy::FrameSumsResult&>(*whole).sums);
+    }
+
+    // The kernel lab's roofline work (DESIGN.md "Roofline"), counted by hand.
+    void declaredWorkOfMultitauAndSpots() {
+        const Algorithm& xpcs = AlgorithmRegistry::instance().find("xpcs");
+        ParamSet p = xpcs.defaultParams();
+        p.set("multitau", true);
+        p.set("channels", 4);
+        // 8 frames of 3x2 uint16, 4 labelled pixels. Per pixel: level 0 (8 rows, lags 0..3)
+        // 8+7+6+5 multiply-adds and 4 adds into level 1; level 1 (4 rows, lags 2, 3) 2+1 and 2
+        // adds; level 2 (2 rows) no lag and 1 add; level 3 (1 row) nothing: 2*26+4 + 2*3+2 + 1.
+        const auto in =
+            xpcs::makeInput(Array(DType::UInt16, {8, 3, 2}), LabelMask{3, 2, {1, 1, 0, 2, 0, 3}});
+        const RunWork mt = xpcs.work(*in, p);
+        QCOMPARE(mt.operations, 4.0 * (2 * 26 + 4 + 2 * 3 + 2 + 1));
+        QCOMPARE(mt.bytes, 8.0 * 6 * 2 + 6 * 4); // frames once, int32 labels once
+
+        const Algorithm& spots = AlgorithmRegistry::instance().find("spots");
+        spots::SpotsInput si;
+        si.data.frames = Array(DType::UInt16, {2, 4, 5});
+        RunWork w = spots.work(si, spots.defaultParams());
+        QCOMPARE(w.operations, 28.0 * 40);
+        QCOMPARE(w.bytes, 2.0 * 40 + 40); // frames once, a signal byte a pixel and frame
+        si.data.mask = PixelMask{4, 5, std::vector<std::uint8_t>(20)};
+        QCOMPARE(spots.work(si, spots.defaultParams()).bytes, 2.0 * 40 + 20 + 40);
     }
 };
 

@@ -252,6 +252,20 @@ std::shared_ptr<SpotsResult> SpotsAlgorithm::runWith(const RunRequest& request,
     return r;
 }
 
+RunWork SpotsAlgorithm::workWith(const SpotsInput& input, const Params&) const {
+    const Array& frames = input.data.frames;
+    const double pixels = double(frames.height() * frames.width());
+    const double perFrame = pixels * double(frames.frameCount());
+    // Per pixel: n, Σx and Σx² over the window from summed-area tables (2 prefix adds and 3
+    // corner adds each, 15) and the square (1); the dispersion and strong tests (12).
+    constexpr double operationsPerPixel = 15 + 1 + 12;
+    RunWork w;
+    w.bytes = double(frames.byteSize()) + (input.data.mask.bad.empty() ? 0 : pixels) +
+              (input.signalMask ? perFrame : 0);
+    w.operations = operationsPerPixel * perFrame;
+    return w;
+}
+
 Deviation SpotsAlgorithm::compareWith(const SpotsResult& result,
                                       const SpotsResult& reference) const {
     const auto& got = result.result;

@@ -37,6 +37,9 @@ class SpotsAlgorithm : public TypedAlgorithm<SpotsInput, Params, SpotsResult> {
     std::shared_ptr<SpotsResult> runWith(const RunRequest& request, const SpotsInput& input,
                                          Params params, const Progress& progress) const override;
     Deviation compareWith(const SpotsResult& result, const SpotsResult& reference) const override;
+    // Frames read once, the pixel mask once, one signal byte a pixel written; operations 28 a
+    // pixel (the three window sums of the summed-area form and DIALS' two tests).
+    RunWork workWith(const SpotsInput& input, const Params& params) const override;
     // Several devices: contiguous frame ranges (2D spots only; global_threshold = auto is
     // estimated on the whole input first), joined identical to one run.
     std::vector<Part> splitWith(const SpotsInput& input, const ParamSet& params,

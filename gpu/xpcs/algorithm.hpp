@@ -71,7 +71,8 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
                                    const Input& input, const Params& params) const override;
     // Every lag (not multi-tau) of frames in memory: the frames read once and g2 written once
     // (a double per bin and lag), 2 operations per multiply-add of the lower-triangle Gram
-    // matrices (the bench's GFLOP). Multi-tau and streamed frames: none declared.
+    // matrices (the bench's GFLOP). Multi-tau: the frames and labels read once, 2 operations
+    // per multiply-add of a row and a lag of each level, an add per value of the level above.
     RunWork workWith(const Input& input, const Params& params) const override;
     // Several devices: groups of bins of about equal work (pixels), joined in label order.
     std::vector<Part> splitWith(const Input& input, const ParamSet& params,

@@ -67,6 +67,37 @@ double gramMacs(const Bins& bins, double frames) {
     return macs;
 }
 
+// Multi-tau (DESIGN.md §5): the frames read once and the labels once; per labelled pixel, a
+// multiply-add for each row t of level k and each lag m of the level with t >= m, and an add
+// for each value of the level above (level k has floor(T / 2^k) rows).
+RunWork multitauWork(const Input& input, const Params& params) {
+    const std::size_t frames = input.frames   ? input.frames->frameCount()
+                               : input.blocks ? input.blocks->frameCount()
+                                              : 0;
+    if (!frames) return {};
+    const double bytes = input.frames
+                             ? double(input.frames->byteSize())
+                             : double(frames * input.blocks->height() * input.blocks->width() *
+                                      dtypeSize(input.blocks->dtype()));
+    double pixels = 0;
+    for (std::int32_t label : input.labels.labels)
+        pixels += label > 0 ? 1 : 0;
+    double perPixel = 0;
+    for (int k = 0; (frames >> k) > 0; ++k) {
+        const std::size_t rows = frames >> k;
+        const int first = multitauFirstLag(k, params.channels);
+        for (int j = 0; j < multitauLagCount(k, params.channels); ++j) {
+            const std::size_t m = static_cast<std::size_t>(first + j);
+            if (m < rows) perPixel += 2.0 * double(rows - m);
+        }
+        perPixel += double(rows >> 1); // the next level's values
+    }
+    RunWork w;
+    w.bytes = bytes + 4.0 * double(input.labels.labels.size());
+    w.operations = perPixel * pixels;
+    return w;
+}
+
 } // namespace
 
 TunableValues Algorithm::hostTunablesWith(const std::string& variant, const DeviceInfo& device,
@@ -81,7 +112,8 @@ TunableValues Algorithm::hostTunablesWith(const std::string& variant, const Devi
 }
 
 RunWork Algorithm::workWith(const Input& input, const Params& params) const {
-    if (params.multitau || !input.frames) return {};
+    if (params.multitau) return multitauWork(input, params);
+    if (!input.frames) return {};
     const Bins bins = makeBins(input.labels);
     const double frames = static_cast<double>(input.frames->frameCount());
     RunWork w;
