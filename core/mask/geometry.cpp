@@ -1,4 +1,5 @@
 #include "core/mask/geometry.hpp"
+#include "core/number_text.hpp"
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -73,13 +74,6 @@ std::string trim(const std::string& s) {
     const auto first = s.find_first_not_of(" \t\r\n");
     if (first == std::string::npos) return {};
     return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
-}
-
-// Shortest text that reads back as the same double (as Python's repr).
-std::string shortest(double v) {
-    char buf[64];
-    const auto res = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, res.ptr);
 }
 
 // "key: value" lines of a PONI text, keys lower-cased.
@@ -240,13 +234,13 @@ std::string formatPoni(const PoniFile& poni) {
         << "poni_version: 2\n"
         << "Detector: " << poni.detector << "\n"
         << "Detector_config: " << config.dump() << "\n"
-        << "Distance: " << shortest(g.distance) << "\n"
-        << "Poni1: " << shortest(g.beamCenterY * g.pixelSizeY) << "\n"
-        << "Poni2: " << shortest(g.beamCenterX * g.pixelSizeX) << "\n"
-        << "Rot1: " << shortest(g.rot1) << "\n"
-        << "Rot2: " << shortest(g.rot2) << "\n"
-        << "Rot3: " << shortest(g.rot3) << "\n"
-        << "Wavelength: " << shortest(g.wavelength) << "\n";
+        << "Distance: " << shortestText(g.distance) << "\n"
+        << "Poni1: " << shortestText(g.beamCenterY * g.pixelSizeY) << "\n"
+        << "Poni2: " << shortestText(g.beamCenterX * g.pixelSizeX) << "\n"
+        << "Rot1: " << shortestText(g.rot1) << "\n"
+        << "Rot2: " << shortestText(g.rot2) << "\n"
+        << "Rot3: " << shortestText(g.rot3) << "\n"
+        << "Wavelength: " << shortestText(g.wavelength) << "\n";
     return out.str();
 }
 

@@ -11,17 +11,16 @@ namespace clscope::ui {
 
 namespace {
 
-const Algorithm& spotsAlgorithm() {
-    return AlgorithmRegistry::instance().find("spots");
-}
-
 class SpotsLive : public LiveFrameAnalysis {
   public:
     explicit SpotsLive(const LiveContext& c)
-        : mask_(c.mask), params_(c.paramsOf("spots", spotsAlgorithm().defaultParams())) {
+        : mask_(c.mask),
+          params_(
+              c.paramsOf("spots", AlgorithmRegistry::instance().find("spots").defaultParams())) {
         variant_ = c.variantOf("spots");
-        if (variant_.empty()) variant_ = spotsAlgorithm().defaultVariant(c.device);
-        const VariantEntry entry = spotsAlgorithm().variant(variant_);
+        if (variant_.empty())
+            variant_ = AlgorithmRegistry::instance().find("spots").defaultVariant(c.device);
+        const VariantEntry entry = AlgorithmRegistry::instance().find("spots").variant(variant_);
         device_ = entry.info.kind == VariantKind::Host ? hostDevice() : c.device;
     }
     QString quantity() const override { return "spots per frame"; }
@@ -32,7 +31,8 @@ class SpotsLive : public LiveFrameAnalysis {
         in->data.mask = mask_;
         in->signalMask = false;
         in->provenance["file"] = "stream frame " + std::to_string(index);
-        const auto result = runAlgorithm(spotsAlgorithm(), {device_, variant_, in, params_, {}});
+        const auto result = runAlgorithm(AlgorithmRegistry::instance().find("spots"),
+                                         {device_, variant_, in, params_, {}});
         std::vector<spots::Spot> found =
             dynamic_cast<const spots::SpotsResult&>(*result).result.spots;
         const std::size_t n = found.size();

@@ -20,14 +20,6 @@
 
 namespace clscope::ui {
 
-namespace {
-
-const Algorithm& spotsAlgorithm() {
-    return AlgorithmRegistry::instance().find("spots");
-}
-
-} // namespace
-
 InputSources SpotsPanel::sources() const {
     const DatasetRoles& roles = wb_.dataset();
     if (!roles.file()) throw InputError("spots: open an HDF5 file first");
@@ -54,7 +46,7 @@ bool SpotsPanel::run() {
 // The job of the sources, parameters and variant on screen (throws what is wrong with them).
 Job SpotsPanel::makeJob() {
     AlgorithmRun run;
-    run.algorithm = &spotsAlgorithm();
+    run.algorithm = &AlgorithmRegistry::instance().find("spots");
     run.command.sources = sources();
     run.command.params = form_->paramSet();
     run.command.variant = variant();
@@ -117,7 +109,7 @@ ComparisonInput SpotsPanel::comparisonInput() const {
     const ParamSet params = form_->paramSet();
     RunCommand command;
     command.algorithm = "spots", command.sources = sources(), command.params = params;
-    return {spotsAlgorithm().read(sources(), params), params, command};
+    return {AlgorithmRegistry::instance().find("spots").read(sources(), params), params, command};
 }
 
 bool SpotsPanel::exportWith(const QString& what, const std::function<void()>& write) {

@@ -15,16 +15,12 @@ namespace {
 
 constexpr std::size_t binsDrawn = 6;
 
-const Algorithm& xpcsAlgorithm() {
-    return AlgorithmRegistry::instance().find("xpcs");
-}
-
 class XpcsLive : public LiveSeriesAnalysis {
   public:
     XpcsLive(const LiveContext& c, QWidget* parent)
         : device_(c.device), frameTime_(c.frameTime), plot_(new QCustomPlot(parent)) {
         variant_ = device_.spec == "cpu" ? "cpu" : "multitau"; // the dense variants refuse it
-        params_ = xpcsAlgorithm().defaultParams();
+        params_ = AlgorithmRegistry::instance().find("xpcs").defaultParams();
         params_.set("multitau", true);
         if (c.labels) labels_ = masked(*c.labels, c.mask);
         buildPlot();
@@ -39,7 +35,8 @@ class XpcsLive : public LiveSeriesAnalysis {
         if (frames.frameCount() < 2) return {};
         auto in = xpcs::makeInput(frames, *labels_, {{"file", "live stream"}});
         if (frameTime_ > 0) in->frameTime = frameTime_;
-        const auto result = runAlgorithm(xpcsAlgorithm(), {device_, variant_, in, params_, {}});
+        const auto result = runAlgorithm(AlgorithmRegistry::instance().find("xpcs"),
+                                         {device_, variant_, in, params_, {}});
         const xpcs::Result r = dynamic_cast<const xpcs::RunResult&>(*result).result;
         return [this, r] { draw(r); };
     }

@@ -26,10 +26,6 @@ namespace clscope::ui {
 
 namespace {
 
-const Algorithm& xpcsAlgorithm() {
-    return AlgorithmRegistry::instance().find("xpcs");
-}
-
 // The input of a run, written next to its result: the labels and pixel mask used.
 void writeInput(H5Writer& out, const xpcs::Input& input, const std::string& group) {
     const LabelMask& l = input.labels;
@@ -68,7 +64,7 @@ Job XpcsPanel::makeJob() {
     checkRequest(request);
     const std::optional<double> trueD = readTrueDiffusion(*request.file);
     AlgorithmRun run;
-    run.algorithm = &xpcsAlgorithm();
+    run.algorithm = &AlgorithmRegistry::instance().find("xpcs");
     run.command = request.command();
     run.command.sources = inputSources(request);
     run.chosen = request.device;

@@ -1,4 +1,5 @@
 #include "ui/xpcs/xpcs_presenter.hpp"
+#include "core/number_text.hpp"
 
 #include "core/xpcs/fit_bins.hpp"
 #include "ui/xpcs/xpcs_fit_quality.hpp"
@@ -17,12 +18,6 @@ namespace {
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 // The shortest text that reads back as the same double ("nan", "inf" as such).
-std::string shortest(double value) {
-    char text[64];
-    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
-    return std::string(text, end);
-}
-
 std::string number(double value, int digits) {
     char text[64];
     std::snprintf(text, sizeof text, "%.*g", digits, value);
@@ -233,9 +228,9 @@ std::string XpcsPresenter::csv() const {
         out << ",g2_L" << label << ",g2_err_L" << label;
     out << '\n';
     for (std::size_t t = 0; t < r.frames; ++t) {
-        out << shortest(r.tau[t]);
+        out << shortestText(r.tau[t]);
         for (std::size_t b = 0; b < r.binCount(); ++b)
-            out << ',' << shortest(r.g2At(b, t)) << ',' << shortest(r.g2ErrAt(b, t));
+            out << ',' << shortestText(r.g2At(b, t)) << ',' << shortestText(r.g2ErrAt(b, t));
         out << '\n';
     }
     return out.str();

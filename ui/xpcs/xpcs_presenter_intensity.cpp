@@ -1,6 +1,7 @@
 // XpcsPresenter: mean intensity per bin against time (stability) and against q (I(q)), their
 // CSV tables and the HDF5 datasets the g2(τ) export writes beside the fits.
 #include "core/hdf5.hpp"
+#include "core/number_text.hpp"
 #include "ui/xpcs/xpcs_presenter.hpp"
 
 #include <charconv>
@@ -9,16 +10,6 @@
 #include <sstream>
 
 namespace clscope::ui {
-
-namespace {
-
-std::string shortest(double value) {
-    char text[64];
-    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
-    return std::string(text, end);
-}
-
-} // namespace
 
 void XpcsPresenter::setIntensity(std::optional<xpcs::BinIntensity> intensity) {
     intensity_ = std::move(intensity);
@@ -44,9 +35,9 @@ std::string XpcsPresenter::intensityCsv() const {
         out << ",I_L" << label;
     out << '\n';
     for (std::size_t t = 0; t < in.frames; ++t) {
-        out << shortest(dt ? double(t) * *dt : double(t));
+        out << shortestText(dt ? double(t) * *dt : double(t));
         for (std::size_t b = 0; b < in.binCount(); ++b)
-            out << ',' << shortest(in.at(b, t));
+            out << ',' << shortestText(in.at(b, t));
         out << '\n';
     }
     return out.str();
@@ -60,8 +51,9 @@ std::string XpcsPresenter::iqCsv() const {
     out << "label,q_1/angstrom,mean_counts_per_pixel,std_over_frames,pixels\n";
     for (std::size_t b = 0; b < in.binCount(); ++b) {
         const auto q = in.binCount() == binCount() ? binQ(b) : std::nullopt;
-        out << in.labels[b] << ',' << (q ? shortest(*q) : std::string()) << ',' << shortest(mean[b])
-            << ',' << shortest(spread[b]) << ',' << in.pixels[b] << '\n';
+        out << in.labels[b] << ',' << (q ? shortestText(*q) : std::string()) << ','
+            << shortestText(mean[b]) << ',' << shortestText(spread[b]) << ',' << in.pixels[b]
+            << '\n';
     }
     return out.str();
 }
