@@ -3,6 +3,7 @@
 // other edit.
 #include "app/cli/commands.hpp"
 #include "core/errors.hpp"
+#include "core/xpcs/multitau.hpp"
 #include "core/xpcs/synthetic.hpp"
 #include "gpu/bench.hpp"
 #include "gpu/devices.hpp"
@@ -249,6 +250,14 @@ class TestAlgorithm : public QObject {
         const RunWork mt = xpcs.work(*in, p);
         QCOMPARE(mt.operations, 4.0 * (2 * 26 + 4 + 2 * 3 + 2 + 1));
         QCOMPARE(mt.bytes, 8.0 * 6 * 2 + 6 * 4); // frames once, int32 labels once
+        // Read block by block (as the bench's series of 16 cycling through these 8 frames): the
+        // blocks count. Levels 0..2: 2*(16+15+14+13)+8, 2*(6+5)+4, 2*(2+1)+2; level 3: 1 add.
+        auto series =
+            xpcs::makeInput(Array(DType::UInt16, {8, 3, 2}), LabelMask{3, 2, {1, 1, 0, 2, 0, 3}});
+        series->blocks = xpcs::blocksRepeating(series->frames, 16);
+        const RunWork blocks = xpcs.work(*series, p);
+        QCOMPARE(blocks.operations, 4.0 * (2 * 58 + 8 + 2 * 11 + 4 + 2 * 3 + 2 + 1));
+        QCOMPARE(blocks.bytes, 16.0 * 6 * 2 + 6 * 4);
 
         const Algorithm& spots = AlgorithmRegistry::instance().find("spots");
         spots::SpotsInput si;

@@ -71,14 +71,16 @@ double gramMacs(const Bins& bins, double frames) {
 // multiply-add for each row t of level k and each lag m of the level with t >= m, and an add
 // for each value of the level above (level k has floor(T / 2^k) rows).
 RunWork multitauWork(const Input& input, const Params& params) {
-    const std::size_t frames = input.frames   ? input.frames->frameCount()
-                               : input.blocks ? input.blocks->frameCount()
+    // The blocks when there are (a file read block by block; the bench's series cycling
+    // through its pool of frames), else the frames in memory.
+    const std::size_t frames = input.blocks   ? input.blocks->frameCount()
+                               : input.frames ? input.frames->frameCount()
                                               : 0;
     if (!frames) return {};
-    const double bytes = input.frames
-                             ? double(input.frames->byteSize())
-                             : double(frames * input.blocks->height() * input.blocks->width() *
-                                      dtypeSize(input.blocks->dtype()));
+    const double bytes = input.blocks
+                             ? double(frames * input.blocks->height() * input.blocks->width() *
+                                      dtypeSize(input.blocks->dtype()))
+                             : double(input.frames->byteSize());
     double pixels = 0;
     for (std::int32_t label : input.labels.labels)
         pixels += label > 0 ? 1 : 0;
