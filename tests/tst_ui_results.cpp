@@ -33,7 +33,7 @@ RunTimings run(const std::string& variant, double median) {
             variant,
             "ocl:0 pthread",
             {{"copy H->D frames", 5, 0.5, 0.6, 0.9, 3.0},
-             {"xpcs " + variant, 5, median, median, median, 5 * median}}};
+             {"xpcs " + variant, 5, median, median, median, 5 * median, true}}};
 }
 
 // A tab of algorithm with a plot, an HDF5 writer of /<algorithm>/value and a CSV.
@@ -98,15 +98,31 @@ class TestUiResults : public QObject {
         panel.addRun(run("naive", 20.0));
         QCOMPARE(panel.tableWidget()->rowCount(), 2);
         QCOMPARE(panel.tableWidget()->item(1, 7)->text(), QString("20"));
-        QCOMPARE(panel.chart()->plottableCount(), 2); // one bar series per label
+        QCOMPARE(panel.chart()->plottableCount(), 2); // kernels, copies (no host phase)
         panel.addRun(run("gemm", 1.5));
-        QCOMPARE(panel.chart()->plottableCount(), 3);
+        QCOMPARE(panel.chart()->plottableCount(), 2);
         // Horizontal bars, one row per run, the legend outside the axis rect.
         auto* bars = qobject_cast<QCPBars*>(panel.chart()->plottable(0));
+        QCOMPARE(bars->name(), QString("kernels"));
         QCOMPARE(bars->keyAxis(), panel.chart()->yAxis);
         auto ticker = panel.chart()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
         QVERIFY(ticker && ticker->ticks().size() == 2);
         QVERIFY(ticker->ticks().first().startsWith("#1 naive @ ocl:0"));
+        // A run's parts stacked in one bar a row: the copies sit on the kernels.
+        auto* copies = qobject_cast<QCPBars*>(panel.chart()->plottable(1));
+        QCOMPARE(copies->name(), QString("copies"));
+        QCOMPARE(copies->barBelow(), bars);
+        QCOMPARE(bars->data()->at(1)->value, 1.5);
+        QCOMPARE(copies->data()->at(1)->value, 0.6);
+        // The host part: the run's host phases less its kernels and copies.
+        RunTimings phased = run("ordered", 2.0);
+        phased.records.push_back({"xpcs run (host wall)", 1, 10.0, 10.0, 10.0, 10.0, false, true});
+        panel.addRun(phased);
+        QCOMPARE(panel.chart()->plottableCount(), 3);
+        auto* host = qobject_cast<QCPBars*>(panel.chart()->plottable(2));
+        QCOMPARE(host->barBelow(), copies);
+        QCOMPARE(host->data()->size(), 1);
+        QCOMPARE(host->data()->at(0)->value, 10.0 - 2.0 - 0.6);
         QVERIFY(panel.chart()->legend->layout() != panel.chart()->axisRect()->insetLayout());
         const QString csv = dir_.filePath("timings.csv");
         panel.exportCsv(csv);
@@ -114,19 +130,21 @@ class TestUiResults : public QObject {
     }
 
     // Issue 23 defect 4: the chart's colours repeated after ten labels (rbf tiled = xpcs reorder).
+    // The chart now has three parts whatever the labels; they and the palette stay distinct.
     void timingsColoursNeverRepeat() {
         TimingsPanel panel;
         for (int i = 0; i < 8; ++i)
             panel.addRun({"algo",
                           "v" + std::to_string(i),
                           "ocl:0",
-                          {{"a" + std::to_string(i), 1, 1.0, 1.0, 1.0, 1.0},
-                           {"b" + std::to_string(i), 1, 2.0, 2.0, 2.0, 2.0}}});
-        QCOMPARE(panel.chart()->plottableCount(), 16);
+                          {{"a" + std::to_string(i), 1, 1.0, 1.0, 1.0, 1.0, true},
+                           {"b" + std::to_string(i), 1, 2.0, 2.0, 2.0, 2.0},
+                           {"c" + std::to_string(i), 1, 9.0, 9.0, 9.0, 9.0, false, true}}});
+        QCOMPARE(panel.chart()->plottableCount(), 3);
         QSet<QRgb> colours;
         for (int i = 0; i < panel.chart()->plottableCount(); ++i)
             colours.insert(panel.chart()->plottable(i)->brush().color().rgb());
-        QCOMPARE(colours.size(), 16);
+        QCOMPARE(colours.size(), 3);
         for (int n : {3, 10, 11, 24, 40}) {
             const std::vector<QRgb> palette = distinctPaletteRgb(n);
             QCOMPARE(QSet<QRgb>(palette.begin(), palette.end()).size(), qsizetype(n));
@@ -151,6 +169,45 @@ class TestUiResults : public QObject {
                  qPrintable(QString("%1 runs, %2 px each").arg(rows).arg(perRow)));
         QVERIFY(chart->legend->outerRect().bottom() <= chart->height());
         QVERIFY(ticker->ticks().last().startsWith("#8 v7")); // the latest run is kept
+    }
+
+    // Issue 38: docked beside its table (a chart ~330 px wide), a spots run's ten labels took
+    // ten legend rows squeezed over each other and left room for one run. Now: several runs,
+    // legend entries a line high each and apart.
+    void timingsChartReadableNarrow() {
+        TimingsPanel panel;
+        for (int i = 0; i < 8; ++i) {
+            RunTimings r = run("v" + std::to_string(i), 1.0 + i);
+            for (const char* step : {"set-up (host wall)", "chunks (host wall)", "result (host)"})
+                r.records.push_back({step, 1, 20.0, 20.0, 20.0, 20.0, false, true});
+            panel.addRun(r);
+        }
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        // The Timings dock at 1600x1000 and at 1280x800 (the smaller: one run, still readable).
+        for (const auto& [size, runs] : {std::pair{QSize(700, 220), 3}, {QSize(520, 150), 1}}) {
+            panel.resize(size);
+            QTest::qWait(50);
+            QCustomPlot* chart = panel.chart();
+            QVERIFY2(chart->width() <= 420, qPrintable(QString::number(chart->width())));
+            chart->replot();
+            auto ticker = chart->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+            QVERIFY2(ticker->ticks().size() >= runs,
+                     qPrintable(QString::number(ticker->ticks().size())));
+            const int line = chart->fontMetrics().height();
+            QVERIFY(chart->axisRect()->height() >= int(ticker->ticks().size()) * line);
+            QList<QRect> entries;
+            for (int i = 0; i < chart->plottableCount(); ++i)
+                entries << chart->legend->itemWithPlottable(chart->plottable(i))->outerRect();
+            QCOMPARE(entries.size(), 3);
+            for (int i = 0; i < entries.size(); ++i) {
+                QVERIFY2(entries[i].height() >= QFontMetrics(chart->legend->font()).height(),
+                         qPrintable(QString::number(entries[i].height())));
+                QVERIFY(chart->rect().contains(entries[i]));
+                for (int j = i + 1; j < entries.size(); ++j)
+                    QVERIFY(!entries[i].intersects(entries[j]));
+            }
+        }
     }
 
     void plotExportFormats() {

@@ -29,6 +29,11 @@ void fitLegendColumns(QCustomPlot& plot) {
         if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot.legend->item(i)))
             widest = std::max(widest, metrics.horizontalAdvance(item->plottable()->name()));
     const int columns = std::max(1, (plot.width() - 20) / (widest + 45));
+    // Its rows keep a line's height each: a short plot gives the data less room rather than
+    // drawing the entries over each other.
+    const int rows = (plot.legend->itemCount() + columns - 1) / columns;
+    const QMargins m = plot.legend->margins();
+    plot.legend->setMinimumSize(0, rows * (metrics.height() + 2) + m.top() + m.bottom());
     if (columns == plot.legend->wrap()) return;
     plot.legend->setWrap(columns);
     plot.legend->setFillOrder(plot.legend->fillOrder(), true); // the entries placed again

@@ -98,14 +98,17 @@ void TimingsPanel::refresh() {
     refreshChart(rows);
 }
 
-// One row of bars per run, one colour per label: grouped horizontal bars. The latest maxRuns
-// runs, fewer where the docked chart is too short for their tick labels to stay apart.
+// One bar per run, stacked from the disjoint parts of its time: kernels, copies (and fills), and
+// the rest of its host wall (its host phases less the other two, where it has phases). Three
+// series whatever the labels (the table and the CSV keep every label), so the legend takes one
+// line and a docked chart shows several runs. The latest maxRuns runs, fewer where the chart is
+// too short for their tick labels to stay apart.
 void TimingsPanel::refreshChart(const std::vector<TimingRow>& rows) {
     std::vector<int> runs;
     for (const TimingRow& r : rows)
         if (std::find(runs.begin(), runs.end(), r.run) == runs.end()) runs.push_back(r.run);
     std::sort(runs.begin(), runs.end());
-    const int rowHeight = chart_->fontMetrics().height() * 3 / 2;
+    const int rowHeight = chart_->fontMetrics().height() + 4;
     for (std::size_t n = std::min(runs.size(), maxRuns);; --n) {
         drawRuns(rows, std::vector<int>(runs.end() - static_cast<std::ptrdiff_t>(n), runs.end()));
         if (n <= 1 || !chart_->isVisible() ||
@@ -116,21 +119,24 @@ void TimingsPanel::refreshChart(const std::vector<TimingRow>& rows) {
 
 void TimingsPanel::drawRuns(const std::vector<TimingRow>& rows, const std::vector<int>& runs) {
     QStringList categories;
-    std::vector<BarSeries> series;
-    for (std::size_t c = 0; c < runs.size(); ++c)
+    std::vector<BarSeries> series{{"kernels", {}}, {"copies", {}}, {"host", {}}};
+    for (BarSeries& s : series)
+        s.values.assign(runs.size(), 0.0);
+    for (std::size_t c = 0; c < runs.size(); ++c) {
+        double kernels = 0, copies = 0, phases = 0;
         for (const TimingRow& r : rows) {
             if (r.run != runs[c]) continue;
             if (static_cast<int>(c) == categories.size())
                 categories << QString("#%1 %2 @ %3")
                                   .arg(r.run)
                                   .arg(q(r.variant), q(r.device).section(' ', 0, 0));
-            auto it = std::find_if(series.begin(), series.end(),
-                                   [&](const BarSeries& s) { return s.name == q(r.label); });
-            if (it == series.end()) it = series.insert(series.end(), BarSeries{q(r.label), {}});
-            it->values.resize(runs.size(), 0.0);
-            it->values[c] += r.medianMs;
+            (r.hostPhase ? phases : r.kernel ? kernels : copies) += r.medianMs;
         }
-    drawGroupedBars(*chart_, categories, series, "median (ms)");
+        series[0].values[c] = kernels;
+        series[1].values[c] = copies;
+        series[2].values[c] = std::max(0.0, phases - kernels - copies);
+    }
+    drawStackedBars(*chart_, categories, series, "median (ms)");
 }
 
 } // namespace clscope::ui

@@ -1,6 +1,7 @@
 // The Timings panel: a table of every run's labelled timings (count, min, median, max) and a
-// bar chart of the medians, grouped by algorithm, variant and device (the latest runs that fit
-// the chart's height); CSV export.
+// bar chart of the medians, a bar per run (algorithm, variant and device) stacked from its
+// kernels, copies and fills, and the rest of its host wall (the latest runs that fit the
+// chart's height); CSV export.
 #pragma once
 #include "ui/results/timings_table.hpp"
 
