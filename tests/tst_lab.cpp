@@ -106,6 +106,57 @@ class TestLab : public QObject {
                      diff.out.contains("options: the same"),
                  qPrintable(diff.out + diff.err));
     }
+    // Issue 40: every built-in OpenCL variant of every algorithm (as `variants ALGO` lists
+    // them), forked unchanged, passes its check beside its base on a small generated input:
+    // the same program (sha256) and the same deviation. A variant that cannot run here with the
+    // input's default parameters is refused with its reason (exit 2: mma needs an NVIDIA GPU,
+    // multitau --multitau, spots extended dispersion_extended, rbf separable --planes targets);
+    // each algorithm has at least one that runs.
+    void everyVariantForkedUnchangedPasses_data() {
+        QTest::addColumn<QString>("algorithm");
+        QTest::addColumn<QStringList>("generate");
+        QTest::newRow("xpcs") << "xpcs" << QStringList{"xpcs", "--frames", "40", "--height",
+                                                       "48",   "--width",  "48"};
+        QTest::newRow("spots") << "spots"
+                               << QStringList{"diffraction", "--frames", "2",  "--height",
+                                              "128",         "--width",  "128"};
+        QTest::newRow("cluster") << "cluster" << QStringList{"digis", "--modules", "64"};
+        QTest::newRow("rbf") << "rbf"
+                             << QStringList{"particles", "--sources", "50", "--grid-points", "40"};
+    }
+    void everyVariantForkedUnchangedPasses() {
+        QFETCH(QString, algorithm);
+        QFETCH(QStringList, generate);
+        const QString input = file(algorithm + "_small.h5");
+        const auto made = runCli(QStringList{"generate"} + generate + QStringList{"-o", input});
+        QVERIFY2(made.code == 0, qPrintable(made.err));
+        const auto listed = runCli({"variants", algorithm}, env);
+        QVERIFY2(listed.code == 0, qPrintable(listed.err));
+        int ran = 0;
+        for (const QString& line : listed.out.split('\n', Qt::SkipEmptyParts)) {
+            const QString variant = line.section('\t', 0, 0);
+            if (variant == "cpu" || variant.startsWith("user:")) continue;
+            const QString json = file(algorithm + "_" + variant + ".json");
+            const auto run = runCli({"lab", algorithm, "--from", variant, input, "--device",
+                                     "ocl:0", "--repeat", "1", "--json", json},
+                                    env);
+            if (run.code == 2) { // refused here, with the reason
+                QVERIFY2(run.err.contains("cannot run on ocl:0"), qPrintable(variant + run.err));
+                continue;
+            }
+            QVERIFY2(run.code == 0, qPrintable(variant + ": " + run.out + run.err));
+            const QJsonArray rows = rowsOf(json);
+            QCOMPARE(rows.size(), 2);
+            const QJsonObject base = rows[0].toObject(), fork = rows[1].toObject();
+            QCOMPARE(base["label"].toString(), variant);
+            for (const QJsonObject& r : {base, fork})
+                QVERIFY2(r["check"].toString() == "pass", qPrintable(variant));
+            QCOMPARE(fork["source_sha256"].toString(), base["source_sha256"].toString());
+            QCOMPARE(fork["max_deviation"].toDouble(), base["max_deviation"].toDouble());
+            ++ran;
+        }
+        QVERIFY2(ran >= 1, qPrintable(listed.out));
+    }
     void rooflineAgainstTheMeasuredPeaks() { // declared work / median time, kept peaks
         const QString peaksFile = file("variants/lab_peaks.json");
         QFile::remove(peaksFile);
