@@ -14,13 +14,11 @@ namespace {
 class SpotsLive : public LiveFrameAnalysis {
   public:
     explicit SpotsLive(const LiveContext& c)
-        : mask_(c.mask),
-          params_(
-              c.paramsOf("spots", AlgorithmRegistry::instance().find("spots").defaultParams())) {
+        : algorithm_(AlgorithmRegistry::instance().find("spots")), mask_(c.mask),
+          params_(c.paramsOf("spots", algorithm_.defaultParams())) {
         variant_ = c.variantOf("spots");
-        if (variant_.empty())
-            variant_ = AlgorithmRegistry::instance().find("spots").defaultVariant(c.device);
-        const VariantEntry entry = AlgorithmRegistry::instance().find("spots").variant(variant_);
+        if (variant_.empty()) variant_ = algorithm_.defaultVariant(c.device);
+        const VariantEntry entry = algorithm_.variant(variant_);
         device_ = entry.info.kind == VariantKind::Host ? hostDevice() : c.device;
     }
     QString quantity() const override { return "spots per frame"; }
@@ -31,8 +29,7 @@ class SpotsLive : public LiveFrameAnalysis {
         in->data.mask = mask_;
         in->signalMask = false;
         in->provenance["file"] = "stream frame " + std::to_string(index);
-        const auto result = runAlgorithm(AlgorithmRegistry::instance().find("spots"),
-                                         {device_, variant_, in, params_, {}});
+        const auto result = runAlgorithm(algorithm_, {device_, variant_, in, params_, {}});
         std::vector<spots::Spot> found =
             dynamic_cast<const spots::SpotsResult&>(*result).result.spots;
         const std::size_t n = found.size();
@@ -51,6 +48,7 @@ class SpotsLive : public LiveFrameAnalysis {
     }
 
   private:
+    const Algorithm& algorithm_; // looked up once, not per frame
     PixelMask mask_;
     ParamSet params_;
     std::string variant_;

@@ -18,9 +18,10 @@ constexpr std::size_t binsDrawn = 6;
 class XpcsLive : public LiveSeriesAnalysis {
   public:
     XpcsLive(const LiveContext& c, QWidget* parent)
-        : device_(c.device), frameTime_(c.frameTime), plot_(new QCustomPlot(parent)) {
+        : algorithm_(AlgorithmRegistry::instance().find("xpcs")), device_(c.device),
+          frameTime_(c.frameTime), plot_(new QCustomPlot(parent)) {
         variant_ = device_.spec == "cpu" ? "cpu" : "multitau"; // the dense variants refuse it
-        params_ = AlgorithmRegistry::instance().find("xpcs").defaultParams();
+        params_ = algorithm_.defaultParams();
         params_.set("multitau", true);
         if (c.labels) labels_ = masked(*c.labels, c.mask);
         buildPlot();
@@ -35,8 +36,7 @@ class XpcsLive : public LiveSeriesAnalysis {
         if (frames.frameCount() < 2) return {};
         auto in = xpcs::makeInput(frames, *labels_, {{"file", "live stream"}});
         if (frameTime_ > 0) in->frameTime = frameTime_;
-        const auto result = runAlgorithm(AlgorithmRegistry::instance().find("xpcs"),
-                                         {device_, variant_, in, params_, {}});
+        const auto result = runAlgorithm(algorithm_, {device_, variant_, in, params_, {}});
         const xpcs::Result r = dynamic_cast<const xpcs::RunResult&>(*result).result;
         return [this, r] { draw(r); };
     }
@@ -82,6 +82,7 @@ class XpcsLive : public LiveSeriesAnalysis {
         plot_->replot();
     }
 
+    const Algorithm& algorithm_; // looked up once, not per update
     DeviceInfo device_;
     std::string variant_;
     ParamSet params_;
