@@ -131,6 +131,24 @@ class TestUiLab : public QObject {
         QVERIFY(rows[1]["programs"][0]["options"] == rows[0]["programs"][0]["options"]);
         QCOMPARE(lab->rooflinePlot()->pointCount(), 2); // each row under the measured roof
     }
+    void variantNeedingAParameterRunsWithIt() { // the Parameters field is the CLI's --params
+        LabWindow window;
+        window.show();
+        QVERIFY(window.choose("xpcs", "multitau"));
+        window.setDevice("ocl:0"), window.setRepeat(1); // the seed case
+        QCOMPARE(window.fork(), QString());
+        const QString source = window.editor()->toPlainText();
+        QVERIFY(run(window, source));
+        QVERIFY2(window.outcome().rows[0]["note"].get<std::string>().find("multi-tau only") !=
+                     std::string::npos,
+                 window.outcome().rows[0].dump().c_str());
+        window.setParams(R"({"multitau": true})");
+        QVERIFY(run(window, source));
+        QCOMPARE(window.outcome().exitCode, 0);
+        for (const nlohmann::json& row : window.outcome().rows)
+            QVERIFY2(row["check"] == "pass" && row["params"]["multitau"] == true,
+                     row.dump().c_str());
+    }
     void kernelsAndCompiledOutputOfEachRow() {
         LabKernelsTable* kernels = lab->kernelsTable();
         QVERIFY(kernels->rowCount() >= 2); // each row's kernels

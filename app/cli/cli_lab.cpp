@@ -1,6 +1,7 @@
 // clscope-cli lab ALGO --from VARIANT --print-source [--program NAME]
 // clscope-cli lab ALGO --from VARIANT [--program NAME] [--source FILE.cl] [--set NAME=VALUE]...
-//     [--sweep NAME=V1,V2,...] [IN.h5 | --size seed|large] [--device D] [--repeat N]
+//     [--sweep NAME=V1,V2,...] [IN.h5 | --size seed|large] [--params P] [--tune NAME=VALUE]...
+//     [--device D] [--repeat N]
 //     [--kernel-timeout S] [--cold-cache] [--no-cache] [--probe-peaks] [--json OUT]
 //     [--binary DIR] [--save NAME]
 // The kernel lab (DESIGN.md §4): a fork of a variant's program, built, run by the variant's
@@ -8,6 +9,7 @@
 // row runs in a worker process (`lab-worker JOB`, hidden) that the lab kills when it stays
 // silent for --kernel-timeout seconds. Generic: the algorithm's declarations say everything.
 #include "app/cli/cli_lab.hpp"
+#include "app/cli/cli_options.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
@@ -34,6 +36,7 @@ namespace {
 
 struct LabArgs {
     LabOptions options;
+    std::vector<std::string> tuning; // --tune NAME=VALUE
     std::string json, binary;
     bool printSource = false, probePeaks = false;
 };
@@ -223,6 +226,8 @@ nlohmann::json rowJson(const LabPlan& plan, const LabRow& r, const std::string& 
             {"device", r.device},
             {"size", r.job.input.empty() ? size : ""},
             {"input", r.job.input},
+            {"params", r.job.params},
+            {"tuning", r.job.tuning},
             {"ran", r.ran()},
             {"note", r.ran() ? d.note : r.failure + ": " + r.message},
             {"min_ms", r.minMs},
@@ -284,8 +289,9 @@ void save(const LabPlan& plan, const std::vector<LabRow>& rows, const std::strin
                 path.string().c_str());
 }
 
-void runLab(const LabArgs& a) {
+void runLab(LabArgs a) {
     const Algorithm& algorithm = AlgorithmRegistry::instance().find(a.options.algorithm);
+    a.options.tuning = parseTuning(a.tuning);
     const LabPlan plan(algorithm, a.options);
     if (a.printSource) {
         std::fputs(plan.printSource(hostTunablesOf(plan.jobs().front())).c_str(), stdout);
@@ -343,6 +349,12 @@ void addLabCommand(CLI::App& app, Action& action) {
     auto* size = sub->add_option("--size", o.size, "The bench case: seed or large");
     size->excludes(sub->get_option("input"));
     sub->add_option("--device", o.device, "cpu, ocl:N or ocl:TEXT (default: first GPU)");
+    sub->add_option("--params", o.params,
+                    "The run's parameters over the input's defaults or the bench case's: a JSON "
+                    "file, inline JSON or an output's `parameters` (every row)");
+    sub->add_option("--tune", a->tuning,
+                    "Kernel tuning NAME=VALUE (-D), repeatable, for every row (e.g. "
+                    "MMA_EMULATE=1)");
     sub->add_option("--repeat", o.repeat, "Timed runs after one warm-up (default 5)");
     sub->add_option("--kernel-timeout", o.kernelTimeout,
                     "Seconds a run may take before it is stopped (default 30)");

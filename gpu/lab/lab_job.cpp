@@ -27,21 +27,23 @@ LabCase caseOf(const Algorithm& algorithm, const LabJob& job) {
         c.bench = algorithm.benchCase(job.size);
         c.input = c.bench.input, c.params = c.bench.params;
         c.referenceInput = c.bench.referenceInput ? c.bench.referenceInput : c.input;
+        c.params.merge(job.params, "--params");
         return c;
     }
     InputSources sources;
     sources.file = job.input;
     c.params = algorithm.defaultParams();
+    c.params.merge(job.params, "--params");
     c.input = c.referenceInput = algorithm.read(sources, c.params);
     return c;
 }
 
 RunRequest request(const DeviceInfo& device, const std::string& variant,
                    std::shared_ptr<const AlgorithmInput> input, const ParamSet& params,
-                   const ProgramOverrides& programs) {
+                   const LabJob& job, const ProgramOverrides& programs) {
     RunRequest r;
     r.device = device, r.variant = variant, r.input = std::move(input), r.params = params;
-    r.programs = programs;
+    r.tuning = job.tuning, r.programs = programs;
     return r;
 }
 
@@ -94,6 +96,8 @@ nlohmann::json toJson(const LabJob& job) {
             {"device", job.device},
             {"input", job.input},
             {"size", job.size},
+            {"params", job.params},
+            {"tuning", job.tuning},
             {"repeat", job.repeat},
             {"tunables", job.programs.values},
             {"sources", job.programs.sources},
@@ -110,6 +114,8 @@ LabJob labJobFromJson(const nlohmann::json& j) {
     job.repeat = j.at("repeat"), job.sourceSha256 = j.at("source_sha256");
     job.binaryPrefix = j.value("binary_prefix", ""), job.coldCache = j.value("cold_cache", false);
     job.probePeaks = j.value("probe_peaks", false);
+    job.params = j.value("params", nlohmann::json::object());
+    job.tuning = j.value("tuning", std::map<std::string, int>{});
     job.programs.values = j.at("tunables").get<TunableValues>();
     job.programs.sources = j.at("sources").get<std::map<std::string, std::string>>();
     return job;
@@ -181,8 +187,8 @@ LabRow runLabJob(const LabJob& job, const std::function<void(const std::string&)
     phase("reference");
     const auto reference =
         runAlgorithm(algorithm, request(hostDevice(), algorithm.referenceVariant(),
-                                        c.referenceInput, c.params, {}));
-    const RunRequest run = request(device, job.variant, c.input, c.params, job.programs);
+                                        c.referenceInput, c.params, job, {}));
+    const RunRequest run = request(device, job.variant, c.input, c.params, job, job.programs);
     if (const std::string verbose = verboseBuildOption(device); !verbose.empty())
         ClDevice::get(device)->appendBuildOptions(verbose);
     std::vector<double> kernelMs, wallMs;

@@ -18,7 +18,9 @@ struct LabJob {
     std::string device;             // device spec, "" the default device
     std::string input;              // an HDF5 file, or "" for the bench case of `size`
     std::string size = "seed";
-    int repeat = 5;              // timed runs after one warm-up
+    nlohmann::json params = nlohmann::json::object(); // set over the input's or case's own
+    std::map<std::string, int> tuning;                // the run's --tune
+    int repeat = 5;                                   // timed runs after one warm-up
     ProgramOverrides programs{}; // what the row changes in the variant's programs
     std::string sourceSha256;    // of the replaced program text (or the base program's)
     std::string binaryPrefix;    // write each program's compiled output to PREFIX<program>.ext

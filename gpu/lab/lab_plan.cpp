@@ -95,6 +95,13 @@ LabPlan::LabPlan(const Algorithm& algorithm, const LabOptions& o)
         settable(name, value);
         fork_.values[name] = value;
     }
+    if (!o.params.empty()) { // checked here, before any device: UsageError naming the key
+        const nlohmann::json given = readParamsArgument(o.params);
+        algorithm.defaultParams().merge(given, o.params.front() == '{' ? "--params (inline JSON)"
+                                                                       : "--params " + o.params);
+        for (const auto& [key, value] : given.items())
+            if (!isProvenanceKey(key)) params_[key] = value;
+    }
     if (!o.sweep.empty()) {
         const auto [name, list] = nameValue(o.sweep, "--sweep");
         sweepName_ = name, sweepValues_ = splitList(list);
@@ -151,6 +158,7 @@ std::vector<LabJob> LabPlan::jobs() const {
     base.algorithm = algorithm_.id(), base.variant = options_.from;
     base.label = options_.from, base.device = options_.device, base.input = options_.input;
     base.size = options_.size, base.repeat = options_.repeat, base.coldCache = options_.coldCache;
+    base.params = params_, base.tuning = options_.tuning;
     std::vector<LabJob> jobs{base};
     LabJob fork = base;
     fork.variant = base_, fork.label = "fork";

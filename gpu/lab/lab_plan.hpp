@@ -9,6 +9,7 @@
 #include "gpu/lab/lab_job.hpp"
 #include "gpu/lab/user_variants.hpp"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,10 @@ struct LabOptions {
     std::string algorithm, from, program, sourceFile, input, size = "seed", device, save;
     std::vector<std::string> sets; // NAME=VALUE
     std::string sweep;             // NAME=V1,V2,...
+    // The run's parameters over the input's defaults or the bench case's (--params: a file or
+    // inline JSON) and kernel tuning (--tune NAME=VALUE): every row runs with them.
+    std::string params;
+    std::map<std::string, int> tuning;
     int repeat = 5;
     double kernelTimeout = 30; // seconds
     bool coldCache = false;    // write the device's cache over before each timed run
@@ -62,6 +67,7 @@ class LabPlan {
     std::string sweepName_;
     std::vector<std::string> sweepValues_;
     std::size_t headerLines_ = 0; // the printed header lines of --source's file
+    nlohmann::json params_ = nlohmann::json::object(); // --params, checked against the specs
 };
 
 } // namespace clscope

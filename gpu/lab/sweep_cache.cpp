@@ -52,6 +52,8 @@ std::string SweepCache::keyOf(const LabJob& job, const DeviceInfo& device) {
                              {"device", device.key()},
                              {"input", inputKey(job.input)},
                              {"size", job.input.empty() ? job.size : ""},
+                             {"params", job.params},
+                             {"tuning", job.tuning},
                              {"repeat", job.repeat},
                              {"cold_cache", job.coldCache},
                              {"clscope", clscopeVersion()}};

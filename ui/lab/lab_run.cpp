@@ -73,6 +73,9 @@ QStringList LabRun::arguments() const {
     else
         a << "--size" << q(o.size);
     if (!o.device.empty()) a << "--device" << q(o.device);
+    if (!o.params.empty()) a << "--params" << q(o.params);
+    for (const auto& [name, value] : o.tuning)
+        a << "--tune" << q(name + "=" + std::to_string(value));
     for (const std::string& set : o.sets)
         a << "--set" << q(set);
     if (!o.sweep.empty()) a << "--sweep" << q(o.sweep);

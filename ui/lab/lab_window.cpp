@@ -119,7 +119,13 @@ QWidget* LabWindow::buildControls() {
     row->addSpacing(24);
     row->addWidget(caption("Device", box)), row->addWidget(device_);
     row->addWidget(caption("Size", box)), row->addWidget(size_);
-    row->addStretch(1);
+    params_ = new QLineEdit(box);
+    params_->setObjectName("LabParams");
+    params_->setPlaceholderText(R"({"multitau": true})");
+    params_->setToolTip("The run's parameters over the bench case's, as JSON (--params): what "
+                        "a variant needs, e.g. xpcs multitau {\"multitau\": true}");
+    params_->setMinimumWidth(200);
+    row->addWidget(caption("Parameters", box)), row->addWidget(params_, 1);
     connect(algorithm_, &QComboBox::currentIndexChanged, this, &LabWindow::fillVariants);
     connect(variant_, &QComboBox::currentIndexChanged, this, &LabWindow::fillPrograms);
     connect(forkButton_, &QPushButton::clicked, this, [this] {

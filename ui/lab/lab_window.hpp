@@ -55,6 +55,7 @@ class LabWindow : public QWidget {
     void setKernelTimeout(double seconds);
     void setSweep(const QString& sweep);
     void setColdCache(bool cold);
+    void setParams(const QString& json); // the run's --params
 
     CodeEditor* editor() const { return editor_; }
     BuildLogList* buildLog() const { return buildLog_; }
@@ -92,7 +93,7 @@ class LabWindow : public QWidget {
     QSpinBox* repeat_;
     QDoubleSpinBox* timeout_;
     QCheckBox* coldCache_;
-    QLineEdit *sweep_, *saveName_;
+    QLineEdit *sweep_, *saveName_, *params_;
     QPushButton *forkButton_, *runButton_, *cancelButton_, *keepButton_;
     QLabel* status_;
     CodeEditor* editor_;

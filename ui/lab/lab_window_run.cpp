@@ -65,6 +65,7 @@ LabOptions LabWindow::options() const {
     o.repeat = repeat_->value(), o.kernelTimeout = timeout_->value();
     o.coldCache = coldCache_->isChecked();
     o.sweep = sweep_->text().trimmed().toStdString();
+    o.params = params_->text().trimmed().toStdString();
     return o;
 }
 
@@ -134,6 +135,9 @@ void LabWindow::setSweep(const QString& sweep) {
 }
 void LabWindow::setColdCache(bool cold) {
     coldCache_->setChecked(cold);
+}
+void LabWindow::setParams(const QString& json) {
+    params_->setText(json);
 }
 
 void LabWindow::showOutcome() {
