@@ -100,11 +100,39 @@ std::string registerCap(const DeviceInfo& device, int registers) {
 // program-<hash of the options>.ptx, for ptxas and cuobjdump).
 cl::Program ClDevice::program(const std::string& source, const std::string& givenOptions) {
     const char* extra = std::getenv("CLSCOPE_CL_OPTIONS");
-    std::lock_guard lock(mutex_);
-    const std::string options =
-        givenOptions + (extra ? std::string(" ") + extra : "") + appendedOptions_;
-    const auto key = std::make_tuple(std::hash<std::string>{}(source), options);
-    if (auto it = programs_.find(key); it != programs_.end()) return it->second;
+    std::promise<cl::Program> promise;
+    std::shared_future<cl::Program> other; // the same program, being built by another thread
+    std::string options;
+    ProgramKey key;
+    {
+        std::lock_guard lock(mutex_);
+        options = givenOptions + (extra ? std::string(" ") + extra : "") + appendedOptions_;
+        key = std::make_tuple(std::hash<std::string>{}(source), options);
+        if (auto it = programs_.find(key); it != programs_.end()) return it->second;
+        if (auto it = building_.find(key); it != building_.end())
+            other = it->second;
+        else
+            building_.emplace(key, promise.get_future().share());
+    }
+    if (other.valid()) return other.get();
+    // Built outside the lock: other programs build at the same time (OpenCL builds of distinct
+    // program objects may run on several threads).
+    try {
+        cl::Program program = buildNew(source, options);
+        std::lock_guard lock(mutex_);
+        programs_.emplace(key, program);
+        building_.erase(key);
+        promise.set_value(program);
+        return program;
+    } catch (...) {
+        std::lock_guard lock(mutex_);
+        building_.erase(key);
+        promise.set_exception(std::current_exception());
+        throw;
+    }
+}
+
+cl::Program ClDevice::buildNew(const std::string& source, const std::string& options) {
     cl::Program program = built(cl::Program(context_, source), options);
     if (info_.platform.find("NVIDIA") != std::string::npos &&
         source.find(archSpecificMark) != std::string::npos)
@@ -120,7 +148,6 @@ cl::Program ClDevice::program(const std::string& source, const std::string& give
     if (const char* log = std::getenv("CLSCOPE_CL_LOG"); log && std::string(log) == "1")
         std::cerr << "build log (" << info_.spec << ", " << options << "):\n"
                   << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_) << "\n";
-    programs_.emplace(key, program);
     return program;
 }
 

@@ -4,6 +4,7 @@
 #include "gpu/device_info.hpp"
 #include "gpu/opencl.hpp"
 
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -61,6 +62,8 @@ class ClDevice {
     BufferPool& buffers() { return buffers_; }
 
   private:
+    using ProgramKey = std::tuple<std::size_t, std::string>; // hash of the source, options
+    cl::Program buildNew(const std::string& source, const std::string& options);
     cl::Program built(cl::Program program, const std::string& options);
 
     DeviceInfo info_;
@@ -68,7 +71,8 @@ class ClDevice {
     cl::Context context_;
     mutable std::mutex mutex_;
     std::string appendedOptions_;
-    std::map<std::tuple<std::size_t, std::string>, cl::Program> programs_;
+    std::map<ProgramKey, cl::Program> programs_;
+    std::map<ProgramKey, std::shared_future<cl::Program>> building_;
     std::vector<std::unique_ptr<PinnedBlock>> pinnedFree_;
     std::vector<std::pair<const std::byte*, std::size_t>> pinnedMade_; // host ranges of blocks
     BufferPool buffers_;

@@ -1,10 +1,12 @@
 #include "gpu/session.hpp"
 
+#include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "gpu/arch_specific.hpp"
 #include "gpu/kernel_source.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -57,7 +59,16 @@ bool ClSession::soleHolder(const cl::Buffer& buffer) {
 
 cl::Program ClSession::program(const std::string& kernelFile, const std::string& options) {
     const std::string source = kernelSource("common") + "\n" + kernelSource(kernelFile);
-    return device_->program(source, "-cl-std=CL1.2 " + options);
+    return timedProgram(source, "-cl-std=CL1.2 " + options);
+}
+
+// The device's program; a build (not found in its cache) is timed as "program builds (host)".
+cl::Program ClSession::timedProgram(const std::string& source, const std::string& options) {
+    const std::size_t before = device_->cachedPrograms();
+    const auto start = std::chrono::steady_clock::now();
+    cl::Program p = device_->program(source, options);
+    if (device_->cachedPrograms() != before) timings_.add("program builds (host)", msSince(start));
+    return p;
 }
 
 cl::Kernel ClSession::kernel(const std::string& kernelFile, const std::string& kernelName,
@@ -72,7 +83,7 @@ cl::Kernel ClSession::kernel(const std::string& kernelFile, const std::string& k
 }
 
 cl::Program ClSession::program(const ProgramRecipe& recipe, const TunableValues& values) {
-    return device_->program(recipe.source(), recipe.options(values));
+    return timedProgram(recipe.source(), recipe.options(values));
 }
 
 cl::Kernel ClSession::kernel(const ProgramRecipe& recipe, const TunableValues& values,

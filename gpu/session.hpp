@@ -71,6 +71,8 @@ class ClSession {
   private:
     cl::Buffer newBuffer(std::size_t bytes, const std::string& what, cl_mem_flags flags);
     template <class Enqueue> void enqueueRecorded(const std::string& label, Enqueue&& enqueue);
+    cl::Program timedProgram(const std::string& source, const std::string& options);
+
     std::shared_ptr<ClDevice> device_;
     cl::CommandQueue queue_;
     struct PendingEvent {

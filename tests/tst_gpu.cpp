@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <future>
 #include <optional>
 
 using namespace clscope;
@@ -119,6 +120,56 @@ class TestGpu : public QObject {
         QCOMPARE(dev.cachedPrograms(), before + 1);
         dev.program(fillSource, "-DX=2");
         QCOMPARE(dev.cachedPrograms(), before + 2);
+    }
+
+    // Builds run outside the cache's lock: threads asking for the same program at once get one
+    // build (the same cl_program); a failed build is not kept and fails for every thread.
+    void programCacheFromThreads() {
+        ClDevice& dev = ClSession(firstOpenCl()).device();
+        const std::size_t before = dev.cachedPrograms();
+        std::vector<std::future<cl::Program>> same;
+        for (int t = 0; t < 4; ++t)
+            same.push_back(std::async(std::launch::async,
+                                      [&dev] { return dev.program(fillSource, "-DX=31"); }));
+        std::vector<cl_program> handles;
+        for (auto& f : same)
+            handles.push_back(f.get()());
+        QCOMPARE(dev.cachedPrograms(), before + 1);
+        for (cl_program h : handles)
+            QCOMPARE(h, handles.front());
+        const std::string broken = "kernel void broken(global int* a) { a[0] = undeclared; }";
+        std::vector<std::future<std::string>> failing;
+        for (int t = 0; t < 3; ++t)
+            failing.push_back(std::async(std::launch::async, [&dev, &broken]() -> std::string {
+                try {
+                    dev.program(broken, "-DX=32");
+                } catch (const DeviceError& e) {
+                    return e.what();
+                }
+                return "built";
+            }));
+        for (auto& f : failing) {
+            const std::string what = f.get();
+            QVERIFY2(what.find("undeclared") != std::string::npos, what.c_str());
+        }
+        QCOMPARE(dev.cachedPrograms(), before + 1);
+        EXPECT_ERROR(DeviceError, dev.program(broken, "-DX=32"), "undeclared"); // built again
+    }
+
+    // A build is timed in the session's records; a program from the cache is not.
+    void programBuildsAreTimed() {
+        ClSession s(firstOpenCl());
+        const auto builds = [&s] {
+            std::size_t n = 0;
+            for (const TimingRecord& r : s.timings().records())
+                n += r.label == "program builds (host)" ? r.count : 0;
+            return n;
+        };
+        s.kernel("gather", "gather_elements", "-DELEM=int -DX=34");
+        QCOMPARE(builds(), std::size_t(1));
+        s.kernel("gather", "gather_elements", "-DELEM=int -DX=33");
+        s.kernel("gather", "gather_elements", "-DELEM=int -DX=33");
+        QCOMPARE(builds(), std::size_t(2));
     }
 
     void buildFailureCarriesLog() {

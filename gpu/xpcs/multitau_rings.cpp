@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <set>
 #include <stdexcept>
 
 namespace clscope::xpcs {
@@ -83,6 +84,7 @@ MultitauRings::MultitauRings(ClSession& s, const Bins& bins, const Params& param
         host = s.device().pinned(sumWords_ * std::size_t(c_ + 1) * sizeof(std::int64_t), s.queue());
     gather_ = s.kernel(recipe_, programs_.over(values_), "mt_gather");
     bin_ = s.kernel(recipe_, programs_.over(values_), "mt_bin");
+    prebuildLags(total);
 }
 
 void MultitauRings::checkLargest(std::uint64_t largest, std::size_t total) {
@@ -191,10 +193,10 @@ MultitauRings::Level& MultitauRings::level(std::size_t k) {
     return levels_[k];
 }
 
-// mt_lags of level k with wg work-items a group (MT_ROWS rows per group; int partial sums
-// where a work-item's share of the largest bin, ceil(n / wg) terms of at most
-// (largest 2^k)^2 each, fits), built once per option set; mt_lags_wide for 32-bit data.
-cl::Kernel& MultitauRings::lagsKernel(std::size_t k, int& wg) {
+// mt_lags' tunable values on level k with wg work-items a group (MT_ROWS rows per group; int
+// partial sums where a work-item's share of the largest bin, ceil(n / wg) terms of at most
+// (largest 2^k)^2 each, fits); mt_lags_wide's for 32-bit data.
+TunableValues MultitauRings::lagsValues(std::size_t k, int wg) const {
     TunableValues o = values_;
     o["MT_WG"] = std::to_string(wg);
     if (!wide_) {
@@ -206,7 +208,12 @@ cl::Kernel& MultitauRings::lagsKernel(std::size_t k, int& wg) {
     } else {
         o["MT_LAGS"] = std::to_string(c_);
     }
-    o = programs_.over(std::move(o));
+    return programs_.over(std::move(o));
+}
+
+// mt_lags of level k with wg work-items a group, built once per option set.
+cl::Kernel& MultitauRings::lagsKernel(std::size_t k, int& wg) {
+    const TunableValues o = lagsValues(k, wg);
     auto it = lags_.find(o);
     if (it == lags_.end())
         it = lags_.emplace(o, s_.kernel(recipe_, o, wide_ ? "mt_lags_wide" : "mt_lags")).first;
@@ -215,6 +222,40 @@ cl::Kernel& MultitauRings::lagsKernel(std::size_t k, int& wg) {
         it->second.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(s_.device().device());
     if (wg > 1 && std::size_t(wg) > most) return lagsKernel(k, wg /= 2);
     return it->second;
+}
+
+// The mt_lags builds blocks of up to block_ frames, `total` in all, can ask for (every level
+// with rows, its rows a block give or take one, a last short block), built at once on threads
+// of their own: one build per level and group size, made when first launched, was most of a
+// live run's stage wall on NVIDIA. A build that fails here is left to its launch to report.
+void MultitauRings::prebuildLags(std::size_t total) {
+    std::set<TunableValues> wanted;
+    for (std::size_t k = 0; k < 63 && (std::size_t(1) << k) <= total; ++k)
+        for (const std::size_t frames : {block_, total % block_}) {
+            const std::size_t rows = frames >> k;
+            for (const std::size_t count : {rows, rows + 1, std::size_t(1)}) {
+                const std::size_t groups = (count + std::size_t(rows_) - 1) / std::size_t(rows_);
+                if (count == 0 || frames == 0) continue;
+                wanted.insert(
+                    lagsValues(k, wide_ ? wg_ : groupSize(groups, multitauLagCount(int(k), c_))));
+            }
+        }
+    const auto start = std::chrono::steady_clock::now();
+    const std::string source = recipe_.source();
+    std::vector<std::future<void>> builds;
+    for (const TunableValues& values : wanted)
+        builds.push_back(std::async(std::launch::async, [&device = s_.device(), &source,
+                                                         options = recipe_.options(values)] {
+            try {
+                device.program(source, options);
+            } catch (const std::exception&) { // reported where it is launched
+            }
+        }));
+    for (auto& b : builds)
+        b.get();
+    s_.timings().add("program builds (host, mt_lags, " + std::to_string(wanted.size()) +
+                         " at once)",
+                     msSince(start));
 }
 
 // Frame sums and lag products of level k's rows [first, first + count), into the block's

@@ -68,7 +68,9 @@ class MultitauRings {
     int fitLocal(int wg, std::size_t perItem) const;
     int groupSize(std::size_t groups, int lags) const;
     Level& level(std::size_t k);
+    TunableValues lagsValues(std::size_t k, int wg) const;
     cl::Kernel& lagsKernel(std::size_t k, int& wg);
+    void prebuildLags(std::size_t total);
     void lags(Block& block, std::size_t k, std::size_t first, std::size_t count);
     void readBack(const cl::Buffer& from, std::int64_t* to, std::size_t words);
     void fold(Block& block);
