@@ -284,6 +284,27 @@ class TestLab : public QObject {
         const QString where = file("broken.cl") + ":" + QString::number(at + 1) + ":";
         QVERIFY2(run.err.contains(where), qPrintable(where + "\n" + run.err));
     }
+    // A fork that did not build lists the values it was to be built with: the host's where the
+    // input sets them (multi-tau's ring type: int for this input, declared long), as its base.
+    void unbuiltForkListsTheHostsValues() {
+        const QStringList common{"lab",      "xpcs",     "--from",
+                                 "multitau", "--params", R"({"multitau": true})",
+                                 "--device", "ocl:0"};
+        const auto printedMt = runCli(common + QStringList{"--print-source"}, env);
+        QVERIFY2(printedMt.code == 0, qPrintable(printedMt.err));
+        writeText(file("mt_broken.cl"), printedMt.out + "\nint broken = missing_name;\n");
+        const auto run = runCli(common + QStringList{"--source", file("mt_broken.cl"), "--repeat",
+                                                     "1", "--json", file("mt_broken.json")},
+                                env);
+        QVERIFY2(run.code == 4, qPrintable(run.out + run.err));
+        const QJsonArray rows = rowsOf(file("mt_broken.json"));
+        QCOMPARE(rows[1].toObject()["check"].toString(), QString("not run"));
+        const QJsonObject base = rows[0].toObject()["tunables"].toObject();
+        const QJsonObject fork = rows[1].toObject()["tunables"].toObject();
+        QCOMPARE(base["RING_T"].toString(), QString("int"));
+        for (const QString& name : {"RING_T", "DATA_T", "ACC_T"})
+            QCOMPARE(fork[name].toString(), base[name].toString());
+    }
     void neverFinishingKernelIsStopped() {
         const QString source =
             forkWith("spin", "planes, step, origin, coordScale);",

@@ -218,7 +218,21 @@ void reportFailures(const LabPlan& plan, const std::vector<LabRow>& rows) {
     }
 }
 
-nlohmann::json rowJson(const LabPlan& plan, const LabRow& r, const std::string& size) {
+// The host's tunable values where some row built nothing (its tunables then say what it would
+// have been built with, as --print-source does, not the declared defaults); {} when every row
+// built or they cannot be had (e.g. the input the rows failed on).
+TunableValues hostValuesForUnbuilt(const LabPlan& plan, const std::vector<LabRow>& rows) {
+    if (std::all_of(rows.begin(), rows.end(), [](const LabRow& r) { return !r.programs.empty(); }))
+        return {};
+    try {
+        return hostTunablesOf(plan.jobs().front());
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+nlohmann::json rowJson(const LabPlan& plan, const LabRow& r, const std::string& size,
+                       const TunableValues& host) {
     const Deviation& d = r.deviation;
     return {{"algorithm", r.job.algorithm},
             {"variant", r.job.variant},
@@ -250,7 +264,7 @@ nlohmann::json rowJson(const LabPlan& plan, const LabRow& r, const std::string& 
                                                    {"pass", d.pass}}
                                   : nlohmann::json(nullptr)},
             {"labels_median_ms", r.labelsMedianMs},
-            {"tunables", builtTunables(plan.tunablesOf(r.job), r.programs)},
+            {"tunables", builtTunables(plan.tunablesOf(r.job, host), r.programs)},
             {"source_sha256", r.job.sourceSha256},
             {"programs", programsJson(r.programs)},
             {"cold_cache_bytes", r.coldCacheBytes},
@@ -268,8 +282,9 @@ void writeJson(const LabPlan& plan, const std::vector<LabRow>& rows, const LabAr
     out["algorithm"] = a.options.algorithm, out["from"] = a.options.from;
     out["size"] = a.options.size, out["repeat"] = a.options.repeat;
     out["rows"] = nlohmann::json::array();
+    const TunableValues host = hostValuesForUnbuilt(plan, rows);
     for (const LabRow& r : rows)
-        out["rows"].push_back(rowJson(plan, r, a.options.size));
+        out["rows"].push_back(rowJson(plan, r, a.options.size, host));
     writeFileAtomically(a.json, out.dump(2) + "\n");
 }
 

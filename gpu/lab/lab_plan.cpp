@@ -186,11 +186,11 @@ const ProgramOverrides& LabPlan::overridesOf(const LabJob& job) const {
     return job.variant == base_ ? job.programs : start_;
 }
 
-TunableValues LabPlan::tunablesOf(const LabJob& job) const {
-    const ProgramOverrides& o = overridesOf(job);
+TunableValues LabPlan::tunablesOf(const LabJob& job, const TunableValues& host) const {
+    const TunableValues values = ProgramOverrides{overridesOf(job).values, {}}.over(host);
     TunableValues all;
     for (const ProgramRecipe& r : recipes_)
-        for (const auto& [name, value] : r.resolve(o.values))
+        for (const auto& [name, value] : r.resolve(values))
             all[name] = value;
     return all;
 }

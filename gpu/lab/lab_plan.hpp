@@ -43,8 +43,9 @@ class LabPlan {
     std::vector<LabJob> jobs() const;
     // The text of the job's programs (the picked one, or all joined): what source_sha256 hashes.
     std::string sourceOf(const LabJob& job) const;
-    // Every tunable's value in the job's programs (defaults resolved).
-    TunableValues tunablesOf(const LabJob& job) const;
+    // Every tunable's value in the job's programs: its own, else the host's (hostTunablesOf),
+    // else the declared default.
+    TunableValues tunablesOf(const LabJob& job, const TunableValues& host = {}) const;
     // The files the job's programs were made of, for the build log's lines.
     std::vector<SourcePart> sourcePartsOf(const LabJob& job) const;
     // The user variant --save writes for a row of the fork.

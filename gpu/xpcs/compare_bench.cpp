@@ -3,6 +3,7 @@
 #include "core/xpcs/synthetic.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "gpu/xpcs/multitau.hpp"
+#include "gpu/xpcs/multitau_rings.hpp"
 #include "gpu/xpcs/tuning.hpp"
 
 #include <algorithm>
@@ -108,6 +109,13 @@ TunableValues Algorithm::hostTunablesWith(const std::string& variant, const Devi
                         : input.blocks ? input.blocks->dtype()
                                        : DType::UInt16;
     TunableValues values = tuningTable(variant, device, dtype);
+    if (variant == "multitau") {
+        const std::size_t frames = input.frames   ? input.frames->frameCount()
+                                   : input.blocks ? input.blocks->frameCount()
+                                                  : 0;
+        for (auto& [name, value] : multitauHostValues(dtype, frames, params))
+            values[name] = value;
+    }
     for (const auto& [name, value] : tunableValues(params.tuning))
         values[name] = value;
     return values;

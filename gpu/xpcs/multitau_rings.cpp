@@ -39,6 +39,18 @@ std::vector<Int128> joinWords(const std::int64_t* words, std::size_t n) {
 
 } // namespace
 
+TunableValues multitauHostValues(DType dtype, std::size_t total, const Params& params) {
+    // 32-bit data: 128-bit sums (two words) over 64-bit rings. Else int rings where every
+    // binned value (at most largest x 2^k <= largest x T) fits.
+    const bool wide = dtype == DType::UInt32 || dtype == DType::Int32;
+    const auto force = params.tuning.find("MT_RING64"); // tests: the 64-bit path
+    const bool ring64 = wide || !fitsInt(double(dtypeLargest(dtype)), double(total)) ||
+                        (force != params.tuning.end() && force->second != 0);
+    return {{"DATA_T", clTypeName(dtype)},
+            {"RING_T", ring64 ? "long" : "int"},
+            {"MT_WIDE", wide ? "1" : "0"}};
+}
+
 MultitauRings::MultitauRings(ClSession& s, const Bins& bins, const Params& params, DType dtype,
                              std::size_t frameSize, std::size_t block, std::size_t total,
                              const ProgramOverrides& overrides)
@@ -49,13 +61,9 @@ MultitauRings::MultitauRings(ClSession& s, const Bins& bins, const Params& param
     // Fold threads: 4 (measured: more contend with the staging copy, which bounds the wall).
     stats_.setThreads(std::size_t(tuned(params, "MT_FOLD_THREADS", 4)));
     most_ = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
-    // 32-bit data: 128-bit sums (two words) over 64-bit rings. Else int rings where every
-    // binned value (at most largest x 2^k <= largest x T) fits, and MT_ROWS rows per group.
-    wide_ = dtype == DType::UInt32 || dtype == DType::Int32;
+    values_ = multitauHostValues(dtype, total, params); // MT_WG and the lags per mt_lags build
+    wide_ = values_.at("MT_WIDE") == "1", ring64_ = values_.at("RING_T") == "long";
     largest0_ = double(dtypeLargest(dtype));
-    const auto force = params.tuning.find("MT_RING64"); // tests: the 64-bit path
-    ring64_ = wide_ || !fitsInt(largest0_, double(total)) ||
-              (force != params.tuning.end() && force->second != 0);
     rows_ = wide_ ? 1 : tuned(params, "MT_ROWS", 4);
     // CPU devices (PoCL): one work-item per (rows, bin), no barriers. GPUs: groups of at
     // least MT_WG_MIN, wider where a level has few rows (groupSize); MT_WG: fixed.
@@ -64,10 +72,6 @@ MultitauRings::MultitauRings(ClSession& s, const Bins& bins, const Params& param
     while (wg_ & (wg_ - 1))
         wg_ &= wg_ - 1;
     wg_ = wide_ ? fitLocal(wg_, std::size_t(c_ + 1) * 16) : wg_;
-    // Every tunable of the program is the host's (fromInput), from the data and --tune.
-    values_ = {{"DATA_T", clTypeName(dtype)},
-               {"RING_T", ring64_ ? "long" : "int"},
-               {"MT_WIDE", wide_ ? "1" : "0"}}; // MT_WG and the lags per mt_lags build
     pix_ = s.allocate(pixels_ * sizeof(std::int32_t), "multitau pixels", CL_MEM_READ_ONLY);
     s.upload(pix_, bins.pixelIndex.data(), pixels_ * sizeof(std::int32_t), "multitau pixels");
     offsets_ = s.allocate(bins.offsets.size() * sizeof(std::int64_t), "multitau offsets",

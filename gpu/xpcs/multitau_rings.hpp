@@ -22,6 +22,11 @@
 
 namespace clscope::xpcs {
 
+// The program's values the host sets from the data (every tunable of xpcs_multitau is
+// fromInput): the frames' type, the rings' (int where every binned value of `total` frames
+// fits) and the 128-bit sums of 32-bit data; MT_WG and the lags are set per mt_lags build.
+TunableValues multitauHostValues(DType dtype, std::size_t total, const Params& params);
+
 class MultitauRings {
   public:
     // Blocks of up to `block` frames of `frameSize` pixels, `total` frames in all at most.
