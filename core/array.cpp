@@ -89,6 +89,16 @@ Array::Array(const Array& other)
     if (byteSize_) std::memcpy(data_, other.data_, byteSize_);
 }
 
+Array Array::frameView(std::size_t first, std::size_t count) const {
+    if (rank() != 3 || first + count > frameCount())
+        throw std::logic_error("Array::frameView: frames outside the stack");
+    Array view;
+    view.dtype_ = dtype_, view.shape_ = {count, height(), width()};
+    view.size_ = count * frameSize(), view.byteSize_ = view.size_ * dtypeSize(dtype_);
+    view.data_ = const_cast<std::byte*>(data_) + first * frameSize() * dtypeSize(dtype_);
+    return view;
+}
+
 Array::Array(Array&& other) noexcept
     : dtype_(other.dtype_), shape_(std::move(other.shape_)), size_(std::exchange(other.size_, 0)),
       byteSize_(std::exchange(other.byteSize_, 0)), heap_(std::move(other.heap_)),

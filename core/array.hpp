@@ -106,6 +106,11 @@ class Array {
     std::size_t width() const { return shape_[rank() - 1]; }
     std::size_t frameSize() const { return height() * width(); }
 
+    // Frames [first, first + count) of a (T,H,W) stack as a (count,H,W) array over this one's
+    // memory (no copy: a split run's parts upload from where the stack is, pinned memory
+    // included). It does not own that memory: the stack must outlive it. Copies of it are deep.
+    Array frameView(std::size_t first, std::size_t count) const;
+
   private:
     void checkType(DType wanted) const;
     void allocate(); // byteSize_ bytes, zeroed, from the HostAllocatorScope or the heap

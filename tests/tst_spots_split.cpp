@@ -11,6 +11,7 @@
 #include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/bands.hpp"
 #include "gpu/spots/run_types.hpp"
+#include "test_util.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -151,6 +152,7 @@ class TestSpotsSplit : public QObject {
     void hostFallbackNotSplit();
     void cpuBandsEqualWhole();
     void passesKeepListsOnly();
+    void frameRangesAreViewsOfTheStack();
 };
 
 void TestSpotsSplit::bandsEqualOneDevice_data() {
@@ -328,6 +330,30 @@ void TestSpotsSplit::passesKeepListsOnly() {
     QVERIFY(!want.spots.empty());
     QCOMPARE(denseSignal(got), want.signal);
     QCOMPARE(got.spots.size(), want.spots.size());
+}
+
+// Stacks of more frames than parts split into frame ranges over the stack's own memory (no copy:
+// a pinned stack uploads by DMA from every part) and give the one-device result.
+void TestSpotsSplit::frameRangesAreViewsOfTheStack() {
+    const SpotsAlgorithm algorithm;
+    const ParamSet params = makeParams("local", 3, 3, 1.0);
+    const auto input = makeInput(7, 30, 40, 5);
+    const Array& stack = input->data.frames;
+    const auto split = algorithm.split(*input, params, parts);
+    QCOMPARE(split.size(), parts);
+    std::size_t first = 0;
+    for (const auto& part : split) {
+        const Array& frames = dynamic_cast<const SpotsInput&>(*part.input).data.frames;
+        QCOMPARE(frames.bytes(), stack.bytes() + first * stack.frameSize() * 2);
+        first += frames.frameCount();
+    }
+    QCOMPARE(first, stack.frameCount());
+    EXPECT_ERROR(std::logic_error, stack.frameView(5, 3), "outside the stack");
+    const DeviceInfo* dev = device();
+    if (!dev) return;
+    const RunRequest request{*dev, "local", input, params, {}};
+    QVERIFY(sameResult(spotsOf(runOnDevices(algorithm, request, {*dev, *dev, *dev})),
+                       spotsOf(runAlgorithm(algorithm, request))));
 }
 
 QTEST_GUILESS_MAIN(TestSpotsSplit)
