@@ -221,6 +221,9 @@ class Algorithm {
                                     std::size_t parts) const;
     virtual std::shared_ptr<AlgorithmResult>
     join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const;
+    // Why `variant` cannot run on the parts split() makes ("" when it can): such a run goes
+    // on the first device whole, and its note says why. Default: every variant can.
+    virtual std::string unsplittable(const std::string& variant) const;
 
     // Files besides the HDF5 output that the parameters ask for (e.g. spots --phil OUT.phil):
     // written by the CLI after the output, each atomically. Default: none.

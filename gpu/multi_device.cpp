@@ -2,6 +2,7 @@
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
 #include "gpu/algorithm.hpp"
+#include "gpu/lab/user_variants.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -19,6 +20,10 @@ std::vector<Algorithm::Part> Algorithm::split(const AlgorithmInput&, const Param
 std::shared_ptr<AlgorithmResult>
 Algorithm::join(const std::vector<std::shared_ptr<AlgorithmResult>>&) const {
     throw UsageError(id() + " cannot join results of several devices");
+}
+
+std::string Algorithm::unsplittable(const std::string&) const {
+    return {};
 }
 
 namespace {
@@ -53,6 +58,14 @@ std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunReq
     if (devices.size() == 1)
         return request.device = devices.front(), runAlgorithm(algorithm, request, progress);
     if (devices.empty()) throw UsageError("no device to run on");
+    if (const std::string why =
+            algorithm.unsplittable(builtInVariantOf(algorithm.id(), request.variant));
+        !why.empty()) {
+        request.device = devices.front();
+        auto whole = runAlgorithm(algorithm, request, progress);
+        whole->info.deviceName += " (whole on " + devices.front().spec + ": " + why + ")";
+        return whole;
+    }
     const auto parts = algorithm.split(*request.input, request.params, devices.size());
     if (parts.empty())
         throw UsageError(algorithm.id() + " cannot split one run over several devices");

@@ -59,6 +59,7 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
     // function and its product with the weight (pairOperations).
     RunWork workWith(const Input& input, const Params& params) const override;
     // Several devices: contiguous target ranges (gpu/rbf/split.cpp).
+    std::string unsplittable(const std::string& variant) const override;
     std::vector<Part> splitWith(const Input& input, const ParamSet& params,
                                 std::size_t parts) const override;
     std::shared_ptr<clscope::AlgorithmResult>

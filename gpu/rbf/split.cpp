@@ -1,6 +1,7 @@
 // rbf over several devices: targets are independent, so a run splits into contiguous target
 // ranges (as explicit points: plane targets become their coordinates, so separable, which
-// needs the grid, runs on one device only) and joins by concatenation in target order.
+// needs the grid, runs whole on one device: unsplittable()) and joins by concatenation in
+// target order.
 #include "gpu/rbf/algorithm.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
 
@@ -8,6 +9,10 @@
 #include <limits>
 
 namespace clscope::rbf {
+
+std::string Algorithm::unsplittable(const std::string& variant) const {
+    return variant == "separable" ? "separable needs the whole plane grid" : "";
+}
 
 std::vector<Algorithm::Part> Algorithm::splitWith(const Input& in, const ParamSet& params,
                                                   std::size_t parts) const {
