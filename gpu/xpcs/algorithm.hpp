@@ -75,6 +75,8 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
     // per multiply-add of a row and a lag of each level, an add per value of the level above.
     RunWork workWith(const Input& input, const Params& params) const override;
     // Several devices: groups of bins of about equal work (pixels), joined in label order.
+    // multitau runs whole on one device: each device would read every frame (its bound).
+    std::string unsplittable(const std::string& variant) const override;
     std::vector<Part> splitWith(const Input& input, const ParamSet& params,
                                 std::size_t parts) const override;
     std::shared_ptr<clscope::AlgorithmResult>
