@@ -2,6 +2,7 @@
 #include "core/cluster/digis.hpp"
 #include "core/io.hpp"
 #include "core/rbf/particles.hpp"
+#include "registry_cases.hpp"
 #include "test_util.hpp"
 
 #include <QJsonArray>
@@ -25,6 +26,42 @@ class TestCli : public QObject {
     QTemporaryDir tmp;
 
   private slots:
+    // The same frames written raw and as bitshuffle-LZ4 chunks (the EIGER/NXmx filter, read
+    // through the file's filter): spots and multi-tau on the OpenCL device write the same
+    // datasets from both.
+    void bslz4ChunkedFilesEqualRawFiles_data() {
+        QTest::addColumn<QStringList>("generate");
+        QTest::addColumn<QStringList>("command");
+        QTest::newRow("spots") << QStringList{"diffraction", "--frames", "5",
+                                              "--height",    "96",       "--width",
+                                              "120",         "--spots",  "20"}
+                               << QStringList{"spots", "--device", "ocl:0"};
+        QTest::newRow("multitau") << QStringList{"xpcs",   "--frames",     "40", "--height",
+                                                 "32",     "--width",      "40", "--dtype",
+                                                 "uint16", "--ring-width", "4"}
+                                  << QStringList{"correlate", "--multitau", "--channels",
+                                                 "4",         "--device",   "ocl:0"};
+    }
+    void bslz4ChunkedFilesEqualRawFiles() {
+        QFETCH(QStringList, generate);
+        QFETCH(QStringList, command);
+        const QString tag = QTest::currentDataTag();
+        QStringList outputs;
+        for (const char* compression : {"none", "bslz4"}) {
+            const QString in = tmp.filePath(tag + "_" + compression + ".h5");
+            const Run g = cli(QStringList{"generate"} + generate +
+                              QStringList{"--seed", "11", "--compression", compression, "-o", in});
+            QVERIFY2(g.code == 0, qPrintable(g.err));
+            outputs << tmp.filePath(tag + "_" + compression + "_out.h5");
+            const Run r = cli(command + QStringList{in, "-o", outputs.back()});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+        }
+        int compared = 0;
+        test::compareTrees(H5Reader(outputs[0].toStdString()), H5Reader(outputs[1].toStdString()),
+                           "/", compared);
+        QVERIFY(compared > 2);
+    }
+
     void devicesList() {
         const Run r = cli({"devices"});
         QCOMPARE(r.code, 0);
