@@ -336,6 +336,12 @@ class TestUiLab : public QObject {
     void viewMenuOpensTheLabWithCtrlL() {
         test::useTemporarySettings(dir);
         MainWindow window;
+        window.show();
+        // The lab opens on the algorithm panel in front.
+        auto* spotsDock = window.findChild<QDockWidget*>("AlgorithmPanel_spots");
+        QVERIFY(spotsDock);
+        spotsDock->show(), spotsDock->raise();
+        QTRY_VERIFY(window.findChild<QDockWidget*>("AlgorithmPanel_spots")->isVisible());
         QAction* action = nullptr;
         for (QAction* a : window.findChildren<QAction*>())
             if (a->text() == "&Kernel lab") action = a;
@@ -344,6 +350,8 @@ class TestUiLab : public QObject {
         action->trigger();
         auto* opened = window.findChild<LabWindow*>();
         QVERIFY(opened && opened->isVisible());
+        QCOMPARE(opened->findChild<QComboBox*>("LabAlgorithm")->currentData().toString(),
+                 QString("spots"));
         QCOMPARE(window.showLab(), opened); // made once
         // Keep best there: the rbf panel's picker offers the new variant at once.
         QVERIFY(opened->choose("rbf", "tiled"));

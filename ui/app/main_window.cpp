@@ -248,6 +248,9 @@ LabWindow* MainWindow::showLab() {
         // A saved user variant changes what the panels offer: they refill their variant
         // pickers as on a device change.
         connect(lab_, &LabWindow::userVariantSaved, workbench_, &Workbench::deviceChanged);
+        // Opened first on the panel in front: its algorithm and chosen variant.
+        if (const QString front = workbench_->frontPanel(); !front.isEmpty())
+            lab_->choose(front, QString::fromStdString(workbench_->variant(front.toStdString())));
     }
     lab_->show();
     lab_->raise();

@@ -60,6 +60,8 @@ class Workbench : public QObject {
     void setPanelPinned(const QString& owner, bool pinned);
     bool isPanelPinned(const QString& owner) const { return pinned_.contains(owner); }
     bool isPanelActive(const QString& owner) const;
+    // The algorithm panel brought to the front last, "" when none is in front.
+    QString frontPanel() const { return shown_.isEmpty() ? QString() : shown_.last(); }
 
     // The detector geometry of the image shown when known (the mask editor's from the file, a
     // PONI, a session or edits; none while it holds only its default), and whether the user
