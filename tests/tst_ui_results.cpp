@@ -115,14 +115,24 @@ class TestUiResults : public QObject {
         QCOMPARE(bars->data()->at(1)->value, 1.5);
         QCOMPARE(copies->data()->at(1)->value, 0.6);
         // The host part: the run's host phases less its kernels and copies.
+        // A host step ("(host" in its label: a program build) is host time, not a copy.
         RunTimings phased = run("ordered", 2.0);
         phased.records.push_back({"xpcs run (host wall)", 1, 10.0, 10.0, 10.0, 10.0, false, true});
+        phased.records.push_back({"program builds (host)", 1, 3.0, 3.0, 3.0, 3.0, false, false});
         panel.addRun(phased);
         QCOMPARE(panel.chart()->plottableCount(), 3);
         auto* host = qobject_cast<QCPBars*>(panel.chart()->plottable(2));
         QCOMPARE(host->barBelow(), copies);
         QCOMPARE(host->data()->size(), 1);
+        QCOMPARE(copies->data()->at(2)->value, 0.6);
         QCOMPARE(host->data()->at(0)->value, 10.0 - 2.0 - 0.6);
+        // Without host phases the host part is the run's host steps.
+        RunTimings stepped = run("gemm", 1.0);
+        stepped.records.push_back({"program builds (host)", 1, 4.0, 4.0, 4.0, 4.0, false, false});
+        panel.addRun(stepped);
+        QCOMPARE(copies->data()->at(3)->value, 0.6);
+        QCOMPARE(host->data()->size(), 2);
+        QCOMPARE(host->data()->at(1)->value, 4.0);
         QVERIFY(panel.chart()->legend->layout() != panel.chart()->axisRect()->insetLayout());
         const QString csv = dir_.filePath("timings.csv");
         panel.exportCsv(csv);

@@ -98,8 +98,10 @@ void TimingsPanel::refresh() {
     refreshChart(rows);
 }
 
-// One bar per run, stacked from the disjoint parts of its time: kernels, copies (and fills), and
-// the rest of its host wall (its host phases less the other two, where it has phases). Three
+// One bar per run, stacked from the disjoint parts of its time: kernels, copies (and fills: the
+// device's other events), and the rest of its host wall (its host phases less the other two,
+// where it has phases; else its host steps, the records whose label says "(host", e.g.
+// "program builds (host)", which are not device time). Three
 // series whatever the labels (the table and the CSV keep every label), so the legend takes one
 // line and a docked chart shows several runs. The latest maxRuns runs, fewer where the chart is
 // too short for their tick labels to stay apart.
@@ -123,18 +125,19 @@ void TimingsPanel::drawRuns(const std::vector<TimingRow>& rows, const std::vecto
     for (BarSeries& s : series)
         s.values.assign(runs.size(), 0.0);
     for (std::size_t c = 0; c < runs.size(); ++c) {
-        double kernels = 0, copies = 0, phases = 0;
+        double kernels = 0, copies = 0, phases = 0, steps = 0;
         for (const TimingRow& r : rows) {
             if (r.run != runs[c]) continue;
             if (static_cast<int>(c) == categories.size())
                 categories << QString("#%1 %2 @ %3")
                                   .arg(r.run)
                                   .arg(q(r.variant), q(r.device).section(' ', 0, 0));
-            (r.hostPhase ? phases : r.kernel ? kernels : copies) += r.medianMs;
+            const bool step = r.label.find("(host") != std::string::npos;
+            (r.hostPhase ? phases : r.kernel ? kernels : step ? steps : copies) += r.medianMs;
         }
         series[0].values[c] = kernels;
         series[1].values[c] = copies;
-        series[2].values[c] = std::max(0.0, phases - kernels - copies);
+        series[2].values[c] = phases > 0 ? std::max(0.0, phases - kernels - copies) : steps;
     }
     drawStackedBars(*chart_, categories, series, "median (ms)");
 }
