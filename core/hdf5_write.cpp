@@ -25,7 +25,7 @@ Handle intermediateGroups() {
 }
 
 // Chunks of one frame (or the whole array when small), compressed as asked.
-Handle creationList(DType dtype, const Shape& shape, Compression c) {
+Handle creationList(const Shape& shape, Compression c) {
     Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
     const bool none = std::find(shape.begin(), shape.end(), std::size_t(0)) != shape.end();
     if (c == Compression::None || none || shape.empty()) return dcpl;
@@ -36,12 +36,14 @@ Handle creationList(DType dtype, const Shape& shape, Compression c) {
         H5Pset_shuffle(dcpl.get());
         H5Pset_deflate(dcpl.get(), 4);
     } else {
-        // bitshuffle plugin: block size auto, LZ4 compression.
-        const unsigned cd[] = {0, 0, static_cast<unsigned>(dtypeSize(dtype)), 0, 2};
+        // bitshuffle plugin: block size auto, LZ4 compression. The plugin puts its version and
+        // the element size first (set_local), then these: stored (0, 3, size, 0, 2) as h5py and
+        // EIGER write it. (Five values here stored compression 0: bitshuffled, not compressed.)
+        const unsigned cd[] = {0, 2};
         if (H5Zfilter_avail(bitshuffleFilter) <= 0)
             throw InputError("bitshuffle HDF5 plugin not found (install Debian's bitshuffle "
                              "package or set HDF5_PLUGIN_PATH)");
-        H5Pset_filter(dcpl.get(), bitshuffleFilter, H5Z_FLAG_MANDATORY, 5, cd);
+        H5Pset_filter(dcpl.get(), bitshuffleFilter, H5Z_FLAG_MANDATORY, 2, cd);
     }
     return dcpl;
 }
@@ -79,7 +81,7 @@ void H5Writer::write(const std::string& path, const Array& data, Compression c) 
                      : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
                  H5Sclose);
     Handle lcpl = intermediateGroups();
-    Handle dcpl = creationList(data.dtype(), data.shape(), c);
+    Handle dcpl = creationList(data.shape(), c);
     const hid_t type = h5::nativeType(data.dtype());
     Handle dset(
         H5Dcreate2(file_, path.c_str(), type, space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
@@ -97,7 +99,7 @@ void H5Writer::writeFrames(const std::string& path, DType dtype, const Shape& sh
     std::vector<hsize_t> dims(shape.begin(), shape.end());
     Handle space(H5Screate_simple(3, dims.data(), nullptr), H5Sclose);
     Handle lcpl = intermediateGroups();
-    Handle dcpl = creationList(dtype, shape, c);
+    Handle dcpl = creationList(shape, c);
     const hid_t type = h5::nativeType(dtype);
     Handle dset(
         H5Dcreate2(file_, path.c_str(), type, space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
