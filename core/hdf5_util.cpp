@@ -88,4 +88,20 @@ std::optional<DType> dtypeOfStored(hid_t type, std::string& name) {
     return std::nullopt;
 }
 
+bool bitshuffleLz4Only(hid_t dcpl) {
+#if defined(CLSCOPE_HAVE_DECOMPRESS)
+    if (H5Pget_nfilters(dcpl) != 1) return false;
+    unsigned flags = 0, config = 0, values[8] = {};
+    std::size_t count = 8;
+    char name[64];
+    if (H5Pget_filter2(dcpl, 0, &flags, &count, values, sizeof name, name, &config) !=
+        bitshuffleFilter)
+        return false;
+    return count >= 5 && values[4] == 2;
+#else
+    (void)dcpl;
+    return false;
+#endif
+}
+
 } // namespace clscope::h5

@@ -48,6 +48,12 @@ class Handle {
 
 // HDF5 native memory type of a clscope dtype.
 hid_t nativeType(DType dtype);
+
+// HDF5's registered id of the bitshuffle filter (bitshuffle's bshuf_h5filter.h).
+constexpr H5Z_filter_t bitshuffleFilter = 32008;
+// Whether a dataset creation list's filters are bitshuffle with LZ4 alone (its 5th value 2:
+// DECTRIS' bslz4, the EIGER / NXmx layout) and this build can decode it (liblz4).
+bool bitshuffleLz4Only(hid_t dcpl);
 // The clscope dtype of a stored type, or empty; name describes it either way.
 std::optional<DType> dtypeOfStored(hid_t type, std::string& name);
 

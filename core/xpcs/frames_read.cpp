@@ -53,26 +53,6 @@ void unshuffle(const unsigned char* in, std::size_t bytes, std::size_t element, 
 // peak stays near the frames' size (issue 13: peak RSS <= 1.5x the frames).
 constexpr std::uint64_t batchBytes = 64 << 20;
 
-// HDF5's registered id of the bitshuffle filter (bitshuffle's bshuf_h5filter.h).
-constexpr H5Z_filter_t bitshuffleFilter = 32008;
-
-// Whether the dataset's bitshuffle filter compresses with LZ4 (its 5th value 2) and this build
-// can decode it (liblz4): its chunks are then DECTRIS' bslz4, decoded here on the threads.
-bool bitshuffleLz4(const Handle& dcpl) {
-#if defined(CLSCOPE_HAVE_DECOMPRESS)
-    unsigned flags = 0, config = 0, values[8] = {};
-    std::size_t count = 8;
-    char name[64];
-    if (H5Pget_filter_by_id2(dcpl.get(), bitshuffleFilter, &flags, &count, values, sizeof name,
-                             name, &config) < 0)
-        return false;
-    return count >= 5 && values[4] == 2;
-#else
-    (void)dcpl;
-    return false;
-#endif
-}
-
 // Chunks firstChunk, firstChunk+1, ... of a deflate-only dataset of whole-frame chunks, about
 // batchBytes of them (at least one), or nothing (then fall back).
 std::optional<RawChunks> readRawChunks(const std::string& fileName, const std::string& path,
@@ -105,7 +85,7 @@ std::optional<RawChunks> readRawChunks(const std::string& fileName, const std::s
     }
     const bool deflateOnly = ids == std::vector<H5Z_filter_t>{H5Z_FILTER_DEFLATE};
     const bool shuffled = ids == std::vector<H5Z_filter_t>{H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE};
-    const bool bslz4 = ids == std::vector<H5Z_filter_t>{bitshuffleFilter} && bitshuffleLz4(dcpl);
+    const bool bslz4 = h5::bitshuffleLz4Only(dcpl.get());
     if (H5Pget_layout(dcpl.get()) != H5D_CHUNKED || !(deflateOnly || shuffled || bslz4) ||
         H5Tequal(type.get(), h5::nativeType(*info.dtype)) <= 0 ||
         H5Pget_chunk(dcpl.get(), 3, chunk) != 3 || chunk[0] == 0 || chunk[1] != info.shape[1] ||

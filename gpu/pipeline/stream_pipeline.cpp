@@ -4,7 +4,6 @@
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
 #include "core/stream/compression.hpp"
-#include "core/stream/live_frames.hpp"
 #include "gpu/cl_device.hpp"
 #include "gpu/decode/decoder.hpp"
 #include "gpu/session.hpp"
@@ -171,10 +170,10 @@ struct Taken {
 };
 
 // Up to `batch` frames, waiting until that many came or the series ended.
-std::vector<stream::ReceivedFrame> takeBatch(const stream::LiveFrames& live, std::size_t batch) {
+std::vector<stream::ReceivedFrame> takeBatch(FrameFeed& feed, std::size_t batch) {
     std::vector<stream::ReceivedFrame> frames;
     while (frames.size() < batch) {
-        std::vector<stream::ReceivedFrame> got = live.takeNext(batch - frames.size());
+        std::vector<stream::ReceivedFrame> got = feed.takeNext(batch - frames.size());
         if (got.empty()) break;
         for (auto& f : got)
             frames.push_back(std::move(f));
@@ -184,29 +183,28 @@ std::vector<stream::ReceivedFrame> takeBatch(const stream::LiveFrames& live, std
 
 // "stream tcp://…: image I: WHY" for the decoder's "frame K...: WHY" about frame K of a batch
 // whose first frame is image `first`.
-std::string imageError(const stream::LiveFrames& live, std::size_t first, const std::string& what) {
+std::string imageError(const FrameFeed& feed, std::size_t first, const std::string& what) {
     std::size_t k = 0;
     int used = 0;
     if (std::sscanf(what.c_str(), "frame %zu%n", &k, &used) != 1) return what;
-    return "stream " + live.endpoint() + ": image " + std::to_string(first + k) +
-           what.substr(std::size_t(used));
+    return feed.name() + ": image " + std::to_string(first + k) + what.substr(std::size_t(used));
 }
 
 } // namespace
 
-StreamRun runStream(const RunRequest& request, const InputSources& sources, FrameStage& stage,
-                    const Progress& progress) {
+StreamRun runStream(const RunRequest& request, const InputSources& sources, FrameFeed& feed,
+                    FrameStage& stage, const Progress& progress) {
     const auto start = Clock::now();
-    const stream::LiveFrames& live = *sources.live;
-    const FrameFormat format{live.height(), live.width(), live.dtype()};
+    const FrameFormat format = feed.format();
+    const std::size_t total = feed.frameCount();
     ClSession session(request.device);
     const std::size_t batch =
-        std::clamp<std::size_t>(stage.batchFrames(request.device, format), 1, live.frameCount());
+        std::clamp<std::size_t>(stage.batchFrames(request.device, format), 1, total);
     StreamRun out;
     double waitMs = 0, writeMs = 0, processMs = 0;
     std::size_t done = 0, batches = 0;
     try {
-        stage.open(session, sources, format, batch, live.frameCount());
+        stage.open(session, sources, format, batch, total);
         BatchWriter writer(session, format);
         session.timings().addHostPhase("pipeline set-up (host wall: session, programs, buffers)",
                                        msSince(start));
@@ -214,7 +212,7 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
         // planned and its bytes sent up while the device decodes batch k; batch k's spots run
         // once its decode is queued. A decoder's "frame K ..." names the stream's image.
         double prepareMs = 0;
-        auto receive = [&live, batch] { return takeBatch(live, batch); };
+        auto receive = [&feed, batch] { return takeBatch(feed, batch); };
         std::future<std::vector<stream::ReceivedFrame>> receiving =
             std::async(std::launch::async, receive);
         auto take = [&](std::size_t first) {
@@ -228,7 +226,7 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
             try {
                 next.prepared = writer.prepare(next.frames);
             } catch (const InputError& e) {
-                throw InputError(imageError(live, first, e.what()));
+                throw InputError(imageError(feed, first, e.what()));
             }
             prepareMs += msSince(t);
             return next;
@@ -243,7 +241,7 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
                 else
                     writer.write(current.frames, stage.frameBuffer());
             } catch (const InputError& e) {
-                throw InputError(imageError(live, done, e.what()));
+                throw InputError(imageError(feed, done, e.what()));
             }
             writeMs += msSince(t);
             Taken next = take(done + n);
@@ -252,13 +250,13 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
             try {
                 if (current.prepared) writer.check(*current.prepared);
             } catch (const InputError& e) {
-                throw InputError(imageError(live, done, e.what()));
+                throw InputError(imageError(feed, done, e.what()));
             }
             writer.batchDone();
             session.finish();
             processMs += msSince(t);
             done += n, ++batches;
-            progress.report(double(done) / double(live.frameCount()));
+            progress.report(double(done) / double(total));
             current = std::move(next);
         }
         session.timings().addHostPhase(

@@ -7,6 +7,7 @@
 // back batch by batch. No frame is copied into a stack on the host.
 #pragma once
 #include "gpu/algorithm.hpp"
+#include "gpu/pipeline/frame_feed.hpp"
 #include "gpu/pipeline/frame_stage.hpp"
 
 #include <memory>
@@ -19,10 +20,11 @@ struct StreamRun {
     std::string note; // one line for the log: where the frames were decoded, batches
 };
 
-// Runs `stage` over every frame of `sources.live` on request.device. Frames are decoded on the
-// device unless CLSCOPE_STREAM_DECODE=host, or the device cannot (its local memory too small for
-// a block): then on the host, which `note` says.
-StreamRun runStream(const RunRequest& request, const InputSources& sources, FrameStage& stage,
-                    const Progress& progress = {});
+// Runs `stage` over every frame of `feed` (a live stream, or a file read front to back: the
+// stage reads its other roles from `sources`) on request.device. Compressed frames are decoded
+// on the device unless CLSCOPE_STREAM_DECODE=host, or the device cannot (its local memory too
+// small for a block): then on the host, which `note` says.
+StreamRun runStream(const RunRequest& request, const InputSources& sources, FrameFeed& feed,
+                    FrameStage& stage, const Progress& progress = {});
 
 } // namespace clscope::pipeline

@@ -5,6 +5,7 @@
 #include "core/input/provenance.hpp"
 #include "core/limits.hpp"
 #include "core/stream/live_frames.hpp"
+#include "gpu/pipeline/file_feed.hpp"
 #include "gpu/pipeline/stream_pipeline.hpp"
 #include "gpu/staging.hpp"
 
@@ -49,6 +50,17 @@ std::unique_ptr<pipeline::FrameStage> Algorithm::streamStage(const RunRequest&,
     return nullptr; // a live run goes through passes
 }
 
+// The frames a streaming run takes, where the input has them so: a live stream, or a file whose
+// stack is held as compressed single-frame chunks (uploaded compressed, decoded on the device);
+// null otherwise (the run reads its input whole or in passes).
+static std::unique_ptr<pipeline::FrameFeed> streamFeed(const Algorithm& algorithm,
+                                                       const InputSources& sources) {
+    if (sources.live) return pipeline::liveFeed(*sources.live);
+    for (const InputRole& role : algorithm.inputRoles())
+        if (role.stack) return pipeline::FileFeed::open(sources, role);
+    return nullptr;
+}
+
 void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t budget) {
     throw UsageError(what + ": needs " + byteText(needed) + ", more than the memory budget " +
                      byteText(budget) + " allows; raise --memory-budget");
@@ -58,11 +70,11 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
                             const InputSources& sources, const std::vector<DeviceInfo>& devices,
                             std::uint64_t budget, const Progress& progress) {
     BudgetedRun out;
-    if (sources.live)
+    if (auto feed = streamFeed(algorithm, sources))
         if (const auto stage = algorithm.streamStage(request, devices);
-            stage && stage->accepts(
-                         {sources.live->height(), sources.live->width(), sources.live->dtype()})) {
-            pipeline::StreamRun run = pipeline::runStream(request, sources, *stage, progress);
+            stage && stage->accepts(feed->format())) {
+            pipeline::StreamRun run =
+                pipeline::runStream(request, sources, *feed, *stage, progress);
             out.result = std::move(run.result), out.note = std::move(run.note);
             return out;
         }

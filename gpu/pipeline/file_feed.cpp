@@ -1,0 +1,85 @@
+#include "gpu/pipeline/file_feed.hpp"
+
+#include "core/errors.hpp"
+
+#include <cstring>
+#include <filesystem>
+
+namespace clscope::pipeline {
+
+std::unique_ptr<FileFeed> FileFeed::open(const InputSources& sources, const InputRole& role) {
+    if (sources.live || !role.stack || sources.inMemory(role)) return nullptr;
+    const DataLocation at = sources.locate(role);
+    std::error_code ec;
+    const std::uint64_t fileBytes = std::filesystem::file_size(at.file, ec);
+    if (ec) return nullptr;
+    std::lock_guard lock(h5::mutex());
+    std::unique_ptr<FileFeed> feed(new FileFeed);
+    // The same access list as H5Reader (no file locking), so an open file is shared.
+    h5::Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+#if H5_VERSION_GE(1, 10, 7)
+    H5Pset_file_locking(fapl.get(), false, true);
+#endif
+    feed->file_ = h5::Handle(H5Fopen(at.file.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
+    if (!feed->file_.valid() || H5Lexists(feed->file_.get(), at.path.c_str(), H5P_DEFAULT) <= 0)
+        return nullptr;
+    feed->dataset_ = h5::Handle(H5Dopen2(feed->file_.get(), at.path.c_str(), H5P_DEFAULT), H5Dclose);
+    if (!feed->dataset_.valid()) return nullptr;
+    const h5::Handle dcpl(H5Dget_create_plist(feed->dataset_.get()), H5Pclose);
+    const h5::Handle type(H5Dget_type(feed->dataset_.get()), H5Tclose);
+    const h5::Handle space(H5Dget_space(feed->dataset_.get()), H5Sclose);
+    hsize_t dims[3] = {0, 0, 0}, chunk[3] = {0, 0, 0};
+    std::string typeName;
+    const std::optional<DType> dtype = h5::dtypeOfStored(type.get(), typeName);
+    if (H5Pget_layout(dcpl.get()) != H5D_CHUNKED || !h5::bitshuffleLz4Only(dcpl.get()) ||
+        H5Sget_simple_extent_ndims(space.get()) != 3 || !dtype ||
+        H5Tequal(type.get(), h5::nativeType(*dtype)) <= 0 ||
+        H5Sget_simple_extent_dims(space.get(), dims, nullptr) != 3 ||
+        H5Pget_chunk(dcpl.get(), 3, chunk) != 3 || chunk[0] != 1 || chunk[1] != dims[1] ||
+        chunk[2] != dims[2] || dims[0] == 0)
+        return nullptr;
+    const auto [first, end] = sources.frames.within(dims[0], at.file + ":" + at.path);
+    feed->format_ = {std::size_t(dims[1]), std::size_t(dims[2]), *dtype};
+    feed->first_ = first, feed->end_ = end, feed->next_ = first;
+    feed->fileBytes_ = fileBytes;
+    feed->name_ = "file " + at.file + ":" + at.path;
+    return feed;
+}
+
+FileFeed::~FileFeed() {
+    std::lock_guard lock(h5::mutex());
+    dataset_.reset(), file_.reset();
+}
+
+std::vector<stream::ReceivedFrame> FileFeed::takeNext(std::size_t maxCount) {
+    std::vector<stream::ReceivedFrame> out;
+    const std::size_t frameBytes = format_.frameBytes(), element = dtypeSize(format_.dtype);
+    std::lock_guard lock(h5::mutex());
+    for (; next_ < end_ && out.size() < maxCount; ++next_) {
+        const std::string where = name_ + ": frame " + std::to_string(next_ - first_);
+        hsize_t offset[3] = {next_, 0, 0}, bytes = 0;
+        if (H5Dget_chunk_storage_size(dataset_.get(), offset, &bytes) < 0 || bytes == 0 ||
+            bytes > fileBytes_)
+            throw InputError(where + ": its chunk is not stored (or larger than the file)");
+        std::vector<std::byte> chunk(bytes);
+        std::uint32_t mask = 0;
+        if (H5Dread_chunk(dataset_.get(), H5P_DEFAULT, offset, &mask, chunk.data()) < 0)
+            throw InputError(where + ": its chunk cannot be read: " + h5::lastError());
+        stream::ReceivedFrame& f = out.emplace_back();
+        if (mask & 1u) { // stored without the filter: the frame's bytes
+            if (bytes != frameBytes)
+                throw InputError(where + ": an unfiltered chunk of " + std::to_string(bytes) +
+                                 " bytes, expected " + std::to_string(frameBytes));
+            f.frame = Array(format_.dtype, {format_.height, format_.width});
+            std::memcpy(f.frame.bytes(), chunk.data(), frameBytes);
+            continue;
+        }
+        f.packed.algorithm = "bslz4", f.packed.elemSize = element;
+        f.packed.bytes = std::move(chunk);
+        f.packed.height = format_.height, f.packed.width = format_.width;
+        f.packed.dtype = format_.dtype;
+    }
+    return out;
+}
+
+} // namespace clscope::pipeline
