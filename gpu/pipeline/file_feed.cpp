@@ -23,7 +23,8 @@ std::unique_ptr<FileFeed> FileFeed::open(const InputSources& sources, const Inpu
     feed->file_ = h5::Handle(H5Fopen(at.file.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
     if (!feed->file_.valid() || H5Lexists(feed->file_.get(), at.path.c_str(), H5P_DEFAULT) <= 0)
         return nullptr;
-    feed->dataset_ = h5::Handle(H5Dopen2(feed->file_.get(), at.path.c_str(), H5P_DEFAULT), H5Dclose);
+    feed->dataset_ =
+        h5::Handle(H5Dopen2(feed->file_.get(), at.path.c_str(), H5P_DEFAULT), H5Dclose);
     if (!feed->dataset_.valid()) return nullptr;
     const h5::Handle dcpl(H5Dget_create_plist(feed->dataset_.get()), H5Pclose);
     const h5::Handle type(H5Dget_type(feed->dataset_.get()), H5Tclose);

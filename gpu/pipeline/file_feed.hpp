@@ -29,7 +29,8 @@ class FileFeed : public FrameFeed {
     FileFeed() = default;
     h5::Handle file_, dataset_;
     FrameFormat format_;
-    std::size_t first_ = 0, end_ = 0, next_ = 0; // the stack's frames [first_, end_), next_ read next
+    std::size_t first_ = 0, end_ = 0,
+                next_ = 0; // the stack's frames [first_, end_), next_ read next
     std::uint64_t fileBytes_ = 0;
     std::string name_;
 };
