@@ -14,6 +14,10 @@ std::unique_ptr<FileFeed> FileFeed::open(const InputSources& sources, const Inpu
     const std::uint64_t fileBytes = std::filesystem::file_size(at.file, ec);
     if (ec) return nullptr;
     std::lock_guard lock(h5::mutex());
+    // A file that crashes or hangs libhdf5 is refused as every reader refuses it (InputError),
+    // before this process opens it.
+    h5::probeFile(at.file);
+    if (H5Fis_hdf5(at.file.c_str()) <= 0) return nullptr;
     std::unique_ptr<FileFeed> feed(new FileFeed);
     // The same access list as H5Reader (no file locking), so an open file is shared.
     h5::Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);

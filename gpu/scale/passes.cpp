@@ -70,9 +70,8 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
                             const InputSources& sources, const std::vector<DeviceInfo>& devices,
                             std::uint64_t budget, const Progress& progress) {
     BudgetedRun out;
-    if (auto feed = streamFeed(algorithm, sources))
-        if (const auto stage = algorithm.streamStage(request, devices);
-            stage && stage->accepts(feed->format())) {
+    if (const auto stage = algorithm.streamStage(request, devices))
+        if (auto feed = streamFeed(algorithm, sources); feed && stage->accepts(feed->format())) {
             pipeline::StreamRun run =
                 pipeline::runStream(request, sources, *feed, *stage, progress);
             out.result = std::move(run.result), out.note = std::move(run.note);
