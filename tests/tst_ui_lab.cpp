@@ -144,7 +144,9 @@ class TestUiLab : public QObject {
                  window.outcome().rows[0].dump().c_str());
         window.setParams(R"({"multitau": true})");
         QVERIFY(run(window, source));
-        QCOMPARE(window.outcome().exitCode, 0);
+        QVERIFY2(
+            window.outcome().exitCode == 0,
+            (window.outcome().rows.dump() + window.outcome().errorOutput.toStdString()).c_str());
         for (const nlohmann::json& row : window.outcome().rows)
             QVERIFY2(row["check"] == "pass" && row["params"]["multitau"] == true,
                      row.dump().c_str());

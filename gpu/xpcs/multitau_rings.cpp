@@ -232,7 +232,11 @@ cl::Kernel& MultitauRings::lagsKernel(std::size_t k, int& wg) {
 // with rows, its rows a block give or take one, a last short block), built at once on threads
 // of their own: one build per level and group size, made when first launched, was most of a
 // live run's stage wall on NVIDIA. A build that fails here is left to its launch to report.
+// GPUs only (fixedWg_ off).
 void MultitauRings::prebuildLags(std::size_t total) {
+    // CPU devices (PoCL): one group size on every level, a few builds, made at first launch as
+    // before (no builds on several threads there).
+    if (fixedWg_) return;
     std::set<TunableValues> wanted;
     for (std::size_t k = 0; k < 63 && (std::size_t(1) << k) <= total; ++k)
         for (const std::size_t frames : {block_, total % block_}) {
