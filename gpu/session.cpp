@@ -160,6 +160,10 @@ cl::Buffer poisoned(ClSession& session, cl::Buffer buffer, std::size_t bytes) {
     try {
         cl::Event event;
         session.queue().enqueueFillBuffer(buffer, cl_uchar(0xFF), 0, bytes, nullptr, &event);
+        // Done before the buffer is handed out: another queue (a run's upload queue) may write
+        // it next, unordered with this one (multi-tau's frames were overwritten by the fill
+        // under load: wrong g2 in the lab's check, 1 run in 3 beside another test here).
+        event.wait();
         session.record(event, "poison buffer");
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "poisoning a buffer", session.info());
@@ -205,10 +209,12 @@ cl::Buffer ClSession::reusedBuffer(std::size_t bytes, cl_mem_flags flags) {
         buffer = std::move(spare->buffer), spares_.erase(spare);
     else
         buffer = pool.take(bytes, flags);
-    if (buffer.get() && pool.poisons())
+    if (buffer.get() && pool.poisons()) {
         enqueueRecorded("poison reused buffer", [&](cl::Event* e) {
             queue_.enqueueFillBuffer(buffer, cl_uchar(0xA5), 0, bytes, nullptr, e);
         });
+        queue_.finish(); // before another queue may write it (see poisoned())
+    }
     return buffer;
 }
 
