@@ -121,9 +121,9 @@ QWidget* LabWindow::buildControls() {
     row->addWidget(caption("Size", box)), row->addWidget(size_);
     params_ = new QLineEdit(box);
     params_->setObjectName("LabParams");
-    params_->setPlaceholderText(R"({"multitau": true})");
+    params_->setPlaceholderText(R"({"NAME": VALUE, ...})");
     params_->setToolTip("The run's parameters over the bench case's, as JSON (--params): what "
-                        "a variant needs, e.g. xpcs multitau {\"multitau\": true}");
+                        "a variant needs (the lab says which when it refuses one)");
     params_->setMinimumWidth(200);
     row->addWidget(caption("Parameters", box)), row->addWidget(params_, 1);
     connect(algorithm_, &QComboBox::currentIndexChanged, this, &LabWindow::fillVariants);
