@@ -58,14 +58,22 @@ Array FrameStream::read(std::size_t first, std::size_t count) const {
         std::memcpy(out.bytes(), image.bytes(), image.byteSize());
         return out;
     }
+    const auto part = [this](std::size_t at) {
+        return static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), at) -
+                                        starts_.begin() - 1);
+    };
+    const auto partEnd = [this](std::size_t k) {
+        return k + 1 < starts_.size() ? starts_[k + 1] : total_;
+    };
+    // Within one part: the slab as read (no copy; in pinned memory under a pinned scope).
+    if (const std::size_t k = part(first); count > 0 && first + count <= partEnd(k))
+        return file_->readSlab(parts_[k], first - starts_[k], count);
     Array out(dtype_, {count, height_, width_});
     std::size_t done = 0;
     while (done < count) {
         const std::size_t at = first + done;
-        const std::size_t k = static_cast<std::size_t>(
-            std::upper_bound(starts_.begin(), starts_.end(), at) - starts_.begin() - 1);
-        const std::size_t end = k + 1 < starts_.size() ? starts_[k + 1] : total_;
-        const std::size_t n = std::min(count - done, end - at);
+        const std::size_t k = part(at);
+        const std::size_t n = std::min(count - done, partEnd(k) - at);
         const Array slab = file_->readSlab(parts_[k], at - starts_[k], n);
         std::memcpy(out.bytes() + done * frameBytes(), slab.bytes(), slab.byteSize());
         done += n;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -96,8 +97,15 @@ class H5Writer {
     void write(const std::string& path, const Array& data, Compression c = Compression::None);
     // A (T,H,W) dataset written one frame at a time (chunks and compression as write() gives
     // them): fill(t, frame) fills frame t's H*W elements, so the whole never lies in memory.
+    // Gzip frames are filled and compressed on several threads at once (each call its own t
+    // and array), the chunks written as HDF5's shuffle and deflate filters store them.
     void writeFrames(const std::string& path, DType dtype, const Shape& shape, Compression c,
                      const std::function<void(std::size_t, Array&)>& fill);
+    // The same dataset, its frames given as stored (one chunk each, already compressed by
+    // c's filter: chunk(t) is frame t's chunk), written as they are (H5Dwrite_chunk), as a
+    // detector's file writer does.
+    void writeStoredFrames(const std::string& path, DType dtype, const Shape& shape, Compression c,
+                           const std::function<std::span<const std::byte>(std::size_t)>& chunk);
     void writeScalar(const std::string& path, double value);
     void setAttribute(const std::string& path, const std::string& name, const std::string& v);
     void setAttribute(const std::string& path, const std::string& name, double value);
@@ -110,6 +118,12 @@ class H5Writer {
     void commit();
 
   private:
+    // A new (T,H,W) dataset of one frame a chunk (HDF5 lock held): its open id.
+    std::int64_t createFrames(const std::string& path, DType dtype, const Shape& shape,
+                              Compression c);
+    void writeGzipFrames(const std::string& path, DType dtype, const Shape& shape,
+                         const std::function<void(std::size_t, Array&)>& fill);
+    [[noreturn]] void failedWrite(const std::string& path) const;
     std::string fileName_, tempName_;
     std::int64_t file_ = -1;
     bool committed_ = false;

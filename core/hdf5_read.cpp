@@ -19,15 +19,6 @@ namespace {
 
 using Lock = std::lock_guard<std::recursive_mutex>;
 
-// Open flags: no file locking, so files being written by a detector still open.
-Handle readAccessList() {
-    Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-#if H5_VERSION_GE(1, 10, 7)
-    H5Pset_file_locking(fapl.get(), false, true);
-#endif
-    return fapl;
-}
-
 // Split "/a/b/c" into its prefixes "/a", "/a/b", "/a/b/c".
 std::vector<std::string> prefixes(const std::string& path) {
     std::vector<std::string> out;
@@ -112,7 +103,7 @@ H5Reader::H5Reader(const std::string& fileName) : fileName_(fileName) {
     if (H5Fis_hdf5(fileName.c_str()) <= 0) throw InputError(fileName + ": not an HDF5 file");
     fileBytes_ = std::filesystem::file_size(fileName, ec);
     if (ec) fileBytes_ = UINT64_MAX;
-    Handle fapl = readAccessList();
+    Handle fapl = h5::readAccessList();
     file_ = H5Fopen(fileName.c_str(), H5F_ACC_RDONLY, fapl.get());
     if (file_ < 0)
         throw InputError(fileName +
@@ -124,7 +115,7 @@ H5Reader::H5Reader(const std::string& name, const void* image, std::size_t size,
     Lock lock(h5::mutex());
     h5::silenceErrors();
     if (origin == Image::Outside) h5::probeImage(name, image, size);
-    Handle fapl = readAccessList();
+    Handle fapl = h5::readAccessList();
     // The core driver reads the image from memory; H5Pset_file_image copies it.
     if (H5Pset_fapl_core(fapl.get(), 1 << 16, false) < 0 ||
         H5Pset_file_image(fapl.get(), const_cast<void*>(image), size) < 0)

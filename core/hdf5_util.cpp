@@ -1,5 +1,8 @@
 #include "core/hdf5_util.hpp"
 
+#include <stdexcept>
+#include <zlib.h>
+
 namespace clscope::h5 {
 
 namespace {
@@ -40,6 +43,34 @@ std::string lastError() {
         return message.substr(0, colon) + ": " + message.substr(from, to - from);
     }
     return message;
+}
+
+std::vector<std::byte> shuffleDeflate(const Array& frame, int level) {
+    const std::size_t element = dtypeSize(frame.dtype()), count = frame.size();
+    const std::byte* in = frame.bytes();
+    std::vector<std::byte> shuffled;
+    if (element > 1) { // byte b of element i at b * count + i (the shuffle filter)
+        shuffled.resize(frame.byteSize());
+        for (std::size_t i = 0; i < count; ++i)
+            for (std::size_t b = 0; b < element; ++b)
+                shuffled[b * count + i] = in[i * element + b];
+        in = shuffled.data();
+    }
+    uLongf bytes = compressBound(uLong(frame.byteSize()));
+    std::vector<std::byte> out(bytes);
+    if (compress2(reinterpret_cast<Bytef*>(out.data()), &bytes, reinterpret_cast<const Bytef*>(in),
+                  uLong(frame.byteSize()), level) != Z_OK)
+        throw std::runtime_error("zlib: cannot compress a chunk");
+    out.resize(bytes);
+    return out;
+}
+
+Handle readAccessList() {
+    Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+#if H5_VERSION_GE(1, 10, 7)
+    H5Pset_file_locking(fapl.get(), false, true);
+#endif
+    return fapl;
 }
 
 hid_t nativeType(DType dtype) {

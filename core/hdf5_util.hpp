@@ -6,6 +6,8 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace clscope::h5 {
 
@@ -36,6 +38,8 @@ class Handle {
     }
     hid_t get() const { return id_; }
     bool valid() const { return id_ >= 0; }
+    // The id, no longer closed by this handle.
+    hid_t release() { return std::exchange(id_, -1); }
     void reset() {
         if (id_ >= 0 && close_) close_(id_);
         id_ = -1;
@@ -46,6 +50,10 @@ class Handle {
     herr_t (*close_)(hid_t) = nullptr;
 };
 
+// The access list every reader opens a file with: no file locking, so files a detector is still
+// writing open, and the readers of one process share an open file.
+Handle readAccessList();
+
 // HDF5 native memory type of a clscope dtype.
 hid_t nativeType(DType dtype);
 
@@ -54,6 +62,9 @@ constexpr H5Z_filter_t bitshuffleFilter = 32008;
 // Whether a dataset creation list's filters are bitshuffle with LZ4 alone (its 5th value 2:
 // DECTRIS' bslz4, the EIGER / NXmx layout) and this build can decode it (liblz4).
 bool bitshuffleLz4Only(hid_t dcpl);
+// The chunk HDF5's shuffle then deflate filters store for `frame` (H5Pset_shuffle,
+// H5Pset_deflate(level)): its bytes regrouped by byte of element, then zlib-compressed.
+std::vector<std::byte> shuffleDeflate(const Array& frame, int level);
 // The clscope dtype of a stored type, or empty; name describes it either way.
 std::optional<DType> dtypeOfStored(hid_t type, std::string& name);
 

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <span>
+#include <thread>
 
 namespace clscope {
 
@@ -16,6 +18,7 @@ namespace {
 
 using Lock = std::lock_guard<std::recursive_mutex>;
 constexpr H5Z_filter_t bitshuffleFilter = 32008;
+constexpr int gzipLevel = 4; // Compression::Gzip: shuffle, then deflate at this level
 
 // Link creation that makes missing parent groups.
 Handle intermediateGroups() {
@@ -34,7 +37,7 @@ Handle creationList(const Shape& shape, Compression c) {
     H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data());
     if (c == Compression::Gzip) {
         H5Pset_shuffle(dcpl.get());
-        H5Pset_deflate(dcpl.get(), 4);
+        H5Pset_deflate(dcpl.get(), gzipLevel);
     } else {
         // bitshuffle plugin: block size auto, LZ4 compression. The plugin puts its version and
         // the element size first (set_local), then these: stored (0, 3, size, 0, 2) as h5py and
@@ -91,31 +94,82 @@ void H5Writer::write(const std::string& path, const Array& data, Compression c) 
         throw InputError(fileName_ + ":" + path + ": cannot write dataset: " + h5::lastError());
 }
 
-void H5Writer::writeFrames(const std::string& path, DType dtype, const Shape& shape, Compression c,
-                           const std::function<void(std::size_t, Array&)>& fill) {
+std::int64_t H5Writer::createFrames(const std::string& path, DType dtype, const Shape& shape,
+                                    Compression c) {
     if (shape.size() != 3) throw std::logic_error("writeFrames: (T,H,W) only");
-    Array frame(dtype, {shape[1], shape[2]});
-    Lock lock(h5::mutex());
     std::vector<hsize_t> dims(shape.begin(), shape.end());
     Handle space(H5Screate_simple(3, dims.data(), nullptr), H5Sclose);
     Handle lcpl = intermediateGroups();
     Handle dcpl = creationList(shape, c);
-    const hid_t type = h5::nativeType(dtype);
-    Handle dset(
-        H5Dcreate2(file_, path.c_str(), type, space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
-        H5Dclose);
-    const auto fail = [&] {
-        throw InputError(fileName_ + ":" + path + ": cannot write dataset: " + h5::lastError());
-    };
-    if (!dset.valid()) fail();
-    const hsize_t count[3] = {1, dims[1], dims[2]};
+    Handle dset(H5Dcreate2(file_, path.c_str(), h5::nativeType(dtype), space.get(), lcpl.get(),
+                           dcpl.get(), H5P_DEFAULT),
+                H5Dclose);
+    if (!dset.valid()) failedWrite(path);
+    return dset.release(); // the caller's to close
+}
+
+void H5Writer::failedWrite(const std::string& path) const {
+    throw InputError(fileName_ + ":" + path + ": cannot write dataset: " + h5::lastError());
+}
+
+void H5Writer::writeFrames(const std::string& path, DType dtype, const Shape& shape, Compression c,
+                           const std::function<void(std::size_t, Array&)>& fill) {
+    if (c == Compression::Gzip) return writeGzipFrames(path, dtype, shape, fill);
+    Lock lock(h5::mutex());
+    Handle dset(createFrames(path, dtype, shape, c), H5Dclose);
+    Array frame(dtype, {shape[1], shape[2]});
+    const hsize_t count[3] = {1, shape[1], shape[2]};
+    Handle space(H5Dget_space(dset.get()), H5Sclose);
     Handle memory(H5Screate_simple(3, count, nullptr), H5Sclose);
     for (std::size_t t = 0; t < shape[0] && frame.size() > 0; ++t) {
         fill(t, frame);
         const hsize_t start[3] = {t, 0, 0};
         H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
-        if (H5Dwrite(dset.get(), type, memory.get(), space.get(), H5P_DEFAULT, frame.bytes()) < 0)
-            fail();
+        if (H5Dwrite(dset.get(), h5::nativeType(dtype), memory.get(), space.get(), H5P_DEFAULT,
+                     frame.bytes()) < 0)
+            failedWrite(path);
+    }
+}
+
+void H5Writer::writeGzipFrames(const std::string& path, DType dtype, const Shape& shape,
+                               const std::function<void(std::size_t, Array&)>& fill) {
+    const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
+    std::vector<Array> frames;
+    std::vector<std::vector<std::byte>> chunks(threads); // as HDF5's filters store them
+    for (std::size_t i = 0; i < threads; ++i)
+        frames.emplace_back(dtype, Shape{shape[1], shape[2]});
+    const std::size_t frameCount = frames.front().size() > 0 ? shape[0] : 0;
+    Lock lock(h5::mutex());
+    Handle dset(createFrames(path, dtype, shape, Compression::Gzip), H5Dclose);
+    for (std::size_t first = 0; first < frameCount; first += threads) {
+        const std::size_t n = std::min(threads, frameCount - first);
+        {
+            std::vector<std::jthread> workers;
+            for (std::size_t i = 0; i < n; ++i)
+                workers.emplace_back([&, i] {
+                    fill(first + i, frames[i]);
+                    chunks[i] = h5::shuffleDeflate(frames[i], gzipLevel);
+                });
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            const hsize_t offset[3] = {first + i, 0, 0};
+            if (H5Dwrite_chunk(dset.get(), H5P_DEFAULT, 0, offset, chunks[i].size(),
+                               chunks[i].data()) < 0)
+                failedWrite(path);
+        }
+    }
+}
+
+void H5Writer::writeStoredFrames(
+    const std::string& path, DType dtype, const Shape& shape, Compression c,
+    const std::function<std::span<const std::byte>(std::size_t)>& chunk) {
+    Lock lock(h5::mutex());
+    Handle dset(createFrames(path, dtype, shape, c), H5Dclose);
+    for (std::size_t t = 0; t < shape[0]; ++t) {
+        const std::span<const std::byte> bytes = chunk(t);
+        const hsize_t offset[3] = {t, 0, 0};
+        if (H5Dwrite_chunk(dset.get(), H5P_DEFAULT, 0, offset, bytes.size(), bytes.data()) < 0)
+            failedWrite(path);
     }
 }
 

@@ -66,18 +66,28 @@ class TestScale : public QObject {
         return r.code == 0 ? path(name) : QString();
     }
 
-    // The algorithm command on `input`: in memory, then within `budget` (several passes), then
-    // on ocl:0 twice with and without the budget; every output equals the in-memory one.
+    // The algorithm command on `input`: in memory, then within `budget` (several passes), both
+    // with the file read as a run without a stream stage reads it (CLSCOPE_FILE_PIPELINE=0),
+    // then as the command runs it (through the streaming pipeline where the algorithm has a
+    // stream stage), then on ocl:0 twice with and without the budget; every output equals the
+    // in-memory one.
     void checkScaled(const QStringList& command, const QString& budget, const std::string& group,
                      int minPasses) {
         const QString whole = path("whole.h5"), passes = path("passes.h5");
-        const CliRun one = cli(command + QStringList{"--device", "ocl:0", "-o", whole});
+        const QMap<QString, QString> noPipeline{{"CLSCOPE_FILE_PIPELINE", "0"}};
+        const CliRun one = clscope::test::runCli(
+            command + QStringList{"--device", "ocl:0", "-o", whole}, noPipeline);
         QVERIFY2(one.code == 0, qPrintable(one.err));
         QCOMPARE(passesOf(one), 1);
-        const CliRun bounded = cli(
-            command + QStringList{"--device", "ocl:0", "--memory-budget", budget, "-o", passes});
+        const CliRun bounded = clscope::test::runCli(
+            command + QStringList{"--device", "ocl:0", "--memory-budget", budget, "-o", passes},
+            noPipeline);
         QVERIFY2(bounded.code == 0, qPrintable(bounded.err));
         QVERIFY2(passesOf(bounded) >= minPasses, qPrintable(bounded.out));
+        expectSameOutput(whole, passes, group);
+        const CliRun asRun = cli(
+            command + QStringList{"--device", "ocl:0", "--memory-budget", budget, "-o", passes});
+        QVERIFY2(asRun.code == 0, qPrintable(asRun.err));
         expectSameOutput(whole, passes, group);
         for (const QStringList& extra : {QStringList{}, QStringList{"--memory-budget", budget}}) {
             const QString two = path("two.h5");

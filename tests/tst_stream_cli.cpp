@@ -6,7 +6,9 @@
 #include "stream_publisher.hpp"
 #include "test_util.hpp"
 
+#include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <nlohmann/json.hpp>
 
 using namespace clscope;
@@ -262,6 +264,30 @@ class TestStreamCli : public QObject {
         for (const char* stage : {"decode from memory", "decode on the", "upload only (ocl:0,",
                                   "receive only (ZeroMQ", "receive + decode"})
             QVERIFY2(stages.contains(QString(stage)), qPrintable(stages.join(" | ")));
+    }
+
+    // --file: the same frames from an HDF5 file of bslz4 chunks, read as stored and through
+    // --then's algorithm (the chunks decoded on the device); the file is removed after.
+    void benchStreamFileLines() {
+        const QString json = inDir(dir, "bench_stream_file.json");
+        const auto r =
+            runCli({"bench", "stream", "--size", "small", "--frames", "12", "--threads", "1",
+                    "--device", "ocl:0", "--file", "--then", "spots", "--json", json});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto j = nlohmann::json::parse(f.readAll().toStdString());
+        QStringList lines;
+        for (const auto& line : j["lines"])
+            lines << QString::fromStdString(line["what"].get<std::string>() + ": " +
+                                            line["note"].get<std::string>());
+        const QString all = lines.join("\n");
+        QVERIFY2(all.contains("file read (bslz4 chunks as stored): 12 frames"), qPrintable(all));
+        QVERIFY2(all.contains(QRegularExpression("bslz4 file \\+ spots \\w+ \\(.*12 frames "
+                                                 "decoded on the device")),
+                 qPrintable(all));
+        QVERIFY(j.contains("then_file"));
+        QVERIFY(QDir(QDir::tempPath()).entryList({"clscope-bench-stream-*"}).isEmpty());
     }
 };
 

@@ -32,7 +32,7 @@ struct BenchArgs {
     std::string size = "seed", json, then, params;
     int repeat = 5, frames = 0;
     std::vector<std::string> tuning;
-    bool noCheck = false;
+    bool noCheck = false, file = false;
     std::vector<int> threads;
 };
 
@@ -121,7 +121,7 @@ void runBench(const BenchArgs& a) {
     if (a.algorithms == std::vector<std::string>{"stream"})
         return runStreamBench({a.size, a.json, a.then, a.devices.empty() ? "" : a.devices.front(),
                                a.variants.empty() ? "" : a.variants.front(), a.threads, a.frames,
-                               a.params});
+                               a.params, a.file});
     if (a.repeat < 1) throw UsageError("bench: --repeat must be at least 1");
     std::vector<std::vector<DeviceInfo>> devices; // an entry of several devices shares each run
     for (const std::string& spec : a.devices.empty() ? std::vector<std::string>{""} : a.devices)
@@ -176,6 +176,10 @@ void addBenchCommand(CLI::App& app, Action& action) {
                     "bench stream: --then's parameters, a JSON file or inline JSON (e.g. "
                     "{\"multitau\":true}); integer images it needs that a stream does not carry "
                     "(e.g. q-bin labels) are rings 32 pixels wide about the centre");
+    sub->add_flag("--file", a->file,
+                  "bench stream: also the same frames from an HDF5 file of bslz4 chunks (the "
+                  "EIGER layout, written under the temporary folder): read as stored, and "
+                  "through --then's algorithm as its command runs a file");
     sub->callback([&action, a] { action = [a] { runBench(*a); }; });
 }
 

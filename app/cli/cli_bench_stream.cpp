@@ -1,37 +1,44 @@
 // clscope-cli bench stream [--size 16m|4m] [--threads N]... [--then ALGO --device D [--params
-// JSON]] [--json OUT]: the live input's rates on this host for bslz4 uint16 frames of an EIGER2 16M
-// (4148x4362) or 4M (2068x2162): decoding from memory on N threads (in order, as the frame
-// source does); with --device, on that OpenCL device (the compressed bytes uploaded, bslz4.cl)
-// and the decoded frames' upload alone (the bounds of a run on it); where libzmq is built, a local
-// publisher sending pre-encoded Stream V2 messages as fast as taken, received without decoding,
-// then through the frame source with its decoding threads, then (--then) through an algorithm on a
-// device as its command runs it on a tcp:// input.
+// JSON]] [--file] [--json OUT]: the live input's rates on this host for bslz4 uint16 frames of an
+// EIGER2 16M (4148x4362) or 4M (2068x2162): decoding from memory on N threads (in order, as the
+// frame source does); with --device, on that OpenCL device (the compressed bytes uploaded,
+// bslz4.cl) and the decoded frames' upload alone (the bounds of a run on it); where libzmq is
+// built, a local publisher sending pre-encoded Stream V2 messages as fast as taken, received
+// without decoding, then through the frame source with its decoding threads, then (--then) through
+// an algorithm on a device as its command runs it on a tcp:// input; with --file the same frames
+// from an HDF5 file of bslz4 chunks (read as stored, and through --then's algorithm as its command
+// runs a file).
 #include "app/cli/bench_stream_case.hpp"
 #include "app/cli/commands.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/hdf5.hpp"
+#include "core/mask/rings.hpp"
 #include "core/stream/compression.hpp"
 #include "core/stream/frame_pool.hpp"
 #include "core/stream/ordered_pool.hpp"
 #include "core/stream/series_encoder.hpp"
+#include "core/temp_file.hpp"
+#include "gpu/algorithm.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/pipeline/file_feed.hpp"
 #include "gpu/pipeline/frame_stage.hpp"
+#include "gpu/scale/budget.hpp"
+#include "gpu/scale/passes.hpp"
 #if defined(CLSCOPE_HAVE_LIVE)
-#include "core/mask/rings.hpp"
 #include "core/stream/live_frames.hpp"
 #include "core/stream/loopback.hpp"
 #include "core/stream/stream_source.hpp"
-#include "gpu/algorithm.hpp"
-#include "gpu/scale/budget.hpp"
-#include "gpu/scale/passes.hpp"
 #endif
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
+#include <unistd.h>
 
 namespace clscope::cli {
 #if defined(CLSCOPE_HAVE_DECOMPRESS)
@@ -132,6 +139,8 @@ Line receiveLive(const Case& c, std::size_t threads) {
     return l;
 }
 
+#endif
+
 // The integer images the run needs that a stream does not carry (required, of the frames'
 // shape, e.g. q-bin labels), held in memory: rings 32 pixels wide about the centre, pixels at
 // the dtype's largest value in `sample` (module gaps) 0, as a detector's pixel mask leaves them.
@@ -151,57 +160,55 @@ std::map<std::string, std::shared_ptr<const Array>> heldImages(const Algorithm& 
     return held;
 }
 
-// The received frames through `a.then` on `a.device`, as `clscope-cli ALGO tcp://…` runs them
-// (default parameters and memory budget); `where` gets the run's timing records.
-Line receiveDecodeRun(const Case& c, std::size_t threads, const StreamBenchArgs& a,
-                      nlohmann::json& where) {
+// The algorithm and request of `--then ALGO [--variant V] [--params P] --device D`.
+const Algorithm& thenAlgorithm(const StreamBenchArgs& a) {
     const Algorithm& algorithm = AlgorithmRegistry::instance().find(a.then);
     if (!algorithm.readsFrames())
         throw UsageError("bench stream --then " + a.then + ": reads no frames");
-    const std::vector<DeviceInfo> devices = resolveDevices(a.device);
-    auto pub = publisher(c);
-    const auto start = Clock::now();
-    stream::SourceOptions o = sourceOptions(*pub, threads);
+    return algorithm;
+}
+RunRequest thenRequest(const Algorithm& algorithm, const StreamBenchArgs& a,
+                       const std::vector<DeviceInfo>& devices) {
     ParamSet params = algorithm.defaultParams();
     if (!a.params.empty()) params.mergeFile(a.params);
-    const RunRequest request{devices.front(), a.variant, nullptr, params, {}};
-    // Compressed frames stay so where the run goes through the streaming pipeline.
-    o.keepCompressed = algorithm.streamStage(request, devices) != nullptr;
-    InputSources sources;
-    sources.file = o.endpoint;
-    sources.arrays = heldImages(algorithm, c.raw.front());
-    auto live = std::make_shared<stream::LiveFrames>(o);
-    sources.live = live;
-    const double connectMs = 1e3 * secondsSince(start); // connection, start and first image
+    return RunRequest{devices.front(), a.variant, nullptr, params, {}};
+}
+
+// `request` over `sources` as the algorithm's command runs them (default memory budget): a line
+// of `frames` frames over the wall since `start`, of which `readyMs` came before the run (the
+// `ready` step: the connection, the file's opening); `where` gets the run's timing records.
+Line runLine(const Algorithm& algorithm, const RunRequest& request, const InputSources& sources,
+             const std::vector<DeviceInfo>& devices, Clock::time_point start, double readyMs,
+             const std::string& ready, std::size_t frames, const std::string& what,
+             nlohmann::json& where) {
     const BudgetedRun run =
         runWithinBudget(algorithm, request, sources, devices, defaultMemoryBudget(devices));
     const RunInfo& info = run.result->info;
-    Line l{"receive + decode + " + a.then + " " + info.variant + " (" + info.deviceName + ")",
-           threads};
+    Line l{what + " " + info.variant + " (" + info.deviceName + ")", 0};
     l.seconds = secondsSince(start);
-    l.framesPerSecond = double(live->frameCount()) / l.seconds;
+    l.framesPerSecond = double(frames) / l.seconds;
     // run()'s phases on the host (disjoint; the other records lie within them), and what is
     // outside every phase.
     double phasesMs = 0;
     for (const TimingRecord& r : info.timings)
         if (r.hostPhase) phasesMs += r.totalMs;
     // The rest of the wall: the passes outside their reads and run(), the results' join.
-    const double otherMs = 1e3 * l.seconds - connectMs - run.planMs - run.readMs - info.wallMs -
+    const double otherMs = 1e3 * l.seconds - readyMs - run.planMs - run.readMs - info.wallMs -
                            run.passOtherMs - run.joinMs;
     char text[300];
     if (!run.note.empty()) // the streaming pipeline: its phases are in the timings below
         std::snprintf(text, sizeof text,
-                      "; connected %.0f ms, pipeline %.0f ms (kernels %.1f ms), other %.0f ms",
-                      connectMs, info.wallMs, info.kernelMs, otherMs);
+                      "; %s %.0f ms, pipeline %.0f ms (kernels %.1f ms), other %.0f ms",
+                      ready.c_str(), readyMs, info.wallMs, info.kernelMs, otherMs);
     else
         std::snprintf(text, sizeof text,
-                      "; connected %.0f ms, planned %.0f ms, %zu passes: waiting for frames %.0f "
+                      "; %s %.0f ms, planned %.0f ms, %zu passes: waiting for frames %.0f "
                       "ms, run() %.0f ms (kernels %.1f ms, outside its host phases %.0f ms), "
                       "between %.0f ms; joined %.0f ms, other %.0f ms",
-                      connectMs, run.planMs, run.passes, run.readMs, info.wallMs, info.kernelMs,
-                      info.wallMs - phasesMs, run.passOtherMs, run.joinMs, otherMs);
-    l.note = live->report() + (run.note.empty() ? "" : "; " + run.note) + text;
-    where = {{"passes", run.passes},          {"connect_ms", connectMs},
+                      ready.c_str(), readyMs, run.planMs, run.passes, run.readMs, info.wallMs,
+                      info.kernelMs, info.wallMs - phasesMs, run.passOtherMs, run.joinMs, otherMs);
+    l.note = run.note + text;
+    where = {{"passes", run.passes},          {"ready_ms", readyMs},
              {"plan_ms", run.planMs},         {"read_ms", run.readMs},
              {"wall_ms", info.wallMs},        {"kernel_ms", info.kernelMs},
              {"between_ms", run.passOtherMs}, {"join_ms", run.joinMs},
@@ -222,12 +229,91 @@ Line receiveDecodeRun(const Case& c, std::size_t threads, const StreamBenchArgs&
     }
     return l;
 }
+
+#if defined(CLSCOPE_HAVE_LIVE)
+// The received frames through `a.then` on `a.device`, as `clscope-cli ALGO tcp://…` runs them.
+Line receiveDecodeRun(const Case& c, std::size_t threads, const StreamBenchArgs& a,
+                      nlohmann::json& where) {
+    const Algorithm& algorithm = thenAlgorithm(a);
+    const std::vector<DeviceInfo> devices = resolveDevices(a.device);
+    auto pub = publisher(c);
+    const auto start = Clock::now();
+    stream::SourceOptions o = sourceOptions(*pub, threads);
+    const RunRequest request = thenRequest(algorithm, a, devices);
+    // Compressed frames stay so where the run goes through the streaming pipeline.
+    o.keepCompressed = algorithm.streamStage(request, devices) != nullptr;
+    InputSources sources;
+    sources.file = o.endpoint;
+    sources.arrays = heldImages(algorithm, c.raw.front());
+    auto live = std::make_shared<stream::LiveFrames>(o);
+    sources.live = live;
+    const double connectMs = 1e3 * secondsSince(start); // connection, start and first image
+    Line l = runLine(algorithm, request, sources, devices, start, connectMs, "connected",
+                     live->frameCount(), "receive + decode + " + a.then, where);
+    l.threads = threads;
+    l.note = live->report() + "; " + l.note;
+    return l;
+}
 #endif
 
-// "label total ms (count)" for each timing record, one line.
-void printTimings(const nlohmann::json& where) {
+// The case's bslz4 frames in an HDF5 file as an EIGER's writer stores them (one chunk a frame,
+// the bitshuffle filter's framing, H5Dwrite_chunk) under the temporary folder, removed after:
+// read back as stored (the chunks' bytes, FileFeed), and with --then through the algorithm as
+// `clscope-cli ALGO FILE` runs it (the chunks uploaded compressed, decoded on the device).
+std::vector<Line> fileLines(const Case& c, const StreamBenchArgs& a, nlohmann::json& where) {
+    const std::string file = (std::filesystem::temp_directory_path() /
+                              ("clscope-bench-stream-" + std::to_string(::getpid()) + ".h5"))
+                                 .string();
+    struct Removed {
+        std::string file;
+        ~Removed() {
+            std::error_code ec;
+            std::filesystem::remove(file, ec);
+            unregisterTemporary(file);
+        }
+    } removed{file};
+    {
+        H5Writer out(file);
+        out.writeStoredFrames(paths::frames, DType::UInt16, {c.frames, c.height, c.width},
+                              Compression::Bitshuffle, [&c](std::size_t t) {
+                                  return std::span<const std::byte>(c.packed[t % c.packed.size()]);
+                              });
+        out.commit();
+        registerTemporary(file);
+    }
+    InputSources sources;
+    sources.file = file;
+    std::vector<Line> lines;
+    {
+        const auto start = Clock::now();
+        InputRole stack;
+        stack.id = "frames", stack.defaultPath = paths::frames, stack.stack = true;
+        auto feed = pipeline::FileFeed::open(sources, stack);
+        if (!feed) throw std::runtime_error(file + ": not read as bslz4 chunks");
+        std::size_t frames = 0;
+        for (auto got = feed->takeNext(64); !got.empty(); got = feed->takeNext(64))
+            frames += got.size();
+        Line l{"file read (bslz4 chunks as stored)", 1};
+        l.seconds = secondsSince(start);
+        l.framesPerSecond = double(frames) / l.seconds;
+        l.note = std::to_string(frames) + " frames, H5Dread_chunk (the page cache's)";
+        lines.push_back(std::move(l));
+    }
+    if (!a.then.empty()) {
+        const Algorithm& algorithm = thenAlgorithm(a);
+        const std::vector<DeviceInfo> devices = resolveDevices(a.device);
+        sources.arrays = heldImages(algorithm, c.raw.front());
+        const auto start = Clock::now();
+        lines.push_back(runLine(algorithm, thenRequest(algorithm, a, devices), sources, devices,
+                                start, 0, "opened", c.frames, "bslz4 file + " + a.then, where));
+    }
+    return lines;
+}
+
+// "label total ms (count)" for each timing record of the run `what`, one line.
+void printTimings(const nlohmann::json& where, const char* what) {
     if (!where.contains("timings")) return;
-    std::printf("where the run's time goes (summed over passes):");
+    std::printf("where the %s run's time goes (summed over passes):", what);
     for (const auto& r : where["timings"])
         std::printf("  %s %.1f ms (%d)", r["label"].get<std::string>().c_str(),
                     r["total_ms"].get<double>(), r["count"].get<int>());
@@ -254,13 +340,17 @@ void runStreamBench(StreamBenchArgs a) {
     for (int t : threads)
         lines.push_back(receiveAndDecode(c, std::size_t(std::max(t, 1))));
     lines.push_back(receiveLive(c, std::size_t(std::max(threads.back(), 1))));
-    nlohmann::json where;
+    nlohmann::json where, fileWhere;
     if (!a.then.empty())
         lines.push_back(receiveDecodeRun(c, std::size_t(std::max(threads.back(), 1)), a, where));
 #else
-    if (!a.then.empty()) throw UsageError("bench stream --then: this clscope has no live input");
-    nlohmann::json where;
+    if (!a.then.empty() && !a.file)
+        throw UsageError("bench stream --then: this clscope has no live input (--file: a file's)");
+    nlohmann::json where, fileWhere;
 #endif
+    if (a.file)
+        for (Line& l : fileLines(c, a, fileWhere))
+            lines.push_back(std::move(l));
     std::printf("stream bench: %zu frames of %zux%zu uint16, bslz4 %.2f MB (ratio %.1f), "
                 "%u host threads\n",
                 c.frames, c.height, c.width, c.packedMean() / 1e6,
@@ -283,8 +373,10 @@ void runStreamBench(StreamBenchArgs a) {
                                 {"seconds", l.seconds},
                                 {"note", l.note}});
     }
-    printTimings(where);
+    printTimings(where, "live");
+    printTimings(fileWhere, "file");
     if (!where.is_null()) out["then"] = where;
+    if (!fileWhere.is_null()) out["then_file"] = fileWhere;
     out["frames"] = c.frames, out["height"] = c.height, out["width"] = c.width;
     out["bslz4_bytes_mean"] = c.packedMean();
     out["host_threads"] = std::thread::hardware_concurrency();

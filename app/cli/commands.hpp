@@ -32,6 +32,7 @@ struct StreamBenchArgs {
     std::vector<int> threads;
     int frames = 0;     // frames sent; 0: the size's default
     std::string params; // --then's parameters (--params: a file or inline JSON)
+    bool file = false;  // also the frames from an HDF5 file of bslz4 chunks
 };
 void runStreamBench(StreamBenchArgs a);
 void addBatchCommand(CLI::App& app, Action& action);

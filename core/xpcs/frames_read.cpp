@@ -61,12 +61,7 @@ std::optional<RawChunks> readRawChunks(const std::string& fileName, const std::s
     const std::uint64_t fileBytes = std::filesystem::file_size(fileName, ec);
     if (ec) return std::nullopt;
     std::lock_guard lock(h5::mutex());
-    // The same access list as H5Reader (no file locking), so the open file is shared.
-    Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-#if H5_VERSION_GE(1, 10, 7)
-    H5Pset_file_locking(fapl.get(), false, true);
-#endif
-    Handle file(H5Fopen(fileName.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
+    Handle file(H5Fopen(fileName.c_str(), H5F_ACC_RDONLY, h5::readAccessList().get()), H5Fclose);
     if (!file.valid()) return std::nullopt;
     Handle dset(H5Dopen2(file.get(), path.c_str(), H5P_DEFAULT), H5Dclose);
     if (!dset.valid()) return std::nullopt;

@@ -19,12 +19,8 @@ std::unique_ptr<FileFeed> FileFeed::open(const InputSources& sources, const Inpu
     h5::probeFile(at.file);
     if (H5Fis_hdf5(at.file.c_str()) <= 0) return nullptr;
     std::unique_ptr<FileFeed> feed(new FileFeed);
-    // The same access list as H5Reader (no file locking), so an open file is shared.
-    h5::Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-#if H5_VERSION_GE(1, 10, 7)
-    H5Pset_file_locking(fapl.get(), false, true);
-#endif
-    feed->file_ = h5::Handle(H5Fopen(at.file.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
+    feed->file_ =
+        h5::Handle(H5Fopen(at.file.c_str(), H5F_ACC_RDONLY, h5::readAccessList().get()), H5Fclose);
     if (!feed->file_.valid() || H5Lexists(feed->file_.get(), at.path.c_str(), H5P_DEFAULT) <= 0)
         return nullptr;
     feed->dataset_ =

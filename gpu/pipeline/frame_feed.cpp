@@ -2,6 +2,8 @@
 
 #include "core/stream/live_frames.hpp"
 
+#include <stdexcept>
+
 namespace clscope::pipeline {
 
 namespace {
@@ -21,6 +23,10 @@ class LiveFeed : public FrameFeed {
 };
 
 } // namespace
+
+Array FrameFeed::takeStack(std::size_t) {
+    throw std::logic_error(name() + ": its frames come one by one (takeNext), not as a stack");
+}
 
 std::unique_ptr<FrameFeed> liveFeed(const stream::LiveFrames& live) {
     return std::make_unique<LiveFeed>(live);

@@ -25,6 +25,12 @@ class FrameFeed {
     virtual std::vector<stream::ReceivedFrame> takeNext(std::size_t maxCount) = 0;
     // What an error about image I names: "stream tcp://…" or "file F:/entry/data/data".
     virtual std::string name() const = 0;
+    // Whether the frames come decoded, a run of them at a time as one array (takeStack): a
+    // file's stack read by libhdf5. The pipeline then uploads each batch in one copy.
+    virtual bool stacked() const { return false; }
+    // The next frames in order as one (n,H,W) array, 1 <= n <= maxCount; an empty array at the
+    // end. Stacked feeds only.
+    virtual Array takeStack(std::size_t maxCount);
 };
 
 // The frames of a live stream, as its receiver and parser threads hold them.

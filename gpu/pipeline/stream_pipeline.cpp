@@ -7,6 +7,7 @@
 #include "gpu/cl_device.hpp"
 #include "gpu/decode/decoder.hpp"
 #include "gpu/session.hpp"
+#include "gpu/staging.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -84,6 +85,16 @@ class BatchWriter {
         upload(frames, out);
     }
     void check(std::size_t batch) { decoder_.check(batch); }
+
+    // A stacked feed's batch (decoded frames, one array) into `out` in one copy, queued: the
+    // array lives until the session's queue has finished.
+    void writeStack(const Array& stack, const cl::Buffer& out) {
+        cl::Event event;
+        session_.queue().enqueueWriteBuffer(out, CL_FALSE, 0, stack.byteSize(), stack.bytes(),
+                                            nullptr, &event);
+        session_.record(event, "copy H->D frames");
+        asReceived += stack.shape()[0];
+    }
 
     // The run's counts so far: a batch that fell back to the host counts again from there.
     void batchDone() { doneBefore_ = onDevice, receivedBefore_ = asReceived; }
@@ -163,22 +174,31 @@ class BatchWriter {
     std::vector<std::byte> host_; // kept between batches
 };
 
-// A batch taken from the stream; `prepared` when its decode on the device has begun.
+// A batch taken from the feed: its frames one by one, or a stacked feed's array of them;
+// `prepared` when its decode on the device has begun.
 struct Taken {
     std::vector<stream::ReceivedFrame> frames;
+    Array stack;
     std::optional<std::size_t> prepared;
+    std::size_t count() const { return stack.shape().empty() ? frames.size() : stack.shape()[0]; }
 };
 
-// Up to `batch` frames, waiting until that many came or the series ended.
-std::vector<stream::ReceivedFrame> takeBatch(FrameFeed& feed, std::size_t batch) {
-    std::vector<stream::ReceivedFrame> frames;
-    while (frames.size() < batch) {
-        std::vector<stream::ReceivedFrame> got = feed.takeNext(batch - frames.size());
+// Up to `batch` frames, waiting until that many came or the series ended. A stacked feed's
+// array lands in pinned memory of a GPU (pinnedInputScope), so its upload is one DMA.
+Taken takeBatch(FrameFeed& feed, std::size_t batch, const DeviceInfo& device) {
+    Taken taken;
+    if (feed.stacked()) {
+        const auto pinned = pinnedInputScope({device});
+        taken.stack = feed.takeStack(batch);
+        return taken;
+    }
+    while (taken.frames.size() < batch) {
+        std::vector<stream::ReceivedFrame> got = feed.takeNext(batch - taken.frames.size());
         if (got.empty()) break;
         for (auto& f : got)
-            frames.push_back(std::move(f));
+            taken.frames.push_back(std::move(f));
     }
-    return frames;
+    return taken;
 }
 
 // "stream tcp://…: image I: WHY" for the decoder's "frame K...: WHY" about frame K of a batch
@@ -193,13 +213,15 @@ std::string imageError(const FrameFeed& feed, std::size_t first, const std::stri
 } // namespace
 
 StreamRun runStream(const RunRequest& request, const InputSources& sources, FrameFeed& feed,
-                    FrameStage& stage, const Progress& progress) {
+                    FrameStage& stage, const Progress& progress, std::uint64_t budgetBytes) {
     const auto start = Clock::now();
     const FrameFormat format = feed.format();
     const std::size_t total = feed.frameCount();
     ClSession session(request.device);
-    const std::size_t batch =
-        std::clamp<std::size_t>(stage.batchFrames(request.device, format), 1, total);
+    const std::uint64_t withinBudget = budgetBytes / std::max<std::size_t>(format.frameBytes(), 1);
+    const std::size_t batch = std::clamp<std::size_t>(
+        std::min<std::uint64_t>(stage.batchFrames(request.device, format), withinBudget), 1,
+        std::max<std::size_t>(total, 1));
     StreamRun out;
     double waitMs = 0, writeMs = 0, processMs = 0;
     std::size_t done = 0, batches = 0;
@@ -212,15 +234,13 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
         // planned and its bytes sent up while the device decodes batch k; batch k's spots run
         // once its decode is queued. A decoder's "frame K ..." names the stream's image.
         double prepareMs = 0;
-        auto receive = [&feed, batch] { return takeBatch(feed, batch); };
-        std::future<std::vector<stream::ReceivedFrame>> receiving =
-            std::async(std::launch::async, receive);
+        auto receive = [&feed, batch, &request] { return takeBatch(feed, batch, request.device); };
+        std::future<Taken> receiving = std::async(std::launch::async, receive);
         auto take = [&](std::size_t first) {
-            Taken next;
             auto t = Clock::now();
-            next.frames = receiving.get();
+            Taken next = receiving.get();
             waitMs += msSince(t);
-            if (next.frames.empty()) return next;
+            if (next.count() == 0) return next;
             receiving = std::async(std::launch::async, receive);
             t = Clock::now();
             try {
@@ -231,12 +251,14 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
             prepareMs += msSince(t);
             return next;
         };
-        for (Taken current = take(0); !current.frames.empty();) {
+        for (Taken current = take(0); current.count() > 0;) {
             progress.checkCancel();
-            const std::size_t n = current.frames.size();
+            const std::size_t n = current.count();
             auto t = Clock::now();
             try {
-                if (current.prepared)
+                if (!current.stack.shape().empty())
+                    writer.writeStack(current.stack, stage.frameBuffer());
+                else if (current.prepared)
                     writer.enqueue(*current.prepared, current.frames, stage.frameBuffer());
                 else
                     writer.write(current.frames, stage.frameBuffer());

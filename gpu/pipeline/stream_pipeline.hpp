@@ -10,6 +10,7 @@
 #include "gpu/pipeline/frame_feed.hpp"
 #include "gpu/pipeline/frame_stage.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -24,7 +25,9 @@ struct StreamRun {
 // stage reads its other roles from `sources`) on request.device. Compressed frames are decoded
 // on the device unless CLSCOPE_STREAM_DECODE=host, or the device cannot (its local memory too
 // small for a block): then on the host, which `note` says.
+// A batch holds at most `budgetBytes` of frames (at least one frame): the run's memory budget.
 StreamRun runStream(const RunRequest& request, const InputSources& sources, FrameFeed& feed,
-                    FrameStage& stage, const Progress& progress = {});
+                    FrameStage& stage, const Progress& progress = {},
+                    std::uint64_t budgetBytes = UINT64_MAX);
 
 } // namespace clscope::pipeline

@@ -6,10 +6,12 @@
 #include "core/limits.hpp"
 #include "core/stream/live_frames.hpp"
 #include "gpu/pipeline/file_feed.hpp"
+#include "gpu/pipeline/stack_feed.hpp"
 #include "gpu/pipeline/stream_pipeline.hpp"
 #include "gpu/staging.hpp"
 
 #include <chrono>
+#include <cstdlib>
 #include <map>
 
 namespace clscope {
@@ -50,14 +52,25 @@ std::unique_ptr<pipeline::FrameStage> Algorithm::streamStage(const RunRequest&,
     return nullptr; // a live run goes through passes
 }
 
-// The frames a streaming run takes, where the input has them so: a live stream, or a file whose
-// stack is held as compressed single-frame chunks (uploaded compressed, decoded on the device);
-// null otherwise (the run reads its input whole or in passes).
+// Whether a file's frames go through the streaming pipeline: CLSCOPE_FILE_PIPELINE=0 says no
+// (the file is read whole or in passes, as a run without a stream stage reads it: to compare).
+static bool filePipeline() {
+    const char* env = std::getenv("CLSCOPE_FILE_PIPELINE");
+    return !(env && std::string(env) == "0");
+}
+
+// The frames a streaming run takes: a live stream's, or a file stack's read front to back (a
+// stack of compressed single-frame chunks as their bytes, decoded on the device; any other
+// layout decoded by libhdf5); null where the stack is held in memory (the run reads it whole).
 static std::unique_ptr<pipeline::FrameFeed> streamFeed(const Algorithm& algorithm,
                                                        const InputSources& sources) {
     if (sources.live) return pipeline::liveFeed(*sources.live);
-    for (const InputRole& role : algorithm.inputRoles())
-        if (role.stack) return pipeline::FileFeed::open(sources, role);
+    if (!filePipeline()) return nullptr;
+    for (const InputRole& role : algorithm.inputRoles()) {
+        if (!role.stack) continue;
+        if (auto chunks = pipeline::FileFeed::open(sources, role)) return chunks;
+        return pipeline::StackFeed::open(sources, role);
+    }
     return nullptr;
 }
 
@@ -73,7 +86,7 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
     if (const auto stage = algorithm.streamStage(request, devices))
         if (auto feed = streamFeed(algorithm, sources); feed && stage->accepts(feed->format())) {
             pipeline::StreamRun run =
-                pipeline::runStream(request, sources, *feed, *stage, progress);
+                pipeline::runStream(request, sources, *feed, *stage, progress, budget);
             out.result = std::move(run.result), out.note = std::move(run.note);
             return out;
         }
