@@ -7,7 +7,8 @@
 # HDF5 plugin in .deps/plugins (copied from Debian's bitshuffle package) for the bslz4 files.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
-ONLY='^nothing$' OUT=$OUT bash scripts/gpu_bench.sh >/dev/null || exit 1
+ONLY='^nothing$' OUT=$OUT bash scripts/gpu_bench.sh >/dev/null 2>&1
+[ -x /tmp/b/app/clscope-cli ] || { tail -30 "$OUT/build.log"; exit 1; }
 export LD_LIBRARY_PATH=$PWD/.deps/sys/usr/lib/x86_64-linux-gnu HDF5_PLUGIN_PATH=$PWD/.deps/plugins
 CLI=/tmp/b/app/clscope-cli
 LOG=$OUT/file_bench.log
