@@ -73,6 +73,41 @@ Handle readAccessList() {
     return fapl;
 }
 
+std::optional<Holder> holderOf(hid_t object) {
+    const ssize_t nameBytes = H5Fget_name(object, nullptr, 0);
+    if (nameBytes <= 0) return std::nullopt;
+    Holder h;
+    h.file.resize(std::size_t(nameBytes));
+    if (H5Fget_name(object, h.file.data(), h.file.size() + 1) < 0) return std::nullopt;
+    const Handle file(H5Iget_file_id(object), H5Fclose);
+    const Handle fcpl(file.valid() ? H5Fget_create_plist(file.get()) : -1, H5Pclose);
+    hsize_t userBlock = 0;
+    if (!fcpl.valid() || H5Pget_userblock(fcpl.get(), &userBlock) < 0) return std::nullopt;
+    h.base = userBlock;
+    return h;
+}
+
+std::optional<RawPlace> rawPlace(const std::string& fileName, const std::string& path) {
+    std::lock_guard lock(mutex());
+    const Handle file(H5Fopen(fileName.c_str(), H5F_ACC_RDONLY, readAccessList().get()), H5Fclose);
+    if (!file.valid() || H5Lexists(file.get(), path.c_str(), H5P_DEFAULT) <= 0) return std::nullopt;
+    const Handle dset(H5Dopen2(file.get(), path.c_str(), H5P_DEFAULT), H5Dclose);
+    if (!dset.valid()) return std::nullopt;
+    const Handle dcpl(H5Dget_create_plist(dset.get()), H5Pclose);
+    const Handle type(H5Dget_type(dset.get()), H5Tclose);
+    std::string typeName;
+    const std::optional<DType> dtype = dtypeOfStored(type.get(), typeName);
+    const haddr_t address = H5Dget_offset(dset.get());
+    if (!dcpl.valid() || H5Pget_layout(dcpl.get()) != H5D_CONTIGUOUS ||
+        H5Pget_nfilters(dcpl.get()) != 0 || H5Pget_external_count(dcpl.get()) != 0 || !dtype ||
+        H5Tequal(type.get(), nativeType(*dtype)) <= 0 || address == HADDR_UNDEF)
+        return std::nullopt;
+    const std::optional<Holder> holder = holderOf(dset.get());
+    if (!holder) return std::nullopt;
+    // H5Dget_offset counts the user block (H5Dget_chunk_info's addresses do not).
+    return RawPlace{holder->file, address, H5Dget_storage_size(dset.get())};
+}
+
 hid_t nativeType(DType dtype) {
     switch (dtype) {
     case DType::UInt8:

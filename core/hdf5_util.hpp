@@ -54,6 +54,23 @@ class Handle {
 // writing open, and the readers of one process share an open file.
 Handle readAccessList();
 
+// The file that holds an open object (an external link's target) and where its HDF5 addresses
+// start in it (the user block's bytes); none when libhdf5 cannot say.
+struct Holder {
+    std::string file;
+    std::uint64_t base = 0;
+};
+std::optional<Holder> holderOf(hid_t object);
+
+// Where a dataset's elements lie in a file exactly as held in memory (contiguous, no filter or
+// external storage, allocated, its stored type the native one): its file and the byte offset
+// of element 0 there; none otherwise (libhdf5 reads it). Opens the file itself (lock held).
+struct RawPlace {
+    std::string file;
+    std::uint64_t offset = 0, bytes = 0;
+};
+std::optional<RawPlace> rawPlace(const std::string& fileName, const std::string& path);
+
 // HDF5 native memory type of a clscope dtype.
 hid_t nativeType(DType dtype);
 

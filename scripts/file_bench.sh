@@ -15,8 +15,12 @@ LOG=$OUT/file_bench.log
 D=${DEVICE:-ocl:NVIDIA}
 run() { echo "== $*" >>"$LOG"; timeout 150 "$@" >>"$LOG" 2>&1; echo "rc=$?" >>"$LOG"; }
 # PHASE=files: the files only; PHASE=stream: bench stream --file only; default both.
-if [ "${PHASE:-files}" = files ] || [ -z "${PHASE:-}" ]; then
-for c in none gzip bslz4; do
+# LAYOUTS: the files' compressions (default "none bslz4 gzip"); the passes path
+# (CLSCOPE_FILE_PIPELINE=0) runs in the first round only.
+PHASE=${PHASE:-both}
+LAYOUTS=${LAYOUTS:-none bslz4 gzip}
+if [ "$PHASE" != stream ]; then
+for c in $LAYOUTS; do
   run $CLI generate diffraction --frames 400 --height 2162 --width 2068 --seed 3 \
     --compression $c -o /tmp/spots_$c.h5
   run $CLI generate xpcs --frames 4000 --height 512 --width 1024 --dtype uint16 \
@@ -24,9 +28,10 @@ for c in none gzip bslz4; do
 done
 ls -l /tmp/*.h5 >>"$LOG"
 for rep in 1 2; do
-  for c in none bslz4 gzip; do
+  for c in $LAYOUTS; do
     [ $rep = 2 ] && [ $c = gzip ] && continue
     for p in 1 0; do
+      [ $rep = 2 ] && [ $p = 0 ] && continue
       CLSCOPE_FILE_PIPELINE=$p run $CLI spots /tmp/spots_$c.h5 --device $D --variant local \
         -o /tmp/o_spots_${c}_$p.h5
       CLSCOPE_FILE_PIPELINE=$p run $CLI correlate /tmp/xpcs_$c.h5 --multitau --device $D \
@@ -36,7 +41,7 @@ for rep in 1 2; do
 done
 rm -f /tmp/spots_*.h5 /tmp/xpcs_*.h5
 fi
-if [ "${PHASE:-stream}" = stream ] || [ -z "${PHASE:-}" ]; then
+if [ "$PHASE" != files ]; then
 run $CLI bench stream --size 4m --frames 4000 --threads 15 --device $D --file --then xpcs \
   --variant multitau --params '{"multitau":true}' --json "$OUT/stream_file_4m_xpcs.json"
 run $CLI bench stream --size 16m --frames 1000 --threads 15 --device $D --file --then spots \

@@ -11,8 +11,7 @@ std::unique_ptr<FileFeed> FileFeed::open(const InputSources& sources, const Inpu
     if (sources.live || !role.stack || sources.inMemory(role)) return nullptr;
     const DataLocation at = sources.locate(role);
     std::error_code ec;
-    const std::uint64_t fileBytes = std::filesystem::file_size(at.file, ec);
-    if (ec) return nullptr;
+    if (!std::filesystem::is_regular_file(at.file, ec)) return nullptr;
     std::lock_guard lock(h5::mutex());
     // A file that crashes or hangs libhdf5 is refused as every reader refuses it (InputError),
     // before this process opens it.
@@ -39,10 +38,16 @@ std::unique_ptr<FileFeed> FileFeed::open(const InputSources& sources, const Inpu
         H5Pget_chunk(dcpl.get(), 3, chunk) != 3 || chunk[0] != 1 || chunk[1] != dims[1] ||
         chunk[2] != dims[2] || dims[0] == 0)
         return nullptr;
+    // The chunks are read from the file that holds the dataset (an external link's target).
+    const std::optional<h5::Holder> holder = h5::holderOf(feed->dataset_.get());
+    if (!holder) return nullptr;
+    feed->data_ = std::make_unique<ReadOnlyFile>(holder->file);
+    feed->base_ = holder->base;
+    feed->fileBytes_ = std::filesystem::file_size(holder->file, ec);
+    if (ec) return nullptr;
     const auto [first, end] = sources.frames.within(dims[0], at.file + ":" + at.path);
     feed->format_ = {std::size_t(dims[1]), std::size_t(dims[2]), *dtype};
     feed->first_ = first, feed->end_ = end, feed->next_ = first;
-    feed->fileBytes_ = fileBytes;
     feed->name_ = "file " + at.file + ":" + at.path;
     return feed;
 }
@@ -54,29 +59,43 @@ FileFeed::~FileFeed() {
 
 std::vector<stream::ReceivedFrame> FileFeed::takeNext(std::size_t maxCount) {
     std::vector<stream::ReceivedFrame> out;
+    std::vector<FileRange> ranges;
+    std::vector<bool> unfiltered;
     const std::size_t frameBytes = format_.frameBytes(), element = dtypeSize(format_.dtype);
-    std::lock_guard lock(h5::mutex());
-    for (; next_ < end_ && out.size() < maxCount; ++next_) {
-        const std::string where = name_ + ": frame " + std::to_string(next_ - first_);
-        hsize_t offset[3] = {next_, 0, 0}, bytes = 0;
-        if (H5Dget_chunk_storage_size(dataset_.get(), offset, &bytes) < 0 || bytes == 0 ||
-            bytes > fileBytes_)
-            throw InputError(where + ": its chunk is not stored (or larger than the file)");
-        std::vector<std::byte> chunk(bytes);
-        std::uint32_t mask = 0;
-        if (H5Dread_chunk(dataset_.get(), H5P_DEFAULT, offset, &mask, chunk.data()) < 0)
-            throw InputError(where + ": its chunk cannot be read: " + h5::lastError());
-        stream::ReceivedFrame& f = out.emplace_back();
-        if (mask & 1u) { // stored without the filter: the frame's bytes
-            if (bytes != frameBytes)
-                throw InputError(where + ": an unfiltered chunk of " + std::to_string(bytes) +
-                                 " bytes, expected " + std::to_string(frameBytes));
+    const auto where = [&](std::size_t frame) {
+        return name_ + ": frame " + std::to_string(frame - first_);
+    };
+    {
+        std::lock_guard lock(h5::mutex());
+        for (; next_ < end_ && out.size() < maxCount; ++next_) {
+            hsize_t offset[3] = {next_, 0, 0}, bytes = 0;
+            haddr_t address = HADDR_UNDEF;
+            unsigned mask = 0;
+            if (H5Dget_chunk_info_by_coord(dataset_.get(), offset, &mask, &address, &bytes) < 0 ||
+                address == HADDR_UNDEF || bytes == 0 || base_ + address > fileBytes_ ||
+                bytes > fileBytes_ - base_ - address)
+                throw InputError(where(next_) +
+                                 ": its chunk is not stored (or lies beyond the file's end)");
+            if ((mask & 1u) && bytes != frameBytes) // stored without the filter: the frame
+                throw InputError(where(next_) + ": an unfiltered chunk of " +
+                                 std::to_string(bytes) + " bytes, expected " +
+                                 std::to_string(frameBytes));
+            stream::ReceivedFrame& f = out.emplace_back();
+            f.packed.bytes.resize(bytes);
+            ranges.push_back({base_ + address, std::size_t(bytes), f.packed.bytes.data()});
+            unfiltered.push_back(mask & 1u);
+        }
+    }
+    data_->read(ranges);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        stream::ReceivedFrame& f = out[i];
+        if (unfiltered[i]) { // the frame's bytes
             f.frame = Array(format_.dtype, {format_.height, format_.width});
-            std::memcpy(f.frame.bytes(), chunk.data(), frameBytes);
+            std::memcpy(f.frame.bytes(), f.packed.bytes.data(), frameBytes);
+            f.packed.bytes.clear();
             continue;
         }
         f.packed.algorithm = "bslz4", f.packed.elemSize = element;
-        f.packed.bytes = std::move(chunk);
         f.packed.height = format_.height, f.packed.width = format_.width;
         f.packed.dtype = format_.dtype;
     }

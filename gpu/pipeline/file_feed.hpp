@@ -1,9 +1,11 @@
 // The frames of an HDF5 stack whose chunks are single frames compressed with bitshuffle-LZ4
-// (the EIGER / NXmx layout), read front to back as they are stored (H5Dread_chunk): the
-// pipeline uploads the compressed bytes and decodes them on the device, as it does a live
-// stream's bslz4 images. A chunk stored without its filter (the chunk's filter mask) comes as
-// its frame.
+// (the EIGER / NXmx layout), read front to back as they are stored: libhdf5's chunk index gives
+// each chunk's place and size, and the chunks' bytes are read on several threads (pread, outside
+// libhdf5's lock). The pipeline uploads the compressed bytes and decodes them on the device, as
+// it does a live stream's bslz4 images. A chunk stored without its filter (the chunk's filter
+// mask) comes as its frame.
 #pragma once
+#include "core/file_ranges.hpp"
 #include "core/hdf5_util.hpp"
 #include "core/input/input_sources.hpp"
 #include "gpu/pipeline/frame_feed.hpp"
@@ -28,6 +30,8 @@ class FileFeed : public FrameFeed {
   private:
     FileFeed() = default;
     h5::Handle file_, dataset_;
+    std::unique_ptr<ReadOnlyFile> data_; // the file holding the dataset (an EIGER link's)
+    std::uint64_t base_ = 0;             // where its HDF5 addresses start (its user block)
     FrameFormat format_;
     std::size_t first_ = 0, end_ = 0,
                 next_ = 0; // the stack's frames [first_, end_), next_ read next

@@ -1,5 +1,6 @@
 #include "gpu/pipeline/stack_feed.hpp"
 
+#include "core/hdf5_util.hpp"
 #include "core/input/frame_reading.hpp"
 
 #include <algorithm>
@@ -15,8 +16,21 @@ std::unique_ptr<StackFeed> StackFeed::open(const InputSources& sources, const In
     const DataLocation at = sources.locate(role);
     std::shared_ptr<FrameStream> frames = openFrames(sources, role);
     if (frames->frameCount() == 0) return nullptr;
-    return std::unique_ptr<StackFeed>(
+    std::unique_ptr<StackFeed> feed(
         new StackFeed(std::move(frames), "file " + at.file + ":" + at.path));
+    feed->openRaw(sources, at);
+    return feed;
+}
+
+void StackFeed::openRaw(const InputSources& sources, const DataLocation& at) {
+    const std::size_t frameBytes = frames_->frameBytes();
+    const std::optional<h5::RawPlace> place = h5::rawPlace(at.file, at.path);
+    if (!place || !frames_->isStack() || frameBytes == 0 || place->bytes % frameBytes != 0) return;
+    const auto [first, end] =
+        sources.frames.within(place->bytes / frameBytes, at.file + ":" + at.path);
+    if (end - first != frameCount()) return; // not the stack FrameStream reads (parts joined)
+    raw_ = std::make_unique<ReadOnlyFile>(place->file);
+    rawFirst_ = place->offset + first * frameBytes;
 }
 
 FrameFormat StackFeed::format() const {
@@ -26,7 +40,18 @@ FrameFormat StackFeed::format() const {
 Array StackFeed::takeStack(std::size_t maxCount) {
     const std::size_t n = std::min(maxCount, frameCount() - next_);
     if (n == 0) return {};
-    Array out = frames_->read(next_, n);
+    if (!raw_) {
+        Array out = frames_->read(next_, n);
+        next_ += n;
+        return out;
+    }
+    Array out(frames_->dtype(), {n, frames_->height(), frames_->width()});
+    constexpr std::size_t piece = std::size_t(8) << 20; // bytes a read
+    std::vector<FileRange> ranges;
+    const std::uint64_t from = rawFirst_ + next_ * frames_->frameBytes();
+    for (std::size_t at = 0; at < out.byteSize(); at += piece)
+        ranges.push_back({from + at, std::min(piece, out.byteSize() - at), out.bytes() + at});
+    raw_->read(ranges);
     next_ += n;
     return out;
 }

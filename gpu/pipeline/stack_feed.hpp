@@ -3,8 +3,11 @@
 // EIGER's data_NNNNNN parts joined. libhdf5 reads and decodes them front to back, a batch at a
 // time into one array (pinned memory of a GPU where the pipeline's reading thread asks for it),
 // the run's frame range of them; the pipeline uploads each batch in one copy while the device
-// runs the one before.
+// runs the one before. A stack stored as it is held in memory (contiguous, no filter, the native
+// type: h5::rawPlace) is read straight from the file on several threads instead, outside
+// libhdf5's lock.
 #pragma once
+#include "core/file_ranges.hpp"
 #include "core/frame_stream.hpp"
 #include "core/input/input_sources.hpp"
 #include "gpu/pipeline/frame_feed.hpp"
@@ -30,9 +33,13 @@ class StackFeed : public FrameFeed {
 
   private:
     StackFeed(std::shared_ptr<FrameStream> frames, std::string name);
+    // raw_ and rawFirst_ where the stack at `at` is stored as held.
+    void openRaw(const InputSources& sources, const DataLocation& at);
     std::shared_ptr<FrameStream> frames_;
     std::size_t next_ = 0; // the next frame read, of the windowed stream
     std::string name_;
+    std::unique_ptr<ReadOnlyFile> raw_; // a stack stored as held: its file, else null
+    std::uint64_t rawFirst_ = 0;        // there: where the window's first frame starts
 };
 
 } // namespace clscope::pipeline
