@@ -30,9 +30,11 @@ void ReadOnlyFile::read(std::span<const FileRange> ranges, std::size_t threads) 
     auto work = [&] {
         for (std::size_t i = next++; i < ranges.size(); i = next++) {
             const FileRange& r = ranges[i];
+            std::byte* to = r.to;
+            if (!to) r.into->resize(r.bytes), to = r.into->data();
             for (std::size_t done = 0; done < r.bytes;) {
                 const ssize_t got =
-                    ::pread(fd_, r.to + done, r.bytes - done, static_cast<off_t>(r.offset + done));
+                    ::pread(fd_, to + done, r.bytes - done, static_cast<off_t>(r.offset + done));
                 if (got > 0) {
                     done += std::size_t(got);
                     continue;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace clscope {
 
@@ -13,6 +14,9 @@ struct FileRange {
     std::uint64_t offset = 0; // in the file
     std::size_t bytes = 0;
     std::byte* to = nullptr;
+    // Or, where `to` is null, this vector, sized to `bytes` on the reading thread (so the
+    // threads share the zeroing of fresh memory too).
+    std::vector<std::byte>* into = nullptr;
 };
 
 // A file open for reading (O_RDONLY), closed with the object.

@@ -67,7 +67,7 @@ std::vector<stream::ReceivedFrame> FileFeed::takeNext(std::size_t maxCount) {
     };
     {
         std::lock_guard lock(h5::mutex());
-        for (; next_ < end_ && out.size() < maxCount; ++next_) {
+        for (; next_ < end_ && ranges.size() < maxCount; ++next_) {
             hsize_t offset[3] = {next_, 0, 0}, bytes = 0;
             haddr_t address = HADDR_UNDEF;
             unsigned mask = 0;
@@ -80,12 +80,13 @@ std::vector<stream::ReceivedFrame> FileFeed::takeNext(std::size_t maxCount) {
                 throw InputError(where(next_) + ": an unfiltered chunk of " +
                                  std::to_string(bytes) + " bytes, expected " +
                                  std::to_string(frameBytes));
-            stream::ReceivedFrame& f = out.emplace_back();
-            f.packed.bytes.resize(bytes);
-            ranges.push_back({base_ + address, std::size_t(bytes), f.packed.bytes.data()});
+            ranges.push_back({base_ + address, std::size_t(bytes)});
             unfiltered.push_back(mask & 1u);
         }
     }
+    out.resize(ranges.size()); // each chunk read into its frame's bytes
+    for (std::size_t i = 0; i < out.size(); ++i)
+        ranges[i].into = &out[i].packed.bytes;
     data_->read(ranges);
     for (std::size_t i = 0; i < out.size(); ++i) {
         stream::ReceivedFrame& f = out[i];
