@@ -75,8 +75,9 @@ class TestCli : public QObject {
     // A file's stack in any layout goes through the streaming pipeline (a batch at a time,
     // uploaded in one copy; read straight from the file where stored as held, else by
     // libhdf5): h5py rewrites a generated stack contiguous, contiguous after a user block,
-    // big-endian, gzip with several frames a chunk, shuffle + gzip in chunks of half a frame;
-    // spots and multi-tau write the same datasets as with the file read whole or in passes
+    // big-endian, gzip with 3 frames a chunk (decoded on several threads, also in batches of 2
+    // frames), shuffle + gzip with 2, shuffle + gzip in chunks of half a frame (libhdf5); spots
+    // and multi-tau write the same datasets as with the file read whole or in passes
     // (CLSCOPE_FILE_PIPELINE=0), the run's frame range included.
     void everyFileLayoutThroughThePipeline_data() {
         QTest::addColumn<QStringList>("generate");
@@ -87,13 +88,16 @@ class TestCli : public QObject {
                                "40",   "--dtype",  "uint16", "--ring-width", "4"};
         const QStringList multitau{"correlate", "--multitau", "--channels",
                                    "4",         "--device",   "ocl:0"};
-        for (const char* layout :
-             {"contiguous", "user-block", "big-endian", "gzip-3-frames", "half-frames"}) {
+        for (const char* layout : {"contiguous", "user-block", "big-endian", "gzip-3-frames",
+                                   "shuffle-gzip-2-frames", "half-frames"}) {
             QTest::newRow(qPrintable(QString("spots ") + layout))
                 << spots << QStringList{"spots", "--device", "ocl:0", "--layout", layout};
             QTest::newRow(qPrintable(QString("multitau ") + layout))
                 << xpcs << (multitau + QStringList{"--layout", layout});
         }
+        QTest::newRow("spots gzip-3-frames batches of 2")
+            << spots << QStringList{"spots", "--device", "ocl:0",        "--memory-budget",
+                                    "48K",   "--layout", "gzip-3-frames"};
         QTest::newRow("spots gzip-3-frames frames 2:4")
             << spots << QStringList{"spots", "--device", "ocl:0",        "--frames",
                                     "2:4",   "--layout", "gzip-3-frames"};
@@ -125,6 +129,8 @@ class TestCli : public QObject {
              "opts = {'contiguous': {}, 'user-block': {},\n"
              "  'big-endian': {'dtype': d.dtype.newbyteorder('>')},\n"
              "  'gzip-3-frames': {'chunks': (3, h, w), 'compression': 'gzip'},\n"
+             "  'shuffle-gzip-2-frames': {'chunks': (2, h, w), 'shuffle': True,\n"
+             "                            'compression': 'gzip'},\n"
              "  'half-frames': {'chunks': (1, (h + 1) // 2, w), 'shuffle': True,\n"
              "                  'compression': 'gzip'}}[k]\n"
              "f.create_dataset('/entry/data/data', data=d, **opts)\n",

@@ -5,10 +5,12 @@
 // the run's frame range of them; the pipeline uploads each batch in one copy while the device
 // runs the one before. A stack stored as it is held in memory (contiguous, no filter, the native
 // type: h5::rawPlace) is read straight from the file on several threads instead, outside
-// libhdf5's lock.
+// libhdf5's lock; one of whole-frame gzip or bslz4 chunks is decoded on several threads
+// (ChunkedFrames).
 #pragma once
 #include "core/file_ranges.hpp"
 #include "core/frame_stream.hpp"
+#include "core/input/chunked_frames.hpp"
 #include "core/input/input_sources.hpp"
 #include "gpu/pipeline/frame_feed.hpp"
 
@@ -33,13 +35,15 @@ class StackFeed : public FrameFeed {
 
   private:
     StackFeed(std::shared_ptr<FrameStream> frames, std::string name);
-    // raw_ and rawFirst_ where the stack at `at` is stored as held.
-    void openRaw(const InputSources& sources, const DataLocation& at);
+    // raw_ or chunked_ where the stack at `at` is stored so (the window's first frame there).
+    void openDirect(const InputSources& sources, const DataLocation& at);
     std::shared_ptr<FrameStream> frames_;
     std::size_t next_ = 0; // the next frame read, of the windowed stream
     std::string name_;
-    std::unique_ptr<ReadOnlyFile> raw_; // a stack stored as held: its file, else null
-    std::uint64_t rawFirst_ = 0;        // there: where the window's first frame starts
+    std::unique_ptr<ReadOnlyFile> raw_;      // a stack stored as held: its file, else null
+    std::uint64_t rawFirst_ = 0;             // there: where the window's first frame starts
+    std::unique_ptr<ChunkedFrames> chunked_; // a stack of whole-frame gzip or bslz4 chunks
+    std::size_t chunkedFirst_ = 0;           // there: the window's first frame
 };
 
 } // namespace clscope::pipeline

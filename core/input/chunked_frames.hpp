@@ -1,0 +1,49 @@
+// A (T,H,W) frame stack stored in chunks of whole frames (any number a chunk) compressed with
+// deflate (after HDF5's byte shuffle or not: what h5py, pyFAI and clscope write as gzip) or with
+// bitshuffle-LZ4 (EIGER / NXmx files, decoded without HDF5's plugin), in the native type: the
+// chunks are read raw (H5Dread_chunk, about 64 MiB at a time) and decoded on a pool of threads
+// straight into the frames, where libhdf5 decodes them one by one under its lock. Part of the
+// input module (DESIGN.md §1).
+#pragma once
+#include "core/array.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace clscope {
+
+class ChunkedFrames {
+  public:
+    // The stack at fileName:path when it is stored so, else null (libhdf5 reads it).
+    static std::unique_ptr<ChunkedFrames> open(const std::string& fileName,
+                                               const std::string& path);
+    ~ChunkedFrames();
+    ChunkedFrames(const ChunkedFrames&) = delete;
+    ChunkedFrames& operator=(const ChunkedFrames&) = delete;
+
+    std::size_t frameCount() const { return frames_; }
+    std::size_t frameBytes() const { return frameBytes_; }
+    DType dtype() const { return dtype_; }
+
+    // Frames [first, first + count) into `to` (count * frameBytes() bytes) on `threads`
+    // threads (0: one per core); false when a chunk is unwritten or does not decode (then let
+    // libhdf5 read them, to say what is wrong).
+    bool read(std::size_t first, std::size_t count, std::byte* to, unsigned threads = 0) const;
+
+  private:
+    ChunkedFrames() = default;
+    struct Batch;
+    // Chunks from `firstChunk` on up to `endChunk` (about 64 MiB of them, at least one), or
+    // none when one is unwritten or cannot be read.
+    std::unique_ptr<Batch> readChunks(std::size_t firstChunk, std::size_t endChunk) const;
+    std::int64_t file_ = -1, dataset_ = -1;
+    std::size_t frames_ = 0, frameBytes_ = 0, chunkFrames_ = 0;
+    std::uint64_t fileBytes_ = 0;
+    DType dtype_ = DType::UInt8;
+    bool shuffled_ = false; // filter 0 is the byte shuffle, filter 1 deflate
+    bool bslz4_ = false;    // the one filter is bitshuffle with LZ4
+};
+
+} // namespace clscope
