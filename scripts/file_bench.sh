@@ -15,15 +15,15 @@ LOG=$OUT/file_bench.log
 D=${DEVICE:-ocl:NVIDIA}
 run() { echo "== $*" >>"$LOG"; timeout 150 "$@" >>"$LOG" 2>&1; echo "rc=$?" >>"$LOG"; }
 # PHASE=files: the files only; PHASE=stream: bench stream --file only; default both.
-# LAYOUTS: the files' compressions (default "none bslz4 gzip"); the passes path
-# (CLSCOPE_FILE_PIPELINE=0) runs in the first round only.
+# LAYOUTS: the files' compressions (default "none bslz4 gzip"); SPOTS_FRAMES, XPCS_FRAMES: their
+# frames (400, 4000). The passes path (CLSCOPE_FILE_PIPELINE=0) runs in the first round only.
 PHASE=${PHASE:-both}
 LAYOUTS=${LAYOUTS:-none bslz4 gzip}
 if [ "$PHASE" != stream ]; then
 for c in $LAYOUTS; do
-  run $CLI generate diffraction --frames 400 --height 2162 --width 2068 --seed 3 \
+  run $CLI generate diffraction --frames ${SPOTS_FRAMES:-400} --height 2162 --width 2068 --seed 3 \
     --compression $c -o /tmp/spots_$c.h5
-  run $CLI generate xpcs --frames 4000 --height 512 --width 1024 --dtype uint16 \
+  run $CLI generate xpcs --frames ${XPCS_FRAMES:-4000} --height 512 --width 1024 --dtype uint16 \
     --ring-width 32 --seed 3 --compression $c -o /tmp/xpcs_$c.h5
 done
 ls -l /tmp/*.h5 >>"$LOG"
