@@ -1,6 +1,7 @@
 #include "core/input/chunked_frames.hpp"
 
 #include "core/errors.hpp"
+#include "core/file_ranges.hpp"
 #include "core/hdf5_util.hpp"
 #if defined(CLSCOPE_HAVE_DECOMPRESS)
 #include "core/stream/compression.hpp"
@@ -67,8 +68,7 @@ bool decodeBslz4(const unsigned char* data, std::size_t inBytes, std::size_t ele
 std::unique_ptr<ChunkedFrames> ChunkedFrames::open(const std::string& fileName,
                                                    const std::string& path) {
     std::error_code ec;
-    const std::uint64_t fileBytes = std::filesystem::file_size(fileName, ec);
-    if (ec) return nullptr;
+    if (!std::filesystem::is_regular_file(fileName, ec)) return nullptr;
     std::lock_guard lock(h5::mutex());
     Handle file(H5Fopen(fileName.c_str(), H5F_ACC_RDONLY, h5::readAccessList().get()), H5Fclose);
     if (!file.valid() || H5Lexists(file.get(), path.c_str(), H5P_DEFAULT) <= 0) return nullptr;
@@ -100,11 +100,18 @@ std::unique_ptr<ChunkedFrames> ChunkedFrames::open(const std::string& fileName,
         H5Pget_chunk(dcpl.get(), 3, chunk) != 3 || chunk[0] == 0 || chunk[1] != dims[1] ||
         chunk[2] != dims[2] || dims[0] == 0)
         return nullptr;
+    // The chunks are read from the file that holds the dataset (an external link's target).
+    const std::optional<h5::Holder> holder = h5::holderOf(dset.get());
+    if (!holder) return nullptr;
     std::unique_ptr<ChunkedFrames> out(new ChunkedFrames);
+    out->data_ = std::make_unique<ReadOnlyFile>(holder->file);
+    out->base_ = holder->base;
+    out->fileBytes_ = std::filesystem::file_size(holder->file, ec);
+    if (ec) return nullptr;
     out->file_ = file.release(), out->dataset_ = dset.release();
     out->frames_ = dims[0], out->chunkFrames_ = chunk[0];
     out->frameBytes_ = std::size_t(dims[1] * dims[2]) * dtypeSize(*dtype);
-    out->fileBytes_ = fileBytes, out->dtype_ = *dtype;
+    out->dtype_ = *dtype;
     out->shuffled_ = shuffled, out->bslz4_ = bslz4;
     return out;
 }
@@ -117,26 +124,36 @@ ChunkedFrames::~ChunkedFrames() {
 
 std::unique_ptr<ChunkedFrames::Batch> ChunkedFrames::readChunks(std::size_t firstChunk,
                                                                 std::size_t endChunk) const {
-    std::lock_guard lock(h5::mutex());
     auto batch = std::make_unique<Batch>();
     batch->firstChunk = firstChunk;
-    // The batch's sizes first, then its chunks into one allocation.
-    for (std::size_t c = firstChunk; c < endChunk && batch->offsets.back() < batchBytes; ++c) {
-        hsize_t offset[3] = {c * chunkFrames_, 0, 0}, bytes = 0;
-        // Unwritten chunk (its fill value is HDF5's business) or a size the file cannot hold.
-        if (H5Dget_chunk_storage_size(dataset_, offset, &bytes) < 0 || bytes == 0 ||
-            bytes > fileBytes_)
-            return nullptr;
-        batch->offsets.push_back(batch->offsets.back() + bytes);
+    std::vector<std::uint64_t> places; // each chunk's first byte in the file
+    {
+        // The batch's places and sizes from libhdf5's chunk index, under its lock.
+        std::lock_guard lock(h5::mutex());
+        for (std::size_t c = firstChunk; c < endChunk && batch->offsets.back() < batchBytes; ++c) {
+            hsize_t offset[3] = {c * chunkFrames_, 0, 0}, bytes = 0;
+            haddr_t address = HADDR_UNDEF;
+            unsigned mask = 0;
+            // Unwritten chunk (its fill value is HDF5's business) or beyond the file's end.
+            if (H5Dget_chunk_info_by_coord(dataset_, offset, &mask, &address, &bytes) < 0 ||
+                address == HADDR_UNDEF || bytes == 0 || base_ + address > fileBytes_ ||
+                bytes > fileBytes_ - base_ - address)
+                return nullptr;
+            places.push_back(base_ + address);
+            batch->offsets.push_back(batch->offsets.back() + bytes);
+            batch->filterMasks.push_back(mask);
+        }
     }
+    // Then the chunks into one allocation, on several threads, outside the lock.
     batch->bytes = std::make_unique_for_overwrite<unsigned char[]>(batch->offsets.back());
-    for (std::size_t c = 0; c < batch->count(); ++c) {
-        hsize_t offset[3] = {(firstChunk + c) * chunkFrames_, 0, 0};
-        std::uint32_t mask = 0;
-        if (H5Dread_chunk(dataset_, H5P_DEFAULT, offset, &mask,
-                          batch->bytes.get() + batch->offsets[c]) < 0)
-            return nullptr;
-        batch->filterMasks.push_back(mask);
+    std::vector<FileRange> ranges;
+    for (std::size_t c = 0; c < batch->count(); ++c)
+        ranges.push_back({places[c], batch->size(c),
+                          reinterpret_cast<std::byte*>(batch->bytes.get() + batch->offsets[c])});
+    try {
+        data_->read(ranges);
+    } catch (const InputError&) {
+        return nullptr; // libhdf5 then says what is wrong
     }
     return batch;
 }

@@ -1,11 +1,13 @@
 // A (T,H,W) frame stack stored in chunks of whole frames (any number a chunk) compressed with
 // deflate (after HDF5's byte shuffle or not: what h5py, pyFAI and clscope write as gzip) or with
 // bitshuffle-LZ4 (EIGER / NXmx files, decoded without HDF5's plugin), in the native type: the
-// chunks are read raw (H5Dread_chunk, about 64 MiB at a time) and decoded on a pool of threads
-// straight into the frames, where libhdf5 decodes them one by one under its lock. Part of the
+// chunks are read raw where libhdf5's chunk index puts them (pread on several threads, outside
+// its lock, about 64 MiB at a time) and decoded on a pool of threads straight into the frames,
+// where libhdf5 reads and decodes them one by one under its lock. Part of the
 // input module (DESIGN.md §1).
 #pragma once
 #include "core/array.hpp"
+#include "core/file_ranges.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -39,6 +41,8 @@ class ChunkedFrames {
     // none when one is unwritten or cannot be read.
     std::unique_ptr<Batch> readChunks(std::size_t firstChunk, std::size_t endChunk) const;
     std::int64_t file_ = -1, dataset_ = -1;
+    std::unique_ptr<ReadOnlyFile> data_; // the file holding the dataset (an external link's)
+    std::uint64_t base_ = 0;             // where its HDF5 addresses start (its user block)
     std::size_t frames_ = 0, frameBytes_ = 0, chunkFrames_ = 0;
     std::uint64_t fileBytes_ = 0;
     DType dtype_ = DType::UInt8;
