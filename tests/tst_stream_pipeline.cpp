@@ -70,6 +70,17 @@ long peakRssOf(const QStringList& args) {
     return peak;
 }
 
+// A long run's peak RSS (kB) within marginMb of a short one's (the frames of each named).
+void expectWithin(long longRun, long shortRun, long marginMb, int longFrames, int shortFrames) {
+    QVERIFY(shortRun > 0 && longRun > 0);
+    QVERIFY2(longRun <= shortRun + marginMb * 1024,
+             qPrintable(QString("peak RSS %1 kB for %2 frames, %3 kB for %4")
+                            .arg(longRun)
+                            .arg(longFrames)
+                            .arg(shortRun)
+                            .arg(shortFrames)));
+}
+
 // `command` (its endpoint and output added) over a stream of `file`, its peak RSS (kB).
 long streamPeakRss(const QTemporaryDir& dir, const QString& file, const QStringList& command,
                    const QStringList& more) {
@@ -277,12 +288,8 @@ class TestStreamPipeline : public QObject {
         QVERIFY2(d.code == 0, qPrintable(d.err));
         const long shortRun = streamPeakRss(dir, big, {"spots"}, {"--max-frames", "200"});
         const long longRun = streamPeakRss(dir, big, {"spots"}, {});
-        QVERIFY(shortRun > 0 && longRun > 0);
-        const long marginKb = 100 * 1024; // 100 MB: 200 frames more add under 1/2 MB each
-        QVERIFY2(longRun <= shortRun + marginKb,
-                 qPrintable(QString("peak RSS %1 kB for 400 frames, %2 kB for 200")
-                                .arg(longRun)
-                                .arg(shortRun)));
+        // 100 MB: 200 frames more add under 1/2 MB each
+        expectWithin(longRun, shortRun, 100, 400, 200);
         QFile::remove(big);
     }
 
@@ -298,12 +305,7 @@ class TestStreamPipeline : public QObject {
         const QStringList run{"spots", big, "--device", "ocl:0", "-o", dir.filePath("rss.h5")};
         const long shortRun = peakRssOf(run + QStringList{"--frames", "0:200"});
         const long longRun = peakRssOf(run);
-        QVERIFY(shortRun > 0 && longRun > 0);
-        const long marginKb = 100 * 1024;
-        QVERIFY2(longRun <= shortRun + marginKb,
-                 qPrintable(QString("peak RSS %1 kB for 400 frames, %2 kB for 200")
-                                .arg(longRun)
-                                .arg(shortRun)));
+        expectWithin(longRun, shortRun, 100, 400, 200);
         QFile::remove(big);
     }
 
@@ -320,12 +322,7 @@ class TestStreamPipeline : public QObject {
         const QStringList command{"correlate", "--multitau", "--mask", big};
         const long shortRun = streamPeakRss(dir, big, command, {"--max-frames", "200"});
         const long longRun = streamPeakRss(dir, big, command, {});
-        QVERIFY(shortRun > 0 && longRun > 0);
-        const long marginKb = 50 * 1024;
-        QVERIFY2(longRun <= shortRun + marginKb,
-                 qPrintable(QString("peak RSS %1 kB for 400 frames, %2 kB for 200")
-                                .arg(longRun)
-                                .arg(shortRun)));
+        expectWithin(longRun, shortRun, 50, 400, 200);
         QFile::remove(big);
     }
 };
