@@ -160,6 +160,9 @@ class TestCli : public QObject {
             QVERIFY2(r.err.contains("uploaded as received (not compressed)") ==
                          (QString(pipeline) == "1"),
                      qPrintable(r.err));
+            // The summary says how the frames went: batches of the pipeline, or passes.
+            QVERIFY2(r.out.contains(QString(pipeline) == "1" ? "; streamed in " : " pass"),
+                     qPrintable(r.out));
         }
         int compared = 0;
         test::compareTrees(H5Reader(outputs[0].toStdString()), H5Reader(outputs[1].toStdString()),

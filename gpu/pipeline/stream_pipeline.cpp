@@ -302,6 +302,7 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
     out.result = stage.finish(done);
     timings.addHostPhase("pipeline finish (host wall: the last results drained)",
                          msSince(finishing));
+    out.batches = batches;
     RunInfo& info = out.result->info;
     info.device = request.device.spec, info.deviceName = request.device.name;
     info.timings = timings.records();

@@ -19,6 +19,7 @@ namespace clscope::pipeline {
 struct StreamRun {
     std::shared_ptr<AlgorithmResult> result; // its RunInfo complete (device, times, parameters)
     std::string note; // one line for the log: where the frames were decoded, batches
+    std::size_t batches = 0;
 };
 
 // Runs `stage` over every frame of `feed` (a live stream, or a file read front to back: the

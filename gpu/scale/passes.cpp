@@ -88,6 +88,7 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
             pipeline::StreamRun run =
                 pipeline::runStream(request, sources, *feed, *stage, progress, budget);
             out.result = std::move(run.result), out.note = std::move(run.note);
+            out.batches = run.batches;
             return out;
         }
     const auto planned = Clock::now();

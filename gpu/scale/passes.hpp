@@ -31,6 +31,7 @@ struct BudgetedRun {
     // pass outside its read and its run() (variant choice, checks, the part let go), the join.
     double planMs = 0, passOtherMs = 0, joinMs = 0;
     std::string note; // a live run through the streaming pipeline: where its frames were decoded
+    std::size_t batches = 0; // a run through the streaming pipeline: its batches (else 0)
 };
 
 // The run of `request` (its input is read here from `sources`) on the devices, in as few
