@@ -1,5 +1,6 @@
 #include "core/hdf5_util.hpp"
 
+#include <filesystem>
 #include <stdexcept>
 #include <zlib.h>
 
@@ -73,6 +74,45 @@ Handle readAccessList() {
     return fapl;
 }
 
+std::optional<OpenDataset> openDataset(const std::string& fileName, const std::string& path) {
+    OpenDataset d;
+    d.file = Handle(H5Fopen(fileName.c_str(), H5F_ACC_RDONLY, readAccessList().get()), H5Fclose);
+    if (!d.file.valid() || H5Lexists(d.file.get(), path.c_str(), H5P_DEFAULT) <= 0)
+        return std::nullopt;
+    d.dataset = Handle(H5Dopen2(d.file.get(), path.c_str(), H5P_DEFAULT), H5Dclose);
+    if (!d.dataset.valid()) return std::nullopt;
+    return d;
+}
+
+std::optional<FrameChunks> frameChunks(hid_t dataset) {
+    const Handle dcpl(H5Dget_create_plist(dataset), H5Pclose);
+    const Handle type(H5Dget_type(dataset), H5Tclose);
+    const Handle space(H5Dget_space(dataset), H5Sclose);
+    std::string typeName;
+    const std::optional<DType> dtype = dtypeOfStored(type.get(), typeName);
+    hsize_t dims[3] = {0, 0, 0}, chunk[3] = {0, 0, 0};
+    if (!dcpl.valid() || H5Pget_layout(dcpl.get()) != H5D_CHUNKED || !dtype ||
+        H5Tequal(type.get(), nativeType(*dtype)) <= 0 ||
+        H5Sget_simple_extent_ndims(space.get()) != 3 ||
+        H5Sget_simple_extent_dims(space.get(), dims, nullptr) != 3 ||
+        H5Pget_chunk(dcpl.get(), 3, chunk) != 3 || chunk[0] == 0 || chunk[1] != dims[1] ||
+        chunk[2] != dims[2] || dims[0] == 0)
+        return std::nullopt;
+    return FrameChunks{dims[0], dims[1], dims[2], chunk[0], *dtype};
+}
+
+std::optional<ChunkPlace> chunkPlace(hid_t dataset, const hsize_t* offset, const Holder& holder) {
+    ChunkPlace p;
+    haddr_t address = HADDR_UNDEF;
+    hsize_t bytes = 0;
+    if (H5Dget_chunk_info_by_coord(dataset, offset, &p.filterMask, &address, &bytes) < 0 ||
+        address == HADDR_UNDEF || bytes == 0 || holder.base + address > holder.bytes ||
+        bytes > holder.bytes - holder.base - address)
+        return std::nullopt;
+    p.at = holder.base + address, p.bytes = bytes; // chunk addresses leave the user block out
+    return p;
+}
+
 std::optional<Holder> holderOf(hid_t object) {
     const ssize_t nameBytes = H5Fget_name(object, nullptr, 0);
     if (nameBytes <= 0) return std::nullopt;
@@ -84,15 +124,17 @@ std::optional<Holder> holderOf(hid_t object) {
     hsize_t userBlock = 0;
     if (!fcpl.valid() || H5Pget_userblock(fcpl.get(), &userBlock) < 0) return std::nullopt;
     h.base = userBlock;
+    std::error_code ec;
+    h.bytes = std::filesystem::file_size(h.file, ec);
+    if (ec) return std::nullopt;
     return h;
 }
 
 std::optional<RawPlace> rawPlace(const std::string& fileName, const std::string& path) {
     std::lock_guard lock(mutex());
-    const Handle file(H5Fopen(fileName.c_str(), H5F_ACC_RDONLY, readAccessList().get()), H5Fclose);
-    if (!file.valid() || H5Lexists(file.get(), path.c_str(), H5P_DEFAULT) <= 0) return std::nullopt;
-    const Handle dset(H5Dopen2(file.get(), path.c_str(), H5P_DEFAULT), H5Dclose);
-    if (!dset.valid()) return std::nullopt;
+    const std::optional<OpenDataset> opened = openDataset(fileName, path);
+    if (!opened) return std::nullopt;
+    const Handle& dset = opened->dataset;
     const Handle dcpl(H5Dget_create_plist(dset.get()), H5Pclose);
     const Handle type(H5Dget_type(dset.get()), H5Tclose);
     std::string typeName;

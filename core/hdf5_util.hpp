@@ -54,13 +54,38 @@ class Handle {
 // writing open, and the readers of one process share an open file.
 Handle readAccessList();
 
-// The file that holds an open object (an external link's target) and where its HDF5 addresses
-// start in it (the user block's bytes); none when libhdf5 cannot say.
+// A dataset opened read-only (readAccessList) with its file, or none where the file or the path
+// is not there. The caller holds the lock.
+struct OpenDataset {
+    Handle file, dataset;
+};
+std::optional<OpenDataset> openDataset(const std::string& fileName, const std::string& path);
+
+// The file that holds an open object (an external link's target), where its HDF5 addresses
+// start in it (the user block's bytes) and its size; none when libhdf5 or the file system
+// cannot say.
 struct Holder {
     std::string file;
-    std::uint64_t base = 0;
+    std::uint64_t base = 0, bytes = 0;
 };
 std::optional<Holder> holderOf(hid_t object);
+
+// A (T,H,W) dataset of the native type stored in chunks of whole frames (chunkFrames of them a
+// chunk), T > 0: its shape and type, or none (whatever its filters).
+struct FrameChunks {
+    std::size_t frames = 0, height = 0, width = 0, chunkFrames = 0;
+    DType dtype = DType::UInt8;
+};
+std::optional<FrameChunks> frameChunks(hid_t dataset);
+
+// Where the chunk at `offset` of an open dataset lies in its holder: its first byte there, its
+// size and filter mask (bit i: filter i skipped); none when it is unwritten or reaches past the
+// holder's end. The caller holds the lock.
+struct ChunkPlace {
+    std::uint64_t at = 0, bytes = 0;
+    unsigned filterMask = 0;
+};
+std::optional<ChunkPlace> chunkPlace(hid_t dataset, const hsize_t* offset, const Holder& holder);
 
 // Where a dataset's elements lie in a file exactly as held in memory (contiguous, no filter or
 // external storage, allocated, its stored type the native one): its file and the byte offset

@@ -70,13 +70,10 @@ std::unique_ptr<ChunkedFrames> ChunkedFrames::open(const std::string& fileName,
     std::error_code ec;
     if (!std::filesystem::is_regular_file(fileName, ec)) return nullptr;
     std::lock_guard lock(h5::mutex());
-    Handle file(H5Fopen(fileName.c_str(), H5F_ACC_RDONLY, h5::readAccessList().get()), H5Fclose);
-    if (!file.valid() || H5Lexists(file.get(), path.c_str(), H5P_DEFAULT) <= 0) return nullptr;
-    Handle dset(H5Dopen2(file.get(), path.c_str(), H5P_DEFAULT), H5Dclose);
-    if (!dset.valid()) return nullptr;
+    std::optional<h5::OpenDataset> opened = h5::openDataset(fileName, path);
+    if (!opened) return nullptr;
+    Handle& dset = opened->dataset;
     const Handle dcpl(H5Dget_create_plist(dset.get()), H5Pclose);
-    const Handle type(H5Dget_type(dset.get()), H5Tclose);
-    const Handle space(H5Dget_space(dset.get()), H5Sclose);
     // Filters: deflate, or byte shuffle then deflate, or bitshuffle-LZ4 alone.
     const int filters = H5Pget_nfilters(dcpl.get());
     std::vector<H5Z_filter_t> ids;
@@ -90,28 +87,18 @@ std::unique_ptr<ChunkedFrames> ChunkedFrames::open(const std::string& fileName,
     const bool deflateOnly = ids == std::vector<H5Z_filter_t>{H5Z_FILTER_DEFLATE};
     const bool shuffled = ids == std::vector<H5Z_filter_t>{H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE};
     const bool bslz4 = h5::bitshuffleLz4Only(dcpl.get());
-    std::string typeName;
-    const std::optional<DType> dtype = h5::dtypeOfStored(type.get(), typeName);
-    hsize_t dims[3] = {0, 0, 0}, chunk[3] = {0, 0, 0};
-    if (H5Pget_layout(dcpl.get()) != H5D_CHUNKED || !(deflateOnly || shuffled || bslz4) || !dtype ||
-        H5Tequal(type.get(), h5::nativeType(*dtype)) <= 0 ||
-        H5Sget_simple_extent_ndims(space.get()) != 3 ||
-        H5Sget_simple_extent_dims(space.get(), dims, nullptr) != 3 ||
-        H5Pget_chunk(dcpl.get(), 3, chunk) != 3 || chunk[0] == 0 || chunk[1] != dims[1] ||
-        chunk[2] != dims[2] || dims[0] == 0)
-        return nullptr;
+    const std::optional<h5::FrameChunks> stack = h5::frameChunks(dset.get());
+    if (!stack || !(deflateOnly || shuffled || bslz4)) return nullptr;
     // The chunks are read from the file that holds the dataset (an external link's target).
     const std::optional<h5::Holder> holder = h5::holderOf(dset.get());
     if (!holder) return nullptr;
     std::unique_ptr<ChunkedFrames> out(new ChunkedFrames);
     out->data_ = std::make_unique<ReadOnlyFile>(holder->file);
-    out->base_ = holder->base;
-    out->fileBytes_ = std::filesystem::file_size(holder->file, ec);
-    if (ec) return nullptr;
-    out->file_ = file.release(), out->dataset_ = dset.release();
-    out->frames_ = dims[0], out->chunkFrames_ = chunk[0];
-    out->frameBytes_ = std::size_t(dims[1] * dims[2]) * dtypeSize(*dtype);
-    out->dtype_ = *dtype;
+    out->holder_ = std::make_unique<h5::Holder>(*holder);
+    out->file_ = opened->file.release(), out->dataset_ = dset.release();
+    out->frames_ = stack->frames, out->chunkFrames_ = stack->chunkFrames;
+    out->frameBytes_ = stack->height * stack->width * dtypeSize(stack->dtype);
+    out->dtype_ = stack->dtype;
     out->shuffled_ = shuffled, out->bslz4_ = bslz4;
     return out;
 }
@@ -131,17 +118,13 @@ std::unique_ptr<ChunkedFrames::Batch> ChunkedFrames::readChunks(std::size_t firs
         // The batch's places and sizes from libhdf5's chunk index, under its lock.
         std::lock_guard lock(h5::mutex());
         for (std::size_t c = firstChunk; c < endChunk && batch->offsets.back() < batchBytes; ++c) {
-            hsize_t offset[3] = {c * chunkFrames_, 0, 0}, bytes = 0;
-            haddr_t address = HADDR_UNDEF;
-            unsigned mask = 0;
+            const hsize_t offset[3] = {c * chunkFrames_, 0, 0};
             // Unwritten chunk (its fill value is HDF5's business) or beyond the file's end.
-            if (H5Dget_chunk_info_by_coord(dataset_, offset, &mask, &address, &bytes) < 0 ||
-                address == HADDR_UNDEF || bytes == 0 || base_ + address > fileBytes_ ||
-                bytes > fileBytes_ - base_ - address)
-                return nullptr;
-            places.push_back(base_ + address);
-            batch->offsets.push_back(batch->offsets.back() + bytes);
-            batch->filterMasks.push_back(mask);
+            const std::optional<h5::ChunkPlace> chunk = h5::chunkPlace(dataset_, offset, *holder_);
+            if (!chunk) return nullptr;
+            places.push_back(chunk->at);
+            batch->offsets.push_back(batch->offsets.back() + chunk->bytes);
+            batch->filterMasks.push_back(chunk->filterMask);
         }
     }
     // Then the chunks into one allocation, on several threads, outside the lock.

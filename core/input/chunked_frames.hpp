@@ -16,6 +16,10 @@
 
 namespace clscope {
 
+namespace h5 {
+struct Holder;
+}
+
 class ChunkedFrames {
   public:
     // The stack at fileName:path when it is stored so, else null (libhdf5 reads it).
@@ -42,9 +46,8 @@ class ChunkedFrames {
     std::unique_ptr<Batch> readChunks(std::size_t firstChunk, std::size_t endChunk) const;
     std::int64_t file_ = -1, dataset_ = -1;
     std::unique_ptr<ReadOnlyFile> data_; // the file holding the dataset (an external link's)
-    std::uint64_t base_ = 0;             // where its HDF5 addresses start (its user block)
+    std::unique_ptr<h5::Holder> holder_; // that file: its name, user block and size
     std::size_t frames_ = 0, frameBytes_ = 0, chunkFrames_ = 0;
-    std::uint64_t fileBytes_ = 0;
     DType dtype_ = DType::UInt8;
     bool shuffled_ = false; // filter 0 is the byte shuffle, filter 1 deflate
     bool bslz4_ = false;    // the one filter is bitshuffle with LZ4

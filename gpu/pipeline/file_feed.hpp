@@ -31,11 +31,10 @@ class FileFeed : public FrameFeed {
     FileFeed() = default;
     h5::Handle file_, dataset_;
     std::unique_ptr<ReadOnlyFile> data_; // the file holding the dataset (an EIGER link's)
-    std::uint64_t base_ = 0;             // where its HDF5 addresses start (its user block)
+    h5::Holder holder_;                  // that file: its name, user block and size
     FrameFormat format_;
     std::size_t first_ = 0, end_ = 0,
                 next_ = 0; // the stack's frames [first_, end_), next_ read next
-    std::uint64_t fileBytes_ = 0;
     std::string name_;
 };
 
