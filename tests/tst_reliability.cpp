@@ -276,6 +276,35 @@ class TestReliability : public QObject {
                  qPrintable(r.err));
     }
 
+    // A stack of 2 frames in one deflated chunk declared 1,000 frames long (an extendible
+    // dataset's chunk; fuzz_hdf5 found such files): the chunk is decoded whole, so it must fit
+    // the memory, and the run says so rather than allocate what the file merely declares.
+    void chunkLargerThanTheStack() {
+        const std::string file = path("long_chunk.h5").toStdString();
+        const hid_t f = H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+        const hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+        H5Pset_create_intermediate_group(lcpl, 1);
+        const hsize_t dims[3] = {2, 256, 256}, maxDims[3] = {H5S_UNLIMITED, 256, 256};
+        const hsize_t chunk[3] = {1000, 256, 256};
+        const hid_t space = H5Screate_simple(3, dims, maxDims);
+        const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+        H5Pset_chunk(dcpl, 3, chunk), H5Pset_deflate(dcpl, 1);
+        const hid_t d =
+            H5Dcreate2(f, paths::frames.c_str(), H5T_NATIVE_UINT8, space, lcpl, dcpl, H5P_DEFAULT);
+        const std::vector<std::uint8_t> frames(2 * 256 * 256, 7);
+        QVERIFY(H5Dwrite(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, frames.data()) >= 0);
+        H5Dclose(d), H5Pclose(dcpl), H5Sclose(space), H5Pclose(lcpl), H5Fclose(f);
+        const QString in = QString::fromStdString(file);
+        // 65.5 MB a decoded chunk, 16 MB of memory.
+        const Run r = cli({"correlate", in, "--device", "cpu", "-o", path("c.h5")},
+                          {"CLSCOPE_MEMORY_LIMIT=16000000"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("a chunk of 1000 frames of 256x256 uint8") &&
+                     r.err.contains("available") && r.err.count('\n') == 1,
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(path("c.h5")));
+    }
+
     // Division by zero and a use-after-free on failed launches: --tune values are checked.
     void tuningValidated() {
         const QList<QStringList> cases{

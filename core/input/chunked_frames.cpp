@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/file_ranges.hpp"
 #include "core/hdf5_util.hpp"
+#include "core/limits.hpp"
 #if defined(CLSCOPE_HAVE_DECOMPRESS)
 #include "core/stream/compression.hpp"
 #endif
@@ -25,11 +26,11 @@ using h5::Handle;
 // 13: peak RSS of correlate <= 1.5x the frames).
 struct ChunkedFrames::Batch {
     std::size_t firstChunk = 0; // its chunk 0 among the dataset's chunks
-    std::unique_ptr<unsigned char[]> bytes;
+    std::unique_ptr<std::byte[]> bytes;
     std::vector<std::size_t> offsets{0};    // chunk c is bytes [offsets[c], offsets[c + 1])
     std::vector<std::uint32_t> filterMasks; // bit i set: filter i skipped for that chunk
     std::size_t count() const { return offsets.size() - 1; }
-    const unsigned char* chunk(std::size_t c) const { return bytes.get() + offsets[c]; }
+    const std::byte* chunk(std::size_t c) const { return bytes.get() + offsets[c]; }
     std::size_t size(std::size_t c) const { return offsets[c + 1] - offsets[c]; }
 };
 
@@ -39,20 +40,27 @@ namespace {
 // peak stays near the frames' size.
 constexpr std::uint64_t batchBytes = 64 << 20;
 
-// Undo HDF5's byte shuffle: byte j of element i was stored at j * count + i.
-void unshuffle(const unsigned char* in, std::size_t bytes, std::size_t element, std::byte* out) {
-    const std::size_t count = bytes / element;
+// Undo HDF5's byte shuffle for elements [from, from + count) of a chunk of `total` elements:
+// byte j of element i was stored at j * total + i.
+void unshuffle(const std::byte* in, std::size_t total, std::size_t element, std::size_t from,
+               std::size_t count, std::byte* out) {
     for (std::size_t j = 0; j < element; ++j)
         for (std::size_t i = 0; i < count; ++i)
-            out[i * element + j] = static_cast<std::byte>(in[j * count + i]);
+            out[i * element + j] = in[j * total + from + i];
 }
 
-bool decodeBslz4(const unsigned char* data, std::size_t inBytes, std::size_t element, std::byte* to,
+bool inflateChunk(const std::byte* data, std::size_t inBytes, std::byte* to, std::size_t full) {
+    uLongf length = static_cast<uLongf>(full);
+    return uncompress(reinterpret_cast<Bytef*>(to), &length, reinterpret_cast<const Bytef*>(data),
+                      static_cast<uLong>(inBytes)) == Z_OK &&
+           length == full;
+}
+
+bool decodeBslz4(const std::byte* data, std::size_t inBytes, std::size_t element, std::byte* to,
                  std::size_t full) {
 #if defined(CLSCOPE_HAVE_DECOMPRESS)
     try {
-        stream::decompress("bslz4", element, {reinterpret_cast<const std::byte*>(data), inBytes},
-                           {to, full});
+        stream::decompress("bslz4", element, {data, inBytes}, {to, full});
         return true;
     } catch (const InputError&) {
         return false;
@@ -89,6 +97,14 @@ std::unique_ptr<ChunkedFrames> ChunkedFrames::open(const std::string& fileName,
     const bool bslz4 = h5::bitshuffleLz4Only(dcpl.get());
     const std::optional<h5::FrameChunks> stack = h5::frameChunks(dset.get());
     if (!stack || !(deflateOnly || shuffled || bslz4)) return nullptr;
+    // A chunk is decoded whole: the memory must hold one, however few frames the stack has.
+    const std::optional<std::uint64_t> chunkBytes =
+        checkedBytes({stack->chunkFrames, stack->height, stack->width}, dtypeSize(stack->dtype));
+    const std::string where = fileName + ":" + path;
+    if (!chunkBytes) throw InputError(where + ": its chunks' size overflows");
+    checkHostMemory(*chunkBytes, where + ": a chunk of " + std::to_string(stack->chunkFrames) +
+                                     " frames of " + std::to_string(stack->height) + "x" +
+                                     std::to_string(stack->width) + " " + dtypeName(stack->dtype));
     // The chunks are read from the file that holds the dataset (an external link's target).
     const std::optional<h5::Holder> holder = h5::holderOf(dset.get());
     if (!holder) return nullptr;
@@ -128,11 +144,10 @@ std::unique_ptr<ChunkedFrames::Batch> ChunkedFrames::readChunks(std::size_t firs
         }
     }
     // Then the chunks into one allocation, on several threads, outside the lock.
-    batch->bytes = std::make_unique_for_overwrite<unsigned char[]>(batch->offsets.back());
+    batch->bytes = std::make_unique_for_overwrite<std::byte[]>(batch->offsets.back());
     std::vector<FileRange> ranges;
     for (std::size_t c = 0; c < batch->count(); ++c)
-        ranges.push_back({places[c], batch->size(c),
-                          reinterpret_cast<std::byte*>(batch->bytes.get() + batch->offsets[c])});
+        ranges.push_back({places[c], batch->size(c), batch->bytes.get() + batch->offsets[c]});
     try {
         data_->read(ranges);
     } catch (const InputError&) {
@@ -141,55 +156,47 @@ std::unique_ptr<ChunkedFrames::Batch> ChunkedFrames::readChunks(std::size_t firs
     return batch;
 }
 
+bool ChunkedFrames::decode(const Batch& batch, std::size_t c, std::size_t first, std::size_t end,
+                           std::byte* to, Scratch& scratch) const {
+    const std::size_t element = dtypeSize(dtype_), full = chunkFrames_ * frameBytes_;
+    const std::size_t at = (batch.firstChunk + c) * chunkFrames_;
+    const std::size_t lo = std::max(at, first), hi = std::min(at + chunkFrames_, end);
+    std::byte* target = to + (lo - first) * frameBytes_;
+    const std::size_t skip = (lo - at) * frameBytes_, have = (hi - lo) * frameBytes_;
+    const std::uint32_t mask = batch.filterMasks[c]; // bit i set: filter i skipped
+    const bool compressed = !(mask & (shuffled_ ? 2u : 1u));
+    const bool unshuffleIt = shuffled_ && !(mask & 1u) && element > 1;
+    const std::byte* data = batch.chunk(c);
+    const std::size_t inBytes = batch.size(c);
+    if (compressed) {
+        // Straight into the frames when the chunk lies inside them and nothing follows.
+        const bool direct = lo == at && hi == at + chunkFrames_ && !unshuffleIt;
+        if (!direct && !scratch) scratch = std::make_unique_for_overwrite<std::byte[]>(full);
+        std::byte* dest = direct ? target : scratch.get();
+        if (!(bslz4_ ? decodeBslz4(data, inBytes, element, dest, full)
+                     : inflateChunk(data, inBytes, dest, full)))
+            return false;
+        if (direct) return true;
+        data = dest;
+    } else if (inBytes < full) {
+        return false;
+    }
+    if (unshuffleIt)
+        unshuffle(data, full / element, element, skip / element, have / element, target);
+    else
+        std::memcpy(target, data + skip, have);
+    return true;
+}
+
 bool ChunkedFrames::read(std::size_t first, std::size_t count, std::byte* to,
                          unsigned threads) const {
     if (count == 0) return true;
     if (first > frames_ || count > frames_ - first) return false;
     if (!threads) threads = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t element = dtypeSize(dtype_), full = chunkFrames_ * frameBytes_;
+    // A worker may hold a decoded chunk: no more workers than the memory holds such chunks.
+    const std::uint64_t chunkBytes = std::uint64_t(chunkFrames_) * frameBytes_;
+    threads = unsigned(std::clamp<std::uint64_t>(availableHostMemory() / chunkBytes, 1, threads));
     const std::size_t end = first + count;
-    // Chunk c decoded, its frames within [first, end) into `to`: straight there when it lies
-    // inside and nothing follows the decode, else through the worker's scratch.
-    auto decode = [&](const Batch& batch, std::size_t c, std::vector<unsigned char>& scratch,
-                      std::vector<std::byte>& whole) {
-        const std::size_t at = (batch.firstChunk + c) * chunkFrames_;
-        const std::size_t lo = std::max(at, first), hi = std::min(at + chunkFrames_, end);
-        const std::uint32_t mask = batch.filterMasks[c];
-        const unsigned char* data = batch.chunk(c);
-        const std::size_t inBytes = batch.size(c);
-        const bool unshuffleIt = shuffled_ && !(mask & 1u) && element > 1;
-        const bool inside = lo == at && hi == at + chunkFrames_;
-        std::byte* target = to + (lo - first) * frameBytes_;
-        const std::size_t skip = (lo - at) * frameBytes_, have = (hi - lo) * frameBytes_;
-        if (bslz4_ && !(mask & 1u)) {
-            if (inside) return decodeBslz4(data, inBytes, element, target, full);
-            whole.resize(full);
-            if (!decodeBslz4(data, inBytes, element, whole.data(), full)) return false;
-            std::memcpy(target, whole.data() + skip, have);
-            return true;
-        }
-        if (!(mask & (shuffled_ ? 2u : 1u))) { // deflated
-            const bool direct = inside && !unshuffleIt;
-            if (!direct && scratch.size() < full) scratch.resize(full);
-            auto* dest = direct ? reinterpret_cast<Bytef*>(target) : scratch.data();
-            uLongf length = static_cast<uLongf>(full);
-            if (uncompress(dest, &length, data, static_cast<uLong>(inBytes)) != Z_OK ||
-                length != full)
-                return false;
-            if (direct) return true;
-            data = scratch.data();
-        } else if (inBytes < full) {
-            return false;
-        }
-        if (!unshuffleIt) {
-            std::memcpy(target, data + skip, have);
-            return true;
-        }
-        whole.resize(full);
-        unshuffle(data, full, element, whole.data());
-        std::memcpy(target, whole.data() + skip, have);
-        return true;
-    };
     const std::size_t endChunk = (end + chunkFrames_ - 1) / chunkFrames_;
     for (std::size_t next = first / chunkFrames_; next < endChunk;) {
         const std::unique_ptr<Batch> batch = readChunks(next, endChunk);
@@ -197,10 +204,9 @@ bool ChunkedFrames::read(std::size_t first, std::size_t count, std::byte* to,
         std::atomic<std::size_t> taken{0};
         std::atomic<bool> failed{false};
         auto worker = [&] {
-            std::vector<unsigned char> scratch;
-            std::vector<std::byte> whole;
+            Scratch scratch;
             for (std::size_t c; (c = taken++) < batch->count();)
-                if (!decode(*batch, c, scratch, whole)) failed = true;
+                if (!decode(*batch, c, first, end, to, scratch)) failed = true;
         };
         {
             std::vector<std::jthread> pool;

@@ -22,7 +22,9 @@ struct Holder;
 
 class ChunkedFrames {
   public:
-    // The stack at fileName:path when it is stored so, else null (libhdf5 reads it).
+    // The stack at fileName:path when it is stored so, else null (libhdf5 reads it); InputError
+    // when one decoded chunk would not fit the host memory (CLSCOPE_MEMORY_LIMIT): a file may
+    // declare chunks of thousands of frames over a stack of one.
     static std::unique_ptr<ChunkedFrames> open(const std::string& fileName,
                                                const std::string& path);
     ~ChunkedFrames();
@@ -41,6 +43,13 @@ class ChunkedFrames {
   private:
     ChunkedFrames() = default;
     struct Batch;
+    // A worker's room for one decoded chunk, allocated when first needed and never filled
+    // beforehand: a chunk that fails to decode at its first bytes touches none of it.
+    using Scratch = std::unique_ptr<std::byte[]>;
+    // Chunk c of the batch decoded, its frames within [first, end) into `to` (frame `first`
+    // at its start); false when it does not decode.
+    bool decode(const Batch& batch, std::size_t c, std::size_t first, std::size_t end,
+                std::byte* to, Scratch& scratch) const;
     // Chunks from `firstChunk` on up to `endChunk` (about 64 MiB of them, at least one), or
     // none when one is unwritten or cannot be read.
     std::unique_ptr<Batch> readChunks(std::size_t firstChunk, std::size_t endChunk) const;
