@@ -1,6 +1,7 @@
 // Job runner: work runs off the GUI thread, results come back on it, Cancel acts within a
 // second, errors arrive as text with their kind, and only one job runs at a time.
 #include "core/errors.hpp"
+#include "core/spots/synthetic.hpp"
 #include "gpu/devices.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 #include "ui/jobs/job_runner.hpp"
@@ -76,6 +77,48 @@ class TestUiJobs : public QObject {
         // A source held in memory: no command line names it, and the line says why.
         run.command.sources.arrays["labels"] = nullptr;
         QVERIFY(reproducingLine(run.command).rfind("# no command line", 0) == 0);
+    }
+
+    // A panel that does not view the whole input runs it as clscope-cli does: spots over a file
+    // on an OpenCL device streams through the pipeline (the summary says so, no input is held
+    // for the panel) and gives runAlgorithm's result on the input read whole.
+    void spotsRunStreamsAsTheCommandLine() {
+        const auto& cl = openclDevices();
+        if (cl.empty()) QSKIP("no OpenCL device");
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("spots.h5").toStdString();
+        {
+            synthetic::DiffractionParams p;
+            p.frames = 5, p.height = 96, p.width = 80, p.spots = 6;
+            H5Writer out(file);
+            synthetic::writeDiffraction(out, synthetic::generateDiffraction(p), Compression::Gzip);
+            out.commit();
+        }
+        const Algorithm& spots = AlgorithmRegistry::instance().find("spots");
+        AlgorithmRun run;
+        run.algorithm = &spots;
+        run.command.sources.file = file;
+        run.command.sources.frames = {1, 3};
+        run.command.params = spots.defaultParams();
+        run.chosen = cl.front();
+        std::optional<RunDelivery> delivered;
+        JobOutcome outcome =
+            makeRunJob(run, [&](const RunDelivery& d) { delivered = d; }).work(Progress{});
+        outcome.deliver();
+        QVERIFY(delivered && delivered->result && !delivered->input);
+        QVERIFY2(outcome.summary.find("; streamed in 1 batch") != std::string::npos,
+                 outcome.summary.c_str());
+        const auto input = spots.read(run.command.sources, run.command.params);
+        const auto direct =
+            runAlgorithm(spots, {cl.front(), "", input, run.command.params, {}}, Progress{});
+        const Deviation d = spots.compare(*delivered->result, *direct);
+        QVERIFY(d.compared > 0);
+        QCOMPARE(d.maxDeviation, 0.0);
+        // A panel whose views take the input gets it, read whole.
+        run.viewsInput = true;
+        outcome = makeRunJob(run, [&](const RunDelivery& d) { delivered = d; }).work(Progress{});
+        outcome.deliver();
+        QVERIFY(delivered->input && outcome.summary.find("streamed") == std::string::npos);
     }
 
     void resultsComeBackOnTheGuiThread() {

@@ -155,16 +155,11 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     if (!run.note.empty()) std::fprintf(stderr, "%s\n", run.note.c_str());
     if (sources.live) std::fprintf(stderr, "%s\n", sources.live->report().c_str());
     const RunInfo& info = result->info;
-    // "streamed in N batches" through the streaming pipeline, else "N passes".
-    const std::size_t parts = run.batches ? run.batches : run.passes;
-    const std::string partsText =
-        (run.batches ? "streamed in " : "") + std::to_string(parts) +
-        (run.batches ? (parts == 1 ? " batch" : " batches") : (parts == 1 ? " pass" : " passes"));
     std::printf("wrote %s: %s, %s on %s; read %.1f ms, compute %.1f ms (kernels %.3f ms), write "
                 "%.1f ms; %s within a memory budget of %s\n",
                 a.output.c_str(), result->summary().c_str(), info.variant.c_str(),
                 info.device.c_str(), run.readMs, info.wallMs, info.kernelMs, msSince(writeStart),
-                partsText.c_str(), byteText(budget).c_str());
+                run.partsText().c_str(), byteText(budget).c_str());
 }
 
 void addRoleOptions(CLI::App* sub, const Algorithm& algorithm, AlgorithmArgs& a) {

@@ -74,6 +74,12 @@ static std::unique_ptr<pipeline::FrameFeed> streamFeed(const Algorithm& algorith
     return nullptr;
 }
 
+std::string BudgetedRun::partsText() const {
+    const std::size_t parts = batches ? batches : passes;
+    return (batches ? "streamed in " : "") + std::to_string(parts) +
+           (batches ? (parts == 1 ? " batch" : " batches") : (parts == 1 ? " pass" : " passes"));
+}
+
 void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t budget) {
     throw UsageError(what + ": needs " + byteText(needed) + ", more than the memory budget " +
                      byteText(budget) + " allows; raise --memory-budget");
@@ -100,6 +106,7 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
             const auto pinned = pinnedInputScope(devices); // frames straight into pinned memory
             request.input = algorithm.read(sources, request.params);
         }
+        out.input = request.input;
         out.readMs = msSince(start);
         out.result = runOnDevices(algorithm, request, devices, progress);
         return out;

@@ -32,6 +32,10 @@ struct BudgetedRun {
     double planMs = 0, passOtherMs = 0, joinMs = 0;
     std::string note; // a live run through the streaming pipeline: where its frames were decoded
     std::size_t batches = 0; // a run through the streaming pipeline: its batches (else 0)
+    // The input when the run read it whole (null when it streamed or ran in passes).
+    std::shared_ptr<const AlgorithmInput> input;
+    // "streamed in N batches" through the streaming pipeline, else "N passes".
+    std::string partsText() const;
 };
 
 // The run of `request` (its input is read here from `sources`) on the devices, in as few

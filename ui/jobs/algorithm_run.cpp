@@ -2,6 +2,8 @@
 
 #include "core/errors.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/scale/budget.hpp"
+#include "gpu/scale/passes.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -48,14 +50,26 @@ Job makeRunJob(AlgorithmRun run, std::function<void(const RunDelivery&)> deliver
     const std::string command = reproducingLine(run.command);
     job.work = [&algorithm, run = std::move(run), command, deliver = std::move(deliver),
                 device = job.device](const Progress& progress) {
+        const RunCommand& c = run.command;
         std::shared_ptr<const AlgorithmInput> input = run.input;
-        if (!input) input = algorithm.read(run.command.sources, run.command.params);
-        progress.checkCancel();
-        std::shared_ptr<const AlgorithmResult> result = runAlgorithm(
-            algorithm, {device, run.command.variant, input, run.command.params, {}}, progress);
+        std::shared_ptr<const AlgorithmResult> result;
+        std::string parts;
+        if (input || run.viewsInput) {
+            if (!input) input = algorithm.read(c.sources, c.params);
+            progress.checkCancel();
+            result =
+                runAlgorithm(algorithm, {device, c.variant, input, c.params, c.tuning}, progress);
+        } else { // the command line's runner, with its default budget
+            const std::vector<DeviceInfo> devices{device};
+            BudgetedRun budgeted =
+                runWithinBudget(algorithm, {device, c.variant, nullptr, c.params, c.tuning},
+                                c.sources, devices, defaultMemoryBudget(devices), progress);
+            input = std::move(budgeted.input), result = std::move(budgeted.result);
+            if (!input) parts = "; " + budgeted.partsText();
+        }
         JobOutcome outcome;
         outcome.timings = result->info.timings;
-        outcome.summary = result->summary() + kernelText(result->info.kernelMs);
+        outcome.summary = result->summary() + kernelText(result->info.kernelMs) + parts;
         if (deliver)
             outcome.deliver = [deliver, delivery = RunDelivery{input, result, command}] {
                 deliver(delivery);

@@ -1,7 +1,8 @@
 // One run of a registered algorithm as every panel starts it (Qt-free, shared by the panels):
 // the device its variant runs on (the host for a host variant), the job's title, the clscope-cli
-// command line that reproduces it, and the job that reads the input on the job runner's worker
-// thread (unless the panel already holds it) and runs it through runAlgorithm().
+// command line that reproduces it, and the job that runs it on the job runner's worker thread the
+// way clscope-cli runs it (runWithinBudget: through the streaming pipeline, or in passes, within
+// the default memory budget), unless the panel holds the input or its views take it whole.
 #pragma once
 #include "gpu/algorithm.hpp"
 #include "gpu/command_line.hpp"
@@ -20,11 +21,14 @@ struct AlgorithmRun {
     DeviceInfo chosen; // the device picked in the Device panel
     // An input the panel holds already (a live re-run, generated sources): not read again.
     std::shared_ptr<const AlgorithmInput> input;
+    // The panel's views take the whole input (xpcs' intensity, cluster's event): it is read
+    // whole and run in memory, not streamed.
+    bool viewsInput = false;
 };
 
 // What a finished run hands back to its panel on the GUI thread.
 struct RunDelivery {
-    std::shared_ptr<const AlgorithmInput> input;
+    std::shared_ptr<const AlgorithmInput> input; // null when the run streamed or ran in passes
     std::shared_ptr<const AlgorithmResult> result;
     std::string command; // the reproducing command line, or "# ..." saying why there is none
 };
@@ -38,9 +42,10 @@ DeviceInfo variantDevice(const Algorithm& algorithm, const std::string& variant,
 // source is held in memory.
 std::string reproducingLine(const RunCommand& command);
 
-// The job of a run: title "ALGORITHM VARIANT on DEVICE", the input read with the algorithm's
-// own Algorithm::read (sources and parameters of run.command) unless run.input is given, the
-// run through runAlgorithm, a summary with the kernel time; `deliver` runs on the GUI thread.
+// The job of a run: title "ALGORITHM VARIANT on DEVICE"; the run of run.input, or of the input
+// read whole where run.viewsInput, through runAlgorithm, else through runWithinBudget from
+// run.command's sources as the command line runs it; a summary with the kernel time (and the
+// batches or passes of a run that streamed or ran in them); `deliver` runs on the GUI thread.
 Job makeRunJob(AlgorithmRun run, std::function<void(const RunDelivery&)> deliver);
 
 } // namespace clscope::ui

@@ -68,6 +68,7 @@ Job XpcsPanel::makeJob() {
     run.command = request.command();
     run.command.sources = inputSources(request);
     run.chosen = request.device;
+    run.viewsInput = true; // the intensity views and the export take the frames
     return makeRunJob(std::move(run), [this, trueD](const RunDelivery& d) {
         runCommand_ = QString::fromStdString(d.command);
         deliver(std::dynamic_pointer_cast<const xpcs::RunResult>(d.result),
