@@ -33,6 +33,18 @@ Job longJob() {
     return job;
 }
 
+// A panel's run of `algorithm` (its default parameters) over frames of `file` on `chosen`.
+AlgorithmRun fileRun(const std::string& algorithm, const std::string& file, FrameRange frames,
+                     const DeviceInfo& chosen) {
+    AlgorithmRun run;
+    run.algorithm = &AlgorithmRegistry::instance().find(algorithm);
+    run.command.sources.file = file;
+    run.command.sources.frames = frames;
+    run.command.params = run.algorithm->defaultParams();
+    run.chosen = chosen;
+    return run;
+}
+
 } // namespace
 
 class TestUiJobs : public QObject {
@@ -45,14 +57,9 @@ class TestUiJobs : public QObject {
         QTemporaryDir dir;
         const std::string file = test::writeSmallXpcs(dir, 12);
         const Algorithm& xpcs = AlgorithmRegistry::instance().find("xpcs");
-        AlgorithmRun run;
-        run.algorithm = &xpcs;
-        run.command.sources.file = file;
-        run.command.sources.frames = {2, 7};
-        run.command.variant = xpcs.referenceVariant();
-        run.command.params = xpcs.defaultParams();
         const auto& cl = openclDevices();
-        run.chosen = cl.empty() ? hostDevice() : cl.front();
+        AlgorithmRun run = fileRun("xpcs", file, {2, 7}, cl.empty() ? hostDevice() : cl.front());
+        run.command.variant = xpcs.referenceVariant();
         std::optional<RunDelivery> delivered;
         const std::string expectedDevice = "--device " + hostDevice().spec;
         Job job = makeRunJob(run, [&](const RunDelivery& d) { delivered = d; });
@@ -95,12 +102,7 @@ class TestUiJobs : public QObject {
             out.commit();
         }
         const Algorithm& spots = AlgorithmRegistry::instance().find("spots");
-        AlgorithmRun run;
-        run.algorithm = &spots;
-        run.command.sources.file = file;
-        run.command.sources.frames = {1, 3};
-        run.command.params = spots.defaultParams();
-        run.chosen = cl.front();
+        AlgorithmRun run = fileRun("spots", file, {1, 3}, cl.front());
         std::optional<RunDelivery> delivered;
         JobOutcome outcome =
             makeRunJob(run, [&](const RunDelivery& d) { delivered = d; }).work(Progress{});
