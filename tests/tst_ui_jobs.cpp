@@ -116,6 +116,13 @@ class TestUiJobs : public QObject {
         const Deviation d = spots.compare(*delivered->result, *direct);
         QVERIFY(d.compared > 0);
         QCOMPARE(d.maxDeviation, 0.0);
+        // Cancel stops a streamed run too (no result delivered).
+        const std::atomic<bool> cancel{true};
+        delivered.reset();
+        QVERIFY_THROWS_EXCEPTION(Cancelled, makeRunJob(run, [&](const RunDelivery& d) {
+                                                delivered = d;
+                                            }).work({{}, &cancel}));
+        QVERIFY(!delivered);
         // A panel whose views take the input gets it, read whole.
         run.viewsInput = true;
         outcome = makeRunJob(run, [&](const RunDelivery& d) { delivered = d; }).work(Progress{});
