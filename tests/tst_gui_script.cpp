@@ -62,9 +62,9 @@ const QTemporaryDir& guiConfig() {
     return config;
 }
 
-test::CliRun runGui(const QStringList& args) {
-    return test::runProgram(qEnvironmentVariable("CLSCOPE_GUI", "clscope"), args,
-                            {{"XDG_CONFIG_HOME", guiConfig().path()}}, 180000);
+test::CliRun runGui(const QStringList& args, QMap<QString, QString> env = {}) {
+    env.insert("XDG_CONFIG_HOME", guiConfig().path());
+    return test::runProgram(qEnvironmentVariable("CLSCOPE_GUI", "clscope"), args, env, 180000);
 }
 
 const char* const comparedDatasets[] = {"/xpcs/tau",      "/xpcs/q",           "/xpcs/g2",
@@ -80,6 +80,7 @@ class TstGuiScript : public QObject {
     void facilityFiles();
     void everyAlgorithm_data();
     void everyAlgorithm();
+    void seriesBeyondTheBudget();
     void usageErrors();
     void exitCodes();
 };
@@ -189,6 +190,32 @@ void TstGuiScript::everyAlgorithm() {
         QVERIFY(saved.open(QIODevice::ReadOnly));
         QVERIFY2(!saved.readAll().contains("parameters"), qPrintable(saved.fileName()));
     }
+}
+
+// An xpcs series longer than the memory budget (CLSCOPE_MEMORY_LIMIT: the GUI's budget is the
+// command line's default, half of it) runs as clscope-cli runs it, in passes over groups of
+// bins: the export has g2 without the frames (/xpcs/input), equal to a whole run's; within the
+// budget the frames are read whole for the intensity views and exported with the result.
+void TstGuiScript::seriesBeyondTheBudget() {
+    QTemporaryDir dir;
+    const QString in = dir.filePath("in.h5"), passes = dir.filePath("passes.h5");
+    const auto made = test::runCli({"generate", "xpcs", "--frames", "60", "--height", "24",
+                                    "--width", "24", "--ring-width", "3", "-o", in});
+    QVERIFY2(made.code == 0, qPrintable(made.err));
+    const QStringList run{in, "--device", "cpu", "--run", "correlate", "--export-results"};
+    const auto scripted = runGui(run + QStringList{passes}, {{"CLSCOPE_MEMORY_LIMIT", "60000"}});
+    QVERIFY2(scripted.code == 0, qPrintable(scripted.err));
+    const QString whole = dir.filePath("whole.h5");
+    QVERIFY(runGui(run + QStringList{whole}).code == 0);
+    const H5Reader inPasses(passes.toStdString()), read(whole.toStdString());
+    QVERIFY(!inPasses.hasObject("/xpcs/input") && read.hasObject("/xpcs/input"));
+    test::compareDatasets(read, inPasses, "/xpcs");
+    // The command line under the same limit: passes, and the same datasets.
+    const QString cli = dir.filePath("cli.h5");
+    const auto line = test::runCli({"correlate", in, "--device", "cpu", "-o", cli},
+                                   {{"CLSCOPE_MEMORY_LIMIT", "60000"}});
+    QVERIFY2(line.code == 0 && line.out.contains(" passes within"), qPrintable(line.out));
+    test::compareDatasets(inPasses, H5Reader(cli.toStdString()), "/xpcs");
 }
 
 // What clscope-cli refuses as a usage error, the scripted run refuses the same way (exit 2,

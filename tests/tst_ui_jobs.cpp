@@ -124,7 +124,7 @@ class TestUiJobs : public QObject {
                                             }).work({{}, &cancel}));
         QVERIFY(!delivered);
         // A panel whose views take the input gets it, read whole.
-        run.viewsInput = true;
+        run.wholeInput = WholeInput::IfItFits;
         outcome = makeRunJob(run, [&](const RunDelivery& d) { delivered = d; }).work(Progress{});
         outcome.deliver();
         QVERIFY(delivered->input && outcome.summary.find("streamed") == std::string::npos);

@@ -264,8 +264,9 @@ std::shared_ptr<RunResult> Algorithm::runWith(const RunRequest& request, const I
 
 void addFits(RunResult& out, const ParamSet& params,
              const std::map<std::int32_t, double>& qByLabel) {
+    out.qByLabel = qByLabel;
     if (const auto options = fitOptionsFrom(params)) {
-        out.fitOptions = options, out.qByLabel = qByLabel;
+        out.fitOptions = options;
         out.fits = fitBins(out.result, *options, binQ(qByLabel, out.result.labels));
     }
 }

@@ -31,7 +31,7 @@ struct RunResult : AlgorithmResult {
     std::size_t excludedPixels = 0;          // labelled pixels the pixel mask removed (input's)
     std::optional<BinFits> fits;             // with --fit
     std::optional<FitOptions> fitOptions;    // with --fit (join() refits the joined bins)
-    std::map<std::int32_t, double> qByLabel; // the input's, for the refit
+    std::map<std::int32_t, double> qByLabel; // the input's: q of each bin, for views and refits
     void write(H5Writer& out, const std::string& group) const override;
     std::string summary() const override;
 };
@@ -83,7 +83,8 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
     joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const override;
 };
 
-// With --fit: the fits of the result's bins (q from `qByLabel`), as a run adds them.
+// The input's q of each label into the result and, with --fit, the fits of the result's bins
+// (q from `qByLabel`), as a run adds them.
 void addFits(RunResult& out, const ParamSet& params,
              const std::map<std::int32_t, double>& qByLabel);
 // Labels with the pixel mask applied: label of a flagged pixel set to 0; returns how many

@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "core/frame_stream.hpp"
 #include "core/input/frame_reading.hpp"
+#include "core/limits.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 
 #include <algorithm>
@@ -59,10 +60,11 @@ std::vector<std::vector<std::int32_t>> packBins(const xpcs::Bins& bins, std::uin
     for (std::size_t b = 0; b < bins.count(); ++b) {
         const std::uint64_t need =
             budgetBytes(static_cast<std::uint64_t>(bins.pixelCounts[b]), bytesPerPixel, "xpcs bin");
-        if (need > room)
+        if (need > room) // beside the slab that reads the frames (budget - room)
             overBudget("the frames of bin " + std::to_string(bins.labels[b]) + " (" +
-                           std::to_string(bins.pixelCounts[b]) + " pixels)",
-                       need, budget);
+                           std::to_string(bins.pixelCounts[b]) + " pixels, " + byteText(need) +
+                           ") and a read slab of " + byteText(budget - room),
+                       need + (budget - room), budget);
         if (used + need > room) groups.emplace_back(), used = 0;
         groups.back().push_back(bins.labels[b]), used += need;
     }

@@ -93,8 +93,9 @@ Algorithm::joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const 
             j.twotime[label] = it->second;
     }
     // Fits again over all bins: Γ(q) needs every bin.
+    out->qByLabel = firstPart.qByLabel;
     if (firstPart.fitOptions) {
-        out->fitOptions = firstPart.fitOptions, out->qByLabel = firstPart.qByLabel;
+        out->fitOptions = firstPart.fitOptions;
         out->fits = fitBins(j, *out->fitOptions, binQ(out->qByLabel, j.labels));
     }
     return out;

@@ -66,7 +66,7 @@ std::optional<Job> ClusterPanel::makeJob(bool quiet) {
     run.command.variant = variant();
     run.command.params = params();
     run.chosen = wb_.device();
-    run.viewsInput = true;                    // the event view takes the digis
+    run.wholeInput = WholeInput::Always;      // the event view takes the digis
     if (key == inputKey_) run.input = input_; // live re-runs reuse the digis read
     return makeRunJob(std::move(run), [this, key](const RunDelivery& d) {
         inputKey_ = key;

@@ -54,16 +54,20 @@ Job makeRunJob(AlgorithmRun run, std::function<void(const RunDelivery&)> deliver
         std::shared_ptr<const AlgorithmInput> input = run.input;
         std::shared_ptr<const AlgorithmResult> result;
         std::string parts;
-        if (input || run.viewsInput) {
+        const std::vector<DeviceInfo> devices{device};
+        const std::uint64_t budget = defaultMemoryBudget(devices);
+        const bool whole = input || run.wholeInput == WholeInput::Always ||
+                           (run.wholeInput == WholeInput::IfItFits &&
+                            !algorithm.planPasses(c.sources, c.params, budget));
+        if (whole) {
             if (!input) input = algorithm.read(c.sources, c.params);
             progress.checkCancel();
             result =
                 runAlgorithm(algorithm, {device, c.variant, input, c.params, c.tuning}, progress);
         } else { // the command line's runner, with its default budget
-            const std::vector<DeviceInfo> devices{device};
             BudgetedRun budgeted =
                 runWithinBudget(algorithm, {device, c.variant, nullptr, c.params, c.tuning},
-                                c.sources, devices, defaultMemoryBudget(devices), progress);
+                                c.sources, devices, budget, progress);
             input = std::move(budgeted.input), result = std::move(budgeted.result);
             if (!input) parts = "; " + budgeted.partsText();
         }

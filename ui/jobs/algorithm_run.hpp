@@ -2,7 +2,8 @@
 // the device its variant runs on (the host for a host variant), the job's title, the clscope-cli
 // command line that reproduces it, and the job that runs it on the job runner's worker thread the
 // way clscope-cli runs it (runWithinBudget: through the streaming pipeline, or in passes, within
-// the default memory budget), unless the panel holds the input or its views take it whole.
+// the default memory budget), unless the panel holds the input or its views take it whole
+// (WholeInput).
 #pragma once
 #include "gpu/algorithm.hpp"
 #include "gpu/command_line.hpp"
@@ -14,6 +15,13 @@
 
 namespace clscope::ui {
 
+// Whether a panel's views take the input whole (RunDelivery::input).
+enum class WholeInput {
+    Never,    // run as the command line runs it (streamed, in passes or whole)
+    IfItFits, // read whole when it fits the memory budget (no passes), else as the command line
+    Always,   // read whole: the views cannot do without it
+};
+
 struct AlgorithmRun {
     const Algorithm* algorithm = nullptr;
     // Sources, variant and parameters; `device` is set from the chosen device by makeRunJob.
@@ -21,9 +29,7 @@ struct AlgorithmRun {
     DeviceInfo chosen; // the device picked in the Device panel
     // An input the panel holds already (a live re-run, generated sources): not read again.
     std::shared_ptr<const AlgorithmInput> input;
-    // The panel's views take the whole input (xpcs' intensity, cluster's event): it is read
-    // whole and run in memory, not streamed.
-    bool viewsInput = false;
+    WholeInput wholeInput = WholeInput::Never;
 };
 
 // What a finished run hands back to its panel on the GUI thread.
@@ -43,7 +49,7 @@ DeviceInfo variantDevice(const Algorithm& algorithm, const std::string& variant,
 std::string reproducingLine(const RunCommand& command);
 
 // The job of a run: title "ALGORITHM VARIANT on DEVICE"; the run of run.input, or of the input
-// read whole where run.viewsInput, through runAlgorithm, else through runWithinBudget from
+// read whole as run.wholeInput asks, through runAlgorithm, else through runWithinBudget from
 // run.command's sources as the command line runs it; a summary with the kernel time (and the
 // batches or passes of a run that streamed or ran in them); `deliver` runs on the GUI thread.
 Job makeRunJob(AlgorithmRun run, std::function<void(const RunDelivery&)> deliver);

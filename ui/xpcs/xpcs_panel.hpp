@@ -68,12 +68,13 @@ class XpcsPanel : public QWidget {
     void refreshVariants();
     void refreshTwoTimeBins();
     void refreshPhysical();
+    // `input`: null when the run streamed or ran in passes (no intensity views, no /xpcs/input).
     void deliver(std::shared_ptr<const xpcs::RunResult> run,
                  std::shared_ptr<const xpcs::Input> input, std::optional<double> trueDiffusion);
     std::optional<double> readTrueDiffusion(const H5Reader& file) const;
     Job makeJob();
     void finishRun(bool ok);
-    void showTabs(const xpcs::RunResult& run, const xpcs::Input& input);
+    void showTabs(const xpcs::RunResult& run, std::shared_ptr<const xpcs::Input> input);
     void showFitParams();
     void storeFitParams();
 

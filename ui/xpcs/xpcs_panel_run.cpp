@@ -40,6 +40,27 @@ std::size_t inputFrames(const xpcs::Input& input) {
                           : 0;
 }
 
+// "VARIANT on DEVICE, frames FIRST–LAST": the range as read() records it in the provenance
+// ("FIRST:COUNT", absent for every frame; the count from the frames read, when they were).
+QString runTitle(const xpcs::RunResult& run, const xpcs::Input* input) {
+    nlohmann::json prov = input ? input->provenance : nlohmann::json::object();
+    if (!input) {
+        const auto parameters = nlohmann::json::parse(run.info.parametersJson, nullptr, false);
+        if (parameters.is_object() && parameters.contains("input")) prov = parameters["input"];
+    }
+    const QString on =
+        QString("%1 on %2")
+            .arg(q(run.info.variant), q(run.info.device + " " + run.info.deviceName));
+    const FrameRange range = prov.contains("frames") && prov["frames"].is_string()
+                                 ? FrameRange::parse(prov["frames"].get<std::string>())
+                                 : FrameRange{};
+    const std::size_t count = input ? inputFrames(*input) : range.count;
+    if (count == 0) // not read whole: the stack's length is the run's business
+        return range.first ? QString("%1, frames %2 to the last").arg(on).arg(range.first)
+                           : on + ", every frame";
+    return QString("%1, frames %2–%3").arg(on).arg(range.first).arg(range.first + count - 1);
+}
+
 // Labels drawn or loaded in the mask editor are held in memory: saved to a file (once per
 // content), the run reads them from there as the command line it records names them.
 void nameEditedLabels(XpcsRunRequest& request, const CurrentLabels& labels) {
@@ -68,7 +89,9 @@ Job XpcsPanel::makeJob() {
     run.command = request.command();
     run.command.sources = inputSources(request);
     run.chosen = request.device;
-    run.viewsInput = true; // the intensity views and the export take the frames
+    // The intensity views and the export take the frames; a series longer than the memory
+    // budget streams or runs in passes as clscope-cli runs it, shown without them.
+    run.wholeInput = WholeInput::IfItFits;
     return makeRunJob(std::move(run), [this, trueD](const RunDelivery& d) {
         runCommand_ = QString::fromStdString(d.command);
         deliver(std::dynamic_pointer_cast<const xpcs::RunResult>(d.result),
@@ -85,11 +108,11 @@ void XpcsPanel::deliver(std::shared_ptr<const xpcs::RunResult> run,
     presenter_->setFitOptions(run->fitOptions.value_or(xpcs::FitOptions{}));
     // q of each bin as read() read it: the file's table, or that of the saved edited labels.
     std::optional<std::vector<double>> binQ;
-    if (!input->qByLabel.empty()) binQ = xpcs::binQ(input->qByLabel, run->result.labels);
+    if (!run->qByLabel.empty()) binQ = xpcs::binQ(run->qByLabel, run->result.labels);
     presenter_->setBinQ(std::move(binQ));
     presenter_->setRuns({{run->result, run->info.device + " " + run->info.deviceName}});
     wb_.results().removeTabs("xpcs");
-    showTabs(*run, *input);
+    showTabs(*run, std::move(input));
     QMetaObject::invokeMethod(
         this, [this] { finishRun(true); }, Qt::QueuedConnection);
 }
@@ -118,26 +141,15 @@ std::optional<double> XpcsPanel::readTrueDiffusion(const H5Reader& file) const {
 
 // g2(τ) exports what reproduces the run: the result with its provenance (parameters, input
 // file, datasets, labels origin, pixel mask, frame range), the labels used and the fits.
-void XpcsPanel::showTabs(const xpcs::RunResult& run, const xpcs::Input& input) {
+void XpcsPanel::showTabs(const xpcs::RunResult& run, std::shared_ptr<const xpcs::Input> input) {
     const xpcs::Result& r = run.result;
-    const nlohmann::json& prov = input.provenance;
-    // The frame range as read() records it ("FIRST:COUNT", absent for every frame).
-    const std::size_t first = prov.contains("frames") && prov["frames"].is_string()
-                                  ? FrameRange::parse(prov["frames"].get<std::string>()).first
-                                  : 0;
-    const QString title =
-        QString("%1 on %2, frames %3–%4")
-            .arg(q(run.info.variant), q(run.info.device + " " + run.info.deviceName))
-            .arg(first)
-            .arg(first + inputFrames(input) - 1);
     auto presenter = presenter_;
-    presenter->setIntensity(inputIntensity(input));
+    presenter->setIntensity(input ? inputIntensity(*input) : std::nullopt);
     auto runShared = std::make_shared<xpcs::RunResult>(run);
-    auto inputShared = std::make_shared<xpcs::Input>(input);
-    g2View_ = new XpcsG2View(presenter, title);
-    const auto writeAll = [presenter, runShared, inputShared](H5Writer& out) {
+    g2View_ = new XpcsG2View(presenter, runTitle(run, input.get()));
+    const auto writeAll = [presenter, runShared, input](H5Writer& out) {
         runShared->write(out, "/xpcs");
-        writeInput(out, *inputShared, "/xpcs/input");
+        if (input) writeInput(out, *input, "/xpcs/input");
         writeFits(out, *presenter, "/xpcs/fits");
         writeIntensity(out, *presenter, "/xpcs/intensity");
     };
