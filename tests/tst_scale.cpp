@@ -155,6 +155,18 @@ class TestScale : public QObject {
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("raise --memory-budget"), qPrintable(r.err));
         QVERIFY(!QFile::exists(path("x.h5")));
+        // A bin that fits the budget but not beside the slab that reads the frames: the message
+        // names both, and what it says is needed is more than the budget (it said 15.2 KiB,
+        // "more than the memory budget 19.5 KiB allows").
+        const QString longer =
+            generate({"xpcs", "--frames", "60", "--height", "24", "--width", "24"}, "longer.h5");
+        const CliRun s = cli({"correlate", longer, "--memory-budget", "20000", "-o", path("x.h5")});
+        QCOMPARE(s.code, 2);
+        const QRegularExpression said(R"(a read slab of .*: needs ([0-9.]+) KiB, more than the )"
+                                      R"(memory budget ([0-9.]+) KiB allows)");
+        const QRegularExpressionMatch m = said.match(s.err);
+        QVERIFY2(m.hasMatch() && m.captured(1).toDouble() > m.captured(2).toDouble(),
+                 qPrintable(s.err));
     }
 };
 
