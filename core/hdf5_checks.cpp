@@ -48,6 +48,9 @@ void checkChunks(hid_t dset, hid_t dcpl, const std::string& where, const Shape& 
         if (__builtin_mul_overflow(chunkBytes, chunk[d], &chunkBytes))
             throw InputError(where + ": corrupt chunk layout (chunk size overflows)");
     }
+    // libhdf5 holds a whole chunk to read any part of it.
+    checkHostMemory(chunkBytes,
+                    where + ": a chunk of " + shapeString(Shape(chunk.begin(), chunk.end())));
     hsize_t stored = 0;
     Handle space(H5Dget_space(dset), H5Sclose);
     if (H5Dget_num_chunks(dset, space.get(), &stored) < 0)

@@ -1,5 +1,7 @@
 // No crash, hang or data loss on any input (issue 13): every reproduction of the attack, run
 // through clscope-cli as a user would, with a timeout. Exit codes follow DESIGN.md §4.
+#include "core/errors.hpp"
+#include "core/input/chunked_frames.hpp"
 #include "core/io.hpp"
 #include "test_util.hpp"
 
@@ -299,10 +301,19 @@ class TestReliability : public QObject {
         const Run r = cli({"correlate", in, "--device", "cpu", "-o", path("c.h5")},
                           {"CLSCOPE_MEMORY_LIMIT=16000000"});
         QCOMPARE(r.code, 3);
-        QVERIFY2(r.err.contains("a chunk of 1000 frames of 256x256 uint8") &&
-                     r.err.contains("available") && r.err.count('\n') == 1,
+        const QString said = "long_chunk.h5:/entry/data/data: a chunk of (1000, 256, 256): needs";
+        QVERIFY2(r.err.contains(said) && r.err.contains("available") && r.err.count('\n') == 1,
                  qPrintable(r.err));
         QVERIFY(!QFile::exists(path("c.h5")));
+        // The chunk reader says so too when asked first (xpcs' frame reader, the pipeline's).
+        qputenv("CLSCOPE_MEMORY_LIMIT", "16000000");
+        try {
+            ChunkedFrames::open(file, paths::frames);
+            QFAIL("a chunk beyond the memory was taken");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains(said), e.what());
+        }
+        qunsetenv("CLSCOPE_MEMORY_LIMIT");
     }
 
     // Division by zero and a use-after-free on failed launches: --tune values are checked.

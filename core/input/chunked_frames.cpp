@@ -102,9 +102,9 @@ std::unique_ptr<ChunkedFrames> ChunkedFrames::open(const std::string& fileName,
         checkedBytes({stack->chunkFrames, stack->height, stack->width}, dtypeSize(stack->dtype));
     const std::string where = fileName + ":" + path;
     if (!chunkBytes) throw InputError(where + ": its chunks' size overflows");
-    checkHostMemory(*chunkBytes, where + ": a chunk of " + std::to_string(stack->chunkFrames) +
-                                     " frames of " + std::to_string(stack->height) + "x" +
-                                     std::to_string(stack->width) + " " + dtypeName(stack->dtype));
+    checkHostMemory(*chunkBytes,
+                    where + ": a chunk of " +
+                        shapeString({stack->chunkFrames, stack->height, stack->width}));
     // The chunks are read from the file that holds the dataset (an external link's target).
     const std::optional<h5::Holder> holder = h5::holderOf(dset.get());
     if (!holder) return nullptr;
