@@ -193,9 +193,10 @@ void TstGuiScript::everyAlgorithm() {
 }
 
 // An xpcs series longer than the memory budget (CLSCOPE_MEMORY_LIMIT: the GUI's budget is the
-// command line's default, half of it) runs as clscope-cli runs it, in passes over groups of
-// bins: the export has g2 without the frames (/xpcs/input), equal to a whole run's; within the
-// budget the frames are read whole for the intensity views and exported with the result.
+// command line's default, half of it) runs as clscope-cli runs it, dense in passes over groups
+// of bins, multi-tau streamed: the export has g2 without the frames (/xpcs/input), equal to a
+// whole run's and the command line's; within the budget the frames are read whole for the
+// intensity views and exported with the result.
 void TstGuiScript::seriesBeyondTheBudget() {
     QTemporaryDir dir;
     const QString in = dir.filePath("in.h5"), passes = dir.filePath("passes.h5");
@@ -216,6 +217,19 @@ void TstGuiScript::seriesBeyondTheBudget() {
                                    {{"CLSCOPE_MEMORY_LIMIT", "60000"}});
     QVERIFY2(line.code == 0 && line.out.contains(" passes within"), qPrintable(line.out));
     test::compareDatasets(inPasses, H5Reader(cli.toStdString()), "/xpcs");
+    // Multi-tau on an OpenCL device streams through the pipeline: it plans no passes, so the
+    // frames' size alone tells that they are not read whole.
+    const QString streamed = dir.filePath("streamed.h5"), cliStreamed = dir.filePath("cs.h5");
+    const auto multitau =
+        runGui({in, "--device", "ocl:0", "--run", "correlate", "--variant", "multitau", "--params",
+                R"({"multitau":true})", "--export-results", streamed},
+               {{"CLSCOPE_MEMORY_LIMIT", "60000"}});
+    QVERIFY2(multitau.code == 0, qPrintable(multitau.err));
+    const H5Reader streamedRun(streamed.toStdString());
+    QVERIFY(!streamedRun.hasObject("/xpcs/input"));
+    const auto again = test::rerunExport(streamedRun, cliStreamed);
+    QVERIFY2(again.code == 0, qPrintable(again.err));
+    test::compareDatasets(streamedRun, H5Reader(cliStreamed.toStdString()), "/xpcs");
 }
 
 // What clscope-cli refuses as a usage error, the scripted run refuses the same way (exit 2,

@@ -2,6 +2,7 @@
 #include "core/clock.hpp"
 
 #include "core/errors.hpp"
+#include "core/input/frame_reading.hpp"
 #include "core/input/provenance.hpp"
 #include "core/limits.hpp"
 #include "core/stream/live_frames.hpp"
@@ -72,6 +73,17 @@ static std::unique_ptr<pipeline::FrameFeed> streamFeed(const Algorithm& algorith
         return pipeline::StackFeed::open(sources, role);
     }
     return nullptr;
+}
+
+bool fitsWhole(const Algorithm& algorithm, const InputSources& sources, const ParamSet& params,
+               std::uint64_t budget) {
+    for (const InputRole& role : algorithm.inputRoles()) {
+        if (!role.stack) continue;
+        const auto frames = openFrames(sources, role);
+        if (budgetBytes(frames->frameCount(), frames->frameBytes(), "the frames") > budget)
+            return false;
+    }
+    return !algorithm.planPasses(sources, params, budget);
 }
 
 std::string BudgetedRun::partsText() const {

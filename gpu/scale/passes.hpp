@@ -47,6 +47,12 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
                             const InputSources& sources, const std::vector<DeviceInfo>& devices,
                             std::uint64_t budgetBytes, const Progress& progress = {});
 
+// Whether a run of `sources` reads its input whole within the budget: every frame stack (the
+// run's frame range of it) fits, and the algorithm plans no passes. (A run with a stream stage
+// streams its stacks whatever their size; a panel whose views take the input asks this first.)
+bool fitsWhole(const Algorithm& algorithm, const InputSources& sources, const ParamSet& params,
+               std::uint64_t budgetBytes);
+
 // Bytes of an element count times a size, UsageError naming `what` when it overflows.
 std::uint64_t budgetBytes(std::uint64_t count, std::uint64_t elementBytes, const std::string& what);
 

@@ -58,7 +58,7 @@ Job makeRunJob(AlgorithmRun run, std::function<void(const RunDelivery&)> deliver
         const std::uint64_t budget = defaultMemoryBudget(devices);
         const bool whole = input || run.wholeInput == WholeInput::Always ||
                            (run.wholeInput == WholeInput::IfItFits &&
-                            !algorithm.planPasses(c.sources, c.params, budget));
+                            fitsWhole(algorithm, c.sources, c.params, budget));
         if (whole) {
             if (!input) input = algorithm.read(c.sources, c.params);
             progress.checkCancel();
