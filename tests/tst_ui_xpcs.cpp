@@ -141,6 +141,24 @@ class TestUiXpcs : public QObject {
         QTRY_VERIFY(checkable());
     }
 
+    // The panel's variant chooser follows the mode too: with multi-tau ticked the dense variants
+    // are greyed and a dense choice gives way to one that runs (a Run with gemm and multi-tau
+    // failed "dense only"); unticked, the remembered dense choice comes back.
+    void variantFollowsThePanelsMode() {
+        MainWindow window;
+        auto* picker = window.findChild<DevicePicker*>();
+        const auto ocl = openclIndex(*picker);
+        if (!ocl) QSKIP("no OpenCL device");
+        picker->selectDevice(*ocl);
+        QVERIFY(window.openFile(file_));
+        auto* panel = window.findChild<XpcsPanel*>();
+        panel->setVariant("gemm");
+        panel->form()->setValue("multitau", true);
+        QCOMPARE(panel->variant(), std::string("multitau"));
+        panel->form()->setValue("multitau", false);
+        QCOMPARE(panel->variant(), std::string("gemm"));
+    }
+
     void panelRunsAndExports() {
         MainWindow window;
         auto* picker = window.findChild<DevicePicker*>();

@@ -42,9 +42,16 @@ bool fillVariantCombo(QComboBox& combo, const std::vector<VariantChoice>& choice
         item->setEnabled(v.enabled);
         item->setToolTip(v.enabled ? q(v.label) : q(v.label + " — cannot run here: " + v.reason));
     }
+    const auto usable = [&](int i) { return i >= 0 && model->item(i)->isEnabled(); };
     const int index = combo.findData(q(previous));
-    const bool kept = index >= 0 && model->item(index)->isEnabled();
-    combo.setCurrentIndex(kept ? index : std::max(0, combo.findData(q(fallback))));
+    const bool kept = usable(index);
+    int chosen = kept ? index : combo.findData(q(fallback));
+    // Neither usable (e.g. a dense variant once multi-tau is ticked): the first that can run
+    // here, one on the device before one on the host.
+    for (int pass = 0; pass < 2 && !usable(chosen); ++pass)
+        for (int i = 0; i < combo.count() && !usable(chosen); ++i)
+            if (usable(i) && (pass == 1 || !choices[std::size_t(i)].onHost)) chosen = i;
+    combo.setCurrentIndex(std::max(0, chosen));
     return kept;
 }
 

@@ -23,7 +23,8 @@ std::vector<VariantChoice> variantChoices(const Algorithm& algorithm, const Devi
 
 // Refill the combo (signals blocked): id as item data, "(on the host)" after host variants,
 // unusable ones greyed with "label — cannot run here: reason". Keeps `previous` when it is
-// still usable, else selects `fallback`; returns whether `previous` was kept.
+// still usable, else selects `fallback`, else the first usable one (on the device before on
+// the host); returns whether `previous` was kept.
 bool fillVariantCombo(QComboBox& combo, const std::vector<VariantChoice>& choices,
                       const std::string& previous, const std::string& fallback);
 // A panel's variant chooser for `algorithm`: the user's choice is remembered by the workbench

@@ -88,7 +88,10 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     const auto changed = [this] { emit wb_.parametersChanged("xpcs"); };
     connect(frames_, &FrameRangeEdit::changed, this, changed);
     connect(form_, &ParamForm::changed, this, changed);
-    connect(form_, &ParamForm::changed, this, [this] { refreshPhysical(); });
+    connect(form_, &ParamForm::changed, this, [this] {
+        refreshPhysical();
+        refreshVariants(); // multi-tau or dense: which variants can run
+    });
     connect(twotime_, &QComboBox::currentIndexChanged, this, changed);
     refreshInputs();
     refreshVariants();
@@ -267,7 +270,8 @@ void XpcsPanel::refreshVariants() {
     const DeviceInfo& device = wb_.device();
     deviceInfo_->setText(q(device.spec + "  " + device.name));
     const std::string previous = variant_->count() ? variant() : wb_.variant("xpcs");
-    fillVariantCombo(*variant_, xpcsVariantOptions(device), previous, wb_.variant("xpcs"));
+    fillVariantCombo(*variant_, xpcsVariantOptions(device, form_->paramSet()), previous,
+                     wb_.variant("xpcs"));
 }
 
 std::string XpcsPanel::variant() const {

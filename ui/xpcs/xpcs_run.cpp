@@ -126,8 +126,8 @@ DeviceInfo deviceFor(const XpcsRunRequest& request, const std::string& variant) 
     return variantDevice(AlgorithmRegistry::instance().find("xpcs"), variant, request.device);
 }
 
-std::vector<VariantChoice> xpcsVariantOptions(const DeviceInfo& device) {
-    return variantChoices(AlgorithmRegistry::instance().find("xpcs"), device);
+std::vector<VariantChoice> xpcsVariantOptions(const DeviceInfo& device, const ParamSet& params) {
+    return variantChoices(AlgorithmRegistry::instance().find("xpcs"), device, nullptr, &params);
 }
 
 } // namespace clscope::ui

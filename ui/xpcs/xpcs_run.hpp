@@ -64,7 +64,7 @@ InputSources inputSources(const XpcsRunRequest& request);
 // A variant the checklist offers: enabled with the device's verdict. Host variants (the CPU
 // reference) are always offered: they run on the host, next to the OpenCL device's variants.
 using XpcsVariantOption = VariantChoice;
-std::vector<VariantChoice> xpcsVariantOptions(const DeviceInfo& device);
+std::vector<VariantChoice> xpcsVariantOptions(const DeviceInfo& device, const ParamSet& params);
 // The device a variant of the request runs on: the host for host variants, else the request's.
 DeviceInfo deviceFor(const XpcsRunRequest& request, const std::string& variant);
 
