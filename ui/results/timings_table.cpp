@@ -18,7 +18,7 @@ int TimingsTable::add(const RunTimings& timings) {
     ++runs_;
     for (const TimingRecord& r : timings.records)
         rows_.push_back({runs_, timings.algorithm, timings.variant, timings.device, r.label,
-                         r.count, r.minMs, r.medianMs, r.maxMs, r.kernel, r.hostPhase});
+                         r.count, r.minMs, r.medianMs, r.maxMs, r.totalMs, r.kernel, r.hostPhase});
     return runs_;
 }
 

@@ -12,7 +12,7 @@ struct TimingRow {
     int run = 0;
     std::string algorithm, variant, device, label;
     std::size_t count = 0;
-    double minMs = 0, medianMs = 0, maxMs = 0;
+    double minMs = 0, medianMs = 0, maxMs = 0, totalMs = 0;
     bool kernel = false, hostPhase = false; // TimingRecord's kinds
     // "algorithm variant @ device": the group a row belongs to.
     std::string group() const { return algorithm + " " + variant + " @ " + device; }
