@@ -101,10 +101,10 @@ void TimingsPanel::refresh() {
 // One bar per run, stacked from the disjoint parts of its time: kernels, copies (and fills: the
 // device's other events), and the rest of its host wall (its host phases less the other two,
 // where it has phases; else its host steps, the records whose label says "(host", e.g.
-// "program builds (host)", which are not device time). Each part is its records' totals (a
-// record's samples are its launches or batches within the run: a run through the streaming
-// pipeline has its kernels and copies once a batch, whose median is a batch's, not the run's),
-// per repetition of the host phases where a run repeated them. Three
+// "program builds (host)", which are not device time). Each part is its records' totals: a
+// record's samples are its launches, batches or bin groups within the one run a job times (a
+// run through the streaming pipeline has its kernels and copies once a batch, whose median is a
+// batch's, not the run's). Three
 // series whatever the labels (the table and the CSV keep every label), so the legend takes one
 // line and a docked chart shows several runs. The latest maxRuns runs, fewer where the chart is
 // too short for their tick labels to stay apart.
@@ -129,9 +129,6 @@ void TimingsPanel::drawRuns(const std::vector<TimingRow>& rows, const std::vecto
         s.values.assign(runs.size(), 0.0);
     for (std::size_t c = 0; c < runs.size(); ++c) {
         double kernels = 0, copies = 0, phases = 0, steps = 0;
-        std::size_t repeats = 1; // of the host phases: the run's repetitions
-        for (const TimingRow& r : rows)
-            if (r.run == runs[c] && r.hostPhase) repeats = std::max(repeats, r.count);
         for (const TimingRow& r : rows) {
             if (r.run != runs[c]) continue;
             if (static_cast<int>(c) == categories.size())
@@ -139,8 +136,7 @@ void TimingsPanel::drawRuns(const std::vector<TimingRow>& rows, const std::vecto
                                   .arg(r.run)
                                   .arg(q(r.variant), q(r.device).section(' ', 0, 0));
             const bool step = r.label.find("(host") != std::string::npos;
-            const double ms = r.totalMs / double(repeats);
-            (r.hostPhase ? phases : r.kernel ? kernels : step ? steps : copies) += ms;
+            (r.hostPhase ? phases : r.kernel ? kernels : step ? steps : copies) += r.totalMs;
         }
         series[0].values[c] = kernels;
         series[1].values[c] = copies;
