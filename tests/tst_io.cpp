@@ -2,6 +2,8 @@
 #include "core/cluster/digis.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
+#include "core/hdf5_util.hpp"
+#include "core/input/chunked_frames.hpp"
 #include "core/input/frame_range.hpp"
 #include "core/input/metadata.hpp"
 #include "core/input/provenance.hpp"
@@ -9,6 +11,7 @@
 #include "core/rbf/particles.hpp"
 #include "test_util.hpp"
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -116,6 +119,56 @@ class TestIo : public QObject {
         const Array b = H5Reader(file).read("/g/f");
         QCOMPARE(b.shape(), shape);
         QVERIFY(std::memcmp(a.bytes(), b.bytes(), a.byteSize()) == 0);
+    }
+
+    // The chunk reader reads the next batch while it decodes one: batches of one chunk here
+    // (37 of them), every frame and a range as libhdf5 reads them; a corrupt chunk past a batch
+    // boundary ends the read with false (libhdf5 then says what is wrong), a range before it
+    // still reads.
+    void chunkBatchesReadAheadWhileDecoding() {
+        const Shape shape{37, 9, 11};
+        const std::string file = path("frames_batches.h5");
+        {
+            H5Writer out(file);
+            out.writeFrames("/g/f", DType::UInt16, shape, Compression::Gzip,
+                            [](std::size_t t, Array& frame) {
+                                auto* v = reinterpret_cast<std::uint16_t*>(frame.bytes());
+                                for (std::size_t i = 0; i < frame.size(); ++i)
+                                    v[i] = std::uint16_t(t * 977 + i * 31);
+                            });
+            out.commit();
+        }
+        const Array whole = H5Reader(file).read("/g/f");
+        const std::size_t frameBytes = 9 * 11 * 2;
+        const auto chunks = ChunkedFrames::open(file, "/g/f");
+        QVERIFY(chunks);
+        chunks->setBatchBytes(1);
+        std::vector<std::byte> got(whole.byteSize());
+        QVERIFY(chunks->read(0, 37, got.data(), 2));
+        QVERIFY(std::memcmp(got.data(), whole.bytes(), whole.byteSize()) == 0);
+        QVERIFY(chunks->read(5, 15, got.data(), 2));
+        QVERIFY(std::memcmp(got.data(), whole.bytes() + 5 * frameBytes, 15 * frameBytes) == 0);
+        // Frame 30's chunk overwritten where the chunk index puts it.
+        std::uint64_t at = 0;
+        {
+            std::lock_guard lock(h5::mutex());
+            const auto opened = h5::openDataset(file, "/g/f");
+            QVERIFY(opened);
+            const auto holder = h5::holderOf(opened->dataset.get());
+            QVERIFY(holder);
+            const hsize_t offset[3] = {30, 0, 0};
+            const auto chunk = h5::chunkPlace(opened->dataset.get(), offset, *holder);
+            QVERIFY(chunk);
+            at = chunk->at;
+        }
+        {
+            std::fstream raw(file, std::ios::in | std::ios::out | std::ios::binary);
+            raw.seekp(std::streamoff(at));
+            raw.write("garbage!", 8);
+        }
+        QVERIFY(!chunks->read(0, 37, got.data(), 2));
+        QVERIFY(chunks->read(0, 20, got.data(), 2));
+        QVERIFY(std::memcmp(got.data(), whole.bytes(), 20 * frameBytes) == 0);
     }
 
     void h5pyFrames_data() {

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstring>
 #include <filesystem>
+#include <future>
 #include <thread>
 #include <vector>
 #include <zlib.h>
@@ -35,10 +36,6 @@ struct ChunkedFrames::Batch {
 };
 
 namespace {
-
-// Compressed data held at once: the chunks are read and decoded batch by batch, so that the
-// peak stays near the frames' size.
-constexpr std::uint64_t batchBytes = 64 << 20;
 
 // Undo HDF5's byte shuffle for elements [from, from + count) of a chunk of `total` elements:
 // byte j of element i was stored at j * total + i.
@@ -133,7 +130,7 @@ std::unique_ptr<ChunkedFrames::Batch> ChunkedFrames::readChunks(std::size_t firs
     {
         // The batch's places and sizes from libhdf5's chunk index, under its lock.
         std::lock_guard lock(h5::mutex());
-        for (std::size_t c = firstChunk; c < endChunk && batch->offsets.back() < batchBytes; ++c) {
+        for (std::size_t c = firstChunk; c < endChunk && batch->offsets.back() < batchBytes_; ++c) {
             const hsize_t offset[3] = {c * chunkFrames_, 0, 0};
             // Unwritten chunk (its fill value is HDF5's business) or beyond the file's end.
             const std::optional<h5::ChunkPlace> chunk = h5::chunkPlace(dataset_, offset, *holder_);
@@ -198,9 +195,17 @@ bool ChunkedFrames::read(std::size_t first, std::size_t count, std::byte* to,
     threads = unsigned(std::clamp<std::uint64_t>(availableHostMemory() / chunkBytes, 1, threads));
     const std::size_t end = first + count;
     const std::size_t endChunk = (end + chunkFrames_ - 1) / chunkFrames_;
-    for (std::size_t next = first / chunkFrames_; next < endChunk;) {
-        const std::unique_ptr<Batch> batch = readChunks(next, endChunk);
+    // The next batch is read from the file while this one is decoded.
+    const auto readFrom = [this, endChunk](std::size_t chunk) {
+        return std::async(std::launch::async,
+                          [this, chunk, endChunk] { return readChunks(chunk, endChunk); });
+    };
+    std::future<std::unique_ptr<Batch>> coming = readFrom(first / chunkFrames_);
+    for (;;) {
+        const std::unique_ptr<Batch> batch = coming.get();
         if (!batch) return false;
+        const std::size_t after = batch->firstChunk + batch->count();
+        if (after < endChunk) coming = readFrom(after);
         std::atomic<std::size_t> taken{0};
         std::atomic<bool> failed{false};
         auto worker = [&] {
@@ -214,8 +219,8 @@ bool ChunkedFrames::read(std::size_t first, std::size_t count, std::byte* to,
                 pool.emplace_back(worker);
             worker();
         }
-        if (failed) return false;
-        next += batch->count();
+        if (failed) return false; // a batch still being read is waited for (~future)
+        if (after >= endChunk) break;
     }
     return true;
 }

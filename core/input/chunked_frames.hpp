@@ -2,7 +2,8 @@
 // deflate (after HDF5's byte shuffle or not: what h5py, pyFAI and clscope write as gzip) or with
 // bitshuffle-LZ4 (EIGER / NXmx files, decoded without HDF5's plugin), in the native type: the
 // chunks are read raw where libhdf5's chunk index puts them (pread on several threads, outside
-// its lock, about 64 MiB at a time) and decoded on a pool of threads straight into the frames,
+// its lock, about 64 MiB at a time, the next batch read while one is decoded) and decoded on a
+// pool of threads straight into the frames,
 // where libhdf5 reads and decodes them one by one under its lock. Part of the
 // input module (DESIGN.md §1).
 #pragma once
@@ -39,6 +40,9 @@ class ChunkedFrames {
     // threads (0: one per core); false when a chunk is unwritten or does not decode (then let
     // libhdf5 read them, to say what is wrong).
     bool read(std::size_t first, std::size_t count, std::byte* to, unsigned threads = 0) const;
+    // Compressed bytes read at once (at least one chunk): 64 MiB; two such batches are held
+    // while one is decoded and the next read. Smaller in tests, for several batches.
+    void setBatchBytes(std::uint64_t bytes) { batchBytes_ = bytes; }
 
   private:
     ChunkedFrames() = default;
@@ -57,6 +61,7 @@ class ChunkedFrames {
     std::unique_ptr<ReadOnlyFile> data_; // the file holding the dataset (an external link's)
     std::unique_ptr<h5::Holder> holder_; // that file: its name, user block and size
     std::size_t frames_ = 0, frameBytes_ = 0, chunkFrames_ = 0;
+    std::uint64_t batchBytes_ = std::uint64_t(64) << 20;
     DType dtype_ = DType::UInt8;
     bool shuffled_ = false; // filter 0 is the byte shuffle, filter 1 deflate
     bool bslz4_ = false;    // the one filter is bitshuffle with LZ4
