@@ -192,7 +192,8 @@ bool ChunkedFrames::read(std::size_t first, std::size_t count, std::byte* to,
     if (!threads) threads = std::max(1u, std::thread::hardware_concurrency());
     // A worker may hold a decoded chunk: no more workers than the memory holds such chunks.
     const std::uint64_t chunkBytes = std::uint64_t(chunkFrames_) * frameBytes_;
-    threads = unsigned(std::clamp<std::uint64_t>(availableHostMemory() / chunkBytes, 1, threads));
+    threads = unsigned(std::clamp<std::uint64_t>(
+        availableHostMemory() / std::max<std::uint64_t>(chunkBytes, 1), 1, threads));
     const std::size_t end = first + count;
     const std::size_t endChunk = (end + chunkFrames_ - 1) / chunkFrames_;
     // The next batch is read from the file while this one is decoded.
