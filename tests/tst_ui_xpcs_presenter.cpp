@@ -272,6 +272,29 @@ class TestUiXpcsPresenter : public QObject {
     // A run's command line names its frame range and labels file; run, it gives the g2 that
     // runAlgorithm gives on the panel's input. Labels drawn in memory give no command line.
 
+    // The run's title (variant, device name, frames) ran past both edges of a narrow plot (the
+    // dock at 1280x800): it is cut in the middle to the plot's width, kept whole where it fits.
+    void g2TitleFitsThePlot() {
+        auto p = std::make_shared<XpcsPresenter>();
+        p->setRuns({{exponentialResult({5.0, 10.0}), "cpu"}});
+        const QString title = "multitau on ocl:0 pthread-skylake-avx512-AMD EPYC 7B13 64-Core "
+                              "Processor, frames 0–4095";
+        XpcsG2View view(p, title);
+        view.resize(360, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCustomPlot& plot = *view.plot();
+        plot.replot();
+        auto* shown = qobject_cast<QCPTextElement*>(plot.plotLayout()->element(0, 0));
+        QVERIFY(shown);
+        QCOMPARE(view.title(), title);
+        QVERIFY2(shown->text() != title && shown->text().contains(QChar(0x2026)),
+                 qPrintable(shown->text()));
+        QVERIFY(QFontMetrics(shown->font()).horizontalAdvance(shown->text()) <= plot.width());
+        view.resize(1400, 400);
+        QTRY_COMPARE(shown->text(), title);
+    }
+
     // Issue 38 item 7: the g2 legend (five bins and the fits' key) was drawn inside the axes,
     // over the curves; it sits in a row under them, its entries uncut.
     void g2LegendOutsideTheData() {

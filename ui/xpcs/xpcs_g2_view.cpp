@@ -5,6 +5,7 @@
 
 #include <QCheckBox>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -30,14 +31,14 @@ QColor seriesColor(std::size_t rank) {
 
 XpcsG2View::XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString title,
                        QWidget* parent)
-    : QWidget(parent), presenter_(std::move(presenter)) {
+    : QWidget(parent), presenter_(std::move(presenter)), fullTitle_(std::move(title)) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     plot_ = new QCustomPlot(splitter);
     plot_->setMinimumSize(220, 180); // not the title's width: the dock may be narrow
     plot_->plotLayout()->insertRow(0);
-    title_ = new QCPTextElement(plot_, title, QFont(font().family(), 9));
+    title_ = new QCPTextElement(plot_, fullTitle_, QFont(font().family(), 9));
     plot_->plotLayout()->addElement(0, 0, title_);
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
@@ -170,8 +171,18 @@ void XpcsG2View::refresh() {
 }
 
 bool XpcsG2View::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == plot_ && event->type() == QEvent::Resize) fitLegendColumns(*plot_);
+    if (watched == plot_ && event->type() == QEvent::Resize) {
+        fitLegendColumns(*plot_);
+        fitTitle();
+    }
     return QWidget::eventFilter(watched, event);
+}
+
+// The title cut in the middle to the plot's width (a device's name is long: at 1280x800 the
+// title ran past both edges of the plot).
+void XpcsG2View::fitTitle() {
+    const int room = std::max(60, plot_->width() - 12);
+    title_->setText(QFontMetrics(title_->font()).elidedText(fullTitle_, Qt::ElideMiddle, room));
 }
 
 // Data as markers with error bars; the fit dashed in the same colour, not in the legend.

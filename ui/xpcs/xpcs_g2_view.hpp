@@ -32,12 +32,14 @@ class XpcsG2View : public QWidget {
     void setSelectedBins(const std::vector<std::size_t>& bins);
     // Redraw from the presenter (after a refit).
     void refresh();
+    // The run's title as given (shown cut in the middle where the plot is narrower).
+    const QString& title() const { return fullTitle_; }
 
   signals:
     void selectionChanged();
 
   protected:
-    // The plot's resizes: as many legend columns as its width gives.
+    // The plot's resizes: as many legend columns as its width gives, the title fitted.
     bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
@@ -52,6 +54,8 @@ class XpcsG2View : public QWidget {
     QListWidget* bins_ = nullptr;
     QCheckBox* logBin_ = nullptr;
     QCPTextElement* title_ = nullptr;
+    QString fullTitle_;
+    void fitTitle();
 };
 
 } // namespace clscope::ui
