@@ -35,6 +35,8 @@ std::string csvField(const nlohmann::json& value) {
     return quoted + "\"";
 }
 
+} // namespace
+
 std::string tunablesText(const nlohmann::json& tunables) {
     std::string text;
     for (auto it = tunables.begin(); it != tunables.end(); ++it)
@@ -42,8 +44,6 @@ std::string tunablesText(const nlohmann::json& tunables) {
                 (it->is_string() ? it->get<std::string>() : it->dump());
     return text;
 }
-
-} // namespace
 
 LabHistory::LabHistory(std::filesystem::path file) : file_(std::move(file)) {
     std::ifstream in(file_);

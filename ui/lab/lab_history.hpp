@@ -10,6 +10,10 @@
 
 namespace clscope::ui {
 
+// A row's "tunables" object as NAME=VALUE words (the history's CSV, the rows table, the
+// history view).
+std::string tunablesText(const nlohmann::json& tunables);
+
 class LabHistory {
   public:
     // The history in `file` (default: userVariantsRoot()/lab_history.json), read when there.

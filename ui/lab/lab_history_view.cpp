@@ -23,15 +23,6 @@ QString s(const nlohmann::json& e, const char* key) {
     return QString::fromStdString(e.value(key, ""));
 }
 
-QString tunables(const nlohmann::json& e) {
-    QStringList out;
-    const nlohmann::json t = e.value("tunables", nlohmann::json::object());
-    for (auto it = t.begin(); it != t.end(); ++it)
-        out << QString::fromStdString(it.key() + "=" +
-                                      (it->is_string() ? it->get<std::string>() : it->dump()));
-    return out.join(' ');
-}
-
 } // namespace
 
 LabHistoryView::LabHistoryView(QWidget* parent) : QWidget(parent), list_(new QTreeWidget(this)) {
@@ -84,7 +75,8 @@ void LabHistoryView::refill() {
         auto* item = new QTreeWidgetItem(QStringList{
             s(e, "date"), s(e, "label"), s(e, "result"),
             ran ? QString::number(e.value("median_ms", 0.0), 'f', 3) : "-",
-            s(e, "device").section(" (", 0, 0), s(e, "source_sha256").left(12), tunables(e)});
+            s(e, "device").section(" (", 0, 0), s(e, "source_sha256").left(12),
+            QString::fromStdString(tunablesText(e.value("tunables", nlohmann::json::object())))});
         item->setToolTip(5, s(e, "source_sha256"));
         item->setData(0, Qt::UserRole, int(entries.rend() - it) - 1); // the entry's index
         list_->addTopLevelItem(item);

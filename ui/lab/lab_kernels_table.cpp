@@ -6,8 +6,8 @@ namespace clscope::ui {
 
 namespace {
 
-const QStringList columns{"row",      "program", "kernel",           "work-group limit",
-                          "multiple", "local B", "private B / item", "compiled output"};
+const QStringList kernelColumns{"row",      "program", "kernel",           "work-group limit",
+                                "multiple", "local B", "private B / item", "compiled output"};
 
 QString number(const nlohmann::json& kernel, const char* key) {
     return QString::number(kernel.value(key, std::uint64_t(0)));
@@ -21,9 +21,10 @@ QString outputText(const nlohmann::json& program) {
 
 } // namespace
 
-LabKernelsTable::LabKernelsTable(QWidget* parent) : QTableWidget(0, int(columns.size()), parent) {
+LabKernelsTable::LabKernelsTable(QWidget* parent)
+    : QTableWidget(0, int(kernelColumns.size()), parent) {
     setObjectName("LabKernels");
-    setHorizontalHeaderLabels(columns);
+    setHorizontalHeaderLabels(kernelColumns);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     verticalHeader()->hide();
@@ -64,7 +65,7 @@ void LabKernelsTable::showRows(const nlohmann::json& rows) {
 }
 
 QString LabKernelsTable::cell(int row, const QString& column) const {
-    const QTableWidgetItem* it = item(row, int(columns.indexOf(column)));
+    const QTableWidgetItem* it = item(row, int(kernelColumns.indexOf(column)));
     return it ? it->text() : QString();
 }
 

@@ -8,7 +8,7 @@ namespace clscope::ui {
 
 namespace {
 
-const QStringList columns{
+const QStringList rowColumns{
     "row",    "device",  "check",          "max deviation",   "min ms",   "p20 ms", "median ms",
     "p80 ms", "wall ms", "GB/s (of peak)", "Gop/s (of peak)", "tunables", "note"};
 const int firstNumber = 3, lastNumber = 10, noteColumn = 12;
@@ -25,15 +25,6 @@ QString rate(const nlohmann::json& row, const char* achieved, const char* fracti
 
 QString ms(const nlohmann::json& row, const char* key) {
     return row.value("ran", false) ? QString::number(row.value(key, 0.0), 'f', 3) : "-";
-}
-
-QString tunables(const nlohmann::json& row) {
-    QStringList out;
-    const nlohmann::json t = row.value("tunables", nlohmann::json::object());
-    for (auto it = t.begin(); it != t.end(); ++it)
-        out << QString::fromStdString(it.key() + "=" +
-                                      (it->is_string() ? it->get<std::string>() : it->dump()));
-    return out.join(' ');
 }
 
 // Where the check failed and how often, else the CLI's note (a failure's first line).
@@ -54,9 +45,9 @@ QString note(const nlohmann::json& row) {
 
 } // namespace
 
-LabRowsTable::LabRowsTable(QWidget* parent) : QTableWidget(0, int(columns.size()), parent) {
+LabRowsTable::LabRowsTable(QWidget* parent) : QTableWidget(0, int(rowColumns.size()), parent) {
     setObjectName("LabRows");
-    setHorizontalHeaderLabels(columns);
+    setHorizontalHeaderLabels(rowColumns);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     verticalHeader()->hide();
@@ -69,20 +60,20 @@ void LabRowsTable::showRows(const nlohmann::json& rows, int bestRow) {
         const nlohmann::json& r = rows[std::size_t(i)];
         const std::string result = LabHistory::resultOf(r);
         const bool ran = r.value("ran", false);
-        const QStringList texts{QString::fromStdString(r.value("label", "")),
-                                QString::fromStdString(r.value("device", "")).section(" (", 0, 0),
-                                result == "pass" ? "pass"
-                                                 : QString::fromStdString(result).toUpper(),
-                                ran ? QString::number(r.value("max_deviation", 0.0), 'g', 3) : "-",
-                                ms(r, "min_ms"),
-                                ms(r, "p20_ms"),
-                                ms(r, "median_ms"),
-                                ms(r, "p80_ms"),
-                                ms(r, "wall_median_ms"),
-                                rate(r, "achieved_bytes_per_s", "bandwidth_fraction"),
-                                rate(r, "achieved_operations_per_s", "compute_fraction"),
-                                tunables(r),
-                                note(r)};
+        const QStringList texts{
+            QString::fromStdString(r.value("label", "")),
+            QString::fromStdString(r.value("device", "")).section(" (", 0, 0),
+            result == "pass" ? "pass" : QString::fromStdString(result).toUpper(),
+            ran ? QString::number(r.value("max_deviation", 0.0), 'g', 3) : "-",
+            ms(r, "min_ms"),
+            ms(r, "p20_ms"),
+            ms(r, "median_ms"),
+            ms(r, "p80_ms"),
+            ms(r, "wall_median_ms"),
+            rate(r, "achieved_bytes_per_s", "bandwidth_fraction"),
+            rate(r, "achieved_operations_per_s", "compute_fraction"),
+            QString::fromStdString(tunablesText(r.value("tunables", nlohmann::json::object()))),
+            note(r)};
         for (int c = 0; c < texts.size(); ++c) {
             auto* item = new QTableWidgetItem(texts[c]);
             if (c >= firstNumber && c <= lastNumber)
@@ -104,7 +95,7 @@ void LabRowsTable::showRows(const nlohmann::json& rows, int bestRow) {
 }
 
 QString LabRowsTable::cell(int row, const QString& column) const {
-    const QTableWidgetItem* it = item(row, int(columns.indexOf(column)));
+    const QTableWidgetItem* it = item(row, int(rowColumns.indexOf(column)));
     return it ? it->text() : QString();
 }
 
