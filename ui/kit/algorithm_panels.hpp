@@ -1,6 +1,7 @@
 // The one place algorithm panels plug into the workbench. Each algorithm adds one
-// AlgorithmPanelSpec in registerAllPanels() (ui/app/panel_list.cpp); the main window makes
-// a dock per spec, and `clscope --demo ALGO` calls the spec's startDemo.
+// AlgorithmPanelSpec (ALGOPanelSpec() in ui/ALGO/ALGO_panel.hpp, its name in ui/CMakeLists.txt's
+// CLSCOPE_PANELS: registerAllPanels() is generated from ui/app/panel_list.cpp.in); the main
+// window makes a dock per spec, and `clscope --demo ALGO` calls the spec's startDemo.
 #pragma once
 #include "core/params.hpp"
 #include "gpu/command_line.hpp"
