@@ -48,9 +48,7 @@ void checkChunks(hid_t dset, hid_t dcpl, const std::string& where, const Shape& 
         if (__builtin_mul_overflow(chunkBytes, chunk[d], &chunkBytes))
             throw InputError(where + ": corrupt chunk layout (chunk size overflows)");
     }
-    // libhdf5 holds a whole chunk to read any part of it.
-    checkHostMemory(chunkBytes,
-                    where + ": a chunk of " + shapeString(Shape(chunk.begin(), chunk.end())));
+    checkChunkFits(Shape(chunk.begin(), chunk.end()), storedElement, where);
     hsize_t stored = 0;
     Handle space(H5Dget_space(dset), H5Sclose);
     if (H5Dget_num_chunks(dset, space.get(), &stored) < 0)
@@ -133,6 +131,13 @@ void checkVirtualSources(hid_t dcpl, const std::string& where, const std::string
 // only consistent chunks.
 
 } // namespace
+
+void checkChunkFits(const Shape& chunk, std::size_t elementBytes, const std::string& where) {
+    const std::string what = where + ": a chunk of " + shapeString(chunk);
+    const std::optional<std::uint64_t> bytes = checkedBytes(chunk, elementBytes);
+    if (!bytes) throw InputError(what + ": its size overflows");
+    checkHostMemory(*bytes, what);
+}
 
 void checkStorage(hid_t dset, const std::string& where, const std::string& fileName,
                   std::uint64_t fileBytes, const Shape& shape, bool whole) {

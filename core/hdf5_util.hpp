@@ -117,6 +117,11 @@ std::optional<DType> dtypeOfStored(hid_t type, std::string& name);
 void checkStorage(hid_t dset, const std::string& where, const std::string& fileName,
                   std::uint64_t fileBytes, const Shape& shape, bool whole);
 
+// One chunk of `chunk` elements of elementBytes each must fit the free host memory: a reader
+// holds a whole chunk to read any part of it (libhdf5, ChunkedFrames). InputError "WHERE: a
+// chunk of (D0, D1, ...): needs ..." otherwise, or when its size overflows.
+void checkChunkFits(const Shape& chunk, std::size_t elementBytes, const std::string& where);
+
 // Contain libhdf5 (core/hdf5_probe.cpp): before the first open of a file (by name, once per
 // file identity and modification time) or of a file image, a forked child walks it as the
 // readers do; a crash or hang of libhdf5 there is an InputError "FILE: the HDF5 library

@@ -95,13 +95,8 @@ std::unique_ptr<ChunkedFrames> ChunkedFrames::open(const std::string& fileName,
     const std::optional<h5::FrameChunks> stack = h5::frameChunks(dset.get());
     if (!stack || !(deflateOnly || shuffled || bslz4)) return nullptr;
     // A chunk is decoded whole: the memory must hold one, however few frames the stack has.
-    const std::optional<std::uint64_t> chunkBytes =
-        checkedBytes({stack->chunkFrames, stack->height, stack->width}, dtypeSize(stack->dtype));
-    const std::string where = fileName + ":" + path;
-    if (!chunkBytes) throw InputError(where + ": its chunks' size overflows");
-    checkHostMemory(*chunkBytes,
-                    where + ": a chunk of " +
-                        shapeString({stack->chunkFrames, stack->height, stack->width}));
+    h5::checkChunkFits({stack->chunkFrames, stack->height, stack->width}, dtypeSize(stack->dtype),
+                       fileName + ":" + path);
     // The chunks are read from the file that holds the dataset (an external link's target).
     const std::optional<h5::Holder> holder = h5::holderOf(dset.get());
     if (!holder) return nullptr;

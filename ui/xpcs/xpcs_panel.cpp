@@ -90,7 +90,9 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     connect(form_, &ParamForm::changed, this, changed);
     connect(form_, &ParamForm::changed, this, [this] {
         refreshPhysical();
-        refreshVariants(); // multi-tau or dense: which variants can run
+        // Multi-tau or dense: which variants can run (the list reads the user variants from
+        // disk: only when the mode flips, not at every keystroke in the form).
+        if (form_->paramSet().boolean("multitau") != variantsMultitau_) refreshVariants();
     });
     connect(twotime_, &QComboBox::currentIndexChanged, this, changed);
     refreshInputs();
@@ -270,8 +272,9 @@ void XpcsPanel::refreshVariants() {
     const DeviceInfo& device = wb_.device();
     deviceInfo_->setText(q(device.spec + "  " + device.name));
     const std::string previous = variant_->count() ? variant() : wb_.variant("xpcs");
-    fillVariantCombo(*variant_, xpcsVariantOptions(device, form_->paramSet()), previous,
-                     wb_.variant("xpcs"));
+    const ParamSet params = form_->paramSet();
+    variantsMultitau_ = params.boolean("multitau");
+    fillVariantCombo(*variant_, xpcsVariantOptions(device, params), previous, wb_.variant("xpcs"));
 }
 
 std::string XpcsPanel::variant() const {

@@ -91,6 +91,7 @@ class XpcsPanel : public QWidget {
     QString runCommand_; // the clscope-cli command line of the result shown
     bool running_ = false;
     bool storingFit_ = false;
+    bool variantsMultitau_ = false; // the mode the variant list was made for
     std::string framesRefusal_; // why the assigned frames cannot be correlated (empty: they can)
     std::string physicalError_; // a bad frame time or q (units attribute); empty: none
     nlohmann::json scriptedParams_ = nlohmann::json::object(); // set by applyScripted

@@ -40,14 +40,14 @@ std::size_t inputFrames(const xpcs::Input& input) {
                           : 0;
 }
 
-// "VARIANT on DEVICE, frames FIRST–LAST": the range as read() records it in the provenance
-// ("FIRST:COUNT", absent for every frame; the count from the frames read, when they were).
+// "VARIANT on DEVICE, frames FIRST–LAST": the range as read() records it in the run's input
+// provenance ("FIRST:COUNT", absent for every frame; the count from the frames read, when they
+// were).
 QString runTitle(const xpcs::RunResult& run, const xpcs::Input* input) {
-    nlohmann::json prov = input ? input->provenance : nlohmann::json::object();
-    if (!input) {
-        const auto parameters = nlohmann::json::parse(run.info.parametersJson, nullptr, false);
-        if (parameters.is_object() && parameters.contains("input")) prov = parameters["input"];
-    }
+    const auto parameters = nlohmann::json::parse(run.info.parametersJson, nullptr, false);
+    const nlohmann::json prov = parameters.is_object() && parameters.contains("input")
+                                    ? parameters["input"]
+                                    : nlohmann::json::object();
     const QString on =
         QString("%1 on %2")
             .arg(q(run.info.variant), q(run.info.device + " " + run.info.deviceName));
