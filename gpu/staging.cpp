@@ -110,26 +110,27 @@ void parallelCopy(void* to, const void* from, std::size_t bytes) {
     CopyPool::instance().copy(static_cast<char*>(to), static_cast<const char*>(from), bytes);
 }
 
-StreamUpload::StreamUpload(ClSession& session, std::size_t chunkBytes, const std::string& what)
+StreamUpload::StreamUpload(ClSession& session, std::size_t chunkBytes, const std::string& what,
+                           std::size_t depth)
     : session_(session), bytes_(std::max<std::size_t>(chunkBytes, 4096)) {
-    const auto start = std::chrono::steady_clock::now();
+    depth = std::max<std::size_t>(depth, 2);
+    pinned_.resize(depth), uploaded_.resize(depth), released_.resize(depth);
+    pieces_.resize(depth), label_.resize(depth);
     try {
         transfer_ = cl::CommandQueue(session.context(), session.device().device(),
                                      CL_QUEUE_PROFILING_ENABLE);
-        for (int i = 0; i < 2; ++i) {
-            device_[i] = session.allocate(bytes_, what);
-            pinned_[i] = session.device().pinned(bytes_, transfer_);
-        }
+        for (std::size_t i = 0; i < depth; ++i)
+            device_.push_back(session.allocate(bytes_, what));
     } catch (const cl::Error& e) {
-        rethrowDeviceError(e, "allocating pinned staging memory", session.info());
+        rethrowDeviceError(e, "allocating stream buffers", session.info());
     }
-    session.timings().add("pinned staging (host, kept between runs)", msSince(start));
 }
 
 StreamUpload::~StreamUpload() {
     try {
-        transfer_.finish(); // every DMA has read its staging half
-        timeUpload(0), timeUpload(1);
+        transfer_.finish(); // every DMA has read its staging block
+        for (std::size_t slot = 0; slot < depth(); ++slot)
+            timeUpload(slot);
     } catch (const cl::Error&) {
     }
 }
@@ -147,12 +148,37 @@ void StreamUpload::timeUpload(std::size_t slot) {
     uploaded_[slot] = cl::Event();
 }
 
+// The slot's pinned staging, made at its first use (pinning costs tens of ms; the device keeps
+// the block for the process).
+void* StreamUpload::stagingBlock(std::size_t slot) {
+    if (!pinned_[slot]) {
+        const auto start = std::chrono::steady_clock::now();
+        try {
+            pinned_[slot] = session_.device().pinned(bytes_, transfer_);
+        } catch (const cl::Error& e) {
+            rethrowDeviceError(e, "allocating pinned staging memory", session_.info());
+        }
+        session_.timings().add("pinned staging (host, kept between runs)", msSince(start));
+    }
+    return pinned_[slot]->host;
+}
+
 void StreamUpload::send(std::size_t index, const void* data, std::size_t bytes,
                         const std::string& label) {
+    enqueue(index, data, bytes, label, false);
+}
+
+void StreamUpload::sendInPlace(std::size_t index, const void* data, std::size_t bytes,
+                               const std::string& label) {
+    enqueue(index, data, bytes, label, true);
+}
+
+void StreamUpload::enqueue(std::size_t index, const void* data, std::size_t bytes,
+                           const std::string& label, bool inPlace) {
     if (bytes > bytes_) throw UsageError("stream upload: chunk larger than its buffers");
-    const std::size_t slot = index % 2;
+    const std::size_t slot = index % depth();
     try {
-        timeUpload(slot); // chunk i - 2's DMA has read the half
+        timeUpload(slot); // chunk i - depth's DMA has read the block
         label_[slot] = label;
         const auto start = std::chrono::steady_clock::now();
         const bool direct = session_.device().dmaReads(data, bytes);
@@ -160,9 +186,12 @@ void StreamUpload::send(std::size_t index, const void* data, std::size_t bytes,
         for (std::size_t at = 0; at < bytes; at += pieceBytes) {
             const std::size_t n = std::min(pieceBytes, bytes - at);
             const char* from = static_cast<const char*>(data) + at;
-            char* staging = static_cast<char*>(pinned_[slot]->host) + at;
-            if (!direct) parallelCopy(staging, from, n);
-            const char* host = direct ? from : staging;
+            const char* host = from;
+            if (!direct) {
+                char* staging = static_cast<char*>(stagingBlock(slot)) + at;
+                parallelCopy(staging, from, n);
+                host = staging;
+            }
             std::vector<cl::Event> after;
             if (at == 0 && released_[slot]()) after.push_back(released_[slot]);
             cl::Event& event = pieces_[slot].emplace_back();
@@ -171,9 +200,10 @@ void StreamUpload::send(std::size_t index, const void* data, std::size_t bytes,
             transfer_.flush();
             uploaded_[slot] = event; // the transfer queue is in order: the last piece is last
         }
-        if (direct) uploaded_[slot].wait(); // data is reusable when send returns
-        session_.timings().add(direct ? "upload from pinned memory (host waits)"
-                                      : "copy to pinned staging (host)",
+        if (direct && !inPlace) uploaded_[slot].wait(); // data is reusable when send returns
+        session_.timings().add(!direct   ? "copy to pinned staging (host)"
+                               : inPlace ? "upload from pinned memory (queued)"
+                                         : "upload from pinned memory (host waits)",
                                msSince(start));
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, label, session_.info());
@@ -182,22 +212,22 @@ void StreamUpload::send(std::size_t index, const void* data, std::size_t bytes,
 
 void* StreamUpload::staging(std::size_t index) {
     try {
-        timeUpload(index % 2); // chunk i - 2's DMA has read the half
+        timeUpload(index % depth()); // chunk i - depth's DMA has read the block
     } catch (const cl::Error& e) {
-        rethrowDeviceError(e, label_[index % 2], session_.info());
+        rethrowDeviceError(e, label_[index % depth()], session_.info());
     }
-    return pinned_[index % 2]->host;
+    return stagingBlock(index % depth());
 }
 
 void StreamUpload::sendStaged(std::size_t index, std::size_t bytes, const std::string& label) {
     if (bytes > bytes_) throw UsageError("stream upload: chunk larger than its buffers");
-    const std::size_t slot = index % 2;
+    const std::size_t slot = index % depth();
     label_[slot] = label;
     try {
         std::vector<cl::Event> after;
         if (released_[slot]()) after.push_back(released_[slot]);
         cl::Event& event = pieces_[slot].emplace_back();
-        transfer_.enqueueWriteBuffer(device_[slot], CL_FALSE, 0, bytes, pinned_[slot]->host,
+        transfer_.enqueueWriteBuffer(device_[slot], CL_FALSE, 0, bytes, stagingBlock(slot),
                                      after.empty() ? nullptr : &after, &event);
         transfer_.flush();
         uploaded_[slot] = event;
@@ -207,7 +237,7 @@ void StreamUpload::sendStaged(std::size_t index, std::size_t bytes, const std::s
 }
 
 const cl::Buffer& StreamUpload::acquire(std::size_t index) {
-    const std::size_t slot = index % 2;
+    const std::size_t slot = index % depth();
     try {
         const std::vector<cl::Event> upload{uploaded_[slot]};
         session_.queue().enqueueBarrierWithWaitList(&upload);
@@ -219,11 +249,30 @@ const cl::Buffer& StreamUpload::acquire(std::size_t index) {
 
 void StreamUpload::release(std::size_t index) {
     try {
-        session_.queue().enqueueMarkerWithWaitList(nullptr, &released_[index % 2]);
+        session_.queue().enqueueMarkerWithWaitList(nullptr, &released_[index % depth()]);
         session_.queue().flush();
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "stream marker", session_.info());
     }
+}
+
+void streamChunks(StreamUpload& upload, std::size_t count,
+                  const std::function<void(std::size_t)>& send,
+                  const std::function<void(std::size_t, const cl::Buffer&)>& enqueue,
+                  const std::function<void(std::size_t)>& drain) {
+    const std::size_t ahead = upload.depth() - 1;
+    for (std::size_t i = 0; i < std::min(ahead, count); ++i)
+        send(i);
+    for (std::size_t i = 0; i < count; ++i) {
+        enqueue(i, upload.acquire(i));
+        upload.release(i);
+        if (i + ahead < count) send(i + ahead);
+        drain(i);
+    }
+}
+
+std::size_t uploadDepth(ClSession& session, const void* data, std::size_t bytes) {
+    return session.device().dmaReads(data, bytes) ? 3 : 2;
 }
 
 HostAllocator pinnedAllocator(const DeviceInfo& info) {

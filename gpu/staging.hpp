@@ -7,12 +7,15 @@
 // staging is kept by the device for the life of the process (pinning costs tens of ms), and the
 // destructor waits for every copy, so no error path frees memory a queue still reads.
 // A chunk that already lies in the device's pinned memory (ClDevice::holdsPinned: an array
-// made under pinnedInputScope) goes up by DMA straight from there, without the host copy.
+// made under pinnedInputScope) goes up by DMA straight from there, without the host copy; one
+// the caller keeps for the upload's life (sendInPlace) is queued without waiting, and a ring
+// deeper than two buffers lets such DMAs run chunks ahead of the kernels, so the DMA engine
+// never waits for the host between chunks.
 #pragma once
 #include "core/array.hpp"
 #include "gpu/session.hpp"
 
-#include <array>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,8 +24,10 @@ namespace clscope {
 
 class StreamUpload {
   public:
-    // chunkBytes: the largest chunk sent; two device buffers and two staging halves of it.
-    StreamUpload(ClSession& session, std::size_t chunkBytes, const std::string& what);
+    // chunkBytes: the largest chunk sent; `depth` device buffers (and staging blocks, made at
+    // their first copy) of it: chunk i uses buffer i % depth.
+    StreamUpload(ClSession& session, std::size_t chunkBytes, const std::string& what,
+                 std::size_t depth = 2);
     ~StreamUpload();
     StreamUpload(const StreamUpload&) = delete;
     StreamUpload& operator=(const StreamUpload&) = delete;
@@ -30,10 +35,15 @@ class StreamUpload {
     // Copy chunk `index` (bytes from data: reusable when this returns) towards buffer(index);
     // from the device's pinned memory the DMA reads data itself and send waits for it.
     // Chunks go in order 0, 1, 2, ...; chunk i's DMA waits until the session's queue has
-    // released chunk i - 2 (which used the same device buffer).
+    // released chunk i - depth (which used the same device buffer).
     void send(std::size_t index, const void* data, std::size_t bytes, const std::string& label);
-    // Or in two steps, without a copy of the caller's: the pinned half chunk `index` goes up
-    // from (once chunk index - 2's DMA has read it), to be filled, then its first `bytes` sent.
+    // The same for data that stays untouched until this upload is destroyed (a run's input
+    // stack): from the device's pinned memory the DMA is queued and this returns at once.
+    void sendInPlace(std::size_t index, const void* data, std::size_t bytes,
+                     const std::string& label);
+    std::size_t depth() const { return device_.size(); }
+    // Or in two steps, without a copy of the caller's: the pinned block chunk `index` goes up
+    // from (once chunk index - depth's DMA has read it), to be filled, then its first `bytes` sent.
     void* staging(std::size_t index);
     void sendStaged(std::size_t index, std::size_t bytes, const std::string& label);
     // The session's queue waits for chunk index's upload from here on; its device buffer.
@@ -43,16 +53,31 @@ class StreamUpload {
 
   private:
     static constexpr std::size_t pieceBytes = std::size_t(32) << 20;
+    void enqueue(std::size_t index, const void* data, std::size_t bytes, const std::string& label,
+                 bool inPlace);
     void timeUpload(std::size_t slot);
+    void* stagingBlock(std::size_t slot);
     ClSession& session_;
     cl::CommandQueue transfer_;
     std::size_t bytes_;
-    std::array<cl::Buffer, 2> device_;
-    std::array<std::shared_ptr<PinnedBlock>, 2> pinned_;
-    std::array<cl::Event, 2> uploaded_, released_;
-    std::array<std::vector<cl::Event>, 2> pieces_; // DMA events of each half, for the timings
-    std::array<std::string, 2> label_;
+    std::vector<cl::Buffer> device_;
+    std::vector<std::shared_ptr<PinnedBlock>> pinned_; // made at a slot's first copy
+    std::vector<cl::Event> uploaded_, released_;
+    std::vector<std::vector<cl::Event>> pieces_; // DMA events of each slot, for the timings
+    std::vector<std::string> label_;
 };
+
+// Chunks 0 .. count - 1 through `upload` while the kernels run: send(i) sends chunk i (send or
+// sendInPlace), enqueue(i, buffer) queues chunk i's kernels on the session's queue, drain(i)
+// waits for what they give back. Chunks are sent upload.depth() - 1 ahead of the kernels, after
+// chunk i's kernels are queued: the next chunks' host copies and DMAs run while they do.
+void streamChunks(StreamUpload& upload, std::size_t count,
+                  const std::function<void(std::size_t)>& send,
+                  const std::function<void(std::size_t, const cl::Buffer&)>& enqueue,
+                  const std::function<void(std::size_t)>& drain);
+// The ring depth for chunks of [data, data + bytes): 3 where the device's DMA reads them in
+// place (sendInPlace queues them ahead), else 2 (the host copy into staging bounds the stream).
+std::size_t uploadDepth(ClSession& session, const void* data, std::size_t bytes);
 
 // Pinned host memory of device's context for arrays (ClDevice::pinned: kept for reuse when
 // the array goes); none (the heap) past the device's largest buffer or when pinning fails.

@@ -10,6 +10,7 @@
 #include "test_util.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <future>
 #include <optional>
@@ -257,6 +258,50 @@ class TestGpu : public QObject {
         QVERIFY(!timed(s, "copy to pinned staging (host)"));
         QVERIFY(throughStream(s, up, 1, copy) == want);
         QVERIFY(timed(s, "copy to pinned staging (host)"));
+    }
+
+    // streamChunks sends chunks depth - 1 ahead of the kernels: where the DMA reads the stack
+    // in place, three buffers and two chunks queued before chunk 0's kernels; through staging,
+    // one ahead. Each chunk arrives whole in the buffer its kernels are given.
+    void chunksRunAheadOfTheKernels() {
+        const DeviceInfo d = firstOpenCl();
+        std::optional<HostAllocatorScope> scope(std::in_place, pinnedAllocator(d), 4096);
+        Array pinned(DType::UInt8, {7, 32, 32});
+        scope.reset();
+        auto values = pinned.as<std::uint8_t>();
+        for (std::size_t i = 0; i < values.size(); ++i)
+            values[i] = static_cast<std::uint8_t>(i * 13 % 249);
+        const Array heap = pinned;
+        for (const Array* stack : std::vector<const Array*>{&pinned, &heap}) {
+            ClSession s(d);
+            const std::size_t chunk = 2 * 32 * 32, count = 4; // the last chunk of one frame
+            const std::size_t depth = uploadDepth(s, stack->bytes(), stack->byteSize());
+            QCOMPARE(depth, std::size_t(stack == &pinned ? 3 : 2));
+            StreamUpload up(s, chunk, "test stream", depth);
+            QCOMPARE(up.depth(), depth);
+            std::vector<std::uint8_t> back(stack->byteSize());
+            std::vector<std::string> order;
+            auto bytesOf = [&](std::size_t i) { return std::min(chunk, back.size() - i * chunk); };
+            auto send = [&](std::size_t i) {
+                order.push_back("send " + std::to_string(i));
+                up.sendInPlace(i, stack->bytes() + i * chunk, bytesOf(i), "test upload");
+            };
+            auto enqueue = [&](std::size_t i, const cl::Buffer& buffer) {
+                order.push_back("run " + std::to_string(i));
+                s.queue().enqueueReadBuffer(buffer, CL_FALSE, 0, bytesOf(i),
+                                            back.data() + i * chunk);
+            };
+            streamChunks(up, count, send, enqueue, [&](std::size_t) { s.finish(); });
+            const std::vector<std::string> want =
+                depth == 3 ? std::vector<std::string>{"send 0", "send 1", "run 0", "send 2",
+                                                      "run 1",  "send 3", "run 2", "run 3"}
+                           : std::vector<std::string>{"send 0", "run 0", "send 1", "run 1",
+                                                      "send 2", "run 2", "send 3", "run 3"};
+            QCOMPARE(order, want);
+            QVERIFY(std::memcmp(back.data(), stack->bytes(), back.size()) == 0);
+            QCOMPARE(timed(s, "upload from pinned memory (queued)"), stack == &pinned);
+            QCOMPARE(timed(s, "copy to pinned staging (host)"), stack != &pinned);
+        }
     }
 
     void variantSupport() {

@@ -75,6 +75,8 @@ void TestSpots::variantsMatchCpu_data() {
     chunksOverflow.tuning = {{"CHUNK_FRAMES", 2}, {"LIST_CAPACITY", 3}};
     spots::Params legacy = params(Method::DispersionExtended);
     legacy.legacyMaskedBackground = true;
+    spots::Params extChunks = params(Method::DispersionExtended);
+    extChunks.tuning = {{"CHUNK_FRAMES", 1}};
     const std::vector<Row> rows = {
         {"1x1", DType::UInt16, 1, 1, 1, params(Method::Dispersion)},
         {"3x5 k1", DType::UInt16, 1, 3, 5, params(Method::Dispersion, 1, 1)},
@@ -92,6 +94,11 @@ void TestSpots::variantsMatchCpu_data() {
          params(Method::Dispersion, 4, 4)},
         {"4x41x29 chunks of 1", DType::UInt16, 4, 41, 29, chunks},
         {"5x41x29 chunks of 2, overflow", DType::UInt16, 5, 41, 29, chunksOverflow},
+        // frames in pinned memory, as a GPU's runs hold them: chunks queued ahead, in place
+        {"7x41x29 chunks of 1, in pinned memory", DType::UInt16, 7, 41, 29, chunks},
+        {"5x41x29 chunks of 2, overflow, in pinned memory", DType::UInt16, 5, 41, 29,
+         chunksOverflow},
+        {"ext 5x37x53 chunks of 1, in pinned memory", DType::UInt16, 5, 37, 53, extChunks},
         {"40x41 uint8", DType::UInt8, 1, 40, 41, params(Method::Dispersion)},
         {"40x41 uint32", DType::UInt32, 1, 40, 41, params(Method::Dispersion, 2, 2)},
         {"40x41 uint32 k6,5 (64-bit window)", DType::UInt32, 1, 40, 41,
@@ -143,9 +150,12 @@ void TestSpots::variantsMatchCpu() {
         in = makeImages<std::uint16_t>(t, h, w, 15 + h);
         break;
     }
+    const bool pinned = QByteArray(QTest::currentDataTag()).endsWith("in pinned memory");
+    if (pinned) in.frames = test::pinnedCopy(in.frames, *device);
     const auto want = spots::thresholdCpu(in, params);
     const auto got = spots::thresholdOnDevice(*device, variant.toStdString(), in, params);
     compareMasks(got.signal, want, variant.toStdString());
+    QCOMPARE(test::timed(got.timings, "upload from pinned memory (queued)"), pinned);
     // The per-frame lists (what grouping uses) hold the same pixels, whatever the chunking.
     const spots::FramePixels wantPixels = spots::signalPixels(want, h * w);
     QCOMPARE(got.pixels.size(), wantPixels.size());

@@ -7,7 +7,11 @@
 #include "gpu/cluster/algorithm.hpp"
 #include "gpu/rbf/algorithm.hpp"
 #include "gpu/spots/run_types.hpp"
+#include "gpu/staging.hpp"
 #include "gpu/xpcs/algorithm.hpp"
+
+#include <algorithm>
+#include <cstring>
 
 namespace clscope::test {
 
@@ -17,6 +21,22 @@ runTyped(const std::string& algorithm, const DeviceInfo& device, const std::stri
          const std::map<std::string, int>& tuning, const Progress& progress = {}) {
     const Algorithm& a = AlgorithmRegistry::instance().find(algorithm);
     return runAlgorithm(a, {device, variant, std::move(input), params, tuning}, progress);
+}
+
+// A copy of `a` in the device's pinned memory, where pinnedInputScope puts a GPU run's frames:
+// on PoCL too, so that a test runs the path a GPU takes (uploads queued from there, in place).
+inline Array pinnedCopy(const Array& a, const DeviceInfo& device) {
+    const HostAllocatorScope scope(pinnedAllocator(device), 0);
+    Array out(a.dtype(), a.shape());
+    std::memcpy(out.bytes(), a.bytes(), a.byteSize());
+    return out;
+}
+
+// Whether a run's timings hold `label`.
+inline bool timed(const TimingStats& timings, const std::string& label) {
+    const auto records = timings.records();
+    return std::any_of(records.begin(), records.end(),
+                       [&](const TimingRecord& r) { return r.label == label; });
 }
 
 inline xpcs::Result runXpcs(const DeviceInfo& device, const std::string& variant,

@@ -11,7 +11,6 @@
 #include <cstring>
 #include <future>
 #include <map>
-#include <optional>
 
 namespace clscope::spots {
 
@@ -21,7 +20,7 @@ using namespace device;
 
 // Frames per chunk: what the device holds, within 32-bit indices and the largest allocation,
 // and at most ~64 MiB of frames so that long stacks stream (staged copies overlap); tuning
-// CHUNK_FRAMES caps it further (tests force several chunks with it).
+// CHUNK_FRAMES sets it within the device's limits (tests force several chunks with it).
 std::size_t chunkFrames(const DeviceInfo& device, const Window& window, const Array& a,
                         const Params& p) {
     const std::size_t plane = a.frameSize(), element = dtypeSize(a.dtype());
@@ -30,9 +29,9 @@ std::size_t chunkFrames(const DeviceInfo& device, const Window& window, const Ar
                                                 a.frameCount());
     chunk = std::min(chunk, (std::size_t(UINT32_MAX) - 65536) / plane);
     chunk = std::min(chunk, device.maxAllocBytes / (plane * largestElement(window, a.dtype())));
-    chunk = std::min(chunk, (std::size_t(64) << 20) / (plane * element));
     const int tuned = tuningValue(p, "CHUNK_FRAMES", 0);
-    if (tuned > 0) chunk = std::min(chunk, std::size_t(tuned));
+    if (tuned > 0) return std::clamp<std::size_t>(std::size_t(tuned), 1, chunk);
+    chunk = std::min(chunk, (std::size_t(64) << 20) / (plane * element));
     return std::max<std::size_t>(chunk, 1);
 }
 
@@ -99,47 +98,46 @@ MaskRun maskOnDevice(const Job& job, const Window& window) {
         session.upload(r.bad, in.mask.bad.empty() ? none.data() : in.mask.bad.data(), plane,
                        "copy H->D pixel mask");
         const std::size_t element = dtypeSize(a.dtype()), chunkBytes = chunk * plane * element;
-        // Several chunks stream (host copy, DMA and kernels of successive chunks overlap);
-        // one chunk goes up directly (pinning staging memory costs more than it saves then).
-        std::optional<StreamUpload> stream;
-        if (chunk < count) stream.emplace(session, chunkBytes, "spots frames (stream)");
-        const cl::Buffer whole = r.frames;
+        const std::size_t chunks = (count + chunk - 1) / chunk;
         std::vector<std::future<std::vector<Spot>>> grouping; // per chunk, in frame order
         GroupingJoin join{grouping};
-        auto bytesOf = [&](std::size_t t0) {
-            return std::min(chunk, count - t0) * plane * element;
-        };
-        // Host wall times of the run's phases (the labels above and below lie within them).
-        session.timings().addHostPhase("spots set-up (host wall: queue, buffers, build, mask up)",
-                                       msSince(setUp));
-        const auto chunks = std::chrono::steady_clock::now();
-        if (stream)
-            stream->send(0, a.bytes(), bytesOf(0), "copy H->D frames");
-        else
-            session.upload(r.frames, a.bytes(), bytesOf(0), "copy H->D frames");
-        for (std::size_t t0 = 0, index = 0; t0 < count; t0 += chunk, ++index) {
-            const std::size_t n = std::min(chunk, count - t0);
-            r.frames = stream ? stream->acquire(index) : whole;
+        auto framesOf = [&](std::size_t index) { return std::min(chunk, count - index * chunk); };
+        auto enqueue = [&](std::size_t index, const cl::Buffer& frames) {
+            r.frames = frames;
             if (window.extended())
-                launchExtended(r, n);
+                launchExtended(r, framesOf(index));
             else
-                launchDispersion(r, window, n);
-            if (stream) stream->release(index);
-            // The next chunk's host copy and DMA overlap these kernels.
-            if (stream && t0 + n < count)
-                stream->send(index + 1, a.bytes() + (t0 + n) * plane * element, bytesOf(t0 + n),
-                             "copy H->D frames");
+                launchDispersion(r, window, framesOf(index));
+        };
+        auto drain = [&](std::size_t index) {
+            const std::size_t t0 = index * chunk, n = framesOf(index);
             std::uint8_t* signal = out.signal.empty() ? nullptr : out.signal.data() + t0 * plane;
             out.maskFetches += fetchSignal(r, n * plane, signal, out.pixels.data() + t0);
-            if (stream && !params.threeD) // group these frames while the next ones come in
+            if (chunks > 1 && !params.threeD) // group these frames while the next ones come in
                 grouping.push_back(std::async(std::launch::async, findSpotsInFrames, std::cref(a),
                                               std::ref(out.pixels), std::cref(params), t0, t0 + n));
             session.finish();
             progress.report(double(t0 + n) / double(count));
             progress.checkCancel();
+        };
+        // Host wall times of the run's phases (the labels above and below lie within them).
+        session.timings().addHostPhase("spots set-up (host wall: queue, buffers, build, mask up)",
+                                       msSince(setUp));
+        const auto streaming = std::chrono::steady_clock::now();
+        if (chunks == 1) { // one chunk goes up directly (pinning staging costs more than it saves)
+            session.upload(r.frames, a.bytes(), a.byteSize(), "copy H->D frames");
+            enqueue(0, r.frames), drain(0);
+        } else { // host copy (or queued DMA), DMA and kernels of successive chunks overlap
+            StreamUpload stream(session, chunkBytes, "spots frames (stream)",
+                                uploadDepth(session, a.bytes(), a.byteSize()));
+            auto send = [&](std::size_t index) {
+                stream.sendInPlace(index, a.bytes() + index * chunkBytes,
+                                   framesOf(index) * plane * element, "copy H->D frames");
+            };
+            streamChunks(stream, chunks, send, enqueue, drain);
         }
         session.timings().addHostPhase("spots chunks (host wall: copies, launches, waits)",
-                                       msSince(chunks));
+                                       msSince(streaming));
         if (!grouping.empty()) {
             const auto start = std::chrono::steady_clock::now();
             out.spots = join.spots();

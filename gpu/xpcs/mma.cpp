@@ -172,18 +172,18 @@ void prepare(DeviceRun& run, const Array& frames, const Chunk& chunk, int accumu
         uploadRaw(run.session, rawBuffer(run), frames, chunk);
         return prepareFrames(run, rawBuffer(run), chunk, rawFrameSize, accumulate, 0, count);
     }
-    StreamUpload stream(run.session, block * frameBytes, "xpcs frames (stream)");
+    StreamUpload stream(run.session, block * frameBytes, "xpcs frames (stream)",
+                        uploadDepth(run.session, frames.bytes(), frames.byteSize()));
+    auto countOf = [&](std::size_t index) { return std::min(block, count - index * block); };
     auto send = [&](std::size_t index) {
-        const std::size_t t0 = index * block, n = std::min(block, count - t0);
-        stream.send(index, frames.bytes() + t0 * frameBytes, n * frameBytes, "copy H->D frames");
+        stream.sendInPlace(index, frames.bytes() + index * block * frameBytes,
+                           countOf(index) * frameBytes, "copy H->D frames");
     };
-    send(0);
-    for (std::size_t t0 = 0, index = 0; t0 < count; t0 += block, ++index) {
-        prepareFrames(run, stream.acquire(index), chunk, rawFrameSize, accumulate, t0,
-                      std::min(count, t0 + block));
-        stream.release(index);
-        if (t0 + block < count) send(index + 1); // overlaps this block's kernel
-    }
+    auto enqueue = [&](std::size_t index, const cl::Buffer& buffer) {
+        prepareFrames(run, buffer, chunk, rawFrameSize, accumulate, index * block,
+                      index * block + countOf(index));
+    };
+    streamChunks(stream, (count + block - 1) / block, send, enqueue, [](std::size_t) {});
     run.session.finish(); // before the stream's buffers go
 }
 

@@ -1,7 +1,8 @@
 // The OpenCL variant `multitau` over a file or memory: frames streamed once, front to back, in
 // blocks of F frames through the device rings (multitau_rings.hpp). The blocks go up through
-// pinned staging (gpu/staging.hpp, on every device: PoCL runs the path the GPU takes), block
-// i + 1's copies overlapping block i's kernels.
+// pinned staging (gpu/staging.hpp, on every device: PoCL runs the path the GPU takes), or from
+// the stack itself where it lies in pinned memory, the next blocks' copies overlapping block
+// i's kernels (streamChunks).
 #include "core/errors.hpp"
 #include "gpu/staging.hpp"
 #include "gpu/xpcs/multitau.hpp"
@@ -51,30 +52,36 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
     try {
         const std::size_t block = multitauBlock(bins.pixelIndex.size(), device, params.tuning);
         MultitauRings rings(session, bins, params, d, frameSize, block, total, programs);
-        StreamUpload upload(session, block * frameSize * dtypeSize(d), "multitau frames");
-        std::uint64_t largest[2] = {255, 255}; // of the blocks sent, by index % 2
-        // Block `index` read and sent: uint8 frames in memory straight from the stack (every
-        // value <= 255: nothing to scan), others read and scanned first.
+        const std::size_t blocks = (total + block - 1) / block, blockBytes = block * frameSize;
+        // uint8 frames in memory go up straight from the stack (every value <= 255: nothing to
+        // scan), queued ahead where the device's DMA reads them; others are read and scanned.
+        const std::byte* head =
+            d == DType::UInt8 ? frames.inPlace(0, std::min(block, total)) : nullptr;
+        StreamUpload upload(session, blockBytes * dtypeSize(d), "multitau frames",
+                            head ? uploadDepth(session, head, std::min(block, total) * frameSize)
+                                 : 2);
+        std::vector<std::uint64_t> largest(upload.depth(), 255); // of the blocks sent
+        auto countOf = [&](std::size_t index) { return std::min(block, total - index * block); };
         auto stage = [&](std::size_t index) {
-            const std::size_t first = index * block, count = std::min(block, total - first);
+            const std::size_t first = index * block, count = countOf(index);
             const std::byte* at = d == DType::UInt8 ? frames.inPlace(first, count) : nullptr;
-            largest[index % 2] = 255;
             const std::size_t bytes = count * frameSize * dtypeSize(d);
-            if (at) return upload.send(index, at, bytes, "multitau upload");
+            largest[index % upload.depth()] = 255;
+            if (at) return upload.sendInPlace(index, at, bytes, "multitau upload");
             const Array copy = frames.read(first, count);
-            largest[index % 2] = largestMagnitude(copy, mask);
+            largest[index % upload.depth()] = largestMagnitude(copy, mask);
             upload.send(index, copy.bytes(), bytes, "multitau upload");
         };
-        stage(0);
-        for (std::size_t first = 0, i = 0; first < total; first += block, ++i) {
-            rings.enqueue(upload.acquire(i), std::min(block, total - first), largest[i % 2], total);
-            upload.release(i);                       // flushes the queue
-            if (first + block < total) stage(i + 1); // while block i runs
+        auto enqueue = [&](std::size_t index, const cl::Buffer& buffer) {
+            rings.enqueue(buffer, countOf(index), largest[index % upload.depth()], total);
+        };
+        auto drain = [&](std::size_t index) {
             rings.complete();
             session.finish(); // events released block by block: memory stays bounded
-            progress.report(double(std::min(first + block, total)) / double(total));
+            progress.report(double(index * block + countOf(index)) / double(total));
             progress.checkCancel();
-        }
+        };
+        streamChunks(upload, blocks, stage, enqueue, drain);
         session.finish();
         result = rings.finish(total, params);
     } catch (const cl::Error& e) {
