@@ -259,14 +259,14 @@ void StreamUpload::release(std::size_t index) {
 void streamChunks(StreamUpload& upload, std::size_t count,
                   const std::function<void(std::size_t)>& send,
                   const std::function<void(std::size_t, const cl::Buffer&)>& enqueue,
-                  const std::function<void(std::size_t)>& drain) {
+                  const std::function<void(std::size_t)>& drain, std::size_t sent) {
     const std::size_t ahead = upload.depth() - 1;
-    for (std::size_t i = 0; i < std::min(ahead, count); ++i)
+    for (std::size_t i = sent; i < std::min(ahead, count); ++i)
         send(i);
     for (std::size_t i = 0; i < count; ++i) {
         enqueue(i, upload.acquire(i));
         upload.release(i);
-        if (i + ahead < count) send(i + ahead);
+        if (i + ahead < count && i + ahead >= sent) send(i + ahead);
         drain(i);
     }
 }

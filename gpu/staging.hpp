@@ -71,10 +71,11 @@ class StreamUpload {
 // sendInPlace), enqueue(i, buffer) queues chunk i's kernels on the session's queue, drain(i)
 // waits for what they give back. Chunks are sent upload.depth() - 1 ahead of the kernels, after
 // chunk i's kernels are queued: the next chunks' host copies and DMAs run while they do.
+// `sent`: chunks 0 .. sent - 1 the caller sent already (e.g. while it made its buffers).
 void streamChunks(StreamUpload& upload, std::size_t count,
                   const std::function<void(std::size_t)>& send,
                   const std::function<void(std::size_t, const cl::Buffer&)>& enqueue,
-                  const std::function<void(std::size_t)>& drain);
+                  const std::function<void(std::size_t)>& drain, std::size_t sent = 0);
 // The ring depth for chunks of [data, data + bytes): 3 where the device's DMA reads them in
 // place (sendInPlace queues them ahead), else 2 (the host copy into staging bounds the stream).
 std::size_t uploadDepth(ClSession& session, const void* data, std::size_t bytes);

@@ -17,10 +17,13 @@ if [ -d "$DEPS_USR" ]; then
   export PKG_CONFIG_PATH=$DEPS_USR/lib/x86_64-linux-gnu/pkgconfig
   export LD_LIBRARY_PATH=$DEPS_USR/lib/x86_64-linux-gnu
 fi
-cmake -S . -B /tmp/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLSCOPE_BUILD_GUI=OFF \
+# BUILD=DIR: build there (default /tmp/b; an earlier call's build-ab/new is reused as it is).
+BUILD=${BUILD:-/tmp/b}
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLSCOPE_BUILD_GUI=OFF \
   -DCLSCOPE_BUILD_TESTS=OFF -DCMAKE_PREFIX_PATH="$DEPS_USR" >"$OUT/cmake.log" 2>&1 &&
-  cmake --build /tmp/b -j16 >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-CLI=/tmp/b/app/clscope-cli
+  cmake --build "$BUILD" -j16 --target clscope-cli >"$OUT/build.log" 2>&1 ||
+  { tail -30 "$OUT/build.log"; exit 1; }
+CLI=$BUILD/app/clscope-cli
 $CLI devices | tee "$OUT/devices.txt"
 GPUS=$(grep -c '\[GPU,' "$OUT/devices.txt")
 git rev-parse --short HEAD 2>/dev/null | tee "$OUT/commit.txt"

@@ -3,12 +3,14 @@
 // pinned staging (gpu/staging.hpp, on every device: PoCL runs the path the GPU takes), or from
 // the stack itself where it lies in pinned memory, the next blocks' copies overlapping block
 // i's kernels (streamChunks).
+#include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "gpu/staging.hpp"
 #include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/multitau_rings.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace clscope::xpcs {
 
@@ -47,11 +49,11 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
     checkMultitauDevice(frames.dtype(), frames.frameCount(), mask, bins, params);
     const DType d = frames.dtype();
     const std::size_t total = frames.frameCount(), frameSize = frames.height() * frames.width();
+    const auto start = std::chrono::steady_clock::now();
     ClSession session(device);
     Result result;
     try {
         const std::size_t block = multitauBlock(bins.pixelIndex.size(), device, params.tuning);
-        MultitauRings rings(session, bins, params, d, frameSize, block, total, programs);
         const std::size_t blocks = (total + block - 1) / block, blockBytes = block * frameSize;
         // uint8 frames in memory go up straight from the stack (every value <= 255: nothing to
         // scan), queued ahead where the device's DMA reads them; others are read and scanned.
@@ -72,6 +74,13 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
             largest[index % upload.depth()] = largestMagnitude(copy, mask);
             upload.send(index, copy.bytes(), bytes, "multitau upload");
         };
+        // The first blocks go up while the rings are made (buffers, pixel lists, programs).
+        const std::size_t sent = head ? std::min(upload.depth() - 1, blocks) : 0;
+        for (std::size_t i = 0; i < sent; ++i)
+            stage(i);
+        MultitauRings rings(session, bins, params, d, frameSize, block, total, programs);
+        session.timings().addHostPhase("multitau set-up (host wall: rings, buffers, programs)",
+                                       msSince(start));
         auto enqueue = [&](std::size_t index, const cl::Buffer& buffer) {
             rings.enqueue(buffer, countOf(index), largest[index % upload.depth()], total);
         };
@@ -81,9 +90,15 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
             progress.report(double(index * block + countOf(index)) / double(total));
             progress.checkCancel();
         };
-        streamChunks(upload, blocks, stage, enqueue, drain);
+        const auto streaming = std::chrono::steady_clock::now();
+        streamChunks(upload, blocks, stage, enqueue, drain, sent);
         session.finish();
+        session.timings().addHostPhase("multitau blocks (host wall: uploads, kernels, folds)",
+                                       msSince(streaming));
+        const auto statistics = std::chrono::steady_clock::now();
         result = rings.finish(total, params);
+        session.timings().addHostPhase("multitau statistics (host wall: the last fold, g2)",
+                                       msSince(statistics));
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "xpcs multitau", device);
     }
