@@ -36,18 +36,28 @@ std::size_t chunkFrames(const DeviceInfo& device, const Window& window, const Ar
     return std::max<std::size_t>(chunk, 1);
 }
 
-// The stream's grouping tasks joined in frame order; also waited for when a run unwinds (they
-// read the frames and the lists).
+// The stream's grouping tasks joined in frame order, those done while the stream runs (their
+// spots appended then, not all at the end); also waited for when a run unwinds (they read the
+// frames and the lists).
 struct GroupingJoin {
     std::vector<std::future<std::vector<Spot>>>& tasks;
+    std::vector<Spot> all{};
+    std::size_t joined = 0;
+    void append(std::size_t i) {
+        std::vector<Spot> part = tasks[i].get();
+        all.insert(all.end(), part.begin(), part.end());
+    }
+    // The leading tasks that are done.
+    void collectReady() {
+        for (; joined < tasks.size() &&
+               tasks[joined].wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+             ++joined)
+            append(joined);
+    }
     std::vector<Spot> spots() {
-        std::vector<Spot> all;
-        for (auto& task : tasks) {
-            std::vector<Spot> part = task.get();
-            all.insert(all.end(), part.begin(), part.end());
-        }
-        tasks.clear();
-        return all;
+        for (; joined < tasks.size(); ++joined)
+            append(joined);
+        return std::move(all);
     }
     ~GroupingJoin() {
         for (auto& task : tasks)
@@ -122,6 +132,7 @@ MaskRun maskOnDevice(const Job& job, const Window& window) {
                     groupingMs += msSince(begun);
                     return spots;
                 }));
+            join.collectReady();
             session.finish();
             progress.report(double(t0 + n) / double(count));
             progress.checkCancel();
