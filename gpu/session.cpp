@@ -266,17 +266,28 @@ void ClSession::record(const cl::Event& event, const std::string& label, bool ke
 }
 
 void ClSession::finish() {
-    std::string what = "waiting for the queue";
     try {
         queue_.finish();
-        for (auto& [event, label, kernel] : pending_) {
+    } catch (const cl::Error& e) {
+        pending_.clear();
+        rethrowDeviceError(e, "waiting for the queue", info());
+    }
+    settle(pending_.size());
+}
+
+void ClSession::settle(std::size_t count) {
+    count = std::min(count, pending_.size());
+    std::string what;
+    try {
+        for (std::size_t i = 0; i < count; ++i) {
+            auto& [event, label, kernel] = pending_[i];
             what = "timing " + label;
             event.wait(); // NVIDIA: status and profiling settle once the host waited on it
             const auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
             const auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
             timings_.add(label, static_cast<double>(end - start) * 1e-6, kernel);
         }
-        pending_.clear();
+        pending_.erase(pending_.begin(), pending_.begin() + std::ptrdiff_t(count));
     } catch (const cl::Error& e) {
         pending_.clear();
         rethrowDeviceError(e, what, info());

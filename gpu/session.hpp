@@ -64,6 +64,10 @@ class ClSession {
 
     // Wait for everything queued and move the events' times into timings().
     void finish();
+    // The events recorded so far and not yet timed; settle(n): wait for the first n of them
+    // (in queue order: what was enqueued after them may still run) and time them.
+    std::size_t pendingCount() const { return pending_.size(); }
+    void settle(std::size_t count);
     TimingStats& timings() { return timings_; }
     // An event of this queue enqueued elsewhere, timed at finish().
     void record(const cl::Event& event, const std::string& label, bool kernel = false);

@@ -123,6 +123,7 @@ void MultitauRings::scanLargest(const cl::Buffer& frames, std::size_t count) {
 void MultitauRings::enqueue(const cl::Buffer& frames, std::size_t count, std::uint64_t largest,
                             std::size_t total) {
     checkLargest(largest, total);
+    waitFold(); // the block two back: this block's sums come back into its half
     Level& zero = level(0);
     cl::Kernel& k = gather_;
     setArgs(k, frames, pix_, zero.ring, zero.rows, int(pixels_), cl_long(frameSize_),
@@ -137,32 +138,49 @@ void MultitauRings::enqueue(const cl::Buffer& frames, std::size_t count, std::ui
     }
     block.sums = static_cast<std::int64_t*>(readback_[blocks_++ % 2]->host);
     block.products = block.sums + sumWords_;
-    readBack(sums_, block.sums, block.sumWords);
-    readBack(prods_, block.products, block.productWords);
+    readBack(sums_, block.sums, block.sumWords, block.done);
+    readBack(prods_, block.products, block.productWords, block.done);
     s_.queue().flush();
-    // The previous block's sums are folded on a thread of their own while the device works
-    // on this one and the caller stages the next.
+    // The block before this one is folded on a thread of its own (once its sums are back)
+    // while the device works on this one and the caller stages the next.
+    previous_ = std::move(inflight_);
+    inflight_ = std::move(current_);
+    current_ = Block();
     folding_ = std::async(std::launch::async, [this] {
+        if (previous_.done()) previous_.done.wait();
         const auto start = std::chrono::steady_clock::now();
         fold(previous_);
         return msSince(start);
     });
+    previousMark_ = inflightMark_, inflightMark_ = s_.pendingCount();
 }
 
-void MultitauRings::complete() {
-    auto start = std::chrono::steady_clock::now();
+void MultitauRings::waitFold() {
+    if (!folding_.valid()) return;
+    const auto start = std::chrono::steady_clock::now();
     const double folded = folding_.get();
     s_.timings().add("multitau fold (host thread)", folded);
     s_.timings().add("multitau wait for the fold (host)", msSince(start));
-    start = std::chrono::steady_clock::now();
+}
+
+void MultitauRings::complete() {
+    waitFold();
+    const auto start = std::chrono::steady_clock::now();
     s_.queue().finish();
     s_.timings().add("multitau wait for the device (host)", msSince(start));
-    previous_ = std::move(current_);
-    current_ = Block();
+    previousMark_ = inflightMark_ = 0; // the caller's finish() times every event
+}
+
+void MultitauRings::completePrevious() {
+    waitFold(); // its fold waited for its sums: the events up to it have ended
+    s_.settle(previousMark_);
+    inflightMark_ -= std::min(inflightMark_, previousMark_), previousMark_ = 0;
 }
 
 Result MultitauRings::finish(std::size_t frames, const Params& params) {
-    fold(previous_);
+    waitFold();
+    s_.queue().finish();
+    fold(inflight_);
     return stats_.finish(bins_, frames, params);
 }
 
@@ -296,13 +314,16 @@ void MultitauRings::lags(Block& block, std::size_t k, std::size_t first, std::si
     block.productWords += words * count * nb * std::size_t(lags);
 }
 
-// Start reading `words` words of `from` into `to`, timed as "multitau readback".
-void MultitauRings::readBack(const cl::Buffer& from, std::int64_t* to, std::size_t words) {
+// Start reading `words` words of `from` into `to`, timed as "multitau readback"; `done`: its
+// event (unchanged when there is nothing to read).
+void MultitauRings::readBack(const cl::Buffer& from, std::int64_t* to, std::size_t words,
+                             cl::Event& done) {
     if (words == 0) return;
     cl::Event event;
     s_.queue().enqueueReadBuffer(from, CL_FALSE, 0, words * sizeof(std::int64_t), to, nullptr,
                                  &event);
     s_.record(event, "multitau readback");
+    done = event;
 }
 
 // A block's per-row sums (in level order) into the statistics: all levels' rows at once

@@ -4,9 +4,10 @@
 // next level in pairs, and each level's new rows are reduced per bin. The frame sums and lag
 // products come back per row and are folded into MultitauStats on the host (the previous
 // block's on a thread of its own while the device runs the next): memory is bounded by the
-// block size, not by the number of frames. Where the frames come from is the caller's: a file
-// run's blocks sent up through pinned staging (multitau_stream.cpp), the streaming pipeline's
-// frame buffer (stream_stage.cpp).
+// block size, not by the number of frames. The host may run one block ahead of the device
+// (completePrevious): a block's readback half is reused two blocks later, once its fold is done.
+// Where the frames come from is the caller's: a file run's blocks sent up through pinned staging
+// (multitau_stream.cpp), the streaming pipeline's frame buffer (stream_stage.cpp).
 #pragma once
 #include "core/xpcs/multitau.hpp"
 #include "gpu/cl_device.hpp"
@@ -42,6 +43,9 @@ class MultitauRings {
                  std::size_t total);
     // Wait for the fold and for the block enqueued last (host times: where the wall goes).
     void complete();
+    // Or wait only for the block enqueued before the last one, fold included, and time its
+    // events: the device runs the last block meanwhile and the next can be enqueued behind it.
+    void completePrevious();
     Result finish(std::size_t frames, const Params& params);
 
     // Whether the overflow bound needs the frames' largest |value| (the dtype's largest could
@@ -63,6 +67,7 @@ class MultitauRings {
         std::vector<Rows> rows;
         std::size_t rowCount = 0, sumWords = 0, productWords = 0;
         std::int64_t *sums = nullptr, *products = nullptr; // in pinned readback_
+        cl::Event done;                                    // its last readback
     };
     struct Level {
         cl::Buffer ring;
@@ -77,7 +82,8 @@ class MultitauRings {
     cl::Kernel& lagsKernel(std::size_t k, int& wg);
     void prebuildLags(std::size_t total);
     void lags(Block& block, std::size_t k, std::size_t first, std::size_t count);
-    void readBack(const cl::Buffer& from, std::int64_t* to, std::size_t words);
+    void readBack(const cl::Buffer& from, std::int64_t* to, std::size_t words, cl::Event& done);
+    void waitFold();
     void fold(Block& block);
     std::size_t binNext(std::size_t k);
 
@@ -100,9 +106,12 @@ class MultitauRings {
     cl::Kernel gather_, bin_, largestKernel_;
     std::map<TunableValues, cl::Kernel> lags_; // by tunable values
     std::deque<Level> levels_;
-    Block current_, previous_;    // sums read back, not yet folded
-    std::future<double> folding_; // of previous_, its ms (declared after it: waited for first)
-    cl_uint scanned_ = 0;         // mt_largest's, read back with the block
+    // The block being enqueued, the last one enqueued (its sums on their way back) and the one
+    // before it, folded on a thread of its own (folding_: its ms, declared after it).
+    Block current_, inflight_, previous_;
+    std::future<double> folding_;
+    std::size_t inflightMark_ = 0, previousMark_ = 0; // the session's events up to each block
+    cl_uint scanned_ = 0;                             // mt_largest's, read back with the block
 };
 
 } // namespace clscope::xpcs

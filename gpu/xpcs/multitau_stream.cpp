@@ -84,10 +84,9 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
         auto enqueue = [&](std::size_t index, const cl::Buffer& buffer) {
             rings.enqueue(buffer, countOf(index), largest[index % upload.depth()], total);
         };
-        auto drain = [&](std::size_t index) {
-            rings.complete();
-            session.finish(); // events released block by block: memory stays bounded
-            progress.report(double(index * block + countOf(index)) / double(total));
+        auto drain = [&](std::size_t index) { // block index - 1 done: this one runs on
+            rings.completePrevious();
+            progress.report(double(index * block) / double(total));
             progress.checkCancel();
         };
         const auto streaming = std::chrono::steady_clock::now();
