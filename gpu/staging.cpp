@@ -182,9 +182,11 @@ void StreamUpload::enqueue(std::size_t index, const void* data, std::size_t byte
         label_[slot] = label;
         const auto start = std::chrono::steady_clock::now();
         const bool direct = session_.device().dmaReads(data, bytes);
-        // In pieces: the DMA of one runs while the host copies the next.
-        for (std::size_t at = 0; at < bytes; at += pieceBytes) {
-            const std::size_t n = std::min(pieceBytes, bytes - at);
+        // Through staging in pieces: the DMA of one runs while the host copies the next; from
+        // pinned memory in one (each DMA command costs a gap on the link).
+        const std::size_t piece = direct ? std::max<std::size_t>(bytes, 1) : pieceBytes;
+        for (std::size_t at = 0; at < bytes; at += piece) {
+            const std::size_t n = std::min(piece, bytes - at);
             const char* from = static_cast<const char*>(data) + at;
             const char* host = from;
             if (!direct) {

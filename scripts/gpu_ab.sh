@@ -5,7 +5,7 @@
 # BASE_SRC: a source tree of the base commit (e.g. `git archive BASE | tar -x -C build-base-src`,
 # carried); the working tree is "new". LIST: one `clscope-cli` command per line (scripts/gpu_bench.list's
 # form), each run ROUNDS times (default 2) by each build. Prints, per line and build, the bench's
-# table row and the median ms of the run's labels that take the most time (from its JSON).
+# table row and the median ms of the LABELS (default 6) labels that take the most time (its JSON).
 # Needs .deps as scripts/gpu_bench.sh does.
 set -uo pipefail
 BASE_SRC=$1
@@ -31,8 +31,9 @@ build "$BASE_SRC" build-ab/base & b=$!
 build . build-ab/new & n=$!
 wait $b || { tail -20 build-ab/base.build.log; exit 1; }
 wait $n || { tail -20 build-ab/new.build.log; exit 1; }
-labels() { # JSON: the five labels of the most median ms
-  python3 - "$1" <<'EOF'
+labels() { # JSON: the LABELS labels of the most median ms
+  LABELS=${LABELS:-6} python3 - "$1" <<'EOF'
+import os
 import json, sys
 try:
     d = json.load(open(sys.argv[1]))
@@ -40,7 +41,7 @@ except Exception as e:
     sys.exit(0)
 rows = d if isinstance(d, list) else d.get("rows", [])
 for r in rows:
-    l = sorted(r.get("labels_median_ms", {}).items(), key=lambda kv: -kv[1])[:6]
+    l = sorted(r.get("labels_median_ms", {}).items(), key=lambda kv: -kv[1])[: int(os.environ["LABELS"])]
     print("   labels: " + "; ".join(f"{k} {v:.2f}" for k, v in l))
 EOF
 }
