@@ -24,7 +24,7 @@ BenchCase multitauBenchCase(const ParamSet& defaults);
 std::size_t multitauBlock(std::size_t pixels, const DeviceInfo& device,
                           const std::map<std::string, int>& tuning);
 // checkMultitau and the OpenCL variant's own limits (channels, integer data): UsageError.
-void checkMultitauDevice(DType dtype, std::size_t frames, const LabelMask& mask, const Bins& bins,
+void checkMultitauDevice(DType dtype, std::size_t frames, const LabelMask& mask,
                          const Params& params);
 // The OpenCL variant (multitau_stream.cpp), its program built as `programs` asks.
 Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& frames,

@@ -37,7 +37,7 @@ void MultitauStreamStage::open(ClSession& session, const InputSources& sources,
     // the frames (their values are checked on the device, scan_).
     checkInputs(Array(format.dtype, {1, format.height, format.width}), binning_->labels, params_);
     bins_ = makeBins(binning_->labels);
-    checkMultitauDevice(format.dtype, frames, binning_->labels, bins_, params_);
+    checkMultitauDevice(format.dtype, frames, binning_->labels, params_);
     frames_ = session.allocate(batch * format.frameBytes(), "multitau stream frames");
     rings_ = std::make_unique<MultitauRings>(session, bins_, params_, format.dtype,
                                              format.height * format.width, batch, frames,
