@@ -204,7 +204,7 @@ void StreamUpload::enqueue(std::size_t index, const void* data, std::size_t byte
         }
         if (direct && !inPlace) uploaded_[slot].wait(); // data is reusable when send returns
         session_.timings().add(!direct   ? "copy to pinned staging (host)"
-                               : inPlace ? "upload from pinned memory (queued)"
+                               : inPlace ? "upload from pinned memory (host, queued)"
                                          : "upload from pinned memory (host waits)",
                                msSince(start));
     } catch (const cl::Error& e) {

@@ -299,7 +299,7 @@ class TestGpu : public QObject {
                                                       "send 2", "run 2", "send 3", "run 3"};
             QCOMPARE(order, want);
             QVERIFY(std::memcmp(back.data(), stack->bytes(), back.size()) == 0);
-            QCOMPARE(timed(s, "upload from pinned memory (queued)"), stack == &pinned);
+            QCOMPARE(timed(s, "upload from pinned memory (host, queued)"), stack == &pinned);
             QCOMPARE(timed(s, "copy to pinned staging (host)"), stack != &pinned);
         }
     }

@@ -155,7 +155,7 @@ void TestSpots::variantsMatchCpu() {
     const auto want = spots::thresholdCpu(in, params);
     const auto got = spots::thresholdOnDevice(*device, variant.toStdString(), in, params);
     compareMasks(got.signal, want, variant.toStdString());
-    QCOMPARE(test::timed(got.timings, "upload from pinned memory (queued)"), pinned);
+    QCOMPARE(test::timed(got.timings, "upload from pinned memory (host, queued)"), pinned);
     // The per-frame lists (what grouping uses) hold the same pixels, whatever the chunking.
     const spots::FramePixels wantPixels = spots::signalPixels(want, h * w);
     QCOMPARE(got.pixels.size(), wantPixels.size());

@@ -116,7 +116,7 @@ void TestXpcsMma::emulatedTilingMatchesCpu() {
     xpcs::Result got;
     checkAgainstCpu(stack, scattered(17, 23, 4, 6), p, "mma", &got);
     QVERIFY(ran(got, gram32)); // by default, the two-time map reading it
-    if (pinned) QVERIFY(ran(got, "upload from pinned memory (queued)"));
+    if (pinned) QVERIFY(ran(got, "upload from pinned memory (host, queued)"));
     QCOMPARE(ran(got, "copy to pinned staging (host)"), !pinned && !chunkPixels);
 }
 

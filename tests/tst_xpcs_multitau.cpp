@@ -256,7 +256,7 @@ void TstXpcsMultitau::streamMatchesCpu() {
     if (pinned) scope.emplace(pinnedAllocator(device), frames.byteSize());
     const xpcs::Result gpu = test::runXpcs(device, "multitau", frames, mask, p);
     scope.reset();
-    QCOMPARE(test::timed(gpu.timings, "upload from pinned memory (queued)"), pinned);
+    QCOMPARE(test::timed(gpu.timings, "upload from pinned memory (host, queued)"), pinned);
     QCOMPARE(gpu.lagFrames, cpu.lagFrames);
     expectClose("g2", gpu.g2, cpu.g2, 0.0);
     expectClose("g2_err", gpu.g2Err, cpu.g2Err, 0.0);
