@@ -47,7 +47,8 @@ SpotsStreamStage::SpotsStreamStage(RunRequest request, Params params, Window win
 }
 
 SpotsStreamStage::~SpotsStreamStage() {
-    if (grouping_.valid()) grouping_.wait(); // it reads pixels_
+    for (auto& task : grouping_) // they read pixels_
+        if (task.valid()) task.wait();
 }
 
 bool SpotsStreamStage::accepts(const pipeline::FrameFormat& format) const {
@@ -140,9 +141,11 @@ void SpotsStreamStage::process(std::size_t first, std::size_t count) {
     else
         device::launchDispersion(r, window_, count);
     Pixels byFrame = fetch(count);
-    waitGrouping(); // the previous batch's spots
+    // The batches before go on grouping while this one's successor decodes: the host waits for
+    // the oldest only when several are still at it (their frames' lists are held meanwhile).
+    waitGrouping(2);
     const std::size_t width = format_.width, plane = format_.height * format_.width;
-    grouping_ = std::async(
+    grouping_.push_back(std::async(
         std::launch::async, [this, first, width, plane, byFrame = std::move(byFrame)]() mutable {
             // 2-D: the batch's frames are independent; ranges of them on several threads, joined
             // in frame order, as findSpots does.
@@ -164,15 +167,17 @@ void SpotsStreamStage::process(std::size_t first, std::size_t count) {
             for (std::vector<Spot>& part : parts)
                 spots.insert(spots.end(), part.begin(), part.end());
             return spots;
-        });
+        }));
 }
 
-void SpotsStreamStage::waitGrouping() {
-    if (!grouping_.valid()) return;
-    const auto start = std::chrono::steady_clock::now();
-    std::vector<Spot> spots = grouping_.get();
-    spots_.insert(spots_.end(), spots.begin(), spots.end());
-    run_->s.timings().add("spots grouping waited for (host wall)", msSince(start));
+void SpotsStreamStage::waitGrouping(std::size_t pending) {
+    while (grouping_.size() > pending) {
+        const auto start = std::chrono::steady_clock::now();
+        std::vector<Spot> spots = grouping_.front().get();
+        grouping_.pop_front();
+        spots_.insert(spots_.end(), spots.begin(), spots.end());
+        run_->s.timings().add("spots grouping waited for (host wall)", msSince(start));
+    }
 }
 
 std::shared_ptr<AlgorithmResult> SpotsStreamStage::finish(std::size_t frames) {

@@ -7,6 +7,7 @@
 #include "gpu/spots/device_run.hpp"
 #include "gpu/spots/run_types.hpp"
 
+#include <deque>
 #include <future>
 #include <memory>
 #include <string>
@@ -34,7 +35,8 @@ class SpotsStreamStage : public pipeline::FrameStage {
     using Pixels = std::vector<std::vector<std::pair<std::uint32_t, double>>>;
     // The batch's signal pixels and their values, per frame of the batch (unsorted).
     Pixels fetch(std::size_t count);
-    void waitGrouping();
+    // Join the oldest grouping tasks in batch order until at most `pending` run.
+    void waitGrouping(std::size_t pending = 0);
 
     RunRequest request_;
     Params params_;
@@ -47,7 +49,7 @@ class SpotsStreamStage : public pipeline::FrameStage {
     double threshold_ = 0;
     FramePixels pixels_; // every frame's, sorted by the grouping tasks
     std::vector<Spot> spots_;
-    std::future<std::vector<Spot>> grouping_; // the previous batch's
+    std::deque<std::future<std::vector<Spot>>> grouping_; // the last batches', oldest first
     nlohmann::json provenance_;
     int maskFetches_ = 0;
 };
