@@ -4,6 +4,7 @@
 #include "tst_spots.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
+#include "core/spots/radix_sort.hpp"
 #include "core/spots/spots.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/spots/spots_gpu.hpp"
@@ -202,6 +203,25 @@ void TestSpots::listsWithoutMask() {
             QCOMPARE(got.spots[i].intensity, want.spots[i].intensity);
         compareMasks(spots::denseSignal(got), want.signal, variant + " dense from lists");
     }
+}
+
+// The signal lists' radix sort orders by key as std::stable_sort does: short lists, keys of one
+// digit (passes skipped), full 32-bit keys, repeated keys (their order kept).
+void TestSpots::radixSortIsAStableSort() {
+    std::mt19937 rng(7);
+    for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(63), std::size_t(64),
+                                std::size_t(1000), std::size_t(50000)})
+        for (const std::uint32_t top : {std::uint32_t(2047), std::uint32_t(50), UINT32_MAX}) {
+            std::vector<std::pair<std::uint32_t, std::size_t>> items(n), want;
+            std::uniform_int_distribution<std::uint32_t> key(0, top);
+            for (std::size_t i = 0; i < n; ++i)
+                items[i] = {key(rng), i};
+            want = items;
+            std::stable_sort(want.begin(), want.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+            spots::radixSort(items, [](const auto& item) { return item.first; });
+            QVERIFY2(items == want, qPrintable(QString("%1 keys up to %2").arg(n).arg(top)));
+        }
 }
 
 // DIALS' own masks (Debian python3-dials, tests/data/make_spots_fixture.py): dispersion exactly,

@@ -14,6 +14,7 @@ class TestSpots : public QObject {
     void variantsMatchCpu_data();
     void variantsMatchCpu();
     void listsWithoutMask();
+    void radixSortIsAStableSort();
     void dialsFixture();
     void transposeSymmetry();
     void gainInvariants();

@@ -1,11 +1,11 @@
 // spots: parameters, input checks, spots from a signal mask.
 #include "core/spots/spots.hpp"
 #include "core/spots/parallel.hpp"
+#include "core/spots/radix_sort.hpp"
 
 #include "core/errors.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <numeric>
 
@@ -222,24 +222,10 @@ std::vector<Spot> groupFrames(std::size_t w, std::size_t plane, const FramePixel
     return spots;
 }
 
-// A frame's signal pixels (distinct indices) in index order. Lists sorted already are only
-// checked; long ones (a device's list, appended in no order) through a bitmap of the indices,
-// which costs a pass over max / 64 words instead of n log n comparisons.
+// A frame's signal pixels in index order (lists sorted already are only checked).
 void sortPixels(std::vector<std::uint32_t>& list) {
-    if (std::is_sorted(list.begin(), list.end())) return;
-    const std::uint32_t largest = *std::max_element(list.begin(), list.end());
-    const double n = double(list.size());
-    if (n * std::log2(n) * 4 < double(largest) / 64) {
-        std::sort(list.begin(), list.end());
-        return;
-    }
-    std::vector<std::uint64_t> bits(std::size_t(largest) / 64 + 1, 0);
-    for (const std::uint32_t k : list)
-        bits[k / 64] |= std::uint64_t(1) << (k % 64);
-    list.clear();
-    for (std::size_t w = 0; w < bits.size(); ++w)
-        for (std::uint64_t word = bits[w]; word; word &= word - 1)
-            list.push_back(std::uint32_t(w * 64 + std::size_t(std::countr_zero(word))));
+    if (!std::is_sorted(list.begin(), list.end()))
+        radixSort(list, [](std::uint32_t k) { return k; });
 }
 
 std::vector<Spot> groupFrames(const Array& frames, const FramePixels& pixels, const Params& p,

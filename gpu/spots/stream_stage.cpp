@@ -5,6 +5,7 @@
 #include "core/frame_stream.hpp"
 #include "core/input/frame_reading.hpp"
 #include "core/spots/parallel.hpp"
+#include "core/spots/radix_sort.hpp"
 #include "gpu/session.hpp"
 #include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/recipes.hpp"
@@ -154,7 +155,7 @@ void SpotsStreamStage::process(std::size_t first, std::size_t count) {
                 std::vector<std::vector<double>> values(t1 - t0);
                 for (std::size_t t = t0; t < t1; ++t) {
                     auto& frame = byFrame[t];
-                    std::sort(frame.begin(), frame.end());
+                    radixSort(frame, [](const auto& pixel) { return pixel.first; });
                     std::vector<std::uint32_t>& pixels = pixels_[first + t];
                     pixels.reserve(frame.size()), values[t - t0].reserve(frame.size());
                     for (const auto& [k, v] : frame)
