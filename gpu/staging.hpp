@@ -1,9 +1,9 @@
 // Streaming uploads from ordinary (pageable) host memory at pinned-memory speed, overlapped
-// with the kernels. Chunk i is copied by a pool of host threads into pinned staging half i % 2,
-// piece by piece, each piece written by DMA on a transfer queue of its own into device buffer
-// i % 2 while the host copies the next; the session's (compute) queue waits for that upload
-// only where chunk i is used. So the host copy of chunk i + 1, the DMA of chunk i + 1 and the
-// kernels of chunk i run at the same time. The pinned
+// with the kernels. Chunk i is copied by a pool of host threads into pinned staging block
+// i % depth, piece by piece, each piece written by DMA on a transfer queue of its own into
+// device buffer i % depth while the host copies the next; the session's (compute) queue waits
+// for that upload only where chunk i is used. So the host copy of chunk i + 1, the DMA of chunk
+// i + 1 and the kernels of chunk i run at the same time. The pinned
 // staging is kept by the device for the life of the process (pinning costs tens of ms), and the
 // destructor waits for every copy, so no error path frees memory a queue still reads.
 // A chunk that already lies in the device's pinned memory (ClDevice::holdsPinned: an array
