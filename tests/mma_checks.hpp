@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
+#include "test_util.hpp"
 #include "typed_runs.hpp"
 
 #include <QtTest>
@@ -59,9 +60,7 @@ inline void compareBits(const char* what, const std::vector<double>& got,
 
 // Whether a run's timings hold a label (which lag-sum kernel ran).
 inline bool ran(const xpcs::Result& r, const std::string& label) {
-    for (const TimingRecord& record : r.timings.records())
-        if (record.label == label) return true;
-    return false;
+    return test::timed(r.timings, label);
 }
 
 // The run's result in *out (when given) for further checks.

@@ -1,5 +1,7 @@
 // Helpers shared by the test suites.
 #pragma once
+#include "core/timing.hpp"
+
 #include <QFile>
 #include <QMap>
 #include <QProcess>
@@ -7,10 +9,18 @@
 #include <QStringList>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
 namespace clscope::test {
+
+// Whether a run's timings hold `label` (which path, kernel or copy ran).
+inline bool timed(const TimingStats& timings, const std::string& label) {
+    const auto records = timings.records();
+    return std::any_of(records.begin(), records.end(),
+                       [&](const TimingRecord& r) { return r.label == label; });
+}
 
 // tests/data (CLSCOPE_TEST_DATA, set by ctest).
 inline std::string dataFile(const std::string& name) {

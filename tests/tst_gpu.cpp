@@ -31,9 +31,7 @@ kernel void use_local(global int* out, local int* scratch) {
 )";
 
 bool timed(ClSession& s, const std::string& label) {
-    const auto records = s.timings().records();
-    return std::any_of(records.begin(), records.end(),
-                       [&](const TimingRecord& r) { return r.label == label; });
+    return test::timed(s.timings(), label);
 }
 
 // Chunk `index` of `from` through the stream, read back from its device buffer.

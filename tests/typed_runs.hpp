@@ -10,7 +10,6 @@
 #include "gpu/staging.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 
-#include <algorithm>
 #include <cstring>
 
 namespace clscope::test {
@@ -30,13 +29,6 @@ inline Array pinnedCopy(const Array& a, const DeviceInfo& device) {
     Array out(a.dtype(), a.shape());
     std::memcpy(out.bytes(), a.bytes(), a.byteSize());
     return out;
-}
-
-// Whether a run's timings hold `label`.
-inline bool timed(const TimingStats& timings, const std::string& label) {
-    const auto records = timings.records();
-    return std::any_of(records.begin(), records.end(),
-                       [&](const TimingRecord& r) { return r.label == label; });
 }
 
 inline xpcs::Result runXpcs(const DeviceInfo& device, const std::string& variant,

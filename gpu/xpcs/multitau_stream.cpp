@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <future>
 
 namespace clscope::xpcs {
 
@@ -46,18 +45,14 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
                                const LabelMask& mask, const Params& params,
                                const Progress& progress, const ProgramOverrides& programs) {
     checkMultitauDevice(frames.dtype(), frames.frameCount(), mask, params);
+    const Bins bins = makeBins(mask);
     const DType d = frames.dtype();
     const std::size_t total = frames.frameCount(), frameSize = frames.height() * frames.width();
     const auto start = std::chrono::steady_clock::now();
-    // The bins are made on a thread of their own while the session is made and the first
-    // blocks go up: their DMA is most of the run, the sooner it starts the sooner it ends.
-    std::future<Bins> binning = std::async(std::launch::async, [&mask] { return makeBins(mask); });
-    const auto labelled = static_cast<std::size_t>(std::count_if(
-        mask.labels.begin(), mask.labels.end(), [](std::int32_t l) { return l > 0; }));
     ClSession session(device);
     Result result;
     try {
-        const std::size_t block = multitauBlock(labelled, device, params.tuning);
+        const std::size_t block = multitauBlock(bins.pixelIndex.size(), device, params.tuning);
         const std::size_t blocks = (total + block - 1) / block, blockBytes = block * frameSize;
         // uint8 frames in memory go up straight from the stack (every value <= 255: nothing to
         // scan), queued ahead where the device's DMA reads them; others are read and scanned.
@@ -82,7 +77,6 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
         const std::size_t sent = head ? std::min(upload.depth() - 1, blocks) : 0;
         for (std::size_t i = 0; i < sent; ++i)
             stage(i);
-        const Bins bins = binning.get();
         MultitauRings rings(session, bins, params, d, frameSize, block, total, programs);
         session.timings().addHostPhase("multitau set-up (host wall: rings, buffers, programs)",
                                        msSince(start));
