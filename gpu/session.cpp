@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "gpu/arch_specific.hpp"
 #include "gpu/kernel_source.hpp"
+#include "gpu/session_trace.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -30,6 +31,7 @@ std::string dims(const std::vector<std::size_t>& v) {
 ClSession::ClSession(const DeviceInfo& info) : device_(ClDevice::get(info)) {
     try {
         queue_ = cl::CommandQueue(device_->context(), device_->device(), CL_QUEUE_PROFILING_ENABLE);
+        trace_ = SessionTrace::fromEnvironment(queue_, info.spec + " (" + info.name + ")");
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "creating a command queue", info);
     }
@@ -265,6 +267,16 @@ void ClSession::record(const cl::Event& event, const std::string& label, bool ke
     pending_.push_back({event, label, kernel});
 }
 
+void ClSession::timed(const std::string& label, std::uint64_t startNs, std::uint64_t endNs,
+                      bool kernel) {
+    timings_.add(label, static_cast<double>(endNs - startNs) * 1e-6, kernel);
+    if (trace_) trace_->command(label, startNs, endNs, kernel);
+}
+
+void ClSession::mark(const std::string& label) {
+    if (trace_) trace_->mark(label);
+}
+
 void ClSession::finish() {
     try {
         queue_.finish();
@@ -285,7 +297,7 @@ void ClSession::settle(std::size_t count) {
             event.wait(); // NVIDIA: status and profiling settle once the host waited on it
             const auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
             const auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
-            timings_.add(label, static_cast<double>(end - start) * 1e-6, kernel);
+            timed(label, start, end, kernel);
         }
         pending_.erase(pending_.begin(), pending_.begin() + std::ptrdiff_t(count));
     } catch (const cl::Error& e) {

@@ -15,6 +15,8 @@
 
 namespace clscope {
 
+class SessionTrace;
+
 // Work-group layout of a launch, before rounding.
 struct LaunchShape {
     std::vector<std::size_t> global; // work-items wanted per dimension
@@ -71,6 +73,11 @@ class ClSession {
     TimingStats& timings() { return timings_; }
     // An event of this queue enqueued elsewhere, timed at finish().
     void record(const cl::Event& event, const std::string& label, bool kernel = false);
+    // A finished command's profiling times (ns, device clock; also another queue's of this
+    // device) into timings() and the trace; a host mark in the trace (CLSCOPE_TRACE).
+    void timed(const std::string& label, std::uint64_t startNs, std::uint64_t endNs,
+               bool kernel = false);
+    void mark(const std::string& label);
 
   private:
     cl::Buffer newBuffer(std::size_t bytes, const std::string& what, cl_mem_flags flags);
@@ -86,6 +93,7 @@ class ClSession {
     };
     std::vector<PendingEvent> pending_;
     TimingStats timings_;
+    std::unique_ptr<SessionTrace> trace_; // CLSCOPE_TRACE only
     // With the pool on: buffers handed out (for the pool at the end), and those the run has let
     // go of (reused by this session first).
     std::vector<SizedBuffer> allocated_, spares_;

@@ -142,7 +142,7 @@ void StreamUpload::timeUpload(std::size_t slot) {
         event.wait();
         const auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
         const auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
-        session_.timings().add(label_[slot], static_cast<double>(end - start) * 1e-6);
+        session_.timed(label_[slot], start, end);
     }
     pieces_[slot].clear();
     uploaded_[slot] = cl::Event();

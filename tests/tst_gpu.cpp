@@ -9,9 +9,12 @@
 #include "gpu/variant.hpp"
 #include "test_util.hpp"
 
+#include <QTemporaryDir>
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <future>
 #include <optional>
 
@@ -256,6 +259,45 @@ class TestGpu : public QObject {
         QVERIFY(!timed(s, "copy to pinned staging (host)"));
         QVERIFY(throughStream(s, up, 1, copy) == want);
         QVERIFY(timed(s, "copy to pinned staging (host)"));
+    }
+
+    // CLSCOPE_TRACE: each session appends its commands (the transfer queue's DMAs too) and
+    // host marks in start order, with the busy and idle summary; nothing without it.
+    void traceWritesTheTimeline() {
+        const DeviceInfo d = firstOpenCl();
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("trace.txt").toStdString();
+        qputenv("CLSCOPE_TRACE", QByteArray::fromStdString(path));
+        for (int run = 0; run < 2; ++run) {
+            ClSession s(d);
+            cl::Buffer b = s.allocate(4096, "trace test");
+            s.fill(b, 4096, "test fill");
+            s.finish();
+            s.mark("filled");
+            StreamUpload up(s, 4096, "trace test");
+            std::vector<std::uint8_t> bytes(4096, 7);
+            up.send(0, bytes.data(), bytes.size(), "test dma");
+            s.finish();
+        }
+        qunsetenv("CLSCOPE_TRACE");
+        { ClSession untraced(d); }
+        std::ifstream in(path);
+        const std::string text((std::istreambuf_iterator<char>(in)), {});
+        auto count = [&](const std::string& what) {
+            std::size_t n = 0;
+            for (std::size_t at = text.find(what); at != std::string::npos;
+                 at = text.find(what, at + 1))
+                ++n;
+            return n;
+        };
+        QCOMPARE(count("trace of a session on " + d.spec), std::size_t(2));
+        QCOMPARE(count(" c test fill\n"), std::size_t(2));
+        QCOMPARE(count(" h filled\n"), std::size_t(2));
+        QCOMPARE(count(" c test dma\n"), std::size_t(2));
+        QCOMPARE(count("\ndevice: "), std::size_t(2));
+        QCOMPARE(count("\ncopies: "), std::size_t(2));
+        QCOMPARE(count("session ended at "), std::size_t(2));
+        QVERIFY(text.find(" c test fill") < text.find(" h filled")); // in start order
     }
 
     // streamChunks sends chunks depth - 1 ahead of the kernels: where the DMA reads the stack
