@@ -194,11 +194,9 @@ void StreamUpload::enqueue(std::size_t index, const void* data, std::size_t byte
                 parallelCopy(staging, from, n);
                 host = staging;
             }
-            std::vector<cl::Event> after;
-            if (at == 0 && released_[slot]()) after.push_back(released_[slot]);
+            if (at == 0) waitReleased(slot);
             cl::Event& event = pieces_[slot].emplace_back();
-            transfer_.enqueueWriteBuffer(device_[slot], CL_FALSE, at, n, host,
-                                         after.empty() ? nullptr : &after, &event);
+            transfer_.enqueueWriteBuffer(device_[slot], CL_FALSE, at, n, host, nullptr, &event);
             transfer_.flush();
             uploaded_[slot] = event; // the transfer queue is in order: the last piece is last
         }
@@ -226,11 +224,10 @@ void StreamUpload::sendStaged(std::size_t index, std::size_t bytes, const std::s
     const std::size_t slot = index % depth();
     label_[slot] = label;
     try {
-        std::vector<cl::Event> after;
-        if (released_[slot]()) after.push_back(released_[slot]);
+        waitReleased(slot);
         cl::Event& event = pieces_[slot].emplace_back();
-        transfer_.enqueueWriteBuffer(device_[slot], CL_FALSE, 0, bytes, stagingBlock(slot),
-                                     after.empty() ? nullptr : &after, &event);
+        transfer_.enqueueWriteBuffer(device_[slot], CL_FALSE, 0, bytes, stagingBlock(slot), nullptr,
+                                     &event);
         transfer_.flush();
         uploaded_[slot] = event;
     } catch (const cl::Error& e) {
@@ -238,9 +235,23 @@ void StreamUpload::sendStaged(std::size_t index, std::size_t bytes, const std::s
     }
 }
 
+// The host waits until the session's queue has let go of the slot's buffer, then queues the DMA
+// without a wait list: NVIDIA starts a DMA that waits for another queue's event only at the
+// host's next call on its queue (0.1-0.4 ms late each chunk, measured on an H100), not when the
+// event ends. With the ring deep enough (uploadDepth) the buffer is free by then.
+void StreamUpload::waitReleased(std::size_t slot) {
+    if (!released_[slot]()) return;
+    released_[slot].wait();
+    released_[slot] = cl::Event();
+}
+
 const cl::Buffer& StreamUpload::acquire(std::size_t index) {
     const std::size_t slot = index % depth();
     try {
+        // Skipped where the upload is known to have ended (the same late start as above).
+        if (uploaded_[slot]() &&
+            uploaded_[slot].getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == CL_COMPLETE)
+            return device_[slot];
         const std::vector<cl::Event> upload{uploaded_[slot]};
         session_.queue().enqueueBarrierWithWaitList(&upload);
     } catch (const cl::Error& e) {
@@ -262,7 +273,7 @@ void streamChunks(StreamUpload& upload, std::size_t count,
                   const std::function<void(std::size_t)>& send,
                   const std::function<void(std::size_t, const cl::Buffer&)>& enqueue,
                   const std::function<void(std::size_t)>& drain, std::size_t sent) {
-    const std::size_t ahead = upload.depth() - 1;
+    const std::size_t ahead = upload.ahead();
     for (std::size_t i = sent; i < std::min(ahead, count); ++i)
         send(i);
     for (std::size_t i = 0; i < count; ++i) {
@@ -274,7 +285,7 @@ void streamChunks(StreamUpload& upload, std::size_t count,
 }
 
 std::size_t uploadDepth(ClSession& session, const void* data, std::size_t bytes) {
-    return session.device().dmaReads(data, bytes) ? 3 : 2;
+    return session.device().dmaReads(data, bytes) ? 4 : 2;
 }
 
 HostAllocator pinnedAllocator(const DeviceInfo& info) {

@@ -9,12 +9,13 @@
 // A chunk that already lies in the device's pinned memory (ClDevice::holdsPinned: an array
 // made under pinnedInputScope) goes up by DMA straight from there, without the host copy; one
 // the caller keeps for the upload's life (sendInPlace) is queued without waiting, and a ring
-// deeper than two buffers lets such DMAs run chunks ahead of the kernels, so the DMA engine
-// never waits for the host between chunks.
+// of four buffers lets such DMAs run two chunks ahead of the kernels, so the DMA engine never
+// waits for the host between chunks.
 #pragma once
 #include "core/array.hpp"
 #include "gpu/session.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -34,14 +35,18 @@ class StreamUpload {
 
     // Copy chunk `index` (bytes from data: reusable when this returns) towards buffer(index);
     // from the device's pinned memory the DMA reads data itself and send waits for it.
-    // Chunks go in order 0, 1, 2, ...; chunk i's DMA waits until the session's queue has
-    // released chunk i - depth (which used the same device buffer).
+    // Chunks go in order 0, 1, 2, ...; chunk i's DMA is queued once the session's queue has
+    // released chunk i - depth (which used the same device buffer): the host waits for that.
     void send(std::size_t index, const void* data, std::size_t bytes, const std::string& label);
     // The same for data that stays untouched until this upload is destroyed (a run's input
     // stack): from the device's pinned memory the DMA is queued and this returns at once.
     void sendInPlace(std::size_t index, const void* data, std::size_t bytes,
                      const std::string& label);
     std::size_t depth() const { return device_.size(); }
+    // Chunks sent ahead of the kernels (streamChunks): depth - 2, at least 1. A chunk's DMA
+    // is queued once the host knows its buffer free; the chunks the kernels run and the one
+    // before them (whose completion the caller may not yet have waited for) keep theirs.
+    std::size_t ahead() const { return std::max<std::size_t>(depth(), 3) - 2; }
     // Or in two steps, without a copy of the caller's: the pinned block chunk `index` goes up
     // from (once chunk index - depth's DMA has read it), to be filled, then its first `bytes` sent.
     void* staging(std::size_t index);
@@ -56,6 +61,7 @@ class StreamUpload {
     void enqueue(std::size_t index, const void* data, std::size_t bytes, const std::string& label,
                  bool inPlace);
     void timeUpload(std::size_t slot);
+    void waitReleased(std::size_t slot);
     void* stagingBlock(std::size_t slot);
     ClSession& session_;
     cl::CommandQueue transfer_;
@@ -69,15 +75,16 @@ class StreamUpload {
 
 // Chunks 0 .. count - 1 through `upload` while the kernels run: send(i) sends chunk i (send or
 // sendInPlace), enqueue(i, buffer) queues chunk i's kernels on the session's queue, drain(i)
-// waits for what they give back. Chunks are sent upload.depth() - 1 ahead of the kernels, after
+// waits for what they give back. Chunks are sent upload.ahead() ahead of the kernels, after
 // chunk i's kernels are queued: the next chunks' host copies and DMAs run while they do.
 // `sent`: chunks 0 .. sent - 1 the caller sent already (e.g. while it made its buffers).
 void streamChunks(StreamUpload& upload, std::size_t count,
                   const std::function<void(std::size_t)>& send,
                   const std::function<void(std::size_t, const cl::Buffer&)>& enqueue,
                   const std::function<void(std::size_t)>& drain, std::size_t sent = 0);
-// The ring depth for chunks of [data, data + bytes): 3 where the device's DMA reads them in
-// place (sendInPlace queues them ahead), else 2 (the host copy into staging bounds the stream).
+// The ring depth for chunks of [data, data + bytes): 4 where the device's DMA reads them in
+// place (sendInPlace queues them two ahead), else 2 (the host copy into staging bounds the
+// stream).
 std::size_t uploadDepth(ClSession& session, const void* data, std::size_t bytes);
 
 // Pinned host memory of device's context for arrays (ClDevice::pinned: kept for reuse when

@@ -261,6 +261,9 @@ class TestGpu : public QObject {
         QVERIFY(timed(s, "copy to pinned staging (host)"));
     }
 
+    // streamChunks sends chunks ahead of the kernels: where the DMA reads the stack in place,
+    // four buffers and two chunks queued before chunk 0's kernels; through staging, two and
+    // one ahead. Each chunk arrives whole in the buffer its kernels are given.
     // CLSCOPE_TRACE: each session appends its commands (the transfer queue's DMAs too) and
     // host marks in start order, with the busy and idle summary; nothing without it.
     void traceWritesTheTimeline() {
@@ -300,9 +303,6 @@ class TestGpu : public QObject {
         QVERIFY(text.find(" c test fill") < text.find(" h filled")); // in start order
     }
 
-    // streamChunks sends chunks depth - 1 ahead of the kernels: where the DMA reads the stack
-    // in place, three buffers and two chunks queued before chunk 0's kernels; through staging,
-    // one ahead. Each chunk arrives whole in the buffer its kernels are given.
     void chunksRunAheadOfTheKernels() {
         const DeviceInfo d = firstOpenCl();
         std::optional<HostAllocatorScope> scope(std::in_place, pinnedAllocator(d), 4096);
@@ -316,9 +316,10 @@ class TestGpu : public QObject {
             ClSession s(d);
             const std::size_t chunk = 2 * 32 * 32, count = 4; // the last chunk of one frame
             const std::size_t depth = uploadDepth(s, stack->bytes(), stack->byteSize());
-            QCOMPARE(depth, std::size_t(stack == &pinned ? 3 : 2));
+            QCOMPARE(depth, std::size_t(stack == &pinned ? 4 : 2));
             StreamUpload up(s, chunk, "test stream", depth);
             QCOMPARE(up.depth(), depth);
+            QCOMPARE(up.ahead(), std::size_t(stack == &pinned ? 2 : 1));
             std::vector<std::uint8_t> back(stack->byteSize());
             std::vector<std::string> order;
             auto bytesOf = [&](std::size_t i) { return std::min(chunk, back.size() - i * chunk); };
@@ -333,7 +334,7 @@ class TestGpu : public QObject {
             };
             streamChunks(up, count, send, enqueue, [&](std::size_t) { s.finish(); });
             const std::vector<std::string> want =
-                depth == 3 ? std::vector<std::string>{"send 0", "send 1", "run 0", "send 2",
+                depth == 4 ? std::vector<std::string>{"send 0", "send 1", "run 0", "send 2",
                                                       "run 1",  "send 3", "run 2", "run 3"}
                            : std::vector<std::string>{"send 0", "run 0", "send 1", "run 1",
                                                       "send 2", "run 2", "send 3", "run 3"};

@@ -19,9 +19,10 @@ std::string describeBlocks(const FrameBlocks& blocks, std::size_t bins);
 // The bench case `multitau` (multitau_bench.cpp).
 BenchCase multitauBenchCase(const ParamSet& defaults);
 
-// The OpenCL variant's frames per block for `pixels` labelled pixels (the level-0 ring about
-// 2 MiB, at least 256 frames on GPUs), or MT_FRAMES (multitau_stream.cpp).
-std::size_t multitauBlock(std::size_t pixels, const DeviceInfo& device,
+// The OpenCL variant's frames per block for `pixels` labelled pixels in frames of frameBytes
+// (the level-0 ring about 2 MiB; on GPUs at least 512 frames where they take at most 256 MiB,
+// else 256), or MT_FRAMES (multitau_stream.cpp).
+std::size_t multitauBlock(std::size_t pixels, std::size_t frameBytes, const DeviceInfo& device,
                           const std::map<std::string, int>& tuning);
 // checkMultitau and the OpenCL variant's own limits (channels, integer data): UsageError.
 void checkMultitauDevice(DType dtype, std::size_t frames, const LabelMask& mask,

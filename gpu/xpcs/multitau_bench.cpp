@@ -9,7 +9,7 @@ namespace clscope::xpcs {
 
 namespace {
 
-constexpr std::size_t poolFrames = 256;     // distinct frames held in memory (128 MiB)
+constexpr std::size_t poolFrames = 512;     // distinct frames held in memory (256 MiB)
 constexpr std::size_t streamFrames = 16384; // frames of the series, cycling through the pool
 
 // The frames of a few labels only (the host reference checks these).

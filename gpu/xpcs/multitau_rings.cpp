@@ -53,13 +53,15 @@ TunableValues multitauHostValues(DType dtype, std::size_t total, const Params& p
 
 MultitauRings::MultitauRings(ClSession& s, const Bins& bins, const Params& params, DType dtype,
                              std::size_t frameSize, std::size_t block, std::size_t total,
-                             const ProgramOverrides& overrides)
+                             const ProgramOverrides& overrides,
+                             const std::function<void()>& pixelsQueued)
     : s_(s), bins_(bins), stats_(bins, params.channels, true), c_(params.channels), block_(block),
       frameSize_(frameSize), pixels_(bins.pixelIndex.size()), programs_(overrides),
       recipe_(overrides.apply(declared(programs::multitau))) {
     dtype_ = dtype;
     // Fold threads: 4 (measured: more contend with the staging copy, which bounds the wall).
     stats_.setThreads(std::size_t(tuned(params, "MT_FOLD_THREADS", 4)));
+    foldThreadsGiven_ = params.tuning.count("MT_FOLD_THREADS") > 0;
     most_ = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
     values_ = multitauHostValues(dtype, total, params); // MT_WG and the lags per mt_lags build
     wide_ = values_.at("MT_WIDE") == "1", ring64_ = values_.at("RING_T") == "long";
@@ -78,6 +80,7 @@ MultitauRings::MultitauRings(ClSession& s, const Bins& bins, const Params& param
                           CL_MEM_READ_ONLY);
     s.upload(offsets_, bins.offsets.data(), bins.offsets.size() * sizeof(std::int64_t),
              "multitau offsets");
+    if (pixelsQueued) pixelsQueued();
     // A block's rows over all levels: at most block at level 0, block / 2^k + 1 above.
     capacity_ = 2 * block + 64;
     const std::size_t words = wide_ ? 2 : 1;
@@ -180,8 +183,13 @@ void MultitauRings::completePrevious() {
 Result MultitauRings::finish(std::size_t frames, const Params& params) {
     waitFold();
     s_.queue().finish();
+    foldOnEveryCore(); // the last block's fold: nothing else runs now
     fold(inflight_);
     return stats_.finish(bins_, frames, params);
+}
+
+void MultitauRings::foldOnEveryCore() {
+    if (!foldThreadsGiven_) stats_.setThreads(0);
 }
 
 // The largest power of two <= wg whose local sums (perItem bytes a work-item) fit.

@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -31,9 +32,13 @@ TunableValues multitauHostValues(DType dtype, std::size_t total, const Params& p
 class MultitauRings {
   public:
     // Blocks of up to `block` frames of `frameSize` pixels, `total` frames in all at most.
+    // pixelsQueued (if any) runs once the pixel lists' uploads are queued, before the rest is
+    // made (buffers, programs): frames queued there go up after them, not before (the lists
+    // wait behind every DMA queued ahead of them, and the first kernels with them).
     MultitauRings(ClSession& s, const Bins& bins, const Params& params, DType dtype,
                   std::size_t frameSize, std::size_t block, std::size_t total,
-                  const ProgramOverrides& overrides);
+                  const ProgramOverrides& overrides,
+                  const std::function<void()>& pixelsQueued = {});
 
     // Enqueue the kernels of the next block (`count` frames at `frames`, frame f at f *
     // frameSize elements; values up to `largest`) and the read of their sums, and flush;
@@ -47,6 +52,9 @@ class MultitauRings {
     // events: the device runs the last block meanwhile and the next can be enqueued behind it.
     void completePrevious();
     Result finish(std::size_t frames, const Params& params);
+    // Fold on every core from now on (unless MT_FOLD_THREADS is given): where no staging copy
+    // needs the host's cores (frames that go up in place), and for the last block.
+    void foldOnEveryCore();
 
     // Whether the overflow bound needs the frames' largest |value| (the dtype's largest could
     // take a sum out of range): then scanLargest() each block before enqueue().
@@ -96,6 +104,7 @@ class MultitauRings {
     std::int64_t most_ = 0;
     int c_, wg_ = 64, rows_ = 1;
     bool wide_ = false, ring64_ = true; // 128-bit sums (32-bit data); 64-bit rings
+    bool foldThreadsGiven_ = false;     // MT_FOLD_THREADS
     bool fixedWg_ = true;               // mt_lags' group size wg_ on every level
     std::size_t block_, frameSize_, pixels_, capacity_ = 0, sumWords_ = 0, blocks_ = 0;
     ProgramOverrides programs_;

@@ -21,7 +21,8 @@ std::size_t MultitauStreamStage::batchFrames(const DeviceInfo& device,
                                              const pipeline::FrameFormat& format) const {
     // The file run's block for frames labelled throughout (the labels are read in open()),
     // its frames within a quarter of the device's memory and one buffer.
-    const std::size_t block = multitauBlock(format.height * format.width, device, params_.tuning);
+    const std::size_t block =
+        multitauBlock(format.height * format.width, format.frameBytes(), device, params_.tuning);
     const std::uint64_t room =
         std::min<std::uint64_t>(device.maxAllocBytes, device.globalMemBytes / 4);
     return std::max<std::size_t>(1, std::min<std::size_t>(block, room / format.frameBytes()));
