@@ -14,8 +14,8 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <future>
+#include <iterator>
 #include <optional>
 
 using namespace clscope;

@@ -182,9 +182,11 @@ void MultitauRings::completePrevious() {
 
 Result MultitauRings::finish(std::size_t frames, const Params& params) {
     waitFold();
+    s_.mark("the block before the last folded");
     s_.queue().finish();
     foldOnEveryCore(); // the last block's fold: nothing else runs now
     fold(inflight_);
+    s_.mark("the last block folded");
     return stats_.finish(bins_, frames, params);
 }
 

@@ -117,6 +117,7 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "xpcs multitau", device);
     }
+    session.mark("rings and uploads released");
     result.device = device.spec + " (" + device.name + ")";
     result.variant = "multitau";
     result.timings = session.timings();
