@@ -14,16 +14,21 @@ std::unique_ptr<SessionTrace> SessionTrace::fromEnvironment(cl::CommandQueue& qu
                                                             const std::string& device) {
     const char* path = std::getenv("CLSCOPE_TRACE");
     if (!path || !*path) return nullptr;
-    // The device clock against the host's: a marker's end, waited for just now.
+    // The device clock against the host's: a marker's end, which lies between the host times
+    // before it was queued and after the wait for it (taken as their midpoint).
+    const auto before = std::chrono::steady_clock::now();
     cl::Event marker;
     queue.enqueueMarkerWithWaitList(nullptr, &marker);
     marker.wait();
+    const auto after = std::chrono::steady_clock::now();
     const std::uint64_t end = marker.getProfilingInfo<CL_PROFILING_COMMAND_END>();
-    return std::unique_ptr<SessionTrace>(new SessionTrace(path, device, end));
+    return std::unique_ptr<SessionTrace>(
+        new SessionTrace(path, device, before + (after - before) / 2, end));
 }
 
-SessionTrace::SessionTrace(std::string path, std::string device, std::uint64_t deviceNs)
-    : path_(std::move(path)), device_(std::move(device)), origin_(std::chrono::steady_clock::now()),
+SessionTrace::SessionTrace(std::string path, std::string device,
+                           std::chrono::steady_clock::time_point origin, std::uint64_t deviceNs)
+    : path_(std::move(path)), device_(std::move(device)), origin_(origin),
       deviceOriginNs_(deviceNs) {}
 
 double SessionTrace::hostMs(std::chrono::steady_clock::time_point t) const {

@@ -27,7 +27,8 @@ class SessionTrace {
     void mark(const std::string& label);
 
   private:
-    SessionTrace(std::string path, std::string device, std::uint64_t deviceNs);
+    SessionTrace(std::string path, std::string device, std::chrono::steady_clock::time_point origin,
+                 std::uint64_t deviceNs);
     double hostMs(std::chrono::steady_clock::time_point t) const;
     std::string text() const;
 
@@ -38,7 +39,7 @@ class SessionTrace {
     };
     std::string path_, device_;
     std::chrono::steady_clock::time_point origin_;
-    std::uint64_t deviceOriginNs_; // the device clock at origin_
+    std::uint64_t deviceOriginNs_; // the device clock at origin_ (to within half the wait)
     std::vector<Entry> entries_;
 };
 

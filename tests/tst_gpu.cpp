@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <future>
@@ -300,7 +301,35 @@ class TestGpu : public QObject {
         QCOMPARE(count("\ndevice: "), std::size_t(2));
         QCOMPARE(count("\ncopies: "), std::size_t(2));
         QCOMPARE(count("session ended at "), std::size_t(2));
-        QVERIFY(text.find(" c test fill") < text.find(" h filled")); // in start order
+        QVERIFY(text.find(" c test fill") < text.find(" c test dma")); // in start order
+    }
+
+    // A chunk's DMA is queued only once the host knows its buffer free: send blocks while the
+    // session's queue still reads the chunk that used the buffer before (held here by a user
+    // event), and that reader sees its own chunk, not the next one.
+    void dmaWaitsOnTheHostForItsBuffer() {
+        const DeviceInfo d = firstOpenCl();
+        ClSession s(d);
+        StreamUpload up(s, 4096, "test stream", 2);
+        std::vector<std::uint8_t> first(4096, 1), next(4096, 2), back(4096, 0);
+        up.send(0, first.data(), first.size(), "test upload");
+        cl::UserEvent gate(s.context());
+        const std::vector<cl::Event> held{gate};
+        const cl::Buffer& buffer = up.acquire(0);
+        s.queue().enqueueMarkerWithWaitList(&held);
+        s.queue().enqueueReadBuffer(buffer, CL_FALSE, 0, back.size(), back.data());
+        up.release(0);
+        up.send(1, next.data(), next.size(), "test upload"); // the other buffer: at once
+        auto reuse = std::async(std::launch::async, [&] {
+            up.send(2, next.data(), next.size(), "test upload"); // buffer 0 again
+        });
+        const bool blocked =
+            reuse.wait_for(std::chrono::milliseconds(300)) == std::future_status::timeout;
+        gate.setStatus(CL_COMPLETE); // before any check: nothing may wait on the gate after
+        reuse.get();
+        s.finish();
+        QVERIFY(blocked);
+        QVERIFY(std::all_of(back.begin(), back.end(), [](std::uint8_t v) { return v == 1; }));
     }
 
     void chunksRunAheadOfTheKernels() {
