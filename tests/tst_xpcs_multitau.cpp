@@ -3,6 +3,7 @@
 // OpenCL variant against the CPU reference on awkward inputs (block edges, ring wrap, signed
 // data), the command line's refusals, and a 10^6-frame series in bounded memory.
 #include "core/errors.hpp"
+#include "core/range_pool.hpp"
 #include "core/xpcs/multitau.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/devices.hpp"
@@ -12,6 +13,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -137,6 +139,7 @@ class TstXpcsMultitau : public QObject {
     void progressOverFrames();
     void refusals();
     void millionFramesBoundedMemory();
+    void foldRangesOnThePool();
 };
 
 void TstXpcsMultitau::numpyReference_data() {
@@ -394,4 +397,34 @@ void TstXpcsMultitau::millionFramesBoundedMemory() {
 }
 
 QTEST_GUILESS_MAIN(TstXpcsMultitau)
+// The folds' pool (core/range_pool.hpp): every index of [0, n) in exactly one piece, on
+// several threads, call after call; more pieces than indices clamped; a piece's exception
+// reaches the caller, and the pool runs on after it.
+void TstXpcsMultitau::foldRangesOnThePool() {
+    for (const auto& [n, parts] : std::vector<std::pair<std::size_t, std::size_t>>{
+             {57, 16}, {57, 4}, {3, 8}, {1000, 7}, {0, 4}, {10, 1}}) {
+        for (int call = 0; call < 3; ++call) {
+            std::vector<std::atomic<int>> seen(n);
+            std::atomic<std::size_t> pieces{0};
+            parallelRanges(n, parts, [&](std::size_t b0, std::size_t b1) {
+                ++pieces;
+                for (std::size_t i = b0; i < b1; ++i)
+                    ++seen[i];
+            });
+            for (std::size_t i = 0; i < n; ++i)
+                QCOMPARE(seen[i].load(), 1);
+            QCOMPARE(pieces.load(), std::min(parts, std::max<std::size_t>(n, 1)));
+        }
+    }
+    EXPECT_ERROR(UsageError,
+                 parallelRanges(8, 4,
+                                [](std::size_t b0, std::size_t) {
+                                    if (b0 >= 4) throw UsageError("piece failed");
+                                }),
+                 "piece failed");
+    std::atomic<std::size_t> after{0};
+    parallelRanges(8, 4, [&](std::size_t b0, std::size_t b1) { after += b1 - b0; });
+    QCOMPARE(after.load(), std::size_t(8));
+}
+
 #include "tst_xpcs_multitau.moc"

@@ -3,6 +3,7 @@
 
 #include "core/errors.hpp"
 #include "core/frame_stream.hpp"
+#include "core/range_pool.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -161,12 +162,7 @@ template <class V> void MultitauStats::addRows(const std::vector<StatsRows<V>>& 
             ? 1
             : std::min<std::size_t>(
                   bins, threads_ ? threads_ : std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::thread> pool;
-    for (std::size_t i = 1; i < threads; ++i)
-        pool.emplace_back(fold, bins * i / threads, bins * (i + 1) / threads);
-    fold(0, bins / threads);
-    for (std::thread& th : pool)
-        th.join();
+    parallelRanges(bins, threads, fold);
     for (const StatsRows<V>& r : rows)
         levels_[static_cast<std::size_t>(r.level)].rows = r.first + r.count;
 }
