@@ -1,90 +1,73 @@
 #include "core/range_pool.hpp"
 
 #include <algorithm>
-#include <condition_variable>
-#include <exception>
-#include <mutex>
-#include <thread>
-#include <vector>
 
 namespace clscope {
 
-namespace {
+RangePool::RangePool(std::size_t threads) {
+    for (std::size_t t = 1; t < std::max<std::size_t>(threads, 1); ++t)
+        workers_.emplace_back([this] { work(); });
+}
 
-// Workers made on first use, up to the most pieces asked for; one call at a time (callers on
-// several threads take turns).
-class RangePool {
-  public:
-    static RangePool& instance() {
-        static RangePool pool;
-        return pool;
+RangePool::~RangePool() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
     }
-    ~RangePool() {
-        {
-            std::lock_guard lock(mutex_);
-            stop_ = true;
-        }
-        wake_.notify_all();
-        for (std::thread& t : workers_)
-            t.join();
-    }
+    wake_.notify_all();
+    for (std::thread& t : workers_)
+        t.join();
+}
 
-    void run(std::size_t n, std::size_t parts,
-             const std::function<void(std::size_t, std::size_t)>& f) {
-        std::lock_guard turn(turn_);
-        {
-            std::lock_guard lock(mutex_);
-            while (workers_.size() + 1 < parts)
-                workers_.emplace_back([this] { work(); });
-            f_ = &f, n_ = n, parts_ = parts, next_ = 1, done_ = 0, error_ = nullptr;
-        }
-        wake_.notify_all();
-        runPiece(0);
-        std::unique_lock lock(mutex_);
+void RangePool::run(std::size_t n, std::size_t pieces,
+                    const std::function<void(std::size_t, std::size_t)>& f) {
+    pieces = std::clamp<std::size_t>(pieces, 1, std::max<std::size_t>(n, 1));
+    if (pieces == 1 || workers_.empty()) return f(0, n);
+    std::lock_guard turn(turn_);
+    {
+        std::lock_guard lock(mutex_);
+        f_ = &f, n_ = n, pieces_ = pieces, next_ = 0, done_ = 0, error_ = nullptr;
+    }
+    wake_.notify_all();
+    std::unique_lock lock(mutex_);
+    while (next_ < pieces_) { // the caller takes pieces too
+        const std::size_t i = next_++;
+        lock.unlock();
+        runPiece(i);
+        lock.lock();
         ++done_;
-        finished_.wait(lock, [&] { return done_ == parts_; });
-        f_ = nullptr;
-        if (error_) std::rethrow_exception(error_);
     }
+    finished_.wait(lock, [&] { return done_ == pieces_; });
+    f_ = nullptr;
+    if (error_) std::rethrow_exception(error_);
+}
 
-  private:
-    void runPiece(std::size_t i) {
-        try {
-            (*f_)(n_ * i / parts_, n_ * (i + 1) / parts_);
-        } catch (...) {
-            std::lock_guard lock(mutex_);
-            if (!error_) error_ = std::current_exception();
-        }
+void RangePool::runPiece(std::size_t i) {
+    try {
+        (*f_)(n_ * i / pieces_, n_ * (i + 1) / pieces_);
+    } catch (...) {
+        std::lock_guard lock(mutex_);
+        if (!error_) error_ = std::current_exception();
     }
-    void work() {
-        std::unique_lock lock(mutex_);
-        for (;;) {
-            wake_.wait(lock, [&] { return stop_ || next_ < parts_; });
-            if (stop_) return;
-            const std::size_t i = next_++;
-            lock.unlock();
-            runPiece(i);
-            lock.lock();
-            if (++done_ == parts_) finished_.notify_one();
-        }
+}
+
+void RangePool::work() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        wake_.wait(lock, [&] { return stop_ || next_ < pieces_; });
+        if (stop_) return;
+        const std::size_t i = next_++;
+        lock.unlock();
+        runPiece(i);
+        lock.lock();
+        if (++done_ == pieces_) finished_.notify_one();
     }
-
-    std::mutex turn_, mutex_;
-    std::condition_variable wake_, finished_;
-    std::vector<std::thread> workers_;
-    const std::function<void(std::size_t, std::size_t)>* f_ = nullptr;
-    std::size_t n_ = 0, parts_ = 0, next_ = 0, done_ = 0;
-    std::exception_ptr error_;
-    bool stop_ = false;
-};
-
-} // namespace
+}
 
 void parallelRanges(std::size_t n, std::size_t parts,
                     const std::function<void(std::size_t, std::size_t)>& f) {
-    parts = std::clamp<std::size_t>(parts, 1, std::max<std::size_t>(n, 1));
-    if (parts == 1) return f(0, n);
-    RangePool::instance().run(n, parts, f);
+    static RangePool pool(std::max(1u, std::thread::hardware_concurrency()));
+    pool.run(n, parts, f);
 }
 
 } // namespace clscope

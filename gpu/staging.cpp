@@ -1,14 +1,12 @@
 #include "gpu/staging.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/range_pool.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -16,98 +14,36 @@ namespace clscope {
 
 namespace {
 
-// Host threads kept for the process: starting 15 threads per 36 MB frame cost about as much
-// as the copy. A copy is cut into slices of sliceBytes that the threads (the caller too) take
-// in turn, so a thread delayed by other work (a stream's grouping) holds up one slice, not a
-// fixed share. At most 8 threads: memory bandwidth is spent by then, and cores stay free.
-class CopyPool {
-  public:
-    static constexpr std::size_t sliceBytes = std::size_t(1) << 20;
-    static CopyPool& instance() {
-        static CopyPool pool;
-        return pool;
-    }
+// Host threads kept for the process (core/range_pool.hpp): starting 15 threads per 36 MB frame
+// cost about as much as the copy. A copy is cut into slices of about sliceBytes that the threads
+// (the caller too) take in turn, so a thread delayed by other work (a stream's grouping) holds up
+// one slice, not a fixed share. At most 8 threads: memory bandwidth is spent by then, and cores
+// stay free. One copy at a time (concurrent runs on several devices take turns).
+constexpr std::size_t sliceBytes = std::size_t(1) << 20;
 
-    void copy(char* to, const char* from, std::size_t bytes) {
-        std::unique_lock lock(mutex_);
-        to_ = to, from_ = from, bytes_ = bytes;
-        slices_ = (bytes + sliceBytes - 1) / sliceBytes;
-        next_ = 0, done_ = 0;
-        ++generation_;
-        lock.unlock();
-        wake_.notify_all();
-        copySlices();
-        lock.lock();
-        finished_.wait(lock, [&] { return done_ == slices_; });
-    }
-
-  private:
-    CopyPool() {
-        // CLSCOPE_COPY_THREADS: another count (bench experiments).
+RangePool& copyPool() {
+    // CLSCOPE_COPY_THREADS: another count (bench experiments).
+    static RangePool pool([] {
         const char* env = std::getenv("CLSCOPE_COPY_THREADS");
-        const std::size_t n =
-            env ? std::clamp<std::size_t>(std::strtoul(env, nullptr, 10), 1, 64)
-                : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
-        for (std::size_t t = 1; t < n; ++t)
-            workers_.emplace_back([this] { work(); });
-    }
-    ~CopyPool() {
-        {
-            std::lock_guard lock(mutex_);
-            stop_ = true;
-        }
-        wake_.notify_all();
-        for (std::thread& t : workers_)
-            t.join();
-    }
-    // Take slices until none is left; count the ones copied.
-    void copySlices() {
-        std::size_t copied = 0;
-        for (std::size_t slice; (slice = next_.fetch_add(1)) < slices_; ++copied) {
-            const std::size_t begin = slice * sliceBytes;
-            std::memcpy(to_ + begin, from_ + begin, std::min(sliceBytes, bytes_ - begin));
-        }
-        if (copied == 0) return;
-        std::lock_guard lock(mutex_);
-        done_ += copied;
-        if (done_ == slices_) finished_.notify_one();
-    }
-    void work() {
-        std::uint64_t seen = 0;
-        std::unique_lock lock(mutex_);
-        for (;;) {
-            wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
-            if (stop_) return;
-            seen = generation_;
-            lock.unlock();
-            copySlices();
-            lock.lock();
-        }
-    }
-
-    std::vector<std::thread> workers_;
-    std::mutex mutex_;
-    std::condition_variable wake_, finished_;
-    std::uint64_t generation_ = 0;
-    bool stop_ = false;
-    char* to_ = nullptr;
-    const char* from_ = nullptr;
-    std::size_t bytes_ = 0, slices_ = 0, done_ = 0;
-    std::atomic<std::size_t> next_{0};
-};
-
-// One copy at a time through the pool (concurrent runs on several devices take turns).
-std::mutex copyTurn;
+        return env ? std::clamp<std::size_t>(std::strtoul(env, nullptr, 10), 1, 64)
+                   : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+    }());
+    return pool;
+}
 
 } // namespace
 
 void parallelCopy(void* to, const void* from, std::size_t bytes) {
-    if (bytes < 4 * CopyPool::sliceBytes) {
+    if (bytes < 4 * sliceBytes) {
         std::memcpy(to, from, bytes);
         return;
     }
-    std::lock_guard turn(copyTurn);
-    CopyPool::instance().copy(static_cast<char*>(to), static_cast<const char*>(from), bytes);
+    auto* out = static_cast<char*>(to);
+    const auto* in = static_cast<const char*>(from);
+    copyPool().run(bytes, (bytes + sliceBytes - 1) / sliceBytes,
+                   [&](std::size_t begin, std::size_t end) {
+                       std::memcpy(out + begin, in + begin, end - begin);
+                   });
 }
 
 StreamUpload::StreamUpload(ClSession& session, std::size_t chunkBytes, const std::string& what,

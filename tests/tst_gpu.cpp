@@ -332,6 +332,18 @@ class TestGpu : public QObject {
         QVERIFY(std::all_of(back.begin(), back.end(), [](std::uint8_t v) { return v == 1; }));
     }
 
+    // The staging copy over the pool's threads (slices taken in turn), odd sizes included.
+    void parallelCopyCopiesEveryByte() {
+        for (const std::size_t bytes : {std::size_t(9) << 20 | 7, std::size_t(4) << 20,
+                                        std::size_t(33) << 20, std::size_t(100)}) {
+            std::vector<std::uint8_t> from(bytes), to(bytes, 0);
+            for (std::size_t i = 0; i < bytes; ++i)
+                from[i] = static_cast<std::uint8_t>(i * 7 % 251 + 1);
+            parallelCopy(to.data(), from.data(), bytes);
+            QVERIFY(to == from);
+        }
+    }
+
     void chunksRunAheadOfTheKernels() {
         const DeviceInfo d = firstOpenCl();
         std::optional<HostAllocatorScope> scope(std::in_place, pinnedAllocator(d), 4096);
