@@ -25,7 +25,6 @@ class RangePool {
 
     void run(std::size_t n, std::size_t pieces,
              const std::function<void(std::size_t, std::size_t)>& f);
-    std::size_t threads() const { return workers_.size() + 1; }
 
   private:
     void runPiece(std::size_t i);

@@ -53,6 +53,8 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
     checkMultitauDevice(frames.dtype(), frames.frameCount(), mask, params);
     const DType d = frames.dtype();
     const std::size_t total = frames.frameCount(), frameSize = frames.height() * frames.width();
+    // The labelled pixels set the block, counted here so that block 0 goes up before makeBins
+    // (which counts them too) runs.
     const auto labelled = static_cast<std::size_t>(std::count_if(
         mask.labels.begin(), mask.labels.end(), [](std::int32_t l) { return l > 0; }));
     Result result;
@@ -64,9 +66,9 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
         // scan), queued ahead where the device's DMA reads them; others are read and scanned.
         const std::byte* head =
             d == DType::UInt8 ? frames.inPlace(0, std::min(block, total)) : nullptr;
-        StreamUpload upload(session, blockBytes * dtypeSize(d), "multitau frames",
-                            head ? uploadDepth(session, head, std::min(block, total) * frameSize)
-                                 : 2);
+        const std::size_t depth =
+            head ? uploadDepth(session, head, std::min(block, total) * frameSize) : 2;
+        StreamUpload upload(session, blockBytes * dtypeSize(d), "multitau frames", depth);
         std::vector<std::uint64_t> largest(upload.depth(), 255); // of the blocks sent
         auto countOf = [&](std::size_t index) { return std::min(block, total - index * block); };
         auto stage = [&](std::size_t index) {
@@ -90,8 +92,7 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
                 stage(i);
             session.mark("first blocks queued");
         });
-        if (head && session.device().dmaReads(head, std::min(block, total) * frameSize))
-            rings.foldOnEveryCore(); // no staging copy wants the host's cores
+        if (depth > 2) rings.foldOnEveryCore(); // DMA'd in place: no staging copy wants the cores
         session.timings().addHostPhase(
             "multitau set-up (host wall: bins, rings, buffers, programs)", msSince(start));
         session.mark("rings made");
