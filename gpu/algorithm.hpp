@@ -85,6 +85,10 @@ class AlgorithmResult {
 };
 
 // One run: where, which variant, on what, with which parameters.
+// Whether a run over several devices splits (runOnDevices): only where the split pays (Auto), or
+// whenever the algorithm can (Always: tests, and measuring what a split gives).
+enum class SplitRule { Auto, Always };
+
 struct RunRequest {
     DeviceInfo device;
     std::string variant; // "" = the algorithm's default for the device
@@ -94,6 +98,7 @@ struct RunRequest {
     // Tunable values and replaced program texts for the programs the run builds (the kernel
     // lab's user variants); applied by the variant wherever it builds a recipe.
     ProgramOverrides programs{};
+    SplitRule split = SplitRule::Auto; // over several devices
 };
 
 // A synthetic input for `clscope-cli bench` and what one run of it is worth.
@@ -119,6 +124,23 @@ struct RunWork {
     double bytes = 0;
     double operations = 0;
 };
+
+// What a split over several devices takes off one device (runOnDevices' rule): the bytes from
+// the host that the parts share out among them (not those every part reads whole) and the
+// kernels' time on the reference GPU, an H100, from the rates its bench cases measured
+// (docs/PERFORMANCE.md). 0: none declared.
+struct SplitWork {
+    double sharedOutBytes = 0;
+    double kernelMs = 0;
+};
+
+// The time a split of that work over `devices` devices saves the first one, in ms: its share of
+// the kernels and of the upload (at 50 GB/s, the H200's pinned rate) that the others take.
+double splitSavingMs(const SplitWork& work, std::size_t devices);
+// A split pays where it saves at least this: twice what the second device's session, buffers
+// and join added to the smallest bench cases on two H100s (up to 6 ms, rbf seed and cluster
+// large, docs/PERFORMANCE.md "Two GPUs").
+inline constexpr double kSplitPaysMs = 12;
 
 class PassPlan; // gpu/scale/passes.hpp
 
@@ -224,6 +246,9 @@ class Algorithm {
     // Why `variant` cannot run on the parts split() makes ("" when it can): such a run goes
     // on the first device whole, and its note says why. Default: every variant can.
     virtual std::string unsplittable(const std::string& variant) const;
+    // What a split of this input takes off one device (SplitWork). Default: none declared, so
+    // the algorithm's runs split only when the request says Always.
+    virtual SplitWork splitWork(const AlgorithmInput& input, const ParamSet& params) const;
 
     // Files besides the HDF5 output that the parameters ask for (e.g. spots --phil OUT.phil):
     // written by the CLI after the output, each atomically. Default: none.
@@ -259,7 +284,9 @@ std::shared_ptr<AlgorithmResult> runAlgorithm(const Algorithm& algorithm, RunReq
 // The same over several devices at once (the request's device is ignored): the input split,
 // the parts run in parallel, one per device, and joined. One device: runAlgorithm. The
 // result's device is "ocl:0,ocl:1", its kernel time the longest device's, its timing labels
-// prefixed with the device. UsageError when the algorithm cannot split.
+// prefixed with the device. UsageError when the algorithm cannot split. The run goes whole on
+// the first device, its device name saying why, where the variant cannot run on parts
+// (unsplittable) or, under SplitRule::Auto, where the split saves less than kSplitPaysMs.
 std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunRequest request,
                                               const std::vector<DeviceInfo>& devices,
                                               const Progress& progress = {});

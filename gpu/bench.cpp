@@ -54,6 +54,7 @@ RunRequest requestFor(const BenchCase& c, const DeviceInfo& device, const std::s
     r.input = reference && c.referenceInput ? c.referenceInput : c.input;
     r.params = c.params;
     r.tuning = o.tuning;
+    r.split = o.split;
     return r;
 }
 
@@ -97,6 +98,9 @@ BenchRow benchVariant(const Algorithm& algorithm, const BenchCase& c,
         row.checked = true;
         row.note = row.deviation.note;
     }
+    // A run over several devices that went whole on the first says so (runOnDevices).
+    if (const std::size_t at = last->info.deviceName.find("(whole on "); at != std::string::npos)
+        row.note += (row.note.empty() ? "" : "; ") + last->info.deviceName.substr(at);
     return row;
 }
 

@@ -18,6 +18,7 @@ struct BenchOptions {
     bool check = true;                 // compare with the reference variant
     std::vector<std::string> variants; // only these (all when empty); unknown ids: UsageError
     std::map<std::string, int> tuning; // -D NAME=VALUE overrides for the kernels
+    SplitRule split = SplitRule::Auto; // over several devices
 };
 
 // One (variant, device) line of the table.

@@ -66,6 +66,7 @@ std::vector<std::string> commandArgs(const RunCommand& run) {
     addRoles(args, algorithm, run.sources);
     if (!run.sources.frames.all()) args.insert(args.end(), {"--frames", run.sources.frames.text()});
     args.insert(args.end(), {"--device", run.device});
+    if (run.split == SplitRule::Always) args.insert(args.end(), {"--split", "always"});
     if (!run.variant.empty()) args.insert(args.end(), {"--variant", run.variant});
     addParams(args, run.params);
     for (const auto& [name, value] : run.tuning)

@@ -15,8 +15,9 @@ struct RunCommand {
     std::string algorithm; // registered id
     InputSources sources;  // roles held in memory (sources.arrays) cannot be named: save them
     std::string device = "cpu";
-    std::string variant; // "" = the device's preferred
-    ParamSet params;     // empty specs: every parameter at its default
+    SplitRule split = SplitRule::Auto; // Always: --split always
+    std::string variant;               // "" = the device's preferred
+    ParamSet params;                   // empty specs: every parameter at its default
     std::map<std::string, int> tuning;
     std::string output = "OUT.h5";
 };

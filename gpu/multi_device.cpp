@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -26,6 +27,16 @@ std::string Algorithm::unsplittable(const std::string&) const {
     return {};
 }
 
+SplitWork Algorithm::splitWork(const AlgorithmInput&, const ParamSet&) const {
+    return {};
+}
+
+double splitSavingMs(const SplitWork& work, std::size_t devices) {
+    if (devices < 2) return 0;
+    const double uploadMs = work.sharedOutBytes / 50e9 * 1e3;
+    return (uploadMs + work.kernelMs) * (1.0 - 1.0 / static_cast<double>(devices));
+}
+
 namespace {
 
 // Progress of part i as a share of the whole.
@@ -43,6 +54,26 @@ struct SharedProgress {
     }
 };
 
+std::string milliseconds(double ms) {
+    char text[32];
+    std::snprintf(text, sizeof text, ms < 10 ? "%.2g" : "%.0f", ms);
+    return text;
+}
+
+// Why the run does not split ("" where it does).
+std::string whyWhole(const Algorithm& algorithm, const RunRequest& request, std::size_t devices) {
+    if (std::string why = algorithm.unsplittable(builtInVariantOf(algorithm.id(), request.variant));
+        !why.empty())
+        return why;
+    if (request.split == SplitRule::Always) return {};
+    const double saving =
+        splitSavingMs(algorithm.splitWork(*request.input, request.params), devices);
+    if (saving >= kSplitPaysMs) return {};
+    return "a split would save ~" + milliseconds(saving) + " ms, less than the " +
+           milliseconds(kSplitPaysMs) + " ms it must save to pay for another device; --split " +
+           "always splits it";
+}
+
 std::string joinedSpecs(const std::vector<DeviceInfo>& devices) {
     std::string out;
     for (const DeviceInfo& d : devices)
@@ -58,9 +89,7 @@ std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunReq
     if (devices.size() == 1)
         return request.device = devices.front(), runAlgorithm(algorithm, request, progress);
     if (devices.empty()) throw UsageError("no device to run on");
-    if (const std::string why =
-            algorithm.unsplittable(builtInVariantOf(algorithm.id(), request.variant));
-        !why.empty()) {
+    if (const std::string why = whyWhole(algorithm, request, devices.size()); !why.empty()) {
         request.device = devices.front();
         auto whole = runAlgorithm(algorithm, request, progress);
         whole->info.deviceName += " (whole on " + devices.front().spec + ": " + why + ")";

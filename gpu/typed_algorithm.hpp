@@ -64,6 +64,9 @@ class TypedAlgorithm : public clscope::Algorithm {
                             std::size_t parts) const final {
         return splitWith(typed(&input), params, parts);
     }
+    SplitWork splitWork(const AlgorithmInput& input, const ParamSet& params) const final {
+        return splitWorkWith(typed(&input), parameters(params));
+    }
     std::shared_ptr<AlgorithmResult>
     join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const final {
         std::vector<std::shared_ptr<ResultT>> typedParts;
@@ -100,6 +103,11 @@ class TypedAlgorithm : public clscope::Algorithm {
     virtual std::vector<Part> splitWith(const InputT& input, const ParamSet& params,
                                         std::size_t parts) const {
         return clscope::Algorithm::split(input, params, parts);
+    }
+    // What a split takes off one device (Algorithm::splitWork). Default: none declared.
+    virtual SplitWork splitWorkWith(const InputT& input, const ParamsT& params) const {
+        (void)input, (void)params;
+        return {};
     }
     virtual std::shared_ptr<AlgorithmResult>
     joinWith(const std::vector<std::shared_ptr<ResultT>>& parts) const {

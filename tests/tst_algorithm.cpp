@@ -211,7 +211,8 @@ class TestAlgorithm : public QObject {
         const Algorithm& xpcs = AlgorithmRegistry::instance().find("xpcs");
         ParamSet p = xpcs.defaultParams();
         p.set("twotime", {2, 5});
-        RunRequest r{hostDevice(), "", xpcs::makeInput(d.frames, d.labels), p, {}};
+        RunRequest r{hostDevice(),     "", xpcs::makeInput(d.frames, d.labels), p, {}, {},
+                     SplitRule::Always};
         const auto one = runAlgorithm(xpcs, r);
         for (const char* spec : {"cpu,cpu,cpu", "ocl:0,ocl:0"}) {
             const auto devices = resolveDevices(spec);
@@ -239,10 +240,54 @@ class TestAlgorithm : public QObject {
         const Algorithm& toy = AlgorithmRegistry::instance().find("toy");
         BenchCase c = toy.benchCase("seed");
         const auto whole = runAlgorithm(toy, {hostDevice(), "cpu", c.input, c.params, {}});
-        const auto parts = runOnDevices(toy, {hostDevice(), "cpu", c.input, c.params, {}},
-                                        resolveDevices("cpu,cpu"));
+        const auto parts =
+            runOnDevices(toy, {hostDevice(), "cpu", c.input, c.params, {}, {}, SplitRule::Always},
+                         resolveDevices("cpu,cpu"));
         QCOMPARE(dynamic_cast<const toy::FrameSumsResult&>(*parts).sums,
                  dynamic_cast<const toy::FrameSumsResult&>(*whole).sums);
+    }
+
+    // Over several devices a run splits only where its declared work saves a second device's
+    // cost (DESIGN.md "Several devices"); the small bench cases run whole on the first device
+    // and say why, a split by bins shares out no frames, `--split always` splits anyway.
+    void splitOnlyWhereItPays() {
+        QCOMPARE(splitSavingMs({50e9, 10}, 2), 505.0);
+        QCOMPARE(splitSavingMs({0, 30}, 3), 20.0);
+        QCOMPARE(splitSavingMs({50e9, 10}, 1), 0.0);
+        const AlgorithmRegistry& registry = AlgorithmRegistry::instance();
+        const auto saving = [&](const char* id, const char* size) {
+            const BenchCase c = registry.find(id).benchCase(size);
+            return splitSavingMs(registry.find(id).splitWork(*c.input, c.params), 2);
+        };
+        // 10^11 Gaussian pairs: ~24 ms of an H100's kernels each device takes off the other.
+        QVERIFY2(saving("rbf", "large") >= kSplitPaysMs,
+                 qPrintable(QString::number(saving("rbf", "large"))));
+        for (auto [id, size] : {std::pair{"rbf", "seed"},
+                                {"cluster", "large"},
+                                {"cluster", "events"},
+                                {"spots", "seed"},
+                                {"xpcs", "seed"}})
+            QVERIFY2(saving(id, size) < kSplitPaysMs, id);
+        // Groups of bins: every part reads every frame, so only the kernels are shared out.
+        synthetic::XpcsParams sp;
+        sp.frames = 40, sp.height = 40, sp.width = 44, sp.ringWidth = 4;
+        const synthetic::XpcsDataset d = synthetic::generateXpcs(sp);
+        const Algorithm& xpcs = registry.find("xpcs");
+        const auto input = xpcs::makeInput(d.frames, d.labels);
+        QCOMPARE(xpcs.splitWork(*input, xpcs.defaultParams()).sharedOutBytes, 0.0);
+        QVERIFY(xpcs.splitWork(*input, xpcs.defaultParams()).kernelMs > 0);
+        // Auto: the small run goes whole on the first device, its device name says why.
+        RunRequest r{hostDevice(), "cpu", input, xpcs.defaultParams(), {}};
+        const auto devices = resolveDevices("cpu,cpu");
+        const auto whole = runOnDevices(xpcs, r, devices);
+        QCOMPARE(whole->info.device, std::string("cpu"));
+        QVERIFY2(whole->info.deviceName.find("(whole on cpu: a split would save ~") !=
+                     std::string::npos,
+                 whole->info.deviceName.c_str());
+        r.split = SplitRule::Always;
+        const auto split = runOnDevices(xpcs, r, devices);
+        QCOMPARE(split->info.device, std::string("cpu,cpu"));
+        QVERIFY(xpcs.compare(*split, *whole).pass);
     }
 
     // The kernel lab's roofline work (DESIGN.md "Roofline"), counted by hand.

@@ -184,8 +184,8 @@ void TestCluster::commandLineSeveralDevices() {
     const auto want = cluster::clusterReference(d, cut("phase1"));
     for (const QString devices : {"cpu,cpu,cpu", "ocl:0,cpu", "ocl:0,ocl:0"}) {
         const QString out = tmp.filePath("several.h5");
-        const CliRun r =
-            cli({"cluster", in, "--device", devices, "--charge-cut", "phase1", "-o", out});
+        const CliRun r = cli({"cluster", in, "--device", devices, "--split", "always",
+                              "--charge-cut", "phase1", "-o", out});
         QVERIFY2(r.code == 0, qPrintable(devices + ": " + r.err));
         const H5Reader file(out.toStdString());
         QCOMPARE(readColumn<std::int32_t>(file, "/clusters/id"), want.id);

@@ -115,7 +115,7 @@ void TestRbf::splitOverDevices() {
     params.set("kernel", "helmholtz");
     params.set("planes", 33);
     const auto input = rbf::makeInput(namedProblem("planes 33 x50 complex"));
-    const RunRequest one{hostDevice(), "cpu", input, params, {}};
+    const RunRequest one{hostDevice(), "cpu", input, params, {}, {}, SplitRule::Always};
     const auto whole = runAlgorithm(algorithm, one);
     const auto split = runOnDevices(algorithm, one, {hostDevice(), hostDevice(), hostDevice()});
     const auto& a = dynamic_cast<const rbf::RunResult&>(*whole).result;
@@ -124,8 +124,8 @@ void TestRbf::splitOverDevices() {
     QVERIFY(algorithm.compare(*split, *whole).pass);
     const DeviceInfo device = testDevice();
     if (device.isHost()) return;
-    const auto gpu =
-        runOnDevices(algorithm, {device, "tiled", input, params, {}}, {device, device});
+    const auto gpu = runOnDevices(
+        algorithm, {device, "tiled", input, params, {}, {}, SplitRule::Always}, {device, device});
     const Deviation d = algorithm.compare(*gpu, *whole);
     QVERIFY2(d.pass, qPrintable(QString::number(d.maxDeviation)));
     QCOMPARE(d.compared, a.count());

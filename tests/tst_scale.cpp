@@ -92,7 +92,8 @@ class TestScale : public QObject {
         for (const QStringList& extra : {QStringList{}, QStringList{"--memory-budget", budget}}) {
             const QString two = path("two.h5");
             const CliRun r =
-                cli(command + extra + QStringList{"--device", "ocl:0,ocl:0", "-o", two});
+                cli(command + extra +
+                    QStringList{"--device", "ocl:0,ocl:0", "--split", "always", "-o", two});
             QVERIFY2(r.code == 0, qPrintable(r.err));
             expectSameOutput(whole, two, group);
             const clscope::H5Reader file(two.toStdString());

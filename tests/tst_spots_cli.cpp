@@ -254,13 +254,14 @@ class TestSpotsCli : public QObject {
     }
 
     // Several devices: frame ranges joined identical to one device (auto threshold and debug
-    // images included); --3d cannot split (exit 2).
+    // images included) under --split always; --3d cannot split (exit 2), and without --split
+    // always runs whole on the first device.
     void severalDevices() {
         const QStringList common{"spots", in, "--global-threshold", "auto", "--debug"};
         const Run one = cli(common + QStringList{"--device", "cpu", "-o", path("one.h5")});
         QVERIFY2(one.code == 0, qPrintable(one.err));
-        const Run three =
-            cli(common + QStringList{"--device", "cpu,cpu,cpu", "-o", path("three.h5")});
+        const Run three = cli(common + QStringList{"--device", "cpu,cpu,cpu", "--split", "always",
+                                                   "-o", path("three.h5")});
         QVERIFY2(three.code == 0, qPrintable(three.err));
         const H5Reader a(spath("one.h5")), b(spath("three.h5"));
         for (const char* name : {"signal", "frame", "x", "y", "npix", "intensity", "bbox",
@@ -272,7 +273,12 @@ class TestSpotsCli : public QObject {
                      name);
         }
         QCOMPARE(groupAttributes(spath("three.h5")).at("device"), std::string("cpu,cpu,cpu"));
-        expectFailure({in, "--device", "cpu,cpu", "--3d"}, 2, "cannot split");
+        expectFailure({in, "--device", "cpu,cpu", "--split", "always", "--3d"}, 2, "cannot split");
+        // Without --split always, a run that cannot split (or would not gain) goes whole.
+        const Run whole =
+            cli(QStringList{"spots", in, "--device", "cpu,cpu", "--3d", "-o", path("whole3d.h5")});
+        QVERIFY2(whole.code == 0, qPrintable(whole.err));
+        QCOMPARE(groupAttributes(spath("whole3d.h5")).at("device"), std::string("cpu"));
     }
 
     void deviceError() { expectFailure({in, "--device", "ocl:99"}, 4, "ocl:99"); }

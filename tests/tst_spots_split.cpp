@@ -189,7 +189,7 @@ void TestSpotsSplit::bandsEqualOneDevice() {
     QCOMPARE(split.size(), parts);
     for (const auto& part : split)
         QVERIFY(dynamic_cast<const SpotsInput&>(*part.input).band);
-    const RunRequest one{*dev, variant.toStdString(), input, params, {}};
+    const RunRequest one{*dev, variant.toStdString(), input, params, {}, {}, SplitRule::Always};
     const auto whole = runAlgorithm(algorithm, one);
     const auto joined = runOnDevices(algorithm, one, {*dev, *dev, *dev});
     QVERIFY(!spotsOf(whole).result.spots.empty());
@@ -229,7 +229,7 @@ void TestSpotsSplit::haloOneRowShortDiffers() {
     bool differs = false;
     for (unsigned seed = 1; seed <= 24 && !differs; ++seed) {
         const auto input = makeInput(1, 3 * halo + 6, 256, seed, 40, false);
-        const RunRequest one{*dev, variant.toStdString(), input, params, {}};
+        const RunRequest one{*dev, variant.toStdString(), input, params, {}, {}, SplitRule::Always};
         const auto whole = runAlgorithm(algorithm, one);
         QVERIFY(sameResult(spotsOf(runBands(one, halo)), spotsOf(whole)));
         differs = !sameResult(spotsOf(runBands(one, halo - 1)), spotsOf(whole));
@@ -259,7 +259,7 @@ void TestSpotsSplit::fewerBandsThanParts() {
     QCOMPARE(one.front().input.get(), static_cast<const AlgorithmInput*>(tiny.get()));
     const DeviceInfo* dev = device();
     if (!dev) return;
-    const RunRequest request{*dev, "extended", input, params, {}};
+    const RunRequest request{*dev, "extended", input, params, {}, {}, SplitRule::Always};
     QVERIFY(sameResult(spotsOf(runOnDevices(algorithm, request, {*dev, *dev, *dev})),
                        spotsOf(runAlgorithm(algorithm, request))));
 }
@@ -278,7 +278,7 @@ void TestSpotsSplit::hostFallbackNotSplit() {
     QVERIFY(!dynamic_cast<const SpotsInput&>(*split.front().input).band);
     const DeviceInfo* dev = device();
     if (!dev) return;
-    const RunRequest request{*dev, "extended", tiny, params, {}};
+    const RunRequest request{*dev, "extended", tiny, params, {}, {}, SplitRule::Always};
     const auto whole = runAlgorithm(algorithm, request);
     QVERIFY(spotsOf(whole).note.find("host") != std::string::npos);
     QVERIFY(
@@ -294,7 +294,7 @@ void TestSpotsSplit::cpuBandsEqualWhole() {
             ParamSet params = makeParams(method, kx, ky, 1.3);
             params.set("debug", true);
             QCOMPARE(algorithm.split(*input, params, parts).size(), parts);
-            const RunRequest request{hostDevice(), "cpu", input, params, {}};
+            const RunRequest request{hostDevice(), "cpu", input, params, {}, {}, SplitRule::Always};
             const auto whole = runAlgorithm(algorithm, request);
             QVERIFY(!spotsOf(whole).result.spots.empty());
             const auto joined =
@@ -351,7 +351,7 @@ void TestSpotsSplit::frameRangesAreViewsOfTheStack() {
     EXPECT_ERROR(std::logic_error, stack.frameView(5, 3), "outside the stack");
     const DeviceInfo* dev = device();
     if (!dev) return;
-    const RunRequest request{*dev, "local", input, params, {}};
+    const RunRequest request{*dev, "local", input, params, {}, {}, SplitRule::Always};
     QVERIFY(sameResult(spotsOf(runOnDevices(algorithm, request, {*dev, *dev, *dev})),
                        spotsOf(runAlgorithm(algorithm, request))));
 }

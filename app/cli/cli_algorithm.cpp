@@ -35,6 +35,7 @@ struct AlgorithmArgs {
     std::map<std::string, bool> disabled;     // role id -> --no-... given
     SpecArgs params;                          // parameter options given
     std::vector<std::string> tuning;
+    std::string split = "auto";
 };
 
 using Clock = std::chrono::steady_clock;
@@ -125,6 +126,7 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
         throw UsageError(algorithm.command() + " reads no frames: --frames does not apply");
     const std::vector<NamedPath> inputs = inputFiles(algorithm, sources, a.paramsFile);
     RunRequest request{devices.front(), a.variant, nullptr, params, parseTuning(a.tuning)};
+    request.split = splitRule(a.split);
     if (stream::isStreamEndpoint(sources.file)) {
         probeBeforeThreads(inputs, sources.file);
         sources.live = openLive(algorithm, a, algorithm.streamStage(request, devices) != nullptr);
@@ -202,6 +204,7 @@ void addCommand(CLI::App& app, Action& action, std::shared_ptr<const Algorithm> 
                     "cpu, ocl:N or ocl:TEXT (default: first GPU); several: ocl:0,ocl:1 or gpus "
                     "(one run split over them)")
         ->check(nonEmpty());
+    addSplitOption(sub, a->split);
     std::string ids;
     for (const VariantEntry& v : algorithm->variants())
         ids += (ids.empty() ? "" : ", ") + v.info.id;

@@ -32,6 +32,7 @@ struct BenchArgs {
     std::string size = "seed", json, then, params;
     int repeat = 5, frames = 0;
     std::vector<std::string> tuning;
+    std::string split = "auto";
     bool noCheck = false, file = false;
     std::vector<int> threads;
 };
@@ -126,7 +127,8 @@ void runBench(const BenchArgs& a) {
     std::vector<std::vector<DeviceInfo>> devices; // an entry of several devices shares each run
     for (const std::string& spec : a.devices.empty() ? std::vector<std::string>{""} : a.devices)
         devices.push_back(resolveDevices(spec));
-    const BenchOptions options{a.size, a.repeat, !a.noCheck, a.variants, parseTuning(a.tuning)};
+    const BenchOptions options{
+        a.size, a.repeat, !a.noCheck, a.variants, parseTuning(a.tuning), splitRule(a.split)};
     const AlgorithmRegistry& registry = AlgorithmRegistry::instance();
     std::vector<const Algorithm*> algorithms;
     for (const std::string& id : a.algorithms.empty() ? registry.ids() : a.algorithms)
@@ -157,6 +159,7 @@ void addBenchCommand(CLI::App& app, Action& action) {
     sub->add_option("--device", a->devices,
                     "Devices, repeatable (default: the default device); ocl:0,ocl:1 or gpus: one "
                     "run split over them");
+    addSplitOption(sub, a->split);
     sub->add_option("--size", a->size, "seed or large (stream: 16m or 4m)")->capture_default_str();
     sub->add_option("--repeat", a->repeat, "Timed runs after one warm-up")->capture_default_str();
     sub->add_option("--variant", a->variants, "Only these variants, repeatable");

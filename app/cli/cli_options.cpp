@@ -79,6 +79,19 @@ bool identifier(const std::string& name) {
 }
 } // namespace
 
+void addSplitOption(CLI::App* sub, std::string& value) {
+    sub->add_option("--split", value,
+                    "Over several devices: auto (split only where the declared work saves a "
+                    "second device's cost; else whole on the first, said in the device name) or "
+                    "always")
+        ->check(CLI::IsMember({"auto", "always"}))
+        ->capture_default_str();
+}
+
+SplitRule splitRule(const std::string& value) {
+    return value == "always" ? SplitRule::Always : SplitRule::Auto;
+}
+
 std::map<std::string, int> parseTuning(const std::vector<std::string>& pairs) {
     std::map<std::string, int> out;
     for (const std::string& p : pairs) {

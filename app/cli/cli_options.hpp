@@ -33,6 +33,10 @@ CLI::Validator nonEmpty();
 
 // NAME=VALUE pairs of --tune (NAME a C identifier, VALUE an int); UsageError for anything else.
 std::map<std::string, int> parseTuning(const std::vector<std::string>& pairs);
+// --split auto|always on a command that takes several devices (SplitRule): the option added,
+// its value stored as given (checked by CLI11); splitRule() turns it into the rule.
+void addSplitOption(CLI::App* sub, std::string& value);
+SplitRule splitRule(const std::string& value);
 // Every file an algorithm command would read, with the option that named it (--params too).
 std::vector<NamedPath> inputFiles(const Algorithm& algorithm, const InputSources& sources,
                                   const std::string& paramsFile);

@@ -62,6 +62,7 @@ class ClusterAlgorithm : public TypedAlgorithm<ClusterInput, Params, ClusterResu
     // Several devices: the modules dealt largest first to the part with the fewest digis
     // (gpu/cluster/split.cpp); clusters never cross modules, so the joined result (clusters
     // merged into module order) equals one run's.
+    SplitWork splitWorkWith(const ClusterInput& input, const Params& params) const override;
     std::vector<Part> splitWith(const ClusterInput& input, const ParamSet& params,
                                 std::size_t parts) const override;
     std::shared_ptr<AlgorithmResult>

@@ -62,6 +62,12 @@ Result mergeClusters(const std::vector<const Result*>& parts, std::size_t digis)
 
 } // namespace
 
+// Modules share out the digis and the kernels: `cmssw` ran 35 events of 2.06 million digis in
+// 2.1 ms on an H200 (`unionfind` 1.1 ms), about 1e9 digis a second.
+SplitWork ClusterAlgorithm::splitWorkWith(const ClusterInput& in, const Params& p) const {
+    return {workWith(in, p).bytes, double(in.digis.size()) / 1e9 * 1e3};
+}
+
 std::vector<Algorithm::Part> ClusterAlgorithm::splitWith(const ClusterInput& whole,
                                                          const ParamSet& params,
                                                          std::size_t parts) const {

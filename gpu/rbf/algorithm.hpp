@@ -60,6 +60,7 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
     RunWork workWith(const Input& input, const Params& params) const override;
     // Several devices: contiguous target ranges (gpu/rbf/split.cpp).
     std::string unsplittable(const std::string& variant) const override;
+    SplitWork splitWorkWith(const Input& input, const Params& params) const override;
     std::vector<Part> splitWith(const Input& input, const ParamSet& params,
                                 std::size_t parts) const override;
     std::shared_ptr<clscope::AlgorithmResult>

@@ -14,6 +14,17 @@ std::string Algorithm::unsplittable(const std::string& variant) const {
     return variant == "separable" ? "separable needs the whole plane grid" : "";
 }
 
+// Target ranges share out the targets, the outputs and the kernels (every part reads every
+// source): `tiled-fast` ran 10^11 Gaussian pairs (1.2e12 of workWith's operations) in 48 ms on
+// an H100, 2.5e13 a second.
+SplitWork Algorithm::splitWorkWith(const Input& in, const Params& p) const {
+    const RunWork w = workWith(in, p);
+    const Problem problem = withPlanes(in.problem, p.planes);
+    const double sourceBytes =
+        4.0 * double(problem.sourceCount()) * (3 + (problem.complexWeights ? 2 : 1));
+    return {std::max(0.0, w.bytes - sourceBytes), w.operations / 2.5e13 * 1e3};
+}
+
 std::vector<Algorithm::Part> Algorithm::splitWith(const Input& in, const ParamSet& params,
                                                   std::size_t parts) const {
     const std::size_t planes = static_cast<std::size_t>(params.integer("planes"));

@@ -42,6 +42,7 @@ class SpotsAlgorithm : public TypedAlgorithm<SpotsInput, Params, SpotsResult> {
     RunWork workWith(const SpotsInput& input, const Params& params) const override;
     // Several devices: contiguous frame ranges (2D spots only; global_threshold = auto is
     // estimated on the whole input first), joined identical to one run.
+    SplitWork splitWorkWith(const SpotsInput& input, const Params& params) const override;
     std::vector<Part> splitWith(const SpotsInput& input, const ParamSet& params,
                                 std::size_t parts) const override;
     std::shared_ptr<AlgorithmResult>

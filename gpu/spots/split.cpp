@@ -22,6 +22,13 @@ void appendDebug(DebugImages& to, const DebugImages& from) {
 
 } // namespace
 
+// Frame ranges (or bands of rows) share out the frames and the kernels: `local` ran 100 16M
+// frames (5.1e10 of workWith's operations) in 13.6 ms on an H100, 3.7e12 a second.
+SplitWork SpotsAlgorithm::splitWorkWith(const SpotsInput& in, const Params& p) const {
+    if (p.threeD) return {};
+    return {double(in.data.frames.byteSize()), workWith(in, p).operations / 3.7e12 * 1e3};
+}
+
 std::vector<Algorithm::Part> SpotsAlgorithm::splitWith(const SpotsInput& in, const ParamSet& params,
                                                        std::size_t parts) const {
     const Params p = parameters(params);

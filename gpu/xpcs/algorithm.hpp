@@ -77,6 +77,7 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
     // Several devices: groups of bins of about equal work (pixels), joined in label order.
     // multitau runs whole on one device: each device would read every frame (its bound).
     std::string unsplittable(const std::string& variant) const override;
+    SplitWork splitWorkWith(const Input& input, const Params& params) const override;
     std::vector<Part> splitWith(const Input& input, const ParamSet& params,
                                 std::size_t parts) const override;
     std::shared_ptr<clscope::AlgorithmResult>

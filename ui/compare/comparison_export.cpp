@@ -36,6 +36,7 @@ std::string ComparisonPresenter::commandLineOf(const ComparisonRow& row) const {
     RunCommand run = command_;
     run.algorithm = algorithm_.id(), run.params = params_;
     run.device = row.device, run.variant = row.variant;
+    if (row.device.find(',') != std::string::npos) run.split = SplitRule::Always; // runOne's
     return reproducingLine(run);
 }
 

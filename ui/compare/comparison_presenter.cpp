@@ -243,6 +243,8 @@ ComparisonRow ComparisonPresenter::runOne(const Batch& batch, const ComparisonCe
     row.deviceName = devices_[cell.device].name;
     row.reference = reference == nullptr;
     RunRequest request{devices_[cell.device], row.variant, batch.input, batch.params, {}};
+    // A column of several devices is there to measure the split: it always splits.
+    request.split = SplitRule::Always;
     const auto group = groups_.find(cell.device);
     // Each half of the cell's progress: the warm-up, then the timed run.
     const auto runHalf = [&](double from) {
