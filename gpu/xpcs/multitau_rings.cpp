@@ -135,14 +135,14 @@ void MultitauRings::enqueue(const cl::Buffer& frames, std::size_t count, std::ui
     std::size_t first = zero.count;
     zero.count += count;
     Block& block = current_;
-    block.sums = static_cast<std::int64_t*>(readback_[blocks_++ % 2]->host);
-    block.products = block.sums + sumWords_;
     for (std::size_t lv = 0; first < levels_[lv].count; ++lv) {
         lags(block, lv, first, levels_[lv].count - first);
-        if (lv == 0) readBackHead(block);
         first = binNext(lv);
     }
-    readBackRest(block);
+    block.sums = static_cast<std::int64_t*>(readback_[blocks_++ % 2]->host);
+    block.products = block.sums + sumWords_;
+    readBack(sums_, block.sums, block.sumWords, block.done);
+    readBack(prods_, block.products, block.productWords, block.done);
     s_.queue().flush();
     // The block before this one is folded on a thread of its own (once its sums are back)
     // while the device works on this one and the caller stages the next.
@@ -152,8 +152,7 @@ void MultitauRings::enqueue(const cl::Buffer& frames, std::size_t count, std::ui
     folding_ = std::async(std::launch::async, [this] {
         if (previous_.done()) previous_.done.wait();
         const auto start = std::chrono::steady_clock::now();
-        fold(previous_, 0, previous_.rows.size());
-        previous_ = Block();
+        fold(previous_);
         return msSince(start);
     });
     previousMark_ = inflightMark_, inflightMark_ = s_.pendingCount();
@@ -181,19 +180,12 @@ void MultitauRings::completePrevious() {
     inflightMark_ -= std::min(inflightMark_, previousMark_), previousMark_ = 0;
 }
 
-// The last block's level 0 is folded while the device bins and reduces the levels above (its
-// readback comes first), then the rest once the device is done.
 Result MultitauRings::finish(std::size_t frames, const Params& params) {
     waitFold();
     s_.mark("the block before the last folded");
-    foldOnEveryCore(); // the last block's fold: nothing else runs now
-    Block& last = inflight_;
-    if (last.headDone()) last.headDone.wait();
-    fold(last, 0, last.headRows);
-    s_.mark("the last block's level 0 folded");
     s_.queue().finish();
-    fold(last, last.headRows, last.rows.size());
-    last = Block();
+    foldOnEveryCore(); // the last block's fold: nothing else runs now
+    fold(inflight_);
     s_.mark("the last block folded");
     return stats_.finish(bins_, frames, params);
 }
@@ -332,44 +324,26 @@ void MultitauRings::lags(Block& block, std::size_t k, std::size_t first, std::si
     block.productWords += words * count * nb * std::size_t(lags);
 }
 
-// Start reading words [first, first + words) of `from` into to[first...], timed as "multitau
-// readback"; `done`: its event (unchanged when there is nothing to read).
-void MultitauRings::readBack(const cl::Buffer& from, std::int64_t* to, std::size_t first,
-                             std::size_t words, cl::Event& done) {
+// Start reading `words` words of `from` into `to`, timed as "multitau readback"; `done`: its
+// event (unchanged when there is nothing to read).
+void MultitauRings::readBack(const cl::Buffer& from, std::int64_t* to, std::size_t words,
+                             cl::Event& done) {
     if (words == 0) return;
     cl::Event event;
-    s_.queue().enqueueReadBuffer(from, CL_FALSE, first * sizeof(std::int64_t),
-                                 words * sizeof(std::int64_t), to + first, nullptr, &event);
+    s_.queue().enqueueReadBuffer(from, CL_FALSE, 0, words * sizeof(std::int64_t), to, nullptr,
+                                 &event);
     s_.record(event, "multitau readback");
     done = event;
 }
 
-// The block's rows so far (level 0's): read back now, behind their kernel.
-void MultitauRings::readBackHead(Block& block) {
-    block.headRows = block.rows.size();
-    block.headSumWords = block.sumWords, block.headProductWords = block.productWords;
-    readBack(sums_, block.sums, 0, block.headSumWords, block.headDone);
-    readBack(prods_, block.products, 0, block.headProductWords, block.headDone);
-    block.done = block.headDone;
-}
-
-// The rest of the block's rows (the levels above level 0).
-void MultitauRings::readBackRest(Block& block) {
-    readBack(sums_, block.sums, block.headSumWords, block.sumWords - block.headSumWords,
-             block.done);
-    readBack(prods_, block.products, block.headProductWords,
-             block.productWords - block.headProductWords, block.done);
-}
-
-// Rows [firstRows, endRows) of a block (in level order) into the statistics: all at once (one
-// spread of the bins over threads), 32-bit data's word pairs joined first.
-void MultitauRings::fold(Block& block, std::size_t firstRows, std::size_t endRows) {
+// A block's per-row sums (in level order) into the statistics: all levels' rows at once
+// (one spread of the bins over threads), 32-bit data's word pairs joined first.
+void MultitauRings::fold(Block& block) {
     const std::size_t nb = bins_.count();
     std::vector<StatsRows<std::int64_t>> narrow;
     std::vector<StatsRows<Int128>> wide;
     std::deque<std::vector<Int128>> joined;
-    for (std::size_t i = firstRows; i < endRows; ++i) {
-        const Rows& r = block.rows[i];
+    for (const Rows& r : block.rows) {
         const std::int64_t* sums = block.sums + r.sumsAt;
         const std::int64_t* products = block.products + r.prodsAt;
         if (!wide_) {
@@ -383,6 +357,7 @@ void MultitauRings::fold(Block& block, std::size_t firstRows, std::size_t endRow
     }
     if (!narrow.empty()) stats_.addRows(narrow);
     if (!wide.empty()) stats_.addRows(wide);
+    block = Block();
 }
 
 // Level k+1 rows from the pairs of level k completed so far; returns the first new one.

@@ -71,15 +71,11 @@ class MultitauRings {
         int level = 0;
         std::size_t first = 0, count = 0, sumsAt = 0, prodsAt = 0;
     };
-    // One block's rows of every level, read back in two pieces: level 0's (most of the fold)
-    // as soon as its kernel ends, while the device bins and reduces the levels above, then the
-    // rest. The last block's level 0 is folded meanwhile (finish).
-    struct Block {
+    struct Block { // one block's rows of every level, read back at once
         std::vector<Rows> rows;
         std::size_t rowCount = 0, sumWords = 0, productWords = 0;
-        std::int64_t *sums = nullptr, *products = nullptr;                // in pinned readback_
-        std::size_t headRows = 0, headSumWords = 0, headProductWords = 0; // level 0's share
-        cl::Event headDone, done; // level 0's readback, the last readback
+        std::int64_t *sums = nullptr, *products = nullptr; // in pinned readback_
+        cl::Event done;                                    // its last readback
     };
     struct Level {
         cl::Buffer ring;
@@ -94,12 +90,9 @@ class MultitauRings {
     cl::Kernel& lagsKernel(std::size_t k, int& wg);
     void prebuildLags(std::size_t total);
     void lags(Block& block, std::size_t k, std::size_t first, std::size_t count);
-    void readBack(const cl::Buffer& from, std::int64_t* to, std::size_t first, std::size_t words,
-                  cl::Event& done);
-    void readBackHead(Block& block);
-    void readBackRest(Block& block);
+    void readBack(const cl::Buffer& from, std::int64_t* to, std::size_t words, cl::Event& done);
     void waitFold();
-    void fold(Block& block, std::size_t firstRows, std::size_t endRows);
+    void fold(Block& block);
     std::size_t binNext(std::size_t k);
 
     ClSession& s_;

@@ -107,16 +107,14 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
         };
         const auto streaming = std::chrono::steady_clock::now();
         streamChunks(upload, blocks, stage, enqueue, drain, sent);
+        session.finish();
         session.timings().addHostPhase("multitau blocks (host wall: uploads, kernels, folds)",
                                        msSince(streaming));
-        // The last block's level 0 is folded while the device finishes its levels above.
         const auto statistics = std::chrono::steady_clock::now();
         result = rings.finish(total, params);
-        session.finish();
         session.mark("statistics done");
-        session.timings().addHostPhase(
-            "multitau last block and statistics (host wall: its kernels, its fold, g2)",
-            msSince(statistics));
+        session.timings().addHostPhase("multitau statistics (host wall: the last fold, g2)",
+                                       msSince(statistics));
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "xpcs multitau", device);
     }
