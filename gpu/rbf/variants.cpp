@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <future>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -145,14 +147,20 @@ Result runOnDevice(const Job& job, const std::string& id, const Flavour& flavour
     return result;
 }
 
-// The result's deviation from the double reference on a few targets spread over all.
-void checkSample(const Problem& problem, const Params& params, Result& result) {
-    if (!params.sampleTargets || !problem.targetCount()) return;
+// The double reference on a few targets spread over all (none when not asked for).
+std::optional<Result> sampleReference(const Problem& problem, const Params& params) {
+    if (!params.sampleTargets || !problem.targetCount()) return std::nullopt;
     const std::vector<std::size_t> sample =
         sampleIndices(problem.targetCount(), params.sampleTargets);
     Result reference = evaluateCpu(subsetTargets(problem, sample), params);
     reference.targetIndex = sample;
-    const Comparison c = compareResults(result, reference);
+    return reference;
+}
+
+// The result's deviation from that reference.
+void checkSample(const std::optional<Result>& reference, Result& result) {
+    if (!reference) return;
+    const Comparison c = compareResults(result, *reference);
     result.sampleDeviation = c.relative;
     result.sampleCount = c.compared;
 }
@@ -160,11 +168,15 @@ void checkSample(const Problem& problem, const Params& params, Result& result) {
 Result runOpenCl(const Job& job, const std::string& id, const Flavour& flavour) {
     job.params->check();
     job.problem->check();
+    // The sample's reference on the host's cores while the device runs (it was ~90 ms after
+    // the 43 ms of kernels for 10^6 targets x 10^5 sources on an H100).
+    std::future<std::optional<Result>> reference = std::async(
+        std::launch::async, [&job] { return sampleReference(*job.problem, *job.params); });
     Result result = runOnDevice(job, id, flavour);
     result.device = job.device.spec + " (" + job.device.name + ")";
     result.variant = id;
     result.kernel = job.params->kernel;
-    checkSample(*job.problem, *job.params, result);
+    checkSample(reference.get(), result);
     job.progress.report(1.0);
     return result;
 }
