@@ -120,32 +120,24 @@ void MultitauStats::foldBins(const StatsRows<V>& rows, std::size_t b0, std::size
     const std::size_t bins = pixels_.size(), c = static_cast<std::size_t>(channels_);
     const int lags = multitauLagCount(rows.level, channels_);
     const int lag0 = multitauFirstLag(rows.level, channels_);
-    // Row by row, the range's bins within each row: a row's products of these bins lie together
-    // (the readback of a device block is read once, front to back). Each bin still takes its rows
-    // in order, so the sums are those of any other order of the bins.
-    for (std::size_t r = 0, t = rows.first; r < rows.count; ++r, ++t) {
-        const std::size_t slot = t % c; // frame t's place in the ring of the last C sums
-        for (std::size_t b = b0; b < b1; ++b) {
+    for (std::size_t b = b0; b < b1; ++b)
+        for (std::size_t r = 0, t = rows.first; r < rows.count; ++r, ++t) {
             const V s = rows.sums[r * bins + b];
             if constexpr (std::is_floating_point_v<V>)
-                l.fSums[b * c + slot] = s;
+                l.fSums[b * c + t % c] = s;
             else
-                l.sums[b * c + slot] = static_cast<Int128>(s);
+                l.sums[b * c + t % c] = static_cast<Int128>(s);
             const V* row = rows.products + (r * bins + b) * static_cast<std::size_t>(lags);
             Lag* lag = &l.lags[b * static_cast<std::size_t>(lags)];
-            // frame t - lag0 - j's place: (t - lag0) % c, one back for each further lag
-            std::size_t then = (t - std::min<std::size_t>(t, std::size_t(lag0))) % c;
             for (int j = 0; j < lags && static_cast<std::size_t>(lag0 + j) <= t; ++j) {
+                const std::size_t then = b * c + (t - static_cast<std::size_t>(lag0 + j)) % c;
                 if constexpr (std::is_floating_point_v<V>)
-                    addPair(lag[j], static_cast<double>(pixels_[b]), s * l.fSums[b * c + then],
-                            row[j]);
+                    addPair(lag[j], static_cast<double>(pixels_[b]), s * l.fSums[then], row[j]);
                 else
                     addPair(lag[j], static_cast<Int128>(pixels_[b]) * static_cast<Int128>(row[j]),
-                            static_cast<Int128>(s) * l.sums[b * c + then]);
-                then = then == 0 ? c - 1 : then - 1;
+                            static_cast<Int128>(s) * l.sums[then]);
             }
         }
-    }
 }
 
 template <class V>
