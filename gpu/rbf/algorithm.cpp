@@ -61,12 +61,13 @@ std::shared_ptr<Input> makeInput(Problem problem, nlohmann::json provenance) {
     return input;
 }
 
-Problem withPlanes(const Problem& problem, std::size_t planes) {
+const Problem& withPlanes(const Problem& problem, std::size_t planes, Problem& storage) {
     if (!planes || planes == problem.targets.planes) return problem;
-    Problem p = problem;
-    p.targets.points.clear();
-    p.targets.planes = planes;
-    return p;
+    storage.sources = problem.sources, storage.weights = problem.weights;
+    storage.complexWeights = problem.complexWeights;
+    storage.targets = {};
+    storage.targets.planes = planes;
+    return storage;
 }
 
 namespace {
@@ -160,7 +161,8 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& source
 Support Algorithm::supportsWith(const VariantEntry& variant, const DeviceInfo& device,
                                 const Input* input, const Params* params) const {
     if (!input || !params) return variantSet().supports(variant, device, nullptr);
-    const Problem problem = withPlanes(input->problem, params->planes);
+    Problem storage;
+    const Problem& problem = withPlanes(input->problem, params->planes, storage);
     const Job job{device, &problem, params};
     return variantSet().supports(variant, device, &job);
 }
@@ -170,7 +172,8 @@ std::shared_ptr<RunResult> Algorithm::runWith(const RunRequest& request, const I
     params.tuning = request.tuning;
     if (in.origin) params.origin = in.origin;
     auto out = std::make_shared<RunResult>();
-    const Problem problem = withPlanes(in.problem, params.planes);
+    Problem storage;
+    const Problem& problem = withPlanes(in.problem, params.planes, storage);
     out->result = variantSet()
                       .find(request.variant)
                       .run({request.device, &problem, &params, progress, request.programs});
@@ -196,13 +199,15 @@ double pairOperations(Kernel kernel, bool complexWeights) {
 
 TunableValues Algorithm::hostTunablesWith(const std::string& variant, const DeviceInfo& device,
                                           const Input& input, const Params& params) const {
-    const Problem problem = withPlanes(input.problem, params.planes);
+    Problem storage;
+    const Problem& problem = withPlanes(input.problem, params.planes, storage);
     const Flavour& flavour = variantSet().find(variant).traits;
     return hostValues(problem, params, flavour.fp64, runTuning(flavour, device, problem, params));
 }
 
 RunWork Algorithm::workWith(const Input& input, const Params& params) const {
-    const Problem problem = withPlanes(input.problem, params.planes);
+    Problem storage;
+    const Problem& problem = withPlanes(input.problem, params.planes, storage);
     const double sources = double(problem.sourceCount()), targets = double(problem.targetCount());
     const double weightValues = problem.complexWeights ? 2 : 1;
     const double explicitTargets = problem.targets.planes ? 0 : targets;

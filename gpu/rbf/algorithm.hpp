@@ -69,7 +69,8 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
 
 // The rbf input of a problem made in memory (GUI, tests, bench).
 std::shared_ptr<Input> makeInput(Problem problem, nlohmann::json provenance = {});
-// The problem with the seed's n x n plane targets when n > 0 (and not already so).
-Problem withPlanes(const Problem& problem, std::size_t planes);
+// The problem with the seed's n x n plane targets when n > 0 (and not already so), made in
+// `storage`; else the problem itself, not copied (10^6 targets: 24 MB a copy, several a run).
+const Problem& withPlanes(const Problem& problem, std::size_t planes, Problem& storage);
 
 } // namespace clscope::rbf

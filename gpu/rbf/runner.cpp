@@ -31,11 +31,15 @@ template <class Real> std::vector<Real> asReal(const std::vector<double>& values
     return std::vector<Real>(values.begin(), values.end());
 }
 
-// Positions (N,3) minus origin.
-std::vector<double> shifted(std::vector<double> xyz, const std::array<double, 3>& origin) {
-    for (std::size_t i = 0; i < xyz.size(); ++i)
-        xyz[i] -= origin[i % 3];
-    return xyz;
+// Positions (N,3) minus origin, as the device's real type (the difference in double, then
+// rounded: what shifting a copy and converting it gave, without the copy).
+template <class Real>
+std::vector<Real> shifted(const std::vector<double>& xyz, const std::array<double, 3>& origin) {
+    std::vector<Real> out(xyz.size());
+    for (std::size_t i = 0; i + 2 < xyz.size(); i += 3)
+        for (std::size_t a = 0; a < 3; ++a)
+            out[i + a] = static_cast<Real>(xyz[i + a] - origin[a]);
+    return out;
 }
 
 // (x, y, z, re c) per source (relative to origin), zero past the last, and im c; as doubles.
@@ -62,6 +66,21 @@ cl::Buffer uploadReals(DeviceRun& run, const std::vector<double>& values, const 
     return buffer;
 }
 
+// Target positions relative to the origin (plane targets: a placeholder), uploaded.
+template <class Real> cl::Buffer uploadShifted(DeviceRun& run, const std::vector<double>& points) {
+    ClSession& s = run.session;
+    const std::vector<Real> values = shifted<Real>(points, run.origin);
+    const std::size_t bytes = values.size() * sizeof(Real);
+    cl::Buffer buffer = s.allocate(bytes, "rbf targets", CL_MEM_READ_ONLY);
+    s.upload(buffer, values.data(), bytes, "copy H->D targets");
+    s.finish(); // the host data lives here
+    return buffer;
+}
+
+cl::Buffer uploadTargets(DeviceRun& run, const std::vector<double>& points) {
+    return run.useDouble ? uploadShifted<double>(run, points) : uploadShifted<float>(run, points);
+}
+
 } // namespace
 
 ProgramRecipe runRecipe(const DeviceRun& run, const std::string& program) {
@@ -77,9 +96,8 @@ std::size_t prepareBuffers(DeviceRun& run, std::size_t multiple) {
     packSources(p, run.origin, padded, xyzw, im);
     run.sources = uploadReals(run, xyzw, "sources");
     run.sourcesIm = uploadReals(run, im, "source weights im");
-    const std::vector<double> dummy(3, 0.0);
-    run.targets = uploadReals(run, p.targets.planes ? dummy : shifted(p.targets.points, run.origin),
-                              "targets");
+    run.targets =
+        uploadTargets(run, p.targets.planes ? std::vector<double>(3, 0.0) : p.targets.points);
     run.complexOut = complexOutput(p, run.params);
     const std::size_t values = p.targetCount() * (run.complexOut ? 2 : 1);
     run.out =

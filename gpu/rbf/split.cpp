@@ -19,7 +19,8 @@ std::string Algorithm::unsplittable(const std::string& variant) const {
 // an H100, 2.5e13 a second.
 SplitWork Algorithm::splitWorkWith(const Input& in, const Params& p) const {
     const RunWork w = workWith(in, p);
-    const Problem problem = withPlanes(in.problem, p.planes);
+    Problem storage;
+    const Problem& problem = withPlanes(in.problem, p.planes, storage);
     const double sourceBytes =
         4.0 * double(problem.sourceCount()) * (3 + (problem.complexWeights ? 2 : 1));
     return {std::max(0.0, w.bytes - sourceBytes), w.operations / 2.5e13 * 1e3};
@@ -28,7 +29,8 @@ SplitWork Algorithm::splitWorkWith(const Input& in, const Params& p) const {
 std::vector<Algorithm::Part> Algorithm::splitWith(const Input& in, const ParamSet& params,
                                                   std::size_t parts) const {
     const std::size_t planes = static_cast<std::size_t>(params.integer("planes"));
-    const Problem problem = planes ? withPlanes(in.problem, planes) : in.problem;
+    Problem storage;
+    const Problem& problem = withPlanes(in.problem, planes, storage);
     const std::size_t m = problem.targetCount(),
                       count = std::max<std::size_t>(1, std::min(parts, m));
     std::vector<Part> out;
