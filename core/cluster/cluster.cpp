@@ -56,25 +56,7 @@ void ClusterSums::add(std::uint16_t x, std::uint16_t y, std::uint16_t adc) {
 }
 
 Result makeResult(std::vector<std::int32_t> ids, const std::vector<ClusterSums>& sums) {
-    Result r;
-    r.id = std::move(ids);
-    const std::size_t n = sums.size();
-    r.module.resize(n), r.size.resize(n), r.sizeX.resize(n), r.sizeY.resize(n);
-    r.charge.resize(n), r.x.resize(n), r.y.resize(n);
-    for (std::size_t c = 0; c < n; ++c) {
-        const ClusterSums& s = sums[c];
-        r.module[c] = static_cast<std::int32_t>(s.module);
-        r.size[c] = static_cast<std::int32_t>(s.size);
-        r.sizeX[c] = static_cast<std::int32_t>(s.maxX - s.minX + 1);
-        r.sizeY[c] = static_cast<std::int32_t>(s.maxY - s.minY + 1);
-        r.charge[c] = static_cast<double>(s.charge);
-        // Centres at index + 0.5: Σ w(2i+1) / (2 Σ w).
-        const bool weighted = s.charge > 0;
-        const double norm = 2.0 * (weighted ? static_cast<double>(s.charge) : double(s.size));
-        r.x[c] = static_cast<double>(weighted ? s.weightedX2 : s.plainX2) / norm;
-        r.y[c] = static_cast<double>(weighted ? s.weightedY2 : s.plainY2) / norm;
-    }
-    return r;
+    return makeResult(std::move(ids), sums.size(), [&](std::size_t c) { return sums[c]; });
 }
 
 void checkDigis(const Digis& d) {

@@ -66,6 +66,29 @@ struct Result {
 
 // The per-cluster quantities from the sums (the same arithmetic for every variant).
 Result makeResult(std::vector<std::int32_t> ids, const std::vector<ClusterSums>& sums);
+// The same from `count` clusters whose sums sumsAt(c) gives (the device's rows, read where they
+// lie: no vector of ClusterSums between them and the result).
+template <class SumsAt>
+Result makeResult(std::vector<std::int32_t> ids, std::size_t count, SumsAt&& sumsAt) {
+    Result r;
+    r.id = std::move(ids);
+    r.module.resize(count), r.size.resize(count), r.sizeX.resize(count), r.sizeY.resize(count);
+    r.charge.resize(count), r.x.resize(count), r.y.resize(count);
+    for (std::size_t c = 0; c < count; ++c) {
+        const ClusterSums s = sumsAt(c);
+        r.module[c] = static_cast<std::int32_t>(s.module);
+        r.size[c] = static_cast<std::int32_t>(s.size);
+        r.sizeX[c] = static_cast<std::int32_t>(s.maxX - s.minX + 1);
+        r.sizeY[c] = static_cast<std::int32_t>(s.maxY - s.minY + 1);
+        r.charge[c] = static_cast<double>(s.charge);
+        // Centres at index + 0.5: Σ w(2i+1) / (2 Σ w).
+        const bool weighted = s.charge > 0;
+        const double norm = 2.0 * (weighted ? static_cast<double>(s.charge) : double(s.size));
+        r.x[c] = static_cast<double>(weighted ? s.weightedX2 : s.plainX2) / norm;
+        r.y[c] = static_cast<double>(weighted ? s.weightedY2 : s.plainY2) / norm;
+    }
+    return r;
+}
 
 // InputError naming the first digi outside the 160x416 module (invalid digis are not checked).
 void checkDigis(const Digis& digis);
