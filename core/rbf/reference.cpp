@@ -111,7 +111,7 @@ Result evaluateCpu(const Problem& problem, const Params& params, const Progress&
     const unsigned threads =
         params.threads ? params.threads : std::max(1u, std::thread::hardware_concurrency());
     // Blocks of up to blockTargets targets, smaller where there are few (a device run's sample
-    // of 64 targets against 10^5 sources: one block took ~90 ms on one core); each target's sum
+    // of 64 targets against 10^5 sources was one block, on one core); each target's sum
     // is its own, so the blocks do not change the values.
     const std::size_t perBlock =
         std::clamp<std::size_t>(m / (4 * std::size_t(threads)), 1, blockTargets);
