@@ -205,15 +205,18 @@ TunableValues Algorithm::hostTunablesWith(const std::string& variant, const Devi
     return hostValues(problem, params, flavour.fp64, runTuning(flavour, device, problem, params));
 }
 
+double sourceBytes(const Problem& problem) {
+    return 4.0 * double(problem.sourceCount()) * (3 + (problem.complexWeights ? 2 : 1));
+}
+
 RunWork Algorithm::workWith(const Input& input, const Params& params) const {
     Problem storage;
     const Problem& problem = withPlanes(input.problem, params.planes, storage);
     const double sources = double(problem.sourceCount()), targets = double(problem.targetCount());
-    const double weightValues = problem.complexWeights ? 2 : 1;
     const double explicitTargets = problem.targets.planes ? 0 : targets;
     const double outputValues = complexOutput(problem, params) ? 2 : 1;
     RunWork w;
-    w.bytes = 4 * (sources * (3 + weightValues) + explicitTargets * 3 + targets * outputValues);
+    w.bytes = sourceBytes(problem) + 4 * (explicitTargets * 3 + targets * outputValues);
     w.operations = sources * targets * pairOperations(params.kernel, problem.complexWeights);
     return w;
 }

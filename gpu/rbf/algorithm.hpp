@@ -69,6 +69,8 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
 
 // The rbf input of a problem made in memory (GUI, tests, bench).
 std::shared_ptr<Input> makeInput(Problem problem, nlohmann::json provenance = {});
+// Bytes of the sources as one run reads them (x, y, z and the weights, 4 bytes each).
+double sourceBytes(const Problem& problem);
 // The problem with the seed's n x n plane targets when n > 0 (and not already so), made in
 // `storage`; else the problem itself, not copied (10^6 targets: 24 MB a copy, several a run).
 const Problem& withPlanes(const Problem& problem, std::size_t planes, Problem& storage);

@@ -55,30 +55,25 @@ void packSources(const Problem& p, const std::array<double, 3>& origin, std::siz
     }
 }
 
-cl::Buffer uploadReals(DeviceRun& run, const std::vector<double>& values, const std::string& what) {
+// Values of the device's type uploaded (the host data lives on the caller's stack).
+template <class Real>
+cl::Buffer upload(DeviceRun& run, const std::vector<Real>& values, const std::string& what) {
     ClSession& s = run.session;
-    const std::size_t bytes = values.size() * run.realBytes();
+    const std::size_t bytes = values.size() * sizeof(Real);
     cl::Buffer buffer = s.allocate(bytes, "rbf " + what, CL_MEM_READ_ONLY);
-    const std::vector<float> f = run.useDouble ? std::vector<float>{} : asReal<float>(values);
-    s.upload(buffer, run.useDouble ? static_cast<const void*>(values.data()) : f.data(), bytes,
-             "copy H->D " + what);
-    s.finish(); // the host data lives on the caller's stack
+    s.upload(buffer, values.data(), bytes, "copy H->D " + what);
+    s.finish();
     return buffer;
+}
+
+cl::Buffer uploadReals(DeviceRun& run, const std::vector<double>& values, const std::string& what) {
+    return run.useDouble ? upload(run, values, what) : upload(run, asReal<float>(values), what);
 }
 
 // Target positions relative to the origin (plane targets: a placeholder), uploaded.
-template <class Real> cl::Buffer uploadShifted(DeviceRun& run, const std::vector<double>& points) {
-    ClSession& s = run.session;
-    const std::vector<Real> values = shifted<Real>(points, run.origin);
-    const std::size_t bytes = values.size() * sizeof(Real);
-    cl::Buffer buffer = s.allocate(bytes, "rbf targets", CL_MEM_READ_ONLY);
-    s.upload(buffer, values.data(), bytes, "copy H->D targets");
-    s.finish(); // the host data lives here
-    return buffer;
-}
-
 cl::Buffer uploadTargets(DeviceRun& run, const std::vector<double>& points) {
-    return run.useDouble ? uploadShifted<double>(run, points) : uploadShifted<float>(run, points);
+    return run.useDouble ? upload(run, shifted<double>(points, run.origin), "targets")
+                         : upload(run, shifted<float>(points, run.origin), "targets");
 }
 
 } // namespace

@@ -19,11 +19,7 @@ std::string Algorithm::unsplittable(const std::string& variant) const {
 // an H100, 2.5e13 a second.
 SplitWork Algorithm::splitWorkWith(const Input& in, const Params& p) const {
     const RunWork w = workWith(in, p);
-    Problem storage;
-    const Problem& problem = withPlanes(in.problem, p.planes, storage);
-    const double sourceBytes =
-        4.0 * double(problem.sourceCount()) * (3 + (problem.complexWeights ? 2 : 1));
-    return {std::max(0.0, w.bytes - sourceBytes), w.operations / 2.5e13 * 1e3};
+    return {w.bytes - sourceBytes(in.problem), w.operations / 2.5e13 * 1e3};
 }
 
 std::vector<Algorithm::Part> Algorithm::splitWith(const Input& in, const ParamSet& params,
