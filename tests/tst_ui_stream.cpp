@@ -19,11 +19,13 @@
 #include "ui/stream/live_view.hpp"
 #include "ui_test_helpers.hpp"
 
+#include <QImage>
 #include <QLabel>
 #include <QSignalSpy>
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <qcustomplot.h>
 
 using namespace clscope;
@@ -175,6 +177,22 @@ class TestUiStream : public QObject {
         QVERIFY(!notice.isEmpty() && notice.last().at(0).toString() == ended);
     }
 
+    // --screenshot of a series that ends before half the frames announced came: taken at its
+    // end (it waited for a halfway point that never came, until the caller's timeout).
+    void screenshotOfAShortSeries() {
+        Publisher pub({file, "--count", "2"});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        QSignalSpy finished(&view, &LiveView::finished);
+        const QString png = dir.filePath("short.png");
+        std::optional<bool> saved;
+        view.screenshotHalfway(png, [&saved](bool ok) { saved = ok; });
+        view.open(requestFor(pub));
+        QVERIFY(finished.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(saved.has_value(), 10000);
+        QVERIFY(*saved && QImage(png).width() > 0);
+    }
+
     // Past its memory budget the view keeps the newest frames and says which were dropped:
     // Save writes the frames kept (first_frame attribute), reading a dropped one is an error.
     void keepsTheNewestFramesWithinItsBudget() {
@@ -226,6 +244,7 @@ class TestUiStream : public QObject {
         for (QCustomPlot* p : view.findChildren<QCustomPlot*>())
             if (p != view.stripChart() && p != view.image()->plot()) g2 = p;
         QVERIFY(g2 && g2->graphCount() > 0);
+        QVERIFY(g2->isVisibleTo(&view));
 
         const Algorithm& xpcs = AlgorithmRegistry::instance().find("xpcs");
         InputSources sources;
@@ -242,6 +261,27 @@ class TestUiStream : public QObject {
             drawn.push_back(it->value);
         QVERIFY(expected.size() > 10);
         QCOMPARE(drawn, expected);
+    }
+
+    // Without q-bin labels g2 cannot run: its plot stays hidden (an empty plot without a range
+    // said nothing) and the note under it says why, in red.
+    void g2WithoutLabelsSaysWhy() {
+        const std::string xpcsFile = test::dataFile("xpcs_small.h5");
+        Publisher pub({QString::fromStdString(xpcsFile)});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(requestFor(pub));
+        QVERIFY(finished.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(view.seriesCurrent(), 20000);
+        QCustomPlot* g2 = nullptr;
+        for (QCustomPlot* p : view.findChildren<QCustomPlot*>())
+            if (p != view.stripChart() && p != view.image()->plot()) g2 = p;
+        QVERIFY(g2 && !g2->isVisibleTo(&view));
+        bool said = false;
+        for (const QLabel* l : view.findChildren<QLabel*>())
+            said |= l->text().contains("no q-bin labels on screen") && l->isVisibleTo(&view);
+        QVERIFY(said);
     }
 
     // The publisher sends 2 frames a second: Stop after the first ends the series there; the

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScreen>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -131,8 +132,12 @@ void LiveView::onConnected(const QString& description) {
             continue;
         }
         layout->addWidget(s.analysis->widget(), 1);
-        s.note = new QLabel(box);
+        // Hidden until it has drawn: an empty plot (no range yet, or an analysis that cannot
+        // run) says nothing; the note says what it waits for or why it cannot run.
+        s.analysis->widget()->hide();
+        s.note = new QLabel(s.analysis->title() + ": waiting for frames…", box);
         s.note->setWordWrap(true);
+        s.note->setAlignment(Qt::AlignLeft | Qt::AlignTop);
         layout->addWidget(s.note);
         s.watcher = std::make_unique<QFutureWatcher<std::pair<std::function<void()>, QString>>>();
         connect(s.watcher.get(), &QFutureWatcherBase::finished, this,
@@ -145,16 +150,16 @@ void LiveView::onConnected(const QString& description) {
 }
 
 void LiveView::onFinished(const QString& error, bool stopped) {
-    ended_ = endText(error, stopped);
-    stall_.clear();
-    showNewest();
-    updateChart();
-    updateSeries();
     display_->stop();
     second_->stop();
     startStop_->setText("Start");
     startStop_->setEnabled(true);
     status_->setStyleSheet(error.isEmpty() ? "" : "color: #b00000");
+    ended_ = endText(error, stopped); // after the controls: a screenshot may follow at once
+    stall_.clear();
+    showNewest();
+    updateChart();
+    updateSeries();
     updateStatus();
     if (!error.isEmpty() || ended_.contains(" of ")) emit notice(ended_);
     emit finished(error, stopped);
@@ -221,7 +226,9 @@ LiveView* openLiveWindow(Workbench& workbench, const QString& endpoint, QWidget*
     auto* view = new LiveView(parent);
     view->setWindowFlag(Qt::Window);
     view->setAttribute(Qt::WA_DeleteOnClose);
-    view->resize(1500, 900);
+    // 1500x900, or what the screen has room for.
+    const QSize room = view->screen()->availableGeometry().size() * 0.95;
+    view->resize(std::min(1500, room.width()), std::min(900, room.height()));
     StreamRequest request;
     request.endpoint = endpoint.toStdString();
     request.context.device = workbench.device();

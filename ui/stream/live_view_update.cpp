@@ -113,9 +113,17 @@ void LiveView::updateSeries() {
 void LiveView::showSeries(Series& s) {
     const auto [show, error] = s.watcher->result();
     s.busy = false;
-    s.note->setText(error);
-    s.note->setStyleSheet(error.isEmpty() ? "" : "color: #b00000");
-    if (show) show(), ++seriesUpdates_;
+    if (!error.isEmpty() || show) { // nothing to show yet: the note still says it waits
+        s.note->setText(error);
+        s.note->setStyleSheet(error.isEmpty() ? "" : "color: #b00000");
+    }
+    if (show) {
+        show(), ++seriesUpdates_;
+        if (s.analysis->widget()->isHidden()) { // its first drawing: the side shared evenly
+            s.analysis->widget()->show();
+            side_->setSizes(QList<int>(side_->count(), side_->height() / side_->count()));
+        }
+    }
     if (!ended_.isEmpty()) updateSeries(); // the frames that came during this run
     maybeScreenshot(false);
 }
@@ -153,7 +161,8 @@ void LiveView::maybeScreenshot(bool ended) {
     if (screenshotPath_.isEmpty()) return;
     const auto frames = receiver_->frames();
     const std::size_t announced = frames ? frames->start().numberOfImages : 0;
-    const bool halfway = announced ? shown_ * 2 >= announced : ended || !ended_.isEmpty();
+    // Halfway through the frames announced, or the series' end (also one that ended early).
+    const bool halfway = ended || !ended_.isEmpty() || (announced && shown_ * 2 >= announced);
     bool seriesBusy = false;
     for (const Series& s : series_)
         seriesBusy = seriesBusy || s.busy;
@@ -161,6 +170,8 @@ void LiveView::maybeScreenshot(bool ended) {
     if (!halfway || !drawn) return;
     const QString path = std::exchange(screenshotPath_, {});
     updateChart();
+    // The layouts the new texts asked for (status line, frame count), before the grab.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     const bool ok = grab().save(path);
     if (screenshotDone_) screenshotDone_(ok);
 }
