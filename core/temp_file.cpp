@@ -72,13 +72,17 @@ std::string absolute(const std::string& path) {
 }
 
 extern "C" void removeAndDie(int sig) {
-    for (Slot& s : slots)
-        if (s.state.load() == 2) ::unlink(s.path);
+    removeRegisteredTemporaries();
     std::signal(sig, SIG_DFL);
     std::raise(sig);
 }
 
 } // namespace
+
+void removeRegisteredTemporaries() {
+    for (Slot& s : slots)
+        if (s.state.load() == 2) ::unlink(s.path);
+}
 
 void registerTemporary(const std::string& path) {
     const std::string full = absolute(path);

@@ -15,6 +15,10 @@ std::string temporaryNameFor(const std::string& target);
 void registerTemporary(const std::string& path);
 void unregisterTemporary(const std::string& path);
 
+// Unlink every registered temporary now (async-signal-safe): for a process about to end
+// without unwinding (a signal, a kernel that never finishes).
+void removeRegisteredTemporaries();
+
 // Install handlers for SIGINT, SIGTERM and SIGHUP that unlink the registered temporaries,
 // then die of the same signal. Idempotent.
 void removeTemporariesOnSignals();

@@ -353,6 +353,45 @@ class TestReliability : public QObject {
         QVERIFY(!QFile::exists(path("t.h5")));
     }
 
+    // A user variant whose kernel never ends (OpenCL cannot stop it): the run is stopped after
+    // --kernel-timeout with exit 4 and one message, no output, no temporary left; bench too.
+    void userKernelThatNeverEnds() {
+        const QString folder = path("endless");
+        QDir().mkpath(folder + "/variants/xpcs");
+        const Run printed = cli({"lab", "xpcs", "--from", "ordered", "--program", "xpcs_seed",
+                                 "--device", "ocl:0", "--print-source"});
+        QCOMPARE(printed.code, 0);
+        const QString leave = "return; // whole work-groups leave together\n";
+        QString source = printed.out;
+        QVERIFY(source.contains(leave));
+        source.replace(leave, leave + "    volatile int spin = 1; while (spin) { }\n");
+        QFile cl(folder + "/variants/xpcs/endless.cl"),
+            meta(folder + "/variants/xpcs/endless.json");
+        QVERIFY(cl.open(QIODevice::WriteOnly) && meta.open(QIODevice::WriteOnly));
+        cl.write(source.toUtf8());
+        meta.write(R"({"base": "ordered", "program": "xpcs_seed", "tunables": {}})");
+        cl.close(), meta.close();
+        const QStringList env{"CLSCOPE_USER_VARIANTS=" + folder + "/variants"};
+        const QString out = folder + "/g2.h5";
+        const Run r = cli({"correlate", small, "--device", "ocl:0", "--variant", "user:endless",
+                           "--kernel-timeout", "1", "-o", out},
+                          env, 30000);
+        QVERIFY2(r.code == 4 && r.err.contains("kernel 'xpcs ordered' on ocl:0 did not finish in "
+                                               "1 s (--kernel-timeout)"),
+                 qPrintable(QString::number(r.code) + " " + r.err));
+        QVERIFY(!QFile::exists(out));
+        QVERIFY2(leftovers(folder).isEmpty(), qPrintable(leftovers(folder).join(' ')));
+        const Run b = cli({"bench", "xpcs", "--device", "ocl:0", "--variant", "user:endless",
+                           "--repeat", "1", "--no-check", "--kernel-timeout", "1"},
+                          env, 30000);
+        QVERIFY2(b.code == 4 && b.err.contains("did not finish"),
+                 qPrintable(QString::number(b.code) + " " + b.err));
+        const Run zero = cli({"correlate", small, "--device", "ocl:0", "--variant", "user:endless",
+                              "--kernel-timeout", "0", "-o", out},
+                             env);
+        QCOMPARE(zero.code, 2);
+    }
+
     // Silent garbage: infinite or NaN frame times, negative chunk sizes, huge device indices.
     void correlateOptionsValidated() {
         const QString out = path("c.h5");

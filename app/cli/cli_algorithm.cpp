@@ -36,6 +36,7 @@ struct AlgorithmArgs {
     SpecArgs params;                          // parameter options given
     std::vector<std::string> tuning;
     std::string split = "auto";
+    double kernelTimeout = 30; // seconds a user variant's kernel may run
 };
 
 using Clock = std::chrono::steady_clock;
@@ -138,6 +139,7 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     }
     checkOutputs({{"-o", a.output}}, inputs);
     if (!request.variant.empty()) algorithm.variant(request.variant); // unknown: usage error first
+    const auto watch = watchUserKernels({request.variant}, a.kernelTimeout);
     const BudgetedRun run = runWithinBudget(algorithm, request, sources, devices, budget);
     const auto& result = run.result;
     const auto sideOutputs = algorithm.sideOutputs(*result, params);
@@ -221,6 +223,7 @@ void addCommand(CLI::App& app, Action& action, std::shared_ptr<const Algorithm> 
         ->check(nonEmpty());
     sub->add_option("--tune", a->tuning, "Kernel tuning NAME=VALUE (-D), repeatable")
         ->check(nonEmpty());
+    addKernelTimeoutOption(sub, a->kernelTimeout);
     sub->add_option("--memory-budget", a->memoryBudget,
                     "Host memory for the input of one pass, e.g. 800M or 4G; larger inputs run "
                     "in passes that read their part from disk (default: half the free host "

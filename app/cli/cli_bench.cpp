@@ -35,6 +35,7 @@ struct BenchArgs {
     std::string split = "auto";
     bool noCheck = false, file = false;
     std::vector<int> threads;
+    double kernelTimeout = 30; // seconds a user variant's kernel may run
 };
 
 std::string deviationText(const BenchRow& r) {
@@ -135,6 +136,7 @@ void runBench(const BenchArgs& a) {
         algorithms.push_back(&registry.find(id)); // unknown names: usage error before any run
     if (!a.variants.empty() && algorithms.size() == 1)
         algorithms.front()->variant(a.variants.front());
+    const auto watch = watchUserKernels(a.variants, a.kernelTimeout);
     std::vector<BenchRow> rows;
     for (const Algorithm* algorithm : algorithms) {
         BenchOptions o = options;
@@ -166,6 +168,7 @@ void addBenchCommand(CLI::App& app, Action& action) {
     sub->add_option("--tune", a->tuning,
                     "Kernel tuning NAME=VALUE (-D), repeatable, e.g. GEMM_K=32");
     sub->add_flag("--no-check", a->noCheck, "Skip the comparison with the cpu reference");
+    addKernelTimeoutOption(sub, a->kernelTimeout);
     sub->add_option("--json", a->json, "Write every figure as JSON");
     sub->add_option("--threads", a->threads,
                     "bench stream: decoding threads, repeatable (default 1 and one per core but "

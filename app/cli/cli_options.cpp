@@ -1,6 +1,7 @@
 #include "app/cli/cli_options.hpp"
 
 #include "core/errors.hpp"
+#include "gpu/lab/user_variants.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -90,6 +91,21 @@ void addSplitOption(CLI::App* sub, std::string& value) {
 
 SplitRule splitRule(const std::string& value) {
     return value == "always" ? SplitRule::Always : SplitRule::Auto;
+}
+
+void addKernelTimeoutOption(CLI::App* sub, double& seconds) {
+    sub->add_option("--kernel-timeout", seconds,
+                    "Seconds a kernel of a user variant (user:NAME) may run before the run is "
+                    "stopped with exit code 4, nothing written")
+        ->check(numberIn(1e-3, 1e9))
+        ->capture_default_str();
+}
+
+std::unique_ptr<KernelWatch> watchUserKernels(const std::vector<std::string>& variants,
+                                              double seconds) {
+    for (const std::string& v : variants)
+        if (isUserVariantId(v)) return std::make_unique<KernelWatch>(seconds, kernelTimeoutExit);
+    return nullptr;
 }
 
 std::map<std::string, int> parseTuning(const std::vector<std::string>& pairs) {

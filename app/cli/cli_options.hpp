@@ -3,10 +3,12 @@
 #include "core/output_check.hpp"
 #include "core/params.hpp"
 #include "gpu/algorithm.hpp"
+#include "gpu/kernel_watch.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,12 @@ std::map<std::string, int> parseTuning(const std::vector<std::string>& pairs);
 // its value stored as given (checked by CLI11); splitRule() turns it into the rule.
 void addSplitOption(CLI::App* sub, std::string& value);
 SplitRule splitRule(const std::string& value);
+// --kernel-timeout S: how long a user variant's kernel may run (default 30 s, > 0).
+void addKernelTimeoutOption(CLI::App* sub, double& seconds);
+// A KernelWatch that ends the process (exit 4, nothing written) when a kernel runs `seconds`
+// without finishing, where any of `variants` is a user variant (user:NAME); else none.
+std::unique_ptr<KernelWatch> watchUserKernels(const std::vector<std::string>& variants,
+                                              double seconds);
 // Every file an algorithm command would read, with the option that named it (--params too).
 std::vector<NamedPath> inputFiles(const Algorithm& algorithm, const InputSources& sources,
                                   const std::string& paramsFile);

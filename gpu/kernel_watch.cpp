@@ -1,0 +1,110 @@
+#include "gpu/kernel_watch.hpp"
+
+#include "core/errors.hpp"
+#include "core/temp_file.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace clscope {
+
+namespace {
+
+std::mutex activeMutex;
+KernelWatch* active = nullptr; // the living watch, if any
+
+using Clock = std::chrono::steady_clock;
+
+// Whether the device has the command (submitted or running), not just the queue.
+bool started(cl_int status) {
+    return status == CL_SUBMITTED || status == CL_RUNNING;
+}
+
+} // namespace
+
+KernelWatch::KernelWatch(double seconds, Handler handler)
+    : seconds_(seconds), handler_(std::move(handler)) {
+    {
+        const std::lock_guard lock(activeMutex);
+        if (active) throw std::logic_error("KernelWatch: one watch at a time");
+        active = this;
+    }
+    thread_ = std::thread([this] { run(); });
+}
+
+KernelWatch::~KernelWatch() {
+    {
+        const std::lock_guard lock(activeMutex);
+        active = nullptr;
+    }
+    {
+        const std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+}
+
+void KernelWatch::launched(const cl::Event& event, const std::string& label) {
+    const std::lock_guard lock(activeMutex);
+    if (active) active->add(event, label);
+}
+
+void KernelWatch::add(const cl::Event& event, const std::string& label) {
+    const std::lock_guard lock(mutex_);
+    kernels_.push_back({event, label});
+}
+
+const KernelWatch::Watched* KernelWatch::oldestUnfinished() {
+    while (!kernels_.empty()) {
+        cl_int status = CL_COMPLETE;
+        if (kernels_.front().event.getInfo(CL_EVENT_COMMAND_EXECUTION_STATUS, &status) !=
+                CL_SUCCESS ||
+            status <= CL_COMPLETE) // complete, or ended with an error the host reports
+            kernels_.pop_front();
+        else
+            return &kernels_.front();
+    }
+    return nullptr;
+}
+
+// Every 50 ms: the oldest kernel not complete; its clock starts when the device has it and
+// starts again whenever another kernel becomes the oldest.
+void KernelWatch::run() {
+    std::unique_lock lock(mutex_);
+    cl_event timed = nullptr;
+    Clock::time_point since;
+    while (!wake_.wait_for(lock, std::chrono::milliseconds(50), [this] { return stop_; })) {
+        const Watched* oldest = oldestUnfinished();
+        cl_int status = CL_QUEUED;
+        if (!oldest ||
+            oldest->event.getInfo(CL_EVENT_COMMAND_EXECUTION_STATUS, &status) != CL_SUCCESS ||
+            !started(status)) {
+            timed = nullptr;
+            continue;
+        }
+        if (oldest->event() != timed) timed = oldest->event(), since = Clock::now();
+        if (std::chrono::duration<double>(Clock::now() - since).count() < seconds_) continue;
+        const std::string label = oldest->label;
+        lock.unlock();
+        handler_(label, seconds_);
+        return;
+    }
+}
+
+void kernelTimeoutExit(const std::string& label, double seconds) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", seconds);
+    const std::string text = "clscope-cli: device error: kernel " + label + " did not finish in " +
+                             limit +
+                             " s (--kernel-timeout); stopped, nothing written (OpenCL cannot "
+                             "stop a running kernel: the process ends)\n";
+    std::fflush(nullptr);
+    [[maybe_unused]] const auto written = ::write(2, text.data(), text.size());
+    removeRegisteredTemporaries();
+    ::_exit(ExitDevice);
+}
+
+} // namespace clscope
