@@ -35,16 +35,18 @@ KernelWatch::KernelWatch(double seconds, Handler handler)
 }
 
 KernelWatch::~KernelWatch() {
-    {
-        const std::lock_guard lock(activeMutex);
-        active = nullptr;
-    }
+    stopWatching();
     {
         const std::lock_guard lock(mutex_);
         stop_ = true;
     }
     wake_.notify_all();
     thread_.join();
+}
+
+void KernelWatch::stopWatching() {
+    const std::lock_guard lock(activeMutex);
+    if (active == this) active = nullptr;
 }
 
 void KernelWatch::launched(const cl::Event& event, const std::string& label) {
@@ -89,6 +91,7 @@ void KernelWatch::run() {
         if (std::chrono::duration<double>(Clock::now() - since).count() < seconds_) continue;
         const std::string label = oldest->label;
         lock.unlock();
+        stopWatching(); // a new watch may start (the host thread waiting here may never return)
         handler_(label, seconds_);
         return;
     }

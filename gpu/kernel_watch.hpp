@@ -19,7 +19,8 @@ class KernelWatch {
   public:
     // Called once, from the watch's thread: the kernel's label and the limit in seconds.
     using Handler = std::function<void(const std::string& label, double seconds)>;
-    // Watches every kernel launched from now until destruction (one watch at a time).
+    // Watches every kernel launched from now until destruction, or until its handler is
+    // called (one watch at a time: another may start once this one has called its handler).
     KernelWatch(double seconds, Handler handler);
     ~KernelWatch();
     KernelWatch(const KernelWatch&) = delete;
@@ -34,6 +35,7 @@ class KernelWatch {
         std::string label;
     };
     void add(const cl::Event& event, const std::string& label);
+    void stopWatching(); // no longer the process's watch
     void run();
     // The oldest kernel not complete, or null; drops the complete ones (under mutex_).
     const Watched* oldestUnfinished();

@@ -274,6 +274,27 @@ void TstGuiScript::exitCodes() {
     QVERIFY2(bad.err.contains("frame_time") && bad.err.contains("one unit name"),
              qPrintable(bad.err));
     QVERIFY(!QFile::exists(out));
+    // A device error of the run itself (a user variant that does not build): 4, as the CLI
+    // (the panel heard of the failure before the script read its kind: it exited 3).
+    if (!test::runCli({"devices"}).out.contains("ocl:0")) return; // no OpenCL device
+    const QString small = dir.filePath("small.h5");
+    QCOMPARE(test::runCli({"generate", "xpcs", "-o", small, "--frames", "6", "--height", "16",
+                           "--width", "16"})
+                 .code,
+             0);
+    QVERIFY(QDir().mkpath(dir.filePath("variants/xpcs")));
+    QFile broken(dir.filePath("variants/xpcs/broken.cl")),
+        meta(dir.filePath("variants/xpcs/broken.json"));
+    QVERIFY(broken.open(QIODevice::WriteOnly) && meta.open(QIODevice::WriteOnly));
+    broken.write("__kernel void xpcs_ordered(this is not C) {}\n");
+    meta.write(R"({"base": "ordered", "program": "xpcs_seed", "tunables": {}})");
+    broken.close(), meta.close();
+    const auto device = runGui({small, "--run", "correlate", "--variant", "user:broken", "--device",
+                                "ocl:0", "--export-results", out},
+                               {{"CLSCOPE_USER_VARIANTS", dir.filePath("variants")}});
+    QVERIFY2(device.code == 4 && device.err.contains("kernel build failed"),
+             qPrintable(QString::number(device.code) + " " + device.err));
+    QVERIFY(!QFile::exists(out));
 }
 
 QTEST_GUILESS_MAIN(TstGuiScript)

@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/spots/synthetic.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/session.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 #include "ui/jobs/job_runner.hpp"
 #include "ui/jobs/live_rerun.hpp"
@@ -11,6 +12,8 @@
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QtTest>
+#include <atomic>
+#include <memory>
 #include <thread>
 
 using namespace clscope;
@@ -215,6 +218,58 @@ class TestUiJobs : public QObject {
         QTest::qWait(300);
         QCOMPARE(ran.size(), std::size_t(3));
         QVERIFY(!live.isPending());
+    }
+
+    // A watched job (a user's kernels) whose kernel runs past the limit fails at once with that
+    // said; the runner goes on with a new worker thread (the next job succeeds) and drops what
+    // the abandoned job returns once its kernel ends (here it does: a finite loop of ~1-10 s).
+    void watchedKernelPastItsLimit() {
+        const auto& cl = openclDevices();
+        if (cl.empty()) QSKIP("no OpenCL device");
+        JobRunner runner;
+        runner.setKernelTimeout(0.3);
+        QSignalSpy failed(&runner, &JobRunner::failed), succeeded(&runner, &JobRunner::succeeded);
+        auto ended = std::make_shared<std::atomic<bool>>(false);
+        Job slow;
+        slow.title = "slow";
+        slow.watchKernels = true;
+        slow.work = [device = cl.front(), ended](const Progress&) {
+            ClSession s(device);
+            const ProgramRecipe recipe =
+                ProgramRecipe("slow", {}, {})
+                    .withSource("kernel void slow(global long* out, long n) {\n"
+                                "    volatile long k = 0;\n"
+                                "    for (long i = 0; i < n; ++i) k += i;\n"
+                                "    out[0] = k;\n"
+                                "}\n");
+            cl::Kernel k = s.kernel(recipe, {}, "slow");
+            cl::Buffer out = s.allocate(8, "out");
+            k.setArg(0, out), k.setArg(1, cl_long(3'000'000'000));
+            s.launch(k, "slow", LaunchShape{{1}, {1}});
+            s.finish();
+            *ended = true;
+            return JobOutcome{};
+        };
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(runner.submit(slow));
+        QVERIFY(failed.wait(30000));
+        QCOMPARE(failed.at(0).at(1).toString(), QString("device error"));
+        QVERIFY2(failed.at(0).at(2).toString().contains("kernel 'slow' on " +
+                                                        QString::fromStdString(cl.front().spec) +
+                                                        " did not finish in 0.3 s"),
+                 qPrintable(failed.at(0).at(2).toString()));
+        QVERIFY(!runner.isBusy() && JobRunner::abandonedThreads() == 1);
+        Job quick;
+        quick.title = "quick";
+        quick.work = [](const Progress&) { return JobOutcome{}; };
+        QVERIFY(runner.submit(quick));
+        QVERIFY(succeeded.wait(10000));
+        QCOMPARE(succeeded.at(0).at(0).toString(), QString("quick"));
+        QTRY_VERIFY_WITH_TIMEOUT(*ended, 120000); // the abandoned kernel's loop ends
+        QTest::qWait(300);
+        QCOMPARE(succeeded.size(), 1); // its job's return was dropped
+        QCOMPARE(failed.size(), 1);
     }
 
     void errorsArriveWithTheirKind() {

@@ -15,6 +15,7 @@
 #include "ui/app/main_window.hpp"
 #include "ui/app/scripted_run.hpp"
 #include "ui/app/window_summary.hpp"
+#include "ui/jobs/job_runner.hpp"
 #include "ui/stream/live_view.hpp"
 
 #include <QApplication>
@@ -22,6 +23,7 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -145,5 +147,12 @@ int main(int argc, char** argv) {
             QCoreApplication::exit(!ok ? 1 : demoFailed ? 4 : 0);
         });
     }
-    return app.exec();
+    const int code = app.exec();
+    // A job runner's worker left waiting on a user's kernel that never finished cannot be
+    // joined: end without the destructors that would wait for it or for its device.
+    if (clscope::ui::JobRunner::abandonedThreads() > 0) {
+        std::cout.flush(), std::cerr.flush();
+        std::_Exit(code);
+    }
+    return code;
 }

@@ -79,11 +79,13 @@ void startScriptedRun(MainWindow& window, const ScriptedRunRequest& request,
         QTimer::singleShot(0, [done, code, message] { done({code, message}); });
     };
     Workbench& wb = window.workbench();
-    // The job's failure, as the Log has it: its kind gives the exit code.
+    // The job's failure, as the Log has it: its kind gives the exit code. The panel may hear
+    // of the failure first (its connection is older): the outcome is read after both, below.
     auto failure = std::make_shared<ScriptedOutcome>(ScriptedOutcome{ExitInput, {}});
     QObject::connect(&wb.jobs(), &JobRunner::failed, &window,
                      [failure](const QString&, const QString& kind, const QString& message) {
-                         *failure = {exitCodeOf(kind), message};
+                         failure->code = exitCodeOf(kind);
+                         if (failure->message.isEmpty()) failure->message = message;
                      });
     // A Run refused before it starts (no labels, a frame range outside the stack): bad input.
     QObject::connect(&wb, &Workbench::statusMessage, &window,
@@ -101,10 +103,12 @@ void startScriptedRun(MainWindow& window, const ScriptedRunRequest& request,
         if (!request.device.isEmpty()) selectDevice(window, request.device.toStdString());
         if (!wb.dataset().file()) throw InputError("no file is open: --run needs IN.h5");
         panel->scriptedRun(wb, settings, [&wb, out, failure, finish, id = algorithm.id()](bool ok) {
-            if (!ok)
-                return finish(failure->code, failure->message.isEmpty()
-                                                 ? QString("the run did not start (see the Log)")
-                                                 : failure->message);
+            if (!ok) // once the runner's failed() has reached every slot
+                return QTimer::singleShot(0, [finish, failure] {
+                    finish(failure->code, failure->message.isEmpty()
+                                              ? QString("the run did not start (see the Log)")
+                                              : failure->message);
+                });
             try {
                 showResultOf(wb.results(), id);
                 wb.results().exportHdf5(out);

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "gpu/devices.hpp"
+#include "gpu/lab/user_variants.hpp"
 #include "gpu/scale/budget.hpp"
 #include "gpu/scale/passes.hpp"
 
@@ -43,6 +44,7 @@ Job makeRunJob(AlgorithmRun run, std::function<void(const RunDelivery&)> deliver
     Job job;
     job.algorithm = algorithm.id();
     job.variant = run.command.variant;
+    job.watchKernels = isUserVariantId(job.variant);
     job.device = variantDevice(algorithm, job.variant, run.chosen);
     job.title = job.algorithm + " " + job.variant + " on " + job.device.spec;
     run.command.algorithm = algorithm.id();

@@ -30,6 +30,9 @@ struct Job {
     std::string algorithm; // xpcs, spots, cluster, rbf, or "generate"
     std::string variant;   // variant id, empty when not a variant run
     DeviceInfo device;     // where it runs (the host reference for plain work)
+    // Runs a user's kernels (a user:NAME variant): the runner stops waiting for a kernel of it
+    // that runs past its limit (JobRunner::setKernelTimeout) and reports the job failed.
+    bool watchKernels = false;
     // The work. Call progress.report(fraction) and progress.checkCancel() between steps
     // (at least every few hundred milliseconds so Cancel acts within a second).
     std::function<JobOutcome(const Progress& progress)> work;

@@ -1,12 +1,17 @@
 // The one job runner: a worker thread that runs Jobs one at a time, reports progress,
 // honours Cancel between the job's steps and hands results back to the GUI thread through
 // queued calls. Errors come back as text (a kernel build failure carries its build log).
+// A job that runs a user's kernels (Job::watchKernels) is watched (KernelWatch): when one of its
+// kernels runs past the limit, the job fails at once with that said, and the runner leaves its
+// worker thread waiting (OpenCL cannot stop a running kernel) and goes on with a new one;
+// whatever the abandoned job returns later is dropped.
 #pragma once
 #include "ui/jobs/job.hpp"
 
 #include <QObject>
 #include <QThread>
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace clscope::ui {
@@ -20,6 +25,10 @@ class JobRunner : public QObject {
     // Start a job; false (and nothing started) while another job runs.
     bool submit(Job job);
     bool isBusy() const { return busy_; }
+    // Seconds a watched job's kernel may run (default 30).
+    void setKernelTimeout(double seconds) { kernelTimeout_ = seconds; }
+    // Worker threads left waiting on a kernel that never finished (their jobs failed).
+    static int abandonedThreads();
     QString currentTitle() const { return currentTitle_; }
 
   public slots:
@@ -37,13 +46,26 @@ class JobRunner : public QObject {
     void finished(); // after any of succeeded, failed, cancelled
 
   private:
-    void runOnWorker(std::shared_ptr<Job> job);
+    struct Relay;
+    void startWorker();
+    static void runOnWorker(std::shared_ptr<Job> job, int generation,
+                            std::shared_ptr<std::atomic<bool>> cancelFlag,
+                            std::shared_ptr<Relay> relay, double kernelSeconds);
+    // From a worker thread: `then` on the GUI thread, unless the runner is gone or the job of
+    // `generation` was abandoned.
+    static void post(const std::shared_ptr<Relay>& relay, int generation,
+                     std::function<void()> then);
     void finishOnGui(std::shared_ptr<Job> job, std::shared_ptr<JobOutcome> outcome, double seconds);
     void failOnGui(const QString& title, const QString& kind, const QString& message);
-    QThread thread_;
-    QObject* worker_ = nullptr; // lives on thread_; queued lambdas run there
-    std::atomic<bool> cancelFlag_{false};
+    // A watched kernel ran past the limit: fail the job, leave its thread, start a new one.
+    void abandon(int generation, const QString& title, const QString& message);
+    std::shared_ptr<Relay> relay_;
+    QThread* thread_ = nullptr;
+    QObject* worker_ = nullptr;                     // lives on thread_; queued lambdas run there
+    std::shared_ptr<std::atomic<bool>> cancelFlag_; // the running job's (its thread's own)
+    int generation_ = 0;                            // of the worker thread now in use
     bool busy_ = false;
+    double kernelTimeout_ = 30;
     QString currentTitle_;
 };
 
