@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <stdexcept>
 #include <unistd.h>
 
 namespace clscope {
@@ -13,9 +12,19 @@ namespace clscope {
 namespace {
 
 std::mutex activeMutex;
-KernelWatch* active = nullptr; // the living watch, if any
+KernelWatch* active = nullptr; // the watch that watches, if any
 
 using Clock = std::chrono::steady_clock;
+
+// The command's execution status (the C call: no exception on the watch's thread); an event
+// that cannot be asked counts as complete.
+cl_int statusOf(const cl::Event& event) {
+    cl_int status = CL_COMPLETE;
+    if (clGetEventInfo(event(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                       nullptr) != CL_SUCCESS)
+        return CL_COMPLETE;
+    return status;
+}
 
 // Whether the device has the command (submitted or running), not just the queue.
 bool started(cl_int status) {
@@ -28,7 +37,7 @@ KernelWatch::KernelWatch(double seconds, Handler handler)
     : seconds_(seconds), handler_(std::move(handler)) {
     {
         const std::lock_guard lock(activeMutex);
-        if (active) throw std::logic_error("KernelWatch: one watch at a time");
+        if (active) return; // another watch watches every kernel: this one stays idle
         active = this;
     }
     thread_ = std::thread([this] { run(); });
@@ -41,7 +50,7 @@ KernelWatch::~KernelWatch() {
         stop_ = true;
     }
     wake_.notify_all();
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
 }
 
 void KernelWatch::stopWatching() {
@@ -61,13 +70,8 @@ void KernelWatch::add(const cl::Event& event, const std::string& label) {
 
 const KernelWatch::Watched* KernelWatch::oldestUnfinished() {
     while (!kernels_.empty()) {
-        cl_int status = CL_COMPLETE;
-        if (kernels_.front().event.getInfo(CL_EVENT_COMMAND_EXECUTION_STATUS, &status) !=
-                CL_SUCCESS ||
-            status <= CL_COMPLETE) // complete, or ended with an error the host reports
-            kernels_.pop_front();
-        else
-            return &kernels_.front();
+        if (statusOf(kernels_.front().event) > CL_COMPLETE) return &kernels_.front();
+        kernels_.pop_front(); // complete, or ended with an error the host reports
     }
     return nullptr;
 }
@@ -80,10 +84,7 @@ void KernelWatch::run() {
     Clock::time_point since;
     while (!wake_.wait_for(lock, std::chrono::milliseconds(50), [this] { return stop_; })) {
         const Watched* oldest = oldestUnfinished();
-        cl_int status = CL_QUEUED;
-        if (!oldest ||
-            oldest->event.getInfo(CL_EVENT_COMMAND_EXECUTION_STATUS, &status) != CL_SUCCESS ||
-            !started(status)) {
+        if (!oldest || !started(statusOf(oldest->event))) {
             timed = nullptr;
             continue;
         }

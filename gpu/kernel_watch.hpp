@@ -20,7 +20,8 @@ class KernelWatch {
     // Called once, from the watch's thread: the kernel's label and the limit in seconds.
     using Handler = std::function<void(const std::string& label, double seconds)>;
     // Watches every kernel launched from now until destruction, or until its handler is
-    // called (one watch at a time: another may start once this one has called its handler).
+    // called. One watch at a time: one made while another watches stays idle (another may
+    // start once the first has called its handler).
     KernelWatch(double seconds, Handler handler);
     ~KernelWatch();
     KernelWatch(const KernelWatch&) = delete;
