@@ -21,6 +21,7 @@
 
 #include <QImage>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <cmath>
 #include <cstring>
@@ -175,6 +176,24 @@ class TestUiStream : public QObject {
         const QString ended = "Series ended early: 3 of 6 frames received (no message in 2 s)";
         QVERIFY2(view.status()->text().contains(ended), qPrintable(view.status()->text()));
         QVERIFY(!notice.isEmpty() && notice.last().at(0).toString() == ended);
+    }
+
+    // Once the series ended the status line gives its own rate (frames after the first batch
+    // over the time to the last), not the last tick's, which covers a part of a second: here
+    // 6 frames at 5 a second.
+    void seriesRateAtTheEnd() {
+        Publisher pub({file, "--rate", "5"});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(requestFor(pub));
+        QVERIFY(finished.wait(30000));
+        const QString text = view.status()->text();
+        const QRegularExpression rate("([0-9.]+) frames/s over the series");
+        const QRegularExpressionMatch m = rate.match(text);
+        QVERIFY2(m.hasMatch(), qPrintable(text));
+        const double r = m.captured(1).toDouble();
+        QVERIFY2(r > 2.5 && r < 7.5, qPrintable(text)); // the publisher's 5 a second
     }
 
     // --screenshot of a series that ends before half the frames announced came: taken at its

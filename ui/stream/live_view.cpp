@@ -78,7 +78,8 @@ void LiveView::open(StreamRequest request) {
         delete s.analysis->widget()->parentWidget(); // the box of title, widget and note
     series_.clear();
     request_ = std::move(request);
-    shown_ = lastCount_ = arrived_ = 0, rate_ = 0, sourceSet_ = false, ended_.clear();
+    shown_ = lastCount_ = arrived_ = 0, rate_ = seriesRate_ = 0, sourceSet_ = false;
+    ended_.clear();
     stall_.clear();
     image_->setFrameSource(nullptr);
     for (int g = 0; g < chart_->graphCount(); ++g)
@@ -159,6 +160,9 @@ void LiveView::onFinished(const QString& error, bool stopped) {
     stall_.clear();
     showNewest();
     updateChart();
+    // The status line's rate from now on: the series' own (the last tick's covers a part of
+    // a second).
+    seriesRate_ = receiver_->seriesRate();
     updateSeries();
     updateStatus();
     if (!error.isEmpty() || ended_.contains(" of ")) emit notice(ended_);

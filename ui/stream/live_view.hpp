@@ -91,7 +91,8 @@ class LiveView : public QWidget {
     std::vector<Series> series_;
     std::size_t shown_ = 0, lastCount_ = 0;
     std::chrono::steady_clock::time_point lastTick_;
-    double rate_ = 0;
+    double rate_ = 0;       // frames/s received over the last tick
+    double seriesRate_ = 0; // over the series, once it ended (StreamReceiver::seriesRate)
     bool sourceSet_ = false;
     QString ended_;
     QString stall_;           // the publisher's silence mid-series; empty while frames come

@@ -140,10 +140,11 @@ void LiveView::updateStatus() {
     QString text;
     if (frames)
         text = QString::fromStdString(frames->description()) +
-               QString(" — %1 received, %2 analysed, %3 frames/s")
+               QString(" — %1 received, %2 analysed, %3 frames/s%4")
                    .arg(frames->frameCount())
                    .arg(receiver_->framesAnalysed())
-                   .arg(rate_, 0, 'f', 1);
+                   .arg(ended_.isEmpty() || seriesRate_ <= 0 ? rate_ : seriesRate_, 0, 'f', 1)
+                   .arg(ended_.isEmpty() || seriesRate_ <= 0 ? "" : " over the series");
     if (frames && frames->firstKept())
         text += QString(" — %1: the series analyses and Save cover the frames kept")
                     .arg(QString::fromStdString(frames->droppedText()));

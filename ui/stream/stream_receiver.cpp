@@ -43,6 +43,7 @@ void StreamReceiver::start(StreamRequest request) {
         std::lock_guard lock(mutex_);
         frames_.reset(), analyses_.clear(), values_.clear();
         context_ = request.context;
+        firstCount_ = lastCount_ = 0;
     }
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     running_ = true, timedOut_ = false;
@@ -80,6 +81,7 @@ void StreamReceiver::receive(StreamRequest request) {
         while (auto part = source.read(16)) {
             const std::size_t first = frames_->frameCount();
             frames_->append(*part);
+            arrived(first + part->frameCount());
             analyse(*part, first);
             if (*cancel_) break;
         }
@@ -101,6 +103,18 @@ void StreamReceiver::analyse(const Array& frames, std::size_t first) {
             values_[a].push_back(v);
         }
     }
+}
+
+void StreamReceiver::arrived(std::size_t count) {
+    std::lock_guard lock(mutex_);
+    lastAt_ = std::chrono::steady_clock::now(), lastCount_ = count;
+    if (firstCount_ == 0) firstAt_ = lastAt_, firstCount_ = count;
+}
+
+double StreamReceiver::seriesRate() const {
+    std::lock_guard lock(mutex_);
+    const double seconds = std::chrono::duration<double>(lastAt_ - firstAt_).count();
+    return lastCount_ > firstCount_ && seconds > 0 ? double(lastCount_ - firstCount_) / seconds : 0;
 }
 
 std::shared_ptr<const ReceivedFrames> StreamReceiver::frames() const {

@@ -8,6 +8,7 @@
 
 #include <QObject>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -42,6 +43,9 @@ class StreamReceiver : public QObject {
     const std::vector<std::unique_ptr<LiveFrameAnalysis>>& analyses() const { return analyses_; }
     std::vector<std::vector<double>> values() const;
     std::size_t framesAnalysed() const;
+    // Frames a second over the series so far: those after the first batch read, over the time
+    // from its arrival to the last one's (0 before two batches came).
+    double seriesRate() const;
 
   signals:
     void connected(const QString& description); // the start message and first image came
@@ -51,6 +55,7 @@ class StreamReceiver : public QObject {
   private:
     void receive(StreamRequest request);
     void analyse(const Array& frames, std::size_t first);
+    void arrived(std::size_t count); // a batch came: `count` frames so far
     std::thread thread_;
     std::shared_ptr<std::atomic<bool>> cancel_;
     std::atomic<bool> running_ = false, timedOut_ = false;
@@ -59,6 +64,8 @@ class StreamReceiver : public QObject {
     LiveContext context_;
     std::vector<std::unique_ptr<LiveFrameAnalysis>> analyses_;
     std::vector<std::vector<double>> values_;
+    std::chrono::steady_clock::time_point firstAt_, lastAt_; // batches' arrivals
+    std::size_t firstCount_ = 0, lastCount_ = 0;             // frames then
 };
 
 } // namespace clscope::ui
