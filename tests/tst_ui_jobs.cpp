@@ -48,6 +48,50 @@ AlgorithmRun fileRun(const std::string& algorithm, const std::string& file, Fram
     return run;
 }
 
+// A watched job whose one kernel (one work-item) loops `n` times (1e10: ~2 s on PoCL here) and
+// sets `ended` when it returns.
+Job slowKernelJob(const DeviceInfo& device, long long n, std::shared_ptr<std::atomic<bool>> ended) {
+    Job slow;
+    slow.title = "slow";
+    slow.watchKernels = true;
+    slow.work = [device, n, ended](const Progress&) {
+        ClSession s(device);
+        const ProgramRecipe recipe =
+            ProgramRecipe("slow", {}, {})
+                .withSource("kernel void slow(global long* out, long n) {\n"
+                            "    volatile long k = 0;\n"
+                            "    for (long i = 0; i < n; ++i) k += i;\n"
+                            "    out[0] = k;\n"
+                            "}\n");
+        cl::Kernel k = s.kernel(recipe, {}, "slow");
+        cl::Buffer out = s.allocate(8, "out");
+        k.setArg(0, out), k.setArg(1, cl_long(n));
+        s.launch(k, "slow", LaunchShape{{1}, {1}});
+        s.finish();
+        *ended = true;
+        return JobOutcome{};
+    };
+    return slow;
+}
+
+// A watched job whose queue waits on `gate` (a user event the test completes): it returns,
+// setting `ended`, only once the test opens the gate.
+Job gatedJob(const DeviceInfo& device, std::shared_ptr<cl::UserEvent> gate,
+             std::shared_ptr<std::atomic<bool>> ended) {
+    Job job;
+    job.title = "gated";
+    job.watchKernels = true;
+    job.work = [device, gate, ended](const Progress&) {
+        ClSession s(device);
+        const std::vector<cl::Event> waits{*gate};
+        s.queue().enqueueBarrierWithWaitList(&waits);
+        s.finish();
+        *ended = true;
+        return JobOutcome{};
+    };
+    return job;
+}
+
 } // namespace
 
 class TestUiJobs : public QObject {
@@ -230,26 +274,7 @@ class TestUiJobs : public QObject {
         runner.setKernelTimeout(0.3);
         QSignalSpy failed(&runner, &JobRunner::failed), succeeded(&runner, &JobRunner::succeeded);
         auto ended = std::make_shared<std::atomic<bool>>(false);
-        Job slow;
-        slow.title = "slow";
-        slow.watchKernels = true;
-        slow.work = [device = cl.front(), ended](const Progress&) {
-            ClSession s(device);
-            const ProgramRecipe recipe =
-                ProgramRecipe("slow", {}, {})
-                    .withSource("kernel void slow(global long* out, long n) {\n"
-                                "    volatile long k = 0;\n"
-                                "    for (long i = 0; i < n; ++i) k += i;\n"
-                                "    out[0] = k;\n"
-                                "}\n");
-            cl::Kernel k = s.kernel(recipe, {}, "slow");
-            cl::Buffer out = s.allocate(8, "out");
-            k.setArg(0, out), k.setArg(1, cl_long(3'000'000'000));
-            s.launch(k, "slow", LaunchShape{{1}, {1}});
-            s.finish();
-            *ended = true;
-            return JobOutcome{};
-        };
+        const Job slow = slowKernelJob(cl.front(), 10'000'000'000, ended);
         QElapsedTimer clock;
         clock.start();
         QVERIFY(runner.submit(slow));
@@ -270,6 +295,30 @@ class TestUiJobs : public QObject {
         QTest::qWait(300);
         QCOMPARE(succeeded.size(), 1); // its job's return was dropped
         QCOMPARE(failed.size(), 1);
+    }
+
+    // Quitting while a watched job waits on its device: the runner waits 2 s, then leaves the
+    // thread as abandoned (the GUI's main then ends without joining it) instead of waiting
+    // for a kernel that may never end. Here the device's queue waits on a user event that the
+    // test completes afterwards, so the thread does end.
+    void quitDuringAWatchedKernel() {
+        const auto& cl = openclDevices();
+        if (cl.empty()) QSKIP("no OpenCL device");
+        auto ended = std::make_shared<std::atomic<bool>>(false);
+        auto gate = std::make_shared<cl::UserEvent>(ClSession(cl.front()).context());
+        const int before = JobRunner::abandonedThreads();
+        QElapsedTimer clock;
+        {
+            JobRunner runner;
+            QVERIFY(runner.submit(gatedJob(cl.front(), gate, ended)));
+            QTest::qWait(300);
+            clock.start();
+        }
+        QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(JobRunner::abandonedThreads(), before + 1);
+        QVERIFY(!*ended);
+        gate->setStatus(CL_COMPLETE);
+        QTRY_VERIFY_WITH_TIMEOUT(*ended, 30000);
     }
 
     void errorsArriveWithTheirKind() {

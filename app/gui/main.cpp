@@ -83,7 +83,9 @@ int main(int argc, char** argv) {
         QSettings::setDefaultFormat(QSettings::IniFormat);
         QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, scriptedSettings.path());
     }
-    clscope::ui::MainWindow window;
+    // Destroyed before the end of main, where a job runner's abandoned worker is looked for.
+    auto windowOwner = std::make_unique<clscope::ui::MainWindow>();
+    clscope::ui::MainWindow& window = *windowOwner;
     if (qEnvironmentVariableIsSet("CLSCOPE_WINDOW_LOG")) clscope::ui::logWindowChanges(window);
     window.show();
     if (!parser.positionalArguments().isEmpty() &&
@@ -148,9 +150,11 @@ int main(int argc, char** argv) {
         });
     }
     const int code = app.exec();
-    // A job runner's worker left waiting on a user's kernel that never finished cannot be
-    // joined: end without the destructors that would wait for it or for its device.
+    windowOwner.reset(); // its job runner leaves a worker stuck in a user's kernel
+    // A worker left waiting on a user's kernel that never finished cannot be joined: end
+    // without the destructors that would wait for it or for its device.
     if (clscope::ui::JobRunner::abandonedThreads() > 0) {
+        scriptedSettings.remove();
         std::cout.flush(), std::cerr.flush();
         std::_Exit(code);
     }

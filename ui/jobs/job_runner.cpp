@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "gpu/kernel_watch.hpp"
 
+#include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QMetaObject>
 #include <mutex>
@@ -37,6 +38,12 @@ JobRunner::~JobRunner() {
     }
     *cancelFlag_ = true;
     thread_->quit();
+    // A watched job still in a user's kernel may never return: after 2 s its thread is left
+    // as abandoned (the GUI then quits without joining it); any other job is waited for.
+    if (watched_ && !thread_->wait(QDeadlineTimer(2000))) {
+        ++abandoned;
+        return;
+    }
     thread_->wait();
     delete thread_;
 }
@@ -58,6 +65,7 @@ bool JobRunner::submit(Job job) {
     if (busy_) return false;
     busy_ = true;
     cancelFlag_ = std::make_shared<std::atomic<bool>>(false);
+    watched_ = job.watchKernels;
     currentTitle_ = QString::fromStdString(job.title);
     auto shared = std::make_shared<Job>(std::move(job));
     emit started(currentTitle_);

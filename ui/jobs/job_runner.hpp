@@ -65,6 +65,7 @@ class JobRunner : public QObject {
     std::shared_ptr<std::atomic<bool>> cancelFlag_; // the running job's (its thread's own)
     int generation_ = 0;                            // of the worker thread now in use
     bool busy_ = false;
+    bool watched_ = false; // the last job submitted runs a user's kernels
     double kernelTimeout_ = 30;
     QString currentTitle_;
 };
