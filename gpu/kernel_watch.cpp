@@ -58,14 +58,15 @@ void KernelWatch::stopWatching() {
     if (active == this) active = nullptr;
 }
 
-void KernelWatch::launched(const cl::Event& event, const std::string& label) {
+void KernelWatch::launched(const cl::Event& event, const std::string& label,
+                           const std::string& device) {
     const std::lock_guard lock(activeMutex);
-    if (active) active->add(event, label);
+    if (active) active->add(event, label, device);
 }
 
-void KernelWatch::add(const cl::Event& event, const std::string& label) {
+void KernelWatch::add(const cl::Event& event, const std::string& label, const std::string& device) {
     const std::lock_guard lock(mutex_);
-    kernels_.push_back({event, label});
+    kernels_.push_back({event, label, device});
 }
 
 const KernelWatch::Watched* KernelWatch::oldestUnfinished() {
@@ -90,7 +91,7 @@ void KernelWatch::run() {
         }
         if (oldest->event() != timed) timed = oldest->event(), since = Clock::now();
         if (std::chrono::duration<double>(Clock::now() - since).count() < seconds_) continue;
-        const std::string label = oldest->label;
+        const std::string label = "'" + oldest->label + "' on " + oldest->device;
         lock.unlock();
         stopWatching(); // a new watch may start (the host thread waiting here may never return)
         handler_(label, seconds_);
@@ -98,12 +99,15 @@ void KernelWatch::run() {
     }
 }
 
-void kernelTimeoutExit(const std::string& label, double seconds) {
+std::string kernelTimeoutText(const std::string& label, double seconds) {
     char limit[32];
     std::snprintf(limit, sizeof limit, "%g", seconds);
-    const std::string text = "clscope-cli: device error: kernel " + label + " did not finish in " +
-                             limit +
-                             " s (--kernel-timeout); stopped, nothing written (OpenCL cannot "
+    return "kernel " + label + " did not finish in " + limit + " s";
+}
+
+void kernelTimeoutExit(const std::string& label, double seconds) {
+    const std::string text = "clscope-cli: device error: " + kernelTimeoutText(label, seconds) +
+                             " (--kernel-timeout); stopped, nothing written (OpenCL cannot "
                              "stop a running kernel: the process ends)\n";
     std::fflush(nullptr);
     [[maybe_unused]] const auto written = ::write(2, text.data(), text.size());

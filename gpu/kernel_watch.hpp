@@ -27,15 +27,17 @@ class KernelWatch {
     KernelWatch(const KernelWatch&) = delete;
     KernelWatch& operator=(const KernelWatch&) = delete;
 
-    // ClSession's report of a kernel it enqueued (nothing happens while no watch lives).
-    static void launched(const cl::Event& event, const std::string& label);
+    // ClSession's report of a kernel it enqueued on `device` (a device spec); nothing happens
+    // while no watch lives. The handler's label is "'LABEL' on DEVICE".
+    static void launched(const cl::Event& event, const std::string& label,
+                         const std::string& device);
 
   private:
     struct Watched {
         cl::Event event;
-        std::string label;
+        std::string label, device;
     };
-    void add(const cl::Event& event, const std::string& label);
+    void add(const cl::Event& event, const std::string& label, const std::string& device);
     void stopWatching(); // no longer the process's watch
     void run();
     // The oldest kernel not complete, or null; drops the complete ones (under mutex_).
@@ -49,6 +51,9 @@ class KernelWatch {
     bool stop_ = false;
     std::thread thread_;
 };
+
+// "kernel LABEL did not finish in S s": what every handler says first.
+std::string kernelTimeoutText(const std::string& label, double seconds);
 
 // The CLI's handler: "clscope-cli: device error: kernel LABEL did not finish in S s ..." on
 // stderr, the registered temporary outputs removed (nothing half-written), exit code 4.

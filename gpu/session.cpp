@@ -266,7 +266,7 @@ void ClSession::fill(const cl::Buffer& buffer, std::size_t bytes, const std::str
 
 void ClSession::record(const cl::Event& event, const std::string& label, bool kernel) {
     pending_.push_back({event, label, kernel});
-    if (kernel) KernelWatch::launched(event, "'" + label + "' on " + info().spec);
+    if (kernel) KernelWatch::launched(event, label, info().spec);
 }
 
 void ClSession::timed(const std::string& label, std::uint64_t startNs, std::uint64_t endNs,

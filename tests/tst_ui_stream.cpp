@@ -62,6 +62,14 @@ std::vector<double> spotsPerFrameOfFile(const QString& file,
     return perFrame;
 }
 
+// The plot of the analysis over the frames so far (xpcs g2): neither the strip chart nor the
+// image's.
+QCustomPlot* seriesPlot(LiveView& view) {
+    for (QCustomPlot* p : view.findChildren<QCustomPlot*>())
+        if (p != view.stripChart() && p != view.image()->plot()) return p;
+    return nullptr;
+}
+
 bool sameArrays(const Array& a, const Array& b) {
     return a.dtype() == b.dtype() && a.shape() == b.shape() &&
            std::memcmp(a.bytes(), b.bytes(), a.byteSize()) == 0;
@@ -259,9 +267,7 @@ class TestUiStream : public QObject {
         view.open(r);
         QVERIFY(finished.wait(30000));
         QTRY_VERIFY_WITH_TIMEOUT(view.seriesCurrent(), 20000);
-        QCustomPlot* g2 = nullptr;
-        for (QCustomPlot* p : view.findChildren<QCustomPlot*>())
-            if (p != view.stripChart() && p != view.image()->plot()) g2 = p;
+        QCustomPlot* g2 = seriesPlot(view);
         QVERIFY(g2 && g2->graphCount() > 0);
         QVERIFY(g2->isVisibleTo(&view));
 
@@ -293,9 +299,7 @@ class TestUiStream : public QObject {
         view.open(requestFor(pub));
         QVERIFY(finished.wait(30000));
         QTRY_VERIFY_WITH_TIMEOUT(view.seriesCurrent(), 20000);
-        QCustomPlot* g2 = nullptr;
-        for (QCustomPlot* p : view.findChildren<QCustomPlot*>())
-            if (p != view.stripChart() && p != view.image()->plot()) g2 = p;
+        QCustomPlot* g2 = seriesPlot(view);
         QVERIFY(g2 && !g2->isVisibleTo(&view));
         bool said = false;
         for (const QLabel* l : view.findChildren<QLabel*>())

@@ -125,11 +125,10 @@ void JobRunner::runOnWorker(std::shared_ptr<Job> job, int generation,
         watch.emplace(kernelSeconds, [relay, generation, title](const std::string& label,
                                                                 double seconds) {
             const QString message =
-                QString("kernel %1 did not finish in %2 s: clscope stopped waiting for it. OpenCL "
-                        "cannot stop a running kernel, so that device stays busy until the kernel "
-                        "ends or clscope quits; runs on the host and other devices go on")
-                    .arg(QString::fromStdString(label))
-                    .arg(seconds);
+                QString::fromStdString(kernelTimeoutText(label, seconds)) +
+                ": clscope stopped waiting for it. OpenCL cannot stop a running kernel, so that "
+                "device stays busy until the kernel ends or clscope quits; runs on the host and "
+                "other devices go on";
             post(relay, generation, [relay, generation, title, message] {
                 relay->runner->abandon(generation, title, message);
             });

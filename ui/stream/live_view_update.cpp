@@ -138,13 +138,14 @@ bool LiveView::seriesCurrent() const {
 void LiveView::updateStatus() {
     const auto frames = receiver_->frames();
     QString text;
+    const bool overSeries = !ended_.isEmpty() && seriesRate_ > 0; // else the last tick's
     if (frames)
         text = QString::fromStdString(frames->description()) +
                QString(" — %1 received, %2 analysed, %3 frames/s%4")
                    .arg(frames->frameCount())
                    .arg(receiver_->framesAnalysed())
-                   .arg(ended_.isEmpty() || seriesRate_ <= 0 ? rate_ : seriesRate_, 0, 'f', 1)
-                   .arg(ended_.isEmpty() || seriesRate_ <= 0 ? "" : " over the series");
+                   .arg(overSeries ? seriesRate_ : rate_, 0, 'f', 1)
+                   .arg(overSeries ? " over the series" : "");
     if (frames && frames->firstKept())
         text += QString(" — %1: the series analyses and Save cover the frames kept")
                     .arg(QString::fromStdString(frames->droppedText()));
