@@ -2,7 +2,6 @@
 
 #include "core/errors.hpp"
 #include "gpu/kernel_source.hpp"
-#include "gpu/session.hpp"
 
 #include <algorithm>
 #include <charconv>

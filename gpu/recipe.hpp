@@ -13,7 +13,11 @@
 
 namespace clscope {
 
-struct LaunchShape; // gpu/session.hpp
+// Work-group layout of a launch, before rounding (ClSession::launch rounds and enqueues it).
+struct LaunchShape {
+    std::vector<std::size_t> global; // work-items wanted per dimension
+    std::vector<std::size_t> local;  // work-group size per dimension
+};
 
 // One -D NAME=VALUE of a program.
 struct Tunable {

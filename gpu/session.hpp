@@ -17,12 +17,6 @@ namespace clscope {
 
 class SessionTrace;
 
-// Work-group layout of a launch, before rounding.
-struct LaunchShape {
-    std::vector<std::size_t> global; // work-items wanted per dimension
-    std::vector<std::size_t> local;  // work-group size per dimension
-};
-
 // A profiling queue on one device plus the timings of what ran on it.
 class ClSession {
   public:
