@@ -14,8 +14,8 @@
 #include "core/params.hpp"
 #include "core/progress.hpp"
 #include "core/timing.hpp"
-#include "gpu/device_info.hpp"
 #include "gpu/recipe.hpp"
+#include "gpu/runtime/device_info.hpp"
 #include "gpu/variant.hpp"
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 #include "gpu/bench.hpp"
 
 #include "core/errors.hpp"
-#include "gpu/devices.hpp"
 #include "gpu/lab/user_variants.hpp"
-#include "gpu/staging.hpp"
+#include "gpu/runtime/devices.hpp"
+#include "gpu/runtime/staging.hpp"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 #include "gpu/bench.hpp"
 
 #include "core/errors.hpp"
-#include "gpu/session.hpp"
+#include "gpu/runtime/session.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -2,7 +2,7 @@
 // Algorithm object (gpu/algorithm.hpp); the GUI, the CLI, the tests and the benchmarks iterate
 // them.
 #pragma once
-#include "gpu/device_info.hpp"
+#include "gpu/runtime/device_info.hpp"
 
 #include <functional>
 #include <map>

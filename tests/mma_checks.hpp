@@ -3,7 +3,7 @@
 // scattered masks, which kernels a run's timings name, and the emulated tiling's tuning.
 #pragma once
 #include "core/errors.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 #include "test_util.hpp"
 #include "typed_runs.hpp"

@@ -6,7 +6,7 @@
 #include "core/xpcs/multitau.hpp"
 #include "core/xpcs/synthetic.hpp"
 #include "gpu/bench.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "test_util.hpp"

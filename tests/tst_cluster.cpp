@@ -8,7 +8,7 @@
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "test_util.hpp"
 #include "typed_runs.hpp"
 

@@ -5,7 +5,7 @@
 #include "app/cli/commands.hpp"
 #include "core/errors.hpp"
 #include "gpu/command_line.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "registry_cases.hpp"
 #include "toy/algorithm.hpp"
 

@@ -4,9 +4,9 @@
 // `parameters` attribute loading back to the same values, split/join over two parts and runs
 // within a small memory budget equal to the whole run.
 #include "core/errors.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
+#include "gpu/runtime/session.hpp"
 #include "gpu/scale/passes.hpp"
-#include "gpu/session.hpp"
 #include "registry_cases.hpp"
 #include "toy/algorithm.hpp"
 

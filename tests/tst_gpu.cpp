@@ -1,11 +1,11 @@
 // The OpenCL layer on PoCL: enumeration, device specs, build, launch checks, profiling.
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
-#include "gpu/arch_specific.hpp"
-#include "gpu/devices.hpp"
 #include "gpu/kernel_source.hpp"
-#include "gpu/session.hpp"
-#include "gpu/staging.hpp"
+#include "gpu/runtime/arch_specific.hpp"
+#include "gpu/runtime/devices.hpp"
+#include "gpu/runtime/session.hpp"
+#include "gpu/runtime/staging.hpp"
 #include "gpu/variant.hpp"
 #include "test_util.hpp"
 

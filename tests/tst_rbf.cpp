@@ -7,8 +7,8 @@
 #include "core/hdf5.hpp"
 #include "core/rbf/rbf_io.hpp"
 #include "core/rbf/synthetic.hpp"
-#include "gpu/devices.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "test_util.hpp"
 #include "typed_runs.hpp"
 

@@ -3,7 +3,7 @@
 // the Algorithm object, clscope-cli rbf).
 #pragma once
 #include "core/rbf/rbf.hpp"
-#include "gpu/device_info.hpp"
+#include "gpu/runtime/device_info.hpp"
 
 #include <QObject>
 #include <QtTest>

@@ -7,8 +7,8 @@
 #include "core/io.hpp"
 #include "core/rbf/rbf_io.hpp"
 #include "core/rbf/synthetic.hpp"
-#include "gpu/devices.hpp"
 #include "gpu/rbf/algorithm.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "test_util.hpp"
 
 #include <nlohmann/json.hpp>

@@ -1,9 +1,9 @@
 // Program recipes (gpu/recipe.hpp): every tunable passed from the declaration, values checked,
 // the printed program builds the same kernels, launch rules from tunables.
 #include "core/errors.hpp"
-#include "gpu/devices.hpp"
 #include "gpu/recipe.hpp"
-#include "gpu/session.hpp"
+#include "gpu/runtime/devices.hpp"
+#include "gpu/runtime/session.hpp"
 
 #include <QtTest>
 

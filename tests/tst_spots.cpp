@@ -6,7 +6,7 @@
 #include "core/hdf5.hpp"
 #include "core/spots/radix_sort.hpp"
 #include "core/spots/spots.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/spots/spots_gpu.hpp"
 #include "test_util.hpp"
 #include "tst_spots_images.hpp"

@@ -6,7 +6,7 @@
 #include "core/io.hpp"
 #include "core/spots/spots.hpp"
 #include "gpu/algorithm.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "test_util.hpp"
 
 #include <QProcess>

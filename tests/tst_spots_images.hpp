@@ -2,7 +2,7 @@
 // frames, exact mask comparison, parameters of a method and kernel size.
 #pragma once
 #include "core/spots/spots.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 
 #include <QtTest>
 #include <algorithm>

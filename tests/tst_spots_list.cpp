@@ -2,7 +2,7 @@
 // 16-bit ranges (the packed count and sum of a window at its limit), and lists of exactly the
 // capacity or one pixel more, for every OpenCL variant.
 #include "core/spots/spots.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/spots/spots_gpu.hpp"
 #include "tst_spots.hpp"
 

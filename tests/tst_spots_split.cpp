@@ -6,7 +6,7 @@
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
 #include "core/spots/spots.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/scale/passes.hpp"
 #include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/bands.hpp"

@@ -8,8 +8,8 @@
 #include "core/errors.hpp"
 #include "core/stream/compression.hpp"
 #include "gpu/decode/decoder.hpp"
-#include "gpu/devices.hpp"
-#include "gpu/session.hpp"
+#include "gpu/runtime/devices.hpp"
+#include "gpu/runtime/session.hpp"
 #include "test_util.hpp"
 
 #include <QFile>

@@ -8,7 +8,7 @@
 #include "core/cluster/synthetic.hpp"
 #include "core/io.hpp"
 #include "gpu/cluster/algorithm.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "ui/app/main_window.hpp"
 #include "ui/cluster/cluster_difference_view.hpp"
 #include "ui/cluster/cluster_layout.hpp"

@@ -2,8 +2,8 @@
 // second, errors arrive as text with their kind, and only one job runs at a time.
 #include "core/errors.hpp"
 #include "core/spots/synthetic.hpp"
-#include "gpu/devices.hpp"
-#include "gpu/session.hpp"
+#include "gpu/runtime/devices.hpp"
+#include "gpu/runtime/session.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 #include "ui/jobs/job_runner.hpp"
 #include "ui/jobs/live_rerun.hpp"

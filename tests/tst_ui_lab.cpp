@@ -5,7 +5,7 @@
 // value with its kernels' OpenCL figures and compiled output, Cancel ends the CLI and its worker,
 // and Keep best saves a user variant the panels and clscope-cli list, and the history is written
 // and exported. CLSCOPE_LAB_SCREENSHOT=OUT.png saves the window after the syntax error.
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "test_util.hpp"
 #include "ui/app/main_window.hpp"
 #include "ui/kit/variant_combo.hpp"

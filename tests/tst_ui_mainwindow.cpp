@@ -2,7 +2,7 @@
 // dataset opens it, --demo of an algorithm without a panel says so, and the clscope binary
 // writes a screenshot.
 #include "gpu/algorithm.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "ui/app/main_window.hpp"
 #include "ui/app/window_summary.hpp"
 #include "ui/compare/comparison_view.hpp"

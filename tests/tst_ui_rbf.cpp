@@ -6,7 +6,7 @@
 // ok only when its run succeeded.
 #include "core/errors.hpp"
 #include "core/rbf/rbf_io.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "ui/app/main_window.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/jobs/live_rerun.hpp"

@@ -6,7 +6,7 @@
 // the timeout with the frames received of announced.
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "stream_publisher.hpp"

@@ -8,7 +8,7 @@
 #include "core/io.hpp"
 #include "core/xpcs/synthetic.hpp"
 #include "core/xpcs/xpcs_io.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 #include "ui/app/main_window.hpp"

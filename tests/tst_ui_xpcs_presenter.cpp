@@ -2,7 +2,7 @@
 // quality, Γ(q) and D, the CSV table, multi-tau level marks (split from tst_ui_xpcs).
 #include "core/xpcs/synthetic.hpp"
 #include "core/xpcs/xpcs_io.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 #include "ui/xpcs/xpcs_fit_quality.hpp"

@@ -6,7 +6,7 @@
 #include "core/xpcs/synthetic.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/algorithm.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/xpcs/plan.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 #include "typed_runs.hpp"

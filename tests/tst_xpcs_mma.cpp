@@ -6,7 +6,7 @@
 // host where a bin's entries could reach 2^32, the lag sums' products in double (MMA_LAGS),
 // and the wgmma Gram kernel (MMA_WGMMA=1).
 #include "core/io.hpp"
-#include "gpu/staging.hpp"
+#include "gpu/runtime/staging.hpp"
 #pragma push_macro("slots") // Qt's keyword; gpu/xpcs/runner.hpp has a member of that name
 #undef slots
 #include "gpu/xpcs/mma.hpp"

@@ -6,7 +6,7 @@
 #include "core/range_pool.hpp"
 #include "core/xpcs/multitau.hpp"
 #include "core/xpcs/xpcs_io.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/xpcs/multitau.hpp"
 #include "test_util.hpp"
 #include "typed_runs.hpp"

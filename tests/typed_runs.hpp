@@ -6,8 +6,8 @@
 #include "gpu/algorithm.hpp"
 #include "gpu/cluster/algorithm.hpp"
 #include "gpu/rbf/algorithm.hpp"
+#include "gpu/runtime/staging.hpp"
 #include "gpu/spots/run_types.hpp"
-#include "gpu/staging.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 
 #include <cstring>

@@ -4,7 +4,7 @@
 #include "core/hdf5.hpp"
 #include "core/output_check.hpp"
 #include "gpu/algorithm.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 
 #include <algorithm>
 #include <chrono>

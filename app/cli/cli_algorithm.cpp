@@ -10,8 +10,8 @@
 #include "core/limits.hpp"
 #include "core/stream/live_frames.hpp"
 #include "gpu/algorithm.hpp"
-#include "gpu/devices.hpp"
 #include "gpu/pipeline/frame_stage.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/scale/budget.hpp"
 #include "gpu/scale/passes.hpp"
 

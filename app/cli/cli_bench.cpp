@@ -8,7 +8,7 @@
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "gpu/bench.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 
 #include <cstdio>
 #include <ctime>

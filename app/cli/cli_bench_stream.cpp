@@ -20,9 +20,9 @@
 #include "core/stream/series_encoder.hpp"
 #include "core/temp_file.hpp"
 #include "gpu/algorithm.hpp"
-#include "gpu/devices.hpp"
 #include "gpu/pipeline/file_feed.hpp"
 #include "gpu/pipeline/frame_stage.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/scale/budget.hpp"
 #include "gpu/scale/passes.hpp"
 #if defined(CLSCOPE_HAVE_LIVE)

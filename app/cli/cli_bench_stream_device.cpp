@@ -1,9 +1,9 @@
 // bench stream's lines on an OpenCL device: what a run there is bounded by.
 #include "app/cli/bench_stream_case.hpp"
 #include "gpu/decode/decoder.hpp"
-#include "gpu/devices.hpp"
-#include "gpu/session.hpp"
-#include "gpu/staging.hpp"
+#include "gpu/runtime/devices.hpp"
+#include "gpu/runtime/session.hpp"
+#include "gpu/runtime/staging.hpp"
 
 #include <algorithm>
 #include <cstdio>

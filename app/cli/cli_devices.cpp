@@ -2,8 +2,8 @@
 #include "app/cli/commands.hpp"
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
-#include "gpu/devices.hpp"
 #include "gpu/lab/user_variants.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/variant.hpp"
 
 #include <algorithm>

@@ -13,12 +13,12 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
-#include "gpu/devices.hpp"
 #include "gpu/lab/contained.hpp"
 #include "gpu/lab/lab_plan.hpp"
 #include "gpu/lab/lab_store.hpp"
 #include "gpu/lab/roofline.hpp"
 #include "gpu/lab/sweep_cache.hpp"
+#include "gpu/runtime/devices.hpp"
 
 #include <algorithm>
 #include <cctype>

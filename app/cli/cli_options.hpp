@@ -3,7 +3,7 @@
 #include "core/output_check.hpp"
 #include "core/params.hpp"
 #include "gpu/algorithm.hpp"
-#include "gpu/kernel_watch.hpp"
+#include "gpu/runtime/kernel_watch.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -38,7 +38,7 @@
 #include "core/errors.hpp"
 #include "gpu/cluster/cluster_gpu.hpp"
 #include "gpu/cluster/recipes.hpp"
-#include "gpu/session.hpp"
+#include "gpu/runtime/session.hpp"
 
 #include <algorithm>
 

@@ -3,8 +3,8 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/stream/block_plan.hpp"
-#include "gpu/session.hpp"
-#include "gpu/staging.hpp"
+#include "gpu/runtime/session.hpp"
+#include "gpu/runtime/staging.hpp"
 
 #include <algorithm>
 #include <chrono>

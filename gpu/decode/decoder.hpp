@@ -5,8 +5,8 @@
 // work-group each, into one device buffer. The CPU decoder (core/stream/compression.hpp) is
 // the reference: the bytes are the same.
 #pragma once
-#include "gpu/opencl.hpp"
 #include "gpu/recipe.hpp"
+#include "gpu/runtime/opencl.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "gpu/lab/cache_flush.hpp"
 
-#include "gpu/cl_device.hpp"
+#include "gpu/runtime/cl_device.hpp"
 
 namespace clscope {
 

@@ -3,7 +3,7 @@
 // written with a new pattern before each timed run, so a run finds its data out of the cache
 // rather than left there by the previous run.
 #pragma once
-#include "gpu/device_info.hpp"
+#include "gpu/runtime/device_info.hpp"
 
 #include <cstdint>
 #include <memory>

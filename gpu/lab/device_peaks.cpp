@@ -2,7 +2,7 @@
 
 #include "core/atomic_file.hpp"
 #include "gpu/lab/user_variants.hpp"
-#include "gpu/session.hpp"
+#include "gpu/runtime/session.hpp"
 
 #include <algorithm>
 #include <ctime>

@@ -6,8 +6,8 @@
 // reach, not the vendor's figures: a kernel can beat them (a copy is not the best pattern
 // everywhere) and no kernel reaches a compute peak that needs another instruction mix.
 #pragma once
-#include "gpu/device_info.hpp"
 #include "gpu/recipe.hpp"
+#include "gpu/runtime/device_info.hpp"
 
 #include <filesystem>
 #include <nlohmann/json.hpp>

@@ -2,11 +2,11 @@
 
 #include <limits>
 
-#include "gpu/cl_device.hpp"
-#include "gpu/devices.hpp"
 #include "gpu/lab/cache_flush.hpp"
 #include "gpu/lab/roofline.hpp"
 #include "gpu/lab/user_variants.hpp"
+#include "gpu/runtime/cl_device.hpp"
+#include "gpu/runtime/devices.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
 #include "gpu/lab/program_figures.hpp"
 
 #include "core/atomic_file.hpp"
-#include "gpu/cl_device.hpp"
 #include "gpu/lab/lab_store.hpp"
 #include "gpu/lab/sha256.hpp"
+#include "gpu/runtime/cl_device.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -5,8 +5,8 @@
 // CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, CL_KERNEL_LOCAL_MEM_SIZE and
 // CL_KERNEL_PRIVATE_MEM_SIZE. Generic: programs are named by the recipes they were built from.
 #pragma once
-#include "gpu/device_info.hpp"
 #include "gpu/recipe.hpp"
+#include "gpu/runtime/device_info.hpp"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>

@@ -4,8 +4,8 @@
 // measured yet. One folder per row under userVariantsRoot()/lab_cache/<sha256 of the key>: the
 // row as JSON and its compiled outputs (given back under the new run's --binary prefix).
 #pragma once
-#include "gpu/device_info.hpp"
 #include "gpu/lab/lab_job.hpp"
+#include "gpu/runtime/device_info.hpp"
 
 #include <filesystem>
 #include <optional>

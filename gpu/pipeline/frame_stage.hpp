@@ -5,7 +5,7 @@
 #pragma once
 #include "core/array.hpp"
 #include "gpu/algorithm.hpp"
-#include "gpu/opencl.hpp"
+#include "gpu/runtime/opencl.hpp"
 
 #include <cstddef>
 #include <memory>

@@ -4,10 +4,10 @@
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
 #include "core/stream/compression.hpp"
-#include "gpu/cl_device.hpp"
 #include "gpu/decode/decoder.hpp"
-#include "gpu/session.hpp"
-#include "gpu/staging.hpp"
+#include "gpu/runtime/cl_device.hpp"
+#include "gpu/runtime/session.hpp"
+#include "gpu/runtime/staging.hpp"
 
 #include <algorithm>
 #include <chrono>

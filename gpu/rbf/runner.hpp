@@ -3,7 +3,7 @@
 // launches of each variant.
 #pragma once
 #include "core/rbf/rbf.hpp"
-#include "gpu/session.hpp"
+#include "gpu/runtime/session.hpp"
 
 #include <array>
 #include <map>

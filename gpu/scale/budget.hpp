@@ -1,6 +1,6 @@
 // The memory budget of one run (--memory-budget): how much input a pass may hold.
 #pragma once
-#include "gpu/device_info.hpp"
+#include "gpu/runtime/device_info.hpp"
 
 #include <cstdint>
 #include <string>

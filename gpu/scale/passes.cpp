@@ -9,7 +9,7 @@
 #include "gpu/pipeline/file_feed.hpp"
 #include "gpu/pipeline/stack_feed.hpp"
 #include "gpu/pipeline/stream_pipeline.hpp"
-#include "gpu/staging.hpp"
+#include "gpu/runtime/staging.hpp"
 
 #include <chrono>
 #include <cstdlib>

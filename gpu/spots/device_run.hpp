@@ -3,7 +3,7 @@
 #pragma once
 #include "core/spots/spots.hpp"
 #include "gpu/recipe.hpp"
-#include "gpu/session.hpp"
+#include "gpu/runtime/session.hpp"
 #include "gpu/spots/window.hpp"
 
 #include <map>

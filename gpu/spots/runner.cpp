@@ -1,10 +1,10 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
-#include "gpu/session.hpp"
+#include "gpu/runtime/session.hpp"
+#include "gpu/runtime/staging.hpp"
 #include "gpu/spots/device_run.hpp"
 #include "gpu/spots/recipes.hpp"
 #include "gpu/spots/spots_gpu.hpp"
-#include "gpu/staging.hpp"
 
 #include <algorithm>
 #include <atomic>

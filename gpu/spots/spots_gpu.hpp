@@ -6,8 +6,8 @@
 #pragma once
 #include "core/spots/spots.hpp"
 #include "core/timing.hpp"
-#include "gpu/device_info.hpp"
 #include "gpu/recipe.hpp"
+#include "gpu/runtime/device_info.hpp"
 #include "gpu/spots/window.hpp"
 #include "gpu/variant_set.hpp"
 

@@ -6,7 +6,7 @@
 #include "core/input/frame_reading.hpp"
 #include "core/spots/parallel.hpp"
 #include "core/spots/radix_sort.hpp"
-#include "gpu/session.hpp"
+#include "gpu/runtime/session.hpp"
 #include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/recipes.hpp"
 #include "gpu/spots/spots_gpu.hpp"

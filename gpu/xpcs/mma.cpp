@@ -2,7 +2,7 @@
 #include "gpu/xpcs/mma.hpp"
 
 #include "core/errors.hpp"
-#include "gpu/staging.hpp"
+#include "gpu/runtime/staging.hpp"
 #include "gpu/xpcs/recipes.hpp"
 #include "gpu/xpcs/tuning.hpp"
 

@@ -10,9 +10,9 @@
 // (multitau_stream.cpp), the streaming pipeline's frame buffer (stream_stage.cpp).
 #pragma once
 #include "core/xpcs/multitau.hpp"
-#include "gpu/cl_device.hpp"
 #include "gpu/recipe.hpp"
-#include "gpu/session.hpp"
+#include "gpu/runtime/cl_device.hpp"
+#include "gpu/runtime/session.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,11 +1,11 @@
 // The OpenCL variant `multitau` over a file or memory: frames streamed once, front to back, in
 // blocks of F frames through the device rings (multitau_rings.hpp). The blocks go up through
-// pinned staging (gpu/staging.hpp, on every device: PoCL runs the path the GPU takes), or from
-// the stack itself where it lies in pinned memory, the next blocks' copies overlapping block
+// pinned staging (gpu/runtime/staging.hpp, on every device: PoCL runs the path the GPU takes), or
+// from the stack itself where it lies in pinned memory, the next blocks' copies overlapping block
 // i's kernels (streamChunks).
 #include "core/clock.hpp"
 #include "core/errors.hpp"
-#include "gpu/staging.hpp"
+#include "gpu/runtime/staging.hpp"
 #include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/multitau_rings.hpp"
 

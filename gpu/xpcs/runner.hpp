@@ -3,7 +3,7 @@
 // fills the Gram matrices (internal to gpu/xpcs).
 #pragma once
 #include "gpu/recipe.hpp"
-#include "gpu/session.hpp"
+#include "gpu/runtime/session.hpp"
 #include "gpu/xpcs/plan.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 

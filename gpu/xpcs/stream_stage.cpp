@@ -1,7 +1,7 @@
 #include "gpu/xpcs/stream_stage.hpp"
 
 #include "core/xpcs/multitau.hpp"
-#include "gpu/session.hpp"
+#include "gpu/runtime/session.hpp"
 #include "gpu/xpcs/multitau.hpp"
 
 #include <algorithm>

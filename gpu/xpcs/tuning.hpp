@@ -4,8 +4,8 @@
 // table, read top to bottom, later rows over earlier ones.
 #pragma once
 #include "core/array.hpp"
-#include "gpu/device_info.hpp"
 #include "gpu/recipe.hpp"
+#include "gpu/runtime/device_info.hpp"
 
 #include <map>
 #include <string>

@@ -3,8 +3,8 @@
 // xpcs::Algorithm::runWith runs the variant object it looks up in variantSet().
 #pragma once
 #include "core/xpcs/xpcs.hpp"
-#include "gpu/device_info.hpp"
 #include "gpu/recipe.hpp"
+#include "gpu/runtime/device_info.hpp"
 #include "gpu/variant_set.hpp"
 
 #include <string>

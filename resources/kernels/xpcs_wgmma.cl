@@ -118,7 +118,7 @@ inline void xpcs_wgmma_emulate(local const uchar* local_, ulong da, ulong db, in
 #else
 // NVIDIA's OpenCL builds for sm_90, whose ptxas refuses wgmma: each wgmma instruction follows
 // this mark (a PTX comment there), and the host builds the PTX again with the marks removed for
-// sm_90a (gpu/arch_specific.hpp).
+// sm_90a (gpu/runtime/arch_specific.hpp).
 #define XPCS_SM90A "// clscope:arch-specific "
 // The shared-window address of a local pointer.
 #define MMA_WG_ADDRESS(p) ((uint)(size_t)(p))

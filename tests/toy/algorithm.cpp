@@ -3,7 +3,7 @@
 #include "core/errors.hpp"
 #include "core/input/frame_reading.hpp"
 #include "core/input/provenance.hpp"
-#include "gpu/session.hpp"
+#include "gpu/runtime/session.hpp"
 
 #include <random>
 

@@ -2,7 +2,7 @@
 
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "ui/app/main_window.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/jobs/job_runner.hpp"

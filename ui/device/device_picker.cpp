@@ -2,7 +2,7 @@
 #include "ui/base/qstring.hpp"
 
 #include "gpu/algorithm.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 
 #include <QComboBox>
 #include <QHeaderView>

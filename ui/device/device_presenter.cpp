@@ -1,6 +1,6 @@
 #include "ui/device/device_presenter.hpp"
 
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 
 #include <cstdlib>
 #include <sstream>

@@ -1,7 +1,7 @@
 // Device and variant choice, kept apart from the widgets: which device is current (remembered
 // by platform + device + driver name, never by index) and which variant of each algorithm.
 #pragma once
-#include "gpu/device_info.hpp"
+#include "gpu/runtime/device_info.hpp"
 #include "gpu/variant.hpp"
 
 #include <map>

@@ -1,8 +1,8 @@
 #include "ui/jobs/algorithm_run.hpp"
 
 #include "core/errors.hpp"
-#include "gpu/devices.hpp"
 #include "gpu/lab/user_variants.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/scale/budget.hpp"
 #include "gpu/scale/passes.hpp"
 

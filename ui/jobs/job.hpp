@@ -4,7 +4,7 @@
 #pragma once
 #include "core/progress.hpp"
 #include "core/timing.hpp"
-#include "gpu/device_info.hpp"
+#include "gpu/runtime/device_info.hpp"
 
 #include <functional>
 #include <string>

@@ -1,7 +1,7 @@
 #include "ui/jobs/job_runner.hpp"
 
 #include "core/errors.hpp"
-#include "gpu/kernel_watch.hpp"
+#include "gpu/runtime/kernel_watch.hpp"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>

@@ -6,7 +6,7 @@
 #include "core/array.hpp"
 #include "core/data.hpp"
 #include "core/params.hpp"
-#include "gpu/device_info.hpp"
+#include "gpu/runtime/device_info.hpp"
 
 #include <QString>
 #include <functional>

@@ -3,7 +3,7 @@
 
 #include "core/io.hpp"
 #include "core/mask/mask_io.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "ui/data/data_browser.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/image/image_view.hpp"

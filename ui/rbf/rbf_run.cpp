@@ -3,7 +3,7 @@
 #include "core/input/provenance.hpp"
 #include "core/rbf/rbf_io.hpp"
 #include "core/rbf/synthetic.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 
 #include <algorithm>

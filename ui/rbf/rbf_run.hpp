@@ -7,8 +7,8 @@
 #include "core/params.hpp"
 #include "core/rbf/rbf.hpp"
 #include "gpu/command_line.hpp"
-#include "gpu/device_info.hpp"
 #include "gpu/rbf/algorithm.hpp"
+#include "gpu/runtime/device_info.hpp"
 #include "ui/kit/variant_combo.hpp"
 
 #include <memory>

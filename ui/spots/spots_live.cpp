@@ -1,6 +1,6 @@
 #include "ui/spots/spots_live.hpp"
 
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "ui/spots/spots_markers.hpp"
 

@@ -9,7 +9,7 @@
 #include "ui/params/frame_range_edit.hpp"
 
 #include "core/io.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/spots_gpu.hpp"
 #include "ui/image/frame_source.hpp"

@@ -4,7 +4,7 @@
 // pixels" overlay, its spots as boxes and centroids, and a debug image, when chosen, replaces
 // the frame in the image view.
 #include "core/errors.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "ui/image/frame_source.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/image/resolution_rings.hpp"

@@ -3,7 +3,7 @@
 #include "core/errors.hpp"
 #include "core/input/frame_range.hpp"
 #include "core/io.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 

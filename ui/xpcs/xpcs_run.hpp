@@ -9,7 +9,7 @@
 #include "core/progress.hpp"
 #include "core/xpcs/xpcs.hpp"
 #include "gpu/command_line.hpp"
-#include "gpu/device_info.hpp"
+#include "gpu/runtime/device_info.hpp"
 #include "gpu/variant.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "ui/kit/variant_combo.hpp"

@@ -1,4 +1,4 @@
-#include "gpu/session_trace.hpp"
+#include "gpu/runtime/session_trace.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "gpu/staging.hpp"
+#include "gpu/runtime/staging.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/range_pool.hpp"

@@ -1,8 +1,8 @@
-// Device buffers kept from one session for the next (gpu/session.hpp). Allocating and freeing
-// the GiB buffers of a large run cost milliseconds of wall time per run on NVIDIA's OpenCL;
+// Device buffers kept from one session for the next (gpu/runtime/session.hpp). Allocating and
+// freeing the GiB buffers of a large run cost milliseconds of wall time per run on NVIDIA's OpenCL;
 // a repeated run (bench repeats, the workbench's re-runs) takes its buffers back instead.
 #pragma once
-#include "gpu/opencl.hpp"
+#include "gpu/runtime/opencl.hpp"
 
 #include <cstddef>
 #include <mutex>

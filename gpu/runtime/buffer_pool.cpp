@@ -1,4 +1,4 @@
-#include "gpu/buffer_pool.hpp"
+#include "gpu/runtime/buffer_pool.hpp"
 
 #include <cstdlib>
 #include <string>

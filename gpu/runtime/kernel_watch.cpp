@@ -1,4 +1,4 @@
-#include "gpu/kernel_watch.hpp"
+#include "gpu/runtime/kernel_watch.hpp"
 
 #include "core/errors.hpp"
 #include "core/temp_file.hpp"

@@ -3,7 +3,7 @@
 // of the run, in milliseconds on one host clock from the session's start, written when the
 // session ends, with where the device and its DMA engine stood idle. Off (no cost) otherwise.
 #pragma once
-#include "gpu/opencl.hpp"
+#include "gpu/runtime/opencl.hpp"
 
 #include <chrono>
 #include <cstdint>

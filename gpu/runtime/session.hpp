@@ -1,10 +1,10 @@
 // OpenCL context, program cache, checked launches and labelled profiling.
 #pragma once
 #include "core/timing.hpp"
-#include "gpu/cl_device.hpp"
-#include "gpu/device_info.hpp"
-#include "gpu/opencl.hpp"
 #include "gpu/recipe.hpp"
+#include "gpu/runtime/cl_device.hpp"
+#include "gpu/runtime/device_info.hpp"
+#include "gpu/runtime/opencl.hpp"
 
 #include <map>
 #include <memory>

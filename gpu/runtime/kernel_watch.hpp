@@ -4,7 +4,7 @@
 // watch's thread. The host thread that waits for such a kernel cannot be woken (OpenCL has no
 // way to stop a running kernel), so a handler ends the process (the CLI: kernelTimeoutExit).
 #pragma once
-#include "gpu/opencl.hpp"
+#include "gpu/runtime/opencl.hpp"
 
 #include <condition_variable>
 #include <deque>

@@ -1,4 +1,4 @@
-#include "gpu/arch_specific.hpp"
+#include "gpu/runtime/arch_specific.hpp"
 
 #include "core/errors.hpp"
 

@@ -1,4 +1,4 @@
-#include "gpu/opencl.hpp"
+#include "gpu/runtime/opencl.hpp"
 
 namespace clscope {
 

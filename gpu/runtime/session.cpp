@@ -1,11 +1,11 @@
-#include "gpu/session.hpp"
+#include "gpu/runtime/session.hpp"
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
-#include "gpu/arch_specific.hpp"
 #include "gpu/kernel_source.hpp"
-#include "gpu/kernel_watch.hpp"
-#include "gpu/session_trace.hpp"
+#include "gpu/runtime/arch_specific.hpp"
+#include "gpu/runtime/kernel_watch.hpp"
+#include "gpu/runtime/session_trace.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,8 +1,8 @@
 // One OpenCL device with its context, its cache of built programs and its pinned memory.
 #pragma once
-#include "gpu/buffer_pool.hpp"
-#include "gpu/device_info.hpp"
-#include "gpu/opencl.hpp"
+#include "gpu/runtime/buffer_pool.hpp"
+#include "gpu/runtime/device_info.hpp"
+#include "gpu/runtime/opencl.hpp"
 
 #include <future>
 #include <map>
@@ -58,7 +58,7 @@ class ClDevice {
     // memory serves every context of the process's one address space); CLSCOPE_PINNED_SHARED=0
     // keeps to its own blocks, to compare.
     bool dmaReads(const void* data, std::size_t bytes) const;
-    // Buffers of finished sessions kept for the next ones (see gpu/buffer_pool.hpp).
+    // Buffers of finished sessions kept for the next ones (see gpu/runtime/buffer_pool.hpp).
     BufferPool& buffers() { return buffers_; }
 
   private:

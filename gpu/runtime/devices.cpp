@@ -1,7 +1,7 @@
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 
 #include "core/errors.hpp"
-#include "gpu/opencl.hpp"
+#include "gpu/runtime/opencl.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 // Device enumeration and the device specs of DESIGN.md §2: cpu, ocl:N, ocl:TEXT.
 #pragma once
-#include "gpu/device_info.hpp"
+#include "gpu/runtime/device_info.hpp"
 
 #include <string>
 #include <vector>

@@ -1,9 +1,9 @@
-#include "gpu/cl_device.hpp"
+#include "gpu/runtime/cl_device.hpp"
 
 #include "core/errors.hpp"
-#include "gpu/arch_specific.hpp"
-#include "gpu/devices.hpp"
 #include "gpu/kernel_source.hpp"
+#include "gpu/runtime/arch_specific.hpp"
+#include "gpu/runtime/devices.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -95,8 +95,8 @@ std::string registerCap(const DeviceInfo& device, int registers) {
 
 // Kernel developers: CLSCOPE_CL_OPTIONS is appended to every build's options (e.g.
 // -cl-nv-verbose), CLSCOPE_CL_LOG=1 prints each new program's build log to stderr. A source with
-// architecture-specific instructions (gpu/arch_specific.hpp) is built twice on NVIDIA: for the
-// plain target, then from its PTX made specific (CLSCOPE_CL_DUMP=folder writes that PTX there,
+// architecture-specific instructions (gpu/runtime/arch_specific.hpp) is built twice on NVIDIA: for
+// the plain target, then from its PTX made specific (CLSCOPE_CL_DUMP=folder writes that PTX there,
 // program-<hash of the options>.ptx, for ptxas and cuobjdump).
 cl::Program ClDevice::program(const std::string& source, const std::string& givenOptions) {
     const char* extra = std::getenv("CLSCOPE_CL_OPTIONS");

@@ -13,7 +13,7 @@
 // waits for the host between chunks.
 #pragma once
 #include "core/array.hpp"
-#include "gpu/session.hpp"
+#include "gpu/runtime/session.hpp"
 
 #include <algorithm>
 #include <functional>
