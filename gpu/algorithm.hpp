@@ -16,7 +16,7 @@
 #include "core/timing.hpp"
 #include "gpu/recipe.hpp"
 #include "gpu/runtime/device_info.hpp"
-#include "gpu/variant.hpp"
+#include "gpu/variant/variant.hpp"
 
 #include <cstdint>
 #include <functional>

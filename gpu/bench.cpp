@@ -1,9 +1,9 @@
 #include "gpu/bench.hpp"
 
 #include "core/errors.hpp"
-#include "gpu/lab/user_variants.hpp"
 #include "gpu/runtime/devices.hpp"
 #include "gpu/runtime/staging.hpp"
+#include "gpu/variant/user_variants.hpp"
 
 #include <algorithm>
 

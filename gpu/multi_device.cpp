@@ -2,7 +2,7 @@
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
 #include "gpu/algorithm.hpp"
-#include "gpu/lab/user_variants.hpp"
+#include "gpu/variant/user_variants.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -6,7 +6,7 @@
 #include "gpu/runtime/devices.hpp"
 #include "gpu/runtime/session.hpp"
 #include "gpu/runtime/staging.hpp"
-#include "gpu/variant.hpp"
+#include "gpu/variant/variant.hpp"
 #include "test_util.hpp"
 
 #include <QTemporaryDir>

@@ -4,7 +4,7 @@
 // be checked, exports (CSV, HDF5 one group per run) refuse stale rows; xpcs on PoCL and cpu.
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
-#include "gpu/lab/user_variants.hpp"
+#include "gpu/variant/user_variants.hpp"
 #include "toy/algorithm.hpp"
 #include "ui/compare/comparison_presenter.hpp"
 #include "ui/jobs/job_runner.hpp"

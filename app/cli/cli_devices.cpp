@@ -2,9 +2,9 @@
 #include "app/cli/commands.hpp"
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
-#include "gpu/lab/user_variants.hpp"
 #include "gpu/runtime/devices.hpp"
-#include "gpu/variant.hpp"
+#include "gpu/variant/user_variants.hpp"
+#include "gpu/variant/variant.hpp"
 
 #include <algorithm>
 #include <iostream>

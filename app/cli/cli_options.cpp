@@ -1,7 +1,7 @@
 #include "app/cli/cli_options.hpp"
 
 #include "core/errors.hpp"
-#include "gpu/lab/user_variants.hpp"
+#include "gpu/variant/user_variants.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -5,7 +5,7 @@
 #include "core/cluster/cluster.hpp"
 #include "gpu/recipe.hpp"
 #include "gpu/runtime/device_info.hpp"
-#include "gpu/variant_set.hpp"
+#include "gpu/variant/variant_set.hpp"
 
 #include <map>
 #include <string>

@@ -1,8 +1,8 @@
 #include "gpu/lab/device_peaks.hpp"
 
 #include "core/atomic_file.hpp"
-#include "gpu/lab/user_variants.hpp"
 #include "gpu/runtime/session.hpp"
+#include "gpu/variant/user_variants.hpp"
 
 #include <algorithm>
 #include <ctime>

@@ -4,9 +4,9 @@
 
 #include "gpu/lab/cache_flush.hpp"
 #include "gpu/lab/roofline.hpp"
-#include "gpu/lab/user_variants.hpp"
 #include "gpu/runtime/cl_device.hpp"
 #include "gpu/runtime/devices.hpp"
+#include "gpu/variant/user_variants.hpp"
 
 #include <algorithm>
 #include <cmath>

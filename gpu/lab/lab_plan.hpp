@@ -7,7 +7,7 @@
 #include "gpu/algorithm.hpp"
 #include "gpu/lab/build_log.hpp"
 #include "gpu/lab/lab_job.hpp"
-#include "gpu/lab/user_variants.hpp"
+#include "gpu/variant/user_variants.hpp"
 
 #include <map>
 #include <string>

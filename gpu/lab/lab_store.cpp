@@ -1,7 +1,7 @@
 #include "gpu/lab/lab_store.hpp"
 
 #include "core/atomic_file.hpp"
-#include "gpu/lab/user_variants.hpp"
+#include "gpu/variant/user_variants.hpp"
 
 #include <fstream>
 #include <sstream>

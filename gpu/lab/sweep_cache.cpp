@@ -3,7 +3,7 @@
 #include "core/atomic_file.hpp"
 #include "core/hdf5.hpp"
 #include "gpu/lab/sha256.hpp"
-#include "gpu/lab/user_variants.hpp"
+#include "gpu/variant/user_variants.hpp"
 
 #include <fstream>
 #include <sstream>

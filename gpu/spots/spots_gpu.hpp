@@ -9,7 +9,7 @@
 #include "gpu/recipe.hpp"
 #include "gpu/runtime/device_info.hpp"
 #include "gpu/spots/window.hpp"
-#include "gpu/variant_set.hpp"
+#include "gpu/variant/variant_set.hpp"
 
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-// What the spots code asks of a variant (its Traits, gpu/variant.hpp): where it finds the
+// What the spots code asks of a variant (its Traits, gpu/variant/variant.hpp): where it finds the
 // signal pixels and, on a device, how its kernels get the window sums.
 #pragma once
 #include <string>

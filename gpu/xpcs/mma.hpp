@@ -2,7 +2,7 @@
 // m16n8k32 u8 through inline PTX), with a plain-C emulation of the same tiling for other
 // devices (tuning MMA_EMULATE=1, how the tests run it on PoCL). Internal to gpu/xpcs.
 #pragma once
-#include "gpu/variant.hpp"
+#include "gpu/variant/variant.hpp"
 #include "gpu/xpcs/runner.hpp"
 
 #include <map>

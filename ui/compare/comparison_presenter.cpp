@@ -2,8 +2,8 @@
 #include "ui/compare/comparison_presenter.hpp"
 
 #include "core/errors.hpp"
-#include "gpu/lab/user_variants.hpp"
 #include "gpu/runtime/devices.hpp"
+#include "gpu/variant/user_variants.hpp"
 #include "ui/jobs/job_runner.hpp"
 
 #include <QMetaObject>

@@ -4,7 +4,7 @@
 #pragma once
 #include "core/hdf5.hpp"
 #include "gpu/algorithm.hpp"
-#include "gpu/variant.hpp"
+#include "gpu/variant/variant.hpp"
 
 #include <compare>
 #include <map>

@@ -2,7 +2,7 @@
 // by platform + device + driver name, never by index) and which variant of each algorithm.
 #pragma once
 #include "gpu/runtime/device_info.hpp"
-#include "gpu/variant.hpp"
+#include "gpu/variant/variant.hpp"
 
 #include <map>
 #include <string>

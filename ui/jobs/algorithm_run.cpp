@@ -1,10 +1,10 @@
 #include "ui/jobs/algorithm_run.hpp"
 
 #include "core/errors.hpp"
-#include "gpu/lab/user_variants.hpp"
 #include "gpu/runtime/devices.hpp"
 #include "gpu/scale/budget.hpp"
 #include "gpu/scale/passes.hpp"
+#include "gpu/variant/user_variants.hpp"
 
 #include <algorithm>
 #include <cstdio>

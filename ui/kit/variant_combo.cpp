@@ -1,8 +1,8 @@
 #include "ui/kit/variant_combo.hpp"
 #include "ui/base/qstring.hpp"
 
-#include "gpu/lab/user_variants.hpp"
 #include "gpu/runtime/devices.hpp"
+#include "gpu/variant/user_variants.hpp"
 #include "ui/kit/workbench.hpp"
 
 #include <QComboBox>

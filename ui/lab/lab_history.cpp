@@ -1,7 +1,7 @@
 #include "ui/lab/lab_history.hpp"
 
 #include "core/atomic_file.hpp"
-#include "gpu/lab/user_variants.hpp"
+#include "gpu/variant/user_variants.hpp"
 
 #include <ctime>
 #include <fstream>

@@ -1,8 +1,8 @@
 #include "ui/lab/lab_window.hpp"
 #include "ui/base/qstring.hpp"
 
-#include "gpu/lab/user_variants.hpp"
 #include "gpu/runtime/devices.hpp"
+#include "gpu/variant/user_variants.hpp"
 #include "ui/lab/build_log_list.hpp"
 #include "ui/lab/code_editor.hpp"
 #include "ui/lab/compiled_output_view.hpp"

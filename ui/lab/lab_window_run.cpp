@@ -1,6 +1,6 @@
 // LabWindow's work: fork, run (through LabRun), the outcome shown, and Keep best.
 #include "core/errors.hpp"
-#include "gpu/lab/user_variants.hpp"
+#include "gpu/variant/user_variants.hpp"
 #include "ui/lab/build_log_list.hpp"
 #include "ui/lab/code_editor.hpp"
 #include "ui/lab/compiled_output_view.hpp"

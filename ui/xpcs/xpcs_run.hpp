@@ -10,7 +10,7 @@
 #include "core/xpcs/xpcs.hpp"
 #include "gpu/command_line.hpp"
 #include "gpu/runtime/device_info.hpp"
-#include "gpu/variant.hpp"
+#include "gpu/variant/variant.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "ui/kit/variant_combo.hpp"
 

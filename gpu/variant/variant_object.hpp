@@ -1,9 +1,9 @@
-// One variant of an algorithm as an object: its entry (gpu/variant.hpp), what it checks on a
-// run, its run and its traits. An algorithm declares its variants once, in a VariantSet
-// (gpu/variant_set.hpp, in gpu/<algo>/variants.cpp), and runs the one a request names by
+// One variant of an algorithm as an object: its entry (gpu/variant/variant.hpp), what it checks on
+// a run, its run and its traits. An algorithm declares its variants once, in a VariantSet
+// (gpu/variant/variant_set.hpp, in gpu/<algo>/variants.cpp), and runs the one a request names by
 // looking it up there.
 #pragma once
-#include "gpu/variant.hpp"
+#include "gpu/variant/variant.hpp"
 
 #include <functional>
 #include <string>

@@ -1,6 +1,6 @@
-// An algorithm's variants (gpu/variant_object.hpp), declared once and looked up by id.
+// An algorithm's variants (gpu/variant/variant_object.hpp), declared once and looked up by id.
 #pragma once
-#include "gpu/variant_object.hpp"
+#include "gpu/variant/variant_object.hpp"
 
 #include <string>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "gpu/lab/user_variants.hpp"
+#include "gpu/variant/user_variants.hpp"
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"

@@ -1,4 +1,4 @@
-#include "gpu/variant.hpp"
+#include "gpu/variant/variant.hpp"
 
 #include "core/errors.hpp"
 

@@ -1,4 +1,4 @@
-#include "gpu/variant_set.hpp"
+#include "gpu/variant/variant_set.hpp"
 
 #include "core/errors.hpp"
 
