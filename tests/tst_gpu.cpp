@@ -159,7 +159,8 @@ class TestGpu : public QObject {
         EXPECT_ERROR(DeviceError, dev.program(broken, "-DX=32"), "undeclared"); // built again
     }
 
-    // A build is timed in the session's records; a program from the cache is not.
+    // A build is timed in the session's records; a program from the cache is not. The device
+    // keeps each built program's resolved tunable values.
     void programBuildsAreTimed() {
         ClSession s(firstOpenCl());
         const auto builds = [&s] {
@@ -168,11 +169,18 @@ class TestGpu : public QObject {
                 n += r.label == "program builds (host)" ? r.count : 0;
             return n;
         };
-        s.kernel("gather", "gather_elements", "-DELEM=int -DX=34");
+        const ProgramRecipe gather("gather", {"common", "gather"},
+                                   {choiceTunable("ELEM", "int", {"int"}, "element type"),
+                                    integerTunable("X", 0, 0, 99, "makes the program new")});
+        s.kernel(gather, {{"X", "34"}}, "gather_elements");
         QCOMPARE(builds(), std::size_t(1));
-        s.kernel("gather", "gather_elements", "-DELEM=int -DX=33");
-        s.kernel("gather", "gather_elements", "-DELEM=int -DX=33");
+        s.kernel(gather, {{"X", "33"}}, "gather_elements");
+        s.kernel(gather, {{"X", "33"}}, "gather_elements");
         QCOMPARE(builds(), std::size_t(2));
+        const TunableValues built{{"ELEM", "int"}, {"X", "33"}};
+        const auto programs = s.device().builtPrograms();
+        QVERIFY(std::any_of(programs.begin(), programs.end(),
+                            [&](const BuiltProgram& p) { return p.values == built; }));
     }
 
     void buildFailureCarriesLog() {

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <sstream>
 
 namespace clscope {
 
@@ -104,16 +103,9 @@ std::string verboseBuildOption(const DeviceInfo& device) {
 }
 
 TunableValues builtTunables(TunableValues declared, const std::vector<ProgramFigures>& programs) {
-    for (const ProgramFigures& p : programs) {
-        std::istringstream words(p.options);
-        std::string word;
-        while (words >> word) {
-            const auto eq = word.find('=');
-            if (word.rfind("-D", 0) != 0 || eq == std::string::npos) continue;
-            if (const auto it = declared.find(word.substr(2, eq - 2)); it != declared.end())
-                it->second = word.substr(eq + 1);
-        }
-    }
+    for (const ProgramFigures& p : programs)
+        for (const auto& [name, value] : p.tunables)
+            if (const auto it = declared.find(name); it != declared.end()) it->second = value;
     return declared;
 }
 
@@ -139,7 +131,7 @@ std::vector<ProgramFigures> builtProgramFigures(const DeviceInfo& device,
         ProgramFigures f;
         const auto named = names.find(built.sourceHash);
         f.program = named != names.end() ? named->second : "unlisted";
-        f.options = built.options;
+        f.options = built.options, f.tunables = built.values;
         f.buildLog = built.program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(cl->device());
         f.kernels = kernelFigures(built.program, cl->device());
         const std::string bytes = binaryOf(built.program);

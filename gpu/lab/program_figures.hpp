@@ -26,6 +26,7 @@ struct KernelFigures {
 struct ProgramFigures {
     std::string program; // the recipe's name ("unlisted" for a program built from no recipe)
     std::string options, buildLog;
+    TunableValues tunables; // the recipe's resolved values it was built with (not in the JSON)
     std::vector<KernelFigures> kernels;
     std::uint64_t binaryBytes = 0;
     bool binaryText = false;  // the compiled output is text (PTX): shown as it is
@@ -49,9 +50,9 @@ std::vector<ProgramFigures> builtProgramFigures(const DeviceInfo& device,
                                                 const ProgramOverrides& overrides,
                                                 const std::string& binaryPrefix);
 
-// The values `declared` names as the programs were built: each "-DNAME=VALUE" of their options
-// over the declared value (the host's own per-device values included, which the declaration
-// does not know).
+// The values `declared` names as the programs were built: each program's resolved tunables
+// (kept with it when it was built) over the declared value (the host's own per-device values
+// included, which the declaration does not know).
 TunableValues builtTunables(TunableValues declared, const std::vector<ProgramFigures>& programs);
 
 // Whether these bytes are text: no NUL or control characters other than tab and line ends once

@@ -98,7 +98,8 @@ std::string registerCap(const DeviceInfo& device, int registers) {
 // architecture-specific instructions (gpu/runtime/arch_specific.hpp) is built twice on NVIDIA: for
 // the plain target, then from its PTX made specific (CLSCOPE_CL_DUMP=folder writes that PTX there,
 // program-<hash of the options>.ptx, for ptxas and cuobjdump).
-cl::Program ClDevice::program(const std::string& source, const std::string& givenOptions) {
+cl::Program ClDevice::program(const std::string& source, const std::string& givenOptions,
+                              const TunableValues& values) {
     const char* extra = std::getenv("CLSCOPE_CL_OPTIONS");
     std::promise<cl::Program> promise;
     std::shared_future<cl::Program> other; // the same program, being built by another thread
@@ -108,7 +109,7 @@ cl::Program ClDevice::program(const std::string& source, const std::string& give
         std::lock_guard lock(mutex_);
         options = givenOptions + (extra ? std::string(" ") + extra : "") + appendedOptions_;
         key = std::make_tuple(std::hash<std::string>{}(source), options);
-        if (auto it = programs_.find(key); it != programs_.end()) return it->second;
+        if (auto it = programs_.find(key); it != programs_.end()) return it->second.program;
         if (auto it = building_.find(key); it != building_.end())
             other = it->second;
         else
@@ -120,7 +121,7 @@ cl::Program ClDevice::program(const std::string& source, const std::string& give
     try {
         cl::Program program = buildNew(source, options);
         std::lock_guard lock(mutex_);
-        programs_.emplace(key, program);
+        programs_.emplace(key, BuiltProgram{std::get<0>(key), options, program, values});
         building_.erase(key);
         promise.set_value(program);
         return program;
@@ -177,7 +178,7 @@ std::vector<BuiltProgram> ClDevice::builtPrograms() const {
     std::lock_guard lock(mutex_);
     std::vector<BuiltProgram> built;
     for (const auto& [key, program] : programs_)
-        built.push_back({std::get<0>(key), std::get<1>(key), program});
+        built.push_back(program);
     return built;
 }
 

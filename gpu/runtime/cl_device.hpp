@@ -1,5 +1,6 @@
 // One OpenCL device with its context, its cache of built programs and its pinned memory.
 #pragma once
+#include "gpu/recipe.hpp"
 #include "gpu/runtime/buffer_pool.hpp"
 #include "gpu/runtime/device_info.hpp"
 #include "gpu/runtime/opencl.hpp"
@@ -15,11 +16,13 @@
 namespace clscope {
 
 // A program the device has built: the hash of its source text, the options it was asked with
-// (the cache's key) and the program.
+// (the cache's key), the program and the resolved tunable values of the recipe it was built
+// from (what its -D options say; empty for a program built from no recipe).
 struct BuiltProgram {
     std::size_t sourceHash = 0;
     std::string options;
     cl::Program program;
+    TunableValues values;
 };
 
 // Pinned host memory (CL_MEM_ALLOC_HOST_PTR) mapped for writing by the host.
@@ -40,8 +43,10 @@ class ClDevice {
     const cl::Device& device() const { return device_; }
     const cl::Context& context() const { return context_; }
     // Build (or fetch) a program from one source text and options; a failed build throws a
-    // DeviceError carrying the device, the options and the build log.
-    cl::Program program(const std::string& source, const std::string& options);
+    // DeviceError carrying the device, the options and the build log. `values`: the resolved
+    // tunables of the recipe the options were made from, kept with the built program.
+    cl::Program program(const std::string& source, const std::string& options,
+                        const TunableValues& values = {});
     std::size_t cachedPrograms() const;
     // Every program built so far (the cache), in key order.
     std::vector<BuiltProgram> builtPrograms() const;
@@ -71,7 +76,7 @@ class ClDevice {
     cl::Context context_;
     mutable std::mutex mutex_;
     std::string appendedOptions_;
-    std::map<ProgramKey, cl::Program> programs_;
+    std::map<ProgramKey, BuiltProgram> programs_;
     std::map<ProgramKey, std::shared_future<cl::Program>> building_;
     std::vector<std::unique_ptr<PinnedBlock>> pinnedFree_;
     std::vector<std::pair<const std::byte*, std::size_t>> pinnedMade_; // host ranges of blocks

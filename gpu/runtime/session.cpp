@@ -2,7 +2,6 @@
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
-#include "gpu/kernel_source.hpp"
 #include "gpu/runtime/arch_specific.hpp"
 #include "gpu/runtime/kernel_watch.hpp"
 #include "gpu/runtime/session_trace.hpp"
@@ -60,33 +59,19 @@ bool ClSession::soleHolder(const cl::Buffer& buffer) {
     }
 }
 
-cl::Program ClSession::program(const std::string& kernelFile, const std::string& options) {
-    const std::string source = kernelSource("common") + "\n" + kernelSource(kernelFile);
-    return timedProgram(source, "-cl-std=CL1.2 " + options);
-}
-
 // The device's program; a build (not found in its cache) is timed as "program builds (host)".
-cl::Program ClSession::timedProgram(const std::string& source, const std::string& options) {
+cl::Program ClSession::timedProgram(const std::string& source, const std::string& options,
+                                    const TunableValues& values) {
     const std::size_t before = device_->cachedPrograms();
     const auto start = std::chrono::steady_clock::now();
-    cl::Program p = device_->program(source, options);
+    cl::Program p = device_->program(source, options, values);
     if (device_->cachedPrograms() != before) timings_.add("program builds (host)", msSince(start));
     return p;
 }
 
-cl::Kernel ClSession::kernel(const std::string& kernelFile, const std::string& kernelName,
-                             const std::string& options) {
-    cl::Program p = program(kernelFile, options);
-    try {
-        return cl::Kernel(p, kernelName.c_str());
-    } catch (const cl::Error& e) {
-        rethrowDeviceError(e, "creating kernel " + kernelName + " of " + kernelFile + ".cl",
-                           info());
-    }
-}
-
 cl::Program ClSession::program(const ProgramRecipe& recipe, const TunableValues& values) {
-    return timedProgram(recipe.source(), recipe.options(values));
+    const TunableValues resolved = recipe.resolve(values);
+    return timedProgram(recipe.source(), recipe.options(resolved), resolved);
 }
 
 cl::Kernel ClSession::kernel(const ProgramRecipe& recipe, const TunableValues& values,

@@ -33,12 +33,9 @@ class ClSession {
     const cl::Context& context() const { return device_->context(); }
     cl::CommandQueue& queue() { return queue_; }
 
-    // Program from resources/kernels/<name>.cl (common.cl prepended), options as -D flags.
-    cl::Program program(const std::string& kernelFile, const std::string& options = "");
-    cl::Kernel kernel(const std::string& kernelFile, const std::string& kernelName,
-                      const std::string& options = "");
     // The program of a recipe with these tunable values (every tunable passed, defaults for
-    // those not given), from the device's cache; a kernel of it.
+    // those not given), from the device's cache, which keeps the resolved values with it; a
+    // kernel of it.
     cl::Program program(const ProgramRecipe& recipe, const TunableValues& values);
     cl::Kernel kernel(const ProgramRecipe& recipe, const TunableValues& values,
                       const std::string& kernelName);
@@ -76,7 +73,8 @@ class ClSession {
   private:
     cl::Buffer newBuffer(std::size_t bytes, const std::string& what, cl_mem_flags flags);
     template <class Enqueue> void enqueueRecorded(const std::string& label, Enqueue&& enqueue);
-    cl::Program timedProgram(const std::string& source, const std::string& options);
+    cl::Program timedProgram(const std::string& source, const std::string& options,
+                             const TunableValues& values);
 
     std::shared_ptr<ClDevice> device_;
     cl::CommandQueue queue_;

@@ -91,6 +91,31 @@ TunableValues programValues(const ProgramRecipe& recipe, DType dtype, const Para
     return recipe.resolve(programs.over(std::move(values)));
 }
 
+const ProgramRecipe& gatherRecipe() {
+    static const ProgramRecipe recipe = [] {
+        ProgramRecipe r(
+            "gather", {"common", "gather"},
+            {fromInput(choiceTunable("ELEM", "ushort", {"uchar", "ushort", "uint", "ulong"},
+                                     "an unsigned type of the elements' size"))});
+        r.launch("gather_elements", {{"64"}, {}});
+        return r;
+    }();
+    return recipe;
+}
+
+TunableValues gatherValues(DType dtype) {
+    switch (dtypeSize(dtype)) {
+    case 1:
+        return {{"ELEM", "uchar"}};
+    case 2:
+        return {{"ELEM", "ushort"}};
+    case 4:
+        return {{"ELEM", "uint"}};
+    default:
+        return {{"ELEM", "ulong"}};
+    }
+}
+
 int tunableInt(const TunableValues& values, const std::string& name) {
     return std::stoi(values.at(name));
 }

@@ -23,6 +23,13 @@ TunableValues inputValues(DType dtype, const Params& p);
 TunableValues programValues(const ProgramRecipe& recipe, DType dtype, const Params& p,
                             const ProgramOverrides& programs);
 
+// "gather": common.cl and gather.cl, the values of a compacted list of pixels (the stream
+// stage's); ELEM, set from the frames' element size, and the launch rule of gather_elements
+// (one work-item per listed pixel, work-groups of 64).
+const ProgramRecipe& gatherRecipe();
+// gather's values for frames of `dtype`: ELEM an unsigned type of the element size.
+TunableValues gatherValues(DType dtype);
+
 // The integer value of a tunable among resolved values.
 int tunableInt(const TunableValues& values, const std::string& name);
 

@@ -18,20 +18,6 @@ namespace clscope::spots {
 
 namespace {
 
-// gather.cl's element type: an unsigned type of the frames' element size.
-std::string elementType(DType dtype) {
-    switch (dtypeSize(dtype)) {
-    case 1:
-        return "uchar";
-    case 2:
-        return "ushort";
-    case 4:
-        return "uint";
-    default:
-        return "ulong";
-    }
-}
-
 // The signal pixels of a batch (chunk-wide indices) and their values, by frame of the batch.
 void addPixels(std::vector<std::vector<std::pair<std::uint32_t, double>>>& byFrame,
                std::size_t plane, const std::vector<cl_uint>& list, const Array& values) {
@@ -100,7 +86,7 @@ void SpotsStreamStage::open(ClSession& session, const InputSources& sources,
     r.bad = session.allocate(plane, "spots pixel mask");
     session.upload(r.bad, first.mask.bad.empty() ? none.data() : first.mask.bad.data(), plane,
                    "copy H->D pixel mask");
-    gather_ = session.kernel("gather", "gather_elements", "-DELEM=" + elementType(format.dtype));
+    gather_ = session.kernel(gatherRecipe(), gatherValues(format.dtype), "gather_elements");
     values_ = session.allocate(r.capacity * dtypeSize(format.dtype), "spots signal values");
     pixels_.assign(frames, {});
 }
@@ -129,7 +115,9 @@ SpotsStreamStage::Pixels SpotsStreamStage::fetch(std::size_t count) {
     r.s.download(r.list, list.data(), listed * sizeof(cl_uint), "copy D->H signal list");
     gather_.setArg(0, r.frames), gather_.setArg(1, r.list), gather_.setArg(2, listed);
     gather_.setArg(3, values_);
-    r.s.launch(gather_, "gather signal values", {{std::size_t(listed)}, {64}});
+    r.s.launch(gather_, "gather signal values",
+               gatherRecipe().shape("gather_elements", gatherValues(format_.dtype),
+                                    {std::size_t(listed)}));
     r.s.download(values_, values.bytes(), listed * element, "copy D->H signal values");
     addPixels(byFrame, plane, list, values);
     return byFrame;

@@ -281,9 +281,10 @@ void MultitauRings::prebuildLags(std::size_t total) {
     std::vector<std::future<void>> builds;
     for (const TunableValues& values : wanted)
         builds.push_back(std::async(std::launch::async, [&device = s_.device(), &source,
-                                                         options = recipe_.options(values)] {
+                                                         options = recipe_.options(values),
+                                                         resolved = recipe_.resolve(values)] {
             try {
-                device.program(source, options);
+                device.program(source, options, resolved);
             } catch (const std::exception&) { // reported where it is launched
             }
         }));
