@@ -3,6 +3,7 @@
 #include "gpu/algorithm.hpp"
 #include "gpu/kernel_source.hpp"
 #include "gpu/runtime/arch_specific.hpp"
+#include "gpu/runtime/compiler_output.hpp"
 #include "gpu/runtime/devices.hpp"
 #include "gpu/runtime/session.hpp"
 #include "gpu/runtime/staging.hpp"
@@ -13,11 +14,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <future>
 #include <iterator>
 #include <optional>
+#include <unistd.h>
 
 using namespace clscope;
 
@@ -181,6 +184,33 @@ class TestGpu : public QObject {
         const auto programs = s.device().builtPrograms();
         QVERIFY(std::any_of(programs.begin(), programs.end(),
                             [&](const BuiltProgram& p) { return p.values == built; }));
+    }
+
+    // The compiler's own summary on stderr (PoCL's clang: "1 warning generated.") does not
+    // reach it; other lines do.
+    void compilerSummaryOffStderr() {
+        QVERIFY(CompilerOutput::summaryLine("8 warnings generated."));
+        QVERIFY(CompilerOutput::summaryLine("1 warning and 2 errors generated."));
+        QVERIFY(!CompilerOutput::summaryLine("note: 8 warnings generated."));
+        QCOMPARE(CompilerOutput::passedOn("a\n1 warning generated.\nb\n", false),
+                 std::string("a\nb\n"));
+        QCOMPARE(CompilerOutput::passedOn("1 warning generated.", true),
+                 std::string("1 warning generated."));
+        ClSession s(firstOpenCl());
+        std::FILE* file = std::tmpfile();
+        std::fflush(stderr);
+        const int saved = ::dup(2);
+        ::dup2(fileno(file), 2);
+        s.device().program("kernel void k(global int* a) { int y = 1.5; a[0] = y; }",
+                           "-DCOMPILER_SUMMARY=1");
+        std::fflush(stderr);
+        ::dup2(saved, 2);
+        ::close(saved);
+        std::rewind(file);
+        std::string text(4096, '\0');
+        text.resize(std::fread(text.data(), 1, text.size(), file));
+        std::fclose(file);
+        QVERIFY2(text.find("generated") == std::string::npos, text.c_str());
     }
 
     void buildFailureCarriesLog() {

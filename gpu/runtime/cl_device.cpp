@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "gpu/kernel_source.hpp"
 #include "gpu/runtime/arch_specific.hpp"
+#include "gpu/runtime/compiler_output.hpp"
 #include "gpu/runtime/devices.hpp"
 
 #include <algorithm>
@@ -94,7 +95,8 @@ std::string registerCap(const DeviceInfo& device, int registers) {
 }
 
 // Kernel developers: CLSCOPE_CL_OPTIONS is appended to every build's options (e.g.
-// -cl-nv-verbose), CLSCOPE_CL_LOG=1 prints each new program's build log to stderr. A source with
+// -cl-nv-verbose), CLSCOPE_CL_LOG=1 prints each new program's build log to stderr (and lets
+// the compiler's own summary lines through: gpu/runtime/compiler_output.hpp). A source with
 // architecture-specific instructions (gpu/runtime/arch_specific.hpp) is built twice on NVIDIA: for
 // the plain target, then from its PTX made specific (CLSCOPE_CL_DUMP=folder writes that PTX there,
 // program-<hash of the options>.ptx, for ptxas and cuobjdump).
@@ -154,6 +156,7 @@ cl::Program ClDevice::buildNew(const std::string& source, const std::string& opt
 
 cl::Program ClDevice::built(cl::Program program, const std::string& options) {
     try {
+        const CompilerOutput compilerOutput; // PoCL's "N warnings generated." off the terminal
         program.build({device_}, options.c_str());
     } catch (const cl::Error& e) {
         std::string log;
