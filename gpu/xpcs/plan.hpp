@@ -8,7 +8,7 @@
 
 namespace clscope::xpcs {
 
-// How a variant wants a chunk laid out on the device (the LAYOUT macro of xpcs.cl).
+// How a variant wants a chunk laid out on the device (the LAYOUT macro of xpcs_common.cl).
 enum class Layout : int { Raw = 0, FrameMajor = 1, PixelMajor = 2 };
 
 struct LayoutSpec {

@@ -24,7 +24,7 @@ cl::Kernel programKernel(DeviceRun& run, const std::string& program, const std::
 
 namespace {
 
-constexpr std::size_t lanes = 8; // XPCS_LANES of xpcs.cl
+constexpr std::size_t lanes = 8; // XPCS_LANES of xpcs_common.cl
 
 // The host's values for the programs of a run (fromInput): DATA_T and SUM_T of a frame dtype
 // (exact 64-bit integer sums for integer data), the layout, and the Gram entry type (uint where

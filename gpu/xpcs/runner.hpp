@@ -34,7 +34,8 @@ struct DeviceRun {
     cl::Buffer offsets, gram, sums, work, pixelCounts;
     std::size_t rawBytes = 0; // of the raw-frames buffer, allocated on first use (rawBuffer)
     cl::Buffer raw;
-    // XPCS_CPU: the kernels' CPU-device code paths (set for CPU devices, see xpcs.cl).
+    // XPCS_CPU: the kernels' CPU-device code paths (set for CPU devices, see xpcs_common.cl and
+    // xpcs_gemm.cl).
     bool onCpu() const {
         const auto it = tuning.find("XPCS_CPU");
         return it != tuning.end() && it->second != 0;

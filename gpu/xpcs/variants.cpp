@@ -67,7 +67,8 @@ int valueOr(const Tuning& t, const std::string& name, int fallback) {
 }
 
 // gemm's kernel for CPU devices (XPCS_CPU): one work-item per tile, vectors instead of local
-// memory; GEMM_CPU_TILE (default 64, as in xpcs.cl) then takes the place of GEMM_TILE.
+// memory; GEMM_CPU_TILE (default 64, declared in recipes.cpp; read by xpcs_gemm.cl) then takes the
+// place of GEMM_TILE.
 bool gemmOnCpu(const Tuning& t) {
     return valueOr(t, "XPCS_CPU", 0) != 0;
 }
