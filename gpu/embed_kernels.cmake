@@ -1,7 +1,11 @@
-# cmake -DOUT=file.cpp -DSOURCES="a.cl;b.cl" -P embed_kernels.cmake
-set(body "// Generated from resources/kernels by gpu/embed_kernels.cmake. Do not edit.\n")
+# cmake -DOUT=file.cpp -DSOURCES="a.cl;b.cl" [-DFUNCTION=name] -P embed_kernels.cmake
+# FUNCTION: the function giving the texts by name (default embeddedKernels, resources/kernels).
+if(NOT FUNCTION)
+  set(FUNCTION embeddedKernels)
+endif()
+set(body "// Generated from .cl files by gpu/embed_kernels.cmake. Do not edit.\n")
 string(APPEND body "#include <map>\n#include <string>\nnamespace clscope {\n")
-string(APPEND body "const std::map<std::string, std::string>& embeddedKernels() {\n")
+string(APPEND body "const std::map<std::string, std::string>& ${FUNCTION}() {\n")
 string(APPEND body "    static const std::map<std::string, std::string> k{\n")
 foreach(src ${SOURCES})
   get_filename_component(name ${src} NAME_WE)

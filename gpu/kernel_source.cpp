@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <sstream>
 
 namespace clscope {
@@ -12,7 +13,30 @@ namespace clscope {
 // Defined in the generated kernels_embedded.cpp.
 const std::map<std::string, std::string>& embeddedKernels();
 
+namespace {
+
+struct AddedSources {
+    std::mutex mutex;
+    std::map<std::string, std::string> texts;
+};
+
+AddedSources& added() {
+    static AddedSources a;
+    return a;
+}
+
+} // namespace
+
+void addKernelSource(const std::string& name, std::string text) {
+    std::lock_guard lock(added().mutex);
+    added().texts[name] = std::move(text);
+}
+
 std::string kernelSource(const std::string& name) {
+    {
+        std::lock_guard lock(added().mutex);
+        if (const auto it = added().texts.find(name); it != added().texts.end()) return it->second;
+    }
     if (const char* dir = std::getenv("CLSCOPE_KERNEL_DIR"); dir && *dir) {
         const std::string path = std::string(dir) + "/" + name + ".cl";
         std::ifstream in(path);

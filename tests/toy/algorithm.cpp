@@ -3,9 +3,17 @@
 #include "core/errors.hpp"
 #include "core/input/frame_reading.hpp"
 #include "core/input/provenance.hpp"
+#include "gpu/kernel_source.hpp"
 #include "gpu/runtime/session.hpp"
 
+#include <map>
 #include <random>
+#include <string>
+
+namespace clscope {
+// Defined in the generated toy_kernels_embedded.cpp (tests/CMakeLists.txt).
+const std::map<std::string, std::string>& toyKernels();
+} // namespace clscope
 
 namespace clscope::toy {
 
@@ -172,6 +180,8 @@ BenchCase FrameSums::benchCase(const std::string& size) const {
 }
 
 void registerForTests() {
+    for (const auto& [name, text] : toyKernels())
+        addKernelSource(name, text);
     AlgorithmRegistry::instance().add(std::make_shared<FrameSums>());
 }
 

@@ -55,7 +55,7 @@ std::shared_ptr<FrameSumsInput> makeFrameSumsInput(Array frames);
 // before it lists the registry); calling it again changes nothing.
 void registerForTests();
 
-// The program of the `ocl` variant (resources/kernels/toy_frame_sums.cl).
+// The program of the `ocl` variant (tests/toy/toy_frame_sums.cl).
 ProgramRecipe frameSumsRecipe();
 
 } // namespace clscope::toy

@@ -1,5 +1,6 @@
 // The toy's frame sums: one work-item per frame. Every tunable comes from the recipe
-// (gpu/toy/algorithm.cpp): LOCAL_SIZE, the work-group size of the launch.
+// (tests/toy/algorithm.cpp): LOCAL_SIZE, the work-group size of the launch. Embedded into
+// clscope_toy (tests/CMakeLists.txt), added to the kernel sources by toy::registerForTests.
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void
 frame_sums(__global const uint* frames, __global double* sums, uint frameSize, double scale,
            int fault, uint frameCount) {
