@@ -2,8 +2,9 @@
 # On the lent GPU machine (see docs/PERFORMANCE.md): register NVIDIA's OpenCL, build the
 # headless tools (no GUI, no tests), then run each `clscope-cli bench ...` line of the file
 # given (default scripts/gpu_bench.list: the cases of docs/PERFORMANCE.md's table), writing one
-# JSON per line and a log under $OUT. ONLY=REGEX: only the lines matching REGEX (grep -E). Lines
-# starting `x2 ` run only where `clscope-cli devices` lists two GPUs or more.
+# JSON per line and a log under $OUT. ONLY=REGEX: only the lines matching REGEX (grep -E, on the
+# line with its mark: ONLY='^x2 ' runs the two-GPU lines alone). Lines marked `x2 ` run only
+# where `clscope-cli devices` lists two GPUs or more.
 # Needs the CLI11/nlohmann headers in .deps/include (carry [".deps"]; cmake/ClscopeDeps.cmake finds them)
 # and, for the `bench stream` lines, .deps/sys (scripts/stream_bench/fetch_deps.sh makes both).
 set -uo pipefail
@@ -30,8 +31,8 @@ git rev-parse --short HEAD 2>/dev/null | tee "$OUT/commit.txt"
 n=0
 while read -r line; do
   case "$line" in ''|'#'*) continue ;; esac
-  case "$line" in x2\ *) [ "$GPUS" -ge 2 ] || continue; line=${line#x2 } ;; esac
   [ -z "${ONLY:-}" ] || echo "$line" | grep -Eq -- "$ONLY" || continue
+  case "$line" in x2\ *) [ "$GPUS" -ge 2 ] || continue; line=${line#x2 } ;; esac
   n=$((n + 1))
   echo "== $n: clscope-cli $line" | tee -a "$OUT/bench.log"
   # shellcheck disable=SC2086
