@@ -76,7 +76,8 @@ nlohmann::json toJson(const ProgramFigures& f) {
     return {{"program", f.program},          {"options", f.options},
             {"build_log", f.buildLog},       {"kernels", kernels},
             {"binary_bytes", f.binaryBytes}, {"binary_text", f.binaryText},
-            {"binary_file", f.binaryFile},   {"binary_sha256", f.binarySha256}};
+            {"binary_file", f.binaryFile},   {"binary_sha256", f.binarySha256},
+            {"tunables", f.tunables}};
 }
 
 ProgramFigures programFiguresFromJson(const nlohmann::json& j) {
@@ -84,6 +85,7 @@ ProgramFigures programFiguresFromJson(const nlohmann::json& j) {
     f.program = j.at("program"), f.options = j.at("options"), f.buildLog = j.at("build_log");
     f.binaryBytes = j.at("binary_bytes"), f.binaryText = j.at("binary_text");
     f.binaryFile = j.at("binary_file"), f.binarySha256 = j.value("binary_sha256", "");
+    f.tunables = j.value("tunables", TunableValues{});
     for (const nlohmann::json& k : j.at("kernels"))
         f.kernels.push_back({k.at("name"), k.at("work_group_size"),
                              k.at("preferred_work_group_size_multiple"), k.at("local_mem_bytes"),

@@ -26,7 +26,7 @@ struct KernelFigures {
 struct ProgramFigures {
     std::string program; // the recipe's name ("unlisted" for a program built from no recipe)
     std::string options, buildLog;
-    TunableValues tunables; // the recipe's resolved values it was built with (not in the JSON)
+    TunableValues tunables; // the recipe's resolved values it was built with
     std::vector<KernelFigures> kernels;
     std::uint64_t binaryBytes = 0;
     bool binaryText = false;  // the compiled output is text (PTX): shown as it is
