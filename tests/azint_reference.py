@@ -63,7 +63,7 @@ def internal_positions(ai, unit):
 
 
 def case_list():
-    """(name, params): every unit, 1D and 2D, with and without corrections."""
+    """(name, params): every unit, 1D and 2D, with and without corrections; two with fine bins."""
     cases = []
     for unit in ("q_nm^-1", "q_A^-1", "2th_deg", "r_mm"):
         for dim in (1, 2):
@@ -74,8 +74,14 @@ def case_list():
                               default_range=corr != "solid", radial_range=None,
                               azimuth_range=[-180.0, 180.0])
                 if corr == "solid":
-                    params["azimuth_range"] = [-90.0, 120.0] if dim == 2 else None
+                    params["azimuth_range"] = [-90.0, 120.0]
                 cases.append((f"{unit}_{dim}d_{corr}", params))
+    # Fine bins: many more pixels near a bin edge (float32 against float64 positions).
+    for unit, dim, bins in (("q_nm^-1", 1, 2000), ("2th_deg", 2, 500)):
+        cases.append((f"{unit}_{dim}d_fine", dict(
+            unit=unit, bins=bins, azimuth_bins=72 if dim == 2 else 0, solid_angle=True,
+            polarization=POLARIZATION, default_range=True, radial_range=None,
+            azimuth_range=[-180.0, 180.0])))
     return cases
 
 

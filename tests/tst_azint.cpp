@@ -348,6 +348,12 @@ void TestAzint::exptErrors() {
             "beam": [{"direction": [0, 0, 1], "wavelength": 1.0}],
             "detector": [{"panels": [{}, {}]}]})";
     QVERIFY_THROWS_EXCEPTION(InputError, parseExpt(twoPanels, "x.expt"));
+    const std::string badSize =
+        R"({"experiment": [{"beam": 0, "detector": 0}],
+            "beam": [{"direction": [0, 0, 1], "wavelength": 1.0}],
+            "detector": [{"panels": [{"fast_axis": [1, 0, 0], "slow_axis": [0, -1, 0],
+              "origin": [0, 0, -100], "pixel_size": ["a", 0.1], "image_size": [3, 2]}]}]})";
+    QVERIFY_THROWS_EXCEPTION(InputError, parseExpt(badSize, "x.expt"));
     // DIALS' usual detector (fast +x, slow -y, beam along -z) has no rotation.
     const std::string plain =
         R"({"experiment": [{"beam": 0, "detector": 0}],
@@ -446,7 +452,8 @@ void TestAzint::pixelsAgainstPyfai() {
 }
 
 // Every case of the script: clscope in float64 (its contract: >= 90 % of the non-empty bins
-// within 1e-6, the rest off by a few edge pixels); with pyFAI's float32 positions, every bin.
+// within 1e-6, the others off by the pixels at an edge); with pyFAI's float32 positions, every
+// bin (so a change of any formula, rounding or range rule shows).
 void TestAzint::integrationAgainstPyfai() {
     if (!haveReference()) QSKIP(qPrintable(skipReason_));
     const H5Reader ref(path("reference.h5"));
@@ -454,7 +461,7 @@ void TestAzint::integrationAgainstPyfai() {
                    readMask(ref, "/input/pixel_mask")};
     const Geometry g = readPoni(path("geometry.poni"));
     const auto cases = ref.children("/cases");
-    QCOMPARE(cases.size(), std::size_t(24));
+    QCOMPARE(cases.size(), std::size_t(26));
     for (const H5Node& node : cases) {
         const std::string group = "/cases/" + node.name;
         const auto text = ref.stringAttribute(group, "params");
@@ -467,13 +474,13 @@ void TestAzint::integrationAgainstPyfai() {
         if (c.defaultRange) c.params.radialRange.reset(); // clscope's own default
         const Result r = runCpu(in, g, c.params);
         const Agreement a = compare(r, ref, group);
-        qInfo("%-22s float64: %5.1f %% of %3zu bins within 1e-6 (max intensity deviation %.2g, "
-              "max %ld pixels off); pyFAI's float32 positions: %5.1f %%",
+        qInfo("%-22s float64: %6.2f %% of %5zu bins within 1e-6 (max intensity deviation %.2g, "
+              "max %ld pixels off); pyFAI's float32 positions: %6.2f %%",
               node.name.c_str(), 100 * a.fraction(), a.nonEmpty, a.maxIntensityDev, a.maxCountDiff,
               100 * e.fraction());
         QVERIFY2(e.agreeing == e.nonEmpty, node.name.c_str());
         QVERIFY2(a.fraction() >= 0.9, node.name.c_str());
-        QVERIFY2(a.maxCountDiff <= 3, node.name.c_str());
+        QVERIFY2(a.maxCountDiff <= 2, node.name.c_str()); // an edge pixel moved in or out
         centresAgree(exactRun, ref, group);
         if (!c.defaultRange) centresAgree(r, ref, group); // else from other positions' range
         if (QTest::currentTestFailed()) return;

@@ -69,6 +69,12 @@ class ExptReader {
             fail(std::string("entry '") + key + "' is not 3 numbers");
         return {v[0].get<double>(), v[1].get<double>(), v[2].get<double>()};
     }
+    std::array<double, 2> pair(const nlohmann::json& object, const char* key) const {
+        const auto& v = member(object, key);
+        if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number())
+            fail(std::string("entry '") + key + "' is not 2 numbers");
+        return {v[0].get<double>(), v[1].get<double>()};
+    }
     [[noreturn]] void fail(const std::string& what) const {
         throw InputError(source_ + ": DIALS experiment list: " + what);
     }
@@ -107,12 +113,12 @@ void setPanel(Geometry& g, const nlohmann::json& panel, const std::array<Vec, 3>
     g.rot2 = std::asin(slow[2]);
     g.rot3 = std::atan2(slow[1], slow[0]);
     g.rot1 = std::atan2(-fast[2], normal[2]);
-    const auto& size = r.member(panel, "pixel_size");
-    const auto& image = r.member(panel, "image_size");
-    if (!size.is_array() || size.size() != 2 || !image.is_array() || image.size() != 2)
-        r.fail("pixel_size and image_size must hold 2 numbers each");
-    g.pixel2 = size[0].get<double>() * 1e-3, g.pixel1 = size[1].get<double>() * 1e-3;
-    g.width = image[0].get<std::size_t>(), g.height = image[1].get<std::size_t>();
+    const auto size = r.pair(panel, "pixel_size"), image = r.pair(panel, "image_size");
+    g.pixel2 = size[0] * 1e-3, g.pixel1 = size[1] * 1e-3; // fast, slow; mm -> m
+    if (image[0] < 1 || image[1] < 1 || image[0] != std::floor(image[0]) ||
+        image[1] != std::floor(image[1]))
+        r.fail("image_size must be two whole numbers >= 1");
+    g.width = static_cast<std::size_t>(image[0]), g.height = static_cast<std::size_t>(image[1]);
 }
 
 } // namespace
