@@ -4,7 +4,7 @@ image, for tst_azint: python3 azint_reference.py OUT_DIR.
 
 Writes into OUT_DIR:
   geometry.poni  the geometry as pyFAI itself writes it (AzimuthalIntegrator.write)
-  geometry.expt  the same geometry as a DIALS experiment list written by dxtbx
+  geometry.expt  the same geometry as a DIALS experiment list written by dxtbx (not without it)
   reference.h5   /input/data (H,W) uint16 with EIGER sentinels, /input/mask, /input/pixel_mask;
                  /pixels/* pyFAI's per-pixel arrays (internal units: q nm^-1, 2th rad, r m,
                  chi rad, solid angle, polarisation 0.95); /dxtbx/two_theta (rad) at pixel
@@ -14,7 +14,7 @@ Writes into OUT_DIR:
                  polarization, default_range). Masked pixels (mask, pixel mask, sentinels
                  >= 2^16 - 2) are passed to pyFAI as its mask.
 
-Exit status 77 when pyFAI, h5py or dxtbx is missing (the test skips).
+Exit status 77 when pyFAI or h5py is missing (the test skips).
 """
 import json
 import os
@@ -182,9 +182,8 @@ def main():
         write_pixels(out.create_group("pixels"), ai)
         try:
             out["dxtbx/two_theta"] = write_expt(ai, os.path.join(out_dir, "geometry.expt"))
-        except ImportError as error:
-            print(f"missing: {error}", file=sys.stderr)
-            sys.exit(77)
+        except ImportError as error:  # the .expt test skips, the others run
+            print(f"no geometry.expt, dxtbx missing: {error}", file=sys.stderr)
         for name, params in case_list():
             params["radial_range"] = radial_range(ai, params, masked)
             write_case(out.create_group(f"cases/{name}"), integrate(ai, data, bad, params),

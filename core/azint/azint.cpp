@@ -2,7 +2,9 @@
 
 #include "core/errors.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace clscope::azint {
 
@@ -28,6 +30,8 @@ void checkMask(const PixelMask& m, const Array& frames, const char* name) {
 void checkParams(const Params& p) {
     if (p.bins < 1) throw UsageError("azint: bins must be >= 1");
     if (p.azimuthBins < 0) throw UsageError("azint: azimuthal bins must be >= 0");
+    if (std::int64_t(p.bins) * std::max(p.azimuthBins, 1) > INT32_MAX)
+        throw UsageError("azint: radial x azimuthal bins must be < 2^31");
     checkRange(p.radialRange, "the radial range");
     checkRange(p.azimuthRange, "the azimuth range");
     if (p.polarization && !std::isfinite(*p.polarization))
