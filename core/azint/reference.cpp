@@ -65,7 +65,6 @@ class Integration {
     }
 
     const Binning& binning() const { return binning_; }
-    std::size_t frames() const { return result_.frames; }
 
     // Pixel k of frame t (values v) into bin b, when its value is valid.
     template <class T> void add(std::size_t t, const T* v, std::size_t k, std::size_t b) {
