@@ -151,6 +151,13 @@ std::string provenanceJson(const AlgorithmInput& input, const ParamSet& params) 
     return parametersJson(params, input.provenance);
 }
 
+std::string runProvenance(const RunRequest& request, const nlohmann::json& input) {
+    nlohmann::json provenance =
+        nlohmann::json::parse(parametersJson(request.params, input, request.tuning));
+    if (!request.programs.values.empty()) provenance["tunables"] = request.programs.values;
+    return provenance.dump();
+}
+
 namespace {
 
 // No variant was asked for and none runs on the device: every variant's reason, variants
@@ -218,10 +225,7 @@ std::shared_ptr<AlgorithmResult> runAlgorithm(const Algorithm& algorithm, RunReq
     info.deviceName = request.device.name;
     info.wallMs = wall.count();
     info.kernelMs = kernelTotalMs(info.timings);
-    nlohmann::json provenance = nlohmann::json::parse(
-        parametersJson(request.params, request.input->provenance, request.tuning));
-    if (!request.programs.values.empty()) provenance["tunables"] = request.programs.values;
-    info.parametersJson = provenance.dump();
+    info.parametersJson = runProvenance(request, request.input->provenance);
     progress.report(1.0);
     return result;
 }

@@ -295,6 +295,12 @@ std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunReq
 // parameter values and the input's provenance.
 std::string provenanceJson(const AlgorithmInput& input, const ParamSet& params);
 
+// The `parameters` attribute of a run's result (DESIGN.md §3), assembled here alone: the
+// parameter values, where the input came from (`input`), the kernel overrides (`tuning`) and
+// the tunable values its programs were built with (`tunables`, the kernel lab's). Every route
+// (one device, several, passes, the streaming pipeline) records its run through it.
+std::string runProvenance(const RunRequest& request, const nlohmann::json& input);
+
 class AlgorithmRegistry {
   public:
     static AlgorithmRegistry& instance();

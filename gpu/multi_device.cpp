@@ -134,7 +134,7 @@ std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunReq
             info.timings.push_back(t);
         }
     }
-    info.parametersJson = parametersJson(request.params, request.input->provenance, request.tuning);
+    info.parametersJson = runProvenance(request, request.input->provenance);
     return joined;
 }
 

@@ -153,6 +153,7 @@ class TestSpotsSplit : public QObject {
     void cpuBandsEqualWhole();
     void passesKeepListsOnly();
     void frameRangesAreViewsOfTheStack();
+    void provenanceIsOneOnEveryRoute();
 };
 
 void TestSpotsSplit::bandsEqualOneDevice_data() {

@@ -308,10 +308,7 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
     info.timings = timings.records();
     info.kernelMs = kernelTotalMs(info.timings);
     info.wallMs = msSince(start);
-    nlohmann::json provenance =
-        nlohmann::json::parse(parametersJson(request.params, stage.provenance(), request.tuning));
-    if (!request.programs.values.empty()) provenance["tunables"] = request.programs.values;
-    info.parametersJson = provenance.dump();
+    info.parametersJson = runProvenance(request, stage.provenance());
     progress.report(1.0);
     return out;
 }

@@ -31,7 +31,7 @@ void fillInfo(RunInfo& info, const std::vector<std::shared_ptr<AlgorithmResult>>
         info.timings.insert(info.timings.end(), pass->info.timings.begin(),
                             pass->info.timings.end());
     }
-    info.parametersJson = parametersJson(request.params, provenance, request.tuning);
+    info.parametersJson = runProvenance(request, provenance);
 }
 
 } // namespace

@@ -17,9 +17,6 @@
 
 namespace clscope::spots {
 
-// The preferred variant for the device and the method (cpu on the host).
-std::string preferredVariant(const DeviceInfo& device, Method method);
-
 struct MaskRun {
     std::vector<std::uint8_t> signal;
     FramePixels pixels; // the signal pixels of each frame (unsorted), when known

@@ -191,8 +191,9 @@ SpotsAlgorithm::streamStage(const RunRequest& request,
     if (devices.size() != 1 || request.device.isHost()) return nullptr;
     const Params p = parameters(request.params);
     if (p.threeD || request.params.boolean("debug")) return nullptr; // the whole stack
-    std::string variant =
-        request.variant.empty() ? preferredVariant(request.device, p.method) : request.variant;
+    const std::string variant = request.variant.empty()
+                                    ? defaultVariant(request.device, nullptr, &request.params)
+                                    : request.variant;
     const auto* v = variantSet().get(variant);
     if (!v || v->traits.host() || !v->accepts({request.device, nullptr, &p}).ok) return nullptr;
     return std::make_unique<SpotsStreamStage>(request, p, v->traits);

@@ -105,9 +105,4 @@ const VariantSet<Job, Result, Window>& variantSet() {
     return set;
 }
 
-std::string preferredVariant(const DeviceInfo& device, Method method) {
-    if (device.isHost()) return "cpu";
-    return method == Method::DispersionExtended ? "extended" : "local";
-}
-
 } // namespace clscope::spots

@@ -2,6 +2,7 @@
 #include "core/errors.hpp"
 #include "core/xpcs/synthetic.hpp"
 #include "gpu/xpcs/algorithm.hpp"
+#include "gpu/xpcs/bench_bins.hpp"
 #include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/multitau_rings.hpp"
 #include "gpu/xpcs/tuning.hpp"
@@ -48,16 +49,6 @@ synthetic::XpcsParams benchDataset(const std::string& size) {
     p.model = "seed";
     if (size == "large") p.frames = 2000, p.height = 511, p.width = 511, p.ringWidth = 8;
     return p;
-}
-
-// Three spread-out bins of the labels (the cpu reference of the large case checks these).
-LabelMask threeBins(const LabelMask& labels) {
-    LabelMask subset = labels;
-    const std::vector<std::int32_t> all = labels.bins();
-    const std::vector<std::int32_t> keep{all.front(), all[all.size() / 2], all.back()};
-    for (std::int32_t& l : subset.labels)
-        if (std::find(keep.begin(), keep.end(), l) == keep.end()) l = 0;
-    return subset;
 }
 
 // Multiply-adds of the lower-triangle Gram matrices of every bin over `frames` frames.

@@ -1,6 +1,7 @@
 // clscope-cli bench xpcs --size multitau: 512x1024 uint8 frames from host memory, end to end
 // (upload, kernels, per-row sums back, statistics), throughput in frames/s.
 #include "core/xpcs/synthetic.hpp"
+#include "gpu/xpcs/bench_bins.hpp"
 #include "gpu/xpcs/multitau.hpp"
 
 #include <algorithm>
@@ -11,16 +12,6 @@ namespace {
 
 constexpr std::size_t poolFrames = 512;     // distinct frames held in memory (256 MiB)
 constexpr std::size_t streamFrames = 16384; // frames of the series, cycling through the pool
-
-// The frames of a few labels only (the host reference checks these).
-LabelMask someBins(const LabelMask& labels) {
-    LabelMask subset = labels;
-    const std::vector<std::int32_t> all = labels.bins();
-    const std::vector<std::int32_t> keep{all.front(), all[all.size() / 2], all.back()};
-    for (std::int32_t& l : subset.labels)
-        if (std::find(keep.begin(), keep.end(), l) == keep.end()) l = 0;
-    return subset;
-}
 
 std::shared_ptr<Input> repeating(const Array& pool, LabelMask labels) {
     auto in = makeInput(pool, std::move(labels), {{"file", "synthetic xpcs multitau"}});
@@ -43,7 +34,7 @@ BenchCase multitauBenchCase(const ParamSet& defaults) {
                     " bins, multi-tau C=16, end to end; pixel-frames/s = frames/s x 524288";
     c.work = static_cast<double>(streamFrames), c.unit = "frames/s", c.unitScale = 1;
     c.endToEnd = true;
-    c.referenceInput = repeating(d.frames, someBins(d.labels));
+    c.referenceInput = repeating(d.frames, threeBins(d.labels));
     c.input = repeating(d.frames, std::move(d.labels));
     return c;
 }

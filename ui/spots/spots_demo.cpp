@@ -82,7 +82,9 @@ void startSpotsDemo(Workbench& wb) {
         if (QDockWidget* dock = demoDock(wb, "AlgorithmPanel_spots")) dock->raise();
     };
     demo.variant = [&wb](SpotsPanel& panel) {
-        return spots::preferredVariant(wb.device(), panel.params().method);
+        const ParamSet params = panel.form()->paramSet();
+        return AlgorithmRegistry::instance().find("spots").defaultVariant(wb.device(), nullptr,
+                                                                          &params);
     };
     demo.finished = [&wb](SpotsPanel& panel, bool ok) {
         if (ok) showDemoResult(wb, panel);

@@ -17,7 +17,7 @@ class SpotsLive : public LiveFrameAnalysis {
         : algorithm_(AlgorithmRegistry::instance().find("spots")), mask_(c.mask),
           params_(c.paramsOf("spots", algorithm_.defaultParams())) {
         variant_ = c.variantOf("spots");
-        if (variant_.empty()) variant_ = algorithm_.defaultVariant(c.device);
+        if (variant_.empty()) variant_ = algorithm_.defaultVariant(c.device, nullptr, &params_);
         const VariantEntry entry = algorithm_.variant(variant_);
         device_ = entry.info.kind == VariantKind::Host ? hostDevice() : c.device;
     }

@@ -249,7 +249,7 @@ void SpotsPanel::refreshVariants() {
     const std::string previous = variant_->count() ? variant() : wb_.variant("spots");
     const ParamSet set = form_->paramSet();
     fillVariantCombo(*variant_, variantChoices(algorithm, device, nullptr, &set), previous,
-                     spots::preferredVariant(device, params().method));
+                     algorithm.defaultVariant(device, nullptr, &set));
 }
 
 spots::Params SpotsPanel::params() const {

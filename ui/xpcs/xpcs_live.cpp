@@ -20,9 +20,9 @@ class XpcsLive : public LiveSeriesAnalysis {
     XpcsLive(const LiveContext& c, QWidget* parent)
         : algorithm_(AlgorithmRegistry::instance().find("xpcs")), device_(c.device),
           frameTime_(c.frameTime), plot_(new QCustomPlot(parent)) {
-        variant_ = device_.spec == "cpu" ? "cpu" : "multitau"; // the dense variants refuse it
         params_ = algorithm_.defaultParams();
         params_.set("multitau", true);
+        variant_ = algorithm_.defaultVariant(device_, nullptr, &params_); // the dense ones refuse
         if (c.labels) labels_ = masked(*c.labels, c.mask);
         buildPlot();
     }
