@@ -10,6 +10,7 @@
 #include "gpu/spots/spots_gpu.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/kit/panel_demo.hpp"
+#include "ui/params/param_form.hpp"
 #include "ui/spots/spots_difference_view.hpp"
 #include "ui/spots/spots_live.hpp"
 #include "ui/spots/spots_panel.hpp"
