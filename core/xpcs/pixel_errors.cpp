@@ -1,5 +1,6 @@
 #include "core/xpcs/pixel_errors.hpp"
 
+#include "core/range_pool.hpp"
 #include "core/xpcs/lag_sums.hpp"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <stdexcept>
+#include <thread>
 
 namespace clscope::xpcs {
 
@@ -40,23 +42,6 @@ std::vector<double> levelSeries(const double* series, std::size_t frames, int k)
     return out;
 }
 
-// Welford's running mean and sum of squares of one (bin, lag)'s pixel ratios.
-struct Running {
-    std::size_t count = 0;
-    double mean = 0, m2 = 0;
-    void add(double x) {
-        ++count;
-        const double d = x - mean;
-        mean += d / static_cast<double>(count);
-        m2 += d * (x - mean);
-    }
-    double error() const {
-        if (count < 2) return std::numeric_limits<double>::quiet_NaN();
-        const double c = static_cast<double>(count);
-        return std::sqrt(m2 / (c - 1)) / std::sqrt(c);
-    }
-};
-
 // G2_p / (IP_p IF_p) = (T_k − m) Σ J_t J_{t−m} / (Σ J_t Σ J_{t−m}); false where IP IF = 0.
 bool pixelRatio(const std::vector<double>& j, std::size_t m, double& ratio) {
     if (m >= j.size()) return false;
@@ -68,6 +53,34 @@ bool pixelRatio(const std::vector<double>& j, std::size_t m, double& ratio) {
     return true;
 }
 
+// The ratio of every lag of one pixel's series (NaN where IP IF = 0) into out[0..L).
+void pixelRatios(const double* series, std::size_t total, const std::vector<LagAt>& lags,
+                 double* out) {
+    std::map<int, std::vector<double>> levels; // the pixel's series of each level, once
+    for (std::size_t j = 0; j < lags.size(); ++j) {
+        auto it = levels.find(lags[j].level);
+        if (it == levels.end())
+            it = levels.emplace(lags[j].level, levelSeries(series, total, lags[j].level)).first;
+        double ratio = 0;
+        out[j] = pixelRatio(it->second, lags[j].lag, ratio)
+                     ? ratio
+                     : std::numeric_limits<double>::quiet_NaN();
+    }
+}
+
+// Unbiased standard deviation of column j's numbers (NaN left out) over √(their count).
+double columnError(const std::vector<double>& ratios, std::size_t columns, std::size_t j) {
+    double sum = 0, squares = 0;
+    std::size_t count = 0;
+    for (std::size_t i = j; i < ratios.size(); i += columns)
+        if (!std::isnan(ratios[i])) sum += ratios[i], ++count;
+    if (count < 2) return std::numeric_limits<double>::quiet_NaN();
+    const double c = static_cast<double>(count), mean = sum / c;
+    for (std::size_t i = j; i < ratios.size(); i += columns)
+        if (!std::isnan(ratios[i])) squares += (ratios[i] - mean) * (ratios[i] - mean);
+    return std::sqrt(squares / (c - 1)) / std::sqrt(c);
+}
+
 } // namespace
 
 std::vector<double> symmetricPixelErrors(const FrameBlocks& frames, const LabelMask& labels,
@@ -75,29 +88,23 @@ std::vector<double> symmetricPixelErrors(const FrameBlocks& frames, const LabelM
     const Bins bins = makeBins(labels);
     if (bins.labels != r.labels)
         throw std::logic_error("symmetricPixelErrors: the labels' bins are not the result's");
-    const std::size_t total = frames.frameCount();
+    const std::size_t total = frames.frameCount(), columns = r.frames;
     const std::vector<double> series = pixelSeries(frames, bins);
     std::vector<LagAt> lags;
-    for (std::size_t j = 0; j < r.frames; ++j)
+    for (std::size_t j = 0; j < columns; ++j)
         lags.push_back(lagAt(r, j));
-    std::vector<double> out(r.binCount() * r.frames);
+    RangePool pool(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<double> out(r.binCount() * columns);
     for (std::size_t b = 0; b < r.binCount(); ++b) {
-        std::vector<Running> running(r.frames);
-        for (auto i = bins.offsets[b]; i < bins.offsets[b + 1]; ++i) {
-            std::map<int, std::vector<double>> levels;
-            for (std::size_t j = 0; j < r.frames; ++j) {
-                auto it = levels.find(lags[j].level);
-                if (it == levels.end())
-                    it = levels
-                             .emplace(lags[j].level, levelSeries(&series[std::size_t(i) * total],
-                                                                 total, lags[j].level))
-                             .first;
-                double ratio = 0;
-                if (pixelRatio(it->second, lags[j].lag, ratio)) running[j].add(ratio);
-            }
-        }
-        for (std::size_t j = 0; j < r.frames; ++j)
-            out[b * r.frames + j] = running[j].error();
+        const auto first = static_cast<std::size_t>(bins.offsets[b]);
+        const std::size_t pixels = static_cast<std::size_t>(bins.offsets[b + 1]) - first;
+        std::vector<double> ratios(pixels * columns);
+        pool.run(pixels, std::min<std::size_t>(pixels, 64), [&](std::size_t i0, std::size_t i1) {
+            for (std::size_t i = i0; i < i1; ++i)
+                pixelRatios(&series[(first + i) * total], total, lags, &ratios[i * columns]);
+        });
+        for (std::size_t j = 0; j < columns; ++j)
+            out[b * columns + j] = columnError(ratios, columns, j);
     }
     return out;
 }

@@ -3,7 +3,7 @@
 // G2_p / (IP_p IF_p) (G2_p, IP_p, IF_p the means over the T_k − m pairs of I_t I_{t−m}, I_t,
 // I_{t−m}; pixels with IP_p IF_p = 0 left out), divided by the square root of the pixels used.
 // The labelled pixels' series are held in memory (labelled pixels × T doubles); the cpu
-// variant's path, on one thread.
+// variant's path, the pixels of each bin spread over the cores.
 #pragma once
 #include "core/data.hpp"
 #include "core/xpcs/multitau.hpp"
