@@ -139,7 +139,7 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     } else if (!a.channel.empty()) {
         throw UsageError("--stream-channel applies to a tcp://HOST:PORT input");
     }
-    checkLayoutInput(a.layout, sources);
+    checkLayoutInput(a.layout, algorithm, sources, params);
     checkOutputs({{"-o", a.output}}, inputs);
     if (!request.variant.empty()) algorithm.variant(request.variant); // unknown: usage error first
     const auto watch = watchUserKernels({request.variant}, a.kernelTimeout);

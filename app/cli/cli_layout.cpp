@@ -10,13 +10,14 @@ namespace {
 
 struct CommandLayouts {
     std::vector<std::string> names; // besides clscope's
+    void (*check)(const std::string&, const InputSources&, const ParamSet&);
     LayoutWrite (*prepare)(const std::string&, const BudgetedRun&, const InputSources&,
                            const ParamSet&);
 };
 
 const std::map<std::string, CommandLayouts>& table() {
     static const std::map<std::string, CommandLayouts> layouts{
-        {"correlate", {{"aps", "nxxpcs"}, &prepareXpcsLayout}},
+        {"correlate", {{"aps", "nxxpcs"}, &checkXpcsLayout, &prepareXpcsLayout}},
     };
     return layouts;
 }
@@ -43,11 +44,15 @@ void addLayoutOption(CLI::App* sub, const Algorithm& algorithm, std::string& lay
         ->check(CLI::IsMember(names));
 }
 
-void checkLayoutInput(const std::string& layout, const InputSources& sources) {
-    if (layout != ownLayout && sources.live)
+void checkLayoutInput(const std::string& layout, const Algorithm& algorithm,
+                      const InputSources& sources, const ParamSet& params) {
+    if (layout == ownLayout) return;
+    if (sources.live)
         throw UsageError("--layout " + layout +
                          " reads the frames a second time (frame sums, mean image): run it on a "
                          "file, not on a stream");
+    if (const auto it = table().find(algorithm.command()); it != table().end())
+        it->second.check(layout, sources, params);
 }
 
 LayoutWrite prepareLayout(const std::string& layout, const Algorithm& algorithm,

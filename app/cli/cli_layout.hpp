@@ -21,8 +21,10 @@ std::vector<std::string> layoutsOf(const std::string& command);
 // --layout NAME where the command has layouts besides clscope's.
 void addLayoutOption(CLI::App* sub, const Algorithm& algorithm, std::string& layout);
 // Before the run: UsageError for a layout the input can never give (a stream: the facility
-// layouts read the frames a second time).
-void checkLayoutInput(const std::string& layout, const InputSources& sources);
+// layouts read the frames a second time) or that lacks what the layout needs (the command's
+// check, from its labels, tables and geometry: no frames read).
+void checkLayoutInput(const std::string& layout, const Algorithm& algorithm,
+                      const InputSources& sources, const ParamSet& params);
 
 // Writes the run's result into an output file.
 using LayoutWrite = std::function<void(H5Writer&)>;
@@ -32,7 +34,10 @@ LayoutWrite prepareLayout(const std::string& layout, const Algorithm& algorithm,
                           const BudgetedRun& run, const InputSources& sources,
                           const ParamSet& params);
 
-// correlate's facility layouts, aps and nxxpcs (xpcs_layout.cpp).
+// correlate's facility layouts, aps and nxxpcs (xpcs_layout.cpp): the check before the run
+// and the writer after it.
+void checkXpcsLayout(const std::string& layout, const InputSources& sources,
+                     const ParamSet& params);
 LayoutWrite prepareXpcsLayout(const std::string& layout, const BudgetedRun& run,
                               const InputSources& sources, const ParamSet& params);
 

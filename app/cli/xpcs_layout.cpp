@@ -42,28 +42,43 @@ std::string utcNow() {
     return text;
 }
 
+// The run's labels, q table, geometry and frame time (what LayoutRun::missing looks at).
+std::shared_ptr<xpcs::LayoutRun> layoutRunOf(const xpcs::Input& in, const InputSources& sources,
+                                             const ParamSet& params) {
+    auto run = std::make_shared<xpcs::LayoutRun>();
+    run->labels = in.labels;
+    run->qByLabel = in.qByLabel;
+    run->geometry = geometryOf(sources);
+    run->frameTime =
+        params.has("frame_time") ? std::optional(params.number("frame_time")) : in.frameTime;
+    return run;
+}
+
+void refuseMissing(const std::string& layout, const xpcs::LayoutRun& run) {
+    const std::vector<std::string> missing = run.missing(layout == "aps");
+    if (missing.empty()) return;
+    std::string text;
+    for (const std::string& m : missing)
+        text += (text.empty() ? "" : "; ") + m;
+    throw UsageError("--layout " + layout + " cannot hold this run: it lacks " + text +
+                     "; nothing written");
+}
+
 } // namespace
+
+void checkXpcsLayout(const std::string& layout, const InputSources& sources,
+                     const ParamSet& params) {
+    refuseMissing(layout, *layoutRunOf(*xpcs::readStreamed(sources), sources, params));
+}
 
 LayoutWrite prepareXpcsLayout(const std::string& layout, const BudgetedRun& run,
                               const InputSources& sources, const ParamSet& params) {
     const auto result = std::dynamic_pointer_cast<const xpcs::RunResult>(run.result);
     if (!result) throw std::logic_error("correlate's result is not an xpcs result");
     const auto in = inputOf(run, sources);
-    auto layoutRun = std::make_shared<xpcs::LayoutRun>();
+    const auto layoutRun = layoutRunOf(*in, sources, params);
     layoutRun->result = &result->result;
-    layoutRun->labels = in->labels;
-    layoutRun->qByLabel = in->qByLabel;
-    layoutRun->geometry = geometryOf(sources);
-    layoutRun->frameTime =
-        params.has("frame_time") ? std::optional(params.number("frame_time")) : in->frameTime;
-    const std::vector<std::string> missing = layoutRun->missing(layout == "aps");
-    if (!missing.empty()) {
-        std::string text;
-        for (const std::string& m : missing)
-            text += (text.empty() ? "" : "; ") + m;
-        throw UsageError("--layout " + layout + " cannot hold this run: it lacks " + text +
-                         "; nothing written");
-    }
+    refuseMissing(layout, *layoutRun);
     const auto blocks = in->frames ? xpcs::blocksInMemory(in->frames) : in->blocks;
     layoutRun->sums = xpcs::frameSums(*blocks, in->labels, true);
     const RunInfo& info = result->info;

@@ -59,7 +59,7 @@ Array LayoutRun::roiMap() const {
 std::vector<double> LayoutRun::binQ() const {
     if (qByLabel.empty()) return {};
     std::vector<double> out;
-    for (std::int32_t l : result->labels) {
+    for (std::int32_t l : labels.bins()) {
         const auto it = qByLabel.find(l);
         out.push_back(it == qByLabel.end() ? std::numeric_limits<double>::quiet_NaN() : it->second);
     }

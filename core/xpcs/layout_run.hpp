@@ -30,7 +30,8 @@ class LayoutRun {
     std::string startTime;  // ISO 8601, UTC
 
     // What a layout needs that the run lacks, for people ("q values of the bins (...)");
-    // empty when it has everything. needQ: the layout needs the q of every bin.
+    // empty when it has everything. needQ: the layout needs the q of every bin. Needs the
+    // labels, q table, geometry and frame time only (checked before the run too).
     std::vector<std::string> missing(bool needQ) const;
     // Lags of the result with a delay above 0 frames (the facility files have no lag 0).
     std::vector<std::size_t> delays() const;
@@ -39,7 +40,7 @@ class LayoutRun {
     Array byDelays(const std::vector<double>& binMajor) const;
     // (H,W) int32: bin b's pixels hold b + 1, the rest 0.
     Array roiMap() const;
-    std::vector<double> binQ() const;              // B, 1/Å
+    std::vector<double> binQ() const;              // B, 1/Å (of the labels' bins)
     std::vector<std::int32_t> twotimeRois() const; // the two-time maps' bins, 1-based
     // The two-time map of a label as (side, side) float32 and its side.
     std::size_t twotimeSide() const;
