@@ -107,11 +107,18 @@ class H5Writer {
     void writeStoredFrames(const std::string& path, DType dtype, const Shape& shape, Compression c,
                            const std::function<std::span<const std::byte>(std::size_t)>& chunk);
     void writeScalar(const std::string& path, double value);
+    // Text: a scalar string dataset (UTF-8, fixed length), and a 1-d array of fixed-length
+    // byte strings as h5py reads as numpy bytes (S dtype), e.g. a list of names.
+    void writeText(const std::string& path, const std::string& text);
+    void writeTexts(const std::string& path, const std::vector<std::string>& texts);
+    // An integer attribute (int64), where a format asks for NX_INT.
+    void setIntegerAttribute(const std::string& path, const std::string& name, std::int64_t value);
     void setAttribute(const std::string& path, const std::string& name, const std::string& v);
     void setAttribute(const std::string& path, const std::string& name, double value);
     void createGroup(const std::string& path);
     // Soft or external link, e.g. EIGER's data_000001 -> data file.
     void linkExternal(const std::string& path, const std::string& file, const std::string& target);
+    void linkSoft(const std::string& path, const std::string& target);
     // Closes the file (every byte written; InputError in one line, e.g. a full disk) without
     // renaming it yet; commit() does both.
     void finish();

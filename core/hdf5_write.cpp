@@ -179,6 +179,44 @@ void H5Writer::writeScalar(const std::string& path, double value) {
     write(path, a);
 }
 
+void H5Writer::writeText(const std::string& path, const std::string& text) {
+    Lock lock(h5::mutex());
+    Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(type.get(), std::max<std::size_t>(text.size(), 1));
+    H5Tset_cset(type.get(), H5T_CSET_UTF8);
+    Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+    Handle lcpl = intermediateGroups();
+    Handle dset(H5Dcreate2(file_, path.c_str(), type.get(), space.get(), lcpl.get(), H5P_DEFAULT,
+                           H5P_DEFAULT),
+                H5Dclose);
+    const std::string padded = text.empty() ? std::string(1, '\0') : text;
+    if (!dset.valid() ||
+        H5Dwrite(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, padded.data()) < 0)
+        failedWrite(path);
+}
+
+void H5Writer::writeTexts(const std::string& path, const std::vector<std::string>& texts) {
+    Lock lock(h5::mutex());
+    std::size_t width = 1;
+    for (const std::string& t : texts)
+        width = std::max(width, t.size());
+    std::string packed(width * texts.size(), '\0');
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        packed.replace(i * width, texts[i].size(), texts[i]);
+    Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(type.get(), width);
+    H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
+    const hsize_t dims[1] = {texts.size()};
+    Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose);
+    Handle lcpl = intermediateGroups();
+    Handle dset(H5Dcreate2(file_, path.c_str(), type.get(), space.get(), lcpl.get(), H5P_DEFAULT,
+                           H5P_DEFAULT),
+                H5Dclose);
+    if (!dset.valid() || (!texts.empty() && H5Dwrite(dset.get(), type.get(), H5S_ALL, H5S_ALL,
+                                                     H5P_DEFAULT, packed.data()) < 0))
+        failedWrite(path);
+}
+
 void H5Writer::createGroup(const std::string& path) {
     Lock lock(h5::mutex());
     if (H5Lexists(file_, path.c_str(), H5P_DEFAULT) > 0) return;
@@ -213,6 +251,17 @@ void H5Writer::setAttribute(const std::string& path, const std::string& name, do
         throw InputError(fileName_ + ":" + path + ": cannot write attribute " + name);
 }
 
+void H5Writer::setIntegerAttribute(const std::string& path, const std::string& name,
+                                   std::int64_t value) {
+    Lock lock(h5::mutex());
+    Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+    Handle attr(H5Acreate_by_name(file_, path.c_str(), name.c_str(), H5T_NATIVE_INT64, space.get(),
+                                  H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                H5Aclose);
+    if (!attr.valid() || H5Awrite(attr.get(), H5T_NATIVE_INT64, &value) < 0)
+        throw InputError(fileName_ + ":" + path + ": cannot write attribute " + name);
+}
+
 void H5Writer::linkExternal(const std::string& path, const std::string& file,
                             const std::string& target) {
     Lock lock(h5::mutex());
@@ -220,6 +269,13 @@ void H5Writer::linkExternal(const std::string& path, const std::string& file,
     if (H5Lcreate_external(file.c_str(), target.c_str(), file_, path.c_str(), lcpl.get(),
                            H5P_DEFAULT) < 0)
         throw InputError(fileName_ + ":" + path + ": cannot create external link");
+}
+
+void H5Writer::linkSoft(const std::string& path, const std::string& target) {
+    Lock lock(h5::mutex());
+    Handle lcpl = intermediateGroups();
+    if (H5Lcreate_soft(target.c_str(), file_, path.c_str(), lcpl.get(), H5P_DEFAULT) < 0)
+        throw InputError(fileName_ + ":" + path + ": cannot create soft link");
 }
 
 void H5Writer::finish() {

@@ -3,6 +3,7 @@
 // runAlgorithm() (the one way to run: variant resolution, support check, timing, provenance)
 // and the algorithm's typed result comes back.
 #pragma once
+#include "core/xpcs/normalisation.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/cluster/algorithm.hpp"
 #include "gpu/rbf/algorithm.hpp"
@@ -42,6 +43,7 @@ inline xpcs::Result runXpcs(const DeviceInfo& device, const std::string& variant
     set.set("multitau", p.multitau);
     set.set("channels", p.channels);
     set.set("twotime_bin", p.twotimeBin);
+    set.set("g2_normalisation", xpcs::normalisationName(p.normalisation));
     const auto result =
         runTyped("xpcs", device, variant, xpcs::makeInput(frames, labels), set, p.tuning, progress);
     return dynamic_cast<const xpcs::RunResult&>(*result).result;

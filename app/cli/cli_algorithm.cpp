@@ -1,6 +1,7 @@
 // The one CLI flow of every registered algorithm's command: options
 // built from the algorithm's input roles and parameter specs, then device → read → run →
 // write, with one summary line. Options given on the command line win over --params.
+#include "app/cli/cli_layout.hpp"
 #include "app/cli/cli_options.hpp"
 #include "app/cli/commands.hpp"
 #include "core/atomic_file.hpp"
@@ -36,7 +37,8 @@ struct AlgorithmArgs {
     SpecArgs params;                          // parameter options given
     std::vector<std::string> tuning;
     std::string split = "auto";
-    double kernelTimeout = 30; // seconds a user variant's kernel may run
+    std::string layout = ownLayout; // --layout (cli_layout.hpp)
+    double kernelTimeout = 30;      // seconds a user variant's kernel may run
 };
 
 using Clock = std::chrono::steady_clock;
@@ -137,6 +139,7 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     } else if (!a.channel.empty()) {
         throw UsageError("--stream-channel applies to a tcp://HOST:PORT input");
     }
+    checkLayoutInput(a.layout, algorithm, sources, params);
     checkOutputs({{"-o", a.output}}, inputs);
     if (!request.variant.empty()) algorithm.variant(request.variant); // unknown: usage error first
     const auto watch = watchUserKernels({request.variant}, a.kernelTimeout);
@@ -147,9 +150,10 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     for (const auto& side : sideOutputs)
         outputs.push_back({optionOf(params, side.first), side.first});
     checkOutputs(outputs, inputs);
+    const LayoutWrite write = prepareLayout(a.layout, algorithm, run, sources, params);
     const auto writeStart = Clock::now();
     H5Writer out(a.output); // every output to its temporary, renamed when all are written
-    result->write(out, algorithm.outputGroup());
+    write(out);
     std::vector<StagedFile> staged;
     for (const auto& [file, text] : sideOutputs)
         staged.emplace_back(file, text);
@@ -230,6 +234,7 @@ void addCommand(CLI::App& app, Action& action, std::shared_ptr<const Algorithm> 
                     "memory, at most half the device's)")
         ->check(nonEmpty());
     sub->add_option("-o,--output", a->output, "Output HDF5 file")->required();
+    addLayoutOption(sub, *algorithm, a->layout);
     sub->callback(
         [&action, a, algorithm] { action = [a, algorithm] { runCommand(*algorithm, *a); }; });
 }

@@ -15,6 +15,7 @@ std::string Params::toJson() const {
     j["chunk_pixels"] = chunkPixels;
     j["tuning"] = tuning;
     if (multitau) j["multitau"] = true, j["channels"] = channels;
+    if (normalisation == Normalisation::Symmetric) j["g2_normalisation"] = "symmetric";
     return j.dump();
 }
 

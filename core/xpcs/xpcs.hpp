@@ -14,6 +14,11 @@
 
 namespace clscope::xpcs {
 
+// How g2 is normalised (parameter g2_normalisation, DESIGN.md §5): `frame` frame by frame (the
+// definition above), `symmetric` by the time-averaged intensities of the earlier and the later
+// frames (boost_corr's, APS 8-ID-I's).
+enum class Normalisation { Frame, Symmetric };
+
 // What a run computes beyond g2 and how it is split up.
 struct Params {
     std::vector<std::int32_t> twotimeLabels; // bins whose two-time map C(t1,t2) is wanted
@@ -27,6 +32,7 @@ struct Params {
     bool multitau = false;      // multi-tau lags (DESIGN.md §5) instead of every lag
     int channels = 16;          // multi-tau: C lags per level (even, >= 4)
     std::size_t twotimeBin = 0; // multi-tau: two-time maps of the stack binned by this (0: auto)
+    Normalisation normalisation = Normalisation::Frame;
     std::string toJson() const;
 };
 
@@ -57,6 +63,10 @@ struct Result {
     std::vector<std::int32_t> levels;    // L multi-tau levels
     std::size_t twotimeBin = 1;          // frames per two-time cell (multi-tau: --twotime-bin)
     double kernelMs = 0.0; // summed kernel time of the run (0 for cpu: wall time there)
+    Normalisation normalisation = Normalisation::Frame; // what g2 (and g2_err) hold
+    // symmetric: g2_err from the per-pixel sums (boost_corr's), else the frame definition's
+    // g2_err scaled as g2 was (variants other than cpu)
+    bool errFromPixels = false;
     TimingStats timings;
     std::size_t binCount() const { return labels.size(); }
     double g2At(std::size_t bin, std::size_t lag) const { return g2[bin * frames + lag]; }

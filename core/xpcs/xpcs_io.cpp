@@ -20,6 +20,11 @@ void writeResultData(H5Writer& out, const Result& r, const std::string& group) {
     out.write(group + "/tau", makeArray<double>({frames}, r.tau));
     out.setAttribute(group + "/tau", "units", r.tauInSeconds ? "s" : "frames");
     out.setAttribute(group, "mode", r.multitau ? "multitau" : "dense");
+    if (r.normalisation == Normalisation::Symmetric) {
+        out.setAttribute(group, "g2_normalisation", "symmetric");
+        out.setAttribute(group + "/g2_err", "definition",
+                         r.errFromPixels ? "pixels (boost_corr)" : "frame, scaled as g2");
+    }
     if (r.multitau) {
         out.write(group + "/lag_frames", makeArray<std::int64_t>({frames}, r.lagFrames));
         out.setAttribute(group + "/lag_frames", "units", "frames");

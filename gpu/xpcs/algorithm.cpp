@@ -9,6 +9,7 @@
 #include "core/mask/mask_io.hpp"
 #include "core/xpcs/fit_params.hpp"
 #include "core/xpcs/frames_read.hpp"
+#include "core/xpcs/normalisation.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/recipes.hpp"
@@ -75,7 +76,7 @@ std::vector<ParamSpec> Algorithm::parameterSpecs() const {
     ParamSpec threads =
         makeParam("threads", T::Int, 0, "cpu variant: worker threads (0: all cores)");
     threads.label = "CPU threads", threads.min = 0, threads.max = 4096, threads.advanced = true;
-    std::vector<ParamSpec> specs{frameTime, twotime, chunk, threads};
+    std::vector<ParamSpec> specs{frameTime, twotime, chunk, threads, normalisationParamSpec()};
     for (ParamSpec& spec : fitParamSpecs()) // core/xpcs/fit_params.hpp
         specs.push_back(std::move(spec));
     for (ParamSpec& spec : multitauParamSpecs())
@@ -198,6 +199,9 @@ void refuseOnStream(const InputSources& s, const ParamSet& params) {
     if (!params.boolean("multitau"))
         throw UsageError("correlate on a stream is multi-tau: add --multitau (dense lags need "
                          "every frame twice)");
+    if (params.text("g2_normalisation") != "frame")
+        throw UsageError("--g2-normalisation symmetric on a stream: it needs the bins' frame "
+                         "sums (a second pass over the frames); run it on a file");
     if (!params.intList("twotime").empty())
         throw UsageError("--twotime on a stream: the two-time maps need a second pass over the "
                          "frames; run them on a file");
@@ -245,6 +249,7 @@ Params Algorithm::parameters(const ParamSet& p) const {
     out.multitau = p.boolean("multitau");
     out.channels = static_cast<int>(p.integer("channels"));
     out.twotimeBin = static_cast<std::size_t>(p.integer("twotime_bin"));
+    out.normalisation = normalisationNamed(p.text("g2_normalisation"));
     return out;
 }
 
@@ -257,6 +262,11 @@ std::shared_ptr<RunResult> Algorithm::runWith(const RunRequest& request, const I
     out->result = variantSet()
                       .find(request.variant)
                       .run({request.device, &in, &params, progress, request.programs});
+    if (params.normalisation != Normalisation::Frame) {
+        const auto blocks = in.frames ? blocksInMemory(in.frames) : in.blocks;
+        applyNormalisation(out->result, *blocks, in.labels, params.normalisation,
+                           out->result.variant == "cpu");
+    }
     addFits(*out, request.params, in.qByLabel);
     out->info.timings = out->result.timings.records();
     return out;

@@ -89,6 +89,7 @@ Algorithm::joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const 
     const Result& first = firstPart.result;
     out->excludedPixels = firstPart.excludedPixels;
     j.frames = first.frames, j.tau = first.tau, j.tauInSeconds = first.tauInSeconds;
+    j.normalisation = first.normalisation, j.errFromPixels = first.errFromPixels;
     for (const auto& [label, at] : rows) {
         const auto [r, b] = at;
         j.labels.push_back(label);
