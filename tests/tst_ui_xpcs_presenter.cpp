@@ -323,6 +323,7 @@ class TestUiXpcsPresenter : public QObject {
         QVERIFY(plot.axisRect()->rect().height() > plot.height() / 2);
         for (int i = 0; i < plot.legend->itemCount(); ++i) { // no entry cut
             QCPAbstractLegendItem* item = plot.legend->item(i);
+            if (!item) continue; // an empty cell of the legend's last row
             QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width(),
                      qPrintable(QString("entry %1: %2 of %3 px")
                                     .arg(i)
