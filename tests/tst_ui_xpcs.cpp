@@ -332,7 +332,7 @@ class TestUiXpcs : public QObject {
         for (const char* key : {"frame_time", "twotime", "labels", "frames"})
             QVERIFY2(parameters.find(key) != std::string::npos, key);
         QCOMPARE(out.read("/xpcs/input/labels_used").shape(), (Shape{20, 24}));
-        QCOMPARE(out.read("/xpcs/fits/table").shape()[1], std::size_t(12));
+        QCOMPARE(out.read("/xpcs/fits/table").shape()[1], std::size_t(20));
         const QString csvPath = dir_.filePath("g2.csv");
         results.exportCsv(csvPath);
         QFile csv(csvPath);

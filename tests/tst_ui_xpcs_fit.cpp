@@ -46,7 +46,7 @@ QString writeBrownian(const QTemporaryDir& dir) {
 // α in [0.5, 1.8].
 xpcs::FitOptions userFit() {
     xpcs::FitOptions o;
-    o.stretched = true;
+    o.shape = xpcs::G2Shape::Stretched;
     o.tauMin = 0.002, o.tauMax = 0.04;
     o.baseline.lower = 0.9, o.baseline.upper = 1.2;
     o.beta.upper = 0.8;
@@ -105,7 +105,7 @@ class TestUiXpcsFit : public QObject {
         SessionManager(window).apply(session);
         QCOMPARE(panel->fitForm()->options().tauMax, 0.04);
         QCOMPARE(panel->fitForm()->options().beta.upper, 0.8);
-        QVERIFY(panel->fitForm()->options().stretched);
+        QVERIFY(panel->fitForm()->options().shape == xpcs::G2Shape::Stretched);
         QSignalSpy finished(panel, &XpcsPanel::runFinished);
         QVERIFY(panel->run());
         QVERIFY(finished.wait(120000));

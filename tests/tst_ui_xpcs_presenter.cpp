@@ -187,9 +187,12 @@ class TestUiXpcsPresenter : public QObject {
         QVERIFY2(f.fit.chiSquaredReduced > 10,
                  qPrintable(QString::number(f.fit.chiSquaredReduced)));
         XpcsFitsView view(p);
-        const QString status = view.table()->item(0, 7)->text();
+        const QString status = view.table()->item(0, view.table()->columnCount() - 1)->text();
         QVERIFY2(status.startsWith("⚠ bad (χ²_red"), qPrintable(status));
-        QVERIFY(view.table()->horizontalHeaderItem(7)->toolTip().contains("ok: χ²_red ≤ 2"));
+        QVERIFY(view.table()
+                    ->horizontalHeaderItem(view.table()->columnCount() - 1)
+                    ->toolTip()
+                    .contains("ok: χ²_red ≤ 2"));
         xpcs::FitResult fit;
         fit.converged = true, fit.values = {1.0, 0.3, 50.0, 1.0};
         const std::vector<xpcs::FitParameter> params{
@@ -320,6 +323,7 @@ class TestUiXpcsPresenter : public QObject {
         QVERIFY(plot.axisRect()->rect().height() > plot.height() / 2);
         for (int i = 0; i < plot.legend->itemCount(); ++i) { // no entry cut
             QCPAbstractLegendItem* item = plot.legend->item(i);
+            if (!item) continue; // an empty cell of the legend's last row
             QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width(),
                      qPrintable(QString("entry %1: %2 of %3 px")
                                     .arg(i)

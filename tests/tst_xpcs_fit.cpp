@@ -98,6 +98,7 @@ class TestXpcsFit : public QObject {
   private slots:
     void weightedFitMatchesScipy();
     void correlateWritesFits();
+    void correlateWritesEachModelsParameters();
     void brownianDiffusionRecovered();
     void optionsChangeTheFitAsDeclared();
     void qualityFlagsFireOnConstructedCases();
@@ -117,7 +118,7 @@ void TestXpcsFit::weightedFitMatchesScipy() {
     for (std::size_t t = 0; t < r.frames; ++t)
         QVERIFY(std::abs(f.g2[t] - r.g2[t]) <= 1e-12 * r.g2[t]);
     QCOMPARE(r.g2Err.back(), 0.0); // one pair at the last lag
-    xpcs::G2Model model = xpcs::startingModel(r.tau, r.g2.data(), false);
+    xpcs::G2Model model = xpcs::startingModel(r.tau, r.g2.data(), xpcs::G2Shape::Single);
     const xpcs::FitResult fit = xpcs::fitG2(r.tau, r.g2, r.g2Err, model);
     QVERIFY2(fit.converged, fit.message.c_str());
     QCOMPARE(fit.points, r.frames - 2); // tau = 0 and the zero-sigma last lag left out
@@ -157,6 +158,38 @@ void TestXpcsFit::correlateWritesFits() {
         QCOMPARE(file.info(std::string("/xpcs/fit/") + name).shape, (Shape{1}));
     QCOMPARE(file.stringAttribute("/xpcs/fit/gamma", "units").value_or(""), std::string("1/s"));
     QCOMPARE(file.read("/xpcs/fit/alpha", DType::Float64).as<double>()[0], 1.0);
+}
+
+// Issue 54: --fit double adds beta2, gamma2 (+ _err), every model chi2_red, aic, bic and the
+// model attribute; single writes none of the other models' parameters; flow on an input
+// without q is a usage error naming q, with no output. (The AR(1) g2 is one exponential: the
+// double fit of its 19 lags does not converge, quality 1; tst_xpcs_fit_models fits double
+// on two.)
+void TestXpcsFit::correlateWritesEachModelsParameters() {
+    if (!xpcs::fitAvailable()) QSKIP("built without GSL");
+    QTemporaryDir dir;
+    const QString in = dir.filePath("in.h5"), single = dir.filePath("single.h5"),
+                  both = dir.filePath("double.h5"), flow = dir.filePath("flow.h5");
+    writeAr1Input(in);
+    QCOMPARE(cliCode({"correlate", in, "--device", "cpu", "--fit", "single", "-o", single}), 0);
+    QCOMPARE(cliCode({"correlate", in, "--device", "cpu", "--fit", "double", "-o", both}), 0);
+    const H5Reader s(single.toStdString()), d(both.toStdString());
+    for (const char* name : {"chi2_red", "aic", "bic", "quality"}) {
+        QCOMPARE(s.info(std::string("/xpcs/fit/") + name).shape, (Shape{1}));
+        QCOMPARE(d.info(std::string("/xpcs/fit/") + name).shape, (Shape{1}));
+    }
+    for (const char* name : {"beta2", "beta2_err", "gamma2", "gamma2_err"}) {
+        QVERIFY(!s.hasDataset(std::string("/xpcs/fit/") + name));
+        QCOMPARE(d.info(std::string("/xpcs/fit/") + name).shape, (Shape{1}));
+    }
+    QVERIFY(!s.hasDataset("/xpcs/fit/velocity") && !d.hasDataset("/xpcs/fit/velocity"));
+    QCOMPARE(d.stringAttribute("/xpcs/fit/gamma2", "units").value_or(""), std::string("1/s"));
+    QVERIFY(d.stringAttribute("/xpcs/fit", "model").value_or("").rfind("double: g2 = ", 0) == 0);
+    const auto noQ =
+        test::runCli({"correlate", in, "--device", "cpu", "--fit", "flow", "-o", flow});
+    QCOMPARE(noQ.code, 2);
+    QVERIFY2(noQ.err.contains("--fit flow needs the q of each bin"), qPrintable(noQ.err));
+    QVERIFY(!QFile::exists(flow));
 }
 
 // generate xpcs --model brownian (D known) -> correlate --fit single [--diffusion]: D within

@@ -13,8 +13,16 @@
 
 namespace clscope::xpcs {
 
-double g2Model(double tau, const std::vector<double>& p) {
-    return p[0] + p[1] * std::exp(-2.0 * std::pow(p[2] * tau, p[3]));
+double g2Model(double tau, const std::vector<double>& p, double q) {
+    double first = p[ParamBeta] * std::exp(-2.0 * std::pow(p[ParamRate] * tau, p[ParamAlpha]));
+    if (p.size() < G2ParamCount) return p[ParamBaseline] + first;
+    const double flow = sinc(p[ParamVelocity] * q * tau);
+    first *= flow * flow;
+    return p[ParamBaseline] + first + p[ParamBeta2] * std::exp(-2.0 * p[ParamRate2] * tau);
+}
+
+std::vector<FitParameter> G2Model::parameters() const {
+    return {baseline, beta, rate, alpha, beta2, rate2, velocity};
 }
 
 FitResult fitG2(const std::vector<double>& tau, const std::vector<double>& g2,
@@ -26,7 +34,9 @@ FitResult fitG2(const std::vector<double>& tau, const std::vector<double>& g2,
         x.push_back(tau[i]), y.push_back(g2[i]);
         s.push_back(i < g2Err.size() ? g2Err[i] : NAN);
     }
-    return fitLeastSquares(g2Model, {m.baseline, m.beta, m.rate, m.alpha}, x, y, s);
+    const double q = m.q;
+    const auto model = [q](double t, const std::vector<double>& p) { return g2Model(t, p, q); };
+    return fitLeastSquares(model, m.parameters(), x, y, s);
 }
 
 FitResult fitRateVsQ(const std::vector<double>& q, const std::vector<double>& rate,
@@ -131,7 +141,29 @@ int residuals(const gsl_vector* u, void* data, gsl_vector* f) {
     return GSL_SUCCESS;
 }
 
-// Values, errors (covariance scaled by chi2_red, as scipy's curve_fit) and chi2_red.
+// Columns of the Jacobian whose pivot is below this fraction of the largest are linearly
+// dependent: the covariance is singular there (GSL sets their rows and columns to 0).
+constexpr double singularTolerance = 1e-12;
+
+// Errors from the covariance (scaled by chi2_red, as scipy's curve_fit); NaN, and the result
+// marked singular, where the covariance has no variance for a free parameter.
+void collectErrors(FitResult& r, const Problem& pr, gsl_multifit_nlinear_workspace* w) {
+    const std::size_t k = pr.free.size();
+    gsl_matrix* covar = gsl_matrix_alloc(k, k);
+    gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), singularTolerance, covar);
+    for (std::size_t j = 0; j < k; ++j) {
+        const double variance = gsl_matrix_get(covar, j, j);
+        const bool none = !(variance > 0) || !std::isfinite(variance);
+        r.singular = r.singular || none;
+        r.errors[pr.freeIndex[j]] = none
+                                        ? NAN
+                                        : std::abs(pr.free[j].derivative(gsl_vector_get(w->x, j))) *
+                                              std::sqrt(variance * r.chiSquaredReduced);
+    }
+    gsl_matrix_free(covar);
+}
+
+// Values, errors, chi2_red, AIC and BIC.
 FitResult collect(const Problem& pr, gsl_multifit_nlinear_workspace* w, int status) {
     const std::size_t n = pr.x->size(), k = pr.free.size();
     FitResult r;
@@ -141,12 +173,9 @@ FitResult collect(const Problem& pr, gsl_multifit_nlinear_workspace* w, int stat
     double chi2 = 0;
     gsl_blas_ddot(w->f, w->f, &chi2);
     r.chiSquaredReduced = chi2 / static_cast<double>(n - k);
-    gsl_matrix* covar = gsl_matrix_alloc(k, k);
-    gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0, covar);
-    for (std::size_t j = 0; j < k; ++j)
-        r.errors[pr.freeIndex[j]] = std::abs(pr.free[j].derivative(gsl_vector_get(w->x, j))) *
-                                    std::sqrt(gsl_matrix_get(covar, j, j) * r.chiSquaredReduced);
-    gsl_matrix_free(covar);
+    r.aic = chi2 + 2.0 * static_cast<double>(k);
+    r.bic = chi2 + static_cast<double>(k) * std::log(static_cast<double>(n));
+    collectErrors(r, pr, w);
     r.converged = status == GSL_SUCCESS;
     if (!r.converged) r.message = gsl_strerror(status);
     return r;

@@ -1,7 +1,10 @@
-// xpcs fits (GSL nonlinear least squares): per bin g2(tau) = baseline + beta exp(-2 (rate
-// tau)^alpha), then rate vs q as a power law rate = prefactor q^exponent. Parameters can be fixed
-// or bounded (bounds through a smooth transform). Without GSL at build time every fit throws.
+// xpcs fits (GSL nonlinear least squares): per bin g2(tau) in one of the models of
+// fit_model.hpp, then rate vs q as a power law rate = prefactor q^exponent. Parameters can be
+// fixed or bounded (bounds through a smooth transform). Without GSL at build time every fit
+// throws.
 #pragma once
+#include "core/xpcs/fit_model.hpp"
+
 #include <cstddef>
 #include <functional>
 #include <limits>
@@ -20,18 +23,28 @@ struct FitParameter {
 struct FitResult {
     std::vector<double> values, errors; // all parameters in model order; errors 0 when fixed
     double chiSquaredReduced = std::numeric_limits<double>::quiet_NaN();
+    // For comparing models on the same points (lower is better), from the weighted χ² with the
+    // errors taken as known: AIC = χ² + 2k, BIC = χ² + k·ln n (k free parameters, n points).
+    double aic = std::numeric_limits<double>::quiet_NaN();
+    double bic = std::numeric_limits<double>::quiet_NaN();
     std::size_t points = 0; // data points used
     bool converged = false;
-    std::string message; // GSL's reason when not converged
+    bool singular = false; // the covariance is singular: a free parameter has no error (NaN)
+    std::string message;   // GSL's reason when not converged
 };
 
-// g2 model; parameters in this order: baseline, beta, rate (Γ, 1/tau units), alpha.
+// g2 model (fit_model.hpp); parameters in G2Param order: baseline, beta, rate (Γ, 1/tau
+// units), alpha, beta2, rate2, velocity (1/(q·tau) units). Defaults: the single exponential.
 struct G2Model {
     FitParameter baseline{1.0}, beta{0.2}, rate{1.0, false, 0.0}, alpha{1.0, true, 0.0, 2.0};
+    FitParameter beta2{0.0, true, 0.0, 2.0}, rate2{1.0, true, 0.0}, velocity{0.0, true};
+    double q = 0.0;      // the bin's q (flow: v·q·tau); 1/Å
     double tauMin = 0.0; // points with tauMin < tau <= tauMax (tau = 0 always left out)
     double tauMax = std::numeric_limits<double>::infinity();
+    std::vector<FitParameter> parameters() const; // in G2Param order
 };
-double g2Model(double tau, const std::vector<double>& p);
+// p: the G2Param values (the first four only: alpha-stretched exponential).
+double g2Model(double tau, const std::vector<double>& p, double q = 0.0);
 
 // Power law rate(q) = prefactor q^exponent; parameters in this order: prefactor, exponent.
 struct PowerLawModel {

@@ -1,16 +1,34 @@
 #include "core/xpcs/fit_bins.hpp"
 
+#include "core/errors.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 namespace clscope::xpcs {
 
-G2Model startingModel(const std::vector<double>& tau, const double* g2, bool stretched) {
+namespace {
+
+// The start values and bounds of the parameters the shape adds to baseline, β and Γ.
+void startShape(G2Model& m, G2Shape shape, double q) {
+    if (shape == G2Shape::Stretched) m.alpha = {1.0, false, 0.05, 2.0};
+    if (shape == G2Shape::Double) {
+        m.beta.value /= 2;
+        m.beta2 = {m.beta.value, false, 0.0, 2.0};
+        m.rate2 = {m.rate.value / 3, false, 0.0};
+        m.rate.value *= 3;
+    }
+    if (shape == G2Shape::Flow) {
+        m.velocity = {q > 0 ? 2 * m.rate.value / q : 0.0, false};
+        m.rate.value /= 2;
+    }
+    m.q = q;
+}
+
+} // namespace
+
+G2Model startingModel(const std::vector<double>& tau, const double* g2, G2Shape shape, double q) {
     G2Model m;
-    if (!stretched)
-        m.alpha = {1.0, true, 0.0, 2.0};
-    else
-        m.alpha = {1.0, false, 0.05, 2.0};
     const std::size_t n = tau.size();
     double tail = 0.0;
     std::size_t tailCount = 0;
@@ -26,18 +44,23 @@ G2Model startingModel(const std::vector<double>& tau, const double* g2, bool str
             break;
         }
     m.rate.value = halfTau > 0 ? std::log(2.0) / (2.0 * halfTau) : 1.0;
+    startShape(m, shape, q);
     return m;
 }
 
-G2Model FitOptions::model(const std::vector<double>& tau, const double* g2) const {
-    G2Model m = startingModel(tau, g2, stretched);
+G2Model FitOptions::model(const std::vector<double>& tau, const double* g2, double q) const {
+    G2Model m = startingModel(tau, g2, shape, q);
     const auto user = [](FitParameter p, double start) {
         if (!p.fixed) p.value = p.lower <= p.upper ? std::clamp(start, p.lower, p.upper) : start;
         return p;
     };
     m.baseline = user(baseline, m.baseline.value);
     m.beta = user(beta, std::max(m.beta.value, 1e-3));
-    if (stretched) m.alpha = user(alpha, m.alpha.value);
+    if (shape == G2Shape::Stretched) m.alpha = user(alpha, m.alpha.value);
+    if (shape == G2Shape::Double) {
+        m.beta2.lower = beta.lower, m.beta2.upper = beta.upper; // the components swap
+        m.beta2 = user(m.beta2, std::max(m.beta2.value, 1e-3));
+    }
     m.tauMin = tauMin;
     m.tauMax = !std::isnan(tauMax) ? tauMax : tau.empty() ? 0.0 : tau[(tau.size() - 1) / 3];
     return m;
@@ -45,32 +68,83 @@ G2Model FitOptions::model(const std::vector<double>& tau, const double* g2) cons
 
 namespace {
 
+struct Column {
+    const char* name;
+    G2Param param;
+    std::vector<double> BinFits::*value;
+    std::vector<double> BinFits::*error;
+};
+
+const Column columns[] = {{"baseline", ParamBaseline, &BinFits::baseline, &BinFits::baselineErr},
+                          {"beta", ParamBeta, &BinFits::beta, &BinFits::betaErr},
+                          {"gamma", ParamRate, &BinFits::gamma, &BinFits::gammaErr},
+                          {"alpha", ParamAlpha, &BinFits::alpha, &BinFits::alphaErr},
+                          {"beta2", ParamBeta2, &BinFits::beta2, &BinFits::beta2Err},
+                          {"gamma2", ParamRate2, &BinFits::gamma2, &BinFits::gamma2Err},
+                          {"velocity", ParamVelocity, &BinFits::velocity, &BinFits::velocityErr}};
+
 void appendBin(BinFits& f, const FitResult& fit, const G2Model& model) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    std::vector<double>* values[] = {&f.baseline, &f.beta, &f.gamma, &f.alpha};
-    std::vector<double>* errors[] = {&f.baselineErr, &f.betaErr, &f.gammaErr, &f.alphaErr};
-    for (std::size_t i = 0; i < 4; ++i) {
-        values[i]->push_back(fit.converged ? fit.values[i] : nan);
-        errors[i]->push_back(fit.converged ? fit.errors[i] : nan);
+    for (const Column& c : columns) {
+        (f.*c.value).push_back(fit.converged ? fit.values[c.param] : nan);
+        (f.*c.error).push_back(fit.converged ? fit.errors[c.param] : nan);
     }
     f.chiSquaredReduced.push_back(fit.converged ? fit.chiSquaredReduced : nan);
+    f.aic.push_back(fit.converged ? fit.aic : nan);
+    f.bic.push_back(fit.converged ? fit.bic : nan);
     f.results.push_back(fit);
     f.quality.push_back(assessG2Fit(fit, model));
 }
 
+void swapParams(FitResult& fit, G2Param a, G2Param b) {
+    std::swap(fit.values[a], fit.values[b]);
+    std::swap(fit.errors[a], fit.errors[b]);
+}
+
+// The model's conventions on a fitted bin: double's first component the faster (Γ ≥ Γ₂);
+// flow's v ≥ 0 (sinc² is even).
+void normalise(FitResult& fit, G2Shape shape) {
+    if (!fit.converged || fit.values.size() < G2ParamCount) return;
+    if (shape == G2Shape::Double && fit.values[ParamRate2] > fit.values[ParamRate]) {
+        swapParams(fit, ParamBeta, ParamBeta2);
+        swapParams(fit, ParamRate, ParamRate2);
+    }
+    fit.values[ParamVelocity] = std::abs(fit.values[ParamVelocity]);
+}
+
+FitResult fitBin(const Result& r, std::size_t b, const G2Model& model, G2Shape shape) {
+    if (shape == G2Shape::Flow && !(model.q > 0)) {
+        FitResult failed;
+        failed.message = "flow needs the bin's q (v·q·τ); this bin has none";
+        return failed;
+    }
+    const double* g2 = &r.g2[b * r.frames];
+    const double* err = &r.g2Err[b * r.frames];
+    FitResult fit = fitG2(r.tau, std::vector<double>(g2, g2 + r.frames),
+                          std::vector<double>(err, err + r.frames), model);
+    normalise(fit, shape);
+    return fit;
+}
+
 } // namespace
 
+void requireFitInput(const FitOptions& options, bool qKnown) {
+    if (options.shape == G2Shape::Flow && !qKnown)
+        throw UsageError("--fit flow needs the q of each bin (the flow term is sinc²(v·q·τ)): "
+                         "the labels have none (/entry/processing/qmask_q with qmask_label_ids)");
+}
+
 BinFits fitBins(const Result& r, const FitOptions& options, const std::vector<double>& q) {
+    const bool haveQ = q.size() == r.binCount();
+    requireFitInput(options, haveQ);
     BinFits f;
+    f.shape = options.shape;
     for (std::size_t b = 0; b < r.binCount(); ++b) {
-        const double* g2 = &r.g2[b * r.frames];
-        const std::vector<double> g2Row(g2, g2 + r.frames),
-            errRow(&r.g2Err[b * r.frames], &r.g2Err[b * r.frames] + r.frames);
-        const G2Model model = options.model(r.tau, g2);
-        appendBin(f, fitG2(r.tau, g2Row, errRow, model), model);
+        const G2Model model = options.model(r.tau, &r.g2[b * r.frames], haveQ ? q[b] : 0.0);
+        appendBin(f, fitBin(r, b, model, options.shape), model);
     }
     f.diffusion = options.diffusion;
-    if (q.size() != r.binCount()) return f;
+    if (!haveQ) return f;
     f.q = q;
     PowerLawModel law;
     law.exponent = {2.0, options.diffusion};
@@ -101,29 +175,38 @@ void writeScalar(H5Writer& out, const std::string& path, double value, const std
     if (!unit.empty()) out.setAttribute(path, "units", unit);
 }
 
+// The parameters' columns (baseline, β, Γ, α always; the others where the shape has them),
+// with units on the rates and the velocity.
+void writeParameters(H5Writer& out, const BinFits& f, const std::string& fit, bool tauInSeconds) {
+    const std::string t = tauInSeconds ? "s" : "frame";
+    for (const Column& c : columns) {
+        if (c.param > ParamAlpha && !shapeUses(f.shape, c.param)) continue;
+        const std::string name = fit + "/" + c.name;
+        writeColumn(out, name, f.*c.value);
+        writeColumn(out, name + "_err", f.*c.error);
+        const std::string unit = c.param == ParamRate || c.param == ParamRate2 ? "1/" + t
+                                 : c.param == ParamVelocity                    ? "angstrom/" + t
+                                                                               : "";
+        if (unit.empty()) continue;
+        out.setAttribute(name, "units", unit);
+        out.setAttribute(name + "_err", "units", unit);
+    }
+}
+
 } // namespace
 
 void writeFits(H5Writer& out, const BinFits& f, const std::string& group, bool tauInSeconds) {
-    const std::string fit = group + "/fit", rate = tauInSeconds ? "1/s" : "1/frame";
-    const std::pair<const char*, const std::vector<double>*> columns[] = {
-        {"baseline", &f.baseline},
-        {"baseline_err", &f.baselineErr},
-        {"beta", &f.beta},
-        {"beta_err", &f.betaErr},
-        {"gamma", &f.gamma},
-        {"gamma_err", &f.gammaErr},
-        {"alpha", &f.alpha},
-        {"alpha_err", &f.alphaErr},
-        {"chi2_red", &f.chiSquaredReduced}};
-    for (const auto& [name, values] : columns)
-        writeColumn(out, fit + "/" + name, *values);
+    const std::string fit = group + "/fit";
+    writeParameters(out, f, fit, tauInSeconds);
+    writeColumn(out, fit + "/chi2_red", f.chiSquaredReduced);
+    writeColumn(out, fit + "/aic", f.aic);
+    writeColumn(out, fit + "/bic", f.bic);
+    out.setAttribute(fit, "model", shapeName(f.shape) + ": g2 = " + shapeFormula(f.shape));
     std::vector<std::uint32_t> quality;
     for (const FitQuality& q : f.quality)
         quality.push_back(q.flags);
     out.write(fit + "/quality", makeArray<std::uint32_t>({quality.size()}, quality));
     out.setAttribute(fit + "/quality", "flags", fitFlagsLegend());
-    out.setAttribute(fit + "/gamma", "units", rate);
-    out.setAttribute(fit + "/gamma_err", "units", rate);
     if (f.q.empty()) return;
     writeColumn(out, group + "/q", f.q);
     out.setAttribute(group + "/q", "units", "1/angstrom");

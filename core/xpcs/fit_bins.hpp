@@ -15,10 +15,11 @@ namespace clscope::xpcs {
 
 // The fit settings (declared once as the xpcs parameters fit, diffusion, fit_tau_*, fit_baseline_*,
 // fit_beta_*, fit_alpha_*: core/xpcs/fit_params.hpp). Baseline, β and α: fixed at `value`, or
-// free within [lower, upper], started from the data (startingModel).
+// free within [lower, upper], started from the data (startingModel). β₂ (double) has β's
+// bounds; Γ₂ is ≥ 0, v free (|v| reported).
 struct FitOptions {
-    bool stretched = false; // alpha free within its bounds; else fixed at 1 ("single")
-    bool diffusion = false; // power-law exponent fixed at 2: prefactor = D
+    G2Shape shape = G2Shape::Single; // the model (fit_model.hpp); α free only when stretched
+    bool diffusion = false;          // power-law exponent fixed at 2: prefactor = D
     FitParameter baseline{1.0};
     FitParameter beta{0.2, false, 0.0, 2.0};
     FitParameter alpha{1.0, false, 0.2, 2.0};
@@ -27,14 +28,17 @@ struct FitOptions {
     // correlated errors make g2 noisy (the brownian demo gives D within 5 % and n within 0.1).
     double tauMin = 0.0, tauMax = std::numeric_limits<double>::quiet_NaN();
     // The model for one bin: start values from its g2 where not fixed, the bounds, the τ range.
-    G2Model model(const std::vector<double>& tau, const double* g2) const;
+    G2Model model(const std::vector<double>& tau, const double* g2, double q = 0.0) const;
 };
 
 struct BinFits {
-    // One value per bin (NaN where the fit did not converge); rate Γ in 1/tau units.
-    std::vector<double> baseline, beta, gamma, alpha;
-    std::vector<double> baselineErr, betaErr, gammaErr, alphaErr;
-    std::vector<double> chiSquaredReduced;
+    // One value per bin (NaN where the fit did not converge); rate Γ in 1/tau units, velocity
+    // in 1/(q·tau) units (Å per tau unit). The columns of the parameters the shape has not
+    // hold their fixed values (α = 1, β₂ = 0, v = 0).
+    std::vector<double> baseline, beta, gamma, alpha, beta2, gamma2, velocity;
+    std::vector<double> baselineErr, betaErr, gammaErr, alphaErr, beta2Err, gamma2Err, velocityErr;
+    std::vector<double> chiSquaredReduced, aic, bic;
+    G2Shape shape = G2Shape::Single;
     std::vector<FitResult> results;    // per bin as fitted (the message when not converged)
     std::vector<FitQuality> quality;   // per bin (fit_quality.hpp), FlagRateLaw from powerLaw
     std::vector<double> q;             // 1/Å per bin (NaN unknown); empty without q
@@ -43,14 +47,23 @@ struct BinFits {
 };
 
 // Start values from the data: baseline from the last fifth, beta from the first lag, rate
-// from where g2 - baseline falls to half.
-G2Model startingModel(const std::vector<double>& tau, const double* g2, bool stretched);
+// from where g2 - baseline falls to half (Γ_h); double: Γ = 3Γ_h, Γ₂ = Γ_h/3, β and β₂ half
+// each; flow (q > 0): Γ = Γ_h/2, v = 2Γ_h/q.
+G2Model startingModel(const std::vector<double>& tau, const double* g2, G2Shape shape,
+                      double q = 0.0);
 
-// Fit every bin of r, weighted by its g2_err; q (1/Å, one per bin) may be empty.
+// UsageError naming what is missing when the model needs q (flow) and qKnown is false: checked
+// before a run (clscope-cli correlate) and by fitBins.
+void requireFitInput(const FitOptions& options, bool qKnown);
+
+// Fit every bin of r, weighted by its g2_err; q (1/Å, one per bin) may be empty — except for
+// flow, where that is a UsageError naming what is missing (a bin whose q is not positive
+// fails alone, with the reason).
 BinFits fitBins(const Result& r, const FitOptions& options, const std::vector<double>& q);
 
-// /xpcs/fit/{baseline,beta,gamma,alpha}(_err), chi2_red, quality (FitFlag bits), /xpcs/q,
-// gamma_prefactor, gamma_exponent (+ _err) and diffusion (+ _err).
+// /xpcs/fit/{baseline,beta,gamma,alpha}(_err), beta2, gamma2 (+ _err; double), velocity (+ _err;
+// flow), chi2_red, aic, bic, quality (FitFlag bits), /xpcs/q, gamma_prefactor,
+// gamma_exponent (+ _err) and diffusion (+ _err); attribute `model` on /xpcs/fit.
 void writeFits(H5Writer& out, const BinFits& fits, const std::string& group, bool tauInSeconds);
 
 } // namespace clscope::xpcs

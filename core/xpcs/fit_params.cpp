@@ -66,8 +66,12 @@ void checkBelow(double lo, double hi, const std::string& loName, const std::stri
 
 std::vector<ParamSpec> fitParamSpecs() {
     ParamSpec fit = makeParam("fit", T::Choice, "none",
-                              "Fit g2 per bin: single exponential or stretched (alpha free)");
-    fit.label = "Fit", fit.choices = {"none", "single", "stretched"}, fit.flag = "--fit";
+                              "Fit g2 per bin: single exponential, stretched (alpha free), double "
+                              "(two exponentials) or flow (sinc² of v·q·τ; needs q)");
+    fit.label = "Fit", fit.flag = "--fit";
+    fit.choices = {"none"};
+    for (const std::string& name : shapeNames())
+        fit.choices.push_back(name);
     ParamSpec diffusion = makeParam(
         "diffusion", T::Bool, false,
         "With --fit and q known: fit Γ = D q² (exponent fixed at 2), write /xpcs/fit/diffusion");
@@ -89,7 +93,7 @@ std::optional<FitOptions> fitOptionsFrom(const ParamSet& p) {
     const std::string model = p.text("fit");
     if (model == "none") return std::nullopt;
     FitOptions o;
-    o.stretched = model == "stretched";
+    o.shape = shapeFrom(model);
     o.diffusion = p.boolean("diffusion");
     o.tauMin = p.number("fit_tau_min");
     if (p.has("fit_tau_max")) {
@@ -105,14 +109,14 @@ std::optional<FitOptions> fitOptionsFrom(const ParamSet& p) {
         param.fixed = p.has(n + "_fixed");
         if (param.fixed)
             param.value = p.number(n + "_fixed");
-        else if (b.member != &FitOptions::alpha || o.stretched)
+        else if (b.member != &FitOptions::alpha || o.shape == G2Shape::Stretched)
             checkBelow(param.lower, param.upper, n + "_min", n + "_max");
     }
     return o;
 }
 
 nlohmann::json fitParamValues(const FitOptions& o) {
-    nlohmann::json v = {{"fit", o.stretched ? "stretched" : "single"},
+    nlohmann::json v = {{"fit", shapeName(o.shape)},
                         {"diffusion", o.diffusion},
                         {"fit_tau_min", o.tauMin},
                         {"fit_tau_max", boundOrNull(o.tauMax)}};

@@ -20,7 +20,7 @@ std::vector<ParamSpec> fitParamSpecs();
 // when a lower bound is not below its upper bound (τ range included).
 std::optional<FitOptions> fitOptionsFrom(const ParamSet& params);
 
-// The parameter values of options (fit: "single" or "stretched"), every key of fitParamSpecs.
+// The parameter values of options (fit: the shape's name), every key of fitParamSpecs.
 nlohmann::json fitParamValues(const FitOptions& options);
 
 } // namespace clscope::xpcs

@@ -111,17 +111,19 @@ std::string fitFlagsLegend() {
            " (over-fitted or overestimated errors); 32 |baseline - 1| > " +
            general(baselineTolerance) + " and > 3 sigma; 64 gamma off the gamma(q) power law by " +
            "more than " + general(rateLawFactor) +
-           "x and 3 sigma; 128 a free parameter's error larger than its value or not finite";
+           "x and 3 sigma; 128 a free parameter's error larger than its value or not finite; "
+           "256 singular covariance (a free parameter without an error)";
 }
 
 FitQuality assessG2Fit(const FitResult& fit, const G2Model& model) {
-    const std::vector<FitParameter> params{model.baseline, model.beta, model.rate, model.alpha};
+    const std::vector<FitParameter> params = model.parameters();
     FitQuality q;
     q.grade = fitGrade(fit, params);
-    q.concerns = fitConcerns(fit, params, {"baseline", "β", "Γ", "α"});
+    q.concerns = fitConcerns(fit, params, {"baseline", "β", "Γ", "α", "β₂", "Γ₂", "v"});
     if (!fit.converged) return q;
     q.flags = 0;
     if (anyAtBound(fit, params)) q.flags |= FlagAtBound;
+    if (fit.singular) q.flags |= FlagSingular; // fitConcerns: "X has no error"
     const double chi2 = fit.chiSquaredReduced;
     if (!std::isfinite(chi2) || chi2 > chi2RedPoor)
         q.flags |= FlagChi2Bad;

@@ -47,10 +47,11 @@ enum FitFlag : std::uint32_t {
     FlagBaseline = 32, // |baseline − 1| > baselineTolerance and > 3 σ
     FlagRateLaw = 64,  // Γ off the Γ(q) power law by > rateLawFactor and > 3 σ
     FlagError = 128,   // a free parameter's error larger than its value, or not finite
+    FlagSingular = 256 // the covariance is singular (FitResult::singular)
 };
 std::string fitFlagsLegend(); // what each bit means, with the thresholds
 
-// One bin's g2 fit (baseline, β, Γ, α) judged: its grade, flags and concerns.
+// One bin's g2 fit (the G2Param parameters) judged: its grade, flags and concerns.
 struct FitQuality {
     FitGrade grade = FitGrade::Failed;
     std::uint32_t flags = FlagNotConverged;

@@ -257,6 +257,8 @@ std::shared_ptr<RunResult> Algorithm::runWith(const RunRequest& request, const I
                                               Params params, const Progress& progress) const {
     params.tuning = request.tuning;
     if (!params.frameTime) params.frameTime = in.frameTime;
+    if (const auto fit = fitOptionsFrom(request.params)) // before the run: flow needs q
+        requireFitInput(*fit, !in.qByLabel.empty());
     auto out = std::make_shared<RunResult>();
     out->excludedPixels = in.excludedPixels;
     out->result = variantSet()

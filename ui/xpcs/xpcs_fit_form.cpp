@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScopedValueRollback>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -66,9 +67,14 @@ XpcsFitForm::XpcsFitForm(QWidget* parent) : QGroupBox("Fit", parent) {
     grid->setContentsMargins(6, 6, 6, 6);
     grid->setHorizontalSpacing(4);
     model_ = new QComboBox(this);
-    model_->addItem("single exponential", false);
-    model_->addItem("stretched exponential (α free)", true);
-    model_->setToolTip("g₂ = baseline + β·exp(−2(Γτ)^α)");
+    for (const std::string& name : xpcs::shapeNames()) { // the choices of the parameter "fit"
+        model_->addItem(QString::fromStdString(name), QString::fromStdString(name));
+        model_->setItemData(model_->count() - 1,
+                            QString::fromStdString(xpcs::shapeFormula(xpcs::shapeFrom(name))),
+                            Qt::ToolTipRole);
+    }
+    model_->setToolTip("g₂(τ) with b the baseline; β₂, Γ₂ (double) and v (flow, needs q) are "
+                       "started from the data");
     grid->addWidget(model_, 0, 0, 1, 5);
     int column = 0;
     for (const char* head : {"", "value", "fix", "min", "max"})
@@ -158,7 +164,7 @@ void XpcsFitForm::write(const Row& row, const xpcs::FitParameter& p) {
 
 xpcs::FitOptions XpcsFitForm::options() const {
     xpcs::FitOptions o = shown_;
-    o.stretched = model_->currentData().toBool();
+    o.shape = xpcs::shapeFrom(model_->currentData().toString().toStdString());
     o.baseline = read(baseline_);
     o.beta = read(beta_);
     o.alpha = read(alpha_);
@@ -171,7 +177,8 @@ xpcs::FitOptions XpcsFitForm::options() const {
 void XpcsFitForm::setOptions(const xpcs::FitOptions& options) {
     const QScopedValueRollback<bool> quiet(setting_, true);
     shown_ = options;
-    model_->setCurrentIndex(options.stretched ? 1 : 0);
+    model_->setCurrentIndex(
+        std::max(0, model_->findData(QString::fromStdString(xpcs::shapeName(options.shape)))));
     write(baseline_, options.baseline);
     write(beta_, options.beta);
     write(alpha_, options.alpha);
@@ -182,7 +189,7 @@ void XpcsFitForm::setOptions(const xpcs::FitOptions& options) {
 
 // α only matters for the stretched model; bounds only for free parameters.
 void XpcsFitForm::updateEnabled() {
-    const bool stretched = model_->currentData().toBool();
+    const bool stretched = model_->currentData().toString() == "stretched";
     for (const Row* row : {&baseline_, &beta_, &alpha_}) {
         const bool active = row != &alpha_ || stretched;
         row->value->setEnabled(active);

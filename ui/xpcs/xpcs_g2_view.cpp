@@ -162,8 +162,8 @@ void XpcsG2View::refresh() {
         // One legend entry that explains the dashed curves.
         auto* key = plot_->addGraph();
         key->setPen(QPen(Qt::darkGray, 1.5, Qt::DashLine));
-        key->setName(presenter_->fitOptions().stretched ? "fits: stretched exponential"
-                                                        : "fits: single exponential");
+        key->setName("fits: " +
+                     QString::fromStdString(xpcs::shapeName(presenter_->fitOptions().shape)));
     }
     rescaleAxes();
     fitLegendColumns(*plot_);

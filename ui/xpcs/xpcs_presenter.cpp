@@ -189,34 +189,49 @@ XpcsSeries XpcsPresenter::series(std::size_t bin) const {
     if (bin < fits_.size() && fits_[bin].ok() && !s.tau.empty()) {
         s.fitTau = logSpaced(s.tau.front(), s.tau.back(), 200);
         for (double tau : s.fitTau)
-            s.fitG2.push_back(xpcs::g2Model(tau, fits_[bin].fit.values));
+            s.fitG2.push_back(
+                xpcs::g2Model(tau, fits_[bin].fit.values, fits_[bin].q.value_or(0.0)));
     }
     return s;
 }
 
+namespace {
+
+// The fit table's columns, one row per bin (the export's /xpcs/fits/table and the Fits CSV).
+const char* const fitColumns =
+    "label,q_1/angstrom,baseline,baseline_err,beta,beta_err,rate,rate_err,alpha,alpha_err,"
+    "beta2,beta2_err,rate2,rate2_err,velocity,velocity_err,chi2_red,aic,bic,converged";
+
+std::vector<double> fitRow(const XpcsBinFit& f) {
+    std::vector<double> row{static_cast<double>(f.label), f.q.value_or(nan)};
+    for (std::size_t i = 0; i < xpcs::G2ParamCount; ++i) {
+        row.push_back(f.ok() ? f.fit.values[i] : nan);
+        row.push_back(f.ok() ? f.fit.errors[i] : nan);
+    }
+    for (double v : {f.fit.chiSquaredReduced, f.fit.aic, f.fit.bic})
+        row.push_back(v);
+    row.push_back(f.fit.converged ? 1.0 : 0.0);
+    return row;
+}
+
+} // namespace
+
 void writeFits(H5Writer& out, const XpcsPresenter& presenter, const std::string& group) {
     const auto& fits = presenter.fits();
-    constexpr std::size_t columns = 12;
     std::vector<double> table;
     for (const XpcsBinFit& f : fits) {
-        table.push_back(f.label);
-        table.push_back(f.q.value_or(nan));
-        for (std::size_t i = 0; i < 4; ++i) {
-            table.push_back(f.ok() ? f.fit.values[i] : nan);
-            table.push_back(f.ok() ? f.fit.errors[i] : nan);
-        }
-        table.push_back(f.fit.chiSquaredReduced);
-        table.push_back(f.fit.converged ? 1.0 : 0.0);
+        const std::vector<double> row = fitRow(f);
+        table.insert(table.end(), row.begin(), row.end());
     }
     if (fits.empty()) return;
-    out.write(group + "/table", makeArray<double>({fits.size(), columns}, table));
-    out.setAttribute(
-        group + "/table", "columns",
-        "label,q_1/angstrom,baseline,baseline_err,beta,beta_err,rate,rate_err,alpha,alpha_"
-        "err,chi2_red,converged");
+    out.write(group + "/table",
+              makeArray<double>({fits.size(), table.size() / fits.size()}, table));
+    out.setAttribute(group + "/table", "columns", fitColumns);
+    const xpcs::G2Shape shape = presenter.fitOptions().shape;
     out.setAttribute(group, "model",
-                     "g2 = baseline + beta*exp(-2*(rate*tau)^alpha), weighted by 1/g2_err^2");
-    out.setAttribute(group, "stretched", presenter.fitOptions().stretched ? "yes" : "no");
+                     xpcs::shapeName(shape) + ": g2 = " + xpcs::shapeFormula(shape) +
+                         ", weighted by 1/g2_err^2");
+    out.setAttribute(group, "stretched", shape == xpcs::G2Shape::Stretched ? "yes" : "no");
 }
 
 std::string XpcsPresenter::csv() const {
@@ -238,17 +253,15 @@ std::string XpcsPresenter::csv() const {
 
 std::string XpcsPresenter::fitsCsv() const {
     std::ostringstream out;
-    out << "label,q_1/"
-           "angstrom,baseline,baseline_err,beta,beta_err,rate,rate_err,alpha,alpha_err,chi2_"
-           "red,converged\n";
+    out << fitColumns << '\n';
     out.precision(10);
     for (const XpcsBinFit& f : fits_) {
+        const std::vector<double> row = fitRow(f);
         out << f.label << ',';
         if (f.q) out << *f.q;
-        for (std::size_t i = 0; i < 4; ++i)
-            out << ',' << (f.ok() ? f.fit.values[i] : nan) << ','
-                << (f.ok() ? f.fit.errors[i] : nan);
-        out << ',' << f.fit.chiSquaredReduced << ',' << (f.fit.converged ? 1 : 0) << '\n';
+        for (std::size_t i = 2; i + 1 < row.size(); ++i)
+            out << ',' << row[i];
+        out << ',' << (f.fit.converged ? 1 : 0) << '\n';
     }
     return out.str();
 }

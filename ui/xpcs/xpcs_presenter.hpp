@@ -26,11 +26,11 @@ struct XpcsRun {
 struct XpcsBinFit {
     std::int32_t label = 0;
     std::optional<double> q;                      // 1/Å
-    xpcs::FitResult fit;                          // values: baseline, beta, rate, alpha
+    xpcs::FitResult fit;                          // values: the xpcs::G2Param parameters
     std::string concerns;                         // why not to trust it; empty when trustworthy
     FitGrade grade = FitGrade::Failed;            // from χ²_red and the bounds
     std::uint32_t flags = xpcs::FlagNotConverged; // /xpcs/fit/quality of the bin
-    bool ok() const { return fit.converged && fit.values.size() == 4; }
+    bool ok() const { return fit.converged && fit.values.size() == xpcs::G2ParamCount; }
     bool trusted() const { return ok() && grade == FitGrade::Ok && concerns.empty(); }
     // Good enough for Γ vs q: converged, no concern, χ²_red not bad.
     bool usable() const { return ok() && concerns.empty() && grade != FitGrade::Bad; }
@@ -95,7 +95,8 @@ class XpcsPresenter {
     XpcsRatePoints rateVsQ() const;
     // tau, then g2_L<label> and g2_err_L<label> per bin; one header row.
     std::string csv() const;
-    // label, q, baseline, baseline_err, beta, beta_err, rate, rate_err, alpha, alpha_err, chi2_red
+    // label, q, each G2Param parameter and its error (baseline, beta, rate, alpha, beta2, rate2,
+    // velocity), chi2_red, aic, bic, converged
     std::string fitsCsv() const;
     // time (s, else frame), then I_L<label> per bin: mean counts per pixel in each frame.
     std::string intensityCsv() const;
@@ -113,7 +114,7 @@ class XpcsPresenter {
 };
 
 // The fit table as /group/table (one row per bin: label, q, then each parameter and its
-// error, χ²_red, converged) with its column names as the attribute "columns".
+// error, χ²_red, AIC, BIC, converged) with its column names as the attribute "columns".
 void writeFits(H5Writer& out, const XpcsPresenter& presenter, const std::string& group);
 
 // The intensity views' data under group (the GUI's HDF5 export, beside /xpcs/fits):

@@ -69,43 +69,82 @@ QString statusText(const XpcsBinFit& f) {
 
 } // namespace
 
+namespace {
+
+// The Fits table's parameter columns start here, in xpcs::G2Param order.
+constexpr int firstParamColumn = 2;
+
+// "(fixed)" for a parameter held fixed in this model.
+bool heldFixed(const xpcs::FitOptions& o, std::size_t param) {
+    if (param == xpcs::ParamBaseline) return o.baseline.fixed;
+    if (param == xpcs::ParamBeta) return o.beta.fixed;
+    return param == xpcs::ParamAlpha && o.alpha.fixed;
+}
+
+QString number(double value) {
+    return std::isfinite(value) ? QString::number(value, 'g', 4) : QString("—");
+}
+
+} // namespace
+
 XpcsFitsView::XpcsFitsView(std::shared_ptr<const XpcsPresenter> presenter, QWidget* parent)
     : QWidget(parent), presenter_(std::move(presenter)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    const QString rateUnit = presenter_->tauUnit() == "s" ? "1/s" : "1/frame";
-    table_ = makeTable(
-        {"label", "q (Å⁻¹)", "baseline", "β", "Γ (" + rateUnit + ")", "α", "χ²_red", "status"},
-        this);
+    const bool seconds = presenter_->tauUnit() == "s";
+    const QString rateUnit = seconds ? "1/s" : "1/frame";
+    const QString speedUnit = seconds ? "Å/s" : "Å/frame";
+    table_ = makeTable({"label", "q (Å⁻¹)", "baseline", "β", "Γ (" + rateUnit + ")", "α", "β₂",
+                        "Γ₂ (" + rateUnit + ")", "v (" + speedUnit + ")", "χ²_red", "AIC", "BIC",
+                        "status"},
+                       this);
     const QString legend = QString::fromStdString(fitGradeLegend());
-    table_->horizontalHeaderItem(7)->setToolTip(legend);
-    note_ = new QLabel(
-        "g₂(τ) = baseline + β·exp(−2(Γτ)^α), weighted by 1/g2_err². Status — " + legend, this);
+    table_->horizontalHeaderItem(table_->columnCount() - 1)->setToolTip(legend);
+    table_->horizontalHeaderItem(10)->setToolTip("χ² + 2k (k free parameters): compare models "
+                                                 "on the same bin, lower is better");
+    table_->horizontalHeaderItem(11)->setToolTip("χ² + k·ln n (n points): compare models on the "
+                                                 "same bin, lower is better");
+    note_ = new QLabel(this);
     note_->setWordWrap(true);
     layout->addWidget(table_, 1);
     layout->addWidget(note_);
     refresh();
 }
 
+// The columns of the model's parameters (others hidden) and its formula in the note.
+void XpcsFitsView::showModel() {
+    const xpcs::G2Shape shape = presenter_->fitOptions().shape;
+    for (std::size_t p = 0; p < xpcs::G2ParamCount; ++p)
+        table_->setColumnHidden(firstParamColumn + static_cast<int>(p),
+                                !xpcs::shapeUses(shape, static_cast<xpcs::G2Param>(p)));
+    note_->setText("g₂(τ) = " + QString::fromStdString(xpcs::shapeFormula(shape)) + " (" +
+                   QString::fromStdString(xpcs::shapeName(shape)) +
+                   "), weighted by 1/g2_err². Status — " +
+                   QString::fromStdString(fitGradeLegend()));
+}
+
+QStringList XpcsFitsView::cells(const XpcsBinFit& f) const {
+    QStringList cells{QString::number(f.label), f.q ? QString::number(*f.q, 'g', 4) : "—"};
+    const xpcs::FitOptions& o = presenter_->fitOptions();
+    for (std::size_t p = 0; p < xpcs::G2ParamCount; ++p)
+        cells << (f.ok() ? withError(f.fit.values[p], f.fit.errors[p], heldFixed(o, p))
+                         : QString("—"));
+    for (double v : {f.fit.chiSquaredReduced, f.fit.aic, f.fit.bic})
+        cells << (f.fit.converged ? number(v) : QString("—"));
+    cells << statusText(f);
+    return cells;
+}
+
 void XpcsFitsView::refresh() {
+    showModel();
     const auto& fits = presenter_->fits();
     table_->setRowCount(static_cast<int>(fits.size()));
     for (int row = 0; row < static_cast<int>(fits.size()); ++row) {
         const XpcsBinFit& f = fits[static_cast<std::size_t>(row)];
-        QStringList cells{QString::number(f.label), f.q ? QString::number(*f.q, 'g', 4) : "—"};
-        const xpcs::FitOptions& o = presenter_->fitOptions();
-        const bool fixed[4] = {o.baseline.fixed, o.beta.fixed, false,
-                               !o.stretched || o.alpha.fixed};
-        for (std::size_t p = 0; p < 4; ++p)
-            cells << (f.ok() ? withError(f.fit.values[p], f.fit.errors[p], fixed[p])
-                             : QString("—"));
-        cells << (std::isfinite(f.fit.chiSquaredReduced)
-                      ? QString::number(f.fit.chiSquaredReduced, 'g', 3)
-                      : "—");
-        cells << statusText(f);
-        setRow(table_, row, cells);
+        const QStringList rowCells = cells(f);
+        setRow(table_, row, rowCells);
         if (!f.trusted())
-            for (int c = 0; c < cells.size(); ++c)
+            for (int c = 0; c < rowCells.size(); ++c)
                 table_->item(row, c)->setBackground(QColor(255, 236, 200));
     }
 }

@@ -4,6 +4,7 @@
 #pragma once
 #include "ui/xpcs/xpcs_presenter.hpp"
 
+#include <QStringList>
 #include <QWidget>
 #include <memory>
 
@@ -22,6 +23,8 @@ class XpcsFitsView : public QWidget {
     void refresh();
 
   private:
+    void showModel();
+    QStringList cells(const XpcsBinFit& f) const;
     std::shared_ptr<const XpcsPresenter> presenter_;
     QTableWidget* table_ = nullptr;
     QLabel* note_ = nullptr;
