@@ -15,6 +15,11 @@ CLSCOPE_PACKAGES=(
   clang clang-format libclang-rt-14-dev # sanitizer build, libFuzzer target fuzz_hdf5, scripts/check_format
 )
 
+# What only the tests need besides (scripts/test adds them): the independent references — scipy's
+# curve_fit for the fits, pyFAI (and pyopencl for azint's kernels) for azint, DIALS and dxtbx for
+# the per-image analysis and .expt geometry.
+CLSCOPE_TEST_PACKAGES=(python3-scipy python3-pyfai python3-pyopencl python3-dials)
+
 clscope_missing_packages() {
   local p
   for p in "${CLSCOPE_PACKAGES[@]}"; do
