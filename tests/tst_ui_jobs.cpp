@@ -54,6 +54,7 @@ Job slowKernelJob(const DeviceInfo& device, long long n, std::shared_ptr<std::at
     Job slow;
     slow.title = "slow";
     slow.watchKernels = true;
+    slow.device = device;
     slow.work = [device, n, ended](const Progress&) {
         ClSession s(device);
         const ProgramRecipe recipe =
@@ -80,7 +81,7 @@ Job gatedJob(const DeviceInfo& device, std::shared_ptr<cl::UserEvent> gate,
              std::shared_ptr<std::atomic<bool>> ended) {
     Job job;
     job.title = "gated";
-    job.watchKernels = true;
+    job.device = device;
     job.work = [device, gate, ended](const Progress&) {
         ClSession s(device);
         const std::vector<cl::Event> waits{*gate};
@@ -90,6 +91,14 @@ Job gatedJob(const DeviceInfo& device, std::shared_ptr<cl::UserEvent> gate,
         return JobOutcome{};
     };
     return job;
+}
+
+Job quickJob(const DeviceInfo& device) {
+    Job quick;
+    quick.title = "quick";
+    quick.device = device;
+    quick.work = [](const Progress&) { return JobOutcome{}; };
+    return quick;
 }
 
 } // namespace
@@ -285,23 +294,28 @@ class TestUiJobs : public QObject {
                                                         " did not finish in 0.3 s"),
                  qPrintable(failed.at(0).at(2).toString()));
         QVERIFY(!runner.isBusy() && JobRunner::abandonedThreads() == 1);
-        Job quick;
-        quick.title = "quick";
-        quick.work = [](const Progress&) { return JobOutcome{}; };
-        QVERIFY(runner.submit(quick));
+        // Its device is busy, with the reason, until the kernel ends; the host goes on.
+        QVERIFY(!runner.submit(quickJob(cl.front())));
+        QVERIFY2(runner.refusal().contains(QString::fromStdString(cl.front().spec) +
+                                           " is busy: kernel 'slow'"),
+                 qPrintable(runner.refusal()));
+        QVERIFY(runner.submit(quickJob(hostDevice())));
         QVERIFY(succeeded.wait(10000));
         QCOMPARE(succeeded.at(0).at(0).toString(), QString("quick"));
         QTRY_VERIFY_WITH_TIMEOUT(*ended, 120000); // the abandoned kernel's loop ends
-        QTest::qWait(300);
+        QTRY_VERIFY(runner.deviceBusyReason(cl.front().spec).isEmpty());
         QCOMPARE(succeeded.size(), 1); // its job's return was dropped
         QCOMPARE(failed.size(), 1);
+        QVERIFY(runner.submit(quickJob(cl.front())));
+        QVERIFY(succeeded.wait(10000));
     }
 
-    // Quitting while a watched job waits on its device: the runner waits 2 s, then leaves the
-    // thread as abandoned (the GUI's main then ends without joining it) instead of waiting
-    // for a kernel that may never end. Here the device's queue waits on a user event that the
-    // test completes afterwards, so the thread does end.
-    void quitDuringAWatchedKernel() {
+    // Quitting while a job waits on its device (a run queued behind a user's kernel that never
+    // ends; it is no user variant, so not watched): the runner waits 2 s, then leaves the thread
+    // as abandoned (the GUI's main then ends without joining it) instead of waiting for ever.
+    // Here the device's queue waits on a user event that the test completes afterwards, so the
+    // thread does end.
+    void quitDuringAJobStuckOnItsDevice() {
         const auto& cl = openclDevices();
         if (cl.empty()) QSKIP("no OpenCL device");
         auto ended = std::make_shared<std::atomic<bool>>(false);
@@ -319,6 +333,32 @@ class TestUiJobs : public QObject {
         QVERIFY(!*ended);
         gate->setStatus(CL_COMPLETE);
         QTRY_VERIFY_WITH_TIMEOUT(*ended, 30000);
+    }
+
+    // Cancel (Esc) works on a job stuck on its device: after 1.5 s it is reported cancelled and
+    // left; its device refuses runs with the reason until it returns, the host goes on.
+    void cancelAJobStuckOnItsDevice() {
+        const auto& cl = openclDevices();
+        if (cl.empty()) QSKIP("no OpenCL device");
+        auto ended = std::make_shared<std::atomic<bool>>(false);
+        auto gate = std::make_shared<cl::UserEvent>(ClSession(cl.front()).context());
+        JobRunner runner;
+        QSignalSpy cancelled(&runner, &JobRunner::cancelled),
+            succeeded(&runner, &JobRunner::succeeded);
+        QVERIFY(runner.submit(gatedJob(cl.front(), gate, ended)));
+        QTest::qWait(200);
+        runner.cancel();
+        QVERIFY(cancelled.wait(3000));
+        QVERIFY(!runner.isBusy());
+        QVERIFY(!runner.submit(quickJob(cl.front())));
+        QVERIFY2(runner.refusal().contains("the cancelled run gated still waits on it"),
+                 qPrintable(runner.refusal()));
+        QVERIFY(runner.submit(quickJob(hostDevice())));
+        QVERIFY(succeeded.wait(5000));
+        gate->setStatus(CL_COMPLETE);
+        QTRY_VERIFY_WITH_TIMEOUT(*ended, 30000);
+        QTRY_VERIFY(runner.deviceBusyReason(cl.front().spec).isEmpty());
+        QCOMPARE(cancelled.size(), 1);
     }
 
     void errorsArriveWithTheirKind() {

@@ -25,6 +25,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -335,6 +336,17 @@ class TestUiLab : public QObject {
                      diff.contains("compiled output: "),
                  qPrintable(diff));
     }
+    // Issue 52: the lab fits a 1280 × 800 screen (it opened at 1600 × 1000 whatever the
+    // screen: Keep best, History, Diff and Export off-screen) and opens within the screen.
+    void labFitsALaptopScreen() {
+        LabWindow window;
+        const QSize least = window.minimumSizeHint();
+        QVERIFY2(least.width() <= 1260 && least.height() <= 760,
+                 qPrintable(QString("%1x%2").arg(least.width()).arg(least.height())));
+        const QSize room = window.screen()->availableGeometry().size();
+        QVERIFY(window.width() <= room.width() && window.height() <= room.height());
+    }
+
     void viewMenuOpensTheLabWithCtrlL() {
         test::useTemporarySettings(dir);
         MainWindow window;

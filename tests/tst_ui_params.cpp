@@ -5,6 +5,8 @@
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/spots/algorithm.hpp"
+#include "ui/app/main_window.hpp"
+#include "ui/kit/scrollable.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui_test_helpers.hpp"
 
@@ -12,8 +14,11 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QSpontaneKeyEvent>
 #include <QtTest>
 
 using namespace clscope;
@@ -27,6 +32,18 @@ void typeInto(QWidget* widget, const QString& text) {
     line->clear();
     QTest::keyClicks(line, text);
     QTest::keyClick(line, Qt::Key_Return);
+}
+
+// A wheel notch over `widget` at its centre, delivered as the window system would (to the widget
+// under the pointer, propagated to its parents while ignored).
+void wheelOver(QWidget* widget, int delta) {
+    const QPoint centre = widget->rect().center();
+    QWidget* target = widget->childAt(centre) ? widget->childAt(centre) : widget;
+    const QPointF local = target->mapFrom(widget, centre);
+    QWheelEvent wheel(local, target->mapToGlobal(local), {}, {0, delta}, Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QSpontaneKeyEvent::setSpontaneous(&wheel);
+    qApp->notify(target, &wheel);
 }
 
 void checkEditor(const ParamSpec& spec, QWidget* w) {
@@ -128,6 +145,44 @@ class TestUiParams : public QObject {
 
     // A new form (the next start) shows the saved values; Defaults forgets them; a saved value
     // the spec no longer accepts is dropped.
+    // Issue 52 "Channels 16 -> 10": the wheel over a field without focus scrolls the panel and
+    // leaves the value; once the field has focus (a click, Tab) the wheel edits it.
+    void wheelScrollsThePanelUnlessTheFieldHasFocus() {
+        MainWindow window; // installs the application's WheelGuard
+        auto* form = new ParamForm(spots_, "p");
+        std::unique_ptr<QWidget> panel(scrollable(form));
+        panel->resize(320, 160);
+        panel->show();
+        QVERIFY(QTest::qWaitForWindowActive(panel.get()));
+        auto* bar = qobject_cast<QScrollArea*>(panel.get())->verticalScrollBar();
+        QVERIFY(bar->maximum() > 0);
+        auto* size = qobject_cast<QSpinBox*>(form->field("min_spot_size"));
+        auto* combo = form->findChild<QComboBox*>();
+        QVERIFY(size && combo);
+        QCOMPARE(size->focusPolicy(), Qt::StrongFocus);
+        panel->setFocus(); // a window gives its first field the focus: not here
+        QTRY_VERIFY(panel->hasFocus());
+        const int value = size->value();
+        const int comboIndex = combo->currentIndex();
+        QVERIFY(QTest::qWaitFor([&] {
+            if (size->visibleRegion().isEmpty()) bar->setValue(size->y() - 10);
+            return !size->visibleRegion().isEmpty();
+        }));
+        const int before = bar->value();
+        wheelOver(size, before < bar->maximum() ? -120 : 120);
+        QCOMPARE(size->value(), value);
+        QVERIFY2(bar->value() != before, qPrintable(QString::number(before)));
+        bar->setValue(combo->y() - 10);
+        wheelOver(combo, -120);
+        QCOMPARE(combo->currentIndex(), comboIndex);
+        size->setFocus();
+        QTRY_VERIFY(size->hasFocus());
+        bar->setValue(size->y() - 10);
+        wheelOver(size, 120);
+        QCOMPARE(size->value(), value + 1);
+        form->resetToDefaults();
+    }
+
     void valuesPersistPerAlgorithm() {
         {
             ParamForm form(spots_, "p");

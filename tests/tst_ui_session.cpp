@@ -2,8 +2,11 @@
 // gives back the file, roles, mask partition, shapes, painted pixels, parameters and layout;
 // parameters persist across windows; closing with unsaved mask edits asks first.
 #include "core/mask/partition.hpp"
+#include "gpu/runtime/devices.hpp"
+#include "gpu/variant/user_variants.hpp"
 #include "ui/app/main_window.hpp"
 #include "ui/app/session.hpp"
+#include "ui/kit/variant_combo.hpp"
 #include "ui/kit/workbench.hpp"
 #include "ui/mask/mask_panel.hpp"
 #include "ui/mask/mask_presenter.hpp"
@@ -12,13 +15,28 @@
 #include "ui/spots/spots_panel.hpp"
 #include "ui_test_helpers.hpp"
 
+#include <QComboBox>
 #include <QDockWidget>
+#include <QStandardItemModel>
 #include <QtTest>
 
 using namespace clscope;
 using namespace clscope::ui;
 
 namespace {
+
+QComboBox* xpcsVariants(MainWindow& window) {
+    return window.findChild<QComboBox*>("variant:xpcs");
+}
+
+// Another usable variant than `id` in the combo.
+std::string otherVariant(const QComboBox& combo, const std::string& id) {
+    const auto* model = qobject_cast<QStandardItemModel*>(combo.model());
+    for (int i = 0; i < combo.count(); ++i)
+        if (model->item(i)->isEnabled() && combo.itemData(i).toString().toStdString() != id)
+            return combo.itemData(i).toString().toStdString();
+    return {};
+}
 
 ParamForm* spotsForm(MainWindow& window) {
     for (ParamForm* form : window.findChildren<ParamForm*>())
@@ -112,6 +130,41 @@ class TestUiSession : public QObject {
         }
         MainWindow window;
         QCOMPARE(window.findChild<SpotsPanel*>()->variant(), std::string("cpu"));
+    }
+
+    // Issue 52: a session saved where the file was opened by a relative path opens from another
+    // working directory, and once its folder has moved (the file found beside the session); the
+    // variant chosen, a user's fork, comes back on restart and from the session.
+    void sessionReopensAnywhereWithItsVariant() {
+        if (openclDevices().empty()) QSKIP("no OpenCL device (the user variant runs on one)");
+        QTemporaryDir root;
+        QVERIFY(QDir(root.path()).mkdir("day"));
+        QVERIFY(QFile::copy(file_, root.filePath("day/facility.h5")));
+        qputenv("CLSCOPE_USER_VARIANTS", root.filePath("variants").toLocal8Bit());
+        saveUserVariant({"xpcs", "mine", "ordered", "xpcs_seed", "// the lab's source", {}});
+        const QString home = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(root.filePath("day")));
+        {
+            MainWindow window;
+            QVERIFY(window.openFile("facility.h5"));
+            QVERIFY(chooseComboVariant(*xpcsVariants(window), "user:mine"));
+            window.session().save("session.json");
+            QVERIFY(window.close());
+        }
+        QVERIFY(QDir::setCurrent(home));
+        for (const QString folder : {"day", "moved"}) {
+            if (folder == "moved") QVERIFY(QDir(root.path()).rename("day", "moved"));
+            MainWindow window;
+            QComboBox& variants = *xpcsVariants(window);
+            QCOMPARE(comboVariant(variants), std::string("user:mine")); // kept on restart
+            QVERIFY(chooseComboVariant(variants, otherVariant(variants, "user:mine")));
+            window.session().open(root.filePath(folder + "/session.json"));
+            QCOMPARE(QString::fromStdString(window.workbench().dataset().fileName()),
+                     root.filePath(folder + "/facility.h5"));
+            QCOMPARE(comboVariant(variants), std::string("user:mine"));
+            QVERIFY(window.close());
+        }
+        qunsetenv("CLSCOPE_USER_VARIANTS");
     }
 
     void quitAsksAboutUnsavedMaskEdits() {

@@ -3,7 +3,7 @@
 // bin's pixels, as boost_corr's normalize_multitau does), dense and multi-tau, the cpu variant
 // and every OpenCL variant that runs here (PoCL in CI); frame stays the default and differs.
 #include "core/xpcs/normalisation.hpp"
-#include "gpu/devices.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "test_util.hpp"
 #include "typed_runs.hpp"
 

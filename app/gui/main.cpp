@@ -8,14 +8,20 @@
 // [--frames FIRST:COUNT] --export-results OUT.h5 (ui/app/scripted_run.hpp), exits with the
 // CLI's codes: 0 done, 2 usage, 3 bad input, 4 device, the reason on stderr; it leaves the
 // user's settings as they were.
+// --kernel-timeout S: how long a user variant's kernel may run before clscope stops waiting for
+// it (default 30 s; the runs on that device are then refused until it ends). SIGTERM and SIGINT
+// quit as File ▸ Quit does. A run left waiting on its device (OpenCL cannot stop a kernel) does
+// not keep clscope from exiting: once the window is closed and the files written, it ends.
 // Otherwise exit codes: 0 done, 1 the screenshot could not be written, 2 usage error (including a
 // demo of an algorithm that does not exist yet), 3 a FILE that cannot be opened with --screenshot,
 // 4 the demo's run failed (with --screenshot).
 #include "core/errors.hpp"
 #include "ui/app/main_window.hpp"
+#include "ui/app/quit_on_signal.hpp"
 #include "ui/app/scripted_run.hpp"
 #include "ui/app/window_summary.hpp"
 #include "ui/jobs/job_runner.hpp"
+#include "ui/kit/workbench.hpp"
 #include "ui/stream/live_view.hpp"
 
 #include <QApplication>
@@ -23,6 +29,7 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -50,7 +57,11 @@ int main(int argc, char** argv) {
         {"params", "Scripted run: parameters, a JSON file or inline JSON.", "JSON|FILE"},
         {"frames", "Scripted run: the frame range.", "FIRST:COUNT"},
         {"export-results", "Scripted run: where Export results writes the result.", "OUT.h5"}};
+    const QCommandLineOption kernelTimeout(
+        "kernel-timeout",
+        "Seconds a user variant's kernel may run before clscope stops waiting for it (30).", "S");
     parser.addOption(demo);
+    parser.addOption(kernelTimeout);
     parser.addOption(screenshot);
     parser.addOption(source);
     parser.addOption(run);
@@ -62,6 +73,14 @@ int main(int argc, char** argv) {
     if (parser.isSet("help")) parser.showHelp(0);
     if (parser.positionalArguments().size() > 1) {
         std::cerr << "clscope: at most one FILE\n";
+        return clscope::ExitUsage;
+    }
+    bool timeoutOk = true;
+    const double kernelSeconds =
+        parser.isSet(kernelTimeout) ? parser.value(kernelTimeout).toDouble(&timeoutOk) : 30.0;
+    if (!timeoutOk || !std::isfinite(kernelSeconds) || kernelSeconds <= 0) {
+        std::cerr << "clscope: --kernel-timeout: seconds > 0, not '"
+                  << parser.value(kernelTimeout).toStdString() << "'\n";
         return clscope::ExitUsage;
     }
     const bool scriptedRun = parser.isSet(run);
@@ -86,6 +105,8 @@ int main(int argc, char** argv) {
     // Destroyed before the end of main, where a job runner's abandoned worker is looked for.
     auto windowOwner = std::make_unique<clscope::ui::MainWindow>();
     clscope::ui::MainWindow& window = *windowOwner;
+    window.workbench().jobs().setKernelTimeout(kernelSeconds);
+    clscope::ui::quitOnTerminationSignals(window);
     if (qEnvironmentVariableIsSet("CLSCOPE_WINDOW_LOG")) clscope::ui::logWindowChanges(window);
     window.show();
     if (!parser.positionalArguments().isEmpty() &&
@@ -153,7 +174,9 @@ int main(int argc, char** argv) {
     windowOwner.reset(); // its job runner leaves a worker stuck in a user's kernel
     // A worker left waiting on a user's kernel that never finished cannot be joined: end
     // without the destructors that would wait for it or for its device.
-    if (clscope::ui::JobRunner::abandonedThreads() > 0) {
+    if (const int left = clscope::ui::JobRunner::abandonedThreads(); left > 0) {
+        std::cerr << "clscope: exits without waiting for " << left
+                  << " run(s) left on their device (OpenCL cannot stop a running kernel)\n";
         scriptedSettings.remove();
         std::cout.flush(), std::cerr.flush();
         std::_Exit(code);

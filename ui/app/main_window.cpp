@@ -9,6 +9,7 @@
 #include "ui/image/image_view.hpp"
 #include "ui/kit/algorithm_panels.hpp"
 #include "ui/kit/log_panel.hpp"
+#include "ui/kit/wheel_guard.hpp"
 #include "ui/kit/workbench.hpp"
 #include "ui/lab/lab_window.hpp"
 #include "ui/mask/mask_panel.hpp"
@@ -42,6 +43,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle("clscope");
     setObjectName("clscopeMainWindow");
     setDockNestingEnabled(true);
+    WheelGuard::install();
     buildPanels();
     session_ = new SessionManager(*this);
     buildStatusBar();

@@ -4,11 +4,14 @@
 #include "ui/app/main_window.hpp"
 #include "ui/data/data_browser.hpp"
 #include "ui/device/device_picker.hpp"
+#include "ui/kit/variant_combo.hpp"
 #include "ui/kit/workbench.hpp"
 #include "ui/mask/mask_panel.hpp"
 #include "ui/mask/mask_presenter.hpp"
 #include "ui/params/param_form.hpp"
 
+#include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -37,6 +40,30 @@ std::optional<DataRole> roleOf(const std::string& shortName) {
     return std::nullopt;
 }
 
+// The session's data file where it is now: as saved (absolute), relative to the session's folder
+// (also an older session's relative path), or the file of that name beside the session (a folder
+// moved with it). Empty when none exists.
+QString locateFile(const json& session, const QString& sessionPath) {
+    const QString saved = QString::fromStdString(session.value("file", std::string()));
+    const QDir beside = QFileInfo(sessionPath).absoluteDir();
+    QStringList candidates{saved};
+    if (!sessionPath.isEmpty())
+        candidates << beside.filePath(QString::fromStdString(session.value("file_relative", "")))
+                   << beside.filePath(saved) << beside.filePath(QFileInfo(saved).fileName());
+    for (const QString& c : candidates)
+        if (QFileInfo(c).isFile()) return c;
+    return {};
+}
+
+// Each panel's variant chooser (ui/kit/variant_combo.hpp), by algorithm.
+std::map<std::string, QComboBox*> variantCombos(const MainWindow& window) {
+    std::map<std::string, QComboBox*> combos;
+    for (QComboBox* combo : window.findChildren<QComboBox*>())
+        if (combo->objectName().startsWith("variant:"))
+            combos[combo->objectName().mid(8).toStdString()] = combo;
+    return combos;
+}
+
 } // namespace
 
 SessionManager::SessionManager(MainWindow& window) : QObject(&window), window_(window) {
@@ -47,10 +74,16 @@ SessionManager::SessionManager(MainWindow& window) : QObject(&window), window_(w
     };
 }
 
-json SessionManager::capture() const {
+json SessionManager::capture(const QString& sessionPath) const {
     Workbench& wb = window_.workbench();
     json out = {{"clscope_session", sessionVersion}};
-    out["file"] = wb.dataset().fileName();
+    const QString file = QString::fromStdString(wb.dataset().fileName());
+    out["file"] = file.isEmpty() ? "" : QFileInfo(file).absoluteFilePath().toStdString();
+    if (!file.isEmpty() && !sessionPath.isEmpty())
+        out["file_relative"] = QFileInfo(sessionPath)
+                                   .absoluteDir()
+                                   .relativeFilePath(QFileInfo(file).absoluteFilePath())
+                                   .toStdString();
     json roles = json::object();
     for (const auto& [role, path] : wb.dataset().assignments())
         roles[roleShortName(role)] = path;
@@ -66,14 +99,17 @@ json SessionManager::capture() const {
     out["parameters"] = parameters;
     if (auto* devices = window_.findChild<DevicePicker*>()) {
         out["device"] = devices->presenter().currentKey();
-        out["variants"] = devices->presenter().rememberedVariants();
+        json variants = devices->presenter().rememberedVariants();
+        for (const auto& [algorithm, combo] : variantCombos(window_))
+            if (!comboVariant(*combo).empty()) variants[algorithm] = comboVariant(*combo);
+        out["variants"] = variants;
     }
     out["layout"] = base64(window_.saveState(layoutMarker));
     out["geometry"] = base64(window_.saveGeometry());
     return out;
 }
 
-void SessionManager::apply(const json& session) {
+void SessionManager::apply(const json& session, const QString& sessionPath) {
     if (!session.is_object() || session.value("clscope_session", 0) != sessionVersion)
         throw InputError("not a clscope session (expected \"clscope_session\": " +
                          std::to_string(sessionVersion) + ")");
@@ -81,28 +117,47 @@ void SessionManager::apply(const json& session) {
         if (session.contains("geometry")) window_.restoreGeometry(unbase64(session["geometry"]));
         if (session.contains("layout"))
             window_.restoreState(unbase64(session["layout"]), layoutMarker);
-        if (auto* devices = window_.findChild<DevicePicker*>()) {
-            const json variants = session.value("variants", json::object());
-            for (const auto& [algorithm, id] : variants.items())
-                devices->selectVariant(algorithm, id.get<std::string>());
-            if (session.contains("device"))
-                devices->selectDevice(devices->presenter().selectByKey(session["device"]));
-        }
+        auto* devices = window_.findChild<DevicePicker*>();
+        if (devices && session.contains("device"))
+            devices->selectDevice(devices->presenter().selectByKey(session["device"]));
+        applyVariants(session.value("variants", json::object()));
         // The file first: opening it resets what derives from the previous one (frame time,
         // the fit's τ range), then the session's parameters.
-        applyData(session);
+        applyData(session, sessionPath);
         applyParameters(session.value("parameters", json::object()));
     } catch (const json::exception& e) {
         throw InputError(std::string("session: unexpected content: ") + e.what());
     }
 }
 
+// Remembered for the device chosen, and chosen in the panels (after the device: its change
+// refills them); one a panel does not offer here is said in the Log.
+void SessionManager::applyVariants(const json& variants) {
+    auto* devices = window_.findChild<DevicePicker*>();
+    const auto combos = variantCombos(window_);
+    for (const auto& [algorithm, value] : variants.items()) {
+        const std::string id = value.get<std::string>();
+        if (devices) devices->selectVariant(algorithm, id);
+        const auto combo = combos.find(algorithm);
+        if (combo == combos.end() || comboVariant(*combo->second) == id) continue;
+        if (!chooseComboVariant(*combo->second, id))
+            window_.workbench().log(
+                LogLevel::Warning,
+                QString("session: variant %1 of %2 cannot be chosen here")
+                    .arg(QString::fromStdString(id), QString::fromStdString(algorithm)));
+    }
+}
+
 // The file, its roles, then the mask drawn over its image.
-void SessionManager::applyData(const json& session) {
-    const std::string file = session.value("file", std::string());
-    if (file.empty()) return;
-    if (!window_.openFile(QString::fromStdString(file)))
-        throw InputError("session: cannot open " + file);
+void SessionManager::applyData(const json& session, const QString& sessionPath) {
+    const std::string saved = session.value("file", std::string());
+    if (saved.empty()) return;
+    const QString file = locateFile(session, sessionPath);
+    if (file.isEmpty())
+        throw InputError("session: cannot find " + saved +
+                         (sessionPath.isEmpty() ? std::string()
+                                                : ", nor a file of its name beside the session"));
+    if (!window_.openFile(file)) throw InputError("session: cannot open " + file.toStdString());
     auto* browser = window_.findChild<DataBrowser*>();
     const json roles = session.value("roles", json::object());
     for (const auto& [name, path] : roles.items()) {
@@ -133,7 +188,7 @@ void SessionManager::applyParameters(const json& parameters) {
 }
 
 void SessionManager::save(const QString& path) {
-    const std::string text = capture().dump(2);
+    const std::string text = capture(path).dump(2);
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
         file.write(text.data(), static_cast<qint64>(text.size())) !=
@@ -151,7 +206,7 @@ void SessionManager::open(const QString& path) {
                          file.errorString().toStdString());
     const json session = json::parse(file.readAll().toStdString(), nullptr, false);
     if (session.is_discarded()) throw InputError("session " + path.toStdString() + " is not JSON");
-    apply(session);
+    apply(session, path);
     window_.maskPanel()->editor().undoStack()->setClean();
     remember(path);
 }

@@ -1,9 +1,12 @@
 // Sessions (File ▸ Save session… / Open session…): one JSON file with what a day's work set up:
-// the open file and its dataset roles, the mask editor's geometry, partition, shapes and
-// painted pixels, each parameter form's values, the device and remembered variants, and the
-// window layout (base64 of QMainWindow::saveState). The last session saved or opened is opened
-// again on start when the user wants it (setting "session/restoreOnStart", off by default).
-// Closing the window with unsaved mask edits asks first: Save (a session), Discard or Cancel.
+// the open file (its absolute path, and its path relative to the session file: whichever exists
+// is opened, else the file of that name beside the session) and its dataset roles, the mask
+// editor's geometry, partition, shapes and painted pixels, each parameter form's values, the device
+// and each panel's chosen variant (user:NAME too; one that cannot be chosen here is said in the
+// Log), and the window layout (base64 of QMainWindow::saveState). The last session saved or opened
+// is opened again on start when the user wants it (setting "session/restoreOnStart", off by
+// default). Closing the window with unsaved mask edits asks first: Save (a session), Discard or
+// Cancel.
 #pragma once
 #include <QMessageBox>
 #include <QObject>
@@ -25,9 +28,11 @@ class SessionManager : public QObject {
   public:
     explicit SessionManager(MainWindow& window);
 
-    nlohmann::json capture() const;
+    // `sessionPath`: where it is saved (the file's path is stored relative to it too).
+    nlohmann::json capture(const QString& sessionPath = {}) const;
     // Errors (InputError, UsageError) name what could not be restored; what came before stays.
-    void apply(const nlohmann::json& session);
+    // `sessionPath`: where it was read (relative paths are looked for beside it).
+    void apply(const nlohmann::json& session, const QString& sessionPath = {});
     // Files; errors are thrown naming the file. Both make the mask edits count as saved.
     void save(const QString& path);
     void open(const QString& path);
@@ -47,7 +52,8 @@ class SessionManager : public QObject {
     void setAsk(Ask ask) { ask_ = std::move(ask); }
 
   private:
-    void applyData(const nlohmann::json& session);
+    void applyVariants(const nlohmann::json& variants);
+    void applyData(const nlohmann::json& session, const QString& sessionPath);
     void applyParameters(const nlohmann::json& parameters);
     void remember(const QString& path);
     MainWindow& window_;

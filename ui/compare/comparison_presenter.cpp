@@ -157,8 +157,10 @@ Job ComparisonPresenter::makeJob() {
     job.title = "compare " + algorithm_.id() + ": " + std::to_string(cells.size()) + " runs";
     job.algorithm = algorithm_.id();
     job.device = devices_[reference.device];
-    for (const ComparisonCell& c : cells)
+    for (const ComparisonCell& c : cells) {
         job.watchKernels = job.watchKernels || isUserVariantId(variants_.at(c.variant).info.id);
+        job.otherDevices.push_back(devices_[c.device].spec);
+    }
     pendingCells_ = static_cast<int>(cells.size());
     job.work = [this, batch = Batch{cells, input_, params_}](const Progress& progress) {
         runCells(batch, progress);

@@ -252,7 +252,7 @@ bool ComparisonView::run() {
     inputOutdated_ = false;
     try {
         if (!presenter_->run(wb_.jobs())) {
-            status_->setText("Another job is running: wait for it or cancel it (Esc)");
+            status_->setText(wb_.jobs().refusal());
             return false;
         }
     } catch (const std::exception& e) {

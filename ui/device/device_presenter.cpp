@@ -1,6 +1,7 @@
 #include "ui/device/device_presenter.hpp"
 
 #include "gpu/runtime/devices.hpp"
+#include "gpu/variant/user_variants.hpp"
 
 #include <cstdlib>
 #include <sstream>
@@ -55,6 +56,9 @@ std::string DevicePresenter::chooseVariant(const std::string& algorithm,
                                            const std::vector<VariantEntry>& variants) const {
     const auto choices = variantChoices(variants);
     const auto remembered = variants_.find(algorithm);
+    // A user's variant (user:NAME) is not among the registry's: the panel checks it can run.
+    if (remembered != variants_.end() && isUserVariantId(remembered->second))
+        return remembered->second;
     // The one chosen before; a host variant runs on the host whatever the device.
     if (remembered != variants_.end())
         for (std::size_t i = 0; i < choices.size(); ++i)

@@ -33,6 +33,9 @@ struct Job {
     // Runs a user's kernels (a user:NAME variant): the runner stops waiting for a kernel of it
     // that runs past its limit (JobRunner::setKernelTimeout) and reports the job failed.
     bool watchKernels = false;
+    // The other devices (specs) it runs on, when more than `device` (Compare's cells). A device
+    // still held by a job the runner stopped waiting for refuses every job that names it.
+    std::vector<std::string> otherDevices;
     // The work. Call progress.report(fraction) and progress.checkCancel() between steps
     // (at least every few hundred milliseconds so Cancel acts within a second).
     std::function<JobOutcome(const Progress& progress)> work;

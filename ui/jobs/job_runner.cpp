@@ -6,13 +6,27 @@
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QMetaObject>
+#include <QTimer>
+#include <algorithm>
 #include <mutex>
 #include <optional>
 
 namespace clscope::ui {
 
 namespace {
+
 std::atomic<int> abandoned{0};
+
+// How long a cancelled job may take to return before its thread is left.
+constexpr int cancelGraceMs = 1500;
+
+std::vector<std::string> devicesOf(const Job& job) {
+    std::vector<std::string> devices = job.otherDevices;
+    devices.push_back(job.device.spec);
+    std::erase(devices, std::string());
+    return devices;
+}
+
 } // namespace
 
 // What a worker thread posts to the GUI thread through: the runner while it lives (posting
@@ -38,13 +52,13 @@ JobRunner::~JobRunner() {
     }
     *cancelFlag_ = true;
     thread_->quit();
-    // A watched job still in a user's kernel may never return: after 2 s its thread is left
-    // as abandoned (the GUI then quits without joining it); any other job is waited for.
-    if (watched_ && !thread_->wait(QDeadlineTimer(2000))) {
+    // A job still waiting on its device (a user's kernel, or any work queued behind one) may
+    // never return: after 2 s its thread is left as abandoned (the GUI then quits without
+    // joining it).
+    if (!thread_->wait(QDeadlineTimer(2000))) {
         ++abandoned;
         return;
     }
-    thread_->wait();
     delete thread_;
 }
 
@@ -62,10 +76,12 @@ void JobRunner::startWorker() {
 }
 
 bool JobRunner::submit(Job job) {
-    if (busy_) return false;
+    refusal_ = refusalOf(job);
+    if (!refusal_.isEmpty()) return false;
     busy_ = true;
+    ++serial_;
     cancelFlag_ = std::make_shared<std::atomic<bool>>(false);
-    watched_ = job.watchKernels;
+    devices_ = devicesOf(job);
     currentTitle_ = QString::fromStdString(job.title);
     auto shared = std::make_shared<Job>(std::move(job));
     emit started(currentTitle_);
@@ -78,10 +94,38 @@ bool JobRunner::submit(Job job) {
     return true;
 }
 
+QString JobRunner::refusalOf(const Job& job) const {
+    if (busy_) return "A run is in progress (" + currentTitle_ + "); cancel it or wait";
+    for (const std::string& device : devicesOf(job)) {
+        const QString why = deviceBusyReason(device);
+        if (!why.isEmpty()) return why;
+    }
+    return {};
+}
+
+QString JobRunner::deviceBusyReason(const std::string& deviceSpec) const {
+    for (const auto& [generation, left] : left_)
+        if (std::ranges::find(left.devices, deviceSpec) != left.devices.end())
+            return QString("%1 is busy: %2. Runs on it are refused until that ends (or clscope "
+                           "restarts); choose another device")
+                .arg(QString::fromStdString(deviceSpec), left.why);
+    return {};
+}
+
 void JobRunner::cancel() {
     if (!busy_) return;
     *cancelFlag_ = true;
     emit cancelRequested();
+    QTimer::singleShot(cancelGraceMs, this, [this, serial = serial_] { abandonCancelled(serial); });
+}
+
+void JobRunner::abandonCancelled(int serial) {
+    if (!busy_ || serial != serial_) return; // it returned
+    const QString title = currentTitle_;
+    leaveWorker("the cancelled run " + title + " still waits on it");
+    busy_ = false;
+    emit cancelled(title);
+    emit finished();
 }
 
 void JobRunner::post(const std::shared_ptr<Relay>& relay, int generation,
@@ -124,13 +168,13 @@ void JobRunner::runOnWorker(std::shared_ptr<Job> job, int generation,
     if (job->watchKernels)
         watch.emplace(kernelSeconds, [relay, generation, title](const std::string& label,
                                                                 double seconds) {
+            const QString said = QString::fromStdString(kernelTimeoutText(label, seconds));
             const QString message =
-                QString::fromStdString(kernelTimeoutText(label, seconds)) +
-                ": clscope stopped waiting for it. OpenCL cannot stop a running kernel, so that "
-                "device stays busy until the kernel ends or clscope quits; runs on the host and "
-                "other devices go on";
-            post(relay, generation, [relay, generation, title, message] {
-                relay->runner->abandon(generation, title, message);
+                said + ": clscope stopped waiting for it. OpenCL cannot stop a running kernel, so "
+                       "that device stays busy (runs on it refused) until the kernel ends or "
+                       "clscope quits; runs on the host and other devices go on";
+            post(relay, generation, [relay, generation, title, said, message] {
+                relay->runner->abandon(generation, title, said, message);
             });
         });
     try {
@@ -156,15 +200,35 @@ void JobRunner::runOnWorker(std::shared_ptr<Job> job, int generation,
     } catch (const std::exception& e) {
         fail("error", e.what());
     }
+    postReturned(relay, generation);
 }
 
-void JobRunner::abandon(int generation, const QString& title, const QString& message) {
+void JobRunner::abandon(int generation, const QString& title, const QString& why,
+                        const QString& message) {
     if (generation != generation_) return;
-    ++generation_; // what the abandoned job posts from now on is dropped
-    ++abandoned;
-    thread_->quit(); // ends its event loop if the kernel ever finishes; never joined
-    startWorker();
+    leaveWorker(why);
     failOnGui(title, "device error", message);
+}
+
+void JobRunner::leaveWorker(const QString& why) {
+    left_[generation_] = {devices_, why};
+    *cancelFlag_ = true; // should it return from the device, it stops at its next step
+    ++generation_;       // what the left job posts from now on is dropped
+    ++abandoned;
+    thread_->quit(); // ends its event loop if the job ever returns; never joined
+    startWorker();
+}
+
+void JobRunner::postReturned(const std::shared_ptr<Relay>& relay, int generation) {
+    const std::lock_guard lock(relay->mutex);
+    JobRunner* runner = relay->runner;
+    if (!runner) return;
+    QMetaObject::invokeMethod(
+        runner, [runner, generation] { runner->returned(generation); }, Qt::QueuedConnection);
+}
+
+void JobRunner::returned(int generation) {
+    left_.erase(generation);
 }
 
 void JobRunner::finishOnGui(std::shared_ptr<Job> job, std::shared_ptr<JobOutcome> outcome,

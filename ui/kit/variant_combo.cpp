@@ -64,6 +64,14 @@ void selectComboVariant(QComboBox& combo, const std::string& id) {
     combo.setCurrentIndex(combo.findData(q(id)));
 }
 
+bool chooseComboVariant(QComboBox& combo, const std::string& id) {
+    const int index = combo.findData(q(id));
+    const auto* model = qobject_cast<QStandardItemModel*>(combo.model());
+    if (index < 0 || !model->item(index)->isEnabled()) return false;
+    combo.setCurrentIndex(index);
+    return true;
+}
+
 QComboBox* makeVariantCombo(Workbench& wb, const std::string& algorithm, QWidget* parent) {
     auto* combo = new QComboBox(parent);
     combo->setObjectName(q("variant:" + algorithm));

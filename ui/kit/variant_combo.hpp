@@ -33,5 +33,8 @@ QComboBox* makeVariantCombo(Workbench& wb, const std::string& algorithm, QWidget
 // The chosen id; and choosing one by id (an id not listed is added as "ID (unknown)").
 std::string comboVariant(const QComboBox& combo);
 void selectComboVariant(QComboBox& combo, const std::string& id);
+// Choose `id` as the user would (the choice is remembered); false when the combo does not offer
+// it usable (another device's, a user variant that is gone).
+bool chooseComboVariant(QComboBox& combo, const std::string& id);
 
 } // namespace clscope::ui

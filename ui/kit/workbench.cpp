@@ -132,7 +132,7 @@ void Workbench::rememberVariant(const std::string& algorithm, const std::string&
 
 bool Workbench::submit(Job job) {
     if (runner_.submit(std::move(job))) return true;
-    const QString text = "A run is in progress (" + runner_.currentTitle() + "); cancel it or wait";
+    const QString text = runner_.refusal();
     log(LogLevel::Warning, text);
     emit statusMessage(text, 6000);
     return false;

@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QShortcut>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -26,6 +27,7 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace clscope::ui {
 
@@ -73,7 +75,13 @@ LabWindow::LabWindow(QWidget* parent)
     });
     fillAlgorithms();
     fillDevices();
-    resize(1600, 1000);
+    fitScreen();
+}
+
+// 1600 × 1000 where the screen has room, else what it has (a laptop's 1280 × 800).
+void LabWindow::fitScreen() {
+    const QSize room = screen()->availableGeometry().size();
+    resize(std::min(1600, room.width()), std::min(1000, room.height()));
 }
 
 // The build log, the kernels' figures, the compiled output and the roofline in tabs, the
@@ -111,7 +119,7 @@ QWidget* LabWindow::buildControls() {
     forkButton_->setToolTip("Show the program as built (tunable lines and source) in the editor");
     device_ = new QComboBox(box), size_ = new QComboBox(box);
     device_->setObjectName("LabDevice");
-    device_->setMinimumContentsLength(24);
+    device_->setMinimumContentsLength(14); // its list shows whole names
     for (auto [label, widget] : std::initializer_list<std::pair<const char*, QWidget*>>{
              {"Algorithm", algorithm_}, {"Variant", variant_}, {"Program", program_}})
         row->addWidget(caption(label, box)), row->addWidget(widget);
@@ -124,7 +132,7 @@ QWidget* LabWindow::buildControls() {
     params_->setPlaceholderText(R"({"NAME": VALUE, ...})");
     params_->setToolTip("The run's parameters over the bench case's, as JSON (--params): what "
                         "a variant needs (the lab says which when it refuses one)");
-    params_->setMinimumWidth(200);
+    params_->setMinimumWidth(140);
     row->addWidget(caption("Parameters", box)), row->addWidget(params_, 1);
     connect(algorithm_, &QComboBox::currentIndexChanged, this, &LabWindow::fillVariants);
     connect(variant_, &QComboBox::currentIndexChanged, this, &LabWindow::fillPrograms);
@@ -149,7 +157,7 @@ QWidget* LabWindow::buildRunControls() {
                            "run (--cold-cache)");
     sweep_->setObjectName("LabSweep");
     sweep_->setPlaceholderText("NAME=V1,V2,… (one checked row per value)");
-    sweep_->setMinimumWidth(260);
+    sweep_->setMinimumWidth(180);
     runButton_ = new QPushButton("Save && run (Ctrl+S)", box);
     runButton_->setObjectName("LabRun");
     cancelButton_ = new QPushButton("Cancel", box);

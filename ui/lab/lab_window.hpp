@@ -76,6 +76,7 @@ class LabWindow : public QWidget {
     void userVariantSaved(const QString& algorithm, const QString& id);
 
   private:
+    void fitScreen();
     QWidget* buildControls();
     QWidget* buildRunControls();
     QWidget* buildResults();
