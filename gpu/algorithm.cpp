@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
+#include "core/json_parse.hpp"
 #include "gpu/lab/user_variants.hpp"
 
 #include <algorithm>
@@ -218,8 +219,9 @@ std::shared_ptr<AlgorithmResult> runAlgorithm(const Algorithm& algorithm, RunReq
     info.deviceName = request.device.name;
     info.wallMs = wall.count();
     info.kernelMs = kernelTotalMs(info.timings);
-    nlohmann::json provenance = nlohmann::json::parse(
-        parametersJson(request.params, request.input->provenance, request.tuning));
+    nlohmann::json provenance =
+        parseJson(parametersJson(request.params, request.input->provenance, request.tuning),
+                  "the run's parameters");
     if (!request.programs.values.empty()) provenance["tunables"] = request.programs.values;
     info.parametersJson = provenance.dump();
     progress.report(1.0);

@@ -1,6 +1,7 @@
 // Sessions (issue 23 defect 6, "nothing is kept"): a session saved and opened in a new window
 // gives back the file, roles, mask partition, shapes, painted pixels, parameters and layout;
 // parameters persist across windows; closing with unsaved mask edits asks first.
+#include "core/errors.hpp"
 #include "core/mask/partition.hpp"
 #include "ui/app/main_window.hpp"
 #include "ui/app/session.hpp"
@@ -89,6 +90,26 @@ class TestUiSession : public QObject {
         f.close();
         MainWindow window;
         QVERIFY_THROWS_EXCEPTION(InputError, window.session().open(path));
+    }
+
+    // A session nested 200,000 deep is refused naming the file and the limit (issue 52: the
+    // GUI died of a stack overflow, at every start while "restore last session" was on).
+    void deepSessionIsRefused() {
+        const QString path = dir_.filePath("deep.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const int depth = 200000;
+        f.write("{\"clscope_session\": 1, \"variants\": " + QByteArray(depth, '[') +
+                QByteArray(depth, ']') + "}");
+        f.close();
+        MainWindow window;
+        try {
+            window.session().open(path);
+            QFAIL("the deep session was opened");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains(path) && QString(e.what()).contains("512"),
+                     e.what());
+        }
     }
 
     // A parameter set in one window is there in the next (QSettings, per algorithm).

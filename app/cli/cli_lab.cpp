@@ -13,6 +13,7 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
+#include "core/json_parse.hpp"
 #include "gpu/devices.hpp"
 #include "gpu/lab/contained.hpp"
 #include "gpu/lab/lab_plan.hpp"
@@ -72,7 +73,7 @@ LabRow runRow(const LabJob& job, double timeout) {
     std::string phase = "starting";
     for (const std::string& line : run.lines) {
         if (line.rfind("row ", 0) == 0)
-            return labRowFromJson(nlohmann::json::parse(line.substr(4)));
+            return labRowFromJson(parseJson(line.substr(4), "the lab worker's row"));
         if (line.rfind("phase ", 0) == 0) phase = line.substr(6);
     }
     LabRow row;

@@ -1,6 +1,7 @@
 #include "gpu/lab/device_peaks.hpp"
 
 #include "core/atomic_file.hpp"
+#include "core/json_parse.hpp"
 #include "gpu/lab/user_variants.hpp"
 #include "gpu/session.hpp"
 
@@ -117,7 +118,7 @@ namespace {
 
 nlohmann::json readAll(const std::filesystem::path& file) {
     try {
-        nlohmann::json all = nlohmann::json::parse(readWholeFile(file.string()));
+        nlohmann::json all = parseJson(readWholeFile(file.string()), file.string());
         return all.is_object() ? all : nlohmann::json::object();
     } catch (const std::exception&) { // absent or unreadable: nothing kept
         return nlohmann::json::object();

@@ -2,6 +2,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/hdf5.hpp"
+#include "core/json_parse.hpp"
 #include "gpu/lab/sha256.hpp"
 #include "gpu/lab/user_variants.hpp"
 
@@ -62,7 +63,7 @@ std::string SweepCache::keyOf(const LabJob& job, const DeviceInfo& device) {
 
 std::optional<LabRow> SweepCache::find(const std::string& key, const LabJob& job) const {
     const fs::path entry = folder_ / key;
-    const auto parsed = nlohmann::json::parse(fileText(entry / "row.json"), nullptr, false);
+    const auto parsed = parseJsonQuietly(fileText(entry / "row.json"));
     if (parsed.is_discarded() || !parsed.is_object()) return std::nullopt;
     try {
         LabRow row = labRowFromJson(parsed);

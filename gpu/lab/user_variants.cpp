@@ -2,6 +2,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_parse.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -32,7 +33,9 @@ std::string fileText(const fs::path& path) {
 
 UserVariant readVariant(const std::string& algorithm, const std::string& name) {
     const fs::path dir = userVariantsRoot() / algorithm;
-    const nlohmann::json j = nlohmann::json::parse(fileText(dir / (name + ".json")));
+    const fs::path meta = dir / (name + ".json");
+    const nlohmann::json j = parseJson(fileText(meta), meta.string());
+    if (!j.is_object()) throw InputError(meta.string() + ": not a JSON object");
     UserVariant v;
     v.algorithm = algorithm, v.name = name;
     v.base = j.at("base").get<std::string>();

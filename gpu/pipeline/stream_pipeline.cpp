@@ -3,6 +3,7 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
+#include "core/json_parse.hpp"
 #include "core/stream/compression.hpp"
 #include "gpu/cl_device.hpp"
 #include "gpu/decode/decoder.hpp"
@@ -308,8 +309,8 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
     info.timings = timings.records();
     info.kernelMs = kernelTotalMs(info.timings);
     info.wallMs = msSince(start);
-    nlohmann::json provenance =
-        nlohmann::json::parse(parametersJson(request.params, stage.provenance(), request.tuning));
+    nlohmann::json provenance = parseJson(
+        parametersJson(request.params, stage.provenance(), request.tuning), "the run's parameters");
     if (!request.programs.values.empty()) provenance["tunables"] = request.programs.values;
     info.parametersJson = provenance.dump();
     progress.report(1.0);

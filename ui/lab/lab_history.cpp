@@ -1,6 +1,7 @@
 #include "ui/lab/lab_history.hpp"
 
 #include "core/atomic_file.hpp"
+#include "core/json_parse.hpp"
 #include "gpu/lab/user_variants.hpp"
 
 #include <ctime>
@@ -50,7 +51,7 @@ LabHistory::LabHistory(std::filesystem::path file) : file_(std::move(file)) {
     if (!in) return;
     std::stringstream text;
     text << in.rdbuf();
-    const auto parsed = nlohmann::json::parse(text.str(), nullptr, false);
+    const auto parsed = parseJsonQuietly(text.str());
     if (parsed.is_array()) entries_ = parsed;
 }
 
