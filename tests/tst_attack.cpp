@@ -2,10 +2,14 @@
 // it ran it: JSON nested too deep, a compressed chunk judged by the device, bytes that are not
 // UTF-8 in the lab, kept state that is not what clscope wrote.
 #include "core/errors.hpp"
+#include "core/hdf5.hpp"
 #include "core/json_parse.hpp"
+#include "core/stream/series_encoder.hpp"
 #include "test_util.hpp"
 
 #include <QThread>
+#include <hdf5.h>
+#include <span>
 
 using namespace clscope;
 
@@ -23,23 +27,63 @@ void writeFile(const QString& path, const QByteArray& bytes) {
     QCOMPARE(f.write(bytes), bytes.size());
 }
 
+// Chunk `frame` of the (T,H,W) dataset /entry/data/data replaced by `chunk`, as h5py's
+// write_direct_chunk does (the filters not applied again).
+void writeChunk(const QString& file, hsize_t frame, const std::vector<std::byte>& chunk) {
+    const hid_t f = H5Fopen(file.toLocal8Bit().constData(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t d = H5Dopen2(f, "/entry/data/data", H5P_DEFAULT);
+    const hsize_t offset[3] = {frame, 0, 0};
+    const herr_t written = H5Dwrite_chunk(d, H5P_DEFAULT, 0, offset, chunk.size(), chunk.data());
+    H5Dclose(d), H5Fclose(f);
+    QVERIFY(written >= 0);
+}
+
+// Frame `frame` of the file's uint16 frames widened to uint32 and compressed as bitshuffle
+// writes it: a chunk whose header says twice the frame's bytes.
+std::vector<std::byte> widenedChunk(const QString& file, std::size_t frame) {
+    const Array narrow = H5Reader(file.toStdString()).readSlab("/entry/data/data", frame, 1);
+    std::vector<std::uint32_t> wide(narrow.as<std::uint16_t>().begin(),
+                                    narrow.as<std::uint16_t>().end());
+    return stream::compressBslz4(std::as_bytes(std::span(wide)), sizeof(std::uint32_t));
+}
+
+// The chunk of `frame` as stored, its header's block size set to 0.
+std::vector<std::byte> zeroBlockChunk(const QString& file, hsize_t frame) {
+    const hid_t f = H5Fopen(file.toLocal8Bit().constData(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t d = H5Dopen2(f, "/entry/data/data", H5P_DEFAULT);
+    const hsize_t offset[3] = {frame, 0, 0};
+    hsize_t bytes = 0;
+    H5Dget_chunk_storage_size(d, offset, &bytes);
+    std::vector<std::byte> chunk(bytes);
+    std::uint32_t mask = 0;
+    H5Dread_chunk(d, H5P_DEFAULT, offset, &mask, chunk.data());
+    H5Dclose(d), H5Fclose(f);
+    std::fill(chunk.begin() + 8, chunk.begin() + 12, std::byte{0});
+    return chunk;
+}
+
 } // namespace
 
 class TstAttack : public QObject {
     Q_OBJECT
     QTemporaryDir tmp_;
+    QStringList devices_{"cpu"}; // and ocl:0 where there is an OpenCL device (PoCL here)
     QString path(const QString& name) const { return tmp_.filePath(name); }
 
   private slots:
     void initTestCase();
     void depthLimitBeforeTheStack();
     void deepJsonRefused();
+    void compressedChunkVerdict_data();
+    void compressedChunkVerdict();
 };
 
 void TstAttack::initTestCase() {
     const Run made = test::runCli({"generate", "diffraction", "-o", path("d.h5"), "--frames", "2",
                                    "--height", "32", "--width", "40", "--spots", "3"});
     QVERIFY2(made.code == 0, qPrintable(made.err));
+    if (!test::runCli({"devices"}).out.contains("ocl:0")) return;
+    devices_ << "ocl:0";
 }
 
 // The limit is reached before the stack: a value 512 deep is copied, compared and dumped in
@@ -80,6 +124,30 @@ void TstAttack::deepJsonRefused() {
     writeFile(path("rows.json"), "{\"rows\":" + nested(200000) + "}");
     EXPECT_EXIT(test::runCli({"lab-diff", path("rows.json") + ":0", path("rows.json") + ":1"}), 3,
                 path("rows.json") + ": JSON nested deeper than 512");
+}
+
+void TstAttack::compressedChunkVerdict_data() {
+    QTest::addColumn<bool>("widened"); // else: the header's block size 0
+    QTest::newRow("header of a uint32 frame") << true;
+    QTest::newRow("block size 0") << false;
+}
+
+// A bitshuffle-LZ4 chunk whose header is not the frame's: the same verdict on `cpu` and on an
+// OpenCL device (PoCL here), exit 3 naming frame 2 with the device decoder's reason (issue 52:
+// `cpu` read the widened chunk truncated and exited 0 where the device refused it; with main
+// here, a header block size of 0 too).
+void TstAttack::compressedChunkVerdict() {
+    QFETCH(bool, widened);
+    const QString in = path(widened ? "wide.h5" : "zero.h5");
+    const Run made =
+        test::runCli({"generate", "diffraction", "-o", in, "--frames", "4", "--height", "64",
+                      "--width", "80", "--spots", "5", "--compression", "bslz4"});
+    QVERIFY2(made.code == 0, qPrintable(made.err));
+    writeChunk(in, 2, widened ? widenedChunk(in, 2) : zeroBlockChunk(in, 2));
+    for (const QString& device : devices_)
+        EXPECT_EXIT(test::runCli({"spots", in, "-o", path("s.h5"), "--device", device}), 3,
+                    "2: bslz4 data");
+    QVERIFY(!QFile::exists(path("s.h5")));
 }
 
 QTEST_GUILESS_MAIN(TstAttack)
