@@ -41,4 +41,8 @@ nlohmann::json parseJsonQuietly(std::string_view text) {
     return nlohmann::json::parse(text, nullptr, false);
 }
 
+std::string jsonText(const nlohmann::json& j, int indent) {
+    return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 } // namespace clscope

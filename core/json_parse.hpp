@@ -28,4 +28,9 @@ nlohmann::json parseJson(std::string_view text, const std::string& origin);
 // wrote itself (a run's parameters), where the caller has nothing to tell.
 nlohmann::json parseJsonQuietly(std::string_view text);
 
+// j as JSON text (indent as nlohmann's dump), each byte of a string that is not UTF-8 written
+// as U+FFFD: a kernel source holding a Latin-1 byte (a comment an editor wrote) no longer
+// stops the lab with nlohmann's type_error.316 (issue 52).
+std::string jsonText(const nlohmann::json& j, int indent = -1);
+
 } // namespace clscope

@@ -68,7 +68,16 @@ class TstAttack : public QObject {
     Q_OBJECT
     QTemporaryDir tmp_;
     QStringList devices_{"cpu"}; // and ocl:0 where there is an OpenCL device (PoCL here)
+    QByteArray printed_;         // rbf tiled's program as lab --print-source writes it
     QString path(const QString& name) const { return tmp_.filePath(name); }
+    // clscope-cli lab rbf --from FROM on the PoCL device, one timed run, the user variants,
+    // sweep cache and kept peaks in the test's folder `kept`.
+    Run lab(const QStringList& args, const QString& from = "tiled",
+            const QString& kept = "variants") const {
+        return test::runCli(
+            QStringList{"lab", "rbf", "--from", from, "--device", "ocl:0", "--repeat", "1"} + args,
+            {{"CLSCOPE_USER_VARIANTS", path(kept)}});
+    }
 
   private slots:
     void initTestCase();
@@ -76,14 +85,18 @@ class TstAttack : public QObject {
     void deepJsonRefused();
     void compressedChunkVerdict_data();
     void compressedChunkVerdict();
+    void latin1Source();
 };
 
 void TstAttack::initTestCase() {
     const Run made = test::runCli({"generate", "diffraction", "-o", path("d.h5"), "--frames", "2",
                                    "--height", "32", "--width", "40", "--spots", "3"});
     QVERIFY2(made.code == 0, qPrintable(made.err));
-    if (!test::runCli({"devices"}).out.contains("ocl:0")) return;
+    if (!test::runCli({"devices"}).out.contains("ocl:0")) return; // no OpenCL: lab cases skip
     devices_ << "ocl:0";
+    const Run printed = lab({"--print-source"});
+    QVERIFY2(printed.code == 0, qPrintable(printed.err));
+    printed_ = printed.out.toUtf8();
 }
 
 // The limit is reached before the stack: a value 512 deep is copied, compared and dumped in
@@ -148,6 +161,19 @@ void TstAttack::compressedChunkVerdict() {
         EXPECT_EXIT(test::runCli({"spots", in, "-o", path("s.h5"), "--device", device}), 3,
                     "2: bslz4 data");
     QVERIFY(!QFile::exists(path("s.h5")));
+}
+
+// One Latin-1 byte in a comment of a kernel source: the lab runs it, keeps it as a user
+// variant with the byte as it was, and forks that variant (issue 52: exit 3 and nlohmann's
+// "[json.exception.type_error.316]" for both).
+void TstAttack::latin1Source() {
+    if (printed_.isEmpty()) QSKIP("no OpenCL device");
+    writeFile(path("latin1.cl"), "// caf\xe9\n" + printed_);
+    const Run run = lab({"--source", path("latin1.cl"), "--save", "latin1"});
+    QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+    QVERIFY(test::readAll(path("variants/rbf/latin1.cl")).startsWith("// caf\xe9\n"));
+    const Run forked = lab({}, "user:latin1");
+    QVERIFY2(forked.code == 0, qPrintable(forked.out + forked.err));
 }
 
 QTEST_GUILESS_MAIN(TstAttack)

@@ -52,7 +52,7 @@ class JobFile {
         if (fd < 0) throw DeviceError("lab: cannot write the worker's job to " + pattern);
         close(fd);
         path_ = pattern;
-        writeFileAtomically(path_, toJson(job).dump());
+        writeFileAtomically(path_, jsonText(toJson(job)));
     }
     ~JobFile() {
         std::error_code ec;
@@ -72,8 +72,11 @@ LabRow runRow(const LabJob& job, double timeout) {
     const ContainedRun run = runContained({"lab-worker", file.path()}, timeout);
     std::string phase = "starting";
     for (const std::string& line : run.lines) {
-        if (line.rfind("row ", 0) == 0)
-            return labRowFromJson(parseJson(line.substr(4), "the lab worker's row"));
+        if (line.rfind("row ", 0) == 0) {
+            LabRow row = labRowFromJson(parseJson(line.substr(4), "the lab worker's row"));
+            row.job = job; // its sources as given: the worker's JSON has U+FFFD for bad bytes
+            return row;
+        }
         if (line.rfind("phase ", 0) == 0) phase = line.substr(6);
     }
     LabRow row;
@@ -286,7 +289,7 @@ void writeJson(const LabPlan& plan, const std::vector<LabRow>& rows, const LabAr
     const TunableValues host = hostValuesForUnbuilt(plan, rows);
     for (const LabRow& r : rows)
         out["rows"].push_back(rowJson(plan, r, a.options.size, host));
-    writeFileAtomically(a.json, out.dump(2) + "\n");
+    writeFileAtomically(a.json, jsonText(out, 2) + "\n");
 }
 
 // --save: the fastest fork row that passed its check.

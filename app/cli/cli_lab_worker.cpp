@@ -50,9 +50,7 @@ void addLabWorkerCommand(CLI::App& app, Action& action) {
         action = [jobFile] {
             setenv("CLSCOPE_POISON_BUFFERS", "1", 1);
             const LabJob job = labJobFromJson(parseJson(readWholeFile(*jobFile), *jobFile));
-            tellCaller("row " +
-                       toJson(runWorker(job))
-                           .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+            tellCaller("row " + jsonText(toJson(runWorker(job))));
         };
     });
 }

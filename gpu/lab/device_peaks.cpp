@@ -141,7 +141,7 @@ void PeaksCache::store(const DeviceInfo& device, const DevicePeaks& peaks) const
     all[device.key()]["device"] = device.name;
     try {
         std::filesystem::create_directories(file_.parent_path());
-        writeFileAtomically(file_.string(), all.dump(2) + "\n");
+        writeFileAtomically(file_.string(), jsonText(all, 2) + "\n");
     } catch (const std::exception&) { // a cache that cannot be written is measured again
     }
 }

@@ -58,7 +58,7 @@ std::string SweepCache::keyOf(const LabJob& job, const DeviceInfo& device) {
                              {"repeat", job.repeat},
                              {"cold_cache", job.coldCache},
                              {"clscope", clscopeVersion()}};
-    return sha256Hex(key.dump());
+    return sha256Hex(jsonText(key));
 }
 
 std::optional<LabRow> SweepCache::find(const std::string& key, const LabJob& job) const {
@@ -91,9 +91,7 @@ void SweepCache::store(const std::string& key, const LabRow& row) const {
             if (!p.binaryFile.empty())
                 writeFileAtomically((entry / suffixOf(p.binaryFile, row.job.binaryPrefix)).string(),
                                     fileText(p.binaryFile));
-        writeFileAtomically(
-            (entry / "row.json").string(),
-            toJson(row).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        writeFileAtomically((entry / "row.json").string(), jsonText(toJson(row)));
     } catch (const std::exception&) { // the cache is a convenience: the row stands without
     }
 }

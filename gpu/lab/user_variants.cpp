@@ -117,7 +117,7 @@ fs::path saveUserVariant(const UserVariant& v) {
                               {"tunables", v.tunables}};
     const fs::path cl = dir / (v.name + ".cl");
     writeFileAtomically(cl.string(), v.source);
-    writeFileAtomically((dir / (v.name + ".json")).string(), j.dump(2) + "\n");
+    writeFileAtomically((dir / (v.name + ".json")).string(), jsonText(j, 2) + "\n");
     return cl;
 }
 
