@@ -7,6 +7,7 @@
 #include "core/stream/series_encoder.hpp"
 #include "test_util.hpp"
 
+#include <QDirIterator>
 #include <QThread>
 #include <hdf5.h>
 #include <span>
@@ -86,6 +87,7 @@ class TstAttack : public QObject {
     void compressedChunkVerdict_data();
     void compressedChunkVerdict();
     void latin1Source();
+    void keptStateValidated();
 };
 
 void TstAttack::initTestCase() {
@@ -174,6 +176,30 @@ void TstAttack::latin1Source() {
     QVERIFY(test::readAll(path("variants/rbf/latin1.cl")).startsWith("// caf\xe9\n"));
     const Run forked = lab({}, "user:latin1");
     QVERIFY2(forked.code == 0, qPrintable(forked.out + forked.err));
+}
+
+// A sweep cache row with a negative time and a kept peaks file nested 200,000 deep: each
+// discarded with a warning naming its file, the row measured again (issue 52: shown as a
+// measured pass and eligible for --save; every lab run died with exit 4).
+void TstAttack::keptStateValidated() {
+    if (printed_.isEmpty()) QSKIP("no OpenCL device");
+    const QStringList sweep{"--sweep", "RBF_WG=16", "--json", path("sweep.json")};
+    QCOMPARE(lab(sweep, "tiled", "kept").code, 0);
+    QDirIterator rows(path("kept/lab_cache"), {"row.json"}, QDir::Files,
+                      QDirIterator::Subdirectories);
+    QVERIFY(rows.hasNext());
+    const QString rowFile = rows.next();
+    nlohmann::json row = nlohmann::json::parse(test::readAll(rowFile).toStdString());
+    row["median_ms"] = -1.0;
+    writeFile(rowFile, QByteArray::fromStdString(row.dump()));
+    const QString peaks = path("kept/lab_peaks.json");
+    writeFile(peaks, "{\"x\":" + nested(200000) + "}");
+    const Run again = lab(sweep, "tiled", "kept");
+    QVERIFY2(again.code == 0, qPrintable(again.out + again.err));
+    for (const QString& file : {rowFile, peaks})
+        QVERIFY2(again.err.contains("clscope: warning: " + file), qPrintable(again.err));
+    QVERIFY2(!again.out.contains("from the sweep cache"), qPrintable(again.out));
+    QVERIFY(parseJson(test::readAll(peaks).toStdString(), "peaks").is_object());
 }
 
 QTEST_GUILESS_MAIN(TstAttack)

@@ -53,6 +53,10 @@ LabJob labJobFromJson(const nlohmann::json& j);
 nlohmann::json toJson(const LabRow& row);
 LabRow labRowFromJson(const nlohmann::json& j);
 
+// Why a row read back (the sweep cache) cannot be one a run gave, "" when it can: it did not
+// run, a time that is not finite and positive, times out of order, a check whose verdict is
+// not its figures' (issue 52: negative times shown as a measured pass, eligible for --save).
+std::string rowDefect(const LabRow& row);
 // The value below which `fraction` of the values lie (linear between ranks); 0 when empty.
 double percentile(std::vector<double> values, double fraction);
 

@@ -5,6 +5,7 @@
 #include "core/json_parse.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -119,6 +120,10 @@ fs::path saveUserVariant(const UserVariant& v) {
     writeFileAtomically(cl.string(), v.source);
     writeFileAtomically((dir / (v.name + ".json")).string(), jsonText(j, 2) + "\n");
     return cl;
+}
+
+void warnDiscarded(const std::string& what) {
+    std::fprintf(stderr, "clscope: warning: %s; discarded\n", what.c_str());
 }
 
 } // namespace clscope
