@@ -79,6 +79,13 @@ class TstAttack : public QObject {
             QStringList{"lab", "rbf", "--from", from, "--device", "ocl:0", "--repeat", "1"} + args,
             {{"CLSCOPE_USER_VARIANTS", path(kept)}});
     }
+    // The printed program with `from` replaced by `to` (bytes), written to NAME.cl.
+    QString fork(const QString& name, const QByteArray& from, const QByteArray& to) const {
+        QByteArray text = printed_;
+        text.replace(from, to);
+        writeFile(path(name + ".cl"), text);
+        return path(name + ".cl");
+    }
 
   private slots:
     void initTestCase();
@@ -89,6 +96,7 @@ class TstAttack : public QObject {
     void hdf5StackNotPrinted();
     void latin1Source();
     void keptStateValidated();
+    void labSaysWhyFirst();
 };
 
 void TstAttack::initTestCase() {
@@ -219,6 +227,21 @@ void TstAttack::keptStateValidated() {
         QVERIFY2(again.err.contains("clscope: warning: " + file), qPrintable(again.err));
     QVERIFY2(!again.out.contains("from the sweep cache"), qPrintable(again.out));
     QVERIFY(parseJson(test::readAll(peaks).toStdString(), "peaks").is_object());
+}
+
+// A fork that fails its check (exit 1) and one that does not build (exit 4): clscope's reason
+// is the first line on stderr (issue 52: nothing for exit 1, the compiler's "4 errors
+// generated." first for a build failure).
+void TstAttack::labSaysWhyFirst() {
+    if (printed_.isEmpty()) QSKIP("no OpenCL device");
+    const QByteArray store = "rbf_store(out, first + u * RBF_WG, sum[u]);";
+    const Run wrong =
+        lab({"--source", fork("wrong", store, "rbf_store(out, first + u * RBF_WG, sum[u] + 1);")});
+    QCOMPARE(wrong.code, 1);
+    QVERIFY2(wrong.err.startsWith("clscope-cli: lab: fork: check failed: "), qPrintable(wrong.err));
+    const Run broken = lab({"--source", fork("broken", store, "this is not C; x y z; q r s;")});
+    QCOMPARE(broken.code, 4);
+    QVERIFY2(broken.err.startsWith("clscope-cli: lab: fork: build: "), qPrintable(broken.err));
 }
 
 QTEST_GUILESS_MAIN(TstAttack)

@@ -75,12 +75,13 @@ LabRow runRow(const LabJob& job, double timeout) {
         if (line.rfind("row ", 0) == 0) {
             LabRow row = labRowFromJson(parseJson(line.substr(4), "the lab worker's row"));
             row.job = job; // its sources as given: the worker's JSON has U+FFFD for bad bytes
+            row.workerErrors = run.errorOutput;
             return row;
         }
         if (line.rfind("phase ", 0) == 0) phase = line.substr(6);
     }
     LabRow row;
-    row.job = job;
+    row.job = job, row.workerErrors = run.errorOutput;
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%g", timeout);
     if (run.timedOut) {
@@ -208,7 +209,21 @@ std::string binaryPrefix(const std::string& dir, std::size_t index, const std::s
 }
 
 // Build failures with the log at the lines of the user's file; other failures as one line.
+// Why a row that ran failed its check, in one line.
+std::string checkFailure(const Deviation& d) {
+    char text[256];
+    std::snprintf(text, sizeof text, "%zu of %zu elements beyond the tolerance %g (%s %g", d.beyond,
+                  d.compared, d.tolerance, d.metric.c_str(), d.maxDeviation);
+    return text + (d.firstWhere.empty() ? std::string() : ", first at " + d.firstWhere) + ")";
+}
+
+// clscope's reason for each row that failed, then what the workers wrote on stderr (a
+// compiler's "4 errors generated." after clscope's "the build failed").
 void reportFailures(const LabPlan& plan, const std::vector<LabRow>& rows) {
+    for (const LabRow& r : rows)
+        if (r.ran() && !r.deviation.pass)
+            std::cerr << "clscope-cli: lab: " << r.job.label
+                      << ": check failed: " << checkFailure(r.deviation) << "\n";
     for (const LabRow& r : rows) {
         if (r.ran()) continue;
         std::cerr << "clscope-cli: lab: " << r.job.label << ": " << r.failure << ": ";
@@ -220,6 +235,8 @@ void reportFailures(const LabPlan& plan, const std::vector<LabRow>& rows) {
         std::cerr << "the build failed\n"
                   << mapped << (mapped.empty() ? "" : "full message: ") << r.message << "\n";
     }
+    for (const LabRow& r : rows)
+        std::cerr << r.workerErrors;
 }
 
 // The host's tunable values where some row built nothing (its tunables then say what it would
