@@ -97,6 +97,7 @@ class TstAttack : public QObject {
     void latin1Source();
     void keptStateValidated();
     void labSaysWhyFirst();
+    void labOptionValues();
 };
 
 void TstAttack::initTestCase() {
@@ -242,6 +243,18 @@ void TstAttack::labSaysWhyFirst() {
     const Run broken = lab({"--source", fork("broken", store, "this is not C; x y z; q r s;")});
     QCOMPARE(broken.code, 4);
     QVERIFY2(broken.err.startsWith("clscope-cli: lab: fork: build: "), qPrintable(broken.err));
+}
+
+// Empty --sweep and --save values are usage errors; a sweep value given several times is one
+// row (issue 52: accepted as no sweep and no save; 1,000 copies of one value ran 1,001 rows).
+void TstAttack::labOptionValues() {
+    if (printed_.isEmpty()) QSKIP("no OpenCL device");
+    for (const char* option : {"--sweep", "--save", "--source", "--json"})
+        EXPECT_EXIT(lab({option, ""}), 2, option);
+    const Run once = lab({"--sweep", "RBF_WG=8,8,8", "--no-cache", "--json", path("once.json")});
+    QVERIFY2(once.code == 0, qPrintable(once.err));
+    const auto rows = nlohmann::json::parse(test::readAll(path("once.json")).toStdString());
+    QCOMPARE(rows["rows"].size(), std::size_t(2)); // the base and RBF_WG=8
 }
 
 QTEST_GUILESS_MAIN(TstAttack)

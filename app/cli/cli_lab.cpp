@@ -373,21 +373,27 @@ void addLabCommand(CLI::App& app, Action& action) {
     sub->add_option("ALGO", o.algorithm, "The algorithm")->required();
     sub->add_option("input", o.input, "Input HDF5 file (default: the bench case of --size)");
     sub->add_option("--from", o.from, "The variant forked (a built-in one or user:NAME)")
-        ->required();
+        ->required()
+        ->check(nonEmpty());
     sub->add_option("--program", o.program,
                     "The program forked when the variant builds several (default: its only one; "
-                    "--print-source: all)");
+                    "--print-source: all)")
+        ->check(nonEmpty());
     sub->add_flag("--print-source", a->printSource,
                   "Print the program as built, one '// tunable' line per tunable");
-    sub->add_option("--source", o.sourceFile, "The program text to build instead (a .cl file)");
-    sub->add_option("--set", o.sets, "Tunable NAME=VALUE, repeatable (wins over the file's)");
-    sub->add_option("--sweep", o.sweep, "NAME=V1,V2,...: one checked and timed row per value");
+    sub->add_option("--source", o.sourceFile, "The program text to build instead (a .cl file)")
+        ->check(nonEmpty());
+    sub->add_option("--set", o.sets, "Tunable NAME=VALUE, repeatable (wins over the file's)")
+        ->check(nonEmpty());
+    sub->add_option("--sweep", o.sweep, "NAME=V1,V2,...: one checked and timed row per value")
+        ->check(nonEmpty());
     auto* size = sub->add_option("--size", o.size, "The bench case: seed or large");
     size->excludes(sub->get_option("input"));
     sub->add_option("--device", o.device, "cpu, ocl:N or ocl:TEXT (default: first GPU)");
     sub->add_option("--params", o.params,
                     "The run's parameters over the input's defaults or the bench case's: a JSON "
-                    "file, inline JSON or an output's `parameters` (every row)");
+                    "file, inline JSON or an output's `parameters` (every row)")
+        ->check(nonEmpty());
     sub->add_option("--tune", a->tuning,
                     "Kernel tuning NAME=VALUE (-D), repeatable, for every row (e.g. "
                     "MMA_EMULATE=1)");
@@ -402,12 +408,14 @@ void addLabCommand(CLI::App& app, Action& action) {
     sub->add_flag("--probe-peaks", a->probePeaks,
                   "Measure the device's peaks for the roofline again (default: the kept ones, "
                   "measured once per device)");
-    sub->add_option("--json", a->json, "Write the rows as JSON");
+    sub->add_option("--json", a->json, "Write the rows as JSON")->check(nonEmpty());
     sub->add_option("--binary", a->binary,
                     "Write each row's compiled programs (CL_PROGRAM_BINARIES: PTX on NVIDIA) to "
-                    "this folder, as N-ROW-PROGRAM.ptx|.txt|.bin");
+                    "this folder, as N-ROW-PROGRAM.ptx|.txt|.bin")
+        ->check(nonEmpty());
     sub->add_option("--save", o.save,
-                    "Save the fork (its fastest passing row) as the user variant user:NAME");
+                    "Save the fork (its fastest passing row) as the user variant user:NAME")
+        ->check(nonEmpty());
     sub->callback([&action, a] { action = [a] { runLab(*a); }; });
     addLabWorkerCommand(app, action);
     addLabDiffCommand(app, action);
