@@ -4,8 +4,11 @@
 #include "core/errors.hpp"
 #include "core/hdf5_util.hpp"
 #include "core/limits.hpp"
+#include "core/stream/block_plan.hpp"
 
+#include <fcntl.h>
 #include <filesystem>
+#include <unistd.h>
 
 namespace clscope::h5 {
 
@@ -30,6 +33,35 @@ void checkFilters(hid_t dcpl, const std::string& where) {
 // A compressed chunk of more than inflationFloor bytes may inflate at most maxInflation times
 // (deflate's own limit is 1032, LZ4's 255): a few KB may not claim a GiB of memory.
 constexpr std::uint64_t inflationFloor = std::uint64_t(256) << 20, maxInflation = 4096;
+
+// The file holding a bitshuffle-LZ4 dataset, open to read its chunks' headers (fd -1 for other
+// filters, and where the file cannot be read again, e.g. a file image).
+struct Bslz4File {
+    int fd = -1;
+    std::uint64_t base = 0; // its user block: chunk addresses start after it
+    Bslz4File(hid_t dset, hid_t dcpl) {
+        if (!bitshuffleLz4Only(dcpl)) return;
+        if (const std::optional<Holder> holder = holderOf(dset))
+            fd = ::open(holder->file.c_str(), O_RDONLY | O_CLOEXEC), base = holder->base;
+    }
+    ~Bslz4File() {
+        if (fd >= 0) ::close(fd);
+    }
+    Bslz4File(const Bslz4File&) = delete;
+    Bslz4File& operator=(const Bslz4File&) = delete;
+    // The header of the chunk at `address` checked as the decoders check it (a header that
+    // cannot be read is left to the read, which says so).
+    void check(haddr_t address, std::size_t element, std::uint64_t chunkBytes,
+               const std::string& where) const {
+        std::byte header[12];
+        if (fd < 0 || ::pread(fd, header, sizeof header, off_t(base + address)) != 12) return;
+        try {
+            stream::checkBslz4Header(element, header, chunkBytes);
+        } catch (const InputError& e) {
+            throw InputError(where + ": " + e.what());
+        }
+    }
+};
 
 // Chunks of a chunked dataset: all of them stored, inside the file and, without filters,
 // exactly one raw chunk each (a compressed chunk taken as raw would overflow the reader).
@@ -61,6 +93,7 @@ void checkChunks(hid_t dset, hid_t dcpl, const std::string& where, const Shape& 
                          " (partly written or corrupt file)");
     const hsize_t checked = std::min<hsize_t>(stored, 1024);
     std::vector<hsize_t> offset(shape.size());
+    const Bslz4File bslz4(dset, dcpl);
     for (hsize_t i = 0; i < checked; ++i) {
         unsigned mask = 0;
         haddr_t address = 0;
@@ -81,6 +114,10 @@ void checkChunks(hid_t dset, hid_t dcpl, const std::string& where, const Shape& 
         if (address == HADDR_UNDEF || address + size > fileBytes)
             throw InputError(where + ": chunk " + std::to_string(i) +
                              " lies past the end of the file (truncated file?)");
+        if (!(mask & 1u)) // the filter applied
+            bslz4.check(address, storedElement, chunkBytes,
+                        where + (shape.size() == 3 ? ": frame " + std::to_string(offset[0])
+                                                   : ": chunk " + std::to_string(i)));
     }
 }
 

@@ -1,5 +1,6 @@
 #include "core/hdf5_util.hpp"
 
+#include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 #include <zlib.h>
@@ -11,6 +12,7 @@ std::recursive_mutex* current = new std::recursive_mutex;
 }
 
 std::recursive_mutex& mutex() {
+    silenceErrors(); // every thread that calls HDF5 takes this lock first
     return *current;
 }
 
@@ -19,9 +21,18 @@ void replaceMutexInChild() {
     current = new std::recursive_mutex;
 }
 
+// Debian's libhdf5 is thread-safe: the printing is switched per thread (a stack of 11-20 lines
+// came before clscope's message where a pipeline thread read a damaged chunk, issue 52).
+// CLSCOPE_HDF5_ERRORS=1 keeps it, to see libhdf5's own account.
 void silenceErrors() {
-    static std::once_flag once;
-    std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+    thread_local bool silenced = false;
+    if (silenced) return;
+    silenced = true;
+    static const bool keep = [] {
+        const char* keep = std::getenv("CLSCOPE_HDF5_ERRORS");
+        return keep && std::string(keep) == "1";
+    }();
+    if (!keep) H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
 }
 
 namespace {

@@ -16,7 +16,8 @@ std::recursive_mutex& mutex();
 // In a forked child only: a fresh mutex (the parent's stays locked by a thread the child lacks).
 void replaceMutexInChild();
 
-// Silence HDF5's own error printing once per process; we report errors ourselves.
+// Silence HDF5's own error printing for the calling thread (mutex() does it for every thread
+// that takes the lock); we report errors ourselves. CLSCOPE_HDF5_ERRORS=1 keeps libhdf5's.
 void silenceErrors();
 
 // The innermost message on HDF5's error stack, or "" when empty.

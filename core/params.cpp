@@ -1,12 +1,14 @@
 #include "core/params.hpp"
 
 #include "core/errors.hpp"
+#include "core/json_parse.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 namespace clscope {
 
@@ -176,7 +178,7 @@ void ParamSet::mergeFile(const std::string& fileOrJson) {
 
 nlohmann::json readParamsArgument(const std::string& path) {
     if (!path.empty() && path.front() == '{') {
-        const nlohmann::json j = nlohmann::json::parse(path, nullptr, false);
+        const nlohmann::json j = parseJson(path, "--params (inline JSON)");
         if (j.is_discarded()) throw UsageError("--params (inline JSON): not valid JSON");
         return j;
     }
@@ -186,9 +188,10 @@ nlohmann::json readParamsArgument(const std::string& path) {
         throw InputError("--params " + path +
                          ": not a regular file (a folder, FIFO, socket or "
                          "device)");
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     if (!in) throw UsageError("--params " + path + ": cannot open the file");
-    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const nlohmann::json j = parseJson(text, "--params " + path);
     if (j.is_discarded()) throw UsageError("--params " + path + ": not valid JSON");
     return j;
 }

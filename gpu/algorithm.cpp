@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
+#include "core/json_parse.hpp"
 #include "gpu/variant/user_variants.hpp"
 
 #include <algorithm>
@@ -153,7 +154,7 @@ std::string provenanceJson(const AlgorithmInput& input, const ParamSet& params) 
 
 std::string runProvenance(const RunRequest& request, const nlohmann::json& input) {
     nlohmann::json provenance =
-        nlohmann::json::parse(parametersJson(request.params, input, request.tuning));
+        parseJson(parametersJson(request.params, input, request.tuning), "the run's parameters");
     if (!request.programs.values.empty()) provenance["tunables"] = request.programs.values;
     return provenance.dump();
 }

@@ -83,6 +83,7 @@ class TstGuiScript : public QObject {
     void seriesBeyondTheBudget();
     void usageErrors();
     void exitCodes();
+    void exportOverAnInput();
 };
 
 void TstGuiScript::facilityFiles_data() {
@@ -295,6 +296,36 @@ void TstGuiScript::exitCodes() {
     QVERIFY2(device.code == 4 && device.err.contains("kernel build failed"),
              qPrintable(QString::number(device.code) + " " + device.err));
     QVERIFY(!QFile::exists(out));
+}
+
+// An export that would replace an input (the open file itself, a link to it, the --params
+// file) or that is a folder: exit 2 before the run, as clscope-cli refuses such a -o, and the
+// input left whole (issue 52: the export replaced IN.h5 and exited 0).
+void TstGuiScript::exportOverAnInput() {
+    QTemporaryDir dir;
+    const QString in = dir.filePath("d.h5"), params = dir.filePath("p.json");
+    QCOMPARE(test::runCli({"generate", "diffraction", "-o", in, "--frames", "2", "--height", "32",
+                           "--width", "40", "--spots", "3"})
+                 .code,
+             0);
+    QFile paramsFile(params);
+    QVERIFY(paramsFile.open(QIODevice::WriteOnly) && paramsFile.write(R"({"gain":1.5})") > 0);
+    paramsFile.close();
+    QVERIFY(QFile::link(in, dir.filePath("link.h5")));
+    const QList<std::pair<QString, QString>> cases{{in, "input file"},
+                                                   {dir.filePath("link.h5"), "input file"},
+                                                   {params, "input file"},
+                                                   {dir.path(), "folder"}};
+    for (const auto& [out, reason] : cases) {
+        const auto run = runGui(
+            {in, "--run", "spots", "--device", "cpu", "--params", params, "--export-results", out});
+        QVERIFY2(run.code == 2 && run.err.contains(reason),
+                 qPrintable(out + ": " + QString::number(run.code) + " " + run.err));
+        QVERIFY(H5Reader(in.toStdString()).hasDataset("/entry/data/data"));
+        QVERIFY(paramsFile.open(QIODevice::ReadOnly));
+        QCOMPARE(paramsFile.readAll(), QByteArray(R"({"gain":1.5})"));
+        paramsFile.close();
+    }
 }
 
 QTEST_GUILESS_MAIN(TstGuiScript)

@@ -1,9 +1,12 @@
 // Sessions (issue 23 defect 6, "nothing is kept"): a session saved and opened in a new window
 // gives back the file, roles, mask partition, shapes, painted pixels, parameters and layout;
 // parameters persist across windows; closing with unsaved mask edits asks first.
+#include "core/errors.hpp"
 #include "core/mask/partition.hpp"
+#include "core/mask/shapes.hpp"
 #include "gpu/runtime/devices.hpp"
 #include "gpu/variant/user_variants.hpp"
+#include "test_util.hpp"
 #include "ui/app/main_window.hpp"
 #include "ui/app/session.hpp"
 #include "ui/kit/variant_combo.hpp"
@@ -107,6 +110,50 @@ class TestUiSession : public QObject {
         f.close();
         MainWindow window;
         QVERIFY_THROWS_EXCEPTION(InputError, window.session().open(path));
+    }
+
+    // A session nested 200,000 deep is refused naming the file and the limit (issue 52: the
+    // GUI died of a stack overflow, at every start while "restore last session" was on).
+    void deepSessionIsRefused() {
+        const QString path = dir_.filePath("deep.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const int depth = 200000;
+        f.write("{\"clscope_session\": 1, \"variants\": " + QByteArray(depth, '[') +
+                QByteArray(depth, ']') + "}");
+        f.close();
+        MainWindow window;
+        try {
+            window.session().open(path);
+            QFAIL("the deep session was opened");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains(path) && QString(e.what()).contains("512"),
+                     e.what());
+        }
+    }
+
+    // A mask polygon of more than 10,000 points is refused at once, naming the limit (issue 52:
+    // 10,000 points took 29 s, 200,000 past 2 minutes, at every start).
+    void hugePolygonIsRefused() {
+        const QString path = dir_.filePath("polygon.json");
+        {
+            MainWindow window;
+            QVERIFY(window.openFile(file_));
+            window.maskPanel()->editor().addShape(mask::PolygonShape{{{1, 1}, {4, 1}, {2, 3}}});
+            window.session().save(path);
+        }
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        nlohmann::json session = nlohmann::json::parse(f.readAll().toStdString());
+        f.close();
+        nlohmann::json& points = session["mask"]["shapes"][0]["shape"]["polygon"];
+        for (int i = 0; i < 12000; ++i) // a small box: quick to rasterise before the limit
+            points.push_back({1 + (i % 3) * 0.5, 1 + (i % 5) * 0.4});
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QByteArray::fromStdString(session.dump()));
+        f.close();
+        MainWindow window;
+        EXPECT_ERROR(InputError, window.session().open(path), "12003 points", "10000");
     }
 
     // A parameter set in one window is there in the next (QSettings, per algorithm).

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
+#include "core/json_parse.hpp"
 #include "core/output_check.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/runtime/devices.hpp"
@@ -80,7 +81,7 @@ nlohmann::json runLine(std::size_t index, const std::string& text, const BatchOp
         {"line", index},
         {"host", hostName()},
         {"shard", std::to_string(shard.index) + "/" + std::to_string(shard.count)}};
-    const nlohmann::json args = nlohmann::json::parse(text, nullptr, false);
+    const nlohmann::json args = parseJsonQuietly(text);
     if (args.is_discarded() || !args.is_array() || args.empty() ||
         !std::all_of(args.begin(), args.end(), [](const auto& a) { return a.is_string(); })) {
         entry["status"] = "failed", entry["exit_code"] = int(ExitUsage);
@@ -194,8 +195,7 @@ bool algorithmOutputComplete(const H5Reader& reader, const Algorithm& algorithm,
     if (std::none_of(children.begin(), children.end(),
                      [](const H5Node& n) { return n.kind == H5Node::Dataset; }))
         return false;
-    const auto parameters =
-        nlohmann::json::parse(node->attributes.at("parameters"), nullptr, false);
+    const auto parameters = parseJsonQuietly(node->attributes.at("parameters"));
     const auto input =
         parameters.is_object() ? parameters.value("input", nlohmann::json()) : nlohmann::json();
     const std::string file = input.is_object() ? input.value("file", "") : "";

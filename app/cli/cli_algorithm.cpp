@@ -8,6 +8,7 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5_util.hpp"
+#include "core/input/input_files.hpp"
 #include "core/limits.hpp"
 #include "core/stream/live_frames.hpp"
 #include "gpu/algorithm.hpp"
@@ -127,7 +128,7 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     InputSources sources = sourcesFrom(a);
     if (!sources.frames.all() && !algorithm.readsFrames())
         throw UsageError(algorithm.command() + " reads no frames: --frames does not apply");
-    const std::vector<NamedPath> inputs = inputFiles(algorithm, sources, a.paramsFile);
+    const std::vector<NamedPath> inputs = inputFiles(algorithm.inputRoles(), sources, a.paramsFile);
     RunRequest request{devices.front(), a.variant, nullptr, params, parseTuning(a.tuning)};
     request.split = splitRule(a.split);
     if (stream::isStreamEndpoint(sources.file)) {

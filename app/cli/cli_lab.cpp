@@ -13,6 +13,7 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
+#include "core/json_parse.hpp"
 #include "gpu/lab/contained.hpp"
 #include "gpu/lab/lab_plan.hpp"
 #include "gpu/lab/lab_store.hpp"
@@ -51,7 +52,7 @@ class JobFile {
         if (fd < 0) throw DeviceError("lab: cannot write the worker's job to " + pattern);
         close(fd);
         path_ = pattern;
-        writeFileAtomically(path_, toJson(job).dump());
+        writeFileAtomically(path_, jsonText(toJson(job)));
     }
     ~JobFile() {
         std::error_code ec;
@@ -71,12 +72,16 @@ LabRow runRow(const LabJob& job, double timeout) {
     const ContainedRun run = runContained({"lab-worker", file.path()}, timeout);
     std::string phase = "starting";
     for (const std::string& line : run.lines) {
-        if (line.rfind("row ", 0) == 0)
-            return labRowFromJson(nlohmann::json::parse(line.substr(4)));
+        if (line.rfind("row ", 0) == 0) {
+            LabRow row = labRowFromJson(parseJson(line.substr(4), "the lab worker's row"));
+            row.job = job; // its sources as given: the worker's JSON has U+FFFD for bad bytes
+            row.workerErrors = run.errorOutput;
+            return row;
+        }
         if (line.rfind("phase ", 0) == 0) phase = line.substr(6);
     }
     LabRow row;
-    row.job = job;
+    row.job = job, row.workerErrors = run.errorOutput;
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%g", timeout);
     if (run.timedOut) {
@@ -204,7 +209,21 @@ std::string binaryPrefix(const std::string& dir, std::size_t index, const std::s
 }
 
 // Build failures with the log at the lines of the user's file; other failures as one line.
+// Why a row that ran failed its check, in one line.
+std::string checkFailure(const Deviation& d) {
+    char text[256];
+    std::snprintf(text, sizeof text, "%zu of %zu elements beyond the tolerance %g (%s %g", d.beyond,
+                  d.compared, d.tolerance, d.metric.c_str(), d.maxDeviation);
+    return text + (d.firstWhere.empty() ? std::string() : ", first at " + d.firstWhere) + ")";
+}
+
+// clscope's reason for each row that failed, then what the workers wrote on stderr (a
+// compiler's "4 errors generated." after clscope's "the build failed").
 void reportFailures(const LabPlan& plan, const std::vector<LabRow>& rows) {
+    for (const LabRow& r : rows)
+        if (r.ran() && !r.deviation.pass)
+            std::cerr << "clscope-cli: lab: " << r.job.label
+                      << ": check failed: " << checkFailure(r.deviation) << "\n";
     for (const LabRow& r : rows) {
         if (r.ran()) continue;
         std::cerr << "clscope-cli: lab: " << r.job.label << ": " << r.failure << ": ";
@@ -216,6 +235,8 @@ void reportFailures(const LabPlan& plan, const std::vector<LabRow>& rows) {
         std::cerr << "the build failed\n"
                   << mapped << (mapped.empty() ? "" : "full message: ") << r.message << "\n";
     }
+    for (const LabRow& r : rows)
+        std::cerr << r.workerErrors;
 }
 
 // The host's tunable values where some row built nothing (its tunables then say what it would
@@ -285,7 +306,7 @@ void writeJson(const LabPlan& plan, const std::vector<LabRow>& rows, const LabAr
     const TunableValues host = hostValuesForUnbuilt(plan, rows);
     for (const LabRow& r : rows)
         out["rows"].push_back(rowJson(plan, r, a.options.size, host));
-    writeFileAtomically(a.json, out.dump(2) + "\n");
+    writeFileAtomically(a.json, jsonText(out, 2) + "\n");
 }
 
 // --save: the fastest fork row that passed its check.
@@ -352,21 +373,27 @@ void addLabCommand(CLI::App& app, Action& action) {
     sub->add_option("ALGO", o.algorithm, "The algorithm")->required();
     sub->add_option("input", o.input, "Input HDF5 file (default: the bench case of --size)");
     sub->add_option("--from", o.from, "The variant forked (a built-in one or user:NAME)")
-        ->required();
+        ->required()
+        ->check(nonEmpty());
     sub->add_option("--program", o.program,
                     "The program forked when the variant builds several (default: its only one; "
-                    "--print-source: all)");
+                    "--print-source: all)")
+        ->check(nonEmpty());
     sub->add_flag("--print-source", a->printSource,
                   "Print the program as built, one '// tunable' line per tunable");
-    sub->add_option("--source", o.sourceFile, "The program text to build instead (a .cl file)");
-    sub->add_option("--set", o.sets, "Tunable NAME=VALUE, repeatable (wins over the file's)");
-    sub->add_option("--sweep", o.sweep, "NAME=V1,V2,...: one checked and timed row per value");
+    sub->add_option("--source", o.sourceFile, "The program text to build instead (a .cl file)")
+        ->check(nonEmpty());
+    sub->add_option("--set", o.sets, "Tunable NAME=VALUE, repeatable (wins over the file's)")
+        ->check(nonEmpty());
+    sub->add_option("--sweep", o.sweep, "NAME=V1,V2,...: one checked and timed row per value")
+        ->check(nonEmpty());
     auto* size = sub->add_option("--size", o.size, "The bench case: seed or large");
     size->excludes(sub->get_option("input"));
     sub->add_option("--device", o.device, "cpu, ocl:N or ocl:TEXT (default: first GPU)");
     sub->add_option("--params", o.params,
                     "The run's parameters over the input's defaults or the bench case's: a JSON "
-                    "file, inline JSON or an output's `parameters` (every row)");
+                    "file, inline JSON or an output's `parameters` (every row)")
+        ->check(nonEmpty());
     sub->add_option("--tune", a->tuning,
                     "Kernel tuning NAME=VALUE (-D), repeatable, for every row (e.g. "
                     "MMA_EMULATE=1)");
@@ -381,12 +408,14 @@ void addLabCommand(CLI::App& app, Action& action) {
     sub->add_flag("--probe-peaks", a->probePeaks,
                   "Measure the device's peaks for the roofline again (default: the kept ones, "
                   "measured once per device)");
-    sub->add_option("--json", a->json, "Write the rows as JSON");
+    sub->add_option("--json", a->json, "Write the rows as JSON")->check(nonEmpty());
     sub->add_option("--binary", a->binary,
                     "Write each row's compiled programs (CL_PROGRAM_BINARIES: PTX on NVIDIA) to "
-                    "this folder, as N-ROW-PROGRAM.ptx|.txt|.bin");
+                    "this folder, as N-ROW-PROGRAM.ptx|.txt|.bin")
+        ->check(nonEmpty());
     sub->add_option("--save", o.save,
-                    "Save the fork (its fastest passing row) as the user variant user:NAME");
+                    "Save the fork (its fastest passing row) as the user variant user:NAME")
+        ->check(nonEmpty());
     sub->callback([&action, a] { action = [a] { runLab(*a); }; });
     addLabWorkerCommand(app, action);
     addLabDiffCommand(app, action);

@@ -5,6 +5,7 @@
 #include "app/cli/cli_lab.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_parse.hpp"
 #include "gpu/lab/lab_diff.hpp"
 
 #include <cstdio>
@@ -29,7 +30,7 @@ nlohmann::json rowOf(const std::string& reference) {
         throw UsageError("lab-diff: '" + reference.substr(colon + 1) + "' in '" + reference +
                          "' is not a row number");
     }
-    const auto parsed = nlohmann::json::parse(readWholeFile(file), nullptr, false);
+    const auto parsed = parseJson(readWholeFile(file), file);
     const nlohmann::json rows = parsed.is_array()    ? parsed
                                 : parsed.is_object() ? parsed.value("rows", nlohmann::json())
                                                      : nlohmann::json();

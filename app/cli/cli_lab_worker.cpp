@@ -7,6 +7,7 @@
 #include "app/cli/cli_lab.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_parse.hpp"
 #include "gpu/lab/contained.hpp"
 #include "gpu/lab/lab_job.hpp"
 
@@ -48,10 +49,8 @@ void addLabWorkerCommand(CLI::App& app, Action& action) {
     sub->callback([&action, jobFile] {
         action = [jobFile] {
             setenv("CLSCOPE_POISON_BUFFERS", "1", 1);
-            const LabJob job = labJobFromJson(nlohmann::json::parse(readWholeFile(*jobFile)));
-            tellCaller("row " +
-                       toJson(runWorker(job))
-                           .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+            const LabJob job = labJobFromJson(parseJson(readWholeFile(*jobFile), *jobFile));
+            tellCaller("row " + jsonText(toJson(runWorker(job))));
         };
     });
 }

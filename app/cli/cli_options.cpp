@@ -125,16 +125,6 @@ std::map<std::string, int> parseTuning(const std::vector<std::string>& pairs) {
     return out;
 }
 
-std::vector<NamedPath> inputFiles(const Algorithm& algorithm, const InputSources& sources,
-                                  const std::string& paramsFile) {
-    std::vector<NamedPath> files{{"input", sources.file}};
-    if (!paramsFile.empty() && paramsFile.front() != '{') files.push_back({"--params", paramsFile});
-    for (const InputRole& role : algorithm.inputRoles())
-        if (!sources.disabled.count(role.id))
-            files.push_back({role.flag.empty() ? role.id : role.flag, sources.locate(role).file});
-    return files;
-}
-
 std::string optionOf(const ParamSet& params, const std::string& file) {
     for (const ParamSpec& s : params.specs())
         if (!s.flag.empty() && params.get(s.name) == file) return s.flag;

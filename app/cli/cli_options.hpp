@@ -45,9 +45,6 @@ void addKernelTimeoutOption(CLI::App* sub, double& seconds);
 // without finishing, where any of `variants` is a user variant (user:NAME); else none.
 std::unique_ptr<KernelWatch> watchUserKernels(const std::vector<std::string>& variants,
                                               double seconds);
-// Every file an algorithm command would read, with the option that named it (--params too).
-std::vector<NamedPath> inputFiles(const Algorithm& algorithm, const InputSources& sources,
-                                  const std::string& paramsFile);
 // The option of the parameter whose value is `file` (e.g. --phil for a side output), else
 // "output".
 std::string optionOf(const ParamSet& params, const std::string& file);

@@ -1,4 +1,5 @@
 #include "core/azint/expt.hpp"
+#include "core/json_parse.hpp"
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -34,11 +35,8 @@ Vec normalised(const Vec& a) {
 class ExptReader {
   public:
     ExptReader(const std::string& text, const std::string& source) : source_(source) {
-        try {
-            root_ = nlohmann::json::parse(text);
-        } catch (const nlohmann::json::exception& e) {
-            fail(std::string("not JSON: ") + e.what());
-        }
+        root_ = parseJson(text, source); // nested past the limit: InputError naming it
+        if (root_.is_discarded()) fail("not JSON");
     }
 
     // The model `kind` ("beam", "detector") that the first experiment names.

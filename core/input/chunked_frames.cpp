@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <future>
 #include <thread>
@@ -53,15 +54,15 @@ bool inflateChunk(const std::byte* data, std::size_t inBytes, std::byte* to, std
            length == full;
 }
 
+// A bitshuffle-LZ4 chunk decoded as the device decoder decodes it (stream::planBlocks reads its
+// header): InputError when its header or blocks are not those of `full` bytes of `element`.
+// libhdf5's plugin is not asked again: it takes another size in the header for the chunk's
+// and truncates or pads the frames (issue 52: 42 spots on `cpu` where OpenCL refused).
 bool decodeBslz4(const std::byte* data, std::size_t inBytes, std::size_t element, std::byte* to,
                  std::size_t full) {
 #if defined(CLSCOPE_HAVE_DECOMPRESS)
-    try {
-        stream::decompress("bslz4", element, {data, inBytes}, {to, full});
-        return true;
-    } catch (const InputError&) {
-        return false;
-    }
+    stream::decompress("bslz4", element, {data, inBytes}, {to, full});
+    return true;
 #else
     (void)data, (void)inBytes, (void)element, (void)to, (void)full;
     return false;
@@ -108,6 +109,7 @@ std::unique_ptr<ChunkedFrames> ChunkedFrames::open(const std::string& fileName,
     out->frameBytes_ = stack->height * stack->width * dtypeSize(stack->dtype);
     out->dtype_ = stack->dtype;
     out->shuffled_ = shuffled, out->bslz4_ = bslz4;
+    out->where_ = fileName + ":" + path;
     return out;
 }
 
@@ -165,9 +167,13 @@ bool ChunkedFrames::decode(const Batch& batch, std::size_t c, std::size_t first,
         const bool direct = lo == at && hi == at + chunkFrames_ && !unshuffleIt;
         if (!direct && !scratch) scratch = std::make_unique_for_overwrite<std::byte[]>(full);
         std::byte* dest = direct ? target : scratch.get();
-        if (!(bslz4_ ? decodeBslz4(data, inBytes, element, dest, full)
-                     : inflateChunk(data, inBytes, dest, full)))
-            return false;
+        try {
+            if (!(bslz4_ ? decodeBslz4(data, inBytes, element, dest, full)
+                         : inflateChunk(data, inBytes, dest, full)))
+                return false;
+        } catch (const InputError& e) {
+            throw InputError(where_ + ": frame " + std::to_string(at) + ": " + e.what());
+        }
         if (direct) return true;
         data = dest;
     } else if (inBytes < full) {
@@ -178,6 +184,31 @@ bool ChunkedFrames::decode(const Batch& batch, std::size_t c, std::size_t first,
     else
         std::memcpy(target, data + skip, have);
     return true;
+}
+
+bool ChunkedFrames::decodeBatch(const Batch& batch, std::size_t first, std::size_t end,
+                                std::byte* to, unsigned threads) const {
+    std::atomic<std::size_t> taken{0};
+    std::atomic<bool> failed{false};
+    std::vector<std::exception_ptr> refused(batch.count()); // a chunk's InputError
+    auto worker = [&] {
+        Scratch scratch;
+        for (std::size_t c; (c = taken++) < batch.count();)
+            try {
+                if (!decode(batch, c, first, end, to, scratch)) failed = true;
+            } catch (const InputError&) {
+                refused[c] = std::current_exception();
+            }
+    };
+    {
+        std::vector<std::jthread> pool;
+        for (unsigned w = 1; w < std::min<std::size_t>(threads, batch.count()); ++w)
+            pool.emplace_back(worker);
+        worker();
+    }
+    for (const std::exception_ptr& e : refused) // the first chunk's, whatever thread ran it
+        if (e) std::rethrow_exception(e);
+    return !failed;
 }
 
 bool ChunkedFrames::read(std::size_t first, std::size_t count, std::byte* to,
@@ -202,20 +233,8 @@ bool ChunkedFrames::read(std::size_t first, std::size_t count, std::byte* to,
         if (!batch) return false;
         const std::size_t after = batch->firstChunk + batch->count();
         if (after < endChunk) coming = readFrom(after);
-        std::atomic<std::size_t> taken{0};
-        std::atomic<bool> failed{false};
-        auto worker = [&] {
-            Scratch scratch;
-            for (std::size_t c; (c = taken++) < batch->count();)
-                if (!decode(*batch, c, first, end, to, scratch)) failed = true;
-        };
-        {
-            std::vector<std::jthread> pool;
-            for (unsigned w = 1; w < std::min<std::size_t>(threads, batch->count()); ++w)
-                pool.emplace_back(worker);
-            worker();
-        }
-        if (failed) return false; // a batch still being read is waited for (~future)
+        if (!decodeBatch(*batch, first, end, to, threads))
+            return false; // a batch still being read is waited for (~future)
         if (after >= endChunk) break;
     }
     return true;

@@ -38,7 +38,8 @@ class ChunkedFrames {
 
     // Frames [first, first + count) into `to` (count * frameBytes() bytes) on `threads`
     // threads (0: one per core); false when a chunk is unwritten or does not decode (then let
-    // libhdf5 read them, to say what is wrong).
+    // libhdf5 read them, to say what is wrong). A bitshuffle-LZ4 chunk whose header or blocks
+    // are not the frames' is an InputError naming the frame, as the device decoder's.
     bool read(std::size_t first, std::size_t count, std::byte* to, unsigned threads = 0) const;
     // Compressed bytes read at once (at least one chunk): 64 MiB; two such batches are held
     // while one is decoded and the next read. Smaller in tests, for several batches.
@@ -54,12 +55,17 @@ class ChunkedFrames {
     // at its start); false when it does not decode.
     bool decode(const Batch& batch, std::size_t c, std::size_t first, std::size_t end,
                 std::byte* to, Scratch& scratch) const;
+    // Every chunk of the batch decoded on up to `threads` threads; false when one did not, the
+    // InputError of the first refused chunk rethrown.
+    bool decodeBatch(const Batch& batch, std::size_t first, std::size_t end, std::byte* to,
+                     unsigned threads) const;
     // Chunks from `firstChunk` on up to `endChunk` (about 64 MiB of them, at least one), or
     // none when one is unwritten or cannot be read.
     std::unique_ptr<Batch> readChunks(std::size_t firstChunk, std::size_t endChunk) const;
     std::int64_t file_ = -1, dataset_ = -1;
     std::unique_ptr<ReadOnlyFile> data_; // the file holding the dataset (an external link's)
     std::unique_ptr<h5::Holder> holder_; // that file: its name, user block and size
+    std::string where_;                  // FILE:PATH, in messages
     std::size_t frames_ = 0, frameBytes_ = 0, chunkFrames_ = 0;
     std::uint64_t batchBytes_ = std::uint64_t(64) << 20;
     DType dtype_ = DType::UInt8;

@@ -1,4 +1,5 @@
 #include "core/mask/geometry.hpp"
+#include "core/json_parse.hpp"
 #include "core/number_text.hpp"
 
 #include "core/atomic_file.hpp"
@@ -108,6 +109,7 @@ class PoniReader {
             fail("entry '" + key + "' is not a number: '" + v + "'");
         return out;
     }
+    const std::string& source() const { return source_; }
     [[noreturn]] void fail(const std::string& what) const {
         throw InputError(source_ + ": PONI file: " + what);
     }
@@ -125,12 +127,9 @@ void readDetector(const PoniReader& r, PoniFile& poni) {
         poni.geometry.pixelSizeX = r.number("pixelsize2");
         return;
     }
-    nlohmann::json config;
-    try {
-        config = nlohmann::json::parse(r.text("detector_config"));
-    } catch (const nlohmann::json::exception& e) {
-        r.fail(std::string("Detector_config is not JSON: ") + e.what());
-    }
+    const nlohmann::json config =
+        parseJson(r.text("detector_config"), r.source() + ": Detector_config");
+    if (config.is_discarded()) r.fail("Detector_config is not JSON");
     if (!config.is_object() || !config.contains("pixel1") || !config.contains("pixel2") ||
         !config["pixel1"].is_number() || !config["pixel2"].is_number())
         r.fail("Detector_config of detector '" + poni.detector +

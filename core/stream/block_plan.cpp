@@ -56,15 +56,22 @@ void lz4Block(Reader& in, FramePlan& plan, std::uint64_t dst, std::size_t bytes,
     plan.blocks.push_back({at, dst, size, std::uint32_t(bytes), kind});
 }
 
-FramePlan bslz4(std::uint64_t elemSize, std::span<const std::byte> src, std::size_t dstBytes) {
-    Reader in(src, "bslz4");
-    FramePlan plan;
+// The bslz4 header: the total (which must be `dstBytes`) and a block size of whole groups of 8
+// elements.
+std::uint64_t bslz4Header(Reader& in, std::uint64_t elemSize, std::size_t dstBytes) {
     const std::uint64_t blockBytes = header(in, dstBytes);
     if (elemSize == 0 || elemSize > 8 || dstBytes % elemSize || blockBytes == 0 ||
         blockBytes % (8 * elemSize) || blockBytes > (1u << 30))
         throw InputError("bslz4 data: block size " + std::to_string(blockBytes) +
                          " or element size " + std::to_string(elemSize) + " invalid for " +
                          std::to_string(dstBytes) + " bytes");
+    return blockBytes;
+}
+
+FramePlan bslz4(std::uint64_t elemSize, std::span<const std::byte> src, std::size_t dstBytes) {
+    Reader in(src, "bslz4");
+    FramePlan plan;
+    const std::uint64_t blockBytes = bslz4Header(in, elemSize, dstBytes);
     plan.elemSize = std::uint32_t(elemSize), plan.blockBytes = std::uint32_t(blockBytes);
     const std::size_t count = dstBytes / elemSize, blockCount = blockBytes / elemSize;
     std::size_t done = 0; // elements
@@ -101,6 +108,12 @@ FramePlan lz4(std::span<const std::byte> src, std::size_t dstBytes) {
 }
 
 } // namespace
+
+void checkBslz4Header(std::uint64_t elemSize, std::span<const std::byte> src,
+                      std::size_t dstBytes) {
+    Reader in(src, "bslz4");
+    bslz4Header(in, elemSize, dstBytes);
+}
 
 FramePlan planBlocks(const std::string& algorithm, std::uint64_t elemSize,
                      std::span<const std::byte> src, std::size_t dstBytes) {

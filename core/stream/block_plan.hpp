@@ -40,4 +40,10 @@ struct FramePlan {
 FramePlan planBlocks(const std::string& algorithm, std::uint64_t elemSize,
                      std::span<const std::byte> src, std::size_t dstBytes);
 
+// The header of bslz4 data (its first 12 bytes) checked as planBlocks checks it: the total must
+// be dstBytes, the block size whole groups of 8 elements of elemSize. InputError as planBlocks'.
+// The readers that leave a chunk to libhdf5's plugin check it first (core/hdf5_checks.cpp): the
+// plugin takes another total for the chunk's and truncates or pads the frames (issue 52).
+void checkBslz4Header(std::uint64_t elemSize, std::span<const std::byte> src, std::size_t dstBytes);
+
 } // namespace clscope::stream

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,7 +20,7 @@ namespace {
 constexpr int callerFd = 3;
 
 // Only async-signal-safe calls between fork and exec: argv is built before the fork.
-[[noreturn]] void execWorker(char* const* argv, int writeEnd) {
+[[noreturn]] void execWorker(char* const* argv, int writeEnd, int errorFd) {
     if (writeEnd == callerFd)
         fcntl(callerFd, F_SETFD, 0); // dup2 onto itself would keep close-on-exec
     else if (dup2(writeEnd, callerFd) < 0)
@@ -28,6 +29,7 @@ constexpr int callerFd = 3;
         close(writeEnd);
     const int null = open("/dev/null", O_RDONLY);
     if (null >= 0) dup2(null, 0);
+    if (errorFd >= 0) dup2(errorFd, 2);
     execv("/proc/self/exe", argv);
     _exit(127);
 }
@@ -58,6 +60,20 @@ bool readUntilEnd(int fd, double silenceSeconds, std::vector<std::string>& lines
     }
     if (!pending.empty()) lines.push_back(pending);
     return true;
+}
+
+// What the worker wrote to its stderr file (at most 1 MiB), which is then closed.
+std::string takeErrorOutput(int errorFd) {
+    std::string text;
+    if (errorFd < 0) return text;
+    char buffer[65536];
+    ssize_t got;
+    lseek(errorFd, 0, SEEK_SET);
+    while (text.size() < (1u << 20) &&
+           ((got = read(errorFd, buffer, sizeof buffer)) > 0 || (got < 0 && errno == EINTR)))
+        if (got > 0) text.append(buffer, std::size_t(got));
+    close(errorFd);
+    return text;
 }
 
 } // namespace
@@ -93,13 +109,15 @@ ContainedRun runContained(const std::vector<std::string>& arguments, double sile
     for (const std::string& a : arguments)
         argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
+    const int errorFd = memfd_create("clscope-worker-stderr", MFD_CLOEXEC); // -1: not kept
     std::fflush(nullptr);
     const pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]), close(fds[1]);
+        if (errorFd >= 0) close(errorFd);
         throw DeviceError(std::string("cannot start the worker process: ") + std::strerror(errno));
     }
-    if (pid == 0) execWorker(argv.data(), fds[1]);
+    if (pid == 0) execWorker(argv.data(), fds[1], errorFd);
     close(fds[1]);
     ContainedRun run;
     run.timedOut = !readUntilEnd(fds[0], silenceSeconds, run.lines);
@@ -110,6 +128,7 @@ ContainedRun runContained(const std::vector<std::string>& arguments, double sile
     }
     if (WIFEXITED(status)) run.exitCode = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) run.signal = WTERMSIG(status);
+    run.errorOutput = takeErrorOutput(errorFd);
     return run;
 }
 

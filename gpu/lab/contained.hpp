@@ -13,11 +13,13 @@ struct ContainedRun {
     bool timedOut = false;          // killed after `silence` seconds without a line
     int exitCode = -1;              // when it exited
     int signal = 0;                 // when a signal ended it (SIGKILL after a timeout too)
+    std::string errorOutput;        // what it wrote on stderr (a compiler's diagnostics)
     std::string signalName() const; // e.g. "SIGSEGV"
 };
 
 // Runs this executable (/proc/self/exe) with `arguments` (argv[1..]); its stdin is /dev/null,
-// stdout and stderr are this process's. Returns when it has ended.
+// stdout is this process's, stderr kept in errorOutput (the caller says its own reason first).
+// Returns when it has ended.
 ContainedRun runContained(const std::vector<std::string>& arguments, double silenceSeconds);
 
 // In the worker: writes one line (no newline inside) to descriptor 3, the caller's pipe.

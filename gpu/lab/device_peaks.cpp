@@ -1,10 +1,12 @@
 #include "gpu/lab/device_peaks.hpp"
 
 #include "core/atomic_file.hpp"
+#include "core/json_parse.hpp"
 #include "gpu/runtime/session.hpp"
 #include "gpu/variant/user_variants.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 
 namespace clscope {
@@ -115,32 +117,55 @@ std::filesystem::path PeaksCache::defaultFile() {
 
 namespace {
 
-nlohmann::json readAll(const std::filesystem::path& file) {
+// The kept peaks by device key; none when absent, and when the file is not what clscope keeps
+// (said on stderr unless `quiet`): a peaks file nested 200,000 deep made every lab run die.
+nlohmann::json readAll(const std::filesystem::path& file, bool quiet) {
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec)) return nlohmann::json::object();
+    std::string defect;
     try {
-        nlohmann::json all = nlohmann::json::parse(readWholeFile(file.string()));
-        return all.is_object() ? all : nlohmann::json::object();
-    } catch (const std::exception&) { // absent or unreadable: nothing kept
-        return nlohmann::json::object();
+        nlohmann::json all = parseJson(readWholeFile(file.string()), file.string());
+        if (all.is_object()) return all;
+        defect = file.string() + ": the kept peaks are not a JSON object";
+    } catch (const std::exception& e) {
+        defect = e.what();
     }
+    if (!quiet) warnDiscarded(defect);
+    return nlohmann::json::object();
+}
+
+// The peaks kept under one device's key, or why they cannot be.
+std::optional<DevicePeaks> peaksOf(const nlohmann::json& entry, std::string& defect) {
+    try {
+        const DevicePeaks p = devicePeaksFromJson(entry);
+        if (p.known() && std::isfinite(p.bytesPerSecond) && std::isfinite(p.operationsPerSecond))
+            return p;
+    } catch (const nlohmann::json::exception&) {
+    }
+    defect = "not two positive rates";
+    return std::nullopt;
 }
 
 } // namespace
 
 std::optional<DevicePeaks> PeaksCache::find(const DeviceInfo& device) const {
-    const nlohmann::json all = readAll(file_);
+    const nlohmann::json all = readAll(file_, false);
     const auto it = all.find(device.key());
-    if (it == all.end() || !it->is_object()) return std::nullopt;
-    const DevicePeaks p = devicePeaksFromJson(*it);
-    return p.known() ? std::optional<DevicePeaks>(p) : std::nullopt;
+    if (it == all.end()) return std::nullopt;
+    std::string defect = "not a JSON object";
+    const auto peaks = it->is_object() ? peaksOf(*it, defect) : std::nullopt;
+    if (!peaks)
+        warnDiscarded(file_.string() + ": the kept peaks of " + device.key() + " are " + defect);
+    return peaks;
 }
 
 void PeaksCache::store(const DeviceInfo& device, const DevicePeaks& peaks) const {
-    nlohmann::json all = readAll(file_);
+    nlohmann::json all = readAll(file_, true);
     all[device.key()] = toJson(peaks);
     all[device.key()]["device"] = device.name;
     try {
         std::filesystem::create_directories(file_.parent_path());
-        writeFileAtomically(file_.string(), all.dump(2) + "\n");
+        writeFileAtomically(file_.string(), jsonText(all, 2) + "\n");
     } catch (const std::exception&) { // a cache that cannot be written is measured again
     }
 }

@@ -83,6 +83,21 @@ std::vector<ProgramFigures> figuresOf(const Algorithm& algorithm, const DeviceIn
 
 } // namespace
 
+std::string rowDefect(const LabRow& row) {
+    if (!row.ran()) return "a row that did not run";
+    const double times[] = {row.minMs, row.p20Ms, row.medianMs, row.p80Ms, row.wallMedianMs};
+    for (const double t : times)
+        if (!std::isfinite(t) || t <= 0) return "a time that is not a positive number";
+    if (!(row.minMs <= row.p20Ms && row.p20Ms <= row.medianMs && row.medianMs <= row.p80Ms))
+        return "times out of order (min, p20, median, p80)";
+    if (!std::isfinite(row.throughput) || row.throughput < 0) return "an invalid throughput";
+    const Deviation& d = row.deviation;
+    if (!std::isfinite(d.tolerance) || d.tolerance < 0 || d.beyond > d.compared ||
+        (d.pass && (d.beyond > 0 || !(d.maxDeviation <= d.tolerance))))
+        return "a check whose verdict is not its figures'";
+    return {};
+}
+
 int LabRow::exitCode() const {
     if (failure.empty()) return deviation.pass ? 0 : 1;
     if (failure == "usage") return 2;

@@ -43,6 +43,7 @@ struct LabRow {
     bool cached = false;                  // from the sweep cache, not measured by this run
     RunWork work;                         // the algorithm's declared work of one run
     DevicePeaks peaks;                    // the device's, for the roofline
+    std::string workerErrors;             // the worker's stderr (not kept in JSON)
     bool ran() const { return failure.empty(); }
     // clscope-cli's exit code of the row: 0 passed, 1 check failed, 2, 3 or 4 (DESIGN.md §4).
     int exitCode() const;
@@ -52,6 +53,10 @@ nlohmann::json toJson(const LabJob& job);
 LabJob labJobFromJson(const nlohmann::json& j);
 nlohmann::json toJson(const LabRow& row);
 LabRow labRowFromJson(const nlohmann::json& j);
+// Why a row read back (the sweep cache) cannot be one a run gave, "" when it can: it did not
+// run, a time that is not finite and positive, times out of order, a check whose verdict is
+// not its figures' (issue 52: negative times shown as a measured pass, eligible for --save).
+std::string rowDefect(const LabRow& row);
 
 // The value below which `fraction` of the values lie (linear between ranks); 0 when empty.
 double percentile(std::vector<double> values, double fraction);

@@ -1,7 +1,9 @@
 #include "gpu/lab/sweep_cache.hpp"
 
 #include "core/atomic_file.hpp"
+#include "core/errors.hpp"
 #include "core/hdf5.hpp"
+#include "core/json_parse.hpp"
 #include "gpu/lab/sha256.hpp"
 #include "gpu/variant/user_variants.hpp"
 
@@ -57,15 +59,38 @@ std::string SweepCache::keyOf(const LabJob& job, const DeviceInfo& device) {
                              {"repeat", job.repeat},
                              {"cold_cache", job.coldCache},
                              {"clscope", clscopeVersion()}};
-    return sha256Hex(key.dump());
+    return sha256Hex(jsonText(key));
 }
+
+namespace {
+
+// The row kept in `file`, or none (said on stderr) when it is not a row clscope kept.
+std::optional<LabRow> keptRow(const fs::path& file) {
+    std::string defect;
+    LabRow row;
+    try {
+        const auto parsed = parseJson(fileText(file), file.string());
+        if (!parsed.is_object()) throw InputError("not a JSON object");
+        row = labRowFromJson(parsed);
+        defect = rowDefect(row);
+    } catch (const std::exception& e) {
+        defect = e.what();
+    }
+    if (defect.empty()) return row;
+    warnDiscarded(file.string() + ": a sweep cache row with " + defect);
+    return std::nullopt;
+}
+
+} // namespace
 
 std::optional<LabRow> SweepCache::find(const std::string& key, const LabJob& job) const {
     const fs::path entry = folder_ / key;
-    const auto parsed = nlohmann::json::parse(fileText(entry / "row.json"), nullptr, false);
-    if (parsed.is_discarded() || !parsed.is_object()) return std::nullopt;
+    std::error_code ec;
+    if (!fs::exists(entry / "row.json", ec)) return std::nullopt;
+    std::optional<LabRow> kept = keptRow(entry / "row.json");
+    if (!kept) return std::nullopt;
     try {
-        LabRow row = labRowFromJson(parsed);
+        LabRow row = std::move(*kept);
         const std::string cachedPrefix = row.job.binaryPrefix;
         row.job = job;
         for (ProgramFigures& p : row.programs) {
@@ -90,9 +115,7 @@ void SweepCache::store(const std::string& key, const LabRow& row) const {
             if (!p.binaryFile.empty())
                 writeFileAtomically((entry / suffixOf(p.binaryFile, row.job.binaryPrefix)).string(),
                                     fileText(p.binaryFile));
-        writeFileAtomically(
-            (entry / "row.json").string(),
-            toJson(row).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        writeFileAtomically((entry / "row.json").string(), jsonText(toJson(row)));
     } catch (const std::exception&) { // the cache is a convenience: the row stands without
     }
 }

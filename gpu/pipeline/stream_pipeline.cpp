@@ -3,6 +3,7 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
+#include "core/json_parse.hpp"
 #include "core/stream/compression.hpp"
 #include "gpu/decode/decoder.hpp"
 #include "gpu/runtime/cl_device.hpp"

@@ -2,8 +2,10 @@
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_parse.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -32,7 +34,9 @@ std::string fileText(const fs::path& path) {
 
 UserVariant readVariant(const std::string& algorithm, const std::string& name) {
     const fs::path dir = userVariantsRoot() / algorithm;
-    const nlohmann::json j = nlohmann::json::parse(fileText(dir / (name + ".json")));
+    const fs::path meta = dir / (name + ".json");
+    const nlohmann::json j = parseJson(fileText(meta), meta.string());
+    if (!j.is_object()) throw InputError(meta.string() + ": not a JSON object");
     UserVariant v;
     v.algorithm = algorithm, v.name = name;
     v.base = j.at("base").get<std::string>();
@@ -114,8 +118,12 @@ fs::path saveUserVariant(const UserVariant& v) {
                               {"tunables", v.tunables}};
     const fs::path cl = dir / (v.name + ".cl");
     writeFileAtomically(cl.string(), v.source);
-    writeFileAtomically((dir / (v.name + ".json")).string(), j.dump(2) + "\n");
+    writeFileAtomically((dir / (v.name + ".json")).string(), jsonText(j, 2) + "\n");
     return cl;
+}
+
+void warnDiscarded(const std::string& what) {
+    std::fprintf(stderr, "clscope: warning: %s; discarded\n", what.c_str());
 }
 
 } // namespace clscope

@@ -42,5 +42,8 @@ UserVariant loadUserVariant(const std::string& algorithm, const std::string& idO
 // Writes NAME.cl and NAME.json (each atomically); UsageError for a name that is not
 // [A-Za-z0-9_.-]+. Returns the .cl path.
 std::filesystem::path saveUserVariant(const UserVariant& variant);
+// The lab's kept state (a sweep cache row, the kept peaks) found not to be what clscope wrote:
+// "clscope: warning: WHAT; discarded" on stderr (WHAT names the file), then measured again.
+void warnDiscarded(const std::string& what);
 
 } // namespace clscope

@@ -1,6 +1,8 @@
 #include "ui/app/scripted_run.hpp"
 
 #include "core/errors.hpp"
+#include "core/input/input_files.hpp"
+#include "core/input/input_sources.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/runtime/devices.hpp"
 #include "ui/app/main_window.hpp"
@@ -61,6 +63,16 @@ ScriptedSettings settingsOf(const Algorithm& algorithm, const ScriptedRunRequest
     return s;
 }
 
+// The export checked as clscope-cli checks its -o, before the run: never one of the run's
+// inputs (the open file, a --params file), a folder, a link or a device (UsageError: exit 2).
+void checkExportPath(const Algorithm& algorithm, Workbench& wb, const ScriptedRunRequest& r) {
+    if (!wb.dataset().file()) throw InputError("no file is open: --run needs IN.h5");
+    InputSources sources;
+    sources.file = wb.dataset().fileName();
+    checkOutputs({{"--export-results", r.exportPath.toStdString()}},
+                 inputFiles(algorithm.inputRoles(), sources, r.params.toStdString()));
+}
+
 // The result tab Export results writes: the one shown, made the algorithm's own result tab
 // when another is in front.
 void showResultOf(ResultsPanel& results, const std::string& algorithm) {
@@ -100,8 +112,8 @@ void startScriptedRun(MainWindow& window, const ScriptedRunRequest& request,
             throw UsageError("--run " + request.algorithm + ": its panel has no scripted run");
         if (request.exportPath.isEmpty()) throw UsageError("--run needs --export-results OUT.h5");
         const ScriptedSettings settings = settingsOf(algorithm, request);
+        checkExportPath(algorithm, wb, request);
         if (!request.device.isEmpty()) selectDevice(window, request.device.toStdString());
-        if (!wb.dataset().file()) throw InputError("no file is open: --run needs IN.h5");
         panel->scriptedRun(wb, settings, [&wb, out, failure, finish, id = algorithm.id()](bool ok) {
             if (!ok) // once the runner's failed() has reached every slot
                 return QTimer::singleShot(0, [finish, failure] {

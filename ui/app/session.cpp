@@ -1,6 +1,7 @@
 #include "ui/app/session.hpp"
 
 #include "core/errors.hpp"
+#include "core/json_parse.hpp"
 #include "ui/app/main_window.hpp"
 #include "ui/data/data_browser.hpp"
 #include "ui/device/device_picker.hpp"
@@ -204,7 +205,7 @@ void SessionManager::open(const QString& path) {
     if (!file.open(QIODevice::ReadOnly))
         throw InputError("cannot read the session " + path.toStdString() + ": " +
                          file.errorString().toStdString());
-    const json session = json::parse(file.readAll().toStdString(), nullptr, false);
+    const json session = parseJson(file.readAll().toStdString(), "session " + path.toStdString());
     if (session.is_discarded()) throw InputError("session " + path.toStdString() + " is not JSON");
     apply(session, path);
     window_.maskPanel()->editor().undoStack()->setClean();

@@ -28,7 +28,17 @@ json pointsJson(const std::vector<mask::Point>& points) {
     return out;
 }
 
+// The most points of a polygon or brush stroke a session may hold: the rasteriser visits every
+// edge for each pixel of the shape's box, and a session of 200,000 points kept the GUI busy past
+// 2 minutes at every start (issue 52). Drawn by hand, a shape has tens.
+constexpr std::size_t maxShapePoints = 10000;
+
 std::vector<mask::Point> pointsOf(const json& j) {
+    if (!j.is_array()) throw InputError("session: a mask shape's points are not a list");
+    if (j.size() > maxShapePoints)
+        throw InputError("session: a mask shape of " + std::to_string(j.size()) +
+                         " points (at most " + std::to_string(maxShapePoints) +
+                         "): simplify it or mask the pixels in a mask file");
     std::vector<mask::Point> out;
     for (const json& p : j)
         out.push_back(pointOf(p));

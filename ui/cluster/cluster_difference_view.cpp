@@ -1,5 +1,6 @@
 #include "ui/cluster/cluster_difference_view.hpp"
 #include "core/cluster/digis.hpp"
+#include "core/json_parse.hpp"
 
 #include "core/errors.hpp"
 #include "core/io.hpp"
@@ -21,7 +22,7 @@ constexpr int listedAtMost = 5000;
 
 // The digis a run read: "FILE:PATH" of its provenance's digis dataset.
 std::shared_ptr<const Digis> digisOfRun(const AlgorithmResult& run) {
-    const auto j = nlohmann::json::parse(run.info.parametersJson, nullptr, false);
+    const auto j = parseJsonQuietly(run.info.parametersJson);
     const nlohmann::json* where = nullptr;
     if (j.is_object() && j.contains("input") && j.at("input").contains("datasets") &&
         j.at("input").at("datasets").contains("digis"))

@@ -4,6 +4,7 @@
 #include "core/cluster/digis.hpp"
 #include "core/errors.hpp"
 #include "core/io.hpp"
+#include "core/json_parse.hpp"
 #include "ui/cluster/cluster_histograms.hpp"
 #include "ui/cluster/cluster_module_view.hpp"
 #include "ui/cluster/cluster_overview.hpp"
@@ -34,7 +35,7 @@ std::vector<double> thresholdsOf(const cluster::ChargeCut& cut) {
 
 // The charge cut a result was made with (its parameters attribute).
 cluster::ChargeCut cutOfRun(const RunInfo& info) {
-    const auto j = nlohmann::json::parse(info.parametersJson, nullptr, false);
+    const auto j = parseJsonQuietly(info.parametersJson);
     ParamSet p = clusterAlgorithm().defaultParams();
     if (j.is_object() && j.contains("charge_cut")) p.set("charge_cut", j["charge_cut"]);
     return cluster::chargeCutOf(p);

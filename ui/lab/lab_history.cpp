@@ -1,6 +1,7 @@
 #include "ui/lab/lab_history.hpp"
 
 #include "core/atomic_file.hpp"
+#include "core/json_parse.hpp"
 #include "gpu/variant/user_variants.hpp"
 
 #include <ctime>
@@ -27,7 +28,7 @@ std::string nowUtc() {
 std::string csvField(const nlohmann::json& value) {
     std::string text = value.is_string() ? value.get<std::string>()
                        : value.is_null() ? std::string()
-                                         : value.dump();
+                                         : jsonText(value);
     if (text.find_first_of(",\"\n") == std::string::npos) return text;
     std::string quoted = "\"";
     for (const char c : text)
@@ -50,7 +51,7 @@ LabHistory::LabHistory(std::filesystem::path file) : file_(std::move(file)) {
     if (!in) return;
     std::stringstream text;
     text << in.rdbuf();
-    const auto parsed = nlohmann::json::parse(text.str(), nullptr, false);
+    const auto parsed = parseJsonQuietly(text.str());
     if (parsed.is_array()) entries_ = parsed;
 }
 
@@ -71,12 +72,12 @@ nlohmann::json LabHistory::record(const nlohmann::json& rows, const std::string&
         entries_.push_back(std::move(entry));
     }
     std::filesystem::create_directories(file_.parent_path());
-    writeFileAtomically(file_.string(), entries_.dump(1) + "\n");
+    writeFileAtomically(file_.string(), jsonText(entries_, 1) + "\n");
     return entries_;
 }
 
 void LabHistory::exportJson(const std::filesystem::path& path) const {
-    writeFileAtomically(path.string(), entries_.dump(2) + "\n");
+    writeFileAtomically(path.string(), jsonText(entries_, 2) + "\n");
 }
 
 void LabHistory::exportCsv(const std::filesystem::path& path) const {

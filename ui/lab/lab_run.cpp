@@ -3,6 +3,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_parse.hpp"
 #include "gpu/algorithm.hpp"
 
 #include <QCoreApplication>
@@ -116,7 +117,7 @@ void LabRun::collect(int exitCode, bool crashed) {
     process_ = nullptr;
     QFile json(dir_.filePath("rows.json"));
     if (json.open(QIODevice::ReadOnly)) {
-        const auto parsed = nlohmann::json::parse(json.readAll().toStdString(), nullptr, false);
+        const auto parsed = parseJsonQuietly(json.readAll().toStdString());
         if (!parsed.is_discarded()) outcome_.rows = parsed.value("rows", nlohmann::json::array());
     }
     for (nlohmann::json& row : outcome_.rows) // a row that did not run names no device

@@ -1,6 +1,7 @@
 #include "ui/params/param_form.hpp"
 
 #include "core/errors.hpp"
+#include "core/json_parse.hpp"
 #include "gpu/algorithm.hpp"
 #include "ui/params/param_field.hpp"
 
@@ -136,8 +137,7 @@ void ParamForm::restore() {
     for (const auto& [name, field] : fields_) {
         const QString key = settingsKey(group_, name);
         if (!settings.contains(key)) continue;
-        const auto saved =
-            nlohmann::json::parse(settings.value(key).toString().toStdString(), nullptr, false);
+        const auto saved = parseJsonQuietly(settings.value(key).toString().toStdString());
         try {
             values_ = with(name, saved);
         } catch (const UsageError&) {

@@ -2,6 +2,7 @@
 #include "ui/base/qstring.hpp"
 
 #include "core/hdf5.hpp"
+#include "core/json_parse.hpp"
 #include "gpu/algorithm.hpp"
 
 #include <QImage>
@@ -17,7 +18,7 @@ QString isoUtc(const QDateTime& time) {
 
 // The input's file as the parameters JSON records it ("input": {"file": ...}).
 QString inputFile(const std::string& parametersJson) {
-    const auto j = nlohmann::json::parse(parametersJson, nullptr, false);
+    const auto j = parseJsonQuietly(parametersJson);
     if (j.is_discarded() || !j.is_object() || !j.contains("input")) return {};
     const auto& input = j["input"];
     return input.is_object() && input.contains("file") && input["file"].is_string()

@@ -1,6 +1,7 @@
 // XpcsPanel runs: one job that reads the input (frame range, labels with the pixel mask) and
 // runs the chosen variant through runAlgorithm(); its result builds the xpcs result tabs.
 #include "core/io.hpp"
+#include "core/json_parse.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "ui/base/qstring.hpp"
 #include "ui/image/image_view.hpp"
@@ -44,7 +45,7 @@ std::size_t inputFrames(const xpcs::Input& input) {
 // provenance ("FIRST:COUNT", absent for every frame; the count from the frames read, when they
 // were).
 QString runTitle(const xpcs::RunResult& run, const xpcs::Input* input) {
-    const auto parameters = nlohmann::json::parse(run.info.parametersJson, nullptr, false);
+    const auto parameters = parseJsonQuietly(run.info.parametersJson);
     const nlohmann::json prov = parameters.is_object() && parameters.contains("input")
                                     ? parameters["input"]
                                     : nlohmann::json::object();
