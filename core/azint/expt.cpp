@@ -1,8 +1,8 @@
 #include "core/azint/expt.hpp"
-#include "core/json_parse.hpp"
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_parse.hpp"
 
 #include <nlohmann/json.hpp>
 
