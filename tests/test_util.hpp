@@ -28,6 +28,23 @@ inline std::string dataFile(const std::string& name) {
     return std::string(dir ? dir : "tests/data") + "/" + name;
 }
 
+// Runs a python script ($CLSCOPE_PYTHON, default /usr/bin/python3), `skip` set (exit 77 or no
+// python) or the test failed on other errors.
+inline bool runPython(const QStringList& args, QString& skip) {
+    const QString python = qEnvironmentVariable("CLSCOPE_PYTHON", "/usr/bin/python3");
+    QProcess p;
+    p.start(python, args);
+    if (!p.waitForStarted()) {
+        skip = "no python3 (" + python + ")";
+        return true;
+    }
+    if (!p.waitForFinished(120000)) return false;
+    const QString err = QString::fromUtf8(p.readAllStandardError()).trimmed();
+    if (p.exitCode() == 77) skip = err;
+    if (p.exitCode() != 0 && p.exitCode() != 77) qWarning("%s", qPrintable(err));
+    return p.exitCode() == 0 || p.exitCode() == 77;
+}
+
 // One run of clscope-cli ($CLSCOPE_CLI, set by ctest) as a script would make it.
 struct CliRun {
     int code; // exit code; -1 timed out, -2 crashed

@@ -125,22 +125,6 @@ template <class T> Array vectorArray(const std::vector<T>& v) {
     return a;
 }
 
-// Runs a python script, `skip` set (exit 77 or no python) or the test failed on other errors.
-bool runPython(const QStringList& args, QString& skip) {
-    const QString python = qEnvironmentVariable("CLSCOPE_PYTHON", "/usr/bin/python3");
-    QProcess p;
-    p.start(python, args);
-    if (!p.waitForStarted()) {
-        skip = "no python3 (" + python + ")";
-        return true;
-    }
-    if (!p.waitForFinished(120000)) return false;
-    const QString err = QString::fromUtf8(p.readAllStandardError()).trimmed();
-    if (p.exitCode() == 77) skip = err;
-    if (p.exitCode() != 0 && p.exitCode() != 77) qWarning("%s", qPrintable(err));
-    return p.exitCode() == 0 || p.exitCode() == 77;
-}
-
 // The bin centres as pyFAI gives them (radial in the unit, azimuthal in degrees).
 void centresAgree(const Result& r, const H5Reader& ref, const std::string& group) {
     const auto radial = readDoubles(ref, group + "/radial");
@@ -193,7 +177,7 @@ class TestAzint : public QObject {
 
 void TestAzint::initTestCase() {
     QVERIFY(dir_.isValid());
-    QVERIFY(runPython({CLSCOPE_AZINT_REFERENCE, dir_.path()}, skipReason_));
+    QVERIFY(test::runPython({CLSCOPE_AZINT_REFERENCE, dir_.path()}, skipReason_));
 }
 
 void TestAzint::unitsAndScales() {
@@ -517,10 +501,10 @@ void TestAzint::kernelsOnPocl() {
         out.commit();
     }
     QString skip;
-    QVERIFY(runPython({CLSCOPE_AZINT_KERNELS, CLSCOPE_AZINT_CL,
-                       QString::fromStdString(path("kernels_in.h5")),
-                       QString::fromStdString(path("kernels_out.h5"))},
-                      skip));
+    QVERIFY(test::runPython({CLSCOPE_AZINT_KERNELS, CLSCOPE_AZINT_CL,
+                             QString::fromStdString(path("kernels_in.h5")),
+                             QString::fromStdString(path("kernels_out.h5"))},
+                            skip));
     if (!skip.isEmpty()) QSKIP(qPrintable(skip));
     const Result r = runCpu(in, g, p);
     const H5Reader kernels(path("kernels_out.h5"));

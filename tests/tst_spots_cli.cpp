@@ -1,9 +1,12 @@
 // clscope-cli spots as scripts use it ($CLSCOPE_CLI through QProcess): exit codes 0/2/3/4, the
 // DESIGN.md §3 layout read back with H5Reader and checked against the in-process reference,
 // the default variant per threshold algorithm, --params from an output's `parameters`
-// attribute, --phil, --debug, and bad input: one clear line and no output file.
+// attribute, --phil, --debug, --expt (DIALS' per-image analysis), and bad input: one clear line and
+// no output file.
+#include "core/azint/expt.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
+#include "core/spots/per_image.hpp"
 #include "core/spots/spots.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/runtime/devices.hpp"
@@ -57,6 +60,15 @@ void writeInput(const std::string& file, const spots::Input& in) {
     out.write(paths::frames, in.frames);
     out.write(paths::pixelMask, makeArray<std::uint8_t>({H, W}, in.mask.bad));
     out.commit();
+}
+
+// A DIALS experiment list of a width x height detector of 75 µm pixels at 20 mm, 1 Å.
+std::string exptText(std::size_t width, std::size_t height) {
+    return R"({"experiment": [{"beam": 0, "detector": 0}],
+        "beam": [{"direction": [0, 0, 1], "wavelength": 1.0}],
+        "detector": [{"panels": [{"fast_axis": [1, 0, 0], "slow_axis": [0, -1, 0],
+          "origin": [-1.5, 1.7, -20.0], "pixel_size": [0.075, 0.075], "image_size": [)" +
+           std::to_string(width) + ", " + std::to_string(height) + "]}]}]}";
 }
 
 std::map<std::string, std::string> groupAttributes(const std::string& file) {
@@ -198,6 +210,38 @@ class TestSpotsCli : public QObject {
         const Array final = f.read("/spots/debug/final");
         QVERIFY(std::equal(final.as<std::uint8_t>().begin(), final.as<std::uint8_t>().end(),
                            readSignal(spath("dbg.h5")).begin()));
+    }
+
+    // --expt: /spots/per_image/* (T each, float64) as core computes them from the same spots;
+    // without it no per_image group; a detector of another size is bad input.
+    void perImageWithExpt() {
+        std::ofstream(spath("g.expt")) << exptText(W, H);
+        std::ofstream(spath("wide.expt")) << exptText(W + 1, H);
+        const Run r =
+            cli({"spots", in, "--device", "cpu", "--expt", path("g.expt"), "-o", path("pia.h5")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const spots::PerImageStats want = spots::perImageStats(
+            spots::runCpu(input, spots::Params{}), azint::readExpt(spath("g.expt")));
+        const H5Reader f(spath("pia.h5"));
+        const auto column = [&](const char* name) {
+            const std::string at = std::string("/spots/per_image/") + name;
+            [&] { QCOMPARE(f.info(at).typeName, std::string("float64")); }();
+            const Array a = f.read(at, DType::Float64);
+            return std::vector<double>(a.as<double>().begin(), a.as<double>().end());
+        };
+        const auto total = column("n_spots_total");
+        QCOMPARE(total.size(), T);
+        for (std::size_t t = 0; t < T; ++t) {
+            QCOMPARE(total[t], double(want.nSpotsTotal[t]));
+            QCOMPARE(column("n_spots_no_ice")[t], double(want.nSpotsNoIce[t]));
+            QCOMPARE(column("n_spots_4A")[t], double(want.nSpots4A[t]));
+            QCOMPARE(column("total_intensity")[t], want.totalIntensity[t]);
+            QCOMPARE(column("estimated_d_min")[t], want.estimatedDMin[t]);
+        }
+        QVERIFY(total[0] > 0 && total[1] > 0);
+        QVERIFY(!H5Reader(spath("cpu.h5")).hasObject("/spots/per_image"));
+        expectFailure({in, "--device", "cpu", "--expt", path("wide.expt")}, 3, "wide.expt");
+        expectFailure({in, "--device", "cpu", "--expt", path("none.expt")}, 3, "none.expt");
     }
 
     void usageErrors() {

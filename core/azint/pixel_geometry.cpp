@@ -36,7 +36,15 @@ double PixelGeometry::p2(std::size_t column) const {
 }
 
 LabPoint PixelGeometry::at(std::size_t row, std::size_t column) const {
-    const double a = p1(row), b = p2(column), L = g_.dist;
+    return lab(p1(row), p2(column));
+}
+
+LabPoint PixelGeometry::atPosition(double row, double column) const {
+    return lab(row * g_.pixel1 - g_.poni1, column * g_.pixel2 - g_.poni2);
+}
+
+LabPoint PixelGeometry::lab(double a, double b) const {
+    const double L = g_.dist;
     // pyFAI's f_t1, f_t2, f_t3, in its expression order (the same bits).
     return {a * c2_ * c3_ + b * m2_ - L * m3_, a * c2_ * s3_ + b * m5_ - L * m6_,
             a * s2_ - b * c2_ * s1_ + L * c1_ * c2_};

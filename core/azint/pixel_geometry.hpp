@@ -18,6 +18,8 @@ class PixelGeometry {
     // The centre of pixel (row, column), and the cosine of its incidence angle on the detector.
     LabPoint at(std::size_t row, std::size_t column) const;
     double cosIncidence(std::size_t row, std::size_t column) const;
+    // Any point of the detector, in pixels from its corner (a centre is index + 0.5), in float64.
+    LabPoint atPosition(double row, double column) const;
     // pyFAI's solidAngleArray (relative to the PONI): cos(incidence)^3.
     double solidAngle(std::size_t row, std::size_t column) const;
     // pyFAI's polarization(factor): 0.5 (1 + cos^2 2th - factor cos(2 chi) (1 - cos^2 2th)).
@@ -25,6 +27,7 @@ class PixelGeometry {
     const Geometry& geometry() const { return g_; }
 
   private:
+    LabPoint lab(double p1, double p2) const; // pyFAI's f_t1, f_t2, f_t3 of p1, p2
     // Detector coordinates of the centre relative to the PONI (pyFAI's p1, p2).
     double p1(std::size_t row) const;
     double p2(std::size_t column) const;

@@ -3,9 +3,11 @@
 #include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/run_types.hpp"
 
+#include "core/azint/expt.hpp"
 #include "core/errors.hpp"
 #include "core/input/frame_reading.hpp"
 #include "core/input/provenance.hpp"
+#include "core/json_parse.hpp"
 #include "core/spots/synthetic.hpp"
 #include "gpu/spots/recipes.hpp"
 #include "gpu/spots/spots_gpu.hpp"
@@ -79,7 +81,37 @@ void writeSignal(H5Writer& out, const std::string& path, const Result& r) {
                     });
 }
 
+// /per_image: the five statistics, F values each (float64, d_min in Å, -1 where DIALS gives none).
+void writePerImage(H5Writer& out, const std::string& group, const PerImageStats& s) {
+    const auto put = [&](const char* name, const auto& values) {
+        Array a(DType::Float64, {values.size()});
+        std::copy(values.begin(), values.end(), a.as<double>().begin());
+        out.write(group + "/" + name, a);
+    };
+    put("n_spots_total", s.nSpotsTotal);
+    put("n_spots_no_ice", s.nSpotsNoIce);
+    put("n_spots_4A", s.nSpots4A);
+    put("total_intensity", s.totalIntensity);
+    put("estimated_d_min", s.estimatedDMin);
+    out.setAttribute(group + "/estimated_d_min", "units", "angstrom");
+}
+
+// The experiment list of the `expt` parameter, if one is given.
+std::optional<azint::Geometry> exptGeometry(const nlohmann::json& parameters) {
+    if (!parameters.contains("expt") || !parameters["expt"].is_string()) return std::nullopt;
+    const std::string file = parameters["expt"].get<std::string>();
+    if (file.empty()) return std::nullopt;
+    return azint::readExpt(file);
+}
+
 } // namespace
+
+std::optional<PerImageStats> SpotsResult::perImage() const {
+    if (info.parametersJson.empty()) return std::nullopt;
+    const auto g = exptGeometry(parseJsonQuietly(info.parametersJson));
+    if (!g) return std::nullopt;
+    return perImageStats(result, *g);
+}
 
 void SpotsResult::write(H5Writer& out, const std::string& group) const {
     writeSignal(out, group + "/signal", result);
@@ -100,6 +132,7 @@ void SpotsResult::write(H5Writer& out, const std::string& group) const {
     out.write(group + "/intensity", intensity);
     out.write(group + "/bbox", bbox);
     if (debug) writeDebug(out, group + "/debug", *debug, result.shape);
+    if (const auto stats = perImage()) writePerImage(out, group + "/per_image", *stats);
     writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
 }
 
@@ -177,6 +210,10 @@ std::vector<ParamSpec> SpotsAlgorithm::parameterSpecs() const {
     s.push_back(spec("phil", T::Text, nullptr, "DIALS phil file", "--phil",
                      "also write the parameters as a DIALS find_spots.phil snippet to this file"));
     s.back().advanced = true;
+    s.push_back(spec("expt", T::Text, nullptr, "DIALS experiment list", "--expt",
+                     "geometry (a DIALS .expt) for DIALS' per-image analysis of the spots "
+                     "(/spots/per_image)"));
+    s.back().advanced = true;
     return s;
 }
 
@@ -206,6 +243,19 @@ std::shared_ptr<SpotsInput> readMaskRole(const InputSources& sources, std::size_
     return in;
 }
 
+namespace {
+
+// A bad or mismatched experiment list is bad input before any work (InputError naming it).
+void checkExpt(const ParamSet& params, std::size_t height, std::size_t width) {
+    const auto g = exptGeometry(params.values());
+    if (!g || (g->height == height && g->width == width)) return;
+    throw InputError(params.text("expt") + ": the detector is " + std::to_string(g->width) + "x" +
+                     std::to_string(g->height) + " pixels, the frames " + std::to_string(width) +
+                     "x" + std::to_string(height));
+}
+
+} // namespace
+
 std::shared_ptr<const AlgorithmInput> SpotsAlgorithm::read(const InputSources& sources,
                                                            const ParamSet& params) const {
     (void)parameters(params); // bad parameters: a usage error before reading anything
@@ -218,6 +268,7 @@ std::shared_ptr<const AlgorithmInput> SpotsAlgorithm::read(const InputSources& s
         stack = stream->read(0, stream->frameCount());
     }
     auto in = readMaskRole(sources, stack.height(), stack.width());
+    checkExpt(params, stack.height(), stack.width());
     in->data.frames = std::move(stack);
     checkInput(in->data);
     return in;

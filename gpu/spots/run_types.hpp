@@ -1,5 +1,6 @@
 // The input and result types of SpotsAlgorithm (algorithm.cpp, split.cpp).
 #pragma once
+#include "core/spots/per_image.hpp"
 #include "core/spots/spots.hpp"
 #include "gpu/algorithm.hpp"
 
@@ -45,6 +46,8 @@ class SpotsResult : public AlgorithmResult {
     std::string note;                 // e.g. tests in float on a device without fp64
     std::shared_ptr<const Band> band; // the input's band (a part of a split run), for join()
     void write(H5Writer& out, const std::string& group) const override;
+    // DIALS' per-image analysis when the run's parameters name a geometry (expt), else none.
+    std::optional<PerImageStats> perImage() const;
     std::string summary() const override {
         std::size_t strong = 0;
         for (auto n : result.strongPerFrame)

@@ -4,9 +4,11 @@
 // image view shows (the frame or a DIALS debug image) with the signal pixels as an overlay and
 // spot boxes / centroids as markers; Run (Ctrl+R) over the frame range with the chosen variant,
 // which makes the Results tabs "Spots" (sortable table; a click centres the image on the spot)
-// and "Per frame"; and the exports (signal mask, spot table, DIALS phil).
+// and "Per frame" (and "Per image", DIALS' per-image analysis, when the parameters name an
+// experiment list); and the exports (signal mask, spot table, DIALS phil).
 #pragma once
 #include "gpu/algorithm.hpp"
+#include "gpu/spots/run_types.hpp"
 #include "ui/jobs/job.hpp"
 #include "ui/kit/algorithm_panels.hpp"
 #include "ui/spots/spots_presenter.hpp"
@@ -106,6 +108,7 @@ class SpotsPanel : public QWidget {
     Job makeJob();
     void deliverRun(std::shared_ptr<const AlgorithmResult> result);
     void showTabs(std::shared_ptr<const AlgorithmResult> result);
+    void showPerImageTab(const spots::SpotsResult& run, const RunProvenance& provenance);
     void finishRun(bool ok);
     void centreOn(double x, double y);
     void checkRunCurrent() const;

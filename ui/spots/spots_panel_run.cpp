@@ -93,6 +93,24 @@ void SpotsPanel::showTabs(std::shared_ptr<const AlgorithmResult> result) {
     perFrameTab.commandLine = runCommand_;
     perFrameTab.provenance = provenance;
     wb_.addResultTab(std::move(perFrameTab));
+    showPerImageTab(dynamic_cast<const spots::SpotsResult&>(*result), provenance);
+}
+
+// "Per image": DIALS' per-image analysis when the run has a geometry (the expt parameter).
+void SpotsPanel::showPerImageTab(const spots::SpotsResult& run, const RunProvenance& provenance) {
+    std::optional<spots::PerImageStats> stats;
+    try {
+        stats = run.perImage();
+    } catch (const std::exception& e) { // the experiment list went away since the run
+        wb_.log(LogLevel::Warning, QString("Spots: no per-image analysis: %1").arg(e.what()));
+    }
+    if (!stats) return;
+    QCustomPlot* plot = makePerImagePlot(*stats);
+    ResultTab tab{"spots", "Per image", plot,
+                  plot,    {},          [s = *stats] { return spots::perImageCsv(s); }};
+    tab.commandLine = runCommand_;
+    tab.provenance = provenance;
+    wb_.addResultTab(std::move(tab));
 }
 
 void SpotsPanel::finishRun(bool ok) {

@@ -1,6 +1,7 @@
 // The spots result tabs: the sortable spot table (a click selects the spot; the panel then
 // centres the image view on it) and signal pixels / spots per frame as a plot.
 #pragma once
+#include "core/spots/per_image.hpp"
 #include "ui/spots/spots_presenter.hpp"
 
 #include <QAbstractTableModel>
@@ -47,5 +48,8 @@ class SpotTableView : public QWidget {
 
 // Signal pixels (left axis) and spots (right axis) per frame, legend above the plot.
 QCustomPlot* makePerFramePlot(const SpotsPresenter& presenter);
+// DIALS' per-image analysis against image: spots, spots off the ice rings and to 4 Å (left
+// axis), the estimated d_min where DIALS gives one (right axis, reversed).
+QCustomPlot* makePerImagePlot(const spots::PerImageStats& stats);
 
 } // namespace clscope::ui
