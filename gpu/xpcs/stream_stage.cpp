@@ -75,8 +75,11 @@ std::unique_ptr<pipeline::FrameStage>
 Algorithm::streamStage(const RunRequest& request, const std::vector<DeviceInfo>& devices) const {
     if (devices.size() != 1 || request.device.isHost()) return nullptr;
     const Params p = parameters(request.params);
-    // Dense lags and two-time maps are refused on a stream (refuseOnStream), the old way.
-    if (!p.multitau || !p.twotimeLabels.empty()) return nullptr;
+    // Dense lags, two-time maps and the symmetric normalisation (a second pass over the bins'
+    // frame sums) are refused on a stream (refuseOnStream); a file's run of them goes whole or
+    // in passes.
+    if (!p.multitau || !p.twotimeLabels.empty() || p.normalisation != Normalisation::Frame)
+        return nullptr;
     const std::string id = request.variant.empty()
                                ? defaultVariant(request.device, nullptr, &request.params)
                                : request.variant;
