@@ -357,5 +357,49 @@ void TestSpotsSplit::frameRangesAreViewsOfTheStack() {
                        spotsOf(runAlgorithm(algorithm, request))));
 }
 
+// One run recorded alike on every route (runProvenance): one device, a split over three, passes
+// within a memory budget, the streaming pipeline over the file's frames; the tunables the
+// request's programs carry (the kernel lab's) included on each (passes and splits dropped them).
+void TestSpotsSplit::provenanceIsOneOnEveryRoute() {
+    QTemporaryDir dir;
+    const std::string file = dir.filePath("frames.h5").toStdString();
+    {
+        H5Writer out(file);
+        out.write(paths::frames, makeInput(3, 64, 45, 11)->data.frames);
+        out.commit();
+    }
+    const SpotsAlgorithm algorithm;
+    InputSources sources;
+    sources.file = file;
+    RunRequest request{hostDevice(), "cpu", nullptr, algorithm.defaultParams(), {}};
+    request.programs.values = {{"SOME_TUNABLE", "4"}};
+    std::map<std::string, std::string> routes;
+    request.input = algorithm.read(sources, request.params);
+    routes["one device"] = runAlgorithm(algorithm, request)->info.parametersJson;
+    request.split = SplitRule::Always;
+    routes["split"] = runOnDevices(algorithm, request, {hostDevice(), hostDevice(), hostDevice()})
+                          ->info.parametersJson;
+    request.input = nullptr, request.split = SplitRule::Auto;
+    const BudgetedRun whole = runWithinBudget(algorithm, request, sources, {hostDevice()}, 1 << 30);
+    routes["within budget, " + whole.partsText()] = whole.result->info.parametersJson;
+    qputenv("CLSCOPE_FILE_PIPELINE", "0");
+    const BudgetedRun passes =
+        runWithinBudget(algorithm, request, sources, {hostDevice()}, 2 * 64 * 45 * 2 + 16);
+    qunsetenv("CLSCOPE_FILE_PIPELINE");
+    QCOMPARE(passes.passes, std::size_t(3));
+    routes["passes"] = passes.result->info.parametersJson;
+    if (!openclDevices().empty()) { // the streaming pipeline: a stream stage on a device
+        request.device = openclDevices().front(), request.variant = "local";
+        const BudgetedRun streamed =
+            runWithinBudget(algorithm, request, sources, {request.device}, 1 << 30);
+        QVERIFY(streamed.batches > 0);
+        routes["pipeline"] = streamed.result->info.parametersJson;
+    }
+    const std::string& one = routes.at("one device");
+    QVERIFY2(nlohmann::json::parse(one).at("tunables").at("SOME_TUNABLE") == "4", one.c_str());
+    for (const auto& [route, recorded] : routes)
+        QVERIFY2(recorded == one, (route + ": " + recorded + "\n  one device: " + one).c_str());
+}
+
 QTEST_GUILESS_MAIN(TestSpotsSplit)
 #include "tst_spots_split.moc"
