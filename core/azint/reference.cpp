@@ -3,7 +3,7 @@
 #include "core/azint/azint.hpp"
 #include "core/azint/binning.hpp"
 #include "core/azint/csr_matrix.hpp"
-#include "core/spots/spots.hpp"
+#include "core/sentinels.hpp"
 
 #include <cmath>
 #include <limits>
@@ -54,7 +54,7 @@ class Integration {
     Integration(const Input& in, const Geometry& g, const Params& p)
         : frames_(in.frames),
           map_(computePixelMap(g, p, in.frames.height(), in.frames.width(), in.mask, in.pixelMask)),
-          binning_(computeBinning(map_, p)), limit_(spots::validLimit(in.frames.dtype())) {
+          binning_(computeBinning(map_, p)), limit_(validLimit(in.frames.dtype())) {
         result_.frames = frames_.frameCount();
         result_.bins = binning_.radialBins, result_.azimuthBins = binning_.azimuthBins;
         result_.cake = binning_.cake;

@@ -42,19 +42,6 @@ void checkParams(const Params& p) {
     if (!(p.maxSeparation >= 0)) fail("max_separation must be >= 0");
 }
 
-std::uint64_t validLimit(DType dtype) {
-    switch (dtype) {
-    case DType::UInt8:
-        return (1u << 8) - 2;
-    case DType::UInt16:
-        return (1u << 16) - 2;
-    case DType::UInt32:
-        return (std::uint64_t(1) << 32) - 2;
-    default:
-        return 0;
-    }
-}
-
 void checkInput(const Input& in) {
     const Array& a = in.frames;
     if (a.rank() != 2 && a.rank() != 3)

@@ -6,6 +6,7 @@
 #include "core/array.hpp"
 #include "core/data.hpp"
 #include "core/progress.hpp"
+#include "core/sentinels.hpp" // validLimit
 
 #include <cstdint>
 #include <map>
@@ -58,8 +59,6 @@ struct Input {
 };
 // InputError when the dtype, rank or mask shape does not fit.
 void checkInput(const Input& in);
-// Largest value + 1 that is a valid pixel (2^bits - 2 for unsigned data), or 0 for none.
-std::uint64_t validLimit(DType dtype);
 // Values v with -sumLimit < v < sumLimit enter the window sums (DIALS' BIG = 2^24; the lower
 // bound keeps int32's -2^31 and -inf from overflowing them).
 constexpr std::int64_t sumLimit = std::int64_t(1) << 24;
