@@ -22,7 +22,7 @@ Pixels integerPixels(const SpotsFrameInput& in) {
     const std::size_t n = in.frame.frameSize();
     Pixels px{std::vector<std::int64_t>(n), std::vector<std::uint8_t>(n),
               std::vector<std::uint8_t>(n)};
-    const std::uint64_t limit = spots::validLimit(in.frame.dtype());
+    const std::uint64_t limit = validLimit(in.frame.dtype());
     visitArray(in.frame, [&](auto values) {
         using T = typename decltype(values)::element_type;
         if constexpr (std::is_integral_v<T>) {
