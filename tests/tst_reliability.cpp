@@ -375,7 +375,7 @@ class TestReliability : public QObject {
         const QString out = folder + "/g2.h5";
         const Run r = cli({"correlate", small, "--device", "ocl:0", "--variant", "user:endless",
                            "--kernel-timeout", "1", "-o", out},
-                          env, 30000);
+                          env, 120000);
         QVERIFY2(r.code == 4 && r.err.contains("kernel 'xpcs ordered' on ocl:0 did not finish in "
                                                "1 s (--kernel-timeout)"),
                  qPrintable(QString::number(r.code) + " " + r.err));
@@ -383,7 +383,7 @@ class TestReliability : public QObject {
         QVERIFY2(leftovers(folder).isEmpty(), qPrintable(leftovers(folder).join(' ')));
         const Run b = cli({"bench", "xpcs", "--device", "ocl:0", "--variant", "user:endless",
                            "--repeat", "1", "--no-check", "--kernel-timeout", "1"},
-                          env, 30000);
+                          env, 120000);
         QVERIFY2(b.code == 4 && b.err.contains("did not finish"),
                  qPrintable(QString::number(b.code) + " " + b.err));
         const Run zero = cli({"correlate", small, "--device", "ocl:0", "--variant", "user:endless",

@@ -109,7 +109,7 @@ void kernelTimeoutExit(const std::string& label, double seconds) {
     const std::string text = "clscope-cli: device error: " + kernelTimeoutText(label, seconds) +
                              " (--kernel-timeout); stopped, nothing written (OpenCL cannot "
                              "stop a running kernel: the process ends)\n";
-    std::fflush(nullptr);
+    // write(2) only: no stdio lock, which another thread may hold while this one ends the process.
     [[maybe_unused]] const auto written = ::write(2, text.data(), text.size());
     removeRegisteredTemporaries();
     ::_exit(ExitDevice);
