@@ -16,6 +16,7 @@
 // demo of an algorithm that does not exist yet), 3 a FILE that cannot be opened with --screenshot,
 // 4 the demo's run failed (with --screenshot).
 #include "core/errors.hpp"
+#include "gpu/runtime/compiler_output.hpp"
 #include "ui/app/main_window.hpp"
 #include "ui/app/quit_on_signal.hpp"
 #include "ui/app/scripted_run.hpp"
@@ -175,6 +176,7 @@ int main(int argc, char** argv) {
     // A worker left waiting on a user's kernel that never finished cannot be joined: end
     // without the destructors that would wait for it or for its device.
     if (const int left = clscope::ui::JobRunner::abandonedThreads(); left > 0) {
+        clscope::CompilerOutput::restoreTerminal(); // the worker may be building a program
         std::cerr << "clscope: exits without waiting for " << left
                   << " run(s) left on their device (OpenCL cannot stop a running kernel)\n";
         scriptedSettings.remove();

@@ -69,6 +69,12 @@ CompilerOutput::~CompilerOutput() {
     r.savedFd = -1, r.file = nullptr;
 }
 
+void CompilerOutput::restoreTerminal() {
+    Redirection& r = redirection();
+    std::lock_guard lock(r.mutex);
+    if (r.savedFd >= 0) ::dup2(r.savedFd, 2);
+}
+
 bool CompilerOutput::summaryLine(const std::string& line) {
     static const std::regex summary(
         R"(^\d+ (warnings?|errors?)( and \d+ (warnings?|errors?))? generated\.\s*$)");

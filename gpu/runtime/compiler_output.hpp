@@ -18,6 +18,11 @@ class CompilerOutput {
     CompilerOutput(const CompilerOutput&) = delete;
     CompilerOutput& operator=(const CompilerOutput&) = delete;
 
+    // stderr back on the terminal at once, for last words before the process ends in the middle
+    // of a build (a kernel timeout, quitting with a run left on its device): without it they
+    // would go to the temporary file and be lost with the process.
+    static void restoreTerminal();
+
     // Whether a line of what was captured is a compiler's summary ("1 warning generated.",
     // "2 warnings and 1 error generated.").
     static bool summaryLine(const std::string& line);

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/temp_file.hpp"
+#include "gpu/runtime/compiler_output.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -109,7 +110,9 @@ void kernelTimeoutExit(const std::string& label, double seconds) {
     const std::string text = "clscope-cli: device error: " + kernelTimeoutText(label, seconds) +
                              " (--kernel-timeout); stopped, nothing written (OpenCL cannot "
                              "stop a running kernel: the process ends)\n";
-    // write(2) only: no stdio lock, which another thread may hold while this one ends the process.
+    // On the terminal although another thread may be building a program (stderr then goes to
+    // CompilerOutput's file); write(2) only: no stdio lock, which another thread may hold.
+    CompilerOutput::restoreTerminal();
     [[maybe_unused]] const auto written = ::write(2, text.data(), text.size());
     removeRegisteredTemporaries();
     ::_exit(ExitDevice);
