@@ -25,9 +25,11 @@ CsrFrames CsrFrames::openEvents(const H5Reader& file, const std::string& group,
         throw InputError(f.where("time") + ": time " + std::to_string(last) + " at index " +
                          std::to_string(events - 1) + " is negative (time counts from 0)");
     const std::uint64_t frames = static_cast<std::uint64_t>(last) / frameNs + 1;
-    checkHostMemory((frames + 1) * sizeof(std::int64_t), f.where("time") +
-                                                             ": the first event of each of " +
-                                                             std::to_string(frames) + " frames");
+    // A time stamp of 2⁶³ ns with Δ = 1 ns would ask for 2⁶⁶ bytes: checked without overflow.
+    const auto ptrBytes = checkedBytes({frames + 1}, sizeof(std::int64_t));
+    checkHostMemory(ptrBytes ? *ptrBytes : UINT64_MAX,
+                    f.where("time") + ": the first event of each of " + std::to_string(frames) +
+                        " frames");
     f.ptr_.reserve(frames + 1);
     constexpr std::uint64_t block = std::uint64_t(1) << 20; // time stamps read at once
     std::int64_t previous = 0;
