@@ -285,7 +285,7 @@ class TstSparse : public QObject {
     }
 
     // uint32 counts at 2^32 - 1 and just below: read exactly, and correlated bit for bit as the
-    // dense uint32 stack (no wrap, no sign extension).
+    // dense uint32 stack (no wrap, no sign extension) on the host, the exact variant for them.
     void uint32CountsNearTheTop() {
         const QString d = path("u32_dense.h5"), s = path("u32_sparse.h5");
         PYTHON("uint32", d, s);
@@ -293,13 +293,15 @@ class TstSparse : public QObject {
         const Array got = readFrames(H5Reader(s.toStdString()));
         QVERIFY(sameArrays(got, want));
         QCOMPARE(got.as<std::uint32_t>()[0], 4294967295u);
-        for (const char* device : {"cpu", "ocl:0"}) {
-            const QString a = path(QString("u32_dense_g2_") + device + ".h5"),
-                          b = path(QString("u32_sparse_g2_") + device + ".h5");
-            CLI_OK("correlate", d, "--device", device, "-o", a);
-            CLI_OK("correlate", s, "--device", device, "-o", b);
-            QVERIFY(sameArrays(readAt(a, "/xpcs/g2"), readAt(b, "/xpcs/g2")));
-        }
+        const QString a = path("u32_dense_g2.h5"), b = path("u32_sparse_g2.h5");
+        CLI_OK("correlate", d, "--device", "cpu", "-o", a);
+        CLI_OK("correlate", s, "--device", "cpu", "-o", b);
+        QVERIFY(sameArrays(readAt(a, "/xpcs/g2"), readAt(b, "/xpcs/g2")));
+        // The OpenCL variants' 64-bit sums cannot hold such values: both inputs are refused
+        // alike (the sparse one is not let through as something else).
+        for (const QString& in : {d, s})
+            EXPECT_EXIT(test::runCli({"correlate", in, "--device", "ocl:0", "-o", path("u.h5")}), 2,
+                        "could exceed the 64-bit sums");
     }
 
     // 100,000 frames of 16×16 at 3 % occupancy: 51 MB dense, 6 MB of pixel indices as int64.
