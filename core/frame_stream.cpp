@@ -2,6 +2,8 @@
 
 #include "core/errors.hpp"
 #include "core/io.hpp"
+#include "core/sparse/rigaku_frames.hpp"
+#include "core/sparse/sparse_frames.hpp"
 #include "core/stream/live_frames.hpp"
 
 #include <algorithm>
@@ -9,8 +11,17 @@
 
 namespace clscope {
 
-FrameStream::FrameStream(const std::string& fileName, const std::string& path)
-    : file_(std::make_shared<H5Reader>(fileName)) {
+FrameStream::FrameStream(const std::string& fileName, const std::string& path,
+                         std::optional<double> frameTime)
+    : file_(RigakuFrames::named(fileName) ? nullptr : std::make_shared<H5Reader>(fileName)) {
+    if (!file_) {
+        openRigaku(fileName);
+        return;
+    }
+    if ((sparse_ = openSparseFrames(*file_, path, frameTime))) {
+        openSparse();
+        return;
+    }
     parts_ = frameDatasets(*file_, path);
     for (const std::string& part : parts_) {
         const DatasetInfo di = checkFrameDataset(*file_, part);
@@ -27,6 +38,25 @@ FrameStream::FrameStream(const std::string& fileName, const std::string& path)
     }
 }
 
+FrameStream::~FrameStream() = default;
+
+void FrameStream::openSparse() {
+    parts_ = {sparse_->group()}, starts_ = {0};
+    total_ = sparse_->frameCount(), height_ = sparse_->height(), width_ = sparse_->width();
+    dtype_ = sparse_->dtype();
+}
+
+void FrameStream::openRigaku(const std::string& fileName) {
+    rigaku_ = std::make_unique<RigakuFrames>(fileName);
+    parts_ = {fileName}, starts_ = {0};
+    total_ = rigaku_->frameCount(), height_ = RigakuFrames::height, width_ = RigakuFrames::width;
+    dtype_ = DType::UInt16;
+}
+
+std::string FrameStream::where() const {
+    return file_ ? file_->where(parts_[0]) : parts_[0];
+}
+
 FrameStream::FrameStream(std::shared_ptr<const stream::LiveFrames> live)
     : file_(live->startFile()), live_(std::move(live)) {
     parts_ = {paths::frames}, starts_ = {0};
@@ -36,7 +66,7 @@ FrameStream::FrameStream(std::shared_ptr<const stream::LiveFrames> live)
 
 void FrameStream::window(std::size_t first, std::size_t count) {
     if (count > total_ || first > total_ - count)
-        throw InputError(file_->where(parts_[0]) + ": frames " + std::to_string(first) + ".." +
+        throw InputError(where() + ": frames " + std::to_string(first) + ".." +
                          std::to_string(first + count) + " beyond its " + std::to_string(total_) +
                          " frames");
     windowed_ = true, offset_ = first, count_ = count;
@@ -48,10 +78,12 @@ void FrameStream::recycle(Array&& frames) const {
 
 Array FrameStream::read(std::size_t first, std::size_t count) const {
     if (count > frameCount() || first > frameCount() - count)
-        throw InputError(file_->where(parts_[0]) + ": frames " + std::to_string(first) + ".." +
+        throw InputError(where() + ": frames " + std::to_string(first) + ".." +
                          std::to_string(first + count) + " out of range");
     first += offset_;
     if (live_) return live_->read(first, count);
+    if (sparse_) return sparse_->read(first, count);
+    if (rigaku_) return rigaku_->read(first, count);
     if (!stack_) { // one image: read whole, as one frame
         Array image = file_->read(parts_[0]);
         Array out(dtype_, {1, height_, width_});

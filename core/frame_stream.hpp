@@ -1,10 +1,12 @@
 // A frame stack read a range of frames at a time (for runs within a memory budget): the same
 // datasets, types and checks as readFrames, EIGER's data_NNNNNN files joined, without ever
-// holding the whole stack.
+// holding the whole stack. Sparse frames and event lists (DESIGN.md §3), and Rigaku .bin files,
+// read as the dense stack they hold, only the frames read densified.
 #pragma once
 #include "core/hdf5.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,11 +15,18 @@ namespace stream {
 class LiveFrames;
 }
 
+class CsrFrames;
+class RigakuFrames;
+
 class FrameStream {
   public:
     // InputError as readFrames for a missing dataset, a wrong type or rank, or parts that
-    // differ in type or frame size.
-    FrameStream(const std::string& fileName, const std::string& path);
+    // differ in type or frame size. `frameTime` (seconds, --frame-time): the frames an event
+    // list is binned into (UsageError when path names one and it is not given). A file named
+    // *.bin is a Rigaku binary file (core/sparse/rigaku_frames.hpp; path unused).
+    FrameStream(const std::string& fileName, const std::string& path,
+                std::optional<double> frameTime = std::nullopt);
+    ~FrameStream();
     // The frames of a detector stream, read in order as they arrive (DESIGN.md §4).
     explicit FrameStream(std::shared_ptr<const stream::LiveFrames> live);
     std::size_t frameCount() const { return windowed_ ? count_ : total_; }
@@ -40,6 +49,11 @@ class FrameStream {
   private:
     std::shared_ptr<H5Reader> file_; // a live input's start file is shared
     std::shared_ptr<const stream::LiveFrames> live_;
+    std::unique_ptr<const CsrFrames> sparse_;    // reads file_'s sparse frames when not null
+    std::unique_ptr<const RigakuFrames> rigaku_; // a Rigaku file's frames (file_ null)
+    std::string where() const;                   // FILE:PATH of the frames, in messages
+    void openSparse();
+    void openRigaku(const std::string& fileName);
     std::vector<std::string> parts_;
     std::vector<std::size_t> starts_; // first frame of each part
     std::size_t total_ = 0, height_ = 0, width_ = 0;

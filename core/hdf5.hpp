@@ -54,20 +54,27 @@ class H5Reader {
     DatasetInfo info(const std::string& path) const;
     // Read a whole dataset converted by HDF5 to memType (or its own type when empty).
     Array read(const std::string& path, std::optional<DType> memType = {}) const;
-    // Read frames [first, first+count) along axis 0 in the stored type.
-    Array readSlab(const std::string& path, std::size_t first, std::size_t count) const;
+    // Read frames [first, first+count) along axis 0 in the stored type (or converted by HDF5 to
+    // memType, e.g. a sparse layout's integer columns as int64 whatever their stored width).
+    Array readSlab(const std::string& path, std::size_t first, std::size_t count,
+                   std::optional<DType> memType = {}) const;
     // The storage checks of a slab read (InputError naming file and dataset), for readers
     // that allocate their buffers before the first readSlab.
     void checkStored(const std::string& path) const;
     double readScalar(const std::string& path) const;
     std::optional<std::string> stringAttribute(const std::string& path,
                                                const std::string& name) const;
+    // An integer attribute's values (e.g. a sparse layout's `shape`); empty when absent,
+    // InputError naming it when it holds no integers or more than 64 of them.
+    std::optional<std::vector<std::int64_t>> integerAttribute(const std::string& path,
+                                                              const std::string& name) const;
     // The children of a group (datasets with shape and type, attributes).
     std::vector<H5Node> children(const std::string& group) const;
     // "FILE:/path" for error messages.
     std::string where(const std::string& path) const { return fileName_ + ":" + path; }
 
   private:
+    friend class H5Writer; // copyFrom copies objects out of this file
     std::int64_t openDataset(const std::string& path) const;
     // Storage consistent with the declared shape, and the memory to hold it free (InputError).
     // stored: the dataset's shape; shape: what is read of it.
@@ -113,6 +120,12 @@ class H5Writer {
     void writeTexts(const std::string& path, const std::vector<std::string>& texts);
     // An integer attribute (int64), where a format asks for NX_INT.
     void setIntegerAttribute(const std::string& path, const std::string& name, std::int64_t value);
+    // An int64 array attribute, e.g. a sparse layout's `shape` = (T, H, W).
+    void setIntegerArrayAttribute(const std::string& path, const std::string& name,
+                                  const std::vector<std::int64_t>& values);
+    // The object at `path` of `source` (a dataset or a group, with its attributes and what it
+    // holds) copied to the same path here, parent groups made as needed.
+    void copyFrom(const H5Reader& source, const std::string& path);
     void setAttribute(const std::string& path, const std::string& name, const std::string& v);
     void setAttribute(const std::string& path, const std::string& name, double value);
     void createGroup(const std::string& path);

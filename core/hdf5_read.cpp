@@ -181,11 +181,14 @@ Array H5Reader::read(const std::string& path, std::optional<DType> memType) cons
     return out;
 }
 
-Array H5Reader::readSlab(const std::string& path, std::size_t first, std::size_t count) const {
+Array H5Reader::readSlab(const std::string& path, std::size_t first, std::size_t count,
+                         std::optional<DType> memType) const {
     Lock lock(h5::mutex());
     Handle dset(openDataset(path), H5Dclose);
-    const DatasetInfo di = describe(dset.get());
-    if (!di.dtype) throw InputError(where(path) + ": unsupported element type " + di.typeName);
+    DatasetInfo di = describe(dset.get());
+    if (!memType && !di.dtype)
+        throw InputError(where(path) + ": unsupported element type " + di.typeName);
+    if (memType) di.dtype = memType;
     if (di.shape.empty() || count > di.shape[0] || first > di.shape[0] - count)
         throw InputError(where(path) + ": frames " + std::to_string(first) + ".." +
                          std::to_string(first + count) + " out of range for shape " +
@@ -229,6 +232,27 @@ std::optional<std::string> H5Reader::stringAttribute(const std::string& path,
     Handle attr(H5Aopen_by_name(file_, path.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
                 H5Aclose);
     return attributeText(attr.get());
+}
+
+std::optional<std::vector<std::int64_t>> H5Reader::integerAttribute(const std::string& path,
+                                                                    const std::string& name) const {
+    Lock lock(h5::mutex());
+    if (!hasObject(path) || H5Aexists_by_name(file_, path.c_str(), name.c_str(), H5P_DEFAULT) <= 0)
+        return std::nullopt;
+    Handle attr(H5Aopen_by_name(file_, path.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+                H5Aclose);
+    Handle type(H5Aget_type(attr.get()), H5Tclose);
+    Handle space(H5Aget_space(attr.get()), H5Sclose);
+    const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+    // A handful of values is all an attribute like `shape` holds: a damaged one may declare
+    // billions, which would be allocated before being refused.
+    if (H5Tget_class(type.get()) != H5T_INTEGER || n < 0 || n > 64)
+        throw InputError(where(path) + ": attribute " + name + " must hold integers, found " +
+                         attributeText(attr.get()));
+    std::vector<std::int64_t> values(static_cast<std::size_t>(n));
+    if (n > 0 && H5Aread(attr.get(), H5T_NATIVE_INT64, values.data()) < 0)
+        throw InputError(where(path) + ": cannot read attribute " + name + ": " + h5::lastError());
+    return values;
 }
 
 namespace {

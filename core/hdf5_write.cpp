@@ -262,6 +262,26 @@ void H5Writer::setIntegerAttribute(const std::string& path, const std::string& n
         throw InputError(fileName_ + ":" + path + ": cannot write attribute " + name);
 }
 
+void H5Writer::setIntegerArrayAttribute(const std::string& path, const std::string& name,
+                                        const std::vector<std::int64_t>& values) {
+    Lock lock(h5::mutex());
+    const hsize_t n = values.size();
+    Handle space(H5Screate_simple(1, &n, nullptr), H5Sclose);
+    Handle attr(H5Acreate_by_name(file_, path.c_str(), name.c_str(), H5T_NATIVE_INT64, space.get(),
+                                  H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                H5Aclose);
+    if (!attr.valid() || H5Awrite(attr.get(), H5T_NATIVE_INT64, values.data()) < 0)
+        throw InputError(fileName_ + ":" + path + ": cannot write attribute " + name);
+}
+
+void H5Writer::copyFrom(const H5Reader& source, const std::string& path) {
+    Lock lock(h5::mutex());
+    Handle lcpl = intermediateGroups();
+    if (H5Ocopy(source.file_, path.c_str(), file_, path.c_str(), H5P_DEFAULT, lcpl.get()) < 0)
+        throw InputError(fileName_ + ":" + path + ": cannot copy " + source.where(path) + ": " +
+                         h5::lastError());
+}
+
 void H5Writer::linkExternal(const std::string& path, const std::string& file,
                             const std::string& target) {
     Lock lock(h5::mutex());

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
+#include "core/sparse/sparse_frames.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -111,7 +112,9 @@ DatasetInfo checkFrameDataset(const H5Reader& file, const std::string& path) {
     return di;
 }
 
-Array readFrames(const H5Reader& file, const std::string& path) {
+Array readFrames(const H5Reader& file, const std::string& path, std::optional<double> frameTime) {
+    if (const auto sparse = openSparseFrames(file, path, frameTime))
+        return sparse->read(0, sparse->frameCount());
     const std::vector<std::string> parts = frameDatasets(file, path);
     std::vector<Array> arrays;
     std::size_t total = 0;

@@ -26,10 +26,14 @@ DataLocation parseLocation(const std::string& spec, const std::string& defaultPa
 
 // Frame stacks (T,H,W) or one image (H,W) of uint8/16/32, int32 or float32. When the
 // default path is absent, EIGER master files' /entry/data/data_NNNNNN links are joined.
-Array readFrames(const H5Reader& file, const std::string& path = paths::frames);
+// Sparse frames and event lists (DESIGN.md §3; core/sparse) are read densified, an event list
+// binned into frames of `frameTime` seconds (UsageError without one).
+Array readFrames(const H5Reader& file, const std::string& path = paths::frames,
+                 std::optional<double> frameTime = std::nullopt);
 // One frame dataset's type and shape as readFrames accepts them (InputError otherwise).
 DatasetInfo checkFrameDataset(const H5Reader& file, const std::string& path);
-// The datasets that readFrames would join, in order.
+// The datasets that readFrames would join, in order (a sparse layout is one group: the path
+// itself, readFrames and FrameStream find it).
 std::vector<std::string> frameDatasets(const H5Reader& file, const std::string& path);
 
 // (H,W) integer labels; shape checked against (height, width) when given.

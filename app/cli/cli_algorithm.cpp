@@ -10,6 +10,9 @@
 #include "core/hdf5_util.hpp"
 #include "core/input/input_files.hpp"
 #include "core/limits.hpp"
+#include "core/sparse/csr_frames.hpp"
+#include "core/sparse/rigaku_frames.hpp"
+#include "core/sparse/sparse_location.hpp"
 #include "core/stream/live_frames.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/pipeline/frame_stage.hpp"
@@ -119,6 +122,35 @@ void checkLiveRoles(const Algorithm& algorithm, const InputSources& sources) {
     }
 }
 
+// The number of frames of the event list a stack role names at `at`, or 0 where it names none
+// (a dense stack, sparse frames, a Rigaku file).
+std::uint64_t eventListFrames(const DataLocation& at, std::optional<double> frameTime) {
+    if (RigakuFrames::named(at.file)) return 0; // no HDF5 file to look into
+    const H5Reader file(at.file);
+    const std::optional<SparseLocation> events = findSparse(file, at.path);
+    if (!events || events->kind != SparseLocation::Kind::Events) return 0;
+    const std::uint64_t width = binWidthNs(frameTime, file.where(events->group));
+    const std::uint64_t frames = eventFrameCount(file, events->group, width);
+    if (frames > 0) return frames;
+    // A list that bins into no frames: opened, to say what is wrong with it.
+    return CsrFrames::openEvents(file, events->group, width).frameCount();
+}
+
+// An algorithm's --frame-time (seconds) is also the width of the frames an event list is
+// binned into (DESIGN.md §3); commands without one read no event list. An event list is given
+// every frame as an explicit window: the whole-stack readers of gpu/ (readFramesParallel) take
+// no InputSources and so no frame time, a window goes through openFrames, which does.
+void setEventFrameTime(const Algorithm& algorithm, const ParamSet& params, InputSources& s) {
+    if (params.known("frame_time") && params.has("frame_time"))
+        s.frameTime = params.number("frame_time");
+    const std::vector<InputRole> roles = algorithm.inputRoles();
+    const auto stack =
+        std::find_if(roles.begin(), roles.end(), [](const InputRole& r) { return r.stack; });
+    if (stack == roles.end() || !s.frames.all() || s.inMemory(*stack)) return;
+    if (const std::uint64_t frames = eventListFrames(s.locate(*stack), s.frameTime))
+        s.frames = FrameRange{0, frames};
+}
+
 void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     const std::uint64_t given = a.memoryBudget.empty() ? 0 : parseByteSize(a.memoryBudget);
     const std::vector<DeviceInfo> devices =
@@ -139,6 +171,8 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
         throw UsageError("--max-frames applies to a tcp://HOST:PORT input; use --frames");
     } else if (!a.channel.empty()) {
         throw UsageError("--stream-channel applies to a tcp://HOST:PORT input");
+    } else {
+        setEventFrameTime(algorithm, params, sources);
     }
     checkLayoutInput(a.layout, algorithm, sources, params);
     checkOutputs({{"-o", a.output}}, inputs);

@@ -22,6 +22,7 @@ int run(int argc, const char* const* argv) {
     cli::addAlgorithmCommands(app, action);
     cli::addBenchCommand(app, action);
     cli::addBatchCommand(app, action);
+    cli::addConvertCommand(app, action);
     cli::addLabCommand(app, action);
     try {
         app.parse(argc, argv);

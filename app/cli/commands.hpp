@@ -36,5 +36,7 @@ struct StreamBenchArgs {
 };
 void runStreamBench(StreamBenchArgs a);
 void addBatchCommand(CLI::App& app, Action& action);
+// convert: a frame stack rewritten as sparse frames or a dense stack (docs/SPARSE.md).
+void addConvertCommand(CLI::App& app, Action& action);
 
 } // namespace clscope::cli

@@ -6,7 +6,7 @@ std::shared_ptr<FrameStream> openFrames(const InputSources& sources, const Input
     const DataLocation at = sources.locate(role);
     auto stream = sources.live && at.file == sources.file
                       ? std::make_shared<FrameStream>(sources.live)
-                      : std::make_shared<FrameStream>(at.file, at.path);
+                      : std::make_shared<FrameStream>(at.file, at.path, sources.frameTime);
     if (!sources.frames.all()) {
         const auto [first, end] =
             sources.frames.within(stream->frameCount(), at.file + ":" + at.path);

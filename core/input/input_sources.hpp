@@ -10,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -23,6 +24,9 @@ struct InputSources {
     std::map<std::string, std::string> overrides; // role id -> PATH, or FILE[:PATH] if otherFile
     std::set<std::string> disabled;               // roles switched off
     FrameRange frames{};                          // of the `stack` role
+    // Seconds per frame (--frame-time): the frames an event list (DESIGN.md §3) is binned into
+    // at read time (openFrames); unset, an event list is refused (UsageError).
+    std::optional<double> frameTime{};
     // Roles held in memory (e.g. labels edited in the GUI): read() takes these instead of the
     // file. A command line cannot name them: save them to a file and set an override instead.
     std::map<std::string, std::shared_ptr<const Array>> arrays{};

@@ -12,9 +12,10 @@
 namespace clscope::xpcs {
 
 Array readFramesParallel(const H5Reader& file, const std::string& fileName, const std::string& path,
-                         unsigned threads) {
+                         unsigned threads, std::optional<double> frameTime) {
     const std::vector<std::string> parts = frameDatasets(file, path);
-    if (parts.size() != 1 || !file.hasDataset(parts[0])) return readFrames(file, path);
+    // Not one dataset (EIGER parts, or a sparse group): readFrames joins or densifies them.
+    if (parts.size() != 1 || !file.hasDataset(parts[0])) return readFrames(file, path, frameTime);
     const DatasetInfo info = file.info(parts[0]);
     if (!info.dtype || info.shape.size() != 3 || info.shape[0] == 0) return readFrames(file, path);
     const std::unique_ptr<ChunkedFrames> chunks = ChunkedFrames::open(fileName, parts[0]);

@@ -1,0 +1,178 @@
+// clscope-cli convert IN.h5 [--data PATH] [--frames FIRST:COUNT] [--frame-time S]
+// --to sparse|dense -o OUT.h5: a frame stack rewritten in the other layout of DESIGN.md §3
+// (dense /entry/data/data, sparse /entry/data/sparse), read a window of frames at a time; the
+// q-bin labels (/entry/processing), pixel mask and frame time copied with their attributes.
+// IN may also be a Rigaku .bin file (core/sparse/rigaku_frames.hpp).
+// Generic: it names no algorithm. docs/SPARSE.md.
+#include "app/cli/cli_options.hpp"
+#include "app/cli/commands.hpp"
+#include "core/errors.hpp"
+#include "core/frame_stream.hpp"
+#include "core/input/frame_range.hpp"
+#include "core/io.hpp"
+#include "core/output_check.hpp"
+#include "core/sparse/rigaku_frames.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <span>
+#include <type_traits>
+
+namespace clscope::cli {
+
+namespace {
+
+struct ConvertArgs {
+    std::string input, data = paths::frames, frames, to, output;
+    double frameTime = std::numeric_limits<double>::quiet_NaN(); // NaN: not given
+};
+
+const std::string sparseGroup = "/entry/data/sparse";
+constexpr std::uint64_t windowBytes = std::uint64_t(64) << 20; // dense frames read at once
+
+// The sparse layout's columns, built frame by frame (the dense stack is never held whole).
+struct SparseColumns {
+    std::vector<std::int64_t> ptr{0};
+    std::vector<std::int32_t> pixel;
+    std::vector<std::uint32_t> count;
+};
+
+// Sparse counts are unsigned integers: uint8 and uint16 frames give uint16 counts, uint32 and
+// (non-negative) int32 frames uint32 counts; float32 frames do not convert.
+DType countType(DType frames, const std::string& where) {
+    if (frames == DType::UInt8 || frames == DType::UInt16) return DType::UInt16;
+    if (frames == DType::UInt32 || frames == DType::Int32) return DType::UInt32;
+    throw InputError(where + ": " + dtypeName(frames) +
+                     " frames do not convert to sparse counts (uint16 or uint32)");
+}
+
+template <class T>
+void appendFrames(std::span<const T> values, std::size_t pixels, std::size_t firstFrame,
+                  const std::string& where, SparseColumns& c) {
+    for (std::size_t f = 0; f * pixels < values.size(); ++f) {
+        for (std::size_t p = 0; p < pixels; ++p) {
+            const T v = values[f * pixels + p];
+            if (v == 0) continue;
+            if constexpr (std::is_signed_v<T>)
+                if (v < 0)
+                    throw InputError(where + ": value " + std::to_string(v) + " at pixel " +
+                                     std::to_string(p) + " of frame " +
+                                     std::to_string(firstFrame + f) + " is not a count");
+            c.pixel.push_back(static_cast<std::int32_t>(p));
+            c.count.push_back(static_cast<std::uint32_t>(v));
+        }
+        c.ptr.push_back(static_cast<std::int64_t>(c.pixel.size()));
+    }
+}
+
+SparseColumns sparseColumns(const FrameStream& stream, const std::string& where) {
+    SparseColumns c;
+    const std::size_t step = stream.framesWithin(windowBytes);
+    const std::size_t pixels = stream.height() * stream.width();
+    for (std::size_t first = 0; first < stream.frameCount(); first += step) {
+        const Array frames = stream.read(first, std::min(step, stream.frameCount() - first));
+        visitArray(frames, [&](auto values) {
+            using T = typename decltype(values)::element_type;
+            if constexpr (std::is_integral_v<std::remove_const_t<T>>)
+                appendFrames(values, pixels, first, where, c);
+        });
+    }
+    return c;
+}
+
+Array countArray(const std::vector<std::uint32_t>& count, DType type) {
+    if (type == DType::UInt32) return makeArray(Shape{count.size()}, count);
+    return makeArray(Shape{count.size()}, std::vector<std::uint16_t>(count.begin(), count.end()));
+}
+
+std::string writeSparse(H5Writer& out, const FrameStream& stream, const std::string& where) {
+    const DType type = countType(stream.dtype(), where);
+    if (stream.height() * stream.width() > std::size_t(INT32_MAX))
+        throw InputError(where + ": " + std::to_string(stream.height() * stream.width()) +
+                         " pixels a frame do not fit an int32 pixel index");
+    const SparseColumns c = sparseColumns(stream, where);
+    out.write(sparseGroup + "/frame_ptr", makeArray(Shape{c.ptr.size()}, c.ptr));
+    out.write(sparseGroup + "/pixel", makeArray(Shape{c.pixel.size()}, c.pixel));
+    out.write(sparseGroup + "/count", countArray(c.count, type));
+    const auto n = [](std::size_t v) { return static_cast<std::int64_t>(v); };
+    out.setIntegerArrayAttribute(sparseGroup, "shape",
+                                 {n(stream.frameCount()), n(stream.height()), n(stream.width())});
+    const double pixels = double(stream.frameCount()) * double(stream.height() * stream.width());
+    char text[128];
+    std::snprintf(text, sizeof text, "%zu non-zero pixels (%.3g %% occupancy), %s counts",
+                  c.pixel.size(), 100.0 * double(c.pixel.size()) / pixels, dtypeName(type).c_str());
+    return text;
+}
+
+std::string writeDense(H5Writer& out, const FrameStream& stream) {
+    const Shape shape{stream.frameCount(), stream.height(), stream.width()};
+    const std::size_t step = stream.framesWithin(windowBytes);
+    Array window;
+    std::size_t windowFirst = 0;
+    // Frames come one at a time, in order (uncompressed: on this thread): a window is read
+    // when the frame asked for is past the one held.
+    out.writeFrames(
+        paths::frames, stream.dtype(), shape, Compression::None, [&](std::size_t t, Array& frame) {
+            if (window.size() == 0 || t >= windowFirst + window.frameCount()) {
+                windowFirst = t;
+                window = stream.read(t, std::min(step, shape[0] - t));
+            }
+            std::memcpy(frame.bytes(), window.bytes() + (t - windowFirst) * stream.frameBytes(),
+                        stream.frameBytes());
+        });
+    return dtypeName(stream.dtype()) + " frames";
+}
+
+// What a reader of the output needs beside the frames, with the attributes (units) it has.
+void copyMetadata(H5Writer& out, const H5Reader& in) {
+    for (const std::string& path :
+         {std::string("/entry/processing"), paths::pixelMask, paths::frameTime})
+        if (in.hasObject(path)) out.copyFrom(in, path);
+}
+
+void convert(const ConvertArgs& a) {
+    if (a.to != "sparse" && a.to != "dense")
+        throw UsageError("--to must be sparse or dense, not '" + a.to + "'");
+    checkOutputs({{"-o", a.output}}, {{"IN", a.input}});
+    const std::optional<double> frameTime =
+        std::isnan(a.frameTime) ? std::nullopt : std::optional(a.frameTime);
+    FrameStream stream(a.input, a.data, frameTime);
+    const std::string where = a.input + ":" + a.data;
+    if (!a.frames.empty()) {
+        const auto [first, end] = FrameRange::parse(a.frames).within(stream.frameCount(), where);
+        stream.window(first, end - first);
+    }
+    H5Writer out(a.output);
+    const std::string what =
+        a.to == "sparse" ? writeSparse(out, stream, where) : writeDense(out, stream);
+    if (!RigakuFrames::named(a.input)) copyMetadata(out, H5Reader(a.input));
+    out.commit();
+    std::printf("wrote %s: %zu frames of %zu×%zu, %s, %s\n", a.output.c_str(), stream.frameCount(),
+                stream.height(), stream.width(), a.to.c_str(), what.c_str());
+}
+
+} // namespace
+
+void addConvertCommand(CLI::App& app, Action& action) {
+    auto a = std::make_shared<ConvertArgs>();
+    auto* sub = app.add_subcommand(
+        "convert", "Rewrite a frame stack as sparse frames or as a dense stack (docs/SPARSE.md)");
+    sub->add_option("input", a->input, "Input HDF5 file")->required();
+    sub->add_option("--data", a->data,
+                    "Frames: a dense dataset, a sparse or events group (default " + paths::frames +
+                        ", else its sibling sparse or events group)")
+        ->check(nonEmpty());
+    sub->add_option("--frames", a->frames, "FIRST:COUNT: only these frames");
+    sub->add_option("--frame-time", a->frameTime, "Seconds per frame an event list is binned into");
+    sub->add_option("--to", a->to, "sparse or dense")->required();
+    sub->add_option("-o,--output", a->output, "Output HDF5 file")->required();
+    sub->callback([&action, a] { action = [a] { convert(*a); }; });
+}
+
+} // namespace clscope::cli

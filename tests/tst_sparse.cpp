@@ -1,0 +1,372 @@
+// Sparse frames and event lists (DESIGN.md §3 "Sparse frames", §5 "Sparse correlation";
+// docs/SPARSE.md): files written by h5py (tests/sparse_files.py) read as the dense stack they
+// hold, wherever a stack is read; correlate gives the dense file's g2 bit for bit; convert
+// round-trips; events bin at the edges the contract says; every defect is refused naming its
+// dataset; a long series runs in bounded memory.
+#include "core/errors.hpp"
+#include "core/frame_stream.hpp"
+#include "core/io.hpp"
+#include "test_util.hpp"
+
+#include <QScopeGuard>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cstring>
+
+using namespace clscope;
+
+namespace {
+
+const QString script = CLSCOPE_SPARSE_FILES;
+
+bool sameArrays(const Array& a, const Array& b) {
+    return a.dtype() == b.dtype() && a.shape() == b.shape() &&
+           std::memcmp(a.bytes(), b.bytes(), a.byteSize()) == 0;
+}
+
+Array readAt(const QString& file, const std::string& path) {
+    return H5Reader(file.toStdString()).read(path);
+}
+
+} // namespace
+
+class TstSparse : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp;
+    QString dense; // uint16 brownian frames with labels and a frame time
+
+    QString path(const QString& name) const { return tmp.filePath(name); }
+    // tests/sparse_files.py with args; QSKIP without h5py.
+    bool python(const QStringList& args, QString& skip) {
+        return test::runPython(QStringList{script} + args, skip);
+    }
+#define PYTHON(...)                                                                                \
+    do {                                                                                           \
+        QString skip_;                                                                             \
+        QVERIFY(python(QStringList{__VA_ARGS__}, skip_));                                          \
+        if (!skip_.isEmpty()) QSKIP(qPrintable(skip_));                                            \
+    } while (0)
+#define CLI_OK(...)                                                                                \
+    do {                                                                                           \
+        const test::CliRun r_ = test::runCli(QStringList{__VA_ARGS__});                            \
+        QVERIFY2(r_.code == 0, qPrintable(r_.err));                                                \
+    } while (0)
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(tmp.isValid());
+        dense = path("dense.h5");
+        CLI_OK("generate", "xpcs", "--frames", "48", "--height", "24", "--width", "28", "--dtype",
+               "uint16", "--intensity", "2", "--frame-time", "0.001", "--seed", "3", "-o", dense);
+    }
+
+    // Both places of the shape attribute read as the dense stack, whole (readFrames) and a
+    // window at a time (FrameStream, as the streamed and split runs read).
+    void sparseReadsAsDense_data() {
+        QTest::addColumn<QString>("where");
+        QTest::newRow("shape on the group") << "group";
+        QTest::newRow("shape on frame_ptr") << "frame_ptr";
+    }
+    void sparseReadsAsDense() {
+        QFETCH(QString, where);
+        const QString sparse = path("sparse_" + where + ".h5");
+        PYTHON("sparse", dense, sparse, where);
+        const Array want = readFrames(H5Reader(dense.toStdString()));
+        QVERIFY(want.frameCount() == 48);
+        const H5Reader in(sparse.toStdString());
+        QVERIFY(sameArrays(readFrames(in), want));                       // default path absent
+        QVERIFY(sameArrays(readFrames(in, "/entry/data/sparse"), want)); // --data the group
+        FrameStream stream(sparse.toStdString(), paths::frames);
+        QCOMPARE(stream.frameCount(), std::size_t{48});
+        QCOMPARE(stream.dtype(), DType::UInt16);
+        QVERIFY(stream.isStack());
+        stream.window(5, 30);
+        const Array window = stream.read(3, 10); // frames 8..17 of the stack
+        QVERIFY(sameArrays(window, want.frameView(8, 10)));
+        QCOMPARE(stream.framesWithin(10 * stream.frameBytes()), std::size_t{10});
+    }
+
+    // DESIGN.md §5 "Sparse correlation": the g2 of the densified stack, bit for bit, on the
+    // host and on the OpenCL device (PoCL in CI), dense lags and multi-tau.
+    void correlateSparseEqualsDense_data() {
+        QTest::addColumn<QStringList>("options");
+        for (const char* device : {"cpu", "ocl:0"}) {
+            QTest::newRow(qPrintable(QString("dense ") + device))
+                << QStringList{"--device", device};
+            QTest::newRow(qPrintable(QString("multitau ") + device))
+                << QStringList{"--device", device, "--multitau", "--channels", "4"};
+        }
+        QTest::newRow("dense cpu frames 5:30")
+            << QStringList{"--device", "cpu", "--frames", "5:30"};
+        QTest::newRow("twotime cpu") << QStringList{"--device", "cpu", "--twotime", "1"};
+    }
+    void correlateSparseEqualsDense() {
+        QFETCH(QStringList, options);
+        const QString sparse = path("sparse_corr.h5");
+        if (!QFile::exists(sparse)) PYTHON("sparse", dense, sparse, "group");
+        const QString tag = QString(QTest::currentDataTag()).replace(' ', '_').remove(':');
+        const QString a = path(tag + "_dense_g2.h5"), b = path(tag + "_sparse_g2.h5");
+        CLI_OK(QStringList{"correlate", dense, "-o", a} + options);
+        CLI_OK(QStringList{"correlate", sparse, "-o", b} + options);
+        QVERIFY(sameArrays(readAt(a, "/xpcs/g2"), readAt(b, "/xpcs/g2")));
+        QVERIFY(sameArrays(readAt(a, "/xpcs/g2_err"), readAt(b, "/xpcs/g2_err")));
+        if (options.contains("--twotime"))
+            QVERIFY(sameArrays(readAt(a, "/xpcs/twotime/1"), readAt(b, "/xpcs/twotime/1")));
+    }
+
+    // dense → sparse → dense: the same frames, and the labels, pixel mask and frame time
+    // (with its units) carried along.
+    void convertRoundTrip() {
+        const QString sparse = path("converted_sparse.h5"), back = path("converted_dense.h5");
+        CLI_OK("convert", dense, "--to", "sparse", "-o", sparse);
+        CLI_OK("convert", sparse, "--to", "dense", "-o", back);
+        const Array want = readFrames(H5Reader(dense.toStdString()));
+        const H5Reader s(sparse.toStdString()), d(back.toStdString());
+        QVERIFY(s.hasDataset("/entry/data/sparse/frame_ptr"));
+        QVERIFY(!s.hasObject(paths::frames));
+        QVERIFY(s.info("/entry/data/sparse/count").dtype == DType::UInt16);
+        QVERIFY(s.info("/entry/data/sparse/pixel").dtype == DType::Int32);
+        QVERIFY(s.info("/entry/data/sparse/frame_ptr").dtype == DType::Int64);
+        QVERIFY(*s.integerAttribute("/entry/data/sparse", "shape") ==
+                (std::vector<std::int64_t>{48, 24, 28}));
+        QVERIFY(sameArrays(readFrames(s), want));
+        QVERIFY(sameArrays(d.read(paths::frames), want));
+        for (const H5Reader* out : {&s, &d}) {
+            QVERIFY(sameArrays(out->read(paths::qmask), readAt(dense, paths::qmask)));
+            QCOMPARE(out->readScalar(paths::frameTime), 0.001);
+            QVERIFY(out->stringAttribute(paths::frameTime, "units") == std::string("s"));
+        }
+        // A window of frames, and a refused output over the input.
+        const QString part = path("converted_part.h5");
+        CLI_OK("convert", sparse, "--frames", "10:5", "--to", "dense", "-o", part);
+        QVERIFY(sameArrays(readAt(part, paths::frames), Array(want.frameView(10, 5))));
+        QCOMPARE(test::runCli({"convert", dense, "--to", "sparse", "-o", dense}).code, 2);
+        QCOMPARE(test::runCli({"convert", dense, "--to", "csr", "-o", path("x.h5")}).code, 2);
+    }
+
+    // Frame k holds k·Δ ≤ time < (k+1)·Δ: events exactly at an edge open the later frame, one
+    // nanosecond before it stays in the earlier; T = ⌊last / Δ⌋ + 1 (an empty frame kept).
+    void eventsBinAtEdges() {
+        const QString events = path("edges.h5");
+        PYTHON("edges", events);
+        const Array frames = readFrames(H5Reader(events.toStdString()), paths::frames, 1e-3);
+        QCOMPARE(frames.dtype(), DType::UInt32);
+        QCOMPARE(frames.shape(), (Shape{4, 2, 3}));
+        const std::vector<std::uint32_t> want{
+            1, 1, 0, 0, 0, 0, // frame 0: t = 0 (pixel 0), 999999 (pixel 1)
+            0, 1, 3, 0, 0, 0, // frame 1: t = 1000000 (pixels 1, 2), 1999999 twice (pixel 2)
+            0, 0, 0, 0, 0, 0, // frame 2: none
+            0, 0, 0, 1, 0, 0, // frame 3: t = 3000000 exactly (pixel 3)
+        };
+        const auto got = frames.as<std::uint32_t>();
+        QCOMPARE(std::vector<std::uint32_t>(got.begin(), got.end()), want);
+        // Δ = 2 ms: frames 0 (t < 2000000) and 1 (t = 3000000).
+        const Array two = readFrames(H5Reader(events.toStdString()), paths::frames, 2e-3);
+        QCOMPARE(two.shape(), (Shape{2, 2, 3}));
+        QCOMPARE(two.as<std::uint32_t>()[2], 3u);
+        QCOMPARE(two.as<std::uint32_t>()[1], 2u);
+    }
+
+    // An event list made from the dense stack (each count an event, spread over its frame's
+    // interval, both edges included) correlates as that stack, and converts back to it.
+    void eventsCorrelateAsTheirFrames_data() {
+        QTest::addColumn<QStringList>("options");
+        QTest::newRow("dense cpu") << QStringList{"--device", "cpu"};
+        QTest::newRow("multitau cpu")
+            << QStringList{"--device", "cpu", "--multitau", "--channels", "4"};
+        QTest::newRow("multitau ocl:0")
+            << QStringList{"--device", "ocl:0", "--multitau", "--channels", "4"};
+    }
+    void eventsCorrelateAsTheirFrames() {
+        QFETCH(QStringList, options);
+        const QString events = path("events.h5");
+        if (!QFile::exists(events)) PYTHON("events", dense, events, "1000000");
+        const Array want = readFrames(H5Reader(dense.toStdString()));
+        const Array binned = readFrames(H5Reader(events.toStdString()), paths::frames, 1e-3);
+        QCOMPARE(binned.shape(), want.shape()); // the generated stack's last frame holds counts
+        const QString tag = QString(QTest::currentDataTag()).replace(' ', '_').remove(':');
+        const QString a = path(tag + "_dense_ev.h5"), b = path(tag + "_events_ev.h5");
+        options << "--frame-time"
+                << "0.001";
+        CLI_OK(QStringList{"correlate", dense, "-o", a} + options);
+        CLI_OK(QStringList{"correlate", events, "-o", b} + options);
+        QVERIFY(sameArrays(readAt(a, "/xpcs/g2"), readAt(b, "/xpcs/g2")));
+        const QString back = path(tag + "_events_dense.h5");
+        CLI_OK("convert", events, "--frame-time", "0.001", "--to", "dense", "-o", back);
+        const Array converted = readAt(back, paths::frames);
+        QCOMPARE(converted.dtype(), DType::UInt32); // events count in uint32
+        QCOMPARE(converted.size(), want.size());
+        for (std::size_t i = 0; i < want.size(); ++i)
+            if (converted.valueAt(i) != want.valueAt(i)) QFAIL(qPrintable(QString::number(i)));
+    }
+
+    // Without a frame width an event list is a usage error that says which option to give.
+    void eventsNeedAFrameTime() {
+        const QString events = path("edges_usage.h5");
+        PYTHON("edges", events);
+        EXPECT_EXIT(test::runCli({"correlate", events, "--device", "cpu", "-o", path("u.h5")}), 2,
+                    "--frame-time");
+        EXPECT_EXIT(test::runCli({"convert", events, "--to", "dense", "-o", path("u.h5")}), 2,
+                    "--frame-time");
+        EXPECT_EXIT(test::runCli({"convert", events, "--frame-time", "1e-12", "--to", "dense", "-o",
+                                  path("u.h5")}),
+                    2, "1 ns");
+    }
+
+    // Every defect: exit 3, the message naming the dataset (or group) and what was expected.
+    void badInputRefused_data() {
+        QTest::addColumn<QString>("defect");
+        QTest::addColumn<QString>("dataset");
+        QTest::addColumn<QString>("says");
+        const QString g = "/entry/data/sparse", e = "/entry/data/events";
+        QTest::newRow("frame_ptr decreasing") << "frame_ptr_decreasing" << g + "/frame_ptr"
+                                              << "non-decreasing";
+        QTest::newRow("frame_ptr[T] != nnz") << "frame_ptr_end" << g + "/frame_ptr"
+                                             << "frame_ptr[T] = 2";
+        QTest::newRow("frame_ptr not from 0") << "frame_ptr_start" << g + "/frame_ptr"
+                                              << "start at 0";
+        QTest::newRow("frame_ptr length") << "frame_ptr_length" << g + "/frame_ptr"
+                                          << "T + 1 = 4";
+        QTest::newRow("frame_ptr missing") << "frame_ptr_missing" << g + "/frame_ptr"
+                                           << "missing";
+        QTest::newRow("pixel negative") << "pixel_negative" << g + "/pixel"
+                                        << "pixel -1 at index 1";
+        QTest::newRow("pixel past H*W") << "pixel_too_large" << g + "/pixel"
+                                        << "outside [0, H·W = 8)";
+        QTest::newRow("pixel float") << "pixel_float" << g + "/pixel"
+                                     << "1-D integer";
+        QTest::newRow("count float") << "count_float" << g + "/count"
+                                     << "uint16 or uint32";
+        QTest::newRow("count int8") << "count_int8" << g + "/count"
+                                    << "uint16 or uint32, found int8";
+        QTest::newRow("count length") << "count_length" << g + "/count"
+                                      << "2 counts for 3 pixels";
+        QTest::newRow("duplicate beyond uint16") << "duplicate_overflow" << g + "/count"
+                                                 << "sums to 80000";
+        QTest::newRow("shape missing") << "shape_missing" << g << "attribute shape";
+        QTest::newRow("shape of rank 2") << "shape_rank" << g << "(T, H, W)";
+        QTest::newRow("events time decreasing") << "events_time_decreasing" << e + "/time"
+                                                << "non-decreasing";
+        QTest::newRow("events time negative") << "events_time_negative" << e + "/time"
+                                              << "negative";
+        QTest::newRow("events shape missing") << "events_shape_missing" << e << "attribute shape";
+    }
+    void badInputRefused() {
+        QFETCH(QString, defect);
+        QFETCH(QString, dataset);
+        QFETCH(QString, says);
+        const QString in = path("bad_" + defect + ".h5");
+        PYTHON("bad", defect, in);
+        for (const QStringList& command :
+             {QStringList{"correlate", in, "--device", "cpu", "--frame-time", "1e-9"},
+              QStringList{"correlate", in, "--device", "cpu", "--frame-time", "1e-9", "--multitau",
+                          "--channels", "4"},
+              QStringList{"convert", in, "--frame-time", "1e-9", "--to", "sparse"}}) {
+            const test::CliRun r = test::runCli(command + QStringList{"-o", path("bad_out.h5")});
+            QVERIFY2(r.code == 3, qPrintable(command.join(' ') + ": " + r.err));
+            QVERIFY2(r.err.contains(in + ":" + dataset), qPrintable(r.err));
+            QVERIFY2(r.err.contains(says), qPrintable(r.err));
+            QVERIFY(!QFile::exists(path("bad_out.h5")));
+        }
+    }
+
+    // A pixel listed twice in a frame holds the sum of its counts (scipy's toarray), as long
+    // as the sum fits the count type.
+    void duplicatesSum() {
+        const QString in = path("duplicate_sum.h5");
+        PYTHON("bad", "duplicate_sum", in);
+        const Array frames = readFrames(H5Reader(in.toStdString()));
+        QCOMPARE(frames.shape(), (Shape{3, 2, 4}));
+        const auto v = frames.as<std::uint16_t>();
+        QCOMPARE(std::vector<std::uint16_t>(v.begin(), v.end()),
+                 (std::vector<std::uint16_t>{0, 7, 0, 0, 0, 0, 0, 0, //
+                                             0, 0, 0, 0, 0, 0, 0, 0, //
+                                             0, 0, 0, 0, 0, 0, 0, 3}));
+    }
+
+    // uint32 counts at 2^32 - 1 and just below: read exactly, and correlated bit for bit as the
+    // dense uint32 stack (no wrap, no sign extension) on the host, the exact variant for them.
+    void uint32CountsNearTheTop() {
+        const QString d = path("u32_dense.h5"), s = path("u32_sparse.h5");
+        PYTHON("uint32", d, s);
+        const Array want = readAt(d, paths::frames);
+        const Array got = readFrames(H5Reader(s.toStdString()));
+        QVERIFY(sameArrays(got, want));
+        QCOMPARE(got.as<std::uint32_t>()[0], 4294967295u);
+        const QString a = path("u32_dense_g2.h5"), b = path("u32_sparse_g2.h5");
+        CLI_OK("correlate", d, "--device", "cpu", "-o", a);
+        CLI_OK("correlate", s, "--device", "cpu", "-o", b);
+        QVERIFY(sameArrays(readAt(a, "/xpcs/g2"), readAt(b, "/xpcs/g2")));
+        // The OpenCL variants' 64-bit sums cannot hold such values: both inputs are refused
+        // alike (the sparse one is not let through as something else).
+        for (const QString& in : {d, s})
+            EXPECT_EXIT(test::runCli({"correlate", in, "--device", "ocl:0", "-o", path("u.h5")}), 2,
+                        "could exceed the 64-bit sums");
+    }
+
+    // 100,000 frames of 16×16 at 3 % occupancy: 51 MB dense, 6 MB of pixel indices as int64.
+    // Under a 4 MB memory limit the whole stack, or a whole column, cannot be read; a windowed
+    // read and a streamed multi-tau run must (they read only their frames' entries).
+    void longSeriesInBoundedMemory() {
+        const QString in = path("long.h5");
+        PYTHON("long", in, "100000");
+        const char* limit = "4000000";
+        {
+            qputenv("CLSCOPE_MEMORY_LIMIT", limit);
+            const auto unset = qScopeGuard([] { qunsetenv("CLSCOPE_MEMORY_LIMIT"); });
+            const H5Reader file(in.toStdString());
+            EXPECT_ERROR(InputError, readFrames(file), "needs");
+            EXPECT_ERROR(InputError, file.read("/entry/data/sparse/pixel", DType::Int64), "needs");
+            FrameStream stream(in.toStdString(), paths::frames);
+            QCOMPARE(stream.frameCount(), std::size_t{100000});
+            const std::size_t step = stream.framesWithin(1 << 20);
+            std::uint64_t total = 0;
+            for (std::size_t first = 0; first < stream.frameCount(); first += step) {
+                const Array frames =
+                    stream.read(first, std::min(step, stream.frameCount() - first));
+                for (const std::uint16_t v : frames.as<std::uint16_t>())
+                    total += v;
+            }
+            QVERIFY(total > 100000 * 256 * 0.03); // counts 1..3 at 3 %
+        }
+        const test::CliRun r = test::runCli(
+            {"correlate", in, "--device", "cpu", "--multitau", "-o", path("long_g2.h5")},
+            {{"CLSCOPE_MEMORY_LIMIT", limit}});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(readAt(path("long_g2.h5"), "/xpcs/g2").rank(), std::size_t{2});
+    }
+
+    // A Rigaku 500k .bin file in boost_corr's layout (numpy-written, junk in the unused bits):
+    // the frames boost_corr's reader finds (12-bit counts kept whole), a window of them, and
+    // convert to the CSR layout; a file that is not whole words, or a frame out of order, is
+    // bad input naming the file.
+    void rigakuBinaryFrames() {
+        const QString bin = path("rigaku.bin"), want = path("rigaku_dense.h5");
+        PYTHON("rigaku", bin, want);
+        const Array dense = readAt(want, paths::frames);
+        FrameStream stream(bin.toStdString(), paths::frames);
+        QCOMPARE(stream.frameCount(), std::size_t{5});
+        QCOMPARE(stream.height(), std::size_t{512});
+        QCOMPARE(stream.width(), std::size_t{1024});
+        QVERIFY(sameArrays(stream.read(0, 5), dense));
+        stream.window(1, 3);
+        QVERIFY(sameArrays(stream.read(1, 2), Array(dense.frameView(2, 2))));
+        const QString sparse = path("rigaku_sparse.h5");
+        CLI_OK("convert", bin, "--to", "sparse", "-o", sparse);
+        QVERIFY(sameArrays(readFrames(H5Reader(sparse.toStdString())), dense));
+
+        const QString disorder = path("rigaku_disorder.bin");
+        PYTHON("rigaku", disorder, path("rigaku_disorder.h5"), "disorder");
+        EXPECT_EXIT(test::runCli({"convert", disorder, "--to", "sparse", "-o", path("r.h5")}), 3,
+                    disorder + ": word 300 (byte 2400): frame 2 after the last word's frame 0");
+        const QString torn = path("rigaku_torn.bin");
+        QFile f(torn);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write("1234567", 7) == 7);
+        f.close();
+        EXPECT_EXIT(test::runCli({"convert", torn, "--to", "sparse", "-o", path("r.h5")}), 3,
+                    torn + ": 7 bytes");
+    }
+};
+
+QTEST_GUILESS_MAIN(TstSparse)
+#include "tst_sparse.moc"
