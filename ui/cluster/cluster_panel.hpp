@@ -106,8 +106,9 @@ class ClusterPanel : public TypedPanel<cluster::ClusterResult, cluster::ClusterI
 // The cluster entry of the algorithm registry.
 const Algorithm& clusterAlgorithm();
 
-// The panel's registry entry: dock "Cluster", `clscope --demo cluster`, the Compare dock's
-// input and its difference view.
+// The panel's registry entry (cluster_panel_spec.cpp): dock "Cluster", its demo and views.
 AlgorithmPanelSpec clusterPanelSpec();
+// `clscope --demo cluster` (cluster_demo.cpp).
+void startClusterDemo(Workbench& workbench);
 
 } // namespace clscope::ui

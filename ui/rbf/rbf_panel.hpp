@@ -111,8 +111,9 @@ class RbfPanel : public TypedPanel<rbf::RunResult, rbf::Input> {
     rbf::Params runParams_; // of the run being delivered
 };
 
-// The panel's registry entry: dock "RBF", `clscope --demo rbf`, the Compare dock's input and
-// its |f − f_ref| difference view.
+// The panel's registry entry (rbf_panel_spec.cpp): dock "RBF", its demo and views.
 AlgorithmPanelSpec rbfPanelSpec();
+// `clscope --demo rbf` (rbf_demo.cpp).
+void startRbfDemo(Workbench& workbench);
 
 } // namespace clscope::ui

@@ -136,8 +136,9 @@ class SpotsPanel : public TypedPanel<spots::SpotsResult> {
     bool showingDebug_ = false;
 };
 
-// The panel's registry entry: dock "Spots", `clscope --demo spots`, the Compare dock's input
-// and difference image (ui/spots/spots_demo.cpp).
+// The panel's registry entry (spots_panel_spec.cpp): dock "Spots", its demo and views.
 AlgorithmPanelSpec spotsPanelSpec();
+// `clscope --demo spots` (spots_demo.cpp).
+void startSpotsDemo(Workbench& workbench);
 
 } // namespace clscope::ui

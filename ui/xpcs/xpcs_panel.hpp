@@ -93,7 +93,10 @@ class XpcsPanel : public TypedPanel<xpcs::RunResult, xpcs::Input> {
     QPointer<XpcsRateView> rateView_;
 };
 
-// The panel's registry entry: dock "XPCS" and `clscope --demo xpcs`.
+// The panel's registry entry (xpcs_panel_spec.cpp): dock "XPCS", its demos and views.
 AlgorithmPanelSpec xpcsPanelSpec();
+// `clscope --demo xpcs` and `clscope --demo compare` (xpcs_demo.cpp).
+void startXpcsDemo(Workbench& workbench);
+void startXpcsCompareDemo(Workbench& workbench);
 
 } // namespace clscope::ui
