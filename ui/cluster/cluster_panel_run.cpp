@@ -76,7 +76,8 @@ std::optional<Job> ClusterPanel::clusterJob(bool quiet) {
 }
 
 void ClusterPanel::showResult(const Delivery& delivery) {
-    const auto& [result, input] = delivery;
+    const auto& result = delivery.result;
+    const auto& input = delivery.input;
     input_ = input;
     presenter_.setEvent(std::shared_ptr<const Digis>(input, &input->digis), result->clusters);
     presenter_.setRunInfo(result->info);

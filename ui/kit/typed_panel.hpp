@@ -1,10 +1,12 @@
 // An algorithm panel whose runs deliver the algorithm's own Result (and Input) types: the job of
 // an AlgorithmRun (makeRunJob) hands its result to showResult typed, the type checked once here
 // (typedAs: a result of another type fails the run, said in the Log), then the run is finished
-// (AlgorithmPanel::runDelivered). A panel derives from TypedPanel<its Result, its Input>, makes
-// its job with runJob and shows the result in showResult; its views never cast.
+// (AlgorithmPanel::runDelivered). A panel derives from TypedPanelOf<its algorithm's class> (the
+// Result and Input that algorithm declares), makes its job with runJob and shows the result in
+// showResult; its views never cast.
 #pragma once
 #include "gpu/algorithm.hpp"
+#include "gpu/typed_algorithm.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 #include "ui/kit/algorithm_panel.hpp"
 #include "ui/kit/typed_result.hpp"
@@ -12,6 +14,7 @@
 #include <QPointer>
 #include <functional>
 #include <memory>
+#include <type_traits>
 
 namespace clscope::ui {
 
@@ -49,5 +52,18 @@ template <class Result, class Input = AlgorithmInput> class TypedPanel : public 
   private:
     QString resultCommand_;
 };
+
+namespace detail {
+template <class Input, class Params, class Result>
+std::type_identity<TypedPanel<Result, Input>>
+typedPanelOf(const TypedAlgorithm<Input, Params, Result>*);
+} // namespace detail
+
+// The panel base of an algorithm's own types, read from the algorithm's class: TypedPanelOf<
+// xpcs::Algorithm> is TypedPanel<xpcs::RunResult, xpcs::Input>. A panel cannot name a result
+// type its algorithm does not make.
+template <class Algorithm>
+using TypedPanelOf =
+    typename decltype(detail::typedPanelOf(static_cast<const Algorithm*>(nullptr)))::type;
 
 } // namespace clscope::ui

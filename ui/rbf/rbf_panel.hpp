@@ -33,7 +33,7 @@ class Workbench;
 
 // Run (which evaluates even with unchanged parameters), busy state and typed delivery:
 // TypedPanel (ui/kit/typed_panel.hpp); live re-runs end like Runs (runFinished).
-class RbfPanel : public TypedPanel<rbf::RunResult, rbf::Input> {
+class RbfPanel : public TypedPanelOf<rbf::Algorithm> {
     Q_OBJECT
   public:
     explicit RbfPanel(Workbench& workbench, QWidget* parent = nullptr);

@@ -68,7 +68,8 @@ std::optional<Job> RbfPanel::evaluationJob() {
 // The run's input is the one evaluationJob made (held, never streamed). What setRun throws
 // fails the run (the job runner says why); the planes shown stay.
 void RbfPanel::showResult(const Delivery& delivery) {
-    const auto& [run, input] = delivery;
+    const auto& run = delivery.result;
+    const auto& input = delivery.input;
     const rbf::Params& params = runParams_;
     auto presenter = std::make_shared<RbfPresenter>();
     presenter->setScale(presenter_->scale());

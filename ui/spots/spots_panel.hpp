@@ -8,6 +8,7 @@
 // experiment list); and the exports (signal mask, spot table, DIALS phil).
 #pragma once
 #include "gpu/algorithm.hpp"
+#include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "ui/jobs/job.hpp"
 #include "ui/kit/algorithm_panels.hpp"
@@ -37,7 +38,7 @@ class ParamForm;
 class Workbench;
 
 // Run, busy state and typed delivery: TypedPanel (ui/kit/typed_panel.hpp).
-class SpotsPanel : public TypedPanel<spots::SpotsResult> {
+class SpotsPanel : public TypedPanelOf<spots::SpotsAlgorithm> {
     Q_OBJECT
   public:
     explicit SpotsPanel(Workbench& workbench, QWidget* parent = nullptr);

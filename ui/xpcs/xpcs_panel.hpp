@@ -30,7 +30,7 @@ class ParamForm;
 class XpcsFitForm;
 
 // Run, busy state and typed delivery: TypedPanel (ui/kit/typed_panel.hpp).
-class XpcsPanel : public TypedPanel<xpcs::RunResult, xpcs::Input> {
+class XpcsPanel : public TypedPanelOf<xpcs::Algorithm> {
     Q_OBJECT
   public:
     explicit XpcsPanel(Workbench& workbench, QWidget* parent = nullptr);

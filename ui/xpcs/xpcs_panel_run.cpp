@@ -88,7 +88,8 @@ std::optional<Job> XpcsPanel::makeJob() {
 }
 
 void XpcsPanel::showResult(const Delivery& delivery) {
-    const auto& [run, input] = delivery;
+    const auto& run = delivery.result;
+    const auto& input = delivery.input;
     presenter_ = std::make_shared<XpcsPresenter>();
     presenter_->setTrueDiffusion(trueDiffusion_);
     // The run's fit settings (its parameters); the fits through xpcs::fitBins as the run's.
