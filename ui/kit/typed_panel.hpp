@@ -18,15 +18,13 @@
 
 namespace clscope::ui {
 
-// What a run delivers, typed.
-template <class Result, class Input> struct TypedDelivery {
-    std::shared_ptr<const Result> result;
-    std::shared_ptr<const Input> input; // null when the run streamed or ran in passes
-};
-
 template <class Result, class Input = AlgorithmInput> class TypedPanel : public AlgorithmPanel {
   public:
-    using Delivery = TypedDelivery<Result, Input>;
+    // What a run delivers, typed.
+    struct Delivery {
+        std::shared_ptr<const Result> result;
+        std::shared_ptr<const Input> input; // null when the run streamed or ran in passes
+    };
     // The clscope-cli command line of the result shown ("" before the first delivery).
     QString resultCommand() const { return resultCommand_; }
 
