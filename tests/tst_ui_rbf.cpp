@@ -3,10 +3,12 @@
 // (magnitude, real, imaginary, phase) against hand values; sources projected onto each plane;
 // the profile is the plane's row / column; the difference map is |a − b|; changing σ
 // re-evaluates live, several quick changes in one run; the exports read back; `--demo rbf` is
-// ok only when its run succeeded.
+// ok only when its run succeeded; the panel base's Run contract (busy, runFinished once, a failed
+// run keeps the planes shown) and its typed results (another type is refused).
 #include "core/errors.hpp"
 #include "core/rbf/rbf_io.hpp"
 #include "gpu/runtime/devices.hpp"
+#include "gpu/xpcs/algorithm.hpp"
 #include "ui/app/main_window.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/jobs/live_rerun.hpp"
@@ -18,9 +20,11 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QProcess>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <complex>
 
@@ -231,6 +235,53 @@ class TestUiRbf : public QObject {
         QVERIFY(diff && diff->planes());
         QCOMPARE(diff->planes()->map(0)->data()->cell(1, 1), 1.0);
         QCOMPARE(diff->planes()->colourScale()->axis()->label(), QString("|f − f_ref|"));
+        // Two results of another type: refused with the reason (typedAs), never a bad cast.
+        xpcs::RunResult other;
+        QVERIFY_THROWS_EXCEPTION(UsageError, spec->differenceView(ra, other));
+    }
+
+    // The panel base's contract (ui/kit/algorithm_panel.hpp), through the rbf panel on the
+    // host: a second Run while one is in flight is refused (Run greyed, nothing more
+    // submitted); the end of the run enables Run again and emits runFinished once; a run that
+    // fails (an unknown variant) ends with false and leaves the previous planes shown.
+    void panelBaseRunContract() {
+        MainWindow window;
+        auto* picker = window.findChild<DevicePicker*>();
+        const auto host = hostIndex(*picker);
+        QVERIFY(host);
+        picker->selectDevice(*host);
+        auto* panel = window.findChild<RbfPanel*>();
+        QVERIFY(panel && panel->runButton());
+        panel->setLive(false); // the Runs below only
+        panel->setGeneratedSources(true, 7, 3);
+        panel->setGrid(9);
+        panel->setVariant("cpu");
+        QTRY_VERIFY(!window.workbench().jobs().isBusy());
+        QSignalSpy finished(panel, &RbfPanel::runFinished);
+        QSignalSpy started(&window.workbench().jobs(), &JobRunner::started);
+        QVERIFY(panel->run());
+        QVERIFY(panel->isRunning());
+        QVERIFY(!panel->runButton()->isEnabled());
+        QVERIFY(!panel->run());
+        QCOMPARE(started.size(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
+        QCOMPARE(finished.front().front().toBool(), true);
+        QVERIFY(!panel->isRunning());
+        QVERIFY(panel->runButton()->isEnabled());
+        QTest::qWait(300);
+        QCOMPARE(finished.size(), 1);
+        const QPointer<RbfPlanesView> shown = panel->planesView();
+        QVERIFY(shown);
+        const int delivered = panel->runsDelivered();
+        panel->setVariant("nosuch");
+        QVERIFY(panel->run());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 20000);
+        QCOMPARE(finished.back().front().toBool(), false);
+        QVERIFY(panel->runButton()->isEnabled());
+        QCOMPARE(panel->runsDelivered(), delivered);
+        QVERIFY(shown && panel->planesView() == shown);
+        const auto& tabs = window.workbench().results().tabs();
+        QVERIFY(std::ranges::any_of(tabs, [&](const ResultTab& t) { return t.widget == shown; }));
     }
 
     // The panel on the host: registered, live σ changes coalesce into one run whose planes are

@@ -6,6 +6,7 @@
 #include "core/io.hpp"
 #include "gpu/cluster/algorithm.hpp"
 #include "ui/cluster/cluster_overview.hpp"
+#include "ui/kit/typed_result.hpp"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -94,12 +95,11 @@ void ClusterDifferenceView::fillList(const Digis& digis, const cluster::Result& 
 }
 
 QWidget* makeClusterDifferenceView(const AlgorithmResult& a, const AlgorithmResult& b) {
-    const auto* ra = dynamic_cast<const cluster::ClusterResult*>(&a);
-    const auto* rb = dynamic_cast<const cluster::ClusterResult*>(&b);
     try {
-        if (!ra || !rb) throw InputError("these are not two cluster results");
-        return new ClusterDifferenceView(digisOfRun(a), ra->clusters,
-                                         a.info.variant + " @ " + a.info.device, rb->clusters,
+        const auto& ra = typedAs<cluster::ClusterResult>(a);
+        const auto& rb = typedAs<cluster::ClusterResult>(b);
+        return new ClusterDifferenceView(digisOfRun(a), ra.clusters,
+                                         a.info.variant + " @ " + a.info.device, rb.clusters,
                                          b.info.variant + " @ " + b.info.device);
     } catch (const std::exception& e) {
         auto* label = new QLabel(QString("No cluster difference view: %1").arg(e.what()));

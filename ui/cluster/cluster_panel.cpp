@@ -3,7 +3,6 @@
 #include "ui/cluster/cluster_panel.hpp"
 #include "core/cluster/digis.hpp"
 #include "ui/base/qstring.hpp"
-#include "ui/kit/run_button.hpp"
 #include "ui/kit/variant_combo.hpp"
 
 #include "ui/cluster/cluster_overview.hpp"
@@ -21,7 +20,6 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QShortcut>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
@@ -33,7 +31,7 @@ const Algorithm& clusterAlgorithm() {
 }
 
 ClusterPanel::ClusterPanel(Workbench& workbench, QWidget* parent)
-    : QWidget(parent), wb_(workbench) {
+    : TypedPanel(workbench, "cluster", "Cluster", parent) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     auto* scroll = new QScrollArea(this);
@@ -57,23 +55,14 @@ ClusterPanel::ClusterPanel(Workbench& workbench, QWidget* parent)
     scroll->setWidget(content);
     outer->addWidget(scroll, 1);
     outer->addWidget(buildExportButton());
-    runButton_ = makeRunButton(this, this,
-                               "Cluster the digis with the chosen variant (compare variants in "
-                               "the Compare dock)",
-                               [this] { run(); });
-    outer->addWidget(runButton_);
+    outer->addWidget(makeRunButton(this, "Cluster the digis with the chosen variant (compare "
+                                         "variants in the Compare dock)"));
     live_ = new LiveRerun(
-        wb_.jobs(), [this] { return makeJob(true); }, 150, this);
-    connect(live_, &LiveRerun::submitted, this, [this] { running_ = true; });
+        wb_.jobs(), [this] { return clusterJob(true); }, 150, this);
+    connect(live_, &LiveRerun::submitted, this, [this] { liveRunSubmitted(); });
     connect(&wb_, &Workbench::fileOpened, this, [this] { refreshInputs(); });
     connect(&wb_, &Workbench::roleChanged, this, [this] { refreshInputs(); });
     connect(&wb_, &Workbench::deviceChanged, this, [this] { refreshVariants(); });
-    connect(&wb_.jobs(), &JobRunner::failed, this, [this] {
-        if (running_) finishRun(false);
-    });
-    connect(&wb_.jobs(), &JobRunner::cancelled, this, [this] {
-        if (running_) finishRun(false);
-    });
     refreshInputs();
     refreshVariants();
 }
@@ -137,7 +126,7 @@ void ClusterPanel::refreshInputs() {
     const auto file = wb_.dataset().file();
     digisInfo_->setText(file && path ? q(file->fileName() + ":" + *path)
                                      : "none: open a file with /digis (module, x, y, adc)");
-    runButton_->setEnabled(file && path);
+    setRunRefusal(file && path ? QString() : QString("open a file with digis first"));
 }
 
 void ClusterPanel::refreshVariants() {

@@ -13,6 +13,7 @@
 #include "ui/cluster/cluster_presenter.hpp"
 #include "ui/jobs/job.hpp"
 #include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/typed_panel.hpp"
 
 #include <QPointer>
 #include <QTableView>
@@ -34,16 +35,15 @@ class ClusterTableModel;
 class LiveRerun;
 class Workbench;
 
-class ClusterPanel : public QWidget {
+// Run, busy state and typed delivery: TypedPanel (ui/kit/typed_panel.hpp); live re-runs end
+// like Runs (runFinished).
+class ClusterPanel : public TypedPanelOf<cluster::ClusterAlgorithm> {
     Q_OBJECT
   public:
     enum class Export { Ids, Table, Histograms };
 
     explicit ClusterPanel(Workbench& workbench, QWidget* parent = nullptr);
 
-    // Start a Run with the panel's choices; false (with the reason in the Log) when it cannot.
-    bool run();
-    bool isRunning() const { return running_; }
     std::string variant() const;
     void setVariant(const std::string& id);
     // A scripted run's settings (ui/kit/panel_spec.hpp): the parameters and the variant.
@@ -68,9 +68,9 @@ class ClusterPanel : public QWidget {
     // The Compare dock's input: the digis as the panel reads them and the charge cut.
     ComparisonInput comparisonInput() const;
 
-  signals:
-    // The run has delivered its result (or stopped on an error or Cancel).
-    void runFinished(bool ok);
+  protected:
+    std::optional<Job> makeJob() override;
+    void showResult(const Delivery& delivery) override;
 
   private:
     QWidget* buildInputs();
@@ -79,30 +79,23 @@ class ClusterPanel : public QWidget {
     void refreshInputs();
     void refreshVariants();
     void parametersEdited();
-    std::optional<Job> makeJob(bool quiet);
-    void deliver(std::shared_ptr<const cluster::ClusterInput> input,
-                 std::shared_ptr<const cluster::ClusterResult> result);
+    // Run's job, and the live re-run's (quiet: nothing said when there are no digis).
+    std::optional<Job> clusterJob(bool quiet);
     void showTabs();
     void refreshViews();
     void showModule();
-    void finishRun(bool ok);
     ParamSet params() const;
 
-    Workbench& wb_;
     QLabel *digisInfo_ = nullptr, *deviceInfo_ = nullptr, *summary_ = nullptr;
     QComboBox *variant_ = nullptr, *colourBy_ = nullptr;
     ParamForm* form_ = nullptr; // the cluster parameters (the charge cut)
     QCheckBox *liveBox_ = nullptr, *logBox_ = nullptr;
-    QPushButton* runButton_ = nullptr;
     LiveRerun* live_ = nullptr;
     ClusterPresenter presenter_;
     std::shared_ptr<const cluster::ClusterInput>
-        input_; // the digis last read (reused by live re-runs)
-    std::string inputKey_;
-    cluster::ChargeCut shownCut_; // the cut of the result shown                      // FILE:PATH
-                                  // they were read from
-    QString runCommand_;          // the clscope-cli command line of the result shown
-    bool running_ = false;
+        input_;                   // the digis last read (reused by live re-runs)
+    std::string inputKey_;        // FILE:PATH they were read from
+    cluster::ChargeCut shownCut_; // the cut of the result shown
     QPointer<ClusterOverview> overview_;
     QPointer<ClusterHistogramsView> histograms_;
     QPointer<ClusterModuleView> moduleView_;
@@ -113,8 +106,9 @@ class ClusterPanel : public QWidget {
 // The cluster entry of the algorithm registry.
 const Algorithm& clusterAlgorithm();
 
-// The panel's registry entry: dock "Cluster", `clscope --demo cluster`, the Compare dock's
-// input and its difference view.
+// The panel's registry entry (cluster_panel_spec.cpp): dock "Cluster", its demo and views.
 AlgorithmPanelSpec clusterPanelSpec();
+// `clscope --demo cluster` (cluster_demo.cpp).
+void startClusterDemo(Workbench& workbench);
 
 } // namespace clscope::ui

@@ -11,7 +11,6 @@
 #include "ui/cluster/cluster_panel.hpp"
 #include "ui/cluster/cluster_table.hpp"
 #include "ui/jobs/algorithm_run.hpp"
-#include "ui/kit/panel_run.hpp"
 #include "ui/kit/workbench.hpp"
 #include "ui/results/run_command.hpp"
 
@@ -51,12 +50,16 @@ void writeText(const QString& path, const std::string& text) {
 
 } // namespace
 
+std::optional<Job> ClusterPanel::makeJob() {
+    return clusterJob(false);
+}
+
 // The job of the open file's digis (nothing without them: said why unless quiet).
-std::optional<Job> ClusterPanel::makeJob(bool quiet) {
+std::optional<Job> ClusterPanel::clusterJob(bool quiet) {
     const auto file = wb_.dataset().file();
     const auto path = wb_.dataset().path(DataRole{"digis"});
     if (!file || !path) {
-        if (!quiet) reportPanelError(wb_, "Cluster", "open a file with digis first");
+        if (!quiet) reportError("open a file with digis first");
         return std::nullopt;
     }
     const std::string key = file->fileName() + ":" + *path;
@@ -69,23 +72,12 @@ std::optional<Job> ClusterPanel::makeJob(bool quiet) {
     run.chosen = wb_.device();
     run.wholeInput = WholeInput::Always;      // the event view takes the digis
     if (key == inputKey_) run.input = input_; // live re-runs reuse the digis read
-    return makeRunJob(std::move(run), [this, key](const RunDelivery& d) {
-        inputKey_ = key;
-        runCommand_ = QString::fromStdString(d.command);
-        deliver(std::dynamic_pointer_cast<const cluster::ClusterInput>(d.input),
-                std::dynamic_pointer_cast<const cluster::ClusterResult>(d.result));
-    });
+    return runJob(std::move(run), [this, key] { inputKey_ = key; });
 }
 
-bool ClusterPanel::run() {
-    if (!submitPanelRun(wb_, "Cluster", running_, [this] { return makeJob(false); })) return false;
-    running_ = true;
-    runButton_->setEnabled(false);
-    return true;
-}
-
-void ClusterPanel::deliver(std::shared_ptr<const cluster::ClusterInput> input,
-                           std::shared_ptr<const cluster::ClusterResult> result) {
+void ClusterPanel::showResult(const Delivery& delivery) {
+    const auto& result = delivery.result;
+    const auto& input = delivery.input;
     input_ = input;
     presenter_.setEvent(std::shared_ptr<const Digis>(input, &input->digis), result->clusters);
     presenter_.setRunInfo(result->info);
@@ -100,14 +92,6 @@ void ClusterPanel::deliver(std::shared_ptr<const cluster::ClusterInput> input,
                                QString::fromStdString(result->info.device))
                           .arg(result->info.kernelMs, 0, 'f', 3));
     showTabs();
-    QMetaObject::invokeMethod(
-        this, [this] { finishRun(true); }, Qt::QueuedConnection);
-}
-
-void ClusterPanel::finishRun(bool ok) {
-    running_ = false;
-    refreshInputs();
-    emit runFinished(ok);
 }
 
 // The two tabs, made again for every result (the selection is kept by the presenter).
@@ -131,7 +115,7 @@ void ClusterPanel::showTabs() {
     ResultTab detectorTab{"cluster", "Detector",
                           detector,  overview_->plot(),
                           write,     [snapshot] { return snapshot->histogramsCsv(); }};
-    detectorTab.commandLine = runCommand_;
+    detectorTab.commandLine = resultCommand();
     detectorTab.provenance = runProvenance(presenter_.runInfo());
     wb_.addResultTab(std::move(detectorTab));
     auto* module = new QSplitter(Qt::Vertical);
@@ -151,7 +135,7 @@ void ClusterPanel::showTabs() {
             [this](const QModelIndex& index) { selectCluster(std::size_t(index.row())); });
     ResultTab moduleTab{"cluster",           "Module", module,
                         moduleView_->plot(), write,    [snapshot] { return snapshot->tableCsv(); }};
-    moduleTab.commandLine = runCommand_;
+    moduleTab.commandLine = resultCommand();
     moduleTab.provenance = runProvenance(presenter_.runInfo());
     wb_.addResultTab(std::move(moduleTab));
     refreshViews();

@@ -93,6 +93,24 @@ int ClusterPresenter::busiestModule() const {
     return static_cast<int>(it - clustersPerModule_.begin());
 }
 
+int ClusterPresenter::busiestModuleWithDuplicates() const {
+    int chosen = -1;
+    for (int m = 0; m < int(clustersPerModule_.size()); ++m)
+        if (duplicatesPerModule_[m] > 0 &&
+            (chosen < 0 || clustersPerModule_[m] > clustersPerModule_[chosen]))
+            chosen = m;
+    return chosen;
+}
+
+std::optional<std::size_t> ClusterPresenter::largestClusterOf(int module) const {
+    const auto [first, last] = clustersOf(module);
+    if (last <= first) return std::nullopt;
+    std::size_t largest = first;
+    for (std::size_t c = first; c < last; ++c)
+        if (result_.size[c] > result_.size[largest]) largest = c;
+    return largest;
+}
+
 void ClusterPresenter::selectModule(int module) {
     const bool inside = module >= 0 && module < static_cast<int>(moduleCount());
     const int chosen = inside ? module : -1;

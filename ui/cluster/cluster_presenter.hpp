@@ -61,6 +61,10 @@ class ClusterPresenter {
     const std::vector<double>& duplicatesPerModule() const { return duplicatesPerModule_; }
     // The module with the most clusters (-1 without clusters).
     int busiestModule() const;
+    // The same among the modules with a duplicated digi (-1: none has one).
+    int busiestModuleWithDuplicates() const;
+    // The table row of the largest cluster (pixels) of `module`; none when it has none.
+    std::optional<std::size_t> largestClusterOf(int module) const;
 
     // Selection: a module (-1: none); a cluster (index into the table) selects its module.
     void selectModule(int module);

@@ -57,7 +57,7 @@ std::size_t elementsOf(const Shape& shape) {
     return n;
 }
 
-QString number(double v) {
+QString previewNumber(double v) {
     return QString::number(v, 'g', 6);
 }
 
@@ -70,7 +70,7 @@ QString valuePreview(const H5Reader& file, const std::string& path) {
         const std::vector<double> values = doublesOf(file.read(path, DType::Float64));
         QStringList parts;
         for (double v : values)
-            parts << number(v);
+            parts << previewNumber(v);
         if (info.shape.empty()) return parts.value(0);
         return "[" + parts.join(", ") + "]";
     } catch (const std::exception&) {
@@ -125,11 +125,12 @@ void DatasetView::fill(const std::vector<double>& values, std::size_t rows, std:
     if (rows == 1) {
         table_->setHorizontalHeaderLabels({valueLabel});
         for (std::size_t i = 0; i < std::min(cols, maxTableRows); ++i)
-            table_->setItem(int(i), 0, new QTableWidgetItem(number(values[i])));
+            table_->setItem(int(i), 0, new QTableWidgetItem(previewNumber(values[i])));
     } else {
         for (std::size_t r = 0; r < shownRows; ++r)
             for (std::size_t c = 0; c < shownCols; ++c)
-                table_->setItem(int(r), int(c), new QTableWidgetItem(number(values[r * cols + c])));
+                table_->setItem(int(r), int(c),
+                                new QTableWidgetItem(previewNumber(values[r * cols + c])));
     }
     table_->resizeColumnsToContents();
     if (rows == 1) {

@@ -273,6 +273,12 @@ void ImageView::showRegion(double x0, double x1, double y0, double y1) {
     plot_->replot();
 }
 
+void ImageView::showAround(double x, double y, double halfWidth) {
+    const double halfHeight =
+        halfWidth * plot_->yAxis->range().size() / plot_->xAxis->range().size();
+    showRegion(x - halfWidth, x + halfWidth, y - halfHeight, y + halfHeight);
+}
+
 OverlayLayer* ImageView::setOverlay(OverlayData data) {
     removeOverlay(data.name);
     const bool active = !inactiveOwners_.contains(data.owner);

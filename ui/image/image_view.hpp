@@ -53,6 +53,8 @@ class ImageView : public QWidget {
     void fitImage();
     // Show this region (data coordinates) as a user zoom would: a resize no longer refits.
     void showRegion(double x0, double x1, double y0, double y1);
+    // The region `halfWidth` pixels either side of (x, y), as tall as the view's aspect keeps it.
+    void showAround(double x, double y, double halfWidth);
 
     // A long reduction under way: the presenter still holds the previous image.
     bool isReducing() const { return reducer_->isBusy(); }

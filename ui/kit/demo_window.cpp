@@ -29,6 +29,23 @@ QDockWidget* showDockInTheMiddle(Workbench& wb, const QString& name) {
     return dock;
 }
 
+void widenDocks(Workbench& wb, const QStringList& names, const QList<double>& fractions) {
+    auto* window = qobject_cast<QMainWindow*>(wb.parent());
+    QList<QDockWidget*> docks;
+    for (const QString& name : names)
+        docks << demoDock(wb, name);
+    if (!window || docks.contains(nullptr)) return;
+    QMetaObject::invokeMethod(
+        window,
+        [window, docks, fractions] {
+            QList<int> widths;
+            for (double fraction : fractions)
+                widths << int(window->width() * fraction);
+            window->resizeDocks(docks, widths, Qt::Horizontal);
+        },
+        Qt::QueuedConnection);
+}
+
 void showResultTab(Workbench& wb, const QString& title) {
     QTabWidget* tabs = wb.results().tabWidget();
     for (int i = 0; !title.isEmpty() && i < tabs->count(); ++i)

@@ -1,7 +1,9 @@
 // What the demos do to the window (`clscope --demo ALGO`, ui/kit/panel_demo.hpp): the data
 // set's path, a dock given the middle of the window, a result tab or a dock brought to the front.
 #pragma once
+#include <QList>
 #include <QString>
+#include <QStringList>
 
 class QDockWidget;
 
@@ -18,5 +20,8 @@ QDockWidget* demoDock(Workbench& workbench, const QString& name);
 QDockWidget* showDockInTheMiddle(Workbench& workbench, const QString& name);
 // The result tab of that title in front (none of that title, or empty: as it is).
 void showResultTab(Workbench& workbench, const QString& title);
+// The named docks given these fractions of the window's width, once the docks have settled
+// (queued; fixed sizes made the window wider than a 1600-pixel screen). Absent docks: none.
+void widenDocks(Workbench& workbench, const QStringList& names, const QList<double>& fractions);
 
 } // namespace clscope::ui

@@ -5,6 +5,7 @@
 #pragma once
 #include "core/errors.hpp"
 #include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/typed_result.hpp"
 #include "ui/kit/workbench.hpp"
 
 #include <string>
@@ -47,11 +48,12 @@ template <class Panel> AlgorithmPanelSpec panelSpecOf(std::string algorithm, QSt
 }
 
 // View(a's result, "variant @ device", b's result, "variant @ device"), for results of type
-// Result that hold their typed result in `result` and their provenance in `info`.
+// Result that hold their typed result in `result` and their provenance in `info` (UsageError
+// for results of another type).
 template <class Result, class View>
 QWidget* differenceViewOf(const AlgorithmResult& a, const AlgorithmResult& b) {
-    const auto& ra = dynamic_cast<const Result&>(a);
-    const auto& rb = dynamic_cast<const Result&>(b);
+    const Result& ra = typedAs<Result>(a);
+    const Result& rb = typedAs<Result>(b);
     return new View(ra.result, ra.info.variant + " @ " + ra.info.device, rb.result,
                     rb.info.variant + " @ " + rb.info.device);
 }

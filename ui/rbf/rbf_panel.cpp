@@ -2,7 +2,6 @@
 // open file and the device. Runs, deliveries and exports: rbf_panel_run.cpp.
 #include "ui/rbf/rbf_panel.hpp"
 #include "ui/base/qstring.hpp"
-#include "ui/kit/run_button.hpp"
 #include "ui/kit/variant_combo.hpp"
 
 #include "gpu/rbf/rbf_gpu.hpp"
@@ -17,7 +16,6 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QPushButton>
-#include <QShortcut>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
@@ -35,7 +33,8 @@ QFormLayout* formIn(QGroupBox* box) {
 
 } // namespace
 
-RbfPanel::RbfPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), wb_(workbench) {
+RbfPanel::RbfPanel(Workbench& workbench, QWidget* parent)
+    : TypedPanel(workbench, "rbf", "rbf", parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     // The grid's planes are the panel's own (the form's "planes" 0 would read the file's).
@@ -53,8 +52,8 @@ RbfPanel::RbfPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), wb_
     for (QAbstractSpinBox* box : findChildren<QAbstractSpinBox*>())
         box->setMinimumWidth(60);
     live_ = new LiveRerun(
-        wb_.jobs(), [this] { return makeJob(); }, 150, this);
-    connect(live_, &LiveRerun::submitted, this, [this] { running_ = true; });
+        wb_.jobs(), [this] { return evaluationJob(); }, 150, this);
+    connect(live_, &LiveRerun::submitted, this, [this] { liveRunSubmitted(); });
     connectControls();
     refreshSources();
     refreshVariants();
@@ -118,8 +117,7 @@ QWidget* RbfPanel::buildRun() {
                          "off the GUI thread");
     liveBox_->setChecked(true);
     form->addRow("Live", liveBox_);
-    runButton_ = makeRunButton(this, box, {}, [this] { run(); });
-    form->addRow(runButton_);
+    form->addRow(makeRunButton(box));
     return box;
 }
 
@@ -185,12 +183,6 @@ void RbfPanel::connectControls() {
         if (role == DataRole{"particles"}) refreshSources();
     });
     connect(&wb_, &Workbench::deviceChanged, this, changed);
-    connect(&wb_.jobs(), &JobRunner::failed, this, [this] {
-        if (running_) finishRun(false);
-    });
-    connect(&wb_.jobs(), &JobRunner::cancelled, this, [this] {
-        if (running_) finishRun(false);
-    });
 }
 
 // A control that changes the sums: the shown planes are stale; re-evaluate when live and the
@@ -219,7 +211,7 @@ void RbfPanel::keepProfilePosition() {
 
 void RbfPanel::requestRerun(bool rerun) {
     emit wb_.parametersChanged("rbf");
-    if (rerun && (delivered_ > 0 || running_)) live_->request();
+    if (rerun && (delivered_ > 0 || isRunning())) live_->request();
 }
 
 // The file's sources, read once per file (small: N x 3 positions and weights).

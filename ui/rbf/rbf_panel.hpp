@@ -7,6 +7,7 @@
 // tab "rbf planes" (RbfPlanesView).
 #pragma once
 #include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/typed_panel.hpp"
 #include "ui/rbf/rbf_presenter.hpp"
 #include "ui/rbf/rbf_run.hpp"
 #include "ui/rbf/rbf_views.hpp"
@@ -29,15 +30,14 @@ class ParamForm;
 
 class LiveRerun;
 class Workbench;
-struct Job;
 
-class RbfPanel : public QWidget {
+// Run (which evaluates even with unchanged parameters), busy state and typed delivery:
+// TypedPanel (ui/kit/typed_panel.hpp); live re-runs end like Runs (runFinished).
+class RbfPanel : public TypedPanelOf<rbf::Algorithm> {
     Q_OBJECT
   public:
     explicit RbfPanel(Workbench& workbench, QWidget* parent = nullptr);
 
-    // Evaluate now with the panel's choices; false (reason in the Log) when it cannot start.
-    bool run();
     // The request the widgets describe now; InputError when there are no sources.
     RbfRunRequest request() const;
     ComparisonInput comparisonInput() const;
@@ -68,9 +68,10 @@ class RbfPanel : public QWidget {
     // Where the profile line is: plane, direction and row or column index.
     RbfProfileChoice profileChoice() const;
 
-  signals:
-    // A run has delivered its planes (ok) or stopped on an error or Cancel.
-    void runFinished(bool ok);
+  protected:
+    std::optional<Job> makeJob() override;
+    void showResult(const Delivery& delivery) override;
+    void runEnded(bool ok) override;
 
   private:
     ProvenanceFields provenance() const;
@@ -87,13 +88,10 @@ class RbfPanel : public QWidget {
     void refreshSources();
     void refreshVariants();
     void refreshDisplays();
-    std::optional<Job> makeJob();
-    void deliver(std::shared_ptr<const rbf::RunResult> run, std::shared_ptr<const rbf::Input> in,
-                 const rbf::Params& params);
-    void finishRun(bool ok);
+    // The live re-run's job (and Run's): nothing when the parameters are those of the last one.
+    std::optional<Job> evaluationJob();
     void exportDialog(bool hdf5);
 
-    Workbench& wb_;
     std::shared_ptr<const RbfSources> fileSources_;
     std::string fileSourcesError_;
     QComboBox *sourceMode_ = nullptr, *variant_ = nullptr;
@@ -103,19 +101,19 @@ class RbfPanel : public QWidget {
     QSpinBox *sourceCount_ = nullptr, *seed_ = nullptr, *grid_ = nullptr, *profileIndex_ = nullptr;
     QLabel *sourcesInfo_ = nullptr, *deviceInfo_ = nullptr, *profileAt_ = nullptr;
     QCheckBox* liveBox_ = nullptr;
-    QPushButton *runButton_ = nullptr, *exportH5_ = nullptr, *exportPng_ = nullptr;
+    QPushButton *exportH5_ = nullptr, *exportPng_ = nullptr;
     LiveRerun* live_ = nullptr;
     std::shared_ptr<RbfPresenter> presenter_ = std::make_shared<RbfPresenter>();
     std::shared_ptr<const rbf::RunResult> shown_;
     QPointer<RbfPlanesView> view_;
-    bool running_ = false;
-    std::string lastKey_; // what the last submitted run depends on (see makeJob)
+    std::string lastKey_; // what the last submitted run depends on (see evaluationJob)
     int delivered_ = 0;
-    QString runCommand_; // the clscope-cli command line of the planes shown
+    rbf::Params runParams_; // of the run being delivered
 };
 
-// The panel's registry entry: dock "RBF", `clscope --demo rbf`, the Compare dock's input and
-// its |f − f_ref| difference view.
+// The panel's registry entry (rbf_panel_spec.cpp): dock "RBF", its demo and views.
 AlgorithmPanelSpec rbfPanelSpec();
+// `clscope --demo rbf` (rbf_demo.cpp).
+void startRbfDemo(Workbench& workbench);
 
 } // namespace clscope::ui

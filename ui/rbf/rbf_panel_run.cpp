@@ -5,7 +5,6 @@
 #include "ui/base/qstring.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 #include "ui/jobs/live_rerun.hpp"
-#include "ui/kit/panel_run.hpp"
 #include "ui/kit/scripted_form.hpp"
 #include "ui/kit/variant_combo.hpp"
 #include "ui/kit/workbench.hpp"
@@ -20,7 +19,6 @@
 #include <QFileDialog>
 #include <QLabel>
 #include <QMessageBox>
-#include <QPointer>
 #include <QSpinBox>
 
 namespace clscope::ui {
@@ -35,24 +33,23 @@ std::string runKey(const RbfRunRequest& r) {
 
 } // namespace
 
-bool RbfPanel::run() {
-    const bool busy = wb_.jobs().isBusy();
-    if (!busy) lastKey_.clear(); // Run always evaluates, even with unchanged parameters
-    if (!submitPanelRun(wb_, "rbf", busy, [this] { return makeJob(); })) return false;
-    running_ = true;
-    return true;
+// Run always evaluates, even with unchanged parameters (AlgorithmPanel::run asks only while the
+// job runner is idle).
+std::optional<Job> RbfPanel::makeJob() {
+    lastKey_.clear();
+    return evaluationJob();
 }
 
 // The job for the controls as they are now; nothing when there is nothing to run or the
 // parameters are those of the run already made (a live request after Run, say).
-std::optional<Job> RbfPanel::makeJob() {
+std::optional<Job> RbfPanel::evaluationJob() {
     RbfRunRequest request;
     std::shared_ptr<rbf::Input> input;
     try {
         request = this->request();
         input = request.input();
     } catch (const std::exception& e) {
-        reportPanelError(wb_, "rbf", e.what());
+        reportError(e.what());
         return std::nullopt;
     }
     const std::string key = runKey(request);
@@ -63,27 +60,21 @@ std::optional<Job> RbfPanel::makeJob() {
     run.command = request.command();
     run.chosen = request.device;
     run.input = input;
-    QPointer<RbfPanel> self(this);
     const ParamSet params = run.command.params;
-    return makeRunJob(std::move(run), [self, input, params](const RunDelivery& d) {
-        if (!self) return;
-        self->runCommand_ = QString::fromStdString(d.command);
-        self->deliver(std::dynamic_pointer_cast<const rbf::RunResult>(d.result), input,
-                      rbf::Algorithm().parameters(params));
-    });
+    return runJob(std::move(run),
+                  [this, params] { runParams_ = rbf::Algorithm().parameters(params); });
 }
 
-void RbfPanel::deliver(std::shared_ptr<const rbf::RunResult> run,
-                       std::shared_ptr<const rbf::Input> input, const rbf::Params& params) {
+// The run's input is the one evaluationJob made (held, never streamed). What setRun throws
+// fails the run (the job runner says why); the planes shown stay.
+void RbfPanel::showResult(const Delivery& delivery) {
+    const auto& run = delivery.result;
+    const auto& input = delivery.input;
+    const rbf::Params& params = runParams_;
     auto presenter = std::make_shared<RbfPresenter>();
     presenter->setScale(presenter_->scale());
     presenter->setDisplay(presenter_->display());
-    try {
-        presenter->setRun(input->problem, run->result, params);
-    } catch (const std::exception& e) {
-        wb_.log(LogLevel::Error, QString("rbf: %1").arg(e.what()));
-        return finishRun(false);
-    }
+    presenter->setRun(input->problem, run->result, params);
     presenter_ = presenter;
     shown_ = run;
     refreshDisplays();
@@ -108,17 +99,14 @@ void RbfPanel::deliver(std::shared_ptr<const rbf::RunResult> run,
                   view_->planes(),
                   [run](H5Writer& out) { run->write(out, "/rbf"); },
                   {}};
-    tab.commandLine = runCommand_;
+    tab.commandLine = resultCommand();
     tab.provenance = runProvenance(run->info);
     wb_.addResultTab(std::move(tab));
     ++delivered_;
-    finishRun(true);
 }
 
-void RbfPanel::finishRun(bool ok) {
-    running_ = false;
+void RbfPanel::runEnded(bool ok) {
     if (!ok) lastKey_.clear(); // the same parameters may be tried again
-    emit runFinished(ok);
 }
 
 RbfProfileChoice RbfPanel::profileChoice() const {
@@ -203,8 +191,8 @@ ComparisonInput RbfPanel::comparisonInput() const {
 }
 
 ProvenanceFields RbfPanel::provenance() const {
-    return provenanceFields("rbf: rbf planes",
-                            shown_ ? runProvenance(shown_->info) : RunProvenance{}, runCommand_);
+    return provenanceFields(
+        "rbf: rbf planes", shown_ ? runProvenance(shown_->info) : RunProvenance{}, resultCommand());
 }
 
 void RbfPanel::exportHdf5(const QString& path) const {

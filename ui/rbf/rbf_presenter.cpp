@@ -32,6 +32,13 @@ std::string kernelText(const rbf::Params& p) {
     }
 }
 
+std::optional<RbfDisplay> displayNamed(const std::string& name) {
+    for (RbfDisplay d : {RbfDisplay::Value, RbfDisplay::Magnitude, RbfDisplay::Real,
+                         RbfDisplay::Imag, RbfDisplay::Phase})
+        if (displayName(d) == name) return d;
+    return std::nullopt;
+}
+
 std::string displayName(RbfDisplay display) {
     switch (display) {
     case RbfDisplay::Magnitude:

@@ -18,6 +18,7 @@ namespace clscope::ui {
 enum class RbfDisplay { Value, Magnitude, Real, Imag, Phase };
 enum class RbfScale { Linear, Log };
 std::string displayName(RbfDisplay display); // "value", "magnitude", "real", "imaginary", "phase"
+std::optional<RbfDisplay> displayNamed(const std::string& name); // none of that name: none
 
 struct RbfRange {
     double lower = 0, upper = 1;

@@ -2,6 +2,7 @@
 
 #include "gpu/runtime/devices.hpp"
 #include "gpu/spots/run_types.hpp"
+#include "ui/kit/typed_result.hpp"
 #include "ui/spots/spots_markers.hpp"
 
 #include <map>
@@ -30,8 +31,7 @@ class SpotsLive : public LiveFrameAnalysis {
         in->signalMask = false;
         in->provenance["file"] = "stream frame " + std::to_string(index);
         const auto result = runAlgorithm(algorithm_, {device_, variant_, in, params_, {}});
-        std::vector<spots::Spot> found =
-            dynamic_cast<const spots::SpotsResult&>(*result).result.spots;
+        std::vector<spots::Spot> found = typedAs<spots::SpotsResult>(*result).result.spots;
         const std::size_t n = found.size();
         std::lock_guard lock(mutex_);
         spots_[index] = std::move(found);

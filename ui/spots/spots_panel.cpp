@@ -3,7 +3,6 @@
 // spots_panel_run.cpp.
 #include "ui/spots/spots_panel.hpp"
 #include "ui/base/qstring.hpp"
-#include "ui/kit/run_button.hpp"
 #include "ui/kit/scripted_form.hpp"
 #include "ui/kit/variant_combo.hpp"
 #include "ui/params/frame_range_edit.hpp"
@@ -29,7 +28,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QShortcut>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTimer>
@@ -38,7 +36,8 @@
 
 namespace clscope::ui {
 
-SpotsPanel::SpotsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), wb_(workbench) {
+SpotsPanel::SpotsPanel(Workbench& workbench, QWidget* parent)
+    : TypedPanel(workbench, "spots", "Spots", parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     inputInfo_ = new QLabel(this);
@@ -73,12 +72,6 @@ SpotsPanel::SpotsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent),
     connect(&wb_, &Workbench::deviceChanged, this, [this] { refreshVariants(); });
     connect(&wb_, &Workbench::panelActiveChanged, this, [this](const QString& owner, bool on) {
         if (owner == "spots") onActiveChanged(on);
-    });
-    connect(&wb_.jobs(), &JobRunner::failed, this, [this] {
-        if (running_) finishRun(false);
-    });
-    connect(&wb_.jobs(), &JobRunner::cancelled, this, [this] {
-        if (running_) finishRun(false);
     });
     // The image view's own frame slider moves the spots frame too.
     connect(wb_.image().controls(), &ImageControls::selectionChanged, this, [this] {
@@ -163,12 +156,9 @@ QWidget* SpotsPanel::buildRun() {
     form->addRow("Device", deviceInfo_);
     variant_ = makeVariantCombo(wb_, "spots", box);
     form->addRow("Variant", variant_);
-    runButton_ = makeRunButton(this, box,
-                               "The frame range with the chosen variant: the spot table and "
-                               "the counts per frame (Results). Live tuning always uses the "
-                               "host reference.",
-                               [this] { run(); });
-    form->addRow(runButton_);
+    form->addRow(makeRunButton(box, "The frame range with the chosen variant: the spot table and "
+                                    "the counts per frame (Results). Live tuning always uses the "
+                                    "host reference."));
     return box;
 }
 
@@ -230,7 +220,8 @@ void SpotsPanel::refreshInput() {
     frameSpin_->setRange(0, frames_ ? static_cast<int>(frames_->frameCount()) - 1 : 0);
     frameSpin_->setValue(0);
     range_->setRange({}); // the previous file's range does not apply to this one
-    runButton_->setEnabled(frames_ && !running_);
+    setRunRefusal(frames_ ? QString()
+                          : QString("no frames: assign a frame stack in the Data panel"));
     placeRings();
     requestLive();
 }

@@ -8,9 +8,11 @@
 // experiment list); and the exports (signal mask, spot table, DIALS phil).
 #pragma once
 #include "gpu/algorithm.hpp"
+#include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "ui/jobs/job.hpp"
 #include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/typed_panel.hpp"
 #include "ui/spots/spots_presenter.hpp"
 #include "ui/spots/spots_views.hpp"
 
@@ -21,7 +23,6 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
-class QPushButton;
 class QSpinBox;
 class QTimer;
 class QToolButton;
@@ -36,7 +37,8 @@ class ResolutionRings;
 class ParamForm;
 class Workbench;
 
-class SpotsPanel : public QWidget {
+// Run, busy state and typed delivery: TypedPanel (ui/kit/typed_panel.hpp).
+class SpotsPanel : public TypedPanelOf<spots::SpotsAlgorithm> {
     Q_OBJECT
   public:
     explicit SpotsPanel(Workbench& workbench, QWidget* parent = nullptr);
@@ -62,9 +64,7 @@ class SpotsPanel : public QWidget {
     void setImage(SpotsImage image);
     void setPlaying(bool playing);
 
-    // Run over every frame; false (reason in the Log) when it cannot start.
-    bool run();
-    bool isRunning() const { return running_; }
+    // Run (AlgorithmPanel::run) goes over the frame range.
     std::string variant() const;
     void setVariant(const std::string& id);
     // The frames Run reads (count 0: to the last frame); a new file resets it to all.
@@ -83,12 +83,14 @@ class SpotsPanel : public QWidget {
     bool exportPhil(const QString& path);
 
   signals:
-    void runFinished(bool ok);
     // The frame on screen was thresholded again (its result is in the presenter).
     void liveUpdated();
 
   protected:
     void showEvent(QShowEvent* event) override;
+    std::optional<Job> makeJob() override;
+    void showResult(const Delivery& delivery) override;
+    void runEnded(bool ok) override;
 
   private:
     QWidget* buildView();
@@ -105,16 +107,12 @@ class SpotsPanel : public QWidget {
     void showMarkers();
     void stepPlay();
     InputSources sources() const;
-    Job makeJob();
-    void deliverRun(std::shared_ptr<const AlgorithmResult> result);
-    void showTabs(std::shared_ptr<const AlgorithmResult> result);
+    void showTabs(std::shared_ptr<const spots::SpotsResult> result);
     void showPerImageTab(const spots::SpotsResult& run, const RunProvenance& provenance);
-    void finishRun(bool ok);
     void centreOn(double x, double y);
     void checkRunCurrent() const;
     bool exportWith(const QString& what, const std::function<void()>& write);
 
-    Workbench& wb_;
     ParamForm* form_ = nullptr;
     QLabel *inputInfo_ = nullptr, *liveInfo_ = nullptr, *deviceInfo_ = nullptr;
     QSpinBox* frameSpin_ = nullptr;
@@ -123,7 +121,6 @@ class SpotsPanel : public QWidget {
     QTimer* playTimer_ = nullptr;
     QComboBox *imageBox_ = nullptr, *variant_ = nullptr;
     QCheckBox *overlayBox_ = nullptr, *markersBox_ = nullptr;
-    QPushButton* runButton_ = nullptr;
     LiveRerun* live_ = nullptr;
     std::shared_ptr<SpotsPresenter> presenter_ = std::make_shared<SpotsPresenter>();
     std::shared_ptr<SpotsFrameCache> cache_ = std::make_shared<SpotsFrameCache>();
@@ -136,14 +133,13 @@ class SpotsPanel : public QWidget {
     QPointer<SpotTableView> table_;
     std::string runParams_;       // the parameters of the last run (JSON)
     int runFirstFrame_ = 0;       // its first frame: its spots' frames count from there
-    QString runCommand_;          // the clscope-cli command line of the last run
     RunProvenance runProvenance_; // the last run's device, variant, input, parameters
     bool showingDebug_ = false;
-    bool running_ = false;
 };
 
-// The panel's registry entry: dock "Spots", `clscope --demo spots`, the Compare dock's input
-// and difference image (ui/spots/spots_demo.cpp).
+// The panel's registry entry (spots_panel_spec.cpp): dock "Spots", its demo and views.
 AlgorithmPanelSpec spotsPanelSpec();
+// `clscope --demo spots` (spots_demo.cpp).
+void startSpotsDemo(Workbench& workbench);
 
 } // namespace clscope::ui

@@ -5,7 +5,6 @@
 #include "gpu/spots/run_types.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
-#include "ui/kit/panel_run.hpp"
 #include "ui/kit/workbench.hpp"
 #include "ui/params/frame_range_edit.hpp"
 #include "ui/params/param_form.hpp"
@@ -13,7 +12,6 @@
 #include "ui/spots/spots_views.hpp"
 
 #include <QComboBox>
-#include <QDockWidget>
 #include <QPushButton>
 #include <QTabWidget>
 #include <qcustomplot.h>
@@ -36,15 +34,8 @@ InputSources SpotsPanel::sources() const {
     return s;
 }
 
-bool SpotsPanel::run() {
-    if (!submitPanelRun(wb_, "Spots", running_, [this] { return makeJob(); })) return false;
-    running_ = true;
-    runButton_->setEnabled(false);
-    return true;
-}
-
 // The job of the sources, parameters and variant on screen (throws what is wrong with them).
-Job SpotsPanel::makeJob() {
+std::optional<Job> SpotsPanel::makeJob() {
     AlgorithmRun run;
     run.algorithm = &AlgorithmRegistry::instance().find("spots");
     run.command.sources = sources();
@@ -53,28 +44,24 @@ Job SpotsPanel::makeJob() {
     run.chosen = wb_.device();
     const std::string ran = run.command.params.dump();
     const int first = static_cast<int>(run.command.sources.frames.first);
-    return makeRunJob(std::move(run), [this, ran, first](const RunDelivery& d) {
+    return runJob(std::move(run), [this, ran, first] {
         runParams_ = ran;
         runFirstFrame_ = first;
-        runCommand_ = QString::fromStdString(d.command);
-        deliverRun(d.result);
     });
 }
 
-void SpotsPanel::deliverRun(std::shared_ptr<const AlgorithmResult> result) {
-    const auto& run = dynamic_cast<const spots::SpotsResult&>(*result);
+void SpotsPanel::showResult(const Delivery& delivery) {
+    const spots::SpotsResult& run = *delivery.result;
     presenter_->setRun(run.result, run.info.variant + " on " + run.info.device + " " +
                                        run.info.deviceName +
                                        (run.note.empty() ? "" : ", " + run.note));
     runProvenance_ = runProvenance(run.info);
     runProvenance_.computed = QDateTime::currentDateTimeUtc();
     wb_.results().removeTabs("spots");
-    showTabs(result);
-    QMetaObject::invokeMethod(
-        this, [this] { finishRun(true); }, Qt::QueuedConnection);
+    showTabs(delivery.result);
 }
 
-void SpotsPanel::showTabs(std::shared_ptr<const AlgorithmResult> result) {
+void SpotsPanel::showTabs(std::shared_ptr<const spots::SpotsResult> result) {
     auto presenter = presenter_;
     table_ = new SpotTableView(presenter);
     connect(table_, &SpotTableView::spotSelected, this, [this] { showSelectedSpot(); });
@@ -82,7 +69,7 @@ void SpotsPanel::showTabs(std::shared_ptr<const AlgorithmResult> result) {
     ResultTab spots{"spots",  "Spots",
                     table_,   nullptr,
                     writeAll, [presenter] { return spotTableCsv(presenter->run().spots); }};
-    spots.commandLine = runCommand_;
+    spots.commandLine = resultCommand();
     const RunProvenance provenance = runProvenance_;
     spots.provenance = provenance;
     wb_.addResultTab(std::move(spots));
@@ -90,10 +77,10 @@ void SpotsPanel::showTabs(std::shared_ptr<const AlgorithmResult> result) {
     // The same result: the Spots tab writes it once into an export of every tab.
     ResultTab perFrameTab{"spots",  "Per frame", perFrame,
                           perFrame, {},          [presenter] { return presenter->perFrameCsv(); }};
-    perFrameTab.commandLine = runCommand_;
+    perFrameTab.commandLine = resultCommand();
     perFrameTab.provenance = provenance;
     wb_.addResultTab(std::move(perFrameTab));
-    showPerImageTab(dynamic_cast<const spots::SpotsResult&>(*result), provenance);
+    showPerImageTab(*result, provenance);
 }
 
 // "Per image": DIALS' per-image analysis when the run has a geometry (the expt parameter).
@@ -108,19 +95,14 @@ void SpotsPanel::showPerImageTab(const spots::SpotsResult& run, const RunProvena
     QCustomPlot* plot = makePerImagePlot(*stats);
     ResultTab tab{"spots", "Per image", plot,
                   plot,    {},          [s = *stats] { return spots::perImageCsv(s); }};
-    tab.commandLine = runCommand_;
+    tab.commandLine = resultCommand();
     tab.provenance = provenance;
     wb_.addResultTab(std::move(tab));
 }
 
-void SpotsPanel::finishRun(bool ok) {
-    running_ = false;
-    runButton_->setEnabled(frames_ != nullptr);
-    if (ok && table_) {
-        wb_.results().showAfterRun("spots", table_);
-        if (auto* dock = qobject_cast<QDockWidget*>(wb_.results().parentWidget())) dock->raise();
-    }
-    emit runFinished(ok);
+// The spots tab the user had in front before the re-run, else the spot table.
+void SpotsPanel::runEnded(bool ok) {
+    if (ok && table_) showResultsAfterRun(table_);
 }
 
 ComparisonInput SpotsPanel::comparisonInput() const {
@@ -160,7 +142,7 @@ bool SpotsPanel::exportSpotTable(const QString& path) {
     return exportWith("spot table → " + path, [&] {
         checkRunCurrent();
         ui::exportSpotTable(path.toStdString(), presenter_->run().spots,
-                            provenanceFields("spots: spot table", runProvenance_, runCommand_));
+                            provenanceFields("spots: spot table", runProvenance_, resultCommand()));
     });
 }
 

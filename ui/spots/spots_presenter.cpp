@@ -1,6 +1,7 @@
 #include "ui/spots/spots_presenter.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <sstream>
 
@@ -11,6 +12,12 @@ const std::vector<SpotsImage>& spotsImages() {
         SpotsImage::Frame,  SpotsImage::Mean,   SpotsImage::Variance, SpotsImage::Dispersion,
         SpotsImage::SigmaB, SpotsImage::SigmaS, SpotsImage::Global,   SpotsImage::Final};
     return all;
+}
+
+std::optional<SpotsImage> spotsImageNamed(const std::string& name) {
+    for (SpotsImage image : spotsImages())
+        if (spotsImageName(image) == name) return image;
+    return std::nullopt;
 }
 
 std::string spotsImageName(SpotsImage image) {
@@ -130,6 +137,17 @@ void SpotsPresenter::sortBy(SpotColumn column, bool ascending) {
 
 const spots::Spot& SpotsPresenter::spotAtRow(std::size_t row) const {
     return run_->spots.at(order_.at(row));
+}
+
+std::size_t SpotsPresenter::rowNearest(double x, double y) const {
+    std::size_t best = 0;
+    double closest = INFINITY;
+    for (std::size_t row = 0; row < rowCount(); ++row) {
+        const spots::Spot& s = spotAtRow(row);
+        const double d = std::hypot(s.x - x, s.y - y);
+        if (d < closest) closest = d, best = row;
+    }
+    return best;
 }
 
 double SpotsPresenter::cellValue(std::size_t row, SpotColumn column) const {

@@ -17,6 +17,7 @@ namespace clscope::ui {
 enum class SpotsImage { Frame, Mean, Variance, Dispersion, SigmaB, SigmaS, Global, Final };
 const std::vector<SpotsImage>& spotsImages();
 std::string spotsImageName(SpotsImage image); // "frame", "mean", ..., "σ_b test", "final mask"
+std::optional<SpotsImage> spotsImageNamed(const std::string& name); // none of that name: none
 // The debug image of that kind as values (the tests as 0/1); empty for SpotsImage::Frame.
 std::vector<double> debugValues(const spots::DebugImages& debug, SpotsImage image);
 
@@ -51,6 +52,8 @@ class SpotsPresenter {
     void sortBy(SpotColumn column, bool ascending);
     std::size_t spotIndexAtRow(std::size_t row) const { return order_.at(row); }
     const spots::Spot& spotAtRow(std::size_t row) const;
+    // The row of the spot nearest to pixel (x, y); 0 when there are none.
+    std::size_t rowNearest(double x, double y) const;
     double cellValue(std::size_t row, SpotColumn column) const;
     void selectRow(std::size_t row);
     std::optional<std::size_t> selectedSpot() const { return selected_; }

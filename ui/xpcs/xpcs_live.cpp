@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "gpu/xpcs/algorithm.hpp"
+#include "ui/kit/typed_result.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
 
 #include <QLabel>
@@ -37,7 +38,7 @@ class XpcsLive : public LiveSeriesAnalysis {
         auto in = xpcs::makeInput(frames, *labels_, {{"file", "live stream"}});
         if (frameTime_ > 0) in->frameTime = frameTime_;
         const auto result = runAlgorithm(algorithm_, {device_, variant_, in, params_, {}});
-        const xpcs::Result r = dynamic_cast<const xpcs::RunResult&>(*result).result;
+        const xpcs::Result r = typedAs<xpcs::RunResult>(*result).result;
         return [this, r] { draw(r); };
     }
 

@@ -2,7 +2,6 @@
 // it follows the open file, the current labels and the device. Runs: xpcs_panel_run.cpp.
 #include "ui/xpcs/xpcs_panel.hpp"
 #include "ui/base/qstring.hpp"
-#include "ui/kit/run_button.hpp"
 #include "ui/kit/scripted_form.hpp"
 #include "ui/kit/variant_combo.hpp"
 #include "ui/params/frame_range_edit.hpp"
@@ -25,7 +24,6 @@
 #include <QPushButton>
 #include <QScopedValueRollback>
 #include <QScrollArea>
-#include <QShortcut>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
@@ -42,7 +40,8 @@ std::set<std::string> fitBoxParams() {
 }
 } // namespace
 
-XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), wb_(workbench) {
+XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent)
+    : TypedPanel(workbench, "xpcs", "XPCS", parent) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     auto* scroll = new QScrollArea(this);
@@ -65,10 +64,8 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     layout->addStretch(1);
     scroll->setWidget(content);
     outer->addWidget(scroll, 1);
-    runButton_ = makeRunButton(
-        this, this, "Correlate with the chosen variant (compare variants in the Compare dock)",
-        [this] { run(); });
-    outer->addWidget(runButton_);
+    outer->addWidget(makeRunButton(
+        this, "Correlate with the chosen variant (compare variants in the Compare dock)"));
     connect(fitForm_, &XpcsFitForm::refitRequested, this, [this] { run(); });
     connect(fitForm_, &XpcsFitForm::edited, this, [this] { storeFitParams(); });
     connect(form_, &ParamForm::changed, this, [this] { showFitParams(); });
@@ -78,12 +75,6 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     connect(&wb_, &Workbench::roleChanged, this, [this] { refreshInputs(); });
     connect(&QBinLabels::of(wb_), &QBinLabels::changed, this, [this] { refreshInputs(); });
     connect(&wb_, &Workbench::deviceChanged, this, [this] { refreshVariants(); });
-    connect(&wb_.jobs(), &JobRunner::failed, this, [this] {
-        if (running_) finishRun(false);
-    });
-    connect(&wb_.jobs(), &JobRunner::cancelled, this, [this] {
-        if (running_) finishRun(false);
-    });
     // Results are bound to the parameters they ran with.
     const auto changed = [this] { emit wb_.parametersChanged("xpcs"); };
     connect(frames_, &FrameRangeEdit::changed, this, changed);
@@ -246,8 +237,7 @@ void XpcsPanel::refreshPhysical() {
     if (!error.empty() && error != physicalError_) wb_.log(LogLevel::Error, "XPCS: " + q(error));
     physicalError_ = error;
     const std::string why = !framesRefusal_.empty() ? framesRefusal_ : physicalError_;
-    runButton_->setEnabled(why.empty() && !running_);
-    runButton_->setToolTip(q(why));
+    setRunRefusal(q(why));
 }
 
 void XpcsPanel::refreshTwoTimeBins() {

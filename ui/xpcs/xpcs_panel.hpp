@@ -7,6 +7,7 @@
 #pragma once
 #include "ui/jobs/job.hpp"
 #include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/typed_panel.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
 #include "ui/xpcs/xpcs_presenter.hpp"
 #include "ui/xpcs/xpcs_run.hpp"
@@ -19,7 +20,6 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QPushButton;
 class QSpinBox;
 
 namespace clscope::ui {
@@ -29,14 +29,12 @@ class FrameRangeEdit;
 class ParamForm;
 class XpcsFitForm;
 
-class XpcsPanel : public QWidget {
+// Run, busy state and typed delivery: TypedPanel (ui/kit/typed_panel.hpp).
+class XpcsPanel : public TypedPanelOf<xpcs::Algorithm> {
     Q_OBJECT
   public:
     explicit XpcsPanel(Workbench& workbench, QWidget* parent = nullptr);
 
-    // Start a Run with the panel's choices; false (with the reason in the Log) when it cannot.
-    bool run();
-    bool isRunning() const { return running_; }
     // The request the panel's widgets describe now.
     XpcsRunRequest request() const;
     // The variant Run uses; setVariant takes any id (an unknown one fails when run).
@@ -56,9 +54,11 @@ class XpcsPanel : public QWidget {
     // What the Compare dock runs on: this panel's input and parameters now.
     ComparisonInput comparisonInput() const;
 
-  signals:
-    // The run has delivered its result (or stopped on an error or Cancel).
-    void runFinished(bool ok);
+  protected:
+    std::optional<Job> makeJob() override;
+    // `input`: null when the run streamed or ran in passes (no intensity views, no /xpcs/input).
+    void showResult(const Delivery& delivery) override;
+    void runEnded(bool ok) override;
 
   private:
     QWidget* buildInputs();
@@ -68,17 +68,11 @@ class XpcsPanel : public QWidget {
     void refreshVariants();
     void refreshTwoTimeBins();
     void refreshPhysical();
-    // `input`: null when the run streamed or ran in passes (no intensity views, no /xpcs/input).
-    void deliver(std::shared_ptr<const xpcs::RunResult> run,
-                 std::shared_ptr<const xpcs::Input> input, std::optional<double> trueDiffusion);
     std::optional<double> readTrueDiffusion(const H5Reader& file) const;
-    Job makeJob();
-    void finishRun(bool ok);
     void showTabs(const xpcs::RunResult& run, std::shared_ptr<const xpcs::Input> input);
     void showFitParams();
     void storeFitParams();
 
-    Workbench& wb_;
     QLabel *framesInfo_ = nullptr, *labelsInfo_ = nullptr, *deviceInfo_ = nullptr;
     QLabel *timeInfo_ = nullptr, *qInfo_ = nullptr; // value and origin, as the CLI reads them
     FrameRangeEdit* frames_ = nullptr;
@@ -86,10 +80,8 @@ class XpcsPanel : public QWidget {
     QComboBox* variant_ = nullptr;
     QComboBox* twotime_ = nullptr;
     XpcsFitForm* fitForm_ = nullptr;
-    QPushButton* runButton_ = nullptr;
     std::shared_ptr<XpcsPresenter> presenter_ = std::make_shared<XpcsPresenter>();
-    QString runCommand_; // the clscope-cli command line of the result shown
-    bool running_ = false;
+    std::optional<double> trueDiffusion_; // of the run being delivered (its file's)
     bool storingFit_ = false;
     bool variantsMultitau_ = false; // the mode the variant list was made for
     std::string framesRefusal_; // why the assigned frames cannot be correlated (empty: they can)
@@ -101,7 +93,10 @@ class XpcsPanel : public QWidget {
     QPointer<XpcsRateView> rateView_;
 };
 
-// The panel's registry entry: dock "XPCS" and `clscope --demo xpcs`.
+// The panel's registry entry (xpcs_panel_spec.cpp): dock "XPCS", its demos and views.
 AlgorithmPanelSpec xpcsPanelSpec();
+// `clscope --demo xpcs` and `clscope --demo compare` (xpcs_demo.cpp).
+void startXpcsDemo(Workbench& workbench);
+void startXpcsCompareDemo(Workbench& workbench);
 
 } // namespace clscope::ui

@@ -6,7 +6,6 @@
 #include "ui/base/qstring.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
-#include "ui/kit/panel_run.hpp"
 #include "ui/kit/workbench.hpp"
 #include "ui/mask/labels_file.hpp"
 #include "ui/mask/q_bin_labels.hpp"
@@ -16,7 +15,6 @@
 #include "ui/xpcs/xpcs_panel.hpp"
 #include "ui/xpcs/xpcs_views.hpp"
 
-#include <QDockWidget>
 #include <QLabel>
 #include <QTabWidget>
 #include <cmath>
@@ -72,15 +70,8 @@ void nameEditedLabels(XpcsRunRequest& request, const CurrentLabels& labels) {
 
 } // namespace
 
-bool XpcsPanel::run() {
-    if (!submitPanelRun(wb_, "XPCS", running_, [this] { return makeJob(); })) return false;
-    running_ = true;
-    runButton_->setEnabled(false);
-    return true;
-}
-
 // The job of the request on screen (throws what is wrong with it).
-Job XpcsPanel::makeJob() {
+std::optional<Job> XpcsPanel::makeJob() {
     XpcsRunRequest request = this->request();
     nameEditedLabels(request, QBinLabels::of(wb_).current());
     checkRequest(request);
@@ -93,18 +84,14 @@ Job XpcsPanel::makeJob() {
     // The intensity views and the export take the frames; a series longer than the memory
     // budget streams or runs in passes as clscope-cli runs it, shown without them.
     run.wholeInput = WholeInput::IfItFits;
-    return makeRunJob(std::move(run), [this, trueD](const RunDelivery& d) {
-        runCommand_ = QString::fromStdString(d.command);
-        deliver(std::dynamic_pointer_cast<const xpcs::RunResult>(d.result),
-                std::dynamic_pointer_cast<const xpcs::Input>(d.input), trueD);
-    });
+    return runJob(std::move(run), [this, trueD] { trueDiffusion_ = trueD; });
 }
 
-void XpcsPanel::deliver(std::shared_ptr<const xpcs::RunResult> run,
-                        std::shared_ptr<const xpcs::Input> input,
-                        std::optional<double> trueDiffusion) {
+void XpcsPanel::showResult(const Delivery& delivery) {
+    const auto& run = delivery.result;
+    const auto& input = delivery.input;
     presenter_ = std::make_shared<XpcsPresenter>();
-    presenter_->setTrueDiffusion(trueDiffusion);
+    presenter_->setTrueDiffusion(trueDiffusion_);
     // The run's fit settings (its parameters); the fits through xpcs::fitBins as the run's.
     presenter_->setFitOptions(run->fitOptions.value_or(xpcs::FitOptions{}));
     // q of each bin as read() read it: the file's table, or that of the saved edited labels.
@@ -113,20 +100,12 @@ void XpcsPanel::deliver(std::shared_ptr<const xpcs::RunResult> run,
     presenter_->setBinQ(std::move(binQ));
     presenter_->setRuns({{run->result, run->info.device + " " + run->info.deviceName}});
     wb_.results().removeTabs("xpcs");
-    showTabs(*run, std::move(input));
-    QMetaObject::invokeMethod(
-        this, [this] { finishRun(true); }, Qt::QueuedConnection);
+    showTabs(*run, input);
 }
 
-void XpcsPanel::finishRun(bool ok) {
-    running_ = false;
-    runButton_->setEnabled(framesRefusal_.empty() && physicalError_.empty());
-    if (ok && g2View_) {
-        // The xpcs tab the user had in front before the re-run, else the g2 plot.
-        wb_.results().showAfterRun("xpcs", g2View_);
-        if (auto* dock = qobject_cast<QDockWidget*>(wb_.results().parentWidget())) dock->raise();
-    }
-    emit runFinished(ok);
+// The xpcs tab the user had in front before the re-run, else the g2 plot.
+void XpcsPanel::runEnded(bool ok) {
+    if (ok && g2View_) showResultsAfterRun(g2View_);
 }
 
 // The D a synthetic brownian file was made with (Å²/s), when the file says.
@@ -155,7 +134,7 @@ void XpcsPanel::showTabs(const xpcs::RunResult& run, std::shared_ptr<const xpcs:
         writeIntensity(out, *presenter, "/xpcs/intensity");
     };
     const auto add = [this, &run](ResultTab tab) {
-        tab.commandLine = runCommand_;
+        tab.commandLine = resultCommand();
         tab.provenance = runProvenance(run.info);
         wb_.addResultTab(std::move(tab));
     };
