@@ -25,11 +25,11 @@ struct RunResult : AlgorithmResult {
     std::string summary() const override;
 };
 
+// Its facets (gpu/rbf/facets.hpp): contiguous target ranges over devices and within a budget,
+// the particles synthetic dataset, bench cases and the kernel lab's figures.
 class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
   public:
-    Algorithm()
-        : TypedAlgorithm(
-              {"rbf", "Particle sums f(x) = Σ g(x, y) c: Gaussian, Laplace, Helmholtz"}) {}
+    Algorithm();
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
@@ -38,13 +38,6 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
     Params parameters(const ParamSet& params) const override;
     std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                const ParamSet& params) const override;
-    // seed and large (Gaussian), plus large-laplace and large-helmholtz.
-    std::vector<std::string> benchSizes() const override;
-    BenchCase benchCase(const std::string& size) const override;
-    // Within a memory budget (passes.cpp).
-    std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
-                                         std::uint64_t budgetBytes) const override;
-    std::vector<SyntheticKind> syntheticKinds() const override; // synthetic.cpp
 
   protected:
     Support supportsWith(const VariantEntry& variant, const DeviceInfo& device, const Input* input,
@@ -52,20 +45,11 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
     std::shared_ptr<RunResult> runWith(const RunRequest& request, const Input& input, Params params,
                                        const Progress& progress) const override;
     Deviation compareWith(const RunResult& result, const RunResult& reference) const override;
-    // runTuning and the input's values (hostValues), as the run builds them.
-    TunableValues hostTunablesWith(const std::string& variant, const DeviceInfo& device,
-                                   const Input& input, const Params& params) const override;
-    // Sources and explicit targets read once, the potential written once (fp32); every pair's
-    // function and its product with the weight (pairOperations).
-    RunWork workWith(const Input& input, const Params& params) const override;
-    // Several devices: contiguous target ranges (gpu/rbf/split.cpp).
-    std::string unsplittable(const std::string& variant) const override;
-    SplitWork splitWorkWith(const Input& input, const Params& params) const override;
-    std::vector<Part> splitWith(const Input& input, const ParamSet& params,
-                                std::size_t parts) const override;
-    std::shared_ptr<clscope::AlgorithmResult>
-    joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const override;
 };
+
+// Sources and explicit targets read once, the potential written once (fp32); every pair's
+// function and its product with the weight (pairOperations).
+RunWork runWork(const Input& input, const Params& params);
 
 // The rbf input of a problem made in memory (GUI, tests, bench).
 std::shared_ptr<Input> makeInput(Problem problem, nlohmann::json provenance = {});
