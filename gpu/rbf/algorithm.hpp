@@ -1,29 +1,13 @@
-// rbf through the algorithm interface (gpu/algorithm.hpp): the input, result and Algorithm
-// object that the CLI (`clscope-cli rbf`), the bench, the GUI and the tests use.
+// rbf through the algorithm interface (gpu/algorithm.hpp): the Algorithm object that the CLI
+// (`clscope-cli rbf`), the bench, the GUI and the tests use (its input and result types:
+// run_types.hpp).
 #pragma once
-#include "core/rbf/rbf.hpp"
+#include "gpu/rbf/run_types.hpp"
 #include "gpu/typed_algorithm.hpp"
 
 #include <memory>
 
 namespace clscope::rbf {
-
-// Sources, weights and targets; when the input is a sample of a larger one (the large bench
-// case's reference), the original index of each target.
-struct Input : AlgorithmInput {
-    Problem problem;
-    std::vector<std::size_t> targetIndex;
-    // A part of a split run: the whole problem's origin (Params::origin); empty: its own.
-    std::optional<std::array<double, 3>> origin;
-    std::string describe() const override;
-};
-
-struct RunResult : AlgorithmResult {
-    Result result;
-    // /rbf/potential, the provenance attributes and the run's own sample check.
-    void write(H5Writer& out, const std::string& group) const override;
-    std::string summary() const override;
-};
 
 // Its facets (gpu/rbf/facets.hpp): contiguous target ranges over devices and within a budget,
 // the particles synthetic dataset, bench cases and the kernel lab's figures.
