@@ -89,7 +89,7 @@ std::unique_ptr<PassPlan> ModulePasses::planWith(const InputSources& sources, co
     const std::size_t total = digiCount(reader, where.path);
     if (budgetBytes(total, bytesPerDigi, "digis") <= budget) return nullptr;
     auto plan = std::make_unique<ClusterPlan>();
-    plan->file = where.file, plan->group = where.path, plan->total = total,
+    plan->file = where.file, plan->group = where.path, plan->total = total;
     plan->params = run.values();
     plan->provenance = inputProvenance(sources, {digis});
     // A quarter of the budget for the chunk being read, the rest for the pass's digis.

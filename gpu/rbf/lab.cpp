@@ -4,6 +4,7 @@
 #include "gpu/rbf/algorithm.hpp"
 #include "gpu/rbf/facets.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
+#include "gpu/rbf/recipes.hpp"
 
 namespace clscope::rbf {
 

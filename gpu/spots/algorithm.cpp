@@ -234,11 +234,11 @@ std::vector<ProgramRecipe> Algorithm::recipes() const {
 
 std::shared_ptr<SpotsInput> readMaskRole(const InputSources& sources, std::size_t height,
                                          std::size_t width) {
-    const Algorithm spots;
+    const Algorithm algorithm;
     auto in = std::make_shared<SpotsInput>();
-    std::vector<InputRole> read{spots.role("frames")};
+    std::vector<InputRole> read{algorithm.role("frames")};
     if (!sources.disabled.count("pixel_mask")) {
-        const InputRole maskRole = spots.role("pixel_mask");
+        const InputRole maskRole = algorithm.role("pixel_mask");
         const DataLocation mask = sources.locate(maskRole);
         const auto file = sources.open(mask.file);
         const bool given = sources.overrides.count("pixel_mask") > 0;

@@ -146,30 +146,30 @@ LabelMask heldLabels(const Array& a, std::size_t height, std::size_t width) {
 } // namespace
 
 std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, std::size_t width) {
-    const Algorithm xpcs;
-    const InputRole frames = xpcs.role("frames"), labels = xpcs.role("labels"),
-                    pixelMask = xpcs.role("pixel_mask");
-    const DataLocation framesAt = s.locate(frames), labelsAt = s.locate(labels);
+    const Algorithm algorithm;
+    const InputRole framesRole = algorithm.role("frames"), labelsRole = algorithm.role("labels"),
+                    maskRole = algorithm.role("pixel_mask");
+    const DataLocation framesAt = s.locate(framesRole), labelsAt = s.locate(labelsRole);
     auto in = std::make_shared<Input>();
-    const auto held = s.arrays.find(labels.id);
+    const auto held = s.arrays.find(labelsRole.id);
     const bool inMemory = held != s.arrays.end() && held->second;
     const auto labelFile = s.open(inMemory ? framesAt.file : labelsAt.file);
     in->labels = inMemory ? heldLabels(*held->second, height, width)
                           : readLabels(*labelFile, labelsAt.path, height, width);
-    std::vector<InputRole> read{frames, labels};
-    const DataLocation maskAt = s.locate(pixelMask);
+    std::vector<InputRole> read{framesRole, labelsRole};
+    const DataLocation maskAt = s.locate(maskRole);
     const bool chosen = s.overrides.count("pixel_mask") > 0;
     if (!s.disabled.count("pixel_mask")) {
         const auto maskFile = s.open(maskAt.file);
         if (chosen || maskFile->hasObject(maskAt.path)) { // a group there: refused
             in->excludedPixels =
                 applyPixelMask(in->labels, readPixelMask(*maskFile, maskAt.path, height, width));
-            read.push_back(pixelMask);
+            read.push_back(maskRole);
         }
     }
     in->provenance = inputProvenance(s, read);
     in->provenance["excluded_pixels"] = in->excludedPixels;
-    readPhysicalValues(*in, *s.open(framesAt.file), s.locate(xpcs.role("frame_time")).path,
+    readPhysicalValues(*in, *s.open(framesAt.file), s.locate(algorithm.role("frame_time")).path,
                        *labelFile);
     if (inMemory) { // the file's q table describes the file's labels
         in->qByLabel.clear();

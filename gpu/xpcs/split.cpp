@@ -45,6 +45,8 @@ ParamSet paramsForBins(const ParamSet& params, const std::vector<std::int32_t>& 
     return p;
 }
 
+namespace {
+
 // Groups of bins of about equal work (pixels), joined in label order.
 class SplitByBins : public TypedSplit<Algorithm> {
   public:
@@ -119,6 +121,8 @@ SplitByBins::joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) cons
     }
     return out;
 }
+
+} // namespace
 
 std::shared_ptr<const Facet> splitFacet() {
     return std::make_shared<SplitByBins>();
