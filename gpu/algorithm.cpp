@@ -83,18 +83,13 @@ ProgramRecipe Algorithm::recipe(const std::string& name) const {
     throw UsageError(id() + ": no program '" + name + "'; programs: " + names);
 }
 
-std::vector<std::pair<std::string, std::string>> Algorithm::sideOutputs(const AlgorithmResult&,
-                                                                        const ParamSet&) const {
-    return {};
-}
-
-TunableValues Algorithm::hostTunables(const std::string&, const DeviceInfo&, const AlgorithmInput&,
-                                      const ParamSet&) const {
-    return {};
-}
-
-RunWork Algorithm::work(const AlgorithmInput&, const ParamSet&) const {
-    return {};
+InputRole Algorithm::role(const std::string& id) const {
+    std::string ids;
+    for (const InputRole& r : inputRoles()) {
+        if (r.id == id) return r;
+        ids += (ids.empty() ? "" : ", ") + r.id;
+    }
+    throw UsageError(this->id() + ": no input role '" + id + "'; roles: " + ids);
 }
 
 bool Algorithm::readsFrames() const {
@@ -120,20 +115,14 @@ std::string preferredOf(const Algorithm& algorithm,
 // The generic preparation: the request's own parameters, unparsed.
 class UnparsedRun : public PreparedRun {
   public:
-    UnparsedRun(const Algorithm& algorithm, const RunRequest& request)
-        : algorithm_(algorithm), request_(request) {}
+    using PreparedRun::PreparedRun;
     Support supports(const VariantEntry& variant) const override {
-        return algorithm_.supports(variant, request_.device, request_.input.get(),
-                                   &request_.params);
+        const RunRequest& r = request();
+        return algorithm().supports(variant, r.device, r.input.get(), &r.params);
     }
-    std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
-                                         const Progress& progress) const override {
-        return algorithm_.run(request, progress);
+    std::shared_ptr<AlgorithmResult> run(const Progress& progress) const override {
+        return algorithm().run(request(), progress);
     }
-
-  private:
-    const Algorithm& algorithm_;
-    const RunRequest& request_;
 };
 
 } // namespace
@@ -144,8 +133,37 @@ std::string Algorithm::defaultVariant(const DeviceInfo& device, const AlgorithmI
                        [&](const VariantEntry& v) { return supports(v, device, input, params); });
 }
 
-std::unique_ptr<PreparedRun> Algorithm::prepare(const RunRequest& request) const {
+std::unique_ptr<PreparedRun> Algorithm::parse(const RunRequest& request) const {
     return std::make_unique<UnparsedRun>(*this, request);
+}
+
+std::unique_ptr<PreparedRun> Algorithm::parseBorrowed(const AlgorithmInput* input,
+                                                      const ParamSet& params,
+                                                      const DeviceInfo& device,
+                                                      const std::string& variant) const {
+    RunRequest request;
+    request.device = device, request.variant = variant, request.params = params;
+    // Not owned: the caller holds the input for as long as the prepared run lives.
+    request.input = std::shared_ptr<const AlgorithmInput>(std::shared_ptr<void>(), input);
+    return parse(request);
+}
+
+std::unique_ptr<PreparedRun> Algorithm::prepare(const RunRequest& request) const {
+    if (!request.variant.empty()) (void)variant(request.variant); // unknown: before parsing
+    std::unique_ptr<PreparedRun> prepared = parse(request);
+    prepared->resolve();
+    return prepared;
+}
+
+void PreparedRun::resolve() {
+    chosen_ = request_.variant.empty();
+    if (chosen_)
+        request_.variant =
+            preferredOf(algorithm_, [&](const VariantEntry& v) { return supports(v); });
+    entry_ = algorithm_.variant(request_.variant);
+    // Emulated, the device check is the emulation's; the input's and parameters' still apply.
+    if (entry_->emulatedOn(request_.device, request_.tuning)) entry_->extraCheck = nullptr;
+    verdict_ = supports(*entry_);
 }
 
 std::string provenanceJson(const AlgorithmInput& input, const ParamSet& params) {
@@ -200,24 +218,16 @@ std::shared_ptr<AlgorithmResult> runAlgorithm(const Algorithm& algorithm, RunReq
     if (!request.input) throw UsageError(algorithm.id() + ": no input to run on");
     const std::string asked = request.variant;
     if (isUserVariantId(asked)) useUserVariant(algorithm, request);
-    const bool chosenHere = request.variant.empty();
-    std::optional<VariantEntry> entry; // an unknown variant: a usage error before parsing
-    if (!chosenHere) entry = algorithm.variant(request.variant);
     const std::unique_ptr<PreparedRun> prepared = algorithm.prepare(request);
-    if (chosenHere) {
-        request.variant =
-            preferredOf(algorithm, [&](const VariantEntry& v) { return prepared->supports(v); });
-        entry = algorithm.variant(request.variant);
-    }
-    // Emulated, the device check is the emulation's; the input's and parameters' still apply.
-    if (entry->emulatedOn(request.device, request.tuning)) entry->extraCheck = nullptr;
-    const Support s = prepared->supports(*entry);
-    if (!s.ok && chosenHere) throw UsageError(noVariantRuns(algorithm, request, *prepared));
+    const Support& s = prepared->verdict();
+    if (!s.ok && prepared->chosen())
+        throw UsageError(noVariantRuns(algorithm, prepared->request(), *prepared));
     if (!s.ok)
-        throw UsageError(algorithm.id() + " variant '" + request.variant + "' cannot run on " +
-                         request.device.spec + ": " + s.reason);
+        throw UsageError(algorithm.id() + " variant '" + prepared->request().variant +
+                         "' cannot run on " + request.device.spec + ": " + s.reason);
+    request = prepared->request();
     const auto start = std::chrono::steady_clock::now();
-    std::shared_ptr<AlgorithmResult> result = prepared->run(request, progress);
+    std::shared_ptr<AlgorithmResult> result = prepared->run(progress);
     const std::chrono::duration<double, std::milli> wall = std::chrono::steady_clock::now() - start;
     RunInfo& info = result->info;
     info.algorithm = algorithm.id();

@@ -14,6 +14,7 @@
 #include "core/params.hpp"
 #include "core/progress.hpp"
 #include "core/timing.hpp"
+#include "gpu/facet.hpp"
 #include "gpu/recipe.hpp"
 #include "gpu/runtime/device_info.hpp"
 #include "gpu/variant/variant.hpp"
@@ -22,6 +23,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -165,17 +167,41 @@ ParamSpec syntheticOption(std::string name, ParamSpec::Type type, nlohmann::json
                           std::string help, std::optional<double> min = {},
                           std::optional<double> max = {}, std::string unit = "");
 
-// One run's request with its parameters parsed once (TypedAlgorithm: into the algorithm's own
-// Params) and its input typed: runAlgorithm asks it which variants can run, then runs one.
+class Algorithm;
+
+// One run's request with its input typed and its parameters parsed, once (TypedAlgorithm: a
+// TypedRun, gpu/facets/typed_run.hpp): runAlgorithm asks it which variants can run, then runs
+// one; every facet takes it (gpu/facet.hpp). Algorithm::prepare also resolves the variant and
+// its support verdict, once.
 class PreparedRun {
   public:
+    PreparedRun(const Algorithm& algorithm, RunRequest request)
+        : algorithm_(algorithm), request_(std::move(request)) {}
     virtual ~PreparedRun() = default;
+    const Algorithm& algorithm() const { return algorithm_; }
+    // The request; its variant is the resolved one after Algorithm::prepare.
+    const RunRequest& request() const { return request_; }
+    // The parameter values as given (the parts and passes a facet makes are derived from them).
+    const ParamSet& values() const { return request_.params; }
     // Whether the variant can run the request's input with its parameters on its device, with
     // the reason when it cannot.
     virtual Support supports(const VariantEntry& variant) const = 0;
-    // Runs request.variant (resolved): the prepared request with its variant chosen.
-    virtual std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
-                                                 const Progress& progress) const = 0;
+    // Runs request().variant.
+    virtual std::shared_ptr<AlgorithmResult> run(const Progress& progress) const = 0;
+
+    // Set by Algorithm::prepare: the variant's entry (the preferred one that can run when the
+    // request named none), whether prepare chose it, and whether it can run (the reason if not).
+    const VariantEntry& variant() const { return *entry_; }
+    bool chosen() const { return chosen_; }
+    const Support& verdict() const { return verdict_; }
+    void resolve();
+
+  private:
+    const Algorithm& algorithm_;
+    RunRequest request_;
+    std::optional<VariantEntry> entry_;
+    bool chosen_ = false;
+    Support verdict_;
 };
 
 class Algorithm {
@@ -186,6 +212,9 @@ class Algorithm {
     virtual std::string command() const { return id(); } // clscope-cli subcommand
     virtual std::string outputGroup() const { return std::string(1, '/').append(id()); }
     virtual std::vector<InputRole> inputRoles() const = 0;
+    // The input role of that id; UsageError listing the roles when absent. Readers look their
+    // roles up by id, never by position.
+    InputRole role(const std::string& id) const;
     virtual std::vector<ParamSpec> parameterSpecs() const = 0;
     ParamSet defaultParams() const { return ParamSet(parameterSpecs()); }
     virtual std::vector<VariantEntry> variants() const = 0;
@@ -207,24 +236,16 @@ class Algorithm {
     // Throws UsageError, InputError, DeviceError or Cancelled. Callers use runAlgorithm().
     virtual std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
                                                  const Progress& progress) const = 0;
-    // The request prepared for runAlgorithm, its parameters parsed once (UsageError naming
-    // what is wrong). Default: supports() and run() on the request as it is.
-    virtual std::unique_ptr<PreparedRun> prepare(const RunRequest& request) const;
+    // The request with its input typed and its parameters parsed once (UsageError naming what
+    // is wrong); its variant not resolved. The input may be null (passes, streams). Default:
+    // supports() and run() on the request as it is.
+    virtual std::unique_ptr<PreparedRun> parse(const RunRequest& request) const;
+    // parse() and the variant resolved with its support verdict (PreparedRun::resolve): what
+    // runAlgorithm runs. UsageError for an unknown variant, before parsing.
+    std::unique_ptr<PreparedRun> prepare(const RunRequest& request) const;
     // How far result is from reference, in the algorithm's metric and written tolerance.
     virtual Deviation compare(const AlgorithmResult& result,
                               const AlgorithmResult& reference) const = 0;
-    // The tunable values the host passes to the variant's programs on this device for this
-    // input and these parameters, before any override: its tuning table's per-device values and
-    // those set from the input (what the kernel lab prints and forks). Default: none (the
-    // recipes' declared defaults).
-    virtual TunableValues hostTunables(const std::string& variant, const DeviceInfo& device,
-                                       const AlgorithmInput& input, const ParamSet& params) const;
-    // The work of one run on this input with these parameters (the kernel lab's roofline).
-    // Default: none declared.
-    virtual RunWork work(const AlgorithmInput& input, const ParamSet& params) const;
-    // "seed" and "large" at least; UsageError for another size.
-    virtual std::vector<std::string> benchSizes() const { return {"seed", "large"}; }
-    virtual BenchCase benchCase(const std::string& size) const = 0;
 
     // The entry of a variant id; UsageError listing the ids when unknown.
     VariantEntry variant(const std::string& id) const;
@@ -232,52 +253,93 @@ class Algorithm {
     // input with these parameters); the reference variant when none can.
     std::string defaultVariant(const DeviceInfo& device, const AlgorithmInput* input = nullptr,
                                const ParamSet* params = nullptr) const;
-    // One run over several devices: the input cut into at most `parts` pieces (each with the
-    // parameters it needs) whose results join() puts back together, identical to one run.
-    // Default: the algorithm cannot split (empty).
+    // Whether the input has a frame stack (a role with `stack`): --frames applies.
+    bool readsFrames() const;
+
+    // The facet of that interface the algorithm registered (gpu/facet.hpp), null when none.
+    // F's definition is needed where this is called (gpu/facets/F.hpp).
+    template <class F> const F* facet() const {
+        for (const auto& f : facets_)
+            if (const auto* found = dynamic_cast<const F*>(f.get())) return found;
+        return nullptr;
+    }
+
+    // What the facets give; without the facet, the behaviour written at each. Each is defined
+    // beside its facet's interface (gpu/facets/*.cpp).
+
+    // The kernel lab's figures (gpu/facets/lab_facet.hpp). The tunable values the host passes
+    // to the variant's programs on this device for this input and these parameters, before any
+    // override: its tuning table's per-device values and those set from the input (what the
+    // kernel lab prints and forks). Without: none (the recipes' declared defaults).
+    TunableValues hostTunables(const std::string& variant, const DeviceInfo& device,
+                               const AlgorithmInput& input, const ParamSet& params) const;
+    // The work of one run on this input with these parameters (the kernel lab's roofline).
+    // Without: none declared.
+    RunWork work(const AlgorithmInput& input, const ParamSet& params) const;
+
+    // Bench cases (gpu/facets/bench_facet.hpp): "seed" and "large" at least; UsageError for
+    // another size. Without: no sizes, and benchCase refuses.
+    std::vector<std::string> benchSizes() const;
+    BenchCase benchCase(const std::string& size) const;
+
+    // One run over several devices (gpu/facets/split_facet.hpp): the input cut into at most
+    // `parts` pieces (each with the parameters it needs) whose results join() puts back
+    // together, identical to one run. Without: the algorithm cannot split (empty), join
+    // refuses.
     struct Part {
         std::shared_ptr<const AlgorithmInput> input;
         ParamSet params;
     };
-    virtual std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
-                                    std::size_t parts) const;
-    virtual std::shared_ptr<AlgorithmResult>
+    std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
+                            std::size_t parts) const;
+    std::shared_ptr<AlgorithmResult>
     join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const;
     // Why `variant` cannot run on the parts split() makes ("" when it can): such a run goes
-    // on the first device whole, and its note says why. Default: every variant can.
-    virtual std::string unsplittable(const std::string& variant) const;
-    // What a split of this input takes off one device (SplitWork). Default: none declared, so
+    // on the first device whole, and its note says why. Without: every variant can.
+    std::string unsplittable(const std::string& variant) const;
+    // What a split of this input takes off one device (SplitWork). Without: none declared, so
     // the algorithm's runs split only when the request says Always.
-    virtual SplitWork splitWork(const AlgorithmInput& input, const ParamSet& params) const;
+    SplitWork splitWork(const AlgorithmInput& input, const ParamSet& params) const;
 
     // Files besides the HDF5 output that the parameters ask for (e.g. spots --phil OUT.phil):
-    // written by the CLI after the output, each atomically. Default: none.
-    virtual std::vector<std::pair<std::string, std::string>>
-    sideOutputs(const AlgorithmResult& result, const ParamSet& params) const;
+    // written by the CLI after the output, each atomically (gpu/facets/outputs_facet.hpp).
+    // Without: none.
+    std::vector<std::pair<std::string, std::string>> sideOutputs(const AlgorithmResult& result,
+                                                                 const ParamSet& params) const;
 
-    // Runs within a memory budget (gpu/scale/passes.hpp): how the input on disk is cut into
-    // passes that each read only their part, joined by join(). Null when the whole input fits
-    // (read() it whole); UsageError when a piece that cannot be cut exceeds the budget.
-    // Default: null (the input is always read whole).
-    virtual std::unique_ptr<PassPlan> planPasses(const InputSources& sources,
-                                                 const ParamSet& params,
-                                                 std::uint64_t budgetBytes) const;
+    // Runs within a memory budget (gpu/scale/passes.hpp, gpu/facets/passes_facet.hpp): how the
+    // input on disk is cut into passes that each read only their part, joined by join(). Null
+    // when the whole input fits (read() it whole); UsageError when a piece that cannot be cut
+    // exceeds the budget. Without: null (the input is always read whole).
+    std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
+                                         std::uint64_t budgetBytes) const;
 
     // Its part of a live run through the streaming pipeline (gpu/pipeline) on `devices` with
     // `request`'s variant and parameters; null where it has none or they need the whole stack
-    // (the run then goes through passes). Default: null.
-    virtual std::unique_ptr<pipeline::FrameStage>
-    streamStage(const RunRequest& request, const std::vector<DeviceInfo>& devices) const;
+    // (the run then goes through passes) (gpu/facets/stream_facet.hpp). Without: null.
+    std::unique_ptr<pipeline::FrameStage> streamStage(const RunRequest& request,
+                                                      const std::vector<DeviceInfo>& devices) const;
 
-    // The synthetic datasets this algorithm generates; the first is its demo's. Default: none.
-    virtual std::vector<SyntheticKind> syntheticKinds() const { return {}; }
-    // Whether the input has a frame stack (a role with `stack`): --frames applies.
-    bool readsFrames() const;
+    // The synthetic datasets this algorithm generates; the first is its demo's
+    // (gpu/facets/synthetic_facet.hpp). Without: none.
+    std::vector<SyntheticKind> syntheticKinds() const;
+
+  protected:
+    // Registers a facet (in the algorithm's constructor); one of each interface.
+    void add(std::shared_ptr<const Facet> facet) { facets_.push_back(std::move(facet)); }
+    // The request borrowing an input the caller holds (the facets' generic entry points), its
+    // parameters parsed.
+    std::unique_ptr<PreparedRun> parseBorrowed(const AlgorithmInput* input, const ParamSet& params,
+                                               const DeviceInfo& device = {},
+                                               const std::string& variant = {}) const;
+
+  private:
+    std::vector<std::shared_ptr<const Facet>> facets_;
 };
 
-// The one way to run: parses the parameters once (Algorithm::prepare), resolves the default
-// variant and checks support on the parsed request (UsageError with the reason), times the
-// run, fills RunInfo (provenance included) and the kernel time.
+// The one way to run: prepares the request once (Algorithm::prepare: parameters parsed, the
+// default variant resolved, its support checked; UsageError with the reason), times the run,
+// fills RunInfo (provenance included) and the kernel time.
 std::shared_ptr<AlgorithmResult> runAlgorithm(const Algorithm& algorithm, RunRequest request,
                                               const Progress& progress = {});
 

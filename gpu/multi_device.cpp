@@ -13,24 +13,6 @@
 
 namespace clscope {
 
-std::vector<Algorithm::Part> Algorithm::split(const AlgorithmInput&, const ParamSet&,
-                                              std::size_t) const {
-    return {};
-}
-
-std::shared_ptr<AlgorithmResult>
-Algorithm::join(const std::vector<std::shared_ptr<AlgorithmResult>>&) const {
-    throw UsageError(id() + " cannot join results of several devices");
-}
-
-std::string Algorithm::unsplittable(const std::string&) const {
-    return {};
-}
-
-SplitWork Algorithm::splitWork(const AlgorithmInput&, const ParamSet&) const {
-    return {};
-}
-
 double splitSavingMs(const SplitWork& work, std::size_t devices) {
     if (devices < 2) return 0;
     const double uploadMs = work.sharedOutBytes / 50e9 * 1e3;

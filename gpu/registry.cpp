@@ -9,9 +9,9 @@ namespace clscope {
 
 void registerAllAlgorithms(AlgorithmRegistry& registry) {
     registry.add(std::make_shared<xpcs::Algorithm>());
-    registry.add(std::make_shared<cluster::ClusterAlgorithm>());
+    registry.add(std::make_shared<cluster::Algorithm>());
     registry.add(std::make_shared<rbf::Algorithm>());
-    registry.add(std::make_shared<spots::SpotsAlgorithm>());
+    registry.add(std::make_shared<spots::Algorithm>());
 }
 
 } // namespace clscope

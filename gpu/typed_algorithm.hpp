@@ -1,10 +1,13 @@
 // The typed base of an algorithm (gpu/algorithm.hpp): its names, its input, parameters and
-// result types are given once, and the algorithm writes supports, run, compare, split and join
-// on its own types. The casts from the generic interface are made here, once, and the
-// parameters are parsed here (parameters()), so no algorithm re-declares the generic overrides.
+// result types are given once, and the algorithm writes supports, run and compare on its own
+// types. The casts from the generic interface are made here, once, and the parameters are
+// parsed here (parameters()) into the prepared run (TypedRun) that the run and every facet
+// take, so no algorithm re-declares the generic overrides. What an algorithm does besides is
+// in its facets (gpu/facet.hpp), registered in its constructor.
 #pragma once
 #include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
+#include "gpu/facets/typed_run.hpp"
 
 #include <memory>
 #include <string>
@@ -21,6 +24,11 @@ struct AlgorithmNames {
 template <class InputT, class ParamsT, class ResultT>
 class TypedAlgorithm : public clscope::Algorithm {
   public:
+    // What the typed facets (gpu/facets/) take: the prepared run and the result type. Named so
+    // as not to hide an algorithm's own Input, Params or Result in its member functions.
+    using Run = TypedRun<InputT, ParamsT>;
+    using ResultType = ResultT;
+
     explicit TypedAlgorithm(AlgorithmNames names) : names_(std::move(names)) {}
     std::string id() const final { return names_.id; }
     std::string label() const final { return names_.label; }
@@ -44,35 +52,14 @@ class TypedAlgorithm : public clscope::Algorithm {
     }
     std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
                                          const Progress& progress) const final {
-        return prepare(request)->run(request, progress);
+        return parse(request)->run(progress);
     }
-    // The input typed and the parameters parsed, once for every check and the run.
-    std::unique_ptr<PreparedRun> prepare(const RunRequest& request) const final {
+    // The input typed and the parameters parsed, once for every check, facet and the run.
+    std::unique_ptr<PreparedRun> parse(const RunRequest& request) const final {
         return std::make_unique<Prepared>(*this, request);
     }
     Deviation compare(const AlgorithmResult& result, const AlgorithmResult& reference) const final {
-        return compareWith(typed(result), typed(reference));
-    }
-    TunableValues hostTunables(const std::string& variant, const DeviceInfo& device,
-                               const AlgorithmInput& input, const ParamSet& params) const final {
-        return hostTunablesWith(variant, device, typed(&input), parameters(params));
-    }
-    RunWork work(const AlgorithmInput& input, const ParamSet& params) const final {
-        return workWith(typed(&input), parameters(params));
-    }
-    std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
-                            std::size_t parts) const final {
-        return splitWith(typed(&input), params, parts);
-    }
-    SplitWork splitWork(const AlgorithmInput& input, const ParamSet& params) const final {
-        return splitWorkWith(typed(&input), parameters(params));
-    }
-    std::shared_ptr<AlgorithmResult>
-    join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const final {
-        std::vector<std::shared_ptr<ResultT>> typedParts;
-        for (const auto& part : parts)
-            typedParts.push_back(typed(part));
-        return joinWith(typedParts);
+        return compareWith(resultOf<ResultT>(result, id()), resultOf<ResultT>(reference, id()));
     }
 
   protected:
@@ -87,76 +74,26 @@ class TypedAlgorithm : public clscope::Algorithm {
     virtual std::shared_ptr<ResultT> runWith(const RunRequest& request, const InputT& input,
                                              ParamsT params, const Progress& progress) const = 0;
     virtual Deviation compareWith(const ResultT& result, const ResultT& reference) const = 0;
-    // The host's tunable values for the variant's programs (Algorithm::hostTunables). Default:
-    // none.
-    virtual TunableValues hostTunablesWith(const std::string& variant, const DeviceInfo& device,
-                                           const InputT& input, const ParamsT& params) const {
-        (void)variant, (void)device, (void)input, (void)params;
-        return {};
-    }
-    // The work of one run (Algorithm::work). Default: none declared.
-    virtual RunWork workWith(const InputT& input, const ParamsT& params) const {
-        (void)input, (void)params;
-        return {};
-    }
-    // Default: the algorithm cannot split (empty), and join refuses.
-    virtual std::vector<Part> splitWith(const InputT& input, const ParamSet& params,
-                                        std::size_t parts) const {
-        return clscope::Algorithm::split(input, params, parts);
-    }
-    // What a split takes off one device (Algorithm::splitWork). Default: none declared.
-    virtual SplitWork splitWorkWith(const InputT& input, const ParamsT& params) const {
-        (void)input, (void)params;
-        return {};
-    }
-    virtual std::shared_ptr<AlgorithmResult>
-    joinWith(const std::vector<std::shared_ptr<ResultT>>& parts) const {
-        return clscope::Algorithm::join({parts.begin(), parts.end()});
-    }
 
   private:
     AlgorithmNames names_;
 
-    class Prepared : public PreparedRun {
+    class Prepared : public Run {
       public:
         Prepared(const TypedAlgorithm& algorithm, const RunRequest& request)
-            : algorithm_(algorithm), device_(request.device),
-              input_(algorithm.typed(request.input.get())),
-              params_(algorithm.parameters(request.params)) {}
-        Support supports(const VariantEntry& variant) const override {
-            return algorithm_.supportsWith(variant, device_, &input_, &params_);
+            : Run(algorithm, request, algorithm.parameters(request.params)), algorithm_(algorithm) {
         }
-        std::shared_ptr<AlgorithmResult> run(const RunRequest& request,
-                                             const Progress& progress) const override {
-            return algorithm_.runWith(request, input_, params_, progress);
+        Support supports(const VariantEntry& variant) const override {
+            return algorithm_.supportsWith(variant, this->request().device, this->inputOrNull(),
+                                           &this->params());
+        }
+        std::shared_ptr<AlgorithmResult> run(const Progress& progress) const override {
+            return algorithm_.runWith(this->request(), this->input(), this->params(), progress);
         }
 
       private:
         const TypedAlgorithm& algorithm_;
-        DeviceInfo device_;
-        const InputT& input_;
-        ParamsT params_;
     };
-
-    UsageError notMine(const std::string& what) const {
-        return UsageError(names_.id + ": the " + what + " is not a " + names_.id + " " + what);
-    }
-
-    const InputT& typed(const AlgorithmInput* input) const {
-        const auto* in = dynamic_cast<const InputT*>(input);
-        if (!in) throw notMine("input");
-        return *in;
-    }
-    const ResultT& typed(const AlgorithmResult& result) const {
-        const auto* r = dynamic_cast<const ResultT*>(&result);
-        if (!r) throw notMine("result");
-        return *r;
-    }
-    std::shared_ptr<ResultT> typed(const std::shared_ptr<AlgorithmResult>& result) const {
-        auto r = std::dynamic_pointer_cast<ResultT>(result);
-        if (!r) throw notMine("result");
-        return r;
-    }
 };
 
 } // namespace clscope

@@ -6,6 +6,8 @@
 #include "core/xpcs/multitau.hpp"
 #include "core/xpcs/synthetic.hpp"
 #include "gpu/bench.hpp"
+#include "gpu/facets/split_facet.hpp"
+#include "gpu/facets/typed_run.hpp"
 #include "gpu/runtime/devices.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "gpu/xpcs/algorithm.hpp"
@@ -288,6 +290,38 @@ class TestAlgorithm : public QObject {
         const auto split = runOnDevices(xpcs, r, devices);
         QCOMPARE(split->info.device, std::string("cpu,cpu"));
         QVERIFY(xpcs.compare(*split, *whole).pass);
+    }
+
+    // prepare() gives the typed input, the parsed parameters and the resolved variant with its
+    // verdict once; roles are looked up by id; facets are found by their interface.
+    void preparedRunAndFacets() {
+        const auto& xpcs =
+            dynamic_cast<const xpcs::Algorithm&>(AlgorithmRegistry::instance().find("xpcs"));
+        QCOMPARE(xpcs.role("labels").id, std::string("labels"));
+        QVERIFY_THROWS_EXCEPTION(UsageError, xpcs.role("no_such_role"));
+        ParamSet p = xpcs.defaultParams();
+        p.set("channels", 4);
+        const RunRequest r{
+            hostDevice(),
+            "",
+            xpcs::makeInput(Array(DType::UInt16, {8, 3, 2}), LabelMask{3, 2, {1, 1, 0, 2, 0, 3}}),
+            p,
+            {}};
+        const auto prepared = xpcs.prepare(r);
+        QVERIFY(prepared->chosen());
+        QVERIFY(prepared->verdict().ok);
+        QCOMPARE(prepared->request().variant, std::string("cpu")); // the host's one variant
+        QCOMPARE(prepared->variant().info.id, std::string("cpu"));
+        const auto& typed = runOf<xpcs::Algorithm::Run>(*prepared);
+        QCOMPARE(typed.params().channels, 4);
+        const AlgorithmInput* held = &typed.input();
+        QVERIFY(held == r.input.get()); // the request's input, not a copy
+        RunRequest unknown = r;
+        unknown.variant = "no_such";
+        QVERIFY_THROWS_EXCEPTION(UsageError, xpcs.prepare(unknown));
+        QVERIFY(xpcs.facet<SplitFacet>() != nullptr);
+        QCOMPARE(xpcs.unsplittable("multitau").empty(), false);
+        QVERIFY(!AlgorithmRegistry::instance().find("toy").benchSizes().empty());
     }
 
     // The kernel lab's roofline work (DESIGN.md "Roofline"), counted by hand.

@@ -208,7 +208,7 @@ void TestCluster::splitDealsLargestModules() {
         for (int i = 0; i < (m == 0 ? 50 : m == 1 ? 40 : 5); ++i)
             addDigi(d, m, std::uint16_t(i % 160), std::uint16_t(2 * (i / 160) + m % 2), 10);
     addDigi(d, Digis::invalidModule, 0, 0, 0);
-    const cluster::ClusterAlgorithm algorithm;
+    const cluster::Algorithm algorithm;
     const cluster::ClusterInput input(d);
     const auto parts = algorithm.split(input, algorithm.defaultParams(), 2);
     QCOMPARE(parts.size(), std::size_t(2));

@@ -81,7 +81,7 @@ std::shared_ptr<SpotsInput> makeInput(std::size_t t, std::size_t h, std::size_t 
 }
 
 ParamSet makeParams(const std::string& variant, int kx, int ky, double gain) {
-    ParamSet p = SpotsAlgorithm().defaultParams();
+    ParamSet p = spots::Algorithm().defaultParams();
     p.set("threshold_algorithm", variant == "extended" ? "dispersion_extended" : "dispersion");
     p.set("kernel_size", nlohmann::json::array({kx, ky}));
     p.set("gain", gain);
@@ -125,7 +125,7 @@ const SpotsResult& spotsOf(const std::shared_ptr<AlgorithmResult>& r) {
 // The parts of split(), each run on the device, then join(): what runOnDevices does, but with
 // the halo chosen by the caller.
 std::shared_ptr<AlgorithmResult> runBands(const RunRequest& request, std::size_t halo) {
-    const SpotsAlgorithm algorithm;
+    const spots::Algorithm algorithm;
     ParamSet partParams = request.params;
     const auto& in = dynamic_cast<const SpotsInput&>(*request.input);
     const auto split = splitBands(in, partParams, parts, halo);
@@ -185,7 +185,7 @@ void TestSpotsSplit::bandsEqualOneDevice() {
     ParamSet params = makeParams(variant.toStdString(), kx, ky, gain);
     if (kx == 4) params.set("global_threshold", "auto");
     if (kx == ky && kx == 2) params.set("debug", true);
-    const SpotsAlgorithm algorithm;
+    const spots::Algorithm algorithm;
     const auto split = algorithm.split(*input, params, parts);
     QCOMPARE(split.size(), parts);
     for (const auto& part : split)
@@ -225,8 +225,8 @@ void TestSpotsSplit::haloOneRowShortDiffers() {
     const DeviceInfo* dev = device();
     if (!dev) QSKIP("no OpenCL device");
     const ParamSet params = makeParams(variant.toStdString(), kx, ky, 1.0);
-    const std::size_t halo = bandHalo(SpotsAlgorithm().parameters(params));
-    const SpotsAlgorithm algorithm;
+    const std::size_t halo = bandHalo(spots::Algorithm().parameters(params));
+    const spots::Algorithm algorithm;
     bool differs = false;
     for (unsigned seed = 1; seed <= 24 && !differs; ++seed) {
         const auto input = makeInput(1, 3 * halo + 6, 256, seed, 40, false);
@@ -250,7 +250,7 @@ void TestSpotsSplit::haloPerVariant() {
 // Bands never keep fewer rows than the halo: a short frame splits into fewer parts (one: the
 // input itself), and the result is still the whole-frame one.
 void TestSpotsSplit::fewerBandsThanParts() {
-    const SpotsAlgorithm algorithm;
+    const spots::Algorithm algorithm;
     const ParamSet params = makeParams("extended", 3, 3, 1.0); // halo 2*3 + 3 + 1 = 10
     const auto input = makeInput(1, 25, 40, 3);
     QCOMPARE(algorithm.split(*input, params, parts).size(), std::size_t(2));
@@ -269,7 +269,7 @@ void TestSpotsSplit::fewerBandsThanParts() {
 // far smaller than the halo, so it is never cut; a band is always taller than the erosion
 // distance (it keeps at least a halo of rows), so no band takes the fallback.
 void TestSpotsSplit::hostFallbackNotSplit() {
-    const SpotsAlgorithm algorithm;
+    const spots::Algorithm algorithm;
     const ParamSet params = makeParams("extended", 10, 10, 1.0);
     auto tiny = std::make_shared<SpotsInput>();
     tiny->data.frames = makeArray<std::uint16_t>(
@@ -288,7 +288,7 @@ void TestSpotsSplit::hostFallbackNotSplit() {
 
 // The host reference splits the same way over three host "devices".
 void TestSpotsSplit::cpuBandsEqualWhole() {
-    const SpotsAlgorithm algorithm;
+    const spots::Algorithm algorithm;
     for (const char* method : {"local", "extended"})
         for (auto [kx, ky] : std::vector<std::pair<int, int>>{{3, 3}, {5, 2}, {1, 4}}) {
             const auto input = makeInput(2, 70, 40, unsigned(kx * 10 + ky));
@@ -316,7 +316,7 @@ void TestSpotsSplit::passesKeepListsOnly() {
         out.write(paths::frames, input->data.frames);
         out.commit();
     }
-    const SpotsAlgorithm algorithm;
+    const spots::Algorithm algorithm;
     const RunRequest request{hostDevice(), "cpu", nullptr, algorithm.defaultParams(), {}};
     InputSources sources;
     sources.file = file;
@@ -336,7 +336,7 @@ void TestSpotsSplit::passesKeepListsOnly() {
 // Stacks of more frames than parts split into frame ranges over the stack's own memory (no copy:
 // a pinned stack uploads by DMA from every part) and give the one-device result.
 void TestSpotsSplit::frameRangesAreViewsOfTheStack() {
-    const SpotsAlgorithm algorithm;
+    const spots::Algorithm algorithm;
     const ParamSet params = makeParams("local", 3, 3, 1.0);
     const auto input = makeInput(7, 30, 40, 5);
     const Array& stack = input->data.frames;
@@ -368,7 +368,7 @@ void TestSpotsSplit::provenanceIsOneOnEveryRoute() {
         out.write(paths::frames, makeInput(3, 64, 45, 11)->data.frames);
         out.commit();
     }
-    const SpotsAlgorithm algorithm;
+    const spots::Algorithm algorithm;
     InputSources sources;
     sources.file = file;
     RunRequest request{hostDevice(), "cpu", nullptr, algorithm.defaultParams(), {}};

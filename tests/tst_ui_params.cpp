@@ -126,7 +126,7 @@ class TestUiParams : public QObject {
     // A refused edit (by the spec, or by the panel's check) is marked and not taken.
     void refusedEditsKeepTheValue() {
         ParamForm form(spots_, "p", {},
-                       [](const ParamSet& p) { spots::SpotsAlgorithm().parameters(p); });
+                       [](const ParamSet& p) { spots::Algorithm().parameters(p); });
         QSignalSpy changed(&form, &ParamForm::changed);
         typeInto(form.field("kernel_size"), "5,x");
         QVERIFY(form.error("kernel_size").contains("--kernel-size"));

@@ -27,7 +27,7 @@ std::shared_ptr<const xpcs::Input> inputOf(const BudgetedRun& run, const InputSo
 
 // The geometry of the labels' file, else of the input file.
 std::optional<mask::Geometry> geometryOf(const InputSources& sources) {
-    const InputRole labels = xpcs::Algorithm().inputRoles()[1];
+    const InputRole labels = xpcs::Algorithm().role("labels");
     for (const std::string& file : {sources.locate(labels).file, sources.file})
         if (const auto geometry = mask::readGeometry(*sources.open(file))) return geometry;
     return std::nullopt;

@@ -1,9 +1,9 @@
 // cluster through the one algorithm interface: input role digis, parameter --charge-cut,
 // variants cmssw, unionfind and cpu, the /clusters output, the exact partition comparison
-// and the seed / large bench events.
+// (the bench events: bench.cpp).
 #include "gpu/cluster/algorithm.hpp"
+#include "gpu/cluster/facets.hpp"
 
-#include "core/cluster/synthetic.hpp"
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
 #include "gpu/cluster/cluster_gpu.hpp"
@@ -55,7 +55,15 @@ std::size_t clusterMismatches(const Result& a, const Result& b) {
 
 } // namespace
 
-std::vector<InputRole> ClusterAlgorithm::inputRoles() const {
+Algorithm::Algorithm()
+    : TypedAlgorithm({"cluster",
+                      "Pixel clusters: CMSSW-style 8-connected clustering of digis per module", "",
+                      "/clusters"}) {
+    for (auto facet : {splitFacet(), passesFacet(), syntheticFacet(), benchFacet(), labFacet()})
+        add(std::move(facet));
+}
+
+std::vector<InputRole> Algorithm::inputRoles() const {
     InputRole digis = makeRole("digis", "--digis", "/digis",
                                "Group of the digis: module, x, y, adc (N,) uint16 each");
     digis.layout = InputRole::Layout::Group, digis.members = {"module", "x", "y", "adc"};
@@ -63,7 +71,7 @@ std::vector<InputRole> ClusterAlgorithm::inputRoles() const {
     return {digis};
 }
 
-std::vector<ParamSpec> ClusterAlgorithm::parameterSpecs() const {
+std::vector<ParamSpec> Algorithm::parameterSpecs() const {
     ParamSpec cut = makeParam("charge_cut", ParamSpec::Type::Text, "none",
                               "Drop clusters whose total adc is below: none, phase1 (2000 for "
                               "modules < 96, else 4000) or a value",
@@ -79,34 +87,34 @@ ChargeCut chargeCutOf(const ParamSet& params) {
     return ChargeCut::parse(v.is_string() ? v.get<std::string>() : v.dump());
 }
 
-std::vector<VariantEntry> ClusterAlgorithm::variants() const {
+std::vector<VariantEntry> Algorithm::variants() const {
     return variantSet().entries();
 }
 
-std::vector<ProgramRecipe> ClusterAlgorithm::recipes() const {
+std::vector<ProgramRecipe> Algorithm::recipes() const {
     return cluster::recipes();
 }
 
-std::shared_ptr<const AlgorithmInput> ClusterAlgorithm::read(const InputSources& sources,
-                                                             const ParamSet& params) const {
+std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& sources,
+                                                      const ParamSet& params) const {
     chargeCutOf(params); // a bad cut is a usage error before reading
-    const DataLocation where = sources.locate(inputRoles().front());
+    const InputRole digis = role("digis");
+    const DataLocation where = sources.locate(digis);
     const H5Reader file(where.file);
     // readDigis: InputError naming the file and the first digi outside its module
     auto input = std::make_shared<ClusterInput>(readDigis(file, where.path));
-    input->provenance = inputProvenance(sources, {inputRoles().front()});
+    input->provenance = inputProvenance(sources, {digis});
     return input;
 }
 
-Params ClusterAlgorithm::parameters(const ParamSet& params) const {
+Params Algorithm::parameters(const ParamSet& params) const {
     Params p;
     p.chargeCut = chargeCutOf(params);
     return p;
 }
 
-std::shared_ptr<ClusterResult> ClusterAlgorithm::runWith(const RunRequest& request,
-                                                         const ClusterInput& in, Params params,
-                                                         const Progress& progress) const {
+std::shared_ptr<ClusterResult> Algorithm::runWith(const RunRequest& request, const ClusterInput& in,
+                                                  Params params, const Progress& progress) const {
     params.tuning = request.tuning;
     Result r = variantSet()
                    .find(request.variant)
@@ -117,22 +125,14 @@ std::shared_ptr<ClusterResult> ClusterAlgorithm::runWith(const RunRequest& reque
     return result;
 }
 
-TunableValues ClusterAlgorithm::hostTunablesWith(const std::string&, const DeviceInfo& device,
-                                                 const ClusterInput&, const Params& params) const {
-    std::map<std::string, int> tuning = defaultTuning(device);
-    for (const auto& [name, value] : params.tuning)
-        tuning[name] = value;
-    return hostValues(tuning);
-}
-
-RunWork ClusterAlgorithm::workWith(const ClusterInput& input, const Params&) const {
+RunWork runWork(const ClusterInput& input) {
     RunWork w;
     w.bytes = double(input.digis.size()) * (4 * sizeof(std::uint16_t) + sizeof(std::int32_t));
     return w;
 }
 
-Deviation ClusterAlgorithm::compareWith(const ClusterResult& result,
-                                        const ClusterResult& reference) const {
+Deviation Algorithm::compareWith(const ClusterResult& result,
+                                 const ClusterResult& reference) const {
     const Result& got = result.clusters;
     const Result& want = reference.clusters;
     Deviation d;
@@ -152,66 +152,6 @@ Deviation ClusterAlgorithm::compareWith(const ClusterResult& result,
         d.note = std::to_string(clusters) + " clusters differ in size, charge or centroid";
     d.pass = d.beyond == 0 && clusters == 0 && got.id.size() == want.id.size();
     return d;
-}
-
-namespace {
-
-// events: 35 seed-size events (seeds 1..35) in one input, event e's modules renumbered
-// e*1856 + m (35 * 1856 = 64960 ids below the invalid 65534): modules are clustered
-// independently, so this is 35 events' clustering in one launch sequence (charge cut none).
-std::shared_ptr<ClusterInput> batchedEvents(std::size_t events) {
-    Digis all;
-    for (std::size_t e = 0; e < events; ++e) {
-        synthetic::DigisParams p;
-        p.seed = e + 1;
-        const Digis one = synthetic::generateDigis(p);
-        for (std::size_t i = 0; i < one.size(); ++i) {
-            const bool invalid = one.module[i] == Digis::invalidModule;
-            all.module.push_back(invalid
-                                     ? one.module[i]
-                                     : static_cast<std::uint16_t>(e * p.modules + one.module[i]));
-            all.x.push_back(one.x[i]), all.y.push_back(one.y[i]), all.adc.push_back(one.adc[i]);
-        }
-    }
-    return std::make_shared<ClusterInput>(std::move(all));
-}
-
-} // namespace
-
-std::vector<std::string> ClusterAlgorithm::benchSizes() const {
-    return {"seed", "large", "events"};
-}
-
-BenchCase ClusterAlgorithm::benchCase(const std::string& size) const {
-    if (size == "events") {
-        constexpr std::size_t events = 35;
-        BenchCase c;
-        c.input = batchedEvents(events);
-        c.work = static_cast<double>(events);
-        c.description = std::to_string(events) +
-                        " Phase-1 events (PU ~50) batched as module-id "
-                        "ranges: " +
-                        c.input->describe();
-        c.params = defaultParams();
-        c.unit = "events/s";
-        return c;
-    }
-    synthetic::DigisParams p;
-    if (size == "large")
-        p.clustersPerModule *= 10;
-    else if (size != "seed")
-        throw UsageError("cluster: no bench size '" + size + "' (seed, large, events)");
-    auto input = std::make_shared<ClusterInput>(synthetic::generateDigis(p));
-    BenchCase c;
-    c.work = static_cast<double>(input->digis.size());
-    c.description = "Phase-1 event" +
-                    std::string(size == "large" ? " at 10x occupancy" : " (PU ~50)") + ": " +
-                    input->describe() + " in 1856 modules";
-    c.input = input;
-    c.params = defaultParams();
-    c.unit = "Mdigis/s";
-    c.unitScale = 1e6;
-    return c;
 }
 
 } // namespace clscope::cluster

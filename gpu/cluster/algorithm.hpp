@@ -1,37 +1,15 @@
 // cluster as an Algorithm (gpu/algorithm.hpp): registered in gpu/registry.cpp.
 #pragma once
-#include "core/cluster/cluster.hpp"
+#include "gpu/cluster/run_types.hpp"
 #include "gpu/typed_algorithm.hpp"
 
 namespace clscope::cluster {
 
-// The digis of one event (or, for a run over several devices, of a range of its modules).
-class ClusterInput : public AlgorithmInput {
+// Its facets (gpu/cluster/facets.hpp): modules over devices and within a budget, the digis
+// synthetic dataset, bench cases and the kernel lab's figures.
+class Algorithm : public TypedAlgorithm<ClusterInput, Params, ClusterResult> {
   public:
-    explicit ClusterInput(Digis d) : digis(std::move(d)) {}
-    std::string describe() const override;
-    Digis digis;
-    // A part of a split input: the index in the whole input of each digi, and its size.
-    std::vector<std::uint32_t> origin;
-    std::size_t totalDigis = 0;
-};
-
-class ClusterResult : public AlgorithmResult {
-  public:
-    explicit ClusterResult(Result r) : clusters(std::move(r)) {}
-    void write(H5Writer& out, const std::string& group) const override;
-    std::string summary() const override;
-    Result clusters;
-    std::vector<std::uint32_t> origin; // of the part it ran on (empty: the whole input)
-    std::size_t totalDigis = 0;
-};
-
-class ClusterAlgorithm : public TypedAlgorithm<ClusterInput, Params, ClusterResult> {
-  public:
-    ClusterAlgorithm()
-        : TypedAlgorithm({"cluster",
-                          "Pixel clusters: CMSSW-style 8-connected clustering of digis per module",
-                          "", "/clusters"}) {}
+    Algorithm();
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
@@ -41,33 +19,17 @@ class ClusterAlgorithm : public TypedAlgorithm<ClusterInput, Params, ClusterResu
     Params parameters(const ParamSet& params) const override; // the charge cut
     std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                const ParamSet& params) const override;
-    std::vector<std::string> benchSizes() const override; // seed, large, events
-    BenchCase benchCase(const std::string& size) const override;
-    // Within a memory budget (passes.cpp).
-    std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
-                                         std::uint64_t budgetBytes) const override;
-    std::vector<SyntheticKind> syntheticKinds() const override; // synthetic.cpp
 
   protected:
     std::shared_ptr<ClusterResult> runWith(const RunRequest& request, const ClusterInput& input,
                                            Params params, const Progress& progress) const override;
     Deviation compareWith(const ClusterResult& result,
                           const ClusterResult& reference) const override;
-    // defaultTuning on the device, the run's tuning over it (hostValues).
-    TunableValues hostTunablesWith(const std::string& variant, const DeviceInfo& device,
-                                   const ClusterInput& input, const Params& params) const override;
-    // Each digi's module, x, y and adc read once and its cluster id written once; no
-    // arithmetic worth counting (operations 0: not declared).
-    RunWork workWith(const ClusterInput& input, const Params& params) const override;
-    // Several devices: the modules dealt largest first to the part with the fewest digis
-    // (gpu/cluster/split.cpp); clusters never cross modules, so the joined result (clusters
-    // merged into module order) equals one run's.
-    SplitWork splitWorkWith(const ClusterInput& input, const Params& params) const override;
-    std::vector<Part> splitWith(const ClusterInput& input, const ParamSet& params,
-                                std::size_t parts) const override;
-    std::shared_ptr<AlgorithmResult>
-    joinWith(const std::vector<std::shared_ptr<ClusterResult>>& parts) const override;
 };
+
+// Each digi's module, x, y and adc read once and its cluster id written once; no arithmetic
+// worth counting (operations 0: not declared).
+RunWork runWork(const ClusterInput& input);
 
 // The charge cut of a parameter set: "none", "phase1", a value as text or as a JSON number.
 // UsageError naming --charge-cut otherwise.

@@ -1,6 +1,6 @@
 // cluster on OpenCL devices: variants cmssw and unionfind next to the CPU reference `cpu`.
 // Internal to gpu/cluster: runs go through runAlgorithm() (gpu/algorithm.hpp), whose
-// ClusterAlgorithm::runWith runs the variant object it looks up in variantSet().
+// Algorithm::runWith runs the variant object it looks up in variantSet().
 #pragma once
 #include "core/cluster/cluster.hpp"
 #include "gpu/recipe.hpp"

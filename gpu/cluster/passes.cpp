@@ -1,12 +1,14 @@
 // cluster within a memory budget: passes over contiguous module ranges whose digis fit. The
 // module column is counted chunk by chunk first; each pass then reads every column chunk by
 // chunk and keeps its modules' digis (input order kept), so each pass is the split part that
-// ClusterAlgorithm::split would make, and join() puts the ids back at their input positions.
+// Algorithm::split would make, and join() puts the ids back at their input positions.
 #include "gpu/scale/passes.hpp"
 #include "core/cluster/digis.hpp"
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
 #include "gpu/cluster/algorithm.hpp"
+#include "gpu/cluster/facets.hpp"
+#include "gpu/facets/passes_facet.hpp"
 
 #include <map>
 
@@ -66,16 +68,30 @@ std::map<std::uint16_t, std::uint64_t> digisPerModule(const H5Reader& reader,
 
 } // namespace
 
-std::unique_ptr<PassPlan> cluster::ClusterAlgorithm::planPasses(const InputSources& sources,
-                                                                const ParamSet& params,
-                                                                std::uint64_t budget) const {
-    const DataLocation where = sources.locate(inputRoles().front());
+} // namespace clscope
+
+namespace clscope::cluster {
+
+namespace {
+
+// Contiguous module ranges whose digis fit the budget.
+class ModulePasses : public TypedPasses<Algorithm> {
+  protected:
+    std::unique_ptr<PassPlan> planWith(const InputSources& sources, const Run& run,
+                                       std::uint64_t budget) const override;
+};
+
+std::unique_ptr<PassPlan> ModulePasses::planWith(const InputSources& sources, const Run& run,
+                                                 std::uint64_t budget) const {
+    const InputRole digis = run.algorithm().role("digis");
+    const DataLocation where = sources.locate(digis);
     const H5Reader reader(where.file);
     const std::size_t total = digiCount(reader, where.path);
     if (budgetBytes(total, bytesPerDigi, "digis") <= budget) return nullptr;
     auto plan = std::make_unique<ClusterPlan>();
-    plan->file = where.file, plan->group = where.path, plan->total = total, plan->params = params;
-    plan->provenance = inputProvenance(sources, {inputRoles().front()});
+    plan->file = where.file, plan->group = where.path, plan->total = total;
+    plan->params = run.values();
+    plan->provenance = inputProvenance(sources, {digis});
     // A quarter of the budget for the chunk being read, the rest for the pass's digis.
     plan->chunk = std::max<std::size_t>(1, budget / 4 / 72); // 4 columns, read and converted
     const std::uint64_t room = budget - budget / 4;
@@ -92,4 +108,10 @@ std::unique_ptr<PassPlan> cluster::ClusterAlgorithm::planPasses(const InputSourc
     return plan;
 }
 
-} // namespace clscope
+} // namespace
+
+std::shared_ptr<const Facet> passesFacet() {
+    return std::make_shared<ModulePasses>();
+}
+
+} // namespace clscope::cluster

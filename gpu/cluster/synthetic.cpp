@@ -3,6 +3,8 @@
 #include "core/io.hpp"
 #include "core/synthetic/limits.hpp"
 #include "gpu/cluster/algorithm.hpp"
+#include "gpu/cluster/facets.hpp"
+#include "gpu/facets/synthetic_facet.hpp"
 
 namespace clscope::cluster {
 
@@ -37,10 +39,18 @@ std::string write(const ParamSet& o, std::uint64_t seed, Compression, const std:
            paths::digis;
 }
 
+class DigisSynthetic : public SyntheticFacet {
+  public:
+    std::vector<SyntheticKind> kinds() const override {
+        return {
+            {"digis", "Pixel digis of Phase-1 modules (seed 001)", specs(), write, paths::digis}};
+    }
+};
+
 } // namespace
 
-std::vector<SyntheticKind> ClusterAlgorithm::syntheticKinds() const {
-    return {{"digis", "Pixel digis of Phase-1 modules (seed 001)", specs(), write, paths::digis}};
+std::shared_ptr<const Facet> syntheticFacet() {
+    return std::make_shared<DigisSynthetic>();
 }
 
 } // namespace clscope::cluster

@@ -1,16 +1,15 @@
 // rbf through the algorithm interface: the particles role, --kernel/--sigma/--wavenumber/
-// --planes, the variants of gpu/rbf, /rbf/potential and the bench cases of DESIGN.md §7.
+// --planes, the variants of gpu/rbf and /rbf/potential.
 #include "gpu/rbf/algorithm.hpp"
+#include "gpu/rbf/facets.hpp"
 
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
 #include "core/rbf/rbf_io.hpp"
-#include "core/rbf/synthetic.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
 #include "gpu/rbf/recipes.hpp"
 
 #include <cstdio>
-#include <random>
 
 namespace clscope::rbf {
 
@@ -70,27 +69,11 @@ const Problem& withPlanes(const Problem& problem, std::size_t planes, Problem& s
     return storage;
 }
 
-namespace {
-
-std::shared_ptr<Input> randomInput(std::size_t targets, std::size_t sources, bool complexWeights,
-                                   std::uint64_t seed) {
-    auto in = makeInput({});
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> unit(0.0, 1.0);
-    in->problem.sources.resize(3 * sources);
-    for (double& v : in->problem.sources)
-        v = unit(rng);
-    in->problem.weights.resize(sources * (complexWeights ? 2 : 1));
-    for (double& v : in->problem.weights)
-        v = unit(rng);
-    in->problem.complexWeights = complexWeights;
-    in->problem.targets.points.resize(3 * targets);
-    for (double& v : in->problem.targets.points)
-        v = unit(rng);
-    return in;
+Algorithm::Algorithm()
+    : TypedAlgorithm({"rbf", "Particle sums f(x) = Σ g(x, y) c: Gaussian, Laplace, Helmholtz"}) {
+    for (auto facet : {splitFacet(), passesFacet(), syntheticFacet(), benchFacet(), labFacet()})
+        add(std::move(facet));
 }
-
-} // namespace
 
 std::vector<InputRole> Algorithm::inputRoles() const {
     InputRole role;
@@ -151,11 +134,11 @@ std::vector<ProgramRecipe> Algorithm::recipes() const {
 
 std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& sources,
                                                       const ParamSet& params) const {
-    const DataLocation where = sources.locate(inputRoles().front());
+    const InputRole particles = role("particles");
+    const DataLocation where = sources.locate(particles);
     const H5Reader file(where.file);
     const std::size_t planes = static_cast<std::size_t>(params.integer("planes"));
-    return makeInput(readProblem(file, where.path, planes),
-                     inputProvenance(sources, {inputRoles().front()}));
+    return makeInput(readProblem(file, where.path, planes), inputProvenance(sources, {particles}));
 }
 
 Support Algorithm::supportsWith(const VariantEntry& variant, const DeviceInfo& device,
@@ -197,19 +180,11 @@ double pairOperations(Kernel kernel, bool complexWeights) {
 
 } // namespace
 
-TunableValues Algorithm::hostTunablesWith(const std::string& variant, const DeviceInfo& device,
-                                          const Input& input, const Params& params) const {
-    Problem storage;
-    const Problem& problem = withPlanes(input.problem, params.planes, storage);
-    const Flavour& flavour = variantSet().find(variant).traits;
-    return hostValues(problem, params, flavour.fp64, runTuning(flavour, device, problem, params));
-}
-
 double sourceBytes(const Problem& problem) {
     return 4.0 * double(problem.sourceCount()) * (3 + (problem.complexWeights ? 2 : 1));
 }
 
-RunWork Algorithm::workWith(const Input& input, const Params& params) const {
+RunWork runWork(const Input& input, const Params& params) {
     Problem storage;
     const Problem& problem = withPlanes(input.problem, params.planes, storage);
     const double sources = double(problem.sourceCount()), targets = double(problem.targetCount());
@@ -240,44 +215,6 @@ Deviation Algorithm::compareWith(const RunResult& result, const RunResult& refer
                  std::to_string(got->result.count()) + " targets";
     d.pass = c.valid && c.relative <= d.tolerance;
     return d;
-}
-
-std::vector<std::string> Algorithm::benchSizes() const {
-    return {"seed", "large", "large-laplace", "large-helmholtz"};
-}
-
-BenchCase Algorithm::benchCase(const std::string& size) const {
-    BenchCase b;
-    b.params = defaultParams();
-    b.unit = "interactions/s";
-    if (size == "seed") { // 3 planes of 400^2 targets x 50 sources, Gaussian sigma 0.1
-        synthetic::ParticlesParams gp;
-        auto in = makeInput(makeProblem(synthetic::generateParticles(gp), gp.gridPoints));
-        b.params.set("planes", static_cast<long long>(gp.gridPoints));
-        b.description = "480,000 plane targets (n = 400) x 50 sources, Gaussian";
-        b.work = static_cast<double>(in->problem.targetCount()) * in->problem.sourceCount();
-        b.input = in;
-        return b;
-    }
-    const std::string kernel = size == "large"             ? "gaussian"
-                               : size == "large-laplace"   ? "laplace"
-                               : size == "large-helmholtz" ? "helmholtz"
-                                                           : "";
-    if (kernel.empty())
-        throw UsageError("rbf: no bench size '" + size +
-                         "' (seed, large, large-laplace, large-helmholtz)");
-    b.params.set("kernel", kernel);
-    auto in = randomInput(1000000, 100000, kernel == "helmholtz", 7);
-    // The float64 reference on 1000 targets spread over the 10^6.
-    auto sample = makeInput({});
-    sample->targetIndex = sampleIndices(in->problem.targetCount(), 1000);
-    sample->problem = subsetTargets(in->problem, sample->targetIndex);
-    b.description =
-        "10^6 random targets x 10^5 sources, " + kernel + " (reference on 1000 targets)";
-    b.work = 1e11;
-    b.input = in;
-    b.referenceInput = sample;
-    return b;
 }
 
 } // namespace clscope::rbf

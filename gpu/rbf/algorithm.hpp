@@ -1,35 +1,19 @@
-// rbf through the algorithm interface (gpu/algorithm.hpp): the input, result and Algorithm
-// object that the CLI (`clscope-cli rbf`), the bench, the GUI and the tests use.
+// rbf through the algorithm interface (gpu/algorithm.hpp): the Algorithm object that the CLI
+// (`clscope-cli rbf`), the bench, the GUI and the tests use (its input and result types:
+// run_types.hpp).
 #pragma once
-#include "core/rbf/rbf.hpp"
+#include "gpu/rbf/run_types.hpp"
 #include "gpu/typed_algorithm.hpp"
 
 #include <memory>
 
 namespace clscope::rbf {
 
-// Sources, weights and targets; when the input is a sample of a larger one (the large bench
-// case's reference), the original index of each target.
-struct Input : AlgorithmInput {
-    Problem problem;
-    std::vector<std::size_t> targetIndex;
-    // A part of a split run: the whole problem's origin (Params::origin); empty: its own.
-    std::optional<std::array<double, 3>> origin;
-    std::string describe() const override;
-};
-
-struct RunResult : AlgorithmResult {
-    Result result;
-    // /rbf/potential, the provenance attributes and the run's own sample check.
-    void write(H5Writer& out, const std::string& group) const override;
-    std::string summary() const override;
-};
-
+// Its facets (gpu/rbf/facets.hpp): contiguous target ranges over devices and within a budget,
+// the particles synthetic dataset, bench cases and the kernel lab's figures.
 class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
   public:
-    Algorithm()
-        : TypedAlgorithm(
-              {"rbf", "Particle sums f(x) = Σ g(x, y) c: Gaussian, Laplace, Helmholtz"}) {}
+    Algorithm();
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
@@ -38,13 +22,6 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
     Params parameters(const ParamSet& params) const override;
     std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                const ParamSet& params) const override;
-    // seed and large (Gaussian), plus large-laplace and large-helmholtz.
-    std::vector<std::string> benchSizes() const override;
-    BenchCase benchCase(const std::string& size) const override;
-    // Within a memory budget (passes.cpp).
-    std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
-                                         std::uint64_t budgetBytes) const override;
-    std::vector<SyntheticKind> syntheticKinds() const override; // synthetic.cpp
 
   protected:
     Support supportsWith(const VariantEntry& variant, const DeviceInfo& device, const Input* input,
@@ -52,20 +29,11 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
     std::shared_ptr<RunResult> runWith(const RunRequest& request, const Input& input, Params params,
                                        const Progress& progress) const override;
     Deviation compareWith(const RunResult& result, const RunResult& reference) const override;
-    // runTuning and the input's values (hostValues), as the run builds them.
-    TunableValues hostTunablesWith(const std::string& variant, const DeviceInfo& device,
-                                   const Input& input, const Params& params) const override;
-    // Sources and explicit targets read once, the potential written once (fp32); every pair's
-    // function and its product with the weight (pairOperations).
-    RunWork workWith(const Input& input, const Params& params) const override;
-    // Several devices: contiguous target ranges (gpu/rbf/split.cpp).
-    std::string unsplittable(const std::string& variant) const override;
-    SplitWork splitWorkWith(const Input& input, const Params& params) const override;
-    std::vector<Part> splitWith(const Input& input, const ParamSet& params,
-                                std::size_t parts) const override;
-    std::shared_ptr<clscope::AlgorithmResult>
-    joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const override;
 };
+
+// Sources and explicit targets read once, the potential written once (fp32); every pair's
+// function and its product with the weight (pairOperations).
+RunWork runWork(const Input& input, const Params& params);
 
 // The rbf input of a problem made in memory (GUI, tests, bench).
 std::shared_ptr<Input> makeInput(Problem problem, nlohmann::json provenance = {});

@@ -7,7 +7,9 @@
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
 #include "core/rbf/rbf_io.hpp"
+#include "gpu/facets/passes_facet.hpp"
 #include "gpu/rbf/algorithm.hpp"
+#include "gpu/rbf/facets.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
 
 #include <algorithm>
@@ -78,15 +80,28 @@ class RbfPlan : public PassPlan {
 
 } // namespace
 
-std::unique_ptr<PassPlan> rbf::Algorithm::planPasses(const InputSources& sources,
-                                                     const ParamSet& params,
-                                                     std::uint64_t budget) const {
-    const DataLocation where = sources.locate(inputRoles().front());
+} // namespace clscope
+
+namespace clscope::rbf {
+
+namespace {
+
+// Contiguous target ranges, the sources and weights held whole in every pass.
+class TargetPasses : public TypedPasses<Algorithm> {
+  protected:
+    std::unique_ptr<PassPlan> planWith(const InputSources& sources, const Run& run,
+                                       std::uint64_t budget) const override;
+};
+
+std::unique_ptr<PassPlan> TargetPasses::planWith(const InputSources& sources, const Run& run,
+                                                 std::uint64_t budget) const {
+    const InputRole particles = run.algorithm().role("particles");
+    const DataLocation where = sources.locate(particles);
     const H5Reader reader(where.file);
-    const std::size_t planes = static_cast<std::size_t>(params.integer("planes"));
+    const std::size_t planes = run.params().planes;
     auto plan = std::make_unique<RbfPlan>();
     // Sources and weights only: one plane of one point stands in for targets read later.
-    plan->sources = rbf::readProblem(reader, where.path, planes ? planes : 1);
+    plan->sources = readProblem(reader, where.path, planes ? planes : 1);
     plan->targetsPath = where.path + "/targets", plan->file = where.file;
     if (planes) {
         plan->targets = plan->sources.targetCount();
@@ -108,11 +123,17 @@ std::unique_ptr<PassPlan> rbf::Algorithm::planPasses(const InputSources& sources
                        " sources and weights (held whole in every pass)",
                    sourceBytes, budget);
     plan->perPass = std::max<std::size_t>(1, (budget - sourceBytes) / bytesPerTarget);
-    plan->provenance = inputProvenance(sources, {inputRoles().front()});
-    plan->params = params;
+    plan->provenance = inputProvenance(sources, {particles});
+    plan->params = run.values();
     plan->params.set("planes", 0); // each pass's targets are explicit points
     plan->origin = plan->wholeOrigin();
     return plan;
 }
 
-} // namespace clscope
+} // namespace
+
+std::shared_ptr<const Facet> passesFacet() {
+    return std::make_shared<TargetPasses>();
+}
+
+} // namespace clscope::rbf

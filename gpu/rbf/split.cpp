@@ -2,7 +2,9 @@
 // ranges (as explicit points: plane targets become their coordinates, so separable, which
 // needs the grid, runs whole on one device: unsplittable()) and joins by concatenation in
 // target order.
+#include "gpu/facets/split_facet.hpp"
 #include "gpu/rbf/algorithm.hpp"
+#include "gpu/rbf/facets.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
 
 #include <algorithm>
@@ -10,26 +12,34 @@
 
 namespace clscope::rbf {
 
-std::string Algorithm::unsplittable(const std::string& variant) const {
-    return variant == "separable" ? "separable needs the whole plane grid" : "";
-}
+namespace {
 
-// Target ranges share out the targets, the outputs and the kernels (every part reads every
-// source): `tiled-fast` ran 10^11 Gaussian pairs (1.2e12 of workWith's operations) in 48 ms on
-// an H100, 2.5e13 a second.
-SplitWork Algorithm::splitWorkWith(const Input& in, const Params& p) const {
-    const RunWork w = workWith(in, p);
-    return {w.bytes - sourceBytes(in.problem), w.operations / 2.5e13 * 1e3};
-}
+class TargetRanges : public TypedSplit<Algorithm> {
+  public:
+    std::string unsplittable(const std::string& variant) const override {
+        return variant == "separable" ? "separable needs the whole plane grid" : "";
+    }
 
-std::vector<Algorithm::Part> Algorithm::splitWith(const Input& in, const ParamSet& params,
-                                                  std::size_t parts) const {
-    const std::size_t planes = static_cast<std::size_t>(params.integer("planes"));
+  protected:
+    // Target ranges share out the targets, the outputs and the kernels (every part reads
+    // every source): `tiled-fast` ran 10^11 Gaussian pairs (1.2e12 of runWork's operations) in
+    // 48 ms on an H100, 2.5e13 a second.
+    SplitWork splitWorkWith(const Run& run) const override {
+        const RunWork w = runWork(run.input(), run.params());
+        return {w.bytes - sourceBytes(run.input().problem), w.operations / 2.5e13 * 1e3};
+    }
+    std::vector<Algorithm::Part> splitWith(const Run& run, std::size_t parts) const override;
+    std::shared_ptr<clscope::AlgorithmResult>
+    joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const override;
+};
+
+std::vector<Algorithm::Part> TargetRanges::splitWith(const Run& run, std::size_t parts) const {
+    const Input& in = run.input();
     Problem storage;
-    const Problem& problem = withPlanes(in.problem, planes, storage);
+    const Problem& problem = withPlanes(in.problem, run.params().planes, storage);
     const std::size_t m = problem.targetCount(),
                       count = std::max<std::size_t>(1, std::min(parts, m));
-    std::vector<Part> out;
+    std::vector<Algorithm::Part> out;
     for (std::size_t k = 0; k < count; ++k) {
         std::vector<std::size_t> range;
         for (std::size_t i = k * m / count; i < (k + 1) * m / count; ++i)
@@ -39,7 +49,7 @@ std::vector<Algorithm::Part> Algorithm::splitWith(const Input& in, const ParamSe
         if (!in.targetIndex.empty())
             for (std::size_t i : range)
                 part->targetIndex.push_back(in.targetIndex[i]);
-        ParamSet p = params;
+        ParamSet p = run.values();
         p.set("planes", 0); // the part's targets are explicit points
         out.push_back({part, p});
     }
@@ -47,7 +57,7 @@ std::vector<Algorithm::Part> Algorithm::splitWith(const Input& in, const ParamSe
 }
 
 std::shared_ptr<clscope::AlgorithmResult>
-Algorithm::joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const {
+TargetRanges::joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const {
     auto out = std::make_shared<RunResult>();
     Result& joined = out->result;
     joined.sampleDeviation = 0;
@@ -64,6 +74,12 @@ Algorithm::joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const 
     }
     if (!joined.sampleCount) joined.sampleDeviation = std::numeric_limits<double>::quiet_NaN();
     return out;
+}
+
+} // namespace
+
+std::shared_ptr<const Facet> splitFacet() {
+    return std::make_shared<TargetRanges>();
 }
 
 } // namespace clscope::rbf

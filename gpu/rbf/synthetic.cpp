@@ -2,7 +2,9 @@
 #include "core/rbf/synthetic.hpp"
 #include "core/io.hpp"
 #include "core/synthetic/limits.hpp"
+#include "gpu/facets/synthetic_facet.hpp"
 #include "gpu/rbf/algorithm.hpp"
+#include "gpu/rbf/facets.hpp"
 
 namespace clscope::rbf {
 
@@ -37,11 +39,18 @@ std::string write(const ParamSet& o, std::uint64_t seed, Compression, const std:
            paths::particles;
 }
 
+class ParticlesSynthetic : public SyntheticFacet {
+  public:
+    std::vector<SyntheticKind> kinds() const override {
+        return {{"particles", "Random sources, targets on three planes (seed 003)", specs(), write,
+                 paths::particles}};
+    }
+};
+
 } // namespace
 
-std::vector<SyntheticKind> Algorithm::syntheticKinds() const {
-    return {{"particles", "Random sources, targets on three planes (seed 003)", specs(), write,
-             paths::particles}};
+std::shared_ptr<const Facet> syntheticFacet() {
+    return std::make_shared<ParticlesSynthetic>();
 }
 
 } // namespace clscope::rbf

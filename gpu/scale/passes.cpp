@@ -43,16 +43,6 @@ std::uint64_t budgetBytes(std::uint64_t count, std::uint64_t elementBytes,
     return count * elementBytes;
 }
 
-std::unique_ptr<PassPlan> Algorithm::planPasses(const InputSources&, const ParamSet&,
-                                                std::uint64_t) const {
-    return nullptr; // the whole input is read
-}
-
-std::unique_ptr<pipeline::FrameStage> Algorithm::streamStage(const RunRequest&,
-                                                             const std::vector<DeviceInfo>&) const {
-    return nullptr; // a live run goes through passes
-}
-
 // Whether a file's frames go through the streaming pipeline: CLSCOPE_FILE_PIPELINE=0 says no
 // (the file is read whole or in passes, as a run without a stream stage reads it: to compare).
 static bool filePipeline() {

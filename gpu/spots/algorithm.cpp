@@ -1,6 +1,7 @@
 // spots through the algorithm interface: input roles, DIALS-named parameters with the
-// DESIGN.md §4 flags, variants, the /spots output layout and the bench cases.
+// DESIGN.md §4 flags, variants and the /spots output layout.
 #include "gpu/spots/algorithm.hpp"
+#include "gpu/spots/facets.hpp"
 #include "gpu/spots/run_types.hpp"
 
 #include "core/azint/expt.hpp"
@@ -8,7 +9,6 @@
 #include "core/input/frame_reading.hpp"
 #include "core/input/provenance.hpp"
 #include "core/json_parse.hpp"
-#include "core/spots/synthetic.hpp"
 #include "gpu/spots/recipes.hpp"
 #include "gpu/spots/spots_gpu.hpp"
 
@@ -136,7 +136,7 @@ void SpotsResult::write(H5Writer& out, const std::string& group) const {
     writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
 }
 
-Params SpotsAlgorithm::parameters(const ParamSet& set) const {
+Params Algorithm::parameters(const ParamSet& set) const {
     Params p;
     p.method = methodFromName(set.text("threshold_algorithm"));
     p.gain = set.number("gain");
@@ -155,7 +155,14 @@ Params SpotsAlgorithm::parameters(const ParamSet& set) const {
     return p;
 }
 
-std::vector<InputRole> SpotsAlgorithm::inputRoles() const {
+Algorithm::Algorithm()
+    : TypedAlgorithm({"spots", "DIALS dispersion spot finding: signal pixels, then spots"}) {
+    for (auto facet : {splitFacet(), passesFacet(), streamFacet(), syntheticFacet(), benchFacet(),
+                       labFacet(), outputsFacet()})
+        add(std::move(facet));
+}
+
+std::vector<InputRole> Algorithm::inputRoles() const {
     InputRole mask = makeRole("pixel_mask", "--mask", paths::pixelMask,
                               "NXmx pixel mask FILE[:PATH], non-zero = bad (default: the input's, "
                               "when present)");
@@ -170,7 +177,7 @@ std::vector<InputRole> SpotsAlgorithm::inputRoles() const {
 
 // DIALS' names (spotfinder.threshold.dispersion.*, spotfinder.filter.*); the threshold
 // algorithm is "threshold_algorithm" because "algorithm" is a provenance key of --params.
-std::vector<ParamSpec> SpotsAlgorithm::parameterSpecs() const {
+std::vector<ParamSpec> Algorithm::parameterSpecs() const {
     using T = ParamSpec::Type;
     std::vector<ParamSpec> s;
     s.push_back(spec("threshold_algorithm", T::Choice, "dispersion", "algorithm", "--algorithm",
@@ -217,26 +224,27 @@ std::vector<ParamSpec> SpotsAlgorithm::parameterSpecs() const {
     return s;
 }
 
-std::vector<VariantEntry> SpotsAlgorithm::variants() const {
+std::vector<VariantEntry> Algorithm::variants() const {
     return variantSet().entries();
 }
 
-std::vector<ProgramRecipe> SpotsAlgorithm::recipes() const {
+std::vector<ProgramRecipe> Algorithm::recipes() const {
     return {spotsRecipe()};
 }
 
 std::shared_ptr<SpotsInput> readMaskRole(const InputSources& sources, std::size_t height,
                                          std::size_t width) {
-    const auto roles = SpotsAlgorithm().inputRoles();
+    const Algorithm algorithm;
     auto in = std::make_shared<SpotsInput>();
-    std::vector<InputRole> read{roles[0]};
+    std::vector<InputRole> read{algorithm.role("frames")};
     if (!sources.disabled.count("pixel_mask")) {
-        const DataLocation mask = sources.locate(roles[1]);
+        const InputRole maskRole = algorithm.role("pixel_mask");
+        const DataLocation mask = sources.locate(maskRole);
         const auto file = sources.open(mask.file);
         const bool given = sources.overrides.count("pixel_mask") > 0;
         if (given || file->hasObject(mask.path)) { // a group there: refused
             in->data.mask = readPixelMask(*file, mask.path, height, width);
-            read.push_back(roles[1]);
+            read.push_back(maskRole);
         }
     }
     in->provenance = inputProvenance(sources, read);
@@ -256,15 +264,16 @@ void checkExpt(const ParamSet& params, std::size_t height, std::size_t width) {
 
 } // namespace
 
-std::shared_ptr<const AlgorithmInput> SpotsAlgorithm::read(const InputSources& sources,
-                                                           const ParamSet& params) const {
+std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& sources,
+                                                      const ParamSet& params) const {
     (void)parameters(params); // bad parameters: a usage error before reading anything
-    const DataLocation frames = sources.locate(inputRoles()[0]);
+    const InputRole framesRole = role("frames");
+    const DataLocation frames = sources.locate(framesRole);
     Array stack;
     if (sources.frames.all() && !sources.live) {
         stack = readFrames(H5Reader(frames.file), frames.path);
     } else { // --frames or a stream: only those, in order
-        const auto stream = openFrames(sources, inputRoles()[0]);
+        const auto stream = openFrames(sources, framesRole);
         stack = stream->read(0, stream->frameCount());
     }
     auto in = readMaskRole(sources, stack.height(), stack.width());
@@ -274,15 +283,14 @@ std::shared_ptr<const AlgorithmInput> SpotsAlgorithm::read(const InputSources& s
     return in;
 }
 
-Support SpotsAlgorithm::supportsWith(const VariantEntry& variant, const DeviceInfo& device,
-                                     const SpotsInput*, const Params* params) const {
+Support Algorithm::supportsWith(const VariantEntry& variant, const DeviceInfo& device,
+                                const SpotsInput*, const Params* params) const {
     const auto* v = variantSet().get(variant.info.id);
     return v ? v->accepts({device, nullptr, params}) : variant.supports(device);
 }
 
-std::shared_ptr<SpotsResult> SpotsAlgorithm::runWith(const RunRequest& request,
-                                                     const SpotsInput& in, Params p,
-                                                     const Progress& progress) const {
+std::shared_ptr<SpotsResult> Algorithm::runWith(const RunRequest& request, const SpotsInput& in,
+                                                Params p, const Progress& progress) const {
     p.tuning = request.tuning;
     p.signalMask = in.signalMask;
     MaskRun details;
@@ -303,7 +311,7 @@ std::shared_ptr<SpotsResult> SpotsAlgorithm::runWith(const RunRequest& request,
     return r;
 }
 
-RunWork SpotsAlgorithm::workWith(const SpotsInput& input, const Params&) const {
+RunWork runWork(const SpotsInput& input) {
     const Array& frames = input.data.frames;
     const double pixels = double(frames.height() * frames.width());
     const double perFrame = pixels * double(frames.frameCount());
@@ -317,8 +325,7 @@ RunWork SpotsAlgorithm::workWith(const SpotsInput& input, const Params&) const {
     return w;
 }
 
-Deviation SpotsAlgorithm::compareWith(const SpotsResult& result,
-                                      const SpotsResult& reference) const {
+Deviation Algorithm::compareWith(const SpotsResult& result, const SpotsResult& reference) const {
     const auto& got = result.result;
     const auto& want = reference.result;
     Deviation d;
@@ -359,78 +366,6 @@ Deviation SpotsAlgorithm::compareWith(const SpotsResult& result,
                  : std::to_string(got.spots.size()) + " spots vs " +
                        std::to_string(want.spots.size()) + " in the reference";
     return d;
-}
-
-std::vector<std::pair<std::string, std::string>>
-SpotsAlgorithm::sideOutputs(const AlgorithmResult& result, const ParamSet& params) const {
-    if (!params.has("phil") || params.text("phil").empty()) return {};
-    (void)result; // the snippet is the parameters ("Auto" stays Auto: DIALS estimates it)
-    return {{params.text("phil"), philSnippet(parameters(params))}};
-}
-
-namespace {
-
-// stream: `frames` EIGER2 16M frames (4148x4362 uint16, module gaps) from host memory, end to
-// end (copy in, threshold, compacted list out, spots grouped): `distinct` generated frames
-// repeated. The reference runs on the distinct frames only (compare() checks that prefix).
-// `frames` frames of h x w (EIGER2 16M: 4148x4362, 4M: 2068x2162) cycling through `distinct`.
-BenchCase streamCase(std::size_t frames, std::size_t distinct, std::size_t h, std::size_t w) {
-    synthetic::DiffractionParams g;
-    g.frames = distinct, g.height = h, g.width = w, g.spots = 2000 * h * w / (4148 * 4362);
-    g.gaps = true, g.seed = 2;
-    synthetic::DiffractionDataset d = synthetic::generateDiffraction(g);
-    auto reference = std::make_shared<SpotsInput>(), in = std::make_shared<SpotsInput>();
-    const std::size_t bytes = d.frames.size() * dtypeSize(d.frames.dtype());
-    in->data.frames = Array(DType::UInt16, {frames, h, w});
-    for (std::size_t t = 0; t < frames; t += distinct)
-        std::memcpy(in->data.frames.bytes() + t * (bytes / distinct), d.frames.bytes(),
-                    std::min(distinct, frames - t) * (bytes / distinct));
-    in->data.mask = d.mask;
-    in->signalMask = false; // a streaming service keeps the signal pixels, not 1.8 GB of mask
-    reference->data.frames = std::move(d.frames), reference->data.mask = std::move(d.mask);
-    BenchCase b;
-    b.input = in, b.referenceInput = reference;
-    b.params = ParamSet(SpotsAlgorithm().parameterSpecs());
-    b.work = static_cast<double>(frames);
-    b.unit = "frames/s", b.endToEnd = true;
-    b.description = std::to_string(frames) + " x " + std::to_string(h) + "x" + std::to_string(w) +
-                    " uint16 from host memory, dispersion, end to end (frames/s from wall time: "
-                    "copies and grouping included)";
-    return b;
-}
-
-} // namespace
-
-std::vector<std::string> SpotsAlgorithm::benchSizes() const {
-    return {"seed", "large", "stream", "stream4m"};
-}
-
-BenchCase SpotsAlgorithm::benchCase(const std::string& size) const {
-    if (size == "stream") return streamCase(100, 2, 4148, 4362);
-    if (size == "stream4m") return streamCase(400, 2, 2068, 2162);
-    synthetic::DiffractionParams g;
-    ParamSet params = defaultParams();
-    if (size == "seed") {
-        g.frames = 32, g.height = 512, g.width = 1028, g.spots = 100;
-    } else if (size == "large") {
-        g.frames = 1, g.height = 4148, g.width = 4362, g.spots = 2000, g.gaps = true;
-        params.set("threshold_algorithm", "dispersion_extended");
-    } else {
-        throw UsageError("spots: no bench size '" + size + "' (seed, large, stream, stream4m)");
-    }
-    g.seed = 2;
-    synthetic::DiffractionDataset d = synthetic::generateDiffraction(g);
-    auto in = std::make_shared<SpotsInput>();
-    in->data.frames = std::move(d.frames);
-    in->data.mask = std::move(d.mask);
-    BenchCase b;
-    b.input = in;
-    b.params = params;
-    b.work = static_cast<double>(g.frames * g.height * g.width);
-    b.unit = "Gpixel/s", b.unitScale = 1e9;
-    b.description = std::to_string(g.frames) + " x " + std::to_string(g.height) + "x" +
-                    std::to_string(g.width) + " uint16, " + params.text("threshold_algorithm");
-    return b;
 }
 
 } // namespace clscope::spots

@@ -83,7 +83,7 @@ std::vector<Algorithm::Part> splitBands(const SpotsInput& in, const ParamSet& pa
     const std::size_t h = in.data.frames.height();
     const std::size_t n = std::clamp<std::size_t>(h / std::max<std::size_t>(halo, 1), 1, parts);
     if (n == 1) return {{std::shared_ptr<const AlgorithmInput>(&in, [](auto*) {}), partParams}};
-    const Params params = SpotsAlgorithm().parameters(partParams);
+    const Params params = Algorithm().parameters(partParams);
     std::vector<Algorithm::Part> out;
     for (std::size_t i = 0, keep0 = 0; i < n; ++i) {
         const std::size_t rows = h / n + (i < h % n ? 1 : 0);

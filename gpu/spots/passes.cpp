@@ -1,11 +1,13 @@
 // spots within a memory budget: passes over contiguous frame ranges (2D spots never cross
-// frames), joined frame by frame by SpotsAlgorithm::join. global_threshold=auto is DIALS'
+// frames), joined frame by frame by Algorithm::join. global_threshold=auto is DIALS'
 // estimate from the first frame, so it is taken once and given to every pass.
 #include "gpu/scale/passes.hpp"
 #include "core/errors.hpp"
 #include "core/frame_stream.hpp"
 #include "core/input/frame_reading.hpp"
+#include "gpu/facets/passes_facet.hpp"
 #include "gpu/spots/algorithm.hpp"
+#include "gpu/spots/facets.hpp"
 #include "gpu/spots/run_types.hpp"
 
 #include <cstdlib>
@@ -52,11 +54,24 @@ class SpotsPlan : public PassPlan {
 
 } // namespace
 
-std::unique_ptr<PassPlan> spots::SpotsAlgorithm::planPasses(const InputSources& sources,
-                                                            const ParamSet& params,
-                                                            std::uint64_t budget) const {
-    const spots::Params p = parameters(params); // bad parameters: usage error first
-    std::shared_ptr<const FrameStream> stream = openFrames(sources, inputRoles()[0]);
+} // namespace clscope
+
+namespace clscope::spots {
+
+namespace {
+
+// Frame ranges whose frames fit half the budget; a live run always goes in passes (frames
+// pass through as they arrive).
+class FramePasses : public TypedPasses<Algorithm> {
+  protected:
+    std::unique_ptr<PassPlan> planWith(const InputSources& sources, const Run& run,
+                                       std::uint64_t budget) const override;
+};
+
+std::unique_ptr<PassPlan> FramePasses::planWith(const InputSources& sources, const Run& run,
+                                                std::uint64_t budget) const {
+    const Params& p = run.params();
+    std::shared_ptr<const FrameStream> stream = openFrames(sources, run.algorithm().role("frames"));
     const std::uint64_t whole = budgetBytes(stream->frameCount(), stream->frameBytes(), "frames");
     const bool live = sources.live != nullptr; // frames go through as they arrive
     if (whole <= budget && (!live || p.threeD)) return nullptr;
@@ -66,7 +81,7 @@ std::unique_ptr<PassPlan> spots::SpotsAlgorithm::planPasses(const InputSources& 
     // Half the budget for the frames of a pass, the rest for its results and buffers.
     if (stream->frameBytes() > budget / 2) overBudget("one frame", stream->frameBytes(), budget);
     auto plan = std::make_unique<SpotsPlan>();
-    auto masked = spots::readMaskRole(sources, stream->height(), stream->width());
+    auto masked = readMaskRole(sources, stream->height(), stream->width());
     // The passes keep their signal pixel lists, not a dense mask each: the joined result's
     // /signal is made from the lists when written (denseSignal), the same bytes. Dense masks
     // cost a zero fill per pass and a join of one byte per pixel of every frame (3.6 GB for 200
@@ -75,14 +90,20 @@ std::unique_ptr<PassPlan> spots::SpotsAlgorithm::planPasses(const InputSources& 
     plan->masked = std::move(masked);
     plan->framesPerPass =
         stream->framesWithin(live ? std::min(budget / 2, livePassBytes()) : budget / 2);
-    plan->params = params;
+    plan->params = run.values();
     if (p.globalAuto) {
-        spots::Input first{stream->read(0, 1), {}};
-        plan->params.set("global_threshold", spots::autoGlobalThreshold(first));
+        Input first{stream->read(0, 1), {}};
+        plan->params.set("global_threshold", autoGlobalThreshold(first));
     }
     plan->provenance = plan->masked->provenance;
     plan->stream = std::move(stream);
     return plan;
 }
 
-} // namespace clscope
+} // namespace
+
+std::shared_ptr<const Facet> passesFacet() {
+    return std::make_shared<FramePasses>();
+}
+
+} // namespace clscope::spots

@@ -1,4 +1,4 @@
-// The input and result types of SpotsAlgorithm (algorithm.cpp, split.cpp).
+// The input and result types of spots::Algorithm (algorithm.cpp, split.cpp).
 #pragma once
 #include "core/spots/per_image.hpp"
 #include "core/spots/spots.hpp"

@@ -2,8 +2,10 @@
 // cross frames, so the joined result is the one-device result; --3d runs do not split. Stacks
 // with fewer frames than parts split into bands of rows instead (bands.cpp).
 #include "core/errors.hpp"
+#include "gpu/facets/split_facet.hpp"
 #include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/bands.hpp"
+#include "gpu/spots/facets.hpp"
 #include "gpu/spots/run_types.hpp"
 
 namespace clscope::spots {
@@ -20,30 +22,37 @@ void appendDebug(DebugImages& to, const DebugImages& from) {
     append(to.sigmaS, from.sigmaS), append(to.global, from.global), append(to.final, from.final);
 }
 
-} // namespace
+// Contiguous frame ranges (2D spots only; global_threshold = auto is estimated on the whole
+// input first), joined identical to one run.
+class FrameRanges : public TypedSplit<Algorithm> {
+  protected:
+    // Frame ranges (or bands of rows) share out the frames and the kernels: `local` ran 100
+    // 16M frames (5.1e10 of runWork's operations) in 13.6 ms on an H100, 3.7e12 a second.
+    SplitWork splitWorkWith(const Run& run) const override {
+        if (run.params().threeD) return {};
+        const SpotsInput& in = run.input();
+        return {double(in.data.frames.byteSize()), runWork(in).operations / 3.7e12 * 1e3};
+    }
+    std::vector<Algorithm::Part> splitWith(const Run& run, std::size_t parts) const override;
+    std::shared_ptr<AlgorithmResult>
+    joinWith(const std::vector<std::shared_ptr<SpotsResult>>& parts) const override;
+};
 
-// Frame ranges (or bands of rows) share out the frames and the kernels: `local` ran 100 16M
-// frames (5.1e10 of workWith's operations) in 13.6 ms on an H100, 3.7e12 a second.
-SplitWork SpotsAlgorithm::splitWorkWith(const SpotsInput& in, const Params& p) const {
-    if (p.threeD) return {};
-    return {double(in.data.frames.byteSize()), workWith(in, p).operations / 3.7e12 * 1e3};
-}
-
-std::vector<Algorithm::Part> SpotsAlgorithm::splitWith(const SpotsInput& in, const ParamSet& params,
-                                                       std::size_t parts) const {
-    const Params p = parameters(params);
+std::vector<Algorithm::Part> FrameRanges::splitWith(const Run& run, std::size_t parts) const {
+    const SpotsInput& in = run.input();
+    const Params& p = run.params();
     if (p.threeD) return {}; // spots may cross any frame boundary
     const Array& frames = in.data.frames;
     const std::size_t count = frames.rank() == 3 ? frames.frameCount() : 1;
     const std::size_t n = std::max<std::size_t>(1, std::min(parts, count));
-    ParamSet partParams = params;
+    ParamSet partParams = run.values();
     if (p.globalAuto) partParams.set("global_threshold", autoGlobalThreshold(in.data));
     // Bands for integer data only: sat's float tables round differently from another first row.
     if (count < parts && frames.dtype() != DType::Float32)
         return splitBands(in, partParams, parts, bandHalo(p));
     // One part: the input itself, not owned (runOnDevices keeps it alive while parts run).
     if (n == 1) return {{std::shared_ptr<const AlgorithmInput>(&in, [](auto*) {}), partParams}};
-    std::vector<Part> out;
+    std::vector<Algorithm::Part> out;
     for (std::size_t i = 0, first = 0; i < n; ++i) {
         const std::size_t size = count / n + (i < count % n ? 1 : 0);
         auto part = std::make_shared<SpotsInput>();
@@ -61,7 +70,7 @@ std::vector<Algorithm::Part> SpotsAlgorithm::splitWith(const SpotsInput& in, con
 }
 
 std::shared_ptr<AlgorithmResult>
-SpotsAlgorithm::joinWith(const std::vector<std::shared_ptr<SpotsResult>>& parts) const {
+FrameRanges::joinWith(const std::vector<std::shared_ptr<SpotsResult>>& parts) const {
     if (parts.empty()) throw UsageError("spots: nothing to join");
     auto out = std::make_shared<SpotsResult>();
     Result& r = out->result;
@@ -90,6 +99,12 @@ SpotsAlgorithm::joinWith(const std::vector<std::shared_ptr<SpotsResult>>& parts)
     }
     r.shape = {frames, h, w};
     return out;
+}
+
+} // namespace
+
+std::shared_ptr<const Facet> splitFacet() {
+    return std::make_shared<FrameRanges>();
 }
 
 } // namespace clscope::spots

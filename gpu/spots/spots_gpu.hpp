@@ -1,7 +1,7 @@
 // spots on OpenCL devices: variants local, direct, sat (DIALS dispersion) and extended
 // (dispersion_extended) next to the host reference `cpu`. Signal masks come from the device;
 // spots are grouped on the host from the mask (core/spots). Runs go through runAlgorithm()
-// (gpu/algorithm.hpp): SpotsAlgorithm::runWith runs the variant object it looks up in
+// (gpu/algorithm.hpp): Algorithm::runWith runs the variant object it looks up in
 // variantSet().
 #pragma once
 #include "core/spots/spots.hpp"

@@ -67,7 +67,7 @@ void SpotsStreamStage::open(ClSession& session, const InputSources& sources,
     Input first{{}, std::move(masked->data.mask)};
     // global_threshold = auto: DIALS' estimate from the first frame, as a run in passes takes it
     if (params_.globalAuto) {
-        first.frames = openFrames(sources, SpotsAlgorithm().inputRoles()[0])->read(0, 1);
+        first.frames = openFrames(sources, Algorithm().role("frames"))->read(0, 1);
         threshold_ = autoGlobalThreshold(Input{first.frames, {}});
     } else {
         first.frames = Array(format.dtype, {0, format.height, format.width}); // checked alone
@@ -183,20 +183,6 @@ std::shared_ptr<AlgorithmResult> SpotsStreamStage::finish(std::size_t frames) {
     out->note = note_;
     out->info.algorithm = "spots", out->info.variant = window_.name;
     return out;
-}
-
-std::unique_ptr<pipeline::FrameStage>
-SpotsAlgorithm::streamStage(const RunRequest& request,
-                            const std::vector<DeviceInfo>& devices) const {
-    if (devices.size() != 1 || request.device.isHost()) return nullptr;
-    const Params p = parameters(request.params);
-    if (p.threeD || request.params.boolean("debug")) return nullptr; // the whole stack
-    const std::string variant = request.variant.empty()
-                                    ? defaultVariant(request.device, nullptr, &request.params)
-                                    : request.variant;
-    const auto* v = variantSet().get(variant);
-    if (!v || v->traits.host() || !v->accepts({request.device, nullptr, &p}).ok) return nullptr;
-    return std::make_unique<SpotsStreamStage>(request, p, v->traits);
 }
 
 } // namespace clscope::spots

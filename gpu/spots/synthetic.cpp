@@ -2,7 +2,9 @@
 #include "core/spots/synthetic.hpp"
 #include "core/io.hpp"
 #include "core/synthetic/limits.hpp"
+#include "gpu/facets/synthetic_facet.hpp"
 #include "gpu/spots/algorithm.hpp"
+#include "gpu/spots/facets.hpp"
 
 namespace clscope::spots {
 
@@ -48,11 +50,18 @@ std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const st
            " with " + std::to_string(bad) + " masked pixels";
 }
 
+class DiffractionSynthetic : public SyntheticFacet {
+  public:
+    std::vector<SyntheticKind> kinds() const override {
+        return {{"diffraction", "Poisson background with Gaussian spots (seed 002)", specs(), write,
+                 paths::frames}};
+    }
+};
+
 } // namespace
 
-std::vector<SyntheticKind> SpotsAlgorithm::syntheticKinds() const {
-    return {{"diffraction", "Poisson background with Gaussian spots (seed 002)", specs(), write,
-             paths::frames}};
+std::shared_ptr<const Facet> syntheticFacet() {
+    return std::make_shared<DiffractionSynthetic>();
 }
 
 } // namespace clscope::spots

@@ -1,5 +1,6 @@
 // xpcs as an Algorithm: roles, parameters, reading, run, compare and write.
 #include "gpu/xpcs/algorithm.hpp"
+#include "gpu/xpcs/facets.hpp"
 
 #include "core/errors.hpp"
 #include "core/input/frame_reading.hpp"
@@ -39,6 +40,12 @@ std::string RunResult::summary() const {
     return "g2 of " + std::to_string(result.binCount()) + " bins x " +
            std::to_string(result.frames) + " lags, " + std::to_string(excludedPixels) +
            " labelled pixels excluded by the pixel mask";
+}
+
+Algorithm::Algorithm() : TypedAlgorithm({"xpcs", "XPCS correlator g2(q, τ)", "correlate"}) {
+    for (auto facet :
+         {splitFacet(), passesFacet(), streamFacet(), syntheticFacet(), benchFacet(), labFacet()})
+        add(std::move(facet));
 }
 
 std::vector<InputRole> Algorithm::inputRoles() const {
@@ -139,28 +146,31 @@ LabelMask heldLabels(const Array& a, std::size_t height, std::size_t width) {
 } // namespace
 
 std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, std::size_t width) {
-    const std::vector<InputRole> roles = Algorithm().inputRoles();
-    const DataLocation framesAt = s.locate(roles[0]), labelsAt = s.locate(roles[1]);
+    const Algorithm algorithm;
+    const InputRole framesRole = algorithm.role("frames"), labelsRole = algorithm.role("labels"),
+                    maskRole = algorithm.role("pixel_mask");
+    const DataLocation framesAt = s.locate(framesRole), labelsAt = s.locate(labelsRole);
     auto in = std::make_shared<Input>();
-    const auto held = s.arrays.find(roles[1].id);
+    const auto held = s.arrays.find(labelsRole.id);
     const bool inMemory = held != s.arrays.end() && held->second;
     const auto labelFile = s.open(inMemory ? framesAt.file : labelsAt.file);
     in->labels = inMemory ? heldLabels(*held->second, height, width)
                           : readLabels(*labelFile, labelsAt.path, height, width);
-    std::vector<InputRole> read{roles[0], roles[1]};
-    const DataLocation maskAt = s.locate(roles[2]);
+    std::vector<InputRole> read{framesRole, labelsRole};
+    const DataLocation maskAt = s.locate(maskRole);
     const bool chosen = s.overrides.count("pixel_mask") > 0;
     if (!s.disabled.count("pixel_mask")) {
         const auto maskFile = s.open(maskAt.file);
         if (chosen || maskFile->hasObject(maskAt.path)) { // a group there: refused
             in->excludedPixels =
                 applyPixelMask(in->labels, readPixelMask(*maskFile, maskAt.path, height, width));
-            read.push_back(roles[2]);
+            read.push_back(maskRole);
         }
     }
     in->provenance = inputProvenance(s, read);
     in->provenance["excluded_pixels"] = in->excludedPixels;
-    readPhysicalValues(*in, *s.open(framesAt.file), s.locate(roles[3]).path, *labelFile);
+    readPhysicalValues(*in, *s.open(framesAt.file), s.locate(algorithm.role("frame_time")).path,
+                       *labelFile);
     if (inMemory) { // the file's q table describes the file's labels
         in->qByLabel.clear();
         in->qOrigin.clear();
@@ -209,7 +219,8 @@ void refuseOnStream(const InputSources& s, const ParamSet& params) {
 
 std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
                                                       const ParamSet& params) const {
-    const DataLocation framesAt = s.locate(inputRoles()[0]);
+    const InputRole framesRole = role("frames");
+    const DataLocation framesAt = s.locate(framesRole);
     refuseOnStream(s, params);
     if (params.boolean("multitau")) return readStreamed(s);
     const H5Reader input(framesAt.file);
@@ -217,7 +228,7 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
     if (s.frames.all()) {
         frames = readFramesParallel(input, framesAt.file, framesAt.path);
     } else { // --frames: only those
-        const auto stream = openFrames(s, inputRoles()[0]);
+        const auto stream = openFrames(s, framesRole);
         if (stream->isStack()) frames = stream->read(0, stream->frameCount());
     }
     if (frames.rank() != 3)

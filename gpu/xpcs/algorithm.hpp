@@ -1,44 +1,19 @@
-// xpcs through the algorithm interface (gpu/algorithm.hpp): the input, result and Algorithm
-// object that the CLI (`clscope-cli correlate`), the bench, the GUI and the tests use.
+// xpcs through the algorithm interface (gpu/algorithm.hpp): the Algorithm object that the CLI
+// (`clscope-cli correlate`), the bench, the GUI and the tests use (its input and result types:
+// run_types.hpp), and the helpers its reading, passes and facets share.
 #pragma once
-#include "core/xpcs/fit_bins.hpp"
-#include "core/xpcs/multitau.hpp"
-#include "core/xpcs/xpcs.hpp"
 #include "gpu/typed_algorithm.hpp"
+#include "gpu/xpcs/run_types.hpp"
 
 #include <memory>
 
 namespace clscope::xpcs {
 
-// Frames and q-bin labels (pixels flagged by the pixel mask already set to 0).
-struct Input : AlgorithmInput {
-    std::shared_ptr<const Array> frames;       // null when read block by block (blocks)
-    std::shared_ptr<const FrameBlocks> blocks; // multi-tau from a file: frames streamed
-    LabelMask labels;
-    std::optional<double> frameTime;         // the file's, when it has one
-    std::size_t excludedPixels = 0;          // labelled pixels the pixel mask removed
-    std::uint64_t largest = 0;               // largest |value| of integer frames (makeInput)
-    std::int64_t mostPixels = 0;             // pixels of the largest bin (makeInput)
-    std::map<std::int32_t, double> qByLabel; // 1/Å, from qmask_q + qmask_label_ids
-    // Where frameTime and qByLabel came from: "1 ms (file)" (units::ResolvedValue::origin,
-    // the stored value and its unit), empty when absent.
-    std::string frameTimeOrigin, qOrigin;
-    std::string describe() const override;
-};
-
-struct RunResult : AlgorithmResult {
-    Result result;
-    std::size_t excludedPixels = 0;          // labelled pixels the pixel mask removed (input's)
-    std::optional<BinFits> fits;             // with --fit
-    std::optional<FitOptions> fitOptions;    // with --fit (join() refits the joined bins)
-    std::map<std::int32_t, double> qByLabel; // the input's: q of each bin, for views and refits
-    void write(H5Writer& out, const std::string& group) const override;
-    std::string summary() const override;
-};
-
+// Its facets (gpu/xpcs/facets.hpp): split by bins, passes over groups of bins, a multi-tau
+// stream stage, the xpcs synthetic dataset, bench cases and the kernel lab's figures.
 class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
   public:
-    Algorithm() : TypedAlgorithm({"xpcs", "XPCS correlator g2(q, τ)", "correlate"}) {}
+    Algorithm();
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
@@ -47,15 +22,6 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
     Params parameters(const ParamSet& params) const override;
     std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                const ParamSet& params) const override;
-    std::vector<std::string> benchSizes() const override { return {"seed", "large", "multitau"}; }
-    BenchCase benchCase(const std::string& size) const override;
-    // Within a memory budget (passes.cpp).
-    std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
-                                         std::uint64_t budgetBytes) const override;
-    std::vector<SyntheticKind> syntheticKinds() const override; // synthetic.cpp
-    // A live multi-tau run on one OpenCL device with the variant `multitau` (stream_stage.cpp).
-    std::unique_ptr<pipeline::FrameStage>
-    streamStage(const RunRequest& request, const std::vector<DeviceInfo>& devices) const override;
 
   protected:
     // The variant entry's check, and OpenCL variants refuse data whose 64-bit sums could
@@ -65,24 +31,13 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
     std::shared_ptr<RunResult> runWith(const RunRequest& request, const Input& input, Params params,
                                        const Progress& progress) const override;
     Deviation compareWith(const RunResult& result, const RunResult& reference) const override;
-    // The tuning table for the variant on the device with the frames' type, then the run's
-    // tuning (gpu/xpcs/tuning.hpp).
-    TunableValues hostTunablesWith(const std::string& variant, const DeviceInfo& device,
-                                   const Input& input, const Params& params) const override;
-    // Every lag (not multi-tau) of frames in memory: the frames read once and g2 written once
-    // (a double per bin and lag), 2 operations per multiply-add of the lower-triangle Gram
-    // matrices (the bench's GFLOP). Multi-tau: the frames and labels read once, 2 operations
-    // per multiply-add of a row and a lag of each level, an add per value of the level above.
-    RunWork workWith(const Input& input, const Params& params) const override;
-    // Several devices: groups of bins of about equal work (pixels), joined in label order.
-    // multitau runs whole on one device: each device would read every frame (its bound).
-    std::string unsplittable(const std::string& variant) const override;
-    SplitWork splitWorkWith(const Input& input, const Params& params) const override;
-    std::vector<Part> splitWith(const Input& input, const ParamSet& params,
-                                std::size_t parts) const override;
-    std::shared_ptr<clscope::AlgorithmResult>
-    joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const override;
 };
+
+// Every lag (not multi-tau) of frames in memory: the frames read once and g2 written once
+// (a double per bin and lag), 2 operations per multiply-add of the lower-triangle Gram
+// matrices (the bench's GFLOP). Multi-tau: the frames and labels read once, 2 operations
+// per multiply-add of a row and a lag of each level, an add per value of the level above.
+RunWork runWork(const Input& input, const Params& params);
 
 // The input's q of each label into the result and, with --fit, the fits of the result's bins
 // (q from `qByLabel`), as a run adds them.

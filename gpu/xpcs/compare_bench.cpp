@@ -1,8 +1,10 @@
 // xpcs: how two results compare and the synthetic inputs of clscope-cli bench xpcs.
 #include "core/errors.hpp"
 #include "core/xpcs/synthetic.hpp"
+#include "gpu/facets/bench_facet.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "gpu/xpcs/bench_bins.hpp"
+#include "gpu/xpcs/facets.hpp"
 #include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/multitau_rings.hpp"
 #include "gpu/xpcs/tuning.hpp"
@@ -94,25 +96,7 @@ RunWork multitauWork(const Input& input, const Params& params) {
 
 } // namespace
 
-TunableValues Algorithm::hostTunablesWith(const std::string& variant, const DeviceInfo& device,
-                                          const Input& input, const Params& params) const {
-    const DType dtype = input.frames   ? input.frames->dtype()
-                        : input.blocks ? input.blocks->dtype()
-                                       : DType::UInt16;
-    TunableValues values = tuningTable(variant, device, dtype);
-    if (variant == "multitau") {
-        const std::size_t frames = input.frames   ? input.frames->frameCount()
-                                   : input.blocks ? input.blocks->frameCount()
-                                                  : 0;
-        for (auto& [name, value] : multitauHostValues(dtype, frames, params))
-            values[name] = value;
-    }
-    for (const auto& [name, value] : tunableValues(params.tuning))
-        values[name] = value;
-    return values;
-}
-
-RunWork Algorithm::workWith(const Input& input, const Params& params) const {
+RunWork runWork(const Input& input, const Params& params) {
     if (params.multitau) return multitauWork(input, params);
     if (!input.frames) return {};
     const Bins bins = makeBins(input.labels);
@@ -140,8 +124,18 @@ Deviation Algorithm::compareWith(const RunResult& result, const RunResult& refer
     return d;
 }
 
-BenchCase Algorithm::benchCase(const std::string& size) const {
-    if (size == "multitau") return multitauBenchCase(defaultParams());
+namespace {
+
+// seed and large (every lag, large's reference on three bins) and multitau.
+class XpcsBench : public BenchFacet {
+  public:
+    std::vector<std::string> sizes() const override { return {"seed", "large", "multitau"}; }
+    BenchCase benchCase(const clscope::Algorithm& algorithm,
+                        const std::string& size) const override;
+};
+
+BenchCase XpcsBench::benchCase(const clscope::Algorithm& algorithm, const std::string& size) const {
+    if (size == "multitau") return multitauBenchCase(algorithm.defaultParams());
     if (size != "seed" && size != "large")
         throw UsageError("bench xpcs: --size must be seed, large or multitau, not '" + size + "'");
     synthetic::XpcsDataset d = synthetic::generateXpcs(benchDataset(size));
@@ -153,13 +147,19 @@ BenchCase Algorithm::benchCase(const std::string& size) const {
                     std::to_string(d.frames.height()) + "x" + std::to_string(d.frames.width()) +
                     " " + dtypeName(d.frames.dtype()) + ", " + std::to_string(bins.count()) +
                     " bins";
-    c.params = defaultParams();
+    c.params = algorithm.defaultParams();
     c.work = 2.0 * macs, c.unit = "GFLOP/s", c.unitScale = 1e9;
     c.uploadBytes = static_cast<double>(d.frames.byteSize());
     const nlohmann::json provenance{{"file", "synthetic xpcs " + size}};
     if (size == "large") c.referenceInput = makeInput(d.frames, threeBins(d.labels), provenance);
     c.input = makeInput(std::move(d.frames), std::move(d.labels), provenance);
     return c;
+}
+
+} // namespace
+
+std::shared_ptr<const Facet> benchFacet() {
+    return std::make_shared<XpcsBench>();
 }
 
 } // namespace clscope::xpcs

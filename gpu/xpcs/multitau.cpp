@@ -52,7 +52,7 @@ std::string describeBlocks(const FrameBlocks& blocks, std::size_t bins) {
 }
 
 std::shared_ptr<Input> readStreamed(const InputSources& sources) {
-    const InputRole frames = Algorithm().inputRoles()[0];
+    const InputRole frames = Algorithm().role("frames");
     const DataLocation at = sources.locate(frames);
     auto blocks = blocksOf(openFrames(sources, frames), at.file + ":" + at.path);
     auto in = readBinning(sources, blocks->height(), blocks->width());

@@ -7,7 +7,9 @@
 #include "core/frame_stream.hpp"
 #include "core/input/frame_reading.hpp"
 #include "core/limits.hpp"
+#include "gpu/facets/passes_facet.hpp"
 #include "gpu/xpcs/algorithm.hpp"
+#include "gpu/xpcs/facets.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -73,31 +75,49 @@ std::vector<std::vector<std::int32_t>> packBins(const xpcs::Bins& bins, std::uin
 
 } // namespace
 
-std::unique_ptr<PassPlan> xpcs::Algorithm::planPasses(const InputSources& sources,
-                                                      const ParamSet& params,
-                                                      std::uint64_t budget) const {
-    refuseOnStream(sources, params);
-    if (params.boolean("multitau")) return nullptr; // streamed in bounded memory anyway
-    const DataLocation framesAt = sources.locate(inputRoles()[0]);
-    std::shared_ptr<const FrameStream> stream = openFrames(sources, inputRoles()[0]);
+} // namespace clscope
+
+namespace clscope::xpcs {
+
+namespace {
+
+// Groups of bins whose frames fit the budget, each pass a slab of frames at a time.
+class BinPasses : public TypedPasses<Algorithm> {
+  protected:
+    std::unique_ptr<PassPlan> planWith(const InputSources& sources, const Run& run,
+                                       std::uint64_t budget) const override;
+};
+
+std::unique_ptr<PassPlan> BinPasses::planWith(const InputSources& sources, const Run& run,
+                                              std::uint64_t budget) const {
+    refuseOnStream(sources, run.values());
+    if (run.params().multitau) return nullptr; // streamed in bounded memory anyway
+    const InputRole frames = run.algorithm().role("frames");
+    const DataLocation framesAt = sources.locate(frames);
+    std::shared_ptr<const FrameStream> stream = openFrames(sources, frames);
     if (!stream->isStack())
         throw InputError(framesAt.file + ":" + framesAt.path +
                          ": xpcs needs a (T,H,W) frame stack");
     const std::uint64_t frameBytes = stream->frameBytes();
     if (budgetBytes(stream->frameCount(), frameBytes, "xpcs frames") <= budget) return nullptr;
     auto plan = std::make_unique<XpcsPlan>();
-    plan->binning = xpcs::readBinning(sources, stream->height(), stream->width());
+    plan->binning = readBinning(sources, stream->height(), stream->width());
     plan->slabFrames = stream->framesWithin(budget / 4);
     const std::uint64_t slab = plan->slabFrames * frameBytes;
     if (slab > budget) overBudget("one frame", slab, budget);
     const std::uint64_t bytesPerPixel = stream->frameCount() * dtypeSize(stream->dtype());
-    plan->groups =
-        packBins(xpcs::makeBins(plan->binning->labels), bytesPerPixel, budget - slab, budget);
+    plan->groups = packBins(makeBins(plan->binning->labels), bytesPerPixel, budget - slab, budget);
     if (plan->groups.empty()) return nullptr; // no bins: nothing to stream
     plan->provenance = plan->binning->provenance;
-    plan->params = params;
+    plan->params = run.values();
     plan->stream = std::move(stream);
     return plan;
 }
 
-} // namespace clscope
+} // namespace
+
+std::shared_ptr<const Facet> passesFacet() {
+    return std::make_shared<BinPasses>();
+}
+
+} // namespace clscope::xpcs

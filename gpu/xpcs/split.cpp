@@ -1,6 +1,8 @@
 // xpcs over several devices: bins are independent, so a run splits into groups of bins.
 #include "core/errors.hpp"
+#include "gpu/facets/split_facet.hpp"
 #include "gpu/xpcs/algorithm.hpp"
+#include "gpu/xpcs/facets.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -43,37 +45,48 @@ ParamSet paramsForBins(const ParamSet& params, const std::vector<std::int32_t>& 
     return p;
 }
 
-// Split by bins, every device reads every frame: multi-tau, bound by that read (its upload from
-// pinned memory 160-167 ms a device for 16,384 512x1024 frames on two H100s), gained nothing
-// from a second device and lost its set-up (247 against 214 ms wall).
-std::string Algorithm::unsplittable(const std::string& variant) const {
-    return variant == "multitau" ? "multi-tau is bound by reading every frame, which each device "
-                                   "of a split by bins would do"
-                                 : "";
-}
+namespace {
 
-// Groups of bins share out the kernels only: every part reads every frame. `mma` ran the large
-// case's Gram matrices (8e11 of workWith's operations) in 2.9 ms on an H100, 3e14 a second.
-SplitWork Algorithm::splitWorkWith(const Input& in, const Params& p) const {
-    if (p.multitau) return {};
-    return {0, workWith(in, p).operations / 3e14 * 1e3};
-}
+// Groups of bins of about equal work (pixels), joined in label order.
+class SplitByBins : public TypedSplit<Algorithm> {
+  public:
+    // Split by bins, every device reads every frame: multi-tau, bound by that read (its upload
+    // from pinned memory 160-167 ms a device for 16,384 512x1024 frames on two H100s), gained
+    // nothing from a second device and lost its set-up (247 against 214 ms wall).
+    std::string unsplittable(const std::string& variant) const override {
+        return variant == "multitau" ? "multi-tau is bound by reading every frame, which each "
+                                       "device of a split by bins would do"
+                                     : "";
+    }
 
-std::vector<Algorithm::Part> Algorithm::splitWith(const Input& in, const ParamSet& params,
-                                                  std::size_t parts) const {
-    std::vector<Part> out;
+  protected:
+    // Groups of bins share out the kernels only: every part reads every frame. `mma` ran the
+    // large case's Gram matrices (8e11 of runWork's operations) in 2.9 ms on an H100, 3e14 a
+    // second.
+    SplitWork splitWorkWith(const Run& run) const override {
+        if (run.params().multitau) return {};
+        return {0, runWork(run.input(), run.params()).operations / 3e14 * 1e3};
+    }
+    std::vector<Algorithm::Part> splitWith(const Run& run, std::size_t parts) const override;
+    std::shared_ptr<clscope::AlgorithmResult>
+    joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const override;
+};
+
+std::vector<Algorithm::Part> SplitByBins::splitWith(const Run& run, std::size_t parts) const {
+    const Input& in = run.input();
+    std::vector<Algorithm::Part> out;
     for (std::vector<std::int32_t> group : groupBins(in.labels, parts)) {
         std::sort(group.begin(), group.end());
         auto part = std::make_shared<Input>(in); // frames shared, not copied
         for (std::int32_t& l : part->labels.labels)
             if (l > 0 && !contains(group, l)) l = 0;
-        out.push_back({part, paramsForBins(params, group)});
+        out.push_back({part, paramsForBins(run.values(), group)});
     }
     return out;
 }
 
 std::shared_ptr<clscope::AlgorithmResult>
-Algorithm::joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const {
+SplitByBins::joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const {
     std::vector<std::pair<std::int32_t, std::pair<const Result*, std::size_t>>>
         rows; // label -> (part, bin)
     for (const auto& p : parts) {
@@ -107,6 +120,12 @@ Algorithm::joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const 
         out->fits = fitBins(j, *out->fitOptions, binQ(out->qByLabel, j.labels));
     }
     return out;
+}
+
+} // namespace
+
+std::shared_ptr<const Facet> splitFacet() {
+    return std::make_shared<SplitByBins>();
 }
 
 } // namespace clscope::xpcs

@@ -71,21 +71,4 @@ std::shared_ptr<AlgorithmResult> MultitauStreamStage::finish(std::size_t frames)
     return out;
 }
 
-std::unique_ptr<pipeline::FrameStage>
-Algorithm::streamStage(const RunRequest& request, const std::vector<DeviceInfo>& devices) const {
-    if (devices.size() != 1 || request.device.isHost()) return nullptr;
-    const Params p = parameters(request.params);
-    // Dense lags, two-time maps and the symmetric normalisation (a second pass over the bins'
-    // frame sums) are refused on a stream (refuseOnStream); a file's run of them goes whole or
-    // in passes.
-    if (!p.multitau || !p.twotimeLabels.empty() || p.normalisation != Normalisation::Frame)
-        return nullptr;
-    const std::string id = request.variant.empty()
-                               ? defaultVariant(request.device, nullptr, &request.params)
-                               : request.variant;
-    if (id != "multitau" || !supports(variant(id), request.device, nullptr, &request.params).ok)
-        return nullptr;
-    return std::make_unique<MultitauStreamStage>(request, p);
-}
-
 } // namespace clscope::xpcs

@@ -3,7 +3,9 @@
 #include "core/errors.hpp"
 #include "core/io.hpp"
 #include "core/synthetic/limits.hpp"
+#include "gpu/facets/synthetic_facet.hpp"
 #include "gpu/xpcs/algorithm.hpp"
+#include "gpu/xpcs/facets.hpp"
 
 #include <cmath>
 #include <map>
@@ -87,10 +89,17 @@ std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const st
            ", " + paths::qmask + " with " + std::to_string(d.labels.bins().size()) + " bins";
 }
 
+class XpcsSynthetic : public SyntheticFacet {
+  public:
+    std::vector<SyntheticKind> kinds() const override {
+        return {{"xpcs", "Frames and ring q-bin labels (seed 000)", specs(), write, paths::frames}};
+    }
+};
+
 } // namespace
 
-std::vector<SyntheticKind> Algorithm::syntheticKinds() const {
-    return {{"xpcs", "Frames and ring q-bin labels (seed 000)", specs(), write, paths::frames}};
+std::shared_ptr<const Facet> syntheticFacet() {
+    return std::make_shared<XpcsSynthetic>();
 }
 
 } // namespace clscope::xpcs

@@ -1,4 +1,5 @@
 #include "toy/algorithm.hpp"
+#include "toy/facets.hpp"
 
 #include "core/errors.hpp"
 #include "core/input/frame_reading.hpp"
@@ -75,6 +76,11 @@ std::string FrameSumsResult::summary() const {
     return std::to_string(sums.size()) + " frame sums";
 }
 
+FrameSums::FrameSums() {
+    for (auto facet : {splitFacet(), passesFacet(), syntheticFacet(), benchFacet()})
+        add(std::move(facet));
+}
+
 std::vector<InputRole> FrameSums::inputRoles() const {
     InputRole frames;
     frames.id = "frames", frames.flag = "--data", frames.defaultPath = paths::frames;
@@ -122,12 +128,12 @@ std::shared_ptr<FrameSumsInput> makeFrameSumsInput(Array frames) {
 }
 
 nlohmann::json provenanceOf(const InputSources& sources) {
-    return inputProvenance(sources, {FrameSums().inputRoles()[0]});
+    return inputProvenance(sources, {FrameSums().role("frames")});
 }
 
 std::shared_ptr<const AlgorithmInput> FrameSums::read(const InputSources& sources,
                                                       const ParamSet&) const {
-    const auto stream = openFrames(sources, inputRoles()[0]);
+    const auto stream = openFrames(sources, role("frames"));
     auto in = makeFrameSumsInput(stream->read(0, stream->frameCount()));
     in->provenance = provenanceOf(sources);
     return in;
@@ -163,20 +169,6 @@ Deviation FrameSums::compare(const AlgorithmResult& result,
     Deviation d = compareValues("|Δ| / |ref|", got.data(), ref.data(), ref.size(), 1e-12, true);
     if (d.firstIndex >= 0) d.firstWhere = "frame " + std::to_string(d.firstIndex);
     return d;
-}
-
-BenchCase FrameSums::benchCase(const std::string& size) const {
-    const std::size_t frames = size == "large" ? 256 : 16;
-    Array a(DType::UInt16, {frames, 32, 32});
-    std::mt19937 rng(7);
-    for (auto& v : a.as<std::uint16_t>())
-        v = static_cast<std::uint16_t>(rng() % 65536);
-    BenchCase c;
-    c.input = makeFrameSumsInput(std::move(a));
-    c.params = defaultParams();
-    c.work = double(frames) * 32 * 32, c.unit = "pixels/s";
-    c.description = std::to_string(frames) + " x 32x32 uint16";
-    return c;
 }
 
 void registerForTests() {

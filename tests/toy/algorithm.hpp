@@ -20,8 +20,11 @@ struct FrameSumsResult : AlgorithmResult {
     std::string summary() const override;
 };
 
+// Untyped (it casts its own input and result); its facets (toy/facets.hpp): frame ranges for
+// several devices and for a memory budget, a synthetic dataset and bench cases.
 class FrameSums : public Algorithm {
   public:
+    FrameSums();
     std::string id() const override { return "toy"; }
     std::string label() const override { return "sum of each frame (toy)"; }
     std::vector<InputRole> inputRoles() const override;
@@ -34,16 +37,6 @@ class FrameSums : public Algorithm {
                                          const Progress& progress) const override;
     Deviation compare(const AlgorithmResult& result,
                       const AlgorithmResult& reference) const override;
-    BenchCase benchCase(const std::string& size) const override;
-    // facets.cpp: frame ranges for several devices and for a memory budget, and a
-    // synthetic dataset.
-    std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
-                            std::size_t parts) const override;
-    std::shared_ptr<AlgorithmResult>
-    join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const override;
-    std::unique_ptr<PassPlan> planPasses(const InputSources& sources, const ParamSet& params,
-                                         std::uint64_t budgetBytes) const override;
-    std::vector<SyntheticKind> syntheticKinds() const override;
 };
 
 // The provenance of an input read from these sources (file, frames dataset, frame range).

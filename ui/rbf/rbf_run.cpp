@@ -70,7 +70,7 @@ std::shared_ptr<rbf::Input> RbfRunRequest::input() const {
     const RunCommand run = command();
     if (run.sources.arrays.empty())
         return rbf::makeInput(std::move(problem),
-                              inputProvenance(run.sources, {rbfAlgorithm().inputRoles().front()}));
+                              inputProvenance(run.sources, {rbfAlgorithm().role("particles")}));
     return rbf::makeInput(std::move(problem), {{"sources", sources->origin}});
 }
 

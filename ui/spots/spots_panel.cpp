@@ -47,7 +47,7 @@ SpotsPanel::SpotsPanel(Workbench& workbench, QWidget* parent)
     // phil and debug are files of the command line; the panel exports its own.
     form_ = new ParamForm(
         AlgorithmRegistry::instance().find("spots"), "Threshold (DIALS names)", {"phil", "debug"},
-        [](const ParamSet& p) { spots::SpotsAlgorithm().parameters(p); }, this);
+        [](const ParamSet& p) { spots::Algorithm().parameters(p); }, this);
     layout->addWidget(form_);
     layout->addWidget(buildView());
     layout->addWidget(buildRun());
@@ -244,7 +244,7 @@ void SpotsPanel::refreshVariants() {
 }
 
 spots::Params SpotsPanel::params() const {
-    return spots::SpotsAlgorithm().parameters(form_->paramSet());
+    return spots::Algorithm().parameters(form_->paramSet());
 }
 
 std::string SpotsPanel::variant() const {

@@ -106,10 +106,11 @@ std::shared_ptr<xpcs::Input> readPhysical(const XpcsRunRequest& request) {
     auto in = std::make_shared<xpcs::Input>();
     if (!request.file) return in;
     const InputSources s = inputSources(request);
-    const std::vector<InputRole> roles = AlgorithmRegistry::instance().find("xpcs").inputRoles();
+    const clscope::Algorithm& algorithm = AlgorithmRegistry::instance().find("xpcs");
     const bool held = s.arrays.count("labels") > 0;
-    const auto labelFile = s.open(held ? s.file : s.locate(roles[1]).file);
-    xpcs::readPhysicalValues(*in, *s.open(s.file), s.locate(roles[3]).path, *labelFile);
+    const auto labelFile = s.open(held ? s.file : s.locate(algorithm.role("labels")).file);
+    xpcs::readPhysicalValues(*in, *s.open(s.file), s.locate(algorithm.role("frame_time")).path,
+                             *labelFile);
     if (held) { // the file's q table describes the file's labels
         in->qByLabel.clear();
         in->qOrigin.clear();

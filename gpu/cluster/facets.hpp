@@ -1,0 +1,16 @@
+// cluster's facets (gpu/facet.hpp), each made in its own file and registered by the
+// Algorithm's constructor.
+#pragma once
+#include "gpu/facet.hpp"
+
+#include <memory>
+
+namespace clscope::cluster {
+
+std::shared_ptr<const Facet> splitFacet();     // split.cpp: modules dealt to the parts
+std::shared_ptr<const Facet> passesFacet();    // passes.cpp: module ranges within a budget
+std::shared_ptr<const Facet> syntheticFacet(); // synthetic.cpp
+std::shared_ptr<const Facet> benchFacet();     // bench.cpp
+std::shared_ptr<const Facet> labFacet();       // lab.cpp: default tuning, work
+
+} // namespace clscope::cluster

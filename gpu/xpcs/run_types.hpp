@@ -1,0 +1,42 @@
+// The input and result types of xpcs::Algorithm (algorithm.cpp, split.cpp, passes.cpp).
+#pragma once
+#include "core/xpcs/fit_bins.hpp"
+#include "core/xpcs/multitau.hpp"
+#include "core/xpcs/xpcs.hpp"
+#include "gpu/algorithm.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace clscope::xpcs {
+
+// Frames and q-bin labels (pixels flagged by the pixel mask already set to 0).
+struct Input : AlgorithmInput {
+    std::shared_ptr<const Array> frames;       // null when read block by block (blocks)
+    std::shared_ptr<const FrameBlocks> blocks; // multi-tau from a file: frames streamed
+    LabelMask labels;
+    std::optional<double> frameTime;         // the file's, when it has one
+    std::size_t excludedPixels = 0;          // labelled pixels the pixel mask removed
+    std::uint64_t largest = 0;               // largest |value| of integer frames (makeInput)
+    std::int64_t mostPixels = 0;             // pixels of the largest bin (makeInput)
+    std::map<std::int32_t, double> qByLabel; // 1/Å, from qmask_q + qmask_label_ids
+    // Where frameTime and qByLabel came from: "1 ms (file)" (units::ResolvedValue::origin,
+    // the stored value and its unit), empty when absent.
+    std::string frameTimeOrigin, qOrigin;
+    std::string describe() const override;
+};
+
+struct RunResult : AlgorithmResult {
+    Result result;
+    std::size_t excludedPixels = 0;          // labelled pixels the pixel mask removed (input's)
+    std::optional<BinFits> fits;             // with --fit
+    std::optional<FitOptions> fitOptions;    // with --fit (join() refits the joined bins)
+    std::map<std::int32_t, double> qByLabel; // the input's: q of each bin, for views and refits
+    void write(H5Writer& out, const std::string& group) const override;
+    std::string summary() const override;
+};
+
+} // namespace clscope::xpcs
