@@ -37,7 +37,7 @@ class Workbench;
 
 // Run, busy state and typed delivery: TypedPanel (ui/kit/typed_panel.hpp); live re-runs end
 // like Runs (runFinished).
-class ClusterPanel : public TypedPanelOf<cluster::ClusterAlgorithm> {
+class ClusterPanel : public TypedPanelOf<cluster::Algorithm> {
     Q_OBJECT
   public:
     enum class Export { Ids, Table, Histograms };

@@ -38,7 +38,7 @@ class ParamForm;
 class Workbench;
 
 // Run, busy state and typed delivery: TypedPanel (ui/kit/typed_panel.hpp).
-class SpotsPanel : public TypedPanelOf<spots::SpotsAlgorithm> {
+class SpotsPanel : public TypedPanelOf<spots::Algorithm> {
     Q_OBJECT
   public:
     explicit SpotsPanel(Workbench& workbench, QWidget* parent = nullptr);
