@@ -27,9 +27,9 @@ CsrFrames CsrFrames::openEvents(const H5Reader& file, const std::string& group,
     const std::uint64_t frames = static_cast<std::uint64_t>(last) / frameNs + 1;
     // A time stamp of 2⁶³ ns with Δ = 1 ns would ask for 2⁶⁶ bytes: checked without overflow.
     const auto ptrBytes = checkedBytes({frames + 1}, sizeof(std::int64_t));
-    checkHostMemory(ptrBytes ? *ptrBytes : UINT64_MAX,
-                    f.where("time") + ": the first event of each of " + std::to_string(frames) +
-                        " frames");
+    checkHostMemory(ptrBytes ? *ptrBytes : UINT64_MAX, f.where("time") +
+                                                           ": the first event of each of " +
+                                                           std::to_string(frames) + " frames");
     f.ptr_.reserve(frames + 1);
     constexpr std::uint64_t block = std::uint64_t(1) << 20; // time stamps read at once
     std::int64_t previous = 0;
