@@ -75,14 +75,8 @@ namespace clscope::cluster {
 namespace {
 
 // Contiguous module ranges whose digis fit the budget.
-class ModulePasses : public TypedPasses<Algorithm> {
-  protected:
-    std::unique_ptr<PassPlan> planWith(const InputSources& sources, const Run& run,
-                                       std::uint64_t budget) const override;
-};
-
-std::unique_ptr<PassPlan> ModulePasses::planWith(const InputSources& sources, const Run& run,
-                                                 std::uint64_t budget) const {
+std::unique_ptr<PassPlan> planModulePasses(const InputSources& sources, const Algorithm::Run& run,
+                                           std::uint64_t budget) {
     const InputRole digis = run.algorithm().role("digis");
     const DataLocation where = sources.locate(digis);
     const H5Reader reader(where.file);
@@ -111,7 +105,7 @@ std::unique_ptr<PassPlan> ModulePasses::planWith(const InputSources& sources, co
 } // namespace
 
 std::shared_ptr<const Facet> passesFacet() {
-    return std::make_shared<ModulePasses>();
+    return std::make_shared<PassesOf<Algorithm>>(&planModulePasses);
 }
 
 } // namespace clscope::cluster
