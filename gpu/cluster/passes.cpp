@@ -48,8 +48,9 @@ class ClusterPlan : public PassPlan {
     }
 
     void adopt(AlgorithmResult& result, const Algorithm::Part& part) const override {
-        auto& r = dynamic_cast<cluster::ClusterResult&>(result);
-        const auto& in = dynamic_cast<const cluster::ClusterInput&>(*part.input);
+        auto& r = resultOf<cluster::ClusterResult>(result, "cluster");
+        // The part is this plan's own: read() above made it.
+        const auto& in = static_cast<const cluster::ClusterInput&>(*part.input);
         r.origin = in.origin, r.totalDigis = in.totalDigis; // also after a multi-device join
     }
 };
