@@ -14,5 +14,6 @@ std::shared_ptr<const Facet> syntheticFacet(); // synthetic.cpp
 std::shared_ptr<const Facet> benchFacet();     // bench.cpp
 std::shared_ptr<const Facet> labFacet();       // lab.cpp: work
 std::shared_ptr<const Facet> outputsFacet();   // phil.cpp: --phil OUT.phil
+std::shared_ptr<const Facet> layoutsFacet();   // layouts.cpp: --layout dials
 
 } // namespace clscope::spots

@@ -13,5 +13,6 @@ std::shared_ptr<const Facet> streamFacet();    // stream.cpp: live multi-tau
 std::shared_ptr<const Facet> syntheticFacet(); // synthetic.cpp
 std::shared_ptr<const Facet> benchFacet();     // compare_bench.cpp
 std::shared_ptr<const Facet> labFacet();       // lab.cpp: tuning table, work
+std::shared_ptr<const Facet> layoutsFacet();   // layouts.cpp: --layout aps, nxxpcs
 
 } // namespace clscope::xpcs
