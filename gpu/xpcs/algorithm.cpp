@@ -43,8 +43,8 @@ std::string RunResult::summary() const {
 }
 
 Algorithm::Algorithm() : TypedAlgorithm({"xpcs", "XPCS correlator g2(q, τ)", "correlate"}) {
-    for (auto facet :
-         {splitFacet(), passesFacet(), streamFacet(), syntheticFacet(), benchFacet(), labFacet()})
+    for (auto facet : {splitFacet(), passesFacet(), streamFacet(), syntheticFacet(), benchFacet(),
+                       labFacet(), resultReaderFacet()})
         add(std::move(facet));
 }
 
