@@ -350,6 +350,13 @@ class Algorithm {
     // (gpu/facets/synthetic_facet.hpp). Without: none.
     std::vector<SyntheticKind> syntheticKinds() const;
 
+    // A result file read back (gpu/facets/result_reader.hpp): whether `file` holds this
+    // algorithm's result under outputGroup(), and that result as the algorithm's own type with
+    // its provenance (InputError naming a missing or misshapen dataset). Without: holds none,
+    // readResult refuses.
+    bool holdsResult(const H5Reader& file) const;
+    std::shared_ptr<AlgorithmResult> readResult(const H5Reader& file) const;
+
   protected:
     // Registers a facet (in the algorithm's constructor); one of each interface.
     void add(std::shared_ptr<const Facet> facet) { facets_.push_back(std::move(facet)); }
@@ -402,6 +409,8 @@ class AlgorithmRegistry {
     std::pair<const Algorithm*, SyntheticKind> synthetic(const std::string& name) const;
     // Every registered algorithm's synthetic kinds, in registration order.
     std::vector<std::pair<const Algorithm*, SyntheticKind>> syntheticKinds() const;
+    // The first algorithm whose result `file` holds (Algorithm::holdsResult), null when none.
+    const Algorithm* resultIn(const H5Reader& file) const;
 
   private:
     std::vector<std::shared_ptr<const Algorithm>> algorithms_;

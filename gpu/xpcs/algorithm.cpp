@@ -44,7 +44,7 @@ std::string RunResult::summary() const {
 
 Algorithm::Algorithm() : TypedAlgorithm({"xpcs", "XPCS correlator g2(q, τ)", "correlate"}) {
     for (auto facet : {splitFacet(), passesFacet(), streamFacet(), syntheticFacet(), benchFacet(),
-                       labFacet(), layoutsFacet()})
+                       labFacet(), layoutsFacet(), resultReaderFacet()})
         add(std::move(facet));
 }
 
