@@ -96,21 +96,29 @@ void ProgramStore::discard(const std::string& key, const std::string& why) const
 // The least recently used entries go first until the rest fit in maxBytes_ (other files of the
 // folder, such as another process's temporaries, are left alone).
 void ProgramStore::evict() const {
-    std::vector<std::pair<fs::file_time_type, fs::directory_entry>> entries;
+    struct Kept {
+        fs::file_time_type used;
+        std::uint64_t bytes;
+        fs::path path;
+    };
+    std::vector<Kept> entries;
     std::uint64_t total = 0;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(folder_, ec)) {
-        if (e.path().extension() != ".clprogram" || !e.is_regular_file(ec)) continue;
-        total += e.file_size(ec);
-        entries.emplace_back(e.last_write_time(ec), e);
+        if (e.path().extension() != ".clprogram") continue;
+        std::error_code sizeError, timeError; // gone meanwhile (another process evicted it)
+        const std::uint64_t bytes = fs::file_size(e.path(), sizeError);
+        const fs::file_time_type used = fs::last_write_time(e.path(), timeError);
+        if (sizeError || timeError) continue;
+        total += bytes;
+        entries.push_back({used, bytes, e.path()});
     }
-    if (total <= maxBytes_) return;
     std::sort(entries.begin(), entries.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [time, e] : entries) {
+              [](const Kept& a, const Kept& b) { return a.used < b.used; });
+    for (const Kept& e : entries) {
         if (total <= maxBytes_) break;
-        total -= std::min<std::uint64_t>(total, e.file_size(ec));
-        fs::remove(e.path(), ec);
+        total -= e.bytes;
+        fs::remove(e.path, ec);
     }
 }
 
