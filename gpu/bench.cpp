@@ -76,7 +76,10 @@ BenchRow benchVariant(const Algorithm& algorithm, const BenchCase& c,
     std::shared_ptr<AlgorithmResult> last;
     for (int run = 0; run <= o.repeat; ++run) {
         last = runOnDevices(algorithm, requestFor(c, devices.front(), variant, o, false), devices);
-        if (run == 0) continue; // warm-up: program builds, first touches
+        if (run == 0) { // warm-up: program builds, first touches
+            row.firstWallMs = last->info.wallMs;
+            continue;
+        }
         kernelMs.push_back(last->info.kernelMs);
         wallMs.push_back(last->info.wallMs);
         for (const TimingRecord& r : last->info.timings)

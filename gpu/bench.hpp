@@ -28,8 +28,12 @@ struct BenchRow {
     std::string note;               // why it did not run, or what was checked
     double minMs = 0, medianMs = 0; // kernel time per run
     double wallMedianMs = 0;        // wall time of run(), setup and transfers included
-    double throughput = 0;          // in unit, from the median kernel time
-    std::string unit;               // e.g. "GFLOP/s"
+    double firstWallMs = 0;         // wall of the warm-up run: program builds, first touches
+    // bench --cold: the first run's wall in a fresh process, the disk cache of compiled
+    // programs off (cold) and on (warm); 0 when not measured.
+    double coldFirstMs = 0, warmFirstMs = 0;
+    double throughput = 0; // in unit, from the median kernel time
+    std::string unit;      // e.g. "GFLOP/s"
     bool checked = false;
     Deviation deviation;                          // against the reference, when checked
     std::map<std::string, double> labelsMedianMs; // median per profiling label

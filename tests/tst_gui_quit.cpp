@@ -61,10 +61,12 @@ class TestGuiQuit : public QObject {
         env.insert("CLSCOPE_DEMO_VARIANT", "user:endless");
         env.insert("CLSCOPE_WINDOW_LOG", "1");
         env.insert("CLSCOPE_DEVICE", "ocl:0");
-        // PoCL's kernel cache empty, as on a fresh machine: the worker is still building the
-        // run's later programs (stderr then goes to CompilerOutput's file) when the kernel
-        // timeout comes and when clscope quits, and the last words must reach the terminal.
+        // PoCL's kernel cache empty and clscope's cache of programs off, as on a fresh machine:
+        // the worker is still building the run's later programs (stderr then goes to
+        // CompilerOutput's file) when the kernel timeout comes and when clscope quits, and the
+        // last words must reach the terminal.
         env.insert("POCL_CACHE_DIR", dir.filePath("pocl-cache"));
+        env.insert("CLSCOPE_PROGRAM_CACHE", "0");
         gui.setProcessEnvironment(env);
         gui.start(qEnvironmentVariable("CLSCOPE_GUI", "clscope"),
                   {"--demo", "xpcs", "--kernel-timeout", "1"});

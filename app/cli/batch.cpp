@@ -1,5 +1,7 @@
 #include "app/cli/batch.hpp"
 
+#include "app/cli/child_process.hpp"
+
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/json_parse.hpp"
@@ -12,12 +14,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace clscope::cli {
 
@@ -36,20 +34,6 @@ std::string hostName() {
     char name[256] = "";
     gethostname(name, sizeof name - 1);
     return name;
-}
-
-// Exit code of `self args...` run as a child process (signals as 128 + signal).
-int runChild(const std::string& self, const std::vector<std::string>& args) {
-    std::vector<char*> argv{const_cast<char*>(self.c_str())};
-    for (const std::string& a : args)
-        argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    if (posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), environ) != 0) return 127;
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) return 127;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 std::string deviceOf(const std::vector<std::string>& args) {

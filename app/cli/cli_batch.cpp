@@ -1,25 +1,12 @@
 // clscope-cli batch MANIFEST.jsonl [--shard I/N] [--mpi] [--resume] [--report OUT.jsonl]
 #include "app/cli/batch.hpp"
+#include "app/cli/child_process.hpp"
 #include "app/cli/commands.hpp"
 #include "core/errors.hpp"
 
 #include <memory>
-#include <stdexcept>
-#include <unistd.h>
 
 namespace clscope::cli {
-
-namespace {
-
-// This executable, so each line runs as its own clscope-cli process.
-std::string selfPath() {
-    char path[4096];
-    const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (n <= 0) throw std::runtime_error("batch: cannot find the clscope-cli executable");
-    return std::string(path, static_cast<std::size_t>(n));
-}
-
-} // namespace
 
 void addBatchCommand(CLI::App& app, Action& action) {
     auto o = std::make_shared<BatchOptions>();

@@ -1,7 +1,8 @@
 // clscope-cli bench [ALGO...] [--device D]... [--size seed|large] [--repeat N] [--json OUT]
-//                   [--variant V]... [--tune NAME=VALUE]... [--no-check]
+//                   [--variant V]... [--tune NAME=VALUE]... [--no-check] [--cold]
 // clscope-cli bench stream [--size 16m|4m] [--threads N]... [--json OUT] (cli_bench_stream.cpp)
 // Generic: runs the bench case every algorithm registered (gpu/bench.hpp) and prints a table.
+#include "app/cli/bench_cold.hpp"
 #include "app/cli/cli_options.hpp"
 #include "app/cli/commands.hpp"
 #include "core/atomic_file.hpp"
@@ -33,7 +34,7 @@ struct BenchArgs {
     int repeat = 5, frames = 0;
     std::vector<std::string> tuning;
     std::string split = "auto";
-    bool noCheck = false, file = false;
+    bool noCheck = false, file = false, cold = false;
     std::vector<int> threads;
     double kernelTimeout = 30; // seconds a user variant's kernel may run
 };
@@ -93,6 +94,9 @@ nlohmann::json toJson(const std::vector<BenchRow>& rows, const BenchArgs& a) {
                                {"throughput", r.throughput},
                                {"unit", r.unit},
                                {"wall_median_ms", r.wallMedianMs},
+                               {"first_wall_ms", r.firstWallMs},
+                               {"first_run_cache_cold_ms", r.coldFirstMs},
+                               {"first_run_cache_warm_ms", r.warmFirstMs},
                                {"transfer_bound_ms", r.transferBoundMs},
                                {"h2d_pinned_gbps", r.h2dGBps},
                                {"description", r.description},
@@ -145,7 +149,9 @@ void runBench(const BenchArgs& a) {
         const auto part = benchAlgorithm(*algorithm, devices, o);
         rows.insert(rows.end(), part.begin(), part.end());
     }
+    if (a.cold) measureColdRuns(rows, {a.size, a.split, a.devices, a.tuning, a.kernelTimeout});
     printTable(rows);
+    printColdRuns(rows);
     if (!a.json.empty()) writeFileAtomically(a.json, toJson(rows, a).dump(2) + "\n");
 }
 
@@ -168,6 +174,9 @@ void addBenchCommand(CLI::App& app, Action& action) {
     sub->add_option("--tune", a->tuning,
                     "Kernel tuning NAME=VALUE (-D), repeatable, e.g. GEMM_K=32");
     sub->add_flag("--no-check", a->noCheck, "Skip the comparison with the cpu reference");
+    sub->add_flag("--cold", a->cold,
+                  "Also each case's first run in a fresh clscope-cli process, with the disk "
+                  "cache of compiled programs off (cache cold) and on (cache warm)");
     addKernelTimeoutOption(sub, a->kernelTimeout);
     sub->add_option("--json", a->json, "Write every figure as JSON");
     sub->add_option("--threads", a->threads,

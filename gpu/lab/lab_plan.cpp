@@ -2,7 +2,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
-#include "gpu/lab/sha256.hpp"
+#include "core/sha256.hpp"
 
 #include <algorithm>
 #include <sstream>

@@ -1,8 +1,8 @@
 #include "gpu/lab/program_figures.hpp"
 
 #include "core/atomic_file.hpp"
+#include "core/sha256.hpp"
 #include "gpu/lab/lab_store.hpp"
-#include "gpu/lab/sha256.hpp"
 #include "gpu/runtime/cl_device.hpp"
 
 #include <algorithm>
@@ -31,12 +31,6 @@ std::vector<KernelFigures> kernelFigures(cl::Program program, const cl::Device& 
     std::sort(figures.begin(), figures.end(),
               [](const KernelFigures& a, const KernelFigures& b) { return a.name < b.name; });
     return figures;
-}
-
-std::string binaryOf(const cl::Program& program) {
-    const cl::Program::Binaries binaries = program.getInfo<CL_PROGRAM_BINARIES>();
-    if (binaries.empty()) return {};
-    return std::string(binaries.front().begin(), binaries.front().end());
 }
 
 std::string textWithoutTrailingNuls(std::string bytes) {
@@ -134,7 +128,7 @@ std::vector<ProgramFigures> builtProgramFigures(const DeviceInfo& device,
         const auto named = names.find(built.sourceHash);
         f.program = named != names.end() ? named->second : "unlisted";
         f.options = built.options, f.tunables = built.values;
-        f.buildLog = built.program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(cl->device());
+        f.buildLog = built.buildLog;
         f.kernels = kernelFigures(built.program, cl->device());
         const std::string bytes = binaryOf(built.program);
         f.binaryBytes = bytes.size(), f.binaryText = isTextOutput(bytes);

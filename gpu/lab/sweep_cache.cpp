@@ -4,7 +4,7 @@
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/json_parse.hpp"
-#include "gpu/lab/sha256.hpp"
+#include "core/sha256.hpp"
 #include "gpu/variant/user_variants.hpp"
 
 #include <fstream>

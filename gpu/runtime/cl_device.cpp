@@ -1,6 +1,7 @@
 #include "gpu/runtime/cl_device.hpp"
 
 #include "core/errors.hpp"
+#include "core/sha256.hpp"
 #include "gpu/kernel_source.hpp"
 #include "gpu/runtime/arch_specific.hpp"
 #include "gpu/runtime/compiler_output.hpp"
@@ -23,15 +24,32 @@ cl::Device findDevice(const DeviceInfo& info) {
     throw DeviceError("OpenCL device " + info.spec + " (" + info.name + ") is gone");
 }
 
-// The program binary of its one device (NVIDIA's is PTX text), up to its first NUL.
+// NVIDIA's binary, PTX text, up to its first NUL.
 std::string ptxOf(const cl::Program& program) {
-    const cl::Program::Binaries binaries = program.getInfo<CL_PROGRAM_BINARIES>();
-    if (binaries.empty()) return {};
-    const auto& b = binaries.front();
-    return std::string(b.begin(), std::find(b.begin(), b.end(), 0));
+    const std::string binary = binaryOf(program);
+    return binary.substr(0, binary.find('\0'));
+}
+
+bool isNvidia(const DeviceInfo& info) {
+    return info.platform.find("NVIDIA") != std::string::npos;
+}
+
+// What of a device changes the binaries it builds: its name, vendor, driver and OpenCL
+// version, its platform's name and version.
+std::string deviceKeyOf(const DeviceInfo& info, const cl::Device& device) {
+    const cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>(), true);
+    return "device: " + info.name + " | " + info.vendor + " | " + info.driver + " | " +
+           info.version + "\nplatform: " + info.platform + " | " +
+           platform.getInfo<CL_PLATFORM_VERSION>() + "\n";
 }
 
 } // namespace
+
+std::string binaryOf(const cl::Program& program) {
+    const cl::Program::Binaries binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+    if (binaries.empty()) return {};
+    return std::string(binaries.front().begin(), binaries.front().end());
+}
 
 void rethrowDeviceError(const cl::Error& e, const std::string& what, const DeviceInfo& device) {
     std::string reason = clErrorName(e.err());
@@ -68,9 +86,7 @@ std::shared_ptr<ClDevice> ClDevice::get(const DeviceInfo& info) {
 bool ClDevice::dmaReads(const void* data, std::size_t bytes) const {
     if (holdsPinned(data, bytes)) return true;
     const char* shared = std::getenv("CLSCOPE_PINNED_SHARED");
-    if (info_.platform.find("NVIDIA") == std::string::npos ||
-        (shared && std::string(shared) == "0"))
-        return false;
+    if (!isNvidia(info_) || (shared && std::string(shared) == "0")) return false;
     DeviceRegistry& r = registry();
     std::lock_guard lock(r.mutex);
     return std::any_of(r.devices.begin(), r.devices.end(), [&](const auto& d) {
@@ -84,13 +100,14 @@ ClDevice::ClDevice(const DeviceInfo& info)
     try {
         device_ = findDevice(info);
         context_ = cl::Context(device_);
+        deviceKey_ = deviceKeyOf(info, device_);
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "creating an OpenCL context", info);
     }
 }
 
 std::string registerCap(const DeviceInfo& device, int registers) {
-    if (device.platform.find("NVIDIA") == std::string::npos) return "";
+    if (!isNvidia(device)) return "";
     return " -cl-nv-maxrregcount=" + std::to_string(registers);
 }
 
@@ -102,6 +119,11 @@ std::string registerCap(const DeviceInfo& device, int registers) {
 // program-<hash of the options>.ptx, for ptxas and cuobjdump).
 cl::Program ClDevice::program(const std::string& source, const std::string& givenOptions,
                               const TunableValues& values) {
+    return fetch(source, givenOptions, values).program;
+}
+
+FetchedProgram ClDevice::fetch(const std::string& source, const std::string& givenOptions,
+                               const TunableValues& values) {
     const char* extra = std::getenv("CLSCOPE_CL_OPTIONS");
     std::promise<cl::Program> promise;
     std::shared_future<cl::Program> other; // the same program, being built by another thread
@@ -111,22 +133,24 @@ cl::Program ClDevice::program(const std::string& source, const std::string& give
         std::lock_guard lock(mutex_);
         options = givenOptions + (extra ? std::string(" ") + extra : "") + appendedOptions_;
         key = std::make_tuple(std::hash<std::string>{}(source), options);
-        if (auto it = programs_.find(key); it != programs_.end()) return it->second.program;
+        if (auto it = programs_.find(key); it != programs_.end()) return {it->second.program};
         if (auto it = building_.find(key); it != building_.end())
             other = it->second;
         else
             building_.emplace(key, promise.get_future().share());
     }
-    if (other.valid()) return other.get();
+    if (other.valid()) return {other.get()};
     // Built outside the lock: other programs build at the same time (OpenCL builds of distinct
     // program objects may run on several threads).
     try {
-        cl::Program program = buildNew(source, options);
+        Made made = make(source, options);
         std::lock_guard lock(mutex_);
-        programs_.emplace(key, BuiltProgram{std::get<0>(key), options, program, values});
+        programs_.emplace(
+            key, BuiltProgram{std::get<0>(key), options, made.program, values, made.buildLog});
+        (made.origin == ProgramOrigin::disk ? counts_.fromDisk : counts_.fromSource)++;
         building_.erase(key);
-        promise.set_value(program);
-        return program;
+        promise.set_value(made.program);
+        return {made.program, made.origin};
     } catch (...) {
         std::lock_guard lock(mutex_);
         building_.erase(key);
@@ -135,10 +159,58 @@ cl::Program ClDevice::program(const std::string& source, const std::string& give
     }
 }
 
+// From the disk cache when it holds the program, else built from source and kept there.
+ClDevice::Made ClDevice::make(const std::string& source, const std::string& options) {
+    const std::optional<ProgramStore> store = ProgramStore::fromEnvironment();
+    const std::string key = store ? storeKey(source, options) : "";
+    std::optional<Made> made = store ? loadStored(*store, key) : std::nullopt;
+    if (!made) {
+        made = Made{buildNew(source, options), "", ProgramOrigin::source};
+        made->buildLog = made->program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_);
+        if (const std::string binary = binaryOf(made->program); store && !binary.empty())
+            store->save({key, loadOptions(options), made->buildLog, binary});
+    }
+    if (const char* log = std::getenv("CLSCOPE_CL_LOG"); log && std::string(log) == "1")
+        std::cerr << "build log (" << info_.spec << ", " << options
+                  << (made->origin == ProgramOrigin::disk ? ", from the program cache" : "")
+                  << "):\n"
+                  << made->buildLog << "\n";
+    return *made;
+}
+
+// The stored program built from its binary; nullopt (the entry removed) when that fails.
+std::optional<ClDevice::Made> ClDevice::loadStored(const ProgramStore& store,
+                                                   const std::string& key) {
+    const std::optional<ProgramEntry> entry = store.load(key);
+    if (!entry) return std::nullopt;
+    try {
+        const cl::Program::Binaries binaries{{entry->binary.begin(), entry->binary.end()}};
+        cl::Program program(context_, {device_}, binaries);
+        program.build({device_}, entry->loadOptions.c_str());
+        return Made{program, entry->buildLog, ProgramOrigin::disk};
+    } catch (const cl::Error& e) {
+        store.discard(key, std::string("its binary does not build (") + clErrorName(e.err()) + ")");
+        return std::nullopt;
+    }
+}
+
+// Everything that changes the binary: the device and its driver, the source (all of it), the
+// options (CLSCOPE_CL_OPTIONS and appended ones included) and the version of what clscope does
+// to a binary (the architecture-specific rebuild).
+std::string ClDevice::storeKey(const std::string& source, const std::string& options) const {
+    return "clscope program key 1, arch-specific rebuild 1\n" + deviceKey_ +
+           "source: " + sha256Hex(source) + "\noptions: " + options + "\n";
+}
+
+// The options of a stored binary's build: on NVIDIA, where the binary is PTX, those acting on
+// its translation (as for the architecture-specific rebuild); elsewhere all of them.
+std::string ClDevice::loadOptions(const std::string& options) const {
+    return isNvidia(info_) ? archSpecificOptions(options) : options;
+}
+
 cl::Program ClDevice::buildNew(const std::string& source, const std::string& options) {
     cl::Program program = built(cl::Program(context_, source), options);
-    if (info_.platform.find("NVIDIA") != std::string::npos &&
-        source.find(archSpecificMark) != std::string::npos)
+    if (isNvidia(info_) && source.find(archSpecificMark) != std::string::npos)
         if (const auto ptx = archSpecificPtx(ptxOf(program))) {
             if (const char* dump = std::getenv("CLSCOPE_CL_DUMP"))
                 std::ofstream(std::string(dump) + "/program-" +
@@ -148,9 +220,6 @@ cl::Program ClDevice::buildNew(const std::string& source, const std::string& opt
             program =
                 built(cl::Program(context_, {device_}, binaries), archSpecificOptions(options));
         }
-    if (const char* log = std::getenv("CLSCOPE_CL_LOG"); log && std::string(log) == "1")
-        std::cerr << "build log (" << info_.spec << ", " << options << "):\n"
-                  << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_) << "\n";
     return program;
 }
 
@@ -175,6 +244,11 @@ cl::Program ClDevice::built(cl::Program program, const std::string& options) {
 std::size_t ClDevice::cachedPrograms() const {
     std::lock_guard lock(mutex_);
     return programs_.size();
+}
+
+ProgramCounts ClDevice::programCounts() const {
+    std::lock_guard lock(mutex_);
+    return counts_;
 }
 
 std::vector<BuiltProgram> ClDevice::builtPrograms() const {

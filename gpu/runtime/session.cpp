@@ -59,14 +59,18 @@ bool ClSession::soleHolder(const cl::Buffer& buffer) {
     }
 }
 
-// The device's program; a build (not found in its cache) is timed as "program builds (host)".
+// The device's program; a build from source is timed as "program builds (host)", a load from
+// the disk cache of compiled programs as "program loads (host, disk cache)", a program of the
+// process's cache not at all.
 cl::Program ClSession::timedProgram(const std::string& source, const std::string& options,
                                     const TunableValues& values) {
-    const std::size_t before = device_->cachedPrograms();
     const auto start = std::chrono::steady_clock::now();
-    cl::Program p = device_->program(source, options, values);
-    if (device_->cachedPrograms() != before) timings_.add("program builds (host)", msSince(start));
-    return p;
+    const FetchedProgram p = device_->fetch(source, options, values);
+    if (p.origin != ProgramOrigin::memory)
+        timings_.add(p.origin == ProgramOrigin::disk ? "program loads (host, disk cache)"
+                                                     : "program builds (host)",
+                     msSince(start));
+    return p.program;
 }
 
 cl::Program ClSession::program(const ProgramRecipe& recipe, const TunableValues& values) {

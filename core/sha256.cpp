@@ -1,4 +1,4 @@
-#include "gpu/lab/sha256.hpp"
+#include "core/sha256.hpp"
 
 #include <array>
 #include <cstdint>
