@@ -1,0 +1,13 @@
+// azint's facets (gpu/facet.hpp), each made in its own file and registered by the Algorithm's
+// constructor.
+#pragma once
+#include "gpu/facet.hpp"
+
+#include <memory>
+
+namespace clscope::azint {
+
+std::shared_ptr<const Facet> syntheticFacet(); // synthetic.cpp: powder rings with a geometry
+std::shared_ptr<const Facet> benchFacet();     // bench.cpp: seed, large, stream
+
+} // namespace clscope::azint
