@@ -150,9 +150,9 @@ Array uint16Frames(std::size_t frames, std::size_t h, std::size_t w, unsigned se
 
 // The command line of a case of the script (its `params` attribute).
 QStringList cliArguments(const nlohmann::json& j) {
-    QStringList a{"--unit", QString::fromStdString(j["unit"].get<std::string>()), "--bins",
-                  QString::number(j["bins"].get<int>()), "--azimuth-bins",
-                  QString::number(j["azimuth_bins"].get<int>())};
+    QStringList a{"--unit",         QString::fromStdString(j["unit"].get<std::string>()),
+                  "--bins",         QString::number(j["bins"].get<int>()),
+                  "--azimuth-bins", QString::number(j["azimuth_bins"].get<int>())};
     const auto range = [](const nlohmann::json& r) {
         return QString::number(r[0].get<double>(), 'g', 17) + "," +
                QString::number(r[1].get<double>(), 'g', 17);
@@ -519,7 +519,8 @@ void TestAzint::cliAgainstPyfai() {
     for (const H5Node& node : reference.children("/cases")) {
         const std::string group = "/cases/" + node.name;
         const QString out = QString::fromStdString(path(("cli_" + node.name + ".h5").c_str()));
-        const auto args = cliArguments(nlohmann::json::parse(*reference.stringAttribute(group, "params")));
+        const auto args =
+            cliArguments(nlohmann::json::parse(*reference.stringAttribute(group, "params")));
         const test::CliRun run = test::runCli(
             QStringList{"azint", ref, "--data", "/input/data", "--mask", ref + ":/input/mask",
                         "--pixel-mask", ref + ":/input/pixel_mask", "--poni",
@@ -557,7 +558,7 @@ void TestAzint::cliBadInput() {
         {{"--poni", poni, "--radial-range", "5,5"}, 2, "range"},
         {{"--poni", poni, "--bins", "0"}, 2, "bins"},
         {{"--poni", poni, "--expt", poni}, 2, "--expt"},
-        {{"--poni", ref}, 3, ""},                             // not a PONI file
+        {{"--poni", ref}, 3, ""},                                              // not a PONI file
         {{"--poni", QString::fromStdString(path("small.poni"))}, 3, "pixels"}, // its shape
     };
     mask::PoniFile small{mask::Geometry{}, "Detector", 10, 10};
@@ -575,8 +576,8 @@ void TestAzint::cliBadInput() {
 void TestAzint::cliGeometryFromFile() {
     const QString in = QString::fromStdString(path("powder.h5"));
     const QString out = QString::fromStdString(path("powder_azint.h5"));
-    test::CliRun run = test::runCli({"generate", "powder", "-o", in, "--frames", "2", "--height",
-                                     "40", "--width", "50"});
+    test::CliRun run = test::runCli(
+        {"generate", "powder", "-o", in, "--frames", "2", "--height", "40", "--width", "50"});
     QVERIFY2(run.code == 0, qPrintable(run.err));
     run = test::runCli({"azint", in, "--bins", "30", "--azimuth-bins", "4", "--unit", "2th_deg",
                         "--solid-angle", "--device", "cpu", "-o", out});

@@ -106,7 +106,8 @@ double relDev(double a, double b) {
 void expectSame(const Result& got, const Result& want, double tol, const std::string& what) {
     QCOMPARE(got.count.size(), want.count.size());
     for (std::size_t b = 0; b < want.count.size(); ++b) {
-        QVERIFY2(got.count[b] == want.count[b], (what + ": count of bin " + std::to_string(b)).c_str());
+        QVERIFY2(got.count[b] == want.count[b],
+                 (what + ": count of bin " + std::to_string(b)).c_str());
         QVERIFY2(relDev(got.sumSignal[b], want.sumSignal[b]) <= tol, what.c_str());
         QVERIFY2(relDev(got.sumNormalization[b], want.sumNormalization[b]) <= tol, what.c_str());
         QVERIFY2(std::isnan(got.intensity[b]) == std::isnan(want.intensity[b]), what.c_str());
@@ -185,8 +186,9 @@ class TestAzintVariants : public QObject {
         auto in = std::make_shared<AzintInput>();
         in->data = {frames(DType::UInt16, 1, 20, 20, 3), {}, {}};
         in->geometry = smallGeometry(20, 20);
-        QVERIFY_THROWS_EXCEPTION(UsageError, runVariant("histogram", in, paramsOf("q_nm^-1", 50, 0, false),
-                                                        {{"AZ_LOCAL_BINS", 10}}));
+        QVERIFY_THROWS_EXCEPTION(UsageError,
+                                 runVariant("histogram", in, paramsOf("q_nm^-1", 50, 0, false),
+                                            {{"AZ_LOCAL_BINS", 10}}));
     }
 
     // Frame types the kernels do not read are refused with a reason; cpu runs them.

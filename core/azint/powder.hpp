@@ -11,9 +11,9 @@ namespace clscope::azint {
 
 struct PowderParams {
     std::size_t frames = 4, height = 512, width = 512;
-    std::size_t rings = 8;       // rings at q = (k + 1) x the spacing below, k < rings
-    double background = 10;      // mean counts per pixel
-    double ringIntensity = 200;  // peak mean counts of a ring above the background
+    std::size_t rings = 8;      // rings at q = (k + 1) x the spacing below, k < rings
+    double background = 10;     // mean counts per pixel
+    double ringIntensity = 200; // peak mean counts of a ring above the background
     std::uint64_t seed = 0;
 };
 

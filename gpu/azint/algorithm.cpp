@@ -101,8 +101,9 @@ std::vector<InputRole> Algorithm::inputRoles() const {
 std::vector<ParamSpec> Algorithm::parameterSpecs() const {
     using T = ParamSpec::Type;
     std::vector<ParamSpec> s;
-    s.push_back(spec("poni", T::Text, nullptr, "PONI file", "--poni",
-                     "geometry: a pyFAI PONI file (default: the input's /entry/processing/geometry)"));
+    s.push_back(
+        spec("poni", T::Text, nullptr, "PONI file", "--poni",
+             "geometry: a pyFAI PONI file (default: the input's /entry/processing/geometry)"));
     s.push_back(spec("expt", T::Text, nullptr, "DIALS experiment list", "--expt",
                      "geometry: a DIALS .expt (single panel), instead of --poni"));
     s.push_back(spec("bins", T::Int, 1000, "radial bins", "--bins", "N radial bins"));
@@ -159,7 +160,7 @@ Support Algorithm::supportsWith(const VariantEntry& variant, const DeviceInfo& d
 
 std::shared_ptr<AzintResult> Algorithm::runWith(const RunRequest& request, const AzintInput& in,
                                                 Params params, const Progress& progress) const {
-    const Job job{request.device, &in.data,        &in.geometry,  &params,
+    const Job job{request.device, &in.data,         &in.geometry,  &params,
                   progress,       request.programs, request.tuning};
     RunOutput out = variantSet().find(request.variant).run(job);
     auto r = std::make_shared<AzintResult>();

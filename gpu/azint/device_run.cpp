@@ -38,15 +38,15 @@ class DeviceRun {
     DeviceRun(const Job& job, Method method)
         : job_(job), method_(method), session_(job.device),
           map_(computePixelMap(*job.geometry, *job.params, job.input->frames.height(),
-                               job.input->frames.width(), job.input->mask,
-                               job.input->pixelMask)),
+                               job.input->frames.width(), job.input->mask, job.input->pixelMask)),
           binning_(computeBinning(map_, *job.params)),
           result_(resultFor(binning_, *job.params, job.input->frames.frameCount())) {}
 
     RunOutput run() {
         try {
             prepare();
-            const std::size_t frames = result_.frames, frameBytes = frameBytesOf(job_.input->frames);
+            const std::size_t frames = result_.frames,
+                              frameBytes = frameBytesOf(job_.input->frames);
             const std::size_t chunk = std::clamp<std::size_t>(chunkBytes / frameBytes, 1, frames);
             allocateChunk(chunk, frameBytes);
             for (std::size_t first = 0; first < frames; first += chunk) {
@@ -77,8 +77,8 @@ class DeviceRun {
     // The tables of the method and the kernel.
     void prepare() {
         recipe_ = job_.programs.apply(recipeOf(programName()));
-        values_ = recipe_.resolve(job_.programs.over(hostValues(
-            job_.input->frames.dtype(), binning_.bins(), job_.device, job_.tuning)));
+        values_ = recipe_.resolve(job_.programs.over(
+            hostValues(job_.input->frames.dtype(), binning_.bins(), job_.device, job_.tuning)));
         kernel_ = session_.kernel(recipe_, values_, kernelName());
         if (method_ == Method::Histogram) {
             tableA_ = uploaded(session_, binning_.binOfPixel, "azint bins");
@@ -149,8 +149,7 @@ class DeviceRun {
 
     void fetch(std::size_t at, std::size_t sums) {
         session_.download(signal_, result_.sumSignal.data() + at, sums * 8, "copy D->H sums");
-        session_.download(norm_, result_.sumNormalization.data() + at, sums * 8,
-                          "copy D->H sums");
+        session_.download(norm_, result_.sumNormalization.data() + at, sums * 8, "copy D->H sums");
         std::vector<cl_uint> count(sums);
         session_.download(count_, count.data(), sums * 4, "copy D->H counts");
         std::copy(count.begin(), count.end(), result_.count.begin() + std::ptrdiff_t(at));

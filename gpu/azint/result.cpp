@@ -10,24 +10,8 @@ namespace {
 
 // (F, N) or (F, M, N) of the result's values.
 template <class T> Array binArray(const Result& r, const std::vector<T>& values) {
-    const Shape shape =
-        r.cake ? Shape{r.frames, r.azimuthBins, r.bins} : Shape{r.frames, r.bins};
+    const Shape shape = r.cake ? Shape{r.frames, r.azimuthBins, r.bins} : Shape{r.frames, r.bins};
     return makeArray<T>(shape, values);
-}
-
-// The `units` attribute of the radial centres (core/input/units.hpp's names).
-std::string physicalUnit(Unit unit) {
-    switch (unit) {
-    case Unit::QNm:
-        return "1/nm";
-    case Unit::QAngstrom:
-        return "1/angstrom";
-    case Unit::TwoThetaDeg:
-        return "deg";
-    case Unit::RMm:
-        return "mm";
-    }
-    return "";
 }
 
 std::size_t nonEmpty(const Result& r) {
@@ -63,7 +47,7 @@ std::string AzintInput::describe() const {
 void AzintResult::write(H5Writer& out, const std::string& group) const {
     const Result& r = result;
     out.write(group + "/radial", makeArray<double>({r.radial.size()}, r.radial));
-    out.setAttribute(group + "/radial", "units", physicalUnit(r.unit));
+    out.setAttribute(group + "/radial", "units", unitAttribute(r.unit));
     out.setAttribute(group + "/radial", "unit", unitName(r.unit)); // pyFAI's name
     if (r.cake) {
         out.write(group + "/azimuthal", makeArray<double>({r.azimuthal.size()}, r.azimuthal));

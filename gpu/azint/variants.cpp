@@ -33,16 +33,9 @@ Support acceptsFrames(const Job& job) {
 
 VariantEntry entry(const std::string& id, const std::string& label, VariantKind kind,
                    const std::string& needs, bool preferred, std::vector<std::string> programs) {
-    VariantEntry e;
-    e.info.algorithm = "azint";
-    e.info.id = id;
-    e.info.label = label;
-    e.info.kind = kind;
-    e.info.needs = needs;
-    e.info.preferred = preferred;
-    e.info.programs = std::move(programs);
-    if (kind == VariantKind::OpenCL) e.extraCheck = needsFp64;
-    return e;
+    const bool device = kind == VariantKind::OpenCL;
+    return {{"azint", id, label, kind, needs, "{}", preferred, std::move(programs)},
+            device ? needsFp64 : std::function<Support(const DeviceInfo&)>{}};
 }
 
 Variant<Job, RunOutput> openCl(const std::string& id, const std::string& label, bool preferred,

@@ -30,29 +30,21 @@ inline bool azint_valid(DATA_T v) {
 #endif
 }
 
-// A double added to global memory by compare-and-swap on its bits.
-inline void azint_atomic_add(volatile __global double* p, double v) {
-    union {
-        double d;
-        ulong u;
-    } seen, next;
-    do {
-        seen.d = *p;
-        next.d = seen.d + v;
-    } while (atom_cmpxchg((volatile __global ulong*)p, seen.u, next.u) != seen.u);
-}
-
-// The same on local memory.
-inline void azint_local_add(volatile __local double* p, double v) {
-    union {
-        double d;
-        ulong u;
-    } seen, next;
-    do {
-        seen.d = *p;
-        next.d = seen.d + v;
-    } while (atom_cmpxchg((volatile __local ulong*)p, seen.u, next.u) != seen.u);
-}
+// A double added to SPACE memory by compare-and-swap on its bits: azint_atomic_add (global),
+// azint_local_add (local).
+#define AZINT_ADD_DOUBLE(NAME, SPACE)                                                              \
+    inline void NAME(volatile SPACE double* p, double v) {                                         \
+        union {                                                                                    \
+            double d;                                                                              \
+            ulong u;                                                                               \
+        } seen, next;                                                                              \
+        do {                                                                                       \
+            seen.d = *p;                                                                           \
+            next.d = seen.d + v;                                                                   \
+        } while (atom_cmpxchg((volatile SPACE ulong*)p, seen.u, next.u) != seen.u);                \
+    }
+AZINT_ADD_DOUBLE(azint_atomic_add, __global)
+AZINT_ADD_DOUBLE(azint_local_add, __local)
 
 // Histogram with global atomics: one work-item per pixel and frame, global size (pixels,
 // frames), outputs zeroed before. The sums' order follows the schedule: equal to the reference
