@@ -63,18 +63,18 @@ RunOutput onHost(const Job& job) {
 const VariantSet<Job, RunOutput>& variantSet() {
     static const VariantSet<Job, RunOutput> set(
         "azint",
-        {openCl("sorted",
+        {openCl("csr",
+                "CSR matrix bin -> pixels uploaded once, a work-item per bin (pyFAI's OpenCL "
+                "method; the reference's sums bit for bit)",
+                true, csrProgram, Method::Csr),
+         openCl("sorted",
                 "pixels presorted by bin in equal chunks, a segmented scan in local memory per "
                 "work-group",
-                true, sortedProgram, Method::Sorted),
+                false, sortedProgram, Method::Sorted),
          openCl("histogram",
                 "per-pixel atomics: a local-memory histogram per work-group where the bins fit, "
                 "merged with global atomics",
                 false, histogramProgram, Method::Histogram),
-         openCl("csr",
-                "CSR matrix bin -> pixels uploaded once, a work-item per bin (pyFAI's OpenCL "
-                "method; the reference's sums bit for bit)",
-                false, csrProgram, Method::Csr),
          {entry("cpu", "CPU reference: a float64 histogram per frame", VariantKind::Host, "host",
                 true, {}),
           onHost}});
