@@ -181,6 +181,18 @@ class TestAzintVariants : public QObject {
         expectSame(runVariant("sorted", in, set), reference, 1e-12, "sorted");
     }
 
+    // Frames in chunks of 2 (the host tuning AZ_CHUNK_FRAMES): 5 frames, the last chunk short.
+    void framesInChunks() {
+        auto in = std::make_shared<AzintInput>();
+        in->data = {frames(DType::UInt16, 5, 24, 20, 13), someMask(24, 20, 7), {}};
+        in->geometry = smallGeometry(24, 20);
+        const ParamSet set = paramsOf("q_A^-1", 30, 3, true);
+        const Result reference = runVariant("cpu", in, set);
+        for (const char* variant : {"csr", "histogram", "sorted"})
+            expectSame(runVariant(variant, in, set, {{"AZ_CHUNK_FRAMES", 2}}), reference,
+                       std::string(variant) == "csr" ? 0 : 1e-12, variant);
+    }
+
     // The local histogram must hold the run's bins: a tuning below them is a usage error.
     void localBinsTooFew() {
         auto in = std::make_shared<AzintInput>();

@@ -77,7 +77,7 @@ Params Algorithm::parameters(const ParamSet& set) const {
 
 Algorithm::Algorithm()
     : TypedAlgorithm({"azint", "Azimuthal integration I(q) and I(q, χ) per frame (pyFAI's)"}) {
-    for (auto facet : {syntheticFacet(), benchFacet()})
+    for (auto facet : {splitFacet(), passesFacet(), syntheticFacet(), benchFacet()})
         add(std::move(facet));
 }
 
@@ -133,22 +133,29 @@ std::vector<ProgramRecipe> Algorithm::recipes() const {
     return azint::recipes();
 }
 
-std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& sources,
-                                                      const ParamSet& params) const {
-    (void)parameters(params); // bad parameters: a usage error before reading anything
-    const InputRole framesRole = role("frames");
+std::shared_ptr<AzintInput> readBesideFrames(const clscope::Algorithm& algorithm,
+                                             const InputSources& sources, const ParamSet& params,
+                                             std::size_t height, std::size_t width) {
+    const InputRole framesRole = algorithm.role("frames");
     auto in = std::make_shared<AzintInput>();
-    in->data.frames = readStack(sources, framesRole);
-    const std::size_t h = in->data.frames.height(), w = in->data.frames.width();
     std::vector<InputRole> read{framesRole};
-    in->data.mask = readMaskRole(sources, role("mask"), h, w, read);
-    in->data.pixelMask = readMaskRole(sources, role("pixel_mask"), h, w, read);
-    checkInput(in->data);
+    in->data.mask = readMaskRole(sources, algorithm.role("mask"), height, width, read);
+    in->data.pixelMask = readMaskRole(sources, algorithm.role("pixel_mask"), height, width, read);
     const GeometrySource g =
-        resolveGeometry(params, *sources.open(sources.locate(framesRole).file), h, w);
+        resolveGeometry(params, *sources.open(sources.locate(framesRole).file), height, width);
     in->geometry = g.geometry, in->geometryOrigin = g.origin;
     in->provenance = inputProvenance(sources, read);
     in->provenance["geometry"] = g.origin;
+    return in;
+}
+
+std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& sources,
+                                                      const ParamSet& params) const {
+    (void)parameters(params); // bad parameters: a usage error before reading anything
+    Array frames = readStack(sources, role("frames"));
+    auto in = readBesideFrames(*this, sources, params, frames.height(), frames.width());
+    in->data.frames = std::move(frames);
+    checkInput(in->data);
     return in;
 }
 

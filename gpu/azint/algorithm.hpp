@@ -6,7 +6,8 @@
 
 namespace clscope::azint {
 
-// Its facets (gpu/azint/facets.hpp): the powder synthetic dataset and the bench cases.
+// Its facets (gpu/azint/facets.hpp): frame ranges over devices and within a budget, the powder
+// synthetic dataset and the bench cases.
 class Algorithm : public TypedAlgorithm<AzintInput, Params, AzintResult> {
   public:
     Algorithm();
@@ -28,5 +29,12 @@ class Algorithm : public TypedAlgorithm<AzintInput, Params, AzintResult> {
     // Counts exact, then the intensities within 1e-9 relative (NaN where the reference's).
     Deviation compareWith(const AzintResult& result, const AzintResult& reference) const override;
 };
+
+// An input with everything but its frames read: the mask (when given), the pixel mask (the
+// input's when present), the geometry (geometry_source.hpp) checked against height x width,
+// and the provenance of every role (read() and the passes fill the frames).
+std::shared_ptr<AzintInput> readBesideFrames(const clscope::Algorithm& algorithm,
+                                             const InputSources& sources, const ParamSet& params,
+                                             std::size_t height, std::size_t width);
 
 } // namespace clscope::azint

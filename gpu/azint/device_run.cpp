@@ -14,7 +14,7 @@ namespace clscope::azint {
 
 namespace {
 
-// Frames a chunk holds: 256 MiB of them, at least one.
+// A chunk of frames on the device: 256 MiB of frames and their sums, at least one frame.
 constexpr std::size_t chunkBytes = std::size_t(256) << 20;
 
 std::size_t frameBytesOf(const Array& frames) {
@@ -47,12 +47,12 @@ class DeviceRun {
             prepare();
             const std::size_t frames = result_.frames,
                               frameBytes = frameBytesOf(job_.input->frames);
-            const std::size_t chunk = std::clamp<std::size_t>(chunkBytes / frameBytes, 1, frames);
+            const std::size_t chunk = chunkFrames(frameBytes);
             allocateChunk(chunk, frameBytes);
             for (std::size_t first = 0; first < frames; first += chunk) {
                 job_.progress.checkCancel();
                 runChunk(first, std::min(chunk, frames - first));
-                job_.progress.report(double(first + chunk) / double(frames));
+                job_.progress.report(double(std::min(first + chunk, frames)) / double(frames));
             }
             session_.finish();
         } catch (const cl::Error& e) {
@@ -63,6 +63,17 @@ class DeviceRun {
     }
 
   private:
+    // Frames a chunk holds: its frames and sums (20 bytes a bin) within chunkBytes, or the
+    // host tuning AZ_CHUNK_FRAMES (no program's tunable; the tests' way to make many chunks).
+    std::size_t chunkFrames(std::size_t frameBytes) const {
+        const std::size_t frames = std::max<std::size_t>(1, result_.frames);
+        const auto tuned = job_.tuning.find("AZ_CHUNK_FRAMES");
+        if (tuned != job_.tuning.end() && tuned->second > 0)
+            return std::min(frames, std::size_t(tuned->second));
+        const std::size_t perFrame = std::max<std::size_t>(1, frameBytes + 20 * binning_.bins());
+        return std::clamp<std::size_t>(chunkBytes / perFrame, 1, frames);
+    }
+
     std::string programName() const {
         return method_ == Method::Histogram ? histogramProgram
                : method_ == Method::Csr     ? csrProgram

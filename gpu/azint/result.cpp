@@ -44,6 +44,14 @@ std::string AzintInput::describe() const {
            geometryOrigin;
 }
 
+AzintInput AzintInput::withoutFrames() const {
+    AzintInput c;
+    c.data.mask = data.mask, c.data.pixelMask = data.pixelMask;
+    c.geometry = geometry, c.geometryOrigin = geometryOrigin;
+    c.provenance = provenance;
+    return c;
+}
+
 void AzintResult::write(H5Writer& out, const std::string& group) const {
     const Result& r = result;
     out.write(group + "/radial", makeArray<double>({r.radial.size()}, r.radial));

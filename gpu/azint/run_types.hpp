@@ -15,6 +15,8 @@ class AzintInput : public AlgorithmInput {
     Geometry geometry;
     std::string geometryOrigin;
     std::string describe() const override;
+    // The same input with no frames (the parts of a split or of passes fill theirs).
+    AzintInput withoutFrames() const;
 };
 
 class AzintResult : public AlgorithmResult {
