@@ -77,7 +77,7 @@ Params Algorithm::parameters(const ParamSet& set) const {
 
 Algorithm::Algorithm()
     : TypedAlgorithm({"azint", "Azimuthal integration I(q) and I(q, χ) per frame (pyFAI's)"}) {
-    for (auto facet : {splitFacet(), passesFacet(), syntheticFacet(), benchFacet()})
+    for (auto facet : {splitFacet(), passesFacet(), syntheticFacet(), benchFacet(), labFacet()})
         add(std::move(facet));
 }
 

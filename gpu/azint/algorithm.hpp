@@ -7,7 +7,7 @@
 namespace clscope::azint {
 
 // Its facets (gpu/azint/facets.hpp): frame ranges over devices and within a budget, the powder
-// synthetic dataset and the bench cases.
+// synthetic dataset, the bench cases and the kernel lab's figures.
 class Algorithm : public TypedAlgorithm<AzintInput, Params, AzintResult> {
   public:
     Algorithm();

@@ -11,5 +11,6 @@ std::shared_ptr<const Facet> splitFacet();     // split.cpp: contiguous frame ra
 std::shared_ptr<const Facet> passesFacet();    // passes.cpp: frame ranges within a budget
 std::shared_ptr<const Facet> syntheticFacet(); // synthetic.cpp: powder rings with a geometry
 std::shared_ptr<const Facet> benchFacet();     // bench.cpp: seed, large, stream
+std::shared_ptr<const Facet> labFacet();       // lab.cpp: host values, work
 
 } // namespace clscope::azint
