@@ -11,7 +11,6 @@
 #include "gpu/azint/geometry_source.hpp"
 #include "gpu/azint/recipes.hpp"
 
-
 namespace clscope::azint {
 
 namespace {
