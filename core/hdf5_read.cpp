@@ -42,6 +42,12 @@ DatasetInfo describe(hid_t dset) {
 
 std::string attributeText(hid_t attr);
 
+// The attribute `name` of the object at `path` (which exists), open; not valid when absent.
+Handle openAttribute(hid_t file, const std::string& path, const std::string& name) {
+    if (H5Aexists_by_name(file, path.c_str(), name.c_str(), H5P_DEFAULT) <= 0) return {};
+    return {H5Aopen_by_name(file, path.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose};
+}
+
 } // namespace
 
 // The size of the file that holds a dataset: this file's, or the target's of an external link.
@@ -227,20 +233,16 @@ double H5Reader::readScalar(const std::string& path) const {
 std::optional<std::string> H5Reader::stringAttribute(const std::string& path,
                                                      const std::string& name) const {
     Lock lock(h5::mutex());
-    if (!hasObject(path) || H5Aexists_by_name(file_, path.c_str(), name.c_str(), H5P_DEFAULT) <= 0)
-        return std::nullopt;
-    Handle attr(H5Aopen_by_name(file_, path.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
-                H5Aclose);
+    const Handle attr = hasObject(path) ? openAttribute(file_, path, name) : Handle();
+    if (!attr.valid()) return std::nullopt;
     return attributeText(attr.get());
 }
 
 std::optional<std::vector<std::int64_t>> H5Reader::integerAttribute(const std::string& path,
                                                                     const std::string& name) const {
     Lock lock(h5::mutex());
-    if (!hasObject(path) || H5Aexists_by_name(file_, path.c_str(), name.c_str(), H5P_DEFAULT) <= 0)
-        return std::nullopt;
-    Handle attr(H5Aopen_by_name(file_, path.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
-                H5Aclose);
+    const Handle attr = hasObject(path) ? openAttribute(file_, path, name) : Handle();
+    if (!attr.valid()) return std::nullopt;
     Handle type(H5Aget_type(attr.get()), H5Tclose);
     Handle space(H5Aget_space(attr.get()), H5Sclose);
     const hssize_t n = H5Sget_simple_extent_npoints(space.get());

@@ -169,6 +169,19 @@ ParamSpec syntheticOption(std::string name, ParamSpec::Type type, nlohmann::json
 
 class Algorithm;
 
+// An output layout besides clscope's own (--layout NAME; gpu/facets/layouts_facet.hpp): its
+// name and, for people, what it is and which tools read it.
+struct OutputLayout {
+    std::string name, help;
+};
+
+// A run's result in one layout: written into the HDF5 output (hdf5), or, for a layout of
+// another format, the output file's bytes.
+struct LayoutOutput {
+    std::function<void(H5Writer&)> hdf5;
+    std::string bytes;
+};
+
 // One run's request with its input typed and its parameters parsed, once (TypedAlgorithm: a
 // TypedRun, gpu/facets/typed_run.hpp): runAlgorithm asks it which variants can run, then runs
 // one; every facet takes it (gpu/facet.hpp). Algorithm::prepare also resolves the variant and
@@ -307,6 +320,19 @@ class Algorithm {
     std::vector<std::pair<std::string, std::string>> sideOutputs(const AlgorithmResult& result,
                                                                  const ParamSet& params) const;
 
+    // Output layouts besides clscope's own (--layout; gpu/facets/layouts_facet.hpp). Without:
+    // none. checkLayout: before the run (parameters only, no frames read), UsageError naming
+    // what the run over these sources lacks for the layout, or that the algorithm has no such
+    // layout. layoutOutput: after it, the result in the layout (input: the run's when it read
+    // it whole, else null), UsageError as checkLayout.
+    std::vector<OutputLayout> outputLayouts() const;
+    void checkLayout(const std::string& layout, const InputSources& sources,
+                     const ParamSet& params) const;
+    LayoutOutput layoutOutput(const std::string& layout,
+                              const std::shared_ptr<AlgorithmResult>& result,
+                              const AlgorithmInput* input, const InputSources& sources,
+                              const ParamSet& params) const;
+
     // Runs within a memory budget (gpu/scale/passes.hpp, gpu/facets/passes_facet.hpp): how the
     // input on disk is cut into passes that each read only their part, joined by join(). Null
     // when the whole input fits (read() it whole); UsageError when a piece that cannot be cut
@@ -323,6 +349,13 @@ class Algorithm {
     // The synthetic datasets this algorithm generates; the first is its demo's
     // (gpu/facets/synthetic_facet.hpp). Without: none.
     std::vector<SyntheticKind> syntheticKinds() const;
+
+    // A result file read back (gpu/facets/result_reader.hpp): whether `file` holds this
+    // algorithm's result under outputGroup(), and that result as the algorithm's own type with
+    // its provenance (InputError naming a missing or misshapen dataset). Without: holds none,
+    // readResult refuses.
+    bool holdsResult(const H5Reader& file) const;
+    std::shared_ptr<AlgorithmResult> readResult(const H5Reader& file) const;
 
   protected:
     // Registers a facet (in the algorithm's constructor); one of each interface.
@@ -376,6 +409,8 @@ class AlgorithmRegistry {
     std::pair<const Algorithm*, SyntheticKind> synthetic(const std::string& name) const;
     // Every registered algorithm's synthetic kinds, in registration order.
     std::vector<std::pair<const Algorithm*, SyntheticKind>> syntheticKinds() const;
+    // The first algorithm whose result `file` holds (Algorithm::holdsResult), null when none.
+    const Algorithm* resultIn(const H5Reader& file) const;
 
   private:
     std::vector<std::shared_ptr<const Algorithm>> algorithms_;

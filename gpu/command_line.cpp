@@ -1,6 +1,7 @@
 #include "gpu/command_line.hpp"
 
 #include "core/errors.hpp"
+#include "core/json_parse.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -92,6 +93,61 @@ std::string commandLine(const RunCommand& run) {
     for (const std::string& arg : commandArgs(run))
         out += (out.empty() ? "" : " ") + shellQuote(arg);
     return out;
+}
+
+} // namespace clscope
+
+namespace clscope {
+
+namespace {
+
+// The sources the `input` provenance names: the file, each role at another path or file as an
+// override, the frame range; "in memory" roles held (as an empty array) so that they are named
+// as such.
+InputSources storedSources(const Algorithm& algorithm, const nlohmann::json& input) {
+    InputSources sources;
+    if (!input.is_object()) return sources;
+    sources.file = input.value("file", std::string());
+    const nlohmann::json datasets = input.value("datasets", nlohmann::json::object());
+    for (const InputRole& role : algorithm.inputRoles()) {
+        if (!datasets.contains(role.id) || !datasets[role.id].is_string()) continue;
+        const std::string at = datasets[role.id].get<std::string>();
+        if (at == "in memory") {
+            sources.arrays[role.id] = std::make_shared<const Array>();
+            continue;
+        }
+        const auto colon = at.rfind(':');
+        const std::string file = at.substr(0, colon), path = at.substr(colon + 1);
+        if (colon == std::string::npos) continue;
+        if (file == sources.file && path != role.defaultPath) sources.overrides[role.id] = path;
+        if (file != sources.file && role.otherFile) sources.overrides[role.id] = at;
+    }
+    if (input.contains("frames") && input["frames"].is_string())
+        sources.frames = FrameRange::parse(input["frames"].get<std::string>());
+    return sources;
+}
+
+} // namespace
+
+RunCommand storedCommand(const Algorithm& algorithm, const RunInfo& info,
+                         const std::string& where) {
+    RunCommand run;
+    run.algorithm = algorithm.id();
+    run.device = info.device.empty() ? "cpu" : info.device;
+    run.variant = info.variant;
+    const nlohmann::json j = parseJsonQuietly(info.parametersJson);
+    if (!j.is_object()) throw InputError(where + ": attribute parameters is not a JSON object");
+    run.params = algorithm.defaultParams();
+    try {
+        run.params.merge(j, where + " parameters");
+        run.sources = storedSources(algorithm, j.value("input", nlohmann::json::object()));
+    } catch (const UsageError& e) {
+        throw InputError(e.what());
+    }
+    if (j.contains("tuning") && j["tuning"].is_object())
+        for (const auto& [name, value] : j["tuning"].items())
+            if (value.is_number_integer()) run.tuning[name] = value.get<int>();
+    return run;
 }
 
 } // namespace clscope

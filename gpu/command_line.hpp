@@ -22,6 +22,13 @@ struct RunCommand {
     std::string output = "OUT.h5";
 };
 
+// The run behind a result read back from its file (Algorithm::readResult): its device, variant,
+// parameters and kernel overrides, and its sources as the `parameters` provenance records them
+// ("input": file, "FILE:PATH" per role, frame range; a role held in memory stays so, and
+// commandArgs refuses it). InputError naming `where` for a `parameters` that is not the
+// algorithm's.
+RunCommand storedCommand(const Algorithm& algorithm, const RunInfo& info, const std::string& where);
+
 // The arguments, "clscope-cli" first. A parameter without a CLI option (or a Bool set to false
 // against a true default) goes into one inline --params JSON. UsageError when a role is held in
 // memory or overridden without an option that names it.

@@ -291,6 +291,27 @@ class TestCli : public QObject {
         QCOMPARE(cli({"generate", "toyframes", "-o", tmp.filePath("t.h5")}).code, 2);
     }
 
+    // xpcs' frames role asks for 2 frames at least (InputRole::minFrames): every route refuses
+    // fewer with the same reason, after the frame range, nothing written (before: the CLI
+    // correlated a single frame while the GUI refused it).
+    void correlateNeedsTwoFrames() {
+        const QString one = tmp.filePath("one_frame.h5"), three = tmp.filePath("three_frames.h5");
+        const QString out = tmp.filePath("too_few.h5");
+        const QStringList size{"--height", "16", "--width", "16"};
+        QCOMPARE(cli(QStringList{"generate", "xpcs", "-o", one, "--frames", "1"} + size).code, 0);
+        QCOMPARE(cli(QStringList{"generate", "xpcs", "-o", three, "--frames", "3"} + size).code, 0);
+        for (const QStringList& args :
+             {QStringList{"correlate", one}, QStringList{"correlate", one, "--multitau"},
+              QStringList{"correlate", three, "--frames", "2:1"},
+              QStringList{"correlate", three, "--frames", "2:", "--multitau"}}) {
+            const Run r = cli(args + QStringList{"-o", out});
+            QCOMPARE(r.code, 3);
+            QVERIFY2(r.err.contains("gives 1 frame; xpcs needs at least 2"), qPrintable(r.err));
+            QVERIFY(!QFile::exists(out));
+        }
+        QCOMPARE(cli({"correlate", three, "--frames", "1:2", "-o", out}).code, 0);
+    }
+
     void badOutputFolder() {
         const Run r = cli({"generate", "particles", "-o", "/no/such/folder/p.h5"});
         QCOMPARE(r.code, 3);

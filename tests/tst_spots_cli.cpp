@@ -244,6 +244,47 @@ class TestSpotsCli : public QObject {
         expectFailure({in, "--device", "cpu", "--expt", path("none.expt")}, 3, "none.expt");
     }
 
+    // --layout dials on a generated diffraction run: DIALS' reflection table, loaded by DIALS
+    // (tests/check_dials_table.py: every column against clscope's own layout of the run);
+    // that check skips without python3-dials.
+    void dialsLayout() {
+        const QString d = path("d.h5"), own = path("d_own.h5"), refl = path("strong.refl");
+        QCOMPARE(cli({"generate", "diffraction", "-o", d, "--frames", "4", "--height", "64",
+                      "--width", "80", "--spots", "5"})
+                     .code,
+                 0);
+        QCOMPARE(cli({"spots", d, "--device", "cpu", "-o", own}).code, 0);
+        const Run r = cli({"spots", d, "--device", "cpu", "--layout", "dials", "-o", refl});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile file(refl);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("dials::af::reflection_table"));
+        const QString python = qEnvironmentVariable("CLSCOPE_PYTHON");
+        if (python.isEmpty()) QSKIP("no python3");
+        const auto check = test::runProgram(
+            python, {QString(CLSCOPE_CHECK_DIALS_TABLE), refl, own, d}, {}, 120000);
+        if (check.code == 77) QSKIP("python3-dials not available");
+        QVERIFY2(check.code == 0 && check.out.contains("dials table ok"),
+                 qPrintable(check.out + check.err));
+    }
+
+    // --layout dials on one (H,W) image (no frames) and another algorithm's layout: usage
+    // errors naming what is missing, nothing written.
+    void dialsLayoutUsageErrors() {
+        const std::string image = spath("image.h5");
+        {
+            H5Writer out(image);
+            const auto frames = input.frames.as<std::uint16_t>();
+            out.write(paths::frames, makeArray<std::uint16_t>(
+                                         {H, W}, std::vector<std::uint16_t>(
+                                                     frames.begin(), frames.begin() + H * W)));
+            out.commit();
+        }
+        expectFailure({QString::fromStdString(image), "--device", "cpu", "--layout", "dials"}, 2,
+                      "lacks frames");
+        expectFailure({in, "--device", "cpu", "--layout", "aps"}, 2, "aps");
+    }
+
     void usageErrors() {
         expectFailure({in, "--variant", "nope"}, 2, "no variant 'nope'");
         expectFailure(

@@ -10,8 +10,11 @@
 #include "ui/device/device_picker.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/kit/algorithm_panels.hpp"
+#include "ui/kit/log_panel.hpp"
 #include "ui/kit/workbench.hpp"
 #include "ui/results/timings_panel.hpp"
+#include "ui/xpcs/xpcs_g2_view.hpp"
+#include "ui/xpcs/xpcs_panel.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QComboBox>
@@ -93,6 +96,72 @@ class TestUiMainWindow : public QObject {
                  qPrintable(summary[3]));
         QVERIFY2(summary[4].startsWith("pixel (18.5, 10.5) "), qPrintable(summary[4]));
         QCOMPARE(summary[5], QString("result tabs: 0: "));
+    }
+
+    // File ▸ Open of a clscope result (issue 52): the xpcs result of a run read back and shown
+    // on the XPCS panel, in front, as the run's (g2 plot with a point per lag, the command line
+    // of the run that made it); the Log says which run it was.
+    void reopenResult() {
+        const Algorithm& xpcs = AlgorithmRegistry::instance().find("xpcs");
+        InputSources sources;
+        sources.file = xpcsFile_.toStdString();
+        const ParamSet params = xpcs.defaultParams();
+        const auto ran =
+            runAlgorithm(xpcs, {hostDevice(), "cpu", xpcs.read(sources, params), params, {}});
+        const QString stored = dir_.filePath("xpcs_result.h5");
+        {
+            H5Writer out(stored.toStdString());
+            ran->write(out, "/xpcs");
+            out.commit();
+        }
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openFile(stored));
+        auto* panel = window.findChild<XpcsPanel*>();
+        QTRY_VERIFY(panel->g2View() != nullptr);
+        QTRY_VERIFY(window.workbench().isPanelActive("xpcs"));
+        QCustomPlot* plot = panel->g2View()->plot();
+        QVERIFY(plot->graphCount() > 0);
+        QCOMPARE(plot->graph(0)->data()->size(), 7); // a point per lag τ > 0 of the 8 frames
+        QVERIFY2(panel->resultCommand().contains("--variant cpu"),
+                 qPrintable(panel->resultCommand()));
+        QVERIFY2(panel->resultCommand().contains(QFileInfo(xpcsFile_).fileName()),
+                 qPrintable(panel->resultCommand()));
+        const QString log = window.findChild<LogPanel*>()->text();
+        QVERIFY2(log.contains("opened result of xpcs (cpu, cpu) from " + stored), qPrintable(log));
+    }
+
+    // A damaged result: one message naming the dataset, no result shown.
+    void damagedResult() {
+        const QString damaged = dir_.filePath("damaged_result.h5");
+        {
+            H5Writer out(damaged.toStdString());
+            out.write("/xpcs/g2", makeArray<double>({2, 3}, {1, 1, 1, 1, 1, 1}));
+            out.commit();
+        }
+        MainWindow window;
+        QVERIFY(window.openFile(damaged));
+        const auto* log = window.findChild<LogPanel*>();
+        QTRY_VERIFY2(log->text().contains("/xpcs/g2_err"), qPrintable(log->text()));
+        QCOMPARE(window.findChild<XpcsPanel*>()->g2View(), nullptr);
+    }
+
+    // An input of another algorithm opens on that algorithm's panel, the image in front.
+    void inputOpensOnItsPanel() {
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openFile(xpcsFile_));
+        QTRY_VERIFY(window.workbench().isPanelActive("xpcs"));
+        const QString digis = dir_.filePath("digis.h5");
+        const auto kind = AlgorithmRegistry::instance().synthetic("digis");
+        ParamSet options(kind.second.specs);
+        options.set("modules", 2);
+        kind.second.write(options, 1, Compression::None, digis.toStdString());
+        QVERIFY(window.openFile(digis));
+        QTRY_VERIFY(window.workbench().isPanelActive("cluster"));
+        QVERIFY(window.openFile(xpcsFile_));
+        QTRY_VERIFY(window.workbench().isPanelActive("xpcs"));
+        QVERIFY(!window.dock("ImagePanel")->visibleRegion().isEmpty());
     }
 
     // CLSCOPE_WINDOW_LOG (scripts/gui_check): the summary after each change, an overlay of a

@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace clscope::cli {
 
@@ -151,6 +152,23 @@ void setEventFrameTime(const Algorithm& algorithm, const ParamSet& params, Input
         s.frames = FrameRange{0, frames};
 }
 
+// The output in its layout and the side outputs, each to its temporary, renamed when all are
+// written.
+void writeOutputs(const std::string& output, const LayoutOutput& layout,
+                  const std::vector<std::pair<std::string, std::string>>& sideOutputs) {
+    std::optional<H5Writer> out;
+    std::vector<StagedFile> staged;
+    if (layout.hdf5)
+        layout.hdf5(out.emplace(output));
+    else
+        staged.emplace_back(output, layout.bytes);
+    for (const auto& [file, text] : sideOutputs)
+        staged.emplace_back(file, text);
+    if (out) out->commit();
+    for (StagedFile& file : staged)
+        file.publish();
+}
+
 void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     const std::uint64_t given = a.memoryBudget.empty() ? 0 : parseByteSize(a.memoryBudget);
     const std::vector<DeviceInfo> devices =
@@ -185,16 +203,9 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     for (const auto& side : sideOutputs)
         outputs.push_back({optionOf(params, side.first), side.first});
     checkOutputs(outputs, inputs);
-    const LayoutWrite write = prepareLayout(a.layout, algorithm, run, sources, params);
+    const LayoutOutput layout = prepareLayout(a.layout, algorithm, run, sources, params);
     const auto writeStart = Clock::now();
-    H5Writer out(a.output); // every output to its temporary, renamed when all are written
-    write(out);
-    std::vector<StagedFile> staged;
-    for (const auto& [file, text] : sideOutputs)
-        staged.emplace_back(file, text);
-    out.commit();
-    for (StagedFile& file : staged)
-        file.publish();
+    writeOutputs(a.output, layout, sideOutputs);
     if (!run.note.empty()) std::fprintf(stderr, "%s\n", run.note.c_str());
     if (sources.live) std::fprintf(stderr, "%s\n", sources.live->report().c_str());
     const RunInfo& info = result->info;

@@ -1,6 +1,7 @@
 // One input an algorithm reads (its role), e.g. frames at /entry/data/data: how the command
 // line names it and how the GUI's Data panel offers it. Part of the input module (DESIGN.md §1).
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,10 +12,11 @@ struct InputRole {
     std::string flag;        // CLI option that overrides the path, e.g. "--data"
     std::string defaultPath; // inside the input file
     std::string help;
-    bool optional = false;   // may be absent (then the algorithm runs without it)
-    bool otherFile = false;  // the option takes FILE[:PATH], not only PATH
-    std::string disableFlag; // e.g. "--no-pixel-mask": do not read it even when present
-    bool stack = false;      // a stack of frames (T,...): --frames FIRST:COUNT selects from it
+    bool optional = false;       // may be absent (then the algorithm runs without it)
+    bool otherFile = false;      // the option takes FILE[:PATH], not only PATH
+    std::string disableFlag;     // e.g. "--no-pixel-mask": do not read it even when present
+    bool stack = false;          // a stack of frames (T,...): --frames FIRST:COUNT selects from it
+    std::uint64_t minFrames = 0; // a stack role: the fewest frames a run needs (after --frames)
     // How the GUI's Data panel offers the role: what a dataset must look like to play it.
     enum class Layout {
         None,         // not offered (read with another role, e.g. a scalar beside the frames)

@@ -59,9 +59,22 @@ void checkInput(const Input& in) {
 
 namespace {
 
-// One growing spot: value-weighted sums and extents; key = first pixel in scan order.
+// DIALS' mean-square error of a centroid along one axis from the weights' sum sv, their
+// squares' svv, and the weighted sums of the coordinate svc and of its square svcc: the
+// unbiased variance Σv (c − mean)² Σv / ((Σv)² − Σv²), over Σv, plus 1/12 (1/12 alone where
+// (Σv)² <= Σv², as DIALS falls back).
+double meanSqError(double sv, double svv, double svc, double svcc) {
+    const double denominator = sv * sv - svv;
+    if (!(denominator > 0)) return 1.0 / 12.0;
+    const double spread = std::max(0.0, svcc - svc * svc / sv);
+    return spread * sv / denominator / sv + 1.0 / 12.0;
+}
+
+// One growing spot: value-weighted sums (first and second moments) and extents; key = first
+// pixel in scan order.
 struct Accumulator {
     double sv = 0, svx = 0, svy = 0, svz = 0, sx = 0, sy = 0, sz = 0;
+    double svv = 0, svxx = 0, svyy = 0, svzz = 0;
     int n = 0, x0 = 0, y0 = 0, x1 = 0, y1 = 0, z0 = 0, z1 = 0;
     std::int64_t key = 0;
     float peak = 0; // brightest value (as float, like DIALS' shoeboxes), first in scan order
@@ -76,6 +89,8 @@ struct Accumulator {
         z0 = std::min(z0, t), z1 = std::max(z1, t + 1);
         ++n, sv += v, svx += v * (i + 0.5), svy += v * (j + 0.5), svz += v * (t + 0.5);
         sx += i + 0.5, sy += j + 0.5, sz += t + 0.5;
+        svv += v * v, svxx += v * (i + 0.5) * (i + 0.5), svyy += v * (j + 0.5) * (j + 0.5);
+        svzz += v * (t + 0.5) * (t + 0.5);
     }
     void merge(const Accumulator& o) {
         if (o.peak > peak || (o.peak == peak && o.peakKey < peakKey))
@@ -85,6 +100,7 @@ struct Accumulator {
         z0 = std::min(z0, o.z0), z1 = std::max(z1, o.z1), key = std::min(key, o.key);
         n += o.n, sv += o.sv, svx += o.svx, svy += o.svy, svz += o.svz, sx += o.sx, sy += o.sy,
             sz += o.sz;
+        svv += o.svv, svxx += o.svxx, svyy += o.svyy, svzz += o.svzz;
     }
     Spot spot() const {
         const bool weighted = sv > 0; // signal values exceed a threshold >= 0, so this holds
@@ -94,6 +110,8 @@ struct Accumulator {
         s.z = weighted ? svz / sv : sz / n;
         s.x0 = x0, s.y0 = y0, s.x1 = x1, s.y1 = y1, s.firstPixel = key;
         s.peakX = px, s.peakY = py, s.peakFrame = pz;
+        s.centroidVariance = {meanSqError(sv, svv, svx, svxx), meanSqError(sv, svv, svy, svyy),
+                              z1 - z0 > 1 ? meanSqError(sv, svv, svz, svzz) : 1.0 / 12.0};
         return s;
     }
 };

@@ -8,6 +8,7 @@
 #include "core/progress.hpp"
 #include "core/sentinels.hpp" // validLimit
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -73,6 +74,10 @@ struct Spot {
     int x0 = 0, y0 = 0, x1 = 0, y1 = 0; // bbox, half-open
     std::int64_t firstPixel = 0; // flat index (frame, row, column) of its first pixel: the order
     int peakX = 0, peakY = 0, peakFrame = 0; // its brightest pixel (the first in scan order)
+    // The centroid's mean-square error (x, y, z) as DIALS gives it (xyzobs.px.variance,
+    // dials/algorithms/image/centroid/centroid_points.h mean_sq_error): the value-weighted
+    // unbiased variance of the pixel centres / Σv + 1/12; 1/12 in z for a spot of one frame.
+    std::array<double, 3> centroidVariance{};
 };
 
 // The signal pixels of each frame as in-plane indices, ascending (what the GPU variants' compacted

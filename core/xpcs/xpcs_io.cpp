@@ -2,7 +2,9 @@
 
 #include "core/errors.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace clscope::xpcs {
 
@@ -30,6 +32,8 @@ void writeResultData(H5Writer& out, const Result& r, const std::string& group) {
         out.setAttribute(group + "/lag_frames", "units", "frames");
         out.write(group + "/level", makeArray<std::int32_t>({frames}, r.levels));
     }
+    if (r.multitau && !r.twotime.empty())
+        out.setAttribute(group, "twotime_bin", static_cast<double>(r.twotimeBin));
     for (const auto& [label, map] : r.twotime) {
         // T x T, or (T/F) x (T/F) for multi-tau (--twotime-bin F)
         const auto side = static_cast<std::size_t>(std::llround(std::sqrt(double(map.size()))));
@@ -38,33 +42,68 @@ void writeResultData(H5Writer& out, const Result& r, const std::string& group) {
     }
 }
 
+namespace {
+
+// The dataset at group/name as T, checked to hold `count` values (a vector of that length, or
+// the (B,T) shape of g2): InputError naming it otherwise.
+template <class T>
+std::vector<T> readValues(const H5Reader& file, const std::string& path, std::size_t rank,
+                          std::size_t count, const std::string& what) {
+    const Array a = file.read(path, dtypeOf<T>());
+    if (a.rank() != rank || a.size() != count)
+        throw InputError(file.where(path) + ": expected " + what + ", found " +
+                         shapeString(a.shape()));
+    return std::vector<T>(a.as<T>().begin(), a.as<T>().end());
+}
+
+// The two-time maps, each square (T x T, or binned for multi-tau), named by their label.
+void readTwotime(const H5Reader& file, const std::string& group, Result& r) {
+    if (!file.hasObject(group + "/twotime")) return;
+    for (const H5Node& node : file.children(group + "/twotime")) {
+        const Array map = file.read(node.path, DType::Float32);
+        if (map.rank() != 2 || map.shape()[0] != map.shape()[1])
+            throw InputError(file.where(node.path) + ": expected a square two-time map, found " +
+                             shapeString(map.shape()));
+        std::int32_t label = 0;
+        try {
+            label = std::stoi(node.name);
+        } catch (const std::exception&) {
+            throw InputError(file.where(node.path) + ": a two-time map is named by its label");
+        }
+        r.twotime[label].assign(map.as<float>().begin(), map.as<float>().end());
+    }
+}
+
+} // namespace
+
 Result readResult(const H5Reader& file, const std::string& group) {
     Result r;
     const Array g2 = file.read(group + "/g2", DType::Float64);
     if (g2.rank() != 2) throw InputError(file.where(group + "/g2") + ": expected (B,T)");
+    const std::size_t bins = g2.shape()[0];
     r.frames = g2.shape()[1];
     r.g2.assign(g2.as<double>().begin(), g2.as<double>().end());
-    const Array err = file.read(group + "/g2_err", DType::Float64);
-    r.g2Err.assign(err.as<double>().begin(), err.as<double>().end());
-    const Array labels = file.read(group + "/labels", DType::Int32);
-    r.labels.assign(labels.as<std::int32_t>().begin(), labels.as<std::int32_t>().end());
-    const Array pixels = file.read(group + "/pixels", DType::Int64);
-    r.pixels.assign(pixels.as<std::int64_t>().begin(), pixels.as<std::int64_t>().end());
-    const Array tau = file.read(group + "/tau", DType::Float64);
-    r.tau.assign(tau.as<double>().begin(), tau.as<double>().end());
+    const std::string b = "(" + std::to_string(bins) + ")",
+                      t = "(" + std::to_string(r.frames) + ")";
+    r.g2Err = readValues<double>(file, group + "/g2_err", 2, g2.size(), "the shape of g2");
+    r.labels = readValues<std::int32_t>(file, group + "/labels", 1, bins, b);
+    r.pixels = readValues<std::int64_t>(file, group + "/pixels", 1, bins, b);
+    r.tau = readValues<double>(file, group + "/tau", 1, r.frames, t);
     r.tauInSeconds = file.stringAttribute(group + "/tau", "units").value_or("") == "s";
     r.multitau = file.stringAttribute(group, "mode").value_or("") == "multitau";
     if (r.multitau) {
-        const Array lags = file.read(group + "/lag_frames", DType::Int64);
-        r.lagFrames.assign(lags.as<std::int64_t>().begin(), lags.as<std::int64_t>().end());
-        const Array levels = file.read(group + "/level", DType::Int32);
-        r.levels.assign(levels.as<std::int32_t>().begin(), levels.as<std::int32_t>().end());
+        r.lagFrames = readValues<std::int64_t>(file, group + "/lag_frames", 1, r.frames, t);
+        r.levels = readValues<std::int32_t>(file, group + "/level", 1, r.frames, t);
     }
-    if (file.hasObject(group + "/twotime"))
-        for (const H5Node& node : file.children(group + "/twotime")) {
-            const Array map = file.read(node.path, DType::Float32);
-            r.twotime[std::stoi(node.name)].assign(map.as<float>().begin(), map.as<float>().end());
-        }
+    readTwotime(file, group, r);
+    if (const auto bin = file.stringAttribute(group, "twotime_bin"))
+        r.twotimeBin = static_cast<std::size_t>(std::max(std::atof(bin->c_str()), 1.0));
+    if (file.stringAttribute(group, "g2_normalisation").value_or("") == "symmetric") {
+        r.normalisation = Normalisation::Symmetric;
+        r.errFromPixels = file.stringAttribute(group + "/g2_err", "definition")
+                              .value_or("")
+                              .starts_with("pixels");
+    }
     r.device = file.stringAttribute(group, "device").value_or("");
     r.variant = file.stringAttribute(group, "variant").value_or("");
     return r;

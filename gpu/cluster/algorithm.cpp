@@ -59,7 +59,8 @@ Algorithm::Algorithm()
     : TypedAlgorithm({"cluster",
                       "Pixel clusters: CMSSW-style 8-connected clustering of digis per module", "",
                       "/clusters"}) {
-    for (auto facet : {splitFacet(), passesFacet(), syntheticFacet(), benchFacet(), labFacet()})
+    for (auto facet : {splitFacet(), passesFacet(), syntheticFacet(), benchFacet(), labFacet(),
+                       resultReaderFacet()})
         add(std::move(facet));
 }
 

@@ -7,10 +7,11 @@
 
 namespace clscope::cluster {
 
-std::shared_ptr<const Facet> splitFacet();     // split.cpp: modules dealt to the parts
-std::shared_ptr<const Facet> passesFacet();    // passes.cpp: module ranges within a budget
-std::shared_ptr<const Facet> syntheticFacet(); // synthetic.cpp
-std::shared_ptr<const Facet> benchFacet();     // bench.cpp
-std::shared_ptr<const Facet> labFacet();       // lab.cpp: default tuning, work
+std::shared_ptr<const Facet> splitFacet();        // split.cpp: modules dealt to the parts
+std::shared_ptr<const Facet> passesFacet();       // passes.cpp: module ranges within a budget
+std::shared_ptr<const Facet> syntheticFacet();    // synthetic.cpp
+std::shared_ptr<const Facet> benchFacet();        // bench.cpp
+std::shared_ptr<const Facet> labFacet();          // lab.cpp: default tuning, work
+std::shared_ptr<const Facet> resultReaderFacet(); // result_reader.cpp: its output read back
 
 } // namespace clscope::cluster

@@ -48,8 +48,9 @@ class ClusterPlan : public PassPlan {
     }
 
     void adopt(AlgorithmResult& result, const Algorithm::Part& part) const override {
-        auto& r = dynamic_cast<cluster::ClusterResult&>(result);
-        const auto& in = dynamic_cast<const cluster::ClusterInput&>(*part.input);
+        auto& r = resultOf<cluster::ClusterResult>(result, "cluster");
+        // The part is this plan's own: read() above made it.
+        const auto& in = static_cast<const cluster::ClusterInput&>(*part.input);
         r.origin = in.origin, r.totalDigis = in.totalDigis; // also after a multi-device join
     }
 };
@@ -75,14 +76,8 @@ namespace clscope::cluster {
 namespace {
 
 // Contiguous module ranges whose digis fit the budget.
-class ModulePasses : public TypedPasses<Algorithm> {
-  protected:
-    std::unique_ptr<PassPlan> planWith(const InputSources& sources, const Run& run,
-                                       std::uint64_t budget) const override;
-};
-
-std::unique_ptr<PassPlan> ModulePasses::planWith(const InputSources& sources, const Run& run,
-                                                 std::uint64_t budget) const {
+std::unique_ptr<PassPlan> planModulePasses(const InputSources& sources, const Algorithm::Run& run,
+                                           std::uint64_t budget) {
     const InputRole digis = run.algorithm().role("digis");
     const DataLocation where = sources.locate(digis);
     const H5Reader reader(where.file);
@@ -111,7 +106,7 @@ std::unique_ptr<PassPlan> ModulePasses::planWith(const InputSources& sources, co
 } // namespace
 
 std::shared_ptr<const Facet> passesFacet() {
-    return std::make_shared<ModulePasses>();
+    return std::make_shared<PassesOf<Algorithm>>(&planModulePasses);
 }
 
 } // namespace clscope::cluster

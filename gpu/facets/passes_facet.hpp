@@ -31,4 +31,21 @@ template <class A> class TypedPasses : public PassesFacet {
                                                std::uint64_t budgetBytes) const = 0;
 };
 
+// The passes facet of a planning function (an algorithm's passes.cpp defines the function).
+template <class A> class PassesOf final : public TypedPasses<A> {
+  public:
+    using Run = typename A::Run;
+    using Plan = std::unique_ptr<PassPlan> (*)(const InputSources&, const Run&, std::uint64_t);
+    explicit PassesOf(Plan plan) : plan_(plan) {}
+
+  protected:
+    std::unique_ptr<PassPlan> planWith(const InputSources& sources, const Run& run,
+                                       std::uint64_t budgetBytes) const override {
+        return plan_(sources, run, budgetBytes);
+    }
+
+  private:
+    Plan plan_;
+};
+
 } // namespace clscope

@@ -51,11 +51,14 @@ std::shared_ptr<ResultT> resultOf(const std::shared_ptr<AlgorithmResult>& result
     if (!typed) throw UsageError(id + ": the result is not a " + id + " result");
     return typed;
 }
-template <class ResultT>
-const ResultT& resultOf(const AlgorithmResult& result, const std::string& id) {
-    const auto* typed = dynamic_cast<const ResultT*>(&result);
+template <class ResultT> ResultT& resultOf(AlgorithmResult& result, const std::string& id) {
+    auto* typed = dynamic_cast<ResultT*>(&result);
     if (!typed) throw UsageError(id + ": the result is not a " + id + " result");
     return *typed;
+}
+template <class ResultT>
+const ResultT& resultOf(const AlgorithmResult& result, const std::string& id) {
+    return resultOf<ResultT>(const_cast<AlgorithmResult&>(result), id);
 }
 
 } // namespace clscope

@@ -71,7 +71,8 @@ const Problem& withPlanes(const Problem& problem, std::size_t planes, Problem& s
 
 Algorithm::Algorithm()
     : TypedAlgorithm({"rbf", "Particle sums f(x) = Σ g(x, y) c: Gaussian, Laplace, Helmholtz"}) {
-    for (auto facet : {splitFacet(), passesFacet(), syntheticFacet(), benchFacet(), labFacet()})
+    for (auto facet : {splitFacet(), passesFacet(), syntheticFacet(), benchFacet(), labFacet(),
+                       resultReaderFacet()})
         add(std::move(facet));
 }
 

@@ -7,10 +7,11 @@
 
 namespace clscope::rbf {
 
-std::shared_ptr<const Facet> splitFacet();     // split.cpp: contiguous target ranges
-std::shared_ptr<const Facet> passesFacet();    // passes.cpp: target ranges within a budget
-std::shared_ptr<const Facet> syntheticFacet(); // synthetic.cpp
-std::shared_ptr<const Facet> benchFacet();     // bench.cpp
-std::shared_ptr<const Facet> labFacet();       // lab.cpp: host values, work
+std::shared_ptr<const Facet> splitFacet();        // split.cpp: contiguous target ranges
+std::shared_ptr<const Facet> passesFacet();       // passes.cpp: target ranges within a budget
+std::shared_ptr<const Facet> syntheticFacet();    // synthetic.cpp
+std::shared_ptr<const Facet> benchFacet();        // bench.cpp
+std::shared_ptr<const Facet> labFacet();          // lab.cpp: host values, work
+std::shared_ptr<const Facet> resultReaderFacet(); // result_reader.cpp: its output read back
 
 } // namespace clscope::rbf

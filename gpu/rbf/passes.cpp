@@ -87,14 +87,8 @@ namespace clscope::rbf {
 namespace {
 
 // Contiguous target ranges, the sources and weights held whole in every pass.
-class TargetPasses : public TypedPasses<Algorithm> {
-  protected:
-    std::unique_ptr<PassPlan> planWith(const InputSources& sources, const Run& run,
-                                       std::uint64_t budget) const override;
-};
-
-std::unique_ptr<PassPlan> TargetPasses::planWith(const InputSources& sources, const Run& run,
-                                                 std::uint64_t budget) const {
+std::unique_ptr<PassPlan> planTargetPasses(const InputSources& sources, const Algorithm::Run& run,
+                                           std::uint64_t budget) {
     const InputRole particles = run.algorithm().role("particles");
     const DataLocation where = sources.locate(particles);
     const H5Reader reader(where.file);
@@ -133,7 +127,7 @@ std::unique_ptr<PassPlan> TargetPasses::planWith(const InputSources& sources, co
 } // namespace
 
 std::shared_ptr<const Facet> passesFacet() {
-    return std::make_shared<TargetPasses>();
+    return std::make_shared<PassesOf<Algorithm>>(&planTargetPasses);
 }
 
 } // namespace clscope::rbf

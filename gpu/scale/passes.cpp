@@ -91,6 +91,7 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
                             const InputSources& sources, const std::vector<DeviceInfo>& devices,
                             std::uint64_t budget, const Progress& progress) {
     BudgetedRun out;
+    checkFrameCounts(algorithm.inputRoles(), algorithm.id(), sources);
     if (const auto stage = algorithm.streamStage(request, devices))
         if (auto feed = streamFeed(algorithm, sources); feed && stage->accepts(feed->format())) {
             pipeline::StreamRun run =

@@ -158,7 +158,7 @@ Params Algorithm::parameters(const ParamSet& set) const {
 Algorithm::Algorithm()
     : TypedAlgorithm({"spots", "DIALS dispersion spot finding: signal pixels, then spots"}) {
     for (auto facet : {splitFacet(), passesFacet(), streamFacet(), syntheticFacet(), benchFacet(),
-                       labFacet(), outputsFacet()})
+                       labFacet(), outputsFacet(), layoutsFacet(), resultReaderFacet()})
         add(std::move(facet));
 }
 

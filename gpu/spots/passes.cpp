@@ -62,14 +62,8 @@ namespace {
 
 // Frame ranges whose frames fit half the budget; a live run always goes in passes (frames
 // pass through as they arrive).
-class FramePasses : public TypedPasses<Algorithm> {
-  protected:
-    std::unique_ptr<PassPlan> planWith(const InputSources& sources, const Run& run,
-                                       std::uint64_t budget) const override;
-};
-
-std::unique_ptr<PassPlan> FramePasses::planWith(const InputSources& sources, const Run& run,
-                                                std::uint64_t budget) const {
+std::unique_ptr<PassPlan> planFramePasses(const InputSources& sources, const Algorithm::Run& run,
+                                          std::uint64_t budget) {
     const Params& p = run.params();
     std::shared_ptr<const FrameStream> stream = openFrames(sources, run.algorithm().role("frames"));
     const std::uint64_t whole = budgetBytes(stream->frameCount(), stream->frameBytes(), "frames");
@@ -103,7 +97,7 @@ std::unique_ptr<PassPlan> FramePasses::planWith(const InputSources& sources, con
 } // namespace
 
 std::shared_ptr<const Facet> passesFacet() {
-    return std::make_shared<FramePasses>();
+    return std::make_shared<PassesOf<Algorithm>>(&planFramePasses);
 }
 
 } // namespace clscope::spots

@@ -12,17 +12,11 @@ namespace {
 
 class SpotsStream : public TypedStream<Algorithm> {
   protected:
-    std::unique_ptr<pipeline::FrameStage>
-    stageWith(const Run& run, const std::vector<DeviceInfo>& devices) const override {
+    std::unique_ptr<pipeline::FrameStage> stageWith(const Run& run) const override {
         const RunRequest& request = run.request();
-        if (devices.size() != 1 || request.device.isHost()) return nullptr;
         const Params& p = run.params();
         if (p.threeD || request.params.boolean("debug")) return nullptr; // the whole stack
-        const std::string variant =
-            request.variant.empty()
-                ? run.algorithm().defaultVariant(request.device, nullptr, &request.params)
-                : request.variant;
-        const auto* v = variantSet().get(variant);
+        const auto* v = variantSet().get(variantOf(run));
         if (!v || v->traits.host() || !v->accepts({request.device, nullptr, &p}).ok) return nullptr;
         return std::make_unique<SpotsStreamStage>(request, p, v->traits);
     }

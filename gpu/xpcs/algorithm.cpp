@@ -43,8 +43,8 @@ std::string RunResult::summary() const {
 }
 
 Algorithm::Algorithm() : TypedAlgorithm({"xpcs", "XPCS correlator g2(q, τ)", "correlate"}) {
-    for (auto facet :
-         {splitFacet(), passesFacet(), streamFacet(), syntheticFacet(), benchFacet(), labFacet()})
+    for (auto facet : {splitFacet(), passesFacet(), streamFacet(), syntheticFacet(), benchFacet(),
+                       labFacet(), layoutsFacet(), resultReaderFacet()})
         add(std::move(facet));
 }
 
@@ -63,6 +63,7 @@ std::vector<InputRole> Algorithm::inputRoles() const {
     frameTime.optional = true;
     InputRole frames = makeRole("frames", "--data", paths::frames, "Frames dataset (T,H,W)");
     frames.stack = true, frames.layout = InputRole::Layout::Frames, frames.title = "frames / image";
+    frames.minFrames = 2; // a correlation needs a pair of frames
     return {frames, labels, mask, frameTime};
 }
 

@@ -82,14 +82,8 @@ namespace clscope::xpcs {
 namespace {
 
 // Groups of bins whose frames fit the budget, each pass a slab of frames at a time.
-class BinPasses : public TypedPasses<Algorithm> {
-  protected:
-    std::unique_ptr<PassPlan> planWith(const InputSources& sources, const Run& run,
-                                       std::uint64_t budget) const override;
-};
-
-std::unique_ptr<PassPlan> BinPasses::planWith(const InputSources& sources, const Run& run,
-                                              std::uint64_t budget) const {
+std::unique_ptr<PassPlan> planBinPasses(const InputSources& sources, const Algorithm::Run& run,
+                                        std::uint64_t budget) {
     refuseOnStream(sources, run.values());
     if (run.params().multitau) return nullptr; // streamed in bounded memory anyway
     const InputRole frames = run.algorithm().role("frames");
@@ -117,7 +111,7 @@ std::unique_ptr<PassPlan> BinPasses::planWith(const InputSources& sources, const
 } // namespace
 
 std::shared_ptr<const Facet> passesFacet() {
-    return std::make_shared<BinPasses>();
+    return std::make_shared<PassesOf<Algorithm>>(&planBinPasses);
 }
 
 } // namespace clscope::xpcs

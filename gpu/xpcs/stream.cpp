@@ -11,23 +11,16 @@ namespace {
 
 class MultitauStream : public TypedStream<Algorithm> {
   protected:
-    std::unique_ptr<pipeline::FrameStage>
-    stageWith(const Run& run, const std::vector<DeviceInfo>& devices) const override {
-        const RunRequest& request = run.request();
-        if (devices.size() != 1 || request.device.isHost()) return nullptr;
+    std::unique_ptr<pipeline::FrameStage> stageWith(const Run& run) const override {
         const Params& p = run.params();
         // Dense lags, two-time maps and the symmetric normalisation (a second pass over the
         // bins' frame sums) are refused on a stream (refuseOnStream); a file's run of them
         // goes whole or in passes.
         if (!p.multitau || !p.twotimeLabels.empty() || p.normalisation != Normalisation::Frame)
             return nullptr;
-        const clscope::Algorithm& algorithm = run.algorithm();
-        const std::string id =
-            request.variant.empty()
-                ? algorithm.defaultVariant(request.device, nullptr, &request.params)
-                : request.variant;
-        if (id != "multitau" || !run.supports(algorithm.variant(id)).ok) return nullptr;
-        return std::make_unique<MultitauStreamStage>(request, p);
+        const std::string id = variantOf(run);
+        if (id != "multitau" || !run.supports(run.algorithm().variant(id)).ok) return nullptr;
+        return std::make_unique<MultitauStreamStage>(run.request(), p);
     }
 };
 

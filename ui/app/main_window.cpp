@@ -104,6 +104,14 @@ void MainWindow::buildPanels() {
     connect(workbench_, &Workbench::demoFinished, this, [this](bool ok) { demoOk_ = ok; });
     connect(workbench_, &Workbench::statusMessage, this,
             [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
+    // A file opened: its algorithm's panel in front, and the image when the file has frames.
+    connect(workbench_, &Workbench::panelWanted, this, [this](const QString& algorithm) {
+        if (QDockWidget* panel = dock("AlgorithmPanel_" + algorithm)) {
+            panel->show();
+            panel->raise();
+        }
+        if (workbench_->dataset().path(DataRole::Frames)) showImage();
+    });
     connect(workbench_, &Workbench::fileOpened, this, [this](const QString& path) {
         addRecentFile(path);
         setWindowTitle("clscope — " + path);

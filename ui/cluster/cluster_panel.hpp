@@ -71,6 +71,8 @@ class ClusterPanel : public TypedPanelOf<cluster::Algorithm> {
   protected:
     std::optional<Job> makeJob() override;
     void showResult(const Delivery& delivery) override;
+    // The event view of a stored result takes the run's digis.
+    WholeInput storedResultInput() const override { return WholeInput::Always; }
 
   private:
     QWidget* buildInputs();

@@ -54,6 +54,23 @@ std::string roleShortName(const DataRole& role) {
     return role.id;
 }
 
+std::string DatasetRoles::fittingAlgorithm() const {
+    std::string best;
+    std::size_t most = 0;
+    for (const auto& algorithm : AlgorithmRegistry::instance().all()) {
+        std::size_t filled = 0;
+        bool complete = true;
+        for (const InputRole& role : algorithm->inputRoles()) {
+            if (role.layout == InputRole::Layout::None) continue;
+            const bool assigned = paths_.contains(DataRole{role.id});
+            filled += assigned ? 1 : 0;
+            complete = complete && (assigned || role.optional);
+        }
+        if (complete && filled > most) best = algorithm->id(), most = filled;
+    }
+    return best;
+}
+
 void DatasetRoles::open(const std::string& fileName) {
     auto file = std::make_shared<const H5Reader>(fileName);
     file_ = std::move(file);

@@ -50,6 +50,9 @@ class DatasetRoles {
     // The role a double-click gives this path: the first role its check() accepts, roles
     // whose hints the path contains first, frame roles last.
     std::optional<DataRole> guessRole(const std::string& path) const;
+    // The algorithm whose input the assigned roles fill: every role it requires assigned, the
+    // most of its roles among those (registry order breaks ties); "" when none.
+    std::string fittingAlgorithm() const;
 
   private:
     Support checkImage(const std::string& path, bool wantInteger) const;

@@ -6,6 +6,7 @@
 // is TypedPanel's (ui/kit/typed_panel.hpp). A panel keeps its form, its views and makeJob.
 #pragma once
 #include "ui/jobs/job.hpp"
+#include "ui/jobs/stored_result.hpp"
 
 #include <QString>
 #include <QWidget>
@@ -32,6 +33,14 @@ class AlgorithmPanel : public QWidget {
     // The registry's name of the algorithm ("xpcs") and the panel's name in messages ("XPCS").
     const std::string& algorithm() const { return algorithm_; }
     const QString& title() const { return title_; }
+    // A result read back from its file (Workbench::openFile of a clscope result), shown as a
+    // run's result is: TypedPanel delivers it to showResult with the command line of the run
+    // that made it, the type checked once. Throws what is wrong with it (e.g. another
+    // algorithm's result); the result shown before stays.
+    virtual void showStoredResult(const StoredDelivery& stored) = 0;
+    // What the panel's views need of the run's input to show a stored result (read from the
+    // sources its provenance names); default: nothing (the input stays null).
+    virtual WholeInput storedResultInput() const { return WholeInput::Never; }
 
   signals:
     // The run has delivered its result (ok) or stopped on an error or Cancel: once per run.
@@ -42,7 +51,8 @@ class AlgorithmPanel : public QWidget {
     // The job of the request on screen. Throws what is wrong with it (reported as "TITLE: why"
     // in the Log and the status bar) or returns nothing having said why itself.
     virtual std::optional<Job> makeJob() = 0;
-    // A run ended (finishRun, before runFinished): what the panel does then (a tab in front).
+    // A run ended (finishRun, before runFinished), or a stored result was shown (ok true):
+    // what the panel does then (a tab in front).
     virtual void runEnded(bool ok);
     // The panel's Run button (made once; the panel places it under `parent`).
     QPushButton* makeRunButton(QWidget* parent, const QString& tip = {});

@@ -27,6 +27,12 @@ template <class Result, class Input = AlgorithmInput> class TypedPanel : public 
     };
     // The clscope-cli command line of the result shown ("" before the first delivery).
     QString resultCommand() const { return resultCommand_; }
+    // A result read back from its file: the same delivery as a run's (showResult), keepStored
+    // instead of the run's keep(), then runEnded(true) as after a run (no run to finish).
+    void showStoredResult(const StoredDelivery& stored) final {
+        deliver(stored.delivery, [this, &stored] { keepStored(stored.command); });
+        runEnded(true);
+    }
 
   protected:
     using AlgorithmPanel::AlgorithmPanel;
@@ -39,15 +45,22 @@ template <class Result, class Input = AlgorithmInput> class TypedPanel : public 
         QPointer<TypedPanel> self(this);
         return makeRunJob(std::move(run), [self, keep = std::move(keep)](const RunDelivery& d) {
             if (!self) return; // the panel went away while its job ran
-            const Delivery typed{typedAs<Result>(d.result), typedAs<Input>(d.input)};
-            if (keep) keep();
-            self->resultCommand_ = QString::fromStdString(d.command);
-            self->showResult(typed);
+            self->deliver(d, keep);
             self->runDelivered();
         });
     }
+    // What the panel keeps of a stored result's run (its parameters, frame range), as keep()
+    // does for a run of its own. Default: nothing.
+    virtual void keepStored(const RunCommand&) {}
 
   private:
+    // The one delivery of a result to showResult: typed once, keep(), the command line set.
+    void deliver(const RunDelivery& d, const std::function<void()>& keep) {
+        const Delivery typed{typedAs<Result>(d.result), typedAs<Input>(d.input)};
+        if (keep) keep();
+        resultCommand_ = QString::fromStdString(d.command);
+        showResult(typed);
+    }
     QString resultCommand_;
 };
 

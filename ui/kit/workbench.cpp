@@ -7,7 +7,11 @@
 #include "ui/data/data_browser.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/jobs/stored_result.hpp"
+#include "ui/kit/algorithm_panel.hpp"
 #include "ui/results/timings_panel.hpp"
+
+#include <QPointer>
 
 namespace clscope::ui {
 
@@ -78,7 +82,38 @@ bool Workbench::openFile(const QString& path) {
     log(LogLevel::Info, "opened " + path);
     emit statusMessage("Opened " + path, 5000);
     emit fileOpened(path);
+    showOnItsPanel(path);
     return true;
+}
+
+void Workbench::showOnItsPanel(const QString& path) {
+    const Algorithm* stored = AlgorithmRegistry::instance().resultIn(*roles_.file());
+    const std::string algorithm = stored ? stored->id() : roles_.fittingAlgorithm();
+    if (algorithm.empty()) return;
+    emit panelWanted(q(algorithm));
+    if (stored) openStoredResult(*stored, path);
+}
+
+void Workbench::openStoredResult(const Algorithm& algorithm, const QString& path) {
+    AlgorithmPanel* panel = nullptr;
+    for (AlgorithmPanel* p :
+         parent() ? parent()->findChildren<AlgorithmPanel*>() : QList<AlgorithmPanel*>{})
+        if (p->algorithm() == algorithm.id()) panel = p;
+    if (!panel) {
+        log(LogLevel::Warning,
+            QString("%1 holds a %2 result; no panel shows it").arg(path, q(algorithm.id())));
+        return;
+    }
+    QPointer<AlgorithmPanel> target(panel);
+    submit(storedResultJob(algorithm, path.toStdString(), panel->storedResultInput(),
+                           [this, target, path](const StoredDelivery& stored) {
+                               if (!target) return;
+                               target->showStoredResult(stored);
+                               const RunInfo& info = stored.delivery.result->info;
+                               log(LogLevel::Info, QString("opened result of %1 (%2, %3) from %4")
+                                                       .arg(q(target->algorithm()), q(info.variant),
+                                                            q(info.device), path));
+                           }));
 }
 
 // Show what a role now points at: frames in the image view, the pixel mask as masked pixels

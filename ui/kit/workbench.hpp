@@ -87,6 +87,9 @@ class Workbench : public QObject {
     // `clscope --demo`: the demo's run finished (ok false: it failed, was cancelled or could
     // not start). The main window exits non-zero after the screenshot when it was not ok.
     void demoFinished(bool ok);
+    // A file opened: the panel of `algorithm` wanted in front (the algorithm whose result the
+    // file holds, else the one whose input roles it fills), with the image when it has frames.
+    void panelWanted(const QString& algorithm);
     // An algorithm panel's parameters changed: its results no longer match them.
     void parametersChanged(const QString& algorithm);
     void statusMessage(const QString& text, int timeoutMs);
@@ -98,6 +101,10 @@ class Workbench : public QObject {
   private:
     void connectRunner();
     void showRole(DataRole role);
+    // The opened file on its algorithm's panel (panelWanted); a clscope result read back in a
+    // job and delivered to that panel (AlgorithmPanel::showStoredResult).
+    void showOnItsPanel(const QString& path);
+    void openStoredResult(const Algorithm& algorithm, const QString& path);
     WorkbenchViews views_;
     DataBrowser* browser_ = nullptr;
     DatasetRoles roles_;

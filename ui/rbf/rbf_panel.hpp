@@ -72,6 +72,9 @@ class RbfPanel : public TypedPanelOf<rbf::Algorithm> {
     std::optional<Job> makeJob() override;
     void showResult(const Delivery& delivery) override;
     void runEnded(bool ok) override;
+    // A stored result's parameters, as a run's are kept; its planes need the run's particles.
+    void keepStored(const RunCommand& stored) override;
+    WholeInput storedResultInput() const override { return WholeInput::Always; }
 
   private:
     ProvenanceFields provenance() const;

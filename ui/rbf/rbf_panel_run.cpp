@@ -67,6 +67,10 @@ std::optional<Job> RbfPanel::evaluationJob() {
 
 // The run's input is the one evaluationJob made (held, never streamed). What setRun throws
 // fails the run (the job runner says why); the planes shown stay.
+void RbfPanel::keepStored(const RunCommand& stored) {
+    runParams_ = rbf::Algorithm().parameters(stored.params);
+}
+
 void RbfPanel::showResult(const Delivery& delivery) {
     const auto& run = delivery.result;
     const auto& input = delivery.input;

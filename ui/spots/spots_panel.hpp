@@ -91,6 +91,8 @@ class SpotsPanel : public TypedPanelOf<spots::Algorithm> {
     std::optional<Job> makeJob() override;
     void showResult(const Delivery& delivery) override;
     void runEnded(bool ok) override;
+    // A stored result's parameters and first frame, as a run's are kept.
+    void keepStored(const RunCommand& stored) override;
 
   private:
     QWidget* buildView();

@@ -50,6 +50,11 @@ std::optional<Job> SpotsPanel::makeJob() {
     });
 }
 
+void SpotsPanel::keepStored(const RunCommand& stored) {
+    runParams_ = stored.params.dump();
+    runFirstFrame_ = static_cast<int>(stored.sources.frames.first);
+}
+
 void SpotsPanel::showResult(const Delivery& delivery) {
     const spots::SpotsResult& run = *delivery.result;
     presenter_->setRun(run.result, run.info.variant + " on " + run.info.device + " " +

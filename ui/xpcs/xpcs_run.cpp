@@ -1,4 +1,5 @@
 #include "ui/xpcs/xpcs_run.hpp"
+#include "core/input/frame_reading.hpp"
 
 #include "core/errors.hpp"
 #include "core/input/frame_range.hpp"
@@ -50,7 +51,7 @@ std::size_t storedFrameCount(const H5Reader& file, const std::string& path) {
     }
 }
 
-std::string framesRefusal(const H5Reader& file, const std::string& path) {
+std::string framesRefusal(const H5Reader& file, const std::string& path, const FrameRange& range) {
     if (!file.hasDataset(path)) return {}; // EIGER links: checked when read
     Shape shape;
     try {
@@ -58,13 +59,11 @@ std::string framesRefusal(const H5Reader& file, const std::string& path) {
     } catch (const std::exception&) {
         return {};
     }
-    if (shape.size() == 2)
-        return path +
-               " is a single 2-D image; XPCS correlates a stack (T,H,W) of at least 2 frames";
-    if (shape.size() == 3 && shape[0] < 2)
-        return path + " has " + std::to_string(shape[0]) + (shape[0] == 1 ? " frame" : " frames") +
-               "; XPCS needs at least 2";
-    return {};
+    if (shape.size() != 2 && shape.size() != 3) return {};
+    const bool single = shape.size() == 2;
+    const std::uint64_t frames = single ? 1 : range.framesIn(shape[0]);
+    const clscope::Algorithm& xpcs = AlgorithmRegistry::instance().find("xpcs");
+    return tooFewFrames(xpcs.role("frames"), xpcs.id(), path, frames, single);
 }
 
 void checkRequest(const XpcsRunRequest& request) {
@@ -73,14 +72,10 @@ void checkRequest(const XpcsRunRequest& request) {
         throw InputError("no frames: assign a frame stack in the Data panel");
     if (!request.labels)
         throw InputError("no q-bin labels: assign them in the Data panel or the mask editor");
-    if (const std::string why = framesRefusal(*request.file, request.framesPath); !why.empty())
-        throw InputError(why);
-    const std::size_t total = storedFrameCount(*request.file, request.framesPath);
     const FrameRange range{request.firstFrame, request.frameCount};
-    const std::uint64_t used = total ? range.framesIn(total) : 0;
-    if (total && used < 2)
-        throw InputError("the frame range gives " + std::to_string(used) +
-                         " frame; XPCS needs at least 2 (set Count to 0 for all frames)");
+    if (const std::string why = framesRefusal(*request.file, request.framesPath, range);
+        !why.empty())
+        throw InputError(why + (range.all() ? "" : " (set Count to 0 for all frames)"));
     if (!request.file->hasDataset(request.framesPath)) return; // EIGER links: checked when read
     const Shape shape = request.file->info(request.framesPath).shape;
     if (shape.size() >= 2 && (shape[shape.size() - 2] != request.labels->height ||

@@ -6,6 +6,7 @@
 #include "core/array.hpp"
 #include "core/data.hpp"
 #include "core/hdf5.hpp"
+#include "core/input/frame_range.hpp"
 #include "core/progress.hpp"
 #include "core/xpcs/xpcs.hpp"
 #include "gpu/command_line.hpp"
@@ -46,9 +47,10 @@ std::size_t storedFrameCount(const H5Reader& file, const std::string& path);
 // What can be told before reading the frames: a file, frames and labels of the same image
 // size, a frame range inside the stack. Throws InputError.
 void checkRequest(const XpcsRunRequest& request);
-// Why the dataset at path cannot be an XPCS frame stack (a 2-D image, fewer than 2 frames);
-// empty when it can (or cannot be told before reading).
-std::string framesRefusal(const H5Reader& file, const std::string& path);
+// Why the dataset at path, within `range`, has too few frames for xpcs (its frames role's
+// minFrames, the rule the run checks: tooFewFrames); empty when not (or not told before reading).
+std::string framesRefusal(const H5Reader& file, const std::string& path,
+                          const FrameRange& range = {});
 // The frame range, the labels with the pixel mask applied, and the provenance: file, dataset
 // paths, labels origin, pixel mask, frame range.
 // Read through the xpcs Algorithm::read, as clscope-cli correlate reads the same sources.
