@@ -75,7 +75,8 @@ Params Algorithm::parameters(const ParamSet& set) const {
 
 Algorithm::Algorithm()
     : TypedAlgorithm({"azint", "Azimuthal integration I(q) and I(q, χ) per frame (pyFAI's)"}) {
-    for (auto facet : {splitFacet(), passesFacet(), syntheticFacet(), benchFacet(), labFacet()})
+    for (auto facet : {splitFacet(), passesFacet(), syntheticFacet(), benchFacet(), labFacet(),
+                       resultReaderFacet()})
         add(std::move(facet));
 }
 

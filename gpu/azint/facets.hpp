@@ -7,10 +7,11 @@
 
 namespace clscope::azint {
 
-std::shared_ptr<const Facet> splitFacet();     // split.cpp: contiguous frame ranges
-std::shared_ptr<const Facet> passesFacet();    // passes.cpp: frame ranges within a budget
-std::shared_ptr<const Facet> syntheticFacet(); // synthetic.cpp: powder rings with a geometry
-std::shared_ptr<const Facet> benchFacet();     // bench.cpp: seed, large, stream
-std::shared_ptr<const Facet> labFacet();       // lab.cpp: host values, work
+std::shared_ptr<const Facet> splitFacet();        // split.cpp: contiguous frame ranges
+std::shared_ptr<const Facet> passesFacet();       // passes.cpp: frame ranges within a budget
+std::shared_ptr<const Facet> syntheticFacet();    // synthetic.cpp: powder rings with a geometry
+std::shared_ptr<const Facet> benchFacet();        // bench.cpp: seed, large, stream
+std::shared_ptr<const Facet> labFacet();          // lab.cpp: host values, work
+std::shared_ptr<const Facet> resultReaderFacet(); // result_reader.cpp: /azint read back
 
 } // namespace clscope::azint
