@@ -1,5 +1,6 @@
 // Where every algorithm is registered: one line per algorithm.
 #include "gpu/algorithm.hpp"
+#include "gpu/azint/algorithm.hpp"
 #include "gpu/cluster/algorithm.hpp"
 #include "gpu/rbf/algorithm.hpp"
 #include "gpu/spots/algorithm.hpp"
@@ -12,6 +13,7 @@ void registerAllAlgorithms(AlgorithmRegistry& registry) {
     registry.add(std::make_shared<cluster::Algorithm>());
     registry.add(std::make_shared<rbf::Algorithm>());
     registry.add(std::make_shared<spots::Algorithm>());
+    registry.add(std::make_shared<azint::Algorithm>());
 }
 
 } // namespace clscope

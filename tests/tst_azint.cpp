@@ -12,6 +12,7 @@
 #include "core/azint/pixel_map.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
+#include "core/mask/geometry.hpp"
 #include "test_util.hpp"
 
 #include <nlohmann/json.hpp>
@@ -147,6 +148,36 @@ Array uint16Frames(std::size_t frames, std::size_t h, std::size_t w, unsigned se
     return a;
 }
 
+// The command line of a case of the script (its `params` attribute).
+QStringList cliArguments(const nlohmann::json& j) {
+    QStringList a{"--unit",         QString::fromStdString(j["unit"].get<std::string>()),
+                  "--bins",         QString::number(j["bins"].get<int>()),
+                  "--azimuth-bins", QString::number(j["azimuth_bins"].get<int>())};
+    const auto range = [](const nlohmann::json& r) {
+        return QString::number(r[0].get<double>(), 'g', 17) + "," +
+               QString::number(r[1].get<double>(), 'g', 17);
+    };
+    if (!j["default_range"].get<bool>() && !j["radial_range"].is_null())
+        a << "--radial-range" << range(j["radial_range"]);
+    if (!j["azimuth_range"].is_null()) a << "--azimuth-range" << range(j["azimuth_range"]);
+    if (j["solid_angle"].get<bool>()) a << "--solid-angle";
+    if (!j["polarization"].is_null())
+        a << "--polarization" << QString::number(j["polarization"].get<double>(), 'g', 17);
+    return a;
+}
+
+// The sums and count of a clscope-cli azint output (one frame).
+Result resultFromFile(const H5Reader& in) {
+    Result r;
+    r.sumSignal = readDoubles(in, "/azint/sum_signal");
+    r.sumNormalization = readDoubles(in, "/azint/sum_normalization");
+    r.intensity = readDoubles(in, "/azint/intensity");
+    r.error = readDoubles(in, "/azint/error");
+    for (const double c : readDoubles(in, "/azint/count"))
+        r.count.push_back(static_cast<std::int64_t>(c));
+    return r;
+}
+
 } // namespace
 
 class TestAzint : public QObject {
@@ -172,7 +203,10 @@ class TestAzint : public QObject {
     void exptWrittenByDxtbx();
     void pixelsAgainstPyfai();
     void integrationAgainstPyfai();
-    void kernelsOnPocl();
+    void cliAgainstPyfai();
+    void cliWithExpt();
+    void cliBadInput();
+    void cliGeometryFromFile();
 };
 
 void TestAzint::initTestCase() {
@@ -476,50 +510,109 @@ void TestAzint::integrationAgainstPyfai() {
     }
 }
 
-// resources/kernels/azint.cl through pyopencl on the first OpenCL device with fp64 (PoCL here):
-// the CSR kernel gives the reference's sums bit for bit, the histogram's atomics within
-// rounding (their order follows the schedule); counts exactly.
-void TestAzint::kernelsOnPocl() {
-    Input in{uint16Frames(3, 60, 70, 11), {60, 70, std::vector<std::uint8_t>(60 * 70)}, {}};
-    for (std::size_t k = 0; k < in.mask.bad.size(); k += 13)
-        in.mask.bad[k] = 1;
-    Geometry g = referenceGeometry();
-    g.poni1 = 0.002, g.poni2 = 0.003;
-    Params p;
-    p.bins = 40, p.azimuthBins = 8, p.solidAngle = true, p.polarization = 0.9;
-    const PixelMap map = computePixelMap(g, p, 60, 70, in.mask, in.pixelMask);
-    const Binning binning = computeBinning(map, p);
-    const CsrMatrix csr(binning.binOfPixel, binning.bins());
-    {
-        H5Writer out(path("kernels_in.h5"));
-        out.write("/frames", in.frames);
-        out.write("/bin_of_pixel", vectorArray(binning.binOfPixel));
-        out.write("/normalization", vectorArray(map.normalization));
-        out.write("/row_start", vectorArray(csr.rowStart()));
-        out.write("/row_pixels", vectorArray(csr.pixels()));
-        out.writeScalar("/bins", double(binning.bins()));
-        out.commit();
+// `clscope-cli azint` on the script's image (its mask and pixel mask as --mask and --pixel-mask,
+// its PONI): /azint/* agrees with pyFAI's bins as runCpu does (integrationAgainstPyfai), for
+// every case with clscope's own (float64) positions.
+void TestAzint::cliAgainstPyfai() {
+    if (!haveReference()) QSKIP(qPrintable(skipReason_));
+    const QString ref = QString::fromStdString(path("reference.h5"));
+    const H5Reader reference(path("reference.h5"));
+    for (const H5Node& node : reference.children("/cases")) {
+        const std::string group = "/cases/" + node.name;
+        const QString out = QString::fromStdString(path(("cli_" + node.name + ".h5").c_str()));
+        const auto args =
+            cliArguments(nlohmann::json::parse(*reference.stringAttribute(group, "params")));
+        const test::CliRun run = test::runCli(
+            QStringList{"azint", ref, "--data", "/input/data", "--mask", ref + ":/input/mask",
+                        "--pixel-mask", ref + ":/input/pixel_mask", "--poni",
+                        QString::fromStdString(path("geometry.poni")), "--device", "cpu", "-o",
+                        out} +
+            args);
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        const H5Reader got(out.toStdString());
+        const Result r = resultFromFile(got);
+        const Agreement a = compare(r, reference, group);
+        QVERIFY2(a.fraction() >= 0.9, node.name.c_str());
+        QVERIFY2(a.maxCountDiff <= 2, node.name.c_str());
+        QVERIFY(got.stringAttribute("/azint/radial", "units"));
+        QCOMPARE(*got.stringAttribute("/azint", "variant"), std::string("cpu"));
+        QVERIFY(got.stringAttribute("/azint", "parameters")->find("geometry.poni") !=
+                std::string::npos);
     }
-    QString skip;
-    QVERIFY(test::runPython({CLSCOPE_AZINT_KERNELS, CLSCOPE_AZINT_CL,
-                             QString::fromStdString(path("kernels_in.h5")),
-                             QString::fromStdString(path("kernels_out.h5"))},
-                            skip));
-    if (!skip.isEmpty()) QSKIP(qPrintable(skip));
-    const Result r = runCpu(in, g, p);
-    const H5Reader kernels(path("kernels_out.h5"));
-    for (const std::string variant : {"histogram", "csr"}) {
-        const auto signal = readDoubles(kernels, "/" + variant + "/sum_signal");
-        const auto norm = readDoubles(kernels, "/" + variant + "/sum_normalization");
-        const auto count = readDoubles(kernels, "/" + variant + "/count");
-        QCOMPARE(count.size(), r.count.size());
-        const double tol = variant == "csr" ? 0.0 : 1e-12;
-        for (std::size_t b = 0; b < count.size(); ++b) {
-            QCOMPARE(count[b], double(r.count[b]));
-            QVERIFY2(relDev(signal[b], r.sumSignal[b]) <= tol, variant.c_str());
-            QVERIFY2(relDev(norm[b], r.sumNormalization[b]) <= tol, variant.c_str());
-        }
+}
+
+// --expt instead of --poni (the same geometry, written by dxtbx): the same counts, intensities
+// within 1e-9 (the .expt's PONI parameters agree to 1e-12), a cake with corrections, on ocl:0.
+void TestAzint::cliWithExpt() {
+    if (!haveReference()) QSKIP(qPrintable(skipReason_));
+    if (!QFile::exists(dir_.path() + "/geometry.expt")) QSKIP("dxtbx missing (python3-dials)");
+    const QString ref = QString::fromStdString(path("reference.h5"));
+    const QStringList common{
+        "azint",          ref, "--data",        "/input/data",    "--bins", "60",
+        "--azimuth-bins", "8", "--solid-angle", "--polarization", "0.95"};
+    std::vector<Result> results;
+    for (const char* geometry : {"--poni", "--expt"}) {
+        const std::string file = std::string("geometry.") + (geometry[2] == 'p' ? "poni" : "expt");
+        const QString out = QString::fromStdString(path(("cli_" + file + ".h5").c_str()));
+        const test::CliRun run = test::runCli(
+            common + QStringList{geometry, QString::fromStdString(path(file.c_str())), "-o", out});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        results.push_back(resultFromFile(H5Reader(out.toStdString())));
     }
+    QCOMPARE(results[1].count, results[0].count);
+    for (std::size_t b = 0; b < results[0].intensity.size(); ++b)
+        QVERIFY(close(results[1].intensity[b], results[0].intensity[b], 1e-9));
+}
+
+// Bad input: one message, usage errors exit 2 and bad files 3, nothing written.
+void TestAzint::cliBadInput() {
+    if (!haveReference()) QSKIP(qPrintable(skipReason_));
+    const QString ref = QString::fromStdString(path("reference.h5"));
+    const QString poni = QString::fromStdString(path("geometry.poni"));
+    const QString out = QString::fromStdString(path("bad.h5"));
+    const QStringList base{"azint", ref, "--data", "/input/data", "-o", out};
+    const struct {
+        QStringList args;
+        int code;
+        const char* says;
+    } cases[] = {
+        {{}, 2, "geometry"}, // no geometry in the file and none given
+        {{"--poni", poni, "--unit", "q_pm^-1"}, 2, "unit"},
+        {{"--poni", poni, "--radial-range", "1,x"}, 2, "radial_range"},
+        {{"--poni", poni, "--radial-range", "5,5"}, 2, "range"},
+        {{"--poni", poni, "--bins", "0"}, 2, "bins"},
+        {{"--poni", poni, "--expt", poni}, 2, "--expt"},
+        {{"--poni", ref}, 3, ""},                                              // not a PONI file
+        {{"--poni", QString::fromStdString(path("small.poni"))}, 3, "pixels"}, // its shape
+    };
+    mask::PoniFile small{mask::Geometry{}, "Detector", 10, 10};
+    mask::writePoni(path("small.poni"), small);
+    for (const auto& c : cases) {
+        const test::CliRun run = test::runCli(base + c.args);
+        QVERIFY2(run.code == c.code, qPrintable(c.args.join(' ') + ": " + run.err));
+        QVERIFY2(run.err.contains(c.says), qPrintable(run.err));
+        QVERIFY2(run.err.trimmed().count('\n') == 0, qPrintable(run.err));
+        QVERIFY(!QFile::exists(out));
+    }
+}
+
+// `generate powder` writes the geometry where `clscope-cli azint` finds it without --poni.
+void TestAzint::cliGeometryFromFile() {
+    const QString in = QString::fromStdString(path("powder.h5"));
+    const QString out = QString::fromStdString(path("powder_azint.h5"));
+    test::CliRun run = test::runCli(
+        {"generate", "powder", "-o", in, "--frames", "2", "--height", "40", "--width", "50"});
+    QVERIFY2(run.code == 0, qPrintable(run.err));
+    run = test::runCli({"azint", in, "--bins", "30", "--azimuth-bins", "4", "--unit", "2th_deg",
+                        "--solid-angle", "--device", "cpu", "-o", out});
+    QVERIFY2(run.code == 0, qPrintable(run.err));
+    const H5Reader got(out.toStdString());
+    QCOMPARE(got.info("/azint/intensity").shape, (Shape{2, 4, 30}));
+    QCOMPARE(got.info("/azint/count").shape, (Shape{2, 4, 30}));
+    QCOMPARE(got.info("/azint/azimuthal").shape, (Shape{4}));
+    QCOMPARE(*got.stringAttribute("/azint/radial", "units"), std::string("deg"));
+    for (const char* name : {"device", "variant", "parameters", "kernel_ms", "clscope_version"})
+        QVERIFY2(got.stringAttribute("/azint", name), name);
 }
 
 QTEST_GUILESS_MAIN(TestAzint)

@@ -271,11 +271,11 @@ class TestCli : public QObject {
     }
 
     // The toy algorithm is a test fixture (tests/toy/): the product's command line lists the
-    // four algorithms, and neither the toy nor its `fault` parameter nor its synthetic kind.
-    void helpListsOnlyTheFourAlgorithms() {
+    // five algorithms, and neither the toy nor its `fault` parameter nor its synthetic kind.
+    void helpListsOnlyTheFiveAlgorithms() {
         const Run help = cli({"--help"});
         QCOMPARE(help.code, 0);
-        for (const char* command : {"correlate", "spots", "cluster", "rbf"})
+        for (const char* command : {"correlate", "spots", "cluster", "rbf", "azint"})
             QVERIFY2(help.out.contains(command), command);
         for (const QStringList& args :
              {QStringList{"--help"}, QStringList{"generate", "--help"},

@@ -37,7 +37,7 @@ class TestCommandLine : public QObject {
     }
 
   private slots:
-    // The toy of the tests (tests/toy/) is listed with the four algorithms here.
+    // The toy of the tests (tests/toy/) is listed with the five algorithms here.
     void initTestCase() { toy::registerForTests(); }
 
     void reproducesEveryAlgorithm_data() {

@@ -68,7 +68,7 @@ class TestConformance : public QObject {
     }
 
   private slots:
-    // The toy of the tests (tests/toy/) is listed with the four algorithms here.
+    // The toy of the tests (tests/toy/) is listed with the five algorithms here.
     void initTestCase() { toy::registerForTests(); }
 
     void everyAlgorithm_data() {

@@ -47,12 +47,16 @@ void checkInput(const Input& in);
 struct Result {
     std::size_t frames = 0, azimuthBins = 1, bins = 0; // F, M (1 for 1D), N
     bool cake = false;                                 // 2D
+    Unit unit = Unit::QNm;                             // of the radial centres
     std::vector<double> radial;                        // N bin centres, in the unit
     std::vector<double> azimuthal;                     // M bin centres, degrees (cake only)
     // (F, M, N) each, row-major.
     std::vector<double> intensity, error, sumSignal, sumNormalization;
     std::vector<std::int64_t> count;
 };
+
+// The intensities and errors from the sums (NaN where the normalization is 0).
+void finishResult(Result& r);
 
 // The `cpu` reference: a histogram over the pixels of every frame.
 Result runCpu(const Input& in, const Geometry& g, const Params& p);

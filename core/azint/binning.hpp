@@ -21,6 +21,9 @@ struct Binning {
 };
 
 Binning computeBinning(const PixelMap& map, const Params& p);
+// A result of `frames` frames over the binning in the parameters' unit: its axes set, every sum
+// and count 0.
+Result resultFor(const Binning& binning, const Params& p, std::size_t frames);
 
 // pyFAI's deg2rad (utils/mathutil.py): ((deg / 180) mod 2, minus 2 if >= 1) * pi.
 double pyfaiDegToRad(double degrees);

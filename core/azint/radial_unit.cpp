@@ -7,18 +7,33 @@
 
 namespace clscope::azint {
 
+namespace {
+
+// Each unit's pyFAI name and the `units` attribute of values in it (core/input/units.hpp's).
+struct UnitNames {
+    Unit unit;
+    const char* pyfai;
+    const char* units;
+};
+constexpr UnitNames unitNames[] = {{Unit::QNm, "q_nm^-1", "1/nm"},
+                                   {Unit::QAngstrom, "q_A^-1", "1/angstrom"},
+                                   {Unit::TwoThetaDeg, "2th_deg", "deg"},
+                                   {Unit::RMm, "r_mm", "mm"}};
+
+const UnitNames& namesOf(Unit unit) {
+    for (const UnitNames& n : unitNames)
+        if (n.unit == unit) return n;
+    throw UsageError("azint: no such unit");
+}
+
+} // namespace
+
 std::string unitName(Unit unit) {
-    switch (unit) {
-    case Unit::QNm:
-        return "q_nm^-1";
-    case Unit::QAngstrom:
-        return "q_A^-1";
-    case Unit::TwoThetaDeg:
-        return "2th_deg";
-    case Unit::RMm:
-        return "r_mm";
-    }
-    return "?";
+    return namesOf(unit).pyfai;
+}
+
+std::string unitAttribute(Unit unit) {
+    return namesOf(unit).units;
 }
 
 Unit unitFromName(const std::string& name) {

@@ -7,7 +7,8 @@ namespace clscope::azint {
 
 enum class Unit { QNm, QAngstrom, TwoThetaDeg, RMm };
 
-std::string unitName(Unit unit);            // "q_nm^-1", "q_A^-1", "2th_deg", "r_mm"
+std::string unitName(Unit unit);      // "q_nm^-1", "q_A^-1", "2th_deg", "r_mm"
+std::string unitAttribute(Unit unit); // a `units` attribute: "1/nm", "1/angstrom", "deg", "mm"
 Unit unitFromName(const std::string& name); // UsageError naming the known units
 // Shown value = internal value * scale (pyFAI's Unit.scale): 1, 0.1, 180/pi, 1000.
 double unitScale(Unit unit);

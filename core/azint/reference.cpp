@@ -55,13 +55,7 @@ class Integration {
         : frames_(in.frames),
           map_(computePixelMap(g, p, in.frames.height(), in.frames.width(), in.mask, in.pixelMask)),
           binning_(computeBinning(map_, p)), limit_(validLimit(in.frames.dtype())) {
-        result_.frames = frames_.frameCount();
-        result_.bins = binning_.radialBins, result_.azimuthBins = binning_.azimuthBins;
-        result_.cake = binning_.cake;
-        result_.radial = binning_.radialCentres, result_.azimuthal = binning_.azimuthCentres;
-        const std::size_t size = result_.frames * binning_.bins();
-        result_.sumSignal.assign(size, 0.0), result_.sumNormalization.assign(size, 0.0);
-        result_.count.assign(size, 0);
+        result_ = resultFor(binning_, p, frames_.frameCount());
     }
 
     const Binning& binning() const { return binning_; }
@@ -80,15 +74,7 @@ class Integration {
     }
 
     Result finish() {
-        const std::size_t n = result_.sumSignal.size();
-        result_.intensity.assign(n, std::numeric_limits<double>::quiet_NaN());
-        result_.error.assign(n, std::numeric_limits<double>::quiet_NaN());
-        for (std::size_t i = 0; i < n; ++i) {
-            const double norm = result_.sumNormalization[i];
-            if (norm == 0.0) continue;
-            result_.intensity[i] = result_.sumSignal[i] / norm;
-            result_.error[i] = std::sqrt(result_.sumSignal[i]) / norm;
-        }
+        finishResult(result_);
         return std::move(result_);
     }
 
@@ -106,6 +92,30 @@ void check(const Input& in, const Params& p) {
 }
 
 } // namespace
+
+Result resultFor(const Binning& binning, const Params& p, std::size_t frames) {
+    Result r;
+    r.frames = frames, r.unit = p.unit;
+    r.bins = binning.radialBins, r.azimuthBins = binning.azimuthBins;
+    r.cake = binning.cake;
+    r.radial = binning.radialCentres, r.azimuthal = binning.azimuthCentres;
+    const std::size_t size = frames * binning.bins();
+    r.sumSignal.assign(size, 0.0), r.sumNormalization.assign(size, 0.0);
+    r.count.assign(size, 0);
+    return r;
+}
+
+void finishResult(Result& r) {
+    const std::size_t n = r.sumSignal.size();
+    r.intensity.assign(n, std::numeric_limits<double>::quiet_NaN());
+    r.error.assign(n, std::numeric_limits<double>::quiet_NaN());
+    for (std::size_t i = 0; i < n; ++i) {
+        const double norm = r.sumNormalization[i];
+        if (norm == 0.0) continue;
+        r.intensity[i] = r.sumSignal[i] / norm;
+        r.error[i] = std::sqrt(r.sumSignal[i]) / norm;
+    }
+}
 
 Result runCpu(const Input& in, const Geometry& g, const Params& p) {
     check(in, p);

@@ -1,7 +1,7 @@
 // The toy algorithm, a test fixture and the worked example of adding one: the sum of each frame,
 // with a host `cpu` variant and an OpenCL `ocl` variant. It is built only with the tests
 // (tests/toy/, library clscope_toy) and registered by the suites that run it
-// (registerForTests), never in the product: clscope-cli and the GUI list the four algorithms.
+// (registerForTests), never in the product: clscope-cli and the GUI list the five algorithms.
 // Its `fault` parameter makes the OpenCL variant wrong on purpose (NaN or off by one), so the
 // tests can see that comparisons fail.
 #pragma once
@@ -44,7 +44,7 @@ nlohmann::json provenanceOf(const InputSources& sources);
 
 std::shared_ptr<FrameSumsInput> makeFrameSumsInput(Array frames);
 
-// Adds the toy to AlgorithmRegistry::instance() beside the four algorithms (a suite calls it
+// Adds the toy to AlgorithmRegistry::instance() beside the five algorithms (a suite calls it
 // before it lists the registry); calling it again changes nothing.
 void registerForTests();
 

@@ -1,0 +1,26 @@
+// Where an azint run's geometry comes from: --poni FILE, --expt FILE (a DIALS experiment list),
+// else the input file's geometry group (/entry/processing/geometry, core/mask/mask_io.hpp: beam
+// centre in pixels, distance, pixel sizes, wavelength, optional pyFAI rotations).
+#pragma once
+#include "core/azint/geometry.hpp"
+#include "core/hdf5.hpp"
+#include "core/params.hpp"
+
+#include <string>
+
+namespace clscope::azint {
+
+struct GeometrySource {
+    Geometry geometry;
+    std::string origin; // "poni FILE", "expt FILE" or "FILE:/entry/processing/geometry"
+};
+
+// The geometry the parameters name, else the file's: UsageError when both --poni and --expt
+// are given or none is found; InputError for a bad file or a detector shape unlike the frames'.
+GeometrySource resolveGeometry(const ParamSet& params, const H5Reader& input, std::size_t height,
+                               std::size_t width);
+
+// The geometry as the input file's geometry group holds it (what `generate powder` writes).
+void writeFileGeometry(H5Writer& out, const Geometry& g);
+
+} // namespace clscope::azint

@@ -1,0 +1,224 @@
+// tst_azint_variants: every azint variant (gpu/azint) against the `cpu` reference on the first
+// OpenCL device (PoCL in CI), through runAlgorithm: every frame type with its sentinels, 1D and
+// 2D, corrections, masks, awkward sizes; the histogram's local-memory form (the GPU's) and its
+// global-atomics form forced; sorted with chunks smaller than the bins. csr equals the
+// reference bit for bit, the others within rounding; counts always exactly.
+#include "core/azint/azint.hpp"
+#include "core/errors.hpp"
+#include "core/sentinels.hpp"
+#include "gpu/azint/run_types.hpp"
+#include "gpu/runtime/devices.hpp"
+#include "typed_runs.hpp"
+
+#include <QtTest>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+
+using namespace clscope;
+using namespace clscope::azint;
+
+namespace {
+
+Geometry smallGeometry(std::size_t h, std::size_t w) {
+    Geometry g;
+    g.dist = 0.05, g.poni1 = 0.3 * double(h) * 75e-6, g.poni2 = 0.6 * double(w) * 80e-6;
+    g.rot1 = 0.05, g.rot2 = -0.03, g.rot3 = 0.1;
+    g.pixel1 = 75e-6, g.pixel2 = 80e-6;
+    return g;
+}
+
+void setValue(Array& a, std::size_t k, double v) {
+    switch (a.dtype()) {
+    case DType::UInt8:
+        a.as<std::uint8_t>()[k] = static_cast<std::uint8_t>(v);
+        return;
+    case DType::UInt16:
+        a.as<std::uint16_t>()[k] = static_cast<std::uint16_t>(v);
+        return;
+    case DType::UInt32:
+        a.as<std::uint32_t>()[k] = static_cast<std::uint32_t>(v);
+        return;
+    case DType::Int32:
+        a.as<std::int32_t>()[k] = static_cast<std::int32_t>(v);
+        return;
+    case DType::Int64:
+        a.as<std::int64_t>()[k] = static_cast<std::int64_t>(v);
+        return;
+    case DType::Float32:
+        a.as<float>()[k] = static_cast<float>(v);
+        return;
+    case DType::Float64:
+        a.as<double>()[k] = v;
+        return;
+    }
+}
+
+// Frames of `dtype` with sentinels (unsigned), negative values (int32), NaN and inf (float).
+Array frames(DType dtype, std::size_t t, std::size_t h, std::size_t w, unsigned seed) {
+    Array a(dtype, {t, h, w});
+    std::mt19937 rng(seed);
+    std::poisson_distribution<int> counts(40);
+    const double limit = double(validLimit(dtype));
+    for (std::size_t k = 0; k < a.size(); ++k) {
+        double v = counts(rng);
+        if (rng() % 29 == 0 && limit > 0) v = limit + double(rng() % 2); // a sentinel
+        if (dtype == DType::Int32 && rng() % 7 == 0) v = -v;
+        if (dtype == DType::Float32) {
+            v += 0.25;
+            if (rng() % 31 == 0) v = rng() % 2 ? std::nan("") : INFINITY;
+        }
+        setValue(a, k, v);
+    }
+    return a;
+}
+
+PixelMask someMask(std::size_t h, std::size_t w, std::size_t step) {
+    PixelMask m{h, w, std::vector<std::uint8_t>(h * w)};
+    for (std::size_t k = 0; k < m.bad.size(); k += step)
+        m.bad[k] = 1;
+    return m;
+}
+
+ParamSet paramsOf(const std::string& unit, int bins, int azimuthBins, bool corrections) {
+    ParamSet set = AlgorithmRegistry::instance().find("azint").defaultParams();
+    set.set("unit", unit), set.set("bins", bins), set.set("azimuth_bins", azimuthBins);
+    set.set("solid_angle", corrections);
+    if (corrections) set.set("polarization", 0.9);
+    return set;
+}
+
+Result runVariant(const std::string& variant, const std::shared_ptr<AzintInput>& in,
+                  const ParamSet& set, const std::map<std::string, int>& tuning = {}) {
+    const auto& devices = openclDevices();
+    const DeviceInfo device = variant == "cpu" || devices.empty() ? hostDevice() : devices.front();
+    const auto r = test::runTyped("azint", device, variant, in, set, tuning);
+    return dynamic_cast<const AzintResult&>(*r).result;
+}
+
+double relDev(double a, double b) {
+    const double scale = std::max(std::abs(a), std::abs(b));
+    return scale == 0 ? 0 : std::abs(a - b) / scale;
+}
+
+// Counts equal; sums within tol relative (0: bit for bit); intensities NaN where the reference's.
+void expectSame(const Result& got, const Result& want, double tol, const std::string& what) {
+    QCOMPARE(got.count.size(), want.count.size());
+    for (std::size_t b = 0; b < want.count.size(); ++b) {
+        QVERIFY2(got.count[b] == want.count[b],
+                 (what + ": count of bin " + std::to_string(b)).c_str());
+        QVERIFY2(relDev(got.sumSignal[b], want.sumSignal[b]) <= tol, what.c_str());
+        QVERIFY2(relDev(got.sumNormalization[b], want.sumNormalization[b]) <= tol, what.c_str());
+        QVERIFY2(std::isnan(got.intensity[b]) == std::isnan(want.intensity[b]), what.c_str());
+        if (tol == 0 && !std::isnan(want.intensity[b]))
+            QVERIFY2(got.intensity[b] == want.intensity[b], what.c_str());
+    }
+}
+
+} // namespace
+
+class TestAzintVariants : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void initTestCase() {
+        if (openclDevices().empty()) QSKIP("no OpenCL device");
+    }
+
+    void everyVariantAgainstCpu_data() {
+        QTest::addColumn<int>("dtype");
+        QTest::addColumn<QString>("unit");
+        QTest::addColumn<int>("azimuthBins");
+        QTest::addColumn<bool>("corrections");
+        for (DType d : {DType::UInt8, DType::UInt16, DType::UInt32, DType::Int32, DType::Float32})
+            for (int m : {0, 7}) {
+                const std::string name = dtypeName(d) + (m ? " 2D" : " 1D");
+                QTest::newRow(name.c_str()) << int(d) << "q_nm^-1" << m << (m == 0);
+            }
+        QTest::newRow("uint16 2th 2D corrections") << int(DType::UInt16) << "2th_deg" << 5 << true;
+        QTest::newRow("uint16 r_mm 1D") << int(DType::UInt16) << "r_mm" << 0 << false;
+    }
+
+    // Awkward sizes (37 x 53, 3 frames, 41 radial bins), a mask and a pixel mask.
+    void everyVariantAgainstCpu() {
+        QFETCH(int, dtype);
+        QFETCH(QString, unit);
+        QFETCH(int, azimuthBins);
+        QFETCH(bool, corrections);
+        const std::size_t h = 37, w = 53;
+        auto in = std::make_shared<AzintInput>();
+        in->data = {frames(DType(dtype), 3, h, w, 5), someMask(h, w, 11), someMask(h, w, 17)};
+        in->geometry = smallGeometry(h, w);
+        const ParamSet set = paramsOf(unit.toStdString(), 41, azimuthBins, corrections);
+        const Result reference = runVariant("cpu", in, set);
+        expectSame(runVariant("csr", in, set), reference, 0, "csr");
+        expectSame(runVariant("histogram", in, set), reference, 1e-12, "histogram (local)");
+        expectSame(runVariant("histogram", in, set, {{"AZ_LOCAL_BINS", 0}}), reference, 1e-12,
+                   "histogram (global atomics)");
+        expectSame(runVariant("sorted", in, set), reference, 1e-12, "sorted");
+        expectSame(runVariant("sorted", in, set, {{"AZ_WG", 16}}), reference, 1e-12,
+                   "sorted, chunks of 16");
+    }
+
+    // More bins than a chunk of `sorted` and than the local histogram may hold on a small
+    // local memory; an explicit range leaving pixels out; one frame (H,W).
+    void manyBinsAndRanges() {
+        const std::size_t h = 64, w = 61;
+        auto in = std::make_shared<AzintInput>();
+        in->data = {frames(DType::UInt16, 1, h, w, 9), {}, {}};
+        in->data.frames = Array(DType::UInt16, {h, w});
+        const Array f = frames(DType::UInt16, 1, h, w, 9);
+        std::memcpy(in->data.frames.bytes(), f.bytes(), f.byteSize());
+        in->geometry = smallGeometry(h, w);
+        ParamSet set = paramsOf("q_nm^-1", 900, 36, true);
+        set.set("radial_range", "2,40");
+        set.set("azimuth_range", "-90,120");
+        const Result reference = runVariant("cpu", in, set);
+        QVERIFY(reference.cake);
+        expectSame(runVariant("csr", in, set), reference, 0, "csr");
+        expectSame(runVariant("histogram", in, set), reference, 1e-12, "histogram");
+        expectSame(runVariant("sorted", in, set), reference, 1e-12, "sorted");
+    }
+
+    // Frames in chunks of 2 (the host tuning AZ_CHUNK_FRAMES): 5 frames, the last chunk short.
+    void framesInChunks() {
+        auto in = std::make_shared<AzintInput>();
+        in->data = {frames(DType::UInt16, 5, 24, 20, 13), someMask(24, 20, 7), {}};
+        in->geometry = smallGeometry(24, 20);
+        const ParamSet set = paramsOf("q_A^-1", 30, 3, true);
+        const Result reference = runVariant("cpu", in, set);
+        for (const char* variant : {"csr", "histogram", "sorted"})
+            expectSame(runVariant(variant, in, set, {{"AZ_CHUNK_FRAMES", 2}}), reference,
+                       std::string(variant) == "csr" ? 0 : 1e-12, variant);
+    }
+
+    // The local histogram must hold the run's bins: a tuning below them is a usage error.
+    void localBinsTooFew() {
+        auto in = std::make_shared<AzintInput>();
+        in->data = {frames(DType::UInt16, 1, 20, 20, 3), {}, {}};
+        in->geometry = smallGeometry(20, 20);
+        QVERIFY_THROWS_EXCEPTION(UsageError,
+                                 runVariant("histogram", in, paramsOf("q_nm^-1", 50, 0, false),
+                                            {{"AZ_LOCAL_BINS", 10}}));
+    }
+
+    // Frame types the kernels do not read are refused with a reason; cpu runs them.
+    void int64FramesRefused() {
+        auto in = std::make_shared<AzintInput>();
+        in->data = {frames(DType::Int64, 1, 8, 8, 1), {}, {}};
+        in->geometry = smallGeometry(8, 8);
+        const Algorithm& a = AlgorithmRegistry::instance().find("azint");
+        const ParamSet set = paramsOf("q_nm^-1", 10, 0, false);
+        for (const VariantEntry& v : a.variants()) {
+            if (v.info.kind == VariantKind::Host) continue;
+            const Support s = a.supports(v, openclDevices().front(), in.get(), &set);
+            QVERIFY(!s.ok);
+            QVERIFY(s.reason.find("int64") != std::string::npos);
+        }
+        QCOMPARE(runVariant("cpu", in, set).frames, std::size_t(1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAzintVariants)
+#include "tst_azint_variants.moc"
