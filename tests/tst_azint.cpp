@@ -608,7 +608,8 @@ void TestAzint::cliGeometryFromFile() {
     QVERIFY2(run.code == 0, qPrintable(run.err));
     const H5Reader got(out.toStdString());
     QCOMPARE(got.info("/azint/intensity").shape, (Shape{2, 4, 30}));
-    QCOMPARE(got.info("/azint/count").shape, (Shape{2, 4, 30}));
+    QCOMPARE(got.info("/azint/count").shape, (Shape{4, 30})); // DESIGN.md: (M, N)
+    QCOMPARE(got.info("/azint/count_per_frame").shape, (Shape{2, 4, 30}));
     QCOMPARE(got.info("/azint/azimuthal").shape, (Shape{4}));
     QCOMPARE(*got.stringAttribute("/azint/radial", "units"), std::string("deg"));
     for (const char* name : {"device", "variant", "parameters", "kernel_ms", "clscope_version"})

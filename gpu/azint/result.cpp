@@ -4,6 +4,8 @@
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
 
+#include <algorithm>
+
 namespace clscope::azint {
 
 namespace {
@@ -12,6 +14,20 @@ namespace {
 template <class T> Array binArray(const Result& r, const std::vector<T>& values) {
     const Shape shape = r.cake ? Shape{r.frames, r.azimuthBins, r.bins} : Shape{r.frames, r.bins};
     return makeArray<T>(shape, values);
+}
+
+// (N) or (M, N): each bin's count in every frame (the fewest of its frames: the sentinels may
+// differ between frames; without them every frame's count).
+Array countArray(const Result& r) {
+    const std::size_t perFrame = r.azimuthBins * r.bins;
+    std::vector<std::int64_t> least(perFrame, 0);
+    for (std::size_t f = 0; f < r.frames; ++f)
+        for (std::size_t i = 0; i < perFrame; ++i) {
+            const std::int64_t c = r.count[f * perFrame + i];
+            least[i] = f == 0 ? c : std::min(least[i], c);
+        }
+    const Shape shape = r.cake ? Shape{r.azimuthBins, r.bins} : Shape{r.bins};
+    return makeArray<std::int64_t>(shape, least);
 }
 
 std::size_t nonEmpty(const Result& r) {
@@ -63,7 +79,8 @@ void AzintResult::write(H5Writer& out, const std::string& group) const {
     }
     out.write(group + "/intensity", binArray(r, r.intensity));
     out.write(group + "/error", binArray(r, r.error));
-    out.write(group + "/count", binArray(r, r.count));
+    out.write(group + "/count", countArray(r));
+    out.write(group + "/count_per_frame", binArray(r, r.count));
     out.write(group + "/sum_signal", binArray(r, r.sumSignal));
     out.write(group + "/sum_normalization", binArray(r, r.sumNormalization));
     writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});

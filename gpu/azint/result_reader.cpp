@@ -36,7 +36,7 @@ class ResultReader final : public TypedResultReader<Algorithm> {
         r.error = binValues<double>(file, group + "/error", r);
         r.sumSignal = binValues<double>(file, group + "/sum_signal", r);
         r.sumNormalization = binValues<double>(file, group + "/sum_normalization", r);
-        r.count = binValues<std::int64_t>(file, group + "/count", r);
+        r.count = binValues<std::int64_t>(file, group + "/count_per_frame", r);
         auto out = std::make_shared<AzintResult>();
         out->result = std::move(r);
         return out;
