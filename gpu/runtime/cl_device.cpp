@@ -37,7 +37,11 @@ bool isNvidia(const DeviceInfo& info) {
 // What of a device changes the binaries it builds: its name, vendor, driver and OpenCL
 // version, its platform's name and version.
 std::string deviceKeyOf(const DeviceInfo& info, const cl::Device& device) {
-    const cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>(), true);
+    // The C call: opencl.hpp's getInfo<CL_DEVICE_PLATFORM> gives cl_platform_id in some
+    // versions of the header and cl::Platform in others (the lent GPU machine's).
+    cl_platform_id id = nullptr;
+    clGetDeviceInfo(device(), CL_DEVICE_PLATFORM, sizeof(id), &id, nullptr);
+    const cl::Platform platform(id, true);
     return "device: " + info.name + " | " + info.vendor + " | " + info.driver + " | " +
            info.version + "\nplatform: " + info.platform + " | " +
            platform.getInfo<CL_PLATFORM_VERSION>() + "\n";
