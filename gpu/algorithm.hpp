@@ -34,7 +34,7 @@ namespace pipeline {
 class FrameStage;
 }
 
-// An algorithm's input in memory. Concrete types are each algorithm's own (xpcs::Input, ...);
+// An algorithm's input in memory. Concrete types are each algorithm's own (xpcs::XpcsInput, ...);
 // the GUI builds them from what is on screen, the CLI through Algorithm::read.
 class AlgorithmInput {
   public:

@@ -220,8 +220,8 @@ class TestAlgorithm : public QObject {
             const auto devices = resolveDevices(spec);
             r.variant = devices.front().isHost() ? "cpu" : "gemm";
             const auto several = runOnDevices(xpcs, r, devices);
-            const auto& a = dynamic_cast<const xpcs::RunResult&>(*several).result;
-            const auto& b = dynamic_cast<const xpcs::RunResult&>(*one).result;
+            const auto& a = dynamic_cast<const xpcs::XpcsResult&>(*several).result;
+            const auto& b = dynamic_cast<const xpcs::XpcsResult&>(*one).result;
             QCOMPARE(a.labels, b.labels);
             QCOMPARE(a.pixels, b.pixels);
             QVERIFY(xpcs.compare(*several, *one).pass);

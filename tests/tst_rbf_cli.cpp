@@ -80,8 +80,8 @@ void TestRbf::algorithmOnSample() {
     QCOMPARE(seed.work, 480000.0 * 50);
     QCOMPARE(seed.params.integer("planes"), 400LL);
     const BenchCase large = algorithm.benchCase("large-helmholtz");
-    const auto& sample = dynamic_cast<const rbf::Input&>(*large.referenceInput);
-    QCOMPARE(dynamic_cast<const rbf::Input&>(*large.input).problem.targetCount(),
+    const auto& sample = dynamic_cast<const rbf::RbfInput&>(*large.referenceInput);
+    QCOMPARE(dynamic_cast<const rbf::RbfInput&>(*large.input).problem.targetCount(),
              std::size_t(1000000));
     QCOMPARE(sample.problem.targetCount(), std::size_t(1000));
     QVERIFY(sample.problem.complexWeights);
@@ -118,8 +118,8 @@ void TestRbf::splitOverDevices() {
     const RunRequest one{hostDevice(), "cpu", input, params, {}, {}, SplitRule::Always};
     const auto whole = runAlgorithm(algorithm, one);
     const auto split = runOnDevices(algorithm, one, {hostDevice(), hostDevice(), hostDevice()});
-    const auto& a = dynamic_cast<const rbf::RunResult&>(*whole).result;
-    const auto& b = dynamic_cast<const rbf::RunResult&>(*split).result;
+    const auto& a = dynamic_cast<const rbf::RbfResult&>(*whole).result;
+    const auto& b = dynamic_cast<const rbf::RbfResult&>(*split).result;
     QCOMPARE(b.potential, a.potential);
     QVERIFY(algorithm.compare(*split, *whole).pass);
     const DeviceInfo device = testDevice();

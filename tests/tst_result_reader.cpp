@@ -81,8 +81,8 @@ class TestResultReader : public QObject {
 void TestResultReader::xpcsRoundTrip() {
     const auto t = roundTrip(dir_, "xpcs", {{"frames", 40}, {"height", 24}, {"width", 28}},
                              {{"fit", "single"}, {"twotime", {1}}});
-    const auto& ran = dynamic_cast<const xpcs::RunResult&>(*t.ran);
-    const auto& read = dynamic_cast<const xpcs::RunResult&>(*t.read);
+    const auto& ran = dynamic_cast<const xpcs::XpcsResult&>(*t.ran);
+    const auto& read = dynamic_cast<const xpcs::XpcsResult&>(*t.read);
     compareInfo(read.info, ran.info);
     const xpcs::Result &a = read.result, &b = ran.result;
     QCOMPARE(a.labels, b.labels);
@@ -147,8 +147,8 @@ void TestResultReader::clusterRoundTrip() {
 
 void TestResultReader::rbfRoundTrip() {
     const auto t = roundTrip(dir_, "rbf", {{"sources", 50}, {"grid_points", 6}});
-    const auto& ran = dynamic_cast<const rbf::RunResult&>(*t.ran);
-    const auto& read = dynamic_cast<const rbf::RunResult&>(*t.read);
+    const auto& ran = dynamic_cast<const rbf::RbfResult&>(*t.ran);
+    const auto& read = dynamic_cast<const rbf::RbfResult&>(*t.read);
     compareInfo(read.info, ran.info);
     QCOMPARE(read.result.potential, ran.result.potential);
     QCOMPARE(read.result.complex, ran.result.complex);

@@ -228,7 +228,7 @@ class TestUiRbf : public QObject {
         // The Compare dock's view of two runs.
         const AlgorithmPanelSpec* spec = AlgorithmPanelRegistry::instance().find("rbf");
         QVERIFY(spec && spec->differenceView);
-        rbf::RunResult ra, rb;
+        rbf::RbfResult ra, rb;
         ra.result = a, rb.result = b;
         std::unique_ptr<QWidget> view(spec->differenceView(ra, rb));
         auto* diff = qobject_cast<RbfDifferenceView*>(view.get());
@@ -236,7 +236,7 @@ class TestUiRbf : public QObject {
         QCOMPARE(diff->planes()->map(0)->data()->cell(1, 1), 1.0);
         QCOMPARE(diff->planes()->colourScale()->axis()->label(), QString("|f − f_ref|"));
         // Two results of another type: refused with the reason (typedAs), never a bad cast.
-        xpcs::RunResult other;
+        xpcs::XpcsResult other;
         QVERIFY_THROWS_EXCEPTION(UsageError, spec->differenceView(ra, other));
     }
 

@@ -278,7 +278,7 @@ class TestUiStream : public QObject {
         params.set("multitau", true);
         const auto run =
             runAlgorithm(xpcs, {hostDevice(), "cpu", xpcs.read(sources, params), params, {}});
-        const xpcs::Result& ref = dynamic_cast<const xpcs::RunResult&>(*run).result;
+        const xpcs::Result& ref = dynamic_cast<const xpcs::XpcsResult&>(*run).result;
         std::vector<double> expected, drawn;
         for (std::size_t t = 0; t < ref.frames; ++t)
             if (ref.tau[t] > 0 && std::isfinite(ref.g2At(0, t))) expected.push_back(ref.g2At(0, t));

@@ -95,7 +95,7 @@ class TestUiXpcs : public QObject {
         const auto ran = runAlgorithm(AlgorithmRegistry::instance().find("xpcs"),
                                       {r.device, "cpu", loadInput(r), r.params(), {}});
         const xpcs::Result back = xpcs::readResult(H5Reader(out.toStdString()));
-        QCOMPARE(back.g2, dynamic_cast<const xpcs::RunResult&>(*ran).result.g2);
+        QCOMPARE(back.g2, dynamic_cast<const xpcs::XpcsResult&>(*ran).result.g2);
         QCOMPARE(back.frames, std::size_t(20));
         r.labelsOrigin = "mask editor";
         QVERIFY(reproducingCommand(r.command()).startsWith("#"));
@@ -105,7 +105,7 @@ class TestUiXpcs : public QObject {
         for (std::size_t i = 0; i < drawn.labels.size(); ++i)
             drawn.labels[i] = (i % 24) < 12 ? 7 : 9;
         r.labels = std::make_shared<const LabelMask>(drawn);
-        const auto held = std::dynamic_pointer_cast<const xpcs::Input>(loadInput(r));
+        const auto held = std::dynamic_pointer_cast<const xpcs::XpcsInput>(loadInput(r));
         QVERIFY(held);
         QCOMPARE(held->labels.labels, drawn.labels);
         QVERIFY(held->qByLabel.empty());

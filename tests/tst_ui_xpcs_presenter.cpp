@@ -241,7 +241,7 @@ class TestUiXpcsPresenter : public QObject {
         input->frameTime = d.frameTime;
         const Algorithm& xpcs = AlgorithmRegistry::instance().find("xpcs");
         const auto run = runAlgorithm(xpcs, {hostDevice(), "cpu", input, xpcs.defaultParams(), {}});
-        const xpcs::Result& r = dynamic_cast<const xpcs::RunResult&>(*run).result;
+        const xpcs::Result& r = dynamic_cast<const xpcs::XpcsResult&>(*run).result;
         std::vector<double> q;
         for (std::int32_t label : r.labels)
             for (std::size_t i = 0; i < d.centers->labelIds.size(); ++i)

@@ -36,11 +36,11 @@ std::string writeInput(const QTemporaryDir& dir, const std::string& qUnit, doubl
     return name;
 }
 
-std::shared_ptr<const xpcs::Input> readInput(const std::string& file) {
+std::shared_ptr<const xpcs::XpcsInput> readInput(const std::string& file) {
     const xpcs::Algorithm a;
     InputSources s;
     s.file = file;
-    return std::dynamic_pointer_cast<const xpcs::Input>(a.read(s, a.defaultParams()));
+    return std::dynamic_pointer_cast<const xpcs::XpcsInput>(a.read(s, a.defaultParams()));
 }
 
 } // namespace

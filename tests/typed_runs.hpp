@@ -46,7 +46,7 @@ inline xpcs::Result runXpcs(const DeviceInfo& device, const std::string& variant
     set.set("g2_normalisation", xpcs::normalisationName(p.normalisation));
     const auto result =
         runTyped("xpcs", device, variant, xpcs::makeInput(frames, labels), set, p.tuning, progress);
-    return dynamic_cast<const xpcs::RunResult&>(*result).result;
+    return dynamic_cast<const xpcs::XpcsResult&>(*result).result;
 }
 
 inline cluster::Result runCluster(const DeviceInfo& device, const std::string& variant,
@@ -68,7 +68,7 @@ inline rbf::Result runRbf(const DeviceInfo& device, const std::string& variant,
     set.set("threads", p.threads);
     set.set("sample_targets", p.sampleTargets);
     const auto result = runTyped("rbf", device, variant, rbf::makeInput(problem), set, p.tuning);
-    return dynamic_cast<const rbf::RunResult&>(*result).result;
+    return dynamic_cast<const rbf::RbfResult&>(*result).result;
 }
 
 // The signal mask kept or not (signalMask, a property of the input, as the stream bench sets it).

@@ -13,7 +13,7 @@
 
 namespace clscope::rbf {
 
-std::string Input::describe() const {
+std::string RbfInput::describe() const {
     std::string s = std::to_string(problem.targetCount()) + " targets";
     if (problem.targets.planes)
         s += " on 3 planes of " + std::to_string(problem.targets.planes) + "^2";
@@ -21,7 +21,7 @@ std::string Input::describe() const {
            (problem.complexWeights ? "complex" : "real") + " weights";
 }
 
-void RunResult::write(H5Writer& out, const std::string& group) const {
+void RbfResult::write(H5Writer& out, const std::string& group) const {
     writePotential(out, result, group);
     writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
     if (result.sampleCount) { // the run's own check against double on a few targets
@@ -30,7 +30,7 @@ void RunResult::write(H5Writer& out, const std::string& group) const {
     }
 }
 
-std::string RunResult::summary() const {
+std::string RbfResult::summary() const {
     std::string s =
         std::to_string(result.count()) + (result.complex ? " complex" : " real") + " potentials";
     if (result.sampleCount) {
@@ -53,8 +53,8 @@ Params Algorithm::parameters(const ParamSet& set) const {
     return p;
 }
 
-std::shared_ptr<Input> makeInput(Problem problem, nlohmann::json provenance) {
-    auto input = std::make_shared<Input>();
+std::shared_ptr<RbfInput> makeInput(Problem problem, nlohmann::json provenance) {
+    auto input = std::make_shared<RbfInput>();
     input->problem = std::move(problem);
     input->provenance = provenance.is_object() ? provenance : nlohmann::json::object();
     return input;
@@ -143,7 +143,7 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& source
 }
 
 Support Algorithm::supportsWith(const VariantEntry& variant, const DeviceInfo& device,
-                                const Input* input, const Params* params) const {
+                                const RbfInput* input, const Params* params) const {
     if (!input || !params) return variantSet().supports(variant, device, nullptr);
     Problem storage;
     const Problem& problem = withPlanes(input->problem, params->planes, storage);
@@ -151,11 +151,11 @@ Support Algorithm::supportsWith(const VariantEntry& variant, const DeviceInfo& d
     return variantSet().supports(variant, device, &job);
 }
 
-std::shared_ptr<RunResult> Algorithm::runWith(const RunRequest& request, const Input& in,
+std::shared_ptr<RbfResult> Algorithm::runWith(const RunRequest& request, const RbfInput& in,
                                               Params params, const Progress& progress) const {
     params.tuning = request.tuning;
     if (in.origin) params.origin = in.origin;
-    auto out = std::make_shared<RunResult>();
+    auto out = std::make_shared<RbfResult>();
     Problem storage;
     const Problem& problem = withPlanes(in.problem, params.planes, storage);
     out->result = variantSet()
@@ -185,7 +185,7 @@ double sourceBytes(const Problem& problem) {
     return 4.0 * double(problem.sourceCount()) * (3 + (problem.complexWeights ? 2 : 1));
 }
 
-RunWork runWork(const Input& input, const Params& params) {
+RunWork runWork(const RbfInput& input, const Params& params) {
     Problem storage;
     const Problem& problem = withPlanes(input.problem, params.planes, storage);
     const double sources = double(problem.sourceCount()), targets = double(problem.targetCount());
@@ -197,9 +197,9 @@ RunWork runWork(const Input& input, const Params& params) {
     return w;
 }
 
-Deviation Algorithm::compareWith(const RunResult& result, const RunResult& reference) const {
-    const RunResult* got = &result;
-    const RunResult* want = &reference;
+Deviation Algorithm::compareWith(const RbfResult& result, const RbfResult& reference) const {
+    const RbfResult* got = &result;
+    const RbfResult* want = &reference;
     Deviation d;
     d.metric = "max|f - f_ref| / max|f_ref|";
     d.tolerance = tolerance(result.info.variant, got->result.kernel);

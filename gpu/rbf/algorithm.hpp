@@ -11,7 +11,7 @@ namespace clscope::rbf {
 
 // Its facets (gpu/rbf/facets.hpp): contiguous target ranges over devices and within a budget,
 // the particles synthetic dataset, bench cases and the kernel lab's figures.
-class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
+class Algorithm : public TypedAlgorithm<RbfInput, Params, RbfResult> {
   public:
     Algorithm();
     std::vector<InputRole> inputRoles() const override;
@@ -24,19 +24,19 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
                                                const ParamSet& params) const override;
 
   protected:
-    Support supportsWith(const VariantEntry& variant, const DeviceInfo& device, const Input* input,
+    Support supportsWith(const VariantEntry& variant, const DeviceInfo& device, const RbfInput* input,
                          const Params* params) const override;
-    std::shared_ptr<RunResult> runWith(const RunRequest& request, const Input& input, Params params,
+    std::shared_ptr<RbfResult> runWith(const RunRequest& request, const RbfInput& input, Params params,
                                        const Progress& progress) const override;
-    Deviation compareWith(const RunResult& result, const RunResult& reference) const override;
+    Deviation compareWith(const RbfResult& result, const RbfResult& reference) const override;
 };
 
 // Sources and explicit targets read once, the potential written once (fp32); every pair's
 // function and its product with the weight (pairOperations).
-RunWork runWork(const Input& input, const Params& params);
+RunWork runWork(const RbfInput& input, const Params& params);
 
 // The rbf input of a problem made in memory (GUI, tests, bench).
-std::shared_ptr<Input> makeInput(Problem problem, nlohmann::json provenance = {});
+std::shared_ptr<RbfInput> makeInput(Problem problem, nlohmann::json provenance = {});
 // Bytes of the sources as one run reads them (x, y, z and the weights, 4 bytes each).
 double sourceBytes(const Problem& problem);
 // The problem with the seed's n x n plane targets when n > 0 (and not already so), made in

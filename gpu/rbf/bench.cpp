@@ -12,7 +12,7 @@ namespace clscope::rbf {
 
 namespace {
 
-std::shared_ptr<Input> randomInput(std::size_t targets, std::size_t sources, bool complexWeights,
+std::shared_ptr<RbfInput> randomInput(std::size_t targets, std::size_t sources, bool complexWeights,
                                    std::uint64_t seed) {
     auto in = makeInput({});
     std::mt19937_64 rng(seed);

@@ -17,7 +17,7 @@ class RbfLab : public TypedLab<Algorithm> {
 };
 
 TunableValues RbfLab::hostTunablesWith(const Run& run) const {
-    const Input& input = run.input();
+    const RbfInput& input = run.input();
     const Params& params = run.params();
     Problem storage;
     const Problem& problem = withPlanes(input.problem, params.planes, storage);

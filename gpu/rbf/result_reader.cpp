@@ -1,4 +1,4 @@
-// rbf's result reader facet: /rbf/potential read back (core/rbf/rbf_io.hpp) into the RunResult
+// rbf's result reader facet: /rbf/potential read back (core/rbf/rbf_io.hpp) into the RbfResult
 // a run returns, with the kernel of its parameters and the run's sample check.
 #include "gpu/facets/result_reader.hpp"
 #include "gpu/rbf/algorithm.hpp"
@@ -15,10 +15,10 @@ namespace {
 class ResultReader final : public TypedResultReader<Algorithm> {
   protected:
     std::string markDataset() const override { return "potential"; }
-    std::shared_ptr<RunResult> readWith(const H5Reader& file, const std::string& group,
+    std::shared_ptr<RbfResult> readWith(const H5Reader& file, const std::string& group,
                                         const ParamSet& params,
                                         const RunInfo& info) const override {
-        auto out = std::make_shared<RunResult>();
+        auto out = std::make_shared<RbfResult>();
         Result& r = out->result;
         r = readPotential(file, group);
         r.kernel = parseKernel(params.text("kernel"));

@@ -13,7 +13,7 @@ namespace clscope::rbf {
 
 // Sources, weights and targets; when the input is a sample of a larger one (the large bench
 // case's reference), the original index of each target.
-struct Input : AlgorithmInput {
+struct RbfInput : AlgorithmInput {
     Problem problem;
     std::vector<std::size_t> targetIndex;
     // A part of a split run: the whole problem's origin (Params::origin); empty: its own.
@@ -21,7 +21,7 @@ struct Input : AlgorithmInput {
     std::string describe() const override;
 };
 
-struct RunResult : AlgorithmResult {
+struct RbfResult : AlgorithmResult {
     Result result;
     // /rbf/potential, the provenance attributes and the run's own sample check.
     void write(H5Writer& out, const std::string& group) const override;

@@ -30,11 +30,11 @@ class TargetRanges : public TypedSplit<Algorithm> {
     }
     std::vector<Algorithm::Part> splitWith(const Run& run, std::size_t parts) const override;
     std::shared_ptr<clscope::AlgorithmResult>
-    joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const override;
+    joinWith(const std::vector<std::shared_ptr<RbfResult>>& parts) const override;
 };
 
 std::vector<Algorithm::Part> TargetRanges::splitWith(const Run& run, std::size_t parts) const {
-    const Input& in = run.input();
+    const RbfInput& in = run.input();
     Problem storage;
     const Problem& problem = withPlanes(in.problem, run.params().planes, storage);
     const std::size_t m = problem.targetCount(),
@@ -57,8 +57,8 @@ std::vector<Algorithm::Part> TargetRanges::splitWith(const Run& run, std::size_t
 }
 
 std::shared_ptr<clscope::AlgorithmResult>
-TargetRanges::joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const {
-    auto out = std::make_shared<RunResult>();
+TargetRanges::joinWith(const std::vector<std::shared_ptr<RbfResult>>& parts) const {
+    auto out = std::make_shared<RbfResult>();
     Result& joined = out->result;
     joined.sampleDeviation = 0;
     for (const auto& p : parts) {

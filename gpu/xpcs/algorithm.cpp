@@ -22,21 +22,21 @@
 
 namespace clscope::xpcs {
 
-std::string Input::describe() const {
+std::string XpcsInput::describe() const {
     if (!frames) return describeBlocks(*blocks, labels.bins().size());
     return std::to_string(frames->frameCount()) + " frames of " + std::to_string(frames->height()) +
            "x" + std::to_string(frames->width()) + " " + dtypeName(frames->dtype()) + ", " +
            std::to_string(labels.bins().size()) + " bins";
 }
 
-void RunResult::write(H5Writer& out, const std::string& group) const {
+void XpcsResult::write(H5Writer& out, const std::string& group) const {
     writeResultData(out, result, group);
     writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
     out.setAttribute(group, "excluded_pixels", static_cast<double>(excludedPixels));
     if (fits) writeFits(out, *fits, group, result.tauInSeconds);
 }
 
-std::string RunResult::summary() const {
+std::string XpcsResult::summary() const {
     return "g2 of " + std::to_string(result.binCount()) + " bins x " +
            std::to_string(result.frames) + " lags, " + std::to_string(excludedPixels) +
            " labelled pixels excluded by the pixel mask";
@@ -107,8 +107,8 @@ std::size_t applyPixelMask(LabelMask& labels, const PixelMask& pixelMask) {
     return removed;
 }
 
-std::shared_ptr<Input> makeInput(Array frames, LabelMask labels, nlohmann::json provenance) {
-    auto input = std::make_shared<Input>();
+std::shared_ptr<XpcsInput> makeInput(Array frames, LabelMask labels, nlohmann::json provenance) {
+    auto input = std::make_shared<XpcsInput>();
     input->frames = std::make_shared<const Array>(std::move(frames));
     input->labels = std::move(labels);
     input->provenance = provenance.is_object() ? provenance : nlohmann::json::object();
@@ -119,7 +119,7 @@ std::shared_ptr<Input> makeInput(Array frames, LabelMask labels, nlohmann::json 
 }
 
 Support Algorithm::supportsWith(const VariantEntry& variant, const DeviceInfo& device,
-                                const Input* in, const Params* params) const {
+                                const XpcsInput* in, const Params* params) const {
     // mma on frames other than uint8 runs gemm (Modes::bytesElseBy): gemm's checks apply.
     const auto* v = variantSet().get(variant.info.id);
     if (v && !v->traits.bytesElseBy.empty() && in && in->frames &&
@@ -146,12 +146,12 @@ LabelMask heldLabels(const Array& a, std::size_t height, std::size_t width) {
 
 } // namespace
 
-std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, std::size_t width) {
+std::shared_ptr<XpcsInput> readBinning(const InputSources& s, std::size_t height, std::size_t width) {
     const Algorithm algorithm;
     const InputRole framesRole = algorithm.role("frames"), labelsRole = algorithm.role("labels"),
                     maskRole = algorithm.role("pixel_mask");
     const DataLocation framesAt = s.locate(framesRole), labelsAt = s.locate(labelsRole);
-    auto in = std::make_shared<Input>();
+    auto in = std::make_shared<XpcsInput>();
     const auto held = s.arrays.find(labelsRole.id);
     const bool inMemory = held != s.arrays.end() && held->second;
     const auto labelFile = s.open(inMemory ? framesAt.file : labelsAt.file);
@@ -179,7 +179,7 @@ std::shared_ptr<Input> readBinning(const InputSources& s, std::size_t height, st
     return in;
 }
 
-void readPhysicalValues(Input& in, const H5Reader& frameFile, const std::string& frameTimePath,
+void readPhysicalValues(XpcsInput& in, const H5Reader& frameFile, const std::string& frameTimePath,
                         const H5Reader& labelFile) {
     if (const auto t = units::readFrameTime(frameFile, frameTimePath)) {
         in.frameTime = t->value;
@@ -196,7 +196,7 @@ void readPhysicalValues(Input& in, const H5Reader& frameFile, const std::string&
     }
 }
 
-std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask labels) {
+std::shared_ptr<XpcsInput> withFrames(const XpcsInput& binning, Array frames, LabelMask labels) {
     auto in = makeInput(std::move(frames), std::move(labels), binning.provenance);
     in->excludedPixels = binning.excludedPixels;
     in->frameTime = binning.frameTime;
@@ -265,13 +265,13 @@ Params Algorithm::parameters(const ParamSet& p) const {
     return out;
 }
 
-std::shared_ptr<RunResult> Algorithm::runWith(const RunRequest& request, const Input& in,
+std::shared_ptr<XpcsResult> Algorithm::runWith(const RunRequest& request, const XpcsInput& in,
                                               Params params, const Progress& progress) const {
     params.tuning = request.tuning;
     if (!params.frameTime) params.frameTime = in.frameTime;
     if (const auto fit = fitOptionsFrom(request.params)) // before the run: flow needs q
         requireFitInput(*fit, !in.qByLabel.empty());
-    auto out = std::make_shared<RunResult>();
+    auto out = std::make_shared<XpcsResult>();
     out->excludedPixels = in.excludedPixels;
     out->result = variantSet()
                       .find(request.variant)
@@ -286,7 +286,7 @@ std::shared_ptr<RunResult> Algorithm::runWith(const RunRequest& request, const I
     return out;
 }
 
-void addFits(RunResult& out, const ParamSet& params,
+void addFits(XpcsResult& out, const ParamSet& params,
              const std::map<std::int32_t, double>& qByLabel) {
     out.qByLabel = qByLabel;
     if (const auto options = fitOptionsFrom(params)) {

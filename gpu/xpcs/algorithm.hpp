@@ -11,7 +11,7 @@ namespace clscope::xpcs {
 
 // Its facets (gpu/xpcs/facets.hpp): split by bins, passes over groups of bins, a multi-tau
 // stream stage, the xpcs synthetic dataset, bench cases and the kernel lab's figures.
-class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
+class Algorithm : public TypedAlgorithm<XpcsInput, Params, XpcsResult> {
   public:
     Algorithm();
     std::vector<InputRole> inputRoles() const override;
@@ -26,22 +26,22 @@ class Algorithm : public TypedAlgorithm<Input, Params, RunResult> {
   protected:
     // The variant entry's check, and OpenCL variants refuse data whose 64-bit sums could
     // overflow (xpcs::sums64Overflow): they never wrap.
-    Support supportsWith(const VariantEntry& variant, const DeviceInfo& device, const Input* input,
+    Support supportsWith(const VariantEntry& variant, const DeviceInfo& device, const XpcsInput* input,
                          const Params* params) const override;
-    std::shared_ptr<RunResult> runWith(const RunRequest& request, const Input& input, Params params,
+    std::shared_ptr<XpcsResult> runWith(const RunRequest& request, const XpcsInput& input, Params params,
                                        const Progress& progress) const override;
-    Deviation compareWith(const RunResult& result, const RunResult& reference) const override;
+    Deviation compareWith(const XpcsResult& result, const XpcsResult& reference) const override;
 };
 
 // Every lag (not multi-tau) of frames in memory: the frames read once and g2 written once
 // (a double per bin and lag), 2 operations per multiply-add of the lower-triangle Gram
 // matrices (the bench's GFLOP). Multi-tau: the frames and labels read once, 2 operations
 // per multiply-add of a row and a lag of each level, an add per value of the level above.
-RunWork runWork(const Input& input, const Params& params);
+RunWork runWork(const XpcsInput& input, const Params& params);
 
 // The input's q of each label into the result and, with --fit, the fits of the result's bins
 // (q from `qByLabel`), as a run adds them.
-void addFits(RunResult& out, const ParamSet& params,
+void addFits(XpcsResult& out, const ParamSet& params,
              const std::map<std::int32_t, double>& qByLabel);
 // Labels with the pixel mask applied: label of a flagged pixel set to 0; returns how many
 // labelled pixels that removed.
@@ -51,20 +51,20 @@ std::vector<double> binQ(const std::map<std::int32_t, double>& qByLabel,
                          const std::vector<std::int32_t>& labels);
 // Everything read() reads but the frames, for frames of height x width: labels (pixel mask
 // applied), excluded pixels, frame time, q table and provenance (frames left empty).
-std::shared_ptr<Input> readBinning(const InputSources& sources, std::size_t height,
+std::shared_ptr<XpcsInput> readBinning(const InputSources& sources, std::size_t height,
                                    std::size_t width);
 // The frame time (s) and the q of the labels (1/Å) with their units attributes honoured
 // (DESIGN.md §3): InputError naming dataset and unit for a unit clscope does not know.
-void readPhysicalValues(Input& in, const H5Reader& frameFile, const std::string& frameTimePath,
+void readPhysicalValues(XpcsInput& in, const H5Reader& frameFile, const std::string& frameTimePath,
                         const H5Reader& labelFile);
 // UsageError for what a stream cannot give (it is read once): a dense run (correlate on a
 // stream is multi-tau), two-time maps (a second pass).
 void refuseOnStream(const InputSources& sources, const ParamSet& params);
 // An input of these frames and labels with the rest of `binning` (read() and budgeted passes).
-std::shared_ptr<Input> withFrames(const Input& binning, Array frames, LabelMask labels);
+std::shared_ptr<XpcsInput> withFrames(const XpcsInput& binning, Array frames, LabelMask labels);
 // The parameters of a run on some bins only: two-time maps of the other bins left out.
 ParamSet paramsForBins(const ParamSet& params, const std::vector<std::int32_t>& sortedLabels);
 // The xpcs input of a frame stack and labels made in memory (GUI, tests, bench).
-std::shared_ptr<Input> makeInput(Array frames, LabelMask labels, nlohmann::json provenance = {});
+std::shared_ptr<XpcsInput> makeInput(Array frames, LabelMask labels, nlohmann::json provenance = {});
 
 } // namespace clscope::xpcs

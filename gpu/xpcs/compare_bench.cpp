@@ -64,7 +64,7 @@ double gramMacs(const Bins& bins, double frames) {
 // Multi-tau (DESIGN.md §5): the frames read once and the labels once; per labelled pixel, a
 // multiply-add for each row t of level k and each lag m of the level with t >= m, and an add
 // for each value of the level above (level k has floor(T / 2^k) rows).
-RunWork multitauWork(const Input& input, const Params& params) {
+RunWork multitauWork(const XpcsInput& input, const Params& params) {
     // The blocks when there are (a file read block by block; the bench's series cycling
     // through its pool of frames), else the frames in memory.
     const std::size_t frames = input.blocks   ? input.blocks->frameCount()
@@ -96,7 +96,7 @@ RunWork multitauWork(const Input& input, const Params& params) {
 
 } // namespace
 
-RunWork runWork(const Input& input, const Params& params) {
+RunWork runWork(const XpcsInput& input, const Params& params) {
     if (params.multitau) return multitauWork(input, params);
     if (!input.frames) return {};
     const Bins bins = makeBins(input.labels);
@@ -108,7 +108,7 @@ RunWork runWork(const Input& input, const Params& params) {
     return w;
 }
 
-Deviation Algorithm::compareWith(const RunResult& result, const RunResult& reference) const {
+Deviation Algorithm::compareWith(const XpcsResult& result, const XpcsResult& reference) const {
     const Result& got = result.result;
     const Result& ref = reference.result;
     const Paired p = pairByLabel(got, ref);

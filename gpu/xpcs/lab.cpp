@@ -18,7 +18,7 @@ class XpcsLab : public TypedLab<Algorithm> {
 };
 
 TunableValues XpcsLab::hostTunablesWith(const Run& run) const {
-    const Input& input = run.input();
+    const XpcsInput& input = run.input();
     const std::string& variant = run.request().variant;
     const DType dtype = input.frames   ? input.frames->dtype()
                         : input.blocks ? input.blocks->dtype()

@@ -21,9 +21,9 @@ namespace {
 
 // The run's input when it was read whole (borrowed), else its labels, q table and frames read
 // again (the frames block by block, as multi-tau reads them).
-std::shared_ptr<const Input> inputOf(const Algorithm::Run& run, const InputSources& sources) {
-    if (const Input* whole = run.inputOrNull())
-        return std::shared_ptr<const Input>(std::shared_ptr<void>(), whole);
+std::shared_ptr<const XpcsInput> inputOf(const Algorithm::Run& run, const InputSources& sources) {
+    if (const XpcsInput* whole = run.inputOrNull())
+        return std::shared_ptr<const XpcsInput>(std::shared_ptr<void>(), whole);
     return readStreamed(sources);
 }
 
@@ -45,7 +45,7 @@ std::string utcNow() {
 }
 
 // The run's labels, q table, geometry and frame time (what LayoutRun::missing looks at).
-std::shared_ptr<LayoutRun> layoutRunOf(const Input& in, const InputSources& sources,
+std::shared_ptr<LayoutRun> layoutRunOf(const XpcsInput& in, const InputSources& sources,
                                        const Algorithm::Run& run) {
     const ParamSet& params = run.values();
     auto out = std::make_shared<LayoutRun>();
@@ -86,7 +86,7 @@ class FacilityLayouts : public TypedLayouts<Algorithm> {
         refuseMissing(layout, *layoutRunOf(*readStreamed(sources), sources, run));
     }
 
-    LayoutOutput outputWith(const std::string& layout, const std::shared_ptr<RunResult>& result,
+    LayoutOutput outputWith(const std::string& layout, const std::shared_ptr<XpcsResult>& result,
                             const InputSources& sources, const Run& run) const override {
         const auto in = inputOf(run, sources);
         const auto layoutRun = layoutRunOf(*in, sources, run);

@@ -51,7 +51,7 @@ std::string describeBlocks(const FrameBlocks& blocks, std::size_t bins) {
            " (streamed), " + std::to_string(bins) + " bins";
 }
 
-std::shared_ptr<Input> readStreamed(const InputSources& sources) {
+std::shared_ptr<XpcsInput> readStreamed(const InputSources& sources) {
     const InputRole frames = Algorithm().role("frames");
     const DataLocation at = sources.locate(frames);
     auto blocks = blocksOf(openFrames(sources, frames), at.file + ":" + at.path);

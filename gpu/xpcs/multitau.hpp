@@ -13,7 +13,7 @@ std::string multitauOverflow(DType dtype, std::uint64_t largest, std::int64_t mo
                              std::size_t frames, int channels);
 // The input of a multi-tau run: labels and the rest read, frames left in the file (or the
 // stream) and read block by block, in order.
-std::shared_ptr<Input> readStreamed(const InputSources& sources);
+std::shared_ptr<XpcsInput> readStreamed(const InputSources& sources);
 std::string describeBlocks(const FrameBlocks& blocks, std::size_t bins);
 
 // The bench case `multitau` (multitau_bench.cpp).

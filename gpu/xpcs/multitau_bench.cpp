@@ -13,7 +13,7 @@ namespace {
 constexpr std::size_t poolFrames = 512;     // distinct frames held in memory (256 MiB)
 constexpr std::size_t streamFrames = 16384; // frames of the series, cycling through the pool
 
-std::shared_ptr<Input> repeating(const Array& pool, LabelMask labels) {
+std::shared_ptr<XpcsInput> repeating(const Array& pool, LabelMask labels) {
     auto in = makeInput(pool, std::move(labels), {{"file", "synthetic xpcs multitau"}});
     in->blocks = blocksRepeating(in->frames, streamFrames);
     return in;

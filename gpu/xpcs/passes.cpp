@@ -21,7 +21,7 @@ namespace {
 class XpcsPlan : public PassPlan {
   public:
     std::shared_ptr<const FrameStream> stream;
-    std::shared_ptr<const xpcs::Input> binning; // labels with the pixel mask applied
+    std::shared_ptr<const xpcs::XpcsInput> binning; // labels with the pixel mask applied
     std::vector<std::vector<std::int32_t>> groups;
     std::size_t slabFrames = 1;
     ParamSet params;

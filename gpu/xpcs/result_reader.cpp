@@ -1,4 +1,4 @@
-// xpcs's result reader facet: /xpcs read back (core/xpcs/xpcs_io.hpp) into the RunResult a run
+// xpcs's result reader facet: /xpcs read back (core/xpcs/xpcs_io.hpp) into the XpcsResult a run
 // returns. The fits (/xpcs/fit, written with --fit) are made again from the g2 read, with the
 // run's fit settings (its `parameters`) and the q of its bins (/xpcs/q): xpcs::fitBins, the
 // one fit a run and the panel's Fits tab make, so they show as after the run.
@@ -30,10 +30,10 @@ std::map<std::int32_t, double> storedQ(const H5Reader& file, const std::string& 
 class ResultReader final : public TypedResultReader<Algorithm> {
   protected:
     std::string markDataset() const override { return "g2"; }
-    std::shared_ptr<RunResult> readWith(const H5Reader& file, const std::string& group,
+    std::shared_ptr<XpcsResult> readWith(const H5Reader& file, const std::string& group,
                                         const ParamSet& params,
                                         const RunInfo& info) const override {
-        auto out = std::make_shared<RunResult>();
+        auto out = std::make_shared<XpcsResult>();
         Result& r = out->result;
         r = readResult(file, group);
         r.parametersJson = info.parametersJson, r.kernelMs = info.kernelMs;

@@ -14,7 +14,7 @@
 namespace clscope::xpcs {
 
 // Frames and q-bin labels (pixels flagged by the pixel mask already set to 0).
-struct Input : AlgorithmInput {
+struct XpcsInput : AlgorithmInput {
     std::shared_ptr<const Array> frames;       // null when read block by block (blocks)
     std::shared_ptr<const FrameBlocks> blocks; // multi-tau from a file: frames streamed
     LabelMask labels;
@@ -29,7 +29,7 @@ struct Input : AlgorithmInput {
     std::string describe() const override;
 };
 
-struct RunResult : AlgorithmResult {
+struct XpcsResult : AlgorithmResult {
     Result result;
     std::size_t excludedPixels = 0;          // labelled pixels the pixel mask removed (input's)
     std::optional<BinFits> fits;             // with --fit

@@ -69,15 +69,15 @@ class SplitByBins : public TypedSplit<Algorithm> {
     }
     std::vector<Algorithm::Part> splitWith(const Run& run, std::size_t parts) const override;
     std::shared_ptr<clscope::AlgorithmResult>
-    joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const override;
+    joinWith(const std::vector<std::shared_ptr<XpcsResult>>& parts) const override;
 };
 
 std::vector<Algorithm::Part> SplitByBins::splitWith(const Run& run, std::size_t parts) const {
-    const Input& in = run.input();
+    const XpcsInput& in = run.input();
     std::vector<Algorithm::Part> out;
     for (std::vector<std::int32_t> group : groupBins(in.labels, parts)) {
         std::sort(group.begin(), group.end());
-        auto part = std::make_shared<Input>(in); // frames shared, not copied
+        auto part = std::make_shared<XpcsInput>(in); // frames shared, not copied
         for (std::int32_t& l : part->labels.labels)
             if (l > 0 && !contains(group, l)) l = 0;
         out.push_back({part, paramsForBins(run.values(), group)});
@@ -86,7 +86,7 @@ std::vector<Algorithm::Part> SplitByBins::splitWith(const Run& run, std::size_t 
 }
 
 std::shared_ptr<clscope::AlgorithmResult>
-SplitByBins::joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) const {
+SplitByBins::joinWith(const std::vector<std::shared_ptr<XpcsResult>>& parts) const {
     std::vector<std::pair<std::int32_t, std::pair<const Result*, std::size_t>>>
         rows; // label -> (part, bin)
     for (const auto& p : parts) {
@@ -96,9 +96,9 @@ SplitByBins::joinWith(const std::vector<std::shared_ptr<RunResult>>& parts) cons
     }
     std::sort(rows.begin(), rows.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
-    auto out = std::make_shared<RunResult>();
+    auto out = std::make_shared<XpcsResult>();
     Result& j = out->result;
-    const RunResult& firstPart = *parts.front();
+    const XpcsResult& firstPart = *parts.front();
     const Result& first = firstPart.result;
     out->excludedPixels = firstPart.excludedPixels;
     j.frames = first.frames, j.tau = first.tau, j.tauInSeconds = first.tauInSeconds;

@@ -56,7 +56,7 @@ void MultitauStreamStage::process(std::size_t, std::size_t count) {
 }
 
 std::shared_ptr<AlgorithmResult> MultitauStreamStage::finish(std::size_t frames) {
-    auto out = std::make_shared<RunResult>();
+    auto out = std::make_shared<XpcsResult>();
     Result& r = out->result;
     r = rings_->finish(frames, params_);
     rings_.reset(), frames_ = cl::Buffer();

@@ -30,7 +30,7 @@ class MultitauStreamStage : public pipeline::FrameStage {
   private:
     RunRequest request_;
     Params params_;
-    std::shared_ptr<Input> binning_; // labels (pixel mask applied), frame time, q table
+    std::shared_ptr<XpcsInput> binning_; // labels (pixel mask applied), frame time, q table
     Bins bins_;
     ClSession* session_ = nullptr;
     cl::Buffer frames_;

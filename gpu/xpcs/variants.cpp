@@ -177,7 +177,7 @@ Support accepts(const Modes& modes, bool openCl, const Job& job) {
         if (const Support m = modes.serves(job.params->multitau); !m.ok) return m;
         if (job.params->multitau) return {};
     }
-    const Input* in = job.input;
+    const XpcsInput* in = job.input;
     if (!openCl || !in || !in->frames) return {};
     const std::string overflow =
         sums64Overflow(in->frames->dtype(), in->largest, in->mostPixels, in->frames->frameCount());
@@ -194,7 +194,7 @@ Result denseOnDevice(const Job& job, const GpuVariant& gpu) {
 // Multi-tau on the host or an OpenCL device (gpu/xpcs/multitau_stream.cpp), two-time maps of
 // the binned stack included.
 Result multitauRun(const Job& job, bool onDevice) {
-    const Input& in = *job.input;
+    const XpcsInput& in = *job.input;
     const Params& params = *job.params;
     const auto blocks = in.blocks ? in.blocks : blocksInMemory(in.frames);
     const FrameBlocks& frames = *blocks;

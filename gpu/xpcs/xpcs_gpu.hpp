@@ -11,12 +11,12 @@
 
 namespace clscope::xpcs {
 
-struct Input; // gpu/xpcs/algorithm.hpp
+struct XpcsInput; // gpu/xpcs/algorithm.hpp
 
 // What one xpcs run gives its variant; a support query may lack the input or the parameters.
 struct Job {
     DeviceInfo device;
-    const Input* input = nullptr;
+    const XpcsInput* input = nullptr;
     const Params* params = nullptr; // the run's tuning in params->tuning; multitau: the mode
     Progress progress{};
     ProgramOverrides programs{}; // its programs (gpu/xpcs/recipes.hpp) are built with these

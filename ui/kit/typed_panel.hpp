@@ -71,7 +71,7 @@ typedPanelOf(const TypedAlgorithm<Input, Params, Result>*);
 } // namespace detail
 
 // The panel base of an algorithm's own types, read from the algorithm's class: TypedPanelOf<
-// xpcs::Algorithm> is TypedPanel<xpcs::RunResult, xpcs::Input>. A panel cannot name a result
+// xpcs::Algorithm> is TypedPanel<xpcs::XpcsResult, xpcs::XpcsInput>. A panel cannot name a result
 // type its algorithm does not make.
 template <class Algorithm>
 using TypedPanelOf =

@@ -107,7 +107,7 @@ class RbfPanel : public TypedPanelOf<rbf::Algorithm> {
     QPushButton *exportH5_ = nullptr, *exportPng_ = nullptr;
     LiveRerun* live_ = nullptr;
     std::shared_ptr<RbfPresenter> presenter_ = std::make_shared<RbfPresenter>();
-    std::shared_ptr<const rbf::RunResult> shown_;
+    std::shared_ptr<const rbf::RbfResult> shown_;
     QPointer<RbfPlanesView> view_;
     std::string lastKey_; // what the last submitted run depends on (see evaluationJob)
     int delivered_ = 0;

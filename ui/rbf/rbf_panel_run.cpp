@@ -44,7 +44,7 @@ std::optional<Job> RbfPanel::makeJob() {
 // parameters are those of the run already made (a live request after Run, say).
 std::optional<Job> RbfPanel::evaluationJob() {
     RbfRunRequest request;
-    std::shared_ptr<rbf::Input> input;
+    std::shared_ptr<rbf::RbfInput> input;
     try {
         request = this->request();
         input = request.input();

@@ -8,7 +8,7 @@ namespace clscope::ui {
 AlgorithmPanelSpec rbfPanelSpec() {
     AlgorithmPanelSpec spec = panelSpecOf<RbfPanel>("rbf", "RBF");
     spec.startDemo = startRbfDemo;
-    spec.differenceView = differenceViewOf<rbf::RunResult, RbfDifferenceView>;
+    spec.differenceView = differenceViewOf<rbf::RbfResult, RbfDifferenceView>;
     return spec;
 }
 

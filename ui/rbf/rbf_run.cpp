@@ -61,7 +61,7 @@ RunCommand RbfRunRequest::command() const {
     return c;
 }
 
-std::shared_ptr<rbf::Input> RbfRunRequest::input() const {
+std::shared_ptr<rbf::RbfInput> RbfRunRequest::input() const {
     if (!sources) throw InputError("rbf: no sources — open a file with /particles or generate");
     rbf::Problem problem = sources->problem;
     problem.targets.points.clear();
@@ -79,7 +79,7 @@ DeviceInfo RbfRunRequest::runDevice() const {
 }
 
 std::vector<VariantChoice> rbfVariantOptions(const RbfRunRequest& request) {
-    std::shared_ptr<rbf::Input> input;
+    std::shared_ptr<rbf::RbfInput> input;
     if (request.sources) input = request.input();
     const ParamSet params = request.params();
     return variantChoices(rbfAlgorithm(), request.device, input.get(), input ? &params : nullptr);

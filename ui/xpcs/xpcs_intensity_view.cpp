@@ -118,7 +118,7 @@ void XpcsIqView::refresh() {
     plot_->replot();
 }
 
-std::optional<xpcs::BinIntensity> inputIntensity(const xpcs::Input& input) {
+std::optional<xpcs::BinIntensity> inputIntensity(const xpcs::XpcsInput& input) {
     if (input.frames) return xpcs::binIntensity(*input.frames, input.labels);
     if (input.blocks) return xpcs::binIntensity(*input.blocks, input.labels);
     return std::nullopt;

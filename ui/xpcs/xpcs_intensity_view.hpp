@@ -48,7 +48,7 @@ class XpcsIqView : public QWidget {
 
 // The mean intensity per bin per frame of a run's input (frames in memory or read by block);
 // none when the input holds no frames.
-std::optional<xpcs::BinIntensity> inputIntensity(const xpcs::Input& input);
+std::optional<xpcs::BinIntensity> inputIntensity(const xpcs::XpcsInput& input);
 
 // The "I(t)" and "I(q)" tabs (owner xpcs, CSV of their table; HDF5: the xpcs result's). I(t)
 // follows the bins checked in g2View.

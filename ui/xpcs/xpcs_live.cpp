@@ -38,7 +38,7 @@ class XpcsLive : public LiveSeriesAnalysis {
         auto in = xpcs::makeInput(frames, *labels_, {{"file", "live stream"}});
         if (frameTime_ > 0) in->frameTime = frameTime_;
         const auto result = runAlgorithm(algorithm_, {device_, variant_, in, params_, {}});
-        const xpcs::Result r = typedAs<xpcs::RunResult>(*result).result;
+        const xpcs::Result r = typedAs<xpcs::XpcsResult>(*result).result;
         return [this, r] { draw(r); };
     }
 

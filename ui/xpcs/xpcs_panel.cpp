@@ -212,7 +212,7 @@ void XpcsPanel::refreshInputs() {
 // Frame time and q as clscope-cli correlate reads them (xpcs::readPhysicalValues, units
 // honoured) and where each comes from; a bad units attribute is shown and refuses Run.
 void XpcsPanel::refreshPhysical() {
-    std::shared_ptr<xpcs::Input> in;
+    std::shared_ptr<xpcs::XpcsInput> in;
     std::string error;
     try {
         in = readPhysical(request());

@@ -69,7 +69,7 @@ class XpcsPanel : public TypedPanelOf<xpcs::Algorithm> {
     void refreshTwoTimeBins();
     void refreshPhysical();
     std::optional<double> readTrueDiffusion(const H5Reader& file) const;
-    void showTabs(const xpcs::RunResult& run, std::shared_ptr<const xpcs::Input> input);
+    void showTabs(const xpcs::XpcsResult& run, std::shared_ptr<const xpcs::XpcsInput> input);
     void showFitParams();
     void storeFitParams();
 

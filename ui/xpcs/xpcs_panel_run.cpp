@@ -26,14 +26,14 @@ namespace clscope::ui {
 namespace {
 
 // The input of a run, written next to its result: the labels and pixel mask used.
-void writeInput(H5Writer& out, const xpcs::Input& input, const std::string& group) {
+void writeInput(H5Writer& out, const xpcs::XpcsInput& input, const std::string& group) {
     const LabelMask& l = input.labels;
     out.write(group + "/labels_used", makeArray<std::int32_t>({l.height, l.width}, l.labels));
     out.setAttribute(group, "provenance", input.provenance.dump());
 }
 
 // Frames the run correlated (a multi-tau result's `frames` counts its lags).
-std::size_t inputFrames(const xpcs::Input& input) {
+std::size_t inputFrames(const xpcs::XpcsInput& input) {
     return input.frames   ? input.frames->frameCount()
            : input.blocks ? input.blocks->frameCount()
                           : 0;
@@ -42,7 +42,7 @@ std::size_t inputFrames(const xpcs::Input& input) {
 // "VARIANT on DEVICE, frames FIRST–LAST": the range as read() records it in the run's input
 // provenance ("FIRST:COUNT", absent for every frame; the count from the frames read, when they
 // were).
-QString runTitle(const xpcs::RunResult& run, const xpcs::Input* input) {
+QString runTitle(const xpcs::XpcsResult& run, const xpcs::XpcsInput* input) {
     const auto parameters = parseJsonQuietly(run.info.parametersJson);
     const nlohmann::json prov = parameters.is_object() && parameters.contains("input")
                                     ? parameters["input"]
@@ -121,11 +121,11 @@ std::optional<double> XpcsPanel::readTrueDiffusion(const H5Reader& file) const {
 
 // g2(τ) exports what reproduces the run: the result with its provenance (parameters, input
 // file, datasets, labels origin, pixel mask, frame range), the labels used and the fits.
-void XpcsPanel::showTabs(const xpcs::RunResult& run, std::shared_ptr<const xpcs::Input> input) {
+void XpcsPanel::showTabs(const xpcs::XpcsResult& run, std::shared_ptr<const xpcs::XpcsInput> input) {
     const xpcs::Result& r = run.result;
     auto presenter = presenter_;
     presenter->setIntensity(input ? inputIntensity(*input) : std::nullopt);
-    auto runShared = std::make_shared<xpcs::RunResult>(run);
+    auto runShared = std::make_shared<xpcs::XpcsResult>(run);
     g2View_ = new XpcsG2View(presenter, runTitle(run, input.get()));
     const auto writeAll = [presenter, runShared, input](H5Writer& out) {
         runShared->write(out, "/xpcs");

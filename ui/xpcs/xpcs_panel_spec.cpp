@@ -12,7 +12,7 @@ AlgorithmPanelSpec xpcsPanelSpec() {
     spec.startDemo = startXpcsDemo;
     spec.startCompareDemo = startXpcsCompareDemo;
     spec.liveAnalysis = xpcsLiveSpec;
-    spec.differenceView = differenceViewOf<xpcs::RunResult, XpcsDifferenceView>;
+    spec.differenceView = differenceViewOf<xpcs::XpcsResult, XpcsDifferenceView>;
     return spec;
 }
 

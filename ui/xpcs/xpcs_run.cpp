@@ -97,8 +97,8 @@ InputSources inputSources(const XpcsRunRequest& request) {
     return sources;
 }
 
-std::shared_ptr<xpcs::Input> readPhysical(const XpcsRunRequest& request) {
-    auto in = std::make_shared<xpcs::Input>();
+std::shared_ptr<xpcs::XpcsInput> readPhysical(const XpcsRunRequest& request) {
+    auto in = std::make_shared<xpcs::XpcsInput>();
     if (!request.file) return in;
     const InputSources s = inputSources(request);
     const clscope::Algorithm& algorithm = AlgorithmRegistry::instance().find("xpcs");

@@ -1,5 +1,5 @@
 // What one press of Run asks for (Qt-free): frames, labels and pixel mask, the frame range, the
-// frame time, the variant, the device and the two-time bin; and the xpcs::Input and parameter
+// frame time, the variant, the device and the two-time bin; and the xpcs::XpcsInput and parameter
 // set it makes for runAlgorithm() (read on the job runner's worker thread), with the provenance
 // that reproduces the run.
 #pragma once
@@ -58,7 +58,7 @@ std::shared_ptr<const AlgorithmInput> loadInput(const XpcsRunRequest& request);
 // The frame time and the q table of the request's input as clscope-cli correlate reads them
 // (xpcs::readPhysicalValues: units honoured), with where each came from (frameTimeOrigin,
 // qOrigin); none of q for labels drawn in the mask editor. InputError for a bad units attribute.
-std::shared_ptr<xpcs::Input> readPhysical(const XpcsRunRequest& request);
+std::shared_ptr<xpcs::XpcsInput> readPhysical(const XpcsRunRequest& request);
 // The sources Algorithm::read takes: those of request.command(), with labels drawn in the mask
 // editor held in memory (InputSources::arrays["labels"]).
 InputSources inputSources(const XpcsRunRequest& request);
