@@ -287,6 +287,21 @@ void TestAzint::csrEqualsHistogram() {
     QCOMPARE(csr.nonZeros(), std::size_t(5));
     QCOMPARE(csr.rowStart(), (std::vector<std::int64_t>{0, 2, 3, 5}));
     QCOMPARE(csr.pixels(), (std::vector<std::int32_t>{2, 6, 4, 0, 3}));
+    // Enough pixels for the counting sort in pieces over the cores: the same as one pass.
+    std::vector<std::int32_t> many(std::size_t(1) << 22);
+    std::uint32_t state = 12345;
+    for (auto& b : many)
+        state = state * 1664525u + 1013904223u, b = std::int32_t(state >> 22) % 101 - 1;
+    const CsrMatrix pieced(many, 100);
+    std::vector<std::int64_t> rows(101, 0);
+    std::vector<std::int32_t> pixels;
+    for (std::int32_t bin = 0; bin < 100; ++bin) {
+        for (std::size_t k = 0; k < many.size(); ++k)
+            if (many[k] == bin) pixels.push_back(std::int32_t(k));
+        rows[std::size_t(bin) + 1] = std::int64_t(pixels.size());
+    }
+    QCOMPARE(pieced.rowStart(), rows);
+    QVERIFY(pieced.pixels() == pixels);
 }
 
 // One bin over the whole image: the mask, the pixel mask, sentinels (uint16) and non-finite

@@ -1,5 +1,9 @@
 #include "core/azint/pixel_map.hpp"
 
+#include "core/range_pool.hpp"
+
+#include <algorithm>
+
 namespace clscope::azint {
 
 namespace {
@@ -27,15 +31,18 @@ PixelMap computePixelMap(const Geometry& g, const Params& p, std::size_t height,
                  std::vector<double>(n),
                  std::vector<double>(n),
                  std::vector<std::uint8_t>(n)};
-    for (std::size_t j = 0; j < height; ++j)
-        for (std::size_t i = 0; i < width; ++i) {
-            const std::size_t k = j * width + i;
-            const LabPoint point = pg.at(j, i);
-            map.radial[k] = internalRadial(p.unit, point, g.wavelength);
-            map.chi[k] = chi(point);
-            map.normalization[k] = normalization(pg, p, j, i);
-            map.masked[k] = bad(mask, k) || bad(pixelMask, k);
-        }
+    // Rows over the cores: every pixel's values depend on that pixel alone (the same bits).
+    parallelRanges(height, std::min<std::size_t>(height, 64), [&](std::size_t j0, std::size_t j1) {
+        for (std::size_t j = j0; j < j1; ++j)
+            for (std::size_t i = 0; i < width; ++i) {
+                const std::size_t k = j * width + i;
+                const LabPoint point = pg.at(j, i);
+                map.radial[k] = internalRadial(p.unit, point, g.wavelength);
+                map.chi[k] = chi(point);
+                map.normalization[k] = normalization(pg, p, j, i);
+                map.masked[k] = bad(mask, k) || bad(pixelMask, k);
+            }
+    });
     return map;
 }
 

@@ -3,6 +3,7 @@
 // fetched into the result.
 #include "core/azint/binning.hpp"
 #include "core/azint/csr_matrix.hpp"
+#include "core/range_pool.hpp"
 #include "gpu/azint/azint_gpu.hpp"
 #include "gpu/azint/recipes.hpp"
 #include "gpu/runtime/cl_device.hpp"
@@ -98,8 +99,10 @@ class DeviceRun {
         }
         const CsrMatrix csr(binning_.binOfPixel, binning_.bins());
         std::vector<double> norm(csr.nonZeros());
-        for (std::size_t i = 0; i < norm.size(); ++i)
-            norm[i] = map_.normalization[static_cast<std::size_t>(csr.pixels()[i])];
+        parallelRanges(norm.size(), 64, [&](std::size_t i0, std::size_t i1) {
+            for (std::size_t i = i0; i < i1; ++i)
+                norm[i] = map_.normalization[static_cast<std::size_t>(csr.pixels()[i])];
+        });
         entries_ = csr.nonZeros();
         tableA_ = uploaded(session_, csr.pixels(), "azint csr pixels");
         tableB_ = uploaded(session_, norm, "azint csr normalization");
@@ -108,9 +111,11 @@ class DeviceRun {
             return;
         }
         std::vector<std::int32_t> binOfEntry(entries_);
-        for (std::size_t b = 0; b < csr.rows(); ++b)
-            std::fill(binOfEntry.begin() + csr.rowStart()[b],
-                      binOfEntry.begin() + csr.rowStart()[b + 1], static_cast<std::int32_t>(b));
+        parallelRanges(csr.rows(), 64, [&](std::size_t b0, std::size_t b1) {
+            for (std::size_t b = b0; b < b1; ++b)
+                std::fill(binOfEntry.begin() + csr.rowStart()[b],
+                          binOfEntry.begin() + csr.rowStart()[b + 1], static_cast<std::int32_t>(b));
+        });
         tableC_ = uploaded(session_, binOfEntry, "azint sorted bins");
     }
 
