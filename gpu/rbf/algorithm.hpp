@@ -24,10 +24,10 @@ class Algorithm : public TypedAlgorithm<RbfInput, Params, RbfResult> {
                                                const ParamSet& params) const override;
 
   protected:
-    Support supportsWith(const VariantEntry& variant, const DeviceInfo& device, const RbfInput* input,
-                         const Params* params) const override;
-    std::shared_ptr<RbfResult> runWith(const RunRequest& request, const RbfInput& input, Params params,
-                                       const Progress& progress) const override;
+    Support supportsWith(const VariantEntry& variant, const DeviceInfo& device,
+                         const RbfInput* input, const Params* params) const override;
+    std::shared_ptr<RbfResult> runWith(const RunRequest& request, const RbfInput& input,
+                                       Params params, const Progress& progress) const override;
     Deviation compareWith(const RbfResult& result, const RbfResult& reference) const override;
 };
 

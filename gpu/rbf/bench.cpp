@@ -13,7 +13,7 @@ namespace clscope::rbf {
 namespace {
 
 std::shared_ptr<RbfInput> randomInput(std::size_t targets, std::size_t sources, bool complexWeights,
-                                   std::uint64_t seed) {
+                                      std::uint64_t seed) {
     auto in = makeInput({});
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> unit(0.0, 1.0);

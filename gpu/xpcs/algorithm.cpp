@@ -146,7 +146,8 @@ LabelMask heldLabels(const Array& a, std::size_t height, std::size_t width) {
 
 } // namespace
 
-std::shared_ptr<XpcsInput> readBinning(const InputSources& s, std::size_t height, std::size_t width) {
+std::shared_ptr<XpcsInput> readBinning(const InputSources& s, std::size_t height,
+                                       std::size_t width) {
     const Algorithm algorithm;
     const InputRole framesRole = algorithm.role("frames"), labelsRole = algorithm.role("labels"),
                     maskRole = algorithm.role("pixel_mask");
@@ -266,7 +267,7 @@ Params Algorithm::parameters(const ParamSet& p) const {
 }
 
 std::shared_ptr<XpcsResult> Algorithm::runWith(const RunRequest& request, const XpcsInput& in,
-                                              Params params, const Progress& progress) const {
+                                               Params params, const Progress& progress) const {
     params.tuning = request.tuning;
     if (!params.frameTime) params.frameTime = in.frameTime;
     if (const auto fit = fitOptionsFrom(request.params)) // before the run: flow needs q

@@ -26,10 +26,10 @@ class Algorithm : public TypedAlgorithm<XpcsInput, Params, XpcsResult> {
   protected:
     // The variant entry's check, and OpenCL variants refuse data whose 64-bit sums could
     // overflow (xpcs::sums64Overflow): they never wrap.
-    Support supportsWith(const VariantEntry& variant, const DeviceInfo& device, const XpcsInput* input,
-                         const Params* params) const override;
-    std::shared_ptr<XpcsResult> runWith(const RunRequest& request, const XpcsInput& input, Params params,
-                                       const Progress& progress) const override;
+    Support supportsWith(const VariantEntry& variant, const DeviceInfo& device,
+                         const XpcsInput* input, const Params* params) const override;
+    std::shared_ptr<XpcsResult> runWith(const RunRequest& request, const XpcsInput& input,
+                                        Params params, const Progress& progress) const override;
     Deviation compareWith(const XpcsResult& result, const XpcsResult& reference) const override;
 };
 
@@ -52,7 +52,7 @@ std::vector<double> binQ(const std::map<std::int32_t, double>& qByLabel,
 // Everything read() reads but the frames, for frames of height x width: labels (pixel mask
 // applied), excluded pixels, frame time, q table and provenance (frames left empty).
 std::shared_ptr<XpcsInput> readBinning(const InputSources& sources, std::size_t height,
-                                   std::size_t width);
+                                       std::size_t width);
 // The frame time (s) and the q of the labels (1/Å) with their units attributes honoured
 // (DESIGN.md §3): InputError naming dataset and unit for a unit clscope does not know.
 void readPhysicalValues(XpcsInput& in, const H5Reader& frameFile, const std::string& frameTimePath,
@@ -65,6 +65,7 @@ std::shared_ptr<XpcsInput> withFrames(const XpcsInput& binning, Array frames, La
 // The parameters of a run on some bins only: two-time maps of the other bins left out.
 ParamSet paramsForBins(const ParamSet& params, const std::vector<std::int32_t>& sortedLabels);
 // The xpcs input of a frame stack and labels made in memory (GUI, tests, bench).
-std::shared_ptr<XpcsInput> makeInput(Array frames, LabelMask labels, nlohmann::json provenance = {});
+std::shared_ptr<XpcsInput> makeInput(Array frames, LabelMask labels,
+                                     nlohmann::json provenance = {});
 
 } // namespace clscope::xpcs

@@ -31,8 +31,8 @@ class ResultReader final : public TypedResultReader<Algorithm> {
   protected:
     std::string markDataset() const override { return "g2"; }
     std::shared_ptr<XpcsResult> readWith(const H5Reader& file, const std::string& group,
-                                        const ParamSet& params,
-                                        const RunInfo& info) const override {
+                                         const ParamSet& params,
+                                         const RunInfo& info) const override {
         auto out = std::make_shared<XpcsResult>();
         Result& r = out->result;
         r = readResult(file, group);

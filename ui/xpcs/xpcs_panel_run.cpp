@@ -121,7 +121,8 @@ std::optional<double> XpcsPanel::readTrueDiffusion(const H5Reader& file) const {
 
 // g2(τ) exports what reproduces the run: the result with its provenance (parameters, input
 // file, datasets, labels origin, pixel mask, frame range), the labels used and the fits.
-void XpcsPanel::showTabs(const xpcs::XpcsResult& run, std::shared_ptr<const xpcs::XpcsInput> input) {
+void XpcsPanel::showTabs(const xpcs::XpcsResult& run,
+                         std::shared_ptr<const xpcs::XpcsInput> input) {
     const xpcs::Result& r = run.result;
     auto presenter = presenter_;
     presenter->setIntensity(input ? inputIntensity(*input) : std::nullopt);
