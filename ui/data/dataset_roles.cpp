@@ -54,7 +54,7 @@ std::string roleShortName(const DataRole& role) {
     return role.id;
 }
 
-std::string DatasetRoles::fittingAlgorithm() const {
+std::string DatasetRoles::fittingAlgorithm(const std::string& preferred) const {
     std::string best;
     std::size_t most = 0;
     for (const auto& algorithm : AlgorithmRegistry::instance().all()) {
@@ -66,6 +66,7 @@ std::string DatasetRoles::fittingAlgorithm() const {
             filled += assigned ? 1 : 0;
             complete = complete && (assigned || role.optional);
         }
+        if (complete && filled > 0 && algorithm->id() == preferred) return preferred;
         if (complete && filled > most) best = algorithm->id(), most = filled;
     }
     return best;

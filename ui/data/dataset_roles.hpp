@@ -51,8 +51,9 @@ class DatasetRoles {
     // whose hints the path contains first, frame roles last.
     std::optional<DataRole> guessRole(const std::string& path) const;
     // The algorithm whose input the assigned roles fill: every role it requires assigned, the
-    // most of its roles among those (registry order breaks ties); "" when none.
-    std::string fittingAlgorithm() const;
+    // most of its roles among those (registry order breaks ties), or `preferred` (the panel in
+    // front) whenever the file fills it; "" when none.
+    std::string fittingAlgorithm(const std::string& preferred = {}) const;
 
   private:
     Support checkImage(const std::string& path, bool wantInteger) const;

@@ -88,7 +88,9 @@ bool Workbench::openFile(const QString& path) {
 
 void Workbench::showOnItsPanel(const QString& path) {
     const Algorithm* stored = AlgorithmRegistry::instance().resultIn(*roles_.file());
-    const std::string algorithm = stored ? stored->id() : roles_.fittingAlgorithm();
+    // A file the panel in front can run stays on it (a diffraction file on Spots or Azint).
+    const std::string algorithm =
+        stored ? stored->id() : roles_.fittingAlgorithm(frontPanel().toStdString());
     if (algorithm.empty()) return;
     emit panelWanted(q(algorithm));
     if (stored) openStoredResult(*stored, path);
