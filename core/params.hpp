@@ -27,6 +27,10 @@ struct ParamSpec {
 // A spec with its name, type, default and help; set the other fields after.
 ParamSpec makeParam(std::string name, ParamSpec::Type type, nlohmann::json defaultValue,
                     std::string help, std::string unit = "");
+// The same with its label for people and its command-line flag.
+ParamSpec makeOption(std::string name, ParamSpec::Type type, nlohmann::json defaultValue,
+                     std::string label, std::string flag, std::string help,
+                     std::string unit = "");
 
 // Values of one algorithm's parameters, always valid against the specs.
 class ParamSet {

@@ -2,6 +2,7 @@
 // frames), joined frame by frame by Algorithm::join. global_threshold=auto is DIALS'
 // estimate from the first frame, so it is taken once and given to every pass.
 #include "gpu/scale/passes.hpp"
+#include "gpu/scale/frame_range_plan.hpp"
 #include "core/errors.hpp"
 #include "core/frame_stream.hpp"
 #include "core/input/frame_reading.hpp"
@@ -12,7 +13,7 @@
 
 #include <cstdlib>
 
-namespace clscope {
+namespace clscope::spots {
 
 namespace {
 
@@ -24,41 +25,6 @@ std::uint64_t livePassBytes() {
         return std::uint64_t(std::atoll(env)) << 20;
     return 256ull << 20;
 }
-
-class SpotsPlan : public PassPlan {
-  public:
-    std::shared_ptr<const FrameStream> stream;
-    std::shared_ptr<const spots::SpotsInput> masked; // mask and provenance, no frames
-    std::size_t framesPerPass = 1;
-    ParamSet params;
-
-    std::size_t count() const override {
-        return (stream->frameCount() + framesPerPass - 1) / framesPerPass;
-    }
-
-    Algorithm::Part read(std::size_t pass) const override {
-        const std::size_t first = pass * framesPerPass;
-        // The pass's frames go back to the stream when the pass is done with them: the next
-        // pass's read fills them again (a stream's; a file's reads ignore them).
-        std::shared_ptr<spots::SpotsInput> part(new spots::SpotsInput(*masked),
-                                                [frames = stream](spots::SpotsInput* input) {
-                                                    frames->recycle(std::move(input->data.frames));
-                                                    delete input;
-                                                });
-        part->data.frames =
-            stream->read(first, std::min(framesPerPass, stream->frameCount() - first));
-        spots::checkInput(part->data);
-        return {part, params};
-    }
-};
-
-} // namespace
-
-} // namespace clscope
-
-namespace clscope::spots {
-
-namespace {
 
 // Frame ranges whose frames fit half the budget; a live run always goes in passes (frames
 // pass through as they arrive).
@@ -74,14 +40,15 @@ std::unique_ptr<PassPlan> planFramePasses(const InputSources& sources, const Alg
                    budget);
     // Half the budget for the frames of a pass, the rest for its results and buffers.
     if (stream->frameBytes() > budget / 2) overBudget("one frame", stream->frameBytes(), budget);
-    auto plan = std::make_unique<SpotsPlan>();
+    auto plan = std::make_unique<FrameRangePlan<SpotsInput>>();
+    plan->check = [](const SpotsInput& part) { checkInput(part.data); };
     auto masked = readMaskRole(sources, stream->height(), stream->width());
     // The passes keep their signal pixel lists, not a dense mask each: the joined result's
     // /signal is made from the lists when written (denseSignal), the same bytes. Dense masks
     // cost a zero fill per pass and a join of one byte per pixel of every frame (3.6 GB for 200
     // EIGER2 16M frames: ~6 s a run on the H200's host, PERFORMANCE.md session 12).
     masked->signalMask = false;
-    plan->masked = std::move(masked);
+    plan->beside = std::move(masked);
     plan->framesPerPass =
         stream->framesWithin(live ? std::min(budget / 2, livePassBytes()) : budget / 2);
     plan->params = run.values();
@@ -89,7 +56,7 @@ std::unique_ptr<PassPlan> planFramePasses(const InputSources& sources, const Alg
         Input first{stream->read(0, 1), {}};
         plan->params.set("global_threshold", autoGlobalThreshold(first));
     }
-    plan->provenance = plan->masked->provenance;
+    plan->provenance = plan->beside->provenance;
     plan->stream = std::move(stream);
     return plan;
 }
