@@ -11,6 +11,7 @@
 #include "core/xpcs/fit_params.hpp"
 #include "core/xpcs/frames_read.hpp"
 #include "core/xpcs/normalisation.hpp"
+#include "core/xpcs/result_sums.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/recipes.hpp"
@@ -34,6 +35,7 @@ void XpcsResult::write(H5Writer& out, const std::string& group) const {
     writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
     out.setAttribute(group, "excluded_pixels", static_cast<double>(excludedPixels));
     if (fits) writeFits(out, *fits, group, result.tauInSeconds);
+    if (sums) writeResultSums(out, *sums, group);
 }
 
 std::string XpcsResult::summary() const {
@@ -277,14 +279,20 @@ std::shared_ptr<XpcsResult> Algorithm::runWith(const RunRequest& request, const 
     out->result = variantSet()
                       .find(request.variant)
                       .run({request.device, &in, &params, progress, request.programs});
-    if (params.normalisation != Normalisation::Frame) {
-        const auto blocks = in.frames ? blocksInMemory(in.frames) : in.blocks;
-        applyNormalisation(out->result, *blocks, in.labels, params.normalisation,
-                           out->result.variant == "cpu");
-    }
+    addSums(*out, in, params.normalisation);
     addFits(*out, request.params, in.qByLabel);
     out->info.timings = out->result.timings.records();
     return out;
+}
+
+void addSums(XpcsResult& out, const XpcsInput& in, Normalisation normalisation) {
+    const auto blocks = in.frames ? blocksInMemory(in.frames) : in.blocks;
+    if (!blocks) return; // frames that went by (a stream): no second pass, no sums
+    const FrameSums frameTotals = frameSums(*blocks, in.labels);
+    const std::vector<LagSums> lags = lagSums(frameTotals, out.result);
+    applyNormalisation(out.result, lags, *blocks, in.labels, normalisation,
+                       out.result.variant == "cpu");
+    out.sums = std::make_shared<const ResultSums>(resultSums(frameTotals, lags, out.result));
 }
 
 void addFits(XpcsResult& out, const ParamSet& params,
