@@ -29,12 +29,12 @@ xpcs::AverageRun readRun(const QString& file) {
 // A 1-d dataset of byte strings, read by h5py (core reads no text datasets).
 std::vector<std::string> texts(const QString& file, const std::string& path) {
     const QString python = qEnvironmentVariable("CLSCOPE_PYTHON", "/usr/bin/python3");
-    const test::CliRun r = test::runProgram(
-        python,
-        {"-c", "import sys, h5py; print(repr([x.decode() for x in "
-               "h5py.File(sys.argv[1], 'r')[sys.argv[2]][()]]))",
-         file, QString::fromStdString(path)},
-        {}, 60000);
+    const test::CliRun r = test::runProgram(python,
+                                            {"-c",
+                                             "import sys, h5py; print(repr([x.decode() for x in "
+                                             "h5py.File(sys.argv[1], 'r')[sys.argv[2]][()]]))",
+                                             file, QString::fromStdString(path)},
+                                            {}, 60000);
     if (r.code != 0) qWarning("%s", qPrintable(r.err));
     std::vector<std::string> out;
     const QString list = r.out.trimmed().mid(1).chopped(1); // ['a', 'b']
@@ -68,7 +68,8 @@ class TestXpcsAverage : public QObject {
         cli(args);
         return path(name);
     }
-    test::CliRun average(const QStringList& runs, const QString& out, const QStringList& more = {}) {
+    test::CliRun average(const QStringList& runs, const QString& out,
+                         const QStringList& more = {}) {
         return test::runCli(QStringList{"average"} + runs + more + QStringList{"-o", path(out)});
     }
 
@@ -81,6 +82,7 @@ class TestXpcsAverage : public QObject {
     void otherPartitionOrLagsIsBadInput();
     void weightsCombineTheSums();
     void sumsAreKeptInEveryResult();
+    void symmetricRunsAverageTheirSums();
 };
 
 void TestXpcsAverage::initTestCase() {
@@ -115,10 +117,17 @@ void TestXpcsAverage::averageOfSeriesIsTheWholeRun() {
             const bool near = j <= 40;
             if (!(std::abs(g - w) <= (near ? 2 : 4) * e))
                 QFAIL(qPrintable(QString("bin %1 lag %2: average %3 ± %4, whole %5")
-                                     .arg(b).arg(j).arg(g).arg(e).arg(w)));
+                                     .arg(b)
+                                     .arg(j)
+                                     .arg(g)
+                                     .arg(e)
+                                     .arg(w)));
             if (j >= 1 && near && !(e >= 0.5 * we && e <= 3 * we))
                 QFAIL(qPrintable(QString("bin %1 lag %2: error bars %3 against the whole run's %4")
-                                     .arg(b).arg(j).arg(e).arg(we)));
+                                     .arg(b)
+                                     .arg(j)
+                                     .arg(e)
+                                     .arg(we)));
             if (j >= 1 && near) squares += (g - w) * (g - w) / (e * e);
         }
     QVERIFY(std::sqrt(squares / (40.0 * double(avg.result.binCount()))) < 1);
@@ -224,13 +233,18 @@ void TestXpcsAverage::weightsCombineTheSums() {
             const std::map<QString, double> want{
                 {"frames", expect(1, 1)},
                 {"equal", expect(1 / sa.pairs, 1 / sb.pairs)},
-                {"inverse-variance", errors ? expect(1 / (ea * ea * sa.pairs), 1 / (eb * eb * sb.pairs))
-                                            : expect(1 / sa.pairs, 1 / sb.pairs)}};
+                {"inverse-variance",
+                 errors ? expect(1 / (ea * ea * sa.pairs), 1 / (eb * eb * sb.pairs))
+                        : expect(1 / sa.pairs, 1 / sb.pairs)}};
             for (const auto& [w, value] : want) {
                 const double g = got.at(w).result.g2[bin * lags + j];
                 QVERIFY2(std::abs(g - value) <= 1e-12 * value,
                          qPrintable(QString("%1 bin %2 lag %3: %4, expected %5")
-                                        .arg(w).arg(bin).arg(j).arg(g).arg(value)));
+                                        .arg(w)
+                                        .arg(bin)
+                                        .arg(j)
+                                        .arg(g)
+                                        .arg(value)));
             }
             frameCloser += std::abs(got.at("frames").result.g2[bin * lags + j] - a.result.g2[ia]) -
                            std::abs(got.at("equal").result.g2[bin * lags + j] - a.result.g2[ia]);
@@ -264,6 +278,42 @@ void TestXpcsAverage::sumsAreKeptInEveryResult() {
     }
     for (std::size_t b = 0; b < sum.size(); ++b)
         QCOMPARE(s.intensity[b * s.frames], sum[b] / double(run.result.pixels[b]));
+}
+
+// boost_corr's normalisation: with frames weights, g2 = n ΣP ΣN / (ΣS ΣS') of the runs' sums
+// added; one run averaged is itself; a frame run among symmetric ones is bad input.
+void TestXpcsAverage::symmetricRunsAverageTheirSums() {
+    QStringList runs;
+    for (int i = 0; i < 3; ++i) {
+        runs << path(QString("sym%1.h5").arg(i));
+        cli({"correlate", whole_, "--device", "cpu", "--g2-normalisation", "symmetric", "--frames",
+             QString("%1:%2").arg(i * seriesFrames).arg(seriesFrames), "-o", runs.back()});
+    }
+    test::CliRun r = average(runs, "sym_avg.h5", {"--weights", "frames"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    std::vector<xpcs::AverageRun> in;
+    for (const QString& run : runs)
+        in.push_back(readRun(run));
+    const auto avg = readRun(path("sym_avg.h5"));
+    QCOMPARE(avg.result.normalisation, xpcs::Normalisation::Symmetric);
+    for (std::size_t i = 0; i < avg.result.g2.size(); ++i) {
+        double pairs = 0, numerator = 0, later = 0, earlier = 0;
+        for (const auto& run : in) {
+            pairs += run.sums.pairSums[i].pairs, numerator += run.sums.numerator[i];
+            later += run.sums.pairSums[i].later, earlier += run.sums.pairSums[i].earlier;
+        }
+        const double n = static_cast<double>(avg.result.pixels[i / avg.result.frames]);
+        const double want = n * pairs * numerator / (later * earlier);
+        QVERIFY2(std::abs(avg.result.g2[i] - want) <= 1e-12 * want, qPrintable(QString::number(i)));
+    }
+    r = average({runs[0]}, "sym_one.h5");
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const auto one = readRun(path("sym_one.h5"));
+    for (std::size_t i = 0; i < one.result.g2.size(); ++i)
+        QVERIFY(std::abs(one.result.g2[i] - in[0].result.g2[i]) <= 1e-12 * in[0].result.g2[i]);
+    r = average({runs[0], series_[1]}, "mixed.h5");
+    QCOMPARE(r.code, 3);
+    QVERIFY2(r.err.contains("g2 normalisation frame against symmetric"), qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestXpcsAverage)

@@ -97,10 +97,11 @@ void average(const AverageArgs& a) {
     if (const H5Reader first(runs.front().file); first.hasDataset(outputGroup + "/q"))
         out.copyFrom(first, outputGroup + "/q");
     out.commit();
-    std::printf("wrote %s: g2 of %zu bins x %zu lags averaged over %zu of %zu runs (weights %s)%s%s\n",
-                a.output.c_str(), averaged.result.binCount(), lags, runs.size() - rejected.size(),
-                runs.size(), params.text("weights").c_str(), rejected.empty() ? "" : "; rejected: ",
-                listed(runs, rejected).c_str());
+    std::printf(
+        "wrote %s: g2 of %zu bins x %zu lags averaged over %zu of %zu runs (weights %s)%s%s\n",
+        a.output.c_str(), averaged.result.binCount(), lags, runs.size() - rejected.size(),
+        runs.size(), params.text("weights").c_str(),
+        rejected.empty() ? "" : "; rejected: ", listed(runs, rejected).c_str());
 }
 
 } // namespace

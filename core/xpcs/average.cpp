@@ -74,8 +74,7 @@ Cell combine(const std::vector<Part>& parts, const std::vector<double>& c, doubl
     double variance = 0;
     for (std::size_t i = 0; i < parts.size(); ++i) {
         const double g2i = g2FromSums(parts[i].sums, parts[i].numerator, pixels, n);
-        const double share =
-            cell.numerator != 0 ? c[i] * parts[i].numerator / cell.numerator : 0.0;
+        const double share = cell.numerator != 0 ? c[i] * parts[i].numerator / cell.numerator : 0.0;
         const double alpha = g2i != 0 && std::isfinite(g2i) ? cell.g2 * share / g2i : 0.0;
         variance += alpha * alpha * parts[i].err * parts[i].err;
     }
@@ -107,8 +106,8 @@ void joinIntensity(const std::vector<const AverageRun*>& runs, ResultSums& out) 
         out.frames += run->sums.frames;
     for (std::size_t b = 0; b < out.binCount(); ++b)
         for (const AverageRun* run : runs) {
-            const auto row = run->sums.intensity.begin() +
-                             static_cast<std::ptrdiff_t>(b * run->sums.frames);
+            const auto row =
+                run->sums.intensity.begin() + static_cast<std::ptrdiff_t>(b * run->sums.frames);
             out.intensity.insert(out.intensity.end(), row,
                                  row + static_cast<std::ptrdiff_t>(run->sums.frames));
         }

@@ -68,7 +68,6 @@ IntensityChange intensityChange(const AverageRun& run, double window) {
     return c;
 }
 
-
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const std::size_t h = v.size() / 2;

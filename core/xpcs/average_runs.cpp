@@ -38,7 +38,8 @@ void same(const AverageRun& first, const AverageRun& run, const std::string& wha
           const T& b) {
     if (a == b) return;
     throw InputError(run.file + " differs from " + first.file + ": " + what + " " + text(b) +
-                     " against " + text(a) + " (average needs one q partition and one set of lags)");
+                     " against " + text(a) +
+                     " (average needs one q partition and one set of lags)");
 }
 
 void sameBins(const AverageRun& first, const AverageRun& run) {
