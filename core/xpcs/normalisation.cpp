@@ -66,10 +66,10 @@ std::vector<double> unnormalisedG2(const Result& r, const std::vector<LagSums>& 
     return out;
 }
 
-void applyNormalisation(Result& r, const FrameBlocks& frames, const LabelMask& labels,
-                        Normalisation normalisation, bool pixelErrors) {
+void applyNormalisation(Result& r, const std::vector<LagSums>& sums, const FrameBlocks& frames,
+                        const LabelMask& labels, Normalisation normalisation, bool pixelErrors) {
     if (normalisation == Normalisation::Frame) return;
-    makeSymmetric(r, lagSums(frameSums(frames, labels), r));
+    makeSymmetric(r, sums);
     if (pixelErrors) {
         r.g2Err = symmetricPixelErrors(frames, labels, r);
         r.errFromPixels = true;

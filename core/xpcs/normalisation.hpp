@@ -26,10 +26,10 @@ void makeSymmetric(Result& result, const std::vector<LagSums>& sums);
 // and lag (B*L), from the result's g2 in whichever normalisation it holds.
 std::vector<double> unnormalisedG2(const Result& result, const std::vector<LagSums>& sums);
 
-// A run's normalisation: nothing for frame; for symmetric, one pass over the frames for the
-// bins' frame sums, g2 converted, and g2_err from the per-pixel sums when pixelErrors (a second
-// pass; the cpu variant).
-void applyNormalisation(Result& result, const FrameBlocks& frames, const LabelMask& labels,
-                        Normalisation normalisation, bool pixelErrors);
+// A run's normalisation: nothing for frame; for symmetric, g2 converted with the run's lag sums
+// (lagSums of its frame sums), and g2_err from the per-pixel sums when pixelErrors (a pass over
+// the frames; the cpu variant).
+void applyNormalisation(Result& result, const std::vector<LagSums>& sums, const FrameBlocks& frames,
+                        const LabelMask& labels, Normalisation normalisation, bool pixelErrors);
 
 } // namespace clscope::xpcs

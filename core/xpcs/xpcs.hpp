@@ -33,6 +33,9 @@ struct Params {
     int channels = 16;          // multi-tau: C lags per level (even, >= 4)
     std::size_t twotimeBin = 0; // multi-tau: two-time maps of the stack binned by this (0: auto)
     Normalisation normalisation = Normalisation::Frame;
+    // Keep the correlator's sums in the result (/xpcs/sums/*, a host pass over the frames;
+    // parameter keep_sums): off only where a run is timed and never written (bench).
+    bool keepSums = true;
     std::string toJson() const;
 };
 

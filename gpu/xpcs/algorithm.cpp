@@ -11,6 +11,7 @@
 #include "core/xpcs/fit_params.hpp"
 #include "core/xpcs/frames_read.hpp"
 #include "core/xpcs/normalisation.hpp"
+#include "core/xpcs/result_sums.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/recipes.hpp"
@@ -34,6 +35,7 @@ void XpcsResult::write(H5Writer& out, const std::string& group) const {
     writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
     out.setAttribute(group, "excluded_pixels", static_cast<double>(excludedPixels));
     if (fits) writeFits(out, *fits, group, result.tauInSeconds);
+    if (sums) writeResultSums(out, *sums, group);
 }
 
 std::string XpcsResult::summary() const {
@@ -84,7 +86,12 @@ std::vector<ParamSpec> Algorithm::parameterSpecs() const {
     ParamSpec threads =
         makeParam("threads", T::Int, 0, "cpu variant: worker threads (0: all cores)");
     threads.label = "CPU threads", threads.min = 0, threads.max = 4096, threads.advanced = true;
-    std::vector<ParamSpec> specs{frameTime, twotime, chunk, threads, normalisationParamSpec()};
+    ParamSpec sums = makeParam("keep_sums", T::Bool, true,
+                               "Keep the correlator's sums (/xpcs/sums/*, /xpcs/intensity_vs_time: "
+                               "a host pass over the frames) that average needs");
+    sums.label = "Keep sums", sums.advanced = true;
+    std::vector<ParamSpec> specs{frameTime, twotime, chunk,
+                                 threads,   sums,    normalisationParamSpec()};
     for (ParamSpec& spec : fitParamSpecs()) // core/xpcs/fit_params.hpp
         specs.push_back(std::move(spec));
     for (ParamSpec& spec : multitauParamSpecs())
@@ -263,6 +270,7 @@ Params Algorithm::parameters(const ParamSet& p) const {
     out.channels = static_cast<int>(p.integer("channels"));
     out.twotimeBin = static_cast<std::size_t>(p.integer("twotime_bin"));
     out.normalisation = normalisationNamed(p.text("g2_normalisation"));
+    out.keepSums = p.boolean("keep_sums");
     return out;
 }
 
@@ -277,14 +285,22 @@ std::shared_ptr<XpcsResult> Algorithm::runWith(const RunRequest& request, const 
     out->result = variantSet()
                       .find(request.variant)
                       .run({request.device, &in, &params, progress, request.programs});
-    if (params.normalisation != Normalisation::Frame) {
-        const auto blocks = in.frames ? blocksInMemory(in.frames) : in.blocks;
-        applyNormalisation(out->result, *blocks, in.labels, params.normalisation,
-                           out->result.variant == "cpu");
-    }
+    addSums(*out, in, params);
     addFits(*out, request.params, in.qByLabel);
     out->info.timings = out->result.timings.records();
     return out;
+}
+
+void addSums(XpcsResult& out, const XpcsInput& in, const Params& params) {
+    const auto blocks = in.frames ? blocksInMemory(in.frames) : in.blocks;
+    if (!blocks) return; // frames that went by (a stream): no second pass, no sums
+    if (!params.keepSums && params.normalisation == Normalisation::Frame) return;
+    const FrameSums frameTotals = frameSums(*blocks, in.labels);
+    const std::vector<LagSums> lags = lagSums(frameTotals, out.result);
+    applyNormalisation(out.result, lags, *blocks, in.labels, params.normalisation,
+                       out.result.variant == "cpu");
+    if (params.keepSums)
+        out.sums = std::make_shared<const ResultSums>(resultSums(frameTotals, lags, out.result));
 }
 
 void addFits(XpcsResult& out, const ParamSet& params,

@@ -39,6 +39,10 @@ class Algorithm : public TypedAlgorithm<XpcsInput, Params, XpcsResult> {
 // per multiply-add of a row and a lag of each level, an add per value of the level above.
 RunWork runWork(const XpcsInput& input, const Params& params);
 
+// The correlator's sums of the result's bins and lags (/xpcs/sums/*, core/xpcs/result_sums.hpp)
+// from a pass over the input's frames (params.keepSums), and g2 made params.normalisation with
+// them; nothing for an input whose frames went by (a stream).
+void addSums(XpcsResult& out, const XpcsInput& in, const Params& params);
 // The input's q of each label into the result and, with --fit, the fits of the result's bins
 // (q from `qByLabel`), as a run adds them.
 void addFits(XpcsResult& out, const ParamSet& params,

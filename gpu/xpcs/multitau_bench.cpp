@@ -28,6 +28,7 @@ BenchCase multitauBenchCase(const ParamSet& defaults) {
     BenchCase c;
     c.params = defaults;
     c.params.set("multitau", true);
+    c.params.set("keep_sums", false); // the variant's rate: no host pass for /xpcs/sums
     c.description = std::to_string(streamFrames) + " x 512x1024 uint8 from host memory (" +
                     std::to_string(poolFrames) + " distinct), " +
                     std::to_string(d.labels.bins().size()) +

@@ -2,6 +2,7 @@
 #pragma once
 #include "core/xpcs/fit_bins.hpp"
 #include "core/xpcs/multitau.hpp"
+#include "core/xpcs/result_sums.hpp"
 #include "core/xpcs/xpcs.hpp"
 #include "gpu/algorithm.hpp"
 
@@ -35,6 +36,7 @@ struct XpcsResult : AlgorithmResult {
     std::optional<BinFits> fits;             // with --fit
     std::optional<FitOptions> fitOptions;    // with --fit (join() refits the joined bins)
     std::map<std::int32_t, double> qByLabel; // the input's: q of each bin, for views and refits
+    std::shared_ptr<const ResultSums> sums;  // /xpcs/sums/*: null for a stream's run
     void write(H5Writer& out, const std::string& group) const override;
     std::string summary() const override;
 };

@@ -5,6 +5,7 @@
 #include "gpu/xpcs/facets.hpp"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 namespace clscope::xpcs {
@@ -89,10 +90,12 @@ std::shared_ptr<clscope::AlgorithmResult>
 SplitByBins::joinWith(const std::vector<std::shared_ptr<XpcsResult>>& parts) const {
     std::vector<std::pair<std::int32_t, std::pair<const Result*, std::size_t>>>
         rows; // label -> (part, bin)
+    std::map<const Result*, std::shared_ptr<const ResultSums>> sumsOf;
     for (const auto& p : parts) {
         const Result& r = p->result;
         for (std::size_t b = 0; b < r.binCount(); ++b)
             rows.push_back({r.labels[b], {&r, b}});
+        sumsOf[&r] = p->sums;
     }
     std::sort(rows.begin(), rows.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -103,8 +106,10 @@ SplitByBins::joinWith(const std::vector<std::shared_ptr<XpcsResult>>& parts) con
     out->excludedPixels = firstPart.excludedPixels;
     j.frames = first.frames, j.tau = first.tau, j.tauInSeconds = first.tauInSeconds;
     j.normalisation = first.normalisation, j.errFromPixels = first.errFromPixels;
+    auto sums = std::make_shared<ResultSums>();
     for (const auto& [label, at] : rows) {
         const auto [r, b] = at;
+        if (const auto& part = sumsOf.at(r)) sums->appendBin(*part, b);
         j.labels.push_back(label);
         j.pixels.push_back(r->pixels[b]);
         j.g2.insert(j.g2.end(), r->g2.begin() + b * r->frames, r->g2.begin() + (b + 1) * r->frames);
@@ -113,6 +118,7 @@ SplitByBins::joinWith(const std::vector<std::shared_ptr<XpcsResult>>& parts) con
         if (const auto it = r->twotime.find(label); it != r->twotime.end())
             j.twotime[label] = it->second;
     }
+    if (sums->binCount() == j.binCount()) out->sums = std::move(sums); // every part had them
     // Fits again over all bins: Γ(q) needs every bin.
     out->qByLabel = firstPart.qByLabel;
     if (firstPart.fitOptions) {
