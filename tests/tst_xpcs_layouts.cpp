@@ -7,6 +7,8 @@
 #include "core/hdf5.hpp"
 #include "core/mask/mask_io.hpp"
 #include "core/xpcs/synthetic.hpp"
+#include "gpu/algorithm.hpp"
+#include "gpu/xpcs/run_types.hpp"
 #include "test_util.hpp"
 
 #include <QDir>
@@ -163,6 +165,8 @@ class TestXpcsLayouts : public QObject {
     void apsOpensInH5pyAsTheViewersRead();
     void nxxpcsHasEveryRequiredName();
     void layoutThatCannotHoldTheRunWritesNothing();
+    void layoutsReadBackAsTheRun();
+    void apsFileOfAnotherWriterReads();
 };
 
 void TestXpcsLayouts::apsHasEveryPathTheViewersRead() {
@@ -326,4 +330,95 @@ void TestXpcsLayouts::layoutThatCannotHoldTheRunWritesNothing() {
 }
 
 QTEST_GUILESS_MAIN(TestXpcsLayouts)
+namespace {
+
+// The xpcs result File ▸ Open shows for a file (the registry's reader), as clscope's own type.
+std::shared_ptr<xpcs::XpcsResult> readBack(const QString& file) {
+    const H5Reader f(file.toStdString());
+    const Algorithm* a = AlgorithmRegistry::instance().resultIn(f);
+    if (!a || a->id() != "xpcs") return nullptr;
+    return std::dynamic_pointer_cast<xpcs::XpcsResult>(a->readResult(f));
+}
+
+} // namespace
+
+// A run written in the aps and nxxpcs layouts opens as an xpcs result with the run's numbers:
+// g2 and g2_err of every lag but 0, τ in seconds, labels, pixels and q of each bin.
+void TestXpcsLayouts::layoutsReadBackAsTheRun() {
+    QTemporaryDir dir;
+    const std::string input = writeInput(dir);
+    const QString own = dir.filePath("own.h5");
+    const QStringList options{"--g2-normalisation", "symmetric"};
+    QCOMPARE(correlate(input, own, options).code, 0);
+    const auto ran = readBack(own);
+    QVERIFY(ran);
+    const xpcs::Result& r = ran->result;
+    for (const char* layout : {"aps", "nxxpcs"}) {
+        const QString file = dir.filePath(QString("%1.h5").arg(layout));
+        const auto run = correlate(input, file, options + QStringList{"--layout", layout});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        const auto read = readBack(file);
+        QVERIFY2(read, layout);
+        const xpcs::Result& g = read->result;
+        QCOMPARE(g.labels, r.labels);
+        QCOMPARE(g.pixels, r.pixels);
+        QCOMPARE(g.frames, r.frames - 1);
+        QVERIFY(g.tauInSeconds && g.multitau);
+        QCOMPARE(g.normalisation, xpcs::Normalisation::Symmetric);
+        for (std::size_t b = 0; b < r.binCount(); ++b) {
+            QCOMPARE(read->qByLabel.at(r.labels[b]), ran->qByLabel.at(r.labels[b]));
+            for (std::size_t j = 0; j < g.frames; ++j) {
+                QCOMPARE(g.g2At(b, j), r.g2At(b, j + 1));
+                QCOMPARE(g.g2ErrAt(b, j), r.g2ErrAt(b, j + 1));
+                QVERIFY(std::abs(g.tau[j] - r.tau[j + 1]) <= 1e-15);
+            }
+        }
+    }
+}
+
+// An APS file as boost_corr writes it, by h5py: scalars of shape (1,1), two φ per q, g2 columns
+// of the non-empty bins only (dynamic_index_mapping), frames averaged by 2, no normalisation
+// named (boost_corr's symmetric one).
+void TestXpcsLayouts::apsFileOfAnotherWriterReads() {
+    const QString python = qEnvironmentVariable("CLSCOPE_PYTHON");
+    if (python.isEmpty() || QProcess::execute(python, {"-c", "import h5py, numpy"}) != 0)
+        QSKIP("python3-h5py not available");
+    QTemporaryDir dir;
+    const QString file = dir.filePath("boost_corr.h5");
+    const QString script = R"(
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "w") as f:
+    f["/entry/instrument/detector_1/frame_time"] = np.array([[0.001]])
+    f["/xpcs/multitau/config/avg_frame"] = np.array([[2]])
+    f["/xpcs/multitau/config/stride_frame"] = np.array([[1]])
+    f["/xpcs/multitau/delay_list"] = np.array([[1, 2, 3, 4, 6, 8]], dtype=np.float64)
+    g2 = 1 + 0.3 * np.exp(-np.outer(np.array([1, 2, 3, 4, 6, 8.]), [0.1, 0.2, 0.4]))
+    f["/xpcs/multitau/normalized_g2"] = g2
+    f["/xpcs/multitau/normalized_g2_err"] = g2 * 0.01
+    f["/xpcs/qmap/dynamic_v_list_dim0"] = np.array([0.001, 0.002, 0.003])
+    f["/xpcs/qmap/dynamic_v_list_dim1"] = np.array([-90.0, 90.0])
+    f["/xpcs/qmap/dynamic_index_mapping"] = np.array([1, 2, 5])
+    roi = np.zeros((8, 8), dtype=np.uint32)
+    roi[0, :3] = 2; roi[1, :5] = 3; roi[2, :7] = 6
+    f["/xpcs/qmap/dynamic_roi_map"] = roi
+)";
+    const auto wrote = test::runProgram(python, {"-c", script, file}, {}, 60000);
+    QVERIFY2(wrote.code == 0, qPrintable(wrote.err));
+    const auto read = readBack(file);
+    QVERIFY(read);
+    const xpcs::Result& g = read->result;
+    QCOMPARE(g.labels, (std::vector<std::int32_t>{1, 2, 3}));
+    QCOMPARE(g.pixels, (std::vector<std::int64_t>{3, 5, 7}));
+    QCOMPARE(g.lagFrames, (std::vector<std::int64_t>{1, 2, 3, 4, 6, 8}));
+    QCOMPARE(g.levels, (std::vector<std::int32_t>{0, 0, 0, 0, 1, 1}));
+    QCOMPARE(g.tau[4], 6 * 0.002);
+    QCOMPARE(g.normalisation, xpcs::Normalisation::Symmetric);
+    // natural bins 1, 2, 5 of a 3 (q) x 2 (φ) map: q rows 0, 1, 2
+    QCOMPARE(read->qByLabel.at(1), 0.001);
+    QCOMPARE(read->qByLabel.at(2), 0.002);
+    QCOMPARE(read->qByLabel.at(3), 0.003);
+    QCOMPARE(g.g2At(2, 1), 1 + 0.3 * std::exp(-2 * 0.4));
+    QCOMPARE(g.g2ErrAt(0, 0), (1 + 0.3 * std::exp(-0.1)) * 0.01);
+}
+
 #include "tst_xpcs_layouts.moc"

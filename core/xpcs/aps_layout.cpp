@@ -88,6 +88,8 @@ void writeMultitau(H5Writer& out, const LayoutRun& run) {
     const std::string g = "/xpcs/multitau";
     const std::vector<std::int64_t> delays = run.delayFrames();
     out.write(g + "/normalized_g2", run.byDelays(run.result->g2));
+    out.setAttribute(g + "/normalized_g2", "g2_normalisation",
+                     normalisationName(run.result->normalisation));
     out.write(g + "/normalized_g2_err", run.byDelays(run.result->g2Err));
     out.write(g + "/delay_list", makeArray<std::int64_t>({delays.size()}, delays));
     out.setAttribute(g + "/delay_list", "units", "frames");

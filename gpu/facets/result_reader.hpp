@@ -4,6 +4,7 @@
 // variant, parameters, kernel_ms) into RunInfo, so that the result shows as a run's would.
 // What a file does not hold (the run's input, per-phase timings) stays empty.
 #pragma once
+#include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
 
 #include <memory>
@@ -14,9 +15,10 @@ namespace clscope {
 
 class ResultReaderFacet : public Facet {
   public:
-    // Whether `file` holds this algorithm's result under `group` (its mark dataset is there).
+    // Whether `file` holds this algorithm's result under `group` (its mark dataset is there) or
+    // in a layout of another tool that the reader knows (otherLayoutIn).
     bool holds(const H5Reader& file, const std::string& group) const {
-        return file.hasDataset(group + "/" + markDataset());
+        return file.hasDataset(group + "/" + markDataset()) || !otherLayoutIn(file).empty();
     }
     // The result under the algorithm's output group with its provenance; InputError naming the
     // file and dataset that is missing or has the wrong shape.
@@ -26,6 +28,9 @@ class ResultReaderFacet : public Facet {
   protected:
     // The dataset of the group every result of the algorithm has (xpcs: "g2").
     virtual std::string markDataset() const = 0;
+    // The name of another tool's layout (an output layout, --layout NAME) that `file` holds this
+    // algorithm's result in, "" when none. Default: none.
+    virtual std::string otherLayoutIn(const H5Reader&) const { return {}; }
 };
 
 // The provenance attributes of `group` as a RunInfo of `algorithm` (a device written as
@@ -57,6 +62,13 @@ template <class A> class TypedResultReader : public ResultReaderFacet {
     std::shared_ptr<AlgorithmResult> read(const H5Reader& file,
                                           const Algorithm& algorithm) const final {
         const std::string group = algorithm.outputGroup();
+        if (!file.hasDataset(group + "/" + markDataset()))
+            if (const std::string layout = otherLayoutIn(file); !layout.empty()) {
+                std::shared_ptr<ResultType> result = readLayout(file, layout);
+                result->info.algorithm = algorithm.id();
+                result->info.parametersJson = "{}";
+                return result;
+            }
         RunInfo info = storedRunInfo(file, group, algorithm.id());
         const ParamSet params = storedParams(algorithm, info, file.where(group));
         std::shared_ptr<ResultType> result = readWith(file, group, params, info);
@@ -68,6 +80,12 @@ template <class A> class TypedResultReader : public ResultReaderFacet {
     virtual std::shared_ptr<ResultType> readWith(const H5Reader& file, const std::string& group,
                                                  const ParamSet& params,
                                                  const RunInfo& info) const = 0;
+    // The result in another tool's layout (otherLayoutIn); no provenance (the layouts have
+    // none of clscope's). Default: refuses.
+    virtual std::shared_ptr<ResultType> readLayout(const H5Reader& file,
+                                                   const std::string& layout) const {
+        throw InputError(file.fileName() + ": cannot read the " + layout + " layout");
+    }
 };
 
 } // namespace clscope

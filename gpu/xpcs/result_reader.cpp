@@ -1,12 +1,14 @@
 // xpcs's result reader facet: /xpcs read back (core/xpcs/xpcs_io.hpp) into the XpcsResult a run
 // returns. The fits (/xpcs/fit, written with --fit) are made again from the g2 read, with the
 // run's fit settings (its `parameters`) and the q of its bins (/xpcs/q): xpcs::fitBins, the
-// one fit a run and the panel's Fits tab make, so they show as after the run.
+// one fit a run and the panel's Fits tab make, so they show as after the run. Results in the
+// APS 8-ID-I and NXxpcs layouts (other tools' files too) are read by core/xpcs/foreign_layouts.
 #include "gpu/facets/result_reader.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "gpu/xpcs/facets.hpp"
 
 #include "core/xpcs/fit_params.hpp"
+#include "core/xpcs/foreign_layouts.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 
 #include <cmath>
@@ -45,6 +47,18 @@ class ResultReader final : public TypedResultReader<Algorithm> {
             out->fitOptions = options;
             out->fits = fitBins(r, *options, binQ(out->qByLabel, r.labels));
         }
+        return out;
+    }
+    std::string otherLayoutIn(const H5Reader& file) const override {
+        return foreignLayoutIn(file);
+    }
+    std::shared_ptr<XpcsResult> readLayout(const H5Reader& file,
+                                           const std::string& layout) const override {
+        ForeignResult read = readForeignResult(file, layout);
+        auto out = std::make_shared<XpcsResult>();
+        out->result = std::move(read.result);
+        out->qByLabel = std::move(read.qByLabel);
+        out->info.deviceName = layout + " layout"; // where it came from: no run recorded it
         return out;
     }
 };
