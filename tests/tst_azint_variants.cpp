@@ -160,6 +160,8 @@ class TestAzintVariants : public QObject {
         const Result reference = runVariant("cpu", in, set);
         const double tol = DType(dtype) == DType::Float32 ? 1e-12 : 0; // integer sums exact
         expectSame(runVariant("csr", in, set), reference, 0, "csr");
+        expectSame(runVariant("csr", in, set, {{"AZ_CSR_GROUP", 1}}), reference, 0,
+                   "csr (a work-group per bin)");
         expectSame(runVariant("histogram", in, set), reference, tol, "histogram (local)");
         expectSame(runVariant("histogram", in, set, {{"AZ_LOCAL_BINS", 0}}), reference, tol,
                    "histogram (global atomics)");
@@ -176,8 +178,8 @@ class TestAzintVariants : public QObject {
 
     // The paths the data or a device choose, forced: double sums for integer frames (the path
     // of sums that could pass 2^53), 64-bit local sums where 32 bits would do, csr's work-group
-    // per bin of an odd size, and frames per group that leave a short last group. 5 frames,
-    // corrections (the normalisation kernel).
+    // per bin of an odd size, frames per group that leave a short last group, the histogram's
+    // runs of 8 pixels. 5 frames, corrections (the normalisation kernel).
     void forcedPaths() {
         QFETCH(int, dtype);
         const std::size_t h = 29, w = 31;
@@ -188,8 +190,9 @@ class TestAzintVariants : public QObject {
         const Result reference = runVariant("cpu", in, set);
         const std::vector<std::pair<std::string, std::map<std::string, int>>> exact = {
             {"csr", {{"AZ_INT_SUM", 0}}},
-            {"csr", {{"AZ_CSR_WG", 7}, {"AZ_FRAMES", 2}}},
+            {"csr", {{"AZ_CSR_GROUP", 1}, {"AZ_CSR_WG", 7}, {"AZ_FRAMES", 2}}},
             {"histogram", {{"AZ_LOCAL_WIDE", 1}}},
+            {"histogram", {{"AZ_PER_ITEM", 8}, {"AZ_RUN", 8}}},
             {"sorted", {{"AZ_FRAMES", 3}, {"AZ_WG", 8}}}};
         for (const auto& [variant, tuning] : exact)
             expectSame(runVariant(variant, in, set, tuning), reference, 0,
@@ -214,10 +217,16 @@ class TestAzintVariants : public QObject {
         QCOMPARE(hostValues({DType::UInt32, 10, 3000}, device, {}).at("AZ_INT_SUM"), "1");
         QCOMPARE(hostValues({DType::UInt16, 10, 3000}, device, {}).at("AZ_LOCAL_WIDE"), "0");
         QCOMPARE(hostValues({DType::UInt32, 10, 3000}, device, {}).at("AZ_LOCAL_WIDE"), "1");
+        DeviceInfo gpu = device, cpu = device;
+        gpu.type = "GPU", cpu.type = "CPU";
+        QCOMPARE(hostValues({DType::UInt16, 10, 30}, gpu, {}).at("AZ_CSR_GROUP"), "1");
+        QCOMPARE(hostValues({DType::UInt16, 10, 30}, cpu, {}).at("AZ_CSR_GROUP"), "0");
         QVERIFY_THROWS_EXCEPTION(UsageError,
                                  hostValues({DType::Float32, 10, 30}, device, {{"AZ_INT_SUM", 1}}));
         QVERIFY_THROWS_EXCEPTION(
             UsageError, hostValues({DType::UInt32, 10, 30}, device, {{"AZ_LOCAL_WIDE", 0}}));
+        QVERIFY_THROWS_EXCEPTION(UsageError, hostValues({DType::UInt16, 10, 30}, device,
+                                                        {{"AZ_PER_ITEM", 6}, {"AZ_RUN", 4}}));
     }
 
     // More bins than a chunk of `sorted` and than the local histogram may hold on a small

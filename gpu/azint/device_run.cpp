@@ -71,9 +71,13 @@ class DeviceRun {
     }
 
     bool intSums() const { return values_.at("AZ_INT_SUM") == "1"; }
+    // csr's work-group per bin (integer sums only).
+    bool csrGroups() const {
+        return method_ == Method::Csr && intSums() && values_.at("AZ_CSR_GROUP") == "1";
+    }
 
     std::string kernelName() const {
-        if (method_ == Method::Csr) return intSums() ? "azint_csr_group" : "azint_csr";
+        if (method_ == Method::Csr) return csrGroups() ? "azint_csr_group" : "azint_csr";
         if (method_ == Method::Sorted) return "azint_sorted";
         return values_.at("AZ_LOCAL_BINS") == "0" ? "azint_histogram" : "azint_histogram_local";
     }
@@ -132,7 +136,7 @@ class DeviceRun {
         const DeviceTables& t = *tables_;
         if (method_ == Method::Histogram)
             setArgs(kernel_, frames, t.binOfPixel, pixels, bins, signal_, count_);
-        else if (method_ == Method::Csr && intSums())
+        else if (csrGroups())
             setArgs(kernel_, frames, t.rowStart, t.rowPixels, pixels, bins, cl_uint(frameCount),
                     signal_, count_);
         else if (method_ == Method::Csr)
@@ -149,7 +153,7 @@ class DeviceRun {
     std::size_t extent() const {
         if (method_ == Method::Histogram) return map_.normalization.size();
         if (method_ == Method::Sorted) return tables_->entries();
-        if (!intSums()) return binning_.bins();
+        if (!csrGroups()) return binning_.bins();
         return binning_.bins() * std::stoul(values_.at("AZ_CSR_WG")); // a group per bin
     }
 

@@ -45,6 +45,9 @@ ProgramRecipe histogram() {
         integerTunable("AZ_HIST_WG", 256, 1, 1024, "work-group size of the histogram kernels"));
     tunables.push_back(
         integerTunable("AZ_PER_ITEM", 32, 1, 4096, "pixels per work-item of the local form"));
+    tunables.push_back(integerTunable(
+        "AZ_RUN", 4, 1, 64,
+        "local form: consecutive pixels a work-item sums in registers (divides AZ_PER_ITEM)"));
     ProgramRecipe recipe(histogramProgram, {"common", "azint", "azint_histogram"},
                          std::move(tunables));
     // A work-item per pixel and frame; the local form AZ_PER_ITEM pixels a work-item.
@@ -58,6 +61,9 @@ ProgramRecipe csr() {
     tunables.push_back(integerTunable(
         "AZ_CSR_WG", 128, 1, 1024,
         "work-group size of azint_csr; azint_csr_group: work-items summing one bin"));
+    tunables.push_back(flagTunable(
+        "AZ_CSR_GROUP", true,
+        "integer sums: a work-group per bin (GPUs; the host's default: 0 on CPU devices)"));
     tunables.push_back(framesTunable());
     ProgramRecipe recipe(csrProgram, {"common", "azint", "azint_csr"}, std::move(tunables));
     recipe.launch("azint_csr", {{"AZ_CSR_WG", "1"}, {}}); // a work-item per bin and frame
@@ -104,6 +110,9 @@ void checkValues(const RunShape& shape, const TunableValues& values) {
         throw UsageError("azint: AZ_LOCAL_BINS = " + std::to_string(local) +
                          " holds fewer than the run's " + std::to_string(shape.bins) +
                          " bins (0: global atomics)");
+    const long long perItem = integerValue(values, "AZ_PER_ITEM", 32);
+    if (perItem % integerValue(values, "AZ_RUN", 4) != 0)
+        throw UsageError("azint: AZ_RUN must divide AZ_PER_ITEM (" + std::to_string(perItem) + ")");
     const bool intSum = values.at("AZ_INT_SUM") == "1";
     if (intSum && shape.dtype == DType::Float32)
         throw UsageError("azint: AZ_INT_SUM = 1 is for integer frames");
@@ -145,6 +154,8 @@ TunableValues hostValues(const RunShape& shape, const DeviceInfo& device,
         {"AZ_LOCAL_BINS", fits ? std::to_string(shape.bins) : "0"}};
     for (const auto& [name, value] : tunableValues(tuning))
         values[name] = value;
+    if (!values.count("AZ_CSR_GROUP")) // a CPU runs a work-item per bin best
+        values["AZ_CSR_GROUP"] = device.type == "CPU" ? "0" : "1";
     if (!values.count("AZ_LOCAL_WIDE"))
         values["AZ_LOCAL_WIDE"] = narrowLocalSums(shape.dtype, values) ? "0" : "1";
     checkValues(shape, values);

@@ -17,7 +17,8 @@
 //   AZ_LOCAL_WIDE  azint_histogram_local with AZ_INT_SUM: 0 when a work-group's pixels
 //                (AZ_HIST_WG x AZ_PER_ITEM) times the largest |value| fit 32 bits (local sums in
 //                uint, two's complement for int), else 1 (ulong, 64-bit local atomics)
-//   AZ_PER_ITEM  azint_histogram_local: pixels per work-item
+//   AZ_PER_ITEM, AZ_RUN  azint_histogram_local: pixels per work-item, consecutive pixels it
+//                sums in registers before a local atomic
 //   AZ_CSR_WG, AZ_FRAMES  azint_csr_group: work-group size, frames a work-group sums
 //
 // FP contraction is off so that no sum is fused differently.
