@@ -179,7 +179,8 @@ class TestAzintVariants : public QObject {
     // The paths the data or a device choose, forced: double sums for integer frames (the path
     // of sums that could pass 2^53), 64-bit local sums where 32 bits would do, csr's work-group
     // per bin of an odd size, frames per group that leave a short last group, the histogram's
-    // runs of 8 pixels. 5 frames, corrections (the normalisation kernel).
+    // runs of 8 pixels, sorted's runs of 3 entries in groups of 4 (chunks of many bins). 5
+    // frames, corrections (the normalisation kernel).
     void forcedPaths() {
         QFETCH(int, dtype);
         const std::size_t h = 29, w = 31;
@@ -193,7 +194,8 @@ class TestAzintVariants : public QObject {
             {"csr", {{"AZ_CSR_GROUP", 1}, {"AZ_CSR_WG", 7}, {"AZ_FRAMES", 2}}},
             {"histogram", {{"AZ_LOCAL_WIDE", 1}}},
             {"histogram", {{"AZ_PER_ITEM", 8}, {"AZ_RUN", 8}}},
-            {"sorted", {{"AZ_FRAMES", 3}, {"AZ_WG", 8}}}};
+            {"sorted", {{"AZ_FRAMES", 3}, {"AZ_WG", 8}}},
+            {"sorted", {{"AZ_SORTED_RUN", 3}, {"AZ_WG", 4}}}};
         for (const auto& [variant, tuning] : exact)
             expectSame(runVariant(variant, in, set, tuning), reference, 0,
                        variant + " " + tuning.begin()->first);

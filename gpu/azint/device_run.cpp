@@ -78,7 +78,7 @@ class DeviceRun {
 
     std::string kernelName() const {
         if (method_ == Method::Csr) return csrGroups() ? "azint_csr_group" : "azint_csr";
-        if (method_ == Method::Sorted) return "azint_sorted";
+        if (method_ == Method::Sorted) return intSums() ? "azint_sorted_runs" : "azint_sorted";
         return values_.at("AZ_LOCAL_BINS") == "0" ? "azint_histogram" : "azint_histogram_local";
     }
 

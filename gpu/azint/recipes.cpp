@@ -77,9 +77,12 @@ ProgramRecipe sorted() {
     tunables.push_back(integerTunable(
         "AZ_WG", 256, 2, 1024, "work-group size = sorted entries a group sums (a power of two)"));
     tunables.push_back(framesTunable());
+    tunables.push_back(integerTunable("AZ_SORTED_RUN", 4, 1, 64,
+                                      "azint_sorted_runs: consecutive entries a work-item sums"));
     ProgramRecipe recipe(sortedProgram, {"common", "azint", "azint_sorted"}, std::move(tunables));
-    // A work-item per entry, AZ_FRAMES frames.
+    // A work-item per entry (integer frames: per AZ_SORTED_RUN entries), AZ_FRAMES frames.
     recipe.launch("azint_sorted", {{"AZ_WG", "1"}, {"1", "AZ_FRAMES"}});
+    recipe.launch("azint_sorted_runs", {{"AZ_WG", "1"}, {"AZ_SORTED_RUN", "AZ_FRAMES"}});
     return withNorm(std::move(recipe));
 }
 
