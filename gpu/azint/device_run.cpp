@@ -84,7 +84,7 @@ class DeviceRun {
 
     // The tables, the program's values and its kernels.
     void prepare() {
-        tables_ = std::make_unique<DeviceTables>(session_, map_, binning_, method_);
+        tables_ = std::make_unique<DeviceTables>(session_, map_, binning_, *job_.params, method_);
         recipe_ = job_.programs.apply(recipeOf(programName()));
         const RunShape shape{job_.input->frames.dtype(), binning_.bins(), tables_->longestBin()};
         values_ = recipe_.resolve(job_.programs.over(hostValues(shape, job_.device, job_.tuning)));

@@ -5,6 +5,7 @@
 #include "core/range_pool.hpp"
 
 #include <algorithm>
+#include <mutex>
 
 namespace clscope::azint {
 
@@ -17,32 +18,43 @@ cl::Buffer uploaded(ClSession& s, const std::vector<T>& v, const std::string& wh
     return b;
 }
 
-bool everyNormIsOne(const std::vector<double>& normalization) {
-    return std::all_of(normalization.begin(), normalization.end(),
-                       [](double c) { return c == 1.0; });
+std::size_t longestRow(const CsrMatrix& csr) {
+    std::int64_t most = 0;
+    for (std::size_t b = 0; b < csr.rows(); ++b)
+        most = std::max(most, csr.rowStart()[b + 1] - csr.rowStart()[b]);
+    return std::size_t(most);
 }
 
 } // namespace
 
 std::size_t longestBinOf(const Binning& binning) {
     std::vector<std::size_t> sizes(binning.bins(), 0);
-    for (const std::int32_t b : binning.binOfPixel)
-        if (b >= 0) ++sizes[static_cast<std::size_t>(b)];
+    std::mutex merging;
+    parallelRanges(binning.binOfPixel.size(), 16, [&](std::size_t k0, std::size_t k1) {
+        std::vector<std::size_t> part(binning.bins(), 0);
+        for (std::size_t k = k0; k < k1; ++k)
+            if (binning.binOfPixel[k] >= 0) ++part[std::size_t(binning.binOfPixel[k])];
+        const std::lock_guard<std::mutex> lock(merging);
+        for (std::size_t b = 0; b < part.size(); ++b)
+            sizes[b] += part[b];
+    });
     return sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
 }
 
 DeviceTables::DeviceTables(ClSession& session, const PixelMap& map, const Binning& binning,
-                           Method method)
-    : unitNorm_(everyNormIsOne(map.normalization)), longestBin_(longestBinOf(binning)) {
-    if (method == Method::Histogram)
+                           const Params& params, Method method)
+    : unitNorm_(!params.solidAngle && !params.polarization) { // core/azint: c = 1 exactly
+    if (method == Method::Histogram) {
         binOfPixel = uploaded(session, binning.binOfPixel, "azint bins");
+        if (unitNorm_) longestBin_ = longestBinOf(binning); // else the CSR matrix's
+    }
     if (method != Method::Histogram || !unitNorm_) uploadCsr(session, map, binning, method);
 }
 
 void DeviceTables::uploadCsr(ClSession& session, const PixelMap& map, const Binning& binning,
                              Method method) {
     const CsrMatrix csr(binning.binOfPixel, binning.bins());
-    entries_ = csr.nonZeros();
+    entries_ = csr.nonZeros(), longestBin_ = longestRow(csr);
     rowStart = uploaded(session, csr.rowStart(), "azint csr rows");
     rowPixels = uploaded(session, csr.pixels(), "azint csr pixels");
     if (method == Method::Sorted) {

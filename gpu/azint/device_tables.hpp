@@ -12,7 +12,8 @@ namespace clscope::azint {
 
 class DeviceTables {
   public:
-    DeviceTables(ClSession& session, const PixelMap& map, const Binning& binning, Method method);
+    DeviceTables(ClSession& session, const PixelMap& map, const Binning& binning,
+                 const Params& params, Method method);
 
     // Every pixel's normalisation is 1: each bin's normalisation sum is its count.
     bool unitNorm() const { return unitNorm_; }
