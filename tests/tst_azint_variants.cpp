@@ -263,6 +263,29 @@ class TestAzintVariants : public QObject {
                        variant);
     }
 
+    // The bins and tables are kept for the next run of the same geometry (prepared_geometry.hpp):
+    // runs that differ only in a mask, the parameters, the geometry or the frames' type each
+    // get their own, and going back to the first gives its sums again.
+    void preparedGeometryKeptPerRun() {
+        const std::size_t h = 23, w = 27;
+        auto a = std::make_shared<AzintInput>();
+        a->data = {frames(DType::UInt16, 2, h, w, 31), someMask(h, w, 5), {}};
+        a->geometry = smallGeometry(h, w);
+        auto b = std::make_shared<AzintInput>(*a);
+        b->data.mask = someMask(h, w, 3);
+        auto c = std::make_shared<AzintInput>(*a);
+        c->geometry.rot3 = 0.2;
+        auto d = std::make_shared<AzintInput>(*a);
+        d->data.frames = frames(DType::Int32, 2, h, w, 31);
+        const ParamSet plain = paramsOf("q_nm^-1", 19, 0, false);
+        const ParamSet corrected = paramsOf("q_nm^-1", 19, 0, true);
+        for (const char* variant : {"csr", "histogram", "sorted"})
+            for (const auto& [in, set] :
+                 {std::pair{a, plain}, std::pair{b, plain}, std::pair{a, corrected},
+                  std::pair{c, plain}, std::pair{d, plain}, std::pair{a, plain}})
+                expectSame(runVariant(variant, in, set), runVariant("cpu", in, set), 0, variant);
+    }
+
     // The local histogram must hold the run's bins: a tuning below them is a usage error.
     void localBinsTooFew() {
         auto in = std::make_shared<AzintInput>();

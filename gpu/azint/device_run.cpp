@@ -1,9 +1,10 @@
-// One OpenCL run of azint: the per-geometry tables (device_tables.hpp) uploaded once, then the
-// frames in chunks streamed up while the kernels of the chunk before run (StreamUpload), each
-// chunk's sums fetched into the result.
+// One OpenCL run of azint: the per-geometry tables (device_tables.hpp) uploaded once, or kept
+// from the last run of the same geometry (prepared_geometry.hpp), then the frames in chunks
+// streamed up while the kernels of the chunk before run (StreamUpload), each chunk's sums
+// fetched into the result.
 #include "core/azint/binning.hpp"
 #include "gpu/azint/azint_gpu.hpp"
-#include "gpu/azint/device_tables.hpp"
+#include "gpu/azint/prepared_geometry.hpp"
 #include "gpu/azint/recipes.hpp"
 #include "gpu/runtime/cl_device.hpp"
 #include "gpu/runtime/session.hpp"
@@ -34,15 +35,14 @@ class DeviceRun {
   public:
     DeviceRun(const Job& job, Method method)
         : job_(job), method_(method), session_(job.device),
-          map_(computePixelMap(*job.geometry, *job.params, job.input->frames.height(),
-                               job.input->frames.width(), job.input->mask, job.input->pixelMask)),
-          binning_(computeBinning(map_, *job.params)),
+          prepared_(prepare(job, method, session_)), binning_(prepared_->binning),
+          tables_(*prepared_->tables),
           result_(resultFor(binning_, *job.params, job.input->frames.frameCount())),
-          frameBytes_(frameBytesOf(job.input->frames)) {}
+          pixels_(job.input->frames.frameSize()), frameBytes_(frameBytesOf(job.input->frames)) {}
 
     RunOutput run() {
         try {
-            prepare();
+            build();
             stream();
             session_.finish();
         } catch (const cl::Error& e) {
@@ -82,14 +82,30 @@ class DeviceRun {
         return values_.at("AZ_LOCAL_BINS") == "0" ? "azint_histogram" : "azint_histogram_local";
     }
 
-    // The tables, the program's values and its kernels.
-    void prepare() {
-        tables_ = std::make_unique<DeviceTables>(session_, map_, binning_, *job_.params, method_);
+    // The bins and the tables: those kept from a run of the same geometry, else made.
+    static std::shared_ptr<const PreparedGeometry> prepare(const Job& job, Method method,
+                                                           ClSession& session) {
+        const Input& in = *job.input;
+        const GeometryKey key{
+            job.device.key(),  method,   *job.geometry, *job.params, in.frames.height(),
+            in.frames.width(), &in.mask, &in.pixelMask};
+        return preparedGeometry(key, [&] {
+            const PixelMap map = computePixelMap(*job.geometry, *job.params, in.frames.height(),
+                                                 in.frames.width(), in.mask, in.pixelMask);
+            PreparedGeometry prepared{computeBinning(map, *job.params), nullptr};
+            prepared.tables =
+                std::make_shared<DeviceTables>(session, map, prepared.binning, *job.params, method);
+            return prepared;
+        });
+    }
+
+    // The program's values and its kernels.
+    void build() {
         recipe_ = job_.programs.apply(recipeOf(programName()));
-        const RunShape shape{job_.input->frames.dtype(), binning_.bins(), tables_->longestBin()};
+        const RunShape shape{job_.input->frames.dtype(), binning_.bins(), tables_.longestBin()};
         values_ = recipe_.resolve(job_.programs.over(hostValues(shape, job_.device, job_.tuning)));
         kernel_ = session_.kernel(recipe_, values_, kernelName());
-        if (!tables_->unitNorm()) normKernel_ = session_.kernel(recipe_, values_, "azint_norm");
+        if (!tables_.unitNorm()) normKernel_ = session_.kernel(recipe_, values_, "azint_norm");
     }
 
     void stream() {
@@ -128,12 +144,12 @@ class DeviceRun {
         const std::size_t sums = std::max<std::size_t>(1, chunk * binning_.bins());
         signal_ = session_.allocate(sums * 8, "azint sum signal");
         count_ = session_.allocate(sums * 4, "azint count");
-        if (!tables_->unitNorm()) norm_ = session_.allocate(sums * 8, "azint sum normalization");
+        if (!tables_.unitNorm()) norm_ = session_.allocate(sums * 8, "azint sum normalization");
     }
 
     void setKernelArgs(const cl::Buffer& frames, std::size_t frameCount) {
-        const cl_uint pixels = cl_uint(map_.normalization.size()), bins = cl_uint(binning_.bins());
-        const DeviceTables& t = *tables_;
+        const cl_uint pixels = cl_uint(pixels_), bins = cl_uint(binning_.bins());
+        const DeviceTables& t = tables_;
         if (method_ == Method::Histogram)
             setArgs(kernel_, frames, t.binOfPixel, pixels, bins, signal_, count_);
         else if (csrGroups())
@@ -151,8 +167,8 @@ class DeviceRun {
 
     // Work elements of the kernel's first dimension.
     std::size_t extent() const {
-        if (method_ == Method::Histogram) return map_.normalization.size();
-        if (method_ == Method::Sorted) return tables_->entries();
+        if (method_ == Method::Histogram) return pixels_;
+        if (method_ == Method::Sorted) return tables_.entries();
         if (!csrGroups()) return binning_.bins();
         return binning_.bins() * std::stoul(values_.at("AZ_CSR_WG")); // a group per bin
     }
@@ -168,7 +184,7 @@ class DeviceRun {
         if (extent())
             session_.launch(kernel_, "azint " + kernelName(),
                             recipe_.shape(kernelName(), values_, {extent(), frameCount}));
-        if (!tables_->unitNorm())
+        if (!tables_.unitNorm())
             session_.launch(normKernel_, "azint azint_norm",
                             recipe_.shape("azint_norm", values_, {binning_.bins(), frameCount}));
     }
@@ -189,7 +205,7 @@ class DeviceRun {
         std::vector<cl_uint> count(sums);
         session_.download(count_, count.data(), sums * 4, "copy D->H counts");
         std::copy(count.begin(), count.end(), result_.count.begin() + std::ptrdiff_t(at));
-        if (!tables_->unitNorm())
+        if (!tables_.unitNorm())
             session_.download(norm_, result_.sumNormalization.data() + at, sums * 8,
                               "copy D->H sums");
         else
@@ -200,11 +216,11 @@ class DeviceRun {
     const Job& job_;
     Method method_;
     ClSession session_;
-    PixelMap map_;
-    Binning binning_;
+    std::shared_ptr<const PreparedGeometry> prepared_;
+    const Binning& binning_;
+    const DeviceTables& tables_;
     Result result_;
-    std::size_t frameBytes_;
-    std::unique_ptr<DeviceTables> tables_;
+    std::size_t pixels_, frameBytes_;
     ProgramRecipe recipe_{"", {}, {}};
     TunableValues values_;
     cl::Kernel kernel_, normKernel_;
@@ -216,7 +232,11 @@ class DeviceRun {
 RunOutput runOnDevice(const Job& job, Method method) {
     checkParams(*job.params);
     checkInput(*job.input);
-    return DeviceRun(job, method).run();
+    try {
+        return DeviceRun(job, method).run();
+    } catch (const cl::Error& e) { // the tables' uploads, made with the run
+        rethrowDeviceError(e, "azint", job.device);
+    }
 }
 
 } // namespace clscope::azint
