@@ -19,6 +19,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <tuple>
 
 using namespace clscope;
 using namespace clscope::azint;
@@ -189,19 +190,20 @@ class TestAzintVariants : public QObject {
         in->geometry = smallGeometry(h, w);
         const ParamSet set = paramsOf("q_nm^-1", 23, 3, true);
         const Result reference = runVariant("cpu", in, set);
-        const std::vector<std::pair<std::string, std::map<std::string, int>>> exact = {
-            {"csr", {{"AZ_INT_SUM", 0}}},
-            {"csr", {{"AZ_CSR_GROUP", 1}, {"AZ_CSR_WG", 7}, {"AZ_FRAMES", 2}}},
-            {"histogram", {{"AZ_LOCAL_WIDE", 1}}},
-            {"histogram", {{"AZ_PER_ITEM", 8}, {"AZ_RUN", 8}}},
-            {"sorted", {{"AZ_FRAMES", 3}, {"AZ_WG", 8}}},
-            {"sorted", {{"AZ_SORTED_RUN", 3}, {"AZ_WG", 4}}}};
-        for (const auto& [variant, tuning] : exact)
-            expectSame(runVariant(variant, in, set, tuning), reference, 0,
+        using Runs = std::vector<std::tuple<std::string, std::map<std::string, int>, double>>;
+        const Runs runs = DType(dtype) == DType::UInt16 // each path once (a program each)
+                              ? Runs{{"histogram", {{"AZ_LOCAL_WIDE", 1}}, 0},
+                                     {"histogram", {{"AZ_PER_ITEM", 8}, {"AZ_RUN", 8}}, 0},
+                                     {"sorted", {{"AZ_FRAMES", 3}, {"AZ_WG", 8}}, 0},
+                                     {"csr", {{"AZ_CSR_GROUP", 1}, {"AZ_CSR_WG", 7}}, 0}}
+                              : Runs{{"csr", {{"AZ_INT_SUM", 0}}, 0},
+                                     {"csr", {{"AZ_CSR_GROUP", 1}, {"AZ_FRAMES", 2}}, 0},
+                                     {"sorted", {{"AZ_SORTED_RUN", 3}, {"AZ_WG", 4}}, 0},
+                                     {"histogram", {{"AZ_INT_SUM", 0}}, 1e-12}, // double sums
+                                     {"sorted", {{"AZ_INT_SUM", 0}}, 1e-12}};
+        for (const auto& [variant, tuning, tol] : runs)
+            expectSame(runVariant(variant, in, set, tuning), reference, tol,
                        variant + " " + tuning.begin()->first);
-        for (const char* variant : {"histogram", "sorted"}) // double sums: within rounding
-            expectSame(runVariant(variant, in, set, {{"AZ_INT_SUM", 0}}), reference, 1e-12,
-                       std::string(variant) + " AZ_INT_SUM=0");
     }
 
     // Integer sums where the reference's float64 sums are exact (every partial sum < 2^53);

@@ -86,9 +86,15 @@ class DeviceRun {
     static std::shared_ptr<const PreparedGeometry> prepare(const Job& job, Method method,
                                                            ClSession& session) {
         const Input& in = *job.input;
-        const GeometryKey key{
-            job.device.key(),  method,   *job.geometry, *job.params, in.frames.height(),
-            in.frames.width(), &in.mask, &in.pixelMask};
+        // spec and key: two cards of one kind share key() but not their buffers.
+        const GeometryKey key{job.device.spec + "|" + job.device.key(),
+                              method,
+                              *job.geometry,
+                              *job.params,
+                              in.frames.height(),
+                              in.frames.width(),
+                              &in.mask,
+                              &in.pixelMask};
         return preparedGeometry(key, [&] {
             const PixelMap map = computePixelMap(*job.geometry, *job.params, in.frames.height(),
                                                  in.frames.width(), in.mask, in.pixelMask);

@@ -17,7 +17,7 @@ namespace clscope::azint {
 // Everything the bins and the tables depend on (not the frames' values or type); the masks are
 // the run's, copied only when a preparation is kept.
 struct GeometryKey {
-    std::string device; // DeviceInfo::key()
+    std::string device; // DeviceInfo::spec and key(): one card
     Method method = Method::Csr;
     Geometry geometry;
     Params params;

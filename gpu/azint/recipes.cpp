@@ -148,13 +148,15 @@ bool exactIntegerSums(DType dtype, std::size_t longestBin) {
 TunableValues hostValues(const RunShape& shape, const DeviceInfo& device,
                          const std::map<std::string, int>& tuning) {
     // Half the local memory at most, so that a work-group still gets a compute unit's share.
-    const bool fits = localHistogramBytes(shape.bins) <= device.localMemBytes / 2;
+    // Rounded up to 64 bins: runs whose bins differ a little share a program.
+    const std::size_t localBins = (shape.bins + 63) / 64 * 64;
+    const bool fits = localHistogramBytes(localBins) <= device.localMemBytes / 2;
     TunableValues values{
         {"DATA_T", clTypeName(shape.dtype)},
         {"DATA_FLOAT", shape.dtype == DType::Float32 ? "1" : "0"},
         {"VALID_LIMIT", std::to_string(validLimit(shape.dtype))},
         {"AZ_INT_SUM", exactIntegerSums(shape.dtype, shape.longestBin) ? "1" : "0"},
-        {"AZ_LOCAL_BINS", fits ? std::to_string(shape.bins) : "0"}};
+        {"AZ_LOCAL_BINS", fits ? std::to_string(localBins) : "0"}};
     for (const auto& [name, value] : tunableValues(tuning))
         values[name] = value;
     if (!values.count("AZ_CSR_GROUP")) // a CPU runs a work-item per bin best
