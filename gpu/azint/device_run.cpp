@@ -18,8 +18,9 @@ namespace clscope::azint {
 
 namespace {
 
-// A chunk of frames on the device: 256 MiB of frames and their sums, at least one frame.
-constexpr std::size_t chunkBytes = std::size_t(256) << 20;
+// A chunk of frames on the device: 64 MiB of frames and their sums, at least one frame (as
+// spots: small enough that the first chunk's upload, which no kernel hides, is short).
+constexpr std::size_t chunkBytes = std::size_t(64) << 20;
 
 std::size_t frameBytesOf(const Array& frames) {
     return frames.frameSize() * dtypeSize(frames.dtype());
