@@ -12,12 +12,14 @@
 #include "gpu/azint/recipes.hpp"
 #include "gpu/azint/run_types.hpp"
 #include "gpu/runtime/devices.hpp"
+#include "gpu/runtime/staging.hpp"
 #include "typed_runs.hpp"
 
 #include <QtTest>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <random>
 #include <tuple>
 
@@ -253,7 +255,8 @@ class TestAzintVariants : public QObject {
         expectSame(runVariant("sorted", in, set), reference, 0, "sorted");
     }
 
-    // Frames in chunks of 2 (the host tuning AZ_CHUNK_FRAMES): 5 frames, the last chunk short.
+    // Frames in chunks of 2 (the host tuning AZ_CHUNK_FRAMES): 5 frames, the last chunk short;
+    // then from pinned memory in chunks of 1.
     void framesInChunks() {
         auto in = std::make_shared<AzintInput>();
         in->data = {frames(DType::UInt16, 5, 24, 20, 13), someMask(24, 20, 7), {}};
@@ -263,6 +266,17 @@ class TestAzintVariants : public QObject {
         for (const char* variant : {"csr", "histogram", "sorted"})
             expectSame(runVariant(variant, in, set, {{"AZ_CHUNK_FRAMES", 2}}), reference, 0,
                        variant);
+        // The frames in the device's pinned memory, as the bench's on a GPU: DMA in place, two
+        // chunks ahead of the kernels (StreamUpload's ring of four).
+        std::optional<HostAllocatorScope> scope(std::in_place,
+                                                pinnedAllocator(openclDevices().front()), 1024);
+        Array pinned(DType::UInt16, {5, 24, 20});
+        scope.reset();
+        std::memcpy(pinned.bytes(), in->data.frames.bytes(), pinned.byteSize());
+        in->data.frames = std::move(pinned);
+        for (const char* variant : {"csr", "histogram", "sorted"})
+            expectSame(runVariant(variant, in, set, {{"AZ_CHUNK_FRAMES", 1}}), reference, 0,
+                       std::string(variant) + " (pinned frames)");
     }
 
     // The bins and tables are kept for the next run of the same geometry (prepared_geometry.hpp):
