@@ -2,7 +2,9 @@
 // costs hundreds of ms for a 16M detector, against well under a ms a frame of kernels), kept
 // for the next run of the same geometry, as pyFAI's integrator keeps its engine: one per device
 // and method, replaced when a run differs in the geometry, the parameters, the detector shape or
-// either mask (compared exactly: the masks are copied into the key).
+// either mask (compared exactly: the masks are copied into the key). What is kept stays on the
+// device for the process's life: for a 16M detector 64 MiB of bins (histogram) or 64 MiB of CSR
+// pixels (+ 64 MiB of entry bins for sorted), + 128 MiB of normalisations under corrections.
 #pragma once
 #include "core/azint/azint.hpp"
 #include "core/azint/binning.hpp"
