@@ -230,6 +230,8 @@ class TestAzintVariants : public QObject {
         QVERIFY_THROWS_EXCEPTION(UsageError,
                                  hostValues({DType::Float32, 10, 30}, device, {{"AZ_INT_SUM", 1}}));
         QVERIFY_THROWS_EXCEPTION(
+            UsageError, hostValues({DType::UInt32, 10, 3000000}, device, {{"AZ_INT_SUM", 1}}));
+        QVERIFY_THROWS_EXCEPTION(
             UsageError, hostValues({DType::UInt32, 10, 30}, device, {{"AZ_LOCAL_WIDE", 0}}));
         QVERIFY_THROWS_EXCEPTION(UsageError, hostValues({DType::UInt16, 10, 30}, device,
                                                         {{"AZ_PER_ITEM", 6}, {"AZ_RUN", 4}}));

@@ -117,8 +117,9 @@ void checkValues(const RunShape& shape, const TunableValues& values) {
     if (perItem % integerValue(values, "AZ_RUN", 4) != 0)
         throw UsageError("azint: AZ_RUN must divide AZ_PER_ITEM (" + std::to_string(perItem) + ")");
     const bool intSum = values.at("AZ_INT_SUM") == "1";
-    if (intSum && shape.dtype == DType::Float32)
-        throw UsageError("azint: AZ_INT_SUM = 1 is for integer frames");
+    if (intSum && !exactIntegerSums(shape.dtype, shape.longestBin))
+        throw UsageError("azint: AZ_INT_SUM = 1 is for integer frames whose sums stay below 2^53 "
+                         "(the reference's float64 sums exact)");
     if (intSum && values.at("AZ_LOCAL_WIDE") == "0" && !narrowLocalSums(shape.dtype, values))
         throw UsageError("azint: AZ_LOCAL_WIDE = 0: a work-group's 32-bit sums could overflow");
 }

@@ -42,8 +42,8 @@ bool exactIntegerSums(DType dtype, std::size_t longestBin);
 // where exact (AZ_INT_SUM), the local histogram's bins (the bins rounded up to 64 where they fit
 // the device's local memory, else 0: global atomics) and the width of its sums, csr's work-group
 // per bin (AZ_CSR_GROUP: 1 but on CPU devices), then the tuning over them. UsageError for a tuning
-// that would give other sums (AZ_INT_SUM on float frames, a narrow local sum that could overflow, a
-// local histogram smaller than the bins).
+// that would give other sums (AZ_INT_SUM on float frames or past the bound, a narrow local sum that
+// could overflow, a local histogram smaller than the bins).
 TunableValues hostValues(const RunShape& shape, const DeviceInfo& device,
                          const std::map<std::string, int>& tuning);
 
