@@ -1,20 +1,27 @@
 // tst_azint_variants: every azint variant (gpu/azint) against the `cpu` reference on the first
 // OpenCL device (PoCL in CI), through runAlgorithm: every frame type with its sentinels, 1D and
 // 2D, corrections, masks, awkward sizes; the histogram's local-memory form (the GPU's) and its
-// global-atomics form forced; sorted with chunks smaller than the bins. csr equals the
-// reference bit for bit, the others within rounding; counts always exactly.
+// global-atomics form forced; sorted with chunks smaller than the bins; the paths a device or
+// the data choose forced (integer sums off, wide local sums, frames per work-group, odd group
+// sizes). Integer frames give the reference's sums bit for bit on every variant (exact 64-bit
+// integer sums), float frames on csr; the others within rounding; counts and normalisation
+// sums always exactly.
 #include "core/azint/azint.hpp"
 #include "core/errors.hpp"
 #include "core/sentinels.hpp"
+#include "gpu/azint/recipes.hpp"
 #include "gpu/azint/run_types.hpp"
 #include "gpu/runtime/devices.hpp"
+#include "gpu/runtime/staging.hpp"
 #include "typed_runs.hpp"
 
 #include <QtTest>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <random>
+#include <tuple>
 
 using namespace clscope;
 using namespace clscope::azint;
@@ -102,14 +109,16 @@ double relDev(double a, double b) {
     return scale == 0 ? 0 : std::abs(a - b) / scale;
 }
 
-// Counts equal; sums within tol relative (0: bit for bit); intensities NaN where the reference's.
+// Counts and normalisation sums equal; signal sums within tol relative (0: bit for bit);
+// intensities NaN where the reference's.
 void expectSame(const Result& got, const Result& want, double tol, const std::string& what) {
     QCOMPARE(got.count.size(), want.count.size());
     for (std::size_t b = 0; b < want.count.size(); ++b) {
         QVERIFY2(got.count[b] == want.count[b],
                  (what + ": count of bin " + std::to_string(b)).c_str());
         QVERIFY2(relDev(got.sumSignal[b], want.sumSignal[b]) <= tol, what.c_str());
-        QVERIFY2(relDev(got.sumNormalization[b], want.sumNormalization[b]) <= tol, what.c_str());
+        QVERIFY2(got.sumNormalization[b] == want.sumNormalization[b],
+                 (what + ": normalization of bin " + std::to_string(b)).c_str());
         QVERIFY2(std::isnan(got.intensity[b]) == std::isnan(want.intensity[b]), what.c_str());
         if (tol == 0 && !std::isnan(want.intensity[b]))
             QVERIFY2(got.intensity[b] == want.intensity[b], what.c_str());
@@ -152,13 +161,80 @@ class TestAzintVariants : public QObject {
         in->geometry = smallGeometry(h, w);
         const ParamSet set = paramsOf(unit.toStdString(), 41, azimuthBins, corrections);
         const Result reference = runVariant("cpu", in, set);
+        const double tol = DType(dtype) == DType::Float32 ? 1e-12 : 0; // integer sums exact
         expectSame(runVariant("csr", in, set), reference, 0, "csr");
-        expectSame(runVariant("histogram", in, set), reference, 1e-12, "histogram (local)");
-        expectSame(runVariant("histogram", in, set, {{"AZ_LOCAL_BINS", 0}}), reference, 1e-12,
+        expectSame(runVariant("csr", in, set, {{"AZ_CSR_GROUP", 1}}), reference, 0,
+                   "csr (a work-group per bin)");
+        expectSame(runVariant("histogram", in, set), reference, tol, "histogram (local)");
+        expectSame(runVariant("histogram", in, set, {{"AZ_LOCAL_BINS", 0}}), reference, tol,
                    "histogram (global atomics)");
-        expectSame(runVariant("sorted", in, set), reference, 1e-12, "sorted");
-        expectSame(runVariant("sorted", in, set, {{"AZ_WG", 16}}), reference, 1e-12,
+        expectSame(runVariant("sorted", in, set), reference, tol, "sorted");
+        expectSame(runVariant("sorted", in, set, {{"AZ_WG", 16}}), reference, tol,
                    "sorted, chunks of 16");
+    }
+
+    void forcedPaths_data() {
+        QTest::addColumn<int>("dtype");
+        for (DType d : {DType::UInt16, DType::Int32}) // 32-bit local sums; 64-bit, signed
+            QTest::newRow(dtypeName(d).c_str()) << int(d);
+    }
+
+    // The paths the data or a device choose, forced: double sums for integer frames (the path
+    // of sums that could pass 2^53), 64-bit local sums where 32 bits would do, csr's work-group
+    // per bin of an odd size, frames per group that leave a short last group, the histogram's
+    // runs of 8 pixels, sorted's runs of 3 entries in groups of 4 (chunks of many bins). 5
+    // frames, corrections (the normalisation kernel).
+    void forcedPaths() {
+        QFETCH(int, dtype);
+        const std::size_t h = 29, w = 31;
+        auto in = std::make_shared<AzintInput>();
+        in->data = {frames(DType(dtype), 5, h, w, 21), someMask(h, w, 13), {}};
+        in->geometry = smallGeometry(h, w);
+        const ParamSet set = paramsOf("q_nm^-1", 23, 3, true);
+        const Result reference = runVariant("cpu", in, set);
+        using Runs = std::vector<std::tuple<std::string, std::map<std::string, int>, double>>;
+        const Runs runs = DType(dtype) == DType::UInt16 // each path once (a program each)
+                              ? Runs{{"histogram", {{"AZ_LOCAL_WIDE", 1}}, 0},
+                                     {"histogram", {{"AZ_PER_ITEM", 8}, {"AZ_RUN", 8}}, 0},
+                                     {"sorted", {{"AZ_FRAMES", 3}, {"AZ_WG", 8}}, 0},
+                                     {"csr", {{"AZ_CSR_GROUP", 1}, {"AZ_CSR_WG", 7}}, 0}}
+                              : Runs{{"csr", {{"AZ_INT_SUM", 0}}, 0},
+                                     {"csr", {{"AZ_CSR_GROUP", 1}, {"AZ_FRAMES", 2}}, 0},
+                                     {"sorted", {{"AZ_SORTED_RUN", 3}, {"AZ_WG", 4}}, 0},
+                                     {"histogram", {{"AZ_INT_SUM", 0}}, 1e-12}, // double sums
+                                     {"sorted", {{"AZ_INT_SUM", 0}}, 1e-12}};
+        for (const auto& [variant, tuning, tol] : runs)
+            expectSame(runVariant(variant, in, set, tuning), reference, tol,
+                       variant + " " + tuning.begin()->first);
+    }
+
+    // Integer sums where the reference's float64 sums are exact (every partial sum < 2^53);
+    // double sums past it, chosen by the host from the longest bin; tunings that would give
+    // other sums refused.
+    void integerSumBound() {
+        QVERIFY(exactIntegerSums(DType::UInt16, std::size_t(1) << 36));
+        QVERIFY(exactIntegerSums(DType::UInt32, 2097152));
+        QVERIFY(!exactIntegerSums(DType::UInt32, 2097153));
+        QVERIFY(exactIntegerSums(DType::Int32, 4194303));
+        QVERIFY(!exactIntegerSums(DType::Int32, 4194304));
+        QVERIFY(!exactIntegerSums(DType::Float32, 1));
+        const DeviceInfo device = openclDevices().front();
+        QCOMPARE(hostValues({DType::UInt32, 10, 3000000}, device, {}).at("AZ_INT_SUM"), "0");
+        QCOMPARE(hostValues({DType::UInt32, 10, 3000}, device, {}).at("AZ_INT_SUM"), "1");
+        QCOMPARE(hostValues({DType::UInt16, 10, 3000}, device, {}).at("AZ_LOCAL_WIDE"), "0");
+        QCOMPARE(hostValues({DType::UInt32, 10, 3000}, device, {}).at("AZ_LOCAL_WIDE"), "1");
+        DeviceInfo gpu = device, cpu = device;
+        gpu.type = "GPU", cpu.type = "CPU";
+        QCOMPARE(hostValues({DType::UInt16, 10, 30}, gpu, {}).at("AZ_CSR_GROUP"), "1");
+        QCOMPARE(hostValues({DType::UInt16, 10, 30}, cpu, {}).at("AZ_CSR_GROUP"), "0");
+        QVERIFY_THROWS_EXCEPTION(UsageError,
+                                 hostValues({DType::Float32, 10, 30}, device, {{"AZ_INT_SUM", 1}}));
+        QVERIFY_THROWS_EXCEPTION(
+            UsageError, hostValues({DType::UInt32, 10, 3000000}, device, {{"AZ_INT_SUM", 1}}));
+        QVERIFY_THROWS_EXCEPTION(
+            UsageError, hostValues({DType::UInt32, 10, 30}, device, {{"AZ_LOCAL_WIDE", 0}}));
+        QVERIFY_THROWS_EXCEPTION(UsageError, hostValues({DType::UInt16, 10, 30}, device,
+                                                        {{"AZ_PER_ITEM", 6}, {"AZ_RUN", 4}}));
     }
 
     // More bins than a chunk of `sorted` and than the local histogram may hold on a small
@@ -177,11 +253,12 @@ class TestAzintVariants : public QObject {
         const Result reference = runVariant("cpu", in, set);
         QVERIFY(reference.cake);
         expectSame(runVariant("csr", in, set), reference, 0, "csr");
-        expectSame(runVariant("histogram", in, set), reference, 1e-12, "histogram");
-        expectSame(runVariant("sorted", in, set), reference, 1e-12, "sorted");
+        expectSame(runVariant("histogram", in, set), reference, 0, "histogram");
+        expectSame(runVariant("sorted", in, set), reference, 0, "sorted");
     }
 
-    // Frames in chunks of 2 (the host tuning AZ_CHUNK_FRAMES): 5 frames, the last chunk short.
+    // Frames in chunks of 2 (the host tuning AZ_CHUNK_FRAMES): 5 frames, the last chunk short;
+    // then from pinned memory in chunks of 1.
     void framesInChunks() {
         auto in = std::make_shared<AzintInput>();
         in->data = {frames(DType::UInt16, 5, 24, 20, 13), someMask(24, 20, 7), {}};
@@ -189,8 +266,42 @@ class TestAzintVariants : public QObject {
         const ParamSet set = paramsOf("q_A^-1", 30, 3, true);
         const Result reference = runVariant("cpu", in, set);
         for (const char* variant : {"csr", "histogram", "sorted"})
-            expectSame(runVariant(variant, in, set, {{"AZ_CHUNK_FRAMES", 2}}), reference,
-                       std::string(variant) == "csr" ? 0 : 1e-12, variant);
+            expectSame(runVariant(variant, in, set, {{"AZ_CHUNK_FRAMES", 2}}), reference, 0,
+                       variant);
+        // The frames in the device's pinned memory, as the bench's on a GPU: DMA in place, two
+        // chunks ahead of the kernels (StreamUpload's ring of four).
+        std::optional<HostAllocatorScope> scope(std::in_place,
+                                                pinnedAllocator(openclDevices().front()), 1024);
+        Array pinned(DType::UInt16, {5, 24, 20});
+        scope.reset();
+        std::memcpy(pinned.bytes(), in->data.frames.bytes(), pinned.byteSize());
+        in->data.frames = std::move(pinned);
+        for (const char* variant : {"csr", "histogram", "sorted"})
+            expectSame(runVariant(variant, in, set, {{"AZ_CHUNK_FRAMES", 1}}), reference, 0,
+                       std::string(variant) + " (pinned frames)");
+    }
+
+    // The bins and tables are kept for the next run of the same geometry (prepared_geometry.hpp):
+    // runs that differ only in a mask, the parameters, the geometry or the frames' type each
+    // get their own, and going back to the first gives its sums again.
+    void preparedGeometryKeptPerRun() {
+        const std::size_t h = 23, w = 27;
+        auto a = std::make_shared<AzintInput>();
+        a->data = {frames(DType::UInt16, 2, h, w, 31), someMask(h, w, 5), {}};
+        a->geometry = smallGeometry(h, w);
+        auto b = std::make_shared<AzintInput>(*a);
+        b->data.mask = someMask(h, w, 3);
+        auto c = std::make_shared<AzintInput>(*a);
+        c->geometry.rot3 = 0.2;
+        auto d = std::make_shared<AzintInput>(*a);
+        d->data.frames = frames(DType::Int32, 2, h, w, 31);
+        const ParamSet plain = paramsOf("q_nm^-1", 19, 0, false);
+        const ParamSet corrected = paramsOf("q_nm^-1", 19, 0, true);
+        for (const char* variant : {"csr", "histogram", "sorted"})
+            for (const auto& [in, set] :
+                 {std::pair{a, plain}, std::pair{b, plain}, std::pair{a, corrected},
+                  std::pair{c, plain}, std::pair{d, plain}, std::pair{a, plain}})
+                expectSame(runVariant(variant, in, set), runVariant("cpu", in, set), 0, variant);
     }
 
     // The local histogram must hold the run's bins: a tuning below them is a usage error.

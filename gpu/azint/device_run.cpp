@@ -1,31 +1,29 @@
-// One OpenCL run of azint: the per-geometry tables (each pixel's bin and normalisation, or the
-// CSR matrix / sorted permutation) uploaded once, then the frames in chunks, each chunk's sums
+// One OpenCL run of azint: the per-geometry tables (device_tables.hpp) uploaded once, or kept
+// from the last run of the same geometry (prepared_geometry.hpp), then the frames in chunks
+// streamed up while the kernels of the chunk before run (StreamUpload), each chunk's sums
 // fetched into the result.
 #include "core/azint/binning.hpp"
-#include "core/azint/csr_matrix.hpp"
-#include "core/range_pool.hpp"
 #include "gpu/azint/azint_gpu.hpp"
+#include "gpu/azint/prepared_geometry.hpp"
 #include "gpu/azint/recipes.hpp"
 #include "gpu/runtime/cl_device.hpp"
 #include "gpu/runtime/session.hpp"
+#include "gpu/runtime/staging.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <memory>
 
 namespace clscope::azint {
 
 namespace {
 
-// A chunk of frames on the device: 256 MiB of frames and their sums, at least one frame.
-constexpr std::size_t chunkBytes = std::size_t(256) << 20;
+// A chunk of frames on the device: 64 MiB of frames and their sums, at least one frame (as
+// spots: small enough that the first chunk's upload, which no kernel hides, is short).
+constexpr std::size_t chunkBytes = std::size_t(64) << 20;
 
 std::size_t frameBytesOf(const Array& frames) {
     return frames.frameSize() * dtypeSize(frames.dtype());
-}
-
-template <class T> cl::Buffer uploaded(ClSession& s, const std::vector<T>& v, const char* what) {
-    cl::Buffer b = s.allocate(std::max<std::size_t>(1, v.size()) * sizeof(T), what);
-    if (!v.empty()) s.upload(b, v.data(), v.size() * sizeof(T), std::string("copy H->D ") + what);
-    return b;
 }
 
 template <class... Args> void setArgs(cl::Kernel& k, const Args&... args) {
@@ -33,28 +31,20 @@ template <class... Args> void setArgs(cl::Kernel& k, const Args&... args) {
     (k.setArg(index++, args), ...);
 }
 
-// The device side of a run: its tables, its output buffers and its kernel.
+// The device side of a run: its tables, its output buffers and its kernels.
 class DeviceRun {
   public:
     DeviceRun(const Job& job, Method method)
         : job_(job), method_(method), session_(job.device),
-          map_(computePixelMap(*job.geometry, *job.params, job.input->frames.height(),
-                               job.input->frames.width(), job.input->mask, job.input->pixelMask)),
-          binning_(computeBinning(map_, *job.params)),
-          result_(resultFor(binning_, *job.params, job.input->frames.frameCount())) {}
+          prepared_(prepare(job, method, session_)), binning_(prepared_->binning),
+          tables_(*prepared_->tables),
+          result_(resultFor(binning_, *job.params, job.input->frames.frameCount())),
+          pixels_(job.input->frames.frameSize()), frameBytes_(frameBytesOf(job.input->frames)) {}
 
     RunOutput run() {
         try {
-            prepare();
-            const std::size_t frames = result_.frames,
-                              frameBytes = frameBytesOf(job_.input->frames);
-            const std::size_t chunk = chunkFrames(frameBytes);
-            allocateChunk(chunk, frameBytes);
-            for (std::size_t first = 0; first < frames; first += chunk) {
-                job_.progress.checkCancel();
-                runChunk(first, std::min(chunk, frames - first));
-                job_.progress.report(double(std::min(first + chunk, frames)) / double(frames));
-            }
+            build();
+            stream();
             session_.finish();
         } catch (const cl::Error& e) {
             rethrowDeviceError(e, "azint", job_.device);
@@ -66,12 +56,12 @@ class DeviceRun {
   private:
     // Frames a chunk holds: its frames and sums (20 bytes a bin) within chunkBytes, or the
     // host tuning AZ_CHUNK_FRAMES (no program's tunable; the tests' way to make many chunks).
-    std::size_t chunkFrames(std::size_t frameBytes) const {
+    std::size_t chunkFrames() const {
         const std::size_t frames = std::max<std::size_t>(1, result_.frames);
         const auto tuned = job_.tuning.find("AZ_CHUNK_FRAMES");
         if (tuned != job_.tuning.end() && tuned->second > 0)
             return std::min(frames, std::size_t(tuned->second));
-        const std::size_t perFrame = std::max<std::size_t>(1, frameBytes + 20 * binning_.bins());
+        const std::size_t perFrame = std::max<std::size_t>(1, frameBytes_ + 20 * binning_.bins());
         return std::clamp<std::size_t>(chunkBytes / perFrame, 1, frames);
     }
 
@@ -81,107 +71,167 @@ class DeviceRun {
                                             : sortedProgram;
     }
 
+    bool intSums() const { return values_.at("AZ_INT_SUM") == "1"; }
+    // csr's work-group per bin (integer sums only).
+    bool csrGroups() const {
+        return method_ == Method::Csr && intSums() && values_.at("AZ_CSR_GROUP") == "1";
+    }
+
     std::string kernelName() const {
-        if (method_ != Method::Histogram) return programName();
+        if (method_ == Method::Csr) return csrGroups() ? "azint_csr_group" : "azint_csr";
+        if (method_ == Method::Sorted) return intSums() ? "azint_sorted_runs" : "azint_sorted";
         return values_.at("AZ_LOCAL_BINS") == "0" ? "azint_histogram" : "azint_histogram_local";
     }
 
-    // The tables of the method and the kernel.
-    void prepare() {
+    // The bins and the tables: those kept from a run of the same geometry, else made.
+    static std::shared_ptr<const PreparedGeometry> prepare(const Job& job, Method method,
+                                                           ClSession& session) {
+        const Input& in = *job.input;
+        // spec and key: two cards of one kind share key() but not their buffers.
+        const GeometryKey key{job.device.spec + "|" + job.device.key(),
+                              method,
+                              *job.geometry,
+                              *job.params,
+                              in.frames.height(),
+                              in.frames.width(),
+                              &in.mask,
+                              &in.pixelMask};
+        return preparedGeometry(key, [&] {
+            const PixelMap map = computePixelMap(*job.geometry, *job.params, in.frames.height(),
+                                                 in.frames.width(), in.mask, in.pixelMask);
+            PreparedGeometry prepared{computeBinning(map, *job.params), nullptr};
+            prepared.tables =
+                std::make_shared<DeviceTables>(session, map, prepared.binning, *job.params, method);
+            return prepared;
+        });
+    }
+
+    // The program's values and its kernels.
+    void build() {
         recipe_ = job_.programs.apply(recipeOf(programName()));
-        values_ = recipe_.resolve(job_.programs.over(
-            hostValues(job_.input->frames.dtype(), binning_.bins(), job_.device, job_.tuning)));
+        const RunShape shape{job_.input->frames.dtype(), binning_.bins(), tables_.longestBin()};
+        values_ = recipe_.resolve(job_.programs.over(hostValues(shape, job_.device, job_.tuning)));
         kernel_ = session_.kernel(recipe_, values_, kernelName());
-        if (method_ == Method::Histogram) {
-            tableA_ = uploaded(session_, binning_.binOfPixel, "azint bins");
-            tableB_ = uploaded(session_, map_.normalization, "azint normalization");
-            return;
-        }
-        const CsrMatrix csr(binning_.binOfPixel, binning_.bins());
-        std::vector<double> norm(csr.nonZeros());
-        parallelRanges(norm.size(), 64, [&](std::size_t i0, std::size_t i1) {
-            for (std::size_t i = i0; i < i1; ++i)
-                norm[i] = map_.normalization[static_cast<std::size_t>(csr.pixels()[i])];
-        });
-        entries_ = csr.nonZeros();
-        tableA_ = uploaded(session_, csr.pixels(), "azint csr pixels");
-        tableB_ = uploaded(session_, norm, "azint csr normalization");
-        if (method_ == Method::Csr) {
-            tableC_ = uploaded(session_, csr.rowStart(), "azint csr rows");
-            return;
-        }
-        std::vector<std::int32_t> binOfEntry(entries_);
-        parallelRanges(csr.rows(), 64, [&](std::size_t b0, std::size_t b1) {
-            for (std::size_t b = b0; b < b1; ++b)
-                std::fill(binOfEntry.begin() + csr.rowStart()[b],
-                          binOfEntry.begin() + csr.rowStart()[b + 1], static_cast<std::int32_t>(b));
-        });
-        tableC_ = uploaded(session_, binOfEntry, "azint sorted bins");
+        if (!tables_.unitNorm()) normKernel_ = session_.kernel(recipe_, values_, "azint_norm");
     }
 
-    void allocateChunk(std::size_t chunk, std::size_t frameBytes) {
-        const std::size_t sums = chunk * binning_.bins();
-        frames_ = session_.allocate(chunk * frameBytes, "azint frames");
-        signal_ = session_.allocate(std::max<std::size_t>(1, sums) * 8, "azint sum signal");
-        norm_ = session_.allocate(std::max<std::size_t>(1, sums) * 8, "azint sum normalization");
-        count_ = session_.allocate(std::max<std::size_t>(1, sums) * 4, "azint count");
+    void stream() {
+        const std::size_t chunk = chunkFrames(), frames = result_.frames;
+        const std::size_t chunks = (frames + chunk - 1) / chunk;
+        allocateSums(chunk);
+        auto framesOf = [&](std::size_t i) { return std::min(chunk, frames - i * chunk); };
+        auto data = [&](std::size_t i) {
+            return job_.input->frames.bytes() + i * chunk * frameBytes_;
+        };
+        auto enqueue = [&](std::size_t i, const cl::Buffer& buffer) {
+            launchChunk(buffer, framesOf(i));
+        };
+        auto drain = [&](std::size_t i) {
+            fetch(i * chunk * binning_.bins(), framesOf(i));
+            job_.progress.report(double(i * chunk + framesOf(i)) / double(frames));
+            job_.progress.checkCancel();
+        };
+        if (chunks <= 1) { // one chunk goes up directly (pinning staging costs more than it saves)
+            const cl::Buffer buffer =
+                session_.allocate(std::max<std::size_t>(1, frames * frameBytes_), "azint frames");
+            if (frames) session_.upload(buffer, data(0), frames * frameBytes_, "copy H->D frames");
+            if (frames) enqueue(0, buffer), drain(0);
+            return;
+        }
+        StreamUpload upload(
+            session_, chunk * frameBytes_, "azint frames (stream)",
+            uploadDepth(session_, job_.input->frames.bytes(), job_.input->frames.byteSize()));
+        auto send = [&](std::size_t i) {
+            upload.sendInPlace(i, data(i), framesOf(i) * frameBytes_, "copy H->D frames");
+        };
+        streamChunks(upload, chunks, send, enqueue, drain);
     }
 
-    void setKernelArgs() {
-        const cl_uint pixels = cl_uint(map_.normalization.size()), bins = cl_uint(binning_.bins());
+    void allocateSums(std::size_t chunk) {
+        const std::size_t sums = std::max<std::size_t>(1, chunk * binning_.bins());
+        signal_ = session_.allocate(sums * 8, "azint sum signal");
+        count_ = session_.allocate(sums * 4, "azint count");
+        if (!tables_.unitNorm()) norm_ = session_.allocate(sums * 8, "azint sum normalization");
+    }
+
+    void setKernelArgs(const cl::Buffer& frames, std::size_t frameCount) {
+        const cl_uint pixels = cl_uint(pixels_), bins = cl_uint(binning_.bins());
+        const DeviceTables& t = tables_;
         if (method_ == Method::Histogram)
-            setArgs(kernel_, frames_, tableA_, tableB_, pixels, bins, signal_, norm_, count_);
+            setArgs(kernel_, frames, t.binOfPixel, pixels, bins, signal_, count_);
+        else if (csrGroups())
+            setArgs(kernel_, frames, t.rowStart, t.rowPixels, pixels, bins, cl_uint(frameCount),
+                    signal_, count_);
         else if (method_ == Method::Csr)
-            setArgs(kernel_, frames_, tableC_, tableA_, tableB_, pixels, bins, signal_, norm_,
-                    count_);
+            setArgs(kernel_, frames, t.rowStart, t.rowPixels, pixels, bins, signal_, count_);
         else
-            setArgs(kernel_, frames_, tableA_, tableC_, tableB_, cl_uint(entries_), pixels, bins,
-                    signal_, norm_, count_);
+            setArgs(kernel_, frames, t.rowPixels, t.entryBin, cl_uint(t.entries()), pixels, bins,
+                    cl_uint(frameCount), signal_, count_);
+        if (!t.unitNorm())
+            setArgs(normKernel_, frames, t.rowStart, t.rowPixels, t.rowNorm, t.binNorm, pixels,
+                    bins, count_, norm_);
     }
 
+    // Work elements of the kernel's first dimension.
     std::size_t extent() const {
-        return method_ == Method::Histogram ? map_.normalization.size()
-               : method_ == Method::Csr     ? binning_.bins()
-                                            : entries_;
+        if (method_ == Method::Histogram) return pixels_;
+        if (method_ == Method::Sorted) return tables_.entries();
+        if (!csrGroups()) return binning_.bins();
+        return binning_.bins() * std::stoul(values_.at("AZ_CSR_WG")); // a group per bin
     }
 
-    void runChunk(std::size_t first, std::size_t frames) {
-        const std::size_t frameBytes = frameBytesOf(job_.input->frames);
-        const std::size_t sums = frames * binning_.bins();
+    void launchChunk(const cl::Buffer& frames, std::size_t frameCount) {
+        const std::size_t sums = frameCount * binning_.bins();
         if (!sums) return;
-        session_.upload(frames_, job_.input->frames.bytes() + first * frameBytes,
-                        frames * frameBytes, "copy H->D frames");
         if (method_ != Method::Csr) { // the atomics add to zeroed sums
             session_.fill(signal_, sums * 8, "fill sum signal");
-            session_.fill(norm_, sums * 8, "fill sum normalization");
             session_.fill(count_, sums * 4, "fill count");
         }
-        setKernelArgs();
+        setKernelArgs(frames, frameCount);
         if (extent())
             session_.launch(kernel_, "azint " + kernelName(),
-                            recipe_.shape(kernelName(), values_, {extent(), frames}));
-        fetch(first * binning_.bins(), sums);
+                            recipe_.shape(kernelName(), values_, {extent(), frameCount}));
+        if (!tables_.unitNorm())
+            session_.launch(normKernel_, "azint azint_norm",
+                            recipe_.shape("azint_norm", values_, {binning_.bins(), frameCount}));
     }
 
-    void fetch(std::size_t at, std::size_t sums) {
-        session_.download(signal_, result_.sumSignal.data() + at, sums * 8, "copy D->H sums");
-        session_.download(norm_, result_.sumNormalization.data() + at, sums * 8, "copy D->H sums");
+    // The chunk's sums: integer signal sums (exact, < 2^53) and counts made doubles here; the
+    // normalisation sums are the counts where every c is 1.
+    void fetch(std::size_t at, std::size_t frames) {
+        const std::size_t sums = frames * binning_.bins();
+        if (!sums) return;
+        double* signal = result_.sumSignal.data() + at;
+        session_.download(signal_, signal, sums * 8, "copy D->H sums");
+        if (intSums())
+            for (std::size_t i = 0; i < sums; ++i) {
+                std::int64_t s;
+                std::memcpy(&s, signal + i, 8);
+                signal[i] = static_cast<double>(s);
+            }
         std::vector<cl_uint> count(sums);
         session_.download(count_, count.data(), sums * 4, "copy D->H counts");
         std::copy(count.begin(), count.end(), result_.count.begin() + std::ptrdiff_t(at));
+        if (!tables_.unitNorm())
+            session_.download(norm_, result_.sumNormalization.data() + at, sums * 8,
+                              "copy D->H sums");
+        else
+            std::copy(count.begin(), count.end(),
+                      result_.sumNormalization.begin() + std::ptrdiff_t(at));
     }
 
     const Job& job_;
     Method method_;
     ClSession session_;
-    PixelMap map_;
-    Binning binning_;
+    std::shared_ptr<const PreparedGeometry> prepared_;
+    const Binning& binning_;
+    const DeviceTables& tables_;
     Result result_;
+    std::size_t pixels_, frameBytes_;
     ProgramRecipe recipe_{"", {}, {}};
     TunableValues values_;
-    cl::Kernel kernel_;
-    cl::Buffer tableA_, tableB_, tableC_, frames_, signal_, norm_, count_;
-    std::size_t entries_ = 0;
+    cl::Kernel kernel_, normKernel_;
+    cl::Buffer signal_, norm_, count_;
 };
 
 } // namespace
@@ -189,7 +239,11 @@ class DeviceRun {
 RunOutput runOnDevice(const Job& job, Method method) {
     checkParams(*job.params);
     checkInput(*job.input);
-    return DeviceRun(job, method).run();
+    try {
+        return DeviceRun(job, method).run();
+    } catch (const cl::Error& e) { // the tables' uploads, made with the run
+        rethrowDeviceError(e, "azint", job.device);
+    }
 }
 
 } // namespace clscope::azint

@@ -1,5 +1,6 @@
-// The azint programs as recipes: the frames' type and sentinels under every kernel, the local
-// histogram of azint_histogram_local, and the work-group sizes.
+// The azint programs as recipes: the frames' type, sentinels and kind of sums under every
+// kernel, the local histogram of azint_histogram_local, the work-group sizes and the frames a
+// work-group sums.
 #include "gpu/azint/recipes.hpp"
 
 #include "core/errors.hpp"
@@ -18,7 +19,18 @@ std::vector<Tunable> inputTunables() {
         fromInput(
             integerTunable("VALID_LIMIT", 65534, 0, 4294967295LL,
                            "values >= it are left out (2^bits - 2 for unsigned data); 0: none")),
+        fromInput(flagTunable("AZ_INT_SUM", true,
+                              "signal sums in 64-bit integers (integer frames, sums < 2^53)")),
     };
+}
+
+Tunable framesTunable() {
+    return integerTunable("AZ_FRAMES", 4, 1, 64, "frames a work-group sums (tables read once)");
+}
+
+// Every program ends with azint_norm: a work-item per bin and frame.
+ProgramRecipe withNorm(ProgramRecipe recipe) {
+    return recipe.launch("azint_norm", {{"64", "1"}, {}});
 }
 
 ProgramRecipe histogram() {
@@ -27,28 +39,89 @@ ProgramRecipe histogram() {
         "AZ_LOCAL_BINS", 1000, 0, 1 << 20,
         "bins of the local histogram (>= the run's bins; 0: global atomics, no local form)")));
     tunables.push_back(
+        fromInput(flagTunable("AZ_LOCAL_WIDE", false,
+                              "64-bit local sums (a group's 32-bit integer sums could overflow)")));
+    tunables.push_back(
         integerTunable("AZ_HIST_WG", 256, 1, 1024, "work-group size of the histogram kernels"));
     tunables.push_back(
         integerTunable("AZ_PER_ITEM", 32, 1, 4096, "pixels per work-item of the local form"));
-    ProgramRecipe recipe(histogramProgram, {"common", "azint"}, std::move(tunables));
+    tunables.push_back(integerTunable(
+        "AZ_RUN", 4, 1, 64,
+        "local form: consecutive pixels a work-item sums in registers (divides AZ_PER_ITEM)"));
+    ProgramRecipe recipe(histogramProgram, {"common", "azint", "azint_histogram"},
+                         std::move(tunables));
     // A work-item per pixel and frame; the local form AZ_PER_ITEM pixels a work-item.
     recipe.launch("azint_histogram", {{"AZ_HIST_WG", "1"}, {}});
-    return recipe.launch("azint_histogram_local", {{"AZ_HIST_WG", "1"}, {"AZ_PER_ITEM", "1"}});
+    recipe.launch("azint_histogram_local", {{"AZ_HIST_WG", "1"}, {"AZ_PER_ITEM", "1"}});
+    return withNorm(std::move(recipe));
 }
 
 ProgramRecipe csr() {
     std::vector<Tunable> tunables = inputTunables();
-    tunables.push_back(integerTunable("AZ_CSR_WG", 64, 1, 1024, "work-group size of azint_csr"));
-    ProgramRecipe recipe(csrProgram, {"common", "azint"}, std::move(tunables));
-    return recipe.launch("azint_csr", {{"AZ_CSR_WG", "1"}, {}}); // a work-item per bin and frame
+    tunables.push_back(integerTunable(
+        "AZ_CSR_WG", 128, 1, 1024,
+        "work-group size of azint_csr; azint_csr_group: work-items summing one bin"));
+    tunables.push_back(flagTunable(
+        "AZ_CSR_GROUP", true,
+        "integer sums: a work-group per bin (GPUs; the host's default: 0 on CPU devices)"));
+    tunables.push_back(framesTunable());
+    ProgramRecipe recipe(csrProgram, {"common", "azint", "azint_csr"}, std::move(tunables));
+    recipe.launch("azint_csr", {{"AZ_CSR_WG", "1"}, {}}); // a work-item per bin and frame
+    // A work-group per bin (extent bins x AZ_CSR_WG) and AZ_FRAMES frames.
+    recipe.launch("azint_csr_group", {{"AZ_CSR_WG", "1"}, {"1", "AZ_FRAMES"}});
+    return withNorm(std::move(recipe));
 }
 
 ProgramRecipe sorted() {
     std::vector<Tunable> tunables = inputTunables();
     tunables.push_back(integerTunable(
         "AZ_WG", 256, 2, 1024, "work-group size = sorted entries a group sums (a power of two)"));
+    tunables.push_back(framesTunable());
+    tunables.push_back(integerTunable("AZ_SORTED_RUN", 4, 1, 64,
+                                      "azint_sorted_runs: consecutive entries a work-item sums"));
     ProgramRecipe recipe(sortedProgram, {"common", "azint", "azint_sorted"}, std::move(tunables));
-    return recipe.launch("azint_sorted", {{"AZ_WG", "1"}, {}}); // a work-item per entry, frame
+    // A work-item per entry (integer frames: per AZ_SORTED_RUN entries), AZ_FRAMES frames.
+    recipe.launch("azint_sorted", {{"AZ_WG", "1"}, {"1", "AZ_FRAMES"}});
+    recipe.launch("azint_sorted_runs", {{"AZ_WG", "1"}, {"AZ_SORTED_RUN", "AZ_FRAMES"}});
+    return withNorm(std::move(recipe));
+}
+
+// The largest |value| a valid pixel of integer frames holds (0 for float frames).
+std::uint64_t largestValue(DType dtype) {
+    if (dtype == DType::Int32) return std::uint64_t(1) << 31;
+    const std::uint64_t limit = validLimit(dtype);
+    return limit ? limit - 1 : 0;
+}
+
+long long integerValue(const TunableValues& values, const std::string& name, long long fallback) {
+    const auto it = values.find(name);
+    return it == values.end() ? fallback : std::stoll(it->second);
+}
+
+// 32-bit local sums of a work-group of the histogram hold its pixels' values without overflow.
+bool narrowLocalSums(DType dtype, const TunableValues& values) {
+    const std::uint64_t pixels = std::uint64_t(integerValue(values, "AZ_HIST_WG", 256)) *
+                                 std::uint64_t(integerValue(values, "AZ_PER_ITEM", 32));
+    const std::uint64_t most =
+        dtype == DType::Int32 ? (std::uint64_t(1) << 31) - 1 : (std::uint64_t(1) << 32) - 1;
+    return largestValue(dtype) <= most / pixels;
+}
+
+void checkValues(const RunShape& shape, const TunableValues& values) {
+    const long long local = integerValue(values, "AZ_LOCAL_BINS", 0);
+    if (local != 0 && local < static_cast<long long>(shape.bins))
+        throw UsageError("azint: AZ_LOCAL_BINS = " + std::to_string(local) +
+                         " holds fewer than the run's " + std::to_string(shape.bins) +
+                         " bins (0: global atomics)");
+    const long long perItem = integerValue(values, "AZ_PER_ITEM", 32);
+    if (perItem % integerValue(values, "AZ_RUN", 4) != 0)
+        throw UsageError("azint: AZ_RUN must divide AZ_PER_ITEM (" + std::to_string(perItem) + ")");
+    const bool intSum = values.at("AZ_INT_SUM") == "1";
+    if (intSum && !exactIntegerSums(shape.dtype, shape.longestBin))
+        throw UsageError("azint: AZ_INT_SUM = 1 is for integer frames whose sums stay below 2^53 "
+                         "(the reference's float64 sums exact)");
+    if (intSum && values.at("AZ_LOCAL_WIDE") == "0" && !narrowLocalSums(shape.dtype, values))
+        throw UsageError("azint: AZ_LOCAL_WIDE = 0: a work-group's 32-bit sums could overflow");
 }
 
 } // namespace
@@ -64,24 +137,34 @@ ProgramRecipe recipeOf(const std::string& name) {
 }
 
 std::size_t localHistogramBytes(std::size_t bins) {
-    return bins * (8 + 8 + 4);
+    return bins * (8 + 4);
 }
 
-TunableValues hostValues(DType dtype, std::size_t bins, const DeviceInfo& device,
+bool exactIntegerSums(DType dtype, std::size_t longestBin) {
+    const std::uint64_t largest = largestValue(dtype);
+    if (dtype == DType::Float32 || dtype == DType::Float64 || largest == 0) return false;
+    return std::uint64_t(longestBin) <= ((std::uint64_t(1) << 53) - 1) / largest;
+}
+
+TunableValues hostValues(const RunShape& shape, const DeviceInfo& device,
                          const std::map<std::string, int>& tuning) {
     // Half the local memory at most, so that a work-group still gets a compute unit's share.
-    const bool fits = localHistogramBytes(bins) <= device.localMemBytes / 2;
-    TunableValues values{{"DATA_T", clTypeName(dtype)},
-                         {"DATA_FLOAT", dtype == DType::Float32 ? "1" : "0"},
-                         {"VALID_LIMIT", std::to_string(validLimit(dtype))},
-                         {"AZ_LOCAL_BINS", fits ? std::to_string(bins) : "0"}};
+    // Rounded up to 64 bins: runs whose bins differ a little share a program.
+    const std::size_t localBins = (shape.bins + 63) / 64 * 64;
+    const bool fits = localHistogramBytes(localBins) <= device.localMemBytes / 2;
+    TunableValues values{
+        {"DATA_T", clTypeName(shape.dtype)},
+        {"DATA_FLOAT", shape.dtype == DType::Float32 ? "1" : "0"},
+        {"VALID_LIMIT", std::to_string(validLimit(shape.dtype))},
+        {"AZ_INT_SUM", exactIntegerSums(shape.dtype, shape.longestBin) ? "1" : "0"},
+        {"AZ_LOCAL_BINS", fits ? std::to_string(localBins) : "0"}};
     for (const auto& [name, value] : tunableValues(tuning))
         values[name] = value;
-    const long long local = std::stoll(values.at("AZ_LOCAL_BINS"));
-    if (local != 0 && local < static_cast<long long>(bins))
-        throw UsageError("azint: AZ_LOCAL_BINS = " + std::to_string(local) +
-                         " holds fewer than the run's " + std::to_string(bins) +
-                         " bins (0: global atomics)");
+    if (!values.count("AZ_CSR_GROUP")) // a CPU runs a work-item per bin best
+        values["AZ_CSR_GROUP"] = device.type == "CPU" ? "0" : "1";
+    if (!values.count("AZ_LOCAL_WIDE"))
+        values["AZ_LOCAL_WIDE"] = narrowLocalSums(shape.dtype, values) ? "0" : "1";
+    checkValues(shape, values);
     return values;
 }
 

@@ -1,7 +1,7 @@
 // The azint kernel programs declared as recipes (gpu/recipe.hpp): azint_histogram (variant
 // histogram: its local-memory form and the global-atomics one), azint_csr and azint_sorted,
-// with every macro their .cl files read, the launch rule of each kernel, and the host's values
-// for a run.
+// each with azint_norm (the normalisation sums under corrections), with every macro their .cl
+// files read, the launch rule of each kernel, and the host's values for a run.
 #pragma once
 #include "core/data.hpp"
 #include "gpu/recipe.hpp"
@@ -23,13 +23,28 @@ std::vector<ProgramRecipe> recipes();
 // The recipe of that name (one of the above).
 ProgramRecipe recipeOf(const std::string& name);
 
-// Bytes of local memory a local histogram of `bins` bins takes (two doubles and a count each).
+// Bytes of local memory a local histogram of `bins` bins takes (a 64-bit sum and a count each).
 std::size_t localHistogramBytes(std::size_t bins);
 
-// The host's values for a run's programs: the frames' type and sentinel limit, the local
-// histogram's bins (the bins where they fit the device's local memory, else 0: global atomics),
-// then the tuning over them.
-TunableValues hostValues(DType dtype, std::size_t bins, const DeviceInfo& device,
+// What the host's values depend on: the frames' type, the bins and the most pixels a bin holds.
+struct RunShape {
+    DType dtype = DType::UInt16;
+    std::size_t bins = 0;
+    std::size_t longestBin = 0;
+};
+
+// Whether 64-bit integer signal sums equal the reference's float64 sums bit for bit: integer
+// frames whose every partial sum stays below 2^53 (the longest bin times the largest |value|),
+// so the reference's sums are exact too.
+bool exactIntegerSums(DType dtype, std::size_t longestBin);
+
+// The host's values for a run's programs: the frames' type and sentinel limit, integer sums
+// where exact (AZ_INT_SUM), the local histogram's bins (the bins rounded up to 64 where they fit
+// the device's local memory, else 0: global atomics) and the width of its sums, csr's work-group
+// per bin (AZ_CSR_GROUP: 1 but on CPU devices), then the tuning over them. UsageError for a tuning
+// that would give other sums (AZ_INT_SUM on float frames or past the bound, a narrow local sum that
+// could overflow, a local histogram smaller than the bins).
+TunableValues hostValues(const RunShape& shape, const DeviceInfo& device,
                          const std::map<std::string, int>& tuning);
 
 } // namespace clscope::azint

@@ -1,23 +1,36 @@
 // azint: azimuthal integration without pixel splitting (DESIGN.md §5 "azint"), over what
-// core/azint computes once per geometry: each pixel's bin (-1 = none), its normalisation c
-// (solid angle x polarisation, or 1) and the CSR matrix bin -> pixels (gpu/azint/recipes.cpp
-// declares the programs; gpu/azint/device_run.cpp launches them). Outputs per (frame, bin):
-// sum_signal, sum_normalization (double) and count (uint), (frames, bins) row-major.
+// core/azint computes once per geometry: each pixel's bin (-1 = none), the CSR matrix
+// bin -> pixels (ascending), each entry's normalisation c and each bin's sum of them (gpu/azint/
+// recipes.cpp declares the programs; gpu/azint/device_run.cpp launches them). The variants'
+// kernels give per (frame, bin) the signal sum and the count; azint_norm the normalisation sum
+// where corrections are asked (without, every c is 1 and the host takes the count). Outputs
+// (frames, bins) row-major.
 //
 // Set by the host (-D), every one always:
 //   DATA_T       element type: uchar, ushort, uint, int, float
 //   DATA_FLOAT   1 for float data (non-finite values are left out)
 //   VALID_LIMIT  values >= it are left out (2^bits - 2 for unsigned data, the sentinels); 0: none
+//   AZ_INT_SUM   1: signal sums in 64-bit integers (integer data whose every partial sum stays
+//                below 2^53, so the cpu's float64 sums are exact and equal), the host turns them
+//                into doubles; 0: in double
 //   AZ_LOCAL_BINS  azint_histogram_local: the bins its local histogram holds (>= bins)
-//   AZ_PER_ITEM  azint_histogram_local: pixels per work-item
+//   AZ_LOCAL_WIDE  azint_histogram_local with AZ_INT_SUM: 0 when a work-group's pixels
+//                (AZ_HIST_WG x AZ_PER_ITEM) times the largest |value| fit 32 bits (local sums in
+//                uint, two's complement for int), else 1 (ulong, 64-bit local atomics)
+//   AZ_PER_ITEM, AZ_RUN  azint_histogram_local: pixels per work-item, consecutive pixels it
+//                sums in registers before a local atomic
+//   AZ_CSR_WG, AZ_FRAMES  azint_csr_group: work-group size, frames a work-group sums
 //
-// Sums are in double (cl_khr_fp64); FP contraction is off so that no sum is fused differently.
+// FP contraction is off so that no sum is fused differently.
 #pragma OPENCL FP_CONTRACT OFF
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 
-#if !defined(DATA_T) || !defined(DATA_FLOAT) || !defined(VALID_LIMIT)
-#error "azint.cl needs DATA_T, DATA_FLOAT and VALID_LIMIT"
+#if !defined(DATA_T) || !defined(DATA_FLOAT) || !defined(VALID_LIMIT) || !defined(AZ_INT_SUM)
+#error "azint.cl needs DATA_T, DATA_FLOAT, VALID_LIMIT and AZ_INT_SUM"
+#endif
+#if AZ_INT_SUM && DATA_FLOAT
+#error "AZ_INT_SUM is for integer data"
 #endif
 
 inline bool azint_valid(DATA_T v) {
@@ -30,8 +43,15 @@ inline bool azint_valid(DATA_T v) {
 #endif
 }
 
-// A double added to SPACE memory by compare-and-swap on its bits: azint_atomic_add (global),
-// azint_local_add (local).
+// The signal sums: exact 64-bit integers (two's complement) or doubles.
+#if AZ_INT_SUM
+typedef long az_sum;
+#else
+typedef double az_sum;
+#endif
+
+// A double added to SPACE memory by compare-and-swap on its bits: azint_cas_global,
+// azint_cas_local.
 #define AZINT_ADD_DOUBLE(NAME, SPACE)                                                              \
     inline void NAME(volatile SPACE double* p, double v) {                                         \
         union {                                                                                    \
@@ -43,15 +63,23 @@ inline bool azint_valid(DATA_T v) {
             next.d = seen.d + v;                                                                   \
         } while (atom_cmpxchg((volatile SPACE ulong*)p, seen.u, next.u) != seen.u);                \
     }
-AZINT_ADD_DOUBLE(azint_atomic_add, __global)
-AZINT_ADD_DOUBLE(azint_local_add, __local)
+AZINT_ADD_DOUBLE(azint_cas_global, __global)
+AZINT_ADD_DOUBLE(azint_cas_local, __local)
+
+// A signal sum added to global memory: one 64-bit integer atomic, or a double by CAS.
+inline void azint_global_add(__global az_sum* p, az_sum v) {
+#if AZ_INT_SUM
+    atom_add((volatile __global long*)p, v);
+#else
+    azint_cas_global((volatile __global double*)p, v);
+#endif
+}
 
 // Histogram with global atomics: one work-item per pixel and frame, global size (pixels,
-// frames), outputs zeroed before. The sums' order follows the schedule: equal to the reference
-// within rounding, counts exactly.
+// frames), outputs zeroed before. Integer sums are exact whatever the order; double sums follow
+// the schedule (within rounding); counts exactly.
 __kernel void azint_histogram(__global const DATA_T* frames, __global const int* bin_of_pixel,
-                              __global const double* normalization, uint pixels, uint bins,
-                              __global double* sum_signal, __global double* sum_normalization,
+                              uint pixels, uint bins, __global az_sum* sum_signal,
                               __global uint* count) {
     const size_t k = get_global_id(0), t = get_global_id(1);
     if (k >= pixels) return;
@@ -60,69 +88,49 @@ __kernel void azint_histogram(__global const DATA_T* frames, __global const int*
     const DATA_T v = frames[t * pixels + k];
     if (!azint_valid(v)) return;
     const size_t at = t * bins + (size_t)b;
-    azint_atomic_add(sum_signal + at, (double)v);
-    azint_atomic_add(sum_normalization + at, normalization[k]);
+    azint_global_add(sum_signal + at, (az_sum)v);
     atomic_inc(count + at);
 }
 
-#if AZ_LOCAL_BINS
-// Histogram in local memory (the GPU form): each work-group sums its AZ_PER_ITEM x group size
-// pixels of one frame into a local histogram of every bin, then adds its non-empty bins to the
-// global sums (zeroed before) with atomics: contention on local memory, one global atomic per
-// bin and group. Global size (pixels / AZ_PER_ITEM, frames).
-__kernel void azint_histogram_local(__global const DATA_T* frames, __global const int* bin_of_pixel,
-                                    __global const double* normalization, uint pixels, uint bins,
-                                    __global double* sum_signal,
-                                    __global double* sum_normalization, __global uint* count) {
-    __local double signal[AZ_LOCAL_BINS], norm[AZ_LOCAL_BINS];
-    __local uint n[AZ_LOCAL_BINS];
-    const size_t t = get_global_id(1), lid = get_local_id(0), size = get_local_size(0);
-    for (size_t b = lid; b < bins; b += size)
-        signal[b] = 0.0, norm[b] = 0.0, n[b] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const size_t first = get_group_id(0) * size * AZ_PER_ITEM;
-    for (size_t i = 0; i < AZ_PER_ITEM; ++i) {
-        const size_t k = first + i * size + lid; // consecutive work-items, consecutive pixels
-        if (k >= pixels) break;
-        const int b = bin_of_pixel[k];
-        if (b < 0) continue;
-        const DATA_T v = frames[t * pixels + k];
-        if (!azint_valid(v)) continue;
-        azint_local_add(signal + b, (double)v);
-        azint_local_add(norm + b, normalization[k]);
-        atomic_inc(n + b);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (size_t b = lid; b < bins; b += size) {
-        if (!n[b]) continue;
-        const size_t at = t * bins + b;
-        azint_atomic_add(sum_signal + at, signal[b]);
-        azint_atomic_add(sum_normalization + at, norm[b]);
-        atomic_add(count + at, n[b]);
-    }
-}
-#endif
-
-// CSR product: one work-item per bin and frame, global size (bins, frames), the bin's pixels in
-// ascending order as the reference adds them, their normalisations in the same order
-// (row_norm): the same sums, bit for bit.
+// CSR product in the reference's order: one work-item per bin and frame, global size (bins,
+// frames), the bin's pixels ascending as the reference adds them: the same sums, bit for bit
+// (the csr variant's kernel for float data, or with AZ_INT_SUM off).
 __kernel void azint_csr(__global const DATA_T* frames, __global const long* row_start,
-                        __global const int* row_pixels, __global const double* row_norm,
-                        uint pixels, uint bins, __global double* sum_signal,
-                        __global double* sum_normalization, __global uint* count) {
+                        __global const int* row_pixels, uint pixels, uint bins,
+                        __global az_sum* sum_signal, __global uint* count) {
     const size_t b = get_global_id(0), t = get_global_id(1);
     if (b >= bins) return;
-    double signal = 0.0, norm = 0.0;
+    az_sum signal = 0;
     uint n = 0;
     for (long i = row_start[b]; i < row_start[b + 1]; ++i) {
         const DATA_T v = frames[t * pixels + (size_t)row_pixels[i]];
         if (!azint_valid(v)) continue;
-        signal += (double)v;
-        norm += row_norm[i];
+        signal += (az_sum)v;
         ++n;
     }
     const size_t at = t * bins + b;
     sum_signal[at] = signal;
-    sum_normalization[at] = norm;
     count[at] = n;
+}
+
+// The normalisation sums where corrections are asked, global size (bins, frames), after the
+// variant's kernel: where every pixel of the bin was valid in the frame (its count is the row's
+// length) the bin's whole sum (bin_norm, summed by the host in the reference's order); else the
+// valid pixels' c in the reference's order. Either way the reference's sum, bit for bit.
+__kernel void azint_norm(__global const DATA_T* frames, __global const long* row_start,
+                         __global const int* row_pixels, __global const double* row_norm,
+                         __global const double* bin_norm, uint pixels, uint bins,
+                         __global const uint* count, __global double* sum_normalization) {
+    const size_t b = get_global_id(0), t = get_global_id(1);
+    if (b >= bins) return;
+    const size_t at = t * bins + b;
+    const long first = row_start[b], end = row_start[b + 1];
+    if ((long)count[at] == end - first) {
+        sum_normalization[at] = bin_norm[b];
+        return;
+    }
+    double norm = 0.0;
+    for (long i = first; i < end; ++i)
+        if (azint_valid(frames[t * pixels + (size_t)row_pixels[i]])) norm += row_norm[i];
+    sum_normalization[at] = norm;
 }

@@ -1,0 +1,40 @@
+// The per-geometry tables an OpenCL run of azint uploads once (device_run.cpp): each pixel's
+// bin (histogram), the CSR matrix bin -> pixels (csr, sorted) and each entry's bin (sorted);
+// where corrections are asked, each entry's normalisation and each bin's sum of them, added up
+// in the reference's order (azint_norm).
+#pragma once
+#include "core/azint/binning.hpp"
+#include "core/azint/pixel_map.hpp"
+#include "gpu/azint/azint_gpu.hpp"
+#include "gpu/runtime/session.hpp"
+
+namespace clscope::azint {
+
+class DeviceTables {
+  public:
+    DeviceTables(ClSession& session, const PixelMap& map, const Binning& binning,
+                 const Params& params, Method method);
+
+    // Every pixel's normalisation is 1: each bin's normalisation sum is its count.
+    bool unitNorm() const { return unitNorm_; }
+    // The most pixels a bin holds.
+    std::size_t longestBin() const { return longestBin_; }
+    // Entries of the CSR matrix (the binned pixels).
+    std::size_t entries() const { return entries_; }
+
+    cl::Buffer binOfPixel;          // histogram
+    cl::Buffer rowStart, rowPixels; // csr, sorted, azint_norm
+    cl::Buffer entryBin;            // sorted
+    cl::Buffer rowNorm, binNorm;    // azint_norm (corrections only)
+
+  private:
+    void uploadCsr(ClSession& session, const PixelMap& map, const Binning& binning, Method method);
+
+    bool unitNorm_ = true;
+    std::size_t longestBin_ = 0, entries_ = 0;
+};
+
+// The most pixels a bin of the binning holds.
+std::size_t longestBinOf(const Binning& binning);
+
+} // namespace clscope::azint
