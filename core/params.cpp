@@ -132,8 +132,8 @@ ParamSpec makeParam(std::string name, ParamSpec::Type type, nlohmann::json defau
 
 ParamSpec makeOption(std::string name, ParamSpec::Type type, nlohmann::json defaultValue,
                      std::string label, std::string flag, std::string help, std::string unit) {
-    ParamSpec s = makeParam(std::move(name), type, std::move(defaultValue), std::move(help),
-                            std::move(unit));
+    ParamSpec s =
+        makeParam(std::move(name), type, std::move(defaultValue), std::move(help), std::move(unit));
     s.label = std::move(label), s.flag = std::move(flag);
     return s;
 }

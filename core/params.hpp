@@ -29,8 +29,7 @@ ParamSpec makeParam(std::string name, ParamSpec::Type type, nlohmann::json defau
                     std::string help, std::string unit = "");
 // The same with its label for people and its command-line flag.
 ParamSpec makeOption(std::string name, ParamSpec::Type type, nlohmann::json defaultValue,
-                     std::string label, std::string flag, std::string help,
-                     std::string unit = "");
+                     std::string label, std::string flag, std::string help, std::string unit = "");
 
 // Values of one algorithm's parameters, always valid against the specs.
 class ParamSet {

@@ -118,7 +118,6 @@ LabRow cachedRow(const LabJob& job, double timeout) {
     return row;
 }
 
-
 // A row's prefix for its compiled outputs in --binary DIR: DIR/N-LABEL- (N its place).
 std::string binaryPrefix(const std::string& dir, std::size_t index, const std::string& label) {
     std::string name = label;
@@ -127,7 +126,6 @@ std::string binaryPrefix(const std::string& dir, std::size_t index, const std::s
             c = '_';
     return (std::filesystem::path(dir) / (std::to_string(index) + "-" + name + "-")).string();
 }
-
 
 // The host's tunable values where some row built nothing (its tunables then say what it would
 // have been built with, as --print-source does, not the declared defaults); {} when every row

@@ -131,8 +131,7 @@ ForeignResult readNx(const H5Reader& file) {
     ForeignResult out;
     Result& r = out.result;
     const std::vector<double> delays = column(file, "/entry/data/delay_difference");
-    setLags(r, delays,
-            scalarAt(file, "/entry/instrument/detector_1/frame_time").value_or(0));
+    setLags(r, delays, scalarAt(file, "/entry/instrument/detector_1/frame_time").value_or(0));
     readTable(file, nxG2, "/entry/data/g2_derr", delays, r);
     const std::string masks = "/entry/instrument/masks";
     if (file.hasDataset(masks + "/roi_labels")) {
@@ -168,8 +167,8 @@ ForeignResult readForeignResult(const H5Reader& file, const std::string& layout)
         ForeignResult out = readAps(file);
         // boost_corr's normalisation unless the file says otherwise (clscope's aps layout does)
         const auto n = file.stringAttribute(apsG2, "g2_normalisation");
-        out.result.normalisation = n.value_or("symmetric") == "frame" ? Normalisation::Frame
-                                                                       : Normalisation::Symmetric;
+        out.result.normalisation =
+            n.value_or("symmetric") == "frame" ? Normalisation::Frame : Normalisation::Symmetric;
         return out;
     }
     if (layout == "nxxpcs") return readNx(file);

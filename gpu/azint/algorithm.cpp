@@ -15,14 +15,6 @@ namespace clscope::azint {
 
 namespace {
 
-ParamSpec spec(std::string name, ParamSpec::Type type, nlohmann::json value, std::string label,
-               std::string flag, std::string help, std::string unit = "") {
-    ParamSpec s =
-        makeParam(std::move(name), type, std::move(value), std::move(help), std::move(unit));
-    s.label = std::move(label), s.flag = std::move(flag);
-    return s;
-}
-
 // "LO,HI" (or null: none); UsageError naming the parameter otherwise.
 std::optional<Range> rangeOf(const ParamSet& set, const std::string& name) {
     if (!set.has(name)) return std::nullopt;
@@ -100,26 +92,28 @@ std::vector<InputRole> Algorithm::inputRoles() const {
 std::vector<ParamSpec> Algorithm::parameterSpecs() const {
     using T = ParamSpec::Type;
     std::vector<ParamSpec> s;
-    s.push_back(
-        spec("poni", T::Text, nullptr, "PONI file", "--poni",
-             "geometry: a pyFAI PONI file (default: the input's /entry/processing/geometry)"));
-    s.push_back(spec("expt", T::Text, nullptr, "DIALS experiment list", "--expt",
-                     "geometry: a DIALS .expt (single panel), instead of --poni"));
-    s.push_back(spec("bins", T::Int, 1000, "radial bins", "--bins", "N radial bins"));
+    s.push_back(makeOption(
+        "poni", T::Text, nullptr, "PONI file", "--poni",
+        "geometry: a pyFAI PONI file (default: the input's /entry/processing/geometry)"));
+    s.push_back(makeOption("expt", T::Text, nullptr, "DIALS experiment list", "--expt",
+                           "geometry: a DIALS .expt (single panel), instead of --poni"));
+    s.push_back(makeOption("bins", T::Int, 1000, "radial bins", "--bins", "N radial bins"));
     s.back().min = 1, s.back().max = 1 << 20;
-    s.push_back(spec("unit", T::Choice, "q_nm^-1", "radial unit", "--unit", "pyFAI's unit names"));
+    s.push_back(
+        makeOption("unit", T::Choice, "q_nm^-1", "radial unit", "--unit", "pyFAI's unit names"));
     s.back().choices = {"q_nm^-1", "q_A^-1", "2th_deg", "r_mm"};
-    s.push_back(spec("radial_range", T::Text, nullptr, "radial range", "--radial-range",
-                     "LO,HI in the unit (default: the unmasked pixels' min..max)"));
-    s.push_back(spec("azimuth_bins", T::Int, 0, "azimuthal bins", "--azimuth-bins",
-                     "M > 0: a 2D cake of M x N bins; 0: 1D"));
+    s.push_back(makeOption("radial_range", T::Text, nullptr, "radial range", "--radial-range",
+                           "LO,HI in the unit (default: the unmasked pixels' min..max)"));
+    s.push_back(makeOption("azimuth_bins", T::Int, 0, "azimuthal bins", "--azimuth-bins",
+                           "M > 0: a 2D cake of M x N bins; 0: 1D"));
     s.back().min = 0, s.back().max = 1 << 16;
-    s.push_back(spec("azimuth_range", T::Text, nullptr, "azimuth range", "--azimuth-range",
-                     "LO,HI in degrees (default -180,180)", "deg"));
-    s.push_back(spec("solid_angle", T::Bool, false, "solid angle", "--solid-angle",
-                     "normalise by pyFAI's solid angle"));
-    s.push_back(spec("polarization", T::Double, nullptr, "polarisation factor", "--polarization",
-                     "pyFAI's polarization_factor P in [-1, 1] (default: no correction)"));
+    s.push_back(makeOption("azimuth_range", T::Text, nullptr, "azimuth range", "--azimuth-range",
+                           "LO,HI in degrees (default -180,180)", "deg"));
+    s.push_back(makeOption("solid_angle", T::Bool, false, "solid angle", "--solid-angle",
+                           "normalise by pyFAI's solid angle"));
+    s.push_back(makeOption("polarization", T::Double, nullptr, "polarisation factor",
+                           "--polarization",
+                           "pyFAI's polarization_factor P in [-1, 1] (default: no correction)"));
     s.back().min = -1, s.back().max = 1;
     return s;
 }

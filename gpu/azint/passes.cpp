@@ -2,12 +2,12 @@
 // each reading its frames; the masks and the geometry are read once. A live input always goes
 // in passes (its frames pass through as they arrive).
 #include "gpu/scale/passes.hpp"
-#include "gpu/scale/frame_range_plan.hpp"
 #include "core/frame_stream.hpp"
 #include "core/input/frame_reading.hpp"
 #include "gpu/azint/algorithm.hpp"
 #include "gpu/azint/facets.hpp"
 #include "gpu/facets/passes_facet.hpp"
+#include "gpu/scale/frame_range_plan.hpp"
 
 namespace clscope::azint {
 

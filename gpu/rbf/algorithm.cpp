@@ -87,40 +87,28 @@ std::vector<InputRole> Algorithm::inputRoles() const {
     return {role};
 }
 
-namespace {
-
-ParamSpec spec(std::string name, ParamSpec::Type type, nlohmann::json value, std::string label,
-               std::string unit, std::string help, std::string flag) {
-    ParamSpec s;
-    s.name = std::move(name), s.type = type, s.defaultValue = std::move(value);
-    s.label = std::move(label), s.unit = std::move(unit), s.help = std::move(help);
-    s.flag = std::move(flag);
-    return s;
-}
-
-} // namespace
-
 std::vector<ParamSpec> Algorithm::parameterSpecs() const {
     using T = ParamSpec::Type;
     ParamSpec kernel =
-        spec("kernel", T::Choice, "gaussian", "kernel", "",
-             "gaussian exp(-r²/2σ²), laplace 1/(4πr), helmholtz e^{ikr}/(4πr)", "--kernel");
+        makeOption("kernel", T::Choice, "gaussian", "kernel", "--kernel",
+                   "gaussian exp(-r²/2σ²), laplace 1/(4πr), helmholtz e^{ikr}/(4πr)", "");
     kernel.choices = {"gaussian", "laplace", "helmholtz"};
-    ParamSpec sigma = spec("sigma", T::Double, 0.1, "σ", "", "Gaussian width", "--sigma");
+    ParamSpec sigma = makeOption("sigma", T::Double, 0.1, "σ", "--sigma", "Gaussian width", "");
     sigma.min = 1e-12;
-    ParamSpec k = spec("wavenumber", T::Double, 10.0, "k", "1/length", "Helmholtz wavenumber",
-                       "--wavenumber");
+    ParamSpec k = makeOption("wavenumber", T::Double, 10.0, "k", "--wavenumber",
+                             "Helmholtz wavenumber", "1/length");
     ParamSpec planes =
-        spec("planes", T::Int, 0, "plane grid n", "",
-             "n > 0: targets on the seed's three n x n planes xy, xz, yz of the unit "
-             "cube instead of the file's",
-             "--planes");
+        makeOption("planes", T::Int, 0, "plane grid n", "--planes",
+                   "n > 0: targets on the seed's three n x n planes xy, xz, yz of the unit "
+                   "cube instead of the file's",
+                   "");
     planes.min = 0, planes.max = 20000;
-    ParamSpec threads = spec("threads", T::Int, 0, "CPU threads", "",
-                             "cpu variant: worker threads (0: all cores)", "");
+    ParamSpec threads = makeOption("threads", T::Int, 0, "CPU threads", "",
+                                   "cpu variant: worker threads (0: all cores)", "");
     threads.min = 0, threads.max = 4096, threads.advanced = true;
-    ParamSpec sample = spec("sample_targets", T::Int, 64, "sample check", "targets",
-                            "OpenCL variants: targets re-evaluated in double after the run", "");
+    ParamSpec sample =
+        makeOption("sample_targets", T::Int, 64, "sample check", "",
+                   "OpenCL variants: targets re-evaluated in double after the run", "targets");
     sample.min = 0, sample.max = 100000, sample.advanced = true;
     return {kernel, sigma, k, planes, threads, sample};
 }

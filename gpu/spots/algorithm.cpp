@@ -172,46 +172,50 @@ std::vector<InputRole> Algorithm::inputRoles() const {
 std::vector<ParamSpec> Algorithm::parameterSpecs() const {
     using T = ParamSpec::Type;
     std::vector<ParamSpec> s;
-    s.push_back(makeOption("threshold_algorithm", T::Choice, "dispersion", "algorithm", "--algorithm",
-                     "DIALS threshold algorithm"));
+    s.push_back(makeOption("threshold_algorithm", T::Choice, "dispersion", "algorithm",
+                           "--algorithm", "DIALS threshold algorithm"));
     s.back().choices = {"dispersion", "dispersion_extended"};
     s.push_back(makeOption("gain", T::Double, 1.0, "gain", "--gain",
-                     "detector gain (1: DIALS without a gain map)"));
+                           "detector gain (1: DIALS without a gain map)"));
     s.back().min = 1e-6;
     s.push_back(makeOption("kernel_size", T::IntList, nlohmann::json::array({3, 3}), "kernel size",
-                     "--kernel-size", "window half-widths KX,KY: window (2KX+1) x (2KY+1)", "px"));
+                           "--kernel-size", "window half-widths KX,KY: window (2KX+1) x (2KY+1)",
+                           "px"));
     s.back().min = 1, s.back().max = 64;
     s.push_back(makeOption("sigma_background", T::Double, 6.0, "σ background", "--sigma-b",
-                     "dispersion threshold"));
+                           "dispersion threshold"));
     s.back().min = 0;
-    s.push_back(
-        makeOption("sigma_strong", T::Double, 3.0, "σ strong", "--sigma-s", "strong pixel threshold"));
+    s.push_back(makeOption("sigma_strong", T::Double, 3.0, "σ strong", "--sigma-s",
+                           "strong pixel threshold"));
     s.back().min = 0;
     s.push_back(makeOption("min_local", T::Int, 2, "min local", "--min-local",
-                     "valid pixels needed in the window (<= 0: all)"));
-    s.push_back(makeOption("global_threshold", T::Text, 0, "global threshold", "--global-threshold",
-                     "pixels must exceed it: a number >= 0 or 'auto' (DIALS' elbow estimate)"));
+                           "valid pixels needed in the window (<= 0: all)"));
+    s.push_back(
+        makeOption("global_threshold", T::Text, 0, "global threshold", "--global-threshold",
+                   "pixels must exceed it: a number >= 0 or 'auto' (DIALS' elbow estimate)"));
     s.push_back(makeOption("min_spot_size", T::Int, 3, "min spot size", "--min-spot-size",
-                     "smallest spot", "px"));
+                           "smallest spot", "px"));
     s.back().min = 0;
     s.push_back(makeOption("max_spot_size", T::Int, 1000, "max spot size", "--max-spot-size",
-                     "largest spot", "px"));
+                           "largest spot", "px"));
     s.back().min = 0;
     s.push_back(makeOption("max_separation", T::Double, 2.0, "max peak–centroid distance", "",
-                     "spots whose peak pixel centre is farther from the centroid are dropped "
-                     "(DIALS filter.max_separation; --params only)",
-                     "px"));
+                           "spots whose peak pixel centre is farther from the centroid are dropped "
+                           "(DIALS filter.max_separation; --params only)",
+                           "px"));
     s.back().min = 0, s.back().advanced = true;
-    s.push_back(makeOption("three_d", T::Bool, false, "3D spots", "--3d", "6-connected across frames"));
     s.push_back(
-        makeOption("debug", T::Bool, false, "debug images", "--debug", "also write the debug images"));
+        makeOption("three_d", T::Bool, false, "3D spots", "--3d", "6-connected across frames"));
+    s.push_back(makeOption("debug", T::Bool, false, "debug images", "--debug",
+                           "also write the debug images"));
     s.back().advanced = true;
-    s.push_back(makeOption("phil", T::Text, nullptr, "DIALS phil file", "--phil",
-                     "also write the parameters as a DIALS find_spots.phil snippet to this file"));
+    s.push_back(
+        makeOption("phil", T::Text, nullptr, "DIALS phil file", "--phil",
+                   "also write the parameters as a DIALS find_spots.phil snippet to this file"));
     s.back().advanced = true;
     s.push_back(makeOption("expt", T::Text, nullptr, "DIALS experiment list", "--expt",
-                     "geometry (a DIALS .expt) for DIALS' per-image analysis of the spots "
-                     "(/spots/per_image)"));
+                           "geometry (a DIALS .expt) for DIALS' per-image analysis of the spots "
+                           "(/spots/per_image)"));
     s.back().advanced = true;
     return s;
 }

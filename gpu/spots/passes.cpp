@@ -2,11 +2,11 @@
 // frames), joined frame by frame by Algorithm::join. global_threshold=auto is DIALS'
 // estimate from the first frame, so it is taken once and given to every pass.
 #include "gpu/scale/passes.hpp"
-#include "gpu/scale/frame_range_plan.hpp"
 #include "core/errors.hpp"
 #include "core/frame_stream.hpp"
 #include "core/input/frame_reading.hpp"
 #include "gpu/facets/passes_facet.hpp"
+#include "gpu/scale/frame_range_plan.hpp"
 #include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/facets.hpp"
 #include "gpu/spots/run_types.hpp"

@@ -49,9 +49,7 @@ class ResultReader final : public TypedResultReader<Algorithm> {
         }
         return out;
     }
-    std::string otherLayoutIn(const H5Reader& file) const override {
-        return foreignLayoutIn(file);
-    }
+    std::string otherLayoutIn(const H5Reader& file) const override { return foreignLayoutIn(file); }
     std::shared_ptr<XpcsResult> readLayout(const H5Reader& file,
                                            const std::string& layout) const override {
         ForeignResult read = readForeignResult(file, layout);
