@@ -164,6 +164,20 @@ class TestUiMainWindow : public QObject {
         QVERIFY(!window.dock("ImagePanel")->visibleRegion().isEmpty());
     }
 
+    // The Compare dock compares the algorithm of the panel in front.
+    void compareFollowsThePanelInFront() {
+        MainWindow window;
+        window.show();
+        auto* compare = window.dock("ComparePanel")->findChild<ComparisonView*>();
+        QVERIFY(compare && compare->presenter());
+        for (const char* algorithm : {"spots", "rbf", "xpcs"}) {
+            QDockWidget* panel = window.dock(QString("AlgorithmPanel_%1").arg(algorithm));
+            panel->show();
+            panel->raise();
+            QTRY_COMPARE(compare->presenter()->algorithm().id(), std::string(algorithm));
+        }
+    }
+
     // CLSCOPE_WINDOW_LOG (scripts/gui_check): the summary after each change, an overlay of a
     // panel not in front marked hidden, a stale tab marked stale.
     void windowLog() {

@@ -66,8 +66,19 @@ ComparisonView::ComparisonView(Workbench& workbench, QWidget* parent)
     connect(&wb_, &Workbench::parametersChanged, this, [this](const QString& algorithm) {
         if (presenter_ && algorithm.toStdString() == presenter_->algorithm().id()) inputChanged();
     });
+    // The panel in front chooses what is compared (not while a comparison runs).
+    connect(&wb_, &Workbench::panelActiveChanged, this, [this](const QString& owner, bool active) {
+        if (active && owner == wb_.frontPanel()) followPanel(owner);
+    });
+    followPanel(wb_.frontPanel());
     if (algorithmBox_->count() > 0)
         setAlgorithm(algorithmBox_->currentData().toString().toStdString());
+}
+
+void ComparisonView::followPanel(const QString& algorithm) {
+    const int index = algorithmBox_->findData(algorithm);
+    if (index < 0 || (presenter_ && presenter_->isRunning())) return;
+    algorithmBox_->setCurrentIndex(index);
 }
 
 void ComparisonView::inputChanged() {

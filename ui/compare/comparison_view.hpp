@@ -78,6 +78,8 @@ class ComparisonView : public QWidget {
     void refreshDifferenceChoices();
     void exportAs(bool hdf5);
     const AlgorithmPanelSpec* spec() const;
+    // The algorithm of the panel in front, where it has a comparison and none runs.
+    void followPanel(const QString& algorithm);
 
     Workbench& wb_;
     std::unique_ptr<ComparisonPresenter> presenter_;
