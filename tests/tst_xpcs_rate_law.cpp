@@ -9,6 +9,7 @@
 // and a malformed range are usage errors.
 #include "core/hdf5.hpp"
 #include "core/xpcs/fit_bins.hpp"
+#include "scipy_script.hpp"
 #include "test_util.hpp"
 
 #include <QProcess>
@@ -51,32 +52,6 @@ Points synthetic(const Law& l, unsigned seed) {
         p.rate.push_back(rate + p.err.back() * gauss(random));
     }
     return p;
-}
-
-QString pythonWithScipy() {
-    for (const QString& candidate : {qEnvironmentVariable("CLSCOPE_PYTHON"), QString("python3"),
-                                     QString("/usr/bin/python3")}) {
-        if (candidate.isEmpty()) continue;
-        QProcess p;
-        p.start(candidate, {"-c", "import scipy.optimize, numpy"});
-        if (p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0)
-            return candidate;
-    }
-    return {};
-}
-
-nlohmann::json runScipy(const QString& python, const nlohmann::json& in) {
-    QTemporaryDir dir;
-    const QString inPath = dir.filePath("in.json"), outPath = dir.filePath("out.json");
-    std::ofstream(inPath.toStdString()) << in.dump();
-    QProcess p;
-    p.start(python,
-            {QString::fromStdString(test::dataFile("../xpcs_rate_law_scipy.py")), inPath, outPath});
-    if (!p.waitForFinished(120000) || p.exitCode() != 0) {
-        qWarning("%s", p.readAllStandardError().constData());
-        return {};
-    }
-    return nlohmann::json::parse(std::ifstream(outPath.toStdString()));
 }
 
 std::vector<double> readColumn(const H5Reader& f, const std::string& path) {
@@ -159,7 +134,7 @@ void TestXpcsRateLaw::binsOutsideTheRangeChangeNothing() {
 // values within 1e-5 relative, errors within 1e-3 relative.
 void TestXpcsRateLaw::scipyCurveFitAgrees() {
     if (!xpcs::fitAvailable()) QSKIP("built without GSL");
-    const QString python = pythonWithScipy();
+    const QString python = test::pythonWithScipy();
     if (python.isEmpty()) QSKIP("no python3 with scipy");
     nlohmann::json in = nlohmann::json::array();
     std::vector<xpcs::RateLawFit> ours;
@@ -175,7 +150,7 @@ void TestXpcsRateLaw::scipyCurveFitAgrees() {
                           {"sigma", p.err},
                           {"start", {p.rate.back() / std::pow(p.q.back(), n), n}}});
         }
-    const nlohmann::json scipy = runScipy(python, in);
+    const nlohmann::json scipy = test::runScipyScript(python, "xpcs_rate_law_scipy.py", in);
     QCOMPARE(scipy.size(), ours.size());
     for (std::size_t i = 0; i < ours.size(); ++i)
         for (std::size_t k = 0; k < 2; ++k) {

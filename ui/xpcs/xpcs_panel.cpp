@@ -62,6 +62,11 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent)
     layout->addWidget(buildRunOptions());
     fitForm_ = new XpcsFitForm(content);
     layout->addWidget(fitForm_);
+    auto* average = new QPushButton("Average runs…", content);
+    average->setToolTip("Average correlate results with rejection (the Average tab; "
+                        "clscope-cli average)");
+    connect(average, &QPushButton::clicked, this, [this] { showAverage(); });
+    layout->addWidget(average);
     layout->addStretch(1);
     scroll->setWidget(content);
     outer->addWidget(scroll, 1);
