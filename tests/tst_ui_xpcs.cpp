@@ -183,7 +183,7 @@ class TestUiXpcs : public QObject {
         QStringList titles;
         for (const ResultTab& tab : results.tabs())
             titles << tab.title;
-        for (const char* title : {"g2(τ)", "Fits", "Γ vs q²", "Two-time"})
+        for (const char* title : {"g2(τ)", "Fits", "τ(q)", "Two-time"})
             QVERIFY2(titles.contains(title), title);
         for (const ResultTab& tab : results.tabs())
             QCOMPARE(tab.algorithm, QString("xpcs"));

@@ -12,6 +12,7 @@
 // covariance with a parameter the data do not determine is flagged singular.
 #include "core/errors.hpp"
 #include "core/xpcs/fit_bins.hpp"
+#include "scipy_script.hpp"
 #include "test_util.hpp"
 
 #include <QProcess>
@@ -97,19 +98,6 @@ PullStats stats(const std::vector<double>& pull) {
     return s;
 }
 
-// Python with scipy ($CLSCOPE_PYTHON or python3); empty when scipy cannot be imported.
-QString pythonWithScipy() {
-    for (const QString& candidate : {qEnvironmentVariable("CLSCOPE_PYTHON"), QString("python3"),
-                                     QString("/usr/bin/python3")}) {
-        if (candidate.isEmpty()) continue;
-        QProcess p;
-        p.start(candidate, {"-c", "import scipy.optimize, numpy"});
-        if (p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0)
-            return candidate;
-    }
-    return {};
-}
-
 // The fits of every case as the script's input: start values, free parameters, points.
 nlohmann::json scipyInput(const std::vector<Case>& all) {
     nlohmann::json in = nlohmann::json::array();
@@ -135,21 +123,6 @@ nlohmann::json scipyInput(const std::vector<Case>& all) {
         }
     }
     return in;
-}
-
-nlohmann::json runScipy(const QString& python, const nlohmann::json& in) {
-    QTemporaryDir dir;
-    const QString inPath = dir.filePath("in.json"), outPath = dir.filePath("out.json");
-    std::ofstream(inPath.toStdString()) << in.dump();
-    QProcess p;
-    p.start(python, {QString::fromStdString(test::dataFile("../xpcs_fit_models_scipy.py")), inPath,
-                     outPath});
-    if (!p.waitForFinished(120000) || p.exitCode() != 0) {
-        qWarning("%s", p.readAllStandardError().constData());
-        return {};
-    }
-    std::ifstream out(outPath.toStdString());
-    return nlohmann::json::parse(out);
 }
 
 } // namespace
@@ -194,11 +167,11 @@ void TestXpcsFitModels::eachModelRecoversItsParameters() {
 // The same values to 1 % of their error and the same errors to 1 %, every fit of every model.
 void TestXpcsFitModels::scipyCurveFitAgrees() {
     if (!xpcs::fitAvailable()) QSKIP("built without GSL");
-    const QString python = pythonWithScipy();
+    const QString python = test::pythonWithScipy();
     if (python.isEmpty()) QSKIP("no python3 with scipy");
     const std::vector<Case> all = cases();
     const nlohmann::json in = scipyInput(all);
-    const nlohmann::json scipy = runScipy(python, in);
+    const nlohmann::json scipy = test::runScipyScript(python, "xpcs_fit_models_scipy.py", in);
     QCOMPARE(scipy.size(), in.size());
     std::size_t index = 0;
     double worstValue = 0, worstError = 0;

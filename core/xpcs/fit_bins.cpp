@@ -143,15 +143,9 @@ BinFits fitBins(const Result& r, const FitOptions& options, const std::vector<do
         const G2Model model = options.model(r.tau, &r.g2[b * r.frames], haveQ ? q[b] : 0.0);
         appendBin(f, fitBin(r, b, model, options.shape), model);
     }
-    f.diffusion = options.diffusion;
     if (!haveQ) return f;
     f.q = q;
-    PowerLawModel law;
-    law.exponent = {2.0, options.diffusion};
-    // Start the prefactor from the bin with the largest q.
-    for (std::size_t b = 0; b < q.size(); ++b)
-        if (q[b] > 0 && f.gamma[b] > 0) law.prefactor.value = f.gamma[b] / (q[b] * q[b]);
-    f.powerLaw = fitRateVsQ(q, f.gamma, f.gammaErr, law);
+    f.rateLaw = fitRateLaw(q, f.gamma, f.gammaErr, options.rateLaw, options.rateRange);
     // The line through the bins whose Γ is determined (error below its value).
     std::vector<double> determined(f.gamma.size(), std::numeric_limits<double>::quiet_NaN());
     std::size_t known = 0;
@@ -193,6 +187,29 @@ void writeParameters(H5Writer& out, const BinFits& f, const std::string& fit, bo
     }
 }
 
+// The τ(q) law: which bins entered it, its law and q range, A and n; D (diffusion) or v
+// (ballistic) under their own names with units.
+void writeRateLaw(H5Writer& out, const RateLawFit& law, const std::string& fit, bool seconds) {
+    std::vector<std::uint8_t> used = law.used;
+    out.write(fit + "/rate_law_bins", makeArray<std::uint8_t>({used.size()}, used));
+    out.setAttribute(fit, "rate_law", rateLawName(law.law) + ": " + rateLawFormula(law.law));
+    if (!std::isnan(law.range.lower)) out.setAttribute(fit, "rate_q_min", law.range.lower);
+    if (!std::isnan(law.range.upper)) out.setAttribute(fit, "rate_q_max", law.range.upper);
+    if (!law.fit.converged) return;
+    writeScalar(out, fit + "/gamma_prefactor", law.fit.values[0], "");
+    writeScalar(out, fit + "/gamma_prefactor_err", law.fit.errors[0], "");
+    writeScalar(out, fit + "/gamma_exponent", law.fit.values[1], "");
+    writeScalar(out, fit + "/gamma_exponent_err", law.fit.errors[1], "");
+    const std::string t = seconds ? "s" : "frame";
+    const std::string name = law.law == RateLaw::Diffusion   ? "diffusion"
+                             : law.law == RateLaw::Ballistic ? "law_velocity"
+                                                             : "";
+    if (name.empty()) return;
+    const std::string unit = (law.law == RateLaw::Diffusion ? "angstrom^2/" : "angstrom/") + t;
+    writeScalar(out, fit + "/" + name, law.fit.values[0], unit);
+    writeScalar(out, fit + "/" + name + "_err", law.fit.errors[0], unit);
+}
+
 } // namespace
 
 void writeFits(H5Writer& out, const BinFits& f, const std::string& group, bool tauInSeconds) {
@@ -210,16 +227,7 @@ void writeFits(H5Writer& out, const BinFits& f, const std::string& group, bool t
     if (f.q.empty()) return;
     writeColumn(out, group + "/q", f.q);
     out.setAttribute(group + "/q", "units", "1/angstrom");
-    if (!f.powerLaw || !f.powerLaw->converged) return;
-    const FitResult& law = *f.powerLaw;
-    writeScalar(out, fit + "/gamma_prefactor", law.values[0], "");
-    writeScalar(out, fit + "/gamma_prefactor_err", law.errors[0], "");
-    writeScalar(out, fit + "/gamma_exponent", law.values[1], "");
-    writeScalar(out, fit + "/gamma_exponent_err", law.errors[1], "");
-    if (!f.diffusion) return;
-    const std::string d = tauInSeconds ? "angstrom^2/s" : "angstrom^2/frame";
-    writeScalar(out, fit + "/diffusion", law.values[0], d);
-    writeScalar(out, fit + "/diffusion_err", law.errors[0], d);
+    if (f.rateLaw) writeRateLaw(out, *f.rateLaw, fit, tauInSeconds);
 }
 
 } // namespace clscope::xpcs

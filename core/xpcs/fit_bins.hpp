@@ -1,10 +1,11 @@
 // Fits of a whole xpcs result (clscope-cli correlate --fit): g2 of every bin, then Γ against
-// q as a power law (or with the exponent fixed at 2, the diffusion coefficient), written under
+// q with a τ(q) law (rate_law.hpp: power, diffusion or ballistic, over a q range), written under
 // /xpcs/fit (DESIGN.md §3).
 #pragma once
 #include "core/hdf5.hpp"
 #include "core/xpcs/fit.hpp"
 #include "core/xpcs/fit_quality.hpp"
+#include "core/xpcs/rate_law.hpp"
 #include "core/xpcs/xpcs.hpp"
 
 #include <optional>
@@ -13,13 +14,15 @@
 
 namespace clscope::xpcs {
 
-// The fit settings (declared once as the xpcs parameters fit, diffusion, fit_tau_*, fit_baseline_*,
+// The fit settings (declared once as the xpcs parameters fit, rate_law (diffusion its shorthand),
+// rate_q_range, fit_tau_*, fit_baseline_*,
 // fit_beta_*, fit_alpha_*: core/xpcs/fit_params.hpp). Baseline, β and α: fixed at `value`, or
 // free within [lower, upper], started from the data (startingModel). β₂ (double) has β's
 // bounds; Γ₂ is ≥ 0, v free (|v| reported).
 struct FitOptions {
-    G2Shape shape = G2Shape::Single; // the model (fit_model.hpp); α free only when stretched
-    bool diffusion = false;          // power-law exponent fixed at 2: prefactor = D
+    G2Shape shape = G2Shape::Single;  // the model (fit_model.hpp); α free only when stretched
+    RateLaw rateLaw = RateLaw::Power; // the τ(q) law fitted to Γ(q) when q is known
+    QRange rateRange;                 // the bins whose q is in it enter the law (default: all)
     FitParameter baseline{1.0};
     FitParameter beta{0.2, false, 0.0, 2.0};
     FitParameter alpha{1.0, false, 0.2, 2.0};
@@ -42,8 +45,7 @@ struct BinFits {
     std::vector<FitResult> results;    // per bin as fitted (the message when not converged)
     std::vector<FitQuality> quality;   // per bin (fit_quality.hpp), FlagRateLaw from powerLaw
     std::vector<double> q;             // 1/Å per bin (NaN unknown); empty without q
-    std::optional<FitResult> powerLaw; // Γ = A q^n (n = 2 fixed with diffusion)
-    bool diffusion = false;
+    std::optional<RateLawFit> rateLaw; // Γ = A q^n (n fixed at 2: diffusion, 1: ballistic)
 };
 
 // Start values from the data: baseline from the last fifth, beta from the first lag, rate
@@ -62,8 +64,10 @@ void requireFitInput(const FitOptions& options, bool qKnown);
 BinFits fitBins(const Result& r, const FitOptions& options, const std::vector<double>& q);
 
 // /xpcs/fit/{baseline,beta,gamma,alpha}(_err), beta2, gamma2 (+ _err; double), velocity (+ _err;
-// flow), chi2_red, aic, bic, quality (FitFlag bits), /xpcs/q, gamma_prefactor,
-// gamma_exponent (+ _err) and diffusion (+ _err); attribute `model` on /xpcs/fit.
+// flow), chi2_red, aic, bic, quality (FitFlag bits), /xpcs/q; with q: rate_law_bins (B, uint8:
+// 1 where the bin entered the law), gamma_prefactor, gamma_exponent (+ _err), diffusion (+ _err;
+// law diffusion) or law_velocity (+ _err; law ballistic); attributes `model`, `rate_law`,
+// `rate_q_min`/`rate_q_max` (1/Å, the bounds given) on /xpcs/fit.
 void writeFits(H5Writer& out, const BinFits& fits, const std::string& group, bool tauInSeconds);
 
 } // namespace clscope::xpcs

@@ -62,6 +62,17 @@ void checkBelow(double lo, double hi, const std::string& loName, const std::stri
                          " (" + nlohmann::json(hi).dump() + ")");
 }
 
+// rate_law, with diffusion its shorthand: diffusion with rate_law power (the default) is the
+// diffusion law; with ballistic it contradicts it.
+RateLaw rateLawOf(const ParamSet& p) {
+    const RateLaw law = rateLawFrom(p.text("rate_law"));
+    if (!p.boolean("diffusion")) return law;
+    if (law == RateLaw::Ballistic)
+        throw UsageError("--diffusion (the diffusion law Γ = D·q²) contradicts --rate-law "
+                         "ballistic: give one of them");
+    return RateLaw::Diffusion;
+}
+
 } // namespace
 
 std::vector<ParamSpec> fitParamSpecs() {
@@ -74,8 +85,18 @@ std::vector<ParamSpec> fitParamSpecs() {
         fit.choices.push_back(name);
     ParamSpec diffusion = makeParam(
         "diffusion", T::Bool, false,
-        "With --fit and q known: fit Γ = D q² (exponent fixed at 2), write /xpcs/fit/diffusion");
+        "With --fit and q known: fit Γ = D q² (exponent fixed at 2), write /xpcs/fit/diffusion "
+        "(the shorthand of --rate-law diffusion)");
     diffusion.label = "Diffusion", diffusion.flag = "--diffusion";
+    ParamSpec law = makeOption("rate_law", T::Choice, "power", "τ(q) law", "--rate-law",
+                               "With --fit and q known: the law fitted to Γ(q): power Γ = A·qⁿ, "
+                               "diffusion Γ = D·q² (writes /xpcs/fit/diffusion), ballistic Γ = "
+                               "v·q (writes /xpcs/fit/law_velocity)");
+    law.choices = rateLawNames();
+    ParamSpec range = makeOption("rate_q_range", T::Text, nullptr, "τ(q) q range", "--rate-q-range",
+                                 "The bins whose q is in LO,HI (1/Å, inclusive; either side may "
+                                 "be empty) enter the τ(q) law (default: every bin with q)",
+                                 "1/Å");
     ParamSpec tauMin = fitDouble("fit_tau_min", 0.0, "Fit τ min",
                                  "Fits use the points with fit_tau_min < τ <= fit_tau_max", "τ");
     tauMin.min = 0.0;
@@ -83,7 +104,7 @@ std::vector<ParamSpec> fitParamSpecs() {
         "fit_tau_max", nullptr, "Fit τ max",
         "Fits use the points with τ <= this (default: auto, the first third of the lags)", "τ");
     tauMax.min = 0.0;
-    std::vector<ParamSpec> specs{fit, diffusion, tauMin, tauMax};
+    std::vector<ParamSpec> specs{fit, diffusion, law, range, tauMin, tauMax};
     for (const Bounded& b : bounded)
         boundSpecs(specs, b);
     return specs;
@@ -91,10 +112,11 @@ std::vector<ParamSpec> fitParamSpecs() {
 
 std::optional<FitOptions> fitOptionsFrom(const ParamSet& p) {
     const std::string model = p.text("fit");
-    if (model == "none") return std::nullopt;
     FitOptions o;
+    o.rateLaw = rateLawOf(p); // checked with or without a fit
+    if (p.has("rate_q_range")) o.rateRange = parseQRange(p.text("rate_q_range"));
+    if (model == "none") return std::nullopt;
     o.shape = shapeFrom(model);
-    o.diffusion = p.boolean("diffusion");
     o.tauMin = p.number("fit_tau_min");
     if (p.has("fit_tau_max")) {
         o.tauMax = p.number("fit_tau_max");
@@ -117,7 +139,11 @@ std::optional<FitOptions> fitOptionsFrom(const ParamSet& p) {
 
 nlohmann::json fitParamValues(const FitOptions& o) {
     nlohmann::json v = {{"fit", shapeName(o.shape)},
-                        {"diffusion", o.diffusion},
+                        {"diffusion", o.rateLaw == RateLaw::Diffusion},
+                        {"rate_law", rateLawName(o.rateLaw)},
+                        {"rate_q_range", o.rateRange.bounded()
+                                             ? nlohmann::json(qRangeText(o.rateRange))
+                                             : nlohmann::json()},
                         {"fit_tau_min", o.tauMin},
                         {"fit_tau_max", boundOrNull(o.tauMax)}};
     for (const Bounded& b : bounded) {

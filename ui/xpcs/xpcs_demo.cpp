@@ -1,10 +1,12 @@
 // `clscope --demo xpcs`: a Brownian series with a known D (4096 frames of 64×96 uint8 at 1 ms,
 // 7 rings: τ over 3.6 decades) correlated multi-tau with the device's preferred variant and a
-// two-time map binned by 16 frames; g2(τ) with its fits in the middle. `--demo compare`: the
-// seed's size (500 frames of 201×241), dense, every xpcs variant on every device in Compare.
+// two-time map binned by 16 frames, the τ(q) law diffusion; g2(τ) with its fits in the middle.
+// `--demo compare`: the seed's size (500 frames of 201×241), dense, every xpcs variant on every
+// device in Compare.
 #include "ui/compare/compare_every_variant.hpp"
 #include "ui/kit/panel_demo.hpp"
 #include "ui/params/param_form.hpp"
+#include "ui/xpcs/xpcs_average_view.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
 
 namespace clscope::ui {
@@ -27,6 +29,10 @@ PanelDemo<XpcsPanel> xpcsDemo(bool multitau) {
         panel.setTwoTimeLabel(2);
         panel.form()->setValue("multitau", multitau);
         panel.form()->setValue("twotime_bin", multitau ? 16 : 0);
+        // Brownian: τ(q) gives D; the law over the rings below 0.005 Å⁻¹ (the outermost, few
+        // pixels at the corners' edge, left out: hollow in the τ(q) tab).
+        panel.form()->setValue("rate_law", "diffusion");
+        panel.form()->setValue("rate_q_range", multitau ? "0.001,0.005" : nlohmann::json());
     };
     return demo;
 }
@@ -39,6 +45,13 @@ void startXpcsDemo(Workbench& wb) {
         return preferredVariant(wb, "xpcs", p.request().params());
     };
     demo.resultsInTheMiddle = true; // g2(τ) with its fits
+    // CLSCOPE_DEMO_AVERAGE="R1.h5,R2.h5,...": those results in the Average tab too (the docs'
+    // screenshot; CLSCOPE_DEMO_TAB=Average puts it in front).
+    demo.finished = [](XpcsPanel& panel, bool ok) {
+        const QString files = qEnvironmentVariable("CLSCOPE_DEMO_AVERAGE");
+        if (ok && !files.isEmpty()) panel.showAverage()->addFiles(files.split(','));
+        return ok;
+    };
     runPanelDemo(wb, demo);
 }
 

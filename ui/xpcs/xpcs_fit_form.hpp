@@ -19,7 +19,7 @@ class XpcsFitForm : public QGroupBox {
   public:
     explicit XpcsFitForm(QWidget* parent = nullptr);
 
-    // What the widgets say (diffusion: as last set; the panel's form shows it).
+    // What the widgets say (the τ(q) law: as last set; the panel's form shows it).
     xpcs::FitOptions options() const;
     // Shows options without emitting edited().
     void setOptions(const xpcs::FitOptions& options);

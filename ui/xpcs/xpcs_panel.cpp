@@ -31,11 +31,12 @@
 namespace clscope::ui {
 
 namespace {
-// The fit parameters the Fit box shows (diffusion: a field of the form).
+// The fit parameters the Fit box shows (the τ(q) law: diffusion, rate_law, rate_q_range are
+// fields of the form).
 std::set<std::string> fitBoxParams() {
     std::set<std::string> names;
     for (const ParamSpec& spec : xpcs::fitParamSpecs())
-        if (spec.name != "diffusion") names.insert(spec.name);
+        if (spec.name != "diffusion" && spec.name.rfind("rate_", 0) != 0) names.insert(spec.name);
     return names;
 }
 } // namespace
@@ -61,6 +62,11 @@ XpcsPanel::XpcsPanel(Workbench& workbench, QWidget* parent)
     layout->addWidget(buildRunOptions());
     fitForm_ = new XpcsFitForm(content);
     layout->addWidget(fitForm_);
+    auto* average = new QPushButton("Average runs…", content);
+    average->setToolTip("Average correlate results with rejection (the Average tab; "
+                        "clscope-cli average)");
+    connect(average, &QPushButton::clicked, this, [this] { showAverage(); });
+    layout->addWidget(average);
     layout->addStretch(1);
     scroll->setWidget(content);
     outer->addWidget(scroll, 1);
@@ -145,10 +151,8 @@ void XpcsPanel::resetForNewFile() {
 void XpcsPanel::showFitParams() {
     if (storingFit_) return;
     try {
-        xpcs::FitOptions shown =
-            xpcs::fitOptionsFrom(form_->paramSet()).value_or(xpcs::FitOptions{});
-        shown.diffusion = form_->paramSet().boolean("diffusion");
-        fitForm_->setOptions(shown);
+        // The τ(q) law comes along (the box keeps what it does not show).
+        fitForm_->setOptions(xpcs::fitOptionsFrom(form_->paramSet()).value_or(xpcs::FitOptions{}));
     } catch (const std::exception& e) {
         wb_.log(LogLevel::Warning, QString("XPCS fit: %1").arg(e.what()));
     }

@@ -28,6 +28,7 @@ class Workbench;
 class FrameRangeEdit;
 class ParamForm;
 class XpcsFitForm;
+class XpcsAverageView;
 
 // Run, busy state and typed delivery: TypedPanel (ui/kit/typed_panel.hpp).
 class XpcsPanel : public TypedPanelOf<xpcs::Algorithm> {
@@ -53,6 +54,8 @@ class XpcsPanel : public TypedPanelOf<xpcs::Algorithm> {
     QComboBox* variantBox() const { return variant_; }
     // What the Compare dock runs on: this panel's input and parameters now.
     ComparisonInput comparisonInput() const;
+    // The "Average" result tab (made on first use, then brought to the front).
+    XpcsAverageView* showAverage();
 
   protected:
     std::optional<Job> makeJob() override;
@@ -91,6 +94,7 @@ class XpcsPanel : public TypedPanelOf<xpcs::Algorithm> {
     QPointer<XpcsG2View> g2View_;
     QPointer<XpcsFitsView> fitsView_;
     QPointer<XpcsRateView> rateView_;
+    QPointer<XpcsAverageView> averageView_;
 };
 
 // The panel's registry entry (xpcs_panel_spec.cpp): dock "XPCS", its demos and views.

@@ -9,6 +9,7 @@
 #include "ui/kit/workbench.hpp"
 #include "ui/mask/labels_file.hpp"
 #include "ui/mask/q_bin_labels.hpp"
+#include "ui/xpcs/xpcs_average_view.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
 #include "ui/xpcs/xpcs_intensity_view.hpp"
@@ -146,11 +147,24 @@ void XpcsPanel::showTabs(const xpcs::XpcsResult& run,
     fitsView_ = new XpcsFitsView(presenter);
     add({"xpcs", "Fits", fitsView_, nullptr, {}, [presenter] { return presenter->fitsCsv(); }});
     rateView_ = new XpcsRateView(presenter);
-    add({"xpcs", "Γ vs q²", rateView_, presenter->hasQ() ? rateView_->plot() : nullptr, {}, {}});
+    add({"xpcs", "τ(q)", rateView_, presenter->hasQ() ? rateView_->plot() : nullptr, {}, {}});
     if (!r.twotime.empty()) {
         QCustomPlot* twotime = makeTwoTimePlot(r, r.twotime.begin()->first);
         add({"xpcs", "Two-time", twotime, twotime, {}, {}});
     }
+}
+
+XpcsAverageView* XpcsPanel::showAverage() {
+    if (!averageView_) {
+        averageView_ = new XpcsAverageView;
+        ResultTab tab{"xpcs-average", "Average", averageView_, averageView_->g2Plot(), {}, {}};
+        tab.commandLine =
+            "# the Average tab: Save writes what clscope-cli average RUN... -o OUT.h5 "
+            "writes";
+        wb_.addResultTab(std::move(tab));
+    }
+    wb_.results().showAfterRun("xpcs-average", averageView_);
+    return averageView_;
 }
 
 ComparisonInput XpcsPanel::comparisonInput() const {

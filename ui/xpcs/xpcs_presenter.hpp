@@ -44,15 +44,23 @@ struct XpcsSeries {
     std::vector<double> fitTau, fitG2; // empty without a converged fit
 };
 
-// Γ against q (bins with a converged fit and a known q), with the power-law fit.
+// Γ against q (bins with a converged fit and a known q), with the chosen τ(q) law over the
+// bins in its q range (xpcs::fitRateLaw, as clscope-cli correlate), the free power law and D.
 struct XpcsRatePoints {
     std::vector<double> q, rate, rateErr;
-    std::optional<xpcs::FitResult> powerLaw; // prefactor, exponent
+    std::vector<bool> inRange;               // per point: in the law's q range (fitted by it)
+    std::optional<xpcs::FitResult> powerLaw; // prefactor, exponent (every point)
     std::vector<double> fitQ, fitRate;
     std::string note;    // why there is nothing to plot, when there is not
     std::string fitNote; // why there is no power-law fit, when there is not
     // Γ = D·q² (exponent fixed at 2): D in Å²/(τ unit) from q in 1/Å, when converged.
     std::optional<xpcs::FitResult> diffusion;
+    // The law of the fit options over the points in range: A (D, v) and n; its line over them.
+    xpcs::RateLaw law = xpcs::RateLaw::Power;
+    xpcs::QRange range;
+    std::optional<xpcs::FitResult> lawFit;
+    std::vector<double> lawQ, lawRate;
+    std::string lawNote; // why there is no law fit, when there is not
 };
 
 class XpcsPresenter {

@@ -15,10 +15,6 @@ namespace clscope::ui {
 
 namespace {
 
-QVector<double> qvec(const std::vector<double>& v) {
-    return QVector<double>(v.begin(), v.end());
-}
-
 // "value ± error" with the digits the error justifies; "(fixed)" for a parameter held fixed.
 QString withError(double value, double error, bool fixed = false) {
     if (fixed && std::isfinite(value)) return QString::number(value, 'g', 4) + " (fixed)";
@@ -147,95 +143,6 @@ void XpcsFitsView::refresh() {
             for (int c = 0; c < rowCells.size(); ++c)
                 table_->item(row, c)->setBackground(QColor(255, 236, 200));
     }
-}
-
-XpcsRateView::XpcsRateView(std::shared_ptr<const XpcsPresenter> presenter, QWidget* parent)
-    : QWidget(parent), presenter_(std::move(presenter)) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(2, 2, 2, 2);
-    plot_ = new QCustomPlot(this);
-    plot_->setMinimumSize(220, 180);
-    note_ = new QLabel(this);
-    note_->setWordWrap(true);
-    note_->setAlignment(Qt::AlignCenter);
-    layout->addWidget(plot_, 1);
-    layout->addWidget(note_);
-    const bool seconds = presenter_->tauUnit() == "s";
-    plot_->xAxis->setLabel("q² (Å⁻²)");
-    plot_->yAxis->setLabel(QString("Γ (%1)").arg(seconds ? "1/s" : "1/frame"));
-    // The legend in its own row under the axes, never over the points.
-    auto* legendRow = new QCPLayoutGrid;
-    plot_->plotLayout()->addElement(1, 0, legendRow);
-    legendRow->setMargins(QMargins(0, 0, 0, 4));
-    legendRow->addElement(0, 0, plot_->legend);
-    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot_->legend->setBorderPen(Qt::NoPen);
-    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
-    plot_->legend->setVisible(true);
-    refresh();
-}
-
-QString XpcsRateView::diffusionText(const XpcsRatePoints& p) const {
-    if (!p.diffusion) return {};
-    const bool seconds = presenter_->tauUnit() == "s";
-    // q in Å⁻¹ (as clscope-cli writes /xpcs/q): D in Å²/(τ unit).
-    const double d = p.diffusion->values[0], e = p.diffusion->errors[0];
-    QString text = QString("D = %1 Å²/%2 (fit of Γ = D·q²)")
-                       .arg(QString::fromStdString(valueWithError(d, e)), seconds ? "s" : "frame");
-    if (const auto truth = presenter_->trueDiffusion(); truth && seconds)
-        text += QString("; the data were made with D = %1 Å²/s (%2 %)")
-                    .arg(*truth, 0, 'g', 4)
-                    .arg(100 * (d - *truth) / *truth, 0, 'f', 1);
-    return text;
-}
-
-void XpcsRateView::refresh() {
-    const XpcsRatePoints p = presenter_->rateVsQ();
-    plot_->setVisible(p.note.empty());
-    QStringList notes;
-    for (const std::string& n : {p.note, p.fitNote})
-        if (!n.empty()) notes << QString::fromStdString(n);
-    if (p.note.empty() && !diffusionText(p).isEmpty()) notes.prepend(diffusionText(p));
-    note_->setText(notes.join("\n"));
-    note_->setVisible(!notes.isEmpty());
-    plot_->clearPlottables();
-    if (!p.note.empty()) return;
-    std::vector<double> q2;
-    for (double q : p.q)
-        q2.push_back(q * q);
-    auto* points = plot_->addGraph();
-    points->setName("Γ of each bin");
-    points->setLineStyle(QCPGraph::lsNone);
-    points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(31, 119, 180), 6));
-    points->setData(qvec(q2), qvec(p.rate));
-    auto* errors = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
-    errors->removeFromLegend();
-    errors->setDataPlottable(points);
-    errors->setData(qvec(p.rateErr));
-    const double q2max = *std::max_element(q2.begin(), q2.end());
-    if (p.diffusion) {
-        auto* line = plot_->addGraph();
-        line->setName("Γ = D·q²");
-        line->setPen(QPen(QColor(44, 160, 44), 2));
-        line->setData(QVector<double>{0, q2max},
-                      QVector<double>{0, p.diffusion->values[0] * q2max});
-    }
-    if (!p.fitQ.empty()) {
-        auto* fit = plot_->addGraph();
-        const auto& v = p.powerLaw->values;
-        const auto& e = p.powerLaw->errors;
-        fit->setName(QString("Γ = A·qⁿ, n = %1").arg(withError(v[1], e[1])));
-        fit->setPen(QPen(QColor(214, 39, 40), 2, Qt::DashLine));
-        std::vector<double> fitQ2;
-        for (double q : p.fitQ)
-            fitQ2.push_back(q * q);
-        fit->setData(qvec(fitQ2), qvec(p.fitRate));
-    }
-    plot_->rescaleAxes();
-    plot_->xAxis->setRange(0, q2max * 1.05);
-    plot_->yAxis->setRangeLower(0);
-    plot_->yAxis->scaleRange(1.1, plot_->yAxis->range().lower);
-    plot_->replot();
 }
 
 std::size_t twoTimeFramesPerCell(const xpcs::Result& result) {

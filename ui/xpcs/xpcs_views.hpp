@@ -1,8 +1,8 @@
-// The other XPCS result tabs: "Fits" (per-bin parameters ± errors, χ²_red), "Γ vs q" (log-log
-// with the power-law fit, or a label saying why there is nothing to plot), "Two-time" (the
-// chosen bin's C(t1,t2) as a colour map).
+// The other XPCS result tabs: "Fits" (per-bin parameters ± errors, χ²_red), "τ(q)"
+// (xpcs_rate_view.hpp), "Two-time" (the chosen bin's C(t1,t2) as a colour map).
 #pragma once
 #include "ui/xpcs/xpcs_presenter.hpp"
+#include "ui/xpcs/xpcs_rate_view.hpp"
 
 #include <QStringList>
 #include <QWidget>
@@ -27,24 +27,6 @@ class XpcsFitsView : public QWidget {
     QStringList cells(const XpcsBinFit& f) const;
     std::shared_ptr<const XpcsPresenter> presenter_;
     QTableWidget* table_ = nullptr;
-    QLabel* note_ = nullptr;
-};
-
-class XpcsRateView : public QWidget {
-    Q_OBJECT
-  public:
-    explicit XpcsRateView(std::shared_ptr<const XpcsPresenter> presenter,
-                          QWidget* parent = nullptr);
-    QCustomPlot* plot() const { return plot_; }
-    QLabel* note() const { return note_; }
-    void refresh();
-
-    // "D = … Å²/s (fit of Γ = D·q²)" and the true D beside it when known; empty without a fit.
-    QString diffusionText(const XpcsRatePoints& points) const;
-
-  private:
-    std::shared_ptr<const XpcsPresenter> presenter_;
-    QCustomPlot* plot_ = nullptr;
     QLabel* note_ = nullptr;
 };
 
