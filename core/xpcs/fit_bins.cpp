@@ -212,6 +212,11 @@ void writeRateLaw(H5Writer& out, const RateLawFit& law, const std::string& fit, 
 
 } // namespace
 
+void writeBinQ(H5Writer& out, const std::vector<double>& q, const std::string& group) {
+    writeColumn(out, group + "/q", q);
+    out.setAttribute(group + "/q", "units", "1/angstrom");
+}
+
 void writeFits(H5Writer& out, const BinFits& f, const std::string& group, bool tauInSeconds) {
     const std::string fit = group + "/fit";
     writeParameters(out, f, fit, tauInSeconds);
@@ -225,8 +230,7 @@ void writeFits(H5Writer& out, const BinFits& f, const std::string& group, bool t
     out.write(fit + "/quality", makeArray<std::uint32_t>({quality.size()}, quality));
     out.setAttribute(fit + "/quality", "flags", fitFlagsLegend());
     if (f.q.empty()) return;
-    writeColumn(out, group + "/q", f.q);
-    out.setAttribute(group + "/q", "units", "1/angstrom");
+    writeBinQ(out, f.q, group);
     if (f.rateLaw) writeRateLaw(out, *f.rateLaw, fit, tauInSeconds);
 }
 

@@ -69,5 +69,7 @@ BinFits fitBins(const Result& r, const FitOptions& options, const std::vector<do
 // law diffusion) or law_velocity (+ _err; law ballistic); attributes `model`, `rate_law`,
 // `rate_q_min`/`rate_q_max` (1/Å, the bounds given) on /xpcs/fit.
 void writeFits(H5Writer& out, const BinFits& fits, const std::string& group, bool tauInSeconds);
+// GROUP/q (B, 1/Å, NaN where a bin has none): written with the fits, or alone when q is known.
+void writeBinQ(H5Writer& out, const std::vector<double>& q, const std::string& group);
 
 } // namespace clscope::xpcs

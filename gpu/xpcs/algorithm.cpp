@@ -35,6 +35,9 @@ void XpcsResult::write(H5Writer& out, const std::string& group) const {
     writeProvenance(out, group, {info.device, info.variant, info.parametersJson, info.kernelMs});
     out.setAttribute(group, "excluded_pixels", static_cast<double>(excludedPixels));
     if (fits) writeFits(out, *fits, group, result.tauInSeconds);
+    // q of the bins whenever the labels have it (DESIGN.md §3), not only with --fit
+    if (!qByLabel.empty() && (!fits || fits->q.empty()))
+        writeBinQ(out, binQ(qByLabel, result.labels), group);
     if (sums) writeResultSums(out, *sums, group);
 }
 
