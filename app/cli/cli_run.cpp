@@ -23,7 +23,7 @@ int run(int argc, const char* const* argv) {
     cli::addBenchCommand(app, action);
     cli::addBatchCommand(app, action);
     cli::addConvertCommand(app, action);
-    cli::addAverageCommand(app, action);
+    cli::addResultCommands(app, action);
     cli::addLabCommand(app, action);
     try {
         app.parse(argc, argv);

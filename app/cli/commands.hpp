@@ -36,8 +36,8 @@ struct StreamBenchArgs {
 };
 void runStreamBench(StreamBenchArgs a);
 void addBatchCommand(CLI::App& app, Action& action);
-// average: xpcs correlate results combined at the level of their sums (cli_average.cpp).
-void addAverageCommand(CLI::App& app, Action& action);
+// The commands over result files the algorithms declare (cli_result_commands.cpp).
+void addResultCommands(CLI::App& app, Action& action);
 // convert: a frame stack rewritten as sparse frames or a dense stack (docs/SPARSE.md).
 void addConvertCommand(CLI::App& app, Action& action);
 

@@ -49,7 +49,7 @@ std::string XpcsResult::summary() const {
 
 Algorithm::Algorithm() : TypedAlgorithm({"xpcs", "XPCS correlator g2(q, τ)", "correlate"}) {
     for (auto facet : {splitFacet(), passesFacet(), streamFacet(), syntheticFacet(), benchFacet(),
-                       labFacet(), layoutsFacet(), resultReaderFacet()})
+                       labFacet(), layoutsFacet(), resultReaderFacet(), resultCommandsFacet()})
         add(std::move(facet));
 }
 
