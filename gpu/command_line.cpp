@@ -72,6 +72,7 @@ std::vector<std::string> commandArgs(const RunCommand& run) {
     addParams(args, run.params);
     for (const auto& [name, value] : run.tuning)
         args.insert(args.end(), {"--tune", name + "=" + std::to_string(value)});
+    if (!run.layout.empty()) args.insert(args.end(), {"--layout", run.layout});
     args.insert(args.end(), {"-o", run.output});
     return args;
 }

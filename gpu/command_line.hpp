@@ -19,6 +19,7 @@ struct RunCommand {
     std::string variant;               // "" = the device's preferred
     ParamSet params;                   // empty specs: every parameter at its default
     std::map<std::string, int> tuning;
+    std::string layout; // --layout NAME; "" = clscope's own
     std::string output = "OUT.h5";
 };
 

@@ -16,7 +16,8 @@ inline QByteArray bytesOf(const H5Reader& file, const std::string& path) {
                       static_cast<qsizetype>(a.size() * dtypeSize(a.dtype())));
 }
 
-// Every dataset under `group` of `reference` is in `exported`, the same: type, shape, bytes.
+// Every dataset under `group` of `reference` is in `exported`, the same: type, shape, bytes
+// (strings: the type).
 inline void compareDatasets(const H5Reader& exported, const H5Reader& reference,
                             const std::string& group) {
     for (const H5Node& node : reference.children(group)) {
@@ -24,6 +25,7 @@ inline void compareDatasets(const H5Reader& exported, const H5Reader& reference,
         if (node.kind != H5Node::Dataset) continue;
         QVERIFY2(exported.hasDataset(node.path), node.path.c_str());
         QCOMPARE(exported.info(node.path).typeName, node.info.typeName);
+        if (node.info.typeName == "string") continue; // H5Reader reads numbers only
         QVERIFY2(test::bytesOf(exported, node.path) == test::bytesOf(reference, node.path),
                  (node.path + " differs").c_str());
     }

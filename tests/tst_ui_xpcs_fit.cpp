@@ -3,6 +3,7 @@
 // session; the g2 tab's fits are the exported /xpcs/fit datasets, and clscope-cli run with the
 // export's command line writes the same /xpcs/fit datasets, bit for bit. Item 4: a run on
 // labels edited in the mask editor has a command line that reproduces it.
+#include "core/errors.hpp"
 #include "core/io.hpp"
 #include "core/xpcs/fit_bins.hpp"
 #include "core/xpcs/synthetic.hpp"
@@ -163,6 +164,40 @@ class TestUiXpcsFit : public QObject {
         const auto cli = test::rerunExport(gui, dir_.filePath("edited-cli.h5"));
         QVERIFY2(cli.code == 0, qPrintable(cli.err));
         test::compareDatasets(gui, H5Reader(dir_.filePath("edited-cli.h5").toStdString()), "/xpcs");
+    }
+
+    // Issue 57 item 5: the export offers the run's facility layouts (aps, nxxpcs) beside
+    // clscope's own; each is what clscope-cli --layout writes, and its command line says so:
+    // rerun, the same datasets bit for bit.
+    void exportOffersTheFacilityLayouts() {
+        const QString file = writeBrownian(dir_);
+        MainWindow window;
+        QVERIFY(window.openFile(file));
+        auto* panel = window.findChild<XpcsPanel*>();
+        QVERIFY(panel);
+        panel->setVariant("cpu");
+        QSignalSpy finished(panel, &XpcsPanel::runFinished);
+        QVERIFY(panel->run());
+        QVERIFY(finished.wait(120000));
+        QVERIFY(finished.front().front().toBool());
+        ResultsPanel& results = window.workbench().results();
+        std::vector<std::string> names;
+        for (const OutputLayout& l : results.layoutsShown().layouts)
+            names.push_back(l.name);
+        QCOMPARE(names, (std::vector<std::string>{"aps", "nxxpcs"}));
+        QVERIFY_THROWS_EXCEPTION(UsageError, results.exportShownAs(dir_.filePath("x.h5"), "dials"));
+        for (const auto& [layout, group] : {std::pair{"aps", "/xpcs"}, {"nxxpcs", "/entry/data"}}) {
+            const QString exported = dir_.filePath(QString("gui-%1.h5").arg(layout));
+            results.exportShownAs(exported, layout);
+            const H5Reader gui(exported.toStdString());
+            const std::string line = gui.stringAttribute("/", "command_line").value_or("");
+            QVERIFY2(line.find(std::string("--layout ") + layout) != std::string::npos,
+                     line.c_str());
+            const QString again = dir_.filePath(QString("cli-%1.h5").arg(layout));
+            const auto cli = test::rerunExport(gui, again);
+            QVERIFY2(cli.code == 0, qPrintable(cli.err));
+            test::compareDatasets(gui, H5Reader(again.toStdString()), group);
+        }
     }
 
   private:

@@ -26,6 +26,11 @@ const LayoutsFacet& facetOf(const Algorithm& algorithm, const LayoutsFacet* face
 
 } // namespace
 
+std::string layoutSuffix(const Algorithm& algorithm, const std::string& layout) {
+    const auto* f = algorithm.facet<LayoutsFacet>();
+    return f ? f->suffix(layout) : "h5";
+}
+
 std::vector<OutputLayout> Algorithm::outputLayouts() const {
     const auto* f = facet<LayoutsFacet>();
     return f ? f->layouts() : std::vector<OutputLayout>{};

@@ -25,7 +25,12 @@ class LayoutsFacet : public Facet {
     virtual LayoutOutput output(const std::string& layout,
                                 const std::shared_ptr<AlgorithmResult>& result,
                                 const InputSources& sources, const PreparedRun& run) const = 0;
+    // The suffix of a file in `layout` (an export's file name): HDF5's unless overridden.
+    virtual std::string suffix(const std::string& /*layout*/) const { return "h5"; }
 };
+
+// The suffix of a file in `layout`, one of algorithm.outputLayouts() ("h5" for any other).
+std::string layoutSuffix(const Algorithm& algorithm, const std::string& layout);
 
 // A is the algorithm (its TypedAlgorithm's Run and ResultType).
 template <class A> class TypedLayouts : public LayoutsFacet {

@@ -22,6 +22,7 @@ class DialsLayout : public TypedLayouts<Algorithm> {
     std::vector<OutputLayout> layouts() const override {
         return {{"dials", "a DIALS reflection table (msgpack), read by dials.index"}};
     }
+    std::string suffix(const std::string&) const override { return "refl"; }
 
   protected:
     // A stream is a stack of frames; a file's frames role is probed, not read.

@@ -187,17 +187,40 @@ void MainWindow::exportPlotDialog() {
     });
 }
 
-// The tab shown, in the format of the suffix, never held back by another tab.
+// The file dialog's filter of each layout the result offers, with its layout's name.
+static std::vector<std::pair<QString, std::string>> layoutFilters(const LayoutExport& layouts) {
+    std::vector<std::pair<QString, std::string>> out;
+    for (const OutputLayout& l : layouts.layouts)
+        out.emplace_back(QString("%1, --layout %2 (*.%3)")
+                             .arg(QString::fromStdString(l.help), QString::fromStdString(l.name),
+                                  QString::fromStdString(layouts.suffix(l.name))),
+                         l.name);
+    return out;
+}
+
+// The tab shown, in the format of the suffix (or the layout of the filter chosen), never held
+// back by another tab.
 void MainWindow::exportResultsDialog() {
     if (!results_->currentTab()) {
         statusBar()->showMessage("There are no results to export yet: run an algorithm first",
                                  6000);
         return;
     }
-    const QString path =
-        QFileDialog::getSaveFileName(this, "Export the result shown", "results.h5",
-                                     "HDF5 (*.h5);;CSV (*.csv);;PNG (*.png);;PDF (*.pdf)");
+    const auto layouts = layoutFilters(results_->layoutsShown());
+    QStringList filters{"HDF5, clscope's layout (*.h5)"};
+    for (const auto& [filter, name] : layouts)
+        filters << filter;
+    filters << "CSV (*.csv)"
+            << "PNG (*.png)"
+            << "PDF (*.pdf)";
+    QString chosen;
+    const QString path = QFileDialog::getSaveFileName(this, "Export the result shown", "results.h5",
+                                                      filters.join(";;"), &chosen);
     if (path.isEmpty()) return;
+    for (const auto& [filter, name] : layouts)
+        if (filter == chosen)
+            return tryExport(this, *workbench_, path,
+                             [&, name = name] { results_->exportShownAs(path, name); });
     tryExport(this, *workbench_, path, [&] { results_->exportShown(path); });
 }
 

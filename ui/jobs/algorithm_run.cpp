@@ -77,7 +77,9 @@ Job makeRunJob(AlgorithmRun run, std::function<void(const RunDelivery&)> deliver
         outcome.timings = result->info.timings;
         outcome.summary = result->summary() + kernelText(result->info.kernelMs) + parts;
         if (deliver)
-            outcome.deliver = [deliver, delivery = RunDelivery{input, result, command}] {
+            outcome.deliver = [deliver,
+                               delivery = RunDelivery{input, result, command,
+                                                      layoutExport(algorithm, c, input, result)}] {
                 deliver(delivery);
             };
         return outcome;

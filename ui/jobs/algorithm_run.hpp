@@ -8,6 +8,7 @@
 #include "gpu/algorithm.hpp"
 #include "gpu/command_line.hpp"
 #include "ui/jobs/job.hpp"
+#include "ui/jobs/layout_export.hpp"
 
 #include <functional>
 #include <memory>
@@ -36,7 +37,8 @@ struct AlgorithmRun {
 struct RunDelivery {
     std::shared_ptr<const AlgorithmInput> input; // null when the run streamed or ran in passes
     std::shared_ptr<const AlgorithmResult> result;
-    std::string command; // the reproducing command line, or "# ..." saying why there is none
+    std::string command;  // the reproducing command line, or "# ..." saying why there is none
+    LayoutExport layouts; // the result in the algorithm's other output layouts
 };
 
 // The device `variant` of `algorithm` runs on when `chosen` is picked: the host for host

@@ -38,8 +38,9 @@ Job storedResultJob(const Algorithm& algorithm, const std::string& file, WholeIn
         StoredDelivery stored;
         stored.command =
             storedCommand(algorithm, result->info, reader.where(algorithm.outputGroup()));
-        stored.delivery = {storedInput(algorithm, stored.command, input), result,
-                           reproducingLine(stored.command)};
+        const auto storedIn = storedInput(algorithm, stored.command, input);
+        stored.delivery = {storedIn, result, reproducingLine(stored.command),
+                           layoutExport(algorithm, stored.command, storedIn, result)};
         JobOutcome outcome;
         outcome.summary = result->summary();
         if (deliver) outcome.deliver = [deliver, stored] { deliver(stored); };

@@ -45,6 +45,10 @@ void AlgorithmPanel::cancelRun() {
 
 void AlgorithmPanel::runEnded(bool) {}
 
+void AlgorithmPanel::offerLayouts(const LayoutExport& layouts) {
+    wb_.results().setLayouts(QString::fromStdString(algorithm_), layouts);
+}
+
 QPushButton* AlgorithmPanel::makeRunButton(QWidget* parent, const QString& tip) {
     runButton_ = new QPushButton("Run (Ctrl+R)", parent);
     runTip_ = tip;

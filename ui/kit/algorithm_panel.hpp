@@ -6,6 +6,7 @@
 // is TypedPanel's (ui/kit/typed_panel.hpp). A panel keeps its form, its views and makeJob.
 #pragma once
 #include "ui/jobs/job.hpp"
+#include "ui/jobs/layout_export.hpp"
 #include "ui/jobs/stored_result.hpp"
 
 #include <QString>
@@ -68,6 +69,8 @@ class AlgorithmPanel : public QWidget {
     void showResultsAfterRun(QWidget* fallback);
     // "TITLE: why" as an error in the Log and for 8 s in the status bar.
     void reportError(const QString& why);
+    // The result just shown can also be exported in these layouts (its tab written as HDF5).
+    void offerLayouts(const LayoutExport& layouts);
 
     Workbench& wb_;
 

@@ -60,6 +60,7 @@ template <class Result, class Input = AlgorithmInput> class TypedPanel : public 
         if (keep) keep();
         resultCommand_ = QString::fromStdString(d.command);
         showResult(typed);
+        offerLayouts(d.layouts);
     }
     QString resultCommand_;
 };

@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QSet>
+#include <algorithm>
 #include <qcustomplot.h>
 
 namespace clscope::ui {
@@ -65,8 +66,7 @@ const ResultTab& ResultsPanel::shownFresh() const {
     return *tab;
 }
 
-// The tab's result: its own writer, else that of its algorithm's tab holding the same result.
-void ResultsPanel::writeResult(const ResultTab& tab, const QString& path) const {
+const ResultTab& ResultsPanel::writerOf(const ResultTab& tab) const {
     const ResultTab* writer = &tab;
     for (const ResultTab& other : tabs())
         if (!writer->writeHdf5 && other.algorithm == tab.algorithm && other.writeHdf5)
@@ -74,7 +74,42 @@ void ResultsPanel::writeResult(const ResultTab& tab, const QString& path) const 
     if (!writer->writeHdf5)
         throw UsageError("the result '" + tab.title.toStdString() + "' has no HDF5 export");
     refuseStale(*writer);
-    ui::exportHdf5(path, {writer->writeHdf5}, provenance(tab));
+    return *writer;
+}
+
+// The tab's result: its own writer, else that of its algorithm's tab holding the same result.
+void ResultsPanel::writeResult(const ResultTab& tab, const QString& path) const {
+    ui::exportHdf5(path, {writerOf(tab).writeHdf5}, provenance(tab));
+}
+
+LayoutExport ResultsPanel::layoutsShown() const {
+    const ResultTab* tab = currentTab();
+    if (!tab) return {};
+    try {
+        return writerOf(*tab).layouts;
+    } catch (const UsageError&) { // no writer, or stale: nothing to offer
+        return {};
+    }
+}
+
+void ResultsPanel::exportShownAs(const QString& path, const std::string& layout) const {
+    const ResultTab& tab = shownFresh();
+    const LayoutExport& layouts = writerOf(tab).layouts;
+    const bool offered = std::any_of(layouts.layouts.begin(), layouts.layouts.end(),
+                                     [&](const OutputLayout& l) { return l.name == layout; });
+    if (!offered)
+        throw UsageError("the result '" + tab.title.toStdString() + "' has no layout " + layout);
+    const LayoutOutput out = layouts.output(layout);
+    const ProvenanceFields fields = provenanceFields(
+        tab.algorithm + ": " + tab.title + " (layout " + QString::fromStdString(layout) + ")",
+        tab.provenance, QString::fromStdString(layouts.command(layout)));
+    if (out.hdf5) return ui::exportHdf5(path, {out.hdf5}, fields);
+    writeTextFile(path, out.bytes);
+}
+
+void ResultsPanel::setLayouts(const QString& algorithm, const LayoutExport& layouts) {
+    for (ResultTab& tab : tabs_)
+        if (tab.algorithm == algorithm && tab.writeHdf5) tab.layouts = layouts;
 }
 
 void ResultsPanel::exportHdf5(const QString& path) const {

@@ -8,6 +8,7 @@
 // context menu's "Copy command line") and the run's provenance; every export writes both
 // (ui/results/provenance.hpp).
 #pragma once
+#include "ui/jobs/layout_export.hpp"
 #include "ui/results/provenance.hpp"
 
 #include <QString>
@@ -39,6 +40,7 @@ struct ResultTab {
     bool stale = false;                       // its input changed since it was computed
     QString commandLine{};      // clscope-cli ... that reproduces it ("#...": why none does)
     RunProvenance provenance{}; // the run behind it (computed: set by addTab when empty)
+    LayoutExport layouts{};     // with writeHdf5: the result in its algorithm's other layouts
 };
 
 // What "export all fresh results" wrote and which stale tabs it left out.
@@ -81,6 +83,13 @@ class ResultsPanel : public QWidget {
     void exportCsv(const QString& path) const;
     void exportPlot(const QString& path) const;
     void exportShown(const QString& path) const;
+    // The result of the tab shown in another output layout of its algorithm (the layouts the
+    // run offered: layoutsShown), with the clscope-cli command line that writes it; HDF5 or the
+    // layout's own bytes. UsageError as above, or for a layout not offered.
+    void exportShownAs(const QString& path, const std::string& layout) const;
+    LayoutExport layoutsShown() const;
+    // The layouts of the result just shown by `algorithm`'s panel, for its tabs with a writer.
+    void setLayouts(const QString& algorithm, const LayoutExport& layouts);
     // One file per fresh tab into folder (HDF5 when it writes its result, else CSV, else PNG),
     // named "<algorithm>-<title>.<ext>"; stale tabs and tabs with nothing to write are skipped.
     ExportSummary exportAllFresh(const QString& folder) const;
@@ -93,6 +102,8 @@ class ResultsPanel : public QWidget {
     const ResultTab& shownFresh() const;
     void exportTab(const ResultTab& tab, const QString& path) const;
     void writeResult(const ResultTab& tab, const QString& path) const;
+    // The tab whose writer writes tab's result (itself, else its algorithm's tab with one).
+    const ResultTab& writerOf(const ResultTab& tab) const;
     QTabWidget* tabWidget_ = nullptr;
     QLabel* emptyHint_ = nullptr;
     QLabel* staleBanner_ = nullptr;
