@@ -20,6 +20,7 @@
 #include "ui/xpcs/xpcs_views.hpp"
 #include "ui_test_helpers.hpp"
 
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QtTest>
@@ -198,9 +199,46 @@ class TestUiXpcsFit : public QObject {
             QVERIFY2(cli.code == 0, qPrintable(cli.err));
             test::compareDatasets(gui, H5Reader(again.toStdString()), group);
         }
+        // The aps file drawn beside the run (its g2 is the run's: lags > 0, every bin).
+        QVERIFY(!panel->overlayResult(file)); // the input holds no result: refused, said
+        QVERIFY(!panel->presenter().overlay());
+        const int graphs = panel->g2View()->plot()->graphCount();
+        QVERIFY(panel->overlayResult(dir_.filePath("gui-aps.h5")));
+        const XpcsPresenter& p = panel->presenter();
+        QVERIFY(p.overlay()->deviceLabel.find("gui-aps.h5") != std::string::npos);
+        for (std::size_t bin = 0; bin < p.binCount(); ++bin) {
+            const auto other = p.overlaySeries(bin);
+            QVERIFY(other);
+            const XpcsSeries own = p.series(bin);
+            QCOMPARE(other->tau.size(), own.tau.size());
+            for (std::size_t t = 0; t < own.tau.size(); ++t) {
+                QVERIFY(std::abs(other->tau[t] - own.tau[t]) <= 1e-12 * own.tau[t]);
+                QVERIFY(std::abs(other->g2[t] - own.g2[t]) <= 1e-6 * std::abs(own.g2[t]));
+            }
+        }
+        // Hollow markers per checked bin and one legend entry more; then removed again.
+        const int checked = int(panel->g2View()->selectedBins().size());
+        QCOMPARE(panel->g2View()->plot()->graphCount(), graphs + checked + 1);
+        QCOMPARE(panel->g2View()->overlayButton()->text(), QString("Remove overlay"));
+        saveOverlayShot(window);
+        panel->g2View()->overlayButton()->click();
+        QVERIFY(!panel->presenter().overlay());
+        QCOMPARE(panel->g2View()->plot()->graphCount(), graphs);
     }
 
   private:
+    // With CLSCOPE_TEST_SHOTS=DIR: the g2 tab with an overlay at 1600×1000 and 1280×800.
+    static void saveOverlayShot(MainWindow& window) {
+        const QString dir = qEnvironmentVariable("CLSCOPE_TEST_SHOTS");
+        if (dir.isEmpty()) return;
+        window.show();
+        for (const QSize size : {QSize(1600, 1000), QSize(1280, 800)}) {
+            window.resize(size);
+            QCoreApplication::processEvents();
+            window.grab().save(QString("%1/xpcs-overlay-%2.png").arg(dir).arg(size.width()));
+        }
+    }
+
     // With CLSCOPE_TEST_SHOTS=DIR: the window at 1600×1000 with each xpcs result tab in front,
     // to look at (DIR/xpcs-fit-<n>.png).
     static void saveShots(MainWindow& window, const XpcsPresenter& presenter) {

@@ -14,8 +14,7 @@ LayoutExport layoutExport(const Algorithm& algorithm, const RunCommand& command,
     // The layout writers read the result; the facet's interface takes it as the run's.
     auto shared = std::const_pointer_cast<AlgorithmResult>(std::move(result));
     out.output = [&algorithm, command, input, shared](const std::string& layout) {
-        return algorithm.layoutOutput(layout, shared, input.get(), command.sources,
-                                      command.params);
+        return algorithm.layoutOutput(layout, shared, input.get(), command.sources, command.params);
     };
     out.command = [command](const std::string& layout) {
         RunCommand withLayout = command;

@@ -22,6 +22,18 @@ namespace {
 QVector<double> qvec(const std::vector<double>& v) {
     return QVector<double>(v.begin(), v.end());
 }
+
+// Error bars of `data` in `color` at `alpha`, not in the legend.
+QCPErrorBars* addErrorBars(QCustomPlot& plot, QCPGraph* data, const std::vector<double>& err,
+                           QColor color, int alpha) {
+    auto* errors = new QCPErrorBars(plot.xAxis, plot.yAxis);
+    errors->removeFromLegend();
+    errors->setDataPlottable(data);
+    errors->setData(qvec(err));
+    color.setAlpha(alpha);
+    errors->setPen(QPen(color, 1));
+    return errors;
+}
 } // namespace
 
 QColor seriesColor(std::size_t rank) {
@@ -66,6 +78,10 @@ XpcsG2View::XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString t
     auto* defaults = new QPushButton("Default", side);
     defaults->setToolTip("About five bins spread over the range");
     sideLayout->addWidget(defaults);
+    overlay_ = new QPushButton("Overlay…", side);
+    overlay_->setToolTip("Draw another result's g2 beside this run's: a clscope result, an APS "
+                         "8-ID-I / boost_corr file or a NeXus NXxpcs file of the same bins");
+    sideLayout->addWidget(overlay_);
     splitter->addWidget(plot_);
     splitter->addWidget(side);
     splitter->setStretchFactor(0, 1);
@@ -79,6 +95,8 @@ XpcsG2View::XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString t
     connect(logBin_, &QCheckBox::toggled, this, [this] { refresh(); });
     connect(defaults, &QPushButton::clicked, this,
             [this] { setSelectedBins(presenter_->defaultSelection()); });
+    connect(overlay_, &QPushButton::clicked, this,
+            [this] { emit overlayRequested(presenter_->overlay().has_value()); });
     setSelectedBins(presenter_->defaultSelection());
 }
 
@@ -150,13 +168,22 @@ void XpcsG2View::refresh() {
             continue;
         }
         const QColor color = seriesColor(rank++);
-        XpcsSeries series = presenter_->series(static_cast<std::size_t>(i));
-        if (logBinning()) series = logBinned(series);
+        const XpcsSeries series = shown(presenter_->series(static_cast<std::size_t>(i)));
         drawSeries(series, color);
+        if (const auto other = presenter_->overlaySeries(static_cast<std::size_t>(i)))
+            drawOverlay(shown(*other), color);
         anyFit = anyFit || !series.fitTau.empty();
         QPixmap swatch(10, 10);
         swatch.fill(color);
         item->setIcon(QIcon(swatch));
+    }
+    const auto& overlay = presenter_->overlay();
+    overlay_->setText(overlay ? "Remove overlay" : "Overlay…");
+    if (overlay) { // one legend entry for the hollow markers
+        auto* key = plot_->addGraph();
+        key->setLineStyle(QCPGraph::lsNone);
+        key->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, Qt::darkGray, 7));
+        key->setName(QString::fromStdString(overlay->deviceLabel));
     }
     if (anyFit) {
         // One legend entry that explains the dashed curves.
@@ -193,19 +220,25 @@ void XpcsG2View::drawSeries(const XpcsSeries& series, const QColor& color) {
     data->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, logBinning() ? 6 : 4));
     data->setPen(QPen(color));
     data->setData(qvec(series.tau), qvec(series.g2), true);
-    auto* errors = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
-    errors->removeFromLegend();
-    errors->setDataPlottable(data);
-    errors->setData(qvec(series.err));
-    QColor bar = color;
-    bar.setAlpha(110);
-    errors->setPen(QPen(bar, 1));
-    errors->setWhiskerWidth(3);
+    addErrorBars(*plot_, data, series.err, color, 110)->setWhiskerWidth(3);
     if (series.fitTau.empty()) return;
     auto* fit = plot_->addGraph();
     fit->removeFromLegend();
     fit->setPen(QPen(color.darker(115), 2, Qt::DashLine));
     fit->setData(qvec(series.fitTau), qvec(series.fitG2), true);
+}
+
+XpcsSeries XpcsG2View::shown(const XpcsSeries& series) const {
+    return logBinning() ? logBinned(series) : series;
+}
+
+void XpcsG2View::drawOverlay(const XpcsSeries& series, const QColor& color) {
+    auto* data = plot_->addGraph();
+    data->removeFromLegend();
+    data->setLineStyle(QCPGraph::lsNone);
+    data->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, 7));
+    data->setData(qvec(series.tau), qvec(series.g2), true);
+    addErrorBars(*plot_, data, series.err, color, 60);
 }
 
 // τ over the positive lags; g2 over the 1st to 99th percentile of the plotted values (the
@@ -214,8 +247,7 @@ void XpcsG2View::rescaleAxes() {
     std::vector<double> values;
     double tauLo = INFINITY, tauHi = -INFINITY;
     for (std::size_t bin : selectedBins()) {
-        XpcsSeries s = presenter_->series(bin);
-        if (logBinning()) s = logBinned(s);
+        const XpcsSeries s = shown(presenter_->series(bin));
         values.insert(values.end(), s.g2.begin(), s.g2.end());
         values.insert(values.end(), s.fitG2.begin(), s.fitG2.end());
         for (double tau : s.tau)

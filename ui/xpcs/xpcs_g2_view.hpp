@@ -10,6 +10,7 @@
 class QCheckBox;
 class QCustomPlot;
 class QListWidget;
+class QPushButton;
 class QCPTextElement;
 
 namespace clscope::ui {
@@ -35,8 +36,14 @@ class XpcsG2View : public QWidget {
     // The run's title as given (shown cut in the middle where the plot is narrower).
     const QString& title() const { return fullTitle_; }
 
+    // "Overlay a result…" / "Remove overlay": the button under the bin list.
+    QPushButton* overlayButton() const { return overlay_; }
+
   signals:
     void selectionChanged();
+    // The user asks for another result file's g2 beside the run's (none shown), or for the
+    // one shown to go (shown).
+    void overlayRequested(bool shown);
 
   protected:
     // The plot's resizes: as many legend columns as its width gives, the title fitted.
@@ -45,6 +52,9 @@ class XpcsG2View : public QWidget {
   private:
     void fillBinList();
     void drawSeries(const XpcsSeries& series, const QColor& color);
+    // The overlay's points: hollow markers in the bin's colour, lighter error bars.
+    void drawOverlay(const XpcsSeries& series, const QColor& color);
+    XpcsSeries shown(const XpcsSeries& series) const; // log-binned when chosen
     void rescaleAxes();
     void drawLevels();
     // Log-binning applies to dense lags only (multi-tau lags are log-spaced already).
@@ -53,6 +63,7 @@ class XpcsG2View : public QWidget {
     QCustomPlot* plot_ = nullptr;
     QListWidget* bins_ = nullptr;
     QCheckBox* logBin_ = nullptr;
+    QPushButton* overlay_ = nullptr;
     QCPTextElement* title_ = nullptr;
     QString fullTitle_;
     void fitTitle();

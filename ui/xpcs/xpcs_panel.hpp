@@ -56,6 +56,9 @@ class XpcsPanel : public TypedPanelOf<xpcs::Algorithm> {
     ComparisonInput comparisonInput() const;
     // The "Average" result tab (made on first use, then brought to the front).
     XpcsAverageView* showAverage();
+    // The g2 of another xpcs result file (clscope's, aps or nxxpcs layout) drawn beside the
+    // run's in the g2 tab; false (the reason in the Log) when it cannot be read or matched.
+    bool overlayResult(const QString& file);
 
   protected:
     std::optional<Job> makeJob() override;
@@ -64,6 +67,7 @@ class XpcsPanel : public TypedPanelOf<xpcs::Algorithm> {
     void runEnded(bool ok) override;
 
   private:
+    void chooseOverlay(bool shown);
     QWidget* buildInputs();
     QWidget* buildRunOptions();
     void refreshInputs();

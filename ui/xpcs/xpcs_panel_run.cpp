@@ -1,5 +1,6 @@
 // XpcsPanel runs: one job that reads the input (frame range, labels with the pixel mask) and
 // runs the chosen variant through runAlgorithm(); its result builds the xpcs result tabs.
+#include "core/hdf5.hpp"
 #include "core/io.hpp"
 #include "core/json_parse.hpp"
 #include "core/xpcs/xpcs_io.hpp"
@@ -16,6 +17,8 @@
 #include "ui/xpcs/xpcs_panel.hpp"
 #include "ui/xpcs/xpcs_views.hpp"
 
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QTabWidget>
 #include <cmath>
@@ -129,6 +132,7 @@ void XpcsPanel::showTabs(const xpcs::XpcsResult& run,
     presenter->setIntensity(input ? inputIntensity(*input) : std::nullopt);
     auto runShared = std::make_shared<xpcs::XpcsResult>(run);
     g2View_ = new XpcsG2View(presenter, runTitle(run, input.get()));
+    connect(g2View_, &XpcsG2View::overlayRequested, this, &XpcsPanel::chooseOverlay);
     const auto writeAll = [presenter, runShared, input](H5Writer& out) {
         runShared->write(out, "/xpcs");
         if (input) writeInput(out, *input, "/xpcs/input");
@@ -152,6 +156,36 @@ void XpcsPanel::showTabs(const xpcs::XpcsResult& run,
         QCustomPlot* twotime = makeTwoTimePlot(r, r.twotime.begin()->first);
         add({"xpcs", "Two-time", twotime, twotime, {}, {}});
     }
+}
+
+bool XpcsPanel::overlayResult(const QString& file) {
+    try {
+        const H5Reader reader(file.toStdString());
+        const auto stored = typedAs<xpcs::XpcsResult>(std::shared_ptr<const AlgorithmResult>(
+            AlgorithmRegistry::instance().find("xpcs").readResult(reader)));
+        const RunInfo& info = stored->info; // a foreign file: no device, "aps layout" its name
+        const std::string origin = info.device.empty() ? info.deviceName : info.device;
+        presenter_->setOverlay(XpcsRun{stored->result, QFileInfo(file).fileName().toStdString() +
+                                                           (origin.empty() ? "" : ", " + origin)});
+        wb_.log(LogLevel::Info, "XPCS: g2 of " + file + " drawn beside the run's");
+    } catch (const std::exception& e) {
+        reportError(QString("%1: not overlaid: %2").arg(file, e.what()));
+        return false;
+    }
+    if (g2View_) g2View_->refresh();
+    return true;
+}
+
+// The g2 view's Overlay button: a file to draw beside the run, or the overlay removed.
+void XpcsPanel::chooseOverlay(bool shown) {
+    if (shown) {
+        presenter_->setOverlay(std::nullopt);
+        if (g2View_) g2View_->refresh();
+        return;
+    }
+    const QString file = QFileDialog::getOpenFileName(
+        this, "Overlay an XPCS result", {}, "XPCS results (*.h5 *.hdf5 *.nxs);;All files (*)");
+    if (!file.isEmpty()) overlayResult(file);
 }
 
 XpcsAverageView* XpcsPanel::showAverage() {

@@ -1,4 +1,5 @@
 #include "ui/xpcs/xpcs_presenter.hpp"
+#include "core/errors.hpp"
 #include "core/number_text.hpp"
 
 #include "core/xpcs/fit_bins.hpp"
@@ -87,6 +88,7 @@ double maxAbsDifference(const std::vector<double>& a, const std::vector<double>&
 
 void XpcsPresenter::setRuns(std::vector<XpcsRun> runs) {
     runs_ = std::move(runs);
+    overlay_.reset();
     if (q_ && (runs_.empty() || q_->size() != binCount())) q_.reset();
     refit();
 }
@@ -174,11 +176,10 @@ std::string XpcsPresenter::legendText(std::size_t bin) const {
     return text;
 }
 
-XpcsSeries XpcsPresenter::series(std::size_t bin) const {
-    const xpcs::Result& r = reference();
-    XpcsSeries s;
-    s.label = r.labels.at(bin);
-    s.legend = legendText(bin);
+namespace {
+
+// The plotted points of one bin of r: positive τ, finite g2 (an error that is not: 0).
+void addPoints(const xpcs::Result& r, std::size_t bin, XpcsSeries& s) {
     for (std::size_t t = 0; t < r.frames; ++t) {
         const double g2 = r.g2At(bin, t), err = r.g2ErrAt(bin, t);
         if (!(r.tau[t] > 0) || !std::isfinite(g2)) continue;
@@ -186,6 +187,43 @@ XpcsSeries XpcsPresenter::series(std::size_t bin) const {
         s.g2.push_back(g2);
         s.err.push_back(std::isfinite(err) ? err : 0.0);
     }
+}
+
+} // namespace
+
+void XpcsPresenter::setOverlay(std::optional<XpcsRun> overlay) {
+    if (overlay && !empty()) {
+        const xpcs::Result& o = overlay->result;
+        if (o.tauInSeconds != reference().tauInSeconds)
+            throw InputError(std::string("its τ is in ") + (o.tauInSeconds ? "s" : "frames") +
+                             ", the run's in " + tauUnit());
+        const auto& labels = reference().labels;
+        const bool shared = std::any_of(o.labels.begin(), o.labels.end(), [&](std::int32_t l) {
+            return std::find(labels.begin(), labels.end(), l) != labels.end();
+        });
+        if (!shared) throw InputError("it has none of the run's bin labels");
+    }
+    overlay_ = std::move(overlay);
+}
+
+std::optional<XpcsSeries> XpcsPresenter::overlaySeries(std::size_t bin) const {
+    if (!overlay_ || empty()) return std::nullopt;
+    const xpcs::Result& o = overlay_->result;
+    const auto at = std::find(o.labels.begin(), o.labels.end(), reference().labels.at(bin));
+    if (at == o.labels.end()) return std::nullopt;
+    XpcsSeries s;
+    s.label = *at;
+    s.legend = overlay_->deviceLabel;
+    addPoints(o, static_cast<std::size_t>(at - o.labels.begin()), s);
+    return s;
+}
+
+XpcsSeries XpcsPresenter::series(std::size_t bin) const {
+    const xpcs::Result& r = reference();
+    XpcsSeries s;
+    s.label = r.labels.at(bin);
+    s.legend = legendText(bin);
+    addPoints(r, bin, s);
     if (bin < fits_.size() && fits_[bin].ok() && !s.tau.empty()) {
         s.fitTau = logSpaced(s.tau.front(), s.tau.back(), 200);
         for (double tau : s.fitTau)

@@ -84,6 +84,14 @@ class XpcsPresenter {
     void setFitOptions(const xpcs::FitOptions& options);
     const xpcs::FitOptions& fitOptions() const { return options_; }
 
+    // Another result of the same bins drawn beside the reference in the g2 plot (a facility's
+    // result file, another run), named for the legend; cleared by setRuns. InputError when its
+    // τ is in another unit or it has none of the reference's labels.
+    void setOverlay(std::optional<XpcsRun> overlay);
+    const std::optional<XpcsRun>& overlay() const { return overlay_; }
+    // The overlay's points of the reference's bin `bin` (the same label), when it has that label.
+    std::optional<XpcsSeries> overlaySeries(std::size_t bin) const;
+
     bool empty() const { return runs_.empty(); }
     const std::vector<XpcsRun>& runs() const { return runs_; }
     const xpcs::Result& reference() const { return runs_.front().result; }
@@ -114,6 +122,7 @@ class XpcsPresenter {
   private:
     void refit();
     std::vector<XpcsRun> runs_;
+    std::optional<XpcsRun> overlay_;
     std::optional<std::vector<double>> q_;
     xpcs::FitOptions options_;
     std::vector<XpcsBinFit> fits_;
