@@ -22,11 +22,11 @@ std::vector<double> sumsAsDouble(const std::vector<std::uint64_t>& raw, DType d)
     return out;
 }
 
-// Bin b's Gram matrix of a run of 64-bit entries (framePad^2, slots summed) in 128 bits.
-std::vector<Int128> binGram(DeviceRun& run, std::size_t binCount, std::size_t b) {
+// Bin b's Gram matrix of a run of value planes (framePad^2, slots summed): the slots share the
+// bin's pixels, so every sum stays below n 2^32 < 2^63, exact in 64 bits.
+std::vector<std::int64_t> binGram(DeviceRun& run, std::size_t binCount, std::size_t b) {
     const std::size_t plane = std::size_t(run.framePad) * std::size_t(run.framePad);
-    std::vector<Int128> gram(plane, 0);
-    std::vector<std::int64_t> part(plane);
+    std::vector<std::int64_t> gram(plane, 0), part(plane);
     for (std::size_t slot = 0; slot < std::size_t(run.slots); ++slot) {
         const std::size_t offset = (slot * binCount + b) * plane * sumBytes;
         run.session.queue().enqueueReadBuffer(run.gram, CL_TRUE, offset, plane * sumBytes,
@@ -46,8 +46,8 @@ void planeStatistics(DeviceRun& run, const Bins& bins, Result& result) {
     const Int128 high = static_cast<Int128>(1) << run.planeShift;
     std::vector<Int128> gram(frames * frames), binSums(frames);
     for (std::size_t b = 0; b < bins.count(); ++b) {
-        const std::vector<Int128> g = binGram(run, bins.count(), b);
-        const auto at = [&](std::size_t a, std::size_t c) { return g[a * pad + c]; };
+        const std::vector<std::int64_t> g = binGram(run, bins.count(), b);
+        const auto at = [&](std::size_t a, std::size_t c) { return Int128(g[a * pad + c]); };
         const std::int64_t* s = &sums[b * planes];
         for (std::size_t t1 = 0; t1 < frames; ++t1) {
             binSums[t1] = high * s[t1] + s[frames + t1];
