@@ -228,9 +228,7 @@ void correlateBinWide(std::span<const T> frames, const Array& stack, const Bins&
             }
         });
     }
-    finishBin(
-        bins, b, frameCount, true, sums,
-        [&](std::size_t t1, std::size_t t2) { return gram[t1 * frameCount + t2]; }, result);
+    finishBinExact(bins, b, sums, gram, result);
 }
 
 // How integer data is summed exactly: products in double below 2^53, in int64 below 2^62,
@@ -251,6 +249,14 @@ template <class T> Sums exactSums(std::size_t frameCount, const Bins& bins, std:
 }
 
 } // namespace
+
+void finishBinExact(const Bins& bins, std::size_t b, const std::vector<Int128>& sums,
+                    const std::vector<Int128>& gram, Result& result) {
+    const std::size_t frameCount = sums.size();
+    finishBin(
+        bins, b, frameCount, true, sums,
+        [&](std::size_t t1, std::size_t t2) { return gram[t1 * frameCount + t2]; }, result);
+}
 
 Result correlateCpu(const Array& frames, const LabelMask& mask, const Params& params,
                     const Progress& progress) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <span>
 
 namespace clscope::xpcs {
 
@@ -119,6 +120,41 @@ std::string sums64Overflow(DType dtype, std::uint64_t largest, std::int64_t most
            std::to_string(mostPixels) + " pixels over " + std::to_string(frames) +
            " frames could exceed the 64-bit sums of the OpenCL variants (the cpu variant is "
            "exact for any value; a pixel mask removes sentinel pixels)";
+}
+
+namespace {
+
+// Frames of T as the high planes of To (frames 0..T-1) then the low ones (T..2T-1).
+template <class To, class T> ValuePlanes planesOf(const Array& frames, std::span<const T> values) {
+    constexpr int shift = static_cast<int>(sizeof(T)) * 4;
+    const std::size_t count = frames.size();
+    Array planes(dtypeOf<To>(), {2 * frames.frameCount(), frames.height(), frames.width()});
+    const std::span<To> out = planes.as<To>();
+    for (std::size_t i = 0; i < count; ++i) {
+        const T v = values[i];
+        out[i] = static_cast<To>(v >> shift); // arithmetic for int32: H keeps the sign
+        out[count + i] = static_cast<To>(v & ((T(1) << shift) - 1));
+    }
+    return {std::move(planes), shift};
+}
+
+} // namespace
+
+bool hasValuePlanes(DType dtype) {
+    return dtype == DType::UInt32 || dtype == DType::UInt16 || dtype == DType::Int32;
+}
+
+std::optional<ValuePlanes> splitValues(const Array& frames) {
+    switch (frames.dtype()) {
+    case DType::UInt32:
+        return planesOf<std::uint16_t>(frames, frames.as<std::uint32_t>());
+    case DType::UInt16:
+        return planesOf<std::uint8_t>(frames, frames.as<std::uint16_t>());
+    case DType::Int32:
+        return planesOf<std::int32_t>(frames, frames.as<std::int32_t>());
+    default:
+        return std::nullopt;
+    }
 }
 
 Result makeResult(const Bins& bins, std::size_t frames, const Params& params) {

@@ -111,9 +111,36 @@ void lagStatistics(std::size_t frames, std::int64_t pixels, const std::vector<Su
 // Largest |value| of integer frames in the labelled pixels (0 for float data).
 std::uint64_t largestMagnitude(const Array& frames, const LabelMask& mask);
 // Whether Σ_t Σ_p I_t I_t' of a bin (the largest 64-bit sum a device variant forms) could
-// leave signed 64 bits: the reason when it could, empty when every sum is exact.
+// leave signed 64 bits: the reason when it could, empty when every sum is exact. The OpenCL
+// variants then correlate the value planes (splitValues) instead.
 std::string sums64Overflow(DType dtype, std::uint64_t largest, std::int64_t mostPixels,
                            std::size_t frames);
+
+// Integer frames as two planes of half the bits, I = H·2^shift + L: a (2T, H, W) stack of the
+// T high planes then the T low planes (uint32: uint16 planes, uint16: uint8, int32: int32 of
+// |H|, L < 2^16; H keeps the sign). Every Gram entry of the planes is a sum of products below
+// 2^32 (uint16: 2^16), so 64-bit sums of them are exact for any bin; planeGram joins them.
+struct ValuePlanes {
+    Array frames;
+    int shift = 0;
+};
+// The planes, or nothing for a dtype that has none (uint8, float: hasValuePlanes false).
+std::optional<ValuePlanes> splitValues(const Array& frames);
+bool hasValuePlanes(DType dtype);
+// Entry (t1, t2) of the frames' Gram matrix from g(a, b), the planes' Gram entry of plane
+// frames a >= b (frames: T): 2^2s G(H1,H2) + 2^s (G(H1,L2) + G(L1,H2)) + G(L1,L2), exact.
+template <class PlaneGram>
+Int128 planeGram(std::size_t frames, int shift, std::size_t t1, std::size_t t2, PlaneGram&& g) {
+    const Int128 high = static_cast<Int128>(1) << shift;
+    return high * high * g(t1, t2) + high * (g(frames + t2, t1) + g(frames + t1, t2)) +
+           g(frames + t1, frames + t2);
+}
+
+// g2, g2_err and the two-time map (where result asks for it) of bin b, integer data, from its
+// exact frame sums (T) and Gram matrix (T x T, row-major, t1 >= t2 read), as correlateCpu
+// makes them: bit-identical to it for the same sums.
+void finishBinExact(const Bins& bins, std::size_t b, const std::vector<Int128>& sums,
+                    const std::vector<Int128>& gram, Result& result);
 
 // Two-time map C(t1,t2) = n N(t1,t2) / (S_t1 S_t2), NaN where the denominator is 0.
 template <class GramAt>

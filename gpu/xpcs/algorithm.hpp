@@ -25,7 +25,8 @@ class Algorithm : public TypedAlgorithm<XpcsInput, Params, XpcsResult> {
 
   protected:
     // The variant entry's check, and OpenCL variants refuse data whose 64-bit sums could
-    // overflow (xpcs::sums64Overflow): they never wrap.
+    // overflow (xpcs::sums64Overflow) where no value planes hold them (xpcs::hasValuePlanes):
+    // they never wrap.
     Support supportsWith(const VariantEntry& variant, const DeviceInfo& device,
                          const XpcsInput* input, const Params* params) const override;
     std::shared_ptr<XpcsResult> runWith(const RunRequest& request, const XpcsInput& input,

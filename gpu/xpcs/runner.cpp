@@ -199,7 +199,7 @@ void prepare(DeviceRun& run, const GpuVariant& variant, const DeviceInfo& device
             : session.allocate(mostPixels * std::max(pad, frameCount) * element, "xpcs chunk");
     run.pixels = session.allocate(mostPixels * 4, "xpcs chunk pixels");
     run.offsets = session.allocate((bins.count() + 1) * 4, "xpcs chunk offsets");
-    run.fused = variant.fuses && variant.fuses(run, chunks);
+    run.fused = !run.planeShift && variant.fuses && variant.fuses(run, chunks);
     if (!run.fused) run.gram = session.allocate(gramBytes, "xpcs gram");
     run.sums = session.allocate(sumsBytes, "xpcs frame sums");
     const std::vector<std::int64_t>& counts = bins.pixelCounts;
@@ -235,6 +235,19 @@ void processChunk(DeviceRun& run, const GpuVariant& variant, const LayoutSpec& s
     run.session.finish(); // chunk buffers are reused by the next chunk
 }
 
+// The value planes of frames whose 64-bit sums could overflow (xpcs::sums64Overflow, from the
+// largest value the host finds), or nothing: the frames themselves are exact.
+std::optional<ValuePlanes> planesIfNeeded(const GpuVariant& variant, const Array& frames,
+                                          const LabelMask& mask, const Bins& bins) {
+    const std::string overflow = sums64Overflow(
+        frames.dtype(), largestMagnitude(frames, mask),
+        *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end()), frames.frameCount());
+    if (overflow.empty()) return std::nullopt;
+    std::optional<ValuePlanes> planes = splitValues(frames);
+    if (!planes) throw UsageError("xpcs variant '" + variant.id + "' cannot run: " + overflow);
+    return planes;
+}
+
 } // namespace
 
 // One run over every bin of mask.
@@ -244,17 +257,14 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
     const auto start = std::chrono::steady_clock::now();
     checkInputs(frames, mask, params);
     const Bins bins = makeBins(mask);
-    const std::string overflow = sums64Overflow(
-        frames.dtype(), largestMagnitude(frames, mask),
-        *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end()), frames.frameCount());
-    if (!overflow.empty())
-        throw UsageError("xpcs variant '" + variant.id + "' cannot run: " + overflow);
+    const std::optional<ValuePlanes> planes = planesIfNeeded(variant, frames, mask, bins);
+    const Array& input = planes ? planes->frames : frames; // what the device correlates
     Result result = makeResult(bins, frames.frameCount(), params);
     for (std::int32_t label : params.twotimeLabels)
         result.twotime[label];
     // The tuning table, --tune and the program overrides: the host plans with the values the
     // kernels are built with.
-    std::map<std::string, int> tuning = variant.tuning(device, frames.dtype());
+    std::map<std::string, int> tuning = variant.tuning(device, input.dtype());
     for (const auto& [name, value] : params.tuning)
         tuning[name] = value;
     for (const auto& [name, value] : integers(programs.values))
@@ -265,37 +275,43 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
     DeviceRun& run = *held;
     // The bound of 32-bit entries (uint8, at most 66 052 pixels a bin) keeps every product of
     // the lag sums below 2^53: XPCS_NARROW forms them in double (xpcs_lags.cl).
-    const bool gram32 = variant.gram32 && variant.gram32(bins, frames.dtype(), tuning);
+    const bool gram32 = !planes && variant.gram32 && variant.gram32(bins, input.dtype(), tuning);
     if (gram32) {
         run.gramElement = 4;
         session.timings().add("xpcs gram 32-bit (host)", 0.0); // says which one ran
     }
+    if (planes) session.timings().add(valuePlanesTiming, 0.0); // likewise
+    run.planeShift = planes ? planes->shift : 0;
     run.programs = programs, run.program = variant.program;
     TunableValues values = tunableValues(tuning);
-    for (auto& [name, value] : hostValues(frames.dtype(), spec.layout, gram32))
+    for (auto& [name, value] : hostValues(input.dtype(), spec.layout, gram32))
         values[name] = value;
     run.values = programs.over(std::move(values));
     run.tuning = tuning;
-    run.frames = static_cast<int>(frames.frameCount());
-    run.framePad = static_cast<int>(roundUp(frames.frameCount(), spec.frameAlign));
+    run.frames = static_cast<int>(input.frameCount());
+    run.framePad = static_cast<int>(roundUp(input.frameCount(), spec.frameAlign));
     run.binCount = static_cast<int>(bins.count());
     run.slots = variant.slots(device, bins, run.framePad, tuning);
     run.twotime = !result.twotime.empty();
     try {
         std::vector<Chunk> chunks;
-        prepare(run, variant, device, frames, bins, spec, params, chunks);
+        prepare(run, variant, device, input, bins, spec, params, chunks);
         session.timings().add("xpcs setup: checks, plan, buffers (host)", msSince(start));
         const auto computing = std::chrono::steady_clock::now();
         for (std::size_t i = 0; i < chunks.size(); ++i) {
             const double n = static_cast<double>(chunks.size());
-            processChunk(run, variant, spec, frames, chunks[i], i > 0, progress,
+            processChunk(run, variant, spec, input, chunks[i], i > 0, progress,
                          0.9 * static_cast<double>(i) / n, 0.9 * static_cast<double>(i + 1) / n);
             progress.report(0.9 * static_cast<double>(i + 1) / n);
             progress.checkCancel();
         }
-        lagSums(run, variant, result);
-        progress.report(0.95);
-        twotimeMaps(run, bins, frames.dtype(), result);
+        if (planes) {
+            planeStatistics(run, bins, result);
+        } else {
+            lagSums(run, variant, result);
+            progress.report(0.95);
+            twotimeMaps(run, bins, frames.dtype(), result);
+        }
         session.finish();
         session.timings().addHostPhase("xpcs upload, kernels, downloads (host wall)",
                                        msSince(computing));

@@ -34,6 +34,9 @@ struct DeviceRun {
     cl::Buffer offsets, gram, sums, work, pixelCounts;
     std::size_t rawBytes = 0; // of the raw-frames buffer, allocated on first use (rawBuffer)
     cl::Buffer raw;
+    // > 0: the run correlates value planes (xpcs::splitValues, frames = 2T) of frames whose
+    // 64-bit sums could overflow; planeStatistics joins their Gram matrices on the host.
+    int planeShift = 0;
     // XPCS_CPU: the kernels' CPU-device code paths (set for CPU devices, see xpcs_common.cl and
     // xpcs_gemm.cl).
     bool onCpu() const {
@@ -100,6 +103,15 @@ std::uint64_t hostBudget(const Array& frames);
 // Two-time maps of the bins result.twotime asks for, from the run's Gram matrices (slots
 // summed) and frame sums (gpu/xpcs/twotime_maps.cpp); nothing when none is asked.
 void twotimeMaps(DeviceRun& run, const Bins& bins, DType d, Result& result);
+
+// Timing entry of a run of value planes (DeviceRun::planeShift): says which path ran.
+inline constexpr const char* valuePlanesTiming = "xpcs value planes, exact 128-bit Gram (host)";
+
+// g2, g2_err and the two-time maps of a run of value planes: its Gram matrices (slots summed)
+// and frame sums downloaded, joined into the frames' exact ones (xpcs::planeGram) and reduced
+// as the cpu reference does (xpcs::finishBinExact): bit-identical to it
+// (gpu/xpcs/twotime_maps.cpp).
+void planeStatistics(DeviceRun& run, const Bins& bins, Result& result);
 
 // Raw frames of the chunk's rows, as one (T, rows*W) block into raw (blocking).
 void uploadRaw(ClSession& s, const cl::Buffer& raw, const Array& frames, const Chunk& c);

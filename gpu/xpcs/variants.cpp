@@ -171,7 +171,8 @@ Support needsFp64(const DeviceInfo& d) {
 using XpcsVariant = Variant<Job, Result, Modes>;
 
 // Beyond the device: the run's mode, and on an OpenCL device whether the 64-bit sums hold the
-// frames in memory (multi-tau: its own bound, correlateMultitauStream).
+// frames in memory or their value planes do (runner.cpp; multi-tau: its own bound,
+// correlateMultitauStream).
 Support accepts(const Modes& modes, bool openCl, const Job& job) {
     if (job.params) {
         if (const Support m = modes.serves(job.params->multitau); !m.ok) return m;
@@ -179,9 +180,10 @@ Support accepts(const Modes& modes, bool openCl, const Job& job) {
     }
     const XpcsInput* in = job.input;
     if (!openCl || !in || !in->frames) return {};
+    const DType dtype = in->frames->dtype();
     const std::string overflow =
-        sums64Overflow(in->frames->dtype(), in->largest, in->mostPixels, in->frames->frameCount());
-    return overflow.empty() ? Support{} : Support{false, overflow};
+        sums64Overflow(dtype, in->largest, in->mostPixels, in->frames->frameCount());
+    return overflow.empty() || hasValuePlanes(dtype) ? Support{} : Support{false, overflow};
 }
 
 Result denseOnDevice(const Job& job, const GpuVariant& gpu) {

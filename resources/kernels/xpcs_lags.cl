@@ -7,8 +7,9 @@
 // Integer data (SUM_FLOAT 0): n N_t and S_t S_t-lag are formed and summed exactly in 128 bits
 // and turned into doubles as hi * 2^64 + lo, the same operations as the CPU reference
 // (core/xpcs/xpcs_stats.inl), so g2 is bit-identical to it and constant frames give exactly 1.
-// The host refuses data whose 64-bit sums could overflow (xpcs::sums64Overflow), so every
-// SUM_T value here is below 2^63 and every 128-bit sum below 2^94.
+// Data whose 64-bit sums could overflow (xpcs::sums64Overflow) never come here: the host
+// correlates their value planes and reduces those itself (planeStatistics, gpu/xpcs/runner.hpp),
+// so every SUM_T value here is below 2^63 and every 128-bit sum below 2^94.
 // Work-group (32 lags, XPCS_LANES); global (frames rounded up to 32, XPCS_LANES * binCount).
 // Lane l takes t = T-1-l, T-1-l-8, ... so the 32 lags of a warp read neighbouring entries.
 
