@@ -82,8 +82,10 @@ class TestUiAzint : public QObject {
             const double s = r.sumSignal[n] + r.sumSignal[r.bins + n] + r.sumSignal[2 * r.bins + n];
             const double c = r.sumNormalization[n] + r.sumNormalization[r.bins + n] +
                              r.sumNormalization[2 * r.bins + n];
-            if (c == 0) QVERIFY(std::isnan(sum.intensity[n]));
-            else QCOMPARE(sum.intensity[n], s / c);
+            if (c == 0)
+                QVERIFY(std::isnan(sum.intensity[n]));
+            else
+                QCOMPARE(sum.intensity[n], s / c);
         }
         // The export and clscope-cli with its command line: the same /azint, bit for bit.
         const QString exported = dir_.filePath("gui.h5");

@@ -3,6 +3,7 @@
 // panels of 64 bytes of frames; a register-blocked micro-kernel (4 x 64 bytes of sums) runs
 // over chunks of 128 pixels, whose sums are exact, and adds them into the exact Gram matrix.
 // Panel pairs are spread over std::threads.
+#include "core/errors.hpp"
 #include "core/xpcs/xpcs.hpp"
 
 #include <algorithm>
@@ -197,8 +198,8 @@ void finishBin(const Bins& bins, std::size_t b, std::size_t frameCount, bool int
     }
 }
 
-// 32-bit data whose sums need more than 64 bits: frame-major blocks of the bin's pixels, each
-// Gram entry a dot product of two frames with 64-bit products summed in 128 bits.
+// Integer data (up to 32 bits) whose sums need more than 64 bits: frame-major blocks of the bin's
+// pixels, each Gram entry a dot product of two frames with 64-bit products summed in 128 bits.
 template <class T>
 void correlateBinWide(std::span<const T> frames, const Array& stack, const Bins& bins,
                       std::size_t b, unsigned threads, const Progress& progress, Result& result) {
@@ -284,8 +285,10 @@ Result correlateCpu(const Array& frames, const LabelMask& mask, const Params& pa
             else if (how == Sums::Int64)
                 correlateBin<ExactInt, std::int64_t>(values, frames, bins, b, threads, progress,
                                                      result);
-            else if constexpr (std::is_integral_v<T> && sizeof(T) == 4)
+            else if constexpr (std::is_integral_v<T> && sizeof(T) <= 4) // products < 2^64
                 correlateBinWide(values, frames, bins, b, threads, progress, result);
+            else // no such dtype reaches here (64-bit integers are not read as frames)
+                throw InputError("xpcs cpu: no exact sums for this frame type");
             progress.report(static_cast<double>(b + 1) / static_cast<double>(bins.count()));
         }
     });

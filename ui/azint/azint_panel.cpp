@@ -53,7 +53,8 @@ AzintPanel::AzintPanel(Workbench& workbench, QWidget* parent)
         emit wb_.parametersChanged("azint");
         refreshVariants();
     });
-    connect(range_, &FrameRangeEdit::changed, this, [this] { emit wb_.parametersChanged("azint"); });
+    connect(range_, &FrameRangeEdit::changed, this,
+            [this] { emit wb_.parametersChanged("azint"); });
     connect(&wb_, &Workbench::fileOpened, this, [this] { refreshInput(); });
     connect(&wb_, &Workbench::roleChanged, this, [this] { refreshInput(); });
     connect(&wb_, &Workbench::deviceChanged, this, [this] { refreshVariants(); });
@@ -161,8 +162,7 @@ void AzintPanel::showResult(const Delivery& delivery) {
 
 void AzintPanel::showTabs(const std::shared_ptr<const azint::AzintResult>& run) {
     const azint::Result& r = run->result;
-    const QString title = q(run->info.variant + " on " + run->info.device + " — " +
-                            run->summary());
+    const QString title = q(run->info.variant + " on " + run->info.device + " — " + run->summary());
     const QString radial = q(presenter_->radialTitle());
     auto presenter = presenter_;
     const auto add = [this, &run](ResultTab tab) {

@@ -1,8 +1,8 @@
 #include "ui/azint/azint_profile_view.hpp"
 
 #include "ui/results/log_axis.hpp"
-#include "ui/results/title_label.hpp"
 #include "ui/results/plot_legend.hpp"
+#include "ui/results/title_label.hpp"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
