@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
+#include "core/spots/grid_scan.hpp"
 #include "core/spots/synthetic.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "ui/app/main_window.hpp"
@@ -62,6 +63,25 @@ class TestUiSpots : public QObject {
     std::unique_ptr<MainWindow> window_;
 
     SpotsPanel* panel() const { return window_->findChild<SpotsPanel*>(); }
+
+    // With CLSCOPE_TEST_SHOTS=DIR: the window with the Grid scan tab at 1600×1000 and 1280×800,
+    // and the view alone on a 3 × 4 snaked scan of 12 images (counts 10, 20, ..., 120).
+    static void saveGridShots(MainWindow& window) {
+        const QString dir = qEnvironmentVariable("CLSCOPE_TEST_SHOTS");
+        if (dir.isEmpty()) return;
+        for (const QSize size : {QSize(1600, 1000), QSize(1280, 800)}) {
+            window.resize(size);
+            QCoreApplication::processEvents();
+            window.grab().save(QString("%1/spots-grid-%2.png").arg(dir).arg(size.width()));
+        }
+        std::vector<double> counts;
+        for (int i = 1; i <= 12; ++i)
+            counts.push_back(10.0 * i);
+        SpotsGridView view(counts);
+        view.setGrid({3, 4, true});
+        view.resize(640, 420);
+        view.grab().save(dir + "/spots-grid-3x4-snaked.png");
+    }
 
   private slots:
     void initTestCase() {
@@ -153,6 +173,42 @@ class TestUiSpots : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),
                                  30000);
         QVERIFY(std::abs(plot->xAxis->range().center() - s.x) < 1e-9); // the live result keeps it
+    }
+
+    // Issue 53 item 2: the grid scan's heat map holds each image's spots in scan order (3 × 4
+    // snaked: image 4 at row 1, column 3); a click on a cell shows its image.
+    void gridScanShowsSpotsInScanOrder() {
+        const spots::GridScan snaked{3, 4, true};
+        QCOMPARE(spots::gridImage(snaked, 1, 3), std::size_t(4));
+        QCOMPARE(spots::gridImage(snaked, 1, 0), std::size_t(7));
+        QCOMPARE(spots::gridImage(snaked, 2, 0), std::size_t(8));
+        QCOMPARE(spots::gridCell(snaked, 7)->column, std::size_t(0));
+        QVERIFY(!spots::gridCell(snaked, 12));
+        QCOMPARE(spots::gridImage({3, 4, false}, 1, 0), std::size_t(4));
+        SpotsPanel* sp = panel();
+        QVERIFY(sp && sp->gridView());
+        SpotsGridView* grid = sp->gridView();
+        std::vector<double> counts(3, 0.0);
+        for (const spots::Spot& spot : sp->presenter().run().spots)
+            counts[std::size_t(spot.frame)] += 1;
+        grid->setGrid({2, 2, true}); // 0 1 / (3) 2
+        auto* map = qobject_cast<QCPColorMap*>(grid->plot()->plottable(0));
+        QVERIFY(map);
+        QCOMPARE(map->data()->cell(0, 0), counts[0]);
+        QCOMPARE(map->data()->cell(1, 0), counts[1]);
+        QCOMPARE(map->data()->cell(1, 1), counts[2]);
+        QVERIFY(std::isnan(map->data()->cell(0, 1)));
+        window_->workbench().results().tabWidget()->setCurrentWidget(grid);
+        QCoreApplication::processEvents();
+        grid->plot()->replot();
+        sp->setFrame(0);
+        const QPoint cell(int(grid->plot()->xAxis->coordToPixel(1.0)),
+                          int(grid->plot()->yAxis->coordToPixel(1.0)));
+        QTest::mouseClick(grid->plot(), Qt::LeftButton, {}, cell);
+        QCOMPARE(sp->frame(), std::size_t(2));
+        QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),
+                                 30000);
+        saveGridShots(*window_);
     }
 
     // The run's tabs carry the clscope-cli command line that reproduces it: run, it writes the

@@ -16,6 +16,8 @@
 #include "ui/spots/spots_presenter.hpp"
 #include "ui/spots/spots_views.hpp"
 
+#include "ui/spots/spots_grid_view.hpp"
+
 #include <QPointer>
 #include <QWidget>
 #include <memory>
@@ -56,6 +58,8 @@ class SpotsPanel : public TypedPanelOf<spots::Algorithm> {
     // Resolution rings on the image when a geometry is known (View ▸ Resolution rings).
     ResolutionRings* rings() const { return rings_.get(); }
     SpotTableView* tableView() const { return table_; }
+    // The "Grid scan" tab of the last run of more than one frame (null before).
+    SpotsGridView* gridView() const { return grid_; }
 
     std::size_t frame() const;
     void setFrame(std::size_t frame);
@@ -111,6 +115,7 @@ class SpotsPanel : public TypedPanelOf<spots::Algorithm> {
     InputSources sources() const;
     void showTabs(std::shared_ptr<const spots::SpotsResult> result);
     void showPerImageTab(const spots::SpotsResult& run, const RunProvenance& provenance);
+    void showGridTab(const RunProvenance& provenance);
     void centreOn(double x, double y);
     void checkRunCurrent() const;
     bool exportWith(const QString& what, const std::function<void()>& write);
@@ -133,6 +138,7 @@ class SpotsPanel : public TypedPanelOf<spots::Algorithm> {
     std::unique_ptr<ResolutionRings> rings_;
     void placeRings();
     QPointer<SpotTableView> table_;
+    QPointer<SpotsGridView> grid_;
     std::string runParams_;       // the parameters of the last run (JSON)
     int runFirstFrame_ = 0;       // its first frame: its spots' frames count from there
     RunProvenance runProvenance_; // the last run's device, variant, input, parameters

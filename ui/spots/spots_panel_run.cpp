@@ -86,6 +86,23 @@ void SpotsPanel::showTabs(std::shared_ptr<const spots::SpotsResult> result) {
     perFrameTab.provenance = provenance;
     wb_.addResultTab(std::move(perFrameTab));
     showPerImageTab(*result, provenance);
+    showGridTab(provenance);
+}
+
+// "Grid scan": the spots per image on the scan's grid; a click shows the cell's image.
+void SpotsPanel::showGridTab(const RunProvenance& provenance) {
+    const std::vector<double> counts = presenter_->perFrame().spots;
+    grid_ = nullptr;
+    if (counts.size() < 2) return;
+    grid_ = new SpotsGridView(counts);
+    connect(grid_, &SpotsGridView::imageChosen, this, [this](std::size_t image) {
+        setFrame(std::size_t(runFirstFrame_) + image);
+        wb_.log(LogLevel::Info, QString("Spots: grid cell of image %1 shown").arg(image));
+    });
+    ResultTab tab{"spots", "Grid scan", grid_, grid_->plot(), {}, {}};
+    tab.commandLine = resultCommand();
+    tab.provenance = provenance;
+    wb_.addResultTab(std::move(tab));
 }
 
 // "Per image": DIALS' per-image analysis when the run has a geometry (the expt parameter).
