@@ -8,6 +8,8 @@
 #include "test_util.hpp"
 #include "ui/app/main_window.hpp"
 #include "ui/azint/azint_panel.hpp"
+#include "ui/image/image_view.hpp"
+#include "ui/image/overlay_layer.hpp"
 #include "ui/kit/workbench.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui/results/results_panel.hpp"
@@ -87,6 +89,19 @@ class TestUiAzint : public QObject {
             else
                 QCOMPARE(sum.intensity[n], s / c);
         }
+        // The bins over the image: no bin at the beam centre's ring is past one further out.
+        OverlayLayer* bins = window.workbench().image().overlay("azint bins");
+        QVERIFY(bins);
+        std::int32_t last = 0, nonZero = 0;
+        for (std::size_t x = 40; x < 80; ++x) { // the centre row, from the beam centre outwards
+            const std::int32_t label = bins->labelAt(x, 48);
+            QVERIFY(label == 0 || label >= last);
+            last = std::max(last, label), nonZero += label != 0;
+        }
+        QVERIFY(nonZero > 30 && last >= 10); // 40 bins in 20 bands of 2, 2/3 of the radius
+        bins->setOwnerActive(true);          // as when the Azint panel is in front
+        QVERIFY2(bins->describeAt(60, 48).startsWith("azint bins "),
+                 qPrintable(bins->describeAt(60, 48)));
         // The export and clscope-cli with its command line: the same /azint, bit for bit.
         const QString exported = dir_.filePath("gui.h5");
         results.exportHdf5(exported);

@@ -1,10 +1,12 @@
 // AzintPanel: the form (input, parameters, run) and how it follows the open file and the device;
 // its runs and result tabs.
 #include "ui/azint/azint_panel.hpp"
+#include "ui/azint/azint_bins_overlay.hpp"
 
 #include "core/errors.hpp"
 #include "ui/base/qstring.hpp"
 #include "ui/image/frame_source.hpp"
+#include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 #include "ui/kit/scripted_form.hpp"
 #include "ui/kit/variant_combo.hpp"
@@ -149,7 +151,27 @@ std::optional<Job> AzintPanel::makeJob() {
     run.command.variant = variant();
     run.chosen = wb_.device();
     run.wholeInput = WholeInput::Never; // the views need the result only
-    return runJob(std::move(run));
+    const ParamSet params = run.command.params;
+    return runJob(std::move(run), [this, params] { runParams_ = params; });
+}
+
+void AzintPanel::keepStored(const RunCommand& stored) {
+    runParams_ = stored.params;
+}
+
+// The run's radial bins over the open file's image (shown while the panel is in front).
+void AzintPanel::showBinsOnImage() {
+    const DatasetRoles& roles = wb_.dataset();
+    const auto framesPath = roles.path(DataRole::Frames);
+    if (!roles.file() || !framesPath) return;
+    try {
+        const Hdf5FrameSource frames(roles.file(), *framesPath);
+        OverlayLayer* layer = wb_.setOverlay(
+            azintBinsOverlay(runParams_, *roles.file(), frames.height(), frames.width()));
+        layer->setVisible(true);
+    } catch (const std::exception& e) {
+        wb_.log(LogLevel::Warning, QString("Azint: the bins are not drawn: %1").arg(e.what()));
+    }
 }
 
 void AzintPanel::showResult(const Delivery& delivery) {
@@ -158,6 +180,7 @@ void AzintPanel::showResult(const Delivery& delivery) {
     presenter_ = presenter;
     wb_.results().removeTabs("azint");
     showTabs(delivery.result);
+    showBinsOnImage();
 }
 
 void AzintPanel::showTabs(const std::shared_ptr<const azint::AzintResult>& run) {

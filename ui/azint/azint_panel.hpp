@@ -45,8 +45,11 @@ class AzintPanel : public TypedPanelOf<azint::Algorithm> {
     std::optional<Job> makeJob() override;
     void showResult(const Delivery& delivery) override;
     void runEnded(bool ok) override;
+    // A stored result's parameters, as a run's are kept (the bins drawn over the image).
+    void keepStored(const RunCommand& stored) override;
 
   private:
+    void showBinsOnImage();
     QWidget* buildRun();
     void refreshInput();
     void refreshVariants();
@@ -60,6 +63,7 @@ class AzintPanel : public TypedPanelOf<azint::Algorithm> {
     std::shared_ptr<AzintPresenter> presenter_ = std::make_shared<AzintPresenter>();
     QPointer<AzintProfileView> profile_;
     QPointer<AzintMapView> waterfall_, cake_;
+    ParamSet runParams_; // of the result shown
 };
 
 // The panel's registry entry (azint_panel_spec.cpp): dock "Azint" and its demo.

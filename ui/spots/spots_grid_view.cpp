@@ -75,8 +75,8 @@ SpotsGridView::SpotsGridView(std::vector<double> perImage, QWidget* parent)
     connect(snake_, &QCheckBox::toggled, this, [this] { redraw(); });
     connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
         const QPointF at = event->position();
-        if (const auto image = imageAt(plot_->xAxis->pixelToCoord(at.x()),
-                                       plot_->yAxis->pixelToCoord(at.y())))
+        if (const auto image =
+                imageAt(plot_->xAxis->pixelToCoord(at.x()), plot_->yAxis->pixelToCoord(at.y())))
             emit imageChosen(*image);
     });
     redraw();
