@@ -159,6 +159,15 @@ class TestUiXpcsIntensity : public QObject {
             QCOMPARE(x.size(), y.size());
             QVERIFY2(std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) == 0, path);
         }
+        // Issue 54: the file open in the Data browser joins the runs ("Add open file").
+        QVERIFY(window.openFile(runs.front()));
+        averaged.clear();
+        view->addOpenFile();
+        QVERIFY(averaged.wait(60000));
+        while (view->busy())
+            QVERIFY(averaged.wait(60000));
+        QCOMPARE(view->table()->rowCount(), 4);
+        QCOMPARE(QString::fromStdString(view->runs().back().file), runs.front());
     }
 
   private:

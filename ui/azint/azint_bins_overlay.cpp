@@ -16,18 +16,19 @@ OverlayData azintBinsOverlay(const ParamSet& params, const H5Reader& file, std::
                              std::size_t width) {
     const azint::Params p = azint::Algorithm().parameters(params);
     const azint::GeometrySource geometry = azint::resolveGeometry(params, file, height, width);
-    const azint::Binning binning =
-        azint::computeBinning(azint::computePixelMap(geometry.geometry, p, height, width, {}, {}), p);
+    const azint::Binning binning = azint::computeBinning(
+        azint::computePixelMap(geometry.geometry, p, height, width, {}, {}), p);
     // Bands of k bins (at most bandsShown of them): every bin's boundary would cover the image.
-    const std::size_t k = std::max<std::size_t>(1, (binning.radialBins + bandsShown - 1) / bandsShown);
+    const std::size_t k =
+        std::max<std::size_t>(1, (binning.radialBins + bandsShown - 1) / bandsShown);
     OverlayData o;
     o.name = "azint bins";
     o.owner = "azint";
     o.width = width, o.height = height;
     o.labels.reserve(binning.binOfPixel.size());
     for (std::int32_t bin : binning.binOfPixel)
-        o.labels.push_back(
-            bin < 0 ? 0 : std::int32_t(std::size_t(bin) % binning.radialBins / k) + 1);
+        o.labels.push_back(bin < 0 ? 0
+                                   : std::int32_t(std::size_t(bin) % binning.radialBins / k) + 1);
     o.opacity = 0.25;
     o.contours = true;
     const QString unit = QString::fromStdString(azint::unitName(p.unit));

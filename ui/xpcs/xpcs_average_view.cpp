@@ -99,6 +99,8 @@ QWidget* XpcsAverageView::buildButtons() {
     };
     button("Add files…", "Correlate results (HDF5) to average", [this] { chooseFiles(); });
     button("Add folder…", "Every .h5, .hdf5, .nxs file of a folder", [this] { chooseFolder(); });
+    button("Add open file", "The file the Data browser shows (a correlate result)",
+           [this] { addOpenFile(); });
     button("Clear", "Forget the runs", [this] { clear(); });
     button("Average", "Judge and average the runs with the weights and rules",
            [this] { runAverage(); });
@@ -226,6 +228,12 @@ void XpcsAverageView::addFolder(const QString& folder) {
         files << f.absoluteFilePath();
     if (files.isEmpty()) setStatus("No .h5, .hdf5 or .nxs file in " + folder, true);
     addFiles(files);
+}
+
+void XpcsAverageView::addOpenFile() {
+    const QString file = openFile_ ? openFile_() : QString();
+    if (file.isEmpty()) return setStatus("No file is open in the Data browser", true);
+    addFiles({file});
 }
 
 void XpcsAverageView::clear() {

@@ -36,6 +36,9 @@ class XpcsAverageView : public QWidget {
     void addFiles(const QStringList& files);
     // Every .h5, .hdf5 and .nxs file of the folder, sorted by name.
     void addFolder(const QString& folder);
+    // The file the Data browser shows (openFile's answer, "" when none): "Add open file".
+    void setOpenFile(std::function<QString()> openFile) { openFile_ = std::move(openFile); }
+    void addOpenFile();
     void clear();
     // Averages the loaded runs with the form's weights and rules, off the GUI thread.
     void runAverage();
@@ -75,6 +78,7 @@ class XpcsAverageView : public QWidget {
     void chooseSave();
 
     std::shared_ptr<const std::vector<xpcs::AverageRun>> runs_;
+    std::function<QString()> openFile_;
     std::optional<xpcs::AverageOutcome> outcome_;
     QStringList pendingFiles_;
     bool pendingAverage_ = false;

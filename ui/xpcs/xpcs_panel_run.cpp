@@ -191,6 +191,10 @@ void XpcsPanel::chooseOverlay(bool shown) {
 XpcsAverageView* XpcsPanel::showAverage() {
     if (!averageView_) {
         averageView_ = new XpcsAverageView;
+        averageView_->setOpenFile([this] {
+            const auto& file = wb_.dataset().file();
+            return file ? QString::fromStdString(file->fileName()) : QString();
+        });
         ResultTab tab{"xpcs-average", "Average", averageView_, averageView_->g2Plot(), {}, {}};
         tab.commandLine =
             "# the Average tab: Save writes what clscope-cli average RUN... -o OUT.h5 "
