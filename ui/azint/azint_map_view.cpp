@@ -1,6 +1,6 @@
 #include "ui/azint/azint_map_view.hpp"
 
-#include "ui/image/colormaps.hpp"
+#include "ui/results/color_map_plot.hpp"
 #include "ui/results/log_axis.hpp"
 #include "ui/results/title_label.hpp"
 
@@ -35,16 +35,8 @@ AzintMapView::AzintMapView(const QString& title, const QString& xLabel, const QS
     layout->addWidget(wrappedLabel(title, this));
     plot_ = new QCustomPlot(this);
     plot_->setMinimumSize(240, 180);
-    map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
-    map_->setInterpolate(false);
-    scale_ = new QCPColorScale(plot_);
-    plot_->plotLayout()->addElement(0, 1, scale_);
-    scale_->axis()->setLabel("intensity");
-    map_->setColorScale(scale_); // the map takes the scale's gradient: set it after
-    map_->setGradient(colormapGradient("viridis", QColor(200, 200, 200)));
-    auto* group = new QCPMarginGroup(plot_);
-    plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    map_ = addColorMapWithBar(*plot_, "intensity");
+    scale_ = map_->colorScale();
     plot_->xAxis->setLabel(xLabel);
     plot_->yAxis->setLabel(yLabel);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);

@@ -8,6 +8,7 @@
 #include "ui/image/frame_source.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
+#include "ui/kit/frame_sources.hpp"
 #include "ui/kit/scripted_form.hpp"
 #include "ui/kit/variant_combo.hpp"
 #include "ui/kit/workbench.hpp"
@@ -107,12 +108,8 @@ void AzintPanel::refreshInput() {
 }
 
 void AzintPanel::refreshVariants() {
-    const DeviceInfo& device = wb_.device();
-    deviceInfo_->setText(q(device.spec + "  " + device.name));
-    const std::string previous = variant_->count() ? variant() : wb_.variant("azint");
-    const ParamSet set = form_->paramSet();
-    fillVariantCombo(*variant_, variantChoices(azintAlgorithm(), device, nullptr, &set), previous,
-                     azintAlgorithm().defaultVariant(device, nullptr, &set));
+    deviceInfo_->setText(q(wb_.device().spec + "  " + wb_.device().name));
+    refillVariants(*variant_, wb_, azintAlgorithm(), form_->paramSet());
 }
 
 std::string AzintPanel::variant() const {
@@ -128,19 +125,7 @@ void AzintPanel::setFrameRange(const FrameRange& range) {
 }
 
 InputSources AzintPanel::sources() const {
-    const DatasetRoles& roles = wb_.dataset();
-    if (!roles.file()) throw InputError("azint: open an HDF5 file first");
-    const auto framesPath = roles.path(DataRole::Frames);
-    if (!framesPath) throw InputError("azint: assign a frame stack in the Data panel first");
-    InputSources s;
-    s.file = roles.file()->fileName();
-    s.overrides["frames"] = *framesPath;
-    s.frames = range_->range();
-    if (const auto mask = roles.path(DataRole::PixelMask))
-        s.overrides["pixel_mask"] = s.file + ":" + *mask;
-    else
-        s.disabled.insert("pixel_mask");
-    return s;
+    return openFileFrameSources(wb_, range_->range(), "azint");
 }
 
 std::optional<Job> AzintPanel::makeJob() {

@@ -83,4 +83,12 @@ QComboBox* makeVariantCombo(Workbench& wb, const std::string& algorithm, QWidget
     return combo;
 }
 
+void refillVariants(QComboBox& combo, const Workbench& wb, const Algorithm& algorithm,
+                    const ParamSet& params) {
+    const DeviceInfo& device = wb.device();
+    const std::string previous = combo.count() ? comboVariant(combo) : wb.variant(algorithm.id());
+    fillVariantCombo(combo, variantChoices(algorithm, device, nullptr, &params), previous,
+                     algorithm.defaultVariant(device, nullptr, &params));
+}
+
 } // namespace clscope::ui

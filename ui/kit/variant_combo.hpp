@@ -30,6 +30,10 @@ bool fillVariantCombo(QComboBox& combo, const std::vector<VariantChoice>& choice
 // A panel's variant chooser for `algorithm`: the user's choice is remembered by the workbench
 // (per algorithm, across restarts) and offered first the next time the device can run it.
 QComboBox* makeVariantCombo(Workbench& wb, const std::string& algorithm, QWidget* parent);
+// A panel's chooser refilled for the workbench's device and these parameters: the choice kept
+// while usable (the remembered one on the first fill), else the algorithm's default there.
+void refillVariants(QComboBox& combo, const Workbench& wb, const Algorithm& algorithm,
+                    const ParamSet& params);
 // The chosen id; and choosing one by id (an id not listed is added as "ID (unknown)").
 std::string comboVariant(const QComboBox& combo);
 void selectComboVariant(QComboBox& combo, const std::string& id);

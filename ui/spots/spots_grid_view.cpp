@@ -1,6 +1,6 @@
 #include "ui/spots/spots_grid_view.hpp"
 
-#include "ui/image/colormaps.hpp"
+#include "ui/results/color_map_plot.hpp"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -50,16 +50,7 @@ SpotsGridView::SpotsGridView(std::vector<double> perImage, QWidget* parent)
     layout->addWidget(hint);
     plot_ = new QCustomPlot(this);
     plot_->setMinimumSize(240, 180);
-    map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
-    map_->setInterpolate(false);
-    auto* scale = new QCPColorScale(plot_);
-    plot_->plotLayout()->addElement(0, 1, scale);
-    scale->axis()->setLabel("spots per image");
-    map_->setColorScale(scale); // the map takes the scale's gradient: set it after
-    map_->setGradient(colormapGradient("viridis", QColor(200, 200, 200)));
-    auto* group = new QCPMarginGroup(plot_);
-    plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    map_ = addColorMapWithBar(*plot_, "spots per image");
     plot_->xAxis->setLabel("column");
     plot_->yAxis->setLabel("row");
     plot_->yAxis->setRangeReversed(true); // row 0 on top, as the stage starts

@@ -234,13 +234,8 @@ void SpotsPanel::placeRings() {
 
 // The spots variants on the current device; the ones that cannot run greyed with the reason.
 void SpotsPanel::refreshVariants() {
-    const DeviceInfo& device = wb_.device();
-    deviceInfo_->setText(q(device.spec + "  " + device.name));
-    const Algorithm& algorithm = AlgorithmRegistry::instance().find("spots");
-    const std::string previous = variant_->count() ? variant() : wb_.variant("spots");
-    const ParamSet set = form_->paramSet();
-    fillVariantCombo(*variant_, variantChoices(algorithm, device, nullptr, &set), previous,
-                     algorithm.defaultVariant(device, nullptr, &set));
+    deviceInfo_->setText(q(wb_.device().spec + "  " + wb_.device().name));
+    refillVariants(*variant_, wb_, AlgorithmRegistry::instance().find("spots"), form_->paramSet());
 }
 
 spots::Params SpotsPanel::params() const {

@@ -5,6 +5,7 @@
 #include "gpu/spots/run_types.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
+#include "ui/kit/frame_sources.hpp"
 #include "ui/kit/workbench.hpp"
 #include "ui/params/frame_range_edit.hpp"
 #include "ui/params/param_form.hpp"
@@ -19,19 +20,7 @@
 namespace clscope::ui {
 
 InputSources SpotsPanel::sources() const {
-    const DatasetRoles& roles = wb_.dataset();
-    if (!roles.file()) throw InputError("spots: open an HDF5 file first");
-    const auto framesPath = roles.path(DataRole::Frames);
-    if (!framesPath) throw InputError("spots: assign a frame stack in the Data panel first");
-    InputSources s;
-    s.file = roles.file()->fileName();
-    s.overrides["frames"] = *framesPath;
-    s.frames = range_->range();
-    if (const auto mask = roles.path(DataRole::PixelMask))
-        s.overrides["pixel_mask"] = s.file + ":" + *mask; // a role of FILE[:PATH]
-    else
-        s.disabled.insert("pixel_mask");
-    return s;
+    return openFileFrameSources(wb_, range_->range(), "spots");
 }
 
 // The job of the sources, parameters and variant on screen (throws what is wrong with them).
