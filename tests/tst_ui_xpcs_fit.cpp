@@ -13,12 +13,15 @@
 #include "ui/kit/workbench.hpp"
 #include "ui/mask/q_bin_labels.hpp"
 #include "ui/params/param_form.hpp"
+#include "ui/results/local_inputs.hpp"
 #include "ui/results/results_panel.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
 #include "ui/xpcs/xpcs_views.hpp"
 #include "ui_test_helpers.hpp"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QtTest>
@@ -133,8 +136,8 @@ class TestUiXpcsFit : public QObject {
     }
 
     // Item 4: labels edited in the mask editor (held in memory) are saved to a file that the
-    // run reads and its command line names: clscope-cli with that line writes the same /xpcs
-    // datasets, bit for bit, with q from the labels' own table.
+    // run reads and its command line names: clscope-cli with the export's line writes the same
+    // /xpcs datasets, bit for bit, with q from the labels' own table (carried in the export).
     void editedLabelsHaveACommandLine() {
         const QString file = writeBrownian(dir_);
         MainWindow window;
@@ -151,11 +154,16 @@ class TestUiXpcsFit : public QObject {
         window.workbench().results().exportHdf5(exported);
         const H5Reader gui(exported.toStdString());
         const std::string line = gui.stringAttribute("/", "command_line").value_or("");
-        // The labels file the run read, named as correlate's labels source (--mask FILE:PATH).
-        QVERIFY2(line.find("--mask ") != std::string::npos &&
-                     line.find("/labels/labels-") != std::string::npos &&
-                     line.find(":/entry/processing/qmask") != std::string::npos,
+        // Issue 52: the labels the run read from the application's data folder are carried in
+        // the export, and its command line names them there (--mask EXPORT:PATH): it runs
+        // without that folder, as on another machine.
+        const std::string carried =
+            QFileInfo(exported).absoluteFilePath().toStdString() + ":/entry/processing/qmask";
+        QVERIFY2(line.find("--mask " + carried) != std::string::npos &&
+                     line.find("/labels/labels-") == std::string::npos,
                  line.c_str());
+        QVERIFY(gui.hasDataset("/entry/processing/qmask_q"));
+        QVERIFY(QDir(localDataFolder() + "/labels").removeRecursively());
         const Array q = gui.read("/xpcs/q", DType::Float64);
         QCOMPARE(q.size(), std::size_t(2));
         QVERIFY(std::abs(q.as<double>()[0] - 0.05) < 1e-15); // 0.5 nm⁻¹ in 1/Å

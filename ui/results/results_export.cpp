@@ -2,6 +2,7 @@
 // folder, each with its provenance.
 #include "core/errors.hpp"
 #include "ui/results/export.hpp"
+#include "ui/results/local_inputs.hpp"
 #include "ui/results/results_panel.hpp"
 
 #include <QDir>
@@ -65,7 +66,8 @@ const ResultTab& ResultsPanel::shownFresh() const {
     return *tab;
 }
 
-// The tab's result: its own writer, else that of its algorithm's tab holding the same result.
+// The tab's result: its own writer, else that of its algorithm's tab holding the same result;
+// with the inputs only this machine has, its command line naming them in the export.
 void ResultsPanel::writeResult(const ResultTab& tab, const QString& path) const {
     const ResultTab* writer = &tab;
     for (const ResultTab& other : tabs())
@@ -74,7 +76,11 @@ void ResultsPanel::writeResult(const ResultTab& tab, const QString& path) const 
     if (!writer->writeHdf5)
         throw UsageError("the result '" + tab.title.toStdString() + "' has no HDF5 export");
     refuseStale(*writer);
-    ui::exportHdf5(path, {writer->writeHdf5}, provenance(tab));
+    CarriedInputs carried = carryLocalInputs(tab.commandLine, path);
+    carried.writers.insert(carried.writers.begin(), writer->writeHdf5);
+    ResultTab named = tab;
+    named.commandLine = carried.commandLine;
+    ui::exportHdf5(path, carried.writers, provenance(named));
 }
 
 void ResultsPanel::exportHdf5(const QString& path) const {
