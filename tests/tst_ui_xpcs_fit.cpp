@@ -22,6 +22,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QtTest>
@@ -171,6 +172,22 @@ class TestUiXpcsFit : public QObject {
         const auto cli = test::rerunExport(gui, dir_.filePath("edited-cli.h5"));
         QVERIFY2(cli.code == 0, qPrintable(cli.err));
         test::compareDatasets(gui, H5Reader(dir_.filePath("edited-cli.h5").toStdString()), "/xpcs");
+    }
+
+    // Issue 52: after Apply in the mask editor the panel said "q: none" while the run's
+    // results carried q from the labels' own table; it says where q comes from.
+    void editedLabelsSayTheirQ() {
+        const QString file = writeBrownian(dir_);
+        MainWindow window;
+        QVERIFY(window.openFile(file));
+        auto* panel = window.findChild<XpcsPanel*>();
+        QVERIFY(panel);
+        QBinLabels::of(window.workbench()).setEdited(halfRings());
+        QStringList texts;
+        for (const QLabel* label : panel->findChildren<QLabel*>())
+            texts << label->text();
+        QVERIFY2(texts.contains("Å⁻¹, from the q table of the labels (mask editor, nm⁻¹)"),
+                 qPrintable(texts.join(" | ")));
     }
 
   private:
