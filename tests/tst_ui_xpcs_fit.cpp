@@ -21,6 +21,7 @@
 #include "ui_test_helpers.hpp"
 
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QLabel>
 #include <QSignalSpy>
@@ -188,6 +189,17 @@ class TestUiXpcsFit : public QObject {
             texts << label->text();
         QVERIFY2(texts.contains("Å⁻¹, from the q table of the labels (mask editor, nm⁻¹)"),
                  qPrintable(texts.join(" | ")));
+        // With CLSCOPE_TEST_SHOTS=DIR: the window with the panel, DIR/xpcs-q-WxH.png.
+        const QString shots = qEnvironmentVariable("CLSCOPE_TEST_SHOTS");
+        for (const QSize size : {QSize(1600, 1000), QSize(1280, 800)}) {
+            if (shots.isEmpty()) break;
+            window.resize(size);
+            window.show();
+            window.dock("AlgorithmPanel_xpcs")->raise();
+            QTest::qWait(200);
+            window.grab().save(
+                QString("%1/xpcs-q-%2x%3.png").arg(shots).arg(size.width()).arg(size.height()));
+        }
     }
 
   private:
