@@ -30,8 +30,9 @@ QString localDataFolder() {
 
 CarriedInputs carryLocalInputs(const QString& commandLine, const QString& exportPath) {
     CarriedInputs carried{commandLine, {}};
-    if (commandLine.startsWith('#')) return carried;
-    const std::string local = (localDataFolder() + "/").toStdString();
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+    if (commandLine.startsWith('#') || folder.isEmpty()) return carried; // nothing is local
+    const std::string local = (QDir(folder).absolutePath() + "/").toStdString();
     const std::string target = QFileInfo(exportPath).absoluteFilePath().toStdString();
     std::set<std::pair<std::string, std::string>> copied; // (file, group)
     std::string line;
