@@ -89,6 +89,28 @@ std::string shellQuote(const std::string& arg) {
     return out + "'";
 }
 
+std::vector<std::string> shellWords(const std::string& line) {
+    std::vector<std::string> words;
+    std::string word;
+    bool quoted = false, escaped = false, any = false;
+    for (char c : line) {
+        if (escaped) { // \' between quoted parts: a quote of the word
+            word += c, escaped = false;
+        } else if (c == '\\' && !quoted) {
+            escaped = any = true;
+        } else if (c == '\'') {
+            quoted = !quoted, any = true;
+        } else if (c == ' ' && !quoted) {
+            if (any) words.push_back(word);
+            word.clear(), any = false;
+        } else {
+            word += c, any = true;
+        }
+    }
+    if (any) words.push_back(word);
+    return words;
+}
+
 std::string commandLine(const RunCommand& run) {
     std::string out;
     for (const std::string& arg : commandArgs(run))

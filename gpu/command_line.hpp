@@ -37,5 +37,7 @@ std::vector<std::string> commandArgs(const RunCommand& run);
 // The arguments joined by spaces, each quoted for a POSIX shell when it needs it.
 std::string commandLine(const RunCommand& run);
 std::string shellQuote(const std::string& arg);
+// The words of a line that commandLine wrote (shellQuote's single quotes undone).
+std::vector<std::string> shellWords(const std::string& line);
 
 } // namespace clscope

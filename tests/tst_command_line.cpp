@@ -86,6 +86,12 @@ class TestCommandLine : public QObject {
         QCOMPARE(shellQuote("a-b_c.h5"), std::string("a-b_c.h5"));
         QCOMPARE(shellQuote("{\"a\": 1}"), std::string("'{\"a\": 1}'"));
         QCOMPARE(shellQuote("it's"), std::string("'it'\\''s'"));
+        // shellWords undoes the quoting (an export renames words of the line, local_inputs.cpp).
+        const std::vector<std::string> words{"clscope-cli", "/a b/it's.h5:/x", "{\"a\": 1}", "-o"};
+        std::string line;
+        for (const std::string& w : words)
+            line += (line.empty() ? "" : " ") + shellQuote(w);
+        QCOMPARE(shellWords(line), words);
         RunCommand held;
         held.algorithm = AlgorithmRegistry::instance().ids().front();
         const Algorithm& a = AlgorithmRegistry::instance().find(held.algorithm);

@@ -7,6 +7,7 @@
 #include "gpu/variant/user_variants.hpp"
 #include "toy/algorithm.hpp"
 #include "ui/compare/comparison_presenter.hpp"
+#include "ui/compare/comparison_row_text.hpp"
 #include "ui/jobs/job_runner.hpp"
 #include "ui/results/timings_table.hpp"
 #include "ui_test_helpers.hpp"
@@ -193,6 +194,14 @@ class TestUiCompare : public QObject {
         QCOMPARE(bad.deviation.firstWhere, "frame " + std::to_string(first));
         QVERIFY(bad.deviation.beyond > 0);
         QVERIFY(p.csv().find(",0,") != std::string::npos); // pass = 0 in the CSV
+        // Issue 52: the table's result column stays short (a long "FAIL — first at …" made it
+        // scroll sideways); the whole story is the row's tooltip and the details line.
+        QCOMPARE(comparisonRowCells(p.rows()[0]).last(), QString("reference"));
+        QCOMPARE(comparisonRowCells(bad).last(), QString("FAIL"));
+        const QString details = comparisonRowDetails(bad);
+        QVERIFY2(details.contains(QString("FAIL — first at frame %1; ").arg(first)) &&
+                     details.contains("tolerance"),
+                 qPrintable(details));
     }
 
     void cancelKeepsFinishedRows() {

@@ -25,6 +25,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QScreen>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -196,7 +197,22 @@ class TestUiLab : public QObject {
         QCOMPARE(cell(1, "check"), QString("FAIL"));
         QVERIFY(cell(1, "max deviation").toDouble() > 0);
         QVERIFY2(cell(1, "note").startsWith("first at "), qPrintable(cell(1, "note")));
+        // Issue 52: the failure in full under the table (the note column needed scrolling).
+        const QString details = lab->rowDetails()->text();
+        QVERIFY2(details.startsWith(cell(1, "row") + ": FAIL — first at ") &&
+                     details.contains(" beyond "),
+                 qPrintable(details));
+        QCOMPARE(lab->rowsTable()->item(1, 2)->toolTip(), details);
         QCOMPARE(lab->outcome().exitCode, 1);
+        // With CLSCOPE_TEST_SHOTS=DIR: DIR/lab-fail-WxH.png, the failure said under the table.
+        const QString shots = qEnvironmentVariable("CLSCOPE_TEST_SHOTS");
+        for (const QSize size : {QSize(1280, 800), QSize(1600, 1000)}) {
+            if (shots.isEmpty()) break;
+            lab->resize(size);
+            QTest::qWait(200);
+            QVERIFY(lab->grab().save(
+                QString("%1/lab-fail-%2x%3.png").arg(shots).arg(size.width()).arg(size.height())));
+        }
     }
     void syntaxErrorIsListedAtItsLine() {
         QStringList lines = printed.split('\n');

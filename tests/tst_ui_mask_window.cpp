@@ -17,6 +17,8 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QtTest>
@@ -217,6 +219,44 @@ class TestUiMaskWindow : public QObject {
         QCOMPARE(plot->xAxis->range().lower, xBefore.lower); // the drag did not pan
         editor.undoStack()->undo();
         QVERIFY(editor.shapes().empty());
+    }
+
+    // Issue 52: at 1280×800 the Geometry tab's buttons (Import PONI…, Export PONI…, From file)
+    // were cut in half by the bottom of the short Mask dock: each is whole in view. With
+    // CLSCOPE_TEST_SHOTS=DIR: DIR/mask-geometry-1280x800.png and -1600x1000.png.
+    void geometryButtonsFitAt1280x800() {
+        MainWindow window;
+        QVERIFY(showWithSmallXpcs(window, 1280, 800));
+        window.focusMaskPanel();
+        MaskPanel& panel = *window.maskPanel();
+        panel.showTab("Geometry");
+        QCoreApplication::processEvents();
+        QPushButton* fromFile = nullptr;
+        for (QPushButton* b : panel.findChildren<QPushButton*>())
+            if (b->text() == "From file") fromFile = b;
+        QVERIFY(fromFile && fromFile->isVisible());
+        QScrollArea* area = nullptr;
+        for (QWidget* w = fromFile->parentWidget(); w && !area; w = w->parentWidget())
+            area = qobject_cast<QScrollArea*>(w);
+        QVERIFY(area);
+        for (QPushButton* b : fromFile->parentWidget()->findChildren<QPushButton*>()) {
+            const QRect in(b->mapTo(area->viewport(), QPoint(0, 0)), b->size());
+            QVERIFY2(area->viewport()->rect().contains(in),
+                     qPrintable(QString("%1 at (%2, %3)–(%4, %5), the tab shows %6×%7 px")
+                                    .arg(b->text())
+                                    .arg(in.left())
+                                    .arg(in.top())
+                                    .arg(in.right())
+                                    .arg(in.bottom())
+                                    .arg(area->viewport()->width())
+                                    .arg(area->viewport()->height())));
+        }
+        const QString dir = qEnvironmentVariable("CLSCOPE_TEST_SHOTS");
+        if (dir.isEmpty()) return;
+        window.grab().save(dir + "/mask-geometry-1280x800.png");
+        window.resize(1600, 1000);
+        QTest::qWait(200);
+        window.grab().save(dir + "/mask-geometry-1600x1000.png");
     }
 
     // Docs only: CLSCOPE_MASK_SCREENSHOT=OUT.png CLSCOPE_MASK_FILE=x.h5 (the seed's synthetic

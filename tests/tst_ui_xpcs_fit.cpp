@@ -14,12 +14,17 @@
 #include "ui/kit/workbench.hpp"
 #include "ui/mask/q_bin_labels.hpp"
 #include "ui/params/param_form.hpp"
+#include "ui/results/local_inputs.hpp"
 #include "ui/results/results_panel.hpp"
 #include "ui/xpcs/xpcs_fit_form.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
 #include "ui/xpcs/xpcs_views.hpp"
 #include "ui_test_helpers.hpp"
 
+#include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -135,8 +140,8 @@ class TestUiXpcsFit : public QObject {
     }
 
     // Item 4: labels edited in the mask editor (held in memory) are saved to a file that the
-    // run reads and its command line names: clscope-cli with that line writes the same /xpcs
-    // datasets, bit for bit, with q from the labels' own table.
+    // run reads and its command line names: clscope-cli with the export's line writes the same
+    // /xpcs datasets, bit for bit, with q from the labels' own table (carried in the export).
     void editedLabelsHaveACommandLine() {
         const QString file = writeBrownian(dir_);
         MainWindow window;
@@ -153,11 +158,16 @@ class TestUiXpcsFit : public QObject {
         window.workbench().results().exportHdf5(exported);
         const H5Reader gui(exported.toStdString());
         const std::string line = gui.stringAttribute("/", "command_line").value_or("");
-        // The labels file the run read, named as correlate's labels source (--mask FILE:PATH).
-        QVERIFY2(line.find("--mask ") != std::string::npos &&
-                     line.find("/labels/labels-") != std::string::npos &&
-                     line.find(":/entry/processing/qmask") != std::string::npos,
+        // Issue 52: the labels the run read from the application's data folder are carried in
+        // the export, and its command line names them there (--mask EXPORT:PATH): it runs
+        // without that folder, as on another machine.
+        const std::string carried =
+            QFileInfo(exported).absoluteFilePath().toStdString() + ":/entry/processing/qmask";
+        QVERIFY2(line.find("--mask " + carried) != std::string::npos &&
+                     line.find("/labels/labels-") == std::string::npos,
                  line.c_str());
+        QVERIFY(gui.hasDataset("/entry/processing/qmask_q"));
+        QVERIFY(QDir(localDataFolder() + "/labels").removeRecursively());
         const Array q = gui.read("/xpcs/q", DType::Float64);
         QCOMPARE(q.size(), std::size_t(2));
         QVERIFY(std::abs(q.as<double>()[0] - 0.05) < 1e-15); // 0.5 nm⁻¹ in 1/Å
@@ -224,6 +234,33 @@ class TestUiXpcsFit : public QObject {
         panel->g2View()->overlayButton()->click();
         QVERIFY(!panel->presenter().overlay());
         QCOMPARE(panel->g2View()->plot()->graphCount(), graphs);
+    }
+
+    // Issue 52: after Apply in the mask editor the panel said "q: none" while the run's
+    // results carried q from the labels' own table; it says where q comes from.
+    void editedLabelsSayTheirQ() {
+        const QString file = writeBrownian(dir_);
+        MainWindow window;
+        QVERIFY(window.openFile(file));
+        auto* panel = window.findChild<XpcsPanel*>();
+        QVERIFY(panel);
+        QBinLabels::of(window.workbench()).setEdited(halfRings());
+        QStringList texts;
+        for (const QLabel* label : panel->findChildren<QLabel*>())
+            texts << label->text();
+        QVERIFY2(texts.contains("Å⁻¹, from the q table of the labels (mask editor, nm⁻¹)"),
+                 qPrintable(texts.join(" | ")));
+        // With CLSCOPE_TEST_SHOTS=DIR: the window with the panel, DIR/xpcs-q-WxH.png.
+        const QString shots = qEnvironmentVariable("CLSCOPE_TEST_SHOTS");
+        for (const QSize size : {QSize(1600, 1000), QSize(1280, 800)}) {
+            if (shots.isEmpty()) break;
+            window.resize(size);
+            window.show();
+            window.dock("AlgorithmPanel_xpcs")->raise();
+            QTest::qWait(200);
+            window.grab().save(
+                QString("%1/xpcs-q-%2x%3.png").arg(shots).arg(size.width()).arg(size.height()));
+        }
     }
 
   private:

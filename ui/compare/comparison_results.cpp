@@ -1,6 +1,7 @@
 // ComparisonView: the results side — the table of runs, the chart of kernel time per label,
 // the algorithm's difference view of two chosen runs, and Export CSV / HDF5.
 #include "ui/base/qstring.hpp"
+#include "ui/compare/comparison_row_text.hpp"
 #include "ui/compare/comparison_view.hpp"
 
 #include "ui/kit/algorithm_panels.hpp"
@@ -18,37 +19,10 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <qcustomplot.h>
 
 namespace clscope::ui {
-
-namespace {
-
-QString ms(double value) {
-    return value > 0 ? QString::number(value, 'f', value < 10 ? 3 : 1) : "—";
-}
-
-// The cells of one row of the results table.
-QStringList rowCells(const ComparisonRow& r) {
-    const Deviation& d = r.deviation;
-    QString verdict = r.reference ? "reference" : r.pass() ? "pass" : "FAIL";
-    if (!r.error.empty())
-        verdict = "error: " + q(r.error);
-    else if (!r.pass() && d.firstIndex >= 0)
-        verdict += QString(" — first at %1")
-                       .arg(d.firstWhere.empty() ? QString::number(d.firstIndex) : q(d.firstWhere));
-    return {q(r.variant),
-            q(r.device),
-            ms(r.kernelMs),
-            ms(r.wallMs),
-            ms(r.setupMs),
-            r.speedup > 0 ? QString("%1×").arg(r.speedup, 0, 'g', 3) : "—",
-            r.error.empty() ? QString::number(d.maxDeviation, 'g', 3) : "—",
-            r.error.empty() ? QString("%1 of %2").arg(d.beyond).arg(d.compared) : "—",
-            verdict};
-}
-
-} // namespace
 
 QWidget* ComparisonView::buildResultsSide() {
     auto* side = new QSplitter(Qt::Vertical, this);
@@ -73,7 +47,16 @@ QWidget* ComparisonView::buildResultsSide() {
     exports->addStretch(1);
     exports->addWidget(csv);
     exports->addWidget(hdf5);
+    // The result of the row chosen in full (the table's result column says pass / FAIL only).
+    // One line (the dock is short at 1280×800): what does not fit is in its tooltip.
+    details_ = new QLabel(top);
+    details_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    details_->hide();
+    connect(results_, &QTableWidget::currentCellChanged, this,
+            [this](int row) { showRowDetails(row); });
     layout->addWidget(results_, 1);
+    layout->addWidget(details_);
     layout->addLayout(exports);
     connect(csv, &QPushButton::clicked, this, [this] { exportAs(false); });
     connect(hdf5, &QPushButton::clicked, this, [this] { exportAs(true); });
@@ -118,20 +101,33 @@ void ComparisonView::refreshResults() {
     results_->setRowCount(int(rows.size()));
     for (int r = 0; r < int(rows.size()); ++r) {
         const ComparisonRow& row = rows[std::size_t(r)];
-        const QStringList cells = rowCells(row);
+        const QStringList cells = comparisonRowCells(row);
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (!row.pass()) item->setBackground(QColor(255, 215, 215));
-            if (c == cells.size() - 1)
-                item->setToolTip(
-                    q(row.deviation.metric) + ", tolerance " +
-                    QString::number(row.deviation.tolerance, 'g', 3) +
-                    (row.deviation.note.empty() ? QString() : "; " + q(row.deviation.note)));
+            item->setToolTip(comparisonRowDetails(row));
             results_->setItem(r, c, item);
         }
     }
+    showRowDetails(results_->currentRow());
     refreshChart();
     refreshDifferenceChoices();
+}
+
+// The chosen row's result in full under the table, else the first that did not pass, else
+// that every run passed (the result column may lie beyond the dock's width).
+void ComparisonView::showRowDetails(int row) {
+    const auto& rows = presenter_ ? presenter_->rows() : std::vector<ComparisonRow>{};
+    if (row < 0 || row >= int(rows.size()))
+        row = int(std::find_if(rows.begin(), rows.end(),
+                               [](const ComparisonRow& r) { return !r.pass(); }) -
+                  rows.begin());
+    if (row < int(rows.size()))
+        details_->setText(comparisonRowDetails(rows[std::size_t(row)]));
+    else
+        details_->setText(QString("All %1 runs passed against the reference").arg(rows.size()));
+    details_->setToolTip(details_->text());
+    details_->setVisible(rows.size() > 1);
 }
 
 // Kernel time per timing label: one row of bars per run.

@@ -45,6 +45,7 @@ class ComparisonView : public QWidget {
 
     QTableWidget* grid() const { return grid_; }
     QTableWidget* resultsTable() const { return results_; }
+    QLabel* rowDetails() const { return details_; }
     QCustomPlot* chart() const { return chart_; }
     QPushButton* runButton() const { return runButton_; }
     QPushButton* cancelButton() const { return cancelButton_; }
@@ -74,6 +75,7 @@ class ComparisonView : public QWidget {
     void onRowAdded(int row);
     void onFinished(bool completed);
     void refreshResults();
+    void showRowDetails(int row);
     void refreshChart();
     void refreshDifferenceChoices();
     void exportAs(bool hdf5);
@@ -91,6 +93,7 @@ class ComparisonView : public QWidget {
     QLabel* status_ = nullptr;
     QLabel* stale_ = nullptr;
     QTableWidget* results_ = nullptr;
+    QLabel* details_ = nullptr; // the chosen row's result in full
     QCustomPlot* chart_ = nullptr;
     QTabWidget* lowerTabs_ = nullptr;
     QComboBox *diffA_ = nullptr, *diffB_ = nullptr;

@@ -53,6 +53,12 @@ class LiveFrameAnalysis {
     virtual double analyse(const Array& frame, std::size_t index) = 0;
     // Draws what frame `index` gave on the image plot (clears when it has not been analysed).
     virtual void draw(QCustomPlot* image, std::size_t index) = 0;
+    // What it runs with, for the view to show (e.g. its thresholds); empty: nothing to say.
+    // Called on the GUI thread.
+    virtual QString settings() const { return {}; }
+    // Runs with `params` (its panel's, changed) from the next frame on; called on the receiving
+    // thread between frames. False when it takes no parameters.
+    virtual bool setParams(const ParamSet&) { return false; }
 };
 
 // Runs over every frame received so far, off the GUI thread, about once a second.
@@ -71,7 +77,8 @@ struct LiveAnalysisSpec {
     std::string algorithm;
     // Made on the receiving thread (no widgets); null: none.
     std::function<std::unique_ptr<LiveFrameAnalysis>(const LiveContext&)> perFrame;
-    // Made on the GUI thread once the start message came; null: none.
+    // Made on the GUI thread once the start message came; null: none, or it does not apply to
+    // the stream (e.g. no q-bin labels on screen for g2): the view says nothing of it.
     std::function<std::unique_ptr<LiveSeriesAnalysis>(const LiveContext&, QWidget* parent)>
         overFrames;
 };

@@ -55,6 +55,7 @@ LabRowsTable::LabRowsTable(QWidget* parent) : QTableWidget(0, int(rowColumns.siz
 }
 
 void LabRowsTable::showRows(const nlohmann::json& rows, int bestRow) {
+    rows_ = rows;
     setRowCount(int(rows.size()));
     for (int i = 0; i < int(rows.size()); ++i) {
         const nlohmann::json& r = rows[std::size_t(i)];
@@ -85,13 +86,30 @@ void LabRowsTable::showRows(const nlohmann::json& rows, int bestRow) {
                 bold.setBold(true);
                 item->setFont(bold);
             }
-            item->setToolTip(c == noteColumn ? QString::fromStdString(r.value("note", ""))
-                                             : texts[c]);
+            item->setToolTip(c == noteColumn || c == 2 ? details(i) : texts[c]);
             setItem(i, c, item);
         }
     }
     resizeColumnsToContents();
     if (columnWidth(noteColumn) > 600) setColumnWidth(noteColumn, 600);
+}
+
+QString LabRowsTable::details(int row) const {
+    if (row < 0 || row >= int(rows_.size())) return {};
+    const nlohmann::json& r = rows_[std::size_t(row)];
+    const std::string result = LabHistory::resultOf(r);
+    QString text = QString::fromStdString(r.value("label", "")) + ": " +
+                   (result == "pass" ? "pass" : QString::fromStdString(result).toUpper());
+    const QString story = note(r), full = QString::fromStdString(r.value("note", ""));
+    if (!story.isEmpty()) text += " — " + story;
+    if (!full.isEmpty() && !story.contains(full)) text += "\n" + full;
+    return text;
+}
+
+int LabRowsTable::firstProblem() const {
+    for (std::size_t i = 0; i < rows_.size(); ++i)
+        if (LabHistory::resultOf(rows_[i]) != "pass") return int(i);
+    return -1;
 }
 
 QString LabRowsTable::cell(int row, const QString& column) const {

@@ -15,6 +15,15 @@ class LabRowsTable : public QTableWidget {
     void showRows(const nlohmann::json& rows, int bestRow);
     // The text of a cell by column title ("row", "check", "median ms", ...), for tests.
     QString cell(int row, const QString& column) const;
+    // Row `row`'s check in full: "fork: FAIL — first at …; N of M beyond T" or its note (every
+    // line), as the details line under the table shows it (the note column lies far to the
+    // right; issue 52). Empty for no such row.
+    QString details(int row) const;
+    // The first row that did not pass, else -1.
+    int firstProblem() const;
+
+  private:
+    nlohmann::json rows_ = nlohmann::json::array();
 };
 
 } // namespace clscope::ui

@@ -195,6 +195,15 @@ QWidget* LabWindow::buildResults() {
     row->addWidget(saveName_), row->addWidget(keepButton_);
     layout->addLayout(row);
     layout->addWidget(rows_);
+    // The chosen row's check in full (the note column lies far to the right), else the first
+    // row that did not pass.
+    rowDetails_ = new QLabel(box);
+    rowDetails_->setObjectName("LabRowDetails");
+    rowDetails_->setWordWrap(true);
+    rowDetails_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(rowDetails_);
+    connect(rows_, &QTableWidget::currentCellChanged, this,
+            [this](int row) { rowDetails_->setText(rows_->details(row)); });
     connect(keepButton_, &QPushButton::clicked, this, [this] {
         QString error;
         const QString path = keepBest(saveName_->text(), &error);

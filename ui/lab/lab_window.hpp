@@ -60,6 +60,7 @@ class LabWindow : public QWidget {
     CodeEditor* editor() const { return editor_; }
     BuildLogList* buildLog() const { return buildLog_; }
     LabRowsTable* rowsTable() const { return rows_; }
+    QLabel* rowDetails() const { return rowDetails_; }
     LabHistoryView* historyView() const { return history_; }
     LabKernelsTable* kernelsTable() const { return kernels_; }
     CompiledOutputView* compiledOutput() const { return compiled_; }
@@ -100,6 +101,7 @@ class LabWindow : public QWidget {
     CodeEditor* editor_;
     BuildLogList* buildLog_;
     LabRowsTable* rows_;
+    QLabel* rowDetails_ = nullptr; // the chosen row's check in full
     LabHistoryView* history_;
     LabKernelsTable* kernels_;
     CompiledOutputView* compiled_;

@@ -146,6 +146,7 @@ void LabWindow::showOutcome() {
     const LabOutcome& o = run_->outcome();
     const int best = o.bestForkRow();
     rows_->showRows(o.rows, best);
+    rowDetails_->setText(rows_->details(rows_->firstProblem()));
     kernels_->showRows(o.rows);
     compiled_->showRows(o.rows);
     roofline_->showRows(o.rows);

@@ -3,11 +3,11 @@
 #include "core/errors.hpp"
 #include "core/io.hpp"
 #include "core/mask/mask_io.hpp"
+#include "ui/results/local_inputs.hpp"
 
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
-#include <QStandardPaths>
 
 namespace clscope::ui {
 
@@ -36,8 +36,7 @@ QString contentHash(const LabelMask& labels, const std::optional<mask::LabelCent
 
 QString savedLabelsLocation(const LabelMask& labels,
                             const std::optional<mask::LabelCenters>& centres) {
-    const QDir folder(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
-                      "/labels");
+    const QDir folder(localDataFolder() + "/labels");
     if (!folder.mkpath("."))
         throw InputError(folder.path().toStdString() + ": cannot create the labels folder");
     const QString file = folder.absoluteFilePath("labels-" + contentHash(labels, centres) + ".h5");

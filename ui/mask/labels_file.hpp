@@ -1,6 +1,7 @@
 // Labels drawn or loaded in the mask editor, saved where a command line can name them: a run on
 // them reads this file (as clscope-cli does with the command line's --mask FILE:PATH), so the GUI's
-// result and the CLI's come from the same labels and q table (issue 38 item 4).
+// result and the CLI's come from the same labels and q table (issue 38 item 4). No other machine
+// has the file: an HDF5 export carries it (ui/results/local_inputs.hpp).
 #pragma once
 #include "core/data.hpp"
 #include "core/mask/partition.hpp"

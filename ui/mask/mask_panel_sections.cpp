@@ -46,6 +46,18 @@ QToolButton* toolButton(QWidget* parent, const QString& text, const QString& tip
 QWidget* MaskPanel::buildGeometryTab() {
     auto* tab = new QWidget(this);
     auto* form = new QFormLayout(tab);
+    // The actions first: in view however short the Mask dock is (at 1280×800 a last row of
+    // buttons was cut in half by its bottom edge); the values scroll under them.
+    auto* buttons = new QHBoxLayout;
+    auto* importPoni = new QPushButton("Import PONI…", tab);
+    auto* exportPoni = new QPushButton("Export PONI…", tab);
+    fromFile_ = new QPushButton("From file", tab);
+    fromFile_->setToolTip("Use the open file's /entry/processing/geometry");
+    fromFile_->setEnabled(false);
+    buttons->addWidget(importPoni);
+    buttons->addWidget(exportPoni);
+    buttons->addWidget(fromFile_);
+    form->addRow(buttons);
     beamX_ = spin(tab, -1e5, 1e5, 2, " px");
     beamY_ = spin(tab, -1e5, 1e5, 2, " px");
     distance_ = spin(tab, 1e-4, 1e3, 4, " m");
@@ -65,16 +77,6 @@ QWidget* MaskPanel::buildGeometryTab() {
             [this](double keV) { wavelength_->setValue(mask::wavelengthFromEnergy(keV) * 1e10); });
     geometrySource_ = new QLabel(tab);
     form->addRow("Source", geometrySource_);
-    auto* buttons = new QHBoxLayout;
-    auto* importPoni = new QPushButton("Import PONI…", tab);
-    auto* exportPoni = new QPushButton("Export PONI…", tab);
-    fromFile_ = new QPushButton("From file", tab);
-    fromFile_->setToolTip("Use the open file's /entry/processing/geometry");
-    fromFile_->setEnabled(false);
-    buttons->addWidget(importPoni);
-    buttons->addWidget(exportPoni);
-    buttons->addWidget(fromFile_);
-    form->addRow(buttons);
     connect(importPoni, &QPushButton::clicked, this, [this] {
         fileAction("Import PONI", false, "PONI (*.poni)", &MaskEditorPresenter::importPoni);
     });

@@ -2,6 +2,7 @@
 // folder, each with its provenance.
 #include "core/errors.hpp"
 #include "ui/results/export.hpp"
+#include "ui/results/local_inputs.hpp"
 #include "ui/results/results_panel.hpp"
 
 #include <QDir>
@@ -77,9 +78,14 @@ const ResultTab& ResultsPanel::writerOf(const ResultTab& tab) const {
     return *writer;
 }
 
-// The tab's result: its own writer, else that of its algorithm's tab holding the same result.
+// The tab's result: its own writer, else that of its algorithm's tab holding the same result;
+// with the inputs only this machine has, its command line naming them in the export.
 void ResultsPanel::writeResult(const ResultTab& tab, const QString& path) const {
-    ui::exportHdf5(path, {writerOf(tab).writeHdf5}, provenance(tab));
+    CarriedInputs carried = carryLocalInputs(tab.commandLine, path);
+    carried.writers.insert(carried.writers.begin(), writerOf(tab).writeHdf5);
+    ResultTab named = tab;
+    named.commandLine = carried.commandLine;
+    ui::exportHdf5(path, carried.writers, provenance(named));
 }
 
 LayoutExport ResultsPanel::layoutsShown() const {

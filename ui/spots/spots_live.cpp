@@ -3,6 +3,7 @@
 #include "gpu/runtime/devices.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "ui/kit/typed_result.hpp"
+#include "ui/params/params_text.hpp"
 #include "ui/spots/spots_markers.hpp"
 
 #include <map>
@@ -24,13 +25,24 @@ class SpotsLive : public LiveFrameAnalysis {
     }
     QString quantity() const override { return "spots per frame"; }
 
+    QString settings() const override {
+        std::lock_guard lock(mutex_);
+        return "spots: " + paramsText(params_, thresholds);
+    }
+
+    bool setParams(const ParamSet& params) override {
+        std::lock_guard lock(mutex_);
+        params_ = params;
+        return true;
+    }
+
     double analyse(const Array& frame, std::size_t index) override {
         auto in = std::make_shared<spots::SpotsInput>();
         in->data.frames = frame;
         in->data.mask = mask_;
         in->signalMask = false;
         in->provenance["file"] = "stream frame " + std::to_string(index);
-        const auto result = runAlgorithm(algorithm_, {device_, variant_, in, params_, {}});
+        const auto result = runAlgorithm(algorithm_, {device_, variant_, in, params(), {}});
         std::vector<spots::Spot> found = typedAs<spots::SpotsResult>(*result).result.spots;
         const std::size_t n = found.size();
         std::lock_guard lock(mutex_);
@@ -48,12 +60,22 @@ class SpotsLive : public LiveFrameAnalysis {
     }
 
   private:
+    // The parameters that decide which pixels are signal and which groups of them are spots.
+    static constexpr const char* thresholds[] = {"threshold_algorithm", "sigma_background",
+                                                 "sigma_strong",        "global_threshold",
+                                                 "min_local",           "min_spot_size"};
+
+    ParamSet params() const {
+        std::lock_guard lock(mutex_);
+        return params_;
+    }
+
     const Algorithm& algorithm_; // looked up once, not per frame
     PixelMask mask_;
     ParamSet params_;
     std::string variant_;
     DeviceInfo device_;
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::map<std::size_t, std::vector<spots::Spot>> spots_; // frame -> its spots
     std::unique_ptr<SpotMarkers> markers_;                  // GUI thread only
     QCustomPlot* plot_ = nullptr;

@@ -23,13 +23,19 @@ LiveView::LiveView(QWidget* parent) : QWidget(parent), receiver_(new StreamRecei
     auto* bar = new QHBoxLayout;
     startStop_ = new QPushButton("Stop", this);
     save_ = new QPushButton("Save what was received…", this);
+    // One line each, as wide as the window: what does not fit is in the tooltip.
     status_ = new QLabel(this);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    status_->setWordWrap(true);
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    settings_ = new QLabel(this);
+    settings_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    settings_->setToolTip("What the analyses of every frame run with: their panel's parameters "
+                          "when the stream was opened or as the panel changed them since");
     bar->addWidget(startStop_);
     bar->addWidget(save_);
     bar->addWidget(status_, 1);
     layout->addLayout(bar);
+    layout->addWidget(settings_);
     auto* split = new QSplitter(Qt::Horizontal, this);
     image_ = new ImageView(split);
     side_ = new QSplitter(Qt::Vertical, split);
@@ -43,10 +49,11 @@ LiveView::LiveView(QWidget* parent) : QWidget(parent), receiver_(new StreamRecei
         const QString path = QFileDialog::getSaveFileName(this, "Save what was received",
                                                           "received.h5", "HDF5 (*.h5)");
         if (path.isEmpty()) return;
-        if (QString error; !saveReceived(path, &error)) status_->setText(error);
+        if (QString error; !saveReceived(path, &error)) showStatus(error);
     });
     connect(receiver_.get(), &StreamReceiver::connected, this, &LiveView::onConnected);
     connect(receiver_.get(), &StreamReceiver::finished, this, &LiveView::onFinished);
+    connect(receiver_.get(), &StreamReceiver::retuned, this, &LiveView::onRetuned);
     connect(image_->controls(), &ImageControls::selectionChanged, this, &LiveView::drawOverlays);
     display_ = new QTimer(this);
     display_->setInterval(33);
@@ -81,15 +88,34 @@ void LiveView::open(StreamRequest request) {
     shown_ = lastCount_ = arrived_ = 0, rate_ = seriesRate_ = 0, sourceSet_ = false;
     ended_.clear();
     stall_.clear();
+    settings_->clear();
     image_->setFrameSource(nullptr);
     for (int g = 0; g < chart_->graphCount(); ++g)
         chart_->graph(g)->data()->clear();
     chart_->replot();
     setWindowTitle("Live: " + QString::fromStdString(request_.endpoint));
-    status_->setText("Waiting for " + QString::fromStdString(request_.endpoint) + "…");
+    showStatus("Waiting for " + QString::fromStdString(request_.endpoint) + "…");
     status_->setStyleSheet("");
     startStop_->setText("Stop");
     receiver_->start(request_);
+}
+
+void LiveView::followParams(const std::string& algorithm, const ParamSet& params) {
+    request_.context.params[algorithm] = params;
+    if (isReceiving()) receiver_->setParams(algorithm, params);
+}
+
+void LiveView::onRetuned(const QString& algorithm, qulonglong first) {
+    settings_->setText(receiver_->settings());
+    emit changed(QString("%1 runs with its panel's parameters from frame %2 on: %3")
+                     .arg(algorithm)
+                     .arg(first)
+                     .arg(settings_->text()));
+}
+
+void LiveView::showStatus(const QString& text) {
+    status_->setText(text);
+    status_->setToolTip(text);
 }
 
 void LiveView::stop() {
@@ -110,7 +136,7 @@ bool LiveView::saveReceived(const QString& path, QString* error) {
                        .arg(saved.first + n - 1)
                        .arg(path)
                        .arg(QString::fromStdString(frames->droppedText()));
-        status_->setText(text);
+        showStatus(text);
         return true;
     } catch (const std::exception& e) {
         if (error) *error = QString("Save what was received: %1").arg(e.what());
@@ -119,7 +145,8 @@ bool LiveView::saveReceived(const QString& path, QString* error) {
 }
 
 void LiveView::onConnected(const QString& description) {
-    status_->setText(description);
+    showStatus(description);
+    settings_->setText(receiver_->settings());
     const LiveContext c = receiver_->context();
     for (const LiveAnalysisSpec& spec : LiveAnalysisRegistry::instance().specs()) {
         if (!spec.overFrames) continue;
@@ -224,6 +251,17 @@ std::optional<ParamSet> panelParams(Workbench& workbench, const std::string& alg
     return std::nullopt;
 }
 
+// Each panel's parameter changes go to the view's per-frame analyses of its algorithm.
+void followPanels(Workbench& workbench, LiveView* view) {
+    if (!workbench.parent()) return;
+    for (ParamForm* form : workbench.parent()->findChildren<ParamForm*>())
+        for (const LiveAnalysisSpec& spec : LiveAnalysisRegistry::instance().specs())
+            if (spec.perFrame && form->group() == spec.algorithm)
+                QObject::connect(form, &ParamForm::changed, view, [view, form] {
+                    view->followParams(form->group(), form->paramSet());
+                });
+}
+
 } // namespace
 
 LiveView* openLiveWindow(Workbench& workbench, const QString& endpoint, QWidget* parent) {
@@ -242,9 +280,13 @@ LiveView* openLiveWindow(Workbench& workbench, const QString& endpoint, QWidget*
             request.context.params[spec.algorithm] = std::move(*params);
     }
     request.context.labels = QBinLabels::of(workbench).current().mask;
+    followPanels(workbench, view);
     QObject::connect(view, &LiveView::notice, &workbench, [&workbench](const QString& text) {
         workbench.log(LogLevel::Warning, "Live view: " + text);
         emit workbench.statusMessage("Live view: " + text, 15000);
+    });
+    QObject::connect(view, &LiveView::changed, &workbench, [&workbench](const QString& text) {
+        workbench.log(LogLevel::Info, "Live view: " + text);
     });
     view->show();
     view->open(std::move(request));

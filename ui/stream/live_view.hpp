@@ -40,7 +40,12 @@ class LiveView : public QWidget {
     StreamReceiver& receiver() { return *receiver_; }
     ImageView* image() const { return image_; }
     QCustomPlot* stripChart() const { return chart_; }
-    QLabel* status() const { return status_; }
+    QLabel* status() const { return status_; } // one line; its tooltip the whole text
+    // What the per-frame analyses run with, e.g. "spots: σ strong 3, …".
+    QLabel* settings() const { return settings_; }
+    // An algorithm panel's parameters changed: its per-frame analyses run with them from the
+    // next frame on (said by changed()), and the next Start with them.
+    void followParams(const std::string& algorithm, const ParamSet& params);
     std::size_t frameShown() const { return shown_; } // frames the view has shown so far
     int seriesUpdates() const { return seriesUpdates_; }
     // Whether every series analysis has run over every frame received and drawn it.
@@ -54,6 +59,8 @@ class LiveView : public QWidget {
     // For the Log: a publisher silent mid-series ("no frame for 3 s: N of M frames
     // received"), a series that ended early or failed, with the frames received of announced.
     void notice(const QString& text);
+    // For the Log: the analyses follow their panel ("spots: σ strong 4, … from frame 12").
+    void changed(const QString& text);
 
   private:
     struct Series {
@@ -72,6 +79,8 @@ class LiveView : public QWidget {
     void updateSeries();
     void showSeries(Series& s);
     void updateStatus();
+    void showStatus(const QString& text);
+    void onRetuned(const QString& algorithm, qulonglong first);
     void maybeScreenshot(bool ended);
     void checkStall();
     QString receivedText() const; // "N of M frames received"
@@ -84,6 +93,7 @@ class LiveView : public QWidget {
     QCustomPlot* chart_ = nullptr;
     QSplitter* side_ = nullptr;
     QLabel* status_ = nullptr;
+    QLabel* settings_ = nullptr;
     QPushButton* startStop_ = nullptr;
     QPushButton* save_ = nullptr;
     QTimer* display_ = nullptr; // ~30 Hz: the newest frame

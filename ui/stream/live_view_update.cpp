@@ -151,7 +151,7 @@ void LiveView::updateStatus() {
                     .arg(QString::fromStdString(frames->droppedText()));
     if (!stall_.isEmpty()) text += (text.isEmpty() ? "" : " — ") + stall_;
     if (!ended_.isEmpty()) text += (text.isEmpty() ? "" : " — ") + ended_;
-    if (!text.isEmpty()) status_->setText(text);
+    if (!text.isEmpty()) showStatus(text);
 }
 
 void LiveView::screenshotHalfway(QString path, std::function<void(bool)> done) {

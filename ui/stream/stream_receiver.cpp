@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/stream/stream_source.hpp"
 
+#include <QStringList>
 #include <cstring>
 
 namespace clscope::ui {
@@ -41,7 +42,8 @@ void StreamReceiver::start(StreamRequest request) {
     if (thread_.joinable()) thread_.join();
     {
         std::lock_guard lock(mutex_);
-        frames_.reset(), analyses_.clear(), values_.clear();
+        frames_.reset(), analyses_.clear(), algorithms_.clear(), values_.clear();
+        pendingParams_.clear();
         context_ = request.context;
         firstCount_ = lastCount_ = 0;
     }
@@ -66,13 +68,18 @@ void StreamReceiver::receive(StreamRequest request) {
         c.height = source.height(), c.width = source.width(), c.dtype = source.dtype();
         c.mask = maskOf(source.start()), c.frameTime = source.start().frameTime;
         std::vector<std::unique_ptr<LiveFrameAnalysis>> made;
+        std::vector<std::string> algorithms;
         for (const LiveAnalysisSpec& spec : LiveAnalysisRegistry::instance().specs())
             if (spec.perFrame)
-                if (auto a = spec.perFrame(c)) made.push_back(std::move(a));
+                if (auto a = spec.perFrame(c)) {
+                    made.push_back(std::move(a));
+                    algorithms.push_back(spec.algorithm);
+                }
         {
             std::lock_guard lock(mutex_);
             context_ = c;
             analyses_ = std::move(made);
+            algorithms_ = std::move(algorithms);
             values_.assign(analyses_.size(), {});
             frames_ = std::make_shared<ReceivedFrames>(
                 source.start(), source.dtype(), source.describe(), request.memoryBudgetBytes);
@@ -96,6 +103,7 @@ void StreamReceiver::receive(StreamRequest request) {
 
 void StreamReceiver::analyse(const Array& frames, std::size_t first) {
     for (std::size_t i = 0; i < frames.frameCount() && !*cancel_; ++i) {
+        applyParams(first + i);
         const Array frame = frameOf(frames, i);
         for (std::size_t a = 0; a < analyses_.size(); ++a) {
             const double v = analyses_[a]->analyse(frame, first + i);
@@ -103,6 +111,33 @@ void StreamReceiver::analyse(const Array& frames, std::size_t first) {
             values_[a].push_back(v);
         }
     }
+}
+
+void StreamReceiver::setParams(const std::string& algorithm, ParamSet params) {
+    std::lock_guard lock(mutex_);
+    context_.params[algorithm] = params;
+    pendingParams_[algorithm] = std::move(params);
+}
+
+void StreamReceiver::applyParams(std::size_t frame) {
+    std::map<std::string, ParamSet> pending;
+    {
+        std::lock_guard lock(mutex_);
+        pending.swap(pendingParams_);
+    }
+    for (const auto& [algorithm, params] : pending) {
+        bool took = false;
+        for (std::size_t a = 0; a < analyses_.size(); ++a)
+            if (algorithms_[a] == algorithm) took = analyses_[a]->setParams(params) || took;
+        if (took) emit retuned(QString::fromStdString(algorithm), frame);
+    }
+}
+
+QString StreamReceiver::settings() const {
+    QStringList parts;
+    for (const auto& a : analyses_)
+        if (const QString s = a->settings(); !s.isEmpty()) parts << s;
+    return parts.join("; ");
 }
 
 void StreamReceiver::arrived(std::size_t count) {

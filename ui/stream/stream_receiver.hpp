@@ -9,6 +9,7 @@
 #include <QObject>
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -46,16 +47,24 @@ class StreamReceiver : public QObject {
     // Frames a second over the series so far: those after the first batch read, over the time
     // from its arrival to the last one's (0 before two batches came).
     double seriesRate() const;
+    // The algorithm's per-frame analyses run with `params` from the next frame on (retuned()
+    // says from which).
+    void setParams(const std::string& algorithm, ParamSet params);
+    // What the per-frame analyses run with (LiveFrameAnalysis::settings), "; "-separated.
+    QString settings() const;
 
   signals:
     void connected(const QString& description); // the start message and first image came
     // The series ended (error empty), was stopped (stopped) or failed (error).
     void finished(const QString& error, bool stopped);
+    // The analyses of `algorithm` took the parameters setParams gave from frame `first` on.
+    void retuned(const QString& algorithm, qulonglong first);
 
   private:
     void receive(StreamRequest request);
     void analyse(const Array& frames, std::size_t first);
-    void arrived(std::size_t count); // a batch came: `count` frames so far
+    void arrived(std::size_t count);     // a batch came: `count` frames so far
+    void applyParams(std::size_t frame); // the parameters setParams gave, from `frame` on
     std::thread thread_;
     std::shared_ptr<std::atomic<bool>> cancel_;
     std::atomic<bool> running_ = false, timedOut_ = false;
@@ -63,6 +72,8 @@ class StreamReceiver : public QObject {
     std::shared_ptr<ReceivedFrames> frames_;
     LiveContext context_;
     std::vector<std::unique_ptr<LiveFrameAnalysis>> analyses_;
+    std::vector<std::string> algorithms_;           // of each analysis
+    std::map<std::string, ParamSet> pendingParams_; // from setParams, not yet taken
     std::vector<std::vector<double>> values_;
     std::chrono::steady_clock::time_point firstAt_, lastAt_; // batches' arrivals
     std::size_t firstCount_ = 0, lastCount_ = 0;             // frames then

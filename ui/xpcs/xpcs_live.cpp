@@ -1,6 +1,5 @@
 #include "ui/xpcs/xpcs_live.hpp"
 
-#include "core/errors.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "ui/kit/typed_result.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
@@ -24,18 +23,15 @@ class XpcsLive : public LiveSeriesAnalysis {
         params_ = algorithm_.defaultParams();
         params_.set("multitau", true);
         variant_ = algorithm_.defaultVariant(device_, nullptr, &params_); // the dense ones refuse
-        if (c.labels) labels_ = masked(*c.labels, c.mask);
+        labels_ = masked(*c.labels, c.mask);
         buildPlot();
     }
     QString title() const override { return "XPCS multi-tau g2"; }
     QWidget* widget() override { return plot_; }
 
     std::function<void()> analyse(const Array& frames) override {
-        if (!labels_)
-            throw UsageError("no q-bin labels on screen: open a file with labels or draw them "
-                             "in the mask editor, then open the stream again");
         if (frames.frameCount() < 2) return {};
-        auto in = xpcs::makeInput(frames, *labels_, {{"file", "live stream"}});
+        auto in = xpcs::makeInput(frames, labels_, {{"file", "live stream"}});
         if (frameTime_ > 0) in->frameTime = frameTime_;
         const auto result = runAlgorithm(algorithm_, {device_, variant_, in, params_, {}});
         const xpcs::Result r = typedAs<xpcs::XpcsResult>(*result).result;
@@ -44,7 +40,7 @@ class XpcsLive : public LiveSeriesAnalysis {
 
   private:
     // Labels of the pixels the start message's mask keeps.
-    static std::optional<LabelMask> masked(LabelMask labels, const PixelMask& mask) {
+    static LabelMask masked(LabelMask labels, const PixelMask& mask) {
         if (mask.bad.size() == labels.labels.size())
             for (std::size_t i = 0; i < mask.bad.size(); ++i)
                 if (mask.bad[i]) labels.labels[i] = 0;
@@ -88,7 +84,7 @@ class XpcsLive : public LiveSeriesAnalysis {
     std::string variant_;
     ParamSet params_;
     double frameTime_;
-    std::optional<LabelMask> labels_;
+    LabelMask labels_;
     QCustomPlot* plot_;
 };
 
@@ -97,7 +93,10 @@ class XpcsLive : public LiveSeriesAnalysis {
 LiveAnalysisSpec xpcsLiveSpec() {
     LiveAnalysisSpec spec;
     spec.algorithm = "xpcs";
-    spec.overFrames = [](const LiveContext& c, QWidget* parent) {
+    // Without q-bin labels (e.g. a diffraction stream) g2 does not apply: none, said nothing of.
+    spec.overFrames = [](const LiveContext& c,
+                         QWidget* parent) -> std::unique_ptr<LiveSeriesAnalysis> {
+        if (!c.labels) return nullptr;
         return std::make_unique<XpcsLive>(c, parent);
     };
     return spec;

@@ -27,6 +27,8 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
 
 namespace clscope::ui {
 
@@ -38,6 +40,18 @@ std::set<std::string> fitBoxParams() {
     for (const ParamSpec& spec : xpcs::fitParamSpecs())
         if (spec.name != "diffusion" && spec.name.rfind("rate_", 0) != 0) names.insert(spec.name);
     return names;
+}
+
+// q of the bins as a run reads it: the file's table (xpcs::readPhysicalValues), else the own
+// table of the labels on screen (the mask editor's, in nm⁻¹: saved with them for the run, which
+// reads it in Å⁻¹ as the results show it), else none.
+QString qSourceText(const xpcs::XpcsInput* in, const CurrentLabels& labels) {
+    if (in && !in->qByLabel.empty()) return QString("Å⁻¹, from %1").arg(q(in->qOrigin));
+    const bool known = labels.mask && labels.centres &&
+                       std::any_of(labels.centres->q.begin(), labels.centres->q.end(),
+                                   [](double v) { return std::isfinite(v); });
+    if (known) return QString("Å⁻¹, from the q table of the labels (%1, nm⁻¹)").arg(labels.origin);
+    return "none: results by label";
 }
 } // namespace
 
@@ -229,8 +243,12 @@ void XpcsPanel::refreshPhysical() {
         time = QString("%1 s (typed)").arg(form.number("frame_time"));
     else if (in && in->frameTime)
         time = QString("%1 s — %2").arg(*in->frameTime).arg(q(in->frameTimeOrigin));
-    const QString qText = in && !in->qByLabel.empty() ? QString("Å⁻¹, from %1").arg(q(in->qOrigin))
-                                                      : QString("none: results by label");
+    CurrentLabels labels;
+    try {
+        labels = QBinLabels::of(wb_).current();
+    } catch (const std::exception&) { // said by refreshInputs
+    }
+    const QString qText = qSourceText(in.get(), labels);
     const QString bad = "<span style='color:#b00'>" + q(error).toHtmlEscaped() + "</span>";
     timeInfo_->setText(error.empty() ? time : bad);
     qInfo_->setText(error.empty() ? qText : QString("—"));
