@@ -5,8 +5,7 @@
 
 namespace clscope::ui {
 
-InputSources openFileFrameSources(Workbench& wb, const FrameRange& range,
-                                  const std::string& who) {
+InputSources openFileFrameSources(Workbench& wb, const FrameRange& range, const std::string& who) {
     const DatasetRoles& roles = wb.dataset();
     if (!roles.file()) throw InputError(who + ": open an HDF5 file first");
     const auto framesPath = roles.path(DataRole::Frames);

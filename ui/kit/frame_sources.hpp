@@ -11,7 +11,6 @@ namespace clscope::ui {
 class Workbench;
 
 // InputError "WHO: open an HDF5 file first" / "WHO: assign a frame stack ..." without them.
-InputSources openFileFrameSources(Workbench& wb, const FrameRange& range,
-                                  const std::string& who);
+InputSources openFileFrameSources(Workbench& wb, const FrameRange& range, const std::string& who);
 
 } // namespace clscope::ui
