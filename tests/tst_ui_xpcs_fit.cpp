@@ -85,6 +85,20 @@ class TestUiXpcsFit : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
 
+    // The XPCS panel of `window` with `file` open and the cpu variant chosen (null: none).
+    static XpcsPanel* cpuPanelOn(MainWindow& window, const QString& file) {
+        if (!window.openFile(file)) return nullptr;
+        auto* panel = window.findChild<XpcsPanel*>();
+        if (panel) panel->setVariant("cpu");
+        return panel;
+    }
+
+    // Run pressed; whether the run delivered.
+    static bool runDelivered(XpcsPanel& panel) {
+        QSignalSpy finished(&panel, &XpcsPanel::runFinished);
+        return panel.run() && finished.wait(120000) && finished.front().front().toBool();
+    }
+
   private slots:
     void initTestCase() { test::useTemporarySettings(dir_); }
 
@@ -92,10 +106,8 @@ class TestUiXpcsFit : public QObject {
         if (!xpcs::fitAvailable()) QSKIP("built without GSL");
         const QString file = writeBrownian(dir_);
         MainWindow window;
-        QVERIFY(window.openFile(file));
-        auto* panel = window.findChild<XpcsPanel*>();
+        XpcsPanel* panel = cpuPanelOn(window, file);
         QVERIFY(panel);
-        panel->setVariant("cpu");
         panel->fitForm()->setOptions(userFit());
         emit panel->fitForm()->edited(); // as an edit of the box does
         // The box's values are the form's parameters: the request, the session.
@@ -113,10 +125,7 @@ class TestUiXpcsFit : public QObject {
         QCOMPARE(panel->fitForm()->options().tauMax, 0.04);
         QCOMPARE(panel->fitForm()->options().beta.upper, 0.8);
         QVERIFY(panel->fitForm()->options().shape == xpcs::G2Shape::Stretched);
-        QSignalSpy finished(panel, &XpcsPanel::runFinished);
-        QVERIFY(panel->run());
-        QVERIFY(finished.wait(120000));
-        QVERIFY(finished.front().front().toBool());
+        QVERIFY(runDelivered(*panel));
         saveShots(window, panel->presenter());
         const QString exported = dir_.filePath("gui.h5");
         window.workbench().results().exportHdf5(exported);
@@ -145,15 +154,10 @@ class TestUiXpcsFit : public QObject {
     void editedLabelsHaveACommandLine() {
         const QString file = writeBrownian(dir_);
         MainWindow window;
-        QVERIFY(window.openFile(file));
-        auto* panel = window.findChild<XpcsPanel*>();
+        XpcsPanel* panel = cpuPanelOn(window, file);
         QVERIFY(panel);
-        panel->setVariant("cpu");
         QBinLabels::of(window.workbench()).setEdited(halfRings());
-        QSignalSpy finished(panel, &XpcsPanel::runFinished);
-        QVERIFY(panel->run());
-        QVERIFY(finished.wait(120000));
-        QVERIFY(finished.front().front().toBool());
+        QVERIFY(runDelivered(*panel));
         const QString exported = dir_.filePath("edited.h5");
         window.workbench().results().exportHdf5(exported);
         const H5Reader gui(exported.toStdString());
@@ -183,14 +187,9 @@ class TestUiXpcsFit : public QObject {
     void exportOffersTheFacilityLayouts() {
         const QString file = writeBrownian(dir_);
         MainWindow window;
-        QVERIFY(window.openFile(file));
-        auto* panel = window.findChild<XpcsPanel*>();
+        XpcsPanel* panel = cpuPanelOn(window, file);
         QVERIFY(panel);
-        panel->setVariant("cpu");
-        QSignalSpy finished(panel, &XpcsPanel::runFinished);
-        QVERIFY(panel->run());
-        QVERIFY(finished.wait(120000));
-        QVERIFY(finished.front().front().toBool());
+        QVERIFY(runDelivered(*panel));
         ResultsPanel& results = window.workbench().results();
         std::vector<std::string> names;
         for (const OutputLayout& l : results.layoutsShown().layouts)
