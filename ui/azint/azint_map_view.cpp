@@ -1,8 +1,9 @@
 #include "ui/azint/azint_map_view.hpp"
 
+#include "ui/azint/azint_plot_frame.hpp"
+
 #include "ui/results/color_map_plot.hpp"
 #include "ui/results/log_axis.hpp"
-#include "ui/results/title_label.hpp"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -30,11 +31,7 @@ AzintMapView::AzintMapView(const QString& title, const QString& xLabel, const QS
     }
     log_ = new QCheckBox("log colour scale", this);
     controls->addWidget(log_);
-    controls->addStretch(1);
-    layout->addLayout(controls);
-    layout->addWidget(wrappedLabel(title, this));
-    plot_ = new QCustomPlot(this);
-    plot_->setMinimumSize(240, 180);
+    plot_ = controlsTitleAndPlot(*layout, controls, title, this);
     map_ = addColorMapWithBar(*plot_, "intensity");
     scale_ = map_->colorScale();
     plot_->xAxis->setLabel(xLabel);

@@ -9,6 +9,7 @@
 #include "ui/image/image_view.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 #include "ui/kit/frame_sources.hpp"
+#include "ui/kit/panel_column.hpp"
 #include "ui/kit/scripted_form.hpp"
 #include "ui/kit/variant_combo.hpp"
 #include "ui/kit/workbench.hpp"
@@ -42,12 +43,9 @@ QCPRange centres(const std::vector<double>& values) {
 
 AzintPanel::AzintPanel(Workbench& workbench, QWidget* parent)
     : TypedPanel(workbench, "azint", "Azint", parent) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    inputInfo_ = new QLabel(this);
-    inputInfo_->setWordWrap(true);
-    inputInfo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(inputInfo_);
+    const PanelColumn column = panelColumnWithInputLine(*this);
+    QVBoxLayout* layout = column.layout;
+    inputInfo_ = column.inputInfo;
     form_ = new ParamForm(azintAlgorithm(), "Integration (pyFAI's names)", {}, {}, this);
     layout->addWidget(form_);
     layout->addWidget(buildRun());

@@ -1,8 +1,9 @@
 #include "ui/azint/azint_profile_view.hpp"
 
+#include "ui/azint/azint_plot_frame.hpp"
+
 #include "ui/results/log_axis.hpp"
 #include "ui/results/plot_legend.hpp"
-#include "ui/results/title_label.hpp"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -47,11 +48,7 @@ AzintProfileView::AzintProfileView(std::shared_ptr<const AzintPresenter> present
     controls->addWidget(new QLabel("to", this));
     controls->addWidget(last_);
     controls->addWidget(log_);
-    controls->addStretch(1);
-    layout->addLayout(controls);
-    layout->addWidget(wrappedLabel(title, this));
-    plot_ = new QCustomPlot(this);
-    plot_->setMinimumSize(240, 180);
+    plot_ = controlsTitleAndPlot(*layout, controls, title, this);
     plot_->xAxis->setLabel(QString::fromStdString(presenter_->radialTitle()));
     plot_->yAxis->setLabel("intensity");
     placeLegendBelow(*plot_);

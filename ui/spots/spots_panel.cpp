@@ -3,6 +3,7 @@
 // spots_panel_run.cpp.
 #include "ui/spots/spots_panel.hpp"
 #include "ui/base/qstring.hpp"
+#include "ui/kit/panel_column.hpp"
 #include "ui/kit/scripted_form.hpp"
 #include "ui/kit/variant_combo.hpp"
 #include "ui/params/frame_range_edit.hpp"
@@ -38,12 +39,9 @@ namespace clscope::ui {
 
 SpotsPanel::SpotsPanel(Workbench& workbench, QWidget* parent)
     : TypedPanel(workbench, "spots", "Spots", parent) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    inputInfo_ = new QLabel(this);
-    inputInfo_->setWordWrap(true);
-    inputInfo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(inputInfo_);
+    const PanelColumn column = panelColumnWithInputLine(*this);
+    QVBoxLayout* layout = column.layout;
+    inputInfo_ = column.inputInfo;
     // phil and debug are files of the command line; the panel exports its own.
     form_ = new ParamForm(
         AlgorithmRegistry::instance().find("spots"), "Threshold (DIALS names)", {"phil", "debug"},
