@@ -53,7 +53,7 @@ QString runTitle(const xpcs::XpcsResult& run, const xpcs::XpcsInput* input) {
                                     : nlohmann::json::object();
     const QString on =
         QString("%1 on %2")
-            .arg(q(run.info.variant), q(run.info.device + " " + run.info.deviceName));
+            .arg(q(run.info.variant), q(run.info.device + " " + run.info.deviceName).trimmed());
     const FrameRange range = prov.contains("frames") && prov["frames"].is_string()
                                  ? FrameRange::parse(prov["frames"].get<std::string>())
                                  : FrameRange{};
@@ -183,8 +183,9 @@ void XpcsPanel::chooseOverlay(bool shown) {
         if (g2View_) g2View_->refresh();
         return;
     }
-    const QString file = QFileDialog::getOpenFileName(
-        this, "Overlay an XPCS result", {}, "XPCS results (*.h5 *.hdf5 *.nxs);;All files (*)");
+    const QString file =
+        QFileDialog::getOpenFileName(this, "Overlay an XPCS result", {},
+                                     "XPCS results (*.h5 *.hdf *.hdf5 *.nxs);;All files (*)");
     if (!file.isEmpty()) overlayResult(file);
 }
 
