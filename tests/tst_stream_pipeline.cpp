@@ -1,4 +1,4 @@
-// Live spots and xpcs multi-tau through the streaming pipeline (gpu/pipeline, DESIGN.md
+// Live spots, xpcs multi-tau and azint through the streaming pipeline (gpu/pipeline, DESIGN.md
 // "Streaming pipeline") on an OpenCL device: over tests/stream_publisher.py, bslz4 and lz4 frames
 // decoded on the device (and on the host, CLSCOPE_STREAM_DECODE=host), the output equals the run
 // over the file; a series that ends early is reported exactly; a long series runs in the memory
@@ -96,7 +96,7 @@ long streamPeakRss(const QTemporaryDir& dir, const QString& file, const QStringL
 class TestStreamPipeline : public QObject {
     Q_OBJECT
     QTemporaryDir dir;
-    QString spotsFile, xpcsFile;
+    QString spotsFile, xpcsFile, powderFile, poni;
     // Multi-tau on the OpenCL variant with the labels of the file (a stream carries none).
     QStringList multitau() const {
         return {"correlate", "--multitau", "--channels", "4",
@@ -126,6 +126,16 @@ class TestStreamPipeline : public QObject {
                                "40", "--ring-width", "4", "--dtype", "uint16", "--frame-time",
                                "0.001", "-o", xpcsFile});
         QVERIFY2(x.code == 0, qPrintable(x.err));
+        powderFile = dir.filePath("powder.h5");
+        const auto p = runCli({"generate", "powder", "--frames", "12", "--height", "96", "--width",
+                               "120", "-o", powderFile});
+        QVERIFY2(p.code == 0, qPrintable(p.err));
+        // A stream's start message carries no geometry: both runs take this PONI file.
+        poni = dir.filePath("powder.poni");
+        QFile f(poni);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("PixelSize1: 0.000172\nPixelSize2: 0.000172\nDistance: 0.2\nPoni1: 0.008\n"
+                "Poni2: 0.01\nRot1: 0.01\nRot2: 0\nRot3: 0\nWavelength: 1e-10\n");
     }
 
     // Each row: the publisher's compression, options of the stream run, its environment and
@@ -225,6 +235,43 @@ class TestStreamPipeline : public QObject {
                                              {"--compression", compression}, more, {}, env);
         QVERIFY2(log.contains("stream pipeline on ocl:0"), qPrintable(log));
         QVERIFY2(log.contains(decoded), qPrintable(log));
+    }
+
+    // azint's stage: every OpenCL variant's kernels on the frames where the pipeline decoded
+    // them, 1D and a cake with corrections (the normalisation kernel), in batches.
+    void azintThroughPipelineEqualsFile_data() {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QStringList>("publisher");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("csr") << QStringList{"--variant", "csr"} << QStringList{}
+                             << "12 frames decoded on the device";
+        QTest::newRow("sorted, batches of 5")
+            << QStringList{"--variant", "sorted"} << QStringList{}
+            << "12 frames in 3 batches of up to 5; 12 frames decoded on the device";
+        QTest::newRow("histogram cake, corrections")
+            << QStringList{"--variant",      "histogram", "--azimuth-bins", "8", "--solid-angle",
+                           "--polarization", "0.9"}
+            << QStringList{} << "12 frames decoded on the device";
+        QTest::newRow("csr, 7 of 12") << QStringList{"--variant", "csr"}
+                                      << QStringList{"--count", "7"} << "7 of 12 frames received";
+    }
+    void azintThroughPipelineEqualsFile() {
+        QFETCH(QStringList, options);
+        QFETCH(QStringList, publisher);
+        QFETCH(QString, said);
+        const QStringList command =
+            QStringList{"azint", "--device", "ocl:0", "--poni", poni, "--bins", "40"} + options;
+        // Options after the input (--tune takes several values), for both runs.
+        const QStringList after = QString(QTest::currentDataTag()).contains("batches of 5")
+                                      ? QStringList{"--tune", "AZ_CHUNK_FRAMES=5"}
+                                      : QStringList{};
+        const QStringList fileOnly =
+            publisher.isEmpty() ? after : after + QStringList{"--frames", "0:7"};
+        const QString log =
+            fileEqualsStream(dir, command, powderFile,
+                             QStringList{"--compression", "bslz4"} + publisher, after, fileOnly);
+        QVERIFY2(log.contains("stream pipeline on ocl:0"), qPrintable(log));
+        QVERIFY2(log.contains(said), qPrintable(log));
     }
 
     // 25 of the 40 frames announced: the file's first 25 frames, said exactly.

@@ -10,6 +10,7 @@
 #include "gpu/variant/variant_set.hpp"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,11 @@ struct RunOutput {
 // How an OpenCL variant sums: per pixel with atomics, per bin through the CSR matrix, or over
 // the pixels sorted by bin in equal chunks (azint.cl, azint_sorted.cl).
 enum class Method { Histogram, Csr, Sorted };
+
+// The frame types the kernels read (DATA_T).
+bool kernelsRead(DType dtype);
+// The OpenCL variant's method (variants.cpp; none for the host's `cpu`).
+std::optional<Method> methodOf(const std::string& variant);
 
 // The variants, declared once (variants.cpp): cpu, histogram, csr, sorted. Each run throws
 // InputError for bad input, UsageError for bad parameters or tuning, DeviceError for device

@@ -13,5 +13,6 @@ std::shared_ptr<const Facet> syntheticFacet();    // synthetic.cpp: powder rings
 std::shared_ptr<const Facet> benchFacet();        // bench.cpp: seed, large, stream
 std::shared_ptr<const Facet> labFacet();          // lab.cpp: host values, work
 std::shared_ptr<const Facet> resultReaderFacet(); // result_reader.cpp: /azint read back
+std::shared_ptr<const Facet> streamFacet();       // stream.cpp: live frames on one device
 
 } // namespace clscope::azint

@@ -15,20 +15,10 @@ Support needsFp64(const DeviceInfo& d) {
     return {};
 }
 
-// The frame types the kernels read (DATA_T).
 Support acceptsFrames(const Job& job) {
-    if (!job.input) return {};
-    switch (job.input->frames.dtype()) {
-    case DType::UInt8:
-    case DType::UInt16:
-    case DType::UInt32:
-    case DType::Int32:
-    case DType::Float32:
-        return {};
-    default:
-        return {false, "the kernels read uint8, uint16, uint32, int32 or float32 frames, not " +
-                           dtypeName(job.input->frames.dtype())};
-    }
+    if (!job.input || kernelsRead(job.input->frames.dtype())) return {};
+    return {false, "the kernels read uint8, uint16, uint32, int32 or float32 frames, not " +
+                       dtypeName(job.input->frames.dtype())};
 }
 
 VariantEntry entry(const std::string& id, const std::string& label, VariantKind kind,
@@ -59,6 +49,26 @@ RunOutput onHost(const Job& job) {
 }
 
 } // namespace
+
+bool kernelsRead(DType dtype) {
+    switch (dtype) {
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::Int32:
+    case DType::Float32:
+        return true;
+    default:
+        return false;
+    }
+}
+
+std::optional<Method> methodOf(const std::string& variant) {
+    if (variant == "csr") return Method::Csr;
+    if (variant == "sorted") return Method::Sorted;
+    if (variant == "histogram") return Method::Histogram;
+    return std::nullopt;
+}
 
 const VariantSet<Job, RunOutput>& variantSet() {
     static const VariantSet<Job, RunOutput> set(
