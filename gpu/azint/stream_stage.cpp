@@ -30,11 +30,12 @@ bool AzintStreamStage::accepts(const pipeline::FrameFormat& format) const {
     return kernelsRead(format.dtype);
 }
 
-// Up to 64 MiB of frames a batch, 64 frames at most (a decode launch keeps the device busy).
+// Up to 512 MiB of frames a batch, 64 frames at most (as spots: a decode launch keeps the device
+// busy).
 std::size_t AzintStreamStage::batchFrames(const DeviceInfo& device,
                                           const pipeline::FrameFormat& format) const {
     const std::size_t bytes = std::max<std::size_t>(1, format.frameBytes());
-    std::size_t batch = std::min<std::size_t>((std::size_t(64) << 20) / bytes, 64);
+    std::size_t batch = std::min<std::size_t>((std::size_t(512) << 20) / bytes, 64);
     batch = std::min<std::size_t>(batch, device.maxAllocBytes / bytes);
     const auto tuned = request_.tuning.find("AZ_CHUNK_FRAMES");
     if (tuned != request_.tuning.end() && tuned->second > 0)
