@@ -6,6 +6,7 @@
 // the timeout with the frames received of announced.
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
+#include "gpu/azint/algorithm.hpp"
 #include "gpu/runtime/devices.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "gpu/xpcs/algorithm.hpp"
@@ -344,6 +345,59 @@ class TestUiStream : public QObject {
         for (const QLabel* l : view.findChildren<QLabel*>())
             QVERIFY2(!l->text().contains("q-bin labels") && !l->text().contains("g2"),
                      qPrintable(l->text()));
+    }
+
+    // Issue 53: with a geometry file on the Azint panel, I(q) of the newest frame drawn once
+    // the series ended is the file run's profile of that frame (cpu, the panel's 40 bins).
+    void azintProfileOfTheNewestFrame() {
+        const QString powder = dir.filePath("powder.h5"), poni = dir.filePath("powder.poni");
+        const auto g = test::runCli({"generate", "powder", "--frames", "5", "--height", "48",
+                                     "--width", "64", "-o", powder});
+        QVERIFY2(g.code == 0, qPrintable(g.err));
+        QFile f(poni);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("PixelSize1: 0.000172\nPixelSize2: 0.000172\nDistance: 0.1\nPoni1: 0.004\n"
+                "Poni2: 0.005\nRot1: 0\nRot2: 0\nRot3: 0\nWavelength: 1e-10\n");
+        f.close();
+        const Algorithm& azint = AlgorithmRegistry::instance().find("azint");
+        ParamSet params = azint.defaultParams();
+        params.set("poni", poni.toStdString());
+        params.set("bins", 40);
+        Publisher pub({powder, "--compression", "bslz4"});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        StreamRequest r = requestFor(pub);
+        r.context.variants["azint"] = "cpu";
+        r.context.params["azint"] = params;
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(r);
+        QVERIFY(finished.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(view.seriesCurrent(), 20000);
+        QCustomPlot* profile = seriesPlot(view);
+        QVERIFY(profile && profile->graphCount() == 2); // the newest frame, the mean of the last
+        QCOMPARE(profile->graph(0)->name(), QString("frame 4"));
+        // With CLSCOPE_TEST_SHOTS=DIR: the view at 1280×800, DIR/live-azint.png.
+        if (const QString shots = qEnvironmentVariable("CLSCOPE_TEST_SHOTS"); !shots.isEmpty()) {
+            view.resize(1280, 800);
+            view.show();
+            QTest::qWait(300);
+            view.grab().save(shots + "/live-azint.png");
+        }
+
+        InputSources sources;
+        sources.file = powder.toStdString();
+        const auto run =
+            runAlgorithm(azint, {hostDevice(), "cpu", azint.read(sources, params), params, {}});
+        const azint::Result& ref = dynamic_cast<const azint::AzintResult&>(*run).result;
+        std::vector<double> expected, drawn;
+        for (std::size_t b = 0; b < ref.bins; ++b)
+            if (std::isfinite(ref.intensity[4 * ref.bins + b]))
+                expected.push_back(ref.intensity[4 * ref.bins + b]);
+        for (auto it = profile->graph(0)->data()->begin(); it != profile->graph(0)->data()->end();
+             ++it)
+            drawn.push_back(it->value);
+        QVERIFY(expected.size() > 20);
+        QCOMPARE(drawn, expected);
     }
 
     // The publisher sends 2 frames a second: Stop after the first ends the series there; the
