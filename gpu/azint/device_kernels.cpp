@@ -78,8 +78,8 @@ std::string DeviceKernels::kernelName() const {
 void DeviceKernels::build() {
     recipe_ = setup_.programs.apply(recipeOf(programName()));
     const RunShape shape{setup_.dtype, binning().bins(), tables_.longestBin()};
-    values_ = recipe_.resolve(
-        setup_.programs.over(hostValues(shape, setup_.device, setup_.tuning)));
+    values_ =
+        recipe_.resolve(setup_.programs.over(hostValues(shape, setup_.device, setup_.tuning)));
     kernel_ = session_.kernel(recipe_, values_, kernelName());
     if (!tables_.unitNorm()) normKernel_ = session_.kernel(recipe_, values_, "azint_norm");
 }

@@ -50,10 +50,17 @@ void AzintStreamStage::open(ClSession& session, const InputSources& sources,
     // Shapes checked as a run checks them: no frame stands for the frames.
     beside_->data.frames = Array(format.dtype, {0, format.height, format.width});
     checkInput(beside_->data);
-    const KernelSetup setup{request_.device, method_,      &beside_->geometry,
-                            &params_,        format.height, format.width,
-                            format.dtype,    &beside_->data.mask, &beside_->data.pixelMask,
-                            request_.programs, request_.tuning};
+    const KernelSetup setup{request_.device,
+                            method_,
+                            &beside_->geometry,
+                            &params_,
+                            format.height,
+                            format.width,
+                            format.dtype,
+                            &beside_->data.mask,
+                            &beside_->data.pixelMask,
+                            request_.programs,
+                            request_.tuning};
     kernels_ = std::make_unique<DeviceKernels>(session, setup);
     kernels_->allocateSums(batch);
     frames_ = session.allocate(batch * format.frameBytes(), "azint stream frames");
