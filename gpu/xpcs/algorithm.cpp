@@ -14,6 +14,7 @@
 #include "core/xpcs/result_sums.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/xpcs/multitau.hpp"
+#include "gpu/xpcs/multitau_merge.hpp"
 #include "gpu/xpcs/recipes.hpp"
 #include "gpu/xpcs/runner.hpp"
 
@@ -285,11 +286,18 @@ std::shared_ptr<XpcsResult> Algorithm::runWith(const RunRequest& request, const 
         requireFitInput(*fit, !in.qByLabel.empty());
     auto out = std::make_shared<XpcsResult>();
     out->excludedPixels = in.excludedPixels;
-    out->result = variantSet()
-                      .find(request.variant)
-                      .run({request.device, &in, &params, progress, request.programs});
-    addSums(*out, in, params);
-    addFits(*out, request.params, in.qByLabel);
+    try {
+        out->result = variantSet()
+                          .find(request.variant)
+                          .run({request.device, &in, &params, progress, request.programs});
+    } catch (...) { // a part of a split by pixels: the others stop too
+        if (in.band) in.band->merge->fail(std::current_exception());
+        throw;
+    }
+    if (!in.band || in.band->part == 0) { // a split's other parts: part 0 gives the result
+        addSums(*out, in, params);
+        addFits(*out, request.params, in.qByLabel);
+    }
     out->info.timings = out->result.timings.records();
     return out;
 }
