@@ -92,6 +92,11 @@ std::vector<Algorithm::Part> SplitByBins::splitWith(const Run& run, std::size_t 
 
 std::shared_ptr<clscope::AlgorithmResult>
 SplitByBins::joinWith(const std::vector<std::shared_ptr<XpcsResult>>& parts) const {
+    // Split by pixels: part 0 holds the merged result, the others none.
+    const auto holding = std::count_if(parts.begin(), parts.end(),
+                                       [](const auto& p) { return p->result.binCount() > 0; });
+    if (holding == 1 && parts.front()->result.binCount() > 0) // a copy: runOnDevices sets its info
+        return std::make_shared<XpcsResult>(*parts.front());
     std::vector<std::pair<std::int32_t, std::pair<const Result*, std::size_t>>>
         rows; // label -> (part, bin)
     std::map<const Result*, std::shared_ptr<const ResultSums>> sumsOf;
@@ -110,6 +115,8 @@ SplitByBins::joinWith(const std::vector<std::shared_ptr<XpcsResult>>& parts) con
     out->excludedPixels = firstPart.excludedPixels;
     j.frames = first.frames, j.tau = first.tau, j.tauInSeconds = first.tauInSeconds;
     j.normalisation = first.normalisation, j.errFromPixels = first.errFromPixels;
+    j.multitau = first.multitau, j.lagFrames = first.lagFrames, j.levels = first.levels;
+    j.twotimeBin = first.twotimeBin;
     auto sums = std::make_shared<ResultSums>();
     for (const auto& [label, at] : rows) {
         const auto [r, b] = at;
