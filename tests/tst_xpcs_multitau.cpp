@@ -537,14 +537,16 @@ void TstXpcsMultitau::splitByPixels() {
     }
 }
 
-// The merge of a split's parts: two parts' block sums added (128-bit with the carry) give the
-// statistics of their sum given by one part; a part's failure reaches the others.
+// The merge of a split's parts: two parts' block sums added (128-bit with the carry; products
+// large enough to be added on several threads) give the statistics of their sum given by one
+// part; a part's failure reaches the others.
 void TstXpcsMultitau::mergeAddsPartsExactly() {
     LabelMask mask{1, 4, {1, 1, 2, 2}};
     const xpcs::Bins bins = xpcs::makeBins(mask);
     xpcs::Params p;
     p.multitau = true, p.channels = 4;
-    const std::size_t rows = 6, lags = std::size_t(xpcs::multitauLagCount(0, 4)), nb = bins.count();
+    const std::size_t rows = 40000, lags = std::size_t(xpcs::multitauLagCount(0, 4)),
+                      nb = bins.count();
     for (const bool wide : {false, true}) {
         const std::size_t words = wide ? 2 : 1;
         std::mt19937_64 rng(wide ? 7 : 8);

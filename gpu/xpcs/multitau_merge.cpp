@@ -1,5 +1,7 @@
 #include "gpu/xpcs/multitau_merge.hpp"
 
+#include "core/range_pool.hpp"
+
 #include <algorithm>
 #include <deque>
 #include <stdexcept>
@@ -37,6 +39,15 @@ void addWords(std::int64_t* to, const std::int64_t* from, std::size_t words, boo
         to[i + 1] = static_cast<std::int64_t>(static_cast<std::uint64_t>(to[i + 1]) +
                                               static_cast<std::uint64_t>(from[i + 1]) + carry);
     }
+}
+
+// addWords over the pool's threads for a large block (a GPU's: megabytes of sums a block).
+void addInParallel(std::int64_t* to, const std::int64_t* from, std::size_t words, bool wide) {
+    const std::size_t step = wide ? 2 : 1, values = words / step;
+    parallelRanges(values, values < (std::size_t(1) << 18) ? 1 : 8,
+                   [&](std::size_t begin, std::size_t end) {
+                       addWords(to + begin * step, from + begin * step, (end - begin) * step, wide);
+                   });
 }
 
 } // namespace
@@ -110,8 +121,8 @@ void MultitauMerge::sumInto(Pending& p, const BlockSums& block, bool wide) {
     }
     if (p.sums.size() != block.sumWords || p.products.size() != block.productWords)
         throw std::logic_error("xpcs multitau: the parts of a split gave blocks of other shapes");
-    addWords(p.sums.data(), block.sums, block.sumWords, wide);
-    addWords(p.products.data(), block.products, block.productWords, wide);
+    addInParallel(p.sums.data(), block.sums, block.sumWords, wide);
+    addInParallel(p.products.data(), block.products, block.productWords, wide);
 }
 
 // Every complete block from the next one on, in order (one fold at a time).
