@@ -21,6 +21,7 @@
 #include "gpu/variant/variant.hpp"
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
@@ -227,6 +228,9 @@ class Algorithm {
     struct Part {
         std::shared_ptr<const AlgorithmInput> input;
         ParamSet params;
+        // Called with the part's error wherever it fails (runOnDevices): parts that wait on
+        // each other (a merge of their sums) stop too. None: nothing waits on it.
+        std::function<void(std::exception_ptr)> failed{};
     };
     // `variant`: the one the parts run (a facet may split by it), "" where not known.
     std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params, std::size_t parts,

@@ -109,6 +109,7 @@ std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunReq
                 results[i] = runAlgorithm(algorithm, r, part);
             } catch (...) {
                 errors[i] = std::current_exception();
+                if (parts[i].failed) parts[i].failed(errors[i]);
             }
         });
     for (std::thread& t : threads)

@@ -286,14 +286,9 @@ std::shared_ptr<XpcsResult> Algorithm::runWith(const RunRequest& request, const 
         requireFitInput(*fit, !in.qByLabel.empty());
     auto out = std::make_shared<XpcsResult>();
     out->excludedPixels = in.excludedPixels;
-    try {
-        out->result = variantSet()
-                          .find(request.variant)
-                          .run({request.device, &in, &params, progress, request.programs});
-    } catch (...) { // a part of a split by pixels: the others stop too
-        if (in.band) in.band->merge->fail(std::current_exception());
-        throw;
-    }
+    out->result = variantSet()
+                      .find(request.variant)
+                      .run({request.device, &in, &params, progress, request.programs});
     if (!in.band || in.band->part == 0) { // a split's other parts: part 0 gives the result
         addSums(*out, in, params);
         addFits(*out, request.params, in.qByLabel);

@@ -59,7 +59,7 @@ std::vector<Algorithm::Part> splitByPixels(const XpcsInput& in, const ParamSet& 
         auto part = std::make_shared<XpcsInput>(in); // frames shared, not copied
         part->band = std::make_shared<const MultitauBand>(
             MultitauBand{cut[i].first, cut[i].second, i, merge});
-        out.push_back({part, values});
+        out.push_back({part, values, [merge](std::exception_ptr e) { merge->fail(e); }});
     }
     return out;
 }

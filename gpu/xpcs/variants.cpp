@@ -195,8 +195,8 @@ Result denseOnDevice(const Job& job, const GpuVariant& gpu) {
 
 // Multi-tau on the host or an OpenCL device (gpu/xpcs/multitau_stream.cpp), two-time maps of
 // the binned stack included. A part of a split by pixels (in.band) runs its band on its device;
-// part 0 gives the merged result, the others an empty one (Algorithm::runWith: one that fails
-// stops the others).
+// part 0 gives the merged result, the others an empty one (one that fails stops the others:
+// split_pixels.cpp, Part::failed).
 Result multitauRun(const Job& job, bool onDevice) {
     const XpcsInput& in = *job.input;
     const Params& params = *job.params;
