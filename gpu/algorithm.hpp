@@ -21,6 +21,7 @@
 #include "gpu/variant/variant.hpp"
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
@@ -227,9 +228,13 @@ class Algorithm {
     struct Part {
         std::shared_ptr<const AlgorithmInput> input;
         ParamSet params;
+        // Called with the part's error wherever it fails (runOnDevices): parts that wait on
+        // each other (a merge of their sums) stop too. None: nothing waits on it.
+        std::function<void(std::exception_ptr)> failed{};
     };
-    std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params,
-                            std::size_t parts) const;
+    // `variant`: the one the parts run (a facet may split by it), "" where not known.
+    std::vector<Part> split(const AlgorithmInput& input, const ParamSet& params, std::size_t parts,
+                            const std::string& variant = {}) const;
     std::shared_ptr<AlgorithmResult>
     join(const std::vector<std::shared_ptr<AlgorithmResult>>& parts) const;
     // Why `variant` cannot run on the parts split() makes ("" when it can): such a run goes
@@ -237,7 +242,8 @@ class Algorithm {
     std::string unsplittable(const std::string& variant) const;
     // What a split of this input takes off one device (SplitWork). Without: none declared, so
     // the algorithm's runs split only when the request says Always.
-    SplitWork splitWork(const AlgorithmInput& input, const ParamSet& params) const;
+    SplitWork splitWork(const AlgorithmInput& input, const ParamSet& params,
+                        const std::string& variant = {}) const;
 
     // Files besides the HDF5 output that the parameters ask for (e.g. spots --phil OUT.phil):
     // written by the CLI after the output, each atomically (gpu/facets/outputs_facet.hpp).

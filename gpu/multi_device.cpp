@@ -42,14 +42,26 @@ std::string milliseconds(double ms) {
     return text;
 }
 
+// The variant the parts run: the request's, else the one the first device would be given.
+std::string partsVariant(const Algorithm& algorithm, RunRequest request, const DeviceInfo& first) {
+    if (!request.variant.empty()) return request.variant;
+    request.device = first;
+    try {
+        return algorithm.prepare(request)->request().variant;
+    } catch (const std::exception&) { // the run itself says why
+        return {};
+    }
+}
+
 // Why the run does not split ("" where it does).
-std::string whyWhole(const Algorithm& algorithm, const RunRequest& request, std::size_t devices) {
-    if (std::string why = algorithm.unsplittable(builtInVariantOf(algorithm.id(), request.variant));
+std::string whyWhole(const Algorithm& algorithm, const RunRequest& request,
+                     const std::string& variant, std::size_t devices) {
+    if (std::string why = algorithm.unsplittable(builtInVariantOf(algorithm.id(), variant));
         !why.empty())
         return why;
     if (request.split == SplitRule::Always) return {};
     const double saving =
-        splitSavingMs(algorithm.splitWork(*request.input, request.params), devices);
+        splitSavingMs(algorithm.splitWork(*request.input, request.params, variant), devices);
     if (saving >= kSplitPaysMs) return {};
     return "a split would save ~" + milliseconds(saving) + " ms, less than the " +
            milliseconds(kSplitPaysMs) + " ms it must save to pay for another device; --split " +
@@ -71,13 +83,15 @@ std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunReq
     if (devices.size() == 1)
         return request.device = devices.front(), runAlgorithm(algorithm, request, progress);
     if (devices.empty()) throw UsageError("no device to run on");
-    if (const std::string why = whyWhole(algorithm, request, devices.size()); !why.empty()) {
+    const std::string variant = partsVariant(algorithm, request, devices.front());
+    if (const std::string why = whyWhole(algorithm, request, variant, devices.size());
+        !why.empty()) {
         request.device = devices.front();
         auto whole = runAlgorithm(algorithm, request, progress);
         whole->info.deviceName += " (whole on " + devices.front().spec + ": " + why + ")";
         return whole;
     }
-    const auto parts = algorithm.split(*request.input, request.params, devices.size());
+    const auto parts = algorithm.split(*request.input, request.params, devices.size(), variant);
     if (parts.empty())
         throw UsageError(algorithm.id() + " cannot split one run over several devices");
     std::vector<std::shared_ptr<AlgorithmResult>> results(parts.size());
@@ -95,6 +109,7 @@ std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunReq
                 results[i] = runAlgorithm(algorithm, r, part);
             } catch (...) {
                 errors[i] = std::current_exception();
+                if (parts[i].failed) parts[i].failed(errors[i]);
             }
         });
     for (std::thread& t : threads)

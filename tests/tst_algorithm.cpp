@@ -229,13 +229,15 @@ class TestAlgorithm : public QObject {
             QCOMPARE(a.twotime.at(5), b.twotime.at(5));
             QCOMPARE(several->info.device, std::string(spec));
         }
-        // multitau runs whole on the first device (each would read every frame), and says so.
+        // multitau splits by pixels where the upload it shares out pays (tst_xpcs_multitau:
+        // splitByPixels); this small run goes whole on the first device, and says why.
         const auto pocl = resolveDevices("ocl:0,ocl:0");
         p.set("twotime", nlohmann::json::array()), p.set("multitau", true);
         const RunRequest mt{pocl.front(), "multitau", xpcs::makeInput(d.frames, d.labels), p, {}};
         const auto notSplit = runOnDevices(xpcs, mt, pocl);
         QCOMPARE(notSplit->info.device, std::string("ocl:0"));
-        QVERIFY2(notSplit->info.deviceName.find("whole on ocl:0: multi-tau") != std::string::npos,
+        QVERIFY2(notSplit->info.deviceName.find("whole on ocl:0: a split would save") !=
+                     std::string::npos,
                  notSplit->info.deviceName.c_str());
         QVERIFY(xpcs.compare(*notSplit, *runAlgorithm(xpcs, mt)).pass);
         // The toy splits its frames too (its own facet): two parts give the whole run's sums.
@@ -278,6 +280,15 @@ class TestAlgorithm : public QObject {
         const auto input = xpcs::makeInput(d.frames, d.labels);
         QCOMPARE(xpcs.splitWork(*input, xpcs.defaultParams()).sharedOutBytes, 0.0);
         QVERIFY(xpcs.splitWork(*input, xpcs.defaultParams()).kernelMs > 0);
+        // Multi-tau splits by pixels: each device uploads its band, so the frames' bytes are
+        // shared out; a long series pays (a million of these 40x44 frames, each device saving
+        // half the upload's time at 50 GB/s).
+        ParamSet mt = xpcs.defaultParams();
+        mt.set("multitau", true);
+        QVERIFY(splitSavingMs(xpcs.splitWork(*input, mt, "multitau"), 2) < kSplitPaysMs);
+        auto series = std::make_shared<xpcs::XpcsInput>(*input);
+        series->blocks = xpcs::blocksRepeating(series->frames, 1000000);
+        QVERIFY(splitSavingMs(xpcs.splitWork(*series, mt, "multitau"), 2) >= kSplitPaysMs);
         // Auto: the small run goes whole on the first device, its device name says why.
         RunRequest r{hostDevice(), "cpu", input, xpcs.defaultParams(), {}};
         const auto devices = resolveDevices("cpu,cpu");
@@ -320,7 +331,12 @@ class TestAlgorithm : public QObject {
         unknown.variant = "no_such";
         QVERIFY_THROWS_EXCEPTION(UsageError, xpcs.prepare(unknown));
         QVERIFY(xpcs.facet<SplitFacet>() != nullptr);
-        QCOMPARE(xpcs.unsplittable("multitau").empty(), false);
+        // multi-tau splits by pixels (bands of rows): the split shares out every frame's bytes
+        QVERIFY(xpcs.unsplittable("multitau").empty());
+        ParamSet mt = r.params;
+        mt.set("multitau", true);
+        QCOMPARE(xpcs.splitWork(*r.input, mt, "multitau").sharedOutBytes, 8.0 * 6 * 2);
+        QCOMPARE(xpcs.splitWork(*r.input, mt, "cpu").sharedOutBytes, 0.0);
         QVERIFY(!AlgorithmRegistry::instance().find("toy").benchSizes().empty());
     }
 

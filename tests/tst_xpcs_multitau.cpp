@@ -6,8 +6,10 @@
 #include "core/range_pool.hpp"
 #include "core/xpcs/multitau.hpp"
 #include "core/xpcs/xpcs_io.hpp"
+#include "gpu/algorithm.hpp"
 #include "gpu/runtime/devices.hpp"
 #include "gpu/xpcs/multitau.hpp"
+#include "gpu/xpcs/run_types.hpp"
 #include "test_util.hpp"
 #include "typed_runs.hpp"
 
@@ -18,6 +20,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <thread>
 
 using namespace clscope;
 
@@ -140,6 +143,9 @@ class TstXpcsMultitau : public QObject {
     void refusals();
     void millionFramesBoundedMemory();
     void foldRangesOnThePool();
+    void splitByPixels_data();
+    void splitByPixels();
+    void mergeAddsPartsExactly();
 };
 
 void TstXpcsMultitau::numpyReference_data() {
@@ -431,6 +437,171 @@ void TstXpcsMultitau::foldRangesOnThePool() {
     std::atomic<std::size_t> after{0};
     parallelRanges(8, 4, [&](std::size_t b0, std::size_t b1) { after += b1 - b0; });
     QCOMPARE(after.load(), std::size_t(8));
+}
+
+// Bins for a split by bands of rows (13 rows): 2 in every row, 3 only in rows 0-2, 5 only in
+// rows 10-12, 7 in rows 5-8 (across the band boundaries of two and three parts), 0 elsewhere.
+LabelMask bandedLabels(std::size_t h, std::size_t w) {
+    LabelMask m{h, w, std::vector<std::int32_t>(h * w)};
+    for (std::size_t y = 0; y < h; ++y)
+        for (std::size_t x = 0; x < w; ++x)
+            m.labels[y * w + x] = x < 2                        ? 2
+                                  : y <= 2 && x < 5            ? 3
+                                  : y >= 10 && x >= 3          ? 5
+                                  : y >= 5 && y <= 8 && x >= 2 ? 7
+                                                               : 0;
+    return m;
+}
+
+void TstXpcsMultitau::splitByPixels_data() {
+    QTest::addColumn<Array>("frames");
+    QTest::addColumn<QString>("devices");
+    QTest::addColumn<QString>("normalisation");
+    QTest::newRow("uint8, two parts, frame")
+        << randomFrames<std::uint8_t>(150, 13, 6, 0, 255, 21) << "ocl:0,ocl:0"
+        << "frame";
+    QTest::newRow("uint8, three parts, symmetric")
+        << randomFrames<std::uint8_t>(150, 13, 6, 0, 255, 22) << "ocl:0,ocl:0,ocl:0"
+        << "symmetric";
+    QTest::newRow("uint16, two parts, symmetric")
+        << randomFrames<std::uint16_t>(131, 13, 6, 0, 3000, 23) << "ocl:0,ocl:0"
+        << "symmetric";
+    QTest::newRow("uint16, three parts, frame")
+        << randomFrames<std::uint16_t>(131, 13, 6, 0, 65535, 24) << "ocl:0,ocl:0,ocl:0"
+        << "frame";
+    QTest::newRow("uint8, two parts, frame, in pinned memory")
+        << randomFrames<std::uint8_t>(150, 13, 6, 0, 255, 26) << "ocl:0,ocl:0"
+        << "frame";
+    QTest::newRow("uint32 (128-bit sums), two parts, frame")
+        << randomFrames<std::uint32_t>(70, 13, 6, 0xF0000000L, 0xFFFFFFFFL, 25) << "ocl:0,ocl:0"
+        << "frame";
+}
+
+// Multi-tau split by pixels (bands of rows, one a device, their sums merged before the fold)
+// gives the one device's result bit for bit, and the host reference's: a part whose sums were
+// dropped would change every bin it holds pixels of.
+void TstXpcsMultitau::splitByPixels() {
+    QFETCH(Array, frames);
+    QFETCH(QString, devices);
+    QFETCH(QString, normalisation);
+    if (openclDevices().empty()) QSKIP("no OpenCL device");
+    const Algorithm& xpcs = AlgorithmRegistry::instance().find("xpcs");
+    ParamSet p = xpcs.defaultParams();
+    p.set("multitau", true), p.set("channels", 4), p.set("twotime", {2, 5});
+    p.set("g2_normalisation", normalisation.toStdString());
+    const auto devs = resolveDevices(devices.toStdString());
+    // in pinned memory (as a GPU's runs hold frames): each band goes up by one rectangular DMA
+    const bool pinned = QByteArray(QTest::currentDataTag()).endsWith("in pinned memory");
+    std::optional<HostAllocatorScope> scope;
+    if (pinned) scope.emplace(pinnedAllocator(devs.front()), frames.byteSize());
+    Array held(frames.dtype(), {frames.frameCount(), frames.height(), frames.width()});
+    std::copy_n(frames.bytes(), frames.byteSize(), held.bytes());
+    scope.reset();
+    auto in = xpcs::makeInput(std::move(held), bandedLabels(frames.height(), frames.width()));
+    RunRequest r{devs.front(), "multitau", in, p, {{"MT_FRAMES", 16}}, {}, SplitRule::Always};
+    const auto one = runAlgorithm(xpcs, r);
+    const auto several = runOnDevices(xpcs, r, devs);
+    QCOMPARE(several->info.device, devices.toStdString());
+    const auto& a = dynamic_cast<const xpcs::XpcsResult&>(*several).result;
+    const auto& b = dynamic_cast<const xpcs::XpcsResult&>(*one).result;
+    QCOMPARE(a.labels, (std::vector<std::int32_t>{2, 3, 5, 7}));
+    QCOMPARE(a.labels, b.labels);
+    QCOMPARE(a.pixels, b.pixels);
+    QCOMPARE(a.lagFrames, b.lagFrames);
+    expectClose("g2", a.g2, b.g2, 0.0);
+    expectClose("g2_err", a.g2Err, b.g2Err, 0.0);
+    QCOMPARE(a.twotime, b.twotime);
+    QCOMPARE(a.twotime.size(), std::size_t{2});
+    QVERIFY(xpcs.compare(*several, *one).pass);
+    // every part's uploads ran (its own timings, named by its device)
+    const std::size_t parts = std::size_t(devices.count(',') + 1);
+    std::size_t uploads = 0;
+    for (const TimingRecord& t : several->info.timings)
+        uploads += t.label.find("set-up (host wall") != std::string::npos;
+    QCOMPARE(uploads, parts);
+    bool inPlace = false;
+    for (const TimingRecord& t : several->info.timings)
+        inPlace |= t.label.find("upload from pinned memory (host, queued)") != std::string::npos;
+    QCOMPARE(inPlace, pinned);
+    // a part that cannot run (the OpenCL variant on the host) stops the others, which would
+    // wait for its sums: the run fails with its error, nothing hangs
+    if (devices == "ocl:0,ocl:0") {
+        bool threw = false;
+        try {
+            runOnDevices(xpcs, r, resolveDevices("ocl:0,cpu"));
+        } catch (const std::exception&) {
+            threw = true;
+        }
+        QVERIFY(threw);
+    }
+    // and the host reference agrees: no part's sums lost (symmetric: the host variant's g2 rounds
+    // in its own order and its g2_err comes from the per-pixel sums)
+    RunRequest cpu = r;
+    cpu.device = hostDevice(), cpu.variant = "cpu", cpu.tuning = {};
+    const auto onHost = runAlgorithm(xpcs, cpu);
+    const auto& c = dynamic_cast<const xpcs::XpcsResult&>(*onHost).result;
+    if (normalisation == "frame") {
+        expectClose("g2 vs cpu", a.g2, c.g2, 0.0);
+        expectClose("g2_err vs cpu", a.g2Err, c.g2Err, 0.0);
+    } else {
+        expectClose("g2 vs cpu", a.g2, c.g2, 1e-12);
+    }
+}
+
+// The merge of a split's parts: two parts' block sums added (128-bit with the carry; products
+// large enough to be added on several threads) give the statistics of their sum given by one
+// part; a part's failure reaches the others.
+void TstXpcsMultitau::mergeAddsPartsExactly() {
+    LabelMask mask{1, 4, {1, 1, 2, 2}};
+    const xpcs::Bins bins = xpcs::makeBins(mask);
+    xpcs::Params p;
+    p.multitau = true, p.channels = 4;
+    const std::size_t rows = 40000, lags = std::size_t(xpcs::multitauLagCount(0, 4)),
+                      nb = bins.count();
+    for (const bool wide : {false, true}) {
+        const std::size_t words = wide ? 2 : 1;
+        std::mt19937_64 rng(wide ? 7 : 8);
+        auto values = [&](std::size_t n) {
+            std::vector<std::int64_t> v(n * words);
+            for (std::size_t i = 0; i < n; ++i) { // wide: signed (lo, hi) pairs, carries
+                const auto x = std::int64_t(rng() % 200000) - (wide ? 100000 : 0);
+                v[i * words] = x;
+                if (wide) v[i * words + 1] = x < 0 ? -1 : 0;
+            }
+            return v;
+        };
+        auto sums = values(rows * nb), products = values(rows * nb * lags);
+        auto sums2 = values(rows * nb), products2 = values(rows * nb * lags);
+        auto block = [&](std::vector<std::int64_t>& s, std::vector<std::int64_t>& pr) {
+            xpcs::BlockSums b;
+            b.rows = {{0, 0, rows, 0, 0}}, b.rowCount = rows;
+            b.sumWords = s.size(), b.productWords = pr.size();
+            b.sums = s.data(), b.products = pr.data();
+            return b;
+        };
+        xpcs::MultitauMerge two(bins, 4, 2);
+        std::thread other([&] { two.add(block(sums2, products2), wide), two.partDone(); });
+        two.add(block(sums, products), wide), two.partDone();
+        other.join();
+        // the sum by hand, carried
+        for (std::vector<std::int64_t>* v : {&sums, &products}) {
+            const auto& add = v == &sums ? sums2 : products2;
+            for (std::size_t i = 0; i < v->size(); i += words) {
+                const auto lo = std::uint64_t((*v)[i]) + std::uint64_t(add[i]);
+                if (wide) (*v)[i + 1] += add[i + 1] + (lo < std::uint64_t((*v)[i]) ? 1 : 0);
+                (*v)[i] = std::int64_t(lo);
+            }
+        }
+        xpcs::MultitauMerge one(bins, 4, 1);
+        one.add(block(sums, products), wide), one.partDone();
+        const xpcs::Result a = two.finish(rows, p), b = one.finish(rows, p);
+        expectClose("g2", a.g2, b.g2, 0.0);
+        expectClose("g2_err", a.g2Err, b.g2Err, 0.0);
+    }
+    xpcs::MultitauMerge failing(bins, 4, 2);
+    failing.partDone();
+    failing.fail(std::make_exception_ptr(InputError("part 1 failed")));
+    QVERIFY_THROWS_EXCEPTION(InputError, failing.finish(1, p));
 }
 
 #include "tst_xpcs_multitau.moc"

@@ -5,10 +5,10 @@
 namespace clscope {
 
 std::vector<Algorithm::Part> Algorithm::split(const AlgorithmInput& input, const ParamSet& params,
-                                              std::size_t parts) const {
+                                              std::size_t parts, const std::string& variant) const {
     const auto* f = facet<SplitFacet>();
     if (!f) return {};
-    return f->split(*parseBorrowed(&input, params), parts);
+    return f->split(*parseBorrowed(&input, params, {}, variant), parts);
 }
 
 std::shared_ptr<AlgorithmResult>
@@ -23,10 +23,11 @@ std::string Algorithm::unsplittable(const std::string& variant) const {
     return f ? f->unsplittable(variant) : std::string();
 }
 
-SplitWork Algorithm::splitWork(const AlgorithmInput& input, const ParamSet& params) const {
+SplitWork Algorithm::splitWork(const AlgorithmInput& input, const ParamSet& params,
+                               const std::string& variant) const {
     const auto* f = facet<SplitFacet>();
     if (!f) return {};
-    return f->splitWork(*parseBorrowed(&input, params));
+    return f->splitWork(*parseBorrowed(&input, params, {}, variant));
 }
 
 } // namespace clscope

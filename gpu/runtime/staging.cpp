@@ -146,6 +146,62 @@ void StreamUpload::enqueue(std::size_t index, const void* data, std::size_t byte
     }
 }
 
+void StreamUpload::sendRows(std::size_t index, const void* data, Rows rows,
+                            const std::string& label, bool inPlace) {
+    if (rows.pitch == rows.bytes)
+        return enqueue(index, data, rows.count * rows.bytes, label, inPlace);
+    if (rows.count * rows.bytes > bytes_)
+        throw UsageError("stream upload: chunk larger than its buffers");
+    const std::size_t slot = index % depth();
+    try {
+        timeUpload(slot); // chunk i - depth's DMA has read the block
+        label_[slot] = label;
+        const auto start = std::chrono::steady_clock::now();
+        const std::size_t span = rows.count ? (rows.count - 1) * rows.pitch + rows.bytes : 0;
+        if (!session_.device().dmaReads(data, span)) {
+            stageRows(slot, data, rows);
+            session_.timings().add("copy to pinned staging (host)", msSince(start));
+            return;
+        }
+        waitReleased(slot);
+        cl::Event& event = pieces_[slot].emplace_back();
+        transfer_.enqueueWriteBufferRect(device_[slot], CL_FALSE, {0, 0, 0}, {0, 0, 0},
+                                         {rows.bytes, rows.count, 1}, rows.bytes, 0, rows.pitch, 0,
+                                         data, nullptr, &event);
+        transfer_.flush();
+        uploaded_[slot] = event;
+        if (!inPlace) event.wait(); // data is reusable when this returns
+        session_.timings().add(inPlace ? "upload from pinned memory (host, queued)"
+                                       : "upload from pinned memory (host waits)",
+                               msSince(start));
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, label, session_.info());
+    }
+}
+
+// Rows into the slot's staging in pieces of about pieceBytes, each piece's DMA queued while
+// the host copies the next (the rows of a piece over the copy pool).
+void StreamUpload::stageRows(std::size_t slot, const void* data, Rows rows) {
+    const std::size_t per =
+        std::max<std::size_t>(1, pieceBytes / std::max<std::size_t>(rows.bytes, 1));
+    auto* staging = static_cast<char*>(stagingBlock(slot));
+    const auto* from = static_cast<const char*>(data);
+    for (std::size_t r = 0; r < rows.count; r += per) {
+        const std::size_t n = std::min(per, rows.count - r);
+        const std::size_t pieces = std::max<std::size_t>(1, n * rows.bytes / sliceBytes);
+        copyPool().run(n, pieces, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = r + begin; i < r + end; ++i)
+                std::memcpy(staging + i * rows.bytes, from + i * rows.pitch, rows.bytes);
+        });
+        if (r == 0) waitReleased(slot);
+        cl::Event& event = pieces_[slot].emplace_back();
+        transfer_.enqueueWriteBuffer(device_[slot], CL_FALSE, r * rows.bytes, n * rows.bytes,
+                                     staging + r * rows.bytes, nullptr, &event);
+        transfer_.flush();
+        uploaded_[slot] = event;
+    }
+}
+
 void* StreamUpload::staging(std::size_t index) {
     try {
         timeUpload(index % depth()); // chunk i - depth's DMA has read the block

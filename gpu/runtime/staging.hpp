@@ -42,6 +42,14 @@ class StreamUpload {
     // stack): from the device's pinned memory the DMA is queued and this returns at once.
     void sendInPlace(std::size_t index, const void* data, std::size_t bytes,
                      const std::string& label);
+    // `count` rows of `bytes` bytes, `pitch` bytes apart in the caller's memory (a band of rows
+    // of every frame of a block), packed in buffer(index): from the device's pinned memory one
+    // rectangular DMA (queued, inPlace as sendInPlace), else copied row by row into staging.
+    struct Rows {
+        std::size_t count = 0, bytes = 0, pitch = 0;
+    };
+    void sendRows(std::size_t index, const void* data, Rows rows, const std::string& label,
+                  bool inPlace);
     std::size_t depth() const { return device_.size(); }
     // Chunks sent ahead of the kernels (streamChunks): depth - 2, at least 1. A chunk's DMA
     // is queued once the host knows its buffer free; the chunks the kernels run and the one
@@ -61,6 +69,7 @@ class StreamUpload {
     void enqueue(std::size_t index, const void* data, std::size_t bytes, const std::string& label,
                  bool inPlace);
     void timeUpload(std::size_t slot);
+    void stageRows(std::size_t slot, const void* data, Rows rows);
     void waitReleased(std::size_t slot);
     void* stagingBlock(std::size_t slot);
     ClSession& session_;

@@ -14,6 +14,7 @@
 #include "core/xpcs/result_sums.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/xpcs/multitau.hpp"
+#include "gpu/xpcs/multitau_merge.hpp"
 #include "gpu/xpcs/recipes.hpp"
 #include "gpu/xpcs/runner.hpp"
 
@@ -288,8 +289,10 @@ std::shared_ptr<XpcsResult> Algorithm::runWith(const RunRequest& request, const 
     out->result = variantSet()
                       .find(request.variant)
                       .run({request.device, &in, &params, progress, request.programs});
-    addSums(*out, in, params);
-    addFits(*out, request.params, in.qByLabel);
+    if (!in.band || in.band->part == 0) { // a split's other parts: part 0 gives the result
+        addSums(*out, in, params);
+        addFits(*out, request.params, in.qByLabel);
+    }
     out->info.timings = out->result.timings.records();
     return out;
 }

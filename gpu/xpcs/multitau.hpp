@@ -3,6 +3,7 @@
 // declared with the others (variants.cpp, Modes).
 #pragma once
 #include "gpu/xpcs/algorithm.hpp"
+#include "gpu/xpcs/multitau_merge.hpp"
 
 namespace clscope::xpcs {
 
@@ -27,9 +28,19 @@ std::size_t multitauBlock(std::size_t pixels, std::size_t frameBytes, const Devi
 // checkMultitau and the OpenCL variant's own limits (channels, integer data): UsageError.
 void checkMultitauDevice(DType dtype, std::size_t frames, const LabelMask& mask,
                          const Params& params);
-// The OpenCL variant (multitau_stream.cpp), its program built as `programs` asks.
+// The OpenCL variant (multitau_stream.cpp), its program built as `programs` asks; `band`: a
+// part of a split by pixels (only its rows go up; the result is part 0's, the others' empty).
 Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& frames,
                                const LabelMask& mask, const Params& params,
-                               const Progress& progress, const ProgramOverrides& programs);
+                               const Progress& progress, const ProgramOverrides& programs,
+                               const MultitauBand* band = nullptr);
+
+// Multi-tau split by pixels (split_pixels.cpp): bands of whole frame rows, one a part, that
+// share one MultitauMerge; one part (the input whole) where the frames are read in order (a
+// file, a stream) or the labelled pixels lie in one band.
+std::vector<Algorithm::Part> splitByPixels(const XpcsInput& in, const ParamSet& values,
+                                           int channels, std::size_t parts);
+// What that split takes off one device: the frames' bytes (none for frames read in order).
+SplitWork splitByPixelsWork(const XpcsInput& in);
 
 } // namespace clscope::xpcs

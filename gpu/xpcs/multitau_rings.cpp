@@ -27,16 +27,6 @@ bool fitsInt(double largest, double scale) {
     return largest > 0 && largest * scale < 2147483648.0;
 }
 
-// n (lo, hi) word pairs as 128-bit integers.
-std::vector<Int128> joinWords(const std::int64_t* words, std::size_t n) {
-    std::vector<Int128> out(n);
-    for (std::size_t i = 0; i < n; ++i)
-        out[i] = static_cast<Int128>(
-            (static_cast<UInt128>(static_cast<std::uint64_t>(words[2 * i + 1])) << 64) |
-            static_cast<std::uint64_t>(words[2 * i]));
-    return out;
-}
-
 } // namespace
 
 TunableValues multitauHostValues(DType dtype, std::size_t total, const Params& params) {
@@ -54,15 +44,19 @@ TunableValues multitauHostValues(DType dtype, std::size_t total, const Params& p
 MultitauRings::MultitauRings(ClSession& s, const Bins& bins, const Params& params, DType dtype,
                              std::size_t frameSize, std::size_t block, std::size_t total,
                              const ProgramOverrides& overrides,
-                             const std::function<void()>& pixelsQueued)
-    : s_(s), bins_(bins), stats_(bins, params.channels, true), c_(params.channels), block_(block),
-      frameSize_(frameSize), pixels_(bins.pixelIndex.size()), programs_(overrides),
-      recipe_(overrides.apply(declared(programs::multitau))) {
+                             const std::function<void()>& pixelsQueued,
+                             std::shared_ptr<MultitauMerge> merge)
+    : s_(s), bins_(bins),
+      merge_(merge ? std::move(merge) : std::make_shared<MultitauMerge>(bins, params.channels, 1)),
+      c_(params.channels), block_(block), frameSize_(frameSize), pixels_(bins.pixelIndex.size()),
+      programs_(overrides), recipe_(overrides.apply(declared(programs::multitau))) {
     dtype_ = dtype;
     // Fold threads: 4 (measured: more contend with the staging copy, which bounds the wall).
-    stats_.setThreads(std::size_t(tuned(params, "MT_FOLD_THREADS", 4)));
+    merge_->setThreads(std::size_t(tuned(params, "MT_FOLD_THREADS", 4)));
     foldThreadsGiven_ = params.tuning.count("MT_FOLD_THREADS") > 0;
     most_ = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
+    mostWhole_ = merge_->mostPixels(); // the merged sums' bound: the whole bins'
+    if (pixels_ == 0) throw std::logic_error("xpcs multitau: rings without a labelled pixel");
     values_ = multitauHostValues(dtype, total, params); // MT_WG and the lags per mt_lags build
     wide_ = values_.at("MT_WIDE") == "1", ring64_ = values_.at("RING_T") == "long";
     largest0_ = double(dtypeLargest(dtype));
@@ -97,13 +91,13 @@ MultitauRings::MultitauRings(ClSession& s, const Bins& bins, const Params& param
 void MultitauRings::checkLargest(std::uint64_t largest, std::size_t total) {
     largest_ = std::max(largest_, largest);
     if (const std::string why =
-            wide_ ? std::string() : multitauOverflow(dtype_, largest_, most_, total, c_);
+            wide_ ? std::string() : multitauOverflow(dtype_, largest_, mostWhole_, total, c_);
         !why.empty())
         throw UsageError("xpcs variant 'multitau' cannot run this input: " + why);
 }
 
 bool MultitauRings::needsLargest(std::size_t total) const {
-    return !wide_ && !multitauOverflow(dtype_, dtypeLargest(dtype_), most_, total, c_).empty();
+    return !wide_ && !multitauOverflow(dtype_, dtypeLargest(dtype_), mostWhole_, total, c_).empty();
 }
 
 void MultitauRings::scanLargest(const cl::Buffer& frames, std::size_t count) {
@@ -139,6 +133,7 @@ void MultitauRings::enqueue(const cl::Buffer& frames, std::size_t count, std::ui
         lags(block, lv, first, levels_[lv].count - first);
         first = binNext(lv);
     }
+    block.index = blocks_;
     block.sums = static_cast<std::int64_t*>(readback_[blocks_++ % 2]->host);
     block.products = block.sums + sumWords_;
     readBack(sums_, block.sums, block.sumWords, block.done);
@@ -181,17 +176,22 @@ void MultitauRings::completePrevious() {
 }
 
 Result MultitauRings::finish(std::size_t frames, const Params& params) {
+    finishBlocks();
+    merge_->partDone();
+    return merge_->finish(frames, params);
+}
+
+void MultitauRings::finishBlocks() {
     waitFold();
     s_.mark("the block before the last folded");
     s_.queue().finish();
     foldOnEveryCore(); // the last block's fold: nothing else runs now
     fold(inflight_);
     s_.mark("the last block folded");
-    return stats_.finish(bins_, frames, params);
 }
 
 void MultitauRings::foldOnEveryCore() {
-    if (!foldThreadsGiven_) stats_.setThreads(0);
+    if (!foldThreadsGiven_) merge_->setThreads(0);
 }
 
 // The largest power of two <= wg whose local sums (perItem bytes a work-item) fit.
@@ -305,7 +305,7 @@ void MultitauRings::lags(Block& block, std::size_t k, std::size_t first, std::si
     const std::size_t nb = bins_.count(), words = wide_ ? 2 : 1;
     if (block.rowCount + count > capacity_)
         throw std::logic_error("xpcs multitau: a block's rows exceed the sums buffers");
-    Rows& r = block.rows.emplace_back();
+    RowsAt& r = block.rows.emplace_back();
     r.level = int(k), r.first = first, r.count = count;
     r.sumsAt = block.sumWords, r.prodsAt = block.productWords;
     const std::string label = k == 0 ? "xpcs multitau lags level 0" : "xpcs multitau lags";
@@ -340,27 +340,9 @@ void MultitauRings::readBack(const cl::Buffer& from, std::int64_t* to, std::size
     done = event;
 }
 
-// A block's per-row sums (in level order) into the statistics: all levels' rows at once
-// (one spread of the bins over threads), 32-bit data's word pairs joined first.
+// A block's per-row sums into the merge (folded there, with the other parts' where split).
 void MultitauRings::fold(Block& block) {
-    const std::size_t nb = bins_.count();
-    std::vector<StatsRows<std::int64_t>> narrow;
-    std::vector<StatsRows<Int128>> wide;
-    std::deque<std::vector<Int128>> joined;
-    for (const Rows& r : block.rows) {
-        const std::int64_t* sums = block.sums + r.sumsAt;
-        const std::int64_t* products = block.products + r.prodsAt;
-        if (!wide_) {
-            narrow.push_back({r.level, r.first, r.count, sums, products});
-            continue;
-        }
-        const std::size_t lags = std::size_t(multitauLagCount(r.level, c_));
-        const Int128* s = joined.emplace_back(joinWords(sums, r.count * nb)).data();
-        const Int128* p = joined.emplace_back(joinWords(products, r.count * nb * lags)).data();
-        wide.push_back({r.level, r.first, r.count, s, p});
-    }
-    if (!narrow.empty()) stats_.addRows(narrow);
-    if (!wide.empty()) stats_.addRows(wide);
+    if (!block.rows.empty()) merge_->add(block, wide_);
     block = Block();
 }
 

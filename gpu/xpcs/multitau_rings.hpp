@@ -13,6 +13,7 @@
 #include "gpu/recipe.hpp"
 #include "gpu/runtime/cl_device.hpp"
 #include "gpu/runtime/session.hpp"
+#include "gpu/xpcs/multitau_merge.hpp"
 
 #include <array>
 #include <cstdint>
@@ -35,10 +36,12 @@ class MultitauRings {
     // pixelsQueued (if any) runs once the pixel lists' uploads are queued, before the rest is
     // made (buffers, programs): frames queued there go up after them, not before (the lists
     // wait behind every DMA queued ahead of them, and the first kernels with them).
+    // `merge` (null: one of its own over `bins`) takes the blocks' sums (multitau_merge.hpp);
+    // `bins`: those of the pixels on this device, the merge's bins in the same order.
     MultitauRings(ClSession& s, const Bins& bins, const Params& params, DType dtype,
                   std::size_t frameSize, std::size_t block, std::size_t total,
-                  const ProgramOverrides& overrides,
-                  const std::function<void()>& pixelsQueued = {});
+                  const ProgramOverrides& overrides, const std::function<void()>& pixelsQueued = {},
+                  std::shared_ptr<MultitauMerge> merge = {});
 
     // Enqueue the kernels of the next block (`count` frames at `frames`, frame f at f *
     // frameSize elements; values up to `largest`) and the read of their sums, and flush;
@@ -51,7 +54,10 @@ class MultitauRings {
     // Or wait only for the block enqueued before the last one, fold included, and time its
     // events: the device runs the last block meanwhile and the next can be enqueued behind it.
     void completePrevious();
+    // The last block folded (into the merge), then the merge's result (one device's rings).
     Result finish(std::size_t frames, const Params& params);
+    // The last block folded into the merge (a part of a split: the merge gives the result).
+    void finishBlocks();
     // Fold on every core from now on (unless MT_FOLD_THREADS is given): where no staging copy
     // needs the host's cores (frames that go up in place), and for the last block.
     void foldOnEveryCore();
@@ -67,15 +73,8 @@ class MultitauRings {
     void checkLargest(std::uint64_t largest, std::size_t total);
 
   private:
-    struct Rows { // rows [first, first + count) of a level, at sumsAt / prodsAt words
-        int level = 0;
-        std::size_t first = 0, count = 0, sumsAt = 0, prodsAt = 0;
-    };
-    struct Block { // one block's rows of every level, read back at once
-        std::vector<Rows> rows;
-        std::size_t rowCount = 0, sumWords = 0, productWords = 0;
-        std::int64_t *sums = nullptr, *products = nullptr; // in pinned readback_
-        cl::Event done;                                    // its last readback
+    struct Block : BlockSums { // one block's rows of every level, read back at once
+        cl::Event done;        // its last readback (sums in pinned readback_)
     };
     struct Level {
         cl::Buffer ring;
@@ -97,11 +96,11 @@ class MultitauRings {
 
     ClSession& s_;
     const Bins& bins_;
-    MultitauStats stats_;
+    std::shared_ptr<MultitauMerge> merge_;
     std::uint64_t largest_ = 0;
     double largest0_ = 0; // the dtype's largest |value| (0: not known)
     DType dtype_ = DType::UInt8;
-    std::int64_t most_ = 0;
+    std::int64_t most_ = 0, mostWhole_ = 0; // pixels of the largest bin: here, of the whole bin
     int c_, wg_ = 64, rows_ = 1;
     bool wide_ = false, ring64_ = true; // 128-bit sums (32-bit data); 64-bit rings
     bool foldThreadsGiven_ = false;     // MT_FOLD_THREADS

@@ -45,53 +45,84 @@ void checkMultitauDevice(DType dtype, std::size_t frames, const LabelMask& mask,
                          multitauOverflow(dtype, 0, 0, frames, params.channels));
 }
 
+namespace {
+
+// The rows of every frame this device receives: the whole frame, or a band's (a split by
+// pixels, multitau_merge.hpp): each frame's band is one "row" of the upload, the frame its pitch.
+struct FrameRows {
+    std::size_t row0 = 0, rows = 0, width = 0, elem = 1;
+    std::size_t frameSize() const { return rows * width; } // this device's frame, in values
+    std::size_t offsetBytes() const { return row0 * width * elem; }
+};
+
+FrameRows frameRows(const FrameBlocks& frames, const MultitauBand* band) {
+    const std::size_t row0 = band ? band->row0 : 0, row1 = band ? band->row1 : frames.height();
+    return {row0, row1 - row0, frames.width(), dtypeSize(frames.dtype())};
+}
+
+} // namespace
+
 Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& frames,
                                const LabelMask& mask, const Params& params,
-                               const Progress& progress, const ProgramOverrides& programs) {
+                               const Progress& progress, const ProgramOverrides& programs,
+                               const MultitauBand* band) {
     const auto start = std::chrono::steady_clock::now();
     ClSession session(device);
     checkMultitauDevice(frames.dtype(), frames.frameCount(), mask, params);
     const DType d = frames.dtype();
-    const std::size_t total = frames.frameCount(), frameSize = frames.height() * frames.width();
+    const std::size_t total = frames.frameCount(), wholeFrame = frames.height() * frames.width();
+    const FrameRows here = frameRows(frames, band);
+    const std::size_t frameSize = here.frameSize();
     // The labelled pixels set the block, counted here so that block 0 goes up before makeBins
-    // (which counts them too) runs.
+    // (which counts them too) runs. A split's parts agree on the first part's block.
     const auto labelled = static_cast<std::size_t>(std::count_if(
         mask.labels.begin(), mask.labels.end(), [](std::int32_t l) { return l > 0; }));
     Result result;
     try {
-        const std::size_t block =
-            multitauBlock(labelled, frameSize * dtypeSize(d), device, params.tuning);
+        std::size_t block =
+            multitauBlock(labelled, wholeFrame * dtypeSize(d), device, params.tuning);
+        if (band) block = band->merge->agreeBlock(block);
         const std::size_t blocks = (total + block - 1) / block, blockBytes = block * frameSize;
+        auto rowsOf = [&](std::size_t count) {
+            return StreamUpload::Rows{count, frameSize * here.elem, wholeFrame * here.elem};
+        };
         // uint8 frames in memory go up straight from the stack (every value <= 255: nothing to
         // scan), queued ahead where the device's DMA reads them; others are read and scanned.
         const std::byte* head =
             d == DType::UInt8 ? frames.inPlace(0, std::min(block, total)) : nullptr;
         const std::size_t depth =
-            head ? uploadDepth(session, head, std::min(block, total) * frameSize) : 2;
+            head ? uploadDepth(session, head, std::min(block, total) * wholeFrame) : 2;
         StreamUpload upload(session, blockBytes * dtypeSize(d), "multitau frames", depth);
         std::vector<std::uint64_t> largest(upload.depth(), 255); // of the blocks sent
         auto countOf = [&](std::size_t index) { return std::min(block, total - index * block); };
         auto stage = [&](std::size_t index) {
             const std::size_t first = index * block, count = countOf(index);
             const std::byte* at = d == DType::UInt8 ? frames.inPlace(first, count) : nullptr;
-            const std::size_t bytes = count * frameSize * dtypeSize(d);
             largest[index % upload.depth()] = 255;
-            if (at) return upload.sendInPlace(index, at, bytes, "multitau upload");
+            if (at)
+                return upload.sendRows(index, at + here.offsetBytes(), rowsOf(count),
+                                       "multitau upload", true);
             const Array copy = frames.read(first, count);
             largest[index % upload.depth()] = largestMagnitude(copy, mask);
-            upload.send(index, copy.bytes(), bytes, "multitau upload");
+            upload.sendRows(index, copy.bytes() + here.offsetBytes(), rowsOf(count),
+                            "multitau upload", false);
         };
         // The first block goes up while the bins are made, the next ones (one to each buffer)
         // behind the rings' pixel lists while the rest of the rings is made (buffers, programs).
         const std::size_t sent = head ? std::min(upload.depth(), blocks) : 0;
         if (sent) stage(0);
-        const Bins bins = makeBins(mask);
+        const Bins bins = band ? binsWithin(band->merge->bins(), here.row0 * here.width,
+                                            (here.row0 + here.rows) * here.width)
+                               : makeBins(mask);
         session.mark("bins made");
-        MultitauRings rings(session, bins, params, d, frameSize, block, total, programs, [&] {
-            for (std::size_t i = 1; i < sent; ++i)
-                stage(i);
-            session.mark("first blocks queued");
-        });
+        MultitauRings rings(
+            session, bins, params, d, frameSize, block, total, programs,
+            [&] {
+                for (std::size_t i = 1; i < sent; ++i)
+                    stage(i);
+                session.mark("first blocks queued");
+            },
+            band ? band->merge : nullptr);
         if (depth > 2) rings.foldOnEveryCore(); // DMA'd in place: no staging copy wants the cores
         session.timings().addHostPhase(
             "multitau set-up (host wall: bins, rings, buffers, programs)", msSince(start));
@@ -111,7 +142,13 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
         session.timings().addHostPhase("multitau blocks (host wall: uploads, kernels, folds)",
                                        msSince(streaming));
         const auto statistics = std::chrono::steady_clock::now();
-        result = rings.finish(total, params);
+        if (band) { // the merge gives the result once every part's blocks are in: part 0's
+            rings.finishBlocks();
+            band->merge->partDone();
+            if (band->part == 0) result = band->merge->finish(total, params);
+        } else {
+            result = rings.finish(total, params);
+        }
         session.mark("statistics done");
         session.timings().addHostPhase("multitau statistics (host wall: the last fold, g2)",
                                        msSince(statistics));

@@ -14,6 +14,8 @@
 
 namespace clscope::xpcs {
 
+struct MultitauBand; // gpu/xpcs/multitau_merge.hpp
+
 // Frames and q-bin labels (pixels flagged by the pixel mask already set to 0).
 struct XpcsInput : AlgorithmInput {
     std::shared_ptr<const Array> frames;       // null when read block by block (blocks)
@@ -27,6 +29,9 @@ struct XpcsInput : AlgorithmInput {
     // Where frameTime and qByLabel came from: "1 ms (file)" (units::ResolvedValue::origin,
     // the stored value and its unit), empty when absent.
     std::string frameTimeOrigin, qOrigin;
+    // Multi-tau split by pixels (split_pixels.cpp): the rows of every frame this part's device
+    // receives and the merge of the parts' sums; null for a run on one device.
+    std::shared_ptr<const MultitauBand> band;
     std::string describe() const override;
 };
 

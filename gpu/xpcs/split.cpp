@@ -1,8 +1,11 @@
-// xpcs over several devices: bins are independent, so a run splits into groups of bins.
+// xpcs over several devices: bins are independent, so a run splits into groups of bins;
+// multi-tau on OpenCL devices splits by pixels (split_pixels.cpp).
 #include "core/errors.hpp"
 #include "gpu/facets/split_facet.hpp"
+#include "gpu/variant/user_variants.hpp"
 #include "gpu/xpcs/algorithm.hpp"
 #include "gpu/xpcs/facets.hpp"
+#include "gpu/xpcs/multitau.hpp"
 
 #include <algorithm>
 #include <map>
@@ -48,33 +51,34 @@ ParamSet paramsForBins(const ParamSet& params, const std::vector<std::int32_t>& 
 
 namespace {
 
-// Groups of bins of about equal work (pixels), joined in label order.
+// Groups of bins of about equal work (pixels), joined in label order; the OpenCL variant
+// multitau splits by pixels instead (split_pixels.cpp: split by bins, every device would read
+// every frame, and multi-tau is bound by that read), its parts' sums merged before the fold, the
+// result part 0's (the others' are empty: the join below keeps part 0's bins).
 class SplitByBins : public TypedSplit<Algorithm> {
-  public:
-    // Split by bins, every device reads every frame: multi-tau, bound by that read (its upload
-    // from pinned memory 160-167 ms a device for 16,384 512x1024 frames on two H100s), gained
-    // nothing from a second device and lost its set-up (247 against 214 ms wall).
-    std::string unsplittable(const std::string& variant) const override {
-        return variant == "multitau" ? "multi-tau is bound by reading every frame, which each "
-                                       "device of a split by bins would do"
-                                     : "";
-    }
-
   protected:
     // Groups of bins share out the kernels only: every part reads every frame. `mma` ran the
     // large case's Gram matrices (8e11 of runWork's operations) in 2.9 ms on an H100, 3e14 a
-    // second.
+    // second. Split by pixels, multi-tau shares out the frames' upload.
     SplitWork splitWorkWith(const Run& run) const override {
+        if (byPixels(run)) return splitByPixelsWork(run.input());
         if (run.params().multitau) return {};
         return {0, runWork(run.input(), run.params()).operations / 3e14 * 1e3};
     }
     std::vector<Algorithm::Part> splitWith(const Run& run, std::size_t parts) const override;
     std::shared_ptr<clscope::AlgorithmResult>
     joinWith(const std::vector<std::shared_ptr<XpcsResult>>& parts) const override;
+
+  private:
+    static bool byPixels(const Run& run) {
+        return run.params().multitau &&
+               builtInVariantOf("xpcs", run.request().variant) == "multitau";
+    }
 };
 
 std::vector<Algorithm::Part> SplitByBins::splitWith(const Run& run, std::size_t parts) const {
     const XpcsInput& in = run.input();
+    if (byPixels(run)) return splitByPixels(in, run.values(), run.params().channels, parts);
     std::vector<Algorithm::Part> out;
     for (std::vector<std::int32_t> group : groupBins(in.labels, parts)) {
         std::sort(group.begin(), group.end());
@@ -88,6 +92,11 @@ std::vector<Algorithm::Part> SplitByBins::splitWith(const Run& run, std::size_t 
 
 std::shared_ptr<clscope::AlgorithmResult>
 SplitByBins::joinWith(const std::vector<std::shared_ptr<XpcsResult>>& parts) const {
+    // Split by pixels: part 0 holds the merged result, the others none.
+    const auto holding = std::count_if(parts.begin(), parts.end(),
+                                       [](const auto& p) { return p->result.binCount() > 0; });
+    if (holding == 1 && parts.front()->result.binCount() > 0) // a copy: runOnDevices sets its info
+        return std::make_shared<XpcsResult>(*parts.front());
     std::vector<std::pair<std::int32_t, std::pair<const Result*, std::size_t>>>
         rows; // label -> (part, bin)
     std::map<const Result*, std::shared_ptr<const ResultSums>> sumsOf;
@@ -106,6 +115,8 @@ SplitByBins::joinWith(const std::vector<std::shared_ptr<XpcsResult>>& parts) con
     out->excludedPixels = firstPart.excludedPixels;
     j.frames = first.frames, j.tau = first.tau, j.tauInSeconds = first.tauInSeconds;
     j.normalisation = first.normalisation, j.errFromPixels = first.errFromPixels;
+    j.multitau = first.multitau, j.lagFrames = first.lagFrames, j.levels = first.levels;
+    j.twotimeBin = first.twotimeBin;
     auto sums = std::make_shared<ResultSums>();
     for (const auto& [label, at] : rows) {
         const auto [r, b] = at;

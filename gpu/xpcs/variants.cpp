@@ -194,17 +194,21 @@ Result denseOnDevice(const Job& job, const GpuVariant& gpu) {
 }
 
 // Multi-tau on the host or an OpenCL device (gpu/xpcs/multitau_stream.cpp), two-time maps of
-// the binned stack included.
+// the binned stack included. A part of a split by pixels (in.band) runs its band on its device;
+// part 0 gives the merged result, the others an empty one (one that fails stops the others:
+// split_pixels.cpp, Part::failed).
 Result multitauRun(const Job& job, bool onDevice) {
     const XpcsInput& in = *job.input;
     const Params& params = *job.params;
     const auto blocks = in.blocks ? in.blocks : blocksInMemory(in.frames);
     const FrameBlocks& frames = *blocks;
     if (frames.frameCount() == 0) throw InputError("xpcs: the frame stack holds no frames");
+    const MultitauBand* band = onDevice ? in.band.get() : nullptr;
     checkInputs(frames.read(0, 1), in.labels, params); // dtype, shape, bins, frame time
     Result r = onDevice ? correlateMultitauStream(job.device, frames, in.labels, params,
-                                                  job.progress, job.programs)
+                                                  job.progress, job.programs, band)
                         : correlateMultitauCpu(frames, in.labels, params, job.progress);
+    if (band && band->part != 0) return r;
     r.twotime = binnedTwotime(frames, in.labels, params);
     r.twotimeBin = twotimeBinOf(frames.frameCount(), params);
     return r;

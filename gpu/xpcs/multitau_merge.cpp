@@ -1,0 +1,196 @@
+#include "gpu/xpcs/multitau_merge.hpp"
+
+#include "core/range_pool.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <stdexcept>
+
+namespace clscope::xpcs {
+
+namespace {
+
+// Blocks a part may run ahead of the slowest before its add() waits.
+constexpr std::size_t window = 8;
+
+// n (lo, hi) word pairs as 128-bit integers.
+std::vector<Int128> joinWords(const std::int64_t* words, std::size_t n) {
+    std::vector<Int128> out(n);
+    for (std::size_t i = 0; i < n; ++i)
+        out[i] = static_cast<Int128>(
+            (static_cast<UInt128>(static_cast<std::uint64_t>(words[2 * i + 1])) << 64) |
+            static_cast<std::uint64_t>(words[2 * i]));
+    return out;
+}
+
+// to += from, n values of one word (wrapping as the device's sums would not: they fit), or of
+// two (lo, hi) words with the carry.
+void addWords(std::int64_t* to, const std::int64_t* from, std::size_t words, bool wide) {
+    if (!wide) {
+        for (std::size_t i = 0; i < words; ++i)
+            to[i] = static_cast<std::int64_t>(static_cast<std::uint64_t>(to[i]) +
+                                              static_cast<std::uint64_t>(from[i]));
+        return;
+    }
+    for (std::size_t i = 0; i + 1 < words; i += 2) {
+        const auto a = static_cast<std::uint64_t>(to[i]), b = static_cast<std::uint64_t>(from[i]);
+        const std::uint64_t lo = a + b, carry = lo < a ? 1 : 0;
+        to[i] = static_cast<std::int64_t>(lo);
+        to[i + 1] = static_cast<std::int64_t>(static_cast<std::uint64_t>(to[i + 1]) +
+                                              static_cast<std::uint64_t>(from[i + 1]) + carry);
+    }
+}
+
+// addWords over the pool's threads for a large block (a GPU's: megabytes of sums a block).
+void addInParallel(std::int64_t* to, const std::int64_t* from, std::size_t words, bool wide) {
+    const std::size_t step = wide ? 2 : 1, values = words / step;
+    parallelRanges(values, values < (std::size_t(1) << 18) ? 1 : 8,
+                   [&](std::size_t begin, std::size_t end) {
+                       addWords(to + begin * step, from + begin * step, (end - begin) * step, wide);
+                   });
+}
+
+} // namespace
+
+Bins binsWithin(const Bins& bins, std::size_t from, std::size_t to) {
+    Bins out;
+    out.labels = bins.labels;
+    out.offsets.push_back(0);
+    for (std::size_t b = 0; b < bins.count(); ++b) {
+        for (auto i = bins.offsets[b]; i < bins.offsets[b + 1]; ++i) {
+            const auto p = static_cast<std::size_t>(bins.pixelIndex[std::size_t(i)]);
+            if (p >= from && p < to) out.pixelIndex.push_back(static_cast<std::int32_t>(p - from));
+        }
+        out.offsets.push_back(static_cast<std::int64_t>(out.pixelIndex.size()));
+        out.pixelCounts.push_back(out.offsets[b + 1] - out.offsets[b]);
+    }
+    return out;
+}
+
+MultitauMerge::MultitauMerge(Bins bins, int channels, std::size_t parts)
+    : bins_(std::move(bins)), channels_(channels), parts_(std::max<std::size_t>(parts, 1)),
+      stats_(bins_, channels, true) {
+    if (!bins_.pixelCounts.empty())
+        most_ = *std::max_element(bins_.pixelCounts.begin(), bins_.pixelCounts.end());
+}
+
+std::size_t MultitauMerge::agreeBlock(std::size_t proposed) {
+    std::lock_guard lock(mutex_);
+    if (block_ == 0) block_ = proposed;
+    return block_;
+}
+
+void MultitauMerge::throwIfFailed() const {
+    if (failed_) std::rethrow_exception(failed_);
+}
+
+void MultitauMerge::add(const BlockSums& block, bool wide) {
+    if (parts_ == 1) { // one device: folded from its read-back memory, no copy
+        std::lock_guard order(folding_);
+        fold(block.rows, block.sums, block.products, wide);
+        return;
+    }
+    Pending* p = nullptr;
+    {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return failed_ || block.index < next_ + window; });
+        throwIfFailed();
+        p = &pending_[block.index];
+    }
+    bool last = false;
+    {
+        std::lock_guard lock(p->mutex);
+        sumInto(*p, block, wide);
+        last = ++p->added == parts_;
+    }
+    if (!last) return;
+    {
+        std::lock_guard lock(mutex_);
+        p->complete = true;
+    }
+    foldReady(wide);
+}
+
+// The first part's sums copied, the others' added to them.
+void MultitauMerge::sumInto(Pending& p, const BlockSums& block, bool wide) {
+    if (p.added == 0) {
+        p.rows = block.rows;
+        p.sums.assign(block.sums, block.sums + block.sumWords);
+        p.products.assign(block.products, block.products + block.productWords);
+        return;
+    }
+    if (p.sums.size() != block.sumWords || p.products.size() != block.productWords)
+        throw std::logic_error("xpcs multitau: the parts of a split gave blocks of other shapes");
+    addInParallel(p.sums.data(), block.sums, block.sumWords, wide);
+    addInParallel(p.products.data(), block.products, block.productWords, wide);
+}
+
+// Every complete block from the next one on, in order (one fold at a time).
+void MultitauMerge::foldReady(bool wide) {
+    std::lock_guard order(folding_);
+    for (;;) {
+        std::map<std::size_t, Pending>::node_type node;
+        {
+            std::lock_guard lock(mutex_);
+            const auto it = pending_.find(next_);
+            if (it == pending_.end() || !it->second.complete) return;
+            node = pending_.extract(it);
+        }
+        const Pending& p = node.mapped();
+        fold(p.rows, p.sums.data(), p.products.data(), wide);
+        std::lock_guard lock(mutex_);
+        ++next_;
+        changed_.notify_all();
+    }
+}
+
+// A block's per-row sums (in level order) into the statistics: all levels' rows at once
+// (one spread of the bins over threads), 32-bit data's word pairs joined first.
+void MultitauMerge::fold(const std::vector<RowsAt>& rows, const std::int64_t* sums,
+                         const std::int64_t* products, bool wide) {
+    const std::size_t nb = bins_.count();
+    std::vector<StatsRows<std::int64_t>> narrow;
+    std::vector<StatsRows<Int128>> wideRows;
+    std::deque<std::vector<Int128>> joined;
+    for (const RowsAt& r : rows) {
+        const std::int64_t* s = sums + r.sumsAt;
+        const std::int64_t* p = products + r.prodsAt;
+        if (!wide) {
+            narrow.push_back({r.level, r.first, r.count, s, p});
+            continue;
+        }
+        const std::size_t lags = std::size_t(multitauLagCount(r.level, channels_));
+        const Int128* s2 = joined.emplace_back(joinWords(s, r.count * nb)).data();
+        const Int128* p2 = joined.emplace_back(joinWords(p, r.count * nb * lags)).data();
+        wideRows.push_back({r.level, r.first, r.count, s2, p2});
+    }
+    stats_.setThreads(threads_);
+    if (!narrow.empty()) stats_.addRows(narrow);
+    if (!wideRows.empty()) stats_.addRows(wideRows);
+}
+
+void MultitauMerge::partDone() {
+    std::lock_guard lock(mutex_);
+    ++done_;
+    changed_.notify_all();
+}
+
+void MultitauMerge::fail(std::exception_ptr error) {
+    std::lock_guard lock(mutex_);
+    if (!failed_) failed_ = std::move(error);
+    changed_.notify_all();
+}
+
+Result MultitauMerge::finish(std::size_t frames, const Params& params) {
+    {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return failed_ || done_ == parts_; });
+        throwIfFailed();
+        if (!pending_.empty())
+            throw std::logic_error("xpcs multitau: a block of the split was not folded");
+    }
+    std::lock_guard order(folding_);
+    return stats_.finish(bins_, frames, params);
+}
+
+} // namespace clscope::xpcs
