@@ -1,5 +1,5 @@
 #include "ui/mask/mask_panel.hpp"
-#include "ui/kit/scrollable.hpp"
+#include "ui/base/scrollable.hpp"
 
 #include "ui/image/image_view.hpp"
 #include "ui/kit/workbench.hpp"
