@@ -206,7 +206,7 @@ class TestUiCluster : public QObject {
         panel->setVariant("cpu");
         QVERIFY(runPanel(*panel));
         ClusterOverview* overview = panel->overview();
-        window.workbench().results().tabWidget()->setCurrentWidget(overview->parentWidget());
+        window.workbench().results().showTab(overview);
         QTRY_VERIFY(overview->plot()->isVisible());
         overview->plot()->replot();
         for (int module : {200, 1500}) {
@@ -240,7 +240,7 @@ class TestUiCluster : public QObject {
         QVERIFY(runPanel(*panel));
         const std::size_t uncut = panel->presenter().result().count();
         ResultsPanel& results = window.workbench().results();
-        results.tabWidget()->setCurrentWidget(panel->moduleView()->parentWidget());
+        results.showTab(panel->moduleView());
         QSignalSpy finished(panel, &ClusterPanel::runFinished);
         panel->setLive(true);
         panel->setChargeCut({cluster::ChargeCut::Kind::Phase1, 0});

@@ -196,8 +196,8 @@ class TestUiMask : public QObject {
         // Pixel (17, 10): centre (17.5, 10.5), 5.5 px right of and 0.5 px below the beam.
         const mask::PixelAngles a = mask::anglesAt(smallGeometry(), 17.5, 10.5);
         // Issue 23 defect 7: the d-spacing, d = 2π/q, as diffraction viewers show it.
-        QCOMPARE(editor.pixelReadout(17, 10), QString("q %1 nm⁻¹  φ %2°  d %3 Å")
-                                                  .arg(a.q, 0, 'f', 4)
+        QCOMPARE(editor.pixelReadout(17, 10), QString("q %1 Å⁻¹  φ %2°  d %3 Å")
+                                                  .arg(a.q / 10, 0, 'f', 5)
                                                   .arg(a.phi, 0, 'f', 1)
                                                   .arg(2 * M_PI / a.q * 10, 0, 'g', 4));
         QCOMPARE(mask::dSpacingAngstrom(2 * M_PI), 10.0); // q = 2π nm⁻¹: d = 1 nm

@@ -5,6 +5,7 @@
 #include "core/mask/mask_io.hpp"
 #include "tst_ui_mask.hpp"
 #include "ui/app/main_window.hpp"
+#include "ui/base/q_unit.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/kit/log_panel.hpp"
 #include "ui/kit/workbench.hpp"
@@ -15,8 +16,10 @@
 #include "ui_test_helpers.hpp"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
@@ -88,7 +91,7 @@ class TestUiMaskWindow : public QObject {
         const auto [low, high] = editor.fittingRange(mask::BinAxis::Q, mask::BinSpacing::Linear);
         QCOMPARE(editor.geometrySource(), QString("file"));
         // The panel's default maximum is that of the file's geometry, not the default one's.
-        QVERIFY(std::abs(window.maskPanel()->rangeMaximum()->value() - high) < 1e-4);
+        QVERIFY(std::abs(window.maskPanel()->rangeMaximum()->value() - qShown(high)) < 1e-5);
         editor.applyPartition({mask::BinAxis::Q, mask::BinSpacing::Linear, low, high, 12, 4, 0});
         QCOMPARE(editor.labelRows().size(), std::size_t(48));
         for (const LabelRow& row : editor.labelRows())
@@ -103,6 +106,34 @@ class TestUiMaskWindow : public QObject {
         QVERIFY(label != 0);
         const QString readout = image.readoutAt(20.5, 3.5);
         QVERIFY2(readout.contains(editor.labelText(label)), qPrintable(readout));
+    }
+
+    // Issue 52 item 5: one unit for q on screen. The readout, the label table and the partition
+    // axis said nm⁻¹ while the XPCS legend, Fits and Γ vs q² said Å⁻¹ on the same file.
+    void oneUnitOfQOnScreen() {
+        MainWindow window;
+        QVERIFY(showWithSmallXpcs(window, 1600, 1000));
+        MaskPanel& panel = *window.maskPanel();
+        MaskEditorPresenter& editor = panel.editor();
+        const auto [low, high] = editor.fittingRange(mask::BinAxis::Q, mask::BinSpacing::Linear);
+        QVERIFY(std::abs(panel.rangeMaximum()->value() - qShown(high)) < 1e-5);
+        panel.rangeMinimum()->setValue(qShown(low));
+        panel.rangeMaximum()->setValue(qShown(high));
+        panel.findChild<QPushButton*>("applyPartition")->click();
+        QCOMPARE(editor.partitionSpec()->max, qInverseNm(panel.rangeMaximum()->value()));
+        const LabelRow row = editor.labelRows().front();
+        QCOMPARE(panel.labelTable()->item(0, 2)->text(), QString::number(qShown(row.q), 'f', 5));
+        const QString readout = window.workbench().image().readoutAt(15.5, 12.5);
+        QVERIFY2(readout.contains(editor.pixelReadout(15, 12)) && readout.contains(" Å⁻¹  φ "),
+                 qPrintable(readout));
+        QStringList texts{readout, panel.labelTable()->horizontalHeaderItem(2)->text()};
+        for (const QLabel* label : window.findChildren<QLabel*>())
+            texts << label->text();
+        for (const QComboBox* box : window.findChildren<QComboBox*>())
+            for (int i = 0; i < box->count(); ++i)
+                texts << box->itemText(i);
+        QVERIFY2(!texts.join('|').contains("nm⁻¹"), qPrintable(texts.filter("nm⁻¹").join('|')));
+        QVERIFY2(texts.filter(qUnit).size() >= 3, qPrintable(texts.filter(qUnit).join('|')));
     }
 
     // Issue 38 item 7: with Results tabbed over the Image (as the demos leave it), Ctrl+M

@@ -6,7 +6,7 @@
 #include "gpu/algorithm.hpp"
 #include "gpu/spots/algorithm.hpp"
 #include "ui/app/main_window.hpp"
-#include "ui/kit/scrollable.hpp"
+#include "ui/base/scrollable.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui_test_helpers.hpp"
 

@@ -198,7 +198,7 @@ class TestUiSpots : public QObject {
         QCOMPARE(map->data()->cell(1, 0), counts[1]);
         QCOMPARE(map->data()->cell(1, 1), counts[2]);
         QVERIFY(std::isnan(map->data()->cell(0, 1)));
-        window_->workbench().results().tabWidget()->setCurrentWidget(grid);
+        window_->workbench().results().showTab(grid);
         QCoreApplication::processEvents();
         grid->plot()->replot();
         sp->setFrame(0);

@@ -198,7 +198,7 @@ class TestUiXpcsIntensity : public QObject {
     }
 
     void checkExports(ResultsPanel& results) {
-        results.tabWidget()->setCurrentWidget(findTab(results, "I(q)")->widget);
+        results.showTab(findTab(results, "I(q)")->widget);
         const QString csv = dir_.filePath("iq.csv"), h5 = dir_.filePath("iq.h5");
         results.exportCsv(csv);
         QFile text(csv);

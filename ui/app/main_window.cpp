@@ -1,5 +1,5 @@
 #include "ui/app/main_window.hpp"
-#include "ui/kit/scrollable.hpp"
+#include "ui/base/scrollable.hpp"
 
 #include "gpu/algorithm.hpp"
 #include "ui/app/session.hpp"
@@ -22,6 +22,7 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QGuiApplication>
+#include <QLayout>
 #include <QProgressBar>
 #include <QScreen>
 #include <QScrollArea>
@@ -159,6 +160,10 @@ void MainWindow::arrangeDefaultLayout() {
     (algorithmDocks_.empty() ? mask : algorithmDocks_.front())->raise();
     // The docks stacked one under another while being placed made a window not yet shown
     // taller (1055 px): back to the default size before the fractions below.
+    // So did the least size the layout gave the window then (887 px: the window overran a
+    // 1280×800 screen whatever it was resized to): it is made again from the final arrangement.
+    layout()->invalidate();
+    layout()->activate();
     if (!isVisible()) resize(defaultWindowSize(screen()));
     // Fractions of the room the docks have (the window less menu, status bar and separators).
     const int w = std::max(width(), 1200) - 24, h = std::max(height(), 800) - 90;

@@ -80,7 +80,7 @@ void showResultOf(ResultsPanel& results, const std::string& algorithm) {
     if (shown && shown->algorithm.toStdString() == algorithm) return;
     for (const ResultTab& tab : results.tabs())
         if (tab.algorithm.toStdString() == algorithm && tab.writeHdf5)
-            return results.tabWidget()->setCurrentIndex(results.tabWidget()->indexOf(tab.widget));
+            return results.showTab(tab.widget);
 }
 
 } // namespace

@@ -110,7 +110,7 @@ void ClusterPanel::showTabs() {
     detector->setStretchFactor(1, 2);
     connect(overview_, &ClusterOverview::moduleClicked, this, [this](int module) {
         selectModule(module);
-        if (moduleView_) wb_.results().tabWidget()->setCurrentWidget(moduleView_->parentWidget());
+        if (moduleView_) wb_.results().showTab(moduleView_);
     });
     ResultTab detectorTab{"cluster", "Detector",
                           detector,  overview_->plot(),
@@ -143,7 +143,7 @@ void ClusterPanel::showTabs() {
         selectModule(presenter_.busiestModule());
     else
         showModule();
-    wb_.results().tabWidget()->setCurrentWidget(moduleShown ? module : detector);
+    wb_.results().showTab(moduleShown ? module : detector);
 }
 
 void ClusterPanel::refreshViews() {
@@ -167,7 +167,7 @@ void ClusterPanel::selectCluster(std::size_t cluster) {
     presenter_.selectCluster(cluster);
     if (overview_) overview_->setSelectedModule(presenter_.selectedModule());
     showModule();
-    if (moduleView_) wb_.results().tabWidget()->setCurrentWidget(moduleView_->parentWidget());
+    if (moduleView_) wb_.results().showTab(moduleView_);
 }
 
 // The selected module's map, its first cluster row in view, the selected cluster framed.

@@ -1,5 +1,7 @@
 #include "ui/mask/mask_panel.hpp"
-#include "ui/kit/scrollable.hpp"
+#include "ui/base/scrollable.hpp"
+
+#include "ui/base/q_unit.hpp"
 
 #include "ui/image/image_view.hpp"
 #include "ui/kit/workbench.hpp"
@@ -36,7 +38,7 @@ MaskPanel::MaskPanel(Workbench& workbench, QWidget* parent) : QWidget(parent), w
     tabs_->addTab(scrollable(buildToolsTab()), "Tools");
     tabs_->addTab(scrollable(buildFilesTab()), "Files");
     table_ = new QTableWidget(0, 4, this);
-    table_->setHorizontalHeaderLabels({"label", "pixels", "q (nm⁻¹)", "φ (°)"});
+    table_->setHorizontalHeaderLabels({"label", "pixels", "q (" + qUnit + ")", "φ (°)"});
     table_->horizontalHeaderItem(2)->setToolTip(
         "q centre of the label: middle of its bin (geometric mean for log bins)");
     table_->horizontalHeaderItem(3)->setToolTip("φ centre of the label's sector; — for full rings");
@@ -114,28 +116,38 @@ void MaskPanel::applyGeometry() {
 // Minimum 0 and maximum the largest q (or radius) on the unmasked pixels.
 void MaskPanel::suggestRange() {
     if (!editor_->hasImage()) return;
-    const auto [low, high] = editor_->fittingRange(
-        axis_->currentIndex() == 0 ? mask::BinAxis::Q : mask::BinAxis::Radius,
-        spacing_->currentIndex() == 0 ? mask::BinSpacing::Linear : mask::BinSpacing::Logarithmic);
-    binMin_->setValue(low);
-    binMax_->setValue(high);
+    const auto [low, high] = editor_->fittingRange(binAxis(), spacing_->currentIndex() == 0
+                                                                  ? mask::BinSpacing::Linear
+                                                                  : mask::BinSpacing::Logarithmic);
+    showBounds(binAxis(), low, high);
+}
+
+mask::BinAxis MaskPanel::binAxis() const {
+    return axis_->currentIndex() == 0 ? mask::BinAxis::Q : mask::BinAxis::Radius;
+}
+
+// The bounds in the editor's units (q in nm⁻¹, radius in px), shown in the screen's (q in Å⁻¹).
+void MaskPanel::showBounds(mask::BinAxis axis, double low, double high) {
+    const bool isQ = axis == mask::BinAxis::Q;
+    binMin_->setValue(isQ ? qShown(low) : low);
+    binMax_->setValue(isQ ? qShown(high) : high);
 }
 
 // The range in force (it follows the geometry on the q axis).
 void MaskPanel::showPartitionRange() {
     const auto& spec = editor_->partitionSpec();
     if (!spec) return;
-    binMin_->setValue(spec->min);
-    binMax_->setValue(spec->max);
+    showBounds(spec->axis, spec->min, spec->max);
 }
 
 void MaskPanel::applyPartition() {
     mask::PartitionSpec spec;
-    spec.axis = axis_->currentIndex() == 0 ? mask::BinAxis::Q : mask::BinAxis::Radius;
+    spec.axis = binAxis();
     spec.spacing =
         spacing_->currentIndex() == 0 ? mask::BinSpacing::Linear : mask::BinSpacing::Logarithmic;
-    spec.min = binMin_->value();
-    spec.max = binMax_->value();
+    const bool isQ = spec.axis == mask::BinAxis::Q;
+    spec.min = isQ ? qInverseNm(binMin_->value()) : binMin_->value();
+    spec.max = isQ ? qInverseNm(binMax_->value()) : binMax_->value();
     spec.bins = bins_->value();
     spec.sectors = sectors_->value();
     spec.phi0 = phi0_->value();
@@ -152,8 +164,7 @@ void MaskPanel::applySeedRings() {
     const QSignalBlocker block(axis_);
     axis_->setCurrentIndex(1);
     spacing_->setCurrentIndex(0);
-    binMin_->setValue(spec.min);
-    binMax_->setValue(spec.max);
+    showBounds(spec.axis, spec.min, spec.max);
     bins_->setValue(spec.bins);
     sectors_->setValue(spec.sectors);
     phi0_->setValue(spec.phi0);
@@ -173,9 +184,10 @@ void MaskPanel::refreshTable() {
     table_->setRowCount(static_cast<int>(rows.size()));
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
         const LabelRow& row = rows[static_cast<std::size_t>(r)];
-        const QString cells[] = {
-            QString::number(row.label), QString::number(row.pixels), QString::number(row.q, 'f', 4),
-            std::isnan(row.phi) ? QString("—") : QString::number(row.phi, 'f', 1)};
+        const QString cells[] = {QString::number(row.label), QString::number(row.pixels),
+                                 QString::number(qShown(row.q), 'f', 5),
+                                 std::isnan(row.phi) ? QString("—")
+                                                     : QString::number(row.phi, 'f', 1)};
         for (int c = 0; c < 4; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);

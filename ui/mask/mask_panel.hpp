@@ -4,6 +4,7 @@
 // rectangle, ellipse, polygon, brush, threshold, invert, clear, rasterise, undo/redo, the
 // list of pending shapes) and Files (.h5/.npy masks and label maps), over a table of labels.
 #pragma once
+#include "core/mask/partition.hpp"
 #include "ui/mask/mask_draw_tool.hpp"
 
 #include <QWidget>
@@ -33,7 +34,9 @@ class MaskPanel : public QWidget {
     MaskEditorPresenter& editor() { return *editor_; }
     MaskDrawTool& drawTool() { return *draw_; }
     QTableWidget* labelTable() const { return table_; }
-    // The partition's Maximum field (its default follows the image and geometry).
+    // The partition's Minimum and Maximum fields (q in Å⁻¹; the default follows the image and
+    // geometry).
+    QDoubleSpinBox* rangeMinimum() const { return binMin_; }
     QDoubleSpinBox* rangeMaximum() const { return binMax_; }
     QTabWidget* tabs() const { return tabs_; }
     void showTab(const QString& title);
@@ -51,6 +54,8 @@ class MaskPanel : public QWidget {
     void showGeometry();
     void applyGeometry();
     void suggestRange();
+    mask::BinAxis binAxis() const;
+    void showBounds(mask::BinAxis axis, double low, double high);
     void showPartitionRange();
     void applyPartition();
     void applySeedRings();

@@ -1,6 +1,7 @@
 // MaskPanel: building the tabs (Geometry, Partition, Tools, Files).
 #include "ui/mask/mask_panel.hpp"
 
+#include "ui/base/q_unit.hpp"
 #include "ui/mask/mask_presenter.hpp"
 #include "ui/mask/mask_workbench_link.hpp"
 
@@ -92,11 +93,11 @@ QWidget* MaskPanel::buildPartitionTab() {
     auto* tab = new QWidget(this);
     auto* form = new QFormLayout(tab);
     axis_ = new QComboBox(tab);
-    axis_->addItems({"q (nm⁻¹)", "radius (px)"});
+    axis_->addItems({"q (" + qUnit + ")", "radius (px)"});
     spacing_ = new QComboBox(tab);
     spacing_->addItems({"linear", "logarithmic"});
-    binMin_ = spin(tab, 0, 1e6, 4, "");
-    binMax_ = spin(tab, 0, 1e6, 4, "");
+    binMin_ = spin(tab, 0, 1e6, 5, ""); // q in Å⁻¹: five decimals
+    binMax_ = spin(tab, 0, 1e6, 5, "");
     bins_ = new QSpinBox(tab);
     bins_->setRange(1, 100000);
     bins_->setValue(10);
@@ -112,6 +113,7 @@ QWidget* MaskPanel::buildPartitionTab() {
     form->addRow("φ₀", phi0_);
     auto* buttons = new QHBoxLayout;
     auto* apply = new QPushButton("&Apply", tab);
+    apply->setObjectName("applyPartition");
     apply->setDefault(true);
     auto* seed = new QPushButton("Seed rings", tab);
     seed->setToolTip("Radius bins of 10 pixels, r // 10 as the synthetic xpcs dataset's labels");

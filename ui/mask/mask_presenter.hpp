@@ -96,7 +96,8 @@ class MaskEditorPresenter : public QObject {
     void saveLabels(const QString& fileName) const;
     void loadLabels(const QString& spec);
 
-    // Readout: "q 0.1234 nm⁻¹  φ 45.0°" for pixel (x, y); "q bin 7: q 0.12 nm⁻¹, φ 45°".
+    // Readout: "q 0.01234 Å⁻¹  φ 45.0°" for pixel (x, y); "q bin 7: q̄ 0.01200 Å⁻¹, φ̄ 45°"
+    // (q computed in nm⁻¹, shown in the one unit of the screen: ui/base/q_unit.hpp).
     QString pixelReadout(std::size_t x, std::size_t y) const;
     QString labelText(std::int32_t label) const;
 

@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "core/mask/mask_io.hpp"
+#include "ui/base/q_unit.hpp"
 #include "ui/mask/q_bin_labels.hpp"
 
 #include <QFileInfo>
@@ -123,7 +124,7 @@ QString MaskEditorPresenter::pixelReadout(std::size_t x, std::size_t y) const {
     if (geometrySource_ == "default") // never the hidden 1 m / 1 Å of the default
         return "q, d: no geometry (set it in the Mask panel or import a PONI file)";
     const std::size_t i = y * width_ + x;
-    return QString("q %1 nm⁻¹  φ %2°").arg(qmap_.q[i], 0, 'f', 4).arg(qmap_.phi[i], 0, 'f', 1) +
+    return QString("q %1  φ %2°").arg(qText(qmap_.q[i])).arg(qmap_.phi[i], 0, 'f', 1) +
            dSpacingText(qmap_.q[i]);
 }
 

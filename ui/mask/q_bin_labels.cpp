@@ -3,6 +3,7 @@
 #include "core/input/units.hpp"
 #include "core/io.hpp"
 #include "core/mask/mask_io.hpp"
+#include "ui/base/q_unit.hpp"
 #include "ui/base/qstring.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/kit/workbench.hpp"
@@ -16,7 +17,7 @@ QString labelCentreText(std::int32_t label, const mask::LabelCenters* centres) {
     if (!centres) return text;
     for (std::size_t k = 0; k < centres->labelIds.size(); ++k) {
         if (centres->labelIds[k] != label) continue;
-        if (k < centres->q.size()) text += QString(": q̄ %1 nm⁻¹").arg(centres->q[k], 0, 'f', 4);
+        if (k < centres->q.size()) text += ": q̄ " + qText(centres->q[k]);
         if (k < centres->phi.size() && !std::isnan(centres->phi[k]))
             text += QString(", φ̄ %1°").arg(centres->phi[k], 0, 'f', 1);
         break;

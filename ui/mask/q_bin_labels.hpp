@@ -27,7 +27,7 @@ struct CurrentLabels {
     QString origin;                            // "mask editor" or "FILE:/path"
 };
 
-// "q bin L: q̄ 0.1234 nm⁻¹, φ̄ 45.0°" (just "q bin L" when centres are unknown).
+// "q bin L: q̄ 0.01234 Å⁻¹, φ̄ 45.0°" (just "q bin L" when centres are unknown).
 QString labelCentreText(std::int32_t label, const mask::LabelCenters* centres);
 
 class QBinLabels : public QObject {

@@ -52,4 +52,12 @@ CarriedInputs carryLocalInputs(const QString& commandLine, const QString& export
     return carried;
 }
 
+bool namesLocalInputs(const QString& commandLine) {
+    return !carryLocalInputs(commandLine, "unused.h5").writers.empty();
+}
+
+QString inputsBeside(const QString& exportPath) {
+    return exportPath + ".inputs.h5";
+}
+
 } // namespace clscope::ui

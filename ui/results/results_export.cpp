@@ -49,6 +49,20 @@ void writePlot(const ResultTab& tab, const ProvenanceFields& fields, const QStri
                "clscope " + tab.algorithm + ": " + tab.title);
 }
 
+ProvenanceFields fieldsNaming(const ResultTab& tab, const QString& commandLine) {
+    return provenanceFields(tab.algorithm + ": " + tab.title, tab.provenance, commandLine);
+}
+
+// The provenance of a CSV or image export at path: the inputs only this machine has written to
+// a file beside it (inputsBeside), which its command line names.
+ProvenanceFields carriedBeside(const ResultTab& tab, const QString& path) {
+    const QString beside = inputsBeside(path);
+    const CarriedInputs carried = carryLocalInputs(tab.commandLine, beside);
+    const ProvenanceFields fields = fieldsNaming(tab, carried.commandLine);
+    if (!carried.writers.empty()) ui::exportHdf5(beside, carried.writers, fields);
+    return fields;
+}
+
 bool isImage(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     return suffix == "png" || suffix == "pdf" || suffix == "jpg" || suffix == "jpeg";
@@ -57,7 +71,16 @@ bool isImage(const QString& path) {
 } // namespace
 
 ProvenanceFields ResultsPanel::provenance(const ResultTab& tab) const {
-    return provenanceFields(tab.algorithm + ": " + tab.title, tab.provenance, tab.commandLine);
+    return fieldsNaming(tab, tab.commandLine);
+}
+
+QString ResultsPanel::commandLineCarrying(int index, const QString& inputsPath) const {
+    const ResultTab* tab = tabAt(index);
+    if (!tab) return {};
+    const CarriedInputs carried = carryLocalInputs(tab->commandLine, inputsPath);
+    if (!carried.writers.empty())
+        ui::exportHdf5(inputsPath, carried.writers, fieldsNaming(*tab, carried.commandLine));
+    return carried.commandLine;
 }
 
 const ResultTab& ResultsPanel::shownFresh() const {
@@ -83,9 +106,7 @@ const ResultTab& ResultsPanel::writerOf(const ResultTab& tab) const {
 void ResultsPanel::writeResult(const ResultTab& tab, const QString& path) const {
     CarriedInputs carried = carryLocalInputs(tab.commandLine, path);
     carried.writers.insert(carried.writers.begin(), writerOf(tab).writeHdf5);
-    ResultTab named = tab;
-    named.commandLine = carried.commandLine;
-    ui::exportHdf5(path, carried.writers, provenance(named));
+    ui::exportHdf5(path, carried.writers, fieldsNaming(tab, carried.commandLine));
 }
 
 LayoutExport ResultsPanel::layoutsShown() const {
@@ -124,12 +145,12 @@ void ResultsPanel::exportHdf5(const QString& path) const {
 
 void ResultsPanel::exportCsv(const QString& path) const {
     const ResultTab& tab = shownFresh();
-    writeCsv(tab, provenance(tab), path);
+    writeCsv(tab, carriedBeside(tab, path), path);
 }
 
 void ResultsPanel::exportPlot(const QString& path) const {
     const ResultTab& tab = shownFresh();
-    writePlot(tab, provenance(tab), path);
+    writePlot(tab, carriedBeside(tab, path), path);
 }
 
 void ResultsPanel::exportShown(const QString& path) const {
@@ -137,8 +158,9 @@ void ResultsPanel::exportShown(const QString& path) const {
 }
 
 void ResultsPanel::exportTab(const ResultTab& tab, const QString& path) const {
-    if (path.endsWith(".csv", Qt::CaseInsensitive)) return writeCsv(tab, provenance(tab), path);
-    if (isImage(path)) return writePlot(tab, provenance(tab), path);
+    if (path.endsWith(".csv", Qt::CaseInsensitive))
+        return writeCsv(tab, carriedBeside(tab, path), path);
+    if (isImage(path)) return writePlot(tab, carriedBeside(tab, path), path);
     writeResult(tab, path);
 }
 

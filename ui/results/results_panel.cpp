@@ -1,9 +1,14 @@
 #include "ui/results/results_panel.hpp"
 
+#include "ui/base/scrollable.hpp"
+#include "ui/results/local_inputs.hpp"
+
 #include <QClipboard>
+#include <QFileDialog>
 #include <QGuiApplication>
 #include <QLabel>
 #include <QMenu>
+#include <QMessageBox>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -52,9 +57,9 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
 }
 
 const ResultTab* ResultsPanel::tabAt(int index) const {
-    QWidget* widget = tabWidget_->widget(index);
+    QWidget* page = tabWidget_->widget(index);
     for (const ResultTab& tab : tabs_)
-        if (widget && tab.widget == widget) return &tab;
+        if (page && tab.page == page) return &tab;
     return nullptr;
 }
 
@@ -62,6 +67,20 @@ QMenu* ResultsPanel::tabMenu(int index, QWidget* parent) const {
     auto* menu = new QMenu(parent);
     const ResultTab* tab = tabAt(index);
     const QString command = tab ? tab->commandLine : QString();
+    if (namesLocalInputs(command)) {
+        menu->addAction("Copy command line with its labels saved…", menu, [this, index, menu] {
+            const QString path = QFileDialog::getSaveFileName(
+                menu->parentWidget(), "Save the labels the command line reads", "labels.h5",
+                "HDF5 (*.h5)");
+            if (path.isEmpty()) return;
+            try {
+                QGuiApplication::clipboard()->setText(commandLineCarrying(index, path));
+            } catch (const std::exception& e) {
+                QMessageBox::warning(menu->parentWidget(), "Copy command line", e.what());
+            }
+        });
+        return menu;
+    }
     QAction* copy = menu->addAction("Copy command line", menu,
                                     [command] { QGuiApplication::clipboard()->setText(command); });
     copy->setEnabled(!command.isEmpty());
@@ -73,7 +92,10 @@ void ResultsPanel::addTab(ResultTab tab) {
     removeTab(tab.algorithm, tab.title);
     if (!tab.provenance.computed.isValid())
         tab.provenance.computed = QDateTime::currentDateTimeUtc();
-    const int index = tabWidget_->addTab(tab.widget, tab.title);
+    // Each tab scrolls on its own: the tallest view (a cluster map over its histograms) made
+    // the window taller than a 1280×800 screen (issue 52).
+    tab.page = scrollable(tab.widget, Scroll::DownAndAcross);
+    const int index = tabWidget_->addTab(tab.page, tab.title);
     tabWidget_->setTabToolTip(index, tab.commandLine);
     tabs_.push_back(std::move(tab));
     tabWidget_->setCurrentIndex(index);
@@ -83,9 +105,9 @@ void ResultsPanel::addTab(ResultTab tab) {
 void ResultsPanel::removeTab(const QString& algorithm, const QString& title) {
     for (std::size_t i = 0; i < tabs_.size(); ++i) {
         if (tabs_[i].algorithm != algorithm || tabs_[i].title != title) continue;
-        const int index = tabWidget_->indexOf(tabs_[i].widget);
+        const int index = tabWidget_->indexOf(tabs_[i].page);
         tabWidget_->removeTab(index);
-        delete tabs_[i].widget;
+        delete tabs_[i].page;
         tabs_.erase(tabs_.begin() + static_cast<std::ptrdiff_t>(i));
         emit tabsChanged();
         return;
@@ -107,8 +129,14 @@ void ResultsPanel::showAfterRun(const QString& algorithm, QWidget* fallback) {
     for (const ResultTab& tab : tabs_)
         if (before != shownBefore_.end() && tab.algorithm == algorithm &&
             tab.title == before->second)
-            return tabWidget_->setCurrentWidget(tab.widget);
-    if (fallback) tabWidget_->setCurrentWidget(fallback);
+            return tabWidget_->setCurrentWidget(tab.page);
+    if (fallback) showTab(fallback);
+}
+
+void ResultsPanel::showTab(const QWidget* widget) {
+    for (const ResultTab& tab : tabs_)
+        if (widget && (tab.widget == widget || tab.widget->isAncestorOf(widget)))
+            return tabWidget_->setCurrentWidget(tab.page);
 }
 
 void ResultsPanel::clear() {
@@ -121,7 +149,7 @@ void ResultsPanel::markStale(const QString& algorithm) {
     for (ResultTab& tab : tabs_) {
         if (tab.stale || (!algorithm.isEmpty() && tab.algorithm != algorithm)) continue;
         tab.stale = changed = true;
-        tabWidget_->setTabText(tabWidget_->indexOf(tab.widget), tab.title + " (stale)");
+        tabWidget_->setTabText(tabWidget_->indexOf(tab.page), tab.title + " (stale)");
     }
     if (changed) emit tabsChanged();
 }
@@ -133,7 +161,7 @@ bool ResultsPanel::hasStale() const {
 const ResultTab* ResultsPanel::currentTab() const {
     QWidget* shown = tabWidget_->currentWidget();
     for (const ResultTab& tab : tabs_)
-        if (tab.widget == shown) return &tab;
+        if (tab.page == shown) return &tab;
     return nullptr;
 }
 

@@ -41,6 +41,7 @@ struct ResultTab {
     QString commandLine{};      // clscope-cli ... that reproduces it ("#...": why none does)
     RunProvenance provenance{}; // the run behind it (computed: set by addTab when empty)
     LayoutExport layouts{};     // with writeHdf5: the result in its algorithm's other layouts
+    QWidget* page = nullptr;    // what the tab shows: widget in a scroll area (set by addTab)
 };
 
 // What "export all fresh results" wrote and which stale tabs it left out.
@@ -62,6 +63,8 @@ class ResultsPanel : public QWidget {
     // removed (the user's choice), else `fallback` (the run's main view).
     void showAfterRun(const QString& algorithm, QWidget* fallback);
     void clear();
+    // Bring forward the tab whose content is (or holds) widget.
+    void showTab(const QWidget* widget);
     // Mark one algorithm's tabs (every tab when empty) as computed from an input that changed.
     void markStale(const QString& algorithm = {});
     bool hasStale() const;
@@ -70,8 +73,13 @@ class ResultsPanel : public QWidget {
     // The tab shown, or nullptr when there is none.
     const ResultTab* currentTab() const;
     QTabWidget* tabWidget() const { return tabWidget_; }
-    // The context menu of the tab at index (Copy command line); the caller owns it.
+    // The context menu of the tab at index (Copy command line); the caller owns it. A line that
+    // names inputs only this machine has (the mask editor's labels) is copied once they are
+    // saved to a file the user chooses, and names that file.
     QMenu* tabMenu(int index, QWidget* parent) const;
+    // The tab's command line naming inputsPath, to which it writes the inputs only this machine
+    // has (ui/results/local_inputs.hpp); the line as it is when it names none.
+    QString commandLineCarrying(int index, const QString& inputsPath) const;
 
     // The provenance an export of the tab writes.
     ProvenanceFields provenance(const ResultTab& tab) const;

@@ -1,4 +1,5 @@
 #include "ui/xpcs/xpcs_intensity_view.hpp"
+#include "ui/base/q_unit.hpp"
 
 #include "ui/xpcs/xpcs_g2_view.hpp"
 
@@ -93,7 +94,7 @@ void XpcsIqView::refresh() {
         y << mean[b], err << spread[b];
     }
     const bool logY = std::all_of(y.begin(), y.end(), [](double v) { return v > 0; });
-    plot_->xAxis->setLabel(withQ ? "q (Å⁻¹)" : "q bin label (no q known)");
+    plot_->xAxis->setLabel(withQ ? "q (" + qUnit + ")" : "q bin label (no q known)");
     plot_->yAxis->setLabel(intensityAxis);
     plot_->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (logY) plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));

@@ -1,6 +1,7 @@
 // XpcsPanel: the form (inputs, frame range, variants, two-time bin, fit options, Run) and how
 // it follows the open file, the current labels and the device. Runs: xpcs_panel_run.cpp.
 #include "ui/xpcs/xpcs_panel.hpp"
+#include "ui/base/q_unit.hpp"
 #include "ui/base/qstring.hpp"
 #include "ui/kit/scripted_form.hpp"
 #include "ui/kit/variant_combo.hpp"
@@ -46,11 +47,11 @@ std::set<std::string> fitBoxParams() {
 // table of the labels on screen (the mask editor's, in nm⁻¹: saved with them for the run, which
 // reads it in Å⁻¹ as the results show it), else none.
 QString qSourceText(const xpcs::XpcsInput* in, const CurrentLabels& labels) {
-    if (in && !in->qByLabel.empty()) return QString("Å⁻¹, from %1").arg(q(in->qOrigin));
+    if (in && !in->qByLabel.empty()) return QString("%1, from %2").arg(qUnit, q(in->qOrigin));
     const bool known = labels.mask && labels.centres &&
                        std::any_of(labels.centres->q.begin(), labels.centres->q.end(),
                                    [](double v) { return std::isfinite(v); });
-    if (known) return QString("Å⁻¹, from the q table of the labels (%1, nm⁻¹)").arg(labels.origin);
+    if (known) return QString("%1, from the q table of the labels (%2)").arg(qUnit, labels.origin);
     return "none: results by label";
 }
 } // namespace

@@ -1,6 +1,7 @@
 #include "ui/xpcs/xpcs_presenter.hpp"
 #include "core/errors.hpp"
 #include "core/number_text.hpp"
+#include "ui/base/q_unit.hpp"
 
 #include "core/xpcs/fit_bins.hpp"
 #include "ui/xpcs/xpcs_fit_quality.hpp"
@@ -172,7 +173,7 @@ std::vector<std::size_t> XpcsPresenter::defaultSelection(std::size_t count) cons
 
 std::string XpcsPresenter::legendText(std::size_t bin) const {
     std::string text = "label " + std::to_string(reference().labels.at(bin));
-    if (const auto q = binQ(bin)) text += ", q = " + number(*q, 3) + " Å⁻¹";
+    if (const auto q = binQ(bin)) text += ", q = " + number(*q, 3) + " " + qUnit.toStdString();
     return text;
 }
 

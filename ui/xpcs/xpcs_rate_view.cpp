@@ -1,4 +1,5 @@
 #include "ui/xpcs/xpcs_rate_view.hpp"
+#include "ui/base/q_unit.hpp"
 
 #include "ui/results/plot_legend.hpp"
 #include "ui/xpcs/xpcs_fit_quality.hpp"
@@ -50,7 +51,7 @@ XpcsRateView::XpcsRateView(std::shared_ptr<const XpcsPresenter> presenter, QWidg
     layout->addWidget(law_);
     layout->addWidget(plot_, 1);
     layout->addWidget(note_);
-    logRateAxis(plot_->xAxis, "q (Å⁻¹)");
+    logRateAxis(plot_->xAxis, "q (" + qUnit + ")");
     logRateAxis(plot_->yAxis, QString("Γ (1/%1)").arg(rateUnit()));
     placeLegendBelow(*plot_); // outside the data, whatever the points do
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -83,7 +84,7 @@ QString XpcsRateView::lawText(const XpcsRatePoints& p) const {
     const QString lo = std::isnan(p.range.lower) ? "0" : rateNumber(p.range.lower);
     const QString hi = std::isnan(p.range.upper) ? "∞" : rateNumber(p.range.upper);
     const QString range = p.range.bounded()
-                              ? QString("q in [%1, %2] Å⁻¹: %3 of %4 bins").arg(lo, hi)
+                              ? QString("q in [%1, %2] " + qUnit + ": %3 of %4 bins").arg(lo, hi)
                               : QString("all q: %3 of %4 bins");
     const QString bins = range.arg(used).arg(p.q.size());
     if (!p.lawFit) return head + " — " + bins + "<br>" + QString::fromStdString(p.lawNote);

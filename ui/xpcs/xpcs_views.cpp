@@ -1,4 +1,5 @@
 #include "ui/xpcs/xpcs_views.hpp"
+#include "ui/base/q_unit.hpp"
 
 #include "ui/image/colormaps.hpp"
 #include "ui/xpcs/xpcs_fit_quality.hpp"
@@ -90,9 +91,9 @@ XpcsFitsView::XpcsFitsView(std::shared_ptr<const XpcsPresenter> presenter, QWidg
     const bool seconds = presenter_->tauUnit() == "s";
     const QString rateUnit = seconds ? "1/s" : "1/frame";
     const QString speedUnit = seconds ? "Å/s" : "Å/frame";
-    table_ = makeTable({"label", "q (Å⁻¹)", "baseline", "β", "Γ (" + rateUnit + ")", "α", "β₂",
-                        "Γ₂ (" + rateUnit + ")", "v (" + speedUnit + ")", "χ²_red", "AIC", "BIC",
-                        "status"},
+    table_ = makeTable({"label", "q (" + qUnit + ")", "baseline", "β", "Γ (" + rateUnit + ")", "α",
+                        "β₂", "Γ₂ (" + rateUnit + ")", "v (" + speedUnit + ")", "χ²_red", "AIC",
+                        "BIC", "status"},
                        this);
     const QString legend = QString::fromStdString(fitGradeLegend());
     table_->horizontalHeaderItem(table_->columnCount() - 1)->setToolTip(legend);

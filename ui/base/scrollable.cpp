@@ -1,15 +1,15 @@
-#include "ui/kit/scrollable.hpp"
+#include "ui/base/scrollable.hpp"
 
 #include <QScrollArea>
 
 namespace clscope::ui {
 
-QWidget* scrollable(QWidget* panel) {
+QWidget* scrollable(QWidget* panel, Scroll scroll) {
     auto* area = new QScrollArea;
     area->setWidget(panel);
     area->setWidgetResizable(true);
     area->setFrameShape(QFrame::NoFrame);
-    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    if (scroll == Scroll::Down) area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     return area;
 }
 
