@@ -5,6 +5,7 @@
 #include "gpu/azint/algorithm.hpp"
 #include "ui/azint/azint_presenter.hpp"
 #include "ui/kit/typed_result.hpp"
+#include "ui/results/plot_legend.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
 
 #include <algorithm>
@@ -31,8 +32,8 @@ class AzintLive : public LiveSeriesAnalysis {
     AzintLive(const LiveContext& c, ParamSet params, azint::Geometry geometry, QWidget* parent)
         : algorithm_(AlgorithmRegistry::instance().find("azint")), device_(c.device),
           variant_(c.variantOf("azint")), params_(std::move(params)), mask_(c.mask),
-          geometry_(std::move(geometry)), plot_(new QCustomPlot(parent)) {
-        buildPlot();
+          geometry_(std::move(geometry)), plot_(titledPlotLegendBelow(parent, title())) {
+        plot_->yAxis->setLabel("I (counts per pixel)");
     }
     QString title() const override { return "azint I(q), newest frames"; }
     QWidget* widget() override { return plot_; }
@@ -52,18 +53,6 @@ class AzintLive : public LiveSeriesAnalysis {
     }
 
   private:
-    void buildPlot() {
-        plot_->setMinimumSize(300, 220);
-        plot_->plotLayout()->insertRow(0);
-        plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_, title()));
-        plot_->yAxis->setLabel("I (counts per pixel)");
-        plot_->legend->setVisible(true);
-        plot_->axisRect()->insetLayout()->take(plot_->legend);
-        plot_->plotLayout()->addElement(2, 0, plot_->legend);
-        plot_->plotLayout()->setRowStretchFactor(2, 0.001);
-        plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    }
-
     void addCurve(const AzintProfile& p, const QString& name, std::size_t rank) {
         auto* g = plot_->addGraph();
         g->setName(name);

@@ -39,4 +39,13 @@ void fitLegendColumns(QCustomPlot& plot) {
     plot.legend->setFillOrder(plot.legend->fillOrder(), true); // the entries placed again
 }
 
+QCustomPlot* titledPlotLegendBelow(QWidget* parent, const QString& title) {
+    auto* plot = new QCustomPlot(parent);
+    plot->setMinimumSize(300, 220);
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title));
+    placeLegendBelow(*plot);
+    return plot;
+}
+
 } // namespace clscope::ui

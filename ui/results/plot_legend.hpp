@@ -3,6 +3,8 @@
 #pragma once
 
 class QCustomPlot;
+class QString;
+class QWidget;
 
 namespace clscope::ui {
 
@@ -13,5 +15,9 @@ void placeLegendBelow(QCustomPlot& plot);
 // As many legend columns as the plot's width allows for its widest entry, so no name is cut;
 // call after the plottables are named and when the plot is resized.
 void fitLegendColumns(QCustomPlot& plot);
+
+// A plot of at least 300×220 with `title` in a row above its axes and the legend below them
+// (the live view's plots of the series so far).
+QCustomPlot* titledPlotLegendBelow(QWidget* parent, const QString& title);
 
 } // namespace clscope::ui

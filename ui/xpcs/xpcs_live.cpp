@@ -2,6 +2,7 @@
 
 #include "gpu/xpcs/algorithm.hpp"
 #include "ui/kit/typed_result.hpp"
+#include "ui/results/plot_legend.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
 
 #include <QLabel>
@@ -19,7 +20,7 @@ class XpcsLive : public LiveSeriesAnalysis {
   public:
     XpcsLive(const LiveContext& c, QWidget* parent)
         : algorithm_(AlgorithmRegistry::instance().find("xpcs")), device_(c.device),
-          frameTime_(c.frameTime), plot_(new QCustomPlot(parent)) {
+          frameTime_(c.frameTime), plot_(titledPlotLegendBelow(parent, title())) {
         params_ = algorithm_.defaultParams();
         params_.set("multitau", true);
         variant_ = algorithm_.defaultVariant(device_, nullptr, &params_); // the dense ones refuse
@@ -48,19 +49,11 @@ class XpcsLive : public LiveSeriesAnalysis {
     }
 
     void buildPlot() {
-        plot_->setMinimumSize(300, 220);
-        plot_->plotLayout()->insertRow(0);
-        plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_, title()));
         plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
         plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
         plot_->xAxis->setNumberFormat("eb");
         plot_->xAxis->setNumberPrecision(0);
         plot_->yAxis->setLabel("g₂(τ)");
-        plot_->legend->setVisible(true);
-        plot_->axisRect()->insetLayout()->take(plot_->legend);
-        plot_->plotLayout()->addElement(2, 0, plot_->legend);
-        plot_->plotLayout()->setRowStretchFactor(2, 0.001);
-        plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
         plot_->legend->setWrap(3);
     }
 
