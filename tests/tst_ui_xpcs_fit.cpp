@@ -103,6 +103,15 @@ class TestUiXpcsFit : public QObject {
         return panel.run() && finished.wait(120000) && finished.front().front().toBool();
     }
 
+    // The cpu run of the brownian file in `window` on half-ring labels edited in the mask editor
+    // (held in memory); false where the panel is missing or the run failed.
+    bool runOnEditedLabels(MainWindow& window) {
+        XpcsPanel* panel = cpuPanelOn(window, writeBrownian(dir_));
+        if (!panel) return false;
+        QBinLabels::of(window.workbench()).setEdited(halfRings());
+        return runDelivered(*panel);
+    }
+
   private slots:
     void initTestCase() { test::useTemporarySettings(dir_); }
 
@@ -156,12 +165,8 @@ class TestUiXpcsFit : public QObject {
     // run reads and its command line names: clscope-cli with the export's line writes the same
     // /xpcs datasets, bit for bit, with q from the labels' own table (carried in the export).
     void editedLabelsHaveACommandLine() {
-        const QString file = writeBrownian(dir_);
         MainWindow window;
-        XpcsPanel* panel = cpuPanelOn(window, file);
-        QVERIFY(panel);
-        QBinLabels::of(window.workbench()).setEdited(halfRings());
-        QVERIFY(runDelivered(*panel));
+        QVERIFY(runOnEditedLabels(window));
         const QString exported = dir_.filePath("edited.h5");
         window.workbench().results().exportHdf5(exported);
         const H5Reader gui(exported.toStdString());
@@ -189,12 +194,8 @@ class TestUiXpcsFit : public QObject {
     // folder's labels file; the labels go to a file of their own (beside the export, or chosen
     // for the copied line) that the line names, and each line runs without the data folder.
     void csvPlotAndCopiedLineCarryTheirLabels() {
-        const QString file = writeBrownian(dir_);
         MainWindow window;
-        XpcsPanel* panel = cpuPanelOn(window, file);
-        QVERIFY(panel);
-        QBinLabels::of(window.workbench()).setEdited(halfRings());
-        QVERIFY(runDelivered(*panel));
+        QVERIFY(runOnEditedLabels(window));
         ResultsPanel& results = window.workbench().results();
         const int shown = results.tabWidget()->currentIndex();
         const std::unique_ptr<QMenu> menu(results.tabMenu(shown, nullptr));
