@@ -13,11 +13,7 @@ std::string textParam(const ParamSet& params, const std::string& name) {
 }
 
 GeometrySource fromParamsOrFile(const ParamSet& params, const H5Reader& input) {
-    const std::string poni = textParam(params, "poni"), expt = textParam(params, "expt");
-    if (!poni.empty() && !expt.empty())
-        throw UsageError("azint: give the geometry once: --poni or --expt, not both");
-    if (!poni.empty()) return {readPoni(poni), "poni " + poni};
-    if (!expt.empty()) return {readExpt(expt), "expt " + expt};
+    if (auto named = namedGeometry(params)) return *named;
     const auto g = mask::readGeometry(input);
     if (!g)
         throw UsageError("azint needs a geometry: --poni FILE, --expt FILE, or " +
@@ -26,6 +22,15 @@ GeometrySource fromParamsOrFile(const ParamSet& params, const H5Reader& input) {
 }
 
 } // namespace
+
+std::optional<GeometrySource> namedGeometry(const ParamSet& params) {
+    const std::string poni = textParam(params, "poni"), expt = textParam(params, "expt");
+    if (!poni.empty() && !expt.empty())
+        throw UsageError("azint: give the geometry once: --poni or --expt, not both");
+    if (!poni.empty()) return GeometrySource{readPoni(poni), "poni " + poni};
+    if (!expt.empty()) return GeometrySource{readExpt(expt), "expt " + expt};
+    return std::nullopt;
+}
 
 GeometrySource resolveGeometry(const ParamSet& params, const H5Reader& input, std::size_t height,
                                std::size_t width) {

@@ -6,6 +6,7 @@
 #include "core/hdf5.hpp"
 #include "core/params.hpp"
 
+#include <optional>
 #include <string>
 
 namespace clscope::azint {
@@ -14,6 +15,10 @@ struct GeometrySource {
     Geometry geometry;
     std::string origin; // "poni FILE", "expt FILE" or "FILE:/entry/processing/geometry"
 };
+
+// The geometry file the parameters name (poni or expt), if any: UsageError when both are given,
+// InputError for a bad file. The live view's azint, which has no input file, takes it alone.
+std::optional<GeometrySource> namedGeometry(const ParamSet& params);
 
 // The geometry the parameters name, else the file's: UsageError when both --poni and --expt
 // are given or none is found; InputError for a bad file or a detector shape unlike the frames'.

@@ -1,8 +1,7 @@
 #include "ui/azint/azint_live.hpp"
 
-#include "core/azint/expt.hpp"
-#include "core/azint/geometry.hpp"
 #include "gpu/azint/algorithm.hpp"
+#include "gpu/azint/geometry_source.hpp"
 #include "ui/azint/azint_presenter.hpp"
 #include "ui/kit/typed_result.hpp"
 #include "ui/results/plot_legend.hpp"
@@ -16,16 +15,6 @@ namespace clscope::ui {
 namespace {
 
 constexpr std::size_t framesAveraged = 10; // the newest ones
-
-// The geometry file the Azint panel names (poni or expt), if any.
-std::optional<azint::Geometry> liveGeometry(const ParamSet& params) {
-    const auto text = [&](const char* name) {
-        return params.has(name) ? params.text(name) : std::string();
-    };
-    if (!text("poni").empty()) return azint::readPoni(text("poni"));
-    if (!text("expt").empty()) return azint::readExpt(text("expt"));
-    return std::nullopt;
-}
 
 class AzintLive : public LiveSeriesAnalysis {
   public:
@@ -91,9 +80,9 @@ LiveAnalysisSpec azintLiveSpec() {
                          QWidget* parent) -> std::unique_ptr<LiveSeriesAnalysis> {
         const ParamSet params =
             c.paramsOf("azint", AlgorithmRegistry::instance().find("azint").defaultParams());
-        auto geometry = liveGeometry(params);
+        auto geometry = azint::namedGeometry(params);
         if (!geometry) return nullptr;
-        return std::make_unique<AzintLive>(c, params, std::move(*geometry), parent);
+        return std::make_unique<AzintLive>(c, params, std::move(geometry->geometry), parent);
     };
     return spec;
 }
