@@ -400,6 +400,30 @@ class TestUiStream : public QObject {
         QCOMPARE(drawn, expected);
     }
 
+    // An analysis over the frames that cannot be made (the Azint panel names a geometry file
+    // that is not there) is said in a notice and left out; the series goes on.
+    void analysisThatCannotBeMadeIsSaid() {
+        const Algorithm& azint = AlgorithmRegistry::instance().find("azint");
+        ParamSet params = azint.defaultParams();
+        params.set("poni", dir.filePath("missing.poni").toStdString());
+        Publisher pub({file, "--compression", "bslz4"});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        StreamRequest r = requestFor(pub);
+        r.context.params["azint"] = params;
+        QSignalSpy notices(&view, &LiveView::notice);
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(r);
+        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.front().front().toString().isEmpty());
+        QStringList said;
+        for (const auto& n : notices)
+            said << n.front().toString();
+        QVERIFY2(said.join("\n").contains("azint: ") && said.join("\n").contains("missing.poni"),
+                 qPrintable(said.join("\n")));
+        QVERIFY(!seriesPlot(view));
+    }
+
     // The publisher sends 2 frames a second: Stop after the first ends the series there; the
     // view then opens the next series.
     void stopMidStream() {

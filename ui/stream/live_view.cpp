@@ -15,6 +15,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <exception>
 
 namespace clscope::ui {
 
@@ -154,7 +155,11 @@ void LiveView::onConnected(const QString& description) {
         auto* layout = new QVBoxLayout(box);
         layout->setContentsMargins(0, 0, 0, 0);
         Series s;
-        s.analysis = spec.overFrames(c, box);
+        try {
+            s.analysis = spec.overFrames(c, box);
+        } catch (const std::exception& e) { // e.g. a geometry file it cannot read: said, skipped
+            emit notice(QString::fromStdString(spec.algorithm + ": " + e.what()));
+        }
         if (!s.analysis) {
             delete box;
             continue;
