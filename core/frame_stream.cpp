@@ -76,10 +76,23 @@ void FrameStream::recycle(Array&& frames) const {
     if (live_) live_->recycle(std::move(frames));
 }
 
-Array FrameStream::read(std::size_t first, std::size_t count) const {
+void FrameStream::checkRange(std::size_t first, std::size_t count) const {
     if (count > frameCount() || first > frameCount() - count)
         throw InputError(where() + ": frames " + std::to_string(first) + ".." +
                          std::to_string(first + count) + " out of range");
+}
+
+std::optional<SparseBlock> FrameStream::readSparse(std::size_t first, std::size_t count) const {
+    checkRange(first, count);
+    std::optional<SparseBlock> out;
+    if (sparse_) out = sparse_->readSparse(first + offset_, count);
+    if (rigaku_) out = rigaku_->readSparse(first + offset_, count);
+    if (out) out->first = first; // this stream's index (a window's frame 0 is 0)
+    return out;
+}
+
+Array FrameStream::read(std::size_t first, std::size_t count) const {
+    checkRange(first, count);
     first += offset_;
     if (live_) return live_->read(first, count);
     if (sparse_) return sparse_->read(first, count);

@@ -4,6 +4,7 @@
 // read as the dense stack they hold, only the frames read densified.
 #pragma once
 #include "core/hdf5.hpp"
+#include "core/sparse/sparse_block.hpp"
 
 #include <memory>
 #include <optional>
@@ -40,6 +41,9 @@ class FrameStream {
     std::size_t frameBytes() const { return height_ * width_ * dtypeSize(dtype_); }
     // Frames [first, first + count) as a (count,H,W) array (a (H,W) image reads as one frame).
     Array read(std::size_t first, std::size_t count) const;
+    // The same frames' stored entries where they are stored sparsely (sparse_block.hpp), else
+    // nothing (read() them).
+    std::optional<SparseBlock> readSparse(std::size_t first, std::size_t count) const;
     // An array read() gave, once done with: a stream's later read may fill it again (a file's
     // reads ignore it).
     void recycle(Array&& frames) const;
@@ -52,6 +56,7 @@ class FrameStream {
     std::unique_ptr<const CsrFrames> sparse_;    // reads file_'s sparse frames when not null
     std::unique_ptr<const RigakuFrames> rigaku_; // a Rigaku file's frames (file_ null)
     std::string where() const;                   // FILE:PATH of the frames, in messages
+    void checkRange(std::size_t first, std::size_t count) const;
     void openSparse();
     void openRigaku(const std::string& fileName);
     std::vector<std::string> parts_;

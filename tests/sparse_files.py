@@ -154,6 +154,43 @@ def rigaku(out_bin, out_dense, disorder=None):
         f.create_dataset("/entry/data/data", data=d.reshape(t, h, w), compression="gzip")
 
 
+def scattered(dense, dense_out, sparse_out):
+    # The dense stack with 3 bins and a masked pixel, and its CSR as a writer that does not
+    # tidy up would store it: counts >= 2 split over two entries of the frame, zero counts
+    # listed, each frame's entries in random order.
+    rng = np.random.default_rng(13)
+    with h5py.File(dense, "r") as src:
+        d = src["/entry/data/data"][()]
+        frame_time = src["/entry/instrument/detector/frame_time"][()]
+    t, h, w = d.shape
+    qmask = (1 + (np.arange(h * w) % 3)).reshape(h, w).astype(np.int32)
+    qmask[0, :3] = 0
+    pixel_mask = np.zeros((h, w), dtype=np.uint32)
+    pixel_mask[h // 2, w // 2] = 1
+    flat = d.reshape(t, -1)
+    ptr, pixel, count = [0], [], []
+    for k in range(t):
+        entries = []
+        for p in np.nonzero(flat[k])[0]:
+            c = int(flat[k, p])
+            entries += [(p, 1), (p, c - 1)] if c >= 2 else [(p, c)]
+        entries += [(int(p), 0) for p in rng.choice(h * w, size=3, replace=False)]
+        entries = [entries[i] for i in rng.permutation(len(entries))]
+        pixel += [p for p, _ in entries]
+        count += [c for _, c in entries]
+        ptr.append(len(pixel))
+    for path, write in ((dense_out, "dense"), (sparse_out, "sparse")):
+        with h5py.File(path, "w") as f:
+            f["/entry/processing/qmask"] = qmask
+            f["/entry/instrument/detector/pixel_mask"] = pixel_mask
+            f["/entry/instrument/detector/frame_time"] = frame_time
+            if write == "dense":
+                f["/entry/data/data"] = d
+            else:
+                write_csr(f, np.array(ptr, dtype=np.int64), np.array(pixel, dtype=np.int32),
+                          np.array(count, dtype=d.dtype), d.shape)
+
+
 def bad(case, out):
     # 3 frames of 2x4: frame 0 {1: 2, 5: 1}, frame 1 {}, frame 2 {7: 3}
     ptr = np.array([0, 2, 2, 3], dtype=np.int64)
@@ -214,4 +251,4 @@ def bad(case, out):
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"sparse": sparse, "events": events, "edges": edges, "uint32": uint32, "long": long,
-     "rigaku": rigaku, "bad": bad}[cmd](*args)
+     "rigaku": rigaku, "scattered": scattered, "bad": bad}[cmd](*args)

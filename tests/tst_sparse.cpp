@@ -114,6 +114,90 @@ class TstSparse : public QObject {
             QVERIFY(sameArrays(readAt(a, "/xpcs/twotime/1"), readAt(b, "/xpcs/twotime/1")));
     }
 
+    // The sparse variants (DESIGN.md §5 "Sparse correlation"; sparse-cpu on the host, sparse on
+    // the OpenCL device) correlate the entries as stored — a count split over two entries, zero
+    // counts listed, each frame's entries in random order, an event list — and give the dense
+    // multi-tau's g2 of the densified stack bit for bit (3 bins, a masked pixel, several
+    // levels, blocks of 6 frames on the device); g2_err too: the frame normalisation's against
+    // cpu, the symmetric one's (scaled as g2, as every variant but cpu gives it) against the
+    // dense OpenCL variant multitau.
+    void sparseVariantsEqualDense_data() {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QStringList>("variant");
+        QTest::addColumn<QString>("normalisation");
+        const QStringList host{"--device", "cpu", "--variant", "sparse-cpu"};
+        const QStringList device{"--device", "ocl:0", "--variant", "sparse"};
+        for (const char* norm : {"frame", "symmetric"}) {
+            QTest::newRow(qPrintable(QString("scattered sparse-cpu ") + norm))
+                << "scattered" << host << norm;
+            QTest::newRow(qPrintable(QString("scattered sparse blocks of 6, groups of 64 ") + norm))
+                << "scattered"
+                << device + QStringList{"--tune", "MT_FRAMES=6", "--tune", "SP_WG=64"} << norm;
+        }
+        QTest::newRow("events sparse-cpu frame") << "events" << host << "frame";
+        QTest::newRow("events sparse frame") << "events" << device << "frame";
+        QTest::newRow("dense stack sparse blocks of 10 frame")
+            << "dense" << device + QStringList{"--tune", "MT_FRAMES=10"} << "frame";
+        QTest::newRow("scattered sparse, every level by values frame")
+            << "scattered" << device + QStringList{"--tune", "SP_DENSE=1000000"} << "frame";
+        QTest::newRow("scattered sparse, every level by lists frame")
+            << "scattered" << device + QStringList{"--tune", "SP_DENSE=1"} << "frame";
+    }
+    void sparseVariantsEqualDense() {
+        QFETCH(QString, input);
+        QFETCH(QStringList, variant);
+        QFETCH(QString, normalisation);
+        QString in = path("scattered.h5"), reference = path("scattered_dense.h5");
+        if (input == "scattered" && !QFile::exists(in)) PYTHON("scattered", dense, reference, in);
+        if (input == "events") {
+            in = path("events.h5"), reference = dense;
+            if (!QFile::exists(in)) PYTHON("events", dense, in, "1000000");
+        }
+        if (input == "dense") in = reference = dense;
+        const QStringList common{"--multitau", "--channels",         "4",          "--frame-time",
+                                 "0.001",      "--g2-normalisation", normalisation};
+        const QString tag = QString(QTest::currentDataTag()).replace(' ', '_');
+        const QString cpu = path(tag + "_cpu.h5"), multitau = path(tag + "_multitau.h5"),
+                      got = path(tag + "_got.h5");
+        CLI_OK(QStringList{"correlate", reference, "--device", "cpu", "-o", cpu} + common);
+        CLI_OK(QStringList{"correlate", in, "-o", got} + variant + common);
+        QVERIFY(sameArrays(readAt(cpu, "/xpcs/g2"), readAt(got, "/xpcs/g2")));
+        QString errors = cpu;
+        if (normalisation == "symmetric") {
+            errors = multitau;
+            CLI_OK(QStringList{"correlate", reference, "--device", "ocl:0", "--variant", "multitau",
+                               "-o", multitau} +
+                   common);
+        }
+        QVERIFY(sameArrays(readAt(errors, "/xpcs/g2_err"), readAt(got, "/xpcs/g2_err")));
+        QCOMPARE(readAt(got, "/xpcs/g2").shape()[0], input == "scattered" ? 3u : 1u);
+    }
+
+    // A pixel's counts summed beyond the count type, and float frames: refused by the sparse
+    // variants with the reason (exit 3 naming the dataset; exit 2), nothing written.
+    void sparseVariantsRefuse() {
+        const QString in = path("dup_overflow.h5"), out = path("dup_out.h5");
+        PYTHON("bad", "duplicate_overflow", in);
+        for (const QStringList& variant :
+             {QStringList{"--device", "cpu", "--variant", "sparse-cpu"},
+              QStringList{"--device", "ocl:0", "--variant", "sparse"}}) {
+            const test::CliRun r = test::runCli(
+                QStringList{"correlate", in, "--multitau", "--channels", "4", "-o", out} + variant);
+            QVERIFY2(r.code == 3, qPrintable(r.err));
+            QVERIFY2(r.err.contains(in + ":/entry/data/sparse/count: pixel 1"), qPrintable(r.err));
+            QVERIFY2(r.err.contains("beyond uint16"), qPrintable(r.err));
+            QVERIFY(!QFile::exists(out));
+        }
+        const QString floats = path("floats.h5");
+        CLI_OK("generate", "xpcs", "--frames", "8", "--height", "24", "--width", "28", "--dtype",
+               "float32", "-o", floats);
+        const test::CliRun r =
+            test::runCli({"correlate", floats, "--multitau", "--channels", "4", "--device", "cpu",
+                          "--variant", "sparse-cpu", "-o", out});
+        QVERIFY2(r.code == 2 && r.err.contains("unsigned integer counts"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+    }
+
     // dense → sparse → dense: the same frames, and the labels, pixel mask and frame time
     // (with its units) carried along.
     void convertRoundTrip() {
@@ -303,6 +387,18 @@ class TstSparse : public QObject {
             CLI_OK("correlate", in, "--device", "ocl:0", "-o", path("u.h5"));
             QVERIFY(sameArrays(readAt(path("u.h5"), "/xpcs/g2"), readAt(a, "/xpcs/g2")));
         }
+        // Multi-tau: sparse-cpu's 128-bit sums give the cpu's g2; the device's sparse variant,
+        // whose lag products are 64-bit, refuses (exit 2) and names the variant that runs it.
+        const QString mc = path("u32_mt_cpu.h5"), ms = path("u32_mt_sparse.h5");
+        CLI_OK("correlate", d, "--device", "cpu", "--multitau", "--channels", "4", "-o", mc);
+        CLI_OK("correlate", s, "--device", "cpu", "--variant", "sparse-cpu", "--multitau",
+               "--channels", "4", "-o", ms);
+        QVERIFY(sameArrays(readAt(mc, "/xpcs/g2"), readAt(ms, "/xpcs/g2")));
+        QVERIFY(sameArrays(readAt(mc, "/xpcs/g2_err"), readAt(ms, "/xpcs/g2_err")));
+        const test::CliRun r =
+            test::runCli({"correlate", s, "--device", "ocl:0", "--variant", "sparse", "--multitau",
+                          "--channels", "4", "-o", path("u32_refused.h5")});
+        QVERIFY2(r.code == 2 && r.err.contains("run sparse-cpu"), qPrintable(r.err));
     }
 
     // 100,000 frames of 16×16 at 3 % occupancy: 51 MB dense, 6 MB of pixel indices as int64.
@@ -335,6 +431,14 @@ class TstSparse : public QObject {
             {{"CLSCOPE_MEMORY_LIMIT", limit}});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QCOMPARE(readAt(path("long_g2.h5"), "/xpcs/g2").rank(), std::size_t{2});
+        // The sparse variant on the host reads the entries block by block too: the same g2.
+        const test::CliRun sparse =
+            test::runCli({"correlate", in, "--device", "cpu", "--variant", "sparse-cpu",
+                          "--multitau", "-o", path("long_sparse_g2.h5")},
+                         {{"CLSCOPE_MEMORY_LIMIT", limit}});
+        QVERIFY2(sparse.code == 0, qPrintable(sparse.err));
+        QVERIFY(sameArrays(readAt(path("long_g2.h5"), "/xpcs/g2"),
+                           readAt(path("long_sparse_g2.h5"), "/xpcs/g2")));
     }
 
     // A Rigaku 500k .bin file in boost_corr's layout (numpy-written, junk in the unused bits):

@@ -58,27 +58,61 @@ void CsrFrames::densify(const Array& pixels, const Array* counts, std::size_t fi
         T* frame = frames + f * height_ * width_;
         for (std::int64_t i = ptr_[first + f] - base; i < ptr_[first + f + 1] - base; ++i) {
             const std::int64_t p = pixel[i];
-            if (p < 0 || p >= pixelsPerFrame)
-                throw InputError(where("pixel") + ": pixel " + std::to_string(p) + " at index " +
-                                 std::to_string(base + i) + " (frame " + std::to_string(first + f) +
-                                 ") is outside [0, H·W = " + std::to_string(pixelsPerFrame) + ")");
+            if (p < 0 || p >= pixelsPerFrame) throwOutside(p, base + i, first + f);
             const std::uint64_t add =
                 counts ? static_cast<std::uint64_t>(counts->as<std::int64_t>()[i]) : 1;
             const std::uint64_t sum = frame[p] + add;
             if (sum > std::numeric_limits<T>::max())
-                throw InputError(where(counts ? "count" : "pixel") + ": pixel " +
-                                 std::to_string(p) + " of frame " + std::to_string(first + f) +
-                                 " sums to " + std::to_string(sum) + ", beyond " +
-                                 dtypeName(dtype_) + " (listed more than once)");
+                throw InputError(
+                    sumBeyondType(where(counts ? "count" : "pixel"), p, first + f, sum, dtype_));
             frame[p] = static_cast<T>(sum);
         }
     }
 }
 
-Array CsrFrames::read(std::size_t first, std::size_t count) const {
+void CsrFrames::throwOutside(std::int64_t pixel, std::int64_t index, std::size_t frame) const {
+    throw InputError(where("pixel") + ": pixel " + std::to_string(pixel) + " at index " +
+                     std::to_string(index) + " (frame " + std::to_string(frame) +
+                     ") is outside [0, H·W = " + std::to_string(height_ * width_) + ")");
+}
+
+void CsrFrames::checkRange(std::size_t first, std::size_t count) const {
     if (count > frameCount() || first > frameCount() - count)
         throw InputError(file_->where(group_) + ": frames " + std::to_string(first) + ".." +
                          std::to_string(first + count) + " out of range");
+}
+
+SparseBlock CsrFrames::readSparse(std::size_t first, std::size_t count) const {
+    checkRange(first, count);
+    const auto lo = static_cast<std::size_t>(ptr_[first]);
+    const auto n = static_cast<std::size_t>(ptr_[first + count]) - lo;
+    SparseBlock out;
+    out.first = first, out.where = where(countName_.empty() ? "pixel" : countName_);
+    out.ptr.resize(count + 1);
+    for (std::size_t f = 0; f <= count; ++f)
+        out.ptr[f] = ptr_[first + f] - ptr_[first];
+    const Array pixels = file_->readSlab(group_ + "/pixel", lo, n, DType::Int64);
+    const std::span<const std::int64_t> pixel = pixels.as<std::int64_t>();
+    const auto frameSize = static_cast<std::int64_t>(height_ * width_);
+    out.pixel.resize(n);
+    for (std::size_t f = 0; f < count; ++f)
+        for (auto i = static_cast<std::size_t>(out.ptr[f]); i < std::size_t(out.ptr[f + 1]); ++i) {
+            if (pixel[i] < 0 || pixel[i] >= frameSize)
+                throwOutside(pixel[i], std::int64_t(lo + i), first + f);
+            out.pixel[i] = static_cast<std::int32_t>(pixel[i]);
+        }
+    if (countName_.empty()) {
+        out.count.assign(n, 1);
+    } else {
+        const Array counts = file_->readSlab(group_ + "/" + countName_, lo, n, DType::UInt32);
+        const std::span<const std::uint32_t> c = counts.as<std::uint32_t>();
+        out.count.assign(c.begin(), c.end());
+    }
+    return out;
+}
+
+Array CsrFrames::read(std::size_t first, std::size_t count) const {
+    checkRange(first, count);
     const Shape shape{count, height_, width_};
     const auto bytes = checkedBytes(shape, dtypeSize(dtype_));
     if (!bytes) throw InputError(file_->where(group_) + ": " + shapeString(shape) + " overflows");

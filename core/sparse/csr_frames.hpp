@@ -6,6 +6,7 @@
 #pragma once
 #include "core/array.hpp"
 #include "core/hdf5.hpp"
+#include "core/sparse/sparse_block.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -37,6 +38,9 @@ class CsrFrames {
     // once in a frame holds the sum of its counts (as scipy's csr toarray gives it). InputError
     // naming the dataset for a pixel outside [0, H·W), or a sum beyond the type.
     Array read(std::size_t first, std::size_t count) const;
+    // The same frames' entries as stored (sparse_block.hpp): the pixel column checked as read()
+    // checks it; duplicates not summed (the correlators check their sums).
+    SparseBlock readSparse(std::size_t first, std::size_t count) const;
 
   private:
     CsrFrames(const H5Reader& file, std::string group) : file_(&file), group_(std::move(group)) {}
@@ -45,6 +49,8 @@ class CsrFrames {
     // A 1-D integer column of the layout (InputError naming it otherwise): its length.
     std::uint64_t checkColumn(const std::string& name) const;
     void checkFramePtr(std::uint64_t entries) const;
+    void checkRange(std::size_t first, std::size_t count) const;
+    [[noreturn]] void throwOutside(std::int64_t pixel, std::int64_t index, std::size_t frame) const;
     DType countType() const;
     std::string where(const std::string& name) const { return file_->where(group_ + "/" + name); }
     template <class T>

@@ -78,10 +78,31 @@ RigakuFrames::RigakuFrames(const std::string& fileName)
     ptr_.push_back(n);
 }
 
-Array RigakuFrames::read(std::size_t first, std::size_t count) const {
+void RigakuFrames::checkRange(std::size_t first, std::size_t count) const {
     if (count > frameCount() || first > frameCount() - count)
         throw InputError(file_->name() + ": frames " + std::to_string(first) + ".." +
                          std::to_string(first + count) + " out of range");
+}
+
+SparseBlock RigakuFrames::readSparse(std::size_t first, std::size_t count) const {
+    checkRange(first, count);
+    const std::vector<std::uint64_t> w = words(ptr_[first], ptr_[first + count] - ptr_[first]);
+    SparseBlock out;
+    out.first = first, out.where = file_->name();
+    out.ptr.resize(count + 1);
+    for (std::size_t f = 0; f <= count; ++f)
+        out.ptr[f] = static_cast<std::int64_t>(ptr_[first + f] - ptr_[first]);
+    out.pixel.resize(w.size());
+    out.count.resize(w.size());
+    for (std::size_t i = 0; i < w.size(); ++i) { // pixels checked when the file was opened
+        out.pixel[i] = static_cast<std::int32_t>(pixelOf(w[i]));
+        out.count[i] = static_cast<std::uint32_t>(countOf(w[i]));
+    }
+    return out;
+}
+
+Array RigakuFrames::read(std::size_t first, std::size_t count) const {
+    checkRange(first, count);
     const Shape shape{count, height, width};
     checkHostMemory(count * height * width * 2, file_->name() + " densified " + shapeString(shape));
     const std::vector<std::uint64_t> w = words(ptr_[first], ptr_[first + count] - ptr_[first]);
@@ -91,8 +112,9 @@ Array RigakuFrames::read(std::size_t first, std::size_t count) const {
         const std::size_t at = (frameOf(w[i]) - first) * height * width + pixelOf(w[i]);
         const std::uint64_t sum = v[at] + countOf(w[i]);
         if (sum > 65535)
-            throw InputError(where(ptr_[first] + i) + ": pixel " + std::to_string(pixelOf(w[i])) +
-                             " sums to " + std::to_string(sum) + ", beyond uint16");
+            throw InputError(sumBeyondType(where(ptr_[first] + i),
+                                           static_cast<std::int64_t>(pixelOf(w[i])), frameOf(w[i]),
+                                           sum, DType::UInt16));
         v[at] = static_cast<std::uint16_t>(sum);
     }
     return out;

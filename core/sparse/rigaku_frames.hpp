@@ -7,6 +7,7 @@
 #pragma once
 #include "core/array.hpp"
 #include "core/file_ranges.hpp"
+#include "core/sparse/sparse_block.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -29,11 +30,14 @@ class RigakuFrames {
     // Frames [first, first + count) as a dense (count, 512, 1024) uint16 array; a pixel listed
     // twice in a frame holds the sum of its counts.
     Array read(std::size_t first, std::size_t count) const;
+    // The same frames' words as entries (sparse_block.hpp), duplicates not summed.
+    SparseBlock readSparse(std::size_t first, std::size_t count) const;
     const std::string& fileName() const { return file_->name(); }
 
   private:
     std::vector<std::uint64_t> words(std::uint64_t first, std::uint64_t count) const;
     std::string where(std::uint64_t word) const;
+    void checkRange(std::size_t first, std::size_t count) const;
 
     std::unique_ptr<ReadOnlyFile> file_;
     std::vector<std::uint64_t> ptr_{0}; // first word of each frame, then the word count

@@ -54,6 +54,9 @@ class FileBlocks : public FrameBlocks {
     Array read(std::size_t first, std::size_t count) const override {
         return stream_->read(first, count);
     }
+    std::optional<SparseBlock> readSparse(std::size_t first, std::size_t count) const override {
+        return stream_->readSparse(first, count);
+    }
 
   private:
     std::shared_ptr<const FrameStream> stream_;

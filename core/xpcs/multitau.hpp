@@ -5,6 +5,7 @@
 // with the number of frames. The CPU reference and the OpenCL variants share the statistics.
 #pragma once
 #include "core/frame_stream.hpp"
+#include "core/sparse/sparse_block.hpp"
 #include "core/xpcs/xpcs.hpp"
 
 #include <memory>
@@ -35,6 +36,8 @@ class FrameBlocks {
     virtual Array read(std::size_t first, std::size_t count) const = 0;
     // The same frames where they lie contiguous in memory (no copy), else nullptr.
     virtual const std::byte* inPlace(std::size_t, std::size_t) const { return nullptr; }
+    // The same frames' stored entries where they are stored sparsely, else nothing.
+    virtual std::optional<SparseBlock> readSparse(std::size_t, std::size_t) const { return {}; }
 };
 // The blocks of a stack in memory.
 std::shared_ptr<const FrameBlocks> blocksInMemory(std::shared_ptr<const Array> frames);

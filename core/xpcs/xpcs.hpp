@@ -70,6 +70,7 @@ struct Result {
     // symmetric: g2_err from the per-pixel sums (boost_corr's), else the frame definition's
     // g2_err scaled as g2 was (variants other than cpu)
     bool errFromPixels = false;
+    std::uint64_t entries = 0; // sparse variants: the stored entries (events) correlated
     TimingStats timings;
     std::size_t binCount() const { return labels.size(); }
     double g2At(std::size_t bin, std::size_t lag) const { return g2[bin * frames + lag]; }

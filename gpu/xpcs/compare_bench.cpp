@@ -10,6 +10,7 @@
 #include "gpu/xpcs/tuning.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace clscope::xpcs {
 
@@ -129,15 +130,23 @@ namespace {
 // seed and large (every lag, large's reference on three bins) and multitau.
 class XpcsBench : public BenchFacet {
   public:
-    std::vector<std::string> sizes() const override { return {"seed", "large", "multitau"}; }
+    std::vector<std::string> sizes() const override {
+        return {"seed", "large", "multitau", "sparse", "sparse1", "sparse10"};
+    }
     BenchCase benchCase(const clscope::Algorithm& algorithm,
                         const std::string& size) const override;
 };
 
 BenchCase XpcsBench::benchCase(const clscope::Algorithm& algorithm, const std::string& size) const {
     if (size == "multitau") return multitauBenchCase(algorithm.defaultParams());
+    const std::map<std::string, double> occupancy{
+        {"sparse", 0.001}, {"sparse1", 0.01}, {"sparse10", 0.1}};
+    if (const auto it = occupancy.find(size); it != occupancy.end())
+        return sparseBenchCase(algorithm.defaultParams(), it->second);
     if (size != "seed" && size != "large")
-        throw UsageError("bench xpcs: --size must be seed, large or multitau, not '" + size + "'");
+        throw UsageError("bench xpcs: --size must be seed, large, multitau, sparse, sparse1 or "
+                         "sparse10, not '" +
+                         size + "'");
     synthetic::XpcsDataset d = synthetic::generateXpcs(benchDataset(size));
     const Bins bins = makeBins(d.labels);
     const double frames = static_cast<double>(d.frames.frameCount());

@@ -19,6 +19,8 @@ std::string describeBlocks(const FrameBlocks& blocks, std::size_t bins);
 
 // The bench case `multitau` (multitau_bench.cpp).
 BenchCase multitauBenchCase(const ParamSet& defaults);
+// The bench cases `sparse`, `sparse1`, `sparse10`: photons at `occupancy` (sparse_bench.cpp).
+BenchCase sparseBenchCase(const ParamSet& defaults, double occupancy);
 
 // The OpenCL variant's frames per block for `pixels` labelled pixels in frames of frameBytes
 // (the level-0 ring about 2 MiB; on GPUs at least 512 frames where they take at most 256 MiB,
@@ -34,6 +36,12 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
                                const LabelMask& mask, const Params& params,
                                const Progress& progress, const ProgramOverrides& programs,
                                const MultitauBand* band = nullptr);
+
+// The OpenCL variant `sparse` (multitau_sparse.cpp, sparse_rings.hpp): the frames' entries
+// correlated on the device, never densified.
+Result correlateMultitauSparse(const DeviceInfo& device, const FrameBlocks& frames,
+                               const LabelMask& mask, const Params& params,
+                               const Progress& progress, const ProgramOverrides& programs);
 
 // Multi-tau split by pixels (split_pixels.cpp): bands of whole frame rows, one a part, that
 // share one MultitauMerge; one part (the input whole) where the frames are read in order (a

@@ -148,11 +148,23 @@ ProgramRecipe multitauRecipe() {
     return r;
 }
 
+ProgramRecipe sparseRecipe() {
+    ProgramRecipe r(
+        programs::sparse, {"common", "xpcs_sparse"},
+        {fromInput(integerTunable("SP_LAG0", 0, 0, 1 << 20, "sp_lags: first lag of the level")),
+         fromInput(integerTunable("SP_LAGS", 16, 1, 1024, "sp_lags: lags of the level")),
+         fromInput(integerTunable("SP_WG", 64, 1, 1024,
+                                  "work-items of a group (a power of two), set by the host"))});
+    // sp_scatter, sp_bin, sp_lags, sp_clear: one work-group (SP_WG) a frame or row;
+    // sp_lags_dense: one a (row, bin).
+    return r;
+}
+
 } // namespace
 
 const std::vector<ProgramRecipe>& recipes() {
-    static const std::vector<ProgramRecipe> all{seedRecipe(), gemmRecipe(), mmaRecipe(),
-                                                lagSumsRecipe(), multitauRecipe()};
+    static const std::vector<ProgramRecipe> all{seedRecipe(),    gemmRecipe(),     mmaRecipe(),
+                                                lagSumsRecipe(), multitauRecipe(), sparseRecipe()};
     return all;
 }
 

@@ -1,6 +1,7 @@
 // The xpcs variants, declared once: how each dense OpenCL one lays out a chunk and fills the
 // Gram matrices, their entries, checks and runs.
 #include "core/errors.hpp"
+#include "core/xpcs/multitau_sparse.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/xpcs/mma.hpp"
 #include "gpu/xpcs/multitau.hpp"
@@ -197,17 +198,33 @@ Result denseOnDevice(const Job& job, const GpuVariant& gpu) {
 // the binned stack included. A part of a split by pixels (in.band) runs its band on its device;
 // part 0 gives the merged result, the others an empty one (one that fails stops the others:
 // split_pixels.cpp, Part::failed).
-Result multitauRun(const Job& job, bool onDevice) {
+enum class MultitauOn { Cpu, Device, SparseCpu, SparseDevice };
+
+Result multitauRun(const Job& job, MultitauOn on) {
     const XpcsInput& in = *job.input;
     const Params& params = *job.params;
     const auto blocks = in.blocks ? in.blocks : blocksInMemory(in.frames);
     const FrameBlocks& frames = *blocks;
     if (frames.frameCount() == 0) throw InputError("xpcs: the frame stack holds no frames");
-    const MultitauBand* band = onDevice ? in.band.get() : nullptr;
+    const MultitauBand* band = on == MultitauOn::Device ? in.band.get() : nullptr;
     checkInputs(frames.read(0, 1), in.labels, params); // dtype, shape, bins, frame time
-    Result r = onDevice ? correlateMultitauStream(job.device, frames, in.labels, params,
-                                                  job.progress, job.programs, band)
-                        : correlateMultitauCpu(frames, in.labels, params, job.progress);
+    Result r;
+    switch (on) {
+    case MultitauOn::Cpu:
+        r = correlateMultitauCpu(frames, in.labels, params, job.progress);
+        break;
+    case MultitauOn::Device:
+        r = correlateMultitauStream(job.device, frames, in.labels, params, job.progress,
+                                    job.programs, band);
+        break;
+    case MultitauOn::SparseCpu:
+        r = correlateMultitauSparseCpu(frames, in.labels, params, job.progress);
+        break;
+    case MultitauOn::SparseDevice:
+        r = correlateMultitauSparse(job.device, frames, in.labels, params, job.progress,
+                                    job.programs);
+        break;
+    }
     if (band && band->part != 0) return r;
     r.twotime = binnedTwotime(frames, in.labels, params);
     r.twotimeBin = twotimeBinOf(frames.frameCount(), params);
@@ -215,7 +232,7 @@ Result multitauRun(const Job& job, bool onDevice) {
 }
 
 Result cpuRun(const Job& job) {
-    if (job.params->multitau) return multitauRun(job, false);
+    if (job.params->multitau) return multitauRun(job, MultitauOn::Cpu);
     checkTuning("cpu", job.params->tuning);
     return correlateCpu(*job.input->frames, job.input->labels, *job.params, job.progress);
 }
@@ -272,7 +289,8 @@ XpcsVariant mma() {
 
 Support Modes::serves(bool multitauRun) const {
     if (multitauRun && !multitau)
-        return {false, "dense only; --multitau runs on the variants multitau and cpu"};
+        return {false, "dense only; --multitau runs on the variants multitau, sparse, sparse-cpu "
+                       "and cpu"};
     if (!multitauRun && !dense)
         return {false, "multi-tau only (add --multitau); dense lags run on gemm, ordered, naive "
                        "and cpu"};
@@ -294,7 +312,18 @@ const VariantSet<Job, Result, Modes>& variantSet() {
                  "multi-tau: frames streamed once in blocks, per-level rings, exact integer lag "
                  "sums",
                  VariantKind::OpenCL, "OpenCL 1.2, 64-bit integers", {}, true, {programs::multitau},
-                 {false, true}, [](const Job& job) { return multitauRun(job, true); })});
+                 {false, true},
+                 [](const Job& job) { return multitauRun(job, MultitauOn::Device); }),
+         variant("sparse-cpu",
+                 "multi-tau on the frames' entries, never densified: sorted rows merged per lag",
+                 VariantKind::Host, "host CPU", {}, false, {}, {false, true},
+                 [](const Job& job) { return multitauRun(job, MultitauOn::SparseCpu); }),
+         variant("sparse",
+                 "multi-tau on the frames' entries: scattered into device rings, products per "
+                 "entry and lag",
+                 VariantKind::OpenCL, "OpenCL 1.2, 64-bit integer atomics", {}, false,
+                 {programs::sparse}, {false, true},
+                 [](const Job& job) { return multitauRun(job, MultitauOn::SparseDevice); })});
     return set;
 }
 

@@ -1,0 +1,17 @@
+// Multi-tau on sparse frames (DESIGN.md §5 "Sparse correlation"): the frames' entries, never
+// densified, give the rows' frame sums and lag products that the dense multi-tau gives, so the
+// same MultitauStats fold makes the same g2 bit for bit. docs/SPARSE.md "Sparse correlators".
+#pragma once
+#include "core/xpcs/multitau.hpp"
+
+namespace clscope::xpcs {
+
+// The CPU design (variant `sparse-cpu`): each level keeps its last C rows as entries sorted by
+// position; a lag product is a merge of two rows, a binned row the merge of a pair.
+Result correlateMultitauSparseCpu(const FrameBlocks& frames, const LabelMask& mask,
+                                  const Params& params, const Progress& progress = {});
+
+// UsageError unless the frames are unsigned integer counts (what the sparse variants take).
+void checkSparseInput(DType dtype, const std::string& variant);
+
+} // namespace clscope::xpcs

@@ -1,0 +1,92 @@
+#include "core/xpcs/sparse_blocks.hpp"
+
+#include "core/errors.hpp"
+
+#include <algorithm>
+
+namespace clscope::xpcs {
+
+namespace {
+
+class SparseMemoryBlocks : public FrameBlocks {
+  public:
+    SparseMemoryBlocks(std::shared_ptr<const SparseBlock> pool, std::size_t height,
+                       std::size_t width, DType dtype, std::size_t frames)
+        : pool_(std::move(pool)), height_(height), width_(width), dtype_(dtype), frames_(frames) {}
+    std::size_t frameCount() const override { return frames_; }
+    std::size_t height() const override { return height_; }
+    std::size_t width() const override { return width_; }
+    DType dtype() const override { return dtype_; }
+    Array read(std::size_t first, std::size_t count) const override {
+        return denseOf(*readSparse(first, count), height_, width_, dtype_);
+    }
+    std::optional<SparseBlock> readSparse(std::size_t first, std::size_t count) const override {
+        if (count > frames_ || first > frames_ - count)
+            throw InputError("sparse frames in memory: frames " + std::to_string(first) + ".." +
+                             std::to_string(first + count) + " out of range");
+        SparseBlock out;
+        out.first = first, out.where = pool_->where;
+        const SparseBlock& p = *pool_;
+        for (std::size_t t = first; t < first + count; ++t) {
+            const std::size_t k = t % p.frames();
+            const auto a = std::size_t(p.ptr[k]), b = std::size_t(p.ptr[k + 1]);
+            out.pixel.insert(out.pixel.end(), p.pixel.begin() + a, p.pixel.begin() + b);
+            out.count.insert(out.count.end(), p.count.begin() + a, p.count.begin() + b);
+            out.ptr.push_back(static_cast<std::int64_t>(out.pixel.size()));
+        }
+        return out;
+    }
+
+  private:
+    std::shared_ptr<const SparseBlock> pool_;
+    std::size_t height_, width_;
+    DType dtype_;
+    std::size_t frames_;
+};
+
+} // namespace
+
+SparseBlock sparseBlockOf(const FrameBlocks& frames, std::size_t first, std::size_t count) {
+    if (std::optional<SparseBlock> stored = frames.readSparse(first, count))
+        return std::move(*stored);
+    return sparseOf(frames.read(first, count), first, "the frame stack");
+}
+
+std::shared_ptr<const FrameBlocks> blocksSparseRepeating(std::shared_ptr<const SparseBlock> pool,
+                                                         std::size_t height, std::size_t width,
+                                                         DType dtype, std::size_t frames) {
+    if (pool->frames() == 0) throw InputError("sparse frames in memory: an empty pool");
+    return std::make_shared<SparseMemoryBlocks>(std::move(pool), height, width, dtype, frames);
+}
+
+SparseRows::SparseRows(const Bins& bins, std::size_t frameSize, DType dtype)
+    : position_(frameSize, -1), pixel_(bins.pixelIndex), dtype_(dtype),
+      largest_(dtypeLargest(dtype)) {
+    for (std::size_t i = 0; i < bins.pixelIndex.size(); ++i)
+        position_[std::size_t(bins.pixelIndex[i])] = static_cast<std::int32_t>(i);
+}
+
+void SparseRows::row(const SparseBlock& block, std::size_t f, std::vector<SparseEntry>& out) const {
+    out.clear();
+    for (auto i = std::size_t(block.ptr[f]); i < std::size_t(block.ptr[f + 1]); ++i) {
+        const std::int32_t at = position_[std::size_t(block.pixel[i])];
+        if (at >= 0 && block.count[i] != 0) out.push_back({at, std::int64_t(block.count[i])});
+    }
+    std::sort(out.begin(), out.end(),
+              [](const SparseEntry& a, const SparseEntry& b) { return a.position < b.position; });
+    std::size_t n = 0; // duplicates summed in place
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        if (n > 0 && out[n - 1].position == out[i].position) {
+            out[n - 1].value += out[i].value;
+            if (std::uint64_t(out[n - 1].value) > largest_)
+                throw InputError(
+                    sumBeyondType(block.where, pixel_[std::size_t(out[n - 1].position)],
+                                  block.first + f, std::uint64_t(out[n - 1].value), dtype_));
+        } else {
+            out[n++] = out[i];
+        }
+    }
+    out.resize(n);
+}
+
+} // namespace clscope::xpcs

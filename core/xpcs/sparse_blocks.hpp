@@ -1,0 +1,43 @@
+// The sparse correlators' view of a frame stack (DESIGN.md §5 "Sparse correlation"): its
+// blocks as stored entries (a CSR file's, an event list's, a Rigaku file's) or, for a dense
+// stack, its non-zero pixels; and each frame's labelled entries as a row of level 0: positions
+// in bin order (Bins::pixelIndex), ascending, a pixel's counts summed, zeros left out.
+#pragma once
+#include "core/sparse/sparse_block.hpp"
+#include "core/xpcs/multitau.hpp"
+
+#include <memory>
+
+namespace clscope::xpcs {
+
+// Frames [first, first + count) of `frames` as entries.
+SparseBlock sparseBlockOf(const FrameBlocks& frames, std::size_t first, std::size_t count);
+
+// A stack of `frames` frames cycling through a pool of sparse frames in host memory (frame t =
+// pool frame t % K; bench), read as entries or densified.
+std::shared_ptr<const FrameBlocks> blocksSparseRepeating(std::shared_ptr<const SparseBlock> pool,
+                                                         std::size_t height, std::size_t width,
+                                                         DType dtype, std::size_t frames);
+
+// One labelled entry of a row: position in bin order, value.
+struct SparseEntry {
+    std::int32_t position;
+    std::int64_t value;
+};
+
+class SparseRows {
+  public:
+    // Rows of frames of frameSize pixels whose counts are of `dtype`.
+    SparseRows(const Bins& bins, std::size_t frameSize, DType dtype);
+    // Frame f of `block` as a row (InputError where a pixel's counts sum beyond the dtype).
+    void row(const SparseBlock& block, std::size_t f, std::vector<SparseEntry>& out) const;
+    // Each labelled pixel's position in bin order, -1 elsewhere (frameSize entries).
+    const std::vector<std::int32_t>& positions() const { return position_; }
+
+  private:
+    std::vector<std::int32_t> position_, pixel_; // pixel -> position, position -> pixel
+    DType dtype_;
+    std::uint64_t largest_;
+};
+
+} // namespace clscope::xpcs

@@ -1,0 +1,56 @@
+// The OpenCL variant `sparse` over any frame stack: blocks of frames read as entries (a sparse
+// file's as stored, a dense stack's non-zero pixels) and correlated on the device by
+// SparseRings (sparse_rings.hpp); entries a second in the run's figures (Result::entries).
+#include "core/xpcs/multitau_sparse.hpp"
+#include "core/clock.hpp"
+#include "core/xpcs/sparse_blocks.hpp"
+#include "gpu/xpcs/multitau.hpp"
+#include "gpu/xpcs/sparse_rings.hpp"
+
+#include <chrono>
+
+namespace clscope::xpcs {
+
+Result correlateMultitauSparse(const DeviceInfo& device, const FrameBlocks& frames,
+                               const LabelMask& mask, const Params& params,
+                               const Progress& progress, const ProgramOverrides& programs) {
+    const auto start = std::chrono::steady_clock::now();
+    ClSession session(device);
+    checkSparseInput(frames.dtype(), "sparse");
+    checkMultitau(frames.dtype(), frames.frameCount(), mask, params);
+    const std::size_t total = frames.frameCount();
+    Result result;
+    std::uint64_t entries = 0;
+    try {
+        const Bins bins = makeBins(mask);
+        const std::size_t block =
+            SparseRings::blockFor(bins.pixelIndex.size(), device, params.tuning);
+        SparseRings rings(session, bins, params, frames.dtype(), frames.height() * frames.width(),
+                          block, programs);
+        session.timings().addHostPhase("sparse set-up (host wall: bins, rings, programs)",
+                                       msSince(start));
+        const auto streaming = std::chrono::steady_clock::now();
+        for (std::size_t first = 0; first < total; first += block) {
+            const SparseBlock entriesOf =
+                sparseBlockOf(frames, first, std::min(block, total - first));
+            entries += entriesOf.entries();
+            rings.add(entriesOf);
+            progress.report(double(first + entriesOf.frames()) / double(total));
+            progress.checkCancel();
+        }
+        session.finish();
+        session.timings().addHostPhase("sparse blocks (host wall: reads, uploads, kernels, folds)",
+                                       msSince(streaming));
+        result = rings.finish(total, params);
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "xpcs sparse", device);
+    }
+    result.device = device.spec + " (" + device.name + ")";
+    result.variant = "sparse";
+    result.entries = entries;
+    result.timings = session.timings();
+    result.kernelMs = result.timings.kernelMs();
+    return result;
+}
+
+} // namespace clscope::xpcs

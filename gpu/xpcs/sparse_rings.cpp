@@ -1,0 +1,244 @@
+#include "gpu/xpcs/sparse_rings.hpp"
+
+#include "core/errors.hpp"
+#include "gpu/xpcs/recipes.hpp"
+#include "gpu/xpcs/runner.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace clscope::xpcs {
+
+namespace {
+
+// A binned frame's counts at most this: every lag product of two of them, and every sum of
+// products over a row's pixels, fits a signed 64-bit integer (3037000499² < 2^63).
+constexpr std::uint64_t largestRowTotal = 3037000499ULL;
+
+int tuned(const Params& params, const std::string& name, int fallback) {
+    const auto it = params.tuning.find(name);
+    return it != params.tuning.end() ? std::max(1, it->second) : fallback;
+}
+
+} // namespace
+
+std::size_t SparseRings::blockFor(std::size_t positions, const DeviceInfo& device,
+                                  const std::map<std::string, int>& tuning) {
+    if (const auto it = tuning.find("MT_FRAMES"); it != tuning.end())
+        return static_cast<std::size_t>(std::max(2, it->second & ~1));
+    // Two rows a frame of the block over the levels, 12 bytes a position a row (value and
+    // list entry): within an eighth of the device's memory and 4 GiB.
+    const std::uint64_t budget =
+        std::min<std::uint64_t>(device.globalMemBytes / 8, std::uint64_t(4) << 30);
+    std::size_t f = 4096;
+    while (f > 16 && 2 * f * positions * 12 > budget)
+        f /= 2;
+    return f;
+}
+
+SparseRings::SparseRings(ClSession& s, const Bins& bins, const Params& params, DType dtype,
+                         std::size_t frameSize, std::size_t block,
+                         const ProgramOverrides& overrides)
+    : s_(s), bins_(bins), merge_(std::make_shared<MultitauMerge>(bins, params.channels, 1)),
+      dtype_(dtype), c_(params.channels), block_(block), positions_(bins.pixelIndex.size()),
+      capacity_(2 * block + 64), recipe_(overrides.apply(declared(programs::sparse))),
+      programs_(overrides) {
+    if (positions_ == 0) throw std::logic_error("xpcs sparse: rings without a labelled pixel");
+    wg_ = tuned(params, "SP_WG", s.info().type == "CPU" ? 16 : 64);
+    while (wg_ & (wg_ - 1))
+        wg_ &= wg_ - 1;
+    denseShare_ = tuned(params, "SP_DENSE", 8);
+    offsets_ = s.allocate(bins.offsets.size() * 8, "sparse bin offsets", CL_MEM_READ_ONLY);
+    s.upload(offsets_, bins.offsets.data(), bins.offsets.size() * 8, "sparse bin offsets");
+    std::vector<std::int32_t> position(frameSize, -1), binOf(positions_);
+    for (std::size_t b = 0; b < bins.count(); ++b)
+        for (auto i = bins.offsets[b]; i < bins.offsets[b + 1]; ++i) {
+            position[std::size_t(bins.pixelIndex[std::size_t(i)])] = static_cast<std::int32_t>(i);
+            binOf[std::size_t(i)] = static_cast<std::int32_t>(b);
+        }
+    position_ = s.allocate(frameSize * 4, "sparse positions", CL_MEM_READ_ONLY);
+    s.upload(position_, position.data(), frameSize * 4, "sparse positions");
+    binOf_ = s.allocate(positions_ * 4, "sparse bins", CL_MEM_READ_ONLY);
+    s.upload(binOf_, binOf.data(), positions_ * 4, "sparse bins");
+    const std::size_t words = capacity_ * bins.count();
+    sums_ = s.allocate(words * 8, "sparse sums");
+    prods_ = s.allocate(words * std::size_t(c_) * 8, "sparse products");
+    beyond_ = s.allocate(4, "sparse sum beyond the type");
+    s.fill(beyond_, 4, "sparse sum beyond the type");
+    hostSums_.resize(words * std::size_t(c_ + 1));
+    const TunableValues values = programs_.over({});
+    scatter_ = s.kernel(recipe_, values, "sp_scatter");
+    bin_ = s.kernel(recipe_, values, "sp_bin");
+    clear_ = s.kernel(recipe_, values, "sp_clear");
+}
+
+SparseRings::Level& SparseRings::level(std::size_t k) {
+    while (levels_.size() <= k) {
+        Level l;
+        l.rows = c_ + static_cast<int>(block_ >> levels_.size()) + 2;
+        const std::size_t slots = std::size_t(l.rows) * positions_;
+        l.ring = s_.allocate(slots * 8, "sparse ring");
+        l.list = s_.allocate(slots * 4, "sparse lists");
+        l.length = s_.allocate(std::size_t(l.rows) * 4, "sparse list lengths");
+        s_.fill(l.ring, slots * 8, "sparse ring");
+        s_.fill(l.length, std::size_t(l.rows) * 4, "sparse list lengths");
+        levels_.push_back(std::move(l));
+    }
+    return levels_[k];
+}
+
+cl::Kernel& SparseRings::lagsKernel(std::size_t k, bool dense) {
+    // Level 0's lags and those of every level above, by list or by values.
+    const std::size_t key = (k == 0 ? 0 : 1) + (dense ? 2 : 0);
+    auto it = lags_.find(key);
+    if (it == lags_.end()) {
+        const int lag0 = multitauFirstLag(int(k), c_), lags = multitauLagCount(int(k), c_);
+        const TunableValues values = programs_.over({{"SP_LAG0", std::to_string(lag0)},
+                                                     {"SP_LAGS", std::to_string(lags)},
+                                                     {"SP_WG", std::to_string(wg_)}});
+        it = lags_.emplace(key, s_.kernel(recipe_, values, dense ? "sp_lags_dense" : "sp_lags"))
+                 .first;
+    }
+    return it->second;
+}
+
+void SparseRings::launch(cl::Kernel& kernel, const std::string& label, std::size_t groups) {
+    const auto wg = static_cast<std::size_t>(wg_);
+    s_.launch(kernel, label, {{groups * wg}, {wg}});
+}
+
+// The largest binned frame's counts (every entry, labelled or not: a bound) at each level, as
+// the rings will bin them; UsageError before anything of the block runs where one could take a
+// product out of range.
+// The largest binned frame's counts and entries (every entry, labelled or not: bounds) at
+// each level, as the rings will bin them; UsageError before anything of the block runs where
+// one could take a product out of range.
+void SparseRings::checkTotals(const SparseBlock& block) {
+    for (std::size_t f = 0; f < block.frames(); ++f) {
+        std::uint64_t total = 0;
+        for (auto i = std::size_t(block.ptr[f]); i < std::size_t(block.ptr[f + 1]); ++i)
+            total += block.count[i];
+        auto entries = static_cast<std::uint64_t>(block.ptr[f + 1] - block.ptr[f]);
+        for (std::size_t k = 0;; ++k) {
+            if (total > largestRowTotal)
+                throw UsageError("xpcs variant 'sparse' cannot run this input: frames binned by " +
+                                 std::to_string(std::uint64_t(1) << k) + " hold " +
+                                 std::to_string(total) +
+                                 " counts; 64-bit lag products need at most " +
+                                 std::to_string(largestRowTotal) + " (run sparse-cpu)");
+            if (pending_.size() <= k) pending_.resize(k + 1);
+            LevelBound& l = pending_[k];
+            l.most = std::max(l.most, std::min<std::uint64_t>(entries, positions_));
+            if (!l.waiting) {
+                l.waiting = true, l.total = total, l.entries = entries;
+                break;
+            }
+            l.waiting = false, total += l.total, entries += l.entries;
+        }
+    }
+}
+
+void SparseRings::upload(const SparseBlock& block) {
+    const std::size_t n = std::max<std::size_t>(block.entries(), 1);
+    if (n > entries_) {
+        entries_ = std::max(n, 2 * entries_);
+        pixel_ = s_.allocate(entries_ * 4, "sparse pixels", CL_MEM_READ_ONLY);
+        count_ = s_.allocate(entries_ * 4, "sparse counts", CL_MEM_READ_ONLY);
+    }
+    if (!ptr_()) ptr_ = s_.allocate((block_ + 1) * 8, "sparse frame_ptr", CL_MEM_READ_ONLY);
+    s_.upload(ptr_, block.ptr.data(), block.ptr.size() * 8, "copy H->D sparse frame_ptr");
+    if (block.entries() == 0) return;
+    s_.upload(pixel_, block.pixel.data(), block.entries() * 4, "copy H->D sparse pixels");
+    s_.upload(count_, block.count.data(), block.entries() * 4, "copy H->D sparse counts");
+}
+
+void SparseRings::lags(BlockSums& sums, std::size_t k, std::size_t first, std::size_t count) {
+    const std::size_t nb = bins_.count();
+    const int lags = multitauLagCount(int(k), c_);
+    if (sums.rowCount + count > capacity_)
+        throw std::logic_error("xpcs sparse: a block's rows exceed the sums buffers");
+    RowsAt& r = sums.rows.emplace_back();
+    r.level = int(k), r.first = first, r.count = count;
+    r.sumsAt = sums.sumWords, r.prodsAt = sums.productWords;
+    const Level& l = levels_[k];
+    // Rows of more entries than a fraction of the positions: the sums from their values.
+    const bool dense = pending_[k].most * std::uint64_t(denseShare_) > positions_;
+    cl::Kernel& kern = lagsKernel(k, dense);
+    if (dense) {
+        setArgs(kern, l.ring, offsets_, l.rows, int(positions_), cl_long(first), int(nb), sums_,
+                cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
+        const auto wg = static_cast<std::size_t>(wg_);
+        s_.launch(kern, "xpcs sparse lags (values)", {{count * wg, nb}, {wg, 1}});
+    } else {
+        setArgs(kern, l.ring, l.list, l.length, binOf_, l.rows, int(positions_), int(positions_),
+                cl_long(first), int(nb), sums_, cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
+        launch(kern, k == 0 ? "xpcs sparse lags level 0" : "xpcs sparse lags", count);
+    }
+    sums.rowCount += count;
+    sums.sumWords += count * nb;
+    sums.productWords += count * nb * std::size_t(lags);
+}
+
+void SparseRings::add(const SparseBlock& block) {
+    const std::size_t frames = block.frames();
+    if (frames == 0) return;
+    if (frames > block_) throw std::logic_error("xpcs sparse: a block beyond the rings");
+    checkTotals(block);
+    upload(block);
+    s_.fill(sums_, capacity_ * bins_.count() * 8, "sparse sums");
+    s_.fill(prods_, capacity_ * bins_.count() * std::size_t(c_) * 8, "sparse products");
+    Level& zero = level(0);
+    const std::size_t first = zero.count;
+    setArgs(scatter_, ptr_, pixel_, count_, position_, zero.ring, zero.list, zero.length, zero.rows,
+            int(positions_), int(positions_), cl_long(first), cl_long(dtypeLargest(dtype_)),
+            beyond_);
+    launch(scatter_, "xpcs sparse scatter", frames);
+    zero.count += frames;
+    BlockSums sums;
+    lags(sums, 0, first, frames);
+    for (std::size_t k = 0;; ++k) { // complete pairs of level k into level k + 1
+        const std::size_t want = levels_[k].count / 2;
+        const std::size_t done = k + 1 < levels_.size() ? levels_[k + 1].count : 0;
+        if (want <= done) break;
+        Level& next = level(k + 1);
+        const Level& from = levels_[k];
+        setArgs(bin_, from.ring, from.list, from.length, from.rows, int(positions_), next.ring,
+                next.list, next.length, next.rows, int(positions_), int(positions_), cl_long(done));
+        launch(bin_, "xpcs sparse bin", want - done);
+        next.count = want;
+        lags(sums, k + 1, done, want - done);
+    }
+    for (Level& l : levels_) { // rows no lag reaches any more: back to zero
+        const std::size_t below = l.count > std::size_t(c_) ? l.count - std::size_t(c_) : 0;
+        if (below <= l.cleared) continue;
+        setArgs(clear_, l.ring, l.list, l.length, l.rows, int(positions_), int(positions_),
+                cl_long(l.cleared));
+        launch(clear_, "xpcs sparse clear", below - l.cleared);
+        l.cleared = below;
+    }
+    readBack(sums, block);
+}
+
+void SparseRings::readBack(BlockSums& sums, const SparseBlock& block) {
+    s_.download(sums_, hostSums_.data(), sums.sumWords * 8, "copy D->H sparse sums");
+    s_.download(prods_, hostSums_.data() + sums.sumWords, sums.productWords * 8,
+                "copy D->H sparse products");
+    std::int32_t beyond = 0;
+    s_.download(beyond_, &beyond, 4, "copy D->H sparse sum beyond the type");
+    if (beyond != 0)
+        throw InputError(
+            block.where + ": pixel " + std::to_string(beyond - 1) + " sums beyond " +
+            dtypeName(dtype_) + " in a frame of frames " + std::to_string(block.first) + ".." +
+            std::to_string(block.first + block.frames() - 1) + " (listed more than once)");
+    sums.index = blocks_++;
+    sums.sums = hostSums_.data();
+    sums.products = hostSums_.data() + sums.sumWords;
+    merge_->add(sums, false);
+}
+
+Result SparseRings::finish(std::size_t frames, const Params& params) {
+    merge_->partDone();
+    return merge_->finish(frames, params);
+}
+
+} // namespace clscope::xpcs

@@ -1,0 +1,158 @@
+// xpcs multi-tau on sparse frames, variant `sparse` (DESIGN.md §5 "Sparse correlation"; host
+// side gpu/xpcs/sparse_rings.cpp). A block's frames arrive as entries (frame_ptr, pixel,
+// count), never densified on the host. Each level k keeps a ring of R_k rows, one value per
+// labelled pixel (positions in bin order, zero where a row has nothing) and, per row, the list
+// of its non-zero positions (at slot * stride, listLen[slot] of them). A frame's entries are
+// scattered into level 0, pairs of rows merged into the next level by their lists, and a row's
+// frame sums and lag products summed per bin from its list alone: the work follows the
+// entries, not the pixels. A row no lag can reach any more is cleared by its list. Every sum is
+// an exact 64-bit integer (the host bounds them), so the order of the atomics does not matter.
+//
+// A level whose rows are no longer sparse (the host's bound on their entries above a fraction
+// of the positions) takes its sums from the values instead: sp_lags_dense, one work-group per
+// (row, bin) over the bin's positions, a reduction in local memory and no atomics.
+//
+// Set by the host (-D): SP_LAGS the lags of the level, SP_LAG0 the first (sp_lags,
+// sp_lags_dense); SP_WG the work-group size of sp_lags_dense (a power of two).
+
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+
+#ifndef SP_LAGS
+#define SP_LAGS 16
+#endif
+#ifndef SP_LAG0
+#define SP_LAG0 0
+#endif
+#ifndef SP_WG
+#define SP_WG 64
+#endif
+
+inline long sp_add(__global long* at, long v) {
+    return atom_add((volatile __global long*)at, v);
+}
+
+// Frame f of the block (one work-group a frame) into level 0's row first + f: each labelled
+// entry's count added at its position; the entry that finds the position zero lists it.
+// `largest`: the count type's largest value; a sum beyond it sets *beyond to the pixel + 1.
+__kernel void sp_scatter(__global const long* ptr, __global const int* pixel,
+                         __global const uint* count, __global const int* position,
+                         __global long* ring, __global int* list, __global int* listLen,
+                         int rows, int positions, int stride, long first, long largest,
+                         __global int* beyond) {
+    const int f = get_group_id(0);
+    const int slot = (int)((first + f) % rows);
+    __global long* row = ring + (long)slot * positions;
+    __global int* listed = list + (long)slot * stride;
+    for (long e = ptr[f] + get_local_id(0); e < ptr[f + 1]; e += get_local_size(0)) {
+        const int p = position[pixel[e]];
+        const long c = (long)count[e];
+        if (p < 0 || c == 0) continue;
+        const long before = sp_add(row + p, c);
+        if (before == 0) listed[atomic_inc(listLen + slot)] = p;
+        if (before + c > largest) atomic_max(beyond, pixel[e] + 1);
+    }
+}
+
+// Rows first .. first + count - 1 of level k + 1 (one work-group a row): the merge of level
+// k's rows 2t and 2t + 1 by their lists (a position in both listed once).
+__kernel void sp_bin(__global const long* src, __global const int* srcList,
+                     __global const int* srcLen, int srcRows, int srcStride,
+                     __global long* dst, __global int* dstList, __global int* dstLen,
+                     int dstRows, int dstStride, int positions, long first) {
+    const long t = first + get_group_id(0);
+    const int a = (int)((2 * t) % srcRows), b = (int)((2 * t + 1) % srcRows);
+    const int slot = (int)(t % dstRows);
+    __global const long* ra = src + (long)a * positions;
+    __global const long* rb = src + (long)b * positions;
+    __global long* row = dst + (long)slot * positions;
+    __global int* listed = dstList + (long)slot * dstStride;
+    for (int i = get_local_id(0); i < srcLen[a]; i += get_local_size(0)) {
+        const int p = srcList[(long)a * srcStride + i];
+        row[p] = ra[p] + rb[p];
+        listed[atomic_inc(dstLen + slot)] = p;
+    }
+    for (int i = get_local_id(0); i < srcLen[b]; i += get_local_size(0)) {
+        const int p = srcList[(long)b * srcStride + i];
+        if (ra[p] != 0) continue; // listed with row a's entries
+        row[p] = rb[p];
+        listed[atomic_inc(dstLen + slot)] = p;
+    }
+}
+
+// The frame sums and lag products of rows first .. first + count - 1 of a level (one
+// work-group a row, r = the group): per listed position p of row t, sums[sumsAt + r·bins + b]
+// += v and products[prodsAt + (r·bins + b)·SP_LAGS + j] += v · (row t - m)(p) for the lags
+// m = SP_LAG0 + j of rows that exist (t >= m); b = binOf[p].
+__kernel void sp_lags(__global const long* ring, __global const int* list,
+                      __global const int* listLen, __global const int* binOf, int rows,
+                      int positions, int stride, long first, int bins, __global long* sums,
+                      long sumsAt, __global long* products, long prodsAt) {
+    const long r = get_group_id(0), t = first + r;
+    const int slot = (int)(t % rows);
+    __global const long* now = ring + (long)slot * positions;
+    __global const int* listed = list + (long)slot * stride;
+    const int n = listLen[slot];
+    for (int i = get_local_id(0); i < n; i += get_local_size(0)) {
+        const int p = listed[i];
+        const long v = now[p];
+        const long at = r * bins + binOf[p];
+        sp_add(sums + sumsAt + at, v);
+        for (int j = 0; j < SP_LAGS; ++j) {
+            const long m = SP_LAG0 + j;
+            if (m > t) break;
+            const long w = ring[((t - m) % rows) * positions + p];
+            if (w != 0) sp_add(products + prodsAt + at * SP_LAGS + j, v * w);
+        }
+    }
+}
+
+// The same sums from the values of rows first .. first + count - 1 (work-group (r, b): row
+// first + r, bin b over its positions offsets[b] .. offsets[b + 1] - 1; local size SP_WG).
+__kernel void sp_lags_dense(__global const long* ring, __global const long* offsets, int rows,
+                            int positions, long first, int bins, __global long* sums,
+                            long sumsAt, __global long* products, long prodsAt) {
+    __local long part[SP_WG * (SP_LAGS + 1)];
+    const int lid = get_local_id(0), b = get_group_id(1);
+    const long r = get_group_id(0), t = first + r;
+    __global const long* now = ring + (t % rows) * positions;
+    long sum = 0, prod[SP_LAGS];
+    for (int j = 0; j < SP_LAGS; ++j)
+        prod[j] = 0;
+    for (long p = offsets[b] + lid; p < offsets[b + 1]; p += SP_WG) {
+        const long v = now[p];
+        if (v == 0) continue;
+        sum += v;
+        for (int j = 0; j < SP_LAGS; ++j) {
+            const long m = SP_LAG0 + j;
+            if (m > t) break;
+            prod[j] += v * ring[((t - m) % rows) * positions + p];
+        }
+    }
+    part[lid] = sum;
+    for (int j = 0; j < SP_LAGS; ++j)
+        part[(j + 1) * SP_WG + lid] = prod[j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int step = SP_WG / 2; step > 0; step /= 2) {
+        if (lid < step)
+            for (int j = 0; j <= SP_LAGS; ++j)
+                part[j * SP_WG + lid] += part[j * SP_WG + lid + step];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid != 0) return;
+    const long at = r * bins + b;
+    sums[sumsAt + at] = part[0];
+    for (int j = 0; j < SP_LAGS; ++j)
+        products[prodsAt + at * SP_LAGS + j] = part[(j + 1) * SP_WG];
+}
+
+// Rows first .. first + count - 1 of a level (one work-group a row) back to zero by their
+// lists; their list lengths to 0.
+__kernel void sp_clear(__global long* ring, __global const int* list, __global int* listLen,
+                       int rows, int positions, int stride, long first) {
+    const int slot = (int)((first + get_group_id(0)) % rows);
+    const int n = listLen[slot];
+    for (int i = get_local_id(0); i < n; i += get_local_size(0))
+        ring[(long)slot * positions + list[(long)slot * stride + i]] = 0;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    if (get_local_id(0) == 0) listLen[slot] = 0;
+}
