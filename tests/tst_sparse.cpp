@@ -142,6 +142,9 @@ class TstSparse : public QObject {
             << "scattered" << device + QStringList{"--tune", "SP_DENSE=1000000"} << "frame";
         QTest::newRow("scattered sparse, every level by lists frame")
             << "scattered" << device + QStringList{"--tune", "SP_DENSE=1"} << "frame";
+        QTest::newRow("scattered sparse, lists, global sums frame")
+            << "scattered"
+            << device + QStringList{"--tune", "SP_DENSE=1", "--tune", "SP_LOCAL_BINS=0"} << "frame";
     }
     void sparseVariantsEqualDense() {
         QFETCH(QString, input);

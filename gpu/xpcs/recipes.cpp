@@ -154,7 +154,9 @@ ProgramRecipe sparseRecipe() {
         {fromInput(integerTunable("SP_LAG0", 0, 0, 1 << 20, "sp_lags: first lag of the level")),
          fromInput(integerTunable("SP_LAGS", 16, 1, 1024, "sp_lags: lags of the level")),
          fromInput(integerTunable("SP_WG", 64, 1, 1024,
-                                  "work-items of a group (a power of two), set by the host"))});
+                                  "work-items of a group (a power of two), set by the host")),
+         fromInput(integerTunable("SP_LOCAL_BINS", 0, 0, 1 << 16,
+                                  "sp_lags: bins of a row's sums in local memory (0: global)"))});
     // sp_scatter, sp_bin, sp_lags, sp_clear: one work-group (SP_WG) a frame or row;
     // sp_lags_dense: one a (row, bin).
     return r;

@@ -66,9 +66,16 @@ SparseRings::SparseRings(ClSession& s, const Bins& bins, const Params& params, D
     beyond_ = s.allocate(4, "sparse sum beyond the type");
     s.fill(beyond_, 4, "sparse sum beyond the type");
     hostSums_.resize(words * std::size_t(c_ + 1));
+    // A row's sums in local memory where they take at most 16 KiB (SP_LOCAL_BINS=0: never).
+    const std::size_t rowWords = bins.count() * std::size_t(c_ + 1);
+    localBins_ = rowWords * 8 <= 16384 ? static_cast<int>(bins.count()) : 0;
+    if (const auto it = params.tuning.find("SP_LOCAL_BINS");
+        it != params.tuning.end() && it->second == 0)
+        localBins_ = 0;
     const TunableValues values = programs_.over({});
     scatter_ = s.kernel(recipe_, values, "sp_scatter");
     bin_ = s.kernel(recipe_, values, "sp_bin");
+    binValues_ = s.kernel(recipe_, values, "sp_bin_values");
     clear_ = s.kernel(recipe_, values, "sp_clear");
 }
 
@@ -93,13 +100,19 @@ cl::Kernel& SparseRings::lagsKernel(std::size_t k, bool dense) {
     auto it = lags_.find(key);
     if (it == lags_.end()) {
         const int lag0 = multitauFirstLag(int(k), c_), lags = multitauLagCount(int(k), c_);
-        const TunableValues values = programs_.over({{"SP_LAG0", std::to_string(lag0)},
-                                                     {"SP_LAGS", std::to_string(lags)},
-                                                     {"SP_WG", std::to_string(wg_)}});
+        const TunableValues values =
+            programs_.over({{"SP_LAG0", std::to_string(lag0)},
+                            {"SP_LAGS", std::to_string(lags)},
+                            {"SP_WG", std::to_string(wg_)},
+                            {"SP_LOCAL_BINS", std::to_string(localBins_)}});
         it = lags_.emplace(key, s_.kernel(recipe_, values, dense ? "sp_lags_dense" : "sp_lags"))
                  .first;
     }
     return it->second;
+}
+
+bool SparseRings::crowded(std::size_t k) const {
+    return pending_[k].most * std::uint64_t(denseShare_) > positions_;
 }
 
 void SparseRings::launch(cl::Kernel& kernel, const std::string& label, std::size_t groups) {
@@ -161,8 +174,8 @@ void SparseRings::lags(BlockSums& sums, std::size_t k, std::size_t first, std::s
     r.level = int(k), r.first = first, r.count = count;
     r.sumsAt = sums.sumWords, r.prodsAt = sums.productWords;
     const Level& l = levels_[k];
-    // Rows of more entries than a fraction of the positions: the sums from their values.
-    const bool dense = pending_[k].most * std::uint64_t(denseShare_) > positions_;
+    // Rows of more entries than a share of the positions: the sums from their values.
+    const bool dense = l.values || crowded(k);
     cl::Kernel& kern = lagsKernel(k, dense);
     if (dense) {
         setArgs(kern, l.ring, offsets_, l.rows, int(positions_), cl_long(first), int(nb), sums_,
@@ -202,15 +215,25 @@ void SparseRings::add(const SparseBlock& block) {
         if (want <= done) break;
         Level& next = level(k + 1);
         const Level& from = levels_[k];
-        setArgs(bin_, from.ring, from.list, from.length, from.rows, int(positions_), next.ring,
-                next.list, next.length, next.rows, int(positions_), int(positions_), cl_long(done));
-        launch(bin_, "xpcs sparse bin", want - done);
+        // Rows beyond the share: held by their values from here up (bins overwrite whole rows).
+        next.values = next.values || from.values || crowded(k + 1);
+        if (next.values) {
+            setArgs(binValues_, from.ring, from.rows, next.ring, next.rows, int(positions_),
+                    cl_long(done));
+            s_.launch(binValues_, "xpcs sparse bin (values)",
+                      {{(positions_ + 63) / 64 * 64, want - done}, {64, 1}});
+        } else {
+            setArgs(bin_, from.ring, from.list, from.length, from.rows, int(positions_), next.ring,
+                    next.list, next.length, next.rows, int(positions_), int(positions_),
+                    cl_long(done));
+            launch(bin_, "xpcs sparse bin", want - done);
+        }
         next.count = want;
         lags(sums, k + 1, done, want - done);
     }
-    for (Level& l : levels_) { // rows no lag reaches any more: back to zero
+    for (Level& l : levels_) { // rows no lag reaches any more: back to zero by their lists
         const std::size_t below = l.count > std::size_t(c_) ? l.count - std::size_t(c_) : 0;
-        if (below <= l.cleared) continue;
+        if (l.values || below <= l.cleared) continue;
         setArgs(clear_, l.ring, l.list, l.length, l.rows, int(positions_), int(positions_),
                 cl_long(l.cleared));
         launch(clear_, "xpcs sparse clear", below - l.cleared);

@@ -41,9 +41,11 @@ class SparseRings {
         cl::Buffer ring, list, length;
         int rows = 0;
         std::size_t count = 0, cleared = 0; // rows so far; rows cleared (below count - C)
+        bool values = false; // rows held by their values alone (no lists): binned, summed so
     };
     Level& level(std::size_t k);
     cl::Kernel& lagsKernel(std::size_t k, bool dense);
+    bool crowded(std::size_t k) const; // level k's rows beyond the share (SP_DENSE)
     void upload(const SparseBlock& block);
     void checkTotals(const SparseBlock& block);
     void lags(BlockSums& sums, std::size_t k, std::size_t first, std::size_t count);
@@ -59,7 +61,7 @@ class SparseRings {
     ProgramRecipe recipe_;
     ProgramOverrides programs_;
     cl::Buffer position_, binOf_, offsets_, ptr_, pixel_, count_, sums_, prods_, beyond_;
-    cl::Kernel scatter_, bin_, clear_;
+    cl::Kernel scatter_, bin_, binValues_, clear_;
     std::map<std::size_t, cl::Kernel> lags_; // by level's lag set (0: level 0, 1: above)
     std::deque<Level> levels_;
     struct LevelBound {       // the host's bounds on a level's rows, as they are binned
@@ -68,6 +70,7 @@ class SparseRings {
         std::uint64_t most = 0; // the most entries (at most the positions) of any row so far
     };
     std::vector<LevelBound> pending_;
+    int localBins_ = 0;  // SP_LOCAL_BINS
     int denseShare_ = 8; // SP_DENSE: levels of rows above positions / this take the values
     std::vector<std::int64_t> hostSums_;
 };

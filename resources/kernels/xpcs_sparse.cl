@@ -13,7 +13,8 @@
 // (row, bin) over the bin's positions, a reduction in local memory and no atomics.
 //
 // Set by the host (-D): SP_LAGS the lags of the level, SP_LAG0 the first (sp_lags,
-// sp_lags_dense); SP_WG the work-group size of sp_lags_dense (a power of two).
+// sp_lags_dense); SP_WG the work-group size of sp_lags_dense (a power of two); SP_LOCAL_BINS
+// the bins where a row's sums fit local memory (sp_lags sums there, else global atomics), else 0.
 
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 
@@ -25,6 +26,9 @@
 #endif
 #ifndef SP_WG
 #define SP_WG 64
+#endif
+#ifndef SP_LOCAL_BINS
+#define SP_LOCAL_BINS 0
 #endif
 
 inline long sp_add(__global long* at, long v) {
@@ -39,18 +43,23 @@ __kernel void sp_scatter(__global const long* ptr, __global const int* pixel,
                          __global long* ring, __global int* list, __global int* listLen,
                          int rows, int positions, int stride, long first, long largest,
                          __global int* beyond) {
+    __local int listedHere; // the row is this group's alone: its list counted locally
     const int f = get_group_id(0);
     const int slot = (int)((first + f) % rows);
     __global long* row = ring + (long)slot * positions;
     __global int* listed = list + (long)slot * stride;
+    if (get_local_id(0) == 0) listedHere = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
     for (long e = ptr[f] + get_local_id(0); e < ptr[f + 1]; e += get_local_size(0)) {
         const int p = position[pixel[e]];
         const long c = (long)count[e];
         if (p < 0 || c == 0) continue;
         const long before = sp_add(row + p, c);
-        if (before == 0) listed[atomic_inc(listLen + slot)] = p;
+        if (before == 0) listed[atomic_inc(&listedHere)] = p;
         if (before + c > largest) atomic_max(beyond, pixel[e] + 1);
     }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) listLen[slot] = listedHere;
 }
 
 // Rows first .. first + count - 1 of level k + 1 (one work-group a row): the merge of level
@@ -59,6 +68,7 @@ __kernel void sp_bin(__global const long* src, __global const int* srcList,
                      __global const int* srcLen, int srcRows, int srcStride,
                      __global long* dst, __global int* dstList, __global int* dstLen,
                      int dstRows, int dstStride, int positions, long first) {
+    __local int listedHere;
     const long t = first + get_group_id(0);
     const int a = (int)((2 * t) % srcRows), b = (int)((2 * t + 1) % srcRows);
     const int slot = (int)(t % dstRows);
@@ -66,17 +76,33 @@ __kernel void sp_bin(__global const long* src, __global const int* srcList,
     __global const long* rb = src + (long)b * positions;
     __global long* row = dst + (long)slot * positions;
     __global int* listed = dstList + (long)slot * dstStride;
+    if (get_local_id(0) == 0) listedHere = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
     for (int i = get_local_id(0); i < srcLen[a]; i += get_local_size(0)) {
         const int p = srcList[(long)a * srcStride + i];
         row[p] = ra[p] + rb[p];
-        listed[atomic_inc(dstLen + slot)] = p;
+        listed[atomic_inc(&listedHere)] = p;
     }
     for (int i = get_local_id(0); i < srcLen[b]; i += get_local_size(0)) {
         const int p = srcList[(long)b * srcStride + i];
         if (ra[p] != 0) continue; // listed with row a's entries
         row[p] = rb[p];
-        listed[atomic_inc(dstLen + slot)] = p;
+        listed[atomic_inc(&listedHere)] = p;
     }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) dstLen[slot] = listedHere;
+}
+
+// Rows first .. first + count - 1 of a level whose rows are summed from their values (one
+// work-item a (position, row)): every position of the merge of the rows 2t and 2t + 1 below,
+// so nothing of the slot's earlier row is left (no list, no clearing).
+__kernel void sp_bin_values(__global const long* src, int srcRows, __global long* dst,
+                            int dstRows, int positions, long first) {
+    const int p = get_global_id(0);
+    const long t = first + get_global_id(1);
+    if (p >= positions) return;
+    dst[(t % dstRows) * positions + p] =
+        src[((2 * t) % srcRows) * positions + p] + src[((2 * t + 1) % srcRows) * positions + p];
 }
 
 // The frame sums and lag products of rows first .. first + count - 1 of a level (one
@@ -92,18 +118,47 @@ __kernel void sp_lags(__global const long* ring, __global const int* list,
     __global const long* now = ring + (long)slot * positions;
     __global const int* listed = list + (long)slot * stride;
     const int n = listLen[slot];
+#if SP_LOCAL_BINS > 0
+    // The row's sums (bins x (1 + SP_LAGS)) in local memory, then once each to its word: the
+    // row is this group's alone, so no global atomic.
+    __local long acc[SP_LOCAL_BINS * (SP_LAGS + 1)];
+    for (int i = get_local_id(0); i < bins * (SP_LAGS + 1); i += get_local_size(0))
+        acc[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
     for (int i = get_local_id(0); i < n; i += get_local_size(0)) {
         const int p = listed[i];
         const long v = now[p];
-        const long at = r * bins + binOf[p];
+        const int b = binOf[p];
+#if SP_LOCAL_BINS > 0
+        __local long* at = acc + b * (SP_LAGS + 1);
+        atom_add((volatile __local long*)at, v);
+#else
+        const long at = r * bins + b;
         sp_add(sums + sumsAt + at, v);
+#endif
         for (int j = 0; j < SP_LAGS; ++j) {
             const long m = SP_LAG0 + j;
             if (m > t) break;
             const long w = ring[((t - m) % rows) * positions + p];
-            if (w != 0) sp_add(products + prodsAt + at * SP_LAGS + j, v * w);
+            if (w == 0) continue;
+#if SP_LOCAL_BINS > 0
+            atom_add((volatile __local long*)(at + 1 + j), v * w);
+#else
+            sp_add(products + prodsAt + at * SP_LAGS + j, v * w);
+#endif
         }
     }
+#if SP_LOCAL_BINS > 0
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = get_local_id(0); i < bins * (SP_LAGS + 1); i += get_local_size(0)) {
+        const int b = i / (SP_LAGS + 1), j = i % (SP_LAGS + 1);
+        if (j == 0)
+            sums[sumsAt + r * bins + b] = acc[i];
+        else
+            products[prodsAt + (r * bins + b) * SP_LAGS + j - 1] = acc[i];
+    }
+#endif
 }
 
 // The same sums from the values of rows first .. first + count - 1 (work-group (r, b): row
