@@ -48,6 +48,7 @@ SparseRings::SparseRings(ClSession& s, const Bins& bins, const Params& params, D
     while (wg_ & (wg_ - 1))
         wg_ &= wg_ - 1;
     denseShare_ = tuned(params, "SP_DENSE", 8);
+    chunk_ = tuned(params, "SP_CHUNK", 512);
     offsets_ = s.allocate(bins.offsets.size() * 8, "sparse bin offsets", CL_MEM_READ_ONLY);
     s.upload(offsets_, bins.offsets.data(), bins.offsets.size() * 8, "sparse bin offsets");
     std::vector<std::int32_t> position(frameSize, -1), binOf(positions_);
@@ -185,7 +186,12 @@ void SparseRings::lags(BlockSums& sums, std::size_t k, std::size_t first, std::s
     } else {
         setArgs(kern, l.ring, l.list, l.length, binOf_, l.rows, int(positions_), int(positions_),
                 cl_long(first), int(nb), sums_, cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
-        launch(kern, k == 0 ? "xpcs sparse lags level 0" : "xpcs sparse lags", count);
+        // Long lists over several work-groups a row (SP_CHUNK entries each, at most 64).
+        const std::size_t chunks =
+            std::clamp<std::size_t>(pending_[k].most / std::size_t(chunk_), 1, 64);
+        const auto wg = static_cast<std::size_t>(wg_);
+        s_.launch(kern, k == 0 ? "xpcs sparse lags level 0" : "xpcs sparse lags",
+                  {{count * wg, chunks}, {wg, 1}});
     }
     sums.rowCount += count;
     sums.sumWords += count * nb;

@@ -70,8 +70,10 @@ class SparseRings {
         std::uint64_t most = 0; // the most entries (at most the positions) of any row so far
     };
     std::vector<LevelBound> pending_;
-    int localBins_ = 0;  // SP_LOCAL_BINS
-    int denseShare_ = 8; // SP_DENSE: levels of rows above positions / this take the values
+    int localBins_ = 0; // SP_LOCAL_BINS
+    int denseShare_ = 8;
+    int chunk_ = 512; // SP_CHUNK: list entries a work-group of sp_lags // SP_DENSE: levels of rows
+                      // above positions / this take the values
     std::vector<std::int64_t> hostSums_;
 };
 

@@ -113,7 +113,9 @@ __kernel void sp_lags(__global const long* ring, __global const int* list,
                       __global const int* listLen, __global const int* binOf, int rows,
                       int positions, int stride, long first, int bins, __global long* sums,
                       long sumsAt, __global long* products, long prodsAt) {
+    // Work-group (r, c) of (count, chunks): row first + r, list entries c·WG, c·WG + chunks·WG...
     const long r = get_group_id(0), t = first + r;
+    const int chunk = get_group_id(1), chunks = get_num_groups(1);
     const int slot = (int)(t % rows);
     __global const long* now = ring + (long)slot * positions;
     __global const int* listed = list + (long)slot * stride;
@@ -126,7 +128,8 @@ __kernel void sp_lags(__global const long* ring, __global const int* list,
         acc[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
-    for (int i = get_local_id(0); i < n; i += get_local_size(0)) {
+    const int step = get_local_size(0) * chunks;
+    for (int i = chunk * get_local_size(0) + get_local_id(0); i < n; i += step) {
         const int p = listed[i];
         const long v = now[p];
         const int b = binOf[p];
@@ -152,11 +155,14 @@ __kernel void sp_lags(__global const long* ring, __global const int* list,
 #if SP_LOCAL_BINS > 0
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int i = get_local_id(0); i < bins * (SP_LAGS + 1); i += get_local_size(0)) {
+        if (acc[i] == 0) continue;
         const int b = i / (SP_LAGS + 1), j = i % (SP_LAGS + 1);
-        if (j == 0)
-            sums[sumsAt + r * bins + b] = acc[i];
+        __global long* to = j == 0 ? sums + sumsAt + r * bins + b
+                                   : products + prodsAt + (r * bins + b) * SP_LAGS + j - 1;
+        if (chunks == 1)
+            *to = acc[i];
         else
-            products[prodsAt + (r * bins + b) * SP_LAGS + j - 1] = acc[i];
+            sp_add(to, acc[i]); // the row's other chunks add theirs
     }
 #endif
 }
