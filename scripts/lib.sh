@@ -13,6 +13,7 @@ CLSCOPE_PACKAGES=(
   libzmq3-dev cppzmq-dev libcbor-dev liblz4-dev python3-zmq python3-cbor2 python3-lz4 # live input
   openmpi-bin slurm-wlm # tst_batch runs a real mpirun, tst_scale_slurm a real sbatch --array
   clang clang-format libclang-rt-14-dev # sanitizer build, libFuzzer target fuzz_hdf5, scripts/check_format
+  lld # the linker of both builds (CMakeLists.txt: CLSCOPE_LLD)
 )
 
 # What only the tests need besides (scripts/test adds them): the independent references — scipy's
