@@ -140,6 +140,10 @@ class TstSparse : public QObject {
             << "dense" << device + QStringList{"--tune", "MT_FRAMES=10"} << "frame";
         QTest::newRow("scattered sparse, every level by values frame")
             << "scattered" << device + QStringList{"--tune", "SP_DENSE=1000000"} << "frame";
+        QTest::newRow("scattered sparse, every level by values in chunks frame")
+            << "scattered"
+            << device + QStringList{"--tune", "SP_DENSE=1000000", "--tune", "SP_CHUNK=4"}
+            << "frame";
         QTest::newRow("scattered sparse, every level by lists frame")
             << "scattered" << device + QStringList{"--tune", "SP_DENSE=1"} << "frame";
         QTest::newRow("scattered sparse, lists, global sums frame")

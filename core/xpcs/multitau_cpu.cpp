@@ -133,12 +133,7 @@ Result correlateMultitauCpu(const FrameBlocks& frames, const LabelMask& mask, co
         run(levels, double{});
     }
     Result result = stats.finish(bins, total, params);
-    const std::chrono::duration<double, std::milli> elapsed =
-        std::chrono::steady_clock::now() - start;
-    result.device = "cpu";
-    result.variant = "cpu";
-    result.kernelMs = elapsed.count();
-    result.timings.add("xpcs multitau cpu", elapsed.count(), true);
+    stampHostRun(result, "cpu", "xpcs multitau cpu", start);
     return result;
 }
 

@@ -151,12 +151,7 @@ Result correlateMultitauSparseCpu(const FrameBlocks& frames, const LabelMask& ma
         step = std::clamp<std::size_t>(blockEntries / perFrame, 1, most);
     }
     Result result = stats.finish(bins, total, params);
-    const std::chrono::duration<double, std::milli> elapsed =
-        std::chrono::steady_clock::now() - start;
-    result.device = "cpu";
-    result.variant = "sparse-cpu";
-    result.kernelMs = elapsed.count();
-    result.timings.add("xpcs multitau sparse-cpu", elapsed.count(), true);
+    stampHostRun(result, "sparse-cpu", "xpcs multitau sparse-cpu", start);
     result.entries = entries;
     return result;
 }

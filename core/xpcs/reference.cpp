@@ -292,12 +292,7 @@ Result correlateCpu(const Array& frames, const LabelMask& mask, const Params& pa
             progress.report(static_cast<double>(b + 1) / static_cast<double>(bins.count()));
         }
     });
-    const std::chrono::duration<double, std::milli> elapsed =
-        std::chrono::steady_clock::now() - start;
-    result.device = "cpu";
-    result.variant = "cpu";
-    result.kernelMs = elapsed.count();
-    result.timings.add("xpcs cpu", elapsed.count(), true);
+    stampHostRun(result, "cpu", "xpcs cpu", start);
     return result;
 }
 

@@ -172,4 +172,14 @@ Result makeResult(const Bins& bins, std::size_t frames, const Params& params) {
     return r;
 }
 
+void stampHostRun(Result& result, const std::string& variant, const std::string& label,
+                  std::chrono::steady_clock::time_point start) {
+    const std::chrono::duration<double, std::milli> elapsed =
+        std::chrono::steady_clock::now() - start;
+    result.device = "cpu";
+    result.variant = variant;
+    result.kernelMs = elapsed.count();
+    result.timings.add(label, elapsed.count(), true);
+}
+
 } // namespace clscope::xpcs

@@ -6,6 +6,7 @@
 #include "core/progress.hpp"
 #include "core/timing.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -80,6 +81,11 @@ struct Result {
 // Throws InputError when frames and mask do not fit together (rank, dtype, shape, no bins),
 // UsageError when a two-time label is not a bin.
 void checkInputs(const Array& frames, const LabelMask& mask, const Params& params);
+
+// A host variant's result stamped: device cpu, `variant`, its wall since `start` as its kernel
+// time and as the timing `label`.
+void stampHostRun(Result& result, const std::string& variant, const std::string& label,
+                  std::chrono::steady_clock::time_point start);
 
 // The CPU reference: exact 64-bit integer (or exactly representable double) sums for integer
 // data, double for float32; multithreaded, blocked Gram matrix per bin.

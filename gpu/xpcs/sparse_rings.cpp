@@ -179,10 +179,13 @@ void SparseRings::lags(BlockSums& sums, std::size_t k, std::size_t first, std::s
     const bool dense = l.values || crowded(k);
     cl::Kernel& kern = lagsKernel(k, dense);
     if (dense) {
-        setArgs(kern, l.ring, offsets_, l.rows, int(positions_), cl_long(first), int(nb), sums_,
-                cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
+        // A large bin's positions over several work-groups (SP_WG·SP_CHUNK/16 each, at most 64).
         const auto wg = static_cast<std::size_t>(wg_);
-        s_.launch(kern, "xpcs sparse lags (values)", {{count * wg, nb}, {wg, 1}});
+        const std::size_t chunks = std::clamp<std::size_t>(
+            std::size_t(merge_->mostPixels()) / (wg * std::size_t(chunk_) / 16 + 1), 1, 64);
+        setArgs(kern, l.ring, offsets_, l.rows, int(positions_), cl_long(first), int(nb),
+                int(chunks), sums_, cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
+        s_.launch(kern, "xpcs sparse lags (values)", {{count * chunks * wg, nb}, {wg, 1}});
     } else {
         setArgs(kern, l.ring, l.list, l.length, binOf_, l.rows, int(positions_), int(positions_),
                 cl_long(first), int(nb), sums_, cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));

@@ -167,19 +167,21 @@ __kernel void sp_lags(__global const long* ring, __global const int* list,
 #endif
 }
 
-// The same sums from the values of rows first .. first + count - 1 (work-group (r, b): row
-// first + r, bin b over its positions offsets[b] .. offsets[b + 1] - 1; local size SP_WG).
+// The same sums from the values of rows first .. first + count - 1 (work-group (r·chunks + c,
+// b): row first + r, bin b over its positions offsets[b] .. offsets[b + 1] - 1, chunk c of
+// `chunks` taking every chunks-th stretch of SP_WG; local size SP_WG; a bin's chunks add their
+// sums to its words, one chunk writes them).
 __kernel void sp_lags_dense(__global const long* ring, __global const long* offsets, int rows,
-                            int positions, long first, int bins, __global long* sums,
+                            int positions, long first, int bins, int chunks, __global long* sums,
                             long sumsAt, __global long* products, long prodsAt) {
     __local long part[SP_WG * (SP_LAGS + 1)];
-    const int lid = get_local_id(0), b = get_group_id(1);
-    const long r = get_group_id(0), t = first + r;
+    const int lid = get_local_id(0), b = get_group_id(1), chunk = get_group_id(0) % chunks;
+    const long r = get_group_id(0) / chunks, t = first + r;
     __global const long* now = ring + (t % rows) * positions;
     long sum = 0, prod[SP_LAGS];
     for (int j = 0; j < SP_LAGS; ++j)
         prod[j] = 0;
-    for (long p = offsets[b] + lid; p < offsets[b + 1]; p += SP_WG) {
+    for (long p = offsets[b] + chunk * SP_WG + lid; p < offsets[b + 1]; p += SP_WG * chunks) {
         const long v = now[p];
         if (v == 0) continue;
         sum += v;
@@ -201,9 +203,16 @@ __kernel void sp_lags_dense(__global const long* ring, __global const long* offs
     }
     if (lid != 0) return;
     const long at = r * bins + b;
-    sums[sumsAt + at] = part[0];
+    if (chunks == 1) {
+        sums[sumsAt + at] = part[0];
+        for (int j = 0; j < SP_LAGS; ++j)
+            products[prodsAt + at * SP_LAGS + j] = part[(j + 1) * SP_WG];
+        return;
+    }
+    if (part[0] != 0) sp_add(sums + sumsAt + at, part[0]);
     for (int j = 0; j < SP_LAGS; ++j)
-        products[prodsAt + at * SP_LAGS + j] = part[(j + 1) * SP_WG];
+        if (part[(j + 1) * SP_WG] != 0)
+            sp_add(products + prodsAt + at * SP_LAGS + j, part[(j + 1) * SP_WG]);
 }
 
 // Rows first .. first + count - 1 of a level (one work-group a row) back to zero by their
