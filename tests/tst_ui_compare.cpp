@@ -18,6 +18,7 @@
 #include <chrono>
 #include <mutex>
 #include <random>
+#include <set>
 #include <thread>
 
 using namespace clscope;
@@ -281,7 +282,8 @@ class TestUiCompare : public QObject {
     }
 
     // Issue 22: with multi-tau asked, the grid offers the multi-tau variants only (the dense
-    // ones say why not) and multitau on PoCL equals the cpu reference.
+    // ones say why not) and multitau on PoCL equals the cpu reference; so do the sparse
+    // variants (issue 55), side by side with them.
     void xpcsMultitauCompare() {
         const std::string file = test::writeSmallXpcs(dir_, 300, 12, 16);
         ComparisonPresenter p("xpcs");
@@ -297,13 +299,17 @@ class TestUiCompare : public QObject {
         QVERIFY(!gemm.ok);
         QVERIFY2(gemm.reason.find("multi") != std::string::npos, gemm.reason.c_str());
         p.checkAllSupported();
-        QCOMPARE(p.checkedCells().size(), std::size_t(2)); // cpu on the host, multitau on PoCL
+        // cpu and sparse-cpu on the host, multitau and sparse on PoCL
+        QCOMPARE(p.checkedCells().size(), std::size_t(4));
         JobRunner runner;
         QVERIFY(runAndWait(p, runner));
-        QCOMPARE(p.rows().size(), std::size_t(2));
-        for (const ComparisonRow& row : p.rows())
+        QCOMPARE(p.rows().size(), std::size_t(4));
+        std::set<std::string> ran;
+        for (const ComparisonRow& row : p.rows()) {
             QVERIFY2(row.pass(), (row.label() + ": " + row.error).c_str());
-        QCOMPARE(p.rows()[1].result->info.variant, std::string("multitau"));
+            ran.insert(row.result->info.variant);
+        }
+        QVERIFY((ran == std::set<std::string>{"cpu", "multitau", "sparse", "sparse-cpu"}));
     }
 
     // A split over two devices is a column beside the single ones, with the same result.
