@@ -39,11 +39,8 @@ Row mergeRows(const Row& a, const Row& b) {
 class SparseLevels {
   public:
     SparseLevels(const Bins& bins, int channels, MultitauStats& stats)
-        : c_(static_cast<std::size_t>(channels)), bins_(bins.count()), stats_(stats) {
-        for (std::size_t b = 0; b < bins.count(); ++b)
-            for (auto p = bins.offsets[b]; p < bins.offsets[b + 1]; ++p)
-                binOf_.push_back(static_cast<std::int32_t>(b));
-    }
+        : c_(static_cast<std::size_t>(channels)), bins_(bins.count()), stats_(stats),
+          binOf_(binOfPositions(bins)) {}
 
     void push(std::size_t k, Row row) {
         while (levels_.size() <= k)

@@ -59,12 +59,24 @@ std::shared_ptr<const FrameBlocks> blocksSparseRepeating(std::shared_ptr<const S
     return std::make_shared<SparseMemoryBlocks>(std::move(pool), height, width, dtype, frames);
 }
 
-SparseRows::SparseRows(const Bins& bins, std::size_t frameSize, DType dtype)
-    : position_(frameSize, -1), pixel_(bins.pixelIndex), dtype_(dtype),
-      largest_(dtypeLargest(dtype)) {
+std::vector<std::int32_t> positionsOf(const Bins& bins, std::size_t frameSize) {
+    std::vector<std::int32_t> position(frameSize, -1);
     for (std::size_t i = 0; i < bins.pixelIndex.size(); ++i)
-        position_[std::size_t(bins.pixelIndex[i])] = static_cast<std::int32_t>(i);
+        position[std::size_t(bins.pixelIndex[i])] = static_cast<std::int32_t>(i);
+    return position;
 }
+
+std::vector<std::int32_t> binOfPositions(const Bins& bins) {
+    std::vector<std::int32_t> binOf(bins.pixelIndex.size());
+    for (std::size_t b = 0; b < bins.count(); ++b)
+        for (auto i = bins.offsets[b]; i < bins.offsets[b + 1]; ++i)
+            binOf[std::size_t(i)] = static_cast<std::int32_t>(b);
+    return binOf;
+}
+
+SparseRows::SparseRows(const Bins& bins, std::size_t frameSize, DType dtype)
+    : position_(positionsOf(bins, frameSize)), pixel_(bins.pixelIndex), dtype_(dtype),
+      largest_(dtypeLargest(dtype)) {}
 
 void SparseRows::row(const SparseBlock& block, std::size_t f, std::vector<SparseEntry>& out) const {
     out.clear();

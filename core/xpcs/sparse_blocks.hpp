@@ -19,6 +19,11 @@ std::shared_ptr<const FrameBlocks> blocksSparseRepeating(std::shared_ptr<const S
                                                          std::size_t height, std::size_t width,
                                                          DType dtype, std::size_t frames);
 
+// Each pixel's position in bin order (Bins::pixelIndex), -1 where unlabelled (frameSize).
+std::vector<std::int32_t> positionsOf(const Bins& bins, std::size_t frameSize);
+// Each position's bin (bins.pixelIndex.size()).
+std::vector<std::int32_t> binOfPositions(const Bins& bins);
+
 // One labelled entry of a row: position in bin order, value.
 struct SparseEntry {
     std::int32_t position;

@@ -1,6 +1,7 @@
 #include "gpu/xpcs/sparse_rings.hpp"
 
 #include "core/errors.hpp"
+#include "core/xpcs/sparse_blocks.hpp"
 #include "gpu/xpcs/recipes.hpp"
 #include "gpu/xpcs/runner.hpp"
 
@@ -51,12 +52,8 @@ SparseRings::SparseRings(ClSession& s, const Bins& bins, const Params& params, D
     chunk_ = tuned(params, "SP_CHUNK", 512);
     offsets_ = s.allocate(bins.offsets.size() * 8, "sparse bin offsets", CL_MEM_READ_ONLY);
     s.upload(offsets_, bins.offsets.data(), bins.offsets.size() * 8, "sparse bin offsets");
-    std::vector<std::int32_t> position(frameSize, -1), binOf(positions_);
-    for (std::size_t b = 0; b < bins.count(); ++b)
-        for (auto i = bins.offsets[b]; i < bins.offsets[b + 1]; ++i) {
-            position[std::size_t(bins.pixelIndex[std::size_t(i)])] = static_cast<std::int32_t>(i);
-            binOf[std::size_t(i)] = static_cast<std::int32_t>(b);
-        }
+    const std::vector<std::int32_t> position = positionsOf(bins, frameSize),
+                                    binOf = binOfPositions(bins);
     position_ = s.allocate(frameSize * 4, "sparse positions", CL_MEM_READ_ONLY);
     s.upload(position_, position.data(), frameSize * 4, "sparse positions");
     binOf_ = s.allocate(positions_ * 4, "sparse bins", CL_MEM_READ_ONLY);
