@@ -150,8 +150,9 @@ class TstSparse : public QObject {
         QTest::newRow("scattered sparse, lists, global sums frame")
             << "scattered"
             << device + QStringList{"--tune", "SP_DENSE=1", "--tune", "SP_LOCAL_BINS=0"} << "frame";
-        QTest::newRow("scattered sparse, lists in chunks of 4 entries frame")
-            << "scattered" << device + QStringList{"--tune", "SP_DENSE=1", "--tune", "SP_CHUNK=4"}
+        QTest::newRow("scattered sparse, lists in chunks of 4 entries, blocks of 6 frame")
+            << "scattered" << device + QStringList{"--tune",     "SP_DENSE=1", "--tune",
+                                                   "SP_CHUNK=4", "--tune",     "MT_FRAMES=6"}
             << "frame";
     }
     void sparseVariantsEqualDense() {

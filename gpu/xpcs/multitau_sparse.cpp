@@ -23,8 +23,8 @@ Result correlateMultitauSparse(const DeviceInfo& device, const FrameBlocks& fram
     std::uint64_t entries = 0;
     try {
         const Bins bins = makeBins(mask);
-        const std::size_t block =
-            SparseRings::blockFor(bins.pixelIndex.size(), device, params.tuning);
+        const std::size_t block = SparseRings::blockFor(bins.pixelIndex.size(), total,
+                                                        params.channels, device, params.tuning);
         SparseRings rings(session, bins, params, frames.dtype(), frames.height() * frames.width(),
                           block, programs);
         session.timings().addHostPhase("sparse set-up (host wall: bins, rings, programs)",
@@ -38,9 +38,11 @@ Result correlateMultitauSparse(const DeviceInfo& device, const FrameBlocks& fram
             progress.report(double(first + entriesOf.frames()) / double(total));
             progress.checkCancel();
         }
+        rings.complete();
         session.finish();
-        session.timings().addHostPhase("sparse blocks (host wall: reads, uploads, kernels, folds)",
-                                       msSince(streaming));
+        session.timings().addHostPhase(
+            "sparse blocks (host wall: reads and checks; uploads, kernels and folds beside them)",
+            msSince(streaming));
         result = rings.finish(total, params);
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "xpcs sparse", device);

@@ -157,8 +157,8 @@ ProgramRecipe sparseRecipe() {
                                   "work-items of a group (a power of two), set by the host")),
          fromInput(integerTunable("SP_LOCAL_BINS", 0, 0, 1 << 16,
                                   "sp_lags: bins of a row's sums in local memory (0: global)"))});
-    // sp_scatter, sp_bin, sp_lags, sp_clear: one work-group (SP_WG) a frame or row;
-    // sp_lags_dense: one a (row, bin).
+    // sp_scatter: one work-group (SP_WG) a frame; sp_bin, sp_lags, sp_clear: (rows, chunks of a
+    // row's list); sp_lags_dense: (rows · chunks, bins); sp_forget: a work-item a row.
     return r;
 }
 

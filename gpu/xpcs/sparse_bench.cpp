@@ -1,7 +1,7 @@
-// clscope-cli bench xpcs --size sparse (sparse1, sparse10): multi-tau of 512x1024 frames of
-// photon counts at 0.1 % (1 %, 10 %) occupancy held as entries in host memory, end to end
-// (entries up, kernels, per-row sums back, statistics): frames/s, and entries (events)/s from
-// the run's entries. The dense path's rate is `--size multitau`'s (DESIGN.md §7).
+// clscope-cli bench xpcs --size sparse (sparse0.3, sparse1, sparse10): multi-tau of 512x1024
+// frames of photon counts at 0.1 % (0.3 %, 1 %, 10 %) occupancy held as entries in host memory, end
+// to end (entries up, kernels, per-row sums back, statistics): frames/s, and entries (events)/s
+// from the run's entries. The dense path's rate is `--size multitau`'s (DESIGN.md §7).
 #include "core/xpcs/sparse_blocks.hpp"
 #include "core/xpcs/synthetic.hpp"
 #include "gpu/xpcs/algorithm.hpp"

@@ -6,6 +6,8 @@
 #include "gpu/xpcs/runner.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstring>
 #include <stdexcept>
 
 namespace clscope::xpcs {
@@ -23,16 +25,23 @@ int tuned(const Params& params, const std::string& name, int fallback) {
 
 } // namespace
 
-std::size_t SparseRings::blockFor(std::size_t positions, const DeviceInfo& device,
+std::size_t SparseRings::blockFor(std::size_t positions, std::size_t frames, int channels,
+                                  const DeviceInfo& device,
                                   const std::map<std::string, int>& tuning) {
     if (const auto it = tuning.find("MT_FRAMES"); it != tuning.end())
         return static_cast<std::size_t>(std::max(2, it->second & ~1));
-    // Two rows a frame of the block over the levels, 12 bytes a position a row (value and
-    // list entry): within an eighth of the device's memory and 4 GiB.
+    // Rings of C + f / 2^k + 2 rows at level k (about 2f + 24 (C + 2) rows over the levels), 8
+    // bytes a position a row (value and list entry): within a third of the device's memory and
+    // 24 GiB, level 0's ring one buffer the device allows; no more frames than the run has.
     const std::uint64_t budget =
-        std::min<std::uint64_t>(device.globalMemBytes / 8, std::uint64_t(4) << 30);
+        std::min<std::uint64_t>(device.globalMemBytes / 3, std::uint64_t(24) << 30);
+    const std::uint64_t most = device.maxAllocBytes ? device.maxAllocBytes : budget;
+    const auto bytes = [&](std::uint64_t f) {
+        return (2 * f + 24 * std::uint64_t(channels + 2)) * positions * 8;
+    };
     std::size_t f = 4096;
-    while (f > 16 && 2 * f * positions * 12 > budget)
+    while (f > 16 && (bytes(f) > budget || (f + std::size_t(channels) + 2) * positions * 4 > most ||
+                      f / 2 >= frames))
         f /= 2;
     return f;
 }
@@ -63,7 +72,8 @@ SparseRings::SparseRings(ClSession& s, const Bins& bins, const Params& params, D
     prods_ = s.allocate(words * std::size_t(c_) * 8, "sparse products");
     beyond_ = s.allocate(4, "sparse sum beyond the type");
     s.fill(beyond_, 4, "sparse sum beyond the type");
-    hostSums_.resize(words * std::size_t(c_ + 1));
+    for (auto& host : readback_) // the sums, products and the beyond word of a block
+        host = s.device().pinned(words * std::size_t(c_ + 1) * 8 + 8, s.queue());
     // A row's sums in local memory where they take at most 16 KiB (SP_LOCAL_BINS=0: never).
     const std::size_t rowWords = bins.count() * std::size_t(c_ + 1);
     localBins_ = rowWords * 8 <= 16384 ? static_cast<int>(bins.count()) : 0;
@@ -75,6 +85,15 @@ SparseRings::SparseRings(ClSession& s, const Bins& bins, const Params& params, D
     bin_ = s.kernel(recipe_, values, "sp_bin");
     binValues_ = s.kernel(recipe_, values, "sp_bin_values");
     clear_ = s.kernel(recipe_, values, "sp_clear");
+    forget_ = s.kernel(recipe_, values, "sp_forget");
+}
+
+SparseRings::~SparseRings() {
+    try { // nothing queued outlives the pinned halves; the fold thread ends
+        s_.queue().finish();
+        if (folding_.valid()) folding_.get();
+    } catch (...) { // the run is unwinding with its own error
+    }
 }
 
 SparseRings::Level& SparseRings::level(std::size_t k) {
@@ -82,10 +101,10 @@ SparseRings::Level& SparseRings::level(std::size_t k) {
         Level l;
         l.rows = c_ + static_cast<int>(block_ >> levels_.size()) + 2;
         const std::size_t slots = std::size_t(l.rows) * positions_;
-        l.ring = s_.allocate(slots * 8, "sparse ring");
+        l.ring = s_.allocate(slots * 4, "sparse ring");
         l.list = s_.allocate(slots * 4, "sparse lists");
         l.length = s_.allocate(std::size_t(l.rows) * 4, "sparse list lengths");
-        s_.fill(l.ring, slots * 8, "sparse ring");
+        s_.fill(l.ring, slots * 4, "sparse ring");
         s_.fill(l.length, std::size_t(l.rows) * 4, "sparse list lengths");
         levels_.push_back(std::move(l));
     }
@@ -113,14 +132,17 @@ bool SparseRings::crowded(std::size_t k) const {
     return pending_[k].most * std::uint64_t(denseShare_) > positions_;
 }
 
-void SparseRings::launch(cl::Kernel& kernel, const std::string& label, std::size_t groups) {
+void SparseRings::launch(cl::Kernel& kernel, const std::string& label, std::size_t rows,
+                         std::size_t chunks) {
     const auto wg = static_cast<std::size_t>(wg_);
-    s_.launch(kernel, label, {{groups * wg}, {wg}});
+    s_.launch(kernel, label, {{rows * wg, chunks}, {wg, 1}});
 }
 
-// The largest binned frame's counts (every entry, labelled or not: a bound) at each level, as
-// the rings will bin them; UsageError before anything of the block runs where one could take a
-// product out of range.
+// Long lists over several work-groups a row: SP_CHUNK entries each, at most 64.
+std::size_t SparseRings::chunksOf(std::size_t k) const {
+    return std::clamp<std::size_t>(pending_[k].most / std::size_t(chunk_), 1, 64);
+}
+
 // The largest binned frame's counts and entries (every entry, labelled or not: bounds) at
 // each level, as the rings will bin them; UsageError before anything of the block runs where
 // one could take a product out of range.
@@ -149,18 +171,32 @@ void SparseRings::checkTotals(const SparseBlock& block) {
     }
 }
 
-void SparseRings::upload(const SparseBlock& block) {
-    const std::size_t n = std::max<std::size_t>(block.entries(), 1);
-    if (n > entries_) {
-        entries_ = std::max(n, 2 * entries_);
+// The block's frame_ptr, pixels and counts into pinned half `half` (free: its block two back
+// is folded) and on to the device without waiting.
+void SparseRings::stage(const SparseBlock& block, std::size_t half) {
+    const std::size_t n = block.entries(), ptrBytes = (block_ + 1) * 8;
+    if (std::max<std::size_t>(n, 1) > entries_) {
+        complete(); // the other half may still be going up
+        entries_ = std::max<std::size_t>(n, 2 * entries_);
         pixel_ = s_.allocate(entries_ * 4, "sparse pixels", CL_MEM_READ_ONLY);
         count_ = s_.allocate(entries_ * 4, "sparse counts", CL_MEM_READ_ONLY);
+        for (auto& host : staging_)
+            host = s_.device().pinned(ptrBytes + entries_ * 8, s_.queue());
     }
-    if (!ptr_()) ptr_ = s_.allocate((block_ + 1) * 8, "sparse frame_ptr", CL_MEM_READ_ONLY);
-    s_.upload(ptr_, block.ptr.data(), block.ptr.size() * 8, "copy H->D sparse frame_ptr");
-    if (block.entries() == 0) return;
-    s_.upload(pixel_, block.pixel.data(), block.entries() * 4, "copy H->D sparse pixels");
-    s_.upload(count_, block.count.data(), block.entries() * 4, "copy H->D sparse counts");
+    if (!ptr_()) ptr_ = s_.allocate(ptrBytes, "sparse frame_ptr", CL_MEM_READ_ONLY);
+    auto* at = static_cast<std::byte*>(staging_[half]->host);
+    const std::size_t bytes[] = {block.ptr.size() * 8, n * 4, n * 4};
+    const void* from[] = {block.ptr.data(), block.pixel.data(), block.count.data()};
+    const cl::Buffer* to[] = {&ptr_, &pixel_, &count_};
+    const std::size_t offset[] = {0, ptrBytes, ptrBytes + entries_ * 4};
+    for (int i = 0; i < 3; ++i) {
+        if (bytes[i] == 0) continue;
+        std::memcpy(at + offset[i], from[i], bytes[i]);
+        cl::Event event;
+        s_.queue().enqueueWriteBuffer(*to[i], CL_FALSE, 0, bytes[i], at + offset[i], nullptr,
+                                      &event);
+        s_.record(event, "copy H->D sparse entries");
+    }
 }
 
 void SparseRings::lags(BlockSums& sums, std::size_t k, std::size_t first, std::size_t count) {
@@ -186,12 +222,7 @@ void SparseRings::lags(BlockSums& sums, std::size_t k, std::size_t first, std::s
     } else {
         setArgs(kern, l.ring, l.list, l.length, binOf_, l.rows, int(positions_), int(positions_),
                 cl_long(first), int(nb), sums_, cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
-        // Long lists over several work-groups a row (SP_CHUNK entries each, at most 64).
-        const std::size_t chunks =
-            std::clamp<std::size_t>(pending_[k].most / std::size_t(chunk_), 1, 64);
-        const auto wg = static_cast<std::size_t>(wg_);
-        s_.launch(kern, k == 0 ? "xpcs sparse lags level 0" : "xpcs sparse lags",
-                  {{count * wg, chunks}, {wg, 1}});
+        launch(kern, k == 0 ? "xpcs sparse lags level 0" : "xpcs sparse lags", count, chunksOf(k));
     }
     sums.rowCount += count;
     sums.sumWords += count * nb;
@@ -203,7 +234,9 @@ void SparseRings::add(const SparseBlock& block) {
     if (frames == 0) return;
     if (frames > block_) throw std::logic_error("xpcs sparse: a block beyond the rings");
     checkTotals(block);
-    upload(block);
+    waitFold(); // the block two back: its halves are free
+    const std::size_t half = blocks_ % 2;
+    stage(block, half);
     s_.fill(sums_, capacity_ * bins_.count() * 8, "sparse sums");
     s_.fill(prods_, capacity_ * bins_.count() * std::size_t(c_) * 8, "sparse products");
     Level& zero = level(0);
@@ -213,9 +246,27 @@ void SparseRings::add(const SparseBlock& block) {
             beyond_);
     launch(scatter_, "xpcs sparse scatter", frames);
     zero.count += frames;
-    BlockSums sums;
-    lags(sums, 0, first, frames);
-    for (std::size_t k = 0;; ++k) { // complete pairs of level k into level k + 1
+    Inflight now;
+    now.where = block.where, now.first = block.first, now.frames = frames;
+    lags(now.sums, 0, first, frames);
+    binLevels(now.sums);
+    clearBelow();
+    readBack(now, half);
+    s_.queue().flush();
+    // The block before this one is folded on a thread of its own (once its sums are back)
+    // while the device works on this one and the caller reads the next.
+    previous_ = std::move(inflight_);
+    inflight_ = std::move(now);
+    folding_ = std::async(std::launch::async, [this] {
+        const auto start = std::chrono::steady_clock::now();
+        fold(previous_);
+        return msSince(start);
+    });
+}
+
+// Complete pairs of each level k binned into level k + 1, their sums queued.
+void SparseRings::binLevels(BlockSums& sums) {
+    for (std::size_t k = 0;; ++k) {
         const std::size_t want = levels_[k].count / 2;
         const std::size_t done = k + 1 < levels_.size() ? levels_[k + 1].count : 0;
         if (want <= done) break;
@@ -232,40 +283,80 @@ void SparseRings::add(const SparseBlock& block) {
             setArgs(bin_, from.ring, from.list, from.length, from.rows, int(positions_), next.ring,
                     next.list, next.length, next.rows, int(positions_), int(positions_),
                     cl_long(done));
-            launch(bin_, "xpcs sparse bin", want - done);
+            launch(bin_, "xpcs sparse bin", want - done, chunksOf(k + 1));
         }
         next.count = want;
         lags(sums, k + 1, done, want - done);
     }
-    for (Level& l : levels_) { // rows no lag reaches any more: back to zero by their lists
-        const std::size_t below = l.count > std::size_t(c_) ? l.count - std::size_t(c_) : 0;
-        if (l.values || below <= l.cleared) continue;
-        setArgs(clear_, l.ring, l.list, l.length, l.rows, int(positions_), int(positions_),
-                cl_long(l.cleared));
-        launch(clear_, "xpcs sparse clear", below - l.cleared);
-        l.cleared = below;
-    }
-    readBack(sums, block);
 }
 
-void SparseRings::readBack(BlockSums& sums, const SparseBlock& block) {
-    s_.download(sums_, hostSums_.data(), sums.sumWords * 8, "copy D->H sparse sums");
-    s_.download(prods_, hostSums_.data() + sums.sumWords, sums.productWords * 8,
-                "copy D->H sparse products");
-    std::int32_t beyond = 0;
-    s_.download(beyond_, &beyond, 4, "copy D->H sparse sum beyond the type");
-    if (beyond != 0)
+// Rows no lag reaches any more back to zero by their lists, then their lists' lengths.
+void SparseRings::clearBelow() {
+    for (std::size_t k = 0; k < levels_.size(); ++k) {
+        Level& l = levels_[k];
+        const std::size_t below = l.count > std::size_t(c_) ? l.count - std::size_t(c_) : 0;
+        if (l.values || below <= l.cleared) continue;
+        const std::size_t rows = below - l.cleared;
+        setArgs(clear_, l.ring, l.list, l.length, l.rows, int(positions_), int(positions_),
+                cl_long(l.cleared));
+        launch(clear_, "xpcs sparse clear", rows, chunksOf(k));
+        setArgs(forget_, l.length, l.rows, cl_long(l.cleared), int(rows));
+        s_.launch(forget_, "xpcs sparse clear", {{(rows + 63) / 64 * 64}, {64}});
+        l.cleared = below;
+    }
+}
+
+// The block's sums, products and beyond word into pinned half `half`, without waiting.
+void SparseRings::readBack(Inflight& block, std::size_t half) {
+    BlockSums& sums = block.sums;
+    auto* host = static_cast<std::int64_t*>(readback_[half]->host);
+    sums.index = blocks_++;
+    sums.sums = host;
+    sums.products = host + sums.sumWords;
+    block.beyond = reinterpret_cast<std::int32_t*>(sums.products + sums.productWords);
+    const cl::Buffer* from[] = {&sums_, &prods_, &beyond_};
+    void* to[] = {sums.sums, sums.products, block.beyond};
+    const std::size_t bytes[] = {sums.sumWords * 8, sums.productWords * 8, 4};
+    for (int i = 0; i < 3; ++i) {
+        if (bytes[i] == 0) continue;
+        cl::Event event;
+        s_.queue().enqueueReadBuffer(*from[i], CL_FALSE, 0, bytes[i], to[i], nullptr, &event);
+        s_.record(event, "copy D->H sparse sums");
+        block.done = event;
+    }
+}
+
+// A block's sums, once back, into the merge; InputError where a pixel summed beyond the type.
+void SparseRings::fold(Inflight& block) {
+    if (block.sums.rows.empty()) return;
+    block.done.wait();
+    if (const std::int32_t beyond = *block.beyond; beyond != 0)
         throw InputError(
             block.where + ": pixel " + std::to_string(beyond - 1) + " sums beyond " +
             dtypeName(dtype_) + " in a frame of frames " + std::to_string(block.first) + ".." +
-            std::to_string(block.first + block.frames() - 1) + " (listed more than once)");
-    sums.index = blocks_++;
-    sums.sums = hostSums_.data();
-    sums.products = hostSums_.data() + sums.sumWords;
-    merge_->add(sums, false);
+            std::to_string(block.first + block.frames - 1) + " (listed more than once)");
+    merge_->add(block.sums, false);
+    block = Inflight();
+}
+
+void SparseRings::waitFold() {
+    if (!folding_.valid()) return;
+    const auto start = std::chrono::steady_clock::now();
+    const double folded = folding_.get();
+    s_.timings().add("sparse fold (host thread)", folded);
+    s_.timings().add("sparse wait for the fold (host)", msSince(start));
+}
+
+void SparseRings::complete() {
+    waitFold();
+    const auto start = std::chrono::steady_clock::now();
+    s_.queue().finish();
+    s_.timings().add("sparse wait for the device (host)", msSince(start));
+    fold(inflight_);
 }
 
 Result SparseRings::finish(std::size_t frames, const Params& params) {
+    complete();
     merge_->partDone();
     return merge_->finish(frames, params);
 }

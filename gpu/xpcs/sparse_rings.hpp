@@ -13,6 +13,7 @@
 #include "gpu/xpcs/multitau_merge.hpp"
 
 #include <deque>
+#include <future>
 #include <map>
 #include <memory>
 #include <utility>
@@ -25,16 +26,24 @@ class SparseRings {
     // Frames of frameSize pixels (counts of `dtype`), blocks of up to `block` frames.
     SparseRings(ClSession& s, const Bins& bins, const Params& params, DType dtype,
                 std::size_t frameSize, std::size_t block, const ProgramOverrides& overrides);
-    // The next block's frames through every level, their sums folded (blocking). UsageError
-    // where a binned frame's counts could take a 64-bit product out of range; InputError where
-    // a pixel's counts in one frame sum beyond the dtype.
+    ~SparseRings(); // waits for the fold thread
+    SparseRings(const SparseRings&) = delete;
+    SparseRings& operator=(const SparseRings&) = delete;
+
+    // The next block's frames queued through every level (its entries copied into pinned
+    // staging: the block may go when this returns), while the block before it is folded on a
+    // thread. UsageError where a binned frame's counts could take a 64-bit product out of
+    // range; InputError (from here or complete(), once the block's sums are back) where a
+    // pixel's counts in one frame sum beyond the dtype.
     void add(const SparseBlock& block);
+    // Every block queued has run and is folded.
+    void complete();
     Result finish(std::size_t frames, const Params& params);
 
-    // Frames per block for frames of `positions` labelled pixels: the rings within a memory
-    // budget (MT_FRAMES: given).
-    static std::size_t blockFor(std::size_t positions, const DeviceInfo& device,
-                                const std::map<std::string, int>& tuning);
+    // Frames per block for `frames` frames of `positions` labelled pixels: the rings within a
+    // memory budget (MT_FRAMES: given).
+    static std::size_t blockFor(std::size_t positions, std::size_t frames, int channels,
+                                const DeviceInfo& device, const std::map<std::string, int>& tuning);
 
   private:
     struct Level {
@@ -43,14 +52,28 @@ class SparseRings {
         std::size_t count = 0, cleared = 0; // rows so far; rows cleared (below count - C)
         bool values = false; // rows held by their values alone (no lists): binned, summed so
     };
+    // A block on its way: its sums' rows, where they come back, and what its messages name.
+    struct Inflight {
+        BlockSums sums;
+        cl::Event done; // the last read-back
+        std::int32_t* beyond = nullptr;
+        std::string where;
+        std::size_t first = 0, frames = 0;
+    };
     Level& level(std::size_t k);
     cl::Kernel& lagsKernel(std::size_t k, bool dense);
     bool crowded(std::size_t k) const; // level k's rows beyond the share (SP_DENSE)
-    void upload(const SparseBlock& block);
+    void stage(const SparseBlock& block, std::size_t half);
     void checkTotals(const SparseBlock& block);
+    void binLevels(BlockSums& sums);
+    void clearBelow();
     void lags(BlockSums& sums, std::size_t k, std::size_t first, std::size_t count);
-    void launch(cl::Kernel& kernel, const std::string& label, std::size_t groups);
-    void readBack(BlockSums& sums, const SparseBlock& block);
+    void launch(cl::Kernel& kernel, const std::string& label, std::size_t rows,
+                std::size_t chunks = 1);
+    std::size_t chunksOf(std::size_t k) const; // work-groups a row of level k's lists
+    void readBack(Inflight& block, std::size_t half);
+    void fold(Inflight& block);
+    void waitFold();
 
     ClSession& s_;
     const Bins& bins_;
@@ -61,7 +84,7 @@ class SparseRings {
     ProgramRecipe recipe_;
     ProgramOverrides programs_;
     cl::Buffer position_, binOf_, offsets_, ptr_, pixel_, count_, sums_, prods_, beyond_;
-    cl::Kernel scatter_, bin_, binValues_, clear_;
+    cl::Kernel scatter_, bin_, binValues_, clear_, forget_;
     std::map<std::size_t, cl::Kernel> lags_; // by level's lag set (0: level 0, 1: above)
     std::deque<Level> levels_;
     struct LevelBound {       // the host's bounds on a level's rows, as they are binned
@@ -70,11 +93,13 @@ class SparseRings {
         std::uint64_t most = 0; // the most entries (at most the positions) of any row so far
     };
     std::vector<LevelBound> pending_;
-    int localBins_ = 0; // SP_LOCAL_BINS
-    int denseShare_ = 8;
-    int chunk_ = 512; // SP_CHUNK: list entries a work-group of sp_lags // SP_DENSE: levels of rows
-                      // above positions / this take the values
-    std::vector<std::int64_t> hostSums_;
+    int localBins_ = 0;  // SP_LOCAL_BINS
+    int denseShare_ = 8; // SP_DENSE: levels of rows above positions / this take the values
+    int chunk_ = 512;    // SP_CHUNK: list entries a work-group of sp_lags, sp_bin, sp_clear
+    // Pinned halves, one a block in turn: the entries going up, the sums coming back.
+    std::shared_ptr<PinnedBlock> staging_[2], readback_[2];
+    Inflight previous_, inflight_; // folded on a thread / on the device
+    std::future<double> folding_;
 };
 
 } // namespace clscope::xpcs

@@ -5,8 +5,10 @@
 // of its non-zero positions (at slot * stride, listLen[slot] of them). A frame's entries are
 // scattered into level 0, pairs of rows merged into the next level by their lists, and a row's
 // frame sums and lag products summed per bin from its list alone: the work follows the
-// entries, not the pixels. A row no lag can reach any more is cleared by its list. Every sum is
-// an exact 64-bit integer (the host bounds them), so the order of the atomics does not matter.
+// entries, not the pixels. A row no lag can reach any more is cleared by its list. A value is
+// 32-bit: the host bounds every binned frame's counts below 2^32 (and so every value); every sum
+// is an exact 64-bit integer (the host bounds them), so the order of the atomics does not matter.
+// Long lists are spread over several work-groups a row (sp_bin, sp_lags, sp_clear).
 //
 // A level whose rows are no longer sparse (the host's bound on their entries above a fraction
 // of the positions) takes its sums from the values instead: sp_lags_dense, one work-group per
@@ -40,21 +42,21 @@ inline long sp_add(__global long* at, long v) {
 // `largest`: the count type's largest value; a sum beyond it sets *beyond to the pixel + 1.
 __kernel void sp_scatter(__global const long* ptr, __global const int* pixel,
                          __global const uint* count, __global const int* position,
-                         __global long* ring, __global int* list, __global int* listLen,
+                         __global uint* ring, __global int* list, __global int* listLen,
                          int rows, int positions, int stride, long first, long largest,
                          __global int* beyond) {
     __local int listedHere; // the row is this group's alone: its list counted locally
     const int f = get_group_id(0);
     const int slot = (int)((first + f) % rows);
-    __global long* row = ring + (long)slot * positions;
+    __global uint* row = ring + (long)slot * positions;
     __global int* listed = list + (long)slot * stride;
     if (get_local_id(0) == 0) listedHere = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (long e = ptr[f] + get_local_id(0); e < ptr[f + 1]; e += get_local_size(0)) {
         const int p = position[pixel[e]];
-        const long c = (long)count[e];
+        const uint c = count[e];
         if (p < 0 || c == 0) continue;
-        const long before = sp_add(row + p, c);
+        const long before = (long)atomic_add(row + p, c);
         if (before == 0) listed[atomic_inc(&listedHere)] = p;
         if (before + c > largest) atomic_max(beyond, pixel[e] + 1);
     }
@@ -62,41 +64,48 @@ __kernel void sp_scatter(__global const long* ptr, __global const int* pixel,
     if (get_local_id(0) == 0) listLen[slot] = listedHere;
 }
 
-// Rows first .. first + count - 1 of level k + 1 (one work-group a row): the merge of level
-// k's rows 2t and 2t + 1 by their lists (a position in both listed once).
-__kernel void sp_bin(__global const long* src, __global const int* srcList,
+// Rows first .. first + count - 1 of level k + 1: the merge of level k's rows 2t and 2t + 1 by
+// their lists (a position in both listed once). Work-group (r, c) of (count, chunks): row
+// first + r, entries c·WG, c·WG + chunks·WG, ... of the pair's lists one after the other; each
+// round's new positions are appended to the row's list at a place one atomic per work-group
+// reserves (the row's list length starts at 0: new rows, or cleared by sp_forget).
+__kernel void sp_bin(__global const uint* src, __global const int* srcList,
                      __global const int* srcLen, int srcRows, int srcStride,
-                     __global long* dst, __global int* dstList, __global int* dstLen,
+                     __global uint* dst, __global int* dstList, __global int* dstLen,
                      int dstRows, int dstStride, int positions, long first) {
-    __local int listedHere;
+    __local int listedHere, base;
     const long t = first + get_group_id(0);
     const int a = (int)((2 * t) % srcRows), b = (int)((2 * t + 1) % srcRows);
     const int slot = (int)(t % dstRows);
-    __global const long* ra = src + (long)a * positions;
-    __global const long* rb = src + (long)b * positions;
-    __global long* row = dst + (long)slot * positions;
+    __global const uint* ra = src + (long)a * positions;
+    __global const uint* rb = src + (long)b * positions;
+    __global uint* row = dst + (long)slot * positions;
     __global int* listed = dstList + (long)slot * dstStride;
-    if (get_local_id(0) == 0) listedHere = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int i = get_local_id(0); i < srcLen[a]; i += get_local_size(0)) {
-        const int p = srcList[(long)a * srcStride + i];
-        row[p] = ra[p] + rb[p];
-        listed[atomic_inc(&listedHere)] = p;
+    const int na = srcLen[a], n = na + srcLen[b], wg = get_local_size(0);
+    for (int start = get_group_id(1) * wg; start < n; start += get_num_groups(1) * wg) {
+        if (get_local_id(0) == 0) listedHere = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int i = start + get_local_id(0);
+        int p = -1, at = 0;
+        if (i < na) {
+            p = srcList[(long)a * srcStride + i];
+            row[p] = ra[p] + rb[p];
+        } else if (i < n) {
+            const int q = srcList[(long)b * srcStride + i - na];
+            if (ra[q] == 0) row[q] = rb[q], p = q; // else listed with row a's entries
+        }
+        if (p >= 0) at = atomic_inc(&listedHere);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (get_local_id(0) == 0) base = atomic_add(dstLen + slot, listedHere);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (p >= 0) listed[base + at] = p;
     }
-    for (int i = get_local_id(0); i < srcLen[b]; i += get_local_size(0)) {
-        const int p = srcList[(long)b * srcStride + i];
-        if (ra[p] != 0) continue; // listed with row a's entries
-        row[p] = rb[p];
-        listed[atomic_inc(&listedHere)] = p;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (get_local_id(0) == 0) dstLen[slot] = listedHere;
 }
 
 // Rows first .. first + count - 1 of a level whose rows are summed from their values (one
 // work-item a (position, row)): every position of the merge of the rows 2t and 2t + 1 below,
 // so nothing of the slot's earlier row is left (no list, no clearing).
-__kernel void sp_bin_values(__global const long* src, int srcRows, __global long* dst,
+__kernel void sp_bin_values(__global const uint* src, int srcRows, __global uint* dst,
                             int dstRows, int positions, long first) {
     const int p = get_global_id(0);
     const long t = first + get_global_id(1);
@@ -109,7 +118,7 @@ __kernel void sp_bin_values(__global const long* src, int srcRows, __global long
 // work-group a row, r = the group): per listed position p of row t, sums[sumsAt + r·bins + b]
 // += v and products[prodsAt + (r·bins + b)·SP_LAGS + j] += v · (row t - m)(p) for the lags
 // m = SP_LAG0 + j of rows that exist (t >= m); b = binOf[p].
-__kernel void sp_lags(__global const long* ring, __global const int* list,
+__kernel void sp_lags(__global const uint* ring, __global const int* list,
                       __global const int* listLen, __global const int* binOf, int rows,
                       int positions, int stride, long first, int bins, __global long* sums,
                       long sumsAt, __global long* products, long prodsAt) {
@@ -117,7 +126,7 @@ __kernel void sp_lags(__global const long* ring, __global const int* list,
     const long r = get_group_id(0), t = first + r;
     const int chunk = get_group_id(1), chunks = get_num_groups(1);
     const int slot = (int)(t % rows);
-    __global const long* now = ring + (long)slot * positions;
+    __global const uint* now = ring + (long)slot * positions;
     __global const int* listed = list + (long)slot * stride;
     const int n = listLen[slot];
 #if SP_LOCAL_BINS > 0
@@ -171,13 +180,13 @@ __kernel void sp_lags(__global const long* ring, __global const int* list,
 // b): row first + r, bin b over its positions offsets[b] .. offsets[b + 1] - 1, chunk c of
 // `chunks` taking every chunks-th stretch of SP_WG; local size SP_WG; a bin's chunks add their
 // sums to its words, one chunk writes them).
-__kernel void sp_lags_dense(__global const long* ring, __global const long* offsets, int rows,
+__kernel void sp_lags_dense(__global const uint* ring, __global const long* offsets, int rows,
                             int positions, long first, int bins, int chunks, __global long* sums,
                             long sumsAt, __global long* products, long prodsAt) {
     __local long part[SP_WG * (SP_LAGS + 1)];
     const int lid = get_local_id(0), b = get_group_id(1), chunk = get_group_id(0) % chunks;
     const long r = get_group_id(0) / chunks, t = first + r;
-    __global const long* now = ring + (t % rows) * positions;
+    __global const uint* now = ring + (t % rows) * positions;
     long sum = 0, prod[SP_LAGS];
     for (int j = 0; j < SP_LAGS; ++j)
         prod[j] = 0;
@@ -215,14 +224,20 @@ __kernel void sp_lags_dense(__global const long* ring, __global const long* offs
             sp_add(products + prodsAt + at * SP_LAGS + j, part[(j + 1) * SP_WG]);
 }
 
-// Rows first .. first + count - 1 of a level (one work-group a row) back to zero by their
-// lists; their list lengths to 0.
-__kernel void sp_clear(__global long* ring, __global const int* list, __global int* listLen,
-                       int rows, int positions, int stride, long first) {
+// Rows first .. first + count - 1 of a level back to zero by their lists: work-group (r, c)
+// of (count, chunks) clears row first + r's list entries c·WG, c·WG + chunks·WG, ... Their list
+// lengths stay: sp_forget sets them to 0 after.
+__kernel void sp_clear(__global uint* ring, __global const int* list,
+                       __global const int* listLen, int rows, int positions, int stride,
+                       long first) {
     const int slot = (int)((first + get_group_id(0)) % rows);
-    const int n = listLen[slot];
-    for (int i = get_local_id(0); i < n; i += get_local_size(0))
+    const int n = listLen[slot], step = get_local_size(0) * get_num_groups(1);
+    for (int i = get_group_id(1) * get_local_size(0) + get_local_id(0); i < n; i += step)
         ring[(long)slot * positions + list[(long)slot * stride + i]] = 0;
-    barrier(CLK_GLOBAL_MEM_FENCE);
-    if (get_local_id(0) == 0) listLen[slot] = 0;
+}
+
+// The list lengths of rows first .. first + count - 1 of a level to 0.
+__kernel void sp_forget(__global int* listLen, int rows, long first, int count) {
+    const int i = get_global_id(0);
+    if (i < count) listLen[(int)((first + i) % rows)] = 0;
 }
