@@ -1,5 +1,6 @@
 #include "gpu/xpcs/sparse_rings.hpp"
 
+#include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/xpcs/sparse_blocks.hpp"
 #include "gpu/xpcs/recipes.hpp"
