@@ -2,7 +2,7 @@
 # On the lent GPU machine (see docs/PERFORMANCE.md): register NVIDIA's OpenCL, build the
 # headless tools (no GUI, no tests), then run each `clscope-cli bench ...` line of the file
 # given (default scripts/gpu_bench.list: the cases of docs/PERFORMANCE.md's table), writing one
-# JSON per line and a log under $OUT. ONLY=REGEX: only the lines matching REGEX (grep -E, on the
+# JSON per line and a log under $OUT (LINE_TIMEOUT: seconds a line, default 300). ONLY=REGEX: only the lines matching REGEX (grep -E, on the
 # line with its mark: ONLY='^x2 ' runs the two-GPU lines alone). Lines marked `x2 ` run only
 # where `clscope-cli devices` lists two GPUs or more.
 # Needs the CLI11/nlohmann headers in .deps/include (carry [".deps"]; cmake/ClscopeDeps.cmake finds them)
@@ -36,7 +36,7 @@ while read -r line; do
   n=$((n + 1))
   echo "== $n: clscope-cli $line" | tee -a "$OUT/bench.log"
   # shellcheck disable=SC2086
-  timeout 300 $CLI $line --json "$OUT/run$n.json" >>"$OUT/bench.log" 2>&1
+  timeout "${LINE_TIMEOUT:-300}" $CLI $line --json "$OUT/run$n.json" >>"$OUT/bench.log" 2>&1
   echo "rc=$?" >>"$OUT/bench.log"
 done <"$LIST"
 tail -c 6000 "$OUT/bench.log"

@@ -36,7 +36,9 @@ std::size_t SparseRings::blockFor(std::size_t positions, std::size_t frames, int
     // 24 GiB, level 0's ring one buffer the device allows; no more frames than the run has.
     const std::uint64_t budget =
         std::min<std::uint64_t>(device.globalMemBytes / 3, std::uint64_t(24) << 30);
-    const std::uint64_t most = device.maxAllocBytes ? device.maxAllocBytes : budget;
+    // One ring at most 2 GiB: larger ones (MT_FRAMES=1024 here) failed on NVIDIA (error -9999).
+    const std::uint64_t most = std::min<std::uint64_t>(
+        device.maxAllocBytes ? device.maxAllocBytes : budget, std::uint64_t(2) << 30);
     const auto bytes = [&](std::uint64_t f) {
         return (2 * f + 24 * std::uint64_t(channels + 2)) * positions * 8;
     };
@@ -55,6 +57,10 @@ SparseRings::SparseRings(ClSession& s, const Bins& bins, const Params& params, D
       capacity_(2 * block + 64), recipe_(overrides.apply(declared(programs::sparse))),
       programs_(overrides) {
     if (positions_ == 0) throw std::logic_error("xpcs sparse: rings without a labelled pixel");
+    // The fold on every core (MT_FOLD_THREADS: given): with the blocks' few bytes going up, the
+    // host's fold, not the device, bounded the wall (H100, 256-frame blocks: fold 554 ms on 4
+    // threads beside kernels of 336 ms).
+    merge_->setThreads(std::size_t(tuned(params, "MT_FOLD_THREADS", 0))); // 0: every core
     wg_ = tuned(params, "SP_WG", s.info().type == "CPU" ? 16 : 64);
     while (wg_ & (wg_ - 1))
         wg_ &= wg_ - 1;
