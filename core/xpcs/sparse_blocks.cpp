@@ -27,6 +27,10 @@ class SparseMemoryBlocks : public FrameBlocks {
         SparseBlock out;
         out.first = first, out.where = pool_->where;
         const SparseBlock& p = *pool_;
+        std::size_t entries = 0;
+        for (std::size_t t = first; t < first + count; ++t)
+            entries += std::size_t(p.ptr[t % p.frames() + 1] - p.ptr[t % p.frames()]);
+        out.pixel.reserve(entries), out.count.reserve(entries), out.ptr.reserve(count + 1);
         for (std::size_t t = first; t < first + count; ++t) {
             const std::size_t k = t % p.frames();
             const auto a = std::size_t(p.ptr[k]), b = std::size_t(p.ptr[k + 1]);

@@ -131,7 +131,8 @@ namespace {
 class XpcsBench : public BenchFacet {
   public:
     std::vector<std::string> sizes() const override {
-        return {"seed", "large", "multitau", "sparse", "sparse0.3", "sparse1", "sparse10"};
+        return {"seed",      "large",     "multitau", "sparse",
+                "sparse0.2", "sparse0.3", "sparse1",  "sparse10"};
     }
     BenchCase benchCase(const clscope::Algorithm& algorithm,
                         const std::string& size) const override;
@@ -139,13 +140,16 @@ class XpcsBench : public BenchFacet {
 
 BenchCase XpcsBench::benchCase(const clscope::Algorithm& algorithm, const std::string& size) const {
     if (size == "multitau") return multitauBenchCase(algorithm.defaultParams());
-    const std::map<std::string, double> occupancy{
-        {"sparse", 0.001}, {"sparse0.3", 0.003}, {"sparse1", 0.01}, {"sparse10", 0.1}};
+    const std::map<std::string, double> occupancy{{"sparse", 0.001},
+                                                  {"sparse0.2", 0.002},
+                                                  {"sparse0.3", 0.003},
+                                                  {"sparse1", 0.01},
+                                                  {"sparse10", 0.1}};
     if (const auto it = occupancy.find(size); it != occupancy.end())
         return sparseBenchCase(algorithm.defaultParams(), it->second);
     if (size != "seed" && size != "large")
-        throw UsageError("bench xpcs: --size must be seed, large, multitau, sparse, sparse0.3, "
-                         "sparse1 or sparse10, not '" +
+        throw UsageError("bench xpcs: --size must be seed, large, multitau, sparse, sparse0.2, "
+                         "sparse0.3, sparse1 or sparse10, not '" +
                          size + "'");
     synthetic::XpcsDataset d = synthetic::generateXpcs(benchDataset(size));
     const Bins bins = makeBins(d.labels);

@@ -31,8 +31,10 @@ Result correlateMultitauSparse(const DeviceInfo& device, const FrameBlocks& fram
                                        msSince(start));
         const auto streaming = std::chrono::steady_clock::now();
         for (std::size_t first = 0; first < total; first += block) {
+            const auto reading = std::chrono::steady_clock::now();
             const SparseBlock entriesOf =
                 sparseBlockOf(frames, first, std::min(block, total - first));
+            session.timings().add("sparse read (host)", msSince(reading));
             entries += entriesOf.entries();
             rings.add(entriesOf);
             progress.report(double(first + entriesOf.frames()) / double(total));

@@ -36,9 +36,9 @@ std::size_t SparseRings::blockFor(std::size_t positions, std::size_t frames, int
     // 24 GiB, level 0's ring one buffer the device allows; no more frames than the run has.
     const std::uint64_t budget =
         std::min<std::uint64_t>(device.globalMemBytes / 3, std::uint64_t(24) << 30);
-    // One ring at most 2 GiB: larger ones (MT_FRAMES=1024 here) failed on NVIDIA (error -9999).
+    // One ring at most 3 GiB: on NVIDIA (H100) 2.2 GB ran, 4.3 GB failed (error -9999).
     const std::uint64_t most = std::min<std::uint64_t>(
-        device.maxAllocBytes ? device.maxAllocBytes : budget, std::uint64_t(2) << 30);
+        device.maxAllocBytes ? device.maxAllocBytes : budget, std::uint64_t(3) << 30);
     const auto bytes = [&](std::uint64_t f) {
         return (2 * f + 24 * std::uint64_t(channels + 2)) * positions * 8;
     };
@@ -178,8 +178,8 @@ void SparseRings::checkTotals(const SparseBlock& block) {
     }
 }
 
-// The block's frame_ptr, pixels and counts into pinned half `half` (free: its block two back
-// is folded) and on to the device without waiting.
+// The block's frame_ptr, pixels and counts into pinned half `half` (once the block two back
+// has gone up from it; copied on the rings' threads) and on to the device without waiting.
 void SparseRings::stage(const SparseBlock& block, std::size_t half) {
     const std::size_t n = block.entries(), ptrBytes = (block_ + 1) * 8;
     if (std::max<std::size_t>(n, 1) > entries_) {
@@ -191,18 +191,28 @@ void SparseRings::stage(const SparseBlock& block, std::size_t half) {
             host = s_.device().pinned(ptrBytes + entries_ * 8, s_.queue());
     }
     if (!ptr_()) ptr_ = s_.allocate(ptrBytes, "sparse frame_ptr", CL_MEM_READ_ONLY);
+    if (uploaded_[half]()) uploaded_[half].wait();
     auto* at = static_cast<std::byte*>(staging_[half]->host);
     const std::size_t bytes[] = {block.ptr.size() * 8, n * 4, n * 4};
-    const void* from[] = {block.ptr.data(), block.pixel.data(), block.count.data()};
+    const std::byte* from[] = {reinterpret_cast<const std::byte*>(block.ptr.data()),
+                               reinterpret_cast<const std::byte*>(block.pixel.data()),
+                               reinterpret_cast<const std::byte*>(block.count.data())};
     const cl::Buffer* to[] = {&ptr_, &pixel_, &count_};
     const std::size_t offset[] = {0, ptrBytes, ptrBytes + entries_ * 4};
     for (int i = 0; i < 3; ++i) {
         if (bytes[i] == 0) continue;
-        std::memcpy(at + offset[i], from[i], bytes[i]);
+        // Pieces of 4 MiB over the threads: one thread's copy into pinned memory bounded the
+        // host's side at 1 % occupancy.
+        const std::size_t piece = std::size_t(4) << 20, pieces = (bytes[i] + piece - 1) / piece;
+        copies_.run(pieces, pieces, [&](std::size_t p0, std::size_t p1) {
+            const std::size_t b0 = p0 * piece, b1 = std::min(bytes[i], p1 * piece);
+            std::memcpy(at + offset[i] + b0, from[i] + b0, b1 - b0);
+        });
         cl::Event event;
         s_.queue().enqueueWriteBuffer(*to[i], CL_FALSE, 0, bytes[i], at + offset[i], nullptr,
                                       &event);
         s_.record(event, "copy H->D sparse entries");
+        uploaded_[half] = event;
     }
 }
 
@@ -240,10 +250,11 @@ void SparseRings::add(const SparseBlock& block) {
     const std::size_t frames = block.frames();
     if (frames == 0) return;
     if (frames > block_) throw std::logic_error("xpcs sparse: a block beyond the rings");
+    const auto start = std::chrono::steady_clock::now();
     checkTotals(block);
-    waitFold(); // the block two back: its halves are free
     const std::size_t half = blocks_ % 2;
     stage(block, half);
+    s_.timings().add("sparse checks and staging (host)", msSince(start));
     s_.fill(sums_, capacity_ * bins_.count() * 8, "sparse sums");
     s_.fill(prods_, capacity_ * bins_.count() * std::size_t(c_) * 8, "sparse products");
     Level& zero = level(0);
@@ -258,6 +269,8 @@ void SparseRings::add(const SparseBlock& block) {
     lags(now.sums, 0, first, frames);
     binLevels(now.sums);
     clearBelow();
+    s_.queue().flush();
+    waitFold(); // the block two back, whose sums came back into this half
     readBack(now, half);
     s_.queue().flush();
     // The block before this one is folded on a thread of its own (once its sums are back)

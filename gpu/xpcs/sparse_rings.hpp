@@ -6,6 +6,7 @@
 // frame sums and lag products per bin come from its list. The sums come back per row, as the
 // dense rings' do, into a MultitauMerge: the same fold, so the same g2 bit for bit.
 #pragma once
+#include "core/range_pool.hpp"
 #include "core/sparse/sparse_block.hpp"
 #include "core/xpcs/multitau.hpp"
 #include "gpu/recipe.hpp"
@@ -98,6 +99,8 @@ class SparseRings {
     int chunk_ = 512;    // SP_CHUNK: list entries a work-group of sp_lags, sp_bin, sp_clear
     // Pinned halves, one a block in turn: the entries going up, the sums coming back.
     std::shared_ptr<PinnedBlock> staging_[2], readback_[2];
+    cl::Event uploaded_[2];        // a half's last upload
+    RangePool copies_{4};          // the copies into staging
     Inflight previous_, inflight_; // folded on a thread / on the device
     std::future<double> folding_;
 };
