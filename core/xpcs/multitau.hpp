@@ -38,6 +38,13 @@ class FrameBlocks {
     virtual const std::byte* inPlace(std::size_t, std::size_t) const { return nullptr; }
     // The same frames' stored entries where they are stored sparsely, else nothing.
     virtual std::optional<SparseBlock> readSparse(std::size_t, std::size_t) const { return {}; }
+    // The same into `out` (whose memory a reader may reuse: a loop over blocks allocates once);
+    // false where they are not stored sparsely.
+    virtual bool readSparseInto(std::size_t first, std::size_t count, SparseBlock& out) const {
+        std::optional<SparseBlock> stored = readSparse(first, count);
+        if (stored) out = std::move(*stored);
+        return stored.has_value();
+    }
 };
 // The blocks of a stack in memory.
 std::shared_ptr<const FrameBlocks> blocksInMemory(std::shared_ptr<const Array> frames);

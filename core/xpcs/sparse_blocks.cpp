@@ -21,11 +21,16 @@ class SparseMemoryBlocks : public FrameBlocks {
         return denseOf(*readSparse(first, count), height_, width_, dtype_);
     }
     std::optional<SparseBlock> readSparse(std::size_t first, std::size_t count) const override {
+        SparseBlock out;
+        readSparseInto(first, count, out);
+        return out;
+    }
+    bool readSparseInto(std::size_t first, std::size_t count, SparseBlock& out) const override {
         if (count > frames_ || first > frames_ - count)
             throw InputError("sparse frames in memory: frames " + std::to_string(first) + ".." +
                              std::to_string(first + count) + " out of range");
-        SparseBlock out;
         out.first = first, out.where = pool_->where;
+        out.ptr.assign(1, 0), out.pixel.clear(), out.count.clear();
         const SparseBlock& p = *pool_;
         std::size_t entries = 0;
         for (std::size_t t = first; t < first + count; ++t)
@@ -38,7 +43,7 @@ class SparseMemoryBlocks : public FrameBlocks {
             out.count.insert(out.count.end(), p.count.begin() + a, p.count.begin() + b);
             out.ptr.push_back(static_cast<std::int64_t>(out.pixel.size()));
         }
-        return out;
+        return true;
     }
 
   private:
@@ -51,9 +56,15 @@ class SparseMemoryBlocks : public FrameBlocks {
 } // namespace
 
 SparseBlock sparseBlockOf(const FrameBlocks& frames, std::size_t first, std::size_t count) {
-    if (std::optional<SparseBlock> stored = frames.readSparse(first, count))
-        return std::move(*stored);
-    return sparseOf(frames.read(first, count), first, "the frame stack");
+    SparseBlock out;
+    sparseBlockInto(frames, first, count, out);
+    return out;
+}
+
+void sparseBlockInto(const FrameBlocks& frames, std::size_t first, std::size_t count,
+                     SparseBlock& out) {
+    if (!frames.readSparseInto(first, count, out))
+        out = sparseOf(frames.read(first, count), first, "the frame stack");
 }
 
 std::shared_ptr<const FrameBlocks> blocksSparseRepeating(std::shared_ptr<const SparseBlock> pool,

@@ -12,6 +12,9 @@ namespace clscope::xpcs {
 
 // Frames [first, first + count) of `frames` as entries.
 SparseBlock sparseBlockOf(const FrameBlocks& frames, std::size_t first, std::size_t count);
+// The same into `out` (its memory reused where the reader can).
+void sparseBlockInto(const FrameBlocks& frames, std::size_t first, std::size_t count,
+                     SparseBlock& out);
 
 // A stack of `frames` frames cycling through a pool of sparse frames in host memory (frame t =
 // pool frame t % K; bench), read as entries or densified.

@@ -8,6 +8,7 @@
 #include "gpu/xpcs/sparse_rings.hpp"
 
 #include <chrono>
+#include <future>
 
 namespace clscope::xpcs {
 
@@ -30,14 +31,23 @@ Result correlateMultitauSparse(const DeviceInfo& device, const FrameBlocks& fram
         session.timings().addHostPhase("sparse set-up (host wall: bins, rings, programs)",
                                        msSince(start));
         const auto streaming = std::chrono::steady_clock::now();
-        for (std::size_t first = 0; first < total; first += block) {
+        // Block b + 1 read on a thread (into the other of two blocks, their memory reused)
+        // while block b goes to the device.
+        SparseBlock blocks[2];
+        const auto readBlock = [&](std::size_t b) {
             const auto reading = std::chrono::steady_clock::now();
-            const SparseBlock entriesOf =
-                sparseBlockOf(frames, first, std::min(block, total - first));
-            session.timings().add("sparse read (host)", msSince(reading));
-            entries += entriesOf.entries();
-            rings.add(entriesOf);
-            progress.report(double(first + entriesOf.frames()) / double(total));
+            const std::size_t first = b * block;
+            sparseBlockInto(frames, first, std::min(block, total - first), blocks[b % 2]);
+            return msSince(reading);
+        };
+        std::future<double> next = std::async(std::launch::async, readBlock, 0);
+        for (std::size_t b = 0; b * block < total; ++b) {
+            session.timings().add("sparse read (host thread)", next.get());
+            if ((b + 1) * block < total) next = std::async(std::launch::async, readBlock, b + 1);
+            const SparseBlock& now = blocks[b % 2];
+            entries += now.entries();
+            rings.add(now);
+            progress.report(double(b * block + now.frames()) / double(total));
             progress.checkCancel();
         }
         rings.complete();

@@ -154,10 +154,16 @@ std::size_t SparseRings::chunksOf(std::size_t k) const {
 // each level, as the rings will bin them; UsageError before anything of the block runs where
 // one could take a product out of range.
 void SparseRings::checkTotals(const SparseBlock& block) {
+    std::vector<std::uint64_t> totals(block.frames()); // each frame's counts, on the threads
+    copies_.run(totals.size(), std::min<std::size_t>(totals.size(), 16),
+                [&](std::size_t f0, std::size_t f1) {
+                    for (std::size_t f = f0; f < f1; ++f)
+                        for (auto i = std::size_t(block.ptr[f]); i < std::size_t(block.ptr[f + 1]);
+                             ++i)
+                            totals[f] += block.count[i];
+                });
     for (std::size_t f = 0; f < block.frames(); ++f) {
-        std::uint64_t total = 0;
-        for (auto i = std::size_t(block.ptr[f]); i < std::size_t(block.ptr[f + 1]); ++i)
-            total += block.count[i];
+        std::uint64_t total = totals[f];
         auto entries = static_cast<std::uint64_t>(block.ptr[f + 1] - block.ptr[f]);
         for (std::size_t k = 0;; ++k) {
             if (total > largestRowTotal)
