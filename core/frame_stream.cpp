@@ -91,6 +91,12 @@ std::optional<SparseBlock> FrameStream::readSparse(std::size_t first, std::size_
     return out;
 }
 
+std::optional<std::uint64_t> FrameStream::storedEntries() const {
+    if (sparse_) return sparse_->entries(offset_, frameCount());
+    if (rigaku_) return rigaku_->entries(offset_, frameCount());
+    return std::nullopt;
+}
+
 Array FrameStream::read(std::size_t first, std::size_t count) const {
     checkRange(first, count);
     first += offset_;

@@ -44,6 +44,8 @@ class FrameStream {
     // The same frames' stored entries where they are stored sparsely (sparse_block.hpp), else
     // nothing (read() them).
     std::optional<SparseBlock> readSparse(std::size_t first, std::size_t count) const;
+    // The entries the frames are stored as (sparse or Rigaku), else nothing.
+    std::optional<std::uint64_t> storedEntries() const;
     // An array read() gave, once done with: a stream's later read may fill it again (a file's
     // reads ignore it).
     void recycle(Array&& frames) const;

@@ -108,6 +108,12 @@ struct RunRequest {
 class PassPlan; // gpu/scale/passes.hpp
 class Algorithm;
 
+// The variant an algorithm's rule picks for a run's input files when the run names none, and
+// why (said on stderr when it runs: runWithinBudget).
+struct VariantChoice {
+    std::string variant, why;
+};
+
 // One run's request with its input typed and its parameters parsed, once (TypedAlgorithm: a
 // TypedRun, gpu/facets/typed_run.hpp): runAlgorithm asks it which variants can run, then runs
 // one; every facet takes it (gpu/facet.hpp). Algorithm::prepare also resolves the variant and
@@ -158,6 +164,12 @@ class Algorithm {
     ParamSet defaultParams() const { return ParamSet(parameterSpecs()); }
     virtual std::vector<VariantEntry> variants() const = 0;
     virtual std::string referenceVariant() const { return "cpu"; }
+    // The variant a run's input files call for when it names none (taken where it can run on
+    // the device, before the stream stage and the preferred variant), and why: a rule from
+    // measurements, decided from what opening the files says. Default: none.
+    virtual std::optional<VariantChoice> choiceFor(const InputSources&, const ParamSet&) const {
+        return std::nullopt;
+    }
     // Every kernel program the variants build, declared (gpu/recipe.hpp); a variant names its
     // own in VariantInfo::programs. Default: none.
     virtual std::vector<ProgramRecipe> recipes() const { return {}; }

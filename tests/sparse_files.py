@@ -11,7 +11,8 @@ tests/tst_sparse.cpp. Exit 77 (skip) without h5py or numpy.
   sparse_files.py edges OUT                           a hand-made event list (tst_sparse's
                                                       eventsBinAtEdges holds its frames)
   sparse_files.py uint32 DENSE_OUT SPARSE_OUT         uint32 counts near 2^32 - 1, dense and sparse
-  sparse_files.py long OUT FRAMES                     FRAMES frames of 16x16 at 3 % occupancy
+  sparse_files.py long OUT FRAMES [OCC]               FRAMES frames of 16x16 at occupancy OCC
+                                                      (a fraction, default 0.03: 3 %)
   sparse_files.py rigaku BIN DENSE [disorder]         a Rigaku 500k .bin file (boost_corr's
                                                       layout) and its frames as a dense stack;
                                                       disorder: a word of frame 0 after frame 2
@@ -121,10 +122,10 @@ def uint32(dense_out, sparse_out):
                 write_csr(f, ptr, pixel, count.astype(np.uint32), d.shape)
 
 
-def long(out, frames):
+def long(out, frames, occupancy="0.03"):
     frames = int(frames)
     rng = np.random.default_rng(11)
-    occupied = rng.random((frames, 256)) < 0.03
+    occupied = rng.random((frames, 256)) < float(occupancy)
     counts = rng.integers(1, 4, size=(frames, 256)) * occupied
     with h5py.File(out, "w") as f:
         labels(f, 16, 16)

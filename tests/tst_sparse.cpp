@@ -420,6 +420,32 @@ class TstSparse : public QObject {
     // 100,000 frames of 16×16 at 3 % occupancy: 51 MB dense, 6 MB of pixel indices as int64.
     // Under a 4 MB memory limit the whole stack, or a whole column, cannot be read; a windowed
     // read and a streamed multi-tau run must (they read only their frames' entries).
+    // A multi-tau run that names no variant takes `sparse` on a sparse stack below the
+    // crossover occupancy (said on stderr, same g2 as multitau), the dense multitau above it,
+    // and the host's variants on the host.
+    void sparseChosenBelowTheCrossover() {
+        const QString low = path("photons.h5"), high = path("occupied.h5");
+        PYTHON("long", low, "600", "0.002");
+        PYTHON("long", high, "600", "0.03");
+        const auto run = [&](const QString& in, const QStringList& more) {
+            return test::runCli(QStringList{"correlate", in, "--multitau", "-o",
+                                            path("chosen_g2.h5"), "--frame-time", "0.001"} +
+                                more);
+        };
+        test::CliRun r = run(low, {"--device", "ocl:0"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("variant sparse: the frames' stored entries fill"),
+                 qPrintable(r.err));
+        const Array chosen = readAt(path("chosen_g2.h5"), "/xpcs/g2");
+        r = run(low, {"--device", "ocl:0", "--variant", "multitau"});
+        QVERIFY2(r.code == 0 && !r.err.contains("variant sparse"), qPrintable(r.err));
+        QVERIFY(sameArrays(chosen, readAt(path("chosen_g2.h5"), "/xpcs/g2")));
+        r = run(high, {"--device", "ocl:0"});
+        QVERIFY2(r.code == 0 && !r.err.contains("variant sparse"), qPrintable(r.err));
+        r = run(low, {"--device", "cpu"});
+        QVERIFY2(r.code == 0 && !r.err.contains("variant sparse"), qPrintable(r.err));
+    }
+
     void longSeriesInBoundedMemory() {
         const QString in = path("long.h5");
         PYTHON("long", in, "100000");

@@ -27,6 +27,10 @@ class RigakuFrames {
     explicit RigakuFrames(const std::string& fileName);
 
     std::size_t frameCount() const { return ptr_.size() - 1; }
+    // The words (entries) of frames [first, first + count).
+    std::uint64_t entries(std::size_t first, std::size_t count) const {
+        return ptr_[first + count] - ptr_[first];
+    }
     // Frames [first, first + count) as a dense (count, 512, 1024) uint16 array; a pixel listed
     // twice in a frame holds the sum of its counts.
     Array read(std::size_t first, std::size_t count) const;

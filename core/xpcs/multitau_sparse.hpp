@@ -11,6 +11,12 @@ namespace clscope::xpcs {
 Result correlateMultitauSparseCpu(const FrameBlocks& frames, const LabelMask& mask,
                                   const Params& params, const Progress& progress = {});
 
+// The occupancy (stored entries / (frames · H · W)) below which the OpenCL variant `sparse`
+// beats the dense `multitau` from host memory: measured on an H100, 512x1024 photon frames
+// (docs/PERFORMANCE.md "Sparse multi-tau"). A multi-tau run that names no variant takes
+// `sparse` below it on a sparse stack (xpcs::Algorithm::choiceFor).
+constexpr double sparseCrossover = 0.004;
+
 // UsageError unless the frames are unsigned integer counts (what the sparse variants take).
 void checkSparseInput(DType dtype, const std::string& variant);
 

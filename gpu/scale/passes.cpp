@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <iostream>
 #include <map>
 
 namespace clscope {
@@ -65,6 +66,21 @@ static std::unique_ptr<pipeline::FrameFeed> streamFeed(const Algorithm& algorith
     return nullptr;
 }
 
+// A run that names no variant takes the one its input files call for (Algorithm::choiceFor)
+// where that runs on its device, said on stderr.
+static void chooseVariant(const Algorithm& algorithm, RunRequest& request,
+                          const InputSources& sources, const std::vector<DeviceInfo>& devices) {
+    if (!request.variant.empty() || devices.size() != 1) return;
+    const std::optional<VariantChoice> c = algorithm.choiceFor(sources, request.params);
+    if (!c ||
+        !algorithm.supports(algorithm.variant(c->variant), request.device, nullptr, &request.params)
+             .ok)
+        return;
+    request.variant = c->variant;
+    std::cerr << "clscope: " + algorithm.id() + ": variant " + c->variant + ": " + c->why + "\n"
+              << std::flush;
+}
+
 bool fitsWhole(const Algorithm& algorithm, const InputSources& sources, const ParamSet& params,
                std::uint64_t budget) {
     for (const InputRole& role : algorithm.inputRoles()) {
@@ -92,6 +108,7 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
                             std::uint64_t budget, const Progress& progress) {
     BudgetedRun out;
     checkFrameCounts(algorithm.inputRoles(), algorithm.id(), sources);
+    chooseVariant(algorithm, request, sources, devices);
     if (const auto stage = algorithm.streamStage(request, devices))
         if (auto feed = streamFeed(algorithm, sources); feed && stage->accepts(feed->format())) {
             pipeline::StreamRun run =

@@ -10,6 +10,7 @@
 #include "core/mask/mask_io.hpp"
 #include "core/xpcs/fit_params.hpp"
 #include "core/xpcs/frames_read.hpp"
+#include "core/xpcs/multitau_sparse.hpp"
 #include "core/xpcs/normalisation.hpp"
 #include "core/xpcs/result_sums.hpp"
 #include "core/xpcs/xpcs_io.hpp"
@@ -20,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace clscope::xpcs {
@@ -127,6 +129,26 @@ std::shared_ptr<XpcsInput> makeInput(Array frames, LabelMask labels, nlohmann::j
     for (std::int64_t n : makeBins(input->labels).pixelCounts)
         input->mostPixels = std::max(input->mostPixels, n);
     return input;
+}
+
+std::optional<VariantChoice> Algorithm::choiceFor(const InputSources& sources,
+                                                  const ParamSet& params) const {
+    if (sources.live || !params.boolean("multitau")) return std::nullopt;
+    const std::shared_ptr<FrameStream> b = openFrames(sources, role("frames"));
+    const std::optional<std::uint64_t> entries = b->storedEntries();
+    const double pixels = double(b->frameCount()) * double(b->height()) * double(b->width());
+    if (!entries || !(pixels > 0)) return std::nullopt;
+    const double occupancy = double(*entries) / pixels;
+    if (occupancy >= sparseCrossover) return std::nullopt;
+    const auto percent = [](double f) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.3g %%", 100 * f);
+        return std::string(text);
+    };
+    return VariantChoice{"sparse", "the frames' stored entries fill " + percent(occupancy) +
+                                       " of their pixels, below the crossover " +
+                                       percent(sparseCrossover) +
+                                       " where the dense multitau wins (--variant to choose)"};
 }
 
 Support Algorithm::supportsWith(const VariantEntry& variant, const DeviceInfo& device,

@@ -17,6 +17,10 @@ class Algorithm : public TypedAlgorithm<XpcsInput, Params, XpcsResult> {
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
+    // A multi-tau run on frames stored sparsely below the crossover occupancy
+    // (xpcs::sparseCrossover): `sparse`.
+    std::optional<VariantChoice> choiceFor(const InputSources& sources,
+                                           const ParamSet& params) const override;
     // Its kernel programs (gpu/xpcs/recipes.cpp).
     std::vector<ProgramRecipe> recipes() const override;
     Params parameters(const ParamSet& params) const override;

@@ -131,8 +131,8 @@ namespace {
 class XpcsBench : public BenchFacet {
   public:
     std::vector<std::string> sizes() const override {
-        return {"seed",      "large",     "multitau", "sparse",
-                "sparse0.2", "sparse0.3", "sparse1",  "sparse10"};
+        return {"seed",      "large",     "multitau", "sparse",  "sparse0.2",
+                "sparse0.3", "sparse0.5", "sparse1",  "sparse10"};
     }
     BenchCase benchCase(const clscope::Algorithm& algorithm,
                         const std::string& size) const override;
@@ -149,7 +149,7 @@ BenchCase XpcsBench::benchCase(const clscope::Algorithm& algorithm, const std::s
         return sparseBenchCase(algorithm.defaultParams(), it->second);
     if (size != "seed" && size != "large")
         throw UsageError("bench xpcs: --size must be seed, large, multitau, sparse, sparse0.2, "
-                         "sparse0.3, sparse1 or sparse10, not '" +
+                         "sparse0.3, sparse0.5, sparse1 or sparse10, not '" +
                          size + "'");
     synthetic::XpcsDataset d = synthetic::generateXpcs(benchDataset(size));
     const Bins bins = makeBins(d.labels);
