@@ -140,11 +140,9 @@ class XpcsBench : public BenchFacet {
 
 BenchCase XpcsBench::benchCase(const clscope::Algorithm& algorithm, const std::string& size) const {
     if (size == "multitau") return multitauBenchCase(algorithm.defaultParams());
-    const std::map<std::string, double> occupancy{{"sparse", 0.001},
-                                                  {"sparse0.2", 0.002},
-                                                  {"sparse0.3", 0.003},
-                                                  {"sparse1", 0.01},
-                                                  {"sparse10", 0.1}};
+    const std::map<std::string, double> occupancy{{"sparse", 0.001},    {"sparse0.2", 0.002},
+                                                  {"sparse0.3", 0.003}, {"sparse0.5", 0.005},
+                                                  {"sparse1", 0.01},    {"sparse10", 0.1}};
     if (const auto it = occupancy.find(size); it != occupancy.end())
         return sparseBenchCase(algorithm.defaultParams(), it->second);
     if (size != "seed" && size != "large")
