@@ -91,6 +91,25 @@ std::optional<SparseBlock> FrameStream::readSparse(std::size_t first, std::size_
     return out;
 }
 
+namespace {
+
+template <class T>
+std::vector<std::uint64_t> differences(const std::vector<T>& ptr, std::size_t first,
+                                       std::size_t count) {
+    std::vector<std::uint64_t> out(count);
+    for (std::size_t f = 0; f < count; ++f)
+        out[f] = static_cast<std::uint64_t>(ptr[first + f + 1] - ptr[first + f]);
+    return out;
+}
+
+} // namespace
+
+std::optional<std::vector<std::uint64_t>> FrameStream::entriesPerFrame() const {
+    if (sparse_) return differences(sparse_->framePtr(), offset_, frameCount());
+    if (rigaku_) return differences(rigaku_->framePtr(), offset_, frameCount());
+    return std::nullopt;
+}
+
 Array FrameStream::read(std::size_t first, std::size_t count) const {
     checkRange(first, count);
     first += offset_;

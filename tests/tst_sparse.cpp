@@ -244,6 +244,35 @@ class TstSparse : public QObject {
         QCOMPARE(test::runCli({"convert", dense, "--to", "csr", "-o", path("x.h5")}).code, 2);
     }
 
+    // generate xpcs --sparse writes the frames the dense generate writes, as the CSR layout
+    // (convert --to dense gives them back bit for bit), with the same labels and frame time; a
+    // low intensity gives photon frames of low occupancy; float32 frames are refused.
+    void generateSparse() {
+        const QString sparse = path("generated_sparse.h5"), back = path("generated_dense.h5");
+        CLI_OK("generate", "xpcs", "--sparse", "--frames", "48", "--height", "24", "--width", "28",
+               "--dtype", "uint16", "--intensity", "2", "--frame-time", "0.001", "--seed", "3",
+               "-o", sparse);
+        const H5Reader s(sparse.toStdString());
+        QVERIFY(!s.hasObject(paths::frames));
+        QVERIFY(*s.integerAttribute("/entry/data/sparse", "shape") ==
+                (std::vector<std::int64_t>{48, 24, 28}));
+        QVERIFY(s.info("/entry/data/sparse/count").dtype == DType::UInt16);
+        CLI_OK("convert", sparse, "--to", "dense", "-o", back);
+        QVERIFY(sameArrays(readAt(back, paths::frames), readAt(dense, paths::frames)));
+        QVERIFY(sameArrays(s.read(paths::qmask), readAt(dense, paths::qmask)));
+        QCOMPARE(s.readScalar(paths::frameTime), 0.001);
+
+        const QString photons = path("generated_photons.h5");
+        CLI_OK("generate", "xpcs", "--sparse", "--frames", "20", "--height", "32", "--width", "32",
+               "--intensity", "0.01", "-o", photons);
+        const Array ptr = readAt(photons, "/entry/data/sparse/frame_ptr");
+        const double occupancy = double(ptr.as<std::int64_t>().back()) / (20.0 * 32 * 32);
+        QVERIFY2(occupancy > 0 && occupancy < 0.05, qPrintable(QString::number(occupancy)));
+        EXPECT_EXIT(test::runCli({"generate", "xpcs", "--sparse", "--dtype", "float32", "-o",
+                                  path("float.h5")}),
+                    2, "--sparse writes integer counts");
+    }
+
     // Frame k holds k·Δ ≤ time < (k+1)·Δ: events exactly at an edge open the later frame, one
     // nanosecond before it stays in the earlier; T = ⌊last / Δ⌋ + 1 (an empty frame kept).
     void eventsBinAtEdges() {

@@ -34,6 +34,8 @@ class CsrFrames {
     DType dtype() const { return dtype_; } // the count column's type (uint32 for events)
     std::uint64_t entries() const { return static_cast<std::uint64_t>(ptr_.back()); }
     const std::string& group() const { return group_; }
+    // Frame t's entries are [framePtr()[t], framePtr()[t + 1]) (T + 1 values, read on open).
+    const std::vector<std::int64_t>& framePtr() const { return ptr_; }
     // Frames [first, first + count) as a dense (count, H, W) array: a pixel listed more than
     // once in a frame holds the sum of its counts (as scipy's csr toarray gives it). InputError
     // naming the dataset for a pixel outside [0, H·W), or a sum beyond the type.

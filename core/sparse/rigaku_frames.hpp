@@ -7,6 +7,7 @@
 #pragma once
 #include "core/array.hpp"
 #include "core/file_ranges.hpp"
+#include "core/hdf5.hpp"
 #include "core/sparse/sparse_block.hpp"
 
 #include <cstdint>
@@ -22,6 +23,10 @@ class RigakuFrames {
 
     // Whether a file is read as this format: its name ends in .bin.
     static bool named(const std::string& fileName);
+    // What the roles besides the frames (labels, pixel mask, frame time) find in a .bin file:
+    // nothing (it holds frames alone), as an empty HDF5 file image under its name, so that a
+    // run reads them from the files its options name or goes without (rigaku_roles.cpp).
+    static std::shared_ptr<H5Reader> rolesFile(const std::string& fileName);
     // The file's words scanned once, in blocks, for each frame's first word (frames in order,
     // pixels within the detector); InputError naming the file and the word otherwise.
     explicit RigakuFrames(const std::string& fileName);
@@ -33,6 +38,8 @@ class RigakuFrames {
     // The same frames' words as entries (sparse_block.hpp), duplicates not summed.
     SparseBlock readSparse(std::size_t first, std::size_t count) const;
     const std::string& fileName() const { return file_->name(); }
+    // Frame t's words are [framePtr()[t], framePtr()[t + 1]) (T + 1 values, found on open).
+    const std::vector<std::uint64_t>& framePtr() const { return ptr_; }
 
   private:
     std::vector<std::uint64_t> words(std::uint64_t first, std::uint64_t count) const;

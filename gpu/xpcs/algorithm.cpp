@@ -8,6 +8,7 @@
 #include "core/input/provenance.hpp"
 #include "core/input/units.hpp"
 #include "core/mask/mask_io.hpp"
+#include "core/sparse/rigaku_frames.hpp"
 #include "core/xpcs/fit_params.hpp"
 #include "core/xpcs/frames_read.hpp"
 #include "core/xpcs/normalisation.hpp"
@@ -236,16 +237,16 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
     const DataLocation framesAt = s.locate(framesRole);
     refuseOnStream(s, params);
     if (params.boolean("multitau")) return readStreamed(s);
-    const H5Reader input(framesAt.file);
+    const auto input = s.open(framesAt.file);
     Array frames;
-    if (s.frames.all()) {
-        frames = readFramesParallel(input, framesAt.file, framesAt.path);
+    if (s.frames.all() && !RigakuFrames::named(framesAt.file)) {
+        frames = readFramesParallel(*input, framesAt.file, framesAt.path, 0, s.frameTime);
     } else { // --frames: only those
         const auto stream = openFrames(s, framesRole);
         if (stream->isStack()) frames = stream->read(0, stream->frameCount());
     }
     if (frames.rank() != 3)
-        throw InputError(input.where(framesAt.path) + ": xpcs needs a (T,H,W) frame stack");
+        throw InputError(input->where(framesAt.path) + ": xpcs needs a (T,H,W) frame stack");
     const auto binning = readBinning(s, frames.height(), frames.width());
     LabelMask labels = std::move(binning->labels);
     return withFrames(*binning, std::move(frames), std::move(labels));
@@ -294,6 +295,7 @@ std::shared_ptr<XpcsResult> Algorithm::runWith(const RunRequest& request, const 
         addFits(*out, request.params, in.qByLabel);
     }
     out->info.timings = out->result.timings.records();
+    out->info.entries = out->result.entries;
     return out;
 }
 
