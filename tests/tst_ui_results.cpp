@@ -113,7 +113,7 @@ class TestUiResults : public QObject {
         QVERIFY2(lines[3].endsWith(",750000"), qPrintable(lines[3]));
         auto ticker = panel.chart()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
         QVERIFY(ticker && ticker->ticks().size() == 2);
-        QVERIFY2(ticker->ticks().last().endsWith("· 7.5e+05 events/s"),
+        QVERIFY2(ticker->ticks().last().endsWith("\n7.5e+05 events/s"), // under the run's name
                  qPrintable(ticker->ticks().last()));
         QVERIFY(!ticker->ticks().first().contains("events/s"));
     }

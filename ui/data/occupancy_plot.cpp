@@ -3,6 +3,7 @@
 #include "ui/image/frame_source.hpp"
 
 #include <QLabel>
+#include <QLocale>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <numeric>
@@ -25,7 +26,7 @@ OccupancyPlot::OccupancyPlot(QWidget* parent) : QWidget(parent) {
     caption_ = new QLabel(this);
     caption_->setWordWrap(true);
     plot_ = new QCustomPlot(this);
-    plot_->setMinimumHeight(140);
+    plot_->setMinimumHeight(170); // the frame axis and its label stay on screen in a docked panel
     plot_->addGraph();
     plot_->graph(0)->setName("occupancy");
     plot_->graph(0)->setPen(QPen(QColor(31, 119, 180), 1.2));
@@ -53,8 +54,8 @@ void OccupancyPlot::setSource(const FrameSource* source) {
     const double total = std::accumulate(entries->begin(), entries->end(), 0.0);
     const double mean =
         100.0 * total / (double(percent.size()) * double(source->height() * source->width()));
-    caption_->setText(QString("Occupancy per frame (sparse frames): %1 entries, mean %2 %")
-                          .arg(total, 0, 'g', 6)
+    caption_->setText(QString("Occupancy per frame: %1 entries, mean %2 %")
+                          .arg(QLocale().toString(total, 'f', 0))
                           .arg(mean, 0, 'g', 3));
     plot_->xAxis->setRange(0, std::max(1.0, double(percent.size() - 1)));
     const double top = *std::max_element(percent.begin(), percent.end());

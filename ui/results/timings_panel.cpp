@@ -119,7 +119,10 @@ void TimingsPanel::refreshChart(const std::vector<TimingRow>& rows) {
     for (const TimingRow& r : rows)
         if (std::find(runs.begin(), runs.end(), r.run) == runs.end()) runs.push_back(r.run);
     std::sort(runs.begin(), runs.end());
-    const int rowHeight = chart_->fontMetrics().height() + 4;
+    // A run over sparse frames has its events/s on a second line of its tick label.
+    const bool twoLines = std::any_of(rows.begin(), rows.end(),
+                                      [](const TimingRow& r) { return r.eventsPerSecond > 0; });
+    const int rowHeight = chart_->fontMetrics().height() * (twoLines ? 2 : 1) + 4;
     for (std::size_t n = std::min(runs.size(), maxRuns);; --n) {
         drawRuns(rows, std::vector<int>(runs.end() - static_cast<std::ptrdiff_t>(n), runs.end()));
         if (n <= 1 || !chart_->isVisible() ||
@@ -142,7 +145,7 @@ void TimingsPanel::drawRuns(const std::vector<TimingRow>& rows, const std::vecto
                                   .arg(r.run)
                                   .arg(q(r.variant), q(r.device).section(' ', 0, 0),
                                        r.eventsPerSecond > 0
-                                           ? " · " + eventsText(r.eventsPerSecond) + " events/s"
+                                           ? "\n" + eventsText(r.eventsPerSecond) + " events/s"
                                            : QString());
             const bool step = r.label.find("(host") != std::string::npos;
             (r.hostPhase ? phases : r.kernel ? kernels : step ? steps : copies) += r.totalMs;
