@@ -1,6 +1,7 @@
 #include "ui/data/data_browser.hpp"
 #include "ui/base/qstring.hpp"
 
+#include "core/sparse/rigaku_frames.hpp"
 #include "ui/data/dataset_view.hpp"
 #include "ui/data/occupancy_plot.hpp"
 
@@ -71,6 +72,12 @@ void DataBrowser::refresh() {
         return;
     }
     fileLabel_->setText(q(roles_.fileName()));
+    if (RigakuFrames::named(roles_.fileName())) // no HDF5 objects: say what the file holds
+        fileLabel_->setText(q(roles_.fileName()) +
+                            QString("\nRigaku 500k event file: frames only (%1×%2); labels and "
+                                    "pixel mask from the mask editor")
+                                .arg(RigakuFrames::height)
+                                .arg(RigakuFrames::width));
     auto* root = new QTreeWidgetItem(tree_, {"/"});
     root->setData(NameColumn, pathRole, "/");
     addChildren(root, "/", 0);

@@ -24,9 +24,10 @@ OccupancyPlot::OccupancyPlot(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     caption_ = new QLabel(this);
-    caption_->setWordWrap(true);
+    caption_->setToolTip("Each frame's stored entries over its pixels (docs/SPARSE.md)");
     plot_ = new QCustomPlot(this);
-    plot_->setMinimumHeight(170); // the frame axis and its label stay on screen in a docked panel
+    // The frame axis and its label stay on screen in the Data dock of a 1280×800 window.
+    plot_->setMinimumHeight(130);
     plot_->addGraph();
     plot_->graph(0)->setName("occupancy");
     plot_->graph(0)->setPen(QPen(QColor(31, 119, 180), 1.2));
@@ -54,7 +55,7 @@ void OccupancyPlot::setSource(const FrameSource* source) {
     const double total = std::accumulate(entries->begin(), entries->end(), 0.0);
     const double mean =
         100.0 * total / (double(percent.size()) * double(source->height() * source->width()));
-    caption_->setText(QString("Occupancy per frame: %1 entries, mean %2 %")
+    caption_->setText(QString("Occupancy: %1 entries, mean %2 %")
                           .arg(QLocale().toString(total, 'f', 0))
                           .arg(mean, 0, 'g', 3));
     plot_->xAxis->setRange(0, std::max(1.0, double(percent.size() - 1)));
