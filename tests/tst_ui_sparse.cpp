@@ -16,6 +16,7 @@
 #include "ui/xpcs/xpcs_panel.hpp"
 #include "ui_test_helpers.hpp"
 
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QtTest>
@@ -26,14 +27,17 @@ using namespace clscope::ui;
 
 namespace {
 
-// The percentage of each frame's pixels that are non-zero in a dense (T,H,W) stack.
-std::vector<double> nonZeroPercent(const Array& dense) {
+// The entries of each frame of a dense (T,H,W) stack over its pixels, in %: its non-zero pixels
+// (a CSR or Rigaku file), or, `eachCount`, its counts (an event list: an entry a count).
+std::vector<double> entryPercent(const Array& dense, bool eachCount) {
     std::vector<double> out;
     for (std::size_t t = 0; t < dense.frameCount(); ++t) {
-        std::size_t nonZero = 0;
-        for (std::size_t p = 0; p < dense.frameSize(); ++p)
-            nonZero += dense.valueAt(t * dense.frameSize() + p) != 0;
-        out.push_back(100.0 * double(nonZero) / double(dense.frameSize()));
+        double entries = 0;
+        for (std::size_t p = 0; p < dense.frameSize(); ++p) {
+            const double v = dense.valueAt(t * dense.frameSize() + p);
+            entries += eachCount ? v : double(v != 0);
+        }
+        out.push_back(100.0 * entries / double(dense.frameSize()));
     }
     return out;
 }
@@ -45,9 +49,20 @@ class TestUiSparse : public QObject {
     QTemporaryDir dir_;
     QString dense_, sparse_;
 
+    // Opens `file` and runs the xpcs panel's multi-tau with `variant`; whether it succeeded.
+    static bool runOn(MainWindow& window, const QString& file, const std::string& variant) {
+        auto* panel = window.findChild<XpcsPanel*>();
+        if (!window.openFile(file)) return false;
+        panel->form()->setValue("multitau", true);
+        panel->setVariant(variant);
+        QSignalSpy finished(panel, &XpcsPanel::runFinished);
+        return panel->variant() == variant && panel->run() && finished.wait(60000) &&
+               finished.front().front().toBool();
+    }
+
     // Every frame the image view shows equals the dense stack's, the occupancy plot holds
-    // each frame's non-zero pixels in % (entries = non-zero pixels in these files).
-    static void checkShown(MainWindow& window, const Array& dense) {
+    // each frame's entries in % (entryPercent).
+    static void checkShown(MainWindow& window, const Array& dense, bool eachCount = false) {
         ImagePresenter& image = window.workbench().image().presenter();
         QVERIFY(image.hasImage());
         QCOMPARE(image.frameCount(), dense.frameCount());
@@ -64,7 +79,7 @@ class TestUiSparse : public QObject {
         }
         OccupancyPlot* occupancy = window.findChild<DataBrowser*>()->occupancy();
         QVERIFY(!occupancy->isHidden());
-        const std::vector<double> want = nonZeroPercent(dense);
+        const std::vector<double> want = entryPercent(dense, eachCount);
         const auto data = occupancy->plot()->graph(0)->data();
         QCOMPARE(std::size_t(data->size()), want.size());
         for (std::size_t t = 0; t < want.size(); ++t) {
@@ -122,23 +137,47 @@ class TestUiSparse : public QObject {
         QVERIFY(!window.openFile(torn));
     }
 
+    // An event list (tests/sparse_files.py events: each count an event within its frame's 1 ms)
+    // asks for its frames' width, the file's frame time offered; binned at 1 ms its frames are
+    // the dense ones, an entry an event. Not answered: no frames shown, the file still open.
+    void eventListAsksForItsFrameTime() {
+        const QString events = dir_.filePath("events.h5");
+        QString skip;
+        QVERIFY(test::runPython({CLSCOPE_SPARSE_FILES, "events", dense_, events, "1000000"}, skip));
+        if (!skip.isEmpty()) QSKIP(qPrintable(skip));
+        MainWindow window;
+        QStringList asked;
+        window.workbench().setAskFrameTime([&](const QString& file, double offered) {
+            asked << QString("%1 %2").arg(QFileInfo(file).fileName()).arg(offered);
+            return std::optional<double>(1e-3);
+        });
+        QVERIFY(window.openFile(events));
+        QCOMPARE(asked, QStringList{"events.h5 0.002"});
+        QCOMPARE(window.workbench().dataset().path(DataRole::Frames).value_or(""),
+                 std::string("/entry/data/events"));
+        checkShown(window, readFrames(H5Reader(dense_.toStdString())), true);
+        // The panel bins the events as shown: the sparse multi-tau gives the dense file's g2.
+        auto* panel = window.findChild<XpcsPanel*>();
+        QVERIFY(runOn(window, dense_, "cpu"));
+        const std::vector<double> want = panel->presenter().reference().g2;
+        QVERIFY(runOn(window, events, "sparse-cpu"));
+        QVERIFY(!want.empty() && panel->presenter().reference().g2 == want);
+        QCOMPARE(panel->presenter().reference().tau[1], 1e-3); // τ from the bin width
+        window.workbench().setAskFrameTime(
+            [](const QString&, double) { return std::optional<double>(); });
+        QVERIFY(window.openFile(events));
+        QVERIFY(!window.workbench().image().presenter().hasImage());
+    }
+
     // The xpcs panel runs the sparse multi-tau on the CSR file: the g2 of the dense cpu
     // multi-tau on the dense file, bit for bit; Timings shows the sparse run's entries a second
     // (and none for the dense run).
     void sparseRunShowsEventsPerSecond() {
         MainWindow window;
         auto* panel = window.findChild<XpcsPanel*>();
-        const auto runOn = [&](const QString& file, const std::string& variant) {
-            if (!window.openFile(file)) return false;
-            panel->form()->setValue("multitau", true);
-            panel->setVariant(variant);
-            QSignalSpy finished(panel, &XpcsPanel::runFinished);
-            return panel->variant() == variant && panel->run() && finished.wait(60000) &&
-                   finished.front().front().toBool();
-        };
-        QVERIFY(runOn(dense_, "cpu"));
+        QVERIFY(runOn(window, dense_, "cpu"));
         const std::vector<double> want = panel->presenter().reference().g2;
-        QVERIFY(runOn(sparse_, "sparse-cpu"));
+        QVERIFY(runOn(window, sparse_, "sparse-cpu"));
         QVERIFY(!want.empty() && panel->presenter().reference().g2 == want);
         QTableWidget* table = window.workbench().timings().tableWidget();
         QTRY_VERIFY(table->rowCount() > 0);
