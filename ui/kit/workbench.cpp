@@ -78,7 +78,6 @@ bool Workbench::openFile(const QString& path) {
     if (browser_) browser_->refresh();
     views_.image->setFrameSource(nullptr);
     if (browser_) browser_->showOccupancy(nullptr);
-    if (roles_.framesAreEvents()) askEventFrameTime(path);
     for (const auto& [role, rolePath] : roles_.assignments()) {
         log(LogLevel::Info, QString("%1 ← %2").arg(q(roleName(role)), q(rolePath)));
         showRole(role);
@@ -91,8 +90,8 @@ bool Workbench::openFile(const QString& path) {
 }
 
 // An event list is binned into frames of a width the user gives (DESIGN.md §3): the file's own
-// frame time is offered (the CLI's --frame-time has no default either).
-void Workbench::askEventFrameTime(const QString& path) {
+// frame time is offered (the CLI's --frame-time has no default either). Whether there is one.
+bool Workbench::askEventFrameTime(const QString& path) {
     double suggested = 1e-3;
     try {
         if (roles_.file()->hasDataset(paths::frameTime))
@@ -115,7 +114,9 @@ void Workbench::askEventFrameTime(const QString& path) {
         log(LogLevel::Info,
             QString("event list binned into frames of %1 s").arg(*roles_.eventFrameTime()));
     else
-        log(LogLevel::Warning, path + ": an event list needs a frame time to show its frames");
+        log(LogLevel::Warning, path + ": an event list needs a frame time to show its frames "
+                                      "(File ▸ Open asks again)");
+    return roles_.eventFrameTime().has_value();
 }
 
 void Workbench::showOnItsPanel(const QString& path) {
@@ -157,7 +158,11 @@ void Workbench::showRole(DataRole role) {
     try {
         const auto path = roles_.path(role);
         if (role == DataRole::Frames && path) {
-            const auto source = openFrameSource(roles_.file(), *path, roles_.eventFrameTime());
+            // An event list's frames exist once their width is known: none, nothing shown.
+            const bool binned = !roles_.framesAreEvents() || roles_.eventFrameTime() ||
+                                askEventFrameTime(q(roles_.fileName()));
+            const auto source =
+                binned ? openFrameSource(roles_.file(), *path, roles_.eventFrameTime()) : nullptr;
             views_.image->setFrameSource(source);
             if (browser_) browser_->showOccupancy(source.get());
             if (roles_.path(DataRole::PixelMask)) showRole(DataRole::PixelMask);

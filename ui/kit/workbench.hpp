@@ -39,8 +39,8 @@ class Workbench : public QObject {
     void attachDataBrowser(DataBrowser* browser);
 
     // Data: open a file (roles get their default paths), or generate one and open it. An event
-    // list's frames need a bin width: askFrameTime gives it (none: the frames are not shown
-    // until File ▸ Open asks again).
+    // list's frames need a bin width: askFrameTime gives it when they are first shown (none:
+    // they are not shown until File ▸ Open asks again).
     bool openFile(const QString& path);
     // The question for an event list's frame width in seconds (`suggested`: the file's frame
     // time, else 1 ms); a dialog unless tests answer it themselves. None: cancelled.
@@ -108,7 +108,7 @@ class Workbench : public QObject {
   private:
     void connectRunner();
     void showRole(DataRole role);
-    void askEventFrameTime(const QString& path);
+    bool askEventFrameTime(const QString& path);
     // The opened file on its algorithm's panel (panelWanted); a clscope result read back in a
     // job and delivered to that panel (AlgorithmPanel::showStoredResult).
     void showOnItsPanel(const QString& path);
