@@ -49,10 +49,14 @@ class TestUiSparse : public QObject {
     QTemporaryDir dir_;
     QString dense_, sparse_;
 
-    // Opens `file` and runs the xpcs panel's multi-tau with `variant`; whether it succeeded.
+    // Opens `file` and runs the xpcs panel's multi-tau with `variant` once the jobs a file
+    // starts (a panel's live view) are done; whether it succeeded.
     static bool runOn(MainWindow& window, const QString& file, const std::string& variant) {
         auto* panel = window.findChild<XpcsPanel*>();
         if (!window.openFile(file)) return false;
+        JobRunner& jobs = window.workbench().jobs();
+        for (int waited = 0; jobs.isBusy() && waited < 30000; waited += 20)
+            QTest::qWait(20);
         panel->form()->setValue("multitau", true);
         panel->setVariant(variant);
         QSignalSpy finished(panel, &XpcsPanel::runFinished);
