@@ -504,6 +504,16 @@ class TstSparse : public QObject {
         const QString sparse = path("rigaku_sparse.h5");
         CLI_OK("convert", bin, "--to", "sparse", "-o", sparse);
         QVERIFY(sameArrays(readFrames(H5Reader(sparse.toStdString())), dense));
+        // The last file's scan is reused (RigakuFrames) only while the file stays: the same
+        // file rewritten at the same size, its first and last words swapped, is scanned again.
+        QFile same(bin);
+        QVERIFY(same.open(QIODevice::ReadWrite));
+        QByteArray words = same.readAll();
+        const QByteArray first = words.left(8), last = words.right(8);
+        words.replace(0, 8, last).replace(words.size() - 8, 8, first);
+        QVERIFY(same.seek(0) && same.write(words) == words.size());
+        same.close();
+        QVERIFY_THROWS_EXCEPTION(InputError, FrameStream(bin.toStdString(), paths::frames));
 
         const QString disorder = path("rigaku_disorder.bin");
         PYTHON("rigaku", disorder, path("rigaku_disorder.h5"), "disorder");

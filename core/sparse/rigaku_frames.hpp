@@ -28,7 +28,8 @@ class RigakuFrames {
     // run reads them from the files its options name or goes without (rigaku_roles.cpp).
     static std::shared_ptr<H5Reader> rolesFile(const std::string& fileName);
     // The file's words scanned once, in blocks, for each frame's first word (frames in order,
-    // pixels within the detector); InputError naming the file and the word otherwise.
+    // pixels within the detector); InputError naming the file and the word otherwise. The scan
+    // of the last file opened is reused while its size and modification time stay.
     explicit RigakuFrames(const std::string& fileName);
 
     std::size_t frameCount() const { return ptr_.size() - 1; }
@@ -43,6 +44,7 @@ class RigakuFrames {
 
   private:
     std::vector<std::uint64_t> words(std::uint64_t first, std::uint64_t count) const;
+    void scan(std::uint64_t words); // fills ptr_ from the file's `words` words
     std::string where(std::uint64_t word) const;
     void checkRange(std::size_t first, std::size_t count) const;
 
