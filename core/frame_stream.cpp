@@ -91,9 +91,22 @@ std::optional<SparseBlock> FrameStream::readSparse(std::size_t first, std::size_
     return out;
 }
 
-std::optional<std::uint64_t> FrameStream::storedEntries() const {
-    if (sparse_) return sparse_->entries(offset_, frameCount());
-    if (rigaku_) return rigaku_->entries(offset_, frameCount());
+namespace {
+
+template <class T>
+std::vector<std::uint64_t> differences(const std::vector<T>& ptr, std::size_t first,
+                                       std::size_t count) {
+    std::vector<std::uint64_t> out(count);
+    for (std::size_t f = 0; f < count; ++f)
+        out[f] = static_cast<std::uint64_t>(ptr[first + f + 1] - ptr[first + f]);
+    return out;
+}
+
+} // namespace
+
+std::optional<std::vector<std::uint64_t>> FrameStream::entriesPerFrame() const {
+    if (sparse_) return differences(sparse_->framePtr(), offset_, frameCount());
+    if (rigaku_) return differences(rigaku_->framePtr(), offset_, frameCount());
     return std::nullopt;
 }
 

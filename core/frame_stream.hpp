@@ -44,8 +44,9 @@ class FrameStream {
     // The same frames' stored entries where they are stored sparsely (sparse_block.hpp), else
     // nothing (read() them).
     std::optional<SparseBlock> readSparse(std::size_t first, std::size_t count) const;
-    // The entries the frames are stored as (sparse or Rigaku), else nothing.
-    std::optional<std::uint64_t> storedEntries() const;
+    // The stored entries of each of this stream's frames where they are stored sparsely (a CSR
+    // layout, an event list, a Rigaku file: known from opening, no entry read), else nothing.
+    std::optional<std::vector<std::uint64_t>> entriesPerFrame() const;
     // An array read() gave, once done with: a stream's later read may fill it again (a file's
     // reads ignore it).
     void recycle(Array&& frames) const;

@@ -5,6 +5,7 @@
 #include "core/limits.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -126,7 +127,14 @@ H5Reader::H5Reader(const std::string& name, const void* image, std::size_t size,
     if (H5Pset_fapl_core(fapl.get(), 1 << 16, false) < 0 ||
         H5Pset_file_image(fapl.get(), const_cast<void*>(image), size) < 0)
         throw InputError(name + ": cannot hold the file image: " + h5::lastError());
-    file_ = H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.get());
+    // The core driver refuses an image under the name of a file on disk ("file already
+    // exists"): an image of our own (e.g. a Rigaku file's empty roles file, named after the
+    // .bin file) opens under a name of its own; `name` still labels it.
+    static std::atomic<std::uint64_t> images{0};
+    const std::string openName = origin == Image::WrittenHere
+                                     ? "clscope image " + std::to_string(++images) + " of " + name
+                                     : name;
+    file_ = H5Fopen(openName.c_str(), H5F_ACC_RDONLY, fapl.get());
     if (file_ < 0)
         throw InputError(name +
                          ": cannot open as HDF5 (truncated or corrupt file?): " + h5::lastError());

@@ -76,6 +76,9 @@ struct RunInfo {
     double kernelMs = 0;        // summed device kernel time (the cpu variant: its compute time)
     double wallMs = 0;          // wall time of run(), transfers and setup included
     std::vector<TimingRecord> timings;
+    // The stored entries (events) a run over sparse frames read (entries / wall: events/s);
+    // 0 where it read dense frames.
+    std::uint64_t entries = 0;
 };
 
 class AlgorithmResult {

@@ -244,6 +244,35 @@ class TstSparse : public QObject {
         QCOMPARE(test::runCli({"convert", dense, "--to", "csr", "-o", path("x.h5")}).code, 2);
     }
 
+    // generate xpcs --sparse writes the frames the dense generate writes, as the CSR layout
+    // (convert --to dense gives them back bit for bit), with the same labels and frame time; a
+    // low intensity gives photon frames of low occupancy; float32 frames are refused.
+    void generateSparse() {
+        const QString sparse = path("generated_sparse.h5"), back = path("generated_dense.h5");
+        CLI_OK("generate", "xpcs", "--sparse", "--frames", "48", "--height", "24", "--width", "28",
+               "--dtype", "uint16", "--intensity", "2", "--frame-time", "0.001", "--seed", "3",
+               "-o", sparse);
+        const H5Reader s(sparse.toStdString());
+        QVERIFY(!s.hasObject(paths::frames));
+        QVERIFY(*s.integerAttribute("/entry/data/sparse", "shape") ==
+                (std::vector<std::int64_t>{48, 24, 28}));
+        QVERIFY(s.info("/entry/data/sparse/count").dtype == DType::UInt16);
+        CLI_OK("convert", sparse, "--to", "dense", "-o", back);
+        QVERIFY(sameArrays(readAt(back, paths::frames), readAt(dense, paths::frames)));
+        QVERIFY(sameArrays(s.read(paths::qmask), readAt(dense, paths::qmask)));
+        QCOMPARE(s.readScalar(paths::frameTime), 0.001);
+
+        const QString photons = path("generated_photons.h5");
+        CLI_OK("generate", "xpcs", "--sparse", "--frames", "20", "--height", "32", "--width", "32",
+               "--intensity", "0.01", "-o", photons);
+        const Array ptr = readAt(photons, "/entry/data/sparse/frame_ptr");
+        const double occupancy = double(ptr.as<std::int64_t>().back()) / (20.0 * 32 * 32);
+        QVERIFY2(occupancy > 0 && occupancy < 0.05, qPrintable(QString::number(occupancy)));
+        EXPECT_EXIT(test::runCli({"generate", "xpcs", "--sparse", "--dtype", "float32", "-o",
+                                  path("float.h5")}),
+                    2, "--sparse writes integer counts");
+    }
+
     // Frame k holds k·Δ ≤ time < (k+1)·Δ: events exactly at an edge open the later frame, one
     // nanosecond before it stays in the earlier; T = ⌊last / Δ⌋ + 1 (an empty frame kept).
     void eventsBinAtEdges() {
@@ -501,6 +530,16 @@ class TstSparse : public QObject {
         const QString sparse = path("rigaku_sparse.h5");
         CLI_OK("convert", bin, "--to", "sparse", "-o", sparse);
         QVERIFY(sameArrays(readFrames(H5Reader(sparse.toStdString())), dense));
+        // The last file's scan is reused (RigakuFrames) only while the file stays: the same
+        // file rewritten at the same size, its first and last words swapped, is scanned again.
+        QFile same(bin);
+        QVERIFY(same.open(QIODevice::ReadWrite));
+        QByteArray words = same.readAll();
+        const QByteArray first = words.left(8), last = words.right(8);
+        words.replace(0, 8, last).replace(words.size() - 8, 8, first);
+        QVERIFY(same.seek(0) && same.write(words) == words.size());
+        same.close();
+        QVERIFY_THROWS_EXCEPTION(InputError, FrameStream(bin.toStdString(), paths::frames));
 
         const QString disorder = path("rigaku_disorder.bin");
         PYTHON("rigaku", disorder, path("rigaku_disorder.h5"), "disorder");

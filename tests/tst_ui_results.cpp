@@ -88,9 +88,34 @@ class TestUiResults : public QObject {
             QString::fromStdString(table.csv()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 5);
         QCOMPARE(lines[0],
-                 QString("run,algorithm,variant,device,label,count,min_ms,median_ms,max_ms"));
-        QCOMPARE(lines[2], QString("2,xpcs,gemm,ocl:0 pthread,xpcs gemm,5,1.5,1.5,1.5"));
+                 QString("run,algorithm,variant,device,label,count,min_ms,median_ms,max_ms,"
+                         "events_per_s"));
+        QCOMPARE(lines[2], QString("2,xpcs,gemm,ocl:0 pthread,xpcs gemm,5,1.5,1.5,1.5,"));
         QCOMPARE(csvField("a,b \"c\""), std::string("\"a,b \"\"c\"\"\""));
+    }
+
+    // A run over sparse frames (RunTimings::entries) shows its entries a second of wall in the
+    // table, the CSV and beside its bar; a run of dense frames shows none.
+    void timingsShowEventsPerSecond() {
+        RunTimings sparse = run("sparse", 2.0);
+        sparse.entries = 3000, sparse.wallMs = 4.0; // 3000 entries in 4 ms: 750,000 a second
+        TimingsPanel panel;
+        panel.addRun(run("cpu", 1.0));
+        panel.addRun(sparse);
+        QCOMPARE(panel.tableWidget()->horizontalHeaderItem(9)->text(), QString("Events/s"));
+        QStringList rates;
+        for (int row = 0; row < panel.tableWidget()->rowCount(); ++row)
+            rates << panel.tableWidget()->item(row, 9)->text();
+        QCOMPARE(rates, (QStringList{"", "", "7.5e+05", "7.5e+05"})); // grouped: cpu first
+        const QStringList lines =
+            QString::fromStdString(panel.table().csv()).split('\n', Qt::SkipEmptyParts);
+        QVERIFY2(lines[1].endsWith(","), qPrintable(lines[1])); // no entries: empty
+        QVERIFY2(lines[3].endsWith(",750000"), qPrintable(lines[3]));
+        auto ticker = panel.chart()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker && ticker->ticks().size() == 2);
+        QVERIFY2(ticker->ticks().last().endsWith("\n7.5e+05 events/s"), // under the run's name
+                 qPrintable(ticker->ticks().last()));
+        QVERIFY(!ticker->ticks().first().contains("events/s"));
     }
 
     void timingsPanelShowsRuns() {

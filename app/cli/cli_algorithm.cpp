@@ -214,6 +214,10 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
                 a.output.c_str(), result->summary().c_str(), info.variant.c_str(),
                 info.device.c_str(), run.readMs, info.wallMs, info.kernelMs, msSince(writeStart),
                 run.partsText().c_str(), byteText(budget).c_str());
+    if (info.entries > 0 && info.wallMs > 0) // a run over sparse frames: its rate in events
+        std::printf("read %llu stored entries: %.3g events/s of compute\n",
+                    static_cast<unsigned long long>(info.entries),
+                    static_cast<double>(info.entries) / (info.wallMs * 1e-3));
 }
 
 void addRoleOptions(CLI::App* sub, const Algorithm& algorithm, AlgorithmArgs& a) {

@@ -11,6 +11,7 @@
 #include "core/input/frame_range.hpp"
 #include "core/io.hpp"
 #include "core/output_check.hpp"
+#include "core/sparse/csr_writer.hpp"
 #include "core/sparse/rigaku_frames.hpp"
 
 #include <algorithm>
@@ -21,8 +22,6 @@
 #include <limits>
 #include <memory>
 #include <optional>
-#include <span>
-#include <type_traits>
 
 namespace clscope::cli {
 
@@ -33,81 +32,14 @@ struct ConvertArgs {
     double frameTime = std::numeric_limits<double>::quiet_NaN(); // NaN: not given
 };
 
-const std::string sparseGroup = "/entry/data/sparse";
 constexpr std::uint64_t windowBytes = std::uint64_t(64) << 20; // dense frames read at once
 
-// The sparse layout's columns, built frame by frame (the dense stack is never held whole).
-struct SparseColumns {
-    std::vector<std::int64_t> ptr{0};
-    std::vector<std::int32_t> pixel;
-    std::vector<std::uint32_t> count;
-};
-
-// Sparse counts are unsigned integers: uint8 and uint16 frames give uint16 counts, uint32 and
-// (non-negative) int32 frames uint32 counts; float32 frames do not convert.
-DType countType(DType frames, const std::string& where) {
-    if (frames == DType::UInt8 || frames == DType::UInt16) return DType::UInt16;
-    if (frames == DType::UInt32 || frames == DType::Int32) return DType::UInt32;
-    throw InputError(where + ": " + dtypeName(frames) +
-                     " frames do not convert to sparse counts (uint16 or uint32)");
-}
-
-template <class T>
-void appendFrames(std::span<const T> values, std::size_t pixels, std::size_t firstFrame,
-                  const std::string& where, SparseColumns& c) {
-    for (std::size_t f = 0; f * pixels < values.size(); ++f) {
-        for (std::size_t p = 0; p < pixels; ++p) {
-            const T v = values[f * pixels + p];
-            if (v == 0) continue;
-            if constexpr (std::is_signed_v<T>)
-                if (v < 0)
-                    throw InputError(where + ": value " + std::to_string(v) + " at pixel " +
-                                     std::to_string(p) + " of frame " +
-                                     std::to_string(firstFrame + f) + " is not a count");
-            c.pixel.push_back(static_cast<std::int32_t>(p));
-            c.count.push_back(static_cast<std::uint32_t>(v));
-        }
-        c.ptr.push_back(static_cast<std::int64_t>(c.pixel.size()));
-    }
-}
-
-SparseColumns sparseColumns(const FrameStream& stream, const std::string& where) {
-    SparseColumns c;
-    const std::size_t step = stream.framesWithin(windowBytes);
-    const std::size_t pixels = stream.height() * stream.width();
-    for (std::size_t first = 0; first < stream.frameCount(); first += step) {
-        const Array frames = stream.read(first, std::min(step, stream.frameCount() - first));
-        visitArray(frames, [&](auto values) {
-            using T = typename decltype(values)::element_type;
-            if constexpr (std::is_integral_v<std::remove_const_t<T>>)
-                appendFrames(values, pixels, first, where, c);
-        });
-    }
-    return c;
-}
-
-Array countArray(const std::vector<std::uint32_t>& count, DType type) {
-    if (type == DType::UInt32) return makeArray(Shape{count.size()}, count);
-    return makeArray(Shape{count.size()}, std::vector<std::uint16_t>(count.begin(), count.end()));
-}
-
 std::string writeSparse(H5Writer& out, const FrameStream& stream, const std::string& where) {
-    const DType type = countType(stream.dtype(), where);
-    if (stream.height() * stream.width() > std::size_t(INT32_MAX))
-        throw InputError(where + ": " + std::to_string(stream.height() * stream.width()) +
-                         " pixels a frame do not fit an int32 pixel index");
-    const SparseColumns c = sparseColumns(stream, where);
-    out.write(sparseGroup + "/frame_ptr", makeArray(Shape{c.ptr.size()}, c.ptr));
-    out.write(sparseGroup + "/pixel", makeArray(Shape{c.pixel.size()}, c.pixel));
-    out.write(sparseGroup + "/count", countArray(c.count, type));
-    const auto n = [](std::size_t v) { return static_cast<std::int64_t>(v); };
-    out.setIntegerArrayAttribute(sparseGroup, "shape",
-                                 {n(stream.frameCount()), n(stream.height()), n(stream.width())});
-    const double pixels = double(stream.frameCount()) * double(stream.height() * stream.width());
-    char text[128];
-    std::snprintf(text, sizeof text, "%zu non-zero pixels (%.3g %% occupancy), %s counts",
-                  c.pixel.size(), 100.0 * double(c.pixel.size()) / pixels, dtypeName(type).c_str());
-    return text;
+    CsrWriter sparse(stream.dtype(), stream.height(), stream.width(), where);
+    const std::size_t step = stream.framesWithin(windowBytes);
+    for (std::size_t first = 0; first < stream.frameCount(); first += step)
+        sparse.add(stream.read(first, std::min(step, stream.frameCount() - first)));
+    return sparse.write(out);
 }
 
 std::string writeDense(H5Writer& out, const FrameStream& stream) {

@@ -1,5 +1,6 @@
 #include "core/input/input_sources.hpp"
 
+#include "core/sparse/rigaku_frames.hpp"
 #include "core/stream/live_frames.hpp"
 
 namespace clscope {
@@ -12,6 +13,7 @@ DataLocation InputSources::locate(const InputRole& role) const {
 }
 
 std::shared_ptr<H5Reader> InputSources::open(const std::string& name) const {
+    if (RigakuFrames::named(name)) return RigakuFrames::rolesFile(name); // frames alone
     if (!live || name != file) return std::make_shared<H5Reader>(name);
     return live->startFile(); // the start message's datasets, opened once
 }

@@ -33,11 +33,9 @@ class CsrFrames {
     std::size_t width() const { return width_; }
     DType dtype() const { return dtype_; } // the count column's type (uint32 for events)
     std::uint64_t entries() const { return static_cast<std::uint64_t>(ptr_.back()); }
-    // The entries of frames [first, first + count) (frame_ptr's, no read).
-    std::uint64_t entries(std::size_t first, std::size_t count) const {
-        return static_cast<std::uint64_t>(ptr_[first + count] - ptr_[first]);
-    }
     const std::string& group() const { return group_; }
+    // Frame t's entries are [framePtr()[t], framePtr()[t + 1]) (T + 1 values, read on open).
+    const std::vector<std::int64_t>& framePtr() const { return ptr_; }
     // Frames [first, first + count) as a dense (count, H, W) array: a pixel listed more than
     // once in a frame holds the sum of its counts (as scipy's csr toarray gives it). InputError
     // naming the dataset for a pixel outside [0, H·W), or a sum beyond the type.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <filesystem>
+#include <mutex>
 
 namespace clscope {
 
@@ -43,6 +44,21 @@ std::vector<std::uint64_t> RigakuFrames::words(std::uint64_t first, std::uint64_
     return w;
 }
 
+namespace {
+
+// The last file scanned and its frames' first words, reused while its size and modification
+// time stay: the GUI opens one file's frames several times (Data panel, image view, each run).
+struct RigakuScan {
+    std::string path;
+    std::uint64_t bytes = 0;
+    std::filesystem::file_time_type modified;
+    std::vector<std::uint64_t> ptr;
+};
+std::mutex lastRigakuScanMutex;
+RigakuScan lastRigakuScan;
+
+} // namespace
+
 RigakuFrames::RigakuFrames(const std::string& fileName)
     : file_(std::make_unique<ReadOnlyFile>(fileName)) {
     std::error_code ec;
@@ -50,7 +66,26 @@ RigakuFrames::RigakuFrames(const std::string& fileName)
     if (ec || bytes == 0 || bytes % 8 != 0)
         throw InputError(fileName + ": " + (ec ? ec.message() : std::to_string(bytes) + " bytes") +
                          ", expected a Rigaku .bin file of 64-bit words (at least one)");
-    const std::uint64_t n = bytes / 8;
+    std::error_code pathError, timeError;
+    const std::string path = std::filesystem::absolute(fileName, pathError).string();
+    const auto modified = std::filesystem::last_write_time(fileName, timeError);
+    const bool known = !pathError && !timeError; // else scanned every time
+    {
+        std::lock_guard lock(lastRigakuScanMutex);
+        const RigakuScan& last = lastRigakuScan;
+        if (known && last.path == path && last.bytes == bytes && last.modified == modified) {
+            ptr_ = last.ptr;
+            return;
+        }
+    }
+    scan(bytes / 8);
+    if (!known) return;
+    std::lock_guard lock(lastRigakuScanMutex);
+    lastRigakuScan = {path, bytes, modified, ptr_};
+}
+
+void RigakuFrames::scan(std::uint64_t n) {
+    const std::string& fileName = file_->name();
     const std::uint64_t frames = frameOf(words(n - 1, 1)[0]) + 1;
     checkHostMemory((frames + 1) * 8,
                     fileName + ": the first word of each of " + std::to_string(frames) + " frames");

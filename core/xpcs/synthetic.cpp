@@ -3,6 +3,7 @@
 #include "core/io.hpp"
 #include "core/mask/mask_io.hpp"
 #include "core/mask/rings.hpp"
+#include "core/sparse/csr_writer.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -78,8 +79,23 @@ XpcsDataset generateXpcs(const XpcsParams& p) {
     return d;
 }
 
-void writeXpcs(H5Writer& out, const XpcsDataset& d, Compression c) {
-    out.write(paths::frames, d.frames, c);
+namespace {
+
+std::string writeFrames(H5Writer& out, const Array& frames, Compression c, bool sparse) {
+    const std::string dense = shapeString(frames.shape()) + " " + dtypeName(frames.dtype());
+    if (!sparse) {
+        out.write(paths::frames, frames, c);
+        return paths::frames + " " + dense;
+    }
+    CsrWriter csr(frames.dtype(), frames.height(), frames.width(), "generate xpcs");
+    csr.add(frames);
+    return CsrWriter::group + " of " + dense + " frames: " + csr.write(out);
+}
+
+} // namespace
+
+std::string writeXpcs(H5Writer& out, const XpcsDataset& d, Compression c, bool sparse) {
+    const std::string frames = writeFrames(out, d.frames, c, sparse);
     out.write(paths::qmask, labelsArray(d.labels), c);
     if (d.frameTime) {
         out.writeScalar(paths::frameTime, *d.frameTime);
@@ -91,6 +107,7 @@ void writeXpcs(H5Writer& out, const XpcsDataset& d, Compression c) {
         out.writeScalar(paths::trueDiffusion, *d.diffusion);
         out.setAttribute(paths::trueDiffusion, "units", "angstrom^2/s");
     }
+    return frames;
 }
 
 } // namespace clscope::synthetic

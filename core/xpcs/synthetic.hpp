@@ -44,6 +44,9 @@ struct XpcsDataset {
 };
 XpcsDataset generateXpcs(const XpcsParams& p);
 XpcsDataset generateBrownianXpcs(const XpcsParams& p); // model "brownian"
-void writeXpcs(H5Writer& out, const XpcsDataset& d, Compression c);
+// The dataset at the paths of DESIGN.md §3: the frames dense at paths::frames, or, `sparse`,
+// in the CSR layout at CsrWriter::group (the same frames: convert --to dense gives them back).
+// Returns what holds the frames, e.g. "/entry/data/data (500, 201, 241) uint8".
+std::string writeXpcs(H5Writer& out, const XpcsDataset& d, Compression c, bool sparse = false);
 
 } // namespace clscope::synthetic

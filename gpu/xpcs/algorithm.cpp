@@ -8,6 +8,7 @@
 #include "core/input/provenance.hpp"
 #include "core/input/units.hpp"
 #include "core/mask/mask_io.hpp"
+#include "core/sparse/rigaku_frames.hpp"
 #include "core/xpcs/fit_params.hpp"
 #include "core/xpcs/frames_read.hpp"
 #include "core/xpcs/multitau_sparse.hpp"
@@ -23,6 +24,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <numeric>
 
 namespace clscope::xpcs {
 
@@ -135,10 +137,11 @@ std::optional<VariantChoice> Algorithm::choiceFor(const InputSources& sources,
                                                   const ParamSet& params) const {
     if (sources.live || !params.boolean("multitau")) return std::nullopt;
     const std::shared_ptr<FrameStream> b = openFrames(sources, role("frames"));
-    const std::optional<std::uint64_t> entries = b->storedEntries();
+    const std::optional<std::vector<std::uint64_t>> perFrame = b->entriesPerFrame();
     const double pixels = double(b->frameCount()) * double(b->height()) * double(b->width());
-    if (!entries || !(pixels > 0)) return std::nullopt;
-    const double occupancy = double(*entries) / pixels;
+    if (!perFrame || !(pixels > 0)) return std::nullopt;
+    const double occupancy =
+        double(std::accumulate(perFrame->begin(), perFrame->end(), std::uint64_t(0))) / pixels;
     if (occupancy >= sparseCrossover) return std::nullopt;
     const auto percent = [](double f) {
         char text[32];
@@ -258,16 +261,16 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
     const DataLocation framesAt = s.locate(framesRole);
     refuseOnStream(s, params);
     if (params.boolean("multitau")) return readStreamed(s);
-    const H5Reader input(framesAt.file);
+    const auto input = s.open(framesAt.file);
     Array frames;
-    if (s.frames.all()) {
-        frames = readFramesParallel(input, framesAt.file, framesAt.path);
+    if (s.frames.all() && !RigakuFrames::named(framesAt.file)) {
+        frames = readFramesParallel(*input, framesAt.file, framesAt.path, 0, s.frameTime);
     } else { // --frames: only those
         const auto stream = openFrames(s, framesRole);
         if (stream->isStack()) frames = stream->read(0, stream->frameCount());
     }
     if (frames.rank() != 3)
-        throw InputError(input.where(framesAt.path) + ": xpcs needs a (T,H,W) frame stack");
+        throw InputError(input->where(framesAt.path) + ": xpcs needs a (T,H,W) frame stack");
     const auto binning = readBinning(s, frames.height(), frames.width());
     LabelMask labels = std::move(binning->labels);
     return withFrames(*binning, std::move(frames), std::move(labels));
@@ -316,6 +319,7 @@ std::shared_ptr<XpcsResult> Algorithm::runWith(const RunRequest& request, const 
         addFits(*out, request.params, in.qByLabel);
     }
     out->info.timings = out->result.timings.records();
+    out->info.entries = out->result.entries;
     return out;
 }
 

@@ -51,6 +51,9 @@ std::vector<ParamSpec> specs() {
                         "Frame time in seconds (0: none written; brownian: 1 ms)", 0,
                         lim::maxFrameTime, "s"),
         model,
+        syntheticOption("sparse", T::Bool, false,
+                        "Frames in the sparse CSR layout at /entry/data/sparse (docs/SPARSE.md); "
+                        "a low --intensity gives photon frames of low occupancy"),
         syntheticOption("diffusion", T::Double, d.diffusion,
                         "brownian: diffusion coefficient D in Å²/s", 0, 1e30, "Å²/s"),
         geometry(syntheticOption("distance", T::Double, d.distance,
@@ -73,6 +76,10 @@ std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const st
     p.model = o.text("model"), p.diffusion = o.number("diffusion");
     p.distance = o.number("distance"), p.pixelSize = o.number("pixel_size");
     p.wavelength = o.number("wavelength");
+    const bool sparse = o.boolean("sparse");
+    if (sparse && !dtypeIsInteger(p.dtype))
+        throw UsageError("--sparse writes integer counts: --dtype " + o.text("dtype") +
+                         " frames have none");
     const double rmax = std::hypot(static_cast<double>(p.height), static_cast<double>(p.width));
     if (rmax / p.ringWidth >= 2147483647.0)
         throw UsageError("--ring-width " + std::to_string(p.ringWidth) +
@@ -83,16 +90,17 @@ std::string write(const ParamSet& o, std::uint64_t seed, Compression c, const st
                                         12.0 / static_cast<double>(p.frames));
     const synthetic::XpcsDataset d = synthetic::generateXpcs(p);
     H5Writer out(path); // only now: a run stopped while generating leaves nothing behind
-    synthetic::writeXpcs(out, d, c);
+    const std::string frames = synthetic::writeXpcs(out, d, c, sparse);
     out.commit();
-    return paths::frames + " " + shapeString(d.frames.shape()) + " " + dtypeName(d.frames.dtype()) +
-           ", " + paths::qmask + " with " + std::to_string(d.labels.bins().size()) + " bins";
+    return frames + ", " + paths::qmask + " with " + std::to_string(d.labels.bins().size()) +
+           " bins";
 }
 
 class XpcsSynthetic : public SyntheticFacet {
   public:
     std::vector<SyntheticKind> kinds() const override {
-        return {{"xpcs", "Frames and ring q-bin labels (seed 000)", specs(), write, paths::frames}};
+        // The labels: every file holds them, whichever layout its frames are in.
+        return {{"xpcs", "Frames and ring q-bin labels (seed 000)", specs(), write, paths::qmask}};
     }
 };
 

@@ -37,7 +37,7 @@ constexpr int maxRecentFiles = 10;
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu("&File");
-    file->addAction("&Open HDF5…", QKeySequence::Open, this, &MainWindow::openFileDialog);
+    file->addAction("&Open…", QKeySequence::Open, this, &MainWindow::openFileDialog);
     recentMenu_ = file->addMenu("Open &recent");
     file->addAction("Open &stream…", this, [this] {
         if (const QString endpoint = askStreamEndpoint(this); !endpoint.isEmpty())
@@ -142,7 +142,9 @@ void MainWindow::openFileDialog() {
     const QString start =
         recentFiles_.isEmpty() ? QString() : QFileInfo(recentFiles_.front()).absolutePath();
     const QString path = QFileDialog::getOpenFileName(
-        this, "Open HDF5 file", start, "HDF5 files (*.h5 *.hdf5 *.nxs *.hdf);;All files (*)");
+        this, "Open file", start,
+        "Frames and results (*.h5 *.hdf5 *.nxs *.hdf *.bin);;HDF5 files (*.h5 *.hdf5 *.nxs *.hdf);;"
+        "Rigaku 500k event files (*.bin);;All files (*)");
     if (!path.isEmpty()) openFile(path);
 }
 

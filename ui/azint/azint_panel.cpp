@@ -5,8 +5,8 @@
 
 #include "core/errors.hpp"
 #include "ui/base/qstring.hpp"
-#include "ui/image/frame_source.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/image/stream_frame_source.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 #include "ui/kit/frame_sources.hpp"
 #include "ui/kit/panel_column.hpp"
@@ -85,15 +85,15 @@ void AzintPanel::refreshInput() {
     QString refusal = "open a file with frames first";
     try {
         if (framesPath && roles.file()) {
-            const Hdf5FrameSource frames(roles.file(), *framesPath);
+            const auto frames = openFrameSource(roles.file(), *framesPath, roles.eventFrameTime());
             const auto mask = roles.path(DataRole::PixelMask);
             text = QString("<b>Frames</b> %1:%2 — %3 × %4×%5<br><b>Pixel mask</b> %6<br>"
                            "<b>Geometry</b> the file's /entry/processing/geometry unless "
                            "<i>poni</i> or <i>expt</i> names a file")
                        .arg(QFileInfo(q(roles.file()->fileName())).fileName(), q(*framesPath))
-                       .arg(frames.frameCount())
-                       .arg(frames.height())
-                       .arg(frames.width())
+                       .arg(frames->frameCount())
+                       .arg(frames->height())
+                       .arg(frames->width())
                        .arg(mask ? q(*mask) : QString("none"));
             refusal.clear();
         }
@@ -148,9 +148,9 @@ void AzintPanel::showBinsOnImage() {
     const auto framesPath = roles.path(DataRole::Frames);
     if (!roles.file() || !framesPath) return;
     try {
-        const Hdf5FrameSource frames(roles.file(), *framesPath);
+        const auto frames = openFrameSource(roles.file(), *framesPath, roles.eventFrameTime());
         OverlayLayer* layer = wb_.setOverlay(
-            azintBinsOverlay(runParams_, *roles.file(), frames.height(), frames.width()));
+            azintBinsOverlay(runParams_, *roles.file(), frames->height(), frames->width()));
         layer->setVisible(true);
     } catch (const std::exception& e) {
         wb_.log(LogLevel::Warning, QString("Azint: the bins are not drawn: %1").arg(e.what()));

@@ -230,8 +230,12 @@ void ComparisonPresenter::runCells(const Batch& batch, const Progress& progress)
             &cancel_);
         ComparisonRow row = runOne(batch, cells[i], reference ? &*reference : nullptr, inner);
         if (i == 0) reference = row;
-        RunTimings timings{algorithm_.id(), row.variant, row.device + " " + row.deviceName,
-                           row.result ? row.result->info.timings : std::vector<TimingRecord>{}};
+        RunTimings timings{algorithm_.id(),
+                           row.variant,
+                           row.device + " " + row.deviceName,
+                           row.result ? row.result->info.timings : std::vector<TimingRecord>{},
+                           row.result ? row.result->info.entries : 0,
+                           row.result ? row.result->info.wallMs : 0.0};
         QMetaObject::invokeMethod(
             this, [this, row, timings] { deliverRow(row, timings); }, Qt::QueuedConnection);
     }

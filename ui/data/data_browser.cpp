@@ -1,12 +1,15 @@
 #include "ui/data/data_browser.hpp"
 #include "ui/base/qstring.hpp"
 
+#include "core/sparse/rigaku_frames.hpp"
 #include "ui/data/dataset_view.hpp"
+#include "ui/data/occupancy_plot.hpp"
 
 #include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QSplitter>
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
 #include <QVBoxLayout>
@@ -42,13 +45,24 @@ DataBrowser::DataBrowser(DatasetRoles& roles, QWidget* parent) : QWidget(parent)
     tree_->setColumnWidth(RoleColumn, 60);
     tree_->setContextMenuPolicy(Qt::CustomContextMenu);
     tree_->setToolTip("Double-click a dataset to use it; right-click to choose its role");
+    occupancy_ = new OccupancyPlot(this);
+    auto* split = new QSplitter(Qt::Vertical, this); // the tree above, the occupancy below
+    split->addWidget(tree_);
+    split->addWidget(occupancy_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
     layout->addWidget(fileLabel_);
-    layout->addWidget(tree_, 1);
+    layout->addWidget(split, 1);
     connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
         const QString path = item->data(NameColumn, pathRole).toString();
         if (!path.isEmpty()) activatePath(path);
     });
     connect(tree_, &QTreeWidget::customContextMenuRequested, this, &DataBrowser::showContextMenu);
+}
+
+void DataBrowser::showOccupancy(const FrameSource* frames) {
+    occupancy_->setSource(frames);
 }
 
 void DataBrowser::refresh() {
@@ -58,6 +72,12 @@ void DataBrowser::refresh() {
         return;
     }
     fileLabel_->setText(q(roles_.fileName()));
+    if (RigakuFrames::named(roles_.fileName())) // no HDF5 objects: say what the file holds
+        fileLabel_->setText(q(roles_.fileName()) +
+                            QString("\nRigaku 500k event file: frames only (%1×%2); labels and "
+                                    "pixel mask from the mask editor")
+                                .arg(RigakuFrames::height)
+                                .arg(RigakuFrames::width));
     auto* root = new QTreeWidgetItem(tree_, {"/"});
     root->setData(NameColumn, pathRole, "/");
     addChildren(root, "/", 0);

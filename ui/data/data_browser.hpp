@@ -1,6 +1,7 @@
 // The Data panel: the open file's HDF5 tree (groups, datasets with shape and dtype,
 // attributes; small datasets show their values). Double-click or the context menu assigns a dataset
-// to a role; the context menu also opens a table and plot of any dataset.
+// to a role; the context menu also opens a table and plot of any dataset. Under the tree, the
+// occupancy per frame of frames stored sparsely (OccupancyPlot).
 #pragma once
 #include "ui/data/dataset_roles.hpp"
 
@@ -13,6 +14,8 @@ class QTreeWidgetItem;
 namespace clscope::ui {
 
 class DatasetView;
+class FrameSource;
+class OccupancyPlot;
 
 class DataBrowser : public QWidget {
     Q_OBJECT
@@ -28,6 +31,9 @@ class DataBrowser : public QWidget {
     bool activatePath(const QString& path);
 
     QTreeWidget* tree() const { return tree_; }
+    // The frames shown in the image view: their occupancy plotted when stored sparsely.
+    void showOccupancy(const FrameSource* frames);
+    OccupancyPlot* occupancy() const { return occupancy_; }
     QTreeWidgetItem* itemForPath(const QString& path) const;
     // A table and plot of the dataset at path (the context menu's View data), not yet shown.
     DatasetView* viewDataset(const QString& path);
@@ -51,6 +57,7 @@ class DataBrowser : public QWidget {
     DatasetRoles& roles_;
     QTreeWidget* tree_ = nullptr;
     QLabel* fileLabel_ = nullptr;
+    OccupancyPlot* occupancy_ = nullptr;
     int nameWidth_ = 40; // measureNames()
 };
 

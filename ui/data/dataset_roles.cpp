@@ -2,6 +2,8 @@
 
 #include "core/errors.hpp"
 #include "core/io.hpp"
+#include "core/sparse/rigaku_frames.hpp"
+#include "core/sparse/sparse_location.hpp"
 
 #include <algorithm>
 
@@ -73,16 +75,71 @@ std::string DatasetRoles::fittingAlgorithm(const std::string& preferred) const {
 }
 
 void DatasetRoles::open(const std::string& fileName) {
-    auto file = std::make_shared<const H5Reader>(fileName);
+    rigaku_ = RigakuFrames::named(fileName);
+    std::shared_ptr<const H5Reader> file;
+    if (rigaku_) {
+        RigakuFrames frames(fileName); // checked now: a bad file is refused as it opens
+        file = RigakuFrames::rolesFile(fileName);
+    } else {
+        file = std::make_shared<const H5Reader>(fileName);
+    }
     file_ = std::move(file);
     paths_.clear();
+    eventFrameTime_.reset();
+    const std::string frames = roleDeclaration(DataRole::Frames).defaultPath;
+    if (rigaku_) paths_[DataRole::Frames] = frames;
     for (const InputRole& role : declarations())
         if (file_->hasObject(role.defaultPath)) assign({role.id}, role.defaultPath);
+    if (!paths_.contains(DataRole::Frames))
+        if (const auto sparse = findSparse(*file_, frames)) assign(DataRole::Frames, sparse->group);
 }
 
 void DatasetRoles::close() {
     file_.reset();
     paths_.clear();
+    rigaku_ = false;
+    eventFrameTime_.reset();
+}
+
+bool DatasetRoles::framesAreEvents() const {
+    const auto frames = path(DataRole::Frames);
+    if (!file_ || !frames || rigaku_) return false;
+    const auto sparse = findSparse(*file_, *frames);
+    return sparse && sparse->kind == SparseLocation::Kind::Events;
+}
+
+// The sparse layouts' shape attribute: (T, H, W) or, for an event list, (H, W), on the group
+// or on its first column (docs/SPARSE.md).
+std::optional<Shape> DatasetRoles::framesImage() const {
+    const auto frames = path(DataRole::Frames);
+    if (!frames) return std::nullopt;
+    if (rigaku_) return Shape{RigakuFrames::height, RigakuFrames::width};
+    if (file_->hasDataset(*frames)) {
+        const Shape fs = file_->info(*frames).shape;
+        return Shape{fs[fs.size() - 2], fs[fs.size() - 1]};
+    }
+    const auto sparse = findSparse(*file_, *frames);
+    if (!sparse) return std::nullopt;
+    for (const char* at : {"", "/frame_ptr", "/pixel"}) {
+        const std::string object = sparse->group + at;
+        if (!file_->hasObject(object)) continue;
+        const auto shape = file_->integerAttribute(object, "shape");
+        if (shape && shape->size() >= 2 && (*shape)[shape->size() - 2] > 0 && shape->back() > 0)
+            return Shape{static_cast<std::size_t>((*shape)[shape->size() - 2]),
+                         static_cast<std::size_t>(shape->back())};
+    }
+    return std::nullopt;
+}
+
+// A frame stack: a dense (T,H,W) or (H,W) dataset, or a group holding frames stored sparsely.
+Support DatasetRoles::checkFrames(const std::string& path) const {
+    if (rigaku_) return {false, "a Rigaku .bin file holds its frames alone"};
+    if (!file_->hasDataset(path)) {
+        const auto sparse = findSparse(*file_, path);
+        if (sparse && sparse->group == path) return {};
+        return {false, path + " is neither a dataset nor sparse frames (docs/SPARSE.md)"};
+    }
+    return checkImage(path, false);
 }
 
 Support DatasetRoles::checkImage(const std::string& path, bool wantInteger) const {
@@ -95,13 +152,11 @@ Support DatasetRoles::checkImage(const std::string& path, bool wantInteger) cons
     if (!wantInteger && info.shape.size() != 2 && info.shape.size() != 3)
         return {false, "needs (T,H,W) or (H,W), this is " + shapeString(info.shape)};
     // Masks must match the frames' (H,W) when frames are assigned.
-    const auto frames = this->path(DataRole::Frames);
-    if (wantInteger && frames) {
-        const Shape fs = file_->info(*frames).shape;
-        const Shape image{fs[fs.size() - 2], fs[fs.size() - 1]};
-        if (info.shape != image)
+    const auto image = wantInteger ? framesImage() : std::nullopt;
+    if (image) {
+        if (info.shape != *image)
             return {false, "shape " + shapeString(info.shape) + " does not match the frames' " +
-                               shapeString(image)};
+                               shapeString(*image)};
     }
     return {};
 }
@@ -121,7 +176,7 @@ Support DatasetRoles::check(const DataRole& role, const std::string& path) const
     const InputRole& r = roleDeclaration(role);
     switch (r.layout) {
     case InputRole::Layout::Frames:
-        return checkImage(path, false);
+        return checkFrames(path);
     case InputRole::Layout::IntegerImage:
         return checkImage(path, true);
     case InputRole::Layout::Group:

@@ -33,12 +33,21 @@ std::string roleShortName(const DataRole& role); // the id, e.g. "labels"
 
 class DatasetRoles {
   public:
-    // Open a file (without HDF5 file locking) and assign the default paths it has.
+    // Open a file (without HDF5 file locking) and assign the default paths it has; frames stored
+    // sparsely (DESIGN.md §3: the CSR layout or an event list at the frames' path or its
+    // sibling group) play the frames role. A Rigaku .bin file (its name) holds frames alone:
+    // file() is then an HDF5 file without objects under its name (RigakuFrames::rolesFile).
     void open(const std::string& fileName);
     void close();
     bool isOpen() const { return file_ != nullptr; }
     std::shared_ptr<const H5Reader> file() const { return file_; }
     std::string fileName() const { return file_ ? file_->fileName() : std::string(); }
+    // Whether the frames role names an event list: its frames need a bin width (frameTime).
+    bool framesAreEvents() const;
+    // The width of the frames an event list is binned into, seconds (none until set; open()
+    // forgets it).
+    std::optional<double> eventFrameTime() const { return eventFrameTime_; }
+    void setEventFrameTime(std::optional<double> seconds) { eventFrameTime_ = seconds; }
 
     // Whether path can play role, with the reason when not (rank, dtype, shape, members).
     Support check(const DataRole& role, const std::string& path) const;
@@ -57,9 +66,14 @@ class DatasetRoles {
 
   private:
     Support checkImage(const std::string& path, bool wantInteger) const;
+    Support checkFrames(const std::string& path) const;
+    // (H, W) of the assigned frames, dense or sparse; none when it cannot be told.
+    std::optional<Shape> framesImage() const;
     Support checkGroup(const std::string& path, const std::vector<std::string>& members) const;
     std::shared_ptr<const H5Reader> file_;
     std::map<DataRole, std::string> paths_;
+    bool rigaku_ = false; // a Rigaku .bin file: frames alone, at the frames role's default path
+    std::optional<double> eventFrameTime_;
 };
 
 } // namespace clscope::ui

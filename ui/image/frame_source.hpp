@@ -4,7 +4,9 @@
 #include "core/array.hpp"
 #include "core/hdf5.hpp"
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,8 @@ class FrameSource {
     // Frames [first, first+count) as a (count,H,W) array in the stored type.
     virtual Array readFrames(std::size_t first, std::size_t count) const = 0;
     virtual std::string description() const = 0;
+    // The stored entries of each frame where the frames are stored sparsely, else nothing.
+    virtual std::optional<std::vector<std::uint64_t>> entriesPerFrame() const { return {}; }
 };
 
 // A stack already in memory (results, synthetic data, tests).

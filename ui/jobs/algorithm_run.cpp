@@ -75,6 +75,7 @@ Job makeRunJob(AlgorithmRun run, std::function<void(const RunDelivery&)> deliver
         }
         JobOutcome outcome;
         outcome.timings = result->info.timings;
+        outcome.entries = result->info.entries, outcome.wallMs = result->info.wallMs;
         outcome.summary = result->summary() + kernelText(result->info.kernelMs) + parts;
         if (deliver)
             outcome.deliver = [deliver,

@@ -6,6 +6,7 @@
 #include "core/timing.hpp"
 #include "gpu/runtime/device_info.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@ namespace clscope::ui {
 struct RunTimings {
     std::string algorithm, variant, device;
     std::vector<TimingRecord> records;
+    std::uint64_t entries = 0; // stored entries (events) a sparse run read (RunInfo::entries)
+    double wallMs = 0;         // the run's wall (RunInfo::wallMs): entries / wall = events/s
 };
 
 struct JobOutcome {
@@ -23,6 +26,8 @@ struct JobOutcome {
         timings;                   // kernel and transfer timings (ClSession::timings().records())
     std::function<void()> deliver; // runs on the GUI thread; may be empty
     std::string summary;           // one line for the log, e.g. "15 bins, 500 lags"
+    std::uint64_t entries = 0;     // RunInfo::entries of the run, when it read sparse frames
+    double wallMs = 0;             // RunInfo::wallMs of the run
 };
 
 struct Job {

@@ -243,7 +243,8 @@ void JobRunner::finishOnGui(std::shared_ptr<Job> job, std::shared_ptr<JobOutcome
     busy_ = false;
     if (!outcome->timings.empty())
         emit timingsReady(RunTimings{job->algorithm, job->variant,
-                                     job->device.spec + " " + job->device.name, outcome->timings});
+                                     job->device.spec + " " + job->device.name, outcome->timings,
+                                     outcome->entries, outcome->wallMs});
     emit succeeded(title, QString::fromStdString(outcome->summary), seconds);
     emit finished();
 }

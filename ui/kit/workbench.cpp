@@ -7,10 +7,12 @@
 #include "ui/data/data_browser.hpp"
 #include "ui/device/device_picker.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/image/stream_frame_source.hpp"
 #include "ui/jobs/stored_result.hpp"
 #include "ui/kit/algorithm_panel.hpp"
 #include "ui/results/timings_panel.hpp"
 
+#include <QInputDialog>
 #include <QPointer>
 
 namespace clscope::ui {
@@ -75,6 +77,7 @@ bool Workbench::openFile(const QString& path) {
     }
     if (browser_) browser_->refresh();
     views_.image->setFrameSource(nullptr);
+    if (browser_) browser_->showOccupancy(nullptr);
     for (const auto& [role, rolePath] : roles_.assignments()) {
         log(LogLevel::Info, QString("%1 ← %2").arg(q(roleName(role)), q(rolePath)));
         showRole(role);
@@ -84,6 +87,36 @@ bool Workbench::openFile(const QString& path) {
     emit fileOpened(path);
     showOnItsPanel(path);
     return true;
+}
+
+// An event list is binned into frames of a width the user gives (DESIGN.md §3): the file's own
+// frame time is offered (the CLI's --frame-time has no default either). Whether there is one.
+bool Workbench::askEventFrameTime(const QString& path) {
+    double suggested = 1e-3;
+    try {
+        if (roles_.file()->hasDataset(paths::frameTime))
+            suggested = roles_.file()->readScalar(paths::frameTime);
+    } catch (const std::exception&) {
+    }
+    if (!askFrameTime_)
+        askFrameTime_ = [](const QString& file, double offered) -> std::optional<double> {
+            bool ok = false;
+            const double s =
+                QInputDialog::getDouble(nullptr, "Event list",
+                                        QString("%1 holds an event list: the width of the frames "
+                                                "it is binned into, in seconds")
+                                            .arg(file),
+                                        offered, 1e-9, 1e6, 9, &ok);
+            return ok ? std::optional(s) : std::nullopt;
+        };
+    roles_.setEventFrameTime(askFrameTime_(path, suggested));
+    if (roles_.eventFrameTime())
+        log(LogLevel::Info,
+            QString("event list binned into frames of %1 s").arg(*roles_.eventFrameTime()));
+    else
+        log(LogLevel::Warning, path + ": an event list needs a frame time to show its frames "
+                                      "(File ▸ Open asks again)");
+    return roles_.eventFrameTime().has_value();
 }
 
 void Workbench::showOnItsPanel(const QString& path) {
@@ -125,7 +158,13 @@ void Workbench::showRole(DataRole role) {
     try {
         const auto path = roles_.path(role);
         if (role == DataRole::Frames && path) {
-            views_.image->setFrameSource(std::make_shared<Hdf5FrameSource>(roles_.file(), *path));
+            // An event list's frames exist once their width is known: none, nothing shown.
+            const bool binned = !roles_.framesAreEvents() || roles_.eventFrameTime() ||
+                                askEventFrameTime(q(roles_.fileName()));
+            const auto source =
+                binned ? openFrameSource(roles_.file(), *path, roles_.eventFrameTime()) : nullptr;
+            views_.image->setFrameSource(source);
+            if (browser_) browser_->showOccupancy(source.get());
             if (roles_.path(DataRole::PixelMask)) showRole(DataRole::PixelMask);
         } else if (role == DataRole::PixelMask && path) {
             views_.image->setPixelMask(readPixelMask(*roles_.file(), *path).bad);

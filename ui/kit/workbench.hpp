@@ -38,8 +38,15 @@ class Workbench : public QObject {
     // The Data panel edits dataset(); attach it once it exists.
     void attachDataBrowser(DataBrowser* browser);
 
-    // Data: open a file (roles get their default paths), or generate one and open it.
+    // Data: open a file (roles get their default paths), or generate one and open it. An event
+    // list's frames need a bin width: askFrameTime gives it when they are first shown (none:
+    // they are not shown until File ▸ Open asks again).
     bool openFile(const QString& path);
+    // The question for an event list's frame width in seconds (`suggested`: the file's frame
+    // time, else 1 ms); a dialog unless tests answer it themselves. None: cancelled.
+    using AskFrameTime =
+        std::function<std::optional<double>(const QString& file, double suggested)>;
+    void setAskFrameTime(AskFrameTime ask) { askFrameTime_ = std::move(ask); }
     DatasetRoles& dataset() { return roles_; }
     void generateAndOpen(const GenerateRequest& request, const QString& path,
                          std::function<void()> then = {});
@@ -101,6 +108,7 @@ class Workbench : public QObject {
   private:
     void connectRunner();
     void showRole(DataRole role);
+    bool askEventFrameTime(const QString& path);
     // The opened file on its algorithm's panel (panelWanted); a clscope result read back in a
     // job and delivered to that panel (AlgorithmPanel::showStoredResult).
     void showOnItsPanel(const QString& path);
@@ -113,6 +121,7 @@ class Workbench : public QObject {
     QStringList shown_, pinned_; // panels (overlay owners) in front, pinned
     std::optional<mask::Geometry> geometry_;
     bool ringsShown_ = false;
+    AskFrameTime askFrameTime_;
 };
 
 } // namespace clscope::ui

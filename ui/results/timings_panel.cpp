@@ -21,6 +21,11 @@ namespace clscope::ui {
 namespace {
 // The chart shows the latest runs only (at most this many), so bars stay readable.
 constexpr std::size_t maxRuns = 8;
+
+// A run's entries a second of wall, e.g. "3.2e+07"; empty for a run of dense frames.
+QString eventsText(double eventsPerSecond) {
+    return eventsPerSecond > 0 ? QString::number(eventsPerSecond, 'g', 3) : QString();
+}
 } // namespace
 
 TimingsPanel::TimingsPanel(QWidget* parent) : QWidget(parent) {
@@ -33,9 +38,9 @@ TimingsPanel::TimingsPanel(QWidget* parent) : QWidget(parent) {
     buttons->addWidget(exportButton);
     buttons->addWidget(clearButton);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
-    tableWidget_ = new QTableWidget(0, 9, splitter);
+    tableWidget_ = new QTableWidget(0, 10, splitter);
     tableWidget_->setHorizontalHeaderLabels({"Run", "Algorithm", "Variant", "Device", "Label",
-                                             "Count", "Min ms", "Median ms", "Max ms"});
+                                             "Count", "Min ms", "Median ms", "Max ms", "Events/s"});
     tableWidget_->verticalHeader()->hide();
     tableWidget_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     tableWidget_->horizontalHeader()->setStretchLastSection(true);
@@ -91,7 +96,8 @@ void TimingsPanel::refresh() {
                                 QString::number(r.count),
                                 QString::number(r.minMs, 'g', 4),
                                 QString::number(r.medianMs, 'g', 4),
-                                QString::number(r.maxMs, 'g', 4)};
+                                QString::number(r.maxMs, 'g', 4),
+                                eventsText(r.eventsPerSecond)};
         for (int c = 0; c < cells.size(); ++c)
             tableWidget_->setItem(i, c, new QTableWidgetItem(cells[c]));
     }
@@ -113,7 +119,10 @@ void TimingsPanel::refreshChart(const std::vector<TimingRow>& rows) {
     for (const TimingRow& r : rows)
         if (std::find(runs.begin(), runs.end(), r.run) == runs.end()) runs.push_back(r.run);
     std::sort(runs.begin(), runs.end());
-    const int rowHeight = chart_->fontMetrics().height() + 4;
+    // A run over sparse frames has its events/s on a second line of its tick label.
+    const bool twoLines = std::any_of(rows.begin(), rows.end(),
+                                      [](const TimingRow& r) { return r.eventsPerSecond > 0; });
+    const int rowHeight = chart_->fontMetrics().height() * (twoLines ? 2 : 1) + 4;
     for (std::size_t n = std::min(runs.size(), maxRuns);; --n) {
         drawRuns(rows, std::vector<int>(runs.end() - static_cast<std::ptrdiff_t>(n), runs.end()));
         if (n <= 1 || !chart_->isVisible() ||
@@ -132,9 +141,12 @@ void TimingsPanel::drawRuns(const std::vector<TimingRow>& rows, const std::vecto
         for (const TimingRow& r : rows) {
             if (r.run != runs[c]) continue;
             if (static_cast<int>(c) == categories.size())
-                categories << QString("#%1 %2 @ %3")
+                categories << QString("#%1 %2 @ %3%4")
                                   .arg(r.run)
-                                  .arg(q(r.variant), q(r.device).section(' ', 0, 0));
+                                  .arg(q(r.variant), q(r.device).section(' ', 0, 0),
+                                       r.eventsPerSecond > 0
+                                           ? "\n" + eventsText(r.eventsPerSecond) + " events/s"
+                                           : QString());
             const bool step = r.label.find("(host") != std::string::npos;
             (r.hostPhase ? phases : r.kernel ? kernels : step ? steps : copies) += r.totalMs;
         }

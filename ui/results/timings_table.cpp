@@ -14,11 +14,18 @@ std::string csvField(const std::string& text) {
     return quoted + "\"";
 }
 
+double eventsPerSecond(const RunTimings& timings) {
+    if (timings.entries == 0 || timings.wallMs <= 0) return 0;
+    return static_cast<double>(timings.entries) / (timings.wallMs * 1e-3);
+}
+
 int TimingsTable::add(const RunTimings& timings) {
     ++runs_;
+    const double rate = eventsPerSecond(timings);
     for (const TimingRecord& r : timings.records)
         rows_.push_back({runs_, timings.algorithm, timings.variant, timings.device, r.label,
-                         r.count, r.minMs, r.medianMs, r.maxMs, r.totalMs, r.kernel, r.hostPhase});
+                         r.count, r.minMs, r.medianMs, r.maxMs, r.totalMs, r.kernel, r.hostPhase,
+                         rate});
     return runs_;
 }
 
@@ -34,11 +41,14 @@ std::vector<TimingRow> TimingsTable::groupedRows() const {
 std::string TimingsTable::csv() const {
     std::ostringstream out;
     out.precision(9);
-    out << "run,algorithm,variant,device,label,count,min_ms,median_ms,max_ms\n";
-    for (const TimingRow& r : groupedRows())
+    out << "run,algorithm,variant,device,label,count,min_ms,median_ms,max_ms,events_per_s\n";
+    for (const TimingRow& r : groupedRows()) {
         out << r.run << ',' << csvField(r.algorithm) << ',' << csvField(r.variant) << ','
             << csvField(r.device) << ',' << csvField(r.label) << ',' << r.count << ',' << r.minMs
-            << ',' << r.medianMs << ',' << r.maxMs << '\n';
+            << ',' << r.medianMs << ',' << r.maxMs << ',';
+        if (r.eventsPerSecond > 0) out << r.eventsPerSecond;
+        out << '\n';
+    }
     return out.str();
 }
 

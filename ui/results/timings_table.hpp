@@ -14,6 +14,7 @@ struct TimingRow {
     std::size_t count = 0;
     double minMs = 0, medianMs = 0, maxMs = 0, totalMs = 0;
     bool kernel = false, hostPhase = false; // TimingRecord's kinds
+    double eventsPerSecond = 0;             // the run's entries / wall; 0: it read dense frames
     // "algorithm variant @ device": the group a row belongs to.
     std::string group() const { return algorithm + " " + variant + " @ " + device; }
 };
@@ -26,14 +27,17 @@ class TimingsTable {
     const std::vector<TimingRow>& rows() const { return rows_; }
     // Rows ordered by group, then run, then label's first appearance.
     std::vector<TimingRow> groupedRows() const;
-    // Header plus one line per row:
-    // run,algorithm,variant,device,label,count,min_ms,median_ms,max_ms
+    // Header plus one line per row (events_per_s empty for a run of dense frames):
+    // run,algorithm,variant,device,label,count,min_ms,median_ms,max_ms,events_per_s
     std::string csv() const;
 
   private:
     std::vector<TimingRow> rows_;
     int runs_ = 0;
 };
+
+// A run's entries (events) a second of its wall; 0 where it read no entries or has no wall.
+double eventsPerSecond(const RunTimings& timings);
 
 // A CSV field, quoted when it holds a comma, quote or newline.
 std::string csvField(const std::string& text);

@@ -12,9 +12,9 @@
 #include "gpu/runtime/devices.hpp"
 #include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/spots_gpu.hpp"
-#include "ui/image/frame_source.hpp"
 #include "ui/image/image_view.hpp"
 #include "ui/image/resolution_rings.hpp"
+#include "ui/image/stream_frame_source.hpp"
 #include "ui/jobs/live_rerun.hpp"
 #include "ui/kit/workbench.hpp"
 #include "ui/params/param_form.hpp"
@@ -196,7 +196,7 @@ void SpotsPanel::refreshInput() {
     QString text = "No frames — open a file and assign a frame stack in the Data panel.";
     try {
         if (framesPath && roles.file()) {
-            frames_ = std::make_shared<Hdf5FrameSource>(roles.file(), *framesPath);
+            frames_ = openFrameSource(roles.file(), *framesPath, roles.eventFrameTime());
             if (const auto maskPath = roles.path(DataRole::PixelMask))
                 mask_ =
                     readPixelMask(*roles.file(), *maskPath, frames_->height(), frames_->width());

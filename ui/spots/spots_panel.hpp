@@ -32,7 +32,7 @@ class QToolButton;
 namespace clscope::ui {
 
 class FrameRangeEdit;
-class Hdf5FrameSource;
+class FrameSource;
 class LiveRerun;
 class SpotMarkers;
 class ResolutionRings;
@@ -131,7 +131,7 @@ class SpotsPanel : public TypedPanelOf<spots::Algorithm> {
     LiveRerun* live_ = nullptr;
     std::shared_ptr<SpotsPresenter> presenter_ = std::make_shared<SpotsPresenter>();
     std::shared_ptr<SpotsFrameCache> cache_ = std::make_shared<SpotsFrameCache>();
-    std::shared_ptr<Hdf5FrameSource> frames_;
+    std::shared_ptr<const FrameSource> frames_;
     PixelMask mask_;
     std::shared_ptr<const SpotsFrameInput> frameInput_;
     std::unique_ptr<SpotMarkers> markers_;

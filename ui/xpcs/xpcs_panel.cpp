@@ -333,6 +333,8 @@ XpcsRunRequest XpcsPanel::request() const {
     if (r.form.text("fit") == "none") r.form.set("fit", "single"); // the GUI always fits
     // Typed, else none: Algorithm::read takes the file's with its units, as clscope-cli does.
     if (r.form.has("frame_time")) r.frameTime = r.form.number("frame_time");
+    // An event list's frames: the width they were shown binned into, unless one is typed.
+    if (!r.frameTime && roles.framesAreEvents()) r.frameTime = roles.eventFrameTime();
     r.variant = variant();
     r.device = wb_.device();
     r.device = deviceFor(r, r.variant);

@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "core/input/frame_range.hpp"
 #include "core/io.hpp"
+#include "core/sparse/sparse_location.hpp"
 #include "gpu/runtime/devices.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
 #include "ui/jobs/algorithm_run.hpp"
@@ -28,6 +29,7 @@ RunCommand XpcsRunRequest::command() const {
     c.sources.file = file ? file->fileName() : std::string();
     c.sources.overrides["frames"] = framesPath;
     c.sources.frames = {firstFrame, frameCount};
+    c.sources.frameTime = frameTime; // also the width of an event list's frames (DESIGN.md §3)
     if (labelsOrigin.find(":/") != std::string::npos)
         c.sources.overrides["labels"] = labelsOrigin; // FILE:/path
     else
@@ -43,7 +45,12 @@ RunCommand XpcsRunRequest::command() const {
 
 std::size_t storedFrameCount(const H5Reader& file, const std::string& path) {
     try {
-        if (!file.hasDataset(path)) return 0;
+        if (!file.hasDataset(path)) { // the CSR layout: frame_ptr holds T + 1 (docs/SPARSE.md)
+            const auto sparse = findSparse(file, path);
+            if (!sparse || sparse->kind != SparseLocation::Kind::Csr) return 0;
+            const Shape ptr = file.info(sparse->group + "/frame_ptr").shape;
+            return ptr.size() == 1 && ptr[0] > 0 ? ptr[0] - 1 : 0;
+        }
         const Shape shape = file.info(path).shape;
         return shape.size() == 3 ? shape[0] : shape.size() == 2 ? 1 : 0;
     } catch (const std::exception&) {

@@ -42,7 +42,8 @@ struct XpcsRunRequest {
     RunCommand command() const;
 };
 
-// Frames in a dataset (T of (T,H,W), 1 for an image); 0 when it cannot be told.
+// Frames in a dataset (T of (T,H,W), 1 for an image) or a CSR layout (DESIGN.md §3); 0 when it
+// cannot be told without reading the frames (an event list, a Rigaku file).
 std::size_t storedFrameCount(const H5Reader& file, const std::string& path);
 // What can be told before reading the frames: a file, frames and labels of the same image
 // size, a frame range inside the stack. Throws InputError.

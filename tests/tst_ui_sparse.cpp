@@ -1,0 +1,201 @@
+// Sparse frames in the GUI (issue 55 step 4; docs/SPARSE.md): a CSR file and a Rigaku .bin file
+// open as a dense file does: the frames role is assigned, the image view shows each frame
+// densified, equal to the dense stack's; the Data panel plots each frame's occupancy (stored
+// entries over pixels, %); the xpcs panel runs a sparse variant on the CSR file, its g2 the
+// dense file's, and Timings shows the run's events/s.
+#include "core/io.hpp"
+#include "core/xpcs/synthetic.hpp"
+#include "test_util.hpp"
+#include "ui/app/main_window.hpp"
+#include "ui/data/data_browser.hpp"
+#include "ui/data/occupancy_plot.hpp"
+#include "ui/image/image_view.hpp"
+#include "ui/kit/workbench.hpp"
+#include "ui/params/param_form.hpp"
+#include "ui/results/timings_panel.hpp"
+#include "ui/xpcs/xpcs_panel.hpp"
+#include "ui_test_helpers.hpp"
+
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace clscope;
+using namespace clscope::ui;
+
+namespace {
+
+// The entries of each frame of a dense (T,H,W) stack over its pixels, in %: its non-zero pixels
+// (a CSR or Rigaku file), or, `eachCount`, its counts (an event list: an entry a count).
+std::vector<double> entryPercent(const Array& dense, bool eachCount) {
+    std::vector<double> out;
+    for (std::size_t t = 0; t < dense.frameCount(); ++t) {
+        double entries = 0;
+        for (std::size_t p = 0; p < dense.frameSize(); ++p) {
+            const double v = dense.valueAt(t * dense.frameSize() + p);
+            entries += eachCount ? v : double(v != 0);
+        }
+        out.push_back(100.0 * entries / double(dense.frameSize()));
+    }
+    return out;
+}
+
+} // namespace
+
+class TestUiSparse : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString dense_, sparse_;
+
+    // Opens `file` and runs the xpcs panel's multi-tau with `variant` once the jobs a file
+    // starts (a panel's live view) are done; whether it succeeded.
+    static bool runOn(MainWindow& window, const QString& file, const std::string& variant) {
+        auto* panel = window.findChild<XpcsPanel*>();
+        if (!window.openFile(file)) return false;
+        JobRunner& jobs = window.workbench().jobs();
+        for (int waited = 0; jobs.isBusy() && waited < 30000; waited += 20)
+            QTest::qWait(20);
+        panel->form()->setValue("multitau", true);
+        panel->setVariant(variant);
+        QSignalSpy finished(panel, &XpcsPanel::runFinished);
+        return panel->variant() == variant && panel->run() && finished.wait(60000) &&
+               finished.front().front().toBool();
+    }
+
+    // Every frame the image view shows equals the dense stack's, the occupancy plot holds
+    // each frame's entries in % (entryPercent).
+    static void checkShown(MainWindow& window, const Array& dense, bool eachCount = false) {
+        ImagePresenter& image = window.workbench().image().presenter();
+        QVERIFY(image.hasImage());
+        QCOMPARE(image.frameCount(), dense.frameCount());
+        for (std::size_t t = 0; t < dense.frameCount(); ++t) {
+            image.setSelection({Reduction::Single, t, 0, 0});
+            const Image& shown = image.reducedImage();
+            QCOMPARE(shown.height, dense.height());
+            QCOMPARE(shown.width, dense.width());
+            std::size_t differ = 0;
+            for (std::size_t p = 0; p < dense.frameSize(); ++p)
+                differ += shown.values[p] != dense.valueAt(t * dense.frameSize() + p);
+            QVERIFY2(differ == 0,
+                     qPrintable(QString("frame %1: %2 pixels differ").arg(t).arg(differ)));
+        }
+        OccupancyPlot* occupancy = window.findChild<DataBrowser*>()->occupancy();
+        QVERIFY(!occupancy->isHidden());
+        const std::vector<double> want = entryPercent(dense, eachCount);
+        const auto data = occupancy->plot()->graph(0)->data();
+        QCOMPARE(std::size_t(data->size()), want.size());
+        for (std::size_t t = 0; t < want.size(); ++t) {
+            QCOMPARE(data->at(int(t))->key, double(t));
+            QCOMPARE(data->at(int(t))->value, want[t]);
+        }
+        QCOMPARE(occupancy->plot()->xAxis->label(), QString("frame"));
+        QCOMPARE(occupancy->plot()->yAxis->label(), QString("occupancy (%)"));
+    }
+
+  private slots:
+    void initTestCase() {
+        test::useTemporarySettings(dir_);
+        synthetic::XpcsParams p;
+        p.frames = 24, p.height = 20, p.width = 24, p.ringWidth = 4, p.intensity = 0.5;
+        p.dtype = DType::UInt16, p.frameTime = 0.002;
+        const synthetic::XpcsDataset d = synthetic::generateXpcs(p);
+        dense_ = dir_.filePath("dense.h5"), sparse_ = dir_.filePath("sparse.h5");
+        for (const auto& [name, sparse] : {std::pair{dense_, false}, std::pair{sparse_, true}}) {
+            H5Writer out(name.toStdString());
+            synthetic::writeXpcs(out, d, Compression::None, sparse);
+            out.commit();
+        }
+    }
+
+    // The CSR layout: frames role on the sparse group, frames and occupancy as the dense ones;
+    // a dense file afterwards hides the occupancy again.
+    void csrFileOpensLikeADenseOne() {
+        MainWindow window;
+        QVERIFY(window.openFile(sparse_));
+        const DatasetRoles& roles = window.workbench().dataset();
+        QCOMPARE(roles.path(DataRole::Frames).value_or(""), std::string("/entry/data/sparse"));
+        QVERIFY(roles.path(DataRole::Labels)); // the labels beside the frames, as in a dense file
+        checkShown(window, readFrames(H5Reader(dense_.toStdString())));
+        QVERIFY(window.openFile(dense_));
+        QVERIFY(window.findChild<DataBrowser*>()->occupancy()->isHidden());
+    }
+
+    // A Rigaku .bin file (tests/sparse_files.py rigaku: 5 frames of 512×1024, frame 1 empty).
+    void rigakuFileOpensLikeADenseOne() {
+        const QString bin = dir_.filePath("rigaku.bin"), want = dir_.filePath("rigaku_dense.h5");
+        QString skip;
+        QVERIFY(test::runPython({CLSCOPE_SPARSE_FILES, "rigaku", bin, want}, skip));
+        if (!skip.isEmpty()) QSKIP(qPrintable(skip));
+        MainWindow window;
+        QVERIFY(window.openFile(bin));
+        QVERIFY(window.workbench().dataset().path(DataRole::Frames));
+        const Array dense = readFrames(H5Reader(want.toStdString()));
+        checkShown(window, dense);
+        // A file that is not whole words is refused as it opens, naming the file.
+        const QString torn = dir_.filePath("torn.bin");
+        QFile f(torn);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write("1234567", 7) == 7);
+        f.close();
+        QVERIFY(!window.openFile(torn));
+    }
+
+    // An event list (tests/sparse_files.py events: each count an event within its frame's 1 ms)
+    // asks for its frames' width, the file's frame time offered; binned at 1 ms its frames are
+    // the dense ones, an entry an event. Not answered: no frames shown, the file still open.
+    void eventListAsksForItsFrameTime() {
+        const QString events = dir_.filePath("events.h5");
+        QString skip;
+        QVERIFY(test::runPython({CLSCOPE_SPARSE_FILES, "events", dense_, events, "1000000"}, skip));
+        if (!skip.isEmpty()) QSKIP(qPrintable(skip));
+        MainWindow window;
+        QStringList asked;
+        window.workbench().setAskFrameTime([&](const QString& file, double offered) {
+            asked << QString("%1 %2").arg(QFileInfo(file).fileName()).arg(offered);
+            return std::optional<double>(1e-3);
+        });
+        QVERIFY(window.openFile(events));
+        QCOMPARE(asked, QStringList{"events.h5 0.002"});
+        QCOMPARE(window.workbench().dataset().path(DataRole::Frames).value_or(""),
+                 std::string("/entry/data/events"));
+        checkShown(window, readFrames(H5Reader(dense_.toStdString())), true);
+        // The panel bins the events as shown: the sparse multi-tau gives the dense file's g2.
+        auto* panel = window.findChild<XpcsPanel*>();
+        QVERIFY(runOn(window, dense_, "cpu"));
+        const std::vector<double> want = panel->presenter().reference().g2;
+        QVERIFY(runOn(window, events, "sparse-cpu"));
+        QVERIFY(!want.empty() && panel->presenter().reference().g2 == want);
+        QCOMPARE(panel->presenter().reference().tau[1], 1e-3); // τ from the bin width
+        window.workbench().setAskFrameTime(
+            [](const QString&, double) { return std::optional<double>(); });
+        QVERIFY(window.openFile(events));
+        QVERIFY(!window.workbench().image().presenter().hasImage());
+    }
+
+    // The xpcs panel runs the sparse multi-tau on the CSR file: the g2 of the dense cpu
+    // multi-tau on the dense file, bit for bit; Timings shows the sparse run's entries a second
+    // (and none for the dense run).
+    void sparseRunShowsEventsPerSecond() {
+        MainWindow window;
+        auto* panel = window.findChild<XpcsPanel*>();
+        QVERIFY(runOn(window, dense_, "cpu"));
+        const std::vector<double> want = panel->presenter().reference().g2;
+        QVERIFY(runOn(window, sparse_, "sparse-cpu"));
+        QVERIFY(!want.empty() && panel->presenter().reference().g2 == want);
+        QTableWidget* table = window.workbench().timings().tableWidget();
+        QTRY_VERIFY(table->rowCount() > 0);
+        QStringList denseRates, sparseRates;
+        for (int row = 0; row < table->rowCount(); ++row)
+            (table->item(row, 2)->text() == "cpu" ? denseRates : sparseRates)
+                << table->item(row, 9)->text();
+        QVERIFY(!denseRates.isEmpty() && !sparseRates.isEmpty());
+        for (const QString& rate : denseRates)
+            QVERIFY2(rate.isEmpty(), qPrintable(rate));
+        for (const QString& rate : sparseRates)
+            QVERIFY2(rate.toDouble() > 0, qPrintable(rate));
+    }
+};
+
+QTEST_MAIN(TestUiSparse)
+#include "tst_ui_sparse.moc"
