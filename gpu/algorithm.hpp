@@ -113,7 +113,7 @@ class Algorithm;
 
 // The variant an algorithm's rule picks for a run's input files when the run names none, and
 // why (said on stderr when it runs: runWithinBudget).
-struct VariantChoice {
+struct ChosenVariant {
     std::string variant, why;
 };
 
@@ -170,7 +170,7 @@ class Algorithm {
     // The variant a run's input files call for when it names none (taken where it can run on
     // the device, before the stream stage and the preferred variant), and why: a rule from
     // measurements, decided from what opening the files says. Default: none.
-    virtual std::optional<VariantChoice> choiceFor(const InputSources&, const ParamSet&) const {
+    virtual std::optional<ChosenVariant> choiceFor(const InputSources&, const ParamSet&) const {
         return std::nullopt;
     }
     // Every kernel program the variants build, declared (gpu/recipe.hpp); a variant names its

@@ -71,7 +71,7 @@ static std::unique_ptr<pipeline::FrameFeed> streamFeed(const Algorithm& algorith
 static void chooseVariant(const Algorithm& algorithm, RunRequest& request,
                           const InputSources& sources, const std::vector<DeviceInfo>& devices) {
     if (!request.variant.empty() || devices.size() != 1) return;
-    const std::optional<VariantChoice> c = algorithm.choiceFor(sources, request.params);
+    const std::optional<ChosenVariant> c = algorithm.choiceFor(sources, request.params);
     if (!c ||
         !algorithm.supports(algorithm.variant(c->variant), request.device, nullptr, &request.params)
              .ok)

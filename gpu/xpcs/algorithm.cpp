@@ -133,7 +133,7 @@ std::shared_ptr<XpcsInput> makeInput(Array frames, LabelMask labels, nlohmann::j
     return input;
 }
 
-std::optional<VariantChoice> Algorithm::choiceFor(const InputSources& sources,
+std::optional<ChosenVariant> Algorithm::choiceFor(const InputSources& sources,
                                                   const ParamSet& params) const {
     if (sources.live || !params.boolean("multitau")) return std::nullopt;
     const std::shared_ptr<FrameStream> b = openFrames(sources, role("frames"));
@@ -148,7 +148,7 @@ std::optional<VariantChoice> Algorithm::choiceFor(const InputSources& sources,
         std::snprintf(text, sizeof text, "%.3g %%", 100 * f);
         return std::string(text);
     };
-    return VariantChoice{"sparse", "the frames' stored entries fill " + percent(occupancy) +
+    return ChosenVariant{"sparse", "the frames' stored entries fill " + percent(occupancy) +
                                        " of their pixels, below the crossover " +
                                        percent(sparseCrossover) +
                                        " where the dense multitau wins (--variant to choose)"};

@@ -19,7 +19,7 @@ class Algorithm : public TypedAlgorithm<XpcsInput, Params, XpcsResult> {
     std::vector<VariantEntry> variants() const override;
     // A multi-tau run on frames stored sparsely below the crossover occupancy
     // (xpcs::sparseCrossover): `sparse`.
-    std::optional<VariantChoice> choiceFor(const InputSources& sources,
+    std::optional<ChosenVariant> choiceFor(const InputSources& sources,
                                            const ParamSet& params) const override;
     // Its kernel programs (gpu/xpcs/recipes.cpp).
     std::vector<ProgramRecipe> recipes() const override;
