@@ -146,7 +146,6 @@ class TstXpcsMultitau : public QObject {
     void splitByPixels_data();
     void splitByPixels();
     void mergeAddsPartsExactly();
-    void foldByLagsEqualsByBins();
 };
 
 void TstXpcsMultitau::numpyReference_data() {
@@ -603,55 +602,6 @@ void TstXpcsMultitau::mergeAddsPartsExactly() {
     failing.partDone();
     failing.fail(std::make_exception_ptr(InputError("part 1 failed")));
     QVERIFY_THROWS_EXCEPTION(InputError, failing.finish(1, p));
-}
-
-// A device block's rows of three levels folded on several threads (pieces of (bin, lag) pairs,
-// MultitauStats::foldLags) give the one-thread fold's g2 and g2_err bit for bit: integer sums
-// and float ones, over three blocks (lags reaching rows of the block before), the first rows
-// without an earlier row for their lags.
-void TstXpcsMultitau::foldByLagsEqualsByBins() {
-    LabelMask mask{1, 10, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}};
-    const xpcs::Bins bins = xpcs::makeBins(mask);
-    const int c = 8;
-    xpcs::Params p;
-    p.multitau = true, p.channels = c;
-    const std::size_t nb = bins.count(), block = 4096; // level 0: 4096 rows x 10 bins x 8 lags
-    for (const bool integer : {true, false}) {
-        std::vector<xpcs::Result> results;
-        for (const std::size_t threads : {1, 3}) {
-            xpcs::MultitauStats stats(bins, c, integer);
-            stats.setThreads(threads);
-            std::mt19937_64 same(integer ? 3 : 4); // the same rows for both
-            for (std::size_t b = 0; b < 3; ++b) {
-                std::vector<std::vector<std::int64_t>> ints;
-                std::vector<std::vector<double>> floats;
-                std::vector<xpcs::StatsRows<std::int64_t>> rowsInt;
-                std::vector<xpcs::StatsRows<double>> rowsFloat;
-                for (int k = 0; k < 3; ++k) {
-                    const std::size_t count = block >> k, first = b * count;
-                    const std::size_t lags = std::size_t(xpcs::multitauLagCount(k, c));
-                    for (const std::size_t n : {count * nb, count * nb * lags}) {
-                        ints.emplace_back(n), floats.emplace_back(n);
-                        for (std::size_t i = 0; i < n; ++i)
-                            ints.back()[i] = std::int64_t(same() % 1000),
-                            floats.back()[i] = double(same() % 1000) * 0.37;
-                    }
-                    const std::size_t at = ints.size() - 2;
-                    rowsInt.push_back({k, first, count, ints[at].data(), ints[at + 1].data()});
-                    rowsFloat.push_back(
-                        {k, first, count, floats[at].data(), floats[at + 1].data()});
-                }
-                if (integer)
-                    stats.addRows(rowsInt);
-                else
-                    stats.addRows(rowsFloat);
-            }
-            results.push_back(stats.finish(bins, 3 * block, p));
-        }
-        expectClose("g2", results[1].g2, results[0].g2, 0.0);
-        expectClose("g2_err", results[1].g2Err, results[0].g2Err, 0.0);
-        QVERIFY(std::isfinite(results[0].g2[0]) && results[0].g2.size() > nb * c);
-    }
 }
 
 #include "tst_xpcs_multitau.moc"

@@ -143,67 +143,6 @@ void MultitauStats::foldBins(const StatsRows<V>& rows, std::size_t b0, std::size
         }
 }
 
-template <class V> void MultitauStats::foldLag(const StatsRows<V>& rows, std::size_t b, int j) {
-    Level& l = levels_[static_cast<std::size_t>(rows.level)];
-    const std::size_t bins = pixels_.size(), c = static_cast<std::size_t>(channels_);
-    const auto lags = static_cast<std::size_t>(multitauLagCount(rows.level, channels_));
-    const auto m = static_cast<std::size_t>(multitauFirstLag(rows.level, channels_) + j);
-    Lag& lag = l.lags[b * lags + static_cast<std::size_t>(j)];
-    for (std::size_t r = 0, t = rows.first; r < rows.count; ++r, ++t) {
-        if (m > t) continue;
-        const V s = rows.sums[r * bins + b];
-        const V product = rows.products[(r * bins + b) * lags + static_cast<std::size_t>(j)];
-        const std::size_t then = t - m;
-        const bool inRows = then >= rows.first;
-        const std::size_t at = (then - (inRows ? rows.first : 0)) * bins + b;
-        if constexpr (std::is_floating_point_v<V>) {
-            const double before = inRows ? rows.sums[at] : l.fSums[b * c + then % c];
-            addPair(lag, static_cast<double>(pixels_[b]), s * before, product);
-        } else {
-            const Int128 before =
-                inRows ? static_cast<Int128>(rows.sums[at]) : l.sums[b * c + then % c];
-            addPair(lag, static_cast<Int128>(pixels_[b]) * static_cast<Int128>(product),
-                    static_cast<Int128>(s) * before);
-        }
-    }
-}
-
-template <class V>
-void MultitauStats::foldLags(const std::vector<StatsRows<V>>& rows, std::size_t threads) {
-    struct Unit {
-        std::size_t entry, bin;
-        int lag;
-    };
-    const std::size_t bins = pixels_.size();
-    std::vector<Unit> units;
-    std::vector<std::size_t> ends; // each unit's cumulative rows
-    std::size_t total = 0;
-    for (std::size_t e = 0; e < rows.size(); ++e)
-        for (std::size_t b = 0; b < bins; ++b)
-            for (int j = 0; j < multitauLagCount(rows[e].level, channels_); ++j) {
-                units.push_back({e, b, j});
-                ends.push_back(total += rows[e].count);
-            }
-    parallelRanges(threads, threads, [&](std::size_t p0, std::size_t p1) {
-        const auto from = std::lower_bound(ends.begin(), ends.end(), total * p0 / threads + 1);
-        const auto to = std::lower_bound(ends.begin(), ends.end(), total * p1 / threads + 1);
-        for (auto i = std::size_t(from - ends.begin()); i < std::size_t(to - ends.begin()); ++i)
-            foldLag(rows[units[i].entry], units[i].bin, units[i].lag);
-    });
-    const std::size_t c = static_cast<std::size_t>(channels_);
-    for (const StatsRows<V>& r : rows) { // the last C sums of each bin, once every lag has read
-        Level& l = levels_[static_cast<std::size_t>(r.level)];
-        for (std::size_t i = r.count > c ? r.count - c : 0; i < r.count; ++i)
-            for (std::size_t b = 0; b < bins; ++b) {
-                const std::size_t t = r.first + i;
-                if constexpr (std::is_floating_point_v<V>)
-                    l.fSums[b * c + t % c] = r.sums[i * bins + b];
-                else
-                    l.sums[b * c + t % c] = static_cast<Int128>(r.sums[i * bins + b]);
-            }
-    }
-}
-
 template <class V>
 void MultitauStats::addRows(int k, std::size_t first, std::size_t count, const V* sums,
                             const V* products) {
@@ -222,18 +161,11 @@ template <class V> void MultitauStats::addRows(const std::vector<StatsRows<V>>& 
     };
     // Large blocks (many bins and rows, the device variants' blocks): bins over threads.
     const std::size_t threads =
-        work < 200000 ? 1
-                      : (threads_ ? threads_ : std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<int> levels;
-    for (const StatsRows<V>& r : rows)
-        levels.push_back(r.level);
-    std::sort(levels.begin(), levels.end());
-    // On threads: pieces of (bin, lag) pairs of about equal rows (57 bins over 16 threads left
-    // pieces of 3 and 4 bins), where each level comes once.
-    if (threads > 1 && std::adjacent_find(levels.begin(), levels.end()) == levels.end())
-        foldLags(rows, threads);
-    else
-        parallelRanges(bins, std::min(bins, threads), fold);
+        work < 200000
+            ? 1
+            : std::min<std::size_t>(
+                  bins, threads_ ? threads_ : std::max(1u, std::thread::hardware_concurrency()));
+    parallelRanges(bins, threads, fold);
     for (const StatsRows<V>& r : rows)
         levels_[static_cast<std::size_t>(r.level)].rows = r.first + r.count;
 }
@@ -246,7 +178,6 @@ template void MultitauStats::addRows<double>(int, std::size_t, std::size_t, cons
                                              const double*);
 template void MultitauStats::addRows<std::int64_t>(const std::vector<StatsRows<std::int64_t>>&);
 template void MultitauStats::addRows<Int128>(const std::vector<StatsRows<Int128>>&);
-template void MultitauStats::addRows<double>(const std::vector<StatsRows<double>>&);
 
 Result MultitauStats::finish(const Bins& bins, std::size_t frames, const Params& params) const {
     Result r = makeResult(bins, 0, params);

@@ -101,13 +101,6 @@ class MultitauStats {
     };
     Level& level(int k);
     template <class V> void foldBins(const StatsRows<V>& rows, std::size_t b0, std::size_t b1);
-    // One (bin, lag j) of a level's rows in order, S_t' from the rows or, before them, from the
-    // level's last C sums (which foldLags leaves as they were).
-    template <class V> void foldLag(const StatsRows<V>& rows, std::size_t b, int j);
-    // Every (entry, bin, lag) of `rows` (each level at most once) over `threads` pieces of
-    // about equal rows, then each level's last C sums: the same sums as foldBins, in the same
-    // order per (bin, lag), with more pieces than bins.
-    template <class V> void foldLags(const std::vector<StatsRows<V>>& rows, std::size_t threads);
     void addPair(Lag& lag, Int128 m, Int128 d);
     void addPair(Lag& lag, double n, double product, double gram);
     std::vector<std::int64_t> pixels_;
