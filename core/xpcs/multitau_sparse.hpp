@@ -12,11 +12,11 @@ Result correlateMultitauSparseCpu(const FrameBlocks& frames, const LabelMask& ma
                                   const Params& params, const Progress& progress = {});
 
 // The occupancy (stored entries / (frames · H · W)) below which the OpenCL variant `sparse`
-// beats the dense `multitau` from host memory: measured on an H200 (edb019d), 65,536 photon
-// frames of 512x1024: sparse 152,400 frames/s at 0.3 %, 67,830 at 1 %, dense 95,100-97,800;
-// the two meet near 0.6 % (log-log between the two), so below 0.5 % `sparse` is taken
-// (docs/PERFORMANCE.md "Sparse multi-tau"). A multi-tau run on a file that names no variant
-// takes `sparse` below it on a sparse stack (xpcs::Algorithm::choiceFor).
+// beats the dense `multitau` from host memory, measured on 65,536 photon frames of 512x1024
+// (docs/PERFORMANCE.md "Sparse multi-tau"): on an H100 (6b43add) sparse 135,700 frames/s at
+// 0.3 %, 94,950 at 0.5 %, 59,680 at 1 %, dense 97,200 in the same call. A multi-tau run on a
+// file that names no variant takes `sparse` below it on a sparse stack
+// (xpcs::Algorithm::choiceFor).
 constexpr double sparseCrossover = 0.005;
 
 // UsageError unless the frames are unsigned integer counts (what the sparse variants take).
