@@ -12,6 +12,8 @@
 #include "ui_test_helpers.hpp"
 
 #include <QCheckBox>
+#include <QListWidget>
+#include <QScrollBar>
 #include <QtTest>
 #include <cmath>
 #include <qcustomplot.h>
@@ -330,6 +332,29 @@ class TestUiXpcsPresenter : public QObject {
                                     .arg(item->outerRect().width())
                                     .arg(item->minimumOuterSizeHint().width())));
         }
+    }
+
+    // Issue 52: the Bins list beside the g2 plot was 110 px wide and cut its entries ("label
+    // 12, q = 0.258 Å⁻¹" read "label 12, q ="); it is as wide as its longest entry (within 220
+    // px) and each entry's tooltip says it whole.
+    void g2BinListEntriesUncut() {
+        auto p = std::make_shared<XpcsPresenter>();
+        p->setRuns({{exponentialResult(std::vector<double>(12, 10.0)), "cpu"}});
+        std::vector<double> q;
+        for (int b = 0; b < 12; ++b)
+            q.push_back(0.0112 + 0.0224 * b);
+        p->setBinQ(q);
+        XpcsG2View view(p, "g2");
+        view.resize(640, 360);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto* list = view.findChild<QListWidget*>();
+        QVERIFY(list && list->count() == 12);
+        for (int i = 0; i < list->count(); ++i) {
+            QVERIFY(list->item(i)->text().contains("q = "));
+            QCOMPARE(list->item(i)->toolTip(), list->item(i)->text());
+        }
+        QTRY_COMPARE(list->horizontalScrollBar()->maximum(), 0); // every entry fits
     }
 
     // Multi-tau: where each level starts is marked on the g2 plot (a line and "Lk" each), and

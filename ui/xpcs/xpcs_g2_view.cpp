@@ -85,9 +85,11 @@ XpcsG2View::XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString t
     splitter->addWidget(plot_);
     splitter->addWidget(side);
     splitter->setStretchFactor(0, 1);
-    splitter->setSizes({600, 110});
     layout->addWidget(splitter);
-    fillBinList();
+    // The list as wide as its longest entry ("label 12, q = 0.258 Å⁻¹"; 110 px cut it) with its
+    // check box, frame and scroll bar, within 240 px so that a narrow dock keeps its plot; each
+    // entry's tooltip says it whole.
+    splitter->setSizes({600, std::min(fillBinList() + 64, 240)});
     connect(bins_, &QListWidget::itemChanged, this, [this] {
         refresh();
         emit selectionChanged();
@@ -100,14 +102,19 @@ XpcsG2View::XpcsG2View(std::shared_ptr<const XpcsPresenter> presenter, QString t
     setSelectedBins(presenter_->defaultSelection());
 }
 
-void XpcsG2View::fillBinList() {
+int XpcsG2View::fillBinList() {
     const QSignalBlocker block(bins_);
     bins_->clear();
+    int widest = 0;
     for (std::size_t b = 0; b < presenter_->binCount(); ++b) {
-        auto* item = new QListWidgetItem(QString::fromStdString(presenter_->legendText(b)), bins_);
+        const QString text = QString::fromStdString(presenter_->legendText(b));
+        auto* item = new QListWidgetItem(text, bins_);
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
         item->setCheckState(Qt::Unchecked);
+        item->setToolTip(text);
+        widest = std::max(widest, bins_->fontMetrics().horizontalAdvance(text));
     }
+    return widest;
 }
 
 std::vector<std::size_t> XpcsG2View::selectedBins() const {

@@ -50,7 +50,7 @@ class XpcsG2View : public QWidget {
     bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
-    void fillBinList();
+    int fillBinList(); // the widest entry's text, in pixels
     void drawSeries(const XpcsSeries& series, const QColor& color);
     // The overlay's points: hollow markers in the bin's colour, lighter error bars.
     void drawOverlay(const XpcsSeries& series, const QColor& color);
