@@ -14,7 +14,8 @@ tests/tst_sparse.cpp. Exit 77 (skip) without h5py or numpy.
   sparse_files.py long OUT FRAMES [OCC]               FRAMES frames of 16x16 at occupancy OCC
                                                       (a fraction, default 0.03: 3 %)
   sparse_files.py rigaku BIN DENSE [disorder]         a Rigaku 500k .bin file (boost_corr's
-                                                      layout) and its frames as a dense stack;
+                                                      layout) and its frames as a dense stack
+                                                      with 3 q bins;
                                                       disorder: a word of frame 0 after frame 2
   sparse_files.py bad CASE OUT                        a small sparse file with one defect
                                                       (or duplicate_sum: a pixel listed twice)
@@ -153,6 +154,7 @@ def rigaku(out_bin, out_dense, disorder=None):
     words.astype("<u8").tofile(out_bin)
     with h5py.File(out_dense, "w") as f:
         f.create_dataset("/entry/data/data", data=d.reshape(t, h, w), compression="gzip")
+        labels(f, h, w)  # the .bin has none: its runs take them from here (--mask)
 
 
 def scattered(dense, dense_out, sparse_out):

@@ -530,6 +530,19 @@ class TstSparse : public QObject {
         const QString sparse = path("rigaku_sparse.h5");
         CLI_OK("convert", bin, "--to", "sparse", "-o", sparse);
         QVERIFY(sameArrays(readFrames(H5Reader(sparse.toStdString())), dense));
+        // The .bin correlated as its words by both sparse variants (its labels from the dense
+        // twin): the dense stack's multi-tau g2 bit for bit.
+        const QStringList common{"--multitau", "--channels", "4", "--no-pixel-mask"};
+        const QString reference = path("rigaku_g2.h5");
+        CLI_OK(QStringList{"correlate", want, "--device", "cpu", "-o", reference} + common);
+        for (const QStringList& variant :
+             {QStringList{"--device", "cpu", "--variant", "sparse-cpu"},
+              QStringList{"--device", "ocl:0", "--variant", "sparse"}}) {
+            const QString got = path("rigaku_" + variant.last() + "_g2.h5");
+            CLI_OK(QStringList{"correlate", bin, "--mask", want, "-o", got} + variant + common);
+            QVERIFY(sameArrays(readAt(reference, "/xpcs/g2"), readAt(got, "/xpcs/g2")));
+            QVERIFY(sameArrays(readAt(reference, "/xpcs/g2_err"), readAt(got, "/xpcs/g2_err")));
+        }
         // The last file's scan is reused (RigakuFrames) only while the file stays: the same
         // file rewritten at the same size, its first and last words swapped, is scanned again.
         QFile same(bin);
