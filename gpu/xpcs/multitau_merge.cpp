@@ -1,8 +1,10 @@
 #include "gpu/xpcs/multitau_merge.hpp"
 
+#include "core/clock.hpp"
 #include "core/range_pool.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <deque>
 #include <stdexcept>
 
@@ -51,6 +53,14 @@ void addInParallel(std::int64_t* to, const std::int64_t* from, std::size_t words
 }
 
 } // namespace
+
+void waitFoldTimed(std::future<double>& folding, TimingStats& timings, const std::string& prefix) {
+    if (!folding.valid()) return;
+    const auto start = std::chrono::steady_clock::now();
+    const double folded = folding.get();
+    timings.add(prefix + " fold (host thread)", folded);
+    timings.add(prefix + " wait for the fold (host)", msSince(start));
+}
 
 Bins binsWithin(const Bins& bins, std::size_t from, std::size_t to) {
     Bins out;

@@ -5,12 +5,14 @@
 // element by element, then folded once, in block order, into the one MultitauStats of the
 // whole bins (n: the whole bin's pixels). So the result is the one device's, bit for bit.
 #pragma once
+#include "core/timing.hpp"
 #include "core/xpcs/multitau.hpp"
 
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -81,6 +83,10 @@ class MultitauMerge {
     std::size_t next_ = 0, done_ = 0;        // the next block to fold; parts done
     std::exception_ptr failed_;              // the first part's error
 };
+
+// Waits for a block's fold running on a thread (its value: the fold's ms), timed under
+// "PREFIX fold (host thread)" and "PREFIX wait for the fold (host)"; nothing when none runs.
+void waitFoldTimed(std::future<double>& folding, TimingStats& timings, const std::string& prefix);
 
 // The rows [row0, row1) of every frame a part of a split by pixels receives (split_pixels.cpp),
 // and the merge its blocks go to; part 0 gives the result, the others an empty one.

@@ -154,11 +154,7 @@ void MultitauRings::enqueue(const cl::Buffer& frames, std::size_t count, std::ui
 }
 
 void MultitauRings::waitFold() {
-    if (!folding_.valid()) return;
-    const auto start = std::chrono::steady_clock::now();
-    const double folded = folding_.get();
-    s_.timings().add("multitau fold (host thread)", folded);
-    s_.timings().add("multitau wait for the fold (host)", msSince(start));
+    waitFoldTimed(folding_, s_.timings(), "multitau");
 }
 
 void MultitauRings::complete() {

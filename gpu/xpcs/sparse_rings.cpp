@@ -366,11 +366,7 @@ void SparseRings::fold(Inflight& block) {
 }
 
 void SparseRings::waitFold() {
-    if (!folding_.valid()) return;
-    const auto start = std::chrono::steady_clock::now();
-    const double folded = folding_.get();
-    s_.timings().add("sparse fold (host thread)", folded);
-    s_.timings().add("sparse wait for the fold (host)", msSince(start));
+    waitFoldTimed(folding_, s_.timings(), "sparse");
 }
 
 void SparseRings::complete() {
