@@ -17,6 +17,7 @@
 #include "ui_test_helpers.hpp"
 
 #include <QFileInfo>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QtTest>
@@ -133,6 +134,13 @@ class TestUiSparse : public QObject {
         QVERIFY(window.workbench().dataset().path(DataRole::Frames));
         const Array dense = readFrames(H5Reader(want.toStdString()));
         checkShown(window, dense);
+        // The XPCS panel counts its frames (it said none: the roles file has no dataset).
+        const auto panelSays = [&](const QString& text) {
+            const auto labels = window.findChild<XpcsPanel*>()->findChildren<QLabel*>();
+            return std::any_of(labels.begin(), labels.end(),
+                               [&](const QLabel* l) { return l->text().contains(text); });
+        };
+        QTRY_VERIFY(panelSays("rigaku.bin:/entry/data/data (5 frames)"));
         // A file that is not whole words is refused as it opens, naming the file.
         const QString torn = dir_.filePath("torn.bin");
         QFile f(torn);

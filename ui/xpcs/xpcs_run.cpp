@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "core/input/frame_range.hpp"
 #include "core/io.hpp"
+#include "core/sparse/rigaku_frames.hpp"
 #include "core/sparse/sparse_location.hpp"
 #include "gpu/runtime/devices.hpp"
 #include "gpu/xpcs/xpcs_gpu.hpp"
@@ -45,6 +46,8 @@ RunCommand XpcsRunRequest::command() const {
 
 std::size_t storedFrameCount(const H5Reader& file, const std::string& path) {
     try {
+        // A Rigaku .bin file (its roles file has no objects): its words' frames, scanned once.
+        if (RigakuFrames::named(file.fileName())) return RigakuFrames(file.fileName()).frameCount();
         if (!file.hasDataset(path)) { // the CSR layout: frame_ptr holds T + 1 (docs/SPARSE.md)
             const auto sparse = findSparse(file, path);
             if (!sparse || sparse->kind != SparseLocation::Kind::Csr) return 0;
