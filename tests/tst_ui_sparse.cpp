@@ -67,6 +67,13 @@ class TestUiSparse : public QObject {
 
     // Every frame the image view shows equals the dense stack's, the occupancy plot holds
     // each frame's entries in % (entryPercent).
+    // Whether the XPCS panel has a label saying `text` (its input's frames).
+    static bool panelSays(MainWindow& window, const QString& text) {
+        const auto labels = window.findChild<XpcsPanel*>()->findChildren<QLabel*>();
+        return std::any_of(labels.begin(), labels.end(),
+                           [&](const QLabel* l) { return l->text().contains(text); });
+    }
+
     static void checkShown(MainWindow& window, const Array& dense, bool eachCount = false) {
         ImagePresenter& image = window.workbench().image().presenter();
         QVERIFY(image.hasImage());
@@ -135,12 +142,7 @@ class TestUiSparse : public QObject {
         const Array dense = readFrames(H5Reader(want.toStdString()));
         checkShown(window, dense);
         // The XPCS panel counts its frames (it said none: the roles file has no dataset).
-        const auto panelSays = [&](const QString& text) {
-            const auto labels = window.findChild<XpcsPanel*>()->findChildren<QLabel*>();
-            return std::any_of(labels.begin(), labels.end(),
-                               [&](const QLabel* l) { return l->text().contains(text); });
-        };
-        QTRY_VERIFY(panelSays("rigaku.bin:/entry/data/data (5 frames)"));
+        QTRY_VERIFY(panelSays(window, "rigaku.bin:/entry/data/data (5 frames)"));
         // A file that is not whole words is refused as it opens, naming the file.
         const QString torn = dir_.filePath("torn.bin");
         QFile f(torn);
@@ -167,9 +169,12 @@ class TestUiSparse : public QObject {
         QCOMPARE(asked, QStringList{"events.h5 0.002"});
         QCOMPARE(window.workbench().dataset().path(DataRole::Frames).value_or(""),
                  std::string("/entry/data/events"));
-        checkShown(window, readFrames(H5Reader(dense_.toStdString())), true);
+        const Array frames = readFrames(H5Reader(dense_.toStdString()));
+        checkShown(window, frames, true);
         // The panel bins the events as shown: the sparse multi-tau gives the dense file's g2.
         auto* panel = window.findChild<XpcsPanel*>();
+        QTRY_VERIFY(panelSays(
+            window, QString("events.h5:/entry/data/events (%1 frames)").arg(frames.shape()[0])));
         QVERIFY(runOn(window, dense_, "cpu"));
         const std::vector<double> want = panel->presenter().reference().g2;
         QVERIFY(runOn(window, events, "sparse-cpu"));

@@ -192,7 +192,9 @@ void XpcsPanel::refreshInputs() {
     const auto framesPath = roles.path(DataRole::Frames);
     QString frames = "none — assign a frame stack in the Data panel";
     if (framesPath && roles.file()) {
-        const std::size_t count = storedFrameCount(*roles.file(), *framesPath);
+        const std::size_t count =
+            storedFrameCount(*roles.file(), *framesPath,
+                             roles.framesAreEvents() ? roles.eventFrameTime() : std::nullopt);
         frames = QString("%1:%2").arg(QFileInfo(q(roles.file()->fileName())).fileName(),
                                       q(*framesPath)) +
                  (count ? QString(" (%1 frames)").arg(count) : QString());

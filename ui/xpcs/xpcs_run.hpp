@@ -42,9 +42,12 @@ struct XpcsRunRequest {
     RunCommand command() const;
 };
 
-// Frames in a dataset (T of (T,H,W), 1 for an image) or a CSR layout (DESIGN.md §3); 0 when it
-// cannot be told without reading the frames (an event list, a Rigaku file).
-std::size_t storedFrameCount(const H5Reader& file, const std::string& path);
+// Frames in a dataset (T of (T,H,W), 1 for an image), a CSR layout (DESIGN.md §3) or a Rigaku
+// .bin file (its scan); 0 when it cannot be told (an event list without a bin width).
+// An event list's (docs/SPARSE.md): ⌊last time / Δ⌋ + 1 for the bin width `eventFrameTime`
+// (seconds; 0 without one), from its last time stamp alone.
+std::size_t storedFrameCount(const H5Reader& file, const std::string& path,
+                             std::optional<double> eventFrameTime = std::nullopt);
 // What can be told before reading the frames: a file, frames and labels of the same image
 // size, a frame range inside the stack. Throws InputError.
 void checkRequest(const XpcsRunRequest& request);
