@@ -10,7 +10,6 @@
 #include "gpu/xpcs/xpcs_gpu.hpp"
 #include "ui/jobs/algorithm_run.hpp"
 
-#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -45,21 +44,6 @@ RunCommand XpcsRunRequest::command() const {
     return c;
 }
 
-namespace {
-
-// ⌊last time / Δ⌋ + 1, Δ in whole nanoseconds as the reader takes it (CsrFrames::openEvents).
-std::size_t eventFrames(const H5Reader& file, const std::string& time,
-                        std::optional<double> frameTime) {
-    const auto ns = frameTime ? std::llround(*frameTime * 1e9) : 0;
-    const Shape shape = file.info(time).shape;
-    if (ns < 1 || shape.size() != 1 || shape[0] == 0) return 0;
-    const Array last = file.readSlab(time, shape[0] - 1, 1, DType::Int64);
-    const std::int64_t t = last.as<std::int64_t>()[0];
-    return t < 0 ? 0 : std::size_t(t / ns) + 1;
-}
-
-} // namespace
-
 std::size_t storedFrameCount(const H5Reader& file, const std::string& path,
                              std::optional<double> eventFrameTime) {
     try {
@@ -68,7 +52,9 @@ std::size_t storedFrameCount(const H5Reader& file, const std::string& path,
         if (!file.hasDataset(path)) { // the CSR layout: frame_ptr holds T + 1 (docs/SPARSE.md)
             const auto sparse = findSparse(file, path);
             if (sparse && sparse->kind == SparseLocation::Kind::Events)
-                return eventFrames(file, sparse->group + "/time", eventFrameTime);
+                return eventFrameTime
+                           ? eventFrameCount(file, sparse->group, binWidthNs(eventFrameTime, path))
+                           : 0;
             if (!sparse) return 0;
             const Shape ptr = file.info(sparse->group + "/frame_ptr").shape;
             return ptr.size() == 1 && ptr[0] > 0 ? ptr[0] - 1 : 0;
