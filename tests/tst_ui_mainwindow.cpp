@@ -13,6 +13,9 @@
 #include "ui/kit/log_panel.hpp"
 #include "ui/kit/workbench.hpp"
 #include "ui/mask/mask_panel.hpp"
+#include "ui/rbf/rbf_panel.hpp"
+#include "ui/rbf/rbf_planes_plot.hpp"
+#include "ui/rbf/rbf_views.hpp"
 #include "ui/results/results_panel.hpp"
 #include "ui/results/timings_panel.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
@@ -38,6 +41,7 @@
 #include <atomic>
 #include <chrono>
 #include <iostream>
+#include <optional>
 #include <qcustomplot.h>
 #include <sstream>
 #include <thread>
@@ -444,6 +448,61 @@ class TestUiMainWindow : public QObject {
             mask->showTab(tab);
             fits("Mask " + tab);
         }
+    }
+
+    // Issue 52: at 1280x800 the Compare dock's RBF difference planes were 45 x 200 px strips
+    // with overlapping ticks: now square, at least 150 px, whatever the dock's shape (a column
+    // in a scroll area where a row would not fit). CLSCOPE_TEST_SCREENSHOT: the window saved.
+    void rbfDifferencePlanesSquareOnALaptop() {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QDockWidget* panelDock = window.dock("AlgorithmPanel_rbf");
+        panelDock->show();
+        panelDock->raise();
+        auto* panel = window.findChild<RbfPanel*>();
+        QVERIFY(panel);
+        panel->setLive(false);
+        panel->setGeneratedSources(true, 7, 3);
+        panel->setGrid(24);
+        window.dock("ComparePanel")->show();
+        window.dock("ComparePanel")->raise();
+        auto* compare = window.dock("ComparePanel")->findChild<ComparisonView*>();
+        QTRY_COMPARE(compare->presenter()->algorithm().id(), std::string("rbf"));
+        QVERIFY(compare->refreshInput());
+        ComparisonPresenter& p = *compare->presenter();
+        std::optional<std::size_t> ocl;
+        for (std::size_t d = 0; d < p.devices().size(); ++d)
+            if (!p.devices()[d].isHost()) ocl = d;
+        if (!ocl) QSKIP("no OpenCL device");
+        for (std::size_t v = 0; v < p.variants().size(); ++v) {
+            const std::string& id = p.variants()[v].info.id;
+            if (id == "cpu") QVERIFY(p.setChecked(v, p.hostDevice(), true));
+            if (id == "tiled") QVERIFY(p.setChecked(v, *ocl, true));
+        }
+        QSignalSpy finished(compare, &ComparisonView::runFinished);
+        QVERIFY(compare->run());
+        QVERIFY(finished.wait(120000));
+        QVERIFY(finished.front().front().toBool());
+        compare->lowerTabs()->setCurrentIndex(0);
+        compare->showDifference(1, 0);
+        QCOMPARE(p.rows().size(), std::size_t(2));
+        auto* view = qobject_cast<RbfDifferenceView*>(compare->differenceWidget());
+        QVERIFY2(view && view->planes(),
+                 qPrintable(compare->differenceWidget()->metaObject()->className()));
+        const auto planesReadable = [view]() -> QString {
+            QCoreApplication::processEvents();
+            for (std::size_t k = 0; k < 3; ++k) {
+                const QRect r = view->planes()->rect(k)->rect();
+                if (std::abs(r.width() - r.height()) > 2 || r.width() < 150)
+                    return QString("plane %1: %2 x %3 px").arg(k).arg(r.width()).arg(r.height());
+            }
+            return {};
+        };
+        QTRY_VERIFY2(planesReadable().isEmpty(), qPrintable(planesReadable()));
+        if (const QString shot = qEnvironmentVariable("CLSCOPE_TEST_SCREENSHOT"); !shot.isEmpty())
+            QVERIFY(window.grab().save(shot));
     }
 
     // Issue 23 defect 4: the Image raised from behind Compare showed stretched pixels when

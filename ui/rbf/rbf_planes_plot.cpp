@@ -46,12 +46,9 @@ RbfPlanesPlot::RbfPlanesPlot(QWidget* parent) : QCustomPlot(parent) {
     plotLayout()->clear();
     auto* group = new QCPMarginGroup(this);
     for (std::size_t p = 0; p < 3; ++p) {
-        const int column = static_cast<int>(p);
-        plotLayout()->addElement(0, column,
-                                 new QCPTextElement(this, QString::fromStdString(planeTitle(p)),
-                                                    QFont(font().family(), 9, QFont::Bold)));
+        titles_[p] = new QCPTextElement(this, QString::fromStdString(planeTitle(p)),
+                                        QFont(font().family(), 9, QFont::Bold));
         rects_[p] = new QCPAxisRect(this);
-        plotLayout()->addElement(1, column, rects_[p]);
         rects_[p]->setMarginGroup(QCP::msTop | QCP::msBottom, group);
         const auto axes = planeAxes(p);
         setUnitAxis(rects_[p]->axis(QCPAxis::atBottom), QString::fromStdString(axes[0]), 0);
@@ -61,17 +58,41 @@ RbfPlanesPlot::RbfPlanesPlot(QWidget* parent) : QCustomPlot(parent) {
         maps_[p]->setInterpolate(false);
     }
     scale_ = new QCPColorScale(this);
-    plotLayout()->addElement(1, 3, scale_);
     scale_->setMarginGroup(QCP::msTop | QCP::msBottom, group);
     scale_->setBarWidth(14);
     for (QCPColorMap* m : maps_)
         m->setColorScale(scale_); // one scale: the three maps share range and gradient
-    plotLayout()->setRowStretchFactor(0, 0.001);
-    plotLayout()->setColumnStretchFactor(3, 0.001);
+    columns_ = 0;
+    setColumns(3);
     profileLine_ = new QCPItemStraightLine(this);
     profileLine_->setPen(QPen(Qt::white, 1.5, Qt::DashLine));
     profileLine_->setVisible(false);
     setMinimumSize(360, 180); // fits the right-hand column (Results) too
+}
+
+// Row: titles in row 0, planes in row 1, the scale in column 3. Column: plane p's title in
+// row 2p and its plane in row 2p + 1, the scale beside the middle plane.
+void RbfPlanesPlot::setColumns(int columns) {
+    columns = columns == 1 ? 1 : 3;
+    if (columns == columns_) return;
+    QCPLayoutGrid* grid = plotLayout();
+    if (columns_ != 0) { // placed before: taken out (kept), the emptied cells removed
+        grid->take(scale_);
+        for (std::size_t p = 0; p < 3; ++p)
+            grid->take(titles_[p]), grid->take(rects_[p]);
+        grid->simplify();
+    }
+    const bool row = columns == 3;
+    for (int p = 0; p < 3; ++p) {
+        grid->addElement(row ? 0 : 2 * p, row ? p : 0, titles_[std::size_t(p)]);
+        grid->addElement(row ? 1 : 2 * p + 1, row ? p : 0, rects_[std::size_t(p)]);
+    }
+    grid->addElement(row ? 1 : 3, row ? 3 : 1, scale_);
+    for (int r = 0; r < grid->rowCount(); ++r)
+        grid->setRowStretchFactor(r, (row ? r == 1 : r % 2 == 1) ? 1.0 : 0.001);
+    for (int c = 0; c < grid->columnCount(); ++c)
+        grid->setColumnStretchFactor(c, c == grid->columnCount() - 1 ? 0.001 : 1.0);
+    columns_ = columns;
 }
 
 void RbfPlanesPlot::setImage(const RbfPlanesImage& image) {
@@ -153,7 +174,7 @@ void RbfPlanesPlot::setProfileLine(int plane, bool alongHorizontal, double coord
 
 int RbfPlanesPlot::squareHeight() const {
     const QRect r = rects_[0]->rect();
-    return height() + r.width() - r.height();
+    return height() + (columns_ == 3 ? 1 : 3) * (r.width() - r.height());
 }
 
 } // namespace clscope::ui

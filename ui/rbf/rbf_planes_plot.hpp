@@ -1,7 +1,7 @@
-// The three planes xy, xz, yz side by side in one QCustomPlot: an n x n colour map each (no
-// interpolation, cell centres on the grid points 0..1), a title and axis labels on each plane,
-// ONE colour scale shared by the three maps with its label (linear, or log with a log ticker),
-// optional source markers (area ∝ |weight|) and a line showing where a profile runs.
+// The three planes xy, xz, yz side by side (or one above the other) in one QCustomPlot: an n x n
+// colour map each (no interpolation, cell centres on the grid points 0..1), a title and axis labels
+// on each plane, ONE colour scale shared by the three maps with its label (linear, or log with a
+// log ticker), optional source markers (area ∝ |weight|) and a line showing where a profile runs.
 // Used by the panel's planes view and by the Compare dock's |f − f_ref| view.
 #pragma once
 #include "ui/rbf/rbf_presenter.hpp"
@@ -40,15 +40,20 @@ class RbfPlanesPlot : public QCustomPlot {
     QCPColorScale* colourScale() const { return scale_; }
     // Source markers drawn on a plane (over every size class).
     int markerCount(std::size_t plane) const;
+    // The planes in a row (3) or a column (1, the colour scale beside the middle one).
+    void setColumns(int columns);
+    int columns() const { return columns_; }
     // Height that makes the three planes square at the current width.
     int squareHeight() const;
 
   private:
+    std::array<QCPTextElement*, 3> titles_{};
     std::array<QCPAxisRect*, 3> rects_{};
     std::array<QCPColorMap*, 3> maps_{};
     std::array<std::vector<QCPGraph*>, 3> markerGraphs_;
     QCPItemStraightLine* profileLine_ = nullptr;
     QCPColorScale* scale_ = nullptr;
+    int columns_ = 3;
 };
 
 } // namespace clscope::ui

@@ -1,7 +1,10 @@
 #include "ui/rbf/rbf_views.hpp"
 #include "ui/base/qstring.hpp"
 
+#include <QCoreApplication>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <cmath>
@@ -133,8 +136,12 @@ RbfDifferenceView::RbfDifferenceView(const rbf::Result& a, const std::string& la
         layout->addWidget(caption);
         return;
     }
-    planes_ = new RbfPlanesPlot(this);
-    planes_->setMinimumHeight(240);
+    scroll_ = new QScrollArea(this);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    planes_ = new RbfPlanesPlot(scroll_);
+    scroll_->setWidget(planes_);
     RbfPlanesImage image;
     image.n = difference_.n;
     image.planes = difference_.planes;
@@ -150,8 +157,32 @@ RbfDifferenceView::RbfDifferenceView(const rbf::Result& a, const std::string& la
                          .arg(difference_.largest, 0, 'g', 3)
                          .arg(relative, 0, 'g', 3)
                          .arg(difference_.largestReference, 0, 'g', 4));
-    layout->addWidget(planes_, 1);
+    layout->addWidget(scroll_, 1);
     layout->addWidget(caption);
+}
+
+void RbfDifferenceView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    QTimer::singleShot(0, this, [this] { arrange(); });
+}
+
+// A row where three planes of leastSide px and the colour scale fit, else a column with the
+// vertical scroll bar kept (so the width, and with it the height, does not flip back and
+// forth); then the height that makes the planes square at that width.
+void RbfDifferenceView::arrange() {
+    if (!planes_) return;
+    const int width = scroll_->width();
+    const bool row = width >= 3 * (leastSide + 60) + 90;
+    planes_->setColumns(row ? 3 : 1);
+    scroll_->setVerticalScrollBarPolicy(row ? Qt::ScrollBarAsNeeded : Qt::ScrollBarAlwaysOn);
+    for (int pass = 0; pass < 2; ++pass) { // the second corrects for the axes' margins
+        planes_->replot(QCustomPlot::rpImmediateRefresh);
+        const int h = std::max(planes_->squareHeight(), planes_->minimumHeight());
+        if (std::abs(h - planes_->height()) <= 2) break;
+        planes_->setFixedHeight(h);
+        QCoreApplication::sendPostedEvents(planes_, QEvent::LayoutRequest);
+        scroll_->widget()->resize(scroll_->viewport()->width(), h);
+    }
 }
 
 } // namespace clscope::ui

@@ -10,6 +10,8 @@
 
 class QLabel;
 
+class QScrollArea;
+
 namespace clscope::ui {
 
 // Which grid line the profile runs along.
@@ -46,17 +48,25 @@ class RbfPlanesView : public QWidget {
 };
 
 // Compare dock: |a − b| on the three planes, one colour bar, the largest difference absolute
-// and relative to max |b|. Runs that are not on the same planes get a message instead.
+// and relative to max |b|. Runs that are not on the same planes get a message instead. The
+// planes stay square and readable in a narrow dock: in a row where three of at least
+// `leastSide` px fit its width, else one above the other, scrolled.
 class RbfDifferenceView : public QWidget {
     Q_OBJECT
   public:
+    static constexpr int leastSide = 150;
     RbfDifferenceView(const rbf::Result& a, const std::string& labelA, const rbf::Result& b,
                       const std::string& labelB, QWidget* parent = nullptr);
     RbfPlanesPlot* planes() const { return planes_; }
     const RbfDifference& difference() const { return difference_; }
 
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
   private:
+    void arrange();
     RbfPlanesPlot* planes_ = nullptr;
+    QScrollArea* scroll_ = nullptr;
     RbfDifference difference_;
 };
 
