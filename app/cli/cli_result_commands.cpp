@@ -34,7 +34,7 @@ void runResultCommand(const ResultCommand& command, const ResultCommandArgs& a) 
 void addResultCommand(CLI::App& app, Action& action, const ResultCommand& command) {
     auto a = std::make_shared<ResultCommandArgs>();
     auto* sub = app.add_subcommand(command.name, command.help);
-    sub->add_option("runs", a->inputs, "result files (HDF5)")->required();
+    sub->add_option("inputs", a->inputs, command.inputs)->required();
     sub->add_option("-o,--output", a->output, "Output HDF5 file")->required();
     sub->add_option("--params", a->paramsFile,
                     "Parameters: a JSON file, or inline JSON starting with '{'");

@@ -68,7 +68,7 @@ Params Algorithm::parameters(const ParamSet& set) const {
 Algorithm::Algorithm()
     : TypedAlgorithm({"azint", "Azimuthal integration I(q) and I(q, χ) per frame (pyFAI's)"}) {
     for (auto facet : {splitFacet(), passesFacet(), syntheticFacet(), benchFacet(), labFacet(),
-                       resultReaderFacet(), streamFacet()})
+                       resultReaderFacet(), streamFacet(), resultCommandsFacet()})
         add(std::move(facet));
 }
 

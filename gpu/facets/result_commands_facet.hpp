@@ -20,6 +20,8 @@ struct ResultCommand {
     std::function<std::string(const std::vector<std::string>& inputs, const ParamSet& params,
                               const std::string& output)>
         run;
+    // What the positional inputs are, in --help.
+    std::string inputs = "result files (HDF5)";
 };
 
 class ResultCommandsFacet : public Facet {
