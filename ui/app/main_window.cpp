@@ -16,6 +16,7 @@
 #include "ui/mask/q_bin_labels.hpp"
 #include "ui/results/results_panel.hpp"
 #include "ui/results/timings_panel.hpp"
+#include "ui/roi/roi_view.hpp"
 
 #include <QCloseEvent>
 #include <QCoreApplication>
@@ -102,6 +103,7 @@ void MainWindow::buildPanels() {
     addPanel("ResultsPanel", "Results", results_);
     addPanel("TimingsPanel", "Timings", timings_);
     addPanel("LogPanel", "Log", log_);
+    addPanel("RoiPanel", "ROI", new RoiView(*workbench_, this));
     connect(workbench_, &Workbench::demoFinished, this, [this](bool ok) { demoOk_ = ok; });
     connect(workbench_, &Workbench::statusMessage, this,
             [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
@@ -152,6 +154,7 @@ void MainWindow::arrangeDefaultLayout() {
     tabifyDockWidget(image, compare);
     image->raise();
     tabifyDockWidget(log, timings);
+    tabifyDockWidget(log, dock("RoiPanel"));
     log->raise();
     addDockWidget(Qt::RightDockWidgetArea, mask);
     splitDockWidget(mask, results, Qt::Vertical);
