@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 53's per-image target (DIALS' per-image analysis adds < 10 % to a spots run): the same
-# spots run on FRAMES frames of HEIGHT x WIDTH uint16 (generated, bitshuffle-LZ4) with and
+# spots run on FRAMES frames of HEIGHT x WIDTH uint16 (generated; COMPRESSION, default none) with and
 # without a geometry (--expt: the analysis of each image's spots, written to /spots/per_image),
 # REPEAT times each, alternating; the CLI's own line for each (read, compute, write) and the
 # process's wall. Usage: scripts/per_image_bench.sh CLI DEVICE [FRAMES HEIGHT WIDTH REPEAT SPOTS]
@@ -9,7 +9,7 @@ cli=$1 device=$2 frames=${3:-100} height=${4:-4362} width=${5:-4148} repeat=${6:
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$cli" generate diffraction -o "$work/d.h5" --frames "$frames" --height "$height" \
-    --width "$width" --spots "$spots" --compression bslz4 >/dev/null
+    --width "$width" --spots "$spots" --compression "${COMPRESSION:-none}" >/dev/null
 # A flat detector of 75 µm pixels at 150 mm, the beam at the centre, 0.9 Å (DIALS' model).
 ox=$(awk -v w="$width" 'BEGIN { printf "%.6f", -w * 0.075 / 2 }')
 oy=$(awk -v h="$height" 'BEGIN { printf "%.6f", h * 0.075 / 2 }')
