@@ -1,6 +1,7 @@
 #include "core/spots/per_image.hpp"
 
 #include "core/azint/pixel_geometry.hpp"
+#include "core/range_pool.hpp"
 #include "core/spots/ice_rings.hpp"
 
 #include <algorithm>
@@ -53,9 +54,16 @@ PerImageStats perImageStats(const std::vector<Spot>& spots, std::size_t images,
             byImage[static_cast<std::size_t>(image)].push_back(
                 {spotDStarSq(pixels, s.x, s.y), s.intensity});
     }
+    // Images are independent: analysed over the host's cores (a 16M series' hundreds of spots
+    // an image took ~1.7 ms an image on one).
+    std::vector<ImageStats> stats(images);
+    parallelRanges(images, std::min<std::size_t>(images / 4 + 1, 64),
+                   [&](std::size_t begin, std::size_t end) {
+                       for (std::size_t i = begin; i < end; ++i)
+                           stats[i] = imageStats(byImage[i]);
+                   });
     PerImageStats out;
-    for (const auto& image : byImage) {
-        const ImageStats s = imageStats(image);
+    for (const ImageStats& s : stats) {
         out.nSpotsTotal.push_back(s.nSpotsTotal), out.nSpotsNoIce.push_back(s.nSpotsNoIce);
         out.nSpots4A.push_back(s.nSpots4A), out.totalIntensity.push_back(s.totalIntensity);
         out.estimatedDMin.push_back(s.estimatedDMin);
