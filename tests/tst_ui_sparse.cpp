@@ -7,6 +7,7 @@
 #include "core/xpcs/synthetic.hpp"
 #include "test_util.hpp"
 #include "ui/app/main_window.hpp"
+#include "ui/app/session.hpp"
 #include "ui/data/data_browser.hpp"
 #include "ui/data/occupancy_plot.hpp"
 #include "ui/image/image_view.hpp"
@@ -184,6 +185,35 @@ class TestUiSparse : public QObject {
             [](const QString&, double) { return std::optional<double>(); });
         QVERIFY(window.openFile(events));
         QVERIFY(!window.workbench().image().presenter().hasImage());
+    }
+
+    // A session keeps an event list's frame width: reopened, its frames are binned as they
+    // were, without asking (issue 55's leftover; failed before: asked again).
+    void sessionKeepsTheEventFrameWidth() {
+        const QString events = dir_.filePath("events-session.h5");
+        QString skip;
+        QVERIFY(test::runPython({CLSCOPE_SPARSE_FILES, "events", dense_, events, "1000000"}, skip));
+        if (!skip.isEmpty()) QSKIP(qPrintable(skip));
+        const QString session = dir_.filePath("events-session.json");
+        {
+            MainWindow window;
+            window.workbench().setAskFrameTime(
+                [](const QString&, double) { return std::optional<double>(2e-3); });
+            QVERIFY(window.openFile(events));
+            window.session().save(session);
+        }
+        MainWindow window;
+        int asked = 0;
+        window.workbench().setAskFrameTime([&](const QString&, double) {
+            ++asked;
+            return std::optional<double>(1e-3);
+        });
+        window.session().open(session);
+        QCOMPARE(asked, 0);
+        QCOMPARE(window.workbench().dataset().eventFrameTime().value_or(0), 2e-3);
+        QVERIFY(window.workbench().image().presenter().hasImage());
+        QVERIFY(window.openFile(events)); // a file opened by hand is asked about again
+        QCOMPARE(asked, 1);
     }
 
     // The xpcs panel runs the sparse multi-tau on the CSR file: the g2 of the dense cpu

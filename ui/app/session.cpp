@@ -85,6 +85,7 @@ json SessionManager::capture(const QString& sessionPath) const {
                                    .absoluteDir()
                                    .relativeFilePath(QFileInfo(file).absoluteFilePath())
                                    .toStdString();
+    if (const auto width = wb.dataset().eventFrameTime()) out["event_frame_time"] = *width;
     json roles = json::object();
     for (const auto& [role, path] : wb.dataset().assignments())
         roles[roleShortName(role)] = path;
@@ -158,7 +159,12 @@ void SessionManager::applyData(const json& session, const QString& sessionPath) 
         throw InputError("session: cannot find " + saved +
                          (sessionPath.isEmpty() ? std::string()
                                                 : ", nor a file of its name beside the session"));
+    // An event list's frame width as saved, not asked again.
+    if (const auto width = session.find("event_frame_time");
+        width != session.end() && width->is_number() && width->get<double>() > 0)
+        window_.workbench().setNextEventFrameTime(width->get<double>());
     if (!window_.openFile(file)) throw InputError("session: cannot open " + file.toStdString());
+    window_.workbench().setNextEventFrameTime(std::nullopt);
     auto* browser = window_.findChild<DataBrowser*>();
     const json roles = session.value("roles", json::object());
     for (const auto& [name, path] : roles.items()) {

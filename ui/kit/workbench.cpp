@@ -109,7 +109,8 @@ bool Workbench::askEventFrameTime(const QString& path) {
                                         offered, 1e-9, 1e6, 9, &ok);
             return ok ? std::optional(s) : std::nullopt;
         };
-    roles_.setEventFrameTime(askFrameTime_(path, suggested));
+    roles_.setEventFrameTime(nextFrameTime_ ? nextFrameTime_ : askFrameTime_(path, suggested));
+    nextFrameTime_.reset();
     if (roles_.eventFrameTime())
         log(LogLevel::Info,
             QString("event list binned into frames of %1 s").arg(*roles_.eventFrameTime()));

@@ -47,6 +47,9 @@ class Workbench : public QObject {
     using AskFrameTime =
         std::function<std::optional<double>(const QString& file, double suggested)>;
     void setAskFrameTime(AskFrameTime ask) { askFrameTime_ = std::move(ask); }
+    // The next event list shown is binned into frames of `seconds` without asking (a session's
+    // saved width), once.
+    void setNextEventFrameTime(std::optional<double> seconds) { nextFrameTime_ = seconds; }
     DatasetRoles& dataset() { return roles_; }
     void generateAndOpen(const GenerateRequest& request, const QString& path,
                          std::function<void()> then = {});
@@ -122,6 +125,7 @@ class Workbench : public QObject {
     std::optional<mask::Geometry> geometry_;
     bool ringsShown_ = false;
     AskFrameTime askFrameTime_;
+    std::optional<double> nextFrameTime_;
 };
 
 } // namespace clscope::ui
