@@ -11,6 +11,7 @@
 #include "ui/data/data_browser.hpp"
 #include "ui/data/occupancy_plot.hpp"
 #include "ui/image/image_view.hpp"
+#include "ui/kit/log_panel.hpp"
 #include "ui/kit/workbench.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui/results/timings_panel.hpp"
@@ -144,6 +145,10 @@ class TestUiSparse : public QObject {
         checkShown(window, dense);
         // The XPCS panel counts its frames (it said none: the roles file has no dataset).
         QTRY_VERIFY(panelSays(window, "rigaku.bin:/entry/data/data (5 frames)"));
+        // The Log names the file as the frames, not the roles file's path.
+        const QString log = window.findChild<LogPanel*>()->text();
+        QVERIFY2(log.contains("frames / image ← rigaku.bin (Rigaku binary frames)"),
+                 qPrintable(log));
         // A file that is not whole words is refused as it opens, naming the file.
         const QString torn = dir_.filePath("torn.bin");
         QFile f(torn);

@@ -6,6 +6,7 @@
 #include "core/sparse/sparse_location.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace clscope::ui {
 
@@ -54,6 +55,12 @@ std::string roleName(const DataRole& role) {
 
 std::string roleShortName(const DataRole& role) {
     return role.id;
+}
+
+std::string DatasetRoles::describe(const DataRole& role, const std::string& path) const {
+    if (rigaku_ && role == DataRole::Frames)
+        return std::filesystem::path(fileName()).filename().string() + " (Rigaku binary frames)";
+    return path;
 }
 
 std::string DatasetRoles::fittingAlgorithm(const std::string& preferred) const {

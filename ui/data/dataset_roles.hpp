@@ -42,6 +42,9 @@ class DatasetRoles {
     bool isOpen() const { return file_ != nullptr; }
     std::shared_ptr<const H5Reader> file() const { return file_; }
     std::string fileName() const { return file_ ? file_->fileName() : std::string(); }
+    // Where a role's data is, for people: FILE.bin's frames (Rigaku) are the file itself, not the
+    // path the roles file gives them.
+    std::string describe(const DataRole& role, const std::string& path) const;
     // Whether the frames role names an event list: its frames need a bin width (frameTime).
     bool framesAreEvents() const;
     // The width of the frames an event list is binned into, seconds (none until set; open()

@@ -79,7 +79,8 @@ bool Workbench::openFile(const QString& path) {
     views_.image->setFrameSource(nullptr);
     if (browser_) browser_->showOccupancy(nullptr);
     for (const auto& [role, rolePath] : roles_.assignments()) {
-        log(LogLevel::Info, QString("%1 ← %2").arg(q(roleName(role)), q(rolePath)));
+        log(LogLevel::Info,
+            QString("%1 ← %2").arg(q(roleName(role)), q(roles_.describe(role, rolePath))));
         showRole(role);
     }
     log(LogLevel::Info, "opened " + path);
