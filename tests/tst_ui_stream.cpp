@@ -93,8 +93,10 @@ QString differs(const std::vector<double>& got, const std::vector<double>& want)
         return QString("%1 values, expected %2").arg(got.size()).arg(want.size());
     for (std::size_t i = 0; i < got.size(); ++i)
         if (!(got[i] == want[i] || (std::isnan(got[i]) && std::isnan(want[i]))))
-            return QString("frame %1: %2, expected %3").arg(i).arg(got[i], 0, 'g', 17).arg(
-                want[i], 0, 'g', 17);
+            return QString("frame %1: %2, expected %3")
+                .arg(i)
+                .arg(got[i], 0, 'g', 17)
+                .arg(want[i], 0, 'g', 17);
     return {};
 }
 
@@ -197,10 +199,8 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
             view.resize(size);
             QTest::qWait(300);
             view.chart().plot()->replot();
-            view.grab().save(QString("%1/%2-%3x%4.png")
-                                 .arg(shots, name)
-                                 .arg(size.width())
-                                 .arg(size.height()));
+            view.grab().save(
+                QString("%1/%2-%3x%4.png").arg(shots, name).arg(size.width()).arg(size.height()));
         }
     }
 
@@ -261,7 +261,8 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
     void perImageCurvesWithTheStartMessagesGeometry() {
         const QString mixed = mixedSpotsFile();
         QVERIFY(!mixed.isEmpty());
-        Publisher pub({mixed, "--compression", "bslz4", "--geometry", "100.5,80.5,0.05,1.0,0.000172"});
+        Publisher pub(
+            {mixed, "--compression", "bslz4", "--geometry", "100.5,80.5,0.05,1.0,0.000172"});
         QVERIFY(!pub.endpoint.empty());
         LiveView view;
         view.resize(1280, 800);
@@ -287,8 +288,7 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
         const int between = int(*fewest + *most) / 2;
         for (const int threshold : {between, int(*most) + 1, 1}) {
             view.hitThreshold()->setValue(threshold);
-            const QString rate =
-                differs(view.chart().drawn("hit rate"), hitRate(spots, threshold));
+            const QString rate = differs(view.chart().drawn("hit rate"), hitRate(spots, threshold));
             QVERIFY2(rate.isEmpty(), qPrintable(QString("at %1: %2").arg(threshold).arg(rate)));
             QCOMPARE(QSettings().value("live/hitThreshold").toInt(), threshold);
         }

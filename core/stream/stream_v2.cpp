@@ -125,8 +125,8 @@ std::optional<azint::Geometry> geometryOf(const Field& m, std::size_t height, st
     g.poni1 = m.at("beam_center_y").number() * g.pixel1;
     g.poni2 = m.at("beam_center_x").number() * g.pixel2;
     g.dist = m.at("detector_distance").number();
-    g.wavelength = 1e-10 * (wavelength.present() ? wavelength.number()
-                                                 : hcEvAngstrom / energy.number());
+    g.wavelength =
+        1e-10 * (wavelength.present() ? wavelength.number() : hcEvAngstrom / energy.number());
     g.height = height, g.width = width;
     try {
         azint::validate(g);

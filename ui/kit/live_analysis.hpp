@@ -1,7 +1,8 @@
 // What a live stream's view runs besides showing the frames, each algorithm adding its own
 // (AlgorithmPanelSpec::liveAnalysis): per-frame analyses give numbers per frame for the per-frame
-// chart (curves that grow as frames come) and draw on the frame shown (e.g. spots), analyses over the frames so far redraw their own
-// widget about once a second (e.g. multi-tau g2). The generic view never names an algorithm.
+// chart (curves that grow as frames come) and draw on the frame shown (e.g. spots), analyses over
+// the frames so far redraw their own widget about once a second (e.g. multi-tau g2). The generic
+// view never names an algorithm.
 #pragma once
 #include "core/array.hpp"
 #include "core/azint/geometry.hpp"

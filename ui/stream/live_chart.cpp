@@ -10,7 +10,7 @@ namespace {
 
 QColor curveColour(std::size_t i) {
     static const QColor colours[] = {QColor(31, 119, 180), QColor(214, 39, 40),
-                                     QColor(44, 160, 44), QColor(148, 103, 189),
+                                     QColor(44, 160, 44),  QColor(148, 103, 189),
                                      QColor(255, 127, 14), QColor(23, 190, 207)};
     return colours[i % std::size(colours)];
 }
@@ -165,7 +165,9 @@ std::vector<double> LiveChart::drawn(const QString& name) const {
     return out;
 }
 
-QString LiveChart::note() const { return note_ ? note_->text() : QString(); }
+QString LiveChart::note() const {
+    return note_ ? note_->text() : QString();
+}
 
 // Frame numbers and the label "frame" under the last rect only; the rects above share its axis.
 void LiveChart::labelFrameAxes() {
@@ -177,7 +179,9 @@ void LiveChart::labelFrameAxes() {
     }
 }
 
-void LiveChart::addRate(double frames, double perSecond) { rate_->addData(frames, perSecond); }
+void LiveChart::addRate(double frames, double perSecond) {
+    rate_->addData(frames, perSecond);
+}
 
 void LiveChart::append(const std::vector<std::vector<double>>& values) {
     if (values.size() != curves_.size() || values.empty()) return;

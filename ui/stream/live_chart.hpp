@@ -65,10 +65,10 @@ class LiveChart {
     QCPGraph* rate_ = nullptr;
     std::vector<std::pair<QString, QCPAxisRect*>> rects_; // by axis label
     std::vector<QCPGraph*> curves_;
-    std::vector<QString> names_;                // of curves_
-    std::vector<double> hitValues_;             // the hit curve's so far
-    std::size_t hitCurve_ = std::size_t(-1);    // in curves_; -1: none
-    QCPGraph* hits_ = nullptr;                  // the hit rate
+    std::vector<QString> names_;             // of curves_
+    std::vector<double> hitValues_;          // the hit curve's so far
+    std::size_t hitCurve_ = std::size_t(-1); // in curves_; -1: none
+    QCPGraph* hits_ = nullptr;               // the hit rate
     double threshold_ = 20;
     std::size_t plotted_ = 0, hitCount_ = 0;
 };

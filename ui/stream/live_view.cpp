@@ -105,7 +105,9 @@ void LiveView::setHitThreshold(int threshold) {
     chart_->replot();
 }
 
-QCustomPlot* LiveView::stripChart() const { return chart_->plot(); }
+QCustomPlot* LiveView::stripChart() const {
+    return chart_->plot();
+}
 
 LiveView::~LiveView() {
     receiver_->stop();

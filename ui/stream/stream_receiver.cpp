@@ -115,8 +115,7 @@ void StreamReceiver::analyse(const Array& frames, std::size_t first) {
         const Array frame = frameOf(frames, i);
         for (std::size_t a = 0; a < analyses_.size(); ++a) {
             const std::vector<double> v = analyses_[a]->analyse(frame, first + i);
-            const std::size_t end =
-                a + 1 < analyses_.size() ? firstCurve_[a + 1] : curves_.size();
+            const std::size_t end = a + 1 < analyses_.size() ? firstCurve_[a + 1] : curves_.size();
             std::lock_guard lock(mutex_);
             for (std::size_t c = firstCurve_[a]; c < end; ++c) {
                 const std::size_t k = c - firstCurve_[a];

@@ -76,13 +76,13 @@ class StreamReceiver : public QObject {
     std::shared_ptr<ReceivedFrames> frames_;
     LiveContext context_;
     std::vector<std::unique_ptr<LiveFrameAnalysis>> analyses_;
-    std::vector<std::string> algorithms_;           // of each analysis
+    std::vector<std::string> algorithms_; // of each analysis
     std::vector<LiveQuantity> curves_;
-    std::vector<std::size_t> firstCurve_; // of each analysis, in curves_
+    std::vector<std::size_t> firstCurve_;           // of each analysis, in curves_
     std::map<std::string, ParamSet> pendingParams_; // from setParams, not yet taken
     std::vector<std::vector<double>> values_;
-    std::chrono::steady_clock::time_point firstAt_, lastAt_; // batches' arrivals
-    std::size_t firstCount_ = 0, lastCount_ = 0;             // frames then
+    std::chrono::steady_clock::time_point firstAt_, lastAt_;      // batches' arrivals
+    std::size_t firstCount_ = 0, lastCount_ = 0;                  // frames then
     std::vector<std::chrono::steady_clock::time_point> arrivals_; // of each frame
 };
 
