@@ -284,7 +284,11 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
 
         const std::vector<double>& spots = want.at("spots");
         const auto [fewest, most] = std::minmax_element(spots.begin(), spots.end());
-        QVERIFY(*most > *fewest + 10); // frames of 40 and of 8 spots
+        QVERIFY(*most > *fewest + 10);                     // frames of 40 and of 8 spots
+        const int streamed = view.hitThreshold()->value(); // the default's 20, as drawn live
+        QCOMPARE(streamed, 20);
+        const QString live = differs(view.chart().drawn("hit rate"), hitRate(spots, streamed));
+        QVERIFY2(live.isEmpty(), qPrintable(live));
         const int between = int(*fewest + *most) / 2;
         for (const int threshold : {between, int(*most) + 1, 1}) {
             view.hitThreshold()->setValue(threshold);

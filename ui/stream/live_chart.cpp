@@ -37,7 +37,7 @@ std::vector<double> hitRate(const std::vector<double>& values, double threshold)
     std::vector<double> rate(values.size());
     std::size_t hits = 0;
     for (std::size_t i = 0; i < values.size(); ++i) {
-        hits += values[i] >= threshold; // false for NaN
+        hits += isHit(values[i], threshold);
         rate[i] = 100.0 * double(hits) / double(i + 1);
     }
     return rate;
@@ -194,7 +194,7 @@ void LiveChart::append(const std::vector<std::vector<double>>& values) {
     for (std::size_t i = 0; hits_ && i < n; ++i) {
         const double v = values[hitCurve_][i];
         hitValues_.push_back(v);
-        hitCount_ += v >= threshold_;
+        hitCount_ += isHit(v, threshold_);
         hits_->addData(double(hitValues_.size() - 1),
                        100.0 * double(hitCount_) / double(hitValues_.size()));
     }
@@ -211,7 +211,7 @@ void LiveChart::setHitThreshold(double threshold) {
         x[i] = i, y[i] = rate[std::size_t(i)];
     hits_->setData(x, y, true);
     hitCount_ = std::size_t(std::count_if(hitValues_.begin(), hitValues_.end(),
-                                          [this](double v) { return v >= threshold_; }));
+                                          [this](double v) { return isHit(v, threshold_); }));
 }
 
 void LiveChart::rescale() {

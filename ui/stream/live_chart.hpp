@@ -22,8 +22,11 @@ class QWidget;
 
 namespace clscope::ui {
 
-// The hit rate after each frame, in % of the frames so far: 100 · #{j ≤ i : values[j] ≥
-// threshold} / (i + 1) (NaN counts as no hit).
+// A frame is a hit when its value is at or above the threshold (NaN: not a hit).
+inline bool isHit(double value, double threshold) {
+    return value >= threshold;
+}
+// The hit rate after each frame, in % of the frames so far: 100 · #{j ≤ i : hit j} / (i + 1).
 std::vector<double> hitRate(const std::vector<double>& values, double threshold);
 
 class LiveChart {
