@@ -332,6 +332,30 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
         QCOMPARE(finished.at(0).at(0).toString(), QString());
         QVERIFY2(view.chart().note().isEmpty(), qPrintable(view.chart().note()));
         checkPerImageCurves(view, perImageOfFile(mixed, azint::readExpt(expt.toStdString())));
+
+        // The numbers on screen are those `clscope-cli spots --expt` writes for the frames saved.
+        const QString saved = dir.filePath("received_panel.h5"), out = dir.filePath("cli.h5");
+        QString error;
+        QVERIFY2(view.saveReceived(saved, &error), qPrintable(error));
+        const auto cli = test::runCli(
+            {"spots", saved, "--device", "cpu", "--variant", "cpu", "--expt", expt, "-o", out});
+        QVERIFY2(cli.code == 0, qPrintable(cli.err));
+        const H5Reader written(out.toStdString());
+        const auto column = [&written](const char* name) {
+            const Array a = written.read(std::string("/spots/per_image/") + name);
+            return std::vector<double>(a.as<double>().begin(), a.as<double>().end());
+        };
+        const std::vector<double> dMin = column("estimated_d_min"),
+                                  total = column("total_intensity"),
+                                  noIce = column("n_spots_no_ice");
+        std::vector<double> mean(total.size()), dMinShown(dMin.size());
+        for (std::size_t i = 0; i < total.size(); ++i)
+            mean[i] = noIce[i] > 0 ? total[i] / noIce[i] : std::nan("");
+        for (std::size_t i = 0; i < dMin.size(); ++i)
+            dMinShown[i] = dMin[i] > 0 ? dMin[i] : std::nan("");
+        QCOMPARE(differs(curveOf(view, "spots"), column("n_spots_total")), QString());
+        QCOMPARE(differs(curveOf(view, "d_min"), dMinShown), QString());
+        QCOMPARE(differs(curveOf(view, "mean spot intensity"), mean), QString());
     }
 
     // Issue 38: the live spot finder takes the Spots panel's parameters (it ran fixed
