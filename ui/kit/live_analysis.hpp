@@ -65,7 +65,7 @@ class LiveFrameAnalysis {
     // Its curves, fixed once made.
     virtual std::vector<LiveQuantity> quantities() const = 0;
     // What it cannot give on this stream and why, for the chart (e.g. a quantity that needs a
-    // geometry); empty: nothing to say.
+    // geometry): lines of at most ~60 characters; empty: nothing to say.
     virtual QString missing() const { return {}; }
     // Frame `index` as (1,H,W): one value per quantity (NaN: none for this frame). Throws what
     // runAlgorithm throws.

@@ -7,9 +7,11 @@
 #include "ui/params/params_text.hpp"
 #include "ui/spots/spots_markers.hpp"
 
+#include <QFileInfo>
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace clscope::ui {
 
@@ -23,13 +25,13 @@ std::optional<azint::Geometry> geometryOf(const LiveContext& c, const ParamSet& 
                                           QString* why) {
     if (c.geometry) return c.geometry;
     const std::string expt = params.has("expt") ? params.text("expt") : std::string();
-    *why = "the start message gave none and the Spots panel names no experiment list";
+    *why = "none in the start message, no .expt on the Spots panel";
     if (expt.empty()) return std::nullopt;
     try {
         const azint::Geometry g = azint::readExpt(expt);
         if (g.height == c.height && g.width == c.width) return g;
         *why = QString("the Spots panel's %1 is %2x%3 pixels, the frames %4x%5")
-                   .arg(QString::fromStdString(expt))
+                   .arg(QFileInfo(QString::fromStdString(expt)).fileName())
                    .arg(g.width)
                    .arg(g.height)
                    .arg(c.width)
@@ -77,7 +79,7 @@ class SpotsLive : public LiveFrameAnalysis {
     }
 
     QString missing() const override {
-        return geometry_ ? QString() : "no geometry: d_min not shown (" + noGeometry_ + ")";
+        return geometry_ ? QString() : "no geometry: d_min not shown\n(" + noGeometry_ + ")";
     }
 
     QString settings() const override {

@@ -59,7 +59,8 @@ LiveChart::LiveChart(QWidget* parent) : plot_(new QCustomPlot(parent)) {
     plot_->plotLayout()->addElement(2, 0, plot_->legend);
     plot_->plotLayout()->setRowStretchFactor(2, 0.001);
     plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    plot_->legend->setWrap(3);
+    plot_->legend->setWrap(2);              // 3 cut the names at 1280×800 (the chart ~490 px wide)
+    plot_->legend->setBorderPen(Qt::NoPen); // its frame's right edge fell on the widget's
     rate_ = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
     rate_->setName("frames/s (right axis)");
     rate_->setPen(QPen(QColor(120, 120, 120), 1.5, Qt::DashLine));
@@ -94,6 +95,9 @@ void LiveChart::setCurves(const std::vector<LiveQuantity>& curves, const QString
     if (!notes.isEmpty()) { // under the title, over the axes
         note_ = new QCPTextElement(plot_, notes.join("\n"));
         note_->setTextColor(QColor(90, 90, 90));
+        QFont font = note_->font();
+        font.setPointSizeF(font.pointSizeF() * 0.9);
+        note_->setFont(font);
         plot_->plotLayout()->insertRow(1);
         plot_->plotLayout()->addElement(1, 0, note_);
     }

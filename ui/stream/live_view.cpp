@@ -78,12 +78,13 @@ QLayout* LiveView::buildSettingsLine() {
     settings_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     settings_->setToolTip("What the analyses of every frame run with: their panel's parameters "
                           "when the stream was opened or as the panel changed them since");
-    hitLabel_ = new QLabel("Hit rate counts frames with at least", this);
+    hitLabel_ = new QLabel("Hit: at least", this);
     hitThreshold_ = new QSpinBox(this);
     hitThreshold_->setRange(1, 1000000);
     hitThreshold_->setValue(QSettings().value("live/hitThreshold", 20).toInt());
-    hitThreshold_->setToolTip("A frame is a hit when its value is at or above this; the hit "
-                              "rate is the share of the frames so far that are hits");
+    hitThreshold_->setToolTip("A frame is a hit when it has at least this many; the hit rate "
+                              "is the share of the frames so far that are hits");
+    hitLabel_->setToolTip(hitThreshold_->toolTip());
     hitLabel_->setBuddy(hitThreshold_);
     latency_ = new QLabel(this);
     latency_->setToolTip("From a frame's arrival in the receiver to the repaint of the chart "

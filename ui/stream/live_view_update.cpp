@@ -93,7 +93,8 @@ QStringList LiveView::summary() const {
     for (const LiveQuantity& q : receiver_->curves())
         curves << q.name + " [" + q.axis + "]";
     QStringList lines{"live curves: " + (curves.isEmpty() ? "none" : curves.join(", "))};
-    if (const QString note = chart_->note(); !note.isEmpty()) lines << "live note: " + note;
+    if (const QString note = chart_->note(); !note.isEmpty())
+        lines << "live note: " + QString(note).replace('\n', ' ');
     if (!chart_->hitQuantity().isEmpty())
         lines << QString("live hit rate: %1 % of %2 frames at ≥ %3 %4")
                      .arg(chart_->hitRateNow(), 0, 'f', 1)
