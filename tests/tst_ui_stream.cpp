@@ -80,8 +80,8 @@ QCustomPlot* seriesPlot(LiveView& view) {
 
 // The numbers of the live view's curve `name` (empty without one).
 std::vector<double> curveOf(const LiveView& view, const QString& name) {
-    const auto& curves = const_cast<LiveView&>(view).receiver().curves();
-    const auto values = const_cast<LiveView&>(view).receiver().values();
+    const auto& curves = view.receiver().curves();
+    const auto values = view.receiver().values();
     for (std::size_t c = 0; c < curves.size(); ++c)
         if (curves[c].name == name) return values.at(c);
     return {};

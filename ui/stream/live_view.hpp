@@ -44,6 +44,7 @@ class LiveView : public QWidget {
     bool saveReceived(const QString& path, QString* error = nullptr);
 
     StreamReceiver& receiver() { return *receiver_; }
+    const StreamReceiver& receiver() const { return *receiver_; }
     ImageView* image() const { return image_; }
     QCustomPlot* stripChart() const;
     const LiveChart& chart() const { return *chart_; }
