@@ -123,11 +123,20 @@ class TestStream : public QObject {
         QCOMPARE(source.start().channel, std::string("threshold_1"));
     }
 
-    // Issue 53: the detector geometry DECTRIS sends (beam centre in pixels, distance and pixel
-    // size in m, wavelength in Å) as PONI parameters: poni = beam centre × pixel size; none
-    // when not sent.
+    // Issue 53: the detector geometry DECTRIS sends (beam centre in pixels, the detector's
+    // translation and pixel size in m, wavelength in Å; or detector_distance, as some
+    // publishers send it) as PONI parameters: poni = beam centre × pixel size; none when not
+    // sent.
+    void startCarriesTheGeometry_data() {
+        QTest::addColumn<QStringList>("distance");
+        QTest::newRow("detector_translation") << QStringList{};
+        QTest::newRow("detector_distance") << QStringList{"--distance-field"};
+    }
     void startCarriesTheGeometry() {
-        Publisher pub(fileArgs("h5py_frames.h5", {"--geometry", "10.5,20.25,0.12,0.9,0.000075"}));
+        QFETCH(QStringList, distance);
+        Publisher pub(
+            fileArgs("h5py_frames.h5",
+                     QStringList{"--geometry", "10.5,20.25,0.12,0.9,0.000075"} + distance));
         FrameSource source(options(pub));
         const auto g = source.start().geometry;
         QVERIFY(g.has_value());

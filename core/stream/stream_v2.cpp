@@ -5,6 +5,7 @@
 #include "core/stream/compression.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace clscope::stream {
@@ -109,13 +110,20 @@ Field channelOf(const Field& map, const std::string& channel) {
     return map.mapValue(0, &key);
 }
 
+// The sample-detector distance (m): DECTRIS sends the detector's translation vector
+// (`detector_translation`, its z the distance); some publishers send `detector_distance` too,
+// which is taken first. NaN when neither is sent.
+double distanceOf(const Field& m) {
+    if (const Field d = m.at("detector_distance"); d.present()) return d.number();
+    const Field t = m.at("detector_translation");
+    return t.present() && t.arraySize() == 3 ? t.element(2).number() : std::nan("");
+}
+
 // The detector geometry of a start message (StartMessage::geometry), or nullopt when a field
 // is missing or a value is not usable (a detector not set up sends zeros: no geometry, not a
 // failed series).
 std::optional<azint::Geometry> geometryOf(const Field& m, std::size_t height, std::size_t width) {
-    const char* needed[] = {"beam_center_x", "beam_center_y", "detector_distance", "pixel_size_x",
-                            "pixel_size_y"};
-    for (const char* name : needed)
+    for (const char* name : {"beam_center_x", "beam_center_y", "pixel_size_x", "pixel_size_y"})
         if (!m.at(name).present()) return std::nullopt;
     const Field wavelength = m.at("incident_wavelength"), energy = m.at("incident_energy");
     if (!wavelength.present() && !energy.present()) return std::nullopt;
@@ -124,7 +132,7 @@ std::optional<azint::Geometry> geometryOf(const Field& m, std::size_t height, st
     g.pixel1 = m.at("pixel_size_y").number(), g.pixel2 = m.at("pixel_size_x").number();
     g.poni1 = m.at("beam_center_y").number() * g.pixel1;
     g.poni2 = m.at("beam_center_x").number() * g.pixel2;
-    g.dist = m.at("detector_distance").number();
+    g.dist = distanceOf(m);
     g.wavelength =
         1e-10 * (wavelength.present() ? wavelength.number() : hcEvAngstrom / energy.number());
     g.height = height, g.width = width;

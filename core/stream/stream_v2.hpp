@@ -30,9 +30,10 @@ struct StartMessage {
     double frameTime = 0;              // seconds; 0 when not sent
     double countTime = 0;
     std::uint64_t numberOfImages = 0; // 0 when not sent
-    // beam_center_x, _y (pixels), detector_distance (m), incident_wavelength (Å, else
-    // incident_energy in eV), pixel_size_x, _y (m) as PONI parameters (poni = beam centre ×
-    // pixel size, no rotation: pyFAI's reading of an EIGER header); nullopt unless all are sent.
+    // beam_center_x, _y (pixels), the distance (m: detector_distance where sent, else
+    // detector_translation's z), incident_wavelength (Å, else incident_energy in eV),
+    // pixel_size_x, _y (m) as PONI parameters (poni = beam centre × pixel size, no rotation:
+    // pyFAI's reading of an EIGER header); nullopt unless all are sent and usable.
     std::optional<azint::Geometry> geometry;
 };
 
