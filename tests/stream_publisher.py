@@ -17,6 +17,10 @@ it, lz4 as the HDF5 LZ4 filter). Prints the bound endpoint on its first line of 
 --channels N: N channels threshold_1..N; channel k (from 1) sends the frame + (k - 1).
 --skip I,J: image ids never sent (a gap: another PULL client took them).
 --repeat I: image I sent twice (out of order).
+--geometry BCX,BCY,DIST,WAVELENGTH,PIXEL: the detector geometry in the start message as DECTRIS
+  sends it: beam_center_x, _y (pixels), detector_translation [0, 0, DIST] (m),
+  incident_wavelength (Å), pixel_size_x and _y (m); with --distance-field, DIST as
+  detector_distance instead (as some publishers send it).
 Debian packages: python3-zmq, python3-cbor2, python3-h5py, python3-numpy, python3-lz4."""
 import argparse
 import struct
@@ -88,6 +92,14 @@ def start_message(f, frames, args):
            "number_of_images": len(frames), "count_time": 0.001}
     if args.header_detail:
         msg["header_detail"] = args.header_detail
+    if args.geometry:
+        bcx, bcy, dist, wavelength, pixel = args.geometry
+        msg.update({"beam_center_x": bcx, "beam_center_y": bcy, "incident_wavelength": wavelength,
+                    "pixel_size_x": pixel, "pixel_size_y": pixel})
+        if args.distance_field:
+            msg["detector_distance"] = dist
+        else:
+            msg["detector_translation"] = [0.0, 0.0, dist]
     if "entry/instrument/detector/frame_time" in f and args.header_detail != "none":
         msg["frame_time"] = float(f["entry/instrument/detector/frame_time"][()])
     if args.mask in f and args.header_detail in (None, "all"):
@@ -128,6 +140,8 @@ def main():
     p.add_argument("--channels", type=int, default=1)
     p.add_argument("--skip", type=lambda t: {int(i) for i in t.split(",")}, default=set())
     p.add_argument("--repeat", type=int, default=-1)
+    p.add_argument("--geometry", type=lambda t: [float(v) for v in t.split(",")])
+    p.add_argument("--distance-field", action="store_true")
     args = p.parse_args()
 
     sock = zmq.Context().socket(zmq.PUSH)

@@ -123,6 +123,34 @@ class TestStream : public QObject {
         QCOMPARE(source.start().channel, std::string("threshold_1"));
     }
 
+    // Issue 53: the detector geometry DECTRIS sends (beam centre in pixels, the detector's
+    // translation and pixel size in m, wavelength in Å; or detector_distance, as some
+    // publishers send it) as PONI parameters: poni = beam centre × pixel size; none when not
+    // sent.
+    void startCarriesTheGeometry_data() {
+        QTest::addColumn<QStringList>("distance");
+        QTest::newRow("detector_translation") << QStringList{};
+        QTest::newRow("detector_distance") << QStringList{"--distance-field"};
+    }
+    void startCarriesTheGeometry() {
+        QFETCH(QStringList, distance);
+        Publisher pub(
+            fileArgs("h5py_frames.h5",
+                     QStringList{"--geometry", "10.5,20.25,0.12,0.9,0.000075"} + distance));
+        FrameSource source(options(pub));
+        const auto g = source.start().geometry;
+        QVERIFY(g.has_value());
+        QCOMPARE(g->poni1, 20.25 * 75e-6);
+        QCOMPARE(g->poni2, 10.5 * 75e-6);
+        QCOMPARE(g->pixel1, 75e-6);
+        QCOMPARE(g->dist, 0.12);
+        QCOMPARE(g->wavelength, 0.9e-10);
+        QCOMPARE(g->rot1 + g->rot2 + g->rot3, 0.0);
+        QCOMPARE(g->width, source.start().width);
+        Publisher plain(fileArgs("h5py_frames.h5", {}));
+        QVERIFY(!FrameSource(options(plain)).start().geometry);
+    }
+
     // header_detail basic leaves out the pixel mask, none the frame time too: taken as absent.
     void headerDetailLeavesOutMaskAndFrameTime_data() {
         QTest::addColumn<QString>("detail");

@@ -1,9 +1,12 @@
 // The live view (ui/stream) over tests/stream_publisher.py: every frame of the series arrives
-// and is shown, the spots per frame are those of a file run of the same frames, "Save what was
+// and is shown, the spots per frame are those of a file run of the same frames, with a geometry
+// (the start message's or the Spots panel's) the per-frame curves are DIALS' per-image numbers
+// of a file run (core/spots/per_image.hpp) and the hit rate follows its threshold, "Save what was
 // received" writes the input's frames and pixel mask, g2 drawn at the end is a file run's,
 // errors show, Stop mid-stream (or closing while waiting) ends the series, the spot finder
 // takes the Spots panel's parameters, and a publisher that stalls or dies is reported within
 // the timeout with the frames received of announced.
+#include "core/azint/expt.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
 #include "gpu/azint/algorithm.hpp"
@@ -17,15 +20,19 @@
 #include "ui/kit/log_panel.hpp"
 #include "ui/kit/workbench.hpp"
 #include "ui/params/param_form.hpp"
+#include "ui/stream/live_chart.hpp"
 #include "ui/stream/live_view.hpp"
 #include "ui_test_helpers.hpp"
 
 #include <QImage>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <qcustomplot.h>
@@ -71,6 +78,77 @@ QCustomPlot* seriesPlot(LiveView& view) {
     return nullptr;
 }
 
+// The numbers of the live view's curve `name` (empty without one).
+std::vector<double> curveOf(const LiveView& view, const QString& name) {
+    const auto& curves = view.receiver().curves();
+    const auto values = view.receiver().values();
+    for (std::size_t c = 0; c < curves.size(); ++c)
+        if (curves[c].name == name) return values.at(c);
+    return {};
+}
+
+// Equal element by element (NaN equals NaN); else the count, the first index and both values.
+QString differs(const std::vector<double>& got, const std::vector<double>& want) {
+    if (got.size() != want.size())
+        return QString("%1 values, expected %2").arg(got.size()).arg(want.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (!(got[i] == want[i] || (std::isnan(got[i]) && std::isnan(want[i]))))
+            return QString("frame %1: %2, expected %3")
+                .arg(i)
+                .arg(got[i], 0, 'g', 17)
+                .arg(want[i], 0, 'g', 17);
+    return {};
+}
+
+// DIALS' per-image numbers (perImageStats) of a file run of the host's spot finder over every
+// frame of `file` with geometry `g`, as the live view's curves name them: spots (n_spots_total),
+// d_min (estimated_d_min, NaN for DIALS' -1), mean spot intensity (total_intensity over
+// n_spots_no_ice).
+std::map<QString, std::vector<double>> perImageOfFile(const QString& file,
+                                                      const azint::Geometry& g) {
+    const Algorithm& spots = AlgorithmRegistry::instance().find("spots");
+    InputSources sources;
+    sources.file = file.toStdString();
+    const ParamSet params = spots.defaultParams();
+    const auto run =
+        runAlgorithm(spots, {hostDevice(), "cpu", spots.read(sources, params), params, {}});
+    const spots::PerImageStats s =
+        spots::perImageStats(dynamic_cast<const spots::SpotsResult&>(*run).result, g);
+    std::map<QString, std::vector<double>> out;
+    for (std::size_t i = 0; i < s.images(); ++i) {
+        const double noIce = double(s.nSpotsNoIce[i]);
+        out["spots"].push_back(double(s.nSpotsTotal[i]));
+        out["d_min"].push_back(s.estimatedDMin[i] > 0 ? s.estimatedDMin[i] : std::nan(""));
+        out["mean spot intensity"].push_back(noIce > 0 ? s.totalIntensity[i] / noIce
+                                                       : std::nan(""));
+    }
+    return out;
+}
+
+// After each frame, the % of the frames so far with at least `threshold` spots (written here,
+// not LiveChart's hitRate, so a wrong rule there fails).
+std::vector<double> hitsSoFar(const std::vector<double>& spots, int threshold) {
+    std::vector<double> out;
+    for (std::size_t i = 0; i < spots.size(); ++i) {
+        const auto hits = std::count_if(spots.begin(), spots.begin() + std::ptrdiff_t(i) + 1,
+                                        [threshold](double n) { return n >= threshold; });
+        out.push_back(100.0 * double(hits) / double(i + 1));
+    }
+    return out;
+}
+
+// The live view holds and draws `want`'s curves; some frame has a d_min.
+void checkPerImageCurves(const LiveView& view, const std::map<QString, std::vector<double>>& want) {
+    for (const auto& [name, values] : want) {
+        const QString held = differs(curveOf(view, name), values);
+        QVERIFY2(held.isEmpty(), qPrintable(name + " held: " + held));
+        const QString drawn = differs(view.chart().drawn(name), values);
+        QVERIFY2(drawn.isEmpty(), qPrintable(name + " drawn: " + drawn));
+    }
+    const auto& dMin = want.at("d_min");
+    QVERIFY(std::any_of(dMin.begin(), dMin.end(), [](double d) { return d > 0; }));
+}
+
 bool sameArrays(const Array& a, const Array& b) {
     return a.dtype() == b.dtype() && a.shape() == b.shape() &&
            std::memcmp(a.bytes(), b.bytes(), a.byteSize()) == 0;
@@ -82,6 +160,61 @@ class TestUiStream : public QObject {
     Q_OBJECT
     QTemporaryDir dir;
     QString file;
+    QString mixed;
+
+    // 8 frames of 160×200: 40 spots and 8 spots in turn (two generated files interleaved by
+    // h5py); "" on failure.
+    QString mixedSpotsFile() {
+        if (!mixed.isEmpty()) return mixed;
+        const QString many = dir.filePath("many.h5"), few = dir.filePath("few.h5");
+        for (const auto& [out, spots] : {std::pair{many, "40"}, std::pair{few, "8"}}) {
+            const auto g = test::runCli({"generate", "diffraction", "--frames", "4", "--height",
+                                         "160", "--width", "200", "--spots", spots, "-o", out});
+            if (g.code != 0) return {};
+        }
+        const QString out = dir.filePath("mixed.h5");
+        const char* script = R"(import sys, h5py, numpy as np
+a, b, out = sys.argv[1:4]
+with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
+    da, db = fa["entry/data/data"][()], fb["entry/data/data"][()]
+    frames = np.empty((len(da) + len(db),) + da.shape[1:], da.dtype)
+    frames[0::2], frames[1::2] = da, db
+    fo["entry/data/data"] = frames
+)";
+        QString skip;
+        if (!test::runPython({"-c", script, many, few, out}, skip) || !skip.isEmpty()) return {};
+        return mixed = out;
+    }
+
+    // An experiment list of the mixed file's detector: 160×200 pixels of 172 µm at 50 mm,
+    // 1 Å, the beam at pixel (100.5, 80.5).
+    static QByteArray exptText() {
+        return R"({"__id__": "ExperimentList",
+  "experiment": [{"__id__": "Experiment", "beam": 0, "detector": 0}],
+  "beam": [{"direction": [0.0, 0.0, 1.0], "wavelength": 1.0}],
+  "detector": [{"panels": [{"name": "p", "type": "SENSOR_PAD",
+    "fast_axis": [1.0, 0.0, 0.0], "slow_axis": [0.0, -1.0, 0.0],
+    "origin": [-17.286, 13.846, -50.0], "pixel_size": [0.172, 0.172], "image_size": [200, 160],
+    "trusted_range": [0, 65533], "thickness": 0.0, "material": "", "mu": 0.0,
+    "identifier": "", "mask": [], "gain": 1.0, "pedestal": 0.0,
+    "px_mm_strategy": {"type": "SimplePxMmStrategy"}, "raw_image_offset": [0, 0]}],
+    "hierarchy": {"name": "", "type": "", "fast_axis": [1, 0, 0], "slow_axis": [0, 1, 0],
+      "origin": [0, 0, 0], "raw_image_offset": [0, 0], "image_size": [0, 0],
+      "children": [{"panel": 0}]}}]})";
+    }
+
+    // With CLSCOPE_TEST_SHOTS=DIR: the view at 1600×1000 and 1280×800, DIR/NAME-WxH.png.
+    static void shoot(LiveView& view, const QString& name) {
+        const QString shots = qEnvironmentVariable("CLSCOPE_TEST_SHOTS");
+        if (shots.isEmpty()) return;
+        for (const QSize size : {QSize(1600, 1000), QSize(1280, 800)}) {
+            view.resize(size);
+            QTest::qWait(300);
+            view.chart().plot()->replot();
+            view.grab().save(
+                QString("%1/%2-%3x%4.png").arg(shots, name).arg(size.width()).arg(size.height()));
+        }
+    }
 
   private slots:
     void initTestCase() {
@@ -115,10 +248,15 @@ class TestUiStream : public QObject {
         QCOMPARE(view.status()->toolTip(), view.status()->text());
 
         const auto values = view.receiver().values();
-        QCOMPARE(values.size(), std::size_t(1)); // spots
+        QCOMPARE(values.size(), std::size_t(2)); // spots, mean spot intensity: no geometry
         const std::vector<double> expected = spotsPerFrameOfFile(file);
         QCOMPARE(values[0], expected);
+        QCOMPARE(view.receiver().curves().at(0).name, QString("spots"));
         QVERIFY(std::accumulate(expected.begin(), expected.end(), 0.0) > 0);
+        // Issue 53: without a geometry the chart says why d_min is not shown.
+        QVERIFY2(view.chart().note().startsWith("no geometry: d_min not shown"),
+                 qPrintable(view.chart().note()));
+        QVERIFY(curveOf(view, "d_min").empty());
 
         const QString saved = dir.filePath("received.h5");
         QString error;
@@ -126,6 +264,111 @@ class TestUiStream : public QObject {
         const H5Reader in(file.toStdString()), out(saved.toStdString());
         QVERIFY(sameArrays(readFrames(out), readFrames(in)));
         QVERIFY(readPixelMask(out).bad == readPixelMask(in).bad);
+    }
+
+    // Issue 53: with the start message's geometry the curves hold, and draw, per frame what
+    // perImageStats gives on a file run of the frames received (spots, d_min, mean spot
+    // intensity); the hit rate is the share of the frames so far at or above the threshold and
+    // follows it (kept in QSettings); every frame's latency to the screen is measured.
+    void perImageCurvesWithTheStartMessagesGeometry() {
+        const QString mixed = mixedSpotsFile();
+        QVERIFY(!mixed.isEmpty());
+        Publisher pub(
+            {mixed, "--compression", "bslz4", "--geometry", "100.5,80.5,0.05,1.0,0.000172"});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        view.resize(1280, 800);
+        view.show();
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(requestFor(pub));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.at(0).at(0).toString(), QString());
+        QCOMPARE(view.chart().framesPlotted(), std::size_t(8));
+        QVERIFY2(view.chart().note().isEmpty(), qPrintable(view.chart().note()));
+        const QString saved = dir.filePath("received_mixed.h5");
+        QString error;
+        QVERIFY2(view.saveReceived(saved, &error), qPrintable(error));
+        azint::Geometry g; // the start message's, by hand: poni = beam centre × pixel size
+        g.pixel1 = g.pixel2 = 172e-6, g.poni1 = 80.5 * 172e-6, g.poni2 = 100.5 * 172e-6;
+        g.dist = 0.05, g.wavelength = 1e-10, g.height = 160, g.width = 200;
+        const auto want = perImageOfFile(saved, g);
+        checkPerImageCurves(view, want);
+
+        const std::vector<double>& spots = want.at("spots");
+        const auto [fewest, most] = std::minmax_element(spots.begin(), spots.end());
+        QVERIFY(*most > *fewest + 10);                     // frames of 40 and of 8 spots
+        const int streamed = view.hitThreshold()->value(); // the default's 20, as drawn live
+        QCOMPARE(streamed, 20);
+        const QString live = differs(view.chart().drawn("hit rate"), hitsSoFar(spots, streamed));
+        QVERIFY2(live.isEmpty(), qPrintable(live));
+        const int between = int(*fewest + *most) / 2;
+        for (const int threshold : {between, int(*most) + 1, 1}) {
+            view.hitThreshold()->setValue(threshold);
+            const QString rate =
+                differs(view.chart().drawn("hit rate"), hitsSoFar(spots, threshold));
+            QVERIFY2(rate.isEmpty(), qPrintable(QString("at %1: %2").arg(threshold).arg(rate)));
+            QCOMPARE(QSettings().value("live/hitThreshold").toInt(), threshold);
+        }
+        const std::vector<double> half = hitsSoFar(spots, between);
+        QVERIFY(half.back() > 0 && half.back() < 100);
+
+        QCOMPARE(view.latenciesMs().size(), std::size_t(8));
+        for (const double ms : view.latenciesMs())
+            QVERIFY(ms >= 0);
+        QVERIFY(view.latency()->text().startsWith("receive → plot: "));
+        const QString summary = view.summary().join("\n");
+        QVERIFY2(summary.contains("live latency receive to plot: latest ") &&
+                     summary.contains("live hit rate: ") && summary.contains("d_min [d_min (Å)]"),
+                 qPrintable(summary));
+        shoot(view, "live-per-image");
+    }
+
+    // Issue 53: without one in the start message, d_min takes the Spots panel's experiment list.
+    void perImageCurvesWithThePanelsGeometry() {
+        const QString mixed = mixedSpotsFile();
+        QVERIFY(!mixed.isEmpty());
+        const QString expt = dir.filePath("live.expt");
+        QFile f(expt);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(exptText());
+        f.close();
+        Publisher pub({mixed});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        StreamRequest r = requestFor(pub);
+        ParamSet params = AlgorithmRegistry::instance().find("spots").defaultParams();
+        params.set("expt", expt.toStdString());
+        r.context.params["spots"] = params;
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(r);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.at(0).at(0).toString(), QString());
+        QVERIFY2(view.chart().note().isEmpty(), qPrintable(view.chart().note()));
+        checkPerImageCurves(view, perImageOfFile(mixed, azint::readExpt(expt.toStdString())));
+
+        // The numbers on screen are those `clscope-cli spots --expt` writes for the frames saved.
+        const QString saved = dir.filePath("received_panel.h5"), out = dir.filePath("cli.h5");
+        QString error;
+        QVERIFY2(view.saveReceived(saved, &error), qPrintable(error));
+        const auto cli = test::runCli(
+            {"spots", saved, "--device", "cpu", "--variant", "cpu", "--expt", expt, "-o", out});
+        QVERIFY2(cli.code == 0, qPrintable(cli.err));
+        const H5Reader written(out.toStdString());
+        const auto column = [&written](const char* name) {
+            const Array a = written.read(std::string("/spots/per_image/") + name);
+            return std::vector<double>(a.as<double>().begin(), a.as<double>().end());
+        };
+        const std::vector<double> dMin = column("estimated_d_min"),
+                                  total = column("total_intensity"),
+                                  noIce = column("n_spots_no_ice");
+        std::vector<double> mean(total.size()), dMinShown(dMin.size());
+        for (std::size_t i = 0; i < total.size(); ++i)
+            mean[i] = noIce[i] > 0 ? total[i] / noIce[i] : std::nan("");
+        for (std::size_t i = 0; i < dMin.size(); ++i)
+            dMinShown[i] = dMin[i] > 0 ? dMin[i] : std::nan("");
+        QCOMPARE(differs(curveOf(view, "spots"), column("n_spots_total")), QString());
+        QCOMPARE(differs(curveOf(view, "d_min"), dMinShown), QString());
+        QCOMPARE(differs(curveOf(view, "mean spot intensity"), mean), QString());
     }
 
     // Issue 38: the live spot finder takes the Spots panel's parameters (it ran fixed

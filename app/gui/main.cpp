@@ -3,7 +3,9 @@
 // --screenshot: the live view, grabbed halfway through the announced series; exit 3 when the
 // series failed, e.g. no message within the timeout). With CLSCOPE_SCREENSHOT_SUMMARY set,
 // --screenshot also prints what the window shows ("window: " lines, ui/app/window_summary.hpp);
-// with CLSCOPE_WINDOW_LOG set, such lines come as the window changes (scripts/gui_walk).
+// with CLSCOPE_WINDOW_LOG set, such lines come as the window changes (scripts/gui_walk). With
+// --source they are the live view's (LiveView::summary: curves, hit rate, latency), after the
+// screenshot and, with CLSCOPE_WINDOW_LOG, when the series ends.
 // A scripted run, clscope IN.h5 --run ALGO [--variant V] [--device D] [--params JSON|FILE]
 // [--frames FIRST:COUNT] --export-results OUT.h5 (ui/app/scripted_run.hpp), exits with the
 // CLI's codes: 0 done, 2 usage, 3 bad input, 4 device, the reason on stderr; it leaves the
@@ -143,18 +145,29 @@ int main(int argc, char** argv) {
     } else if (parser.isSet(source)) {
         auto* live = clscope::ui::openLiveWindow(window.workbench(), parser.value(source), &window);
         auto failed = std::make_shared<bool>(false); // the series ended on an error
+        // The live view's curves, hit rate and latency as "window: " lines (for scripts).
+        const auto printSummary = [live](const char* event) {
+            std::cout << "window: " << event << "\n";
+            for (const QString& line : live->summary())
+                std::cout << "window: " << line.toStdString() << "\n";
+            std::cout << std::flush;
+        };
         QObject::connect(live, &clscope::ui::LiveView::finished, live,
-                         [failed](const QString& error, bool) {
+                         [failed, printSummary](const QString& error, bool) {
+                             if (qEnvironmentVariableIsSet("CLSCOPE_WINDOW_LOG"))
+                                 printSummary("live series ended");
                              if (error.isEmpty()) return;
                              *failed = true;
                              std::cerr << "clscope: " << error.toStdString() << "\n";
                          });
         if (parser.isSet(screenshot))
-            live->screenshotHalfway(
-                parser.value(screenshot), [out = parser.value(screenshot), failed](bool ok) {
-                    std::cout << (ok ? "wrote " : "could not write ") << out.toStdString() << "\n";
-                    QCoreApplication::exit(!ok ? 1 : *failed ? clscope::ExitInput : 0);
-                });
+            live->screenshotHalfway(parser.value(screenshot), [out = parser.value(screenshot),
+                                                               failed, printSummary](bool ok) {
+                std::cout << (ok ? "wrote " : "could not write ") << out.toStdString() << "\n";
+                if (qEnvironmentVariableIsSet("CLSCOPE_SCREENSHOT_SUMMARY"))
+                    printSummary("live view");
+                QCoreApplication::exit(!ok ? 1 : *failed ? clscope::ExitInput : 0);
+            });
     } else if (parser.isSet(screenshot)) {
         const QString out = parser.value(screenshot);
         const bool demoRun = parser.isSet(demo);

@@ -5,6 +5,7 @@
 #include "core/stream/compression.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace clscope::stream {
@@ -109,6 +110,40 @@ Field channelOf(const Field& map, const std::string& channel) {
     return map.mapValue(0, &key);
 }
 
+// The sample-detector distance (m): DECTRIS sends the detector's translation vector
+// (`detector_translation`, its z the distance); some publishers send `detector_distance` too,
+// which is taken first. NaN when neither is sent.
+double distanceOf(const Field& m) {
+    if (const Field d = m.at("detector_distance"); d.present()) return d.number();
+    const Field t = m.at("detector_translation");
+    return t.present() && t.arraySize() == 3 ? t.element(2).number() : std::nan("");
+}
+
+// The detector geometry of a start message (StartMessage::geometry), or nullopt when a field
+// is missing or a value is not usable (a detector not set up sends zeros: no geometry, not a
+// failed series).
+std::optional<azint::Geometry> geometryOf(const Field& m, std::size_t height, std::size_t width) {
+    for (const char* name : {"beam_center_x", "beam_center_y", "pixel_size_x", "pixel_size_y"})
+        if (!m.at(name).present()) return std::nullopt;
+    const Field wavelength = m.at("incident_wavelength"), energy = m.at("incident_energy");
+    if (!wavelength.present() && !energy.present()) return std::nullopt;
+    constexpr double hcEvAngstrom = 12398.419843320026; // h c in eV Å
+    azint::Geometry g;
+    g.pixel1 = m.at("pixel_size_y").number(), g.pixel2 = m.at("pixel_size_x").number();
+    g.poni1 = m.at("beam_center_y").number() * g.pixel1;
+    g.poni2 = m.at("beam_center_x").number() * g.pixel2;
+    g.dist = distanceOf(m);
+    g.wavelength =
+        1e-10 * (wavelength.present() ? wavelength.number() : hcEvAngstrom / energy.number());
+    g.height = height, g.width = width;
+    try {
+        azint::validate(g);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    return g;
+}
+
 StartMessage decodeStart(const Field& m, const std::string& channel) {
     StartMessage s;
     s.seriesId = m.require("series_id").uint();
@@ -136,6 +171,7 @@ StartMessage decodeStart(const Field& m, const std::string& channel) {
     if (auto f = m.at("frame_time"); f.present()) s.frameTime = f.number();
     if (auto f = m.at("count_time"); f.present()) s.countTime = f.number();
     if (auto f = m.at("number_of_images"); f.present()) s.numberOfImages = f.uint();
+    s.geometry = geometryOf(m, s.height, s.width);
     if (auto f = m.at("pixel_mask"); f.present() && f.mapSize() > 0) {
         s.pixelMask = multiDimArray(channelOf(f, s.channel), s.height, s.width);
         if (s.pixelMask.dtype() != DType::UInt32)

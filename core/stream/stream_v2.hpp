@@ -1,10 +1,12 @@
 // DECTRIS Stream V2 messages (CBOR maps, one per ZeroMQ message) decoded into typed structs:
-// start (series, image size, header detail, channels, pixel mask, frame time, count), image
+// start (series, image size, header detail, channels, pixel mask, frame time, count, the
+// detector geometry when sent), image
 // (one 2-D frame of the channel picked, else the first, raw or compressed as DECTRIS' compression
 // tag says) and end. Every malformed message is an InputError naming the message type and the
 // field.
 #pragma once
 #include "core/array.hpp"
+#include "core/azint/geometry.hpp"
 #include "core/stream/frame_pool.hpp"
 
 #include <cstdint>
@@ -28,6 +30,11 @@ struct StartMessage {
     double frameTime = 0;              // seconds; 0 when not sent
     double countTime = 0;
     std::uint64_t numberOfImages = 0; // 0 when not sent
+    // beam_center_x, _y (pixels), the distance (m: detector_distance where sent, else
+    // detector_translation's z), incident_wavelength (Å, else incident_energy in eV),
+    // pixel_size_x, _y (m) as PONI parameters (poni = beam centre × pixel size, no rotation:
+    // pyFAI's reading of an EIGER header); nullopt unless all are sent and usable.
+    std::optional<azint::Geometry> geometry;
 };
 
 // An image's bytes as they came, compressed (decodeMessage with keepCompressed): what a device

@@ -1,9 +1,11 @@
 // What a live stream's view runs besides showing the frames, each algorithm adding its own
-// (AlgorithmPanelSpec::liveAnalysis): per-frame analyses give one number per frame for the strip
-// chart and draw on the frame shown (e.g. spots), analyses over the frames so far redraw their own
-// widget about once a second (e.g. multi-tau g2). The generic view never names an algorithm.
+// (AlgorithmPanelSpec::liveAnalysis): per-frame analyses give numbers per frame for the per-frame
+// chart (curves that grow as frames come) and draw on the frame shown (e.g. spots), analyses over
+// the frames so far redraw their own widget about once a second (e.g. multi-tau g2). The generic
+// view never names an algorithm.
 #pragma once
 #include "core/array.hpp"
+#include "core/azint/geometry.hpp"
 #include "core/data.hpp"
 #include "core/params.hpp"
 #include "gpu/runtime/device_info.hpp"
@@ -12,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,13 +24,14 @@ class QWidget;
 namespace clscope::ui {
 
 // The series being received and where to run: the start message's image size, dtype, pixel
-// mask and frame time, the chosen device and variants, the q-bin labels and the algorithm
-// panels' parameters on screen.
+// mask, frame time and detector geometry, the chosen device and variants, the q-bin labels and
+// the algorithm panels' parameters on screen.
 struct LiveContext {
     std::size_t height = 0, width = 0;
     DType dtype = DType::UInt16;
     PixelMask mask;                              // empty when the start message sent none
     double frameTime = 0;                        // seconds; 0 when not sent
+    std::optional<azint::Geometry> geometry;     // the start message's; none when not sent
     DeviceInfo device;                           // the Device panel's
     std::map<std::string, std::string> variants; // algorithm -> variant id (absent: default)
     std::shared_ptr<const LabelMask> labels;     // null when none are on screen
@@ -43,14 +47,29 @@ struct LiveContext {
     }
 };
 
+// One number a per-frame analysis gives for every frame: a curve of the view's per-frame chart.
+struct LiveQuantity {
+    QString name; // the legend's, e.g. "spots"
+    // The axis it is drawn against, with its unit, e.g. "d_min (Å)"; curves naming the same
+    // axis share it.
+    QString axis;
+    // The view's hit rate counts the frames whose value is at or above the threshold set in it
+    // (the first quantity so marked).
+    bool hits = false;
+};
+
 // Runs on every frame, in order, on the receiving thread; draws on the GUI thread.
 class LiveFrameAnalysis {
   public:
     virtual ~LiveFrameAnalysis() = default;
-    // The strip chart's series name with its unit, e.g. "spots per frame".
-    virtual QString quantity() const = 0;
-    // Frame `index` as (1,H,W): its number for the strip chart. Throws what runAlgorithm throws.
-    virtual double analyse(const Array& frame, std::size_t index) = 0;
+    // Its curves, fixed once made.
+    virtual std::vector<LiveQuantity> quantities() const = 0;
+    // What it cannot give on this stream and why, for the chart (e.g. a quantity that needs a
+    // geometry): lines of at most ~60 characters; empty: nothing to say.
+    virtual QString missing() const { return {}; }
+    // Frame `index` as (1,H,W): one value per quantity (NaN: none for this frame). Throws what
+    // runAlgorithm throws.
+    virtual std::vector<double> analyse(const Array& frame, std::size_t index) = 0;
     // Draws what frame `index` gave on the image plot (clears when it has not been analysed).
     virtual void draw(QCustomPlot* image, std::size_t index) = 0;
     // What it runs with, for the view to show (e.g. its thresholds); empty: nothing to say.

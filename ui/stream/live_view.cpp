@@ -5,12 +5,15 @@
 #include "ui/kit/workbench.hpp"
 #include "ui/mask/q_bin_labels.hpp"
 #include "ui/params/param_form.hpp"
+#include "ui/stream/live_chart.hpp"
 
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QScreen>
+#include <QSettings>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -28,19 +31,16 @@ LiveView::LiveView(QWidget* parent) : QWidget(parent), receiver_(new StreamRecei
     status_ = new QLabel(this);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    settings_ = new QLabel(this);
-    settings_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    settings_->setToolTip("What the analyses of every frame run with: their panel's parameters "
-                          "when the stream was opened or as the panel changed them since");
     bar->addWidget(startStop_);
     bar->addWidget(save_);
     bar->addWidget(status_, 1);
     layout->addLayout(bar);
-    layout->addWidget(settings_);
+    layout->addLayout(buildSettingsLine());
     auto* split = new QSplitter(Qt::Horizontal, this);
     image_ = new ImageView(split);
     side_ = new QSplitter(Qt::Vertical, split);
-    buildChart();
+    chart_ = std::make_unique<LiveChart>(side_);
+    chart_->setHitThreshold(hitThreshold_->value());
     split->setSizes({900, 600});
     layout->addWidget(split, 1);
 
@@ -58,7 +58,10 @@ LiveView::LiveView(QWidget* parent) : QWidget(parent), receiver_(new StreamRecei
     connect(image_->controls(), &ImageControls::selectionChanged, this, &LiveView::drawOverlays);
     display_ = new QTimer(this);
     display_->setInterval(33);
-    connect(display_, &QTimer::timeout, this, &LiveView::showNewest);
+    connect(display_, &QTimer::timeout, this, [this] {
+        showNewest();
+        plotValues();
+    });
     second_ = new QTimer(this);
     second_->setInterval(1000);
     connect(second_, &QTimer::timeout, this, [this] {
@@ -66,6 +69,45 @@ LiveView::LiveView(QWidget* parent) : QWidget(parent), receiver_(new StreamRecei
         updateSeries();
         checkStall();
     });
+}
+
+// What the analyses run with, the hit rate's threshold and the latency to the screen.
+QLayout* LiveView::buildSettingsLine() {
+    auto* line = new QHBoxLayout;
+    settings_ = new QLabel(this);
+    settings_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    settings_->setToolTip("What the analyses of every frame run with: their panel's parameters "
+                          "when the stream was opened or as the panel changed them since");
+    hitLabel_ = new QLabel("Hit: at least", this);
+    hitThreshold_ = new QSpinBox(this);
+    hitThreshold_->setRange(1, 1000000);
+    hitThreshold_->setValue(QSettings().value("live/hitThreshold", 20).toInt());
+    hitThreshold_->setToolTip("A frame is a hit when it has at least this many; the hit rate "
+                              "is the share of the frames so far that are hits");
+    hitLabel_->setToolTip(hitThreshold_->toolTip());
+    hitLabel_->setBuddy(hitThreshold_);
+    latency_ = new QLabel(this);
+    latency_->setToolTip("From a frame's arrival in the receiver to the repaint of the chart "
+                         "that shows its point: the newest frame's, and the median over the "
+                         "frames so far");
+    line->addWidget(settings_, 1);
+    line->addWidget(hitLabel_);
+    line->addWidget(hitThreshold_);
+    line->addSpacing(12);
+    line->addWidget(latency_);
+    hitLabel_->hide(), hitThreshold_->hide(); // until a series has a hit curve
+    connect(hitThreshold_, &QSpinBox::valueChanged, this, &LiveView::setHitThreshold);
+    return line;
+}
+
+void LiveView::setHitThreshold(int threshold) {
+    QSettings().setValue("live/hitThreshold", threshold);
+    chart_->setHitThreshold(threshold);
+    chart_->replot();
+}
+
+QCustomPlot* LiveView::stripChart() const {
+    return chart_->plot();
 }
 
 LiveView::~LiveView() {
@@ -91,9 +133,9 @@ void LiveView::open(StreamRequest request) {
     stall_.clear();
     settings_->clear();
     image_->setFrameSource(nullptr);
-    for (int g = 0; g < chart_->graphCount(); ++g)
-        chart_->graph(g)->data()->clear();
-    chart_->replot();
+    chart_->reset();
+    latencyMs_.clear();
+    latency_->clear();
     setWindowTitle("Live: " + QString::fromStdString(request_.endpoint));
     showStatus("Waiting for " + QString::fromStdString(request_.endpoint) + "…");
     status_->setStyleSheet("");
@@ -148,6 +190,13 @@ bool LiveView::saveReceived(const QString& path, QString* error) {
 void LiveView::onConnected(const QString& description) {
     showStatus(description);
     settings_->setText(receiver_->settings());
+    QStringList notes;
+    for (const auto& a : receiver_->analyses())
+        if (const QString m = a->missing(); !m.isEmpty()) notes << m;
+    chart_->setCurves(receiver_->curves(), notes);
+    const QString hits = chart_->hitQuantity();
+    hitThreshold_->setSuffix(" " + hits);
+    hitLabel_->setVisible(!hits.isEmpty()), hitThreshold_->setVisible(!hits.isEmpty());
     const LiveContext c = receiver_->context();
     for (const LiveAnalysisSpec& spec : LiveAnalysisRegistry::instance().specs()) {
         if (!spec.overFrames) continue;
@@ -191,6 +240,7 @@ void LiveView::onFinished(const QString& error, bool stopped) {
     ended_ = endText(error, stopped); // after the controls: a screenshot may follow at once
     stall_.clear();
     showNewest();
+    plotValues();
     updateChart();
     // The status line's rate from now on: the series' own (the last tick's covers a part of
     // a second).

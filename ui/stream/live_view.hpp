@@ -1,12 +1,15 @@
 // The live view of a detector stream (File ▸ Open stream…, `clscope --source tcp://…`): the
 // newest frame in an image view, refreshed at the screen's pace (~30 Hz) with what the
-// per-frame analyses found on it drawn over it, a strip chart of their numbers per frame and
-// of the frames/s received, the analyses over the frames so far redrawn every second, Stop /
-// Start, and "Save what was received" (the frames so far as the HDF5 file a file run reads).
+// per-frame analyses found on it drawn over it, their curves per frame growing as frames come
+// (LiveChart, with the frames/s received and the hit rate over a threshold set here), the
+// latency from a frame's arrival to the repaint that shows its point, the analyses over the
+// frames so far redrawn every second, Stop / Start, and "Save what was received" (the frames so
+// far as the HDF5 file a file run reads).
 #pragma once
 #include "ui/stream/stream_receiver.hpp"
 
 #include <QFutureWatcher>
+#include <QStringList>
 #include <QWidget>
 #include <chrono>
 #include <functional>
@@ -15,13 +18,16 @@
 
 class QCustomPlot;
 class QLabel;
+class QLayout;
 class QPushButton;
+class QSpinBox;
 class QSplitter;
 class QTimer;
 
 namespace clscope::ui {
 
 class ImageView;
+class LiveChart;
 class Workbench;
 
 class LiveView : public QWidget {
@@ -38,8 +44,19 @@ class LiveView : public QWidget {
     bool saveReceived(const QString& path, QString* error = nullptr);
 
     StreamReceiver& receiver() { return *receiver_; }
+    const StreamReceiver& receiver() const { return *receiver_; }
     ImageView* image() const { return image_; }
-    QCustomPlot* stripChart() const { return chart_; }
+    QCustomPlot* stripChart() const;
+    const LiveChart& chart() const { return *chart_; }
+    // The hit rate's threshold (QSettings live/hitThreshold); shown with a hit curve only.
+    QSpinBox* hitThreshold() const { return hitThreshold_; }
+    // "receive → plot: X ms (median Y ms)"; empty before a frame was plotted.
+    QLabel* latency() const { return latency_; }
+    // Milliseconds from each frame's arrival to the repaint that showed its point, in order.
+    const std::vector<double>& latenciesMs() const { return latencyMs_; }
+    // For scripted checks ("window: " lines): "live curves: …", "live note: …", "live hit
+    // rate: …", "live latency: …".
+    QStringList summary() const;
     QLabel* status() const { return status_; } // one line; its tooltip the whole text
     // What the per-frame analyses run with, e.g. "spots: σ strong 3, …".
     QLabel* settings() const { return settings_; }
@@ -70,12 +87,15 @@ class LiveView : public QWidget {
         bool busy = false;      // a run under way or its outcome not yet shown
         std::unique_ptr<QFutureWatcher<std::pair<std::function<void()>, QString>>> watcher;
     };
-    void buildChart();
+    QLayout* buildSettingsLine();
     void onConnected(const QString& description);
     void onFinished(const QString& error, bool stopped);
     void showNewest();
     void drawOverlays();
-    void updateChart();
+    void updateChart(); // frames/s (1 Hz)
+    void plotValues();  // the curves' new points, repainted at once; their latency
+    void showLatency();
+    void setHitThreshold(int threshold);
     void updateSeries();
     void showSeries(Series& s);
     void updateStatus();
@@ -90,10 +110,14 @@ class LiveView : public QWidget {
     std::unique_ptr<StreamReceiver> receiver_;
     StreamRequest request_;
     ImageView* image_ = nullptr;
-    QCustomPlot* chart_ = nullptr;
+    std::unique_ptr<LiveChart> chart_;
     QSplitter* side_ = nullptr;
     QLabel* status_ = nullptr;
     QLabel* settings_ = nullptr;
+    QLabel* hitLabel_ = nullptr;
+    QSpinBox* hitThreshold_ = nullptr;
+    QLabel* latency_ = nullptr;
+    std::vector<double> latencyMs_;
     QPushButton* startStop_ = nullptr;
     QPushButton* save_ = nullptr;
     QTimer* display_ = nullptr; // ~30 Hz: the newest frame

@@ -1,35 +1,20 @@
-// LiveView while a series comes in: the newest frame (~30 Hz), the overlays of the frame on
-// screen, the strip chart and the series analyses (1 Hz), the status line and the screenshot.
+// LiveView while a series comes in: the newest frame and the per-frame curves (~30 Hz), the
+// overlays of the frame on screen, frames/s and the series analyses (1 Hz), the status line, the
+// latency, the summary for scripts and the screenshot.
 #include "ui/image/image_view.hpp"
+#include "ui/stream/live_chart.hpp"
 #include "ui/stream/live_view.hpp"
 
 #include <QLabel>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrent>
+#include <algorithm>
+#include <cmath>
 #include <qcustomplot.h>
 
 namespace clscope::ui {
-
-void LiveView::buildChart() {
-    chart_ = new QCustomPlot(side_);
-    chart_->setMinimumSize(300, 220);
-    chart_->plotLayout()->insertRow(0);
-    chart_->plotLayout()->addElement(0, 0, new QCPTextElement(chart_, "Frames received"));
-    chart_->xAxis->setLabel("frame");
-    chart_->yAxis->setLabel("per frame");
-    chart_->yAxis2->setLabel("frames/s received");
-    chart_->yAxis2->setVisible(true);
-    chart_->legend->setVisible(true);
-    // The legend in a row of its own under the axes: never over the data.
-    chart_->axisRect()->insetLayout()->take(chart_->legend);
-    chart_->plotLayout()->addElement(2, 0, chart_->legend);
-    chart_->plotLayout()->setRowStretchFactor(2, 0.001);
-    chart_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    auto* rate = chart_->addGraph(chart_->xAxis, chart_->yAxis2);
-    rate->setName("frames/s (right axis)");
-    rate->setPen(QPen(QColor(120, 120, 120), 1.5, Qt::DashLine));
-}
 
 // The newest frame every analysis has been through (so frame and overlay agree).
 void LiveView::showNewest() {
@@ -63,27 +48,65 @@ void LiveView::updateChart() {
     const double dt = std::chrono::duration<double>(now - lastTick_).count();
     if (dt > 0.2) {
         rate_ = double(count - lastCount_) / dt;
-        if (count > lastCount_) chart_->graph(0)->addData(double(count), rate_);
+        if (count > lastCount_) chart_->addRate(double(count), rate_);
     }
     lastTick_ = now, lastCount_ = count;
-    const auto values = receiver_->values();
-    const auto& analyses = receiver_->analyses();
-    for (std::size_t a = 0; a < values.size(); ++a) {
-        if (chart_->graphCount() <= int(a) + 1) {
-            auto* g = chart_->addGraph();
-            g->setName(analyses[a]->quantity());
-            g->setPen(QPen(QColor::fromHsv(int(a) * 90 + 210, 200, 200), 1.5));
-            if (values.size() == 1) chart_->yAxis->setLabel(analyses[a]->quantity());
-        }
-        QVector<double> x(int(values[a].size())), y(x.size());
-        for (int i = 0; i < x.size(); ++i)
-            x[i] = i, y[i] = values[a][std::size_t(i)];
-        chart_->graph(int(a) + 1)->setData(x, y, true);
-    }
-    chart_->rescaleAxes();
-    chart_->yAxis->setRangeLower(0), chart_->yAxis2->setRangeLower(0);
     chart_->replot();
     updateStatus();
+}
+
+// The points of the frames analysed since the last call, drawn at once; each frame's latency is
+// from its arrival to the end of that repaint.
+void LiveView::plotValues() {
+    const std::size_t from = chart_->framesPlotted();
+    chart_->append(receiver_->values(from));
+    const std::size_t to = chart_->framesPlotted();
+    if (to == from) return;
+    chart_->replot();
+    const auto shown = std::chrono::steady_clock::now();
+    for (std::size_t i = from; i < to; ++i)
+        latencyMs_.push_back(
+            std::chrono::duration<double, std::milli>(shown - receiver_->arrival(i)).count());
+    showLatency();
+}
+
+namespace {
+
+double median(std::vector<double> v) {
+    if (v.empty()) return std::nan("");
+    const auto mid = v.begin() + std::ptrdiff_t(v.size() / 2);
+    std::nth_element(v.begin(), mid, v.end());
+    return *mid;
+}
+
+} // namespace
+
+void LiveView::showLatency() {
+    if (latencyMs_.empty()) return latency_->clear();
+    latency_->setText(QString("receive → plot: %1 ms (median %2 ms)")
+                          .arg(latencyMs_.back(), 0, 'f', 0)
+                          .arg(median(latencyMs_), 0, 'f', 0));
+}
+
+QStringList LiveView::summary() const {
+    QStringList curves;
+    for (const LiveQuantity& q : receiver_->curves())
+        curves << q.name + " [" + q.axis + "]";
+    QStringList lines{"live curves: " + (curves.isEmpty() ? "none" : curves.join(", "))};
+    if (const QString note = chart_->note(); !note.isEmpty())
+        lines << "live note: " + QString(note).replace('\n', ' ');
+    if (!chart_->hitQuantity().isEmpty())
+        lines << QString("live hit rate: %1 % of %2 frames at ≥ %3 %4")
+                     .arg(chart_->hitRateNow(), 0, 'f', 1)
+                     .arg(chart_->framesPlotted())
+                     .arg(hitThreshold_->value())
+                     .arg(chart_->hitQuantity());
+    if (!latencyMs_.empty())
+        lines << QString("live latency receive to plot: latest %1 ms, median %2 ms over %3 frames")
+                     .arg(latencyMs_.back(), 0, 'f', 1)
+                     .arg(median(latencyMs_), 0, 'f', 1)
+                     .arg(latencyMs_.size());
+    return lines;
 }
 
 // Each series analysis runs again over the frames kept so far when more came and its last run is
@@ -171,6 +194,7 @@ void LiveView::maybeScreenshot(bool ended) {
     const bool drawn = series_.empty() || seriesUpdates_ > 0 || (!ended_.isEmpty() && !seriesBusy);
     if (!halfway || !drawn) return;
     const QString path = std::exchange(screenshotPath_, {});
+    plotValues();
     updateChart();
     // The layouts the new texts asked for (status line, frame count), before the grab.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);

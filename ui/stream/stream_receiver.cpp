@@ -4,6 +4,7 @@
 #include "core/stream/stream_source.hpp"
 
 #include <QStringList>
+#include <cmath>
 #include <cstring>
 
 namespace clscope::ui {
@@ -43,6 +44,7 @@ void StreamReceiver::start(StreamRequest request) {
     {
         std::lock_guard lock(mutex_);
         frames_.reset(), analyses_.clear(), algorithms_.clear(), values_.clear();
+        curves_.clear(), firstCurve_.clear(), arrivals_.clear();
         pendingParams_.clear();
         context_ = request.context;
         firstCount_ = lastCount_ = 0;
@@ -67,6 +69,7 @@ void StreamReceiver::receive(StreamRequest request) {
         LiveContext c = request.context;
         c.height = source.height(), c.width = source.width(), c.dtype = source.dtype();
         c.mask = maskOf(source.start()), c.frameTime = source.start().frameTime;
+        c.geometry = source.start().geometry;
         std::vector<std::unique_ptr<LiveFrameAnalysis>> made;
         std::vector<std::string> algorithms;
         for (const LiveAnalysisSpec& spec : LiveAnalysisRegistry::instance().specs())
@@ -80,7 +83,12 @@ void StreamReceiver::receive(StreamRequest request) {
             context_ = c;
             analyses_ = std::move(made);
             algorithms_ = std::move(algorithms);
-            values_.assign(analyses_.size(), {});
+            for (const auto& a : analyses_) {
+                firstCurve_.push_back(curves_.size());
+                for (LiveQuantity& q : a->quantities())
+                    curves_.push_back(std::move(q));
+            }
+            values_.assign(curves_.size(), {});
             frames_ = std::make_shared<ReceivedFrames>(
                 source.start(), source.dtype(), source.describe(), request.memoryBudgetBytes);
         }
@@ -106,9 +114,13 @@ void StreamReceiver::analyse(const Array& frames, std::size_t first) {
         applyParams(first + i);
         const Array frame = frameOf(frames, i);
         for (std::size_t a = 0; a < analyses_.size(); ++a) {
-            const double v = analyses_[a]->analyse(frame, first + i);
+            const std::vector<double> v = analyses_[a]->analyse(frame, first + i);
+            const std::size_t end = a + 1 < analyses_.size() ? firstCurve_[a + 1] : curves_.size();
             std::lock_guard lock(mutex_);
-            values_[a].push_back(v);
+            for (std::size_t c = firstCurve_[a]; c < end; ++c) {
+                const std::size_t k = c - firstCurve_[a];
+                values_[c].push_back(k < v.size() ? v[k] : std::nan(""));
+            }
         }
     }
 }
@@ -143,6 +155,7 @@ QString StreamReceiver::settings() const {
 void StreamReceiver::arrived(std::size_t count) {
     std::lock_guard lock(mutex_);
     lastAt_ = std::chrono::steady_clock::now(), lastCount_ = count;
+    arrivals_.resize(count, lastAt_);
     if (firstCount_ == 0) firstAt_ = lastAt_, firstCount_ = count;
 }
 
@@ -162,9 +175,17 @@ LiveContext StreamReceiver::context() const {
     return context_;
 }
 
-std::vector<std::vector<double>> StreamReceiver::values() const {
+std::vector<std::vector<double>> StreamReceiver::values(std::size_t from) const {
     std::lock_guard lock(mutex_);
-    return values_;
+    std::vector<std::vector<double>> out;
+    for (const auto& v : values_)
+        out.emplace_back(v.begin() + std::ptrdiff_t(std::min(from, v.size())), v.end());
+    return out;
+}
+
+std::chrono::steady_clock::time_point StreamReceiver::arrival(std::size_t index) const {
+    std::lock_guard lock(mutex_);
+    return arrivals_.at(index);
 }
 
 std::size_t StreamReceiver::framesAnalysed() const {

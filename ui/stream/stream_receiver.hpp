@@ -39,11 +39,15 @@ class StreamReceiver : public QObject {
     // Null until the start message came.
     std::shared_ptr<const ReceivedFrames> frames() const;
     LiveContext context() const; // the request's, with the start message's fields
-    // The per-frame analyses (made once the start message came) and their numbers so far:
-    // values()[a][i] is analysis a's number for frame i.
+    // The per-frame analyses (made once the start message came), their curves (every
+    // analysis' quantities, in order) and the numbers so far: values()[c][i] is curve c's number
+    // for frame i (NaN: none).
     const std::vector<std::unique_ptr<LiveFrameAnalysis>>& analyses() const { return analyses_; }
-    std::vector<std::vector<double>> values() const;
+    const std::vector<LiveQuantity>& curves() const { return curves_; }
+    std::vector<std::vector<double>> values(std::size_t from = 0) const; // frames from `from` on
     std::size_t framesAnalysed() const;
+    // When frame `index` came off the socket (its batch's read).
+    std::chrono::steady_clock::time_point arrival(std::size_t index) const;
     // Frames a second over the series so far: those after the first batch read, over the time
     // from its arrival to the last one's (0 before two batches came).
     double seriesRate() const;
@@ -72,11 +76,14 @@ class StreamReceiver : public QObject {
     std::shared_ptr<ReceivedFrames> frames_;
     LiveContext context_;
     std::vector<std::unique_ptr<LiveFrameAnalysis>> analyses_;
-    std::vector<std::string> algorithms_;           // of each analysis
+    std::vector<std::string> algorithms_; // of each analysis
+    std::vector<LiveQuantity> curves_;
+    std::vector<std::size_t> firstCurve_;           // of each analysis, in curves_
     std::map<std::string, ParamSet> pendingParams_; // from setParams, not yet taken
     std::vector<std::vector<double>> values_;
-    std::chrono::steady_clock::time_point firstAt_, lastAt_; // batches' arrivals
-    std::size_t firstCount_ = 0, lastCount_ = 0;             // frames then
+    std::chrono::steady_clock::time_point firstAt_, lastAt_;      // batches' arrivals
+    std::size_t firstCount_ = 0, lastCount_ = 0;                  // frames then
+    std::vector<std::chrono::steady_clock::time_point> arrivals_; // of each frame
 };
 
 } // namespace clscope::ui
