@@ -27,6 +27,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -369,6 +370,40 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
         QCOMPARE(differs(curveOf(view, "spots"), column("n_spots_total")), QString());
         QCOMPARE(differs(curveOf(view, "d_min"), dMinShown), QString());
         QCOMPARE(differs(curveOf(view, "mean spot intensity"), mean), QString());
+    }
+
+    // Issue 53's ROI time series live: the ROI dock's saved regions give a curve each, the
+    // mean over the region of every frame received, equal to core/roi on the file's frames
+    // (the start message's gap mask left out) and to `clscope-cli roi` on the frames saved.
+    void roiCurvesFollowTheSavedRegions() {
+        QSettings().setValue("roi/rects", "10,8,30,20");
+        QSettings().setValue("roi/rings", "40,32,5,12");
+        const auto forget = qScopeGuard([] {
+            QSettings().remove("roi/rects");
+            QSettings().remove("roi/rings");
+        });
+        Publisher pub({file});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(requestFor(pub));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.at(0).at(0).toString(), QString());
+        const QString saved = dir.filePath("received_roi.h5"), out = dir.filePath("roi_cli.h5");
+        QString error;
+        QVERIFY2(view.saveReceived(saved, &error), qPrintable(error));
+        const auto cli =
+            test::runCli({"roi", saved, "--rects", "10,8,30,20", "--rings", "40,32,5,12",
+                          "--pixel-mask", "/entry/instrument/detector/pixel_mask", "-o", out});
+        QVERIFY2(cli.code == 0, qPrintable(cli.err));
+        const Array means = H5Reader(out.toStdString()).read("/roi/mean");
+        for (std::size_t r = 0; r < 2; ++r) {
+            const auto row = means.as<double>().subspan(r * frames, frames);
+            const std::vector<double> want(row.begin(), row.end());
+            const QString name = r == 0 ? "ROI rect 1" : "ROI ring 1";
+            QCOMPARE(differs(curveOf(view, name), want), QString());
+        }
+        QVERIFY(curveOf(view, "ROI rect 1").at(0) > 0);
     }
 
     // Issue 38: the live spot finder takes the Spots panel's parameters (it ran fixed

@@ -5,6 +5,7 @@
 #include "ui/azint/azint_presenter.hpp"
 #include "ui/kit/typed_result.hpp"
 #include "ui/results/plot_legend.hpp"
+#include "ui/roi/roi_live.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
 
 #include <algorithm>
@@ -75,6 +76,8 @@ class AzintLive : public LiveSeriesAnalysis {
 LiveAnalysisSpec azintLiveSpec() {
     LiveAnalysisSpec spec;
     spec.algorithm = "azint";
+    // The ROI dock's regions (issue 53's ROI time series), a curve each as frames come.
+    spec.perFrame = makeRoiLive;
     // Without a geometry file on the Azint panel I(q) does not apply: none, said nothing of.
     spec.overFrames = [](const LiveContext& c,
                          QWidget* parent) -> std::unique_ptr<LiveSeriesAnalysis> {

@@ -83,23 +83,32 @@ RoiView::RoiView(Workbench& workbench, QWidget* parent) : QWidget(parent), wb_(w
         redrawPlot();
         showOverlay();
     });
-    QSettings settings;
-    std::vector<roi::Region> saved;
-    try {
-        saved = roi::parseRegions(settings.value("roi/rects").toString().toStdString(),
-                                  roi::Region::Kind::Rect, "roi/rects");
-        for (const roi::Region& r :
-             roi::parseRegions(settings.value("roi/rings").toString().toStdString(),
-                               roi::Region::Kind::Ring, "roi/rings"))
-            saved.push_back(r);
-    } catch (const std::exception& e) { // a damaged setting: said, and dropped
-        wb_.log(LogLevel::Warning, QString("ROI: the saved regions are dropped: %1").arg(e.what()));
-        saved.clear();
-    }
+    std::vector<roi::Region> saved = savedRegions();
+    if (saved.empty() && (!QSettings().value("roi/rects").toString().isEmpty() ||
+                          !QSettings().value("roi/rings").toString().isEmpty()))
+        wb_.log(LogLevel::Warning, "ROI: the saved regions could not be read and are dropped");
     setRegions(std::move(saved));
 }
 
 RoiView::~RoiView() = default;
+
+std::vector<roi::Region> RoiView::savedRegions() {
+    const QSettings settings;
+    // A list where a hand-written ini file left the commas unquoted.
+    const auto text = [&settings](const char* key) {
+        return settings.value(key).toStringList().join(',').toStdString();
+    };
+    try {
+        std::vector<roi::Region> regions =
+            roi::parseRegions(text("roi/rects"), roi::Region::Kind::Rect, "roi/rects");
+        for (const roi::Region& r :
+             roi::parseRegions(text("roi/rings"), roi::Region::Kind::Ring, "roi/rings"))
+            regions.push_back(r);
+        return regions;
+    } catch (const std::exception&) {
+        return {};
+    }
+}
 
 QWidget* RoiView::buildTableSide() {
     auto* side = new QWidget(this);

@@ -28,6 +28,9 @@ class RoiView : public QWidget {
   public:
     explicit RoiView(Workbench& workbench, QWidget* parent = nullptr);
     ~RoiView() override;
+    // The regions saved (settings roi/rects, roi/rings; any thread), rectangles first; none
+    // when the saved text is damaged.
+    static std::vector<roi::Region> savedRegions();
 
     const std::vector<roi::Region>& regions() const { return regions_; }
     void setRegions(std::vector<roi::Region> regions);
