@@ -1,6 +1,7 @@
 // Live input (DECTRIS Stream V2): frames from tests/stream_publisher.py, raw and compressed,
 // equal the file's frames; malformed messages and a silent stream are InputErrors that say
 // which message and field, or how long it waited.
+#include "core/azint/header_geometry.hpp"
 #include "core/errors.hpp"
 #include "core/frame_stream.hpp"
 #include "core/hdf5.hpp"
@@ -138,7 +139,7 @@ class TestStream : public QObject {
             fileArgs("h5py_frames.h5",
                      QStringList{"--geometry", "10.5,20.25,0.12,0.9,0.000075"} + distance));
         FrameSource source(options(pub));
-        const auto g = source.start().geometry;
+        const auto g = azint::headerGeometry(source.start());
         QVERIFY(g.has_value());
         QCOMPARE(g->poni1, 20.25 * 75e-6);
         QCOMPARE(g->poni2, 10.5 * 75e-6);
@@ -148,7 +149,7 @@ class TestStream : public QObject {
         QCOMPARE(g->rot1 + g->rot2 + g->rot3, 0.0);
         QCOMPARE(g->width, source.start().width);
         Publisher plain(fileArgs("h5py_frames.h5", {}));
-        QVERIFY(!FrameSource(options(plain)).start().geometry);
+        QVERIFY(!FrameSource(options(plain)).start().detector);
     }
 
     // header_detail basic leaves out the pixel mask, none the frame time too: taken as absent.

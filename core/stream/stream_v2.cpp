@@ -119,29 +119,21 @@ double distanceOf(const Field& m) {
     return t.present() && t.arraySize() == 3 ? t.element(2).number() : std::nan("");
 }
 
-// The detector geometry of a start message (StartMessage::geometry), or nullopt when a field
-// is missing or a value is not usable (a detector not set up sends zeros: no geometry, not a
-// failed series).
-std::optional<azint::Geometry> geometryOf(const Field& m, std::size_t height, std::size_t width) {
+// The detector geometry a start message sends (StartMessage::detector), as sent; nullopt when
+// a field is missing (values are checked where they are used: a detector not set up sends zeros).
+std::optional<DetectorHeader> detectorOf(const Field& m) {
     for (const char* name : {"beam_center_x", "beam_center_y", "pixel_size_x", "pixel_size_y"})
         if (!m.at(name).present()) return std::nullopt;
     const Field wavelength = m.at("incident_wavelength"), energy = m.at("incident_energy");
     if (!wavelength.present() && !energy.present()) return std::nullopt;
     constexpr double hcEvAngstrom = 12398.419843320026; // h c in eV Å
-    azint::Geometry g;
-    g.pixel1 = m.at("pixel_size_y").number(), g.pixel2 = m.at("pixel_size_x").number();
-    g.poni1 = m.at("beam_center_y").number() * g.pixel1;
-    g.poni2 = m.at("beam_center_x").number() * g.pixel2;
-    g.dist = distanceOf(m);
-    g.wavelength =
+    DetectorHeader d;
+    d.beamCenterX = m.at("beam_center_x").number(), d.beamCenterY = m.at("beam_center_y").number();
+    d.pixelSizeX = m.at("pixel_size_x").number(), d.pixelSizeY = m.at("pixel_size_y").number();
+    d.distance = distanceOf(m);
+    d.wavelength =
         1e-10 * (wavelength.present() ? wavelength.number() : hcEvAngstrom / energy.number());
-    g.height = height, g.width = width;
-    try {
-        azint::validate(g);
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-    return g;
+    return d;
 }
 
 StartMessage decodeStart(const Field& m, const std::string& channel) {
@@ -171,7 +163,7 @@ StartMessage decodeStart(const Field& m, const std::string& channel) {
     if (auto f = m.at("frame_time"); f.present()) s.frameTime = f.number();
     if (auto f = m.at("count_time"); f.present()) s.countTime = f.number();
     if (auto f = m.at("number_of_images"); f.present()) s.numberOfImages = f.uint();
-    s.geometry = geometryOf(m, s.height, s.width);
+    s.detector = detectorOf(m);
     if (auto f = m.at("pixel_mask"); f.present() && f.mapSize() > 0) {
         s.pixelMask = multiDimArray(channelOf(f, s.channel), s.height, s.width);
         if (s.pixelMask.dtype() != DType::UInt32)

@@ -6,7 +6,6 @@
 // field.
 #pragma once
 #include "core/array.hpp"
-#include "core/azint/geometry.hpp"
 #include "core/stream/frame_pool.hpp"
 
 #include <cstdint>
@@ -17,6 +16,14 @@
 #include <vector>
 
 namespace clscope::stream {
+
+// beam_center_x, _y (pixels), pixel_size_x, _y (m), the distance (m: detector_distance where
+// sent, else detector_translation's z; NaN when neither), the wavelength (m: incident_wavelength
+// in Å, else from incident_energy in eV).
+struct DetectorHeader {
+    double beamCenterX = 0, beamCenterY = 0, pixelSizeX = 0, pixelSizeY = 0;
+    double distance = 0, wavelength = 0;
+};
 
 struct StartMessage {
     std::uint64_t seriesId = 0;
@@ -30,11 +37,9 @@ struct StartMessage {
     double frameTime = 0;              // seconds; 0 when not sent
     double countTime = 0;
     std::uint64_t numberOfImages = 0; // 0 when not sent
-    // beam_center_x, _y (pixels), the distance (m: detector_distance where sent, else
-    // detector_translation's z), incident_wavelength (Å, else incident_energy in eV),
-    // pixel_size_x, _y (m) as PONI parameters (poni = beam centre × pixel size, no rotation:
-    // pyFAI's reading of an EIGER header); nullopt unless all are sent and usable.
-    std::optional<azint::Geometry> geometry;
+    // The detector geometry as sent (azint::headerGeometry makes PONI parameters of it);
+    // nullopt unless beam_center_x, _y, pixel_size_x, _y and a wavelength or energy are sent.
+    std::optional<DetectorHeader> detector;
 };
 
 // An image's bytes as they came, compressed (decodeMessage with keepCompressed): what a device

@@ -1,5 +1,6 @@
 #include "ui/stream/stream_receiver.hpp"
 
+#include "core/azint/header_geometry.hpp"
 #include "core/errors.hpp"
 #include "core/stream/stream_source.hpp"
 
@@ -69,7 +70,7 @@ void StreamReceiver::receive(StreamRequest request) {
         LiveContext c = request.context;
         c.height = source.height(), c.width = source.width(), c.dtype = source.dtype();
         c.mask = maskOf(source.start()), c.frameTime = source.start().frameTime;
-        c.geometry = source.start().geometry;
+        c.geometry = azint::headerGeometry(source.start());
         std::vector<std::unique_ptr<LiveFrameAnalysis>> made;
         std::vector<std::string> algorithms;
         for (const LiveAnalysisSpec& spec : LiveAnalysisRegistry::instance().specs())

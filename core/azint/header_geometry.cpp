@@ -1,0 +1,21 @@
+#include "core/azint/header_geometry.hpp"
+
+namespace clscope::azint {
+
+std::optional<Geometry> headerGeometry(const stream::StartMessage& start) {
+    if (!start.detector) return std::nullopt;
+    const stream::DetectorHeader& d = *start.detector;
+    Geometry g;
+    g.pixel1 = d.pixelSizeY, g.pixel2 = d.pixelSizeX;
+    g.poni1 = d.beamCenterY * g.pixel1, g.poni2 = d.beamCenterX * g.pixel2;
+    g.dist = d.distance, g.wavelength = d.wavelength;
+    g.height = start.height, g.width = start.width;
+    try {
+        validate(g);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    return g;
+}
+
+} // namespace clscope::azint
