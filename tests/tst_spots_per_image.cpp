@@ -6,6 +6,7 @@
 #include "core/azint/expt.hpp"
 #include "core/spots/ice_rings.hpp"
 #include "core/spots/per_image.hpp"
+#include "expt_text.hpp"
 #include "test_util.hpp"
 
 #include <nlohmann/json.hpp>
@@ -21,19 +22,12 @@ using namespace clscope::spots;
 namespace {
 
 // DIALS' usual detector, slightly tilted: 2000 x 2000 pixels of 75 µm at 150 mm, 0.9 Å.
-const char* const exptText =
-    R"({"__id__": "ExperimentList",
-  "experiment": [{"__id__": "Experiment", "beam": 0, "detector": 0}],
-  "beam": [{"direction": [0.0, 0.0, 1.0], "wavelength": 0.9}],
-  "detector": [{"panels": [{"name": "p", "type": "SENSOR_PAD",
-    "fast_axis": [0.99980000666657778, 0.0, 0.019998666693333080], "slow_axis": [0.0, -1.0, 0.0],
-    "origin": [-80.0, 85.0, -150.0], "pixel_size": [0.075, 0.075], "image_size": [2000, 2000],
-    "trusted_range": [0, 65533], "thickness": 0.0, "material": "", "mu": 0.0,
-    "identifier": "", "mask": [], "gain": 1.0, "pedestal": 0.0,
-    "px_mm_strategy": {"type": "SimplePxMmStrategy"}, "raw_image_offset": [0, 0]}],
-    "hierarchy": {"name": "", "type": "", "fast_axis": [1, 0, 0], "slow_axis": [0, 1, 0],
-      "origin": [0, 0, 0], "raw_image_offset": [0, 0], "image_size": [0, 0],
-      "children": [{"panel": 0}]}}]})";
+const std::string exptText = test::exptText({{0.99980000666657778, 0.0, 0.019998666693333080},
+                                             {-80.0, 85.0, -150.0},
+                                             0.075,
+                                             2000,
+                                             2000,
+                                             0.9});
 
 azint::Geometry geometry() {
     return azint::parseExpt(exptText, "test.expt");

@@ -9,6 +9,7 @@
 #include "core/azint/expt.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
+#include "expt_text.hpp"
 #include "gpu/azint/algorithm.hpp"
 #include "gpu/runtime/devices.hpp"
 #include "gpu/spots/run_types.hpp"
@@ -190,18 +191,8 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
     // An experiment list of the mixed file's detector: 160×200 pixels of 172 µm at 50 mm,
     // 1 Å, the beam at pixel (100.5, 80.5).
     static QByteArray exptText() {
-        return R"({"__id__": "ExperimentList",
-  "experiment": [{"__id__": "Experiment", "beam": 0, "detector": 0}],
-  "beam": [{"direction": [0.0, 0.0, 1.0], "wavelength": 1.0}],
-  "detector": [{"panels": [{"name": "p", "type": "SENSOR_PAD",
-    "fast_axis": [1.0, 0.0, 0.0], "slow_axis": [0.0, -1.0, 0.0],
-    "origin": [-17.286, 13.846, -50.0], "pixel_size": [0.172, 0.172], "image_size": [200, 160],
-    "trusted_range": [0, 65533], "thickness": 0.0, "material": "", "mu": 0.0,
-    "identifier": "", "mask": [], "gain": 1.0, "pedestal": 0.0,
-    "px_mm_strategy": {"type": "SimplePxMmStrategy"}, "raw_image_offset": [0, 0]}],
-    "hierarchy": {"name": "", "type": "", "fast_axis": [1, 0, 0], "slow_axis": [0, 1, 0],
-      "origin": [0, 0, 0], "raw_image_offset": [0, 0], "image_size": [0, 0],
-      "children": [{"panel": 0}]}}]})";
+        return QByteArray::fromStdString(
+            test::exptText({{1.0, 0.0, 0.0}, {-17.286, 13.846, -50.0}, 0.172, 200, 160, 1.0}));
     }
 
     // With CLSCOPE_TEST_SHOTS=DIR: the view at 1600×1000 and 1280×800, DIR/NAME-WxH.png.
