@@ -94,7 +94,7 @@ class TestUiMainWindow : public QObject {
         QVERIFY(!window.grab().isNull());
         // What scripts/gui_walk reads of the window (CLSCOPE_SCREENSHOT_SUMMARY).
         const QStringList summary = windowSummary(window);
-        QCOMPARE(summary.size(), 6);
+        QCOMPARE(summary.size(), 7);
         QCOMPARE(summary[0], "file: " + xpcsFile_);
         QVERIFY2(summary[1].startsWith("labels: ") && summary[1].contains(" from "),
                  qPrintable(summary[1]));
@@ -103,6 +103,9 @@ class TestUiMainWindow : public QObject {
                  qPrintable(summary[3]));
         QVERIFY2(summary[4].startsWith("pixel (18.5, 10.5) "), qPrintable(summary[4]));
         QCOMPARE(summary[5], QString("result tabs: 0: "));
+        // The panel in front's first spin box and where it is (gui_check wheels over it); this
+        // window is not shown, so none is in front.
+        QCOMPARE(summary[6], QString("spin box: none (no panel in front)"));
     }
 
     // File ▸ Open of a clscope result (issue 52): the xpcs result of a run read back and shown

@@ -103,7 +103,7 @@ void MainWindow::buildPanels() {
     addPanel("ResultsPanel", "Results", results_);
     addPanel("TimingsPanel", "Timings", timings_);
     addPanel("LogPanel", "Log", log_);
-    addPanel("RoiPanel", "ROI", new RoiView(*workbench_, this));
+    addPanel("RoiPanel", "ROI", scrollable(new RoiView(*workbench_, this)));
     connect(workbench_, &Workbench::demoFinished, this, [this](bool ok) { demoOk_ = ok; });
     connect(workbench_, &Workbench::statusMessage, this,
             [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });

@@ -140,8 +140,12 @@ RbfDifferenceView::RbfDifferenceView(const rbf::Result& a, const std::string& la
     scroll_->setWidgetResizable(true);
     scroll_->setFrameShape(QFrame::NoFrame);
     scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Always there: a bar that came and went would change the width, the planes' height with
+    // it, and the bar again.
+    scroll_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     planes_ = new RbfPlanesPlot(scroll_);
     scroll_->setWidget(planes_);
+    scroll_->viewport()->installEventFilter(this);
     RbfPlanesImage image;
     image.n = difference_.n;
     image.planes = difference_.planes;
@@ -161,21 +165,20 @@ RbfDifferenceView::RbfDifferenceView(const rbf::Result& a, const std::string& la
     layout->addWidget(caption);
 }
 
-void RbfDifferenceView::resizeEvent(QResizeEvent* event) {
-    QWidget::resizeEvent(event);
-    QTimer::singleShot(0, this, [this] { arrange(); });
+bool RbfDifferenceView::eventFilter(QObject* watched, QEvent* event) {
+    if (scroll_ && watched == scroll_->viewport() && event->type() == QEvent::Resize)
+        QTimer::singleShot(0, this, [this] { arrange(); });
+    return QWidget::eventFilter(watched, event);
 }
 
-// A row where three planes of leastSide px and the colour scale fit, else a column with the
-// vertical scroll bar kept (so the width, and with it the height, does not flip back and
-// forth); then the height that makes the planes square at that width.
+// A row where three planes of leastSide px and the colour scale fit, else a column; then the
+// height that makes the planes square at that width.
 void RbfDifferenceView::arrange() {
     if (!planes_) return;
     const int width = scroll_->width();
     const bool row = width >= 3 * (leastSide + 60) + 90;
     planes_->setColumns(row ? 3 : 1);
-    scroll_->setVerticalScrollBarPolicy(row ? Qt::ScrollBarAsNeeded : Qt::ScrollBarAlwaysOn);
-    for (int pass = 0; pass < 2; ++pass) { // the second corrects for the axes' margins
+    for (int pass = 0; pass < 4; ++pass) { // later passes correct for the axes' margins
         planes_->replot(QCustomPlot::rpImmediateRefresh);
         const int h = std::max(planes_->squareHeight(), planes_->minimumHeight());
         if (std::abs(h - planes_->height()) <= 2) break;

@@ -61,7 +61,8 @@ class RbfDifferenceView : public QWidget {
     const RbfDifference& difference() const { return difference_; }
 
   protected:
-    void resizeEvent(QResizeEvent* event) override;
+    // The scroll area's viewport resized (the dock, or its scroll bar): arranged again.
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
     void arrange();
