@@ -9,6 +9,7 @@
 #include "test_util.hpp"
 
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -113,6 +114,48 @@ class TstSparse : public QObject {
         QVERIFY(sameArrays(readAt(a, "/xpcs/g2_err"), readAt(b, "/xpcs/g2_err")));
         if (options.contains("--twotime"))
             QVERIFY(sameArrays(readAt(a, "/xpcs/twotime/1"), readAt(b, "/xpcs/twotime/1")));
+    }
+
+    // Issue 55: a sparse file's two-time maps come from its entries, never densified (each
+    // labelled pixel's binned values, then exact sums and Gram matrices pair by pair; where the
+    // binned pixels are mostly non-zero, their binned stack through the dense reference): the
+    // dense file's maps bit for bit, over photon frames and dense ones, partial bins dropped.
+    void twotimeFromEntriesEqualsDense_data() {
+        QTest::addColumn<QString>("intensity");
+        QTest::addColumn<QStringList>("options");
+        const QStringList multitau{"--multitau", "--channels", "4", "--twotime", "1"};
+        QTest::newRow("photons, bin 2, cpu")
+            << "0.03" << QStringList{"--device", "cpu", "--twotime-bin", "2"} + multitau;
+        QTest::newRow("photons, bin 5, sparse-cpu")
+            << "0.03"
+            << QStringList{"--device", "cpu", "--variant", "sparse-cpu", "--twotime-bin", "5"} +
+                   multitau;
+        QTest::newRow("photons, bin 3, sparse on ocl:0")
+            << "0.03"
+            << QStringList{"--device", "ocl:0", "--variant", "sparse", "--twotime-bin", "3"} +
+                   multitau;
+        QTest::newRow("dense, bin 4, cpu (the binned stack)")
+            << "2" << QStringList{"--device", "cpu", "--twotime-bin", "4"} + multitau;
+    }
+    void twotimeFromEntriesEqualsDense() {
+        QFETCH(QString, intensity);
+        QFETCH(QStringList, options);
+        const QString frames = path("twotime_" + intensity + ".h5"),
+                      sparse = path("twotime_" + intensity + "_sparse.h5");
+        if (!QFile::exists(sparse)) {
+            CLI_OK("generate", "xpcs", "--frames", "40", "--height", "20", "--width", "24",
+                   "--dtype", "uint16", "--intensity", intensity, "--seed", "5", "-o", frames);
+            CLI_OK("convert", frames, "--to", "sparse", "-o", sparse);
+        }
+        const QString tag =
+            QString(QTest::currentDataTag()).remove(QRegularExpression("[^a-z0-9]"));
+        const QString a = path(tag + "_dense_tt.h5"), b = path(tag + "_sparse_tt.h5");
+        CLI_OK(QStringList{"correlate", frames, "-o", a} + options);
+        CLI_OK(QStringList{"correlate", sparse, "-o", b} + options);
+        const Array dense = readAt(a, "/xpcs/twotime/1"),
+                    fromEntries = readAt(b, "/xpcs/twotime/1");
+        QVERIFY(dense.size() > 0);
+        QVERIFY(sameArrays(dense, fromEntries));
     }
 
     // The sparse variants (DESIGN.md §5 "Sparse correlation"; sparse-cpu on the host, sparse on
