@@ -4,6 +4,7 @@
 // (tests/spots_per_image_reference.py; skipped without python3-dials).
 #include "core/atomic_file.hpp"
 #include "core/azint/expt.hpp"
+#include "core/errors.hpp"
 #include "core/spots/ice_rings.hpp"
 #include "core/spots/per_image.hpp"
 #include "expt_text.hpp"
@@ -79,6 +80,7 @@ class TestSpotsPerImage : public QObject {
     void fewSpotsGiveNoEstimate();
     void spotsOutsideTheRunAreLeftOut();
     void agreesWithDials();
+    void gridFromTheExperimentList();
 };
 
 // DIALS' first rings of ice Ih (d = 3.895, 3.669, 3.441, 2.671, 2.249 Å); (001) is absent.
@@ -164,6 +166,34 @@ void TestSpotsPerImage::agreesWithDials() {
               (long long)got.nSpots4A[i], got.totalIntensity[i], got.estimatedDMin[i], d);
     }
     QVERIFY(estimates >= 8); // the estimate itself was compared, not only its absence
+}
+
+// Issue 53: a grid scan's shape from its experiment list (dials.import grid_size=4,3: an
+// ImageGrid imageset), as dxtbx reads the same file; none without one; a bad size refused.
+void TestSpotsPerImage::gridFromTheExperimentList() {
+    QTemporaryDir dir;
+    test::ExptPanel panel{{1.0, 0.0, 0.0}, {-80.0, 85.0, -150.0}, 0.075, 2000, 2000, 0.9, 4, 3};
+    const QString file = dir.filePath("grid.expt");
+    writeFileAtomically(file.toStdString(), test::exptText(panel));
+    const auto grid = azint::readExptGrid(file.toStdString());
+    QVERIFY(grid);
+    QCOMPARE(grid->columns, std::size_t(4));
+    QCOMPARE(grid->rows, std::size_t(3));
+    const char* script = "import sys\n"
+                         "try:\n"
+                         "    from dxtbx.model.experiment_list import ExperimentListFactory as F\n"
+                         "except ImportError:\n"
+                         "    sys.exit(77)\n"
+                         "s = F.from_json_file(sys.argv[1], check_format=False)[0].imageset\n"
+                         "print(type(s).__name__, *s.get_grid_size())\n";
+    const auto dxtbx = test::runProgram(qEnvironmentVariable("CLSCOPE_PYTHON", "/usr/bin/python3"),
+                                        {"-c", script, file}, {}, 60000);
+    if (dxtbx.code == 77) QSKIP("no dxtbx");
+    QCOMPARE(dxtbx.out.trimmed(), QString("ImageGrid 4 3"));
+    QVERIFY(!azint::parseExptGrid(exptText, "plain.expt")); // no imageset
+    std::string bad = test::exptText(panel);
+    bad.replace(bad.find("\"grid_size\": [4, 3]"), 20, "\"grid_size\": [0, 3]");
+    QVERIFY_THROWS_EXCEPTION(InputError, azint::parseExptGrid(bad, "bad.expt"));
 }
 
 QTEST_GUILESS_MAIN(TestSpotsPerImage)

@@ -5,11 +5,13 @@
 // non-zero. Frame results without a window: tst_ui_spots_frame; overlays and resolution
 // rings: tst_ui_spots_overlays.
 #include "tst_ui_spots.hpp"
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
 #include "core/spots/grid_scan.hpp"
 #include "core/spots/synthetic.hpp"
+#include "expt_text.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "ui/app/main_window.hpp"
 #include "ui/image/image_view.hpp"
@@ -33,6 +35,7 @@
 #include <QImage>
 #include <QMenu>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QtTest>
@@ -363,6 +366,43 @@ class TestUiSpots : public QObject {
         sp->tableView()->table()->selectRow(0);
         const spots::Spot& s = sp->presenter().spotAtRow(0);
         QCOMPARE(sp->frame(), std::size_t(s.peakFrame + 1));
+        QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),
+                                 30000);
+        window_.reset();
+    }
+
+    // Issue 53: a run whose experiment list is a grid scan's (dials.import grid_size=3,1) lays
+    // its heat map on that grid, not the square guess (2 × 2 for 3 images); the Log says so.
+    void gridFromTheExperimentList() {
+        window_ = std::make_unique<MainWindow>();
+        window_->show();
+        QVERIFY(window_->openFile(file_));
+        SpotsPanel* sp = panel();
+        QVERIFY(sp);
+        sp->setVariant("cpu");
+        const QString expt = dir_.filePath("grid.expt");
+        test::ExptPanel geometry{{1.0, 0.0, 0.0},
+                                 {-10.5, 11.25, -100.0},
+                                 0.075,
+                                 data_.frames.width(),
+                                 data_.frames.height(),
+                                 1.0,
+                                 3,
+                                 1};
+        writeFileAtomically(expt.toStdString(), test::exptText(geometry));
+        sp->form()->setValue("expt", expt.toStdString());
+        QSignalSpy finished(sp, &SpotsPanel::runFinished);
+        QVERIFY(sp->run());
+        QVERIFY(finished.wait(120000));
+        QVERIFY2(finished.front().front().toBool(),
+                 qPrintable(window_->findChild<LogPanel*>()->text().right(600)));
+        QVERIFY(sp->gridView());
+        const spots::GridScan grid = sp->gridView()->grid();
+        QCOMPARE(grid.rows, std::size_t(1));
+        QCOMPARE(grid.columns, std::size_t(3));
+        QVERIFY(window_->findChild<LogPanel*>()->text().contains(
+            "grid scan of 1 rows × 3 columns from the experiment list"));
+        sp->form()->setValue("expt", nullptr); // the next window's panel reads its settings
         QTRY_VERIFY_WITH_TIMEOUT(!sp->live()->isPending() && !window_->workbench().jobs().isBusy(),
                                  30000);
         window_.reset();

@@ -50,6 +50,12 @@ class ExptReader {
             fail(std::string("the experiment's ") + kind + " is not in the list");
         return models[index.get<std::size_t>()];
     }
+    // Whether the first experiment names a model of this kind.
+    bool has(const char* kind) const {
+        const auto& experiments = member(root_, "experiment");
+        return experiments.is_array() && !experiments.empty() && experiments[0].is_object() &&
+               experiments[0].contains(kind) && root_.contains(kind);
+    }
     const nlohmann::json& member(const nlohmann::json& object, const char* key) const {
         if (!object.is_object() || !object.contains(key))
             fail(std::string("missing entry '") + key + "'");
@@ -141,6 +147,22 @@ Geometry parseExpt(const std::string& text, const std::string& source) {
 
 Geometry readExpt(const std::string& fileName) {
     return parseExpt(readWholeFile(fileName), fileName);
+}
+
+std::optional<ExptGrid> parseExptGrid(const std::string& text, const std::string& source) {
+    const ExptReader r(text, source);
+    if (!r.has("imageset")) return std::nullopt;
+    const auto& set = r.model("imageset");
+    if (!set.is_object() || set.value("__id__", std::string()) != "ImageGrid") return std::nullopt;
+    const auto size = r.pair(set, "grid_size");
+    if (size[0] < 1 || size[1] < 1 || size[0] != std::floor(size[0]) ||
+        size[1] != std::floor(size[1]))
+        r.fail("grid_size must be two whole numbers >= 1");
+    return ExptGrid{static_cast<std::size_t>(size[0]), static_cast<std::size_t>(size[1])};
+}
+
+std::optional<ExptGrid> readExptGrid(const std::string& fileName) {
+    return parseExptGrid(readWholeFile(fileName), fileName);
 }
 
 } // namespace clscope::azint

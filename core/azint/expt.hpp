@@ -7,6 +7,8 @@
 #pragma once
 #include "core/azint/geometry.hpp"
 
+#include <cstddef>
+#include <optional>
 #include <string>
 
 namespace clscope::azint {
@@ -15,5 +17,15 @@ namespace clscope::azint {
 // panels, or axes that are not orthonormal.
 Geometry parseExpt(const std::string& text, const std::string& source);
 Geometry readExpt(const std::string& fileName);
+
+// The grid of a grid scan as `dials.import ... grid_size=NX,NY` records it (the first
+// experiment's imageset an "ImageGrid" with "grid_size": [NX, NY]): NX images a row (the
+// columns, dxtbx's first), NY rows. None for another imageset or none; InputError for a
+// grid_size that is not two whole numbers >= 1.
+struct ExptGrid {
+    std::size_t columns = 0, rows = 0;
+};
+std::optional<ExptGrid> parseExptGrid(const std::string& text, const std::string& source);
+std::optional<ExptGrid> readExptGrid(const std::string& fileName);
 
 } // namespace clscope::azint

@@ -88,21 +88,27 @@ void writePerImage(H5Writer& out, const std::string& group, const PerImageStats&
     out.setAttribute(group + "/estimated_d_min", "units", "angstrom");
 }
 
-// The experiment list of the `expt` parameter, if one is given.
-std::optional<azint::Geometry> exptGeometry(const nlohmann::json& parameters) {
+// The experiment list the `expt` parameter names, if one is given.
+std::optional<std::string> exptFile(const nlohmann::json& parameters) {
     if (!parameters.contains("expt") || !parameters["expt"].is_string()) return std::nullopt;
-    const std::string file = parameters["expt"].get<std::string>();
+    std::string file = parameters["expt"].get<std::string>();
     if (file.empty()) return std::nullopt;
-    return azint::readExpt(file);
+    return file;
 }
 
 } // namespace
 
 std::optional<PerImageStats> SpotsResult::perImage() const {
     if (info.parametersJson.empty()) return std::nullopt;
-    const auto g = exptGeometry(parseJsonQuietly(info.parametersJson));
-    if (!g) return std::nullopt;
-    return perImageStats(result, *g);
+    const auto file = exptFile(parseJsonQuietly(info.parametersJson));
+    if (!file) return std::nullopt;
+    return perImageStats(result, azint::readExpt(*file));
+}
+
+std::optional<azint::ExptGrid> SpotsResult::exptGrid() const {
+    if (info.parametersJson.empty()) return std::nullopt;
+    const auto file = exptFile(parseJsonQuietly(info.parametersJson));
+    return file ? azint::readExptGrid(*file) : std::nullopt;
 }
 
 void SpotsResult::write(H5Writer& out, const std::string& group) const {
@@ -251,10 +257,13 @@ namespace {
 
 // A bad or mismatched experiment list is bad input before any work (InputError naming it).
 void checkExpt(const ParamSet& params, std::size_t height, std::size_t width) {
-    const auto g = exptGeometry(params.values());
-    if (!g || (g->height == height && g->width == width)) return;
-    throw InputError(params.text("expt") + ": the detector is " + std::to_string(g->width) + "x" +
-                     std::to_string(g->height) + " pixels, the frames " + std::to_string(width) +
+    const auto file = exptFile(params.values());
+    if (!file) return;
+    const azint::Geometry g = azint::readExpt(*file);
+    azint::readExptGrid(*file); // a malformed grid_size refused before the run too
+    if (g.height == height && g.width == width) return;
+    throw InputError(params.text("expt") + ": the detector is " + std::to_string(g.width) + "x" +
+                     std::to_string(g.height) + " pixels, the frames " + std::to_string(width) +
                      "x" + std::to_string(height));
 }
 

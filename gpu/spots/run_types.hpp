@@ -1,5 +1,6 @@
 // The input and result types of spots::Algorithm (algorithm.cpp, split.cpp).
 #pragma once
+#include "core/azint/expt.hpp"
 #include "core/spots/per_image.hpp"
 #include "core/spots/spots.hpp"
 #include "gpu/algorithm.hpp"
@@ -48,6 +49,8 @@ class SpotsResult : public AlgorithmResult {
     void write(H5Writer& out, const std::string& group) const override;
     // DIALS' per-image analysis when the run's parameters name a geometry (expt), else none.
     std::optional<PerImageStats> perImage() const;
+    // The grid scan that experiment list declares (an ImageGrid's grid_size), else none.
+    std::optional<azint::ExptGrid> exptGrid() const;
     std::string summary() const override {
         std::size_t strong = 0;
         for (auto n : result.strongPerFrame)

@@ -115,7 +115,7 @@ class SpotsPanel : public TypedPanelOf<spots::Algorithm> {
     InputSources sources() const;
     void showTabs(std::shared_ptr<const spots::SpotsResult> result);
     void showPerImageTab(const spots::SpotsResult& run, const RunProvenance& provenance);
-    void showGridTab(const RunProvenance& provenance);
+    void showGridTab(const spots::SpotsResult& run, const RunProvenance& provenance);
     void centreOn(double x, double y);
     void checkRunCurrent() const;
     bool exportWith(const QString& what, const std::function<void()>& write);

@@ -75,15 +75,28 @@ void SpotsPanel::showTabs(std::shared_ptr<const spots::SpotsResult> result) {
     perFrameTab.provenance = provenance;
     wb_.addResultTab(std::move(perFrameTab));
     showPerImageTab(*result, provenance);
-    showGridTab(provenance);
+    showGridTab(*result, provenance);
 }
 
-// "Grid scan": the spots per image on the scan's grid; a click shows the cell's image.
-void SpotsPanel::showGridTab(const RunProvenance& provenance) {
+// "Grid scan": the spots per image on the scan's grid (the experiment list's, where the run names
+// a grid scan's, else as square as it can be); a click shows the cell's image.
+void SpotsPanel::showGridTab(const spots::SpotsResult& run, const RunProvenance& provenance) {
     const std::vector<double> counts = presenter_->perFrame().spots;
     grid_ = nullptr;
     if (counts.size() < 2) return;
     grid_ = new SpotsGridView(counts);
+    try {
+        if (const auto grid = run.exptGrid()) {
+            grid_->setGrid({grid->rows, grid->columns, grid_->grid().snake});
+            wb_.log(LogLevel::Info, QString("Spots: grid scan of %1 rows × %2 columns from the "
+                                            "experiment list")
+                                        .arg(grid->rows)
+                                        .arg(grid->columns));
+        }
+    } catch (const std::exception& e) { // the experiment list went away since the run
+        wb_.log(LogLevel::Warning,
+                QString("Spots: no grid from the experiment list: %1").arg(e.what()));
+    }
     connect(grid_, &SpotsGridView::imageChosen, this, [this](std::size_t image) {
         setFrame(std::size_t(runFirstFrame_) + image);
         wb_.log(LogLevel::Info, QString("Spots: grid cell of image %1 shown").arg(image));
