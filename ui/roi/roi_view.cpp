@@ -84,8 +84,8 @@ RoiView::RoiView(Workbench& workbench, QWidget* parent) : QWidget(parent), wb_(w
         showOverlay();
     });
     std::vector<roi::Region> saved = savedRegions();
-    if (saved.empty() && (!QSettings().value("roi/rects").toString().isEmpty() ||
-                          !QSettings().value("roi/rings").toString().isEmpty()))
+    if (saved.empty() && (!QSettings().value("roi/rects").toStringList().join("").isEmpty() ||
+                          !QSettings().value("roi/rings").toStringList().join("").isEmpty()))
         wb_.log(LogLevel::Warning, "ROI: the saved regions could not be read and are dropped");
     setRegions(std::move(saved));
 }
