@@ -148,8 +148,17 @@ void LiveView::followParams(const std::string& algorithm, const ParamSet& params
     if (isReceiving()) receiver_->setParams(algorithm, params);
 }
 
+// The settings line, cut where the view is narrow: its tooltip has the whole text.
+void LiveView::showSettings() {
+    const QString text = receiver_->settings();
+    settings_->setText(text);
+    settings_->setToolTip(text + "\n\nWhat the analyses of every frame run with: their panel's "
+                                 "parameters when the stream was opened or as the panel changed "
+                                 "them since");
+}
+
 void LiveView::onRetuned(const QString& algorithm, qulonglong first) {
-    settings_->setText(receiver_->settings());
+    showSettings();
     emit changed(QString("%1 runs with its panel's parameters from frame %2 on: %3")
                      .arg(algorithm)
                      .arg(first)
@@ -189,7 +198,7 @@ bool LiveView::saveReceived(const QString& path, QString* error) {
 
 void LiveView::onConnected(const QString& description) {
     showStatus(description);
-    settings_->setText(receiver_->settings());
+    showSettings();
     QStringList notes;
     for (const auto& a : receiver_->analyses())
         if (const QString m = a->missing(); !m.isEmpty()) notes << m;

@@ -100,6 +100,7 @@ class LiveView : public QWidget {
     void showSeries(Series& s);
     void updateStatus();
     void showStatus(const QString& text);
+    void showSettings();
     void onRetuned(const QString& algorithm, qulonglong first);
     void maybeScreenshot(bool ended);
     void checkStall();
