@@ -56,6 +56,8 @@ struct LiveQuantity {
     // The view's hit rate counts the frames whose value is at or above the threshold set in it
     // (the first quantity so marked).
     bool hits = false;
+    // Its axis runs downwards: smaller is better (a resolution, as DIALS plots d_min).
+    bool reversed = false;
 };
 
 // Runs on every frame, in order, on the receiving thread; draws on the GUI thread.

@@ -73,7 +73,7 @@ class SpotsLive : public LiveFrameAnalysis {
 
     std::vector<LiveQuantity> quantities() const override {
         std::vector<LiveQuantity> q{{"spots", "spots per frame", true}};
-        if (geometry_) q.push_back({"d_min", "d_min (Å)"});
+        if (geometry_) q.push_back({"d_min", "d_min (Å)", false, true});
         q.push_back({"mean spot intensity", "mean intensity (counts)"});
         return q;
     }

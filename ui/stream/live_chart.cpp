@@ -88,7 +88,9 @@ void LiveChart::reset() {
 
 void LiveChart::setCurves(const std::vector<LiveQuantity>& curves, const QStringList& notes) {
     for (std::size_t c = 0; c < curves.size(); ++c) {
-        curves_.push_back(addCurve(curves[c].name, rectFor(curves[c].axis)));
+        QCPAxisRect* rect = rectFor(curves[c].axis);
+        if (curves[c].reversed) rect->axis(QCPAxis::atLeft)->setRangeReversed(true);
+        curves_.push_back(addCurve(curves[c].name, rect));
         names_.push_back(curves[c].name);
         if (curves[c].hits && !hits_) addHitRate(c);
     }
