@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "core/frame_stream.hpp"
 #include "core/io.hpp"
+#include "core/sparse/csr_frames.hpp"
 #include "test_util.hpp"
 
 #include <QFileInfo>
@@ -314,6 +315,28 @@ class TstSparse : public QObject {
         EXPECT_EXIT(test::runCli({"generate", "xpcs", "--sparse", "--dtype", "float32", "-o",
                                   path("float.h5")}),
                     2, "--sparse writes integer counts");
+    }
+
+    // An event list's time column is scanned once a process (the automatic variant choice and
+    // the run each open it): a second open of the same file, group and Δ takes the frames kept;
+    // another Δ or a rewritten file scans again, and every open gives the same frames.
+    void eventScanKeptForTheProcess() {
+        const QString events = path("scan_once.h5");
+        PYTHON("edges", events);
+        const auto frames = [&](double seconds) {
+            return readFrames(H5Reader(events.toStdString()), paths::frames, seconds);
+        };
+        const std::uint64_t before = CsrFrames::eventScans();
+        const Array first = frames(1e-3);
+        QCOMPARE(CsrFrames::eventScans(), before + 1);
+        QVERIFY(sameArrays(frames(1e-3), first));
+        QCOMPARE(CsrFrames::eventScans(), before + 1); // kept
+        frames(2e-3);
+        QCOMPARE(CsrFrames::eventScans(), before + 2); // another Δ
+        QTest::qWait(20);                              // a later modification time
+        PYTHON("edges", events);
+        QVERIFY(sameArrays(frames(1e-3), first));
+        QCOMPARE(CsrFrames::eventScans(), before + 3); // rewritten: scanned again
     }
 
     // Frame k holds k·Δ ≤ time < (k+1)·Δ: events exactly at an edge open the later frame, one

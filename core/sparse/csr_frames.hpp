@@ -25,8 +25,13 @@ class CsrFrames {
     // pixel) binned into frames of `frameNs` nanoseconds: frame k holds the events with
     // k·Δ ≤ time < (k+1)·Δ. The time column is read once here, in blocks, to find each frame's
     // first event (and checked: non-negative, non-decreasing).
+    // The scan is kept for the process (the file's path, group and Δ, checked against its size
+    // and modification time): the automatic variant choice and the run that follows, or a
+    // second run on the same file, read the time column once.
     static CsrFrames openEvents(const H5Reader& file, const std::string& group,
                                 std::uint64_t frameNs);
+    // Scans of a time column this process has made (tests: a second open is not one).
+    static std::uint64_t eventScans();
 
     std::size_t frameCount() const { return ptr_.size() - 1; }
     std::size_t height() const { return height_; }
