@@ -66,6 +66,15 @@ class TestUiSpots : public QObject {
     std::unique_ptr<MainWindow> window_;
 
     SpotsPanel* panel() const { return window_->findChild<SpotsPanel*>(); }
+    // A new window on the small file, its Spots panel on cpu (null when the file did not open).
+    SpotsPanel* freshWindowOnTheFile() {
+        window_ = std::make_unique<MainWindow>();
+        window_->show();
+        if (!window_->openFile(file_)) return nullptr;
+        SpotsPanel* sp = panel();
+        if (sp) sp->setVariant("cpu");
+        return sp;
+    }
 
     // With CLSCOPE_TEST_SHOTS=DIR: the window with the Grid scan tab at 1600×1000 and 1280×800,
     // and the view alone on a 3 × 4 snaked scan of 12 images (counts 10, 20, ..., 120).
@@ -351,12 +360,8 @@ class TestUiSpots : public QObject {
     // A run over frames 1.. (the Run box's frame range): its spots' frames count from its first
     // frame, as clscope-cli --frames writes them; a click on one goes to its frame in the file.
     void frameRangeRunGoesToTheSpotsFrame() {
-        window_ = std::make_unique<MainWindow>();
-        window_->show();
-        QVERIFY(window_->openFile(file_));
-        SpotsPanel* sp = panel();
+        SpotsPanel* sp = freshWindowOnTheFile();
         QVERIFY(sp);
-        sp->setVariant("cpu");
         sp->setFrameRange({1, 0});
         QSignalSpy finished(sp, &SpotsPanel::runFinished);
         QVERIFY(sp->run());
@@ -374,12 +379,8 @@ class TestUiSpots : public QObject {
     // Issue 53: a run whose experiment list is a grid scan's (dials.import grid_size=3,1) lays
     // its heat map on that grid, not the square guess (2 × 2 for 3 images); the Log says so.
     void gridFromTheExperimentList() {
-        window_ = std::make_unique<MainWindow>();
-        window_->show();
-        QVERIFY(window_->openFile(file_));
-        SpotsPanel* sp = panel();
+        SpotsPanel* sp = freshWindowOnTheFile();
         QVERIFY(sp);
-        sp->setVariant("cpu");
         const QString expt = dir_.filePath("grid.expt");
         test::ExptPanel geometry{{1.0, 0.0, 0.0},
                                  {-10.5, 11.25, -100.0},
