@@ -2,7 +2,7 @@
 // rectangle dragged on the image with the mouse and a ring typed into the table become the
 // regions (outlined as the "ROIs" overlay), Compute gives the series core/roi gives, the copied
 // command line run by clscope-cli writes the same sums, a bad cell is put back with the reason,
-// and the regions are there again in a new window (QSettings). CLSCOPE_TEST_SCREENSHOT: PNG.
+// and the regions are there again in a new window (QSettings). CLSCOPE_TEST_SCREENSHOT: PNGs.
 #include "core/frame_stream.hpp"
 #include "core/roi/roi.hpp"
 #include "gpu/command_line.hpp"
@@ -97,10 +97,15 @@ class TestUiRoi : public QObject {
         for (std::size_t r = 0; r < 2; ++r)
             for (std::size_t t = 0; t < 12; ++t)
                 QCOMPARE(sums.as<double>()[r * 12 + t], expected.sum(r, t));
+        // CLSCOPE_TEST_SCREENSHOT=PREFIX: PREFIX-1600x1000.png and PREFIX-1280x800.png.
         if (const QString shot = qEnvironmentVariable("CLSCOPE_TEST_SCREENSHOT"); !shot.isEmpty()) {
             window.dock("RoiPanel")->raise();
-            QTest::qWait(100);
-            QVERIFY(window.grab().save(shot));
+            for (const QSize size : {QSize(1600, 1000), QSize(1280, 800)}) {
+                window.resize(size);
+                QTest::qWait(200);
+                QVERIFY(window.grab().save(
+                    QString("%1-%2x%3.png").arg(shot).arg(size.width()).arg(size.height())));
+            }
         }
     }
 

@@ -62,7 +62,7 @@ RoiView::RoiView(Workbench& workbench, QWidget* parent) : QWidget(parent), wb_(w
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(buildTableSide());
     plot_ = new QCustomPlot(split);
-    plot_->setMinimumSize(320, 160);
+    plot_->setMinimumSize(240, 160);
     plot_->xAxis->setLabel("frame");
     plot_->legend->setVisible(true);
     auto* legendRect = new QCPLayoutGrid; // the legend right of the data, at its top
@@ -137,15 +137,18 @@ QWidget* RoiView::buildTableSide() {
     quantity_->addItems({"sum", "mean"});
     auto* csv = new QPushButton("Export CSV…", side);
     auto* copy = new QPushButton("Copy command line", side);
+    // Two rows: the side stays narrow enough for the plot beside it at 1280x800.
     actions->addWidget(computeButton_);
     actions->addWidget(quantity_);
-    actions->addWidget(csv);
-    actions->addWidget(copy);
+    auto* exports = new QHBoxLayout;
+    exports->addWidget(csv);
+    exports->addWidget(copy);
     status_ = new QLabel(side);
     status_->setWordWrap(true);
     layout->addLayout(tools);
     layout->addWidget(table_, 1);
     layout->addLayout(actions);
+    layout->addLayout(exports);
     layout->addWidget(status_);
     connect(draw_, &QComboBox::currentIndexChanged, this,
             [this](int index) { wb_.image().setDrawingActive(index > 0); });
