@@ -81,6 +81,25 @@ class TestRoi : public QObject {
         QVERIFY(roi::seriesCsv(live).starts_with("frame,region,pixels,sum,mean\n0,rect 1,1200,"));
     }
 
+    // An event list (tests/sparse_files.py edges: pixel, time in ns) read as the frames it is
+    // binned into (--frame-time): each frame's sum the events it holds; none without a width.
+    void eventListBinnedByTheFrameTime() {
+        const QString events = dir_.filePath("events.h5"), out = dir_.filePath("events_roi.h5");
+        QString skip;
+        QVERIFY(test::runPython({CLSCOPE_SPARSE_FILES, "edges", events}, skip));
+        if (!skip.isEmpty()) QSKIP(qPrintable(skip));
+        const auto none = test::runCli(
+            {"roi", events, "--data", "/entry/data/events", "--rects", "0,0,3,2", "-o", out});
+        QCOMPARE(none.code, 2);
+        QVERIFY2(none.err.contains("--frame-time SECONDS"), qPrintable(none.err));
+        const auto run = test::runCli({"roi", events, "--data", "/entry/data/events", "--rects",
+                                       "0,0,3,2", "--frame-time", "0.001", "-o", out});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        const Array sums = H5Reader(out.toStdString()).read("/roi/sum");
+        const auto got = sums.as<double>();
+        QCOMPARE(std::vector<double>(got.begin(), got.end()), (std::vector<double>{2, 4, 0, 1}));
+    }
+
     void refusals_data() {
         QTest::addColumn<QStringList>("options");
         QTest::addColumn<QString>("message");

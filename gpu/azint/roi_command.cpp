@@ -1,7 +1,7 @@
 // azint's result command `roi` (issue 53, "ROI time series"): the sum and mean of every frame
 // over rectangles and rings of the image, masked pixels left out (core/roi/roi.hpp, which the
 // GUI's ROI view calls too). `clscope-cli roi FRAMES.h5 --rects "x0,y0,x1,y1;…" --rings
-// "cx,cy,r0,r1;…" [--data PATH] [--pixel-mask PATH] -o OUT.h5`; docs/ROI.md.
+// "cx,cy,r0,r1;…" [--data PATH] [--pixel-mask PATH] [--frame-time S] -o OUT.h5`; docs/ROI.md.
 #include "core/errors.hpp"
 #include "core/frame_stream.hpp"
 #include "core/hdf5.hpp"
@@ -9,6 +9,8 @@
 #include "core/roi/roi.hpp"
 #include "gpu/azint/facets.hpp"
 #include "gpu/facets/result_commands_facet.hpp"
+
+#include <optional>
 
 namespace clscope::azint {
 
@@ -23,7 +25,9 @@ std::vector<ParamSpec> roiSpecs() {
             makeOption("data", T::Text, "/entry/data/data", "frames", "--data",
                        "the frames' dataset in the input"),
             makeOption("pixel_mask", T::Text, "", "pixel mask", "--pixel-mask",
-                       "a pixel mask dataset in the input (non-zero: left out); none when empty")};
+                       "a pixel mask dataset in the input (non-zero: left out); none when empty"),
+            makeOption("frame_time", T::Double, nullptr, "frame time", "--frame-time",
+                       "an event list's frames: their width in seconds", "s")};
 }
 
 std::string roiRun(const std::vector<std::string>& inputs, const ParamSet& params,
@@ -36,7 +40,9 @@ std::string roiRun(const std::vector<std::string>& inputs, const ParamSet& param
          roi::parseRegions(params.text("rings"), roi::Region::Kind::Ring, "--rings"))
         regions.push_back(std::move(ring));
     if (regions.empty()) throw UsageError("roi: no region: give --rects or --rings");
-    const FrameStream frames(inputs[0], params.text("data"));
+    const std::optional<double> frameTime =
+        params.has("frame_time") ? std::optional(params.number("frame_time")) : std::nullopt;
+    const FrameStream frames(inputs[0], params.text("data"), frameTime);
     std::optional<PixelMask> mask;
     if (const std::string path = params.text("pixel_mask"); !path.empty())
         mask = readPixelMask(H5Reader(inputs[0]), path, frames.height(), frames.width());

@@ -349,6 +349,8 @@ QString RoiView::commandLine(const QString& output) const {
     if (const auto frames = roles.path(DataRole::Frames)) line += " --data " + shellQuote(*frames);
     if (const auto mask = roles.path(DataRole::PixelMask))
         line += " --pixel-mask " + shellQuote(*mask);
+    if (const auto width = roles.eventFrameTime()) // an event list's frames, as binned here
+        line += " --frame-time " + QString::number(*width, 'g', 17).toStdString();
     for (const auto kind : {roi::Region::Kind::Rect, roi::Region::Kind::Ring})
         if (const std::string list = joined(regions_, kind); !list.empty())
             line +=
