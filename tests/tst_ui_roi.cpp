@@ -60,8 +60,12 @@ class TestUiRoi : public QObject {
         QTest::mousePress(plot, Qt::LeftButton, {}, at(5.3, 4.2));
         QTest::mouseMove(plot, at(14.6, 9.7));
         QTest::mouseRelease(plot, Qt::LeftButton, {}, at(14.6, 9.7));
-        view->drawChoice()->setCurrentIndex(0);
         QCOMPARE(view->regions().size(), std::size_t(1));
+        // Another dock in front of the ROI dock: drawing stops, the image pans again.
+        window.dock("LogPanel")->raise();
+        QTRY_COMPARE(view->drawChoice()->currentIndex(), 0);
+        QVERIFY(!image.drawingActive());
+        window.dock("RoiPanel")->raise();
         QCOMPARE(QString::fromStdString(view->regions()[0].text()), QString("5,4,15,10"));
         // A ring typed: a new row, edited cell by cell through the table.
         roi::Region ring;

@@ -103,7 +103,12 @@ void MainWindow::buildPanels() {
     addPanel("ResultsPanel", "Results", results_);
     addPanel("TimingsPanel", "Timings", timings_);
     addPanel("LogPanel", "Log", log_);
-    addPanel("RoiPanel", "ROI", scrollable(new RoiView(*workbench_, this)));
+    auto* roi = new RoiView(*workbench_, this);
+    // Behind another dock, the ROI view stops drawing: clicks on the image pan again.
+    connect(addPanel("RoiPanel", "ROI", scrollable(roi)), &QDockWidget::visibilityChanged, roi,
+            [roi](bool shown) {
+                if (!shown) roi->stopDrawing();
+            });
     connect(workbench_, &Workbench::demoFinished, this, [this](bool ok) { demoOk_ = ok; });
     connect(workbench_, &Workbench::statusMessage, this,
             [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });

@@ -92,6 +92,11 @@ RoiView::RoiView(Workbench& workbench, QWidget* parent) : QWidget(parent), wb_(w
 
 RoiView::~RoiView() = default;
 
+void RoiView::stopDrawing() {
+    draw_->setCurrentIndex(0);
+    dragStart_.reset();
+}
+
 std::vector<roi::Region> RoiView::savedRegions() {
     const QSettings settings;
     // A list where a hand-written ini file left the commas unquoted.

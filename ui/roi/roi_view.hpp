@@ -46,6 +46,8 @@ class RoiView : public QWidget {
     QComboBox* drawChoice() const { return draw_; }
     QComboBox* quantityChoice() const { return quantity_; }
     QPushButton* computeButton() const { return computeButton_; }
+    // Draw: off, and the image pans again (its dock behind another: MainWindow calls it).
+    void stopDrawing();
 
   signals:
     void seriesShown();
