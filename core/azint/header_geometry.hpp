@@ -12,5 +12,8 @@ namespace clscope::azint {
 // Nullopt when the start message sent no geometry or one that is not usable (a detector not set
 // up sends zeros: no geometry, not a failed series).
 std::optional<Geometry> headerGeometry(const stream::StartMessage& start);
+// The same of a header as sent, for frames of height x width.
+std::optional<Geometry> headerGeometry(const std::optional<stream::DetectorHeader>& detector,
+                                       std::size_t height, std::size_t width);
 
 } // namespace clscope::azint

@@ -1,13 +1,13 @@
 // What a live stream's view runs besides showing the frames, each algorithm adding its own
 // (AlgorithmPanelSpec::liveAnalysis): per-frame analyses give numbers per frame for the per-frame
-// chart (curves that grow as frames come) and draw on the frame shown (e.g. spots), analyses over
-// the frames so far redraw their own widget about once a second (e.g. multi-tau g2). The generic
-// view never names an algorithm.
+// chart (curves that grow as frames come) and draw on the frame shown (e.g. markers of what they
+// found), analyses over the frames so far redraw their own widget about once a second (e.g. a
+// correlation). The generic view never names an algorithm.
 #pragma once
 #include "core/array.hpp"
-#include "core/azint/geometry.hpp"
 #include "core/data.hpp"
 #include "core/params.hpp"
+#include "core/stream/stream_v2.hpp"
 #include "gpu/runtime/device_info.hpp"
 
 #include <QString>
@@ -29,13 +29,13 @@ namespace clscope::ui {
 struct LiveContext {
     std::size_t height = 0, width = 0;
     DType dtype = DType::UInt16;
-    PixelMask mask;                              // empty when the start message sent none
-    double frameTime = 0;                        // seconds; 0 when not sent
-    std::optional<azint::Geometry> geometry;     // the start message's; none when not sent
-    DeviceInfo device;                           // the Device panel's
-    std::map<std::string, std::string> variants; // algorithm -> variant id (absent: default)
-    std::shared_ptr<const LabelMask> labels;     // null when none are on screen
-    std::map<std::string, ParamSet> params;      // algorithm -> its panel's parameters
+    PixelMask mask;                                 // empty when the start message sent none
+    double frameTime = 0;                           // seconds; 0 when not sent
+    std::optional<stream::DetectorHeader> detector; // the start message's geometry, as sent
+    DeviceInfo device;                              // the Device panel's
+    std::map<std::string, std::string> variants;    // algorithm -> variant id (absent: default)
+    std::shared_ptr<const LabelMask> labels;        // null when none are on screen
+    std::map<std::string, ParamSet> params;         // algorithm -> its panel's parameters
     std::string variantOf(const std::string& algorithm) const {
         const auto it = variants.find(algorithm);
         return it == variants.end() ? std::string() : it->second;
@@ -49,7 +49,7 @@ struct LiveContext {
 
 // One number a per-frame analysis gives for every frame: a curve of the view's per-frame chart.
 struct LiveQuantity {
-    QString name; // the legend's, e.g. "spots"
+    QString name; // the legend's, e.g. "peaks"
     // The axis it is drawn against, with its unit, e.g. "d_min (Å)"; curves naming the same
     // axis share it.
     QString axis;

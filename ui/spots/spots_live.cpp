@@ -1,6 +1,7 @@
 #include "ui/spots/spots_live.hpp"
 
 #include "core/azint/expt.hpp"
+#include "core/azint/header_geometry.hpp"
 #include "gpu/runtime/devices.hpp"
 #include "gpu/spots/run_types.hpp"
 #include "ui/kit/typed_result.hpp"
@@ -23,7 +24,7 @@ using spots::PerImageStats;
 // Spots panel names (its detector the frames' size); none with why in `why`.
 std::optional<azint::Geometry> geometryOf(const LiveContext& c, const ParamSet& params,
                                           QString* why) {
-    if (c.geometry) return c.geometry;
+    if (auto g = azint::headerGeometry(c.detector, c.height, c.width)) return g;
     const std::string expt = params.has("expt") ? params.text("expt") : std::string();
     *why = "none in the start message, no .expt on the Spots panel";
     if (expt.empty()) return std::nullopt;

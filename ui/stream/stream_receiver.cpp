@@ -1,6 +1,5 @@
 #include "ui/stream/stream_receiver.hpp"
 
-#include "core/azint/header_geometry.hpp"
 #include "core/errors.hpp"
 #include "core/stream/stream_source.hpp"
 
@@ -70,7 +69,7 @@ void StreamReceiver::receive(StreamRequest request) {
         LiveContext c = request.context;
         c.height = source.height(), c.width = source.width(), c.dtype = source.dtype();
         c.mask = maskOf(source.start()), c.frameTime = source.start().frameTime;
-        c.geometry = azint::headerGeometry(source.start());
+        c.detector = source.start().detector;
         std::vector<std::unique_ptr<LiveFrameAnalysis>> made;
         std::vector<std::string> algorithms;
         for (const LiveAnalysisSpec& spec : LiveAnalysisRegistry::instance().specs())
