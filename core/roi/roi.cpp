@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/frame_stream.hpp"
 #include "core/hdf5.hpp"
+#include "core/io.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -159,6 +160,20 @@ Series seriesOf(const FrameStream& frames, const std::vector<Region>& regions,
         progress.report(double(first + step) / double(total));
     }
     return s;
+}
+
+Series seriesOfFile(const FileInput& in, const std::vector<Region>& regions,
+                    const Progress& progress) {
+    const FrameStream frames(in.file, in.frames, in.frameTime);
+    std::optional<PixelMask> mask;
+    if (!in.pixelMask.empty())
+        mask = readPixelMask(H5Reader(in.file), in.pixelMask, frames.height(), frames.width());
+    return seriesOf(frames, regions, mask ? &*mask : nullptr, progress);
+}
+
+std::string seriesSummary(const Series& s) {
+    return std::to_string(s.regions().size()) + " regions over " + std::to_string(s.frames()) +
+           " frames";
 }
 
 std::string seriesCsv(const Series& s) {

@@ -8,6 +8,7 @@
 #include "core/progress.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,18 @@ class Series {
 // The series of every frame of `frames` (read within ~256 MiB at a time).
 Series seriesOf(const FrameStream& frames, const std::vector<Region>& regions,
                 const PixelMask* mask = nullptr, const Progress& progress = {});
+
+// A file's frames (an event list's binned into frames of frameTime seconds) and, when
+// pixelMask is not empty, the pixel mask dataset of the same file: `clscope-cli roi`'s input
+// and the GUI's open file.
+struct FileInput {
+    std::string file, frames, pixelMask;
+    std::optional<double> frameTime;
+};
+Series seriesOfFile(const FileInput& in, const std::vector<Region>& regions,
+                    const Progress& progress = {});
+// "R regions over T frames", for people.
+std::string seriesSummary(const Series& s);
 
 // "frame,region,pixels,sum,mean" lines (17 significant digits), frame-major.
 std::string seriesCsv(const Series& s);

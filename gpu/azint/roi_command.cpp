@@ -3,9 +3,7 @@
 // GUI's ROI view calls too). `clscope-cli roi FRAMES.h5 --rects "x0,y0,x1,y1;…" --rings
 // "cx,cy,r0,r1;…" [--data PATH] [--pixel-mask PATH] [--frame-time S] -o OUT.h5`; docs/ROI.md.
 #include "core/errors.hpp"
-#include "core/frame_stream.hpp"
 #include "core/hdf5.hpp"
-#include "core/io.hpp"
 #include "core/roi/roi.hpp"
 #include "gpu/azint/facets.hpp"
 #include "gpu/facets/result_commands_facet.hpp"
@@ -40,18 +38,13 @@ std::string roiRun(const std::vector<std::string>& inputs, const ParamSet& param
          roi::parseRegions(params.text("rings"), roi::Region::Kind::Ring, "--rings"))
         regions.push_back(std::move(ring));
     if (regions.empty()) throw UsageError("roi: no region: give --rects or --rings");
-    const std::optional<double> frameTime =
-        params.has("frame_time") ? std::optional(params.number("frame_time")) : std::nullopt;
-    const FrameStream frames(inputs[0], params.text("data"), frameTime);
-    std::optional<PixelMask> mask;
-    if (const std::string path = params.text("pixel_mask"); !path.empty())
-        mask = readPixelMask(H5Reader(inputs[0]), path, frames.height(), frames.width());
-    const roi::Series series = roi::seriesOf(frames, regions, mask ? &*mask : nullptr);
+    roi::FileInput in{inputs[0], params.text("data"), params.text("pixel_mask"), std::nullopt};
+    if (params.has("frame_time")) in.frameTime = params.number("frame_time");
+    const roi::Series series = roi::seriesOfFile(in, regions);
     H5Writer out(output);
     roi::writeSeries(out, "/roi", series);
     out.commit();
-    return std::to_string(regions.size()) + " regions over " + std::to_string(series.frames()) +
-           " frames";
+    return roi::seriesSummary(series);
 }
 
 class RoiCommands final : public ResultCommandsFacet {

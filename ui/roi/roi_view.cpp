@@ -1,8 +1,6 @@
 #include "ui/roi/roi_view.hpp"
 
 #include "core/atomic_file.hpp"
-#include "core/frame_stream.hpp"
-#include "core/io.hpp"
 #include "gpu/command_line.hpp"
 #include "gpu/runtime/devices.hpp"
 #include "ui/base/qstring.hpp"
@@ -274,9 +272,9 @@ bool RoiView::compute() {
                                            : QString("ROI: draw or type a region first"));
         return false;
     }
-    const std::string file = roles.fileName(), path = *frames;
-    const auto maskPath = roles.path(DataRole::PixelMask);
-    const std::optional<double> frameTime = roles.eventFrameTime();
+    const roi::FileInput input{roles.fileName(), *frames,
+                               roles.path(DataRole::PixelMask).value_or(""),
+                               roles.eventFrameTime()};
     const std::vector<roi::Region> regions = regions_;
     QPointer<RoiView> self(this);
     Job job;
@@ -284,15 +282,10 @@ bool RoiView::compute() {
     job.algorithm = "roi";
     job.device = hostDevice();
     job.work = [=](const Progress& progress) {
-        const FrameStream stream(file, path, frameTime);
-        std::optional<PixelMask> mask;
-        if (maskPath)
-            mask = readPixelMask(H5Reader(file), *maskPath, stream.height(), stream.width());
-        auto series = std::make_shared<const roi::Series>(
-            roi::seriesOf(stream, regions, mask ? &*mask : nullptr, progress));
+        auto series =
+            std::make_shared<const roi::Series>(roi::seriesOfFile(input, regions, progress));
         JobOutcome outcome;
-        outcome.summary = std::to_string(regions.size()) + " regions over " +
-                          std::to_string(series->frames()) + " frames";
+        outcome.summary = roi::seriesSummary(*series);
         outcome.deliver = [self, series] {
             if (self) self->showSeries(series);
         };
