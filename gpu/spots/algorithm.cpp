@@ -96,18 +96,21 @@ std::optional<std::string> exptFile(const nlohmann::json& parameters) {
     return file;
 }
 
+// The experiment list a run's parameters named.
+std::optional<std::string> runExpt(const RunInfo& info) {
+    if (info.parametersJson.empty()) return std::nullopt;
+    return exptFile(parseJsonQuietly(info.parametersJson));
+}
+
 } // namespace
 
 std::optional<PerImageStats> SpotsResult::perImage() const {
-    if (info.parametersJson.empty()) return std::nullopt;
-    const auto file = exptFile(parseJsonQuietly(info.parametersJson));
-    if (!file) return std::nullopt;
-    return perImageStats(result, azint::readExpt(*file));
+    const auto file = runExpt(info);
+    return file ? std::optional(perImageStats(result, azint::readExpt(*file))) : std::nullopt;
 }
 
 std::optional<azint::ExptGrid> SpotsResult::exptGrid() const {
-    if (info.parametersJson.empty()) return std::nullopt;
-    const auto file = exptFile(parseJsonQuietly(info.parametersJson));
+    const auto file = runExpt(info);
     return file ? azint::readExptGrid(*file) : std::nullopt;
 }
 
