@@ -5,6 +5,7 @@
 // Gram matrix made of them exactly (issue 55), the same maps bit for bit.
 #include "core/errors.hpp"
 #include "core/xpcs/multitau.hpp"
+#include "core/xpcs/sparse_blocks.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -69,20 +70,19 @@ std::optional<std::vector<PixelSeries>> sparseSeries(const FrameBlocks& frames,
     return series;
 }
 
-// The two-time maps of `only`'s bins from their pixels' binned values: exact frame sums and
-// Gram matrices (t1 >= t2), then the dense reference's statistics of them.
-std::map<std::int32_t, std::vector<float>>
-twotimeOfSeries(const std::vector<PixelSeries>& series, const std::vector<std::int32_t>& position,
-                const LabelMask& only, std::size_t count, const Params& params) {
-    const Bins bins = makeBins(only);
+// The two-time maps of `bins` (of `only`) from their pixels' binned values (series[i]: the pixel
+// bins.pixelIndex[i]): exact frame sums and Gram matrices (t1 >= t2), then the dense reference's
+// statistics of them.
+std::map<std::int32_t, std::vector<float>> twotimeOfSeries(const std::vector<PixelSeries>& series,
+                                                           const Bins& bins, std::size_t count,
+                                                           const Params& params) {
     Result result = makeResult(bins, count, params);
     for (std::int32_t label : params.twotimeLabels)
         result.twotime[label];
     for (std::size_t b = 0; b < bins.count(); ++b) {
         std::vector<Int128> sums(count, 0), gram(count * count, 0);
         for (auto i = bins.offsets[b]; i < bins.offsets[b + 1]; ++i) {
-            const PixelSeries& s =
-                series[std::size_t(position[std::size_t(bins.pixelIndex[std::size_t(i)])])];
+            const PixelSeries& s = series[std::size_t(i)];
             for (std::size_t j = 0; j < s.frame.size(); ++j) {
                 sums[s.frame[j]] += s.value[j];
                 for (std::size_t k = 0; k <= j; ++k)
@@ -95,16 +95,28 @@ twotimeOfSeries(const std::vector<PixelSeries>& series, const std::vector<std::i
     return std::move(result.twotime);
 }
 
+// The binned stack (count, H, W) of the pixels' binned values: the dense reference's input.
+Array binnedStackOf(const std::vector<PixelSeries>& series, const Bins& bins, const LabelMask& only,
+                    std::size_t count) {
+    const std::size_t size = only.labels.size();
+    std::vector<std::uint32_t> binned(count * size, 0);
+    for (std::size_t i = 0; i < series.size(); ++i) {
+        const auto pixel = std::size_t(bins.pixelIndex[i]);
+        for (std::size_t j = 0; j < series[i].frame.size(); ++j)
+            binned[series[i].frame[j] * size + pixel] = series[i].value[j];
+    }
+    return makeArray<std::uint32_t>({count, only.height, only.width}, binned);
+}
+
 // The two-time maps from the stored entries; nullopt where the frames are not stored sparsely.
 std::optional<std::map<std::int32_t, std::vector<float>>> sparseTwotime(const FrameBlocks& frames,
                                                                         const LabelMask& only,
                                                                         std::size_t bin,
                                                                         const Params& params) {
     const std::size_t count = frames.frameCount() / bin;
-    std::vector<std::int32_t> position(only.labels.size(), -1);
-    std::size_t positions = 0;
-    for (std::size_t p = 0; p < only.labels.size(); ++p)
-        if (only.labels[p] > 0) position[p] = std::int32_t(positions++);
+    const Bins bins = makeBins(only);
+    const std::vector<std::int32_t> position = positionsOf(bins, only.labels.size());
+    const std::size_t positions = bins.pixelIndex.size();
     const auto series = sparseSeries(frames, position, positions, count, bin);
     if (!series) return std::nullopt;
     // Pixels holding most binned frames (dense once binned) cost more pair by pair than the
@@ -112,18 +124,9 @@ std::optional<std::map<std::int32_t, std::vector<float>>> sparseTwotime(const Fr
     double pairs = 0;
     for (const PixelSeries& p : *series)
         pairs += 0.5 * double(p.frame.size()) * double(p.frame.size() + 1);
-    if (pairs > 0.125 * double(count) * double(count + 1) * double(positions)) {
-        std::vector<std::uint32_t> binned(count * only.labels.size(), 0);
-        for (std::size_t p = 0; p < only.labels.size(); ++p)
-            if (position[p] >= 0)
-                for (std::size_t j = 0; j < (*series)[std::size_t(position[p])].frame.size(); ++j)
-                    binned[(*series)[std::size_t(position[p])].frame[j] * only.labels.size() + p] =
-                        (*series)[std::size_t(position[p])].value[j];
-        return correlateCpu(makeArray<std::uint32_t>({count, only.height, only.width}, binned),
-                            only, params)
-            .twotime;
-    }
-    return twotimeOfSeries(*series, position, only, count, params);
+    if (pairs > 0.125 * double(count) * double(count + 1) * double(positions))
+        return correlateCpu(binnedStackOf(*series, bins, only, count), only, params).twotime;
+    return twotimeOfSeries(*series, bins, count, params);
 }
 
 } // namespace
