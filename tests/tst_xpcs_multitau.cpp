@@ -550,7 +550,7 @@ void TstXpcsMultitau::splitByPixels() {
 
 // The merge of a split's parts: two parts' block sums added (128-bit with the carry; products
 // large enough to be added on several threads) give the statistics of their sum given by one
-// part; a part's failure reaches the others.
+// part; a part's failure reaches the others; a block a part never gave is an error, not a hang.
 void TstXpcsMultitau::mergeAddsPartsExactly() {
     LabelMask mask{1, 4, {1, 1, 2, 2}};
     const xpcs::Bins bins = xpcs::makeBins(mask);
@@ -602,6 +602,15 @@ void TstXpcsMultitau::mergeAddsPartsExactly() {
     failing.partDone();
     failing.fail(std::make_exception_ptr(InputError("part 1 failed")));
     QVERIFY_THROWS_EXCEPTION(InputError, failing.finish(1, p));
+    // a block only one part gave, both parts done: the fold thread says so, nothing hangs
+    std::vector<std::int64_t> s(nb), pr(nb * lags);
+    xpcs::BlockSums lone;
+    lone.rows = {{0, 0, 1, 0, 0}}, lone.rowCount = 1;
+    lone.sumWords = s.size(), lone.productWords = pr.size();
+    lone.sums = s.data(), lone.products = pr.data();
+    xpcs::MultitauMerge short1(bins, 4, 2);
+    short1.add(lone, false), short1.partDone(), short1.partDone();
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, short1.finish(1, p));
 }
 
 #include "tst_xpcs_multitau.moc"

@@ -82,6 +82,16 @@ MultitauMerge::MultitauMerge(Bins bins, int channels, std::size_t parts)
       stats_(bins_, channels, true) {
     if (!bins_.pixelCounts.empty())
         most_ = *std::max_element(bins_.pixelCounts.begin(), bins_.pixelCounts.end());
+    if (parts_ > 1) folder_ = std::thread([this] { foldLoop(); });
+}
+
+MultitauMerge::~MultitauMerge() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+        changed_.notify_all();
+    }
+    if (folder_.joinable()) folder_.join();
 }
 
 std::size_t MultitauMerge::agreeBlock(std::size_t proposed) {
@@ -111,14 +121,13 @@ void MultitauMerge::add(const BlockSums& block, bool wide) {
     {
         std::lock_guard lock(p->mutex);
         sumInto(*p, block, wide);
+        p->wide = wide;
         last = ++p->added == parts_;
     }
     if (!last) return;
-    {
-        std::lock_guard lock(mutex_);
-        p->complete = true;
-    }
-    foldReady(wide);
+    std::lock_guard lock(mutex_);
+    p->complete = true;
+    changed_.notify_all(); // the fold thread
 }
 
 // The first part's sums copied, the others' added to them.
@@ -135,23 +144,43 @@ void MultitauMerge::sumInto(Pending& p, const BlockSums& block, bool wide) {
     addInParallel(p.products.data(), block.products, block.productWords, wide);
 }
 
-// Every complete block from the next one on, in order (one fold at a time).
-void MultitauMerge::foldReady(bool wide) {
-    std::lock_guard order(folding_);
-    for (;;) {
-        std::map<std::size_t, Pending>::node_type node;
-        {
-            std::lock_guard lock(mutex_);
-            const auto it = pending_.find(next_);
-            if (it == pending_.end() || !it->second.complete) return;
-            node = pending_.extract(it);
+// A split's fold thread: each complete block in order until every part is done and folded,
+// the merge fails or is destroyed. A fold's error fails the merge.
+void MultitauMerge::foldLoop() {
+    try {
+        while (foldNext()) {
         }
-        const Pending& p = node.mapped();
-        fold(p.rows, p.sums.data(), p.products.data(), wide);
-        std::lock_guard lock(mutex_);
-        ++next_;
-        changed_.notify_all();
+    } catch (...) {
+        fail(std::current_exception());
     }
+}
+
+// Waits for the next block to be complete and folds it; false when there is nothing more.
+bool MultitauMerge::foldNext() {
+    std::map<std::size_t, Pending>::node_type node;
+    {
+        std::unique_lock lock(mutex_);
+        const auto ready = [&] {
+            const auto it = pending_.find(next_);
+            return it != pending_.end() && it->second.complete;
+        };
+        changed_.wait(lock, [&] { return failed_ || stopping_ || ready() || done_ == parts_; });
+        if (failed_ || stopping_) return false;
+        if (!ready()) {
+            if (pending_.empty()) return false; // every part done, every block folded
+            throw std::logic_error("xpcs multitau: a block of the split was not folded");
+        }
+        node = pending_.extract(next_);
+    }
+    const Pending& p = node.mapped();
+    {
+        std::lock_guard order(folding_);
+        fold(p.rows, p.sums.data(), p.products.data(), p.wide);
+    }
+    std::lock_guard lock(mutex_);
+    ++next_;
+    changed_.notify_all();
+    return true;
 }
 
 // A block's per-row sums (in level order) into the statistics: all levels' rows at once
@@ -174,7 +203,7 @@ void MultitauMerge::fold(const std::vector<RowsAt>& rows, const std::int64_t* su
         const Int128* p2 = joined.emplace_back(joinWords(p, r.count * nb * lags)).data();
         wideRows.push_back({r.level, r.first, r.count, s2, p2});
     }
-    stats_.setThreads(threads_);
+    stats_.setThreads(threads_ == 0 ? 0 : threads_ * parts_);
     if (!narrow.empty()) stats_.addRows(narrow);
     if (!wideRows.empty()) stats_.addRows(wideRows);
 }
@@ -194,11 +223,11 @@ void MultitauMerge::fail(std::exception_ptr error) {
 Result MultitauMerge::finish(std::size_t frames, const Params& params) {
     {
         std::unique_lock lock(mutex_);
-        changed_.wait(lock, [&] { return failed_ || done_ == parts_; });
+        // Every part done and, in a split, every block they added folded.
+        changed_.wait(lock, [&] { return failed_ || (done_ == parts_ && pending_.empty()); });
         throwIfFailed();
-        if (!pending_.empty())
-            throw std::logic_error("xpcs multitau: a block of the split was not folded");
     }
+    if (folder_.joinable()) folder_.join();
     std::lock_guard order(folding_);
     return stats_.finish(bins_, frames, params);
 }

@@ -3,7 +3,9 @@
 // each of D devices a band of whole frame rows, and its blocks carry the sums over that band's
 // pixels only. Those sums are integers and add exactly: block i of every part is summed here,
 // element by element, then folded once, in block order, into the one MultitauStats of the
-// whole bins (n: the whole bin's pixels). So the result is the one device's, bit for bit.
+// whole bins (n: the whole bin's pixels). So the result is the one device's, bit for bit. A
+// split's folds run on the merge's own thread, so no part waits on one but through the window
+// of blocks it may run ahead.
 #pragma once
 #include "core/timing.hpp"
 #include "core/xpcs/multitau.hpp"
@@ -16,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 namespace clscope::xpcs {
@@ -38,17 +41,22 @@ class MultitauMerge {
   public:
     // `parts` devices' blocks over the whole `bins`.
     MultitauMerge(Bins bins, int channels, std::size_t parts);
+    ~MultitauMerge(); // stops and joins the fold thread
+    MultitauMerge(const MultitauMerge&) = delete;
+    MultitauMerge& operator=(const MultitauMerge&) = delete;
     const Bins& bins() const { return bins_; }
     std::size_t parts() const { return parts_; }
     // The frames of a block on every part: the first part's `proposed` (each proposes its
     // device's multitauBlock; they must agree, the blocks' rows being summed row for row).
     std::size_t agreeBlock(std::size_t proposed);
     std::int64_t mostPixels() const { return most_; }
+    // The fold's threads (0: every core); a split's fold takes this many for each part.
     void setThreads(std::size_t threads) { threads_ = threads; }
 
-    // A part's block (its sums read when this returns): folded now where it is the last part's
-    // to come, with every complete block after it. Blocks further than a few ahead of the
-    // slowest part wait (memory stays bounded). Throws once another part failed.
+    // A part's block (its sums read when this returns): one part's folded now; a split's
+    // added to the other parts' and, once the last part's came, folded on the merge's thread
+    // in block order. Blocks further than a few ahead of the fold wait (memory stays
+    // bounded). Throws once another part failed.
     void add(const BlockSums& block, bool wide);
     // This part has added its last block.
     void partDone();
@@ -63,10 +71,11 @@ class MultitauMerge {
         std::vector<RowsAt> rows;
         std::vector<std::int64_t> sums, products;
         std::size_t added = 0;
-        bool complete = false;
+        bool complete = false, wide = false;
     };
     void sumInto(Pending& p, const BlockSums& block, bool wide);
-    void foldReady(bool wide);
+    void foldLoop();
+    bool foldNext();
     void fold(const std::vector<RowsAt>& rows, const std::int64_t* sums,
               const std::int64_t* products, bool wide);
     void throwIfFailed() const;
@@ -81,7 +90,9 @@ class MultitauMerge {
     std::condition_variable changed_;
     std::map<std::size_t, Pending> pending_; // by block index
     std::size_t next_ = 0, done_ = 0;        // the next block to fold; parts done
-    std::exception_ptr failed_;              // the first part's error
+    std::exception_ptr failed_;              // the first part's error (or the fold's)
+    bool stopping_ = false;
+    std::thread folder_; // a split's folds
 };
 
 // Waits for a block's fold running on a thread (its value: the fold's ms), timed under
