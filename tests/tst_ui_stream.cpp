@@ -220,6 +220,54 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
         QVERIFY2(d.code == 0, qPrintable(d.err));
     }
 
+    // Issue 53: a long series' curves are thinned to a bounded number of points, each bucket's
+    // lowest and highest value at their own frames: a one-frame spike and a gap of NaN stay
+    // drawn, and the hit rate's last point is still the exact rate of every frame.
+    void longSeriesThinnedKeepsEveryPeak() {
+        LiveChart chart(nullptr);
+        chart.setCurves({{"spots", "spots", true, false}}, {});
+        const std::size_t n = 50000, spike = 31337;
+        std::vector<double> v(n);
+        for (std::size_t i = 0; i < n; ++i)
+            v[i] = double(i % 7);
+        v[spike] = 1000;
+        for (std::size_t i = 40000; i < 41000; ++i)
+            v[i] = std::nan("");
+        for (std::size_t from = 0; from < n; from += 999) // in the view's pieces
+            chart.append(
+                {std::vector<double>(v.begin() + std::ptrdiff_t(from),
+                                     v.begin() + std::ptrdiff_t(std::min(n, from + 999)))});
+        QCOMPARE(chart.framesPlotted(), n);
+        const std::vector<double> drawn = chart.drawn("spots");
+        QVERIFY2(drawn.size() <= 2 * 4096 + 1 && drawn.size() > 4096,
+                 qPrintable(QString::number(drawn.size())));
+        QCOMPARE(*std::max_element(
+                     drawn.begin(), drawn.end(),
+                     [](double a, double b) { return std::isnan(a) || (!std::isnan(b) && a < b); }),
+                 1000.0);
+        QVERIFY(std::any_of(drawn.begin(), drawn.end(), [](double x) { return std::isnan(x); }));
+        QCPGraph* graph = nullptr;
+        for (int g = 0; g < chart.plot()->graphCount(); ++g)
+            if (chart.plot()->graph(g)->name() == "spots") graph = chart.plot()->graph(g);
+        QVERIFY(graph);
+        double last = -1;
+        bool spikeAtItsFrame = false;
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+            QVERIFY(it->key > last); // frames in order, each once
+            last = it->key;
+            spikeAtItsFrame |= it->key == double(spike) && it->value == 1000.0;
+        }
+        QVERIFY(spikeAtItsFrame);
+        const std::vector<double> rate = chart.drawn("hit rate");
+        QVERIFY(rate.size() <= 2 * 4096 + 1);
+        const auto hits = std::count_if(v.begin(), v.end(), [](double x) { return x >= 20; });
+        QCOMPARE(rate.back(), 100.0 * double(hits) / double(n));
+        chart.setHitThreshold(5);
+        const auto hits5 = std::count_if(v.begin(), v.end(), [](double x) { return x >= 5; });
+        QVERIFY(chart.drawn("hit rate").size() <= 2 * 4096 + 1);
+        QCOMPARE(chart.drawn("hit rate").back(), 100.0 * double(hits5) / double(n));
+    }
+
     void receivesShowsAndSavesEveryFrame() {
         Publisher pub({file, "--compression", "bslz4"});
         QVERIFY(!pub.endpoint.empty());

@@ -72,7 +72,7 @@ void LiveChart::reset() {
     for (QCPGraph* g : curves_)
         plot_->removeGraph(g);
     if (hits_) plot_->removeGraph(hits_);
-    curves_.clear(), names_.clear(), hitValues_.clear();
+    curves_.clear(), names_.clear(), hitValues_.clear(), series_.clear(), hitSeries_.clear();
     hits_ = nullptr, hitCurve_ = std::size_t(-1), plotted_ = hitCount_ = 0;
     for (std::size_t r = 1; r < rects_.size(); ++r)
         plot_->plotLayout()->remove(rects_[r].second);
@@ -91,6 +91,7 @@ void LiveChart::setCurves(const std::vector<LiveQuantity>& curves, const QString
         QCPAxisRect* rect = rectFor(curves[c].axis);
         if (curves[c].reversed) rect->axis(QCPAxis::atLeft)->setRangeReversed(true);
         curves_.push_back(addCurve(curves[c].name, rect));
+        series_.emplace_back();
         names_.push_back(curves[c].name);
         if (curves[c].hits && !hits_) addHitRate(c);
     }
@@ -194,17 +195,34 @@ void LiveChart::append(const std::vector<std::vector<double>>& values) {
     std::size_t n = values[0].size();
     for (const auto& v : values)
         n = std::min(n, v.size());
-    for (std::size_t c = 0; c < curves_.size(); ++c)
+    for (std::size_t c = 0; c < curves_.size(); ++c) {
         for (std::size_t i = 0; i < n; ++i)
-            curves_[c]->addData(double(plotted_ + i), values[c][i]);
+            addPoint(curves_[c], series_[c], double(plotted_ + i), values[c][i]);
+        if (series_[c].thinned()) draw(curves_[c], series_[c]);
+    }
     for (std::size_t i = 0; hits_ && i < n; ++i) {
         const double v = values[hitCurve_][i];
         hitValues_.push_back(v);
         hitCount_ += isHit(v, threshold_);
-        hits_->addData(double(hitValues_.size() - 1),
-                       100.0 * double(hitCount_) / double(hitValues_.size()));
+        addPoint(hits_, hitSeries_, double(hitValues_.size() - 1),
+                 100.0 * double(hitCount_) / double(hitValues_.size()));
     }
+    if (hits_ && hitSeries_.thinned()) draw(hits_, hitSeries_);
     plotted_ += n;
+}
+
+// A point into the series, and onto the graph as it is while the series is not thinned.
+void LiveChart::addPoint(QCPGraph* graph, ThinnedSeries& series, double key, double value) {
+    series.add(key, value);
+    if (!series.thinned()) graph->addData(key, value);
+}
+
+// A thinned series' points as the graph's (without markers: a bucket's two points are close).
+void LiveChart::draw(QCPGraph* graph, const ThinnedSeries& series) {
+    QVector<double> keys, values;
+    series.points(keys, values);
+    graph->setData(keys, values, true);
+    graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
 }
 
 void LiveChart::setHitThreshold(double threshold) {
@@ -212,10 +230,10 @@ void LiveChart::setHitThreshold(double threshold) {
     if (!hits_) return;
     hits_->setName(hitName());
     const std::vector<double> rate = hitRate(hitValues_, threshold_);
-    QVector<double> x(int(rate.size())), y(x.size());
-    for (int i = 0; i < x.size(); ++i)
-        x[i] = i, y[i] = rate[std::size_t(i)];
-    hits_->setData(x, y, true);
+    hitSeries_.clear();
+    for (std::size_t i = 0; i < rate.size(); ++i)
+        hitSeries_.add(double(i), rate[i]);
+    draw(hits_, hitSeries_);
     hitCount_ = std::size_t(std::count_if(hitValues_.begin(), hitValues_.end(),
                                           [this](double v) { return isHit(v, threshold_); }));
 }

@@ -4,9 +4,11 @@
 // frames/s received on the first rect's right axis, the hit rate (the share of the frames so far
 // whose hit curve is at or above a threshold) in a rect under the hit curve's, what the analyses
 // cannot show in a note under the title, and the legend in rows of its own under the axes.
-// Names no algorithm. GUI thread only.
+// A curve past ThinnedSeries' cap is drawn thinned (each bucket's lowest and highest value), so
+// a long series keeps its memory and its repaint bounded. Names no algorithm. GUI thread only.
 #pragma once
 #include "ui/kit/live_analysis.hpp"
+#include "ui/stream/thinned_series.hpp"
 
 #include <QString>
 #include <QStringList>
@@ -48,7 +50,8 @@ class LiveChart {
     // The hit curve's name ("" without one): what the threshold is in.
     QString hitQuantity() const;
     double hitRateNow() const; // % of the frames plotted; NaN before any
-    // The points drawn of the curve named `name` (the hit rate's starts "hit rate"), in order.
+    // The points drawn of the curve named `name` (the hit rate's starts "hit rate"), in order:
+    // every frame's until a curve is thinned.
     std::vector<double> drawn(const QString& name) const;
     QString note() const;
     // Rescales every axis to the frames so far and repaints now.
@@ -58,6 +61,8 @@ class LiveChart {
     QCPAxisRect* rectFor(const QString& axis);
     QCPGraph* addCurve(const QString& name, QCPAxisRect* rect);
     void addHitRate(std::size_t curve);
+    void addPoint(QCPGraph* graph, ThinnedSeries& series, double key, double value);
+    void draw(QCPGraph* graph, const ThinnedSeries& series);
     void labelFrameAxes();
     void rescale();
     QString hitName() const;
@@ -68,6 +73,8 @@ class LiveChart {
     QCPGraph* rate_ = nullptr;
     std::vector<std::pair<QString, QCPAxisRect*>> rects_; // by axis label
     std::vector<QCPGraph*> curves_;
+    std::vector<ThinnedSeries> series_;      // of curves_
+    ThinnedSeries hitSeries_;                // of hits_
     std::vector<QString> names_;             // of curves_
     std::vector<double> hitValues_;          // the hit curve's so far
     std::size_t hitCurve_ = std::size_t(-1); // in curves_; -1: none
