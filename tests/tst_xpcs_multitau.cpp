@@ -572,11 +572,14 @@ void TstXpcsMultitau::mergeAddsPartsExactly() {
         };
         auto sums = values(rows * nb), products = values(rows * nb * lags);
         auto sums2 = values(rows * nb), products2 = values(rows * nb * lags);
-        auto block = [&](std::vector<std::int64_t>& s, std::vector<std::int64_t>& pr) {
+        // a copy, held by the block: a split's merge adds the parts into one of them
+        auto block = [&](const std::vector<std::int64_t>& s, const std::vector<std::int64_t>& pr) {
+            using Words = std::vector<std::int64_t>;
+            auto held = std::make_shared<std::pair<Words, Words>>(s, pr);
             xpcs::BlockSums b;
             b.rows = {{0, 0, rows, 0, 0}}, b.rowCount = rows;
             b.sumWords = s.size(), b.productWords = pr.size();
-            b.sums = s.data(), b.products = pr.data();
+            b.sums = held->first.data(), b.products = held->second.data(), b.holder = held;
             return b;
         };
         xpcs::MultitauMerge two(bins, 4, 2);

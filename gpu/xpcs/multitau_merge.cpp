@@ -12,9 +12,6 @@ namespace clscope::xpcs {
 
 namespace {
 
-// Blocks a part may run ahead of the slowest before its add() waits.
-constexpr std::size_t window = 8;
-
 // n (lo, hi) word pairs as 128-bit integers.
 std::vector<Int128> joinWords(const std::int64_t* words, std::size_t n) {
     std::vector<Int128> out(n);
@@ -43,16 +40,24 @@ void addWords(std::int64_t* to, const std::int64_t* from, std::size_t words, boo
     }
 }
 
-// addWords over the pool's threads for a large block (a GPU's: megabytes of sums a block).
-void addInParallel(std::int64_t* to, const std::int64_t* from, std::size_t words, bool wide) {
-    const std::size_t step = wide ? 2 : 1, values = words / step;
-    parallelRanges(values, values < (std::size_t(1) << 18) ? 1 : 8,
-                   [&](std::size_t begin, std::size_t end) {
-                       addWords(to + begin * step, from + begin * step, (end - begin) * step, wide);
-                   });
-}
-
 } // namespace
+
+// The parts' sums added into the first part's memory, over the pool's threads for a large
+// block (a GPU's: megabytes of sums a block), each range of every part at once.
+void MultitauMerge::addParts(Pending& p) {
+    const std::size_t step = p.wide ? 2 : 1;
+    for (const bool products : {false, true}) {
+        const auto at = [&](const BlockSums& b) { return products ? b.products : b.sums; };
+        const BlockSums& first = p.parts[0];
+        const std::size_t values = (products ? first.productWords : first.sumWords) / step;
+        parallelRanges(values, values < (std::size_t(1) << 18) ? 1 : 8,
+                       [&](std::size_t begin, std::size_t end) {
+                           for (std::size_t k = 1; k < p.parts.size(); ++k)
+                               addWords(at(first) + begin * step, at(p.parts[k]) + begin * step,
+                                        (end - begin) * step, p.wide);
+                       });
+    }
+}
 
 void waitFoldTimed(std::future<double>& folding, TimingStats& timings, const std::string& prefix) {
     if (!folding.valid()) return;
@@ -110,38 +115,23 @@ void MultitauMerge::add(const BlockSums& block, bool wide) {
         fold(block.rows, block.sums, block.products, wide);
         return;
     }
-    Pending* p = nullptr;
-    {
-        std::unique_lock lock(mutex_);
-        changed_.wait(lock, [&] { return failed_ || block.index < next_ + window; });
-        throwIfFailed();
-        p = &pending_[block.index];
-    }
-    bool last = false;
-    {
-        std::lock_guard lock(p->mutex);
-        sumInto(*p, block, wide);
-        p->wide = wide;
-        last = ++p->added == parts_;
-    }
-    if (!last) return;
     std::lock_guard lock(mutex_);
-    p->complete = true;
+    throwIfFailed();
+    Pending& p = pending_[block.index];
+    if (!p.parts.empty() &&
+        (p.parts[0].sumWords != block.sumWords || p.parts[0].productWords != block.productWords))
+        throw std::logic_error("xpcs multitau: the parts of a split gave blocks of other shapes");
+    p.parts.push_back(block), p.wide = wide;
+    if (p.parts.size() < parts_) return;
+    p.complete = true;
     changed_.notify_all(); // the fold thread
 }
 
-// The first part's sums copied, the others' added to them.
-void MultitauMerge::sumInto(Pending& p, const BlockSums& block, bool wide) {
-    if (p.added == 0) {
-        p.rows = block.rows;
-        p.sums.assign(block.sums, block.sums + block.sumWords);
-        p.products.assign(block.products, block.products + block.productWords);
-        return;
-    }
-    if (p.sums.size() != block.sumWords || p.products.size() != block.productWords)
-        throw std::logic_error("xpcs multitau: the parts of a split gave blocks of other shapes");
-    addInParallel(p.sums.data(), block.sums, block.sumWords, wide);
-    addInParallel(p.products.data(), block.products, block.productWords, wide);
+void MultitauMerge::waitFolded(std::size_t index) {
+    if (parts_ == 1) return;
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return failed_ || next_ > index; });
+    throwIfFailed();
 }
 
 // A split's fold thread: each complete block in order until every part is done and folded,
@@ -172,10 +162,11 @@ bool MultitauMerge::foldNext() {
         }
         node = pending_.extract(next_);
     }
-    const Pending& p = node.mapped();
+    Pending& p = node.mapped();
+    addParts(p);
     {
         std::lock_guard order(folding_);
-        fold(p.rows, p.sums.data(), p.products.data(), p.wide);
+        fold(p.parts[0].rows, p.parts[0].sums, p.parts[0].products, p.wide);
     }
     std::lock_guard lock(mutex_);
     ++next_;

@@ -3,9 +3,11 @@
 // each of D devices a band of whole frame rows, and its blocks carry the sums over that band's
 // pixels only. Those sums are integers and add exactly: block i of every part is summed here,
 // element by element, then folded once, in block order, into the one MultitauStats of the
-// whole bins (n: the whole bin's pixels). So the result is the one device's, bit for bit. A
-// split's folds run on the merge's own thread, so no part waits on one but through the window
-// of blocks it may run ahead.
+// whole bins (n: the whole bin's pixels). So the result is the one device's, bit for bit. In a
+// split a part hands its block's read-back memory over as it is (no copy): the merge's own
+// thread adds the parts' sums into the first part's memory and folds, and the part takes that
+// memory again for a later block only once the block is folded (waitFolded). So no part waits
+// on a fold but for its memory, and the process's one thread pool serves that thread alone.
 #pragma once
 #include "core/timing.hpp"
 #include "core/xpcs/multitau.hpp"
@@ -35,6 +37,8 @@ struct BlockSums {
     std::vector<RowsAt> rows;
     std::size_t index = 0, rowCount = 0, sumWords = 0, productWords = 0;
     std::int64_t *sums = nullptr, *products = nullptr;
+    // What holds sums and products: a split's merge keeps it until the block is folded.
+    std::shared_ptr<void> holder;
 };
 
 class MultitauMerge {
@@ -53,11 +57,13 @@ class MultitauMerge {
     // The fold's threads (0: every core); a split's fold takes this many for each part.
     void setThreads(std::size_t threads) { threads_ = threads; }
 
-    // A part's block (its sums read when this returns): one part's folded now; a split's
-    // added to the other parts' and, once the last part's came, folded on the merge's thread
-    // in block order. Blocks further than a few ahead of the fold wait (memory stays
-    // bounded). Throws once another part failed.
+    // A part's block: one part's folded now (its sums read when this returns); a split's kept
+    // (with its holder) until every part's came, then added and folded on the merge's thread
+    // in block order. Throws once another part failed.
     void add(const BlockSums& block, bool wide);
+    // Returns once block `index` and every one before it is folded (at once for one part);
+    // throws once a part failed.
+    void waitFolded(std::size_t index);
     // This part has added its last block.
     void partDone();
     // A part failed with `error`: the others stop at their next add() or finish(), with it.
@@ -66,14 +72,13 @@ class MultitauMerge {
     Result finish(std::size_t frames, const Params& params);
 
   private:
+    // A block of a split on its way: each part's block as handed over, in the order the parts
+    // came; added into the first's memory and folded on the merge's thread once all are in.
     struct Pending {
-        std::mutex mutex;
-        std::vector<RowsAt> rows;
-        std::vector<std::int64_t> sums, products;
-        std::size_t added = 0;
+        std::vector<BlockSums> parts;
         bool complete = false, wide = false;
     };
-    void sumInto(Pending& p, const BlockSums& block, bool wide);
+    static void addParts(Pending& p);
     void foldLoop();
     bool foldNext();
     void fold(const std::vector<RowsAt>& rows, const std::int64_t* sums,
@@ -89,8 +94,8 @@ class MultitauMerge {
     std::mutex mutex_, folding_;
     std::condition_variable changed_;
     std::map<std::size_t, Pending> pending_; // by block index
-    std::size_t next_ = 0, done_ = 0;        // the next block to fold; parts done
-    std::exception_ptr failed_;              // the first part's error (or the fold's)
+    std::size_t next_ = 0, done_ = 0; // the next block to fold (all before: folded); parts done
+    std::exception_ptr failed_;       // the first part's error (or the fold's)
     bool stopping_ = false;
     std::thread folder_; // a split's folds
 };

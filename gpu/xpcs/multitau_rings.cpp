@@ -81,7 +81,11 @@ MultitauRings::MultitauRings(ClSession& s, const Bins& bins, const Params& param
     sumWords_ = words * capacity_ * bins.count();
     sums_ = s.allocate(sumWords_ * sizeof(std::int64_t), "multitau sums");
     prods_ = s.allocate(sumWords_ * std::size_t(c_) * sizeof(std::int64_t), "multitau products");
-    for (auto& host : readback_) // pinned: read back at DMA speed, one half per block
+    // Pinned: read back at DMA speed, one piece a block in turn: two for one device (a block's
+    // fold ends before the block after next comes back); a split's merge keeps each until the
+    // block is folded, so more let a part run ahead of the merge's fold.
+    readback_.resize(merge_->parts() > 1 ? 6 : 2);
+    for (auto& host : readback_)
         host = s.device().pinned(sumWords_ * std::size_t(c_ + 1) * sizeof(std::int64_t), s.queue());
     gather_ = s.kernel(recipe_, programs_.over(values_), "mt_gather");
     bin_ = s.kernel(recipe_, programs_.over(values_), "mt_bin");
@@ -134,7 +138,10 @@ void MultitauRings::enqueue(const cl::Buffer& frames, std::size_t count, std::ui
         first = binNext(lv);
     }
     block.index = blocks_;
-    block.sums = static_cast<std::int64_t*>(readback_[blocks_++ % 2]->host);
+    // Its piece of memory: free once the block that last used it is folded.
+    if (blocks_ >= readback_.size()) merge_->waitFolded(blocks_ - readback_.size());
+    block.holder = readback_[blocks_ % readback_.size()];
+    block.sums = static_cast<std::int64_t*>(readback_[blocks_++ % readback_.size()]->host);
     block.products = block.sums + sumWords_;
     readBack(sums_, block.sums, block.sumWords, block.done);
     readBack(prods_, block.products, block.productWords, block.done);

@@ -110,7 +110,7 @@ class MultitauRings {
     ProgramRecipe recipe_; // xpcs_multitau, as the run builds it
     TunableValues values_; // the host's, shared by every build
     cl::Buffer pix_, offsets_, sums_, prods_, largestOnDevice_;
-    std::array<std::shared_ptr<PinnedBlock>, 2> readback_; // sums, then products, of a block
+    std::vector<std::shared_ptr<PinnedBlock>> readback_; // sums, then products, of a block
     cl::Kernel gather_, bin_, largestKernel_;
     std::map<TunableValues, cl::Kernel> lags_; // by tunable values
     std::deque<Level> levels_;
