@@ -10,6 +10,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QHeaderView>
 #include <QImage>
 #include <QRegularExpression>
 #include <QTabBar>
@@ -101,8 +102,12 @@ class TestUiResults : public QObject {
         sparse.entries = 3000, sparse.wallMs = 4.0; // 3000 entries in 4 ms: 750,000 a second
         TimingsPanel panel;
         panel.addRun(run("cpu", 1.0));
+        QVERIFY(panel.tableWidget()->isColumnHidden(9)); // dense runs alone: no such column
         panel.addRun(sparse);
         QCOMPARE(panel.tableWidget()->horizontalHeaderItem(9)->text(), QString("Events/s"));
+        // shown, right after the label: read without scrolling (issue 55)
+        QVERIFY(!panel.tableWidget()->isColumnHidden(9));
+        QCOMPARE(panel.tableWidget()->horizontalHeader()->visualIndex(9), 5);
         QStringList rates;
         for (int row = 0; row < panel.tableWidget()->rowCount(); ++row)
             rates << panel.tableWidget()->item(row, 9)->text();

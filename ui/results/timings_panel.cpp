@@ -21,6 +21,7 @@ namespace clscope::ui {
 namespace {
 // The chart shows the latest runs only (at most this many), so bars stay readable.
 constexpr std::size_t maxRuns = 8;
+constexpr int eventsColumn = 9; // "Events/s"'s
 
 // A run's entries a second of wall, e.g. "3.2e+07"; empty for a run of dense frames.
 QString eventsText(double eventsPerSecond) {
@@ -44,6 +45,9 @@ TimingsPanel::TimingsPanel(QWidget* parent) : QWidget(parent) {
     tableWidget_->verticalHeader()->hide();
     tableWidget_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     tableWidget_->horizontalHeader()->setStretchLastSection(true);
+    // Events/s (column 9) shown after the label, where it is read without scrolling, and only
+    // while a run of sparse frames is listed.
+    tableWidget_->horizontalHeader()->moveSection(eventsColumn, 5);
     tableWidget_->setMinimumWidth(280); // run, algorithm and variant stay readable docked
     chart_ = new QCustomPlot(splitter);
     splitter->addWidget(tableWidget_);
@@ -101,6 +105,9 @@ void TimingsPanel::refresh() {
         for (int c = 0; c < cells.size(); ++c)
             tableWidget_->setItem(i, c, new QTableWidgetItem(cells[c]));
     }
+    tableWidget_->setColumnHidden(
+        eventsColumn, std::none_of(rows.begin(), rows.end(),
+                                   [](const TimingRow& r) { return r.eventsPerSecond > 0; }));
     refreshChart(rows);
 }
 
