@@ -270,8 +270,16 @@ class TestAlgorithm : public QObject {
                                 {"cluster", "large"},
                                 {"cluster", "events"},
                                 {"spots", "seed"},
+                                {"azint", "seed"},
                                 {"xpcs", "seed"}})
             QVERIFY2(saving(id, size) < kSplitPaysMs, id);
+        // azint's frame ranges share out every frame's upload (so the stream case, 3.4 GB of
+        // frames, splits) and its kernels.
+        const Algorithm& azint = registry.find("azint");
+        const BenchCase seed = azint.benchCase("seed");
+        const SplitWork azintWork = azint.splitWork(*seed.input, seed.params);
+        QCOMPARE(azintWork.sharedOutBytes, 8.0 * 512 * 512 * 2);
+        QVERIFY(azintWork.kernelMs > 0);
         // Groups of bins: every part reads every frame, so only the kernels are shared out.
         synthetic::XpcsParams sp;
         sp.frames = 40, sp.height = 40, sp.width = 44, sp.ringWidth = 4;

@@ -143,6 +143,17 @@ class TestScale : public QObject {
         checkScaled({"rbf", in, "--kernel", "laplace"}, "40K", "/rbf", 4);
     }
 
+    // azint in passes, through the pipeline and over two devices (frame ranges, each device
+    // uploading its own frames): the in-memory output, bit for bit.
+    void azintInPassesEqualsInMemory() {
+        const QString in =
+            generate({"powder", "--frames", "9", "--height", "40", "--width", "50"}, "powder.h5");
+        QVERIFY(!in.isEmpty());
+        // 9 frames of 40x50 uint16 (36 KB); 12K: a few frames a pass.
+        checkScaled({"azint", in, "--bins", "30", "--azimuth-bins", "3", "--solid-angle"}, "12K",
+                    "/azint", 3);
+    }
+
     void budgetErrorsAreUsageErrors() {
         const QString in =
             generate({"xpcs", "--frames", "20", "--height", "16", "--width", "16"}, "small.h5");

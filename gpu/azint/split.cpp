@@ -16,6 +16,14 @@ template <class T> void append(std::vector<T>& to, const std::vector<T>& from) {
 
 class FrameRanges : public TypedSplit<Algorithm> {
   protected:
+    // Frame ranges share out the frames' upload and the kernels: `csr`, the slowest on the
+    // stream case, integrated 100 16M frames (1.68e9 pixels) in 19.6 ms on an H100, 8.5e10
+    // pixels a second.
+    SplitWork splitWorkWith(const Run& run) const override {
+        const Array& frames = run.input().data.frames;
+        const double pixels = double(frames.frameCount()) * double(frames.frameSize());
+        return {double(frames.byteSize()), pixels / 8.5e10 * 1e3};
+    }
     std::vector<Algorithm::Part> splitWith(const Run& run, std::size_t parts) const override;
     std::shared_ptr<AlgorithmResult>
     joinWith(const std::vector<std::shared_ptr<AzintResult>>& parts) const override;
