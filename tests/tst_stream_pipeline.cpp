@@ -387,6 +387,32 @@ class TestStreamPipeline : public QObject {
                    file, {}, dir.filePath("near_max_dense.h5"));
     }
 
+    // Mostly zero frames (0.2 %) of which one holds 10^8 counts (tests/sparse_files.py
+    // photons): binned over the series' 64 frames, a binned frame could pass the sparse rings'
+    // 64-bit products, so a live run that names no variant keeps the dense rings (128-bit sums
+    // of uint32), says why, and equals the file run.
+    void multitauAutoStaysDenseBeyondTheSparseBound() {
+        const QString file = dir.filePath("hot.h5");
+        const auto g =
+            runProgram(qEnvironmentVariable("CLSCOPE_PYTHON", "python3"),
+                       {CLSCOPE_SPARSE_FILES, "photons", file, "64", "100000000"}, {}, 60000);
+        QVERIFY2(g.code == 0, qPrintable(g.err));
+        const QStringList command{"correlate", "--multitau", "--channels", "4",
+                                  "--device",  "ocl:0",      "--mask",     file};
+        const QString live = dir.filePath("hot_live.h5"), fromFile = dir.filePath("hot_file.h5");
+        const auto a = streamInto(command, file, {}, live);
+        QVERIFY2(a.err.contains(QRegularExpression(
+                     "xpcs multi-tau: variant multitau: 0\\.[0-9]+ % of the labelled pixels "
+                     "non-zero in the first 64 frames, below the crossover 0\\.5 % where the dense "
+                     "multitau wins, but frames of 1000000[0-9][0-9] counts binned over 64 frames "
+                     "could exceed the sparse variant's 64-bit products")),
+                 qPrintable(a.err));
+        QVERIFY2(a.out.contains(", multitau on ocl:0"), qPrintable(a.out));
+        const auto b = runCli(command + QStringList{file, "-o", fromFile});
+        QVERIFY2(b.code == 0, qPrintable(b.err));
+        sameDatasets(live, fromFile);
+    }
+
     // 2200 frames of 64x64 uint16 in bins of up to 2416 pixels: the dtype's largest value could
     // overflow the 64-bit sums, so the values are scanned on the device (mt_largest) batch by
     // batch. Counts of a few: the run equals the file's. Counts up to ~64,000: refused as the
