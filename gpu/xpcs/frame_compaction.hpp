@@ -7,7 +7,7 @@
 #include "core/xpcs/xpcs.hpp"
 #include "gpu/recipe.hpp"
 #include "gpu/runtime/session.hpp"
-#include "gpu/xpcs/sparse_rings.hpp"
+#include "gpu/xpcs/device_block.hpp"
 
 #include <vector>
 
