@@ -46,13 +46,16 @@ QString fileEqualsStream(const QTemporaryDir& dir, const QStringList& command, c
     return b.err;
 }
 
-// `command` over the publisher streaming `file` (bslz4), `after` added after the input, into
-// `out`: it succeeds; its run (stdout: the variant that ran; stderr: the log).
+// `command` over the publisher streaming `file` (`compression`), `after` added after the
+// input, `env` its environment, into `out`: it succeeds; its run (stdout: the variant that ran;
+// stderr: the log).
 test::CliRun streamInto(const QStringList& command, const QString& file, const QStringList& after,
-                        const QString& out) {
-    Publisher pub({file, "--compression", "bslz4"});
+                        const QString& out, const QString& compression = "bslz4",
+                        const Env& env = {}) {
+    Publisher pub({file, "--compression", compression});
     const auto r = runCli(command + QStringList{QString::fromStdString(pub.endpoint)} + after +
-                          QStringList{"--timeout", "20", "-o", out});
+                              QStringList{"--timeout", "20", "-o", out},
+                          env);
     [&] { QVERIFY2(r.code == 0, qPrintable(r.err)); }();
     return r;
 }
@@ -307,15 +310,35 @@ class TestStreamPipeline : public QObject {
 
     // Photon frames mostly zero (about 0.2 % of the labelled pixels non-zero): a live multi-tau
     // that names no variant takes the sparse rings, the frames compacted on the device where
-    // they were decoded, and says why; blocks of 6 frames through batches of 7 (MT_FRAMES: the
-    // rings wrap across batches). Every dataset equals the dense rings' over the same stream
-    // (--variant multitau named: dense as before) and the file run's, bit for bit: a compaction
-    // that dropped or doubled an entry would change g2. `--variant sparse` named takes them too.
+    // they were written (decoded there, decoded on the host and uploaded, or uploaded as
+    // received; each count type), and says why; blocks of 6 frames through batches of 7
+    // (MT_FRAMES: the rings wrap across batches). Every dataset equals the dense rings' over the
+    // same stream (--variant multitau named: dense as before) and the file run's, bit for bit: a
+    // compaction that dropped or doubled an entry would change g2. `--variant sparse` named
+    // takes the sparse rings too.
+    void multitauSparseOnTheDeviceEqualsDense_data() {
+        QTest::addColumn<QString>("dtype");
+        QTest::addColumn<QString>("compression");
+        QTest::addColumn<Env>("env");
+        QTest::addColumn<QString>("written");
+        QTest::newRow("uint16, bslz4 on the device")
+            << "uint16"
+            << "bslz4" << Env{} << "300 frames decoded on the device";
+        QTest::newRow("uint8, lz4 on the host")
+            << "uint8"
+            << "lz4" << Env{{"CLSCOPE_STREAM_DECODE", "host"}} << "300 decoded on the host";
+        QTest::newRow("uint32, raw") << "uint32"
+                                     << "raw" << Env{} << "300 uploaded as received";
+    }
     void multitauSparseOnTheDeviceEqualsDense() {
-        const QString file = dir.filePath("photons.h5");
+        QFETCH(QString, dtype);
+        QFETCH(QString, compression);
+        QFETCH(Env, env);
+        QFETCH(QString, written);
+        const QString file = dir.filePath("photons_" + dtype + ".h5");
         const auto g = runCli({"generate", "xpcs", "--frames", "300", "--height", "48", "--width",
-                               "64", "--ring-width", "6", "--dtype", "uint16", "--intensity",
-                               "0.008", "--frame-time", "0.001", "-o", file});
+                               "64", "--ring-width", "6", "--dtype", dtype, "--intensity", "0.008",
+                               "--frame-time", "0.001", "-o", file});
         QVERIFY2(g.code == 0, qPrintable(g.err));
         const QStringList command{"correlate", "--multitau", "--channels", "4",
                                   "--device",  "ocl:0",      "--mask",     file};
@@ -323,19 +346,20 @@ class TestStreamPipeline : public QObject {
         const QString sparse = dir.filePath("live_sparse.h5"),
                       dense = dir.filePath("live_dense.h5"), named = dir.filePath("live_named.h5"),
                       fromFile = dir.filePath("photons_g2.h5");
-        const auto a = streamInto(command, file, batches, sparse);
+        const auto a = streamInto(command, file, batches, sparse, compression, env);
         QVERIFY2(a.err.contains(QRegularExpression(
                      "xpcs multi-tau: variant sparse: 0\\.[0-9]+ % of the labelled pixels non-zero "
                      "in the first 7 frames, below the crossover 0\\.5 %")),
                  qPrintable(a.err));
-        QVERIFY2(a.err.contains("300 frames in 43 batches of up to 7"), qPrintable(a.err));
+        QVERIFY2(a.err.contains("300 frames in 43 batches of up to 7") && a.err.contains(written),
+                 qPrintable(a.err));
         QVERIFY2(a.out.contains(", sparse on ocl:0"), qPrintable(a.out));
-        const auto b =
-            streamInto(command + QStringList{"--variant", "multitau"}, file, batches, dense);
+        const auto b = streamInto(command + QStringList{"--variant", "multitau"}, file, batches,
+                                  dense, compression, env);
         QVERIFY2(!b.err.contains("variant sparse") && b.out.contains(", multitau on ocl:0"),
                  qPrintable(b.err + b.out));
-        const auto c =
-            streamInto(command + QStringList{"--variant", "sparse"}, file, batches, named);
+        const auto c = streamInto(command + QStringList{"--variant", "sparse"}, file, batches,
+                                  named, compression, env);
         QVERIFY2(!c.err.contains("crossover") && c.out.contains(", sparse on ocl:0"),
                  qPrintable(c.err + c.out));
         const auto d = runCli(command + QStringList{file, "-o", fromFile});
