@@ -13,6 +13,9 @@ tests/tst_sparse.cpp. Exit 77 (skip) without h5py or numpy.
   sparse_files.py uint32 DENSE_OUT SPARSE_OUT         uint32 counts near 2^32 - 1, dense and sparse
   sparse_files.py long OUT FRAMES [OCC]               FRAMES frames of 16x16 at occupancy OCC
                                                       (a fraction, default 0.03: 3 %)
+  sparse_files.py photons OUT FRAMES HOT              FRAMES dense frames of 32x32 uint32 at
+                                                      0.2 % occupancy, frame 0's pixel 0 HOT
+                                                      counts more (mostly zero, large counts)
   sparse_files.py rigaku BIN DENSE [disorder]         a Rigaku 500k .bin file (boost_corr's
                                                       layout) and its frames as a dense stack
                                                       with 3 q bins;
@@ -132,6 +135,17 @@ def long(out, frames, occupancy="0.03"):
         labels(f, 16, 16)
         ptr, pixel, count = to_csr(counts.reshape(frames, 16, 16))
         write_csr(f, ptr, pixel, count.astype(np.uint16), (frames, 16, 16))
+
+
+def photons(out, frames, hot):
+    frames = int(frames)
+    rng = np.random.default_rng(17)
+    occupied = rng.random((frames, 32, 32)) < 0.002
+    d = (occupied * rng.integers(1, 3, size=(frames, 32, 32))).astype(np.uint32)
+    d[0, 0, 0] += np.uint32(int(hot))
+    with h5py.File(out, "w") as f:
+        labels(f, 32, 32)
+        f["/entry/data/data"] = d
 
 
 def rigaku(out_bin, out_dense, disorder=None):
@@ -254,4 +268,5 @@ def bad(case, out):
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"sparse": sparse, "events": events, "edges": edges, "uint32": uint32, "long": long,
+     "photons": photons,
      "rigaku": rigaku, "scattered": scattered, "bad": bad}[cmd](*args)

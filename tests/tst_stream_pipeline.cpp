@@ -11,10 +11,12 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 
 using namespace clscope;
 using clscope::test::Publisher;
 using clscope::test::runCli;
+using clscope::test::runProgram;
 
 namespace {
 
@@ -42,6 +44,27 @@ QString fileEqualsStream(const QTemporaryDir& dir, const QStringList& command, c
                        compared);
     if (!QTest::currentTestFailed()) [&] { QVERIFY(compared > 2); }();
     return b.err;
+}
+
+// `command` over the publisher streaming `file` (`compression`), `after` added after the
+// input, `env` its environment, into `out`: it succeeds; its run (stdout: the variant that ran;
+// stderr: the log).
+test::CliRun streamInto(const QStringList& command, const QString& file, const QStringList& after,
+                        const QString& out, const QString& compression = "bslz4",
+                        const Env& env = {}) {
+    Publisher pub({file, "--compression", compression});
+    const auto r = runCli(command + QStringList{QString::fromStdString(pub.endpoint)} + after +
+                              QStringList{"--timeout", "20", "-o", out},
+                          env);
+    [&] { QVERIFY2(r.code == 0, qPrintable(r.err)); }();
+    return r;
+}
+
+// Every dataset of a and b holds the same values, bit for bit.
+void sameDatasets(const QString& a, const QString& b) {
+    int compared = 0;
+    test::compareTrees(H5Reader(a.toStdString()), H5Reader(b.toStdString()), "/", compared);
+    if (!QTest::currentTestFailed()) [&] { QVERIFY(compared > 2); }();
 }
 
 // VmHWM (kB) of a process, 0 once it is gone.
@@ -283,6 +306,135 @@ class TestStreamPipeline : public QObject {
                               "end message): the output holds those 25"),
                  qPrintable(log));
         QVERIFY2(log.contains("25 frames in 4 batches"), qPrintable(log));
+    }
+
+    // Photon frames mostly zero (about 0.2 % of the labelled pixels non-zero): a live multi-tau
+    // that names no variant takes the sparse rings, the frames compacted on the device where
+    // they were written (decoded there, decoded on the host and uploaded, or uploaded as
+    // received; each count type), and says why; blocks of 6 frames through batches of 7
+    // (MT_FRAMES: the rings wrap across batches). Every dataset equals the dense rings' over the
+    // same stream (--variant multitau named: dense as before) and the file run's, bit for bit: a
+    // compaction that dropped or doubled an entry would change g2. `--variant sparse` named
+    // takes the sparse rings too.
+    void multitauSparseOnTheDeviceEqualsDense_data() {
+        QTest::addColumn<QString>("dtype");
+        QTest::addColumn<QString>("compression");
+        QTest::addColumn<Env>("env");
+        QTest::addColumn<QString>("written");
+        QTest::newRow("uint16, bslz4 on the device")
+            << "uint16"
+            << "bslz4" << Env{} << "300 frames decoded on the device";
+        QTest::newRow("uint8, lz4 on the host")
+            << "uint8"
+            << "lz4" << Env{{"CLSCOPE_STREAM_DECODE", "host"}} << "300 decoded on the host";
+        QTest::newRow("uint32, raw") << "uint32"
+                                     << "raw" << Env{} << "300 uploaded as received";
+    }
+    void multitauSparseOnTheDeviceEqualsDense() {
+        QFETCH(QString, dtype);
+        QFETCH(QString, compression);
+        QFETCH(Env, env);
+        QFETCH(QString, written);
+        const QString file = dir.filePath("photons_" + dtype + ".h5");
+        const auto g = runCli({"generate", "xpcs", "--frames", "300", "--height", "48", "--width",
+                               "64", "--ring-width", "6", "--dtype", dtype, "--intensity", "0.008",
+                               "--frame-time", "0.001", "-o", file});
+        QVERIFY2(g.code == 0, qPrintable(g.err));
+        const QStringList command{"correlate", "--multitau", "--channels", "4",
+                                  "--device",  "ocl:0",      "--mask",     file};
+        const QStringList batches{"--tune", "MT_FRAMES=7"};
+        const QString sparse = dir.filePath("live_sparse.h5"),
+                      dense = dir.filePath("live_dense.h5"), named = dir.filePath("live_named.h5"),
+                      fromFile = dir.filePath("photons_g2.h5");
+        const auto a = streamInto(command, file, batches, sparse, compression, env);
+        QVERIFY2(a.err.contains(QRegularExpression(
+                     "xpcs multi-tau: variant sparse: 0\\.[0-9]+ % of the labelled pixels non-zero "
+                     "in the first 7 frames, below the crossover 0\\.5 %")),
+                 qPrintable(a.err));
+        QVERIFY2(a.err.contains("300 frames in 43 batches of up to 7") && a.err.contains(written),
+                 qPrintable(a.err));
+        QVERIFY2(a.out.contains(", sparse on ocl:0"), qPrintable(a.out));
+        const auto b = streamInto(command + QStringList{"--variant", "multitau"}, file, batches,
+                                  dense, compression, env);
+        QVERIFY2(!b.err.contains("variant sparse") && b.out.contains(", multitau on ocl:0"),
+                 qPrintable(b.err + b.out));
+        const auto c = streamInto(command + QStringList{"--variant", "sparse"}, file, batches,
+                                  named, compression, env);
+        QVERIFY2(!c.err.contains("crossover") && c.out.contains(", sparse on ocl:0"),
+                 qPrintable(c.err + c.out));
+        const auto d = runCli(command + QStringList{file, "-o", fromFile});
+        QVERIFY2(d.code == 0, qPrintable(d.err));
+        sameDatasets(sparse, dense);
+        sameDatasets(sparse, named);
+        sameDatasets(sparse, fromFile);
+    }
+
+    // A live stream whose first batch is not mostly zero stays on the dense rings, said so.
+    void multitauAboveTheCrossoverStaysDense() {
+        Publisher pub({xpcsFile, "--compression", "lz4"});
+        const auto r =
+            runCli(multitau() + QStringList{QString::fromStdString(pub.endpoint), "--timeout", "20",
+                                            "-o", dir.filePath("dense_live.h5")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QRegularExpression(
+                     "xpcs multi-tau: variant multitau: [0-9.]+ % of the labelled pixels non-zero "
+                     "in the first 40 frames, not below the crossover 0\\.5 %")),
+                 qPrintable(r.err));
+        QVERIFY2(r.out.contains(", multitau on ocl:0"), qPrintable(r.out));
+    }
+
+    // uint32 counts near 2^32 - 1 (tests/sparse_files.py uint32): a binned frame's counts could
+    // take the sparse rings' 64-bit products out of range. The sparse rings on a live stream
+    // refuse it with the file run's message (the frames' totals summed on the device), exit 2,
+    // no output; the dense rings (128-bit sums of 32-bit data) run it.
+    void multitauSparseBoundOnTheDevice() {
+        const QString file = dir.filePath("near_max.h5"), unused = dir.filePath("near_max_s.h5");
+        const auto g = runProgram(qEnvironmentVariable("CLSCOPE_PYTHON", "python3"),
+                                  {CLSCOPE_SPARSE_FILES, "uint32", file, unused}, {}, 60000);
+        QVERIFY2(g.code == 0, qPrintable(g.err));
+        const QStringList command{"correlate", "--multitau", "--channels", "4",      "--device",
+                                  "ocl:0",     "--variant",  "sparse",     "--mask", file};
+        const auto a = runCli(command + QStringList{file, "-o", dir.filePath("near_max_file.h5")});
+        QCOMPARE(a.code, 2);
+        QVERIFY2(a.err.contains("xpcs variant 'sparse' cannot run this input: frames binned by 1 "
+                                "hold "),
+                 qPrintable(a.err));
+        Publisher pub({file, "--compression", "bslz4"});
+        const QString out = dir.filePath("near_max_live.h5");
+        const auto b = runCli(command + QStringList{QString::fromStdString(pub.endpoint),
+                                                    "--timeout", "20", "-o", out});
+        QCOMPARE(b.code, a.code);
+        QVERIFY2(b.err.contains(a.err.trimmed()), qPrintable(b.err + "\n" + a.err));
+        QVERIFY(!QFileInfo::exists(out));
+        streamInto(QStringList{"correlate", "--multitau", "--channels", "4", "--device", "ocl:0",
+                               "--variant", "multitau", "--mask", file},
+                   file, {}, dir.filePath("near_max_dense.h5"));
+    }
+
+    // Mostly zero frames (0.2 %) of which one holds 10^8 counts (tests/sparse_files.py
+    // photons): binned over the series' 64 frames, a binned frame could pass the sparse rings'
+    // 64-bit products, so a live run that names no variant keeps the dense rings (128-bit sums
+    // of uint32), says why, and equals the file run.
+    void multitauAutoStaysDenseBeyondTheSparseBound() {
+        const QString file = dir.filePath("hot.h5");
+        const auto g =
+            runProgram(qEnvironmentVariable("CLSCOPE_PYTHON", "python3"),
+                       {CLSCOPE_SPARSE_FILES, "photons", file, "64", "100000000"}, {}, 60000);
+        QVERIFY2(g.code == 0, qPrintable(g.err));
+        const QStringList command{"correlate", "--multitau", "--channels", "4",
+                                  "--device",  "ocl:0",      "--mask",     file};
+        const QString live = dir.filePath("hot_live.h5"), fromFile = dir.filePath("hot_file.h5");
+        const auto a = streamInto(command, file, {}, live);
+        QVERIFY2(a.err.contains(QRegularExpression(
+                     "xpcs multi-tau: variant multitau: 0\\.[0-9]+ % of the labelled pixels "
+                     "non-zero in the first 64 frames, below the crossover 0\\.5 % where the dense "
+                     "multitau wins, but frames of 1000000[0-9][0-9] counts binned over 64 frames "
+                     "could exceed the sparse variant's 64-bit products")),
+                 qPrintable(a.err));
+        QVERIFY2(a.out.contains(", multitau on ocl:0"), qPrintable(a.out));
+        const auto b = runCli(command + QStringList{file, "-o", fromFile});
+        QVERIFY2(b.code == 0, qPrintable(b.err));
+        sameDatasets(live, fromFile);
     }
 
     // 2200 frames of 64x64 uint16 in bins of up to 2416 pixels: the dtype's largest value could

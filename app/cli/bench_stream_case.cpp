@@ -19,17 +19,19 @@ double secondsSince(Clock::time_point t) {
 namespace {
 
 // A photon-counting frame: background of a few counts, bright Gaussian peaks up to ~2000
-// counts, horizontal module gaps at 0xFFFF.
-Array syntheticFrame(std::size_t h, std::size_t w, unsigned seed) {
+// counts, horizontal module gaps at 0xFFFF. With `occupancy` (a fraction, > 0): photons alone,
+// Poisson counts of the mean that leaves that share of the pixels non-zero (mostly zero frames).
+Array syntheticFrame(std::size_t h, std::size_t w, unsigned seed, double occupancy) {
     Array a(DType::UInt16, {h, w});
     auto* v = reinterpret_cast<std::uint16_t*>(a.bytes());
     std::mt19937 rng(seed);
-    std::poisson_distribution<int> background(0.3);
+    std::poisson_distribution<int> background(occupancy > 0 ? -std::log1p(-occupancy) : 0.3);
     for (std::size_t i = 0; i < h * w; ++i)
         v[i] = static_cast<std::uint16_t>(background(rng));
+    const int peaks = occupancy > 0 ? 0 : int(2000.0 * double(h * w) / (4148.0 * 4362.0));
     std::uniform_int_distribution<std::size_t> ry(3, h - 4), rx(3, w - 4);
     std::uniform_real_distribution<double> peak(50, 2000);
-    for (int s = 0; s < int(2000.0 * double(h * w) / (4148.0 * 4362.0)); ++s) {
+    for (int s = 0; s < peaks; ++s) {
         const std::size_t y = ry(rng), x = rx(rng);
         const double p = peak(rng);
         for (int dy = -3; dy <= 3; ++dy)
@@ -44,7 +46,7 @@ Array syntheticFrame(std::size_t h, std::size_t w, unsigned seed) {
 
 } // namespace
 
-Case makeCase(const std::string& size, int frames) {
+Case makeCase(const std::string& size, int frames, double occupancy) {
     Case c;
     if (size == "16m")
         c.height = 4148, c.width = 4362, c.frames = 200;
@@ -56,8 +58,10 @@ Case makeCase(const std::string& size, int frames) {
         throw UsageError("bench stream: no size '" + size + "' (16m, 4m, small)");
     if (frames < 0) throw UsageError("bench stream: --frames must be at least 1");
     if (frames > 0) c.frames = std::size_t(frames);
+    if (!(occupancy >= 0 && occupancy < 1))
+        throw UsageError("bench stream: --occupancy is a fraction in [0, 1)");
     for (unsigned seed = 0; seed < 2; ++seed) {
-        c.raw.push_back(syntheticFrame(c.height, c.width, seed + 7));
+        c.raw.push_back(syntheticFrame(c.height, c.width, seed + 7, occupancy));
         c.packed.push_back(stream::compressBslz4({c.raw.back().bytes(), c.frameBytes()}, 2));
         Array back(DType::UInt16, {c.height, c.width});
         stream::decompress("bslz4", 2, c.packed.back(), {back.bytes(), back.byteSize()});

@@ -32,9 +32,10 @@ struct Case {
     }
 };
 
-// The frames of a size (16m, 4m, small), `frames` of them (0: the size's default); the bslz4
-// round trip checked.
-Case makeCase(const std::string& size, int frames);
+// The frames of a size (16m, 4m, small), `frames` of them (0: the size's default), photons
+// alone at `occupancy` where it is > 0 (a fraction of the pixels non-zero); the bslz4 round
+// trip checked.
+Case makeCase(const std::string& size, int frames, double occupancy = 0);
 
 struct Line {
     std::string what;

@@ -32,6 +32,7 @@ struct BenchArgs {
     std::vector<std::string> algorithms, devices, variants;
     std::string size = "seed", json, then, params;
     int repeat = 5, frames = 0;
+    double occupancy = 0; // bench stream: photon frames of this share of non-zero pixels
     std::vector<std::string> tuning;
     std::string split = "auto";
     bool noCheck = false, file = false, cold = false;
@@ -127,7 +128,7 @@ void runBench(const BenchArgs& a) {
     if (a.algorithms == std::vector<std::string>{"stream"})
         return runStreamBench({a.size, a.json, a.then, a.devices.empty() ? "" : a.devices.front(),
                                a.variants.empty() ? "" : a.variants.front(), a.threads, a.frames,
-                               a.params, a.file});
+                               a.occupancy, a.params, a.file});
     if (a.repeat < 1) throw UsageError("bench: --repeat must be at least 1");
     std::vector<std::vector<DeviceInfo>> devices; // an entry of several devices shares each run
     for (const std::string& spec : a.devices.empty() ? std::vector<std::string>{""} : a.devices)
@@ -184,6 +185,9 @@ void addBenchCommand(CLI::App& app, Action& action) {
                     "one)");
     sub->add_option("--frames", a->frames,
                     "bench stream: frames sent (default 200 of 16m, 800 of 4m)");
+    sub->add_option("--occupancy", a->occupancy,
+                    "bench stream: photon frames alone, this fraction of their pixels non-zero "
+                    "(e.g. 0.001: mostly zero frames, a live multi-tau's sparse path)");
     sub->add_option("--then", a->then,
                     "bench stream: also run this algorithm over the received frames (on the "
                     "first --device, its first --variant)");

@@ -1,6 +1,7 @@
 // clscope-cli bench stream [--size 16m|4m] [--threads N]... [--then ALGO --device D [--params
-// JSON]] [--file] [--json OUT]: the live input's rates on this host for bslz4 uint16 frames of an
-// EIGER2 16M (4148x4362) or 4M (2068x2162): decoding from memory on N threads (in order, as the
+// JSON]] [--file] [--occupancy F] [--json OUT]: the live input's rates on this host for bslz4
+// uint16 frames of an EIGER2 16M (4148x4362) or 4M (2068x2162) (with --occupancy: photons
+// alone, that share of the pixels non-zero): decoding from memory on N threads (in order, as the
 // frame source does); with --device, on that OpenCL device (the compressed bytes uploaded,
 // bslz4.cl) and the decoded frames' upload alone (the bounds of a run on it); where libzmq is
 // built, a local publisher sending pre-encoded Stream V2 messages as fast as taken, received
@@ -325,7 +326,7 @@ void printTimings(const nlohmann::json& where, const char* what) {
 } // namespace
 
 void runStreamBench(StreamBenchArgs a) {
-    const Case c = makeCase(a.size == "seed" ? "16m" : a.size, a.frames);
+    const Case c = makeCase(a.size == "seed" ? "16m" : a.size, a.frames, a.occupancy);
     std::vector<int>& threads = a.threads;
     if (threads.empty()) threads = {1, int(std::max(1u, std::thread::hardware_concurrency() - 1))};
     std::vector<Line> lines;

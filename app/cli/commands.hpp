@@ -30,9 +30,10 @@ void addBenchCommand(CLI::App& app, Action& action);
 struct StreamBenchArgs {
     std::string size, json, then, device, variant;
     std::vector<int> threads;
-    int frames = 0;     // frames sent; 0: the size's default
-    std::string params; // --then's parameters (--params: a file or inline JSON)
-    bool file = false;  // also the frames from an HDF5 file of bslz4 chunks
+    int frames = 0;       // frames sent; 0: the size's default
+    double occupancy = 0; // photon frames with this share of non-zero pixels (0: the default)
+    std::string params;   // --then's parameters (--params: a file or inline JSON)
+    bool file = false;    // also the frames from an HDF5 file of bslz4 chunks
 };
 void runStreamBench(StreamBenchArgs a);
 void addBatchCommand(CLI::App& app, Action& action);

@@ -16,8 +16,12 @@ Result correlateMultitauSparseCpu(const FrameBlocks& frames, const LabelMask& ma
 // (docs/PERFORMANCE.md "Sparse multi-tau"): on an H100 (6b43add) sparse 135,700 frames/s at
 // 0.3 %, 94,950 at 0.5 %, 59,680 at 1 %, dense 97,200 in the same call. A multi-tau run on a
 // file that names no variant takes `sparse` below it on a sparse stack
-// (xpcs::Algorithm::choiceFor).
+// (xpcs::Algorithm::choiceFor), a live stream's run where the labelled pixels of its first
+// batch are non-zero below it (gpu/xpcs/stream_stage.cpp).
 constexpr double sparseCrossover = 0.005;
+
+// An occupancy (a fraction) as the rules' messages say it: "0.08 %".
+std::string occupancyText(double fraction);
 
 // UsageError unless the frames are unsigned integer counts (what the sparse variants take).
 void checkSparseInput(DType dtype, const std::string& variant);

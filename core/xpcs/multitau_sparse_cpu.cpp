@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <deque>
 
 namespace clscope::xpcs {
@@ -105,6 +106,12 @@ class SparseLevels {
 };
 
 } // namespace
+
+std::string occupancyText(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g %%", 100 * fraction);
+    return text;
+}
 
 void checkSparseInput(DType dtype, const std::string& variant) {
     if (dtype != DType::UInt8 && dtype != DType::UInt16 && dtype != DType::UInt32)

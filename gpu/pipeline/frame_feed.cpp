@@ -11,7 +11,9 @@ namespace {
 class LiveFeed : public FrameFeed {
   public:
     explicit LiveFeed(const stream::LiveFrames& live) : live_(live) {}
-    FrameFormat format() const override { return {live_.height(), live_.width(), live_.dtype()}; }
+    FrameFormat format() const override {
+        return {live_.height(), live_.width(), live_.dtype(), true};
+    }
     std::size_t frameCount() const override { return live_.frameCount(); }
     std::vector<stream::ReceivedFrame> takeNext(std::size_t maxCount) override {
         return live_.takeNext(maxCount);

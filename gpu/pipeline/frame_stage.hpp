@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 
 namespace clscope {
 class ClSession;
@@ -19,6 +20,7 @@ namespace clscope::pipeline {
 struct FrameFormat {
     std::size_t height = 0, width = 0;
     DType dtype = DType::UInt16;
+    bool live = false; // a detector's stream (else a file read front to back)
     std::size_t frameBytes() const { return height * width * dtypeSize(dtype); }
 };
 
@@ -45,6 +47,9 @@ class FrameStage {
     virtual std::shared_ptr<AlgorithmResult> finish(std::size_t frames) = 0;
     // The run's input provenance (the `parameters` attribute's input part).
     virtual nlohmann::json provenance() const = 0;
+    // What the stage chose for the run and why, for the run's log line (once every frame is
+    // processed); "" where nothing.
+    virtual std::string note() const { return {}; }
 };
 
 } // namespace clscope::pipeline

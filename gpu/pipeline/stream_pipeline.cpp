@@ -288,6 +288,7 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
         out.note = "stream pipeline on " + request.device.spec + " (" + request.device.name +
                    "): " + std::to_string(done) + " frames in " + std::to_string(batches) +
                    " batches of up to " + std::to_string(batch) + "; " + writer.note();
+        if (const std::string chose = stage.note(); !chose.empty()) out.note += "; " + chose;
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "stream pipeline", request.device);
     }

@@ -18,7 +18,8 @@ namespace clscope::pipeline {
 
 struct StreamRun {
     std::shared_ptr<AlgorithmResult> result; // its RunInfo complete (device, times, parameters)
-    std::string note; // one line for the log: where the frames were decoded, batches
+    std::string note; // one line for the log: where the frames were decoded, batches, the
+                      // stage's choice (FrameStage::note)
     std::size_t batches = 0;
 };
 

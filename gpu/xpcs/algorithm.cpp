@@ -22,7 +22,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <numeric>
 
@@ -143,14 +142,9 @@ std::optional<ChosenVariant> Algorithm::choiceFor(const InputSources& sources,
     const double occupancy =
         double(std::accumulate(perFrame->begin(), perFrame->end(), std::uint64_t(0))) / pixels;
     if (occupancy >= sparseCrossover) return std::nullopt;
-    const auto percent = [](double f) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%.3g %%", 100 * f);
-        return std::string(text);
-    };
-    return ChosenVariant{"sparse", "the frames' stored entries fill " + percent(occupancy) +
+    return ChosenVariant{"sparse", "the frames' stored entries fill " + occupancyText(occupancy) +
                                        " of their pixels, below the crossover " +
-                                       percent(sparseCrossover) +
+                                       occupancyText(sparseCrossover) +
                                        " where the dense multitau wins (--variant to choose)"};
 }
 

@@ -156,9 +156,14 @@ ProgramRecipe sparseRecipe() {
          fromInput(integerTunable("SP_WG", 64, 1, 1024,
                                   "work-items of a group (a power of two), set by the host")),
          fromInput(integerTunable("SP_LOCAL_BINS", 0, 0, 1 << 16,
-                                  "sp_lags: bins of a row's sums in local memory (0: global)"))});
+                                  "sp_lags: bins of a row's sums in local memory (0: global)")),
+         fromInput(choiceTunable("DATA_T", "ushort", {"uchar", "ushort", "uint"},
+                                 "sp_count, sp_compact: element type of the dense frames")),
+         integerTunable("SP_RUN", 8, 1, 64,
+                        "sp_count, sp_compact: labelled pixels a work-item, a work-group apart")});
     // sp_scatter: one work-group (SP_WG) a frame; sp_bin, sp_lags, sp_clear: (rows, chunks of a
-    // row's list); sp_lags_dense: (rows · chunks, bins); sp_forget: a work-item a row.
+    // row's list); sp_lags_dense: (rows · chunks, bins); sp_forget: a work-item a row;
+    // sp_count, sp_compact: (stretches of SP_RUN·WG labelled pixels · WG, frames).
     return r;
 }
 

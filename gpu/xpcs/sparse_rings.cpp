@@ -7,6 +7,7 @@
 #include "gpu/xpcs/runner.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
@@ -25,6 +26,10 @@ int tuned(const Params& params, const std::string& name, int fallback) {
 }
 
 } // namespace
+
+bool SparseRings::fits(std::uint64_t frameTotal, std::size_t frames) {
+    return frameTotal <= largestRowTotal / std::bit_floor(std::max<std::size_t>(frames, 1));
+}
 
 std::size_t SparseRings::blockFor(std::size_t positions, std::size_t frames, int channels,
                                   const DeviceInfo& device,
@@ -150,21 +155,13 @@ std::size_t SparseRings::chunksOf(std::size_t k) const {
     return std::clamp<std::size_t>(pending_[k].most / std::size_t(chunk_), 1, 64);
 }
 
-// The largest binned frame's counts and entries (every entry, labelled or not: bounds) at
-// each level, as the rings will bin them; UsageError before anything of the block runs where
-// one could take a product out of range.
-void SparseRings::checkTotals(const SparseBlock& block) {
-    std::vector<std::uint64_t> totals(block.frames()); // each frame's counts, on the threads
-    copies_.run(totals.size(), std::min<std::size_t>(totals.size(), 16),
-                [&](std::size_t f0, std::size_t f1) {
-                    for (std::size_t f = f0; f < f1; ++f)
-                        for (auto i = std::size_t(block.ptr[f]); i < std::size_t(block.ptr[f + 1]);
-                             ++i)
-                            totals[f] += block.count[i];
-                });
+// The largest binned frame's counts and entries (a file's: every entry, labelled or not:
+// bounds; a device block's: its labelled pixels) at each level, as the rings will bin them;
+// UsageError before anything of the block runs where one could take a product out of range.
+void SparseRings::checkTotals(const DeviceBlock& block) {
+    if (block.frames() > block_) throw std::logic_error("xpcs sparse: a block beyond the rings");
     for (std::size_t f = 0; f < block.frames(); ++f) {
-        std::uint64_t total = totals[f];
-        auto entries = static_cast<std::uint64_t>(block.ptr[f + 1] - block.ptr[f]);
+        std::uint64_t total = block.totals[f], entries = block.entries[f];
         for (std::size_t k = 0;; ++k) {
             if (total > largestRowTotal)
                 throw UsageError("xpcs variant 'sparse' cannot run this input: frames binned by " +
@@ -255,19 +252,39 @@ void SparseRings::lags(BlockSums& sums, std::size_t k, std::size_t first, std::s
 void SparseRings::add(const SparseBlock& block) {
     const std::size_t frames = block.frames();
     if (frames == 0) return;
-    if (frames > block_) throw std::logic_error("xpcs sparse: a block beyond the rings");
     const auto start = std::chrono::steady_clock::now();
-    checkTotals(block);
-    const std::size_t half = blocks_ % 2;
-    stage(block, half);
+    DeviceBlock on; // each frame's entries and counts (summed on the threads), then its buffers
+    on.entries.resize(frames), on.totals.resize(frames);
+    on.first = block.first, on.where = block.where;
+    copies_.run(frames, std::min<std::size_t>(frames, 16), [&](std::size_t f0, std::size_t f1) {
+        for (std::size_t f = f0; f < f1; ++f) {
+            on.entries[f] = static_cast<std::uint64_t>(block.ptr[f + 1] - block.ptr[f]);
+            for (auto i = std::size_t(block.ptr[f]); i < std::size_t(block.ptr[f + 1]); ++i)
+                on.totals[f] += block.count[i];
+        }
+    });
+    checkTotals(on);
+    stage(block, blocks_ % 2);
+    on.ptr = ptr_, on.pixel = pixel_, on.count = count_;
     s_.timings().add("sparse checks and staging (host)", msSince(start));
+    queue(on);
+}
+
+void SparseRings::add(const DeviceBlock& block) {
+    if (block.frames() == 0) return;
+    checkTotals(block);
+    queue(block);
+}
+
+void SparseRings::queue(const DeviceBlock& block) {
+    const std::size_t frames = block.frames(), half = blocks_ % 2;
     s_.fill(sums_, capacity_ * bins_.count() * 8, "sparse sums");
     s_.fill(prods_, capacity_ * bins_.count() * std::size_t(c_) * 8, "sparse products");
     Level& zero = level(0);
     const std::size_t first = zero.count;
-    setArgs(scatter_, ptr_, pixel_, count_, position_, zero.ring, zero.list, zero.length, zero.rows,
-            int(positions_), int(positions_), cl_long(first), cl_long(dtypeLargest(dtype_)),
-            beyond_);
+    setArgs(scatter_, block.ptr, block.pixel, block.count, position_, zero.ring, zero.list,
+            zero.length, zero.rows, int(positions_), int(positions_), cl_long(first),
+            cl_long(dtypeLargest(dtype_)), beyond_);
     launch(scatter_, "xpcs sparse scatter", frames);
     zero.count += frames;
     Inflight now;

@@ -1,7 +1,8 @@
 // The device side of the OpenCL variant `sparse` (xpcs_sparse.cl): multi-tau on the frames'
 // entries. Each level keeps a ring of R_k rows (a value per labelled pixel, zero but where
 // the row lists a position) and each row's list of its non-zero positions; a block's entries
-// go up as stored (frame_ptr, pixel, count: a few bytes a photon, not a frame's pixels), are
+// go up as stored (frame_ptr, pixel, count: a few bytes a photon, not a frame's pixels), or are
+// on the device already (a live stream's frames compacted there, frame_compaction.hpp), are
 // scattered into level 0, pairs merge into the next level by their lists, and each new row's
 // frame sums and lag products per bin come from its list. The sums come back per row, as the
 // dense rings' do, into a MultitauMerge: the same fold, so the same g2 bit for bit.
@@ -11,6 +12,7 @@
 #include "core/xpcs/multitau.hpp"
 #include "gpu/recipe.hpp"
 #include "gpu/runtime/session.hpp"
+#include "gpu/xpcs/device_block.hpp"
 #include "gpu/xpcs/multitau_merge.hpp"
 
 #include <deque>
@@ -37,10 +39,16 @@ class SparseRings {
     // range; InputError (from here or complete(), once the block's sums are back) where a
     // pixel's counts in one frame sum beyond the dtype.
     void add(const SparseBlock& block);
+    // The same for a block whose entries are on the device already: no staging, no upload.
+    // Its buffers are read by what this queues: whatever writes them next is queued behind.
+    void add(const DeviceBlock& block);
     // Every block queued has run and is folded.
     void complete();
     Result finish(std::size_t frames, const Params& params);
 
+    // Whether frames of up to `frameTotal` counts each, `frames` of them, stay within the
+    // 64-bit products binned over every level (add() refuses a block where they do not).
+    static bool fits(std::uint64_t frameTotal, std::size_t frames);
     // Frames per block for `frames` frames of `positions` labelled pixels: the rings within a
     // memory budget (MT_FRAMES: given).
     static std::size_t blockFor(std::size_t positions, std::size_t frames, int channels,
@@ -65,7 +73,8 @@ class SparseRings {
     cl::Kernel& lagsKernel(std::size_t k, bool dense);
     bool crowded(std::size_t k) const; // level k's rows beyond the share (SP_DENSE)
     void stage(const SparseBlock& block, std::size_t half);
-    void checkTotals(const SparseBlock& block);
+    void checkTotals(const DeviceBlock& block);
+    void queue(const DeviceBlock& block); // the block's kernels, read-back and fold
     void binLevels(BlockSums& sums);
     void clearBelow();
     void lags(BlockSums& sums, std::size_t k, std::size_t first, std::size_t count);

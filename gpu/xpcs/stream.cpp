@@ -1,4 +1,5 @@
-// xpcs's stream facet: a live multi-tau run on one OpenCL device with the variant `multitau`
+// xpcs's stream facet: a live multi-tau run on one OpenCL device with the variant `multitau` or
+// `sparse`, or, named neither, the one a live stream's first batch calls for
 // (MultitauStreamStage, stream_stage.hpp).
 #include "gpu/facets/stream_facet.hpp"
 #include "gpu/xpcs/algorithm.hpp"
@@ -19,8 +20,18 @@ class MultitauStream : public TypedStream<Algorithm> {
         if (!p.multitau || !p.twotimeLabels.empty() || p.normalisation != Normalisation::Frame)
             return nullptr;
         const std::string id = variantOf(run);
-        if (id != "multitau" || !run.supports(run.algorithm().variant(id)).ok) return nullptr;
-        return std::make_unique<MultitauStreamStage>(run.request(), p);
+        if ((id != "multitau" && id != "sparse") || !runs(run, id)) return nullptr;
+        using Path = MultitauStreamStage::Path;
+        // `multitau` by default: the first batch may call for `sparse` where the device runs it.
+        const Path path = id == "sparse"                                           ? Path::Sparse
+                          : !run.request().variant.empty() || !runs(run, "sparse") ? Path::Dense
+                                                                                   : Path::Auto;
+        return std::make_unique<MultitauStreamStage>(run.request(), p, path);
+    }
+
+  private:
+    static bool runs(const Run& run, const std::string& id) {
+        return run.supports(run.algorithm().variant(id)).ok;
     }
 };
 
