@@ -1,4 +1,5 @@
 // One run split over several devices (gpu/algorithm.hpp: runOnDevices).
+#include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
 #include "gpu/algorithm.hpp"
@@ -68,6 +69,14 @@ std::string whyWhole(const Algorithm& algorithm, const RunRequest& request,
            "always splits it";
 }
 
+// One host step's record of `ms`.
+TimingRecord hostRecord(const std::string& label, double ms) {
+    TimingRecord t;
+    t.label = label, t.count = 1;
+    t.minMs = t.medianMs = t.maxMs = t.totalMs = ms;
+    return t;
+}
+
 std::string joinedSpecs(const std::vector<DeviceInfo>& devices) {
     std::string out;
     for (const DeviceInfo& d : devices)
@@ -96,6 +105,7 @@ std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunReq
         throw UsageError(algorithm.id() + " cannot split one run over several devices");
     std::vector<std::shared_ptr<AlgorithmResult>> results(parts.size());
     std::vector<std::exception_ptr> errors(parts.size());
+    std::vector<double> partMs(parts.size(), 0.0); // each part's runAlgorithm, whole
     SharedProgress shared{{}, std::vector<double>(parts.size(), 0.0), progress};
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::thread> threads;
@@ -106,7 +116,9 @@ std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunReq
                 r.device = devices[i], r.input = parts[i].input, r.params = parts[i].params;
                 const Progress part([&shared, i](double f) { shared.report(i, f); },
                                     progress.cancelFlag());
+                const auto began = std::chrono::steady_clock::now();
                 results[i] = runAlgorithm(algorithm, r, part);
+                partMs[i] = msSince(began);
             } catch (...) {
                 errors[i] = std::current_exception();
                 if (parts[i].failed) parts[i].failed(errors[i]);
@@ -116,7 +128,9 @@ std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunReq
         t.join();
     for (const auto& e : errors)
         if (e) std::rethrow_exception(e);
+    const auto joining = std::chrono::steady_clock::now();
     auto joined = algorithm.join(results);
+    const double joinMs = msSince(joining);
     RunInfo& info = joined->info;
     info = results.front()->info;
     info.device = joinedSpecs(devices);
@@ -130,7 +144,13 @@ std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunReq
             t.label = devices[i].spec + " " + t.label;
             info.timings.push_back(t);
         }
+        // What a one-device run's wall leaves out: the part's preparation (the variant's
+        // checks of its input) before its run.
+        info.timings.push_back(
+            hostRecord(devices[i].spec + " split: part's preparation (host wall, outside its run)",
+                       std::max(0.0, partMs[i] - results[i]->info.wallMs)));
     }
+    info.timings.push_back(hostRecord("split: join of the parts' results (host wall)", joinMs));
     info.parametersJson = runProvenance(request, request.input->provenance);
     return joined;
 }
