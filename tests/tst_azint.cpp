@@ -10,6 +10,7 @@
 #include "core/azint/expt.hpp"
 #include "core/azint/pixel_geometry.hpp"
 #include "core/azint/pixel_map.hpp"
+#include "core/azint/tiles.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/mask/geometry.hpp"
@@ -195,6 +196,7 @@ class TestAzint : public QObject {
     void binAxisFollowsPyfai();
     void pyfaiDegToRad();
     void csrEqualsHistogram();
+    void tiledBins();
     void masksAndSentinels();
     void badParamsAndInput();
     void poniVersion1();
@@ -260,6 +262,25 @@ void TestAzint::pyfaiDegToRad() {
     const Range full = internalAzimuthRange(p);
     QCOMPARE(full.first, -std::numbers::pi);
     QCOMPARE(full.second, std::numbers::pi);
+}
+
+// The tiled variant's tables: 3 x 5 pixels in tiles of 2 x 2, cut at the bottom and the right
+// (their pixels outside the image have no bin); each tile's lowest bin and span, each pixel's
+// offset from it; a tile of no bins has span 0; one spanning more than 16 bits keeps offset 0
+// for its binned pixels.
+void TestAzint::tiledBins() {
+    const std::vector<std::int32_t> bins{4, 5, -1, -1,    9,  //
+                                         6, 4, -1, -1,    -1, //
+                                         7, 7, 3,  70000, 0};
+    const TiledBins tiled(bins, 3, 5, 2, 2);
+    const std::uint16_t no = TiledBins::noBin;
+    QCOMPARE(tiled.tiles(), std::size_t(6));
+    QCOMPARE(tiled.spans(), (std::vector<std::int32_t>{4, 3, 0, 0, 9, 1, 7, 1, 3, 69998, 0, 1}));
+    QCOMPARE(tiled.offsets(),
+             (std::vector<std::uint16_t>{0, 1, 2,  0,  no, no, no, no, 0, no, no, no,
+                                         0, 0, no, no, 0,  0,  no, no, 0, no, no, no}));
+    QCOMPARE(tiled.widest(), std::int64_t(69998));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, TiledBins(bins, 3, 4, 2, 2));
 }
 
 // The CSR product gives the histogram's sums bit for bit, 1D and 2D, over several frames.
