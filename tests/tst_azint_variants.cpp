@@ -8,8 +8,11 @@
 // bit on every variant (exact 64-bit integer sums), float frames on csr; the others within
 // rounding; counts and normalisation sums always exactly.
 #include "core/azint/azint.hpp"
+#include "core/azint/binning.hpp"
+#include "core/azint/tiles.hpp"
 #include "core/errors.hpp"
 #include "core/sentinels.hpp"
+#include "gpu/azint/algorithm.hpp"
 #include "gpu/azint/recipes.hpp"
 #include "gpu/azint/run_types.hpp"
 #include "gpu/runtime/devices.hpp"
@@ -211,15 +214,21 @@ class TestAzintVariants : public QObject {
         }
     }
 
-    // A cake of 2000 x 40 bins: the tiles around the beam span more than 16 bits of offsets
-    // (their bins from the 32-bit table, global atomics); with the local histogram cut to 64
-    // bins, most others take the global atomics too, the rest passes of 1..64 / span frames.
+    // A cake of 2000 x 40 bins around a beam inside the image: the tiles around it span more
+    // than 16 bits of offsets (their bins from the 32-bit table, global atomics); with the local
+    // histogram cut to 64 bins, most others take the global atomics too, the rest passes of
+    // 1..64 / span frames.
     void tiledWideTiles() {
         const std::size_t h = 40, w = 56;
         auto in = std::make_shared<AzintInput>();
         in->data = {frames(DType::UInt16, 3, h, w, 43), someMask(h, w, 7), {}};
         in->geometry = smallGeometry(h, w);
+        in->geometry.rot1 = in->geometry.rot2 = 0;
         const ParamSet set = paramsOf("q_nm^-1", 2000, 40, true);
+        const Params params = azint::Algorithm().parameters(set);
+        const Binning binning = computeBinning(
+            computePixelMap(in->geometry, params, h, w, in->data.mask, in->data.pixelMask), params);
+        QVERIFY(TiledBins(binning.binOfPixel, h, w, 64, 64).widest() > TiledBins::widestSpan);
         const Result reference = runVariant("cpu", in, set);
         expectSame(runVariant("tiled", in, set), reference, 0, "tiled, one wide tile");
         expectSame(runVariant("tiled", in, set, {{"AZ_TILE_H", 8}, {"AZ_TILE_W", 8}}), reference, 0,
@@ -405,7 +414,7 @@ class TestAzintVariants : public QObject {
         auto in = std::make_shared<AzintInput>();
         in->data = {frames(DType::Int64, 1, 8, 8, 1), {}, {}};
         in->geometry = smallGeometry(8, 8);
-        const Algorithm& a = AlgorithmRegistry::instance().find("azint");
+        const clscope::Algorithm& a = AlgorithmRegistry::instance().find("azint");
         const ParamSet set = paramsOf("q_nm^-1", 10, 0, false);
         for (const VariantEntry& v : a.variants()) {
             if (v.info.kind == VariantKind::Host) continue;
