@@ -318,6 +318,8 @@ class TestAzintVariants : public QObject {
         QCOMPARE(localSlots({}), std::min<std::uint64_t>(device.localMemBytes / 2 / 8, 128 * 8));
         QCOMPARE(localSlots({{"AZ_TILE_FRAMES", 1}}),
                  std::min<std::uint64_t>(device.localMemBytes / 2 / 8, 128));
+        QCOMPARE(hostValues({DType::UInt16, 1000, 30, 50}, device, {}).at("AZ_LOCAL_SLOTS"),
+                 std::to_string(std::min<std::uint64_t>(device.localMemBytes / 2 / 8, 64 * 8)));
         QVERIFY_THROWS_EXCEPTION(UsageError, hostValues({DType::UInt16, 10, 30}, device,
                                                         {{"AZ_TILE_W", 12}, {"AZ_TILE_RUN", 8}}));
         QVERIFY_THROWS_EXCEPTION(

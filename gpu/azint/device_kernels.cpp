@@ -88,7 +88,8 @@ std::string DeviceKernels::kernelName() const {
 // The program's values and its kernels.
 void DeviceKernels::build() {
     recipe_ = setup_.programs.apply(recipeOf(programName()));
-    const RunShape shape{setup_.dtype, binning().bins(), tables_.longestBin()};
+    const RunShape shape{setup_.dtype, binning().bins(), tables_.longestBin(),
+                         tables_.widestTile()};
     values_ =
         recipe_.resolve(setup_.programs.over(hostValues(shape, setup_.device, setup_.tuning)));
     kernel_ = session_.kernel(recipe_, values_, kernelName());

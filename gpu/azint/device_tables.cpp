@@ -57,7 +57,7 @@ DeviceTables::DeviceTables(ClSession& session, const PixelMap& map, const Binnin
 void DeviceTables::uploadTiles(ClSession& session, const Binning& binning, std::size_t height,
                                std::size_t width, TileShape tiles) {
     const TiledBins tiled(binning.binOfPixel, height, width, tiles.rows, tiles.columns);
-    tiles_ = tiled.tiles();
+    tiles_ = tiled.tiles(), widestTile_ = std::size_t(tiled.widest());
     tileSpans = uploaded(session, tiled.spans(), "azint tile spans");
     tileOffsets = uploaded(session, tiled.offsets(), "azint tile offsets");
     const bool wide = tiled.widest() > TiledBins::widestSpan;

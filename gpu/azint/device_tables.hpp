@@ -24,8 +24,9 @@ class DeviceTables {
     std::size_t longestBin() const { return longestBin_; }
     // Entries of the CSR matrix (the binned pixels).
     std::size_t entries() const { return entries_; }
-    // Tiles of the image (tiled).
+    // Tiles of the image, the most bins one spans (tiled).
     std::size_t tiles() const { return tiles_; }
+    std::size_t widestTile() const { return widestTile_; }
 
     cl::Buffer binOfPixel;             // histogram; tiled (a 1-element one where no tile is wide)
     cl::Buffer tileSpans, tileOffsets; // tiled
@@ -39,7 +40,7 @@ class DeviceTables {
                      std::size_t width, TileShape tiles);
 
     bool unitNorm_ = true;
-    std::size_t longestBin_ = 0, entries_ = 0, tiles_ = 0;
+    std::size_t longestBin_ = 0, entries_ = 0, tiles_ = 0, widestTile_ = 0;
 };
 
 // The most pixels a bin of the binning holds.

@@ -147,12 +147,14 @@ std::size_t slotBytes(const TunableValues& values) {
 }
 
 // tiled's local histogram: half the local memory at most (as the histogram's), and no more than
-// the bins of AZ_TILE_FRAMES frames (a tile spans fewer).
+// AZ_TILE_FRAMES frames of the widest tile's bins (or of all bins), rounded up to 64 so that runs
+// whose tiles differ a little share a program: a small one leaves room for more work-groups.
 std::string localSlots(const RunShape& shape, const DeviceInfo& device,
                        const TunableValues& values) {
     const std::size_t fit = device.localMemBytes / 2 / slotBytes(values);
     const std::size_t frames = std::size_t(integerValue(values, "AZ_TILE_FRAMES", 8));
-    const std::size_t most = std::max<std::size_t>(1, (shape.bins + 63) / 64 * 64 * frames);
+    const std::size_t span = shape.widestTile ? std::min(shape.widestTile, shape.bins) : shape.bins;
+    const std::size_t most = std::max<std::size_t>(1, (span + 63) / 64 * 64 * frames);
     return std::to_string(std::clamp<std::size_t>(fit, 1, most));
 }
 

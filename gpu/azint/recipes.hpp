@@ -36,11 +36,13 @@ TileShape tileShape(const ProgramOverrides& programs, const std::map<std::string
 // Bytes of local memory a local histogram of `bins` bins takes (a 64-bit sum and a count each).
 std::size_t localHistogramBytes(std::size_t bins);
 
-// What the host's values depend on: the frames' type, the bins and the most pixels a bin holds.
+// What the host's values depend on: the frames' type, the bins, the most pixels a bin holds and
+// the most bins a tile of tiled spans (0: not known, the bins).
 struct RunShape {
     DType dtype = DType::UInt16;
     std::size_t bins = 0;
     std::size_t longestBin = 0;
+    std::size_t widestTile = 0;
 };
 
 // Whether 64-bit integer signal sums equal the reference's float64 sums bit for bit: integer
@@ -51,11 +53,11 @@ bool exactIntegerSums(DType dtype, std::size_t longestBin);
 // The host's values for a run's programs: the frames' type and sentinel limit, integer sums
 // where exact (AZ_INT_SUM), the local histogram's bins (the bins rounded up to 64 where they fit
 // the device's local memory, else 0: global atomics) and the width of its sums, tiled's local
-// histogram (AZ_LOCAL_SLOTS: half the local memory, at most AZ_TILE_FRAMES x the bins), csr's
-// work-group per bin (AZ_CSR_GROUP: 1 but on CPU devices), then the tuning over them. UsageError
-// for a tuning that would give other sums (AZ_INT_SUM on float frames or past the bound, a narrow
-// local sum that could overflow, a local histogram smaller than the bins) or not run (tiles
-// AZ_TILE_RUN does not divide, AZ_LOCAL_SLOTS past the local memory).
+// histogram (AZ_LOCAL_SLOTS: half the local memory, at most AZ_TILE_FRAMES x its widest tile),
+// csr's work-group per bin (AZ_CSR_GROUP: 1 but on CPU devices), then the tuning over them.
+// UsageError for a tuning that would give other sums (AZ_INT_SUM on float frames or past the bound,
+// a narrow local sum that could overflow, a local histogram smaller than the bins) or not run
+// (tiles AZ_TILE_RUN does not divide, AZ_LOCAL_SLOTS past the local memory).
 TunableValues hostValues(const RunShape& shape, const DeviceInfo& device,
                          const std::map<std::string, int>& tuning);
 
