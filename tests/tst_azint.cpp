@@ -280,6 +280,21 @@ void TestAzint::tiledBins() {
              (std::vector<std::uint16_t>{0, 1, 2,  0,  no, no, no, no, 0, no, no, no,
                                          0, 0, no, no, 0,  0,  no, no, 0, no, no, no}));
     QCOMPARE(tiled.widest(), std::int64_t(69998));
+    QVERIFY(!tiled.fitsBytes());
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, tiled.byteOffsets());
+    // Without the wide tile: offsets as bytes, 0xFF for none.
+    std::vector<std::int32_t> narrow = bins;
+    narrow[13] = 257; // the tile's span 255, the widest of bytes
+    const TiledBins bytes(narrow, 3, 5, 2, 2);
+    QVERIFY(bytes.fitsBytes());
+    QCOMPARE(bytes.offsets()[17], std::uint16_t(254));
+    const std::vector<std::uint8_t> b = bytes.byteOffsets();
+    QCOMPARE(b.size(), bytes.offsets().size());
+    QCOMPARE(int(b[17]), 254);
+    QCOMPARE(int(b[4]), 0xFF);
+    QCOMPARE(int(b[1]), 1);
+    narrow[13] = 258; // span 256
+    QVERIFY(!TiledBins(narrow, 3, 5, 2, 2).fitsBytes());
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, TiledBins(bins, 3, 4, 2, 2));
 }
 

@@ -322,6 +322,11 @@ class TestAzintVariants : public QObject {
                  std::to_string(std::min<std::uint64_t>(device.localMemBytes / 2 / 8, 64 * 8)));
         QVERIFY_THROWS_EXCEPTION(UsageError, hostValues({DType::UInt16, 10, 30}, device,
                                                         {{"AZ_TILE_W", 12}, {"AZ_TILE_RUN", 8}}));
+        // Offsets in bytes where every tile spans at most 255 bins, as the tables hold them.
+        QCOMPARE(hostValues({DType::UInt16, 1000, 30, 255}, device, {}).at("AZ_TILE_BYTES"), "1");
+        QCOMPARE(hostValues({DType::UInt16, 1000, 30, 256}, device, {}).at("AZ_TILE_BYTES"), "0");
+        QVERIFY_THROWS_EXCEPTION(
+            UsageError, hostValues({DType::UInt16, 1000, 30, 256}, device, {{"AZ_TILE_BYTES", 1}}));
         QVERIFY_THROWS_EXCEPTION(
             UsageError, hostValues({DType::UInt16, 10, 30}, device,
                                    {{"AZ_LOCAL_SLOTS", int(device.localMemBytes / 8 + 1)}}));

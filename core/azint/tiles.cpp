@@ -41,4 +41,13 @@ TiledBins::TiledBins(const std::vector<std::int32_t>& binOfPixel, std::size_t he
         widest_ = std::max<std::int64_t>(widest_, spans_[2 * tile + 1]);
 }
 
+std::vector<std::uint8_t> TiledBins::byteOffsets() const {
+    if (!fitsBytes())
+        throw std::logic_error("azint tiles: a tile spans more than a byte's offsets");
+    std::vector<std::uint8_t> bytes(offsets_.size());
+    std::transform(offsets_.begin(), offsets_.end(), bytes.begin(),
+                   [](std::uint16_t o) { return std::uint8_t(o == noBin ? 0xFF : o); });
+    return bytes;
+}
+
 } // namespace clscope::azint

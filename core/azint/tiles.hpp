@@ -18,6 +18,9 @@ class TiledBins {
     // bins) keeps offset 0 for its binned pixels: the kernel takes their bins from the 32-bit
     // table.
     static constexpr std::int64_t widestSpan = 0xFFFF;
+    // The widest span whose offsets fit 8 bits (0 .. 0xFE; 0xFF: no bin): where every tile's
+    // span is within it, the offsets go to the device as bytes (byteOffsets).
+    static constexpr std::int64_t byteSpan = 0xFF;
 
     // binOfPixel[k]: the bin of pixel k (row-major, height x width), or -1 for none.
     TiledBins(const std::vector<std::int32_t>& binOfPixel, std::size_t height, std::size_t width,
@@ -28,6 +31,10 @@ class TiledBins {
     const std::vector<std::int32_t>& spans() const { return spans_; }
     // Per tile, its rows x columns pixels row by row: bin - the tile's lowest, or noBin.
     const std::vector<std::uint16_t>& offsets() const { return offsets_; }
+    // Every tile's span within byteSpan (and a bin in some tile).
+    bool fitsBytes() const { return widest_ > 0 && widest_ <= byteSpan; }
+    // The offsets as bytes (noBin: 0xFF), where fitsBytes().
+    std::vector<std::uint8_t> byteOffsets() const;
     // The widest span of a tile.
     std::int64_t widest() const { return widest_; }
 

@@ -53,13 +53,15 @@ DeviceTables::DeviceTables(ClSession& session, const PixelMap& map, const Binnin
     if (!perPixel || !unitNorm_) uploadCsr(session, map, binning, method);
 }
 
-// The tiles' spans and offsets; the 32-bit bins too where a tile spans more than 16 bits.
+// The tiles' spans and offsets (bytes where every span fits them: recipes.cpp's AZ_TILE_BYTES);
+// the 32-bit bins too where a tile spans more than 16 bits.
 void DeviceTables::uploadTiles(ClSession& session, const Binning& binning, std::size_t height,
                                std::size_t width, TileShape tiles) {
     const TiledBins tiled(binning.binOfPixel, height, width, tiles.rows, tiles.columns);
     tiles_ = tiled.tiles(), widestTile_ = std::size_t(tiled.widest());
     tileSpans = uploaded(session, tiled.spans(), "azint tile spans");
-    tileOffsets = uploaded(session, tiled.offsets(), "azint tile offsets");
+    tileOffsets = tiled.fitsBytes() ? uploaded(session, tiled.byteOffsets(), "azint tile offsets")
+                                    : uploaded(session, tiled.offsets(), "azint tile offsets");
     const bool wide = tiled.widest() > TiledBins::widestSpan;
     binOfPixel =
         uploaded(session, wide ? binning.binOfPixel : std::vector<std::int32_t>{}, "azint bins");

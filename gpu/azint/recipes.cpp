@@ -99,6 +99,9 @@ ProgramRecipe tiled() {
     tunables.push_back(fromInput(integerTunable(
         "AZ_LOCAL_SLOTS", 3072, 1, 1 << 20,
         "bins of the local histogram (a tile's span x frames of a pass; wider tiles: global)")));
+    tunables.push_back(fromInput(
+        flagTunable("AZ_TILE_BYTES", false,
+                    "offsets in bytes (every tile spans at most 255 bins; the tables')")));
     tunables.push_back(integerTunable("AZ_TILE_H", 64, 1, 4096, "rows of a tile"));
     tunables.push_back(
         integerTunable("AZ_TILE_W", 64, 1, 4096, "columns of a tile (a multiple of AZ_TILE_RUN)"));
@@ -158,7 +161,15 @@ std::string localSlots(const RunShape& shape, const DeviceInfo& device,
     return std::to_string(std::clamp<std::size_t>(fit, 1, most));
 }
 
-void checkTiles(const DeviceInfo& device, const TunableValues& values) {
+// Offsets in bytes where every tile spans at most 255 bins: what the tables hold (device_tables).
+std::string byteOffsets(const RunShape& shape) {
+    return shape.widestTile > 0 && shape.widestTile <= 255 ? "1" : "0";
+}
+
+void checkTiles(const RunShape& shape, const DeviceInfo& device, const TunableValues& values) {
+    if (shape.widestTile && values.at("AZ_TILE_BYTES") != byteOffsets(shape))
+        throw UsageError("azint: AZ_TILE_BYTES follows the tiles' spans (" + byteOffsets(shape) +
+                         " here)");
     if (integerValue(values, "AZ_TILE_W", 64) % integerValue(values, "AZ_TILE_RUN", 8) != 0)
         throw UsageError("azint: AZ_TILE_RUN must divide AZ_TILE_W");
     const long long slots = integerValue(values, "AZ_LOCAL_SLOTS", 1);
@@ -182,7 +193,7 @@ void checkValues(const RunShape& shape, const DeviceInfo& device, const TunableV
                          "(the reference's float64 sums exact)");
     if (intSum && values.at("AZ_LOCAL_WIDE") == "0" && !narrowLocalSums(shape.dtype, values))
         throw UsageError("azint: AZ_LOCAL_WIDE = 0: a work-group's 32-bit sums could overflow");
-    checkTiles(device, values);
+    checkTiles(shape, device, values);
 }
 
 } // namespace
@@ -230,6 +241,7 @@ TunableValues hostValues(const RunShape& shape, const DeviceInfo& device,
         values["AZ_CSR_GROUP"] = device.type == "CPU" ? "0" : "1";
     if (!values.count("AZ_LOCAL_WIDE"))
         values["AZ_LOCAL_WIDE"] = narrowLocalSums(shape.dtype, values) ? "0" : "1";
+    if (!values.count("AZ_TILE_BYTES")) values["AZ_TILE_BYTES"] = byteOffsets(shape);
     if (!values.count("AZ_LOCAL_SLOTS"))
         values["AZ_LOCAL_SLOTS"] = localSlots(shape, device, values);
     checkValues(shape, device, values);

@@ -53,11 +53,13 @@ bool exactIntegerSums(DType dtype, std::size_t longestBin);
 // The host's values for a run's programs: the frames' type and sentinel limit, integer sums
 // where exact (AZ_INT_SUM), the local histogram's bins (the bins rounded up to 64 where they fit
 // the device's local memory, else 0: global atomics) and the width of its sums, tiled's local
-// histogram (AZ_LOCAL_SLOTS: half the local memory, at most AZ_TILE_FRAMES x its widest tile),
+// histogram (AZ_LOCAL_SLOTS: half the local memory, at most AZ_TILE_FRAMES x its widest tile)
+// and its offsets' width (AZ_TILE_BYTES: every tile within 255 bins, as the tables make them),
 // csr's work-group per bin (AZ_CSR_GROUP: 1 but on CPU devices), then the tuning over them.
 // UsageError for a tuning that would give other sums (AZ_INT_SUM on float frames or past the bound,
-// a narrow local sum that could overflow, a local histogram smaller than the bins) or not run
-// (tiles AZ_TILE_RUN does not divide, AZ_LOCAL_SLOTS past the local memory).
+// a narrow local sum that could overflow, a local histogram smaller than the bins, offsets unlike
+// the tables') or not run (tiles AZ_TILE_RUN does not divide, AZ_LOCAL_SLOTS past the local
+// memory).
 TunableValues hostValues(const RunShape& shape, const DeviceInfo& device,
                          const std::map<std::string, int>& tuning);
 

@@ -1,30 +1,40 @@
 // azint's tiled variant (after azint.cl and azint_local.cl, whose helpers it uses): the image
 // cut into tiles of AZ_TILE_H x AZ_TILE_W pixels (the last ones cut by the image's edges), each
 // with its lowest bin and its span of bins, each pixel's bin stored as a 16-bit offset from its
-// tile's lowest (AZ_NO_BIN: none, or outside the image), tile by tile (the host's tables,
-// core/azint/tiles.hpp). A work-group takes one tile and AZ_TILE_FRAMES frames: its work-items
-// read their pixels' offsets into registers once, then for each frame read the pixels' values
-// AZ_TILE_RUN consecutive ones at a time (one vector load where the width is a multiple of
-// AZ_TILE_RUN), sum those of one bin in registers, and add each run to a local histogram of the
-// tile's span x the frames of a pass; its non-empty bins go to the global sums (zeroed before)
-// with one atomic each. Against the histogram: the per-pixel table is read once for
-// AZ_TILE_FRAMES frames at half the size, and a group's local histogram holds its tile's few
-// bins, not all of them. A tile whose span does not fit AZ_LOCAL_SLOTS once (large cakes, a
-// small local memory) adds each run to the global sums instead; one spanning more than 16 bits
-// of offsets (span > AZ_OFFSET_MAX: its offsets are 0 for binned pixels) takes its pixels' bins
-// from the 32-bit table. Global size (tiles x AZ_TILE_WG, frames / AZ_TILE_FRAMES).
+// tile's lowest, 8-bit where every tile spans at most 255 bins (AZ_TILE_BYTES), AZ_NO_BIN for
+// none or outside the image, tile by tile (the host's tables, core/azint/tiles.hpp). A
+// work-group takes one tile and AZ_TILE_FRAMES frames: its work-items read their pixels'
+// offsets into registers once, then for each frame read the pixels' values AZ_TILE_RUN
+// consecutive ones at a time (one vector load where the width is a multiple of AZ_TILE_RUN), sum
+// those of one bin in registers, and add each run to a local histogram of the tile's span x the
+// frames of a pass; its non-empty bins go to the global sums (zeroed before) with one atomic
+// each. Against the histogram: the per-pixel table is read once for
+// AZ_TILE_FRAMES frames at a half or a quarter of the size, and a group's local histogram holds
+// its tile's few bins, not all of them. A tile whose span does not fit AZ_LOCAL_SLOTS once
+// (large cakes, a small local memory) adds each run to the global sums instead; one spanning
+// more than 16 bits of offsets (span > AZ_OFFSET_MAX: its offsets are 0 for binned pixels) takes
+// its pixels' bins from the 32-bit table. Global size (tiles x AZ_TILE_WG, frames /
+// AZ_TILE_FRAMES).
 //
 // Set by the host (-D): AZ_TILE_H, AZ_TILE_W  the tile (AZ_TILE_RUN divides AZ_TILE_W);
 // AZ_TILE_WG  the work-group size; AZ_TILE_FRAMES  frames a work-group sums; AZ_TILE_RUN
 // consecutive pixels a work-item reads at once (1, 2, 4, 8 or 16); AZ_LOCAL_SLOTS  the local
-// histogram's bins (a tile's span x the frames of a pass)
+// histogram's bins (a tile's span x the frames of a pass); AZ_TILE_BYTES  1: the offsets are
+// bytes (the host's, from the tables)
 
 #if !defined(AZ_TILE_H) || !defined(AZ_TILE_W) || !defined(AZ_TILE_WG) ||                          \
-    !defined(AZ_TILE_FRAMES) || !defined(AZ_TILE_RUN) || !defined(AZ_LOCAL_SLOTS)
-#error "azint_tiled.cl needs AZ_TILE_H, _W, _WG, _FRAMES, _RUN and AZ_LOCAL_SLOTS"
+    !defined(AZ_TILE_FRAMES) || !defined(AZ_TILE_RUN) || !defined(AZ_LOCAL_SLOTS) ||               \
+    !defined(AZ_TILE_BYTES)
+#error "azint_tiled.cl needs AZ_TILE_H, _W, _WG, _FRAMES, _RUN, _BYTES and AZ_LOCAL_SLOTS"
 #endif
 
+#if AZ_TILE_BYTES
+typedef uchar az_offset;
+#define AZ_NO_BIN 0xFF
+#else
+typedef ushort az_offset;
 #define AZ_NO_BIN 0xFFFF
+#endif
 #define AZ_OFFSET_MAX 0xFFFF // the widest span of 16-bit offsets (0 .. 0xFFFE)
 #define AZ_TILE_RUNS (AZ_TILE_H * AZ_TILE_W / AZ_TILE_RUN)          // runs of a tile
 #define AZ_ITEM_RUNS ((AZ_TILE_RUNS + AZ_TILE_WG - 1) / AZ_TILE_WG) // runs of a work-item
@@ -42,13 +52,13 @@ typedef union {
 // A work-item's pixels: where each of its runs starts in a frame, and each pixel's offset.
 typedef struct {
     size_t first[AZ_ITEM_RUNS];
-    ushort offset[AZ_ITEM_RUNS][AZ_TILE_RUN];
+    az_offset offset[AZ_ITEM_RUNS][AZ_TILE_RUN];
     bool any[AZ_ITEM_RUNS]; // a pixel of the run in a bin
 } az_tile_pixels;
 
 // The work-item's runs of the tile: run r of a tile is row r / (AZ_TILE_W / AZ_TILE_RUN), columns
 // (r mod that) x AZ_TILE_RUN on; a work-item takes runs lid, lid + AZ_TILE_WG, ...
-inline az_tile_pixels azint_tile_pixels(__global const ushort* tile_offsets, size_t tile,
+inline az_tile_pixels azint_tile_pixels(__global const az_offset* tile_offsets, size_t tile,
                                         uint width, size_t lid) {
     const size_t across = (width + AZ_TILE_W - 1) / AZ_TILE_W; // tiles a row
     const size_t top = tile / across * AZ_TILE_H, left = tile % across * AZ_TILE_W;
@@ -62,9 +72,9 @@ inline az_tile_pixels azint_tile_pixels(__global const ushort* tile_offsets, siz
         p.any[j] = false;
 #pragma unroll
         for (uint i = 0; i < AZ_TILE_RUN; ++i) {
-            const ushort o = r < AZ_TILE_RUNS
-                                 ? tile_offsets[(tile * AZ_TILE_RUNS + r) * AZ_TILE_RUN + i]
-                                 : AZ_NO_BIN;
+            const az_offset o = r < AZ_TILE_RUNS
+                                    ? tile_offsets[(tile * AZ_TILE_RUNS + r) * AZ_TILE_RUN + i]
+                                    : AZ_NO_BIN;
             p.offset[j][i] = o;
             p.any[j] |= o != AZ_NO_BIN;
         }
@@ -74,7 +84,7 @@ inline az_tile_pixels azint_tile_pixels(__global const ushort* tile_offsets, siz
 
 // A run's values: one vector load where runs are aligned (the width a multiple of AZ_TILE_RUN: no
 // run crosses the image's edge), else each binned pixel's (none outside the image).
-inline az_run azint_tile_read(__global const DATA_T* p, bool aligned, const ushort* offset) {
+inline az_run azint_tile_read(__global const DATA_T* p, bool aligned, const az_offset* offset) {
     az_run values;
 #if AZ_TILE_RUN > 1
     if (aligned) {
@@ -120,7 +130,7 @@ inline void azint_tile_frame(__global const DATA_T* frame, const az_tile_pixels*
         const az_run values = azint_tile_read(frame + p->first[j], aligned, p->offset[j]);
 #pragma unroll
         for (uint i = 0; i < AZ_TILE_RUN; ++i) {
-            const ushort o = p->offset[j][i];
+            const az_offset o = p->offset[j][i];
             if (o == AZ_NO_BIN || !azint_valid(values.a[i])) continue;
             const int key = to.local_sums ? (int)o
                             : to.wide     ? bin_of_pixel[p->first[j] + i]
@@ -137,7 +147,7 @@ inline void azint_tile_frame(__global const DATA_T* frame, const az_tile_pixels*
 
 __kernel __attribute__((reqd_work_group_size(AZ_TILE_WG, 1, 1))) void
 azint_tiled(__global const DATA_T* frames, __global const int* tile_bins,
-            __global const ushort* tile_offsets, __global const int* bin_of_pixel, uint width,
+            __global const az_offset* tile_offsets, __global const int* bin_of_pixel, uint width,
             uint height, uint bins, uint frame_count, __global az_sum* sum_signal,
             __global uint* count) {
     __local az_local_sum signal[AZ_LOCAL_SLOTS];
