@@ -145,6 +145,9 @@ inline void azint_tile_frame(__global const DATA_T* frame, const az_tile_pixels*
     if (m) azint_tile_flush(to, signal, n, sum_signal, count, run, s, m);
 }
 
+// A work-group per tile (group 0) and AZ_TILE_FRAMES frames (group 1); tile_bins: each tile's
+// lowest bin and span; bin_of_pixel: the 32-bit bins where a tile spans more than 16 bits (else
+// a buffer of one). Outputs zeroed before.
 __kernel __attribute__((reqd_work_group_size(AZ_TILE_WG, 1, 1))) void
 azint_tiled(__global const DATA_T* frames, __global const int* tile_bins,
             __global const az_offset* tile_offsets, __global const int* bin_of_pixel, uint width,
@@ -155,7 +158,7 @@ azint_tiled(__global const DATA_T* frames, __global const int* tile_bins,
     const size_t tile = get_group_id(0), lid = get_local_id(0);
     const int base = tile_bins[2 * tile], span = tile_bins[2 * tile + 1];
     const size_t pixels = (size_t)width * height, t0 = get_group_id(1) * AZ_TILE_FRAMES;
-    if (span == 0 || t0 >= frame_count) return; // no pixel of the tile in a bin; the group's
+    if (span == 0 || t0 >= frame_count) return; // no binned pixel or no frame: the whole group
     const uint here = (uint)min((size_t)AZ_TILE_FRAMES, frame_count - t0); // frames of the group
     const az_tile_pixels p = azint_tile_pixels(tile_offsets, tile, width, lid);
     const bool aligned = width % AZ_TILE_RUN == 0;
