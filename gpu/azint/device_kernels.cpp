@@ -92,6 +92,7 @@ void DeviceKernels::build() {
                          tables_.widestTile()};
     values_ =
         recipe_.resolve(setup_.programs.over(hostValues(shape, setup_.device, setup_.tuning)));
+    checkProgramValues(shape, setup_.device, values_);
     kernel_ = session_.kernel(recipe_, values_, kernelName());
     if (!tables_.unitNorm()) normKernel_ = session_.kernel(recipe_, values_, "azint_norm");
 }

@@ -143,9 +143,15 @@ bool narrowLocalSums(DType dtype, const TunableValues& values) {
     return largestValue(dtype) <= most / pixels;
 }
 
+// A flag's value, "" where the program does not declare it (checkValues: a program's own values).
+std::string flagValue(const TunableValues& values, const std::string& name) {
+    const auto it = values.find(name);
+    return it == values.end() ? "" : it->second;
+}
+
 // Bytes of a bin of tiled's local histogram: its signal sum (32 or 64 bits) and its count.
 std::size_t slotBytes(const TunableValues& values) {
-    const bool narrow = values.at("AZ_INT_SUM") == "1" && values.at("AZ_LOCAL_WIDE") == "0";
+    const bool narrow = values.at("AZ_INT_SUM") == "1" && flagValue(values, "AZ_LOCAL_WIDE") == "0";
     return narrow ? 8 : 12;
 }
 
@@ -167,7 +173,8 @@ std::string byteOffsets(const RunShape& shape) {
 }
 
 void checkTiles(const RunShape& shape, const DeviceInfo& device, const TunableValues& values) {
-    if (shape.widestTile && values.at("AZ_TILE_BYTES") != byteOffsets(shape))
+    const std::string bytes = flagValue(values, "AZ_TILE_BYTES");
+    if (shape.widestTile && !bytes.empty() && bytes != byteOffsets(shape))
         throw UsageError("azint: AZ_TILE_BYTES follows the tiles' spans (" + byteOffsets(shape) +
                          " here)");
     if (integerValue(values, "AZ_TILE_W", 64) % integerValue(values, "AZ_TILE_RUN", 8) != 0)
@@ -191,7 +198,8 @@ void checkValues(const RunShape& shape, const DeviceInfo& device, const TunableV
     if (intSum && !exactIntegerSums(shape.dtype, shape.longestBin))
         throw UsageError("azint: AZ_INT_SUM = 1 is for integer frames whose sums stay below 2^53 "
                          "(the reference's float64 sums exact)");
-    if (intSum && values.at("AZ_LOCAL_WIDE") == "0" && !narrowLocalSums(shape.dtype, values))
+    if (intSum && flagValue(values, "AZ_LOCAL_WIDE") == "0" &&
+        !narrowLocalSums(shape.dtype, values))
         throw UsageError("azint: AZ_LOCAL_WIDE = 0: a work-group's 32-bit sums could overflow");
     checkTiles(shape, device, values);
 }
@@ -221,6 +229,11 @@ bool exactIntegerSums(DType dtype, std::size_t longestBin) {
     const std::uint64_t largest = largestValue(dtype);
     if (dtype == DType::Float32 || dtype == DType::Float64 || largest == 0) return false;
     return std::uint64_t(longestBin) <= ((std::uint64_t(1) << 53) - 1) / largest;
+}
+
+void checkProgramValues(const RunShape& shape, const DeviceInfo& device,
+                        const TunableValues& values) {
+    checkValues(shape, device, values);
 }
 
 TunableValues hostValues(const RunShape& shape, const DeviceInfo& device,

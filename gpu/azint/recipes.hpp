@@ -62,5 +62,10 @@ bool exactIntegerSums(DType dtype, std::size_t longestBin);
 // memory).
 TunableValues hostValues(const RunShape& shape, const DeviceInfo& device,
                          const std::map<std::string, int>& tuning);
+// The same checks on a program's resolved values (its own tunables, the run's program overrides
+// over the host's: the lab's --set and --sweep), so that no override gives other sums or a
+// layout unlike its tables'.
+void checkProgramValues(const RunShape& shape, const DeviceInfo& device,
+                        const TunableValues& values);
 
 } // namespace clscope::azint
