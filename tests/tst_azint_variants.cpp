@@ -327,6 +327,17 @@ class TestAzintVariants : public QObject {
         QCOMPARE(hostValues({DType::UInt16, 1000, 30, 256}, device, {}).at("AZ_TILE_BYTES"), "0");
         QVERIFY_THROWS_EXCEPTION(
             UsageError, hostValues({DType::UInt16, 1000, 30, 256}, device, {{"AZ_TILE_BYTES", 1}}));
+        // The same checks on a program's values after the run's overrides (the lab's --set).
+        const RunShape shape{DType::UInt16, 10, 30};
+        for (const std::string& program : {histogramProgram, csrProgram, sortedProgram})
+            checkProgramValues(shape, device,
+                               recipeOf(program).resolve(hostValues(shape, device, {})));
+        TunableValues forked = recipeOf(tiledProgram).resolve(hostValues(shape, device, {}));
+        checkProgramValues(shape, device, forked);
+        forked["AZ_TILE_W"] = "12";
+        QVERIFY_THROWS_EXCEPTION(UsageError, checkProgramValues(shape, device, forked));
+        forked["AZ_TILE_W"] = "64", forked["AZ_TILE_H"] = "2048";
+        QVERIFY_THROWS_EXCEPTION(UsageError, checkProgramValues(shape, device, forked));
         QVERIFY_THROWS_EXCEPTION(
             UsageError, hostValues({DType::UInt16, 10, 30}, device,
                                    {{"AZ_LOCAL_SLOTS", int(device.localMemBytes / 8 + 1)}}));
