@@ -10,6 +10,7 @@
 #include "core/azint/expt.hpp"
 #include "core/azint/pixel_geometry.hpp"
 #include "core/azint/pixel_map.hpp"
+#include "core/azint/tiles.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/mask/geometry.hpp"
@@ -195,6 +196,7 @@ class TestAzint : public QObject {
     void binAxisFollowsPyfai();
     void pyfaiDegToRad();
     void csrEqualsHistogram();
+    void tiledBins();
     void masksAndSentinels();
     void badParamsAndInput();
     void poniVersion1();
@@ -260,6 +262,40 @@ void TestAzint::pyfaiDegToRad() {
     const Range full = internalAzimuthRange(p);
     QCOMPARE(full.first, -std::numbers::pi);
     QCOMPARE(full.second, std::numbers::pi);
+}
+
+// The tiled variant's tables: 3 x 5 pixels in tiles of 2 x 2, cut at the bottom and the right
+// (their pixels outside the image have no bin); each tile's lowest bin and span, each pixel's
+// offset from it; a tile of no bins has span 0; one spanning more than 16 bits keeps offset 0
+// for its binned pixels.
+void TestAzint::tiledBins() {
+    const std::vector<std::int32_t> bins{4, 5, -1, -1,    9,  //
+                                         6, 4, -1, -1,    -1, //
+                                         7, 7, 3,  70000, 0};
+    const TiledBins tiled(bins, 3, 5, 2, 2);
+    const std::uint16_t no = TiledBins::noBin;
+    QCOMPARE(tiled.tiles(), std::size_t(6));
+    QCOMPARE(tiled.spans(), (std::vector<std::int32_t>{4, 3, 0, 0, 9, 1, 7, 1, 3, 69998, 0, 1}));
+    QCOMPARE(tiled.offsets(),
+             (std::vector<std::uint16_t>{0, 1, 2,  0,  no, no, no, no, 0, no, no, no,
+                                         0, 0, no, no, 0,  0,  no, no, 0, no, no, no}));
+    QCOMPARE(tiled.widest(), std::int64_t(69998));
+    QVERIFY(!tiled.fitsBytes());
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, tiled.byteOffsets());
+    // Without the wide tile: offsets as bytes, 0xFF for none.
+    std::vector<std::int32_t> narrow = bins;
+    narrow[13] = 257; // the tile's span 255, the widest of bytes
+    const TiledBins bytes(narrow, 3, 5, 2, 2);
+    QVERIFY(bytes.fitsBytes());
+    QCOMPARE(bytes.offsets()[17], std::uint16_t(254));
+    const std::vector<std::uint8_t> b = bytes.byteOffsets();
+    QCOMPARE(b.size(), bytes.offsets().size());
+    QCOMPARE(int(b[17]), 254);
+    QCOMPARE(int(b[4]), 0xFF);
+    QCOMPARE(int(b[1]), 1);
+    narrow[13] = 258; // span 256
+    QVERIFY(!TiledBins(narrow, 3, 5, 2, 2).fitsBytes());
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, TiledBins(bins, 3, 4, 2, 2));
 }
 
 // The CSR product gives the histogram's sums bit for bit, 1D and 2D, over several frames.

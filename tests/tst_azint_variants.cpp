@@ -1,14 +1,18 @@
 // tst_azint_variants: every azint variant (gpu/azint) against the `cpu` reference on the first
 // OpenCL device (PoCL in CI), through runAlgorithm: every frame type with its sentinels, 1D and
 // 2D, corrections, masks, awkward sizes; the histogram's local-memory form (the GPU's) and its
-// global-atomics form forced; sorted with chunks smaller than the bins; the paths a device or
-// the data choose forced (integer sums off, wide local sums, frames per work-group, odd group
-// sizes). Integer frames give the reference's sums bit for bit on every variant (exact 64-bit
-// integer sums), float frames on csr; the others within rounding; counts and normalisation
-// sums always exactly.
+// global-atomics form forced; sorted with chunks smaller than the bins; tiled with tiles cut by
+// the image's edges, vector and scalar reads, tiles too wide for the local histogram or for
+// 16-bit offsets; the paths a device or the data choose forced (integer sums off, wide local
+// sums, frames per work-group, odd group sizes). Integer frames give the reference's sums bit for
+// bit on every variant (exact 64-bit integer sums), float frames on csr; the others within
+// rounding; counts and normalisation sums always exactly.
 #include "core/azint/azint.hpp"
+#include "core/azint/binning.hpp"
+#include "core/azint/tiles.hpp"
 #include "core/errors.hpp"
 #include "core/sentinels.hpp"
+#include "gpu/azint/algorithm.hpp"
 #include "gpu/azint/recipes.hpp"
 #include "gpu/azint/run_types.hpp"
 #include "gpu/runtime/devices.hpp"
@@ -171,6 +175,67 @@ class TestAzintVariants : public QObject {
         expectSame(runVariant("sorted", in, set), reference, tol, "sorted");
         expectSame(runVariant("sorted", in, set, {{"AZ_WG", 16}}), reference, tol,
                    "sorted, chunks of 16");
+        expectSame(runVariant("tiled", in, set), reference, tol, "tiled (one tile, cut)");
+        expectSame(runVariant("tiled", in, set, {{"AZ_TILE_H", 8}, {"AZ_TILE_W", 16}}), reference,
+                   tol, "tiled, tiles of 8 x 16");
+    }
+
+    void tiledReads_data() {
+        QTest::addColumn<int>("dtype");
+        for (DType d : {DType::UInt8, DType::UInt16, DType::UInt32, DType::Int32, DType::Float32})
+            QTest::newRow(dtypeName(d).c_str()) << int(d);
+    }
+
+    // tiled on 45 x 72 (a multiple of 8 wide, not of 16): runs of 8 and 4 read as vectors, runs
+    // of 16 (crossing the edge) pixel by pixel; tiles of 16 x 32 cut at the bottom and the
+    // right; groups of 48 work-items (more runs a group than a tile has), 3 frames in groups
+    // of 2 (the last short). Each frame type: its vector type.
+    void tiledReads() {
+        QFETCH(int, dtype);
+        const std::size_t h = 45, w = 72;
+        auto in = std::make_shared<AzintInput>();
+        in->data = {frames(DType(dtype), 3, h, w, 41), someMask(h, w, 19), someMask(h, w, 23)};
+        in->geometry = smallGeometry(h, w);
+        const ParamSet set = paramsOf("q_nm^-1", 37, 0, false);
+        const Result reference = runVariant("cpu", in, set);
+        const double tol = DType(dtype) == DType::Float32 ? 1e-12 : 0;
+        using Tuning = std::map<std::string, int>;
+        for (const Tuning& tuning :
+             {Tuning{}, Tuning{{"AZ_TILE_H", 16}, {"AZ_TILE_W", 32}, {"AZ_TILE_RUN", 16}},
+              Tuning{{"AZ_TILE_H", 16}, {"AZ_TILE_W", 32}, {"AZ_TILE_RUN", 4}},
+              Tuning{{"AZ_TILE_H", 16},
+                     {"AZ_TILE_W", 32},
+                     {"AZ_TILE_WG", 48},
+                     {"AZ_TILE_FRAMES", 2}}}) {
+            std::string what = "tiled";
+            for (const auto& [name, value] : tuning)
+                what += " " + name + "=" + std::to_string(value);
+            expectSame(runVariant("tiled", in, set, tuning), reference, tol, what);
+        }
+    }
+
+    // A cake of 2000 x 40 bins around a beam inside the image: the tiles around it span more
+    // than 16 bits of offsets (their bins from the 32-bit table, global atomics); with the local
+    // histogram cut to 64 bins, most others take the global atomics too, the rest passes of
+    // 1..64 / span frames.
+    void tiledWideTiles() {
+        const std::size_t h = 40, w = 56;
+        auto in = std::make_shared<AzintInput>();
+        in->data = {frames(DType::UInt16, 3, h, w, 43), someMask(h, w, 7), {}};
+        in->geometry = smallGeometry(h, w);
+        in->geometry.rot1 = in->geometry.rot2 = 0;
+        const ParamSet set = paramsOf("q_nm^-1", 2000, 40, true);
+        const Params params = azint::Algorithm().parameters(set);
+        const Binning binning = computeBinning(
+            computePixelMap(in->geometry, params, h, w, in->data.mask, in->data.pixelMask), params);
+        QVERIFY(TiledBins(binning.binOfPixel, h, w, 64, 64).widest() > TiledBins::widestSpan);
+        const Result reference = runVariant("cpu", in, set);
+        expectSame(runVariant("tiled", in, set), reference, 0, "tiled, one wide tile");
+        expectSame(runVariant("tiled", in, set, {{"AZ_TILE_H", 8}, {"AZ_TILE_W", 8}}), reference, 0,
+                   "tiled, tiles of 8 x 8");
+        expectSame(runVariant("tiled", in, set,
+                              {{"AZ_TILE_H", 8}, {"AZ_TILE_W", 8}, {"AZ_LOCAL_SLOTS", 64}}),
+                   reference, 0, "tiled, 64 local bins");
     }
 
     void forcedPaths_data() {
@@ -197,12 +262,17 @@ class TestAzintVariants : public QObject {
                               ? Runs{{"histogram", {{"AZ_LOCAL_WIDE", 1}}, 0},
                                      {"histogram", {{"AZ_PER_ITEM", 8}, {"AZ_RUN", 8}}, 0},
                                      {"sorted", {{"AZ_FRAMES", 3}, {"AZ_WG", 8}}, 0},
-                                     {"csr", {{"AZ_CSR_GROUP", 1}, {"AZ_CSR_WG", 7}}, 0}}
+                                     {"csr", {{"AZ_CSR_GROUP", 1}, {"AZ_CSR_WG", 7}}, 0},
+                                     {"tiled", {{"AZ_LOCAL_WIDE", 1}}, 0},
+                                     {"tiled", {{"AZ_LOCAL_SLOTS", 24}, {"AZ_TILE_H", 8}}, 0},
+                                     {"tiled", {{"AZ_TILE_FRAMES", 2}, {"AZ_TILE_RUN", 1}}, 0}}
                               : Runs{{"csr", {{"AZ_INT_SUM", 0}}, 0},
                                      {"csr", {{"AZ_CSR_GROUP", 1}, {"AZ_FRAMES", 2}}, 0},
                                      {"sorted", {{"AZ_SORTED_RUN", 3}, {"AZ_WG", 4}}, 0},
                                      {"histogram", {{"AZ_INT_SUM", 0}}, 1e-12}, // double sums
-                                     {"sorted", {{"AZ_INT_SUM", 0}}, 1e-12}};
+                                     {"sorted", {{"AZ_INT_SUM", 0}}, 1e-12},
+                                     {"tiled", {{"AZ_INT_SUM", 0}}, 1e-12},
+                                     {"tiled", {{"AZ_LOCAL_SLOTS", 16}, {"AZ_TILE_W", 8}}, 0}};
         for (const auto& [variant, tuning, tol] : runs)
             expectSame(runVariant(variant, in, set, tuning), reference, tol,
                        variant + " " + tuning.begin()->first);
@@ -235,6 +305,42 @@ class TestAzintVariants : public QObject {
             UsageError, hostValues({DType::UInt32, 10, 30}, device, {{"AZ_LOCAL_WIDE", 0}}));
         QVERIFY_THROWS_EXCEPTION(UsageError, hostValues({DType::UInt16, 10, 30}, device,
                                                         {{"AZ_PER_ITEM", 6}, {"AZ_RUN", 4}}));
+        // tiled: 32-bit local sums of a tile's pixels; the local histogram within half the local
+        // memory and no larger than AZ_TILE_FRAMES x the bins; tunings that would not run.
+        QCOMPARE(
+            hostValues({DType::UInt16, 10, 30}, device, {{"AZ_TILE_H", 2048}, {"AZ_TILE_W", 64}})
+                .at("AZ_LOCAL_WIDE"),
+            "1"); // 131,072 pixels x 65,533 > 2^32
+        const auto localSlots = [&](const std::map<std::string, int>& tuning) {
+            return std::uint64_t(std::stoull(
+                hostValues({DType::UInt16, 100, 30}, device, tuning).at("AZ_LOCAL_SLOTS")));
+        };
+        QCOMPARE(localSlots({}), std::min<std::uint64_t>(device.localMemBytes / 2 / 8, 128 * 8));
+        QCOMPARE(localSlots({{"AZ_TILE_FRAMES", 1}}),
+                 std::min<std::uint64_t>(device.localMemBytes / 2 / 8, 128));
+        QCOMPARE(hostValues({DType::UInt16, 1000, 30, 50}, device, {}).at("AZ_LOCAL_SLOTS"),
+                 std::to_string(std::min<std::uint64_t>(device.localMemBytes / 2 / 8, 64 * 8)));
+        QVERIFY_THROWS_EXCEPTION(UsageError, hostValues({DType::UInt16, 10, 30}, device,
+                                                        {{"AZ_TILE_W", 12}, {"AZ_TILE_RUN", 8}}));
+        // Offsets in bytes where every tile spans at most 255 bins, as the tables hold them.
+        QCOMPARE(hostValues({DType::UInt16, 1000, 30, 255}, device, {}).at("AZ_TILE_BYTES"), "1");
+        QCOMPARE(hostValues({DType::UInt16, 1000, 30, 256}, device, {}).at("AZ_TILE_BYTES"), "0");
+        QVERIFY_THROWS_EXCEPTION(
+            UsageError, hostValues({DType::UInt16, 1000, 30, 256}, device, {{"AZ_TILE_BYTES", 1}}));
+        // The same checks on a program's values after the run's overrides (the lab's --set).
+        const RunShape shape{DType::UInt16, 10, 30};
+        for (const std::string& program : {histogramProgram, csrProgram, sortedProgram})
+            checkProgramValues(shape, device,
+                               recipeOf(program).resolve(hostValues(shape, device, {})));
+        TunableValues forked = recipeOf(tiledProgram).resolve(hostValues(shape, device, {}));
+        checkProgramValues(shape, device, forked);
+        forked["AZ_TILE_W"] = "12";
+        QVERIFY_THROWS_EXCEPTION(UsageError, checkProgramValues(shape, device, forked));
+        forked["AZ_TILE_W"] = "64", forked["AZ_TILE_H"] = "2048";
+        QVERIFY_THROWS_EXCEPTION(UsageError, checkProgramValues(shape, device, forked));
+        QVERIFY_THROWS_EXCEPTION(
+            UsageError, hostValues({DType::UInt16, 10, 30}, device,
+                                   {{"AZ_LOCAL_SLOTS", int(device.localMemBytes / 8 + 1)}}));
     }
 
     // More bins than a chunk of `sorted` and than the local histogram may hold on a small
@@ -255,6 +361,7 @@ class TestAzintVariants : public QObject {
         expectSame(runVariant("csr", in, set), reference, 0, "csr");
         expectSame(runVariant("histogram", in, set), reference, 0, "histogram");
         expectSame(runVariant("sorted", in, set), reference, 0, "sorted");
+        expectSame(runVariant("tiled", in, set), reference, 0, "tiled");
     }
 
     // Frames in chunks of 2 (the host tuning AZ_CHUNK_FRAMES): 5 frames, the last chunk short;
@@ -265,7 +372,7 @@ class TestAzintVariants : public QObject {
         in->geometry = smallGeometry(24, 20);
         const ParamSet set = paramsOf("q_A^-1", 30, 3, true);
         const Result reference = runVariant("cpu", in, set);
-        for (const char* variant : {"csr", "histogram", "sorted"})
+        for (const char* variant : {"csr", "histogram", "sorted", "tiled"})
             expectSame(runVariant(variant, in, set, {{"AZ_CHUNK_FRAMES", 2}}), reference, 0,
                        variant);
         // The frames in the device's pinned memory, as the bench's on a GPU: DMA in place, two
@@ -276,7 +383,7 @@ class TestAzintVariants : public QObject {
         scope.reset();
         std::memcpy(pinned.bytes(), in->data.frames.bytes(), pinned.byteSize());
         in->data.frames = std::move(pinned);
-        for (const char* variant : {"csr", "histogram", "sorted"})
+        for (const char* variant : {"csr", "histogram", "sorted", "tiled"})
             expectSame(runVariant(variant, in, set, {{"AZ_CHUNK_FRAMES", 1}}), reference, 0,
                        std::string(variant) + " (pinned frames)");
     }
@@ -297,11 +404,17 @@ class TestAzintVariants : public QObject {
         d->data.frames = frames(DType::Int32, 2, h, w, 31);
         const ParamSet plain = paramsOf("q_nm^-1", 19, 0, false);
         const ParamSet corrected = paramsOf("q_nm^-1", 19, 0, true);
-        for (const char* variant : {"csr", "histogram", "sorted"})
+        for (const char* variant : {"csr", "histogram", "sorted", "tiled"})
             for (const auto& [in, set] :
                  {std::pair{a, plain}, std::pair{b, plain}, std::pair{a, corrected},
                   std::pair{c, plain}, std::pair{d, plain}, std::pair{a, plain}})
                 expectSame(runVariant(variant, in, set), runVariant("cpu", in, set), 0, variant);
+        // tiled's tables follow its tile shape: runs of one geometry in other tiles get their own.
+        using Tuning = std::map<std::string, int>;
+        for (const Tuning& tuning : {Tuning{{"AZ_TILE_H", 4}, {"AZ_TILE_W", 8}}, Tuning{},
+                                     Tuning{{"AZ_TILE_H", 4}, {"AZ_TILE_W", 8}}})
+            expectSame(runVariant("tiled", a, plain, tuning), runVariant("cpu", a, plain), 0,
+                       "tiled, tiles of " + std::to_string(tuning.size() ? 4 : 64) + " rows");
     }
 
     // The local histogram must hold the run's bins: a tuning below them is a usage error.
@@ -319,7 +432,7 @@ class TestAzintVariants : public QObject {
         auto in = std::make_shared<AzintInput>();
         in->data = {frames(DType::Int64, 1, 8, 8, 1), {}, {}};
         in->geometry = smallGeometry(8, 8);
-        const Algorithm& a = AlgorithmRegistry::instance().find("azint");
+        const clscope::Algorithm& a = AlgorithmRegistry::instance().find("azint");
         const ParamSet set = paramsOf("q_nm^-1", 10, 0, false);
         for (const VariantEntry& v : a.variants()) {
             if (v.info.kind == VariantKind::Host) continue;

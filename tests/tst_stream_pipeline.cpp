@@ -275,6 +275,10 @@ class TestStreamPipeline : public QObject {
             << QStringList{"--variant",      "histogram", "--azimuth-bins", "8", "--solid-angle",
                            "--polarization", "0.9"}
             << QStringList{} << "12 frames decoded on the device";
+        QTest::newRow("tiled cake, corrections")
+            << QStringList{"--variant",      "tiled", "--azimuth-bins", "8", "--solid-angle",
+                           "--polarization", "0.9"}
+            << QStringList{} << "12 frames decoded on the device";
         QTest::newRow("csr, 7 of 12") << QStringList{"--variant", "csr"}
                                       << QStringList{"--count", "7"} << "7 of 12 frames received";
     }

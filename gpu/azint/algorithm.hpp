@@ -14,7 +14,7 @@ class Algorithm : public TypedAlgorithm<AzintInput, Params, AzintResult> {
     std::vector<InputRole> inputRoles() const override;
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
-    // azint_histogram, azint_csr, azint_sorted (gpu/azint/recipes.hpp).
+    // azint_histogram, azint_csr, azint_sorted, azint_tiled (gpu/azint/recipes.hpp).
     std::vector<ProgramRecipe> recipes() const override;
     // Params from the parameter set (UsageError naming what is wrong).
     Params parameters(const ParamSet& params) const override;

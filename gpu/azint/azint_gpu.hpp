@@ -1,4 +1,5 @@
-// azint on OpenCL devices: variants histogram, csr and sorted next to the CPU reference `cpu`.
+// azint on OpenCL devices: variants histogram, csr, sorted and tiled next to the CPU reference
+// `cpu`.
 // Internal to gpu/azint: runs go through runAlgorithm() (gpu/algorithm.hpp), whose
 // Algorithm::runWith runs the variant object it looks up in variantSet().
 #pragma once
@@ -33,16 +34,17 @@ struct RunOutput {
     std::vector<TimingRecord> timings;
 };
 
-// How an OpenCL variant sums: per pixel with atomics, per bin through the CSR matrix, or over
-// the pixels sorted by bin in equal chunks (azint.cl, azint_sorted.cl).
-enum class Method { Histogram, Csr, Sorted };
+// How an OpenCL variant sums: per pixel with atomics, per bin through the CSR matrix, over the
+// pixels sorted by bin in equal chunks, or per tile of the image in a local histogram of its
+// few bins (azint.cl, azint_sorted.cl, azint_tiled.cl).
+enum class Method { Histogram, Csr, Sorted, Tiled };
 
 // The frame types the kernels read (DATA_T).
 bool kernelsRead(DType dtype);
 // The OpenCL variant's method (variants.cpp; none for the host's `cpu`).
 std::optional<Method> methodOf(const std::string& variant);
 
-// The variants, declared once (variants.cpp): cpu, histogram, csr, sorted. Each run throws
+// The variants, declared once (variants.cpp): cpu, histogram, csr, sorted, tiled. Each run throws
 // InputError for bad input, UsageError for bad parameters or tuning, DeviceError for device
 // trouble.
 const VariantSet<Job, RunOutput>& variantSet();

@@ -29,13 +29,15 @@ std::shared_ptr<const PreparedGeometry> prepare(const KernelSetup& s, ClSession&
                           s.height,
                           s.width,
                           s.mask,
-                          s.pixelMask};
+                          s.pixelMask,
+                          s.method == Method::Tiled ? tileShape(s.programs, s.tuning)
+                                                    : TileShape{}};
     return preparedGeometry(key, [&] {
         const PixelMap map =
             computePixelMap(*s.geometry, *s.params, s.height, s.width, *s.mask, *s.pixelMask);
         PreparedGeometry prepared{computeBinning(map, *s.params), nullptr};
-        prepared.tables =
-            std::make_shared<DeviceTables>(session, map, prepared.binning, *s.params, s.method);
+        prepared.tables = std::make_shared<DeviceTables>(session, map, prepared.binning, *s.params,
+                                                         s.method, key.tiles);
         return prepared;
     });
 }
@@ -59,9 +61,17 @@ std::size_t DeviceKernels::chunkFrames(std::size_t frames) const {
 }
 
 std::string DeviceKernels::programName() const {
-    return setup_.method == Method::Histogram ? histogramProgram
-           : setup_.method == Method::Csr     ? csrProgram
-                                              : sortedProgram;
+    switch (setup_.method) {
+    case Method::Histogram:
+        return histogramProgram;
+    case Method::Csr:
+        return csrProgram;
+    case Method::Sorted:
+        return sortedProgram;
+    case Method::Tiled:
+        return tiledProgram;
+    }
+    return csrProgram;
 }
 
 bool DeviceKernels::csrGroups() const {
@@ -71,15 +81,18 @@ bool DeviceKernels::csrGroups() const {
 std::string DeviceKernels::kernelName() const {
     if (setup_.method == Method::Csr) return csrGroups() ? "azint_csr_group" : "azint_csr";
     if (setup_.method == Method::Sorted) return intSums() ? "azint_sorted_runs" : "azint_sorted";
+    if (setup_.method == Method::Tiled) return "azint_tiled";
     return values_.at("AZ_LOCAL_BINS") == "0" ? "azint_histogram" : "azint_histogram_local";
 }
 
 // The program's values and its kernels.
 void DeviceKernels::build() {
     recipe_ = setup_.programs.apply(recipeOf(programName()));
-    const RunShape shape{setup_.dtype, binning().bins(), tables_.longestBin()};
+    const RunShape shape{setup_.dtype, binning().bins(), tables_.longestBin(),
+                         tables_.widestTile()};
     values_ =
         recipe_.resolve(setup_.programs.over(hostValues(shape, setup_.device, setup_.tuning)));
+    checkProgramValues(shape, setup_.device, values_);
     kernel_ = session_.kernel(recipe_, values_, kernelName());
     if (!tables_.unitNorm()) normKernel_ = session_.kernel(recipe_, values_, "azint_norm");
 }
@@ -101,6 +114,9 @@ void DeviceKernels::setKernelArgs(const cl::Buffer& frames, std::size_t frameCou
                 signal_, count_);
     else if (setup_.method == Method::Csr)
         setArgs(kernel_, frames, t.rowStart, t.rowPixels, pixels, bins, signal_, count_);
+    else if (setup_.method == Method::Tiled)
+        setArgs(kernel_, frames, t.tileSpans, t.tileOffsets, t.binOfPixel, cl_uint(setup_.width),
+                cl_uint(setup_.height), bins, cl_uint(frameCount), signal_, count_);
     else
         setArgs(kernel_, frames, t.rowPixels, t.entryBin, cl_uint(t.entries()), pixels, bins,
                 cl_uint(frameCount), signal_, count_);
@@ -113,6 +129,8 @@ void DeviceKernels::setKernelArgs(const cl::Buffer& frames, std::size_t frameCou
 std::size_t DeviceKernels::extent() const {
     if (setup_.method == Method::Histogram) return pixels_;
     if (setup_.method == Method::Sorted) return tables_.entries();
+    if (setup_.method == Method::Tiled) // a group per tile
+        return tables_.tiles() * std::stoul(values_.at("AZ_TILE_WG"));
     if (!csrGroups()) return binning().bins();
     return binning().bins() * std::stoul(values_.at("AZ_CSR_WG")); // a group per bin
 }

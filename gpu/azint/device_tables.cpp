@@ -2,6 +2,7 @@
 #include "gpu/azint/device_tables.hpp"
 
 #include "core/azint/csr_matrix.hpp"
+#include "core/azint/tiles.hpp"
 #include "core/range_pool.hpp"
 
 #include <algorithm>
@@ -42,13 +43,28 @@ std::size_t longestBinOf(const Binning& binning) {
 }
 
 DeviceTables::DeviceTables(ClSession& session, const PixelMap& map, const Binning& binning,
-                           const Params& params, Method method)
+                           const Params& params, Method method, TileShape tiles)
     : unitNorm_(!params.solidAngle && !params.polarization) { // core/azint: c = 1 exactly
-    if (method == Method::Histogram) {
+    const bool perPixel = method == Method::Histogram || method == Method::Tiled;
+    if (method == Method::Histogram)
         binOfPixel = uploaded(session, binning.binOfPixel, "azint bins");
-        if (unitNorm_) longestBin_ = longestBinOf(binning); // else the CSR matrix's
-    }
-    if (method != Method::Histogram || !unitNorm_) uploadCsr(session, map, binning, method);
+    if (method == Method::Tiled) uploadTiles(session, binning, map.height, map.width, tiles);
+    if (perPixel && unitNorm_) longestBin_ = longestBinOf(binning); // else the CSR matrix's
+    if (!perPixel || !unitNorm_) uploadCsr(session, map, binning, method);
+}
+
+// The tiles' spans and offsets (bytes where every span fits them: recipes.cpp's AZ_TILE_BYTES);
+// the 32-bit bins too where a tile spans more than 16 bits.
+void DeviceTables::uploadTiles(ClSession& session, const Binning& binning, std::size_t height,
+                               std::size_t width, TileShape tiles) {
+    const TiledBins tiled(binning.binOfPixel, height, width, tiles.rows, tiles.columns);
+    tiles_ = tiled.tiles(), widestTile_ = std::size_t(tiled.widest());
+    tileSpans = uploaded(session, tiled.spans(), "azint tile spans");
+    tileOffsets = tiled.fitsBytes() ? uploaded(session, tiled.byteOffsets(), "azint tile offsets")
+                                    : uploaded(session, tiled.offsets(), "azint tile offsets");
+    const bool wide = tiled.widest() > TiledBins::widestSpan;
+    binOfPixel =
+        uploaded(session, wide ? binning.binOfPixel : std::vector<std::int32_t>{}, "azint bins");
 }
 
 void DeviceTables::uploadCsr(ClSession& session, const PixelMap& map, const Binning& binning,

@@ -2,6 +2,7 @@
 // local histogram's bins, the run's tuning over them) and the work of a run: the frames read once,
 // the sums written once (signal and count, 12 bytes a bin), two adds a pixel.
 #include "core/azint/binning.hpp"
+#include "core/azint/tiles.hpp"
 #include "gpu/azint/algorithm.hpp"
 #include "gpu/azint/device_tables.hpp"
 #include "gpu/azint/facets.hpp"
@@ -16,21 +17,25 @@ std::size_t binsOf(const Params& p) {
     return std::size_t(p.bins) * std::size_t(std::max(1, p.azimuthBins));
 }
 
-// The run's shape as the device run computes it (the binning of the input's geometry).
-RunShape shapeOf(const AzintInput* in, const Params& p) {
+// The run's shape as the device run computes it (the binning of the input's geometry, its
+// tiles as the request's tiled program cuts them).
+RunShape shapeOf(const AzintInput* in, const Params& p, const RunRequest& request) {
     if (!in) return {DType::UInt16, binsOf(p), 0};
     const Array& frames = in->data.frames;
     const PixelMap map = computePixelMap(in->geometry, p, frames.height(), frames.width(),
                                          in->data.mask, in->data.pixelMask);
     const Binning binning = computeBinning(map, p);
-    return {frames.dtype(), binning.bins(), longestBinOf(binning)};
+    const TileShape tile = tileShape(request.programs, request.tuning);
+    const TiledBins tiles(binning.binOfPixel, frames.height(), frames.width(), tile.rows,
+                          tile.columns);
+    return {frames.dtype(), binning.bins(), longestBinOf(binning), std::size_t(tiles.widest())};
 }
 
 class AzintLab : public TypedLab<Algorithm> {
   protected:
     TunableValues hostTunablesWith(const Run& run) const override {
-        return hostValues(shapeOf(run.inputOrNull(), run.params()), run.request().device,
-                          run.request().tuning);
+        return hostValues(shapeOf(run.inputOrNull(), run.params(), run.request()),
+                          run.request().device, run.request().tuning);
     }
     RunWork workWith(const Run& run) const override {
         const Array& frames = run.input().data.frames;

@@ -35,10 +35,10 @@ struct Kept {
     std::shared_ptr<const PreparedGeometry> prepared;
 
     bool matches(const GeometryKey& k) const {
-        return k.device == key.device && k.method == key.method && k.height == key.height &&
-               k.width == key.width && sameGeometry(k.geometry, key.geometry) &&
-               sameParams(k.params, key.params) && sameMask(*k.mask, mask) &&
-               sameMask(*k.pixelMask, pixelMask);
+        return k.device == key.device && k.method == key.method && k.tiles == key.tiles &&
+               k.height == key.height && k.width == key.width &&
+               sameGeometry(k.geometry, key.geometry) && sameParams(k.params, key.params) &&
+               sameMask(*k.mask, mask) && sameMask(*k.pixelMask, pixelMask);
     }
 };
 

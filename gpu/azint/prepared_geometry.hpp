@@ -4,7 +4,8 @@
 // and method, replaced when a run differs in the geometry, the parameters, the detector shape or
 // either mask (compared exactly: the masks are copied into the key). What is kept stays on the
 // device for the process's life: for a 16M detector 64 MiB of bins (histogram) or 64 MiB of CSR
-// pixels (+ 64 MiB of entry bins for sorted), + 128 MiB of normalisations under corrections.
+// pixels (+ 64 MiB of entry bins for sorted), or 32 MiB of 16-bit offsets (tiled), + 128 MiB of
+// normalisations under corrections.
 #pragma once
 #include "core/azint/azint.hpp"
 #include "core/azint/binning.hpp"
@@ -26,6 +27,7 @@ struct GeometryKey {
     std::size_t height = 0, width = 0;
     const PixelMask* mask = nullptr;
     const PixelMask* pixelMask = nullptr;
+    TileShape tiles; // tiled's tables' layout ({} for the other methods)
 };
 
 struct PreparedGeometry {

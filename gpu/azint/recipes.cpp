@@ -1,6 +1,6 @@
 // The azint programs as recipes: the frames' type, sentinels and kind of sums under every
-// kernel, the local histogram of azint_histogram_local, the work-group sizes and the frames a
-// work-group sums.
+// kernel, the local histograms of azint_histogram_local and azint_tiled, the tiles, the
+// work-group sizes and the frames a work-group sums.
 #include "gpu/azint/recipes.hpp"
 
 #include "core/errors.hpp"
@@ -49,7 +49,7 @@ ProgramRecipe histogram() {
     tunables.push_back(integerTunable(
         "AZ_RUN", 4, 1, 64,
         "local form: consecutive pixels a work-item sums in registers (divides AZ_PER_ITEM)"));
-    ProgramRecipe recipe(histogramProgram, {"common", "azint", "azint_histogram"},
+    ProgramRecipe recipe(histogramProgram, {"common", "azint", "azint_local", "azint_histogram"},
                          std::move(tunables));
     // A work-item per pixel and frame; the local form AZ_PER_ITEM pixels a work-item.
     recipe.launch("azint_histogram", {{"AZ_HIST_WG", "1"}, {}});
@@ -88,6 +88,36 @@ ProgramRecipe sorted() {
     return withNorm(std::move(recipe));
 }
 
+// Defaults not yet measured on a GPU: square tiles (the fewest bins a tile spans for rings)
+// of 64 x 64 pixels, rows of 128 bytes for uint16; 8 consecutive pixels a work-item (one 16-byte
+// load), two runs each at 256 work-items; 8 frames a group (a large case's chunk).
+ProgramRecipe tiled() {
+    std::vector<Tunable> tunables = inputTunables();
+    tunables.push_back(
+        fromInput(flagTunable("AZ_LOCAL_WIDE", false,
+                              "64-bit local sums (a tile's 32-bit integer sums could overflow)")));
+    tunables.push_back(fromInput(integerTunable(
+        "AZ_LOCAL_SLOTS", 3072, 1, 1 << 20,
+        "bins of the local histogram (a tile's span x frames of a pass; wider tiles: global)")));
+    tunables.push_back(fromInput(
+        flagTunable("AZ_TILE_BYTES", false,
+                    "offsets in bytes (every tile spans at most 255 bins; the tables')")));
+    tunables.push_back(integerTunable("AZ_TILE_H", 64, 1, 4096, "rows of a tile"));
+    tunables.push_back(
+        integerTunable("AZ_TILE_W", 64, 1, 4096, "columns of a tile (a multiple of AZ_TILE_RUN)"));
+    tunables.push_back(choiceTunable("AZ_TILE_RUN", "8", {"1", "2", "4", "8", "16"},
+                                     "consecutive pixels a work-item reads at once"));
+    tunables.push_back(
+        integerTunable("AZ_TILE_WG", 256, 1, 1024, "work-group size (work-items of a tile)"));
+    tunables.push_back(
+        integerTunable("AZ_TILE_FRAMES", 8, 1, 64, "frames a work-group sums (offsets read once)"));
+    ProgramRecipe recipe(tiledProgram, {"common", "azint", "azint_local", "azint_tiled"},
+                         std::move(tunables));
+    // A work-group per tile (extent tiles x AZ_TILE_WG) and AZ_TILE_FRAMES frames.
+    recipe.launch("azint_tiled", {{"AZ_TILE_WG", "1"}, {"1", "AZ_TILE_FRAMES"}});
+    return withNorm(std::move(recipe));
+}
+
 // The largest |value| a valid pixel of integer frames holds (0 for float frames).
 std::uint64_t largestValue(DType dtype) {
     if (dtype == DType::Int32) return std::uint64_t(1) << 31;
@@ -100,16 +130,62 @@ long long integerValue(const TunableValues& values, const std::string& name, lon
     return it == values.end() ? fallback : std::stoll(it->second);
 }
 
-// 32-bit local sums of a work-group of the histogram hold its pixels' values without overflow.
+// 32-bit local sums of one bin hold its pixels' values without overflow: a work-group's of the
+// histogram, a tile's of tiled (one value for both programs: the larger).
 bool narrowLocalSums(DType dtype, const TunableValues& values) {
-    const std::uint64_t pixels = std::uint64_t(integerValue(values, "AZ_HIST_WG", 256)) *
-                                 std::uint64_t(integerValue(values, "AZ_PER_ITEM", 32));
+    const std::uint64_t group = std::uint64_t(integerValue(values, "AZ_HIST_WG", 256)) *
+                                std::uint64_t(integerValue(values, "AZ_PER_ITEM", 32));
+    const std::uint64_t tile = std::uint64_t(integerValue(values, "AZ_TILE_H", 64)) *
+                               std::uint64_t(integerValue(values, "AZ_TILE_W", 64));
+    const std::uint64_t pixels = std::max(group, tile);
     const std::uint64_t most =
         dtype == DType::Int32 ? (std::uint64_t(1) << 31) - 1 : (std::uint64_t(1) << 32) - 1;
     return largestValue(dtype) <= most / pixels;
 }
 
-void checkValues(const RunShape& shape, const TunableValues& values) {
+// A flag's value, "" where the program does not declare it (checkValues: a program's own values).
+std::string flagValue(const TunableValues& values, const std::string& name) {
+    const auto it = values.find(name);
+    return it == values.end() ? "" : it->second;
+}
+
+// Bytes of a bin of tiled's local histogram: its signal sum (32 or 64 bits) and its count.
+std::size_t slotBytes(const TunableValues& values) {
+    const bool narrow = values.at("AZ_INT_SUM") == "1" && flagValue(values, "AZ_LOCAL_WIDE") == "0";
+    return narrow ? 8 : 12;
+}
+
+// tiled's local histogram: half the local memory at most (as the histogram's), and no more than
+// AZ_TILE_FRAMES frames of the widest tile's bins (or of all bins), rounded up to 64 so that runs
+// whose tiles differ a little share a program: a small one leaves room for more work-groups.
+std::string localSlots(const RunShape& shape, const DeviceInfo& device,
+                       const TunableValues& values) {
+    const std::size_t fit = device.localMemBytes / 2 / slotBytes(values);
+    const std::size_t frames = std::size_t(integerValue(values, "AZ_TILE_FRAMES", 8));
+    const std::size_t span = shape.widestTile ? std::min(shape.widestTile, shape.bins) : shape.bins;
+    const std::size_t most = std::max<std::size_t>(1, (span + 63) / 64 * 64 * frames);
+    return std::to_string(std::clamp<std::size_t>(fit, 1, most));
+}
+
+// Offsets in bytes where every tile spans at most 255 bins: what the tables hold (device_tables).
+std::string byteOffsets(const RunShape& shape) {
+    return shape.widestTile > 0 && shape.widestTile <= 255 ? "1" : "0";
+}
+
+void checkTiles(const RunShape& shape, const DeviceInfo& device, const TunableValues& values) {
+    const std::string bytes = flagValue(values, "AZ_TILE_BYTES");
+    if (shape.widestTile && !bytes.empty() && bytes != byteOffsets(shape))
+        throw UsageError("azint: AZ_TILE_BYTES follows the tiles' spans (" + byteOffsets(shape) +
+                         " here)");
+    if (integerValue(values, "AZ_TILE_W", 64) % integerValue(values, "AZ_TILE_RUN", 8) != 0)
+        throw UsageError("azint: AZ_TILE_RUN must divide AZ_TILE_W");
+    const long long slots = integerValue(values, "AZ_LOCAL_SLOTS", 1);
+    if (device.localMemBytes && std::size_t(slots) * slotBytes(values) > device.localMemBytes)
+        throw UsageError("azint: AZ_LOCAL_SLOTS = " + std::to_string(slots) +
+                         " does not fit the device's local memory");
+}
+
+void checkValues(const RunShape& shape, const DeviceInfo& device, const TunableValues& values) {
     const long long local = integerValue(values, "AZ_LOCAL_BINS", 0);
     if (local != 0 && local < static_cast<long long>(shape.bins))
         throw UsageError("azint: AZ_LOCAL_BINS = " + std::to_string(local) +
@@ -122,20 +198,27 @@ void checkValues(const RunShape& shape, const TunableValues& values) {
     if (intSum && !exactIntegerSums(shape.dtype, shape.longestBin))
         throw UsageError("azint: AZ_INT_SUM = 1 is for integer frames whose sums stay below 2^53 "
                          "(the reference's float64 sums exact)");
-    if (intSum && values.at("AZ_LOCAL_WIDE") == "0" && !narrowLocalSums(shape.dtype, values))
+    if (intSum && flagValue(values, "AZ_LOCAL_WIDE") == "0" &&
+        !narrowLocalSums(shape.dtype, values))
         throw UsageError("azint: AZ_LOCAL_WIDE = 0: a work-group's 32-bit sums could overflow");
+    checkTiles(shape, device, values);
 }
 
 } // namespace
 
 std::vector<ProgramRecipe> recipes() {
-    return {histogram(), csr(), sorted()};
+    return {histogram(), csr(), sorted(), tiled()};
 }
 
 ProgramRecipe recipeOf(const std::string& name) {
     for (ProgramRecipe& recipe : recipes())
         if (recipe.name() == name) return recipe;
     throw UsageError("azint: no program '" + name + "'");
+}
+
+TileShape tileShape(const ProgramOverrides& programs, const std::map<std::string, int>& tuning) {
+    const TunableValues values = tiled().resolve(programs.over(tunableValues(tuning)));
+    return {std::stoul(values.at("AZ_TILE_H")), std::stoul(values.at("AZ_TILE_W"))};
 }
 
 std::size_t localHistogramBytes(std::size_t bins) {
@@ -146,6 +229,11 @@ bool exactIntegerSums(DType dtype, std::size_t longestBin) {
     const std::uint64_t largest = largestValue(dtype);
     if (dtype == DType::Float32 || dtype == DType::Float64 || largest == 0) return false;
     return std::uint64_t(longestBin) <= ((std::uint64_t(1) << 53) - 1) / largest;
+}
+
+void checkProgramValues(const RunShape& shape, const DeviceInfo& device,
+                        const TunableValues& values) {
+    checkValues(shape, device, values);
 }
 
 TunableValues hostValues(const RunShape& shape, const DeviceInfo& device,
@@ -166,7 +254,10 @@ TunableValues hostValues(const RunShape& shape, const DeviceInfo& device,
         values["AZ_CSR_GROUP"] = device.type == "CPU" ? "0" : "1";
     if (!values.count("AZ_LOCAL_WIDE"))
         values["AZ_LOCAL_WIDE"] = narrowLocalSums(shape.dtype, values) ? "0" : "1";
-    checkValues(shape, values);
+    if (!values.count("AZ_TILE_BYTES")) values["AZ_TILE_BYTES"] = byteOffsets(shape);
+    if (!values.count("AZ_LOCAL_SLOTS"))
+        values["AZ_LOCAL_SLOTS"] = localSlots(shape, device, values);
+    checkValues(shape, device, values);
     return values;
 }
 

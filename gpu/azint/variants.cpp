@@ -67,6 +67,7 @@ std::optional<Method> methodOf(const std::string& variant) {
     if (variant == "csr") return Method::Csr;
     if (variant == "sorted") return Method::Sorted;
     if (variant == "histogram") return Method::Histogram;
+    if (variant == "tiled") return Method::Tiled;
     return std::nullopt;
 }
 
@@ -85,6 +86,10 @@ const VariantSet<Job, RunOutput>& variantSet() {
                 "per-pixel atomics: a local-memory histogram per work-group where the bins fit, "
                 "merged with global atomics",
                 false, histogramProgram, Method::Histogram),
+         openCl("tiled",
+                "the image in tiles, each pixel's bin 16 bits from its tile's lowest: a work-group "
+                "per tile and several frames, a local histogram of the tile's few bins",
+                false, tiledProgram, Method::Tiled),
          {entry("cpu", "CPU reference: a float64 histogram per frame", VariantKind::Host, "host",
                 true, {}),
           onHost}});

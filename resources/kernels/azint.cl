@@ -14,9 +14,9 @@
 //                below 2^53, so the cpu's float64 sums are exact and equal), the host turns them
 //                into doubles; 0: in double
 //   AZ_LOCAL_BINS  azint_histogram_local: the bins its local histogram holds (>= bins)
-//   AZ_LOCAL_WIDE  azint_histogram_local with AZ_INT_SUM: 0 when a work-group's pixels
-//                (AZ_HIST_WG x AZ_PER_ITEM) times the largest |value| fit 32 bits (local sums in
-//                uint, two's complement for int), else 1 (ulong, 64-bit local atomics)
+//   AZ_LOCAL_WIDE  the local sums of azint_local.cl (azint_histogram_local, azint_tiled) with
+//                AZ_INT_SUM: 0 when the pixels a local bin sums times the largest |value| fit 32
+//                bits (local sums in uint, two's complement for int), else 1 (ulong)
 //   AZ_PER_ITEM, AZ_RUN  azint_histogram_local: pixels per work-item, consecutive pixels it
 //                sums in registers before a local atomic
 //   AZ_CSR_WG, AZ_FRAMES  azint_csr_group: work-group size, frames a work-group sums

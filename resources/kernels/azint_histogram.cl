@@ -1,59 +1,11 @@
-// The histogram variant's local-memory form (the GPU's; after azint.cl, whose helpers it uses):
-// each work-group sums AZ_PER_ITEM x group-size pixels of one frame into a local histogram of
-// every bin (runs of AZ_RUN consecutive pixels summed in registers first), then adds its
-// non-empty bins to the global sums (zeroed before) with one atomic each: contention on local
-// memory, one global atomic per bin and group. Integer frames
-// (AZ_INT_SUM) add native 32-bit local atomics (AZ_LOCAL_WIDE 0: the group's sums cannot
-// overflow them, the host's bound) or 64-bit ones; float frames add doubles by compare-and-swap.
-// Global size (pixels / AZ_PER_ITEM, frames).
+// The histogram variant's local-memory form (the GPU's; after azint.cl and azint_local.cl,
+// whose helpers it uses): each work-group sums AZ_PER_ITEM x group-size pixels of one frame into
+// a local histogram of every bin (runs of AZ_RUN consecutive pixels summed in registers first),
+// then adds its non-empty bins to the global sums (zeroed before) with one atomic each:
+// contention on local memory, one global atomic per bin and group. Global size
+// (pixels / AZ_PER_ITEM, frames).
 
 #if AZ_LOCAL_BINS
-
-#if AZ_INT_SUM && !AZ_LOCAL_WIDE
-typedef uint az_local_sum;
-#elif AZ_INT_SUM
-typedef ulong az_local_sum;
-#else
-typedef double az_local_sum;
-#endif
-
-// (DATA_T)-1 < 0: int data, whose narrow local sums are two's complement 32-bit.
-#define AZ_DATA_SIGNED (((DATA_T)-1) < (DATA_T)0)
-
-// A value as the local sums hold it (two's complement for int data).
-inline az_local_sum azint_local_value(DATA_T v) {
-#if AZ_INT_SUM && !AZ_LOCAL_WIDE
-    return (uint)v;
-#elif AZ_INT_SUM
-    return (ulong)(long)v;
-#else
-    return (double)v;
-#endif
-}
-
-// A local sum as the global one: the 32-bit sum widened by the data's sign.
-inline az_sum azint_widen(az_local_sum s) {
-#if AZ_INT_SUM && !AZ_LOCAL_WIDE
-    return AZ_DATA_SIGNED ? (long)(int)s : (long)s;
-#elif AZ_INT_SUM
-    return (long)s;
-#else
-    return s;
-#endif
-}
-
-// A run of a work-item's pixels in one bin into the local histogram: one atomic each.
-inline void azint_local_flush(volatile __local az_local_sum* signal, volatile __local uint* n,
-                              int b, az_local_sum s, uint m) {
-#if AZ_INT_SUM && !AZ_LOCAL_WIDE
-    atomic_add(signal + b, s);
-#elif AZ_INT_SUM
-    atom_add(signal + b, s);
-#else
-    azint_cas_local(signal + b, s);
-#endif
-    atomic_add(n + b, m);
-}
 
 // Each work-item reads AZ_RUN consecutive pixels at a time (consecutive work-items the next
 // ones) and sums those of one bin in registers first: neighbouring pixels of a row mostly share
@@ -90,12 +42,8 @@ __kernel void azint_histogram_local(__global const DATA_T* frames, __global cons
         if (m) azint_local_flush(signal, n, run, s, m);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (size_t b = lid; b < bins; b += size) {
-        if (!n[b]) continue;
-        const size_t at = t * bins + b;
-        azint_global_add(sum_signal + at, azint_widen(signal[b]));
-        atomic_add(count + at, n[b]);
-    }
+    for (size_t b = lid; b < bins; b += size)
+        if (n[b]) azint_global_flush(sum_signal, count, t * bins + b, signal[b], n[b]);
 }
 
 #endif
