@@ -262,6 +262,11 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
         QVERIFY(rate.size() <= 2 * 4096 + 1);
         const auto hits = std::count_if(v.begin(), v.end(), [](double x) { return x >= 20; });
         QCOMPARE(rate.back(), 100.0 * double(hits) / double(n));
+        if (const QString shots = qEnvironmentVariable("CLSCOPE_TEST_SHOTS"); !shots.isEmpty()) {
+            chart.plot()->resize(1000, 560);
+            chart.replot();
+            chart.plot()->savePng(shots + "/live-thinned-1000x560.png");
+        }
         chart.setHitThreshold(5);
         const auto hits5 = std::count_if(v.begin(), v.end(), [](double x) { return x >= 5; });
         QVERIFY(chart.drawn("hit rate").size() <= 2 * 4096 + 1);
