@@ -105,9 +105,15 @@ class TestUiResults : public QObject {
         QVERIFY(panel.tableWidget()->isColumnHidden(9)); // dense runs alone: no such column
         panel.addRun(sparse);
         QCOMPARE(panel.tableWidget()->horizontalHeaderItem(9)->text(), QString("Events/s"));
-        // shown, right after the label: read without scrolling (issue 55)
+        // shown, right after the variant: read without scrolling in a docked panel (issue 55)
         QVERIFY(!panel.tableWidget()->isColumnHidden(9));
-        QCOMPARE(panel.tableWidget()->horizontalHeader()->visualIndex(9), 5);
+        QCOMPARE(panel.tableWidget()->horizontalHeader()->visualIndex(9), 3);
+        if (const QString shots = qEnvironmentVariable("CLSCOPE_TEST_SHOTS"); !shots.isEmpty()) {
+            panel.resize(1000, 320); // about a docked Timings panel at 1280x800
+            panel.show();
+            QTest::qWait(200);
+            panel.grab().save(shots + "/timings-events-1000x320.png");
+        }
         QStringList rates;
         for (int row = 0; row < panel.tableWidget()->rowCount(); ++row)
             rates << panel.tableWidget()->item(row, 9)->text();

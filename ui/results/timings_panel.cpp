@@ -45,9 +45,9 @@ TimingsPanel::TimingsPanel(QWidget* parent) : QWidget(parent) {
     tableWidget_->verticalHeader()->hide();
     tableWidget_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     tableWidget_->horizontalHeader()->setStretchLastSection(true);
-    // Events/s (column 9) shown after the label, where it is read without scrolling, and only
+    // Events/s (column 9) shown after the variant, where it is read without scrolling, and only
     // while a run of sparse frames is listed.
-    tableWidget_->horizontalHeader()->moveSection(eventsColumn, 5);
+    tableWidget_->horizontalHeader()->moveSection(eventsColumn, 3);
     tableWidget_->setMinimumWidth(280); // run, algorithm and variant stay readable docked
     chart_ = new QCustomPlot(splitter);
     splitter->addWidget(tableWidget_);
