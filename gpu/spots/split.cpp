@@ -2,6 +2,7 @@
 // cross frames, so the joined result is the one-device result; --3d runs do not split. Stacks
 // with fewer frames than parts split into bands of rows instead (bands.cpp).
 #include "core/errors.hpp"
+#include "core/range_pool.hpp"
 #include "gpu/facets/split_facet.hpp"
 #include "gpu/spots/algorithm.hpp"
 #include "gpu/spots/bands.hpp"
@@ -27,6 +28,23 @@ void reserveFor(Result& r, const std::vector<std::shared_ptr<SpotsResult>>& part
     }
     r.spots.reserve(spots), r.signal.reserve(signal), r.pixels.reserve(frames);
     r.strongPerFrame.reserve(frames);
+}
+
+// Each part's spots moved to the frames of the whole stack, in place (the parts go once
+// joined), the parts side by side: 180,000 spots of 112 bytes for the 16M stream case.
+void shiftSpots(const std::vector<std::shared_ptr<SpotsResult>>& parts, std::size_t plane) {
+    std::vector<std::size_t> firstFrame(parts.size(), 0);
+    for (std::size_t i = 1; i < parts.size(); ++i)
+        firstFrame[i] = firstFrame[i - 1] + parts[i - 1]->result.strongPerFrame.size();
+    parallelRanges(parts.size(), parts.size(), [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const int offset = static_cast<int>(firstFrame[i]);
+            for (Spot& s : parts[i]->result.spots) {
+                s.frame += offset, s.frameEnd += offset, s.peakFrame += offset, s.z += offset;
+                s.firstPixel += static_cast<std::int64_t>(firstFrame[i] * plane);
+            }
+        }
+    });
 }
 
 void appendDebug(DebugImages& to, const DebugImages& from) {
@@ -96,14 +114,10 @@ FrameRanges::joinWith(const std::vector<std::shared_ptr<SpotsResult>>& parts) co
     std::size_t frames = 0;
     if (first.debug) out->debug.emplace();
     reserveFor(r, parts);
+    shiftSpots(parts, h * w);
     for (const auto& at : parts) {
         SpotsResult& part = *at; // the parts go once joined: their pixel lists are moved
-        const int offset = static_cast<int>(frames);
-        for (Spot s : part.result.spots) {
-            s.frame += offset, s.frameEnd += offset, s.peakFrame += offset, s.z += offset;
-            s.firstPixel += static_cast<std::int64_t>(frames * h * w);
-            r.spots.push_back(s);
-        }
+        append(r.spots, part.result.spots);
         append(r.signal, part.result.signal);
         for (auto& list : part.result.pixels)
             r.pixels.push_back(std::move(list));
