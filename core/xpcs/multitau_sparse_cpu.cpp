@@ -83,19 +83,11 @@ class SparseLevels {
 
     // Σ now(p)·then(p) per bin over the positions in both rows, into lag j's products.
     void addProducts(const Row& now, const Row& then, int j, int lags) {
-        std::size_t i = 0, m = 0;
-        while (i < now.size() && m < then.size()) {
-            if (now[i].position < then[m].position) {
-                ++i;
-            } else if (then[m].position < now[i].position) {
-                ++m;
-            } else {
-                const auto b = std::size_t(binOf_[std::size_t(now[i].position)]);
-                products_[b * std::size_t(lags) + std::size_t(j)] +=
-                    Int128(now[i].value) * Int128(then[m].value);
-                ++i, ++m;
-            }
-        }
+        forCommonPositions(now, then, [&](const SparseEntry& a, const SparseEntry& b) {
+            const auto bin = std::size_t(binOf_[std::size_t(a.position)]);
+            products_[bin * std::size_t(lags) + std::size_t(j)] +=
+                Int128(a.value) * Int128(b.value);
+        });
     }
 
     std::size_t c_, bins_;
@@ -131,29 +123,8 @@ Result correlateMultitauSparseCpu(const FrameBlocks& frames, const LabelMask& ma
     SparseLevels levels(bins, params.channels, stats);
     const SparseRows rows(bins, frames.height() * frames.width(), frames.dtype());
     const std::size_t total = frames.frameCount();
-    // Blocks of about blockEntries entries: the frames of the next block from the last one's
-    // entries a frame; a dense stack's within its dense block size (it is read densely).
-    constexpr std::size_t blockEntries = std::size_t(1) << 16;
-    const std::size_t most =
-        frames.readSparse(0, 1)
-            ? 65536
-            : blockFrames(frames.height() * frames.width() * dtypeSize(frames.dtype()));
-    std::size_t step = std::min<std::size_t>(most, 64);
-    std::uint64_t entries = 0;
-    Row row;
-    for (std::size_t first = 0; first < total;) {
-        const SparseBlock block = sparseBlockOf(frames, first, std::min(step, total - first));
-        first += block.frames();
-        entries += block.entries();
-        for (std::size_t f = 0; f < block.frames(); ++f) {
-            rows.row(block, f, row);
-            levels.push(0, row);
-        }
-        progress.report(double(first) / double(total));
-        progress.checkCancel();
-        const std::size_t perFrame = block.entries() / block.frames() + 1;
-        step = std::clamp<std::size_t>(blockEntries / perFrame, 1, most);
-    }
+    const std::uint64_t entries =
+        rows.forEach(frames, progress, [&](const Row& row) { levels.push(0, row); });
     Result result = stats.finish(bins, total, params);
     stampHostRun(result, "sparse-cpu", "xpcs multitau sparse-cpu", start);
     result.entries = entries;

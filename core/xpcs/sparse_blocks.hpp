@@ -6,7 +6,9 @@
 #include "core/sparse/sparse_block.hpp"
 #include "core/xpcs/multitau.hpp"
 
+#include <functional>
 #include <memory>
+#include <span>
 
 namespace clscope::xpcs {
 
@@ -33,6 +35,23 @@ struct SparseEntry {
     std::int64_t value;
 };
 
+// fn(a entry, b entry) for each position in both rows (each sorted by position, a position
+// once): the merge that gives the product Σ a(p)·b(p) of two rows.
+template <class Fn>
+void forCommonPositions(std::span<const SparseEntry> a, std::span<const SparseEntry> b, Fn&& fn) {
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (a[i].position < b[j].position) {
+            ++i;
+        } else if (b[j].position < a[i].position) {
+            ++j;
+        } else {
+            fn(a[i], b[j]);
+            ++i, ++j;
+        }
+    }
+}
+
 class SparseRows {
   public:
     // Rows of frames of frameSize pixels whose counts are of `dtype`.
@@ -41,6 +60,11 @@ class SparseRows {
     void row(const SparseBlock& block, std::size_t f, std::vector<SparseEntry>& out) const;
     // Each labelled pixel's position in bin order, -1 elsewhere (frameSize entries).
     const std::vector<std::int32_t>& positions() const { return position_; }
+
+    // Every frame of `frames` as a row, in order: fn(row), the entries read in blocks of about
+    // 2^16 entries (progress: the fraction of the frames read). Returns the entries read.
+    std::uint64_t forEach(const FrameBlocks& frames, const Progress& progress,
+                          const std::function<void(const std::vector<SparseEntry>&)>& fn) const;
 
   private:
     std::vector<std::int32_t> position_, pixel_; // pixel -> position, position -> pixel
