@@ -134,6 +134,8 @@ std::shared_ptr<XpcsInput> makeInput(Array frames, LabelMask labels, nlohmann::j
 
 std::optional<ChosenVariant> Algorithm::choiceFor(const InputSources& sources,
                                                   const ParamSet& params) const {
+    // Dense lags keep the preferred variant: sparse-cpu runs them only when named (its merges
+    // cost O(T^2 x entries) on the host, and no measurement puts it ahead of gemm or cpu).
     if (sources.live || !params.boolean("multitau")) return std::nullopt;
     const std::shared_ptr<FrameStream> b = openFrames(sources, role("frames"));
     const std::optional<std::vector<std::uint64_t>> perFrame = b->entriesPerFrame();
@@ -249,6 +251,19 @@ void refuseOnStream(const InputSources& s, const ParamSet& params) {
                          "frames; run them on a file");
 }
 
+namespace {
+
+// The frames' blocks where the file stores them as entries (known from opening, no entry
+// read), else null: a dense-lag run's sparse-cpu correlates them.
+std::shared_ptr<const FrameBlocks> storedEntries(const InputSources& s, const InputRole& role) {
+    const auto stream = openFrames(s, role);
+    if (!stream->entriesPerFrame()) return nullptr;
+    const DataLocation at = s.locate(role);
+    return blocksOf(stream, at.file + ":" + at.path);
+}
+
+} // namespace
+
 std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
                                                       const ParamSet& params) const {
     const InputRole framesRole = role("frames");
@@ -267,7 +282,9 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
         throw InputError(input->where(framesAt.path) + ": xpcs needs a (T,H,W) frame stack");
     const auto binning = readBinning(s, frames.height(), frames.width());
     LabelMask labels = std::move(binning->labels);
-    return withFrames(*binning, std::move(frames), std::move(labels));
+    auto in = withFrames(*binning, std::move(frames), std::move(labels));
+    in->entries = storedEntries(s, framesRole);
+    return in;
 }
 
 // q (1/Å) of each result bin from the input's label table; empty when it has none.
@@ -317,6 +334,16 @@ std::shared_ptr<XpcsResult> Algorithm::runWith(const RunRequest& request, const 
     return out;
 }
 
+// Whether a symmetric run's g2_err comes from the per-pixel sums: cpu's, and sparse-cpu's dense
+// lags (which give cpu's result); the other variants scale the frame definition's.
+namespace {
+
+bool errorsFromPixels(const Result& r) {
+    return r.variant == "cpu" || (r.variant == "sparse-cpu" && !r.multitau);
+}
+
+} // namespace
+
 void addSums(XpcsResult& out, const XpcsInput& in, const Params& params) {
     const auto blocks = in.frames ? blocksInMemory(in.frames) : in.blocks;
     if (!blocks) return; // frames that went by (a stream): no second pass, no sums
@@ -324,7 +351,7 @@ void addSums(XpcsResult& out, const XpcsInput& in, const Params& params) {
     const FrameSums frameTotals = frameSums(*blocks, in.labels);
     const std::vector<LagSums> lags = lagSums(frameTotals, out.result);
     applyNormalisation(out.result, lags, *blocks, in.labels, params.normalisation,
-                       out.result.variant == "cpu");
+                       errorsFromPixels(out.result));
     if (params.keepSums)
         out.sums = std::make_shared<const ResultSums>(resultSums(frameTotals, lags, out.result));
 }

@@ -20,6 +20,9 @@ struct MultitauBand; // gpu/xpcs/multitau_merge.hpp
 struct XpcsInput : AlgorithmInput {
     std::shared_ptr<const Array> frames;       // null when read block by block (blocks)
     std::shared_ptr<const FrameBlocks> blocks; // multi-tau from a file: frames streamed
+    // Dense lags on frames a file stores as entries (CSR, event list, Rigaku): the file's
+    // blocks beside the densified frames, what sparse-cpu correlates; null for a dense stack.
+    std::shared_ptr<const FrameBlocks> entries;
     LabelMask labels;
     std::optional<double> frameTime;         // the file's, when it has one
     std::size_t excludedPixels = 0;          // labelled pixels the pixel mask removed

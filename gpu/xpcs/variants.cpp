@@ -1,6 +1,7 @@
 // The xpcs variants, declared once: how each dense OpenCL one lays out a chunk and fills the
 // Gram matrices, their entries, checks and runs.
 #include "core/errors.hpp"
+#include "core/xpcs/lags_sparse.hpp"
 #include "core/xpcs/multitau_sparse.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/xpcs/mma.hpp"
@@ -237,6 +238,17 @@ Result cpuRun(const Job& job) {
     return correlateCpu(*job.input->frames, job.input->labels, *job.params, job.progress);
 }
 
+// sparse-cpu: multi-tau, or dense lags on the frames' entries: the file's stored ones where the
+// input has them (XpcsInput::entries), else the non-zero pixels of the frames read.
+Result sparseCpuRun(const Job& job) {
+    if (job.params->multitau) return multitauRun(job, MultitauOn::SparseCpu);
+    const XpcsInput& in = *job.input;
+    const auto blocks = in.entries ? in.entries : in.blocks ? in.blocks : blocksInMemory(in.frames);
+    if (blocks->frameCount() == 0) throw InputError("xpcs: the frame stack holds no frames");
+    checkInputs(blocks->read(0, 1), in.labels, *job.params); // dtype, shape, bins, frame time
+    return correlateLagsSparseCpu(*blocks, in.labels, *job.params, job.progress);
+}
+
 XpcsVariant variant(const std::string& id, const std::string& label, VariantKind kind,
                     const std::string& needs, const Tuning& defaults, bool preferred,
                     std::vector<std::string> programs, Modes modes,
@@ -292,8 +304,8 @@ Support Modes::serves(bool multitauRun) const {
         return {false, "dense only; --multitau runs on the variants multitau, sparse, sparse-cpu "
                        "and cpu"};
     if (!multitauRun && !dense)
-        return {false, "multi-tau only (add --multitau); dense lags run on gemm, ordered, naive "
-                       "and cpu"};
+        return {false, "multi-tau only (add --multitau); dense lags run on gemm, ordered, naive, "
+                       "cpu and sparse-cpu"};
     return {};
 }
 
@@ -315,9 +327,9 @@ const VariantSet<Job, Result, Modes>& variantSet() {
                  {false, true},
                  [](const Job& job) { return multitauRun(job, MultitauOn::Device); }),
          variant("sparse-cpu",
-                 "multi-tau on the frames' entries, never densified: sorted rows merged per lag",
-                 VariantKind::Host, "host CPU", {}, false, {}, {false, true},
-                 [](const Job& job) { return multitauRun(job, MultitauOn::SparseCpu); }),
+                 "dense lags and multi-tau on the frames' entries, never densified: sorted rows "
+                 "merged per frame pair or lag",
+                 VariantKind::Host, "host CPU", {}, false, {}, {true, true}, sparseCpuRun),
          variant("sparse",
                  "multi-tau on the frames' entries: scattered into device rings, products per "
                  "entry and lag",
