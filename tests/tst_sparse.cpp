@@ -31,6 +31,26 @@ Array readAt(const QString& file, const std::string& path) {
     return H5Reader(file.toStdString()).read(path);
 }
 
+// The datasets under `group`, recursively, with their attributes ("" where a and b agree, else
+// the first path that differs): two runs' results whole (the group's own attributes, which
+// say who ran them and on which file, left out).
+QString firstDifference(const H5Reader& a, const H5Reader& b, const std::string& group) {
+    const std::vector<H5Node> mine = a.children(group), theirs = b.children(group);
+    if (mine.size() != theirs.size()) return QString::fromStdString(group) + " (children)";
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+        const H5Node &x = mine[i], &y = theirs[i];
+        if (x.path != y.path || x.kind != y.kind) return QString::fromStdString(x.path);
+        if (x.kind == H5Node::Group) {
+            const QString d = firstDifference(a, b, x.path);
+            if (!d.isEmpty()) return d;
+        } else if (x.kind == H5Node::Dataset &&
+                   (x.attributes != y.attributes || !sameArrays(a.read(x.path), b.read(y.path)))) {
+            return QString::fromStdString(x.path);
+        }
+    }
+    return {};
+}
+
 } // namespace
 
 class TstSparse : public QObject {
@@ -231,6 +251,67 @@ class TstSparse : public QObject {
         }
         QVERIFY(sameArrays(readAt(errors, "/xpcs/g2_err"), readAt(got, "/xpcs/g2_err")));
         QCOMPARE(readAt(got, "/xpcs/g2").shape()[0], input == "scattered" ? 3u : 1u);
+    }
+
+    // Issue 55: dense lags (every lag, no --multitau) on sparse-cpu, from the stored entries,
+    // give the dense cpu's result on the densified stack bit for bit: g2, g2_err, the sums,
+    // intensities and two-time maps, every dataset under /xpcs. CSR uint16 with a masked
+    // pixel, split counts, zero counts and shuffled entries (scattered); an event list; uint32
+    // counts near 2^32 (128-bit sums on cpu); 300 frames (rows read in several blocks); both
+    // normalisations (symmetric: g2_err from the per-pixel sums, as cpu's).
+    void sparseCpuDenseLagsEqualCpu_data() {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QStringList>("options");
+        for (const char* norm : {"frame", "symmetric"}) {
+            const QStringList n{"--g2-normalisation", norm};
+            QTest::newRow(qPrintable(QString("scattered ") + norm)) << "scattered" << n;
+            QTest::newRow(qPrintable(QString("events ") + norm)) << "events" << n;
+        }
+        QTest::newRow("scattered twotime") << "scattered" << QStringList{"--twotime", "1,3"};
+        QTest::newRow("uint32 frame") << "uint32" << QStringList{};
+        QTest::newRow("long symmetric") << "long" << QStringList{"--g2-normalisation", "symmetric"};
+    }
+    void sparseCpuDenseLagsEqualCpu() {
+        QFETCH(QString, input);
+        QFETCH(QStringList, options);
+        QString in = path("scattered.h5"), reference = path("scattered_dense.h5");
+        if (input == "scattered" && !QFile::exists(in)) PYTHON("scattered", dense, reference, in);
+        if (input == "events") {
+            in = path("events.h5"), reference = dense;
+            if (!QFile::exists(in)) PYTHON("events", dense, in, "1000000");
+        }
+        if (input == "uint32") {
+            in = path("dense_lags_u32_sparse.h5"), reference = path("dense_lags_u32.h5");
+            PYTHON("uint32", reference, in);
+        }
+        if (input == "long") {
+            in = path("dense_lags_long.h5"), reference = path("dense_lags_long_dense.h5");
+            PYTHON("long", in, "300", "0.05");
+            CLI_OK("convert", in, "--to", "dense", "-o", reference);
+        }
+        const QString tag = QString(QTest::currentDataTag()).replace(' ', '_');
+        const QString cpu = path(tag + "_lags_cpu.h5"), got = path(tag + "_lags_sparse_cpu.h5");
+        const QStringList common =
+            QStringList{"--device", "cpu", "--frame-time", "0.001"} + options;
+        CLI_OK(QStringList{"correlate", reference, "--variant", "cpu", "-o", cpu} + common);
+        CLI_OK(QStringList{"correlate", in, "--variant", "sparse-cpu", "-o", got} + common);
+        const H5Reader a(cpu.toStdString()), b(got.toStdString());
+        QCOMPARE(b.stringAttribute("/xpcs", "variant").value_or(""), std::string("sparse-cpu"));
+        QCOMPARE(b.stringAttribute("/xpcs", "mode").value_or(""), std::string("dense"));
+        QCOMPARE(firstDifference(a, b, "/xpcs"), QString());
+    }
+
+    // A dense-lag run on a sparse file that names no variant keeps the preferred one (cpu on
+    // the host): sparse-cpu runs dense lags only when named (docs/SPARSE.md "Which variant
+    // runs").
+    void denseLagsOnSparseKeepCpu() {
+        const QString in = path("scattered.h5"), out = path("dense_lags_default.h5");
+        if (!QFile::exists(in)) PYTHON("scattered", dense, path("scattered_dense.h5"), in);
+        const test::CliRun r = test::runCli({"correlate", in, "--device", "cpu", "-o", out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(!r.err.contains("variant sparse"), qPrintable(r.err));
+        QCOMPARE(H5Reader(out.toStdString()).stringAttribute("/xpcs", "variant").value_or(""),
+                 std::string("cpu"));
     }
 
     // A pixel's counts summed beyond the count type, and float frames: refused by the sparse

@@ -181,7 +181,8 @@ void TestXpcs::variantsMatchReference_data() {
     QTest::addColumn<QString>("caseName");
     for (const VariantEntry& v : AlgorithmRegistry::instance().find("xpcs").variants())
         for (const auto& [name, c] : cases_)
-            // Multi-tau only: tst_xpcs_multitau (multitau) and tst_sparse (sparse, sparse-cpu).
+            // Multi-tau only: tst_xpcs_multitau (multitau), tst_sparse (sparse); sparse-cpu
+            // (unsigned counts only, dense lags and multi-tau): tst_sparse.
             if (v.info.id != "multitau" && v.info.id != "sparse" && v.info.id != "sparse-cpu")
                 QTest::newRow(qPrintable(QString::fromStdString(v.info.id) + " " + name))
                     << v.info.id << name;
