@@ -182,6 +182,13 @@ class Algorithm {
     // Read every role; InputError naming file, dataset and what was expected.
     virtual std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                        const ParamSet& params) const = 0;
+    // read() for a run of `variant` ("": the device's default), where a variant reads its input
+    // its own way (runWithinBudget's whole-input run). Default: read().
+    virtual std::shared_ptr<const AlgorithmInput> readFor(const InputSources& sources,
+                                                          const ParamSet& params,
+                                                          const std::string& /*variant*/) const {
+        return read(sources, params);
+    }
     // Whether the variant can run on this device (and, when given, this input with these
     // parameters), with the reason when it cannot. Default: the variant entry's own check.
     virtual Support supports(const VariantEntry& variant, const DeviceInfo& device,

@@ -124,7 +124,7 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
         const auto start = Clock::now();
         {
             const auto pinned = pinnedInputScope(devices); // frames straight into pinned memory
-            request.input = algorithm.read(sources, request.params);
+            request.input = algorithm.readFor(sources, request.params, request.variant);
         }
         out.input = request.input;
         out.readMs = msSince(start);

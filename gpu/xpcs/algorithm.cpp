@@ -251,19 +251,6 @@ void refuseOnStream(const InputSources& s, const ParamSet& params) {
                          "frames; run them on a file");
 }
 
-namespace {
-
-// The frames' blocks where the file stores them as entries (known from opening, no entry
-// read), else null: a dense-lag run's sparse-cpu correlates them.
-std::shared_ptr<const FrameBlocks> storedEntries(const InputSources& s, const InputRole& role) {
-    const auto stream = openFrames(s, role);
-    if (!stream->entriesPerFrame()) return nullptr;
-    const DataLocation at = s.locate(role);
-    return blocksOf(stream, at.file + ":" + at.path);
-}
-
-} // namespace
-
 std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
                                                       const ParamSet& params) const {
     const InputRole framesRole = role("frames");
@@ -282,9 +269,15 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
         throw InputError(input->where(framesAt.path) + ": xpcs needs a (T,H,W) frame stack");
     const auto binning = readBinning(s, frames.height(), frames.width());
     LabelMask labels = std::move(binning->labels);
-    auto in = withFrames(*binning, std::move(frames), std::move(labels));
-    in->entries = storedEntries(s, framesRole);
-    return in;
+    return withFrames(*binning, std::move(frames), std::move(labels));
+}
+
+std::shared_ptr<const AlgorithmInput> Algorithm::readFor(const InputSources& s,
+                                                         const ParamSet& params,
+                                                         const std::string& variant) const {
+    const bool entries = variant == "sparse-cpu" && !s.live && !params.boolean("multitau") &&
+                         openFrames(s, role("frames"))->entriesPerFrame();
+    return entries ? readStreamed(s) : read(s, params);
 }
 
 // q (1/Å) of each result bin from the input's label table; empty when it has none.

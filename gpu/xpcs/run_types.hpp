@@ -18,11 +18,9 @@ struct MultitauBand; // gpu/xpcs/multitau_merge.hpp
 
 // Frames and q-bin labels (pixels flagged by the pixel mask already set to 0).
 struct XpcsInput : AlgorithmInput {
-    std::shared_ptr<const Array> frames;       // null when read block by block (blocks)
-    std::shared_ptr<const FrameBlocks> blocks; // multi-tau from a file: frames streamed
-    // Dense lags on frames a file stores as entries (CSR, event list, Rigaku): the file's
-    // blocks beside the densified frames, what sparse-cpu correlates; null for a dense stack.
-    std::shared_ptr<const FrameBlocks> entries;
+    std::shared_ptr<const Array> frames; // null when read block by block (blocks)
+    // Frames streamed from a file: a multi-tau run's, sparse-cpu's dense lags on entries
+    std::shared_ptr<const FrameBlocks> blocks;
     LabelMask labels;
     std::optional<double> frameTime;         // the file's, when it has one
     std::size_t excludedPixels = 0;          // labelled pixels the pixel mask removed

@@ -238,12 +238,12 @@ Result cpuRun(const Job& job) {
     return correlateCpu(*job.input->frames, job.input->labels, *job.params, job.progress);
 }
 
-// sparse-cpu: multi-tau, or dense lags on the frames' entries: the file's stored ones where the
-// input has them (XpcsInput::entries), else the non-zero pixels of the frames read.
+// sparse-cpu: multi-tau, or dense lags on the frames' entries: a file's as stored where they
+// were streamed (Algorithm::readFor), else the non-zero pixels of the frames read.
 Result sparseCpuRun(const Job& job) {
     if (job.params->multitau) return multitauRun(job, MultitauOn::SparseCpu);
     const XpcsInput& in = *job.input;
-    const auto blocks = in.entries ? in.entries : in.blocks ? in.blocks : blocksInMemory(in.frames);
+    const auto blocks = in.blocks ? in.blocks : blocksInMemory(in.frames);
     if (blocks->frameCount() == 0) throw InputError("xpcs: the frame stack holds no frames");
     checkInputs(blocks->read(0, 1), in.labels, *job.params); // dtype, shape, bins, frame time
     return correlateLagsSparseCpu(*blocks, in.labels, *job.params, job.progress);
