@@ -37,6 +37,29 @@ void addBlock(const Array& block, std::size_t first, const Bins& bins, FrameSums
     });
 }
 
+// The same from a block's stored entries, its frame 0 the stack's `first` (a pixel listed twice
+// adds, as densified). Integer sums, exact below 2^53 in any order: the densified block's.
+void addStoredEntries(const SparseBlock& block, std::size_t first,
+                      const std::vector<std::int32_t>& binOf, FrameSums& out) {
+    for (std::size_t f = 0; f < block.frames(); ++f)
+        for (auto i = std::size_t(block.ptr[f]); i < std::size_t(block.ptr[f + 1]); ++i) {
+            const auto pixel = std::size_t(block.pixel[i]);
+            const double count = block.count[i];
+            if (binOf[pixel] >= 0)
+                out.sums[std::size_t(binOf[pixel]) * out.frames + first + f] += count;
+            if (!out.image.empty()) out.image[pixel] += count;
+        }
+}
+
+// Each pixel's bin, -1 where unlabelled.
+std::vector<std::int32_t> binOfPixels(const Bins& bins, std::size_t pixels) {
+    std::vector<std::int32_t> out(pixels, -1);
+    for (std::size_t b = 0; b < bins.count(); ++b)
+        for (auto i = bins.offsets[b]; i < bins.offsets[b + 1]; ++i)
+            out[std::size_t(bins.pixelIndex[std::size_t(i)])] = static_cast<std::int32_t>(b);
+    return out;
+}
+
 } // namespace
 
 std::vector<double> FrameSums::level(std::size_t bin, int k) const {
@@ -57,8 +80,19 @@ FrameSums frameSums(const FrameBlocks& frames, const LabelMask& mask, bool withI
     if (withImage) out.image.assign(frames.height() * frames.width(), 0.0);
     const std::size_t step =
         blockFrames(frames.height() * frames.width() * dtypeSize(frames.dtype()));
-    for (std::size_t first = 0; first < out.frames; first += step)
-        addBlock(frames.read(first, std::min(step, out.frames - first)), first, bins, out);
+    // Frames stored as entries are summed from them, never densified.
+    const std::vector<std::int32_t> binOf =
+        out.frames > 0 && frames.readSparse(0, 1)
+            ? binOfPixels(bins, frames.height() * frames.width())
+            : std::vector<std::int32_t>{};
+    SparseBlock entries;
+    for (std::size_t first = 0; first < out.frames; first += step) {
+        const std::size_t count = std::min(step, out.frames - first);
+        if (!binOf.empty() && frames.readSparseInto(first, count, entries))
+            addStoredEntries(entries, first, binOf, out);
+        else
+            addBlock(frames.read(first, count), first, bins, out);
+    }
     return out;
 }
 

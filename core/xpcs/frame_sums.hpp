@@ -1,6 +1,7 @@
 // The intensity S_t of each q bin in each frame (the sum over its pixels), read in one pass over
-// the frames, with the sum image beside it when asked. What the symmetric normalisation, the
-// unnormalised G2 and the facility layouts' intensity datasets are computed from.
+// the frames (frames stored as entries summed from them, never densified), with the sum image
+// beside it when asked. What the symmetric normalisation, the unnormalised G2 and the facility
+// layouts' intensity datasets are computed from.
 #pragma once
 #include "core/data.hpp"
 #include "core/xpcs/multitau.hpp"

@@ -2,6 +2,7 @@
 
 #include "core/range_pool.hpp"
 #include "core/xpcs/lag_sums.hpp"
+#include "core/xpcs/sparse_blocks.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,13 +15,32 @@ namespace clscope::xpcs {
 
 namespace {
 
-// The labelled pixels' series, pixel by pixel in the bins' order: P*T.
+// A block's stored entries into the series (a pixel listed twice adds, as densified).
+void addStoredValues(const SparseBlock& block, std::size_t first, std::size_t total,
+                     const std::vector<std::int32_t>& positions, std::vector<double>& out) {
+    for (std::size_t f = 0; f < block.frames(); ++f)
+        for (auto i = std::size_t(block.ptr[f]); i < std::size_t(block.ptr[f + 1]); ++i)
+            if (const std::int32_t at = positions[std::size_t(block.pixel[i])]; at >= 0)
+                out[std::size_t(at) * total + first + f] += block.count[i];
+}
+
+// The labelled pixels' series, pixel by pixel in the bins' order: P*T. Frames stored as
+// entries are read as entries, never densified.
 std::vector<double> pixelSeries(const FrameBlocks& frames, const Bins& bins) {
     const std::size_t total = frames.frameCount(), count = bins.pixelIndex.size();
     std::vector<double> out(count * total);
     const std::size_t step =
         blockFrames(frames.height() * frames.width() * dtypeSize(frames.dtype()));
+    const std::vector<std::int32_t> positions =
+        total > 0 && frames.readSparse(0, 1) ? positionsOf(bins, frames.height() * frames.width())
+                                             : std::vector<std::int32_t>{};
+    SparseBlock entries;
     for (std::size_t first = 0; first < total; first += step) {
+        if (!positions.empty() &&
+            frames.readSparseInto(first, std::min(step, total - first), entries)) {
+            addStoredValues(entries, first, total, positions, out);
+            continue;
+        }
         const Array block = frames.read(first, std::min(step, total - first));
         const std::size_t size = block.height() * block.width();
         visitArray(block, [&](auto values) {

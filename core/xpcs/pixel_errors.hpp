@@ -2,8 +2,9 @@
 // bin and lag m at level k, the unbiased standard deviation over the bin's pixels p of
 // G2_p / (IP_p IF_p) (G2_p, IP_p, IF_p the means over the T_k − m pairs of I_t I_{t−m}, I_t,
 // I_{t−m}; pixels with IP_p IF_p = 0 left out), divided by the square root of the pixels used.
-// The labelled pixels' series are held in memory (labelled pixels × T doubles); the cpu
-// variant's path, the pixels of each bin spread over the cores.
+// The labelled pixels' series are held in memory (labelled pixels × T doubles; frames stored as
+// entries read as entries); the cpu variant's path (and sparse-cpu's dense lags), the pixels of
+// each bin spread over the cores.
 #pragma once
 #include "core/data.hpp"
 #include "core/xpcs/multitau.hpp"
