@@ -54,13 +54,14 @@ class TestUiSparse : public QObject {
 
     // Opens `file` and runs the xpcs panel's multi-tau with `variant` once the jobs a file
     // starts (a panel's live view) are done; whether it succeeded.
-    static bool runOn(MainWindow& window, const QString& file, const std::string& variant) {
+    static bool runOn(MainWindow& window, const QString& file, const std::string& variant,
+                      bool multitau = true) {
         auto* panel = window.findChild<XpcsPanel*>();
         if (!window.openFile(file)) return false;
         JobRunner& jobs = window.workbench().jobs();
         for (int waited = 0; jobs.isBusy() && waited < 30000; waited += 20)
             QTest::qWait(20);
-        panel->form()->setValue("multitau", true);
+        panel->form()->setValue("multitau", multitau);
         panel->setVariant(variant);
         QSignalSpy finished(panel, &XpcsPanel::runFinished);
         return panel->variant() == variant && panel->run() && finished.wait(60000) &&
@@ -219,6 +220,22 @@ class TestUiSparse : public QObject {
         QVERIFY(window.workbench().image().presenter().hasImage());
         QVERIFY(window.openFile(events)); // a file opened by hand is asked about again
         QCOMPARE(asked, 1);
+    }
+
+    // Dense lags (the panel's default mode) with sparse-cpu on the CSR file, read as its stored
+    // entries as the command line reads them (Algorithm::readFor): the dense cpu run's g2 and
+    // g2_err on the dense file, bit for bit.
+    void denseLagsFromTheEntries() {
+        MainWindow window;
+        auto* panel = window.findChild<XpcsPanel*>();
+        QVERIFY(runOn(window, dense_, "cpu", false));
+        const xpcs::Result want = panel->presenter().reference();
+        QVERIFY(!want.g2.empty() && !want.multitau);
+        QVERIFY(runOn(window, sparse_, "sparse-cpu", false));
+        const xpcs::Result& got = panel->presenter().reference();
+        QVERIFY(!got.multitau);
+        QVERIFY(got.g2 == want.g2);
+        QVERIFY(got.g2Err == want.g2Err);
     }
 
     // The xpcs panel runs the sparse multi-tau on the CSR file: the g2 of the dense cpu

@@ -62,7 +62,7 @@ Job makeRunJob(AlgorithmRun run, std::function<void(const RunDelivery&)> deliver
                            (run.wholeInput == WholeInput::IfItFits &&
                             fitsWhole(algorithm, c.sources, c.params, budget));
         if (whole) {
-            if (!input) input = algorithm.read(c.sources, c.params);
+            if (!input) input = algorithm.readFor(c.sources, c.params, c.variant);
             progress.checkCancel();
             result =
                 runAlgorithm(algorithm, {device, c.variant, input, c.params, c.tuning}, progress);
