@@ -10,21 +10,13 @@
 
 namespace clscope::xpcs {
 
-namespace {
-
-bool unsignedCounts(DType dtype) {
-    return dtype == DType::UInt8 || dtype == DType::UInt16 || dtype == DType::UInt32;
-}
-
-} // namespace
-
 MultitauStreamStage::MultitauStreamStage(RunRequest request, Params params, Path path)
     : request_(std::move(request)), params_(std::move(params)), path_(path) {
     params_.tuning = request_.tuning;
 }
 
 bool MultitauStreamStage::accepts(const pipeline::FrameFormat& format) const {
-    if (path_ == Path::Sparse) return format.live && unsignedCounts(format.dtype);
+    if (path_ == Path::Sparse) return format.live && dtypeIsUnsigned(format.dtype);
     return dtypeIsInteger(format.dtype);
 }
 
@@ -52,7 +44,7 @@ void MultitauStreamStage::open(ClSession& session, const InputSources& sources,
     bins_ = makeBins(binning_->labels);
     checkMultitau(format.dtype, frames, binning_->labels, params_);
     // The rule is a live stream's, of counts (a file's frames go as the file run's rule says).
-    if (path_ == Path::Auto && !(format.live && unsignedCounts(format.dtype))) path_ = Path::Dense;
+    if (path_ == Path::Auto && !(format.live && dtypeIsUnsigned(format.dtype))) path_ = Path::Dense;
     frames_ = session.allocate(batch * format.frameBytes(), "multitau stream frames");
     if (path_ == Path::Dense) openDense();
     if (path_ == Path::Sparse) openSparse();
