@@ -69,14 +69,6 @@ std::string whyWhole(const Algorithm& algorithm, const RunRequest& request,
            "always splits it";
 }
 
-// One host step's record of `ms`.
-TimingRecord hostRecord(const std::string& label, double ms) {
-    TimingRecord t;
-    t.label = label, t.count = 1;
-    t.minMs = t.medianMs = t.maxMs = t.totalMs = ms;
-    return t;
-}
-
 std::string joinedSpecs(const std::vector<DeviceInfo>& devices) {
     std::string out;
     for (const DeviceInfo& d : devices)
@@ -138,6 +130,7 @@ std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunReq
     info.wallMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     info.kernelMs = 0, info.timings.clear();
+    TimingStats split; // the split's own host steps
     for (std::size_t i = 0; i < results.size(); ++i) {
         info.kernelMs = std::max(info.kernelMs, results[i]->info.kernelMs);
         for (TimingRecord t : results[i]->info.timings) {
@@ -146,11 +139,12 @@ std::shared_ptr<AlgorithmResult> runOnDevices(const Algorithm& algorithm, RunReq
         }
         // What a one-device run's wall leaves out: the part's preparation (the variant's
         // checks of its input) before its run.
-        info.timings.push_back(
-            hostRecord(devices[i].spec + " split: part's preparation (host wall, outside its run)",
-                       std::max(0.0, partMs[i] - results[i]->info.wallMs)));
+        split.add(devices[i].spec + " split: part's preparation (host wall, outside its run)",
+                  std::max(0.0, partMs[i] - results[i]->info.wallMs));
     }
-    info.timings.push_back(hostRecord("split: join of the parts' results (host wall)", joinMs));
+    split.add("split: join of the parts' results (host wall)", joinMs);
+    const std::vector<TimingRecord> own = split.records();
+    info.timings.insert(info.timings.end(), own.begin(), own.end());
     info.parametersJson = runProvenance(request, request.input->provenance);
     return joined;
 }
