@@ -50,7 +50,7 @@ DeviceBlock FrameCompaction::count(const cl::Buffer& frames, std::size_t first, 
     std::vector<std::int32_t> entries(count);
     std::vector<std::int64_t> totals(count);
     s_.download(entries_, entries.data(), count * 4, "copy D->H sparse frame entries");
-    s_.download(totals_, totals.data(), count * 8, "copy D->H sparse frame entries");
+    s_.download(totals_, totals.data(), count * 8, "copy D->H sparse frame totals");
     block.entries.assign(entries.begin(), entries.end());
     block.totals.assign(totals.begin(), totals.end());
     return block;
