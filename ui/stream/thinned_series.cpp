@@ -23,12 +23,9 @@ void ThinnedSeries::add(double key, double value) {
     if (buckets_.size() > cap_) halve();
 }
 
+// A value as a bucket of one, merged.
 void ThinnedSeries::addTo(Bucket& b, double key, double value) const {
-    ++b.n;
-    if (!std::isfinite(value)) return;
-    if (!b.finite || value < b.low) b.low = value, b.lowKey = key;
-    if (!b.finite || value > b.high) b.high = value, b.highKey = key;
-    b.finite = true;
+    mergeInto(b, {key, value, key, value, key, 1, std::isfinite(value)});
 }
 
 void ThinnedSeries::mergeInto(Bucket& into, const Bucket& b) const {
