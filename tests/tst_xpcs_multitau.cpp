@@ -217,29 +217,32 @@ void TstXpcsMultitau::streamMatchesCpu_data() {
     QTest::addColumn<int>("workGroup"); // > 1: the GPUs' local-memory reduction, forced on PoCL
     QTest::addColumn<int>("rows");      // rows per work-group of mt_lags (0: the default)
     QTest::addColumn<bool>("ring64");   // 64-bit rings and sums forced (else int where they fit)
+    QTest::addColumn<int>("depth");     // blocks queued ahead, MT_UPLOAD_DEPTH (0: the default)
     QTest::newRow("uint8 C=4, blocks of 5")
-        << randomFrames<std::uint8_t>(203, 3, 5, 0, 255, 1) << 4 << 5 << 1 << 0 << false;
+        << randomFrames<std::uint8_t>(203, 3, 5, 0, 255, 1) << 4 << 5 << 1 << 0 << false << 0;
     QTest::newRow("uint16 C=6, blocks of 64, work-groups of 64")
-        << randomFrames<std::uint16_t>(301, 4, 4, 0, 900, 2) << 6 << 64 << 64 << 0 << false;
+        << randomFrames<std::uint16_t>(301, 4, 4, 0, 900, 2) << 6 << 64 << 64 << 0 << false << 0;
     QTest::newRow("int32 signed C=8, blocks of 7")
-        << randomFrames<std::int32_t>(157, 4, 3, -50, 60, 4) << 8 << 7 << 1 << 0 << false;
+        << randomFrames<std::int32_t>(157, 4, 3, -50, 60, 4) << 8 << 7 << 1 << 0 << false << 0;
     QTest::newRow("uint32 C=16, one block, work-groups of 4")
-        << randomFrames<std::uint32_t>(90, 2, 6, 0, 100000, 5) << 16 << 4096 << 4 << 0 << false;
+        << randomFrames<std::uint32_t>(90, 2, 6, 0, 100000, 5) << 16 << 4096 << 4 << 0 << false << 0;
     QTest::newRow("uint32 near 2^32 C=8, blocks of 9 (128-bit sums), work-groups of 4")
         << randomFrames<std::uint32_t>(61, 2, 5, 0xF0000000L, 0xFFFFFFFFL, 10) << 8 << 9 << 4 << 0
-        << false;
+        << false << 0;
     QTest::newRow("int32 extremes C=6, blocks of 16 (128-bit sums)")
         << randomFrames<std::int32_t>(77, 3, 3, INT32_MIN, INT32_MAX, 11) << 6 << 16 << 1 << 0
-        << false;
+        << false << 0;
     QTest::newRow("uint8 C=8, 1 frame per block, 1 pixel bins, work-groups of 8")
-        << randomFrames<std::uint8_t>(70, 1, 3, 0, 255, 6) << 8 << 1 << 8 << 0 << false;
+        << randomFrames<std::uint8_t>(70, 1, 3, 0, 255, 6) << 8 << 1 << 8 << 0 << false << 0;
     QTest::newRow("uint8 C=16, blocks of 37, 3 rows per group, work-groups of 16")
-        << randomFrames<std::uint8_t>(260, 3, 4, 0, 255, 7) << 16 << 37 << 16 << 3 << false;
+        << randomFrames<std::uint8_t>(260, 3, 4, 0, 255, 7) << 16 << 37 << 16 << 3 << false << 0;
     QTest::newRow("uint16 C=8, blocks of 50, 64-bit rings, 5 rows per group, work-groups of 32")
-        << randomFrames<std::uint16_t>(233, 4, 5, 0, 65535, 8) << 8 << 50 << 32 << 5 << true;
+        << randomFrames<std::uint16_t>(233, 4, 5, 0, 65535, 8) << 8 << 50 << 32 << 5 << true << 0;
     // frames in pinned memory, as a GPU's runs hold them: blocks queued ahead, in place
     QTest::newRow("uint8 C=8, blocks of 9, in pinned memory")
-        << randomFrames<std::uint8_t>(101, 3, 4, 0, 255, 10) << 8 << 9 << 16 << 0 << false;
+        << randomFrames<std::uint8_t>(101, 3, 4, 0, 255, 10) << 8 << 9 << 16 << 0 << false << 0;
+    QTest::newRow("uint8 C=8, blocks of 9, 7 queued ahead, in pinned memory")
+        << randomFrames<std::uint8_t>(101, 3, 4, 0, 255, 10) << 8 << 9 << 16 << 0 << false << 7;
 }
 
 // The OpenCL variant is exact: the same g2 and g2_err as the CPU reference, bit for bit.
@@ -250,6 +253,7 @@ void TstXpcsMultitau::streamMatchesCpu() {
     QFETCH(int, workGroup);
     QFETCH(int, rows);
     QFETCH(bool, ring64);
+    QFETCH(int, depth);
     if (openclDevices().empty()) QSKIP("no OpenCL device");
     const LabelMask mask = labelsOf(frames.height(), frames.width(), {0, 2, 3, 9});
     xpcs::Params p;
@@ -257,6 +261,7 @@ void TstXpcsMultitau::streamMatchesCpu() {
     p.tuning["MT_WG"] = workGroup;
     if (rows > 0) p.tuning["MT_ROWS"] = rows;
     if (ring64) p.tuning["MT_RING64"] = 1;
+    if (depth > 0) p.tuning["MT_UPLOAD_DEPTH"] = depth;
     const auto blocks = xpcs::blocksInMemory(std::make_shared<Array>(frames));
     const xpcs::Result cpu = xpcs::correlateMultitauCpu(*blocks, mask, p);
     const DeviceInfo& device = openclDevices().front();

@@ -18,6 +18,12 @@ namespace {
 
 constexpr int maxChannels = 64; // the kernel's private sums and local reduction
 
+// Blocks queued ahead of the kernels: the host tuning MT_UPLOAD_DEPTH (>= 2), else `fallback`.
+std::size_t streamDepth(const std::map<std::string, int>& tuning, std::size_t fallback) {
+    const auto it = tuning.find("MT_UPLOAD_DEPTH");
+    return it == tuning.end() ? fallback : static_cast<std::size_t>(std::max(2, it->second));
+}
+
 } // namespace
 
 std::size_t multitauBlock(std::size_t pixels, std::size_t frameBytes, const DeviceInfo& device,
@@ -91,7 +97,9 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
         const std::byte* head =
             d == DType::UInt8 ? frames.inPlace(0, std::min(block, total)) : nullptr;
         const std::size_t depth =
-            head ? uploadDepth(session, head, std::min(block, total) * wholeFrame) : 2;
+            streamDepth(params.tuning, head ? uploadDepth(session, head,
+                                                          std::min(block, total) * wholeFrame)
+                                            : 2);
         StreamUpload upload(session, blockBytes * dtypeSize(d), "multitau frames", depth);
         std::vector<std::uint64_t> largest(upload.depth(), 255); // of the blocks sent
         auto countOf = [&](std::size_t index) { return std::min(block, total - index * block); };
