@@ -225,7 +225,8 @@ void TstXpcsMultitau::streamMatchesCpu_data() {
     QTest::newRow("int32 signed C=8, blocks of 7")
         << randomFrames<std::int32_t>(157, 4, 3, -50, 60, 4) << 8 << 7 << 1 << 0 << false << 0;
     QTest::newRow("uint32 C=16, one block, work-groups of 4")
-        << randomFrames<std::uint32_t>(90, 2, 6, 0, 100000, 5) << 16 << 4096 << 4 << 0 << false << 0;
+        << randomFrames<std::uint32_t>(90, 2, 6, 0, 100000, 5) << 16 << 4096 << 4 << 0 << false
+        << 0;
     QTest::newRow("uint32 near 2^32 C=8, blocks of 9 (128-bit sums), work-groups of 4")
         << randomFrames<std::uint32_t>(61, 2, 5, 0xF0000000L, 0xFFFFFFFFL, 10) << 8 << 9 << 4 << 0
         << false << 0;

@@ -97,9 +97,8 @@ Result correlateMultitauStream(const DeviceInfo& device, const FrameBlocks& fram
         const std::byte* head =
             d == DType::UInt8 ? frames.inPlace(0, std::min(block, total)) : nullptr;
         const std::size_t depth =
-            streamDepth(params.tuning, head ? uploadDepth(session, head,
-                                                          std::min(block, total) * wholeFrame)
-                                            : 2);
+            streamDepth(params.tuning,
+                        head ? uploadDepth(session, head, std::min(block, total) * wholeFrame) : 2);
         StreamUpload upload(session, blockBytes * dtypeSize(d), "multitau frames", depth);
         std::vector<std::uint64_t> largest(upload.depth(), 255); // of the blocks sent
         auto countOf = [&](std::size_t index) { return std::min(block, total - index * block); };
