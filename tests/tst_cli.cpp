@@ -377,12 +377,13 @@ class TestCli : public QObject {
         const Run r = cli({"variants", "xpcs"});
         QCOMPARE(r.code, 0);
         const QStringList lines = r.out.trimmed().split('\n');
-        QCOMPARE(lines.size(), 8);
+        QCOMPARE(lines.size(), 9);
         QVERIFY(lines[2].startsWith("gemm\t") && lines[2].endsWith("(default)"));
         QVERIFY(lines[3].startsWith("mma\t"));
         QVERIFY(lines[4].startsWith("cpu\t"));
         QVERIFY(lines[5].startsWith("multitau\t")); // the default of --multitau
         QVERIFY(lines[6].startsWith("sparse-cpu\t") && lines[7].startsWith("sparse\t"));
+        QVERIFY(lines[8].startsWith("sparse-pairs\t"));
         QCOMPARE(cli({"variants", "nope"}).code, 2);
     }
 

@@ -182,12 +182,12 @@ void TestXpcs::variantsMatchReference_data() {
     for (const VariantEntry& v : AlgorithmRegistry::instance().find("xpcs").variants())
         for (const auto& [name, c] : cases_) {
             // Multi-tau only: tst_xpcs_multitau (multitau) and tst_sparse (sparse). sparse-cpu
-            // takes unsigned counts (here its dense lags on the frames' non-zero pixels; on
-            // sparse files: tst_sparse).
+            // and sparse-pairs take unsigned counts (here their dense lags on the frames'
+            // non-zero pixels; on sparse files: tst_sparse).
             const DType d = c.frames.dtype();
             const bool counts = d == DType::UInt8 || d == DType::UInt16 || d == DType::UInt32;
             if (v.info.id == "multitau" || v.info.id == "sparse" ||
-                (v.info.id == "sparse-cpu" && !counts))
+                ((v.info.id == "sparse-cpu" || v.info.id == "sparse-pairs") && !counts))
                 continue;
             QTest::newRow(qPrintable(QString::fromStdString(v.info.id) + " " + name))
                 << v.info.id << name;

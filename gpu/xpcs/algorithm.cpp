@@ -275,7 +275,8 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
 std::shared_ptr<const AlgorithmInput> Algorithm::readFor(const InputSources& s,
                                                          const ParamSet& params,
                                                          const std::string& variant) const {
-    const bool entries = variant == "sparse-cpu" && !s.live && !params.boolean("multitau") &&
+    const bool entries = (variant == "sparse-cpu" || variant == "sparse-pairs") && !s.live &&
+                         !params.boolean("multitau") &&
                          openFrames(s, role("frames"))->entriesPerFrame();
     return entries ? readStreamed(s) : read(s, params);
 }

@@ -167,11 +167,20 @@ ProgramRecipe sparseRecipe() {
     return r;
 }
 
+// xpcs_sparse_pairs.cl after xpcs_common.cl (its Gram layout): each position's pairs of entries.
+ProgramRecipe sparsePairsRecipe() {
+    ProgramRecipe r(programs::sparsePairs, {"common", "xpcs_common", "xpcs_sparse_pairs"},
+                    commonTunables());
+    r.launch("xsp_pairs", {{"64"}, {}}); // (positions)
+    return r;
+}
+
 } // namespace
 
 const std::vector<ProgramRecipe>& recipes() {
-    static const std::vector<ProgramRecipe> all{seedRecipe(),    gemmRecipe(),     mmaRecipe(),
-                                                lagSumsRecipe(), multitauRecipe(), sparseRecipe()};
+    static const std::vector<ProgramRecipe> all{
+        seedRecipe(),     gemmRecipe(),   mmaRecipe(),        lagSumsRecipe(),
+        multitauRecipe(), sparseRecipe(), sparsePairsRecipe()};
     return all;
 }
 

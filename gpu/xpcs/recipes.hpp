@@ -19,6 +19,7 @@ inline const std::string mma = "xpcs_mma";           // mma.sync / wgmma Gram, p
 inline const std::string lagSums = "xpcs_lag_sums";  // g2 and g2_err from the Gram diagonals
 inline const std::string multitau = "xpcs_multitau"; // the streamed multi-tau rings and sums
 inline const std::string sparse = "xpcs_sparse";     // multi-tau on sparse frames' entries
+inline const std::string sparsePairs = "xpcs_sparse_pairs"; // dense lags on sparse frames' entries
 } // namespace programs
 
 // Every xpcs program (xpcs::Algorithm::recipes()).

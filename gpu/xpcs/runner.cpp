@@ -26,6 +26,12 @@ namespace {
 
 constexpr std::size_t lanes = 8; // XPCS_LANES of xpcs_common.cl
 
+std::string mib(std::uint64_t bytes) {
+    return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
+}
+
+} // namespace
+
 // The host's values for the programs of a run (fromInput): DATA_T and SUM_T of a frame dtype
 // (exact 64-bit integer sums for integer data), the layout, and the Gram entry type (uint where
 // the host has found every entry below 2^32, with the lag products in double: XPCS_NARROW).
@@ -46,12 +52,6 @@ TunableValues hostValues(DType d, Layout layout, bool gram32) {
             {"GRAM_T", gram32 ? "uint" : sum},
             {"XPCS_NARROW", gram32 ? "1" : "0"}};
 }
-
-std::string mib(std::uint64_t bytes) {
-    return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
-}
-
-} // namespace
 
 // A CPU device (PoCL) allocates its buffers in host memory, beside the frames: there the raw
 // chunk and its reordered copy each stay under a sixteenth of the frames (at least 16 MiB) and
@@ -149,6 +149,8 @@ void frameSums(DeviceRun& run, Layout layout, int accumulate) {
                        {{std::size_t(run.frames), lanes * run.binCount}, {32, lanes}});
 }
 
+} // namespace
+
 // g2 and g2_err from the Gram diagonals, on the device (or the variant's fused lag sums).
 void lagSums(DeviceRun& run, const GpuVariant& variant, Result& result) {
     ClSession& s = run.session;
@@ -172,6 +174,8 @@ void lagSums(DeviceRun& run, const GpuVariant& variant, Result& result) {
     s.download(g2, result.g2.data(), cells * 8, "copy D->H g2");
     s.download(err, result.g2Err.data(), cells * 8, "copy D->H g2_err");
 }
+
+namespace {
 
 // Plan the chunks and allocate the run's buffers (the raw frames on first use; no Gram
 // matrices when the variant fuses the lag sums into its Gram step).

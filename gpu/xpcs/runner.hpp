@@ -100,6 +100,13 @@ Result runOnDevice(const DeviceInfo& device, const GpuVariant& variant, const Ar
 // frames).
 std::uint64_t hostBudget(const Array& frames);
 
+// The host's values for the programs of a run (fromInput): DATA_T and SUM_T of a frame dtype
+// (exact 64-bit integer sums for integer data), the layout, and the Gram entry type (uint where
+// the host has found every entry below 2^32: XPCS_NARROW).
+TunableValues hostValues(DType d, Layout layout, bool gram32);
+// g2 and g2_err from the run's Gram diagonals and frame sums, on the device (or the variant's
+// fused lag sums), into result.
+void lagSums(DeviceRun& run, const GpuVariant& variant, Result& result);
 // Two-time maps of the bins result.twotime asks for, from the run's Gram matrices (slots
 // summed) and frame sums (gpu/xpcs/twotime_maps.cpp); nothing when none is asked.
 void twotimeMaps(DeviceRun& run, const Bins& bins, DType d, Result& result);

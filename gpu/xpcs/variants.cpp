@@ -4,6 +4,7 @@
 #include "core/xpcs/lags_sparse.hpp"
 #include "core/xpcs/multitau_sparse.hpp"
 #include "gpu/algorithm.hpp"
+#include "gpu/xpcs/lags_sparse_device.hpp"
 #include "gpu/xpcs/mma.hpp"
 #include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/recipes.hpp"
@@ -249,6 +250,16 @@ Result sparseCpuRun(const Job& job) {
     return correlateLagsSparseCpu(*blocks, in.labels, *job.params, job.progress);
 }
 
+// sparse-pairs: dense lags on the frames' entries on an OpenCL device (read as sparse-cpu's).
+Result sparsePairsRun(const Job& job) {
+    const XpcsInput& in = *job.input;
+    const auto blocks = in.blocks ? in.blocks : blocksInMemory(in.frames);
+    if (blocks->frameCount() == 0) throw InputError("xpcs: the frame stack holds no frames");
+    checkInputs(blocks->read(0, 1), in.labels, *job.params);
+    return correlateLagsSparseDevice(job.device, *blocks, in.labels, *job.params, job.progress,
+                                     job.programs);
+}
+
 XpcsVariant variant(const std::string& id, const std::string& label, VariantKind kind,
                     const std::string& needs, const Tuning& defaults, bool preferred,
                     std::vector<std::string> programs, Modes modes,
@@ -305,7 +316,7 @@ Support Modes::serves(bool multitauRun) const {
                        "and cpu"};
     if (!multitauRun && !dense)
         return {false, "multi-tau only (add --multitau); dense lags run on gemm, ordered, naive, "
-                       "cpu and sparse-cpu"};
+                       "cpu, sparse-cpu and sparse-pairs"};
     return {};
 }
 
@@ -335,7 +346,12 @@ const VariantSet<Job, Result, Modes>& variantSet() {
                  "entry and lag",
                  VariantKind::OpenCL, "OpenCL 1.2, 64-bit integer atomics", {}, false,
                  {programs::sparse}, {false, true},
-                 [](const Job& job) { return multitauRun(job, MultitauOn::SparseDevice); })});
+                 [](const Job& job) { return multitauRun(job, MultitauOn::SparseDevice); }),
+         variant("sparse-pairs",
+                 "dense lags on the frames' entries: each pixel's pairs of entries added into "
+                 "the Gram matrices",
+                 VariantKind::OpenCL, "OpenCL 1.2, fp64, 64-bit integer atomics", {}, false,
+                 {programs::sparsePairs, programs::lagSums}, {true, false}, sparsePairsRun)});
     return set;
 }
 

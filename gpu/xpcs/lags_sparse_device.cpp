@@ -1,0 +1,156 @@
+// Dense lags on sparse frames on an OpenCL device (variant `sparse-pairs`): the rows the sparse
+// readers give (core/xpcs/sparse_blocks.hpp) turned pixel-major, their pairs added into the Gram
+// matrices on the device (xpcs_sparse_pairs.cl), then the dense variants' lag sums and two-time
+// maps (gpu/xpcs/runner.hpp).
+#include "gpu/xpcs/lags_sparse_device.hpp"
+
+#include "core/clock.hpp"
+#include "core/errors.hpp"
+#include "core/xpcs/multitau_sparse.hpp"
+#include "core/xpcs/sparse_blocks.hpp"
+#include "gpu/xpcs/recipes.hpp"
+#include "gpu/xpcs/runner.hpp"
+#include "gpu/xpcs/tuning.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+
+namespace clscope::xpcs {
+
+namespace {
+
+// The series' entries by position: position p's are [first[p], first[p+1]), frames ascending.
+struct PixelMajor {
+    std::vector<std::int64_t> first;
+    std::vector<std::int32_t> frame;
+    std::vector<std::uint32_t> count;
+    std::uint64_t largest = 0; // of the counts
+    std::uint64_t read = 0;    // entries read (stored entries of a file, unlabelled ones too)
+};
+
+// Every row of `frames` read once, then sorted by position (a counting sort: rows arrive in frame
+// order, so each position's frames stay ascending).
+PixelMajor pixelMajor(const Bins& bins, const FrameBlocks& frames, const Progress& progress) {
+    struct Held {
+        std::int32_t position, frame;
+        std::uint32_t count;
+    };
+    std::vector<Held> held;
+    const SparseRows rows(bins, frames.height() * frames.width(), frames.dtype());
+    std::int32_t t = 0;
+    const std::uint64_t read = rows.forEach(frames, progress, [&](const std::vector<SparseEntry>& row) {
+        for (const SparseEntry& e : row)
+            held.push_back({e.position, t, static_cast<std::uint32_t>(e.value)});
+        ++t;
+    });
+    PixelMajor out;
+    out.read = read;
+    out.first.assign(bins.pixelIndex.size() + 1, 0);
+    for (const Held& h : held)
+        ++out.first[static_cast<std::size_t>(h.position) + 1];
+    for (std::size_t p = 1; p < out.first.size(); ++p)
+        out.first[p] += out.first[p - 1];
+    std::vector<std::int64_t> next(out.first.begin(), out.first.end() - 1);
+    out.frame.resize(held.size()), out.count.resize(held.size());
+    for (const Held& h : held) {
+        const auto at = static_cast<std::size_t>(next[static_cast<std::size_t>(h.position)]++);
+        out.frame[at] = h.frame, out.count[at] = h.count;
+        out.largest = std::max<std::uint64_t>(out.largest, h.count);
+    }
+    return out;
+}
+
+// The run's device state: the dense variants' values for xpcs_common.cl and xpcs_lag_sums.
+void setUp(DeviceRun& run, const DeviceInfo& device, const Bins& bins, std::size_t frames,
+           DType dtype, const Params& params, const ProgramOverrides& programs) {
+    std::map<std::string, int> tuning = tuningOf("sparse-pairs", device, dtype);
+    for (const auto& [name, value] : params.tuning)
+        tuning[name] = value;
+    for (const auto& [name, value] : integers(programs.values))
+        tuning[name] = value;
+    TunableValues values = tunableValues(tuning);
+    for (auto& [name, value] : hostValues(dtype, Layout::Raw, false))
+        values[name] = value;
+    run.programs = programs, run.program = programs::sparsePairs;
+    run.values = programs.over(std::move(values));
+    run.tuning = tuning;
+    run.frames = run.framePad = static_cast<int>(frames);
+    run.binCount = static_cast<int>(bins.count());
+}
+
+// The Gram matrices and frame sums of every bin from the pairs of each position's entries.
+void gramFromPairs(DeviceRun& run, const PixelMajor& m, const Bins& bins) {
+    ClSession& s = run.session;
+    const std::size_t pad = static_cast<std::size_t>(run.framePad), nb = bins.count();
+    const std::size_t positions = m.first.size() - 1, entries = m.frame.size();
+    const std::size_t gramBytes = nb * pad * pad * sumBytes, sumsBytes = nb * pad * sumBytes;
+    run.gram = s.allocate(gramBytes, "xpcs gram");
+    run.sums = s.allocate(sumsBytes, "xpcs frame sums");
+    s.fill(run.gram, gramBytes, "xpcs sparse-pairs clear");
+    s.fill(run.sums, sumsBytes, "xpcs sparse-pairs clear");
+    const std::vector<std::int32_t> binOf = binOfPositions(bins);
+    cl::Buffer first = s.allocate(m.first.size() * 8, "xpcs sparse-pairs first"),
+               frame = s.allocate(std::max<std::size_t>(entries, 1) * 4, "xpcs sparse-pairs frames"),
+               count = s.allocate(std::max<std::size_t>(entries, 1) * 4, "xpcs sparse-pairs counts"),
+               bin = s.allocate(std::max<std::size_t>(positions, 1) * 4, "xpcs sparse-pairs bins");
+    s.upload(first, m.first.data(), m.first.size() * 8, "copy H->D sparse entries");
+    if (entries) {
+        s.upload(frame, m.frame.data(), entries * 4, "copy H->D sparse entries");
+        s.upload(count, m.count.data(), entries * 4, "copy H->D sparse entries");
+    }
+    if (positions) s.upload(bin, binOf.data(), positions * 4, "copy H->D sparse entries");
+    run.pixelCounts = s.allocate(nb * 8, "xpcs pixel counts");
+    s.upload(run.pixelCounts, bins.pixelCounts.data(), nb * 8, "copy H->D pixel counts");
+    cl::Kernel k = programKernel(run, programs::sparsePairs, "xsp_pairs");
+    setArgs(k, first, frame, count, bin, static_cast<int>(positions), run.gram, run.sums,
+            run.frames, run.framePad, run.binCount);
+    s.launch(k, "xpcs sparse-pairs", {{roundUp(std::max<std::size_t>(positions, 1), 64)}, {64}});
+}
+
+} // namespace
+
+Result correlateLagsSparseDevice(const DeviceInfo& device, const FrameBlocks& frames,
+                                 const LabelMask& mask, const Params& params,
+                                 const Progress& progress, const ProgramOverrides& programs) {
+    const auto start = std::chrono::steady_clock::now();
+    checkSparseInput(frames.dtype(), "sparse-pairs");
+    const Bins bins = makeBins(mask);
+    Result result = makeResult(bins, frames.frameCount(), params);
+    for (std::int32_t label : params.twotimeLabels)
+        result.twotime[label];
+    const Progress reading([&](double f) { progress.report(0.5 * f); }, progress.cancelFlag());
+    const PixelMajor m = pixelMajor(bins, frames, reading);
+    const std::int64_t most = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
+    if (const std::string overflow =
+            sums64Overflow(frames.dtype(), m.largest, most, frames.frameCount());
+        !overflow.empty())
+        throw UsageError("xpcs variant 'sparse-pairs' cannot run: " + overflow +
+                         "; sparse-cpu sums in 128 bits");
+    ClSession session(device);
+    std::optional<DeviceRun> held(std::in_place, session);
+    DeviceRun& run = *held;
+    setUp(run, device, bins, frames.frameCount(), frames.dtype(), params, programs);
+    run.twotime = !result.twotime.empty();
+    session.timings().add("xpcs sparse-pairs: read, pixel-major (host)", msSince(start));
+    try {
+        gramFromPairs(run, m, bins);
+        progress.report(0.8);
+        progress.checkCancel();
+        lagSums(run, GpuVariant{}, result);
+        twotimeMaps(run, bins, frames.dtype(), result);
+        session.finish();
+        held.reset();
+    } catch (const cl::Error& e) {
+        rethrowDeviceError(e, "xpcs sparse-pairs", device);
+    }
+    result.device = device.spec + " (" + device.name + ")";
+    result.variant = "sparse-pairs";
+    result.timings = session.timings();
+    result.kernelMs = result.timings.kernelMs();
+    result.entries = m.read;
+    progress.report(1.0);
+    return result;
+}
+
+} // namespace clscope::xpcs

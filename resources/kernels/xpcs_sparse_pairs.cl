@@ -1,0 +1,37 @@
+// xpcs dense lags on sparse frames, variant `sparse-pairs` (DESIGN.md §5 "Sparse correlation";
+// host side gpu/xpcs/lags_sparse_device.cpp; after xpcs_common.cl, whose Gram layout it fills
+// for xpcs_lag_sums and the two-time maps). The frames' entries arrive pixel-major: for each
+// labelled position (bins' order) the frames where it is not zero, ascending, and its counts
+// there. Each pair of a position's entries (t1 >= t2, an entry with itself too) adds
+// v1 * v2 to gram[bin][t1][t2], and each entry adds v to S[bin][t]: the work is the pairs
+// that exist, Σ_p n_p (n_p + 1) / 2, not T² × pixels. Every sum is an exact 64-bit integer (the
+// host refuses series whose sums could pass 2^64, as the dense variants do), so the order of
+// the atomics does not matter and the Gram matrices equal the dense ones bit for bit.
+//
+// One work-item per position; the host sorts nothing on the device. Set by the host (-D): the
+// common macros of xpcs_common.cl (SUM_T ulong, GRAM_T ulong).
+
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+
+inline void xsp_add(global ulong* at, ulong v) {
+    atom_add((volatile global ulong*)at, v);
+}
+
+// positions: labelled positions; first[p] .. first[p+1]-1 are position p's entries, frame[e]
+// ascending, count[e] > 0; bin[p] its bin. gram and sums are zero before the launch.
+kernel void xsp_pairs(global const long* first, global const int* frame, global const uint* count,
+                      global const int* bin, int positions, global ulong* gram,
+                      global ulong* sums, int frames, int framePad, int binCount) {
+    const int p = get_global_id(0);
+    if (p >= positions) return;
+    const long e0 = first[p], e1 = first[p + 1];
+    const int b = bin[p];
+    for (long i = e0; i < e1; ++i) {
+        const int t1 = frame[i];
+        const ulong v1 = count[i];
+        xsp_add(sums + (size_t)b * frames + t1, v1);
+        for (long j = e0; j <= i; ++j)
+            xsp_add(gram + xpcs_gram_index(0, b, binCount, framePad, t1, frame[j]),
+                    v1 * (ulong)count[j]);
+    }
+}
