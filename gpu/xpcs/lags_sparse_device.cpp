@@ -39,11 +39,12 @@ PixelMajor pixelMajor(const Bins& bins, const FrameBlocks& frames, const Progres
     std::vector<Held> held;
     const SparseRows rows(bins, frames.height() * frames.width(), frames.dtype());
     std::int32_t t = 0;
-    const std::uint64_t read = rows.forEach(frames, progress, [&](const std::vector<SparseEntry>& row) {
-        for (const SparseEntry& e : row)
-            held.push_back({e.position, t, static_cast<std::uint32_t>(e.value)});
-        ++t;
-    });
+    const std::uint64_t read =
+        rows.forEach(frames, progress, [&](const std::vector<SparseEntry>& row) {
+            for (const SparseEntry& e : row)
+                held.push_back({e.position, t, static_cast<std::uint32_t>(e.value)});
+            ++t;
+        });
     PixelMajor out;
     out.read = read;
     out.first.assign(bins.pixelIndex.size() + 1, 0);
@@ -91,8 +92,10 @@ void gramFromPairs(DeviceRun& run, const PixelMajor& m, const Bins& bins) {
     s.fill(run.sums, sumsBytes, "xpcs sparse-pairs clear");
     const std::vector<std::int32_t> binOf = binOfPositions(bins);
     cl::Buffer first = s.allocate(m.first.size() * 8, "xpcs sparse-pairs first"),
-               frame = s.allocate(std::max<std::size_t>(entries, 1) * 4, "xpcs sparse-pairs frames"),
-               count = s.allocate(std::max<std::size_t>(entries, 1) * 4, "xpcs sparse-pairs counts"),
+               frame =
+                   s.allocate(std::max<std::size_t>(entries, 1) * 4, "xpcs sparse-pairs frames"),
+               count =
+                   s.allocate(std::max<std::size_t>(entries, 1) * 4, "xpcs sparse-pairs counts"),
                bin = s.allocate(std::max<std::size_t>(positions, 1) * 4, "xpcs sparse-pairs bins");
     s.upload(first, m.first.data(), m.first.size() * 8, "copy H->D sparse entries");
     if (entries) {
