@@ -107,9 +107,40 @@ void welford(std::size_t& count, double& mean, double& m2, double r) {
     m2 += delta * (r - mean);
 }
 
-void MultitauStats::addPair(Lag& lag, Int128 m, Int128 d) {
+namespace {
+
+// Whether v fits 64 bits, `out` its value then (an int64 always fits).
+bool asInt64(Int128 v, std::int64_t& out) {
+    out = static_cast<std::int64_t>(v);
+    return out == v;
+}
+bool asInt64(std::int64_t v, std::int64_t& out) {
+    out = v;
+    return true;
+}
+double termToDouble(Int128 v) {
+    return wideToDouble(v);
+}
+double termToDouble(std::int64_t v) {
+    return narrowToDouble(v);
+}
+
+} // namespace
+
+template <class I> void MultitauStats::addTerms(Lag& lag, I m, I d) {
     lag.numerator.add(m), lag.denominator.add(d);
-    if (d != 0) welford(lag.count, lag.mean, lag.m2, wideToDouble(m) / wideToDouble(d));
+    if (d != 0) welford(lag.count, lag.mean, lag.m2, termToDouble(m) / termToDouble(d));
+}
+
+// The terms in 64 bits where both products fit (the same sums and doubles as in 128 bits).
+template <class V>
+void MultitauStats::addPair(Lag& lag, std::int64_t n, V gram, V s, Int128 earlier) {
+    std::int64_t g, s64, e, m, d;
+    if (asInt64(gram, g) && asInt64(s, s64) && asInt64(earlier, e) &&
+        !__builtin_mul_overflow(n, g, &m) && !__builtin_mul_overflow(s64, e, &d)) [[likely]]
+        return addTerms(lag, m, d);
+    addTerms(lag, static_cast<Int128>(n) * static_cast<Int128>(gram),
+             static_cast<Int128>(s) * earlier);
 }
 
 void MultitauStats::addPair(Lag& lag, double n, double product, double gram) {
@@ -117,30 +148,64 @@ void MultitauStats::addPair(Lag& lag, double n, double product, double gram) {
     if (product != 0.0) welford(lag.count, lag.mean, lag.m2, n * gram / product);
 }
 
+// The ring slot of frame t - m of a level whose frame t is in slot `at` (m < c).
+inline std::size_t slotBefore(std::size_t at, std::size_t m, std::size_t c) {
+    return at >= m ? at - m : at + c - m;
+}
+
+// The lags j of a level that have an earlier row at row t: min(lags, t - lag0 + 1).
+inline int lagsAt(std::size_t t, int lag0, int lags) {
+    return t < std::size_t(lag0) ? 0 : int(std::min<std::size_t>(std::size_t(lags), t - lag0 + 1));
+}
+
+// Bins [b0, b1) of row r's products into the cache (a thread's slice of a row lies a row of
+// all bins after the last: rows ahead are fetched while this one is folded).
+template <class V>
+void prefetchRow(const StatsRows<V>& rows, std::size_t r, std::size_t b0, std::size_t b1,
+                 std::size_t bins, std::size_t lags) {
+    const char* from = reinterpret_cast<const char*>(rows.products + (r * bins + b0) * lags);
+    const char* to = reinterpret_cast<const char*>(rows.products + (r * bins + b1) * lags);
+    for (; from < to; from += 64)
+        __builtin_prefetch(from);
+}
+
+// Rows outer, bins inner: a thread reads its bins' slice of each row in turn, two rows ahead
+// fetched, and each (bin, lag) still sees the rows in order (the same Welford updates).
 template <class V>
 void MultitauStats::foldBins(const StatsRows<V>& rows, std::size_t b0, std::size_t b1) {
-    Level& l = levels_[static_cast<std::size_t>(rows.level)];
-    const std::size_t bins = pixels_.size(), c = static_cast<std::size_t>(channels_);
+    const std::size_t c = static_cast<std::size_t>(channels_);
     const int lags = multitauLagCount(rows.level, channels_);
     const int lag0 = multitauFirstLag(rows.level, channels_);
-    for (std::size_t b = b0; b < b1; ++b)
-        for (std::size_t r = 0, t = rows.first; r < rows.count; ++r, ++t) {
-            const V s = rows.sums[r * bins + b];
-            if constexpr (std::is_floating_point_v<V>)
-                l.fSums[b * c + t % c] = s;
-            else
-                l.sums[b * c + t % c] = static_cast<Int128>(s);
-            const V* row = rows.products + (r * bins + b) * static_cast<std::size_t>(lags);
-            Lag* lag = &l.lags[b * static_cast<std::size_t>(lags)];
-            for (int j = 0; j < lags && static_cast<std::size_t>(lag0 + j) <= t; ++j) {
-                const std::size_t then = b * c + (t - static_cast<std::size_t>(lag0 + j)) % c;
-                if constexpr (std::is_floating_point_v<V>)
-                    addPair(lag[j], static_cast<double>(pixels_[b]), s * l.fSums[then], row[j]);
-                else
-                    addPair(lag[j], static_cast<Int128>(pixels_[b]) * static_cast<Int128>(row[j]),
-                            static_cast<Int128>(s) * l.sums[then]);
-            }
-        }
+    for (std::size_t r = 0, t = rows.first, at = t % c; r < rows.count;
+         ++r, ++t, at = at + 1 == c ? 0 : at + 1) {
+        if (r + 2 < rows.count) prefetchRow(rows, r + 2, b0, b1, pixels_.size(), std::size_t(lags));
+        for (std::size_t b = b0; b < b1; ++b)
+            foldRow(rows, r, b, at, lagsAt(t, lag0, lags));
+    }
+}
+
+// Row r of bin b (frame t of its level in ring slot `at`, with `pairs` earlier rows).
+template <class V>
+void MultitauStats::foldRow(const StatsRows<V>& rows, std::size_t r, std::size_t b, std::size_t at,
+                            int pairs) {
+    Level& l = levels_[static_cast<std::size_t>(rows.level)];
+    const std::size_t bins = pixels_.size(), c = static_cast<std::size_t>(channels_);
+    const std::size_t lags = static_cast<std::size_t>(multitauLagCount(rows.level, channels_));
+    const std::size_t lag0 = static_cast<std::size_t>(multitauFirstLag(rows.level, channels_));
+    const V s = rows.sums[r * bins + b];
+    if constexpr (std::is_floating_point_v<V>)
+        l.fSums[b * c + at] = s;
+    else
+        l.sums[b * c + at] = static_cast<Int128>(s);
+    const V* row = rows.products + (r * bins + b) * lags;
+    Lag* lag = &l.lags[b * lags];
+    for (int j = 0; j < pairs; ++j) {
+        const std::size_t then = b * c + slotBefore(at, lag0 + std::size_t(j), c);
+        if constexpr (std::is_floating_point_v<V>)
+            addPair(lag[j], static_cast<double>(pixels_[b]), s * l.fSums[then], row[j]);
+        else
+            addPair(lag[j], pixels_[b], row[j], s, l.sums[then]);
+    }
 }
 
 template <class V>

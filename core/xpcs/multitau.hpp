@@ -6,6 +6,7 @@
 #pragma once
 #include "core/frame_stream.hpp"
 #include "core/sparse/sparse_block.hpp"
+#include "core/xpcs/exact_sum.hpp"
 #include "core/xpcs/xpcs.hpp"
 
 #include <memory>
@@ -88,7 +89,7 @@ class MultitauStats {
 
   private:
     struct Lag {
-        WideSum numerator, denominator; // integer data: n Σ N_t, Σ S_t S'_t
+        ExactSum numerator, denominator; // integer data: n Σ N_t, Σ S_t S'_t
         double fNumerator = 0, fDenominator = 0;
         std::size_t count = 0; // pairs with S_t S'_t != 0
         double mean = 0, m2 = 0;
@@ -101,7 +102,12 @@ class MultitauStats {
     };
     Level& level(int k);
     template <class V> void foldBins(const StatsRows<V>& rows, std::size_t b0, std::size_t b1);
-    void addPair(Lag& lag, Int128 m, Int128 d);
+    template <class V>
+    void foldRow(const StatsRows<V>& rows, std::size_t r, std::size_t b, std::size_t at, int pairs);
+    // Integer data: the pair's terms n N_t and S_t S'_t (`earlier`: S'_t), in 64 bits where
+    // they fit.
+    template <class V> void addPair(Lag& lag, std::int64_t n, V gram, V s, Int128 earlier);
+    template <class I> void addTerms(Lag& lag, I m, I d);
     void addPair(Lag& lag, double n, double product, double gram);
     std::vector<std::int64_t> pixels_;
     int channels_;
