@@ -101,6 +101,7 @@ SpotsStreamStage::Pixels SpotsStreamStage::fetch(std::size_t count) {
         ++maskFetches_;
         std::vector<std::uint8_t> mask(count * plane);
         Array frames(format_.dtype, {count * plane});
+        device::writeMask(r);
         r.s.download(r.signal, mask.data(), mask.size(), "copy D->H signal mask (list overflow)");
         r.s.download(r.frames, frames.bytes(), frames.byteSize(),
                      "copy D->H frames (list overflow)");

@@ -4,38 +4,92 @@
 #if SPOTS_STRIP
 // local, strip form (uchar/ushort data, window <= 64 pixels): a work-group of STRIP_X x STRIP_Y
 // work-items makes a block of STRIP_X columns x STRIP_Y*STRIP_ROWS rows, each work-item a strip
-// of STRIP_ROWS rows of one column. Every tile pixel is one uint in local memory, count and sum
-// packed: v + 2^22 when it is in the sums, else 0 (a window's sum of values < 64 * 2^16 stays
-// below 2^22, its count * 2^22 below 2^32). Integer sums are exact in any order: first the
-// horizontal window sums of every tile row (2KX+1 terms), then a running sum down the strip
-// (add the row entering the window, subtract the one leaving it). For these types, valid
-// pixels are exactly the in-sum ones, so the tile also gives the pixel's own value.
-#if STRIP_ROWS < 1 || STRIP_ROWS > 32 || SWIN > 64 || DATA_FLOAT
-#error "the strip kernel needs 1 <= STRIP_ROWS <= 32, a window of <= 64 pixels and 8/16-bit data"
+// of STRIP_ROWS rows of one column, for STRIP_FRAMES frames of the chunk in turn (the tile's
+// bad flags, the same for every frame, read once). Every tile pixel is one uint in local
+// memory, count and sum packed: v + 2^22 when it is in the sums, else 0 (a window's sum of
+// values < 64 * 2^16 stays below 2^22, its count * 2^22 below 2^32). Integer sums are exact in
+// any order: first the horizontal window sums of every tile row (2KX+1 terms), then a running
+// sum down the strip (add the row entering the window, subtract the one leaving it). For these
+// types, valid pixels are exactly the in-sum ones, so the tile also gives the pixel's own value.
+#if STRIP_ROWS < 1 || STRIP_ROWS > 32 || STRIP_FRAMES < 1 || SWIN > 64 || DATA_FLOAT
+#error "the strip kernel needs 1 <= STRIP_ROWS <= 32, STRIP_FRAMES >= 1, windows <= 64, 8/16 bits"
+#endif
+#if (STRIP_VEC != 1 && STRIP_VEC != 2 && STRIP_VEC != 4 && STRIP_VEC != 8) || STRIP_X % STRIP_VEC
+#error "the strip kernel needs STRIP_VEC of 1, 2, 4 or 8 dividing STRIP_X"
 #endif
 #define PACK_ONE 4194304u // 2^22: one counted pixel
 #define PACK_MASK (PACK_ONE - 1)
 #define SBH (STRIP_Y * STRIP_ROWS) // rows of the block
-#define STW (STRIP_X + 2 * KX)     // the tile: STH x STW
+// The tile: STH rows x STW columns, loaded STRIP_VEC pixels (one vector) at a time: its halo
+// columns KXV are KX rounded up to whole vectors (vectors of the frame's own grid).
+#define KXV ((KX + STRIP_VEC - 1) / STRIP_VEC * STRIP_VEC)
+#define STW (STRIP_X + 2 * KXV)
+#define STV (STW / STRIP_VEC) // vectors per tile row
 #define STH (SBH + 2 * KY)
 
+// The block's origin in the frame, its halo included: (i0, j0).
+#define STRIP_I0 ((int)get_group_id(0) * STRIP_X - KXV)
+#define STRIP_J0 ((int)get_group_id(1) * SBH - KY)
+#define STRIP_LID ((int)(get_local_id(1) * STRIP_X + get_local_id(0)))
+
+// STRIP_WHOLE(T, at, out): the STRIP_VEC elements of type T at `at` into the private array
+// `out`, one vector load (a plain one where `at` is aligned to the vector, else vloadn).
+#define STRIP_CAT_(a, b) a##b
+#define STRIP_CAT(a, b) STRIP_CAT_(a, b)
+#if STRIP_VEC > 1
+#define STRIP_VTYPE(T) STRIP_CAT(T, STRIP_VEC)
+#define STRIP_WHOLE(T, at, out)                                                                  \
+    STRIP_CAT(vstore, STRIP_VEC)((size_t)(at) % sizeof(STRIP_VTYPE(T))                          \
+                                     ? STRIP_CAT(vload, STRIP_VEC)(0, at)                       \
+                                     : *(global const STRIP_VTYPE(T)*)(at),                    \
+                                 0, out)
+#else
+#define STRIP_WHOLE(T, at, out) (*(out) = *(at))
+#endif
+// name(src, w, h, ii, jj, out): the STRIP_VEC elements of row jj from column ii of a w x h plane
+// of T into `out` (0 outside the plane); one vector load where they all lie inside.
+#define SPOTS_STRIP_LOADER(name, T)                                                              \
+    inline void name(global const T* src, int w, int h, int ii, int jj, T* out) {               \
+        const bool row = jj >= 0 && jj < h;                                                      \
+        if (row && ii >= 0 && ii + STRIP_VEC <= w) {                                             \
+            STRIP_WHOLE(T, src + jj * w + ii, out);                                              \
+            return;                                                                              \
+        }                                                                                        \
+        for (int e = 0; e < STRIP_VEC; ++e)                                                      \
+            out[e] = row && ii + e >= 0 && ii + e < w ? src[jj * w + ii + e] : 0;                \
+    }
+SPOTS_STRIP_LOADER(spots_strip_values, DATA_T)
+SPOTS_STRIP_LOADER(spots_strip_flags, uchar)
+
+// The tile's usable pixels (inside the frame and not bad), the same for every frame: read from
+// `bad` once per work-group. Each work-item writes the entries it reads back in
+// spots_strip_rows (the same vector t), so no barrier is needed.
+inline void spots_strip_usable(global const uchar* bad, int w, int h, local uchar* usable) {
+    const int i0 = STRIP_I0, j0 = STRIP_J0;
+    for (int t = STRIP_LID; t < STH * STV; t += STRIP_X * STRIP_Y) {
+        const int ii = i0 + t % STV * STRIP_VEC, jj = j0 + t / STV;
+        uchar flags[STRIP_VEC];
+        spots_strip_flags(bad, w, h, ii, jj, flags);
+        for (int e = 0; e < STRIP_VEC; ++e)
+            usable[t * STRIP_VEC + e] = ii + e >= 0 && ii + e < w && jj >= 0 && jj < h && !flags[e];
+    }
+}
+
 // The tile of the block with its halo (packed), and the horizontal sums of its rows.
-inline void spots_strip_rows(global const DATA_T* frame, global const uchar* bad, int w, int h,
+inline void spots_strip_rows(global const DATA_T* frame, local const uchar* usable, int w, int h,
                              local uint* tile, local uint* rowP, local ulong* rowQ) {
-    const int lid = get_local_id(1) * STRIP_X + get_local_id(0);
-    const int i0 = get_group_id(0) * STRIP_X - KX, j0 = get_group_id(1) * SBH - KY;
-    for (int t = lid; t < STH * STW; t += STRIP_X * STRIP_Y) {
-        const int ii = i0 + t % STW, jj = j0 + t / STW;
-        uint packed = 0;
-        if (ii >= 0 && ii < w && jj >= 0 && jj < h) {
-            const DATA_T v = frame[jj * w + ii];
-            if (spots_in_sum(v, bad[jj * w + ii])) packed = (uint)v + PACK_ONE;
+    const int lid = STRIP_LID, i0 = STRIP_I0, j0 = STRIP_J0;
+    for (int t = lid; t < STH * STV; t += STRIP_X * STRIP_Y) {
+        DATA_T v[STRIP_VEC];
+        spots_strip_values(frame, w, h, i0 + t % STV * STRIP_VEC, j0 + t / STV, v);
+        for (int e = 0; e < STRIP_VEC; ++e) {
+            const int at = t * STRIP_VEC + e;
+            tile[at] = usable[at] && spots_in_sum(v[e], 0) ? (uint)v[e] + PACK_ONE : 0;
         }
-        tile[t] = packed;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int t = lid; t < STH * STRIP_X; t += STRIP_X * STRIP_Y) {
-        const int at = t / STRIP_X * STW + t % STRIP_X;
+        const int at = t / STRIP_X * STW + t % STRIP_X + KXV - KX; // the window's first column
         uint sp = 0;
         ulong sq = 0;
         for (int d = 0; d <= 2 * KX; ++d) {
@@ -48,40 +102,60 @@ inline void spots_strip_rows(global const DATA_T* frame, global const uchar* bad
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-kernel __attribute__((reqd_work_group_size(STRIP_X, STRIP_Y, 1)))
-void spots_local(global const DATA_T* frames, global const uchar* bad, int w, int h,
-                 spots_params p, global uchar* signal, SPOTS_LIST_ARGS) {
-    local uint tile[STH * STW], rowP[STH * STRIP_X];
-    local ulong rowQ[STH * STRIP_X];
-    SPOTS_LIST_LOCALS;
-    spots_fill_roots(roots); // the barriers of spots_strip_rows order it before the tests
-    const size_t base = (size_t)get_global_id(2) * w * h;
-    spots_strip_rows(frames + base, bad, w, h, tile, rowP, rowQ);
+// The local memory of one block, declared at kernel scope (OpenCL 1.2).
+typedef struct {
+    uint tile[STH * STW], rowP[STH * STRIP_X];
+    ulong rowQ[STH * STRIP_X];
+    uchar usable[STH * STW];
+} spots_strip_block;
+
+// This work-item's strip of frame `base` (the offset of its first pixel in the chunk): the
+// tests of its STRIP_ROWS pixels, stored (spots_store) and appended to the list. Every
+// work-item of the group calls it (barriers).
+inline void spots_strip_frame(global const DATA_T* frames, size_t base, int w, int h,
+                              spots_params p, SPOTS_SIGNAL_ARGS, SPOTS_LIST_ARGS,
+                              local spots_strip_block* b, local const real_t* roots,
+                              local uint* total, local uint* first) {
+    spots_strip_rows(frames + base, b->usable, w, h, b->tile, b->rowP, b->rowQ);
     const int li = get_local_id(0), r0 = get_local_id(1) * STRIP_ROWS; // r0: first row in block
     const int i = get_group_id(0) * STRIP_X + li, j0 = get_group_id(1) * SBH + r0;
     uint sp = 0, bits = 0;
     ulong sq = 0;
     for (int d = 0; d < 2 * KY; ++d)
-        sp += rowP[(r0 + d) * STRIP_X + li], sq += rowQ[(r0 + d) * STRIP_X + li];
+        sp += b->rowP[(r0 + d) * STRIP_X + li], sq += b->rowQ[(r0 + d) * STRIP_X + li];
     for (int r = 0; r < STRIP_ROWS; ++r) {
         const int enter = (r0 + r + 2 * KY) * STRIP_X + li, leave = (r0 + r) * STRIP_X + li;
-        sp += rowP[enter], sq += rowQ[enter];
+        sp += b->rowP[enter], sq += b->rowQ[enter];
         const int j = j0 + r;
         if (i < w && j < h) {
-            const uint own = tile[(r0 + r + KY) * STW + li + KX];
+            const uint own = b->tile[(r0 + r + KY) * STW + li + KXV];
             const uchar on = spots_decide(sp >> 22, (real_t)(sp & PACK_MASK), (real_t)sq,
                                           (real_t)(own & PACK_MASK), own != 0, p, roots);
-            signal[base + (size_t)j * w + i] = on;
+            spots_store(signal, base + (size_t)j * w + i, on, mask_out);
             bits |= (uint)on << r;
         }
-        sp -= rowP[leave], sq -= rowQ[leave];
+        sp -= b->rowP[leave], sq -= b->rowQ[leave];
     }
-    const uint slot = spots_reserve(popcount(bits), &total, &first, count);
-    uint s = slot;
+    // spots_reserve's first barrier also keeps the next frame's tile from overwriting this one's
+    uint s = spots_reserve(popcount(bits), total, first, count);
     for (int r = 0; r < STRIP_ROWS; ++r)
         if ((bits >> r) & 1) {
             if (s < capacity) list[s] = (uint)(base + (size_t)(j0 + r) * w + i);
             ++s;
         }
+}
+
+// n: frames in the chunk; work-group z makes frames [z * STRIP_FRAMES, + STRIP_FRAMES) of them.
+kernel __attribute__((reqd_work_group_size(STRIP_X, STRIP_Y, 1)))
+void spots_local(global const DATA_T* frames, global const uchar* bad, int w, int h,
+                 spots_params p, SPOTS_SIGNAL_ARGS, SPOTS_LIST_ARGS, int n) {
+    local spots_strip_block b;
+    SPOTS_LIST_LOCALS;
+    spots_fill_roots(roots); // the barriers of spots_strip_rows order it before the tests
+    spots_strip_usable(bad, w, h, b.usable);
+    const int f0 = get_group_id(2) * STRIP_FRAMES, f1 = min(f0 + STRIP_FRAMES, n);
+    for (int f = f0; f < f1; ++f)
+        spots_strip_frame(frames, (size_t)f * w * h, w, h, p, signal, mask_out, list, capacity,
+                          count, &b, roots, &total, &first);
 }
 #endif
