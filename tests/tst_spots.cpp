@@ -91,6 +91,15 @@ void TestSpots::variantsMatchCpu_data() {
     stripFrames.tuning = {
         {"STRIP_X", 8}, {"STRIP_Y", 2}, {"STRIP_ROWS", 3}, {"STRIP_FRAMES", 2}, {"STRIP_VEC", 4}};
     framesOverflow.tuning = {{"STRIP_FRAMES", 3}, {"STRIP_VEC", 8}, {"LIST_CAPACITY", 3}};
+    // rows' sums per work-item instead of shared (k5,2: 11-pixel rows; tall strips)
+    spots::Params ownRows = params(Method::Dispersion, 5, 2),
+                  ownRowsTall = params(Method::Dispersion);
+    ownRows.tuning = {{"STRIP_SHARED_ROWS", 0}, {"STRIP_FRAMES", 2}};
+    ownRowsTall.tuning = {{"STRIP_SHARED_ROWS", 0},
+                          {"STRIP_X", 16},
+                          {"STRIP_Y", 1},
+                          {"STRIP_ROWS", 32},
+                          {"STRIP_VEC", 4}};
     spots::Params uint8Frames = params(Method::Dispersion, 2, 2);
     uint8Frames.tuning = {{"STRIP_FRAMES", 2}, {"STRIP_VEC", 8}, {"STRIP_X", 16}};
     spots::Params maskAlways = params(Method::Dispersion, 1, 2);
@@ -121,6 +130,9 @@ void TestSpots::variantsMatchCpu_data() {
         {"5x41x29 strips 8x2x3 over 2 frames, loads of 4", DType::UInt16, 5, 41, 29, stripFrames},
         {"5x41x29 strips over 3 frames, loads of 8, overflow", DType::UInt16, 5, 41, 29,
          framesOverflow},
+        {"3x45x70 k5,2 rows summed per work-item", DType::UInt16, 3, 45, 70, ownRows},
+        {"2x70x29 rows summed per work-item, strips 16x1x32", DType::UInt16, 2, 70, 29,
+         ownRowsTall},
         {"3x41x29 k1,2 loads of 1, mask always written, overflow", DType::UInt16, 3, 41, 29,
          maskAlways},
         {"3x40x41 uint8 strips over 2 frames, loads of 8", DType::UInt8, 3, 40, 41, uint8Frames},

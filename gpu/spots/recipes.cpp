@@ -46,6 +46,8 @@ std::vector<Tunable> tuningTunables() {
         integerTunable("STRIP_ROWS", 8, 1, 32, "rows per work-item of spots_local's strip form"),
         integerTunable("STRIP_VEC", 2, 1, 8,
                        "pixels a work-item of the strip form loads at once: 1, 2, 4, 8 | STRIP_X"),
+        flagTunable("STRIP_SHARED_ROWS", true,
+                    "strip form: rows' sums shared in local memory; 0: summed per work-item"),
         integerTunable("STRIP_FRAMES", 4, 1, 64,
                        "frames of a chunk per work-group of the strip form (bad flags read once)"),
         flagTunable("SIGNAL_MASK_ALWAYS", false,

@@ -8,8 +8,9 @@
 // bad flags, the same for every frame, read once). Every tile pixel is one uint in local
 // memory, count and sum packed: v + 2^22 when it is in the sums, else 0 (a window's sum of
 // values < 64 * 2^16 stays below 2^22, its count * 2^22 below 2^32). Integer sums are exact in
-// any order: first the horizontal window sums of every tile row (2KX+1 terms), then a running
-// sum down the strip (add the row entering the window, subtract the one leaving it). For these
+// any order: first the horizontal window sums of every tile row (2KX+1 terms; made once for the
+// block or by each strip, STRIP_SHARED_ROWS), then a running sum down the strip (add the row
+// entering the window, subtract the one leaving it). For these
 // types, valid pixels are exactly the in-sum ones, so the tile also gives the pixel's own value.
 #if STRIP_ROWS < 1 || STRIP_ROWS > 32 || STRIP_FRAMES < 1 || SWIN > 64 || DATA_FLOAT
 #error "the strip kernel needs 1 <= STRIP_ROWS <= 32, STRIP_FRAMES >= 1, windows <= 64, 8/16 bits"
@@ -75,39 +76,71 @@ inline void spots_strip_usable(global const uchar* bad, int w, int h, local ucha
     }
 }
 
-// The tile of the block with its halo (packed), and the horizontal sums of its rows.
-inline void spots_strip_rows(global const DATA_T* frame, local const uchar* usable, int w, int h,
-                             local uint* tile, local uint* rowP, local ulong* rowQ) {
+// The local memory of one block, declared at kernel scope (OpenCL 1.2): the tile, its usable
+// flags and, with STRIP_SHARED_ROWS, the horizontal window sums of its rows at every column of
+// the block (made once, read by the 2KY+1 strips' pixels whose windows hold the row).
+typedef struct {
+    uint tile[STH * STW];
+    uchar usable[STH * STW];
+#if STRIP_SHARED_ROWS
+    uint rowP[STH * STRIP_X];
+    ulong rowQ[STH * STRIP_X];
+#endif
+} spots_strip_block;
+
+// The horizontal window sums of tile row `row` at block column c: count and sum packed (p),
+// squares (q).
+inline void spots_strip_hsum(local const uint* tile, int row, int c, uint* p, ulong* q) {
+    const int at = row * STW + c + KXV - KX; // the window's first column
+    uint sp = 0;
+    ulong sq = 0;
+    for (int d = 0; d <= 2 * KX; ++d) {
+        const uint packed = tile[at + d], v = packed & PACK_MASK;
+        sp += packed;
+        sq += v * v; // < 2^32: 32-bit product, widened once
+    }
+    *p = sp, *q = sq;
+}
+
+// The tile of the block with its halo (packed) and, with STRIP_SHARED_ROWS, its rows' sums.
+inline void spots_strip_rows(global const DATA_T* frame, int w, int h, local spots_strip_block* b) {
     const int lid = STRIP_LID, i0 = STRIP_I0, j0 = STRIP_J0;
     for (int t = lid; t < STH * STV; t += STRIP_X * STRIP_Y) {
         DATA_T v[STRIP_VEC];
         spots_strip_values(frame, w, h, i0 + t % STV * STRIP_VEC, j0 + t / STV, v);
         for (int e = 0; e < STRIP_VEC; ++e) {
             const int at = t * STRIP_VEC + e;
-            tile[at] = usable[at] && spots_in_sum(v[e], 0) ? (uint)v[e] + PACK_ONE : 0;
+            b->tile[at] = b->usable[at] && spots_in_sum(v[e], 0) ? (uint)v[e] + PACK_ONE : 0;
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#if STRIP_SHARED_ROWS
     for (int t = lid; t < STH * STRIP_X; t += STRIP_X * STRIP_Y) {
-        const int at = t / STRIP_X * STW + t % STRIP_X + KXV - KX; // the window's first column
-        uint sp = 0;
-        ulong sq = 0;
-        for (int d = 0; d <= 2 * KX; ++d) {
-            const uint packed = tile[at + d], v = packed & PACK_MASK;
-            sp += packed;
-            sq += v * v; // < 2^32: 32-bit product, widened once
-        }
-        rowP[t] = sp, rowQ[t] = sq;
+        uint rp;
+        ulong rq;
+        spots_strip_hsum(b->tile, t / STRIP_X, t % STRIP_X, &rp, &rq);
+        b->rowP[t] = rp, b->rowQ[t] = rq;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#endif
 }
 
-// The local memory of one block, declared at kernel scope (OpenCL 1.2).
-typedef struct {
-    uint tile[STH * STW], rowP[STH * STRIP_X];
-    ulong rowQ[STH * STRIP_X];
-    uchar usable[STH * STW];
-} spots_strip_block;
+// Tile row `row`'s window sums at block column c added to (sign 1) or taken from (-1) p, q:
+// the shared ones (STRIP_SHARED_ROWS), else summed here from the tile.
+inline void spots_strip_add(local const spots_strip_block* b, int row, int c, int sign, uint* p,
+                            ulong* q) {
+    uint rp;
+    ulong rq;
+#if STRIP_SHARED_ROWS
+    rp = b->rowP[row * STRIP_X + c], rq = b->rowQ[row * STRIP_X + c];
+#else
+    spots_strip_hsum(b->tile, row, c, &rp, &rq);
+#endif
+    if (sign > 0)
+        *p += rp, *q += rq;
+    else
+        *p -= rp, *q -= rq;
+}
 
 // This work-item's strip of frame `base` (the offset of its first pixel in the chunk): the
 // tests of its STRIP_ROWS pixels, stored (spots_store) and appended to the list. Every
@@ -116,16 +149,15 @@ inline void spots_strip_frame(global const DATA_T* frames, size_t base, int w, i
                               spots_params p, SPOTS_SIGNAL_ARGS, SPOTS_LIST_ARGS,
                               local spots_strip_block* b, local const real_t* roots,
                               local uint* total, local uint* first) {
-    spots_strip_rows(frames + base, b->usable, w, h, b->tile, b->rowP, b->rowQ);
+    spots_strip_rows(frames + base, w, h, b);
     const int li = get_local_id(0), r0 = get_local_id(1) * STRIP_ROWS; // r0: first row in block
     const int i = get_group_id(0) * STRIP_X + li, j0 = get_group_id(1) * SBH + r0;
     uint sp = 0, bits = 0;
     ulong sq = 0;
     for (int d = 0; d < 2 * KY; ++d)
-        sp += b->rowP[(r0 + d) * STRIP_X + li], sq += b->rowQ[(r0 + d) * STRIP_X + li];
+        spots_strip_add(b, r0 + d, li, 1, &sp, &sq);
     for (int r = 0; r < STRIP_ROWS; ++r) {
-        const int enter = (r0 + r + 2 * KY) * STRIP_X + li, leave = (r0 + r) * STRIP_X + li;
-        sp += b->rowP[enter], sq += b->rowQ[enter];
+        spots_strip_add(b, r0 + r + 2 * KY, li, 1, &sp, &sq); // the row entering the window
         const int j = j0 + r;
         if (i < w && j < h) {
             const uint own = b->tile[(r0 + r + KY) * STW + li + KXV];
@@ -134,7 +166,7 @@ inline void spots_strip_frame(global const DATA_T* frames, size_t base, int w, i
             spots_store(signal, base + (size_t)j * w + i, on, mask_out);
             bits |= (uint)on << r;
         }
-        sp -= b->rowP[leave], sq -= b->rowQ[leave];
+        spots_strip_add(b, r0 + r, li, -1, &sp, &sq); // the row leaving it
     }
     // spots_reserve's first barrier also keeps the next frame's tile from overwriting this one's
     uint s = spots_reserve(popcount(bits), total, first, count);
