@@ -76,8 +76,13 @@ void TestSpots::variantsMatchCpu_data() {
     tiles.tuning = {{"TILE_X", 8}, {"TILE_Y", 4}};
     spots::Params overflow = params(Method::Dispersion), strips = params(Method::Dispersion);
     overflow.tuning = {{"LIST_CAPACITY", 3}}; // the list overflows: the mask is fetched instead
-    // local's strip kernel in blocks of 8 x 6 (strips of 3 rows) that cut spots; tall strips.
-    strips.tuning = {{"STRIP_X", 8}, {"STRIP_Y", 2}, {"STRIP_ROWS", 3}, {"LIST_CAPACITY", 40}};
+    // local's strip kernel in blocks of 8 x 6 (strips of 3 rows, one frame a work-group: bad
+    // flags read with the values) that cut spots; tall strips.
+    strips.tuning = {{"STRIP_X", 8},
+                     {"STRIP_Y", 2},
+                     {"STRIP_ROWS", 3},
+                     {"STRIP_FRAMES", 1},
+                     {"LIST_CAPACITY", 40}};
     spots::Params tall = params(Method::Dispersion, 1, 2);
     tall.tuning = {{"STRIP_X", 16}, {"STRIP_Y", 1}, {"STRIP_ROWS", 32}};
     spots::Params chunks = params(Method::Dispersion), chunksOverflow = params(Method::Dispersion);

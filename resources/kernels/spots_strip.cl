@@ -5,13 +5,14 @@
 // local, strip form (uchar/ushort data, window <= 64 pixels): a work-group of STRIP_X x STRIP_Y
 // work-items makes a block of STRIP_X columns x STRIP_Y*STRIP_ROWS rows, each work-item a strip
 // of STRIP_ROWS rows of one column, for STRIP_FRAMES frames of the chunk in turn (the tile's
-// bad flags, the same for every frame, read once). Every tile pixel is one uint in local
-// memory, count and sum packed: v + 2^22 when it is in the sums, else 0 (a window's sum of
-// values < 64 * 2^16 stays below 2^22, its count * 2^22 below 2^32). Integer sums are exact in
-// any order: first the horizontal window sums of every tile row (2KX+1 terms; made once for the
-// block or by each strip, STRIP_SHARED_ROWS), then a running sum down the strip (add the row
-// entering the window, subtract the one leaving it). For these
-// types, valid pixels are exactly the in-sum ones, so the tile also gives the pixel's own value.
+// bad flags, the same for every frame, read once into local memory when there are several).
+// Every tile pixel is one uint in local memory, count and sum packed: v + 2^22 when it is in
+// the sums, else 0 (a window's sum of values < 64 * 2^16 stays below 2^22, its count * 2^22
+// below 2^32). Integer sums are exact in any order: first the horizontal window sums of every
+// tile row (2KX+1 terms; made once for the block or by each strip, STRIP_SHARED_ROWS), then a
+// running sum down the strip (add the row entering the window, subtract the one leaving it).
+// For these types, valid pixels are exactly the in-sum ones, so the tile also gives the
+// pixel's own value.
 #if STRIP_ROWS < 1 || STRIP_ROWS > 32 || STRIP_FRAMES < 1 || SWIN > 64 || DATA_FLOAT
 #error "the strip kernel needs 1 <= STRIP_ROWS <= 32, STRIP_FRAMES >= 1, windows <= 64, 8/16 bits"
 #endif
@@ -62,26 +63,35 @@
 SPOTS_STRIP_LOADER(spots_strip_values, DATA_T)
 SPOTS_STRIP_LOADER(spots_strip_flags, uchar)
 
-// The tile's usable pixels (inside the frame and not bad), the same for every frame: read from
-// `bad` once per work-group. Each work-item writes the entries it reads back in
+// ok[e]: pixel (ii + e, jj) lies inside the frame and is not bad.
+inline void spots_strip_ok(global const uchar* bad, int w, int h, int ii, int jj, uchar* ok) {
+    spots_strip_flags(bad, w, h, ii, jj, ok);
+    for (int e = 0; e < STRIP_VEC; ++e)
+        ok[e] = ii + e >= 0 && ii + e < w && jj >= 0 && jj < h && !ok[e];
+}
+
+// With STRIP_FRAMES > 1, the tile's usable pixels (spots_strip_ok), the same for every frame:
+// read from `bad` once per work-group. Each work-item writes the entries it reads back in
 // spots_strip_rows (the same vector t), so no barrier is needed.
 inline void spots_strip_usable(global const uchar* bad, int w, int h, local uchar* usable) {
     const int i0 = STRIP_I0, j0 = STRIP_J0;
     for (int t = STRIP_LID; t < STH * STV; t += STRIP_X * STRIP_Y) {
-        const int ii = i0 + t % STV * STRIP_VEC, jj = j0 + t / STV;
-        uchar flags[STRIP_VEC];
-        spots_strip_flags(bad, w, h, ii, jj, flags);
+        uchar ok[STRIP_VEC];
+        spots_strip_ok(bad, w, h, i0 + t % STV * STRIP_VEC, j0 + t / STV, ok);
         for (int e = 0; e < STRIP_VEC; ++e)
-            usable[t * STRIP_VEC + e] = ii + e >= 0 && ii + e < w && jj >= 0 && jj < h && !flags[e];
+            usable[t * STRIP_VEC + e] = ok[e];
     }
 }
 
 // The local memory of one block, declared at kernel scope (OpenCL 1.2): the tile, its usable
-// flags and, with STRIP_SHARED_ROWS, the horizontal window sums of its rows at every column of
-// the block (made once, read by the 2KY+1 strips' pixels whose windows hold the row).
+// flags (STRIP_FRAMES > 1; one frame reads them with its values) and, with STRIP_SHARED_ROWS,
+// the horizontal window sums of its rows at every column of the block (made once, read by the
+// 2KY+1 strips' pixels whose windows hold the row).
 typedef struct {
     uint tile[STH * STW];
+#if STRIP_FRAMES > 1
     uchar usable[STH * STW];
+#endif
 #if STRIP_SHARED_ROWS
     uint rowP[STH * STRIP_X];
     ulong rowQ[STH * STRIP_X];
@@ -103,15 +113,22 @@ inline void spots_strip_hsum(local const uint* tile, int row, int c, uint* p, ul
 }
 
 // The tile of the block with its halo (packed) and, with STRIP_SHARED_ROWS, its rows' sums.
-inline void spots_strip_rows(global const DATA_T* frame, int w, int h, local spots_strip_block* b) {
+inline void spots_strip_rows(global const DATA_T* frame, global const uchar* bad, int w, int h,
+                             local spots_strip_block* b) {
     const int lid = STRIP_LID, i0 = STRIP_I0, j0 = STRIP_J0;
     for (int t = lid; t < STH * STV; t += STRIP_X * STRIP_Y) {
+        const int ii = i0 + t % STV * STRIP_VEC, jj = j0 + t / STV;
         DATA_T v[STRIP_VEC];
-        spots_strip_values(frame, w, h, i0 + t % STV * STRIP_VEC, j0 + t / STV, v);
-        for (int e = 0; e < STRIP_VEC; ++e) {
-            const int at = t * STRIP_VEC + e;
-            b->tile[at] = b->usable[at] && spots_in_sum(v[e], 0) ? (uint)v[e] + PACK_ONE : 0;
-        }
+        uchar ok[STRIP_VEC];
+        spots_strip_values(frame, w, h, ii, jj, v);
+#if STRIP_FRAMES > 1
+        for (int e = 0; e < STRIP_VEC; ++e)
+            ok[e] = b->usable[t * STRIP_VEC + e];
+#else
+        spots_strip_ok(bad, w, h, ii, jj, ok);
+#endif
+        for (int e = 0; e < STRIP_VEC; ++e)
+            b->tile[t * STRIP_VEC + e] = ok[e] && spots_in_sum(v[e], 0) ? (uint)v[e] + PACK_ONE : 0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #if STRIP_SHARED_ROWS
@@ -145,11 +162,11 @@ inline void spots_strip_add(local const spots_strip_block* b, int row, int c, in
 // This work-item's strip of frame `base` (the offset of its first pixel in the chunk): the
 // tests of its STRIP_ROWS pixels, stored (spots_store) and appended to the list. Every
 // work-item of the group calls it (barriers).
-inline void spots_strip_frame(global const DATA_T* frames, size_t base, int w, int h,
-                              spots_params p, SPOTS_SIGNAL_ARGS, SPOTS_LIST_ARGS,
+inline void spots_strip_frame(global const DATA_T* frames, size_t base, global const uchar* bad,
+                              int w, int h, spots_params p, SPOTS_SIGNAL_ARGS, SPOTS_LIST_ARGS,
                               local spots_strip_block* b, local const real_t* roots,
                               local uint* total, local uint* first) {
-    spots_strip_rows(frames + base, w, h, b);
+    spots_strip_rows(frames + base, bad, w, h, b);
     const int li = get_local_id(0), r0 = get_local_id(1) * STRIP_ROWS; // r0: first row in block
     const int i = get_group_id(0) * STRIP_X + li, j0 = get_group_id(1) * SBH + r0;
     uint sp = 0, bits = 0;
@@ -184,10 +201,12 @@ void spots_local(global const DATA_T* frames, global const uchar* bad, int w, in
     local spots_strip_block b;
     SPOTS_LIST_LOCALS;
     spots_fill_roots(roots); // the barriers of spots_strip_rows order it before the tests
+#if STRIP_FRAMES > 1
     spots_strip_usable(bad, w, h, b.usable);
+#endif
     const int f0 = get_group_id(2) * STRIP_FRAMES, f1 = min(f0 + STRIP_FRAMES, n);
     for (int f = f0; f < f1; ++f)
-        spots_strip_frame(frames, (size_t)f * w * h, w, h, p, signal, mask_out, list, capacity,
-                          count, &b, roots, &total, &first);
+        spots_strip_frame(frames, (size_t)f * w * h, bad, w, h, p, signal, mask_out, list,
+                          capacity, count, &b, roots, &total, &first);
 }
 #endif
