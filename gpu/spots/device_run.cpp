@@ -142,6 +142,11 @@ std::vector<std::uint8_t> paramBytes(const Params& p, double threshold, bool fp6
     return fp64 ? pack(double(0)) : pack(float(0));
 }
 
+void fitChunk(DeviceRun& r, std::size_t chunk) {
+    if (std::size_t(tunableInt(r.values, "STRIP_FRAMES")) > chunk)
+        r.values["STRIP_FRAMES"] = std::to_string(chunk);
+}
+
 // Every buffer of a run; the frames buffer only when the frames go up whole (a stream lends its
 // own two, StreamUpload).
 void allocate(DeviceRun& r, const Window& window, std::size_t chunk, std::size_t plane, DType d,

@@ -58,6 +58,9 @@ std::size_t bytesPerFrame(const Window& window, std::size_t plane, DType d);
 // Bytes per pixel of the largest buffer a chunk of frames allocates (sat: its 8-byte tables).
 std::size_t largestElement(const Window& window, DType d);
 std::vector<std::uint8_t> paramBytes(const Params& p, double threshold, bool fp64);
+// A work-group of the strip kernel makes at most the chunk's frames (STRIP_FRAMES past it would
+// only keep bad flags in local memory for nothing): before the first launch.
+void fitChunk(DeviceRun& r, std::size_t chunk);
 // Every buffer of a run; the frames buffer only when the frames go up whole (a stream lends its
 // own two, StreamUpload).
 void allocate(DeviceRun& r, const Window& window, std::size_t chunk, std::size_t plane, DType d,

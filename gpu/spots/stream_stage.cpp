@@ -82,6 +82,7 @@ void SpotsStreamStage::open(ClSession& session, const InputSources& sources,
     if (!r.fp64) note_ = "no fp64 on the device: tests in float, approximate";
     r.params = device::paramBytes(params_, threshold_, r.fp64);
     device::allocate(r, window_, batch, plane, format.dtype, true);
+    device::fitChunk(r, batch);
     const std::vector<std::uint8_t> none(first.mask.bad.empty() ? plane : 0, 0);
     r.bad = session.allocate(plane, "spots pixel mask");
     session.upload(r.bad, first.mask.bad.empty() ? none.data() : first.mask.bad.data(), plane,
