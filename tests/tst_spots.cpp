@@ -44,6 +44,15 @@ void compareSpots(const Array& dials, const std::vector<spots::Spot>& ours,
     }
 }
 
+// Launches of a final kernel again to write the dense mask (the list overflowed).
+int relaunches(const TimingStats& timings) {
+    const std::string tail = "(signal mask: list overflow)";
+    int n = 0;
+    for (const TimingRecord& r : timings.records())
+        n += r.label.size() > tail.size() && r.label.ends_with(tail) ? int(r.count) : 0;
+    return n;
+}
+
 } // namespace
 
 void TestSpots::variantsMatchCpu_data() {
@@ -67,17 +76,47 @@ void TestSpots::variantsMatchCpu_data() {
     tiles.tuning = {{"TILE_X", 8}, {"TILE_Y", 4}};
     spots::Params overflow = params(Method::Dispersion), strips = params(Method::Dispersion);
     overflow.tuning = {{"LIST_CAPACITY", 3}}; // the list overflows: the mask is fetched instead
-    // local's strip kernel in blocks of 8 x 6 (strips of 3 rows) that cut spots; tall strips.
-    strips.tuning = {{"STRIP_X", 8}, {"STRIP_Y", 2}, {"STRIP_ROWS", 3}, {"LIST_CAPACITY", 40}};
+    // local's strip kernel in blocks of 8 x 6 (strips of 3 rows, one frame a work-group: bad
+    // flags read with the values) that cut spots; tall strips.
+    strips.tuning = {{"STRIP_X", 8},
+                     {"STRIP_Y", 2},
+                     {"STRIP_ROWS", 3},
+                     {"STRIP_FRAMES", 1},
+                     {"LIST_CAPACITY", 40}};
     spots::Params tall = params(Method::Dispersion, 1, 2);
     tall.tuning = {{"STRIP_X", 16}, {"STRIP_Y", 1}, {"STRIP_ROWS", 32}};
     spots::Params chunks = params(Method::Dispersion), chunksOverflow = params(Method::Dispersion);
     chunks.tuning = {{"CHUNK_FRAMES", 1}}; // one frame per upload, as long stacks stream
     chunksOverflow.tuning = {{"CHUNK_FRAMES", 2}, {"LIST_CAPACITY", 3}};
+    // the strip kernel's work-groups over several frames of a chunk (the last group short) and
+    // its loads of 4 and 8 pixels (odd widths: vectors cut by the edges, misaligned rows and
+    // frames), with and without the list overflowing (the mask written by a relaunch); the old
+    // way: one frame a group, one pixel a load, every launch writing the mask.
+    spots::Params stripFrames = params(Method::Dispersion), framesOverflow = stripFrames;
+    stripFrames.tuning = {
+        {"STRIP_X", 8}, {"STRIP_Y", 2}, {"STRIP_ROWS", 3}, {"STRIP_FRAMES", 2}, {"STRIP_VEC", 4}};
+    framesOverflow.tuning = {{"STRIP_FRAMES", 3}, {"STRIP_VEC", 8}, {"LIST_CAPACITY", 3}};
+    // rows' sums per work-item instead of shared (k5,2: 11-pixel rows; tall strips)
+    spots::Params ownRows = params(Method::Dispersion, 5, 2),
+                  ownRowsTall = params(Method::Dispersion);
+    ownRows.tuning = {{"STRIP_SHARED_ROWS", 0}, {"STRIP_FRAMES", 2}};
+    ownRowsTall.tuning = {{"STRIP_SHARED_ROWS", 0},
+                          {"STRIP_X", 16},
+                          {"STRIP_Y", 1},
+                          {"STRIP_ROWS", 32},
+                          {"STRIP_VEC", 4}};
+    spots::Params uint8Frames = params(Method::Dispersion, 2, 2);
+    uint8Frames.tuning = {{"STRIP_FRAMES", 2}, {"STRIP_VEC", 8}, {"STRIP_X", 16}};
+    spots::Params maskAlways = params(Method::Dispersion, 1, 2);
+    maskAlways.tuning = {
+        {"STRIP_FRAMES", 1}, {"STRIP_VEC", 1}, {"SIGNAL_MASK_ALWAYS", 1}, {"LIST_CAPACITY", 3}};
     spots::Params legacy = params(Method::DispersionExtended);
     legacy.legacyMaskedBackground = true;
     spots::Params extChunks = params(Method::DispersionExtended);
     extChunks.tuning = {{"CHUNK_FRAMES", 1}};
+    spots::Params extOverflow = params(Method::DispersionExtended), extAlways = extOverflow;
+    extOverflow.tuning = {{"LIST_CAPACITY", 3}};
+    extAlways.tuning = {{"LIST_CAPACITY", 3}, {"SIGNAL_MASK_ALWAYS", 1}};
     const std::vector<Row> rows = {
         {"1x1", DType::UInt16, 1, 1, 1, params(Method::Dispersion)},
         {"3x5 k1", DType::UInt16, 1, 3, 5, params(Method::Dispersion, 1, 1)},
@@ -93,6 +132,15 @@ void TestSpots::variantsMatchCpu_data() {
          params(Method::Dispersion, 4, 3)},
         {"45x70 k4,4 (81 pixels: unpacked)", DType::UInt16, 1, 45, 70,
          params(Method::Dispersion, 4, 4)},
+        {"5x41x29 strips 8x2x3 over 2 frames, loads of 4", DType::UInt16, 5, 41, 29, stripFrames},
+        {"5x41x29 strips over 3 frames, loads of 8, overflow", DType::UInt16, 5, 41, 29,
+         framesOverflow},
+        {"3x45x70 k5,2 rows summed per work-item", DType::UInt16, 3, 45, 70, ownRows},
+        {"2x70x29 rows summed per work-item, strips 16x1x32", DType::UInt16, 2, 70, 29,
+         ownRowsTall},
+        {"3x41x29 k1,2 loads of 1, mask always written, overflow", DType::UInt16, 3, 41, 29,
+         maskAlways},
+        {"3x40x41 uint8 strips over 2 frames, loads of 8", DType::UInt8, 3, 40, 41, uint8Frames},
         {"4x41x29 chunks of 1", DType::UInt16, 4, 41, 29, chunks},
         {"5x41x29 chunks of 2, overflow", DType::UInt16, 5, 41, 29, chunksOverflow},
         // frames in pinned memory, as a GPU's runs hold them: chunks queued ahead, in place
@@ -114,6 +162,8 @@ void TestSpots::variantsMatchCpu_data() {
         {"ext gain", DType::UInt16, 1, 50, 33, extGain},
         {"ext legacy", DType::UInt16, 1, 50, 33, legacy},
         {"ext uint32", DType::UInt32, 1, 40, 41, params(Method::DispersionExtended, 2, 2)},
+        {"ext overflow", DType::UInt16, 3, 37, 53, extOverflow},
+        {"ext overflow, mask always written", DType::UInt16, 3, 37, 53, extAlways},
     };
     for (const Row& r : rows)
         for (const std::string v : {"local", "direct", "sat", "extended"}) {
@@ -178,6 +228,8 @@ void TestSpots::variantsMatchCpu() {
         fetches += capacity > 0 && pixels > capacity;
     }
     QCOMPARE(got.maskFetches, fetches);
+    // Those chunks' masks come from a relaunch writing them, unless every launch writes its own.
+    QCOMPARE(relaunches(got.timings), tuned("SIGNAL_MASK_ALWAYS") ? 0 : fetches);
     if (h * w > 100) QVERIFY2(count(want) > 0, "the case finds no signal at all");
 }
 

@@ -47,6 +47,17 @@ cl::Kernel& spotsKernel(DeviceRun& r, const std::string& name) {
     return r.kernels.emplace(name, r.s.kernel(r.recipe, r.values, name)).first->second;
 }
 
+// Launches kernel `name`, which makes the chunk's final mask and list, its arguments set but
+// mask_out (index maskArg): 0, only the list unless SIGNAL_MASK_ALWAYS; kept for writeMask.
+void launchFinal(DeviceRun& r, const std::string& name, cl_uint maskArg, const std::string& label,
+                 const LaunchShape& shape) {
+    cl::Kernel& k = spotsKernel(r, name);
+    k.setArg(maskArg, cl_int(0));
+    r.s.launch(k, label, shape);
+    r.finalLaunch = {name, label, shape, maskArg};
+    r.maskWritten = r.values.at("SIGNAL_MASK_ALWAYS") == "1";
+}
+
 } // namespace
 
 int tuningValue(const Params& p, const std::string& name, int fallback) {
@@ -69,14 +80,17 @@ void launchDispersion(DeviceRun& r, const Window& window, std::size_t frames) {
                    r.recipe.shape("spots_sat_cols", r.values, {std::size_t(r.w), frames}));
         cl::Kernel& k = spotsKernel(r, "spots_sat_threshold");
         setArgs(k, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.tableM, r.tableX, r.tableY,
-                r.signal, r.list, capacity, r.count);
-        return r.s.launch(k, "spots sat threshold", pixelShape(r, "spots_sat_threshold", frames));
+                r.signal, cl_int(0), r.list, capacity, r.count);
+        return launchFinal(r, "spots_sat_threshold", 9, "spots sat threshold",
+                           pixelShape(r, "spots_sat_threshold", frames));
     }
     const std::string name = "spots_" + window.name;
     cl::Kernel& k = spotsKernel(r, name);
-    setArgs(k, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.signal, r.list, capacity, r.count);
+    setArgs(k, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.signal, cl_int(0), r.list, capacity,
+            r.count);
     const std::string rule = window.sums == Sums::Local ? localLaunch(r.values) : name;
-    r.s.launch(k, "spots " + window.name, pixelShape(r, rule, frames));
+    if (rule == "spots_local/strip") k.setArg(10, cl_int(frames)); // n: its work-groups loop
+    launchFinal(r, name, 6, "spots " + window.name, pixelShape(r, rule, frames));
 }
 
 // dispersion_extended: dispersive pixels, erosion, background mean and the strong test.
@@ -89,9 +103,19 @@ void launchExtended(DeviceRun& r, std::size_t frames) {
     setArgs(erode, r.frames, r.bad, r.w, r.h, r.scratchA, r.scratchB);
     r.s.launch(erode, "spots extended erode", pixelShape(r, "spots_ext_erode", frames));
     cl::Kernel& fin = spotsKernel(r, "spots_ext_final");
-    setArgs(fin, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.scratchB, r.signal, r.list,
-            cl_uint(r.capacity), r.count);
-    r.s.launch(fin, "spots extended final", pixelShape(r, "spots_ext_final", frames));
+    setArgs(fin, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.scratchB, r.signal, cl_int(0),
+            r.list, cl_uint(r.capacity), r.count);
+    launchFinal(r, "spots_ext_final", 7, "spots extended final",
+                pixelShape(r, "spots_ext_final", frames));
+}
+
+void writeMask(DeviceRun& r) {
+    if (r.maskWritten) return;
+    zeroCount(r);
+    cl::Kernel& k = spotsKernel(r, r.finalLaunch.kernel);
+    k.setArg(r.finalLaunch.maskArg, cl_int(1));
+    r.s.launch(k, r.finalLaunch.label + " (signal mask: list overflow)", r.finalLaunch.shape);
+    r.maskWritten = true;
 }
 
 // Bytes per frame on the device for a variant (frames, signal and scratch).
@@ -116,6 +140,11 @@ std::vector<std::uint8_t> paramBytes(const Params& p, double threshold, bool fp6
         return bytes;
     };
     return fp64 ? pack(double(0)) : pack(float(0));
+}
+
+void fitChunk(DeviceRun& r, std::size_t chunk) {
+    if (std::size_t(tunableInt(r.values, "STRIP_FRAMES")) > chunk)
+        r.values["STRIP_FRAMES"] = std::to_string(chunk);
 }
 
 // Every buffer of a run; the frames buffer only when the frames go up whole (a stream lends its
@@ -150,6 +179,7 @@ bool fetchSignal(DeviceRun& r, std::size_t pixels, std::uint8_t* signal,
     if (count > r.capacity) {
         std::vector<std::uint8_t> whole(signal ? 0 : pixels);
         std::uint8_t* mask = signal ? signal : whole.data();
+        writeMask(r);
         r.s.download(r.signal, mask, pixels, "copy D->H signal mask (list overflow)");
         for (std::size_t index = 0; index < pixels; ++index)
             if (mask[index]) frames[index / plane].push_back(std::uint32_t(index % plane));

@@ -44,6 +44,14 @@ std::vector<Tunable> tuningTunables() {
         integerTunable("STRIP_X", 32, 1, 1024, "work-group columns of spots_local's strip form"),
         integerTunable("STRIP_Y", 8, 1, 1024, "work-group rows of spots_local's strip form"),
         integerTunable("STRIP_ROWS", 8, 1, 32, "rows per work-item of spots_local's strip form"),
+        integerTunable("STRIP_VEC", 2, 1, 8,
+                       "pixels a work-item of the strip form loads at once: 1, 2, 4, 8 | STRIP_X"),
+        flagTunable("STRIP_SHARED_ROWS", true,
+                    "strip form: rows' sums shared in local memory; 0: summed per work-item"),
+        integerTunable("STRIP_FRAMES", 4, 1, 64,
+                       "frames of a chunk per work-group of the strip form (bad flags read once)"),
+        flagTunable("SIGNAL_MASK_ALWAYS", false,
+                    "every launch writes the dense signal mask; 0: only a relaunch on overflow"),
     };
 }
 
@@ -57,7 +65,8 @@ ProgramRecipe makeRecipe() {
     for (const char* kernel : {"spots_local", "spots_direct", "spots_sat_threshold",
                                "spots_ext_dispersive", "spots_ext_erode", "spots_ext_final"})
         recipe.launch(kernel, tile);
-    recipe.launch("spots_local/strip", {{"STRIP_X", "STRIP_Y", "1"}, {"1", "STRIP_ROWS", "1"}});
+    recipe.launch("spots_local/strip",
+                  {{"STRIP_X", "STRIP_Y", "1"}, {"1", "STRIP_ROWS", "STRIP_FRAMES"}});
     // One work-item per row (rows) or column (cols) of every frame.
     recipe.launch("spots_sat_rows", {{"64", "1"}, {}});
     recipe.launch("spots_sat_cols", {{"64", "1"}, {}});

@@ -104,6 +104,7 @@ MaskRun maskOnDevice(const Job& job, const Window& window) {
     out.pixels.assign(count, {});
     try {
         allocate(r, window, chunk, plane, a.dtype(), chunk >= count);
+        fitChunk(r, chunk);
         const std::vector<std::uint8_t> none(in.mask.bad.empty() ? plane : 0, 0); // no copy
         r.bad = session.allocate(plane, "spots pixel mask");
         session.upload(r.bad, in.mask.bad.empty() ? none.data() : in.mask.bad.data(), plane,

@@ -82,6 +82,7 @@ void SpotsStreamStage::open(ClSession& session, const InputSources& sources,
     if (!r.fp64) note_ = "no fp64 on the device: tests in float, approximate";
     r.params = device::paramBytes(params_, threshold_, r.fp64);
     device::allocate(r, window_, batch, plane, format.dtype, true);
+    device::fitChunk(r, batch);
     const std::vector<std::uint8_t> none(first.mask.bad.empty() ? plane : 0, 0);
     r.bad = session.allocate(plane, "spots pixel mask");
     session.upload(r.bad, first.mask.bad.empty() ? none.data() : first.mask.bad.data(), plane,
@@ -101,6 +102,7 @@ SpotsStreamStage::Pixels SpotsStreamStage::fetch(std::size_t count) {
         ++maskFetches_;
         std::vector<std::uint8_t> mask(count * plane);
         Array frames(format_.dtype, {count * plane});
+        device::writeMask(r);
         r.s.download(r.signal, mask.data(), mask.size(), "copy D->H signal mask (list overflow)");
         r.s.download(r.frames, frames.bytes(), frames.byteSize(),
                      "copy D->H frames (list overflow)");

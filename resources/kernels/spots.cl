@@ -19,12 +19,20 @@
 //                tile is (TILE_Y+2KY) x (TILE_X+2KX)); also of spots_local without SPOTS_STRIP
 //   SPOTS_STRIP  1: spots_local is the strip kernel (uchar/ushort data, window <= 64 pixels)
 //   STRIP_X, STRIP_Y, STRIP_ROWS  its work-group (STRIP_X x STRIP_Y) and rows per work-item
+//   STRIP_VEC    pixels its work-items load at once (a vector; 1, 2, 4 or 8, dividing STRIP_X)
+//   STRIP_SHARED_ROWS 1: its rows' horizontal sums made once in local memory; 0: each
+//                work-item sums the rows of its strip from the tile (less local memory)
+//   STRIP_FRAMES frames of the chunk each of its work-groups makes (the bad flags read once)
+//   SIGNAL_MASK_ALWAYS 1: every launch writes the dense signal mask; 0: only a launch with
+//                mask_out set (the host's relaunch when the list overflowed)
 //
 // Every kernel that makes the final mask also appends its signal pixels (flat index within
 // the chunk) to `list`: a work-group counts them in local memory and reserves its range with
 // ONE global atomic on `count` (zeroed by the host before the launch). `count` ends as the
 // number of signal pixels even past `capacity` (then only `capacity` entries are written and
-// the host fetches the mask, which every kernel still writes).
+// the host fetches the mask). The dense mask `signal` is written only when the launch's
+// mask_out is set or SIGNAL_MASK_ALWAYS is 1: the host needs it only when the list overflowed,
+// and then launches the kernel again with mask_out set (spots_store).
 #pragma OPENCL FP_CONTRACT OFF
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -38,7 +46,8 @@ typedef float real_t; // no fp64: the tests are approximate (the variant says so
 #if !defined(DATA_T) || !defined(DATA_FLOAT) || !defined(VALID_LIMIT) || !defined(KX) ||          \
     !defined(KY) || !defined(USE_GAIN) || !defined(EROSION) || !defined(MASKED_DISPERSIVE) ||    \
     !defined(SPOTS_STRIP) || !defined(TILE_X) || !defined(TILE_Y) || !defined(STRIP_X) ||        \
-    !defined(STRIP_Y) || !defined(STRIP_ROWS)
+    !defined(STRIP_Y) || !defined(STRIP_ROWS) || !defined(STRIP_FRAMES) ||                      \
+    !defined(STRIP_VEC) || !defined(STRIP_SHARED_ROWS) || !defined(SIGNAL_MASK_ALWAYS)
 #error "spots: a tunable of the spots recipe is missing (gpu/spots/recipes.cpp declares them)"
 #endif
 
@@ -143,6 +152,11 @@ inline void spots_list_one(bool on, uint index, global uint* list, uint capacity
     const uint slot = spots_reserve(on, total, first, count);
     if (on && slot < capacity) list[slot] = index;
 }
+// The dense mask: pixel k's decision when this launch writes the mask (see the top).
+inline void spots_store(global uchar* signal, size_t k, uchar on, int mask_out) {
+    if (SIGNAL_MASK_ALWAYS || mask_out) signal[k] = on;
+}
+#define SPOTS_SIGNAL_ARGS global uchar *signal, int mask_out
 #define SPOTS_LIST_ARGS global uint *list, uint capacity, volatile global uint *count
 #define SPOTS_LIST_LOCALS                                                                      \
     local uint total, first;                                                                   \
@@ -169,7 +183,7 @@ inline void spots_window(global const DATA_T* frame, global const uchar* bad,
 
 // direct: every work-item sums its own window from global memory.
 kernel void spots_direct(global const DATA_T* frames, global const uchar* bad, int w, int h,
-                         spots_params p, global uchar* signal, SPOTS_LIST_ARGS) {
+                         spots_params p, SPOTS_SIGNAL_ARGS, SPOTS_LIST_ARGS) {
     SPOTS_LIST_LOCALS;
     spots_fill_roots(roots);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -182,7 +196,7 @@ kernel void spots_direct(global const DATA_T* frames, global const uchar* bad, i
         sum_t x, y;
         spots_window(frames + base, bad, 0, w, h, i, j, KX, KY, &m, &x, &y);
         on = spots_dispersion(m, x, y, frames[k], bad[j * w + i], p, roots);
-        signal[k] = on;
+        spots_store(signal, k, on, mask_out);
     }
     spots_list_one(on, (uint)k, list, capacity, count, &total, &first);
 }
@@ -269,7 +283,7 @@ inline void spots_tile_sums(global const DATA_T* frames, global const uchar* bad
 #if !SPOTS_STRIP
 kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1)))
 void spots_local(global const DATA_T* frames, global const uchar* bad, int w, int h,
-                 spots_params p, global uchar* signal, SPOTS_LIST_ARGS) {
+                 spots_params p, SPOTS_SIGNAL_ARGS, SPOTS_LIST_ARGS) {
     SPOTS_TILE_LOCALS;
     SPOTS_LIST_LOCALS;
     spots_fill_roots(roots); // spots_tile_sums' barriers order it before the tests
@@ -281,7 +295,7 @@ void spots_local(global const DATA_T* frames, global const uchar* bad, int w, in
     uchar on = 0;
     if (i < w && j < h) {
         on = spots_dispersion(m, x, y, frames[k], bad[j * w + i], p, roots);
-        signal[k] = on;
+        spots_store(signal, k, on, mask_out);
     }
     spots_list_one(on, (uint)k, list, capacity, count, &total, &first);
 }

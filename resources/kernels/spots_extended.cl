@@ -46,7 +46,7 @@ kernel void spots_ext_erode(global const DATA_T* frames, global const uchar* bad
 
 // extended, step 3: background mean over the window widened by 2, then the strong test.
 kernel void spots_ext_final(global const DATA_T* frames, global const uchar* bad, int w, int h,
-                            spots_params p, global const uchar* classes, global uchar* signal,
+                            spots_params p, global const uchar* classes, SPOTS_SIGNAL_ARGS,
                             SPOTS_LIST_ARGS) {
     local uint total, first;
     const int i = get_global_id(0), j = get_global_id(1);
@@ -66,6 +66,6 @@ kernel void spots_ext_final(global const DATA_T* frames, global const uchar* bad
 #endif
         result = rx >= 0 && v > p.threshold && strong;
     }
-    if (i < w && j < h) signal[k] = result;
+    if (i < w && j < h) spots_store(signal, k, result, mask_out);
     spots_list_one(result, (uint)k, list, capacity, count, &total, &first);
 }

@@ -51,7 +51,7 @@ kernel void spots_sat_cols(int w, int h, global int* tm, global sat_t* tx, globa
 kernel void spots_sat_threshold(global const DATA_T* frames, global const uchar* bad, int w,
                                 int h, spots_params p, global const int* tm,
                                 global const sat_t* tx, global const sat_t* ty,
-                                global uchar* signal, SPOTS_LIST_ARGS) {
+                                SPOTS_SIGNAL_ARGS, SPOTS_LIST_ARGS) {
     SPOTS_LIST_LOCALS;
     spots_fill_roots(roots);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -70,7 +70,7 @@ kernel void spots_sat_threshold(global const DATA_T* frames, global const uchar*
         const sum_t x = (sum_t)SAT_WINDOW(sat_t, tx, (sat_t)0);
         const sum_t y = (sum_t)SAT_WINDOW(sat_t, ty, (sat_t)0);
         on = spots_dispersion(m, x, y, frames[k], bad[j * w + i], p, roots);
-        signal[k] = on;
+        spots_store(signal, k, on, mask_out);
     }
     spots_list_one(on, (uint)k, list, capacity, count, &total, &first);
 }

@@ -4,84 +4,209 @@
 #if SPOTS_STRIP
 // local, strip form (uchar/ushort data, window <= 64 pixels): a work-group of STRIP_X x STRIP_Y
 // work-items makes a block of STRIP_X columns x STRIP_Y*STRIP_ROWS rows, each work-item a strip
-// of STRIP_ROWS rows of one column. Every tile pixel is one uint in local memory, count and sum
-// packed: v + 2^22 when it is in the sums, else 0 (a window's sum of values < 64 * 2^16 stays
-// below 2^22, its count * 2^22 below 2^32). Integer sums are exact in any order: first the
-// horizontal window sums of every tile row (2KX+1 terms), then a running sum down the strip
-// (add the row entering the window, subtract the one leaving it). For these types, valid
-// pixels are exactly the in-sum ones, so the tile also gives the pixel's own value.
-#if STRIP_ROWS < 1 || STRIP_ROWS > 32 || SWIN > 64 || DATA_FLOAT
-#error "the strip kernel needs 1 <= STRIP_ROWS <= 32, a window of <= 64 pixels and 8/16-bit data"
+// of STRIP_ROWS rows of one column, for STRIP_FRAMES frames of the chunk in turn (the tile's
+// bad flags, the same for every frame, read once into local memory when there are several).
+// Every tile pixel is one uint in local memory, count and sum packed: v + 2^22 when it is in
+// the sums, else 0 (a window's sum of values < 64 * 2^16 stays below 2^22, its count * 2^22
+// below 2^32). Integer sums are exact in any order: first the horizontal window sums of every
+// tile row (2KX+1 terms; made once for the block or by each strip, STRIP_SHARED_ROWS), then a
+// running sum down the strip (add the row entering the window, subtract the one leaving it).
+// For these types, valid pixels are exactly the in-sum ones, so the tile also gives the
+// pixel's own value.
+#if STRIP_ROWS < 1 || STRIP_ROWS > 32 || STRIP_FRAMES < 1 || SWIN > 64 || DATA_FLOAT
+#error "the strip kernel needs 1 <= STRIP_ROWS <= 32, STRIP_FRAMES >= 1, windows <= 64, 8/16 bits"
+#endif
+#if (STRIP_VEC != 1 && STRIP_VEC != 2 && STRIP_VEC != 4 && STRIP_VEC != 8) || STRIP_X % STRIP_VEC
+#error "the strip kernel needs STRIP_VEC of 1, 2, 4 or 8 dividing STRIP_X"
 #endif
 #define PACK_ONE 4194304u // 2^22: one counted pixel
 #define PACK_MASK (PACK_ONE - 1)
 #define SBH (STRIP_Y * STRIP_ROWS) // rows of the block
-#define STW (STRIP_X + 2 * KX)     // the tile: STH x STW
+// The tile: STH rows x STW columns, loaded STRIP_VEC pixels (one vector) at a time: its halo
+// columns KXV are KX rounded up to whole vectors (vectors of the frame's own grid).
+#define KXV ((KX + STRIP_VEC - 1) / STRIP_VEC * STRIP_VEC)
+#define STW (STRIP_X + 2 * KXV)
+#define STV (STW / STRIP_VEC) // vectors per tile row
 #define STH (SBH + 2 * KY)
 
-// The tile of the block with its halo (packed), and the horizontal sums of its rows.
-inline void spots_strip_rows(global const DATA_T* frame, global const uchar* bad, int w, int h,
-                             local uint* tile, local uint* rowP, local ulong* rowQ) {
-    const int lid = get_local_id(1) * STRIP_X + get_local_id(0);
-    const int i0 = get_group_id(0) * STRIP_X - KX, j0 = get_group_id(1) * SBH - KY;
-    for (int t = lid; t < STH * STW; t += STRIP_X * STRIP_Y) {
-        const int ii = i0 + t % STW, jj = j0 + t / STW;
-        uint packed = 0;
-        if (ii >= 0 && ii < w && jj >= 0 && jj < h) {
-            const DATA_T v = frame[jj * w + ii];
-            if (spots_in_sum(v, bad[jj * w + ii])) packed = (uint)v + PACK_ONE;
-        }
-        tile[t] = packed;
+// The block's origin in the frame, its halo included: (i0, j0).
+#define STRIP_I0 ((int)get_group_id(0) * STRIP_X - KXV)
+#define STRIP_J0 ((int)get_group_id(1) * SBH - KY)
+#define STRIP_LID ((int)(get_local_id(1) * STRIP_X + get_local_id(0)))
+
+// STRIP_WHOLE(T, at, out): the STRIP_VEC elements of type T at `at` into the private array
+// `out`, one vector load (a plain one where `at` is aligned to the vector, else vloadn).
+#define STRIP_CAT_(a, b) a##b
+#define STRIP_CAT(a, b) STRIP_CAT_(a, b)
+#if STRIP_VEC > 1
+#define STRIP_VTYPE(T) STRIP_CAT(T, STRIP_VEC)
+#define STRIP_WHOLE(T, at, out)                                                                  \
+    STRIP_CAT(vstore, STRIP_VEC)((size_t)(at) % sizeof(STRIP_VTYPE(T))                          \
+                                     ? STRIP_CAT(vload, STRIP_VEC)(0, at)                       \
+                                     : *(global const STRIP_VTYPE(T)*)(at),                    \
+                                 0, out)
+#else
+#define STRIP_WHOLE(T, at, out) (*(out) = *(at))
+#endif
+// name(src, w, h, ii, jj, out): the STRIP_VEC elements of row jj from column ii of a w x h plane
+// of T into `out` (0 outside the plane); one vector load where they all lie inside.
+#define SPOTS_STRIP_LOADER(name, T)                                                              \
+    inline void name(global const T* src, int w, int h, int ii, int jj, T* out) {               \
+        const bool row = jj >= 0 && jj < h;                                                      \
+        if (row && ii >= 0 && ii + STRIP_VEC <= w) {                                             \
+            STRIP_WHOLE(T, src + jj * w + ii, out);                                              \
+            return;                                                                              \
+        }                                                                                        \
+        for (int e = 0; e < STRIP_VEC; ++e)                                                      \
+            out[e] = row && ii + e >= 0 && ii + e < w ? src[jj * w + ii + e] : 0;                \
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int t = lid; t < STH * STRIP_X; t += STRIP_X * STRIP_Y) {
-        const int at = t / STRIP_X * STW + t % STRIP_X;
-        uint sp = 0;
-        ulong sq = 0;
-        for (int d = 0; d <= 2 * KX; ++d) {
-            const uint packed = tile[at + d], v = packed & PACK_MASK;
-            sp += packed;
-            sq += v * v; // < 2^32: 32-bit product, widened once
-        }
-        rowP[t] = sp, rowQ[t] = sq;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+SPOTS_STRIP_LOADER(spots_strip_values, DATA_T)
+SPOTS_STRIP_LOADER(spots_strip_flags, uchar)
+
+// ok[e]: pixel (ii + e, jj) lies inside the frame and is not bad.
+inline void spots_strip_ok(global const uchar* bad, int w, int h, int ii, int jj, uchar* ok) {
+    spots_strip_flags(bad, w, h, ii, jj, ok);
+    for (int e = 0; e < STRIP_VEC; ++e)
+        ok[e] = ii + e >= 0 && ii + e < w && jj >= 0 && jj < h && !ok[e];
 }
 
-kernel __attribute__((reqd_work_group_size(STRIP_X, STRIP_Y, 1)))
-void spots_local(global const DATA_T* frames, global const uchar* bad, int w, int h,
-                 spots_params p, global uchar* signal, SPOTS_LIST_ARGS) {
-    local uint tile[STH * STW], rowP[STH * STRIP_X];
-    local ulong rowQ[STH * STRIP_X];
-    SPOTS_LIST_LOCALS;
-    spots_fill_roots(roots); // the barriers of spots_strip_rows order it before the tests
-    const size_t base = (size_t)get_global_id(2) * w * h;
-    spots_strip_rows(frames + base, bad, w, h, tile, rowP, rowQ);
+// With STRIP_FRAMES > 1, the tile's usable pixels (spots_strip_ok), the same for every frame:
+// read from `bad` once per work-group. Each work-item writes the entries it reads back in
+// spots_strip_rows (the same vector t), so no barrier is needed.
+inline void spots_strip_usable(global const uchar* bad, int w, int h, local uchar* usable) {
+    const int i0 = STRIP_I0, j0 = STRIP_J0;
+    for (int t = STRIP_LID; t < STH * STV; t += STRIP_X * STRIP_Y) {
+        uchar ok[STRIP_VEC];
+        spots_strip_ok(bad, w, h, i0 + t % STV * STRIP_VEC, j0 + t / STV, ok);
+        for (int e = 0; e < STRIP_VEC; ++e)
+            usable[t * STRIP_VEC + e] = ok[e];
+    }
+}
+
+// The local memory of one block, declared at kernel scope (OpenCL 1.2): the tile, its usable
+// flags (STRIP_FRAMES > 1; one frame reads them with its values) and, with STRIP_SHARED_ROWS,
+// the horizontal window sums of its rows at every column of the block (made once, read by the
+// 2KY+1 strips' pixels whose windows hold the row).
+typedef struct {
+    uint tile[STH * STW];
+#if STRIP_FRAMES > 1
+    uchar usable[STH * STW];
+#endif
+#if STRIP_SHARED_ROWS
+    uint rowP[STH * STRIP_X];
+    ulong rowQ[STH * STRIP_X];
+#endif
+} spots_strip_block;
+
+// The horizontal window sums of tile row `row` at block column c: count and sum packed (p),
+// squares (q).
+inline void spots_strip_hsum(local const uint* tile, int row, int c, uint* p, ulong* q) {
+    const int at = row * STW + c + KXV - KX; // the window's first column
+    uint sp = 0;
+    ulong sq = 0;
+    for (int d = 0; d <= 2 * KX; ++d) {
+        const uint packed = tile[at + d], v = packed & PACK_MASK;
+        sp += packed;
+        sq += v * v; // < 2^32: 32-bit product, widened once
+    }
+    *p = sp, *q = sq;
+}
+
+// The tile of the block with its halo (packed) and, with STRIP_SHARED_ROWS, its rows' sums.
+inline void spots_strip_rows(global const DATA_T* frame, global const uchar* bad, int w, int h,
+                             local spots_strip_block* b) {
+    const int lid = STRIP_LID, i0 = STRIP_I0, j0 = STRIP_J0;
+    for (int t = lid; t < STH * STV; t += STRIP_X * STRIP_Y) {
+        const int ii = i0 + t % STV * STRIP_VEC, jj = j0 + t / STV;
+        DATA_T v[STRIP_VEC];
+        uchar ok[STRIP_VEC];
+        spots_strip_values(frame, w, h, ii, jj, v);
+#if STRIP_FRAMES > 1
+        for (int e = 0; e < STRIP_VEC; ++e)
+            ok[e] = b->usable[t * STRIP_VEC + e];
+#else
+        spots_strip_ok(bad, w, h, ii, jj, ok);
+#endif
+        for (int e = 0; e < STRIP_VEC; ++e)
+            b->tile[t * STRIP_VEC + e] = ok[e] && spots_in_sum(v[e], 0) ? (uint)v[e] + PACK_ONE : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#if STRIP_SHARED_ROWS
+    for (int t = lid; t < STH * STRIP_X; t += STRIP_X * STRIP_Y) {
+        uint rp;
+        ulong rq;
+        spots_strip_hsum(b->tile, t / STRIP_X, t % STRIP_X, &rp, &rq);
+        b->rowP[t] = rp, b->rowQ[t] = rq;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+}
+
+// Tile row `row`'s window sums at block column c added to (sign 1) or taken from (-1) p, q:
+// the shared ones (STRIP_SHARED_ROWS), else summed here from the tile.
+inline void spots_strip_add(local const spots_strip_block* b, int row, int c, int sign, uint* p,
+                            ulong* q) {
+    uint rp;
+    ulong rq;
+#if STRIP_SHARED_ROWS
+    rp = b->rowP[row * STRIP_X + c], rq = b->rowQ[row * STRIP_X + c];
+#else
+    spots_strip_hsum(b->tile, row, c, &rp, &rq);
+#endif
+    if (sign > 0)
+        *p += rp, *q += rq;
+    else
+        *p -= rp, *q -= rq;
+}
+
+// This work-item's strip of frame `base` (the offset of its first pixel in the chunk): the
+// tests of its STRIP_ROWS pixels, stored (spots_store) and appended to the list. Every
+// work-item of the group calls it (barriers).
+inline void spots_strip_frame(global const DATA_T* frames, size_t base, global const uchar* bad,
+                              int w, int h, spots_params p, SPOTS_SIGNAL_ARGS, SPOTS_LIST_ARGS,
+                              local spots_strip_block* b, local const real_t* roots,
+                              local uint* total, local uint* first) {
+    spots_strip_rows(frames + base, bad, w, h, b);
     const int li = get_local_id(0), r0 = get_local_id(1) * STRIP_ROWS; // r0: first row in block
     const int i = get_group_id(0) * STRIP_X + li, j0 = get_group_id(1) * SBH + r0;
     uint sp = 0, bits = 0;
     ulong sq = 0;
     for (int d = 0; d < 2 * KY; ++d)
-        sp += rowP[(r0 + d) * STRIP_X + li], sq += rowQ[(r0 + d) * STRIP_X + li];
+        spots_strip_add(b, r0 + d, li, 1, &sp, &sq);
     for (int r = 0; r < STRIP_ROWS; ++r) {
-        const int enter = (r0 + r + 2 * KY) * STRIP_X + li, leave = (r0 + r) * STRIP_X + li;
-        sp += rowP[enter], sq += rowQ[enter];
+        spots_strip_add(b, r0 + r + 2 * KY, li, 1, &sp, &sq); // the row entering the window
         const int j = j0 + r;
         if (i < w && j < h) {
-            const uint own = tile[(r0 + r + KY) * STW + li + KX];
+            const uint own = b->tile[(r0 + r + KY) * STW + li + KXV];
             const uchar on = spots_decide(sp >> 22, (real_t)(sp & PACK_MASK), (real_t)sq,
                                           (real_t)(own & PACK_MASK), own != 0, p, roots);
-            signal[base + (size_t)j * w + i] = on;
+            spots_store(signal, base + (size_t)j * w + i, on, mask_out);
             bits |= (uint)on << r;
         }
-        sp -= rowP[leave], sq -= rowQ[leave];
+        spots_strip_add(b, r0 + r, li, -1, &sp, &sq); // the row leaving it
     }
-    const uint slot = spots_reserve(popcount(bits), &total, &first, count);
-    uint s = slot;
+    // spots_reserve's first barrier also keeps the next frame's tile from overwriting this one's
+    uint s = spots_reserve(popcount(bits), total, first, count);
     for (int r = 0; r < STRIP_ROWS; ++r)
         if ((bits >> r) & 1) {
             if (s < capacity) list[s] = (uint)(base + (size_t)(j0 + r) * w + i);
             ++s;
         }
+}
+
+// n: frames in the chunk; work-group z makes frames [z * STRIP_FRAMES, + STRIP_FRAMES) of them.
+kernel __attribute__((reqd_work_group_size(STRIP_X, STRIP_Y, 1)))
+void spots_local(global const DATA_T* frames, global const uchar* bad, int w, int h,
+                 spots_params p, SPOTS_SIGNAL_ARGS, SPOTS_LIST_ARGS, int n) {
+    local spots_strip_block b;
+    SPOTS_LIST_LOCALS;
+    spots_fill_roots(roots); // the barriers of spots_strip_rows order it before the tests
+#if STRIP_FRAMES > 1
+    spots_strip_usable(bad, w, h, b.usable);
+#endif
+    const int f0 = get_group_id(2) * STRIP_FRAMES, f1 = min(f0 + STRIP_FRAMES, n);
+    for (int f = f0; f < f1; ++f)
+        spots_strip_frame(frames, (size_t)f * w * h, bad, w, h, p, signal, mask_out, list,
+                          capacity, count, &b, roots, &total, &first);
 }
 #endif
