@@ -2,6 +2,9 @@
 // frames of photon counts at 0.1 % (0.3 %, 1 %, 10 %) occupancy held as entries in host memory, end
 // to end (entries up, kernels, per-row sums back, statistics): frames/s, and entries (events)/s
 // from the run's entries. The dense path's rate is `--size multitau`'s (DESIGN.md §7).
+// --size sparselags: dense lags (every lag) of 1,000 such frames at 0.1 %, held both as entries
+// (what sparse-cpu and sparse-pairs read) and densified (what the dense variants read), end to
+// end, so that the sparse and dense designs meet on the same frames.
 #include "core/xpcs/sparse_blocks.hpp"
 #include "core/xpcs/synthetic.hpp"
 #include "gpu/xpcs/algorithm.hpp"
@@ -37,21 +40,27 @@ std::shared_ptr<SparseBlock> photons(double occupancy) {
     return pool;
 }
 
-std::shared_ptr<XpcsInput> sparseInput(const std::shared_ptr<SparseBlock>& pool, LabelMask labels) {
-    auto blocks =
-        blocksSparseRepeating(pool, photonHeight, photonWidth, DType::UInt8, photonFrames);
-    auto in =
-        makeInput(blocks->read(0, 1), std::move(labels), {{"file", "synthetic sparse photons"}});
+// `frames` frames as entries; `dense`: the input's frames densified too (else its first).
+std::shared_ptr<XpcsInput> sparseInput(const std::shared_ptr<SparseBlock>& pool, LabelMask labels,
+                                       std::size_t frames = photonFrames, bool dense = false) {
+    auto blocks = blocksSparseRepeating(pool, photonHeight, photonWidth, DType::UInt8, frames);
+    auto in = makeInput(blocks->read(0, dense ? frames : 1), std::move(labels),
+                        {{"file", "synthetic sparse photons"}});
     in->blocks = std::move(blocks);
     return in;
+}
+
+// The bins of the bench's 512x1024 frames.
+LabelMask photonBins() {
+    synthetic::XpcsParams p;
+    p.model = "seed", p.frames = 1, p.height = photonHeight, p.width = photonWidth;
+    return synthetic::generateXpcs(p).labels;
 }
 
 } // namespace
 
 BenchCase sparseBenchCase(const ParamSet& defaults, double occupancy) {
-    synthetic::XpcsParams p;
-    p.model = "seed", p.frames = 1, p.height = photonHeight, p.width = photonWidth;
-    synthetic::XpcsDataset d = synthetic::generateXpcs(p); // its bins only
+    LabelMask labels = photonBins();
     const auto pool = photons(occupancy);
     BenchCase c;
     c.params = defaults;
@@ -61,13 +70,31 @@ BenchCase sparseBenchCase(const ParamSet& defaults, double occupancy) {
                     std::to_string(occupancy * 100).substr(0, 4) + " % occupancy (" +
                     std::to_string(pool->entries() / photonPool) +
                     " entries a frame) as entries in host memory (" + std::to_string(photonPool) +
-                    " distinct), " + std::to_string(d.labels.bins().size()) +
+                    " distinct), " + std::to_string(labels.bins().size()) +
                     " bins, multi-tau C=16, end to end; events/s = frames/s x entries a frame";
     c.work = static_cast<double>(photonFrames), c.unit = "frames/s", c.unitScale = 1;
     c.endToEnd = true;
     c.uploadBytes = double(photonFrames) / photonPool * double(pool->entries()) * 8;
-    c.referenceInput = sparseInput(pool, threeBins(d.labels));
-    c.input = sparseInput(pool, std::move(d.labels));
+    c.referenceInput = sparseInput(pool, threeBins(labels));
+    c.input = sparseInput(pool, std::move(labels));
+    return c;
+}
+
+BenchCase sparseLagsBenchCase(const ParamSet& defaults) {
+    constexpr std::size_t frames = 1000;
+    LabelMask labels = photonBins();
+    const auto pool = photons(0.001);
+    BenchCase c;
+    c.params = defaults;
+    c.params.set("keep_sums", false);
+    c.description = std::to_string(frames) +
+                    " x 512x1024 uint8 photon counts at 0.1 % occupancy as entries and densified "
+                    "in host memory, " +
+                    std::to_string(labels.bins().size()) + " bins, every lag, end to end";
+    c.work = static_cast<double>(frames), c.unit = "frames/s", c.unitScale = 1;
+    c.endToEnd = true;
+    c.referenceInput = sparseInput(pool, threeBins(labels), frames, true);
+    c.input = sparseInput(pool, std::move(labels), frames, true);
     return c;
 }
 
