@@ -89,7 +89,7 @@ void TestSpots::variantsMatchCpu_data() {
     chunks.tuning = {{"CHUNK_FRAMES", 1}}; // one frame per upload, as long stacks stream
     chunksOverflow.tuning = {{"CHUNK_FRAMES", 2}, {"LIST_CAPACITY", 3}};
     // the strip kernel's work-groups over several frames of a chunk (the last group short) and
-    // its loads of 4 and 8 pixels (odd widths: vectors cut by the edges, misaligned rows and
+    // its loads of 2 (below), 4 (the default) and 8 pixels (odd widths: vectors cut by the edges, misaligned rows and
     // frames), with and without the list overflowing (the mask written by a relaunch); the old
     // way: one frame a group, one pixel a load, every launch writing the mask.
     spots::Params stripFrames = params(Method::Dispersion), framesOverflow = stripFrames;
@@ -99,7 +99,7 @@ void TestSpots::variantsMatchCpu_data() {
     // rows' sums per work-item instead of shared (k5,2: 11-pixel rows; tall strips)
     spots::Params ownRows = params(Method::Dispersion, 5, 2),
                   ownRowsTall = params(Method::Dispersion);
-    ownRows.tuning = {{"STRIP_SHARED_ROWS", 0}, {"STRIP_FRAMES", 2}};
+    ownRows.tuning = {{"STRIP_SHARED_ROWS", 0}, {"STRIP_FRAMES", 2}, {"STRIP_VEC", 2}};
     ownRowsTall.tuning = {{"STRIP_SHARED_ROWS", 0},
                           {"STRIP_X", 16},
                           {"STRIP_Y", 1},

@@ -44,7 +44,9 @@ std::vector<Tunable> tuningTunables() {
         integerTunable("STRIP_X", 32, 1, 1024, "work-group columns of spots_local's strip form"),
         integerTunable("STRIP_Y", 8, 1, 1024, "work-group rows of spots_local's strip form"),
         integerTunable("STRIP_ROWS", 8, 1, 32, "rows per work-item of spots_local's strip form"),
-        integerTunable("STRIP_VEC", 2, 1, 8,
+        // 4: H100, lab spots --size large, dispersion: 0.130 ms against 0.150 (2), 0.149 (1),
+        // 0.133 (8) (2026-11-28, docs/performance-checks.md)
+        integerTunable("STRIP_VEC", 4, 1, 8,
                        "pixels a work-item of the strip form loads at once: 1, 2, 4, 8 | STRIP_X"),
         flagTunable("STRIP_SHARED_ROWS", true,
                     "strip form: rows' sums shared in local memory; 0: summed per work-item"),
