@@ -27,6 +27,7 @@ struct PixelMajor {
     std::vector<std::uint32_t> count;
     std::uint64_t largest = 0; // of the counts
     std::uint64_t read = 0;    // entries read (stored entries of a file, unlabelled ones too)
+    double readMs = 0, sortMs = 0;
 };
 
 // Every row of `frames` read once, then sorted by position (a counting sort: rows arrive in frame
@@ -36,6 +37,7 @@ PixelMajor pixelMajor(const Bins& bins, const FrameBlocks& frames, const Progres
         std::int32_t position, frame;
         std::uint32_t count;
     };
+    const auto start = std::chrono::steady_clock::now();
     std::vector<Held> held;
     const SparseRows rows(bins, frames.height() * frames.width(), frames.dtype());
     std::int32_t t = 0;
@@ -46,7 +48,8 @@ PixelMajor pixelMajor(const Bins& bins, const FrameBlocks& frames, const Progres
             ++t;
         });
     PixelMajor out;
-    out.read = read;
+    out.read = read, out.readMs = msSince(start);
+    const auto sorting = std::chrono::steady_clock::now();
     out.first.assign(bins.pixelIndex.size() + 1, 0);
     for (const Held& h : held)
         ++out.first[static_cast<std::size_t>(h.position) + 1];
@@ -59,6 +62,7 @@ PixelMajor pixelMajor(const Bins& bins, const FrameBlocks& frames, const Progres
         out.frame[at] = h.frame, out.count[at] = h.count;
         out.largest = std::max<std::uint64_t>(out.largest, h.count);
     }
+    out.sortMs = msSince(sorting);
     return out;
 }
 
@@ -135,7 +139,9 @@ Result correlateLagsSparseDevice(const DeviceInfo& device, const FrameBlocks& fr
     DeviceRun& run = *held;
     setUp(run, device, bins, frames.frameCount(), frames.dtype(), params, programs);
     run.twotime = !result.twotime.empty();
-    session.timings().add("xpcs sparse-pairs: read, pixel-major (host)", msSince(start));
+    session.timings().add("xpcs sparse-pairs: entries read as rows (host)", m.readMs);
+    session.timings().add("xpcs sparse-pairs: entries sorted by pixel (host)", m.sortMs);
+    session.timings().add("xpcs sparse-pairs: set-up (host)", msSince(start));
     try {
         gramFromPairs(run, m, bins);
         progress.report(0.8);
