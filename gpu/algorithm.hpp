@@ -189,6 +189,13 @@ class Algorithm {
                                                           const std::string& /*variant*/) const {
         return read(sources, params);
     }
+    // Whether readFor streams `variant`'s input its own way (held as the variant needs it, not
+    // as the dense stack): runWithinBudget then plans no passes, whose slabs are read dense.
+    // Default: false.
+    virtual bool streamsFor(const InputSources& /*sources*/, const ParamSet& /*params*/,
+                            const std::string& /*variant*/) const {
+        return false;
+    }
     // Whether the variant can run on this device (and, when given, this input with these
     // parameters), with the reason when it cannot. Default: the variant entry's own check.
     virtual Support supports(const VariantEntry& variant, const DeviceInfo& device,

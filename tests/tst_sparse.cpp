@@ -279,6 +279,8 @@ class TstSparse : public QObject {
             }
             row("scattered twotime", "scattered", {"--twotime", "1,3"});
             row("scattered frames 5:30", "scattered", {"--frames", "5:30"});
+            // a budget below the densified stack: the entries are held, not dense slabs in passes
+            row("scattered budget 32K", "scattered", {"--memory-budget", "32768"});
             row("uint32 frame", "uint32", {});
             row("long symmetric", "long", {"--g2-normalisation", "symmetric"});
         }
@@ -319,6 +321,8 @@ class TstSparse : public QObject {
         CLI_OK(
             QStringList{"correlate", reference, "--variant", device ? "gemm" : "cpu", "-o", cpu} +
             common);
+        if (options.contains("--memory-budget"))
+            QVERIFY2(r.out.contains("; 1 pass within a memory budget"), qPrintable(r.out));
         // The file's entries as stored, streamed: its zero counts and split counts too.
         if (input == "scattered" && !options.contains("--frames")) {
             const std::size_t stored =
@@ -367,6 +371,21 @@ class TstSparse : public QObject {
             test::runCli({"correlate", floats, "--multitau", "--channels", "4", "--device", "cpu",
                           "--variant", "sparse-cpu", "-o", out});
         QVERIFY2(r.code == 2 && r.err.contains("unsigned integer counts"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+    }
+
+    // sparse-pairs holds every bin's T x T Gram matrix on the device, as the dense variants:
+    // a series too long for it is refused before its entries are read (exit 4, what it would
+    // need and what the device has), nothing written.
+    void sparsePairsRefusesTooManyFrames() {
+        const QString in = path("long_series.h5"), out = path("long_series_out.h5");
+        CLI_OK("generate", "xpcs", "--sparse", "--frames", "100000", "--height", "16", "--width",
+               "16", "--intensity", "0.01", "-o", in);
+        const test::CliRun r = test::runCli(
+            {"correlate", in, "--variant", "sparse-pairs", "--device", "ocl:0", "-o", out});
+        QVERIFY2(r.code == 4, qPrintable(r.err));
+        QVERIFY2(r.err.contains("the Gram matrices of") && r.err.contains("100000^2 frames need"),
+                 qPrintable(r.err));
         QVERIFY(!QFile::exists(out));
     }
 

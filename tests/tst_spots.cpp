@@ -89,9 +89,9 @@ void TestSpots::variantsMatchCpu_data() {
     chunks.tuning = {{"CHUNK_FRAMES", 1}}; // one frame per upload, as long stacks stream
     chunksOverflow.tuning = {{"CHUNK_FRAMES", 2}, {"LIST_CAPACITY", 3}};
     // the strip kernel's work-groups over several frames of a chunk (the last group short) and
-    // its loads of 2 (below), 4 (the default) and 8 pixels (odd widths: vectors cut by the edges, misaligned rows and
-    // frames), with and without the list overflowing (the mask written by a relaunch); the old
-    // way: one frame a group, one pixel a load, every launch writing the mask.
+    // its loads of 2 (below), 4 (the default) and 8 pixels (odd widths: vectors cut by the edges,
+    // misaligned rows and frames), with and without the list overflowing (the mask written by a
+    // relaunch); the old way: one frame a group, one pixel a load, every launch writing the mask.
     spots::Params stripFrames = params(Method::Dispersion), framesOverflow = stripFrames;
     stripFrames.tuning = {
         {"STRIP_X", 8}, {"STRIP_Y", 2}, {"STRIP_ROWS", 3}, {"STRIP_FRAMES", 2}, {"STRIP_VEC", 4}};

@@ -118,7 +118,10 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
             return out;
         }
     const auto planned = Clock::now();
-    const auto plan = algorithm.planPasses(sources, request.params, budget);
+    // A variant that streams its input its own way (sparse entries) holds no dense slab.
+    const auto plan = algorithm.streamsFor(sources, request.params, request.variant)
+                          ? nullptr
+                          : algorithm.planPasses(sources, request.params, budget);
     out.planMs = msSince(planned);
     if (!plan) { // the whole input fits: the in-memory run
         const auto start = Clock::now();

@@ -272,13 +272,16 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
     return withFrames(*binning, std::move(frames), std::move(labels));
 }
 
+bool Algorithm::streamsFor(const InputSources& s, const ParamSet& params,
+                           const std::string& variant) const {
+    return (variant == "sparse-cpu" || variant == "sparse-pairs") && !s.live &&
+           !params.boolean("multitau") && openFrames(s, role("frames"))->entriesPerFrame();
+}
+
 std::shared_ptr<const AlgorithmInput> Algorithm::readFor(const InputSources& s,
                                                          const ParamSet& params,
                                                          const std::string& variant) const {
-    const bool entries = (variant == "sparse-cpu" || variant == "sparse-pairs") && !s.live &&
-                         !params.boolean("multitau") &&
-                         openFrames(s, role("frames"))->entriesPerFrame();
-    return entries ? readStreamed(s) : read(s, params);
+    return streamsFor(s, params, variant) ? readStreamed(s) : read(s, params);
 }
 
 // q (1/Å) of each result bin from the input's label table; empty when it has none.

@@ -26,11 +26,13 @@ class Algorithm : public TypedAlgorithm<XpcsInput, Params, XpcsResult> {
     Params parameters(const ParamSet& params) const override;
     std::shared_ptr<const AlgorithmInput> read(const InputSources& sources,
                                                const ParamSet& params) const override;
-    // sparse-cpu's dense lags on frames a file stores as entries: the entries streamed, never
-    // densified whole (readStreamed, as a multi-tau run's); else read().
+    // sparse-cpu's and sparse-pairs' dense lags on frames a file stores as entries: the entries
+    // streamed, never densified whole (readStreamed, as a multi-tau run's); else read().
     std::shared_ptr<const AlgorithmInput> readFor(const InputSources& sources,
                                                   const ParamSet& params,
                                                   const std::string& variant) const override;
+    bool streamsFor(const InputSources& sources, const ParamSet& params,
+                    const std::string& variant) const override;
 
   protected:
     // The variant entry's check, and OpenCL variants refuse data whose 64-bit sums could

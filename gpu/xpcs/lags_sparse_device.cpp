@@ -6,6 +6,7 @@
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "core/xpcs/multitau_sparse.hpp"
 #include "core/xpcs/sparse_blocks.hpp"
 #include "gpu/xpcs/recipes.hpp"
@@ -115,6 +116,19 @@ void gramFromPairs(DeviceRun& run, const PixelMajor& m, const Bins& bins) {
     s.launch(k, "xpcs sparse-pairs", {{roundUp(std::max<std::size_t>(positions, 1), 64)}, {64}});
 }
 
+// The Gram matrices of every bin on the device, as the dense variants hold them: refused before
+// the entries are read when they cannot fit (DeviceError naming what would).
+void checkGramFits(const DeviceInfo& device, const Bins& bins, std::size_t frames) {
+    const std::uint64_t gram = std::uint64_t(bins.count()) * frames * frames * sumBytes;
+    const std::uint64_t usable = device.globalMemBytes / 10 * 8;
+    if (gram + (16 << 20) > usable || gram > device.maxAllocBytes)
+        throw DeviceError(
+            "xpcs sparse-pairs: the Gram matrices of " + std::to_string(bins.count()) + " bins x " +
+            std::to_string(frames) + "^2 frames need " + byteText(gram) + " but " + device.spec +
+            " (" + device.name + ") has " + byteText(usable) + " usable (max allocation " +
+            byteText(device.maxAllocBytes) + "); use fewer frames or bins, or --multitau");
+}
+
 } // namespace
 
 Result correlateLagsSparseDevice(const DeviceInfo& device, const FrameBlocks& frames,
@@ -126,6 +140,7 @@ Result correlateLagsSparseDevice(const DeviceInfo& device, const FrameBlocks& fr
     Result result = makeResult(bins, frames.frameCount(), params);
     for (std::int32_t label : params.twotimeLabels)
         result.twotime[label];
+    checkGramFits(device, bins, frames.frameCount());
     const Progress reading([&](double f) { progress.report(0.5 * f); }, progress.cancelFlag());
     const PixelMajor m = pixelMajor(bins, frames, reading);
     const std::int64_t most = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
