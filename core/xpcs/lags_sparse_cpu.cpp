@@ -72,9 +72,7 @@ Result correlateLagsSparseCpu(const FrameBlocks& frames, const LabelMask& mask,
     const auto start = std::chrono::steady_clock::now();
     checkSparseInput(frames.dtype(), "sparse-cpu");
     const Bins bins = makeBins(mask);
-    Result result = makeResult(bins, frames.frameCount(), params);
-    for (std::int32_t label : params.twotimeLabels)
-        result.twotime[label];
+    Result result = makeLagResult(bins, frames.frameCount(), params);
     // Reading: the first tenth of the progress; the bins the rest.
     const Progress reading([&](double f) { progress.report(0.1 * f); }, progress.cancelFlag());
     HeldRows rows;

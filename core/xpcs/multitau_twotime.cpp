@@ -76,9 +76,7 @@ std::optional<std::vector<PixelSeries>> sparseSeries(const FrameBlocks& frames,
 std::map<std::int32_t, std::vector<float>> twotimeOfSeries(const std::vector<PixelSeries>& series,
                                                            const Bins& bins, std::size_t count,
                                                            const Params& params) {
-    Result result = makeResult(bins, count, params);
-    for (std::int32_t label : params.twotimeLabels)
-        result.twotime[label];
+    Result result = makeLagResult(bins, count, params);
     for (std::size_t b = 0; b < bins.count(); ++b) {
         std::vector<Int128> sums(count, 0), gram(count * count, 0);
         for (auto i = bins.offsets[b]; i < bins.offsets[b + 1]; ++i) {

@@ -264,9 +264,7 @@ Result correlateCpu(const Array& frames, const LabelMask& mask, const Params& pa
     checkInputs(frames, mask, params);
     const auto start = std::chrono::steady_clock::now();
     const Bins bins = makeBins(mask);
-    Result result = makeResult(bins, frames.frameCount(), params);
-    for (std::int32_t label : params.twotimeLabels)
-        result.twotime[label];
+    Result result = makeLagResult(bins, frames.frameCount(), params);
     const unsigned threads =
         params.threads ? params.threads : std::max(1u, std::thread::hardware_concurrency());
     visitArray(frames, [&](auto values) {

@@ -172,6 +172,13 @@ Result makeResult(const Bins& bins, std::size_t frames, const Params& params) {
     return r;
 }
 
+Result makeLagResult(const Bins& bins, std::size_t frames, const Params& params) {
+    Result result = makeResult(bins, frames, params);
+    for (std::int32_t label : params.twotimeLabels)
+        result.twotime[label];
+    return result;
+}
+
 void stampHostRun(Result& result, const std::string& variant, const std::string& label,
                   std::chrono::steady_clock::time_point start) {
     const std::chrono::duration<double, std::milli> elapsed =

@@ -156,6 +156,9 @@ std::vector<float> twotimeMap(std::size_t frames, std::int64_t pixels,
 
 // The empty result skeleton (labels, pixels, tau, NaN-free zero arrays) for a run.
 Result makeResult(const Bins& bins, std::size_t frames, const Params& params);
+// makeResult with an empty two-time map of each label params.twotimeLabels asks for (the
+// dense-lag variants fill them).
+Result makeLagResult(const Bins& bins, std::size_t frames, const Params& params);
 
 } // namespace clscope::xpcs
 

@@ -137,9 +137,7 @@ Result correlateLagsSparseDevice(const DeviceInfo& device, const FrameBlocks& fr
     const auto start = std::chrono::steady_clock::now();
     checkSparseInput(frames.dtype(), "sparse-pairs");
     const Bins bins = makeBins(mask);
-    Result result = makeResult(bins, frames.frameCount(), params);
-    for (std::int32_t label : params.twotimeLabels)
-        result.twotime[label];
+    Result result = makeLagResult(bins, frames.frameCount(), params);
     checkGramFits(device, bins, frames.frameCount());
     const Progress reading([&](double f) { progress.report(0.5 * f); }, progress.cancelFlag());
     const PixelMajor m = pixelMajor(bins, frames, reading);

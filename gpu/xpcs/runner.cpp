@@ -263,9 +263,7 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
     const Bins bins = makeBins(mask);
     const std::optional<ValuePlanes> planes = planesIfNeeded(variant, frames, mask, bins);
     const Array& input = planes ? planes->frames : frames; // what the device correlates
-    Result result = makeResult(bins, frames.frameCount(), params);
-    for (std::int32_t label : params.twotimeLabels)
-        result.twotime[label];
+    Result result = makeLagResult(bins, frames.frameCount(), params);
     // The tuning table, --tune and the program overrides: the host plans with the values the
     // kernels are built with.
     std::map<std::string, int> tuning = variant.tuning(device, input.dtype());
