@@ -251,6 +251,10 @@ def bad(case, out):
         if case == "duplicate_overflow":
             pixel = np.array([1, 1, 7], dtype=np.int32)
             count = np.array([40000, 40000, 3], dtype=np.uint16)
+        if case == "duplicate_overflow_late":  # frame 2's pixel 7 listed twice
+            ptr = np.array([0, 2, 2, 4], dtype=np.int64)
+            pixel = np.array([1, 5, 7, 7], dtype=np.int32)
+            count = np.array([2, 1, 40000, 40000], dtype=np.uint16)
         if case == "duplicate_sum":  # not a defect: pixel 1 of frame 0 holds 2 + 5
             pixel = np.array([1, 1, 7], dtype=np.int32)
             count = np.array([2, 5, 3], dtype=np.uint16)

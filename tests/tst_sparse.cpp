@@ -350,18 +350,35 @@ class TstSparse : public QObject {
     }
 
     // A pixel's counts summed beyond the count type, and float frames: refused by the sparse
-    // variants with the reason (exit 3 naming the dataset; exit 2), nothing written.
+    // variants with the reason (exit 3 naming the dataset; exit 2), nothing written; sparse-pairs
+    // (dense lags) too, which sums a frame's entries of a pixel after sorting them pixel-major.
     void sparseVariantsRefuse() {
         const QString in = path("dup_overflow.h5"), out = path("dup_out.h5");
         PYTHON("bad", "duplicate_overflow", in);
+        const QStringList multitau{"--multitau", "--channels", "4"};
         for (const QStringList& variant :
-             {QStringList{"--device", "cpu", "--variant", "sparse-cpu"},
-              QStringList{"--device", "ocl:0", "--variant", "sparse"}}) {
-            const test::CliRun r = test::runCli(
-                QStringList{"correlate", in, "--multitau", "--channels", "4", "-o", out} + variant);
+             {multitau + QStringList{"--device", "cpu", "--variant", "sparse-cpu"},
+              multitau + QStringList{"--device", "ocl:0", "--variant", "sparse"},
+              QStringList{"--device", "ocl:0", "--variant", "sparse-pairs"}}) {
+            const test::CliRun r = test::runCli(QStringList{"correlate", in, "-o", out} + variant);
             QVERIFY2(r.code == 3, qPrintable(r.err));
             QVERIFY2(r.err.contains(in + ":/entry/data/sparse/count: pixel 1"), qPrintable(r.err));
             QVERIFY2(r.err.contains("beyond uint16"), qPrintable(r.err));
+            QVERIFY(!QFile::exists(out));
+        }
+        // Beyond frame 0 (which a run's shape check reads densely): sparse-pairs' pixel-major
+        // sort sums a frame's entries of a pixel and refuses as sparse-cpu's rows do.
+        const QString late = path("dup_overflow_late.h5");
+        PYTHON("bad", "duplicate_overflow_late", late);
+        for (const QStringList& variant :
+             {QStringList{"--device", "cpu", "--variant", "sparse-cpu"},
+              QStringList{"--device", "ocl:0", "--variant", "sparse-pairs"}}) {
+            const test::CliRun r =
+                test::runCli(QStringList{"correlate", late, "-o", out} + variant);
+            QVERIFY2(r.code == 3, qPrintable(r.err));
+            QVERIFY2(r.err.contains(late + ":/entry/data/sparse/count: pixel 7 of frame 2 sums to "
+                                           "80000, beyond uint16 (listed more than once)"),
+                     qPrintable(r.err));
             QVERIFY(!QFile::exists(out));
         }
         const QString floats = path("floats.h5");

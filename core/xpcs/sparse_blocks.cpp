@@ -116,9 +116,8 @@ void SparseRows::row(const SparseBlock& block, std::size_t f, std::vector<Sparse
     out.resize(n);
 }
 
-std::uint64_t
-SparseRows::forEach(const FrameBlocks& frames, const Progress& progress,
-                    const std::function<void(const std::vector<SparseEntry>&)>& fn) const {
+std::uint64_t forEachSparseBlock(const FrameBlocks& frames, const Progress& progress,
+                                 const std::function<void(const SparseBlock&)>& fn) {
     const std::size_t total = frames.frameCount();
     // Blocks of about blockEntries entries: the frames of the next block from the last one's
     // entries a frame; a dense stack's within its dense block size (it is read densely).
@@ -129,21 +128,30 @@ SparseRows::forEach(const FrameBlocks& frames, const Progress& progress,
             : blockFrames(frames.height() * frames.width() * dtypeSize(frames.dtype()));
     std::size_t step = std::min<std::size_t>(most, 64);
     std::uint64_t entries = 0;
-    std::vector<SparseEntry> out;
+    SparseBlock block;
     for (std::size_t first = 0; first < total;) {
-        const SparseBlock block = sparseBlockOf(frames, first, std::min(step, total - first));
+        sparseBlockInto(frames, first, std::min(step, total - first), block);
         first += block.frames();
         entries += block.entries();
-        for (std::size_t f = 0; f < block.frames(); ++f) {
-            row(block, f, out);
-            fn(out);
-        }
+        fn(block);
         progress.report(double(first) / double(total));
         progress.checkCancel();
         const std::size_t perFrame = block.entries() / block.frames() + 1;
         step = std::clamp<std::size_t>(blockEntries / perFrame, 1, most);
     }
     return entries;
+}
+
+std::uint64_t
+SparseRows::forEach(const FrameBlocks& frames, const Progress& progress,
+                    const std::function<void(const std::vector<SparseEntry>&)>& fn) const {
+    std::vector<SparseEntry> out;
+    return forEachSparseBlock(frames, progress, [&](const SparseBlock& block) {
+        for (std::size_t f = 0; f < block.frames(); ++f) {
+            row(block, f, out);
+            fn(out);
+        }
+    });
 }
 
 } // namespace clscope::xpcs

@@ -24,6 +24,12 @@ std::shared_ptr<const FrameBlocks> blocksSparseRepeating(std::shared_ptr<const S
                                                          std::size_t height, std::size_t width,
                                                          DType dtype, std::size_t frames);
 
+// Every frame of `frames` as entries, in order: fn(block) for blocks of about 2^16 entries (a
+// dense stack's within its dense block size), `block` reused (progress: the fraction of the
+// frames read). Returns the entries read.
+std::uint64_t forEachSparseBlock(const FrameBlocks& frames, const Progress& progress,
+                                 const std::function<void(const SparseBlock&)>& fn);
+
 // Each pixel's position in bin order (Bins::pixelIndex), -1 where unlabelled (frameSize).
 std::vector<std::int32_t> positionsOf(const Bins& bins, std::size_t frameSize);
 // Each position's bin (bins.pixelIndex.size()).

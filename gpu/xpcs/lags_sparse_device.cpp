@@ -1,13 +1,14 @@
-// Dense lags on sparse frames on an OpenCL device (variant `sparse-pairs`): the rows the sparse
-// readers give (core/xpcs/sparse_blocks.hpp) turned pixel-major, their pairs added into the Gram
-// matrices on the device (xpcs_sparse_pairs.cl), then the dense variants' lag sums and two-time
-// maps (gpu/xpcs/runner.hpp).
+// Dense lags on sparse frames on an OpenCL device (variant `sparse-pairs`): the entries the
+// sparse readers give turned pixel-major (core/xpcs/pixel_major.hpp), their pairs added into the
+// Gram matrices on the device (xpcs_sparse_pairs.cl), then the dense variants' lag sums and
+// two-time maps (gpu/xpcs/runner.hpp).
 #include "gpu/xpcs/lags_sparse_device.hpp"
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
 #include "core/xpcs/multitau_sparse.hpp"
+#include "core/xpcs/pixel_major.hpp"
 #include "core/xpcs/sparse_blocks.hpp"
 #include "gpu/xpcs/recipes.hpp"
 #include "gpu/xpcs/runner.hpp"
@@ -20,52 +21,6 @@
 namespace clscope::xpcs {
 
 namespace {
-
-// The series' entries by position: position p's are [first[p], first[p+1]), frames ascending.
-struct PixelMajor {
-    std::vector<std::int64_t> first;
-    std::vector<std::int32_t> frame;
-    std::vector<std::uint32_t> count;
-    std::uint64_t largest = 0; // of the counts
-    std::uint64_t read = 0;    // entries read (stored entries of a file, unlabelled ones too)
-    double readMs = 0, sortMs = 0;
-};
-
-// Every row of `frames` read once, then sorted by position (a counting sort: rows arrive in frame
-// order, so each position's frames stay ascending).
-PixelMajor pixelMajor(const Bins& bins, const FrameBlocks& frames, const Progress& progress) {
-    struct Held {
-        std::int32_t position, frame;
-        std::uint32_t count;
-    };
-    const auto start = std::chrono::steady_clock::now();
-    std::vector<Held> held;
-    const SparseRows rows(bins, frames.height() * frames.width(), frames.dtype());
-    std::int32_t t = 0;
-    const std::uint64_t read =
-        rows.forEach(frames, progress, [&](const std::vector<SparseEntry>& row) {
-            for (const SparseEntry& e : row)
-                held.push_back({e.position, t, static_cast<std::uint32_t>(e.value)});
-            ++t;
-        });
-    PixelMajor out;
-    out.read = read, out.readMs = msSince(start);
-    const auto sorting = std::chrono::steady_clock::now();
-    out.first.assign(bins.pixelIndex.size() + 1, 0);
-    for (const Held& h : held)
-        ++out.first[static_cast<std::size_t>(h.position) + 1];
-    for (std::size_t p = 1; p < out.first.size(); ++p)
-        out.first[p] += out.first[p - 1];
-    std::vector<std::int64_t> next(out.first.begin(), out.first.end() - 1);
-    out.frame.resize(held.size()), out.count.resize(held.size());
-    for (const Held& h : held) {
-        const auto at = static_cast<std::size_t>(next[static_cast<std::size_t>(h.position)]++);
-        out.frame[at] = h.frame, out.count[at] = h.count;
-        out.largest = std::max<std::uint64_t>(out.largest, h.count);
-    }
-    out.sortMs = msSince(sorting);
-    return out;
-}
 
 // The run's device state: the dense variants' values for xpcs_common.cl and xpcs_lag_sums.
 void setUp(DeviceRun& run, const DeviceInfo& device, const Bins& bins, std::size_t frames,
@@ -140,7 +95,7 @@ Result correlateLagsSparseDevice(const DeviceInfo& device, const FrameBlocks& fr
     Result result = makeLagResult(bins, frames.frameCount(), params);
     checkGramFits(device, bins, frames.frameCount());
     const Progress reading([&](double f) { progress.report(0.5 * f); }, progress.cancelFlag());
-    const PixelMajor m = pixelMajor(bins, frames, reading);
+    const PixelMajor m = pixelMajorOf(bins, frames, reading);
     const std::int64_t most = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
     if (const std::string overflow =
             sums64Overflow(frames.dtype(), m.largest, most, frames.frameCount());
@@ -152,7 +107,7 @@ Result correlateLagsSparseDevice(const DeviceInfo& device, const FrameBlocks& fr
     DeviceRun& run = *held;
     setUp(run, device, bins, frames.frameCount(), frames.dtype(), params, programs);
     run.twotime = !result.twotime.empty();
-    session.timings().add("xpcs sparse-pairs: entries read as rows (host)", m.readMs);
+    session.timings().add("xpcs sparse-pairs: entries read (host)", m.readMs);
     session.timings().add("xpcs sparse-pairs: entries sorted by pixel (host)", m.sortMs);
     session.timings().add("xpcs sparse-pairs: set-up (host)", msSince(start));
     try {

@@ -1,0 +1,29 @@
+// A series' labelled entries pixel-major, as sparse-pairs uploads them (gpu/xpcs/
+// lags_sparse_device.cpp): each position in bin order (Bins::pixelIndex) with its frames
+// ascending, a pixel's counts of a frame summed, zeros and unlabelled pixels left out. Built
+// straight from the blocks' stored entries (no rows sorted frame by frame), with the same
+// refusal as SparseRows::row where a pixel's counts of a frame sum beyond the count type.
+#pragma once
+#include "core/xpcs/sparse_blocks.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace clscope::xpcs {
+
+// Position p's entries are [first[p], first[p + 1]), frames ascending.
+struct PixelMajor {
+    std::vector<std::int64_t> first; // positions + 1
+    std::vector<std::int32_t> frame;
+    std::vector<std::uint32_t> count;
+    std::uint64_t largest = 0; // of the counts
+    std::uint64_t read = 0;    // entries read (stored entries of a file, unlabelled ones too)
+    double readMs = 0, sortMs = 0;
+};
+
+// Every frame of `frames` read once (progress: the fraction read), its labelled entries
+// counting-sorted by position and a frame's same-pixel entries summed. InputError as
+// SparseRows::row gives for the first frame where a pixel's counts sum beyond the dtype.
+PixelMajor pixelMajorOf(const Bins& bins, const FrameBlocks& frames, const Progress& progress);
+
+} // namespace clscope::xpcs
