@@ -274,8 +274,9 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
 
 bool Algorithm::streamsFor(const InputSources& s, const ParamSet& params,
                            const std::string& variant) const {
-    return (variant == "sparse-cpu" || variant == "sparse-pairs") && !s.live &&
-           !params.boolean("multitau") && openFrames(s, role("frames"))->entriesPerFrame();
+    const auto* v = variantSet().get(variant);
+    return v && v->traits.entries && !s.live && !params.boolean("multitau") &&
+           openFrames(s, role("frames"))->entriesPerFrame();
 }
 
 std::shared_ptr<const AlgorithmInput> Algorithm::readFor(const InputSources& s,

@@ -6,7 +6,6 @@
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
-#include "core/limits.hpp"
 #include "core/xpcs/multitau_sparse.hpp"
 #include "core/xpcs/pixel_major.hpp"
 #include "core/xpcs/sparse_blocks.hpp"
@@ -25,17 +24,8 @@ namespace {
 // The run's device state: the dense variants' values for xpcs_common.cl and xpcs_lag_sums.
 void setUp(DeviceRun& run, const DeviceInfo& device, const Bins& bins, std::size_t frames,
            DType dtype, const Params& params, const ProgramOverrides& programs) {
-    std::map<std::string, int> tuning = tuningOf("sparse-pairs", device, dtype);
-    for (const auto& [name, value] : params.tuning)
-        tuning[name] = value;
-    for (const auto& [name, value] : integers(programs.values))
-        tuning[name] = value;
-    TunableValues values = tunableValues(tuning);
-    for (auto& [name, value] : hostValues(dtype, Layout::Raw, false))
-        values[name] = value;
-    run.programs = programs, run.program = programs::sparsePairs;
-    run.values = programs.over(std::move(values));
-    run.tuning = tuning;
+    configure(run, runTuning(tuningOf("sparse-pairs", device, dtype), params, programs), dtype,
+              Layout::Raw, false, programs, programs::sparsePairs);
     run.frames = run.framePad = static_cast<int>(frames);
     run.binCount = static_cast<int>(bins.count());
 }
@@ -63,8 +53,7 @@ void gramFromPairs(DeviceRun& run, const PixelMajor& m, const Bins& bins) {
         s.upload(count, m.count.data(), entries * 4, "copy H->D sparse entries");
     }
     if (positions) s.upload(bin, binOf.data(), positions * 4, "copy H->D sparse entries");
-    run.pixelCounts = s.allocate(nb * 8, "xpcs pixel counts");
-    s.upload(run.pixelCounts, bins.pixelCounts.data(), nb * 8, "copy H->D pixel counts");
+    uploadPixelCounts(run, bins);
     cl::Kernel k = programKernel(run, programs::sparsePairs, "xsp_pairs");
     setArgs(k, first, frame, count, bin, static_cast<int>(positions), run.gram, run.sums,
             run.frames, run.framePad, run.binCount);
@@ -75,13 +64,11 @@ void gramFromPairs(DeviceRun& run, const PixelMajor& m, const Bins& bins) {
 // the entries are read when they cannot fit (DeviceError naming what would).
 void checkGramFits(const DeviceInfo& device, const Bins& bins, std::size_t frames) {
     const std::uint64_t gram = std::uint64_t(bins.count()) * frames * frames * sumBytes;
-    const std::uint64_t usable = device.globalMemBytes / 10 * 8;
-    if (gram + (16 << 20) > usable || gram > device.maxAllocBytes)
-        throw DeviceError(
-            "xpcs sparse-pairs: the Gram matrices of " + std::to_string(bins.count()) + " bins x " +
-            std::to_string(frames) + "^2 frames need " + byteText(gram) + " but " + device.spec +
-            " (" + device.name + ") has " + byteText(usable) + " usable (max allocation " +
-            byteText(device.maxAllocBytes) + "); use fewer frames or bins, or --multitau");
+    if (gram + (16 << 20) > usableBytes(device) || gram > device.maxAllocBytes)
+        refuseGram(device,
+                   "xpcs sparse-pairs: the Gram matrices of " + std::to_string(bins.count()) +
+                       " bins x " + std::to_string(frames) + "^2 frames",
+                   gram, "use fewer frames or bins, or --multitau");
 }
 
 } // namespace

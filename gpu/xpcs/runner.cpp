@@ -2,6 +2,7 @@
 #include "core/clock.hpp"
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "gpu/xpcs/recipes.hpp"
 
 #include <algorithm>
@@ -26,10 +27,6 @@ namespace {
 
 constexpr std::size_t lanes = 8; // XPCS_LANES of xpcs_common.cl
 
-std::string mib(std::uint64_t bytes) {
-    return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
-}
-
 } // namespace
 
 // The host's values for the programs of a run (fromInput): DATA_T and SUM_T of a frame dtype
@@ -53,6 +50,42 @@ TunableValues hostValues(DType d, Layout layout, bool gram32) {
             {"XPCS_NARROW", gram32 ? "1" : "0"}};
 }
 
+std::map<std::string, int> runTuning(std::map<std::string, int> base, const Params& params,
+                                     const ProgramOverrides& programs) {
+    for (const auto& [name, value] : params.tuning)
+        base[name] = value;
+    for (const auto& [name, value] : integers(programs.values))
+        base[name] = value;
+    return base;
+}
+
+void configure(DeviceRun& run, const std::map<std::string, int>& tuning, DType d, Layout layout,
+               bool gram32, const ProgramOverrides& programs, const std::string& program) {
+    TunableValues values = tunableValues(tuning);
+    for (auto& [name, value] : hostValues(d, layout, gram32))
+        values[name] = value;
+    run.programs = programs, run.program = program;
+    run.values = programs.over(std::move(values));
+    run.tuning = tuning;
+}
+
+void uploadPixelCounts(DeviceRun& run, const Bins& bins) {
+    const std::vector<std::int64_t>& counts = bins.pixelCounts;
+    run.pixelCounts = run.session.allocate(counts.size() * 8, "xpcs pixel counts");
+    run.session.upload(run.pixelCounts, counts.data(), counts.size() * 8, "copy H->D pixel counts");
+}
+
+std::uint64_t usableBytes(const DeviceInfo& dev) {
+    return dev.globalMemBytes / 10 * 8;
+}
+
+void refuseGram(const DeviceInfo& dev, const std::string& subject, std::uint64_t bytes,
+                const std::string& advice) {
+    throw DeviceError(subject + " need " + byteText(bytes) + " but " + dev.spec + " (" + dev.name +
+                      ") has " + byteText(usableBytes(dev)) + " usable (max allocation " +
+                      byteText(dev.maxAllocBytes) + "); " + advice);
+}
+
 // A CPU device (PoCL) allocates its buffers in host memory, beside the frames: there the raw
 // chunk and its reordered copy each stay under a sixteenth of the frames (at least 16 MiB) and
 // the Gram matrices of a group of bins under an eighth (one bin at least), so that a run
@@ -67,11 +100,9 @@ namespace {
 std::pair<std::size_t, std::size_t> chunkLimits(const DeviceInfo& dev, const Array& frames,
                                                 const Bins& bins, std::size_t fixedBytes,
                                                 std::size_t framePad, const Params& params) {
-    const std::uint64_t usable = dev.globalMemBytes / 10 * 8;
+    const std::uint64_t usable = usableBytes(dev);
     if (fixedBytes + (16 << 20) > usable || fixedBytes / 2 > dev.maxAllocBytes)
-        throw DeviceError("xpcs: the Gram matrices need " + mib(fixedBytes) + " but " + dev.spec +
-                          " (" + dev.name + ") has " + mib(usable) + " usable (max allocation " +
-                          mib(dev.maxAllocBytes) + "); use fewer frames or bins");
+        refuseGram(dev, "xpcs: the Gram matrices", fixedBytes, "use fewer frames or bins");
     // Raw chunk and reordered chunk share what is left; each is one allocation.
     std::uint64_t each = std::min<std::uint64_t>(dev.maxAllocBytes, (usable - fixedBytes) / 2);
     if (dev.type == "CPU") each = std::min(each, hostBudget(frames));
@@ -206,9 +237,7 @@ void prepare(DeviceRun& run, const GpuVariant& variant, const DeviceInfo& device
     run.fused = !run.planeShift && variant.fuses && variant.fuses(run, chunks);
     if (!run.fused) run.gram = session.allocate(gramBytes, "xpcs gram");
     run.sums = session.allocate(sumsBytes, "xpcs frame sums");
-    const std::vector<std::int64_t>& counts = bins.pixelCounts;
-    run.pixelCounts = session.allocate(counts.size() * 8, "xpcs pixel counts");
-    session.upload(run.pixelCounts, counts.data(), counts.size() * 8, "copy H->D pixel counts");
+    uploadPixelCounts(run, bins);
     session.timings().add("xpcs buffers (host)", msSince(start));
 }
 
@@ -266,11 +295,8 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
     Result result = makeLagResult(bins, frames.frameCount(), params);
     // The tuning table, --tune and the program overrides: the host plans with the values the
     // kernels are built with.
-    std::map<std::string, int> tuning = variant.tuning(device, input.dtype());
-    for (const auto& [name, value] : params.tuning)
-        tuning[name] = value;
-    for (const auto& [name, value] : integers(programs.values))
-        tuning[name] = value;
+    const std::map<std::string, int> tuning =
+        runTuning(variant.tuning(device, input.dtype()), params, programs);
     const LayoutSpec spec = variant.layout(tuning);
     ClSession session(device);
     std::optional<DeviceRun> held(std::in_place, session);
@@ -284,12 +310,7 @@ Result runBins(const DeviceInfo& device, const GpuVariant& variant, const Array&
     }
     if (planes) session.timings().add(valuePlanesTiming, 0.0); // likewise
     run.planeShift = planes ? planes->shift : 0;
-    run.programs = programs, run.program = variant.program;
-    TunableValues values = tunableValues(tuning);
-    for (auto& [name, value] : hostValues(input.dtype(), spec.layout, gram32))
-        values[name] = value;
-    run.values = programs.over(std::move(values));
-    run.tuning = tuning;
+    configure(run, tuning, input.dtype(), spec.layout, gram32, programs, variant.program);
     run.frames = static_cast<int>(input.frameCount());
     run.framePad = static_cast<int>(roundUp(input.frameCount(), spec.frameAlign));
     run.binCount = static_cast<int>(bins.count());

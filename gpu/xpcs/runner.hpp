@@ -104,6 +104,22 @@ std::uint64_t hostBudget(const Array& frames);
 // (exact 64-bit integer sums for integer data), the layout, and the Gram entry type (uint where
 // the host has found every entry below 2^32: XPCS_NARROW).
 TunableValues hostValues(DType d, Layout layout, bool gram32);
+// The tuning a run plans and builds with: `base` (the variant's table), --tune over it, the
+// program overrides' integers over both.
+std::map<std::string, int> runTuning(std::map<std::string, int> base, const Params& params,
+                                     const ProgramOverrides& programs);
+// The run's program, overrides, tuning and program values: the tuning's, with the host's
+// (hostValues) over them.
+void configure(DeviceRun& run, const std::map<std::string, int>& tuning, DType d, Layout layout,
+               bool gram32, const ProgramOverrides& programs, const std::string& program);
+// The bins' pixel counts on the device (run.pixelCounts), for the lag sums.
+void uploadPixelCounts(DeviceRun& run, const Bins& bins);
+// Device memory a run may plan with: 80 % of the device's.
+std::uint64_t usableBytes(const DeviceInfo& dev);
+// DeviceError: `subject` (e.g. "xpcs: the Gram matrices") needs `bytes`, more than the device
+// holds; `advice` says what to do instead.
+[[noreturn]] void refuseGram(const DeviceInfo& dev, const std::string& subject, std::uint64_t bytes,
+                             const std::string& advice);
 // g2 and g2_err from the run's Gram diagonals and frame sums, on the device (or the variant's
 // fused lag sums), into result.
 void lagSums(DeviceRun& run, const GpuVariant& variant, Result& result);

@@ -239,25 +239,26 @@ Result cpuRun(const Job& job) {
     return correlateCpu(*job.input->frames, job.input->labels, *job.params, job.progress);
 }
 
-// sparse-cpu: multi-tau, or dense lags on the frames' entries: a file's as stored where they
-// were streamed (Algorithm::readFor), else the non-zero pixels of the frames read.
-Result sparseCpuRun(const Job& job) {
-    if (job.params->multitau) return multitauRun(job, MultitauOn::SparseCpu);
+// A dense-lag sparse run's frames: a file's entries as stored where they were streamed
+// (Algorithm::readFor), else the frames read (their non-zero pixels), checked.
+std::shared_ptr<const FrameBlocks> entriesOf(const Job& job) {
     const XpcsInput& in = *job.input;
-    const auto blocks = in.blocks ? in.blocks : blocksInMemory(in.frames);
+    auto blocks = in.blocks ? in.blocks : blocksInMemory(in.frames);
     if (blocks->frameCount() == 0) throw InputError("xpcs: the frame stack holds no frames");
     checkInputs(blocks->read(0, 1), in.labels, *job.params); // dtype, shape, bins, frame time
-    return correlateLagsSparseCpu(*blocks, in.labels, *job.params, job.progress);
+    return blocks;
 }
 
-// sparse-pairs: dense lags on the frames' entries on an OpenCL device (read as sparse-cpu's).
+// sparse-cpu: multi-tau, or dense lags on the frames' entries.
+Result sparseCpuRun(const Job& job) {
+    if (job.params->multitau) return multitauRun(job, MultitauOn::SparseCpu);
+    return correlateLagsSparseCpu(*entriesOf(job), job.input->labels, *job.params, job.progress);
+}
+
+// sparse-pairs: dense lags on the frames' entries on an OpenCL device.
 Result sparsePairsRun(const Job& job) {
-    const XpcsInput& in = *job.input;
-    const auto blocks = in.blocks ? in.blocks : blocksInMemory(in.frames);
-    if (blocks->frameCount() == 0) throw InputError("xpcs: the frame stack holds no frames");
-    checkInputs(blocks->read(0, 1), in.labels, *job.params);
-    return correlateLagsSparseDevice(job.device, *blocks, in.labels, *job.params, job.progress,
-                                     job.programs);
+    return correlateLagsSparseDevice(job.device, *entriesOf(job), job.input->labels, *job.params,
+                                     job.progress, job.programs);
 }
 
 XpcsVariant variant(const std::string& id, const std::string& label, VariantKind kind,
@@ -340,7 +341,8 @@ const VariantSet<Job, Result, Modes>& variantSet() {
          variant("sparse-cpu",
                  "dense lags and multi-tau on the frames' entries, never densified: sorted rows "
                  "merged per frame pair or lag",
-                 VariantKind::Host, "host CPU", {}, false, {}, {true, true}, sparseCpuRun),
+                 VariantKind::Host, "host CPU", {}, false, {}, {true, true, "", true},
+                 sparseCpuRun),
          variant("sparse",
                  "multi-tau on the frames' entries: scattered into device rings, products per "
                  "entry and lag",
@@ -351,7 +353,8 @@ const VariantSet<Job, Result, Modes>& variantSet() {
                  "dense lags on the frames' entries: each pixel's pairs of entries added into "
                  "the Gram matrices",
                  VariantKind::OpenCL, "OpenCL 1.2, fp64, 64-bit integer atomics", {}, false,
-                 {programs::sparsePairs, programs::lagSums}, {true, false}, sparsePairsRun)});
+                 {programs::sparsePairs, programs::lagSums}, {true, false, "", true},
+                 sparsePairsRun)});
     return set;
 }
 

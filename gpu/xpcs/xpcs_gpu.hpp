@@ -29,6 +29,9 @@ struct Modes {
     // "": frames of every dtype; else the variant that runs frames other than uint8 (mma: gemm,
     // its device check and its result).
     std::string bytesElseBy{};
+    // Dense lags read a sparse file's stored entries as they are (Algorithm::readFor streams
+    // them), never the densified stack.
+    bool entries = false;
     // Dense variants refuse --multitau, the multi-tau variant refuses a dense run.
     Support serves(bool multitauRun) const;
 };
