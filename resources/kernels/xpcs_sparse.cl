@@ -50,6 +50,26 @@ inline long sp_add(__global long* at, long v) {
     return atom_add((volatile __global long*)at, v);
 }
 
+// A work-group's row t and the rows of its lags t - SP_LAG0 - j (j < SP_LAGS), where each
+// starts in the ring (-1: before the first row, t < m), computed once for the group: the lag
+// loops below then read every lag's value of a position with no division, all loads issued
+// before the first sum.
+inline void sp_lag_rows(long t, int rows, int positions, __local long* lagAt) {
+    for (int j = get_local_id(0); j < SP_LAGS; j += get_local_size(0)) {
+        const long m = SP_LAG0 + j;
+        lagAt[j] = m <= t ? ((t - m) % rows) * positions : -1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Position p's values in the group's lag rows (0 for a row before the first).
+inline void sp_lag_values(__global const uint* ring, __local const long* lagAt, long p,
+                          uint* w) {
+#pragma unroll
+    for (int j = 0; j < SP_LAGS; ++j)
+        w[j] = lagAt[j] >= 0 ? ring[lagAt[j] + p] : 0;
+}
+
 // Frame f of the block (one work-group a frame) into level 0's row first + f: each labelled
 // entry's count added at its position; the entry that finds the position zero lists it.
 // `largest`: the count type's largest value; a sum beyond it sets *beyond to the pixel + 1.
@@ -150,11 +170,15 @@ __kernel void sp_lags(__global const uint* ring, __global const int* list,
         acc[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
+    __local long lagAt[SP_LAGS];
+    sp_lag_rows(t, rows, positions, lagAt);
     const int step = get_local_size(0) * chunks;
     for (int i = chunk * get_local_size(0) + get_local_id(0); i < n; i += step) {
         const int p = listed[i];
         const long v = now[p];
         const int b = binOf[p];
+        uint w[SP_LAGS];
+        sp_lag_values(ring, lagAt, p, w);
 #if SP_LOCAL_BINS > 0
         __local long* at = acc + b * (SP_LAGS + 1);
         atom_add((volatile __local long*)at, v);
@@ -162,15 +186,13 @@ __kernel void sp_lags(__global const uint* ring, __global const int* list,
         const long at = r * bins + b;
         sp_add(sums + sumsAt + at, v);
 #endif
+#pragma unroll
         for (int j = 0; j < SP_LAGS; ++j) {
-            const long m = SP_LAG0 + j;
-            if (m > t) break;
-            const long w = ring[((t - m) % rows) * positions + p];
-            if (w == 0) continue;
+            if (w[j] == 0) continue;
 #if SP_LOCAL_BINS > 0
-            atom_add((volatile __local long*)(at + 1 + j), v * w);
+            atom_add((volatile __local long*)(at + 1 + j), v * (long)w[j]);
 #else
-            sp_add(products + prodsAt + at * SP_LAGS + j, v * w);
+            sp_add(products + prodsAt + at * SP_LAGS + j, v * (long)w[j]);
 #endif
         }
     }
@@ -200,18 +222,20 @@ __kernel void sp_lags_dense(__global const uint* ring, __global const long* offs
     const int lid = get_local_id(0), b = get_group_id(1), chunk = get_group_id(0) % chunks;
     const long r = get_group_id(0) / chunks, t = first + r;
     __global const uint* now = ring + (t % rows) * positions;
+    __local long lagAt[SP_LAGS];
+    sp_lag_rows(t, rows, positions, lagAt);
     long sum = 0, prod[SP_LAGS];
     for (int j = 0; j < SP_LAGS; ++j)
         prod[j] = 0;
     for (long p = offsets[b] + chunk * SP_WG + lid; p < offsets[b + 1]; p += SP_WG * chunks) {
         const long v = now[p];
         if (v == 0) continue;
+        uint w[SP_LAGS];
+        sp_lag_values(ring, lagAt, p, w);
         sum += v;
-        for (int j = 0; j < SP_LAGS; ++j) {
-            const long m = SP_LAG0 + j;
-            if (m > t) break;
-            prod[j] += v * ring[((t - m) % rows) * positions + p];
-        }
+#pragma unroll
+        for (int j = 0; j < SP_LAGS; ++j)
+            prod[j] += v * (long)w[j];
     }
     part[lid] = sum;
     for (int j = 0; j < SP_LAGS; ++j)
