@@ -160,9 +160,10 @@ ProgramRecipe sparseRecipe() {
          fromInput(choiceTunable("DATA_T", "ushort", {"uchar", "ushort", "uint"},
                                  "sp_count, sp_compact: element type of the dense frames")),
          integerTunable("SP_RUN", 8, 1, 64,
-                        "sp_count, sp_compact: labelled pixels a work-item, a work-group apart")});
+                        "sp_count, sp_compact: labelled pixels a work-item, a work-group apart; "
+                        "sp_bin: list entries a work-item a round")});
     // sp_scatter: one work-group (SP_WG) a frame; sp_bin, sp_lags, sp_clear: (rows, chunks of a
-    // row's list); sp_lags_dense: (rows · chunks, bins); sp_forget: a work-item a row;
+    // row's list; sp_bin's chunks take rounds of SP_RUN·WG entries); sp_lags_dense: (rows · chunks, bins); sp_forget: a work-item a row;
     // sp_count, sp_compact: (stretches of SP_RUN·WG labelled pixels · WG, frames).
     return r;
 }

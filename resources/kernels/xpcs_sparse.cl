@@ -43,7 +43,7 @@
 #define DATA_T ushort
 #endif
 #ifndef SP_RUN
-#define SP_RUN 8 // labelled pixels a work-item of sp_count and sp_compact
+#define SP_RUN 8 // labelled pixels a work-item of sp_count and sp_compact; list entries, sp_bin
 #endif
 
 inline long sp_add(__global long* at, long v) {
@@ -99,9 +99,10 @@ __kernel void sp_scatter(__global const long* ptr, __global const int* pixel,
 
 // Rows first .. first + count - 1 of level k + 1: the merge of level k's rows 2t and 2t + 1 by
 // their lists (a position in both listed once). Work-group (r, c) of (count, chunks): row
-// first + r, entries c·WG, c·WG + chunks·WG, ... of the pair's lists one after the other; each
-// round's new positions are appended to the row's list at a place one atomic per work-group
-// reserves (the row's list length starts at 0: new rows, or cleared by sp_forget).
+// first + r; a round of a group takes WG·SP_RUN entries of the pair's lists one after the other
+// (SP_RUN a work-item, WG apart), rounds c, c + chunks, ...; each round's new positions are
+// appended to the row's list at a place one atomic per work-group reserves (the row's list
+// length starts at 0: new rows, or cleared by sp_forget).
 __kernel void sp_bin(__global const uint* src, __global const int* srcList,
                      __global const int* srcLen, int srcRows, int srcStride,
                      __global uint* dst, __global int* dstList, __global int* dstLen,
@@ -114,24 +115,35 @@ __kernel void sp_bin(__global const uint* src, __global const int* srcList,
     __global const uint* rb = src + (long)b * positions;
     __global uint* row = dst + (long)slot * positions;
     __global int* listed = dstList + (long)slot * dstStride;
-    const int na = srcLen[a], n = na + srcLen[b], wg = get_local_size(0);
-    for (int start = get_group_id(1) * wg; start < n; start += get_num_groups(1) * wg) {
+    __global const int* la = srcList + (long)a * srcStride;
+    __global const int* lb = srcList + (long)b * srcStride;
+    const int na = srcLen[a], n = na + srcLen[b], wg = get_local_size(0), round = wg * SP_RUN;
+    for (int start = get_group_id(1) * round; start < n; start += get_num_groups(1) * round) {
         if (get_local_id(0) == 0) listedHere = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
-        const int i = start + get_local_id(0);
-        int p = -1, at = 0;
-        if (i < na) {
-            p = srcList[(long)a * srcStride + i];
-            row[p] = ra[p] + rb[p];
-        } else if (i < n) {
-            const int q = srcList[(long)b * srcStride + i - na];
-            if (ra[q] == 0) row[q] = rb[q], p = q; // else listed with row a's entries
+        int p[SP_RUN], mine = 0;
+#pragma unroll
+        for (int k = 0; k < SP_RUN; ++k) {
+            const int i = start + get_local_id(0) + k * wg;
+            p[k] = -1;
+            if (i < na) {
+                p[k] = la[i];
+                row[p[k]] = ra[p[k]] + rb[p[k]];
+            } else if (i < n) {
+                const int q = lb[i - na];
+                if (ra[q] == 0) row[q] = rb[q], p[k] = q; // else listed with row a's entries
+            }
+            mine += p[k] >= 0;
         }
-        if (p >= 0) at = atomic_inc(&listedHere);
+        const int at = mine ? atomic_add(&listedHere, mine) : 0;
         barrier(CLK_LOCAL_MEM_FENCE);
         if (get_local_id(0) == 0) base = atomic_add(dstLen + slot, listedHere);
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (p >= 0) listed[base + at] = p;
+        int e = base + at;
+#pragma unroll
+        for (int k = 0; k < SP_RUN; ++k)
+            if (p[k] >= 0) listed[e++] = p[k];
+        barrier(CLK_LOCAL_MEM_FENCE); // base and listedHere are read before the next round
     }
 }
 
