@@ -27,7 +27,8 @@ std::size_t SparseRings::blockFor(std::size_t positions, std::size_t frames, int
     if (const auto it = tuning.find("MT_FRAMES"); it != tuning.end())
         return static_cast<std::size_t>(std::max(2, it->second & ~1));
     // Rings of C + f / 2^k + 2 rows at level k (about 2f + 24 (C + 2) rows over the levels), 8
-    // bytes a position a row (value and list entry): within a third of the device's memory and
+    // bytes a position a row (value and list entry) and a bit (the list's bitmap): within a
+    // third of the device's memory and
     // 24 GiB, level 0's ring one buffer the device allows; no more frames than the run has.
     const std::uint64_t budget =
         std::min<std::uint64_t>(device.globalMemBytes / 3, std::uint64_t(24) << 30);
@@ -35,7 +36,7 @@ std::size_t SparseRings::blockFor(std::size_t positions, std::size_t frames, int
     const std::uint64_t most = std::min<std::uint64_t>(
         device.maxAllocBytes ? device.maxAllocBytes : budget, std::uint64_t(3) << 30);
     const auto bytes = [&](std::uint64_t f) {
-        return (2 * f + 24 * std::uint64_t(channels + 2)) * positions * 8;
+        return (2 * f + 24 * std::uint64_t(channels + 2)) * (positions * 8 + (positions + 31) / 8);
     };
     std::size_t f = 4096;
     while (f > 16 && (bytes(f) > budget || (f + std::size_t(channels) + 2) * positions * 4 > most ||
@@ -108,6 +109,8 @@ SparseRings::Level& SparseRings::level(std::size_t k) {
         l.length = s_.allocate(std::size_t(l.rows) * 4, "sparse list lengths");
         s_.fill(l.ring, slots * 4, "sparse ring");
         s_.fill(l.length, std::size_t(l.rows) * 4, "sparse list lengths");
+        l.bits = s_.allocate(std::size_t(l.rows) * words() * 4, "sparse list bitmaps");
+        s_.fill(l.bits, std::size_t(l.rows) * words() * 4, "sparse list bitmaps");
         levels_.push_back(std::move(l));
     }
     return levels_[k];
@@ -166,8 +169,9 @@ void SparseRings::lags(BlockSums& sums, std::size_t k, std::size_t first, std::s
                 int(chunks), sums_, cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
         s_.launch(kern, "xpcs sparse lags (values)", {{count * chunks * wg, nb}, {wg, 1}});
     } else {
-        setArgs(kern, l.ring, l.list, l.length, binOf_, l.rows, int(positions_), int(positions_),
-                cl_long(first), int(nb), sums_, cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
+        setArgs(kern, l.ring, l.bits, l.list, l.length, binOf_, l.rows, int(positions_),
+                int(words()), int(positions_), cl_long(first), int(nb), sums_, cl_long(r.sumsAt),
+                prods_, cl_long(r.prodsAt));
         launch(kern, k == 0 ? "xpcs sparse lags level 0" : "xpcs sparse lags", count, chunksOf(k));
     }
     sums.rowCount += count;
@@ -181,9 +185,9 @@ void SparseRings::queue(const DeviceBlock& block) {
     s_.fill(prods_, capacity_ * bins_.count() * std::size_t(c_) * 8, "sparse products");
     Level& zero = level(0);
     const std::size_t first = zero.count;
-    setArgs(scatter_, block.ptr, block.pixel, block.count, position_, zero.ring, zero.list,
-            zero.length, zero.rows, int(positions_), int(positions_), cl_long(first),
-            cl_long(dtypeLargest(dtype_)), beyond_);
+    setArgs(scatter_, block.ptr, block.pixel, block.count, position_, zero.ring, zero.bits,
+            zero.list, zero.length, zero.rows, int(positions_), int(words()), int(positions_),
+            cl_long(first), cl_long(dtypeLargest(dtype_)), beyond_);
     launch(scatter_, "xpcs sparse scatter", frames);
     zero.count += frames;
     Inflight now;
@@ -223,8 +227,8 @@ void SparseRings::binLevels(BlockSums& sums) {
                       {{(positions_ + 63) / 64 * 64, want - done}, {64, 1}});
         } else {
             setArgs(bin_, from.ring, from.list, from.length, from.rows, int(positions_), next.ring,
-                    next.list, next.length, next.rows, int(positions_), int(positions_),
-                    cl_long(done));
+                    next.bits, next.list, next.length, next.rows, int(positions_),
+                    int(positions_), int(words()), cl_long(done));
             launch(bin_, "xpcs sparse bin", want - done, chunksOf(k + 1));
         }
         next.count = want;
@@ -239,8 +243,8 @@ void SparseRings::clearBelow() {
         const std::size_t below = l.count > std::size_t(c_) ? l.count - std::size_t(c_) : 0;
         if (l.values || below <= l.cleared) continue;
         const std::size_t rows = below - l.cleared;
-        setArgs(clear_, l.ring, l.list, l.length, l.rows, int(positions_), int(positions_),
-                cl_long(l.cleared));
+        setArgs(clear_, l.ring, l.bits, l.list, l.length, l.rows, int(positions_), int(words()),
+                int(positions_), cl_long(l.cleared));
         launch(clear_, "xpcs sparse clear", rows, chunksOf(k));
         setArgs(forget_, l.length, l.rows, cl_long(l.cleared), int(rows));
         s_.launch(forget_, "xpcs sparse clear", {{(rows + 63) / 64 * 64}, {64}});

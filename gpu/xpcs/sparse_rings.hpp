@@ -57,6 +57,7 @@ class SparseRings {
   private:
     struct Level {
         cl::Buffer ring, list, length;
+        cl::Buffer bits; // each row's listed positions, a bit each (words_ 32-bit words a row)
         int rows = 0;
         std::size_t count = 0, cleared = 0; // rows so far; rows cleared (below count - C)
         bool values = false; // rows held by their values alone (no lists): binned, summed so
@@ -72,6 +73,7 @@ class SparseRings {
     Level& level(std::size_t k);
     cl::Kernel& lagsKernel(std::size_t k, bool dense);
     bool crowded(std::size_t k) const; // level k's rows beyond the share (SP_DENSE)
+    std::size_t words() const { return (positions_ + 31) / 32; } // a row's bitmap
     void stage(const SparseBlock& block, std::size_t half);
     void checkTotals(const DeviceBlock& block);
     void queue(const DeviceBlock& block); // the block's kernels, read-back and fold

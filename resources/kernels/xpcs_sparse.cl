@@ -5,7 +5,11 @@
 // of its non-zero positions (at slot * stride, listLen[slot] of them). A frame's entries are
 // scattered into level 0, pairs of rows merged into the next level by their lists, and a row's
 // frame sums and lag products summed per bin from its list alone: the work follows the
-// entries, not the pixels. A row no lag can reach any more is cleared by its list. A value is
+// entries, not the pixels. Each list-held row also keeps a bitmap of its listed positions
+// (`words` 32-bit words a row, bit p % 32 of word p / 32): sp_lags reads a lag row's value only
+// where its bit is set, so the lags' reads of the mostly zero rows go to the bitmaps (1/32 of
+// the rows' bytes, held by the cache) instead of the rows. A row no lag can reach any more is
+// cleared by its list, its bitmap's words with it. A value is
 // 32-bit: the host bounds every binned frame's counts below 2^32 (and so every value); every sum
 // is an exact 64-bit integer (the host bounds them), so the order of the atomics does not matter.
 // Long lists are spread over several work-groups a row (sp_bin, sp_lags, sp_clear).
@@ -50,24 +54,42 @@ inline long sp_add(__global long* at, long v) {
     return atom_add((volatile __global long*)at, v);
 }
 
-// A work-group's row t and the rows of its lags t - SP_LAG0 - j (j < SP_LAGS), where each
-// starts in the ring (-1: before the first row, t < m), computed once for the group: the lag
-// loops below then read every lag's value of a position with no division, all loads issued
-// before the first sum.
-inline void sp_lag_rows(long t, int rows, int positions, __local long* lagAt) {
+// A work-group's row t: the ring slots of its lags' rows t - SP_LAG0 - j (j < SP_LAGS; -1
+// before the first row, t < m), computed once for the group, so that the lag loops below read
+// every lag's value of a position with no division, all loads issued before the first sum.
+inline void sp_lag_rows(long t, int rows, __local long* lagSlot) {
     for (int j = get_local_id(0); j < SP_LAGS; j += get_local_size(0)) {
         const long m = SP_LAG0 + j;
-        lagAt[j] = m <= t ? ((t - m) % rows) * positions : -1;
+        lagSlot[j] = m <= t ? (t - m) % rows : -1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 // Position p's values in the group's lag rows (0 for a row before the first).
-inline void sp_lag_values(__global const uint* ring, __local const long* lagAt, long p,
-                          uint* w) {
+inline void sp_lag_values(__global const uint* ring, int positions, __local const long* lagSlot,
+                          long p, uint* w) {
 #pragma unroll
     for (int j = 0; j < SP_LAGS; ++j)
-        w[j] = lagAt[j] >= 0 ? ring[lagAt[j] + p] : 0;
+        w[j] = lagSlot[j] >= 0 ? ring[lagSlot[j] * positions + p] : 0;
+}
+
+// The same for list-held rows: a value read only where the row's bitmap lists p (the others
+// are zero).
+inline void sp_lag_listed_values(__global const uint* ring, __global const uint* bits,
+                                 int positions, int words, __local const long* lagSlot, int p,
+                                 uint* w) {
+    uint listed[SP_LAGS];
+#pragma unroll
+    for (int j = 0; j < SP_LAGS; ++j)
+        listed[j] = lagSlot[j] >= 0 ? bits[lagSlot[j] * words + (p >> 5)] >> (p & 31) & 1u : 0u;
+#pragma unroll
+    for (int j = 0; j < SP_LAGS; ++j)
+        w[j] = listed[j] ? ring[lagSlot[j] * positions + p] : 0;
+}
+
+// Position p listed in a row's bitmap (`row` its first word).
+inline void sp_list_bit(__global uint* row, int p) {
+    atomic_or(row + (p >> 5), 1u << (p & 31));
 }
 
 // Frame f of the block (one work-group a frame) into level 0's row first + f: each labelled
@@ -75,9 +97,9 @@ inline void sp_lag_values(__global const uint* ring, __local const long* lagAt, 
 // `largest`: the count type's largest value; a sum beyond it sets *beyond to the pixel + 1.
 __kernel void sp_scatter(__global const long* ptr, __global const int* pixel,
                          __global const uint* count, __global const int* position,
-                         __global uint* ring, __global int* list, __global int* listLen,
-                         int rows, int positions, int stride, long first, long largest,
-                         __global int* beyond) {
+                         __global uint* ring, __global uint* bits, __global int* list,
+                         __global int* listLen, int rows, int positions, int words, int stride,
+                         long first, long largest, __global int* beyond) {
     __local int listedHere; // the row is this group's alone: its list counted locally
     const int f = get_group_id(0);
     const int slot = (int)((first + f) % rows);
@@ -90,7 +112,10 @@ __kernel void sp_scatter(__global const long* ptr, __global const int* pixel,
         const uint c = count[e];
         if (p < 0 || c == 0) continue;
         const long before = (long)atomic_add(row + p, c);
-        if (before == 0) listed[atomic_inc(&listedHere)] = p;
+        if (before == 0) {
+            listed[atomic_inc(&listedHere)] = p;
+            sp_list_bit(bits + (long)slot * words, p);
+        }
         if (before + c > largest) atomic_max(beyond, pixel[e] + 1);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -105,8 +130,9 @@ __kernel void sp_scatter(__global const long* ptr, __global const int* pixel,
 // length starts at 0: new rows, or cleared by sp_forget).
 __kernel void sp_bin(__global const uint* src, __global const int* srcList,
                      __global const int* srcLen, int srcRows, int srcStride,
-                     __global uint* dst, __global int* dstList, __global int* dstLen,
-                     int dstRows, int dstStride, int positions, long first) {
+                     __global uint* dst, __global uint* dstBits, __global int* dstList,
+                     __global int* dstLen, int dstRows, int dstStride, int positions, int words,
+                     long first) {
     __local int listedHere, base;
     const long t = first + get_group_id(0);
     const int a = (int)((2 * t) % srcRows), b = (int)((2 * t + 1) % srcRows);
@@ -142,7 +168,10 @@ __kernel void sp_bin(__global const uint* src, __global const int* srcList,
         int e = base + at;
 #pragma unroll
         for (int k = 0; k < SP_RUN; ++k)
-            if (p[k] >= 0) listed[e++] = p[k];
+            if (p[k] >= 0) {
+                listed[e++] = p[k];
+                sp_list_bit(dstBits + (long)slot * words, p[k]);
+            }
         barrier(CLK_LOCAL_MEM_FENCE); // base and listedHere are read before the next round
     }
 }
@@ -163,10 +192,11 @@ __kernel void sp_bin_values(__global const uint* src, int srcRows, __global uint
 // work-group a row, r = the group): per listed position p of row t, sums[sumsAt + r·bins + b]
 // += v and products[prodsAt + (r·bins + b)·SP_LAGS + j] += v · (row t - m)(p) for the lags
 // m = SP_LAG0 + j of rows that exist (t >= m); b = binOf[p].
-__kernel void sp_lags(__global const uint* ring, __global const int* list,
-                      __global const int* listLen, __global const int* binOf, int rows,
-                      int positions, int stride, long first, int bins, __global long* sums,
-                      long sumsAt, __global long* products, long prodsAt) {
+__kernel void sp_lags(__global const uint* ring, __global const uint* bits,
+                      __global const int* list, __global const int* listLen,
+                      __global const int* binOf, int rows, int positions, int words, int stride,
+                      long first, int bins, __global long* sums, long sumsAt,
+                      __global long* products, long prodsAt) {
     // Work-group (r, c) of (count, chunks): row first + r, list entries c·WG, c·WG + chunks·WG...
     const long r = get_group_id(0), t = first + r;
     const int chunk = get_group_id(1), chunks = get_num_groups(1);
@@ -182,15 +212,15 @@ __kernel void sp_lags(__global const uint* ring, __global const int* list,
         acc[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
-    __local long lagAt[SP_LAGS];
-    sp_lag_rows(t, rows, positions, lagAt);
+    __local long lagSlot[SP_LAGS];
+    sp_lag_rows(t, rows, lagSlot);
     const int step = get_local_size(0) * chunks;
     for (int i = chunk * get_local_size(0) + get_local_id(0); i < n; i += step) {
         const int p = listed[i];
         const long v = now[p];
         const int b = binOf[p];
         uint w[SP_LAGS];
-        sp_lag_values(ring, lagAt, p, w);
+        sp_lag_listed_values(ring, bits, positions, words, lagSlot, p, w);
 #if SP_LOCAL_BINS > 0
         __local long* at = acc + b * (SP_LAGS + 1);
         atom_add((volatile __local long*)at, v);
@@ -234,8 +264,8 @@ __kernel void sp_lags_dense(__global const uint* ring, __global const long* offs
     const int lid = get_local_id(0), b = get_group_id(1), chunk = get_group_id(0) % chunks;
     const long r = get_group_id(0) / chunks, t = first + r;
     __global const uint* now = ring + (t % rows) * positions;
-    __local long lagAt[SP_LAGS];
-    sp_lag_rows(t, rows, positions, lagAt);
+    __local long lagSlot[SP_LAGS];
+    sp_lag_rows(t, rows, lagSlot);
     long sum = 0, prod[SP_LAGS];
     for (int j = 0; j < SP_LAGS; ++j)
         prod[j] = 0;
@@ -243,7 +273,7 @@ __kernel void sp_lags_dense(__global const uint* ring, __global const long* offs
         const long v = now[p];
         if (v == 0) continue;
         uint w[SP_LAGS];
-        sp_lag_values(ring, lagAt, p, w);
+        sp_lag_values(ring, positions, lagSlot, p, w);
         sum += v;
 #pragma unroll
         for (int j = 0; j < SP_LAGS; ++j)
@@ -276,13 +306,16 @@ __kernel void sp_lags_dense(__global const uint* ring, __global const long* offs
 // Rows first .. first + count - 1 of a level back to zero by their lists: work-group (r, c)
 // of (count, chunks) clears row first + r's list entries c·WG, c·WG + chunks·WG, ... Their list
 // lengths stay: sp_forget sets them to 0 after.
-__kernel void sp_clear(__global uint* ring, __global const int* list,
-                       __global const int* listLen, int rows, int positions, int stride,
-                       long first) {
+__kernel void sp_clear(__global uint* ring, __global uint* bits, __global const int* list,
+                       __global const int* listLen, int rows, int positions, int words,
+                       int stride, long first) {
     const int slot = (int)((first + get_group_id(0)) % rows);
     const int n = listLen[slot], step = get_local_size(0) * get_num_groups(1);
-    for (int i = get_group_id(1) * get_local_size(0) + get_local_id(0); i < n; i += step)
-        ring[(long)slot * positions + list[(long)slot * stride + i]] = 0;
+    for (int i = get_group_id(1) * get_local_size(0) + get_local_id(0); i < n; i += step) {
+        const int p = list[(long)slot * stride + i];
+        ring[(long)slot * positions + p] = 0;
+        bits[(long)slot * words + (p >> 5)] = 0; // every bit of it is a listed position's
+    }
 }
 
 // The list lengths of rows first .. first + count - 1 of a level to 0.
