@@ -246,14 +246,16 @@ void ClSession::download(const cl::Buffer& buffer, void* data, std::size_t bytes
     });
 }
 
-void ClSession::fill(const cl::Buffer& buffer, std::size_t bytes, const std::string& label) {
+void ClSession::fill(const cl::Buffer& buffer, std::size_t bytes, const std::string& label,
+                     std::size_t offset) {
     // In pieces of at most 1 GiB: on NVIDIA (H100, 2026-11-27) the sparse rings' fills of 2.2
     // GB and more were followed by OpenCL error -9999 at the next program build.
     constexpr std::size_t piece = std::size_t(1) << 30;
     const cl_uchar zero = 0;
     for (std::size_t at = 0; at < bytes; at += piece)
         enqueueRecorded(label, [&](cl::Event* e) {
-            queue_.enqueueFillBuffer(buffer, zero, at, std::min(piece, bytes - at), nullptr, e);
+            queue_.enqueueFillBuffer(buffer, zero, offset + at, std::min(piece, bytes - at),
+                                     nullptr, e);
         });
 }
 

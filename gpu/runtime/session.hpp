@@ -53,7 +53,9 @@ class ClSession {
                 const std::string& label);
     void download(const cl::Buffer& buffer, void* data, std::size_t bytes,
                   const std::string& label);
-    void fill(const cl::Buffer& buffer, std::size_t bytes, const std::string& label);
+    // Zero `bytes` of the buffer from byte `offset` on.
+    void fill(const cl::Buffer& buffer, std::size_t bytes, const std::string& label,
+              std::size_t offset = 0);
 
     // Wait for everything queued and move the events' times into timings().
     void finish();

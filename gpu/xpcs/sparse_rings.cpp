@@ -243,13 +243,24 @@ void SparseRings::clearBelow() {
         const std::size_t below = l.count > std::size_t(c_) ? l.count - std::size_t(c_) : 0;
         if (l.values || below <= l.cleared) continue;
         const std::size_t rows = below - l.cleared;
-        setArgs(clear_, l.ring, l.bits, l.list, l.length, l.rows, int(positions_), int(words()),
-                int(positions_), cl_long(l.cleared));
+        setArgs(clear_, l.ring, l.list, l.length, l.rows, int(positions_), int(positions_),
+                cl_long(l.cleared));
         launch(clear_, "xpcs sparse clear", rows, chunksOf(k));
+        clearBits(l, rows);
         setArgs(forget_, l.length, l.rows, cl_long(l.cleared), int(rows));
         s_.launch(forget_, "xpcs sparse clear", {{(rows + 63) / 64 * 64}, {64}});
         l.cleared = below;
     }
+}
+
+// The bitmaps of level l's `rows` rows from l.cleared on to zero: one fill, two where the rows
+// wrap around the ring's end (a dense fill of a row's words costs less than a write for each
+// listed position).
+void SparseRings::clearBits(const Level& l, std::size_t rows) {
+    const std::size_t first = l.cleared % std::size_t(l.rows), bytes = words() * 4;
+    const std::size_t here = std::min(rows, std::size_t(l.rows) - first);
+    s_.fill(l.bits, here * bytes, "xpcs sparse clear (bitmaps)", first * bytes);
+    if (rows > here) s_.fill(l.bits, (rows - here) * bytes, "xpcs sparse clear (bitmaps)");
 }
 
 // The block's sums, products and beyond word into pinned half `half`, without waiting.

@@ -74,6 +74,7 @@ class SparseRings {
     cl::Kernel& lagsKernel(std::size_t k, bool dense);
     bool crowded(std::size_t k) const; // level k's rows beyond the share (SP_DENSE)
     std::size_t words() const { return (positions_ + 31) / 32; } // a row's bitmap
+    void clearBits(const Level& l, std::size_t rows);
     void stage(const SparseBlock& block, std::size_t half);
     void checkTotals(const DeviceBlock& block);
     void queue(const DeviceBlock& block); // the block's kernels, read-back and fold

@@ -9,7 +9,7 @@
 // (`words` 32-bit words a row, bit p % 32 of word p / 32): sp_lags reads a lag row's value only
 // where its bit is set, so the lags' reads of the mostly zero rows go to the bitmaps (1/32 of
 // the rows' bytes, held by the cache) instead of the rows. A row no lag can reach any more is
-// cleared by its list, its bitmap's words with it. A value is
+// cleared by its list, its bitmap by the host (a fill of the rows' words). A value is
 // 32-bit: the host bounds every binned frame's counts below 2^32 (and so every value); every sum
 // is an exact 64-bit integer (the host bounds them), so the order of the atomics does not matter.
 // Long lists are spread over several work-groups a row (sp_bin, sp_lags, sp_clear).
@@ -54,37 +54,42 @@ inline long sp_add(__global long* at, long v) {
     return atom_add((volatile __global long*)at, v);
 }
 
-// A work-group's row t: the ring slots of its lags' rows t - SP_LAG0 - j (j < SP_LAGS; -1
-// before the first row, t < m), computed once for the group, so that the lag loops below read
-// every lag's value of a position with no division, all loads issued before the first sum.
-inline void sp_lag_rows(long t, int rows, __local long* lagSlot) {
+// A work-group's row t: where its lags' rows t - SP_LAG0 - j (j < SP_LAGS) start in the ring
+// and in the bitmaps (-1 before the first row, t < m), computed once for the group, so that the
+// lag loops below read every lag's value of a position with no division or product, all loads
+// issued before the first sum.
+typedef struct {
+    long ring[SP_LAGS], bits[SP_LAGS];
+} sp_lag_starts;
+
+inline void sp_lag_rows(long t, int rows, int positions, int words, __local sp_lag_starts* at) {
     for (int j = get_local_id(0); j < SP_LAGS; j += get_local_size(0)) {
-        const long m = SP_LAG0 + j;
-        lagSlot[j] = m <= t ? (t - m) % rows : -1;
+        const long m = SP_LAG0 + j, slot = m <= t ? (t - m) % rows : -1;
+        at->ring[j] = slot >= 0 ? slot * positions : -1;
+        at->bits[j] = slot >= 0 ? slot * words : -1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 // Position p's values in the group's lag rows (0 for a row before the first).
-inline void sp_lag_values(__global const uint* ring, int positions, __local const long* lagSlot,
-                          long p, uint* w) {
+inline void sp_lag_values(__global const uint* ring, __local const sp_lag_starts* at, long p,
+                          uint* w) {
 #pragma unroll
     for (int j = 0; j < SP_LAGS; ++j)
-        w[j] = lagSlot[j] >= 0 ? ring[lagSlot[j] * positions + p] : 0;
+        w[j] = at->ring[j] >= 0 ? ring[at->ring[j] + p] : 0;
 }
 
 // The same for list-held rows: a value read only where the row's bitmap lists p (the others
 // are zero).
 inline void sp_lag_listed_values(__global const uint* ring, __global const uint* bits,
-                                 int positions, int words, __local const long* lagSlot, int p,
-                                 uint* w) {
+                                 __local const sp_lag_starts* at, int p, uint* w) {
     uint listed[SP_LAGS];
 #pragma unroll
     for (int j = 0; j < SP_LAGS; ++j)
-        listed[j] = lagSlot[j] >= 0 ? bits[lagSlot[j] * words + (p >> 5)] >> (p & 31) & 1u : 0u;
+        listed[j] = at->bits[j] >= 0 ? bits[at->bits[j] + (p >> 5)] >> (p & 31) & 1u : 0u;
 #pragma unroll
     for (int j = 0; j < SP_LAGS; ++j)
-        w[j] = listed[j] ? ring[lagSlot[j] * positions + p] : 0;
+        w[j] = listed[j] ? ring[at->ring[j] + p] : 0;
 }
 
 // Position p listed in a row's bitmap (`row` its first word).
@@ -212,15 +217,15 @@ __kernel void sp_lags(__global const uint* ring, __global const uint* bits,
         acc[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
-    __local long lagSlot[SP_LAGS];
-    sp_lag_rows(t, rows, lagSlot);
+    __local sp_lag_starts lagAt;
+    sp_lag_rows(t, rows, positions, words, &lagAt);
     const int step = get_local_size(0) * chunks;
     for (int i = chunk * get_local_size(0) + get_local_id(0); i < n; i += step) {
         const int p = listed[i];
         const long v = now[p];
         const int b = binOf[p];
         uint w[SP_LAGS];
-        sp_lag_listed_values(ring, bits, positions, words, lagSlot, p, w);
+        sp_lag_listed_values(ring, bits, &lagAt, p, w);
 #if SP_LOCAL_BINS > 0
         __local long* at = acc + b * (SP_LAGS + 1);
         atom_add((volatile __local long*)at, v);
@@ -264,8 +269,8 @@ __kernel void sp_lags_dense(__global const uint* ring, __global const long* offs
     const int lid = get_local_id(0), b = get_group_id(1), chunk = get_group_id(0) % chunks;
     const long r = get_group_id(0) / chunks, t = first + r;
     __global const uint* now = ring + (t % rows) * positions;
-    __local long lagSlot[SP_LAGS];
-    sp_lag_rows(t, rows, lagSlot);
+    __local sp_lag_starts lagAt;
+    sp_lag_rows(t, rows, positions, 0, &lagAt);
     long sum = 0, prod[SP_LAGS];
     for (int j = 0; j < SP_LAGS; ++j)
         prod[j] = 0;
@@ -273,7 +278,7 @@ __kernel void sp_lags_dense(__global const uint* ring, __global const long* offs
         const long v = now[p];
         if (v == 0) continue;
         uint w[SP_LAGS];
-        sp_lag_values(ring, positions, lagSlot, p, w);
+        sp_lag_values(ring, &lagAt, p, w);
         sum += v;
 #pragma unroll
         for (int j = 0; j < SP_LAGS; ++j)
@@ -306,16 +311,13 @@ __kernel void sp_lags_dense(__global const uint* ring, __global const long* offs
 // Rows first .. first + count - 1 of a level back to zero by their lists: work-group (r, c)
 // of (count, chunks) clears row first + r's list entries c·WG, c·WG + chunks·WG, ... Their list
 // lengths stay: sp_forget sets them to 0 after.
-__kernel void sp_clear(__global uint* ring, __global uint* bits, __global const int* list,
-                       __global const int* listLen, int rows, int positions, int words,
-                       int stride, long first) {
+__kernel void sp_clear(__global uint* ring, __global const int* list,
+                       __global const int* listLen, int rows, int positions, int stride,
+                       long first) {
     const int slot = (int)((first + get_group_id(0)) % rows);
     const int n = listLen[slot], step = get_local_size(0) * get_num_groups(1);
-    for (int i = get_group_id(1) * get_local_size(0) + get_local_id(0); i < n; i += step) {
-        const int p = list[(long)slot * stride + i];
-        ring[(long)slot * positions + p] = 0;
-        bits[(long)slot * words + (p >> 5)] = 0; // every bit of it is a listed position's
-    }
+    for (int i = get_group_id(1) * get_local_size(0) + get_local_id(0); i < n; i += step)
+        ring[(long)slot * positions + list[(long)slot * stride + i]] = 0;
 }
 
 // The list lengths of rows first .. first + count - 1 of a level to 0.
