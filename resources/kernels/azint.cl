@@ -24,7 +24,7 @@
 //                binned pixels (the tables' static counts, the same in every frame): the kernels
 //                count no valid pixel, they take an invalid one off (rare: sentinels, NaN) with
 //                one global atomic; 0: counts zeroed before, one count atomic per sum (csr and
-//                sorted write theirs: 0, not set)
+//                sorted count their pixels: not set, 0)
 //
 // FP contraction is off so that no sum is fused differently.
 #pragma OPENCL FP_CONTRACT OFF
