@@ -435,6 +435,28 @@ class TestAzintVariants : public QObject {
         QVERIFY_THROWS_EXCEPTION(
             UsageError, hostValues({DType::UInt16, 10, 30}, device,
                                    {{"AZ_LOCAL_SLOTS", int(device.localMemBytes / 8 + 1)}}));
+        // Static counts: slots of the sums alone (4 bytes for uint16 instead of 8), twice as many
+        // in a small local memory.
+        DeviceInfo small = device;
+        small.localMemBytes = 4096;
+        const std::map<std::string, int> counted{{"AZ_STATIC_COUNTS", 0}},
+            uncounted{{"AZ_STATIC_COUNTS", 1}};
+        QCOMPARE(hostValues({DType::UInt16, 100, 30}, small, counted).at("AZ_LOCAL_SLOTS"), "256");
+        QCOMPARE(hostValues({DType::UInt16, 100, 30}, small, uncounted).at("AZ_LOCAL_SLOTS"),
+                 "512");
+        // tiled's sorted form: AZ_TILE_FRAMES frames of a tile and its order within the local
+        // memory (48 KiB: 32 x 32 tiles of 8 uint16 frames, 64 x 64 of 4, not of 8), at most
+        // 65,536 pixels a tile.
+        small.localMemBytes = 48 * 1024;
+        const RunShape frames16{DType::UInt16, 10, 30};
+        hostValues(frames16, small, {{"AZ_TILE_SORTED", 1}, {"AZ_TILE_H", 32}, {"AZ_TILE_W", 32}});
+        hostValues(frames16, small, {{"AZ_TILE_SORTED", 1}, {"AZ_TILE_FRAMES", 4}});
+        QVERIFY_THROWS_EXCEPTION(UsageError, hostValues(frames16, small, {{"AZ_TILE_SORTED", 1}}));
+        QVERIFY_THROWS_EXCEPTION(UsageError, hostValues(frames16, device,
+                                                        {{"AZ_TILE_SORTED", 1},
+                                                         {"AZ_TILE_H", 512},
+                                                         {"AZ_TILE_W", 136},
+                                                         {"AZ_TILE_FRAMES", 1}}));
     }
 
     // More bins than a chunk of `sorted` and than the local histogram may hold on a small
