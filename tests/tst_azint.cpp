@@ -267,7 +267,7 @@ void TestAzint::pyfaiDegToRad() {
 // The tiled variant's tables: 3 x 5 pixels in tiles of 2 x 2, cut at the bottom and the right
 // (their pixels outside the image have no bin); each tile's lowest bin and span, each pixel's
 // offset from it; a tile of no bins has span 0; one spanning more than 16 bits keeps offset 0
-// for its binned pixels.
+// for its binned pixels. The sorted form of the same tiles.
 void TestAzint::tiledBins() {
     const std::vector<std::int32_t> bins{4, 5, -1, -1,    9,  //
                                          6, 4, -1, -1,    -1, //
@@ -296,6 +296,18 @@ void TestAzint::tiledBins() {
     narrow[13] = 258; // span 256
     QVERIFY(!TiledBins(narrow, 3, 5, 2, 2).fitsBytes());
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, TiledBins(bins, 3, 4, 2, 2));
+    // The sorted form: each tile's binned pixels by bin (in-tile indices, ascending within a
+    // bin), its segments (bin, first, end) from its first in tileSegments; the wide tile's bins
+    // whole.
+    const SortedTiles sorted(bins, 3, 5, 2, 2);
+    QCOMPARE(sorted.tiles(), std::size_t(6));
+    QCOMPARE(sorted.tileSegments(), (std::vector<std::int32_t>{0, 3, 3, 4, 5, 7, 8}));
+    QCOMPARE(sorted.segments(),
+             (std::vector<std::int32_t>{4, 0, 2, 5, 2, 3, 6,     3, 4, 9, 0, 1,
+                                        7, 0, 2, 3, 0, 1, 70000, 1, 2, 0, 0, 1}));
+    QCOMPARE(sorted.order(), (std::vector<std::uint16_t>{0, 3, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0,
+                                                         0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, SortedTiles(bins, 3, 5, 512, 129));
 }
 
 // The CSR product gives the histogram's sums bit for bit, 1D and 2D, over several frames.

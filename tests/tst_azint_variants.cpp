@@ -278,6 +278,100 @@ class TestAzintVariants : public QObject {
                        variant + " " + tuning.begin()->first);
     }
 
+    void staticCounts_data() {
+        QTest::addColumn<int>("dtype");
+        for (DType d : {DType::UInt8, DType::UInt16, DType::UInt32, DType::Int32, DType::Float32})
+            QTest::newRow(dtypeName(d).c_str()) << int(d);
+    }
+
+    // Counts started at each bin's binned pixels (AZ_STATIC_COUNTS), the invalid values taken
+    // off: sentinels at the limit and above (unsigned) and NaN, inf (float), about one pixel in
+    // 30 of every frame, so most bins of each frame lose some (int32: none to take off). The
+    // histogram's local and global forms; tiled's local histogram, its global atomics (16 local
+    // bins) and its 32-bit bins (a tile of a 2000-bin cake); 5 frames in chunks of 3 (the
+    // counts' start made for 3 frames, the last chunk 2), 1D and 2D with corrections (azint_norm
+    // reads the counts).
+    void staticCounts() {
+        QFETCH(int, dtype);
+        const std::size_t h = 37, w = 53;
+        auto in = std::make_shared<AzintInput>();
+        in->data = {frames(DType(dtype), 5, h, w, 47), someMask(h, w, 11), someMask(h, w, 17)};
+        in->geometry = smallGeometry(h, w);
+        const double tol = DType(dtype) == DType::Float32 ? 1e-12 : 0;
+        using Tuning = std::map<std::string, int>;
+        for (const ParamSet& set :
+             {paramsOf("q_nm^-1", 41, 0, false), paramsOf("q_nm^-1", 41, 5, true)}) {
+            const Result reference = runVariant("cpu", in, set);
+            for (const auto& [variant, tuning] :
+                 {std::pair{"histogram", Tuning{}},
+                  std::pair{"histogram", Tuning{{"AZ_LOCAL_BINS", 0}}},
+                  std::pair{"tiled", Tuning{{"AZ_TILE_H", 8}, {"AZ_TILE_W", 16}}},
+                  std::pair{"tiled", Tuning{{"AZ_LOCAL_SLOTS", 16}, {"AZ_TILE_W", 8}}}}) {
+                Tuning forced = tuning;
+                forced["AZ_STATIC_COUNTS"] = 1, forced["AZ_CHUNK_FRAMES"] = 3;
+                expectSame(runVariant(variant, in, set, forced), reference, tol,
+                           std::string(variant) + " static counts " +
+                               (tuning.empty() ? "" : tuning.begin()->first));
+            }
+        }
+        // A cake around a beam inside the image (tiledWideTiles'): the one tile spans more than
+        // 16 bits of offsets.
+        in->geometry.rot1 = in->geometry.rot2 = 0;
+        const ParamSet cake = paramsOf("q_nm^-1", 2000, 40, false);
+        const Params params = azint::Algorithm().parameters(cake);
+        const Binning binning = computeBinning(
+            computePixelMap(in->geometry, params, h, w, in->data.mask, in->data.pixelMask), params);
+        QVERIFY(TiledBins(binning.binOfPixel, h, w, 64, 64).widest() > TiledBins::widestSpan);
+        expectSame(runVariant("tiled", in, cake, {{"AZ_STATIC_COUNTS", 1}}),
+                   runVariant("cpu", in, cake), tol, "tiled static counts, wide tiles");
+    }
+
+    void tiledSorted_data() {
+        QTest::addColumn<int>("dtype");
+        for (DType d : {DType::UInt8, DType::UInt16, DType::UInt32, DType::Int32, DType::Float32})
+            QTest::newRow(dtypeName(d).c_str()) << int(d);
+    }
+
+    // tiled's sorted form (AZ_TILE_SORTED): on 45 x 72 (runs of 8 and 4 as vectors) and 37 x 53
+    // (pixel by pixel), tiles cut at the edges, 5 frames in groups of 2 and 3 (short last
+    // groups), with counted and static counts (the invalid values of every frame taken off), 1D
+    // and a 2000 x 40 cake (tiles of many segments, bins past 16 bits of offsets), corrections.
+    void tiledSorted() {
+        QFETCH(int, dtype);
+        const double tol = DType(dtype) == DType::Float32 ? 1e-12 : 0;
+        using Tuning = std::map<std::string, int>;
+        for (const auto& [h, w] : {std::pair{45, 72}, std::pair{37, 53}}) {
+            auto in = std::make_shared<AzintInput>();
+            in->data = {frames(DType(dtype), 5, h, w, 53), someMask(h, w, 13), someMask(h, w, 19)};
+            in->geometry = smallGeometry(h, w);
+            for (const ParamSet& set :
+                 {paramsOf("q_nm^-1", 37, 0, true), paramsOf("q_nm^-1", 2000, 40, false)}) {
+                const Result reference = runVariant("cpu", in, set);
+                for (const Tuning& tuning :
+                     {Tuning{{"AZ_TILE_H", 16}, {"AZ_TILE_W", 32}},
+                      Tuning{{"AZ_TILE_H", 8}, {"AZ_TILE_W", 16}, {"AZ_STATIC_COUNTS", 1}},
+                      Tuning{{"AZ_TILE_FRAMES", 2},
+                             {"AZ_TILE_RUN", 4},
+                             {"AZ_TILE_H", 16},
+                             {"AZ_TILE_W", 16},
+                             {"AZ_STATIC_COUNTS", 1}},
+                      Tuning{{"AZ_TILE_FRAMES", 3},
+                             {"AZ_TILE_RUN", 1},
+                             {"AZ_TILE_WG", 48},
+                             {"AZ_TILE_H", 8},
+                             {"AZ_TILE_W", 8}}}) {
+                    Tuning forced = tuning;
+                    forced["AZ_TILE_SORTED"] = 1;
+                    std::string what =
+                        "tiled sorted " + std::to_string(h) + " x " + std::to_string(w);
+                    for (const auto& [name, value] : tuning)
+                        what += " " + name + "=" + std::to_string(value);
+                    expectSame(runVariant("tiled", in, set, forced), reference, tol, what);
+                }
+            }
+        }
+    }
+
     // Integer sums where the reference's float64 sums are exact (every partial sum < 2^53);
     // double sums past it, chosen by the host from the longest bin; tunings that would give
     // other sums refused.
@@ -341,6 +435,28 @@ class TestAzintVariants : public QObject {
         QVERIFY_THROWS_EXCEPTION(
             UsageError, hostValues({DType::UInt16, 10, 30}, device,
                                    {{"AZ_LOCAL_SLOTS", int(device.localMemBytes / 8 + 1)}}));
+        // Static counts: slots of the sums alone (4 bytes for uint16 instead of 8), twice as many
+        // in a small local memory.
+        DeviceInfo small = device;
+        small.localMemBytes = 4096;
+        const std::map<std::string, int> counted{{"AZ_STATIC_COUNTS", 0}},
+            uncounted{{"AZ_STATIC_COUNTS", 1}};
+        QCOMPARE(hostValues({DType::UInt16, 100, 30}, small, counted).at("AZ_LOCAL_SLOTS"), "256");
+        QCOMPARE(hostValues({DType::UInt16, 100, 30}, small, uncounted).at("AZ_LOCAL_SLOTS"),
+                 "512");
+        // tiled's sorted form: AZ_TILE_FRAMES frames of a tile and its order within the local
+        // memory (48 KiB: 32 x 32 tiles of 8 uint16 frames, 64 x 64 of 4, not of 8), at most
+        // 65,536 pixels a tile.
+        small.localMemBytes = 48 * 1024;
+        const RunShape frames16{DType::UInt16, 10, 30};
+        hostValues(frames16, small, {{"AZ_TILE_SORTED", 1}, {"AZ_TILE_H", 32}, {"AZ_TILE_W", 32}});
+        hostValues(frames16, small, {{"AZ_TILE_SORTED", 1}, {"AZ_TILE_FRAMES", 4}});
+        QVERIFY_THROWS_EXCEPTION(UsageError, hostValues(frames16, small, {{"AZ_TILE_SORTED", 1}}));
+        QVERIFY_THROWS_EXCEPTION(UsageError, hostValues(frames16, device,
+                                                        {{"AZ_TILE_SORTED", 1},
+                                                         {"AZ_TILE_H", 512},
+                                                         {"AZ_TILE_W", 136},
+                                                         {"AZ_TILE_FRAMES", 1}}));
     }
 
     // More bins than a chunk of `sorted` and than the local histogram may hold on a small

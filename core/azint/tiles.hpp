@@ -44,4 +44,29 @@ class TiledBins {
     std::int64_t widest_ = 0;
 };
 
+// The tiles' sorted form (azint_tiled_sorted): each tile's binned pixels sorted by bin (their
+// in-tile indices, row x columns + column, ascending within a bin), cut into segments of one bin
+// each, so that a work-item sums a segment of a frame without atomics. Tiles as TiledBins cuts
+// them; at most 65,536 pixels a tile (16-bit indices).
+class SortedTiles {
+  public:
+    static constexpr std::size_t largestTile = std::size_t(1) << 16;
+
+    // binOfPixel as TiledBins'.
+    SortedTiles(const std::vector<std::int32_t>& binOfPixel, std::size_t height, std::size_t width,
+                std::size_t rows, std::size_t columns);
+
+    std::size_t tiles() const { return tileSegments_.size() - 1; }
+    // Per tile, its first segment (tiles() + 1 values: the last, every segment's end).
+    const std::vector<std::int32_t>& tileSegments() const { return tileSegments_; }
+    // Per segment, three values: its bin, its first entry and its end (entries of its tile).
+    const std::vector<std::int32_t>& segments() const { return segments_; }
+    // Per tile, rows x columns entries: its binned pixels' in-tile indices by bin, then 0.
+    const std::vector<std::uint16_t>& order() const { return order_; }
+
+  private:
+    std::vector<std::int32_t> tileSegments_, segments_;
+    std::vector<std::uint16_t> order_;
+};
+
 } // namespace clscope::azint

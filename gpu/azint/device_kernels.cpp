@@ -74,6 +74,11 @@ std::string DeviceKernels::programName() const {
     return csrProgram;
 }
 
+bool DeviceKernels::staticCounts() const {
+    const auto it = values_.find("AZ_STATIC_COUNTS");
+    return it != values_.end() && it->second == "1";
+}
+
 bool DeviceKernels::csrGroups() const {
     return setup_.method == Method::Csr && intSums() && values_.at("AZ_CSR_GROUP") == "1";
 }
@@ -81,7 +86,8 @@ bool DeviceKernels::csrGroups() const {
 std::string DeviceKernels::kernelName() const {
     if (setup_.method == Method::Csr) return csrGroups() ? "azint_csr_group" : "azint_csr";
     if (setup_.method == Method::Sorted) return intSums() ? "azint_sorted_runs" : "azint_sorted";
-    if (setup_.method == Method::Tiled) return "azint_tiled";
+    if (setup_.method == Method::Tiled)
+        return values_.at("AZ_TILE_SORTED") == "1" ? "azint_tiled_sorted" : "azint_tiled";
     return values_.at("AZ_LOCAL_BINS") == "0" ? "azint_histogram" : "azint_histogram_local";
 }
 
@@ -102,6 +108,18 @@ void DeviceKernels::allocateSums(std::size_t chunk) {
     signal_ = session_.allocate(sums * 8, "azint sum signal");
     count_ = session_.allocate(sums * 4, "azint count");
     if (!tables_.unitNorm()) norm_ = session_.allocate(sums * 8, "azint sum normalization");
+    if (staticCounts()) startCounts(chunk);
+}
+
+// The counts' start of a chunk's frames: the tables' binned pixels of each bin, in each frame's
+// row (its first row copied, then the rows made so far doubled: one copy a launch after this).
+void DeviceKernels::startCounts(std::size_t chunk) {
+    const std::size_t row = binning().bins() * 4;
+    countStart_ = session_.allocate(std::max<std::size_t>(1, chunk * row), "azint count start");
+    session_.copy(tables_.binCount, 0, countStart_, 0, row, "copy D->D count start");
+    for (std::size_t made = 1; made < chunk; made *= 2)
+        session_.copy(countStart_, 0, countStart_, made * row, std::min(made, chunk - made) * row,
+                      "copy D->D count start");
 }
 
 void DeviceKernels::setKernelArgs(const cl::Buffer& frames, std::size_t frameCount) {
@@ -114,6 +132,9 @@ void DeviceKernels::setKernelArgs(const cl::Buffer& frames, std::size_t frameCou
                 signal_, count_);
     else if (setup_.method == Method::Csr)
         setArgs(kernel_, frames, t.rowStart, t.rowPixels, pixels, bins, signal_, count_);
+    else if (setup_.method == Method::Tiled && kernelName() == "azint_tiled_sorted")
+        setArgs(kernel_, frames, t.tileSegments, t.segments, t.tileOrder, cl_uint(setup_.width),
+                cl_uint(setup_.height), bins, cl_uint(frameCount), signal_, count_);
     else if (setup_.method == Method::Tiled)
         setArgs(kernel_, frames, t.tileSpans, t.tileOffsets, t.binOfPixel, cl_uint(setup_.width),
                 cl_uint(setup_.height), bins, cl_uint(frameCount), signal_, count_);
@@ -138,9 +159,12 @@ std::size_t DeviceKernels::extent() const {
 void DeviceKernels::launch(const cl::Buffer& frames, std::size_t count) {
     const std::size_t sums = count * binning().bins();
     if (!sums) return;
-    if (setup_.method != Method::Csr) { // the atomics add to zeroed sums
+    if (setup_.method != Method::Csr) { // the atomics add to zeroed sums and counts, or static
         session_.fill(signal_, sums * 8, "fill sum signal");
-        session_.fill(count_, sums * 4, "fill count");
+        if (staticCounts())
+            session_.copy(countStart_, 0, count_, 0, sums * 4, "copy D->D count start");
+        else
+            session_.fill(count_, sums * 4, "fill count");
     }
     setKernelArgs(frames, count);
     if (extent())

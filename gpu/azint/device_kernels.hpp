@@ -53,9 +53,12 @@ class DeviceKernels {
     std::string programName() const;
     std::string kernelName() const;
     bool intSums() const { return values_.at("AZ_INT_SUM") == "1"; }
+    // Counts started at the bins' binned pixels (histogram, tiled: AZ_STATIC_COUNTS).
+    bool staticCounts() const;
     bool csrGroups() const; // csr's work-group per bin (integer sums only)
     std::size_t extent() const;
     void build();
+    void startCounts(std::size_t chunk);
     void setKernelArgs(const cl::Buffer& frames, std::size_t frameCount);
 
     ClSession& session_;
@@ -67,6 +70,7 @@ class DeviceKernels {
     TunableValues values_;
     cl::Kernel kernel_, normKernel_;
     cl::Buffer signal_, norm_, count_;
+    cl::Buffer countStart_; // with static counts: the tables' binCount in each frame's row
 };
 
 } // namespace clscope::azint

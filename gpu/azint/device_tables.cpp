@@ -28,17 +28,22 @@ std::size_t longestRow(const CsrMatrix& csr) {
 
 } // namespace
 
-std::size_t longestBinOf(const Binning& binning) {
-    std::vector<std::size_t> sizes(binning.bins(), 0);
+std::vector<std::uint32_t> binSizes(const Binning& binning) {
+    std::vector<std::uint32_t> sizes(binning.bins(), 0);
     std::mutex merging;
     parallelRanges(binning.binOfPixel.size(), 16, [&](std::size_t k0, std::size_t k1) {
-        std::vector<std::size_t> part(binning.bins(), 0);
+        std::vector<std::uint32_t> part(binning.bins(), 0);
         for (std::size_t k = k0; k < k1; ++k)
             if (binning.binOfPixel[k] >= 0) ++part[std::size_t(binning.binOfPixel[k])];
         const std::lock_guard<std::mutex> lock(merging);
         for (std::size_t b = 0; b < part.size(); ++b)
             sizes[b] += part[b];
     });
+    return sizes;
+}
+
+std::size_t longestBinOf(const Binning& binning) {
+    const std::vector<std::uint32_t> sizes = binSizes(binning);
     return sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
 }
 
@@ -49,16 +54,29 @@ DeviceTables::DeviceTables(ClSession& session, const PixelMap& map, const Binnin
     if (method == Method::Histogram)
         binOfPixel = uploaded(session, binning.binOfPixel, "azint bins");
     if (method == Method::Tiled) uploadTiles(session, binning, map.height, map.width, tiles);
-    if (perPixel && unitNorm_) longestBin_ = longestBinOf(binning); // else the CSR matrix's
+    if (perPixel) { // the counts' start (AZ_STATIC_COUNTS), the longest bin
+        const std::vector<std::uint32_t> sizes = binSizes(binning);
+        binCount = uploaded(session, sizes, "azint bin counts");
+        if (unitNorm_ && !sizes.empty()) // else the CSR matrix's
+            longestBin_ = *std::max_element(sizes.begin(), sizes.end());
+    }
     if (!perPixel || !unitNorm_) uploadCsr(session, map, binning, method);
 }
 
 // The tiles' spans and offsets (bytes where every span fits them: recipes.cpp's AZ_TILE_BYTES);
-// the 32-bit bins too where a tile spans more than 16 bits.
+// the 32-bit bins too where a tile spans more than 16 bits. The sorted form: its segments and
+// order instead (the spans still give the widest tile, which the run's values follow).
 void DeviceTables::uploadTiles(ClSession& session, const Binning& binning, std::size_t height,
                                std::size_t width, TileShape tiles) {
     const TiledBins tiled(binning.binOfPixel, height, width, tiles.rows, tiles.columns);
     tiles_ = tiled.tiles(), widestTile_ = std::size_t(tiled.widest());
+    if (tiles.sorted) {
+        const SortedTiles sorted(binning.binOfPixel, height, width, tiles.rows, tiles.columns);
+        tileSegments = uploaded(session, sorted.tileSegments(), "azint tile segments");
+        segments = uploaded(session, sorted.segments(), "azint segments");
+        tileOrder = uploaded(session, sorted.order(), "azint tile order");
+        return;
+    }
     tileSpans = uploaded(session, tiled.spans(), "azint tile spans");
     tileOffsets = tiled.fitsBytes() ? uploaded(session, tiled.byteOffsets(), "azint tile offsets")
                                     : uploaded(session, tiled.offsets(), "azint tile offsets");

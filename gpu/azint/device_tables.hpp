@@ -1,6 +1,8 @@
 // The per-geometry tables an OpenCL run of azint uploads once (device_run.cpp): each pixel's
 // bin (histogram; tiled where a tile spans more than 16 bits), the CSR matrix bin -> pixels (csr,
-// sorted) and each entry's bin (sorted), the tiles' bins (tiled: core/azint/tiles.hpp);
+// sorted) and each entry's bin (sorted), the tiles' bins (tiled: core/azint/tiles.hpp; its sorted
+// form's segments and order instead where AZ_TILE_SORTED), each bin's binned pixels (histogram,
+// tiled: the counts' start where AZ_STATIC_COUNTS);
 // where corrections are asked, each entry's normalisation and each bin's sum of them, added up
 // in the reference's order (azint_norm).
 #pragma once
@@ -9,6 +11,9 @@
 #include "gpu/azint/azint_gpu.hpp"
 #include "gpu/azint/recipes.hpp"
 #include "gpu/runtime/session.hpp"
+
+#include <cstdint>
+#include <vector>
 
 namespace clscope::azint {
 
@@ -29,10 +34,12 @@ class DeviceTables {
     std::size_t widestTile() const { return widestTile_; }
 
     cl::Buffer binOfPixel;             // histogram; tiled (a 1-element one where no tile is wide)
+    cl::Buffer binCount;               // histogram, tiled: each bin's binned pixels (uint32)
     cl::Buffer tileSpans, tileOffsets; // tiled
-    cl::Buffer rowStart, rowPixels;    // csr, sorted, azint_norm
-    cl::Buffer entryBin;               // sorted
-    cl::Buffer rowNorm, binNorm;       // azint_norm (corrections only)
+    cl::Buffer tileSegments, segments, tileOrder; // tiled's sorted form (SortedTiles)
+    cl::Buffer rowStart, rowPixels;               // csr, sorted, azint_norm
+    cl::Buffer entryBin;                          // sorted
+    cl::Buffer rowNorm, binNorm;                  // azint_norm (corrections only)
 
   private:
     void uploadCsr(ClSession& session, const PixelMap& map, const Binning& binning, Method method);
@@ -43,6 +50,8 @@ class DeviceTables {
     std::size_t longestBin_ = 0, entries_ = 0, tiles_ = 0, widestTile_ = 0;
 };
 
+// The pixels each bin of the binning holds (its binned pixels: the same in every frame).
+std::vector<std::uint32_t> binSizes(const Binning& binning);
 // The most pixels a bin of the binning holds.
 std::size_t longestBinOf(const Binning& binning);
 

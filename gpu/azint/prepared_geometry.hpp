@@ -4,8 +4,9 @@
 // and method, replaced when a run differs in the geometry, the parameters, the detector shape or
 // either mask (compared exactly: the masks are copied into the key). What is kept stays on the
 // device for the process's life: for a 16M detector 64 MiB of bins (histogram) or 64 MiB of CSR
-// pixels (+ 64 MiB of entry bins for sorted), or 32 MiB of 16-bit offsets (tiled), + 128 MiB of
-// normalisations under corrections.
+// pixels (+ 64 MiB of entry bins for sorted), or 32 MiB of 16-bit offsets (tiled; its sorted
+// form: 32 MiB of 16-bit order and 12 bytes a segment), + 128 MiB of normalisations under
+// corrections; histogram and tiled each bin's pixel count too (4 bytes a bin).
 #pragma once
 #include "core/azint/azint.hpp"
 #include "core/azint/binning.hpp"

@@ -29,6 +29,14 @@ Tunable framesTunable() {
     return integerTunable("AZ_FRAMES", 2, 1, 64, "frames a work-group sums (tables read once)");
 }
 
+// histogram, tiled: counts started at the bins' binned pixels (the tables'), invalid values taken
+// off, instead of counted by atomics beside every sum (resources/kernels/azint.cl).
+Tunable staticCountsTunable() {
+    return flagTunable("AZ_STATIC_COUNTS", false,
+                       "counts start at each bin's pixels, invalid values taken off (no count "
+                       "atomics beside the sums)");
+}
+
 // Every program ends with azint_norm: a work-item per bin and frame.
 ProgramRecipe withNorm(ProgramRecipe recipe) {
     return recipe.launch("azint_norm", {{"64", "1"}, {}});
@@ -49,6 +57,7 @@ ProgramRecipe histogram() {
     tunables.push_back(integerTunable(
         "AZ_RUN", 4, 1, 64,
         "local form: consecutive pixels a work-item sums in registers (divides AZ_PER_ITEM)"));
+    tunables.push_back(staticCountsTunable());
     ProgramRecipe recipe(histogramProgram, {"common", "azint", "azint_local", "azint_histogram"},
                          std::move(tunables));
     // A work-item per pixel and frame; the local form AZ_PER_ITEM pixels a work-item.
@@ -111,10 +120,16 @@ ProgramRecipe tiled() {
         integerTunable("AZ_TILE_WG", 256, 1, 1024, "work-group size (work-items of a tile)"));
     tunables.push_back(
         integerTunable("AZ_TILE_FRAMES", 8, 1, 64, "frames a work-group sums (offsets read once)"));
+    tunables.push_back(staticCountsTunable());
+    tunables.push_back(flagTunable(
+        "AZ_TILE_SORTED", false,
+        "azint_tiled_sorted: the tile's pixels sorted by bin, a segment a work-item, no local "
+        "atomics (its frames in local memory)"));
     ProgramRecipe recipe(tiledProgram, {"common", "azint", "azint_local", "azint_tiled"},
                          std::move(tunables));
     // A work-group per tile (extent tiles x AZ_TILE_WG) and AZ_TILE_FRAMES frames.
     recipe.launch("azint_tiled", {{"AZ_TILE_WG", "1"}, {"1", "AZ_TILE_FRAMES"}});
+    recipe.launch("azint_tiled_sorted", {{"AZ_TILE_WG", "1"}, {"1", "AZ_TILE_FRAMES"}});
     return withNorm(std::move(recipe));
 }
 
@@ -149,10 +164,12 @@ std::string flagValue(const TunableValues& values, const std::string& name) {
     return it == values.end() ? "" : it->second;
 }
 
-// Bytes of a bin of tiled's local histogram: its signal sum (32 or 64 bits) and its count.
+// Bytes of a bin of tiled's local histogram: its signal sum (32 or 64 bits) and its count (none
+// with static counts).
 std::size_t slotBytes(const TunableValues& values) {
     const bool narrow = values.at("AZ_INT_SUM") == "1" && flagValue(values, "AZ_LOCAL_WIDE") == "0";
-    return narrow ? 8 : 12;
+    const std::size_t count = flagValue(values, "AZ_STATIC_COUNTS") == "1" ? 0 : 4;
+    return (narrow ? 4 : 8) + count;
 }
 
 // tiled's local histogram: half the local memory at most (as the histogram's), and no more than
@@ -172,7 +189,30 @@ std::string byteOffsets(const RunShape& shape) {
     return shape.widestTile > 0 && shape.widestTile <= 255 ? "1" : "0";
 }
 
+// Bytes of local memory azint_tiled_sorted takes: AZ_TILE_FRAMES frames of a tile, each padded
+// by a 32-bit word, and the tile's 16-bit order (resources/kernels/azint_tiled.cl).
+std::size_t sortedTileBytes(DType dtype, const TunableValues& values) {
+    const std::size_t area = std::size_t(integerValue(values, "AZ_TILE_H", 64)) *
+                             std::size_t(integerValue(values, "AZ_TILE_W", 64));
+    const std::size_t element = dtypeSize(dtype), pad = element < 4 ? 4 / element : 1;
+    return std::size_t(integerValue(values, "AZ_TILE_FRAMES", 8)) * (area + pad) * element +
+           area * 2;
+}
+
+void checkSortedTiles(const RunShape& shape, const DeviceInfo& device,
+                      const TunableValues& values) {
+    if (flagValue(values, "AZ_TILE_SORTED") != "1") return;
+    if (integerValue(values, "AZ_TILE_H", 64) * integerValue(values, "AZ_TILE_W", 64) > (1 << 16))
+        throw UsageError("azint: AZ_TILE_SORTED takes tiles of at most 65,536 pixels");
+    const std::size_t bytes = sortedTileBytes(shape.dtype, values);
+    if (device.localMemBytes && bytes > device.localMemBytes)
+        throw UsageError("azint: AZ_TILE_SORTED: " + std::to_string(bytes) +
+                         " bytes of local memory (AZ_TILE_FRAMES frames of a tile) do not fit "
+                         "the device's; fewer frames or smaller tiles");
+}
+
 void checkTiles(const RunShape& shape, const DeviceInfo& device, const TunableValues& values) {
+    checkSortedTiles(shape, device, values);
     const std::string bytes = flagValue(values, "AZ_TILE_BYTES");
     if (shape.widestTile && !bytes.empty() && bytes != byteOffsets(shape))
         throw UsageError("azint: AZ_TILE_BYTES follows the tiles' spans (" + byteOffsets(shape) +
@@ -218,7 +258,8 @@ ProgramRecipe recipeOf(const std::string& name) {
 
 TileShape tileShape(const ProgramOverrides& programs, const std::map<std::string, int>& tuning) {
     const TunableValues values = tiled().resolve(programs.over(tunableValues(tuning)));
-    return {std::stoul(values.at("AZ_TILE_H")), std::stoul(values.at("AZ_TILE_W"))};
+    return {std::stoul(values.at("AZ_TILE_H")), std::stoul(values.at("AZ_TILE_W")),
+            values.at("AZ_TILE_SORTED") == "1"};
 }
 
 std::size_t localHistogramBytes(std::size_t bins) {

@@ -25,10 +25,12 @@ std::vector<ProgramRecipe> recipes();
 // The recipe of that name (one of the above).
 ProgramRecipe recipeOf(const std::string& name);
 
-// The tiles of azint_tiled (AZ_TILE_H x AZ_TILE_W) a run's programs and tuning give: its
-// tables' layout, made before the run's other values (which depend on the tables).
+// The tiles of azint_tiled (AZ_TILE_H x AZ_TILE_W) a run's programs and tuning give, and
+// whether its sorted form runs (AZ_TILE_SORTED: its own tables): its tables' layout, made before
+// the run's other values (which depend on the tables).
 struct TileShape {
     std::size_t rows = 0, columns = 0;
+    bool sorted = false;
     bool operator==(const TileShape&) const = default;
 };
 TileShape tileShape(const ProgramOverrides& programs, const std::map<std::string, int>& tuning);

@@ -259,6 +259,14 @@ void ClSession::fill(const cl::Buffer& buffer, std::size_t bytes, const std::str
         });
 }
 
+void ClSession::copy(const cl::Buffer& from, std::size_t fromOffset, const cl::Buffer& to,
+                     std::size_t toOffset, std::size_t bytes, const std::string& label) {
+    if (bytes == 0) return;
+    enqueueRecorded(label, [&](cl::Event* e) {
+        queue_.enqueueCopyBuffer(from, to, fromOffset, toOffset, bytes, nullptr, e);
+    });
+}
+
 void ClSession::record(const cl::Event& event, const std::string& label, bool kernel) {
     pending_.push_back({event, label, kernel});
     if (kernel) KernelWatch::launched(event, label, info().spec);

@@ -56,6 +56,10 @@ class ClSession {
     // Zero `bytes` of the buffer from byte `offset` on.
     void fill(const cl::Buffer& buffer, std::size_t bytes, const std::string& label,
               std::size_t offset = 0);
+    // On the device, queued: `bytes` of `from` at fromOffset to `to` at toOffset (one buffer may
+    // be both where the two ranges do not overlap).
+    void copy(const cl::Buffer& from, std::size_t fromOffset, const cl::Buffer& to,
+              std::size_t toOffset, std::size_t bytes, const std::string& label);
 
     // Wait for everything queued and move the events' times into timings().
     void finish();

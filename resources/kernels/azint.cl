@@ -20,6 +20,11 @@
 //   AZ_PER_ITEM, AZ_RUN  azint_histogram_local: pixels per work-item, consecutive pixels it
 //                sums in registers before a local atomic
 //   AZ_CSR_WG, AZ_FRAMES  azint_csr_group: work-group size, frames a work-group sums
+//   AZ_STATIC_COUNTS  histogram, tiled: 1 when the host starts each frame's counts at its bins'
+//                binned pixels (the tables' static counts, the same in every frame): the kernels
+//                count no valid pixel, they take an invalid one off (rare: sentinels, NaN) with
+//                one global atomic; 0: counts zeroed before, one count atomic per sum (csr and
+//                sorted count their pixels: not set, 0)
 //
 // FP contraction is off so that no sum is fused differently.
 #pragma OPENCL FP_CONTRACT OFF
@@ -31,6 +36,9 @@
 #endif
 #if AZ_INT_SUM && DATA_FLOAT
 #error "AZ_INT_SUM is for integer data"
+#endif
+#if !defined(AZ_STATIC_COUNTS)
+#define AZ_STATIC_COUNTS 0 // csr, sorted: they count their pixels
 #endif
 
 inline bool azint_valid(DATA_T v) {
@@ -75,9 +83,17 @@ inline void azint_global_add(__global az_sum* p, az_sum v) {
 #endif
 }
 
+// A binned pixel's invalid value in a frame: with static counts (started at the bin's binned
+// pixels), its count taken off; else nothing (only valid values are counted).
+inline void azint_drop(__global uint* count) {
+#if AZ_STATIC_COUNTS
+    atomic_dec(count);
+#endif
+}
+
 // Histogram with global atomics: one work-item per pixel and frame, global size (pixels,
-// frames), outputs zeroed before. Integer sums are exact whatever the order; double sums follow
-// the schedule (within rounding); counts exactly.
+// frames), sums zeroed before, counts zeroed or static (AZ_STATIC_COUNTS). Integer sums are
+// exact whatever the order; double sums follow the schedule (within rounding); counts exactly.
 __kernel void azint_histogram(__global const DATA_T* frames, __global const int* bin_of_pixel,
                               uint pixels, uint bins, __global az_sum* sum_signal,
                               __global uint* count) {
@@ -86,10 +102,13 @@ __kernel void azint_histogram(__global const DATA_T* frames, __global const int*
     const int b = bin_of_pixel[k];
     if (b < 0) return;
     const DATA_T v = frames[t * pixels + k];
-    if (!azint_valid(v)) return;
     const size_t at = t * bins + (size_t)b;
+    if (!azint_valid(v)) {
+        azint_drop(count + at);
+        return;
+    }
     azint_global_add(sum_signal + at, (az_sum)v);
-    atomic_inc(count + at);
+    if (!AZ_STATIC_COUNTS) atomic_inc(count + at);
 }
 
 // CSR product in the reference's order: one work-item per bin and frame, global size (bins,

@@ -1,8 +1,9 @@
 // The histogram variant's local-memory form (the GPU's; after azint.cl and azint_local.cl,
 // whose helpers it uses): each work-group sums AZ_PER_ITEM x group-size pixels of one frame into
 // a local histogram of every bin (runs of AZ_RUN consecutive pixels summed in registers first),
-// then adds its non-empty bins to the global sums (zeroed before) with one atomic each:
-// contention on local memory, one global atomic per bin and group. Global size
+// then adds its non-empty bins to the global sums (zeroed before) with one atomic each (two
+// where it counts; with static counts an invalid value takes its pixel off the global count
+// instead): contention on local memory, one global atomic per bin and group. Global size
 // (pixels / AZ_PER_ITEM, frames).
 
 #if AZ_LOCAL_BINS
@@ -14,10 +15,12 @@ __kernel void azint_histogram_local(__global const DATA_T* frames, __global cons
                                     uint pixels, uint bins, __global az_sum* sum_signal,
                                     __global uint* count) {
     __local az_local_sum signal[AZ_LOCAL_BINS];
-    __local uint n[AZ_LOCAL_BINS];
+    __local uint n[AZ_COUNT_SLOTS(AZ_LOCAL_BINS)];
     const size_t t = get_global_id(1), lid = get_local_id(0), size = get_local_size(0);
-    for (size_t b = lid; b < bins; b += size)
-        signal[b] = 0, n[b] = 0;
+    for (size_t b = lid; b < bins; b += size) {
+        signal[b] = 0;
+        if (!AZ_STATIC_COUNTS) n[b] = 0;
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
     const size_t first = get_group_id(0) * size * AZ_PER_ITEM;
     __global const DATA_T* frame = frames + t * pixels;
@@ -32,7 +35,10 @@ __kernel void azint_histogram_local(__global const DATA_T* frames, __global cons
             const int b = bin_of_pixel[k];
             if (b < 0) continue;
             const DATA_T v = frame[k];
-            if (!azint_valid(v)) continue;
+            if (!azint_valid(v)) {
+                azint_drop(count + t * bins + (size_t)b);
+                continue;
+            }
             if (b != run) {
                 if (m) azint_local_flush(signal, n, run, s, m);
                 run = b, s = 0, m = 0;
@@ -43,7 +49,8 @@ __kernel void azint_histogram_local(__global const DATA_T* frames, __global cons
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (size_t b = lid; b < bins; b += size)
-        if (n[b]) azint_global_flush(sum_signal, count, t * bins + b, signal[b], n[b]);
+        if (azint_local_used(signal, n, b))
+            azint_global_flush(sum_signal, count, t * bins + b, signal[b], azint_local_count(n, b));
 }
 
 #endif
