@@ -21,9 +21,15 @@ struct PixelMajor {
     double readMs = 0, sortMs = 0;
 };
 
-// Every frame of `frames` read once (progress: the fraction read), its labelled entries
-// counting-sorted by position and a frame's same-pixel entries summed. InputError as
-// SparseRows::row gives for the first frame where a pixel's counts sum beyond the dtype.
-PixelMajor pixelMajorOf(const Bins& bins, const FrameBlocks& frames, const Progress& progress);
+// Every frame of `frames` read once, in order (progress: the fraction read), its labelled
+// entries counting-sorted by position and a frame's same-pixel entries summed. InputError as
+// SparseRows::row gives for the first frame where a pixel's counts sum beyond the dtype. The
+// entries read are cut into pixelMajorPieces pieces, looked up and grouped by ranges of
+// positions on `threads` of the process's pool (core/range_pool.hpp; 0: every core), then each
+// range sorted: the same result on any number of threads.
+PixelMajor pixelMajorOf(const Bins& bins, const FrameBlocks& frames, const Progress& progress,
+                        std::size_t threads = 0);
+// The pieces pixelMajorOf cuts `entries` entries read into (about 16,384 each, at most 64).
+std::size_t pixelMajorPieces(std::size_t entries);
 
 } // namespace clscope::xpcs
