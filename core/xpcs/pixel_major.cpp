@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <memory>
 #include <numeric>
 #include <stdexcept>
 #include <thread>
@@ -18,18 +17,16 @@ namespace {
 // `classify` turns each pixel into its position, -1 where the entry is left out.
 struct Stored {
     std::vector<std::int64_t> ptr{0};
-    std::vector<std::int32_t> pixel;
-    std::vector<std::uint32_t> count;
+    DefaultInitVector<std::int32_t> pixel;
+    DefaultInitVector<std::uint32_t> count;
 };
 
 // The labelled non-zero entries grouped by bucket of positions (bucket k: positions from
 // k << shift), the pieces in order within each bucket, so a position's frames still ascend. Not
 // zeroed: `scatter` writes each place first, its pages faulted in on the pool's threads.
 struct Bucketed {
-    explicit Bucketed(std::size_t n)
-        : position(new std::int32_t[n]), frame(new std::int32_t[n]), count(new std::uint32_t[n]) {}
-    std::unique_ptr<std::int32_t[]> position, frame;
-    std::unique_ptr<std::uint32_t[]> count;
+    DefaultInitVector<std::int32_t> position, frame;
+    DefaultInitVector<std::uint32_t> count;
 };
 
 // How the work is cut: `pieces` ranges of the stored entries (read order), `buckets` ranges of
@@ -119,8 +116,8 @@ void placePieces(Plan& plan) {
 // Piece q's kept entries to their places in `b` (its cursors in plan.at).
 void scatter(const Stored& s, Plan& plan, std::size_t q, Bucketed& b) {
     std::int64_t* cursor = plan.at.data() + q * plan.buckets;
-    std::int32_t *position = b.position.get(), *frame = b.frame.get();
-    std::uint32_t* count = b.count.get();
+    std::int32_t *position = b.position.data(), *frame = b.frame.data();
+    std::uint32_t* count = b.count.data();
     const std::size_t begin = plan.pieceBegin(q), end = plan.pieceBegin(q + 1);
     auto t = std::size_t(std::upper_bound(s.ptr.begin(), s.ptr.end(), std::int64_t(begin)) -
                          s.ptr.begin() - 1);
@@ -138,16 +135,19 @@ Bucketed bucketsOf(Stored& s, const std::vector<std::int32_t>& positions, Plan& 
     forEachIndex(plan.pieces, plan.threads,
                  [&](std::size_t q) { classify(s, positions, plan, q); });
     placePieces(plan);
-    Bucketed b(std::size_t(plan.bucketStart.back()));
+    Bucketed b;
+    const auto kept = std::size_t(plan.bucketStart.back());
+    b.position.resize(kept), b.frame.resize(kept), b.count.resize(kept);
     forEachIndex(plan.pieces, plan.threads, [&](std::size_t q) { scatter(s, plan, q, b); });
     return b;
 }
 
-// Bucket k's entries counted by position into first[p], a pixel's entries of one frame once
-// (they are adjacent in its frames, and will be summed); returns the bucket's count.
+// Bucket k's entries counted by position into first[p] (zeroed here, on the pool's thread), a
+// pixel's entries of one frame once (adjacent in its frames, to be summed); returns the count.
 std::int64_t countBucket(const Bucketed& b, const Plan& plan, std::size_t k,
-                         std::vector<std::int64_t>& first) {
+                         DefaultInitVector<std::int64_t>& first) {
     const std::size_t p0 = plan.firstPosition(k), p1 = plan.firstPosition(k + 1);
+    std::fill(first.begin() + std::ptrdiff_t(p0), first.begin() + std::ptrdiff_t(p1), 0);
     std::vector<std::int32_t> last(p1 - p0, -1); // each position's last frame
     std::int64_t n = 0;
     for (auto i = std::size_t(plan.bucketStart[k]); i < std::size_t(plan.bucketStart[k + 1]); ++i) {
@@ -162,8 +162,8 @@ std::int64_t countBucket(const Bucketed& b, const Plan& plan, std::size_t k,
 // start), its positions' frames ascending as in `b`, a pixel's counts of one frame summed; sums
 // past `largest` give Merged::beyond.
 Merged placeBucket(const Bucketed& b, const Plan& plan, std::size_t k, std::int64_t start,
-                   std::uint64_t largest, std::vector<std::int64_t>& first, std::int32_t* frame,
-                   std::uint32_t* count) {
+                   std::uint64_t largest, DefaultInitVector<std::int64_t>& first,
+                   std::int32_t* frame, std::uint32_t* count) {
     const std::size_t p0 = plan.firstPosition(k), p1 = plan.firstPosition(k + 1);
     for (std::size_t p = p0; p < p1; ++p)
         start += std::exchange(first[p], start);
@@ -191,7 +191,7 @@ Merged placeBucket(const Bucketed& b, const Plan& plan, std::size_t k, std::int6
 // Returns the earliest frame where a sum passes `largest`, -1 where none does.
 std::int64_t sortByPosition(const Bucketed& b, Stored& s, const Plan& plan, std::uint64_t largest,
                             PixelMajor& out) {
-    out.first.assign(plan.positions + 1, 0);
+    out.first.resize(plan.positions + 1);
     std::vector<std::int64_t> start(plan.buckets + 1, 0);
     forEachIndex(plan.buckets, plan.threads,
                  [&](std::size_t k) { start[k + 1] = countBucket(b, plan, k, out.first); });

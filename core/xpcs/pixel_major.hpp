@@ -4,6 +4,7 @@
 // straight from the blocks' stored entries (no rows sorted frame by frame), with the same
 // refusal as SparseRows::row where a pixel's counts of a frame sum beyond the count type.
 #pragma once
+#include "core/default_init.hpp"
 #include "core/xpcs/sparse_blocks.hpp"
 
 #include <cstdint>
@@ -11,11 +12,12 @@
 
 namespace clscope::xpcs {
 
-// Position p's entries are [first[p], first[p + 1]), frames ascending.
+// Position p's entries are [first[p], first[p + 1]), frames ascending (vectors whose memory
+// the threads that fill them fault in: core/default_init.hpp).
 struct PixelMajor {
-    std::vector<std::int64_t> first; // positions + 1
-    std::vector<std::int32_t> frame;
-    std::vector<std::uint32_t> count;
+    DefaultInitVector<std::int64_t> first; // positions + 1
+    DefaultInitVector<std::int32_t> frame;
+    DefaultInitVector<std::uint32_t> count;
     std::uint64_t largest = 0; // of the counts
     std::uint64_t read = 0;    // entries read (stored entries of a file, unlabelled ones too)
     double readMs = 0, sortMs = 0;
