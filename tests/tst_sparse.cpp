@@ -7,6 +7,7 @@
 #include "core/frame_stream.hpp"
 #include "core/io.hpp"
 #include "core/sparse/csr_frames.hpp"
+#include "core/xpcs/pixel_major.hpp"
 #include "test_util.hpp"
 
 #include <QFileInfo>
@@ -15,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cstring>
+#include <random>
 
 using namespace clscope;
 
@@ -49,6 +51,65 @@ QString firstDifference(const H5Reader& a, const H5Reader& b, const std::string&
         }
     }
     return {};
+}
+
+// Photon-like frames for pixelMajorOf: `frames` frames of about 400 entries each at random
+// pixels of H x W, each frame's entries shuffled, a pixel listed twice or three times in a frame
+// (a second entry for one in 8, random collisions besides), a quarter of the counts zero.
+std::shared_ptr<SparseBlock> shuffledFrames(std::size_t frames, std::size_t pixels) {
+    auto pool = std::make_shared<SparseBlock>();
+    pool->where = "test frames";
+    std::mt19937 rng(11);
+    for (std::size_t t = 0; t < frames; ++t) {
+        std::vector<std::pair<std::int32_t, std::uint32_t>> e;
+        for (int n = 0; n < 400; ++n) {
+            const auto pixel = static_cast<std::int32_t>(rng() % pixels);
+            e.push_back({pixel, rng() % 4});
+            if (rng() % 8 == 0) e.push_back({pixel, rng() % 3});
+        }
+        std::shuffle(e.begin(), e.end(), rng);
+        for (const auto& [pixel, count] : e)
+            pool->pixel.push_back(pixel), pool->count.push_back(count);
+        pool->ptr.push_back(static_cast<std::int64_t>(pool->pixel.size()));
+    }
+    return pool;
+}
+
+// The frames' labelled entries pixel-major as the rows give them frame by frame
+// (SparseRows::row: a pixel's counts of a frame summed, zeros and unlabelled pixels left out).
+xpcs::PixelMajor pixelMajorByRows(const xpcs::Bins& bins, const SparseBlock& frames,
+                                  std::size_t pixels) {
+    const xpcs::SparseRows rows(bins, pixels, DType::UInt16);
+    std::vector<std::vector<std::pair<std::int32_t, std::uint32_t>>> at(bins.pixelIndex.size());
+    std::vector<xpcs::SparseEntry> row;
+    for (std::size_t t = 0; t < frames.frames(); ++t) {
+        rows.row(frames, t, row);
+        for (const xpcs::SparseEntry& e : row)
+            at[std::size_t(e.position)].push_back(
+                {std::int32_t(t), static_cast<std::uint32_t>(e.value)});
+    }
+    xpcs::PixelMajor m;
+    m.first.push_back(0);
+    for (const auto& entries : at) {
+        for (const auto& [t, v] : entries)
+            m.frame.push_back(t), m.count.push_back(v),
+                m.largest = std::max<std::uint64_t>(m.largest, v);
+        m.first.push_back(static_cast<std::int64_t>(m.frame.size()));
+    }
+    return m;
+}
+
+// "" where a and b hold the same entries, else what differs first.
+template <class V> QString firstMismatch(const char* what, const V& a, const V& b) {
+    if (a.size() != b.size())
+        return QString("%1: %2 against %3 values").arg(what).arg(a.size()).arg(b.size());
+    const auto d = std::mismatch(a.begin(), a.end(), b.begin());
+    return d.first == a.end() ? QString()
+                              : QString("%1[%2]: %3 against %4")
+                                    .arg(what)
+                                    .arg(d.first - a.begin())
+                                    .arg(qint64(*d.first))
+                                    .arg(qint64(*d.second));
 }
 
 } // namespace
@@ -404,6 +465,33 @@ class TstSparse : public QObject {
         QVERIFY2(r.err.contains("the Gram matrices of") && r.err.contains("100000^2 frames need"),
                  qPrintable(r.err));
         QVERIFY(!QFile::exists(out));
+    }
+
+    // pixelMajorOf (sparse-pairs' host steps: the entries cut into pieces, grouped by ranges of
+    // positions, each range counting-sorted) against the rows frame by frame, on 1 thread and
+    // every thread: 300 frames of 96x128 with shuffled entries, a pixel twice or three times in a
+    // frame, zero counts and unlabelled pixels, 8 pieces and 3 ranges of positions.
+    void pixelMajorPiecesEqualRows() {
+        const std::size_t height = 96, width = 128, pixels = height * width;
+        LabelMask mask{height, width, std::vector<std::int32_t>(pixels)};
+        std::mt19937 rng(5);
+        for (std::int32_t& label : mask.labels)
+            label = static_cast<std::int32_t>(rng() % 6); // 0: unlabelled
+        const xpcs::Bins bins = xpcs::makeBins(mask);
+        const std::shared_ptr<SparseBlock> pool = shuffledFrames(300, pixels);
+        QVERIFY(xpcs::pixelMajorPieces(pool->entries()) >= 8);
+        QVERIFY(bins.pixelIndex.size() > 2 * 4096);
+        const xpcs::PixelMajor want = pixelMajorByRows(bins, *pool, pixels);
+        const auto frames = xpcs::blocksSparseRepeating(pool, height, width, DType::UInt16, 300);
+        for (const std::size_t threads : {1, 0}) {
+            const xpcs::PixelMajor m = xpcs::pixelMajorOf(bins, *frames, Progress(), threads);
+            for (const QString& d : {firstMismatch("first", m.first, want.first),
+                                     firstMismatch("frame", m.frame, want.frame),
+                                     firstMismatch("count", m.count, want.count)})
+                QVERIFY2(d.isEmpty(), qPrintable(QString("%1 threads: %2").arg(threads).arg(d)));
+            QCOMPARE(m.largest, want.largest);
+            QCOMPARE(m.read, std::uint64_t(pool->entries()));
+        }
     }
 
     // dense → sparse → dense: the same frames, and the labels, pixel mask and frame time

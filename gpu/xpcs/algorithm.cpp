@@ -91,7 +91,9 @@ std::vector<ParamSpec> Algorithm::parameterSpecs() const {
     chunk.label = "Pixels per pass", chunk.min = 0, chunk.flag = "--chunk-pixels",
     chunk.advanced = true;
     ParamSpec threads =
-        makeParam("threads", T::Int, 0, "cpu variant: worker threads (0: all cores)");
+        makeParam("threads", T::Int, 0,
+                  "cpu and sparse-cpu: worker threads; sparse-pairs: its host steps' threads (0: "
+                  "all cores)");
     threads.label = "CPU threads", threads.min = 0, threads.max = 4096, threads.advanced = true;
     ParamSpec sums = makeParam("keep_sums", T::Bool, true,
                                "Keep the correlator's sums (/xpcs/sums/*, /xpcs/intensity_vs_time: "

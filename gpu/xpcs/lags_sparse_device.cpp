@@ -82,7 +82,7 @@ Result correlateLagsSparseDevice(const DeviceInfo& device, const FrameBlocks& fr
     Result result = makeLagResult(bins, frames.frameCount(), params);
     checkGramFits(device, bins, frames.frameCount());
     const Progress reading([&](double f) { progress.report(0.5 * f); }, progress.cancelFlag());
-    const PixelMajor m = pixelMajorOf(bins, frames, reading);
+    const PixelMajor m = pixelMajorOf(bins, frames, reading, params.threads);
     const std::int64_t most = *std::max_element(bins.pixelCounts.begin(), bins.pixelCounts.end());
     if (const std::string overflow =
             sums64Overflow(frames.dtype(), m.largest, most, frames.frameCount());
