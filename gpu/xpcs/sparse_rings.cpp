@@ -286,7 +286,9 @@ void SparseRings::readBack(Inflight& block, std::size_t half) {
 // A block's sums, once back, into the merge; InputError where a pixel summed beyond the type.
 void SparseRings::fold(Inflight& block) {
     if (block.sums.rows.empty()) return;
+    const auto start = std::chrono::steady_clock::now();
     block.done.wait();
+    sumsWaitMs_ = msSince(start);
     if (const std::int32_t beyond = *block.beyond; beyond != 0)
         throw InputError(
             block.where + ": pixel " + std::to_string(beyond - 1) + " sums beyond " +
@@ -298,6 +300,9 @@ void SparseRings::fold(Inflight& block) {
 
 void SparseRings::waitFold() {
     waitFoldTimed(folding_, s_.timings(), "sparse");
+    if (sumsWaitMs_ < 0) return; // the fold thread's wait, read once the thread has ended
+    s_.timings().add("sparse fold: its wait for the block's sums (host thread)", sumsWaitMs_);
+    sumsWaitMs_ = -1;
 }
 
 void SparseRings::complete() {

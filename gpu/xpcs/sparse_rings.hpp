@@ -107,6 +107,9 @@ class SparseRings {
     };
     std::vector<LevelBound> pending_;
     int localBins_ = 0;  // SP_LOCAL_BINS
+    // The fold thread's last wait for a block's sums from the device (ms; -1: none since the
+    // last waitFold), part of "sparse fold (host thread)".
+    double sumsWaitMs_ = -1;
     int denseShare_ = 8; // SP_DENSE: levels of rows above positions / this take the values
     int chunk_ = 512;    // SP_CHUNK: list entries a work-group of sp_lags, sp_bin, sp_clear
     // Pinned halves, one a block in turn: the entries going up, the sums coming back.
