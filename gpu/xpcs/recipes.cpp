@@ -163,8 +163,9 @@ ProgramRecipe sparseRecipe() {
                         "sp_count, sp_compact: labelled pixels a work-item, a work-group apart; "
                         "sp_bin: list entries a work-item a round")});
     // sp_scatter: one work-group (SP_WG) a frame; sp_bin, sp_lags, sp_clear: (rows, chunks of a
-    // row's list; sp_bin's chunks take rounds of SP_RUN·WG entries); sp_lags_dense: (rows · chunks, bins); sp_forget: a work-item a row;
-    // sp_count, sp_compact: (stretches of SP_RUN·WG labelled pixels · WG, frames).
+    // row's list; sp_bin's chunks take rounds of SP_RUN·WG entries); sp_lags_dense: (rows · chunks,
+    // bins); sp_forget: a work-item a row; sp_count, sp_compact: (stretches of SP_RUN·WG labelled
+    // pixels · WG, frames).
     return r;
 }
 

@@ -227,8 +227,8 @@ void SparseRings::binLevels(BlockSums& sums) {
                       {{(positions_ + 63) / 64 * 64, want - done}, {64, 1}});
         } else {
             setArgs(bin_, from.ring, from.list, from.length, from.rows, int(positions_), next.ring,
-                    next.bits, next.list, next.length, next.rows, int(positions_),
-                    int(positions_), int(words()), cl_long(done));
+                    next.bits, next.list, next.length, next.rows, int(positions_), int(positions_),
+                    int(words()), cl_long(done));
             launch(bin_, "xpcs sparse bin", want - done, chunksOf(k + 1));
         }
         next.count = want;

@@ -106,7 +106,7 @@ class SparseRings {
         std::uint64_t most = 0; // the most entries (at most the positions) of any row so far
     };
     std::vector<LevelBound> pending_;
-    int localBins_ = 0;  // SP_LOCAL_BINS
+    int localBins_ = 0; // SP_LOCAL_BINS
     // The fold thread's last wait for a block's sums from the device (ms; -1: none since the
     // last waitFold), part of "sparse fold (host thread)".
     double sumsWaitMs_ = -1;
