@@ -108,6 +108,13 @@ Result runVariant(const std::string& variant, const std::shared_ptr<AzintInput>&
     return dynamic_cast<const AzintResult&>(*r).result;
 }
 
+// A test's rows: one for each frame type, its column "dtype".
+void everyFrameType() {
+    QTest::addColumn<int>("dtype");
+    for (DType d : {DType::UInt8, DType::UInt16, DType::UInt32, DType::Int32, DType::Float32})
+        QTest::newRow(dtypeName(d).c_str()) << int(d);
+}
+
 double relDev(double a, double b) {
     const double scale = std::max(std::abs(a), std::abs(b));
     return scale == 0 ? 0 : std::abs(a - b) / scale;
@@ -180,11 +187,7 @@ class TestAzintVariants : public QObject {
                    tol, "tiled, tiles of 8 x 16");
     }
 
-    void tiledReads_data() {
-        QTest::addColumn<int>("dtype");
-        for (DType d : {DType::UInt8, DType::UInt16, DType::UInt32, DType::Int32, DType::Float32})
-            QTest::newRow(dtypeName(d).c_str()) << int(d);
-    }
+    void tiledReads_data() { everyFrameType(); }
 
     // tiled on 45 x 72 (a multiple of 8 wide, not of 16): runs of 8 and 4 read as vectors, runs
     // of 16 (crossing the edge) pixel by pixel; tiles of 16 x 32 cut at the bottom and the
@@ -278,11 +281,7 @@ class TestAzintVariants : public QObject {
                        variant + " " + tuning.begin()->first);
     }
 
-    void staticCounts_data() {
-        QTest::addColumn<int>("dtype");
-        for (DType d : {DType::UInt8, DType::UInt16, DType::UInt32, DType::Int32, DType::Float32})
-            QTest::newRow(dtypeName(d).c_str()) << int(d);
-    }
+    void staticCounts_data() { everyFrameType(); }
 
     // Counts started at each bin's binned pixels (AZ_STATIC_COUNTS), the invalid values taken
     // off: sentinels at the limit and above (unsigned) and NaN, inf (float), about one pixel in
@@ -326,11 +325,7 @@ class TestAzintVariants : public QObject {
                    runVariant("cpu", in, cake), tol, "tiled static counts, wide tiles");
     }
 
-    void tiledSorted_data() {
-        QTest::addColumn<int>("dtype");
-        for (DType d : {DType::UInt8, DType::UInt16, DType::UInt32, DType::Int32, DType::Float32})
-            QTest::newRow(dtypeName(d).c_str()) << int(d);
-    }
+    void tiledSorted_data() { everyFrameType(); }
 
     // tiled's sorted form (AZ_TILE_SORTED): on 45 x 72 (runs of 8 and 4 as vectors) and 37 x 53
     // (pixel by pixel), tiles cut at the edges, 5 frames in groups of 2 and 3 (short last
