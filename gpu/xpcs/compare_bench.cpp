@@ -131,8 +131,9 @@ namespace {
 class XpcsBench : public BenchFacet {
   public:
     std::vector<std::string> sizes() const override {
-        return {"seed",      "large",     "multitau", "sparse",   "sparse0.2",
-                "sparse0.3", "sparse0.5", "sparse1",  "sparse10", "sparselags"};
+        return {"seed",          "large",       "multitau",   "sparse",   "sparse0.2",
+                "sparse0.3",     "sparse0.5",   "sparse1",    "sparse10", "sparselags",
+                "sparselags0.3", "sparselags1", "sparselags3"};
     }
     BenchCase benchCase(const clscope::Algorithm& algorithm,
                         const std::string& size) const override;
@@ -140,7 +141,12 @@ class XpcsBench : public BenchFacet {
 
 BenchCase XpcsBench::benchCase(const clscope::Algorithm& algorithm, const std::string& size) const {
     if (size == "multitau") return multitauBenchCase(algorithm.defaultParams());
-    if (size == "sparselags") return sparseLagsBenchCase(algorithm.defaultParams());
+    const std::map<std::string, double> lags{{"sparselags", 0.001},
+                                             {"sparselags0.3", 0.003},
+                                             {"sparselags1", 0.01},
+                                             {"sparselags3", 0.03}};
+    if (const auto it = lags.find(size); it != lags.end())
+        return sparseLagsBenchCase(algorithm.defaultParams(), it->second);
     const std::map<std::string, double> occupancy{{"sparse", 0.001},    {"sparse0.2", 0.002},
                                                   {"sparse0.3", 0.003}, {"sparse0.5", 0.005},
                                                   {"sparse1", 0.01},    {"sparse10", 0.1}};
@@ -148,7 +154,8 @@ BenchCase XpcsBench::benchCase(const clscope::Algorithm& algorithm, const std::s
         return sparseBenchCase(algorithm.defaultParams(), it->second);
     if (size != "seed" && size != "large")
         throw UsageError("bench xpcs: --size must be seed, large, multitau, sparse, sparse0.2, "
-                         "sparse0.3, sparse0.5, sparse1, sparse10 or sparselags, not '" +
+                         "sparse0.3, sparse0.5, sparse1, sparse10, sparselags, sparselags0.3, "
+                         "sparselags1 or sparselags3, not '" +
                          size + "'");
     synthetic::XpcsDataset d = synthetic::generateXpcs(benchDataset(size));
     const Bins bins = makeBins(d.labels);

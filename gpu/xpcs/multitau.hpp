@@ -22,7 +22,7 @@ BenchCase multitauBenchCase(const ParamSet& defaults);
 // The bench cases `sparse`, `sparse1`, `sparse10`: photons at `occupancy` (sparse_bench.cpp).
 BenchCase sparseBenchCase(const ParamSet& defaults, double occupancy);
 // bench xpcs --size sparselags: dense lags of 1,000 photon frames at 0.1 %, entries and dense.
-BenchCase sparseLagsBenchCase(const ParamSet& defaults);
+BenchCase sparseLagsBenchCase(const ParamSet& defaults, double occupancy);
 
 // The OpenCL variant's frames per block for `pixels` labelled pixels in frames of frameBytes
 // (the level-0 ring about 2 MiB; on GPUs at least 512 frames where they take at most 256 MiB,

@@ -2,7 +2,8 @@
 // frames of photon counts at 0.1 % (0.3 %, 1 %, 10 %) occupancy held as entries in host memory, end
 // to end (entries up, kernels, per-row sums back, statistics): frames/s, and entries (events)/s
 // from the run's entries. The dense path's rate is `--size multitau`'s (DESIGN.md §7).
-// --size sparselags: dense lags (every lag) of 1,000 such frames at 0.1 %, held both as entries
+// --size sparselags (sparselags0.3, sparselags1, sparselags3): dense lags (every lag) of 1,000
+// such frames at 0.1 % (0.3 %, 1 %, 3 %), held both as entries
 // (what sparse-cpu and sparse-pairs read) and densified (what the dense variants read), end to
 // end, so that the sparse and dense designs meet on the same frames.
 #include "core/xpcs/sparse_blocks.hpp"
@@ -80,15 +81,16 @@ BenchCase sparseBenchCase(const ParamSet& defaults, double occupancy) {
     return c;
 }
 
-BenchCase sparseLagsBenchCase(const ParamSet& defaults) {
+BenchCase sparseLagsBenchCase(const ParamSet& defaults, double occupancy) {
     constexpr std::size_t frames = 1000;
     LabelMask labels = photonBins();
-    const auto pool = photons(0.001);
+    const auto pool = photons(occupancy);
     BenchCase c;
     c.params = defaults;
     c.params.set("keep_sums", false);
-    c.description = std::to_string(frames) +
-                    " x 512x1024 uint8 photon counts at 0.1 % occupancy as entries and densified "
+    c.description = std::to_string(frames) + " x 512x1024 uint8 photon counts at " +
+                    std::to_string(occupancy * 100).substr(0, 4) +
+                    " % occupancy as entries and densified "
                     "in host memory, " +
                     std::to_string(labels.bins().size()) + " bins, every lag, end to end";
     c.work = static_cast<double>(frames), c.unit = "frames/s", c.unitScale = 1;
