@@ -52,13 +52,14 @@ class FrameStream {
     void recycle(Array&& frames) const;
     // Frames per read that keep one read within `bytes` (at least one).
     std::size_t framesWithin(std::uint64_t bytes) const;
+    // FILE:PATH of the frames as found (a sparse group, a Rigaku file: its name), in messages.
+    std::string where() const;
 
   private:
     std::shared_ptr<H5Reader> file_; // a live input's start file is shared
     std::shared_ptr<const stream::LiveFrames> live_;
     std::unique_ptr<const CsrFrames> sparse_;    // reads file_'s sparse frames when not null
     std::unique_ptr<const RigakuFrames> rigaku_; // a Rigaku file's frames (file_ null)
-    std::string where() const;                   // FILE:PATH of the frames, in messages
     void checkRange(std::size_t first, std::size_t count) const;
     void openSparse();
     void openRigaku(const std::string& fileName);

@@ -189,12 +189,21 @@ class Algorithm {
                                                           const std::string& /*variant*/) const {
         return read(sources, params);
     }
+    // What a variant that reads its input its own way holds in memory, known before anything is
+    // read (e.g. a file's stored entries, from its index): runWithinBudget refuses a run whose
+    // `bytes` pass the memory budget, naming `what` and `instead` (what to run instead).
+    struct Held {
+        std::string what;
+        std::uint64_t bytes = 0;
+        std::string instead;
+    };
     // Whether readFor streams `variant`'s input its own way (held as the variant needs it, not
-    // as the dense stack): runWithinBudget then plans no passes, whose slabs are read dense.
-    // Default: false.
-    virtual bool streamsFor(const InputSources& /*sources*/, const ParamSet& /*params*/,
-                            const std::string& /*variant*/) const {
-        return false;
+    // as the dense stack), and what it holds: runWithinBudget then plans no passes, whose slabs
+    // are read dense, but checks the held bytes against the budget. Default: none.
+    virtual std::optional<Held> streamsFor(const InputSources& /*sources*/,
+                                           const ParamSet& /*params*/,
+                                           const std::string& /*variant*/) const {
+        return std::nullopt;
     }
     // Whether the variant can run on this device (and, when given, this input with these
     // parameters), with the reason when it cannot. Default: the variant entry's own check.

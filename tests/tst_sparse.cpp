@@ -340,8 +340,9 @@ class TstSparse : public QObject {
             }
             row("scattered twotime", "scattered", {"--twotime", "1,3"});
             row("scattered frames 5:30", "scattered", {"--frames", "5:30"});
-            // a budget below the densified stack: the entries are held, not dense slabs in passes
-            row("scattered budget 32K", "scattered", {"--memory-budget", "32768"});
+            // a budget below the densified stack (150 KiB) that fits the held entries (about 60
+            // KiB): the entries are held, not dense slabs in passes
+            row("long budget 96K", "long", {"--memory-budget", "96K"});
             row("uint32 frame", "uint32", {});
             row("long symmetric", "long", {"--g2-normalisation", "symmetric"});
         }
@@ -395,6 +396,31 @@ class TstSparse : public QObject {
         QCOMPARE(b.stringAttribute("/xpcs", "variant").value_or(""), variant.toStdString());
         QCOMPARE(b.stringAttribute("/xpcs", "mode").value_or(""), std::string("dense"));
         QCOMPARE(firstDifference(a, b, "/xpcs"), QString());
+    }
+
+    // Dense lags hold the series' stored entries (16 bytes each): a file whose entries pass
+    // --memory-budget is refused before anything is read (exit 2, as every run that cannot fit
+    // the budget), naming the entries, their dataset, the budget and what to run instead;
+    // nothing written. Under a budget that fits, sparseCpuDenseLagsEqualCpu's "long budget" row.
+    void denseLagsEntriesOverBudget() {
+        const QString in = path("entries_budget.h5"), out = path("entries_budget_out.h5");
+        PYTHON("long", in, "300", "0.05");
+        const std::size_t stored =
+            H5Reader(in.toStdString()).info("/entry/data/sparse/count").shape[0];
+        for (const char* variant : {"sparse-cpu", "sparse-pairs"}) {
+            const test::CliRun r =
+                test::runCli({"correlate", in, "--variant", variant, "--device",
+                              variant == QString("sparse-cpu") ? "cpu" : "ocl:0", "--frame-time",
+                              "0.001", "--memory-budget", "32K", "-o", out});
+            QVERIFY2(r.code == 2, qPrintable(r.err));
+            QVERIFY2(r.err.contains(QString("its %1 stored entries").arg(stored)),
+                     qPrintable(r.err));
+            QVERIFY2(r.err.contains(":/entry/data/sparse"), qPrintable(r.err));
+            QVERIFY2(r.err.contains("more than the memory budget 32.0 KiB"), qPrintable(r.err));
+            QVERIFY2(r.err.contains("--frames a:b") && r.err.contains("--multitau"),
+                     qPrintable(r.err));
+            QVERIFY(!QFile::exists(out));
+        }
     }
 
     // A dense-lag run on a sparse file that names no variant keeps the preferred one (cpu on

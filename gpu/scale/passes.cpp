@@ -98,9 +98,21 @@ std::string BudgetedRun::partsText() const {
            (batches ? (parts == 1 ? " batch" : " batches") : (parts == 1 ? " pass" : " passes"));
 }
 
-void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t budget) {
+void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t budget,
+                const std::string& instead) {
     throw UsageError(what + ": needs " + byteText(needed) + ", more than the memory budget " +
-                     byteText(budget) + " allows; raise --memory-budget");
+                     byteText(budget) + " allows; raise --memory-budget" +
+                     (instead.empty() ? "" : ", or " + instead));
+}
+
+// The passes of a run, planned before anything is read: none where the variant reads its input
+// its own way (Algorithm::streamsFor), once what it holds is found within the budget.
+static std::unique_ptr<PassPlan> planRun(const Algorithm& algorithm, const RunRequest& request,
+                                         const InputSources& sources, std::uint64_t budget) {
+    const auto held = algorithm.streamsFor(sources, request.params, request.variant);
+    if (!held) return algorithm.planPasses(sources, request.params, budget);
+    if (held->bytes > budget) overBudget(held->what, held->bytes, budget, held->instead);
+    return nullptr;
 }
 
 BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
@@ -118,10 +130,9 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
             return out;
         }
     const auto planned = Clock::now();
-    // A variant that streams its input its own way (sparse entries) holds no dense slab.
-    const auto plan = algorithm.streamsFor(sources, request.params, request.variant)
-                          ? nullptr
-                          : algorithm.planPasses(sources, request.params, budget);
+    // A variant that streams its input its own way (sparse entries) holds no dense slab; what
+    // it holds is checked against the budget instead.
+    const auto plan = planRun(algorithm, request, sources, budget);
     out.planMs = msSince(planned);
     if (!plan) { // the whole input fits: the in-memory run
         const auto start = Clock::now();

@@ -56,7 +56,9 @@ bool fitsWhole(const Algorithm& algorithm, const InputSources& sources, const Pa
 // Bytes of an element count times a size, UsageError naming `what` when it overflows.
 std::uint64_t budgetBytes(std::uint64_t count, std::uint64_t elementBytes, const std::string& what);
 
-// UsageError "WHAT: needs N, more than the memory budget M allows; raise --memory-budget".
-[[noreturn]] void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t budget);
+// UsageError "WHAT: needs N, more than the memory budget M allows; raise --memory-budget"
+// (", or INSTEAD" where given: what to run instead).
+[[noreturn]] void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t budget,
+                             const std::string& instead = "");
 
 } // namespace clscope

@@ -15,6 +15,7 @@
 #include "core/xpcs/normalisation.hpp"
 #include "core/xpcs/result_sums.hpp"
 #include "core/xpcs/xpcs_io.hpp"
+#include "gpu/scale/passes.hpp"
 #include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/multitau_merge.hpp"
 #include "gpu/xpcs/recipes.hpp"
@@ -274,11 +275,33 @@ std::shared_ptr<const AlgorithmInput> Algorithm::read(const InputSources& s,
     return withFrames(*binning, std::move(frames), std::move(labels));
 }
 
-bool Algorithm::streamsFor(const InputSources& s, const ParamSet& params,
-                           const std::string& variant) const {
+namespace {
+
+// Bytes a dense-lag run over stored entries holds per entry (core/xpcs/lags_sparse.hpp).
+constexpr std::uint64_t heldEntryBytes = 16;
+
+// The stored entries of the frames at `where` that a dense-lag run holds, every frame pair
+// meeting: what runWithinBudget checks against the budget.
+Algorithm::Held heldEntries(const std::string& where, const std::vector<std::uint64_t>& perFrame) {
+    const std::uint64_t n = std::accumulate(perFrame.begin(), perFrame.end(), std::uint64_t(0));
+    const std::string what = "xpcs dense lags on " + where + ": its " + std::to_string(n) +
+                             " stored entries (" + std::to_string(heldEntryBytes) +
+                             " bytes each, held for every lag)";
+    return {what, budgetBytes(n, heldEntryBytes, what),
+            "correlate a window of frames (--frames a:b) or multi-tau lags (--multitau: "
+            "sparse-cpu and sparse run them in bounded memory)"};
+}
+
+} // namespace
+
+std::optional<Algorithm::Held> Algorithm::streamsFor(const InputSources& s, const ParamSet& params,
+                                                     const std::string& variant) const {
     const auto* v = variantSet().get(variant);
-    return v && v->traits.entries && !s.live && !params.boolean("multitau") &&
-           openFrames(s, role("frames"))->entriesPerFrame();
+    if (!v || !v->traits.entries || s.live || params.boolean("multitau")) return std::nullopt;
+    const std::shared_ptr<FrameStream> frames = openFrames(s, role("frames"));
+    const auto perFrame = frames->entriesPerFrame();
+    if (!perFrame) return std::nullopt;
+    return heldEntries(frames->where(), *perFrame);
 }
 
 std::shared_ptr<const AlgorithmInput> Algorithm::readFor(const InputSources& s,

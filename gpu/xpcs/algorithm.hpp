@@ -31,8 +31,9 @@ class Algorithm : public TypedAlgorithm<XpcsInput, Params, XpcsResult> {
     std::shared_ptr<const AlgorithmInput> readFor(const InputSources& sources,
                                                   const ParamSet& params,
                                                   const std::string& variant) const override;
-    bool streamsFor(const InputSources& sources, const ParamSet& params,
-                    const std::string& variant) const override;
+    // A file's stored entries, for a variant that declares Modes::entries on dense lags.
+    std::optional<Held> streamsFor(const InputSources& sources, const ParamSet& params,
+                                   const std::string& variant) const override;
 
   protected:
     // The variant entry's check, and OpenCL variants refuse data whose 64-bit sums could
