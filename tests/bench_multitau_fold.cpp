@@ -5,6 +5,7 @@
 // Usage: bench_multitau_fold [frames] [bins] [channels] [int64|int128|double] [mean] [threads]
 #include "core/xpcs/multitau.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -81,11 +82,15 @@ std::size_t pairsOf(const FoldShape& s, int k, std::size_t first, std::size_t co
     return pairs;
 }
 
+struct Seconds {
+    double cpu = 0, wall = 0;
+};
+
 // A block into the statistics (as the device variants' merge does: all levels at once), its
-// CPU seconds; `rowsOf` the rows of each level so far, `pairs` counts the updates.
+// CPU and wall seconds; `rowsOf` the rows of each level so far, `pairs` counts the updates.
 template <class V>
-double foldBlock(const FoldShape& s, const Block<V>& levels, MultitauStats& stats,
-                 std::vector<std::size_t>& rowsOf, std::size_t& pairs) {
+Seconds foldBlock(const FoldShape& s, const Block<V>& levels, MultitauStats& stats,
+                  std::vector<std::size_t>& rowsOf, std::size_t& pairs) {
     std::vector<StatsRows<V>> rows;
     for (std::size_t k = 0; k < levels.size(); ++k) {
         const std::size_t count = s.block >> k;
@@ -95,12 +100,14 @@ double foldBlock(const FoldShape& s, const Block<V>& levels, MultitauStats& stat
         rowsOf[k] += count;
     }
     const double start = cpuSeconds();
+    const auto wall = std::chrono::steady_clock::now();
     if constexpr (std::is_floating_point_v<V>)
         for (const StatsRows<V>& r : rows)
             stats.addRows(r.level, r.first, r.count, r.sums, r.products);
     else
         stats.addRows(rows);
-    return cpuSeconds() - start;
+    return {cpuSeconds() - start,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count()};
 }
 
 template <class V> void run(const FoldShape& s) {
@@ -112,13 +119,15 @@ template <class V> void run(const FoldShape& s) {
     const std::vector<Block<V>> blocks = makeBlocks<V>(s);
     std::vector<std::size_t> rowsOf(blocks.front().size(), 0);
     std::size_t pairs = 0;
-    double seconds = 0;
-    for (const Block<V>& levels : blocks)
-        seconds += foldBlock(s, levels, stats, rowsOf, pairs);
+    Seconds seconds;
+    for (const Block<V>& levels : blocks) {
+        const Seconds block = foldBlock(s, levels, stats, rowsOf, pairs);
+        seconds.cpu += block.cpu, seconds.wall += block.wall;
+    }
     const Result r = stats.finish(bins, s.frames, Params{});
     std::printf(
-        "%zu pairs in %.3f s: %.2f ns per pair; hash %016llx\n", pairs, seconds,
-        seconds * 1e9 / double(pairs),
+        "%zu pairs in %.3f s CPU (%.2f ns per pair), %.3f s wall on %zu threads; hash %016llx\n",
+        pairs, seconds.cpu, seconds.cpu * 1e9 / double(pairs), seconds.wall, s.threads,
         static_cast<unsigned long long>(hashOf(r.g2Err, hashOf(r.g2, 1469598103934665603ull))));
 }
 

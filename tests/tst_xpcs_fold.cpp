@@ -24,8 +24,10 @@ bool sameDouble(double a, double b) {
     return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
-// g2 and g2_err of level 0 from the definition: 128-bit terms, WideSum sums, Welford's update
-// of wideToDouble(n N) / wideToDouble(S S') over t in order. Rows as addRows takes them.
+// g2 and g2_err of level 0 from the definition: 128-bit terms, WideSum sums, every ratio
+// wideToDouble(n N) / wideToDouble(S S') (0 where N = 0) into RatioMoments over t in order,
+// one at a time.
+// Rows as addRows takes them.
 struct Expected {
     std::vector<double> g2, err;
 };
@@ -38,20 +40,17 @@ Expected levelZero(const std::vector<std::int64_t>& pixels, int channels,
     for (std::size_t b = 0; b < bins; ++b)
         for (std::size_t j = 0; j < out; ++j) {
             WideSum num, den;
-            std::size_t count = 0;
-            double mean = 0, m2 = 0;
+            RatioMoments ratios;
             for (std::size_t t = j; t < rows; ++t) {
                 const Int128 m = Int128(pixels[b]) * products[(t * bins + b) * lags + j];
                 const Int128 d = sums[t * bins + b] * sums[(t - j) * bins + b];
                 num.add(m), den.add(d);
-                if (d == 0) continue;
-                const double r = wideToDouble(m) / wideToDouble(d), delta = r - mean;
-                mean += delta / double(++count);
-                m2 += delta * (r - mean);
+                if (d != 0) ratios.add(m == 0 ? 0.0 : wideToDouble(m) / wideToDouble(d));
             }
+            const double count = double(ratios.count());
             if (!den.zero()) e.g2[b * out + j] = num.toDouble() / den.toDouble();
             if (!den.zero() && count > 0)
-                e.err[b * out + j] = std::sqrt(m2 / double(count)) / std::sqrt(double(count));
+                e.err[b * out + j] = std::sqrt(ratios.deviations() / count) / std::sqrt(count);
         }
     return e;
 }
@@ -76,7 +75,12 @@ void checkFold(const std::vector<std::int64_t>& pixels, int channels,
     QCOMPARE(got.g2.size(), want.g2.size());
     for (std::size_t i = 0; i < want.g2.size(); ++i) {
         QVERIFY2(sameDouble(got.g2[i], want.g2[i]), qPrintable(QString("g2[%1]").arg(i)));
-        QVERIFY2(sameDouble(got.g2Err[i], want.err[i]), qPrintable(QString("g2_err[%1]").arg(i)));
+        QVERIFY2(sameDouble(got.g2Err[i], want.err[i]),
+                 qPrintable(QString("g2_err[%1], calls of %2 rows: %3, not %4")
+                                .arg(i)
+                                .arg(step)
+                                .arg(got.g2Err[i], 0, 'g', 17)
+                                .arg(want.err[i], 0, 'g', 17)));
     }
 }
 
@@ -153,6 +157,58 @@ class TstXpcsFold : public QObject {
                 const Rows wide = nearTheBound(channels, 40, true);
                 checkFold<Int128>(pixels, channels, wide.sums, wide.products, step);
             }
+    }
+    // Small sums take the fold's dot products and non-zero products (foldDots, foldNonZero):
+    // photon-like rows (sums 0..12, products mostly zero) of three bins, one with a negative sum
+    // (its rows folded one by one beside the others), in calls of 1, 7 and 64 rows, so the
+    // sums carried over from the calls before are the ring's. Bit for bit the definition.
+    void foldOfSmallSums() {
+        const std::vector<std::int64_t> pixels{900, 3, 40};
+        for (int channels : {4, 8}) {
+            const std::size_t rows = 150, bins = pixels.size(), lags = std::size_t(channels);
+            std::vector<Int128> sums(rows * bins), products(rows * bins * lags);
+            std::uint64_t x = 12345;
+            auto next = [&] {
+                return (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 33;
+            };
+            for (std::size_t t = 0; t < rows; ++t)
+                for (std::size_t b = 0; b < bins; ++b) {
+                    sums[t * bins + b] = Int128(next() % 13);
+                    if (b == 2 && t == 77) sums[t * bins + b] = -5;
+                    for (std::size_t j = 0; j < lags; ++j)
+                        products[(t * bins + b) * lags + j] =
+                            next() % 10 < 8 ? 0 : Int128(next() % 5);
+                }
+            for (std::size_t step : {std::size_t(1), std::size_t(7), std::size_t(64)}) {
+                checkFold<std::int64_t>(pixels, channels, sums, products, step);
+                checkFold<Int128>(pixels, channels, sums, products, step);
+            }
+        }
+    }
+    // The ratios' squared deviations (Welford over the non-zero ones, the zeros joined by
+    // Chan's formula) against the two-pass definition: many zeros, and ratios of a large mean
+    // and a small spread (where a sum of squares would cancel).
+    void ratioDeviations() {
+        const std::vector<std::vector<double>> cases{
+            {0, 0, 3.5, 0, 0, 0, 1.25, 0, 0, 0, 0, 7},
+            {1e6 + 0.001, 1e6 - 0.002, 1e6 + 0.003, 1e6, 1e6 - 0.001},
+            {0, 1e6 + 0.001, 0, 1e6 - 0.002, 1e6},
+            {0, 0, 0},
+            {2.5}};
+        for (const std::vector<double>& r : cases) {
+            RatioMoments m;
+            double mean = 0;
+            for (double v : r)
+                m.add(v), mean += v / double(r.size());
+            double want = 0;
+            for (double v : r)
+                want += (v - mean) * (v - mean);
+            QCOMPARE(m.count(), r.size());
+            QVERIFY2(
+                std::abs(m.deviations() - want) <= 1e-9 * std::max(want, 1e-300) + 1e-300,
+                qPrintable(
+                    QString("%1 vs %2").arg(m.deviations(), 0, 'g', 17).arg(want, 0, 'g', 17)));
+        }
     }
 };
 

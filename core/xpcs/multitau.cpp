@@ -99,14 +99,6 @@ MultitauStats::Level& MultitauStats::level(int k) {
     return levels_[k];
 }
 
-// Welford's running mean and squared deviations of r_t.
-void welford(std::size_t& count, double& mean, double& m2, double r) {
-    ++count;
-    const double delta = r - mean;
-    mean += delta / static_cast<double>(count);
-    m2 += delta * (r - mean);
-}
-
 namespace {
 
 // Whether v fits 64 bits, `out` its value then (an int64 always fits).
@@ -129,7 +121,9 @@ double termToDouble(std::int64_t v) {
 
 template <class I> void MultitauStats::addTerms(Lag& lag, I m, I d) {
     lag.numerator.add(m), lag.denominator.add(d);
-    if (d != 0) welford(lag.count, lag.mean, lag.m2, termToDouble(m) / termToDouble(d));
+    if (d == 0) return;
+    if (m == 0) return lag.ratios.counted(1); // r_t = 0: no division
+    lag.ratios.add(termToDouble(m) / termToDouble(d));
 }
 
 // The terms in 64 bits where both products fit (the same sums and doubles as in 128 bits).
@@ -145,7 +139,7 @@ void MultitauStats::addPair(Lag& lag, std::int64_t n, V gram, V s, Int128 earlie
 
 void MultitauStats::addPair(Lag& lag, double n, double product, double gram) {
     lag.fNumerator += gram, lag.fDenominator += product;
-    if (product != 0.0) welford(lag.count, lag.mean, lag.m2, n * gram / product);
+    if (product != 0.0) lag.ratios.add(n * gram / product);
 }
 
 // The ring slot of frame t - m of a level whose frame t is in slot `at` (m < c).
@@ -170,18 +164,38 @@ void prefetchRow(const StatsRows<V>& rows, std::size_t r, std::size_t b0, std::s
 }
 
 // Rows outer, bins inner: a thread reads its bins' slice of each row in turn, two rows ahead
-// fetched, and each (bin, lag) still sees the rows in order (the same Welford updates).
+// fetched, and each (bin, lag) still sees the rows in order (the same sums).
 template <class V>
 void MultitauStats::foldBins(const StatsRows<V>& rows, std::size_t b0, std::size_t b1) {
-    const std::size_t c = static_cast<std::size_t>(channels_);
+    const std::size_t c = static_cast<std::size_t>(channels_), span = c + rows.count;
+    // Bins whose sums are small: their lags' Σ S_t S'_t at once, their sums kept in time order.
+    thread_local std::vector<std::uint32_t> sums;
+    std::vector<char> small(b1 - b0, 0);
+    if constexpr (!std::is_floating_point_v<V>) {
+        sums.resize((b1 - b0) * span);
+        for (std::size_t b = b0; b < b1; ++b)
+            if (smallSums(rows, b, sums.data() + (b - b0) * span))
+                small[b - b0] = 1, foldDots(rows, b, sums.data() + (b - b0) * span);
+    }
     const int lags = multitauLagCount(rows.level, channels_);
     const int lag0 = multitauFirstLag(rows.level, channels_);
     for (std::size_t r = 0, t = rows.first, at = t % c; r < rows.count;
          ++r, ++t, at = at + 1 == c ? 0 : at + 1) {
         if (r + 2 < rows.count) prefetchRow(rows, r + 2, b0, b1, pixels_.size(), std::size_t(lags));
-        for (std::size_t b = b0; b < b1; ++b)
+        for (std::size_t b = b0; b < b1; ++b) {
+            if constexpr (!std::is_floating_point_v<V>)
+                if (small[b - b0]) {
+                    foldNonZero(rows, r, b, sums.data() + (b - b0) * span);
+                    continue;
+                }
             foldRow(rows, r, b, at, lagsAt(t, lag0, lags));
+        }
     }
+    Level& l = levels_[static_cast<std::size_t>(rows.level)];
+    for (std::size_t b = b0; b < b1; ++b) // the small bins' last C sums into the ring
+        for (std::size_t r = rows.count > c ? rows.count - c : 0; small[b - b0] && r < rows.count;
+             ++r)
+            l.sums[b * c + (rows.first + r) % c] = sums[(b - b0) * span + c + r];
 }
 
 // Row r of bin b (frame t of its level in ring slot `at`, with `pairs` earlier rows).
@@ -205,6 +219,85 @@ void MultitauStats::foldRow(const StatsRows<V>& rows, std::size_t r, std::size_t
             addPair(lag[j], static_cast<double>(pixels_[b]), s * l.fSums[then], row[j]);
         else
             addPair(lag[j], pixels_[b], row[j], s, l.sums[then]);
+    }
+}
+
+namespace {
+
+// Σ a[i] b[i] and the count of i with a[i] b[i] != 0 over n values (uint32: the products and
+// their sum within 64 bits, as the caller has checked; the loop vectorises).
+void dotAndCount(const std::uint32_t* a, const std::uint32_t* b, std::size_t n, std::uint64_t& dot,
+                 std::uint64_t& count) {
+    std::uint64_t d = 0, k = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        d += std::uint64_t(a[i]) * std::uint64_t(b[i]);
+        k += std::uint64_t((a[i] != 0) & (b[i] != 0));
+    }
+    dot = d, count = k;
+}
+
+} // namespace
+
+template <class V>
+bool MultitauStats::smallSums(const StatsRows<V>& rows, std::size_t b, std::uint32_t* sums) const {
+    const Level& l = levels_[static_cast<std::size_t>(rows.level)];
+    const std::size_t bins = pixels_.size(), c = static_cast<std::size_t>(channels_);
+    const std::size_t count = rows.count, first = rows.first;
+    const auto small = [](Int128 v) { return v >= 0 && v <= 0x7fffffff; };
+    std::fill(sums, sums + c, 0u);
+    Int128 most = 0;
+    for (std::size_t i = first >= c ? 0 : c - first; i < c; ++i) {
+        const Int128 v = l.sums[b * c + (first - c + i) % c];
+        if (!small(v)) return false;
+        sums[i] = static_cast<std::uint32_t>(v), most = std::max(most, v);
+    }
+    for (std::size_t r = 0; r < count; ++r) {
+        const Int128 v = static_cast<Int128>(rows.sums[r * bins + b]);
+        if (!small(v)) return false;
+        sums[c + r] = static_cast<std::uint32_t>(v), most = std::max(most, v);
+    }
+    return most * most * static_cast<Int128>(std::max<std::size_t>(count, 1)) < (Int128(1) << 62);
+}
+
+template <class V>
+void MultitauStats::foldDots(const StatsRows<V>& rows, std::size_t b, const std::uint32_t* sums) {
+    Level& l = levels_[static_cast<std::size_t>(rows.level)];
+    const std::size_t c = static_cast<std::size_t>(channels_);
+    const std::size_t lags = static_cast<std::size_t>(multitauLagCount(rows.level, channels_));
+    const std::size_t lag0 = static_cast<std::size_t>(multitauFirstLag(rows.level, channels_));
+    for (std::size_t j = 0; j < lags; ++j) {
+        const std::size_t lag = lag0 + j, r0 = rows.first >= lag ? 0 : lag - rows.first;
+        if (r0 >= rows.count) continue;
+        std::uint64_t dot, nonzero;
+        dotAndCount(sums + c + r0, sums + c + r0 - lag, rows.count - r0, dot, nonzero);
+        l.lags[b * lags + j].denominator.add(static_cast<std::int64_t>(dot));
+        l.lags[b * lags + j].ratios.counted(nonzero);
+    }
+}
+
+template <class V>
+void MultitauStats::foldNonZero(const StatsRows<V>& rows, std::size_t r, std::size_t b,
+                                const std::uint32_t* sums) {
+    Level& l = levels_[static_cast<std::size_t>(rows.level)];
+    const std::size_t bins = pixels_.size(), c = static_cast<std::size_t>(channels_);
+    const std::size_t lags = static_cast<std::size_t>(multitauLagCount(rows.level, channels_));
+    const std::size_t lag0 = static_cast<std::size_t>(multitauFirstLag(rows.level, channels_));
+    const V* row = rows.products + (r * bins + b) * lags;
+    const std::int64_t n = pixels_[b], s = sums[c + r];
+    for (std::size_t j = 0; j < lags; ++j) {
+        const std::size_t lag = lag0 + j;
+        if (row[j] == 0 || rows.first + r < lag) continue;
+        Lag& at = l.lags[b * lags + j];
+        const std::int64_t d = s * std::int64_t(sums[c + r - lag]); // fits: smallSums
+        std::int64_t g, m;
+        if (asInt64(row[j], g) && !__builtin_mul_overflow(n, g, &m)) [[likely]] {
+            at.numerator.add(m);
+            if (d != 0) at.ratios.addCounted(narrowToDouble(m) / narrowToDouble(d));
+        } else {
+            const Int128 wide = static_cast<Int128>(n) * static_cast<Int128>(row[j]);
+            at.numerator.add(wide);
+            if (d != 0) at.ratios.addCounted(wideToDouble(wide) / narrowToDouble(d));
+        }
     }
 }
 
@@ -276,9 +369,9 @@ Result MultitauStats::finish(const Bins& bins, std::size_t frames, const Params&
                 r.g2[b * lagsOut + i] =
                     integer_ ? l.numerator.toDouble() / l.denominator.toDouble()
                              : l.fNumerator * static_cast<double>(pixels_[b]) / l.fDenominator;
-            if (!empty && l.count > 0) {
-                const double c = static_cast<double>(l.count);
-                r.g2Err[b * lagsOut + i] = std::sqrt(l.m2 / c) / std::sqrt(c);
+            if (!empty && l.ratios.count() > 0) {
+                const double c = static_cast<double>(l.ratios.count());
+                r.g2Err[b * lagsOut + i] = std::sqrt(l.ratios.deviations() / c) / std::sqrt(c);
             }
         }
     (void)frames;

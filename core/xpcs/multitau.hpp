@@ -7,6 +7,7 @@
 #include "core/frame_stream.hpp"
 #include "core/sparse/sparse_block.hpp"
 #include "core/xpcs/exact_sum.hpp"
+#include "core/xpcs/ratio_moments.hpp"
 #include "core/xpcs/xpcs.hpp"
 
 #include <memory>
@@ -91,8 +92,7 @@ class MultitauStats {
     struct Lag {
         ExactSum numerator, denominator; // integer data: n Σ N_t, Σ S_t S'_t
         double fNumerator = 0, fDenominator = 0;
-        std::size_t count = 0; // pairs with S_t S'_t != 0
-        double mean = 0, m2 = 0;
+        RatioMoments ratios; // r_t of the pairs with S_t S'_t != 0
     };
     struct Level {
         std::size_t rows = 0;      // T_k so far
@@ -104,6 +104,17 @@ class MultitauStats {
     template <class V> void foldBins(const StatsRows<V>& rows, std::size_t b0, std::size_t b1);
     template <class V>
     void foldRow(const StatsRows<V>& rows, std::size_t r, std::size_t b, std::size_t at, int pairs);
+    // Integer data, a bin whose frame sums are small (S_t in [0, 2^31) and Σ S_t S'_t within
+    // 64 bits; smallSums: whether so, its last C sums and the rows' in time order into `sums`):
+    // each lag's Σ S_t S'_t and pairs as one dot product (foldDots), then only its non-zero
+    // products visited, row by row (foldNonZero). The same sums as foldRow's.
+    template <class V>
+    bool smallSums(const StatsRows<V>& rows, std::size_t b, std::uint32_t* sums) const;
+    template <class V>
+    void foldDots(const StatsRows<V>& rows, std::size_t b, const std::uint32_t* sums);
+    template <class V>
+    void foldNonZero(const StatsRows<V>& rows, std::size_t r, std::size_t b,
+                     const std::uint32_t* sums);
     // Integer data: the pair's terms n N_t and S_t S'_t (`earlier`: S'_t), in 64 bits where
     // they fit.
     template <class V> void addPair(Lag& lag, std::int64_t n, V gram, V s, Int128 earlier);
