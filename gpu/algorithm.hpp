@@ -167,10 +167,12 @@ class Algorithm {
     ParamSet defaultParams() const { return ParamSet(parameterSpecs()); }
     virtual std::vector<VariantEntry> variants() const = 0;
     virtual std::string referenceVariant() const { return "cpu"; }
-    // The variant a run's input files call for when it names none (taken where it can run on
-    // the device, before the stream stage and the preferred variant), and why: a rule from
-    // measurements, decided from what opening the files says. Default: none.
-    virtual std::optional<ChosenVariant> choiceFor(const InputSources&, const ParamSet&) const {
+    // The variant a run's input files call for when it names none on `device` (taken where it
+    // can run there and what it holds (streamsFor) fits the memory budget, before the stream
+    // stage and the preferred variant), and why: a rule from measurements, decided from what
+    // opening the files says and what the device holds. Default: none.
+    virtual std::optional<ChosenVariant> choiceFor(const InputSources&, const ParamSet&,
+                                                   const DeviceInfo&) const {
         return std::nullopt;
     }
     // Every kernel program the variants build, declared (gpu/recipe.hpp); a variant names its

@@ -423,9 +423,35 @@ class TstSparse : public QObject {
         }
     }
 
-    // A dense-lag run on a sparse file that names no variant keeps the preferred one (cpu on
-    // the host): sparse-cpu runs dense lags only when named (docs/SPARSE.md "Which variant
-    // runs").
+    // A dense-lag run on an OpenCL device that names no variant takes sparse-pairs below the
+    // dense-lag crossover (0.2 %), saying so, with gemm's result bit for bit; above it, the
+    // preferred gemm. docs/SPARSE-LAGS.md "Which variant runs".
+    void denseLagsChooseSparsePairsBelowTheCrossover() {
+        const QString low = path("lags_low.h5"), high = path("lags_high.h5");
+        CLI_OK("generate", "xpcs", "--sparse", "--frames", "300", "--height", "64", "--width", "64",
+               "--intensity", "0.002", "-o", low);
+        CLI_OK("generate", "xpcs", "--sparse", "--frames", "300", "--height", "64", "--width", "64",
+               "--intensity", "0.05", "-o", high);
+        const QString chosen = path("lags_low_auto.h5"), gemm = path("lags_low_gemm.h5");
+        const test::CliRun r = test::runCli({"correlate", low, "--device", "ocl:0", "-o", chosen});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("variant sparse-pairs: the frames' stored entries fill 0.07") &&
+                     r.err.contains("below the dense-lag crossover 0.2 %"),
+                 qPrintable(r.err));
+        QCOMPARE(H5Reader(chosen.toStdString()).stringAttribute("/xpcs", "variant").value_or(""),
+                 std::string("sparse-pairs"));
+        CLI_OK("correlate", low, "--device", "ocl:0", "--variant", "gemm", "-o", gemm);
+        for (const char* name : {"/xpcs/g2", "/xpcs/g2_err"})
+            QVERIFY2(sameArrays(readAt(chosen, name), readAt(gemm, name)), name);
+        const QString above = path("lags_high_auto.h5");
+        const test::CliRun h = test::runCli({"correlate", high, "--device", "ocl:0", "-o", above});
+        QVERIFY2(h.code == 0 && !h.err.contains("variant sparse"), qPrintable(h.err));
+        QCOMPARE(H5Reader(above.toStdString()).stringAttribute("/xpcs", "variant").value_or(""),
+                 std::string("gemm"));
+    }
+
+    // A dense-lag run on a sparse file that names no variant on the host keeps the preferred
+    // cpu: sparse-cpu runs dense lags only when named (docs/SPARSE.md "Which variant runs").
     void denseLagsOnSparseKeepCpu() {
         const QString in = path("scattered.h5"), out = path("dense_lags_default.h5");
         if (!QFile::exists(in)) PYTHON("scattered", dense, path("scattered_dense.h5"), in);

@@ -67,14 +67,19 @@ static std::unique_ptr<pipeline::FrameFeed> streamFeed(const Algorithm& algorith
 }
 
 // A run that names no variant takes the one its input files call for (Algorithm::choiceFor)
-// where that runs on its device, said on stderr.
+// where that runs on its device and what it holds fits the budget, said on stderr.
 static void chooseVariant(const Algorithm& algorithm, RunRequest& request,
-                          const InputSources& sources, const std::vector<DeviceInfo>& devices) {
+                          const InputSources& sources, const std::vector<DeviceInfo>& devices,
+                          std::uint64_t budget) {
     if (!request.variant.empty() || devices.size() != 1) return;
-    const std::optional<ChosenVariant> c = algorithm.choiceFor(sources, request.params);
+    const std::optional<ChosenVariant> c =
+        algorithm.choiceFor(sources, request.params, request.device);
     if (!c ||
         !algorithm.supports(algorithm.variant(c->variant), request.device, nullptr, &request.params)
              .ok)
+        return;
+    if (const auto held = algorithm.streamsFor(sources, request.params, c->variant);
+        held && held->bytes > budget)
         return;
     request.variant = c->variant;
     std::cerr << "clscope: " + algorithm.id() + ": variant " + c->variant + ": " + c->why + "\n"
@@ -120,7 +125,7 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
                             std::uint64_t budget, const Progress& progress) {
     BudgetedRun out;
     checkFrameCounts(algorithm.inputRoles(), algorithm.id(), sources);
-    chooseVariant(algorithm, request, sources, devices);
+    chooseVariant(algorithm, request, sources, devices, budget);
     if (const auto stage = algorithm.streamStage(request, devices))
         if (auto feed = streamFeed(algorithm, sources); feed && stage->accepts(feed->format())) {
             pipeline::StreamRun run =

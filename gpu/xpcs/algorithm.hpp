@@ -18,9 +18,10 @@ class Algorithm : public TypedAlgorithm<XpcsInput, Params, XpcsResult> {
     std::vector<ParamSpec> parameterSpecs() const override;
     std::vector<VariantEntry> variants() const override;
     // A multi-tau run on frames stored sparsely below the crossover occupancy
-    // (xpcs::sparseCrossover): `sparse`.
-    std::optional<ChosenVariant> choiceFor(const InputSources& sources,
-                                           const ParamSet& params) const override;
+    // (xpcs::sparseCrossover): `sparse`; a dense-lag run below xpcs::denseLagsCrossover:
+    // `sparse-pairs`, where its Gram matrices fit the device and its sums 64 bits.
+    std::optional<ChosenVariant> choiceFor(const InputSources& sources, const ParamSet& params,
+                                           const DeviceInfo& device) const override;
     // Its kernel programs (gpu/xpcs/recipes.cpp).
     std::vector<ProgramRecipe> recipes() const override;
     Params parameters(const ParamSet& params) const override;

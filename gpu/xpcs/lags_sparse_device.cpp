@@ -62,9 +62,13 @@ void gramFromPairs(DeviceRun& run, const PixelMajor& m, const Bins& bins) {
 
 // The Gram matrices of every bin on the device, as the dense variants hold them: refused before
 // the entries are read when they cannot fit (DeviceError naming what would).
+std::uint64_t gramBytesOf(const Bins& bins, std::size_t frames) {
+    return std::uint64_t(bins.count()) * frames * frames * sumBytes;
+}
+
 void checkGramFits(const DeviceInfo& device, const Bins& bins, std::size_t frames) {
-    const std::uint64_t gram = std::uint64_t(bins.count()) * frames * frames * sumBytes;
-    if (gram + (16 << 20) > usableBytes(device) || gram > device.maxAllocBytes)
+    const std::uint64_t gram = gramBytesOf(bins, frames);
+    if (!sparsePairsGramFits(device, bins, frames))
         refuseGram(device,
                    "xpcs sparse-pairs: the Gram matrices of " + std::to_string(bins.count()) +
                        " bins x " + std::to_string(frames) + "^2 frames",
@@ -72,6 +76,11 @@ void checkGramFits(const DeviceInfo& device, const Bins& bins, std::size_t frame
 }
 
 } // namespace
+
+bool sparsePairsGramFits(const DeviceInfo& device, const Bins& bins, std::size_t frames) {
+    const std::uint64_t gram = gramBytesOf(bins, frames);
+    return gram + (16 << 20) <= usableBytes(device) && gram <= device.maxAllocBytes;
+}
 
 Result correlateLagsSparseDevice(const DeviceInfo& device, const FrameBlocks& frames,
                                  const LabelMask& mask, const Params& params,

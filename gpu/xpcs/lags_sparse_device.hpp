@@ -18,4 +18,16 @@ Result correlateLagsSparseDevice(const DeviceInfo& device, const FrameBlocks& fr
                                  const LabelMask& mask, const Params& params,
                                  const Progress& progress, const ProgramOverrides& programs);
 
+// Whether every bin's T x T Gram matrix fits the device at once (what sparse-pairs holds; the
+// run refuses otherwise, before its entries are read).
+bool sparsePairsGramFits(const DeviceInfo& device, const Bins& bins, std::size_t frames);
+
+// The occupancy (stored entries / (frames · H · W)) below which `sparse-pairs` beats the dense
+// variants on dense lags end to end, measured on 1,000 photon frames of 512x1024, 57 bins, on
+// an H100 (docs/SPARSE-LAGS.md; 2026-11-28): walls 8.9 ms against mma's 15.2 and gemm's 25.6 at
+// 0.1 %, 24.9 against 16.0 and 25.1 at 0.3 %. A dense-lag run on a sparse stack that names no
+// variant takes it below this where its Gram matrices fit the device, its 64-bit sums cannot
+// overflow and its entries fit the memory budget (xpcs::Algorithm::choiceFor).
+constexpr double denseLagsCrossover = 0.002;
+
 } // namespace clscope::xpcs
