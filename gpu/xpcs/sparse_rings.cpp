@@ -71,10 +71,13 @@ SparseRings::SparseRings(ClSession& s, const Bins& bins, const Params& params, D
     binOf_ = s.allocate(positions_ * 4, "sparse bins", CL_MEM_READ_ONLY);
     s.upload(binOf_, binOf.data(), positions_ * 4, "sparse bins");
     const std::size_t words = capacity_ * bins.count();
-    sums_ = s.allocate(words * 8, "sparse sums");
-    prods_ = s.allocate(words * std::size_t(c_) * 8, "sparse products");
-    beyond_ = s.allocate(4, "sparse sum beyond the type");
-    s.fill(beyond_, 4, "sparse sum beyond the type");
+    for (std::size_t h = 0; h < 2; ++h) {
+        sums_[h] = s.allocate(words * 8, "sparse sums");
+        prods_[h] = s.allocate(words * std::size_t(c_) * 8, "sparse products");
+        beyond_[h] = s.allocate(4, "sparse sum beyond the type");
+        s.fill(beyond_[h], 4, "sparse sum beyond the type");
+    }
+    reads_ = cl::CommandQueue(s.context(), s.device().device(), CL_QUEUE_PROFILING_ENABLE);
     for (auto& host : readback_) // the sums, products and the beyond word of a block
         host = s.device().pinned(words * std::size_t(c_ + 1) * 8 + 8, s.queue());
     // A row's sums in local memory where they take at most 16 KiB (SP_LOCAL_BINS=0: never).
@@ -94,6 +97,7 @@ SparseRings::SparseRings(ClSession& s, const Bins& bins, const Params& params, D
 SparseRings::~SparseRings() {
     try { // nothing queued outlives the pinned halves; the fold thread ends
         s_.queue().finish();
+        reads_.finish();
         if (folding_.valid()) folding_.get();
     } catch (...) { // the run is unwinding with its own error
     }
@@ -166,12 +170,12 @@ void SparseRings::lags(BlockSums& sums, std::size_t k, std::size_t first, std::s
         const std::size_t chunks = std::clamp<std::size_t>(
             std::size_t(merge_->mostPixels()) / (wg * std::size_t(chunk_) / 16 + 1), 1, 64);
         setArgs(kern, l.ring, offsets_, l.rows, int(positions_), cl_long(first), int(nb),
-                int(chunks), sums_, cl_long(r.sumsAt), prods_, cl_long(r.prodsAt));
+                int(chunks), sums_[half_], cl_long(r.sumsAt), prods_[half_], cl_long(r.prodsAt));
         s_.launch(kern, "xpcs sparse lags (values)", {{count * chunks * wg, nb}, {wg, 1}});
     } else {
         setArgs(kern, l.ring, l.bits, l.list, l.length, binOf_, l.rows, int(positions_),
-                int(words()), int(positions_), cl_long(first), int(nb), sums_, cl_long(r.sumsAt),
-                prods_, cl_long(r.prodsAt));
+                int(words()), int(positions_), cl_long(first), int(nb), sums_[half_],
+                cl_long(r.sumsAt), prods_[half_], cl_long(r.prodsAt));
         launch(kern, k == 0 ? "xpcs sparse lags level 0" : "xpcs sparse lags", count, chunksOf(k));
     }
     sums.rowCount += count;
@@ -181,13 +185,18 @@ void SparseRings::lags(BlockSums& sums, std::size_t k, std::size_t first, std::s
 
 void SparseRings::queue(const DeviceBlock& block) {
     const std::size_t frames = block.frames(), half = blocks_ % 2;
-    s_.fill(sums_, capacity_ * bins_.count() * 8, "sparse sums");
-    s_.fill(prods_, capacity_ * bins_.count() * std::size_t(c_) * 8, "sparse products");
+    half_ = half;
+    if (read_[half]()) { // the block two back's sums have left this half
+        const std::vector<cl::Event> read{read_[half]};
+        s_.queue().enqueueBarrierWithWaitList(&read);
+    }
+    s_.fill(sums_[half], capacity_ * bins_.count() * 8, "sparse sums");
+    s_.fill(prods_[half], capacity_ * bins_.count() * std::size_t(c_) * 8, "sparse products");
     Level& zero = level(0);
     const std::size_t first = zero.count;
     setArgs(scatter_, block.ptr, block.pixel, block.count, position_, zero.ring, zero.bits,
             zero.list, zero.length, zero.rows, int(positions_), int(words()), int(positions_),
-            cl_long(first), cl_long(dtypeLargest(dtype_)), beyond_);
+            cl_long(first), cl_long(dtypeLargest(dtype_)), beyond_[half]);
     launch(scatter_, "xpcs sparse scatter", frames);
     zero.count += frames;
     Inflight now;
@@ -198,7 +207,7 @@ void SparseRings::queue(const DeviceBlock& block) {
     s_.queue().flush();
     waitFold(); // the block two back, whose sums came back into this half
     readBack(now, half);
-    s_.queue().flush();
+    reads_.flush();
     // The block before this one is folded on a thread of its own (once its sums are back)
     // while the device works on this one and the caller reads the next.
     previous_ = std::move(inflight_);
@@ -271,15 +280,19 @@ void SparseRings::readBack(Inflight& block, std::size_t half) {
     sums.sums = host;
     sums.products = host + sums.sumWords;
     block.beyond = reinterpret_cast<std::int32_t*>(sums.products + sums.productWords);
-    const cl::Buffer* from[] = {&sums_, &prods_, &beyond_};
+    const cl::Buffer* from[] = {&sums_[half], &prods_[half], &beyond_[half]};
     void* to[] = {sums.sums, sums.products, block.beyond};
     const std::size_t bytes[] = {sums.sumWords * 8, sums.productWords * 8, 4};
+    // On the reads' queue once the kernels queued so far are done, beside the next block's.
+    std::vector<cl::Event> kernels(1);
+    s_.queue().enqueueMarkerWithWaitList(nullptr, &kernels[0]);
+    s_.queue().flush();
     for (int i = 0; i < 3; ++i) {
         if (bytes[i] == 0) continue;
         cl::Event event;
-        s_.queue().enqueueReadBuffer(*from[i], CL_FALSE, 0, bytes[i], to[i], nullptr, &event);
+        reads_.enqueueReadBuffer(*from[i], CL_FALSE, 0, bytes[i], to[i], &kernels, &event);
         s_.record(event, "copy D->H sparse sums");
-        block.done = event;
+        block.done = read_[half] = event;
     }
 }
 
@@ -309,6 +322,7 @@ void SparseRings::complete() {
     waitFold();
     const auto start = std::chrono::steady_clock::now();
     s_.queue().finish();
+    reads_.finish();
     s_.timings().add("sparse wait for the device (host)", msSince(start));
     fold(inflight_);
 }

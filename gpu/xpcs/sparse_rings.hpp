@@ -96,7 +96,14 @@ class SparseRings {
     std::size_t block_, positions_, capacity_, entries_ = 0, blocks_ = 0;
     ProgramRecipe recipe_;
     ProgramOverrides programs_;
-    cl::Buffer position_, binOf_, offsets_, ptr_, pixel_, count_, sums_, prods_, beyond_;
+    cl::Buffer position_, binOf_, offsets_, ptr_, pixel_, count_;
+    // A half each, one a block in turn: a block's sums go back on reads_ while the next
+    // block's kernels write the other half. read_[h]: half h's last read-back, which the
+    // kernels' queue waits for before it fills that half again.
+    cl::Buffer sums_[2], prods_[2], beyond_[2];
+    cl::CommandQueue reads_;
+    cl::Event read_[2];
+    std::size_t half_ = 0; // the half of the block being queued
     cl::Kernel scatter_, bin_, binValues_, clear_, forget_;
     std::map<std::size_t, cl::Kernel> lags_; // by level's lag set (0: level 0, 1: above)
     std::deque<Level> levels_;
