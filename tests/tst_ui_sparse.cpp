@@ -5,6 +5,7 @@
 // dense file's, and Timings shows the run's events/s.
 #include "core/io.hpp"
 #include "core/xpcs/synthetic.hpp"
+#include "gpu/runtime/devices.hpp"
 #include "test_util.hpp"
 #include "ui/app/main_window.hpp"
 #include "ui/app/session.hpp"
@@ -15,6 +16,7 @@
 #include "ui/kit/workbench.hpp"
 #include "ui/params/param_form.hpp"
 #include "ui/results/timings_panel.hpp"
+#include "ui/xpcs/xpcs_live.hpp"
 #include "ui/xpcs/xpcs_panel.hpp"
 #include "ui_test_helpers.hpp"
 
@@ -259,6 +261,37 @@ class TestUiSparse : public QObject {
             QVERIFY2(rate.isEmpty(), qPrintable(rate));
         for (const QString& rate : sparseRates)
             QVERIFY2(rate.toDouble() > 0, qPrintable(rate));
+    }
+
+    // The live view's g2 over the frames received so far takes the sparse path where they are
+    // mostly zero on an OpenCL device (the pipeline's live rule, xpcs::liveChoice), the dense
+    // multitau otherwise; its title says which ran.
+    void liveG2TakesTheSparsePathForMostlyZeroFrames() {
+        if (openclDevices().empty()) QSKIP("no OpenCL device");
+        const std::size_t h = 32, w = 32, frames = 40;
+        LiveContext c;
+        c.height = h, c.width = w, c.dtype = DType::UInt16, c.device = openclDevices().front();
+        auto labels =
+            std::make_shared<LabelMask>(LabelMask{h, w, std::vector<std::int32_t>(h * w)});
+        for (std::size_t i = 0; i < h * w; ++i)
+            labels->labels[i] = std::int32_t(1 + i % 3);
+        c.labels = labels;
+        QWidget parent;
+        for (const auto& [perFrame, variant] : {std::pair{std::size_t(2), QString("sparse")},
+                                                std::pair{std::size_t(300), QString("multitau")}}) {
+            Array a(DType::UInt16, {frames, h, w});
+            auto* v = reinterpret_cast<std::uint16_t*>(a.bytes());
+            for (std::size_t f = 0; f < frames; ++f)
+                for (std::size_t i = 0; i < perFrame; ++i)
+                    v[f * h * w + (i * 37 + f * 11) % (h * w)] = 1;
+            std::unique_ptr<LiveSeriesAnalysis> live = xpcsLiveSpec().overFrames(c, &parent);
+            QVERIFY(live);
+            live->analyse(a)();
+            auto* title = qobject_cast<QCPTextElement*>(
+                qobject_cast<QCustomPlot*>(live->widget())->plotLayout()->element(0, 0));
+            QVERIFY(title);
+            QCOMPARE(title->text(), "XPCS multi-tau g2 · " + variant);
+        }
     }
 };
 

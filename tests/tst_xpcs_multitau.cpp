@@ -8,6 +8,7 @@
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/runtime/devices.hpp"
+#include "gpu/xpcs/live_choice.hpp"
 #include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/run_types.hpp"
 #include "test_util.hpp"
@@ -146,6 +147,7 @@ class TstXpcsMultitau : public QObject {
     void splitByPixels_data();
     void splitByPixels();
     void mergeAddsPartsExactly();
+    void liveChoiceOfFrames();
 };
 
 void TstXpcsMultitau::numpyReference_data() {
@@ -620,6 +622,28 @@ void TstXpcsMultitau::mergeAddsPartsExactly() {
     xpcs::MultitauMerge short1(bins, 4, 2);
     short1.add(lone, false), short1.partDone(), short1.partDone();
     QVERIFY_THROWS_EXCEPTION(std::logic_error, short1.finish(1, p));
+}
+
+// The live rule over frames in memory (the GUI's live g2): one labelled pixel in 4,096 non-zero
+// takes sparse; the same at 4·10⁹ counts would pass the sparse rings' 64-bit products binned
+// over the frames (dense, said why); float frames stay dense.
+void TstXpcsMultitau::liveChoiceOfFrames() {
+    const LabelMask mask = labelsOf(64, 64, {1, 2});
+    Array a(DType::UInt32, {4, 64, 64});
+    auto* v = reinterpret_cast<std::uint32_t*>(a.bytes());
+    for (std::size_t f = 0; f < 4; ++f)
+        v[f * 4096 + 7 * f] = 1;
+    xpcs::LiveChoice c = xpcs::liveChoiceOf(a, mask);
+    QVERIFY2(c.sparse, c.note.c_str());
+    QVERIFY2(c.note.find("variant sparse: 0.0244 % of the labelled pixels non-zero in the 4 "
+                         "frames received, below the crossover 0.5 %") != std::string::npos,
+             c.note.c_str());
+    v[0] = 4000000000u;
+    c = xpcs::liveChoiceOf(a, mask);
+    QVERIFY2(!c.sparse && c.note.find("but frames of 4000000000 counts binned over 4 frames") !=
+                              std::string::npos,
+             c.note.c_str());
+    QVERIFY(!xpcs::liveChoiceOf(Array(DType::Float32, {4, 64, 64}), mask).sparse);
 }
 
 #include "tst_xpcs_multitau.moc"

@@ -3,6 +3,7 @@
 #include "core/xpcs/multitau.hpp"
 #include "core/xpcs/multitau_sparse.hpp"
 #include "gpu/runtime/session.hpp"
+#include "gpu/xpcs/live_choice.hpp"
 #include "gpu/xpcs/multitau.hpp"
 
 #include <algorithm>
@@ -84,17 +85,10 @@ void MultitauStreamStage::choose(std::size_t count) {
         std::accumulate(counted.entries.begin(), counted.entries.end(), std::uint64_t(0));
     const std::uint64_t most = *std::max_element(counted.totals.begin(), counted.totals.end());
     const double occupancy = double(nonZero) / (double(count) * double(compaction_->positions()));
-    const bool pays = occupancy < sparseCrossover, fits = SparseRings::fits(most, total_);
-    note_ = std::string("xpcs multi-tau: variant ") + (pays && fits ? "sparse" : "multitau") +
-            ": " + occupancyText(occupancy) + " of the labelled pixels non-zero in the first " +
-            std::to_string(count) + " frames, " + (pays ? "below" : "not below") +
-            " the crossover " + occupancyText(sparseCrossover) + " where the dense multitau wins" +
-            (pays && !fits ? ", but frames of " + std::to_string(most) + " counts binned over " +
-                                 std::to_string(total_) +
-                                 " frames could exceed the sparse variant's 64-bit products"
-                           : std::string()) +
-            " (--variant to choose)";
-    path_ = pays && fits ? Path::Sparse : Path::Dense;
+    const LiveChoice c =
+        liveChoice(occupancy, most, total_, "in the first " + std::to_string(count) + " frames");
+    note_ = c.note;
+    path_ = c.sparse ? Path::Sparse : Path::Dense;
     if (path_ == Path::Sparse) {
         openSparse();
         return;

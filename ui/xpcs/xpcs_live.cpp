@@ -1,6 +1,7 @@
 #include "ui/xpcs/xpcs_live.hpp"
 
 #include "gpu/xpcs/algorithm.hpp"
+#include "gpu/xpcs/live_choice.hpp"
 #include "ui/kit/typed_result.hpp"
 #include "ui/results/plot_legend.hpp"
 #include "ui/xpcs/xpcs_g2_view.hpp"
@@ -34,7 +35,11 @@ class XpcsLive : public LiveSeriesAnalysis {
         if (frames.frameCount() < 2) return {};
         auto in = xpcs::makeInput(frames, labels_, {{"file", "live stream"}});
         if (frameTime_ > 0) in->frameTime = frameTime_;
-        const auto result = runAlgorithm(algorithm_, {device_, variant_, in, params_, {}});
+        // Mostly zero frames on an OpenCL device: the sparse path, by the pipeline's live rule.
+        const bool opencl = device_.index >= 0 && variant_ == "multitau";
+        const std::string variant =
+            opencl && xpcs::liveChoiceOf(frames, labels_).sparse ? "sparse" : variant_;
+        const auto result = runAlgorithm(algorithm_, {device_, variant, in, params_, {}});
         const xpcs::Result r = typedAs<xpcs::XpcsResult>(*result).result;
         return [this, r] { draw(r); };
     }
@@ -58,6 +63,9 @@ class XpcsLive : public LiveSeriesAnalysis {
     }
 
     void draw(const xpcs::Result& r) {
+        // The title says which path ran (the live rule: sparse for mostly zero frames).
+        if (auto* t = qobject_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0)))
+            t->setText(title() + " · " + QString::fromStdString(r.variant));
         plot_->clearGraphs();
         plot_->xAxis->setLabel(r.tauInSeconds ? "lag time τ (s)" : "lag τ (frames)");
         for (std::size_t b = 0; b < std::min(binsDrawn, r.binCount()); ++b) {
