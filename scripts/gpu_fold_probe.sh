@@ -9,6 +9,8 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 lscpu | grep -E "^(Model name|CPU\(s\)|Thread|Core|Socket|NUMA node\(s\)|CPU max MHz)" | tee "$OUT/cpu.txt"
 BUILD=/tmp/b bash scripts/gpu_bench.sh "$LIST" >/dev/null 2>&1
+# The build links .deps/sys's libraries (libzmq, libsodium, ...): found there at run time too.
+export LD_LIBRARY_PATH=$PWD/.deps/sys/usr/lib/x86_64-linux-gnu
 cmake --build /tmp/b -j16 --target bench_multitau_fold >"$OUT/fold_build.log" 2>&1 || tail -20 "$OUT/fold_build.log"
 for t in 1 4 8 16; do /tmp/b/bench_multitau_fold 65536 57 16 int64 9 "$t"; done | tee "$OUT/fold.txt"
 grep -E "^== |^(xpcs|azint|spots|local|fork) |rc=[1-9]" "$OUT/bench.log" | cut -c1-200
