@@ -424,8 +424,9 @@ class TstSparse : public QObject {
     }
 
     // A dense-lag run on an OpenCL device that names no variant takes sparse-pairs below the
-    // dense-lag crossover (0.2 %), saying so, with gemm's result bit for bit; above it, the
-    // preferred gemm. docs/SPARSE-LAGS.md "Which variant runs".
+    // dense-lag crossover (0.2 %), saying so, with gemm's result bit for bit; above it, or where
+    // its Gram matrices cannot fit the device, the preferred gemm. docs/SPARSE-LAGS.md "Which
+    // variant runs".
     void denseLagsChooseSparsePairsBelowTheCrossover() {
         const QString low = path("lags_low.h5"), high = path("lags_high.h5");
         CLI_OK("generate", "xpcs", "--sparse", "--frames", "300", "--height", "64", "--width", "64",
@@ -448,6 +449,18 @@ class TstSparse : public QObject {
         QVERIFY2(h.code == 0 && !h.err.contains("variant sparse"), qPrintable(h.err));
         QCOMPARE(H5Reader(above.toStdString()).stringAttribute("/xpcs", "variant").value_or(""),
                  std::string("gemm"));
+        // 100,000 frames at 0.1 %: their Gram matrices (75 GiB) fit no device here, so the
+        // choice keeps gemm, whose refusal names what it needs (not sparse-pairs'); nothing
+        // written.
+        const QString longSeries = path("lags_long.h5"), longOut = path("lags_long_out.h5");
+        CLI_OK("generate", "xpcs", "--sparse", "--frames", "100000", "--height", "16", "--width",
+               "16", "--intensity", "0.003", "-o", longSeries);
+        const test::CliRun l =
+            test::runCli({"correlate", longSeries, "--device", "ocl:0", "-o", longOut});
+        QVERIFY2(l.code == 4 && !l.err.contains("sparse-pairs") &&
+                     l.err.contains("xpcs: the Gram matrices need"),
+                 qPrintable(l.err));
+        QVERIFY(!QFile::exists(longOut));
     }
 
     // A dense-lag run on a sparse file that names no variant on the host keeps the preferred
