@@ -31,6 +31,16 @@ class ExactSum {
     std::int64_t partial_ = 0;
 };
 
+// Whether v fits 64 bits, `out` its value then (an int64 always fits).
+inline bool asInt64(Int128 v, std::int64_t& out) {
+    out = static_cast<std::int64_t>(v);
+    return out == v;
+}
+inline bool asInt64(std::int64_t v, std::int64_t& out) {
+    out = v;
+    return true;
+}
+
 // wideToDouble of a value that fits 64 bits, by the same floating-point operations on the same
 // operands: its high word v >> 64 is 0 or -1 and its low word is uint64(v). For v >= 0 that is
 // 0.0 * 2^64 + double(uint64(v)), which is double(v) (both conversions round the same integer;

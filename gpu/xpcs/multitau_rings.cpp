@@ -6,6 +6,7 @@
 #include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/recipes.hpp"
 #include "gpu/xpcs/runner.hpp"
+#include "gpu/xpcs/tuning.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -16,11 +17,6 @@
 namespace clscope::xpcs {
 
 namespace {
-
-int tuned(const Params& params, const std::string& name, int fallback) {
-    const auto it = params.tuning.find(name);
-    return it != params.tuning.end() ? std::max(1, it->second) : fallback;
-}
 
 // Whether every |value| of `largest`, times `scale`, fits in an int (largest 0: not known).
 bool fitsInt(double largest, double scale) {

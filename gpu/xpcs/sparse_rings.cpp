@@ -5,21 +5,13 @@
 #include "core/xpcs/sparse_blocks.hpp"
 #include "gpu/xpcs/recipes.hpp"
 #include "gpu/xpcs/runner.hpp"
+#include "gpu/xpcs/tuning.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
 namespace clscope::xpcs {
-
-namespace {
-
-int tuned(const Params& params, const std::string& name, int fallback) {
-    const auto it = params.tuning.find(name);
-    return it != params.tuning.end() ? std::max(1, it->second) : fallback;
-}
-
-} // namespace
 
 std::size_t SparseRings::blockFor(std::size_t positions, std::size_t frames, int channels,
                                   const DeviceInfo& device,

@@ -1,6 +1,7 @@
 // The xpcs tuning table (see tuning.hpp). Measurements behind the values: docs/PERFORMANCE.md.
 #include "gpu/xpcs/tuning.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <vector>
 
@@ -133,6 +134,11 @@ std::map<std::string, int> tuningOf(const std::string& variant, const DeviceInfo
 
 TunableValues tuningTable(const std::string& variant, const DeviceInfo& device, DType dtype) {
     return tunableValues(tuningOf(variant, device, dtype));
+}
+
+int tuned(const Params& params, const std::string& name, int fallback) {
+    const auto it = params.tuning.find(name);
+    return it != params.tuning.end() ? std::max(1, it->second) : fallback;
 }
 
 } // namespace clscope::xpcs

@@ -4,6 +4,7 @@
 // table, read top to bottom, later rows over earlier ones.
 #pragma once
 #include "core/array.hpp"
+#include "core/xpcs/xpcs.hpp"
 #include "gpu/recipe.hpp"
 #include "gpu/runtime/device_info.hpp"
 
@@ -19,5 +20,9 @@ TunableValues tuningTable(const std::string& variant, const DeviceInfo& device, 
 // The same as integers (the host plans with them: tiles, shapes, slots).
 std::map<std::string, int> tuningOf(const std::string& variant, const DeviceInfo& device,
                                     DType dtype);
+
+// The run's --tune value `name` (at least 1), else `fallback`: the host's planning knobs
+// (MT_FRAMES, SP_WG, ...).
+int tuned(const Params& params, const std::string& name, int fallback);
 
 } // namespace clscope::xpcs
