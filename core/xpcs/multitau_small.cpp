@@ -86,18 +86,17 @@ void MultitauStats::foldNonZero(const StatsRows<V>& rows, std::size_t r, std::si
     }
 }
 
-template bool MultitauStats::smallSums<std::int64_t>(const StatsRows<std::int64_t>&,
-                                                      std::size_t, std::uint32_t*) const;
+template bool MultitauStats::smallSums<std::int64_t>(const StatsRows<std::int64_t>&, std::size_t,
+                                                     std::uint32_t*) const;
 template bool MultitauStats::smallSums<Int128>(const StatsRows<Int128>&, std::size_t,
-                                                std::uint32_t*) const;
+                                               std::uint32_t*) const;
 template void MultitauStats::foldDots<std::int64_t>(const StatsRows<std::int64_t>&, std::size_t,
                                                     const std::uint32_t*);
 template void MultitauStats::foldDots<Int128>(const StatsRows<Int128>&, std::size_t,
                                               const std::uint32_t*);
-template void MultitauStats::foldNonZero<std::int64_t>(const StatsRows<std::int64_t>&,
-                                                       std::size_t, std::size_t,
-                                                       const std::uint32_t*);
-template void MultitauStats::foldNonZero<Int128>(const StatsRows<Int128>&, std::size_t,
-                                                 std::size_t, const std::uint32_t*);
+template void MultitauStats::foldNonZero<std::int64_t>(const StatsRows<std::int64_t>&, std::size_t,
+                                                       std::size_t, const std::uint32_t*);
+template void MultitauStats::foldNonZero<Int128>(const StatsRows<Int128>&, std::size_t, std::size_t,
+                                                 const std::uint32_t*);
 
 } // namespace clscope::xpcs
