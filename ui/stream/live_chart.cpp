@@ -107,6 +107,18 @@ void LiveChart::setCurves(const std::vector<LiveQuantity>& curves, const QString
     labelFrameAxes();
 }
 
+namespace {
+
+// "mean intensity (counts)" as "mean intensity" over "(counts)": a stacked rect is shorter
+// than its label's one line once a series plot shares the side (1280x800).
+QString twoLines(QString axis) {
+    const qsizetype unit = axis.lastIndexOf(" (");
+    if (unit > 0) axis[unit] = '\n';
+    return axis;
+}
+
+} // namespace
+
 // The rect of the axis labelled `axis`: the first one while it has no label, else a new one
 // over the legend.
 QCPAxisRect* LiveChart::rectFor(const QString& axis) {
@@ -114,7 +126,7 @@ QCPAxisRect* LiveChart::rectFor(const QString& axis) {
         if (label == axis) return rect;
     if (rects_.front().first.isEmpty()) {
         rects_.front().first = axis;
-        plot_->yAxis->setLabel(axis);
+        plot_->yAxis->setLabel(twoLines(axis));
         return rects_.front().second;
     }
     auto* rect = new QCPAxisRect(plot_);
@@ -123,7 +135,7 @@ QCPAxisRect* LiveChart::rectFor(const QString& axis) {
     layout->insertRow(row);
     layout->addElement(row, 0, rect);
     rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins_);
-    rect->axis(QCPAxis::atLeft)->setLabel(axis);
+    rect->axis(QCPAxis::atLeft)->setLabel(twoLines(axis));
     // An empty right axis, so the rects' plots are as wide as the first's (frames/s on the right).
     rect->axis(QCPAxis::atRight)->setVisible(true);
     rect->axis(QCPAxis::atRight)->setTickLabels(false);

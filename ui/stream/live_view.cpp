@@ -230,6 +230,8 @@ void LiveView::onConnected(const QString& description) {
         s.note->setWordWrap(true);
         s.note->setAlignment(Qt::AlignLeft | Qt::AlignTop);
         layout->addWidget(s.note);
+        // A child made after the splitter was shown stays hidden (and sized 0 there) until shown.
+        box->show();
         s.watcher = std::make_unique<QFutureWatcher<std::pair<std::function<void()>, QString>>>();
         connect(s.watcher.get(), &QFutureWatcherBase::finished, this,
                 [this, i = series_.size()] { showSeries(series_.at(i)); });

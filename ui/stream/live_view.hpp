@@ -98,6 +98,7 @@ class LiveView : public QWidget {
     void setHitThreshold(int threshold);
     void updateSeries();
     void showSeries(Series& s);
+    void shareSide();
     void updateStatus();
     void showStatus(const QString& text);
     void showSettings();

@@ -142,13 +142,22 @@ void LiveView::showSeries(Series& s) {
     }
     if (show) {
         show(), ++seriesUpdates_;
-        if (s.analysis->widget()->isHidden()) { // its first drawing: the side shared evenly
+        if (s.analysis->widget()->isHidden()) { // its first drawing: the side shared
             s.analysis->widget()->show();
-            side_->setSizes(QList<int>(side_->count(), side_->height() / side_->count()));
+            shareSide();
         }
     }
     if (!ended_.isEmpty()) updateSeries(); // the frames that came during this run
     maybeScreenshot(false);
+}
+
+// The strip chart's stacked plots weigh 3, each series plot 2 (an even split squeezed the
+// chart's three axes at 1280x800 until their labels overlapped).
+void LiveView::shareSide() {
+    const int weights = 3 + 2 * (side_->count() - 1);
+    QList<int> sizes(side_->count(), 2 * side_->height() / weights);
+    sizes[0] = 3 * side_->height() / weights;
+    side_->setSizes(sizes);
 }
 
 bool LiveView::seriesCurrent() const {
