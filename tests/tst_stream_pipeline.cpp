@@ -153,7 +153,7 @@ class TestStreamPipeline : public QObject {
         const auto p = runCli({"generate", "powder", "--frames", "12", "--height", "96", "--width",
                                "120", "-o", powderFile});
         QVERIFY2(p.code == 0, qPrintable(p.err));
-        // A stream's start message carries no geometry: both runs take this PONI file.
+        // The publisher sends no geometry unless asked (--geometry): both runs take this PONI.
         poni = dir.filePath("powder.poni");
         QFile f(poni);
         QVERIFY(f.open(QIODevice::WriteOnly));
@@ -299,6 +299,26 @@ class TestStreamPipeline : public QObject {
                              QStringList{"--compression", "bslz4"} + publisher, after, fileOnly);
         QVERIFY2(log.contains("stream pipeline on ocl:0"), qPrintable(log));
         QVERIFY2(log.contains(said), qPrintable(log));
+    }
+
+    // A start message's geometry (beam centre, pixel size, distance, wavelength) is the stream's
+    // geometry group: a run naming no geometry file takes it, as the file run takes the same
+    // geometry as a PONI (poni = beam centre × pixel size, to the nearest double).
+    void azintTakesTheStartMessagesGeometry() {
+        const QString header = dir.filePath("header.poni");
+        QFile f(header);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QString("PixelSize1: 0.000172\nPixelSize2: 0.000172\nDistance: 0.2\nPoni1: "
+                        "%1\nPoni2: %2\nRot1: 0\nRot2: 0\nRot3: 0\nWavelength: 1e-10\n")
+                    .arg(40.5 * 0.000172, 0, 'g', 17)
+                    .arg(60.5 * 0.000172, 0, 'g', 17)
+                    .toUtf8());
+        f.close();
+        const QString log =
+            fileEqualsStream(dir, {"azint", "--device", "ocl:0", "--bins", "40"}, powderFile,
+                             {"--compression", "bslz4", "--geometry", "60.5,40.5,0.2,1.0,0.000172"},
+                             {}, {"--poni", header});
+        QVERIFY2(log.contains("stream pipeline on ocl:0"), qPrintable(log));
     }
 
     // 25 of the 40 frames announced: the file's first 25 frames, said exactly.

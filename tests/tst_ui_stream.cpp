@@ -80,6 +80,27 @@ QCustomPlot* seriesPlot(LiveView& view) {
     return nullptr;
 }
 
+// The profile drawn for the newest of `powder`'s frames equals a file run's with `params`.
+void checkNewestProfile(LiveView& view, const QString& powder, const ParamSet& params) {
+    QCustomPlot* profile = seriesPlot(view);
+    QVERIFY(profile && profile->graphCount() == 2); // the newest frame, the mean of the last
+    QCOMPARE(profile->graph(0)->name(), QString("frame 4"));
+    const Algorithm& azint = AlgorithmRegistry::instance().find("azint");
+    InputSources sources;
+    sources.file = powder.toStdString();
+    const auto run =
+        runAlgorithm(azint, {hostDevice(), "cpu", azint.read(sources, params), params, {}});
+    const azint::Result& ref = dynamic_cast<const azint::AzintResult&>(*run).result;
+    std::vector<double> expected, drawn;
+    for (std::size_t b = 0; b < ref.bins; ++b)
+        if (std::isfinite(ref.intensity[4 * ref.bins + b]))
+            expected.push_back(ref.intensity[4 * ref.bins + b]);
+    for (auto it = profile->graph(0)->data()->begin(); it != profile->graph(0)->data()->end(); ++it)
+        drawn.push_back(it->value);
+    QVERIFY(expected.size() > 20);
+    QCOMPARE(drawn, expected);
+}
+
 // The numbers of the live view's curve `name` (empty without one).
 std::vector<double> curveOf(const LiveView& view, const QString& name) {
     const auto& curves = view.receiver().curves();
@@ -186,6 +207,28 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
         QString skip;
         if (!test::runPython({"-c", script, many, few, out}, skip) || !skip.isEmpty()) return {};
         return mixed = out;
+    }
+
+    // 5 powder frames of 48×64 (generate powder); "" on failure.
+    QString powderFile() {
+        const QString powder = dir.filePath("powder.h5");
+        if (QFile::exists(powder)) return powder;
+        const auto g = test::runCli({"generate", "powder", "--frames", "5", "--height", "48",
+                                     "--width", "64", "-o", powder});
+        return g.code == 0 ? powder : QString();
+    }
+
+    // A PONI file of 172 µm pixels at 0.1 m, 1 Å, no rotation, with these poni (m), written
+    // to the nearest double.
+    QString writePoni(const QString& name, double poni1, double poni2) {
+        QFile f(dir.filePath(name));
+        if (!f.open(QIODevice::WriteOnly)) return {};
+        f.write(QString("PixelSize1: 0.000172\nPixelSize2: 0.000172\nDistance: 0.1\nPoni1: %1\n"
+                        "Poni2: %2\nRot1: 0\nRot2: 0\nRot3: 0\nWavelength: 1e-10\n")
+                    .arg(poni1, 0, 'g', 17)
+                    .arg(poni2, 0, 'g', 17)
+                    .toUtf8());
+        return f.fileName();
     }
 
     // An experiment list of the mixed file's detector: 160×200 pixels of 172 µm at 50 mm,
@@ -681,18 +724,11 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
     // Issue 53: with a geometry file on the Azint panel, I(q) of the newest frame drawn once
     // the series ended is the file run's profile of that frame (cpu, the panel's 40 bins).
     void azintProfileOfTheNewestFrame() {
-        const QString powder = dir.filePath("powder.h5"), poni = dir.filePath("powder.poni");
-        const auto g = test::runCli({"generate", "powder", "--frames", "5", "--height", "48",
-                                     "--width", "64", "-o", powder});
-        QVERIFY2(g.code == 0, qPrintable(g.err));
-        QFile f(poni);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("PixelSize1: 0.000172\nPixelSize2: 0.000172\nDistance: 0.1\nPoni1: 0.004\n"
-                "Poni2: 0.005\nRot1: 0\nRot2: 0\nRot3: 0\nWavelength: 1e-10\n");
-        f.close();
+        const QString powder = powderFile();
+        QVERIFY(!powder.isEmpty());
         const Algorithm& azint = AlgorithmRegistry::instance().find("azint");
         ParamSet params = azint.defaultParams();
-        params.set("poni", poni.toStdString());
+        params.set("poni", writePoni("powder.poni", 0.004, 0.005).toStdString());
         params.set("bins", 40);
         Publisher pub({powder, "--compression", "bslz4"});
         QVERIFY(!pub.endpoint.empty());
@@ -704,9 +740,6 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
         view.open(r);
         QVERIFY(finished.wait(30000));
         QTRY_VERIFY_WITH_TIMEOUT(view.seriesCurrent(), 20000);
-        QCustomPlot* profile = seriesPlot(view);
-        QVERIFY(profile && profile->graphCount() == 2); // the newest frame, the mean of the last
-        QCOMPARE(profile->graph(0)->name(), QString("frame 4"));
         // With CLSCOPE_TEST_SHOTS=DIR: the view at 1280×800, DIR/live-azint.png.
         if (const QString shots = qEnvironmentVariable("CLSCOPE_TEST_SHOTS"); !shots.isEmpty()) {
             view.resize(1280, 800);
@@ -714,21 +747,35 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
             QTest::qWait(300);
             view.grab().save(shots + "/live-azint.png");
         }
+        checkNewestProfile(view, powder, params);
+    }
 
-        InputSources sources;
-        sources.file = powder.toStdString();
-        const auto run =
-            runAlgorithm(azint, {hostDevice(), "cpu", azint.read(sources, params), params, {}});
-        const azint::Result& ref = dynamic_cast<const azint::AzintResult&>(*run).result;
-        std::vector<double> expected, drawn;
-        for (std::size_t b = 0; b < ref.bins; ++b)
-            if (std::isfinite(ref.intensity[4 * ref.bins + b]))
-                expected.push_back(ref.intensity[4 * ref.bins + b]);
-        for (auto it = profile->graph(0)->data()->begin(); it != profile->graph(0)->data()->end();
-             ++it)
-            drawn.push_back(it->value);
-        QVERIFY(expected.size() > 20);
-        QCOMPARE(drawn, expected);
+    // Without a geometry file on the Azint panel the start message's geometry gives I(q) (as
+    // it gives the live d_min): the profile a file run with the same geometry as a PONI gives.
+    void azintProfileWithTheStartMessagesGeometry() {
+        const QString powder = powderFile();
+        QVERIFY(!powder.isEmpty());
+        const Algorithm& azint = AlgorithmRegistry::instance().find("azint");
+        ParamSet params = azint.defaultParams();
+        params.set("bins", 40);
+        Publisher pub(
+            {powder, "--compression", "bslz4", "--geometry", "32.5,24.5,0.1,1.0,0.000172"});
+        QVERIFY(!pub.endpoint.empty());
+        LiveView view;
+        view.resize(1280, 800);
+        view.show();
+        StreamRequest r = requestFor(pub);
+        r.context.variants["azint"] = "cpu";
+        r.context.params["azint"] = params;
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(r);
+        QVERIFY(finished.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(view.seriesCurrent(), 20000);
+        QTRY_VERIFY(seriesPlot(view) && seriesPlot(view)->isVisible());
+        // poni = beam centre × pixel size (azint::headerGeometry), computed alike here.
+        params.set("poni",
+                   writePoni("header.poni", 24.5 * 0.000172, 32.5 * 0.000172).toStdString());
+        checkNewestProfile(view, powder, params);
     }
 
     // An analysis over the frames that cannot be made (the Azint panel names a geometry file

@@ -1,5 +1,6 @@
 #include "ui/azint/azint_live.hpp"
 
+#include "core/azint/header_geometry.hpp"
 #include "gpu/azint/algorithm.hpp"
 #include "gpu/azint/geometry_source.hpp"
 #include "ui/azint/azint_presenter.hpp"
@@ -19,10 +20,12 @@ constexpr std::size_t framesAveraged = 10; // the newest ones
 
 class AzintLive : public LiveSeriesAnalysis {
   public:
-    AzintLive(const LiveContext& c, ParamSet params, azint::Geometry geometry, QWidget* parent)
+    AzintLive(const LiveContext& c, ParamSet params, azint::Geometry geometry, std::string origin,
+              QWidget* parent)
         : algorithm_(AlgorithmRegistry::instance().find("azint")), device_(c.device),
           variant_(c.variantOf("azint")), params_(std::move(params)), mask_(c.mask),
-          geometry_(std::move(geometry)), plot_(titledPlotLegendBelow(parent, title())) {
+          geometry_(std::move(geometry)), origin_(std::move(origin)),
+          plot_(titledPlotLegendBelow(parent, title())) {
         plot_->yAxis->setLabel("I (counts per pixel)");
     }
     QString title() const override { return "azint I(q), newest frames"; }
@@ -35,7 +38,7 @@ class AzintLive : public LiveSeriesAnalysis {
         auto in = std::make_shared<azint::AzintInput>();
         in->data.frames = frames.frameView(n - count, count);
         in->data.pixelMask = mask_;
-        in->geometry = geometry_, in->geometryOrigin = "the Azint panel's geometry file";
+        in->geometry = geometry_, in->geometryOrigin = origin_;
         const auto result = runAlgorithm(algorithm_, {device_, variant_, in, params_, {}});
         auto presenter = std::make_shared<AzintPresenter>();
         presenter->setResult(typedAs<azint::AzintResult>(*result).result);
@@ -68,6 +71,7 @@ class AzintLive : public LiveSeriesAnalysis {
     ParamSet params_;
     PixelMask mask_;
     azint::Geometry geometry_;
+    std::string origin_;
     QCustomPlot* plot_;
 };
 
@@ -78,14 +82,19 @@ LiveAnalysisSpec azintLiveSpec() {
     spec.algorithm = "azint";
     // The ROI dock's regions (issue 53's ROI time series), a curve each as frames come.
     spec.perFrame = makeRoiLive;
-    // Without a geometry file on the Azint panel I(q) does not apply: none, said nothing of.
+    // The Azint panel's geometry file, else the start message's geometry (as the live d_min
+    // takes it); without either I(q) does not apply: none, said nothing of.
     spec.overFrames = [](const LiveContext& c,
                          QWidget* parent) -> std::unique_ptr<LiveSeriesAnalysis> {
         const ParamSet params =
             c.paramsOf("azint", AlgorithmRegistry::instance().find("azint").defaultParams());
-        auto geometry = azint::namedGeometry(params);
-        if (!geometry) return nullptr;
-        return std::make_unique<AzintLive>(c, params, std::move(geometry->geometry), parent);
+        if (auto named = azint::namedGeometry(params))
+            return std::make_unique<AzintLive>(c, params, std::move(named->geometry),
+                                               "the Azint panel's geometry file", parent);
+        auto header = azint::headerGeometry(c.detector, c.height, c.width);
+        if (!header) return nullptr;
+        return std::make_unique<AzintLive>(c, params, std::move(*header),
+                                           "the start message's geometry", parent);
     };
     return spec;
 }

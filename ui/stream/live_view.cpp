@@ -15,10 +15,12 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <exception>
+#include <utility>
 
 namespace clscope::ui {
 
@@ -124,8 +126,7 @@ void LiveView::waitForSeries() {
 void LiveView::open(StreamRequest request) {
     receiver_->stop();
     waitForSeries();
-    for (Series& s : series_)
-        delete s.analysis->widget()->parentWidget(); // the box of title, widget and note
+    delete std::exchange(seriesTabs_, nullptr); // the series' boxes of widget and note
     series_.clear();
     request_ = std::move(request);
     shown_ = lastCount_ = arrived_ = 0, rate_ = seriesRate_ = 0, sourceSet_ = false;
@@ -207,39 +208,50 @@ void LiveView::onConnected(const QString& description) {
     hitThreshold_->setSuffix(" " + hits);
     hitLabel_->setVisible(!hits.isEmpty()), hitThreshold_->setVisible(!hits.isEmpty());
     const LiveContext c = receiver_->context();
-    for (const LiveAnalysisSpec& spec : LiveAnalysisRegistry::instance().specs()) {
-        if (!spec.overFrames) continue;
-        auto* box = new QWidget(side_);
-        auto* layout = new QVBoxLayout(box);
-        layout->setContentsMargins(0, 0, 0, 0);
-        Series s;
-        try {
-            s.analysis = spec.overFrames(c, box);
-        } catch (const std::exception& e) { // e.g. a geometry file it cannot read: said, skipped
-            emit notice(QString::fromStdString(spec.algorithm + ": " + e.what()));
-        }
-        if (!s.analysis) {
-            delete box;
-            continue;
-        }
-        layout->addWidget(s.analysis->widget(), 1);
-        // Hidden until it has drawn: an empty plot (no range yet, or an analysis that cannot
-        // run) says nothing; the note says what it waits for or why it cannot run.
-        s.analysis->widget()->hide();
-        s.note = new QLabel(s.analysis->title() + ": waiting for frames…", box);
-        s.note->setWordWrap(true);
-        s.note->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-        layout->addWidget(s.note);
-        // A child made after the splitter was shown stays hidden (and sized 0 there) until shown.
-        box->show();
-        s.watcher = std::make_unique<QFutureWatcher<std::pair<std::function<void()>, QString>>>();
-        connect(s.watcher.get(), &QFutureWatcherBase::finished, this,
-                [this, i = series_.size()] { showSeries(series_.at(i)); });
-        series_.push_back(std::move(s));
-    }
+    for (const LiveAnalysisSpec& spec : LiveAnalysisRegistry::instance().specs())
+        if (spec.overFrames) addSeries(spec, c);
     lastTick_ = lastArrival_ = std::chrono::steady_clock::now();
     display_->start();
     second_->start();
+}
+
+// The analysis over the frames of `spec`, if it applies to the stream: a tab under the strip
+// chart (the tab bar shows from two on: stacked, three plots left the chart's axes unreadable
+// at 1280x800).
+void LiveView::addSeries(const LiveAnalysisSpec& spec, const LiveContext& c) {
+    auto* box = new QWidget;
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    Series s;
+    try {
+        s.analysis = spec.overFrames(c, box);
+    } catch (const std::exception& e) { // e.g. a geometry file it cannot read: said, skipped
+        emit notice(QString::fromStdString(spec.algorithm + ": " + e.what()));
+    }
+    if (!s.analysis) {
+        delete box;
+        return;
+    }
+    layout->addWidget(s.analysis->widget(), 1);
+    // Hidden until it has drawn: an empty plot (no range yet, or an analysis that cannot
+    // run) says nothing; the note says what it waits for or why it cannot run.
+    s.analysis->widget()->hide();
+    s.note = new QLabel(s.analysis->title() + ": waiting for frames…", box);
+    s.note->setWordWrap(true);
+    s.note->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    layout->addWidget(s.note);
+    if (!seriesTabs_) {
+        seriesTabs_ = new QTabWidget;
+        seriesTabs_->setTabBarAutoHide(true);
+        seriesTabs_->setDocumentMode(true);
+        side_->addWidget(seriesTabs_); // shown: made after the splitter was shown
+        seriesTabs_->show();
+    }
+    seriesTabs_->addTab(box, s.analysis->title());
+    s.watcher = std::make_unique<QFutureWatcher<std::pair<std::function<void()>, QString>>>();
+    connect(s.watcher.get(), &QFutureWatcherBase::finished, this,
+            [this, i = series_.size()] { showSeries(series_.at(i)); });
+    series_.push_back(std::move(s));
 }
 
 void LiveView::onFinished(const QString& error, bool stopped) {

@@ -22,6 +22,7 @@ class QLayout;
 class QPushButton;
 class QSpinBox;
 class QSplitter;
+class QTabWidget;
 class QTimer;
 
 namespace clscope::ui {
@@ -98,6 +99,7 @@ class LiveView : public QWidget {
     void setHitThreshold(int threshold);
     void updateSeries();
     void showSeries(Series& s);
+    void addSeries(const LiveAnalysisSpec& spec, const LiveContext& c);
     void shareSide();
     void updateStatus();
     void showStatus(const QString& text);
@@ -114,6 +116,7 @@ class LiveView : public QWidget {
     ImageView* image_ = nullptr;
     std::unique_ptr<LiveChart> chart_;
     QSplitter* side_ = nullptr;
+    QTabWidget* seriesTabs_ = nullptr; // the series analyses, a tab each
     QLabel* status_ = nullptr;
     QLabel* settings_ = nullptr;
     QLabel* hitLabel_ = nullptr;
