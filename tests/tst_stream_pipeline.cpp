@@ -508,6 +508,61 @@ class TestStreamPipeline : public QObject {
         QVERIFY(!QFileInfo::exists(out));
     }
 
+    // Several devices (issue 56: the decode of live frames spread over the GPUs): spots and
+    // azint take batches in turn on `ocl:0,ocl:0`, each decoding its own, and their results
+    // joined equal one device's file run bit for bit (a cake with corrections for azint).
+    void framesOverSeveralDevicesEqualOne_data() {
+        QTest::addColumn<QStringList>("command");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("after");
+        QTest::newRow("spots local, batches of 5")
+            << QStringList{"spots", "--variant", "local"} << spotsFile
+            << QStringList{"--tune", "CHUNK_FRAMES=5"};
+        QTest::newRow("spots extended, batches of 3")
+            << QStringList{"spots", "--algorithm", "dispersion_extended", "--variant", "extended"}
+            << spotsFile << QStringList{"--tune", "CHUNK_FRAMES=3"};
+        QTest::newRow("azint tiled cake, corrections, batches of 2")
+            << QStringList{"azint",
+                           "--variant",
+                           "tiled",
+                           "--poni",
+                           poni,
+                           "--bins",
+                           "40",
+                           "--azimuth-bins",
+                           "8",
+                           "--solid-angle",
+                           "--polarization",
+                           "0.9"}
+            << powderFile << QStringList{"--tune", "AZ_CHUNK_FRAMES=2"};
+    }
+    void framesOverSeveralDevicesEqualOne() {
+        QFETCH(QStringList, command);
+        QFETCH(QString, file);
+        QFETCH(QStringList, after);
+        const QString log = fileEqualsStream(dir, command, file, {"--compression", "bslz4"},
+                                             after + QStringList{"--device", "ocl:0,ocl:0"},
+                                             after + QStringList{"--device", "ocl:0"});
+        QVERIFY2(log.contains("stream pipeline on 2 devices (ocl:0: "), qPrintable(log));
+        QVERIFY2(!log.contains("decoded on the host") && !log.contains("uploaded as received"),
+                 qPrintable(log));
+    }
+
+    // A corrupt image found by one of several devices' decoders: exit 3 naming the image, the
+    // other devices stopped, no output.
+    void corruptImageOverSeveralDevices() {
+        Publisher pub({spotsFile, "--compression", "bslz4", "--malformed", "truncated-bslz4"});
+        const QString out = dir.filePath("corrupt2.h5");
+        const auto r =
+            runCli({"spots", QString::fromStdString(pub.endpoint), "--device", "ocl:0,ocl:0",
+                    "--tune", "CHUNK_FRAMES=1", "--timeout", "20", "-o", out});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains(QString::fromStdString(pub.endpoint) + ": image 1: bslz4 data "
+                                                                       "truncated"),
+                 qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
+
     // 400 frames peak within a fixed margin of the first 200's (the passes of a file run grew by
     // ~3.9 MB a 1024x1024 frame, ~1 MB a 512x512 one: 200 MB over the margin). Not 100 frames:
     // the bounded queues (64 frames received, the staging ring) fill while the device lags

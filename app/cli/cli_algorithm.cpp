@@ -183,7 +183,7 @@ void runCommand(const Algorithm& algorithm, const AlgorithmArgs& a) {
     request.split = splitRule(a.split);
     if (stream::isStreamEndpoint(sources.file)) {
         probeBeforeThreads(inputs, sources.file);
-        sources.live = openLive(algorithm, a, algorithm.streamStage(request, devices) != nullptr);
+        sources.live = openLive(algorithm, a, streamsLive(algorithm, request, devices));
         checkLiveRoles(algorithm, sources);
     } else if (a.maxFrames) {
         throw UsageError("--max-frames applies to a tcp://HOST:PORT input; use --frames");

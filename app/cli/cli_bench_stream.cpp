@@ -242,7 +242,7 @@ Line receiveDecodeRun(const Case& c, std::size_t threads, const StreamBenchArgs&
     stream::SourceOptions o = sourceOptions(*pub, threads);
     const RunRequest request = thenRequest(algorithm, a, devices);
     // Compressed frames stay so where the run goes through the streaming pipeline.
-    o.keepCompressed = algorithm.streamStage(request, devices) != nullptr;
+    o.keepCompressed = streamsLive(algorithm, request, devices);
     InputSources sources;
     sources.file = o.endpoint;
     sources.arrays = heldImages(algorithm, c.raw.front());

@@ -72,6 +72,23 @@ void AzintStreamStage::process(std::size_t first, std::size_t count) {
     kernels_->fetch(result_, first, count);
 }
 
+// The other device's rows of sums for its frames.
+void AzintStreamStage::absorb(pipeline::FrameStage& other,
+                              const std::vector<pipeline::FrameRange>& ranges) {
+    const Result& from = dynamic_cast<AzintStreamStage&>(other).result_;
+    const std::size_t row = result_.azimuthBins * result_.bins;
+    auto copyRows = [row](const auto& in, auto& out, const pipeline::FrameRange& r) {
+        const auto begin = in.begin() + std::ptrdiff_t(r.first * row);
+        std::copy(begin, begin + std::ptrdiff_t(r.count * row),
+                  out.begin() + std::ptrdiff_t(r.first * row));
+    };
+    for (const pipeline::FrameRange& r : ranges) {
+        copyRows(from.sumSignal, result_.sumSignal, r);
+        copyRows(from.sumNormalization, result_.sumNormalization, r);
+        copyRows(from.count, result_.count, r);
+    }
+}
+
 std::shared_ptr<AlgorithmResult> AzintStreamStage::finish(std::size_t frames) {
     keepFrames(result_, frames);
     finishResult(result_);

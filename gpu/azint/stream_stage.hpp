@@ -25,6 +25,10 @@ class AzintStreamStage : public pipeline::FrameStage {
     void process(std::size_t first, std::size_t count) override;
     std::shared_ptr<AlgorithmResult> finish(std::size_t frames) override;
     nlohmann::json provenance() const override { return beside_->provenance; }
+    // Every frame's profile is its own.
+    bool mergesFrames() const override { return true; }
+    void absorb(pipeline::FrameStage& other,
+                const std::vector<pipeline::FrameRange>& ranges) override;
 
   private:
     RunRequest request_;

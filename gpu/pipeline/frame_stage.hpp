@@ -1,4 +1,4 @@
-// The algorithm's part of a streaming run on one device (gpu/pipeline/stream_pipeline.hpp):
+// The algorithm's part of a streaming run on a device (gpu/pipeline/stream_pipeline.hpp):
 // the pipeline writes each batch of frames into the stage's device buffer (decoded there from
 // the bytes as received, or uploaded), the stage runs its kernels on them and takes back its
 // small per-frame results, then, once every frame is done, gives the run's result.
@@ -9,7 +9,9 @@
 
 #include <cstddef>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace clscope {
 class ClSession;
@@ -22,6 +24,11 @@ struct FrameFormat {
     DType dtype = DType::UInt16;
     bool live = false; // a detector's stream (else a file read front to back)
     std::size_t frameBytes() const { return height * width * dtypeSize(dtype); }
+};
+
+// Frames [first, first + count) of a run.
+struct FrameRange {
+    std::size_t first = 0, count = 0;
 };
 
 class FrameStage {
@@ -50,6 +57,15 @@ class FrameStage {
     // What the stage chose for the run and why, for the run's log line (once every frame is
     // processed); "" where nothing.
     virtual std::string note() const { return {}; }
+    // Whether the run's frames may go to several devices, a stage each (every frame's result
+    // depends on that frame alone), joined by absorb() before finish().
+    virtual bool mergesFrames() const { return false; }
+    // Takes the results of `ranges` from `other`, a stage of the same run on another device
+    // that processed those frames (and this one did not). mergesFrames() stages only.
+    virtual void absorb(FrameStage& other, const std::vector<FrameRange>& ranges) {
+        (void)other, (void)ranges;
+        throw std::logic_error("FrameStage::absorb: the stage does not merge frames");
+    }
 };
 
 } // namespace clscope::pipeline

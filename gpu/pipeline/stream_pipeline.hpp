@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace clscope::pipeline {
 
@@ -31,5 +32,15 @@ struct StreamRun {
 StreamRun runStream(const RunRequest& request, const InputSources& sources, FrameFeed& feed,
                     FrameStage& stage, const Progress& progress = {},
                     std::uint64_t budgetBytes = UINT64_MAX);
+
+// The same over several devices, `stages[d]` on devices[d] (each mergesFrames(); one device:
+// runStream): the frames are handed out a batch at a time, in order, to whichever device is
+// free, each decoding its batches itself; the stages' results are joined into the first's
+// (FrameStage::absorb), so the result is the one a run on one device gives. A batch holds at
+// most budgetBytes / devices of frames.
+StreamRun runStreamOnDevices(const RunRequest& request, const InputSources& sources,
+                             FrameFeed& feed, const std::vector<FrameStage*>& stages,
+                             const std::vector<DeviceInfo>& devices, const Progress& progress = {},
+                             std::uint64_t budgetBytes = UINT64_MAX);
 
 } // namespace clscope::pipeline

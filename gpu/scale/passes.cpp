@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <optional>
 
 namespace clscope {
 
@@ -64,6 +65,51 @@ static std::unique_ptr<pipeline::FrameFeed> streamFeed(const Algorithm& algorith
         return pipeline::StackFeed::open(sources, role);
     }
     return nullptr;
+}
+
+// The stage of a run through the streaming pipeline on `device` (its only device), if any.
+static std::unique_ptr<pipeline::FrameStage> stageOn(const Algorithm& algorithm, RunRequest request,
+                                                     const DeviceInfo& device) {
+    request.device = device;
+    return algorithm.streamStage(request, {device});
+}
+
+bool streamsLive(const Algorithm& algorithm, const RunRequest& request,
+                 const std::vector<DeviceInfo>& devices) {
+    if (devices.size() == 1) return algorithm.streamStage(request, devices) != nullptr;
+    for (const DeviceInfo& device : devices)
+        if (const auto stage = stageOn(algorithm, request, device);
+            !stage || !stage->mergesFrames())
+            return false;
+    return !devices.empty();
+}
+
+// The run through the streaming pipeline, where its algorithm has a stage for its device and
+// input (Algorithm::streamStage); none otherwise. Several devices take a live stream's frames
+// batch by batch where every stage merges frames (a file's frames go through passes there,
+// split as runOnDevices splits).
+static std::optional<pipeline::StreamRun>
+streamed(const Algorithm& algorithm, const RunRequest& request, const InputSources& sources,
+         const std::vector<DeviceInfo>& devices, const Progress& progress, std::uint64_t budget) {
+    if (devices.size() == 1) {
+        const auto stage = algorithm.streamStage(request, devices);
+        if (!stage) return std::nullopt;
+        auto feed = streamFeed(algorithm, sources);
+        if (!feed || !stage->accepts(feed->format())) return std::nullopt;
+        return pipeline::runStream(request, sources, *feed, *stage, progress, budget);
+    }
+    if (!sources.live) return std::nullopt;
+    std::vector<std::unique_ptr<pipeline::FrameStage>> stages;
+    for (const DeviceInfo& device : devices) {
+        stages.push_back(stageOn(algorithm, request, device));
+        if (!stages.back() || !stages.back()->mergesFrames()) return std::nullopt;
+    }
+    auto feed = streamFeed(algorithm, sources);
+    std::vector<pipeline::FrameStage*> each;
+    for (const auto& stage : stages)
+        if (stage->accepts(feed->format())) each.push_back(stage.get());
+    if (each.size() != stages.size()) return std::nullopt;
+    return pipeline::runStreamOnDevices(request, sources, *feed, each, devices, progress, budget);
 }
 
 // A run that names no variant takes the one its input files call for (Algorithm::choiceFor)
@@ -126,14 +172,11 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
     BudgetedRun out;
     checkFrameCounts(algorithm.inputRoles(), algorithm.id(), sources);
     chooseVariant(algorithm, request, sources, devices, budget);
-    if (const auto stage = algorithm.streamStage(request, devices))
-        if (auto feed = streamFeed(algorithm, sources); feed && stage->accepts(feed->format())) {
-            pipeline::StreamRun run =
-                pipeline::runStream(request, sources, *feed, *stage, progress, budget);
-            out.result = std::move(run.result), out.note = std::move(run.note);
-            out.batches = run.batches;
-            return out;
-        }
+    if (auto run = streamed(algorithm, request, sources, devices, progress, budget)) {
+        out.result = std::move(run->result), out.note = std::move(run->note);
+        out.batches = run->batches;
+        return out;
+    }
     const auto planned = Clock::now();
     // A variant that streams its input its own way (sparse entries) holds no dense slab; what
     // it holds is checked against the budget instead.

@@ -47,6 +47,12 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
                             const InputSources& sources, const std::vector<DeviceInfo>& devices,
                             std::uint64_t budgetBytes, const Progress& progress = {});
 
+// Whether a live run of `request` on `devices` goes through the streaming pipeline (one device
+// with a stream stage, or several whose stages merge frames): its frames are then kept
+// compressed as received (stream::SourceOptions::keepCompressed), decoded on the devices.
+bool streamsLive(const Algorithm& algorithm, const RunRequest& request,
+                 const std::vector<DeviceInfo>& devices);
+
 // Whether a run of `sources` reads its input whole within the budget: every frame stack (the
 // run's frame range of it) fits, and the algorithm plans no passes. (A run with a stream stage
 // streams its stacks whatever their size; a panel whose views take the input asks this first.)

@@ -171,6 +171,21 @@ void SpotsStreamStage::waitGrouping(std::size_t pending) {
     }
 }
 
+// The other device's frames' pixel lists, and its spots put among these in frame order (a
+// frame's spots come from one device, in the order it found them).
+void SpotsStreamStage::absorb(pipeline::FrameStage& other,
+                              const std::vector<pipeline::FrameRange>& ranges) {
+    auto& from = dynamic_cast<SpotsStreamStage&>(other);
+    from.waitGrouping();
+    waitGrouping();
+    for (const pipeline::FrameRange& r : ranges)
+        for (std::size_t f = r.first; f < r.first + r.count; ++f)
+            pixels_.at(f) = std::move(from.pixels_.at(f));
+    spots_.insert(spots_.end(), from.spots_.begin(), from.spots_.end());
+    std::stable_sort(spots_.begin(), spots_.end(),
+                     [](const Spot& a, const Spot& b) { return a.frame < b.frame; });
+}
+
 std::shared_ptr<AlgorithmResult> SpotsStreamStage::finish(std::size_t frames) {
     waitGrouping();
     auto out = std::make_shared<SpotsResult>();

@@ -30,6 +30,10 @@ class SpotsStreamStage : public pipeline::FrameStage {
     void process(std::size_t first, std::size_t count) override;
     std::shared_ptr<AlgorithmResult> finish(std::size_t frames) override;
     nlohmann::json provenance() const override { return provenance_; }
+    // 2-D: every frame's spots are its own.
+    bool mergesFrames() const override { return true; }
+    void absorb(pipeline::FrameStage& other,
+                const std::vector<pipeline::FrameRange>& ranges) override;
 
   private:
     using Pixels = std::vector<std::vector<std::pair<std::uint32_t, double>>>;
