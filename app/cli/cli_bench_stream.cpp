@@ -333,7 +333,7 @@ void runStreamBench(StreamBenchArgs a) {
     for (int t : threads)
         lines.push_back(decodeFromMemory(c, std::size_t(std::max(t, 1))));
     if (!a.device.empty()) { // the device's side: decode there, and the decoded frames' upload
-        const DeviceInfo device = resolveDevice(a.device);
+        const DeviceInfo device = resolveDevices(a.device).front(); // the first of several
         if (device.index >= 0) // an OpenCL device (not the host reference)
             for (Line& l : deviceLines(c, device))
                 lines.push_back(std::move(l));

@@ -57,7 +57,7 @@ std::optional<std::size_t> BatchWriter::prepare(const std::vector<stream::Receiv
 }
 
 void BatchWriter::enqueue(std::size_t batch, std::vector<stream::ReceivedFrame>& frames,
-             const cl::Buffer& out) {
+                          const cl::Buffer& out) {
     if (onDevice_) try {
             decoder_.enqueue(batch, out);
             onDevice += frames.size();
@@ -70,8 +70,8 @@ void BatchWriter::enqueue(std::size_t batch, std::vector<stream::ReceivedFrame>&
 
 void BatchWriter::writeStack(const Array& stack, const cl::Buffer& out) {
     cl::Event event;
-    session_.queue().enqueueWriteBuffer(out, CL_FALSE, 0, stack.byteSize(), stack.bytes(),
-                                        nullptr, &event);
+    session_.queue().enqueueWriteBuffer(out, CL_FALSE, 0, stack.byteSize(), stack.bytes(), nullptr,
+                                        &event);
     session_.record(event, "copy H->D frames");
     asReceived += stack.shape()[0];
 }
@@ -90,7 +90,7 @@ std::string BatchWriter::note() const {
 
 // The compressed frames from frames[i] on, decoded on the device; the next frame's index.
 std::size_t BatchWriter::decodeRun(const std::vector<stream::ReceivedFrame>& frames, std::size_t i,
-                      const cl::Buffer& out) {
+                                   const cl::Buffer& out) {
     std::vector<decode::CompressedFrame> run;
     for (std::size_t j = i; j < frames.size() && !frames[j].packed.empty(); ++j)
         run.push_back(
@@ -101,8 +101,8 @@ std::size_t BatchWriter::decodeRun(const std::vector<stream::ReceivedFrame>& fra
 }
 
 // frames[i], a frame received decoded (or read before), uploaded as it is.
-std::size_t BatchWriter::uploadAsReceived(const std::vector<stream::ReceivedFrame>& frames, std::size_t i,
-                             const cl::Buffer& out) {
+std::size_t BatchWriter::uploadAsReceived(const std::vector<stream::ReceivedFrame>& frames,
+                                          std::size_t i, const cl::Buffer& out) {
     const std::size_t bytes = format_.frameBytes();
     cl::Event event;
     session_.queue().enqueueWriteBuffer(out, CL_TRUE, i * bytes, bytes, frames[i].frame.bytes(),

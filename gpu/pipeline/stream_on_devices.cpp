@@ -70,8 +70,8 @@ template <class F> void namingImages(const FrameFeed& feed, std::size_t first, F
 }
 
 // The lane's batches until the feed ends or the dispatch stops.
-void runLane(Lane& lane, Dispatch& dispatch, const FrameFeed& feed,
-             std::atomic<std::size_t>& done, std::size_t total, const Progress& progress) {
+void runLane(Lane& lane, Dispatch& dispatch, const FrameFeed& feed, std::atomic<std::size_t>& done,
+             std::size_t total, const Progress& progress) {
     for (;;) {
         progress.checkCancel();
         auto t = Clock::now();
@@ -82,8 +82,7 @@ void runLane(Lane& lane, Dispatch& dispatch, const FrameFeed& feed,
         namingImages(feed, first, [&] { taken.prepared = lane.writer->prepare(taken.frames); });
         writeTaken(*lane.writer, taken, lane.stage->frameBuffer(), feed, first);
         lane.stage->process(first, n);
-        if (taken.prepared)
-            namingImages(feed, first, [&] { lane.writer->check(*taken.prepared); });
+        if (taken.prepared) namingImages(feed, first, [&] { lane.writer->check(*taken.prepared); });
         lane.writer->batchDone();
         lane.session->finish();
         lane.ranges.push_back({first, n}), lane.frames += n;
@@ -121,8 +120,10 @@ void runLanes(std::vector<Lane>& lanes, Dispatch& dispatch, const FrameFeed& fee
 std::string laneText(const std::vector<Lane>& lanes) {
     std::string text;
     for (const Lane& lane : lanes)
-        text += (text.empty() ? "" : "; ") + lane.device.spec + ": " + lane.writer->note() +
-                " in " + std::to_string(lane.ranges.size()) + " batches";
+        text += (text.empty() ? "" : "; ") + lane.device.spec + ": " +
+                (lane.ranges.empty() ? std::string("no batch")
+                                     : lane.writer->note() + " in " +
+                                           std::to_string(lane.ranges.size()) + " batches");
     return std::to_string(lanes.size()) + " devices (" + text + ")";
 }
 
@@ -142,7 +143,8 @@ StreamRun runStreamOnDevices(const RunRequest& request, const InputSources& sour
     const auto start = Clock::now();
     const FrameFormat format = feed.format();
     const std::size_t total = feed.frameCount();
-    std::uint64_t batch = budgetBytes / devices.size() / std::max<std::size_t>(format.frameBytes(), 1);
+    std::uint64_t batch =
+        budgetBytes / devices.size() / std::max<std::size_t>(format.frameBytes(), 1);
     for (std::size_t d = 0; d < devices.size(); ++d)
         batch = std::min<std::uint64_t>(batch, stages[d]->batchFrames(devices[d], format));
     batch = std::clamp<std::uint64_t>(batch, 1, std::max<std::size_t>(total, 1));
@@ -177,8 +179,8 @@ StreamRun runStreamOnDevices(const RunRequest& request, const InputSources& sour
     lanes.front().session->timings().addHostPhase(
         "pipeline finish (host wall: the lanes joined, the last results drained)",
         msSince(joining));
-    out.note = "stream pipeline on " + laneText(lanes) + "; batches of up to " +
-               std::to_string(batch);
+    out.note =
+        "stream pipeline on " + laneText(lanes) + "; batches of up to " + std::to_string(batch);
     if (const std::string chose = lanes.front().stage->note(); !chose.empty())
         out.note += "; " + chose;
     RunInfo& info = out.result->info;
