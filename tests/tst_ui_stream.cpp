@@ -231,6 +231,20 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
         return f.fileName();
     }
 
+    // `view` over a publisher of `publisher` (its arguments) until the series ended and the
+    // series analyses are current, azint on `cpu` with `params`.
+    void streamAzint(LiveView& view, const QStringList& publisher, const ParamSet& params) {
+        Publisher pub(publisher);
+        QVERIFY(!pub.endpoint.empty());
+        StreamRequest r = requestFor(pub);
+        r.context.variants["azint"] = "cpu";
+        r.context.params["azint"] = params;
+        QSignalSpy finished(&view, &LiveView::finished);
+        view.open(r);
+        QVERIFY(finished.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(view.seriesCurrent(), 20000);
+    }
+
     // An experiment list of the mixed file's detector: 160×200 pixels of 172 µm at 50 mm,
     // 1 Å, the beam at pixel (100.5, 80.5).
     static QByteArray exptText() {
@@ -730,16 +744,9 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
         ParamSet params = azint.defaultParams();
         params.set("poni", writePoni("powder.poni", 0.004, 0.005).toStdString());
         params.set("bins", 40);
-        Publisher pub({powder, "--compression", "bslz4"});
-        QVERIFY(!pub.endpoint.empty());
         LiveView view;
-        StreamRequest r = requestFor(pub);
-        r.context.variants["azint"] = "cpu";
-        r.context.params["azint"] = params;
-        QSignalSpy finished(&view, &LiveView::finished);
-        view.open(r);
-        QVERIFY(finished.wait(30000));
-        QTRY_VERIFY_WITH_TIMEOUT(view.seriesCurrent(), 20000);
+        streamAzint(view, {powder, "--compression", "bslz4"}, params);
+        if (QTest::currentTestFailed()) return;
         // With CLSCOPE_TEST_SHOTS=DIR: the view at 1280×800, DIR/live-azint.png.
         if (const QString shots = qEnvironmentVariable("CLSCOPE_TEST_SHOTS"); !shots.isEmpty()) {
             view.resize(1280, 800);
@@ -758,19 +765,13 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
         const Algorithm& azint = AlgorithmRegistry::instance().find("azint");
         ParamSet params = azint.defaultParams();
         params.set("bins", 40);
-        Publisher pub(
-            {powder, "--compression", "bslz4", "--geometry", "32.5,24.5,0.1,1.0,0.000172"});
-        QVERIFY(!pub.endpoint.empty());
         LiveView view;
         view.resize(1280, 800);
         view.show();
-        StreamRequest r = requestFor(pub);
-        r.context.variants["azint"] = "cpu";
-        r.context.params["azint"] = params;
-        QSignalSpy finished(&view, &LiveView::finished);
-        view.open(r);
-        QVERIFY(finished.wait(30000));
-        QTRY_VERIFY_WITH_TIMEOUT(view.seriesCurrent(), 20000);
+        streamAzint(view,
+                    {powder, "--compression", "bslz4", "--geometry", "32.5,24.5,0.1,1.0,0.000172"},
+                    params);
+        if (QTest::currentTestFailed()) return;
         QTRY_VERIFY(seriesPlot(view) && seriesPlot(view)->isVisible());
         // poni = beam centre × pixel size (azint::headerGeometry), computed alike here.
         params.set("poni",
