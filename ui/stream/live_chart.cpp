@@ -256,8 +256,12 @@ void LiveChart::rescale() {
     for (const auto& [label, rect] : rects_) {
         setFrameRange(rect, frames);
         fitFromZero(rect->axis(QCPAxis::atLeft));
+        // A tick about every 25 px: a short rect (four stacked at 1280x800) keeps its numbers
+        // apart.
+        rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(std::clamp(rect->height() / 25, 2, 5));
     }
     fitFromZero(plot_->yAxis2);
+    plot_->yAxis2->ticker()->setTickCount(std::clamp(plot_->axisRect()->height() / 25, 2, 5));
     if (hits_) hits_->valueAxis()->setRange(0, 105);
 }
 
