@@ -10,7 +10,6 @@
 #include "gpu/runtime/session.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <exception>
 #include <mutex>
@@ -51,12 +50,19 @@ class Dispatch {
         std::lock_guard lock(mutex_);
         stopped_ = true;
     }
+    // `n` more frames done, said to `progress` from one lane at a time (its callback need not
+    // be thread-safe).
+    void report(const Progress& progress, std::size_t n, std::size_t total) {
+        std::lock_guard lock(reportMutex_);
+        done_ += n;
+        progress.report(double(done_) / double(std::max<std::size_t>(total, 1)));
+    }
 
   private:
     FrameFeed& feed_;
     std::size_t batch_;
-    std::mutex mutex_;
-    std::size_t taken_ = 0;
+    std::mutex mutex_, reportMutex_;
+    std::size_t taken_ = 0, done_ = 0;
     bool stopped_ = false;
 };
 
@@ -70,8 +76,8 @@ template <class F> void namingImages(const FrameFeed& feed, std::size_t first, F
 }
 
 // The lane's batches until the feed ends or the dispatch stops.
-void runLane(Lane& lane, Dispatch& dispatch, const FrameFeed& feed, std::atomic<std::size_t>& done,
-             std::size_t total, const Progress& progress) {
+void runLane(Lane& lane, Dispatch& dispatch, const FrameFeed& feed, std::size_t total,
+             const Progress& progress) {
     for (;;) {
         progress.checkCancel();
         auto t = Clock::now();
@@ -86,7 +92,7 @@ void runLane(Lane& lane, Dispatch& dispatch, const FrameFeed& feed, std::atomic<
         lane.writer->batchDone();
         lane.session->finish();
         lane.ranges.push_back({first, n}), lane.frames += n;
-        progress.report(double(done += n) / double(total));
+        dispatch.report(progress, n, total);
     }
 }
 
@@ -94,7 +100,6 @@ void runLane(Lane& lane, Dispatch& dispatch, const FrameFeed& feed, std::atomic<
 // it) stops the others and is thrown.
 void runLanes(std::vector<Lane>& lanes, Dispatch& dispatch, const FrameFeed& feed,
               std::size_t total, const Progress& progress) {
-    std::atomic<std::size_t> done{0};
     std::vector<std::exception_ptr> errors(lanes.size());
     {
         std::vector<std::jthread> threads;
@@ -102,7 +107,7 @@ void runLanes(std::vector<Lane>& lanes, Dispatch& dispatch, const FrameFeed& fee
             threads.emplace_back([&, d] {
                 try {
                     try {
-                        runLane(lanes[d], dispatch, feed, done, total, progress);
+                        runLane(lanes[d], dispatch, feed, total, progress);
                     } catch (const cl::Error& e) {
                         rethrowDeviceError(e, "stream pipeline", lanes[d].device);
                     }
