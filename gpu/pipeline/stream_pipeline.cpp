@@ -7,16 +7,10 @@
 #include "gpu/pipeline/batch_writer.hpp"
 #include "gpu/runtime/cl_device.hpp"
 #include "gpu/runtime/session.hpp"
-#include "gpu/runtime/staging.hpp"
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <future>
-#include <optional>
-#include <thread>
 
 namespace clscope::pipeline {
 

@@ -98,7 +98,7 @@ streamed(const Algorithm& algorithm, const RunRequest& request, const InputSourc
         if (!feed || !stage->accepts(feed->format())) return std::nullopt;
         return pipeline::runStream(request, sources, *feed, *stage, progress, budget);
     }
-    if (!sources.live) return std::nullopt;
+    if (!sources.live || devices.empty()) return std::nullopt;
     std::vector<std::unique_ptr<pipeline::FrameStage>> stages;
     for (const DeviceInfo& device : devices) {
         stages.push_back(stageOn(algorithm, request, device));
