@@ -495,6 +495,31 @@ class TestStreamPipeline : public QObject {
         QVERIFY(!QFileInfo::exists(out));
     }
 
+    // A file of bslz4 chunks (the EIGER layout) on several devices: each takes batches in turn
+    // and decodes its own; joined, bit for bit one device's run. A file of fewer than two
+    // batches a device goes as before (whole on the first: the split would not pay).
+    void bslz4FileOverSeveralDevicesEqualsOne() {
+        const QString chunked = dir.filePath("chunked.h5");
+        const auto g =
+            runCli({"generate", "diffraction", "--frames", "24", "--height", "96", "--width", "120",
+                    "--spots", "20", "--gaps", "--compression", "bslz4", "-o", chunked});
+        QVERIFY2(g.code == 0, qPrintable(g.err));
+        const QString one = dir.filePath("chunked_one.h5"), two = dir.filePath("chunked_two.h5"),
+                      whole = dir.filePath("chunked_whole.h5");
+        const QStringList spots{"spots", chunked, "--variant", "local"};
+        const auto a = runCli(spots + QStringList{"--device", "ocl:0", "-o", one});
+        QVERIFY2(a.code == 0, qPrintable(a.err));
+        const auto b = runCli(
+            spots + QStringList{"--device", "ocl:0,ocl:0", "--tune", "CHUNK_FRAMES=4", "-o", two});
+        QVERIFY2(b.code == 0, qPrintable(b.err));
+        QVERIFY2(b.err.contains("stream pipeline on 2 devices (ocl:0: "), qPrintable(b.err));
+        sameDatasets(one, two);
+        const auto c = runCli(spots + QStringList{"--device", "ocl:0,ocl:0", "-o", whole});
+        QVERIFY2(c.code == 0, qPrintable(c.err));
+        QVERIFY2(!c.err.contains("stream pipeline on 2 devices"), qPrintable(c.err));
+        sameDatasets(one, whole);
+    }
+
     // A corrupt bslz4 image, found by the device's decoder: exit 3 naming the image, no output.
     // Over several devices (batches of one frame), the others are stopped.
     void corruptImageNamed_data() {

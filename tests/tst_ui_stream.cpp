@@ -773,6 +773,11 @@ with h5py.File(a) as fa, h5py.File(b) as fb, h5py.File(out, "w") as fo:
                     params);
         if (QTest::currentTestFailed()) return;
         QTRY_VERIFY(seriesPlot(view) && seriesPlot(view)->isVisible());
+        // The frames saved keep that geometry: a file run of them naming none draws the same.
+        const QString saved = dir.filePath("received_powder.h5");
+        QString error;
+        QVERIFY2(view.saveReceived(saved, &error), qPrintable(error));
+        checkNewestProfile(view, saved, params);
         // poni = beam centre × pixel size (azint::headerGeometry), computed alike here.
         params.set("poni",
                    writePoni("header.poni", 24.5 * 0.000172, 32.5 * 0.000172).toStdString());

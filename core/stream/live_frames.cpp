@@ -1,10 +1,8 @@
 #include "core/stream/live_frames.hpp"
 
-#include "core/azint/header_geometry.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
-#include "core/mask/mask_io.hpp"
 #include "core/temp_file.hpp"
 
 #include <algorithm>
@@ -26,15 +24,6 @@ void writeStartDatasets(H5Writer& out, const StartMessage& start) {
     if (start.frameTime > 0) {
         out.writeScalar(paths::frameTime, start.frameTime);
         out.setAttribute(paths::frameTime, "units", "s");
-    }
-    // The detector geometry where one usable was sent, as a file's geometry group: a live azint
-    // run finds it where a file run does, and the frames saved from a stream keep it.
-    if (azint::headerGeometry(start)) {
-        const DetectorHeader& d = *start.detector;
-        mask::Geometry g;
-        g.beamCenterX = d.beamCenterX, g.beamCenterY = d.beamCenterY, g.distance = d.distance;
-        g.pixelSizeX = d.pixelSizeX, g.pixelSizeY = d.pixelSizeY, g.wavelength = d.wavelength;
-        mask::writeGeometry(out, g);
     }
 }
 namespace {

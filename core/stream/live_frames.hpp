@@ -23,8 +23,7 @@ class H5Writer;
 
 namespace clscope::stream {
 
-// The start message's pixel mask and frame time (seconds) at the NXmx paths and its geometry
-// as a geometry group (core/mask/mask_io.hpp), where sent: what
+// The start message's pixel mask and frame time (seconds) at the NXmx paths, where sent: what
 // a file of the stream's frames holds besides them.
 void writeStartDatasets(H5Writer& out, const StartMessage& start);
 
@@ -39,8 +38,7 @@ class LiveFrames {
     std::size_t height() const { return source_.height(); }
     std::size_t width() const { return source_.width(); }
     DType dtype() const { return source_.dtype(); }
-    // The start message as an HDF5 file image: pixel_mask, frame_time (seconds) and the
-    // geometry group (/entry/processing/geometry) where sent.
+    // The start message as an HDF5 file image: pixel_mask and frame_time (seconds) where sent.
     const std::vector<std::byte>& startImage() const { return image_; }
     // That image opened once for every reader of the run (each open copied it twice: 72 MB of
     // pixel mask at 16M). Not probed: clscope wrote it, and a fork while the stream's threads

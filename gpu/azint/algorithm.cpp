@@ -7,6 +7,7 @@
 #include "core/input/frame_reading.hpp"
 #include "core/input/provenance.hpp"
 #include "core/io.hpp"
+#include "core/stream/live_frames.hpp"
 #include "gpu/azint/azint_gpu.hpp"
 #include "gpu/azint/geometry_source.hpp"
 #include "gpu/azint/recipes.hpp"
@@ -135,7 +136,8 @@ std::shared_ptr<AzintInput> readBesideFrames(const clscope::Algorithm& algorithm
     in->data.mask = readMaskRole(sources, algorithm.role("mask"), height, width, read);
     in->data.pixelMask = readMaskRole(sources, algorithm.role("pixel_mask"), height, width, read);
     const GeometrySource g =
-        resolveGeometry(params, *sources.open(sources.locate(framesRole).file), height, width);
+        resolveGeometry(params, *sources.open(sources.locate(framesRole).file), height, width,
+                        sources.live ? &sources.live->start() : nullptr);
     in->geometry = g.geometry, in->geometryOrigin = g.origin;
     in->provenance = inputProvenance(sources, read);
     in->provenance["geometry"] = g.origin;

@@ -1,6 +1,7 @@
 #include "gpu/azint/geometry_source.hpp"
 
 #include "core/azint/expt.hpp"
+#include "core/azint/header_geometry.hpp"
 #include "core/errors.hpp"
 #include "core/mask/mask_io.hpp"
 
@@ -12,13 +13,17 @@ std::string textParam(const ParamSet& params, const std::string& name) {
     return params.has(name) ? params.text(name) : std::string();
 }
 
-GeometrySource fromParamsOrFile(const ParamSet& params, const H5Reader& input) {
+GeometrySource fromParamsOrFile(const ParamSet& params, const H5Reader& input,
+                                const stream::StartMessage* start) {
     if (auto named = namedGeometry(params)) return *named;
     const auto g = mask::readGeometry(input);
-    if (!g)
-        throw UsageError("azint needs a geometry: --poni FILE, --expt FILE, or " +
-                         mask::paths::geometry + " in " + input.fileName());
-    return {fromPoni(mask::PoniFile{*g}), input.where(mask::paths::geometry)};
+    if (g) return {fromPoni(mask::PoniFile{*g}), input.where(mask::paths::geometry)};
+    if (start)
+        if (auto sent = headerGeometry(*start))
+            return {*sent, "the start message of " + input.fileName()};
+    throw UsageError("azint needs a geometry: --poni FILE, --expt FILE, or " +
+                     mask::paths::geometry + " in " + input.fileName() +
+                     (start ? " (the start message sent none)" : ""));
 }
 
 } // namespace
@@ -33,8 +38,8 @@ std::optional<GeometrySource> namedGeometry(const ParamSet& params) {
 }
 
 GeometrySource resolveGeometry(const ParamSet& params, const H5Reader& input, std::size_t height,
-                               std::size_t width) {
-    GeometrySource s = fromParamsOrFile(params, input);
+                               std::size_t width, const stream::StartMessage* start) {
+    GeometrySource s = fromParamsOrFile(params, input, start);
     validate(s.geometry);
     const Geometry& g = s.geometry;
     if (g.height && g.width && (g.height != height || g.width != width))

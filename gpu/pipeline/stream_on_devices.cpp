@@ -134,6 +134,16 @@ std::string laneText(const std::vector<Lane>& lanes) {
 
 } // namespace
 
+std::size_t batchOnDevices(const std::vector<FrameStage*>& stages,
+                           const std::vector<DeviceInfo>& devices, const FrameFormat& format,
+                           std::size_t frames, std::uint64_t budgetBytes) {
+    std::uint64_t batch = budgetBytes / std::max<std::size_t>(devices.size(), 1) /
+                          std::max<std::size_t>(format.frameBytes(), 1);
+    for (std::size_t d = 0; d < devices.size() && d < stages.size(); ++d)
+        batch = std::min<std::uint64_t>(batch, stages[d]->batchFrames(devices[d], format));
+    return std::clamp<std::uint64_t>(batch, 1, std::max<std::size_t>(frames, 1));
+}
+
 StreamRun runStreamOnDevices(const RunRequest& request, const InputSources& sources,
                              FrameFeed& feed, const std::vector<FrameStage*>& stages,
                              const std::vector<DeviceInfo>& devices, const Progress& progress,
@@ -148,11 +158,7 @@ StreamRun runStreamOnDevices(const RunRequest& request, const InputSources& sour
     const auto start = Clock::now();
     const FrameFormat format = feed.format();
     const std::size_t total = feed.frameCount();
-    std::uint64_t batch =
-        budgetBytes / devices.size() / std::max<std::size_t>(format.frameBytes(), 1);
-    for (std::size_t d = 0; d < devices.size(); ++d)
-        batch = std::min<std::uint64_t>(batch, stages[d]->batchFrames(devices[d], format));
-    batch = std::clamp<std::uint64_t>(batch, 1, std::max<std::size_t>(total, 1));
+    const std::size_t batch = batchOnDevices(stages, devices, format, total, budgetBytes);
     std::vector<Lane> lanes(devices.size());
     for (std::size_t d = 0; d < devices.size(); ++d) {
         Lane& lane = lanes[d];

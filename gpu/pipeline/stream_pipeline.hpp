@@ -38,6 +38,11 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
 // free, each decoding its batches itself; the stages' results are joined into the first's
 // (FrameStage::absorb), so the result is the one a run on one device gives. A batch holds at
 // most budgetBytes / devices of frames.
+// The frames of a batch of that run: what every stage takes on its device, within the budget's
+// share of one device, at least one, at most `frames`.
+std::size_t batchOnDevices(const std::vector<FrameStage*>& stages,
+                           const std::vector<DeviceInfo>& devices, const FrameFormat& format,
+                           std::size_t frames, std::uint64_t budgetBytes);
 StreamRun runStreamOnDevices(const RunRequest& request, const InputSources& sources,
                              FrameFeed& feed, const std::vector<FrameStage*>& stages,
                              const std::vector<DeviceInfo>& devices, const Progress& progress = {},

@@ -84,10 +84,22 @@ bool streamsLive(const Algorithm& algorithm, const RunRequest& request,
     return !devices.empty();
 }
 
+// Whether a file's frames go over several devices' pipelines: stored as compressed chunks
+// (each device decodes its own), two batches or more for each device; else the run goes
+// through passes, split as runOnDevices splits (a small one whole, saying why).
+static bool fileOverDevices(const pipeline::FrameFeed& feed,
+                            const std::vector<pipeline::FrameStage*>& stages,
+                            const std::vector<DeviceInfo>& devices, std::uint64_t budget) {
+    if (feed.stacked()) return false;
+    const std::size_t batch =
+        pipeline::batchOnDevices(stages, devices, feed.format(), feed.frameCount(), budget);
+    return feed.frameCount() >= 2 * batch * devices.size();
+}
+
 // The run through the streaming pipeline, where its algorithm has a stage for its device and
-// input (Algorithm::streamStage); none otherwise. Several devices take a live stream's frames
-// batch by batch where every stage merges frames (a file's frames go through passes there,
-// split as runOnDevices splits).
+// input (Algorithm::streamStage); none otherwise. Several devices take the frames batch by
+// batch where every stage merges frames: a live stream's, and a file's of compressed chunks
+// (fileOverDevices).
 static std::optional<pipeline::StreamRun>
 streamed(const Algorithm& algorithm, const RunRequest& request, const InputSources& sources,
          const std::vector<DeviceInfo>& devices, const Progress& progress, std::uint64_t budget) {
@@ -98,17 +110,20 @@ streamed(const Algorithm& algorithm, const RunRequest& request, const InputSourc
         if (!feed || !stage->accepts(feed->format())) return std::nullopt;
         return pipeline::runStream(request, sources, *feed, *stage, progress, budget);
     }
-    if (!sources.live || devices.empty()) return std::nullopt;
+    if (devices.empty()) return std::nullopt;
     std::vector<std::unique_ptr<pipeline::FrameStage>> stages;
     for (const DeviceInfo& device : devices) {
         stages.push_back(stageOn(algorithm, request, device));
         if (!stages.back() || !stages.back()->mergesFrames()) return std::nullopt;
     }
     auto feed = streamFeed(algorithm, sources);
+    if (!feed) return std::nullopt;
     std::vector<pipeline::FrameStage*> each;
     for (const auto& stage : stages)
         if (stage->accepts(feed->format())) each.push_back(stage.get());
-    if (each.size() != stages.size()) return std::nullopt;
+    if (each.size() != stages.size() ||
+        (!sources.live && !fileOverDevices(*feed, each, devices, budget)))
+        return std::nullopt;
     return pipeline::runStreamOnDevices(request, sources, *feed, each, devices, progress, budget);
 }
 

@@ -1,9 +1,11 @@
 #include "ui/stream/received_frames.hpp"
 
+#include "core/azint/header_geometry.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
 #include "core/stream/live_frames.hpp"
+#include "gpu/azint/geometry_source.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -88,6 +90,9 @@ ReceivedFrames::Kept ReceivedFrames::save(const std::string& path) const {
     out.write(paths::frames, k.frames);
     if (k.first) out.setAttribute(paths::frames, "first_frame", double(k.first));
     stream::writeStartDatasets(out, start_);
+    // The start message's detector geometry as a file's geometry group: a file run of the saved
+    // frames (azint, the masks' q) finds the geometry the live run took.
+    if (const auto g = azint::headerGeometry(start_)) azint::writeFileGeometry(out, *g);
     out.commit();
     return k;
 }
