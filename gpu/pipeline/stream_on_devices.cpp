@@ -81,7 +81,10 @@ void runLane(Lane& lane, Dispatch& dispatch, const FrameFeed& feed, std::size_t 
     for (;;) {
         progress.checkCancel();
         auto t = Clock::now();
-        auto [taken, first] = dispatch.next(lane.device);
+        // Not a structured binding: clang 14 does not let the lambdas below capture one.
+        std::pair<Taken, std::size_t> next = dispatch.next(lane.device);
+        Taken& taken = next.first;
+        const std::size_t first = next.second;
         lane.waitMs += msSince(t);
         const std::size_t n = taken.count();
         if (n == 0) return;
