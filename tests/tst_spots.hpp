@@ -21,6 +21,7 @@ class TestSpots : public QObject {
     // tst_spots_grouping.cpp
     void spotGrouping();
     void spotGrouping3d();
+    void batchSpotsMergedInFrameOrder();
     void peakCentroidFilter();
     void groupingMatchesFloodFill();
     // tst_spots_list.cpp

@@ -1,5 +1,6 @@
 // tst_spots: spots from signal masks — 4-connectivity, --3d, size and peak–centroid filters.
 #include "core/array.hpp"
+#include "core/spots/batch_spots.hpp"
 #include "tst_spots.hpp"
 
 #include <algorithm>
@@ -165,4 +166,41 @@ void TestSpots::groupingMatchesFloodFill() {
             std::sort(got.begin(), got.end());
             QCOMPARE(got, floodFill(s, v, t, h, w, threeD));
         }
+}
+
+// Two devices' batches of a streaming run (frames 0-4 and 10-14 on one, 5-9 and 15-19 on the
+// other, one without spots) merged by first frame; within a batch the spots keep their order.
+void TestSpots::batchSpotsMergedInFrameOrder() {
+    auto batch = [](std::vector<int> frames) {
+        std::vector<spots::Spot> out;
+        for (std::size_t k = 0; k < frames.size(); ++k) {
+            spots::Spot s;
+            s.frame = frames[k], s.npix = int(k); // npix: the order within the batch
+            out.push_back(s);
+        }
+        return out;
+    };
+    spots::BatchSpots first, second, empty;
+    first.add(0, batch({0, 0, 3})), first.add(10, batch({12, 11}));
+    second.add(5, batch({5, 9})), second.add(15, {}), second.add(20, batch({20}));
+    first.absorb(second);
+    first.absorb(empty);
+    std::vector<std::pair<int, int>> got;
+    for (const spots::Spot& s : first.take())
+        got.emplace_back(s.frame, s.npix);
+    const std::vector<std::pair<int, int>> want{{0, 0}, {0, 1},  {3, 2},  {5, 0},
+                                                {9, 1}, {12, 0}, {11, 1}, {20, 0}};
+    QCOMPARE(got, want);
+    QVERIFY(second.take().empty());
+    // absorbed the other way round, and through a third that absorbed one: the same
+    spots::BatchSpots a, b, c;
+    a.add(5, batch({5, 9}));
+    b.add(0, batch({0, 0, 3})), b.add(10, batch({12, 11}));
+    c.add(20, batch({20}));
+    b.absorb(c);
+    a.absorb(b);
+    got.clear();
+    for (const spots::Spot& s : a.take())
+        got.emplace_back(s.frame, s.npix);
+    QCOMPARE(got, want);
 }

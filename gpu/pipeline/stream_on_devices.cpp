@@ -4,7 +4,7 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
-#include "gpu/pipeline/batch_writer.hpp"
+#include "gpu/pipeline/batch_loop.hpp"
 #include "gpu/pipeline/stream_pipeline.hpp"
 #include "gpu/runtime/cl_device.hpp"
 #include "gpu/runtime/session.hpp"
@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <future>
 #include <mutex>
 #include <thread>
 
@@ -28,20 +29,27 @@ struct Lane {
     std::unique_ptr<ClSession> session;
     std::unique_ptr<BatchWriter> writer;
     std::vector<FrameRange> ranges; // the batches it ran, in order
-    std::size_t frames = 0;
-    double waitMs = 0;
+    BatchTimes times;
 };
 
 // The feed's frames handed out a batch at a time, in order, to the lane that asks (the feed is
-// read from one thread at a time); nothing more once stopped (a lane failed).
+// read from one thread at a time), the batch after it received meanwhile on a thread of its
+// own; nothing more once stopped (a lane failed).
 class Dispatch {
   public:
     Dispatch(FrameFeed& feed, std::size_t batch) : feed_(feed), batch_(batch) {}
+    ~Dispatch() {
+        if (ahead_.valid()) ahead_.wait();
+    }
     // The next batch (empty at the end, or once stopped) and its first frame's index.
     std::pair<Taken, std::size_t> next(const DeviceInfo& device) {
         std::lock_guard lock(mutex_);
         if (stopped_) return {Taken{}, taken_};
-        Taken t = takeBatch(feed_, batch_, device);
+        Taken t = ahead_.valid() ? ahead_.get() : takeBatch(feed_, batch_, device);
+        // a stacked feed's batch lands in the pinned memory of the device that takes it
+        if (t.count() > 0 && !feed_.stacked())
+            ahead_ = std::async(std::launch::async,
+                                [this, device] { return takeBatch(feed_, batch_, device); });
         const std::size_t first = taken_;
         taken_ += t.count();
         return {std::move(t), first};
@@ -62,57 +70,55 @@ class Dispatch {
     FrameFeed& feed_;
     std::size_t batch_;
     std::mutex mutex_, reportMutex_;
+    std::future<Taken> ahead_;
     std::size_t taken_ = 0, done_ = 0;
     bool stopped_ = false;
 };
 
-// A decoder's InputError about batch frame K, named as the feed's image.
-template <class F> void namingImages(const FrameFeed& feed, std::size_t first, F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        throw InputError(imageError(feed, first, e.what()));
+// What a lane needs of the run to set itself up.
+struct LaneSetup {
+    const InputSources& sources;
+    FrameFormat format;
+    std::size_t batch, total;
+    std::mutex& opening; // the stages open one at a time (they read the run's other inputs)
+};
+
+// The lane's session, stage and writer. Its session is made beside the other lanes'; its
+// stage is opened once no other lane's is opening.
+void openLane(Lane& lane, const LaneSetup& setup) {
+    const auto began = Clock::now();
+    lane.session = std::make_unique<ClSession>(lane.device);
+    {
+        std::lock_guard lock(setup.opening);
+        lane.stage->open(*lane.session, setup.sources, setup.format, setup.batch, setup.total);
     }
+    lane.writer = std::make_unique<BatchWriter>(*lane.session, setup.format);
+    lane.session->timings().addHostPhase("pipeline set-up (host wall: session, programs, buffers)",
+                                         msSince(began));
 }
 
-// The lane's batches until the feed ends or the dispatch stops.
-void runLane(Lane& lane, Dispatch& dispatch, const FrameFeed& feed, std::size_t total,
-             const Progress& progress) {
-    for (;;) {
-        progress.checkCancel();
-        auto t = Clock::now();
-        // Not a structured binding: clang 14 does not let the lambdas below capture one.
-        std::pair<Taken, std::size_t> next = dispatch.next(lane.device);
-        Taken& taken = next.first;
-        const std::size_t first = next.second;
-        lane.waitMs += msSince(t);
-        const std::size_t n = taken.count();
-        if (n == 0) return;
-        namingImages(feed, first, [&] { taken.prepared = lane.writer->prepare(taken.frames); });
-        writeTaken(*lane.writer, taken, lane.stage->frameBuffer(), feed, first);
-        lane.stage->process(first, n);
-        if (taken.prepared) namingImages(feed, first, [&] { lane.writer->check(*taken.prepared); });
-        lane.writer->batchDone();
-        lane.session->finish();
-        lane.ranges.push_back({first, n}), lane.frames += n;
-        dispatch.report(progress, n, total);
-    }
-}
-
-// Every lane's batches on a thread of its own; the first failure (a device's error named with
-// it) stops the others and is thrown.
-void runLanes(std::vector<Lane>& lanes, Dispatch& dispatch, const FrameFeed& feed,
-              std::size_t total, const Progress& progress) {
+// Every lane set up and running its batches on a thread of its own, a lane starting as soon as
+// it is set up; the first failure (a device's error named with it) stops the others and is
+// thrown.
+void runLanes(std::vector<Lane>& lanes, const LaneSetup& setup, Dispatch& dispatch,
+              const FrameFeed& feed, const Progress& progress) {
     std::vector<std::exception_ptr> errors(lanes.size());
     {
         std::vector<std::jthread> threads;
         for (std::size_t d = 0; d < lanes.size(); ++d)
             threads.emplace_back([&, d] {
+                Lane& lane = lanes[d];
                 try {
                     try {
-                        runLane(lanes[d], dispatch, feed, total, progress);
+                        openLane(lane, setup);
+                        runBatches([&] { return dispatch.next(lane.device); }, *lane.writer,
+                                   *lane.stage, *lane.session, feed, progress, lane.times,
+                                   [&](std::size_t first, std::size_t n) {
+                                       lane.ranges.push_back({first, n});
+                                       dispatch.report(progress, n, setup.total);
+                                   });
                     } catch (const cl::Error& e) {
-                        rethrowDeviceError(e, "stream pipeline", lanes[d].device);
+                        rethrowDeviceError(e, "stream pipeline", lane.device);
                     }
                 } catch (...) {
                     errors[d] = std::current_exception();
@@ -163,28 +169,27 @@ StreamRun runStreamOnDevices(const RunRequest& request, const InputSources& sour
     const std::size_t total = feed.frameCount();
     const std::size_t batch = batchOnDevices(stages, devices, format, total, budgetBytes);
     std::vector<Lane> lanes(devices.size());
-    for (std::size_t d = 0; d < devices.size(); ++d) {
-        Lane& lane = lanes[d];
-        lane.device = devices[d], lane.stage = stages[d];
-        const auto began = Clock::now();
-        try {
-            lane.session = std::make_unique<ClSession>(lane.device);
-            lane.stage->open(*lane.session, sources, format, batch, total);
-            lane.writer = std::make_unique<BatchWriter>(*lane.session, format);
-        } catch (const cl::Error& e) {
-            rethrowDeviceError(e, "stream pipeline", lane.device);
-        }
-        lane.session->timings().addHostPhase(
-            "pipeline set-up (host wall: session, programs, buffers)", msSince(began));
-    }
+    for (std::size_t d = 0; d < devices.size(); ++d)
+        lanes[d].device = devices[d], lanes[d].stage = stages[d];
+    std::mutex opening;
+    const LaneSetup setup{sources, format, batch, total, opening};
     Dispatch dispatch(feed, batch);
-    runLanes(lanes, dispatch, feed, total, progress);
+    runLanes(lanes, setup, dispatch, feed, progress);
     StreamRun out;
     std::size_t frames = 0;
-    for (std::size_t d = 0; d < lanes.size(); ++d) {
-        frames += lanes[d].frames, out.batches += lanes[d].ranges.size();
-        lanes[d].session->timings().addHostPhase(
-            "pipeline waiting for frames (host wall: its turn, receive, parse)", lanes[d].waitMs);
+    for (Lane& lane : lanes) {
+        frames += lane.times.frames, out.batches += lane.times.batches;
+        TimingStats& timings = lane.session->timings();
+        timings.addHostPhase("pipeline waiting for frames (host wall: its turn, receive, parse)",
+                             lane.times.waitMs);
+        timings.addHostPhase(
+            "pipeline next batch staged (host wall: blocks planned, bytes to pinned memory)",
+            lane.times.prepareMs);
+        timings.addHostPhase("pipeline frames onto the device (host wall: decode queued, or "
+                             "decoded on the host and uploaded)",
+                             lane.times.writeMs);
+        timings.addHostPhase("pipeline stage (host wall: kernels, results back)",
+                             lane.times.processMs);
     }
     const auto joining = Clock::now();
     for (std::size_t d = 1; d < lanes.size(); ++d)

@@ -4,7 +4,7 @@
 #include "core/errors.hpp"
 #include "core/input/provenance.hpp"
 #include "core/json_parse.hpp"
-#include "gpu/pipeline/batch_writer.hpp"
+#include "gpu/pipeline/batch_loop.hpp"
 #include "gpu/runtime/cl_device.hpp"
 #include "gpu/runtime/session.hpp"
 
@@ -31,61 +31,35 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
         std::min<std::uint64_t>(stage.batchFrames(request.device, format), withinBudget), 1,
         std::max<std::size_t>(total, 1));
     StreamRun out;
-    double waitMs = 0, writeMs = 0, processMs = 0;
-    std::size_t done = 0, batches = 0;
+    BatchTimes times;
     try {
         stage.open(session, sources, format, batch, total);
         BatchWriter writer(session, format);
         session.timings().addHostPhase("pipeline set-up (host wall: session, programs, buffers)",
                                        msSince(start));
         // Batch k + 2 is received meanwhile (its own thread); batch k + 1's blocks are
-        // planned and its bytes sent up while the device decodes batch k; batch k's spots run
-        // once its decode is queued. A decoder's "frame K ..." names the stream's image.
-        double prepareMs = 0;
+        // planned and its bytes sent up while the device decodes batch k (runBatches).
         auto receive = [&feed, batch, &request] { return takeBatch(feed, batch, request.device); };
         std::future<Taken> receiving = std::async(std::launch::async, receive);
-        auto take = [&](std::size_t first) {
-            auto t = Clock::now();
+        std::size_t taken = 0;
+        auto take = [&]() -> std::pair<Taken, std::size_t> {
             Taken next = receiving.get();
-            waitMs += msSince(t);
-            if (next.count() == 0) return next;
-            receiving = std::async(std::launch::async, receive);
-            t = Clock::now();
-            try {
-                next.prepared = writer.prepare(next.frames);
-            } catch (const InputError& e) {
-                throw InputError(imageError(feed, first, e.what()));
-            }
-            prepareMs += msSince(t);
-            return next;
+            if (next.count() > 0) receiving = std::async(std::launch::async, receive);
+            const std::size_t first = taken;
+            taken += next.count();
+            return {std::move(next), first};
         };
-        for (Taken current = take(0); current.count() > 0;) {
-            progress.checkCancel();
-            const std::size_t n = current.count();
-            auto t = Clock::now();
-            writeTaken(writer, current, stage.frameBuffer(), feed, done);
-            writeMs += msSince(t);
-            Taken next = take(done + n);
-            t = Clock::now();
-            stage.process(done, n);
-            try {
-                if (current.prepared) writer.check(*current.prepared);
-            } catch (const InputError& e) {
-                throw InputError(imageError(feed, done, e.what()));
-            }
-            writer.batchDone();
-            session.finish();
-            processMs += msSince(t);
-            done += n, ++batches;
-            progress.report(double(done) / double(total));
-            current = std::move(next);
-        }
+        runBatches(take, writer, stage, session, feed, progress, times,
+                   [&](std::size_t, std::size_t) {
+                       progress.report(double(times.frames) / double(total));
+                   });
         session.timings().addHostPhase(
             "pipeline next batch staged (host wall: blocks planned, bytes to pinned memory)",
-            prepareMs);
+            times.prepareMs);
         out.note = "stream pipeline on " + request.device.spec + " (" + request.device.name +
-                   "): " + std::to_string(done) + " frames in " + std::to_string(batches) +
-                   " batches of up to " + std::to_string(batch) + "; " + writer.note();
+                   "): " + std::to_string(times.frames) + " frames in " +
+                   std::to_string(times.batches) + " batches of up to " + std::to_string(batch) +
+                   "; " + writer.note();
         if (const std::string chose = stage.note(); !chose.empty()) out.note += "; " + chose;
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "stream pipeline", request.device);
@@ -93,16 +67,16 @@ StreamRun runStream(const RunRequest& request, const InputSources& sources, Fram
     auto& timings = session.timings();
     timings.addHostPhase("pipeline waiting for frames (host wall: receive, parse; the next batch "
                          "is taken meanwhile)",
-                         waitMs);
+                         times.waitMs);
     timings.addHostPhase("pipeline frames onto the device (host wall: decode queued, or decoded on "
                          "the host and uploaded)",
-                         writeMs);
-    timings.addHostPhase("pipeline stage (host wall: kernels, results back)", processMs);
+                         times.writeMs);
+    timings.addHostPhase("pipeline stage (host wall: kernels, results back)", times.processMs);
     const auto finishing = Clock::now();
-    out.result = stage.finish(done);
+    out.result = stage.finish(times.frames);
     timings.addHostPhase("pipeline finish (host wall: the last results drained)",
                          msSince(finishing));
-    out.batches = batches;
+    out.batches = times.batches;
     RunInfo& info = out.result->info;
     info.device = request.device.spec, info.deviceName = request.device.name;
     info.timings = timings.records();

@@ -35,7 +35,7 @@ SpotsStreamStage::SpotsStreamStage(RunRequest request, Params params, Window win
 
 SpotsStreamStage::~SpotsStreamStage() {
     for (auto& task : grouping_) // they read pixels_
-        if (task.valid()) task.wait();
+        if (task.second.valid()) task.second.wait();
 }
 
 bool SpotsStreamStage::accepts(const pipeline::FrameFormat& format) const {
@@ -136,8 +136,9 @@ void SpotsStreamStage::process(std::size_t first, std::size_t count) {
     // the oldest only when several are still at it (their frames' lists are held meanwhile).
     waitGrouping(2);
     const std::size_t width = format_.width, plane = format_.height * format_.width;
-    grouping_.push_back(std::async(
-        std::launch::async, [this, first, width, plane, byFrame = std::move(byFrame)]() mutable {
+    grouping_.emplace_back(
+        first, std::async(std::launch::async, [this, first, width, plane,
+                                               byFrame = std::move(byFrame)]() mutable {
             // 2-D: the batch's frames are independent; ranges of them on several threads, joined
             // in frame order, as findSpots does.
             std::vector<std::vector<Spot>> parts(byFrame.size());
@@ -164,9 +165,9 @@ void SpotsStreamStage::process(std::size_t first, std::size_t count) {
 void SpotsStreamStage::waitGrouping(std::size_t pending) {
     while (grouping_.size() > pending) {
         const auto start = std::chrono::steady_clock::now();
-        std::vector<Spot> spots = grouping_.front().get();
+        std::vector<Spot> spots = grouping_.front().second.get();
+        spots_.add(grouping_.front().first, spots);
         grouping_.pop_front();
-        spots_.insert(spots_.end(), spots.begin(), spots.end());
         run_->s.timings().add("spots grouping waited for (host wall)", msSince(start));
     }
 }
@@ -181,9 +182,7 @@ void SpotsStreamStage::absorb(pipeline::FrameStage& other,
     for (const pipeline::FrameRange& r : ranges)
         for (std::size_t f = r.first; f < r.first + r.count; ++f)
             pixels_.at(f) = std::move(from.pixels_.at(f));
-    spots_.insert(spots_.end(), from.spots_.begin(), from.spots_.end());
-    std::stable_sort(spots_.begin(), spots_.end(),
-                     [](const Spot& a, const Spot& b) { return a.frame < b.frame; });
+    spots_.absorb(from.spots_);
 }
 
 std::shared_ptr<AlgorithmResult> SpotsStreamStage::finish(std::size_t frames) {
@@ -195,7 +194,7 @@ std::shared_ptr<AlgorithmResult> SpotsStreamStage::finish(std::size_t frames) {
     for (const auto& frame : pixels_)
         res.strongPerFrame.push_back(std::int64_t(frame.size()));
     res.pixels = std::move(pixels_);
-    res.spots = std::move(spots_);
+    res.spots = spots_.take();
     res.thresholdUsed = threshold_;
     out->note = note_;
     out->info.algorithm = "spots", out->info.variant = window_.name;

@@ -3,6 +3,7 @@
 // back, the batch's 2-D spots grouped on the host while the next batch runs. The result is the
 // one a run over the frames as a stack gives (per-frame pixel lists, no dense mask kept).
 #pragma once
+#include "core/spots/batch_spots.hpp"
 #include "gpu/pipeline/frame_stage.hpp"
 #include "gpu/spots/device_run.hpp"
 #include "gpu/spots/run_types.hpp"
@@ -52,8 +53,9 @@ class SpotsStreamStage : public pipeline::FrameStage {
     cl::Buffer values_;
     double threshold_ = 0;
     FramePixels pixels_; // every frame's, sorted by the grouping tasks
-    std::vector<Spot> spots_;
-    std::deque<std::future<std::vector<Spot>>> grouping_; // the last batches', oldest first
+    BatchSpots spots_;   // the batches' spots, joined in batch order
+    // The last batches' grouping (their first frames), oldest first.
+    std::deque<std::pair<std::size_t, std::future<std::vector<Spot>>>> grouping_;
     nlohmann::json provenance_;
     int maskFetches_ = 0;
 };
