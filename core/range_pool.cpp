@@ -70,4 +70,16 @@ void parallelRanges(std::size_t n, std::size_t parts,
     pool.run(n, parts, f);
 }
 
+void touchPages(void* at, std::size_t bytes) {
+    constexpr std::size_t page = 4096;
+    auto* p = static_cast<unsigned char*>(at);
+    const std::size_t pages = (bytes + page - 1) / page;
+    if (pages == 0) return;
+    parallelRanges(pages, std::max(1u, std::thread::hardware_concurrency()),
+                   [p](std::size_t begin, std::size_t end) {
+                       for (std::size_t i = begin; i < end; ++i)
+                           p[i * page] = 0;
+                   });
+}
+
 } // namespace clscope

@@ -1,5 +1,7 @@
 #include "core/spots/batch_spots.hpp"
 
+#include "core/range_pool.hpp"
+
 #include <algorithm>
 #include <tuple>
 
@@ -43,6 +45,7 @@ std::vector<Spot> BatchSpots::take() {
               [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
     std::vector<Spot> out;
     out.reserve(total);
+    touchPages(out.data(), total * sizeof(Spot));
     for (const auto& [first, begin, end] : batches)
         out.insert(out.end(), begin, end);
     *this = BatchSpots();
