@@ -28,8 +28,6 @@ void reserveFor(Result& r, const std::vector<std::shared_ptr<SpotsResult>>& part
     }
     r.spots.reserve(spots), r.signal.reserve(signal), r.pixels.reserve(frames);
     r.strongPerFrame.reserve(frames);
-    touchPages(r.spots.data(), spots * sizeof(Spot)); // 20 MB for the 16M stream case
-    touchPages(r.signal.data(), signal);
 }
 
 // Each part's spots moved to the frames of the whole stack, in place (the parts go once
