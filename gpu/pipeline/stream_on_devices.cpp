@@ -153,21 +153,15 @@ std::size_t batchOnDevices(const std::vector<FrameStage*>& stages,
     return std::clamp<std::uint64_t>(batch, 1, std::max<std::size_t>(frames, 1));
 }
 
-StreamRun runStreamOnDevices(const RunRequest& request, const InputSources& sources,
-                             FrameFeed& feed, const std::vector<FrameStage*>& stages,
-                             const std::vector<DeviceInfo>& devices, const Progress& progress,
-                             std::uint64_t budgetBytes) {
-    if (devices.size() != stages.size() || devices.empty())
-        throw std::logic_error("runStreamOnDevices: a stage per device");
-    if (devices.size() == 1) {
-        RunRequest one = request;
-        one.device = devices.front();
-        return runStream(one, sources, feed, *stages.front(), progress, budgetBytes);
-    }
+namespace {
+
+// The run on every device given, a lane each (at least two).
+StreamRun runOnLanes(const RunRequest& request, const InputSources& sources, FrameFeed& feed,
+                     const std::vector<FrameStage*>& stages, const std::vector<DeviceInfo>& devices,
+                     const Progress& progress, std::size_t batch) {
     const auto start = Clock::now();
     const FrameFormat format = feed.format();
     const std::size_t total = feed.frameCount();
-    const std::size_t batch = batchOnDevices(stages, devices, format, total, budgetBytes);
     std::vector<Lane> lanes(devices.size());
     for (std::size_t d = 0; d < devices.size(); ++d)
         lanes[d].device = devices[d], lanes[d].stage = stages[d];
@@ -220,6 +214,53 @@ StreamRun runStreamOnDevices(const RunRequest& request, const InputSources& sour
     info.parametersJson = runProvenance(request, lanes.front().stage->provenance());
     progress.report(1.0);
     return out;
+}
+
+// A lane pays for its set-up (its session, programs, buffers and pinned staging: ~0.2 s on an
+// H200, while the others run) only over enough batches: on two H200s two lanes beat one with
+// 33-36 batches each (1,000 16M frames, 4,000 4M) and lost to it with 7 (200, 800); on four,
+// with 8-17 each, they lost. --tune LANE_BATCHES=N sets it.
+constexpr int kLaneBatches = 30;
+
+// The devices that each get at least `least` batches of `batch` frames of `total` (every
+// device where the series' length is not known), at least one.
+std::size_t lanesFor(std::size_t total, std::size_t batch, std::size_t devices, int least) {
+    if (total == 0) return devices;
+    const std::size_t perLane = batch * std::size_t(std::max(least, 1));
+    return std::clamp<std::size_t>(total / perLane, 1, devices);
+}
+
+} // namespace
+
+StreamRun runStreamOnDevices(const RunRequest& request, const InputSources& sources,
+                             FrameFeed& feed, const std::vector<FrameStage*>& stages,
+                             const std::vector<DeviceInfo>& devices, const Progress& progress,
+                             std::uint64_t budgetBytes) {
+    if (devices.size() != stages.size() || devices.empty())
+        throw std::logic_error("runStreamOnDevices: a stage per device");
+    const std::size_t total = feed.frameCount();
+    const std::size_t batch = batchOnDevices(stages, devices, feed.format(), total, budgetBytes);
+    const auto tuned = request.tuning.find("LANE_BATCHES");
+    const int least = tuned == request.tuning.end() ? kLaneBatches : tuned->second;
+    const std::size_t lanes = lanesFor(total, batch, devices.size(), least);
+    std::string fewer;
+    if (lanes < devices.size())
+        fewer = "; on " + std::to_string(lanes) + " of " + std::to_string(devices.size()) +
+                " devices: " + std::to_string(total) + " frames give each fewer than " +
+                std::to_string(least) + " batches of " + std::to_string(batch) +
+                " (a device's set-up would cost more than it adds; --tune LANE_BATCHES=N)";
+    StreamRun run;
+    if (lanes == 1) {
+        RunRequest one = request;
+        one.device = devices.front();
+        run = runStream(one, sources, feed, *stages.front(), progress, budgetBytes);
+    } else {
+        const std::vector<FrameStage*> used(stages.begin(), stages.begin() + std::ptrdiff_t(lanes));
+        const std::vector<DeviceInfo> on(devices.begin(), devices.begin() + std::ptrdiff_t(lanes));
+        run = runOnLanes(request, sources, feed, used, on, progress, batch);
+    }
+    run.note += fewer;
+    return run;
 }
 
 } // namespace clscope::pipeline
