@@ -3,13 +3,13 @@
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
+#include "core/mask/header_geometry.hpp"
 #include "core/mask/mask_io.hpp"
 #include "core/stream/live_frames.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <optional>
 #include <unistd.h>
 
 namespace clscope::ui {
@@ -83,26 +83,6 @@ std::string ReceivedFrames::droppedText() const {
            std::to_string(budgetFrames_) + " frames, " + gb + ")";
 }
 
-namespace {
-
-// The detector geometry the start message sent, as a geometry group holds it; none where it
-// sent none or one not usable (a detector not set up sends zeros).
-std::optional<mask::Geometry> sentGeometry(const stream::StartMessage& start) {
-    if (!start.detector) return std::nullopt;
-    const stream::DetectorHeader& d = *start.detector;
-    mask::Geometry g;
-    g.beamCenterX = d.beamCenterX, g.beamCenterY = d.beamCenterY, g.distance = d.distance;
-    g.pixelSizeX = d.pixelSizeX, g.pixelSizeY = d.pixelSizeY, g.wavelength = d.wavelength;
-    try {
-        mask::validate(g);
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-    return g;
-}
-
-} // namespace
-
 ReceivedFrames::Kept ReceivedFrames::save(const std::string& path) const {
     Kept k = kept();
     if (k.frames.frameCount() == 0) throw InputError(description_ + ": no frame received yet");
@@ -112,7 +92,7 @@ ReceivedFrames::Kept ReceivedFrames::save(const std::string& path) const {
     stream::writeStartDatasets(out, start_);
     // The start message's detector geometry as a file's geometry group: a file run of the saved
     // frames (azint, the masks' q) finds the geometry the live run took.
-    if (const auto g = sentGeometry(start_)) mask::writeGeometry(out, *g);
+    if (const auto g = mask::headerGeometry(start_)) mask::writeGeometry(out, *g);
     out.commit();
     return k;
 }
