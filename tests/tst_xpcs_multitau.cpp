@@ -11,6 +11,7 @@
 #include "gpu/xpcs/live_choice.hpp"
 #include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/run_types.hpp"
+#include "gpu/xpcs/sparse_rings.hpp"
 #include "test_util.hpp"
 #include "typed_runs.hpp"
 
@@ -148,6 +149,7 @@ class TstXpcsMultitau : public QObject {
     void splitByPixels();
     void mergeAddsPartsExactly();
     void liveChoiceOfFrames();
+    void sparseBlocksWiderBelowTheOccupancyRule();
 };
 
 void TstXpcsMultitau::numpyReference_data() {
@@ -644,6 +646,29 @@ void TstXpcsMultitau::liveChoiceOfFrames() {
                               std::string::npos,
              c.note.c_str());
     QVERIFY(!xpcs::liveChoiceOf(Array(DType::Float32, {4, 64, 64}), mask).sparse);
+}
+
+// The sparse rings' block: 1,024 frames of 512×1024 on an 80 GB device (its rings' 3 GiB bound),
+// 2,048 where the frames are sparser than the rule's occupancy and the device allows the wider
+// ring (4.3 GB), the same where occupancy is not known, higher, or the device's largest buffer too
+// small, or the run too short.
+void TstXpcsMultitau::sparseBlocksWiderBelowTheOccupancyRule() {
+    DeviceInfo d;
+    d.globalMemBytes = std::uint64_t(80) << 30, d.maxAllocBytes = std::uint64_t(20) << 30;
+    const std::size_t positions = 512 * 1024, frames = 65536;
+    const auto block = [&](double occupancy, std::size_t n = 65536) {
+        return xpcs::SparseRings::blockFor(positions, n, 16, d, {}, occupancy);
+    };
+    QCOMPARE(block(-1), std::size_t(1024));
+    QCOMPARE(block(0.001), std::size_t(2048));
+    QCOMPARE(block(xpcs::SparseRings::sparseWideBlocks), std::size_t(1024));
+    QCOMPARE(block(0.01), std::size_t(1024));
+    QCOMPARE(block(0.001, 1500), std::size_t(2048));
+    QCOMPARE(block(0.001, 1024), std::size_t(1024));
+    QCOMPARE(xpcs::SparseRings::blockFor(positions, frames, 16, d, {{"MT_FRAMES", 512}}, 0.001),
+             std::size_t(512));
+    d.maxAllocBytes = std::uint64_t(4) << 30;
+    QCOMPARE(block(0.001), std::size_t(1024));
 }
 
 #include "tst_xpcs_multitau.moc"

@@ -7,10 +7,25 @@
 #include "gpu/xpcs/multitau.hpp"
 #include "gpu/xpcs/sparse_rings.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 
 namespace clscope::xpcs {
+
+namespace {
+
+// The fraction of the pixels of the first frames (64 at most) that hold an entry: the block
+// size's occupancy (a short read: 64 frames of a 65,536-frame series).
+double leadingOccupancy(const FrameBlocks& frames) {
+    const std::size_t n = std::min<std::size_t>(64, frames.frameCount());
+    if (n == 0) return -1;
+    SparseBlock probe;
+    sparseBlockInto(frames, 0, n, probe);
+    return double(probe.entries()) / (double(n) * double(frames.height() * frames.width()));
+}
+
+} // namespace
 
 Result correlateMultitauSparse(const DeviceInfo& device, const FrameBlocks& frames,
                                const LabelMask& mask, const Params& params,
@@ -24,8 +39,9 @@ Result correlateMultitauSparse(const DeviceInfo& device, const FrameBlocks& fram
     std::uint64_t entries = 0;
     try {
         const Bins bins = makeBins(mask);
-        const std::size_t block = SparseRings::blockFor(bins.pixelIndex.size(), total,
-                                                        params.channels, device, params.tuning);
+        const std::size_t block =
+            SparseRings::blockFor(bins.pixelIndex.size(), total, params.channels, device,
+                                  params.tuning, leadingOccupancy(frames));
         SparseRings rings(session, bins, params, frames.dtype(), frames.height() * frames.width(),
                           block, programs);
         session.timings().addHostPhase("sparse set-up (host wall: bins, rings, programs)",
@@ -50,12 +66,15 @@ Result correlateMultitauSparse(const DeviceInfo& device, const FrameBlocks& fram
             progress.report(double(b * block + now.frames()) / double(total));
             progress.checkCancel();
         }
+        session.mark("sparse: every block queued");
         rings.complete();
+        session.mark("sparse: the last block folded");
         session.finish();
         session.timings().addHostPhase(
             "sparse blocks (host wall: reads and checks; uploads, kernels and folds beside them)",
             msSince(streaming));
         result = rings.finish(total, params);
+        session.mark("sparse: statistics done");
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "xpcs sparse", device);
     }

@@ -50,9 +50,12 @@ class SparseRings {
     // 64-bit products binned over every level (add() refuses a block where they do not).
     static bool fits(std::uint64_t frameTotal, std::size_t frames);
     // Frames per block for `frames` frames of `positions` labelled pixels: the rings within a
-    // memory budget (MT_FRAMES: given).
+    // memory budget (MT_FRAMES: given); twice as many where `occupancy` (the fraction of the
+    // frames' pixels stored; < 0: not known) is below sparseWideBlocks.
     static std::size_t blockFor(std::size_t positions, std::size_t frames, int channels,
-                                const DeviceInfo& device, const std::map<std::string, int>& tuning);
+                                const DeviceInfo& device, const std::map<std::string, int>& tuning,
+                                double occupancy = -1);
+    static constexpr double sparseWideBlocks = 0.0025;
 
   private:
     struct Level {
