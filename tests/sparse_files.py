@@ -137,6 +137,19 @@ def long(out, frames, occupancy="0.03"):
         write_csr(f, ptr, pixel, count.astype(np.uint16), (frames, 16, 16))
 
 
+def rising(out):
+    """320 dense 32x32 frames, 0.5 % of the pixels occupied in the first 160 and 12 % after:
+    the sparse rings' upper levels start list-held and turn to values halfway, their ring slots
+    reused (stale values) before and after."""
+    rng = np.random.default_rng(23)
+    share = np.where(np.arange(320) < 160, 0.005, 0.12)[:, None, None]
+    occupied = rng.random((320, 32, 32)) < share
+    d = (occupied * rng.integers(1, 4, size=(320, 32, 32))).astype(np.uint16)
+    with h5py.File(out, "w") as f:
+        labels(f, 32, 32)
+        f["/entry/data/data"] = d
+
+
 def photons(out, frames, hot):
     frames = int(frames)
     rng = np.random.default_rng(17)
@@ -272,5 +285,5 @@ def bad(case, out):
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"sparse": sparse, "events": events, "edges": edges, "uint32": uint32, "long": long,
-     "photons": photons,
+     "photons": photons, "rising": rising,
      "rigaku": rigaku, "scattered": scattered, "bad": bad}[cmd](*args)

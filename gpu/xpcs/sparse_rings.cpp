@@ -95,6 +95,7 @@ SparseRings::SparseRings(ClSession& s, const Bins& bins, const Params& params, D
     binValues_ = s.kernel(recipe_, values, "sp_bin_values");
     clear_ = s.kernel(recipe_, values, "sp_clear");
     forget_ = s.kernel(recipe_, values, "sp_forget");
+    clean_ = s.kernel(recipe_, values, "sp_clean");
 }
 
 SparseRings::~SparseRings() {
@@ -231,16 +232,18 @@ void SparseRings::binLevels(BlockSums& sums) {
         Level& next = level(k + 1);
         const Level& from = levels_[k];
         // Rows beyond the share: held by their values from here up (bins overwrite whole rows).
+        const bool wasValues = next.values;
         next.values = next.values || from.values || crowded(k + 1);
+        if (next.values && !wasValues && next.count > 0) clean(next);
         if (next.values) {
-            setArgs(binValues_, from.ring, from.rows, next.ring, next.rows, int(positions_),
-                    cl_long(done));
+            setArgs(binValues_, from.ring, from.bits, int(!from.values), int(words()), from.rows,
+                    next.ring, next.rows, int(positions_), cl_long(done));
             s_.launch(binValues_, "xpcs sparse bin (values)",
                       {{(positions_ + 63) / 64 * 64, want - done}, {64, 1}});
         } else {
-            setArgs(bin_, from.ring, from.list, from.length, from.rows, int(positions_), next.ring,
-                    next.bits, next.list, next.length, next.rows, int(positions_), int(positions_),
-                    int(words()), cl_long(done));
+            setArgs(bin_, from.ring, from.bits, from.list, from.length, from.rows, int(positions_),
+                    next.ring, next.bits, next.list, next.length, next.rows, int(positions_),
+                    int(positions_), int(words()), cl_long(done));
             launch(bin_, "xpcs sparse bin", want - done, chunksOf(k + 1));
         }
         next.count = want;
@@ -248,31 +251,32 @@ void SparseRings::binLevels(BlockSums& sums) {
     }
 }
 
-// Rows no lag reaches any more back to zero by their lists, then their lists' lengths.
+// Rows no lag reaches any more: their bitmaps and list lengths back to zero (every read of a
+// list-held row above level 0 goes through its bitmap), level 0's values too by their lists
+// (sp_scatter adds into them).
 void SparseRings::clearBelow() {
     for (std::size_t k = 0; k < levels_.size(); ++k) {
         Level& l = levels_[k];
         const std::size_t below = l.count > std::size_t(c_) ? l.count - std::size_t(c_) : 0;
         if (l.values || below <= l.cleared) continue;
         const std::size_t rows = below - l.cleared;
-        setArgs(clear_, l.ring, l.list, l.length, l.rows, int(positions_), int(positions_),
-                cl_long(l.cleared));
-        launch(clear_, "xpcs sparse clear", rows, chunksOf(k));
-        clearBits(l, rows);
-        setArgs(forget_, l.length, l.rows, cl_long(l.cleared), int(rows));
-        s_.launch(forget_, "xpcs sparse clear", {{(rows + 63) / 64 * 64}, {64}});
+        if (k == 0) {
+            setArgs(clear_, l.ring, l.list, l.length, l.rows, int(positions_), int(positions_),
+                    cl_long(l.cleared));
+            launch(clear_, "xpcs sparse clear", rows, chunksOf(k));
+        }
+        const std::size_t items = rows * words();
+        setArgs(forget_, l.length, l.bits, l.rows, int(words()), cl_long(l.cleared), int(rows));
+        s_.launch(forget_, "xpcs sparse forget", {{(items + 63) / 64 * 64}, {64}});
         l.cleared = below;
     }
 }
 
-// The bitmaps of level l's `rows` rows from l.cleared on to zero: one fill, two where the rows
-// wrap around the ring's end (a dense fill of a row's words costs less than a write for each
-// listed position).
-void SparseRings::clearBits(const Level& l, std::size_t rows) {
-    const std::size_t first = l.cleared % std::size_t(l.rows), bytes = words() * 4;
-    const std::size_t here = std::min(rows, std::size_t(l.rows) - first);
-    s_.fill(l.bits, here * bytes, "xpcs sparse clear (bitmaps)", first * bytes);
-    if (rows > here) s_.fill(l.bits, (rows - here) * bytes, "xpcs sparse clear (bitmaps)");
+// Level l's rows as their bitmaps list them (unlisted values to 0): where it turns to values.
+void SparseRings::clean(const Level& l) {
+    setArgs(clean_, l.ring, l.bits, int(positions_), int(words()));
+    s_.launch(clean_, "xpcs sparse clean",
+              {{(positions_ + 63) / 64 * 64, std::size_t(l.rows)}, {64, 1}});
 }
 
 // The block's sums, products and beyond word into pinned half `half`, without waiting.

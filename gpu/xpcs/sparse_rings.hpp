@@ -77,7 +77,7 @@ class SparseRings {
     cl::Kernel& lagsKernel(std::size_t k, bool dense);
     bool crowded(std::size_t k) const; // level k's rows beyond the share (SP_DENSE)
     std::size_t words() const { return (positions_ + 31) / 32; } // a row's bitmap
-    void clearBits(const Level& l, std::size_t rows);
+    void clean(const Level& l); // unlisted values to 0: where a level turns to values
     void stage(const SparseBlock& block, std::size_t half);
     void checkTotals(const DeviceBlock& block);
     void queue(const DeviceBlock& block); // the block's kernels, read-back and fold
@@ -107,7 +107,7 @@ class SparseRings {
     cl::CommandQueue reads_;
     cl::Event read_[2];
     std::size_t half_ = 0; // the half of the block being queued
-    cl::Kernel scatter_, bin_, binValues_, clear_, forget_;
+    cl::Kernel scatter_, bin_, binValues_, clear_, forget_, clean_;
     std::map<std::size_t, cl::Kernel> lags_; // by level's lag set (0: level 0, 1: above)
     std::deque<Level> levels_;
     struct LevelBound {       // the host's bounds on a level's rows, as they are binned

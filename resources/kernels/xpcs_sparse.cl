@@ -8,8 +8,12 @@
 // entries, not the pixels. Each list-held row also keeps a bitmap of its listed positions
 // (`words` 32-bit words a row, bit p % 32 of word p / 32): sp_lags reads a lag row's value only
 // where its bit is set, so the lags' reads of the mostly zero rows go to the bitmaps (1/32 of
-// the rows' bytes, held by the cache) instead of the rows. A row no lag can reach any more is
-// cleared by its list, its bitmap by the host (a fill of the rows' words). A value is
+// the rows' bytes, held by the cache) instead of the rows. Above level 0 every read of a
+// list-held row's value is such a read (sp_bin and sp_bin_values too), so a row no lag can
+// reach any more needs only its bitmap and list length back to zero (sp_forget), its values
+// left as they are; level 0's rows, which sp_scatter adds into, are also cleared by their lists
+// (sp_clear); a level that turns to values has its rows' unlisted values zeroed once
+// (sp_clean). A value is
 // 32-bit: the host bounds every binned frame's counts below 2^32 (and so every value); every sum
 // is an exact 64-bit integer (the host bounds them), so the order of the atomics does not matter.
 // Long lists are spread over several work-groups a row (sp_bin, sp_lags, sp_clear).
@@ -92,6 +96,11 @@ inline void sp_lag_listed_values(__global const uint* ring, __global const uint*
         w[j] = listed[j] ? ring[at->ring[j] + p] : 0;
 }
 
+// Whether a row's bitmap (`row` its first word) lists position p.
+inline uint sp_listed(__global const uint* row, int p) {
+    return row[p >> 5] >> (p & 31) & 1u;
+}
+
 // Position p listed in a row's bitmap (`row` its first word).
 inline void sp_list_bit(__global uint* row, int p) {
     atomic_or(row + (p >> 5), 1u << (p & 31));
@@ -132,10 +141,11 @@ __kernel void sp_scatter(__global const long* ptr, __global const int* pixel,
 // first + r; a round of a group takes WG·SP_RUN entries of the pair's lists one after the other
 // (SP_RUN a work-item, WG apart), rounds c, c + chunks, ...; each round's new positions are
 // appended to the row's list at a place one atomic per work-group reserves (the row's list
-// length starts at 0: new rows, or cleared by sp_forget).
-__kernel void sp_bin(__global const uint* src, __global const int* srcList,
-                     __global const int* srcLen, int srcRows, int srcStride,
-                     __global uint* dst, __global uint* dstBits, __global int* dstList,
+// length starts at 0: new rows, or cleared by sp_forget). A source row's value is read only
+// where its bitmap lists the position (its other values may be an earlier row's).
+__kernel void sp_bin(__global const uint* src, __global const uint* srcBits,
+                     __global const int* srcList, __global const int* srcLen, int srcRows,
+                     int srcStride, __global uint* dst, __global uint* dstBits, __global int* dstList,
                      __global int* dstLen, int dstRows, int dstStride, int positions, int words,
                      long first) {
     __local int listedHere, base;
@@ -148,6 +158,8 @@ __kernel void sp_bin(__global const uint* src, __global const int* srcList,
     __global int* listed = dstList + (long)slot * dstStride;
     __global const int* la = srcList + (long)a * srcStride;
     __global const int* lb = srcList + (long)b * srcStride;
+    __global const uint* ba = srcBits + (long)a * words;
+    __global const uint* bb = srcBits + (long)b * words;
     const int na = srcLen[a], n = na + srcLen[b], wg = get_local_size(0), round = wg * SP_RUN;
     for (int start = get_group_id(1) * round; start < n; start += get_num_groups(1) * round) {
         if (get_local_id(0) == 0) listedHere = 0;
@@ -159,10 +171,10 @@ __kernel void sp_bin(__global const uint* src, __global const int* srcList,
             p[k] = -1;
             if (i < na) {
                 p[k] = la[i];
-                row[p[k]] = ra[p[k]] + rb[p[k]];
+                row[p[k]] = ra[p[k]] + (sp_listed(bb, p[k]) ? rb[p[k]] : 0u);
             } else if (i < n) {
                 const int q = lb[i - na];
-                if (ra[q] == 0) row[q] = rb[q], p[k] = q; // else listed with row a's entries
+                if (!sp_listed(ba, q)) row[q] = rb[q], p[k] = q; // else listed with row a's
             }
             mine += p[k] >= 0;
         }
@@ -183,14 +195,30 @@ __kernel void sp_bin(__global const uint* src, __global const int* srcList,
 
 // Rows first .. first + count - 1 of a level whose rows are summed from their values (one
 // work-item a (position, row)): every position of the merge of the rows 2t and 2t + 1 below,
-// so nothing of the slot's earlier row is left (no list, no clearing).
-__kernel void sp_bin_values(__global const uint* src, int srcRows, __global uint* dst,
-                            int dstRows, int positions, long first) {
+// so nothing of the slot's earlier row is left (no list, no clearing). From a list-held level
+// (srcListed), a source value only where its row's bitmap lists the position.
+__kernel void sp_bin_values(__global const uint* src, __global const uint* srcBits, int srcListed,
+                            int words, int srcRows, __global uint* dst, int dstRows,
+                            int positions, long first) {
     const int p = get_global_id(0);
     const long t = first + get_global_id(1);
     if (p >= positions) return;
-    dst[(t % dstRows) * positions + p] =
-        src[((2 * t) % srcRows) * positions + p] + src[((2 * t + 1) % srcRows) * positions + p];
+    const long a = (2 * t) % srcRows, b = (2 * t + 1) % srcRows;
+    uint va = src[a * positions + p], vb = src[b * positions + p];
+    if (srcListed) {
+        va = sp_listed(srcBits + a * words, p) ? va : 0u;
+        vb = sp_listed(srcBits + b * words, p) ? vb : 0u;
+    }
+    dst[(t % dstRows) * positions + p] = va + vb;
+}
+
+// Every row of a level's ring as its bitmap lists it: unlisted values to 0 (one work-item a
+// (position, row)), once, where the level turns from lists to values (sp_lags_dense and
+// sp_bin_values then read whole rows).
+__kernel void sp_clean(__global uint* ring, __global const uint* bits, int positions, int words) {
+    const int p = get_global_id(0);
+    const long r = get_global_id(1);
+    if (p < positions && !sp_listed(bits + r * words, p)) ring[r * positions + p] = 0;
 }
 
 // The frame sums and lag products of rows first .. first + count - 1 of a level (one
@@ -320,10 +348,14 @@ __kernel void sp_clear(__global uint* ring, __global const int* list,
         ring[(long)slot * positions + list[(long)slot * stride + i]] = 0;
 }
 
-// The list lengths of rows first .. first + count - 1 of a level to 0.
-__kernel void sp_forget(__global int* listLen, int rows, long first, int count) {
-    const int i = get_global_id(0);
+// The list lengths and bitmaps of rows first .. first + count - 1 of a level to 0 (one
+// work-item a word of their bitmaps, the first `count` a length each too).
+__kernel void sp_forget(__global int* listLen, __global uint* bits, int rows, int words,
+                        long first, int count) {
+    const long i = get_global_id(0);
     if (i < count) listLen[(int)((first + i) % rows)] = 0;
+    if (i >= (long)count * words) return;
+    bits[((first + i / words) % rows) * words + i % words] = 0;
 }
 
 // Frames first .. first + frames - 1 of a batch of dense frames (frameSize values each), one
