@@ -164,7 +164,7 @@ ProgramRecipe sparseRecipe() {
                         "sp_bin: list entries a work-item a round")});
     // sp_scatter: one work-group (SP_WG) a frame; sp_bin, sp_lags, sp_clear: (rows, chunks of a
     // row's list; sp_bin's chunks take rounds of SP_RUN·WG entries); sp_lags_dense: (rows · chunks,
-    // bins); sp_forget: a work-item a bitmap word of the rows; sp_bin_values, sp_clean: (positions,
+    // bins); sp_forget: (four bitmap words, rows); sp_bin_values, sp_clean: (positions,
     // rows); sp_count, sp_compact: (stretches of SP_RUN·WG labelled pixels · WG, frames).
     return r;
 }

@@ -265,9 +265,10 @@ void SparseRings::clearBelow() {
                     cl_long(l.cleared));
             launch(clear_, "xpcs sparse clear", rows, chunksOf(k));
         }
-        const std::size_t items = rows * words();
-        setArgs(forget_, l.length, l.bits, l.rows, int(words()), cl_long(l.cleared), int(rows));
-        s_.launch(forget_, "xpcs sparse forget", {{(items + 63) / 64 * 64}, {64}});
+        const std::size_t quads = (words() + 3) / 4;
+        setArgs(forget_, l.length, l.bits, l.rows, int(words()),
+                int(l.cleared % std::size_t(l.rows)));
+        s_.launch(forget_, "xpcs sparse forget", {{(quads + 63) / 64 * 64, rows}, {64, 1}});
         l.cleared = below;
     }
 }

@@ -348,14 +348,21 @@ __kernel void sp_clear(__global uint* ring, __global const int* list,
         ring[(long)slot * positions + list[(long)slot * stride + i]] = 0;
 }
 
-// The list lengths and bitmaps of rows first .. first + count - 1 of a level to 0 (one
-// work-item a word of their bitmaps, the first `count` a length each too).
+// The list lengths and bitmaps of `count` rows of a level from slot slot0 on (wrapping at
+// `rows`) to 0: work-item (i, r) of (⌈words / 4⌉, count) zeroes words 4i .. 4i + 3 of the r-th
+// row's bitmap (one 16-byte store where the rows' words are a multiple of 4), i = 0 its length.
 __kernel void sp_forget(__global int* listLen, __global uint* bits, int rows, int words,
-                        long first, int count) {
-    const long i = get_global_id(0);
-    if (i < count) listLen[(int)((first + i) % rows)] = 0;
-    if (i >= (long)count * words) return;
-    bits[((first + i / words) % rows) * words + i % words] = 0;
+                        int slot0) {
+    const int w = get_global_id(0) * 4;
+    int slot = slot0 + get_global_id(1);
+    if (slot >= rows) slot -= rows;
+    if (w == 0) listLen[slot] = 0;
+    __global uint* row = bits + (long)slot * words;
+    if ((words & 3) == 0 && w < words)
+        *(__global uint4*)(row + w) = (uint4)(0);
+    else
+        for (int k = w; k < min(w + 4, words); ++k)
+            row[k] = 0;
 }
 
 // Frames first .. first + frames - 1 of a batch of dense frames (frameSize values each), one
