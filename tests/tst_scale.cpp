@@ -141,6 +141,18 @@ class TestScale : public QObject {
             generate({"particles", "--sources", "300", "--grid-points", "24"}, "particles.h5");
         QVERIFY(!in.isEmpty());
         checkScaled({"rbf", in, "--kernel", "laplace"}, "40K", "/rbf", 4);
+        // The run's own check against double covers as many targets over two devices as on
+        // one: each part checks its share.
+        const auto sampled = [&](const QString& devices) {
+            const QString out = path("sampled.h5");
+            const CliRun r = cli({"rbf", in, "--kernel", "laplace", "--device", devices, "--split",
+                                  "always", "-o", out});
+            if (r.code != 0) qWarning() << r.err;
+            return clscope::H5Reader(out.toStdString()).stringAttribute("/rbf", "sample_targets");
+        };
+        const auto one = sampled("ocl:0");
+        QVERIFY(one.has_value());
+        QCOMPARE(sampled("ocl:0,ocl:0"), one);
     }
 
     // azint in passes, through the pipeline and over two devices (frame ranges, each device

@@ -39,6 +39,10 @@ std::vector<Algorithm::Part> TargetRanges::splitWith(const Run& run, std::size_t
     const Problem& problem = withPlanes(in.problem, run.params().planes, storage);
     const std::size_t m = problem.targetCount(),
                       count = std::max<std::size_t>(1, std::min(parts, m));
+    // The run's own check against double shared out too: each part checks its share of the
+    // targets the whole run would (a part's check runs on the host beside its kernels; 64
+    // targets each, four parts' checks took as long as the one run's).
+    const auto sample = static_cast<std::size_t>(run.values().integer("sample_targets"));
     std::vector<Algorithm::Part> out;
     for (std::size_t k = 0; k < count; ++k) {
         std::vector<std::size_t> range;
@@ -51,6 +55,7 @@ std::vector<Algorithm::Part> TargetRanges::splitWith(const Run& run, std::size_t
                 part->targetIndex.push_back(in.targetIndex[i]);
         ParamSet p = run.values();
         p.set("planes", 0); // the part's targets are explicit points
+        if (sample) p.set("sample_targets", static_cast<long long>((sample + count - 1) / count));
         out.push_back({part, p});
     }
     return out;
