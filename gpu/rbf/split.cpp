@@ -66,6 +66,10 @@ TargetRanges::joinWith(const std::vector<std::shared_ptr<RbfResult>>& parts) con
     auto out = std::make_shared<RbfResult>();
     Result& joined = out->result;
     joined.sampleDeviation = 0;
+    std::size_t values = 0, indices = 0; // room for every part's at once, not grown part by part
+    for (const auto& p : parts)
+        values += p->result.potential.size(), indices += p->result.targetIndex.size();
+    joined.potential.reserve(values), joined.targetIndex.reserve(indices);
     for (const auto& p : parts) {
         const Result& r = p->result;
         joined.complex = r.complex, joined.kernel = r.kernel;
