@@ -266,6 +266,26 @@ class TestStreamCli : public QObject {
             QVERIFY2(stages.contains(QString(stage)), qPrintable(stages.join(" | ")));
     }
 
+    // Several devices: each device's decode and upload lines run before the timed run, so that
+    // every lane starts as warm as the first.
+    void benchStreamWarmsEveryDevice() {
+        const QString json = inDir(dir, "bench_stream_devices.json");
+        const auto r = runCli({"bench", "stream", "--size", "small", "--frames", "8", "--threads",
+                               "1", "--device", "ocl:0,ocl:0", "--json", json});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        int decoded = 0, uploaded = 0;
+        const auto j = nlohmann::json::parse(f.readAll().toStdString());
+        for (const auto& line : j["lines"]) {
+            const std::string what = line["what"].get<std::string>();
+            decoded += what.rfind("decode on the device (ocl:0,", 0) == 0;
+            uploaded += what.rfind("upload only (ocl:0,", 0) == 0;
+        }
+        QCOMPARE(decoded, 2);
+        QCOMPARE(uploaded, 2);
+    }
+
     // --file: the same frames from an HDF5 file of bslz4 chunks, read as stored and through
     // --then's algorithm (the chunks decoded on the device); the file is removed after.
     void benchStreamFileLines() {

@@ -332,12 +332,15 @@ void runStreamBench(StreamBenchArgs a) {
     std::vector<Line> lines;
     for (int t : threads)
         lines.push_back(decodeFromMemory(c, std::size_t(std::max(t, 1))));
-    if (!a.device.empty()) { // the device's side: decode there, and the decoded frames' upload
-        const DeviceInfo device = resolveDevices(a.device).front(); // the first of several
-        if (device.index >= 0) // an OpenCL device (not the host reference)
-            for (Line& l : deviceLines(c, device))
-                lines.push_back(std::move(l));
-    }
+    // Each device's side: decode there, and the decoded frames' upload. Every device of a
+    // several-device run, so that each starts the timed run as warm as the first (its programs
+    // loaded, its pinned staging kept): with the first alone warmed, a second lane spent 68 ms
+    // more pinning its staging than the one-device run it was compared with.
+    if (!a.device.empty())
+        for (const DeviceInfo& device : resolveDevices(a.device))
+            if (device.index >= 0) // an OpenCL device (not the host reference)
+                for (Line& l : deviceLines(c, device))
+                    lines.push_back(std::move(l));
 #if defined(CLSCOPE_HAVE_LIVE)
     lines.push_back(receiveOnly(c));
     for (int t : threads)
