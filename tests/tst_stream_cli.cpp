@@ -58,6 +58,21 @@ QString compareFileAndStream(const QTemporaryDir& dir, const QStringList& comman
 class TestStreamCli : public QObject {
     Q_OBJECT
     QTemporaryDir dir;
+
+    // `bench stream --size small --threads 1` and `more`, its --json output (`name` in the test
+    // directory); empty, `err` saying why, where it failed.
+    nlohmann::json benchStreamJson(const QString& name, const QStringList& more, QString& err) {
+        const QString json = inDir(dir, name);
+        const auto r = runCli(
+            QStringList{"bench", "stream", "--size", "small", "--threads", "1", "--json", json} +
+            more);
+        QFile f(json);
+        if (r.code != 0 || !f.open(QIODevice::ReadOnly)) {
+            err = r.code != 0 ? r.err : "no " + json;
+            return {};
+        }
+        return nlohmann::json::parse(f.readAll().toStdString());
+    }
     QString spotsFile, xpcsFile;
 
   private slots:
@@ -248,13 +263,10 @@ class TestStreamCli : public QObject {
     // bench stream's bounds: every stage's line, the device's decode and upload included, each
     // with all the frames sent (a line that lost frames or failed would not be there).
     void benchStreamHasEveryStage() {
-        const QString json = inDir(dir, "bench_stream.json");
-        const auto r = runCli({"bench", "stream", "--size", "small", "--frames", "16", "--threads",
-                               "1", "--device", "ocl:0", "--json", json});
-        QVERIFY2(r.code == 0, qPrintable(r.err));
-        QFile f(json);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const auto j = nlohmann::json::parse(f.readAll().toStdString());
+        QString err;
+        const auto j =
+            benchStreamJson("bench_stream.json", {"--frames", "16", "--device", "ocl:0"}, err);
+        QVERIFY2(err.isEmpty(), qPrintable(err));
         QCOMPARE(j["frames"].get<int>(), 16);
         QStringList stages;
         for (const auto& line : j["lines"]) {
@@ -269,14 +281,11 @@ class TestStreamCli : public QObject {
     // Several devices: each device's decode and upload lines run before the timed run, so that
     // every lane starts as warm as the first.
     void benchStreamWarmsEveryDevice() {
-        const QString json = inDir(dir, "bench_stream_devices.json");
-        const auto r = runCli({"bench", "stream", "--size", "small", "--frames", "8", "--threads",
-                               "1", "--device", "ocl:0,ocl:0", "--json", json});
-        QVERIFY2(r.code == 0, qPrintable(r.err));
-        QFile f(json);
-        QVERIFY(f.open(QIODevice::ReadOnly));
+        QString err;
+        const auto j = benchStreamJson("bench_stream_devices.json",
+                                       {"--frames", "8", "--device", "ocl:0,ocl:0"}, err);
+        QVERIFY2(err.isEmpty(), qPrintable(err));
         int decoded = 0, uploaded = 0;
-        const auto j = nlohmann::json::parse(f.readAll().toStdString());
         for (const auto& line : j["lines"]) {
             const std::string what = line["what"].get<std::string>();
             decoded += what.rfind("decode on the device (ocl:0,", 0) == 0;
@@ -289,14 +298,11 @@ class TestStreamCli : public QObject {
     // --file: the same frames from an HDF5 file of bslz4 chunks, read as stored and through
     // --then's algorithm (the chunks decoded on the device); the file is removed after.
     void benchStreamFileLines() {
-        const QString json = inDir(dir, "bench_stream_file.json");
-        const auto r =
-            runCli({"bench", "stream", "--size", "small", "--frames", "12", "--threads", "1",
-                    "--device", "ocl:0", "--file", "--then", "spots", "--json", json});
-        QVERIFY2(r.code == 0, qPrintable(r.err));
-        QFile f(json);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const auto j = nlohmann::json::parse(f.readAll().toStdString());
+        QString err;
+        const auto j = benchStreamJson(
+            "bench_stream_file.json",
+            {"--frames", "12", "--device", "ocl:0", "--file", "--then", "spots"}, err);
+        QVERIFY2(err.isEmpty(), qPrintable(err));
         QStringList lines;
         for (const auto& line : j["lines"])
             lines << QString::fromStdString(line["what"].get<std::string>() + ": " +
