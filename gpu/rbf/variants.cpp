@@ -1,5 +1,6 @@
 // The rbf variants, declared once: their entries, support checks with reasons, tolerances,
 // default tuning and runs.
+#include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "gpu/rbf/rbf_gpu.hpp"
 #include "gpu/rbf/recipes.hpp"
@@ -7,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <future>
 #include <nlohmann/json.hpp>
@@ -125,6 +127,7 @@ Result runOnDevice(const Job& job, const std::string& id, const Flavour& flavour
     try {
         const std::size_t sourcePad =
             prepareBuffers(run, flavour.direct() ? std::stoul(run.values.at("RBF_WG")) : 1);
+        session.mark("rbf: buffers made, uploads queued");
         if (problem.targetCount() && problem.sourceCount()) {
             if (flavour.direct())
                 runTiled(run, flavour.launch == Launch::TiledFast, sourcePad, job.progress);
@@ -138,6 +141,7 @@ Result runOnDevice(const Job& job, const std::string& id, const Flavour& flavour
                          "rbf zero");
         }
         downloadResult(run, result);
+        session.mark("rbf: result read back");
         session.finish();
     } catch (const cl::Error& e) {
         rethrowDeviceError(e, "rbf " + id, device);
@@ -176,7 +180,11 @@ Result runOpenCl(const Job& job, const std::string& id, const Flavour& flavour) 
     result.device = job.device.spec + " (" + job.device.name + ")";
     result.variant = id;
     result.kernel = job.params->kernel;
+    const auto checking = std::chrono::steady_clock::now();
     checkSample(reference.get(), result);
+    result.timings.add("rbf sample check after the run (host wall: the reference's rest, the "
+                       "comparison)",
+                       msSince(checking));
     job.progress.report(1.0);
     return result;
 }
