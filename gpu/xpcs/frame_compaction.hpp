@@ -1,5 +1,5 @@
-// Dense frames on the device as a sparse block's entries there (xpcs_sparse.cl's sp_count and
-// sp_compact): each frame's labelled pixels that are not zero, as (frame_ptr, pixel, count) in
+// Dense frames on the device as a sparse block's entries there (xpcs_sparse_compact.cl: sp_count
+// and sp_compact): each frame's labelled pixels that are not zero, as (frame_ptr, pixel, count) in
 // device buffers that SparseRings::add(DeviceBlock) takes as they are: a live stream's frames,
 // decoded on the device, never come back. Only each frame's entries and the sum of its counts
 // come back (a few bytes a frame): the rings' checks and the live rule's occupancy need them.

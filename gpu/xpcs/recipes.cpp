@@ -150,7 +150,7 @@ ProgramRecipe multitauRecipe() {
 
 ProgramRecipe sparseRecipe() {
     ProgramRecipe r(
-        programs::sparse, {"common", "xpcs_sparse"},
+        programs::sparse, {"common", "xpcs_sparse", "xpcs_sparse_compact"},
         {fromInput(integerTunable("SP_LAG0", 0, 0, 1 << 20, "sp_lags: first lag of the level")),
          fromInput(integerTunable("SP_LAGS", 16, 1, 1024, "sp_lags: lags of the level")),
          fromInput(integerTunable("SP_WG", 64, 1, 1024,

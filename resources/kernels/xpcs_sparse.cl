@@ -22,16 +22,12 @@
 // of the positions) takes its sums from the values instead: sp_lags_dense, one work-group per
 // (row, bin) over the bin's positions, a reduction in local memory and no atomics.
 //
-// Dense frames already on the device (a live stream's, decoded there) become a block's entries
-// there: sp_count counts each frame's labelled pixels that are not zero and sums their values
-// (the host's checks and the live rule's occupancy), sp_compact writes them as (pixel, count)
-// from the frame's frame_ptr on (the host's prefix sum of the counts). Nothing comes back but a
-// few bytes a frame.
+// Dense frames already on the device become a block's entries there: xpcs_sparse_compact.cl.
 //
 // Set by the host (-D): SP_LAGS the lags of the level, SP_LAG0 the first (sp_lags,
 // sp_lags_dense); SP_WG the work-group size of sp_lags_dense (a power of two); SP_LOCAL_BINS
 // the bins where a row's sums fit local memory (sp_lags sums there, else global atomics), else 0;
-// DATA_T the dense frames' element type (sp_count, sp_compact).
+// DATA_T: xpcs_sparse_compact.cl.
 
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 
@@ -46,9 +42,6 @@
 #endif
 #ifndef SP_LOCAL_BINS
 #define SP_LOCAL_BINS 0
-#endif
-#ifndef DATA_T
-#define DATA_T ushort
 #endif
 #ifndef SP_RUN
 #define SP_RUN 8 // labelled pixels a work-item of sp_count and sp_compact; list entries, sp_bin
@@ -145,9 +138,9 @@ __kernel void sp_scatter(__global const long* ptr, __global const int* pixel,
 // where its bitmap lists the position (its other values may be an earlier row's).
 __kernel void sp_bin(__global const uint* src, __global const uint* srcBits,
                      __global const int* srcList, __global const int* srcLen, int srcRows,
-                     int srcStride, __global uint* dst, __global uint* dstBits, __global int* dstList,
-                     __global int* dstLen, int dstRows, int dstStride, int positions, int words,
-                     long first) {
+                     int srcStride, __global uint* dst, __global uint* dstBits,
+                     __global int* dstList, __global int* dstLen, int dstRows, int dstStride,
+                     int positions, int words, long first) {
     __local int listedHere, base;
     const long t = first + get_group_id(0);
     const int a = (int)((2 * t) % srcRows), b = (int)((2 * t + 1) % srcRows);
@@ -363,72 +356,4 @@ __kernel void sp_forget(__global int* listLen, __global uint* bits, int rows, in
     else
         for (int k = w; k < min(w + 4, words); ++k)
             row[k] = 0;
-}
-
-// Frames first .. first + frames - 1 of a batch of dense frames (frameSize values each), one
-// stretch of their labelled pixels a work-group: group (g, f) of (stretches, frames) takes frame
-// first + f's positions g·SP_RUN·WG .. (g + 1)·SP_RUN·WG - 1 (bin order; pixelOf[p] the pixel of
-// position p), SP_RUN of them a work-item, WG apart. A work-item's values, and how many of them
-// are not zero.
-inline int sp_stretch(__global const DATA_T* frames, long frameSize, long first,
-                      __global const int* pixelOf, int positions, uint* v) {
-    const int wg = get_local_size(0), p0 = get_group_id(0) * SP_RUN * wg + get_local_id(0);
-    __global const DATA_T* frame = frames + (first + get_group_id(1)) * frameSize;
-    int n = 0;
-    for (int j = 0; j < SP_RUN; ++j) {
-        const int p = p0 + j * wg;
-        v[j] = p < positions ? (uint)frame[pixelOf[p]] : 0;
-        n += v[j] != 0;
-    }
-    return n;
-}
-
-// Each frame's labelled pixels that are not zero counted into entries[f] and their values
-// summed into totals[f] (both zero before).
-__kernel void sp_count(__global const DATA_T* frames, long frameSize, long first,
-                       __global const int* pixelOf, int positions, __global int* entries,
-                       __global long* totals) {
-    __local int n;
-    __local long sum;
-    uint v[SP_RUN];
-    if (get_local_id(0) == 0) n = 0, sum = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int mine = sp_stretch(frames, frameSize, first, pixelOf, positions, v);
-    if (mine) {
-        long total = 0;
-        for (int j = 0; j < SP_RUN; ++j)
-            total += v[j];
-        atomic_add(&n, mine);
-        atom_add((volatile __local long*)&sum, total);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (get_local_id(0) != 0 || n == 0) return;
-    const int f = get_group_id(1);
-    atomic_add(entries + f, n);
-    sp_add(totals + f, sum);
-}
-
-// The same pixels as frame f's entries (pixel, count) from ptr[f] on, at places one atomic
-// per work-group on cursor[f] (zero before) reserves: a frame's entries in the groups' order,
-// which no sum depends on.
-__kernel void sp_compact(__global const DATA_T* frames, long frameSize, long first,
-                         __global const int* pixelOf, int positions, __global const long* ptr,
-                         __global int* cursor, __global int* pixel, __global uint* count) {
-    __local int n, base;
-    uint v[SP_RUN];
-    if (get_local_id(0) == 0) n = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int mine = sp_stretch(frames, frameSize, first, pixelOf, positions, v);
-    const int at = mine ? atomic_add(&n, mine) : 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int f = get_group_id(1);
-    if (get_local_id(0) == 0) base = n ? atomic_add(cursor + f, n) : 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int wg = get_local_size(0), p0 = get_group_id(0) * SP_RUN * wg + get_local_id(0);
-    long e = ptr[f] + base + at;
-    for (int j = 0; j < SP_RUN; ++j)
-        if (v[j] != 0) {
-            pixel[e] = pixelOf[p0 + j * wg];
-            count[e++] = v[j];
-        }
 }
