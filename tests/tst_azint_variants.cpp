@@ -192,7 +192,9 @@ class TestAzintVariants : public QObject {
     // tiled on 45 x 72 (a multiple of 8 wide, not of 16): runs of 8 and 4 read as vectors, runs
     // of 16 (crossing the edge) pixel by pixel; tiles of 16 x 32 cut at the bottom and the
     // right; groups of 48 work-items (more runs a group than a tile has), 3 frames in groups
-    // of 2 (the last short). Each frame type: its vector type.
+    // of 2 (the last short); runs of one or two bins summed pixel by pixel (AZ_TILE_TWO 0) as
+    // well as without a branch a pixel (the default, integer frames). Each frame type: its vector
+    // type.
     void tiledReads() {
         QFETCH(int, dtype);
         const std::size_t h = 45, w = 72;
@@ -204,7 +206,8 @@ class TestAzintVariants : public QObject {
         const double tol = DType(dtype) == DType::Float32 ? 1e-12 : 0;
         using Tuning = std::map<std::string, int>;
         for (const Tuning& tuning :
-             {Tuning{}, Tuning{{"AZ_TILE_H", 16}, {"AZ_TILE_W", 32}, {"AZ_TILE_RUN", 16}},
+             {Tuning{}, Tuning{{"AZ_TILE_TWO", 0}},
+              Tuning{{"AZ_TILE_H", 16}, {"AZ_TILE_W", 32}, {"AZ_TILE_RUN", 16}},
               Tuning{{"AZ_TILE_H", 16}, {"AZ_TILE_W", 32}, {"AZ_TILE_RUN", 4}},
               Tuning{{"AZ_TILE_H", 16},
                      {"AZ_TILE_W", 32},

@@ -24,12 +24,14 @@
 // consecutive pixels a work-item reads at once (1, 2, 4, 8 or 16); AZ_LOCAL_SLOTS  the local
 // histogram's bins (a tile's span x the frames of a pass); AZ_TILE_BYTES  1: the offsets are
 // bytes (the host's, from the tables); AZ_TILE_SORTED  1: the sorted form azint_tiled_sorted
-// (below: its own tables), else azint_tiled; AZ_STATIC_COUNTS (azint.cl)
+// (below: its own tables), else azint_tiled; AZ_TILE_TWO  integer sums: a run of at most two
+// bins (every pixel binned, every value valid) summed without a branch a pixel, then at most two
+// flushes (0: pixel by pixel, as the others); AZ_STATIC_COUNTS (azint.cl)
 
 #if !defined(AZ_TILE_H) || !defined(AZ_TILE_W) || !defined(AZ_TILE_WG) ||                          \
     !defined(AZ_TILE_FRAMES) || !defined(AZ_TILE_RUN) || !defined(AZ_LOCAL_SLOTS) ||               \
-    !defined(AZ_TILE_BYTES) || !defined(AZ_TILE_SORTED)
-#error "azint_tiled.cl needs AZ_TILE_H, _W, _WG, _FRAMES, _RUN, _BYTES, _SORTED and AZ_LOCAL_SLOTS"
+    !defined(AZ_TILE_BYTES) || !defined(AZ_TILE_SORTED) || !defined(AZ_TILE_TWO)
+#error "azint_tiled.cl needs AZ_TILE_H, _W, _WG, _FRAMES, _RUN, _BYTES, _SORTED, _TWO, AZ_LOCAL_SLOTS"
 #endif
 
 #if AZ_TILE_BYTES
@@ -58,7 +60,22 @@ typedef struct {
     size_t first[AZ_ITEM_RUNS];
     az_offset offset[AZ_ITEM_RUNS][AZ_TILE_RUN];
     bool any[AZ_ITEM_RUNS]; // a pixel of the run in a bin
+    uchar cut[AZ_ITEM_RUNS]; // a run of at most two bins, every pixel binned: where the second
+                             // starts (AZ_TILE_RUN: one bin); else 0
 } az_tile_pixels;
+
+// A run's two pieces: where its second bin starts (AZ_TILE_RUN: one bin), 0 where a pixel is in
+// no bin or the run spans more than two.
+inline uchar azint_tile_cut(const az_offset* offset) {
+    bool two = offset[0] != AZ_NO_BIN;
+    uint cut = 0;
+#pragma unroll
+    for (uint i = 1; i < AZ_TILE_RUN; ++i) {
+        if (offset[i] == AZ_NO_BIN || (offset[i] != offset[i - 1] && cut != 0)) two = false;
+        if (offset[i] != offset[i - 1] && cut == 0) cut = i;
+    }
+    return two ? (uchar)(cut ? cut : AZ_TILE_RUN) : 0;
+}
 
 // The work-item's runs of the tile: run r of a tile is row r / (AZ_TILE_W / AZ_TILE_RUN), columns
 // (r mod that) x AZ_TILE_RUN on; a work-item takes runs lid, lid + AZ_TILE_WG, ...
@@ -82,6 +99,7 @@ inline az_tile_pixels azint_tile_pixels(__global const az_offset* tile_offsets, 
             p.offset[j][i] = o;
             p.any[j] |= o != AZ_NO_BIN;
         }
+        p.cut[j] = azint_tile_cut(p.offset[j]);
     }
     return p;
 }
@@ -140,6 +158,35 @@ inline void azint_tile_frame(__global const DATA_T* frame, const az_tile_pixels*
     for (uint j = 0; j < AZ_ITEM_RUNS; ++j) {
         if (!p->any[j]) continue;
         const az_run values = azint_tile_read(frame + p->first[j], aligned, p->offset[j]);
+#if AZ_INT_SUM && AZ_TILE_RUN > 1 && AZ_TILE_TWO
+        // A run of one or two bins with every value valid: its two sums without a branch a
+        // pixel, then at most two flushes (integer sums: the same whatever the order).
+        const uint cut = p->cut[j];
+        if (to.local_sums && cut) {
+            bool valid = true;
+            az_local_sum first = 0, second = 0;
+#pragma unroll
+            for (uint i = 0; i < AZ_TILE_RUN; ++i) {
+                valid &= azint_valid(values.a[i]);
+                const az_local_sum v = azint_local_value(values.a[i]);
+                first += i < cut ? v : 0;
+                second += i < cut ? 0 : v;
+            }
+            if (valid) {
+                const int a = (int)p->offset[j][0], b = (int)p->offset[j][AZ_TILE_RUN - 1];
+                if (a != run) {
+                    if (m) azint_tile_flush(to, signal, n, sum_signal, count, run, s, m);
+                    run = a, s = 0, m = 0;
+                }
+                s += first, m += cut;
+                if (cut < AZ_TILE_RUN) {
+                    azint_tile_flush(to, signal, n, sum_signal, count, run, s, m);
+                    run = b, s = second, m = AZ_TILE_RUN - cut;
+                }
+                continue;
+            }
+        }
+#endif
 #pragma unroll
         for (uint i = 0; i < AZ_TILE_RUN; ++i) {
             const az_offset o = p->offset[j][i];
