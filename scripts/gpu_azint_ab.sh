@@ -8,6 +8,7 @@
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 BASE=${BASE:-.ab/azint_tiled_base.cl}
+SWEEP=${SWEEP:-AZ_TILE_TWO=0,1}
 mkdir -p "$OUT"
 : >"$OUT/empty.list"
 bash scripts/gpu_bench.sh "$OUT/empty.list" >/dev/null; [ -x "${BUILD:-/tmp/b}/app/clscope-cli" ] || exit 1
@@ -38,7 +39,7 @@ P
       $CLI lab azint --from tiled $input --device ocl:NVIDIA --repeat 9 --tune AZ_CHUNK_FRAMES=$chunk \
         $set --source "$d/$f.cl" 2>&1 | grep -E "^(tiled|fork) " | grep -v azint_ | tee -a "$OUT/ab.log"
     done
-    echo "== $name $cfg: ${SWEEP:=AZ_TILE_TWO=0,1} swept" | tee -a "$OUT/ab.log"
+    echo "== $name $cfg: $SWEEP swept" | tee -a "$OUT/ab.log"
     # shellcheck disable=SC2086
     $CLI lab azint --from tiled $input --device ocl:NVIDIA --repeat 9 --tune AZ_CHUNK_FRAMES=$chunk \
       $set --sweep "$SWEEP" 2>&1 | grep -E "^(tiled|fork) " | grep -v azint_ |
