@@ -27,6 +27,7 @@
 #include "ui_test_helpers.hpp"
 
 #include <QCheckBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
@@ -34,6 +35,7 @@
 #include <QListWidget>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QtTest>
@@ -265,18 +267,58 @@ class TestUiXpcs : public QObject {
 
     void demoBinaryWritesScreenshot_data() {
         QTest::addColumn<QString>("demo");
-        QTest::newRow("xpcs") << "xpcs";
-        QTest::newRow("compare") << "compare";
+        QTest::addColumn<QString>("options"); // CLSCOPE_DEMO_OPTIONS
+        QTest::newRow("xpcs") << "xpcs" << "";
+        // Every variant on 100 of the compare demo's 500 frames (its pair-based variants are
+        // O(T^2) on these dense frames: 100 s of the suite on 2 cores at 500).
+        QTest::newRow("compare") << "compare" << R"({"frames":100})";
     }
 
     void demoBinaryWritesScreenshot() {
         QFETCH(QString, demo);
+        QFETCH(QString, options);
         const QString png = dir_.filePath("demo-" + demo + ".png");
         QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        if (!options.isEmpty()) env.insert("CLSCOPE_DEMO_OPTIONS", options);
+        process.setProcessEnvironment(env);
         process.start(guiBinary(), {"--demo", demo, "--screenshot", png});
         QVERIFY(process.waitForFinished(300000));
         QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
         QVERIFY(!QImage(png).isNull());
+        if (!options.isEmpty()) { // the demo's data set has the frames asked for
+            const H5Reader data(
+                QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
+                    .filePath("clscope-demo-xpcs.h5")
+                    .toStdString());
+            QCOMPARE(data.info("/entry/data/data").shape.front(), std::size_t(100));
+        }
+    }
+
+    // Options the demo's generator does not have, or text that is not JSON: exit 2 with the
+    // reason, no window run, nothing generated.
+    void demoOptionsRefused_data() {
+        QTest::addColumn<QString>("options");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("unknown") << R"({"nosuch":1})" << "unknown parameter 'nosuch'";
+        QTest::newRow("not JSON") << R"({"frames":)" << "not valid JSON";
+        QTest::newRow("out of range") << R"({"frames":0})" << "frames";
+    }
+
+    void demoOptionsRefused() {
+        QFETCH(QString, options);
+        QFETCH(QString, reason);
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("CLSCOPE_DEMO_OPTIONS", options);
+        process.setProcessEnvironment(env);
+        process.start(guiBinary(), {"--demo", "compare", "--screenshot", dir_.filePath("no.png")});
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), 2);
+        const QByteArray err = process.readAllStandardError();
+        QVERIFY2(err.contains("CLSCOPE_DEMO_OPTIONS") && err.contains(reason.toUtf8()),
+                 err.constData());
+        QVERIFY(!QFileInfo::exists(dir_.filePath("no.png")));
     }
 
     // The screenshot is still written, but the exit code says the run failed.

@@ -12,9 +12,8 @@
 namespace clscope::ui {
 
 void startFileAlgorithmDemo(Workbench& wb, const std::string& id) {
-    wb.generateAndOpen(demoRequest(id),
-                       demoPath(QString::fromStdString("clscope-demo-" + id + ".h5")),
-                       [&wb, id] { compareEveryVariant(wb, id); });
+    generateDemo(wb, demoRequest(id), QString::fromStdString("clscope-demo-" + id + ".h5"),
+                 [&wb, id] { compareEveryVariant(wb, id); });
 }
 
 } // namespace clscope::ui

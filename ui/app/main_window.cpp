@@ -1,6 +1,7 @@
 #include "ui/app/main_window.hpp"
 #include "ui/base/scrollable.hpp"
 
+#include "core/errors.hpp"
 #include "gpu/algorithm.hpp"
 #include "ui/app/session.hpp"
 #include "ui/compare/comparison_view.hpp"
@@ -281,14 +282,22 @@ LabWindow* MainWindow::showLab() {
     return lab_;
 }
 
+// A demo started; false with the reason where its set-up refused (a bad CLSCOPE_DEMO_OPTIONS).
+bool MainWindow::startedDemo(const std::function<void(Workbench&)>& start, QString* error) {
+    try {
+        start(*workbench_);
+        return true;
+    } catch (const UsageError& e) {
+        *error = e.what();
+        return false;
+    }
+}
+
 bool MainWindow::startDemo(const QString& algorithm, QString* error) {
     const std::string name = algorithm.toStdString();
     if (name == "compare") {
         for (const AlgorithmPanelSpec& spec : AlgorithmPanelRegistry::instance().panels())
-            if (spec.startCompareDemo) {
-                spec.startCompareDemo(*workbench_);
-                return true;
-            }
+            if (spec.startCompareDemo) return startedDemo(spec.startCompareDemo, error);
         *error = "no algorithm has a comparison demo";
         return false;
     }
@@ -306,8 +315,7 @@ bool MainWindow::startDemo(const QString& algorithm, QString* error) {
             "the " + algorithm + " algorithm is not implemented yet, so there is no demo to run";
         return false;
     }
-    spec->startDemo(*workbench_);
-    return true;
+    return startedDemo(spec->startDemo, error);
 }
 
 void MainWindow::screenshotWhenSettled(const QString& path, std::function<void(bool)> done) {

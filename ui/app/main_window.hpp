@@ -37,7 +37,7 @@ class MainWindow : public QMainWindow {
     Workbench& workbench() { return *workbench_; }
     bool openFile(const QString& path);
     // Start ALGO's demo ("compare": the comparison demo); false with the reason when the
-    // algorithm has no panel yet.
+    // algorithm has no panel yet or the demo's set-up refused (a bad CLSCOPE_DEMO_OPTIONS).
     bool startDemo(const QString& algorithm, QString* error);
     // Whether the demo's run succeeded (false until it has finished).
     bool demoSucceeded() const { return demoOk_; }
@@ -68,6 +68,7 @@ class MainWindow : public QMainWindow {
     void closeEvent(QCloseEvent* event) override;
 
   private:
+    bool startedDemo(const std::function<void(Workbench&)>& start, QString* error);
     void raiseDocksNamedInEnvironment();
     void buildPanels();
     QDockWidget* addPanel(const QString& objectName, const QString& title, QWidget* widget);

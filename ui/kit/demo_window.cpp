@@ -1,5 +1,7 @@
 #include "ui/kit/demo_window.hpp"
 
+#include "core/errors.hpp"
+#include "core/json_parse.hpp"
 #include "ui/kit/workbench.hpp"
 
 #include <QDir>
@@ -12,6 +14,17 @@ namespace clscope::ui {
 
 QString demoPath(const QString& fileName) {
     return QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation)).filePath(fileName);
+}
+
+void generateDemo(Workbench& wb, GenerateRequest request, const QString& fileName,
+                  std::function<void()> then) {
+    const QByteArray options = qgetenv("CLSCOPE_DEMO_OPTIONS");
+    if (!options.isEmpty()) {
+        const nlohmann::json values = parseJson(options.toStdString(), "CLSCOPE_DEMO_OPTIONS");
+        if (values.is_discarded()) throw UsageError("CLSCOPE_DEMO_OPTIONS: not valid JSON");
+        request.options.merge(values, "CLSCOPE_DEMO_OPTIONS");
+    }
+    wb.generateAndOpen(request, demoPath(fileName), std::move(then));
 }
 
 QDockWidget* demoDock(Workbench& wb, const QString& name) {

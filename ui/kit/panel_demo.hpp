@@ -58,7 +58,7 @@ inline std::string preferredVariant(Workbench& wb, const std::string& algorithm,
 // there) and prepared, then then(panel).
 template <class Panel>
 void openPanelDemo(Workbench& wb, PanelDemo<Panel> demo, std::function<void(Panel&)> then) {
-    wb.generateAndOpen(demo.request, demoPath(demo.fileName), [&wb, demo, then] {
+    generateDemo(wb, demo.request, demo.fileName, [&wb, demo, then] {
         Panel* panel = panelIn<Panel>(wb);
         if (!panel) {
             wb.log(LogLevel::Error, QString("%1 demo: the %1 panel is not there").arg(demo.title));
