@@ -268,10 +268,12 @@ class TestUiXpcs : public QObject {
     void demoBinaryWritesScreenshot_data() {
         QTest::addColumn<QString>("demo");
         QTest::addColumn<QString>("options"); // CLSCOPE_DEMO_OPTIONS
-        QTest::newRow("xpcs") << "xpcs" << "";
+        QTest::newRow("xpcs") << "xpcs"
+                              << "";
         // Every variant on 100 of the compare demo's 500 frames (its pair-based variants are
         // O(T^2) on these dense frames: 100 s of the suite on 2 cores at 500).
-        QTest::newRow("compare") << "compare" << R"({"frames":100})";
+        QTest::newRow("compare") << "compare"
+                                 << R"({"frames":100})";
     }
 
     void demoBinaryWritesScreenshot() {
@@ -287,10 +289,9 @@ class TestUiXpcs : public QObject {
         QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
         QVERIFY(!QImage(png).isNull());
         if (!options.isEmpty()) { // the demo's data set has the frames asked for
-            const H5Reader data(
-                QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
-                    .filePath("clscope-demo-xpcs.h5")
-                    .toStdString());
+            const H5Reader data(QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
+                                    .filePath("clscope-demo-xpcs.h5")
+                                    .toStdString());
             QCOMPARE(data.info("/entry/data/data").shape.front(), std::size_t(100));
         }
     }
@@ -300,9 +301,12 @@ class TestUiXpcs : public QObject {
     void demoOptionsRefused_data() {
         QTest::addColumn<QString>("options");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("unknown") << R"({"nosuch":1})" << "unknown parameter 'nosuch'";
-        QTest::newRow("not JSON") << R"({"frames":)" << "not valid JSON";
-        QTest::newRow("out of range") << R"({"frames":0})" << "frames";
+        QTest::newRow("unknown") << R"({"nosuch":1})"
+                                 << "unknown parameter 'nosuch'";
+        QTest::newRow("not JSON") << R"({"frames":)"
+                                  << "not valid JSON";
+        QTest::newRow("out of range") << R"({"frames":0})"
+                                      << "frames";
     }
 
     void demoOptionsRefused() {
