@@ -27,6 +27,8 @@ start_display() {
         Xvfb ":$n" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
         xvfb_pid=$!
         export DISPLAY=:$n
+        # Real X windows for xdotool: not an offscreen platform a test shell may have exported.
+        export QT_QPA_PLATFORM=xcb
         wait_for 20 xdotool getmouselocation && return 0
         kill "$xvfb_pid" 2>/dev/null || true
     done
