@@ -184,12 +184,15 @@ void ParamSet::mergeFile(const std::string& fileOrJson) {
           inline_ ? "--params (inline JSON)" : "--params " + fileOrJson);
 }
 
+nlohmann::json parseParamsText(std::string_view text, const std::string& origin) {
+    nlohmann::json j = parseJson(text, origin);
+    if (j.is_discarded()) throw UsageError(origin + ": not valid JSON");
+    return j;
+}
+
 nlohmann::json readParamsArgument(const std::string& path) {
-    if (!path.empty() && path.front() == '{') {
-        const nlohmann::json j = parseJson(path, "--params (inline JSON)");
-        if (j.is_discarded()) throw UsageError("--params (inline JSON): not valid JSON");
-        return j;
-    }
+    if (!path.empty() && path.front() == '{')
+        return parseParamsText(path, "--params (inline JSON)");
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
     if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
@@ -199,9 +202,7 @@ nlohmann::json readParamsArgument(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw UsageError("--params " + path + ": cannot open the file");
     const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    const nlohmann::json j = parseJson(text, "--params " + path);
-    if (j.is_discarded()) throw UsageError("--params " + path + ": not valid JSON");
-    return j;
+    return parseParamsText(text, "--params " + path);
 }
 
 const nlohmann::json& ParamSet::get(const std::string& name) const {

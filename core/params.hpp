@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace clscope {
@@ -71,6 +72,9 @@ class ParamSet {
 // UsageError naming the option and what was expected.
 nlohmann::json parseParamText(const ParamSpec& spec, const std::string& text);
 
+// Parameters' values given as JSON text (inline --params, CLSCOPE_DEMO_OPTIONS): UsageError
+// "ORIGIN: not valid JSON" (InputError past the nesting limit: parseJson).
+nlohmann::json parseParamsText(std::string_view text, const std::string& origin);
 // The JSON of a --params argument: inline when it starts with '{', else the file's. UsageError
 // (InputError for a file that is not a regular file) naming the argument.
 nlohmann::json readParamsArgument(const std::string& fileOrJson);

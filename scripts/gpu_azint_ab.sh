@@ -3,12 +3,15 @@
 # .ab/azint_tiled_base.cl: `git show REV:resources/kernels/azint_tiled.cl`), each tile shape of
 # CONFIGS in one lab call (the fork is the base: the built-in program with the base's file in
 # place of today's), on the large case (8 x 2048^2, one launch) and 16 frames of 4096^2 (one
-# launch), beside the read alone (scripts/azint_forks.py's readonly), then SWEEP (default AZ_TILE_TWO=0,1);
-# FORKS: the forks timed (default "base readonly"). Carry [".deps", ".ab"].
+# launch), beside the read alone (scripts/azint_forks.py's readonly), then SWEEP (default
+# AZ_TILE_TWO=0,1; empty: none). FORKS: the forks timed (default "base readonly"; any of
+# azint_forks.py's, made from the base). Forks of today's program: BASE=resources/kernels/
+# azint_tiled.cl FORKS="copies2 copies4 copies8 copies32 preload preload_copies8 readonly" SWEEP=
+# (session22_azint_forks_h200.log). Carry [".deps", ".ab"].
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 BASE=${BASE:-.ab/azint_tiled_base.cl}
-SWEEP=${SWEEP:-AZ_TILE_TWO=0,1}
+SWEEP=${SWEEP-AZ_TILE_TWO=0,1}
 mkdir -p "$OUT"
 : >"$OUT/empty.list"
 bash scripts/gpu_bench.sh "$OUT/empty.list" >/dev/null; [ -x "${BUILD:-/tmp/b}/app/clscope-cli" ] || exit 1
@@ -39,6 +42,7 @@ P
       $CLI lab azint --from tiled $input --device ocl:NVIDIA --repeat 9 --tune AZ_CHUNK_FRAMES=$chunk \
         $set --source "$d/$f.cl" 2>&1 | grep -E "^(tiled|fork) " | grep -v azint_ | tee -a "$OUT/ab.log"
     done
+    [ -n "$SWEEP" ] || continue
     echo "== $name $cfg: $SWEEP swept" | tee -a "$OUT/ab.log"
     # shellcheck disable=SC2086
     $CLI lab azint --from tiled $input --device ocl:NVIDIA --repeat 9 --tune AZ_CHUNK_FRAMES=$chunk \

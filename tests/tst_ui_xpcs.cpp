@@ -14,6 +14,7 @@
 #include "ui/app/main_window.hpp"
 #include "ui/compare/comparison_view.hpp"
 #include "ui/device/device_picker.hpp"
+#include "ui/kit/demo_window.hpp"
 #include "ui/kit/workbench.hpp"
 #include "ui/mask/mask_presenter.hpp"
 #include "ui/params/param_form.hpp"
@@ -27,7 +28,6 @@
 #include "ui_test_helpers.hpp"
 
 #include <QCheckBox>
-#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
@@ -35,7 +35,6 @@
 #include <QListWidget>
 #include <QProcess>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QtTest>
@@ -281,17 +280,12 @@ class TestUiXpcs : public QObject {
         QFETCH(QString, options);
         const QString png = dir_.filePath("demo-" + demo + ".png");
         QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        if (!options.isEmpty()) env.insert("CLSCOPE_DEMO_OPTIONS", options);
-        process.setProcessEnvironment(env);
-        process.start(guiBinary(), {"--demo", demo, "--screenshot", png});
+        startDemo(process, demo, png, options.isEmpty() ? "" : "CLSCOPE_DEMO_OPTIONS", options);
         QVERIFY(process.waitForFinished(300000));
         QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
         QVERIFY(!QImage(png).isNull());
         if (!options.isEmpty()) { // the demo's data set has the frames asked for
-            const H5Reader data(QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
-                                    .filePath("clscope-demo-xpcs.h5")
-                                    .toStdString());
+            const H5Reader data(demoPath("clscope-demo-xpcs.h5").toStdString());
             QCOMPARE(data.info("/entry/data/data").shape.front(), std::size_t(100));
         }
     }
@@ -313,10 +307,7 @@ class TestUiXpcs : public QObject {
         QFETCH(QString, options);
         QFETCH(QString, reason);
         QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("CLSCOPE_DEMO_OPTIONS", options);
-        process.setProcessEnvironment(env);
-        process.start(guiBinary(), {"--demo", "compare", "--screenshot", dir_.filePath("no.png")});
+        startDemo(process, "compare", dir_.filePath("no.png"), "CLSCOPE_DEMO_OPTIONS", options);
         QVERIFY(process.waitForFinished(60000));
         QCOMPARE(process.exitCode(), 2);
         const QByteArray err = process.readAllStandardError();
@@ -329,10 +320,7 @@ class TestUiXpcs : public QObject {
     void demoWhoseRunFailsExitsNonZero() {
         const QString png = dir_.filePath("demo-failed.png");
         QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("CLSCOPE_DEMO_VARIANT", "nosuch");
-        process.setProcessEnvironment(env);
-        process.start(guiBinary(), {"--demo", "xpcs", "--screenshot", png});
+        startDemo(process, "xpcs", png, "CLSCOPE_DEMO_VARIANT", "nosuch");
         QVERIFY(process.waitForFinished(300000));
         QCOMPARE(process.exitCode(), 4);
         QVERIFY(process.readAllStandardError().contains("the demo's run failed"));
@@ -341,6 +329,16 @@ class TestUiXpcs : public QObject {
   private:
     static QString guiBinary() {
         return QFileInfo(qEnvironmentVariable("CLSCOPE_CLI")).absoluteDir().filePath("clscope");
+    }
+
+    // `clscope --demo DEMO --screenshot PNG` started, with NAME=VALUE in its environment (none
+    // when NAME is empty).
+    static void startDemo(QProcess& process, const QString& demo, const QString& png,
+                          const QString& name, const QString& value) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        if (!name.isEmpty()) env.insert(name, value);
+        process.setProcessEnvironment(env);
+        process.start(guiBinary(), {"--demo", demo, "--screenshot", png});
     }
 
     void checkG2Plot(XpcsG2View& view, const XpcsPresenter& p) {

@@ -55,13 +55,18 @@ typedef union {
     DATA_T a[AZ_TILE_RUN];
 } az_run;
 
+// Runs of one or two bins summed without a branch a pixel (AZ_TILE_TWO: integer sums).
+#define AZ_TILE_TWO_RUNS (AZ_INT_SUM && AZ_TILE_RUN > 1 && AZ_TILE_TWO)
+
 // A work-item's pixels: where each of its runs starts in a frame, and each pixel's offset.
 typedef struct {
     size_t first[AZ_ITEM_RUNS];
     az_offset offset[AZ_ITEM_RUNS][AZ_TILE_RUN];
     bool any[AZ_ITEM_RUNS]; // a pixel of the run in a bin
+#if AZ_TILE_TWO_RUNS
     uchar cut[AZ_ITEM_RUNS]; // a run of at most two bins, every pixel binned: where the second
                              // starts (AZ_TILE_RUN: one bin); else 0
+#endif
 } az_tile_pixels;
 
 // A run's two pieces: where its second bin starts (AZ_TILE_RUN: one bin), 0 where a pixel is in
@@ -99,7 +104,9 @@ inline az_tile_pixels azint_tile_pixels(__global const az_offset* tile_offsets, 
             p.offset[j][i] = o;
             p.any[j] |= o != AZ_NO_BIN;
         }
+#if AZ_TILE_TWO_RUNS
         p.cut[j] = azint_tile_cut(p.offset[j]);
+#endif
     }
     return p;
 }
@@ -144,6 +151,25 @@ inline void azint_tile_flush(az_tile_target to, volatile __local az_local_sum* s
         azint_global_flush(sum_signal, count, (size_t)key, s, m);
 }
 
+// The sums of a work-item's run of pixels in one bin (key), not yet added to the target.
+typedef struct {
+    int key; // -1: none yet
+    az_local_sum s;
+    uint m;
+} az_tile_sums;
+
+// m values of bin key summing s after the run in r: added to it where it is of that bin, else the
+// run flushed to the target (where it has pixels) and a new one started.
+inline void azint_tile_add(az_tile_sums* r, int key, az_local_sum s, uint m, az_tile_target to,
+                           volatile __local az_local_sum* signal, volatile __local uint* n,
+                           __global az_sum* sum_signal, __global uint* count) {
+    if (key != r->key) {
+        if (r->m) azint_tile_flush(to, signal, n, sum_signal, count, r->key, r->s, r->m);
+        r->key = key, r->s = 0, r->m = 0;
+    }
+    r->s += s, r->m += m;
+}
+
 // One frame of a work-item's pixels: the valid values of one bin (consecutive in its runs)
 // summed in registers, each run added once to the target; sum_signal, count: the frame's rows of
 // the global sums (invalid values taken off its counts where static).
@@ -151,14 +177,12 @@ inline void azint_tile_frame(__global const DATA_T* frame, const az_tile_pixels*
                              az_tile_target to, __global const int* bin_of_pixel,
                              volatile __local az_local_sum* signal, volatile __local uint* n,
                              __global az_sum* sum_signal, __global uint* count) {
-    int run = -1; // the key of the run summed in s, m
-    az_local_sum s = 0;
-    uint m = 0;
+    az_tile_sums run = {-1, 0, 0};
 #pragma unroll
     for (uint j = 0; j < AZ_ITEM_RUNS; ++j) {
         if (!p->any[j]) continue;
         const az_run values = azint_tile_read(frame + p->first[j], aligned, p->offset[j]);
-#if AZ_INT_SUM && AZ_TILE_RUN > 1 && AZ_TILE_TWO
+#if AZ_TILE_TWO_RUNS
         // A run of one or two bins with every value valid: its two sums without a branch a
         // pixel, then at most two flushes (integer sums: the same whatever the order).
         const uint cut = p->cut[j];
@@ -173,16 +197,11 @@ inline void azint_tile_frame(__global const DATA_T* frame, const az_tile_pixels*
                 second += i < cut ? 0 : v;
             }
             if (valid) {
-                const int a = (int)p->offset[j][0], b = (int)p->offset[j][AZ_TILE_RUN - 1];
-                if (a != run) {
-                    if (m) azint_tile_flush(to, signal, n, sum_signal, count, run, s, m);
-                    run = a, s = 0, m = 0;
-                }
-                s += first, m += cut;
-                if (cut < AZ_TILE_RUN) {
-                    azint_tile_flush(to, signal, n, sum_signal, count, run, s, m);
-                    run = b, s = second, m = AZ_TILE_RUN - cut;
-                }
+                azint_tile_add(&run, (int)p->offset[j][0], first, cut, to, signal, n, sum_signal,
+                               count);
+                if (cut < AZ_TILE_RUN)
+                    azint_tile_add(&run, (int)p->offset[j][AZ_TILE_RUN - 1], second,
+                                   AZ_TILE_RUN - cut, to, signal, n, sum_signal, count);
                 continue;
             }
         }
@@ -197,14 +216,11 @@ inline void azint_tile_frame(__global const DATA_T* frame, const az_tile_pixels*
             }
             const int key =
                 to.local_sums ? (int)o : azint_tile_bin(to, o, bin_of_pixel, p->first[j] + i);
-            if (key != run) {
-                if (m) azint_tile_flush(to, signal, n, sum_signal, count, run, s, m);
-                run = key, s = 0, m = 0;
-            }
-            s += azint_local_value(values.a[i]), ++m;
+            azint_tile_add(&run, key, azint_local_value(values.a[i]), 1, to, signal, n,
+                           sum_signal, count);
         }
     }
-    if (m) azint_tile_flush(to, signal, n, sum_signal, count, run, s, m);
+    if (run.m) azint_tile_flush(to, signal, n, sum_signal, count, run.key, run.s, run.m);
 }
 
 // A work-group per tile (group 0) and AZ_TILE_FRAMES frames (group 1); tile_bins: each tile's

@@ -1,7 +1,6 @@
 #include "ui/kit/demo_window.hpp"
 
-#include "core/errors.hpp"
-#include "core/json_parse.hpp"
+#include "core/params.hpp"
 #include "ui/kit/workbench.hpp"
 
 #include <QDir>
@@ -19,11 +18,9 @@ QString demoPath(const QString& fileName) {
 void generateDemo(Workbench& wb, GenerateRequest request, const QString& fileName,
                   std::function<void()> then) {
     const QByteArray options = qgetenv("CLSCOPE_DEMO_OPTIONS");
-    if (!options.isEmpty()) {
-        const nlohmann::json values = parseJson(options.toStdString(), "CLSCOPE_DEMO_OPTIONS");
-        if (values.is_discarded()) throw UsageError("CLSCOPE_DEMO_OPTIONS: not valid JSON");
-        request.options.merge(values, "CLSCOPE_DEMO_OPTIONS");
-    }
+    if (!options.isEmpty())
+        request.options.merge(parseParamsText(options.toStdString(), "CLSCOPE_DEMO_OPTIONS"),
+                              "CLSCOPE_DEMO_OPTIONS");
     wb.generateAndOpen(request, demoPath(fileName), std::move(then));
 }
 
