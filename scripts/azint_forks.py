@@ -8,6 +8,9 @@ and writes beside it
   preload.cl   every frame's runs of a work-item read into registers before any is summed
                (preload_copies8.cl: both);
   readonly.cl  the frames read as tiled reads them and nothing summed (the pattern's bound).
+  noflush.cl   the runs' flushes never taken, novalid.cl the two-bin runs' validity test left
+               out: ablations, wrong sums (timing only; session23_azint_forks*.log: the forks
+               contig and onesel, now in tiled, are in 88c85ff's version of this script)
 Usage: azint_forks.py BUILT.cl OUTDIR"""
 import sys
 
@@ -93,3 +96,11 @@ ro = s.replace(body, body +
                "    if (acc == 0xFFFFFFFFu) count[0] = acc;\n"
                "    return;\n", 1)
 open(out + "/readonly.cl", "w").write(ro)
+
+# Ablations (wrong sums: timing only): noflush, the runs' flushes never taken (the sums kept
+# live); novalid, the two-bin runs' validity test left out.
+flush = need("    if (key != r->key) {\n        if (r->m) azint_tile_flush(")
+open(out + "/noflush.cl", "w").write(
+    s.replace(flush, "    if (key != r->key) {\n        if (r->m && r->s == 0xFFFFFFFFu) azint_tile_flush("))
+valid = need("                valid &= azint_valid(values.a[i]);\n")
+open(out + "/novalid.cl", "w").write(s.replace(valid, ""))
