@@ -398,7 +398,7 @@ class TestAzintVariants : public QObject {
         QVERIFY_THROWS_EXCEPTION(UsageError, hostValues({DType::UInt16, 10, 30}, device,
                                                         {{"AZ_PER_ITEM", 6}, {"AZ_RUN", 4}}));
         // tiled: 32-bit local sums of a tile's pixels; the local histogram within half the local
-        // memory and no larger than AZ_TILE_FRAMES x the bins; tunings that would not run.
+        // memory and no larger than AZ_TILE_FRAMES (16) x the bins; tunings that would not run.
         QCOMPARE(
             hostValues({DType::UInt16, 10, 30}, device, {{"AZ_TILE_H", 2048}, {"AZ_TILE_W", 64}})
                 .at("AZ_LOCAL_WIDE"),
@@ -407,11 +407,11 @@ class TestAzintVariants : public QObject {
             return std::uint64_t(std::stoull(
                 hostValues({DType::UInt16, 100, 30}, device, tuning).at("AZ_LOCAL_SLOTS")));
         };
-        QCOMPARE(localSlots({}), std::min<std::uint64_t>(device.localMemBytes / 2 / 8, 128 * 8));
+        QCOMPARE(localSlots({}), std::min<std::uint64_t>(device.localMemBytes / 2 / 8, 128 * 16));
         QCOMPARE(localSlots({{"AZ_TILE_FRAMES", 1}}),
                  std::min<std::uint64_t>(device.localMemBytes / 2 / 8, 128));
         QCOMPARE(hostValues({DType::UInt16, 1000, 30, 50}, device, {}).at("AZ_LOCAL_SLOTS"),
-                 std::to_string(std::min<std::uint64_t>(device.localMemBytes / 2 / 8, 64 * 8)));
+                 std::to_string(std::min<std::uint64_t>(device.localMemBytes / 2 / 8, 64 * 16)));
         QVERIFY_THROWS_EXCEPTION(UsageError, hostValues({DType::UInt16, 10, 30}, device,
                                                         {{"AZ_TILE_W", 12}, {"AZ_TILE_RUN", 8}}));
         // Offsets in bytes where every tile spans at most 255 bins, as the tables hold them.

@@ -11,6 +11,11 @@ namespace clscope::azint {
 
 namespace {
 
+// tiled's default tile rows and frames a work-group (AZ_TILE_H, AZ_TILE_FRAMES): on an H200
+// 16 frames of 4096^2 took 0.321 ms with 64-row tiles of 8 frames, 0.279 ms so; the large case
+// 0.060 -> 0.055-0.057 ms (PERFORMANCE.md, azint kernel on an H200).
+constexpr int tileRows = 32, tileFrames = 16;
+
 std::vector<Tunable> inputTunables() {
     return {
         fromInput(choiceTunable("DATA_T", "ushort", {"uchar", "ushort", "uint", "int", "float"},
@@ -111,7 +116,7 @@ ProgramRecipe tiled() {
     tunables.push_back(fromInput(
         flagTunable("AZ_TILE_BYTES", false,
                     "offsets in bytes (every tile spans at most 255 bins; the tables')")));
-    tunables.push_back(integerTunable("AZ_TILE_H", 64, 1, 4096, "rows of a tile"));
+    tunables.push_back(integerTunable("AZ_TILE_H", tileRows, 1, 4096, "rows of a tile"));
     tunables.push_back(
         integerTunable("AZ_TILE_W", 64, 1, 4096, "columns of a tile (a multiple of AZ_TILE_RUN)"));
     tunables.push_back(choiceTunable("AZ_TILE_RUN", "8", {"1", "2", "4", "8", "16"},
@@ -119,7 +124,7 @@ ProgramRecipe tiled() {
     tunables.push_back(
         integerTunable("AZ_TILE_WG", 256, 1, 1024, "work-group size (work-items of a tile)"));
     tunables.push_back(
-        integerTunable("AZ_TILE_FRAMES", 8, 1, 64, "frames a work-group sums (offsets read once)"));
+        integerTunable("AZ_TILE_FRAMES", tileFrames, 1, 64, "frames a work-group sums (offsets read once)"));
     // On: 0.420 -> 0.345 ms for 16 frames of 4096^2 on an H200 (PERFORMANCE.md, azint large).
     tunables.push_back(flagTunable("AZ_TILE_TWO", true,
                                    "integer sums: runs of one or two bins summed without a branch "
@@ -154,7 +159,7 @@ long long integerValue(const TunableValues& values, const std::string& name, lon
 bool narrowLocalSums(DType dtype, const TunableValues& values) {
     const std::uint64_t group = std::uint64_t(integerValue(values, "AZ_HIST_WG", 256)) *
                                 std::uint64_t(integerValue(values, "AZ_PER_ITEM", 32));
-    const std::uint64_t tile = std::uint64_t(integerValue(values, "AZ_TILE_H", 64)) *
+    const std::uint64_t tile = std::uint64_t(integerValue(values, "AZ_TILE_H", tileRows)) *
                                std::uint64_t(integerValue(values, "AZ_TILE_W", 64));
     const std::uint64_t pixels = std::max(group, tile);
     const std::uint64_t most =
@@ -182,7 +187,7 @@ std::size_t slotBytes(const TunableValues& values) {
 std::string localSlots(const RunShape& shape, const DeviceInfo& device,
                        const TunableValues& values) {
     const std::size_t fit = device.localMemBytes / 2 / slotBytes(values);
-    const std::size_t frames = std::size_t(integerValue(values, "AZ_TILE_FRAMES", 8));
+    const std::size_t frames = std::size_t(integerValue(values, "AZ_TILE_FRAMES", tileFrames));
     const std::size_t span = shape.widestTile ? std::min(shape.widestTile, shape.bins) : shape.bins;
     const std::size_t most = std::max<std::size_t>(1, (span + 63) / 64 * 64 * frames);
     return std::to_string(std::clamp<std::size_t>(fit, 1, most));
@@ -196,17 +201,17 @@ std::string byteOffsets(const RunShape& shape) {
 // Bytes of local memory azint_tiled_sorted takes: AZ_TILE_FRAMES frames of a tile, each padded
 // by a 32-bit word, and the tile's 16-bit order (resources/kernels/azint_tiled.cl).
 std::size_t sortedTileBytes(DType dtype, const TunableValues& values) {
-    const std::size_t area = std::size_t(integerValue(values, "AZ_TILE_H", 64)) *
+    const std::size_t area = std::size_t(integerValue(values, "AZ_TILE_H", tileRows)) *
                              std::size_t(integerValue(values, "AZ_TILE_W", 64));
     const std::size_t element = dtypeSize(dtype), pad = element < 4 ? 4 / element : 1;
-    return std::size_t(integerValue(values, "AZ_TILE_FRAMES", 8)) * (area + pad) * element +
+    return std::size_t(integerValue(values, "AZ_TILE_FRAMES", tileFrames)) * (area + pad) * element +
            area * 2;
 }
 
 void checkSortedTiles(const RunShape& shape, const DeviceInfo& device,
                       const TunableValues& values) {
     if (flagValue(values, "AZ_TILE_SORTED") != "1") return;
-    if (integerValue(values, "AZ_TILE_H", 64) * integerValue(values, "AZ_TILE_W", 64) > (1 << 16))
+    if (integerValue(values, "AZ_TILE_H", tileRows) * integerValue(values, "AZ_TILE_W", 64) > (1 << 16))
         throw UsageError("azint: AZ_TILE_SORTED takes tiles of at most 65,536 pixels");
     const std::size_t bytes = sortedTileBytes(shape.dtype, values);
     if (device.localMemBytes && bytes > device.localMemBytes)
