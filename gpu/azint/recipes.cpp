@@ -123,8 +123,8 @@ ProgramRecipe tiled() {
                                      "consecutive pixels a work-item reads at once"));
     tunables.push_back(
         integerTunable("AZ_TILE_WG", 256, 1, 1024, "work-group size (work-items of a tile)"));
-    tunables.push_back(
-        integerTunable("AZ_TILE_FRAMES", tileFrames, 1, 64, "frames a work-group sums (offsets read once)"));
+    tunables.push_back(integerTunable("AZ_TILE_FRAMES", tileFrames, 1, 64,
+                                      "frames a work-group sums (offsets read once)"));
     // On: 0.420 -> 0.345 ms for 16 frames of 4096^2 on an H200 (PERFORMANCE.md, azint large).
     tunables.push_back(flagTunable("AZ_TILE_TWO", true,
                                    "integer sums: runs of one or two bins summed without a branch "
@@ -204,14 +204,16 @@ std::size_t sortedTileBytes(DType dtype, const TunableValues& values) {
     const std::size_t area = std::size_t(integerValue(values, "AZ_TILE_H", tileRows)) *
                              std::size_t(integerValue(values, "AZ_TILE_W", 64));
     const std::size_t element = dtypeSize(dtype), pad = element < 4 ? 4 / element : 1;
-    return std::size_t(integerValue(values, "AZ_TILE_FRAMES", tileFrames)) * (area + pad) * element +
+    return std::size_t(integerValue(values, "AZ_TILE_FRAMES", tileFrames)) * (area + pad) *
+               element +
            area * 2;
 }
 
 void checkSortedTiles(const RunShape& shape, const DeviceInfo& device,
                       const TunableValues& values) {
     if (flagValue(values, "AZ_TILE_SORTED") != "1") return;
-    if (integerValue(values, "AZ_TILE_H", tileRows) * integerValue(values, "AZ_TILE_W", 64) > (1 << 16))
+    if (integerValue(values, "AZ_TILE_H", tileRows) * integerValue(values, "AZ_TILE_W", 64) >
+        (1 << 16))
         throw UsageError("azint: AZ_TILE_SORTED takes tiles of at most 65,536 pixels");
     const std::size_t bytes = sortedTileBytes(shape.dtype, values);
     if (device.localMemBytes && bytes > device.localMemBytes)
