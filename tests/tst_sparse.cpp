@@ -262,6 +262,15 @@ class TstSparse : public QObject {
         }
         QTest::newRow("events sparse-cpu frame") << "events" << host << "frame";
         QTest::newRow("events sparse frame") << "events" << device << "frame";
+        // sparse-pairs: each pixel's pairs of entries into the rows' lag products they meet, every
+        // level's row sums binned on the host (a dense stack and rising occupancy: every level).
+        const QStringList pairs{"--device", "ocl:0", "--variant", "sparse-pairs"};
+        for (const char* norm : {"frame", "symmetric"})
+            QTest::newRow(qPrintable(QString("scattered sparse-pairs ") + norm))
+                << "scattered" << pairs << norm;
+        QTest::newRow("events sparse-pairs frame") << "events" << pairs << "frame";
+        QTest::newRow("dense stack sparse-pairs frame") << "dense" << pairs << "frame";
+        QTest::newRow("rising occupancy sparse-pairs frame") << "rising" << pairs << "frame";
         QTest::newRow("dense stack sparse blocks of 10 frame")
             << "dense" << device + QStringList{"--tune", "MT_FRAMES=10"} << "frame";
         // Upper levels list-held, then by values halfway (their rows' unlisted values zeroed),
@@ -407,10 +416,11 @@ class TstSparse : public QObject {
         QCOMPARE(firstDifference(a, b, "/xpcs"), QString());
     }
 
-    // Dense lags hold the series' stored entries (16 bytes each): a file whose entries pass
-    // --memory-budget is refused before anything is read (exit 2, as every run that cannot fit
-    // the budget), naming the entries, their dataset, the budget and what to run instead;
-    // nothing written. Under a budget that fits, sparseCpuDenseLagsEqualCpu's "long budget" row.
+    // Dense lags (and sparse-pairs' multi-tau) hold the series' stored entries (16 bytes each): a
+    // file whose entries pass --memory-budget is refused before anything is read (exit 2, as every
+    // run that cannot fit the budget), naming the entries, their dataset, the budget and what to
+    // run instead; nothing written. Under a budget that fits, sparseCpuDenseLagsEqualCpu's "long
+    // budget" row.
     void denseLagsEntriesOverBudget() {
         const QString in = path("entries_budget.h5"), out = path("entries_budget_out.h5");
         PYTHON("long", in, "300", "0.05");
@@ -430,6 +440,17 @@ class TstSparse : public QObject {
                      qPrintable(r.err));
             QVERIFY(!QFile::exists(out));
         }
+        // sparse-pairs' multi-tau holds the whole series too; sparse and sparse-cpu stream it.
+        const test::CliRun r = test::runCli({"correlate", in, "--variant", "sparse-pairs",
+                                             "--device", "ocl:0", "--multitau", "--frame-time",
+                                             "0.001", "--memory-budget", "32K", "-o", out});
+        QVERIFY2(r.code == 2 && r.err.contains("xpcs multi-tau (sparse-pairs) on"),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains(QString("its %1 stored entries").arg(stored)), qPrintable(r.err));
+        QVERIFY2(r.err.contains("take sparse or sparse-cpu"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+        CLI_OK("correlate", in, "--variant", "sparse", "--device", "ocl:0", "--multitau",
+               "--frame-time", "0.001", "--memory-budget", "32K", "-o", out);
     }
 
     // A dense-lag run on an OpenCL device that names no variant takes sparse-pairs below the
@@ -494,7 +515,8 @@ class TstSparse : public QObject {
         for (const QStringList& variant :
              {multitau + QStringList{"--device", "cpu", "--variant", "sparse-cpu"},
               multitau + QStringList{"--device", "ocl:0", "--variant", "sparse"},
-              QStringList{"--device", "ocl:0", "--variant", "sparse-pairs"}}) {
+              QStringList{"--device", "ocl:0", "--variant", "sparse-pairs"},
+              multitau + QStringList{"--device", "ocl:0", "--variant", "sparse-pairs"}}) {
             const test::CliRun r = test::runCli(QStringList{"correlate", in, "-o", out} + variant);
             QVERIFY2(r.code == 3, qPrintable(r.err));
             QVERIFY2(r.err.contains(in + ":/entry/data/sparse/count: pixel 1"), qPrintable(r.err));
@@ -808,18 +830,21 @@ class TstSparse : public QObject {
             CLI_OK("correlate", in, "--device", "ocl:0", "-o", path("u.h5"));
             QVERIFY(sameArrays(readAt(path("u.h5"), "/xpcs/g2"), readAt(a, "/xpcs/g2")));
         }
-        // Multi-tau: sparse-cpu's 128-bit sums give the cpu's g2; the device's sparse variant,
-        // whose lag products are 64-bit, refuses (exit 2) and names the variant that runs it.
+        // Multi-tau: sparse-cpu's 128-bit sums give the cpu's g2; the device variants sparse and
+        // sparse-pairs, whose lag products are 64-bit, refuse (exit 2) naming the one that runs it.
         const QString mc = path("u32_mt_cpu.h5"), ms = path("u32_mt_sparse.h5");
         CLI_OK("correlate", d, "--device", "cpu", "--multitau", "--channels", "4", "-o", mc);
         CLI_OK("correlate", s, "--device", "cpu", "--variant", "sparse-cpu", "--multitau",
                "--channels", "4", "-o", ms);
         QVERIFY(sameArrays(readAt(mc, "/xpcs/g2"), readAt(ms, "/xpcs/g2")));
         QVERIFY(sameArrays(readAt(mc, "/xpcs/g2_err"), readAt(ms, "/xpcs/g2_err")));
-        const test::CliRun r =
-            test::runCli({"correlate", s, "--device", "ocl:0", "--variant", "sparse", "--multitau",
-                          "--channels", "4", "-o", path("u32_refused.h5")});
-        QVERIFY2(r.code == 2 && r.err.contains("run sparse-cpu"), qPrintable(r.err));
+        for (const char* variant : {"sparse", "sparse-pairs"}) {
+            const test::CliRun r =
+                test::runCli({"correlate", s, "--device", "ocl:0", "--variant", variant,
+                              "--multitau", "--channels", "4", "-o", path("u32_refused.h5")});
+            QVERIFY2(r.code == 2 && r.err.contains("run sparse-cpu"), qPrintable(r.err));
+            QVERIFY(!QFile::exists(path("u32_refused.h5")));
+        }
     }
 
     // 100,000 frames of 16×16 at 3 % occupancy: 51 MB dense, 6 MB of pixel indices as int64.

@@ -262,16 +262,21 @@ namespace {
 // Bytes a dense-lag run over stored entries holds per entry (core/xpcs/lags_sparse.hpp).
 constexpr std::uint64_t heldEntryBytes = 16;
 
-// The stored entries of the frames at `where` that a dense-lag run holds, every frame pair
-// meeting: what runWithinBudget checks against the budget.
-Algorithm::Held heldEntries(const std::string& where, const std::vector<std::uint64_t>& perFrame) {
+// The stored entries of the frames at `where` that a run holds whole: dense lags (every frame
+// pair meeting) or sparse-pairs' multi-tau (the whole series pixel-major): what runWithinBudget
+// checks against the budget.
+Algorithm::Held heldEntries(const std::string& where, const std::vector<std::uint64_t>& perFrame,
+                            bool multitau) {
     const std::uint64_t n = std::accumulate(perFrame.begin(), perFrame.end(), std::uint64_t(0));
-    const std::string what = "xpcs dense lags on " + where + ": its " + std::to_string(n) +
-                             " stored entries (" + std::to_string(heldEntryBytes) +
-                             " bytes each, held for every lag)";
+    const std::string what =
+        (multitau ? "xpcs multi-tau (sparse-pairs) on " : "xpcs dense lags on ") + where +
+        ": its " + std::to_string(n) + " stored entries (" + std::to_string(heldEntryBytes) +
+        " bytes each, held for every lag)";
     return {what, budgetBytes(n, heldEntryBytes, what),
-            "correlate a window of frames (--frames a:b) or multi-tau lags (--multitau: "
-            "sparse-cpu and sparse run them in bounded memory)"};
+            multitau ? "correlate a window of frames (--frames a:b), or take sparse or sparse-cpu, "
+                       "which run multi-tau in bounded memory"
+                     : "correlate a window of frames (--frames a:b) or multi-tau lags (--multitau: "
+                       "sparse-cpu and sparse run them in bounded memory)"};
 }
 
 } // namespace
@@ -279,11 +284,13 @@ Algorithm::Held heldEntries(const std::string& where, const std::vector<std::uin
 std::optional<Algorithm::Held> Algorithm::streamsFor(const InputSources& s, const ParamSet& params,
                                                      const std::string& variant) const {
     const auto* v = variantSet().get(variant);
-    if (!v || !v->traits.entries || s.live || params.boolean("multitau")) return std::nullopt;
+    const bool multitau = params.boolean("multitau");
+    if (!v || s.live || !(multitau ? v->traits.multitauHeld : v->traits.entries))
+        return std::nullopt;
     const std::shared_ptr<FrameStream> frames = openFrames(s, role("frames"));
     const auto perFrame = frames->entriesPerFrame();
     if (!perFrame) return std::nullopt;
-    return heldEntries(frames->where(), *perFrame);
+    return heldEntries(frames->where(), *perFrame, multitau);
 }
 
 std::shared_ptr<const AlgorithmInput> Algorithm::readFor(const InputSources& s,

@@ -9,9 +9,8 @@
 #include "core/xpcs/multitau_sparse.hpp"
 #include "core/xpcs/pixel_major.hpp"
 #include "core/xpcs/sparse_blocks.hpp"
+#include "gpu/xpcs/pairs_entries.hpp"
 #include "gpu/xpcs/recipes.hpp"
-#include "gpu/xpcs/runner.hpp"
-#include "gpu/xpcs/tuning.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -21,42 +20,21 @@ namespace clscope::xpcs {
 
 namespace {
 
-// The run's device state: the dense variants' values for xpcs_common.cl and xpcs_lag_sums.
-void setUp(DeviceRun& run, const DeviceInfo& device, const Bins& bins, std::size_t frames,
-           DType dtype, const Params& params, const ProgramOverrides& programs) {
-    configure(run, runTuning(tuningOf("sparse-pairs", device, dtype), params, programs), dtype,
-              Layout::Raw, false, programs, programs::sparsePairs);
-    run.frames = run.framePad = static_cast<int>(frames);
-    run.binCount = static_cast<int>(bins.count());
-}
-
 // The Gram matrices and frame sums of every bin from the pairs of each position's entries.
 void gramFromPairs(DeviceRun& run, const PixelMajor& m, const Bins& bins) {
     ClSession& s = run.session;
     const std::size_t pad = static_cast<std::size_t>(run.framePad), nb = bins.count();
-    const std::size_t positions = m.first.size() - 1, entries = m.frame.size();
+    const std::size_t positions = m.first.size() - 1;
     const std::size_t gramBytes = nb * pad * pad * sumBytes, sumsBytes = nb * pad * sumBytes;
     run.gram = s.allocate(gramBytes, "xpcs gram");
     run.sums = s.allocate(sumsBytes, "xpcs frame sums");
     s.fill(run.gram, gramBytes, "xpcs sparse-pairs clear");
     s.fill(run.sums, sumsBytes, "xpcs sparse-pairs clear");
-    const std::vector<std::int32_t> binOf = binOfPositions(bins);
-    cl::Buffer first = s.allocate(m.first.size() * 8, "xpcs sparse-pairs first"),
-               frame =
-                   s.allocate(std::max<std::size_t>(entries, 1) * 4, "xpcs sparse-pairs frames"),
-               count =
-                   s.allocate(std::max<std::size_t>(entries, 1) * 4, "xpcs sparse-pairs counts"),
-               bin = s.allocate(std::max<std::size_t>(positions, 1) * 4, "xpcs sparse-pairs bins");
-    s.upload(first, m.first.data(), m.first.size() * 8, "copy H->D sparse entries");
-    if (entries) {
-        s.upload(frame, m.frame.data(), entries * 4, "copy H->D sparse entries");
-        s.upload(count, m.count.data(), entries * 4, "copy H->D sparse entries");
-    }
-    if (positions) s.upload(bin, binOf.data(), positions * 4, "copy H->D sparse entries");
+    const PairsEntries e = uploadPairsEntries(s, m, bins);
     uploadPixelCounts(run, bins);
     cl::Kernel k = programKernel(run, programs::sparsePairs, "xsp_pairs");
-    setArgs(k, first, frame, count, bin, static_cast<int>(positions), run.gram, run.sums,
-            run.frames, run.framePad, run.binCount);
+    setArgs(k, e.first, e.frame, e.count, e.bin, e.positions, run.gram, run.sums, run.frames,
+            run.framePad, run.binCount);
     s.launch(k, "xpcs sparse-pairs", {{roundUp(std::max<std::size_t>(positions, 1), 64)}, {64}});
 }
 
@@ -101,29 +79,16 @@ Result correlateLagsSparseDevice(const DeviceInfo& device, const FrameBlocks& fr
     ClSession session(device);
     std::optional<DeviceRun> held(std::in_place, session);
     DeviceRun& run = *held;
-    setUp(run, device, bins, frames.frameCount(), frames.dtype(), params, programs);
+    setUpPairs(run, device, bins, frames.frameCount(), frames.dtype(), params, programs);
     run.twotime = !result.twotime.empty();
-    session.timings().add("xpcs sparse-pairs: entries read (host)", m.readMs);
-    session.timings().add("xpcs sparse-pairs: entries sorted by pixel (host)", m.sortMs);
-    session.timings().add("xpcs sparse-pairs: set-up (host)", msSince(start));
-    try {
+    addPairsHostTimes(session, m, start);
+    return runPairs(std::move(result), session, held, device, m, progress, [&](Result& r) {
         gramFromPairs(run, m, bins);
         progress.report(0.8);
         progress.checkCancel();
-        lagSums(run, GpuVariant{}, result);
-        twotimeMaps(run, bins, frames.dtype(), result);
-        session.finish();
-        held.reset();
-    } catch (const cl::Error& e) {
-        rethrowDeviceError(e, "xpcs sparse-pairs", device);
-    }
-    result.device = device.spec + " (" + device.name + ")";
-    result.variant = "sparse-pairs";
-    result.timings = session.timings();
-    result.kernelMs = result.timings.kernelMs();
-    result.entries = m.read;
-    progress.report(1.0);
-    return result;
+        lagSums(run, GpuVariant{}, r);
+        twotimeMaps(run, bins, frames.dtype(), r);
+    });
 }
 
 } // namespace clscope::xpcs

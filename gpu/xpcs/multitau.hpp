@@ -45,6 +45,12 @@ Result correlateMultitauSparse(const DeviceInfo& device, const FrameBlocks& fram
                                const LabelMask& mask, const Params& params,
                                const Progress& progress, const ProgramOverrides& programs);
 
+// The OpenCL variant `sparse-pairs` with --multitau (multitau_pairs.cpp): each pixel's pairs of
+// entries added into the rows' lag products they meet, the whole series held on the device.
+Result correlateMultitauPairs(const DeviceInfo& device, const FrameBlocks& frames,
+                              const LabelMask& mask, const Params& params, const Progress& progress,
+                              const ProgramOverrides& programs);
+
 // Multi-tau split by pixels (split_pixels.cpp): bands of whole frame rows, one a part, that
 // share one MultitauMerge; one part (the input whole) where the frames are read in order (a
 // file, a stream) or the labelled pixels lie in one band.

@@ -200,7 +200,7 @@ Result denseOnDevice(const Job& job, const GpuVariant& gpu) {
 // the binned stack included. A part of a split by pixels (in.band) runs its band on its device;
 // part 0 gives the merged result, the others an empty one (one that fails stops the others:
 // split_pixels.cpp, Part::failed).
-enum class MultitauOn { Cpu, Device, SparseCpu, SparseDevice };
+enum class MultitauOn { Cpu, Device, SparseCpu, SparseDevice, PairsDevice };
 
 Result multitauRun(const Job& job, MultitauOn on) {
     const XpcsInput& in = *job.input;
@@ -225,6 +225,10 @@ Result multitauRun(const Job& job, MultitauOn on) {
     case MultitauOn::SparseDevice:
         r = correlateMultitauSparse(job.device, frames, in.labels, params, job.progress,
                                     job.programs);
+        break;
+    case MultitauOn::PairsDevice:
+        r = correlateMultitauPairs(job.device, frames, in.labels, params, job.progress,
+                                   job.programs);
         break;
     }
     if (band && band->part != 0) return r;
@@ -255,8 +259,9 @@ Result sparseCpuRun(const Job& job) {
     return correlateLagsSparseCpu(*entriesOf(job), job.input->labels, *job.params, job.progress);
 }
 
-// sparse-pairs: dense lags on the frames' entries on an OpenCL device.
+// sparse-pairs: dense lags or multi-tau on the frames' entries on an OpenCL device.
 Result sparsePairsRun(const Job& job) {
+    if (job.params->multitau) return multitauRun(job, MultitauOn::PairsDevice);
     return correlateLagsSparseDevice(job.device, *entriesOf(job), job.input->labels, *job.params,
                                      job.progress, job.programs);
 }
@@ -313,8 +318,8 @@ XpcsVariant mma() {
 
 Support Modes::serves(bool multitauRun) const {
     if (multitauRun && !multitau)
-        return {false, "dense only; --multitau runs on the variants multitau, sparse, sparse-cpu "
-                       "and cpu"};
+        return {false, "dense only; --multitau runs on the variants multitau, sparse, sparse-cpu, "
+                       "sparse-pairs and cpu"};
     if (!multitauRun && !dense)
         return {false, "multi-tau only (add --multitau); dense lags run on gemm, ordered, naive, "
                        "cpu, sparse-cpu and sparse-pairs"};
@@ -350,10 +355,10 @@ const VariantSet<Job, Result, Modes>& variantSet() {
                  {programs::sparse}, {false, true},
                  [](const Job& job) { return multitauRun(job, MultitauOn::SparseDevice); }),
          variant("sparse-pairs",
-                 "dense lags on the frames' entries: each pixel's pairs of entries added into "
-                 "the Gram matrices",
+                 "dense lags and multi-tau on the frames' entries: each pixel's pairs of entries "
+                 "added into the Gram matrices or the rows' lag products",
                  VariantKind::OpenCL, "OpenCL 1.2, fp64, 64-bit integer atomics", {}, false,
-                 {programs::sparsePairs, programs::lagSums}, {true, false, "", true},
+                 {programs::sparsePairs, programs::lagSums}, {true, true, "", true, true},
                  sparsePairsRun)});
     return set;
 }

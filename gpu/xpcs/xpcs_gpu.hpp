@@ -32,6 +32,9 @@ struct Modes {
     // Dense lags read a sparse file's stored entries as they are (Algorithm::readFor streams
     // them), never the densified stack.
     bool entries = false;
+    // --multitau holds the whole series' stored entries (sparse-pairs), checked against the
+    // memory budget as dense lags' are.
+    bool multitauHeld = false;
     // Dense variants refuse --multitau, the multi-tau variant refuses a dense run.
     Support serves(bool multitauRun) const;
 };
