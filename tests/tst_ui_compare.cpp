@@ -299,17 +299,18 @@ class TestUiCompare : public QObject {
         QVERIFY(!gemm.ok);
         QVERIFY2(gemm.reason.find("multi") != std::string::npos, gemm.reason.c_str());
         p.checkAllSupported();
-        // cpu and sparse-cpu on the host, multitau and sparse on PoCL
-        QCOMPARE(p.checkedCells().size(), std::size_t(4));
+        // cpu and sparse-cpu on the host, multitau, sparse and sparse-pairs on PoCL
+        QCOMPARE(p.checkedCells().size(), std::size_t(5));
         JobRunner runner;
         QVERIFY(runAndWait(p, runner));
-        QCOMPARE(p.rows().size(), std::size_t(4));
+        QCOMPARE(p.rows().size(), std::size_t(5));
         std::set<std::string> ran;
         for (const ComparisonRow& row : p.rows()) {
             QVERIFY2(row.pass(), (row.label() + ": " + row.error).c_str());
             ran.insert(row.result->info.variant);
         }
-        QVERIFY((ran == std::set<std::string>{"cpu", "multitau", "sparse", "sparse-cpu"}));
+        QVERIFY((ran ==
+                 std::set<std::string>{"cpu", "multitau", "sparse", "sparse-cpu", "sparse-pairs"}));
     }
 
     // A split over two devices is a column beside the single ones, with the same result.
