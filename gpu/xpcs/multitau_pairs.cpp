@@ -42,17 +42,17 @@ PairLevels levelsOf(std::size_t frames, int channels, std::size_t bins) {
     return l;
 }
 
-// The rows' products and frame sums on the device beside the entries: refused before the entries
-// are read when they cannot fit (DeviceError naming what they need).
+// The rows' products and frame sums on the device beside `entries` bytes of entries: checked
+// before the entries are read (none) and once they are (DeviceError naming what they need).
 void checkRowsFit(const DeviceInfo& device, const Bins& bins, std::size_t frames,
-                  const PairLevels& levels) {
+                  const PairLevels& levels, std::uint64_t entries) {
     const std::uint64_t products = levels.words * 8,
-                        sums = std::uint64_t(frames) * bins.count() * 8;
+                        sums = std::uint64_t(frames) * bins.count() * 8 + entries;
     if (products + sums + (16 << 20) > usableBytes(device) || products > device.maxAllocBytes)
         refuseGram(device,
                    "xpcs sparse-pairs multi-tau: the lag products of " +
                        std::to_string(bins.count()) + " bins over every row of " +
-                       std::to_string(frames) + " frames",
+                       std::to_string(frames) + " frames" + (entries ? " and their entries" : ""),
                    products + sums, "use --variant sparse, which correlates in blocks");
 }
 
@@ -128,9 +128,10 @@ Result correlateMultitauPairs(const DeviceInfo& device, const FrameBlocks& frame
     checkMultitau(frames.dtype(), frames.frameCount(), mask, params);
     const Bins bins = makeBins(mask);
     const PairLevels levels = levelsOf(frames.frameCount(), params.channels, bins.count());
-    checkRowsFit(device, bins, frames.frameCount(), levels);
+    checkRowsFit(device, bins, frames.frameCount(), levels, 0);
     const Progress reading([&](double f) { progress.report(0.5 * f); }, progress.cancelFlag());
     const PixelMajor m = pixelMajorOf(bins, frames, reading, params.threads);
+    checkRowsFit(device, bins, frames.frameCount(), levels, pairsEntryBytes(m));
     ClSession session(device);
     std::optional<DeviceRun> held(std::in_place, session);
     DeviceRun& run = *held;

@@ -1,12 +1,12 @@
-// xpcs dense lags on sparse frames, variant `sparse-pairs` (DESIGN.md §5 "Sparse correlation";
-// host side gpu/xpcs/lags_sparse_device.cpp; after xpcs_common.cl, whose Gram layout it fills
-// for xpcs_lag_sums and the two-time maps). The frames' entries arrive pixel-major: for each
-// labelled position (bins' order) the frames where it is not zero, ascending, and its counts
-// there. Each pair of a position's entries (t1 >= t2, an entry with itself too) adds
-// v1 * v2 to gram[bin][t1][t2], and each entry adds v to S[bin][t]: the work is the pairs
-// that exist, Σ_p n_p (n_p + 1) / 2, not T² × pixels. Every sum is an exact 64-bit integer (the
-// host refuses series whose sums could pass 2^64, as the dense variants do), so the order of
-// the atomics does not matter and the Gram matrices equal the dense ones bit for bit.
+// xpcs dense lags (and, below, multi-tau) on sparse frames, variant `sparse-pairs` (DESIGN.md §5
+// "Sparse correlation"; host side gpu/xpcs/lags_sparse_device.cpp; after xpcs_common.cl, whose
+// Gram layout it fills for xpcs_lag_sums and the two-time maps). The frames' entries arrive
+// pixel-major: for each labelled position (bins' order) the frames where it is not zero,
+// ascending, and its counts there. Each pair of a position's entries (t1 >= t2, an entry with
+// itself too) adds v1 * v2 to gram[bin][t1][t2], and each entry adds v to S[bin][t]: the work is
+// the pairs that exist, Σ_p n_p (n_p + 1) / 2, not T² × pixels. Every sum is an exact 64-bit
+// integer (the host refuses series whose sums could pass 2^64, as the dense variants do), so the
+// order of the atomics does not matter and the Gram matrices equal the dense ones bit for bit.
 //
 // One work-item per position; the host sorts nothing on the device. Set by the host (-D): the
 // common macros of xpcs_common.cl (SUM_T ulong, GRAM_T ulong).
@@ -79,8 +79,9 @@ kernel void xsp_multitau(global const long* first, global const int* frame,
             for (; k < levels; ++k) {
                 const int r = t1 >> k, m = r - (frame[j] >> k);
                 if (m < lowest) break; // and smaller at every level above
-                if (m < channels && r < rows[k])
-                    xsp_add(products + at[k] + ((size_t)r * binCount + b) * lowest + (m - lowest), v);
+                if (m >= channels || r >= rows[k]) continue; // beyond the lags, or a partial block
+                const size_t row = (size_t)at[k] + ((size_t)r * binCount + b) * lowest;
+                xsp_add(products + row + (m - lowest), v);
             }
         }
     }
