@@ -20,6 +20,12 @@ Result correlateMultitauSparseCpu(const FrameBlocks& frames, const LabelMask& ma
 // batch are non-zero below it (gpu/xpcs/stream_stage.cpp).
 constexpr double sparseCrossover = 0.005;
 
+// The most counts a binned frame (or one bin of it) may hold for the device variants' 64-bit lag
+// products: every product of two such sums, and so every sum of products over its pixels (Σ_p
+// a_p b_p <= Σ a Σ b), fits a signed 64-bit integer (3037000499² < 2^63). `sparse` checks its
+// frames' totals against it, `sparse-pairs`' multi-tau its bins' sums.
+constexpr std::uint64_t largestProductRoot = 3037000499ULL;
+
 // An occupancy (a fraction) as the rules' messages say it: "0.08 %".
 std::string occupancyText(double fraction);
 

@@ -14,7 +14,7 @@ namespace {
 // tiled's default tile rows and frames a work-group (AZ_TILE_H, AZ_TILE_FRAMES): on an H200
 // 16 frames of 4096^2 took 0.321 ms with 64-row tiles of 8 frames, 0.279 ms so; the large case
 // 0.060 -> 0.055-0.057 ms (PERFORMANCE.md, azint kernel on an H200).
-constexpr int tileRows = 32, tileFrames = 16;
+constexpr int tileRows = 32, tileColumns = 64, tileFrames = 16;
 
 std::vector<Tunable> inputTunables() {
     return {
@@ -117,8 +117,8 @@ ProgramRecipe tiled() {
         flagTunable("AZ_TILE_BYTES", false,
                     "offsets in bytes (every tile spans at most 255 bins; the tables')")));
     tunables.push_back(integerTunable("AZ_TILE_H", tileRows, 1, 4096, "rows of a tile"));
-    tunables.push_back(
-        integerTunable("AZ_TILE_W", 64, 1, 4096, "columns of a tile (a multiple of AZ_TILE_RUN)"));
+    tunables.push_back(integerTunable("AZ_TILE_W", tileColumns, 1, 4096,
+                                      "columns of a tile (a multiple of AZ_TILE_RUN)"));
     tunables.push_back(choiceTunable("AZ_TILE_RUN", "8", {"1", "2", "4", "8", "16"},
                                      "consecutive pixels a work-item reads at once"));
     tunables.push_back(
@@ -160,7 +160,7 @@ bool narrowLocalSums(DType dtype, const TunableValues& values) {
     const std::uint64_t group = std::uint64_t(integerValue(values, "AZ_HIST_WG", 256)) *
                                 std::uint64_t(integerValue(values, "AZ_PER_ITEM", 32));
     const std::uint64_t tile = std::uint64_t(integerValue(values, "AZ_TILE_H", tileRows)) *
-                               std::uint64_t(integerValue(values, "AZ_TILE_W", 64));
+                               std::uint64_t(integerValue(values, "AZ_TILE_W", tileColumns));
     const std::uint64_t pixels = std::max(group, tile);
     const std::uint64_t most =
         dtype == DType::Int32 ? (std::uint64_t(1) << 31) - 1 : (std::uint64_t(1) << 32) - 1;
@@ -202,7 +202,7 @@ std::string byteOffsets(const RunShape& shape) {
 // by a 32-bit word, and the tile's 16-bit order (resources/kernels/azint_tiled.cl).
 std::size_t sortedTileBytes(DType dtype, const TunableValues& values) {
     const std::size_t area = std::size_t(integerValue(values, "AZ_TILE_H", tileRows)) *
-                             std::size_t(integerValue(values, "AZ_TILE_W", 64));
+                             std::size_t(integerValue(values, "AZ_TILE_W", tileColumns));
     const std::size_t element = dtypeSize(dtype), pad = element < 4 ? 4 / element : 1;
     return std::size_t(integerValue(values, "AZ_TILE_FRAMES", tileFrames)) * (area + pad) *
                element +
@@ -212,7 +212,8 @@ std::size_t sortedTileBytes(DType dtype, const TunableValues& values) {
 void checkSortedTiles(const RunShape& shape, const DeviceInfo& device,
                       const TunableValues& values) {
     if (flagValue(values, "AZ_TILE_SORTED") != "1") return;
-    if (integerValue(values, "AZ_TILE_H", tileRows) * integerValue(values, "AZ_TILE_W", 64) >
+    if (integerValue(values, "AZ_TILE_H", tileRows) *
+            integerValue(values, "AZ_TILE_W", tileColumns) >
         (1 << 16))
         throw UsageError("azint: AZ_TILE_SORTED takes tiles of at most 65,536 pixels");
     const std::size_t bytes = sortedTileBytes(shape.dtype, values);
@@ -228,7 +229,8 @@ void checkTiles(const RunShape& shape, const DeviceInfo& device, const TunableVa
     if (shape.widestTile && !bytes.empty() && bytes != byteOffsets(shape))
         throw UsageError("azint: AZ_TILE_BYTES follows the tiles' spans (" + byteOffsets(shape) +
                          " here)");
-    if (integerValue(values, "AZ_TILE_W", 64) % integerValue(values, "AZ_TILE_RUN", 8) != 0)
+    if (integerValue(values, "AZ_TILE_W", tileColumns) % integerValue(values, "AZ_TILE_RUN", 8) !=
+        0)
         throw UsageError("azint: AZ_TILE_RUN must divide AZ_TILE_W");
     const long long slots = integerValue(values, "AZ_LOCAL_SLOTS", 1);
     if (device.localMemBytes && std::size_t(slots) * slotBytes(values) > device.localMemBytes)

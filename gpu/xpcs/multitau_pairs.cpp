@@ -56,12 +56,9 @@ void checkRowsFit(const DeviceInfo& device, const Bins& bins, std::size_t frames
                    products + sums, "use --variant sparse, which correlates in blocks");
 }
 
-// A binned frame's sum S in one bin bounds its rows' products by S^2 (Σ_p a_p b_p <= Σ a Σ b):
-// beyond this the 64-bit products could overflow.
-constexpr std::int64_t largestProductSum = 3037000499; // floor(sqrt(2^63 - 1))
-
 // Level 0's frame sums from the device, the levels above binned from them, each level checked
-// before the next is made: UsageError naming sparse-cpu where a sum passes largestProductSum.
+// before the next is made: UsageError naming sparse-cpu where a bin's sum passes
+// largestProductRoot.
 std::vector<std::vector<std::int64_t>> levelSums(DeviceRun& run, const PairsEntries& e,
                                                  const Bins& bins, const PairLevels& levels) {
     ClSession& s = run.session;
@@ -84,12 +81,12 @@ std::vector<std::vector<std::int64_t>> levelSums(DeviceRun& run, const PairsEntr
                     below[(i / nb) * 2 * nb + i % nb] + below[(i / nb) * 2 * nb + nb + i % nb];
         }
         const auto most = std::max_element(out[level].begin(), out[level].end());
-        if (most != out[level].end() && *most > largestProductSum)
+        if (most != out[level].end() && std::uint64_t(*most) > largestProductRoot)
             throw UsageError(
                 "xpcs variant 'sparse-pairs' cannot run: a binned frame of level " +
                 std::to_string(level) + " holds " + std::to_string(*most) + " counts in bin " +
                 std::to_string(bins.labels[std::size_t(most - out[level].begin()) % nb]) +
-                ", beyond " + std::to_string(largestProductSum) +
+                ", beyond " + std::to_string(largestProductRoot) +
                 " (its 64-bit lag products could overflow); run sparse-cpu, which "
                 "sums in 128 bits");
     }

@@ -5,6 +5,7 @@
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/xpcs/multitau_sparse.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -14,16 +15,8 @@
 
 namespace clscope::xpcs {
 
-namespace {
-
-// A binned frame's counts at most this: every lag product of two of them, and every sum of
-// products over a row's pixels, fits a signed 64-bit integer (3037000499² < 2^63).
-constexpr std::uint64_t largestRowTotal = 3037000499ULL;
-
-} // namespace
-
 bool SparseRings::fits(std::uint64_t frameTotal, std::size_t frames) {
-    return frameTotal <= largestRowTotal / std::bit_floor(std::max<std::size_t>(frames, 1));
+    return frameTotal <= largestProductRoot / std::bit_floor(std::max<std::size_t>(frames, 1));
 }
 
 // The largest binned frame's counts and entries (a file's: every entry, labelled or not:
@@ -34,12 +27,12 @@ void SparseRings::checkTotals(const DeviceBlock& block) {
     for (std::size_t f = 0; f < block.frames(); ++f) {
         std::uint64_t total = block.totals[f], entries = block.entries[f];
         for (std::size_t k = 0;; ++k) {
-            if (total > largestRowTotal)
+            if (total > largestProductRoot)
                 throw UsageError("xpcs variant 'sparse' cannot run this input: frames binned by " +
                                  std::to_string(std::uint64_t(1) << k) + " hold " +
                                  std::to_string(total) +
                                  " counts; 64-bit lag products need at most " +
-                                 std::to_string(largestRowTotal) + " (run sparse-cpu)");
+                                 std::to_string(largestProductRoot) + " (run sparse-cpu)");
             if (pending_.size() <= k) pending_.resize(k + 1);
             LevelBound& l = pending_[k];
             l.most = std::max(l.most, std::min<std::uint64_t>(entries, positions_));
