@@ -15,11 +15,13 @@
 #include "gpu/azint/algorithm.hpp"
 #include "gpu/azint/recipes.hpp"
 #include "gpu/azint/run_types.hpp"
+#include "gpu/kernel_source.hpp"
 #include "gpu/runtime/devices.hpp"
 #include "gpu/runtime/staging.hpp"
 #include "typed_runs.hpp"
 
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -539,6 +541,30 @@ class TestAzintVariants : public QObject {
         QVERIFY_THROWS_EXCEPTION(UsageError,
                                  runVariant("histogram", in, paramsOf("q_nm^-1", 50, 0, false),
                                             {{"AZ_LOCAL_BINS", 10}}));
+    }
+
+    // tiled is built with at most AZ_TILE_REGS registers on NVIDIA (32 by default: eight
+    // work-groups of 256 a multiprocessor), which ptxas ignores where the kernel requires its
+    // work-group size: azint_tiled requires none. A run with the cap set gives the same sums.
+    void tiledRegisterCap() {
+        const ProgramRecipe recipe = azint::recipeOf(azint::tiledProgram);
+        const auto& t = recipe.tunables();
+        const auto cap = std::find_if(t.begin(), t.end(),
+                                      [](const Tunable& x) { return x.name == "AZ_TILE_REGS"; });
+        QVERIFY(cap != t.end());
+        QCOMPARE(cap->defaultValue, std::string("32"));
+        const std::string source = kernelSource("azint_tiled");
+        const std::size_t kernel = source.find("void azint_tiled(");
+        QVERIFY(kernel != std::string::npos);
+        const std::size_t start = source.rfind("__kernel", kernel);
+        QVERIFY(source.substr(start, kernel - start).find("reqd_work_group_size") ==
+                std::string::npos);
+        auto in = std::make_shared<AzintInput>();
+        in->data = {frames(DType::UInt16, 2, 30, 40, 5), {}, {}};
+        in->geometry = smallGeometry(30, 40);
+        const ParamSet set = paramsOf("q_nm^-1", 25, 0, false);
+        expectSame(runVariant("tiled", in, set, {{"AZ_TILE_REGS", 0}}), runVariant("cpu", in, set),
+                   0, "tiled AZ_TILE_REGS=0");
     }
 
     // Frame types the kernels do not read are refused with a reason; cpu runs them.

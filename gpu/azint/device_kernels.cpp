@@ -99,6 +99,10 @@ void DeviceKernels::build() {
     values_ =
         recipe_.resolve(setup_.programs.over(hostValues(shape, setup_.device, setup_.tuning)));
     checkProgramValues(shape, setup_.device, values_);
+    if (const auto regs = values_.find("AZ_TILE_REGS");
+        regs != values_.end() && regs->second != "0")
+        recipe_.baseOptions(recipe_.baseOptions() +
+                            registerCap(session_.info(), std::stoi(regs->second)));
     kernel_ = session_.kernel(recipe_, values_, kernelName());
     if (!tables_.unitNorm()) normKernel_ = session_.kernel(recipe_, values_, "azint_norm");
 }

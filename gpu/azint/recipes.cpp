@@ -14,7 +14,7 @@ namespace {
 // tiled's default tile rows and frames a work-group (AZ_TILE_H, AZ_TILE_FRAMES): on an H200
 // 16 frames of 4096^2 took 0.321 ms with 64-row tiles of 8 frames, 0.279 ms so; the large case
 // 0.060 -> 0.055-0.057 ms (PERFORMANCE.md, azint kernel on an H200).
-constexpr int tileRows = 32, tileColumns = 64, tileFrames = 16;
+constexpr int tileRows = 32, tileColumns = 64, tileFrames = 16, tileRegisters = 32;
 
 std::vector<Tunable> inputTunables() {
     return {
@@ -102,9 +102,9 @@ ProgramRecipe sorted() {
     return withNorm(std::move(recipe));
 }
 
-// Defaults not yet measured on a GPU: square tiles (the fewest bins a tile spans for rings)
-// of 64 x 64 pixels, rows of 128 bytes for uint16; 8 consecutive pixels a work-item (one 16-byte
-// load), two runs each at 256 work-items; 8 frames a group (a large case's chunk).
+// Defaults measured on an H200 (PERFORMANCE.md, azint kernel on an H200): tiles of 32 x 64
+// pixels (rows of 128 bytes for uint16), 8 consecutive pixels a work-item (one 16-byte load), one
+// run each at 256 work-items, 16 frames a group, 32 registers on NVIDIA.
 ProgramRecipe tiled() {
     std::vector<Tunable> tunables = inputTunables();
     tunables.push_back(
@@ -125,6 +125,13 @@ ProgramRecipe tiled() {
         integerTunable("AZ_TILE_WG", 256, 1, 1024, "work-group size (work-items of a tile)"));
     tunables.push_back(integerTunable("AZ_TILE_FRAMES", tileFrames, 1, 64,
                                       "frames a work-group sums (offsets read once)"));
+    // 32 registers (ptxas took 45): eight work-groups of 256 reside on a multiprocessor, not five;
+    // 16 x 4096^2 on an H200 0.278 -> 0.240 ms (45 -> 52 % of the bandwidth; 36 or 40: 49 %). ptxas
+    // ignores the cap where the kernel requires its work-group size (as launch bounds), so
+    // azint_tiled requires none.
+    tunables.push_back(integerTunable(
+        "AZ_TILE_REGS", tileRegisters, 0, 255,
+        "NVIDIA: registers a work-item may use (-cl-nv-maxrregcount; 0: the compiler's choice)"));
     // On: 0.420 -> 0.345 ms for 16 frames of 4096^2 on an H200 (PERFORMANCE.md, azint large).
     tunables.push_back(flagTunable("AZ_TILE_TWO", true,
                                    "integer sums: runs of one or two bins summed without a branch "

@@ -229,12 +229,13 @@ inline void azint_tile_frame(__global const DATA_T* frame, const az_tile_pixels*
 
 // A work-group per tile (group 0) and AZ_TILE_FRAMES frames (group 1); tile_bins: each tile's
 // lowest bin and span; bin_of_pixel: the 32-bit bins where a tile spans more than 16 bits (else
-// a buffer of one). Sums zeroed before, counts zeroed or static (AZ_STATIC_COUNTS).
-__kernel __attribute__((reqd_work_group_size(AZ_TILE_WG, 1, 1))) void
-azint_tiled(__global const DATA_T* frames, __global const int* tile_bins,
-            __global const az_offset* tile_offsets, __global const int* bin_of_pixel, uint width,
-            uint height, uint bins, uint frame_count, __global az_sum* sum_signal,
-            __global uint* count) {
+// a buffer of one). Sums zeroed before, counts zeroed or static (AZ_STATIC_COUNTS). No
+// reqd_work_group_size: ptxas takes it as launch bounds and then ignores the host's register cap
+// (AZ_TILE_REGS, gpu/azint/recipes.cpp).
+__kernel void azint_tiled(__global const DATA_T* frames, __global const int* tile_bins,
+                          __global const az_offset* tile_offsets, __global const int* bin_of_pixel,
+                          uint width, uint height, uint bins, uint frame_count,
+                          __global az_sum* sum_signal, __global uint* count) {
     __local az_local_sum signal[AZ_LOCAL_SLOTS];
     __local uint n[AZ_COUNT_SLOTS(AZ_LOCAL_SLOTS)];
     const size_t tile = get_group_id(0), lid = get_local_id(0);
