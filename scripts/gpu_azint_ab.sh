@@ -9,14 +9,10 @@
 # azint_tiled.cl FORKS="copies2 copies4 copies8 copies32 preload preload_copies8 readonly" SWEEP=
 # (session22_azint_forks_h200.log). Carry [".deps", ".ab"].
 set -uo pipefail
-OUT=${OUT:-/tmp/out}
 BASE=${BASE:-.ab/azint_tiled_base.cl}
 SWEEP=${SWEEP-AZ_TILE_TWO=0,1}
-mkdir -p "$OUT"
-: >"$OUT/empty.list"
-bash scripts/gpu_bench.sh "$OUT/empty.list" >/dev/null; [ -x "${BUILD:-/tmp/b}/app/clscope-cli" ] || exit 1
-CLI=${BUILD:-/tmp/b}/app/clscope-cli
-export LD_LIBRARY_PATH=$PWD/.deps/sys/usr/lib/x86_64-linux-gnu
+# shellcheck source=scripts/gpu_cli.sh
+. scripts/gpu_cli.sh || exit 1
 run_case() { # NAME INPUT-ARGS CHUNK CONFIGS
   local name=$1 input=$2 chunk=$3
   for cfg in $4; do

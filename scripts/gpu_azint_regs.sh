@@ -7,12 +7,8 @@
 # AZ_TILE_REGS the caps were tried through CLSCOPE_CL_OPTIONS and ptxas ignored them: the kernel
 # required its work-group size (session24_azint_regs_h200.log). Carry [".deps"].
 set -uo pipefail
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-: >"$OUT/empty.list"
-bash scripts/gpu_bench.sh "$OUT/empty.list" >/dev/null; [ -x "${BUILD:-/tmp/b}/app/clscope-cli" ] || exit 1
-CLI=${BUILD:-/tmp/b}/app/clscope-cli
-export LD_LIBRARY_PATH=$PWD/.deps/sys/usr/lib/x86_64-linux-gnu
+# shellcheck source=scripts/gpu_cli.sh
+. scripts/gpu_cli.sh || exit 1
 $CLI generate powder -o /tmp/p16.h5 --frames 16 --height 4096 --width 4096 >/dev/null || exit 1
 for set in "" ${SETS:-AZ_STATIC_COUNTS=1}; do
   for input in "--size large --tune AZ_CHUNK_FRAMES=8" "/tmp/p16.h5 --tune AZ_CHUNK_FRAMES=16"; do
