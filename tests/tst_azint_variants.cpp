@@ -545,7 +545,8 @@ class TestAzintVariants : public QObject {
 
     // tiled is built with at most AZ_TILE_REGS registers on NVIDIA (32 by default: eight
     // work-groups of 256 a multiprocessor), which ptxas ignores where the kernel requires its
-    // work-group size: azint_tiled requires none. A run with the cap set gives the same sums.
+    // work-group size: azint_tiled requires none. A run with the cap lifted (0) gives the same
+    // sums.
     void tiledRegisterCap() {
         const ProgramRecipe recipe = azint::recipeOf(azint::tiledProgram);
         const auto& t = recipe.tunables();
