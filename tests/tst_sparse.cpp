@@ -359,8 +359,10 @@ class TstSparse : public QObject {
             row("scattered twotime", "scattered", {"--twotime", "1,3"});
             row("scattered frames 5:30", "scattered", {"--frames", "5:30"});
             // a budget below the densified stack (150 KiB) that fits the held entries (about 60
-            // KiB): the entries are held, not dense slabs in passes
-            row("long budget 96K", "long", {"--memory-budget", "96K"});
+            // KiB): the entries are held, not dense slabs in passes (sparse-pairs; sparse-cpu
+            // holds one bin's Gram matrix beside them, 1.4 MiB here: denseLagsGramOverBudget)
+            if (variant == std::string("sparse-pairs"))
+                row("long budget 96K", "long", {"--memory-budget", "96K"});
             row("uint32 frame", "uint32", {});
             row("long symmetric", "long", {"--g2-normalisation", "symmetric"});
         }
@@ -451,6 +453,34 @@ class TstSparse : public QObject {
         QVERIFY(!QFile::exists(out));
         CLI_OK("correlate", in, "--variant", "sparse", "--device", "ocl:0", "--multitau",
                "--frame-time", "0.001", "--memory-budget", "32K", "-o", out);
+    }
+
+    // sparse-cpu's dense lags hold one bin's T x T Gram matrix (16 T^2 bytes: 5.5 MiB for 600
+    // frames) beside the entries: a budget that holds the entries but not it refuses sparse-cpu
+    // (exit 2, naming it, nothing written), while sparse-pairs (its Gram matrices on the device,
+    // checked there) runs within it, and sparse-cpu within a budget that holds both, equal to
+    // cpu.
+    void denseLagsGramOverBudget() {
+        const QString in = path("gram_budget.h5"), out = path("gram_budget_out.h5");
+        CLI_OK("generate", "xpcs", "--sparse", "--frames", "600", "--height", "20", "--width", "24",
+               "--intensity", "0.02", "-o", in);
+        const test::CliRun r = test::runCli({"correlate", in, "--variant", "sparse-cpu", "--device",
+                                             "cpu", "--memory-budget", "2M", "-o", out});
+        QVERIFY2(r.code == 2, qPrintable(r.err));
+        QVERIFY2(r.err.contains("and one bin's 600 x 600 Gram matrix (16 bytes an element)"),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("more than the memory budget 2.0 MiB") &&
+                     r.err.contains("--multitau"),
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+        CLI_OK("correlate", in, "--variant", "sparse-pairs", "--device", "ocl:0", "--memory-budget",
+               "2M", "-o", out);
+        const QString whole = path("gram_budget_whole.h5"), ref = path("gram_budget_cpu.h5");
+        CLI_OK("correlate", in, "--variant", "sparse-cpu", "--device", "cpu", "--memory-budget",
+               "8M", "-o", whole);
+        CLI_OK("correlate", in, "--variant", "cpu", "--device", "cpu", "-o", ref);
+        for (const char* name : {"/xpcs/g2", "/xpcs/g2_err"})
+            QVERIFY2(sameArrays(readAt(whole, name), readAt(ref, name)), name);
     }
 
     // A dense-lag run on an OpenCL device that names no variant takes sparse-pairs below the

@@ -263,16 +263,24 @@ namespace {
 constexpr std::uint64_t heldEntryBytes = 16;
 
 // The stored entries of the frames at `where` that a run holds whole: dense lags (every frame
-// pair meeting) or sparse-pairs' multi-tau (the whole series pixel-major): what runWithinBudget
-// checks against the budget.
+// pair meeting) or sparse-pairs' multi-tau (the whole series pixel-major), and where `gram`, one
+// bin's T x T Gram matrix of 16-byte sums beside them (sparse-cpu's dense lags): what
+// runWithinBudget checks against the budget.
 Algorithm::Held heldEntries(const std::string& where, const std::vector<std::uint64_t>& perFrame,
-                            bool multitau) {
+                            bool multitau, bool gram) {
     const std::uint64_t n = std::accumulate(perFrame.begin(), perFrame.end(), std::uint64_t(0));
-    const std::string what =
-        (multitau ? "xpcs multi-tau (sparse-pairs) on " : "xpcs dense lags on ") + where +
-        ": its " + std::to_string(n) + " stored entries (" + std::to_string(heldEntryBytes) +
-        " bytes each, held for every lag)";
-    return {what, budgetBytes(n, heldEntryBytes, what),
+    const std::uint64_t frames = perFrame.size();
+    std::string what = (multitau ? "xpcs multi-tau (sparse-pairs) on " : "xpcs dense lags on ") +
+                       where + ": its " + std::to_string(n) + " stored entries (" +
+                       std::to_string(heldEntryBytes) + " bytes each, held for every lag)";
+    if (gram)
+        what += " and one bin's " + std::to_string(frames) + " x " + std::to_string(frames) +
+                " Gram matrix (" + std::to_string(heldEntryBytes) + " bytes an element)";
+    const std::uint64_t entries = budgetBytes(n, heldEntryBytes, what);
+    const std::uint64_t matrix =
+        gram ? budgetBytes(budgetBytes(frames, frames, what), heldEntryBytes, what) : 0;
+    if (matrix > UINT64_MAX - entries) throw InputError(what + ": size does not fit 64 bits");
+    return {what, entries + matrix,
             multitau ? "correlate a window of frames (--frames a:b), or take sparse or sparse-cpu, "
                        "which run multi-tau in bounded memory"
                      : "correlate a window of frames (--frames a:b) or multi-tau lags (--multitau: "
@@ -290,7 +298,7 @@ std::optional<Algorithm::Held> Algorithm::streamsFor(const InputSources& s, cons
     const std::shared_ptr<FrameStream> frames = openFrames(s, role("frames"));
     const auto perFrame = frames->entriesPerFrame();
     if (!perFrame) return std::nullopt;
-    return heldEntries(frames->where(), *perFrame, multitau);
+    return heldEntries(frames->where(), *perFrame, multitau, !multitau && v->traits.hostGram);
 }
 
 std::shared_ptr<const AlgorithmInput> Algorithm::readFor(const InputSources& s,

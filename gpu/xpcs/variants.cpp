@@ -346,7 +346,7 @@ const VariantSet<Job, Result, Modes>& variantSet() {
          variant("sparse-cpu",
                  "dense lags and multi-tau on the frames' entries, never densified: sorted rows "
                  "merged per frame pair or lag",
-                 VariantKind::Host, "host CPU", {}, false, {}, {true, true, "", true},
+                 VariantKind::Host, "host CPU", {}, false, {}, {true, true, "", true, false, true},
                  sparseCpuRun),
          variant("sparse",
                  "multi-tau on the frames' entries: scattered into device rings, products per "

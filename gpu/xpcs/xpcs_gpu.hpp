@@ -35,6 +35,9 @@ struct Modes {
     // --multitau holds the whole series' stored entries (sparse-pairs), checked against the
     // memory budget as dense lags' are.
     bool multitauHeld = false;
+    // Dense lags hold one bin's T x T Gram matrix of 128-bit sums on the host at a time
+    // (sparse-cpu: 16 T^2 bytes), checked against the memory budget with the entries.
+    bool hostGram = false;
     // Dense variants refuse --multitau, the multi-tau variant refuses a dense run.
     Support serves(bool multitauRun) const;
 };
