@@ -207,6 +207,15 @@ class Algorithm {
                                            const std::string& /*variant*/) const {
         return std::nullopt;
     }
+    // What `variant` holds in host memory besides its input (e.g. xpcs' host references on
+    // dense lags: one bin's T x T Gram matrix), known before anything is read: runWithinBudget
+    // leaves the rest of the budget to the input (its passes or what streamsFor holds) and
+    // refuses a run where the two pass the budget. Default: nothing.
+    virtual std::optional<Held> holdsBeside(const InputSources& /*sources*/,
+                                            const ParamSet& /*params*/,
+                                            const std::string& /*variant*/) const {
+        return std::nullopt;
+    }
     // Whether the variant can run on this device (and, when given, this input with these
     // parameters), with the reason when it cannot. Default: the variant entry's own check.
     virtual Support supports(const VariantEntry& variant, const DeviceInfo& device,

@@ -428,16 +428,21 @@ class TstSparse : public QObject {
         PYTHON("long", in, "300", "0.05");
         const std::size_t stored =
             H5Reader(in.toStdString()).info("/entry/data/sparse/count").shape[0];
+        // sparse-cpu holds one bin's 300 x 300 Gram matrix beside them (1,440,000 bytes): a
+        // budget that holds it and half the entries (denseLagsGramOverBudget: one that does not).
+        const QString besideGram = QString::number(1440000 + 8 * stored);
         for (const char* variant : {"sparse-cpu", "sparse-pairs"}) {
-            const test::CliRun r =
-                test::runCli({"correlate", in, "--variant", variant, "--device",
-                              variant == QString("sparse-cpu") ? "cpu" : "ocl:0", "--frame-time",
-                              "0.001", "--memory-budget", "32K", "-o", out});
+            const bool cpu = variant == QString("sparse-cpu");
+            const test::CliRun r = test::runCli(
+                {"correlate", in, "--variant", variant, "--device", cpu ? "cpu" : "ocl:0",
+                 "--frame-time", "0.001", "--memory-budget", cpu ? besideGram : "32K", "-o", out});
             QVERIFY2(r.code == 2, qPrintable(r.err));
             QVERIFY2(r.err.contains(QString("its %1 stored entries").arg(stored)),
                      qPrintable(r.err));
             QVERIFY2(r.err.contains(":/entry/data/sparse"), qPrintable(r.err));
-            QVERIFY2(r.err.contains("more than the memory budget 32.0 KiB"), qPrintable(r.err));
+            QVERIFY2(r.err.contains(cpu ? " beside xpcs dense lags (sparse-cpu) on "
+                                        : "more than the memory budget 32.0 KiB"),
+                     qPrintable(r.err));
             QVERIFY2(r.err.contains("--frames a:b") && r.err.contains("--multitau"),
                      qPrintable(r.err));
             QVERIFY(!QFile::exists(out));
@@ -455,30 +460,36 @@ class TstSparse : public QObject {
                "--frame-time", "0.001", "--memory-budget", "32K", "-o", out);
     }
 
-    // sparse-cpu's dense lags hold one bin's T x T Gram matrix (16 T^2 bytes: 5.5 MiB for 600
-    // frames) beside the entries: a budget that holds the entries but not it refuses sparse-cpu
-    // (exit 2, naming it, nothing written), while sparse-pairs (its Gram matrices on the device,
-    // checked there) runs within it, and sparse-cpu within a budget that holds both, equal to
-    // cpu.
+    // The host references' dense lags hold one bin's T x T Gram matrix beside their input
+    // (Algorithm::holdsBeside): 600 frames, 5.5 MiB for sparse-cpu's 128-bit sums, 2.7 MiB for
+    // cpu's on these uint8 counts. A budget below it refuses them (exit 2, naming it, nothing
+    // written), while sparse-pairs (its Gram matrices on the device, checked there) runs within
+    // it; within a budget that holds it both run, sparse-cpu equal to cpu.
     void denseLagsGramOverBudget() {
         const QString in = path("gram_budget.h5"), out = path("gram_budget_out.h5");
         CLI_OK("generate", "xpcs", "--sparse", "--frames", "600", "--height", "20", "--width", "24",
                "--intensity", "0.02", "-o", in);
-        const test::CliRun r = test::runCli({"correlate", in, "--variant", "sparse-cpu", "--device",
-                                             "cpu", "--memory-budget", "2M", "-o", out});
-        QVERIFY2(r.code == 2, qPrintable(r.err));
-        QVERIFY2(r.err.contains("and one bin's 600 x 600 Gram matrix (16 bytes an element)"),
-                 qPrintable(r.err));
-        QVERIFY2(r.err.contains("more than the memory budget 2.0 MiB") &&
-                     r.err.contains("--multitau"),
-                 qPrintable(r.err));
-        QVERIFY(!QFile::exists(out));
+        for (const auto& [variant, element] : {std::pair{"sparse-cpu", 16}, std::pair{"cpu", 8}}) {
+            const test::CliRun r = test::runCli({"correlate", in, "--variant", variant, "--device",
+                                                 "cpu", "--memory-budget", "2M", "-o", out});
+            QVERIFY2(r.code == 2, qPrintable(r.err));
+            QVERIFY2(r.err.contains(QString("xpcs dense lags (%1) on ").arg(variant)) &&
+                         r.err.contains(QString("one bin's 600 x 600 Gram matrix (%1 bytes an "
+                                                "element)")
+                                            .arg(element)),
+                     qPrintable(r.err));
+            QVERIFY2(r.err.contains("more than the memory budget 2.0 MiB") &&
+                         r.err.contains("--multitau"),
+                     qPrintable(r.err));
+            QVERIFY(!QFile::exists(out));
+        }
         CLI_OK("correlate", in, "--variant", "sparse-pairs", "--device", "ocl:0", "--memory-budget",
                "2M", "-o", out);
         const QString whole = path("gram_budget_whole.h5"), ref = path("gram_budget_cpu.h5");
         CLI_OK("correlate", in, "--variant", "sparse-cpu", "--device", "cpu", "--memory-budget",
                "8M", "-o", whole);
-        CLI_OK("correlate", in, "--variant", "cpu", "--device", "cpu", "-o", ref);
+        CLI_OK("correlate", in, "--variant", "cpu", "--device", "cpu", "--memory-budget", "8M",
+               "-o", ref);
         for (const char* name : {"/xpcs/g2", "/xpcs/g2_err"})
             QVERIFY2(sameArrays(readAt(whole, name), readAt(ref, name)), name);
     }

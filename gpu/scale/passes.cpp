@@ -171,13 +171,22 @@ void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t bud
                      (instead.empty() ? "" : ", or " + instead));
 }
 
-// The passes of a run, planned before anything is read: none where the variant reads its input
-// its own way (Algorithm::streamsFor), once what it holds is found within the budget.
+// The passes of a run, planned before anything is read, within the budget less what the variant
+// holds besides its input (Algorithm::holdsBeside): none where the variant reads its input its
+// own way (Algorithm::streamsFor), once what it holds is found within the budget.
 static std::unique_ptr<PassPlan> planRun(const Algorithm& algorithm, const RunRequest& request,
                                          const InputSources& sources, std::uint64_t budget) {
-    const auto held = algorithm.streamsFor(sources, request.params, request.variant);
-    if (!held) return algorithm.planPasses(sources, request.params, budget);
-    if (held->bytes > budget) overBudget(held->what, held->bytes, budget, held->instead);
+    const std::string variant =
+        request.variant.empty() ? algorithm.defaultVariant(request.device) : request.variant;
+    const auto beside = algorithm.holdsBeside(sources, request.params, variant);
+    if (beside && beside->bytes >= budget)
+        overBudget(beside->what, beside->bytes, budget, beside->instead);
+    const std::uint64_t left = budget - (beside ? beside->bytes : 0);
+    const auto held = algorithm.streamsFor(sources, request.params, variant);
+    if (!held) return algorithm.planPasses(sources, request.params, left);
+    if (held->bytes > left)
+        overBudget(held->what + (beside ? " beside " + beside->what : ""),
+                   held->bytes + (beside ? beside->bytes : 0), budget, held->instead);
     return nullptr;
 }
 

@@ -263,28 +263,27 @@ namespace {
 constexpr std::uint64_t heldEntryBytes = 16;
 
 // The stored entries of the frames at `where` that a run holds whole: dense lags (every frame
-// pair meeting) or sparse-pairs' multi-tau (the whole series pixel-major), and where `gram`, one
-// bin's T x T Gram matrix of 16-byte sums beside them (sparse-cpu's dense lags): what
-// runWithinBudget checks against the budget.
+// pair meeting) or sparse-pairs' multi-tau (the whole series pixel-major): what runWithinBudget
+// checks against the budget.
 Algorithm::Held heldEntries(const std::string& where, const std::vector<std::uint64_t>& perFrame,
-                            bool multitau, bool gram) {
+                            bool multitau) {
     const std::uint64_t n = std::accumulate(perFrame.begin(), perFrame.end(), std::uint64_t(0));
-    const std::uint64_t frames = perFrame.size();
-    std::string what = (multitau ? "xpcs multi-tau (sparse-pairs) on " : "xpcs dense lags on ") +
-                       where + ": its " + std::to_string(n) + " stored entries (" +
-                       std::to_string(heldEntryBytes) + " bytes each, held for every lag)";
-    if (gram)
-        what += " and one bin's " + std::to_string(frames) + " x " + std::to_string(frames) +
-                " Gram matrix (" + std::to_string(heldEntryBytes) + " bytes an element)";
-    const std::uint64_t entries = budgetBytes(n, heldEntryBytes, what);
-    const std::uint64_t matrix =
-        gram ? budgetBytes(budgetBytes(frames, frames, what), heldEntryBytes, what) : 0;
-    if (matrix > UINT64_MAX - entries) throw InputError(what + ": size does not fit 64 bits");
-    return {what, entries + matrix,
+    const std::string what =
+        (multitau ? "xpcs multi-tau (sparse-pairs) on " : "xpcs dense lags on ") + where +
+        ": its " + std::to_string(n) + " stored entries (" + std::to_string(heldEntryBytes) +
+        " bytes each, held for every lag)";
+    return {what, budgetBytes(n, heldEntryBytes, what),
             multitau ? "correlate a window of frames (--frames a:b), or take sparse or sparse-cpu, "
                        "which run multi-tau in bounded memory"
                      : "correlate a window of frames (--frames a:b) or multi-tau lags (--multitau: "
                        "sparse-cpu and sparse run them in bounded memory)"};
+}
+
+// Bytes an element of a host reference's Gram matrix: 128-bit sums from stored entries
+// (sparse-cpu), else double or 64-bit sums for frames of up to 16 bits and 128-bit ones beyond
+// (cpu: core/xpcs/reference.cpp exactSums, whose choice also depends on the values).
+std::uint64_t gramElementBytes(const Modes& modes, DType dtype) {
+    return modes.entries || dtypeSize(dtype) > 2 ? 16 : 8;
 }
 
 } // namespace
@@ -298,7 +297,21 @@ std::optional<Algorithm::Held> Algorithm::streamsFor(const InputSources& s, cons
     const std::shared_ptr<FrameStream> frames = openFrames(s, role("frames"));
     const auto perFrame = frames->entriesPerFrame();
     if (!perFrame) return std::nullopt;
-    return heldEntries(frames->where(), *perFrame, multitau, !multitau && v->traits.hostGram);
+    return heldEntries(frames->where(), *perFrame, multitau);
+}
+
+std::optional<Algorithm::Held> Algorithm::holdsBeside(const InputSources& s, const ParamSet& params,
+                                                      const std::string& variant) const {
+    const auto* v = variantSet().get(variant);
+    if (!v || s.live || params.boolean("multitau") || !v->traits.hostGram) return std::nullopt;
+    const std::shared_ptr<FrameStream> frames = openFrames(s, role("frames"));
+    const std::uint64_t t = frames->frameCount(),
+                        element = gramElementBytes(v->traits, frames->dtype());
+    const std::string what = "xpcs dense lags (" + variant + ") on " + frames->where() +
+                             ": one bin's " + std::to_string(t) + " x " + std::to_string(t) +
+                             " Gram matrix (" + std::to_string(element) + " bytes an element)";
+    return Held{what, budgetBytes(budgetBytes(t, t, what), element, what),
+                "correlate a window of frames (--frames a:b) or multi-tau lags (--multitau)"};
 }
 
 std::shared_ptr<const AlgorithmInput> Algorithm::readFor(const InputSources& s,

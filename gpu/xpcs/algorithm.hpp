@@ -35,6 +35,10 @@ class Algorithm : public TypedAlgorithm<XpcsInput, Params, XpcsResult> {
     // A file's stored entries, for a variant that declares Modes::entries on dense lags.
     std::optional<Held> streamsFor(const InputSources& sources, const ParamSet& params,
                                    const std::string& variant) const override;
+    // One bin's T x T Gram matrix, for a host variant that declares Modes::hostGram on dense
+    // lags (16 bytes an element from entries or frames over 16 bits, else 8).
+    std::optional<Held> holdsBeside(const InputSources& sources, const ParamSet& params,
+                                    const std::string& variant) const override;
 
   protected:
     // The variant entry's check, and OpenCL variants refuse data whose 64-bit sums could

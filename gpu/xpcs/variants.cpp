@@ -336,7 +336,8 @@ const VariantSet<Job, Result, Modes>& variantSet() {
                "OpenCL 1.2, fp64, 16 KiB local memory", true, {programs::gemm, programs::lagSums}),
          mma(),
          variant("cpu", "host reference: exact blocked Gram matrices, std::thread",
-                 VariantKind::Host, "host CPU", {}, true, {}, {true, true}, cpuRun),
+                 VariantKind::Host, "host CPU", {}, true, {}, {true, true, "", false, false, true},
+                 cpuRun),
          variant("multitau",
                  "multi-tau: frames streamed once in blocks, per-level rings, exact integer lag "
                  "sums",

@@ -35,8 +35,8 @@ struct Modes {
     // --multitau holds the whole series' stored entries (sparse-pairs), checked against the
     // memory budget as dense lags' are.
     bool multitauHeld = false;
-    // Dense lags hold one bin's T x T Gram matrix of 128-bit sums on the host at a time
-    // (sparse-cpu: 16 T^2 bytes), checked against the memory budget with the entries.
+    // Dense lags hold one bin's T x T Gram matrix on the host at a time (cpu, sparse-cpu),
+    // counted against the memory budget beside the input (Algorithm::holdsBeside).
     bool hostGram = false;
     // Dense variants refuse --multitau, the multi-tau variant refuses a dense run.
     Support serves(bool multitauRun) const;
