@@ -303,8 +303,10 @@ std::optional<Algorithm::Held> Algorithm::streamsFor(const InputSources& s, cons
 std::optional<Algorithm::Held> Algorithm::holdsBeside(const InputSources& s, const ParamSet& params,
                                                       const std::string& variant) const {
     const auto* v = variantSet().get(variant);
-    if (!v || s.live || params.boolean("multitau") || !v->traits.hostGram) return std::nullopt;
-    const std::shared_ptr<FrameStream> frames = openFrames(s, role("frames"));
+    const InputRole stack = role("frames");
+    if (!v || s.live || s.inMemory(stack) || params.boolean("multitau") || !v->traits.hostGram)
+        return std::nullopt;
+    const std::shared_ptr<FrameStream> frames = openFrames(s, stack);
     const std::uint64_t t = frames->frameCount(),
                         element = gramElementBytes(v->traits, frames->dtype());
     const std::string what = "xpcs dense lags (" + variant + ") on " + frames->where() +
