@@ -148,7 +148,11 @@ static void chooseVariant(const Algorithm& algorithm, RunRequest& request,
 }
 
 bool fitsWhole(const Algorithm& algorithm, const InputSources& sources, const ParamSet& params,
-               std::uint64_t budget) {
+               std::uint64_t budget, const std::string& variant) {
+    if (const auto beside = algorithm.holdsBeside(sources, params, variant)) {
+        if (beside->bytes >= budget) return false; // the budgeted run refuses it, saying why
+        budget -= beside->bytes;
+    }
     for (const InputRole& role : algorithm.inputRoles()) {
         if (!role.stack) continue;
         const auto frames = openFrames(sources, role);
@@ -171,6 +175,20 @@ void overBudget(const std::string& what, std::uint64_t needed, std::uint64_t bud
                      (instead.empty() ? "" : ", or " + instead));
 }
 
+// The passes within what the variant leaves of the budget besides what it holds (`beside`): a
+// refusal says so.
+static std::unique_ptr<PassPlan> passesWithin(const Algorithm& algorithm, const RunRequest& request,
+                                              const InputSources& sources, std::uint64_t budget,
+                                              const std::optional<Algorithm::Held>& beside) {
+    if (!beside) return algorithm.planPasses(sources, request.params, budget);
+    try {
+        return algorithm.planPasses(sources, request.params, budget - beside->bytes);
+    } catch (const UsageError& e) {
+        throw UsageError(std::string(e.what()) + " (the budget " + byteText(budget) + " less " +
+                         beside->what + ")");
+    }
+}
+
 // The passes of a run, planned before anything is read, within the budget less what the variant
 // holds besides its input (Algorithm::holdsBeside): none where the variant reads its input its
 // own way (Algorithm::streamsFor), once what it holds is found within the budget.
@@ -181,12 +199,12 @@ static std::unique_ptr<PassPlan> planRun(const Algorithm& algorithm, const RunRe
     const auto beside = algorithm.holdsBeside(sources, request.params, variant);
     if (beside && beside->bytes >= budget)
         overBudget(beside->what, beside->bytes, budget, beside->instead);
-    const std::uint64_t left = budget - (beside ? beside->bytes : 0);
     const auto held = algorithm.streamsFor(sources, request.params, variant);
-    if (!held) return algorithm.planPasses(sources, request.params, left);
-    if (held->bytes > left)
+    if (!held) return passesWithin(algorithm, request, sources, budget, beside);
+    const std::uint64_t besideBytes = beside ? beside->bytes : 0;
+    if (held->bytes > budget - besideBytes)
         overBudget(held->what + (beside ? " beside " + beside->what : ""),
-                   held->bytes + (beside ? beside->bytes : 0), budget, held->instead);
+                   held->bytes + besideBytes, budget, held->instead);
     return nullptr;
 }
 

@@ -53,11 +53,12 @@ BudgetedRun runWithinBudget(const Algorithm& algorithm, RunRequest request,
 bool streamsLive(const Algorithm& algorithm, const RunRequest& request,
                  const std::vector<DeviceInfo>& devices);
 
-// Whether a run of `sources` reads its input whole within the budget: every frame stack (the
-// run's frame range of it) fits, and the algorithm plans no passes. (A run with a stream stage
-// streams its stacks whatever their size; a panel whose views take the input asks this first.)
+// Whether a run of `sources` reads its input whole within the budget less what `variant` holds
+// besides it (Algorithm::holdsBeside; "": nothing): every frame stack (the run's frame range of
+// it) fits, and the algorithm plans no passes. (A run with a stream stage streams its stacks
+// whatever their size; a panel whose views take the input asks this first.)
 bool fitsWhole(const Algorithm& algorithm, const InputSources& sources, const ParamSet& params,
-               std::uint64_t budgetBytes);
+               std::uint64_t budgetBytes, const std::string& variant = "");
 
 // Bytes of an element count times a size, UsageError naming `what` when it overflows.
 std::uint64_t budgetBytes(std::uint64_t count, std::uint64_t elementBytes, const std::string& what);

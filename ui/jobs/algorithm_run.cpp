@@ -60,7 +60,7 @@ Job makeRunJob(AlgorithmRun run, std::function<void(const RunDelivery&)> deliver
         const std::uint64_t budget = defaultMemoryBudget(devices);
         const bool whole = input || run.wholeInput == WholeInput::Always ||
                            (run.wholeInput == WholeInput::IfItFits &&
-                            fitsWhole(algorithm, c.sources, c.params, budget));
+                            fitsWhole(algorithm, c.sources, c.params, budget, c.variant));
         if (whole) {
             if (!input) input = algorithm.readFor(c.sources, c.params, c.variant);
             progress.checkCancel();
