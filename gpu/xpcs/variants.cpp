@@ -336,7 +336,7 @@ const VariantSet<Job, Result, Modes>& variantSet() {
                "OpenCL 1.2, fp64, 16 KiB local memory", true, {programs::gemm, programs::lagSums}),
          mma(),
          variant("cpu", "host reference: exact blocked Gram matrices, std::thread",
-                 VariantKind::Host, "host CPU", {}, true, {}, {true, true, "", false, false, true},
+                 VariantKind::Host, "host CPU", {}, true, {}, {.multitau = true, .hostGram = true},
                  cpuRun),
          variant("multitau",
                  "multi-tau: frames streamed once in blocks, per-level rings, exact integer lag "
@@ -347,8 +347,8 @@ const VariantSet<Job, Result, Modes>& variantSet() {
          variant("sparse-cpu",
                  "dense lags and multi-tau on the frames' entries, never densified: sorted rows "
                  "merged per frame pair or lag",
-                 VariantKind::Host, "host CPU", {}, false, {}, {true, true, "", true, false, true},
-                 sparseCpuRun),
+                 VariantKind::Host, "host CPU", {}, false, {},
+                 {.multitau = true, .entries = true, .hostGram = true}, sparseCpuRun),
          variant("sparse",
                  "multi-tau on the frames' entries: scattered into device rings, products per "
                  "entry and lag",
@@ -359,8 +359,8 @@ const VariantSet<Job, Result, Modes>& variantSet() {
                  "dense lags and multi-tau on the frames' entries: each pixel's pairs of entries "
                  "added into the Gram matrices or the rows' lag products",
                  VariantKind::OpenCL, "OpenCL 1.2, fp64, 64-bit integer atomics", {}, false,
-                 {programs::sparsePairs, programs::lagSums}, {true, true, "", true, true},
-                 sparsePairsRun)});
+                 {programs::sparsePairs, programs::lagSums},
+                 {.multitau = true, .entries = true, .multitauHeld = true}, sparsePairsRun)});
     return set;
 }
 
