@@ -257,8 +257,9 @@ class TstSparse : public QObject {
             QTest::newRow(qPrintable(QString("scattered sparse-cpu ") + norm))
                 << "scattered" << host << norm;
             QTest::newRow(qPrintable(QString("scattered sparse blocks of 6, groups of 64 ") + norm))
-                << "scattered"
-                << device + QStringList{"--tune", "MT_FRAMES=6", "--tune", "SP_WG=64"} << norm;
+                << "scattered" << device + QStringList{"--tune",   "MT_FRAMES=6", "--tune",
+                                                       "SP_WG=64", "--tune",      "SP_PAIRS=0"}
+                << norm;
         }
         QTest::newRow("events sparse-cpu frame") << "events" << host << "frame";
         QTest::newRow("events sparse frame") << "events" << device << "frame";
@@ -272,11 +273,33 @@ class TstSparse : public QObject {
         QTest::newRow("dense stack sparse-pairs frame") << "dense" << pairs << "frame";
         QTest::newRow("rising occupancy sparse-pairs frame") << "rising" << pairs << "frame";
         QTest::newRow("dense stack sparse blocks of 10 frame")
-            << "dense" << device + QStringList{"--tune", "MT_FRAMES=10"} << "frame";
+            << "dense" << device + QStringList{"--tune", "MT_FRAMES=10", "--tune", "SP_PAIRS=0"}
+            << "frame";
+        // The levels below K by each position's pairs of entries (sp_pm_pairs), level K on by
+        // the rings: the lags reach into the block before (blocks of 2^(K-1)·C frames: C = 4).
+        for (const char* norm : {"frame", "symmetric"})
+            QTest::newRow(
+                qPrintable(QString("scattered sparse, pairs below 3, blocks of 16 ") + norm))
+                << "scattered"
+                << device + QStringList{"--tune", "SP_PAIRS=3", "--tune", "MT_FRAMES=16"} << norm;
+        QTest::newRow("scattered sparse, pairs below 2, global sums, blocks of 8 frame")
+            << "scattered" << device + QStringList{"--tune",          "SP_PAIRS=2", "--tune",
+                                                   "SP_LOCAL_BINS=0", "--tune",     "MT_FRAMES=8"}
+            << "frame";
+        QTest::newRow("events sparse, pairs below 4, blocks of 32 frame")
+            << "events" << device + QStringList{"--tune", "SP_PAIRS=4", "--tune", "MT_FRAMES=32"}
+            << "frame";
+        QTest::newRow("dense stack sparse, pairs below 1, blocks of 6 frame")
+            << "dense" << device + QStringList{"--tune", "SP_PAIRS=1", "--tune", "MT_FRAMES=6"}
+            << "frame";
+        QTest::newRow("rising occupancy sparse, pairs below 2, blocks of 8 frame")
+            << "rising" << device + QStringList{"--tune", "SP_PAIRS=2", "--tune", "MT_FRAMES=8"}
+            << "frame";
         // Upper levels list-held, then by values halfway (their rows' unlisted values zeroed),
         // binned from reused list-held slots: every read of a listed row through its bitmap.
         QTest::newRow("rising occupancy sparse blocks of 8 frame")
-            << "rising" << device + QStringList{"--tune", "MT_FRAMES=8"} << "frame";
+            << "rising" << device + QStringList{"--tune", "MT_FRAMES=8", "--tune", "SP_PAIRS=0"}
+            << "frame";
         QTest::newRow("scattered sparse, every level by values frame")
             << "scattered" << device + QStringList{"--tune", "SP_DENSE=1000000"} << "frame";
         QTest::newRow("scattered sparse, every level by values in chunks frame")
@@ -576,6 +599,19 @@ class TstSparse : public QObject {
             QVERIFY2(r.code == 3, qPrintable(r.err));
             QVERIFY2(r.err.contains(late + ":/entry/data/sparse/count: pixel 7 of frame 2 sums to "
                                            "80000, beyond uint16 (listed more than once)"),
+                     qPrintable(r.err));
+            QVERIFY(!QFile::exists(out));
+        }
+        // `sparse` sums a frame's entries of a pixel on the device: in the rings, and in the
+        // levels by pairs (sp_pm_pairs' level 0).
+        for (const char* pairs : {"SP_PAIRS=0", "SP_PAIRS=1"}) {
+            const test::CliRun r = test::runCli(
+                QStringList{"correlate", late, "-o", out, "--device", "ocl:0", "--variant",
+                            "sparse", "--tune", pairs, "--tune", "MT_FRAMES=4"} +
+                multitau);
+            QVERIFY2(r.code == 3, qPrintable(r.err));
+            QVERIFY2(r.err.contains(late + ":/entry/data/sparse/count: pixel 7 sums beyond uint16 "
+                                           "in a frame of frames 0..2 (listed more than once)"),
                      qPrintable(r.err));
             QVERIFY(!QFile::exists(out));
         }

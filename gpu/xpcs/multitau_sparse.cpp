@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <future>
 
 namespace clscope::xpcs {
@@ -39,11 +40,13 @@ Result correlateMultitauSparse(const DeviceInfo& device, const FrameBlocks& fram
     std::uint64_t entries = 0;
     try {
         const Bins bins = makeBins(mask);
-        const std::size_t block =
-            SparseRings::blockFor(bins.pixelIndex.size(), total, params.channels, device,
-                                  params.tuning, leadingOccupancy(frames));
+        const double occupancy = leadingOccupancy(frames);
+        const std::size_t block = SparseRings::blockFor(
+            bins.pixelIndex.size(), total, params.channels, device, params.tuning, occupancy);
         SparseRings rings(session, bins, params, frames.dtype(), frames.height() * frames.width(),
                           block, programs);
+        // Every block but the last `block` frames long: the low levels may go by pairs.
+        if (total < std::size_t(INT_MAX)) rings.pairLevels(occupancy, params);
         session.timings().addHostPhase("sparse set-up (host wall: bins, rings, programs)",
                                        msSince(start));
         const auto streaming = std::chrono::steady_clock::now();

@@ -150,13 +150,15 @@ ProgramRecipe multitauRecipe() {
 
 ProgramRecipe sparseRecipe() {
     ProgramRecipe r(
-        programs::sparse, {"common", "xpcs_sparse", "xpcs_sparse_compact"},
+        programs::sparse, {"common", "xpcs_sparse", "xpcs_sparse_compact", "xpcs_sparse_levels"},
         {fromInput(integerTunable("SP_LAG0", 0, 0, 1 << 20, "sp_lags: first lag of the level")),
          fromInput(integerTunable("SP_LAGS", 16, 1, 1024, "sp_lags: lags of the level")),
          fromInput(integerTunable("SP_WG", 64, 1, 1024,
                                   "work-items of a group (a power of two), set by the host")),
          fromInput(integerTunable("SP_LOCAL_BINS", 0, 0, 1 << 16,
                                   "sp_lags: bins of a row's sums in local memory (0: global)")),
+         fromInput(integerTunable("SP_CHANNELS", 16, 2, 1024,
+                                  "sp_pm_pairs: the run's channels, set by the host")),
          fromInput(choiceTunable("DATA_T", "ushort", {"uchar", "ushort", "uint"},
                                  "sp_count, sp_compact: element type of the dense frames")),
          integerTunable("SP_RUN", 8, 1, 64,
@@ -165,7 +167,9 @@ ProgramRecipe sparseRecipe() {
     // sp_scatter: one work-group (SP_WG) a frame; sp_bin, sp_lags, sp_clear: (rows, chunks of a
     // row's list; sp_bin's chunks take rounds of SP_RUN·WG entries); sp_lags_dense: (rows · chunks,
     // bins); sp_forget: (four bitmap words, rows); sp_bin_values, sp_clean: (positions,
-    // rows); sp_count, sp_compact: (stretches of SP_RUN·WG labelled pixels · WG, frames).
+    // rows); sp_count, sp_compact: (stretches of SP_RUN·WG labelled pixels · WG, frames);
+    // sp_pm_count, sp_pm_scatter: one work-group a frame; sp_pm_place (SP_WG), sp_pm_pairs:
+    // (positions); sp_pm_row_sums: (rows, bins).
     return r;
 }
 

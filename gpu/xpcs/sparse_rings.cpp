@@ -110,6 +110,12 @@ SparseRings::~SparseRings() {
 SparseRings::Level& SparseRings::level(std::size_t k) {
     while (levels_.size() <= k) {
         Level l;
+        if (levels_.size() < std::size_t(pairsBelow_)) { // no ring: sp_pm_pairs
+            l.pairs = true;
+            levels_.push_back(std::move(l));
+            continue;
+        }
+        l.values = levels_.size() == std::size_t(pairsBelow_) && pairsBelow_ > 0;
         l.rows = c_ + static_cast<int>(block_ >> levels_.size()) + 2;
         const std::size_t slots = std::size_t(l.rows) * positions_;
         l.ring = s_.allocate(slots * 4, "sparse ring");
@@ -156,14 +162,23 @@ std::size_t SparseRings::chunksOf(std::size_t k) const {
     return std::clamp<std::size_t>(pending_[k].most / std::size_t(chunk_), 1, 64);
 }
 
-void SparseRings::lags(BlockSums& sums, std::size_t k, std::size_t first, std::size_t count) {
+// Rows first .. first + count - 1 of level k in the block's sums: where their sums go.
+RowsAt& SparseRings::reserve(BlockSums& sums, std::size_t k, std::size_t first, std::size_t count) {
     const std::size_t nb = bins_.count();
-    const int lags = multitauLagCount(int(k), c_);
     if (sums.rowCount + count > capacity_)
         throw std::logic_error("xpcs sparse: a block's rows exceed the sums buffers");
     RowsAt& r = sums.rows.emplace_back();
     r.level = int(k), r.first = first, r.count = count;
     r.sumsAt = sums.sumWords, r.prodsAt = sums.productWords;
+    sums.rowCount += count;
+    sums.sumWords += count * nb;
+    sums.productWords += count * nb * std::size_t(multitauLagCount(int(k), c_));
+    return r;
+}
+
+void SparseRings::lags(BlockSums& sums, std::size_t k, std::size_t first, std::size_t count) {
+    const std::size_t nb = bins_.count();
+    const RowsAt r = reserve(sums, k, first, count);
     const Level& l = levels_[k];
     // Rows of more entries than a share of the positions: the sums from their values.
     const bool dense = l.values || crowded(k);
@@ -182,9 +197,6 @@ void SparseRings::lags(BlockSums& sums, std::size_t k, std::size_t first, std::s
                 cl_long(r.sumsAt), prods_[half_], cl_long(r.prodsAt));
         launch(kern, k == 0 ? "xpcs sparse lags level 0" : "xpcs sparse lags", count, chunksOf(k));
     }
-    sums.rowCount += count;
-    sums.sumWords += count * nb;
-    sums.productWords += count * nb * std::size_t(lags);
 }
 
 void SparseRings::queue(const DeviceBlock& block) {
@@ -198,14 +210,18 @@ void SparseRings::queue(const DeviceBlock& block) {
     s_.fill(prods_[half], capacity_ * bins_.count() * std::size_t(c_) * 8, "sparse products");
     Level& zero = level(0);
     const std::size_t first = zero.count;
-    setArgs(scatter_, block.ptr, block.pixel, block.count, position_, zero.ring, zero.bits,
-            zero.list, zero.length, zero.rows, int(positions_), int(words()), int(positions_),
-            cl_long(first), cl_long(dtypeLargest(dtype_)), beyond_[half]);
-    launch(scatter_, "xpcs sparse scatter", frames);
-    zero.count += frames;
     Inflight now;
     now.where = block.where, now.first = block.first, now.frames = frames;
-    lags(now.sums, 0, first, frames);
+    if (pairsBelow_ > 0) {
+        queuePairs(block, now.sums, first);
+    } else {
+        setArgs(scatter_, block.ptr, block.pixel, block.count, position_, zero.ring, zero.bits,
+                zero.list, zero.length, zero.rows, int(positions_), int(words()), int(positions_),
+                cl_long(first), cl_long(dtypeLargest(dtype_)), beyond_[half]);
+        launch(scatter_, "xpcs sparse scatter", frames);
+        zero.count += frames;
+        lags(now.sums, 0, first, frames);
+    }
     binLevels(now.sums);
     clearBelow();
     s_.queue().flush();
@@ -225,7 +241,7 @@ void SparseRings::queue(const DeviceBlock& block) {
 
 // Complete pairs of each level k binned into level k + 1, their sums queued.
 void SparseRings::binLevels(BlockSums& sums) {
-    for (std::size_t k = 0;; ++k) {
+    for (auto k = std::size_t(pairsBelow_);; ++k) {
         const std::size_t want = levels_[k].count / 2;
         const std::size_t done = k + 1 < levels_.size() ? levels_[k + 1].count : 0;
         if (want <= done) break;
@@ -258,7 +274,7 @@ void SparseRings::clearBelow() {
     for (std::size_t k = 0; k < levels_.size(); ++k) {
         Level& l = levels_[k];
         const std::size_t below = l.count > std::size_t(c_) ? l.count - std::size_t(c_) : 0;
-        if (l.values || below <= l.cleared) continue;
+        if (l.values || l.pairs || below <= l.cleared) continue;
         const std::size_t rows = below - l.cleared;
         if (k == 0) {
             setArgs(clear_, l.ring, l.list, l.length, l.rows, int(positions_), int(positions_),

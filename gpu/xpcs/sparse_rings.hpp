@@ -42,6 +42,12 @@ class SparseRings {
     // The same for a block whose entries are on the device already: no staging, no upload.
     // Its buffers are read by what this queues: whatever writes them next is queued behind.
     void add(const DeviceBlock& block);
+    // The levels below K by each position's pairs of entries (sp_pm_pairs), level K and above
+    // by the rings: K from SP_PAIRS (else from `occupancy`, the fraction of the frames' pixels
+    // stored: pairLevelsFor), lowered until every block of `block` frames holds whole rows of
+    // level K and the lags of the levels below reach back one block at most. Before the first
+    // block, where every block but the last has `block` frames (a file's; not a live stream's).
+    void pairLevels(double occupancy, const Params& params);
     // Every block queued has run and is folded.
     void complete();
     Result finish(std::size_t frames, const Params& params);
@@ -56,6 +62,10 @@ class SparseRings {
                                 const DeviceInfo& device, const std::map<std::string, int>& tuning,
                                 double occupancy = -1);
     static constexpr double sparseWideBlocks = 0.0025;
+    // The first level whose rows, binned from frames of `occupancy`, hold more than 1/`share`
+    // of the positions (where the rings hold rows by values): the levels below it go by pairs;
+    // 0 where that is level 1 or below, or the occupancy is not known.
+    static int pairLevelsFor(double occupancy, int share);
 
   private:
     struct Level {
@@ -64,6 +74,7 @@ class SparseRings {
         int rows = 0;
         std::size_t count = 0, cleared = 0; // rows so far; rows cleared (below count - C)
         bool values = false; // rows held by their values alone (no lists): binned, summed so
+        bool pairs = false;  // below pairsBelow_: no ring, its rows' sums by sp_pm_pairs
     };
     // A block on its way: its sums' rows, where they come back, and what its messages name.
     struct Inflight {
@@ -81,6 +92,10 @@ class SparseRings {
     void stage(const SparseBlock& block, std::size_t half);
     void checkTotals(const DeviceBlock& block);
     void queue(const DeviceBlock& block); // the block's kernels, read-back and fold
+    // The block's rows of the levels below pairsBelow_ and level pairsBelow_'s values
+    // (sparse_pairs_levels.cpp); its first frame is the run's frame `first`.
+    void queuePairs(const DeviceBlock& block, BlockSums& sums, std::size_t first);
+    RowsAt& reserve(BlockSums& sums, std::size_t k, std::size_t first, std::size_t count);
     void binLevels(BlockSums& sums);
     void clearBelow();
     void lags(BlockSums& sums, std::size_t k, std::size_t first, std::size_t count);
@@ -117,6 +132,13 @@ class SparseRings {
     };
     std::vector<LevelBound> pending_;
     int localBins_ = 0; // SP_LOCAL_BINS
+    // The pair levels (pairLevels): levels below pairsBelow_ by sp_pm_pairs; a block's entries
+    // position-major in half blocks_ % 2 (each position's start and length, then frame and
+    // count of its entries), the block before's in the other half.
+    int pairsBelow_ = 0;
+    cl::Buffer pmCount_, pmTotal_, pixelOf_, pmStart_[2], pmLen_[2], pmFrame_[2], pmValue_[2];
+    std::size_t pmEntries_[2] = {0, 0};
+    cl::Kernel pmCountK_, pmPlace_, pmScatter_, pmPairs_, pmRowSums_;
     // The fold thread's last wait for a block's sums from the device (ms; -1: none since the
     // last waitFold), part of "sparse fold (host thread)".
     double sumsWaitMs_ = -1;

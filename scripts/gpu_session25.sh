@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# On the lent GPU machine (carry [".deps"]): scripts/gpu_session25.list through
+# scripts/gpu_bench.sh, each row's kernels, wall and largest labels printed, then one traced run
+# of `sparse` at 0.1 % (CLSCOPE_TRACE) summed by command label.
+set -uo pipefail
+OUT=${OUT:-/tmp/out}
+LINE_TIMEOUT=240 bash scripts/gpu_bench.sh scripts/gpu_session25.list >/dev/null 2>&1
+grep -E "^== |^xpcs |rc=[1-9]" "$OUT/bench.log" | cut -c1-220
+for j in $(ls "$OUT"/run*.json | sort -V); do
+  python3 - "$j" <<'P'
+import json, sys
+for r in json.load(open(sys.argv[1])).get("rows", []):
+    labels = sorted(r.get("labels_median_ms", {}).items(), key=lambda kv: -kv[1])
+    print(sys.argv[1].split("/")[-1], r.get("variant"), r.get("size"), "kernels", round(r.get("median_ms", 0), 3), "wall", round(r.get("wall_median_ms", 0), 1))
+    for name, ms in labels[:9]:
+        print("    %-70s %9.3f" % (name, ms))
+P
+done
+T=/tmp/trace.txt; rm -f $T
+export LD_LIBRARY_PATH=$PWD/.deps/sys/usr/lib/x86_64-linux-gnu
+CLSCOPE_TRACE=$T timeout 120 /tmp/b/app/clscope-cli bench xpcs --size sparse --device ocl:NVIDIA --variant sparse --repeat 1 --no-check > /dev/null 2>&1
+awk 'NR>1 && $3 ~ /^[kc]$/ {name=""; for(i=4;i<=NF;i++) name=name" "$i; t[name]+=$2; n[name]++} END{for(k in t) printf "%9.3f %5d %s\n", t[k], n[k], k}' $T | sort -rn | head -20
+grep -E "busy|ended" $T | tail -8
+rm -f "$OUT"/run*.json "$OUT"/cmake.log "$OUT"/build.log
