@@ -12,7 +12,7 @@ import json, sys
 for r in json.load(open(sys.argv[1])).get("rows", []):
     labels = sorted(r.get("labels_median_ms", {}).items(), key=lambda kv: -kv[1])
     print(sys.argv[1].split("/")[-1], r.get("variant"), r.get("size"), "kernels", round(r.get("median_ms", 0), 3), "wall", round(r.get("wall_median_ms", 0), 1))
-    for name, ms in labels[:9]:
+    for name, ms in labels[:12]:
         print("    %-70s %9.3f" % (name, ms))
 P
 done
@@ -22,3 +22,11 @@ CLSCOPE_TRACE=$T timeout 120 /tmp/b/app/clscope-cli bench xpcs --size sparse --d
 awk 'NR>1 && $3 ~ /^[kc]$/ {name=""; for(i=4;i<=NF;i++) name=name" "$i; t[name]+=$2; n[name]++} END{for(k in t) printf "%9.3f %5d %s\n", t[k], n[k], k}' $T | sort -rn | head -20
 grep -E "busy|ended" $T | tail -8
 rm -f "$OUT"/run*.json "$OUT"/cmake.log "$OUT"/build.log
+# The GPU's exactness on files (every layout): with each of CHECKS (default: the defaults).
+CHECKS=("${CHECKS:-}")
+for tune in "${CHECKS[@]}"; do
+  echo "=== sparse check ${tune:-(defaults)}"
+  rm -f "$OUT/sparse_check.log"
+  TUNE="$tune" timeout 200 bash scripts/gpu_sparse_check.sh 2>&1 | tail -16
+done
+rm -f "$OUT/sparse_check.log"

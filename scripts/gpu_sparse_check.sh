@@ -6,6 +6,7 @@
 # list and a Rigaku .bin file (tests/sparse_files.py), each by `clscope-cli lab xpcs --from
 # sparse` against `cpu` (its max deviation column: 0 is bit for bit); then a run that names no
 # variant on the low-occupancy file, which takes `sparse` (xpcs::sparseCrossover). One log under $OUT.
+# TUNE='--tune K=V ...': given to every `sparse` run (e.g. blocks and pair levels forced).
 set -uo pipefail
 export LD_LIBRARY_PATH=$PWD/.deps/sys/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 CLI=${BUILD:-/tmp/b}/app/clscope-cli
@@ -19,7 +20,8 @@ lab() { # FILE WHAT [more lab options]
   local f=$1 what=$2
   shift 2
   echo "== $what: lab xpcs --from sparse" | tee -a "$LOG"
-  $CLI lab xpcs "$f" --from sparse --device "$GPU" --repeat 3 --params "$params" "$@" \
+  # shellcheck disable=SC2086
+  $CLI lab xpcs "$f" --from sparse --device "$GPU" --repeat 3 --params "$params" ${TUNE:-} "$@" \
     >>"$LOG" 2>&1
   echo "rc=$?" >>"$LOG"
 }
@@ -51,11 +53,13 @@ PY
 if $PY -c 'import h5py, numpy' 2>/dev/null; then
   $PY tests/sparse_files.py events /tmp/photons_0.5_dense.h5 /tmp/events.h5 1000000 >>"$LOG" 2>&1
   correlate /tmp/events.h5 /tmp/ev_cpu.h5 cpu cpu --frame-time 0.001
-  correlate /tmp/events.h5 /tmp/ev_gpu.h5 "$GPU" sparse --frame-time 0.001
+  # shellcheck disable=SC2086
+  correlate /tmp/events.h5 /tmp/ev_gpu.h5 "$GPU" sparse --frame-time 0.001 ${TUNE:-}
   same_g2 /tmp/ev_cpu.h5 /tmp/ev_gpu.h5 "event list"
   $PY tests/sparse_files.py rigaku /tmp/run.bin /tmp/run_dense.h5 >>"$LOG" 2>&1
   correlate /tmp/run_dense.h5 /tmp/rk_cpu.h5 cpu cpu --no-pixel-mask
-  correlate /tmp/run.bin /tmp/rk_gpu.h5 "$GPU" sparse --mask /tmp/run_dense.h5 --no-pixel-mask
+  # shellcheck disable=SC2086
+  correlate /tmp/run.bin /tmp/rk_gpu.h5 "$GPU" sparse --mask /tmp/run_dense.h5 --no-pixel-mask ${TUNE:-}
   same_g2 /tmp/rk_cpu.h5 /tmp/rk_gpu.h5 "Rigaku .bin (its dense twin on cpu)"
 else
   echo "== no python3 with h5py here: event list and Rigaku not checked" | tee -a "$LOG"

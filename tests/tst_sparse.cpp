@@ -301,19 +301,23 @@ class TstSparse : public QObject {
             << "rising" << device + QStringList{"--tune", "MT_FRAMES=8", "--tune", "SP_PAIRS=0"}
             << "frame";
         QTest::newRow("scattered sparse, every level by values frame")
-            << "scattered" << device + QStringList{"--tune", "SP_DENSE=1000000"} << "frame";
-        QTest::newRow("scattered sparse, every level by values in chunks frame")
             << "scattered"
-            << device + QStringList{"--tune", "SP_DENSE=1000000", "--tune", "SP_CHUNK=4"}
+            << device + QStringList{"--tune", "SP_DENSE=1000000", "--tune", "SP_PAIRS=0"}
+            << "frame";
+        QTest::newRow("scattered sparse, every level by values in chunks frame")
+            << "scattered" << device + QStringList{"--tune",     "SP_DENSE=1000000", "--tune",
+                                                   "SP_CHUNK=4", "--tune",           "SP_PAIRS=0"}
             << "frame";
         QTest::newRow("scattered sparse, every level by lists frame")
-            << "scattered" << device + QStringList{"--tune", "SP_DENSE=1"} << "frame";
+            << "scattered" << device + QStringList{"--tune", "SP_DENSE=1", "--tune", "SP_PAIRS=0"}
+            << "frame";
         QTest::newRow("scattered sparse, lists, global sums frame")
-            << "scattered"
-            << device + QStringList{"--tune", "SP_DENSE=1", "--tune", "SP_LOCAL_BINS=0"} << "frame";
+            << "scattered" << device + QStringList{"--tune",          "SP_DENSE=1", "--tune",
+                                                   "SP_LOCAL_BINS=0", "--tune",     "SP_PAIRS=0"}
+            << "frame";
         QTest::newRow("scattered sparse, lists in chunks of 4 entries, blocks of 6 frame")
-            << "scattered" << device + QStringList{"--tune",     "SP_DENSE=1", "--tune",
-                                                   "SP_CHUNK=4", "--tune",     "MT_FRAMES=6"}
+            << "scattered" << device + QStringList{"--tune", "SP_DENSE=1",  "--tune", "SP_CHUNK=4",
+                                                   "--tune", "MT_FRAMES=6", "--tune", "SP_PAIRS=0"}
             << "frame";
     }
     void sparseVariantsEqualDense() {

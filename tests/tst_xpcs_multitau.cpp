@@ -669,6 +669,13 @@ void TstXpcsMultitau::sparseBlocksWiderBelowTheOccupancyRule() {
              std::size_t(512));
     d.maxAllocBytes = std::uint64_t(4) << 30;
     QCOMPARE(block(0.001), std::size_t(1024));
+    // The pair levels: below the first level whose binned rows hold more than 40 % of the
+    // positions (2^k > ln 0.6 / ln(1 - occupancy)); none where that is level 1, or unknown.
+    QCOMPARE(xpcs::SparseRings::pairLevelsFor(0.001), 9); // 2^9 > 510.6
+    QCOMPARE(xpcs::SparseRings::pairLevelsFor(0.003), 8); // 2^8 > 170.0
+    QCOMPARE(xpcs::SparseRings::pairLevelsFor(0.01), 6);  // 2^6 > 50.8
+    QCOMPARE(xpcs::SparseRings::pairLevelsFor(0.3), 0);
+    QCOMPARE(xpcs::SparseRings::pairLevelsFor(-1), 0);
 }
 
 #include "tst_xpcs_multitau.moc"

@@ -1,6 +1,7 @@
 #include "core/xpcs/sparse_blocks.hpp"
 
 #include "core/errors.hpp"
+#include "core/range_pool.hpp"
 
 #include <algorithm>
 
@@ -30,19 +31,26 @@ class SparseMemoryBlocks : public FrameBlocks {
             throw InputError("sparse frames in memory: frames " + std::to_string(first) + ".." +
                              std::to_string(first + count) + " out of range");
         out.first = first, out.where = pool_->where;
-        out.ptr.assign(1, 0), out.pixel.clear(), out.count.clear();
         const SparseBlock& p = *pool_;
-        std::size_t entries = 0;
-        for (std::size_t t = first; t < first + count; ++t)
-            entries += std::size_t(p.ptr[t % p.frames() + 1] - p.ptr[t % p.frames()]);
-        out.pixel.reserve(entries), out.count.reserve(entries), out.ptr.reserve(count + 1);
-        for (std::size_t t = first; t < first + count; ++t) {
-            const std::size_t k = t % p.frames();
-            const auto a = std::size_t(p.ptr[k]), b = std::size_t(p.ptr[k + 1]);
-            out.pixel.insert(out.pixel.end(), p.pixel.begin() + a, p.pixel.begin() + b);
-            out.count.insert(out.count.end(), p.count.begin() + a, p.count.begin() + b);
-            out.ptr.push_back(static_cast<std::int64_t>(out.pixel.size()));
+        out.ptr.resize(count + 1);
+        out.ptr[0] = 0;
+        for (std::size_t f = 0; f < count; ++f) {
+            const std::size_t k = (first + f) % p.frames();
+            out.ptr[f + 1] = out.ptr[f] + (p.ptr[k + 1] - p.ptr[k]);
         }
+        // Frames copied on up to 4 threads where the block is large: one thread's copy bounded
+        // the read of 1 % frames (H200 host: 477 ms of a 512 ms run).
+        const auto entries = std::size_t(out.ptr[count]);
+        out.pixel.resize(entries), out.count.resize(entries);
+        parallelRanges(
+            count, entries > (std::size_t(1) << 20) ? 4 : 1, [&](std::size_t f0, std::size_t f1) {
+                for (std::size_t f = f0; f < f1; ++f) {
+                    const std::size_t k = (first + f) % p.frames();
+                    const auto a = std::size_t(p.ptr[k]), n = std::size_t(p.ptr[k + 1]) - a;
+                    std::copy_n(p.pixel.begin() + a, n, out.pixel.begin() + out.ptr[f]);
+                    std::copy_n(p.count.begin() + a, n, out.count.begin() + out.ptr[f]);
+                }
+            });
         return true;
     }
 

@@ -58,7 +58,12 @@ void SparseRings::stage(const SparseBlock& block, std::size_t half) {
             host = s_.device().pinned(ptrBytes + entries_ * 8, s_.queue());
     }
     if (!ptr_()) ptr_ = s_.allocate(ptrBytes, "sparse frame_ptr", CL_MEM_READ_ONLY);
-    if (uploaded_[half]()) uploaded_[half].wait();
+    if (uploaded_[half]()) {
+        const auto waiting = std::chrono::steady_clock::now();
+        uploaded_[half].wait();
+        s_.timings().add("sparse staging: its wait for the half's last upload (host)",
+                         msSince(waiting));
+    }
     auto* at = static_cast<std::byte*>(staging_[half]->host);
     const std::size_t bytes[] = {block.ptr.size() * 8, n * 4, n * 4};
     const std::byte* from[] = {reinterpret_cast<const std::byte*>(block.ptr.data()),
@@ -98,9 +103,11 @@ void SparseRings::add(const SparseBlock& block) {
         }
     });
     checkTotals(on);
+    s_.timings().add("sparse checks (host)", msSince(start));
+    const auto staging = std::chrono::steady_clock::now();
     stage(block, blocks_ % 2);
     on.ptr = ptr_, on.pixel = pixel_, on.count = count_;
-    s_.timings().add("sparse checks and staging (host)", msSince(start));
+    s_.timings().add("sparse staging (host; its wait for the half included)", msSince(staging));
     queue(on);
 }
 
