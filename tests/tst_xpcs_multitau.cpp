@@ -671,11 +671,14 @@ void TstXpcsMultitau::sparseBlocksWiderBelowTheOccupancyRule() {
     QCOMPARE(block(0.001), std::size_t(1024));
     // The pair levels: below the first level whose binned rows hold more than 40 % of the
     // positions (2^k > ln 0.6 / ln(1 - occupancy)); none where that is level 1, or unknown.
-    QCOMPARE(xpcs::SparseRings::pairLevelsFor(0.001), 9); // 2^9 > 510.6
-    QCOMPARE(xpcs::SparseRings::pairLevelsFor(0.003), 8); // 2^8 > 170.0
-    QCOMPARE(xpcs::SparseRings::pairLevelsFor(0.01), 6);  // 2^6 > 50.8
-    QCOMPARE(xpcs::SparseRings::pairLevelsFor(0.3), 0);
-    QCOMPARE(xpcs::SparseRings::pairLevelsFor(-1), 0);
+    // Not where a position holds more than 32 entries a block.
+    QCOMPARE(xpcs::SparseRings::pairLevelsFor(0.001, 2048), 9); // 2^9 > 510.6
+    QCOMPARE(xpcs::SparseRings::pairLevelsFor(0.003, 1024), 8); // 2^8 > 170.0
+    QCOMPARE(xpcs::SparseRings::pairLevelsFor(0.01, 1024), 6);  // 2^6 > 50.8
+    QCOMPARE(xpcs::SparseRings::pairLevelsFor(0.01, 4096), 0);  // 41 entries a position
+    QCOMPARE(xpcs::SparseRings::pairLevelsFor(0.0947, 4096), 0);
+    QCOMPARE(xpcs::SparseRings::pairLevelsFor(0.3, 16), 0);
+    QCOMPARE(xpcs::SparseRings::pairLevelsFor(-1, 1024), 0);
 }
 
 #include "tst_xpcs_multitau.moc"

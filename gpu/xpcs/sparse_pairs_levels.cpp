@@ -11,8 +11,8 @@
 
 namespace clscope::xpcs {
 
-int SparseRings::pairLevelsFor(double occupancy) {
-    if (occupancy <= 0 || occupancy >= 1) return 0;
+int SparseRings::pairLevelsFor(double occupancy, std::size_t block) {
+    if (occupancy <= 0 || occupancy * double(block) > pairsEntries) return 0;
     for (int k = 1; k < 24; ++k) { // binned over 2^k frames: 1 - (1 - occupancy)^(2^k) held
         const double held = -std::expm1(std::ldexp(std::log1p(-occupancy), k));
         if (held > pairsHeld) return k > 1 ? k : 0;
@@ -24,7 +24,7 @@ void SparseRings::pairLevels(double occupancy, const Params& params) {
     if (blocks_ > 0) throw std::logic_error("xpcs sparse: pair levels after the first block");
     const auto given = params.tuning.find("SP_PAIRS"); // 0: the rings alone
     int k = given != params.tuning.end() ? given->second : -1;
-    if (k < 0) k = pairLevelsFor(occupancy);
+    if (k < 0) k = pairLevelsFor(occupancy, block_);
     // Whole rows of level K in a block, the lags of level K - 1 within the block before.
     while (k > 0 && (block_ % (std::size_t(1) << k) != 0 ||
                      (std::size_t(std::max(c_, 2)) << (k - 1)) > block_))

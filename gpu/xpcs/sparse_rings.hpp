@@ -63,12 +63,15 @@ class SparseRings {
                                 double occupancy = -1);
     static constexpr double sparseWideBlocks = 0.0025;
     // The first level whose rows, binned from frames of `occupancy`, hold more than pairsHeld
-    // of the positions: the levels below it go by pairs; 0 where that is level 1 or below, or
-    // the occupancy is not known. Measured on an H200 (512×1024, C = 16): at 1 % K = 6 (rows
-    // 47 % held) 200.6 ms of kernels against 248.5 at K = 4 (15 %); at 0.1 % K = 8 (23 %, the
-    // most 2,048-frame blocks allow) 32.6 against 34.3 at K = 7.
-    static int pairLevelsFor(double occupancy);
-    static constexpr double pairsHeld = 0.4;
+    // of the positions: the levels below it go by pairs; 0 where that is level 1 or below, the
+    // occupancy is not known, or a position holds more than pairsEntries entries in a block of
+    // `block` frames (each position's entries are sorted by one work-item). Measured on an H200
+    // (512×1024, C = 16): at 1 % K = 6 (rows 47 % held) 200.6 ms of kernels against 248.5 at
+    // K = 4 (15 %); at 0.1 % K = 8 (23 %, the most 2,048-frame blocks allow) 32.6 against 34.3
+    // at K = 7; at 9.47 % (128×256, 3,000 frames in one block: 284 entries a position) K = 3
+    // 258.6 ms against the rings' 2.84.
+    static int pairLevelsFor(double occupancy, std::size_t block);
+    static constexpr double pairsHeld = 0.4, pairsEntries = 32;
 
   private:
     struct Level {
@@ -92,7 +95,8 @@ class SparseRings {
     bool crowded(std::size_t k) const; // level k's rows beyond the share (SP_DENSE)
     std::size_t words() const { return (positions_ + 31) / 32; } // a row's bitmap
     void clean(const Level& l); // unlisted values to 0: where a level turns to values
-    void stage(const SparseBlock& block, std::size_t half);
+    void stage(const SparseBlock& block, std::size_t half, DeviceBlock& on);
+    void upload(const SparseBlock& block, std::size_t half);
     void checkTotals(const DeviceBlock& block);
     void queue(const DeviceBlock& block); // the block's kernels, read-back and fold
     // The block's rows of the levels below pairsBelow_ and level pairsBelow_'s values

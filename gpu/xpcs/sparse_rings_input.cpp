@@ -46,9 +46,11 @@ void SparseRings::checkTotals(const DeviceBlock& block) {
 }
 
 // The block's frame_ptr, pixels and counts into pinned half `half` (once the block two back
-// has gone up from it; copied on the rings' threads) and on to the device without waiting.
-void SparseRings::stage(const SparseBlock& block, std::size_t half) {
-    const std::size_t n = block.entries(), ptrBytes = (block_ + 1) * 8;
+// has gone up from it), each frame's counts summed into on.totals as they are copied: one pass
+// over the counts on the rings' threads (a pass to sum them and another to copy them bounded
+// the host's side at 1 % occupancy).
+void SparseRings::stage(const SparseBlock& block, std::size_t half, DeviceBlock& on) {
+    const std::size_t n = block.entries(), frames = block.frames(), ptrBytes = (block_ + 1) * 8;
     if (std::max<std::size_t>(n, 1) > entries_) {
         complete(); // the other half may still be going up
         entries_ = std::max<std::size_t>(n, 2 * entries_);
@@ -65,21 +67,32 @@ void SparseRings::stage(const SparseBlock& block, std::size_t half) {
                          msSince(waiting));
     }
     auto* at = static_cast<std::byte*>(staging_[half]->host);
+    std::memcpy(at, block.ptr.data(), block.ptr.size() * 8);
+    auto* pixel = reinterpret_cast<std::int32_t*>(at + ptrBytes);
+    auto* count = reinterpret_cast<std::uint32_t*>(at + ptrBytes + entries_ * 4);
+    copies_.run(frames, std::min<std::size_t>(frames, 64), [&](std::size_t f0, std::size_t f1) {
+        const auto a = std::size_t(block.ptr[f0]), b = std::size_t(block.ptr[f1]);
+        std::memcpy(pixel + a, block.pixel.data() + a, (b - a) * 4);
+        for (std::size_t f = f0; f < f1; ++f) {
+            std::uint64_t total = 0;
+            for (auto i = std::size_t(block.ptr[f]); i < std::size_t(block.ptr[f + 1]); ++i) {
+                const std::uint32_t c = block.count[i];
+                count[i] = c, total += c;
+            }
+            on.entries[f] = std::uint64_t(block.ptr[f + 1] - block.ptr[f]), on.totals[f] = total;
+        }
+    });
+}
+
+// Half `half`'s staged block on to the device without waiting.
+void SparseRings::upload(const SparseBlock& block, std::size_t half) {
+    const std::size_t n = block.entries(), ptrBytes = (block_ + 1) * 8;
+    auto* at = static_cast<std::byte*>(staging_[half]->host);
     const std::size_t bytes[] = {block.ptr.size() * 8, n * 4, n * 4};
-    const std::byte* from[] = {reinterpret_cast<const std::byte*>(block.ptr.data()),
-                               reinterpret_cast<const std::byte*>(block.pixel.data()),
-                               reinterpret_cast<const std::byte*>(block.count.data())};
     const cl::Buffer* to[] = {&ptr_, &pixel_, &count_};
     const std::size_t offset[] = {0, ptrBytes, ptrBytes + entries_ * 4};
     for (int i = 0; i < 3; ++i) {
         if (bytes[i] == 0) continue;
-        // Pieces of 4 MiB over the threads: one thread's copy into pinned memory bounded the
-        // host's side at 1 % occupancy.
-        const std::size_t piece = std::size_t(4) << 20, pieces = (bytes[i] + piece - 1) / piece;
-        copies_.run(pieces, pieces, [&](std::size_t p0, std::size_t p1) {
-            const std::size_t b0 = p0 * piece, b1 = std::min(bytes[i], p1 * piece);
-            std::memcpy(at + offset[i] + b0, from[i] + b0, b1 - b0);
-        });
         cl::Event event;
         s_.queue().enqueueWriteBuffer(*to[i], CL_FALSE, 0, bytes[i], at + offset[i], nullptr,
                                       &event);
@@ -92,22 +105,14 @@ void SparseRings::add(const SparseBlock& block) {
     const std::size_t frames = block.frames();
     if (frames == 0) return;
     const auto start = std::chrono::steady_clock::now();
-    DeviceBlock on; // each frame's entries and counts (summed on the threads), then its buffers
+    DeviceBlock on; // each frame's entries and counts (summed as they are staged), its buffers
     on.entries.resize(frames), on.totals.resize(frames);
     on.first = block.first, on.where = block.where;
-    copies_.run(frames, std::min<std::size_t>(frames, 16), [&](std::size_t f0, std::size_t f1) {
-        for (std::size_t f = f0; f < f1; ++f) {
-            on.entries[f] = static_cast<std::uint64_t>(block.ptr[f + 1] - block.ptr[f]);
-            for (auto i = std::size_t(block.ptr[f]); i < std::size_t(block.ptr[f + 1]); ++i)
-                on.totals[f] += block.count[i];
-        }
-    });
-    checkTotals(on);
-    s_.timings().add("sparse checks (host)", msSince(start));
-    const auto staging = std::chrono::steady_clock::now();
-    stage(block, blocks_ % 2);
+    stage(block, blocks_ % 2, on);
+    s_.timings().add("sparse staging (host; its wait for the half included)", msSince(start));
+    checkTotals(on); // before anything of the block is queued
+    upload(block, blocks_ % 2);
     on.ptr = ptr_, on.pixel = pixel_, on.count = count_;
-    s_.timings().add("sparse staging (host; its wait for the half included)", msSince(staging));
     queue(on);
 }
 
