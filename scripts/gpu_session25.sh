@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On the lent GPU machine (carry [".deps"]): scripts/gpu_session25.list through
-# scripts/gpu_bench.sh, each row's kernels, wall and largest labels printed, then one traced run
-# of `sparse` at 0.1 % (CLSCOPE_TRACE) summed by command label.
+# scripts/gpu_bench.sh, each row's kernels, wall and largest labels printed; with TRACE=1 one
+# traced run of `sparse` at 0.1 % (CLSCOPE_TRACE) summed by command label; then the GPU's
+# exactness on files (scripts/gpu_sparse_check.sh) with each of CHECKS (default: the defaults).
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 LINE_TIMEOUT=240 bash scripts/gpu_bench.sh scripts/gpu_session25.list >/dev/null 2>&1
@@ -16,13 +17,15 @@ for r in json.load(open(sys.argv[1])).get("rows", []):
         print("    %-70s %9.3f" % (name, ms))
 P
 done
-T=/tmp/trace.txt; rm -f $T
-export LD_LIBRARY_PATH=$PWD/.deps/sys/usr/lib/x86_64-linux-gnu
-CLSCOPE_TRACE=$T timeout 120 /tmp/b/app/clscope-cli bench xpcs --size sparse --device ocl:NVIDIA --variant sparse --repeat 1 --no-check > /dev/null 2>&1
-awk 'NR>1 && $3 ~ /^[kc]$/ {name=""; for(i=4;i<=NF;i++) name=name" "$i; t[name]+=$2; n[name]++} END{for(k in t) printf "%9.3f %5d %s\n", t[k], n[k], k}' $T | sort -rn | head -20
-grep -E "busy|ended" $T | tail -8
 rm -f "$OUT"/run*.json "$OUT"/cmake.log "$OUT"/build.log
-# The GPU's exactness on files (every layout): with each of CHECKS (default: the defaults).
+export LD_LIBRARY_PATH=$PWD/.deps/sys/usr/lib/x86_64-linux-gnu
+if [ -n "${TRACE:-}" ]; then
+  T=/tmp/trace.txt; rm -f $T
+  CLSCOPE_TRACE=$T timeout 120 /tmp/b/app/clscope-cli bench xpcs --size sparse --device ocl:NVIDIA \
+    --variant sparse --repeat 1 --no-check >/dev/null 2>&1
+  awk 'NR>1 && $3 ~ /^[kc]$/ {name=""; for(i=4;i<=NF;i++) name=name" "$i; t[name]+=$2; n[name]++} END{for(k in t) printf "%9.3f %5d %s\n", t[k], n[k], k}' $T | sort -rn | head -20
+  grep -E "busy|ended" $T | tail -8
+fi
 CHECKS=("${CHECKS:-}")
 for tune in "${CHECKS[@]}"; do
   echo "=== sparse check ${tune:-(defaults)}"
