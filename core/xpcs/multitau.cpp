@@ -176,8 +176,7 @@ void MultitauStats::foldBins(const StatsRows<V>& rows, std::size_t b0, std::size
         for (std::size_t b = b0; b < b1; ++b) {
             if constexpr (!std::is_floating_point_v<V>)
                 if (small[b - b0]) {
-                    if (!rows.held || rows.held[r * pixels_.size() + b])
-                        foldNonZero(rows, r, b, sums.data() + (b - b0) * span);
+                    foldNonZero(rows, r, b, sums.data() + (b - b0) * span);
                     continue;
                 }
             foldRow(rows, r, b, at, lagsAt(t, lag0, lags));

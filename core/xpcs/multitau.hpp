@@ -68,9 +68,6 @@ template <class V> struct StatsRows {
     std::size_t first = 0, count = 0;
     const V* sums = nullptr;
     const V* products = nullptr;
-    // Optional, one a (row, bin) as the sums: 0 where every lag product of the row in the bin
-    // is zero (a small bin's fold then skips the row's products; a device that knows it says so).
-    const std::uint8_t* held = nullptr;
 };
 
 // Running statistics of every (bin, level, lag), fed with the rows of each level in order.

@@ -112,7 +112,7 @@ void MultitauMerge::throwIfFailed() const {
 void MultitauMerge::add(const BlockSums& block, bool wide) {
     if (parts_ == 1) { // one device: folded from its read-back memory, no copy
         std::lock_guard order(folding_);
-        fold(block.rows, block.sums, block.products, wide, block.held);
+        fold(block.rows, block.sums, block.products, wide);
         return;
     }
     std::lock_guard lock(mutex_);
@@ -177,7 +177,7 @@ bool MultitauMerge::foldNext() {
 // A block's per-row sums (in level order) into the statistics: all levels' rows at once
 // (one spread of the bins over threads), 32-bit data's word pairs joined first.
 void MultitauMerge::fold(const std::vector<RowsAt>& rows, const std::int64_t* sums,
-                         const std::int64_t* products, bool wide, const std::uint8_t* held) {
+                         const std::int64_t* products, bool wide) {
     const std::size_t nb = bins_.count();
     std::vector<StatsRows<std::int64_t>> narrow;
     std::vector<StatsRows<Int128>> wideRows;
@@ -186,7 +186,7 @@ void MultitauMerge::fold(const std::vector<RowsAt>& rows, const std::int64_t* su
         const std::int64_t* s = sums + r.sumsAt;
         const std::int64_t* p = products + r.prodsAt;
         if (!wide) {
-            narrow.push_back({r.level, r.first, r.count, s, p, held ? held + r.sumsAt : nullptr});
+            narrow.push_back({r.level, r.first, r.count, s, p});
             continue;
         }
         const std::size_t lags = std::size_t(multitauLagCount(r.level, channels_));

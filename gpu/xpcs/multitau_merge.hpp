@@ -37,9 +37,6 @@ struct BlockSums {
     std::vector<RowsAt> rows;
     std::size_t index = 0, rowCount = 0, sumWords = 0, productWords = 0;
     std::int64_t *sums = nullptr, *products = nullptr;
-    // Optional, a byte a (row, bin) at the sums' index: 0 where the row's products in the bin
-    // are all zero (StatsRows::held).
-    const std::uint8_t* held = nullptr;
     // What holds sums and products: a split's merge keeps it until the block is folded.
     std::shared_ptr<void> holder;
 };
@@ -84,9 +81,8 @@ class MultitauMerge {
     static void addParts(Pending& p);
     void foldLoop();
     bool foldNext();
-    // held: BlockSums::held (one device's block; a split's merged parts have none).
     void fold(const std::vector<RowsAt>& rows, const std::int64_t* sums,
-              const std::int64_t* products, bool wide, const std::uint8_t* held = nullptr);
+              const std::int64_t* products, bool wide);
     void throwIfFailed() const;
 
     Bins bins_;

@@ -169,7 +169,7 @@ ProgramRecipe sparseRecipe() {
     // bins); sp_forget: (four bitmap words, rows); sp_bin_values, sp_clean: (positions,
     // rows); sp_count, sp_compact: (stretches of SP_RUN·WG labelled pixels · WG, frames);
     // sp_pm_count, sp_pm_scatter: one work-group a frame; sp_pm_place (SP_WG), sp_pm_pairs:
-    // (positions); sp_pm_row_sums: (rows, bins); sp_held: (rows · bins of a level).
+    // (positions); sp_pm_row_sums: (rows, bins).
     return r;
 }
 

@@ -78,12 +78,11 @@ SparseRings::SparseRings(ClSession& s, const Bins& bins, const Params& params, D
         sums_[h] = s.allocate(words * 8, "sparse sums");
         prods_[h] = s.allocate(words * std::size_t(c_) * 8, "sparse products");
         beyond_[h] = s.allocate(4, "sparse sum beyond the type");
-        held_[h] = s.allocate(words, "sparse rows held");
         s.fill(beyond_[h], 4, "sparse sum beyond the type");
     }
     reads_ = cl::CommandQueue(s.context(), s.device().device(), CL_QUEUE_PROFILING_ENABLE);
-    for (auto& host : readback_) // the sums, products, the beyond word and held of a block
-        host = s.device().pinned(words * std::size_t(c_ + 1) * 8 + 8 + words, s.queue());
+    for (auto& host : readback_) // the sums, products and the beyond word of a block
+        host = s.device().pinned(words * std::size_t(c_ + 1) * 8 + 8, s.queue());
     // A row's sums in local memory where they take at most 16 KiB (SP_LOCAL_BINS=0: never).
     const std::size_t rowWords = bins.count() * std::size_t(c_ + 1);
     localBins_ = rowWords * 8 <= 16384 ? static_cast<int>(bins.count()) : 0;
@@ -97,7 +96,6 @@ SparseRings::SparseRings(ClSession& s, const Bins& bins, const Params& params, D
     clear_ = s.kernel(recipe_, values, "sp_clear");
     forget_ = s.kernel(recipe_, values, "sp_forget");
     clean_ = s.kernel(recipe_, values, "sp_clean");
-    heldK_ = s.kernel(recipe_, values, "sp_held");
 }
 
 SparseRings::~SparseRings() {
@@ -225,7 +223,6 @@ void SparseRings::queue(const DeviceBlock& block) {
         lags(now.sums, 0, first, frames);
     }
     binLevels(now.sums);
-    markHeld(now.sums);
     clearBelow();
     s_.queue().flush();
     waitFold(); // the block two back, whose sums came back into this half
@@ -299,19 +296,7 @@ void SparseRings::clean(const Level& l) {
               {{(positions_ + 63) / 64 * 64, std::size_t(l.rows)}, {64, 1}});
 }
 
-// Each (row, bin) of the block whose products are not all zero, a byte at its sums' index.
-void SparseRings::markHeld(const BlockSums& sums) {
-    const std::size_t nb = bins_.count();
-    for (const RowsAt& r : sums.rows) {
-        const std::size_t n = r.count * nb, global = (n + 63) / 64 * 64;
-        setArgs(heldK_, prods_[half_], cl_long(r.prodsAt), multitauLagCount(r.level, c_), int(n),
-                held_[half_], cl_long(r.sumsAt));
-        s_.launch(heldK_, "xpcs sparse rows held", {{global, 1}, {64, 1}});
-    }
-}
-
-// The block's sums, products, beyond word and held bytes into pinned half `half`, without
-// waiting.
+// The block's sums, products and beyond word into pinned half `half`, without waiting.
 void SparseRings::readBack(Inflight& block, std::size_t half) {
     BlockSums& sums = block.sums;
     auto* host = static_cast<std::int64_t*>(readback_[half]->host);
@@ -319,16 +304,14 @@ void SparseRings::readBack(Inflight& block, std::size_t half) {
     sums.sums = host;
     sums.products = host + sums.sumWords;
     block.beyond = reinterpret_cast<std::int32_t*>(sums.products + sums.productWords);
-    auto* held = reinterpret_cast<std::uint8_t*>(sums.products + sums.productWords + 1);
-    sums.held = held;
-    const cl::Buffer* from[] = {&sums_[half], &prods_[half], &beyond_[half], &held_[half]};
-    void* to[] = {sums.sums, sums.products, block.beyond, held};
-    const std::size_t bytes[] = {sums.sumWords * 8, sums.productWords * 8, 4, sums.sumWords};
+    const cl::Buffer* from[] = {&sums_[half], &prods_[half], &beyond_[half]};
+    void* to[] = {sums.sums, sums.products, block.beyond};
+    const std::size_t bytes[] = {sums.sumWords * 8, sums.productWords * 8, 4};
     // On the reads' queue once the kernels queued so far are done, beside the next block's.
     std::vector<cl::Event> kernels(1);
     s_.queue().enqueueMarkerWithWaitList(nullptr, &kernels[0]);
     s_.queue().flush();
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 3; ++i) {
         if (bytes[i] == 0) continue;
         cl::Event event;
         reads_.enqueueReadBuffer(*from[i], CL_FALSE, 0, bytes[i], to[i], &kernels, &event);

@@ -109,7 +109,6 @@ class SparseRings {
     void launch(cl::Kernel& kernel, const std::string& label, std::size_t rows,
                 std::size_t chunks = 1);
     std::size_t chunksOf(std::size_t k) const; // work-groups a row of level k's lists
-    void markHeld(const BlockSums& sums);      // sp_held over the block's rows
     void readBack(Inflight& block, std::size_t half);
     void fold(Inflight& block);
     void waitFold();
@@ -126,11 +125,11 @@ class SparseRings {
     // A half each, one a block in turn: a block's sums go back on reads_ while the next
     // block's kernels write the other half. read_[h]: half h's last read-back, which the
     // kernels' queue waits for before it fills that half again.
-    cl::Buffer sums_[2], prods_[2], beyond_[2], held_[2];
+    cl::Buffer sums_[2], prods_[2], beyond_[2];
     cl::CommandQueue reads_;
     cl::Event read_[2];
     std::size_t half_ = 0; // the half of the block being queued
-    cl::Kernel scatter_, bin_, binValues_, clear_, forget_, clean_, heldK_;
+    cl::Kernel scatter_, bin_, binValues_, clear_, forget_, clean_;
     std::map<std::size_t, cl::Kernel> lags_; // by level's lag set (0: level 0, 1: above)
     std::deque<Level> levels_;
     struct LevelBound {       // the host's bounds on a level's rows, as they are binned

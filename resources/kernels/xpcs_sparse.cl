@@ -357,17 +357,3 @@ __kernel void sp_forget(__global int* listLen, __global uint* bits, int rows, in
         for (int k = w; k < min(w + 4, words); ++k)
             row[k] = 0;
 }
-
-// The (row, bin)s i < count of a block's rows of one level (`lags` products each, from
-// products + prodsAt): held[heldAt + i] = 1 where any of its products is not zero, else 0 (the
-// host's fold of a small bin then skips the row's products).
-__kernel void sp_held(__global const long* products, long prodsAt, int lags, int count,
-                      __global uchar* held, long heldAt) {
-    const int i = get_global_id(0);
-    if (i >= count) return;
-    __global const long* p = products + prodsAt + (long)i * lags;
-    long any = 0;
-    for (int j = 0; j < lags; ++j)
-        any |= p[j];
-    held[heldAt + i] = any != 0;
-}
