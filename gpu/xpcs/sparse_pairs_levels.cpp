@@ -5,6 +5,7 @@
 
 #include "gpu/xpcs/runner.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <stdexcept>
@@ -22,9 +23,11 @@ int SparseRings::pairLevelsFor(double occupancy, std::size_t block) {
 
 void SparseRings::pairLevels(double occupancy, const Params& params) {
     if (blocks_ > 0) throw std::logic_error("xpcs sparse: pair levels after the first block");
-    const auto given = params.tuning.find("SP_PAIRS"); // 0: the rings alone
-    int k = given != params.tuning.end() ? given->second : -1;
+    const auto given = params.tuning.find("SP_PAIRS"); // 0: the rings alone; < 0: the rule's
+    int k = given != params.tuning.end() ? std::min(given->second, 30) : -1;
     if (k < 0) k = pairLevelsFor(occupancy, block_);
+    // sp_pm_pairs keeps a position's last C rows in private memory: not for long lag lists.
+    if (c_ > pairsChannels) k = 0;
     // Whole rows of level K in a block, the lags of level K - 1 within the block before.
     while (k > 0 && (block_ % (std::size_t(1) << k) != 0 ||
                      (std::size_t(std::max(c_, 2)) << (k - 1)) > block_))

@@ -45,8 +45,9 @@ class SparseRings {
     // The levels below K by each position's pairs of entries (sp_pm_pairs), level K and above
     // by the rings: K from SP_PAIRS (else from `occupancy`, the fraction of the frames' pixels
     // stored: pairLevelsFor), lowered until every block of `block` frames holds whole rows of
-    // level K and the lags of the levels below reach back one block at most. Before the first
-    // block, where every block but the last has `block` frames (a file's; not a live stream's).
+    // level K and the lags of the levels below reach back one block at most; none beyond
+    // pairsChannels channels. Before the first block, where every block but the last has `block`
+    // frames (a file's; not a live stream's).
     void pairLevels(double occupancy, const Params& params);
     // Every block queued has run and is folded.
     void complete();
@@ -72,6 +73,7 @@ class SparseRings {
     // 258.6 ms against the rings' 2.84.
     static int pairLevelsFor(double occupancy, std::size_t block);
     static constexpr double pairsHeld = 0.4, pairsEntries = 32;
+    static constexpr int pairsChannels = 64; // the most channels the pair levels take
 
   private:
     struct Level {
