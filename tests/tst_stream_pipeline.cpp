@@ -373,7 +373,7 @@ class TestStreamPipeline : public QObject {
         const auto a = streamInto(command, file, batches, sparse, compression, env);
         QVERIFY2(a.err.contains(QRegularExpression(
                      "xpcs multi-tau: variant sparse: 0\\.[0-9]+ % of the labelled pixels non-zero "
-                     "in the first 7 frames, below the crossover 0\\.5 %")),
+                     "in the first 7 frames, below the crossover 1 %")),
                  qPrintable(a.err));
         QVERIFY2(a.err.contains("300 frames in 43 batches of up to 7") && a.err.contains(written),
                  qPrintable(a.err));
@@ -402,7 +402,7 @@ class TestStreamPipeline : public QObject {
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.err.contains(QRegularExpression(
                      "xpcs multi-tau: variant multitau: [0-9.]+ % of the labelled pixels non-zero "
-                     "in the first 40 frames, not below the crossover 0\\.5 %")),
+                     "in the first 40 frames, not below the crossover 1 %")),
                  qPrintable(r.err));
         QVERIFY2(r.out.contains(", multitau on ocl:0"), qPrintable(r.out));
     }
@@ -451,7 +451,7 @@ class TestStreamPipeline : public QObject {
         const auto a = streamInto(command, file, {}, live);
         QVERIFY2(a.err.contains(QRegularExpression(
                      "xpcs multi-tau: variant multitau: 0\\.[0-9]+ % of the labelled pixels "
-                     "non-zero in the first 64 frames, below the crossover 0\\.5 % where the dense "
+                     "non-zero in the first 64 frames, below the crossover 1 % where the dense "
                      "multitau wins, but frames of 1000000[0-9][0-9] counts binned over 64 frames "
                      "could exceed the sparse variant's 64-bit products")),
                  qPrintable(a.err));

@@ -638,7 +638,7 @@ void TstXpcsMultitau::liveChoiceOfFrames() {
     xpcs::LiveChoice c = xpcs::liveChoiceOf(a, mask);
     QVERIFY2(c.sparse, c.note.c_str());
     QVERIFY2(c.note.find("variant sparse: 0.0244 % of the labelled pixels non-zero in the 4 "
-                         "frames received, below the crossover 0.5 %") != std::string::npos,
+                         "frames received, below the crossover 1 %") != std::string::npos,
              c.note.c_str());
     v[0] = 4000000000u;
     c = xpcs::liveChoiceOf(a, mask);

@@ -13,12 +13,14 @@ Result correlateMultitauSparseCpu(const FrameBlocks& frames, const LabelMask& ma
 
 // The occupancy (stored entries / (frames · H · W)) below which the OpenCL variant `sparse`
 // beats the dense `multitau` from host memory, measured on 65,536 photon frames of 512x1024
-// (docs/PERFORMANCE.md "Sparse multi-tau"): on an H100 (6b43add) sparse 135,700 frames/s at
-// 0.3 %, 94,950 at 0.5 %, 59,680 at 1 %, dense 97,200 in the same call. A multi-tau run on a
+// (docs/PERFORMANCE.md "Sparse multi-tau"): on an H200 with the pair levels (2026-11-29) sparse
+// 333,500 frames/s at 0.3 % and 190,100-194,500 at 1 %, dense 99,900-100,200 in the same calls:
+// the crossover lies above 1 %, not yet measured there (before the pair levels, on an H100,
+// 6b43add: 0.98 x at 0.5 %, 0.6 x at 1 %). A multi-tau run on a
 // file that names no variant takes `sparse` below it on a sparse stack
 // (xpcs::Algorithm::choiceFor), a live stream's run where the labelled pixels of its first
 // batch are non-zero below it (gpu/xpcs/stream_stage.cpp).
-constexpr double sparseCrossover = 0.005;
+constexpr double sparseCrossover = 0.01;
 
 // The most counts a binned frame (or one bin of it) may hold for the device variants' 64-bit lag
 // products: every product of two such sums, and so every sum of products over its pixels (Σ_p
