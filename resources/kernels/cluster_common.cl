@@ -37,23 +37,9 @@ inline uint pix_y(uint pix) { return pix >> 8; }
 ADD64(global)
 ADD64(local)
 
-// Exclusive prefix sum of one value per work-item over the work-group (Hillis-Steele in
-// tmp[CLUSTER_WG]); *total gets the sum. Every work-item of the group must call it.
-uint group_exclusive_scan(uint value, local uint* tmp, uint* total) {
-    const uint lid = get_local_id(0);
-    tmp[lid] = value;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint offset = 1; offset < CLUSTER_WG; offset <<= 1) {
-        const uint add = lid >= offset ? tmp[lid - offset] : 0u;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        tmp[lid] += add;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    *total = tmp[CLUSTER_WG - 1];
-    const uint inclusive = tmp[lid];
-    barrier(CLK_LOCAL_MEM_FENCE); // tmp is reused by the next call
-    return inclusive - value;
-}
+// Exclusive prefix sum over the work-group (common.cl's scan over CLUSTER_WG work-items).
+#define group_exclusive_scan(value, tmp, total)                                                 \
+    clscope_group_exclusive_scan(value, tmp, CLUSTER_WG, total)
 
 // Sums of one cluster, 14 words (read back by gpu/cluster/runner.cpp): module, size,
 // maxX, 159-minX, maxY, 415-minY, then lo/hi pairs of sum adc, sum adc(2x+1), sum adc(2y+1), then

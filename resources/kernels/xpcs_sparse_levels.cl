@@ -57,25 +57,20 @@ __kernel void sp_pm_count(__global const long* ptr, __global const int* pixel,
 }
 
 // Each position's stretch of the block's position-major entries (one work-item a position,
-// local size SP_WG): a work-group's positions side by side, the groups' stretches where one
-// atomic on *total (zero before the block) places them. len[p] = cnt[p].
+// local size SP_WG): a work-group's positions side by side (common.cl's group scan), the
+// groups' stretches where one atomic on *total (zero before the block) places them.
+// len[p] = cnt[p].
 __kernel void sp_pm_place(__global const int* cnt, __global int* start, __global int* len,
                           int positions, __global int* total) {
-    __local int scan[SP_WG];
+    __local uint scan[SP_WG];
     __local int base;
-    const int p = get_global_id(0), lid = get_local_id(0);
-    const int n = p < positions ? cnt[p] : 0;
-    scan[lid] = n;
+    const int p = get_global_id(0);
+    const uint n = p < positions ? (uint)cnt[p] : 0u;
+    uint sum;
+    const uint before = clscope_group_exclusive_scan(n, scan, SP_WG, &sum);
+    if (get_local_id(0) == 0) base = atomic_add(total, (int)sum);
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int d = 1; d < SP_WG; d <<= 1) { // inclusive scan
-        const int v = lid >= d ? scan[lid - d] : 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        scan[lid] += v;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == SP_WG - 1) base = atomic_add(total, scan[lid]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (p < positions) start[p] = base + scan[lid] - n, len[p] = n;
+    if (p < positions) start[p] = base + (int)before, len[p] = (int)n;
 }
 
 // Frame f of the block (one work-group a frame): each labelled non-zero entry into its
