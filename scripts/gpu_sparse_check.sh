@@ -5,7 +5,8 @@
 # twins (the variant reads a dense stack's non-zero pixels) and, where python3 has h5py, an event
 # list and a Rigaku .bin file (tests/sparse_files.py), each by `clscope-cli lab xpcs --from
 # sparse` against `cpu` (its max deviation column: 0 is bit for bit); then a run that names no
-# variant on the low-occupancy file, which takes `sparse` (xpcs::sparseCrossover). One log under $OUT.
+# variant on the low-occupancy file, which takes `sparse` (xpcs::sparseCrossover); and uint32
+# counts whose terms pass 2^63 (the 128-bit path of the device's fold). One log under $OUT.
 # TUNE='--tune K=V ...': given to every `sparse` run (e.g. blocks and pair levels forced).
 set -uo pipefail
 export LD_LIBRARY_PATH=$PWD/.deps/sys/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -61,6 +62,11 @@ if $PY -c 'import h5py, numpy' 2>/dev/null; then
   # shellcheck disable=SC2086
   correlate /tmp/run.bin /tmp/rk_gpu.h5 "$GPU" sparse --mask /tmp/run_dense.h5 --no-pixel-mask ${TUNE:-}
   same_g2 /tmp/rk_cpu.h5 /tmp/rk_gpu.h5 "Rigaku .bin (its dense twin on cpu)"
+  $PY tests/sparse_files.py wide /tmp/wide_dense.h5 /tmp/wide.h5 >>"$LOG" 2>&1
+  correlate /tmp/wide_dense.h5 /tmp/wide_cpu.h5 cpu cpu
+  # shellcheck disable=SC2086
+  correlate /tmp/wide.h5 /tmp/wide_gpu.h5 "$GPU" sparse ${TUNE:-}
+  same_g2 /tmp/wide_cpu.h5 /tmp/wide_gpu.h5 "uint32 counts whose n N_t pass 2^63"
 else
   echo "== no python3 with h5py here: event list and Rigaku not checked" | tee -a "$LOG"
 fi

@@ -11,6 +11,10 @@ tests/tst_sparse.cpp. Exit 77 (skip) without h5py or numpy.
   sparse_files.py edges OUT                           a hand-made event list (tst_sparse's
                                                       eventsBinAtEdges holds its frames)
   sparse_files.py uint32 DENSE_OUT SPARSE_OUT         uint32 counts near 2^32 - 1, dense and sparse
+  sparse_files.py wide DENSE_OUT SPARSE_OUT           40 frames of 64x64 uint32, pixel 0 near
+                                                      8·10^7 counts in each (n N_t passes 2^63 in
+                                                      its bin; frames binned by 32 stay below
+                                                      3,037,000,499), 0.2 % small counts beside
   sparse_files.py long OUT FRAMES [OCC]               FRAMES frames of 16x16 at occupancy OCC
                                                       (a fraction, default 0.03: 3 %)
   sparse_files.py photons OUT FRAMES HOT              FRAMES dense frames of 32x32 uint32 at
@@ -124,6 +128,21 @@ def uint32(dense_out, sparse_out):
             else:
                 ptr, pixel, count = to_csr(d)
                 write_csr(f, ptr, pixel, count.astype(np.uint32), d.shape)
+
+
+def wide(dense_out, sparse_out):
+    rng = np.random.default_rng(23)
+    d = ((rng.random((40, 64, 64)) < 0.002) * rng.integers(1, 4, size=(40, 64, 64))).astype(
+        np.uint32)
+    d[:, 0, 0] = 80_000_000 - 1_000 * np.arange(40, dtype=np.uint32)
+    d[::3, 0, 3] = 10_000_000  # the same bin
+    for path, write in ((dense_out, "dense"), (sparse_out, "sparse")):
+        with h5py.File(path, "w") as f:
+            labels(f, 64, 64)
+            if write == "dense":
+                f["/entry/data/data"] = d
+            else:
+                write_csr(f, *to_csr(d)[:2], to_csr(d)[2].astype(np.uint32), d.shape)
 
 
 def long(out, frames, occupancy="0.03"):
@@ -284,6 +303,7 @@ def bad(case, out):
 
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"sparse": sparse, "events": events, "edges": edges, "uint32": uint32, "long": long,
+    {"sparse": sparse, "events": events, "edges": edges, "uint32": uint32, "wide": wide,
+     "long": long,
      "photons": photons, "rising": rising,
      "rigaku": rigaku, "scattered": scattered, "bad": bad}[cmd](*args)

@@ -928,6 +928,30 @@ class TstSparse : public QObject {
         }
     }
 
+    // Counts whose terms n N_t pass 2^63 (frames binned by 2 and more; level 0's stay within):
+    // the device's fold forms them in 128 bits, as the host's does, so `sparse` gives the cpu's
+    // g2 and g2_err bit for bit, with its fold on the device and with the host's (SP_FOLD=0).
+    void wideTermsFoldedOnTheDevice() {
+        const QString d = path("wide_dense.h5"), s = path("wide_sparse.h5");
+        PYTHON("wide", d, s);
+        const QString want = path("wide_cpu.h5"), got = path("wide_sparse_g2.h5");
+        const auto correlate = [](const QStringList& args) {
+            const test::CliRun r =
+                test::runCli(QStringList{"correlate", "--multitau", "--channels", "4"} + args);
+            return r.code == 0 ? QString() : r.err + " (exit " + QString::number(r.code) + ")";
+        };
+        QString error = correlate({d, "--device", "cpu", "-o", want});
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        for (const QString& fold : {"SP_FOLD=1", "SP_FOLD=0"}) {
+            error = correlate(
+                {s, "--device", "ocl:0", "--variant", "sparse", "--tune", fold, "-o", got});
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            for (const char* name : {"/xpcs/g2", "/xpcs/g2_err"})
+                QVERIFY2(sameArrays(readAt(want, name), readAt(got, name)),
+                         qPrintable(fold + " " + name));
+        }
+    }
+
     // 100,000 frames of 16×16 at 3 % occupancy: 51 MB dense, 6 MB of pixel indices as int64.
     // Under a 4 MB memory limit the whole stack, or a whole column, cannot be read; a windowed
     // read and a streamed multi-tau run must (they read only their frames' entries).

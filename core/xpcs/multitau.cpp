@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <thread>
 
 namespace clscope::xpcs {
@@ -248,6 +249,20 @@ template void MultitauStats::addRows<double>(int, std::size_t, std::size_t, cons
                                              const double*);
 template void MultitauStats::addRows<std::int64_t>(const std::vector<StatsRows<std::int64_t>>&);
 template void MultitauStats::addRows<Int128>(const std::vector<StatsRows<Int128>>&);
+
+void MultitauStats::setFolded(int k, std::size_t rows, const std::vector<FoldedLag>& lags) {
+    Level& l = level(k);
+    if (!integer_ || lags.size() != l.lags.size())
+        throw std::logic_error("xpcs multi-tau: folded lags of another shape");
+    for (std::size_t i = 0; i < lags.size(); ++i) {
+        const FoldedLag& f = lags[i];
+        Lag fresh;
+        fresh.numerator.add(f.numerator), fresh.denominator.add(f.denominator);
+        fresh.ratios = RatioMoments::restored(f.pairs, f.nonzero, f.mean, f.m2);
+        l.lags[i] = fresh;
+    }
+    l.rows = rows;
+}
 
 Result MultitauStats::finish(const Bins& bins, std::size_t frames, const Params& params) const {
     Result r = makeResult(bins, 0, params);

@@ -70,6 +70,15 @@ template <class V> struct StatsRows {
     const V* products = nullptr;
 };
 
+// One (bin, lag)'s statistics as a fold elsewhere (a device's) formed them from a level's rows
+// in order: the exact n Σ N_t and Σ S_t S'_t, the pairs with S_t S'_t != 0, and the moments of
+// the non-zero ratios (RatioMoments' steps).
+struct FoldedLag {
+    Int128 numerator = 0, denominator = 0;
+    std::uint64_t pairs = 0, nonzero = 0;
+    double mean = 0, m2 = 0;
+};
+
 // Running statistics of every (bin, level, lag), fed with the rows of each level in order.
 class MultitauStats {
   public:
@@ -85,6 +94,9 @@ class MultitauStats {
     // Several levels' rows at once (a device block's, each level's in order): the same as
     // addRows for each in turn, the bins spread over threads once for all of them.
     template <class V> void addRows(const std::vector<StatsRows<V>>& rows);
+    // Level k's statistics folded elsewhere over its first `rows` rows, lags[b * lagCount + j]
+    // (integer data; in place of addRows for that level).
+    void setFolded(int level, std::size_t rows, const std::vector<FoldedLag>& lags);
     // g2, g2_err (B x L) over the lags that exist, lag_frames, level, tau.
     Result finish(const Bins& bins, std::size_t frames, const Params& params) const;
 

@@ -11,6 +11,13 @@ namespace clscope::xpcs {
 
 class RatioMoments {
   public:
+    // The moments another fold formed by the same steps (count, non-zero ratios, mean, M2):
+    // a device's fold (gpu/xpcs/device_fold.hpp).
+    static RatioMoments restored(std::size_t count, std::size_t nonzero, double mean, double m2) {
+        RatioMoments r;
+        r.count_ = count, r.nonzero_ = nonzero, r.mean_ = mean, r.m2_ = m2;
+        return r;
+    }
     // `n` more ratios, all zero.
     void counted(std::size_t n) { count_ += n; }
     void add(double r) {

@@ -131,9 +131,10 @@ namespace {
 class XpcsBench : public BenchFacet {
   public:
     std::vector<std::string> sizes() const override {
-        return {"seed",          "large",       "multitau",   "sparse",   "sparse0.2",
-                "sparse0.3",     "sparse0.5",   "sparse1",    "sparse10", "sparselags",
-                "sparselags0.3", "sparselags1", "sparselags3"};
+        return {"seed",       "large",         "multitau",    "sparse",
+                "sparse0.2",  "sparse0.3",     "sparse0.5",   "sparse1",
+                "sparse2",    "sparse3",       "sparse5",     "sparse10",
+                "sparselags", "sparselags0.3", "sparselags1", "sparselags3"};
     }
     BenchCase benchCase(const clscope::Algorithm& algorithm,
                         const std::string& size) const override;
@@ -147,14 +148,16 @@ BenchCase XpcsBench::benchCase(const clscope::Algorithm& algorithm, const std::s
                                              {"sparselags3", 0.03}};
     if (const auto it = lags.find(size); it != lags.end())
         return sparseLagsBenchCase(algorithm.defaultParams(), it->second);
-    const std::map<std::string, double> occupancy{{"sparse", 0.001},    {"sparse0.2", 0.002},
-                                                  {"sparse0.3", 0.003}, {"sparse0.5", 0.005},
-                                                  {"sparse1", 0.01},    {"sparse10", 0.1}};
+    const std::map<std::string, double> occupancy{
+        {"sparse", 0.001},    {"sparse0.2", 0.002}, {"sparse0.3", 0.003},
+        {"sparse0.5", 0.005}, {"sparse1", 0.01},    {"sparse2", 0.02},
+        {"sparse3", 0.03},    {"sparse5", 0.05},    {"sparse10", 0.1}};
     if (const auto it = occupancy.find(size); it != occupancy.end())
         return sparseBenchCase(algorithm.defaultParams(), it->second);
     if (size != "seed" && size != "large")
         throw UsageError("bench xpcs: --size must be seed, large, multitau, sparse, sparse0.2, "
-                         "sparse0.3, sparse0.5, sparse1, sparse10, sparselags, sparselags0.3, "
+                         "sparse0.3, sparse0.5, sparse1, sparse2, sparse3, sparse5, sparse10, "
+                         "sparselags, sparselags0.3, "
                          "sparselags1 or sparselags3, not '" +
                          size + "'");
     synthetic::XpcsDataset d = synthetic::generateXpcs(benchDataset(size));

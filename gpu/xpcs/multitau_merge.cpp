@@ -211,6 +211,12 @@ void MultitauMerge::fail(std::exception_ptr error) {
     changed_.notify_all();
 }
 
+void MultitauMerge::setFolded(int level, std::size_t rows, const std::vector<FoldedLag>& lags) {
+    if (parts_ != 1) throw std::logic_error("xpcs multi-tau: a device's fold in a split");
+    std::lock_guard order(folding_);
+    stats_.setFolded(level, rows, lags);
+}
+
 Result MultitauMerge::finish(std::size_t frames, const Params& params) {
     {
         std::unique_lock lock(mutex_);

@@ -57,6 +57,9 @@ class MultitauMerge {
     // The fold's threads (0: every core); a split's fold takes this many for each part.
     void setThreads(std::size_t threads) { threads_ = threads; }
 
+    // Level k's statistics folded on a device over its first `rows` rows (one part only: a
+    // split's parts each hold a band's sums, which must be added before any fold).
+    void setFolded(int level, std::size_t rows, const std::vector<FoldedLag>& lags);
     // A part's block: one part's folded now (its sums read when this returns); a split's kept
     // (with its holder) until every part's came, then added and folded on the merge's thread
     // in block order. Throws once another part failed.

@@ -121,9 +121,10 @@ ProgramRecipe mmaRecipe() {
     T t = commonTunables();
     append(t, lagTunables());
     append(t, mmaTunables());
-    ProgramRecipe r(
-        programs::mma,
-        {"common", "xpcs_common", "xpcs_lags", "xpcs_mma", "xpcs_mma_lags", "xpcs_wgmma"}, t);
+    ProgramRecipe r(programs::mma,
+                    {"common", "xpcs_common", "xpcs_wide", "xpcs_lags", "xpcs_mma", "xpcs_mma_lags",
+                     "xpcs_wgmma"},
+                    t);
     r.launch("xpcs_mma_prepare", {{"MMA_PREP_WG", "1"}, {}}); // (groups * MMA_PREP_WG, bins)
     r.launch("xpcs_mma_lags", {{"64", "1"}, {}});             // (frames, bins)
     // xpcs_mma: 32 * MMA_WM * MMA_WN work-items; xpcs_wgmma: 128 * MMA_WG_GROUPS (host).
@@ -133,7 +134,7 @@ ProgramRecipe mmaRecipe() {
 ProgramRecipe lagSumsRecipe() {
     T t = commonTunables();
     append(t, lagTunables());
-    ProgramRecipe r(programs::lagSums, {"common", "xpcs_common", "xpcs_lags"}, t);
+    ProgramRecipe r(programs::lagSums, {"common", "xpcs_common", "xpcs_wide", "xpcs_lags"}, t);
     r.launch("xpcs_lag_sums", {{"32", "8"}, {}}); // (32 lags, 8 lanes) per (bin, lag group)
     return r;
 }
@@ -150,7 +151,9 @@ ProgramRecipe multitauRecipe() {
 
 ProgramRecipe sparseRecipe() {
     ProgramRecipe r(
-        programs::sparse, {"common", "xpcs_sparse", "xpcs_sparse_compact", "xpcs_sparse_levels"},
+        programs::sparse,
+        {"common", "xpcs_wide", "xpcs_sparse", "xpcs_sparse_compact", "xpcs_sparse_levels",
+         "xpcs_multitau_fold"},
         {fromInput(integerTunable("SP_LAG0", 0, 0, 1 << 20, "sp_lags: first lag of the level")),
          fromInput(integerTunable("SP_LAGS", 16, 1, 1024, "sp_lags: lags of the level")),
          fromInput(integerTunable("SP_WG", 64, 1, 1024,
@@ -169,7 +172,7 @@ ProgramRecipe sparseRecipe() {
     // bins); sp_forget: (four bitmap words, rows); sp_bin_values, sp_clean: (positions,
     // rows); sp_count, sp_compact: (stretches of SP_RUN·WG labelled pixels · WG, frames);
     // sp_pm_count, sp_pm_scatter: one work-group a frame; sp_pm_place (SP_WG), sp_pm_pairs:
-    // (positions); sp_pm_row_sums: (rows, bins).
+    // (positions); sp_pm_row_sums: (rows, bins); mt_fold: 64 work-items per (lag, bin).
     return r;
 }
 

@@ -1,6 +1,6 @@
-// clscope-cli bench xpcs --size sparse (sparse0.3, sparse1, sparse10): multi-tau of 512x1024
-// frames of photon counts at 0.1 % (0.3 %, 1 %, 10 %) occupancy held as entries in host memory, end
-// to end (entries up, kernels, per-row sums back, statistics): frames/s, and entries (events)/s
+// clscope-cli bench xpcs --size sparse (sparse0.2 .. sparse10): multi-tau of 512x1024
+// frames of photon counts at 0.1 % (0.2 % .. 10 %) occupancy held as entries in host memory, end
+// to end (entries up, kernels, the statistics): frames/s, and entries (events)/s
 // from the run's entries. The dense path's rate is `--size multitau`'s (DESIGN.md §7).
 // --size sparselags (sparselags0.3, sparselags1, sparselags3): dense lags (every lag) of 1,000
 // such frames at 0.1 % (0.3 %, 1 %, 3 %), held both as entries

@@ -81,8 +81,12 @@ SparseRings::SparseRings(ClSession& s, const Bins& bins, const Params& params, D
         s.fill(beyond_[h], 4, "sparse sum beyond the type");
     }
     reads_ = cl::CommandQueue(s.context(), s.device().device(), CL_QUEUE_PROFILING_ENABLE);
-    for (auto& host : readback_) // the sums, products and the beyond word of a block
-        host = s.device().pinned(words * std::size_t(c_ + 1) * 8 + 8, s.queue());
+    const auto onDevice = params.tuning.find("SP_FOLD");
+    if (onDevice == params.tuning.end() || onDevice->second != 0)
+        deviceFold_ = std::make_unique<DeviceFold>(s, bins, c_, recipe_, programs_.over({}));
+    for (auto& host : readback_) // the beyond word of a block, its sums and products before it
+        host =
+            s.device().pinned((deviceFold_ ? 0 : words * std::size_t(c_ + 1) * 8) + 8, s.queue());
     // A row's sums in local memory where they take at most 16 KiB (SP_LOCAL_BINS=0: never).
     const std::size_t rowWords = bins.count() * std::size_t(c_ + 1);
     localBins_ = rowWords * 8 <= 16384 ? static_cast<int>(bins.count()) : 0;
@@ -223,6 +227,7 @@ void SparseRings::queue(const DeviceBlock& block) {
         lags(now.sums, 0, first, frames);
     }
     binLevels(now.sums);
+    if (deviceFold_) deviceFold_->queue(now.sums.rows, sums_[half], prods_[half]);
     clearBelow();
     s_.queue().flush();
     waitFold(); // the block two back, whose sums came back into this half
@@ -301,12 +306,13 @@ void SparseRings::readBack(Inflight& block, std::size_t half) {
     BlockSums& sums = block.sums;
     auto* host = static_cast<std::int64_t*>(readback_[half]->host);
     sums.index = blocks_++;
-    sums.sums = host;
-    sums.products = host + sums.sumWords;
-    block.beyond = reinterpret_cast<std::int32_t*>(sums.products + sums.productWords);
+    block.beyond = reinterpret_cast<std::int32_t*>(host);
+    sums.sums = host + 1;
+    sums.products = sums.sums + sums.sumWords;
     const cl::Buffer* from[] = {&sums_[half], &prods_[half], &beyond_[half]};
     void* to[] = {sums.sums, sums.products, block.beyond};
-    const std::size_t bytes[] = {sums.sumWords * 8, sums.productWords * 8, 4};
+    const std::size_t bytes[] = {deviceFold_ ? 0 : sums.sumWords * 8,
+                                 deviceFold_ ? 0 : sums.productWords * 8, 4};
     // On the reads' queue once the kernels queued so far are done, beside the next block's.
     std::vector<cl::Event> kernels(1);
     s_.queue().enqueueMarkerWithWaitList(nullptr, &kernels[0]);
@@ -331,7 +337,7 @@ void SparseRings::fold(Inflight& block) {
             block.where + ": pixel " + std::to_string(beyond - 1) + " sums beyond " +
             dtypeName(dtype_) + " in a frame of frames " + std::to_string(block.first) + ".." +
             std::to_string(block.first + block.frames - 1) + " (listed more than once)");
-    merge_->add(block.sums, false);
+    if (!deviceFold_) merge_->add(block.sums, false);
     block = Inflight();
 }
 
@@ -353,6 +359,7 @@ void SparseRings::complete() {
 
 Result SparseRings::finish(std::size_t frames, const Params& params) {
     complete();
+    if (deviceFold_) deviceFold_->into(*merge_);
     merge_->partDone();
     return merge_->finish(frames, params);
 }

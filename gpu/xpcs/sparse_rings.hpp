@@ -4,8 +4,10 @@
 // go up as stored (frame_ptr, pixel, count: a few bytes a photon, not a frame's pixels), or are
 // on the device already (a live stream's frames compacted there, frame_compaction.hpp), are
 // scattered into level 0, pairs merge into the next level by their lists, and each new row's
-// frame sums and lag products per bin come from its list. The sums come back per row, as the
-// dense rings' do, into a MultitauMerge: the same fold, so the same g2 bit for bit.
+// frame sums and lag products per bin come from its list. The rows' sums are folded on the
+// device (device_fold.hpp) into statistics read once at the end (or, under SP_FOLD=0, come back
+// per row, as the dense rings' do, into a MultitauMerge): the same steps either way, so the
+// same g2 bit for bit.
 #pragma once
 #include "core/range_pool.hpp"
 #include "core/sparse/sparse_block.hpp"
@@ -13,6 +15,7 @@
 #include "gpu/recipe.hpp"
 #include "gpu/runtime/session.hpp"
 #include "gpu/xpcs/device_block.hpp"
+#include "gpu/xpcs/device_fold.hpp"
 #include "gpu/xpcs/multitau_merge.hpp"
 
 #include <deque>
@@ -153,6 +156,9 @@ class SparseRings {
     double sumsWaitMs_ = -1;
     int denseShare_ = 8; // SP_DENSE: levels of rows above positions / this take the values
     int chunk_ = 512;    // SP_CHUNK: list entries a work-group of sp_lags, sp_bin, sp_clear
+    // The fold on the device (SP_FOLD, default 1; 0: the rows' sums come back to the host's
+    // fold): then only each block's beyond word comes back.
+    std::unique_ptr<DeviceFold> deviceFold_;
     // Pinned halves, one a block in turn: the entries going up, the sums coming back.
     std::shared_ptr<PinnedBlock> staging_[2], readback_[2];
     cl::Event uploaded_[2];        // a half's last upload

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# On the lent GPU machine (carry [".deps"]): scripts/gpu_session25.list through
+# On the lent GPU machine (carry [".deps"]): LIST (default scripts/gpu_sparse_call.list) through
 # scripts/gpu_bench.sh, each row's kernels, wall and largest labels printed; with TRACE=1 one
 # traced run of `sparse` at 0.1 % (CLSCOPE_TRACE) summed by command label; then the GPU's
 # exactness on files (scripts/gpu_sparse_check.sh) with each of CHECKS (default: the defaults).
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
-LINE_TIMEOUT=240 bash scripts/gpu_bench.sh scripts/gpu_session25.list >/dev/null 2>&1
+LINE_TIMEOUT=240 bash scripts/gpu_bench.sh "${LIST:-scripts/gpu_sparse_call.list}" >/dev/null 2>&1
 grep -E "^== |^xpcs |rc=[1-9]" "$OUT/bench.log" | cut -c1-220
 for j in $(ls "$OUT"/run*.json | sort -V); do
   python3 - "$j" <<'P'
