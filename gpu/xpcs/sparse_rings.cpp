@@ -231,6 +231,10 @@ void SparseRings::queue(const DeviceBlock& block) {
     clearBelow();
     s_.queue().flush();
     waitFold(); // the block two back, whose sums came back into this half
+    // Its commands have all run (its fold waited for them): their times are read now, a block
+    // at a time, not all at the run's end.
+    s_.settle(previousMark_);
+    inflightMark_ -= std::min(inflightMark_, previousMark_), previousMark_ = 0;
     readBack(now, half);
     reads_.flush();
     // The block before this one is folded on a thread of its own (once its sums are back)
@@ -242,6 +246,7 @@ void SparseRings::queue(const DeviceBlock& block) {
         fold(previous_);
         return msSince(start);
     });
+    previousMark_ = inflightMark_, inflightMark_ = s_.pendingCount();
 }
 
 // Complete pairs of each level k binned into level k + 1, their sums queued.
@@ -354,6 +359,7 @@ void SparseRings::complete() {
     s_.queue().finish();
     reads_.finish();
     s_.timings().add("sparse wait for the device (host)", msSince(start));
+    previousMark_ = inflightMark_ = 0; // the caller's finish() times every event
     fold(inflight_);
 }
 

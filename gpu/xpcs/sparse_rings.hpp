@@ -164,6 +164,8 @@ class SparseRings {
     cl::Event uploaded_[2];        // a half's last upload
     RangePool copies_{4};          // the copies into staging
     Inflight previous_, inflight_; // folded on a thread / on the device
+    // The session's events recorded up to the end of the block before / of the last block.
+    std::size_t previousMark_ = 0, inflightMark_ = 0;
     std::future<double> folding_;
 };
 

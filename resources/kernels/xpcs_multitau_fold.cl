@@ -12,12 +12,12 @@
 // contraction, so g2 and g2_err come out bit for bit. Every product n N_t < 2^126 and every
 // S_t S'_t < 2^63 (the host bounds a binned frame's counts by largestProductRoot).
 //
-// mt_fold: one work-group of MTF_WG work-items per (bin, lag) of a level's rows: each work-item
-// forms one row's terms, a chunk of MTF_WG rows at a time; the chunk's non-zero ratios are then
-// taken in row order by the group's first work-item. A level's frame sums of the C rows before
-// the block are a ring (slot t % C) per (level, bin), read from ringIn and written whole, with
-// this block's rows, into ringOut (two buffers, in turn: the groups of other lags still read
-// ringIn).
+// mt_fold: one work-group of MTF_WG work-items per (level, bin, lag) of a block's rows, every
+// level's in one launch: each work-item forms one row's terms, a chunk of MTF_WG rows at a time;
+// the chunk's non-zero ratios are then taken in row order by the group's first work-item. A
+// level's frame sums of the C rows before the block are a ring (slot t % C) per (level, bin),
+// two of them in turn: read from one and written whole, with this block's rows, into the other
+// (the groups of other lags still read the first).
 #pragma OPENCL FP_CONTRACT OFF
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -27,20 +27,31 @@
 #define MTF_WG 64
 #endif
 
-// Rows first .. first + count - 1 of a level (lags lag0 .. lag0 + lags - 1, C = channels).
-// Global (MTF_WG · lags · bins), local MTF_WG; group g: lag j = g % lags, bin b = g / lags.
-__kernel void mt_fold(__global const long* sums, long sumsAt, __global const long* products,
-                      long productsAt, long first, int count, int bins, int lags, int lag0,
-                      int channels, __global const long* pixelCounts, __global const long* ringIn,
-                      __global long* ringOut, __global ulong* state) {
+// A block's rows, entry e of `entries` (table[8e ..]): its sums' and products' first words, its
+// first row and row count, level, ring parity and first work-group (the groups of an entry: its
+// lags times the bins). State: ((level · bins + b) · C + j) · 8 words; rings: ((level · 2 +
+// parity) · bins + b) · C. Global MTF_WG · (the entries' groups), local MTF_WG.
+__kernel void mt_fold(__global const long* sums, __global const long* products,
+                      __global const long* table, int entries, int bins, int channels,
+                      __global const long* pixelCounts, __global long* rings,
+                      __global ulong* state) {
     __local double ratio[MTF_WG];
     __local ulong part[4 * MTF_WG];
     __local int any;
     const int g = get_group_id(0), lane = get_local_id(0);
-    const int j = g % lags, b = g / lags, lag = lag0 + j;
+    int e = 0;
+    while (e + 1 < entries && table[8 * (e + 1) + 6] <= g)
+        ++e;
+    __global const long* row = table + 8 * e;
+    const long sumsAt = row[0], productsAt = row[1], first = row[2];
+    const int count = (int)row[3], level = (int)row[4], parity = (int)row[5];
+    const int lags = level == 0 ? channels : channels / 2, lag0 = level == 0 ? 0 : channels / 2;
+    const int local_g = g - (int)row[6];
+    const int j = local_g % lags, b = local_g / lags, lag = lag0 + j;
     const long n = pixelCounts[b];
-    __global const long* ring = ringIn + (long)b * channels;
-    __global ulong* at = state + 8 * ((long)b * lags + j);
+    __global const long* ring = rings + ((long)(2 * level + parity) * bins + b) * channels;
+    __global long* ringOut = rings + ((long)(2 * level + 1 - parity) * bins + b) * channels;
+    __global ulong* at = state + 8 * (((long)level * bins + b) * channels + j);
     xpcs_wide num = xpcs_wide_make(0, 0), den = xpcs_wide_make(0, 0);
     ulong pairs = 0, nonzero = at[5];
     double mean = as_double(at[6]), m2 = as_double(at[7]);
@@ -101,7 +112,7 @@ __kernel void mt_fold(__global const long* sums, long sumsAt, __global const lon
         for (int i = lane; i < channels; i += MTF_WG) {
             const long t = first + count - channels + i;
             if (t < 0) continue;
-            ringOut[(long)b * channels + t % channels] =
+            ringOut[t % channels] =
                 t >= first ? sums[sumsAt + (t - first) * bins + b] : ring[t % channels];
         }
 }
