@@ -25,6 +25,7 @@ if [ -n "${TRACE:-}" ]; then
     --variant sparse --repeat 1 --no-check >/dev/null 2>&1
   awk 'NR>1 && $3 ~ /^[kc]$/ {name=""; for(i=4;i<=NF;i++) name=name" "$i; t[name]+=$2; n[name]++} END{for(k in t) printf "%9.3f %5d %s\n", t[k], n[k], k}' $T | sort -rn | head -20
   grep -E "busy|ended" $T | tail -8
+  cp $T "$OUT/trace_sparse.txt"
 fi
 CHECKS=("${CHECKS:-}")
 for tune in "${CHECKS[@]}"; do

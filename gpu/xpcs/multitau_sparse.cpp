@@ -43,23 +43,32 @@ Result correlateMultitauSparse(const DeviceInfo& device, const FrameBlocks& fram
         const double occupancy = leadingOccupancy(frames);
         const std::size_t block = SparseRings::blockFor(
             bins.pixelIndex.size(), total, params.channels, device, params.tuning, occupancy);
-        SparseRings rings(session, bins, params, frames.dtype(), frames.height() * frames.width(),
-                          block, programs);
-        // Every block but the last `block` frames long: the low levels may go by pairs.
-        if (total < std::size_t(INT_MAX)) rings.pairLevels(occupancy, params);
-        session.timings().addHostPhase("sparse set-up (host wall: bins, rings, programs)",
-                                       msSince(start));
-        const auto streaming = std::chrono::steady_clock::now();
         // Block b + 1 read on a thread (into the other of two blocks, their memory reused)
-        // while block b goes to the device.
+        // while block b goes to the device; block 0 while the rings are set up, the other
+        // block's memory then touched to its size (no page faults in block 1's read).
         SparseBlock blocks[2];
         const auto readBlock = [&](std::size_t b) {
             const auto reading = std::chrono::steady_clock::now();
             const std::size_t first = b * block;
             sparseBlockInto(frames, first, std::min(block, total - first), blocks[b % 2]);
+            if (b == 0) {
+                blocks[1].pixel.resize(blocks[0].pixel.size());
+                blocks[1].count.resize(blocks[0].count.size());
+            }
             return msSince(reading);
         };
         std::future<double> next = std::async(std::launch::async, readBlock, 0);
+        SparseRings rings(session, bins, params, frames.dtype(), frames.height() * frames.width(),
+                          block, programs);
+        // Every block but the last `block` frames long: the low levels may go by pairs.
+        if (total < std::size_t(INT_MAX)) rings.pairLevels(occupancy, params);
+        // Staging for a block of the first frames' occupancy and a quarter more.
+        if (occupancy > 0)
+            rings.holdEntries(std::size_t(occupancy * 1.25 * double(block) *
+                                          double(frames.height() * frames.width())));
+        session.timings().addHostPhase("sparse set-up (host wall: bins, rings, programs)",
+                                       msSince(start));
+        const auto streaming = std::chrono::steady_clock::now();
         for (std::size_t b = 0; b * block < total; ++b) {
             session.timings().add("sparse read (host thread)", next.get());
             if ((b + 1) * block < total) next = std::async(std::launch::async, readBlock, b + 1);

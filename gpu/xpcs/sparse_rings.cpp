@@ -81,6 +81,7 @@ SparseRings::SparseRings(ClSession& s, const Bins& bins, const Params& params, D
         s.fill(beyond_[h], 4, "sparse sum beyond the type");
     }
     reads_ = cl::CommandQueue(s.context(), s.device().device(), CL_QUEUE_PROFILING_ENABLE);
+    uploads_ = cl::CommandQueue(s.context(), s.device().device(), CL_QUEUE_PROFILING_ENABLE);
     const auto onDevice = params.tuning.find("SP_FOLD");
     if (onDevice == params.tuning.end() || onDevice->second != 0)
         deviceFold_ = std::make_unique<DeviceFold>(s, bins, c_, recipe_, programs_.over({}));
@@ -106,6 +107,7 @@ SparseRings::~SparseRings() {
     try { // nothing queued outlives the pinned halves; the fold thread ends
         s_.queue().finish();
         reads_.finish();
+        uploads_.finish();
         if (folding_.valid()) folding_.get();
     } catch (...) { // the run is unwinding with its own error
     }
@@ -322,6 +324,7 @@ void SparseRings::readBack(Inflight& block, std::size_t half) {
     std::vector<cl::Event> kernels(1);
     s_.queue().enqueueMarkerWithWaitList(nullptr, &kernels[0]);
     s_.queue().flush();
+    used_[half] = kernels[0];
     for (int i = 0; i < 3; ++i) {
         if (bytes[i] == 0) continue;
         cl::Event event;

@@ -52,6 +52,9 @@ class SparseRings {
     // pairsChannels channels. Before the first block, where every block but the last has `block`
     // frames (a file's; not a live stream's).
     void pairLevels(double occupancy, const Params& params);
+    // Staging and device buffers for blocks of up to `entries` entries (before the first block:
+    // not in its way; a larger block still takes larger ones).
+    void holdEntries(std::size_t entries);
     // Every block queued has run and is folded.
     void complete();
     Result finish(std::size_t frames, const Params& params);
@@ -126,7 +129,8 @@ class SparseRings {
     std::size_t block_, positions_, capacity_, entries_ = 0, blocks_ = 0;
     ProgramRecipe recipe_;
     ProgramOverrides programs_;
-    cl::Buffer position_, binOf_, offsets_, ptr_, pixel_, count_;
+    cl::Buffer position_, binOf_, offsets_;
+    cl::Buffer ptr_[2], pixel_[2], count_[2]; // a half each, one a block in turn
     // A half each, one a block in turn: a block's sums go back on reads_ while the next
     // block's kernels write the other half. read_[h]: half h's last read-back, which the
     // kernels' queue waits for before it fills that half again.
@@ -162,6 +166,8 @@ class SparseRings {
     // Pinned halves, one a block in turn: the entries going up, the sums coming back.
     std::shared_ptr<PinnedBlock> staging_[2], readback_[2];
     cl::Event uploaded_[2];        // a half's last upload
+    cl::Event used_[2];            // the kernels of the last block that read a half's entries
+    cl::CommandQueue uploads_;     // the entries' uploads, beside the kernels
     RangePool copies_{4};          // the copies into staging
     Inflight previous_, inflight_; // folded on a thread / on the device
     // The session's events recorded up to the end of the block before / of the last block.

@@ -45,21 +45,29 @@ void SparseRings::checkTotals(const DeviceBlock& block) {
     }
 }
 
+void SparseRings::holdEntries(std::size_t n) {
+    const std::size_t ptrBytes = (block_ + 1) * 8;
+    if (std::max<std::size_t>(n, 1) > entries_) {
+        complete(); // the other half may still be going up
+        uploads_.finish();
+        entries_ = std::max<std::size_t>(n, 2 * entries_);
+        for (std::size_t h = 0; h < 2; ++h) {
+            pixel_[h] = s_.allocate(entries_ * 4, "sparse pixels", CL_MEM_READ_ONLY);
+            count_[h] = s_.allocate(entries_ * 4, "sparse counts", CL_MEM_READ_ONLY);
+            staging_[h] = s_.device().pinned(ptrBytes + entries_ * 8, s_.queue());
+        }
+    }
+    for (cl::Buffer& ptr : ptr_)
+        if (!ptr()) ptr = s_.allocate(ptrBytes, "sparse frame_ptr", CL_MEM_READ_ONLY);
+}
+
 // The block's frame_ptr, pixels and counts into pinned half `half` (once the block two back
 // has gone up from it), each frame's counts summed into on.totals as they are copied: one pass
 // over the counts on the rings' threads (a pass to sum them and another to copy them bounded
 // the host's side at 1 % occupancy).
 void SparseRings::stage(const SparseBlock& block, std::size_t half, DeviceBlock& on) {
     const std::size_t n = block.entries(), frames = block.frames(), ptrBytes = (block_ + 1) * 8;
-    if (std::max<std::size_t>(n, 1) > entries_) {
-        complete(); // the other half may still be going up
-        entries_ = std::max<std::size_t>(n, 2 * entries_);
-        pixel_ = s_.allocate(entries_ * 4, "sparse pixels", CL_MEM_READ_ONLY);
-        count_ = s_.allocate(entries_ * 4, "sparse counts", CL_MEM_READ_ONLY);
-        for (auto& host : staging_)
-            host = s_.device().pinned(ptrBytes + entries_ * 8, s_.queue());
-    }
-    if (!ptr_()) ptr_ = s_.allocate(ptrBytes, "sparse frame_ptr", CL_MEM_READ_ONLY);
+    holdEntries(n);
     if (uploaded_[half]()) {
         const auto waiting = std::chrono::steady_clock::now();
         uploaded_[half].wait();
@@ -84,21 +92,28 @@ void SparseRings::stage(const SparseBlock& block, std::size_t half, DeviceBlock&
     });
 }
 
-// Half `half`'s staged block on to the device without waiting.
+// Half `half`'s staged block on to the device's half `half`, on the uploads' queue once the
+// kernels of the block two back (which read that half) are done, without waiting: the copies
+// run beside the kernels of the block before. The kernels' queue waits for them.
 void SparseRings::upload(const SparseBlock& block, std::size_t half) {
     const std::size_t n = block.entries(), ptrBytes = (block_ + 1) * 8;
     auto* at = static_cast<std::byte*>(staging_[half]->host);
     const std::size_t bytes[] = {block.ptr.size() * 8, n * 4, n * 4};
-    const cl::Buffer* to[] = {&ptr_, &pixel_, &count_};
+    const cl::Buffer* to[] = {&ptr_[half], &pixel_[half], &count_[half]};
     const std::size_t offset[] = {0, ptrBytes, ptrBytes + entries_ * 4};
+    std::vector<cl::Event> after;
+    if (used_[half]()) after.push_back(used_[half]);
     for (int i = 0; i < 3; ++i) {
         if (bytes[i] == 0) continue;
         cl::Event event;
-        s_.queue().enqueueWriteBuffer(*to[i], CL_FALSE, 0, bytes[i], at + offset[i], nullptr,
-                                      &event);
+        uploads_.enqueueWriteBuffer(*to[i], CL_FALSE, 0, bytes[i], at + offset[i],
+                                    after.empty() ? nullptr : &after, &event);
         s_.record(event, "copy H->D sparse entries");
         uploaded_[half] = event;
     }
+    uploads_.flush();
+    const std::vector<cl::Event> up{uploaded_[half]};
+    s_.queue().enqueueBarrierWithWaitList(&up);
 }
 
 void SparseRings::add(const SparseBlock& block) {
@@ -112,7 +127,8 @@ void SparseRings::add(const SparseBlock& block) {
     s_.timings().add("sparse staging (host; its wait for the half included)", msSince(start));
     checkTotals(on); // before anything of the block is queued
     upload(block, blocks_ % 2);
-    on.ptr = ptr_, on.pixel = pixel_, on.count = count_;
+    const std::size_t half = blocks_ % 2;
+    on.ptr = ptr_[half], on.pixel = pixel_[half], on.count = count_[half];
     queue(on);
 }
 
