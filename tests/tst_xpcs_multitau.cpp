@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "core/range_pool.hpp"
 #include "core/xpcs/multitau.hpp"
+#include "core/xpcs/sparse_blocks.hpp"
 #include "core/xpcs/xpcs_io.hpp"
 #include "gpu/algorithm.hpp"
 #include "gpu/runtime/devices.hpp"
@@ -150,6 +151,7 @@ class TstXpcsMultitau : public QObject {
     void mergeAddsPartsExactly();
     void liveChoiceOfFrames();
     void sparseBlocksWiderBelowTheOccupancyRule();
+    void sparseEntriesStagedWhereTheyLie();
 };
 
 void TstXpcsMultitau::numpyReference_data() {
@@ -679,6 +681,43 @@ void TstXpcsMultitau::sparseBlocksWiderBelowTheOccupancyRule() {
     QCOMPARE(xpcs::SparseRings::pairLevelsFor(0.0947, 4096), 0);
     QCOMPARE(xpcs::SparseRings::pairLevelsFor(0.3, 16), 0);
     QCOMPARE(xpcs::SparseRings::pairLevelsFor(-1, 1024), 0);
+}
+
+// Sparse frames that lie in memory (a pool of 40 frames cycling over 200, as the bench's):
+// `sparse` stages their entries from where they lie (FrameBlocks::viewSparse: no read into a
+// block of its own) and gives the cpu's g2 and g2_err bit for bit, in blocks of 16 frames, by
+// the rings alone and with the pair levels below level 2; pixels listed twice in a frame add.
+void TstXpcsMultitau::sparseEntriesStagedWhereTheyLie() {
+    if (openclDevices().empty()) QSKIP("no OpenCL device");
+    auto pool = std::make_shared<SparseBlock>();
+    pool->where = "test pool";
+    std::mt19937 rng(3);
+    for (int f = 0; f < 40; ++f) {
+        for (int i = 0; i < 12; ++i) {
+            pool->pixel.push_back(std::int32_t(rng() % (24 * 32)));
+            pool->count.push_back(1 + rng() % 3);
+        }
+        pool->pixel.push_back(pool->pixel.back()); // the last pixel listed twice
+        pool->count.push_back(2);
+        pool->ptr.push_back(std::int64_t(pool->pixel.size()));
+    }
+    const auto frames = xpcs::blocksSparseRepeating(pool, 24, 32, DType::UInt16, 200);
+    SparseView view;
+    QVERIFY(frames->viewSparse(45, 10, view));
+    QCOMPARE(view.pixel[0], pool->pixel.data() + pool->ptr[5]);
+    const LabelMask mask = labelsOf(24, 32, {0, 2, 3, 9});
+    xpcs::Params p;
+    p.multitau = true, p.channels = 8, p.tuning["MT_FRAMES"] = 16;
+    const xpcs::Result cpu = xpcs::correlateMultitauCpu(*frames, mask, p);
+    for (const int pairs : {0, 2}) {
+        p.tuning["SP_PAIRS"] = pairs;
+        const xpcs::Result gpu =
+            xpcs::correlateMultitauSparse(openclDevices().front(), *frames, mask, p, {}, {});
+        QCOMPARE(gpu.lagFrames, cpu.lagFrames);
+        expectClose("g2", gpu.g2, cpu.g2, 0.0);
+        expectClose("g2_err", gpu.g2Err, cpu.g2Err, 0.0);
+        QCOMPARE(gpu.entries, std::uint64_t(200 / 40 * pool->entries()));
+    }
 }
 
 #include "tst_xpcs_multitau.moc"

@@ -6,6 +6,16 @@
 
 namespace clscope {
 
+SparseView viewOf(const SparseBlock& block) {
+    SparseView v;
+    v.first = block.first, v.where = block.where, v.ptr = block.ptr;
+    v.pixel.resize(block.frames()), v.count.resize(block.frames());
+    for (std::size_t f = 0; f < block.frames(); ++f)
+        v.pixel[f] = block.pixel.data() + block.ptr[f],
+        v.count[f] = block.count.data() + block.ptr[f];
+    return v;
+}
+
 namespace {
 
 template <class T> void appendNonZero(const Array& dense, SparseBlock& out) {

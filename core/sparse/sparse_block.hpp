@@ -22,6 +22,21 @@ struct SparseBlock {
     std::size_t entries() const { return pixel.size(); }
 };
 
+// A block's frames whose entries lie in memory elsewhere, frame by frame (no copy): frame f's
+// ptr[f + 1] - ptr[f] entries at pixel[f] and count[f].
+struct SparseView {
+    std::size_t first = 0;
+    std::vector<std::int64_t> ptr{0};
+    std::vector<const std::int32_t*> pixel;
+    std::vector<const std::uint32_t*> count;
+    std::string where;
+
+    std::size_t frames() const { return ptr.size() - 1; }
+    std::size_t entries() const { return std::size_t(ptr.back()); }
+};
+// A view of a block's own entries (valid while the block is).
+SparseView viewOf(const SparseBlock& block);
+
 // The non-zero pixels of a dense (count, H, W) block of unsigned integers (InputError for
 // other types), frame 0 being frame `first` of the stack.
 SparseBlock sparseOf(const Array& dense, std::size_t first, const std::string& where);

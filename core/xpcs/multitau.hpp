@@ -40,6 +40,9 @@ class FrameBlocks {
     virtual const std::byte* inPlace(std::size_t, std::size_t) const { return nullptr; }
     // The same frames' stored entries where they are stored sparsely, else nothing.
     virtual std::optional<SparseBlock> readSparse(std::size_t, std::size_t) const { return {}; }
+    // The same frames' stored entries where they lie in memory (frame by frame, no copy: valid
+    // while this is), else false.
+    virtual bool viewSparse(std::size_t, std::size_t, SparseView&) const { return false; }
     // The same into `out` (whose memory a reader may reuse: a loop over blocks allocates once);
     // false where they are not stored sparsely.
     virtual bool readSparseInto(std::size_t first, std::size_t count, SparseBlock& out) const {

@@ -13,14 +13,16 @@ Result correlateMultitauSparseCpu(const FrameBlocks& frames, const LabelMask& ma
 
 // The occupancy (stored entries / (frames · H · W)) below which the OpenCL variant `sparse`
 // beats the dense `multitau` from host memory, measured on 65,536 photon frames of 512x1024
-// (docs/PERFORMANCE.md "Sparse multi-tau"): on an H200 with the pair levels (2026-11-29) sparse
-// 333,500 frames/s at 0.3 % and 190,100-194,500 at 1 %, dense 99,900-100,200 in the same calls:
-// the crossover lies above 1 %, not yet measured there (before the pair levels, on an H100,
-// 6b43add: 0.98 x at 0.5 %, 0.6 x at 1 %). A multi-tau run on a
-// file that names no variant takes `sparse` below it on a sparse stack
-// (xpcs::Algorithm::choiceFor), a live stream's run where the labelled pixels of its first
-// batch are non-zero below it (gpu/xpcs/stream_stage.cpp).
-constexpr double sparseCrossover = 0.01;
+// (docs/PERFORMANCE.md "Sparse multi-tau"): on an H200 with the pair levels and the fold on the
+// device (2026-11-29, session 26) sparse 218,300 frames/s at 1 % and 86,500-106,300 at 2 %
+// (two calls), dense 99,500-100,200 in the same calls: the crossover lies at about 2 %. A
+// multi-tau run on a file that names no variant takes `sparse` below it on a sparse stack
+// (xpcs::Algorithm::choiceFor).
+constexpr double sparseCrossover = 0.02;
+// The same for a live stream's run, where the labelled pixels of its first batch are non-zero
+// below it (gpu/xpcs/live_choice.cpp): live, both paths sit near the receive and decode bound
+// (at 1 % sparse 1.04 x the dense rings, docs/SPARSE.md); above 1 % not measured.
+constexpr double liveSparseCrossover = 0.01;
 
 // The most counts a binned frame (or one bin of it) may hold for the device variants' 64-bit lag
 // products: every product of two such sums, and so every sum of products over its pixels (Σ_p

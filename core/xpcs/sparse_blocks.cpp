@@ -26,10 +26,21 @@ class SparseMemoryBlocks : public FrameBlocks {
         readSparseInto(first, count, out);
         return out;
     }
+    bool viewSparse(std::size_t first, std::size_t count, SparseView& out) const override {
+        checkRange(first, count);
+        const SparseBlock& p = *pool_;
+        out.first = first, out.where = p.where;
+        out.ptr.resize(count + 1), out.pixel.resize(count), out.count.resize(count);
+        out.ptr[0] = 0;
+        for (std::size_t f = 0; f < count; ++f) {
+            const std::size_t k = (first + f) % p.frames();
+            out.ptr[f + 1] = out.ptr[f] + (p.ptr[k + 1] - p.ptr[k]);
+            out.pixel[f] = p.pixel.data() + p.ptr[k], out.count[f] = p.count.data() + p.ptr[k];
+        }
+        return true;
+    }
     bool readSparseInto(std::size_t first, std::size_t count, SparseBlock& out) const override {
-        if (count > frames_ || first > frames_ - count)
-            throw InputError("sparse frames in memory: frames " + std::to_string(first) + ".." +
-                             std::to_string(first + count) + " out of range");
+        checkRange(first, count);
         out.first = first, out.where = pool_->where;
         const SparseBlock& p = *pool_;
         out.ptr.resize(count + 1);
@@ -55,6 +66,11 @@ class SparseMemoryBlocks : public FrameBlocks {
     }
 
   private:
+    void checkRange(std::size_t first, std::size_t count) const {
+        if (count > frames_ || first > frames_ - count)
+            throw InputError("sparse frames in memory: frames " + std::to_string(first) + ".." +
+                             std::to_string(first + count) + " out of range");
+    }
     std::shared_ptr<const SparseBlock> pool_;
     std::size_t height_, width_;
     DType dtype_;

@@ -9,13 +9,13 @@ namespace clscope::xpcs {
 
 LiveChoice liveChoice(double occupancy, std::uint64_t most, std::size_t total,
                       const std::string& counted) {
-    const bool pays = occupancy < sparseCrossover, fits = SparseRings::fits(most, total);
+    const bool pays = occupancy < liveSparseCrossover, fits = SparseRings::fits(most, total);
     LiveChoice c;
     c.sparse = pays && fits;
     c.note = std::string("xpcs multi-tau: variant ") + (c.sparse ? "sparse" : "multitau") + ": " +
              occupancyText(occupancy) + " of the labelled pixels non-zero " + counted + ", " +
-             (pays ? "below" : "not below") + " the crossover " + occupancyText(sparseCrossover) +
-             " where the dense multitau wins" +
+             (pays ? "below" : "not below") + " the crossover " +
+             occupancyText(liveSparseCrossover) + " where the dense multitau wins" +
              (pays && !fits ? ", but frames of " + std::to_string(most) + " counts binned over " +
                                   std::to_string(total) +
                                   " frames could exceed the sparse variant's 64-bit products"

@@ -17,7 +17,7 @@ struct LiveChoice {
 
 // Frames whose labelled pixels are `occupancy` non-zero (a fraction; `counted` says over what:
 // "in the first 512 frames"), the largest frame `most` counts, over a run of `total` frames:
-// `sparse` below xpcs::sparseCrossover where frames of `most` counts binned over `total` stay
+// `sparse` below xpcs::liveSparseCrossover where frames of `most` counts binned over `total` stay
 // within the sparse rings' 64-bit products (SparseRings::fits), else `multitau`.
 LiveChoice liveChoice(double occupancy, std::uint64_t most, std::size_t total,
                       const std::string& counted);

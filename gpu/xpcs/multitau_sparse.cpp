@@ -45,12 +45,16 @@ Result correlateMultitauSparse(const DeviceInfo& device, const FrameBlocks& fram
             bins.pixelIndex.size(), total, params.channels, device, params.tuning, occupancy);
         // Block b + 1 read on a thread (into the other of two blocks, their memory reused)
         // while block b goes to the device; block 0 while the rings are set up, the other
-        // block's memory then touched to its size (no page faults in block 1's read).
+        // block's memory then touched to its size (no page faults in block 1's read). Entries
+        // that lie in memory already are staged from where they lie (a view: no read, no copy).
         SparseBlock blocks[2];
+        SparseView views[2];
         const auto readBlock = [&](std::size_t b) {
             const auto reading = std::chrono::steady_clock::now();
-            const std::size_t first = b * block;
-            sparseBlockInto(frames, first, std::min(block, total - first), blocks[b % 2]);
+            const std::size_t first = b * block, n = std::min(block, total - first);
+            if (frames.viewSparse(first, n, views[b % 2])) return msSince(reading);
+            sparseBlockInto(frames, first, n, blocks[b % 2]);
+            views[b % 2] = viewOf(blocks[b % 2]);
             if (b == 0) {
                 blocks[1].pixel.resize(blocks[0].pixel.size());
                 blocks[1].count.resize(blocks[0].count.size());
@@ -68,11 +72,13 @@ Result correlateMultitauSparse(const DeviceInfo& device, const FrameBlocks& fram
                                           double(frames.height() * frames.width())));
         session.timings().addHostPhase("sparse set-up (host wall: bins, rings, programs)",
                                        msSince(start));
+        session.mark("sparse: set up");
         const auto streaming = std::chrono::steady_clock::now();
         for (std::size_t b = 0; b * block < total; ++b) {
             session.timings().add("sparse read (host thread)", next.get());
+            if (b == 0) session.mark("sparse: block 0 read");
             if ((b + 1) * block < total) next = std::async(std::launch::async, readBlock, b + 1);
-            const SparseBlock& now = blocks[b % 2];
+            const SparseView& now = views[b % 2];
             entries += now.entries();
             rings.add(now);
             progress.report(double(b * block + now.frames()) / double(total));

@@ -41,7 +41,7 @@ class SparseRings {
     // thread. UsageError where a binned frame's counts could take a 64-bit product out of
     // range; InputError (from here or complete(), once the block's sums are back) where a
     // pixel's counts in one frame sum beyond the dtype.
-    void add(const SparseBlock& block);
+    void add(const SparseView& block);
     // The same for a block whose entries are on the device already: no staging, no upload.
     // Its buffers are read by what this queues: whatever writes them next is queued behind.
     void add(const DeviceBlock& block);
@@ -103,8 +103,8 @@ class SparseRings {
     bool crowded(std::size_t k) const; // level k's rows beyond the share (SP_DENSE)
     std::size_t words() const { return (positions_ + 31) / 32; } // a row's bitmap
     void clean(const Level& l); // unlisted values to 0: where a level turns to values
-    void stage(const SparseBlock& block, std::size_t half, DeviceBlock& on);
-    void upload(const SparseBlock& block, std::size_t half);
+    void stage(const SparseView& block, std::size_t half, DeviceBlock& on);
+    void upload(const SparseView& block, std::size_t half);
     void checkTotals(const DeviceBlock& block);
     void queue(const DeviceBlock& block); // the block's kernels, read-back and fold
     // The block's rows of the levels below pairsBelow_ and level pairsBelow_'s values

@@ -65,7 +65,7 @@ void SparseRings::holdEntries(std::size_t n) {
 // has gone up from it), each frame's counts summed into on.totals as they are copied: one pass
 // over the counts on the rings' threads (a pass to sum them and another to copy them bounded
 // the host's side at 1 % occupancy).
-void SparseRings::stage(const SparseBlock& block, std::size_t half, DeviceBlock& on) {
+void SparseRings::stage(const SparseView& block, std::size_t half, DeviceBlock& on) {
     const std::size_t n = block.entries(), frames = block.frames(), ptrBytes = (block_ + 1) * 8;
     holdEntries(n);
     if (uploaded_[half]()) {
@@ -79,15 +79,16 @@ void SparseRings::stage(const SparseBlock& block, std::size_t half, DeviceBlock&
     auto* pixel = reinterpret_cast<std::int32_t*>(at + ptrBytes);
     auto* count = reinterpret_cast<std::uint32_t*>(at + ptrBytes + entries_ * 4);
     copies_.run(frames, std::min<std::size_t>(frames, 64), [&](std::size_t f0, std::size_t f1) {
-        const auto a = std::size_t(block.ptr[f0]), b = std::size_t(block.ptr[f1]);
-        std::memcpy(pixel + a, block.pixel.data() + a, (b - a) * 4);
         for (std::size_t f = f0; f < f1; ++f) {
+            const auto a = std::size_t(block.ptr[f]), m = std::size_t(block.ptr[f + 1]) - a;
+            std::memcpy(pixel + a, block.pixel[f], m * 4);
             std::uint64_t total = 0;
-            for (auto i = std::size_t(block.ptr[f]); i < std::size_t(block.ptr[f + 1]); ++i) {
-                const std::uint32_t c = block.count[i];
-                count[i] = c, total += c;
+            const std::uint32_t* from = block.count[f];
+            for (std::size_t i = 0; i < m; ++i) {
+                const std::uint32_t c = from[i];
+                count[a + i] = c, total += c;
             }
-            on.entries[f] = std::uint64_t(block.ptr[f + 1] - block.ptr[f]), on.totals[f] = total;
+            on.entries[f] = m, on.totals[f] = total;
         }
     });
 }
@@ -95,7 +96,7 @@ void SparseRings::stage(const SparseBlock& block, std::size_t half, DeviceBlock&
 // Half `half`'s staged block on to the device's half `half`, on the uploads' queue once the
 // kernels of the block two back (which read that half) are done, without waiting: the copies
 // run beside the kernels of the block before. The kernels' queue waits for them.
-void SparseRings::upload(const SparseBlock& block, std::size_t half) {
+void SparseRings::upload(const SparseView& block, std::size_t half) {
     const std::size_t n = block.entries(), ptrBytes = (block_ + 1) * 8;
     auto* at = static_cast<std::byte*>(staging_[half]->host);
     const std::size_t bytes[] = {block.ptr.size() * 8, n * 4, n * 4};
@@ -116,7 +117,7 @@ void SparseRings::upload(const SparseBlock& block, std::size_t half) {
     s_.queue().enqueueBarrierWithWaitList(&up);
 }
 
-void SparseRings::add(const SparseBlock& block) {
+void SparseRings::add(const SparseView& block) {
     const std::size_t frames = block.frames();
     if (frames == 0) return;
     const auto start = std::chrono::steady_clock::now();

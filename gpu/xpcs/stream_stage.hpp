@@ -4,7 +4,7 @@
 // stream, to the variant `sparse`'s (sparse_rings.hpp) as entries compacted there
 // (frame_compaction.hpp: the labelled pixels that are not zero; a few bytes a frame come back).
 // A live run that names no variant takes the sparse rings where the first batch's labelled
-// pixels are mostly zero (below xpcs::sparseCrossover), said in the run's log (note()). The
+// pixels are mostly zero (below xpcs::liveSparseCrossover), said in the run's log (note()). The
 // sums are folded on the host as they complete, by the same merge: the result is the one
 // either variant gives over the same frames from a file, bit for bit. Not for dense lags,
 // two-time maps (refused on a stream) or float frames (the run goes the way it went without,
