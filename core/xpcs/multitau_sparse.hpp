@@ -13,12 +13,13 @@ Result correlateMultitauSparseCpu(const FrameBlocks& frames, const LabelMask& ma
 
 // The occupancy (stored entries / (frames · H · W)) below which the OpenCL variant `sparse`
 // beats the dense `multitau` from host memory, measured on 65,536 photon frames of 512x1024
-// (docs/PERFORMANCE.md "Sparse multi-tau"): on an H200 with the pair levels and the fold on the
-// device (2026-11-29, session 26) sparse 218,300 frames/s at 1 % and 86,500-106,300 at 2 %
-// (two calls), dense 99,500-100,200 in the same calls: the crossover lies at about 2 %. A
-// multi-tau run on a file that names no variant takes `sparse` below it on a sparse stack
+// (docs/PERFORMANCE.md "Sparse multi-tau"): on an H200 with the pair levels, the fold on the
+// device and in-memory entries staged where they lie (2026-11-29, f1535c1) sparse 133,900
+// frames/s at 2 % and 82,450 at 3 %, dense 100,100-100,400 in the same call: the crossover lies
+// at about 2.65 % (interpolated between the two), the rule a little below it. A multi-tau run on
+// a file that names no variant takes `sparse` below it on a sparse stack
 // (xpcs::Algorithm::choiceFor).
-constexpr double sparseCrossover = 0.02;
+constexpr double sparseCrossover = 0.025;
 // The same for a live stream's run, where the labelled pixels of its first batch are non-zero
 // below it (gpu/xpcs/live_choice.cpp): live, both paths sit near the receive and decode bound
 // (at 1 % sparse 1.04 x the dense rings, docs/SPARSE.md); above 1 % not measured.
