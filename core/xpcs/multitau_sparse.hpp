@@ -21,8 +21,9 @@ Result correlateMultitauSparseCpu(const FrameBlocks& frames, const LabelMask& ma
 // (xpcs::Algorithm::choiceFor).
 constexpr double sparseCrossover = 0.025;
 // The same for a live stream's run, where the labelled pixels of its first batch are non-zero
-// below it (gpu/xpcs/live_choice.cpp): live, both paths sit near the receive and decode bound
-// (at 1 % sparse 1.04 x the dense rings, docs/SPARSE.md); above 1 % not measured.
+// below it (gpu/xpcs/live_choice.cpp): live, the frames are on the device either way and both
+// paths sit near the receive and decode bound: 4M frames, sparse against the dense rings, 1.04 x
+// at 1 % (H100, 2026-11-27), 0.88 x at 2 % and 0.77 x at 3 % (H200, 2026-11-29, f1535c1).
 constexpr double liveSparseCrossover = 0.01;
 
 // The most counts a binned frame (or one bin of it) may hold for the device variants' 64-bit lag
