@@ -120,9 +120,14 @@ def uint32(dense_out, sparse_out):
     d[:, 0, 0] = top
     d[::2, 1, 1] = top - 1
     d[1, 2, 3] = 1
+    dense_and_sparse(d, dense_out, sparse_out)
+
+
+def dense_and_sparse(d, dense_out, sparse_out):
+    """uint32 frames d as a dense stack and as CSR (uint32 counts), each with labels()."""
     for path, write in ((dense_out, "dense"), (sparse_out, "sparse")):
         with h5py.File(path, "w") as f:
-            labels(f, 4, 5)
+            labels(f, d.shape[1], d.shape[2])
             if write == "dense":
                 f["/entry/data/data"] = d
             else:
@@ -136,13 +141,7 @@ def wide(dense_out, sparse_out):
         np.uint32)
     d[:, 0, 0] = 80_000_000 - 1_000 * np.arange(40, dtype=np.uint32)
     d[::3, 0, 3] = 10_000_000  # the same bin
-    for path, write in ((dense_out, "dense"), (sparse_out, "sparse")):
-        with h5py.File(path, "w") as f:
-            labels(f, 64, 64)
-            if write == "dense":
-                f["/entry/data/data"] = d
-            else:
-                write_csr(f, *to_csr(d)[:2], to_csr(d)[2].astype(np.uint32), d.shape)
+    dense_and_sparse(d, dense_out, sparse_out)
 
 
 def long(out, frames, occupancy="0.03"):
