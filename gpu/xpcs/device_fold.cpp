@@ -20,7 +20,7 @@ DeviceFold::DeviceFold(ClSession& s, const Bins& bins, int channels, const Progr
     pixels_ = s.allocate(bins_ * 8, "multi-tau fold: pixels a bin", CL_MEM_READ_ONLY);
     s.upload(pixels_, bins.pixelCounts.data(), bins_ * 8, "multi-tau fold: pixels a bin");
     fold_ = s.kernel(recipe, values, "mt_fold");
-    hold(16);
+    hold(4); // more as levels come (a level: bins x C x 64 bytes, C x 16 of rings)
 }
 
 void DeviceFold::hold(std::size_t levels) {
