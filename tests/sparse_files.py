@@ -147,12 +147,18 @@ def wide(dense_out, sparse_out):
 def long(out, frames, occupancy="0.03"):
     frames = int(frames)
     rng = np.random.default_rng(11)
-    occupied = rng.random((frames, 256)) < float(occupancy)
-    counts = rng.integers(1, 4, size=(frames, 256)) * occupied
+    ptrs, pixels, counts = [np.zeros(1, dtype=np.int64)], [], []
+    for first in range(0, frames, 50_000):  # 50,000 frames at a time: bounded memory here too
+        n = min(50_000, frames - first)
+        occupied = rng.random((n, 256)) < float(occupancy)
+        ptr, pixel, count = to_csr((rng.integers(1, 4, size=(n, 256)) * occupied).reshape(n, 16, 16))
+        ptrs.append(ptr[1:] + ptrs[-1][-1])
+        pixels.append(pixel)
+        counts.append(count)
     with h5py.File(out, "w") as f:
         labels(f, 16, 16)
-        ptr, pixel, count = to_csr(counts.reshape(frames, 16, 16))
-        write_csr(f, ptr, pixel, count.astype(np.uint16), (frames, 16, 16))
+        write_csr(f, np.concatenate(ptrs), np.concatenate(pixels),
+                  np.concatenate(counts).astype(np.uint16), (frames, 16, 16))
 
 
 def rising(out):
