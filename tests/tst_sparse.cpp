@@ -12,7 +12,6 @@
 
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cstring>
@@ -57,6 +56,14 @@ QString firstDifference(const H5Reader& a, const H5Reader& b, const std::string&
 // Photon-like frames for pixelMajorOf: `frames` frames of about 400 entries each at random
 // pixels of H x W, each frame's entries shuffled, a pixel listed twice or three times in a frame
 // (a second entry for one in 8, random collisions besides), a quarter of the counts zero.
+// CLSCOPE_MEMORY_LIMIT set for this process while it lives (the test's own reads).
+struct MemoryLimit {
+    explicit MemoryLimit(const char* bytes) { qputenv("CLSCOPE_MEMORY_LIMIT", bytes); }
+    ~MemoryLimit() { qunsetenv("CLSCOPE_MEMORY_LIMIT"); }
+    MemoryLimit(const MemoryLimit&) = delete;
+    MemoryLimit& operator=(const MemoryLimit&) = delete;
+};
+
 std::shared_ptr<SparseBlock> shuffledFrames(std::size_t frames, std::size_t pixels) {
     auto pool = std::make_shared<SparseBlock>();
     pool->where = "test frames";
@@ -987,8 +994,7 @@ class TstSparse : public QObject {
         PYTHON("long", in, "100000");
         const char* limit = "4000000";
         {
-            qputenv("CLSCOPE_MEMORY_LIMIT", limit);
-            const auto unset = qScopeGuard([] { qunsetenv("CLSCOPE_MEMORY_LIMIT"); });
+            const MemoryLimit scoped(limit);
             const H5Reader file(in.toStdString());
             EXPECT_ERROR(InputError, readFrames(file), "needs");
             EXPECT_ERROR(InputError, file.read("/entry/data/sparse/pixel", DType::Int64), "needs");
@@ -1029,8 +1035,7 @@ class TstSparse : public QObject {
         PYTHON("long", in, "1000000", "0.02");
         const char* limit = "16000000";
         {
-            qputenv("CLSCOPE_MEMORY_LIMIT", limit);
-            const auto unset = qScopeGuard([] { qunsetenv("CLSCOPE_MEMORY_LIMIT"); });
+            const MemoryLimit scoped(limit);
             const H5Reader file(in.toStdString());
             EXPECT_ERROR(InputError, readFrames(file), "needs");
             EXPECT_ERROR(InputError, file.read("/entry/data/sparse/pixel", DType::Int32), "needs");

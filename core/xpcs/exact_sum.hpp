@@ -41,6 +41,11 @@ inline bool asInt64(std::int64_t v, std::int64_t& out) {
     return true;
 }
 
+// The 128-bit integer of two words, lo and hi (two's complement: a device's 128-bit sums).
+inline Int128 wideOfWords(std::uint64_t lo, std::uint64_t hi) {
+    return static_cast<Int128>((static_cast<UInt128>(hi) << 64) | lo);
+}
+
 // wideToDouble of a value that fits 64 bits, by the same floating-point operations on the same
 // operands: its high word v >> 64 is 0 or -1 and its low word is uint64(v). For v >= 0 that is
 // 0.0 * 2^64 + double(uint64(v)), which is double(v) (both conversions round the same integer;

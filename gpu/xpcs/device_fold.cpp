@@ -81,11 +81,8 @@ void DeviceFold::into(MultitauMerge& merge) {
         for (std::size_t b = 0; b < bins_; ++b)
             for (std::size_t j = 0; j < lags; ++j) {
                 const std::uint64_t* w = words.data() + ((k * bins_ + b) * c_ + j) * stateWords;
-                const auto wide = [](std::uint64_t lo, std::uint64_t hi) {
-                    return static_cast<Int128>((static_cast<UInt128>(hi) << 64) | lo);
-                };
                 FoldedLag& f = folded[b * lags + j];
-                f.numerator = wide(w[0], w[1]), f.denominator = wide(w[2], w[3]);
+                f.numerator = wideOfWords(w[0], w[1]), f.denominator = wideOfWords(w[2], w[3]);
                 f.pairs = w[4], f.nonzero = w[5];
                 f.mean = std::bit_cast<double>(w[6]), f.m2 = std::bit_cast<double>(w[7]);
             }

@@ -16,9 +16,8 @@ namespace {
 std::vector<Int128> joinWords(const std::int64_t* words, std::size_t n) {
     std::vector<Int128> out(n);
     for (std::size_t i = 0; i < n; ++i)
-        out[i] = static_cast<Int128>(
-            (static_cast<UInt128>(static_cast<std::uint64_t>(words[2 * i + 1])) << 64) |
-            static_cast<std::uint64_t>(words[2 * i]));
+        out[i] = wideOfWords(static_cast<std::uint64_t>(words[2 * i]),
+                             static_cast<std::uint64_t>(words[2 * i + 1]));
     return out;
 }
 

@@ -153,7 +153,7 @@ void MultitauRings::enqueue(const cl::Buffer& frames, std::size_t count, std::ui
         fold(previous_);
         return msSince(start);
     });
-    previousMark_ = inflightMark_, inflightMark_ = s_.pendingCount();
+    marks_.queued(s_);
 }
 
 void MultitauRings::waitFold() {
@@ -165,13 +165,12 @@ void MultitauRings::complete() {
     const auto start = std::chrono::steady_clock::now();
     s_.queue().finish();
     s_.timings().add("multitau wait for the device (host)", msSince(start));
-    previousMark_ = inflightMark_ = 0; // the caller's finish() times every event
+    marks_.reset(); // the caller's finish() times every event
 }
 
 void MultitauRings::completePrevious() {
     waitFold(); // its fold waited for its sums: the events up to it have ended
-    s_.settle(previousMark_);
-    inflightMark_ -= std::min(inflightMark_, previousMark_), previousMark_ = 0;
+    marks_.settlePrevious(s_);
 }
 
 Result MultitauRings::finish(std::size_t frames, const Params& params) {

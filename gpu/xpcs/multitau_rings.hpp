@@ -11,6 +11,7 @@
 #pragma once
 #include "core/xpcs/multitau.hpp"
 #include "gpu/recipe.hpp"
+#include "gpu/runtime/block_marks.hpp"
 #include "gpu/runtime/cl_device.hpp"
 #include "gpu/runtime/session.hpp"
 #include "gpu/xpcs/multitau_merge.hpp"
@@ -118,8 +119,8 @@ class MultitauRings {
     // before it, folded on a thread of its own (folding_: its ms, declared after it).
     Block current_, inflight_, previous_;
     std::future<double> folding_;
-    std::size_t inflightMark_ = 0, previousMark_ = 0; // the session's events up to each block
-    cl_uint scanned_ = 0;                             // mt_largest's, read back with the block
+    BlockMarks marks_;    // the session's events up to each block
+    cl_uint scanned_ = 0; // mt_largest's, read back with the block
 };
 
 } // namespace clscope::xpcs

@@ -235,8 +235,7 @@ void SparseRings::queue(const DeviceBlock& block) {
     waitFold(); // the block two back, whose sums came back into this half
     // Its commands have all run (its fold waited for them): their times are read now, a block
     // at a time, not all at the run's end.
-    s_.settle(previousMark_);
-    inflightMark_ -= std::min(inflightMark_, previousMark_), previousMark_ = 0;
+    marks_.settlePrevious(s_);
     readBack(now, half);
     reads_.flush();
     // The block before this one is folded on a thread of its own (once its sums are back)
@@ -248,7 +247,7 @@ void SparseRings::queue(const DeviceBlock& block) {
         fold(previous_);
         return msSince(start);
     });
-    previousMark_ = inflightMark_, inflightMark_ = s_.pendingCount();
+    marks_.queued(s_);
 }
 
 // Complete pairs of each level k binned into level k + 1, their sums queued.
@@ -362,7 +361,7 @@ void SparseRings::complete() {
     s_.queue().finish();
     reads_.finish();
     s_.timings().add("sparse wait for the device (host)", msSince(start));
-    previousMark_ = inflightMark_ = 0; // the caller's finish() times every event
+    marks_.reset(); // the caller's finish() times every event
     fold(inflight_);
 }
 

@@ -13,6 +13,7 @@
 #include "core/sparse/sparse_block.hpp"
 #include "core/xpcs/multitau.hpp"
 #include "gpu/recipe.hpp"
+#include "gpu/runtime/block_marks.hpp"
 #include "gpu/runtime/session.hpp"
 #include "gpu/xpcs/device_block.hpp"
 #include "gpu/xpcs/device_fold.hpp"
@@ -170,8 +171,7 @@ class SparseRings {
     cl::CommandQueue uploads_;     // the entries' uploads, beside the kernels
     RangePool copies_{4};          // the copies into staging
     Inflight previous_, inflight_; // folded on a thread / on the device
-    // The session's events recorded up to the end of the block before / of the last block.
-    std::size_t previousMark_ = 0, inflightMark_ = 0;
+    BlockMarks marks_;             // the session's events up to each block
     std::future<double> folding_;
 };
 
