@@ -85,6 +85,7 @@ void TestSpots::variantsMatchCpu_data() {
                      {"LIST_CAPACITY", 40}};
     spots::Params tall = params(Method::Dispersion, 1, 2);
     tall.tuning = {{"STRIP_X", 16}, {"STRIP_Y", 1}, {"STRIP_ROWS", 32}};
+    tall.globalThreshold = 1.5;
     spots::Params chunks = params(Method::Dispersion), chunksOverflow = params(Method::Dispersion);
     chunks.tuning = {{"CHUNK_FRAMES", 1}}; // one frame per upload, as long stacks stream
     chunksOverflow.tuning = {{"CHUNK_FRAMES", 2}, {"LIST_CAPACITY", 3}};
@@ -110,6 +111,30 @@ void TestSpots::variantsMatchCpu_data() {
     spots::Params maskAlways = params(Method::Dispersion, 1, 2);
     maskAlways.tuning = {
         {"STRIP_FRAMES", 1}, {"STRIP_VEC", 1}, {"SIGNAL_MASK_ALWAYS", 1}, {"LIST_CAPACITY", 3}};
+    // the walk form: strips of 5 rows in groups of 4 x 2 that cut spots, one frame a group; over
+    // 2 frames with a staging of 3 signal pixels (the rest each take a slot of the list), loads
+    // of 2, 6 columns a work-item (k5: 3-vector halos); uint8 loads of 8 with an overflowing
+    // list; the gain; k4,3 (63 pixels) with loads of 1 and 3 columns.
+    spots::Params walk = params(Method::Dispersion), walkStage = params(Method::Dispersion, 5, 2);
+    walk.tuning = {{"STRIP_WALK", 1}, {"STRIP_X", 4},      {"STRIP_Y", 2},
+                   {"WALK_ROWS", 5},  {"STRIP_FRAMES", 1}, {"LIST_CAPACITY", 40}};
+    walkStage.tuning = {{"STRIP_WALK", 1}, {"WALK_STAGE", 3}, {"STRIP_FRAMES", 2},
+                        {"STRIP_VEC", 2},  {"WALK_COLS", 6},  {"WALK_ROWS", 7}};
+    spots::Params walk8 = params(Method::Dispersion, 2, 2), walkGain = gain,
+                  walk63 = params(Method::Dispersion, 4, 3);
+    walk8.tuning = {{"STRIP_WALK", 1}, {"STRIP_VEC", 8}, {"WALK_COLS", 16}, {"LIST_CAPACITY", 3}};
+    walkGain.tuning = {{"STRIP_WALK", 1}, {"WALK_COLS", 4}, {"WALK_ROWS", 3}};
+    walkGain.globalThreshold = 2.5; // v > 2.5: v > 2 for the integers
+    walk63.globalThreshold = 3;     // an integer: v > 3
+    walk63.tuning = {{"STRIP_WALK", 1}, {"STRIP_VEC", 1}, {"WALK_COLS", 3}, {"WALK_ROWS", 64}};
+    // sigmas of 0.5 put many pixels at the tests' edges (the strip forms' exact a; thresholds 2.5
+    // and 10.5 as integer bounds): the tile form, the walk form, the walk form with the gain.
+    spots::Params loose = params(Method::Dispersion);
+    loose.sigmaBackground = 0.5, loose.sigmaStrong = 0.5, loose.globalThreshold = 2.5;
+    spots::Params looseTile = loose, looseWalk = loose, looseGain = loose;
+    looseTile.globalThreshold = 10.5;
+    looseWalk.tuning = {{"STRIP_WALK", 1}};
+    looseGain.gain = 1.3, looseGain.tuning = {{"STRIP_WALK", 1}};
     spots::Params legacy = params(Method::DispersionExtended);
     legacy.legacyMaskedBackground = true;
     spots::Params extChunks = params(Method::DispersionExtended);
@@ -141,6 +166,15 @@ void TestSpots::variantsMatchCpu_data() {
         {"3x41x29 k1,2 loads of 1, mask always written, overflow", DType::UInt16, 3, 41, 29,
          maskAlways},
         {"3x40x41 uint8 strips over 2 frames, loads of 8", DType::UInt8, 3, 40, 41, uint8Frames},
+        {"2x41x29 walk 4x2, 8 x 5 a work-item, list of 40", DType::UInt16, 2, 41, 29, walk},
+        {"5x45x70 k5,2 walk over 2 frames, stage of 3, loads of 2", DType::UInt16, 5, 45, 70,
+         walkStage},
+        {"3x40x41 uint8 walk, loads of 8, overflow", DType::UInt8, 3, 40, 41, walk8},
+        {"50x33 gain, walk 4 x 3", DType::UInt16, 1, 50, 33, walkGain},
+        {"45x70 k4,3 walk, loads of 1, 3 columns", DType::UInt16, 1, 45, 70, walk63},
+        {"3x41x29 sigmas 0.5, threshold 10.5", DType::UInt16, 3, 41, 29, looseTile},
+        {"3x41x29 sigmas 0.5, threshold 2.5, walk", DType::UInt16, 3, 41, 29, looseWalk},
+        {"3x41x29 sigmas 0.5, threshold 2.5, gain, walk", DType::UInt16, 3, 41, 29, looseGain},
         {"4x41x29 chunks of 1", DType::UInt16, 4, 41, 29, chunks},
         {"5x41x29 chunks of 2, overflow", DType::UInt16, 5, 41, 29, chunksOverflow},
         // frames in pinned memory, as a GPU's runs hold them: chunks queued ahead, in place

@@ -29,8 +29,8 @@ template <class... Args> void setArgs(cl::Kernel& k, const Args&... args) {
     (setOne(k, index++, args), ...);
 }
 
-// The launch of a per-pixel kernel by its rule (`rule`: the kernel's name, or spots_local's
-// strip form, whose rounding up makes whole STRIP_Y x STRIP_ROWS blocks).
+// The launch of a per-pixel kernel by its rule (`rule`: the kernel's name, or one of spots_local's
+// strip forms, whose work-items make several pixels each).
 LaunchShape pixelShape(const DeviceRun& r, const std::string& rule, std::size_t frames) {
     return r.recipe.shape(rule, r.values, {std::size_t(r.w), std::size_t(r.h), frames});
 }
@@ -89,7 +89,7 @@ void launchDispersion(DeviceRun& r, const Window& window, std::size_t frames) {
     setArgs(k, r.frames, r.bad, r.w, r.h, RawArg{r.params}, r.signal, cl_int(0), r.list, capacity,
             r.count);
     const std::string rule = window.sums == Sums::Local ? localLaunch(r.values) : name;
-    if (rule == "spots_local/strip") k.setArg(10, cl_int(frames)); // n: its work-groups loop
+    if (rule != name) k.setArg(10, cl_int(frames)); // a strip form's n: its work-groups loop
     launchFinal(r, name, 6, "spots " + window.name, pixelShape(r, rule, frames));
 }
 

@@ -48,6 +48,13 @@ std::vector<Tunable> tuningTunables() {
         // 0.133 (8) (2026-11-28, docs/performance-checks.md)
         integerTunable("STRIP_VEC", 4, 1, 8,
                        "pixels a work-item of the strip form loads at once: 1, 2, 4, 8 | STRIP_X"),
+        flagTunable("STRIP_WALK", false,
+                    "strip form: each work-item walks its columns' sums down in registers "
+                    "(spots_walk.cl); 0: the local-memory tile"),
+        integerTunable("WALK_COLS", 8, 1, 64, "columns per work-item of the walk form"),
+        integerTunable("WALK_ROWS", 32, 1, 4096, "rows per work-item of the walk form"),
+        integerTunable("WALK_STAGE", 1024, 1, 8192,
+                       "signal pixels a work-group of the walk form stages in local memory"),
         flagTunable("STRIP_SHARED_ROWS", true,
                     "strip form: rows' sums shared in local memory; 0: summed per work-item"),
         integerTunable("STRIP_FRAMES", 4, 1, 64,
@@ -61,14 +68,17 @@ ProgramRecipe makeRecipe() {
     std::vector<Tunable> tunables = inputTunables();
     for (Tunable& t : tuningTunables())
         tunables.push_back(std::move(t));
-    ProgramRecipe recipe("spots", {"common", "spots", "spots_strip", "spots_extended", "spots_sat"},
-                         std::move(tunables));
+    ProgramRecipe recipe(
+        "spots", {"common", "spots", "spots_strip", "spots_walk", "spots_extended", "spots_sat"},
+        std::move(tunables));
     const LaunchRule tile{{"TILE_X", "TILE_Y", "1"}, {}};
     for (const char* kernel : {"spots_local", "spots_direct", "spots_sat_threshold",
                                "spots_ext_dispersive", "spots_ext_erode", "spots_ext_final"})
         recipe.launch(kernel, tile);
     recipe.launch("spots_local/strip",
                   {{"STRIP_X", "STRIP_Y", "1"}, {"1", "STRIP_ROWS", "STRIP_FRAMES"}});
+    recipe.launch("spots_local/walk",
+                  {{"STRIP_X", "STRIP_Y", "1"}, {"WALK_COLS", "WALK_ROWS", "STRIP_FRAMES"}});
     // One work-item per row (rows) or column (cols) of every frame.
     recipe.launch("spots_sat_rows", {{"64", "1"}, {}});
     recipe.launch("spots_sat_cols", {{"64", "1"}, {}});
@@ -132,7 +142,8 @@ int tunableInt(const TunableValues& values, const std::string& name) {
 }
 
 std::string localLaunch(const TunableValues& values) {
-    return values.at("SPOTS_STRIP") == "1" ? "spots_local/strip" : "spots_local";
+    if (values.at("SPOTS_STRIP") != "1") return "spots_local";
+    return values.at("STRIP_WALK") == "1" ? "spots_local/walk" : "spots_local/strip";
 }
 
 } // namespace clscope::spots

@@ -9,9 +9,10 @@
 
 namespace clscope::spots {
 
-// "spots": common.cl, spots.cl, spots_strip.cl, spots_extended.cl and spots_sat.cl built as one
-// program. Launch rules are named after the kernels; spots_local's strip form (SPOTS_STRIP=1)
-// is launched by the rule "spots_local/strip".
+// "spots": common.cl, spots.cl, spots_strip.cl, spots_walk.cl, spots_extended.cl and spots_sat.cl
+// built as one program. Launch rules are named after the kernels; spots_local's strip forms
+// (SPOTS_STRIP=1) are launched by the rules "spots_local/strip" and (STRIP_WALK=1)
+// "spots_local/walk".
 const ProgramRecipe& spotsRecipe();
 
 // The tunables the host sets from the input's element type and the parameters (DATA_T, KX, ...).
@@ -33,7 +34,8 @@ TunableValues gatherValues(DType dtype);
 // The integer value of a tunable among resolved values.
 int tunableInt(const TunableValues& values, const std::string& name);
 
-// The launch rule of spots_local: its strip form when SPOTS_STRIP is 1.
+// The launch rule of spots_local: a strip form's when SPOTS_STRIP is 1 (the walk form's when
+// STRIP_WALK is 1).
 std::string localLaunch(const TunableValues& values);
 
 } // namespace clscope::spots

@@ -23,6 +23,9 @@
 //   STRIP_SHARED_ROWS 1: its rows' horizontal sums made once in local memory; 0: each
 //                work-item sums the rows of its strip from the tile (less local memory)
 //   STRIP_FRAMES frames of the chunk each of its work-groups makes (the bad flags read once)
+//   STRIP_WALK   1: the strip form walks (spots_walk.cl): each work-item holds the window sums
+//                of WALK_COLS columns in registers down WALK_ROWS rows, staging up to WALK_STAGE
+//                signal pixels of its group in local memory; 0: the local-memory tile
 //   SIGNAL_MASK_ALWAYS 1: every launch writes the dense signal mask; 0: only a launch with
 //                mask_out set (the host's relaunch when the list overflowed)
 //
@@ -47,7 +50,8 @@ typedef float real_t; // no fp64: the tests are approximate (the variant says so
     !defined(KY) || !defined(USE_GAIN) || !defined(EROSION) || !defined(MASKED_DISPERSIVE) ||    \
     !defined(SPOTS_STRIP) || !defined(TILE_X) || !defined(TILE_Y) || !defined(STRIP_X) ||        \
     !defined(STRIP_Y) || !defined(STRIP_ROWS) || !defined(STRIP_FRAMES) ||                      \
-    !defined(STRIP_VEC) || !defined(STRIP_SHARED_ROWS) || !defined(SIGNAL_MASK_ALWAYS)
+    !defined(STRIP_VEC) || !defined(STRIP_SHARED_ROWS) || !defined(SIGNAL_MASK_ALWAYS) ||     \
+    !defined(STRIP_WALK) || !defined(WALK_COLS) || !defined(WALK_ROWS) || !defined(WALK_STAGE)
 #error "spots: a tunable of the spots recipe is missing (gpu/spots/recipes.cpp declares them)"
 #endif
 

@@ -1,5 +1,6 @@
-// spots: the strip form of `local`. Appended to spots.cl by gpu/spots/runner.cpp
-// (spotsKernel): one program, spots.cl's helpers and options shared.
+// spots: the strip forms of `local` for 8/16-bit data: the tile form here and the walk form
+// (spots_walk.cl, STRIP_WALK = 1), which share this file's loaders and exact decision. Built
+// after spots.cl in one program (gpu/spots/recipes.cpp): its helpers and options shared.
 
 #if SPOTS_STRIP
 // local, strip form (uchar/ushort data, window <= 64 pixels): a work-group of STRIP_X x STRIP_Y
@@ -16,8 +17,9 @@
 #if STRIP_ROWS < 1 || STRIP_ROWS > 32 || STRIP_FRAMES < 1 || SWIN > 64 || DATA_FLOAT
 #error "the strip kernel needs 1 <= STRIP_ROWS <= 32, STRIP_FRAMES >= 1, windows <= 64, 8/16 bits"
 #endif
-#if (STRIP_VEC != 1 && STRIP_VEC != 2 && STRIP_VEC != 4 && STRIP_VEC != 8) || STRIP_X % STRIP_VEC
-#error "the strip kernel needs STRIP_VEC of 1, 2, 4 or 8 dividing STRIP_X"
+#if (STRIP_VEC != 1 && STRIP_VEC != 2 && STRIP_VEC != 4 && STRIP_VEC != 8) ||                  \
+    (STRIP_WALK ? WALK_COLS % STRIP_VEC : STRIP_X % STRIP_VEC)
+#error "the strip kernel needs STRIP_VEC of 1, 2, 4 or 8 dividing STRIP_X (WALK_COLS when walking)"
 #endif
 #define PACK_ONE 4194304u // 2^22: one counted pixel
 #define PACK_MASK (PACK_ONE - 1)
@@ -70,6 +72,49 @@ inline void spots_strip_ok(global const uchar* bad, int w, int h, int ii, int jj
         ok[e] = ii + e >= 0 && ii + e < w && jj >= 0 && jj < h && !ok[e];
 }
 
+// The packed form of the STRIP_VEC pixels of row jj from column ii: v + 2^22 where the pixel is
+// in the sums (inside the frame, not bad, valid), else 0.
+inline void spots_strip_packed(global const DATA_T* frame, global const uchar* bad, int w, int h,
+                               int ii, int jj, uint* out) {
+    DATA_T v[STRIP_VEC];
+    uchar ok[STRIP_VEC];
+    spots_strip_values(frame, w, h, ii, jj, v);
+    spots_strip_ok(bad, w, h, ii, jj, ok);
+    for (int e = 0; e < STRIP_VEC; ++e)
+        out[e] = ok[e] && spots_in_sum(v[e], 0) ? (uint)v[e] + PACK_ONE : 0;
+}
+
+// The largest integer `above` with !(above > t), clamped to [-1, 65536]: for the strip forms'
+// values (0 <= v <= 65535), v > t exactly when v > above (a NaN threshold passes none).
+inline int spots_strip_above(real_t t) {
+    if (!(t >= -1)) return t != t ? 65536 : -1;
+    return t >= 65536 ? 65536 : (int)floor(t);
+}
+
+// spots_decide for the strip forms' exact sums: count m, sum x < 2^22, squares y < 2^38, the
+// pixel's packed value `own` (0: not valid). DIALS' a (m y - x^2 - x (m - 1), or m y - x^2 with
+// the gain) stays below 2^53, so spots_background_test forms it in double exactly, every step:
+// here it is formed in 64-bit integers, the same value converted once, and the comparisons and
+// c are spots_decide's own. Without fp64 (float: rounded) it is spots_decide.
+inline uchar spots_strip_decide(uint m, uint x, ulong y, uint own, int above, spots_params p,
+                                local const real_t* roots) {
+#ifdef cl_khr_fp64
+    if (!own || (int)m < p.min_count || (int)(own & PACK_MASK) <= above) return 0;
+#if USE_GAIN
+    const long a = (long)m * (long)y - (long)x * (long)x;
+    const real_t c = p.gain * (real_t)x * ((real_t)m - 1 + p.sigma_b * spots_root(m, roots));
+#else
+    const long a = (long)m * (long)y - (long)x * (long)x - (long)x * (long)(m - 1);
+    const real_t c = (real_t)x * p.sigma_b * spots_root(m, roots);
+#endif
+    return (real_t)a > c && spots_strong_test((real_t)m, (real_t)x, (real_t)(own & PACK_MASK), p);
+#else
+    return spots_decide(m, (real_t)x, (real_t)y, (real_t)(own & PACK_MASK), own != 0, p, roots);
+#endif
+}
+
+// The tile form (STRIP_WALK = 0; spots_walk.cl holds the other).
+#if !STRIP_WALK
 // With STRIP_FRAMES > 1, the tile's usable pixels (spots_strip_ok), the same for every frame:
 // read from `bad` once per work-group. Each work-item writes the entries it reads back in
 // spots_strip_rows (the same vector t), so no barrier is needed.
@@ -169,6 +214,7 @@ inline void spots_strip_frame(global const DATA_T* frames, size_t base, global c
     spots_strip_rows(frames + base, bad, w, h, b);
     const int li = get_local_id(0), r0 = get_local_id(1) * STRIP_ROWS; // r0: first row in block
     const int i = get_group_id(0) * STRIP_X + li, j0 = get_group_id(1) * SBH + r0;
+    const int above = spots_strip_above(p.threshold);
     uint sp = 0, bits = 0;
     ulong sq = 0;
     for (int d = 0; d < 2 * KY; ++d)
@@ -178,8 +224,7 @@ inline void spots_strip_frame(global const DATA_T* frames, size_t base, global c
         const int j = j0 + r;
         if (i < w && j < h) {
             const uint own = b->tile[(r0 + r + KY) * STW + li + KXV];
-            const uchar on = spots_decide(sp >> 22, (real_t)(sp & PACK_MASK), (real_t)sq,
-                                          (real_t)(own & PACK_MASK), own != 0, p, roots);
+            const uchar on = spots_strip_decide(sp >> 22, sp & PACK_MASK, sq, own, above, p, roots);
             spots_store(signal, base + (size_t)j * w + i, on, mask_out);
             bits |= (uint)on << r;
         }
@@ -209,4 +254,5 @@ void spots_local(global const DATA_T* frames, global const uchar* bad, int w, in
         spots_strip_frame(frames, (size_t)f * w * h, bad, w, h, p, signal, mask_out, list,
                           capacity, count, &b, roots, &total, &first);
 }
+#endif // !STRIP_WALK
 #endif
