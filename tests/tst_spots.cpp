@@ -114,7 +114,8 @@ void TestSpots::variantsMatchCpu_data() {
     // the walk form: strips of 5 rows in groups of 4 x 2 that cut spots, one frame a group; over
     // 2 frames with a staging of 3 signal pixels (the rest each take a slot of the list), loads
     // of 2, 6 columns a work-item (k5: 3-vector halos); uint8 loads of 8 with an overflowing
-    // list; the gain; k4,3 (63 pixels) with loads of 1 and 3 columns.
+    // list; the gain; k4,3 (63 pixels) with loads of 1 and 3 columns. Widths of 29 and 41 read
+    // pixel by pixel; widths of 32, 36, 48 and 70 read vectors inside the frame.
     spots::Params walk = params(Method::Dispersion), walkStage = params(Method::Dispersion, 5, 2);
     walk.tuning = {{"STRIP_WALK", 1}, {"STRIP_X", 4},      {"STRIP_Y", 2},
                    {"WALK_ROWS", 5},  {"STRIP_FRAMES", 1}, {"LIST_CAPACITY", 40}};
@@ -169,11 +170,11 @@ void TestSpots::variantsMatchCpu_data() {
         {"2x41x29 walk 4x2, 8 x 5 a work-item, list of 40", DType::UInt16, 2, 41, 29, walk},
         {"5x45x70 k5,2 walk over 2 frames, stage of 3, loads of 2", DType::UInt16, 5, 45, 70,
          walkStage},
-        {"3x40x41 uint8 walk, loads of 8, overflow", DType::UInt8, 3, 40, 41, walk8},
-        {"50x33 gain, walk 4 x 3", DType::UInt16, 1, 50, 33, walkGain},
+        {"3x40x48 uint8 walk, loads of 8, overflow", DType::UInt8, 3, 40, 48, walk8},
+        {"50x36 gain, walk 4 x 3", DType::UInt16, 1, 50, 36, walkGain},
         {"45x70 k4,3 walk, loads of 1, 3 columns", DType::UInt16, 1, 45, 70, walk63},
         {"3x41x29 sigmas 0.5, threshold 10.5", DType::UInt16, 3, 41, 29, looseTile},
-        {"3x41x29 sigmas 0.5, threshold 2.5, walk", DType::UInt16, 3, 41, 29, looseWalk},
+        {"3x41x32 sigmas 0.5, threshold 2.5, walk", DType::UInt16, 3, 41, 32, looseWalk},
         {"3x41x29 sigmas 0.5, threshold 2.5, gain, walk", DType::UInt16, 3, 41, 29, looseGain},
         {"4x41x29 chunks of 1", DType::UInt16, 4, 41, 29, chunks},
         {"5x41x29 chunks of 2, overflow", DType::UInt16, 5, 41, 29, chunksOverflow},

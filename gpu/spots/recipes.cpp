@@ -51,7 +51,7 @@ std::vector<Tunable> tuningTunables() {
         flagTunable("STRIP_WALK", false,
                     "strip form: each work-item walks its columns' sums down in registers "
                     "(spots_walk.cl); 0: the local-memory tile"),
-        integerTunable("WALK_COLS", 8, 1, 64, "columns per work-item of the walk form"),
+        integerTunable("WALK_COLS", 8, 1, 32, "columns per work-item of the walk form"),
         integerTunable("WALK_ROWS", 32, 1, 4096, "rows per work-item of the walk form"),
         integerTunable("WALK_STAGE", 1024, 1, 8192,
                        "signal pixels a work-group of the walk form stages in local memory"),

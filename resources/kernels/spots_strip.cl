@@ -30,6 +30,7 @@
 #define STW (STRIP_X + 2 * KXV)
 #define STV (STW / STRIP_VEC) // vectors per tile row
 #define STH (SBH + 2 * KY)
+#define STRIP_TURNS ((STH * STV + STRIP_X * STRIP_Y - 1) / (STRIP_X * STRIP_Y)) // loads a work-item
 
 // The block's origin in the frame, its halo included: (i0, j0).
 #define STRIP_I0 ((int)get_group_id(0) * STRIP_X - KXV)
@@ -37,7 +38,8 @@
 #define STRIP_LID ((int)(get_local_id(1) * STRIP_X + get_local_id(0)))
 
 // STRIP_WHOLE(T, at, out): the STRIP_VEC elements of type T at `at` into the private array
-// `out`, one vector load (a plain one where `at` is aligned to the vector, else vloadn).
+// `out`, one vector load (a plain one where `at` is aligned to the vector, else vloadn);
+// STRIP_ALIGNED the same where `at` is known to be aligned.
 #define STRIP_CAT_(a, b) a##b
 #define STRIP_CAT(a, b) STRIP_CAT_(a, b)
 #if STRIP_VEC > 1
@@ -47,8 +49,11 @@
                                      ? STRIP_CAT(vload, STRIP_VEC)(0, at)                       \
                                      : *(global const STRIP_VTYPE(T)*)(at),                    \
                                  0, out)
+#define STRIP_ALIGNED(T, at, out)                                                                \
+    STRIP_CAT(vstore, STRIP_VEC)(*(global const STRIP_VTYPE(T)*)(at), 0, out)
 #else
 #define STRIP_WHOLE(T, at, out) (*(out) = *(at))
+#define STRIP_ALIGNED(T, at, out) (*(out) = *(at))
 #endif
 // name(src, w, h, ii, jj, out): the STRIP_VEC elements of row jj from column ii of a w x h plane
 // of T into `out` (0 outside the plane); one vector load where they all lie inside.
@@ -161,19 +166,29 @@ inline void spots_strip_hsum(local const uint* tile, int row, int c, uint* p, ul
 inline void spots_strip_rows(global const DATA_T* frame, global const uchar* bad, int w, int h,
                              local spots_strip_block* b) {
     const int lid = STRIP_LID, i0 = STRIP_I0, j0 = STRIP_J0;
-    for (int t = lid; t < STH * STV; t += STRIP_X * STRIP_Y) {
+    // every load of the work-item first, all in flight together, then their packed values
+    DATA_T v[STRIP_TURNS][STRIP_VEC];
+    uchar ok[STRIP_TURNS][STRIP_VEC];
+#pragma unroll
+    for (int n = 0; n < STRIP_TURNS; ++n) {
+        const int t = lid + n * STRIP_X * STRIP_Y;
+        if (t >= STH * STV) break;
         const int ii = i0 + t % STV * STRIP_VEC, jj = j0 + t / STV;
-        DATA_T v[STRIP_VEC];
-        uchar ok[STRIP_VEC];
-        spots_strip_values(frame, w, h, ii, jj, v);
+        spots_strip_values(frame, w, h, ii, jj, v[n]);
 #if STRIP_FRAMES > 1
         for (int e = 0; e < STRIP_VEC; ++e)
-            ok[e] = b->usable[t * STRIP_VEC + e];
+            ok[n][e] = b->usable[t * STRIP_VEC + e];
 #else
-        spots_strip_ok(bad, w, h, ii, jj, ok);
+        spots_strip_ok(bad, w, h, ii, jj, ok[n]);
 #endif
+    }
+#pragma unroll
+    for (int n = 0; n < STRIP_TURNS; ++n) {
+        const int t = lid + n * STRIP_X * STRIP_Y;
+        if (t >= STH * STV) break;
         for (int e = 0; e < STRIP_VEC; ++e)
-            b->tile[t * STRIP_VEC + e] = ok[e] && spots_in_sum(v[e], 0) ? (uint)v[e] + PACK_ONE : 0;
+            b->tile[t * STRIP_VEC + e] =
+                ok[n][e] && spots_in_sum(v[n][e], 0) ? (uint)v[n][e] + PACK_ONE : 0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #if STRIP_SHARED_ROWS

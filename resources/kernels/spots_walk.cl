@@ -12,26 +12,60 @@
 // past it, each takes a slot of the global list itself) and the group reserves its range with
 // one atomic at the end.
 #if SPOTS_STRIP && STRIP_WALK
-#if WALK_COLS < 1 || WALK_ROWS < 1 || WALK_STAGE < 1
-#error "the walk form needs WALK_COLS, WALK_ROWS and WALK_STAGE >= 1"
+#if WALK_COLS < 1 || WALK_COLS > 32 || WALK_ROWS < 1 || WALK_STAGE < 1
+#error "the walk form needs 1 <= WALK_COLS <= 32 and WALK_ROWS, WALK_STAGE >= 1"
 #endif
 #define WALK_O ((KX + STRIP_VEC - 1) / STRIP_VEC * STRIP_VEC) // own columns among those loaded
 #define WALK_N (WALK_COLS + 2 * WALK_O)                        // pixels loaded from a row
 
-// The horizontal window sums of row jj at the WALK_COLS columns from i0, added to (sign 1) or
-// taken from (-1) the columns' sums vp (packed) and vq (squares). Rows outside add nothing.
-inline void spots_walk_row(global const DATA_T* frame, global const uchar* bad, int w, int h,
-                           int i0, int jj, int sign, uint* vp, ulong* vq) {
-    if (jj < 0 || jj >= h) return;
+// The raw pixels of a row: values and bad flags (a pixel outside the frame reads as bad).
+typedef struct {
+    DATA_T v[WALK_N];
+    uchar bad[WALK_N];
+} spots_walk_pixels;
+
+// The n pixels of row jj from column i (i and n multiples of STRIP_VEC) into v, f. Inside the
+// frame (with `aligned` rows: w a multiple of STRIP_VEC, buffers aligned) plain vector loads
+// with no branch between them, so that a step's loads are all in flight at once; else one
+// pixel at a time.
+inline void spots_walk_load(global const DATA_T* frame, global const uchar* bad, int w, int h,
+                            int i, int jj, int n, bool aligned, DATA_T* v, uchar* f) {
+    const size_t at = (size_t)jj * w + i;
+    if (aligned && jj >= 0 && jj < h && i >= 0 && i + n <= w) {
+#pragma unroll
+        for (int k = 0; k < n; k += STRIP_VEC) {
+            STRIP_ALIGNED(DATA_T, frame + at + k, v + k);
+            STRIP_ALIGNED(uchar, bad + at + k, f + k);
+        }
+        return;
+    }
+#pragma unroll
+    for (int e = 0; e < n; ++e) {
+        const bool in = jj >= 0 && jj < h && i + e >= 0 && i + e < w;
+        v[e] = in ? frame[at + e] : 0;
+        f[e] = in ? bad[at + e] : 1;
+    }
+}
+
+// The packed form (v + 2^22 in the sums, else 0) of raw pixel e.
+#define WALK_PACKED(px, e) (!(px).bad[e] && spots_in_sum((px).v[e], 0) ? (uint)(px).v[e] + PACK_ONE : 0)
+
+// The horizontal window sums of row `px` (loaded from column i0 - WALK_O) at the WALK_COLS
+// columns from i0, added to (sign 1) or taken from (-1) the columns' sums vp (packed) and vq
+// (squares).
+inline void spots_walk_sums(const spots_walk_pixels* px, int sign, uint* vp, ulong* vq) {
     uint u[WALK_N];
-    for (int k = 0; k < WALK_N; k += STRIP_VEC)
-        spots_strip_packed(frame, bad, w, h, i0 - WALK_O + k, jj, u + k);
+#pragma unroll
+    for (int e = 0; e < WALK_N; ++e)
+        u[e] = WALK_PACKED(*px, e);
     uint sp = 0;
     ulong sq = 0;
+#pragma unroll
     for (int d = -KX; d <= KX; ++d) {
         const uint v = u[WALK_O + d] & PACK_MASK;
         sp += u[WALK_O + d], sq += v * v; // v^2 < 2^32
     }
+#pragma unroll
     for (int c = 0; c < WALK_COLS; ++c) {
         if (c > 0) { // slide: the column entering the row's window, the one leaving it
             const uint in = u[WALK_O + c + KX], out = u[WALK_O + c - 1 - KX];
@@ -47,6 +81,15 @@ inline void spots_walk_row(global const DATA_T* frame, global const uchar* bad, 
     }
 }
 
+// Row jj's window sums (spots_walk_sums) read from the frame; rows outside add nothing.
+inline void spots_walk_row(global const DATA_T* frame, global const uchar* bad, int w, int h,
+                           int i0, int jj, bool aligned, int sign, uint* vp, ulong* vq) {
+    if (jj < 0 || jj >= h) return;
+    spots_walk_pixels px;
+    spots_walk_load(frame, bad, w, h, i0 - WALK_O, jj, WALK_N, aligned, px.v, px.bad);
+    spots_walk_sums(&px, sign, vp, vq);
+}
+
 // Signal pixel `index` into the group's staging (past WALK_STAGE, straight into the list).
 inline void spots_walk_append(uint index, local uint* staged, local uint* total,
                               SPOTS_LIST_ARGS) {
@@ -59,22 +102,27 @@ inline void spots_walk_append(uint index, local uint* staged, local uint* total,
     if (slot < capacity) list[slot] = index;
 }
 
-// The tests of row j's WALK_COLS pixels from i0, with their window sums vp, vq.
-inline void spots_walk_decide(global const DATA_T* frames, size_t base, global const uchar* bad,
-                              int w, int h, int i0, int j, const uint* vp, const ulong* vq,
-                              int above, spots_params p, SPOTS_SIGNAL_ARGS, SPOTS_LIST_ARGS,
-                              local const real_t* roots, local uint* staged, local uint* total) {
-    uint own[WALK_COLS];
-    for (int k = 0; k < WALK_COLS; k += STRIP_VEC)
-        spots_strip_packed(frames + base, bad, w, h, i0 + k, j, own + k);
-    for (int c = 0; c < WALK_COLS; ++c) {
-        if (i0 + c >= w) continue;
-        const uchar on =
-            spots_strip_decide(vp[c] >> 22, vp[c] & PACK_MASK, vq[c], own[c], above, p, roots);
-        const size_t k = base + (size_t)j * w + i0 + c;
-        spots_store(signal, k, on, mask_out);
-        if (on) spots_walk_append((uint)k, staged, total, list, capacity, count);
+// The tests of row j's WALK_COLS pixels from i0 (`own`: their raw pixels from index 0), with
+// their window sums vp, vq.
+inline void spots_walk_decide(const spots_walk_pixels* own, size_t base, int w, int i0, int j,
+                              const uint* vp, const ulong* vq, int above, spots_params p,
+                              SPOTS_SIGNAL_ARGS, SPOTS_LIST_ARGS, local const real_t* roots,
+                              local uint* staged, local uint* total) {
+    uint bits = 0;
+#pragma unroll
+    for (int c = 0; c < WALK_COLS; ++c)
+        if (i0 + c < w)
+            bits |= (uint)spots_strip_decide(vp[c] >> 22, vp[c] & PACK_MASK, vq[c],
+                                             WALK_PACKED(*own, c), above, p, roots)
+                    << c;
+    const size_t k = base + (size_t)j * w + i0;
+    if (SIGNAL_MASK_ALWAYS || mask_out) {
+#pragma unroll
+        for (int c = 0; c < WALK_COLS; ++c)
+            if (i0 + c < w) signal[k + c] = (bits >> c) & 1;
     }
+    for (; bits; bits &= bits - 1) // the set bits, lowest first (no array indexed at run time)
+        spots_walk_append((uint)k + 31 - clz(bits & -bits), staged, total, list, capacity, count);
 }
 
 // The work-item's strip of frame `base` (the offset of its first pixel in the chunk): rows
@@ -84,19 +132,29 @@ inline void spots_walk_strip(global const DATA_T* frames, size_t base, global co
                              SPOTS_LIST_ARGS, local const real_t* roots, local uint* staged,
                              local uint* total) {
     global const DATA_T* frame = frames + base;
+    const bool aligned = w % STRIP_VEC == 0 &&
+                         (size_t)frame % (STRIP_VEC * sizeof(DATA_T)) == 0 &&
+                         (size_t)bad % STRIP_VEC == 0;
     const int above = spots_strip_above(p.threshold), rows = min(WALK_ROWS, h - j0);
     uint vp[WALK_COLS];
     ulong vq[WALK_COLS];
+#pragma unroll
     for (int c = 0; c < WALK_COLS; ++c)
         vp[c] = 0, vq[c] = 0;
     for (int d = -KY; d < KY; ++d)
-        spots_walk_row(frame, bad, w, h, i0, j0 + d, 1, vp, vq);
+        spots_walk_row(frame, bad, w, h, i0, j0 + d, aligned, 1, vp, vq);
     for (int r = 0; r < rows; ++r) {
+        // the step's three loads first, all in flight together: the row entering the window,
+        // the pixels tested, the row leaving the window
         const int j = j0 + r;
-        spots_walk_row(frame, bad, w, h, i0, j + KY, 1, vp, vq); // the row entering the window
-        spots_walk_decide(frames, base, bad, w, h, i0, j, vp, vq, above, p, signal, mask_out,
-                          list, capacity, count, roots, staged, total);
-        spots_walk_row(frame, bad, w, h, i0, j - KY, -1, vp, vq); // the row leaving it
+        spots_walk_pixels in, own, out;
+        spots_walk_load(frame, bad, w, h, i0 - WALK_O, j + KY, WALK_N, aligned, in.v, in.bad);
+        spots_walk_load(frame, bad, w, h, i0, j, WALK_COLS, aligned, own.v, own.bad);
+        spots_walk_load(frame, bad, w, h, i0 - WALK_O, j - KY, WALK_N, aligned, out.v, out.bad);
+        spots_walk_sums(&in, 1, vp, vq);
+        spots_walk_decide(&own, base, w, i0, j, vp, vq, above, p, signal, mask_out, list,
+                          capacity, count, roots, staged, total);
+        spots_walk_sums(&out, -1, vp, vq);
     }
 }
 
