@@ -15,28 +15,29 @@ for walk in 0 1; do
   grep -A3 "entry function 'spots_local'" "$OUT/case.txt" | grep -E "Used|spill|stack" | sort -u |
     tee -a "$OUT/walk.log"
 done
-# The tile form as it was before (OLD, a commit: its spots_strip.cl in place of this one's),
-# beside this one's.
+# The tile form's decision in double (spots_decide, as before 03b69e0) against the exact
+# integer one (spots_strip_decide), twice each way, and the tile form before this session (OLD).
 lab --size large --print-source >"$OUT/tile.cl" || exit 1
-if git show "${OLD:-5da9b24}:resources/kernels/spots_strip.cl" >"$OUT/old_strip.cl" 2>/dev/null; then
-  python3 - "$OUT" <<'PY'
+git show "${OLD:-5da9b24}:resources/kernels/spots_strip.cl" >"$OUT/old_strip.cl" 2>/dev/null
+python3 - "$OUT" <<'PY'
 import sys
 d = sys.argv[1]
 s = open(d + "/tile.cl").read()
-now = open("resources/kernels/spots_strip.cl").read()
-assert now in s, "the printed program does not hold spots_strip.cl"
-open(d + "/old.cl", "w").write(s.replace(now, open(d + "/old_strip.cl").read()))
+now = "const uchar on = spots_strip_decide(sp >> 22, sp & PACK_MASK, sq, own, above, p, roots);"
+before = ("const uchar on = spots_decide(sp >> 22, (real_t)(sp & PACK_MASK), (real_t)sq, "
+          "(real_t)(own & PACK_MASK), own != 0, p, roots);")
+assert now in s, "the tile form's decision changed"
+open(d + "/double.cl", "w").write(s.replace(now, before))
+strip = open("resources/kernels/spots_strip.cl").read()
+assert strip in s
+open(d + "/old.cl", "w").write(s.replace(strip, open(d + "/old_strip.cl").read()))
 PY
-  echo "== the tile form before (fork) against this one (local)" | tee -a "$OUT/walk.log"
-  lab --size large --repeat 9 --source "$OUT/old.cl" 2>&1 | grep -E "^(local|fork) " | grep -v " spots_" |
+for fork in double double old; do
+  echo "== the tile form: $fork (fork) against this one (local)" | tee -a "$OUT/walk.log"
+  lab --size large --repeat 15 --source "$OUT/$fork.cl" 2>&1 | grep -E "^(local|fork) " | grep -v " spots_" |
     tee -a "$OUT/walk.log"
-fi
+done
 SWEEPS=${SWEEPS:-"--size large --sweep STRIP_WALK=0,1
---size large --set STRIP_WALK=1 --sweep WALK_ROWS=8,16,32,64
---size large --set STRIP_WALK=1 --sweep WALK_COLS=4,8,16
---size large --set STRIP_WALK=1 --set WALK_COLS=4 --sweep WALK_ROWS=16,32,64
---size large --set STRIP_WALK=1 --set STRIP_X=32 --sweep STRIP_Y=1,2,4
---size large --sweep STRIP_ROWS=4,8
 --size seed --sweep STRIP_WALK=0,1"}
 while read -r args; do
   echo "== lab $args" | tee -a "$OUT/walk.log"

@@ -78,13 +78,10 @@ void TestSpots::variantsMatchCpu_data() {
     overflow.tuning = {{"LIST_CAPACITY", 3}}; // the list overflows: the mask is fetched instead
     // local's strip kernel in blocks of 8 x 6 (strips of 3 rows, one frame a work-group: bad
     // flags read with the values) that cut spots; tall strips.
-    strips.tuning = {{"STRIP_X", 8},
-                     {"STRIP_Y", 2},
-                     {"STRIP_ROWS", 3},
-                     {"STRIP_FRAMES", 1},
-                     {"LIST_CAPACITY", 40}};
+    strips.tuning = {{"STRIP_WALK", 0}, {"STRIP_X", 8},      {"STRIP_Y", 2},
+                     {"STRIP_ROWS", 3}, {"STRIP_FRAMES", 1}, {"LIST_CAPACITY", 40}};
     spots::Params tall = params(Method::Dispersion, 1, 2);
-    tall.tuning = {{"STRIP_X", 16}, {"STRIP_Y", 1}, {"STRIP_ROWS", 32}};
+    tall.tuning = {{"STRIP_WALK", 0}, {"STRIP_X", 16}, {"STRIP_Y", 1}, {"STRIP_ROWS", 32}};
     tall.globalThreshold = 1.5;
     spots::Params chunks = params(Method::Dispersion), chunksOverflow = params(Method::Dispersion);
     chunks.tuning = {{"CHUNK_FRAMES", 1}}; // one frame per upload, as long stacks stream
@@ -94,23 +91,26 @@ void TestSpots::variantsMatchCpu_data() {
     // misaligned rows and frames), with and without the list overflowing (the mask written by a
     // relaunch); the old way: one frame a group, one pixel a load, every launch writing the mask.
     spots::Params stripFrames = params(Method::Dispersion), framesOverflow = stripFrames;
-    stripFrames.tuning = {
-        {"STRIP_X", 8}, {"STRIP_Y", 2}, {"STRIP_ROWS", 3}, {"STRIP_FRAMES", 2}, {"STRIP_VEC", 4}};
-    framesOverflow.tuning = {{"STRIP_FRAMES", 3}, {"STRIP_VEC", 8}, {"LIST_CAPACITY", 3}};
+    stripFrames.tuning = {{"STRIP_WALK", 0}, {"STRIP_X", 8},      {"STRIP_Y", 2},
+                          {"STRIP_ROWS", 3}, {"STRIP_FRAMES", 2}, {"STRIP_VEC", 4}};
+    framesOverflow.tuning = {
+        {"STRIP_WALK", 0}, {"STRIP_FRAMES", 3}, {"STRIP_VEC", 8}, {"LIST_CAPACITY", 3}};
     // rows' sums per work-item instead of shared (k5,2: 11-pixel rows; tall strips)
     spots::Params ownRows = params(Method::Dispersion, 5, 2),
                   ownRowsTall = params(Method::Dispersion);
-    ownRows.tuning = {{"STRIP_SHARED_ROWS", 0}, {"STRIP_FRAMES", 2}, {"STRIP_VEC", 2}};
-    ownRowsTall.tuning = {{"STRIP_SHARED_ROWS", 0},
-                          {"STRIP_X", 16},
-                          {"STRIP_Y", 1},
-                          {"STRIP_ROWS", 32},
-                          {"STRIP_VEC", 4}};
+    ownRows.tuning = {
+        {"STRIP_WALK", 0}, {"STRIP_SHARED_ROWS", 0}, {"STRIP_FRAMES", 2}, {"STRIP_VEC", 2}};
+    ownRowsTall.tuning = {{"STRIP_WALK", 0}, {"STRIP_SHARED_ROWS", 0}, {"STRIP_X", 16},
+                          {"STRIP_Y", 1},    {"STRIP_ROWS", 32},       {"STRIP_VEC", 4}};
     spots::Params uint8Frames = params(Method::Dispersion, 2, 2);
-    uint8Frames.tuning = {{"STRIP_FRAMES", 2}, {"STRIP_VEC", 8}, {"STRIP_X", 16}};
+    uint8Frames.tuning = {
+        {"STRIP_WALK", 0}, {"STRIP_FRAMES", 2}, {"STRIP_VEC", 8}, {"STRIP_X", 16}};
     spots::Params maskAlways = params(Method::Dispersion, 1, 2);
-    maskAlways.tuning = {
-        {"STRIP_FRAMES", 1}, {"STRIP_VEC", 1}, {"SIGNAL_MASK_ALWAYS", 1}, {"LIST_CAPACITY", 3}};
+    maskAlways.tuning = {{"STRIP_WALK", 0},
+                         {"STRIP_FRAMES", 1},
+                         {"STRIP_VEC", 1},
+                         {"SIGNAL_MASK_ALWAYS", 1},
+                         {"LIST_CAPACITY", 3}};
     // the walk form: strips of 5 rows in groups of 4 x 2 that cut spots, one frame a group; over
     // 2 frames with a staging of 3 signal pixels (the rest each take a slot of the list), loads
     // of 2, 6 columns a work-item (k5: 3-vector halos); uint8 loads of 8 with an overflowing
@@ -133,7 +133,7 @@ void TestSpots::variantsMatchCpu_data() {
     spots::Params loose = params(Method::Dispersion);
     loose.sigmaBackground = 0.5, loose.sigmaStrong = 0.5, loose.globalThreshold = 2.5;
     spots::Params looseTile = loose, looseWalk = loose, looseGain = loose;
-    looseTile.globalThreshold = 10.5;
+    looseTile.globalThreshold = 10.5, looseTile.tuning = {{"STRIP_WALK", 0}};
     looseWalk.tuning = {{"STRIP_WALK", 1}};
     looseGain.gain = 1.3, looseGain.tuning = {{"STRIP_WALK", 1}};
     spots::Params legacy = params(Method::DispersionExtended);

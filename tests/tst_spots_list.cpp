@@ -88,16 +88,19 @@ void TestSpots::listCapacityBoundary() {
     const DeviceInfo* d = device();
     if (!d) QSKIP("no OpenCL device");
     const spots::Input in = highImages<std::uint16_t>(3, 29, 53, 0, 400);
-    for (const std::string variant : {"local", "direct", "sat", "extended"}) {
+    // local twice: the tile form and the walk form (its staging: 16 pixels, the rest straight in)
+    for (const std::string variant : {"local", "local/walk", "direct", "sat", "extended"}) {
         spots::Params p = dispersion(3, 3);
         if (variant == "extended") p.method = Method::DispersionExtended;
-        p.tuning = {{"STRIP_X", 8}, {"STRIP_Y", 4}, {"STRIP_ROWS", 2}};
+        p.tuning = {{"STRIP_X", 8}, {"STRIP_Y", 4}, {"STRIP_ROWS", 2}, {"STRIP_WALK", 0}};
+        if (variant == "local/walk") p.tuning = {{"STRIP_WALK", 1}, {"WALK_STAGE", 16}};
+        const std::string name = variant == "local/walk" ? "local" : variant;
         const auto want = spots::thresholdCpu(in, p);
         const int n = int(std::count(want.begin(), want.end(), 1));
         QVERIFY(n > 2);
         p.tuning["LIST_CAPACITY"] = n;
-        expectSame(*d, variant, in, p, want, 0);
+        expectSame(*d, name, in, p, want, 0);
         p.tuning["LIST_CAPACITY"] = n - 1;
-        expectSame(*d, variant, in, p, want, 1);
+        expectSame(*d, name, in, p, want, 1);
     }
 }

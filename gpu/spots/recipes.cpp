@@ -105,8 +105,12 @@ TunableValues inputValues(DType dtype, const Params& p) {
 }
 
 TunableValues programValues(const ProgramRecipe& recipe, DType dtype, const Params& p,
-                            const ProgramOverrides& programs) {
+                            const ProgramOverrides& programs, const DeviceInfo& device) {
     TunableValues values = inputValues(dtype, p);
+    // The walk form on a CPU, the tile form on a GPU: lab spots --size large, one 4148 x 4362
+    // frame: PoCL (2 cores) 0.173 s against 0.285-0.301; an H200 0.192 ms at best against 0.131
+    // (2026-11-29, docs/performance-checks.md).
+    values["STRIP_WALK"] = device.type == "CPU" ? "1" : "0";
     for (const auto& [name, value] : tunableValues(p.tuning))
         values[name] = value;
     return recipe.resolve(programs.over(std::move(values)));

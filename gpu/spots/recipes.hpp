@@ -4,6 +4,7 @@
 #pragma once
 #include "core/spots/spots.hpp"
 #include "gpu/recipe.hpp"
+#include "gpu/runtime/device_info.hpp"
 
 #include <string>
 
@@ -18,11 +19,11 @@ const ProgramRecipe& spotsRecipe();
 // The tunables the host sets from the input's element type and the parameters (DATA_T, KX, ...).
 TunableValues inputValues(DType dtype, const Params& p);
 
-// Every tunable of `recipe` as a run builds it: the host's values, the run's tuning
-// (Params::tuning) over them, then the run's overrides (the kernel lab's); checked against the
-// declaration (UsageError naming the tunable).
+// Every tunable of `recipe` as a run on `device` builds it: the host's values (the strip form
+// by the device's type), the run's tuning (Params::tuning) over them, then the run's overrides
+// (the kernel lab's); checked against the declaration (UsageError naming the tunable).
 TunableValues programValues(const ProgramRecipe& recipe, DType dtype, const Params& p,
-                            const ProgramOverrides& programs);
+                            const ProgramOverrides& programs, const DeviceInfo& device);
 
 // "gather": common.cl and gather.cl, the values of a compacted list of pixels (the stream
 // stage's); ELEM, set from the frames' element size, and the launch rule of gather_elements

@@ -93,7 +93,8 @@ MaskRun maskOnDevice(const Job& job, const Window& window) {
     const auto setUp = std::chrono::steady_clock::now();
     ClSession session(device);
     const ProgramRecipe recipe = programs.apply(spotsRecipe());
-    DeviceRun r(session, params, recipe, programValues(recipe, a.dtype(), params, programs));
+    DeviceRun r(session, params, recipe,
+                programValues(recipe, a.dtype(), params, programs, device));
     r.w = static_cast<int>(a.width()), r.h = static_cast<int>(a.height());
     r.fp64 = device.fp64;
     if (!device.fp64) out.note = "no fp64 on the device: tests in float, approximate";

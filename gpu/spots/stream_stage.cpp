@@ -76,7 +76,8 @@ void SpotsStreamStage::open(ClSession& session, const InputSources& sources,
     checkInput(first);
     const ProgramRecipe recipe = request_.programs.apply(spotsRecipe());
     run_ = std::make_unique<device::DeviceRun>(
-        session, params_, recipe, programValues(recipe, format.dtype, params_, request_.programs));
+        session, params_, recipe,
+        programValues(recipe, format.dtype, params_, request_.programs, session.info()));
     device::DeviceRun& r = *run_;
     r.w = int(format.width), r.h = int(format.height), r.fp64 = session.info().fp64;
     if (!r.fp64) note_ = "no fp64 on the device: tests in float, approximate";

@@ -1,5 +1,5 @@
 // spots: the strip forms of `local` for 8/16-bit data: the tile form here and the walk form
-// (spots_walk.cl, STRIP_WALK = 1), which share this file's loaders and exact decision. Built
+// (spots_walk.cl, STRIP_WALK = 1), which share this file's loaders. Built
 // after spots.cl in one program (gpu/spots/recipes.cpp): its helpers and options shared.
 
 #if SPOTS_STRIP
@@ -30,7 +30,6 @@
 #define STW (STRIP_X + 2 * KXV)
 #define STV (STW / STRIP_VEC) // vectors per tile row
 #define STH (SBH + 2 * KY)
-#define STRIP_TURNS ((STH * STV + STRIP_X * STRIP_Y - 1) / (STRIP_X * STRIP_Y)) // loads a work-item
 
 // The block's origin in the frame, its halo included: (i0, j0).
 #define STRIP_I0 ((int)get_group_id(0) * STRIP_X - KXV)
@@ -75,47 +74,6 @@ inline void spots_strip_ok(global const uchar* bad, int w, int h, int ii, int jj
     spots_strip_flags(bad, w, h, ii, jj, ok);
     for (int e = 0; e < STRIP_VEC; ++e)
         ok[e] = ii + e >= 0 && ii + e < w && jj >= 0 && jj < h && !ok[e];
-}
-
-// The packed form of the STRIP_VEC pixels of row jj from column ii: v + 2^22 where the pixel is
-// in the sums (inside the frame, not bad, valid), else 0.
-inline void spots_strip_packed(global const DATA_T* frame, global const uchar* bad, int w, int h,
-                               int ii, int jj, uint* out) {
-    DATA_T v[STRIP_VEC];
-    uchar ok[STRIP_VEC];
-    spots_strip_values(frame, w, h, ii, jj, v);
-    spots_strip_ok(bad, w, h, ii, jj, ok);
-    for (int e = 0; e < STRIP_VEC; ++e)
-        out[e] = ok[e] && spots_in_sum(v[e], 0) ? (uint)v[e] + PACK_ONE : 0;
-}
-
-// The largest integer `above` with !(above > t), clamped to [-1, 65536]: for the strip forms'
-// values (0 <= v <= 65535), v > t exactly when v > above (a NaN threshold passes none).
-inline int spots_strip_above(real_t t) {
-    if (!(t >= -1)) return t != t ? 65536 : -1;
-    return t >= 65536 ? 65536 : (int)floor(t);
-}
-
-// spots_decide for the strip forms' exact sums: count m, sum x < 2^22, squares y < 2^38, the
-// pixel's packed value `own` (0: not valid). DIALS' a (m y - x^2 - x (m - 1), or m y - x^2 with
-// the gain) stays below 2^53, so spots_background_test forms it in double exactly, every step:
-// here it is formed in 64-bit integers, the same value converted once, and the comparisons and
-// c are spots_decide's own. Without fp64 (float: rounded) it is spots_decide.
-inline uchar spots_strip_decide(uint m, uint x, ulong y, uint own, int above, spots_params p,
-                                local const real_t* roots) {
-#ifdef cl_khr_fp64
-    if (!own || (int)m < p.min_count || (int)(own & PACK_MASK) <= above) return 0;
-#if USE_GAIN
-    const long a = (long)m * (long)y - (long)x * (long)x;
-    const real_t c = p.gain * (real_t)x * ((real_t)m - 1 + p.sigma_b * spots_root(m, roots));
-#else
-    const long a = (long)m * (long)y - (long)x * (long)x - (long)x * (long)(m - 1);
-    const real_t c = (real_t)x * p.sigma_b * spots_root(m, roots);
-#endif
-    return (real_t)a > c && spots_strong_test((real_t)m, (real_t)x, (real_t)(own & PACK_MASK), p);
-#else
-    return spots_decide(m, (real_t)x, (real_t)y, (real_t)(own & PACK_MASK), own != 0, p, roots);
-#endif
 }
 
 // The tile form (STRIP_WALK = 0; spots_walk.cl holds the other).
@@ -166,29 +124,19 @@ inline void spots_strip_hsum(local const uint* tile, int row, int c, uint* p, ul
 inline void spots_strip_rows(global const DATA_T* frame, global const uchar* bad, int w, int h,
                              local spots_strip_block* b) {
     const int lid = STRIP_LID, i0 = STRIP_I0, j0 = STRIP_J0;
-    // every load of the work-item first, all in flight together, then their packed values
-    DATA_T v[STRIP_TURNS][STRIP_VEC];
-    uchar ok[STRIP_TURNS][STRIP_VEC];
-#pragma unroll
-    for (int n = 0; n < STRIP_TURNS; ++n) {
-        const int t = lid + n * STRIP_X * STRIP_Y;
-        if (t >= STH * STV) break;
+    for (int t = lid; t < STH * STV; t += STRIP_X * STRIP_Y) {
         const int ii = i0 + t % STV * STRIP_VEC, jj = j0 + t / STV;
-        spots_strip_values(frame, w, h, ii, jj, v[n]);
+        DATA_T v[STRIP_VEC];
+        uchar ok[STRIP_VEC];
+        spots_strip_values(frame, w, h, ii, jj, v);
 #if STRIP_FRAMES > 1
         for (int e = 0; e < STRIP_VEC; ++e)
-            ok[n][e] = b->usable[t * STRIP_VEC + e];
+            ok[e] = b->usable[t * STRIP_VEC + e];
 #else
-        spots_strip_ok(bad, w, h, ii, jj, ok[n]);
+        spots_strip_ok(bad, w, h, ii, jj, ok);
 #endif
-    }
-#pragma unroll
-    for (int n = 0; n < STRIP_TURNS; ++n) {
-        const int t = lid + n * STRIP_X * STRIP_Y;
-        if (t >= STH * STV) break;
         for (int e = 0; e < STRIP_VEC; ++e)
-            b->tile[t * STRIP_VEC + e] =
-                ok[n][e] && spots_in_sum(v[n][e], 0) ? (uint)v[n][e] + PACK_ONE : 0;
+            b->tile[t * STRIP_VEC + e] = ok[e] && spots_in_sum(v[e], 0) ? (uint)v[e] + PACK_ONE : 0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #if STRIP_SHARED_ROWS
@@ -229,7 +177,6 @@ inline void spots_strip_frame(global const DATA_T* frames, size_t base, global c
     spots_strip_rows(frames + base, bad, w, h, b);
     const int li = get_local_id(0), r0 = get_local_id(1) * STRIP_ROWS; // r0: first row in block
     const int i = get_group_id(0) * STRIP_X + li, j0 = get_group_id(1) * SBH + r0;
-    const int above = spots_strip_above(p.threshold);
     uint sp = 0, bits = 0;
     ulong sq = 0;
     for (int d = 0; d < 2 * KY; ++d)
@@ -239,7 +186,8 @@ inline void spots_strip_frame(global const DATA_T* frames, size_t base, global c
         const int j = j0 + r;
         if (i < w && j < h) {
             const uint own = b->tile[(r0 + r + KY) * STW + li + KXV];
-            const uchar on = spots_strip_decide(sp >> 22, sp & PACK_MASK, sq, own, above, p, roots);
+            const uchar on = spots_decide(sp >> 22, (real_t)(sp & PACK_MASK), (real_t)sq,
+                                          (real_t)(own & PACK_MASK), own != 0, p, roots);
             spots_store(signal, base + (size_t)j * w + i, on, mask_out);
             bits |= (uint)on << r;
         }

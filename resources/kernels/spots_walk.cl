@@ -1,6 +1,5 @@
 // spots: the walk form of `local` (STRIP_WALK = 1; 8/16-bit data, windows <= 64 pixels). Built
-// after spots_strip.cl, whose loaders (spots_strip_packed) and exact decision
-// (spots_strip_decide) it uses.
+// after spots_strip.cl, whose vector loads (STRIP_ALIGNED) it uses.
 //
 // Each work-item walks down a strip of WALK_ROWS rows of WALK_COLS columns, holding the window
 // sums of its columns in registers: no tile, no barriers while it walks. At each row it adds
@@ -105,15 +104,16 @@ inline void spots_walk_append(uint index, local uint* staged, local uint* total,
 // The tests of row j's WALK_COLS pixels from i0 (`own`: their raw pixels from index 0), with
 // their window sums vp, vq.
 inline void spots_walk_decide(const spots_walk_pixels* own, size_t base, int w, int i0, int j,
-                              const uint* vp, const ulong* vq, int above, spots_params p,
+                              const uint* vp, const ulong* vq, spots_params p,
                               SPOTS_SIGNAL_ARGS, SPOTS_LIST_ARGS, local const real_t* roots,
                               local uint* staged, local uint* total) {
     uint bits = 0;
 #pragma unroll
     for (int c = 0; c < WALK_COLS; ++c)
         if (i0 + c < w)
-            bits |= (uint)spots_strip_decide(vp[c] >> 22, vp[c] & PACK_MASK, vq[c],
-                                             WALK_PACKED(*own, c), above, p, roots)
+            bits |= (uint)spots_decide(vp[c] >> 22, (real_t)(vp[c] & PACK_MASK), (real_t)vq[c],
+                                       (real_t)(WALK_PACKED(*own, c) & PACK_MASK),
+                                       WALK_PACKED(*own, c) != 0, p, roots)
                     << c;
     const size_t k = base + (size_t)j * w + i0;
     if (SIGNAL_MASK_ALWAYS || mask_out) {
@@ -135,7 +135,7 @@ inline void spots_walk_strip(global const DATA_T* frames, size_t base, global co
     const bool aligned = w % STRIP_VEC == 0 &&
                          (size_t)frame % (STRIP_VEC * sizeof(DATA_T)) == 0 &&
                          (size_t)bad % STRIP_VEC == 0;
-    const int above = spots_strip_above(p.threshold), rows = min(WALK_ROWS, h - j0);
+    const int rows = min(WALK_ROWS, h - j0);
     uint vp[WALK_COLS];
     ulong vq[WALK_COLS];
 #pragma unroll
@@ -152,7 +152,7 @@ inline void spots_walk_strip(global const DATA_T* frames, size_t base, global co
         spots_walk_load(frame, bad, w, h, i0, j, WALK_COLS, aligned, own.v, own.bad);
         spots_walk_load(frame, bad, w, h, i0 - WALK_O, j - KY, WALK_N, aligned, out.v, out.bad);
         spots_walk_sums(&in, 1, vp, vq);
-        spots_walk_decide(&own, base, w, i0, j, vp, vq, above, p, signal, mask_out, list,
+        spots_walk_decide(&own, base, w, i0, j, vp, vq, p, signal, mask_out, list,
                           capacity, count, roots, staged, total);
         spots_walk_sums(&out, -1, vp, vq);
     }
