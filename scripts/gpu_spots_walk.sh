@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# On the lent GPU (carry [".deps"]): spots `local`'s walk form (STRIP_WALK=1) against the tile
-# form on the kernel lab's large case (one 4148x4362 uint16 frame; roofline rows) and the seed
-# case, its tunables swept (SWEEPS: lines of lab arguments, default below), ptxas' registers of
-# both forms, then the bench lines of LIST (default scripts/gpu_spots_walk.list) for the wall.
+# On the lent GPU (carry [".deps"]): spots `local`'s two strip forms on the kernel lab's large
+# case (one 4148x4362 uint16 frame; roofline rows): ptxas' registers of each, ablations of the
+# tile form, the walk form against the tile form (SWEEPS: lines of lab arguments), then the
+# bench lines of LIST (default scripts/gpu_spots_walk.list) for the wall. Session 27's calls
+# (docs/bench/2026-11-29/session27_*; docs/performance-checks.md "spots' strip forms").
 set -uo pipefail
 # shellcheck source=scripts/gpu_cli.sh
 . scripts/gpu_cli.sh || exit 1
@@ -15,26 +16,26 @@ for walk in 0 1; do
   grep -A3 "entry function 'spots_local'" "$OUT/case.txt" | grep -E "Used|spill|stack" | sort -u |
     tee -a "$OUT/walk.log"
 done
-# The tile form's decision in double (spots_decide, as before 03b69e0) against the exact
-# integer one (spots_strip_decide), twice each way, and the tile form before this session (OLD).
+# Ablations of the tile form (forks with wrong results, timed): without the decision, without
+# the rows' 2KX+1-term sums, without either.
 lab --size large --print-source >"$OUT/tile.cl" || exit 1
-git show "${OLD:-5da9b24}:resources/kernels/spots_strip.cl" >"$OUT/old_strip.cl" 2>/dev/null
-python3 - "$OUT" <<'PY'
+python3 - "$OUT" <<'PY' || exit 1
 import sys
 d = sys.argv[1]
 s = open(d + "/tile.cl").read()
-now = "const uchar on = spots_strip_decide(sp >> 22, sp & PACK_MASK, sq, own, above, p, roots);"
-before = ("const uchar on = spots_decide(sp >> 22, (real_t)(sp & PACK_MASK), (real_t)sq, "
-          "(real_t)(own & PACK_MASK), own != 0, p, roots);")
-assert now in s, "the tile form's decision changed"
-open(d + "/double.cl", "w").write(s.replace(now, before))
-strip = open("resources/kernels/spots_strip.cl").read()
-assert strip in s
-open(d + "/old.cl", "w").write(s.replace(strip, open(d + "/old_strip.cl").read()))
+decide = ("const uchar on = spots_decide(sp >> 22, (real_t)(sp & PACK_MASK), (real_t)sq,\n"
+          "                                          (real_t)(own & PACK_MASK), own != 0, p, roots);")
+hsum = "for (int d = 0; d <= 2 * KX; ++d) {"
+assert decide in s and hsum in s, "the tile form changed"
+cheap = "const uchar on = (sp >> 22) == 77u && sq == 5 && own == 9;"
+one = "for (int d = 0; d < 1; ++d) {"
+open(d + "/nodecide.cl", "w").write(s.replace(decide, cheap))
+open(d + "/nohsum.cl", "w").write(s.replace(hsum, one))
+open(d + "/neither.cl", "w").write(s.replace(decide, cheap).replace(hsum, one))
 PY
-for fork in double double old; do
-  echo "== the tile form: $fork (fork) against this one (local)" | tee -a "$OUT/walk.log"
-  lab --size large --repeat 15 --source "$OUT/$fork.cl" 2>&1 | grep -E "^(local|fork) " | grep -v " spots_" |
+for fork in nodecide nohsum neither; do
+  echo "== ablation $fork (fork) against the tile form (local)" | tee -a "$OUT/walk.log"
+  lab --size large --repeat 9 --source "$OUT/$fork.cl" 2>&1 | grep -E "^(local|fork) " | grep -v " spots_" |
     tee -a "$OUT/walk.log"
 done
 SWEEPS=${SWEEPS:-"--size large --sweep STRIP_WALK=0,1
