@@ -17,7 +17,8 @@ for walk in 0 1; do
     tee -a "$OUT/walk.log"
 done
 # Ablations of the tile form (forks with wrong results, timed): without the decision, without
-# the rows' 2KX+1-term sums, without either.
+# the rows' 2KX+1-term sums, without either (ABLATE=0: none).
+[ "${ABLATE:-1}" = 0 ] || {
 lab --size large --print-source >"$OUT/tile.cl" || exit 1
 python3 - "$OUT" <<'PY' || exit 1
 import sys
@@ -38,6 +39,7 @@ for fork in nodecide nohsum neither; do
   lab --size large --repeat 9 --source "$OUT/$fork.cl" 2>&1 | grep -E "^(local|fork) " | grep -v " spots_" |
     tee -a "$OUT/walk.log"
 done
+}
 SWEEPS=${SWEEPS:-"--size large --sweep STRIP_WALK=0,1
 --size seed --sweep STRIP_WALK=0,1"}
 while read -r args; do

@@ -136,6 +136,14 @@ void TestSpots::variantsMatchCpu_data() {
     looseTile.globalThreshold = 10.5, looseTile.tuning = {{"STRIP_WALK", 0}};
     looseWalk.tuning = {{"STRIP_WALK", 1}};
     looseGain.gain = 1.3, looseGain.tuning = {{"STRIP_WALK", 1}};
+    // the tile form's rows' sums slid along runs: of 4 in blocks 8 wide over 2 frames, of 8 with
+    // k5,2 (11-pixel rows), of the whole block's 32 columns
+    spots::Params runs = params(Method::Dispersion), runsK5 = params(Method::Dispersion, 5, 2),
+                  runsWhole = params(Method::Dispersion);
+    runs.tuning = {{"STRIP_WALK", 0}, {"STRIP_RUN", 4}, {"STRIP_X", 8},
+                   {"STRIP_Y", 2},    {"STRIP_ROWS", 3}, {"STRIP_FRAMES", 2}};
+    runsK5.tuning = {{"STRIP_WALK", 0}, {"STRIP_RUN", 8}};
+    runsWhole.tuning = {{"STRIP_WALK", 0}, {"STRIP_RUN", 32}, {"LIST_CAPACITY", 3}};
     spots::Params legacy = params(Method::DispersionExtended);
     legacy.legacyMaskedBackground = true;
     spots::Params extChunks = params(Method::DispersionExtended);
@@ -176,6 +184,9 @@ void TestSpots::variantsMatchCpu_data() {
         {"3x41x29 sigmas 0.5, threshold 10.5", DType::UInt16, 3, 41, 29, looseTile},
         {"3x41x32 sigmas 0.5, threshold 2.5, walk", DType::UInt16, 3, 41, 32, looseWalk},
         {"3x41x29 sigmas 0.5, threshold 2.5, gain, walk", DType::UInt16, 3, 41, 29, looseGain},
+        {"5x41x29 runs of 4 in strips 8x2x3 over 2 frames", DType::UInt16, 5, 41, 29, runs},
+        {"3x45x70 k5,2 runs of 8", DType::UInt16, 3, 45, 70, runsK5},
+        {"3x41x69 runs of 32, overflow", DType::UInt16, 3, 41, 69, runsWhole},
         {"4x41x29 chunks of 1", DType::UInt16, 4, 41, 29, chunks},
         {"5x41x29 chunks of 2, overflow", DType::UInt16, 5, 41, 29, chunksOverflow},
         // frames in pinned memory, as a GPU's runs hold them: chunks queued ahead, in place

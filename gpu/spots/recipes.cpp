@@ -55,6 +55,9 @@ std::vector<Tunable> tuningTunables() {
         integerTunable("WALK_ROWS", 32, 1, 4096, "rows per work-item of the walk form"),
         integerTunable("WALK_STAGE", 1024, 1, 8192,
                        "signal pixels a work-group of the walk form stages in local memory"),
+        integerTunable("STRIP_RUN", 0, 0, 64,
+                       "tile form: rows' sums slid along runs of this many columns a work-item "
+                       "(divides STRIP_X); 0: each column's window summed"),
         flagTunable("STRIP_SHARED_ROWS", true,
                     "strip form: rows' sums shared in local memory; 0: summed per work-item"),
         integerTunable("STRIP_FRAMES", 4, 1, 64,

@@ -29,6 +29,18 @@
 #define KXV ((KX + STRIP_VEC - 1) / STRIP_VEC * STRIP_VEC)
 #define STW (STRIP_X + 2 * KXV)
 #define STV (STW / STRIP_VEC) // vectors per tile row
+// Row strides in local memory. With STRIP_RUN, a work-item sums a run of one row and the
+// work-items of a warp take consecutive rows: odd strides put their rows in distinct banks.
+#if STRIP_RUN
+#if STRIP_X % STRIP_RUN
+#error "STRIP_RUN must divide STRIP_X"
+#endif
+#define STS (STW | 1)      // the tile's
+#define SRS (STRIP_X | 1)  // the rows' sums'
+#else
+#define STS STW
+#define SRS STRIP_X
+#endif
 #define STH (SBH + 2 * KY)
 
 // The block's origin in the frame, its halo included: (i0, j0).
@@ -96,20 +108,20 @@ inline void spots_strip_usable(global const uchar* bad, int w, int h, local ucha
 // the horizontal window sums of its rows at every column of the block (made once, read by the
 // 2KY+1 strips' pixels whose windows hold the row).
 typedef struct {
-    uint tile[STH * STW];
+    uint tile[STH * STS];
 #if STRIP_FRAMES > 1
     uchar usable[STH * STW];
 #endif
 #if STRIP_SHARED_ROWS
-    uint rowP[STH * STRIP_X];
-    ulong rowQ[STH * STRIP_X];
+    uint rowP[STH * SRS];
+    ulong rowQ[STH * SRS];
 #endif
 } spots_strip_block;
 
 // The horizontal window sums of tile row `row` at block column c: count and sum packed (p),
 // squares (q).
 inline void spots_strip_hsum(local const uint* tile, int row, int c, uint* p, ulong* q) {
-    const int at = row * STW + c + KXV - KX; // the window's first column
+    const int at = row * STS + c + KXV - KX; // the window's first column
     uint sp = 0;
     ulong sq = 0;
     for (int d = 0; d <= 2 * KX; ++d) {
@@ -119,6 +131,30 @@ inline void spots_strip_hsum(local const uint* tile, int row, int c, uint* p, ul
     }
     *p = sp, *q = sq;
 }
+
+#if STRIP_SHARED_ROWS && STRIP_RUN
+// The window sums of tile row `row` at block columns [c0, c0 + STRIP_RUN), into rowP and rowQ:
+// the first summed, the others slid along the row (the column entering the window added, the
+// one leaving it taken; modulo 2^32 for the packed sums, whose windows fit).
+inline void spots_strip_run(local spots_strip_block* b, int row, int c0) {
+    local const uint* at = b->tile + row * STS + c0 + KXV - KX; // the first window's first column
+    uint sp = 0;
+    ulong sq = 0;
+    for (int d = 0; d <= 2 * KX; ++d) {
+        const uint v = at[d] & PACK_MASK;
+        sp += at[d], sq += v * v;
+    }
+    b->rowP[row * SRS + c0] = sp, b->rowQ[row * SRS + c0] = sq;
+    for (int c = 1; c < STRIP_RUN; ++c) {
+        const uint in = at[c + 2 * KX], out = at[c - 1];
+        const uint vi = in & PACK_MASK, vo = out & PACK_MASK;
+        sp += in - out;
+        sq += vi * vi;
+        sq -= vo * vo;
+        b->rowP[row * SRS + c0 + c] = sp, b->rowQ[row * SRS + c0 + c] = sq;
+    }
+}
+#endif
 
 // The tile of the block with its halo (packed) and, with STRIP_SHARED_ROWS, its rows' sums.
 inline void spots_strip_rows(global const DATA_T* frame, global const uchar* bad, int w, int h,
@@ -136,16 +172,22 @@ inline void spots_strip_rows(global const DATA_T* frame, global const uchar* bad
         spots_strip_ok(bad, w, h, ii, jj, ok);
 #endif
         for (int e = 0; e < STRIP_VEC; ++e)
-            b->tile[t * STRIP_VEC + e] = ok[e] && spots_in_sum(v[e], 0) ? (uint)v[e] + PACK_ONE : 0;
+            b->tile[t / STV * STS + t % STV * STRIP_VEC + e] =
+                ok[e] && spots_in_sum(v[e], 0) ? (uint)v[e] + PACK_ONE : 0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #if STRIP_SHARED_ROWS
+#if STRIP_RUN
+    for (int t = lid; t < STH * (STRIP_X / STRIP_RUN); t += STRIP_X * STRIP_Y)
+        spots_strip_run(b, t % STH, t / STH * STRIP_RUN);
+#else
     for (int t = lid; t < STH * STRIP_X; t += STRIP_X * STRIP_Y) {
         uint rp;
         ulong rq;
         spots_strip_hsum(b->tile, t / STRIP_X, t % STRIP_X, &rp, &rq);
-        b->rowP[t] = rp, b->rowQ[t] = rq;
+        b->rowP[t / STRIP_X * SRS + t % STRIP_X] = rp, b->rowQ[t / STRIP_X * SRS + t % STRIP_X] = rq;
     }
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
 }
@@ -157,7 +199,7 @@ inline void spots_strip_add(local const spots_strip_block* b, int row, int c, in
     uint rp;
     ulong rq;
 #if STRIP_SHARED_ROWS
-    rp = b->rowP[row * STRIP_X + c], rq = b->rowQ[row * STRIP_X + c];
+    rp = b->rowP[row * SRS + c], rq = b->rowQ[row * SRS + c];
 #else
     spots_strip_hsum(b->tile, row, c, &rp, &rq);
 #endif
@@ -185,7 +227,7 @@ inline void spots_strip_frame(global const DATA_T* frames, size_t base, global c
         spots_strip_add(b, r0 + r + 2 * KY, li, 1, &sp, &sq); // the row entering the window
         const int j = j0 + r;
         if (i < w && j < h) {
-            const uint own = b->tile[(r0 + r + KY) * STW + li + KXV];
+            const uint own = b->tile[(r0 + r + KY) * STS + li + KXV];
             const uchar on = spots_decide(sp >> 22, (real_t)(sp & PACK_MASK), (real_t)sq,
                                           (real_t)(own & PACK_MASK), own != 0, p, roots);
             spots_store(signal, base + (size_t)j * w + i, on, mask_out);
