@@ -140,7 +140,7 @@ void TestSpots::variantsMatchCpu_data() {
     // k5,2 (11-pixel rows), of the whole block's 32 columns
     spots::Params runs = params(Method::Dispersion), runsK5 = params(Method::Dispersion, 5, 2),
                   runsWhole = params(Method::Dispersion);
-    runs.tuning = {{"STRIP_WALK", 0}, {"STRIP_RUN", 4}, {"STRIP_X", 8},
+    runs.tuning = {{"STRIP_WALK", 0}, {"STRIP_RUN", 4},  {"STRIP_X", 8},
                    {"STRIP_Y", 2},    {"STRIP_ROWS", 3}, {"STRIP_FRAMES", 2}};
     runsK5.tuning = {{"STRIP_WALK", 0}, {"STRIP_RUN", 8}};
     runsWhole.tuning = {{"STRIP_WALK", 0}, {"STRIP_RUN", 32}, {"LIST_CAPACITY", 3}};

@@ -13,6 +13,17 @@ bool stripLocal(DType dtype, const Params& p) {
            (2 * p.kernelX + 1) * (2 * p.kernelY + 1) <= 64;
 }
 
+// The default run of the tile form's rows' sums fitted to the block's columns where it does not
+// divide them (the largest power of two at most it that does), so a narrower STRIP_X still
+// builds; a run that was asked for is taken as it is (and checked by the kernel).
+int fittedRun(const TunableValues& values) {
+    const int columns = std::stoi(values.at("STRIP_X"));
+    int run = std::stoi(values.at("STRIP_RUN"));
+    while (run > 1 && columns % run)
+        run /= 2;
+    return run;
+}
+
 const char* flag(bool on) {
     return on ? "1" : "0";
 }
@@ -55,7 +66,9 @@ std::vector<Tunable> tuningTunables() {
         integerTunable("WALK_ROWS", 32, 1, 4096, "rows per work-item of the walk form"),
         integerTunable("WALK_STAGE", 1024, 1, 8192,
                        "signal pixels a work-group of the walk form stages in local memory"),
-        integerTunable("STRIP_RUN", 0, 0, 64,
+        // 16: H200, lab spots --size large, dispersion: 0.1170 ms against 0.1320 (0), 0.1192 (4),
+        // 0.1201 (8), 0.1228 (32) (2026-11-29, docs/performance-checks.md)
+        integerTunable("STRIP_RUN", 16, 0, 64,
                        "tile form: rows' sums slid along runs of this many columns a work-item "
                        "(divides STRIP_X); 0: each column's window summed"),
         flagTunable("STRIP_SHARED_ROWS", true,
@@ -116,7 +129,10 @@ TunableValues programValues(const ProgramRecipe& recipe, DType dtype, const Para
     values["STRIP_WALK"] = device.type == "CPU" ? "1" : "0";
     for (const auto& [name, value] : tunableValues(p.tuning))
         values[name] = value;
-    return recipe.resolve(programs.over(std::move(values)));
+    TunableValues resolved = recipe.resolve(programs.over(std::move(values)));
+    if (!p.tuning.count("STRIP_RUN") && !programs.values.count("STRIP_RUN"))
+        resolved["STRIP_RUN"] = std::to_string(fittedRun(resolved));
+    return resolved;
 }
 
 const ProgramRecipe& gatherRecipe() {
