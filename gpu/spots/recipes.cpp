@@ -71,6 +71,9 @@ std::vector<Tunable> tuningTunables() {
         integerTunable("STRIP_RUN", 16, 0, 64,
                        "tile form: rows' sums slid along runs of this many columns a work-item "
                        "(divides STRIP_X); 0: each column's window summed"),
+        flagTunable("STRIP_QSPLIT", false,
+                    "tile form: rows' sums of squares kept as 32 bits and a byte (less local "
+                    "memory a work-group); 0: 64 bits"),
         flagTunable("STRIP_SHARED_ROWS", true,
                     "strip form: rows' sums shared in local memory; 0: summed per work-item"),
         integerTunable("STRIP_FRAMES", 4, 1, 64,

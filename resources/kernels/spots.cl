@@ -21,6 +21,7 @@
 //   STRIP_X, STRIP_Y, STRIP_ROWS  its work-group (STRIP_X x STRIP_Y) and rows per work-item
 //   STRIP_VEC    pixels its work-items load at once (a vector; 1, 2, 4 or 8, dividing STRIP_X)
 //   STRIP_RUN    0: each rows' sum of the tile form made alone; n: slid along runs of n columns
+//   STRIP_QSPLIT 1: the tile form's rows' sums of squares as 32 bits and a byte; 0: 64 bits
 //   STRIP_SHARED_ROWS 1: its rows' horizontal sums made once in local memory; 0: each
 //                work-item sums the rows of its strip from the tile (less local memory)
 //   STRIP_FRAMES frames of the chunk each of its work-groups makes (the bad flags read once)
@@ -53,7 +54,7 @@ typedef float real_t; // no fp64: the tests are approximate (the variant says so
     !defined(STRIP_Y) || !defined(STRIP_ROWS) || !defined(STRIP_FRAMES) ||                      \
     !defined(STRIP_VEC) || !defined(STRIP_SHARED_ROWS) || !defined(SIGNAL_MASK_ALWAYS) ||     \
     !defined(STRIP_WALK) || !defined(WALK_COLS) || !defined(WALK_ROWS) || !defined(WALK_STAGE) || \
-    !defined(STRIP_RUN)
+    !defined(STRIP_RUN) || !defined(STRIP_QSPLIT)
 #error "spots: a tunable of the spots recipe is missing (gpu/spots/recipes.cpp declares them)"
 #endif
 

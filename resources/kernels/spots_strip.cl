@@ -114,9 +114,32 @@ typedef struct {
 #endif
 #if STRIP_SHARED_ROWS
     uint rowP[STH * SRS];
+#if STRIP_QSPLIT // a row's 2KX+1 <= 21 squares < 2^37: low 32 bits and a byte above them
+    uint rowQ[STH * SRS];
+    uchar rowQhigh[STH * SRS];
+#else
     ulong rowQ[STH * SRS];
 #endif
+#endif
 } spots_strip_block;
+
+#if STRIP_SHARED_ROWS
+// The rows' sums of squares at entry k, stored (put) and read (get).
+inline void spots_strip_putq(local spots_strip_block* b, int k, ulong q) {
+#if STRIP_QSPLIT
+    b->rowQ[k] = (uint)q, b->rowQhigh[k] = (uchar)(q >> 32);
+#else
+    b->rowQ[k] = q;
+#endif
+}
+inline ulong spots_strip_getq(local const spots_strip_block* b, int k) {
+#if STRIP_QSPLIT
+    return (ulong)b->rowQhigh[k] << 32 | b->rowQ[k];
+#else
+    return b->rowQ[k];
+#endif
+}
+#endif
 
 // The horizontal window sums of tile row `row` at block column c: count and sum packed (p),
 // squares (q).
@@ -144,14 +167,16 @@ inline void spots_strip_run(local spots_strip_block* b, int row, int c0) {
         const uint v = at[d] & PACK_MASK;
         sp += at[d], sq += v * v;
     }
-    b->rowP[row * SRS + c0] = sp, b->rowQ[row * SRS + c0] = sq;
+    b->rowP[row * SRS + c0] = sp;
+    spots_strip_putq(b, row * SRS + c0, sq);
     for (int c = 1; c < STRIP_RUN; ++c) {
         const uint in = at[c + 2 * KX], out = at[c - 1];
         const uint vi = in & PACK_MASK, vo = out & PACK_MASK;
         sp += in - out;
         sq += vi * vi;
         sq -= vo * vo;
-        b->rowP[row * SRS + c0 + c] = sp, b->rowQ[row * SRS + c0 + c] = sq;
+        b->rowP[row * SRS + c0 + c] = sp;
+        spots_strip_putq(b, row * SRS + c0 + c, sq);
     }
 }
 #endif
@@ -185,7 +210,8 @@ inline void spots_strip_rows(global const DATA_T* frame, global const uchar* bad
         uint rp;
         ulong rq;
         spots_strip_hsum(b->tile, t / STRIP_X, t % STRIP_X, &rp, &rq);
-        b->rowP[t / STRIP_X * SRS + t % STRIP_X] = rp, b->rowQ[t / STRIP_X * SRS + t % STRIP_X] = rq;
+        b->rowP[t / STRIP_X * SRS + t % STRIP_X] = rp;
+        spots_strip_putq(b, t / STRIP_X * SRS + t % STRIP_X, rq);
     }
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -199,7 +225,7 @@ inline void spots_strip_add(local const spots_strip_block* b, int row, int c, in
     uint rp;
     ulong rq;
 #if STRIP_SHARED_ROWS
-    rp = b->rowP[row * SRS + c], rq = b->rowQ[row * SRS + c];
+    rp = b->rowP[row * SRS + c], rq = spots_strip_getq(b, row * SRS + c);
 #else
     spots_strip_hsum(b->tile, row, c, &rp, &rq);
 #endif
