@@ -144,9 +144,11 @@ void TestSpots::variantsMatchCpu_data() {
                    {"STRIP_Y", 2},    {"STRIP_ROWS", 3}, {"STRIP_FRAMES", 2}};
     runsK5.tuning = {{"STRIP_WALK", 0}, {"STRIP_RUN", 8}};
     runsWhole.tuning = {{"STRIP_WALK", 0}, {"STRIP_RUN", 32}, {"LIST_CAPACITY", 3}};
-    // squares' sums split in 32 bits and a byte: high values (below) carry into the byte
-    spots::Params qsplit = params(Method::Dispersion);
-    qsplit.tuning = {{"STRIP_WALK", 0}, {"STRIP_QSPLIT", 1}};
+    // squares' sums split in 32 bits and a byte (the default) and in 64 bits: high values
+    // (below) carry into the byte
+    spots::Params qsplit = params(Method::Dispersion), q64 = qsplit;
+    qsplit.tuning = {{"STRIP_WALK", 0}};
+    q64.tuning = {{"STRIP_WALK", 0}, {"STRIP_QSPLIT", 0}};
     spots::Params legacy = params(Method::DispersionExtended);
     legacy.legacyMaskedBackground = true;
     spots::Params extChunks = params(Method::DispersionExtended);
@@ -191,6 +193,7 @@ void TestSpots::variantsMatchCpu_data() {
         {"3x45x70 k5,2 runs of 8", DType::UInt16, 3, 45, 70, runsK5},
         {"3x41x69 runs of 32, overflow", DType::UInt16, 3, 41, 69, runsWhole},
         {"3x41x29 squares split, high", DType::UInt16, 3, 41, 29, qsplit},
+        {"3x41x29 squares in 64 bits, high", DType::UInt16, 3, 41, 29, q64},
         {"4x41x29 chunks of 1", DType::UInt16, 4, 41, 29, chunks},
         {"5x41x29 chunks of 2, overflow", DType::UInt16, 5, 41, 29, chunksOverflow},
         // frames in pinned memory, as a GPU's runs hold them: chunks queued ahead, in place

@@ -71,7 +71,9 @@ std::vector<Tunable> tuningTunables() {
         integerTunable("STRIP_RUN", 16, 0, 64,
                        "tile form: rows' sums slid along runs of this many columns a work-item "
                        "(divides STRIP_X); 0: each column's window summed"),
-        flagTunable("STRIP_QSPLIT", false,
+        // 1: H200, lab spots --size large: 0.1121 ms against 0.1165 (seed 0.1034 against 0.1078;
+        // stream kernels 11.32 against 11.91 ms) (2026-11-29, docs/performance-checks.md)
+        flagTunable("STRIP_QSPLIT", true,
                     "tile form: rows' sums of squares kept as 32 bits and a byte (less local "
                     "memory a work-group); 0: 64 bits"),
         flagTunable("STRIP_SHARED_ROWS", true,
