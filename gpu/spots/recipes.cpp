@@ -129,8 +129,8 @@ TunableValues programValues(const ProgramRecipe& recipe, DType dtype, const Para
                             const ProgramOverrides& programs, const DeviceInfo& device) {
     TunableValues values = inputValues(dtype, p);
     // The walk form on a CPU, the tile form on a GPU: lab spots --size large, one 4148 x 4362
-    // frame: PoCL (2 cores) 0.173 s against 0.285-0.301; an H200 0.192 ms at best against 0.131
-    // (2026-11-29, docs/performance-checks.md).
+    // frame: PoCL (2 cores) 0.173-0.192 s against 0.285-0.301; an H200 0.19-0.23 ms against the
+    // tile form's 0.112 (2026-11-29, docs/performance-checks.md).
     values["STRIP_WALK"] = device.type == "CPU" ? "1" : "0";
     for (const auto& [name, value] : tunableValues(p.tuning))
         values[name] = value;

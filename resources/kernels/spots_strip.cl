@@ -1,6 +1,6 @@
 // spots: the strip forms of `local` for 8/16-bit data: the tile form here and the walk form
-// (spots_walk.cl, STRIP_WALK = 1), which share this file's loaders. Built
-// after spots.cl in one program (gpu/spots/recipes.cpp): its helpers and options shared.
+// (spots_walk.cl, STRIP_WALK = 1), which uses this file's vector loads. Built after spots.cl
+// in one program (gpu/spots/recipes.cpp): its helpers and options shared.
 
 #if SPOTS_STRIP
 // local, strip form (uchar/ushort data, window <= 64 pixels): a work-group of STRIP_X x STRIP_Y
@@ -10,7 +10,8 @@
 // Every tile pixel is one uint in local memory, count and sum packed: v + 2^22 when it is in
 // the sums, else 0 (a window's sum of values < 64 * 2^16 stays below 2^22, its count * 2^22
 // below 2^32). Integer sums are exact in any order: first the horizontal window sums of every
-// tile row (2KX+1 terms; made once for the block or by each strip, STRIP_SHARED_ROWS), then a
+// tile row (2KX+1 terms; made once for the block or by each strip, STRIP_SHARED_ROWS; once for
+// the block, each work-item slides them along a run of STRIP_RUN columns of a row), then a
 // running sum down the strip (add the row entering the window, subtract the one leaving it).
 // For these types, valid pixels are exactly the in-sum ones, so the tile also gives the
 // pixel's own value.
