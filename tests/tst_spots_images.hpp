@@ -85,6 +85,16 @@ inline spots::Params params(spots::Method method, int kx = 3, int ky = 3) {
     return p;
 }
 
+// A case of variantsMatchCpu: T frames of H x W of a type, the parameters.
+struct MaskCase {
+    const char* name;
+    DType dtype;
+    int t, h, w;
+    spots::Params p;
+};
+// The cases of spots_local's strip forms (tst_spots_forms.cpp).
+std::vector<MaskCase> stripFormCases();
+
 inline std::size_t count(const std::vector<std::uint8_t>& mask) {
     return static_cast<std::size_t>(std::count(mask.begin(), mask.end(), 1));
 }
