@@ -100,7 +100,8 @@ std::vector<MaskCase> walkCases() {
                    {"WALK_ROWS", 5},  {"STRIP_FRAMES", 1}, {"LIST_CAPACITY", 40}};
     walkStage.tuning = {{"STRIP_WALK", 1}, {"WALK_STAGE", 3}, {"STRIP_FRAMES", 2},
                         {"STRIP_VEC", 2},  {"WALK_COLS", 6},  {"WALK_ROWS", 7}};
-    spots::Params walk8 = params(Method::Dispersion, 2, 2), walkGain = params(Method::Dispersion, 2, 3),
+    spots::Params walk8 = params(Method::Dispersion, 2, 2),
+                  walkGain = params(Method::Dispersion, 2, 3),
                   walk63 = params(Method::Dispersion, 4, 3);
     walkGain.gain = 1.7, walkGain.minLocal = 0;
     walk8.tuning = {{"STRIP_WALK", 1}, {"STRIP_VEC", 8}, {"WALK_COLS", 16}, {"LIST_CAPACITY", 3}};
