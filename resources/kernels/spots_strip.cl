@@ -89,6 +89,20 @@ inline void spots_strip_ok(global const uchar* bad, int w, int h, int ii, int jj
         ok[e] = ii + e >= 0 && ii + e < w && jj >= 0 && jj < h && !ok[e];
 }
 
+// The packed form of value v: v + 2^22 when it is in the sums (`usable`: inside the frame and
+// not bad), else 0.
+inline uint spots_strip_pack(DATA_T v, bool usable) {
+    return usable && spots_in_sum(v, 0) ? (uint)v + PACK_ONE : 0;
+}
+
+// The tests of a pixel from its window's packed sums p (count and sum), squares q and its own
+// packed value (0: not valid).
+inline uchar spots_strip_decide(uint p, ulong q, uint own, spots_params params,
+                                local const real_t* roots) {
+    return spots_decide(p >> 22, (real_t)(p & PACK_MASK), (real_t)q, (real_t)(own & PACK_MASK),
+                        own != 0, params, roots);
+}
+
 // The tile form (STRIP_WALK = 0; spots_walk.cl holds the other).
 #if !STRIP_WALK
 // With STRIP_FRAMES > 1, the tile's usable pixels (spots_strip_ok), the same for every frame:
@@ -198,8 +212,7 @@ inline void spots_strip_rows(global const DATA_T* frame, global const uchar* bad
         spots_strip_ok(bad, w, h, ii, jj, ok);
 #endif
         for (int e = 0; e < STRIP_VEC; ++e)
-            b->tile[t / STV * STS + t % STV * STRIP_VEC + e] =
-                ok[e] && spots_in_sum(v[e], 0) ? (uint)v[e] + PACK_ONE : 0;
+            b->tile[t / STV * STS + t % STV * STRIP_VEC + e] = spots_strip_pack(v[e], ok[e]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #if STRIP_SHARED_ROWS
@@ -255,8 +268,7 @@ inline void spots_strip_frame(global const DATA_T* frames, size_t base, global c
         const int j = j0 + r;
         if (i < w && j < h) {
             const uint own = b->tile[(r0 + r + KY) * STS + li + KXV];
-            const uchar on = spots_decide(sp >> 22, (real_t)(sp & PACK_MASK), (real_t)sq,
-                                          (real_t)(own & PACK_MASK), own != 0, p, roots);
+            const uchar on = spots_strip_decide(sp, sq, own, p, roots);
             spots_store(signal, base + (size_t)j * w + i, on, mask_out);
             bits |= (uint)on << r;
         }

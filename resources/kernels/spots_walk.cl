@@ -1,5 +1,5 @@
 // spots: the walk form of `local` (STRIP_WALK = 1; 8/16-bit data, windows <= 64 pixels). Built
-// after spots_strip.cl, whose vector loads (STRIP_ALIGNED) it uses.
+// after spots_strip.cl, whose vector loads (STRIP_ALIGNED), packing and decision it uses.
 //
 // Each work-item walks down a strip of WALK_ROWS rows of WALK_COLS columns, holding the window
 // sums of its columns in registers: no tile, no barriers while it walks. At each row it adds
@@ -46,8 +46,8 @@ inline void spots_walk_load(global const DATA_T* frame, global const uchar* bad,
     }
 }
 
-// The packed form (v + 2^22 in the sums, else 0) of raw pixel e.
-#define WALK_PACKED(px, e) (!(px).bad[e] && spots_in_sum((px).v[e], 0) ? (uint)(px).v[e] + PACK_ONE : 0)
+// The packed form (spots_strip_pack) of raw pixel e.
+#define WALK_PACKED(px, e) spots_strip_pack((px).v[e], !(px).bad[e])
 
 // The horizontal window sums of row `px` (loaded from column i0 - WALK_O) at the WALK_COLS
 // columns from i0, added to (sign 1) or taken from (-1) the columns' sums vp (packed) and vq
@@ -111,10 +111,7 @@ inline void spots_walk_decide(const spots_walk_pixels* own, size_t base, int w, 
 #pragma unroll
     for (int c = 0; c < WALK_COLS; ++c)
         if (i0 + c < w)
-            bits |= (uint)spots_decide(vp[c] >> 22, (real_t)(vp[c] & PACK_MASK), (real_t)vq[c],
-                                       (real_t)(WALK_PACKED(*own, c) & PACK_MASK),
-                                       WALK_PACKED(*own, c) != 0, p, roots)
-                    << c;
+            bits |= (uint)spots_strip_decide(vp[c], vq[c], WALK_PACKED(*own, c), p, roots) << c;
     const size_t k = base + (size_t)j * w + i0;
     if (SIGNAL_MASK_ALWAYS || mask_out) {
 #pragma unroll
