@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # On the lent GPU (carry [".deps"]): spots `local`'s two strip forms on the kernel lab's large
-# case (one 4148x4362 uint16 frame; roofline rows): ptxas' registers of each, ablations of the
+# case (one 4148x4362 uint16 frame; roofline rows): ptxas' registers of each (FORMS) and their
+# machine instructions by opcode, ablations of the
 # tile form, the walk form against the tile form (SWEEPS: lines of lab arguments), then the
 # bench lines of LIST (default scripts/gpu_spots_walk.list) for the wall. Session 27's calls
 # (docs/bench/2026-11-29/session27_*; docs/performance-checks.md "spots' strip forms").
@@ -9,13 +10,29 @@ set -uo pipefail
 . scripts/gpu_cli.sh || exit 1
 P='{"threshold_algorithm":"dispersion"}'
 lab() { timeout 150 $CLI lab spots --from local --params "$P" --device ocl:NVIDIA "$@"; }
-for walk in 0 1; do
-  echo "== ptxas, STRIP_WALK=$walk" | tee -a "$OUT/walk.log"
-  CLSCOPE_CL_OPTIONS="-cl-nv-verbose" CLSCOPE_CL_LOG=1 lab --size large --set STRIP_WALK=$walk \
-    --repeat 1 >"$OUT/case.txt" 2>&1 || tail -3 "$OUT/case.txt"
+# FORMS: lines of --set arguments, one form each: ptxas' registers and, where cuobjdump is there,
+# the counts of spots_local's machine instructions by opcode (its most frequent 24).
+FORMS=${FORMS:-"--set STRIP_WALK=0
+--set STRIP_WALK=1"}
+while read -r sets; do
+  echo "== ptxas, $sets" | tee -a "$OUT/walk.log"
+  rm -rf "$OUT/bin"
+  # shellcheck disable=SC2086
+  CLSCOPE_CL_OPTIONS="-cl-nv-verbose" CLSCOPE_CL_LOG=1 lab --size large $sets --repeat 1 \
+    --binary "$OUT/bin" >"$OUT/case.txt" 2>&1 || tail -3 "$OUT/case.txt"
   grep -A3 "entry function 'spots_local'" "$OUT/case.txt" | grep -E "Used|spill|stack" | sort -u |
     tee -a "$OUT/walk.log"
-done
+  ptx=$(ls "$OUT"/bin/1-*.ptx 2>/dev/null | head -1)
+  if [ -n "$ptx" ] && command -v cuobjdump >/dev/null &&
+    ptxas -arch=sm_90 -o "$OUT/k.cubin" "$ptx" 2>/dev/null; then
+    cuobjdump -sass -fun spots_local "$OUT/k.cubin" 2>/dev/null |
+      grep -oE '^ +/\*[0-9a-f]{4}\*/ +(@!?U?P[0-9T] +)?[A-Z][A-Z0-9_.]*' |
+      awk '{print $NF}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -24 | tr '\n' ' ' |
+      tee -a "$OUT/walk.log"
+    echo | tee -a "$OUT/walk.log"
+  fi
+done <<<"$FORMS"
+rm -rf "$OUT/bin" "$OUT/k.cubin"
 # Ablations of the tile form (forks with wrong results, timed): without the decision, without
 # the rows' 2KX+1-term sums, without either (ABLATE=0: none).
 [ "${ABLATE:-1}" = 0 ] || {
