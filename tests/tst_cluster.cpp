@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
 #include "core/io.hpp"
+#include "gpu/cluster/cluster_gpu.hpp"
 #include "gpu/runtime/devices.hpp"
 #include "test_util.hpp"
 #include "typed_runs.hpp"
@@ -52,8 +53,9 @@ void expectVariantsMatch(const Digis& d, const cluster::Params& params, const QS
 // that changes a tunable of cluster_common.cl builds every program again (CI's cold PoCL cache).
 const std::vector<std::map<std::string, int>> allPaths{
     {}, // default
-    // every module through global memory; 64-bit sums as two 32-bit words
-    {{"CMSSW_LOCAL_CAP", 1}, {"SORT_LOCAL_CAP", 1}, {"CLUSTER_ATOM64", 0}},
+    // every module through global memory; 64-bit sums as two 32-bit words; the GPU's work-groups
+    // by the input's size (2,048 or more, most of them with no module)
+    {{"CMSSW_LOCAL_CAP", 1}, {"SORT_LOCAL_CAP", 1}, {"CLUSTER_ATOM64", 0}, {"CLUSTER_GROUPS", 0}},
     // cmssw: 17..42 digis mixed, more global; odd work-group sizes and grid strides
     {{"CMSSW_LOCAL_CAP", 16},
      {"SORT_LOCAL_CAP", 64},
@@ -74,6 +76,16 @@ void TestCluster::chargeCutParsing() {
     QCOMPARE(cluster::ChargeCut::parse("3000").text(), std::string("3000"));
     EXPECT_ERROR(UsageError, cluster::ChargeCut::parse("-1"), "--charge-cut", "'-1'");
     EXPECT_ERROR(UsageError, cluster::ChargeCut::parse("phase2"), "none, phase1");
+}
+
+// The per-module kernels' work-groups: as tuned, else by the input's size (a GPU's default).
+void TestCluster::moduleGroupsBySize() {
+    QCOMPARE(cluster::moduleGroups(3, 2'000'000), std::size_t(3));
+    QCOMPARE(cluster::moduleGroups(0, 0), std::size_t(2048));
+    QCOMPARE(cluster::moduleGroups(0, 59'000), std::size_t(2048)); // the seed event
+    QCOMPARE(cluster::moduleGroups(0, 200'000), std::size_t(6250));
+    QCOMPARE(cluster::moduleGroups(0, 2'070'000), std::size_t(16384)); // 35 events
+    QCOMPARE(cluster::defaultTuning(pocl()).at("CLUSTER_GROUPS") > 0, pocl().type == "CPU");
 }
 
 // Expectations written by hand: numbering by lowest digi, 8-connectivity, centroids.

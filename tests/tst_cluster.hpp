@@ -9,6 +9,7 @@ class TestCluster : public QObject {
     Q_OBJECT
   private slots:
     void chargeCutParsing();
+    void moduleGroupsBySize();
     void handMadeCases();
     void duplicates();
     void chargeCutThresholds();

@@ -30,6 +30,10 @@ const VariantSet<Job, Result>& variantSet();
 // programs' tunables), and one run of the variant `id`, whose roots are found as `roots` says.
 enum class Roots { Cmssw, UnionFind };
 std::map<std::string, int> defaultTuning(const DeviceInfo& device);
+// Work-groups of the per-module kernels for `digis` digis: CLUSTER_GROUPS (`tuned`) where it is
+// not 0; at 0 (a GPU's default) one for every 32 digis (about a module's share), from 2,048 to
+// 16,384. Only the launch's size: the kernels stride over the modules.
+std::size_t moduleGroups(int tuned, std::size_t digis);
 Result clusterOnDevice(const Job& job, const std::string& id, Roots roots);
 
 } // namespace clscope::cluster

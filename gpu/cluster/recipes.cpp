@@ -28,8 +28,9 @@ Tunable digiWg() {
 }
 
 Tunable moduleGroups() {
-    return integerTunable("CLUSTER_GROUPS", 2048, 1, 1 << 20,
-                          "work-groups of the per-module kernels (grid-stride over modules)");
+    return integerTunable("CLUSTER_GROUPS", 0, 0, 1 << 20,
+                          "work-groups of the per-module kernels (grid-stride over modules); 0: "
+                          "one per 32 digis, 2,048 to 16,384");
 }
 
 Tunable neighbourSlots() {

@@ -4,8 +4,8 @@
 // the device (fills are recorded, not counted as kernels).
 //
 // The pipeline, one line per launch (n digis; per digi: work-groups of DIGI_WG; per module:
-// G = CLUSTER_GROUPS work-groups of CLUSTER_WG, grid-stride over
-// the active modules where it says "per module"):
+// G = moduleGroups (CLUSTER_GROUPS, or by the input's size) work-groups of CLUSTER_WG, grid-stride
+// over the active modules where it says "per module"):
 //   fill                         moduleCount[65536] and totals (one buffer) = 0
 //   1 cluster_count     per digi     digis per module (one atomic per same-module run within
 //                                    CLUSTER_RUN digis), largest module id; invalid: id -1
@@ -83,17 +83,20 @@ struct Run {
     void perDigi(cl::Kernel& k, const std::string& name, const std::string& label) {
         launch(k, name, label, n);
     }
+    std::size_t groups = 0; // of the per-module kernels (moduleGroups)
     void perModule(cl::Kernel& k, const std::string& name, const std::string& label) {
-        launch(k, name, label, value("CLUSTER_GROUPS") * value("CLUSTER_WG"));
+        launch(k, name, label, groups * value("CLUSTER_WG"));
     }
 };
 
 // The tuning checked against the device: work-group sizes, local memory, caps >= 1.
 void checkTuning(const DeviceInfo& d, std::map<std::string, int>& t) {
-    for (const char* name : {"CLUSTER_WG", "DIGI_WG", "SCAN_WG", "CLUSTER_GROUPS", "SORT_LOCAL_CAP",
-                             "CMSSW_LOCAL_CAP", "CLUSTER_RUN"})
+    for (const char* name :
+         {"CLUSTER_WG", "DIGI_WG", "SCAN_WG", "SORT_LOCAL_CAP", "CMSSW_LOCAL_CAP", "CLUSTER_RUN"})
         if (t.at(name) < 1)
             throw UsageError(std::string("cluster: tuning ") + name + " must be >= 1");
+    if (t.at("CLUSTER_GROUPS") < 0)
+        throw UsageError("cluster: tuning CLUSTER_GROUPS must be >= 0 (0: by the input's size)");
     for (const char* name : {"CLUSTER_WG", "DIGI_WG", "SCAN_WG"})
         if (std::size_t(t.at(name)) > d.maxWorkGroupSize)
             throw UsageError(std::string("cluster: tuning ") + name + "=" +
@@ -269,13 +272,22 @@ std::map<std::string, int> defaultTuning(const DeviceInfo& d) {
                 {"SORT_LOCAL_CAP", 2048}, {"CMSSW_LOCAL_CAP", 1024},
                 {"CLUSTER_RUN", 32}};
     return {{"CLUSTER_WG", 256},
-            {"DIGI_WG", 256},       // the per-digi kernels (NVIDIA allows the count kernel 256)
-            {"CLUSTER_REQD_WG", 1}, // reqd_work_group_size on the per-module kernels
-            {"SCAN_WG", 256},       // NVIDIA allows the scan kernel 256 work-items
-            {"CLUSTER_GROUPS", 2048},
+            {"DIGI_WG", 256},         // the per-digi kernels (NVIDIA allows the count kernel 256)
+            {"CLUSTER_REQD_WG", 1},   // reqd_work_group_size on the per-module kernels
+            {"SCAN_WG", 256},         // NVIDIA allows the scan kernel 256 work-items
+            {"CLUSTER_GROUPS", 0},    // moduleGroups: by the input's size
             {"SORT_LOCAL_CAP", 4096}, // 16 KiB: the largest modules of the 10x event sort locally
             {"CMSSW_LOCAL_CAP", 1024},
             {"CLUSTER_RUN", 32}}; // digis per aligned block whose same-module run takes one atomic
+}
+
+// H200 (2026-11-29, docs/performance-checks.md): 16,384 groups against 2,048 gave the 35-event
+// input's kernels 2.151 -> 1.762 ms (cmssw), 1.149 -> 1.120 (unionfind); the 10x event 0.278 ->
+// 0.277 / 0.266 -> 0.258; on the seed event (59k digis: 2,048 here) unionfind took 0.149
+// against 0.137.
+std::size_t moduleGroups(int tuned, std::size_t digis) {
+    if (tuned > 0) return std::size_t(tuned);
+    return std::clamp<std::size_t>(digis / 32, 2048, 16384);
 }
 
 Result clusterOnDevice(const Job& job, const std::string& id, Roots roots) {
@@ -291,6 +303,7 @@ Result clusterOnDevice(const Job& job, const std::string& id, Roots roots) {
         ClSession session(device);
         Run run(session, job.programs, job.programs.over(hostValues(tuning)));
         run.n = cl_uint(digis.size());
+        run.groups = moduleGroups(int(run.value("CLUSTER_GROUPS")), digis.size());
         try {
             allocate(run);
             groupByModule(run, digis, roots == Roots::UnionFind);
