@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# On the lent GPU (carry [".deps"]): spots `local`'s two strip forms on the kernel lab's large
-# case (one 4148x4362 uint16 frame; roofline rows): ptxas' registers of each (FORMS) and their
-# machine instructions by opcode, ablations of the
-# tile form, the walk form against the tile form (SWEEPS: lines of lab arguments), then the
-# bench lines of LIST (default scripts/gpu_spots_walk.list) for the wall. Session 27's calls
-# (docs/bench/2026-11-29/session27_*; docs/performance-checks.md "spots' strip forms").
+# On the lent GPU (carry [".deps"]): spots `local`'s strip forms on the kernel lab's large case
+# (one 4148x4362 uint16 frame; roofline rows): ptxas' registers of each form of FORMS and its
+# machine instructions by opcode, ablations of the tile form, lab lines (SWEEPS: lines of lab
+# arguments), then the bench lines of LIST (default scripts/gpu_spots_walk.list) for the wall.
+# Sessions 27 and 28's calls (docs/bench/2026-11-29/session2[78]_spots_*;
+# docs/performance-checks.md "spots' strip forms").
 set -uo pipefail
 # shellcheck source=scripts/gpu_cli.sh
 . scripts/gpu_cli.sh || exit 1

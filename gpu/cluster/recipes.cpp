@@ -27,7 +27,7 @@ Tunable digiWg() {
     return integerTunable("DIGI_WG", 256, 1, 1024, "work-group size of the per-digi kernels");
 }
 
-Tunable moduleGroups() {
+Tunable groupsTunable() {
     return integerTunable("CLUSTER_GROUPS", 0, 0, 1 << 20,
                           "work-groups of the per-module kernels (grid-stride over modules); 0: "
                           "one per 32 digis, 2,048 to 16,384");
@@ -73,7 +73,7 @@ ProgramRecipe sort() {
     return program(programs::sort, true,
                    {integerTunable("SORT_LOCAL_CAP", 2048, 1, 1 << 20,
                                    "digis of a module sorted in local memory (more: global)"),
-                    neighbourSlots(), moduleGroups()})
+                    neighbourSlots(), groupsTunable()})
         .launch("cluster_sort", perModule);
 }
 
@@ -82,7 +82,7 @@ ProgramRecipe cmssw() {
                    {integerTunable("CMSSW_LOCAL_CAP", 1024, 1, 1 << 20,
                                    "digis of a module clustered in local memory (more: mixed, "
                                    "then global)"),
-                    neighbourSlots(), moduleGroups()})
+                    neighbourSlots(), groupsTunable()})
         .launch("cluster_cmssw", perModule);
 }
 
@@ -97,7 +97,7 @@ ProgramRecipe finish() {
     return program(programs::finish, false,
                    {integerTunable("RENUMBER_ROWS", 384, 1, 4096,
                                    "cluster sums rows a work-group adds in local memory at once"),
-                    moduleGroups()})
+                    groupsTunable()})
         .launch("cluster_renumber", perModule);
 }
 
