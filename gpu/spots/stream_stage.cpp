@@ -135,41 +135,53 @@ void SpotsStreamStage::process(std::size_t first, std::size_t count) {
     Pixels byFrame = fetch(count);
     // The batches before go on grouping while this one's successor decodes: the host waits for
     // the oldest only when several are still at it (their frames' lists are held meanwhile).
+    // Each task joins its spots after the task before it (in batch order), off this thread.
     waitGrouping(2);
+    const auto launched = std::chrono::steady_clock::now();
+    std::shared_future<double> before;
+    if (!grouping_.empty()) before = grouping_.back().second;
+    grouping_.emplace_back(first,
+                           std::async(std::launch::async, [this, first, launched, before,
+                                                           byFrame = std::move(byFrame)]() mutable {
+                               const std::vector<Spot> spots = groupBatch(first, byFrame);
+                               if (before.valid()) before.wait();
+                               spots_.add(first, spots);
+                               return msSince(launched);
+                           }).share());
+}
+
+std::vector<Spot> SpotsStreamStage::groupBatch(std::size_t first, Pixels& byFrame) {
     const std::size_t width = format_.width, plane = format_.height * format_.width;
-    grouping_.emplace_back(
-        first, std::async(std::launch::async, [this, first, width, plane,
-                                               byFrame = std::move(byFrame)]() mutable {
-            // 2-D: the batch's frames are independent; ranges of them on several threads, joined
-            // in frame order, as findSpots does.
-            std::vector<std::vector<Spot>> parts(byFrame.size());
-            parallelRanges(byFrame.size(), 2, [&](std::size_t t0, std::size_t t1) {
-                std::vector<std::vector<double>> values(t1 - t0);
-                for (std::size_t t = t0; t < t1; ++t) {
-                    auto& frame = byFrame[t];
-                    radixSort(frame, [](const auto& pixel) { return pixel.first; });
-                    std::vector<std::uint32_t>& pixels = pixels_[first + t];
-                    pixels.reserve(frame.size()), values[t - t0].reserve(frame.size());
-                    for (const auto& [k, v] : frame)
-                        pixels.push_back(k), values[t - t0].push_back(v);
-                }
-                parts[t0] =
-                    findSpotsSparse(width, plane, pixels_, values, params_, first + t0, first + t1);
-            });
-            std::vector<Spot> spots;
-            for (std::vector<Spot>& part : parts)
-                spots.insert(spots.end(), part.begin(), part.end());
-            return spots;
-        }));
+    // 2-D: the batch's frames are independent; ranges of them on several threads, joined in
+    // frame order, as findSpots does.
+    std::vector<std::vector<Spot>> parts(byFrame.size());
+    parallelRanges(byFrame.size(), 2, [&](std::size_t t0, std::size_t t1) {
+        std::vector<std::vector<double>> values(t1 - t0);
+        for (std::size_t t = t0; t < t1; ++t) {
+            auto& frame = byFrame[t];
+            radixSort(frame, [](const auto& pixel) { return pixel.first; });
+            std::vector<std::uint32_t>& pixels = pixels_[first + t];
+            pixels.reserve(frame.size()), values[t - t0].reserve(frame.size());
+            for (const auto& [k, v] : frame)
+                pixels.push_back(k), values[t - t0].push_back(v);
+        }
+        parts[t0] = findSpotsSparse(width, plane, pixels_, values, params_, first + t0, first + t1);
+    });
+    std::vector<Spot> spots;
+    for (std::vector<Spot>& part : parts)
+        spots.insert(spots.end(), part.begin(), part.end());
+    return spots;
 }
 
 void SpotsStreamStage::waitGrouping(std::size_t pending) {
     while (grouping_.size() > pending) {
         const auto start = std::chrono::steady_clock::now();
-        std::vector<Spot> spots = grouping_.front().second.get();
-        spots_.add(grouping_.front().first, spots);
+        const double ms = grouping_.front().second.get(); // rethrows the task's error
         grouping_.pop_front();
         run_->s.timings().add("spots grouping waited for (host wall)", msSince(start));
+        run_->s.timings().add("spots grouping (host threads: a batch from its launch to its "
+                              "spots joined)",
+                              ms);
     }
 }
 

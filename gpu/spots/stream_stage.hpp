@@ -54,8 +54,13 @@ class SpotsStreamStage : public pipeline::FrameStage {
     double threshold_ = 0;
     FramePixels pixels_; // every frame's, sorted by the grouping tasks
     BatchSpots spots_;   // the batches' spots, joined in batch order
-    // The last batches' grouping (their first frames), oldest first.
-    std::deque<std::pair<std::size_t, std::future<std::vector<Spot>>>> grouping_;
+    // The spots of the batch from frame `first` (byFrame: its signal pixels; their lists
+    // sorted into pixels_).
+    std::vector<Spot> groupBatch(std::size_t first, Pixels& byFrame);
+    // The last batches' grouping tasks (their first frames), oldest first: each groups its
+    // batch, waits for the one before to join its spots, joins its own (spots_) and gives the ms
+    // from its launch to then.
+    std::deque<std::pair<std::size_t, std::shared_future<double>>> grouping_;
     nlohmann::json provenance_;
     int maskFetches_ = 0;
 };
