@@ -140,14 +140,13 @@ void SpotsStreamStage::process(std::size_t first, std::size_t count) {
     const auto launched = std::chrono::steady_clock::now();
     std::shared_future<double> before;
     if (!grouping_.empty()) before = grouping_.back().second;
-    grouping_.emplace_back(first,
-                           std::async(std::launch::async, [this, first, launched, before,
-                                                           byFrame = std::move(byFrame)]() mutable {
-                               const std::vector<Spot> spots = groupBatch(first, byFrame);
-                               if (before.valid()) before.wait();
-                               spots_.add(first, spots);
-                               return msSince(launched);
-                           }).share());
+    auto task = [this, first, launched, before, byFrame = std::move(byFrame)]() mutable {
+        const std::vector<Spot> spots = groupBatch(first, byFrame);
+        if (before.valid()) before.wait();
+        spots_.add(first, spots);
+        return msSince(launched);
+    };
+    grouping_.emplace_back(first, std::async(std::launch::async, std::move(task)).share());
 }
 
 std::vector<Spot> SpotsStreamStage::groupBatch(std::size_t first, Pixels& byFrame) {
