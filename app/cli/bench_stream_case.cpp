@@ -1,11 +1,14 @@
 #include "app/cli/bench_stream_case.hpp"
 
 #include "core/errors.hpp"
+#include "core/mask/rings.hpp"
 #include "core/stream/series_encoder.hpp"
+#include "gpu/algorithm.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -69,6 +72,23 @@ Case makeCase(const std::string& size, int frames, double occupancy) {
             throw std::runtime_error("bench stream: the bslz4 round trip differs");
     }
     return c;
+}
+
+std::map<std::string, std::shared_ptr<const Array>> heldImages(const Algorithm& algorithm,
+                                                               const Array& sample) {
+    std::map<std::string, std::shared_ptr<const Array>> held;
+    std::optional<LabelMask> rings; // made for the first role that needs them
+    const double gap = double((std::uint64_t(1) << (8 * dtypeSize(sample.dtype()))) - 1);
+    for (const InputRole& role : algorithm.inputRoles()) {
+        if (role.optional || role.stack || role.layout != InputRole::Layout::IntegerImage) continue;
+        if (!rings) rings = mask::ringLabels(sample.height(), sample.width(), 32.0);
+        auto image = std::make_shared<Array>(DType::Int32, Shape{sample.height(), sample.width()});
+        auto* to = reinterpret_cast<std::int32_t*>(image->bytes());
+        for (std::size_t i = 0; i < rings->labels.size(); ++i)
+            to[i] = sample.valueAt(i) == gap ? 0 : rings->labels[i];
+        held[role.id] = std::move(image);
+    }
+    return held;
 }
 
 } // namespace clscope::cli::bench_stream

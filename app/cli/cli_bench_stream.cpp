@@ -14,7 +14,6 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/hdf5.hpp"
-#include "core/mask/rings.hpp"
 #include "core/stream/compression.hpp"
 #include "core/stream/frame_pool.hpp"
 #include "core/stream/ordered_pool.hpp"
@@ -38,7 +37,6 @@
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -142,26 +140,6 @@ Line receiveLive(const Case& c, std::size_t threads) {
 }
 
 #endif
-
-// The integer images the run needs that a stream does not carry (required, of the frames'
-// shape, e.g. q-bin labels), held in memory: rings 32 pixels wide about the centre, pixels at
-// the dtype's largest value in `sample` (module gaps) 0, as a detector's pixel mask leaves them.
-std::map<std::string, std::shared_ptr<const Array>> heldImages(const Algorithm& algorithm,
-                                                               const Array& sample) {
-    std::map<std::string, std::shared_ptr<const Array>> held;
-    std::optional<LabelMask> rings; // made for the first role that needs them
-    const double gap = double((std::uint64_t(1) << (8 * dtypeSize(sample.dtype()))) - 1);
-    for (const InputRole& role : algorithm.inputRoles()) {
-        if (role.optional || role.stack || role.layout != InputRole::Layout::IntegerImage) continue;
-        if (!rings) rings = mask::ringLabels(sample.height(), sample.width(), 32.0);
-        auto image = std::make_shared<Array>(DType::Int32, Shape{sample.height(), sample.width()});
-        auto* to = reinterpret_cast<std::int32_t*>(image->bytes());
-        for (std::size_t i = 0; i < rings->labels.size(); ++i)
-            to[i] = sample.valueAt(i) == gap ? 0 : rings->labels[i];
-        held[role.id] = std::move(image);
-    }
-    return held;
-}
 
 // The algorithm and request of `--then ALGO [--variant V] [--params P] --device D`.
 const Algorithm& thenAlgorithm(const StreamBenchArgs& a) {
